@@ -1,0 +1,155 @@
+"""The command line. Thin: options -> pipeline -> printed diagnostics -> exit code.
+
+Exit codes: 0 success; 1 problems in the sources or the generated documents (printed as
+``file:line:col: severity[code]: message``); 2 usage errors; 3 an internal error (a bug).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from itertools import groupby
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from . import __version__
+from .diagnostics import BuildFailed, Diagnostic
+from .model import Quiz
+from .pipeline import BuildOptions, BuildResult, build
+from .schemas import SchemaError
+from .writers import WRITERS
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="Build IMS QTI 2.1 packages and Moodle XML from quiz sources, validated against the official schemas.",
+)
+
+Sources = Annotated[
+    Optional[list[Path]],
+    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them. Default: source/", exists=True, show_default=False),
+]
+Formats = Annotated[str, typer.Option("--format", "-f", help=f"Targets, comma-separated: {', '.join(WRITERS)}.")]
+Templates = Annotated[
+    Optional[Path],
+    typer.Option(help="Folder of templates that override the built-in ones (same relative paths).", exists=True, file_okay=False),
+]
+Schemas = Annotated[
+    Optional[Path],
+    typer.Option(help="Folder with the official XSDs. Default: $QTI_BUILDER_SCHEMAS, then the download cache.", file_okay=False),
+]
+Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"qti-builder {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    pass
+
+
+@app.command("build")
+def build_command(
+    sources: Sources = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.", file_okay=False)] = Path("dist"),
+    formats: Formats = ",".join(WRITERS),
+    templates: Templates = None,
+    schemas: Schemas = None,
+    strict: Strict = False,
+) -> None:
+    """Build every quiz into DIST/<quiz-id>.qti21.zip and DIST/<quiz-id>.moodle.xml."""
+    result = _run(_options(sources, formats, templates, schemas, strict, out=out, write=True))
+    for path in result.written:
+        typer.echo(f"wrote {path}")
+
+
+@app.command("check")
+def check_command(
+    sources: Sources = None,
+    formats: Formats = ",".join(WRITERS),
+    templates: Templates = None,
+    schemas: Schemas = None,
+    strict: Strict = False,
+) -> None:
+    """Read, render and validate every quiz without writing anything."""
+    result = _run(_options(sources, formats, templates, schemas, strict, write=False))
+    questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
+    typer.echo(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
+
+
+@app.command("schema")
+def schema_command() -> None:
+    """Print the JSON Schema of the quiz model (for editor completion of YAML sources)."""
+    typer.echo(json.dumps(Quiz.model_json_schema(), indent=2, ensure_ascii=False))
+
+
+def _options(
+    sources: list[Path] | None,
+    formats: str,
+    templates: Path | None,
+    schemas: Path | None,
+    strict: bool,
+    out: Path = Path("dist"),
+    write: bool = True,
+) -> BuildOptions:
+    names = [f.strip() for f in formats.split(",") if f.strip()]
+    unknown = [n for n in names if n not in WRITERS]
+    if unknown or not names:
+        raise typer.BadParameter(f"unknown format {', '.join(unknown) or '(none)'}; choose from {', '.join(WRITERS)}",
+                                 param_hint="--format")
+    if not sources:
+        if not Path("source").is_dir():
+            raise typer.BadParameter("no sources given and no source/ folder here", param_hint="SOURCES")
+        sources = [Path("source")]
+    return BuildOptions(sources=sources, out_dir=out, formats=names, templates=templates, schemas=schemas,
+                        write=write, strict=strict)
+
+
+def _run(options: BuildOptions) -> BuildResult:
+    try:
+        result = build(options)
+    except (BuildFailed, SchemaError) as exc:
+        _print(exc.diagnostics)
+        errors = sum(1 for d in exc.diagnostics if d.severity.value == "error")
+        typer.echo(f"failed: {errors} error(s); nothing was written", err=True)
+        raise typer.Exit(1) from None
+    _print(result.diagnostics)
+    return result
+
+
+def _print(diagnostics: list[Diagnostic]) -> None:
+    """Grouped per file, in source order."""
+    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+    for _, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+        for diagnostic in group:
+            typer.echo(diagnostic.render(), err=True)
+
+
+def main() -> None:
+    try:
+        app()
+    except KeyboardInterrupt:
+        typer.echo("interrupted; nothing was written", err=True)
+        sys.exit(130)
+    except SystemExit:
+        raise
+    except Exception:  # a bug, not a user mistake: keep the traceback
+        traceback.print_exc()
+        typer.echo(
+            f"qti-builder {__version__} hit an internal error. Please report it with the traceback above "
+            "and, if you can, the source that triggered it.",
+            err=True,
+        )
+        sys.exit(3)

@@ -1,0 +1,32 @@
+"""The canonical quiz model: what every reader produces and every writer consumes."""
+
+from .common import IDENTIFIER_PATTERN, Feedback, Identifier, Markdown
+from .questions import (
+    QUESTION_CLASSES,
+    Blank,
+    Choice,
+    EssayQuestion,
+    FillInBlankQuestion,
+    MatchingQuestion,
+    MatchPair,
+    MultipleResponseQuestion,
+    NumericAnswer,
+    NumericalQuestion,
+    OrderingQuestion,
+    Question,
+    QuestionBase,
+    ShortAnswerQuestion,
+    SingleChoiceQuestion,
+    TextAnswer,
+    TextOnlyItem,
+    TrueFalseQuestion,
+)
+from .quiz import SCHEMA_VERSION, Quiz, Section
+
+__all__ = [
+    "IDENTIFIER_PATTERN", "Feedback", "Identifier", "Markdown", "QUESTION_CLASSES", "Blank", "Choice",
+    "EssayQuestion", "FillInBlankQuestion", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion",
+    "NumericAnswer", "NumericalQuestion", "OrderingQuestion", "Question", "QuestionBase",
+    "ShortAnswerQuestion", "SingleChoiceQuestion", "TextAnswer", "TextOnlyItem", "TrueFalseQuestion",
+    "SCHEMA_VERSION", "Quiz", "Section",
+]

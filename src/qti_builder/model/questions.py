@@ -1,0 +1,185 @@
+"""One class per question kind, joined in the :data:`Question` union on ``type``.
+
+Adding a kind: a class here, an entry in the union, a template entry (or an explicit
+"unsupported") in every writer's table. ``tests/test_model.py`` fails until each writer decides.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import Field, model_validator
+
+from .common import Feedback, Identifier, Markdown, ModelBase, Points
+
+
+class QuestionBase(ModelBase):
+    id: Identifier = Field(description="Stable identifier, unique in the quiz; kept when questions are reordered or edited.")
+    title: str | None = Field(None, description="Short name shown in question banks; derived from the stem when absent.")
+    stem: Markdown = Field(description="The question text (Markdown).")
+    points: Points = 1.0
+    feedback: Feedback = Field(default_factory=Feedback)
+    tags: list[str] = Field(default_factory=list)
+
+
+class Choice(ModelBase):
+    id: Identifier
+    text: Markdown
+    correct: bool = False
+    feedback: Markdown | None = None
+    #: Kept in place when the choices are shuffled (e.g. "All of the above").
+    fixed: bool = False
+
+
+class _ChoiceQuestionBase(QuestionBase):
+    choices: list[Choice] = Field(min_length=2)
+    shuffle: bool = True
+
+    @model_validator(mode="after")
+    def _unique_choice_ids(self) -> "_ChoiceQuestionBase":
+        ids = [c.id for c in self.choices]
+        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        if dupes:
+            raise ValueError(f"choice ids must be unique, repeated: {', '.join(dupes)}")
+        return self
+
+
+class SingleChoiceQuestion(_ChoiceQuestionBase):
+    """Exactly one correct choice."""
+
+    type: Literal["single_choice"] = "single_choice"
+
+    @model_validator(mode="after")
+    def _exactly_one_correct(self) -> "SingleChoiceQuestion":
+        n = sum(c.correct for c in self.choices)
+        if n != 1:
+            raise ValueError(f"a single-choice question needs exactly one correct choice, found {n}")
+        return self
+
+
+class MultipleResponseQuestion(_ChoiceQuestionBase):
+    """Any number of correct choices; partial credit, optionally negative marking."""
+
+    type: Literal["multiple_response"] = "multiple_response"
+    negative_marking: bool = False
+
+    @model_validator(mode="after")
+    def _at_least_one_correct(self) -> "MultipleResponseQuestion":
+        if not any(c.correct for c in self.choices):
+            raise ValueError("a multiple-response question needs at least one correct choice")
+        return self
+
+
+class TrueFalseQuestion(QuestionBase):
+    type: Literal["true_false"] = "true_false"
+    answer: bool
+    true_feedback: Markdown | None = None
+    false_feedback: Markdown | None = None
+
+
+class TextAnswer(ModelBase):
+    text: str = Field(min_length=1)
+    #: Percentage of the points this answer earns.
+    score: float = Field(100, ge=0, le=100)
+    feedback: Markdown | None = None
+
+
+class ShortAnswerQuestion(QuestionBase):
+    type: Literal["short_answer"] = "short_answer"
+    answers: list[TextAnswer] = Field(min_length=1)
+    case_sensitive: bool = False
+
+
+class NumericAnswer(ModelBase):
+    value: float
+    #: Absolute (``±tolerance``) or relative (``±tolerance %``) tolerance.
+    tolerance: float = Field(0, ge=0)
+    tolerance_mode: Literal["absolute", "percent"] = "absolute"
+    score: float = Field(100, ge=0, le=100)
+    feedback: Markdown | None = None
+
+
+class NumericalQuestion(QuestionBase):
+    type: Literal["numerical"] = "numerical"
+    answers: list[NumericAnswer] = Field(min_length=1)
+    unit: str | None = None
+
+
+class EssayQuestion(QuestionBase):
+    type: Literal["essay"] = "essay"
+    model_answer: Markdown | None = Field(None, description="Shown to graders, not to students.")
+    response_format: Literal["editor", "plain", "monospaced"] = "editor"
+    expected_lines: int = Field(15, ge=1, le=200)
+    min_words: int | None = Field(None, ge=1)
+    max_words: int | None = Field(None, ge=1)
+    attachments: int = Field(0, ge=0, le=20)
+
+
+class MatchPair(ModelBase):
+    prompt: Markdown
+    answer: Markdown
+
+
+class MatchingQuestion(QuestionBase):
+    type: Literal["matching"] = "matching"
+    pairs: list[MatchPair] = Field(min_length=2)
+    distractors: list[Markdown] = Field(default_factory=list)
+    shuffle: bool = True
+
+
+class OrderingQuestion(QuestionBase):
+    type: Literal["ordering"] = "ordering"
+    #: The items in their correct order.
+    items: list[Markdown] = Field(min_length=2)
+
+
+class Blank(ModelBase):
+    id: Identifier
+    kind: Literal["text", "dropdown"] = "text"
+    answers: list[str] = Field(min_length=1, description="Accepted answers; for a dropdown, the first is correct.")
+    options: list[str] = Field(default_factory=list, description="Wrong options of a dropdown blank.")
+
+
+class FillInBlankQuestion(QuestionBase):
+    """The stem holds ``[[blank-id]]`` markers, one per blank."""
+
+    type: Literal["fill_in_blank"] = "fill_in_blank"
+    blanks: list[Blank] = Field(min_length=1)
+    case_sensitive: bool = False
+
+
+class TextOnlyItem(QuestionBase):
+    """Text shown between questions; scores nothing."""
+
+    type: Literal["text_only"] = "text_only"
+    points: Points = 0
+
+
+Question = Annotated[
+    Union[
+        SingleChoiceQuestion,
+        MultipleResponseQuestion,
+        TrueFalseQuestion,
+        ShortAnswerQuestion,
+        NumericalQuestion,
+        EssayQuestion,
+        MatchingQuestion,
+        OrderingQuestion,
+        FillInBlankQuestion,
+        TextOnlyItem,
+    ],
+    Field(discriminator="type"),
+]
+
+QUESTION_CLASSES: tuple[type[QuestionBase], ...] = (
+    SingleChoiceQuestion,
+    MultipleResponseQuestion,
+    TrueFalseQuestion,
+    ShortAnswerQuestion,
+    NumericalQuestion,
+    EssayQuestion,
+    MatchingQuestion,
+    OrderingQuestion,
+    FillInBlankQuestion,
+    TextOnlyItem,
+)

@@ -1,0 +1,63 @@
+"""The quiz and its sections."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from .common import Identifier, Markdown, ModelBase
+from .questions import Question
+
+#: Bumped when the model changes incompatibly; YAML sources may state the version they target.
+SCHEMA_VERSION = 1
+
+LanguageTag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")]
+
+
+class Section(ModelBase):
+    id: Identifier
+    title: str = Field(min_length=1)
+    description: Markdown | None = Field(None, description="Text shown before the section's questions.")
+    questions: list[Question] = Field(default_factory=list)
+    sections: list["Section"] = Field(default_factory=list, description="Nested sections.")
+    shuffle: bool = False
+    select: int | None = Field(None, ge=1, description="Draw this many questions at random.")
+
+
+class Quiz(ModelBase):
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: Identifier = Field(description="Names the output files: dist/<id>.qti21.zip, dist/<id>.moodle.xml.")
+    title: str = Field(min_length=1)
+    description: Markdown | None = None
+    language: LanguageTag = "en"
+    sections: list[Section] = Field(min_length=1)
+
+    def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
+        """Every section, depth first, with the path of its ancestors."""
+
+        def walk(path: tuple[Section, ...], sections: list[Section]) -> Iterator[tuple[tuple[Section, ...], Section]]:
+            for s in sections:
+                yield path, s
+                yield from walk(path + (s,), s.sections)
+
+        yield from walk((), self.sections)
+
+    def iter_questions(self) -> Iterator[Question]:
+        for _, section in self.iter_sections():
+            yield from section.questions
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> "Quiz":
+        seen: set[str] = set()
+        dupes: list[str] = []
+        for ident in [s.id for _, s in self.iter_sections()] + [q.id for q in self.iter_questions()]:
+            if ident in seen:
+                dupes.append(ident)
+            seen.add(ident)
+        if dupes:
+            raise ValueError(f"ids must be unique in a quiz, repeated: {', '.join(sorted(set(dupes)))}")
+        if not any(True for _ in self.iter_questions()):
+            raise ValueError("the quiz has no questions")
+        return self

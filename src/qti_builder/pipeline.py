@@ -1,0 +1,92 @@
+"""The build, top to bottom: read every source, write every target in memory, validate, then
+write the files. Nothing reaches the output folder unless every quiz passed every stage, so all
+problems are reported together and a failed build leaves the previous outputs untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
+from .model import Quiz
+from .package import package, write_files
+from .readers import SOURCE_SUFFIXES, read_quiz
+from .schemas import load_schemas, resolve_schema_dir
+from .templating import make_environment
+from .validate import validate_documents
+from .writers import WRITERS, Output
+
+
+@dataclass
+class BuildOptions:
+    sources: list[Path] = field(default_factory=lambda: [Path("source")])
+    out_dir: Path = Path("dist")
+    formats: list[str] = field(default_factory=lambda: list(WRITERS))
+    templates: Path | None = None
+    schemas: Path | None = None
+    #: False for ``check``: everything but writing files.
+    write: bool = True
+    #: Warnings fail the build too.
+    strict: bool = False
+
+
+@dataclass
+class BuildResult:
+    quizzes: list[Quiz]
+    outputs: list[Output]
+    written: list[Path]
+    diagnostics: list[Diagnostic]
+
+
+def build(options: BuildOptions) -> BuildResult:
+    """Raises :class:`~qti_builder.diagnostics.BuildFailed` with every problem found."""
+    sink = DiagnosticSink()
+    read = [result for path in find_sources(options.sources) if (result := read_quiz(path, sink))]
+    _check_unique_ids([(quiz, source.path) for quiz, source in read], sink)
+    sink.raise_if_errors()
+
+    schemas = load_schemas(resolve_schema_dir(options.schemas))
+    env = make_environment(options.templates)
+    outputs: list[Output] = []
+    for quiz, source in read:
+        spans = source.question_spans(quiz)
+        for name in options.formats:
+            output = WRITERS[name](env).write(quiz, spans, sink)
+            if output is not None:
+                validate_documents(output.filename, output.documents, schemas, spans, sink)
+                outputs.append(output)
+    if options.strict:
+        for warning in sink.warnings:
+            sink.error(warning.code, f"{warning.message} (a warning, failing because of --strict)", warning.span, warning.hint)
+    sink.raise_if_errors()
+
+    files = [(options.out_dir / output.filename, package(output)) for output in outputs]
+    if options.write:
+        write_files(files)
+    return BuildResult([quiz for quiz, _ in read], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
+
+
+def find_sources(paths: list[Path]) -> list[Path]:
+    """Source files named directly, and those below named folders (hidden ones skipped), sorted."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(
+                p for p in sorted(path.rglob("*"))
+                if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES
+                and not any(part.startswith((".", "_")) for part in p.relative_to(path).parts)
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def _check_unique_ids(quizzes: list[tuple[Quiz, str]], sink: DiagnosticSink) -> None:
+    first: dict[str, str] = {}
+    for quiz, path in quizzes:
+        if quiz.id in first:
+            sink.error("QB202", f"quiz id '{quiz.id}' is also used by {first[quiz.id]}", SourceSpan(path),
+                       hint="give one of them another 'id:' in its front matter; both would write the same files")
+        else:
+            first[quiz.id] = path

@@ -1,0 +1,53 @@
+"""Readers turn one source file into the canonical model. One module per source format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from ..diagnostics import DiagnosticSink, SourceSpan, display_path
+from ..model import Quiz
+from .base import SourceMap
+from .markdown import MarkdownReader
+from .yaml import YamlReader
+
+
+class Reader(Protocol):
+    name: str
+    suffixes: tuple[str, ...]
+
+    def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None: ...
+
+
+READERS: dict[str, Reader] = {r.name: r for r in (MarkdownReader(), YamlReader())}
+SOURCE_SUFFIXES = tuple(s for r in READERS.values() for s in r.suffixes)
+
+#: Source files larger than this are refused before parsing (a quiz is text, not a data dump).
+MAX_SOURCE_BYTES = 8 * 1024 * 1024
+
+
+def reader_for(path: Path) -> Reader | None:
+    return next((r for r in READERS.values() if path.suffix.lower() in r.suffixes), None)
+
+
+def read_quiz(path: Path, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+    """Read one source file; problems go to ``sink`` and the result is None."""
+    display = display_path(path)
+    reader = reader_for(path)
+    if reader is None:
+        sink.error("QB100", f"no reader for '{path.suffix}' files", SourceSpan(display),
+                   hint=f"quiz sources end in {', '.join(SOURCE_SUFFIXES)}")
+        return None
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        sink.error("QB100", f"cannot read the file: {exc.strerror}", SourceSpan(display))
+        return None
+    if size > MAX_SOURCE_BYTES:
+        sink.error("QB100", f"the file is {size // 1024} KiB, more than the {MAX_SOURCE_BYTES // 1024 // 1024} MiB a source may have",
+                   SourceSpan(display), hint="split it into several quizzes")
+        return None
+    return reader.read(path, display, sink)
+
+
+__all__ = ["READERS", "SOURCE_SUFFIXES", "Reader", "SourceMap", "read_quiz", "reader_for"]

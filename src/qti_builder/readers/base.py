@@ -1,0 +1,122 @@
+"""What every reader shares: decoding source bytes, and turning plain data into a validated Quiz.
+
+A reader's job ends at plain data (dicts and lists shaped like the model) plus a map from each
+data path to the place in the source it came from. :func:`validate_quiz` then runs the pydantic
+model once and turns each validation error into a diagnostic at the right line and column, so the
+Markdown and YAML readers locate model errors the same way.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..diagnostics import DiagnosticSink, SourceSpan
+from ..model import Quiz
+
+Loc = tuple[str | int, ...]
+
+
+@dataclass
+class SourceMap:
+    """Where each part of a quiz came from, keyed by its path in the model data."""
+
+    path: str
+    positions: dict[Loc, SourceSpan] = field(default_factory=dict)
+
+    def at(self, loc: Loc, line: int, column: int = 1) -> None:
+        self.positions[loc] = SourceSpan(self.path, line, column)
+
+    def locate(self, loc: Loc) -> SourceSpan:
+        """The span of ``loc`` or of its nearest located ancestor."""
+        for end in range(len(loc), -1, -1):
+            span = self.positions.get(loc[:end])
+            if span is not None:
+                return span
+        return SourceSpan(self.path, 1, 1)
+
+    def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
+        """Question id -> where the question starts, for errors found after reading."""
+        spans: dict[str, SourceSpan] = {}
+
+        def walk(prefix: Loc, sections: list[Any]) -> None:
+            for i, section in enumerate(sections):
+                for j, question in enumerate(section.questions):
+                    spans[question.id] = self.locate(prefix + (i, "questions", j))
+                walk(prefix + (i, "sections"), section.sections)
+
+        walk(("sections",), quiz.sections)
+        return spans
+
+
+def decode_source(raw: bytes, path: str, sink: DiagnosticSink) -> str | None:
+    """UTF-8 text with BOM and CR/LF normalised and Unicode in NFC, or None after reporting why not."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        sink.error(
+            "QB101",
+            f"the file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
+            SourceSpan(path, line, column),
+            hint="save the file as UTF-8",
+        )
+        return None
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = unicodedata.normalize("NFC", text)
+    for lineno, line in enumerate(text.split("\n"), 1):
+        for col, ch in enumerate(line, 1):
+            if _illegal_in_xml(ch):
+                sink.error(
+                    "QB102",
+                    f"character U+{ord(ch):04X} is not allowed in XML",
+                    SourceSpan(path, lineno, col),
+                    hint="delete it (it often comes from copy-paste)",
+                )
+    return text
+
+
+def _illegal_in_xml(ch: str) -> bool:
+    o = ord(ch)
+    return (o < 0x20 and ch not in "\t\n") or 0xD800 <= o <= 0xDFFF or o in (0xFFFE, 0xFFFF)
+
+
+def suggest(word: str, choices: list[str]) -> str:
+    """A "did you mean" suffix, or an empty string."""
+    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.6)
+    return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> Quiz | None:
+    try:
+        return Quiz.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = _data_loc(data, tuple(err["loc"]))
+            message = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":
+                key = str(loc[-1])
+                message = f"unknown key '{key}'"
+            where = ".".join(str(p) for p in loc)
+            sink.error("QB201", f"{message} (at {where})" if where else message, source.locate(loc))
+        return None
+
+
+def _data_loc(data: Any, loc: Loc) -> Loc:
+    """Drop the union tags pydantic puts in error locations (``questions.0.single_choice.id``)."""
+    out: list[str | int] = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
+            continue
+        out.append(part)
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            node = None
+    return tuple(out)

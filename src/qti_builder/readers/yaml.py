@@ -1,0 +1,126 @@
+"""YAML sources: the model itself, as plain YAML (``*.yaml`` / ``*.yml``).
+
+Loaded node by node (not with ``yaml.safe_load``) so that every value keeps its line and column and
+duplicate keys are errors instead of silently overwriting each other. Only the safe YAML types
+are built: no tags, no Python objects.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..diagnostics import DiagnosticSink, SourceSpan
+from ..model import Quiz
+from .base import Loc, SourceMap, decode_source, validate_quiz
+
+SUFFIXES = (".yaml", ".yml")
+
+
+class YamlReader:
+    name = "yaml"
+    suffixes = SUFFIXES
+
+    def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+        text = decode_source(path.read_bytes(), display, sink)
+        if text is None:
+            return None
+        source = SourceMap(display)
+        data = load_yaml(text, source, sink)
+        if data is None:
+            return None
+        if not isinstance(data, dict):
+            sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
+            return None
+        data.setdefault("id", path.stem)
+        quiz = validate_quiz(data, source, sink)
+        return (quiz, source) if quiz else None
+
+
+def load_yaml(
+    text: str, source: SourceMap, sink: DiagnosticSink, line_offset: int = 0, loc: Loc = ()
+) -> Any:
+    """Parse YAML into plain data, recording every node's position in ``source`` under ``loc``.
+
+    ``line_offset`` shifts reported lines, for YAML embedded in another file (front matter).
+    Returns None after reporting a syntax error.
+    """
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        sink.error(
+            "QB111",
+            f"YAML syntax error: {exc.problem or exc.context}",
+            SourceSpan(source.path, line + line_offset, col),
+            hint="check the indentation and quote values that contain ': ' or start with a special character",
+        )
+        return None
+    if node is None:
+        return {}
+    try:
+        return _Builder(source, sink, line_offset).build(node, loc)
+    except _TooLarge as exc:
+        sink.error(
+            "QB114",
+            f"the YAML expands to more than {MAX_NODES} values",
+            SourceSpan(source.path, *exc.args[0]),
+            hint="split the quiz, or remove aliases (*name) that repeat large parts",
+        )
+        return None
+
+
+MAX_NODES = 200_000
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Builder:
+    def __init__(self, source: SourceMap, sink: DiagnosticSink, line_offset: int) -> None:
+        self.source = source
+        self.sink = sink
+        self.line_offset = line_offset
+        self.constructor = yaml.SafeLoader("")
+        self.nodes = 0
+
+    def span(self, node: yaml.Node) -> tuple[int, int]:
+        return node.start_mark.line + 1 + self.line_offset, node.start_mark.column + 1
+
+    def build(self, node: yaml.Node, loc: Loc) -> Any:
+        # Aliases share nodes, so a few lines can expand exponentially ("billion laughs").
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _TooLarge(self.span(node))
+        self.source.at(loc, *self.span(node))
+        if isinstance(node, yaml.MappingNode):
+            out: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                key = self.constructor.construct_object(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+                if not isinstance(key, (str, int, float, bool)):
+                    self.sink.error("QB112", "a key must be plain text", SourceSpan(self.source.path, *self.span(key_node)))
+                    continue
+                key = str(key)
+                if key in out:
+                    self.sink.error(
+                        "QB113",
+                        f"duplicate key '{key}'",
+                        SourceSpan(self.source.path, *self.span(key_node)),
+                        hint="each key may appear once; remove or rename one of them",
+                    )
+                    continue
+                out[key] = self.build(value_node, loc + (key,))
+            return out
+        if isinstance(node, yaml.SequenceNode):
+            return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
+        value = self.constructor.construct_object(node)
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (bool, int, float)) or value is None:
+            return value
+        # Dates, binary and other YAML types have no meaning in a quiz: keep the text as written.
+        return str(node.value)

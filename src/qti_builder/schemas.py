@@ -1,0 +1,177 @@
+"""Finding, checking and compiling the official XSDs.
+
+The official schemas are third-party files and are not shipped. Their folder is found in this
+order: ``--schemas DIR``, the ``QTI_BUILDER_SCHEMAS`` environment variable, then qti-builder's own
+cache, which is filled from the official URLs on first use. Every file, wherever it comes from,
+must match the sha256 pinned in ``schemas/official-xsd.json``: a changed or truncated schema
+would otherwise silently change what "valid" means.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lxml import etree
+from platformdirs import user_cache_dir
+
+from .diagnostics import Diagnostic, Severity
+from .resources import data_dir
+
+ENV_VAR = "QTI_BUILDER_SCHEMAS"
+QTI_ENTRY = "qti21/imsqti_v2p1.xsd"
+MANIFEST_ENTRY = "qti21/qtiv2p1_imscpv1p2_v1p0.xsd"
+MOODLE_XSD = "moodle-xml.xsd"
+
+
+class SchemaError(Exception):
+    """The schema folder cannot be used; carries diagnostics for the user."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+@lru_cache(maxsize=1)
+def pins() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((data_dir("schemas") / "official-xsd.json").read_text("utf-8"))
+    return data
+
+
+def default_cache_dir() -> Path:
+    return Path(user_cache_dir("qti-builder")) / "schemas"
+
+
+def resolve_schema_dir(
+    option: Path | None = None, fetch: Callable[[str], bytes] | None = None
+) -> Path:
+    """The folder to validate with, checked against the pins; raises :class:`SchemaError`."""
+    if option is not None:
+        return _checked(option, f"--schemas {option}")
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return _checked(Path(env), f"{ENV_VAR}={env}")
+    cache = default_cache_dir()
+    if _problems(cache):
+        _download(cache, fetch or _http_get)
+    return _checked(cache, f"the cache {cache}")
+
+
+def _checked(folder: Path, origin: str) -> Path:
+    problems = _problems(folder)
+    if problems:
+        raise SchemaError([
+            Diagnostic(Severity.ERROR, "QB401", f"{origin}: {p}", hint=_HINT) for p in problems
+        ])
+    return folder
+
+
+_HINT = (
+    f"point --schemas or {ENV_VAR} at an unmodified copy of the official schemas, "
+    "or unset both to let qti-builder download them into its cache"
+)
+
+
+def _problems(folder: Path) -> list[str]:
+    if not folder.is_dir():
+        return [f"no schema folder at {folder}"]
+    problems = []
+    for rel, pin in pins()["files"].items():
+        path = folder / rel
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except FileNotFoundError:
+            problems.append(f"{rel} is missing")
+            continue
+        except OSError as exc:
+            problems.append(f"{rel} cannot be read ({exc.strerror})")
+            continue
+        if digest != pin["sha256"]:
+            problems.append(f"{rel} does not match its pinned sha256 (got {digest[:12]}…, expected {pin['sha256'][:12]}…)")
+    return problems
+
+
+def _http_get(url: str) -> bytes:
+    with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - fixed official http(s) URLs only
+        data: bytes = response.read(16 * 1024 * 1024)
+        return data
+
+
+def _download(cache: Path, fetch: Callable[[str], bytes]) -> None:
+    failures = []
+    for rel, pin in pins()["files"].items():
+        target = cache / rel
+        if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == pin["sha256"]:
+            continue
+        try:
+            data = fetch(pin["url"])
+        except OSError as exc:
+            failures.append(f"cannot download {pin['url']}: {exc}")
+            continue
+        if hashlib.sha256(data).hexdigest() != pin["sha256"]:
+            failures.append(f"{pin['url']} does not match its pinned sha256; not stored")
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
+            tmp.write(data)
+        os.replace(tmp.name, target)
+    if failures:
+        raise SchemaError([Diagnostic(Severity.ERROR, "QB402", f, hint=_HINT) for f in failures])
+
+
+# -- compiling ---------------------------------------------------------------------------------
+
+
+class _LocalSchemas(etree.Resolver):
+    """Maps every official schema URL onto the local folder; anything else is refused."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__()
+        self.folder = folder
+        self.exact = {url: folder / rel for url, rel in pins()["aliases"].items()}
+        self.prefixes = [(url, folder / rel) for url, rel in pins()["prefixes"].items()]
+
+    def resolve(self, url: str | None, pubid: str | None, context: Any) -> Any:
+        if url is None:
+            return None
+        path = self.exact.get(url)
+        for prefix, base in self.prefixes:
+            if path is None and url.startswith(prefix):
+                path = base / url[len(prefix):]
+        if path is None and not url.startswith(("http:", "https:", "ftp:")):
+            return None  # a local file: the entry schema itself, or a relative include
+        if path is None:
+            # An official schema that is not pinned: refuse rather than fetch it.
+            raise SchemaError([Diagnostic(Severity.ERROR, "QB403", f"a schema imports {url}, which is not pinned", hint=_HINT)])
+        return self.resolve_filename(str(path), context)
+
+
+@dataclass(frozen=True)
+class SchemaSet:
+    qti: etree.XMLSchema
+    manifest: etree.XMLSchema
+    moodle: etree.XMLSchema
+
+
+@lru_cache(maxsize=4)
+def load_schemas(folder: Path) -> SchemaSet:
+    """Compile the schemas once per process (the QTI one takes about a second)."""
+    parser = etree.XMLParser(no_network=True, resolve_entities=False)
+    parser.resolvers.add(_LocalSchemas(folder))
+
+    def compile_xsd(path: Path) -> etree.XMLSchema:
+        return etree.XMLSchema(etree.parse(str(path), parser))
+
+    return SchemaSet(
+        qti=compile_xsd(folder / QTI_ENTRY),
+        manifest=compile_xsd(folder / MANIFEST_ENTRY),
+        moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
+    )
