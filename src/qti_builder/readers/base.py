@@ -19,6 +19,8 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 
 Loc = tuple[str | int, ...]
+#: Marks the position of a mapping key, rather than of its value: ``loc[:-1] + (KEY, name)``.
+KEY = "<key>"
 
 
 @dataclass
@@ -99,11 +101,12 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
         for err in exc.errors():
             loc = _data_loc(data, tuple(err["loc"]))
             message = err["msg"].removeprefix("Value error, ")
+            span = source.locate(loc)
             if err["type"] == "extra_forbidden":
-                key = str(loc[-1])
-                message = f"unknown key '{key}'"
+                message = f"unknown key '{loc[-1]}'"
+                span = source.locate(loc[:-1] + (KEY, loc[-1]))
             where = ".".join(str(p) for p in loc)
-            sink.error("QB201", f"{message} (at {where})" if where else message, source.locate(loc))
+            sink.error("QB201", f"{message} (at {where})" if where else message, span)
         return None
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
-from .base import Loc, SourceMap, decode_source, suggest, validate_quiz
+from .base import KEY, Loc, SourceMap, decode_source, suggest, validate_quiz
 from .yaml import load_yaml
 
 # Label text (lower case) -> the role of its block. English and Korean spellings of one role sit
@@ -115,11 +115,11 @@ class MarkdownReader:
     suffixes = (".md", ".markdown")
 
     def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+        errors_before = len(sink.errors)
         text = decode_source(path.read_bytes(), display, sink)
         if text is None:
             return None
         source = SourceMap(display)
-        errors_before = len(sink.errors)
         data = _Parser(text, source, sink, default_id=path.stem).parse()
         if data is None or len(sink.errors) > errors_before:
             return None
@@ -169,7 +169,7 @@ class _Parser:
             return None, end + 1
         front: dict[str, Any] = {}
         for key, value in raw.items():
-            span = self.source.locate(("__front__", key))
+            span = self.source.locate(("__front__", KEY, key))
             if key not in FRONT_MATTER_KEYS:
                 self.error(
                     "QB106",
@@ -180,7 +180,7 @@ class _Parser:
                 )
                 continue
             front[FRONT_MATTER_KEYS[key]] = value
-            self.source.positions[(FRONT_MATTER_KEYS[key],)] = span
+            self.source.positions[(FRONT_MATTER_KEYS[key],)] = self.source.locate(("__front__", key))
         if "title" not in front:
             self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
         return front, end + 1
@@ -332,7 +332,23 @@ class _Parser:
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
         data["sections"] = [self._section_data(s, ("sections", i), data.get("title", ""), defaults) for i, s in enumerate(sections)]
+        self._check_unique_ids(data["sections"], ("sections",), {})
         return data
+
+    def _check_unique_ids(self, sections: list[dict[str, Any]], loc: Loc, seen: dict[str, int]) -> None:
+        """Located here rather than by the model, which can only say that some id repeats."""
+        for i, section in enumerate(sections):
+            entries = [(section["id"], loc + (i,))] + [
+                (q["id"], loc + (i, "questions", j)) for j, q in enumerate(section["questions"])
+            ]
+            for ident, where in entries:
+                span = self.source.locate(where + ("id",))
+                if ident in seen:
+                    self.error("QB133", f"id '{ident}' is already used on line {seen[ident]}", span.line, span.column,
+                               hint="ids must be unique in a quiz; rename one of them")
+                else:
+                    seen[ident] = span.line
+            self._check_unique_ids(section["sections"], loc + (i, "sections"), seen)
 
     def _section_data(self, section: _Section, loc: Loc, quiz_title: str, defaults: dict[str, Any]) -> dict[str, Any]:
         title = section.title or str(quiz_title)

@@ -14,7 +14,7 @@ import yaml
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
-from .base import Loc, SourceMap, decode_source, validate_quiz
+from .base import KEY, Loc, SourceMap, decode_source, validate_quiz
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -24,12 +24,13 @@ class YamlReader:
     suffixes = SUFFIXES
 
     def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+        errors_before = len(sink.errors)
         text = decode_source(path.read_bytes(), display, sink)
         if text is None:
             return None
         source = SourceMap(display)
         data = load_yaml(text, source, sink)
-        if data is None:
+        if data is None or len(sink.errors) > errors_before:
             return None
         if not isinstance(data, dict):
             sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
@@ -113,6 +114,7 @@ class _Builder:
                         hint="each key may appear once; remove or rename one of them",
                     )
                     continue
+                self.source.at(loc + (KEY, key), *self.span(key_node))
                 out[key] = self.build(value_node, loc + (key,))
             return out
         if isinstance(node, yaml.SequenceNode):

@@ -1,0 +1,91 @@
+"""The Moodle XML of the seed quiz, checked by parsing it and by Moodle's import rules."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from lxml import etree, html
+from seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
+                               MODEL_ANSWERS, QUIZ_TITLE, STEMS)
+
+from qti_builder.validate import MOODLE_GRADES
+
+
+@pytest.fixture(scope="module")
+def raw(seed_build: Path) -> bytes:
+    return (seed_build / "ray-train-tune.moodle.xml").read_bytes()
+
+
+@pytest.fixture(scope="module")
+def quiz(raw: bytes) -> etree._Element:
+    return etree.fromstring(raw)
+
+
+def html_text(fragment: str) -> str:
+    return " ".join(html.fromstring(f"<div>{fragment}</div>").text_content().split())
+
+
+def questions(quiz: etree._Element) -> list[etree._Element]:
+    return [q for q in quiz.findall("question") if q.get("type") != "category"]
+
+
+def test_valid_against_the_project_schema(raw: bytes) -> None:
+    schema = etree.XMLSchema(etree.parse(str(ROOT / "schemas" / "moodle-xml.xsd")))
+    assert schema.validate(etree.fromstring(raw)), schema.error_log
+
+
+def test_categories(quiz: etree._Element) -> None:
+    categories = [q.findtext("category/text") for q in quiz.findall("question") if q.get("type") == "category"]
+    assert categories == [f"$course$/top/{QUIZ_TITLE}", f"$course$/top/{QUIZ_TITLE}/객관식 문제", f"$course$/top/{QUIZ_TITLE}/서술형 문제"]
+    # Each section's category comes right before its questions.
+    kinds = [q.get("type") for q in quiz.findall("question")]
+    assert kinds == ["category", "category"] + ["multichoice"] * 8 + ["category"] + ["essay"] * 2
+
+
+def test_html_text_is_in_cdata(raw: bytes) -> None:
+    # Outside CDATA Moodle's reader drops spaces next to entities ("&lt;/code&gt; 의" -> "</code>의").
+    texts = re.findall(rb"<text>(.*?)</text>", raw, re.S)
+    html_texts = [t for t in texts if b"<" in t]
+    assert html_texts and all(t.startswith(b"<![CDATA[") for t in html_texts)
+    assert b"&lt;code&gt;" not in raw
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_multichoice(quiz: etree._Element, index: int) -> None:
+    q = questions(quiz)[index]
+    assert q.get("type") == "multichoice"
+    assert q.findtext("name/text").strip()  # Moodle refuses a question without a name
+    assert q.findtext("idnumber") == f"ray-train-tune.{CHOICE_IDS[index]}"
+    assert q.findtext("single") == "true"
+    assert html_text(q.findtext("questiontext/text")).startswith(STEMS[index])
+    assert html_text(q.findtext("generalfeedback/text")).startswith(EXPLANATIONS[index])
+    answers = q.findall("answer")
+    assert len(answers) == 4
+    fractions = [float(a.get("fraction")) for a in answers]
+    assert all(any(abs(f - g) < 0.001 for g in MOODLE_GRADES) for f in fractions)
+    assert fractions == [100.0 if letter == ANSWERS[index] else 0.0 for letter in "ABCD"]
+    right = answers["ABCD".index(ANSWERS[index])]
+    assert html_text(right.findtext("text")).startswith(CORRECT_OPTIONS[index])
+
+
+def test_code_spans_survive(quiz: etree._Element) -> None:
+    option = questions(quiz)[1].findall("answer")[1].findtext("text")
+    assert "<code>ray.train.torch.TorchTrainer</code> import" in option
+
+
+@pytest.mark.parametrize("index", range(2))
+def test_essay(quiz: etree._Element, index: int) -> None:
+    q = questions(quiz)[8 + index]
+    assert q.get("type") == "essay"
+    assert q.findtext("idnumber") == f"ray-train-tune.{ESSAY_IDS[index]}"
+    assert html_text(q.findtext("questiontext/text")).startswith(ESSAY_STEMS[index])
+    grader = html.fromstring(f"<div>{q.findtext('graderinfo/text')}</div>")
+    paragraphs = [" ".join(p.text_content().split()) for p in grader.findall("p")]
+    assert [p[: len(s)] for p, s in zip(paragraphs, MODEL_ANSWERS[index])] == list(MODEL_ANSWERS[index])
+    assert q.findtext("responseformat") == "editor"
+    assert q.findtext("responserequired") == "1"
+    # The model answer is for graders only: not in the question or its feedback.
+    assert MODEL_ANSWERS[index][0][:20] not in html_text(q.findtext("questiontext/text") + (q.findtext("generalfeedback/text") or ""))
