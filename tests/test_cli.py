@@ -1,0 +1,160 @@
+"""The command line: what a user runs, its output, exit codes and the files it leaves."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SEED_SOURCE, write
+from typer.testing import CliRunner
+
+from qti_builder.cli import app
+
+runner = CliRunner()
+
+BROKEN = """---
+title: Broken
+---
+
+1. Which one? {#q1}
+
+A) this
+B) that
+
+2. And now? {#q2}
+
+A) yes
+B) no
+
+Anwser: A
+"""
+
+
+def run(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
+    old = Path.cwd()
+    if cwd:
+        os.chdir(cwd)
+    try:
+        result = runner.invoke(app, list(args))
+    finally:
+        os.chdir(old)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def test_build_default_sources(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    (project / "source").mkdir(parents=True)
+    (project / "source" / "ray-train-tune.md").write_bytes(SEED_SOURCE.read_bytes())
+    code, out, err = run("build", cwd=project)
+    assert code == 0, err
+    assert sorted(p.name for p in (project / "dist").iterdir()) == ["ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
+    assert "wrote dist/ray-train-tune.qti21.zip" in out
+
+
+def test_build_is_byte_identical(tmp_path: Path) -> None:
+    assert run("build", str(SEED_SOURCE), "--out", str(tmp_path / "a"))[0] == 0
+    assert run("build", str(SEED_SOURCE), "--out", str(tmp_path / "b"))[0] == 0
+    assert snapshot(tmp_path / "a") == snapshot(tmp_path / "b")
+    with zipfile.ZipFile(tmp_path / "a" / "ray-train-tune.qti21.zip") as archive:
+        names = archive.namelist()
+        assert names == sorted(names)
+        assert {info.date_time for info in archive.infolist()} == {(1980, 1, 1, 0, 0, 0)}
+
+
+def test_source_date_epoch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
+    assert run("build", str(SEED_SOURCE), "--out", str(tmp_path), "-f", "qti21")[0] == 0
+    with zipfile.ZipFile(tmp_path / "ray-train-tune.qti21.zip") as archive:
+        assert {info.date_time for info in archive.infolist()} == {(2023, 11, 14, 22, 13, 20)}
+
+
+def test_format_narrows_the_targets(tmp_path: Path) -> None:
+    code, _, err = run("build", str(SEED_SOURCE), "--out", str(tmp_path), "--format", "moodle")
+    assert code == 0, err
+    assert [p.name for p in tmp_path.iterdir()] == ["ray-train-tune.moodle.xml"]
+
+
+def test_check_writes_nothing(tmp_path: Path) -> None:
+    code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
+    assert code == 0, err
+    assert "1 quiz(zes), 10 question(s), 2 output(s) valid" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_broken_source_reports_every_problem_and_leaves_dist_untouched(tmp_path: Path) -> None:
+    out_dir = tmp_path / "dist"
+    assert run("build", str(SEED_SOURCE), "--out", str(out_dir))[0] == 0
+    before = snapshot(out_dir)
+    bad = write(tmp_path, "broken.md", BROKEN)
+    code, _, err = run("build", str(SEED_SOURCE), str(bad), "--out", str(out_dir))
+    assert code == 1
+    lines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert lines == [
+        f"{bad}:5:1: error[QB120]: the question has options but no correct answer",
+        f"{bad}:10:1: error[QB120]: the question has options but no correct answer",
+        f"{bad}:15:1: error[QB115]: unknown label 'Anwser'; did you mean 'answer'?",
+        "failed: 3 error(s); nothing was written",
+    ]
+    assert "hint: add a line 'Answer: B'" in err
+    assert "Traceback" not in err
+    assert snapshot(out_dir) == before  # same files, same bytes, no temporary files
+
+
+def test_broken_front_matter(tmp_path: Path) -> None:
+    bad = write(tmp_path, "fm.md", "---\ntitle: T\nlanguage: [ko\n---\n1. Q?\n\nA) a\nB) b\n\nAnswer: A\n")
+    code, _, err = run("check", str(bad))
+    assert code == 1
+    assert err.startswith(f"{bad}:3:14: error[QB111]: YAML syntax error")
+
+
+def test_version() -> None:
+    code, out, _ = run("--version")
+    assert code == 0 and out.startswith("qti-builder ")
+
+
+def test_entry_point_and_exit_codes(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("qti-builder")
+    ok = subprocess.run([str(exe), "--version"], capture_output=True, text=True)
+    assert ok.returncode == 0 and ok.stdout.startswith("qti-builder ")
+    usage = subprocess.run([str(exe), "build", "--format", "pdf", str(SEED_SOURCE)], capture_output=True, text=True, cwd=tmp_path)
+    assert usage.returncode == 2 and "unknown format pdf" in usage.stderr
+    missing = subprocess.run([str(exe), "build", "nope.md"], capture_output=True, text=True, cwd=tmp_path)
+    assert missing.returncode == 2
+    no_sources = subprocess.run([str(exe), "build"], capture_output=True, text=True, cwd=tmp_path)
+    assert no_sources.returncode == 2 and "no source/ folder" in no_sources.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_schema_command_prints_the_model_json_schema() -> None:
+    code, out, _ = run("schema")
+    assert code == 0
+    schema = json.loads(out)
+    assert schema["title"] == "Quiz"
+    kinds = {d["properties"]["type"]["const"] for name, d in schema["$defs"].items() if "type" in d.get("properties", {})}
+    assert {"single_choice", "essay", "multiple_response", "true_false", "numerical", "matching"} <= kinds
+
+
+def test_duplicate_quiz_ids_across_files(tmp_path: Path) -> None:
+    one = write(tmp_path, "one.md", "---\nid: same\ntitle: A\n---\n1. Q?\n\nA) a\nB) b\n\nAnswer: A\n")
+    two = write(tmp_path, "two.md", "---\nid: same\ntitle: B\n---\n1. Q?\n\nA) a\nB) b\n\nAnswer: B\n")
+    code, _, err = run("check", str(tmp_path))
+    assert code == 1
+    assert f"{two}:1:1: error[QB202]: quiz id 'same' is also used by {one}" in err
+
+
+def test_strict_turns_warnings_into_errors(tmp_path: Path) -> None:
+    source = write(tmp_path, "w.md", "---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: B) z\n")
+    code, _, err = run("check", str(source))
+    assert code == 0 and "warning[QB124]" in err
+    code, _, err = run("check", "--strict", str(source))
+    assert code == 1 and "error[QB124]" in err
