@@ -1,0 +1,41 @@
+"""A regular (non-editable) install carries its templates and the project's Moodle XSD."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import ROOT, SEED_SOURCE
+
+
+def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:
+    wheels, target, work = tmp_path / "wheels", tmp_path / "site", tmp_path / "work"
+    work.mkdir()
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "--no-build-isolation", "-w", str(wheels), str(ROOT)], check=True)
+    [wheel] = wheels.glob("qti_builder-*.whl")
+    subprocess.run([*pip, "install", "--no-deps", "--target", str(target), str(wheel)], check=True)
+
+    script = (
+        "import qti_builder, sys\n"
+        "from pathlib import Path\n"
+        "from qti_builder.resources import data_dir\n"
+        "from qti_builder.cli import main\n"
+        "print(qti_builder.__file__, data_dir('templates'), data_dir('schemas'), sep='\\n')\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    shown = subprocess.run([sys.executable, "-c", script], cwd=work, env=env, capture_output=True, text=True, check=True)
+    module, templates, schemas = shown.stdout.split()
+    for path in (module, templates, schemas):
+        assert Path(path).is_relative_to(target), path
+    assert (Path(schemas) / "moodle-xml.xsd").is_file()
+    assert (Path(templates) / "qti21" / "item_choice.xml.j2").is_file()
+
+    build = subprocess.run(
+        [sys.executable, "-c", "from qti_builder.cli import main; main()", "build", str(SEED_SOURCE), "--out", "out"],
+        cwd=work, env=env, capture_output=True, text=True,
+    )
+    assert build.returncode == 0, build.stderr
+    assert sorted(p.name for p in (work / "out").iterdir()) == ["ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
