@@ -6,6 +6,7 @@ from .questions import (
     Blank,
     Choice,
     EssayQuestion,
+    FileUploadQuestion,
     FillInBlankQuestion,
     MatchingQuestion,
     MatchPair,
@@ -25,7 +26,7 @@ from .quiz import SCHEMA_VERSION, Quiz, Section
 
 __all__ = [
     "IDENTIFIER_PATTERN", "Feedback", "Identifier", "Markdown", "QUESTION_CLASSES", "Blank", "Choice",
-    "EssayQuestion", "FillInBlankQuestion", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion",
+    "EssayQuestion", "FileUploadQuestion", "FillInBlankQuestion", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion",
     "NumericAnswer", "NumericalQuestion", "OrderingQuestion", "Question", "QuestionBase",
     "ShortAnswerQuestion", "SingleChoiceQuestion", "TextAnswer", "TextOnlyItem", "TrueFalseQuestion",
     "SCHEMA_VERSION", "Quiz", "Section",

@@ -6,6 +6,7 @@ Adding a kind: a class here, an entry in the union, a template entry (or an expl
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal, Union
 
 from pydantic import Field, model_validator
@@ -29,6 +30,10 @@ class Choice(ModelBase):
     feedback: Markdown | None = None
     #: Kept in place when the choices are shuffled (e.g. "All of the above").
     fixed: bool = False
+    #: Multiple response only: percent of the points this choice adds when selected (negative to
+    #: subtract). Default: correct choices share 100 %, wrong ones 0 (or share -100 % with
+    #: ``negative_marking``).
+    score: float | None = Field(None, ge=-100, le=100)
 
 
 class _ChoiceQuestionBase(QuestionBase):
@@ -67,17 +72,37 @@ class MultipleResponseQuestion(_ChoiceQuestionBase):
     def _at_least_one_correct(self) -> "MultipleResponseQuestion":
         if not any(c.correct for c in self.choices):
             raise ValueError("a multiple-response question needs at least one correct choice")
+        total = sum(s for s in self.choice_scores().values() if s > 0)
+        if abs(total - 100) > 0.01:
+            raise ValueError(f"the scores of the correct choices add up to {total:g} %, not 100 %")
         return self
+
+    def choice_scores(self) -> dict[str, float]:
+        """Percent of the points each choice adds when selected."""
+        right = [c for c in self.choices if c.correct]
+        wrong = [c for c in self.choices if not c.correct]
+        scores = {}
+        for c in self.choices:
+            if c.score is not None:
+                scores[c.id] = c.score
+            elif c.correct:
+                scores[c.id] = 100 / len(right)
+            else:
+                scores[c.id] = -100 / len(wrong) if self.negative_marking and wrong else 0.0
+        return scores
 
 
 class TrueFalseQuestion(QuestionBase):
+    """Labels come from the quiz language (True/False, 참/거짓, ...)."""
+
     type: Literal["true_false"] = "true_false"
     answer: bool
-    true_feedback: Markdown | None = None
-    false_feedback: Markdown | None = None
+    true_feedback: Markdown | None = Field(None, description="Shown to students who answered true.")
+    false_feedback: Markdown | None = Field(None, description="Shown to students who answered false.")
 
 
 class TextAnswer(ModelBase):
+    #: ``*`` matches any run of characters (Moodle's wildcard); write ``\\*`` for a literal star.
     text: str = Field(min_length=1)
     #: Percentage of the points this answer earns.
     score: float = Field(100, ge=0, le=100)
@@ -89,20 +114,38 @@ class ShortAnswerQuestion(QuestionBase):
     answers: list[TextAnswer] = Field(min_length=1)
     case_sensitive: bool = False
 
+    @model_validator(mode="after")
+    def _has_full_answer(self) -> "ShortAnswerQuestion":
+        if not any(a.score == 100 for a in self.answers):
+            raise ValueError("a short-answer question needs an answer worth 100 %")
+        return self
+
 
 class NumericAnswer(ModelBase):
     value: float
-    #: Absolute (``±tolerance``) or relative (``±tolerance %``) tolerance.
+    #: Absolute (``value ± tolerance``) or relative (``value ± tolerance %``) tolerance; a range
+    #: ``a..b`` in a source is ``value=(a+b)/2`` with an absolute tolerance of ``(b-a)/2``.
     tolerance: float = Field(0, ge=0)
     tolerance_mode: Literal["absolute", "percent"] = "absolute"
     score: float = Field(100, ge=0, le=100)
     feedback: Markdown | None = None
 
+    def bounds(self) -> tuple[float, float]:
+        delta = abs(self.value) * self.tolerance / 100 if self.tolerance_mode == "percent" else self.tolerance
+        return self.value - delta, self.value + delta
+
 
 class NumericalQuestion(QuestionBase):
     type: Literal["numerical"] = "numerical"
     answers: list[NumericAnswer] = Field(min_length=1)
+    #: Shown after the answer box; answers are in this unit.
     unit: str | None = None
+
+    @model_validator(mode="after")
+    def _has_full_answer(self) -> "NumericalQuestion":
+        if not any(a.score == 100 for a in self.answers):
+            raise ValueError("a numerical question needs an answer worth 100 %")
+        return self
 
 
 class EssayQuestion(QuestionBase):
@@ -113,6 +156,16 @@ class EssayQuestion(QuestionBase):
     min_words: int | None = Field(None, ge=1)
     max_words: int | None = Field(None, ge=1)
     attachments: int = Field(0, ge=0, le=20)
+
+
+class FileUploadQuestion(QuestionBase):
+    """The student uploads files; graded by a person."""
+
+    type: Literal["file_upload"] = "file_upload"
+    max_files: int = Field(1, ge=1, le=20)
+    #: File name extensions such as ``.pdf``; empty means any type.
+    allowed_types: list[Annotated[str, Field(pattern=r"^\.[A-Za-z0-9]{1,10}$")]] = Field(default_factory=list)
+    model_answer: Markdown | None = Field(None, description="Shown to graders, not to students.")
 
 
 class MatchPair(ModelBase):
@@ -128,6 +181,8 @@ class MatchingQuestion(QuestionBase):
 
 
 class OrderingQuestion(QuestionBase):
+    """Students put the items in order; they are always shown shuffled."""
+
     type: Literal["ordering"] = "ordering"
     #: The items in their correct order.
     items: list[Markdown] = Field(min_length=2)
@@ -140,12 +195,26 @@ class Blank(ModelBase):
     options: list[str] = Field(default_factory=list, description="Wrong options of a dropdown blank.")
 
 
+BLANK_MARKER = re.compile(r"\[\[([A-Za-z_][A-Za-z0-9_.-]*)\]\]")
+
+
 class FillInBlankQuestion(QuestionBase):
-    """The stem holds ``[[blank-id]]`` markers, one per blank."""
+    """The stem holds ``[[blank-id]]`` markers, one per blank; the points are shared equally."""
 
     type: Literal["fill_in_blank"] = "fill_in_blank"
     blanks: list[Blank] = Field(min_length=1)
     case_sensitive: bool = False
+
+    @model_validator(mode="after")
+    def _markers_match_blanks(self) -> "FillInBlankQuestion":
+        markers = BLANK_MARKER.findall(self.stem)
+        ids = [b.id for b in self.blanks]
+        if sorted(markers) != sorted(ids) or len(set(ids)) != len(ids):
+            raise ValueError(
+                f"the stem's blanks [[...]] ({', '.join(markers) or 'none'}) must match the blanks defined "
+                f"({', '.join(ids)}), each once"
+            )
+        return self
 
 
 class TextOnlyItem(QuestionBase):
@@ -163,6 +232,7 @@ Question = Annotated[
         ShortAnswerQuestion,
         NumericalQuestion,
         EssayQuestion,
+        FileUploadQuestion,
         MatchingQuestion,
         OrderingQuestion,
         FillInBlankQuestion,
@@ -178,6 +248,7 @@ QUESTION_CLASSES: tuple[type[QuestionBase], ...] = (
     ShortAnswerQuestion,
     NumericalQuestion,
     EssayQuestion,
+    FileUploadQuestion,
     MatchingQuestion,
     OrderingQuestion,
     FillInBlankQuestion,
