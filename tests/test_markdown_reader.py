@@ -194,3 +194,116 @@ def test_answer_text_mismatch_is_a_warning(tmp_path: Path) -> None:
     quiz, sink = read(write(tmp_path, "w.md", "---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: B) z\n"))
     assert quiz is not None
     assert [(d.severity.value, d.code) for d in sink.items] == [("warning", "QB124")]
+
+
+# -- every question kind in Markdown (source/python-fundamentals.md) ------------------------------
+
+FUNDAMENTALS = SEED_SOURCE.parent / "python-fundamentals.md"
+
+
+def test_every_kind_in_markdown() -> None:
+    quiz, sink = read(FUNDAMENTALS)
+    assert quiz is not None, [d.render() for d in sink.items]
+    assert sink.items == []
+    by_id = {q.id: q for q in quiz.iter_questions()}
+    assert [q.type for q in quiz.iter_questions()] == [
+        "single_choice", "multiple_response", "true_false", "numerical", "numerical", "short_answer",
+        "fill_in_blank", "matching", "ordering", "text_only", "essay", "file_upload"]
+    assert quiz.sections[0].shuffle is True
+
+    keyword = by_id["def-keyword"]
+    assert keyword.title == "Function keyword"
+    assert [(c.id, c.correct, c.fixed) for c in keyword.choices] == [  # type: ignore[attr-defined]
+        ("A", False, False), ("B", True, False), ("C", False, False), ("D", False, True)]
+    assert (keyword.feedback.correct, keyword.feedback.incorrect) == ("Well done.", "Review the section on functions.")
+
+    immutable = by_id["immutable"]
+    assert immutable.negative_marking is True and immutable.tags == ["types", "data model"]  # type: ignore[attr-defined]
+    assert immutable.choice_scores() == {"A": 50.0, "B": -50.0, "C": 50.0, "D": -50.0}  # type: ignore[attr-defined]
+    assert immutable.feedback.partially_correct == "One of your choices is right."
+
+    indentation = by_id["indentation"]
+    assert indentation.answer is True  # type: ignore[attr-defined]
+    assert indentation.true_feedback == "Yes: blocks are delimited by indentation."  # type: ignore[attr-defined]
+    assert indentation.false_feedback == "It is: Python has no braces around blocks."  # type: ignore[attr-defined]
+
+    division = by_id["division"]
+    assert [(a.value, a.tolerance, a.score, a.feedback) for a in division.answers] == [  # type: ignore[attr-defined]
+        (3.5, 0.05, 100, None), (3.0, 0.0, 50.0, "That is `7 // 2`, floor division.")]
+    assert [(a.text, a.score) for a in by_id["int-function"].answers] == [  # type: ignore[attr-defined]
+        ("int", 100), ("int()", 100), ("*int*", 50.0)]
+
+    blanks = by_id["loop-blanks"]
+    assert "runs once per [[b1]] of `values`, and the\nstatement [[b2]] leaves" in blanks.stem
+    assert [(b.id, b.kind, b.answers, b.options) for b in blanks.blanks] == [  # type: ignore[attr-defined]
+        ("b1", "text", ["element", "item", "value"], []), ("b2", "dropdown", ["break"], ["continue", "pass"])]
+
+    matching = by_id["type-examples"]
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [  # type: ignore[attr-defined]
+        ("`int`", "`42`"), ("`str`", '`"42"`'), ("`list`", "`[4, 2]`")]
+    assert matching.distractors == ["`{4: 2}`"]  # type: ignore[attr-defined]
+    assert by_id["run-order"].items == ["Write the source file", "Run `python script.py`", "Read the output"]  # type: ignore[attr-defined]
+
+    essay = by_id["list-vs-tuple"]
+    assert (essay.min_words, essay.max_words, essay.points) == (30, 200, 5.0)  # type: ignore[attr-defined]
+    assert essay.model_answer.endswith("Tuples can therefore be dictionary keys.")  # type: ignore[attr-defined]
+    upload = by_id["squares-upload"]
+    assert (upload.max_files, upload.allowed_types) == (1, [".py"])  # type: ignore[attr-defined]
+    assert by_id["longer-answers"].points == 0
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [("5", (5.0, 0.0, "absolute")), ("3.14 ± 0.01", (3.14, 0.01, "absolute")), ("100 +- 5%", (100.0, 5.0, "percent")),
+     ("2..4", (3.0, 1.0, "absolute")), ("-1e3", (-1000.0, 0.0, "absolute"))],
+)
+def test_numeric_answer_forms(tmp_path: Path, answer: str, expected: tuple[float, float, str]) -> None:
+    quiz, sink = read(write(tmp_path, "n.md", f"---\ntitle: T\n---\n1. How many? {{type=numerical}}\n\nAnswer: {answer}\n"))
+    assert quiz is not None, [d.render() for d in sink.items]
+    a = next(quiz.iter_questions()).answers[0]  # type: ignore[attr-defined]
+    assert (a.value, a.tolerance, a.tolerance_mode) == (pytest.approx(expected[0]), pytest.approx(expected[1]), expected[2])
+
+
+def test_korean_true_false_is_inferred(tmp_path: Path) -> None:
+    quiz, _ = read(write(tmp_path, "tf.md", "---\ntitle: T\nlanguage: ko\n---\n1. 지구는 둥글다.\n\n정답: 참\n"))
+    assert quiz is not None
+    question = next(quiz.iter_questions())
+    assert question.type == "true_false" and question.answer is True  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        pytest.param("1. Q? {type=numerical}\n\nAnswer: about five\n", ["6:9 QB139 cannot read the number 'about five'"], id="bad-number"),
+        pytest.param("1. Q? {type=true_false}\n\nAnswer: maybe\n", ["6:9 QB138 a true/false answer is one of true, 참, false, 거짓, not 'maybe'"], id="bad-true-false"),
+        pytest.param("1. Q? {type=matching}\n\n- a -> 1\n- b\n", ["7:3 QB140 a matching item is 'prompt -> answer' (or '-> answer' for a distractor)"], id="bad-pair"),
+        pytest.param("1. Order: {type=ordering}\n\n- only one\n", ["4:1 QB141 an ordering question needs a list of at least two items, in the right order"], id="short-order"),
+        pytest.param("1. No blanks here. {type=fill_in_blank}\n", ["4:1 QB142 a fill-in-the-blank question needs blanks in its text"], id="no-blanks"),
+        pytest.param("1. Q? {type=essay shuffle=false}\n", ["4:19 QB109 attribute 'shuffle' does not apply to essay questions"], id="attr-kind"),
+        pytest.param("1. Q? {type=eassy}\n", ["4:8 QB131 unknown question type 'eassy'; did you mean 'essay'?"], id="unknown-type"),
+        pytest.param("1. Q?\n\nAnswer: B\n\nA) x\nB) y\n", ["8:1 QB134 options come before the answer and the other labelled blocks",
+                                                         "9:1 QB134 options come before the answer and the other labelled blocks"], id="label-before-options"),
+        pytest.param("1. Q?\n\nA) x\nFeedback: no\nB) y\n\nAnswer: B\n", ["7:1 QB136 'Feedback:' must be indented to belong to option A"], id="unindented-feedback"),
+        pytest.param("1. Q?\n\nA) x\n   Feedback: no\n   Feedback: again\nB) y\n\nAnswer: B\n", ["8:4 QB116 a second feedback for option A"], id="second-feedback"),
+        pytest.param("1. Q?\n\nA) x\nB) y\n\n```\ncode\n```\n\nAnswer: B\n", ["9:1 QB117 a code block after the options belongs to no option or label"], id="fence-after-options"),
+        pytest.param("1. Q? {type=essay}\n\nAnswer (50%): text\n", ["6:1 QB137 a score in the answer label applies only to short_answer and numerical questions"], id="score-on-essay"),
+    ],
+)
+def test_kind_errors_are_located(tmp_path: Path, source: str, expected: list[str]) -> None:
+    quiz, sink = read(write(tmp_path, "bad.md", "---\ntitle: T\n---\n" + source))
+    assert quiz is None
+    assert messages(sink) == expected
+
+
+def test_stem_sentences_that_look_like_labels_are_content(tmp_path: Path) -> None:
+    source = "---\ntitle: T\n---\n1. Read this.\nNote: the word Feedback: appears.\nCorrect: is a word too.\n\nA) x\nB) y\n\nAnswer: A\n"
+    quiz, sink = read(write(tmp_path, "ok.md", source))
+    assert quiz is not None, messages(sink)
+    assert "Correct: is a word too." in next(quiz.iter_questions()).stem
+
+
+def test_file_name_that_is_not_an_id(tmp_path: Path) -> None:
+    quiz, sink = read(write(tmp_path, "my quiz.md", "---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: A\n"))
+    assert quiz is None
+    assert messages(sink) == ["1:1 QB135 the file name 'my quiz' cannot be the quiz id (ids use letters, digits, '-', '_', '.')"]
+    assert sink.items[0].hint == "add 'id: my-quiz' to the quiz"

@@ -9,6 +9,7 @@ Markdown and YAML readers locate model errors the same way.
 from __future__ import annotations
 
 import difflib
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,9 +17,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model import Quiz
+from ..model import IDENTIFIER_PATTERN, QUESTION_CLASSES, Quiz
 
 Loc = tuple[str | int, ...]
+QUESTION_TYPES = [cls.model_fields["type"].default for cls in QUESTION_CLASSES]
 #: Marks the position of a mapping key, rather than of its value: ``loc[:-1] + (KEY, name)``.
 KEY = "<key>"
 
@@ -88,10 +90,50 @@ def _illegal_in_xml(ch: str) -> bool:
     return (o < 0x20 and ch not in "\t\n") or 0xD800 <= o <= 0xDFFF or o in (0xFFFE, 0xFFFF)
 
 
-def suggest(word: str, choices: list[str]) -> str:
+def suggest(word: str, choices: list[str], cutoff: float = 0.6) -> str:
     """A "did you mean" suffix, or an empty string."""
-    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=0.6)
+    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=cutoff)
     return f"; did you mean '{close[0]}'?" if close else ""
+
+
+def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> None:
+    """Repeated section and question ids, located at the repetition (the model alone could only
+    say that some id repeats)."""
+    seen: dict[str, int] = {}
+
+    def walk(sections: Any, loc: Loc) -> None:
+        if not isinstance(sections, list):
+            return
+        for i, section in enumerate(sections):
+            if not isinstance(section, dict):
+                continue
+            questions = section.get("questions") if isinstance(section.get("questions"), list) else []
+            entries = [(section.get("id"), loc + (i,))] + [
+                (q.get("id"), loc + (i, "questions", j)) for j, q in enumerate(questions) if isinstance(q, dict)
+            ]
+            for ident, where in entries:
+                if not isinstance(ident, str):
+                    continue
+                span = source.locate(where + ("id",))
+                if ident in seen:
+                    sink.error("QB133", f"id '{ident}' is already used on line {seen[ident]}", span,
+                               hint="ids must be unique in a quiz; rename one of them")
+                else:
+                    seen[ident] = span.line
+            walk(section.get("sections"), loc + (i, "sections"))
+
+    walk(data.get("sections"), ("sections",))
+
+
+def check_quiz_id(data: dict[str, Any], file_stem: str, source: SourceMap, sink: DiagnosticSink) -> None:
+    """A quiz without an ``id`` takes its file's name, which must then be a valid id."""
+    if "id" in data or re.match(IDENTIFIER_PATTERN, file_stem):
+        data.setdefault("id", file_stem)
+        return
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", file_stem).strip("-") or "quiz"
+    slug = slug if re.match(IDENTIFIER_PATTERN, slug) else f"quiz-{slug}"
+    sink.error("QB135", f"the file name '{file_stem}' cannot be the quiz id (ids use letters, digits, '-', '_', '.')",
+               SourceSpan(source.path, 1, 1), hint=f"add 'id: {slug[:60]}' to the quiz")
 
 
 def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> Quiz | None:
@@ -102,7 +144,13 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
             loc = _data_loc(data, tuple(err["loc"]))
             message = err["msg"].removeprefix("Value error, ")
             span = source.locate(loc)
-            if err["type"] == "extra_forbidden":
+            if err["type"] == "union_tag_not_found":
+                message = f"a question needs a 'type': one of {', '.join(QUESTION_TYPES)}"
+            elif err["type"] == "union_tag_invalid":
+                given = str(err.get("input", {}).get("type", "")) if isinstance(err.get("input"), dict) else ""
+                message = f"unknown question type '{given}'{suggest(given, list(QUESTION_TYPES))}"
+                span = source.locate(loc + ("type",))
+            elif err["type"] == "extra_forbidden":
                 message = f"unknown key '{loc[-1]}'"
                 span = source.locate(loc[:-1] + (KEY, loc[-1]))
             where = ".".join(str(p) for p in loc)

@@ -14,7 +14,7 @@ import yaml
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
-from .base import KEY, Loc, SourceMap, decode_source, validate_quiz
+from .base import KEY, Loc, SourceMap, check_quiz_id, check_unique_ids, decode_source, validate_quiz
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -35,7 +35,10 @@ class YamlReader:
         if not isinstance(data, dict):
             sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
             return None
-        data.setdefault("id", path.stem)
+        check_quiz_id(data, path.stem, source, sink)
+        check_unique_ids(data, source, sink)
+        if len(sink.errors) > errors_before:
+            return None
         quiz = validate_quiz(data, source, sink)
         return (quiz, source) if quiz else None
 

@@ -1,0 +1,117 @@
+"""Markdown sources (``*.md``): the quiz dialect documented in docs/source-format.md.
+
+Line based, like text2qti's marker table: YAML front matter, ``#`` headings for sections, ``1.``
+for a question, ``A)`` for an option, ``- item`` lists for matching and ordering, and labelled
+blocks (``Answer:``/``정답:``, ``Explanation:``/``설명:``, ...). :mod:`.blocks` splits the text into
+drafts, :mod:`.questions` turns each draft into model data by kind; the model validates the rest.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model import Quiz
+from ..base import KEY, Loc, SourceMap, check_quiz_id, check_unique_ids, decode_source, suggest, validate_quiz
+from ..yaml import load_yaml
+from . import syntax as S
+from .blocks import Block, Scanner, Section
+from .questions import QuestionBuilder, digest
+
+
+class MarkdownReader:
+    name = "markdown"
+    suffixes = (".md", ".markdown")
+
+    def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+        errors_before = len(sink.errors)
+        text = decode_source(path.read_bytes(), display, sink)
+        if text is None:
+            return None
+        source = SourceMap(display)
+        data = _Reader(text.split("\n"), source, sink).read(path.stem)
+        if data is None or len(sink.errors) > errors_before:
+            return None
+        quiz = validate_quiz(data, source, sink)
+        return (quiz, source) if quiz else None
+
+
+class _Reader:
+    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink) -> None:
+        self.lines = lines
+        self.source = source
+        self.sink = sink
+
+    def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
+        self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
+
+    def read(self, file_stem: str) -> dict[str, Any] | None:
+        front, body_start = self._front_matter()
+        if front is None:
+            return None
+        description, sections = Scanner(self.lines, self.source.path, self.sink).scan(body_start)
+        defaults = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
+        data: dict[str, Any] = dict(front)
+        check_quiz_id(data, file_stem, self.source, self.sink)
+        intro = description.text()
+        if intro:
+            if "description" in data:
+                self.error("QB118", "the quiz has a description in the front matter and text before the first section",
+                           description.line, hint="keep one of the two")
+            data["description"] = intro
+            self.source.at(("description",), description.line)
+        if not sections:
+            self.error("QB119", "the quiz has no questions", description.line,
+                       hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
+            return None
+        builder = QuestionBuilder(self.source, self.sink, defaults)
+        title = str(data.get("title", ""))
+        data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
+        check_unique_ids(data, self.source, self.sink)
+        return data
+
+    def _front_matter(self) -> tuple[dict[str, Any] | None, int]:
+        if not self.lines or self.lines[0].strip() != "---":
+            self.error("QB103", "a quiz source starts with YAML front matter", 1,
+                       hint="begin the file with the lines '---', 'title: My quiz', '---'")
+            return None, 0
+        end = next((i for i in range(1, len(self.lines)) if self.lines[i].strip() in ("---", "...")), None)
+        if end is None:
+            self.error("QB104", "the front matter is not closed", 1, hint="add a line '---' after the last front-matter key")
+            return None, 0
+        raw = load_yaml("\n".join(self.lines[1:end]), self.source, self.sink, line_offset=1, loc=("__front__",))
+        if raw is None:
+            return None, end + 1
+        if not isinstance(raw, dict):
+            self.error("QB105", "the front matter must be 'key: value' lines", 2)
+            return None, end + 1
+        front: dict[str, Any] = {}
+        for key, value in raw.items():
+            span = self.source.locate(("__front__", KEY, key))
+            if key not in S.FRONT_MATTER_KEYS:
+                self.error("QB106", f"unknown front-matter key '{key}'{suggest(key, list(S.FRONT_MATTER_KEYS))}",
+                           span.line, span.column, hint=f"known keys: {', '.join(S.FRONT_MATTER_KEYS)}")
+                continue
+            front[S.FRONT_MATTER_KEYS[key]] = value
+            self.source.positions[(S.FRONT_MATTER_KEYS[key],)] = self.source.locate(("__front__", key))
+        if "title" not in front:
+            self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
+        return front, end + 1
+
+    def _section(self, section: Section, loc: Loc, quiz_title: str, builder: QuestionBuilder) -> dict[str, Any]:
+        title = section.title or quiz_title
+        data: dict[str, Any] = {"id": "s" + digest(title), "title": title}
+        self.source.at(loc, section.line)
+        for key, (value, col) in section.attrs.items():
+            data[key] = value
+            self.source.at(loc + (key,), section.line, col)
+        intro = section.intro.text()
+        if intro and section.title:
+            data["description"] = intro
+        data["questions"] = [builder.build(q, loc + ("questions", j)) for j, q in enumerate(section.questions)]
+        data["sections"] = [self._section(s, loc + ("sections", k), quiz_title, builder) for k, s in enumerate(section.children)]
+        return data
+
+
+__all__ = ["Block", "MarkdownReader"]

@@ -1,0 +1,313 @@
+"""Second pass: one question draft -> plain model data, by kind (one builder per kind, in a table).
+
+Every problem is reported at its line and column; the model validates the result once more.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from typing import Any
+
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ..base import Loc, SourceMap, suggest
+from . import syntax as S
+from .blocks import Label, Question
+
+
+class QuestionBuilder:
+    def __init__(self, source: SourceMap, sink: DiagnosticSink, defaults: dict[str, Any]) -> None:
+        self.source = source
+        self.sink = sink
+        self.defaults = defaults
+
+    def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
+        self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
+
+    def build(self, q: Question, loc: Loc) -> dict[str, Any]:
+        self.source.at(loc, q.line)
+        stem = q.stem.text()
+        data: dict[str, Any] = {"id": "q" + digest(stem), "stem": stem}
+        self.source.at(loc + ("stem",), q.stem.line, q.stem.column)
+        if not stem:
+            self.error("QB130", "the question has no text", q.line, hint="write the question after the number: '1. What is ...?'")
+        kind = q.kind or self._infer(q)
+        if kind is None:
+            return data
+        if kind not in S.KIND_ATTRIBUTES:
+            value, col = q.attrs["type"]
+            self.error("QB131", f"unknown question type '{value}'{suggest(value, list(S.KIND_ATTRIBUTES))}", q.line, col,
+                       hint=f"types: {', '.join(S.KIND_ATTRIBUTES)}")
+            return data
+        data["type"] = kind
+        for key, (value, col) in q.attrs.items():
+            if key not in S.COMMON_ATTRIBUTES + S.KIND_ATTRIBUTES[kind]:
+                self.error("QB109", f"attribute '{key}' does not apply to {kind} questions", q.line, col,
+                           hint=f"attributes of {kind}: {', '.join(S.COMMON_ATTRIBUTES + S.KIND_ATTRIBUTES[kind])}")
+                continue
+            data[key] = [t.strip() for t in value.split(",") if t.strip()] if key in S.LIST_ATTRIBUTES else value
+            self.source.at(loc + (key,), q.line, col)
+        for key, value in self.defaults.items():
+            if key in S.COMMON_ATTRIBUTES + S.KIND_ATTRIBUTES[kind] and kind != "text_only":
+                data.setdefault(key, value)
+        self._feedback(q, loc, data)
+        self._check_labels(q, kind)
+        BUILDERS[kind](self, q, loc, data)
+        return data
+
+    # -- shared -----------------------------------------------------------------------------------
+
+    def _infer(self, q: Question) -> str | None:
+        answers = q.labels_of("answer")
+        if q.options:
+            return "single_choice" if not answers or len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
+        if q.items:
+            return None
+        if not answers:
+            self.error("QB128", "the question has no options and no answer", q.line,
+                       hint="add options and 'Answer: B', a model answer 'Answer: ...' for an essay, or a {type=...}")
+            return None
+        if len(answers) == 1 and answers[0].block.text().lower() in S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2]:
+            return "true_false"
+        return "essay"
+
+    def _feedback(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        keys = {"explanation": "general", "correct": "correct", "incorrect": "incorrect", "partially_correct": "partially_correct"}
+        feedback = {}
+        for role, key in keys.items():
+            label = q.label(role)
+            if label and label.block.text():
+                feedback[key] = label.block.text()
+                self.source.at(loc + ("feedback", key), label.line, label.block.column)
+        if feedback:
+            data["feedback"] = feedback
+
+    def _check_labels(self, q: Question, kind: str) -> None:
+        answers = q.labels_of("answer")
+        if len(answers) > 1 and kind not in S.MULTI_ANSWER_KINDS:
+            self.error("QB116", "a second answer block in one question", answers[1].line, answers[1].column,
+                       hint="several 'Answer:' lines are for short_answer and numerical questions")
+        for label in answers:
+            if label.score is not None and kind not in S.MULTI_ANSWER_KINDS:
+                self.error("QB137", "a score in the answer label applies only to short_answer and numerical questions",
+                           label.line, label.column)
+        if q.options and kind not in ("single_choice", "multiple_response"):
+            self.error("QB132", f"a {kind} question has no options", q.options[0].line,
+                       hint="remove the options, or change the type attribute")
+        if q.items and kind not in S.ITEM_KINDS:
+            self.error("QB132", f"a {kind} question has no list of items", q.items[0].line)
+
+    def _letters(self, q: Question, answer: Label, report: bool = True) -> list[str]:
+        value = answer.block.text()
+        letters = [o.letter for o in q.options]
+        single = re.match(r"^([A-Za-z])(?:[.)]\s*(.*))?$", value, re.S)
+        many = re.match(r"^[A-Za-z](?:\s*[,/]\s*[A-Za-z])+$", value)
+        if single:
+            picked = [single.group(1).upper()]
+            option = next((o for o in q.options if o.letter == picked[0]), None)
+            if report and single.group(2) and option and _plain(single.group(2)) != _plain(option.text.text()):
+                self.sink.warning("QB124", f"the answer's text differs from option {picked[0]}",
+                                  SourceSpan(self.source.path, answer.line, answer.block.column),
+                                  hint="copy the option's text, or give only its letter")
+        elif many:
+            picked = [c.upper() for c in re.findall(r"[A-Za-z]", value)]
+        else:
+            if report:
+                self.error("QB125", f"cannot read the answer '{_shorten(value)}'", answer.line, answer.block.column,
+                           hint="give the letter of the correct option, e.g. 'Answer: B' or 'Answer: A, C'")
+            return []
+        for letter in picked if report else []:
+            if letter not in letters:
+                self.error("QB126", f"the answer names option {letter}, which does not exist", answer.line, answer.block.column,
+                           hint=f"options are {', '.join(letters)}")
+        return picked
+
+    def _one_answer(self, q: Question, kind: str, required: bool = True) -> Label | None:
+        answer = q.label("answer")
+        if answer is None and required:
+            self.error("QB120", f"the {kind} question has no answer", q.line, hint="add a line 'Answer: ...' (or '정답: ...')")
+        return answer
+
+    # -- one builder per kind ---------------------------------------------------------------------
+
+    def choice(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        choices, letters = [], []
+        for k, opt in enumerate(q.options):
+            if opt.letter in letters:
+                self.error("QB122", f"option {opt.letter} appears twice", opt.line, hint="give each option its own letter")
+            letters.append(opt.letter)
+            text = opt.text.text()
+            if not text:
+                self.error("QB123", f"option {opt.letter} has no text", opt.line)
+            choice: dict[str, Any] = {"id": opt.letter, "text": text, "correct": False}
+            for key, (value, col) in opt.attrs.items():
+                choice[key] = value
+                self.source.at(loc + ("choices", k, key), opt.line, col)
+            if opt.feedback and opt.feedback.text():
+                choice["feedback"] = opt.feedback.text()
+            self.source.at(loc + ("choices", k), opt.line)
+            choices.append(choice)
+        data["choices"] = choices
+        if not q.options:
+            self.error("QB127", f"a {data['type']} question needs options", q.line, hint="add options 'A) ...', 'B) ...'")
+            return
+        answer = q.label("answer")
+        if answer is None:
+            self.error("QB120", "the question has options but no correct answer", q.line,
+                       hint="add a line 'Answer: B' (or '정답: B') after the options")
+            return
+        correct = self._letters(q, answer)
+        for choice in choices:
+            choice["correct"] = choice["id"] in correct
+        if data["type"] == "single_choice" and len(correct) > 1:
+            self.error("QB121", f"a single-choice question has {len(correct)} correct answers", answer.line, answer.block.column,
+                       hint="give one letter, or drop type=single_choice to make it a multiple-response question")
+
+    def true_false(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        answer = self._one_answer(q, "true/false")
+        if answer is None:
+            return
+        word = answer.block.text().lower()
+        if word not in S.TRUE_WORDS + S.FALSE_WORDS:
+            self.error("QB138", f"a true/false answer is one of {', '.join(S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2])}, not '{_shorten(word)}'",
+                       answer.line, answer.block.column)
+            return
+        data["answer"] = word in S.TRUE_WORDS
+        self.source.at(loc + ("answer",), answer.line, answer.block.column)
+        # Correct/incorrect feedback becomes the feedback of the right and the wrong answer.
+        feedback = data.get("feedback", {})
+        right, wrong = ("true", "false") if data["answer"] else ("false", "true")
+        if "correct" in feedback:
+            data[f"{right}_feedback"] = feedback.pop("correct")
+        if "incorrect" in feedback:
+            data[f"{wrong}_feedback"] = feedback.pop("incorrect")
+
+    def short_answer(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        answers = []
+        for k, label in enumerate(q.labels_of("answer")):
+            entry: dict[str, Any] = {"text": label.block.text()}
+            self._scored(label, entry, loc + ("answers", k))
+            answers.append(entry)
+        if not answers:
+            self._one_answer(q, "short-answer")
+        data["answers"] = answers
+
+    def numerical(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        answers = []
+        for k, label in enumerate(q.labels_of("answer")):
+            text = label.block.text()
+            match = S.NUMERIC_ANSWER.match(text.replace(" ", ""))
+            if not match:
+                self.error("QB139", f"cannot read the number '{_shorten(text)}'", label.line, label.block.column,
+                           hint="write 3.14, 3.14 ± 0.01, 100 ± 5%, or a range 2..4")
+                continue
+            if match.group("low") is not None:
+                low, high = sorted((float(match.group("low")), float(match.group("high"))))
+                entry: dict[str, Any] = {"value": (low + high) / 2, "tolerance": (high - low) / 2}
+            else:
+                entry = {"value": float(match.group("value")), "tolerance": float(match.group("tol") or 0)}
+                if match.group("pct"):
+                    entry["tolerance_mode"] = "percent"
+            self._scored(label, entry, loc + ("answers", k))
+            answers.append(entry)
+        if not q.labels_of("answer"):
+            self._one_answer(q, "numerical")
+        data["answers"] = answers
+
+    def _scored(self, label: Label, entry: dict[str, Any], loc: Loc) -> None:
+        self.source.at(loc, label.line, label.block.column)
+        if label.score is not None:
+            entry["score"] = label.score
+            self.source.at(loc + ("score",), label.line, label.column)
+        if label.feedback and label.feedback.text():
+            entry["feedback"] = label.feedback.text()
+
+    def essay(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        answer = self._one_answer(q, "essay", required=False)
+        if answer is not None and answer.block.text():
+            data["model_answer"] = answer.block.text()
+            self.source.at(loc + ("model_answer",), answer.line, answer.block.column)
+
+    def matching(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        pairs, distractors = [], []
+        for item in q.items:
+            match = S.PAIR.match(item.text())
+            if not match or not match.group(2).strip():
+                self.error("QB140", "a matching item is 'prompt -> answer' (or '-> answer' for a distractor)", item.line, item.column)
+                continue
+            if match.group(1).strip():
+                self.source.at(loc + ("pairs", len(pairs)), item.line, item.column)
+                pairs.append({"prompt": match.group(1).strip(), "answer": match.group(2).strip()})
+            else:
+                distractors.append(match.group(2).strip())
+        if len(q.items) < 2:
+            self.error("QB141", "a matching question needs a list of at least two 'prompt -> answer' items", q.line,
+                       hint="add lines such as '- France -> Paris' after the question text")
+        data["pairs"], data["distractors"] = pairs, distractors
+
+    def ordering(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        if len(q.items) < 2:
+            self.error("QB141", "an ordering question needs a list of at least two items, in the right order", q.line,
+                       hint="add lines such as '- First step' after the question text")
+        data["items"] = [item.text() for item in q.items]
+
+    def fill_in_blank(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        blanks: list[dict[str, Any]] = []
+
+        def replace(match: re.Match[str]) -> str:
+            alternatives = [a.strip() for a in match.group(1).split("|")]
+            blank_id = f"b{len(blanks) + 1}"
+            starred = [a for a in alternatives if a.startswith("*")]
+            if starred:
+                blank = {"id": blank_id, "kind": "dropdown", "answers": [starred[0][1:].strip()],
+                         "options": [a for a in alternatives if not a.startswith("*")]}
+                if len(starred) > 1:
+                    self.error("QB142", "a drop-down blank has one correct option marked with *", q.stem.line)
+            else:
+                blank = {"id": blank_id, "kind": "text", "answers": alternatives}
+            if not all(alternatives):
+                self.error("QB142", f"blank [[{match.group(1)}]] has an empty answer", q.stem.line,
+                           hint="write [[answer | other accepted answer]] or [[*right | wrong | wrong]]")
+            blanks.append(blank)
+            return f"[[{blank_id}]]"
+
+        data["stem"] = S.BLANK.sub(replace, data["stem"])
+        if not blanks:
+            self.error("QB142", "a fill-in-the-blank question needs blanks in its text", q.line,
+                       hint="write the answer in double brackets: 'The [[Sun]] is a star.'")
+        data["blanks"] = blanks
+
+    def no_answer(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        answer = q.label("answer")
+        if answer is not None and data["type"] == "text_only":
+            self.error("QB129", "text-only items have no answer", answer.line, hint="remove the answer block")
+        elif answer is not None:
+            data["model_answer"] = answer.block.text()
+
+
+BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], None]] = {
+    "single_choice": QuestionBuilder.choice,
+    "multiple_response": QuestionBuilder.choice,
+    "true_false": QuestionBuilder.true_false,
+    "short_answer": QuestionBuilder.short_answer,
+    "numerical": QuestionBuilder.numerical,
+    "essay": QuestionBuilder.essay,
+    "file_upload": QuestionBuilder.no_answer,
+    "matching": QuestionBuilder.matching,
+    "ordering": QuestionBuilder.ordering,
+    "fill_in_blank": QuestionBuilder.fill_in_blank,
+    "text_only": QuestionBuilder.no_answer,
+}
+
+
+def digest(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
+
+
+def _plain(markdown: str) -> str:
+    return " ".join(markdown.replace("`", "").split())
+
+
+def _shorten(text: str, width: int = 40) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -1,0 +1,87 @@
+"""The dialect's vocabulary: markers, labels and attributes, as data.
+
+English and Korean spellings of one label sit side by side; adding a language is adding lines.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Label text (lower case) -> the role of its block.
+QUESTION_LABELS: dict[str, str] = {
+    "answer": "answer",
+    "correct answer": "answer",
+    "model answer": "answer",
+    "정답": "answer",
+    "모범 답안": "answer",
+    "모범답안": "answer",
+    "explanation": "explanation",
+    "general feedback": "explanation",
+    "설명": "explanation",
+    "해설": "explanation",
+    "correct feedback": "correct",
+    "정답 피드백": "correct",
+    "incorrect feedback": "incorrect",
+    "오답 피드백": "incorrect",
+    "partially correct feedback": "partially_correct",
+    "부분 정답 피드백": "partially_correct",
+}
+#: Indented under an option, or under one of several answers.
+CHOICE_LABELS: dict[str, str] = {"feedback": "feedback", "피드백": "feedback"}
+
+#: Front-matter keys, mapped to model keys (``lang`` is a common alias).
+FRONT_MATTER_KEYS = {
+    "id": "id",
+    "title": "title",
+    "language": "language",
+    "lang": "language",
+    "description": "description",
+    "points": "points",
+    "shuffle": "shuffle",
+}
+
+#: Attributes every question takes, and those that only some kinds take.
+COMMON_ATTRIBUTES = ("id", "points", "type", "title", "tags")
+KIND_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    "single_choice": ("shuffle",),
+    "multiple_response": ("shuffle", "negative_marking"),
+    "true_false": (),
+    "short_answer": ("case_sensitive",),
+    "numerical": ("unit",),
+    "essay": ("response_format", "expected_lines", "min_words", "max_words", "attachments"),
+    "file_upload": ("max_files", "allowed_types"),
+    "matching": ("shuffle",),
+    "ordering": (),
+    "fill_in_blank": ("case_sensitive",),
+    "text_only": (),
+}
+QUESTION_ATTRIBUTES = COMMON_ATTRIBUTES + tuple(sorted({a for attrs in KIND_ATTRIBUTES.values() for a in attrs}))
+#: Attributes whose value is a comma-separated list.
+LIST_ATTRIBUTES = ("tags", "allowed_types")
+SECTION_ATTRIBUTES = ("id", "shuffle", "select")
+OPTION_ATTRIBUTES = ("fixed", "score")
+
+#: Kinds whose answers are a bullet list after the question text.
+ITEM_KINDS = ("matching", "ordering")
+#: Kinds that may have several ``Answer:`` lines, each with an optional ``(50%)`` score.
+MULTI_ANSWER_KINDS = ("short_answer", "numerical")
+
+#: Words for true and false answers. Only the first two of each are used to infer the kind.
+TRUE_WORDS = ("true", "참", "t", "yes", "o", "맞음", "예")
+FALSE_WORDS = ("false", "거짓", "f", "no", "x", "틀림", "아니오")
+
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
+QUESTION = re.compile(r"^(\d{1,4})[.)]\s+(.*?)\s*$")
+OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
+ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
+LABEL = re.compile(r"^([^\W\d_][^:：]{0,40}?)\s*[:：](?:\s+(.*?))?\s*$")
+LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
+ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
+ATTR = re.compile(r'#([^\s}]+)|([A-Za-z_]+)=(?:"([^"]*)"|(\S+))|([A-Za-z_]+)|(\S+)')
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")
+BLANK = re.compile(r"\[\[(.*?)\]\]")
+NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+NUMERIC_ANSWER = re.compile(
+    rf"^(?P<value>{NUMBER})(?:\s*(?:±|\+/?-)\s*(?P<tol>{NUMBER})\s*(?P<pct>%)?)?$|^(?P<low>{NUMBER})\s*\.\.\s*(?P<high>{NUMBER})$"
+)
