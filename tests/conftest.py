@@ -27,11 +27,11 @@ def zip_members(data: bytes) -> dict[str, bytes]:
 
 @pytest.fixture(scope="session")
 def seed_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default sources built once into a temporary dist folder."""
+    """The seed quiz built once into a temporary dist folder."""
     from qti_builder import BuildOptions, build
 
     out = tmp_path_factory.mktemp("dist")
-    build(BuildOptions(sources=[ROOT / "source"], out_dir=out))
+    build(BuildOptions(sources=[SEED_SOURCE], out_dir=out))
     return out
 
 

@@ -1,36 +1,324 @@
-"""Rich text: the model's Markdown rendered to (X)HTML for the writers.
+"""Rich text: the model's Markdown rendered for each target.
 
-One CommonMark parser for every target, so QTI and Moodle show the same thing. Raw HTML in a
-source is not interpreted: it is escaped and shows as text, so nothing in a source can inject
-markup into a package.
+One CommonMark parser (plus tables, strikethrough and TeX math) feeds every target, so QTI and
+Moodle show the same thing:
+
+1. Markdown -> HTML, with math left as placeholders;
+2. the HTML, raw HTML from the source included, is sanitised to an allow-list (nh3, the Ammonia
+   sanitiser): no scripts, frames, styles, event handlers or ``javascript:`` URLs survive;
+3. the tree is rewritten for the target: QTI gets the XHTML subset QTI 2.1 allows plus MathML
+   (latex2mathml); Moodle gets HTML with TeX delimiters for its MathJax/TeX filter.
+
+:func:`inspect` reports what step 2 removed and what cannot be converted, so the pipeline can
+point at the source line; rendering itself never fails.
 """
 
 from __future__ import annotations
 
+import re
+from html import escape
+from dataclasses import dataclass
 from functools import lru_cache
 
+import latex2mathml.converter
+import nh3
+from lxml import etree, html
 from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.texmath import texmath_plugin
 
-_md = MarkdownIt("commonmark", {"html": False, "xhtmlOut": True, "linkify": False, "typographer": False}).enable("table")
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
+_MATH_CLASS = {"inline": "qb-math-inline", "block": "qb-math-block"}
 
 
-@lru_cache(maxsize=4096)
+def _math_renderer(display: str, tag: str):  # type: ignore[no-untyped-def]
+    def render(self, tokens, idx, options, env):  # type: ignore[no-untyped-def]
+        tex = escape(tokens[idx].content.strip(), quote=False)
+        return f'<{tag} class="{_MATH_CLASS[display]}">{tex}</{tag}>'
+
+    return render
+
+
+_md = (
+    MarkdownIt("commonmark", {"html": True, "xhtmlOut": True, "linkify": False, "typographer": False})
+    .enable(["table", "strikethrough"])
+    .use(texmath_plugin, delimiters="brackets")
+    # No space inside $...$ and no digit after the closing $, so "$5 and $10" stays money.
+    .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+)
+# Display math inside a paragraph stays a span: a div would split the paragraph.
+for _kind, _display, _tag in (("math_inline", "inline", "span"), ("math_inline_double", "block", "span"),
+                              ("math_block", "block", "div"), ("math_block_label", "block", "div"),
+                              ("math_block_eqno", "block", "div")):
+    _md.add_render_rule(_kind, _math_renderer(_display, _tag))
+
+#: What may come out of a source's HTML, Markdown's included (the sanitiser's allow-list).
+ALLOWED_TAGS = {
+    "a", "abbr", "acronym", "address", "b", "big", "blockquote", "br", "caption", "cite", "code", "col",
+    "colgroup", "dd", "del", "dfn", "div", "dl", "dt", "em", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "i",
+    "img", "ins", "kbd", "li", "ol", "p", "pre", "q", "s", "samp", "small", "span", "strike", "strong",
+    "sub", "sup", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "tt", "u", "ul", "var",
+    "audio", "video", "source", "figure", "figcaption", "mark",
+}
+ALLOWED_ATTRIBUTES = {
+    "*": {"class", "lang", "title"},
+    "a": {"href"},
+    "img": {"src", "alt", "width", "height"},
+    "audio": {"src", "controls"},
+    "video": {"src", "controls", "width", "height"},
+    "source": {"src", "type"},
+    "td": {"colspan", "rowspan", "align", "style"},
+    "th": {"colspan", "rowspan", "align", "style", "scope"},
+    "col": {"span"},
+    "ol": {"start"},
+}
+URL_SCHEMES = {"http", "https", "mailto"}
+#: Elements removed with their content (the rest lose only their tags).
+DROPPED_WITH_CONTENT = {"script", "style", "iframe", "object", "embed", "noscript", "template", "frame", "frameset", "applet"}
+
+#: HTML elements QTI 2.1's XHTML subset lacks -> (QTI element, class keeping the meaning).
+QTI_RENAMES = {
+    "del": ("span", "strikethrough"), "s": ("span", "strikethrough"), "strike": ("span", "strikethrough"),
+    "ins": ("span", "underline"), "u": ("span", "underline"), "mark": ("span", "mark"),
+    "figure": ("div", "figure"), "figcaption": ("div", "caption"),
+}
+#: Attributes QTI 2.1 allows, per element ("*" for all).
+QTI_ATTRIBUTES = {
+    "*": {"class", "label"},
+    "a": {"href", "type"},
+    "img": {"src", "alt", "longdesc", "height", "width"},
+    "object": {"data", "type", "width", "height"},
+    "td": {"colspan", "rowspan", "align", "valign", "headers", "scope", "abbr", "axis"},
+    "th": {"colspan", "rowspan", "align", "valign", "headers", "scope", "abbr", "axis"},
+    "col": {"span"},
+    "colgroup": {"span"},
+    "table": {"summary"},
+    "ol": set(),
+}
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something in one Markdown text that did not survive as written."""
+
+    severity: str  # "error" | "warning"
+    code: str
+    message: str
+    #: 0-based offset of the problem in the text, for locating it in the source.
+    offset: int = 0
+    hint: str | None = None
+
+
+# -- step 1 and 2 --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
+def _sanitised_html(text: str) -> str:
+    raw = _md.render(text)
+    return nh3.clean(
+        raw,
+        tags=ALLOWED_TAGS,
+        clean_content_tags=DROPPED_WITH_CONTENT,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes=URL_SCHEMES,
+        link_rel=None,
+        strip_comments=True,
+    )
+
+
+def _fragment(text: str) -> html.HtmlElement:
+    """The sanitised HTML of ``text`` as children of one ``<div>``."""
+    return html.fragment_fromstring(_sanitised_html(text) or "", create_parent="div")
+
+
+# -- step 3: targets -----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=8192)
 def render_block(text: str) -> str:
-    """Markdown as XHTML block content (paragraphs, lists, code blocks...)."""
-    return _md.render(text).strip()
+    """Markdown as QTI 2.1 XHTML block content (serialised without a namespace: the templates put
+    it inside elements of the QTI default namespace)."""
+    root = _fragment(text)
+    _to_qti(root)
+    return _inner_xml(root)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def render_inline(text: str) -> str:
-    """Markdown as inline XHTML when it is a single paragraph, else as blocks.
+    """QTI XHTML without the wrapping ``<p>`` when the text is a single paragraph."""
+    return _unwrap_paragraph(render_block(text))
 
-    Short texts such as options read better without a wrapping ``<p>``; anything longer keeps
-    its structure rather than being flattened.
-    """
-    html = render_block(text)
-    if html.startswith("<p>") and html.endswith("</p>") and html.count("<p>") == 1:
-        return html[3:-4]
-    return html
+
+@lru_cache(maxsize=8192)
+def render_html(text: str) -> str:
+    """Markdown as HTML for Moodle: math as TeX between ``\\(…\\)`` / ``$$…$$`` delimiters."""
+    root = _fragment(text)
+    for element in list(root.iter("span", "div")):
+        display = _math_display(element)
+        if display:
+            tex = element.text or ""
+            element.text = f"\\({tex}\\)" if display == "inline" else f"$${tex}$$"
+            element.attrib.pop("class")
+            if element.tag == "span":
+                element.drop_tag()
+    return _inner_html(root)
+
+
+@lru_cache(maxsize=8192)
+def render_html_inline(text: str) -> str:
+    return _unwrap_paragraph(render_html(text))
+
+
+def _unwrap_paragraph(markup: str) -> str:
+    if markup.startswith("<p>") and markup.endswith("</p>") and markup.count("<p>") == 1:
+        return markup[3:-4]
+    return markup
+
+
+def _math_display(element: etree._Element) -> str | None:
+    cls = element.get("class", "")
+    return next((d for d, c in _MATH_CLASS.items() if cls == c), None)
+
+
+def _to_qti(root: html.HtmlElement) -> None:
+    for element in list(root.iter()):
+        if element is root or not isinstance(element.tag, str):
+            continue
+        display = _math_display(element)
+        if display:
+            _replace_with_mathml(element, display)
+            continue
+        tag = element.tag
+        if tag in QTI_RENAMES:
+            element.tag, extra = QTI_RENAMES[tag]
+            element.set("class", " ".join(filter(None, [element.get("class"), extra])))
+        elif tag in ("audio", "video"):
+            _media_object(element)
+        elif tag == "source":
+            continue  # folded into its audio/video parent
+        _qti_attributes(element)
+
+
+def _qti_attributes(element: etree._Element) -> None:
+    allowed = QTI_ATTRIBUTES["*"] | QTI_ATTRIBUTES.get(element.tag, set())
+    style = element.attrib.pop("style", "")
+    align = re.search(r"text-align:\s*(left|right|center|justify)", style)
+    if align and element.tag in ("td", "th"):
+        element.set("align", align.group(1))
+    lang = element.attrib.pop("lang", None)
+    if lang:
+        element.set("{http://www.w3.org/XML/1998/namespace}lang", lang)
+    for name in list(element.attrib):
+        if name not in allowed and not name.startswith("{"):
+            del element.attrib[name]
+    if element.tag == "a" and (element.get("href") or "").startswith("#"):
+        del element.attrib["href"]  # in-page anchors point nowhere once split into items
+    if element.tag == "img" and element.get("alt") is None:
+        element.set("alt", "")  # required by QTI
+
+
+def _media_object(element: etree._Element) -> None:
+    source = element.get("src") or next((s.get("src") for s in element.iter("source") if s.get("src")), "")
+    kind = next((s.get("type") for s in element.iter("source") if s.get("type")), None)
+    fallback = element.text_content().strip() if hasattr(element, "text_content") else ""
+    original = element.tag
+    for child in list(element):
+        element.remove(child)
+    element.attrib.clear()
+    element.tag = "object"
+    element.set("data", source)
+    element.set("type", kind or media_type(source, "audio/mpeg" if original == "audio" else "video/mp4"))
+    element.text = fallback or source
+
+
+def _replace_with_mathml(element: etree._Element, display: str) -> None:
+    tex = element.text or ""
+    try:
+        math = etree.fromstring(latex2mathml.converter.convert(tex, display=display))
+    except Exception:  # noqa: BLE001 - reported by inspect(); keep the TeX visible rather than drop it
+        element.attrib.pop("class")
+        element.text = tex
+        return
+    math.tail = element.tail
+    parent = element.getparent()
+    parent.replace(element, math)
+
+
+def _inner_xml(root: etree._Element) -> str:
+    parts = [escape(root.text, quote=False) if root.text else ""]
+    for child in root:
+        parts.append(etree.tostring(child, method="xml", encoding="unicode", with_tail=True))
+    return "".join(parts).strip()
+
+
+def _inner_html(root: etree._Element) -> str:
+    parts = [escape(root.text, quote=False) if root.text else ""]
+    for child in root:
+        parts.append(etree.tostring(child, method="html", encoding="unicode", with_tail=True))
+    return "".join(parts).strip()
+
+
+MEDIA_TYPES = {
+    ".mp3": "audio/mpeg", ".m4a": "audio/mp4", ".ogg": "audio/ogg", ".oga": "audio/ogg", ".wav": "audio/wav",
+    ".mp4": "video/mp4", ".webm": "video/webm", ".ogv": "video/ogg",
+    ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".svg": "image/svg+xml",
+    ".webp": "image/webp",
+}
+
+
+def media_type(path: str, default: str = "application/octet-stream") -> str:
+    suffix = re.search(r"\.[A-Za-z0-9]+$", path.split("?")[0])
+    return MEDIA_TYPES.get(suffix.group(0).lower(), default) if suffix else default
+
+
+# -- reporting -----------------------------------------------------------------------------------
+
+_EVENT_ATTRIBUTE = re.compile(r"\son[a-z]+\s*=", re.I)
+_JS_URL = re.compile(r"""(?:href|src)\s*=\s*["']?\s*(?:javascript|vbscript|data):""", re.I)
+_TAG = re.compile(r"<\s*([A-Za-z][A-Za-z0-9-]*)")
+
+
+def inspect(text: str) -> list[Problem]:
+    """What rendering ``text`` loses or refuses, with offsets into ``text``."""
+    problems: list[Problem] = []
+    for match in _TAG.finditer(text):
+        tag = match.group(1).lower()
+        if tag not in ALLOWED_TAGS and not _in_code(text, match.start()):
+            what = "removed with its content" if tag in DROPPED_WITH_CONTENT else "removed (its text is kept)"
+            problems.append(Problem("warning", "QB150", f"raw HTML <{tag}> is not allowed and was {what}", match.start(),
+                                    hint="use Markdown instead; scripts, frames and styles never reach a package"))
+    for pattern, message in ((_EVENT_ATTRIBUTE, "an event-handler attribute (on...=) was removed"),
+                             (_JS_URL, "a javascript:, vbscript: or data: URL was removed")):
+        for match in pattern.finditer(text):
+            if not _in_code(text, match.start()):
+                problems.append(Problem("warning", "QB151", message, match.start()))
+    for token in _iter_tokens(_md.parse(text)):
+        if token.type.startswith("math") and token.content.strip():
+            try:
+                latex2mathml.converter.convert(token.content.strip())
+            except Exception as exc:  # noqa: BLE001 - the library raises several types
+                offset = max(text.find(token.content.strip()), 0)
+                reason = str(exc) or exc.__class__.__name__
+                problems.append(Problem("error", "QB152", f"cannot convert the formula '{token.content.strip()}' to MathML ({reason})", offset,
+                                        hint="check the TeX; write \\$ for a literal dollar sign"))
+    return problems
+
+
+def _iter_tokens(tokens):  # type: ignore[no-untyped-def]
+    for token in tokens:
+        yield token
+        if token.children:
+            yield from _iter_tokens(token.children)
+
+
+def _in_code(text: str, offset: int) -> bool:
+    """Roughly: is ``offset`` inside a code span or a fenced block (where tags are just text)?"""
+    before = text[:offset]
+    fences = len(re.findall(r"^\s*(```|~~~)", before, re.M))
+    if fences % 2:
+        return True
+    line = before.rsplit("\n", 1)[-1]
+    return line.count("`") % 2 == 1
 
 
 def plain_text(text: str, width: int = 80) -> str:
@@ -39,7 +327,7 @@ def plain_text(text: str, width: int = 80) -> str:
     parts: list[str] = []
     for token in tokens:
         for child in token.children or []:
-            if child.type in ("text", "code_inline"):
+            if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
                 parts.append(child.content)
             elif child.type in ("softbreak", "hardbreak"):
                 parts.append(" ")

@@ -1,0 +1,82 @@
+"""The canonical model: validation rules, the discriminated union and its JSON Schema."""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import TypeAdapter, ValidationError
+
+from qti_builder.model import (QUESTION_CLASSES, FillInBlankQuestion, MultipleResponseQuestion, NumericAnswer,
+                               Question, Quiz, SingleChoiceQuestion)
+from qti_builder.writers import WRITERS
+
+CHOICES = [{"id": "A", "text": "a", "correct": True}, {"id": "B", "text": "b"}]
+
+
+def quiz(*questions: dict) -> dict:  # type: ignore[type-arg]
+    return {"id": "q", "title": "T", "sections": [{"id": "s", "title": "S", "questions": list(questions)}]}
+
+
+def test_union_dispatches_on_type() -> None:
+    question = TypeAdapter(Question).validate_python({"type": "single_choice", "id": "x", "stem": "?", "choices": CHOICES})
+    assert isinstance(question, SingleChoiceQuestion)
+    assert {cls.model_fields["type"].default for cls in QUESTION_CLASSES} == {
+        "single_choice", "multiple_response", "true_false", "short_answer", "numerical", "essay", "file_upload",
+        "matching", "ordering", "fill_in_blank", "text_only"}
+
+
+@pytest.mark.parametrize(
+    ("question", "message"),
+    [
+        ({"type": "single_choice", "id": "x", "stem": "?", "choices": [{"id": "A", "text": "a"}, {"id": "B", "text": "b"}]},
+         "exactly one correct choice, found 0"),
+        ({"type": "single_choice", "id": "x", "stem": "?", "choices": [{"id": "A", "text": "a", "correct": True}, {"id": "A", "text": "b"}]},
+         "choice ids must be unique, repeated: A"),
+        ({"type": "multiple_response", "id": "x", "stem": "?", "choices": [{"id": "A", "text": "a"}, {"id": "B", "text": "b"}]},
+         "at least one correct choice"),
+        ({"type": "multiple_response", "id": "x", "stem": "?",
+          "choices": [{"id": "A", "text": "a", "correct": True, "score": 60}, {"id": "B", "text": "b", "correct": True}]},
+         "add up to 110 %, not 100 %"),
+        ({"type": "fill_in_blank", "id": "x", "stem": "The [[b1]] and [[b9]].", "blanks": [{"id": "b1", "answers": ["x"]}]},
+         "must match the blanks defined (b1), each once"),
+        ({"type": "numerical", "id": "x", "stem": "?", "answers": [{"value": 1, "score": 50}]}, "an answer worth 100 %"),
+        ({"type": "single_choice", "id": "1x", "stem": "?", "choices": CHOICES}, "String should match pattern"),
+    ],
+)
+def test_invalid_questions(question: dict, message: str) -> None:  # type: ignore[type-arg]
+    with pytest.raises(ValidationError) as failed:
+        Quiz.model_validate(quiz(question))
+    assert message in str(failed.value)
+
+
+def test_quiz_level_rules() -> None:
+    one = {"type": "single_choice", "id": "x", "stem": "?", "choices": CHOICES}
+    with pytest.raises(ValidationError, match="repeated: x"):
+        Quiz.model_validate(quiz(one, one))
+    with pytest.raises(ValidationError, match="the quiz has no questions"):
+        Quiz.model_validate(quiz())
+    with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+        Quiz.model_validate({**quiz(one), "colour": "red"})
+
+
+def test_partial_credit_defaults() -> None:
+    question = MultipleResponseQuestion.model_validate({
+        "id": "x", "stem": "?", "negative_marking": True,
+        "choices": [{"id": k, "text": k, "correct": k in "ABC"} for k in "ABCDE"]})
+    scores = question.choice_scores()
+    assert scores["A"] == pytest.approx(100 / 3) and scores["D"] == scores["E"] == -50
+
+
+def test_numeric_bounds() -> None:
+    assert NumericAnswer(value=200, tolerance=5, tolerance_mode="percent").bounds() == (190, 210)
+    assert NumericAnswer(value=-2, tolerance=0.5).bounds() == (-2.5, -1.5)
+
+
+def test_blank_markers_are_checked() -> None:
+    FillInBlankQuestion.model_validate({"id": "x", "stem": "[[a]] [[b]]", "blanks": [{"id": "b", "answers": ["1"]}, {"id": "a", "answers": ["2"]}]})
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_every_writer_decides_about_every_kind(writer: str) -> None:
+    """A new kind fails here until each target has a template for it."""
+    missing = [cls.__name__ for cls in QUESTION_CLASSES if cls not in WRITERS[writer].templates]
+    assert missing == []
