@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from urllib.parse import unquote
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -302,6 +303,28 @@ def inspect(text: str) -> list[Problem]:
                 problems.append(Problem("error", "QB152", f"cannot convert the formula '{token.content.strip()}' to MathML ({reason})", offset,
                                         hint="check the TeX; write \\$ for a literal dollar sign"))
     return problems
+
+
+_MEDIA_TAG = re.compile(r"<(img|audio|video|source)\b([^>]*)>", re.I)
+_ATTR_VALUE = r"""\b{}\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
+
+
+def media_refs(text: str) -> list[tuple[str, int, bool]]:
+    """Every image, audio and video reference in ``text``: (reference as rendered, offset, has alt text)."""
+    refs: list[tuple[str, int, bool]] = []
+    for token in _iter_tokens(_md.parse(text)):
+        if token.type == "image":
+            src = str(token.attrGet("src") or "")
+            refs.append((src, max(text.find(unquote(src)), 0), bool(token.content.strip())))
+        elif token.type in ("html_block", "html_inline"):
+            for tag in _MEDIA_TAG.finditer(token.content):
+                src = re.search(_ATTR_VALUE.format("src"), tag.group(2))
+                if src:
+                    value = next(g for g in src.groups() if g is not None)
+                    alt = re.search(_ATTR_VALUE.format("alt"), tag.group(2))
+                    has_alt = tag.group(1).lower() != "img" or bool(alt and any(g for g in alt.groups()))
+                    refs.append((value, max(text.find(value), 0), has_alt))
+    return refs
 
 
 def _iter_tokens(tokens):  # type: ignore[no-untyped-def]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .checks import check_content
 from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
 from .model import Quiz
 from .package import package, write_files
@@ -42,14 +43,15 @@ class BuildResult:
 def build(options: BuildOptions) -> BuildResult:
     """Raises :class:`~qti_builder.diagnostics.BuildFailed` with every problem found."""
     sink = DiagnosticSink()
-    read = [result for path in find_sources(options.sources) if (result := read_quiz(path, sink))]
-    _check_unique_ids([(quiz, source.path) for quiz, source in read], sink)
+    read = [(path, *result) for path in find_sources(options.sources) if (result := read_quiz(path, sink))]
+    _check_unique_ids([(quiz, source.path) for _, quiz, source in read], sink)
+    media = {quiz.id: check_content(quiz, source, path.parent, sink) for path, quiz, source in read}
     sink.raise_if_errors()
 
     schemas = load_schemas(resolve_schema_dir(options.schemas))
     env = make_environment(options.templates)
     outputs: list[Output] = []
-    for quiz, source in read:
+    for _, quiz, source in read:
         spans = source.question_spans(quiz)
         for name in options.formats:
             output = WRITERS[name](env).write(quiz, spans, sink)
@@ -64,7 +66,7 @@ def build(options: BuildOptions) -> BuildResult:
     files = [(options.out_dir / output.filename, package(output)) for output in outputs]
     if options.write:
         write_files(files)
-    return BuildResult([quiz for quiz, _ in read], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
+    return BuildResult([quiz for _, quiz, _ in read], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
 
 
 def find_sources(paths: list[Path]) -> list[Path]:

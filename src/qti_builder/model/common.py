@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterator
+from typing import Annotated, Any, get_args, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -13,7 +14,11 @@ Identifier = Annotated[str, StringConstraints(pattern=IDENTIFIER_PATTERN)]
 
 #: Rich text is kept as Markdown source in the model: neutral, so every writer renders it its own
 #: way (QTI XHTML, Moodle HTML) and nothing target-specific leaks into the model.
-Markdown = Annotated[str, Field(json_schema_extra={"contentMediaType": "text/markdown"})]
+class MarkdownText:
+    """Marks a field as Markdown, so content checks can find every rich-text field by its type."""
+
+
+Markdown = Annotated[str, MarkdownText(), Field(json_schema_extra={"contentMediaType": "text/markdown"})]
 
 Points = Annotated[float, Field(ge=0, le=10000)]
 
@@ -31,3 +36,42 @@ class Feedback(ModelBase):
     correct: Markdown | None = None
     partially_correct: Markdown | None = None
     incorrect: Markdown | None = None
+
+
+def iter_markdown(node: Any, loc: tuple[str | int, ...] = ()) -> Iterator[tuple[tuple[str | int, ...], str]]:
+    """Every Markdown text in a model object, with its path (the readers' source-map keys)."""
+    if isinstance(node, list):
+        for i, item in enumerate(node):
+            yield from iter_markdown(item, loc + (i,))
+        return
+    if not isinstance(node, BaseModel):
+        return
+    markdown_fields = _markdown_fields(type(node))
+    for name in type(node).model_fields:
+        value = getattr(node, name)
+        if name in markdown_fields and isinstance(value, str):
+            yield loc + (name,), value
+        elif name in markdown_fields and isinstance(value, list):
+            for i, item in enumerate(value):
+                if isinstance(item, str):
+                    yield loc + (name, i), item
+        else:
+            yield from iter_markdown(value, loc + (name,))
+
+
+_MARKDOWN_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _markdown_fields(cls: type) -> frozenset[str]:
+    if cls not in _MARKDOWN_FIELDS:
+        hints = get_type_hints(cls, include_extras=True)
+        _MARKDOWN_FIELDS[cls] = frozenset(name for name in cls.model_fields if _is_markdown(hints.get(name)))  # type: ignore[attr-defined]
+    return _MARKDOWN_FIELDS[cls]
+
+
+def _is_markdown(annotation: Any) -> bool:
+    if annotation is None:
+        return False
+    if any(isinstance(meta, MarkdownText) for meta in getattr(annotation, "__metadata__", ())):
+        return True
+    return any(_is_markdown(arg) for arg in get_args(annotation))

@@ -1,0 +1,86 @@
+"""Images, audio and video referenced by a quiz: found, checked and given safe package names.
+
+A reference is a path relative to the source file. It is refused when it is absolute, leaves the
+source's folder (``..``, or a symlink pointing outside), does not exist, or is larger than the
+limit. Every file gets an ASCII name built from its own name and content hash, so non-ASCII names
+(다이어그램.png) and two files called ``image.png`` in different folders are safe in a zip, in a
+URL and in Moodle's ``@@PLUGINFILE@@`` references alike.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from urllib.parse import unquote, urlsplit
+
+from .content import media_type
+
+#: Default limit for one media file.
+MAX_MEDIA_BYTES = 10 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class MediaFile:
+    #: The reference as written in the source.
+    ref: str
+    #: The safe file name used in packages (``media/<name>`` in QTI, ``@@PLUGINFILE@@/<name>`` in Moodle).
+    name: str
+    data: bytes
+    media_type: str
+
+
+@dataclass(frozen=True)
+class MediaSet:
+    """The media of one quiz, keyed by reference. Hashable, so rendering can be cached."""
+
+    files: tuple[MediaFile, ...] = ()
+
+    def get(self, ref: str) -> MediaFile | None:
+        return next((f for f in self.files if f.ref == ref), None)
+
+    def rename(self, prefix: str) -> tuple[tuple[str, str], ...]:
+        """Reference -> new ``src`` pairs, for the renderer."""
+        return tuple((f.ref, prefix + f.name) for f in self.files)
+
+
+def is_external(ref: str) -> bool:
+    return bool(urlsplit(ref).scheme) and not PureWindowsPath(ref).drive
+
+
+def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> MediaFile | str:
+    """The file a relative reference points to, or why it cannot be used."""
+    path_text = unquote(urlsplit(ref).path) if not PureWindowsPath(ref).drive else ref
+    if PurePosixPath(path_text).is_absolute() or PureWindowsPath(path_text).is_absolute() or PureWindowsPath(path_text).drive:
+        return "is an absolute path; use a path relative to the source file"
+    root = base_dir.resolve()
+    candidate = base_dir / path_text
+    try:
+        resolved = candidate.resolve(strict=True)
+    except FileNotFoundError:
+        return "does not exist"
+    except (OSError, RuntimeError) as exc:  # symlink loops, permissions
+        return f"cannot be read ({exc})"
+    if not resolved.is_relative_to(root):
+        leaves = ".." in PurePosixPath(path_text).parts
+        return "leaves the source's folder" if leaves else "is a link to a file outside the source's folder"
+    if not resolved.is_file():
+        return "is not a file"
+    size = resolved.stat().st_size
+    if size > max_bytes:
+        return f"is {size / 1024 / 1024:.1f} MiB, more than the {max_bytes / 1024 / 1024:.0f} MiB allowed"
+    data = resolved.read_bytes()
+    return MediaFile(ref, safe_name(PurePosixPath(path_text).name, data), data, media_type(path_text))
+
+
+def safe_name(name: str, data: bytes) -> str:
+    stem, dot, suffix = name.rpartition(".")
+    if not dot:
+        stem, suffix = name, ""
+    ascii_stem = unicodedata.normalize("NFKD", stem).encode("ascii", "ignore").decode()
+    ascii_stem = re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_stem).strip("-")[:40] or "media"
+    suffix = re.sub(r"[^A-Za-z0-9]", "", suffix)[:10].lower()
+    digest = hashlib.sha256(data).hexdigest()[:10]
+    return f"{ascii_stem}-{digest}" + (f".{suffix}" if suffix else "")
