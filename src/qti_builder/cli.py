@@ -7,6 +7,7 @@ Exit codes: 0 success; 1 problems in the sources or the generated documents (pri
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import traceback
 from itertools import groupby
@@ -137,11 +138,17 @@ def _print(diagnostics: list[Diagnostic]) -> None:
             typer.echo(diagnostic.render(), err=True)
 
 
+def _terminate(signum: int, frame: object) -> None:
+    # Unwinds like Ctrl-C, so temporary files are removed before the process ends.
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         app()
     except KeyboardInterrupt:
-        typer.echo("interrupted; nothing was written", err=True)
+        typer.echo("interrupted; the output folder is as it was", err=True)
         sys.exit(130)
     except SystemExit:
         raise

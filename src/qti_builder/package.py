@@ -8,8 +8,11 @@ them are complete, so an interrupted build never leaves a half-written package b
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import io
 import os
+import signal
 import tempfile
 import time
 import zipfile
@@ -41,25 +44,71 @@ def package(output: Output) -> bytes:
     return buffer.getvalue()
 
 
+class WriteError(Exception):
+    def __init__(self, path: Path, error: OSError) -> None:
+        super().__init__(f"{path}: {error.strerror or error}")
+        self.path = path
+        self.error = error
+
+
 def write_files(files: list[tuple[Path, bytes]]) -> None:
-    """Write every file, or none: all go to temporary files first, then are renamed into place."""
+    """Write every file, or none: all go to temporary files in their target folder first (so a
+    full disk or an interruption leaves the previous outputs untouched), then are renamed into
+    place with SIGINT/SIGTERM held back, under a lock that keeps two builds from interleaving.
+    Raises :class:`WriteError`; temporary files never stay behind."""
     pending: list[tuple[str, Path]] = []
+    folders = sorted({target.parent for target, _ in files})
+    locks = []
     try:
+        for folder in folders:
+            _make_folder(folder)
+            locks.append(_lock(folder))
         for target, data in files:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-            pending.append((tmp, target))
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-        for tmp, target in pending:
-            os.replace(tmp, target)
-        pending.clear()
+            try:
+                fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+                pending.append((tmp, target))
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(tmp, 0o644)
+            except OSError as exc:
+                raise WriteError(target, exc) from exc
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+        try:
+            for tmp, target in pending:
+                os.replace(tmp, target)
+            pending.clear()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
     finally:
         for tmp, _ in pending:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
-            except FileNotFoundError:
-                pass
+        for lock in locks:
+            lock.close()
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(folder, exc) from exc
+
+
+class _FolderLock:
+    """An exclusive flock on the folder itself, so no lock file is left among the outputs."""
+
+    def __init__(self, folder: Path) -> None:
+        try:
+            self.fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError as exc:
+            raise WriteError(folder, exc) from exc
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def close(self) -> None:
+        os.close(self.fd)  # releases the lock
+
+
+def _lock(folder: Path) -> _FolderLock:
+    return _FolderLock(folder)

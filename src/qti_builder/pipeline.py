@@ -11,7 +11,7 @@ from pathlib import Path
 from .checks import check_content
 from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
 from .model import Quiz
-from .package import package, write_files
+from .package import WriteError, package, write_files
 from .readers import SOURCE_SUFFIXES, read_quiz
 from .schemas import load_schemas, resolve_schema_dir
 from .templating import make_environment
@@ -65,7 +65,12 @@ def build(options: BuildOptions) -> BuildResult:
 
     files = [(options.out_dir / output.filename, package(output)) for output in outputs]
     if options.write:
-        write_files(files)
+        try:
+            write_files(files)
+        except WriteError as exc:
+            sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
+                       hint="check that the output folder is writable and the disk has space; nothing was changed")
+            sink.raise_if_errors()
     return BuildResult([quiz for _, quiz, _ in read], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
 
 

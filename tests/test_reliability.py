@@ -1,0 +1,129 @@
+"""Interrupted, failing and concurrent builds never leave half-written or temporary files."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import io
+import os
+import signal
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import SEED_SOURCE
+
+from qti_builder import cli
+from qti_builder.package import write_files
+
+EXE = str(Path(sys.executable).with_name("qti-builder"))
+
+
+def big_quiz(path: Path, questions: int, marker: str) -> Path:
+    lines = ["---", "id: big", f"title: Big {marker}", "---", ""]
+    for n in range(1, questions + 1):
+        lines += [f"{n}. Question {n} ({marker}): what is `{n} + 1`?", "", f"A) {n}", f"B) {n + 1}", f"C) {n + 2}", "",
+                  "Answer: B", f"Explanation: {n} + 1 = {n + 1}.", ""]
+    path.write_text("\n".join(lines), encoding="utf-8")
+    return path
+
+
+def state(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def assert_complete(folder: Path) -> None:
+    for path in folder.iterdir():
+        assert not path.name.startswith("."), f"temporary file left behind: {path.name}"
+        if path.suffix == ".zip":
+            with zipfile.ZipFile(path) as archive:
+                assert archive.testzip() is None
+        else:
+            from lxml import etree
+
+            etree.parse(str(path))
+
+
+def test_sigterm_at_any_moment_leaves_old_or_new_outputs(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    old_source = big_quiz(tmp_path / "big.md", 20, "old")
+    subprocess.run([EXE, "build", str(old_source), "--out", str(out)], check=True, capture_output=True)
+    old = state(out)
+    new_source = big_quiz(tmp_path / "big.md", 1500, "new")
+    started = time.monotonic()
+    subprocess.run([EXE, "build", str(new_source), "--out", str(tmp_path / "reference")], check=True, capture_output=True)
+    duration = time.monotonic() - started
+    new = state(tmp_path / "reference")
+    outcomes = set()
+    for fraction in (0.1, 0.3, 0.5, 0.7, 0.85, 0.95):
+        process = subprocess.Popen([EXE, "build", str(new_source), "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(duration * fraction)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+        assert b"Traceback" not in err
+        assert_complete(out)
+        now = state(out)
+        assert now in (old, new)
+        outcomes.add("new" if now == new else "old")
+        if now == new:  # restore the previous build for the next round
+            subprocess.run([EXE, "build", str(old_source), "--out", str(out)], check=True, capture_output=True)
+    assert "old" in outcomes  # at least one kill landed before the renames
+
+
+def test_disk_full_leaves_previous_outputs_and_no_temporary_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "dist"
+    assert cli.app(["build", str(SEED_SOURCE), "--out", str(out)], standalone_mode=False) is None
+    before = state(out)
+    calls = {"n": 0}
+    real_fsync = os.fsync
+
+    def full_disk(fd: int) -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real_fsync(fd)
+
+    monkeypatch.setattr("qti_builder.package.os.fsync", full_disk)
+    with pytest.raises(SystemExit) as exit_:
+        cli.app(["build", str(SEED_SOURCE), "--out", str(out)])
+    assert exit_.value.code == 1
+    err = capsys.readouterr().err
+    assert "error[QB501]: cannot write" in err and "No space left on device" in err
+    assert state(out) == before
+    assert_complete(out)
+
+
+def test_two_builds_into_one_folder_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    a = big_quiz(tmp_path / "a.md", 300, "a")
+    b = tmp_path / "b.md"
+    b.write_text(a.read_text(encoding="utf-8").replace("id: big", "id: other"), encoding="utf-8")
+    processes = [subprocess.Popen([EXE, "build", str(src), "--out", str(out)], stderr=subprocess.PIPE) for src in (a, b, a, b)]
+    assert [p.wait(timeout=120) for p in processes] == [0, 0, 0, 0]
+    assert sorted(p.name for p in out.iterdir()) == ["big.moodle.xml", "big.qti21.zip", "other.moodle.xml", "other.qti21.zip"]
+    assert_complete(out)
+
+
+def test_write_files_is_all_or_nothing(tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where a folder should be")
+    with pytest.raises(Exception):
+        write_files([(tmp_path / "ok" / "a.xml", b"<a/>"), (blocked / "b.xml", b"<b/>")])
+    assert not (tmp_path / "ok" / "a.xml").exists()
+    assert not any(p.name.endswith(".tmp") for p in tmp_path.rglob("*"))
+
+
+def test_internal_error_shows_a_traceback_and_exits_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def broken(options: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(cli, "build", broken)
+    monkeypatch.setattr(sys, "argv", ["qti-builder", "check", str(SEED_SOURCE)])
+    with pytest.raises(SystemExit) as exit_:
+        cli.main()
+    assert exit_.value.code == 3
+    err = capsys.readouterr().err
+    assert "Traceback" in err and "RuntimeError: boom" in err and "Please report it" in err
