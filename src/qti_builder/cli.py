@@ -44,6 +44,7 @@ Schemas = Annotated[
     typer.Option(help="Folder with the official XSDs. Default: $QTI_BUILDER_SCHEMAS, then the download cache.", file_okay=False),
 ]
 Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
+MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
 
 
 def _version(value: bool) -> None:
@@ -69,9 +70,10 @@ def build_command(
     templates: Templates = None,
     schemas: Schemas = None,
     strict: Strict = False,
+    max_media_mb: MaxMedia = 10,
 ) -> None:
     """Build every quiz into DIST/<quiz-id>.qti21.zip and DIST/<quiz-id>.moodle.xml."""
-    result = _run(_options(sources, formats, templates, schemas, strict, out=out, write=True))
+    result = _run(_options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True))
     for path in result.written:
         typer.echo(f"wrote {path}")
 
@@ -83,9 +85,10 @@ def check_command(
     templates: Templates = None,
     schemas: Schemas = None,
     strict: Strict = False,
+    max_media_mb: MaxMedia = 10,
 ) -> None:
     """Read, render and validate every quiz without writing anything."""
-    result = _run(_options(sources, formats, templates, schemas, strict, write=False))
+    result = _run(_options(sources, formats, templates, schemas, strict, max_media_mb, write=False))
     questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
     typer.echo(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
 
@@ -102,6 +105,7 @@ def _options(
     templates: Path | None,
     schemas: Path | None,
     strict: bool,
+    max_media_mb: float,
     out: Path = Path("dist"),
     write: bool = True,
 ) -> BuildOptions:
@@ -115,7 +119,7 @@ def _options(
             raise typer.BadParameter("no sources given and no source/ folder here", param_hint="SOURCES")
         sources = [Path("source")]
     return BuildOptions(sources=sources, out_dir=out, formats=names, templates=templates, schemas=schemas,
-                        write=write, strict=strict)
+                        write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024))
 
 
 def _run(options: BuildOptions) -> BuildResult:

@@ -212,8 +212,11 @@ def _qti_attributes(element: etree._Element) -> None:
     for name in list(element.attrib):
         if name not in allowed and not name.startswith("{"):
             del element.attrib[name]
-    if element.tag == "a" and (element.get("href") or "").startswith("#"):
-        del element.attrib["href"]  # in-page anchors point nowhere once split into items
+    if element.tag == "a" and (element.get("href") or "#").startswith("#"):
+        # QTI requires href: a link whose target was removed (javascript:) or points into the
+        # page (which is split into items) keeps only its text.
+        element.drop_tag()
+        return
     if element.tag == "img" and element.get("alt") is None:
         element.set("alt", "")  # required by QTI
 
@@ -292,7 +295,7 @@ def inspect(text: str) -> list[Problem]:
                              (_JS_URL, "a javascript:, vbscript: or data: URL was removed")):
         for match in pattern.finditer(text):
             if not _in_code(text, match.start()):
-                problems.append(Problem("warning", "QB151", message, match.start()))
+                problems.append(Problem("warning", "QB151", message, match.start() + (match.group(0)[0].isspace())))
     for token in _iter_tokens(_md.parse(text)):
         if token.type.startswith("math") and token.content.strip():
             try:

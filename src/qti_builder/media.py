@@ -56,18 +56,15 @@ def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> Media
     if PurePosixPath(path_text).is_absolute() or PureWindowsPath(path_text).is_absolute() or PureWindowsPath(path_text).drive:
         return "is an absolute path; use a path relative to the source file"
     root = base_dir.resolve()
-    candidate = base_dir / path_text
     try:
-        resolved = candidate.resolve(strict=True)
-    except FileNotFoundError:
-        return "does not exist"
+        resolved = (base_dir / path_text).resolve()  # follows the symlinks that exist
     except (OSError, RuntimeError) as exc:  # symlink loops, permissions
         return f"cannot be read ({exc})"
     if not resolved.is_relative_to(root):
         leaves = ".." in PurePosixPath(path_text).parts
         return "leaves the source's folder" if leaves else "is a link to a file outside the source's folder"
     if not resolved.is_file():
-        return "is not a file"
+        return "does not exist" if not resolved.exists() else "is not a file"
     size = resolved.stat().st_size
     if size > max_bytes:
         return f"is {size / 1024 / 1024:.1f} MiB, more than the {max_bytes / 1024 / 1024:.0f} MiB allowed"

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .checks import check_content
 from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
+from .media import MAX_MEDIA_BYTES
 from .model import Quiz
 from .package import WriteError, package, write_files
 from .readers import SOURCE_SUFFIXES, read_quiz
@@ -30,6 +31,8 @@ class BuildOptions:
     write: bool = True
     #: Warnings fail the build too.
     strict: bool = False
+    #: Largest media file a quiz may reference.
+    max_media_bytes: int = MAX_MEDIA_BYTES
 
 
 @dataclass
@@ -45,7 +48,7 @@ def build(options: BuildOptions) -> BuildResult:
     sink = DiagnosticSink()
     read = [(path, *result) for path in find_sources(options.sources) if (result := read_quiz(path, sink))]
     _check_unique_ids([(quiz, source.path) for _, quiz, source in read], sink)
-    media = {quiz.id: check_content(quiz, source, path.parent, sink) for path, quiz, source in read}
+    media = {quiz.id: check_content(quiz, source, path.parent, sink, options.max_media_bytes) for path, quiz, source in read}
     sink.raise_if_errors()
 
     schemas = load_schemas(resolve_schema_dir(options.schemas))

@@ -20,6 +20,11 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import IDENTIFIER_PATTERN, QUESTION_CLASSES, Quiz
 
 Loc = tuple[str | int, ...]
+#: Clearer words than a regular expression for the two patterns users meet.
+PATTERN_MESSAGES = {
+    "id": "'{value}' is not a valid id: start with a letter or '_', then letters, digits, '-', '_' or '.' (64 at most)",
+    "language": "'{value}' is not a language tag; use a code such as 'en', 'ko' or 'pt-BR'",
+}
 QUESTION_TYPES = [cls.model_fields["type"].default for cls in QUESTION_CLASSES]
 #: Marks the position of a mapping key, rather than of its value: ``loc[:-1] + (KEY, name)``.
 KEY = "<key>"
@@ -150,6 +155,8 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
                 given = str(err.get("input", {}).get("type", "")) if isinstance(err.get("input"), dict) else ""
                 message = f"unknown question type '{given}'{suggest(given, list(QUESTION_TYPES))}"
                 span = source.locate(loc + ("type",))
+            elif err["type"] == "string_pattern_mismatch" and loc and loc[-1] in PATTERN_MESSAGES:
+                message = PATTERN_MESSAGES[str(loc[-1])].format(value=err.get("input"))
             elif err["type"] == "extra_forbidden":
                 message = f"unknown key '{loc[-1]}'"
                 span = source.locate(loc[:-1] + (KEY, loc[-1]))

@@ -53,6 +53,10 @@ def load_yaml(
     """
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except RecursionError:
+        sink.error("QB114", "the YAML is nested too deeply", SourceSpan(source.path, 1 + line_offset, 1),
+                   hint="a quiz needs a few levels of nesting, not hundreds")
+        return None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
@@ -67,6 +71,10 @@ def load_yaml(
         return {}
     try:
         return _Builder(source, sink, line_offset).build(node, loc)
+    except RecursionError:
+        sink.error("QB114", "the YAML is nested too deeply", SourceSpan(source.path, 1 + line_offset, 1),
+                   hint="a quiz needs a few levels of nesting, not hundreds")
+        return None
     except _TooLarge as exc:
         sink.error(
             "QB114",
@@ -78,6 +86,7 @@ def load_yaml(
 
 
 MAX_NODES = 200_000
+_PLAIN_TAGS = {"str", "int", "float", "bool", "null", "map", "seq", "timestamp", "binary", "merge", "omap", "pairs", "set", "value"}
 
 
 class _TooLarge(Exception):
@@ -101,6 +110,10 @@ class _Builder:
         if self.nodes > MAX_NODES:
             raise _TooLarge(self.span(node))
         self.source.at(loc, *self.span(node))
+        if not node.tag.startswith("tag:yaml.org,2002:") or node.tag.rsplit(":", 1)[-1] not in _PLAIN_TAGS:
+            self.sink.error("QB143", f"YAML tag '{node.tag}' is not allowed", SourceSpan(self.source.path, *self.span(node)),
+                            hint="a quiz holds plain text, numbers, lists and mappings")
+            return None
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:

@@ -93,10 +93,10 @@ class QuestionBuilder:
                 self.error("QB137", "a score in the answer label applies only to short_answer and numerical questions",
                            label.line, label.column)
         if q.options and kind not in ("single_choice", "multiple_response"):
-            self.error("QB132", f"a {kind} question has no options", q.options[0].line,
+            self.error("QB132", f"{_article(kind)} {kind} question has no options", q.options[0].line,
                        hint="remove the options, or change the type attribute")
         if q.items and kind not in S.ITEM_KINDS:
-            self.error("QB132", f"a {kind} question has no list of items", q.items[0].line)
+            self.error("QB132", f"{_article(kind)} {kind} question has no list of items", q.items[0].line)
 
     def _letters(self, q: Question, answer: Label, report: bool = True) -> list[str]:
         value = answer.block.text()
@@ -311,3 +311,7 @@ def _plain(markdown: str) -> str:
 
 def _shorten(text: str, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
