@@ -9,11 +9,17 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED_SOURCE = ROOT / "source" / "ray-train-tune.md"
 os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas"))
 SCHEMAS = Path(os.environ["QTI_BUILDER_SCHEMAS"])
+
+# Property tests: a bounded budget in CI, a long one on demand (--hypothesis-profile=nightly).
+settings.register_profile("ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("nightly", max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("ci")
 
 QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"

@@ -30,7 +30,7 @@ class YamlReader:
             return None
         source = SourceMap(display)
         data = load_yaml(text, source, sink)
-        if data is None or len(sink.errors) > errors_before:
+        if len(sink.errors) > errors_before:
             return None
         if not isinstance(data, dict):
             sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
@@ -57,12 +57,13 @@ def load_yaml(
         sink.error("QB114", "the YAML is nested too deeply", SourceSpan(source.path, 1 + line_offset, 1),
                    hint="a quiz needs a few levels of nesting, not hundreds")
         return None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+        line, col = (mark.line + 1, mark.column + 1) if mark else _reader_position(text, exc)
+        problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc)
         sink.error(
             "QB111",
-            f"YAML syntax error: {exc.problem or exc.context}",
+            f"YAML syntax error: {problem}",
             SourceSpan(source.path, line + line_offset, col),
             hint="check the indentation and quote values that contain ': ' or start with a special character",
         )
@@ -83,6 +84,13 @@ def load_yaml(
             hint="split the quiz, or remove aliases (*name) that repeat large parts",
         )
         return None
+
+
+def _reader_position(text: str, exc: yaml.YAMLError) -> tuple[int, int]:
+    """PyYAML's ReaderError carries a character offset instead of a mark."""
+    offset = getattr(exc, "position", 0) or 0
+    before = text[:offset]
+    return before.count("\n") + 1, offset - (before.rfind("\n") + 1) + 1
 
 
 MAX_NODES = 200_000

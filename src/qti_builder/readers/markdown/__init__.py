@@ -80,9 +80,11 @@ class _Reader:
         if end is None:
             self.error("QB104", "the front matter is not closed", 1, hint="add a line '---' after the last front-matter key")
             return None, 0
+        errors_before = len(self.sink.errors)
         raw = load_yaml("\n".join(self.lines[1:end]), self.source, self.sink, line_offset=1, loc=("__front__",))
-        if raw is None:
+        if len(self.sink.errors) > errors_before:
             return None, end + 1
+        raw = {} if raw is None else raw
         if not isinstance(raw, dict):
             self.error("QB105", "the front matter must be 'key: value' lines", 2)
             return None, end + 1

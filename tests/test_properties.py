@@ -1,0 +1,72 @@
+"""Property-based tests: the readers never raise on any input, whatever it is.
+
+The budget is bounded for CI (the ``ci`` profile, registered in conftest.py, is the default); a
+longer run: ``pytest tests/test_properties.py --hypothesis-profile=nightly``.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.readers import read_quiz
+
+
+LINES = st.sampled_from([
+    "---", "title: T", "language: ko", "id: q", "# Section {#s1}", "## Sub", "1. Question? {#q1 points=2}",
+    "2. Other {type=essay}", "3. TF {type=true_false}", "4. Num {type=numerical}", "5. M {type=matching}",
+    "6. O {type=ordering}", "7. The [[a | b]] and [[*c | d]] {type=fill_in_blank}", "A) one", "B) two", "- C) three",
+    "   Feedback: f", "Answer: A", "Answer: B, C", "Answer: 3 ± 1", "Answer (50%): x", "정답: 참", "Explanation: e",
+    "설명: 설명", "Anwser: A", "```", "~~~", "- a -> b", "- item", "", "   indented", "<script>x</script>",
+    "$x^2$", "![alt](nope.png)", "{#}", "{", "Correct feedback: c", "\t", "\ufeff", "]]>",
+])
+
+
+def read_text(data: bytes, suffix: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"quiz{suffix}"
+        path.write_bytes(data)
+        sink = DiagnosticSink()
+        result = read_quiz(path, sink)
+        # Either a quiz, or at least one error explaining why not.
+        assert result is not None or sink.errors
+
+
+@given(st.binary(max_size=2000))
+def test_markdown_reader_on_arbitrary_bytes(data: bytes) -> None:
+    read_text(data, ".md")
+
+
+@given(st.text(max_size=2000))
+def test_markdown_reader_on_arbitrary_text(text: str) -> None:
+    read_text(text.encode("utf-8", "surrogatepass"), ".md")
+
+
+@given(st.lists(LINES, max_size=60))
+def test_markdown_reader_on_dialect_like_text(lines: list[str]) -> None:
+    read_text("\n".join(["---", "title: T", "---", *lines]).encode("utf-8"), ".md")
+
+
+@given(st.text(max_size=2000))
+def test_yaml_reader_on_arbitrary_text(text: str) -> None:
+    read_text(text.encode("utf-8", "surrogatepass"), ".yaml")
+
+
+YAML_VALUES = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(max_size=20)),
+    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.sampled_from(
+        ["id", "title", "sections", "questions", "type", "stem", "choices", "text", "correct", "answers", "points", "blanks"]),
+        children, max_size=5)),
+    max_leaves=30,
+)
+
+
+@given(YAML_VALUES)
+def test_yaml_reader_on_model_shaped_data(value: object) -> None:
+    import json
+
+    read_text(json.dumps(value).encode(), ".yaml")  # JSON is YAML
