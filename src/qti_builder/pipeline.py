@@ -10,10 +10,10 @@ from pathlib import Path
 
 from .checks import check_content
 from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
-from .media import MAX_MEDIA_BYTES
+from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
 from .package import WriteError, package, write_files
-from .readers import SOURCE_SUFFIXES, read_quiz
+from .readers import SOURCE_SUFFIXES, SourceMap, read_quiz
 from .schemas import load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import validate_documents
@@ -46,21 +46,10 @@ class BuildResult:
 def build(options: BuildOptions) -> BuildResult:
     """Raises :class:`~qti_builder.diagnostics.BuildFailed` with every problem found."""
     sink = DiagnosticSink()
-    read = [(path, *result) for path in find_sources(options.sources) if (result := read_quiz(path, sink))]
-    _check_unique_ids([(quiz, source.path) for _, quiz, source in read], sink)
-    media = {quiz.id: check_content(quiz, source, path.parent, sink, options.max_media_bytes) for path, quiz, source in read}
+    loaded = load_quizzes(options, sink)
     sink.raise_if_errors()
 
-    schemas = load_schemas(resolve_schema_dir(options.schemas))
-    env = make_environment(options.templates)
-    outputs: list[Output] = []
-    for _, quiz, source in read:
-        spans = source.question_spans(quiz)
-        for name in options.formats:
-            output = WRITERS[name](env).write(quiz, spans, sink)
-            if output is not None:
-                validate_documents(output.filename, output.documents, schemas, spans, sink)
-                outputs.append(output)
+    outputs = render_outputs(loaded, options, sink)
     if options.strict:
         for warning in sink.warnings:
             sink.error(warning.code, f"{warning.message} (a warning, failing because of --strict)", warning.span, warning.hint)
@@ -74,7 +63,48 @@ def build(options: BuildOptions) -> BuildResult:
             sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
                        hint="check that the output folder is writable and the disk has space; nothing was changed")
             sink.raise_if_errors()
-    return BuildResult([quiz for _, quiz, _ in read], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
+    return BuildResult([q.quiz for q in loaded], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
+
+
+@dataclass
+class LoadedQuiz:
+    """One source, read and checked."""
+
+    path: Path
+    quiz: Quiz
+    source: SourceMap
+    media: MediaSet
+
+    @property
+    def spans(self) -> dict[str, SourceSpan]:
+        return self.source.question_spans(self.quiz)
+
+
+def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz]:
+    """Read every source and check its content and media; problems go to ``sink``."""
+    loaded = []
+    for path in find_sources(options.sources):
+        result = read_quiz(path, sink)
+        if result:
+            quiz, source = result
+            loaded.append(LoadedQuiz(path, quiz, source, check_content(quiz, source, path.parent, sink, options.max_media_bytes)))
+    _check_unique_ids([(q.quiz, q.source.path) for q in loaded], sink)
+    return loaded
+
+
+def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: DiagnosticSink) -> list[Output]:
+    """Every target of every quiz, rendered and validated in memory."""
+    schemas = load_schemas(resolve_schema_dir(options.schemas))
+    env = make_environment(options.templates)
+    outputs: list[Output] = []
+    for item in loaded:
+        spans = item.spans
+        for name in options.formats:
+            output = WRITERS[name](env).write(item.quiz, spans, sink)
+            if output is not None:
+                validate_documents(output.filename, output.documents, schemas, spans, sink)
+                outputs.append(output)
+    return outputs
 
 
 def find_sources(paths: list[Path]) -> list[Path]:
