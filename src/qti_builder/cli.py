@@ -71,11 +71,29 @@ def build_command(
     schemas: Schemas = None,
     strict: Strict = False,
     max_media_mb: MaxMedia = 10,
+    watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
 ) -> None:
     """Build every quiz into DIST/<quiz-id>.qti21.zip and DIST/<quiz-id>.moodle.xml."""
-    result = _run(_options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True))
-    for path in result.written:
+    options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True)
+    if watch:
+        from .serve import watch_builds
+
+        watch_builds(options, lambda opts: _report(_run_quietly(opts)))
+        return
+    _report(_run(options))
+
+
+def _report(result: BuildResult | None) -> None:
+    for path in result.written if result else []:
         typer.echo(f"wrote {path}")
+
+
+def _run_quietly(options: BuildOptions) -> BuildResult | None:
+    """For --watch: a failed build is reported and waited out, not fatal."""
+    try:
+        return _run(options)
+    except typer.Exit:
+        return None
 
 
 @app.command("check")
@@ -91,6 +109,39 @@ def check_command(
     result = _run(_options(sources, formats, templates, schemas, strict, max_media_mb, write=False))
     questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
     typer.echo(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
+
+
+@app.command("preview")
+def preview_command(
+    sources: Sources = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder of the HTML site.", file_okay=False)] = Path("dist/preview"),
+    templates: Templates = None,
+    schemas: Schemas = None,
+) -> None:
+    """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
+    from .preview import build_preview
+
+    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10)
+    result = build_preview(options, out)
+    _print(result.diagnostics)
+    typer.echo(f"wrote {out / 'index.html'} ({len(result.pages) - 1} quiz page(s))")
+    if any(d.severity.value == "error" for d in result.diagnostics):
+        raise typer.Exit(1)
+
+
+@app.command("serve")
+def serve_command(
+    sources: Sources = None,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8000,
+    out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Where to keep the preview (default: a temporary folder).", file_okay=False)] = None,
+    templates: Templates = None,
+    schemas: Schemas = None,
+) -> None:
+    """Serve the preview on 127.0.0.1 and rebuild it when a source changes (live reload)."""
+    from .serve import serve
+
+    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10)
+    serve(options, port, out)
 
 
 @app.command("schema")

@@ -147,7 +147,7 @@ def render_block(text: str) -> str:
 @lru_cache(maxsize=8192)
 def render_inline(text: str) -> str:
     """QTI XHTML without the wrapping ``<p>`` when the text is a single paragraph."""
-    return _unwrap_paragraph(render_block(text))
+    return unwrap_paragraph(render_block(text))
 
 
 @lru_cache(maxsize=8192)
@@ -167,10 +167,28 @@ def render_html(text: str) -> str:
 
 @lru_cache(maxsize=8192)
 def render_html_inline(text: str) -> str:
-    return _unwrap_paragraph(render_html(text))
+    return unwrap_paragraph(render_html(text))
 
 
-def _unwrap_paragraph(markup: str) -> str:
+@lru_cache(maxsize=8192)
+def render_preview(text: str, media: tuple[tuple[str, str], ...] = ()) -> str:
+    """Markdown as HTML for the preview: math as MathML (browsers render it natively, so the
+    preview needs no script or CDN), media pointing at the copied files."""
+    root = _fragment(text)
+    renames = dict(media)
+    for element in list(root.iter()):
+        if not isinstance(element.tag, str) or element is root:
+            continue
+        display = _math_display(element)
+        if display:
+            _replace_with_mathml(element, display)
+        for attribute in ("src", "data"):
+            if element.get(attribute) in renames:
+                element.set(attribute, renames[element.get(attribute)])
+    return _inner_html(root)
+
+
+def unwrap_paragraph(markup: str) -> str:
     if markup.startswith("<p>") and markup.endswith("</p>") and markup.count("<p>") == 1:
         return markup[3:-4]
     return markup

@@ -22,3 +22,30 @@ TRUE_FALSE = {
 
 def true_false_labels(language: str) -> tuple[str, str]:
     return TRUE_FALSE.get(language.split("-")[0].lower(), TRUE_FALSE["en"])
+
+
+#: Words of the HTML preview, by language.
+PREVIEW = {
+    "en": {
+        "show_answer": "Show answer", "answer": "Answer", "answers": "Accepted answers", "explanation": "Explanation",
+        "model_answer": "Model answer (graders only)", "points": "points", "feedback": "Feedback",
+        "correct_feedback": "If correct", "incorrect_feedback": "If incorrect", "partial_feedback": "If partly correct",
+        "warnings": "Check warnings", "quizzes": "Quizzes", "questions": "questions", "order": "Correct order",
+        "pairs": "Correct pairs", "distractors": "Distractors", "blanks": "Blanks", "upload": "Upload up to {n} file(s)",
+        "errors": "Errors", "draw": "Draws {n} question(s) at random", "true": "True", "false": "False",
+        "case_sensitive": "case sensitive", "score": "score",
+    },
+    "ko": {
+        "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
+        "model_answer": "모범 답안 (채점자용)", "points": "점", "feedback": "피드백",
+        "correct_feedback": "정답일 때", "incorrect_feedback": "오답일 때", "partial_feedback": "부분 정답일 때",
+        "warnings": "검사 경고", "quizzes": "퀴즈", "questions": "문항", "order": "올바른 순서",
+        "pairs": "올바른 짝", "distractors": "오답 보기", "blanks": "빈칸", "upload": "파일 최대 {n}개 업로드",
+        "errors": "오류", "draw": "무작위로 {n}문항 출제", "true": "참", "false": "거짓",
+        "case_sensitive": "대소문자 구분", "score": "점수",
+    },
+}
+
+
+def preview_words(language: str) -> dict[str, str]:
+    return {**PREVIEW["en"], **PREVIEW.get(language.split("-")[0].lower(), {})}

@@ -86,18 +86,24 @@ class Writer:
         return ok
 
     def render(self, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object) -> bytes | None:
-        """Render one template to UTF-8 bytes; a template error becomes a diagnostic at its line."""
-        try:
-            return self.env.get_template(template).render(**context).encode("utf-8")
-        except jinja2.TemplateSyntaxError as exc:
-            where = SourceSpan(exc.filename or exc.name or template, exc.lineno or 1)
-            sink.error("QB302", f"template syntax error: {exc.message}", where, hint="fix the template (see --templates)")
-        except jinja2.TemplateNotFound as exc:
-            sink.error("QB303", f"template '{exc.name}' not found", span, hint="check the --templates folder")
-        except (jinja2.TemplateError, TypeError, ValueError, AttributeError) as exc:
-            frame = _template_frame(exc)
-            sink.error("QB304", f"template error: {exc}", frame or span, hint="fix the template (see --templates)")
-        return None
+        return render_template(self.env, template, sink, span, **context)
+
+
+def render_template(
+    env: jinja2.Environment, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object
+) -> bytes | None:
+    """Render one template to UTF-8 bytes; a template error becomes a diagnostic at its line."""
+    try:
+        return env.get_template(template).render(**context).encode("utf-8")
+    except jinja2.TemplateSyntaxError as exc:
+        where = SourceSpan(exc.filename or exc.name or template, exc.lineno or 1)
+        sink.error("QB302", f"template syntax error: {exc.message}", where, hint="fix the template (see --templates)")
+    except jinja2.TemplateNotFound as exc:
+        sink.error("QB303", f"template '{exc.name}' not found", span, hint="check the --templates folder")
+    except (jinja2.TemplateError, TypeError, ValueError, AttributeError, KeyError) as exc:
+        frame = _template_frame(exc)
+        sink.error("QB304", f"template error: {exc}", frame or span, hint="fix the template (see --templates)")
+    return None
 
 
 def _template_frame(exc: BaseException) -> SourceSpan | None:

@@ -1,0 +1,215 @@
+"""The HTML preview: every quiz as a static, self-contained site to proofread before importing.
+
+Questions are rendered from the same model and the same content pipeline as the packages (with
+math as MathML and media copied next to the pages), each with a "show answer" toggle and the
+warnings ``check`` reports for it. No script or stylesheet comes from the network.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from html import escape
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from . import content
+from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, SourceSpan
+from .i18n import preview_words, true_false_labels
+from .model import Quiz
+from .model.questions import BLANK_MARKER, QuestionBase
+from .package import write_files
+from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs
+from .schemas import SchemaError
+from .templating import make_environment
+from .writers.base import render_template
+
+
+@dataclass
+class PreviewResult:
+    pages: list[Path]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def build_preview(
+    options: BuildOptions, out_dir: Path, live_reload: bool = False, only: set[Path] | None = None
+) -> PreviewResult:
+    """Write ``index.html``, one page per quiz and their media into ``out_dir``.
+
+    Quizzes that cannot be read are listed on the index with their errors; the others are shown
+    with every warning ``check`` has for them. With ``only``, just the pages of those sources are
+    rendered again (the index always is). Raises nothing for problems in sources.
+    """
+    sink = DiagnosticSink()
+    loaded = load_quizzes(options, sink)
+    chosen = [q for q in loaded if only is None or q.path.resolve() in only]
+    try:
+        render_outputs(chosen, options, sink)
+    except SchemaError as exc:  # the preview still works without the schemas
+        sink.items.extend(exc.diagnostics)
+    except BuildFailed as exc:
+        sink.items.extend(exc.diagnostics)
+    env = make_environment(options.templates)
+    files: list[tuple[Path, bytes]] = []
+    quizzes = []
+    for item in loaded:
+        page = f"{item.quiz.id}.html"
+        if item in chosen:
+            context = quiz_context(item, sink.items)
+            html = render_template(env, "preview/quiz.html.j2", sink, **context, live_reload=live_reload)
+            files.append((out_dir / page, html or _broken_page(item.quiz)))
+            files.extend((out_dir / "media" / f.name, f.data) for f in item.media.files)
+        quizzes.append({"quiz": item.quiz, "page": page, "count": sum(1 for _ in item.quiz.iter_questions()),
+                        "words": preview_words(item.quiz.language)})
+    read_paths = {q.source.path for q in loaded}
+    failed = sorted({d.span.path for d in sink.errors if d.span and d.span.path not in read_paths})
+    index = render_template(
+        env, "preview/index.html.j2", sink,
+        quizzes=quizzes, failed=[{"path": p, "errors": [d for d in sink.errors if d.span and d.span.path == p]} for p in failed],
+        live_reload=live_reload, words=preview_words("en"),
+    )
+    files.append((out_dir / "index.html", index or b"<!DOCTYPE html><title>preview</title><p>The preview templates failed; see the errors printed by qti-builder."))
+    write_files(files)
+    return PreviewResult([path for path, _ in files if path.suffix == ".html"], sink.sorted())
+
+
+def _broken_page(quiz: Quiz) -> bytes:
+    return f"<!DOCTYPE html><title>{escape(quiz.title)}</title><p>This page could not be rendered; see the errors printed by qti-builder.".encode()
+
+
+def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, Any]:
+    quiz = item.quiz
+    media = item.media.rename("media/")
+    spans = item.spans
+    by_question = _attribute(diagnostics, item.source.path, spans)
+    words = preview_words(quiz.language)
+
+    def html(text: str | None) -> str:
+        return content.render_preview(text, media) if text else ""
+
+    def inline(text: str | None) -> str:
+        return content.unwrap_paragraph(content.render_preview(text, media)) if text else ""
+
+    sections = []
+    number = 0
+    for ancestors, section in quiz.iter_sections():
+        questions = []
+        for question in section.questions:
+            if question.type != "text_only":
+                number += 1
+            questions.append({
+                "q": question,
+                "number": number if question.type != "text_only" else None,
+                "stem": _stem(question, html),
+                "view": KIND_VIEWS[question.type](question, inline, words, quiz),
+                "feedback": {k: html(v) for k, v in question.feedback.model_dump().items() if v},
+                "diagnostics": by_question.get(question.id, []),
+                "span": spans.get(question.id),
+            })
+        sections.append({"section": section, "depth": len(ancestors), "description": html(section.description),
+                         "questions": questions})
+    return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
+            "quiz_diagnostics": by_question.get("", [])}
+
+
+def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, SourceSpan]) -> dict[str, list[Diagnostic]]:
+    """Diagnostics of one source file, by the question whose lines contain them ("" for none)."""
+    starts = sorted((span.line, qid) for qid, span in spans.items() if span.path == path)
+    grouped: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        if not diagnostic.span or diagnostic.span.path != path:
+            continue
+        owner = ""
+        for line, qid in starts:
+            if line <= diagnostic.span.line:
+                owner = qid
+        grouped.setdefault(owner, []).append(diagnostic)
+    return grouped
+
+
+def _stem(question: QuestionBase, html: Any) -> str:
+    stem = html(question.stem)
+    if question.type != "fill_in_blank":
+        return stem
+    blanks = {b.id: b for b in question.blanks}  # type: ignore[attr-defined]
+
+    def field_for(match: re.Match[str]) -> str:
+        blank = blanks.get(match.group(1))
+        if blank is None:
+            return match.group(0)
+        if blank.kind == "dropdown":
+            options = sorted(blank.answers[:1] + blank.options)
+            items = "".join(f"<option>{escape(o)}</option>" for o in options)
+            return f'<select aria-label="{blank.id}" class="blank"><option></option>{items}</select>'
+        return f'<input type="text" aria-label="{blank.id}" class="blank" size="12">'
+
+    return BLANK_MARKER.sub(field_for, stem)
+
+
+def _shuffled(items: list[Any], seed: str) -> list[Any]:
+    """A stable shuffle, so the preview does not give the order away yet never changes."""
+    copy = list(items)
+    random.Random(seed).shuffle(copy)
+    return copy
+
+
+def _choices(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    return {"choices": [{"id": c.id, "text": html(c.text), "correct": c.correct, "feedback": html(c.feedback),
+                         "fixed": c.fixed} for c in q.choices],
+            "answer": ", ".join(c.id for c in q.choices if c.correct),
+            "scores": q.choice_scores() if q.type == "multiple_response" else None}
+
+
+def _true_false(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    yes, no = true_false_labels(quiz.language)
+    return {"choices": [{"id": "true", "text": yes, "correct": q.answer, "feedback": html(q.true_feedback)},
+                        {"id": "false", "text": no, "correct": not q.answer, "feedback": html(q.false_feedback)}],
+            "answer": yes if q.answer else no, "scores": None}
+
+
+def _short_answer(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    return {"answers": [{"text": a.text, "score": a.score, "feedback": html(a.feedback)} for a in q.answers],
+            "case_sensitive": q.case_sensitive, "unit": None}
+
+
+def _numerical(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    answers = []
+    for a in q.answers:
+        low, high = a.bounds()
+        shown = f"{a.value:g}" if low == high else f"{a.value:g} ({low:g} … {high:g})"
+        answers.append({"text": shown + (f" {q.unit}" if q.unit else ""), "score": a.score, "feedback": html(a.feedback)})
+    return {"answers": answers, "unit": q.unit, "case_sensitive": False}
+
+
+def _open(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    return {"model_answer": html(getattr(q, "model_answer", None)),
+            "upload": words["upload"].format(n=q.max_files) if q.type == "file_upload" else None,
+            "allowed": ", ".join(getattr(q, "allowed_types", []))}
+
+
+def _matching(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    targets = _shuffled([html(p.answer) for p in q.pairs] + [html(d) for d in q.distractors], q.id)
+    return {"pairs": [{"prompt": html(p.prompt), "answer": html(p.answer)} for p in q.pairs], "targets": targets,
+            "distractors": [html(d) for d in q.distractors]}
+
+
+def _ordering(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    return {"shown": _shuffled([html(i) for i in q.items], q.id), "order": [html(i) for i in q.items]}
+
+
+def _blanks(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    return {"blanks": [{"id": b.id, "answers": b.answers[:1] if b.kind == "dropdown" else b.answers, "kind": b.kind}
+                       for b in q.blanks], "case_sensitive": q.case_sensitive}
+
+
+def _nothing(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    return {}
+
+
+#: Question kind -> what its template needs (templates: templates/preview/kinds/<kind>.html.j2).
+KIND_VIEWS = {
+    "single_choice": _choices, "multiple_response": _choices, "true_false": _true_false,
+    "short_answer": _short_answer, "numerical": _numerical, "essay": _open, "file_upload": _open,
+    "matching": _matching, "ordering": _ordering, "fill_in_blank": _blanks, "text_only": _nothing,
+}
