@@ -81,30 +81,49 @@ def _to_python(value: variables.Value) -> object:
     return value.value  # str for identifier/string, int, bool, tuples for pairs/points
 
 
-def _response_value(item: items.AssessmentItem, response: str | list[str]) -> variables.Value:
-    """Build a pyslet Value for RESPONSE matching its declaration."""
-    decl = item.get_declaration("RESPONSE")
-    if decl is None:
-        raise ValueError("item declares no RESPONSE variable")
+Response = str | list[str]
+
+
+def _default_response(item: items.AssessmentItem) -> str:
+    """RESPONSE, or the item's only response variable when it has another name
+    (a true/false item's TF_RESPONSE, say)."""
+    if item.get_declaration("RESPONSE") is not None:
+        return "RESPONSE"
+    declared = [rd.identifier for rd in item.ResponseDeclaration]
+    if len(declared) != 1:
+        raise ValueError(f"item declares no RESPONSE variable (it declares {declared}); "
+                         "pass a dict of responses")
+    return declared[0]
+
+
+def _response_value(item: items.AssessmentItem, identifier: str, response: Response) -> variables.Value:
+    """Build a pyslet Value for response variable *identifier* matching its declaration."""
+    decl = item.get_declaration(identifier)
+    if not isinstance(decl, variables.ResponseDeclaration):
+        raise ValueError(f"item declares no {identifier} response variable")
     single = decl.cardinality == Cardinality.single
     if single != isinstance(response, str):
         raise TypeError(
-            f"RESPONSE has {Cardinality.to_str(decl.cardinality)} cardinality; "
+            f"{identifier} has {Cardinality.to_str(decl.cardinality)} cardinality; "
             f"got {type(response).__name__}")
     value = variables.Value.new_value(decl.cardinality, decl.baseType)
-    value.set_value(response)  # parses/validates, e.g. identifier syntax
+    value.set_value(response)  # parses/validates, e.g. identifier syntax, "A B" pairs, floats
     return value
 
 
-def score_item(item_xml: bytes, response: str | list[str] | None) -> dict[str, object]:
+def score_item(item_xml: bytes, response: Response | dict[str, Response | None] | None) -> dict[str, object]:
     """Run one attempt of *item_xml* with *response*; return declared outcomes.
 
-    *response* is a str for a single-cardinality RESPONSE (identifier or
-    string baseType, per the declaration), a list of str for a
-    multiple/ordered one, or None for no response (RESPONSE stays at its
-    default, normally NULL).  The result maps each declared outcome
-    identifier to float / int / str / bool, a set of str for multiple
-    cardinality, a list for ordered, or None for NULL.
+    *response* is a str for a single-cardinality RESPONSE (identifier,
+    string or float baseType, per the declaration: "3.14" for a float), a
+    list of str for a multiple/ordered one (a directedPair is "source
+    target"), or None for no response (RESPONSE stays at its default,
+    normally NULL).  An item without a RESPONSE but with a single response
+    variable of another name gets it there.  For several response variables
+    pass a dict: response identifier -> such a value (None or absent: left
+    at its default).  The result maps each declared outcome identifier to
+    float / int / str / bool, a set of str for multiple cardinality, a list
+    for ordered, or None for NULL.
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -113,8 +132,13 @@ def score_item(item_xml: bytes, response: str | list[str] | None) -> dict[str, o
         state = variables.ItemSessionState(item)
         state.begin_session()      # outcomes := defaults, numAttempts := 0
         state.begin_attempt()      # numAttempts += 1, responses := defaults
-        if response is not None:
-            state["RESPONSE"] = _response_value(item, response)
+        if isinstance(response, dict):
+            responses = response
+        else:
+            responses = {} if response is None else {_default_response(item): response}
+        for identifier, value in responses.items():
+            if value is not None:
+                state[identifier] = _response_value(item, identifier, value)
         state.end_attempt()        # resets outcomes, runs responseProcessing
         return {od.identifier: _to_python(state[od.identifier])
                 for od in item.OutcomeDeclaration}

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
+from qti_builder.validate import _moodle_rules
+
 XSD_PATH = Path(__file__).parent.parent / "schemas" / "moodle-xml.xsd"
 
 
@@ -343,7 +345,10 @@ INVALID_CASES = [
     ("format-in-capitals", '<info format="html">', '<info format="HTML">', "format"),
     ("boolean-spelled-yes", "<single>true</single>", "<single>yes</single>", "single"),
     ("int-flag-as-false", "<showstandardinstruction>0<", "<showstandardinstruction>false<", "showstandard"),
-    ("shownumcorrect-with-content", "<shownumcorrect/>", "<shownumcorrect>0</shownumcorrect>", "shownumcorrect"),
+    # <shownumcorrect>0</shownumcorrect> passes the schema (qtype_ordering reads the value) and is
+    # refused by the Moodle rules for the other types: see test_shownumcorrect_by_type.
+    ("shownumcorrect-yes", "<shownumcorrect/>", "<shownumcorrect>yes</shownumcorrect>", "shownumcorrect"),
+    ("shownumcorrect-twice", "<shownumcorrect/>", "<shownumcorrect/><shownumcorrect/>", "at-most-one-shownumcorrect"),
     ("unknown-responseformat", "<responseformat>editor<", "<responseformat>rich<", "responseformat"),
     ("padded-responseformat", "<responseformat>editor<", "<responseformat> editor <", "responseformat"),
     ("padded-question-type", '<question type="essay">', '<question type=" essay">', "type"),
@@ -407,3 +412,91 @@ def test_empty_quiz_fails(schema: etree.XMLSchema) -> None:
 
 def test_other_root_fails(schema: etree.XMLSchema) -> None:
     assert errors(schema, "<text>hello</text>")
+
+
+def rule_messages(xml: str) -> list[str]:
+    return [message for _, _, message in _moodle_rules(etree.fromstring(xml.encode("utf-8")).getroottree())]
+
+
+def test_all_core_types_pass_the_moodle_rules() -> None:
+    assert rule_messages(ALL_CORE_TYPES) == []
+    assert rule_messages(VALID_QUIZ) == []
+
+
+def test_hint_shownumcorrect_stays_a_flag(schema: etree.XMLSchema) -> None:
+    old = "<text>Hint 1</text>\n      <shownumcorrect/>"
+    assert errors(schema, mutate(ALL_CORE_TYPES, old, "<text>Hint 1</text><shownumcorrect>1</shownumcorrect>"))
+
+
+# An ordering question (qtype_ordering, core since Moodle 4.4) as its export_to_xml() writes it,
+# after question/type/ordering/tests/fixtures/testexport.moodle.xml: the answers' fractions are the
+# items' positions, and <shownumcorrect> holds a value.
+ORDERING = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+<!-- question: 123  -->
+  <question type="ordering">
+    <name><text>Moodle</text></name>
+    <questiontext format="html"><text>Put these words in order.</text></questiontext>
+    <generalfeedback format="html"><text></text></generalfeedback>
+    <defaultgrade>1</defaultgrade>
+    <penalty>0.3333333</penalty>
+    <hidden>0</hidden>
+    <idnumber>myid</idnumber>
+    <layouttype>VERTICAL</layouttype>
+    <selecttype>RANDOM</selecttype>
+    <selectcount>2</selectcount>
+    <gradingtype>ABSOLUTE_POSITION</gradingtype>
+    <showgrading>SHOW</showgrading>
+    <numberingstyle>none</numberingstyle>
+    <correctfeedback format="html"><text>Well done!</text></correctfeedback>
+    <partiallycorrectfeedback format="html"><text>Parts.</text></partiallycorrectfeedback>
+    <incorrectfeedback format="html"><text>No.</text></incorrectfeedback>
+    <shownumcorrect>1</shownumcorrect>
+    <answer fraction="1.0000000" format="html">
+      <text>Modular</text>
+      <feedback format="html"><text>Modular is correct.</text></feedback>
+    </answer>
+    <answer fraction="2.0000000" format="html"><text>Object</text></answer>
+    <answer fraction="3.0000000" format="html"><text>Oriented</text></answer>
+    <hint format="html"><text>Hint 1</text></hint>
+  </question>
+</quiz>
+"""
+
+
+def test_ordering_validates(schema: etree.XMLSchema) -> None:
+    assert errors(schema, ORDERING) == []
+    # Positions are not grade options, and need not be: the importer resets them.
+    assert rule_messages(ORDERING) == []
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "mentions"),
+    [
+        pytest.param("<layouttype>VERTICAL<", "<layouttype>DIAGONAL<", "layouttype", id="layouttype-unknown"),
+        pytest.param("<layouttype>VERTICAL<", "<layouttype> VERTICAL <", "layouttype", id="layouttype-padded"),
+        pytest.param("<selecttype>RANDOM<", "<selecttype>SOME<", "selecttype", id="selecttype-unknown"),
+        pytest.param("<selectcount>2<", "<selectcount>two<", "selectcount", id="selectcount-not-a-number"),
+        pytest.param("<gradingtype>ABSOLUTE_POSITION<", "<gradingtype>RELATIVE<", "gradingtype", id="gradingtype-vague"),
+        pytest.param("<showgrading>SHOW<", "<showgrading>MAYBE<", "showgrading", id="showgrading-unknown"),
+        pytest.param("<numberingstyle>none<", "<numberingstyle>NONE<", "numberingstyle", id="numberingstyle-case"),
+        pytest.param("<gradingtype>ABSOLUTE_POSITION</gradingtype>",
+                     "<gradingtype>ABSOLUTE_POSITION</gradingtype><gradingtype>ALL_OR_NOTHING</gradingtype>",
+                     "at-most-one-gradingtype", id="gradingtype-twice"),
+    ],
+)
+def test_invalid_ordering_fails(schema: etree.XMLSchema, old: str, new: str, mentions: str) -> None:
+    found = errors(schema, mutate(ORDERING, old, new))
+    assert any(mentions in message for message in found), found
+
+
+def test_shownumcorrect_by_type(schema: etree.XMLSchema) -> None:
+    """Every type but ordering switches the option on by the element's presence; ordering reads
+    its value, so an empty element there switches it OFF."""
+    multichoice_zero = mutate(VALID_QUIZ, "<shownumcorrect/>", "<shownumcorrect>0</shownumcorrect>")
+    assert errors(schema, multichoice_zero) == []
+    assert rule_messages(multichoice_zero) == [
+        "<shownumcorrect> is on when present whatever it holds: write it empty, or leave it out"]
+    ordering_empty = mutate(ORDERING, "<shownumcorrect>1</shownumcorrect>", "<shownumcorrect/>")
+    assert errors(schema, ordering_empty) == []
+    assert rule_messages(ordering_empty) == ["an ordering question reads <shownumcorrect> by value: write 1 or 0"]

@@ -49,7 +49,8 @@ def test_schema_error_is_traced_to_the_question_and_the_generated_line(tmp_path:
 
 
 def test_moodle_rule_failure_is_traced_to_the_question(tmp_path: Path) -> None:
-    templates = overlay(tmp_path, "moodle/question_multichoice.xml.j2", "100 if choice.correct", "90 if choice.correct")
+    templates = overlay(tmp_path, "moodle/question_multichoice.xml.j2", 'fraction="{{ answer.fraction }}"',
+                        'fraction="{{ answer.fraction|replace(\'100\', \'90\') }}"')
     rendered = failing_build(tmp_path, templates=templates, formats=["moodle"])
     assert len(rendered) == 8
     assert "a single-answer multichoice needs an answer worth 100% (question 'train-purpose')" in rendered[0]

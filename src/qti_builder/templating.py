@@ -10,6 +10,7 @@ it as markup on purpose.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined
@@ -17,6 +18,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from . import content
+from .model.questions import BLANK_MARKER
 from .resources import data_dir
 
 
@@ -32,6 +34,12 @@ def number(value: float, decimals: int = 7) -> str:
     return text if text not in ("", "-0") else "0"
 
 
+def fill_blanks(markup: str, render: Callable[[str], str]) -> Markup:
+    """Rendered markup with each ``[[blank-id]]`` marker replaced by ``render(blank_id)``, a macro
+    that returns the blank's markup (``{{ stem|xhtml|fill_blanks(blank_macro) }}``)."""
+    return Markup(BLANK_MARKER.sub(lambda match: str(render(match.group(1))), str(markup)))
+
+
 FILTERS = {
     "xhtml": lambda text: Markup(content.render_block(text or "")),
     "xhtml_inline": lambda text: Markup(content.render_inline(text or "")),
@@ -39,6 +47,7 @@ FILTERS = {
     "html_inline_cdata": lambda text: cdata(content.render_inline(text)) if text else cdata(""),
     "cdata": cdata,
     "number": number,
+    "fill_blanks": fill_blanks,
     "plain": content.plain_text,
 }
 

@@ -7,6 +7,7 @@ user sees which question broke and a template author sees which line of output.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from lxml import etree
@@ -14,11 +15,7 @@ from lxml import etree
 from .diagnostics import DiagnosticSink, SourceSpan
 from .schemas import SchemaSet
 from .writers import Document
-
-#: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
-#: must be within 0.001 points of one of them or of its negative (lms-import-facts.md).
-MOODLE_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20,
-                 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0)
+from .writers.moodle import MOODLE_GRADES
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 
@@ -68,7 +65,9 @@ def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
 
 
 def _moodle_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
-    """What Moodle 4.5's importer refuses, and what it accepts silently although broken."""
+    """What Moodle 4.5's importer refuses, and what it accepts silently although broken (the
+    importers of question/format/xml/format.php and the qtypes' save_question_options(), which
+    report a "notice" and leave the question half saved)."""
     for question in tree.getroot().iter("question"):
         kind = question.get("type")
         line = question.sourceline or 1
@@ -76,24 +75,167 @@ def _moodle_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
             continue
         if not (question.findtext("name/text") or "").strip():
             yield line, 1, "Moodle needs a non-empty question name"
+        answers = question.findall("answer")
         fractions = []
-        for answer in question.findall("answer"):
+        for answer in answers:
             try:
                 value = float(answer.get("fraction", ""))
             except ValueError:
                 continue  # the XSD reports it
             fractions.append(value)
-            if not any(abs(abs(value) - g) <= 0.001 for g in MOODLE_GRADES):
+            # qtype_ordering's importer ignores the fraction (the position, in its export).
+            if kind != "ordering" and not any(abs(abs(value) - g) <= 0.001 for g in MOODLE_GRADES):
                 yield answer.sourceline or line, 1, f"fraction {value} is not one of Moodle's grade options"
-        if kind == "multichoice":
-            if len(fractions) < 2:
-                yield line, 1, "Moodle requires at least 2 choices in a multichoice question"
-            elif (question.findtext("single") or "true").strip() in ("true", "1"):
-                if abs(max(fractions) - 100) > 0.001:
-                    yield line, 1, "a single-answer multichoice needs an answer worth 100%"
-            elif abs(sum(f for f in fractions if f > 0) - 100) > 0.01:
-                yield line, 1, "the positive fractions of a multiple-answer question must add up to 100%"
-        if kind == "truefalse":
-            texts = sorted((a.findtext("text") or "").strip() for a in question.findall("answer"))
-            if texts != ["false", "true"]:
-                yield line, 1, "true/false answers must be the texts 'true' and 'false'"
+        yield from _shownumcorrect_rule(question, kind, line)
+        checks = {"multichoice": _multichoice_rules, "truefalse": _truefalse_rules, "shortanswer": _shortanswer_rules,
+                  "numerical": _numerical_rules, "matching": _matching_rules, "match": _matching_rules,
+                  "essay": _essay_rules, "ordering": _ordering_rules, "cloze": _cloze_rules,
+                  "multianswer": _cloze_rules}
+        if kind in checks:
+            for message in checks[kind](question, fractions):
+                yield line, 1, message
+
+
+def _shownumcorrect_rule(question: etree._Element, kind: str | None, line: int) -> Iterator[tuple[int, int, str]]:
+    """Most types read <shownumcorrect> by presence (so <shownumcorrect>0</...> means ON);
+    qtype_ordering reads its value (so an empty element means OFF). The XSD allows both forms."""
+    for flag in question.findall("shownumcorrect"):
+        value = (flag.text or "").strip()
+        if kind == "ordering" and value not in ("0", "1"):
+            yield flag.sourceline or line, 1, "an ordering question reads <shownumcorrect> by value: write 1 or 0"
+        elif kind != "ordering" and value:
+            yield flag.sourceline or line, 1, "<shownumcorrect> is on when present whatever it holds: write it empty, or leave it out"
+
+
+def _multichoice_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    if len(fractions) < 2:
+        yield "Moodle requires at least 2 choices in a multichoice question"
+    elif (question.findtext("single") or "true").strip() in ("true", "1"):
+        if abs(max(fractions) - 100) > 0.001:
+            yield "a single-answer multichoice needs an answer worth 100%"
+    elif abs(sum(f for f in fractions if f > 0) - 100) > 0.01:
+        yield "the positive fractions of a multiple-answer question must add up to 100%"
+
+
+def _truefalse_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    answers = question.findall("answer")
+    texts = sorted((a.findtext("text") or "").strip() for a in answers)
+    if texts != ["false", "true"]:
+        yield "true/false answers must be the texts 'true' and 'false'"
+    # The importer takes "true is right" from fraction == 100 on the true answer and the
+    # opposite from fraction != 100 on the false one: exactly one must be worth 100.
+    elif sorted(fractions) != [0, 100]:
+        yield "of a true/false question's answers exactly one must be worth 100% and the other 0%"
+
+
+def _full_answer(fractions: list[float]) -> bool:
+    return any(abs(f - 100) <= 0.001 for f in fractions)
+
+
+def _shortanswer_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    if not _full_answer(fractions):
+        yield "a short-answer question needs an answer worth 100%"
+    if any(not (a.findtext("text") or "").strip() for a in question.findall("answer")):
+        yield "a short-answer question's answers must not be empty (Moodle skips them)"
+
+
+_NUMBER = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$")
+
+
+def _numerical_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    if not _full_answer(fractions):
+        yield "a numerical question needs an answer worth 100%"
+    for answer in question.findall("answer"):
+        text = (answer.findtext("text") or "").strip()
+        if text != "*" and not _NUMBER.match(text):
+            yield f"numerical answer '{text}' is neither a number nor *"
+        tolerance = (answer.findtext("tolerance") or "").strip()
+        if tolerance and (not _NUMBER.match(tolerance) or float(tolerance) < 0):
+            yield f"numerical tolerance '{tolerance}' is not a number >= 0"
+    multipliers = question.findall("units/unit/multiplier")
+    if multipliers and float((multipliers[0].text or "1").strip() or 1) != 1:
+        yield "the first unit of a numerical question is its default unit: its multiplier must be 1"
+
+
+def _matching_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    stems = 0
+    for sub in question.findall("subquestion"):
+        text = (sub.findtext("text") or "").strip()
+        answer = (sub.findtext("answer/text") or "").strip()
+        if text:
+            stems += 1
+            if not answer:
+                yield "a matching subquestion with text needs an answer"
+    if stems < 2:
+        yield "a matching question needs at least 2 subquestions with text"
+
+
+def _essay_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    def number(tag: str) -> int:
+        text = (question.findtext(tag) or "").strip()
+        return int(text) if text.lstrip("-").isdigit() else 0
+
+    attachments, required = number("attachments"), number("attachmentsrequired")
+    if (question.findtext("responseformat") or "editor").strip() == "noinline" and (attachments == 0 or required == 0):
+        yield "an essay without an inline answer must allow and require attachments, or there is nothing to answer"
+    if attachments > 0 and required > attachments:
+        yield "an essay cannot require more attachments than it allows"
+    low, high = number("minwordlimit"), number("maxwordlimit")
+    if low and high and high < low:
+        yield "an essay's maximum word limit is below its minimum"
+
+
+def _ordering_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    items = [a for a in question.findall("answer") if (a.findtext("text") or "").strip()]
+    if len(items) < 2:
+        yield "an ordering question needs at least 2 items"
+
+
+def _cloze_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    subquestions = cloze_subquestions(question.findtext("questiontext/text") or "")
+    if not subquestions:
+        yield "a cloze question needs at least one embedded answer such as {1:SHORTANSWER:=answer}"
+    for number, (kind, alternatives) in enumerate(subquestions, 1):
+        if kind.startswith("MULTI") and len(alternatives) < 2:
+            yield f"embedded answer {number} ({kind}) needs at least 2 choices"
+        positive = [f for f, _ in alternatives if f > 0]
+        if kind.startswith("MULTIRESPONSE") and not positive or not kind.startswith("MULTIRESPONSE") and 1 not in positive:
+            yield f"embedded answer {number} ({kind}) has no answer worth 100%"
+
+
+# qtype_multianswer's parser (question/type/multianswer/questiontype.php, Moodle 4.5), ported:
+# PHP's lookbehind (?<!\\|&|&amp;) is written as three lookbehinds for Python.
+_CLOZE_FRACTION = r"=|%(-?[0-9]+(?:[.,][0-9]*)?)%"
+_CLOZE_ANSWER = r".+?(?<!\\)(?<!&)(?<!&amp;)(?=[~#}]|$)"
+_CLOZE_FEEDBACK = r".*?(?<!\\)(?=[~}]|$)"
+_CLOZE_ALTERNATIVE = f"({_CLOZE_FRACTION})?({_CLOZE_ANSWER})(#({_CLOZE_FEEDBACK}))?"
+_CLOZE_TYPES = ("NUMERICAL|NM|MULTICHOICE|MC|MULTICHOICE_V|MCV|MULTICHOICE_H|MCH|SHORTANSWER|SA|MW|SHORTANSWER_C|SAC|"
+                "MWC|MULTICHOICE_S|MCS|MULTICHOICE_VS|MCVS|MULTICHOICE_HS|MCHS|MULTIRESPONSE|MR|MULTIRESPONSE_H|MRH|"
+                "MULTIRESPONSE_S|MRS|MULTIRESPONSE_HS|MRHS")
+_CLOZE_EMBEDDED = re.compile(r"\{([0-9]*):(" + _CLOZE_TYPES + r"):(" + _CLOZE_ALTERNATIVE + "(~" + _CLOZE_ALTERNATIVE + r")*)\}", re.S)
+_CLOZE_NEXT_ALTERNATIVE = re.compile("~?" + _CLOZE_ALTERNATIVE, re.S)
+_CLOZE_LONG_NAMES = {"NM": "NUMERICAL", "MC": "MULTICHOICE", "MCV": "MULTICHOICE_V", "MCH": "MULTICHOICE_H",
+                     "SA": "SHORTANSWER", "MW": "SHORTANSWER", "SAC": "SHORTANSWER_C", "MWC": "SHORTANSWER_C",
+                     "MCS": "MULTICHOICE_S", "MCVS": "MULTICHOICE_VS", "MCHS": "MULTICHOICE_HS", "MR": "MULTIRESPONSE",
+                     "MRH": "MULTIRESPONSE_H", "MRS": "MULTIRESPONSE_S", "MRHS": "MULTIRESPONSE_HS"}
+
+
+def cloze_subquestions(text: str) -> list[tuple[str, list[tuple[float, str]]]]:
+    """The embedded answers Moodle finds in a cloze question text: per answer its type (long
+    name) and its alternatives as (fraction 0..1, raw answer text)."""
+    found = []
+    for match in _CLOZE_EMBEDDED.finditer(text):
+        kind = _CLOZE_LONG_NAMES.get(match.group(2), match.group(2))
+        alternatives = []
+        remaining = match.group(3)
+        while remaining and (alt := _CLOZE_NEXT_ALTERNATIVE.match(remaining)):
+            if alt.group(1) == "=":
+                fraction = 1.0
+            elif alt.group(2):
+                fraction = float(alt.group(2).replace(",", ".")) / 100
+            else:
+                fraction = 0.0
+            alternatives.append((fraction, alt.group(3)))
+            remaining = remaining[alt.end():]
+        found.append((kind, alternatives))
+    return found

@@ -109,6 +109,15 @@ class _Builder:
         self.constructor = yaml.SafeLoader("")
         self.nodes = 0
 
+    def scalar(self, node: yaml.Node) -> Any:
+        """Plain YAML scalars only: text, numbers, booleans and null (dates and the like stay text)."""
+        if node.tag.rsplit(":", 1)[-1] in ("int", "float", "bool", "null"):
+            try:
+                return self.constructor.construct_object(node)
+            except (yaml.YAMLError, ValueError):
+                return node.value
+        return node.value
+
     def span(self, node: yaml.Node) -> tuple[int, int]:
         return node.start_mark.line + 1 + self.line_offset, node.start_mark.column + 1
 
@@ -125,7 +134,7 @@ class _Builder:
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
-                key = self.constructor.construct_object(key_node) if isinstance(key_node, yaml.ScalarNode) else None
+                key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
                 if not isinstance(key, (str, int, float, bool)):
                     self.sink.error("QB112", "a key must be plain text", SourceSpan(self.source.path, *self.span(key_node)))
                     continue
@@ -143,10 +152,4 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
-        value = self.constructor.construct_object(node)
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (bool, int, float)) or value is None:
-            return value
-        # Dates, binary and other YAML types have no meaning in a quiz: keep the text as written.
-        return str(node.value)
+        return self.scalar(node)

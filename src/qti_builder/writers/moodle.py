@@ -1,22 +1,74 @@
 """Moodle XML: one ``<quiz>`` file per quiz, a category per section.
 
-Follows what Moodle 4.5's importer does (shared/docs/lms-import-facts.md): HTML text in CDATA
-(outside CDATA Moodle drops whitespace next to entities), every question named, fractions from
-Moodle's grade options, a category question before each section's questions.
+Follows what Moodle 4.5's importer does (shared/docs/lms-import-facts.md, and the importers of
+question/format/xml/format.php and the qtype plugins): HTML text in CDATA (outside CDATA Moodle
+drops whitespace next to entities), every question named, fractions from Moodle's grade options,
+a category question before each section's questions.
+
+Every model kind has one template per Moodle question type (``question_<type>.xml.j2``). The
+writer computes what each template shows (fractions, feedback per answer, the cloze text, ...),
+so the templates only lay out data. What a kind becomes:
+
+==================  =====================================================================
+single_choice       multichoice, single, fraction 100/0
+multiple_response   multichoice, not single, fractions from ``choice_scores()``
+true_false          truefalse, answers ``true``/``false``
+short_answer        shortanswer (``*`` is Moodle's wildcard too)
+numerical           numerical, absolute tolerances, the unit as an optional unit
+essay               essay
+file_upload         essay without an inline answer, attachments required
+matching            matching; distractors are subquestions without text
+ordering            ordering (qtype_ordering, in core since Moodle 4.4)
+fill_in_blank       cloze, each blank an embedded answer
+text_only           description
+==================  =====================================================================
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from html import escape
+from typing import Any, ClassVar
 
-from ..content import plain_text
+from ..content import plain_text, render_block
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model import EssayQuestion, Quiz, SingleChoiceQuestion
-from ..model.questions import QuestionBase
+from ..model import Quiz
+from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
+                               MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
+                               QuestionBase, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem,
+                               TrueFalseQuestion)
 from .base import Document, Output, Writer
+
+#: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
+#: must be within 0.001 points of one of them or of its negative (lms-import-facts.md).
+MOODLE_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20,
+                 16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0)
 
 #: Model response formats -> Moodle ``responseformat`` values.
 ESSAY_FORMATS = {"editor": "editor", "plain": "plain", "monospaced": "monospaced"}
+
+#: Moodle's default penalty per wrong try; true/false uses 1 (its editing form fixes it there,
+#: a second try being a sure win) and a description scores nothing.
+PENALTY = "0.3333333"
+PENALTIES: dict[type[QuestionBase], str] = {TrueFalseQuestion: "1", TextOnlyItem: "0"}
+
+#: qtype_ordering settings, spelled as its export_to_xml() writes them: all items shown, one
+#: under the other, unnumbered; each item in its right place earns its share of the points.
+ORDERING_OPTIONS = {
+    "layouttype": "VERTICAL",
+    "selecttype": "ALL",
+    "gradingtype": "ABSOLUTE_POSITION",
+    "showgrading": "SHOW",
+    "numberingstyle": "none",
+}
+
+#: Diagnostics of this writer. QB321: a score Moodle cannot store; QB322: a blank Moodle cannot
+#: take; QB323 (warning): a cloze question whose marks differ from the points.
+FRACTION_ERROR = "QB321"
+BLANK_ERROR = "QB322"
+CLOZE_MARKS_WARNING = "QB323"
 
 
 class MoodleXmlWriter(Writer):
@@ -24,31 +76,42 @@ class MoodleXmlWriter(Writer):
     suffix = ".moodle.xml"
     templates: ClassVar[dict[type[QuestionBase], str]] = {
         SingleChoiceQuestion: "moodle/question_multichoice.xml.j2",
+        MultipleResponseQuestion: "moodle/question_multichoice.xml.j2",
+        TrueFalseQuestion: "moodle/question_truefalse.xml.j2",
+        ShortAnswerQuestion: "moodle/question_shortanswer.xml.j2",
+        NumericalQuestion: "moodle/question_numerical.xml.j2",
         EssayQuestion: "moodle/question_essay.xml.j2",
+        FileUploadQuestion: "moodle/question_essay.xml.j2",
+        MatchingQuestion: "moodle/question_matching.xml.j2",
+        OrderingQuestion: "moodle/question_ordering.xml.j2",
+        FillInBlankQuestion: "moodle/question_cloze.xml.j2",
+        TextOnlyItem: "moodle/question_description.xml.j2",
     }
 
     def write(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> Output | None:
         if not self.check_supported(quiz, spans, sink):
             return None
+        ok = True
         categories = []
+        # A section's ``select`` (draw n at random) has no Moodle XML form: random questions are
+        # quiz slots, not bank questions. The questions go into the category all the same.
         for ancestors, section in quiz.iter_sections():
             path = [quiz.title, *(a.title for a in ancestors), section.title]
+            entries = []
+            for question in section.questions:
+                entry = QuestionContext(quiz, question, spans.get(question.id), sink).build()
+                ok = ok and entry is not None
+                entries.append(entry)
             categories.append({
                 "section": section,
                 "path": "$course$/top/" + "/".join(category_name(p) for p in path),
-                "questions": [
-                    {
-                        "question": q,
-                        "template": self.templates[type(q)],
-                        "name": q.title or plain_text(q.stem, 100),
-                        "idnumber": f"{quiz.id}.{q.id}",
-                    }
-                    for q in section.questions
-                ],
+                "questions": entries,
             })
+        if not ok:
+            return None
         data = self.render(
             "moodle/quiz.xml.j2", sink, quiz=quiz, categories=categories,
-            quiz_category="$course$/top/" + category_name(quiz.title), essay_formats=ESSAY_FORMATS,
+            quiz_category="$course$/top/" + category_name(quiz.title),
         )
         if data is None:
             return None
@@ -58,3 +121,289 @@ class MoodleXmlWriter(Writer):
 def category_name(title: str) -> str:
     """Moodle splits category paths on '/', and reads '//' as a literal slash."""
     return " ".join(title.split()).replace("/", "//")
+
+
+#: Moodle's question.idnumber column holds 100 characters.
+IDNUMBER_LENGTH = 100
+
+
+def idnumber(quiz_id: str, question_id: str) -> str:
+    """``<quiz id>.<question id>``; when that is too long for Moodle, the question id alone, which
+    is unique in the quiz and so in its categories (Moodle wants idnumbers unique per category)."""
+    full = f"{quiz_id}.{question_id}"
+    return full if len(full) <= IDNUMBER_LENGTH else question_id
+
+
+def moodle_fraction(percent: float) -> str | None:
+    """The grade option ``percent`` stands for, as Moodle writes it ('33.33333', '-50'), or None."""
+    for grade in MOODLE_GRADES:
+        for option in (grade, -grade):
+            if abs(percent - option) <= 0.001:
+                text = f"{option:.5f}".rstrip("0").rstrip(".")
+                return "0" if text == "-0" else text
+    return None
+
+
+def decimal(value: float) -> str:
+    """A number as plain decimal text without float noise: 0.15000000000000002 -> '0.15'."""
+    text = format(Decimal(f"{value:.12g}"), "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+class QuestionContext:
+    """What one question's template shows: the common header plus its kind's fields."""
+
+    def __init__(self, quiz: Quiz, question: QuestionBase, span: SourceSpan | None, sink: DiagnosticSink) -> None:
+        self.quiz, self.question, self.span, self.sink = quiz, question, span, sink
+        self.ok = True
+        #: Percent (as text) -> the answers scored so, for the scores Moodle cannot store.
+        self.unstorable: dict[str, list[str]] = {}
+
+    def build(self) -> dict[str, Any] | None:
+        q = self.question
+        # A blank's [[marker]] would show in the question bank's name: a gap reads better.
+        stem = BLANK_MARKER.sub("___", q.stem) if isinstance(q, FillInBlankQuestion) else q.stem
+        entry: dict[str, Any] = {
+            "question": q,
+            "template": MoodleXmlWriter.templates[type(q)],
+            "name": q.title or plain_text(stem, 100),
+            "idnumber": idnumber(self.quiz.id, q.id),
+            "defaultgrade": q.points,
+            "penalty": PENALTIES.get(type(q), PENALTY),
+        }
+        builder: Callable[[Any], dict[str, Any]] = getattr(self, "_" + q.type)
+        entry.update(builder(q))
+        if self.unstorable:
+            self.report_unstorable()
+        return entry if self.ok else None
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def fraction(self, percent: float, what: str) -> str:
+        """The fraction Moodle stores for ``percent``; one it cannot store is collected and reported
+        once per question (see :meth:`build`)."""
+        text = moodle_fraction(percent)
+        if text is None:
+            self.unstorable.setdefault(decimal(round(percent, 5)), []).append(what)
+            return "0"
+        return text
+
+    def report_unstorable(self) -> None:
+        self.ok = False
+        problems = []
+        for percent, whats in self.unstorable.items():
+            nearest = min((sign * g for g in MOODLE_GRADES for sign in (1, -1)), key=lambda g: abs(g - float(percent)))
+            nouns = {what.split(" ", 1)[0] for what in whats}
+            if len(whats) > 1 and len(nouns) == 1:  # "choices A, B, C" rather than "choice A, choice B, ..."
+                whats = [f"{nouns.pop()}s " + ", ".join(what.split(" ", 1)[1] for what in whats)]
+            problems.append(f"{percent} % ({', '.join(whats)}; nearest option {moodle_fraction(nearest)} %)")
+        self.sink.error(
+            FRACTION_ERROR,
+            f"Moodle cannot store the scores of question '{self.question.id}': "
+            + "; ".join(problems) + " is not one of its grade options",
+            self.span,
+            hint="Moodle's grade options are 100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, "
+                 "20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5 and 0 % and their negatives: give explicit scores "
+                 "from them (a multiple-response question's adding up to 100 %), or leave Moodle out with --format",
+        )
+
+    def answer_feedback(self, own: str | None, percent: float) -> str | None:
+        """Answer-specific feedback, else the question's correct/partial/incorrect feedback:
+        short-answer, numerical and true/false questions have no combined feedback in Moodle."""
+        if own:
+            return own
+        fb = self.question.feedback
+        return fb.correct if percent >= 100 else fb.partially_correct if percent > 0 else fb.incorrect
+
+    # -- one method per kind -----------------------------------------------------------------
+
+    def _single_choice(self, q: SingleChoiceQuestion) -> dict[str, Any]:
+        return self._choices(q, {c.id: 100.0 if c.correct else 0.0 for c in q.choices}, single=True)
+
+    def _multiple_response(self, q: MultipleResponseQuestion) -> dict[str, Any]:
+        return self._choices(q, q.choice_scores(), single=False)
+
+    def _choices(self, q: SingleChoiceQuestion | MultipleResponseQuestion, scores: dict[str, float],
+                 single: bool) -> dict[str, Any]:
+        return {
+            "single": "true" if single else "false",
+            "shuffle": "true" if q.shuffle else "false",
+            # "Select one or more:" tells students that several boxes may be ticked.
+            "showstandardinstruction": 0 if single else 1,
+            "shownumcorrect": not single,
+            "answers": [
+                {"fraction": self.fraction(scores[c.id], f"choice {c.id}"), "text": c.text, "feedback": c.feedback}
+                for c in q.choices
+            ],
+        }
+
+    def _true_false(self, q: TrueFalseQuestion) -> dict[str, Any]:
+        answers = []
+        for value, own in ((True, q.true_feedback), (False, q.false_feedback)):
+            percent = 100.0 if value == q.answer else 0.0
+            answers.append({"text": "true" if value else "false", "fraction": moodle_fraction(percent),
+                            "feedback": self.answer_feedback(own, percent)})
+        return {"answers": answers}
+
+    def _short_answer(self, q: ShortAnswerQuestion) -> dict[str, Any]:
+        answers = [
+            {"text": a.text, "fraction": self.fraction(a.score, f"answer '{a.text}'"),
+             "feedback": self.answer_feedback(a.feedback, a.score)}
+            for a in q.answers
+        ]
+        return {"usecase": 1 if q.case_sensitive else 0, "answers": answers + self._catch_all([a.text for a in q.answers])}
+
+    def _catch_all(self, texts: list[str], **extra: str) -> list[dict[str, Any]]:
+        """Moodle's idiom for "any other answer": a last ``*`` answer worth 0, carrying the
+        incorrect feedback (answers are tried in order, the first match wins)."""
+        if not self.question.feedback.incorrect or "*" in texts:
+            return []
+        return [{"text": "*", "fraction": "0", "feedback": self.question.feedback.incorrect, **extra}]
+
+    def _numerical(self, q: NumericalQuestion) -> dict[str, Any]:
+        answers = []
+        for a in q.answers:
+            # Moodle's tolerance is absolute: a percent tolerance becomes the half-width of its bounds.
+            low, high = a.bounds()
+            answers.append({
+                "text": decimal((low + high) / 2),
+                "tolerance": decimal((high - low) / 2),
+                "fraction": self.fraction(a.score, f"answer {a.value:g}"),
+                "feedback": self.answer_feedback(a.feedback, a.score),
+            })
+        return {
+            "answers": answers + self._catch_all([], tolerance=""),
+            # The unit, when given, is optional: "100" and "100 °C" both score; without one,
+            # Moodle shows no unit field at all (showunits 3).
+            "units": [{"name": q.unit, "multiplier": "1"}] if q.unit else [],
+            "unitgradingtype": 0,
+            "unitpenalty": "0.1",
+            "showunits": 0 if q.unit else 3,
+            "unitsleft": 0,
+        }
+
+    def _essay(self, q: EssayQuestion) -> dict[str, Any]:
+        return {"essay": {
+            "responseformat": ESSAY_FORMATS[q.response_format],
+            "responserequired": 1,
+            "responsefieldlines": q.expected_lines,
+            "minwordlimit": q.min_words or "",
+            "maxwordlimit": q.max_words or "",
+            "attachments": q.attachments,
+            "attachmentsrequired": 0,
+            "filetypeslist": "",
+            "graderinfo": q.model_answer,
+        }}
+
+    def _file_upload(self, q: FileUploadQuestion) -> dict[str, Any]:
+        return {"essay": {
+            "responseformat": "noinline",
+            "responserequired": 0,
+            "responsefieldlines": 15,
+            "minwordlimit": "",
+            "maxwordlimit": "",
+            "attachments": q.max_files,
+            "attachmentsrequired": 1,
+            "filetypeslist": ",".join(q.allowed_types),
+            "graderinfo": q.model_answer,
+        }}
+
+    def _matching(self, q: MatchingQuestion) -> dict[str, Any]:
+        # Moodle's choices are plain text (shown in a drop-down); a distractor is a subquestion
+        # without text, as Moodle's own export writes it.
+        subquestions = [{"text": p.prompt, "answer": plain_text(p.answer, 10_000)} for p in q.pairs]
+        subquestions += [{"text": "", "answer": plain_text(d, 10_000)} for d in q.distractors]
+        return {"shuffle": "true" if q.shuffle else "false", "subquestions": subquestions}
+
+    def _ordering(self, q: OrderingQuestion) -> dict[str, Any]:
+        # qtype_ordering takes the correct order from the order of the answers; the fraction
+        # attribute only echoes the position, as its export writes it (the importer resets it).
+        return {"ordering": {**ORDERING_OPTIONS, "selectcount": len(q.items)},
+                "ordered_items": [{"position": n, "text": text} for n, text in enumerate(q.items, 1)]}
+
+    def _fill_in_blank(self, q: FillInBlankQuestion) -> dict[str, Any]:
+        count = len(q.blanks)
+        share = q.points / count
+        # A cloze question's mark is the sum of its blanks' weights, whole numbers; Moodle's
+        # importer ignores <defaultgrade> for cloze.
+        weight = int(share) if share >= 1 and share == int(share) else 1
+        if weight * count != q.points:
+            self.sink.warning(
+                CLOZE_MARKS_WARNING,
+                f"question '{q.id}' is worth {q.points:g} points, but Moodle gives a cloze question the sum of "
+                f"its blanks' whole-number weights: it will be worth {count} (each of the {count} blanks 1)",
+                self.span,
+                hint="give the question a whole multiple of its number of blanks as points, or change the mark in Moodle",
+            )
+        blanks = {b.id: self._embedded_answer(q, b, weight) for b in q.blanks}
+        return {"defaultgrade": weight * count, "cloze_text": cloze_text(q.stem, blanks)}
+
+    def _embedded_answer(self, q: FillInBlankQuestion, blank: Blank, weight: int) -> str:
+        if any(not a for a in [*blank.answers, *blank.options]):
+            self._blank_error(blank, "has an empty answer or option")
+        if blank.kind == "text":
+            kind = "SHORTANSWER_C" if q.case_sensitive else "SHORTANSWER"
+            # Blank answers are literal text: a star is escaped, Moodle's shortanswer reads a
+            # bare * as a wildcard.
+            alternatives = ["=" + cloze_escape(a.replace("*", "\\*")) for a in blank.answers]
+        else:
+            if len(blank.answers) + len(blank.options) < 2:
+                self._blank_error(blank, "is a drop-down with a single choice; Moodle needs at least 2")
+            # Shuffled drop-down: written in source order the correct answer would always come first.
+            kind = "MULTICHOICE_S"
+            alternatives = ["=" + cloze_escape(escape(a, quote=False)) for a in blank.answers]
+            alternatives += [cloze_escape(escape(o, quote=False)) for o in blank.options]
+        return "{%d:%s:%s}" % (weight, kind, "~".join(alternatives))
+
+    def _blank_error(self, blank: Blank, problem: str) -> None:
+        self.ok = False
+        self.sink.error(BLANK_ERROR, f"blank '{blank.id}' of question '{self.question.id}' {problem}", self.span,
+                        hint="fix the blank's answers/options, or leave this target out with --format")
+
+    def _text_only(self, q: TextOnlyItem) -> dict[str, Any]:
+        return {"defaultgrade": 0}
+
+
+# -- cloze ---------------------------------------------------------------------------------------
+
+#: How Moodle 4.5's qtype_multianswer_extract_question() reads an embedded answer's alternative:
+#: it ends at a ~ # or } not preceded by \ & or &amp;, is then entity-decoded
+#: (html_entity_decode) and has \} and \# unescaped -- and nothing else (a \~ \/ or \" in the
+#: Moodle docs' sense would keep its backslash). So } and # are backslash-escaped, and ~ \ & and
+#: the HTML specials become character references; / and " need nothing in CDATA.
+_CLOZE_ESCAPES = {"}": "\\}", "#": "\\#", "~": "&#126;", "\\": "&#92;", "&": "&#38;", "<": "&lt;",
+                  ">": "&gt;", '"': "&quot;"}
+
+
+def cloze_escape(stored: str) -> str:
+    """The text to write so that Moodle stores ``stored`` as the alternative."""
+    text = "".join(_CLOZE_ESCAPES.get(ch, ch) for ch in stored)
+    # A leading = or %n% would be read as the alternative's grade.
+    if text[:1] == "=":
+        text = "&#61;" + text[1:]
+    elif text[:1] == "%":
+        text = "&#37;" + text[1:]
+    return text
+
+
+#: Text that Moodle would take for an embedded answer of its own: "{" then digits and ":".
+_EMBEDDED_START = re.compile(r"\{(?=[0-9]*:)")
+_PLACEHOLDER = "\ue000{}\ue001"
+
+
+def cloze_text(stem: str, answers: dict[str, str]) -> str:
+    """The stem as HTML with each ``[[blank]]`` replaced by its embedded answer. The markers are
+    swapped for placeholders before the Markdown is rendered, so nothing in the answers is read
+    as Markdown, and any "{n:" of the stem's own is written as a character reference."""
+    order: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        order.append(match.group(1))
+        return _PLACEHOLDER.format(len(order) - 1)
+
+    html = _EMBEDDED_START.sub("&#123;", render_block(BLANK_MARKER.sub(hold, stem)))
+    for index, blank_id in enumerate(order):
+        html = html.replace(_PLACEHOLDER.format(index), answers[blank_id])
+    return html

@@ -2,27 +2,126 @@
 
 Besides standard QTI 2.1, the documents follow what Canvas's importer reads
 (shared/docs/lms-import-facts.md): points as ``weight`` on each item reference *and* as
-SCORE/normalMaximum and MAXSCORE; feedback identifiers ``general_fb``, ``correct_fb``,
-``incorrect_fb`` and ``<choice>_fb``; response processing written out in full (no template URI),
-which every player and Canvas understand.
+SCORE/normalMaximum and MAXSCORE; correct answers in ``correctResponse``; feedback identifiers
+``general_fb``, ``correct_fb``, ``incorrect_fb`` and ``<choice>_fb`` set through FEEDBACK's
+``multiple`` pattern; a true/false response identifier starting with ``TF``; response processing
+written out in full (no template URI), which every player, pyslet and Canvas understand.
+
+The templates stay simple: what they need (identifiers, mapped values, bounds, the order choices
+are listed in) is computed here, one context function per question kind.
+
+What each kind becomes:
+
+============================  ==============================================================
+single_choice                 choiceInteraction maxChoices=1; all or nothing
+multiple_response             choiceInteraction maxChoices=0; SCORE = mapResponse (partial
+                              credit and negative marks from ``choice_scores()``, clamped to
+                              0..points)
+true_false                    choiceInteraction on ``TF_RESPONSE``, choices ``true``/``false``
+                              labelled in the quiz language
+short_answer                  textEntryInteraction (string); mapping of the literal answers,
+                              ``patternMatch`` for ``*`` wildcards; the best matching answer
+                              decides score and feedback
+numerical                     textEntryInteraction (float); the best answer whose bounds hold
+essay                         extendedTextInteraction (+ uploadInteraction per attachment);
+                              graded by a person
+file_upload                   one uploadInteraction per file; graded by a person
+matching                      matchInteraction, directedPair mapping (points shared by pairs)
+ordering                      orderInteraction, all or nothing
+fill_in_blank                 textEntryInteraction / inlineChoiceInteraction in place of each
+                              ``[[blank]]``; one response per blank, points shared equally
+text_only                     an item with an itemBody only: no response, outcome or processing
+============================  ==============================================================
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import random
+import re
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model import EssayQuestion, Quiz, SingleChoiceQuestion
-from ..model.questions import QuestionBase
+from ..i18n import true_false_labels
+from ..model import Quiz
+from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
+                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..templating import number
 from .base import Document, Output, Writer
 
-#: Question kind -> the QTI interaction it becomes (also written to the manifest, where Canvas
-#: needs ``interactionType`` to import some kinds).
-INTERACTION_TYPES: dict[type[QuestionBase], str] = {
+#: Question kind -> the QTI interaction it becomes (also written to the manifest's qtiMetadata).
+#: A fill-in-the-blank question lists the interactions of its blanks instead (BLANK_INTERACTIONS);
+#: a text-only item has none.
+INTERACTION_TYPES: dict[type[QuestionBase], str | None] = {
     SingleChoiceQuestion: "choiceInteraction",
+    MultipleResponseQuestion: "choiceInteraction",
+    TrueFalseQuestion: "choiceInteraction",
+    ShortAnswerQuestion: "textEntryInteraction",
+    NumericalQuestion: "textEntryInteraction",
     EssayQuestion: "extendedTextInteraction",
+    FileUploadQuestion: "uploadInteraction",
+    MatchingQuestion: "matchInteraction",
+    OrderingQuestion: "orderInteraction",
+    FillInBlankQuestion: "textEntryInteraction",
+    TextOnlyItem: None,
 }
+
+BLANK_INTERACTIONS = {"text": "textEntryInteraction", "dropdown": "inlineChoiceInteraction"}
+
+#: Feedback the response processing can show besides general feedback. All-or-nothing kinds have
+#: no partially correct state; kinds graded by a person (or not at all) have no outcome feedback.
+OUTCOME_FEEDBACK: dict[type[QuestionBase], tuple[str, ...]] = {
+    SingleChoiceQuestion: ("correct", "incorrect"),
+    TrueFalseQuestion: ("correct", "incorrect"),
+    OrderingQuestion: ("correct", "incorrect"),
+    MultipleResponseQuestion: ("correct", "partially_correct", "incorrect"),
+    ShortAnswerQuestion: ("correct", "partially_correct", "incorrect"),
+    NumericalQuestion: ("correct", "partially_correct", "incorrect"),
+    MatchingQuestion: ("correct", "partially_correct", "incorrect"),
+    FillInBlankQuestion: ("correct", "partially_correct", "incorrect"),
+    EssayQuestion: (),
+    FileUploadQuestion: (),
+    TextOnlyItem: (),
+}
+
+#: Identifiers of the modal feedbacks. Canvas sorts feedback by identifier (lms-import-facts.md):
+#: ``general_|_all`` -> general comments, ``incorrect|wrong|_IC$`` -> incorrect comments, then
+#: ``correct|_C$`` -> correct comments. Canvas has no partially correct comments, so that
+#: identifier matches none of them ("partially_correct_fb" would land in correct comments).
+FEEDBACK_IDS = {"general": "general_fb", "correct": "correct_fb", "partially_correct": "partial_fb",
+                "incorrect": "incorrect_fb"}
+
+#: Kinds without a correctResponse (manifest ``solutionAvailable``).
+NO_SOLUTION = (EssayQuestion, FileUploadQuestion, TextOnlyItem)
+
+#: The true/false response: Canvas recognises true/false only on a response identifier starting
+#: with "TF". The choice identifiers must not contain "correct"/"wrong" (Canvas's feedback rules).
+TF_RESPONSE = "TF_RESPONSE"
+TF_CHOICES = ("true", "false")
+
+#: Essay response formats -> extendedTextInteraction/@format.
+ESSAY_FORMATS = {"editor": "xhtml", "plain": "plain", "monospaced": "preFormatted"}
+
+#: File name extensions -> the MIME type an uploadInteraction's ``type`` accepts. QTI 2.1 takes one
+#: type only, so it is written when every allowed extension has the same one.
+UPLOAD_TYPES = {
+    ".pdf": "application/pdf", ".txt": "text/plain", ".csv": "text/csv", ".md": "text/markdown",
+    ".py": "text/x-python", ".java": "text/x-java", ".c": "text/x-c", ".cpp": "text/x-c++", ".js": "text/javascript",
+    ".html": "text/html", ".htm": "text/html", ".xml": "application/xml", ".json": "application/json",
+    ".zip": "application/zip", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+    ".svg": "image/svg+xml", ".mp3": "audio/mpeg", ".mp4": "video/mp4", ".ipynb": "application/x-ipynb+json",
+    ".doc": "application/msword", ".xls": "application/vnd.ms-excel", ".ppt": "application/vnd.ms-powerpoint",
+    ".docx": "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ".xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    ".pptx": "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    ".odt": "application/vnd.oasis.opendocument.text",
+}
+
+#: A score this close below the maximum counts as full marks (mapped values are decimals, whose
+#: float sum can fall a hair short: 3 × 0.3333333333 for 1 point).
+FULL_SCORE_SLACK = 0.000001
 
 TEST_PATH = "assessmentTest.xml"
 
@@ -32,7 +131,16 @@ class Qti21Writer(Writer):
     suffix = ".qti21.zip"
     templates: ClassVar[dict[type[QuestionBase], str]] = {
         SingleChoiceQuestion: "qti21/item_choice.xml.j2",
+        MultipleResponseQuestion: "qti21/item_multiple_response.xml.j2",
+        TrueFalseQuestion: "qti21/item_true_false.xml.j2",
+        ShortAnswerQuestion: "qti21/item_short_answer.xml.j2",
+        NumericalQuestion: "qti21/item_numerical.xml.j2",
         EssayQuestion: "qti21/item_essay.xml.j2",
+        FileUploadQuestion: "qti21/item_file_upload.xml.j2",
+        MatchingQuestion: "qti21/item_matching.xml.j2",
+        OrderingQuestion: "qti21/item_ordering.xml.j2",
+        FillInBlankQuestion: "qti21/item_fill_in_blank.xml.j2",
+        TextOnlyItem: "qti21/item_text_only.xml.j2",
     }
 
     def write(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> Output | None:
@@ -41,14 +149,17 @@ class Qti21Writer(Writer):
         output = Output(quiz.id + self.suffix, archive=True)
         items = []
         for question in quiz.iter_questions():
+            kind = item_context(quiz, question)
             item = {
                 "question": question,
                 "identifier": item_identifier(quiz, question),
                 "href": f"items/{question.id}.xml",
-                "title": question.title or plain_text(question.stem),
-                "interaction": INTERACTION_TYPES[type(question)],
+                "title": item_title(question),
+                "interactions": kind["interactions"],
+                "feedback_type": "nonadaptive" if any(f["shown"] for f in kind["feedbacks"]) else "none",
+                "solution_available": not isinstance(question, NO_SOLUTION),
             }
-            data = self.render(self.templates[type(question)], sink, spans.get(question.id), quiz=quiz, **item)
+            data = self.render(self.templates[type(question)], sink, spans.get(question.id), quiz=quiz, **{**kind, **item})
             if data is not None:
                 output.documents.append(Document(item["href"], data, "qti", question.id))
             items.append(item)
@@ -65,3 +176,271 @@ class Qti21Writer(Writer):
 def item_identifier(quiz: Quiz, question: QuestionBase) -> str:
     """Unique across quizzes, so two packages imported into one course never collide."""
     return f"{quiz.id}.{question.id}"
+
+
+def item_title(question: QuestionBase) -> str:
+    if question.title:
+        return question.title
+    return plain_text(BLANK_MARKER.sub("…", question.stem))
+
+
+# -- contexts -----------------------------------------------------------------------------------
+
+
+def item_context(quiz: Quiz, question: QuestionBase) -> dict[str, Any]:
+    """Everything an item template needs beyond the question itself.
+
+    Common keys: ``points`` and ``full_score`` (decimal strings), ``fb`` (the outcome feedback texts
+    this kind can show, by name, else None), ``feedback_ids``, ``feedbacks`` (every modalFeedback to
+    write: id, text and whether response processing can show it) and ``interactions``.
+    """
+    kinds = OUTCOME_FEEDBACK[type(question)]
+    texts = question.feedback.model_dump()
+    fb = {name: texts[name] if name == "general" or name in kinds else None for name in FEEDBACK_IDS}
+    if isinstance(question, TextOnlyItem):
+        fb["general"] = None  # nothing is answered, so nothing can show it
+    context: dict[str, Any] = {
+        "points": number(question.points),
+        "full_score": number(max(question.points - FULL_SCORE_SLACK, 0), 10),
+        "fb": fb,
+        "feedback_ids": FEEDBACK_IDS,
+        "interactions": [t for t in [INTERACTION_TYPES[type(question)]] if t],
+        "extra_feedbacks": [],
+    }
+    build = CONTEXTS.get(type(question))
+    if build:
+        context.update(build(quiz, question))
+    context["feedbacks"] = [
+        {"id": FEEDBACK_IDS[name], "text": text, "shown": True} for name, text in fb.items() if text
+    ] + context.pop("extra_feedbacks")
+    return context
+
+
+def _share(points: float, percent: float) -> str:
+    return number(points * percent / 100, 10)
+
+
+def _choice_feedbacks(choices: Sequence[Any]) -> dict[str, Any]:
+    with_feedback = [c for c in choices if c.feedback]
+    return {
+        "choice_feedbacks": [{"choice": c.id, "id": f"{c.id}_fb"} for c in with_feedback],
+        "extra_feedbacks": [{"id": f"{c.id}_fb", "text": c.feedback, "shown": True} for c in with_feedback],
+    }
+
+
+def _single_choice(quiz: Quiz, q: SingleChoiceQuestion) -> dict[str, Any]:
+    return {"correct_ids": [c.id for c in q.choices if c.correct], **_choice_feedbacks(q.choices)}
+
+
+def _multiple_response(quiz: Quiz, q: MultipleResponseQuestion) -> dict[str, Any]:
+    scores = q.choice_scores()
+    return {
+        "correct_ids": [c.id for c in q.choices if c.correct],
+        "mapping": [{"key": c.id, "value": _share(q.points, scores[c.id])} for c in q.choices],
+        **_choice_feedbacks(q.choices),
+    }
+
+
+def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> dict[str, Any]:
+    labels = true_false_labels(quiz.language)
+    texts = (q.true_feedback, q.false_feedback)
+    choices = [{"id": ident, "label": label, "feedback_id": f"{ident}_fb" if text else None}
+               for ident, label, text in zip(TF_CHOICES, labels, texts)]
+    return {
+        "response": TF_RESPONSE,
+        "choices": choices,
+        "correct_id": TF_CHOICES[0] if q.answer else TF_CHOICES[1],
+        "extra_feedbacks": [{"id": c["feedback_id"], "text": t, "shown": True} for c, t in zip(choices, texts) if t],
+    }
+
+
+_UNESCAPED_STAR = re.compile(r"(?<!\\)\*")
+#: Characters to escape in XML Schema regular expressions. ``$`` means nothing there (no anchors:
+#: a pattern always matches the whole string) and ``\$`` is not even a valid escape.
+_XSD_REGEX_SPECIAL = set("\\|.?*+(){}[]^-")
+
+
+def wildcard_pattern(text: str, case_sensitive: bool) -> str | None:
+    """Moodle's short-answer wildcards as an XML Schema regular expression (``patternMatch`` is
+    anchored): ``*`` matches any run of characters, ``\\*`` is a literal star. None when ``text``
+    has no wildcard. Without case sensitivity each letter becomes a class (``[Ss]``): XML Schema
+    regular expressions have no flags."""
+    if not _UNESCAPED_STAR.search(text):
+        return None
+    parts = []
+    for literal in _UNESCAPED_STAR.split(text):
+        out = []
+        for ch in literal.replace("\\*", "*"):
+            if not case_sensitive and len(ch.lower()) == len(ch.upper()) == 1 and ch.lower() != ch.upper():
+                out.append(f"[{ch.lower()}{ch.upper()}]")
+            else:
+                out.append("\\" + ch if ch in _XSD_REGEX_SPECIAL else ch)
+        parts.append("".join(out))
+    return ".*".join(parts)
+
+
+def _literal(text: str) -> str:
+    """An answer as the student would type it: wildcards dropped, ``\\*`` as a star."""
+    return _UNESCAPED_STAR.sub("", text).replace("\\*", "*")
+
+
+def _unique_keys(texts: Sequence[str], case_sensitive: bool) -> list[str]:
+    """Answers once each; without case sensitivity "Sun" and "sun" are one mapEntry."""
+    seen: set[str] = set()
+    keys = []
+    for text in texts:
+        folded = text if case_sensitive else text.casefold()
+        if folded not in seen:
+            seen.add(folded)
+            keys.append(text)
+    return keys
+
+
+def _best_first(answers: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Answers with their 1-based position, highest score first (stable): the first that matches wins."""
+    return sorted(enumerate(answers, 1), key=lambda pair: -pair[1].score)
+
+
+def _short_answer(quiz: Quiz, q: ShortAnswerQuestion) -> dict[str, Any]:
+    answers = []
+    for position, a in _best_first(q.answers):
+        pattern = wildcard_pattern(a.text, q.case_sensitive)
+        answers.append({
+            "text": _literal(a.text), "pattern": pattern, "score": a.score, "value": _share(q.points, a.score),
+            "feedback_id": f"answer{position}_fb" if a.feedback else None, "feedback": a.feedback, "position": position,
+        })
+    literal = [a for a in answers if a["pattern"] is None]
+    # correctResponse: a 100 % answer as typed; a wildcard one without its stars if it is the only kind.
+    full = [a for a in answers if a["score"] == 100]
+    correct = next((a for a in full if a["pattern"] is None), full[0])
+    return {
+        "case_sensitive": q.case_sensitive,
+        "correct_value": correct["text"],
+        # mapEntry keys are unique; a duplicate answer keeps its best score (best first).
+        "mapping": [{"key": k, "value": next(a["value"] for a in literal if a["text"] == k)}
+                    for k in _unique_keys([a["text"] for a in literal], q.case_sensitive)],
+        "answers": answers,
+        "extra_feedbacks": [{"id": a["feedback_id"], "text": a["feedback"], "shown": True}
+                            for a in sorted(answers, key=lambda a: a["position"]) if a["feedback_id"]],
+    }
+
+
+def _numerical(quiz: Quiz, q: NumericalQuestion) -> dict[str, Any]:
+    answers = []
+    for position, a in _best_first(q.answers):
+        lower, upper = a.bounds()
+        answers.append({
+            "lower": number(lower, 10), "upper": number(upper, 10), "value": _share(q.points, a.score),
+            "feedback_id": f"answer{position}_fb" if a.feedback else None, "feedback": a.feedback, "position": position,
+        })
+    correct = next(a for a in q.answers if a.score == 100)
+    return {
+        "correct_value": number(correct.value, 10),
+        "unit": q.unit,
+        "answers": answers,
+        "extra_feedbacks": [{"id": a["feedback_id"], "text": a["feedback"], "shown": True}
+                            for a in sorted(answers, key=lambda a: a["position"]) if a["feedback_id"]],
+    }
+
+
+def _uploads(count: int, prefix: str, allowed_types: Sequence[str] = ()) -> dict[str, Any]:
+    """One uploadInteraction per file (each takes one file): ``prefix``, or ``prefix_1``... for several."""
+    types = {UPLOAD_TYPES.get(ext.lower()) for ext in allowed_types}
+    return {
+        "upload_ids": [prefix] if count == 1 else [f"{prefix}_{n}" for n in range(1, count + 1)],
+        "upload_type": types.pop() if len(types) == 1 and None not in types else None,
+    }
+
+
+def _essay(quiz: Quiz, q: EssayQuestion) -> dict[str, Any]:
+    context = {
+        "format": ESSAY_FORMATS[q.response_format],
+        "interactions": ["extendedTextInteraction"] + (["uploadInteraction"] if q.attachments else []),
+        **_uploads(q.attachments, "ATTACHMENT"),
+    }
+    if q.model_answer:
+        # Canvas reads an essay's feedback named "solution" as its example solution; response
+        # processing never shows it, so standard players keep it from students.
+        context["extra_feedbacks"] = [{"id": "solution", "text": q.model_answer, "shown": False}]
+    return context
+
+
+def _file_upload(quiz: Quiz, q: FileUploadQuestion) -> dict[str, Any]:
+    return _uploads(q.max_files, "RESPONSE", q.allowed_types)
+
+
+def scrambled(items: Sequence[Any], seed: str) -> list[Any]:
+    """A fixed permutation of ``items`` that is never the original order (for two or more).
+
+    Players shuffle these choices anyway; the order in the file matters to those that do not, and
+    to the identifiers, which are numbered in this order so they do not give the answer away.
+    """
+    order = list(items)
+    random.Random(seed).shuffle(order)  # str seeds hash with SHA-512: the same on every run
+    if len(order) > 1 and order == list(items):
+        order = order[1:] + order[:1]
+    return order
+
+
+def _matching(quiz: Quiz, q: MatchingQuestion) -> dict[str, Any]:
+    sources = [{"id": f"P{n}", "text": pair.prompt} for n, pair in enumerate(q.pairs, 1)]
+    texts = list(dict.fromkeys([pair.answer for pair in q.pairs] + list(q.distractors)))
+    targets = [{"id": f"T{n}", "text": text} for n, text in enumerate(scrambled(texts, q.id), 1)]
+    target_of = {t["text"]: t["id"] for t in targets}
+    pairs = [f"{s['id']} {target_of[pair.answer]}" for s, pair in zip(sources, q.pairs)]
+    return {
+        "sources": sources,
+        # Any answer may serve several prompts (as in Moodle's drop-downs), so the limits do not
+        # tell which answers are used.
+        "targets": targets,
+        "target_max": len(sources),
+        "pairs": pairs,
+        "mapping": [{"key": p, "value": _share(q.points, 100 / len(pairs))} for p in pairs],
+    }
+
+
+def _ordering(quiz: Quiz, q: OrderingQuestion) -> dict[str, Any]:
+    shown = scrambled(list(enumerate(q.items)), q.id)
+    choices = [{"id": f"C{n}", "text": text, "position": position} for n, (position, text) in enumerate(shown, 1)]
+    return {"choices": choices, "correct_order": [c["id"] for c in sorted(choices, key=lambda c: c["position"])]}
+
+
+def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> dict[str, Any]:
+    share = _share(q.points, 100 / len(q.blanks))
+    blanks = {}
+    for blank in q.blanks:
+        response = f"RESPONSE_{blank.id}"
+        if blank.kind == "dropdown":
+            texts = list(dict.fromkeys(list(blank.answers) + list(blank.options)))
+            choices = [{"id": f"{blank.id}-{n}", "text": text} for n, text in enumerate(scrambled(texts, f"{q.id}/{blank.id}"), 1)]
+            id_of = {c["text"]: c["id"] for c in choices}
+            keys = [id_of[a] for a in dict.fromkeys(blank.answers)]
+            blanks[blank.id] = {"response": response, "base_type": "identifier", "choices": choices, "case_sensitive": None,
+                                "fold_case": False, "correct": keys[0], "share": share,
+                                "mapping": [{"key": k, "value": share} for k in keys]}
+        else:
+            keys = _unique_keys(blank.answers, q.case_sensitive)
+            blanks[blank.id] = {"response": response, "base_type": "string", "choices": [], "case_sensitive": q.case_sensitive,
+                                "fold_case": not q.case_sensitive, "correct": keys[0], "share": share,
+                                "mapping": [{"key": k, "value": share} for k in keys]}
+    kinds = {blank.kind for blank in q.blanks}
+    return {
+        "case_sensitive": q.case_sensitive,
+        # In the order of the stem's markers, which is the order a student meets them.
+        "blanks": {i: blanks[i] for i in BLANK_MARKER.findall(q.stem)},
+        "interactions": [t for kind, t in BLANK_INTERACTIONS.items() if kind in kinds],
+    }
+
+
+CONTEXTS: dict[type[QuestionBase], Callable[[Quiz, Any], dict[str, Any]]] = {
+    SingleChoiceQuestion: _single_choice,
+    MultipleResponseQuestion: _multiple_response,
+    TrueFalseQuestion: _true_false,
+    ShortAnswerQuestion: _short_answer,
+    NumericalQuestion: _numerical,
+    EssayQuestion: _essay,
+    FileUploadQuestion: _file_upload,
+    MatchingQuestion: _matching,
+    OrderingQuestion: _ordering,
+    FillInBlankQuestion: _fill_in_blank,
+}
