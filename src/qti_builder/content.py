@@ -135,24 +135,30 @@ def _fragment(text: str) -> html.HtmlElement:
 # -- step 3: targets -----------------------------------------------------------------------------
 
 
+#: Media references -> where the target keeps the files, as (reference, new src) pairs.
+Renames = tuple[tuple[str, str], ...]
+
+
 @lru_cache(maxsize=8192)
-def render_block(text: str) -> str:
+def render_block(text: str, media: Renames = ()) -> str:
     """Markdown as QTI 2.1 XHTML block content (serialised without a namespace: the templates put
     it inside elements of the QTI default namespace)."""
     root = _fragment(text)
     _to_qti(root)
+    _rename_media(root, media)
     return _inner_xml(root)
 
 
 @lru_cache(maxsize=8192)
-def render_inline(text: str) -> str:
+def render_inline(text: str, media: Renames = ()) -> str:
     """QTI XHTML without the wrapping ``<p>`` when the text is a single paragraph."""
-    return unwrap_paragraph(render_block(text))
+    return unwrap_paragraph(render_block(text, media))
 
 
 @lru_cache(maxsize=8192)
-def render_html(text: str) -> str:
-    """Markdown as HTML for Moodle: math as TeX between ``\\(…\\)`` / ``$$…$$`` delimiters."""
+def render_html(text: str, media: Renames = ()) -> str:
+    """Markdown as HTML for Moodle: math as TeX between ``\\(…\\)`` / ``$$…$$`` delimiters, which
+    Moodle's MathJax and TeX filters render."""
     root = _fragment(text)
     for element in list(root.iter("span", "div")):
         display = _math_display(element)
@@ -162,30 +168,36 @@ def render_html(text: str) -> str:
             element.attrib.pop("class")
             if element.tag == "span":
                 element.drop_tag()
+    _rename_media(root, media)
     return _inner_html(root)
 
 
 @lru_cache(maxsize=8192)
-def render_html_inline(text: str) -> str:
-    return unwrap_paragraph(render_html(text))
+def render_html_inline(text: str, media: Renames = ()) -> str:
+    return unwrap_paragraph(render_html(text, media))
 
 
 @lru_cache(maxsize=8192)
-def render_preview(text: str, media: tuple[tuple[str, str], ...] = ()) -> str:
+def render_preview(text: str, media: Renames = ()) -> str:
     """Markdown as HTML for the preview: math as MathML (browsers render it natively, so the
     preview needs no script or CDN), media pointing at the copied files."""
     root = _fragment(text)
-    renames = dict(media)
-    for element in list(root.iter()):
-        if not isinstance(element.tag, str) or element is root:
-            continue
+    for element in list(root.iter("span", "div")):
         display = _math_display(element)
         if display:
             _replace_with_mathml(element, display)
+    _rename_media(root, media)
+    return _inner_html(root)
+
+
+def _rename_media(root: etree._Element, media: Renames) -> None:
+    renames = dict(media)
+    if not renames:
+        return
+    for element in root.iter():
         for attribute in ("src", "data"):
             if element.get(attribute) in renames:
                 element.set(attribute, renames[element.get(attribute)])
-    return _inner_html(root)
 
 
 def unwrap_paragraph(markup: str) -> str:
@@ -366,14 +378,7 @@ def _in_code(text: str, offset: int) -> bool:
 
 
 def plain_text(text: str, width: int = 80) -> str:
-    """A one-line plain rendering of Markdown, shortened to ``width`` characters (question names)."""
-    tokens = _md.parseInline(text.split("\n\n", 1)[0])
-    parts: list[str] = []
-    for token in tokens:
-        for child in token.children or []:
-            if child.type in ("text", "code_inline", "math_inline", "math_inline_double"):
-                parts.append(child.content)
-            elif child.type in ("softbreak", "hardbreak"):
-                parts.append(" ")
-    line = " ".join("".join(parts).split())
+    """A one-line plain rendering of Markdown's first paragraph, shortened to ``width`` characters
+    (question names and titles). Taken from the sanitised HTML, so removed content stays removed."""
+    line = " ".join(_fragment(text.strip().split("\n\n", 1)[0]).text_content().split())
     return line if len(line) <= width else line[: width - 1].rstrip() + "…"

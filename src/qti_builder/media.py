@@ -13,6 +13,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, urlsplit
 
@@ -44,6 +45,19 @@ class MediaSet:
     def rename(self, prefix: str) -> tuple[tuple[str, str], ...]:
         """Reference -> new ``src`` pairs, for the renderer."""
         return tuple((f.ref, prefix + f.name) for f in self.files)
+
+    def used_by(self, node: Any) -> list[MediaFile]:
+        """The files the rich text of a model object (a question, a section) shows, in order."""
+        from .content import media_refs
+        from .model.common import iter_markdown
+
+        used: dict[str, MediaFile] = {}
+        for _, text in iter_markdown(node):
+            for ref, _, _ in media_refs(text):
+                found = self.get(ref)
+                if found:
+                    used.setdefault(found.name, found)
+        return list(used.values())
 
 
 def is_external(ref: str) -> bool:

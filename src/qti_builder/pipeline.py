@@ -100,7 +100,7 @@ def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: Diagno
     for item in loaded:
         spans = item.spans
         for name in options.formats:
-            output = WRITERS[name](env).write(item.quiz, spans, sink)
+            output = WRITERS[name](env).write(item.quiz, spans, sink, item.media)
             if output is not None:
                 validate_documents(output.filename, output.documents, schemas, spans, sink)
                 outputs.append(output)

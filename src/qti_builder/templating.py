@@ -11,9 +11,12 @@ it as markup on purpose.
 from __future__ import annotations
 
 from collections.abc import Callable
+import base64
 from pathlib import Path
+from urllib.parse import quote
 
-from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined
+from jinja2 import ChoiceLoader, FileSystemLoader, PrefixLoader, StrictUndefined, pass_context
+from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
@@ -40,11 +43,59 @@ def fill_blanks(markup: str, render: Callable[[str], str]) -> Markup:
     return Markup(BLANK_MARKER.sub(lambda match: str(render(match.group(1))), str(markup)))
 
 
+def _renames(ctx: Context, target: str) -> content.Renames:
+    """Where the rendered text must point for each media file of the quiz (``media`` in the
+    template context): ``<media_prefix><name>`` in QTI, ``@@PLUGINFILE@@/<name>`` in Moodle."""
+    media = ctx.get("media")
+    if not media:
+        return ()
+    if target == "moodle":
+        return tuple((f.ref, "@@PLUGINFILE@@/" + quote(f.name)) for f in media.files)
+    return media.rename(ctx.get("media_prefix", "media/"))
+
+
+@pass_context
+def xhtml(ctx: Context, text: str | None) -> Markup:
+    return Markup(content.render_block(text or "", _renames(ctx, "qti")))
+
+
+@pass_context
+def xhtml_inline(ctx: Context, text: str | None) -> Markup:
+    return Markup(content.render_inline(text or "", _renames(ctx, "qti")))
+
+
+@pass_context
+def html_cdata(ctx: Context, text: str | None) -> Markup:
+    return cdata(content.render_html(text, _renames(ctx, "moodle")) if text else "")
+
+
+@pass_context
+def html_inline_cdata(ctx: Context, text: str | None) -> Markup:
+    return cdata(content.render_html_inline(text, _renames(ctx, "moodle")) if text else "")
+
+
+@pass_context
+def moodle_files(ctx: Context, text: str | None) -> Markup:
+    """The ``<file>`` elements Moodle needs beside a ``<text>`` for the media that text shows:
+    an ``@@PLUGINFILE@@`` reference only resolves to a file in the same element."""
+    media = ctx.get("media")
+    if not text or not media:
+        return Markup("")
+    files, seen = [], set()
+    for ref, _, _ in content.media_refs(text):
+        found = media.get(ref)
+        if found and found.name not in seen:
+            seen.add(found.name)
+            files.append(f'<file name="{found.name}" path="/" encoding="base64">{base64.b64encode(found.data).decode()}</file>')
+    return Markup("".join(files))
+
+
 FILTERS = {
-    "xhtml": lambda text: Markup(content.render_block(text or "")),
-    "xhtml_inline": lambda text: Markup(content.render_inline(text or "")),
-    "html_cdata": lambda text: cdata(content.render_block(text)) if text else cdata(""),
-    "html_inline_cdata": lambda text: cdata(content.render_inline(text)) if text else cdata(""),
+    "xhtml": xhtml,
+    "xhtml_inline": xhtml_inline,
+    "html_cdata": html_cdata,
+    "html_inline_cdata": html_inline_cdata,
+    "moodle_files": moodle_files,
     "cdata": cdata,
     "number": number,
     "fill_blanks": fill_blanks,

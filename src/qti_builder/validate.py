@@ -28,6 +28,8 @@ def validate_documents(
     sink: DiagnosticSink,
 ) -> None:
     for document in documents:
+        if not document.schema:  # media files: checked when they were read
+            continue
         for line, column, message in _problems(document, schemas):
             question = document.question_at(line)
             sink.error(

@@ -10,6 +10,7 @@ from typing import ClassVar
 import jinja2
 
 from ..diagnostics import DiagnosticSink, SourceSpan
+from ..media import MediaSet
 from ..model import Quiz
 from ..model.questions import QuestionBase
 
@@ -25,7 +26,7 @@ class Document:
     #: Path inside the package, or the output file's name for single-file targets.
     path: str
     data: bytes
-    #: Which schema validates it: "qti", "manifest" or "moodle".
+    #: Which schema validates it: "qti", "manifest" or "moodle"; "" for media files.
     schema: str
     #: The question this document holds, when it holds exactly one.
     question_id: str | None = None
@@ -69,7 +70,9 @@ class Writer:
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
 
-    def write(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> Output | None:
+    def write(
+        self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
+    ) -> Output | None:
         raise NotImplementedError
 
     def check_supported(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> bool:

@@ -27,12 +27,14 @@ text_only           description
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 from collections.abc import Callable
 from decimal import Decimal
 from html import escape
 from typing import Any, ClassVar
 
-from ..content import plain_text, render_block
+from ..content import plain_text, render_html
+from ..media import MediaSet
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
@@ -88,9 +90,12 @@ class MoodleXmlWriter(Writer):
         TextOnlyItem: "moodle/question_description.xml.j2",
     }
 
-    def write(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> Output | None:
+    def write(
+        self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
+    ) -> Output | None:
         if not self.check_supported(quiz, spans, sink):
             return None
+        renames = tuple((f.ref, "@@PLUGINFILE@@/" + quote(f.name)) for f in media.files)
         ok = True
         categories = []
         # A section's ``select`` (draw n at random) has no Moodle XML form: random questions are
@@ -99,7 +104,7 @@ class MoodleXmlWriter(Writer):
             path = [quiz.title, *(a.title for a in ancestors), section.title]
             entries = []
             for question in section.questions:
-                entry = QuestionContext(quiz, question, spans.get(question.id), sink).build()
+                entry = QuestionContext(quiz, question, spans.get(question.id), sink, renames).build()
                 ok = ok and entry is not None
                 entries.append(entry)
             categories.append({
@@ -111,7 +116,7 @@ class MoodleXmlWriter(Writer):
             return None
         data = self.render(
             "moodle/quiz.xml.j2", sink, quiz=quiz, categories=categories,
-            quiz_category="$course$/top/" + category_name(quiz.title),
+            quiz_category="$course$/top/" + category_name(quiz.title), media=media,
         )
         if data is None:
             return None
@@ -155,8 +160,12 @@ def decimal(value: float) -> str:
 class QuestionContext:
     """What one question's template shows: the common header plus its kind's fields."""
 
-    def __init__(self, quiz: Quiz, question: QuestionBase, span: SourceSpan | None, sink: DiagnosticSink) -> None:
+    def __init__(
+        self, quiz: Quiz, question: QuestionBase, span: SourceSpan | None, sink: DiagnosticSink,
+        renames: tuple[tuple[str, str], ...] = (),
+    ) -> None:
         self.quiz, self.question, self.span, self.sink = quiz, question, span, sink
+        self.renames = renames
         self.ok = True
         #: Percent (as text) -> the answers scored so, for the scores Moodle cannot store.
         self.unstorable: dict[str, list[str]] = {}
@@ -338,7 +347,7 @@ class QuestionContext:
                 hint="give the question a whole multiple of its number of blanks as points, or change the mark in Moodle",
             )
         blanks = {b.id: self._embedded_answer(q, b, weight) for b in q.blanks}
-        return {"defaultgrade": weight * count, "cloze_text": cloze_text(q.stem, blanks)}
+        return {"defaultgrade": weight * count, "cloze_text": cloze_text(q.stem, blanks, self.renames)}
 
     def _embedded_answer(self, q: FillInBlankQuestion, blank: Blank, weight: int) -> str:
         if any(not a for a in [*blank.answers, *blank.options]):
@@ -393,7 +402,7 @@ _EMBEDDED_START = re.compile(r"\{(?=[0-9]*:)")
 _PLACEHOLDER = "\ue000{}\ue001"
 
 
-def cloze_text(stem: str, answers: dict[str, str]) -> str:
+def cloze_text(stem: str, answers: dict[str, str], renames: tuple[tuple[str, str], ...] = ()) -> str:
     """The stem as HTML with each ``[[blank]]`` replaced by its embedded answer. The markers are
     swapped for placeholders before the Markdown is rendered, so nothing in the answers is read
     as Markdown, and any "{n:" of the stem's own is written as a character reference."""
@@ -403,7 +412,7 @@ def cloze_text(stem: str, answers: dict[str, str]) -> str:
         order.append(match.group(1))
         return _PLACEHOLDER.format(len(order) - 1)
 
-    html = _EMBEDDED_START.sub("&#123;", render_block(BLANK_MARKER.sub(hold, stem)))
+    html = _EMBEDDED_START.sub("&#123;", render_html(BLANK_MARKER.sub(hold, stem), renames))
     for index, blank_id in enumerate(order):
         html = html.replace(_PLACEHOLDER.format(index), answers[blank_id])
     return html

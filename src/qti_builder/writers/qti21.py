@@ -41,6 +41,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
+from ..media import MediaSet
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
@@ -123,6 +124,7 @@ UPLOAD_TYPES = {
 #: float sum can fall a hair short: 3 × 0.3333333333 for 1 point).
 FULL_SCORE_SLACK = 0.000001
 
+MEDIA_DIR = "items/media/"
 TEST_PATH = "assessmentTest.xml"
 
 
@@ -143,10 +145,14 @@ class Qti21Writer(Writer):
         TextOnlyItem: "qti21/item_text_only.xml.j2",
     }
 
-    def write(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> Output | None:
+    def write(
+        self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
+    ) -> Output | None:
         if not self.check_supported(quiz, spans, sink):
             return None
         output = Output(quiz.id + self.suffix, archive=True)
+        # Media sit beside the items (items/media/), so an item's src never needs "../" and every
+        # file is listed, package-relative, in the manifest resource of the item that shows it.
         items = []
         for question in quiz.iter_questions():
             kind = item_context(quiz, question)
@@ -158,18 +164,23 @@ class Qti21Writer(Writer):
                 "interactions": kind["interactions"],
                 "feedback_type": "nonadaptive" if any(f["shown"] for f in kind["feedbacks"]) else "none",
                 "solution_available": not isinstance(question, NO_SOLUTION),
+                "media_files": [MEDIA_DIR + f.name for f in media.used_by(question)],
             }
-            data = self.render(self.templates[type(question)], sink, spans.get(question.id), quiz=quiz, **{**kind, **item})
+            data = self.render(self.templates[type(question)], sink, spans.get(question.id), quiz=quiz,
+                               media=media, media_prefix="media/", **{**kind, **item})
             if data is not None:
                 output.documents.append(Document(item["href"], data, "qti", question.id))
             items.append(item)
         by_id = {item["question"].id: item for item in items}
-        test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=by_id)
-        manifest = self.render("qti21/imsmanifest.xml.j2", sink, quiz=quiz, items=items, test_href=TEST_PATH)
+        test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=by_id, media=media, media_prefix=MEDIA_DIR)
+        test_media = [MEDIA_DIR + f.name for _, section in quiz.iter_sections() for f in media.used_by(section.model_copy(update={"questions": [], "sections": []}))]
+        manifest = self.render("qti21/imsmanifest.xml.j2", sink, quiz=quiz, items=items, test_href=TEST_PATH,
+                               test_media=sorted(set(test_media)))
         if test is None or manifest is None or len(sink.errors):
             return None
         output.documents.append(Document(TEST_PATH, test, "qti"))
         output.documents.append(Document("imsmanifest.xml", manifest, "manifest"))
+        output.documents.extend(Document(MEDIA_DIR + f.name, f.data, "") for f in media.files)
         return output
 
 

@@ -1,0 +1,153 @@
+"""Rich content (source/content-showcase.md) reaches both targets intact: code, tables, images,
+audio, math and hostile text, each found where it belongs in the parsed output."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+
+import pytest
+from conftest import NS, ROOT, zip_members
+from lxml import etree, html
+
+from qti_builder import BuildOptions, build
+from qti_builder import content
+
+SHOWCASE = ROOT / "source" / "content-showcase.md"
+MEDIA = ROOT / "source" / "media"
+M = "{http://www.w3.org/1998/Math/MathML}"
+Q = "{" + NS["q"] + "}"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("showcase")
+    result = build(BuildOptions(sources=[SHOWCASE], out_dir=out))
+    assert [d.code for d in result.diagnostics] == ["QB150"]  # the <script>, reported
+    return out
+
+
+@pytest.fixture(scope="module")
+def package(built: Path) -> dict[str, bytes]:
+    return zip_members((built / "content-showcase.qti21.zip").read_bytes())
+
+
+@pytest.fixture(scope="module")
+def moodle(built: Path) -> dict[str, etree._Element]:
+    root = etree.fromstring((built / "content-showcase.moodle.xml").read_bytes())
+    return {q.findtext("idnumber").split(".")[-1]: q for q in root.findall("question") if q.get("type") != "category"}
+
+
+def item(package: dict[str, bytes], name: str) -> etree._Element:
+    return etree.fromstring(package[f"items/{name}.xml"])
+
+
+def moodle_html(question: etree._Element, path: str) -> html.HtmlElement:
+    return html.fragment_fromstring(question.findtext(path), create_parent="div")
+
+
+def test_code_keeps_its_exact_text_whitespace_and_language(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    listing = '# Korean comments and whitespace stay exact:\ndef 출력(a, b):\n    print(f"{a} < {b}")   # three spaces before the hash\n'
+    qti = item(package, "code-options")
+    code = qti.find(f".//{Q}pre/{Q}code")
+    assert code.text == listing and code.get("class") == "language-python"
+    choices = [c.find(f"{Q}code").text for c in qti.iter(f"{Q}simpleChoice")]
+    assert choices == ['print("5 < 6 & 7 > 3")', "print(5 < 6 & 7 > 3)", 'echo "5 < 6 & 7 > 3"']
+    feedback = qti.find(f"{Q}modalFeedback[@identifier='B_fb']//{Q}pre/{Q}code")
+    assert feedback.text == ">>> 5 < 6 & 7 > 3\nFalse\n"
+
+    mq = moodle["code-options"]
+    assert moodle_html(mq, "questiontext/text").find(".//pre/code").text == listing
+    answers = [html.fragment_fromstring(a.findtext("text"), create_parent="div").find("code").text for a in mq.findall("answer")]
+    assert answers == choices
+    assert moodle_html(mq, "answer[2]/feedback/text").find(".//pre/code").text == ">>> 5 < 6 & 7 > 3\nFalse\n"
+
+
+def test_cdata_terminator_and_markup_characters_survive(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    expected = "A CDATA section ends with ]]>, and text may contain ]]> too; <![CDATA[ as well."
+    qti = item(package, "code-options").find(f"{Q}modalFeedback[@identifier='general_fb']")
+    assert " ".join("".join(qti.itertext()).split()) == expected
+    assert moodle_html(moodle["code-options"], "generalfeedback/text").text_content() == expected
+
+
+def test_table(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    table = item(package, "table-question").find(f".//{Q}table")
+    rows = [[" ".join("".join(c.itertext()).split()) for c in row] for row in table.iter(f"{Q}tr")]
+    assert rows == [["workers", "GPUs per worker", "total"], ["1", "2", "2"], ["2", "2", "4"], ["3", "2", "?"]]
+    assert [c.get("align") for c in table.iter(f"{Q}th")] == ["right", "right", "center"]
+    mrows = moodle_html(moodle["table-question"], "questiontext/text").findall(".//tr")
+    assert len(mrows) == 4 and mrows[3].text_content().split() == ["3", "2", "?"]
+
+
+def test_images_are_packaged_and_referenced(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    workers, gradient = (MEDIA / "workers.png").read_bytes(), (MEDIA / "다이어그램.png").read_bytes()
+    qti = item(package, "image-question")
+    srcs = {img.get("alt"): img.get("src") for img in qti.iter(f"{Q}img")}
+    assert set(srcs) == {"Three blue boxes, one per worker", "A colour gradient"}
+    for alt, data in (("Three blue boxes, one per worker", workers), ("A colour gradient", gradient)):
+        src = srcs[alt]
+        assert src.isascii() and not src.startswith("../")
+        assert package["items/" + src] == data  # relative to the item file
+    manifest = etree.fromstring(package["imsmanifest.xml"])
+    resource = manifest.find(".//cp:resource[@identifier='RES-image-question']", NS)
+    files = {f.get("href") for f in resource.findall("cp:file", NS)}
+    assert {"items/" + s for s in srcs.values()} <= files  # Canvas imports only listed files
+
+    mq = moodle["image-question"]
+    for path, alt, data in (("questiontext", "Three blue boxes, one per worker", workers), ("generalfeedback", "A colour gradient", gradient)):
+        element = mq.find(path)
+        img = html.fragment_fromstring(element.findtext("text"), create_parent="div").find(f".//img[@alt='{alt}']")
+        name = img.get("src").removeprefix("@@PLUGINFILE@@/")
+        attached = element.find(f"file[@name='{name}']")  # in the same element, as Moodle requires
+        assert attached.get("encoding") == "base64" and base64.b64decode(attached.text) == data
+
+
+def test_audio(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    clip = (MEDIA / "tone.wav").read_bytes()
+    obj = item(package, "audio-question").find(f".//{Q}object")
+    assert obj.get("type") == "audio/wav" and package["items/" + obj.get("data")] == clip
+    audio = moodle_html(moodle["audio-question"], "questiontext/text").find(".//audio")
+    name = audio.get("src").removeprefix("@@PLUGINFILE@@/")
+    assert base64.b64decode(moodle["audio-question"].find(f"questiontext/file[@name='{name}']").text) == clip
+
+
+def test_math(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    qti = item(package, "math-question")
+    stem_math = qti.findall(f"{Q}itemBody//{M}math")
+    assert [m.get("display") for m in stem_math][:2] == ["inline", "block"]
+    assert stem_math[1].find(f".//{M}mfrac") is not None and stem_math[1].find(f".//{M}msqrt") is not None
+    assert all(c.find(f".//{M}math") is not None for c in qti.iter(f"{Q}simpleChoice"))
+    mtext = moodle["math-question"].findtext("questiontext/text")
+    assert "\\(ax^2 + bx + c = 0\\)" in mtext
+    assert "$$x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}$$" in mtext
+    assert "\\(x = \\frac{-b \\pm \\sqrt{b^2 - 4ac}}{2a}\\)" in moodle["math-question"].find("answer").findtext("text")
+
+
+def test_money_stays_text(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
+    feedback = item(package, "math-question").find(f"{Q}modalFeedback[@identifier='general_fb']")
+    assert "It costs $5 to print this and $10 to frame it" in "".join(feedback.itertext())
+    assert feedback.find(f".//{M}math") is None
+
+
+def test_script_vanishes_and_safe_html_stays(built: Path, package: dict[str, bytes]) -> None:
+    texts = [data for data in package.values()] + [(built / "content-showcase.moodle.xml").read_bytes()]
+    assert not any(b"<script" in t or b"this must vanish" in t for t in texts)
+    qti = item(package, "html-question")
+    assert qti.find(f".//{Q}b").text == "bold stays"
+
+
+@pytest.mark.parametrize(
+    ("markdown", "forbidden"),
+    [
+        ('<img src="x.png" onerror="alert(1)" alt="x">', "onerror"),
+        ("<a href=\"javascript:alert(1)\">x</a>", "javascript:"),
+        ("<iframe src='https://example.com'></iframe>", "iframe"),
+        ("<style>body{display:none}</style>", "display:none"),
+        ("<svg><script>alert(1)</script></svg>", "alert"),
+        ('<a href="data:text/html;base64,PHNjcmlwdD4=">x</a>', "data:"),
+        ("<div style=\"background:url(javascript:alert(1))\">x</div>", "javascript"),
+    ],
+)
+def test_sanitiser(markdown: str, forbidden: str) -> None:
+    for rendered in (content.render_block(markdown), content.render_html(markdown), content.render_preview(markdown)):
+        assert forbidden not in rendered
