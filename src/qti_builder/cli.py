@@ -20,6 +20,7 @@ from . import __version__
 from .diagnostics import BuildFailed, Diagnostic
 from .model import Quiz
 from .pipeline import BuildOptions, BuildResult, build
+from .profiles import PROFILES
 from .schemas import SchemaError
 from .writers import WRITERS
 
@@ -104,9 +105,16 @@ def check_command(
     schemas: Schemas = None,
     strict: Strict = False,
     max_media_mb: MaxMedia = 10,
+    profile: Annotated[
+        Optional[str], typer.Option(help=f"Also list what an LMS loses on import, per question: {', '.join(PROFILES)}.")
+    ] = None,
 ) -> None:
     """Read, render and validate every quiz without writing anything."""
-    result = _run(_options(sources, formats, templates, schemas, strict, max_media_mb, write=False))
+    options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False)
+    if profile is not None and profile not in PROFILES:
+        raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
+    options.profile = profile
+    result = _run(options)
     questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
     typer.echo(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
 

@@ -12,6 +12,7 @@ from .checks import check_content
 from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
+from .profiles import check_profile
 from .package import WriteError, package, write_files
 from .readers import SOURCE_SUFFIXES, SourceMap, read_quiz
 from .schemas import load_schemas, resolve_schema_dir
@@ -33,6 +34,8 @@ class BuildOptions:
     strict: bool = False
     #: Largest media file a quiz may reference.
     max_media_bytes: int = MAX_MEDIA_BYTES
+    #: Also warn about what this LMS loses on import (``profiles.PROFILES``), e.g. "canvas".
+    profile: str | None = None
 
 
 @dataclass
@@ -89,6 +92,9 @@ def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz
             quiz, source = result
             loaded.append(LoadedQuiz(path, quiz, source, check_content(quiz, source, path.parent, sink, options.max_media_bytes)))
     _check_unique_ids([(q.quiz, q.source.path) for q in loaded], sink)
+    if options.profile:
+        for item in loaded:
+            check_profile(options.profile, item.quiz, item.spans, sink)
     return loaded
 
 

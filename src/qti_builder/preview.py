@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from html import escape
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,8 @@ def build_preview(
     rendered again (the index always is). Raises nothing for problems in sources.
     """
     sink = DiagnosticSink()
-    loaded = load_quizzes(options, sink)
+    # The preview is a review report: it always lists what Canvas would lose.
+    loaded = load_quizzes(replace(options, profile=options.profile or "canvas"), sink)
     chosen = [q for q in loaded if only is None or q.path.resolve() in only]
     try:
         render_outputs(chosen, options, sink)
