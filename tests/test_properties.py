@@ -70,3 +70,73 @@ def test_yaml_reader_on_model_shaped_data(value: object) -> None:
     import json
 
     read_text(json.dumps(value).encode(), ".yaml")  # JSON is YAML
+
+
+# -- every valid model builds -------------------------------------------------------------------
+
+from hypothesis import HealthCheck, settings  # noqa: E402
+
+from qti_builder.diagnostics import Severity  # noqa: E402
+from qti_builder.media import MediaSet  # noqa: E402
+from qti_builder.model import Quiz  # noqa: E402
+from qti_builder.package import package  # noqa: E402
+from qti_builder.pipeline import BuildOptions, LoadedQuiz, render_outputs  # noqa: E402
+from qti_builder.readers import SourceMap  # noqa: E402
+
+WORDS = st.text(alphabet=st.sampled_from(list("abcXYZ 가나다한국어 <>&\"'`*_$#~{}|/\\%=]]>-\u00e9")), min_size=1, max_size=24).filter(
+    lambda s: s.strip() != "")
+IDENT = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
+
+
+@st.composite
+def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
+    kind = draw(st.sampled_from(["single_choice", "multiple_response", "true_false", "short_answer", "numerical",
+                                 "essay", "file_upload", "matching", "ordering", "fill_in_blank", "text_only"]))
+    base = {"type": kind, "id": qid, "stem": draw(WORDS), "points": draw(st.sampled_from([0.5, 1, 2, 3, 10]))}
+    if draw(st.booleans()):
+        base["feedback"] = {"general": draw(WORDS), "correct": draw(WORDS), "incorrect": draw(WORDS)}
+    if kind in ("single_choice", "multiple_response"):
+        n = draw(st.integers(2, 6))
+        correct = draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n if kind == "multiple_response" else 1))
+        base["choices"] = [{"id": chr(65 + i), "text": draw(WORDS), "correct": i in correct,
+                            "feedback": draw(st.one_of(st.none(), WORDS))} for i in range(n)]
+        if kind == "multiple_response":
+            base["negative_marking"] = draw(st.booleans())
+    elif kind == "true_false":
+        base["answer"] = draw(st.booleans())
+    elif kind == "short_answer":
+        base["answers"] = [{"text": draw(WORDS), "score": 100}] + [{"text": draw(WORDS), "score": 50} for _ in range(draw(st.integers(0, 2)))]
+        base["case_sensitive"] = draw(st.booleans())
+    elif kind == "numerical":
+        base["answers"] = [{"value": draw(st.integers(-1000, 1000)) / 4, "tolerance": draw(st.sampled_from([0, 0.5, 2])), "score": 100}]
+    elif kind in ("essay", "file_upload"):
+        base["model_answer"] = draw(WORDS)
+    elif kind == "matching":
+        base["pairs"] = [{"prompt": f"{draw(WORDS)} {i}", "answer": f"{draw(WORDS)} {i}"} for i in range(draw(st.integers(2, 4)))]
+    elif kind == "ordering":
+        base["items"] = [f"{draw(WORDS)} {i}" for i in range(draw(st.integers(2, 5)))]
+    elif kind == "fill_in_blank":
+        base["stem"] = f"{draw(WORDS)} [[b1]] {draw(WORDS)} [[b2]]."
+        base["blanks"] = [{"id": "b1", "kind": "text", "answers": [draw(WORDS)]},
+                          {"id": "b2", "kind": "dropdown", "answers": [draw(WORDS)], "options": [f"{draw(WORDS)} x"]}]
+    return base
+
+
+@st.composite
+def quizzes(draw: st.DrawFn) -> Quiz:
+    ids = draw(st.lists(IDENT, min_size=1, max_size=5, unique=True))
+    data = {"id": "generated", "title": draw(WORDS), "language": draw(st.sampled_from(["en", "ko"])),
+            "sections": [{"id": "section-main", "title": draw(WORDS), "questions": [draw(questions("q-" + i)) for i in ids]}]}
+    return Quiz.model_validate(data)
+
+
+@settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(quizzes())
+def test_every_valid_model_builds_valid_and_deterministic(quiz: Quiz) -> None:
+    sink = DiagnosticSink()
+    loaded = [LoadedQuiz(Path("generated.yaml"), quiz, SourceMap("generated.yaml"), MediaSet())]
+    first = render_outputs(loaded, BuildOptions(), sink)
+    errors = [d.render() for d in sink.items if d.severity is Severity.ERROR]
+    assert errors == []
+    second = render_outputs(loaded, BuildOptions(), DiagnosticSink())
+    assert [package(o) for o in first] == [package(o) for o in second]

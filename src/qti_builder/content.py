@@ -379,6 +379,9 @@ def _in_code(text: str, offset: int) -> bool:
 
 def plain_text(text: str, width: int = 80) -> str:
     """A one-line plain rendering of Markdown's first paragraph, shortened to ``width`` characters
-    (question names and titles). Taken from the sanitised HTML, so removed content stays removed."""
+    (question names and titles). Taken from the sanitised HTML, so removed content stays removed;
+    Markdown that renders to no text at all ("-", "***") falls back to the text as written."""
     line = " ".join(_fragment(text.strip().split("\n\n", 1)[0]).text_content().split())
+    if not line:
+        line = " ".join(re.sub(r"<[^>]*>", " ", text).split())
     return line if len(line) <= width else line[: width - 1].rstrip() + "…"

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 import base64
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
@@ -103,7 +104,14 @@ FILTERS = {
 }
 
 
+@lru_cache(maxsize=8)
 def make_environment(user_templates: Path | None = None) -> SandboxedEnvironment:
+    """One environment per template folder and process, so each template is compiled once
+    (Jinja still reloads a template whose file changed, for ``serve`` and ``--watch``)."""
+    return _environment(user_templates)
+
+
+def _environment(user_templates: Path | None) -> SandboxedEnvironment:
     builtin = FileSystemLoader(str(data_dir("templates")))
     loaders = [FileSystemLoader(str(user_templates))] if user_templates else []
     loader = ChoiceLoader([*loaders, builtin, PrefixLoader({"builtin": builtin})])
