@@ -11,7 +11,9 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
@@ -60,6 +62,29 @@ class SourceMap:
 
         walk(("sections",), quiz.sections)
         return spans
+
+
+#: A reader's own part: source text -> plain data shaped like the model (None after reporting).
+Parse = Callable[[str, SourceMap, DiagnosticSink], "dict[str, Any] | None"]
+
+
+def read_with(parse: Parse, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+    """What every reader does around its own parsing: decode the file, check the ids the model
+    cannot locate, validate. None when anything was reported."""
+    errors_before = len(sink.errors)
+    text = decode_source(path.read_bytes(), display, sink)
+    if text is None:
+        return None
+    source = SourceMap(display)
+    data = parse(text, source, sink)
+    if data is None or len(sink.errors) > errors_before:
+        return None
+    check_quiz_id(data, path.stem, source, sink)
+    check_unique_ids(data, source, sink)
+    if len(sink.errors) > errors_before:
+        return None
+    quiz = validate_quiz(data, source, sink)
+    return (quiz, source) if quiz else None
 
 
 def decode_source(raw: bytes, path: str, sink: DiagnosticSink) -> str | None:

@@ -14,7 +14,7 @@ import yaml
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
-from .base import KEY, Loc, SourceMap, check_quiz_id, check_unique_ids, decode_source, validate_quiz
+from .base import KEY, Loc, SourceMap, read_with
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -24,23 +24,18 @@ class YamlReader:
     suffixes = SUFFIXES
 
     def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
-        errors_before = len(sink.errors)
-        text = decode_source(path.read_bytes(), display, sink)
-        if text is None:
-            return None
-        source = SourceMap(display)
-        data = load_yaml(text, source, sink)
-        if len(sink.errors) > errors_before:
-            return None
-        if not isinstance(data, dict):
-            sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
-            return None
-        check_quiz_id(data, path.stem, source, sink)
-        check_unique_ids(data, source, sink)
-        if len(sink.errors) > errors_before:
-            return None
-        quiz = validate_quiz(data, source, sink)
-        return (quiz, source) if quiz else None
+        return read_with(_parse, path, display, sink)
+
+
+def _parse(text: str, source: SourceMap, sink: DiagnosticSink) -> dict[str, Any] | None:
+    errors_before = len(sink.errors)
+    data = load_yaml(text, source, sink)
+    if len(sink.errors) > errors_before:
+        return None
+    if not isinstance(data, dict):
+        sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
+        return None
+    return data
 
 
 def load_yaml(

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz
-from ..base import KEY, Loc, SourceMap, check_quiz_id, check_unique_ids, decode_source, suggest, validate_quiz
+from ..base import KEY, Loc, SourceMap, read_with, suggest
 from ..yaml import load_yaml
 from . import syntax as S
 from .blocks import Block, Scanner, Section
@@ -25,16 +25,7 @@ class MarkdownReader:
     suffixes = (".md", ".markdown")
 
     def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
-        errors_before = len(sink.errors)
-        text = decode_source(path.read_bytes(), display, sink)
-        if text is None:
-            return None
-        source = SourceMap(display)
-        data = _Reader(text.split("\n"), source, sink).read(path.stem)
-        if data is None or len(sink.errors) > errors_before:
-            return None
-        quiz = validate_quiz(data, source, sink)
-        return (quiz, source) if quiz else None
+        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink).read(), path, display, sink)
 
 
 class _Reader:
@@ -46,14 +37,13 @@ class _Reader:
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
         self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
 
-    def read(self, file_stem: str) -> dict[str, Any] | None:
+    def read(self) -> dict[str, Any] | None:
         front, body_start = self._front_matter()
         if front is None:
             return None
         description, sections = Scanner(self.lines, self.source.path, self.sink).scan(body_start)
         defaults = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         data: dict[str, Any] = dict(front)
-        check_quiz_id(data, file_stem, self.source, self.sink)
         intro = description.text()
         if intro:
             if "description" in data:
@@ -68,7 +58,6 @@ class _Reader:
         builder = QuestionBuilder(self.source, self.sink, defaults)
         title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
-        check_unique_ids(data, self.source, self.sink)
         return data
 
     def _front_matter(self) -> tuple[dict[str, Any] | None, int]:
