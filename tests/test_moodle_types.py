@@ -310,8 +310,8 @@ def test_what_moodle_cannot_store_is_reported_at_the_question(tmp_path: Path) ->
     assert [f[:4] for f in found] == [
         ("error", "QB321", 9, 9),      # eleven right choices: 100/11 = 9.09091 %, no grade option
         ("error", "QB321", 25, 9),     # a 35 % answer
-        ("error", "QB322", 31, 9),     # a drop-down blank with a single choice
-        ("warning", "QB323", 36, 9),   # 3 points over 2 blanks: Moodle's weights are whole numbers
+        ("warning", "QB323", 31, 9),   # 3 points over 2 blanks: Moodle's weights are whole numbers
+        # (a drop-down blank with a single choice is refused earlier, by the model: tests/test_model.py)
     ]
     assert "9.09091 % (choices A, B, C, D, E, F, G, H, I, J, K; nearest option 10 %)" in found[0][4]
     assert "35 % (answer 'pink'; nearest option 33.33333 %)" in found[1][4]

@@ -23,6 +23,9 @@ class QuestionBase(ModelBase):
     tags: list[str] = Field(default_factory=list)
 
 
+RESERVED_CHOICE_IDS = {"general", "correct", "incorrect", "partial", "partially_correct", "solution"}
+
+
 class Choice(ModelBase):
     id: Identifier
     text: Markdown
@@ -46,6 +49,11 @@ class _ChoiceQuestionBase(QuestionBase):
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ValueError(f"choice ids must be unique, repeated: {', '.join(dupes)}")
+        # The QTI writer names a choice's feedback "<id>_fb"; these ids would collide with the
+        # question's own feedback names (general_fb, correct_fb, ...).
+        reserved = sorted(i for i in ids if i.lower() in RESERVED_CHOICE_IDS)
+        if reserved:
+            raise ValueError(f"choice ids {', '.join(reserved)} are reserved; use letters or other names")
         return self
 
 
@@ -72,6 +80,9 @@ class MultipleResponseQuestion(_ChoiceQuestionBase):
     def _at_least_one_correct(self) -> "MultipleResponseQuestion":
         if not any(c.correct for c in self.choices):
             raise ValueError("a multiple-response question needs at least one correct choice")
+        mismatched = [c.id for c in self.choices if c.score is not None and (c.score > 0) != c.correct]
+        if mismatched:
+            raise ValueError(f"choices {', '.join(mismatched)}: a correct choice needs a positive score, a wrong one zero or less")
         total = sum(s for s in self.choice_scores().values() if s > 0)
         if abs(total - 100) > 0.01:
             raise ValueError(f"the scores of the correct choices add up to {total:g} %, not 100 %")
@@ -157,6 +168,12 @@ class EssayQuestion(QuestionBase):
     max_words: int | None = Field(None, ge=1)
     attachments: int = Field(0, ge=0, le=20)
 
+    @model_validator(mode="after")
+    def _word_limits(self) -> "EssayQuestion":
+        if self.min_words and self.max_words and self.min_words > self.max_words:
+            raise ValueError(f"min_words ({self.min_words}) is more than max_words ({self.max_words})")
+        return self
+
 
 class FileUploadQuestion(QuestionBase):
     """The student uploads files; graded by a person."""
@@ -188,11 +205,22 @@ class OrderingQuestion(QuestionBase):
     items: list[Markdown] = Field(min_length=2)
 
 
+NonEmpty = Annotated[str, Field(min_length=1)]
+
+
 class Blank(ModelBase):
     id: Identifier
     kind: Literal["text", "dropdown"] = "text"
-    answers: list[str] = Field(min_length=1, description="Accepted answers; for a dropdown, the first is correct.")
-    options: list[str] = Field(default_factory=list, description="Wrong options of a dropdown blank.")
+    answers: list[NonEmpty] = Field(
+        min_length=1, description="Accepted answers. A dropdown shows all of them plus the options; each one is correct."
+    )
+    options: list[NonEmpty] = Field(default_factory=list, description="Wrong options of a dropdown blank.")
+
+    @model_validator(mode="after")
+    def _dropdown_has_a_choice(self) -> "Blank":
+        if self.kind == "dropdown" and len(self.answers) + len(self.options) < 2:
+            raise ValueError(f"drop-down blank '{self.id}' needs at least one wrong option")
+        return self
 
 
 BLANK_MARKER = re.compile(r"\[\[([A-Za-z_][A-Za-z0-9_.-]*)\]\]")

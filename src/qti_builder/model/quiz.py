@@ -25,6 +25,13 @@ class Section(ModelBase):
     shuffle: bool = False
     select: int | None = Field(None, ge=1, description="Draw this many questions at random.")
 
+    @model_validator(mode="after")
+    def _select_fits(self) -> "Section":
+        available = len(self.questions) + len(self.sections)
+        if self.select and self.select > available:
+            raise ValueError(f"section '{self.id}' draws {self.select} but holds only {available}")
+        return self
+
 
 class Quiz(ModelBase):
     schema_version: Literal[1] = SCHEMA_VERSION
