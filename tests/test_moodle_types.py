@@ -315,7 +315,7 @@ def test_what_moodle_cannot_store_is_reported_at_the_question(tmp_path: Path) ->
     ]
     assert "9.09091 % (choices A, B, C, D, E, F, G, H, I, J, K; nearest option 10 %)" in found[0][4]
     assert "35 % (answer 'pink'; nearest option 33.33333 %)" in found[1][4]
-    assert "it will be worth 2" in found[3][4]
+    assert "it will be worth 2" in found[2][4]
 
 
 def test_grade_options_that_round_are_written_as_moodle_lists_them(tmp_path: Path) -> None:
