@@ -108,3 +108,13 @@ def test_select_cannot_exceed_the_section() -> None:
     data["sections"][0]["select"] = 2
     with pytest.raises(ValidationError, match="draws 2 but holds only 1"):
         Quiz.model_validate(data)
+
+
+def test_source_json_schema_is_what_editors_need() -> None:
+    from qti_builder.model.schema import source_json_schema
+
+    schema = source_json_schema()
+    assert "id" not in schema["required"] and "title" in schema["required"]  # the id comes from the file name
+    kinds = {d["properties"]["type"]["const"]: d for d in schema["$defs"].values() if "const" in d.get("properties", {}).get("type", {})}
+    assert len(kinds) == 11 and all("type" in d["required"] for d in kinds.values())
+    assert kinds["essay"]["properties"]["model_answer"]["anyOf"][0]["contentMediaType"] == "text/markdown"
