@@ -266,7 +266,7 @@ def test_ordering(by_id: dict[str, etree._Element]) -> None:
     settings = {tag: q.findtext(tag) for tag in ("layouttype", "selecttype", "selectcount", "gradingtype",
                                                  "showgrading", "numberingstyle", "shownumcorrect")}
     assert settings == {"layouttype": "VERTICAL", "selecttype": "ALL", "selectcount": "4",
-                        "gradingtype": "ABSOLUTE_POSITION", "showgrading": "SHOW", "numberingstyle": "none",
+                        "gradingtype": "ALL_OR_NOTHING", "showgrading": "SHOW", "numberingstyle": "none",
                         "shownumcorrect": "1"}
 
 

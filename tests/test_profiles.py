@@ -43,7 +43,8 @@ def test_korean_true_false_and_unshuffled_answers(tmp_path) -> None:  # type: ig
     choice = {q: m for q, m in seed.items() if q not in ("trainer-and-scaling-config", "tune-train-autoscaling")}
     assert len(choice) == 8 and all(
         m == ["answers are not shuffled: Canvas ignores per-question shuffling (set shuffle on the section)"] for m in choice.values())
-    assert seed["tune-train-autoscaling"][0].endswith("the model answer becomes the example solution")
+    assert seed["tune-train-autoscaling"] == ["response format, expected length, word limits and attachments are lost",
+                                              "the model answer becomes the essay's example solution"]
 
 
 def test_unknown_profile_is_a_usage_error() -> None:

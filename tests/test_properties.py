@@ -111,6 +111,9 @@ def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
         base["answers"] = [{"value": draw(st.integers(-1000, 1000)) / 4, "tolerance": draw(st.sampled_from([0, 0.5, 2])), "score": 100}]
     elif kind in ("essay", "file_upload"):
         base["model_answer"] = draw(WORDS)
+        if kind == "essay":
+            base["response_format"] = draw(st.sampled_from(["editor", "plain", "monospaced"]))
+            base["attachments"] = draw(st.integers(0, 2))
     elif kind == "matching":
         base["pairs"] = [{"prompt": f"{draw(WORDS)} {i}", "answer": f"{draw(WORDS)} {i}"} for i in range(draw(st.integers(2, 4)))]
     elif kind == "ordering":

@@ -128,8 +128,15 @@ def _sanitised_html(text: str) -> str:
 
 
 def _fragment(text: str) -> html.HtmlElement:
-    """The sanitised HTML of ``text`` as children of one ``<div>``."""
-    return html.fragment_fromstring(_sanitised_html(text) or "", create_parent="div")
+    """The sanitised HTML of ``text`` as children of one ``<div>``. The sanitiser keeps a table
+    cell's ``style`` (Markdown's column alignment); only its ``text-align`` survives here."""
+    root = html.fragment_fromstring(_sanitised_html(text) or "", create_parent="div")
+    for cell in root.iter("td", "th"):
+        style = cell.attrib.pop("style", "")
+        align = re.search(r"text-align:\s*(left|right|center|justify)\s*(;|$)", style)
+        if align:
+            cell.set("style", f"text-align:{align.group(1)}")
+    return root
 
 
 # -- step 3: targets -----------------------------------------------------------------------------
@@ -231,6 +238,11 @@ def _to_qti(root: html.HtmlElement) -> None:
 
 
 def _qti_attributes(element: etree._Element) -> None:
+    if element.tag == "img" and not element.get("src"):
+        # Its source was a refused URL (data:, javascript:): QTI requires one; keep the alt text.
+        element.tail = (element.get("alt") or "") + (element.tail or "")
+        element.drop_tree()  # keeps the tail, now with the alt text
+        return
     allowed = QTI_ATTRIBUTES["*"] | QTI_ATTRIBUTES.get(element.tag, set())
     style = element.attrib.pop("style", "")
     align = re.search(r"text-align:\s*(left|right|center|justify)", style)
@@ -307,9 +319,21 @@ def media_type(path: str, default: str = "application/octet-stream") -> str:
 
 # -- reporting -----------------------------------------------------------------------------------
 
+def _inline_display_math(text: str) -> list[int]:
+    """Offsets of ``\\[`` that share their line with other text (texmath reads \\[…\\] only as
+    a block of its own, and CommonMark turns the rest into plain brackets)."""
+    offsets, start = [], 0
+    for line in text.split("\n"):
+        opening = line.find("\\[")
+        if opening >= 0 and "\\]" in line[opening:] and line.strip() not in ("\\[", "\\]") and not (
+            line.strip().startswith("\\[") and line.strip().endswith("\\]")
+        ):
+            offsets.append(start + opening)
+        start += len(line) + 1
+    return offsets
 _EVENT_ATTRIBUTE = re.compile(r"\son[a-z]+\s*=", re.I)
 _JS_URL = re.compile(r"""(?:href|src)\s*=\s*["']?\s*(?:javascript|vbscript|data):""", re.I)
-_TAG = re.compile(r"<\s*([A-Za-z][A-Za-z0-9-]*)")
+_TAG = re.compile(r"<\s*([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])")  # not autolinks such as <https://…>
 
 
 def inspect(text: str) -> list[Problem]:
@@ -326,7 +350,12 @@ def inspect(text: str) -> list[Problem]:
         for match in pattern.finditer(text):
             if not _in_code(text, match.start()):
                 problems.append(Problem("warning", "QB151", message, match.start() + (match.group(0)[0].isspace())))
-    for token in _iter_tokens(_md.parse(text)):
+    for offset in _inline_display_math(text) if "\\[" in text else ():
+        if not _in_code(text, offset):
+            problems.append(Problem("warning", "QB153", "display math \\[…\\] inside a line is not read as math", offset,
+                                    hint="put \\[ and \\] on lines of their own, or write $…$ or \\(…\\) inline"))
+    # Math needs a "$" or a backslash delimiter: most texts have neither and skip the parse.
+    for token in _iter_tokens(_md.parse(text)) if "$" in text or "\\" in text else ():
         if token.type.startswith("math") and token.content.strip():
             try:
                 latex2mathml.converter.convert(token.content.strip())
@@ -342,13 +371,30 @@ _MEDIA_TAG = re.compile(r"<(img|audio|video|source)\b([^>]*)>", re.I)
 _ATTR_VALUE = r"""\b{}\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
 
 
+#: What every media reference contains: an image's "![" or a media tag's name (checked before
+#: parsing, as most texts have none; every text is asked several times per build, hence the cache).
+_MEDIA_HINT = re.compile(r"!\[|<\s*(?:img|audio|video|source)", re.I)
+
+
 def media_refs(text: str) -> list[tuple[str, int, bool]]:
     """Every image, audio and video reference in ``text``: (reference as rendered, offset, has alt text)."""
+    return list(_media_refs(text)) if _MEDIA_HINT.search(text) else []
+
+
+@lru_cache(maxsize=8192)
+def _media_refs(text: str) -> tuple[tuple[str, int, bool], ...]:
     refs: list[tuple[str, int, bool]] = []
+    after: dict[str, int] = {}  # where to look for the next occurrence of a reference
+
+    def offset(value: str) -> int:
+        found = text.find(value, after.get(value, 0))
+        after[value] = found + 1 if found >= 0 else after.get(value, 0)
+        return max(found, 0)
+
     for token in _iter_tokens(_md.parse(text)):
         if token.type == "image":
             src = str(token.attrGet("src") or "")
-            refs.append((src, max(text.find(unquote(src)), 0), bool(token.content.strip())))
+            refs.append((src, offset(unquote(src)), bool(token.content.strip())))
         elif token.type in ("html_block", "html_inline"):
             for tag in _MEDIA_TAG.finditer(token.content):
                 src = re.search(_ATTR_VALUE.format("src"), tag.group(2))
@@ -356,8 +402,8 @@ def media_refs(text: str) -> list[tuple[str, int, bool]]:
                     value = next(g for g in src.groups() if g is not None)
                     alt = re.search(_ATTR_VALUE.format("alt"), tag.group(2))
                     has_alt = tag.group(1).lower() != "img" or bool(alt and any(g for g in alt.groups()))
-                    refs.append((value, max(text.find(value), 0), has_alt))
-    return refs
+                    refs.append((value, offset(value), has_alt))
+    return tuple(refs)
 
 
 def _iter_tokens(tokens):  # type: ignore[no-untyped-def]

@@ -21,8 +21,7 @@ CANVAS_LOSSES: dict[str, tuple[str, ...]] = {
     "short_answer": ("becomes fill-in-the-blank with only the first full-credit answer; other answers, partial scores, "
                      "wildcards and per-answer feedback are lost",),
     "numerical": (),
-    "essay": ("response format, expected length, word limits and attachments are lost; the model answer becomes the "
-              "example solution",),
+    "essay": ("response format, expected length, word limits and attachments are lost",),
     "file_upload": ("file-upload questions are not supported: the question is dropped",),
     "ordering": ("ordering questions are dropped: Canvas needs interactionType metadata in a form the official "
                  "manifest schema does not allow",),
@@ -45,10 +44,13 @@ def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
         if section.shuffle and any(c.fixed for c in q.choices):
             yield "pinned choices (fixed) may be shuffled: Canvas shuffles all answers or none"
         for choice in q.choices:
-            if _CANVAS_FEEDBACK_WORDS.search(choice.id) and choice.feedback:
+            # The QTI writer names a choice's feedback "<id>_fb"; Canvas files feedback by name.
+            if _CANVAS_FEEDBACK_WORDS.search(f"{choice.id}_fb") and choice.feedback:
                 yield f"the feedback of choice '{choice.id}' is misfiled: its id looks like one of Canvas's feedback names"
     if q.type == "true_false" and not {"true", "false"} <= {w.lower() for w in true_false_labels(quiz.language)}:
         yield "becomes a multiple-choice question: Canvas recognises true/false only with English labels"
+    if q.type == "essay" and q.model_answer:
+        yield "the model answer becomes the essay's example solution"
     if q.type == "numerical":
         if any(a.tolerance for a in q.answers):
             yield "the tolerance is lost: Canvas accepts only the exact value, as text"

@@ -15,8 +15,9 @@ from ..model import Quiz
 from ..model.questions import QuestionBase
 
 #: Writers mark where each question starts in a multi-question document with this comment (the
-#: same comment Moodle's own export writes), so a schema error can be traced to its question.
-QUESTION_MARKER = re.compile(rb"<!-- question: ([A-Za-z0-9_.-]+) -->")
+#: same comment Moodle's own export writes), numbered from 1, so a schema error can be traced to
+#: its question. A number, not the id: an id may contain "--", which a comment may not.
+QUESTION_MARKER = re.compile(rb"<!-- question: ([0-9]+) -->")
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,8 @@ class Document:
     schema: str
     #: The question this document holds, when it holds exactly one.
     question_id: str | None = None
+    #: For a document of several questions: their ids, in the order of their markers.
+    question_order: tuple[str, ...] = ()
 
     def question_at(self, line: int) -> str | None:
         """The question whose text contains ``line`` (1-based)."""
@@ -40,8 +43,8 @@ class Document:
             if number > line:
                 break
             match = QUESTION_MARKER.search(text)
-            if match:
-                found = match.group(1).decode()
+            if match and 0 < int(match.group(1)) <= len(self.question_order):
+                found = self.question_order[int(match.group(1)) - 1]
         return found
 
 

@@ -57,11 +57,12 @@ PENALTY = "0.3333333"
 PENALTIES: dict[type[QuestionBase], str] = {TrueFalseQuestion: "1", TextOnlyItem: "0"}
 
 #: qtype_ordering settings, spelled as its export_to_xml() writes them: all items shown, one
-#: under the other, unnumbered; each item in its right place earns its share of the points.
+#: under the other, unnumbered; all or nothing, as the QTI item scores it (QTI 2.1 cannot map an
+#: ordered response to partial credit), so both packages grade a student alike.
 ORDERING_OPTIONS = {
     "layouttype": "VERTICAL",
     "selecttype": "ALL",
-    "gradingtype": "ABSOLUTE_POSITION",
+    "gradingtype": "ALL_OR_NOTHING",
     "showgrading": "SHOW",
     "numberingstyle": "none",
 }
@@ -114,13 +115,22 @@ class MoodleXmlWriter(Writer):
             })
         if not ok:
             return None
+        for number, entry in enumerate((e for c in categories for e in c["questions"]), 1):
+            entry["number"] = number
         data = self.render(
             "moodle/quiz.xml.j2", sink, quiz=quiz, categories=categories,
             quiz_category="$course$/top/" + category_name(quiz.title), media=media,
         )
         if data is None:
             return None
-        return Output(quiz.id + self.suffix, [Document(quiz.id + self.suffix, data, "moodle")])
+        order = tuple(q.id for q in quiz.iter_questions())
+        return Output(quiz.id + self.suffix, [Document(quiz.id + self.suffix, data, "moodle", question_order=order)])
+
+
+def best_first(answers: list[Any]) -> list[Any]:
+    """Moodle grades with the first answer that matches, QTI with the best: written best first,
+    the two agree (the sort is stable, so equal scores keep the source's order)."""
+    return sorted(answers, key=lambda a: -a.score)
 
 
 def category_name(title: str) -> str:
@@ -260,7 +270,7 @@ class QuestionContext:
         answers = [
             {"text": a.text, "fraction": self.fraction(a.score, f"answer '{a.text}'"),
              "feedback": self.answer_feedback(a.feedback, a.score)}
-            for a in q.answers
+            for a in best_first(q.answers)
         ]
         return {"usecase": 1 if q.case_sensitive else 0, "answers": answers + self._catch_all([a.text for a in q.answers])}
 
@@ -273,7 +283,7 @@ class QuestionContext:
 
     def _numerical(self, q: NumericalQuestion) -> dict[str, Any]:
         answers = []
-        for a in q.answers:
+        for a in best_first(q.answers):
             # Moodle's tolerance is absolute: a percent tolerance becomes the half-width of its bounds.
             low, high = a.bounds()
             answers.append({

@@ -103,7 +103,7 @@ TF_RESPONSE = "TF_RESPONSE"
 TF_CHOICES = ("true", "false")
 
 #: Essay response formats -> extendedTextInteraction/@format.
-ESSAY_FORMATS = {"editor": "xhtml", "plain": "plain", "monospaced": "preFormatted"}
+ESSAY_FORMATS = {"editor": "xhtml", "plain": "plain", "monospaced": "preformatted"}
 
 #: File name extensions -> the MIME type an uploadInteraction's ``type`` accepts. QTI 2.1 takes one
 #: type only, so it is written when every allowed extension has the same one.

@@ -92,6 +92,13 @@ class QuestionBuilder:
             if label.score is not None and kind not in S.MULTI_ANSWER_KINDS:
                 self.error("QB137", "a score in the answer label applies only to short_answer and numerical questions",
                            label.line, label.column)
+            if label.feedback is not None and kind not in S.MULTI_ANSWER_KINDS:
+                self.error("QB137", "feedback under an answer applies only to short_answer and numerical questions",
+                           label.feedback.line, label.feedback.column,
+                           hint="use 'Explanation:', 'Correct feedback:' or 'Incorrect feedback:' instead")
+        if answers and kind in S.ITEM_KINDS:
+            self.error("QB129", f"{_article(kind)} {kind} question has no 'Answer:': its list is the answer",
+                       answers[0].line, answers[0].column, hint="remove the answer block")
         if q.options and kind not in ("single_choice", "multiple_response"):
             self.error("QB132", f"{_article(kind)} {kind} question has no options", q.options[0].line,
                        hint="remove the options, or change the type attribute")
@@ -141,6 +148,9 @@ class QuestionBuilder:
             if not text:
                 self.error("QB123", f"option {opt.letter} has no text", opt.line)
             choice: dict[str, Any] = {"id": opt.letter, "text": text, "correct": False}
+            if "score" in opt.attrs and data["type"] != "multiple_response":
+                self.error("QB109", "a score on an option applies only to multiple-response questions", opt.line,
+                           opt.attrs.pop("score")[1])
             for key, (value, col) in opt.attrs.items():
                 choice[key] = value
                 self.source.at(loc + ("choices", k, key), opt.line, col)

@@ -1,0 +1,364 @@
+"""The model back to a source file: canonical Markdown in the project's dialect, or YAML.
+
+The inverse of :mod:`qti_builder.readers`: ``qti-builder import`` writes what it read from other
+systems as sources, and the sources must read back into the very model that was imported. So the
+Markdown is not trusted either: :func:`write_source` reads the text it wrote with the Markdown
+reader and compares the two models field by field. Where the dialect cannot say something (a
+choice id that is not a letter, a true/false question with correct-answer feedback of its own, a
+matching prompt over several lines, ...) the models differ, and the quiz is written as YAML, the
+model itself, which says everything; :attr:`SourceText.reason` names the first field that did not
+survive.
+
+This module lives beside the build targets but is not one of them (it is not in ``WRITERS``): its
+output is a source for people to edit, not a package, and it needs no templates.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ..diagnostics import DiagnosticSink
+from ..model import Quiz, Section
+from ..model.questions import (BLANK_MARKER, FillInBlankQuestion, MatchingQuestion, NumericalQuestion,
+                               OrderingQuestion, QuestionBase, ShortAnswerQuestion, TrueFalseQuestion)
+from ..readers.markdown import MarkdownReader
+from ..readers.markdown import syntax as S
+from ..readers.yaml import YamlReader
+
+#: Continuation lines are indented so that none of them can be read as a marker (a question, an
+#: option, a label, a heading); the reader removes the common indentation again.
+INDENT = "   "
+#: Question kinds whose type the reader infers from the content (see _needs_type).
+LABEL_ORDER = (("general", "Explanation"), ("correct", "Correct feedback"),
+               ("partially_correct", "Partially correct feedback"), ("incorrect", "Incorrect feedback"))
+#: Labels in the quiz's language (the reader takes both spellings; a Korean quiz reads best in Korean).
+LABEL_WORDS = {
+    "ko": {"Answer": "정답", "Explanation": "설명", "Correct feedback": "정답 피드백", "Incorrect feedback": "오답 피드백",
+           "Partially correct feedback": "부분 정답 피드백", "Feedback": "피드백"},
+}
+#: Lines that would start something new at the left margin of a description.
+_MARKER_LINE = re.compile(r"^(#{1,6}\s|\d{1,4}[.)]\s)")
+_FENCE_START = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+@dataclass(frozen=True)
+class SourceText:
+    text: str
+    #: ``.md`` or ``.yaml``.
+    suffix: str
+    #: Why the quiz is YAML rather than Markdown (None for Markdown).
+    reason: str | None = None
+
+
+def write_source(quiz: Quiz) -> SourceText:
+    """The quiz as Markdown when Markdown reads back into the same model, else as YAML."""
+    try:
+        markdown = to_markdown(quiz)
+    except _Inexpressible as exc:
+        return SourceText(to_yaml(quiz), ".yaml", str(exc))
+    back = read_back(markdown, ".md")
+    if back is None:
+        return SourceText(to_yaml(quiz), ".yaml", "the Markdown form does not read back")
+    difference = first_difference(quiz.model_dump(), back.model_dump())
+    if difference:
+        return SourceText(to_yaml(quiz), ".yaml", f"Markdown cannot express {difference}")
+    return SourceText(markdown, ".md")
+
+
+def read_back(text: str, suffix: str) -> Quiz | None:
+    """Read a source text with the project's own readers (through a temporary file, as the build does)."""
+    reader = MarkdownReader() if suffix == ".md" else YamlReader()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"quiz{suffix}"
+        path.write_text(text, encoding="utf-8")
+        result = reader.read(path, path.name, DiagnosticSink())
+    return result[0] if result else None
+
+
+def first_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """The path of the first value that differs, as ``sections.0.questions.2.choices`` (None if equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            found = first_difference(a.get(key), b.get(key), f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for index, (x, y) in enumerate(zip(a, b)):
+            found = first_difference(x, y, f"{path}.{index}")
+            if found:
+                return found
+        return None
+    return None if a == b else (path or "the quiz")
+
+
+# -- YAML ---------------------------------------------------------------------------------------
+
+
+class _Dumper(yaml.SafeDumper):
+    """Multi-line text as ``|`` blocks, which read like the Markdown they hold."""
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value and not re.search(r"[ \t]\n|[ \t]$", value) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+def to_yaml(quiz: Quiz) -> str:
+    """``Quiz.model_dump(exclude_defaults=True)`` as YAML, with every question's ``type`` kept
+    (it is a default of each class, but the reader needs it to tell the kinds apart)."""
+    data = quiz.model_dump(exclude_defaults=True)
+
+    def restore_types(sections: list[dict[str, Any]], models: list[Section]) -> None:
+        for section, model in zip(sections, models):
+            section["questions"] = [{"type": q.type, **dumped} for dumped, q in zip(section.get("questions", []), model.questions)]
+            if not section["questions"]:
+                del section["questions"]
+            restore_types(section.get("sections", []), model.sections)
+
+    restore_types(data["sections"], quiz.sections)
+    body = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+    return f"# Written by qti-builder import. The quiz model as YAML: see docs/source-format.md.\n{body}"
+
+
+# -- Markdown -----------------------------------------------------------------------------------
+
+
+class _Inexpressible(Exception):
+    """Something the Markdown dialect has no syntax for."""
+
+
+def to_markdown(quiz: Quiz) -> str:
+    _WORDS.set(LABEL_WORDS.get(quiz.language.split("-")[0].lower(), {}))
+    front = yaml.dump({"id": quiz.id, "title": quiz.title, "language": quiz.language}, Dumper=_Dumper,
+                      allow_unicode=True, sort_keys=False, width=10_000).strip()
+    lines = ["---", front, "---", ""]
+    if quiz.description:
+        lines += [*_margin_block(quiz.description), ""]
+    for ancestors, section in quiz.iter_sections():
+        lines += _section(section, len(ancestors) + 1)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _section(section: Section, level: int) -> list[str]:
+    if level > 6:
+        raise _Inexpressible(f"section '{section.id}', nested deeper than Markdown's six heading levels")
+    attrs = _attrs(("#" + section.id, None), ("shuffle", section.shuffle, False), ("select", section.select, None))
+    lines = [f"{'#' * level} {_one_line(section.title, 'section title')} {attrs}", ""]
+    if section.description:
+        lines += [*_margin_block(section.description), ""]
+    for number, question in enumerate(section.questions, 1):
+        lines += _question(question, number) + [""]
+    return lines
+
+
+def _question(q: QuestionBase, number: int) -> list[str]:
+    stem = _blanks_in_stem(q) if isinstance(q, FillInBlankQuestion) else q.stem
+    kind_attrs = []
+    for name in S.KIND_ATTRIBUTES[q.type]:
+        value, default = getattr(q, name), type(q).model_fields[name].default
+        if name == "allowed_types":
+            default = []
+        kind_attrs.append((name, value, default))
+    default_points = type(q).model_fields["points"].default
+    attrs = _attrs(("#" + q.id, None), ("type", q.type if _needs_type(q) else None, None),
+                   ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []), *kind_attrs)
+    lines = _marked(f"{number}. ", stem, attrs, "question text")
+    body = _body(q)
+    return lines + ([""] + body if body else [])
+
+
+def _needs_type(q: QuestionBase) -> bool:
+    """False when the reader infers the kind by itself (docs/source-format.md, "How the question
+    type is decided")."""
+    if q.type == "single_choice":
+        return False
+    if q.type == "multiple_response":
+        return sum(c.correct for c in q.choices) < 2  # type: ignore[attr-defined]
+    if q.type == "true_false":
+        return False
+    if q.type == "essay":
+        answer = q.model_answer  # type: ignore[attr-defined]
+        return not answer or answer.lower() in S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2]
+    return True
+
+
+def _body(q: QuestionBase) -> list[str]:
+    lines: list[str] = []
+    feedback = q.feedback.model_dump()
+    if q.type in ("single_choice", "multiple_response"):
+        for choice in q.choices:  # type: ignore[attr-defined]
+            if not re.fullmatch(r"[A-Z]", choice.id):
+                raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (Markdown choices are letters A-Z)")
+            score = choice.score if q.type == "multiple_response" else None
+            extra = _attrs(("fixed", choice.fixed, False), ("score", score, None))
+            if not extra and choice.text.split("\n", 1)[0].rstrip().endswith("}"):
+                extra = "{fixed=false}"  # else the text's own {...} would be read as attributes
+            lines += _marked(f"{choice.id}) ", choice.text, extra, "choice text")
+            if choice.feedback:
+                lines += _labelled("Feedback", choice.feedback, INDENT)
+        lines += ["", *_labelled("Answer", ", ".join(c.id for c in q.choices if c.correct)), ""]  # type: ignore[attr-defined]
+    elif isinstance(q, TrueFalseQuestion):
+        lines += _labelled("Answer", "true" if q.answer else "false")
+        right, wrong = (q.true_feedback, q.false_feedback) if q.answer else (q.false_feedback, q.true_feedback)
+        if (right and feedback["correct"]) or (wrong and feedback["incorrect"]):
+            raise _Inexpressible(f"both correct feedback and the answer's own feedback on true/false question '{q.id}'")
+        feedback["correct"] = feedback["correct"] or right
+        feedback["incorrect"] = feedback["incorrect"] or wrong
+    elif isinstance(q, ShortAnswerQuestion):
+        for answer in q.answers:
+            lines += _labelled(_scored_label(answer.score), answer.text)
+            if answer.feedback:
+                lines += _labelled("Feedback", answer.feedback, INDENT)
+    elif isinstance(q, NumericalQuestion):
+        for answer in q.answers:
+            value = _number(answer.value)
+            if answer.tolerance:
+                value += f" ± {_number(answer.tolerance)}" + ("%" if answer.tolerance_mode == "percent" else "")
+            lines += _labelled(_scored_label(answer.score), value)
+            if answer.feedback:
+                lines += _labelled("Feedback", answer.feedback, INDENT)
+    elif q.type in ("essay", "file_upload"):
+        if q.model_answer:  # type: ignore[attr-defined]
+            lines += _labelled("Answer", q.model_answer)  # type: ignore[attr-defined]
+    elif isinstance(q, MatchingQuestion):
+        for pair in q.pairs:
+            lines.append(f"- {_one_line(pair.prompt, 'matching prompt')} -> {_one_line(pair.answer, 'matching answer')}")
+        lines += [f"- -> {_one_line(d, 'matching distractor')}" for d in q.distractors]
+    elif isinstance(q, OrderingQuestion):
+        for item in q.items:
+            lines += _marked("- ", item, "", "ordering item")
+    for key, label in LABEL_ORDER:
+        if feedback.get(key):
+            lines += _labelled(label, feedback[key])
+    while lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def _scored_label(score: float) -> str:
+    return "Answer" if score == 100 else f"{_WORDS.get().get('Answer', 'Answer')} ({_number(score)}%)"
+
+
+def _blanks_in_stem(q: FillInBlankQuestion) -> str:
+    """``[[b1]]`` markers back to the inline form ``[[answer | other]]`` / ``[[*right | wrong]]``;
+    the reader numbers blanks b1, b2... in the order they appear."""
+    order = BLANK_MARKER.findall(q.stem)
+    blanks = {b.id: b for b in q.blanks}
+    for index, blank_id in enumerate(order, 1):
+        blank = blanks[blank_id]
+        if blank_id != f"b{index}":
+            raise _Inexpressible(f"blank id '{blank_id}' of question '{q.id}' (Markdown numbers blanks b1, b2, ...)")
+        values = ([f"*{blank.answers[0]}"] + blank.options) if blank.kind == "dropdown" else blank.answers
+        if blank.kind == "dropdown" and len(blank.answers) != 1:
+            raise _Inexpressible(f"drop-down blank '{blank_id}' of question '{q.id}' with several correct options")
+        for value in values:
+            if "|" in value or "]]" in value or "\n" in value or (blank.kind == "text" and value.startswith("*")):
+                raise _Inexpressible(f"the answer '{value}' of blank '{blank_id}' in question '{q.id}'")
+    return BLANK_MARKER.sub(lambda m: "[[" + " | ".join(
+        ([f"*{blanks[m.group(1)].answers[0]}"] + blanks[m.group(1)].options) if blanks[m.group(1)].kind == "dropdown"
+        else blanks[m.group(1)].answers) + "]]", q.stem)
+
+
+# -- text blocks ----------------------------------------------------------------------------------
+
+
+def _marked(marker: str, text: str, attrs: str, what: str) -> list[str]:
+    """``1. first line {attrs}`` / ``A) first line`` / ``- item``, continuation lines indented.
+    A text that opens with a code fence starts on the next line: the marker line itself is never
+    read as a fence, so its closing fence would open a new one."""
+    first, *rest = text.split("\n")
+    if _FENCE_START.match(first) or (not attrs and not first.strip()):
+        first, rest = "", text.split("\n")
+        if not attrs and marker != "- ":
+            raise _Inexpressible(f"a {what} that starts with a code block")
+    head = f"{marker}{first}" + (f" {attrs}" if attrs and first else attrs)
+    return [head.rstrip()] + [INDENT + line if line.strip() else "" for line in rest]
+
+
+#: The label words of the quiz being written (set by to_markdown).
+_WORDS: ContextVar[dict[str, str]] = ContextVar("label_words", default={})
+
+
+def _labelled(label: str, text: str, indent: str = "") -> list[str]:
+    label = _WORDS.get().get(label, label)
+    first, *rest = text.split("\n")
+    if _FENCE_START.match(first):
+        first, rest = "", text.split("\n")
+    head = f"{indent}{label}: {first}".rstrip() if first else f"{indent}{label}:"
+    if not indent and _safe_at_margin(rest):
+        return [head] + rest
+    return [head] + [indent + INDENT + line if line.strip() else "" for line in rest]
+
+
+#: A line at the left margin that the reader would take for something new (after a label).
+_STARTS_SOMETHING = re.compile(r"^(#{1,6}\s|\d{1,4}[.)]\s|(?:[-*+]\s+)?[A-Za-z][.)]\s|[^\W\d_][^:：]{0,40}?\s*[:：](\s|$))")
+
+
+def _safe_at_margin(lines: list[str]) -> bool:
+    """Continuation lines may stay at the margin, as people write them, when none of them starts
+    something new and at least one is not indented (else the reader's dedent would shift them)."""
+    filled = [line for line in lines if line.strip()]
+    return bool(filled) and any(not line[:1].isspace() for line in filled) \
+        and not any(_STARTS_SOMETHING.match(line) for line in filled)
+
+
+def _margin_block(text: str) -> list[str]:
+    """A description at the left margin, unless a line of it would start a section or a question."""
+    lines = text.split("\n")
+    if any(_MARKER_LINE.match(line) for line in lines):
+        return [INDENT + line if line.strip() else "" for line in lines]
+    return lines
+
+
+def _one_line(text: str, what: str) -> str:
+    if "\n" in text:
+        raise _Inexpressible(f"a {what} over several lines ('{text.splitlines()[0][:40]}…')")
+    return text
+
+
+def _attrs(*items: tuple[Any, ...]) -> str:
+    """``{#id key=value ...}`` with each value that differs from its default."""
+    parts = []
+    for item in items:
+        if len(item) == 2:  # the id
+            parts.append(item[0])
+            continue
+        name, value, default = item
+        if value is None or value == default:
+            continue
+        parts.append(name if value is True else f"{name}={_attr_value(name, value)}")
+    return "{" + " ".join(parts) + "}" if parts else ""
+
+
+def _attr_value(name: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return _number(value)
+    if isinstance(value, list):
+        value = ",".join(value) if name == "allowed_types" else ", ".join(value)
+    text = str(value)
+    if '"' in text or "{" in text or "}" in text or "\n" in text:
+        raise _Inexpressible(f"the {name} '{text}'")
+    return f'"{text}"' if re.search(r"[\s,]", text) or not text else text
+
+
+def _number(value: float) -> str:
+    """The shortest text that reads back as the same float (no exponent: the dialect's scores take none)."""
+    if float(value).is_integer():
+        return str(int(value))
+    text = repr(float(value))
+    if "e" in text:
+        text = f"{value:.20f}".rstrip("0")
+    return text
