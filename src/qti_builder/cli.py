@@ -17,9 +17,10 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__
-from .diagnostics import BuildFailed, Diagnostic
+from .console import Ui
+from .diagnostics import BuildFailed, Diagnostic, display_path
 from .model import Quiz
-from .pipeline import BuildOptions, BuildResult, build
+from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
 from .profiles import PROFILES
 from .schemas import SchemaError
 from .writers import WRITERS
@@ -46,6 +47,11 @@ Schemas = Annotated[
 ]
 Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
+Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
+ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text, or json (docs/ci.md; to stdout unless --report-file).")]
+ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report json to this file instead of stdout.", dir_okay=False)]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
+Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also print per-quiz counts and timings.")]
 
 
 def _version(value: bool) -> None:
@@ -73,26 +79,28 @@ def build_command(
     strict: Strict = False,
     max_media_mb: MaxMedia = 10,
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
+    jobs: Jobs = 0,
+    report: ReportFormat = "text",
+    report_file: ReportFile = None,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
     """Build every quiz into DIST/<quiz-id>.qti21.zip and DIST/<quiz-id>.moodle.xml."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True)
+    options.jobs = jobs
+    ui = Ui("build", report, report_file, quiet, verbose)
     if watch:
         from .serve import watch_builds
 
-        watch_builds(options, lambda opts: _report(_run_quietly(opts)))
+        watch_builds(options, lambda opts: _run_quietly(opts, ui))
         return
-    _report(_run(options))
+    _run(options, ui)
 
 
-def _report(result: BuildResult | None) -> None:
-    for path in result.written if result else []:
-        typer.echo(f"wrote {path}")
-
-
-def _run_quietly(options: BuildOptions) -> BuildResult | None:
+def _run_quietly(options: BuildOptions, ui: Ui) -> BuildResult | None:
     """For --watch: a failed build is reported and waited out, not fatal."""
     try:
-        return _run(options)
+        return _run(options, ui)
     except typer.Exit:
         return None
 
@@ -108,15 +116,19 @@ def check_command(
     profile: Annotated[
         Optional[str], typer.Option(help=f"Also list what an LMS loses on import, per question: {', '.join(PROFILES)}.")
     ] = None,
+    jobs: Jobs = 0,
+    report: ReportFormat = "text",
+    report_file: ReportFile = None,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
     """Read, render and validate every quiz without writing anything."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False)
     if profile is not None and profile not in PROFILES:
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
-    result = _run(options)
-    questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
-    typer.echo(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
+    options.jobs = jobs
+    _run(options, Ui("check", report, report_file, quiet, verbose))
 
 
 @app.command("preview")
@@ -181,21 +193,64 @@ def _options(
                         write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024))
 
 
-def _run(options: BuildOptions) -> BuildResult:
+def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
+    """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
+    ui = ui or Ui("build" if options.write else "check", "text", None, False, False)
+    result: BuildResult | None = None
     try:
-        result = build(options)
+        options.progress = ui.progress()
+        try:
+            result = build(options)
+        finally:
+            ui.stop_progress()
+        diagnostics = result.diagnostics
+    except BuildIncomplete as exc:
+        result, diagnostics = exc.result, exc.diagnostics
     except (BuildFailed, SchemaError) as exc:
-        _print(exc.diagnostics)
-        errors = sum(1 for d in exc.diagnostics if d.severity.value == "error")
-        typer.echo(f"failed: {errors} error(s); nothing was written", err=True)
-        raise typer.Exit(1) from None
-    _print(result.diagnostics)
+        diagnostics = exc.diagnostics
+    failed = any(d.severity.value == "error" for d in diagnostics)
+    _print(diagnostics, ui.quiet)
+    if result is not None:
+        for path in result.written:
+            ui.say(f"wrote {path}")
+        if ui.verbose:
+            _print_timings(result)
+    if failed:
+        errors = sum(1 for d in diagnostics if d.severity.value == "error")
+        typer.echo(f"failed: {errors} error(s){_what_failed(result)}", err=True)
+    elif result is not None and not options.write:
+        questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
+        ui.say(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
+    ui.emit_report(result, diagnostics, 1 if failed else 0)
+    if failed:
+        raise typer.Exit(1)
+    assert result is not None
     return result
 
 
-def _print(diagnostics: list[Diagnostic]) -> None:
-    """Grouped per file, in source order."""
-    ordered = sorted(diagnostics, key=Diagnostic.sort_key)
+def _what_failed(result: BuildResult | None) -> str:
+    """Which quizzes failed, when there were several, and whether the others were written."""
+    scope = ""
+    if result is not None and len(result.results) > 1:
+        scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
+    if result is None or not result.written:
+        return f"{scope}; nothing was written"
+    return f"{scope}; the others wrote {len(result.written)} file(s)"
+
+
+def _print_timings(result: BuildResult) -> None:
+    for r in result.results:
+        name = r.quiz.id if r.quiz else display_path(r.source)
+        stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in r.timings.items())
+        questions = sum(1 for _ in r.quiz.iter_questions()) if r.quiz else 0
+        typer.echo(f"{name}: {questions} question(s), {'failed' if r.failed else 'ok'}; {stages}", err=True)
+    stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in result.timings.items())
+    typer.echo(f"{len(result.results)} quiz(zes) built by {result.jobs} process(es): {stages}", err=True)
+
+
+def _print(diagnostics: list[Diagnostic], quiet: bool = False) -> None:
+    """Grouped per file, in source order; errors only when quiet."""
+    ordered = sorted((d for d in diagnostics if not quiet or d.severity.value == "error"), key=Diagnostic.sort_key)
     for _, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
         for diagnostic in group:
             typer.echo(diagnostic.render(), err=True)

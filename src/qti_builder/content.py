@@ -113,8 +113,16 @@ class Problem:
 # -- step 1 and 2 --------------------------------------------------------------------------------
 
 
+#: One line that Markdown and the sanitiser leave as it is: letters, digits, single spaces and
+#: punctuation that means nothing to CommonMark or its plugins, not starting like a list item.
+#: Most option and feedback texts are such lines, and skip both (tests/test_parallel.py).
+_PLAIN = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[,.;:?!'\"/()%@{}=+-]| (?! ))*(?<! )")
+
+
 @lru_cache(maxsize=8192)
 def _sanitised_html(text: str) -> str:
+    if _PLAIN.fullmatch(text):
+        return f"<p>{text}</p>"
     raw = _md.render(text)
     return nh3.clean(
         raw,
@@ -150,6 +158,8 @@ Renames = tuple[tuple[str, str], ...]
 def render_block(text: str, media: Renames = ()) -> str:
     """Markdown as QTI 2.1 XHTML block content (serialised without a namespace: the templates put
     it inside elements of the QTI default namespace)."""
+    if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
+        return f"<p>{text}</p>"
     root = _fragment(text)
     _to_qti(root)
     _rename_media(root, media)
@@ -166,6 +176,8 @@ def render_inline(text: str, media: Renames = ()) -> str:
 def render_html(text: str, media: Renames = ()) -> str:
     """Markdown as HTML for Moodle: math as TeX between ``\\(…\\)`` / ``$$…$$`` delimiters, which
     Moodle's MathJax and TeX filters render."""
+    if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
+        return f"<p>{text}</p>"
     root = _fragment(text)
     for element in list(root.iter("span", "div")):
         display = _math_display(element)
@@ -423,6 +435,7 @@ def _in_code(text: str, offset: int) -> bool:
     return line.count("`") % 2 == 1
 
 
+@lru_cache(maxsize=8192)
 def plain_text(text: str, width: int = 80) -> str:
     """A one-line plain rendering of Markdown's first paragraph, shortened to ``width`` characters
     (question names and titles). Taken from the sanitised HTML, so removed content stays removed;

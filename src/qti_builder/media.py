@@ -51,6 +51,8 @@ class MediaSet:
         from .content import media_refs
         from .model.common import iter_markdown
 
+        if not self.files:  # most quizzes: no need to look through every text
+            return []
         used: dict[str, MediaFile] = {}
         for _, text in iter_markdown(node):
             for ref, _, _ in media_refs(text):

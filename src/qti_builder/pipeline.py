@@ -1,24 +1,54 @@
-"""The build, top to bottom: read every source, write every target in memory, validate, then
-write the files. Nothing reaches the output folder unless every quiz passed every stage, so all
-problems are reported together and a failed build leaves the previous outputs untouched.
+"""The build, top to bottom:
+
+1. **read** every source here, each quiz with its own diagnostics, then the checks across quizzes;
+2. compile the **schemas** once, here, so that the workers forked next inherit them;
+3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
+   quiz's QTI items in chunks, run on every core (:mod:`.parallel`: workers forked for the
+   chunks and small quizzes, this process for a big quiz's whole-quiz tasks), each returning
+   compressed entries rather than documents;
+4. **write**: an output is put together and written to a temporary file as soon as its tasks are
+   done; at the end the files of every quiz without errors are renamed into place together.
+
+A quiz with an error writes nothing and the others are written all the same, so one broken quiz
+does not hold back a department's hundred; every problem of every quiz is reported at once. The
+same sources give the same bytes whatever the number of workers: tasks are planned without
+looking at it, and whatever their results' order, entries are sorted and diagnostics deduplicated
+and sorted.
 """
 
 from __future__ import annotations
 
+import hashlib
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .checks import check_content
-from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
+from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
+from .package import Entry, Staging, WriteError, compress, zip_parts
+from .parallel import cpu_count, run
 from .profiles import check_profile
-from .package import WriteError, package, write_files
 from .readers import SOURCE_SUFFIXES, SourceMap, read_quiz
-from .schemas import load_schemas, resolve_schema_dir
+from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import validate_documents
-from .writers import WRITERS, Output
+from .writers import WRITERS, Output, Writer
+
+#: Targets with one document per question, whose questions can be rendered in chunks.
+SPLIT_BY_QUESTION = {"qti21"}
+#: Questions per chunk: small enough to share a big quiz among the workers and to keep each
+#: task's documents in memory only briefly, large enough that a task's overhead does not count.
+CHUNK = 250
+#: Questions rendered (summed over targets) below which a build stays in one process: forking
+#: workers and splitting quizzes costs more than it saves on a small build (bench/README.md).
+PARALLEL_FROM = 400
+#: Stages reported per quiz and per build, in order.
+STAGES = ("read", "render", "validate", "package")
 
 
 @dataclass
@@ -36,37 +66,122 @@ class BuildOptions:
     max_media_bytes: int = MAX_MEDIA_BYTES
     #: Also warn about what this LMS loses on import (``profiles.PROFILES``), e.g. "canvas".
     profile: str | None = None
+    #: Worker processes; 0 means one per CPU, 1 builds in this process.
+    jobs: int = 0
+    #: Called as ``progress(done, total)`` as questions are rendered (for a progress bar).
+    progress: Callable[[int, int], None] | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class OutputFile:
+    """One file of a quiz, as written (or, for ``check``, as it would be)."""
+
+    format: str
+    path: Path
+    sha256: str
+    size: int
+    documents: int
+
+
+@dataclass
+class QuizResult:
+    """What happened to one source."""
+
+    source: Path
+    quiz: Quiz | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    outputs: list[OutputFile] = field(default_factory=list)
+    #: Seconds per stage; render, validate and package summed over the workers.
+    timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    written: bool = False
+
+    @property
+    def failed(self) -> bool:
+        return any(d.severity is Severity.ERROR for d in self.diagnostics)
 
 
 @dataclass
 class BuildResult:
     quizzes: list[Quiz]
-    outputs: list[Output]
+    outputs: list[OutputFile]
     written: list[Path]
     diagnostics: list[Diagnostic]
+    results: list[QuizResult] = field(default_factory=list)
+    #: Wall-clock seconds: read, schemas, work (render + validate + package), write, total.
+    timings: dict[str, float] = field(default_factory=dict)
+    jobs: int = 1
+
+
+class BuildIncomplete(BuildFailed):
+    """Some quizzes (or the build itself) had errors; ``result`` tells what was written anyway."""
+
+    def __init__(self, result: BuildResult) -> None:
+        super().__init__(result.diagnostics)
+        self.result = result
 
 
 def build(options: BuildOptions) -> BuildResult:
-    """Raises :class:`~qti_builder.diagnostics.BuildFailed` with every problem found."""
-    sink = DiagnosticSink()
-    loaded = load_quizzes(options, sink)
-    sink.raise_if_errors()
+    """Build every quiz. Raises :class:`BuildIncomplete` (a :class:`BuildFailed`) when anything had
+    an error."""
+    started = time.perf_counter()
+    clock: dict[str, float] = {}
+    results = [QuizResult(path) for path in find_sources(options.sources)]
+    loaded = _read(results, options)
+    clock["read"] = time.perf_counter() - started
 
-    outputs = render_outputs(loaded, options, sink)
-    if options.strict:
-        for warning in sink.warnings:
-            sink.error(warning.code, f"{warning.message} (a warning, failing because of --strict)", warning.span, warning.hint)
-    sink.raise_if_errors()
+    build_errors = DiagnosticSink()
+    staging = Staging()
+    jobs = 1 if not loaded else options.jobs or cpu_count()
+    try:
+        good = {i: item for i, item in loaded.items() if not results[i].failed}
+        if good:
+            mark = time.perf_counter()
+            schemas = load_schemas(resolve_schema_dir(options.schemas))  # SchemaError: the build cannot start
+            clock["schemas"] = time.perf_counter() - mark
+            mark = time.perf_counter()
+            jobs = _work(good, results, options, schemas, jobs, staging)
+            clock["work"] = time.perf_counter() - mark
+        mark = time.perf_counter()
+        for result in results:
+            if options.strict:
+                _strict(result)
+            if result.failed:
+                for output in result.outputs:
+                    staging.forget(output.path)
+        if options.write:
+            staging.commit()
+            for result in results:
+                result.written = bool(result.outputs) and not result.failed
+        clock["write"] = time.perf_counter() - mark
+    except WriteError as exc:
+        staging.discard()
+        for result in results:
+            result.written = False
+        build_errors.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
+                           hint="check that the output folder is writable and the disk has space; nothing was changed")
+    finally:
+        staging.discard()
+    clock["total"] = time.perf_counter() - started
+    for result in results:  # a frame and its items may both report a question's problem: once is enough
+        result.diagnostics = sorted(dict.fromkeys(result.diagnostics), key=Diagnostic.sort_key)
 
-    files = [(options.out_dir / output.filename, package(output)) for output in outputs]
-    if options.write:
-        try:
-            write_files(files)
-        except WriteError as exc:
-            sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
-                       hint="check that the output folder is writable and the disk has space; nothing was changed")
-            sink.raise_if_errors()
-    return BuildResult([q.quiz for q in loaded], outputs, [path for path, _ in files] if options.write else [], sink.sorted())
+    diagnostics = sorted(build_errors.items + [d for r in results for d in r.diagnostics], key=Diagnostic.sort_key)
+    ok = [r for r in results if not r.failed]
+    result = BuildResult(
+        quizzes=[r.quiz for r in results if r.quiz is not None],
+        outputs=[o for r in ok for o in r.outputs],
+        written=[o.path for r in results if r.written for o in r.outputs],
+        diagnostics=diagnostics,
+        results=results,
+        timings=clock,
+        jobs=jobs,
+    )
+    if any(d.severity is Severity.ERROR for d in diagnostics):
+        raise BuildIncomplete(result)
+    return result
+
+
+# -- 1. read -------------------------------------------------------------------------------------
 
 
 @dataclass
@@ -78,39 +193,48 @@ class LoadedQuiz:
     source: SourceMap
     media: MediaSet
 
-    @property
+    @cached_property
     def spans(self) -> dict[str, SourceSpan]:
         return self.source.question_spans(self.quiz)
 
 
 def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz]:
     """Read every source and check its content and media; problems go to ``sink``."""
-    loaded = []
-    for path in find_sources(options.sources):
-        result = read_quiz(path, sink)
-        if result:
-            quiz, source = result
-            loaded.append(LoadedQuiz(path, quiz, source, check_content(quiz, source, path.parent, sink, options.max_media_bytes)))
-    _check_unique_ids([(q.quiz, q.source.path) for q in loaded], sink)
-    if options.profile:
-        for item in loaded:
-            check_profile(options.profile, item.quiz, item.spans, sink)
+    results = [QuizResult(path) for path in find_sources(options.sources)]
+    loaded = _read(results, options)
+    sink.items.extend(d for r in results for d in r.diagnostics)
+    return list(loaded.values())
+
+
+def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQuiz]:
+    loaded: dict[int, LoadedQuiz] = {}
+    for i, result in enumerate(results):
+        started = time.perf_counter()
+        sink = DiagnosticSink()
+        read = read_quiz(result.source, sink)
+        if read:
+            quiz, source = read
+            result.quiz = quiz
+            media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            loaded[i] = LoadedQuiz(result.source, quiz, source, media)
+            if options.profile:
+                check_profile(options.profile, quiz, loaded[i].spans, sink)
+        result.diagnostics.extend(sink.items)
+        result.timings["read"] = time.perf_counter() - started
+    _check_unique_ids(results, loaded)
     return loaded
 
 
-def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: DiagnosticSink) -> list[Output]:
-    """Every target of every quiz, rendered and validated in memory."""
-    schemas = load_schemas(resolve_schema_dir(options.schemas))
-    env = make_environment(options.templates)
-    outputs: list[Output] = []
-    for item in loaded:
-        spans = item.spans
-        for name in options.formats:
-            output = WRITERS[name](env).write(item.quiz, spans, sink, item.media)
-            if output is not None:
-                validate_documents(output.filename, output.documents, schemas, spans, sink)
-                outputs.append(output)
-    return outputs
+def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz]) -> None:
+    first: dict[str, str] = {}
+    for i, item in loaded.items():
+        if item.quiz.id in first:
+            results[i].diagnostics.append(Diagnostic(
+                Severity.ERROR, "QB202", f"quiz id '{item.quiz.id}' is also used by {first[item.quiz.id]}",
+                SourceSpan(item.source.path),
+                hint="give one of them another 'id:' in its front matter; both would write the same files"))
+        else:
+            first[item.quiz.id] = item.source.path
 
 
 def find_sources(paths: list[Path]) -> list[Path]:
@@ -128,11 +252,223 @@ def find_sources(paths: list[Path]) -> list[Path]:
     return found
 
 
-def _check_unique_ids(quizzes: list[tuple[Quiz, str]], sink: DiagnosticSink) -> None:
-    first: dict[str, str] = {}
-    for quiz, path in quizzes:
-        if quiz.id in first:
-            sink.error("QB202", f"quiz id '{quiz.id}' is also used by {first[quiz.id]}", SourceSpan(path),
-                       hint="give one of them another 'id:' in its front matter; both would write the same files")
+def _strict(result: QuizResult) -> None:
+    result.diagnostics.extend(
+        Diagnostic(Severity.ERROR, w.code, f"{w.message} (a warning, failing because of --strict)", w.span, w.hint)
+        for w in result.diagnostics if w.severity is Severity.WARNING
+    )
+
+
+# -- 3. render, validate and compress, in tasks -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """A share of one quiz's output in one target. ``part`` says which documents it makes:
+    "whole" all of them, "items" the questions in ``questions`` only, "frame" all but those of
+    questions (a QTI test and manifest, media)."""
+
+    quiz: int
+    format: str
+    part: str = "whole"
+    questions: tuple[str, ...] = ()
+    #: Questions it renders, for scheduling the biggest first and counting progress.
+    weight: int = 0
+    #: Runs in the parent process: a task that walks all of a split quiz (its frame, its other
+    #: targets) would copy the whole model's memory pages into a worker; the parent has them.
+    here: bool = False
+
+
+#: Which documents each part keeps, by whether a document belongs to one question.
+KEEP = {"whole": lambda d: True, "items": lambda d: d.question_id is not None, "frame": lambda d: d.question_id is None}
+
+
+def plan(loaded: dict[int, LoadedQuiz], formats: list[str]) -> list[Task]:
+    """Every task of the build, biggest first, so the workers end together. Depends on the
+    quizzes alone (not on the number of workers): that is what keeps the outputs identical."""
+    tasks = []
+    for i, item in loaded.items():
+        ids = [q.id for q in item.quiz.iter_questions()]
+        for name in formats:
+            split = len(ids) > CHUNK
+            if name in SPLIT_BY_QUESTION and split:
+                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=True))
+                tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
+                          for k in range(0, len(ids), CHUNK)]
+            else:
+                tasks.append(Task(i, name, "whole", weight=len(ids), here=split))
+    return sorted(tasks, key=lambda t: -t.weight)
+
+
+@dataclass
+class TaskResult:
+    task: Task
+    filename: str | None = None
+    archive: bool = False
+    #: Compressed entries of an archive; the bytes of a single-document output.
+    entries: list[Entry] = field(default_factory=list)
+    data: bytes = b""
+    documents: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class _State:
+    """What the workers inherit when they are forked."""
+
+    loaded: dict[int, LoadedQuiz]
+    schemas: SchemaSet
+    templates: Path | None
+    #: The quiz of each "items" task: made here, before forking, so that a worker walks only its
+    #: own questions (touching the others would copy their memory pages into every worker).
+    chunks: dict[Task, Quiz]
+
+
+_state: _State | None = None
+
+
+def run_task(task: Task) -> TaskResult:
+    """Render one task's documents, validate them and compress them (in a worker)."""
+    assert _state is not None
+    item = _state.loaded[task.quiz]
+    sink = DiagnosticSink()
+    result = TaskResult(task)
+    started = time.perf_counter()
+    writer = _writer(task.format, task.part)(make_environment(_state.templates))
+    quiz = _state.chunks.get(task, item.quiz)
+    output = writer.write(quiz, item.spans, sink, item.media)
+    rendered = time.perf_counter()
+    if output is not None:
+        documents = [d for d in output.documents if KEEP[task.part](d)]
+        validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
+        validated = time.perf_counter()
+        result.filename, result.archive, result.documents = output.filename, output.archive, len(documents)
+        if output.archive:
+            result.entries = [compress(d.path, d.data) for d in documents]
         else:
-            first[quiz.id] = path
+            result.data = documents[0].data
+        result.timings = {"render": rendered - started, "validate": validated - rendered,
+                          "package": time.perf_counter() - validated}
+    else:
+        result.timings = {"render": rendered - started}
+    result.diagnostics = sink.items
+    return result
+
+
+@lru_cache(maxsize=None)
+def _writer(name: str, part: str) -> type[Writer]:
+    """The target's writer, or for a part, one that renders only that part's templates: the
+    writers render each question's document with ``question`` in the context, and the rest (a QTI
+    test and manifest, a whole Moodle file) without. What is skipped renders as nothing and is
+    dropped (``KEEP``); if a writer rendered otherwise, a part would only cost more, not differ."""
+    base = WRITERS[name]
+    if part == "whole":
+        return base
+    wanted = part == "items"
+
+    def render(self: Writer, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object) -> bytes | None:
+        if ("question" in context) != wanted:
+            return b""
+        return base.render(self, template, sink, span, **context)
+
+    return type(f"{base.__name__}_{part}", (base,), {"render": render})
+
+
+def _only(quiz: Quiz, ids: set[str]) -> Quiz:
+    """The quiz with only the questions in ``ids`` (sections kept, for their context)."""
+
+    def prune(sections: list) -> list:  # type: ignore[type-arg]
+        return [s.model_copy(update={"questions": [q for q in s.questions if q.id in ids], "sections": prune(s.sections)})
+                for s in sections]
+
+    return quiz.model_copy(update={"sections": prune(quiz.sections)})
+
+
+def _work(
+    good: dict[int, LoadedQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
+    staging: Staging,
+) -> int:
+    """Run the tasks; write a quiz's outputs as soon as all its tasks are in and none had an error
+    (so a broken quiz never creates a file, or even the output folder). Returns the workers used."""
+    global _state
+    tasks = plan(good, options.formats)
+    waiting = Counter(t.quiz for t in tasks)
+    parts: dict[int, list[TaskResult]] = {i: [] for i in waiting}
+    total, done = sum(t.weight for t in tasks), 0
+    for item in good.values():
+        item.spans  # computed once, here, and inherited  # noqa: B018
+    chunks = {t: _only(good[t.quiz].quiz, set(t.questions)) for t in tasks if t.part == "items"}
+    _state = _State(good, schemas, options.templates, chunks)
+    jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
+    try:
+        for task_result in run(tasks, run_task, jobs, lambda task: task.here):
+            quiz = task_result.task.quiz
+            result = results[quiz]
+            result.diagnostics.extend(task_result.diagnostics)
+            for stage, seconds in task_result.timings.items():
+                result.timings[stage] += seconds
+            parts[quiz].append(task_result)
+            waiting[quiz] -= 1
+            if not waiting[quiz]:
+                _finish(parts.pop(quiz), result, options, staging)
+            done += task_result.task.weight
+            if options.progress:
+                options.progress(done, total)
+    finally:
+        _state = None
+    return jobs
+
+
+def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging) -> None:
+    """All of a quiz's tasks are in: put each output together and stage it (for ``check``, hash it)."""
+    if result.failed or any(r.filename is None for r in done):
+        return
+    started = time.perf_counter()
+    for name in options.formats:
+        mine = [r for r in done if r.task.format == name]
+        first = mine[0]
+        target = options.out_dir / str(first.filename)
+        content = zip_parts(e for r in mine for e in r.entries) if first.archive else iter([first.data])
+        if options.write:
+            staged = staging.write(target, content)
+            sha256, size = staged.sha256, staged.size
+        else:
+            sha256, size = _digest(content)
+        result.outputs.append(OutputFile(name, target, sha256, size, sum(r.documents for r in mine)))
+    result.timings["package"] += time.perf_counter() - started
+
+
+def _digest(parts: Iterable[bytes]) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    for part in parts:
+        digest.update(part)
+        size += len(part)
+    return digest.hexdigest(), size
+
+
+# -- in memory, for the preview and the tests ---------------------------------------------------
+
+
+def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: DiagnosticSink) -> list[Output]:
+    """Every target of every quiz, rendered and validated in memory (one process)."""
+    schemas = load_schemas(resolve_schema_dir(options.schemas))
+    env = make_environment(options.templates)
+    outputs: list[Output] = []
+    for item in loaded:
+        spans = item.spans
+        for name in options.formats:
+            output = WRITERS[name](env).write(item.quiz, spans, sink, item.media)
+            if output is not None:
+                validate_documents(output.filename, output.documents, schemas, spans, sink)
+                outputs.append(output)
+    return outputs
+
+
+def question_counts(quiz: Quiz) -> dict[str, int]:
+    """Questions per type, for reports."""
+    return dict(sorted(Counter(q.type for q in quiz.iter_questions()).items()))
+
+
+__all__ = ["BuildIncomplete", "BuildOptions", "BuildResult", "LoadedQuiz", "OutputFile", "QuizResult",
+           "build", "find_sources", "load_quizzes", "plan", "render_outputs"]

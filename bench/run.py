@@ -1,0 +1,287 @@
+"""qti-builder's benchmarks, in one run: ``.venv/bin/python bench/run.py`` (bench/README.md).
+
+Every figure is the median of ``--repeat`` runs of a fresh process, timed from outside
+(``time.perf_counter`` around ``subprocess``), so interpreter start and imports count. This
+machine is shared and noisy: the load average before and after is recorded with the results,
+and the figures that are compared (ours, text2qti's, the floor) are measured side by side, in
+rounds, each round running each of them once.
+
+What is measured:
+
+- the seed quiz's cold build (``qti-builder build source/ray-train-tune.md``) against the cold
+  floor (interpreter + the dependencies' imports + compiling the schemas + parsing, validating and
+  zipping the seed's outputs: ``bench/floor.py cold``);
+- mixed banks of 500, 2,000 and 10,000 questions (every question type, Korean and English, code
+  and math: ``bench/bank.py``) built to QTI 2.1 + Moodle XML, validated and zipped, in one process
+  (``--jobs 1``) and on every core, with the per-stage breakdown of ``--report json``, against the
+  floor of their outputs (``bench/floor.py files``);
+- the same questions in the types text2qti can write, built by text2qti (QTI 1.2, installed from
+  PyPI into ``bench/.venv``) and by qti-builder side by side;
+- the peak memory of the 10,000-question build: the process's maximum RSS in one process, the
+  largest total PSS of the process tree with workers (sampled from /proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bank import TEXT2QTI_KINDS, write_bank
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+EXE = ROOT / ".venv" / "bin" / "qti-builder"
+PYTHON = ROOT / ".venv" / "bin" / "python"
+T2Q_VENV = BENCH / ".venv"
+T2Q = T2Q_VENV / "bin" / "text2qti"
+WORK = BENCH / ".work"
+RESULTS = BENCH / "results"
+SEED = ROOT / "source" / "ray-train-tune.md"
+SIZES = (500, 2_000, 10_000)
+#: Sizes built by text2qti too (its 10,000 takes tens of seconds a run).
+TEXT2QTI_SIZES = (500, 10_000)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is reported)")
+    parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")), default=SIZES)
+    parser.add_argument("--jobs", type=int, default=0, help="workers of the parallel build (0: one per CPU)")
+    parser.add_argument("--quick", action="store_true", help="one run each, banks of 500 and 2,000 only")
+    parser.add_argument("--tables-from", type=Path, help="measure nothing: rewrite the tables from a results file")
+    args = parser.parse_args()
+    if args.tables_from:
+        update_readmes(summary(json.loads(args.tables_from.read_text("utf-8"))), args.tables_from.resolve())
+        return
+    if args.quick:
+        args.repeat, args.sizes = 1, (500, 2_000)
+    schemas = Path(os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas")))
+    ensure_text2qti()
+    WORK.mkdir(exist_ok=True)
+    jobs = args.jobs or len(os.sched_getaffinity(0))
+    results: dict = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine(),
+                     "repeat": args.repeat, "jobs": jobs, "load_before": os.getloadavg()}
+    results["cold"] = cold_build(schemas, args.repeat)
+    results["banks"] = [bank_build(n, schemas, jobs, args.repeat) for n in args.sizes]
+    results["text2qti"] = [versus_text2qti(n, jobs, args.repeat) for n in args.sizes if n in TEXT2QTI_SIZES]
+    results["memory"] = memory(max(args.sizes), jobs)
+    results["load_after"] = os.getloadavg()
+    RESULTS.mkdir(exist_ok=True)
+    out = RESULTS / f"{datetime.date.today().isoformat()}.json"
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    table = summary(results)
+    print(table)
+    print(f"\nresults: {out.relative_to(ROOT)}")
+    update_readmes(table, out)
+
+
+# -- measuring ------------------------------------------------------------------------------------
+
+
+def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
+    """Wall-clock and CPU seconds (user + system, the process and its workers) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, check=True, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def rounds(repeat: int, runs: dict[str, Callable[[], tuple[float, float]]]) -> dict[str, float]:
+    """Median seconds of each run (and ``<name>_cpu``, its CPU seconds), the runs interleaved
+    round by round so that the machine's noise hits all of them alike."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            times[name].append(run())
+    medians = {}
+    for name, values in times.items():
+        medians[name] = round(statistics.median(wall for wall, _ in values), 3)
+        medians[f"{name}_cpu"] = round(statistics.median(cpu for _, cpu in values), 3)
+    return medians
+
+
+def build(source: Path, out: Path, jobs: int, *extra: str) -> list[str]:
+    return [str(EXE), "build", str(source), "--out", str(out), "--jobs", str(jobs), "--quiet", *extra]
+
+
+def cold_build(schemas: Path, repeat: int) -> dict:
+    out = Path(tempfile.mkdtemp(dir=WORK))
+    subprocess.run(build(SEED, out, 1), check=True)
+    outputs = [str(p) for p in sorted(out.iterdir())]
+    floor_cmd = [str(PYTHON), str(BENCH / "floor.py"), "cold", str(schemas), *outputs]
+    # A second each: three times the rounds, as start-up times are the noisiest.
+    figures = rounds(3 * repeat, {
+        "build": lambda: timed(build(SEED, out, 0)),
+        "build_jobs_1": lambda: timed(build(SEED, out, 1)),
+        "floor": lambda: timed(floor_cmd),
+        "interpreter": lambda: timed([str(PYTHON), "-c", "pass"]),
+    })
+    shutil.rmtree(out)
+    figures["ratio_to_floor"] = round(figures["build"] / figures["floor"], 2)
+    figures["ratio_to_floor_jobs_1"] = round(figures["build_jobs_1"] / figures["floor"], 2)
+    return figures
+
+
+def bank_build(size: int, schemas: Path, jobs: int, repeat: int) -> dict:
+    source = write_bank(WORK, size)["md"]
+    serial, parallel = WORK / f"out-{size}-1", WORK / f"out-{size}-{jobs}"
+    report = WORK / f"report-{size}.json"
+    figures = rounds(repeat, {
+        "jobs_1": lambda: timed(build(source, serial, 1, "--report", "json", "--report-file", str(report))),
+        f"jobs_{jobs}": lambda: timed(build(source, parallel, jobs)),
+    })
+    identical = all((serial / p.name).read_bytes() == p.read_bytes() for p in parallel.iterdir())
+    stages = json.loads(report.read_text("utf-8"))
+    quiz = stages["quizzes"][0]
+    outputs = [str(p) for p in sorted(serial.iterdir())]
+    floors = [json.loads(subprocess.run([str(PYTHON), str(BENCH / "floor.py"), "files", str(schemas), *outputs],
+                                        check=True, capture_output=True, text=True).stdout) for _ in range(repeat)]
+    floor = {k: round(statistics.median(f[k] for f in floors), 3) for k in floors[0]}
+    return {
+        "questions": size, "source_bytes": source.stat().st_size, **figures,
+        "parallel_identical_to_serial": identical,
+        "stages_jobs_1": {**{k: quiz["timings"][k] for k in ("read", "render", "validate", "package")},
+                          "schemas": stages["timings"]["schemas"], "write": stages["timings"]["write"]},
+        "output_bytes": {Path(o["path"]).name: o["bytes"] for o in quiz["outputs"]},
+        "floor": floor,
+        "ratio_to_floor_jobs_1": round(figures["jobs_1"] / floor["total"], 2),
+        f"ratio_to_floor_jobs_{jobs}": round(figures[f"jobs_{jobs}"] / floor["total"], 2),
+    }
+
+
+def versus_text2qti(size: int, jobs: int, repeat: int) -> dict:
+    paths = write_bank(WORK, size, TEXT2QTI_KINDS, text2qti=True)
+    ours = WORK / f"out-t2q-{size}"
+    figures = rounds(repeat, {
+        "text2qti": lambda: timed([str(T2Q), paths["text2qti"].name], cwd=WORK),
+        "ours_jobs_1": lambda: timed(build(paths["md"], ours, 1)),
+        f"ours_jobs_{jobs}": lambda: timed(build(paths["md"], ours, jobs)),
+    })
+    return {"questions": size, "kinds": list(TEXT2QTI_KINDS), **figures,
+            "speedup_jobs_1": round(figures["text2qti"] / figures["ours_jobs_1"], 2),
+            f"speedup_jobs_{jobs}": round(figures["text2qti"] / figures[f"ours_jobs_{jobs}"], 2)}
+
+
+def memory(size: int, jobs: int) -> dict:
+    """Peak memory of the biggest bank's build: one process, and with workers (tree PSS)."""
+    figures: dict = {"questions": size}
+    for run_jobs in (1, jobs):
+        source = WORK / f"bank-{size}.md"
+        process = subprocess.Popen(build(source, WORK / f"out-mem-{run_jobs}", run_jobs), stderr=subprocess.DEVNULL)
+        peak_pss = 0
+        while process.poll() is None:
+            peak_pss = max(peak_pss, tree_pss(process.pid))
+            time.sleep(0.05)
+        figures[f"jobs_{run_jobs}_tree_pss_mb"] = round(peak_pss / 1024, 1)
+    # The clean figure: one process, its own maximum RSS.
+    started = subprocess.Popen(build(WORK / f"bank-{size}.md", WORK / "out-mem-rss", 1), stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(started.pid, 0)
+    figures["jobs_1_max_rss_mb"] = round(usage.ru_maxrss / 1024, 1)
+    for smaller in SIZES:
+        source = WORK / f"bank-{smaller}.md"
+        if source.exists() and smaller < size:
+            process = subprocess.Popen(build(source, WORK / "out-mem-rss", 1), stderr=subprocess.DEVNULL)
+            _, _, usage = os.wait4(process.pid, 0)
+            figures[f"jobs_1_max_rss_mb_{smaller}"] = round(usage.ru_maxrss / 1024, 1)
+    return figures
+
+
+def tree_pss(pid: int) -> int:
+    """Proportional set size of a process and its descendants, in KiB (shared pages split)."""
+    total = 0
+    for child in [pid, *descendants(pid)]:
+        try:
+            for line in Path(f"/proc/{child}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total
+
+
+def descendants(pid: int) -> list[int]:
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return []
+    return [int(c) for c in children] + [d for c in children for d in descendants(int(c))]
+
+
+def ensure_text2qti() -> None:
+    """text2qti from PyPI in its own environment, so it never shares qti-builder's packages."""
+    if not T2Q.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(T2Q_VENV)], check=True)
+        subprocess.run([str(T2Q_VENV / "bin" / "pip"), "install", "-q", "text2qti==0.8.0"], check=True)
+
+
+def machine() -> dict:
+    return {"python": platform.python_version(), "cpus": len(os.sched_getaffinity(0)), "platform": platform.platform()}
+
+
+# -- reporting ------------------------------------------------------------------------------------
+
+
+def summary(r: dict) -> str:
+    jobs = r["jobs"]
+    cold = r["cold"]
+    lines = [
+        f"Measured {r['date']} on {r['machine']['cpus']} CPUs (load {r['load_before'][0]:.1f} before, "
+        f"{r['load_after'][0]:.1f} after), median of {r['repeat']}.",
+        "",
+        "| build | qti-builder, 1 process | qti-builder, " + f"{jobs} processes | floor | vs floor ({jobs} p.) |",
+        "|---|---:|---:|---:|---:|",
+        f"| seed quiz, cold (whole process) | {cold['build_jobs_1']:.2f} s | {cold['build']:.2f} s | "
+        f"{cold['floor']:.2f} s | {cold['ratio_to_floor']:.2f}× |",
+    ]
+    for bank in r["banks"]:
+        lines.append(f"| {bank['questions']:,} mixed questions | {bank['jobs_1']:.2f} s | {bank[f'jobs_{jobs}']:.2f} s | "
+                     f"{bank['floor']['total']:.2f} s | {bank[f'ratio_to_floor_jobs_{jobs}']:.2f}× |")
+    lines += ["", "| same questions, text2qti's types | text2qti 0.8 (QTI 1.2) | qti-builder, 1 process | "
+                  f"qti-builder, {jobs} processes | speed-up (1 / {jobs}) |", "|---|---:|---:|---:|---:|"]
+    for row in r["text2qti"]:
+        lines.append(f"| {row['questions']:,} questions | {row['text2qti']:.2f} s | {row['ours_jobs_1']:.2f} s | "
+                     f"{row[f'ours_jobs_{jobs}']:.2f} s | {row['speedup_jobs_1']:.2f}× / {row[f'speedup_jobs_{jobs}']:.2f}× |")
+    lines += ["", "CPU seconds (user + system, all processes) of the same runs: " + "; ".join(
+        f"{b['questions']:,} mixed: {b['jobs_1_cpu']:.1f} / {b[f'jobs_{jobs}_cpu']:.1f}" for b in r["banks"]
+    ) + "; " + "; ".join(f"text2qti {t['questions']:,}: {t['text2qti_cpu']:.1f}" for t in r["text2qti"]) + "."]
+    biggest = r["banks"][-1]
+    stages = biggest["stages_jobs_1"]
+    lines += ["", f"Stages of the {biggest['questions']:,}-question build in one process: "
+              + ", ".join(f"{k} {v:.2f} s" for k, v in stages.items())
+              + "; its floor: " + ", ".join(f"{k} {v:.2f} s" for k, v in biggest["floor"].items()) + "."]
+    mem = r["memory"]
+    grows = ", ".join(f"{k.rsplit('_', 1)[-1]}: {v} MB" for k, v in mem.items() if k.startswith("jobs_1_max_rss_mb_"))
+    lines.append(f"Peak memory of the {mem['questions']:,}-question build: {mem['jobs_1_max_rss_mb']} MB in one process "
+                 f"(smaller banks {grows}); {mem[f'jobs_{jobs}_tree_pss_mb']} MB PSS for all {jobs} processes. "
+                 f"Parallel output byte-identical to serial: {all(b['parallel_identical_to_serial'] for b in r['banks'])}.")
+    return "\n".join(lines)
+
+
+def update_readmes(table: str, out: Path) -> None:
+    """The table between the markers of bench/README.md and of the project's README."""
+    source = f"From `{out.relative_to(ROOT)}`; how it is measured: [bench/README.md](bench/README.md)."
+    for readme, start, end, note in ((BENCH / "README.md", "<!-- results -->", "<!-- /results -->", f"From `{out.relative_to(ROOT)}`."),
+                                     (ROOT / "README.md", "<!-- bench -->", "<!-- /bench -->", source)):
+        text = readme.read_text("utf-8")
+        if start in text and end in text:
+            head, rest = text.split(start, 1)
+            _, tail = rest.split(end, 1)
+            readme.write_text(f"{head}{start}\n{table}\n\n{note}\n{end}{tail}", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

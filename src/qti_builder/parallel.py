@@ -1,0 +1,66 @@
+"""Running the build's tasks on every core.
+
+Workers are forked (never spawned) after the parent has read the sources and compiled the schemas,
+so each inherits the compiled QTI schema (about a second of work that holds the GIL, so threads
+could not share it) and the quiz models without pickling either. Tasks go out as small records
+and come back as compressed entries; results arrive in completion order, and whoever assembles
+them must not depend on that order (the pipeline sorts everything it writes).
+"""
+
+from __future__ import annotations
+
+import gc
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (a container's limit, not the host's count)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False) -> Iterator[R]:
+    """``work(task)`` for every task on ``jobs`` processes (1: this one alone), as they finish.
+    The tasks for which ``here(task)`` holds run in this process, which then counts as one of the
+    ``jobs``; the others in processes forked now, so ``work`` and the state it reads must exist
+    before the call."""
+    # What exists now (the quizzes read, the compiled schemas) lives until the end: frozen, the
+    # collector stops scanning it at every full collection (in this process and in the workers,
+    # whose inherited pages then also stay shared).
+    gc.freeze()
+    try:
+        local = [t for t in tasks if here(t)] if jobs > 1 else list(tasks)
+        remote = [t for t in tasks if jobs > 1 and not here(t)]
+        workers = min(jobs - (1 if local else 0), len(remote))
+        if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+            yield from map(work, tasks)
+            return
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals)
+        try:
+            results = pool.imap_unordered(work, remote)  # the workers start now
+            yield from map(work, local)
+            yield from results
+            pool.close()
+        except BaseException:
+            pool.terminate()
+            raise
+        finally:
+            pool.join()
+    finally:
+        gc.unfreeze()
+
+
+def _worker_signals() -> None:
+    # Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers,
+    # which end quietly on its SIGTERM (no traceback from each of them).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)

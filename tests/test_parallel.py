@@ -1,0 +1,105 @@
+"""Parallel builds: the same bytes whatever the number of workers, and the shortcuts that make
+builds fast give what the slow path gives."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, SEED_SOURCE
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qti_builder import content, pipeline
+from qti_builder.package import COMPRESS_LEVEL, compress, zip_parts, zip_timestamp
+from qti_builder.pipeline import BuildOptions, build, plan
+
+FIXTURES = ROOT / "tests" / "fixtures"
+#: Every question type (YAML), code, tables, media and math, and a Korean quiz.
+SOURCES = [FIXTURES / "all-types.yaml", ROOT / "source" / "content-showcase.md", SEED_SOURCE,
+           ROOT / "source" / "python-fundamentals.md"]
+
+
+def digests(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def built(tmp_path: Path, name: str, jobs: int) -> dict[str, str]:
+    result = build(BuildOptions(sources=SOURCES, out_dir=tmp_path / name, jobs=jobs))
+    assert result.jobs == jobs
+    return digests(tmp_path / name)
+
+
+def test_parallel_build_is_byte_identical_to_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Chunks of 3 questions: every quiz's QTI items are split among the workers, however small.
+    monkeypatch.setattr(pipeline, "CHUNK", 3)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    serial = built(tmp_path, "serial", 1)
+    assert len(serial) == 2 * len(SOURCES)
+    assert built(tmp_path, "parallel", 2) == serial
+    assert built(tmp_path, "three", 3) == serial
+
+
+def test_chunks_give_what_the_writer_gives_for_the_whole_quiz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = built(tmp_path, "whole", 1)  # every quiz is under CHUNK questions: one task per target
+    monkeypatch.setattr(pipeline, "CHUNK", 2)
+    assert built(tmp_path, "chunked", 1) == whole
+
+
+def test_plan_splits_big_quizzes_and_ignores_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pipeline, "CHUNK", 4)
+    from qti_builder.diagnostics import DiagnosticSink
+
+    loaded = dict(enumerate(pipeline.load_quizzes(BuildOptions(sources=[SEED_SOURCE]), DiagnosticSink())))
+    tasks = plan(loaded, ["qti21", "moodle"])
+    parts = sorted((t.format, t.part, len(t.questions)) for t in tasks)
+    assert parts == [("moodle", "whole", 0), ("qti21", "frame", 0), ("qti21", "items", 2),
+                     ("qti21", "items", 4), ("qti21", "items", 4)]
+    assert [t.weight for t in tasks] == sorted((t.weight for t in tasks), reverse=True)  # biggest first
+
+
+def test_zip_writer_matches_zipfile() -> None:
+    documents = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
+                 "items/media/\ub2e4\uc774\uc5b4\uadf8\ub7a8.png": bytes(range(256)) * 8, "assessmentTest.xml": b""}
+    mine = b"".join(zip_parts(compress(path, data) for path, data in documents.items()))
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for path in sorted(documents):
+            info = zipfile.ZipInfo(path, date_time=zip_timestamp())
+            info.compress_type, info.external_attr, info.create_system = zipfile.ZIP_DEFLATED, 0o644 << 16, 3
+            info._compresslevel = COMPRESS_LEVEL  # type: ignore[attr-defined]
+            archive.writestr(info, documents[path])
+    assert mine == buffer.getvalue()
+    with zipfile.ZipFile(io.BytesIO(mine)) as archive:
+        assert archive.testzip() is None
+        assert {name: archive.read(name) for name in archive.namelist()} == documents
+
+
+PLAIN_CHARACTERS = st.sampled_from(list("aZ0가힣 ,.;:?!'\"/()%@{}=+-") + ["1.", "2)", "  ", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PLAIN_CHARACTERS, min_size=1, max_size=15).map("".join))
+def test_plain_text_shortcut_renders_like_markdown(text: str) -> None:
+    renderers = [content.render_block, content.render_inline, content.render_html, content.render_html_inline,
+                 content.render_preview, content.plain_text]
+    clear_caches()
+    fast = [render(text) for render in renderers]
+    plain, content._PLAIN = content._PLAIN, re.compile(r"(?!)")  # never plain: the slow path
+    try:
+        clear_caches()
+        slow = [render(text) for render in renderers]
+    finally:
+        content._PLAIN = plain
+        clear_caches()
+    assert fast == slow
+
+
+def clear_caches() -> None:
+    for value in vars(content).values():
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()

@@ -1,0 +1,153 @@
+"""CI ergonomics: the JSON report and its schema, exit codes, --quiet/--verbose, and builds of
+many quizzes where some are broken (the broken ones write nothing, the good ones are written)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from conftest import ROOT, SEED_SOURCE, write
+from test_cli import BROKEN, run, snapshot
+
+from qti_builder.report import schema_path
+
+FIXTURES = ROOT / "tests" / "fixtures"
+GOOD = "---\nid: {id}\ntitle: Good {id}\n---\n\n1. Is 7 prime? {{#seven}}\n\nAnswer: true\n\n2. Name it. {{#name type=short_answer}}\n\nAnswer: seven\n"
+#: Broken when rendered for Moodle (scores Moodle cannot store), not when read.
+MOODLE_LIMITS = (FIXTURES / "moodle-limits.yaml").read_text(encoding="utf-8")
+
+
+def report_of(out: str) -> dict[str, Any]:
+    report: dict[str, Any] = json.loads(out)
+    jsonschema.validate(report, json.loads(schema_path().read_text(encoding="utf-8")))
+    return report
+
+
+@pytest.fixture
+def bank(tmp_path: Path) -> Path:
+    """Five quizzes: three good, one broken when read, one broken when rendered."""
+    folder = tmp_path / "quizzes"
+    folder.mkdir()
+    for name in ("alpha", "beta", "gamma"):
+        write(folder, f"{name}.md", GOOD.format(id=name))
+    write(folder, "broken.md", BROKEN)
+    write(folder, "limits.yaml", MOODLE_LIMITS)
+    return folder
+
+
+def test_report_schema_is_a_valid_json_schema() -> None:
+    jsonschema.Draft202012Validator.check_schema(json.loads(schema_path().read_text(encoding="utf-8")))
+
+
+def test_successful_build_report(tmp_path: Path) -> None:
+    code, out, err = run("build", str(SEED_SOURCE), "--out", str(tmp_path / "dist"), "--report", "json")
+    assert code == 0, err
+    report = report_of(out)  # stdout holds the report alone
+    assert report["ok"] and report["exit_code"] == 0 and report["command"] == "build"
+    assert "wrote" in err  # what was written goes to stderr when the report takes stdout
+    (quiz,) = report["quizzes"]
+    assert quiz["id"] == "ray-train-tune" and quiz["status"] == "ok" and quiz["questions"] == 10
+    assert sum(quiz["question_types"].values()) == 10
+    for output in quiz["outputs"]:
+        path = Path(output["path"])
+        assert output["written"] and output["bytes"] == path.stat().st_size
+        assert output["sha256"] == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
+    assert [o["format"] for o in quiz["outputs"]] == ["qti21", "moodle"]
+    assert set(quiz["timings"]) == {"read", "render", "validate", "package"}
+    assert {"read", "schemas", "work", "write", "total"} <= set(report["timings"])
+
+
+def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path) -> None:
+    out_dir = tmp_path / "dist"
+    report_file = tmp_path / "report.json"
+    code, out, err = run("build", str(bank), "--out", str(out_dir), "--report", "json", "--report-file", str(report_file))
+    assert code == 1
+    # Every broken quiz is reported, and writes nothing; every good one is written.
+    assert f"{bank / 'broken.md'}:5:1: error[QB120]" in err
+    assert f"{bank / 'limits.yaml'}:9:9: error[QB321]" in err
+    assert sorted(p.name for p in out_dir.iterdir()) == [
+        f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("moodle.xml", "qti21.zip")]
+    assert err.rstrip().endswith("failed: 5 error(s) in 2 of 5 quizzes; the others wrote 6 file(s)")
+    assert out.count("wrote ") == 6
+    report = report_of(report_file.read_text(encoding="utf-8"))
+    assert not report["ok"] and report["exit_code"] == 1
+    status = {Path(q["source"]).name: q["status"] for q in report["quizzes"]}
+    assert status == {"alpha.md": "ok", "beta.md": "ok", "broken.md": "failed", "gamma.md": "ok", "limits.yaml": "failed"}
+    broken = next(q for q in report["quizzes"] if q["source"].endswith("broken.md"))
+    assert broken["outputs"] == [] and broken["id"] is None
+    assert [(e["code"], e["location"]["line"]) for e in broken["errors"]] == [("QB120", 5), ("QB120", 10), ("QB115", 15)]
+    limits = next(q for q in report["quizzes"] if q["source"].endswith("limits.yaml"))
+    assert limits["outputs"] == [] and [e["code"] for e in limits["errors"]] == ["QB321", "QB321"]
+    assert [w["code"] for w in limits["warnings"]] == ["QB323"]
+    assert report["summary"] == {"quizzes": 5, "failed": 2, "questions": 9, "outputs": 6, "written": 6,
+                                 "errors": 5, "warnings": 1}
+
+
+def test_rebuild_with_a_broken_quiz_keeps_its_previous_files(bank: Path, tmp_path: Path) -> None:
+    out_dir = tmp_path / "dist"
+    (bank / "broken.md").write_text(GOOD.format(id="broken"), encoding="utf-8")
+    (bank / "limits.yaml").unlink()
+    assert run("build", str(bank), "--out", str(out_dir))[0] == 0
+    before = snapshot(out_dir)
+    (bank / "broken.md").write_text(BROKEN.replace("title: Broken", "id: broken\ntitle: Broken"), encoding="utf-8")
+    (bank / "alpha.md").write_text(GOOD.format(id="alpha").replace("Is 7 prime?", "Is 11 prime?"), encoding="utf-8")
+    code, _, _ = run("build", str(bank), "--out", str(out_dir))
+    assert code == 1
+    after = snapshot(out_dir)
+    assert after["broken.qti21.zip"] == before["broken.qti21.zip"]  # not half-updated: as it was
+    assert after["alpha.qti21.zip"] != before["alpha.qti21.zip"]    # the good quiz is rebuilt
+    assert not any(name.startswith(".") for name in after)
+
+
+def test_single_broken_source_writes_nothing(tmp_path: Path) -> None:
+    bad = write(tmp_path, "broken.md", BROKEN)
+    code, out, err = run("build", str(bad), "--out", str(tmp_path / "dist"), "--report", "json")
+    assert code == 1 and not (tmp_path / "dist").exists()
+    assert err.rstrip().endswith("failed: 3 error(s); nothing was written")
+    report = report_of(out)
+    assert report["summary"]["written"] == 0 and report["quizzes"][0]["status"] == "failed"
+
+
+def test_check_report_hashes_without_writing(tmp_path: Path) -> None:
+    code, out, err = run("check", str(SEED_SOURCE), "--report", "json", cwd=tmp_path)
+    assert code == 0, err
+    report = report_of(out)
+    assert report["command"] == "check" and list(tmp_path.iterdir()) == []
+    assert all(not o["written"] and len(o["sha256"]) == 64 for o in report["quizzes"][0]["outputs"])
+    assert "ok: 1 quiz(zes), 10 question(s), 2 output(s) valid" in err
+
+
+def test_unusable_schemas_are_a_build_level_error(tmp_path: Path) -> None:
+    code, out, _ = run("check", str(SEED_SOURCE), "--schemas", str(tmp_path), "--report", "json")
+    assert code == 1
+    report = report_of(out)
+    assert report["quizzes"] == [] and report["errors"] and report["errors"][0]["code"] == "QB401"
+
+
+def test_quiet_prints_errors_only_and_verbose_adds_timings(tmp_path: Path) -> None:
+    warned = write(tmp_path, "w.md", "---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: B) z\n")
+    code, out, err = run("build", str(warned), "--out", str(tmp_path / "q"), "--quiet")
+    assert code == 0 and out == "" and err == ""
+    code, out, err = run("build", str(warned), "--out", str(tmp_path / "v"), "--verbose", "--jobs", "1")
+    assert code == 0 and "warning[QB124]" in err and "wrote" in out
+    assert "w: 1 question(s), ok; read" in err and "1 quiz(zes) built by 1 process(es): read" in err
+    assert "\x1b[" not in out + err  # no colour, no progress bar: this is not a terminal
+
+
+def test_exit_codes(tmp_path: Path) -> None:
+    exe = Path(sys.executable).with_name("qti-builder")
+
+    def code(*args: str) -> int:
+        return subprocess.run([str(exe), *args], capture_output=True, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"}).returncode
+
+    assert code("check", str(SEED_SOURCE)) == 0
+    assert code("check", str(write(tmp_path, "b.md", BROKEN))) == 1
+    assert code("check", str(SEED_SOURCE), "--report", "xml") == 2
+    assert code("check", str(SEED_SOURCE), "--quiet", "--verbose") == 2
+    assert code("check", str(SEED_SOURCE), "--jobs", "-1") == 2
