@@ -159,3 +159,4 @@ def test_strict_turns_warnings_into_errors(tmp_path: Path) -> None:
     assert code == 0 and "warning[QB124]" in err
     code, _, err = run("check", "--strict", str(source))
     assert code == 1 and "error[QB124]" in err
+    assert err.count("QB124") == 1  # printed once, as the error it became

@@ -118,3 +118,26 @@ def test_source_json_schema_is_what_editors_need() -> None:
     kinds = {d["properties"]["type"]["const"]: d for d in schema["$defs"].values() if "const" in d.get("properties", {}).get("type", {})}
     assert len(kinds) == 11 and all("type" in d["required"] for d in kinds.values())
     assert kinds["essay"]["properties"]["model_answer"]["anyOf"][0]["contentMediaType"] == "text/markdown"
+
+
+def test_yaml_sources_pass_the_source_json_schema() -> None:
+    """The schema editors get accepts real sources (checked by jsonschema, another implementation)."""
+    from pathlib import Path
+
+    import jsonschema
+    import yaml
+
+    from qti_builder.model.schema import source_json_schema
+
+    fixtures = Path(__file__).parent / "fixtures"
+    validator = jsonschema.Draft202012Validator(source_json_schema())
+    for name in ("all-types.yaml", "moodle-limits.yaml"):
+        assert list(validator.iter_errors(yaml.safe_load((fixtures / name).read_text(encoding="utf-8")))) == []
+    errors = list(validator.iter_errors({"title": "T", "sections": [{"id": "s", "title": "S", "questions": [{"id": "q", "stem": "?"}]}]}))
+
+    def messages(error):  # type: ignore[no-untyped-def]
+        yield error.message
+        for child in error.context or ():
+            yield from messages(child)
+
+    assert errors and any("'type' is a required property" in m for e in errors for m in messages(e))

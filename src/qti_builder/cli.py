@@ -19,7 +19,7 @@ import typer
 from . import __version__
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, display_path
-from .model import Quiz
+from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
 from .profiles import PROFILES
 from .schemas import SchemaError
@@ -167,7 +167,7 @@ def serve_command(
 @app.command("schema")
 def schema_command() -> None:
     """Print the JSON Schema of the quiz model (for editor completion of YAML sources)."""
-    typer.echo(json.dumps(Quiz.model_json_schema(), indent=2, ensure_ascii=False))
+    typer.echo(json.dumps(source_json_schema(), indent=2, ensure_ascii=False))
 
 
 def _options(

@@ -253,10 +253,12 @@ def find_sources(paths: list[Path]) -> list[Path]:
 
 
 def _strict(result: QuizResult) -> None:
-    result.diagnostics.extend(
-        Diagnostic(Severity.ERROR, w.code, f"{w.message} (a warning, failing because of --strict)", w.span, w.hint)
-        for w in result.diagnostics if w.severity is Severity.WARNING
-    )
+    """Warnings become errors, in place, so each is printed once."""
+    result.diagnostics[:] = [
+        Diagnostic(Severity.ERROR, d.code, f"{d.message} (a warning, failing because of --strict)", d.span, d.hint, d.generated)
+        if d.severity is Severity.WARNING else d
+        for d in result.diagnostics
+    ]
 
 
 # -- 3. render, validate and compress, in tasks -------------------------------------------------
