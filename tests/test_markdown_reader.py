@@ -287,6 +287,9 @@ def test_korean_true_false_is_inferred(tmp_path: Path) -> None:
         pytest.param("1. Q?\n\nA) x\n   Feedback: no\n   Feedback: again\nB) y\n\nAnswer: B\n", ["8:4 QB116 a second feedback for option A"], id="second-feedback"),
         pytest.param("1. Q?\n\nA) x\nB) y\n\n```\ncode\n```\n\nAnswer: B\n", ["9:1 QB117 a code block after the options belongs to no option or label"], id="fence-after-options"),
         pytest.param("1. Q? {type=essay}\n\nAnswer (50%): text\n", ["6:1 QB137 a score in the answer label applies only to short_answer and numerical questions"], id="score-on-essay"),
+        pytest.param("1. Q?\n\nA) x {score=50}\nB) y\n\nAnswer: A\n", ["6:7 QB109 a score on an option applies only to multiple-response questions"], id="option-score"),
+        pytest.param("1. Order. {type=ordering}\n\n- a\n- b\n\nAnswer: a, b\n", ["9:1 QB129 an ordering question has no 'Answer:': its list is the answer"], id="answer-on-ordering"),
+        pytest.param("1. Explain. {type=essay}\n\nAnswer: because\n   Feedback: nice\n", ["7:14 QB137 feedback under an answer applies only to short_answer and numerical questions"], id="feedback-under-essay-answer"),
     ],
 )
 def test_kind_errors_are_located(tmp_path: Path, source: str, expected: list[str]) -> None:
@@ -308,16 +311,3 @@ def test_file_name_that_is_not_an_id(tmp_path: Path) -> None:
     assert messages(sink) == ["1:1 QB135 the file name 'my quiz' cannot be the quiz id (ids use letters, digits, '-', '_', '.')"]
     assert sink.items[0].hint == "add 'id: my-quiz' to the quiz"
 
-
-@pytest.mark.parametrize(
-    ("source", "expected"),
-    [
-        pytest.param("1. Q?\n\nA) x {score=50}\nB) y\n\nAnswer: A\n", ["6:7 QB109 a score on an option applies only to multiple-response questions"], id="option-score"),
-        pytest.param("1. Order. {type=ordering}\n\n- a\n- b\n\nAnswer: a, b\n", ["9:1 QB129 an ordering question has no 'Answer:': its list is the answer"], id="answer-on-ordering"),
-        pytest.param("1. Explain. {type=essay}\n\nAnswer: because\n   Feedback: nice\n", ["7:14 QB137 feedback under an answer applies only to short_answer and numerical questions"], id="feedback-under-essay-answer"),
-    ],
-)
-def test_input_that_would_be_ignored_is_refused(tmp_path: Path, source: str, expected: list[str]) -> None:
-    quiz, sink = read(write(tmp_path, "bad.md", "---\ntitle: T\n---\n" + source))
-    assert quiz is None
-    assert messages(sink) == expected
