@@ -19,6 +19,7 @@ import typer
 from . import __version__
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, display_path
+from .importers.command import import_command
 from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
 from .profiles import PROFILES
@@ -162,6 +163,9 @@ def serve_command(
 
     options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10)
     serve(options, port, out)
+
+
+app.command("import")(import_command)
 
 
 @app.command("schema")

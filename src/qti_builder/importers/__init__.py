@@ -1,0 +1,69 @@
+"""Importers turn what people already have into quiz models: one module per input format.
+
+Each format is a row of :data:`FORMATS`: its name (``--format``), the function that reads an input
+into quizzes (problems go to a DiagnosticSink, with the input file and line), and a sniffer that
+recognises it from the path and the first bytes. Auto-detection tries the rows in order, so the
+specific formats come first and the quiz page, which takes any text, comes last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..diagnostics import DiagnosticSink, SourceSpan
+from . import moodle, qti21, quizpage, text2qti
+from .base import ImportedQuiz
+
+Importer = Callable[[Path, str, DiagnosticSink], list[ImportedQuiz]]
+Sniffer = Callable[[Path, bytes], bool]
+
+
+@dataclass(frozen=True)
+class ImportFormat:
+    name: str
+    description: str
+    read: Importer
+    sniff: Sniffer
+
+
+FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
+    ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file",
+                 qti21.import_qti21, qti21.sniff),
+    ImportFormat("moodle", "Moodle XML question export (<quiz> or a bare <question>)", moodle.import_moodle, moodle.sniff),
+    ImportFormat("text2qti", "text2qti plain-text quiz (Quiz title:, *a) choices, [*] answers, = numbers, ____ essays)",
+                 text2qti.import_text2qti, text2qti.sniff),
+    ImportFormat("quizpage", "a quiz page as text or Markdown: questions, lettered options, 'Answer:'/'정답:' and explanations",
+                 quizpage.import_quizpage, quizpage.sniff),
+)}
+
+#: How much of a file the sniffers see.
+HEAD_BYTES = 16 * 1024
+
+
+def detect(path: Path) -> ImportFormat | None:
+    """The format of ``path``, from its name and first bytes; None for a file that is not text."""
+    head = b""
+    if path.is_file():
+        with path.open("rb") as handle:
+            head = handle.read(HEAD_BYTES)
+        if b"\0" in head and not head.startswith(b"PK"):
+            return None
+    for fmt in FORMATS.values():
+        if fmt.sniff(path, head.lstrip(b"\xef\xbb\xbf \t\r\n")):
+            return fmt
+    return None
+
+
+def import_path(path: Path, display: str, sink: DiagnosticSink, format: str = "auto") -> list[ImportedQuiz]:
+    """Read one input in ``format`` (or the detected one); problems go to ``sink``."""
+    fmt = FORMATS.get(format) if format != "auto" else detect(path)
+    if fmt is None:
+        sink.error("QB700", "cannot tell the format of this input" if format == "auto" else f"unknown format '{format}'",
+                   SourceSpan(display), hint=f"give --format: {', '.join(FORMATS)}")
+        return []
+    return fmt.read(path, display, sink)
+
+
+__all__ = ["FORMATS", "ImportFormat", "ImportedQuiz", "detect", "import_path"]

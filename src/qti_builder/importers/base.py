@@ -1,0 +1,314 @@
+"""What every importer shares: the result type, ids, media, and assembling a valid quiz.
+
+An importer turns its input into plain data shaped like the model (the readers' contract too),
+question by question. :class:`QuizBuilder` validates each question on its own, so one question the
+model cannot hold is reported (with the input file, its line and the question) and skipped while
+the rest of the quiz is imported; it then makes the ids unique and validates the quiz.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from ..diagnostics import DiagnosticSink, SourceSpan
+from ..media import safe_name
+from ..model import IDENTIFIER_PATTERN, Question, Quiz
+
+#: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or
+#: has no importer, QB701 XML that is not well-formed, QB702 hostile XML refused, QB703 a hostile
+#: package refused, QB704 an input with no question, QB720 an output that exists. Warnings: QB710
+#: a question type that cannot be imported (skipped), QB711 a setting or part that is lost,
+#: QB712 content kept as HTML or changed by the sanitiser, QB713 a question the model cannot hold
+#: (skipped), QB714 a media file that is missing or refused.
+NO_QUESTIONS, UNSUPPORTED, LOST, CONTENT, INVALID, MEDIA = "QB704", "QB710", "QB711", "QB712", "QB713", "QB714"
+
+_QUESTION = TypeAdapter(Question)
+
+
+@dataclass
+class ImportedQuiz:
+    quiz: Quiz
+    #: Media files by the reference the quiz's Markdown uses (``media/name.png``).
+    media: dict[str, bytes] = field(default_factory=dict)
+    #: The input, as displayed in diagnostics.
+    origin: str = ""
+
+
+def clean_text(text: str | None) -> str:
+    """Text as the readers would have it: NFC, LF line ends, no characters XML forbids."""
+    if not text:
+        return ""
+    text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
+    return "".join(ch for ch in text if ch in "\t\n" or not (ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF or ord(ch) in (0xFFFE, 0xFFFF)))
+
+
+def one_line(text: str | None) -> str:
+    return " ".join(clean_text(text).split())
+
+
+def same_title(title: str, derived: str) -> bool:
+    """Is ``title`` the one the writers derive from the stem? Spaces aside: a formula's TeX comes
+    back from MathML spaced differently, and a title derived from it with it."""
+    return re.sub(r"\s+", "", title) == re.sub(r"\s+", "", derived)
+
+
+def digest(text: str) -> str:
+    """The Markdown reader's derived-id digest, so derived ids look alike."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
+
+
+def sanitise_id(text: str | None) -> str | None:
+    """An identifier from an external id (Moodle idnumber, QTI identifier), or None if nothing usable is left."""
+    if not text:
+        return None
+    if re.match(IDENTIFIER_PATTERN, text):
+        return text
+    ident = re.sub(r"[^A-Za-z0-9_.-]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
+    ident = ident.strip("-.")[:64]
+    if not ident:
+        return None
+    if not re.match(r"[A-Za-z_]", ident):
+        ident = ("q-" + ident)[:64]
+    return ident if re.match(IDENTIFIER_PATTERN, ident) else None
+
+
+def slug(text: str, prefix: str) -> str:
+    """A readable id from a title (``what-is-the-capital``), or prefix + digest for text without ASCII words."""
+    words = re.findall(r"[A-Za-z0-9]+", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower())
+    candidate = "-".join(words)
+    if len(candidate) > 40:  # cut at a word
+        candidate = candidate[:41].rsplit("-", 1)[0]
+    if candidate and len(candidate) >= 3 and re.match(r"[a-z]", candidate):
+        return candidate
+    return prefix + digest(text)
+
+
+class Ids:
+    """Unique ids in one quiz: sections and questions share one namespace (Quiz._unique_ids)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def claim(self, preferred: str | None, fallback: str) -> str:
+        base = sanitise_id(preferred) or sanitise_id(fallback) or "q"
+        ident, n = base, 2
+        while ident in self.used:
+            suffix = f"-{n}"
+            ident, n = base[: 64 - len(suffix)] + suffix, n + 1
+        self.used.add(ident)
+        return ident
+
+
+class MediaStore:
+    """Media found in an input, under names unique in the quiz: ``media/<name>``. The same bytes
+    twice are one file; two files of one name get the content hash added."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    def add(self, name: str, data: bytes) -> str:
+        name = original_name(name, data)
+        for ref, existing in self.files.items():
+            if existing == data:
+                return ref
+        clean = safe_name(name, data)  # ASCII, content-hashed
+        stem_hint = name if re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", name) and not name.startswith(".") else clean
+        ref = f"media/{stem_hint}"
+        if ref in self.files:
+            ref = f"media/{clean}"
+        self.files[ref] = data
+        return ref
+
+
+def original_name(name: str, data: bytes) -> str:
+    """Our packages name media ``<name>-<10 hex of sha256>.<ext>`` (media.safe_name); give such a
+    file its own name back, so a round trip does not grow the name each time."""
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    match = re.fullmatch(r"(.+)-([0-9a-f]{10})(\.[A-Za-z0-9]+)?", name)
+    if match and hashlib.sha256(data).hexdigest()[:10] == match.group(2):
+        return match.group(1) + (match.group(3) or "")
+    return name
+
+
+def guess_language(texts: list[str]) -> str:
+    """The language of a quiz whose format does not say (Moodle XML), from its script."""
+    sample = "".join(texts)[:20_000]
+    counts = {
+        "ko": len(re.findall(r"[\uac00-\ud7a3]", sample)),
+        "ja": len(re.findall(r"[\u3040-\u30ff]", sample)),
+        "zh": len(re.findall(r"[\u4e00-\u9fff]", sample)),
+        "ru": len(re.findall(r"[\u0400-\u04ff]", sample)),
+        "el": len(re.findall(r"[\u0370-\u03ff]", sample)),
+    }
+    letters = max(len(re.findall(r"[^\W\d_]", sample)), 1)
+    language, count = max(counts.items(), key=lambda item: item[1])
+    if language == "zh" and counts["ja"]:
+        language = "ja"
+    return language if count / letters > 0.2 else "en"
+
+
+@dataclass
+class _Pending:
+    data: dict[str, Any]
+    span: SourceSpan
+    label: str
+    preferred_id: str | None
+
+
+class QuizBuilder:
+    """Collects sections and questions as plain data; :meth:`build` validates them into a Quiz."""
+
+    def __init__(self, origin: str, sink: DiagnosticSink) -> None:
+        self.origin = origin
+        self.sink = sink
+        self.ids = Ids()
+        self.roots: list[dict[str, Any]] = []
+        self.media = MediaStore()
+        self._pending: dict[int, list[_Pending]] = {}
+
+    def warn(self, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
+        self.sink.warning(code, message, span or SourceSpan(self.origin), hint)
+
+    def section(self, title: str, parent: dict[str, Any] | None = None, preferred_id: str | None = None,
+                **settings: Any) -> dict[str, Any]:
+        section: dict[str, Any] = {"title": clean_text(title).replace("\n", " ").strip() or "Questions", "_preferred": preferred_id,
+                                   "questions": [], "sections": [],
+                                   **{k: v for k, v in settings.items() if v not in (None, "")}}
+        (parent["sections"] if parent is not None else self.roots).append(section)
+        self._pending[id(section)] = []
+        return section
+
+    def add(self, section: dict[str, Any], data: dict[str, Any], span: SourceSpan, label: str,
+            preferred_id: str | None = None) -> None:
+        """Queue one question. ``label`` names it in diagnostics (its name or the start of its text)."""
+        self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id))
+
+    def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None) -> Quiz | None:
+        quiz_ident = sanitise_id(quiz_id) or slug(title, "quiz-")
+        sections = [self._finish(s) for s in self.roots]
+        sections = [s for s in sections if s is not None]
+        count = sum(1 for _ in _walk(sections))
+        if not count:
+            self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),
+                            hint="check the format (--format) and the warnings above")
+            return None
+        data = {"id": quiz_ident, "title": clean_text(title).replace("\n", " ").strip() or quiz_ident, "language": language,
+                "description": clean_text(description) or None, "sections": sections}
+        try:
+            return Quiz.model_validate(data)
+        except ValidationError as exc:  # a bug: every part was validated on its own
+            self.sink.error(INVALID, f"the imported quiz is not valid: {exc.errors()[0]['msg']}", SourceSpan(self.origin))
+            return None
+
+    def _finish(self, section: dict[str, Any]) -> dict[str, Any] | None:
+        preferred = section.pop("_preferred")
+        section["id"] = self.ids.claim(preferred, slug(section["title"], "s"))
+        questions = []
+        for pending in self._pending.pop(id(section)):
+            question = self._validate(pending)
+            if question is not None:
+                questions.append(question)
+        section["questions"] = questions
+        section["sections"] = [s for s in (self._finish(child) for child in section["sections"]) if s is not None]
+        if section.get("description"):
+            section["description"] = clean_text(section["description"])
+        if not questions and not section["sections"]:
+            return None
+        return section
+
+    def _validate(self, pending: _Pending) -> dict[str, Any] | None:
+        data = pending.data
+        data["id"] = self.ids.claim(pending.preferred_id, slug(pending.label, "q") if pending.label else "q" + digest(data.get("stem", "")))
+        canonical_true_false(data)
+        try:
+            question = _QUESTION.validate_python(data)
+        except ValidationError as exc:
+            self.ids.used.discard(data["id"])
+            problems = "; ".join(f"{e['msg'].removeprefix('Value error, ')}"
+                                 + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
+                                 for e in exc.errors()[:3])
+            self.warn(INVALID, f"question '{_short(pending.label)}' was skipped: {problems}", pending.span,
+                      hint="fix it in the original system and import again, or add it to the source by hand")
+            return None
+        return question.model_dump(exclude_defaults=False)
+
+
+def canonical_true_false(data: dict[str, Any]) -> None:
+    """True/false feedback for the right (wrong) answer is the same thing as correct (incorrect)
+    feedback; the canonical form keeps it on the answer, as the Markdown reader does."""
+    if data.get("type") != "true_false" or not isinstance(data.get("answer"), bool):
+        return
+    feedback = data.get("feedback") or {}
+    right, wrong = ("true_feedback", "false_feedback") if data["answer"] else ("false_feedback", "true_feedback")
+    if feedback.get("correct") and not data.get(right):
+        data[right], feedback["correct"] = feedback["correct"], None
+    if feedback.get("incorrect") and not data.get(wrong):
+        data[wrong], feedback["incorrect"] = feedback["incorrect"], None
+
+
+def choice_ids(count: int, original: list[str] | None = None) -> list[str]:
+    """Letters, as the Markdown dialect writes choices; the original ids when they already are."""
+    if original and len(set(original)) == len(original) and all(re.fullmatch(r"[A-Z]", o) for o in original):
+        return list(original)
+    if count <= 26:
+        return [chr(65 + i) for i in range(count)]
+    return [f"c{i + 1}" for i in range(count)]
+
+
+def set_choice_scores(data: dict[str, Any], fractions: list[float]) -> None:
+    """Percentages per choice (Moodle fractions, QTI mapped values) as the model says them: the
+    default shares when they are those, ``negative_marking`` when wrong choices share -100 %,
+    else explicit scores."""
+    choices = data["choices"]
+    right = [f for f in fractions if f > 0]
+    wrong = [f for f in fractions if f <= 0]
+    shares = all(abs(f - 100 / len(right)) < 0.01 for f in right) if right else True
+    if shares and all(f == 0 for f in wrong):
+        return
+    if shares and wrong and all(abs(f + 100 / len(wrong)) < 0.01 for f in wrong):
+        data["negative_marking"] = True
+        return
+    for choice, fraction in zip(choices, fractions):
+        choice["score"] = round(fraction, 5)
+
+
+def _cleaned(value: Any) -> Any:
+    if isinstance(value, str):
+        return clean_text(value).strip()
+    if isinstance(value, list):
+        return [_cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _cleaned(v) for k, v in value.items() if v is not None and v != ""}
+    return value
+
+
+def _walk(sections: list[dict[str, Any]]) -> Any:
+    for section in sections:
+        yield from section["questions"]
+        yield from _walk(section["sections"])
+
+
+def _short(text: str, width: int = 60) -> str:
+    text = one_line(text)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def markdown_from_html(builder: QuizBuilder, fragment: str, span: SourceSpan, where: str) -> str:
+    """HTML -> Markdown for one field, with what did not convert exactly reported at ``span``."""
+    from .markup import html_to_markdown
+
+    converted = html_to_markdown(fragment)
+    if converted.removed:
+        builder.warn(CONTENT, f"{where}: the build's sanitiser removes {', '.join(converted.removed[:5])}", span,
+                     hint="scripts, frames, styles and event handlers never reach a package (SECURITY.md)")
+    if converted.raw:
+        exact = "" if converted.exact else "; it may not show exactly as before"
+        builder.warn(CONTENT, f"{where}: kept as raw HTML (it has no exact Markdown form){exact}", span,
+                     hint="check it in the preview (qti-builder preview); edit it into Markdown if you like")
+    return converted.markdown

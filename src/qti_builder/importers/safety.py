@@ -1,0 +1,208 @@
+"""Reading other people's files without trusting them (SECURITY.md, "Imports").
+
+- **XML** is parsed with entity resolution, DTD loading and network access off, and libxml2's
+  default size and depth limits on (``huge_tree=False``). A document that declares entities at
+  all (XXE, "billion laughs") is refused outright rather than parsed around.
+- **Zip packages** are read in memory, entry by entry, and never extracted by name: an entry that
+  is absolute, climbs out with ``..``, is a symlink or is encrypted refuses the whole package, as
+  do more entries, more bytes or a higher compression ratio than the limits below (zip bombs).
+  Sizes are counted while decompressing, not taken from the headers, which can lie.
+- **Folders** (an unzipped package) are read the same way: files only, no link leaving the folder.
+
+Every refusal is an error diagnostic at the input file (QB702, QB703), and nothing of it is imported.
+"""
+
+from __future__ import annotations
+
+import re
+import stat
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from lxml import etree
+
+from ..diagnostics import DiagnosticSink, SourceSpan
+
+#: One input file (a Moodle XML file with embedded images can be large, a quiz page cannot).
+MAX_INPUT_BYTES = 200 * 1024 * 1024
+MAX_ENTRIES = 5_000
+MAX_ENTRY_BYTES = 100 * 1024 * 1024
+MAX_TOTAL_BYTES = 500 * 1024 * 1024
+#: Uncompressed / compressed size of one entry; text compresses about 10:1, a bomb 1000:1.
+MAX_RATIO = 200
+#: Below this an entry's ratio is not checked (a few KiB of repeated text compress very well).
+RATIO_FLOOR = 1024 * 1024
+
+XML_PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                          remove_blank_text=False)
+
+READ_ERROR, XML_ERROR, HOSTILE_XML, HOSTILE_ZIP = "QB700", "QB701", "QB702", "QB703"
+ENTITY_HINT = ("entities can read local files (XXE) or expand to gigabytes (billion laughs); "
+               "no quiz export needs them: export the quiz again without a DOCTYPE")
+
+
+def parse_xml(data: bytes, display: str, sink: DiagnosticSink) -> etree._ElementTree | None:
+    """A parsed document, or None after reporting why not."""
+    # Entity declarations sit in the DOCTYPE, before the root element: refuse them before libxml2
+    # sees them (it would resist a "billion laughs" too, but with a less clear message).
+    root_start = re.search(rb"<[A-Za-z_:]", data)
+    if b"<!ENTITY" in data[: root_start.start() if root_start else len(data)]:
+        sink.error(HOSTILE_XML, "refused: the document declares XML entities in its DOCTYPE", SourceSpan(display, 1, 1),
+                   hint=ENTITY_HINT)
+        return None
+    parser = etree.XMLParser(**XML_PARSER_OPTIONS)  # type: ignore[arg-type]
+    try:
+        tree = etree.ElementTree(etree.fromstring(data, parser))
+    except etree.XMLSyntaxError as exc:
+        line, column = exc.position if exc.position else (1, 1)
+        message = exc.msg or str(exc)
+        if "huge" in message.lower() or "limit" in message.lower():
+            message += " (a single text over libxml2's 10 MB limit, such as a very large embedded file, or nesting too deep)"
+        sink.error(XML_ERROR, f"not well-formed XML: {message}", SourceSpan(display, line or 1, (column or 0) + 1),
+                   hint="check that the file is complete and really XML")
+        return None
+    except ValueError as exc:  # e.g. a str with an encoding declaration; we always pass bytes
+        sink.error(XML_ERROR, f"cannot parse the XML: {exc}", SourceSpan(display))
+        return None
+    dtd = tree.docinfo.internalDTD
+    entities = [e.name for e in dtd.iterentities()] if dtd is not None else []
+    if entities or any(isinstance(node, etree._Entity) for node in tree.iter()):
+        sink.error(HOSTILE_XML, f"refused: the document declares or uses XML entities ({', '.join(entities[:3]) or 'undeclared'})",
+                   SourceSpan(display, 1, 1),
+                   hint=ENTITY_HINT)
+        return None
+    return tree
+
+
+@dataclass
+class Package:
+    """The files of a content package, by their normalised relative path."""
+
+    display: str
+    files: dict[str, bytes] = field(default_factory=dict)
+
+    def get(self, relative: str, base: str = "") -> bytes | None:
+        path = normalise_member(str(PurePosixPath(base).parent / relative) if base else relative)
+        return self.files.get(path) if path else None
+
+
+def normalise_member(name: str) -> str | None:
+    """A relative path inside a package with ``.`` and ``..`` resolved, or None when it leaves the
+    package (absolute, a drive, ``..`` past the top)."""
+    name = name.replace("\\", "/")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        return None
+    parts: list[str] = []
+    for part in name.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+            continue
+        parts.append(part)
+    return "/".join(parts) or None
+
+
+def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
+    def refuse(problem: str, hint: str = "this is not how a quiz export looks; refusing the whole package") -> None:
+        sink.error(HOSTILE_ZIP, f"refused: {problem}", SourceSpan(display), hint=hint)
+
+    try:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        sink.error(READ_ERROR, f"not a readable zip file: {exc}", SourceSpan(display))
+        return None
+    package = Package(display)
+    with archive:
+        infos = archive.infolist()
+        if len(infos) > MAX_ENTRIES:
+            refuse(f"the zip has {len(infos)} entries, more than the {MAX_ENTRIES} a package may have")
+            return None
+        total = 0
+        for info in infos:
+            name = info.filename
+            if info.is_dir():
+                continue
+            target = normalise_member(name)
+            if target is None or ".." in name.replace("\\", "/").split("/"):
+                refuse(f"entry '{name}' points outside the package (absolute path or '..')",
+                       "a 'zip slip' entry could overwrite files anywhere; refusing the whole package")
+                return None
+            if stat.S_ISLNK(info.external_attr >> 16):
+                refuse(f"entry '{name}' is a symbolic link", "a link could point at any file on this machine")
+                return None
+            if info.flag_bits & 0x1:
+                refuse(f"entry '{name}' is encrypted", "export the package again without a password")
+                return None
+            if info.file_size > MAX_ENTRY_BYTES or total + info.file_size > MAX_TOTAL_BYTES:
+                refuse(f"entry '{name}' would unpack to {info.file_size // 1024 // 1024} MiB, past the limits "
+                       f"({MAX_ENTRY_BYTES // 1024 // 1024} MiB per file, {MAX_TOTAL_BYTES // 1024 // 1024} MiB in all)")
+                return None
+            if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+                refuse(f"entry '{name}' is compressed {info.file_size // max(info.compress_size, 1)}:1 (a zip bomb)")
+                return None
+            data = _read_limited(archive, info, min(MAX_ENTRY_BYTES, MAX_TOTAL_BYTES - total))
+            if data is None:
+                refuse(f"entry '{name}' unpacks to more than its header says, past the limits (a zip bomb)")
+                return None
+            total += len(data)
+            if target in package.files:
+                sink.warning("QB711", f"the zip holds '{name}' twice; the first copy is used", SourceSpan(display))
+                continue
+            package.files[target] = data
+    return package
+
+
+def _read_limited(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | None:
+    chunks, size = [], 0
+    try:
+        with archive.open(info) as handle:
+            while chunk := handle.read(1024 * 1024):
+                size += len(chunk)
+                if size > limit or size > max(info.file_size, 0) + 1024 * 1024:
+                    return None
+                chunks.append(chunk)
+    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError):
+        return None
+    return b"".join(chunks)
+
+
+def read_folder(folder: Path, display: str, sink: DiagnosticSink) -> Package | None:
+    """An unzipped package: every regular file below the folder, links that leave it refused."""
+    package = Package(display)
+    root = folder.resolve()
+    total = 0
+    for path in sorted(folder.rglob("*")):
+        if len(package.files) >= MAX_ENTRIES:
+            sink.error(HOSTILE_ZIP, f"refused: the folder has more than {MAX_ENTRIES} files", SourceSpan(display))
+            return None
+        if path.is_symlink() and not path.resolve().is_relative_to(root):
+            sink.error(HOSTILE_ZIP, f"refused: '{path.relative_to(folder)}' is a link to a file outside the package",
+                       SourceSpan(display), hint="a link could point at any file on this machine")
+            return None
+        if not path.is_file():
+            continue
+        size = path.stat().st_size
+        total += size
+        if size > MAX_ENTRY_BYTES or total > MAX_TOTAL_BYTES:
+            sink.error(HOSTILE_ZIP, f"refused: '{path.relative_to(folder)}' is past the size limits", SourceSpan(display))
+            return None
+        package.files[path.relative_to(folder).as_posix()] = path.read_bytes()
+    return package
+
+
+def read_input(path: Path, display: str, sink: DiagnosticSink) -> bytes | None:
+    """The bytes of one input file, within the size limit."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_INPUT_BYTES:
+            sink.error(READ_ERROR, f"the file is {size // 1024 // 1024} MiB, more than the {MAX_INPUT_BYTES // 1024 // 1024} MiB an import may read",
+                       SourceSpan(display))
+            return None
+        return path.read_bytes()
+    except OSError as exc:
+        sink.error(READ_ERROR, f"cannot read the file: {exc.strerror or exc}", SourceSpan(display))
+        return None
