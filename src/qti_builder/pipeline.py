@@ -18,10 +18,12 @@ and sorted.
 
 from __future__ import annotations
 
+import contextlib
+
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -126,8 +128,8 @@ def build(options: BuildOptions) -> BuildResult:
     started = time.perf_counter()
     clock: dict[str, float] = {}
     results = [QuizResult(path) for path in find_sources(options.sources)]
-    loaded = _read(results, options)
-    clock["read"] = time.perf_counter() - started
+    with _stage(clock, "read"):
+        loaded = _read(results, options)
 
     build_errors = DiagnosticSink()
     staging = Staging()
@@ -135,24 +137,21 @@ def build(options: BuildOptions) -> BuildResult:
     try:
         good = {i: item for i, item in loaded.items() if not results[i].failed}
         if good:
-            mark = time.perf_counter()
-            schemas = load_schemas(resolve_schema_dir(options.schemas))  # SchemaError: the build cannot start
-            clock["schemas"] = time.perf_counter() - mark
-            mark = time.perf_counter()
-            jobs = _work(good, results, options, schemas, jobs, staging)
-            clock["work"] = time.perf_counter() - mark
-        mark = time.perf_counter()
-        for result in results:
-            if options.strict:
-                _strict(result)
-            if result.failed:
-                for output in result.outputs:
-                    staging.forget(output.path)
-        if options.write:
-            staging.commit()
+            with _stage(clock, "schemas"):
+                schemas = load_schemas(resolve_schema_dir(options.schemas))  # SchemaError: the build cannot start
+            with _stage(clock, "work"):
+                jobs = _work(good, results, options, schemas, jobs, staging)
+        with _stage(clock, "write"):
             for result in results:
-                result.written = bool(result.outputs) and not result.failed
-        clock["write"] = time.perf_counter() - mark
+                if options.strict:
+                    _strict(result)
+                if result.failed:
+                    for output in result.outputs:
+                        staging.forget(output.path)
+            if options.write:
+                staging.commit()
+                for result in results:
+                    result.written = bool(result.outputs) and not result.failed
     except WriteError as exc:
         staging.discard()
         for result in results:
@@ -235,6 +234,16 @@ def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz]) 
                 hint="give one of them another 'id:' in its front matter; both would write the same files"))
         else:
             first[item.quiz.id] = item.source.path
+
+
+@contextlib.contextmanager
+def _stage(clock: dict[str, float], name: str) -> Iterator[None]:
+    """Times one stage of the build into ``clock`` (for ``--report``)."""
+    mark = time.perf_counter()
+    try:
+        yield
+    finally:
+        clock[name] = time.perf_counter() - mark
 
 
 def find_sources(paths: list[Path]) -> list[Path]:
