@@ -311,3 +311,16 @@ def test_file_name_that_is_not_an_id(tmp_path: Path) -> None:
     assert messages(sink) == ["1:1 QB135 the file name 'my quiz' cannot be the quiz id (ids use letters, digits, '-', '_', '.')"]
     assert sink.items[0].hint == "add 'id: my-quiz' to the quiz"
 
+
+
+def test_blanks_inside_code_or_math_are_refused(tmp_path: Path) -> None:
+    from qti_builder import BuildOptions, build
+    from qti_builder.diagnostics import BuildFailed
+
+    source = write(tmp_path, "b.md", "---\ntitle: T\n---\n1. In `x = [[v]]` and $[[w]]^2$ and [[ok]]. {#q1 type=fill_in_blank}\n")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "out"))
+    assert [(d.code, d.message) for d in failed.value.diagnostics] == [
+        ("QB144", "blank [[b1]] is inside code, math or a link, where it cannot be a field"),
+        ("QB144", "blank [[b2]] is inside code, math or a link, where it cannot be a field"),
+    ]

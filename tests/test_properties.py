@@ -76,6 +76,7 @@ def test_yaml_reader_on_model_shaped_data(value: object) -> None:
 
 from hypothesis import HealthCheck, settings  # noqa: E402
 
+from qti_builder.checks import check_content  # noqa: E402
 from qti_builder.diagnostics import Severity  # noqa: E402
 from qti_builder.media import MediaSet  # noqa: E402
 from qti_builder.model import Quiz  # noqa: E402
@@ -137,6 +138,10 @@ def quizzes(draw: st.DrawFn) -> Quiz:
 @given(quizzes())
 def test_every_valid_model_builds_valid_and_deterministic(quiz: Quiz) -> None:
     sink = DiagnosticSink()
+    check_content(quiz, SourceMap("generated.yaml"), Path("."), sink)
+    if sink.errors:  # refused with a located reason before any writing: fine, that is the contract
+        assert {d.code for d in sink.errors} <= {"QB144", "QB152"}
+        return
     loaded = [LoadedQuiz(Path("generated.yaml"), quiz, SourceMap("generated.yaml"), MediaSet())]
     first = render_outputs(loaded, BuildOptions(), sink)
     errors = [d.render() for d in sink.items if d.severity is Severity.ERROR]

@@ -11,9 +11,16 @@ from pathlib import Path
 from . import content
 from .diagnostics import DiagnosticSink, Severity, SourceSpan
 from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, is_external, resolve
-from .model import Quiz
+from lxml import etree
+
+from .model import FillInBlankQuestion, Quiz
+from .model.questions import BLANK_MARKER
 from .model.common import iter_markdown
 from .readers import SourceMap
+
+
+#: Elements whose text cannot hold an answer field.
+_NO_BLANKS = {"code", "pre", "{http://www.w3.org/1998/Math/MathML}math", "a"}
 
 
 def check_content(
@@ -40,7 +47,29 @@ def check_content(
                            hint="put media next to the source (or below it) and refer to it by a relative path")
             else:
                 files[ref] = found
+    _check_blanks(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
+
+
+def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """A blank must land in running text: inside code, math or a link target it cannot become
+    an answer field (and would break the markup it sits in)."""
+    spans = source.question_spans(quiz)
+    for question in quiz.iter_questions():
+        if not isinstance(question, FillInBlankQuestion):
+            continue
+        root = etree.fromstring(f"<div>{content.render_block(question.stem)}</div>")
+        usable = set()
+        for element in root.iter():
+            outer = any(a.tag in _NO_BLANKS for a in element.iterancestors())
+            if not outer and element.tag not in _NO_BLANKS:
+                usable.update(BLANK_MARKER.findall(element.text or ""))
+            if not outer:  # an element's tail lies outside it, in its parent
+                usable.update(BLANK_MARKER.findall(element.tail or ""))
+        for blank in question.blanks:
+            if blank.id not in usable:
+                sink.error("QB144", f"blank [[{blank.id}]] is inside code, math or a link, where it cannot be a field",
+                           spans.get(question.id), hint="move the blank into the running text of the question")
 
 
 def _at(start: SourceSpan, text: str, offset: int) -> SourceSpan:
