@@ -20,6 +20,9 @@ def read(path: Path) -> tuple[Quiz | None, DiagnosticSink]:
     return (result[0] if result else None), sink
 
 
+FM = "---\ntitle: T\n---\n"
+
+
 def plain(markdown: str) -> str:
     return markdown.replace("`", "")
 
@@ -166,6 +169,22 @@ def messages(sink: DiagnosticSink) -> list[str]:
         pytest.param("---\ntitle: T\n---\n1. Why?\n", ["4:1 QB128 the question has no options and no answer"], id="open-without-type"),
         pytest.param("---\ntitle: T\n---\n1. Q?\u000b\n\nA) x\nB) y\n\nAnswer: A\n", ["4:6 QB102 character U+000B is not allowed in XML"], id="illegal-char"),
         pytest.param("---\ntitle: T\n---\nJust text.\n", ["4:1 QB119 the quiz has no questions"], id="no-questions"),
+        pytest.param(FM + "1. Q? {type=numerical}\n\nAnswer: about five\n", ["6:9 QB139 cannot read the number 'about five'"], id="bad-number"),
+        pytest.param(FM + "1. Q? {type=true_false}\n\nAnswer: maybe\n", ["6:9 QB138 a true/false answer is one of true, 참, false, 거짓, not 'maybe'"], id="bad-true-false"),
+        pytest.param(FM + "1. Q? {type=matching}\n\n- a -> 1\n- b\n", ["7:3 QB140 a matching item is 'prompt -> answer' (or '-> answer' for a distractor)"], id="bad-pair"),
+        pytest.param(FM + "1. Order: {type=ordering}\n\n- only one\n", ["4:1 QB141 an ordering question needs a list of at least two items, in the right order"], id="short-order"),
+        pytest.param(FM + "1. No blanks here. {type=fill_in_blank}\n", ["4:1 QB142 a fill-in-the-blank question needs blanks in its text"], id="no-blanks"),
+        pytest.param(FM + "1. Q? {type=essay shuffle=false}\n", ["4:19 QB109 attribute 'shuffle' does not apply to essay questions"], id="attr-kind"),
+        pytest.param(FM + "1. Q? {type=eassy}\n", ["4:8 QB131 unknown question type 'eassy'; did you mean 'essay'?"], id="unknown-type"),
+        pytest.param(FM + "1. Q?\n\nAnswer: B\n\nA) x\nB) y\n", ["8:1 QB134 options come before the answer and the other labelled blocks",
+                                                         "9:1 QB134 options come before the answer and the other labelled blocks"], id="label-before-options"),
+        pytest.param(FM + "1. Q?\n\nA) x\nFeedback: no\nB) y\n\nAnswer: B\n", ["7:1 QB136 'Feedback:' must be indented to belong to option A"], id="unindented-feedback"),
+        pytest.param(FM + "1. Q?\n\nA) x\n   Feedback: no\n   Feedback: again\nB) y\n\nAnswer: B\n", ["8:4 QB116 a second feedback for option A"], id="second-feedback"),
+        pytest.param(FM + "1. Q?\n\nA) x\nB) y\n\n```\ncode\n```\n\nAnswer: B\n", ["9:1 QB117 a code block after the options belongs to no option or label"], id="fence-after-options"),
+        pytest.param(FM + "1. Q? {type=essay}\n\nAnswer (50%): text\n", ["6:1 QB137 a score in the answer label applies only to short_answer and numerical questions"], id="score-on-essay"),
+        pytest.param(FM + "1. Q?\n\nA) x {score=50}\nB) y\n\nAnswer: A\n", ["6:7 QB109 a score on an option applies only to multiple-response questions"], id="option-score"),
+        pytest.param(FM + "1. Order. {type=ordering}\n\n- a\n- b\n\nAnswer: a, b\n", ["9:1 QB129 an ordering question has no 'Answer:': its list is the answer"], id="answer-on-ordering"),
+        pytest.param(FM + "1. Explain. {type=essay}\n\nAnswer: because\n   Feedback: nice\n", ["7:14 QB137 feedback under an answer applies only to short_answer and numerical questions"], id="feedback-under-essay-answer"),
     ],
 )
 def test_errors_are_located(tmp_path: Path, source: str, expected: list[str]) -> None:
@@ -269,34 +288,6 @@ def test_korean_true_false_is_inferred(tmp_path: Path) -> None:
     assert quiz is not None
     question = next(quiz.iter_questions())
     assert question.type == "true_false" and question.answer is True  # type: ignore[attr-defined]
-
-
-@pytest.mark.parametrize(
-    ("source", "expected"),
-    [
-        pytest.param("1. Q? {type=numerical}\n\nAnswer: about five\n", ["6:9 QB139 cannot read the number 'about five'"], id="bad-number"),
-        pytest.param("1. Q? {type=true_false}\n\nAnswer: maybe\n", ["6:9 QB138 a true/false answer is one of true, 참, false, 거짓, not 'maybe'"], id="bad-true-false"),
-        pytest.param("1. Q? {type=matching}\n\n- a -> 1\n- b\n", ["7:3 QB140 a matching item is 'prompt -> answer' (or '-> answer' for a distractor)"], id="bad-pair"),
-        pytest.param("1. Order: {type=ordering}\n\n- only one\n", ["4:1 QB141 an ordering question needs a list of at least two items, in the right order"], id="short-order"),
-        pytest.param("1. No blanks here. {type=fill_in_blank}\n", ["4:1 QB142 a fill-in-the-blank question needs blanks in its text"], id="no-blanks"),
-        pytest.param("1. Q? {type=essay shuffle=false}\n", ["4:19 QB109 attribute 'shuffle' does not apply to essay questions"], id="attr-kind"),
-        pytest.param("1. Q? {type=eassy}\n", ["4:8 QB131 unknown question type 'eassy'; did you mean 'essay'?"], id="unknown-type"),
-        pytest.param("1. Q?\n\nAnswer: B\n\nA) x\nB) y\n", ["8:1 QB134 options come before the answer and the other labelled blocks",
-                                                         "9:1 QB134 options come before the answer and the other labelled blocks"], id="label-before-options"),
-        pytest.param("1. Q?\n\nA) x\nFeedback: no\nB) y\n\nAnswer: B\n", ["7:1 QB136 'Feedback:' must be indented to belong to option A"], id="unindented-feedback"),
-        pytest.param("1. Q?\n\nA) x\n   Feedback: no\n   Feedback: again\nB) y\n\nAnswer: B\n", ["8:4 QB116 a second feedback for option A"], id="second-feedback"),
-        pytest.param("1. Q?\n\nA) x\nB) y\n\n```\ncode\n```\n\nAnswer: B\n", ["9:1 QB117 a code block after the options belongs to no option or label"], id="fence-after-options"),
-        pytest.param("1. Q? {type=essay}\n\nAnswer (50%): text\n", ["6:1 QB137 a score in the answer label applies only to short_answer and numerical questions"], id="score-on-essay"),
-        pytest.param("1. Q?\n\nA) x {score=50}\nB) y\n\nAnswer: A\n", ["6:7 QB109 a score on an option applies only to multiple-response questions"], id="option-score"),
-        pytest.param("1. Order. {type=ordering}\n\n- a\n- b\n\nAnswer: a, b\n", ["9:1 QB129 an ordering question has no 'Answer:': its list is the answer"], id="answer-on-ordering"),
-        pytest.param("1. Explain. {type=essay}\n\nAnswer: because\n   Feedback: nice\n", ["7:14 QB137 feedback under an answer applies only to short_answer and numerical questions"], id="feedback-under-essay-answer"),
-    ],
-)
-def test_kind_errors_are_located(tmp_path: Path, source: str, expected: list[str]) -> None:
-    quiz, sink = read(write(tmp_path, "bad.md", "---\ntitle: T\n---\n" + source))
-    assert quiz is None
-    assert messages(sink) == expected
-
 
 def test_stem_sentences_that_look_like_labels_are_content(tmp_path: Path) -> None:
     source = "---\ntitle: T\n---\n1. Read this.\nNote: the word Feedback: appears.\nCorrect: is a word too.\n\nA) x\nB) y\n\nAnswer: A\n"
