@@ -247,3 +247,22 @@ def test_yaml_is_written_when_markdown_cannot_say_it() -> None:
     written = write_source(odd)
     assert written.suffix == ".yaml" and "choice id 'paris'" in (written.reason or "")
     assert read_back(written.text, ".yaml") == odd
+
+
+
+@pytest.mark.parametrize(("code", "markdown"), [
+    ("< ", "`< `"), (" a ", "`  a  `"), (" lead", "` lead`"), ("trail ", "`trail `"),
+    ("`tick", "`` `tick ``"), ("a``b", "```a``b```"), ("x", "`x`"),
+])
+def test_code_spans_come_back_as_code_spans_with_every_space(code: str, markdown: str) -> None:
+    # markdownify moves edge spaces out of a span; CommonMark keeps them (the CI failure of a
+    # generated choice "`< `" came back as a raw <div>). Expected spellings worked out by hand
+    # from the CommonMark spec (6.1: one space stripped from both ends only when both have one).
+    from html import escape
+
+    from qti_builder.content import render_html
+    from qti_builder.importers.markup import html_to_markdown
+
+    converted = html_to_markdown(f"<p>x <code>{escape(code)}</code> y</p>")
+    assert (converted.markdown, converted.exact, converted.raw) == (f"x {markdown} y", True, False)
+    assert render_html(converted.markdown) == f"<p>x <code>{escape(code, quote=False)}</code> y</p>"

@@ -248,10 +248,11 @@ class _Converter(MarkdownConverter):
         return f"<{el.name}{attrs}>{text}</{el.name}>"
 
     def convert_code(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        # A code span of spaces only is kept as it is by CommonMark; markdownify would drop it.
-        if text and not text.strip() and "_noformat" not in parent_tags:
-            return f"`{text}`"
-        return super().convert_code(el, text, parent_tags)
+        # markdownify moves leading and trailing spaces out of the span and drops all-space
+        # spans; CommonMark keeps both, so a plain code span is written out here exactly.
+        if "_noformat" in parent_tags or el.find(True) is not None:
+            return super().convert_code(el, text, parent_tags)
+        return code_span(el.get_text())
 
     def convert_s(self, el: Tag, text: str, parent_tags: set[str]) -> str:
         return f"~~{text}~~" if text.strip() == text and text else self._inline_html(el, text)
@@ -379,6 +380,18 @@ def escape_markdown(text: str) -> str:
     text = _SPECIAL.sub(r"\\\1", text)
     text = re.sub(r"&(?=#?\w+;)", r"\\&", text)
     return _LINE_START.sub(lambda m: m.group(1) + ("\\" + m.group(2) if m.group(2) else ""), text)
+
+
+def code_span(code: str) -> str:
+    """``code`` as a CommonMark code span that renders exactly it: a fence longer than any run of
+    backticks inside, padded with a space where CommonMark would otherwise strip or merge one."""
+    code = code.replace("\r\n", " ").replace("\n", " ")  # CommonMark reads a line break in a span as a space
+    if not code:
+        return ""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", code)), default=0) + 1)
+    padded = code[0] == "`" or code[-1] == "`" or (code[0] == " " == code[-1] and code.strip(" "))
+    pad = " " if padded else ""
+    return f"{fence}{pad}{code}{pad}{fence}"
 
 
 def renders_as_text(text: str) -> bool:
