@@ -72,6 +72,16 @@ def test_user_template_can_extend_the_builtin_one(tmp_path: Path) -> None:
     assert len(result.written) == 2
 
 
+def test_overlay_templates_run_in_the_sandbox(tmp_path: Path) -> None:
+    # A user's template reaching for Python internals is stopped by Jinja's sandbox (the built-in
+    # templates alone render without it: they are this package's own code).
+    templates = overlay(tmp_path, "qti21/item_choice.xml.j2", "<itemBody>",
+                        "<itemBody>{{ ''.__class__.__mro__[1].__subclasses__() }}")
+    rendered = failing_build(tmp_path, templates=templates, formats=["qti21"])
+    assert rendered and all("error[QB304]: template error" in r for r in rendered)
+    assert "unsafe" in rendered[0] and "__class__" in rendered[0]
+
+
 @pytest.mark.parametrize(
     ("question", "message"),
     [
@@ -99,6 +109,32 @@ def test_moodle_rules_accept_moodle_grade_options() -> None:
         '<answer fraction="33.33333"><text>c</text></answer><answer fraction="-100"><text>d</text></answer></question></quiz>'
     ).getroottree()
     assert list(_moodle_rules(tree)) == []
+
+
+def test_moodle_file_is_checked_question_by_question_with_every_error(tmp_path: Path) -> None:
+    # The Moodle file is validated while parsed, each question dropped once checked (a bank's
+    # file is tens of MB); a rule failure is still reported at every question it concerns, and a
+    # schema error falls back to the whole tree so that every error is listed, not the first.
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.pipeline import load_quizzes, render_outputs
+    from qti_builder.schemas import load_schemas
+    from qti_builder.validate import _problems
+    from qti_builder.writers import Document
+
+    schemas = load_schemas(resolve_schema_dir(None))
+    rules = overlay(tmp_path / "rules", "moodle/question_multichoice.xml.j2", 'fraction="{{ answer.fraction }}"',
+                    'fraction="{{ answer.fraction|replace(\'100\', \'90\') }}"')
+    schema = overlay(tmp_path / "schema", "moodle/question_multichoice.xml.j2", "<single>", "<bogus/><single>")
+    for folder, expected in ((rules, "a single-answer multichoice needs an answer worth 100%"),
+                             (schema, "schema: Element 'bogus': This element is not expected.")):
+        options = BuildOptions(sources=[SEED_SOURCE], templates=folder, formats=["moodle"])
+        sink = DiagnosticSink()
+        [output] = render_outputs(load_quizzes(options, sink), options, sink)
+        data = output.documents[0].data
+        problems = list(_problems(Document("q.moodle.xml", data, "moodle"), schemas))
+        assert len(problems) == 8 and all(expected in message for _, _, message in problems), problems
+        lines = [line for line, _, _ in problems]
+        assert lines == sorted(set(lines)) and lines[0] > 1  # one per single-choice question, each at its own line
 
 
 # -- the schema folder -------------------------------------------------------------------------
@@ -159,6 +195,26 @@ def test_download_that_does_not_match_the_pin_is_not_stored(tmp_path: Path, monk
     assert len(failed.value.diagnostics) == len(pins()["files"])
     assert "does not match its pinned sha256; not stored" in failed.value.diagnostics[0].message
     assert not any(p.is_file() for p in cache.rglob("*"))
+
+
+def test_offline_download_says_so_once_per_host(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import urllib.error
+    from urllib.parse import urlsplit
+
+    monkeypatch.delenv("QTI_BUILDER_SCHEMAS")
+    monkeypatch.setattr("qti_builder.schemas.default_cache_dir", lambda: tmp_path / "cache")
+    tried: list[str] = []
+
+    def offline(url: str) -> bytes:
+        tried.append(url)
+        raise urllib.error.URLError("[Errno -2] Name or service not known")
+
+    with pytest.raises(SchemaError) as failed:
+        resolve_schema_dir(None, fetch=offline)
+    hosts = {urlsplit(pin["url"]).netloc for pin in pins()["files"].values()}
+    assert len(tried) == len(hosts) == len(failed.value.diagnostics) == 2  # www.imsglobal.org, www.w3.org
+    messages = sorted(d.message for d in failed.value.diagnostics)
+    assert all("Name or service not known" in m and "file(s) from the same host were not tried" in m for m in messages)
 
 
 def test_unreadable_schema_folder_is_a_clean_error(tmp_path: Path) -> None:

@@ -13,6 +13,8 @@ import hashlib
 import json
 import os
 import tempfile
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -107,13 +109,24 @@ def _http_get(url: str) -> bytes:
 
 def _download(cache: Path, fetch: Callable[[str], bytes]) -> None:
     failures = []
+    #: Hosts that could not be reached -> (index of their failure, files not tried after it):
+    #: offline, one message per host rather than one per schema file.
+    unreachable: dict[str, tuple[int, list[str]]] = {}
     for rel, pin in pins()["files"].items():
         target = cache / rel
         if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == pin["sha256"]:
             continue
+        host = urllib.parse.urlsplit(pin["url"]).netloc
+        if host in unreachable:
+            unreachable[host][1].append(pin["url"])
+            continue
         try:
             data = fetch(pin["url"])
+        except urllib.error.HTTPError as exc:  # the host answered: the other files may be there
+            failures.append(f"cannot download {pin['url']}: {exc}")
+            continue
         except OSError as exc:
+            unreachable[host] = (len(failures), [])
             failures.append(f"cannot download {pin['url']}: {exc}")
             continue
         if hashlib.sha256(data).hexdigest() != pin["sha256"]:
@@ -123,6 +136,9 @@ def _download(cache: Path, fetch: Callable[[str], bytes]) -> None:
         with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
             tmp.write(data)
         os.replace(tmp.name, target)
+    for index, skipped in unreachable.values():
+        if skipped:
+            failures[index] += f" (the other {len(skipped)} file(s) from the same host were not tried)"
     if failures:
         raise SchemaError([Diagnostic(Severity.ERROR, "QB402", f, hint=_HINT) for f in failures])
 

@@ -7,6 +7,7 @@ user sees which question broke and a template author sees which line of output.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 
@@ -42,6 +43,11 @@ def validate_documents(
 
 
 def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
+    if document.schema == "moodle":
+        streamed = _streamed_moodle_problems(document, schemas)
+        if streamed is not None:
+            yield from streamed
+            return
     try:
         tree = etree.fromstring(document.data, _PARSER).getroottree()
     except etree.XMLSyntaxError as exc:
@@ -55,6 +61,25 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
     checks = {"manifest": _manifest_rules, "moodle": _moodle_rules}
     if document.schema in checks:
         yield from checks[document.schema](tree)
+
+
+def _streamed_moodle_problems(document: Document, schemas: SchemaSet) -> list[tuple[int, int, str]] | None:
+    """A Moodle file validated while it is parsed, one question at a time, each dropped once
+    checked: a bank's file can be tens of MB and its whole tree ten times that. None when it is
+    not well-formed or not schema-valid, for the whole tree to list every error at once."""
+    problems: list[tuple[int, int, str]] = []
+    events = etree.iterparse(io.BytesIO(document.data), events=("end",), tag="question", schema=schemas.moodle,
+                             resolve_entities=False, no_network=True, huge_tree=False, remove_comments=False)
+    try:
+        for _, question in events:
+            problems.extend(_question_rules(question))
+            question.clear(keep_tail=True)
+            parent = question.getparent()
+            while parent is not None and question.getprevious() is not None:
+                del parent[0]
+    except etree.XMLSyntaxError:
+        return None
+    return problems
 
 
 def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
@@ -71,31 +96,36 @@ def _moodle_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
     importers of question/format/xml/format.php and the qtypes' save_question_options(), which
     report a "notice" and leave the question half saved)."""
     for question in tree.getroot().iter("question"):
-        kind = question.get("type")
-        line = question.sourceline or 1
-        if kind == "category":
-            continue
-        if not (question.findtext("name/text") or "").strip():
-            yield line, 1, "Moodle needs a non-empty question name"
-        answers = question.findall("answer")
-        fractions = []
-        for answer in answers:
-            try:
-                value = float(answer.get("fraction", ""))
-            except ValueError:
-                continue  # the XSD reports it
-            fractions.append(value)
-            # qtype_ordering's importer ignores the fraction (the position, in its export).
-            if kind != "ordering" and not any(abs(abs(value) - g) <= 0.001 for g in MOODLE_GRADES):
-                yield answer.sourceline or line, 1, f"fraction {value} is not one of Moodle's grade options"
-        yield from _shownumcorrect_rule(question, kind, line)
-        checks = {"multichoice": _multichoice_rules, "truefalse": _truefalse_rules, "shortanswer": _shortanswer_rules,
-                  "numerical": _numerical_rules, "matching": _matching_rules, "match": _matching_rules,
-                  "essay": _essay_rules, "ordering": _ordering_rules, "cloze": _cloze_rules,
-                  "multianswer": _cloze_rules}
-        if kind in checks:
-            for message in checks[kind](question, fractions):
-                yield line, 1, message
+        yield from _question_rules(question)
+
+
+def _question_rules(question: etree._Element) -> Iterator[tuple[int, int, str]]:
+    """The rules for one ``<question>`` element."""
+    kind = question.get("type")
+    line = question.sourceline or 1
+    if kind == "category":
+        return
+    if not (question.findtext("name/text") or "").strip():
+        yield line, 1, "Moodle needs a non-empty question name"
+    answers = question.findall("answer")
+    fractions = []
+    for answer in answers:
+        try:
+            value = float(answer.get("fraction", ""))
+        except ValueError:
+            continue  # the XSD reports it
+        fractions.append(value)
+        # qtype_ordering's importer ignores the fraction (the position, in its export).
+        if kind != "ordering" and not any(abs(abs(value) - g) <= 0.001 for g in MOODLE_GRADES):
+            yield answer.sourceline or line, 1, f"fraction {value} is not one of Moodle's grade options"
+    yield from _shownumcorrect_rule(question, kind, line)
+    checks = {"multichoice": _multichoice_rules, "truefalse": _truefalse_rules, "shortanswer": _shortanswer_rules,
+              "numerical": _numerical_rules, "matching": _matching_rules, "match": _matching_rules,
+              "essay": _essay_rules, "ordering": _ordering_rules, "cloze": _cloze_rules,
+              "multianswer": _cloze_rules}
+    if kind in checks:
+        for message in checks[kind](question, fractions):
+            yield line, 1, message
 
 
 def _shownumcorrect_rule(question: etree._Element, kind: str | None, line: int) -> Iterator[tuple[int, int, str]]:
