@@ -48,9 +48,9 @@ _md = (
     .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
 )
 # Display math inside a paragraph stays a span: a div would split the paragraph.
-for _kind, _display, _tag in (("math_inline", "inline", "span"), ("math_inline_double", "block", "span"),
-                              ("math_block", "block", "div"), ("math_block_label", "block", "div"),
-                              ("math_block_eqno", "block", "div")):
+_MATH_TOKENS = {"math_inline": ("inline", "span"), "math_inline_double": ("block", "span"),
+                "math_block": ("block", "div"), "math_block_label": ("block", "div"), "math_block_eqno": ("block", "div")}
+for _kind, (_display, _tag) in _MATH_TOKENS.items():
     _md.add_render_rule(_kind, _math_renderer(_display, _tag))
 
 #: What may come out of a source's HTML, Markdown's included (the sanitiser's allow-list).
@@ -289,10 +289,17 @@ def _media_object(element: etree._Element) -> None:
     element.text = fallback or source
 
 
+@lru_cache(maxsize=4096)
+def mathml(tex: str, display: str = "inline") -> str:
+    """TeX as MathML (latex2mathml). Cached: a formula is converted when it is checked and again
+    for each target, and banks repeat formulas. Raises what the library raises for bad TeX."""
+    return latex2mathml.converter.convert(tex, display=display)
+
+
 def _replace_with_mathml(element: etree._Element, display: str) -> None:
     tex = element.text or ""
     try:
-        math = etree.fromstring(latex2mathml.converter.convert(tex, display=display))
+        math = etree.fromstring(mathml(tex, display))
     except Exception:  # noqa: BLE001 - reported by inspect(); keep the TeX visible rather than drop it
         element.attrib.pop("class")
         element.text = tex
@@ -370,7 +377,7 @@ def inspect(text: str) -> list[Problem]:
     for token in _iter_tokens(_md.parse(text)) if "$" in text or "\\" in text else ():
         if token.type.startswith("math") and token.content.strip():
             try:
-                latex2mathml.converter.convert(token.content.strip())
+                mathml(token.content.strip(), _MATH_TOKENS.get(token.type, ("inline",))[0])
             except Exception as exc:  # noqa: BLE001 - the library raises several types
                 offset = max(text.find(token.content.strip()), 0)
                 reason = str(exc) or exc.__class__.__name__
@@ -440,7 +447,8 @@ def plain_text(text: str, width: int = 80) -> str:
     """A one-line plain rendering of Markdown's first paragraph, shortened to ``width`` characters
     (question names and titles). Taken from the sanitised HTML, so removed content stays removed;
     Markdown that renders to no text at all ("-", "***") falls back to the text as written."""
-    line = " ".join(_fragment(text.strip().split("\n\n", 1)[0]).text_content().split())
+    first = text.strip().split("\n\n", 1)[0]
+    line = first if _PLAIN.fullmatch(first) else " ".join(_fragment(first).text_content().split())
     if not line:
         line = " ".join(re.sub(r"<[^>]*>", " ", text).split())
     return line if len(line) <= width else line[: width - 1].rstrip() + "…"

@@ -55,7 +55,7 @@ def iter_markdown(node: Any, loc: tuple[str | int, ...] = ()) -> Iterator[tuple[
             for i, item in enumerate(value):
                 if isinstance(item, str):
                     yield loc + (name, i), item
-        else:
+        elif isinstance(value, (list, BaseModel)):  # numbers, flags and ids hold no text to find
             yield from iter_markdown(value, loc + (name,))
 
 
