@@ -15,7 +15,6 @@ import os
 import tempfile
 import urllib.error
 import urllib.parse
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -102,6 +101,8 @@ def _problems(folder: Path) -> list[str]:
 
 
 def _http_get(url: str) -> bytes:
+    import urllib.request  # only when downloading: it pulls in http.client and email (a cold build's 10 ms)
+
     with urllib.request.urlopen(url, timeout=60) as response:  # noqa: S310 - fixed official http(s) URLs only
         data: bytes = response.read(16 * 1024 * 1024)
         return data

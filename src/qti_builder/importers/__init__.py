@@ -8,12 +8,13 @@ specific formats come first and the quiz page, which takes any text, comes last.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 from ..diagnostics import DiagnosticSink, SourceSpan
-from . import moodle, qti21, quizpage, text2qti
 from .base import ImportedQuiz
 
 Importer = Callable[[Path, str, DiagnosticSink], list[ImportedQuiz]]
@@ -22,20 +23,30 @@ Sniffer = Callable[[Path, bytes], bool]
 
 @dataclass(frozen=True)
 class ImportFormat:
+    """One input format: its module (same name) defines ``import_<name>(path, display, sink)``
+    and ``sniff(path, head)``. Modules load on first use, so that ``build`` never pays for the
+    HTML and Markdown converters only ``import`` needs."""
+
     name: str
     description: str
-    read: Importer
-    sniff: Sniffer
+
+    @property
+    def read(self) -> Importer:
+        return getattr(self._module(), f"import_{self.name}")  # type: ignore[no-any-return]
+
+    @property
+    def sniff(self) -> Sniffer:
+        return self._module().sniff  # type: ignore[no-any-return]
+
+    def _module(self) -> ModuleType:
+        return importlib.import_module(f"{__name__}.{self.name}")
 
 
 FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
-    ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file",
-                 qti21.import_qti21, qti21.sniff),
-    ImportFormat("moodle", "Moodle XML question export (<quiz> or a bare <question>)", moodle.import_moodle, moodle.sniff),
-    ImportFormat("text2qti", "text2qti plain-text quiz (Quiz title:, *a) choices, [*] answers, = numbers, ____ essays)",
-                 text2qti.import_text2qti, text2qti.sniff),
-    ImportFormat("quizpage", "a quiz page as text or Markdown: questions, lettered options, 'Answer:'/'정답:' and explanations",
-                 quizpage.import_quizpage, quizpage.sniff),
+    ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file"),
+    ImportFormat("moodle", "Moodle XML question export (<quiz> or a bare <question>)"),
+    ImportFormat("text2qti", "text2qti plain-text quiz (Quiz title:, *a) choices, [*] answers, = numbers, ____ essays)"),
+    ImportFormat("quizpage", "a quiz page as text or Markdown: questions, lettered options, 'Answer:'/'정답:' and explanations"),
 )}
 
 #: How much of a file the sniffers see.
