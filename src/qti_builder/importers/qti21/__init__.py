@@ -28,14 +28,14 @@ from typing import Any
 
 from lxml import etree
 
-from ..diagnostics import DiagnosticSink, SourceSpan
-from ..i18n import TRUE_FALSE
-from ..writers.qti21 import UPLOAD_TYPES, item_title, scrambled
-from ..model.questions import QuestionBase
-from .base import (INVALID, LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, choice_ids, markdown_from_html,
-                   one_line, same_title, sanitise_id, set_choice_scores)
-from .markup import plain_to_markdown, qti_fragment
-from .safety import Package, normalise_member, parse_xml, read_folder, read_input, read_zip
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ...i18n import TRUE_FALSE
+from ...writers.qti21 import UPLOAD_TYPES, item_title, scrambled
+from ...model.questions import QuestionBase
+from ..base import (INVALID, LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, choice_ids, markdown_from_html,
+                    one_line, same_title, sanitise_id, set_choice_scores)
+from ..markup import plain_to_markdown, qti_fragment
+from ..safety import Package, normalise_member, parse_xml, read_folder, read_input, read_zip
 
 Data = dict[str, Any]
 
