@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
+import time
 import zipfile
 from pathlib import Path
 
@@ -57,9 +59,27 @@ def test_plan_splits_big_quizzes_and_ignores_the_number_of_workers(monkeypatch: 
     loaded = dict(enumerate(pipeline.load_quizzes(BuildOptions(sources=[SEED_SOURCE]), DiagnosticSink())))
     tasks = plan(loaded, ["qti21", "moodle"])
     parts = sorted((t.format, t.part, len(t.questions)) for t in tasks)
-    assert parts == [("moodle", "whole", 0), ("qti21", "frame", 0), ("qti21", "items", 2),
-                     ("qti21", "items", 4), ("qti21", "items", 4)]
+    assert parts == [("moodle", "frame", 0), ("moodle", "items", 2), ("moodle", "items", 4), ("moodle", "items", 4),
+                     ("qti21", "frame", 0), ("qti21", "items", 2), ("qti21", "items", 4), ("qti21", "items", 4)]
     assert [t.weight for t in tasks] == sorted((t.weight for t in tasks), reverse=True)  # biggest first
+
+
+PARENT = os.getpid()
+
+
+def _where(task: int) -> tuple[int, bool]:
+    if os.getpid() != PARENT:
+        time.sleep(0.2)  # a slow worker: the parent, done with its own task, must take the rest
+    return task, os.getpid() == PARENT
+
+
+def test_every_task_runs_once_and_the_parent_takes_its_share() -> None:
+    from qti_builder.parallel import run
+
+    results = list(run(list(range(12)), _where, jobs=2, here=lambda task: task == 0))
+    assert sorted(task for task, _ in results) == list(range(12))
+    in_parent = {task for task, parent in results if parent}
+    assert 0 in in_parent and len(in_parent) > 1
 
 
 def test_zip_writer_matches_zipfile() -> None:

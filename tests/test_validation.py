@@ -116,6 +116,7 @@ def test_moodle_file_is_checked_question_by_question_with_every_error(tmp_path: 
     # file is tens of MB); a rule failure is still reported at every question it concerns, and a
     # schema error falls back to the whole tree so that every error is listed, not the first.
     from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.package import package
     from qti_builder.pipeline import load_quizzes, render_outputs
     from qti_builder.schemas import load_schemas
     from qti_builder.validate import _problems
@@ -130,7 +131,7 @@ def test_moodle_file_is_checked_question_by_question_with_every_error(tmp_path: 
         options = BuildOptions(sources=[SEED_SOURCE], templates=folder, formats=["moodle"])
         sink = DiagnosticSink()
         [output] = render_outputs(load_quizzes(options, sink), options, sink)
-        data = output.documents[0].data
+        data = package(output)  # the whole file, as written: frame and questions
         problems = list(_problems(Document("q.moodle.xml", data, "moodle"), schemas))
         assert len(problems) == 8 and all(expected in message for _, _, message in problems), problems
         lines = [line for line, _, _ in problems]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .writers import Output
+from .writers.base import single_file
 
 _EPOCH_1980 = 315532800
 #: zlib level 3: as fast as level 1 and within 5 % of the default level's size (bench/README.md).
@@ -90,7 +91,7 @@ def zip_parts(entries: Iterable[Entry]) -> Iterator[bytes]:
 def package(output: Output) -> bytes:
     """The bytes of the output file: a zip of the documents, or the single document itself."""
     if not output.archive:
-        return output.documents[0].data
+        return b"".join(single_file(output.documents))
     return b"".join(zip_parts(compress(d.path, d.data) for d in output.documents))
 
 

@@ -14,7 +14,8 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -31,8 +32,10 @@ def cpu_count() -> int:
 def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False) -> Iterator[R]:
     """``work(task)`` for every task on ``jobs`` processes (1: this one alone), as they finish.
     The tasks for which ``here(task)`` holds run in this process, which then counts as one of the
-    ``jobs``; the others in processes forked now, so ``work`` and the state it reads must exist
-    before the call."""
+    ``jobs`` and, once they are done, takes its share of the others; the others run in processes
+    forked now, so ``work`` and the state it reads must exist before the call. Every process
+    claims the next task from one shared counter, so none sits idle while tasks are left."""
+    global _shared
     # What exists now (the quizzes read, the compiled schemas) lives until the end: frozen, the
     # collector stops scanning it at every full collection (in this process and in the workers,
     # whose inherited pages then also stay shared).
@@ -44,19 +47,51 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
         if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
             yield from map(work, tasks)
             return
-        pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals)
+        context = multiprocessing.get_context("fork")
+        _shared = _Shared(remote, work, context.Value("i", 0))
+        pool = context.Pool(workers, initializer=_worker_signals)  # the workers start now
         try:
-            results = pool.imap_unordered(work, remote)  # the workers start now
+            # One call per task; a call that finds every task claimed returns None at once.
+            results = pool.imap_unordered(_claim_and_work, range(len(remote)))
             yield from map(work, local)
-            yield from results
+            while (task := _shared.claim()) is not None:
+                yield work(task)
+            yield from (result for result in results if result is not None)
             pool.close()
         except BaseException:
             pool.terminate()
             raise
         finally:
             pool.join()
+            _shared = None
     finally:
         gc.unfreeze()
+
+
+@dataclass
+class _Shared:
+    """The tasks of one :func:`run` that any process may take, and the index of the next one."""
+
+    tasks: Sequence[Any]
+    work: Callable[[Any], Any]
+    next: Any  # multiprocessing.Value("i"), shared by the forked workers
+
+    def claim(self) -> Any | None:
+        with self.next.get_lock():
+            index = self.next.value
+            if index >= len(self.tasks):
+                return None
+            self.next.value = index + 1
+        return self.tasks[index]
+
+
+_shared: _Shared | None = None
+
+
+def _claim_and_work(_: int) -> Any | None:
+    assert _shared is not None
+    task = _shared.claim()
+    return None if task is None else _shared.work(task)
 
 
 def _worker_signals() -> None:

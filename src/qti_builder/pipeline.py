@@ -39,10 +39,12 @@ from .readers import SOURCE_SUFFIXES, SourceMap, read_quiz
 from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import validate_documents
-from .writers import WRITERS, Output, Writer
+from .writers import WRITERS, Document, Output, Writer
+from .writers.base import single_file
 
-#: Targets with one document per question, whose questions can be rendered in chunks.
-SPLIT_BY_QUESTION = {"qti21"}
+#: Targets with one document per question, whose questions can be rendered in chunks: all of
+#: them (a Moodle file too is put together from one document per question).
+SPLIT_BY_QUESTION = {"qti21", "moodle"}
 #: Questions per chunk: small enough to share a big quiz among the workers and to keep each
 #: task's documents in memory only briefly, large enough that a task's overhead does not count.
 CHUNK = 250
@@ -316,9 +318,9 @@ class TaskResult:
     task: Task
     filename: str | None = None
     archive: bool = False
-    #: Compressed entries of an archive; the bytes of a single-document output.
+    #: Compressed entries of an archive; the documents of a single-file output.
     entries: list[Entry] = field(default_factory=list)
-    data: bytes = b""
+    parts: list[Document] = field(default_factory=list)
     documents: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
@@ -358,7 +360,7 @@ def run_task(task: Task) -> TaskResult:
         if output.archive:
             result.entries = [compress(d.path, d.data) for d in documents]
         else:
-            result.data = documents[0].data
+            result.parts = documents
         result.timings = {"render": rendered - started, "validate": validated - rendered,
                           "package": time.perf_counter() - validated}
     else:
@@ -369,21 +371,14 @@ def run_task(task: Task) -> TaskResult:
 
 @lru_cache(maxsize=None)
 def _writer(name: str, part: str) -> type[Writer]:
-    """The target's writer, or for a part, one that renders only that part's templates: the
-    writers render each question's document with ``question`` in the context, and the rest (a QTI
-    test and manifest, a whole Moodle file) without. What is skipped renders as nothing and is
-    dropped (``KEEP``); if a writer rendered otherwise, a part would only cost more, not differ."""
+    """The target's writer, or for a part, one that renders only that part's documents (those of
+    questions, or the rest: ``Writer.renders_questions`` / ``renders_frame``). What is skipped
+    renders as nothing and is dropped (``KEEP``); if a writer rendered otherwise, a part would
+    only cost more, not differ."""
     base = WRITERS[name]
     if part == "whole":
         return base
-    wanted = part == "items"
-
-    def render(self: Writer, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object) -> bytes | None:
-        if ("question" in context) != wanted:
-            return b""
-        return base.render(self, template, sink, span, **context)
-
-    return type(f"{base.__name__}_{part}", (base,), {"render": render})
+    return type(f"{base.__name__}_{part}", (base,), {"renders_questions": part == "items", "renders_frame": part == "frame"})
 
 
 def _only(quiz: Quiz, ids: set[str]) -> Quiz:
@@ -440,7 +435,7 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         mine = [r for r in done if r.task.format == name]
         first = mine[0]
         target = options.out_dir / str(first.filename)
-        content = zip_parts(e for r in mine for e in r.entries) if first.archive else iter([first.data])
+        content = zip_parts(e for r in mine for e in r.entries) if first.archive else single_file(d for r in mine for d in r.parts)
         if options.write:
             staged = staging.write(target, content)
             sha256, size = staged.sha256, staged.size

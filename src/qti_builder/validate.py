@@ -32,14 +32,22 @@ def validate_documents(
         if not document.schema:  # media files: checked when they were read
             continue
         for line, column, message in _problems(document, schemas):
-            question = document.question_at(line)
+            question = document.question_id
             sink.error(
                 "QB401",
                 f"{message}" + (f" (question '{question}')" if question else ""),
                 spans.get(question) if question else None,
                 hint="this is a bug in qti-builder or in a --templates override; please report it with the source",
-                generated=SourceSpan(f"{output_name}/{document.path}" if document.path != output_name else output_name, line, column),
+                generated=SourceSpan(_generated_name(output_name, document), line, column),
             )
+
+
+def _generated_name(output_name: str, document: Document) -> str:
+    """Where a problem lies: a package member, the output file, or a question of a Moodle file
+    (its lines counted from the question's first, as it is validated on its own)."""
+    if document.path == output_name:
+        return output_name
+    return f"{output_name}{document.path}" if document.path.startswith("#") else f"{output_name}/{document.path}"
 
 
 def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
@@ -48,17 +56,20 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
         if streamed is not None:
             yield from streamed
             return
+    # A Moodle question is validated as the only question of a file (same line numbers).
+    data = b"<quiz>" + document.data + b"</quiz>" if document.schema == "moodle-question" else document.data
     try:
-        tree = etree.fromstring(document.data, _PARSER).getroottree()
+        tree = etree.fromstring(data, _PARSER).getroottree()
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
         return
-    schema = {"qti": schemas.qti, "manifest": schemas.manifest, "moodle": schemas.moodle}[document.schema]
+    schema = {"qti": schemas.qti, "manifest": schemas.manifest, "moodle": schemas.moodle,
+              "moodle-question": schemas.moodle}[document.schema]
     if not schema.validate(tree):
         for err in schema.error_log:
             yield err.line, err.column + 1, f"schema: {err.message}"
-    checks = {"manifest": _manifest_rules, "moodle": _moodle_rules}
+    checks = {"manifest": _manifest_rules, "moodle": _moodle_rules, "moodle-question": _moodle_rules}
     if document.schema in checks:
         yield from checks[document.schema](tree)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import traceback
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -14,10 +15,12 @@ from ..media import MediaSet
 from ..model import Quiz
 from ..model.questions import QuestionBase
 
-#: Writers mark where each question starts in a multi-question document with this comment (the
-#: same comment Moodle's own export writes), numbered from 1, so a schema error can be traced to
-#: its question. A number, not the id: an id may contain "--", which a comment may not.
-QUESTION_MARKER = re.compile(rb"<!-- question: ([0-9]+) -->")
+#: A single-file output (Moodle XML) is a frame with this comment (the one Moodle's own export
+#: writes) on a line of its own where each question goes, numbered from 1 in the order of the
+#: frame's ``question_order``; each question is a document of its own, rendered and validated
+#: apart (so big quizzes split among workers) and put in place by :func:`single_file`. A number,
+#: not the id: an id may contain "--", which a comment may not.
+QUESTION_MARKER = re.compile(rb"<!-- question: ([0-9]+) -->\n")
 
 
 @dataclass(frozen=True)
@@ -27,25 +30,31 @@ class Document:
     #: Path inside the package, or the output file's name for single-file targets.
     path: str
     data: bytes
-    #: Which schema validates it: "qti", "manifest" or "moodle"; "" for media files.
+    #: Which schema validates it: "qti", "manifest", "moodle" (a whole file or a frame) or
+    #: "moodle-question" (one ``<question>``); "" for media files.
     schema: str
     #: The question this document holds, when it holds exactly one.
     question_id: str | None = None
-    #: For a document of several questions: their ids, in the order of their markers.
+    #: For a frame: the ids of the questions its markers stand for, in marker order.
     question_order: tuple[str, ...] = ()
 
-    def question_at(self, line: int) -> str | None:
-        """The question whose text contains ``line`` (1-based)."""
-        if self.question_id:
-            return self.question_id
-        found = None
-        for number, text in enumerate(self.data.splitlines(), 1):
-            if number > line:
-                break
-            match = QUESTION_MARKER.search(text)
-            if match and 0 < int(match.group(1)) <= len(self.question_order):
-                found = self.question_order[int(match.group(1)) - 1]
-        return found
+
+def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
+    """The bytes of a single-file output: its frame (the document of no question) with each
+    question's document after the question's marker line."""
+    frame, questions = None, {}
+    for document in documents:
+        if document.question_id is None:
+            frame = document
+        else:
+            questions[document.question_id] = document.data
+    assert frame is not None, "a single-file output needs its frame"
+    start = 0
+    for marker in QUESTION_MARKER.finditer(frame.data):
+        yield frame.data[start:marker.end()]
+        yield questions[frame.question_order[int(marker.group(1)) - 1]]
+        start = marker.end()
+    yield frame.data[start:]
 
 
 @dataclass
@@ -70,6 +79,12 @@ class Writer:
     #: which is reported per question rather than dropped.
     templates: ClassVar[dict[type[QuestionBase], str]]
 
+    #: Which documents :meth:`render` makes: those of one question (rendered with ``question`` in
+    #: the context), the rest (a QTI test and manifest, a Moodle frame), or both. The pipeline
+    #: makes writers that render one kind only, to share a big quiz among workers.
+    renders_questions: ClassVar[bool] = True
+    renders_frame: ClassVar[bool] = True
+
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
 
@@ -92,6 +107,10 @@ class Writer:
         return ok
 
     def render(self, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object) -> bytes | None:
+        """The template rendered, or b"" when this writer does not make that kind of document
+        (dropped by the caller), or None after a template error (reported to ``sink``)."""
+        if not (self.renders_questions if "question" in context else self.renders_frame):
+            return b""
         return render_template(self.env, template, sink, span, **context)
 
 

@@ -97,34 +97,46 @@ class MoodleXmlWriter(Writer):
         if not self.check_supported(quiz, spans, sink):
             return None
         renames = tuple((f.ref, "@@PLUGINFILE@@/" + quote(f.name)) for f in media.files)
-        ok = True
+        order = tuple(q.id for q in quiz.iter_questions())
+        number = {question_id: n for n, question_id in enumerate(order, 1)}
+        documents, ok = [], True
         categories = []
         # A section's ``select`` (draw n at random) has no Moodle XML form: random questions are
         # quiz slots, not bank questions. The questions go into the category all the same.
         for ancestors, section in quiz.iter_sections():
             path = [quiz.title, *(a.title for a in ancestors), section.title]
-            entries = []
-            for question in section.questions:
-                entry = QuestionContext(quiz, question, spans.get(question.id), sink, renames).build()
-                ok = ok and entry is not None
-                entries.append(entry)
             categories.append({
                 "section": section,
                 "path": "$course$/top/" + "/".join(category_name(p) for p in path),
-                "questions": entries,
+                "numbers": [number[q.id] for q in section.questions],
             })
-        if not ok:
-            return None
-        for number, entry in enumerate((e for c in categories for e in c["questions"]), 1):
-            entry["number"] = number
-        data = self.render(
+            for question in section.questions if self.renders_questions else ():
+                document = self.question_document(quiz, question, spans.get(question.id), sink, media, renames)
+                ok = ok and document is not None
+                if document:
+                    documents.append(document)
+        frame = self.render(
             "moodle/quiz.xml.j2", sink, quiz=quiz, categories=categories,
             quiz_category="$course$/top/" + category_name(quiz.title), media=media,
         )
+        if not ok or frame is None:
+            return None
+        if frame:
+            documents.insert(0, Document(quiz.id + self.suffix, frame, "moodle", question_order=order))
+        return Output(quiz.id + self.suffix, documents)
+
+    def question_document(
+        self, quiz: Quiz, question: QuestionBase, span: SourceSpan | None, sink: DiagnosticSink, media: MediaSet,
+        renames: tuple[tuple[str, str], ...],
+    ) -> Document | None:
+        """One ``<question>``, placed into the frame by :func:`~.base.single_file`."""
+        entry = QuestionContext(quiz, question, span, sink, renames).build()
+        if entry is None:
+            return None
+        data = self.render(entry["template"], sink, span, question=question, entry=entry, quiz=quiz, media=media)
         if data is None:
             return None
-        order = tuple(q.id for q in quiz.iter_questions())
-        return Output(quiz.id + self.suffix, [Document(quiz.id + self.suffix, data, "moodle", question_order=order)])
+        return Document(f"#{question.id}", data, "moodle-question", question.id)
 
 
 def best_first(answers: list[Any]) -> list[Any]:
