@@ -3,9 +3,11 @@
 1. **read** every source here, each quiz with its own diagnostics, then the checks across quizzes;
 2. compile the **schemas** once, here, so that the workers forked next inherit them;
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
-   quiz's QTI items in chunks, run on every core (:mod:`.parallel`: workers forked for the
-   chunks and small quizzes, this process for a big quiz's whole-quiz tasks), each returning
-   compressed entries rather than documents;
+   quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
+   the rest (QTI test and manifest, the Moodle file around its questions), run on every core
+   (:mod:`.parallel`: workers forked for the chunks and small quizzes, this process for the
+   frames and then for whatever chunks are left), each returning compressed entries or
+   validated documents;
 4. **write**: an output is put together and written to a temporary file as soon as its tasks are
    done; at the end the files of every quiz without errors are renamed into place together.
 
