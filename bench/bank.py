@@ -20,6 +20,8 @@ KINDS = ("single_choice", "multiple_response", "true_false", "short_answer", "nu
          "file_upload", "matching", "ordering", "fill_in_blank", "text_only")
 #: What text2qti 0.8 writes (its syntax has no true/false, matching, ordering or blanks of ours).
 TEXT2QTI_KINDS = ("single_choice", "multiple_response", "short_answer", "numerical", "essay")
+#: File name suffix of a bank of these kinds (others: the kinds' names).
+BANK_SUFFIX = {KINDS: "", TEXT2QTI_KINDS: "-t2q"}
 #: Questions per section: a bank reads like many chapters, and numbers stay within four digits.
 SECTION_SIZE = 200
 
@@ -214,7 +216,7 @@ def write_bank(folder: Path, count: int, kinds: tuple[str, ...] = KINDS, text2qt
     """The bank as ``<folder>/bank-<count>.md`` (and ``.t2q.txt`` in text2qti's syntax)."""
     bank = generate(count, kinds=kinds)
     folder.mkdir(parents=True, exist_ok=True)
-    quiz_id = f"bank-{count}" + ("-t2q" if kinds != KINDS else "")
+    quiz_id = f"bank-{count}" + BANK_SUFFIX.get(kinds, "-" + "-".join(k.replace("_", "") for k in kinds))
     paths = {"md": folder / f"{quiz_id}.md"}
     paths["md"].write_text(to_markdown(bank, quiz_id), encoding="utf-8")
     if text2qti:
