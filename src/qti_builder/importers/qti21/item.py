@@ -1,0 +1,270 @@
+"""One ``assessmentItem``: which kind its interactions make it, its points, stem and title, and
+the feedback left over once the kind's reader (:mod:`.kinds`) has placed its own."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from ...diagnostics import SourceSpan
+from ...i18n import TRUE_FALSE
+from ...model.questions import QuestionBase
+from ...writers.qti21 import item_title
+from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title, sanitise_id
+from .kinds import READERS
+from .responses import FeedbackConditions, Response
+from .xml import Data, _float, child, children, descendants, local
+
+if TYPE_CHECKING:
+    from .package import ItemRef, PackageReader
+
+#: Interactions the model has a kind for; any other in an item makes it unimportable.
+KNOWN_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
+                      "uploadInteraction", "matchInteraction", "orderInteraction"}
+ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchInteraction", "hotspotInteraction",
+                                         "graphicOrderInteraction", "graphicAssociateInteraction", "graphicGapMatchInteraction",
+                                         "hottextInteraction", "selectPointInteraction", "positionObjectInteraction",
+                                         "sliderInteraction", "drawingInteraction", "mediaInteraction", "customInteraction",
+                                         "endAttemptInteraction", "positionObjectStage"}
+TRUE_WORDS = {w.casefold() for w, _ in TRUE_FALSE.values()} | {"true", "t", "yes"}
+FALSE_WORDS = {w.casefold() for _, w in TRUE_FALSE.values()} | {"false", "f", "no"}
+
+
+class ItemReader:
+    def __init__(self, reader: PackageReader, item: etree._Element, ref: ItemRef) -> None:
+        self.reader, self.item, self.ref = reader, item, ref
+        identifier = item.get("identifier") or PurePosixPath(ref.href).stem
+        quiz_id = reader.quiz_id
+        self.model_id = identifier[len(quiz_id) + 1:] if quiz_id and identifier.startswith(quiz_id + ".") else identifier
+        self.preferred_id = sanitise_id(self.model_id)
+        self.label = item.get("title") or identifier
+        self.lost: list[str] = []
+        self.responses = {r.identifier: r for r in (self._response(d) for d in descendants(item, "responseDeclaration"))}
+        self.feedback_texts: dict[str, etree._Element] = {f.get("identifier", ""): f for f in descendants(item, "modalFeedback")}
+        self.conditions = FeedbackConditions(item)
+        #: Feedback identifiers already placed on a choice or an answer.
+        self.used_feedback: set[str] = set()
+        #: Response identifiers of the blanks, in the order of the text.
+        self.blank_order: list[str] = []
+        language = item.get("{http://www.w3.org/XML/1998/namespace}lang")
+        if language:
+            reader.languages.append(language)
+
+    def span(self, element: etree._Element | None = None) -> SourceSpan:
+        return self.reader.span(self.ref.href, element if element is not None else self.item)
+
+    def rich(self, elements: list[etree._Element], where: str, text: str | None = None) -> str:
+        return self.reader._rich(elements, self.ref.href, f"{where} of '{self.label}'", text, self.span())
+
+    def warn(self, code: str, message: str) -> None:
+        self.reader.builder.warn(code, f"item '{self.label}': {message}", self.span())
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def read(self) -> Data | None:
+        body = child(self.item, "itemBody")
+        if body is None:
+            self.warn(INVALID, "it has no itemBody; skipped")
+            return None
+        interactions = [e for e in body.iter() if isinstance(e.tag, str) and local(e) in ALL_INTERACTIONS]
+        unknown = sorted({local(e) for e in interactions if local(e) not in KNOWN_INTERACTIONS})
+        if unknown:
+            self.warn(UNSUPPORTED, f"{', '.join(unknown)} cannot be imported (no question type of the source has it); skipped")
+            return None
+        kinds = [local(e) for e in interactions]
+        kind = self._kind(body, interactions, kinds)
+        if kind is None:
+            return None
+        data: Data = {"type": kind, "feedback": {}}
+        points = self._points()
+        if points is not None:
+            data["points"] = points
+        data["stem"] = self._stem(body, interactions, kind)
+        READERS[kind](self, data, interactions)
+        self._feedback(data)
+        if data.get("stem") is not None and self.item.get("title"):
+            model_like = QuestionBase.model_construct(title=None, stem=data["stem"])
+            if not same_title(self.item.get("title"), item_title(model_like)):
+                data["title"] = one_line(self.item.get("title"))
+        if self.lost:
+            self.warn(LOST, "not kept: " + "; ".join(self.lost))
+        return data
+
+    def _kind(self, body: etree._Element, interactions: list[etree._Element], kinds: list[str]) -> str | None:
+        if not interactions:
+            return "text_only"
+        distinct = set(kinds)
+        if distinct <= {"textEntryInteraction", "inlineChoiceInteraction"}:
+            if len(interactions) == 1 and kinds[0] == "textEntryInteraction" and self._stands_alone(interactions[0]):
+                response = self.responses.get(interactions[0].get("responseIdentifier", ""))
+                return "numerical" if response and response.base_type in ("float", "integer") else "short_answer"
+            return "fill_in_blank"
+        if distinct == {"extendedTextInteraction"} or distinct == {"extendedTextInteraction", "uploadInteraction"}:
+            if kinds.count("extendedTextInteraction") > 1:
+                self.warn(UNSUPPORTED, "several text answers in one item cannot be imported; skipped")
+                return None
+            return "essay"
+        if distinct == {"uploadInteraction"}:
+            return "file_upload"
+        if len(interactions) > 1:
+            self.warn(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
+            return None
+        name = kinds[0]
+        if name == "choiceInteraction":
+            choices = descendants(interactions[0], "simpleChoice")
+            response_id = interactions[0].get("responseIdentifier", "")
+            texts = [one_line("".join(c.itertext())).casefold() for c in choices]
+            ids = [c.get("identifier", "").casefold() for c in choices]
+            if len(choices) == 2 and (response_id.startswith("TF") or ids == ["true", "false"]
+                                      or (texts[0] in TRUE_WORDS and texts[1] in FALSE_WORDS)):
+                return "true_false"
+            return "single_choice" if interactions[0].get("maxChoices", "1") == "1" else "multiple_response"
+        return {"matchInteraction": "matching", "orderInteraction": "ordering"}[name]
+
+    def _stands_alone(self, interaction: etree._Element) -> bool:
+        """A text box in a paragraph of its own (short answer, numerical), not inside a sentence."""
+        parent = interaction.getparent()
+        if local(parent) == "itemBody":
+            return True
+        if local(parent) != "p":
+            return False
+        before = (parent.text or "").strip()
+        others = [c for c in children(parent) if c is not interaction]
+        return not before and not others
+
+    def _points(self) -> float | None:
+        if self.ref.weight is not None:
+            return self.ref.weight
+        for outcome in descendants(self.item, "outcomeDeclaration"):
+            if outcome.get("identifier") == "MAXSCORE":
+                value = next(iter(descendants(outcome, "value")), None)
+                if value is not None and _float(value.text) is not None:
+                    return _float(value.text)
+        for outcome in descendants(self.item, "outcomeDeclaration"):
+            if outcome.get("identifier") == "SCORE" and _float(outcome.get("normalMaximum")) is not None:
+                return _float(outcome.get("normalMaximum"))
+        return None
+
+    def _stem(self, body: etree._Element, interactions: list[etree._Element], kind: str) -> str:
+        stem_div = next((e for e in children(body) if local(e) == "div" and "stem" in (e.get("class") or "").split()), None)
+        prompts = [p for i in interactions for p in children(i, "prompt")]
+        if kind == "fill_in_blank":
+            return self._blank_stem(body, interactions, stem_div)
+        if stem_div is not None:
+            parts = [stem_div]
+            parts_text = self.rich(children(stem_div), "the text", stem_div.text)
+        else:
+            parts, text = _unwrapped(body, interactions)
+            parts = [e for e in parts if e not in interactions and local(e) not in ("rubricBlock",)
+                     and not (local(e) == "p" and any(i.getparent() is e for i in interactions))]
+            parts = [_without(e, interactions) for e in parts]
+            parts_text = self.rich(parts, "the text", text)
+        if prompts:
+            prompt = self.rich(children(prompts[0]), "the prompt", prompts[0].text)
+            parts_text = "\n\n".join(p for p in (parts_text, prompt) if p)
+        return parts_text
+
+    def _blank_stem(self, body: etree._Element, interactions: list[etree._Element], stem_div: etree._Element | None) -> str:
+        container = stem_div if stem_div is not None else body
+        copy = deepcopy(container)
+        copy.tail = None
+        order = []
+        for element in list(copy.iter()):
+            if isinstance(element.tag, str) and local(element) in ("textEntryInteraction", "inlineChoiceInteraction"):
+                order.append(element.get("responseIdentifier", ""))
+                placeholder = "\ue000%d\ue001" % len(order)
+                parent = element.getparent()
+                previous = element.getprevious()
+                text = placeholder + (element.tail or "")
+                if previous is not None:
+                    previous.tail = (previous.tail or "") + text
+                else:
+                    parent.text = (parent.text or "") + text
+                parent.remove(element)
+        self.blank_order = order
+        nodes = [e for e in children(copy) if local(e) not in ("rubricBlock",)]
+        stem = self.rich(nodes, "the text", copy.text)
+        for index, response in enumerate(order, 1):
+            stem = stem.replace("\ue000%d\ue001" % index, f"[[{self._blank_id(response, index)}]]")
+        return stem
+
+    def _blank_id(self, response: str, index: int) -> str:
+        if self.reader.ours and response.startswith("RESPONSE_") and sanitise_id(response[len("RESPONSE_"):]):
+            return response[len("RESPONSE_"):]
+        return f"b{index}"
+
+    def _response(self, declaration: etree._Element) -> Response:
+        response = Response(declaration.get("identifier", ""), declaration.get("cardinality", "single"),
+                             declaration.get("baseType", "identifier"))
+        correct = child(declaration, "correctResponse")
+        if correct is not None:
+            response.correct = [(v.text or "").strip() for v in children(correct, "value")]
+        mapping = child(declaration, "mapping")
+        if mapping is not None:
+            for entry in children(mapping, "mapEntry"):
+                value = _float(entry.get("mappedValue"))
+                response.mapping.setdefault(entry.get("mapKey", ""), value if value is not None else 0.0)
+                if entry.get("caseSensitive") is not None:
+                    response.case_sensitive = entry.get("caseSensitive") == "true"
+        return response
+
+    # -- feedback ------------------------------------------------------------------------------
+
+    def _feedback(self, data: Data) -> None:
+        used = self.used_feedback
+        for identifier, element in self.feedback_texts.items():
+            if identifier in used:
+                continue
+            role = self.conditions.role(identifier)
+            text = self.rich(children(element), f"feedback '{identifier}'", element.text)
+            if not text:
+                continue
+            if role in ("general", "correct", "partially_correct", "incorrect") and not data["feedback"].get(role):
+                data["feedback"][role] = text
+            else:
+                self.lost.append(f"feedback '{identifier}' (shown under conditions the source cannot express)")
+        for inline in descendants(self.item, "feedbackInline", "feedbackBlock"):
+            self.lost.append(f"inline feedback '{inline.get('identifier')}'")
+
+    def feedback_for(self, identifier: str) -> str | None:
+        element = self.feedback_texts.get(identifier)
+        if element is None:
+            return None
+        self.used_feedback.add(identifier)
+        return self.rich(children(element), f"feedback '{identifier}'", element.text) or None
+
+    def choice_feedback(self, choice_id: str) -> str | None:
+        for identifier in self.conditions.shown_for(choice_id) + [f"{choice_id}_fb"]:
+            if identifier in self.feedback_texts:
+                return self.feedback_for(identifier)
+        return None
+
+
+def _unwrapped(body: etree._Element, interactions: list[etree._Element]) -> tuple[list[etree._Element], str | None]:
+    """The body's blocks, with layout divs that hold an interaction opened up (TAO wraps
+    everything in ``<div class="grid-row"><div class="col-12">``)."""
+    parts, text = children(body), body.text
+    while True:
+        wrappers = [e for e in parts if local(e) == "div" and any(i in e.iter() for i in interactions)]
+        if not wrappers:
+            return parts, text
+        opened: list[etree._Element] = []
+        for e in parts:
+            if e in wrappers:
+                text = (text or "") + (e.text or "") if not opened else text
+                opened.extend(children(e))
+            else:
+                opened.append(e)
+        parts = opened
+
+
+def _without(element: etree._Element, interactions: list[etree._Element]) -> etree._Element:
+    copy = deepcopy(element)
+    copy.tail = None
+    for node in list(copy.iter()):
+        if isinstance(node.tag, str) and local(node) in ALL_INTERACTIONS:
+            node.getparent().remove(node)
+    return copy

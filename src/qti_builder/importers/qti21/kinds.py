@@ -1,0 +1,317 @@
+"""One reader per kind: each fills the kind's fields (choices, answers, pairs, blanks, ...) of
+an item's data from its interactions and response declarations. :data:`READERS` maps a kind
+to its reader; :meth:`.item.ItemReader.read` has already set the stem and points."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from ...writers.qti21 import UPLOAD_TYPES, scrambled
+from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
+from .responses import Response, text_conditions
+from .xml import Data, _float, children, descendants, local
+
+if TYPE_CHECKING:
+    from .item import ItemReader
+
+MIME_EXTENSIONS = {mime: ext for ext, mime in reversed(list(UPLOAD_TYPES.items()))}
+
+
+def _percent(value: float, points: float) -> float:
+    return round(value / points * 100, 5) if points else 100.0
+
+
+def _choices(r: ItemReader, data: Data, interactions: list[etree._Element]) -> dict[str, str]:
+    interaction = interactions[0]
+    simple = descendants(interaction, "simpleChoice")
+    originals = [c.get("identifier", "") for c in simple]
+    ids = choice_ids(len(simple), originals)
+    rename = dict(zip(originals, ids))
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    choices = []
+    for element, ident, original in zip(simple, ids, originals):
+        choice: Data = {"id": ident, "text": r.rich(children(element), f"choice {ident}", element.text),
+                        "correct": original in response.correct, "fixed": element.get("fixed") == "true"}
+        feedback = r.choice_feedback(original)
+        if feedback:
+            choice["feedback"] = feedback
+        choices.append(choice)
+    data["choices"] = choices
+    data["shuffle"] = interaction.get("shuffle") == "true"
+    return rename
+
+
+def _single_choice(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    _choices(r, data, interactions)
+    if sum(c["correct"] for c in data["choices"]) != 1:
+        response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
+        best = max(response.mapping.items(), key=lambda kv: kv[1], default=None)
+        if best:
+            for choice, element in zip(data["choices"], descendants(interactions[0], "simpleChoice")):
+                choice["correct"] = element.get("identifier") == best[0]
+
+
+def _multiple_response(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    rename = _choices(r, data, interactions)
+    response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
+    points = data.get("points", 1.0)
+    if response.mapping and points:
+        fractions = [_percent(response.mapping.get(original, 0.0), points) for original in rename]
+        for choice, fraction in zip(data["choices"], fractions):
+            choice["correct"] = fraction > 0
+        set_choice_scores(data, fractions)
+    elif not r.reader.ours:
+        r.lost.append("all-or-nothing scoring (the source gives partial credit per correct choice)")
+
+
+def _true_false(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    interaction = interactions[0]
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    simple = descendants(interaction, "simpleChoice")
+    correct = next((c for c in simple if c.get("identifier") in response.correct), None)
+    if correct is None:
+        r.warn(INVALID, "the true/false item has no correct answer; skipped")
+        data["answer"] = None
+        return
+    data["answer"] = simple.index(correct) == 0
+    for element, key in zip(simple, ("true_feedback", "false_feedback")):
+        feedback = r.choice_feedback(element.get("identifier", ""))
+        if feedback:
+            data[key] = feedback
+
+
+def _short_answer(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
+    points = data.get("points", 1.0)
+    answers: list[Data] = []
+    case_sensitive = response.case_sensitive
+    for test, score, feedback_id in text_conditions(r, response.identifier):
+        if local(test) == "stringMatch":
+            text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
+            case_sensitive = test.get("caseSensitive", "true") == "true"
+        elif local(test) == "patternMatch":
+            text = _pattern_to_wildcard(test.get("pattern", ""))
+            # Without case sensitivity every letter of the pattern is a class ([xX]).
+            outside = re.sub(r"\[[^\]]*\]|\\.", "", test.get("pattern", ""))
+            if any(c.lower() != c.upper() for c in outside):
+                case_sensitive = True
+            if text is None:
+                r.lost.append(f"the answer pattern '{test.get('pattern')}' (only * wildcards can be expressed)")
+                continue
+        elif local(test) == "match":
+            text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
+        else:
+            continue
+        entry: Data = {"text": text, "score": _percent(score, points) if score is not None else 100.0}
+        feedback = r.feedback_for(feedback_id) if feedback_id else None
+        if feedback:
+            entry["feedback"] = feedback
+        answers.append(entry)
+    if not answers:
+        for key, value in response.mapping.items():
+            answers.append({"text": key.replace("*", "\\*"), "score": _percent(value, points) if points else 100.0})
+        for value in response.correct:
+            if not any(a["text"] == value.replace("*", "\\*") for a in answers):
+                answers.insert(0, {"text": value.replace("*", "\\*"), "score": 100.0})
+        if answers and not any(a["score"] >= 100 for a in answers):
+            best = max(answers, key=lambda a: a["score"])
+            best["score"] = 100.0
+    data["answers"] = [a for a in answers if a["score"] > 0 or a.get("feedback")] or answers
+    data["case_sensitive"] = bool(case_sensitive)
+
+
+def _pattern_to_wildcard(pattern: str) -> str | None:
+    """Our patternMatch (writers.qti21.wildcard_pattern) back to Moodle's ``*`` wildcards."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith(".*", i):
+            out.append("*")
+            i += 2
+        elif pattern[i] == "\\" and i + 1 < len(pattern):
+            out.append("\\*" if pattern[i + 1] == "*" else pattern[i + 1])
+            i += 2
+        elif pattern[i] == "[":
+            end = pattern.find("]", i)
+            body = pattern[i + 1:end] if end > i else ""
+            if len(body) == 2 and body[0].lower() == body[1].lower():
+                out.append(body[0])
+                i = end + 1
+            else:
+                return None
+        elif pattern[i] in "|?+(){}^":
+            return None
+        else:
+            out.append(pattern[i])
+            i += 1
+    return "".join(out)
+
+
+def _numerical(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    interaction = interactions[0]
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    points = data.get("points", 1.0)
+    answers: list[Data] = []
+    for test, score, feedback_id in text_conditions(r, response.identifier):
+        bounds = [_float(v.text) for v in descendants(test, "baseValue") if v.get("baseType") in ("float", "integer")]
+        if local(test) == "and" and len(bounds) == 2 and None not in bounds:
+            low, high = sorted(bounds)  # type: ignore[type-var]
+            entry: Data = {"value": _round((low + high) / 2), "tolerance": _round((high - low) / 2)}
+        elif local(test) in ("match", "equal") and len(bounds) == 1 and bounds[0] is not None:
+            entry = {"value": bounds[0], "tolerance": 0.0}
+            tolerance = (test.get("tolerance") or "").split()
+            if tolerance and _float(tolerance[0]) is not None:
+                entry["tolerance"] = _float(tolerance[0])
+                if test.get("toleranceMode") == "relative":
+                    entry["tolerance_mode"] = "percent"
+        else:
+            continue
+        entry["score"] = _percent(score, points) if score is not None else 100.0
+        feedback = r.feedback_for(feedback_id) if feedback_id else None
+        if feedback:
+            entry["feedback"] = feedback
+        answers.append(entry)
+    if not answers:
+        answers = [{"value": _float(v), "score": 100.0} for v in response.correct if _float(v) is not None]
+    data["answers"] = answers
+    unit = (interaction.tail or "").strip()
+    if unit:
+        data["unit"] = unit
+
+
+def _round(value: float) -> float:
+    return float(f"{value:.10g}")
+
+
+def _essay(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    text = next(i for i in interactions if local(i) == "extendedTextInteraction")
+    formats = {"plain": "plain", "preformatted": "monospaced", "xhtml": "editor"}
+    data["response_format"] = formats.get((text.get("format") or "plain").lower(), "editor")
+    lines = _float(text.get("expectedLines"))
+    if lines:
+        data["expected_lines"] = int(min(max(lines, 1), 200))
+    length = _float(text.get("expectedLength"))
+    if length:
+        if r.reader.ours and length % 6 == 0:
+            data["max_words"] = int(length // 6)
+        else:
+            r.lost.append(f"the expected length of {length:g} characters")
+    data["attachments"] = min(sum(1 for i in interactions if local(i) == "uploadInteraction"), 20)
+    _model_answer(r, data)
+
+
+def _file_upload(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    data["max_files"] = min(len(interactions), 20)
+    kinds = {i.get("type") for i in interactions if i.get("type")}
+    data["allowed_types"] = [MIME_EXTENSIONS[k] for k in sorted(kinds) if k in MIME_EXTENSIONS]
+    if kinds - set(MIME_EXTENSIONS):
+        r.lost.append("the file types " + ", ".join(sorted(kinds - set(MIME_EXTENSIONS))))
+    _model_answer(r, data)
+
+
+def _model_answer(r: ItemReader, data: Data) -> None:
+    rubric = [b for b in descendants(r.item, "rubricBlock") if "scorer" in (b.get("view") or "")]
+    if rubric:
+        inner = children(rubric[0])
+        if len(inner) == 1 and local(inner[0]) == "div" and "model-answer" in (inner[0].get("class") or ""):
+            inner = [inner[0]]
+            text = r.rich(children(inner[0]), "the model answer", inner[0].text)
+        else:
+            text = r.rich(inner, "the model answer", rubric[0].text)
+        if text:
+            data["model_answer"] = text
+    solution = r.feedback_for("solution")
+    if solution and not data.get("model_answer"):
+        data["model_answer"] = solution
+
+
+def _unscramble(shown: list[Any], seed: str) -> list[Any]:
+    """The order our writer listed before scrambling (writers.qti21.scrambled with the same seed)."""
+    positions = scrambled(list(range(len(shown))), seed)  # shown[i] was originally at positions[i]
+    original: list[Any] = [None] * len(shown)
+    for index, position in enumerate(positions):
+        original[position] = shown[index]
+    return original
+
+
+def _matching(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    interaction = interactions[0]
+    sets = children(interaction, "simpleMatchSet")
+    if len(sets) != 2:
+        r.warn(UNSUPPORTED, "a match interaction without two sets cannot be imported")
+        data["pairs"] = []
+        return
+    sources = children(sets[0], "simpleAssociableChoice")
+    targets = children(sets[1], "simpleAssociableChoice")
+    text_of = {t.get("identifier"): r.rich(children(t), "a matching answer", t.text) for t in targets}
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    pairs_of: dict[str, list[str]] = {}
+    for value in response.correct:
+        parts = value.split()
+        if len(parts) == 2:
+            pairs_of.setdefault(parts[0], []).append(parts[1])
+    pairs = []
+    used = set()
+    for source in sources:
+        matched = pairs_of.get(source.get("identifier", ""), [])
+        if len(matched) > 1:
+            r.lost.append(f"the further answers of prompt '{one_line(''.join(source.itertext()))}' (one answer per prompt)")
+        if not matched:
+            r.lost.append(f"prompt '{one_line(''.join(source.itertext()))}', which has no answer")
+            continue
+        used.add(matched[0])
+        pairs.append({"prompt": r.rich(children(source), "a matching prompt", source.text), "answer": text_of.get(matched[0], "")})
+    order = [t.get("identifier") for t in targets]
+    if r.reader.ours:
+        order = _unscramble(order, r.model_id)
+    answers = {p["answer"] for p in pairs}
+    data["pairs"] = pairs
+    data["distractors"] = [text_of[t] for t in order if t not in used and text_of.get(t) not in answers]
+    data["shuffle"] = interaction.get("shuffle") == "true"
+
+
+def _ordering(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    interaction = interactions[0]
+    choices = {c.get("identifier"): c for c in descendants(interaction, "simpleChoice")}
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    order = [choices[v] for v in response.correct if v in choices] or list(choices.values())
+    data["items"] = [r.rich(children(c), "an item", c.text) for c in order]
+
+
+def _fill_in_blank(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    blanks = []
+    sensitivity = set()
+    by_response = {i.get("responseIdentifier"): i for i in interactions}
+    for index, response_id in enumerate(r.blank_order, 1):
+        blank_id = r._blank_id(response_id, index)
+        interaction = by_response.get(response_id)
+        response = r.responses.get(response_id, Response(response_id))
+        if interaction is not None and local(interaction) == "inlineChoiceInteraction":
+            options = [(c.get("identifier"), "".join(c.itertext()).strip()) for c in descendants(interaction, "inlineChoice")]
+            if r.reader.ours:
+                options = _unscramble(options, f"{r.model_id}/{blank_id}")
+            correct = [text for ident, text in options if ident in response.correct]
+            blanks.append({"id": blank_id, "kind": "dropdown", "answers": correct[:1] or [options[0][1]],
+                           "options": [text for ident, text in options if ident not in response.correct]})
+        else:
+            answers = list(dict.fromkeys(response.correct + list(response.mapping)))
+            if response.case_sensitive is not None:
+                sensitivity.add(response.case_sensitive)
+            blanks.append({"id": blank_id, "kind": "text", "answers": answers})
+    data["blanks"] = blanks
+    data["case_sensitive"] = sensitivity == {True}
+    if len(sensitivity) > 1:
+        r.lost.append("case sensitivity per blank")
+
+
+def _text_only(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    data.setdefault("points", 0.0)
+
+
+READERS = {
+    "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
+    "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
+    "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
+}

@@ -1,0 +1,200 @@
+"""One QTI 2.1 package: the manifest (title, description, language, which files are items and
+tests), the test (sections, their selection and ordering, item weights) and the text and media
+files the items show. Each item is then read by :class:`.item.ItemReader`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from lxml import etree
+
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ..base import LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, markdown_from_html, one_line
+from ..markup import plain_to_markdown, qti_fragment
+from ..safety import Package, normalise_member, parse_xml
+from .item import ItemReader
+from .xml import Data, _float, child, children, descendants, local
+
+
+@dataclass
+class ItemRef:
+    href: str
+    weight: float | None = None
+    section: Data | None = None
+
+
+class PackageReader:
+    def __init__(self, path: Path, package: Package, sink: DiagnosticSink) -> None:
+        self.path, self.package, self.sink = path, package, sink
+        self.display = package.display
+        self.builder = QuizBuilder(self.display, sink)
+        self.ours = False
+        self.quiz_id: str | None = None
+        self.languages: list[str] = []
+
+    def span(self, member: str, element: etree._Element | None = None) -> SourceSpan:
+        """A place inside the package: ``package.zip:items/q1.xml:12:1``."""
+        where = self.display if member == PurePosixPath(self.display).name or member == self.display else f"{self.display}:{member}"
+        return SourceSpan(where, (element.sourceline or 1) if element is not None else 1, 1)
+
+    def xml(self, member: str) -> etree._Element | None:
+        data = self.package.files.get(member)
+        if data is None:
+            self.builder.warn(MEDIA, f"'{member}' is listed but not in the package", SourceSpan(self.display))
+            return None
+        tree = parse_xml(data, f"{self.display}:{member}", self.sink)
+        return tree.getroot() if tree is not None else None
+
+    # -- package structure ---------------------------------------------------------------------
+
+    def read(self) -> ImportedQuiz | None:
+        manifest_name = min((n for n in self.package.files if n.lower().rsplit("/", 1)[-1] == "imsmanifest.xml"),
+                            key=lambda n: n.count("/"), default=None)
+        title, description, refs, tests = self.path.stem, None, [], []
+        if manifest_name is not None:
+            manifest = self.xml(manifest_name)
+            if manifest is None:
+                return None
+            title, description, refs, tests = self._manifest(manifest, manifest_name)
+        else:
+            for name, data in sorted(self.package.files.items()):
+                if name.endswith(".xml") and re.search(rb"<(\w+:)?assessmentItem[\s>]", data[:4096]):
+                    refs.append(ItemRef(name))
+                elif name.endswith(".xml") and re.search(rb"<(\w+:)?assessmentTest[\s>]", data[:4096]):
+                    tests.append(name)
+        if tests:
+            test = self.xml(tests[0])
+            if test is None:
+                return None
+            title = test.get("title") or title
+            self.quiz_id = test.get("identifier") or self.quiz_id
+            listed = {r.href for r in refs}
+            refs = self._test(test, tests[0])
+            missing = [r for r in sorted(listed - {r.href for r in refs})]
+            if missing:
+                self.builder.warn(LOST, f"{len(missing)} item(s) of the package are in no section of its test: {', '.join(missing[:5])}; imported into a section of their own",
+                                  SourceSpan(self.display))
+                extra = self.builder.section("Other items")
+                refs += [ItemRef(m, section=extra) for m in missing]
+        else:
+            section = self.builder.section(title)
+            for ref in refs:
+                ref.section = section
+        for ref in refs:
+            self._item(ref)
+        language = self.languages[0] if self.languages else "en"
+        quiz = self.builder.build(self.quiz_id or title, title, language, description)
+        return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
+
+    def _manifest(self, manifest: etree._Element, name: str) -> tuple[str, str | None, list[ItemRef], list[str]]:
+        base = str(PurePosixPath(name).parent)
+        base = "" if base == "." else base
+        self.ours = any((e.text or "").strip() == "qti-builder" for e in descendants(manifest, "catalog"))
+        lom_general = next(iter(descendants(manifest, "general")), None)
+        title = self.path.stem
+        description = None
+        if lom_general is not None:
+            title_el = next(iter(descendants(lom_general, "title")), None)
+            if title_el is not None and "".join(title_el.itertext()).strip():
+                title = one_line("".join(title_el.itertext()))
+            entry = next(iter(descendants(lom_general, "entry")), None)
+            if entry is not None and (entry.text or "").strip():
+                self.quiz_id = entry.text.strip()
+            desc_el = next(iter(descendants(lom_general, "description")), None)
+            if desc_el is not None and "".join(desc_el.itertext()).strip():
+                description = plain_to_markdown("".join(desc_el.itertext()).strip())
+                if self.ours:
+                    self.builder.warn(LOST, "the quiz description comes from the manifest, as plain text: its formatting is lost",
+                                      self.span(name, desc_el))
+            language = next(iter(descendants(lom_general, "language")), None)
+            if language is not None and (language.text or "").strip():
+                self.languages.append(language.text.strip())
+        refs, tests = [], []
+        for resource in descendants(manifest, "resource"):
+            kind = (resource.get("type") or "").lower()
+            href = normalise_member(f"{base}/{resource.get('href', '')}" if base else resource.get("href", ""))
+            if not href:
+                continue
+            if kind.startswith("imsqti_item_xmlv2"):
+                refs.append(ItemRef(href))
+            elif kind.startswith("imsqti_test_xmlv2"):
+                tests.append(href)
+            elif kind.startswith("imsqti_xmlv1") or kind.startswith("imsqti_item_xmlv1"):
+                self.builder.warn(UNSUPPORTED, f"resource '{href}' is QTI 1.x, which cannot be imported; skipped",
+                                  self.span(name, resource), hint="export QTI 2.1 from the original system")
+        return title, description, refs, tests
+
+    def _test(self, test: etree._Element, member: str) -> list[ItemRef]:
+        refs: list[ItemRef] = []
+
+        def walk(section_el: etree._Element, parent: Data | None) -> None:
+            selection = child(section_el, "selection")
+            ordering = child(section_el, "ordering")
+            rubric = [r for r in children(section_el, "rubricBlock") if "candidate" in (r.get("view") or "candidate")]
+            description = self._rich([c for r in rubric for c in children(r)], member,
+                                     f"the introduction of section '{section_el.get('title')}'",
+                                     rubric[0].text if rubric else None) if rubric else None
+            section = self.builder.section(section_el.get("title") or section_el.get("identifier") or "Section", parent,
+                                           section_el.get("identifier"), description=description,
+                                           shuffle=(ordering is not None and ordering.get("shuffle") == "true") or None,
+                                           select=int(selection.get("select")) if selection is not None and (selection.get("select") or "").isdigit() else None)
+            for node in children(section_el):
+                if local(node) == "assessmentItemRef":
+                    weight = next((w for w in children(node, "weight")), None)
+                    value = _float(weight.get("value")) if weight is not None else None
+                    href = normalise_member(str(PurePosixPath(member).parent / node.get("href", "")))
+                    if href:
+                        refs.append(ItemRef(href, value, section))
+                elif local(node) == "assessmentSection":
+                    walk(node, section)
+                elif local(node) == "assessmentSectionRef":
+                    self.builder.warn(LOST, "a section referenced from another file (assessmentSectionRef) is not imported", self.span(member, node))
+
+        for part in children(test, "testPart"):
+            for section_el in children(part, "assessmentSection"):
+                walk(section_el, None)
+        return refs
+
+    # -- one item ------------------------------------------------------------------------------
+
+    def _item(self, ref: ItemRef) -> None:
+        item = self.xml(ref.href)
+        if item is None:
+            return
+        if local(item) != "assessmentItem":
+            self.builder.warn(UNSUPPORTED, f"'{ref.href}' is not an assessmentItem; skipped", self.span(ref.href, item))
+            return
+        reader = ItemReader(self, item, ref)
+        result = reader.read()
+        if result is not None:
+            self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id)
+
+    def _rich(self, elements: list[etree._Element], member: str, where: str, text: str | None = None,
+              span: SourceSpan | None = None) -> str:
+        # A lone <div> without attributes only wraps the content (our feedback, Canvas's habit).
+        while len(elements) == 1 and local(elements[0]) == "div" and not elements[0].attrib and not (text or "").strip() \
+                and not (elements[0].tail or "").strip():
+            text, elements = elements[0].text, children(elements[0])
+        fragment = qti_fragment(elements, text)
+        fragment = self._media(fragment, member, span or self.span(member))
+        if not fragment.strip():
+            return ""
+        return markdown_from_html(self.builder, fragment, span or self.span(member), where)
+
+    def _media(self, fragment: str, member: str, span: SourceSpan) -> str:
+        """Package files the text shows (img/src, audio, video) -> media files next to the source."""
+        def replace(match: re.Match[str]) -> str:
+            attribute, quote_char, url = match.group(1), match.group(2), match.group(3)
+            if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I) or url.startswith("#"):
+                return match.group(0)
+            from urllib.parse import unquote
+            target = normalise_member(str(PurePosixPath(member).parent / unquote(url)))
+            data = self.package.files.get(target) if target else None
+            if data is None:
+                self.builder.warn(MEDIA, f"media file '{url}' is not in the package", span)
+                return match.group(0)
+            return f"{attribute}={quote_char}{self.builder.media.add(target.rsplit('/', 1)[-1], data)}{quote_char}"
+
+        return re.sub(r"\b(src|data)=(\"|')([^\"']+)\2", replace, fragment)

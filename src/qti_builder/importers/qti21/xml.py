@@ -1,0 +1,35 @@
+"""Element helpers for the QTI 2.1 reader: elements are found by local name (any namespace or
+prefix); ``_float`` reads a number from attribute or element text (None when it is not one)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lxml import etree
+
+#: The fields of one question or section, as ``QuizBuilder`` (importers.base) takes them.
+Data = dict[str, Any]
+
+
+def local(node: Any) -> str:
+    return etree.QName(node).localname if isinstance(getattr(node, "tag", None), str) else ""
+
+
+def children(element: etree._Element, name: str | None = None) -> list[etree._Element]:
+    return [c for c in element if isinstance(c.tag, str) and (name is None or local(c) == name)]
+
+
+def child(element: etree._Element, name: str) -> etree._Element | None:
+    found = children(element, name)
+    return found[0] if found else None
+
+
+def descendants(element: etree._Element, *names: str) -> list[etree._Element]:
+    return [e for e in element.iter() if isinstance(e.tag, str) and local(e) in names]
+
+
+def _float(text: str | None) -> float | None:
+    try:
+        return float((text or "").strip())
+    except ValueError:
+        return None
