@@ -127,3 +127,30 @@ def test_internal_error_shows_a_traceback_and_exits_3(monkeypatch: pytest.Monkey
     assert exit_.value.code == 3
     err = capsys.readouterr().err
     assert "Traceback" in err and "RuntimeError: boom" in err and "Please report it" in err
+
+
+def test_an_interrupt_while_schemas_compile_arrives_after_them(monkeypatch: pytest.MonkeyPatch) -> None:
+    # lxml calls back into Python while it compiles (to resolve imports): an interrupt raised in
+    # there came out as "Failed to parse the XML resource" and an internal error. It is held
+    # until the schemas are compiled, and then arrives as the usual KeyboardInterrupt.
+    from lxml import etree
+
+    from qti_builder import schemas
+
+    real = etree.XMLSchema
+    compiled = []
+
+    def interrupted(*args: object, **kwargs: object) -> etree.XMLSchema:
+        if not compiled:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C in the middle of the first schema
+        compiled.append(real(*args, **kwargs))
+        return compiled[-1]
+
+    monkeypatch.setattr(schemas.etree, "XMLSchema", interrupted)
+    schemas.load_schemas.cache_clear()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            schemas.load_schemas(schemas.resolve_schema_dir(None))
+    finally:
+        schemas.load_schemas.cache_clear()
+    assert len(compiled) == 3  # QTI, manifest and Moodle all compiled before the interrupt arrived

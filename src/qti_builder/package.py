@@ -17,7 +17,6 @@ import contextlib
 import fcntl
 import hashlib
 import os
-import signal
 import struct
 import tempfile
 import time
@@ -26,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .interrupts import stop_signals_held
 from .writers import Output
 from .writers.base import single_file
 
@@ -164,8 +164,7 @@ class Staging:
         try:
             for folder in folders:
                 locks.append(_FolderLock(folder))
-            held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-            try:
+            with stop_signals_held():
                 done = []
                 for target, (tmp, staged) in list(self.pending.items()):
                     try:
@@ -175,8 +174,6 @@ class Staging:
                     del self.pending[target]
                     done.append(staged)
                 return done
-            finally:
-                signal.pthread_sigmask(signal.SIG_SETMASK, held)
         finally:
             for lock in locks:
                 lock.close()

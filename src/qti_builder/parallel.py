@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .interrupts import stop_signals_held
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -49,8 +51,12 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             return
         context = multiprocessing.get_context("fork")
         _shared = _Shared(remote, work, context.Value("i", 0))
-        pool = context.Pool(workers, initializer=_worker_signals)  # the workers start now
+        pool = None
         try:
+            # Forked with Ctrl-C and SIGTERM held (interrupts.py); each worker releases them once
+            # its own handlers are set, this process when the pool exists to be stopped.
+            with stop_signals_held() as mask:
+                pool = context.Pool(workers, initializer=_worker_signals, initargs=(mask,))  # the workers start now
             # One call per task; a call that finds every task claimed returns None at once.
             results = pool.imap_unordered(_claim_and_work, range(len(remote)))
             yield from map(work, local)
@@ -59,10 +65,12 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             yield from (result for result in results if result is not None)
             pool.close()
         except BaseException:
-            pool.terminate()
+            if pool is not None:
+                pool.terminate()
             raise
         finally:
-            pool.join()
+            if pool is not None:
+                pool.join()
             _shared = None
     finally:
         gc.unfreeze()
@@ -94,8 +102,9 @@ def _claim_and_work(_: int) -> Any | None:
     return None if task is None else _shared.work(task)
 
 
-def _worker_signals() -> None:
+def _worker_signals(mask: set[signal.Signals]) -> None:
     # Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers,
     # which end quietly on its SIGTERM (no traceback from each of them).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)

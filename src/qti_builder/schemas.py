@@ -25,6 +25,7 @@ from lxml import etree
 from platformdirs import user_cache_dir
 
 from .diagnostics import Diagnostic, Severity
+from .interrupts import stop_signals_held
 from .resources import data_dir
 
 ENV_VAR = "QTI_BUILDER_SCHEMAS"
@@ -187,8 +188,9 @@ def load_schemas(folder: Path) -> SchemaSet:
     def compile_xsd(path: Path) -> etree.XMLSchema:
         return etree.XMLSchema(etree.parse(str(path), parser))
 
-    return SchemaSet(
-        qti=compile_xsd(folder / QTI_ENTRY),
-        manifest=compile_xsd(folder / MANIFEST_ENTRY),
-        moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
-    )
+    with stop_signals_held():  # an interrupt inside lxml's callbacks would read as a broken schema
+        return SchemaSet(
+            qti=compile_xsd(folder / QTI_ENTRY),
+            manifest=compile_xsd(folder / MANIFEST_ENTRY),
+            moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
+        )

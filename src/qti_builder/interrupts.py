@@ -1,0 +1,27 @@
+"""Holding back Ctrl-C and SIGTERM where an exception must not cut in.
+
+The command line turns both into KeyboardInterrupt, so that a stopped build unwinds and removes
+its temporary files. A few moments must not be cut: renaming finished outputs into place, C code
+that calls back into Python (lxml compiling a schema would report the interrupt as a broken
+schema), and forking workers (a child would unwind its copy of the parent's stack). There the
+signals are held, and arrive as usual once the block is left.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+
+STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+
+@contextlib.contextmanager
+def stop_signals_held() -> Iterator[set[signal.Signals]]:
+    """Ctrl-C and SIGTERM wait until the block is left; yields the signal mask from before, for
+    processes forked inside the block to restore once they are ready."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield previous
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
