@@ -416,9 +416,9 @@ def _media_refs(text: str) -> tuple[tuple[str, int, bool], ...]:
             refs.append((src, offset(unquote(src)), bool(token.content.strip())))
         elif token.type in ("html_block", "html_inline"):
             for tag in _MEDIA_TAG.finditer(token.content):
-                src = re.search(_ATTR_VALUE.format("src"), tag.group(2))
-                if src:
-                    value = next(g for g in src.groups() if g is not None)
+                src_match = re.search(_ATTR_VALUE.format("src"), tag.group(2))
+                if src_match:
+                    value = next(g for g in src_match.groups() if g is not None)
                     alt = re.search(_ATTR_VALUE.format("alt"), tag.group(2))
                     has_alt = tag.group(1).lower() != "img" or bool(alt and any(g for g in alt.groups()))
                     refs.append((value, offset(value), has_alt))

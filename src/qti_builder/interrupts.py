@@ -17,7 +17,7 @@ STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
 
 
 @contextlib.contextmanager
-def stop_signals_held() -> Iterator[set[signal.Signals]]:
+def stop_signals_held() -> Iterator[set[int | signal.Signals]]:
     """Ctrl-C and SIGTERM wait until the block is left; yields the signal mask from before, for
     processes forked inside the block to restore once they are ready."""
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)

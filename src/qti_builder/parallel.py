@@ -102,7 +102,7 @@ def _claim_and_work(_: int) -> Any | None:
     return None if task is None else _shared.work(task)
 
 
-def _worker_signals(mask: set[signal.Signals]) -> None:
+def _worker_signals(mask: set[int | signal.Signals]) -> None:
     # Ctrl-C reaches the whole process group: the parent alone handles it and stops the workers,
     # which end quietly on its SIGTERM (no traceback from each of them).
     signal.signal(signal.SIGINT, signal.SIG_IGN)

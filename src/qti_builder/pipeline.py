@@ -170,7 +170,7 @@ def build(options: BuildOptions) -> BuildResult:
 
     diagnostics = sorted(build_errors.items + [d for r in results for d in r.diagnostics], key=Diagnostic.sort_key)
     ok = [r for r in results if not r.failed]
-    result = BuildResult(
+    build_result = BuildResult(
         quizzes=[r.quiz for r in results if r.quiz is not None],
         outputs=[o for r in ok for o in r.outputs],
         written=[o.path for r in results if r.written for o in r.outputs],
@@ -180,8 +180,8 @@ def build(options: BuildOptions) -> BuildResult:
         jobs=jobs,
     )
     if any(d.severity is Severity.ERROR for d in diagnostics):
-        raise BuildIncomplete(result)
-    return result
+        raise BuildIncomplete(build_result)
+    return build_result
 
 
 # -- 1. read -------------------------------------------------------------------------------------

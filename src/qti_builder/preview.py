@@ -18,7 +18,7 @@ from . import content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, SourceSpan
 from .i18n import preview_words, true_false_labels
 from .model import Quiz
-from .model.questions import BLANK_MARKER, QuestionBase
+from .model.questions import BLANK_MARKER, Question
 from .package import write_files
 from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs
 from .schemas import SchemaError
@@ -129,11 +129,11 @@ def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, Source
     return grouped
 
 
-def _stem(question: QuestionBase, html: Any) -> str:
+def _stem(question: Question, html: Any) -> str:
     stem = html(question.stem)
     if question.type != "fill_in_blank":
         return stem
-    blanks = {b.id: b for b in question.blanks}  # type: ignore[attr-defined]
+    blanks = {b.id: b for b in question.blanks}
 
     def field_for(match: re.Match[str]) -> str:
         blank = blanks.get(match.group(1))

@@ -191,8 +191,7 @@ class QuizBuilder:
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None) -> Quiz | None:
         quiz_ident = sanitise_id(quiz_id) or slug(title, "quiz-")
-        sections = [self._finish(s) for s in self.roots]
-        sections = [s for s in sections if s is not None]
+        sections = [s for s in (self._finish(root) for root in self.roots) if s is not None]
         count = sum(1 for _ in _walk(sections))
         if not count:
             self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),

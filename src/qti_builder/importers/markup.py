@@ -73,7 +73,7 @@ def html_to_markdown(fragment: str, inline: bool = False) -> Converted:
     prepared = _serialise_children(root)
     target = canonical(fragment)
     for mode in ("minimal", "full"):
-        markdown = _Converter(escape_mode=mode).convert(prepared).strip()
+        markdown = _Converter(escape_mode=mode).convert(prepared).strip()  # type: ignore[call-arg]  # markdownify's bundled stub lacks **options
         if canonical(content.render_html(markdown)) == target:
             return Converted(markdown, True, removed)
     raw = _raw_block(fragment)
@@ -209,7 +209,7 @@ class _Converter(MarkdownConverter):
     bullets, ``*em*``/``**strong**``, fenced code with its language, backslash line breaks (no
     trailing spaces to lose), GFM tables with alignment; escaping as little as renders the same."""
 
-    class Options(MarkdownConverter.DefaultOptions):
+    class Options(MarkdownConverter.DefaultOptions):  # type: ignore[name-defined]  # markdownify's bundled stub lacks DefaultOptions
         heading_style = "atx"
         bullets = "-"
         strong_em_symbol = "*"
@@ -222,14 +222,14 @@ class _Converter(MarkdownConverter):
     def escape(self, text: str, parent_tags: set[str]) -> str:
         if not text:
             return ""
-        if self.options["escape_mode"] == "minimal" and renders_as_text(text):
+        if self.options["escape_mode"] == "minimal" and renders_as_text(text):  # type: ignore[attr-defined]  # markdownify's bundled stub lacks .options
             return text.replace("[[", "\\[\\[")
         return escape_markdown(text)
 
     # Inline ----------------------------------------------------------------------------------
 
     def convert_span(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        classes = el.get("class") or []
+        classes: str | list[str] = el.get("class") or []
         if _INLINE_MATH in classes:
             return _math_markdown(el.get_text(), display=False)
         if _BLOCK_MATH in classes:
@@ -241,7 +241,7 @@ class _Converter(MarkdownConverter):
             return "\n\n$$\n" + el.get_text().strip() + "\n$$\n\n"
         if el.attrs:
             return "\n\n" + _outer_html(el) + "\n\n"
-        return super().convert_div(el, text, parent_tags)
+        return super().convert_div(el, text, parent_tags)  # type: ignore[misc]  # markdownify's bundled stub lacks convert_div
 
     def _inline_html(self, el: Tag, text: str) -> str:
         attrs = "".join(f' {k}="{html_lib.escape(" ".join(v) if isinstance(v, list) else v)}"' for k, v in el.attrs.items())
@@ -251,7 +251,7 @@ class _Converter(MarkdownConverter):
         # markdownify moves leading and trailing spaces out of the span and drops all-space
         # spans; CommonMark keeps both, so a plain code span is written out here exactly.
         if "_noformat" in parent_tags or el.find(True) is not None:
-            return super().convert_code(el, text, parent_tags)
+            return super().convert_code(el, text, parent_tags)  # type: ignore[misc]  # markdownify's bundled stub lacks convert_code
         return code_span(el.get_text())
 
     def convert_s(self, el: Tag, text: str, parent_tags: set[str]) -> str:
@@ -260,21 +260,21 @@ class _Converter(MarkdownConverter):
     convert_del = convert_strike = convert_s
 
     def convert_img(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        src = el.get("src") or ""
+        src = _attr(el, "src")
         if set(el.attrs) - {"src", "alt", "title"} or not src:
             return _outer_html(el)
-        alt = escape_markdown(el.get("alt") or "")
-        title = el.get("title")
+        alt = escape_markdown(_attr(el, "alt"))
+        title = _attr(el, "title")
         title_part = ' "%s"' % title.replace('"', '\\"') if title else ""
         return f"![{alt}]({_link_target(src)}{title_part})"
 
     def convert_a(self, el: Tag, text: str, parent_tags: set[str]) -> str:
-        href = el.get("href")
+        href = _attr(el, "href")
         if not href or set(el.attrs) - {"href", "title"}:
             return text if not href else self._inline_html(el, text)
         if text == href and not el.get("title") and re.match(r"^(https?|mailto):", href):
             return f"<{href}>"
-        title = el.get("title")
+        title = _attr(el, "title")
         title_part = ' "%s"' % title.replace('"', '\\"') if title else ""
         return f"[{text}]({_link_target(href)}{title_part})"
 
@@ -338,7 +338,8 @@ def _pipe_table(table: Tag, converter: _Converter) -> str | None:
         cells = row.find_all(["td", "th"])
         if len(cells) != width:
             return None
-        texts = ["".join(converter.process_element(child, parent_tags={"_inline", "td"}) for child in cell.children)
+        texts = ["".join(converter.process_element(child, parent_tags={"_inline", "td"})  # type: ignore[attr-defined]  # markdownify's bundled stub lacks process_element
+                         for child in cell.children)
                  .strip().replace("|", "\\|").replace("\n", " ") for cell in cells]
         lines.append("| " + " | ".join(texts) + " |")
         if index == 0:
@@ -347,8 +348,17 @@ def _pipe_table(table: Tag, converter: _Converter) -> str | None:
 
 
 def _alignment(cell: Tag) -> str:
-    match = re.search(r"text-align:\s*(left|right|center)", cell.get("style") or "") or re.match(r"(left|right|center)", cell.get("align") or "")
+    match = re.search(r"text-align:\s*(left|right|center)", _attr(cell, "style")) or re.match(r"(left|right|center)", _attr(cell, "align"))
     return {"left": ":--", "right": "--:", "center": ":-:"}.get(match.group(1) if match else "", "---")
+
+
+def _attr(el: Tag, name: str) -> str:
+    """A single-valued attribute, "" when absent. bs4 splits only class, rel and the like into
+    lists; were one of those asked for, its values are joined as the HTML has them."""
+    value = el.get(name)
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else " ".join(value)
 
 
 def _outer_html(el: Tag) -> str:

@@ -26,7 +26,7 @@ from lxml import etree
 
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model.questions import BLANK_MARKER, TextOnlyItem, TrueFalseQuestion
+from ..model.questions import BLANK_MARKER, QuestionBase, TextOnlyItem, TrueFalseQuestion
 from ..writers.moodle import ORDERING_OPTIONS, PENALTIES, PENALTY
 from .base import (INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, choice_ids, guess_language, markdown_from_html,
                    one_line, same_title, sanitise_id, set_choice_scores)
@@ -650,4 +650,4 @@ TYPES: dict[str, tuple[str, Reader]] = {
 }
 
 #: Kinds whose penalty our writer sets apart from Moodle's default (writers.moodle.PENALTIES).
-_MODEL_CLASSES = {"true_false": TrueFalseQuestion, "text_only": TextOnlyItem}
+_MODEL_CLASSES: dict[str, type[QuestionBase]] = {"true_false": TrueFalseQuestion, "text_only": TextOnlyItem}

@@ -82,7 +82,7 @@ class _Reader:
         self.builder = QuizBuilder(display, sink)
         self.title, self.description = path.stem, ""
         self.shuffle = True
-        self.main = None
+        self.main: Data | None = None
         self.section: Data | None = None
         self.group_points: float | None = None
         self.pending_title: str | None = None

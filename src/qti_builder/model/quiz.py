@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -11,7 +11,7 @@ from .common import Identifier, Markdown, ModelBase
 from .questions import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 
 LanguageTag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")]
 

@@ -137,7 +137,9 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
         for i, section in enumerate(sections):
             if not isinstance(section, dict):
                 continue
-            questions = section.get("questions") if isinstance(section.get("questions"), list) else []
+            questions = section.get("questions")
+            if not isinstance(questions, list):
+                questions = []
             entries = [(section.get("id"), loc + (i,))] + [
                 (q.get("id"), loc + (i, "questions", j)) for j, q in enumerate(questions) if isinstance(q, dict)
             ]

@@ -21,7 +21,7 @@ SUFFIXES = (".yaml", ".yml")
 
 class YamlReader:
     name = "yaml"
-    suffixes = SUFFIXES
+    suffixes: tuple[str, ...] = SUFFIXES
 
     def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
         return read_with(_parse, path, display, sink)

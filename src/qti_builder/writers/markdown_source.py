@@ -27,7 +27,7 @@ import yaml
 from ..diagnostics import DiagnosticSink
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, FillInBlankQuestion, MatchingQuestion, NumericalQuestion,
-                               OrderingQuestion, QuestionBase, ShortAnswerQuestion, TrueFalseQuestion)
+                               OrderingQuestion, Question, ShortAnswerQuestion, TrueFalseQuestion)
 from ..readers.markdown import MarkdownReader
 from ..readers.markdown import syntax as S
 from ..readers.yaml import YamlReader
@@ -162,7 +162,7 @@ def _section(section: Section, level: int) -> list[str]:
     return lines
 
 
-def _question(q: QuestionBase, number: int) -> list[str]:
+def _question(q: Question, number: int) -> list[str]:
     stem = _blanks_in_stem(q) if isinstance(q, FillInBlankQuestion) else q.stem
     kind_attrs = []
     for name in S.KIND_ATTRIBUTES[q.type]:
@@ -178,26 +178,26 @@ def _question(q: QuestionBase, number: int) -> list[str]:
     return lines + ([""] + body if body else [])
 
 
-def _needs_type(q: QuestionBase) -> bool:
+def _needs_type(q: Question) -> bool:
     """False when the reader infers the kind by itself (docs/source-format.md, "How the question
     type is decided")."""
     if q.type == "single_choice":
         return False
     if q.type == "multiple_response":
-        return sum(c.correct for c in q.choices) < 2  # type: ignore[attr-defined]
+        return sum(c.correct for c in q.choices) < 2
     if q.type == "true_false":
         return False
     if q.type == "essay":
-        answer = q.model_answer  # type: ignore[attr-defined]
+        answer = q.model_answer
         return not answer or answer.lower() in S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2]
     return True
 
 
-def _body(q: QuestionBase) -> list[str]:
+def _body(q: Question) -> list[str]:
     lines: list[str] = []
     feedback = q.feedback.model_dump()
     if q.type in ("single_choice", "multiple_response"):
-        for choice in q.choices:  # type: ignore[attr-defined]
+        for choice in q.choices:
             if not re.fullmatch(r"[A-Z]", choice.id):
                 raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (Markdown choices are letters A-Z)")
             score = choice.score if q.type == "multiple_response" else None
@@ -207,7 +207,7 @@ def _body(q: QuestionBase) -> list[str]:
             lines += _marked(f"{choice.id}) ", choice.text, extra, "choice text")
             if choice.feedback:
                 lines += _labelled("Feedback", choice.feedback, INDENT)
-        lines += ["", *_labelled("Answer", ", ".join(c.id for c in q.choices if c.correct)), ""]  # type: ignore[attr-defined]
+        lines += ["", *_labelled("Answer", ", ".join(c.id for c in q.choices if c.correct)), ""]
     elif isinstance(q, TrueFalseQuestion):
         lines += _labelled("Answer", "true" if q.answer else "false")
         right, wrong = (q.true_feedback, q.false_feedback) if q.answer else (q.false_feedback, q.true_feedback)
@@ -221,16 +221,16 @@ def _body(q: QuestionBase) -> list[str]:
             if answer.feedback:
                 lines += _labelled("Feedback", answer.feedback, INDENT)
     elif isinstance(q, NumericalQuestion):
-        for answer in q.answers:
-            value = _number(answer.value)
-            if answer.tolerance:
-                value += f" ± {_number(answer.tolerance)}" + ("%" if answer.tolerance_mode == "percent" else "")
-            lines += _labelled(_scored_label(answer.score), value)
-            if answer.feedback:
-                lines += _labelled("Feedback", answer.feedback, INDENT)
+        for numeric in q.answers:
+            value = _number(numeric.value)
+            if numeric.tolerance:
+                value += f" ± {_number(numeric.tolerance)}" + ("%" if numeric.tolerance_mode == "percent" else "")
+            lines += _labelled(_scored_label(numeric.score), value)
+            if numeric.feedback:
+                lines += _labelled("Feedback", numeric.feedback, INDENT)
     elif q.type in ("essay", "file_upload"):
-        if q.model_answer:  # type: ignore[attr-defined]
-            lines += _labelled("Answer", q.model_answer)  # type: ignore[attr-defined]
+        if q.model_answer:
+            lines += _labelled("Answer", q.model_answer)
     elif isinstance(q, MatchingQuestion):
         for pair in q.pairs:
             lines.append(f"- {_one_line(pair.prompt, 'matching prompt')} -> {_one_line(pair.answer, 'matching answer')}")

@@ -39,7 +39,7 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
-                               QuestionBase, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem,
+                               Question, QuestionBase, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem,
                                TrueFalseQuestion)
 from .base import Document, Output, Writer
 
@@ -126,7 +126,7 @@ class MoodleXmlWriter(Writer):
         return Output(quiz.id + self.suffix, documents)
 
     def question_document(
-        self, quiz: Quiz, question: QuestionBase, span: SourceSpan | None, sink: DiagnosticSink, media: MediaSet,
+        self, quiz: Quiz, question: Question, span: SourceSpan | None, sink: DiagnosticSink, media: MediaSet,
         renames: tuple[tuple[str, str], ...],
     ) -> Document | None:
         """One ``<question>``, placed into the frame by :func:`~.base.single_file`."""
@@ -183,7 +183,7 @@ class QuestionContext:
     """What one question's template shows: the common header plus its kind's fields."""
 
     def __init__(
-        self, quiz: Quiz, question: QuestionBase, span: SourceSpan | None, sink: DiagnosticSink,
+        self, quiz: Quiz, question: Question, span: SourceSpan | None, sink: DiagnosticSink,
         renames: tuple[tuple[str, str], ...] = (),
     ) -> None:
         self.quiz, self.question, self.span, self.sink = quiz, question, span, sink

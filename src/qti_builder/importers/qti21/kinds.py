@@ -93,14 +93,15 @@ def _short_answer(r: ItemReader, data: Data, interactions: list[etree._Element])
             text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
             case_sensitive = test.get("caseSensitive", "true") == "true"
         elif local(test) == "patternMatch":
-            text = _pattern_to_wildcard(test.get("pattern", ""))
+            wildcard = _pattern_to_wildcard(test.get("pattern", ""))
             # Without case sensitivity every letter of the pattern is a class ([xX]).
             outside = re.sub(r"\[[^\]]*\]|\\.", "", test.get("pattern", ""))
             if any(c.lower() != c.upper() for c in outside):
                 case_sensitive = True
-            if text is None:
+            if wildcard is None:
                 r.lost.append(f"the answer pattern '{test.get('pattern')}' (only * wildcards can be expressed)")
                 continue
+            text = wildcard
         elif local(test) == "match":
             text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
         else:
@@ -113,9 +114,9 @@ def _short_answer(r: ItemReader, data: Data, interactions: list[etree._Element])
     if not answers:
         for key, value in response.mapping.items():
             answers.append({"text": key.replace("*", "\\*"), "score": _percent(value, points) if points else 100.0})
-        for value in response.correct:
-            if not any(a["text"] == value.replace("*", "\\*") for a in answers):
-                answers.insert(0, {"text": value.replace("*", "\\*"), "score": 100.0})
+        for correct in response.correct:
+            if not any(a["text"] == correct.replace("*", "\\*") for a in answers):
+                answers.insert(0, {"text": correct.replace("*", "\\*"), "score": 100.0})
         if answers and not any(a["score"] >= 100 for a in answers):
             best = max(answers, key=lambda a: a["score"])
             best["score"] = 100.0
@@ -156,8 +157,9 @@ def _numerical(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
     answers: list[Data] = []
     for test, score, feedback_id in text_conditions(r, response.identifier):
         bounds = [_float(v.text) for v in descendants(test, "baseValue") if v.get("baseType") in ("float", "integer")]
-        if local(test) == "and" and len(bounds) == 2 and None not in bounds:
-            low, high = sorted(bounds)  # type: ignore[type-var]
+        numbers = [b for b in bounds if b is not None]
+        if local(test) == "and" and len(bounds) == 2 and len(numbers) == 2:
+            low, high = sorted(numbers)
             entry: Data = {"value": _round((low + high) / 2), "tolerance": _round((high - low) / 2)}
         elif local(test) in ("match", "equal") and len(bounds) == 1 and bounds[0] is not None:
             entry = {"value": bounds[0], "tolerance": 0.0}

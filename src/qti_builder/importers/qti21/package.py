@@ -52,7 +52,10 @@ class PackageReader:
     def read(self) -> ImportedQuiz | None:
         manifest_name = min((n for n in self.package.files if n.lower().rsplit("/", 1)[-1] == "imsmanifest.xml"),
                             key=lambda n: n.count("/"), default=None)
-        title, description, refs, tests = self.path.stem, None, [], []
+        title: str = self.path.stem
+        description: str | None = None
+        refs: list[ItemRef] = []
+        tests: list[str] = []
         if manifest_name is not None:
             manifest = self.xml(manifest_name)
             if manifest is None:
@@ -169,6 +172,7 @@ class PackageReader:
         reader = ItemReader(self, item, ref)
         result = reader.read()
         if result is not None:
+            assert ref.section is not None, "read() places every ref in a section before its item is read"
             self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id)
 
     def _rich(self, elements: list[etree._Element], member: str, where: str, text: str | None = None,
@@ -192,7 +196,7 @@ class PackageReader:
             from urllib.parse import unquote
             target = normalise_member(str(PurePosixPath(member).parent / unquote(url)))
             data = self.package.files.get(target) if target else None
-            if data is None:
+            if not target or data is None:
                 self.builder.warn(MEDIA, f"media file '{url}' is not in the package", span)
                 return match.group(0)
             return f"{attribute}={quote_char}{self.builder.media.add(target.rsplit('/', 1)[-1], data)}{quote_char}"

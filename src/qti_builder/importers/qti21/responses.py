@@ -103,7 +103,7 @@ def _compared_value(test: etree._Element | None) -> str | None:
 
 def text_conditions(r: ItemReader, response: str) -> list[tuple[etree._Element, float | None, str | None]]:
     """The written-out answers: (condition, score set, feedback shown), in order."""
-    found = []
+    found: list[tuple[etree._Element, float | None, str | None]] = []
     processing = child(r.item, "responseProcessing")
     if processing is None:
         return found

@@ -22,7 +22,7 @@ from .questions import QuestionBuilder, digest
 
 class MarkdownReader:
     name = "markdown"
-    suffixes = (".md", ".markdown")
+    suffixes: tuple[str, ...] = (".md", ".markdown")
 
     def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
         return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink).read(), path, display, sink)
@@ -42,7 +42,7 @@ class _Reader:
         if front is None:
             return None
         description, sections = Scanner(self.lines, self.source.path, self.sink).scan(body_start)
-        defaults = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
+        defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         data: dict[str, Any] = dict(front)
         intro = description.text()
         if intro:

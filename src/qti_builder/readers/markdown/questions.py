@@ -240,7 +240,8 @@ class QuestionBuilder:
             self.source.at(loc + ("model_answer",), answer.line, answer.block.column)
 
     def matching(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
-        pairs, distractors = [], []
+        pairs: list[dict[str, str]] = []
+        distractors: list[str] = []
         for item in q.items:
             match = S.PAIR.match(item.text())
             if not match or not match.group(2).strip():
