@@ -1,0 +1,16 @@
+"""The package type-checks: mypy, configured in pyproject.toml ([tool.mypy]), finds no errors."""
+
+from __future__ import annotations
+
+from mypy import api
+
+from conftest import ROOT
+
+
+def test_package_type_checks() -> None:
+    stdout, stderr, status = api.run([
+        "--config-file", str(ROOT / "pyproject.toml"),
+        "--cache-dir", str(ROOT / ".mypy_cache"),
+        str(ROOT / "src" / "qti_builder"),
+    ])
+    assert status == 0, f"mypy found problems:\n{stdout}{stderr}"
