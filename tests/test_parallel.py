@@ -62,6 +62,8 @@ def test_plan_splits_big_quizzes_and_ignores_the_number_of_workers(monkeypatch: 
     assert parts == [("moodle", "frame", 0), ("moodle", "items", 2), ("moodle", "items", 4), ("moodle", "items", 4),
                      ("qti21", "frame", 0), ("qti21", "items", 2), ("qti21", "items", 4), ("qti21", "items", 4)]
     assert [t.weight for t in tasks] == sorted((t.weight for t in tasks), reverse=True)  # biggest first
+    chunks = [(t.questions, t.format) for t in tasks if t.part == "items"]
+    assert chunks[0][0] == chunks[1][0] and chunks[0][1] != chunks[1][1]  # a chunk's two targets back to back
 
 
 PARENT = os.getpid()

@@ -312,7 +312,9 @@ def plan(loaded: dict[int, LoadedQuiz], formats: list[str]) -> list[Task]:
                           for k in range(0, len(ids), CHUNK)]
             else:
                 tasks.append(Task(i, name, "whole", weight=len(ids), here=split))
-    return sorted(tasks, key=lambda t: -t.weight)
+    # Equal weights: a chunk's targets one after the other, so the second finds the chunk's
+    # Markdown still in content.py's caches (a bank's texts outnumber the caches).
+    return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
 
 
 @dataclass
