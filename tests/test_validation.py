@@ -72,6 +72,15 @@ def test_user_template_can_extend_the_builtin_one(tmp_path: Path) -> None:
     assert len(result.written) == 2
 
 
+def test_moodle_frame_without_question_markers_is_refused(tmp_path: Path) -> None:
+    # The Moodle file is its frame with each question put in after its marker line: a frame that
+    # drops the markers would lose every question silently, so it is an error.
+    templates = overlay(tmp_path, "moodle/quiz.xml.j2", "<!-- question: {{ number }} -->", "")
+    rendered = failing_build(tmp_path, templates=templates, formats=["moodle"])
+    assert len(rendered) == 1 and "error[QB305]: moodle/quiz.xml.j2 must write the line '<!-- question: N -->'" in rendered[0]
+    assert "N = 1 to 10" in rendered[0]
+
+
 def test_overlay_templates_run_in_the_sandbox(tmp_path: Path) -> None:
     # A user's template reaching for Python internals is stopped by Jinja's sandbox (the built-in
     # templates alone render without it: they are this package's own code).
