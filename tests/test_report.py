@@ -59,6 +59,8 @@ def test_successful_build_report(tmp_path: Path) -> None:
         assert output["written"] and output["bytes"] == path.stat().st_size
         assert output["sha256"] == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
     assert [o["format"] for o in quiz["outputs"]] == ["qti21", "moodle"]
+    # 10 items, the test, the manifest; one Moodle file (put together from a document per question)
+    assert [o["documents"] for o in quiz["outputs"]] == [12, 1]
     assert set(quiz["timings"]) == {"read", "render", "validate", "package"}
     assert {"read", "schemas", "work", "write", "total"} <= set(report["timings"])
 

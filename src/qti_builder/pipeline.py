@@ -445,7 +445,7 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             sha256, size = staged.sha256, staged.size
         else:
             sha256, size = _digest(content)
-        result.outputs.append(OutputFile(name, target, sha256, size, sum(r.documents for r in mine)))
+        result.outputs.append(OutputFile(name, target, sha256, size, sum(r.documents for r in mine) if first.archive else 1))
     result.timings["package"] += time.perf_counter() - started
 
 
