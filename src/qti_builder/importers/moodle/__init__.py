@@ -24,14 +24,14 @@ from urllib.parse import quote, unquote
 
 from lxml import etree
 
-from ..content import plain_text
-from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model.questions import BLANK_MARKER, QuestionBase, TextOnlyItem, TrueFalseQuestion
-from ..writers.moodle import ORDERING_OPTIONS, PENALTIES, PENALTY
-from .base import (INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, choice_ids, guess_language, markdown_from_html,
+from ...content import plain_text
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model.questions import BLANK_MARKER, QuestionBase, TextOnlyItem, TrueFalseQuestion
+from ...writers.moodle import ORDERING_OPTIONS, PENALTIES, PENALTY
+from ..base import (INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, choice_ids, guess_language, markdown_from_html,
                    one_line, same_title, sanitise_id, set_choice_scores)
-from .markup import plain_to_markdown
-from .safety import parse_xml, read_input
+from ..markup import plain_to_markdown
+from ..safety import parse_xml, read_input
 
 Data = dict[str, Any]
 
