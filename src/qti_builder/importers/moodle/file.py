@@ -1,0 +1,249 @@
+"""One Moodle XML file: its categories (which become sections), what every question has (name,
+stem, general feedback, grade, the penalty per wrong try, tags) and the text elements and
+embedded files every part of a question uses. A type's own fields are read by :mod:`.readers`."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from pathlib import Path
+from urllib.parse import quote, unquote
+
+from lxml import etree
+
+from ...content import plain_text
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model.questions import BLANK_MARKER, QuestionBase, TextOnlyItem, TrueFalseQuestion
+from ...writers.moodle import PENALTIES, PENALTY
+from ..base import LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, one_line, same_title, sanitise_id
+from ..markup import plain_to_markdown
+from .context import Context, Data, Reader, number
+from .readers import TYPES
+
+#: Kinds whose penalty our writer sets apart from Moodle's default (writers.moodle.PENALTIES).
+_MODEL_CLASSES: dict[str, type[QuestionBase]] = {"true_false": TrueFalseQuestion, "text_only": TextOnlyItem}
+
+
+class MoodleFile:
+    def __init__(self, path: Path, display: str, sink: DiagnosticSink, questions: list[etree._Element]) -> None:
+        self.path, self.display, self.sink = path, display, sink
+        self.elements = questions
+        self.builder = QuizBuilder(display, sink)
+        self.texts: list[str] = []
+
+    def span(self, element: etree._Element) -> SourceSpan:
+        return SourceSpan(self.display, element.sourceline or 1, 1)
+
+    # -- categories ----------------------------------------------------------------------------
+
+    def read(self) -> ImportedQuiz | None:
+        declared, used = self._categories()
+        root_path = _common_prefix(list(declared) + used)
+        root_info = declared.get(root_path, {})
+        quiz_id = root_info.get("idnumber")
+        title = root_path[-1] if root_path else self.path.stem
+        sections: dict[tuple[str, ...], Data] = {}
+        current: tuple[str, ...] = root_path
+        infos = declared
+
+        def section_for(path: tuple[str, ...]) -> Data:
+            if path in sections:
+                return sections[path]
+            below = path[len(root_path):]
+            parent = section_for(path[:-1]) if len(below) > 1 else None
+            info = infos.get(path, {})
+            preferred = _strip_prefix(info.get("idnumber"), quiz_id)
+            sections[path] = self.builder.section(path[-1] if below else title, parent, preferred,
+                                                  description=info.get("description"))
+            return sections[path]
+
+        for element in self.elements:
+            kind = (element.get("type") or "").strip().lower()
+            if kind == "category":
+                current = self._category_path(element) or current
+                continue
+            entry = TYPES.get(kind)
+            name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
+            if entry is None:
+                self.builder.warn(UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
+                                  self.span(element), hint=f"importable types: {', '.join(sorted(TYPES))}")
+                continue
+            data = self._question(element, entry, name, quiz_id)
+            if data is not None:
+                self.builder.add(section_for(current if len(current) >= len(root_path) else root_path), data,
+                                 self.span(element), name, _strip_prefix(self._value(element, "idnumber"), quiz_id))
+        language = guess_language(self.texts)
+        self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
+                          SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
+        quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
+        return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
+
+    def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
+        """Declared categories (path -> idnumber, description) and the paths questions are in."""
+        declared: dict[tuple[str, ...], Data] = {}
+        used: list[tuple[str, ...]] = []
+        current: tuple[str, ...] = ()
+        for element in self.elements:
+            if (element.get("type") or "").strip().lower() == "category":
+                current = self._category_path(element)
+                info: Data = {"idnumber": self._value(element, "idnumber") or None}
+                info_element = self._child(element, "info")
+                if info_element is not None:
+                    info["description"] = self._rich(info_element, self.span(element), "category description") or None
+                declared.setdefault(current, info)
+            else:
+                used.append(current)
+        return declared, used
+
+    def _category_path(self, element: etree._Element) -> tuple[str, ...]:
+        text = self._text(element, "category")
+        if not text:
+            return ()
+        # As Moodle splits it (question_bank::split_category_path): a lone '/' separates
+        # categories, '//' is a slash inside a name.
+        parts = [p.strip().replace("//", "/") for p in re.split(r"(?<!/)/(?!/)", text.strip())]
+        parts = [p for p in parts if p]
+        if parts and re.fullmatch(r"\$\w+\$", parts[0]):
+            parts = parts[1:]
+        if parts and parts[0] == "top":
+            parts = parts[1:]
+        return tuple(parts)
+
+    # -- one question --------------------------------------------------------------------------
+
+    def _question(self, element: etree._Element, entry: tuple[str, Reader], name: str, quiz_id: str | None) -> Data | None:
+        kind, reader = entry
+        span = self.span(element)
+        stem = self._rich(self._child(element, "questiontext"), span, f"question '{name}'") if kind != "fill_in_blank" else ""
+        stem = self._legacy_image(element, stem)
+        data: Data = {"type": kind, "stem": stem, "feedback": {}, "tags": self._tags(element)}
+        general = self._rich(self._child(element, "generalfeedback"), span, f"the general feedback of '{name}'")
+        if general:
+            data["feedback"]["general"] = general
+        grade = number(self._value(element, "defaultgrade"))
+        if grade is not None:
+            data["points"] = grade
+        context = Context(self, element, span, name, data)
+        if reader(context) is False:
+            return None
+        if context.lost:
+            self.builder.warn(LOST, f"question '{name}': not kept: {'; '.join(context.lost)}", span)
+        derived = plain_text(BLANK_MARKER.sub("___", data["stem"]), 100) if data.get("stem") else ""
+        if name and not same_title(name, derived) and not name.startswith("question on line"):
+            data["title"] = name
+        penalty = self._value(element, "penalty")
+        expected = PENALTIES.get(_MODEL_CLASSES[kind], PENALTY) if kind in _MODEL_CLASSES else PENALTY
+        if penalty and number(penalty) is not None and abs(float(penalty) - float(expected)) > 1e-6 and kind != "text_only":
+            self.builder.warn(LOST, f"question '{name}': the penalty per wrong try ({penalty}) is a Moodle quiz setting the source does not hold", span)
+        return data
+
+    # -- elements ------------------------------------------------------------------------------
+
+    def _child(self, element: etree._Element, tag: str) -> etree._Element | None:
+        found = element.findall(tag)
+        if len(found) > 1:
+            self.builder.warn(LOST, f"<{tag}> appears {len(found)} times in this question; the first is used", self.span(found[1]))
+        return found[0] if found else None
+
+    def _value(self, element: etree._Element, tag: str) -> str:
+        child = self._child(element, tag)
+        return (child.text or "").strip() if child is not None else ""
+
+    def _text(self, element: etree._Element, tag: str) -> str:
+        """``<tag><text>…</text></tag>``, or the older ``<tag>…</tag>``."""
+        child = self._child(element, tag)
+        if child is None:
+            return ""
+        inner = child.find("text")
+        return (inner.text if inner is not None else child.text) or ""
+
+    def _tags(self, element: etree._Element) -> list[str]:
+        tags = []
+        for tag in element.findall("tags/tag"):
+            text = tag.findtext("text") if tag.find("text") is not None else tag.text
+            if text and text.strip():
+                tags.append(" ".join(text.split()))
+        return list(dict.fromkeys(tags))
+
+    def _rich(self, element: etree._Element | None, span: SourceSpan, where: str) -> str:
+        """A text element (``format`` + ``<text>`` + ``<file>``s) as Markdown."""
+        if element is None:
+            return ""
+        text_element = element.find("text")
+        text = (text_element.text if text_element is not None else element.text) or ""
+        text = text.strip()
+        text = self._files(element, text, span)
+        if not text:
+            return ""
+        self.texts.append(text)
+        fmt = (element.get("format") or "html").strip().lower()
+        return self.convert(text, fmt, span, where)
+
+    def convert(self, text: str, fmt: str, span: SourceSpan, where: str) -> str:
+        if fmt == "markdown":
+            return text
+        if fmt == "plain_text" or (fmt == "moodle_auto_format" and not re.search(r"<[A-Za-z/]", text)):
+            return plain_to_markdown(html.unescape(text) if fmt == "moodle_auto_format" else text)
+        return markdown_from_html(self.builder, text, span, where)
+
+    def _files(self, element: etree._Element, text: str, span: SourceSpan) -> str:
+        """Embedded ``<file>``s become media files; ``@@PLUGINFILE@@/name`` references point at them."""
+        for file in element.findall("file"):
+            name = (file.get("name") or "").strip()
+            try:
+                data = base64.b64decode((file.text or "").strip(), validate=False)
+            except (binascii.Error, ValueError):
+                self.builder.warn("QB714", f"embedded file '{name}' is not valid base64; skipped", self.span(file))
+                continue
+            if not name or not data:
+                continue
+            ref = self.builder.media.add(name, data)
+            folder = (file.get("path") or "/").strip()
+            for written in {quote(name), name, quote(folder.strip("/") + "/" + name) if folder.strip("/") else quote(name)}:
+                text = text.replace(f"@@PLUGINFILE@@/{written}", ref)
+        if "@@PLUGINFILE@@" in text:
+            missing = sorted(set(unquote(m) for m in re.findall(r"@@PLUGINFILE@@/([^\"'\s<>)]+)", text)))
+            self.builder.warn("QB714", f"file(s) {', '.join(missing)} are referenced but not embedded in the export", span,
+                              hint="export again with the files, or add them next to the source and fix the references")
+        return text
+
+    def _legacy_image(self, element: etree._Element, stem: str) -> str:
+        """Moodle 1.9: ``<image>`` names the question's image, ``<image_base64>`` holds it."""
+        name = self._value(element, "image")
+        encoded = self._value(element, "image_base64")
+        if not name and not encoded:
+            return stem
+        if encoded:
+            try:
+                ref = self.builder.media.add(Path(name).name or "image.png", base64.b64decode(encoded))
+            except (binascii.Error, ValueError):
+                self.builder.warn("QB714", "<image_base64> is not valid base64; the image is skipped", self.span(element))
+                return stem
+        elif re.match(r"https?://", name):
+            ref = name
+        else:
+            self.builder.warn("QB714", f"image '{name}' is referenced but not embedded (<image_base64>); skipped", self.span(element))
+            return stem
+        return (stem + "\n\n" if stem else "") + f"![]({ref})"
+
+
+def _strip_prefix(idnumber: str | None, quiz_id: str | None) -> str | None:
+    """``<quiz id>.<id>`` (how our writer scopes Moodle idnumbers) -> ``<id>``."""
+    if idnumber and quiz_id and idnumber.startswith(quiz_id + ".") and len(idnumber) > len(quiz_id) + 1:
+        return idnumber[len(quiz_id) + 1:]
+    return sanitise_id(idnumber) if idnumber else None
+
+
+def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
+    paths = [p for p in paths if p]
+    if not paths:
+        return ()
+    prefix = paths[0]
+    for path in paths[1:]:
+        n = 0
+        while n < min(len(prefix), len(path)) and prefix[n] == path[n]:
+            n += 1
+        prefix = prefix[:n]
+    return prefix
