@@ -30,8 +30,8 @@ from lxml import etree
 from lxml import html as lxml_html
 from markdownify import MarkdownConverter
 
-from .. import content
-from .mathml import MATHML_NS, local, mathml_to_tex
+from ... import content
+from ..mathml import MATHML_NS, local, mathml_to_tex
 
 #: Block-level elements: whitespace next to them does not show.
 BLOCK_TAGS = {"p", "div", "ul", "ol", "li", "pre", "table", "thead", "tbody", "tfoot", "tr", "td", "th", "caption",
