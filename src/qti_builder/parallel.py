@@ -1,10 +1,11 @@
 """Running the build's tasks on every core.
 
 Workers are forked (never spawned) after the parent has read the sources and compiled the schemas,
-so each inherits the compiled QTI schema (about a second of work that holds the GIL, so threads
-could not share it) and the quiz models without pickling either. Tasks go out as small records
-and come back as compressed entries; results arrive in completion order, and whoever assembles
-them must not depend on that order (the pipeline sorts everything it writes).
+so each inherits the compiled schemas (half a second of work that holds the GIL, so threads could
+not share it) and the quiz models without pickling either. Tasks go out as small records and
+come back as compressed entries or validated documents; results arrive in completion order, and
+whoever assembles them must not depend on that order (the pipeline sorts everything it writes).
+The parent runs the tasks it keeps, then takes whatever is left, like a worker.
 """
 
 from __future__ import annotations
