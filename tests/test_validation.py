@@ -120,10 +120,9 @@ def test_moodle_rules_accept_moodle_grade_options() -> None:
     assert list(_moodle_rules(tree)) == []
 
 
-def test_moodle_file_is_checked_question_by_question_with_every_error(tmp_path: Path) -> None:
-    # The Moodle file is validated while parsed, each question dropped once checked (a bank's
-    # file is tens of MB); a rule failure is still reported at every question it concerns, and a
-    # schema error falls back to the whole tree so that every error is listed, not the first.
+def test_a_whole_moodle_file_gives_every_error_at_its_question(tmp_path: Path) -> None:
+    # A whole Moodle file (frame and questions, as written) gives every rule failure and every
+    # schema error at the question it concerns, not only the first.
     from qti_builder.diagnostics import DiagnosticSink
     from qti_builder.package import package
     from qti_builder.pipeline import load_quizzes, render_outputs

@@ -7,7 +7,6 @@ user sees which question broke and a template author sees which line of output.
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 
@@ -51,11 +50,6 @@ def _generated_name(output_name: str, document: Document) -> str:
 
 
 def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
-    if document.schema == "moodle":
-        streamed = _streamed_moodle_problems(document, schemas)
-        if streamed is not None:
-            yield from streamed
-            return
     # A Moodle question is validated as the only question of a file (same line numbers).
     data = b"<quiz>" + document.data + b"</quiz>" if document.schema == "moodle-question" else document.data
     try:
@@ -72,25 +66,6 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
     checks = {"manifest": _manifest_rules, "moodle": _moodle_rules, "moodle-question": _moodle_rules}
     if document.schema in checks:
         yield from checks[document.schema](tree)
-
-
-def _streamed_moodle_problems(document: Document, schemas: SchemaSet) -> list[tuple[int, int, str]] | None:
-    """A Moodle file validated while it is parsed, one question at a time, each dropped once
-    checked: a bank's file can be tens of MB and its whole tree ten times that. None when it is
-    not well-formed or not schema-valid, for the whole tree to list every error at once."""
-    problems: list[tuple[int, int, str]] = []
-    events = etree.iterparse(io.BytesIO(document.data), events=("end",), tag="question", schema=schemas.moodle,
-                             resolve_entities=False, no_network=True, huge_tree=False, remove_comments=False)
-    try:
-        for _, question in events:
-            problems.extend(_question_rules(question))
-            question.clear(keep_tail=True)
-            parent = question.getparent()
-            while parent is not None and question.getprevious() is not None:
-                del parent[0]
-    except etree.XMLSyntaxError:
-        return None
-    return problems
 
 
 def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
