@@ -81,7 +81,7 @@ def main() -> None:
     results["memory"] = memory(max(args.sizes), jobs)
     results["load_after"] = os.getloadavg()
     RESULTS.mkdir(exist_ok=True)
-    out = RESULTS / f"{datetime.date.today().isoformat()}.json"
+    out = RESULTS / f"{datetime.datetime.now():%Y-%m-%dT%H%M}.json"  # one file per run: runs of a day are compared
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     table = summary(results)
     print(table)
