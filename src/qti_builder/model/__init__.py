@@ -22,12 +22,12 @@ from .questions import (
     TextOnlyItem,
     TrueFalseQuestion,
 )
-from .quiz import SCHEMA_VERSION, Quiz, Section
+from .quiz import SCHEMA_VERSION, Quiz, QuizSettings, Section
 
 __all__ = [
     "IDENTIFIER_PATTERN", "Feedback", "Identifier", "Markdown", "QUESTION_CLASSES", "Blank", "Choice",
     "EssayQuestion", "FileUploadQuestion", "FillInBlankQuestion", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion",
     "NumericAnswer", "NumericalQuestion", "OrderingQuestion", "Question", "QuestionBase",
     "ShortAnswerQuestion", "SingleChoiceQuestion", "TextAnswer", "TextOnlyItem", "TrueFalseQuestion",
-    "SCHEMA_VERSION", "Quiz", "Section",
+    "SCHEMA_VERSION", "Quiz", "QuizSettings", "Section",
 ]

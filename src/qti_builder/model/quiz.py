@@ -33,12 +33,41 @@ class Section(ModelBase):
         return self
 
 
+class QuizSettings(ModelBase):
+    """How the quiz runs, for the targets that can carry it (docs/source-format.md#quiz-settings).
+
+    Every field is optional: unset means "the LMS's default", and nothing is written for it.
+    """
+
+    time_limit: int | None = Field(None, ge=1, le=10080, description="Minutes a student has, once started.")
+    allowed_attempts: int | Literal["unlimited"] | None = Field(
+        None, description="How many times a student may take the quiz (a number from 1, or 'unlimited')."
+    )
+    shuffle_answers: bool | None = Field(None, description="Show the options of choice questions in a random order.")
+    show_correct_answers: bool | None = Field(None, description="Show students the correct answers after they submit.")
+    one_question_at_a_time: bool | None = Field(None, description="Show one question per page.")
+    quiz_type: Literal["graded", "practice"] | None = Field(
+        None, description="'graded' counts toward the grade; 'practice' does not."
+    )
+
+    @model_validator(mode="after")
+    def _attempts_positive(self) -> "QuizSettings":
+        if isinstance(self.allowed_attempts, int) and not 1 <= self.allowed_attempts <= 1000:
+            raise ValueError("allowed_attempts is a number from 1 to 1000, or 'unlimited'")
+        return self
+
+    def given(self) -> dict[str, object]:
+        """The settings the source states, by name (for reports and for targets that list them)."""
+        return {name: value for name, value in self.model_dump().items() if value is not None}
+
+
 class Quiz(ModelBase):
     schema_version: Literal[1] = SCHEMA_VERSION
     id: Identifier = Field(description="Names the output files: dist/<id>.qti21.zip, dist/<id>.moodle.xml.")
     title: str = Field(min_length=1)
     description: Markdown | None = None
     language: LanguageTag = "en"
+    settings: QuizSettings = Field(default_factory=lambda: QuizSettings())
     sections: list[Section] = Field(min_length=1)
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
