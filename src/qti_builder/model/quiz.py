@@ -39,15 +39,15 @@ class QuizSettings(ModelBase):
     Every field is optional: unset means "the LMS's default", and nothing is written for it.
     """
 
-    time_limit: int | None = Field(None, ge=1, le=10080, description="Minutes a student has, once started.")
+    time_limit: int | None = Field(default=None, ge=1, le=10080, description="Minutes a student has, once started.")
     allowed_attempts: int | Literal["unlimited"] | None = Field(
-        None, description="How many times a student may take the quiz (a number from 1, or 'unlimited')."
+        default=None, description="How many times a student may take the quiz (a number from 1, or 'unlimited')."
     )
-    shuffle_answers: bool | None = Field(None, description="Show the options of choice questions in a random order.")
-    show_correct_answers: bool | None = Field(None, description="Show students the correct answers after they submit.")
-    one_question_at_a_time: bool | None = Field(None, description="Show one question per page.")
+    shuffle_answers: bool | None = Field(default=None, description="Show the options of choice questions in a random order.")
+    show_correct_answers: bool | None = Field(default=None, description="Show students the correct answers after they submit.")
+    one_question_at_a_time: bool | None = Field(default=None, description="Show one question per page.")
     quiz_type: Literal["graded", "practice"] | None = Field(
-        None, description="'graded' counts toward the grade; 'practice' does not."
+        default=None, description="'graded' counts toward the grade; 'practice' does not."
     )
 
     @model_validator(mode="after")
@@ -67,7 +67,7 @@ class Quiz(ModelBase):
     title: str = Field(min_length=1)
     description: Markdown | None = None
     language: LanguageTag = "en"
-    settings: QuizSettings = Field(default_factory=lambda: QuizSettings())
+    settings: QuizSettings = Field(default_factory=QuizSettings)
     sections: list[Section] = Field(min_length=1)
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
