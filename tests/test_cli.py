@@ -57,7 +57,7 @@ def test_build_default_sources(tmp_path: Path) -> None:
     (project / "source" / "ray-train-tune.md").write_bytes(SEED_SOURCE.read_bytes())
     code, out, err = run("build", cwd=project)
     assert code == 0, err
-    assert sorted(p.name for p in (project / "dist").iterdir()) == ["ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
+    assert sorted(p.name for p in (project / "dist").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
     assert "wrote dist/ray-train-tune.qti21.zip" in out
 
 
@@ -87,7 +87,7 @@ def test_format_narrows_the_targets(tmp_path: Path) -> None:
 def test_check_writes_nothing(tmp_path: Path) -> None:
     code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
     assert code == 0, err
-    assert "1 quiz(zes), 10 question(s), 2 output(s) valid" in out
+    assert "1 quiz(zes), 10 question(s), 3 output(s) valid" in out
     assert list(tmp_path.iterdir()) == []
 
 
@@ -104,7 +104,7 @@ def test_broken_source_reports_every_problem_and_leaves_dist_untouched(tmp_path:
         f"{bad}:10:1: error[QB120]: the question has options but no correct answer",
         f"{bad}:15:1: error[QB115]: unknown label 'Anwser'; did you mean 'answer'?",
         # The good seed quiz is written all the same (the same bytes as before); the broken one writes nothing.
-        "failed: 3 error(s) in 1 of 2 quizzes; the others wrote 2 file(s)",
+        "failed: 3 error(s) in 1 of 2 quizzes; the others wrote 3 file(s)",
     ]
     assert "hint: add a line 'Answer: B'" in err
     assert "Traceback" not in err

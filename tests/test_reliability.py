@@ -103,7 +103,7 @@ def test_two_builds_into_one_folder_at_once(tmp_path: Path) -> None:
     b.write_text(a.read_text(encoding="utf-8").replace("id: big", "id: other"), encoding="utf-8")
     processes = [subprocess.Popen([EXE, "build", str(src), "--out", str(out)], stderr=subprocess.PIPE) for src in (a, b, a, b)]
     assert [p.wait(timeout=120) for p in processes] == [0, 0, 0, 0]
-    assert sorted(p.name for p in out.iterdir()) == ["big.moodle.xml", "big.qti21.zip", "other.moodle.xml", "other.qti21.zip"]
+    assert sorted(p.name for p in out.iterdir()) == ["big.canvas.zip", "big.moodle.xml", "big.qti21.zip", "other.canvas.zip", "other.moodle.xml", "other.qti21.zip"]
     assert_complete(out)
 
 
@@ -153,4 +153,5 @@ def test_an_interrupt_while_schemas_compile_arrives_after_them(monkeypatch: pyte
             schemas.load_schemas(schemas.resolve_schema_dir(None))
     finally:
         schemas.load_schemas.cache_clear()
-    assert len(compiled) == 3  # QTI, manifest and Moodle all compiled before the interrupt arrived
+    # QTI, manifest, Moodle, IMS CP 1.1 and Canvas settings all compiled before the interrupt arrived
+    assert len(compiled) == 5

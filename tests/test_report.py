@@ -58,9 +58,10 @@ def test_successful_build_report(tmp_path: Path) -> None:
         path = Path(output["path"])
         assert output["written"] and output["bytes"] == path.stat().st_size
         assert output["sha256"] == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
-    assert [o["format"] for o in quiz["outputs"]] == ["qti21", "moodle"]
-    # 10 items, the test, the manifest; one Moodle file (put together from a document per question)
-    assert [o["documents"] for o in quiz["outputs"]] == [12, 1]
+    assert [o["format"] for o in quiz["outputs"]] == ["qti21", "moodle", "canvas"]
+    # 10 items, the test, the manifest; one Moodle file (put together from a document per
+    # question); the Canvas assessment (put together the same way), its settings, its manifest
+    assert [o["documents"] for o in quiz["outputs"]] == [12, 1, 3]
     assert set(quiz["timings"]) == {"read", "render", "validate", "package"}
     assert {"read", "schemas", "work", "write", "total"} <= set(report["timings"])
 
@@ -74,8 +75,8 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     assert f"{bank / 'broken.md'}:5:1: error[QB120]" in err
     assert f"{bank / 'limits.yaml'}:9:9: error[QB321]" in err
     assert sorted(p.name for p in out_dir.iterdir()) == [
-        f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("moodle.xml", "qti21.zip")]
-    assert err.rstrip().endswith("failed: 5 error(s) in 2 of 5 quizzes; the others wrote 6 file(s)")
+        f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("canvas.zip", "moodle.xml", "qti21.zip")]
+    assert err.rstrip().endswith("failed: 5 error(s) in 2 of 5 quizzes; the others wrote 9 file(s)")
     assert out.count("wrote ") == 6
     report = report_of(report_file.read_text(encoding="utf-8"))
     assert not report["ok"] and report["exit_code"] == 1
@@ -122,7 +123,7 @@ def test_check_report_hashes_without_writing(tmp_path: Path) -> None:
     report = report_of(out)
     assert report["command"] == "check" and list(tmp_path.iterdir()) == []
     assert all(not o["written"] and len(o["sha256"]) == 64 for o in report["quizzes"][0]["outputs"])
-    assert "ok: 1 quiz(zes), 10 question(s), 2 output(s) valid" in err
+    assert "ok: 1 quiz(zes), 10 question(s), 3 output(s) valid" in err
 
 
 def test_unusable_schemas_are_a_build_level_error(tmp_path: Path) -> None:

@@ -69,7 +69,7 @@ def test_user_template_can_extend_the_builtin_one(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     (folder / "quiz.xml.j2").write_text('{% extends "builtin/moodle/quiz.xml.j2" %}', encoding="utf-8")
     result = build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", templates=tmp_path / "templates"))
-    assert len(result.written) == 2
+    assert len(result.written) == 3
 
 
 def test_moodle_frame_without_question_markers_is_refused(tmp_path: Path) -> None:
@@ -221,7 +221,7 @@ def test_offline_download_says_so_once_per_host(tmp_path: Path, monkeypatch: pyt
     with pytest.raises(SchemaError) as failed:
         resolve_schema_dir(None, fetch=offline)
     hosts = {urlsplit(pin["url"]).netloc for pin in pins()["files"].values()}
-    assert len(tried) == len(hosts) == len(failed.value.diagnostics) == 2  # www.imsglobal.org, www.w3.org
+    assert len(tried) == len(hosts) == len(failed.value.diagnostics) == 3  # www.imsglobal.org, www.w3.org, raw.githubusercontent.com
     messages = sorted(d.message for d in failed.value.diagnostics)
     assert all("Name or service not known" in m and "file(s) from the same host were not tried" in m for m in messages)
 

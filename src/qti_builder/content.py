@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from html import escape
-from urllib.parse import unquote
+from urllib.parse import quote, unquote
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -194,6 +194,48 @@ def render_html(text: str, media: Renames = ()) -> str:
 @lru_cache(maxsize=8192)
 def render_html_inline(text: str, media: Renames = ()) -> str:
     return unwrap_paragraph(render_html(text, media))
+
+
+@lru_cache(maxsize=8192)
+def render_canvas(text: str, media: Renames = ()) -> str:
+    """Markdown as HTML for Canvas: math as Canvas's own equation images (the form its editor
+    writes and its importer keeps unchanged, lms-import-facts.md), media at their package path."""
+    if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
+        return f"<p>{text}</p>"
+    root = _fragment(text)
+    for element in list(root.iter("span", "div")):
+        display = _math_display(element)
+        if display:
+            tex = element.text or ""
+            image = html.Element("img", {
+                "class": "equation_image", "title": tex, "src": equation_image_src(tex),
+                "alt": f"LaTeX: {tex}", "data-equation-content": tex,
+            })
+            element.text = None
+            element.attrib.pop("class")
+            element.append(image)
+            if element.tag == "span":
+                element.drop_tag()
+            else:  # display math: a paragraph of its own
+                element.tag = "p"
+    _rename_media(root, media)
+    return _inner_html(root)
+
+
+@lru_cache(maxsize=8192)
+def render_canvas_inline(text: str, media: Renames = ()) -> str:
+    return unwrap_paragraph(render_canvas(text, media))
+
+
+#: What JavaScript's encodeURIComponent leaves as it is.
+_URI_COMPONENT_SAFE = "-_.!~*'()"
+
+
+def equation_image_src(tex: str) -> str:
+    """The src of Canvas's equation image for ``tex``: the TeX URL-encoded twice (Canvas's
+    equation_images controller decodes once and hands the rest to its renderer)."""
+    once = quote(tex, safe=_URI_COMPONENT_SAFE)
+    return f"/equation_images/{quote(once, safe=_URI_COMPONENT_SAFE)}?scale=1"
 
 
 @lru_cache(maxsize=8192)

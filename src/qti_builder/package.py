@@ -27,7 +27,7 @@ from pathlib import Path
 
 from .interrupts import stop_signals_held
 from .writers import Output
-from .writers.base import single_file
+from .writers.base import assemble, single_file
 
 _EPOCH_1980 = 315532800
 #: zlib level 3: as fast as level 1 and within 5 % of the default level's size (bench/README.md).
@@ -92,7 +92,7 @@ def package(output: Output) -> bytes:
     """The bytes of the output file: a zip of the documents, or the single document itself."""
     if not output.archive:
         return b"".join(single_file(output.documents))
-    return b"".join(zip_parts(compress(d.path, d.data) for d in output.documents))
+    return b"".join(zip_parts(compress(d.path, d.data) for d in assemble(output.documents)))
 
 
 class WriteError(Exception):

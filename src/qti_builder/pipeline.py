@@ -42,7 +42,7 @@ from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import validate_documents
 from .writers import WRITERS, Document, Output, Writer
-from .writers.base import single_file
+from .writers.base import assemble, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file too is put together from one document per question).
@@ -325,7 +325,6 @@ class TaskResult:
     #: Compressed entries of an archive; the documents of a single-file output.
     entries: list[Entry] = field(default_factory=list)
     parts: list[Document] = field(default_factory=list)
-    documents: int = 0
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -360,9 +359,10 @@ def run_task(task: Task) -> TaskResult:
         documents = [d for d in output.documents if KEEP[task.part](d)]
         validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
-        result.filename, result.archive, result.documents = output.filename, output.archive, len(documents)
-        if output.archive:
-            result.entries = [compress(d.path, d.data) for d in documents]
+        result.filename, result.archive = output.filename, output.archive
+        if output.archive:  # a spliced member is put together when all its parts are in
+            result.entries = [compress(d.path, d.data) for d in documents if not is_spliced(d)]
+            result.parts = [d for d in documents if is_spliced(d)]
         else:
             result.parts = documents
         result.timings = {"render": rendered - started, "validate": validated - rendered,
@@ -439,13 +439,18 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         mine = [r for r in done if r.task.format == name]
         first = mine[0]
         target = options.out_dir / str(first.filename)
-        content = zip_parts(e for r in mine for e in r.entries) if first.archive else single_file(d for r in mine for d in r.parts)
+        parts = [d for r in mine for d in r.parts]
+        if first.archive:
+            entries = [e for r in mine for e in r.entries] + [compress(d.path, d.data) for d in assemble(parts)]
+            content, members = zip_parts(entries), len(entries)
+        else:
+            content, members = single_file(parts), 1
         if options.write:
             staged = staging.write(target, content)
             sha256, size = staged.sha256, staged.size
         else:
             sha256, size = _digest(content)
-        result.outputs.append(OutputFile(name, target, sha256, size, sum(r.documents for r in mine) if first.archive else 1))
+        result.outputs.append(OutputFile(name, target, sha256, size, members))
     result.timings["package"] += time.perf_counter() - started
 
 

@@ -32,6 +32,11 @@ ENV_VAR = "QTI_BUILDER_SCHEMAS"
 QTI_ENTRY = "qti21/imsqti_v2p1.xsd"
 MANIFEST_ENTRY = "qti21/qtiv2p1_imscpv1p2_v1p0.xsd"
 MOODLE_XSD = "moodle-xml.xsd"
+#: The Canvas package: QTI 1.2.1 (a DTD), IMS CP 1.1 for its manifest, and the project's own
+#: schema of Canvas's quiz settings file.
+QTI12_DTD = "qti12/ims_qtiasiv1p2p1.dtd"
+CONTENT_PACKAGE_ENTRY = "qti12/imscp_v1p1.xsd"
+CANVAS_META_XSD = "canvas-quiz-meta.xsd"
 
 
 class SchemaError(Exception):
@@ -177,6 +182,9 @@ class SchemaSet:
     qti: etree.XMLSchema
     manifest: etree.XMLSchema
     moodle: etree.XMLSchema
+    qti12: etree.DTD
+    content_package: etree.XMLSchema
+    canvas_meta: etree.XMLSchema
 
 
 @lru_cache(maxsize=4)
@@ -193,4 +201,7 @@ def load_schemas(folder: Path) -> SchemaSet:
             qti=compile_xsd(folder / QTI_ENTRY),
             manifest=compile_xsd(folder / MANIFEST_ENTRY),
             moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
+            qti12=etree.DTD(str(folder / QTI12_DTD)),
+            content_package=compile_xsd(folder / CONTENT_PACKAGE_ENTRY),
+            canvas_meta=compile_xsd(data_dir("schemas") / CANVAS_META_XSD),
         )

@@ -16,6 +16,7 @@ from collections.abc import Callable
 import base64
 import hashlib
 from functools import lru_cache
+from html import unescape as html_unescape
 from pathlib import Path
 from urllib.parse import quote
 
@@ -51,7 +52,7 @@ def fill_blanks(markup: str, render: Callable[[str], str]) -> Markup:
 
 def _renames(ctx: Context, target: str) -> content.Renames:
     """Where the rendered text must point for each media file of the quiz (``media`` in the
-    template context): ``<media_prefix><name>`` in QTI, ``@@PLUGINFILE@@/<name>`` in Moodle."""
+    template context): ``<media_prefix><name>`` in QTI and Canvas, ``@@PLUGINFILE@@/<name>`` in Moodle."""
     media = ctx.get("media")
     if not media:
         return ()
@@ -81,6 +82,27 @@ def html_inline_cdata(ctx: Context, text: str | None) -> Markup:
 
 
 @pass_context
+def canvas_html(ctx: Context, text: str | None) -> str:
+    """HTML for Canvas as text (escaped where it is written): an element whose content is HTML."""
+    return content.render_canvas(text, _renames(ctx, "canvas")) if text else ""
+
+
+@pass_context
+def canvas_mattext(ctx: Context, text: str | None, inline: bool = False) -> Markup:
+    """A ``<mattext>`` for Canvas with ``text`` rendered and escaped. Inline text without markup is
+    written as plain text: Canvas keeps plain text exactly, while of an HTML answer it also stores
+    a copy stripped of tags and entities (lms-import-facts.md)."""
+    renames = _renames(ctx, "canvas")
+    if inline:
+        rendered = content.render_canvas_inline(text or "", renames)
+        if "<" not in rendered:
+            return Markup('<mattext texttype="text/plain">{}</mattext>').format(html_unescape(rendered))
+    else:
+        rendered = content.render_canvas(text or "", renames)
+    return Markup('<mattext texttype="text/html">{}</mattext>').format(rendered)
+
+
+@pass_context
 def moodle_files(ctx: Context, text: str | None) -> Markup:
     """The ``<file>`` elements Moodle needs beside a ``<text>`` for the media that text shows:
     an ``@@PLUGINFILE@@`` reference only resolves to a file in the same element."""
@@ -102,6 +124,8 @@ FILTERS = {
     "html_cdata": html_cdata,
     "html_inline_cdata": html_inline_cdata,
     "moodle_files": moodle_files,
+    "canvas_mattext": canvas_mattext,
+    "canvas_html": canvas_html,
     "cdata": cdata,
     "number": number,
     "fill_blanks": fill_blanks,

@@ -12,9 +12,11 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from . import canvas_rules
 from .diagnostics import DiagnosticSink, SourceSpan
 from .schemas import SchemaSet
 from .writers import Document
+from .writers.base import assemble
 from .writers.moodle import MOODLE_GRADES
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
@@ -27,10 +29,11 @@ def validate_documents(
     spans: dict[str, SourceSpan],
     sink: DiagnosticSink,
 ) -> None:
-    for document in documents:
-        if not document.schema:  # media files: checked when they were read
-            continue
-        for line, column, message in _problems(document, schemas):
+    checked = [(document, list(_problems(document, schemas))) for document in documents if document.schema]
+    if any(d.schema == "qti12" for d in documents):
+        checked += _canvas_package_problems(documents)
+    for document, problems in checked:
+        for line, column, message in problems:
             question = document.question_id
             sink.error(
                 "QB401",
@@ -49,23 +52,52 @@ def _generated_name(output_name: str, document: Document) -> str:
     return f"{output_name}{document.path}" if document.path.startswith("#") else f"{output_name}/{document.path}"
 
 
+#: A document that is one part of a file is validated as the only part of a file of its own, on
+#: the same lines: a Moodle question as the only one of a quiz, a Canvas item as the only one of
+#: a QTI 1.2 document.
+WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>")}
+
+
 def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
-    # A Moodle question is validated as the only question of a file (same line numbers).
-    data = b"<quiz>" + document.data + b"</quiz>" if document.schema == "moodle-question" else document.data
+    start, end = WRAPPERS.get(document.schema, (b"", b""))
     try:
-        tree = etree.fromstring(data, _PARSER).getroottree()
+        tree = _parse(start + document.data + end)
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
         return
     schema = {"qti": schemas.qti, "manifest": schemas.manifest, "moodle": schemas.moodle,
-              "moodle-question": schemas.moodle}[document.schema]
+              "moodle-question": schemas.moodle, "qti12": schemas.qti12, "qti12-item": schemas.qti12,
+              "content-package": schemas.content_package, "canvas-meta": schemas.canvas_meta}[document.schema]
     if not schema.validate(tree):
+        kind = "DTD" if isinstance(schema, etree.DTD) else "schema"
         for err in schema.error_log:
-            yield err.line, err.column + 1, f"schema: {err.message}"
-    checks = {"manifest": _manifest_rules, "moodle": _moodle_rules, "moodle-question": _moodle_rules}
+            yield err.line, err.column + 1, f"{kind}: {err.message}"
+    if document.schema in ("qti12", "qti12-item") and tree.getroot().tag != "questestinterop":
+        yield 1, 1, "the root element must be questestinterop"
+    checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
+              "moodle-question": _moodle_rules, "qti12-item": canvas_rules.item_rules}
     if document.schema in checks:
         yield from checks[document.schema](tree)
+
+
+def _parse(data: bytes) -> etree._ElementTree:
+    return etree.fromstring(data, _PARSER).getroottree()
+
+
+def _canvas_package_problems(documents: list[Document]) -> list[tuple[Document, list[tuple[int, int, str]]]]:
+    """The Canvas rules across a package's files, reported at its assessment (with the items in
+    place). Only when every part parses: what does not is reported on its own already."""
+    members = assemble(documents)
+    by_schema = {d.schema: d for d in members}
+    assessment = by_schema["qti12"]
+    try:
+        trees = {kind: _parse(by_schema[kind].data) for kind in ("qti12", "canvas-meta", "content-package") if kind in by_schema}
+    except etree.XMLSyntaxError:
+        return []
+    problems = canvas_rules.package_rules(trees["qti12"], assessment.path, trees.get("canvas-meta"),
+                                          trees.get("content-package"), {d.path for d in members})
+    return [(assessment, list(problems))]
 
 
 def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:

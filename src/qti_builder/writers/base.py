@@ -15,11 +15,12 @@ from ..media import MediaSet
 from ..model import Quiz
 from ..model.questions import QuestionBase
 
-#: A single-file output (Moodle XML) is a frame with this comment (the one Moodle's own export
-#: writes) on a line of its own where each question goes, numbered from 1 in the order of the
-#: frame's ``question_order``; each question is a document of its own, rendered and validated
-#: apart (so big quizzes split among workers) and put in place by :func:`single_file`. A number,
-#: not the id: an id may contain "--", which a comment may not.
+#: A single-file output (Moodle XML), or one member of a package (a Canvas assessment), is a frame
+#: with this comment (the one Moodle's own export writes) on a line of its own where each question
+#: goes, numbered from 1 in the order of the frame's ``question_order``; each question is a
+#: document of its own, rendered and validated apart (so big quizzes split among workers, and an
+#: error points at its question) and put in place by :func:`single_file`. A number, not the id: an
+#: id may contain "--", which a comment may not.
 QUESTION_MARKER = re.compile(rb"<!-- question: ([0-9]+) -->\n")
 
 
@@ -31,7 +32,8 @@ class Document:
     path: str
     data: bytes
     #: Which schema validates it: "qti", "manifest", "moodle" (a whole file or a frame) or
-    #: "moodle-question" (one ``<question>``); "" for media files.
+    #: "moodle-question" (one ``<question>``); for the Canvas package "qti12" (its assessment, a
+    #: frame), "qti12-item" (one ``<item>``), "content-package" and "canvas-meta"; "" for media.
     schema: str
     #: The question this document holds, when it holds exactly one.
     question_id: str | None = None
@@ -39,22 +41,39 @@ class Document:
     question_order: tuple[str, ...] = ()
 
 
+def is_spliced(document: Document) -> bool:
+    """A frame or a question's document that goes into it (rather than a file of its own)."""
+    return bool(document.question_order) or document.path.startswith("#")
+
+
 def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
-    """The bytes of a single-file output: its frame (the document of no question) with each
+    """The bytes of a spliced file: its frame (the document with a ``question_order``) with each
     question's document after the question's marker line."""
     frame, questions = None, {}
     for document in documents:
-        if document.question_id is None:
+        if document.question_order:
             frame = document
-        else:
+        elif document.question_id is not None:
             questions[document.question_id] = document.data
-    assert frame is not None, "a single-file output needs its frame"
+    assert frame is not None, "a spliced file needs its frame"
     start = 0
     for marker in QUESTION_MARKER.finditer(frame.data):
         yield frame.data[start:marker.end()]
         yield questions[frame.question_order[int(marker.group(1)) - 1]]
         start = marker.end()
     yield frame.data[start:]
+
+
+def assemble(documents: Iterable[Document]) -> list[Document]:
+    """The members of an archive: its documents, with a frame and the questions' documents
+    spliced into it as one member (a Canvas assessment), in the frame's place."""
+    documents = list(documents)
+    spliced = [d for d in documents if is_spliced(d)]
+    members = [d for d in documents if not is_spliced(d)]
+    frame = next((d for d in spliced if d.question_order), None)
+    if frame is not None:
+        members.append(Document(frame.path, b"".join(single_file(spliced)), frame.schema))
+    return members
 
 
 @dataclass
