@@ -21,30 +21,75 @@ def canvas_warnings(path) -> dict[str, list[str]]:  # type: ignore[no-untyped-de
     return found
 
 
-def test_every_kind_reports_what_canvas_loses() -> None:
+def test_every_kind_reports_what_the_canvas_package_loses() -> None:
     found = canvas_warnings(FUNDAMENTALS)
-    # Worked out from source/python-fundamentals.md and shared/docs/lms-import-facts.md.
+    # Worked out from source/python-fundamentals.md and what writers/canvas.py can write
+    # (lms-import-facts.md): what Canvas keeps (feedback, distractors, blanks' answers, model
+    # answers, text-only items, numerical margins) is not mentioned.
     assert set(found) == {"def-keyword", "immutable", "division", "int-function", "loop-blanks", "type-examples",
-                          "run-order", "longer-answers", "list-vs-tuple", "squares-upload"}
-    assert found["def-keyword"] == ["pinned choices (fixed) may be shuffled: Canvas shuffles all answers or none"]
-    assert any("partial credit" in m for m in found["immutable"]) and "partially-correct feedback is lost" in found["immutable"]
-    assert found["division"] == ["the tolerance is lost: Canvas accepts only the exact value, as text",
-                                 "partial-credit answers and per-answer feedback are lost"]
-    assert any("drop-down blanks come out broken" in m for m in found["loop-blanks"])
-    assert any("dropped" in m for m in found["run-order"])
-    assert any("not supported" in m for m in found["squares-upload"])
+                          "run-order", "list-vs-tuple", "squares-upload"}
+    assert found["def-keyword"] == ["pinned choices (fixed) are shuffled with the others: Canvas pins none",
+                                    "Canvas Classic keeps questions in their order: the section 'syntax' is not shuffled"]
+    assert [m.split(":")[0] for m in found["immutable"]] == [
+        "partial credit follows Canvas's own rule for multiple answers, not this question's option scores",
+        "partially-correct feedback is left out"]
+    # "Answer (50%): 3": the only answer below full credit.
+    assert found["division"] == ["answers worth less than 100 % are left out (with their feedback): "
+                                 "Canvas gives every answer full credit"]
+    # "*int*" is worth 50 %: left out as such, so its wildcard needs no word of its own.
+    assert found["int-function"] == found["division"]
+    assert len(found["loop-blanks"]) == 1 and "wrong options are left out" in found["loop-blanks"][0]
+    assert found["type-examples"] == ["matching answers are plain text in Canvas: their formatting (code, math, images) is lost"]
+    assert found["run-order"][0].startswith("Canvas Classic has no ordering type: it becomes one drop-down per position")
+    assert found["list-vs-tuple"] == ["the word limits are not carried: Canvas's essay question has no such settings"]
+    assert found["squares-upload"] == ["the number of files and the allowed file types are not carried: "
+                                       "Canvas's file-upload question has no such settings"]
 
 
-def test_korean_true_false_and_unshuffled_answers(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_korean_true_false_and_the_seed_quiz(tmp_path) -> None:  # type: ignore[no-untyped-def]
     source = tmp_path / "tf.md"
     source.write_text("---\ntitle: T\nlanguage: ko\n---\n1. 참일까? {#tf}\n\n정답: 참\n", encoding="utf-8")
-    assert canvas_warnings(source) == {"tf": ["becomes a multiple-choice question: Canvas recognises true/false only with English labels"]}
-    seed = canvas_warnings(SEED_SOURCE)
-    choice = {q: m for q, m in seed.items() if q not in ("trainer-and-scaling-config", "tune-train-autoscaling")}
-    assert len(choice) == 8 and all(
-        m == ["answers are not shuffled: Canvas ignores per-question shuffling (set shuffle on the section)"] for m in choice.values())
-    assert seed["tune-train-autoscaling"] == ["response format, expected length, word limits and attachments are lost",
-                                              "the model answer becomes the essay's example solution"]
+    assert canvas_warnings(source) == {"tf": [
+        "becomes a multiple-choice question with the answers 참/거짓: Canvas makes true/false questions only of "
+        "the English answers True/False"]}
+    # Shuffled single-choice questions and plain essays: Canvas keeps everything of the seed quiz.
+    assert canvas_warnings(SEED_SOURCE) == {}
+
+
+def test_groups_and_settings_canvas_has_no_place_for(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "groups.md"
+    source.write_text("""---
+title: Groups
+---
+
+# Drawn {#drawn select=1}
+
+1. Pick one {#a points=2}
+
+A) x
+B) y
+
+Answer: A
+
+2. Another {#b points=3 type=short_answer case_sensitive=true}
+
+Answer: yes
+
+# Nested draw {#outer select=1}
+
+## Inner {#inner}
+
+1. Inner question {#c type=numerical unit=cm}
+
+Answer: 4
+""", encoding="utf-8")
+    found = canvas_warnings(source)
+    assert "a" not in found  # the group's points are its first question's: nothing changes for it
+    assert found["b"] == ["case-sensitive matching is not carried: Canvas's short-answer question has no such setting",
+                          "Canvas gives every question of a group the same points: this one is worth 2 in the group "
+                          "'drawn', not 3"]
+    assert "Canvas has no unit field: the unit (cm) is written after the question text" in found["c"]
+    assert any("the section 'outer' draws among nested sections" in m for m in found["c"])
 
 
 def test_unknown_profile_is_a_usage_error() -> None:

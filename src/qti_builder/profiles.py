@@ -1,8 +1,10 @@
-"""What a particular LMS will lose or change on import, per question (``check --profile canvas``).
+"""What a particular LMS loses or changes on import, per question (``check --profile canvas``).
 
-The package stays standard QTI; these are warnings for the course designer, drawn from
-shared/docs/lms-import-facts.md and from reading Canvas's QTI 2.x converter. Facts are data:
-a table of losses by question kind, plus a few checks that depend on a question's settings.
+For Canvas this is what the Canvas package (:mod:`.writers.canvas`) cannot carry: Canvas Classic
+Quizzes has fewer settings than the model, so the package leaves some out or states them the
+nearest way Canvas can hold. The facts come from shared/docs/lms-import-facts.md and Canvas's
+exporter (canvas-lms ``lib/cc/qti/qti_items.rb``). Facts are data where they can be: a table of
+losses by question kind, plus checks that depend on a question's settings and its section.
 """
 
 from __future__ import annotations
@@ -11,58 +13,87 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from .content import render_canvas_inline
 from .diagnostics import DiagnosticSink, SourceSpan
 from .i18n import true_false_labels
 from .model import Quiz, Section
+from .writers.canvas import SHUFFLED_KINDS, shuffles_answers, true_false_is_native
 
-#: Canvas Classic Quizzes: what it loses for every question of a kind.
+#: Canvas: what the package loses for every question of a kind.
 CANVAS_LOSSES: dict[str, tuple[str, ...]] = {
-    "multiple_response": ("partial credit and negative marks are ignored: Canvas scores multiple answers its own way",),
-    "short_answer": ("becomes fill-in-the-blank with only the first full-credit answer; other answers, partial scores, "
-                     "wildcards and per-answer feedback are lost",),
-    "numerical": (),
-    "essay": ("response format, expected length, word limits and attachments are lost",),
-    "file_upload": ("file-upload questions are not supported: the question is dropped",),
-    "ordering": ("ordering questions are dropped: Canvas needs interactionType metadata in a form the official "
-                 "manifest schema does not allow",),
-    "text_only": ("text-only items are dropped",),
-    "matching": ("the question text gets all answer labels run together",),
-    "fill_in_blank": (),
-    "single_choice": (),
-    "true_false": (),
+    "multiple_response": ("partial credit follows Canvas's own rule for multiple answers, not this question's option "
+                          "scores",),
+    "ordering": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each listing every "
+                 "item, with credit per position instead of all or nothing",),
 }
 
-_CANVAS_FEEDBACK_WORDS = re.compile(r"correct|wrong|general_|_all|_C$|_IC$", re.I)
+_MARKUP = re.compile(r"<")
+
+
+def _plain_only(texts: list[str]) -> bool:
+    """Do these texts survive as plain text (drop-down options and matching answers are)?"""
+    return not any(_MARKUP.search(render_canvas_inline(t)) for t in texts)
 
 
 def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
     if q.feedback.partially_correct:
-        yield "partially-correct feedback is lost"
-    if q.type in ("single_choice", "multiple_response"):
-        if q.shuffle and not section.shuffle:
-            yield "answers are not shuffled: Canvas ignores per-question shuffling (set shuffle on the section)"
-        if section.shuffle and any(c.fixed for c in q.choices):
-            yield "pinned choices (fixed) may be shuffled: Canvas shuffles all answers or none"
-        for choice in q.choices:
-            # The QTI writer names a choice's feedback "<id>_fb"; Canvas files feedback by name.
-            if _CANVAS_FEEDBACK_WORDS.search(f"{choice.id}_fb") and choice.feedback:
-                yield f"the feedback of choice '{choice.id}' is misfiled: its id looks like one of Canvas's feedback names"
-    if q.type == "true_false" and not {"true", "false"} <= {w.lower() for w in true_false_labels(quiz.language)}:
-        yield "becomes a multiple-choice question: Canvas recognises true/false only with English labels"
-    if q.type == "essay" and q.model_answer:
-        yield "the model answer becomes the essay's example solution"
+        yield "partially-correct feedback is left out: Canvas has no such comments"
+    if isinstance(q, SHUFFLED_KINDS):
+        quiz_shuffles = shuffles_answers(quiz)
+        if q.shuffle != quiz_shuffles:
+            state = "shuffles" if quiz_shuffles else "does not shuffle"
+            yield (f"Canvas shuffles the answers of every question or of none, and this quiz {state} them: "
+                   f"this question's shuffle={str(q.shuffle).lower()} is not kept (set settings.shuffle_answers)")
+        if quiz_shuffles and any(getattr(c, "fixed", False) for c in getattr(q, "choices", [])):
+            yield "pinned choices (fixed) are shuffled with the others: Canvas pins none"
+    if q.type == "true_false" and not true_false_is_native(quiz.language):
+        labels = "/".join(true_false_labels(quiz.language))
+        yield (f"becomes a multiple-choice question with the answers {labels}: Canvas makes true/false questions "
+               "only of the English answers True/False")
+    if q.type == "short_answer":
+        if any(a.score < 100 for a in q.answers):
+            yield "answers worth less than 100 % are left out (with their feedback): Canvas gives every answer full credit"
+        if any(re.search(r"(?<!\\)\*", a.text) for a in q.answers if a.score == 100):
+            yield "Canvas has no wildcards: an answer with * is accepted only as written without its stars"
+        if q.case_sensitive:
+            yield "case-sensitive matching is not carried: Canvas's short-answer question has no such setting"
     if q.type == "numerical":
-        if any(a.tolerance for a in q.answers):
-            yield "the tolerance is lost: Canvas accepts only the exact value, as text"
-        if len(q.answers) > 1 or any(a.feedback for a in q.answers):
-            yield "partial-credit answers and per-answer feedback are lost"
+        if any(a.score < 100 for a in q.answers):
+            yield "answers worth less than 100 % are left out (with their feedback): Canvas gives every answer full credit"
+        if q.unit:
+            yield f"Canvas has no unit field: the unit ({q.unit}) is written after the question text"
+    if q.type == "essay":
+        lost = [name for name, given in (
+            ("the response format", q.response_format != "editor"), ("the expected length", q.expected_lines != 15),
+            ("the word limits", q.min_words or q.max_words), ("attachments", q.attachments)) if given]
+        if lost:
+            yield f"{', '.join(lost)} are not carried: Canvas's essay question has no such settings"
+    if q.type == "file_upload" and (q.max_files > 1 or q.allowed_types):
+        yield "the number of files and the allowed file types are not carried: Canvas's file-upload question has no such settings"
+    if q.type == "matching" and not _plain_only([p.answer for p in q.pairs] + list(q.distractors)):
+        yield "matching answers are plain text in Canvas: their formatting (code, math, images) is lost"
+    if q.type == "ordering" and not _plain_only(list(q.items)):
+        yield "drop-down options are plain text in Canvas: the items' formatting (code, math, images) is lost"
     if q.type == "fill_in_blank":
-        if any(b.kind == "dropdown" for b in q.blanks):
-            yield "drop-down blanks come out broken (raw markup in the text, the option id as the answer)"
-        if any(b.kind == "text" and len(b.answers) > 1 for b in q.blanks):
-            yield "only the first accepted answer of each blank is kept"
-    if section.select and section.sections:
-        yield "the section draws at random among its own questions only; nested sections are not drawn from"
+        kinds = {b.kind for b in q.blanks}
+        if kinds == {"text", "dropdown"}:
+            yield ("Canvas has no question with both text and drop-down blanks: the drop-downs become text blanks "
+                   "accepting their right answers, and their wrong options are left out")
+        if q.case_sensitive and "text" in kinds:
+            yield "case-sensitive matching is not carried: Canvas's blanks have no such setting"
+    yield from _section_checks(section, q)
+
+
+def _section_checks(section: Section, q: Any) -> Iterator[str]:
+    if section.select and section.questions:
+        points = section.questions[0].points
+        if q.points != points:
+            yield (f"Canvas gives every question of a group the same points: this one is worth {points:g} in the "
+                   f"group '{section.id}', not {q.points:g}")
+        if section.sections and q is section.questions[0]:
+            yield f"the group '{section.id}' draws among its own questions only: its nested sections are not drawn from"
+    if section.shuffle and not section.select and q is section.questions[0]:
+        yield f"Canvas Classic keeps questions in their order: the section '{section.id}' is not shuffled"
 
 
 #: Profile name -> (losses by kind, conditional checks).
@@ -76,7 +107,19 @@ def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: 
     losses, checks = PROFILES[profile]
     name = profile.capitalize()
     for _, section in quiz.iter_sections():
+        if section.select and not section.questions:  # draws among nested sections only
+            first = next((q for _, s in _subtree(section) for q in s.questions), None)
+            if first is not None:
+                sink.warning("QB601", f"{name}: the section '{section.id}' draws among nested sections, which {name} "
+                             f"cannot: all their questions are asked (question '{first.id}')", spans.get(first.id),
+                             hint="give the section questions of its own to draw from, or drop 'select'")
         for question in section.questions:
             for message in (*losses.get(question.type, ()), *checks(quiz, section, question)):
                 sink.warning("QB601", f"{name}: {message} (question '{question.id}')", spans.get(question.id),
                              hint=f"see docs/question-types.md for what {name} does with each type")
+
+
+def _subtree(section: Section) -> Iterator[tuple[int, Section]]:
+    for child in section.sections:
+        yield 0, child
+        yield from _subtree(child)
