@@ -8,6 +8,7 @@ Each rule yields ``(line, column, message)`` in the document it looks at.
 
 from __future__ import annotations
 
+import io
 import re
 from collections.abc import Iterator
 
@@ -80,13 +81,12 @@ def _condition_order(item: etree._Element) -> Iterator[Problem]:
             yield condition.sourceline or 1, 1, "a feedback condition comes after the scoring condition"
 
 
-def package_rules(assessment: etree._ElementTree, path: str, meta: etree._ElementTree | None,
+def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
                   manifest: etree._ElementTree | None, members: set[str]) -> Iterator[Problem]:
     """The rules across the files of one package: the assessment (at ``path``, with its items in
-    place), its settings file, the manifest and the names of every member."""
-    root = assessment.getroot()
-    assessment_element = root.find("assessment")
-    ident = assessment_element.get("ident", "") if assessment_element is not None else ""
+    place), its settings file, the manifest and the names of every member. The assessment of a
+    big bank is tens of megabytes: it is read as a stream, an item at a time."""
+    ident, total, shown = _read_assessment(assessment)
     folder = path.split("/")[0]
     if not IDENT.match(ident):
         yield 1, 1, f"assessment ident '{ident}' must start with a letter or '_' (Canvas renames it and loses the settings)"
@@ -96,7 +96,6 @@ def package_rules(assessment: etree._ElementTree, path: str, meta: etree._Elemen
         if meta.getroot().get("identifier") != ident:
             yield 1, 1, f"the settings file's identifier '{meta.getroot().get('identifier')}' is not the assessment's ident '{ident}'"
         stated = meta.getroot().findtext("{*}points_possible")
-        total = _total_points(root)
         if stated is None or abs(float(stated) - total) > 1e-6:
             yield 1, 1, f"the settings file says the quiz is worth {stated} points, its questions add up to {total:g}"
     if manifest is not None:
@@ -107,24 +106,38 @@ def package_rules(assessment: etree._ElementTree, path: str, meta: etree._Elemen
             yield 1, 1, f"the manifest lists {href}, which is not in the package"
         if b"QTIv2" in etree.tostring(manifest):
             yield 1, 1, "the manifest mentions QTIv2: Canvas would read the package as QTI 2"
-    text = etree.tostring(root, encoding="unicode")
-    for ref in sorted(set(MEDIA_REF.findall(text.replace("&quot;", '"')))):
-        if ref not in members:
-            yield 1, 1, f"an item shows {ref}, which is not in the package"
+    for ref in sorted(shown - members):
+        yield 1, 1, f"an item shows {ref}, which is not in the package"
 
 
-def _total_points(root: etree._Element) -> float:
-    """What Canvas makes of the quiz: every item's points, a group's draw at its items' points."""
-    total = 0.0
-    top = root.find("assessment/section")
-    if top is None:
-        return total
-    for child in top:
-        if child.tag == "item":
-            total += float(_metadata(child).get("points_possible") or 0)
-        elif child.tag == "section":
-            items = child.findall("item")
-            picked = child.findtext("selection_ordering/selection/selection_number")
-            count = min(int(picked), len(items)) if picked and picked.strip().isdigit() else len(items)
-            total += sum(float(_metadata(i).get("points_possible") or 0) for i in items[:count])
-    return total
+def _read_assessment(data: bytes) -> tuple[str, float, set[str]]:
+    """The assessment's ident, what Canvas makes of its points (every item's; a group's draw at
+    its items' points) and the media its text shows."""
+    ident, total, shown = "", 0.0, set()
+    groups: list[list[float]] = []  # the points of each open section's items
+    picks: list[int | None] = []
+    for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"), resolve_entities=False,
+                                          no_network=True):
+        if event == "start":
+            if element.tag == "assessment":
+                ident = element.get("ident", "")
+            elif element.tag == "section":
+                groups.append([])
+                picks.append(None)
+            continue
+        if element.tag == "selection_number" and picks:
+            text = (element.text or "").strip()
+            picks[-1] = int(text) if text.isdigit() else None
+        elif element.tag == "mattext" and element.text and "media/" in element.text:
+            shown.update(MEDIA_REF.findall(element.text))
+        elif element.tag == "item":
+            groups[-1].append(float(_metadata(element).get("points_possible") or 0) if groups else 0)
+            element.clear()
+        elif element.tag == "section":
+            points, picked = groups.pop(), picks.pop()
+            drawn = sum(points[:picked]) if picked is not None else sum(points)
+            if groups:
+                groups[-1].append(drawn)
+            else:
+                total += drawn
+    return ident, total, shown

@@ -40,13 +40,13 @@ from .profiles import check_profile
 from .readers import SOURCE_SUFFIXES, SourceMap, read_quiz
 from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
-from .validate import validate_documents
+from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
 from .writers import WRITERS, Document, Output, Writer
 from .writers.base import assemble, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
-#: them (a Moodle file too is put together from one document per question).
-SPLIT_BY_QUESTION = {"qti21", "moodle"}
+#: them (a Moodle file and a Canvas assessment are put together from one document per question).
+SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas"}
 #: Questions per chunk: small enough to share a big quiz among the workers and to keep each
 #: task's documents in memory only briefly, large enough that a task's overhead does not count.
 CHUNK = 250
@@ -360,9 +360,10 @@ def run_task(task: Task) -> TaskResult:
         validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
         result.filename, result.archive = output.filename, output.archive
-        if output.archive:  # a spliced member is put together when all its parts are in
-            result.entries = [compress(d.path, d.data) for d in documents if not is_spliced(d)]
-            result.parts = [d for d in documents if is_spliced(d)]
+        if output.archive:  # kept whole: spliced into a member, or read by the rules across files
+            whole = [d for d in documents if is_spliced(d) or d.schema in PACKAGE_RULES_READ]
+            result.entries = [compress(d.path, d.data) for d in documents if d not in whole]
+            result.parts = whole
         else:
             result.parts = documents
         result.timings = {"render": rendered - started, "validate": validated - rendered,
@@ -441,7 +442,14 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         target = options.out_dir / str(first.filename)
         parts = [d for r in mine for d in r.parts]
         if first.archive:
-            entries = [e for r in mine for e in r.entries] + [compress(d.path, d.data) for d in assemble(parts)]
+            entries = [e for r in mine for e in r.entries]
+            assembled = assemble(parts)
+            sink = DiagnosticSink()
+            validate_package(str(first.filename), assembled, {e.path for e in entries} | {d.path for d in assembled}, sink)
+            if sink.items:  # the quiz has failed: build() writes none of its files
+                result.diagnostics.extend(sink.items)
+                continue
+            entries += [compress(d.path, d.data) for d in assembled]
             content, members = zip_parts(entries), len(entries)
         else:
             content, members = single_file(parts), 1
@@ -476,6 +484,9 @@ def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: Diagno
             output = WRITERS[name](env).write(item.quiz, spans, sink, item.media)
             if output is not None:
                 validate_documents(output.filename, output.documents, schemas, spans, sink)
+                if output.archive:
+                    whole = [d for d in output.documents if is_spliced(d) or d.schema in PACKAGE_RULES_READ]
+                    validate_package(output.filename, assemble(whole), {m.path for m in assemble(output.documents)}, sink)
                 outputs.append(output)
     return outputs
 

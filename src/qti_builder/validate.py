@@ -8,7 +8,7 @@ user sees which question broke and a template author sees which line of output.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
@@ -16,7 +16,6 @@ from . import canvas_rules
 from .diagnostics import DiagnosticSink, SourceSpan
 from .schemas import SchemaSet
 from .writers import Document
-from .writers.base import assemble
 from .writers.moodle import MOODLE_GRADES
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
@@ -29,19 +28,42 @@ def validate_documents(
     spans: dict[str, SourceSpan],
     sink: DiagnosticSink,
 ) -> None:
-    checked = [(document, list(_problems(document, schemas))) for document in documents if document.schema]
-    if any(d.schema == "qti12" for d in documents):
-        checked += _canvas_package_problems(documents)
-    for document, problems in checked:
-        for line, column, message in problems:
-            question = document.question_id
-            sink.error(
-                "QB401",
-                f"{message}" + (f" (question '{question}')" if question else ""),
-                spans.get(question) if question else None,
-                hint="this is a bug in qti-builder or in a --templates override; please report it with the source",
-                generated=SourceSpan(_generated_name(output_name, document), line, column),
-            )
+    for document in documents:
+        if document.schema:  # media files: checked when they were read
+            _report(output_name, document, _problems(document, schemas), spans, sink)
+
+
+#: Documents that the rules across a package's files read; the pipeline keeps them uncompressed
+#: until every part of the package is in (see :func:`validate_package`).
+PACKAGE_RULES_READ = {"qti12", "canvas-meta", "content-package"}
+
+
+def validate_package(output_name: str, members: list[Document], names: set[str], sink: DiagnosticSink) -> None:
+    """The rules across the files of one package, once all its parts are put together:
+    ``members`` are its documents in ``PACKAGE_RULES_READ`` (a frame with its questions spliced
+    in), ``names`` the paths of all its members. Only the Canvas package has such rules."""
+    by_schema = {d.schema: d for d in members}
+    assessment = by_schema.get("qti12")
+    if assessment is None:
+        return
+    try:
+        meta, manifest = (_parse(by_schema[k].data) if k in by_schema else None for k in ("canvas-meta", "content-package"))
+    except etree.XMLSyntaxError:
+        return  # reported by validate_documents already
+    _report(output_name, assessment, canvas_rules.package_rules(assessment.data, assessment.path, meta, manifest, names), {}, sink)
+
+
+def _report(output_name: str, document: Document, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
+            sink: DiagnosticSink) -> None:
+    for line, column, message in problems:
+        question = document.question_id
+        sink.error(
+            "QB401",
+            f"{message}" + (f" (question '{question}')" if question else ""),
+            spans.get(question) if question else None,
+            hint="this is a bug in qti-builder or in a --templates override; please report it with the source",
+            generated=SourceSpan(_generated_name(output_name, document), line, column),
+        )
 
 
 def _generated_name(output_name: str, document: Document) -> str:
@@ -83,21 +105,6 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
 
 def _parse(data: bytes) -> etree._ElementTree:
     return etree.fromstring(data, _PARSER).getroottree()
-
-
-def _canvas_package_problems(documents: list[Document]) -> list[tuple[Document, list[tuple[int, int, str]]]]:
-    """The Canvas rules across a package's files, reported at its assessment (with the items in
-    place). Only when every part parses: what does not is reported on its own already."""
-    members = assemble(documents)
-    by_schema = {d.schema: d for d in members}
-    assessment = by_schema["qti12"]
-    try:
-        trees = {kind: _parse(by_schema[kind].data) for kind in ("qti12", "canvas-meta", "content-package") if kind in by_schema}
-    except etree.XMLSyntaxError:
-        return []
-    problems = canvas_rules.package_rules(trees["qti12"], assessment.path, trees.get("canvas-meta"),
-                                          trees.get("content-package"), {d.path for d in members})
-    return [(assessment, list(problems))]
 
 
 def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
