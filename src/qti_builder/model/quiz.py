@@ -43,7 +43,11 @@ class QuizSettings(ModelBase):
     allowed_attempts: Annotated[int, Field(ge=1, le=1000)] | Literal["unlimited"] | None = Field(
         default=None, description="How many times a student may take the quiz (a number from 1, or 'unlimited')."
     )
-    shuffle_answers: bool | None = Field(default=None, description="Show the options of choice questions in a random order.")
+    shuffle_answers: bool | None = Field(
+        default=None,
+        description="Show the options of choice questions in a random order: the LMS's quiz-wide switch. "
+                    "(QTI 2.1 and Moodle XML shuffle per question, by each question's own shuffle.)",
+    )
     show_correct_answers: bool | None = Field(default=None, description="Show students the correct answers after they submit.")
     one_question_at_a_time: bool | None = Field(default=None, description="Show one question per page.")
     quiz_type: Literal["graded", "practice"] | None = Field(

@@ -187,7 +187,7 @@ class Qti21Writer(Writer):
         return output
 
 
-def test_settings(settings: QuizSettings) -> dict[str, str]:
+def test_settings(settings: QuizSettings) -> dict[str, str | None]:
     """The quiz settings QTI 2.1 can hold, as attribute values of the assessmentTest: ``max_time``
     (``timeLimits/@maxTime``, seconds), ``max_attempts`` (the test part's
     ``itemSessionControl/@maxAttempts``, 0 for no limit) and ``show_solution`` (its
@@ -195,7 +195,7 @@ def test_settings(settings: QuizSettings) -> dict[str, str]:
     "show correct answers" (lms-import-facts.md); an unset setting writes nothing, so the
     player's default applies. QTI 2.1 has no place for a quiz-wide shuffle switch (each item
     carries its own ``shuffle``), one question per page or graded vs practice."""
-    values: dict[str, str] = {}
+    values: dict[str, str | None] = dict.fromkeys(("max_time", "max_attempts", "show_solution"))
     if settings.time_limit is not None:
         values["max_time"] = str(settings.time_limit * 60)
     if settings.allowed_attempts is not None:
