@@ -241,8 +241,12 @@ def test_text2qti_quiz(tmp_path: Path) -> None:
     assert detect(path).name == "text2qti"
     quizzes, sink = run_import(path)
     assert not sink.errors, messages(sink)
-    assert any("{.run}" in m for m in messages(sink)) and any("show correct answers" in m for m in messages(sink))
+    assert any("{.run}" in m for m in messages(sink))
+    # Three of text2qti's four options are quiz settings; "can't go back" (line 7) is not.
+    assert [m for m in messages(sink) if "QB711" in m] == [
+        "text2qti-quiz.txt:7:1: warning[QB711]: the quiz option 'can't go back' has no place in the source; set it in the LMS"]
     quiz = quizzes[0].quiz
+    assert quiz.settings.given() == {"shuffle_answers": False, "show_correct_answers": True, "one_question_at_a_time": True}
     assert quiz.title == "Cell biology (text2qti)"
     assert quiz.description == "A quiz written for text2qti, with every question type\nit documents."
     kinds = [q.type for q in quiz.iter_questions()]

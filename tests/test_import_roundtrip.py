@@ -18,6 +18,9 @@ target cannot carry (docs/import.md lists the same losses), and nothing else:
   sensitivity is not recorded at all); a percent tolerance; text blanks' answers that differ only in case when the question
   is not case sensitive (one mapEntry); outcome feedback a kind cannot show (writers.qti21.
   OUTCOME_FEEDBACK); the quiz description (the manifest holds its first paragraph as plain text).
+- Quiz settings (docs/source-format.md#quiz-settings): Moodle XML holds none of them; the QTI 2.1
+  test holds the time limit, allowed attempts and show correct answers, not shuffle answers, one
+  question at a time or graded/practice.
 - Both: ``negative_marking`` of a multiple-response question whose choices are all correct (it
   changes no score, so no output records it); a true/false question's correct/incorrect feedback is the feedback of its right/wrong
   answer (the canonical form the Markdown reader produces too).
@@ -62,9 +65,18 @@ QTI_OUTCOME_FEEDBACK = {
 }
 
 
+#: Quiz settings each target has no place for (written out here, not taken from the writers).
+SETTINGS_LOST = {
+    "moodle": ("time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time", "quiz_type"),
+    "qti21": ("shuffle_answers", "one_question_at_a_time", "quiz_type"),
+}
+
+
 def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
     """The model a build to ``target`` and an import give back (see the module docstring)."""
     data = copy.deepcopy(quiz.model_dump())
+    for name in SETTINGS_LOST[target]:
+        data["settings"][name] = None
     if target == "qti21" and data.get("description"):
         data["description"] = plain_to_markdown(plain_text(data["description"], 2000)) or None
 

@@ -126,10 +126,19 @@ def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
     return base
 
 
+#: Any combination of quiz settings, each within the model's range.
+QUIZ_SETTINGS = st.fixed_dictionaries({}, optional={
+    "time_limit": st.integers(1, 10080), "allowed_attempts": st.one_of(st.integers(1, 1000), st.just("unlimited")),
+    "shuffle_answers": st.booleans(), "show_correct_answers": st.booleans(), "one_question_at_a_time": st.booleans(),
+    "quiz_type": st.sampled_from(["graded", "practice"]),
+})
+
+
 @st.composite
 def quizzes(draw: st.DrawFn) -> Quiz:
     ids = draw(st.lists(IDENT, min_size=1, max_size=5, unique=True))
     data = {"id": "generated", "title": draw(WORDS), "language": draw(st.sampled_from(["en", "ko"])),
+            "settings": draw(QUIZ_SETTINGS),
             "sections": [{"id": "section-main", "title": draw(WORDS), "questions": [draw(questions("q-" + i)) for i in ids]}]}
     return Quiz.model_validate(data)
 

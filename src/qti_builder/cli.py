@@ -215,8 +215,9 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     failed = any(d.severity.value == "error" for d in diagnostics)
     _print(diagnostics, ui.quiet)
     if result is not None:
+        left_out = _settings_left_out(result)
         for path in result.written:
-            ui.say(f"wrote {path}")
+            ui.say(f"wrote {path}{left_out.get(path, '')}")
         if ui.verbose:
             _print_timings(result)
     if failed:
@@ -230,6 +231,18 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         raise typer.Exit(1)
     assert result is not None
     return result
+
+
+def _settings_left_out(result: BuildResult) -> dict[Path, str]:
+    """A note for each written file that lacks some of its quiz's settings (a Moodle file lacks
+    all of them), so nobody expects the time limit to arrive with the questions."""
+    notes = {}
+    for r in result.results:
+        for output in r.outputs:
+            missing = WRITERS[output.format].settings_not_carried(r.quiz) if r.quiz else []
+            if missing:
+                notes[output.path] = f" (without the quiz settings {', '.join(missing)}: set them in the LMS)"
+    return notes
 
 
 def _what_failed(result: BuildResult | None) -> str:

@@ -34,6 +34,10 @@ PREVIEW = {
         "pairs": "Correct pairs", "distractors": "Distractors", "blanks": "Blanks", "upload": "Upload up to {n} file(s)",
         "errors": "Errors", "draw": "Draws {n} question(s) at random", "true": "True", "false": "False",
         "case_sensitive": "case sensitive", "score": "score",
+        "settings": "Quiz settings", "time_limit": "Time limit", "minutes": "{n} min", "allowed_attempts": "Allowed attempts",
+        "unlimited": "Unlimited", "shuffle_answers": "Shuffle answers", "show_correct_answers": "Show correct answers",
+        "one_question_at_a_time": "One question at a time", "quiz_type": "Quiz type", "graded": "Graded quiz",
+        "practice": "Practice quiz", "yes": "Yes", "no": "No",
     },
     "ko": {
         "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
@@ -43,6 +47,10 @@ PREVIEW = {
         "pairs": "올바른 짝", "distractors": "오답 보기", "blanks": "빈칸", "upload": "파일 최대 {n}개 업로드",
         "errors": "오류", "draw": "무작위로 {n}문항 출제", "true": "참", "false": "거짓",
         "case_sensitive": "대소문자 구분", "score": "점수",
+        "settings": "퀴즈 설정", "time_limit": "제한 시간", "minutes": "{n}분", "allowed_attempts": "응시 가능 횟수",
+        "unlimited": "무제한", "shuffle_answers": "답안 순서 섞기", "show_correct_answers": "정답 공개",
+        "one_question_at_a_time": "한 번에 한 문항씩", "quiz_type": "퀴즈 유형", "graded": "성적 반영 퀴즈",
+        "practice": "연습 퀴즈", "yes": "예", "no": "아니요",
     },
 }
 

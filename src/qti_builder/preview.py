@@ -17,7 +17,7 @@ from typing import Any
 from . import content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, SourceSpan
 from .i18n import preview_words, true_false_labels
-from .model import Quiz
+from .model import Quiz, QuizSettings
 from .model.questions import BLANK_MARKER, Question
 from .package import write_files
 from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs
@@ -111,7 +111,23 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
         sections.append({"section": section, "depth": len(ancestors), "description": html(section.description),
                          "questions": questions})
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
-            "quiz_diagnostics": by_question.get("", [])}
+            "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", [])}
+
+
+def settings_view(settings: QuizSettings, words: dict[str, str]) -> list[dict[str, str]]:
+    """The quiz settings the source states, as label and value in the quiz's language."""
+    shown = []
+    for name, value in settings.given().items():
+        if isinstance(value, bool):
+            text = words["yes" if value else "no"]
+        elif name == "time_limit":
+            text = words["minutes"].format(n=value)
+        elif isinstance(value, str):  # "unlimited", "graded", "practice"
+            text = words[value]
+        else:
+            text = str(value)
+        shown.append({"name": name, "label": words[name], "value": text})
+    return shown
 
 
 def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, SourceSpan]) -> dict[str, list[Diagnostic]]:

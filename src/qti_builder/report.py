@@ -14,6 +14,7 @@ from typing import Any
 from . import __version__
 from .diagnostics import Diagnostic, SourceSpan, display_path
 from .pipeline import STAGES, BuildResult, QuizResult, question_counts
+from .writers import WRITERS
 
 #: Bumped when a field changes meaning or goes away (new fields may appear at any time).
 REPORT_VERSION = 1
@@ -56,9 +57,11 @@ def quiz_report(r: QuizResult) -> dict[str, Any]:
         "status": "failed" if r.failed else "ok",
         "questions": sum(counts.values()),
         "question_types": counts,
+        "settings": r.quiz.settings.given() if r.quiz else {},
         "outputs": [
             {"format": o.format, "path": display_path(o.path), "sha256": o.sha256, "bytes": o.size,
-             "documents": o.documents, "written": r.written}
+             "documents": o.documents, "written": r.written,
+             "settings_not_carried": WRITERS[o.format].settings_not_carried(r.quiz) if r.quiz else []}
             for o in (r.outputs if not r.failed else [])
         ],
         "errors": [diagnostic(d) for d in r.diagnostics if d.severity.value == "error"],

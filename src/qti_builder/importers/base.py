@@ -18,7 +18,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..media import safe_name
-from ..model import IDENTIFIER_PATTERN, Question, Quiz
+from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
 
 #: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or
 #: has no importer, QB701 XML that is not well-formed, QB702 hostile XML refused, QB703 a hostile
@@ -189,7 +189,8 @@ class QuizBuilder:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text)."""
         self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id))
 
-    def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None) -> Quiz | None:
+    def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
+              settings: dict[str, Any] | None = None) -> Quiz | None:
         quiz_ident = sanitise_id(quiz_id) or slug(title, "quiz-")
         sections = [s for s in (self._finish(root) for root in self.roots) if s is not None]
         count = sum(1 for _ in _walk(sections))
@@ -198,12 +199,26 @@ class QuizBuilder:
                             hint="check the format (--format) and the warnings above")
             return None
         data = {"id": quiz_ident, "title": clean_text(title).replace("\n", " ").strip() or quiz_ident, "language": language,
-                "description": clean_text(description) or None, "sections": sections}
+                "description": clean_text(description) or None, "settings": self._settings(settings or {}), "sections": sections}
         try:
             return Quiz.model_validate(data)
         except ValidationError as exc:  # a bug: every part was validated on its own
             self.sink.error(INVALID, f"the imported quiz is not valid: {exc.errors()[0]['msg']}", SourceSpan(self.origin))
             return None
+
+    def _settings(self, settings: dict[str, Any]) -> dict[str, Any]:
+        """The quiz settings an input states, each validated on its own: one the model cannot
+        hold (a time limit of ten weeks) is reported and left out, the others are kept."""
+        kept: dict[str, Any] = {}
+        for name, value in settings.items():
+            try:
+                QuizSettings.model_validate({name: value})
+            except ValidationError as exc:
+                problem = exc.errors()[0]["msg"].removeprefix("Value error, ")
+                self.warn(LOST, f"the quiz setting {name} = {value!r} cannot be kept: {problem}", SourceSpan(self.origin))
+                continue
+            kept[name] = value
+        return kept
 
     def _finish(self, section: dict[str, Any]) -> dict[str, Any] | None:
         preferred = section.pop("_preferred")

@@ -24,7 +24,8 @@ Data = dict[str, Any]
 MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("quiz_title", re.compile(r"^Quiz title:\s*(.*)$")),
     ("quiz_description", re.compile(r"^Quiz description:\s*(.*)$")),
-    ("setting", re.compile(r"^(shuffle answers|show correct answers|one question at a time|can't go back|feedback is shown|feedback only):\s*(.*)$", re.I)),
+    ("setting", re.compile(r"^(shuffle answers|show correct answers|one question at a time|can't go back|feedback is shown|feedback only"
+                           r"|feedback is solution|solutions sample groups|solutions randomize groups):\s*(.*)$", re.I)),
     ("group", re.compile(r"^GROUP\s*$")),
     ("end_group", re.compile(r"^END_GROUP\s*$")),
     ("pick", re.compile(r"^pick:\s*(\d+)\s*$")),
@@ -42,6 +43,10 @@ MARKERS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("feedback", re.compile(r"^(\.\.\.|\+|-)\s+(.*)$")),
     ("run_code", re.compile(r"^```+\s*\{[^}]*\.run[^}]*\}")),
 )
+#: text2qti's quiz options that are quiz settings of the model (its others are Canvas or PDF options
+#: the source does not hold: reported as lost).
+SETTINGS = {"shuffle answers": "shuffle_answers", "show correct answers": "show_correct_answers",
+            "one question at a time": "one_question_at_a_time"}
 SIUNITX = re.compile(r"\\(num|si|SI)\{")
 
 
@@ -82,6 +87,7 @@ class _Reader:
         self.builder = QuizBuilder(display, sink)
         self.title, self.description = path.stem, ""
         self.shuffle = True
+        self.settings: Data = {}
         self.main: Data | None = None
         self.section: Data | None = None
         self.group_points: float | None = None
@@ -130,16 +136,26 @@ class _Reader:
                 description = [match.group(1).strip()]
                 self.description_lines = description
             elif kind == "setting":
-                if match.group(1).lower() == "shuffle answers":
-                    self.shuffle = match.group(2).strip().lower() == "true"
-                else:
-                    self.builder.warn(LOST, f"the quiz setting '{match.group(1)}' is an LMS setting the source does not hold", self.span(number))
+                self._setting(match.group(1), match.group(2).strip(), number)
             else:
                 self._marker(kind, match, number)
         self._finish_item()
         self.description = _paragraphs(self.description_lines)
-        quiz = self.builder.build(sanitise_id(self.path.stem) or None, self.title, guess_language(self.texts), self.description or None)
+        quiz = self.builder.build(sanitise_id(self.path.stem) or None, self.title, guess_language(self.texts), self.description or None,
+                                  self.settings)
         return [ImportedQuiz(quiz, {}, self.display)] if quiz else []
+
+    def _setting(self, option: str, value: str, number: int) -> None:
+        name = SETTINGS.get(option.lower())
+        if name is None:
+            self.builder.warn(LOST, f"the quiz option '{option}' has no place in the source; set it in the LMS", self.span(number))
+            return
+        if value.lower() not in ("true", "false"):
+            self.builder.warn(LOST, f"'{option}: {value}' is not true or false; the option is left out", self.span(number))
+            return
+        self.settings[name] = value.lower() == "true"
+        if name == "shuffle_answers":  # also each choice question's own shuffle, which QTI and Moodle write
+            self.shuffle = self.settings[name]
 
     def _current_main(self) -> Data:
         if self.main is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from .common import Identifier, Markdown, ModelBase
 from .questions import Question
@@ -39,22 +39,33 @@ class QuizSettings(ModelBase):
     Every field is optional: unset means "the LMS's default", and nothing is written for it.
     """
 
-    time_limit: int | None = Field(default=None, ge=1, le=10080, description="Minutes a student has, once started.")
-    allowed_attempts: int | Literal["unlimited"] | None = Field(
+    time_limit: int | None = Field(default=None, ge=1, le=10080, description="Minutes a student has, once started (1 to 10080).")
+    allowed_attempts: Annotated[int, Field(ge=1, le=1000)] | Literal["unlimited"] | None = Field(
         default=None, description="How many times a student may take the quiz (a number from 1, or 'unlimited')."
     )
-    shuffle_answers: bool | None = Field(default=None, description="Show the options of choice questions in a random order.")
+    shuffle_answers: bool | None = Field(
+        default=None,
+        description="Show the options of choice questions in a random order: the LMS's quiz-wide switch. "
+                    "(QTI 2.1 and Moodle XML shuffle per question, by each question's own shuffle.)",
+    )
     show_correct_answers: bool | None = Field(default=None, description="Show students the correct answers after they submit.")
     one_question_at_a_time: bool | None = Field(default=None, description="Show one question per page.")
     quiz_type: Literal["graded", "practice"] | None = Field(
         default=None, description="'graded' counts toward the grade; 'practice' does not."
     )
 
-    @model_validator(mode="after")
-    def _attempts_positive(self) -> "QuizSettings":
-        if isinstance(self.allowed_attempts, int) and not 1 <= self.allowed_attempts <= 1000:
-            raise ValueError("allowed_attempts is a number from 1 to 1000, or 'unlimited'")
-        return self
+    @field_validator("time_limit", "allowed_attempts", mode="before")
+    @classmethod
+    def _no_flags_for_numbers(cls, value: object) -> object:
+        # Lax integers take true as 1: "allowed_attempts: yes" must not mean one attempt.
+        if isinstance(value, bool):
+            raise ValueError("a number is needed, not true or false")
+        return value
+
+    @field_validator("allowed_attempts", "quiz_type", mode="before")
+    @classmethod
+    def _words_in_any_case(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     def given(self) -> dict[str, object]:
         """The settings the source states, by name (for reports and for targets that list them)."""
@@ -67,7 +78,10 @@ class Quiz(ModelBase):
     title: str = Field(min_length=1)
     description: Markdown | None = None
     language: LanguageTag = "en"
-    settings: QuizSettings = Field(default_factory=QuizSettings)
+    settings: QuizSettings = Field(
+        default_factory=QuizSettings,
+        description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, graded or practice.",
+    )
     sections: list[Section] = Field(min_length=1)
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:

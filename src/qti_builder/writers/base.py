@@ -98,6 +98,10 @@ class Writer:
     #: which is reported per question rather than dropped.
     templates: ClassVar[dict[type[QuestionBase], str]]
 
+    #: The quiz settings (``QuizSettings`` fields) this target writes; a source's other settings
+    #: are listed as not carried in the build report (docs/source-format.md#quiz-settings).
+    carries_settings: ClassVar[frozenset[str]] = frozenset()
+
     #: Which documents :meth:`render` makes: those of one question (rendered with ``question`` in
     #: the context), the rest (a QTI test and manifest, a Moodle frame), or both. The pipeline
     #: makes writers that render one kind only, to share a big quiz among workers.
@@ -111,6 +115,11 @@ class Writer:
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
     ) -> Output | None:
         raise NotImplementedError
+
+    @classmethod
+    def settings_not_carried(cls, quiz: Quiz) -> list[str]:
+        """The settings ``quiz`` states that this target has no place for, in the model's order."""
+        return [name for name in quiz.settings.given() if name not in cls.carries_settings]
 
     def check_supported(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> bool:
         ok = True

@@ -140,8 +140,11 @@ class _Inexpressible(Exception):
 
 def to_markdown(quiz: Quiz) -> str:
     _WORDS.set(LABEL_WORDS.get(quiz.language.split("-")[0].lower(), {}))
-    front = yaml.dump({"id": quiz.id, "title": quiz.title, "language": quiz.language}, Dumper=_Dumper,
-                      allow_unicode=True, sort_keys=False, width=10_000).strip()
+    _SHUFFLE_DEFAULT.set(quiz.settings.shuffle_answers is not False)
+    head: dict[str, Any] = {"id": quiz.id, "title": quiz.title, "language": quiz.language}
+    if quiz.settings.given():
+        head["settings"] = quiz.settings.given()
+    front = yaml.dump(head, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10_000).strip()
     lines = ["---", front, "---", ""]
     if quiz.description:
         lines += [*_margin_block(quiz.description), ""]
@@ -169,6 +172,8 @@ def _question(q: Question, number: int) -> list[str]:
         value, default = getattr(q, name), type(q).model_fields[name].default
         if name == "allowed_types":
             default = []
+        if name == "shuffle":
+            default = _SHUFFLE_DEFAULT.get()
         kind_attrs.append((name, value, default))
     default_points = type(q).model_fields["points"].default
     attrs = _attrs(("#" + q.id, None), ("type", q.type if _needs_type(q) else None, None),
@@ -288,6 +293,9 @@ def _marked(marker: str, text: str, attrs: str, what: str) -> list[str]:
 
 #: The label words of the quiz being written (set by to_markdown).
 _WORDS: ContextVar[dict[str, str]] = ContextVar("label_words", default={})
+#: The shuffle the reader gives a question without ``shuffle=``: false when the quiz's settings
+#: say ``shuffle_answers: false`` (the Markdown reader's default), else the model's.
+_SHUFFLE_DEFAULT: ContextVar[bool] = ContextVar("shuffle_default", default=True)
 
 
 def _labelled(label: str, text: str, indent: str = "") -> list[str]:

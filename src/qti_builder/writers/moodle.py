@@ -79,6 +79,9 @@ MARKERS_ERROR = "QB305"
 class MoodleXmlWriter(Writer):
     name = "moodle"
     suffix = ".moodle.xml"
+    #: Moodle XML is a question bank: time limit, attempts, review options and the like belong to
+    #: the quiz activity, which the file does not describe. No quiz setting has a place in it.
+    carries_settings: ClassVar[frozenset[str]] = frozenset()
     templates: ClassVar[dict[type[QuestionBase], str]] = {
         SingleChoiceQuestion: "moodle/question_multichoice.xml.j2",
         MultipleResponseQuestion: "moodle/question_multichoice.xml.j2",

@@ -45,7 +45,7 @@ from ..media import MediaSet
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
-from ..model import Quiz
+from ..model import Quiz, QuizSettings
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
@@ -131,6 +131,8 @@ TEST_PATH = "assessmentTest.xml"
 class Qti21Writer(Writer):
     name = "qti21"
     suffix = ".qti21.zip"
+    #: What the assessmentTest holds (test_settings); QTI 2.1 has no place for the rest.
+    carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers"})
     templates: ClassVar[dict[type[QuestionBase], str]] = {
         SingleChoiceQuestion: "qti21/item_choice.xml.j2",
         MultipleResponseQuestion: "qti21/item_multiple_response.xml.j2",
@@ -172,7 +174,8 @@ class Qti21Writer(Writer):
                 output.documents.append(Document(item["href"], data, "qti", question.id))
             items.append(item)
         by_id = {item["question"].id: item for item in items}
-        test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=by_id, media=media, media_prefix=MEDIA_DIR)
+        test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=by_id, media=media, media_prefix=MEDIA_DIR,
+                           test_settings=test_settings(quiz.settings))
         test_media = [MEDIA_DIR + f.name for _, section in quiz.iter_sections() for f in media.used_by(section.model_copy(update={"questions": [], "sections": []}))]
         manifest = self.render("qti21/imsmanifest.xml.j2", sink, quiz=quiz, items=items, test_href=TEST_PATH,
                                test_media=sorted(set(test_media)))
@@ -182,6 +185,24 @@ class Qti21Writer(Writer):
         output.documents.append(Document("imsmanifest.xml", manifest, "manifest"))
         output.documents.extend(Document(MEDIA_DIR + f.name, f.data, "") for f in media.files)
         return output
+
+
+def test_settings(settings: QuizSettings) -> dict[str, str | None]:
+    """The quiz settings QTI 2.1 can hold, as attribute values of the assessmentTest: ``max_time``
+    (``timeLimits/@maxTime``, seconds), ``max_attempts`` (the test part's
+    ``itemSessionControl/@maxAttempts``, 0 for no limit) and ``show_solution`` (its
+    ``@showSolution``). These are where Canvas reads its time limit, allowed attempts and
+    "show correct answers" (lms-import-facts.md); an unset setting writes nothing, so the
+    player's default applies. QTI 2.1 has no place for a quiz-wide shuffle switch (each item
+    carries its own ``shuffle``), one question per page or graded vs practice."""
+    values: dict[str, str | None] = dict.fromkeys(("max_time", "max_attempts", "show_solution"))
+    if settings.time_limit is not None:
+        values["max_time"] = str(settings.time_limit * 60)
+    if settings.allowed_attempts is not None:
+        values["max_attempts"] = "0" if settings.allowed_attempts == "unlimited" else str(settings.allowed_attempts)
+    if settings.show_correct_answers is not None:
+        values["show_solution"] = "true" if settings.show_correct_answers else "false"
+    return values
 
 
 def item_identifier(quiz: Quiz, question: QuestionBase) -> str:

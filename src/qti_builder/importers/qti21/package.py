@@ -15,6 +15,7 @@ from ..base import LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, markdown
 from ..markup import plain_to_markdown, qti_fragment
 from ..safety import Package, normalise_member, parse_xml
 from .item import ItemReader
+from .settings import test_settings
 from .xml import Data, _float, child, children, descendants, local
 
 
@@ -56,6 +57,7 @@ class PackageReader:
         description: str | None = None
         refs: list[ItemRef] = []
         tests: list[str] = []
+        settings: Data = {}
         if manifest_name is not None:
             manifest = self.xml(manifest_name)
             if manifest is None:
@@ -73,6 +75,7 @@ class PackageReader:
                 return None
             title = test.get("title") or title
             self.quiz_id = test.get("identifier") or self.quiz_id
+            settings = test_settings(self, test, tests[0])
             listed = {r.href for r in refs}
             refs = self._test(test, tests[0])
             missing = [r for r in sorted(listed - {r.href for r in refs})]
@@ -88,7 +91,7 @@ class PackageReader:
         for ref in refs:
             self._item(ref)
         language = self.languages[0] if self.languages else "en"
-        quiz = self.builder.build(self.quiz_id or title, title, language, description)
+        quiz = self.builder.build(self.quiz_id or title, title, language, description, settings)
         return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
 
     def _manifest(self, manifest: etree._Element, name: str) -> tuple[str, str | None, list[ItemRef], list[str]]:

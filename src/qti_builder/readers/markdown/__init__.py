@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ...model import Quiz
+from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
 from ..yaml import load_yaml
 from . import syntax as S
@@ -43,6 +43,11 @@ class _Reader:
             return None
         description, sections = Scanner(self.lines, self.source.path, self.sink).scan(body_start)
         defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
+        settings = front.get("settings")
+        if "shuffle" not in defaults and isinstance(settings, dict) and settings.get("shuffle_answers") is False:
+            # The quiz says "do not shuffle answers": its questions keep their order in every
+            # target, not only in the LMS that reads the quiz-wide switch.
+            defaults["shuffle"] = False
         data: dict[str, Any] = dict(front)
         intro = description.text()
         if intro:
@@ -81,14 +86,30 @@ class _Reader:
         for key, value in raw.items():
             span = self.source.locate(("__front__", KEY, key))
             if key not in S.FRONT_MATTER_KEYS:
-                self.error("QB106", f"unknown front-matter key '{key}'{suggest(key, list(S.FRONT_MATTER_KEYS))}",
-                           span.line, span.column, hint=f"known keys: {', '.join(S.FRONT_MATTER_KEYS)}")
+                self._unknown_key(key, span.line, span.column)
                 continue
-            front[S.FRONT_MATTER_KEYS[key]] = value
-            self.source.positions[(S.FRONT_MATTER_KEYS[key],)] = self.source.locate(("__front__", key))
+            model_key = S.FRONT_MATTER_KEYS[key]
+            front[model_key] = value
+            # The key's value and, for the settings mapping, everything inside it.
+            for loc, where in list(self.source.positions.items()):
+                if loc[:2] == ("__front__", key):
+                    self.source.positions[(model_key,) + loc[2:]] = where
         if "title" not in front:
             self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
         return front, end + 1
+
+    def _unknown_key(self, key: str, line: int, column: int) -> None:
+        settings = list(QuizSettings.model_fields)
+        if key in settings:
+            self.error("QB106", f"'{key}' is a quiz setting: write it under 'settings:'", line, column,
+                       hint=f"a line 'settings:', then '  {key}: ...' indented below it (docs/source-format.md#quiz-settings)")
+            return
+        near = suggest(key, list(S.FRONT_MATTER_KEYS))
+        setting = suggest(key, settings)
+        if not near and setting:
+            near = setting.removesuffix("?") + ", under 'settings:'?"
+        self.error("QB106", f"unknown front-matter key '{key}'{near}", line, column,
+                   hint=f"known keys: {', '.join(S.FRONT_MATTER_KEYS)}")
 
     def _section(self, section: Section, loc: Loc, quiz_title: str, builder: QuestionBuilder) -> dict[str, Any]:
         title = section.title or quiz_title

@@ -29,7 +29,8 @@ QUESTION_LABELS: dict[str, str] = {
 #: Indented under an option, or under one of several answers.
 CHOICE_LABELS: dict[str, str] = {"feedback": "feedback", "피드백": "feedback"}
 
-#: Front-matter keys, mapped to model keys (``lang`` is a common alias).
+#: Front-matter keys, mapped to model keys (``lang`` is a common alias). ``settings`` is the quiz
+#: settings mapping, as in YAML sources; its keys are not accepted flat (docs/source-format.md#quiz-settings).
 FRONT_MATTER_KEYS = {
     "id": "id",
     "title": "title",
@@ -38,6 +39,7 @@ FRONT_MATTER_KEYS = {
     "description": "description",
     "points": "points",
     "shuffle": "shuffle",
+    "settings": "settings",
 }
 
 #: Attributes every question takes, and those that only some kinds take.
