@@ -54,7 +54,7 @@ from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
 from ..media import MediaSet
-from ..model import Quiz, Section
+from ..model import Quiz, QuizSettings, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
@@ -79,6 +79,8 @@ QUIZ_TYPES = {"graded": "assignment", "practice": "practice_quiz"}
 class CanvasWriter(Writer):
     name = "canvas"
     suffix = ".canvas.zip"
+    #: Every quiz setting has its place in the settings file (assessment_meta.xml).
+    carries_settings = frozenset(QuizSettings.model_fields)
     templates: ClassVar[dict[type[QuestionBase], str]] = {
         SingleChoiceQuestion: "canvas/item_choice.xml.j2",
         MultipleResponseQuestion: "canvas/item_choice.xml.j2",
