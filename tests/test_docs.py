@@ -152,7 +152,7 @@ def test_examples_print_what_the_docs_say(doc: Path, tmp_path: Path) -> None:
             (tmp_path / rest).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / rest).write_bytes((ROOT / rest).read_bytes())
         elif kind == "file":
-            text = step.body if step.body is not None else step.block and step.block.body
+            text = step.body if step.body is not None else (step.block.body if step.block else None)
             assert text is not None, f"{where}: no block after the marker"
             (tmp_path / rest).parent.mkdir(parents=True, exist_ok=True)
             (tmp_path / rest).write_text(text, encoding="utf-8")

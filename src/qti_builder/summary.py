@@ -31,7 +31,7 @@ TYPE_WORDS = {
 
 def type_summary(quiz: Quiz) -> str:
     """``ray-train-tune: 10 questions: 8 single choice, 2 essay``."""
-    counts = Counter(q.type for q in quiz.iter_questions())
+    counts: Counter[str] = Counter(q.type for q in quiz.iter_questions())
     total = sum(counts.values())
     kinds = ", ".join(f"{counts[kind]} {words}" for kind, words in TYPE_WORDS.items() if counts[kind])
     return f"{quiz.id}: {total} question{'' if total == 1 else 's'}: {kinds}"
