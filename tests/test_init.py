@@ -101,3 +101,11 @@ def test_the_workflow_is_the_one_docs_ci_describes() -> None:
     assert shipped == documented
     steps = yaml.safe_load(shipped)["jobs"]["build"]["steps"]
     assert any("qti-builder build" in step.get("run", "") for step in steps)
+
+
+def test_init_that_cannot_write_says_so_and_leaves_nothing(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("", encoding="utf-8")
+    code, out, err = run("init", "afile/project", cwd=tmp_path)
+    assert code == 1 and out == ""
+    assert err.startswith("error[QB501]: cannot write afile/project/source: Not a directory")
+    assert "nothing was written" in err and files_below(tmp_path) == {"afile"}

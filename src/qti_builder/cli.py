@@ -18,7 +18,7 @@ import typer
 
 from . import __version__
 from .console import Ui
-from .diagnostics import BuildFailed, Diagnostic, display_path
+from .diagnostics import BuildFailed, Diagnostic, Severity, display_path
 from .importers.command import import_command
 from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
@@ -110,7 +110,7 @@ def init_command(
                                            metavar="DIR", file_okay=False, show_default=False)] = Path("."),
 ) -> None:
     """Start a project: a quiz in source/ that shows the common types, a .gitignore for dist/ and a CI workflow."""
-    from .starter import existing_files, write_starter
+    from .starter import existing_files, next_steps, write_starter
 
     taken = existing_files(folder)
     if taken:
@@ -121,25 +121,13 @@ def init_command(
     try:
         written = write_starter(folder)
     except WriteError as exc:
-        typer.echo(f"error[QB501]: cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}\n"
-                   "    hint: check that the folder is writable and the disk has space; nothing was written", err=True)
+        _print([Diagnostic(Severity.ERROR, "QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
+                           hint="check that the folder is writable and the disk has space; nothing was written")])
         raise typer.Exit(1) from None
     for path in written:
         typer.echo(f"wrote {display_path(path)}")
-    here = folder.resolve() == Path.cwd().resolve()
-    typer.echo("next, in this folder:" if here else f"next:\n  cd {display_path(folder)}")
-    for line in NEXT_STEPS:
-        typer.echo(f"  {line}")
-    typer.echo("then edit source/first-quiz.md, or add quizzes beside it: docs/source-format.md in qti-builder's repository\n"
-               "says how. Set the install step of .github/workflows/quizzes.yml to where you get qti-builder from.")
-
-
-#: What ``init`` tells a newcomer to run first, in the new project (tests/test_init.py runs them).
-NEXT_STEPS = (
-    "qti-builder check      # reads and validates every quiz in source/; writes nothing",
-    "qti-builder build      # writes dist/first-quiz.qti21.zip (Canvas) and dist/first-quiz.moodle.xml (Moodle)",
-    "qti-builder preview    # writes dist/preview/index.html: every question as students see it",
-)
+    for line in next_steps(folder):
+        typer.echo(line)
 
 
 @app.command("build", epilog=examples(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .diagnostics import display_path
 from .package import write_files
 from .resources import data_dir
 
@@ -35,3 +36,22 @@ def write_starter(folder: Path) -> list[Path]:
     files = starter_files(folder)
     write_files(files)
     return [path for path, _ in files]
+
+
+#: What ``init`` tells a newcomer to run first, in the new project (tests/test_init.py runs them).
+NEXT_STEPS = (
+    "qti-builder check      # reads and validates every quiz in source/; writes nothing",
+    "qti-builder build      # writes dist/first-quiz.qti21.zip (Canvas) and dist/first-quiz.moodle.xml (Moodle)",
+    "qti-builder preview    # writes dist/preview/index.html: every question as students will see it",
+)
+
+
+def next_steps(folder: Path) -> list[str]:
+    """What ``init`` prints after the files: the commands to run next, then where to go from there."""
+    here = folder.resolve() == Path.cwd().resolve()
+    return [
+        "next, in this folder:" if here else f"next:\n  cd {display_path(folder)}",
+        *(f"  {line}" for line in NEXT_STEPS),
+        "then edit source/first-quiz.md, or add quizzes beside it (how: docs/source-format.md in qti-builder's repository).",
+        "Before you push, set the install step of .github/workflows/quizzes.yml to where you get qti-builder from.",
+    ]
