@@ -109,3 +109,11 @@ def test_init_that_cannot_write_says_so_and_leaves_nothing(tmp_path: Path) -> No
     assert code == 1 and out == ""
     assert err.startswith("error[QB501]: cannot write afile/project/source: Not a directory")
     assert "nothing was written" in err and files_below(tmp_path) == {"afile"}
+
+
+def test_the_bundled_sources_check_without_a_word_on_stderr(tmp_path: Path) -> None:
+    """What a newcomer builds first (source/, and the starter quiz) warns about nothing, so the
+    first warning they see is about their own quiz."""
+    code, out, err = run("check", "--strict", str(ROOT / "source"), str(ROOT / "starter" / "source"), cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert out.splitlines()[-1] == "ok: 4 quiz(zes), 37 question(s), 8 output(s) valid"
