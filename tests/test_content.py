@@ -1,5 +1,6 @@
 """Rich content (source/content-showcase.md) reaches both targets intact: code, tables, images,
-audio, math and hostile text, each found where it belongs in the parsed output."""
+audio, math and text that is hard to escape, each found where it belongs in the parsed output; and
+hostile HTML (tests/fixtures/hostile-html.md, kept out of the bundled sources) never does."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from qti_builder import BuildOptions, build
 from qti_builder import content
 
 SHOWCASE = ROOT / "source" / "content-showcase.md"
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile-html.md"
 MEDIA = ROOT / "source" / "media"
 M = "{http://www.w3.org/1998/Math/MathML}"
 Q = "{" + NS["q"] + "}"
@@ -23,7 +25,16 @@ Q = "{" + NS["q"] + "}"
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("showcase")
     result = build(BuildOptions(sources=[SHOWCASE], out_dir=out))
-    assert [d.code for d in result.diagnostics] == ["QB150"]  # the <script>, reported
+    assert result.diagnostics == []  # a bundled source builds without a warning
+    return out
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("hostile")
+    result = build(BuildOptions(sources=[HOSTILE], out_dir=out))
+    # The <script>, reported where it starts (line 11: "1. Raw HTML is sanitised: <b>bold stays</b>, <script>").
+    assert [(d.code, d.span and (d.span.line, d.span.column)) for d in result.diagnostics] == [("QB150", (11, 46))]
     return out
 
 
@@ -129,11 +140,22 @@ def test_money_stays_text(package: dict[str, bytes], moodle: dict[str, etree._El
     assert feedback.find(f".//{M}math") is None
 
 
-def test_script_vanishes_and_safe_html_stays(built: Path, package: dict[str, bytes]) -> None:
-    texts = [data for data in package.values()] + [(built / "content-showcase.moodle.xml").read_bytes()]
+def test_script_vanishes_and_safe_html_stays(hostile: Path) -> None:
+    package = zip_members((hostile / "hostile-html.qti21.zip").read_bytes())
+    texts = [data for data in package.values()] + [(hostile / "hostile-html.moodle.xml").read_bytes()]
     assert not any(b"<script" in t or b"this must vanish" in t for t in texts)
+    assert item(package, "html-question").find(f".//{Q}b").text == "bold stays"
+    moodle = etree.fromstring((hostile / "hostile-html.moodle.xml").read_bytes())
+    stem = html.fragment_fromstring(moodle.findtext("question[@type='truefalse']/questiontext/text"), create_parent="div")
+    assert stem.find(".//b").text == "bold stays" and "scripts do not" in stem.text_content()
+
+
+def test_html_that_markdown_lacks_stays(package: dict[str, bytes], moodle: dict[str, etree._Element]) -> None:
     qti = item(package, "html-question")
-    assert qti.find(f".//{Q}b").text == "bold stays"
+    assert [(e.tag.removeprefix(Q), e.text) for e in qti.find(f"{Q}itemBody").iter(f"{Q}b", f"{Q}sub", f"{Q}kbd")] == [
+        ("b", "bold"), ("sub", "2"), ("kbd", "Ctrl"), ("kbd", "C")]
+    stem = moodle_html(moodle["html-question"], "questiontext/text")
+    assert [(e.tag, e.text) for e in stem.iter("b", "sub", "kbd")] == [("b", "bold"), ("sub", "2"), ("kbd", "Ctrl"), ("kbd", "C")]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""A regular (non-editable) install carries its templates and the project's Moodle XSD."""
+"""A regular (non-editable) install carries its templates, the project's Moodle XSD and the starter project."""
 
 from __future__ import annotations
 
@@ -23,15 +23,20 @@ def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:
         "from pathlib import Path\n"
         "from qti_builder.resources import data_dir\n"
         "from qti_builder.cli import main\n"
-        "print(qti_builder.__file__, data_dir('templates'), data_dir('schemas'), sep='\\n')\n"
+        "print(qti_builder.__file__, data_dir('templates'), data_dir('schemas'), data_dir('starter'), sep='\\n')\n"
     )
     env = {**os.environ, "PYTHONPATH": str(target)}
     shown = subprocess.run([sys.executable, "-c", script], cwd=work, env=env, capture_output=True, text=True, check=True)
-    module, templates, schemas = shown.stdout.split()
-    for path in (module, templates, schemas):
+    module, templates, schemas, starter = shown.stdout.split()
+    for path in (module, templates, schemas, starter):
         assert Path(path).is_relative_to(target), path
     assert (Path(schemas) / "moodle-xml.xsd").is_file()
     assert (Path(templates) / "qti21" / "item_choice.xml.j2").is_file()
+
+    init = subprocess.run([sys.executable, "-c", "from qti_builder.cli import main; main()", "init", "project"],
+                          cwd=work, env=env, capture_output=True, text=True)
+    assert init.returncode == 0, init.stderr
+    assert (work / "project" / ".github" / "workflows" / "quizzes.yml").is_file()
 
     build = subprocess.run(
         [sys.executable, "-c", "from qti_builder.cli import main; main()", "build", str(SEED_SOURCE), "--out", "out"],

@@ -21,6 +21,7 @@ from qti_builder.preview import build_preview
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium package is not installed")
 ARTIFACTS = ROOT / "tests" / "artifacts"
+HOSTILE = ROOT / "tests" / "fixtures" / "hostile-html.md"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run"]
 
@@ -28,7 +29,7 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-ne
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("preview")
-    build_preview(BuildOptions(sources=[SEED_SOURCE, ROOT / "source" / "content-showcase.md"]), out)
+    build_preview(BuildOptions(sources=[SEED_SOURCE, ROOT / "source" / "content-showcase.md", HOSTILE]), out)
     return out
 
 
@@ -93,11 +94,17 @@ def test_content_showcase_renders_images_and_math(browser, site: Path) -> None: 
     formula = page.locator("#q-math-question .stem math").last
     box = formula.bounding_box()
     assert box and box["width"] > 20 and box["height"] > 10
-    assert page.locator("script").count() == 0 or "this must vanish" not in page.content()
     page.locator("#q-image-question details.answer summary").click()
     korean_image = page.locator("img[alt='A colour gradient']")
     assert korean_image.evaluate("e => e.complete && e.naturalWidth") == 160
     page.screenshot(path=str(ARTIFACTS / "preview-content.png"), full_page=True)
+    assert problems == []
+
+
+def test_hostile_html_never_reaches_the_preview(browser, site: Path) -> None:  # type: ignore[no-untyped-def]
+    page, problems = open_page(browser, (site / "hostile-html.html").as_uri())
+    assert page.locator("#q-html-question .stem b").inner_text() == "bold stays"
+    assert "this must vanish" not in page.content()
     assert problems == []
 
 

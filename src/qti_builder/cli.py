@@ -18,24 +18,58 @@ import typer
 
 from . import __version__
 from .console import Ui
-from .diagnostics import BuildFailed, Diagnostic, display_path
+from .diagnostics import BuildFailed, Diagnostic, Severity, display_path
 from .importers.command import import_command
 from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
+from .package import WriteError
 from .profiles import PROFILES
 from .schemas import SchemaError
+from .summary import question_lines, type_summary
 from .writers import WRITERS
+
+#: Where every --help points for the source format (the docs are in the repository, not the wheel).
+SOURCE_FORMAT_DOC = "How to write a quiz source: docs/source-format.md in qti-builder's repository."
+
+
+def examples(*lines: str) -> str:
+    """A command's --help epilog: a few command lines (kept as written, ``\b``) and the docs."""
+    return "Examples:\n\n\b\n" + "\n".join(f"  {line}" for line in lines) + f"\n\n{SOURCE_FORMAT_DOC}"
+
 
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    # Plain help, as click writes it. Typer's rich help (0.29) prints a type for every option,
+    # flags included: "--strict <bool>" invites "--strict true", and the "true" is then taken for
+    # a source path. The plain help writes a type for options that take a value only.
+    rich_markup_mode=None,
     help="Build IMS QTI 2.1 packages and Moodle XML from quiz sources, validated against the official schemas.",
+    epilog=examples(
+        "qti-builder init              # a starter project in this folder",
+        "qti-builder check --verbose   # what each question was read as",
+        "qti-builder build             # source/ -> dist/",
+    ),
 )
+
+#: Values that a user who reads a flag as an option with a value puts after it ("--strict true").
+_FLAG_VALUES = {"true", "false", "yes", "no", "on", "off", "1", "0"}
+
+
+def _existing(paths: list[Path] | None) -> list[Path] | None:
+    """The source paths must exist; a missing "true" after a flag gets the reason."""
+    for path in paths or []:
+        if not path.exists():
+            hint = "; flags such as --strict take no value" if str(path).lower() in _FLAG_VALUES else ""
+            raise typer.BadParameter(f"path '{path}' does not exist{hint}", param_hint="'SOURCES'")
+    return paths
+
 
 Sources = Annotated[
     Optional[list[Path]],
-    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them. Default: source/", exists=True, show_default=False),
+    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them. Default: source/", metavar="SOURCES",
+                   callback=_existing, show_default=False),
 ]
 Formats = Annotated[str, typer.Option("--format", "-f", help=f"Targets, comma-separated: {', '.join(WRITERS)}.")]
 Templates = Annotated[
@@ -52,7 +86,7 @@ Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that b
 ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text, or json (docs/ci.md; to stdout unless --report-file).")]
 ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report json to this file instead of stdout.", dir_okay=False)]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
-Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also print per-quiz counts and timings.")]
+Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every question (source line, id, type) and the timings.")]
 
 
 def _version(value: bool) -> None:
@@ -70,7 +104,36 @@ def _root(
     pass
 
 
-@app.command("build")
+@app.command("init", epilog=examples("qti-builder init my-quizzes   # in a new folder", "qti-builder init              # in this one"))
+def init_command(
+    folder: Annotated[Path, typer.Argument(help="Folder of the new project, created if missing. Default: this one.",
+                                           metavar="DIR", file_okay=False, show_default=False)] = Path("."),
+) -> None:
+    """Start a project: a quiz in source/ that shows the common types, a .gitignore for dist/ and a CI workflow."""
+    from .starter import existing_files, next_steps, write_starter
+
+    taken = existing_files(folder)
+    if taken:
+        names = ", ".join(display_path(path) for path in taken)
+        raise typer.BadParameter(
+            f"{names} already exist{'s' if len(taken) == 1 else ''}; init overwrites nothing, so nothing was written: "
+            "choose a new or empty folder", param_hint="'DIR'")
+    try:
+        written = write_starter(folder)
+    except WriteError as exc:
+        _print([Diagnostic(Severity.ERROR, "QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
+                           hint="check that the folder is writable and the disk has space; nothing was written")])
+        raise typer.Exit(1) from None
+    for path in written:
+        typer.echo(f"wrote {display_path(path)}")
+    for line in next_steps(folder):
+        typer.echo(line)
+
+
+@app.command("build", epilog=examples(
+    "qti-builder build",
+    "qti-builder build source/first-quiz.md --format moodle --strict",
+))
 def build_command(
     sources: Sources = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.", file_okay=False)] = Path("dist"),
@@ -86,7 +149,7 @@ def build_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
-    """Build every quiz into DIST/<quiz-id>.qti21.zip and DIST/<quiz-id>.moodle.xml."""
+    """Build every quiz: dist/<id>.qti21.zip and dist/<id>.moodle.xml (or --out DIR)."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True)
     options.jobs = jobs
     ui = Ui("build", report, report_file, quiet, verbose)
@@ -106,7 +169,10 @@ def _run_quietly(options: BuildOptions, ui: Ui) -> BuildResult | None:
         return None
 
 
-@app.command("check")
+@app.command("check", epilog=examples(
+    "qti-builder check --verbose",
+    "qti-builder check source/ --profile canvas   # and what Canvas loses",
+))
 def check_command(
     sources: Sources = None,
     formats: Formats = ",".join(WRITERS),
@@ -132,7 +198,10 @@ def check_command(
     _run(options, Ui("check", report, report_file, quiet, verbose))
 
 
-@app.command("preview")
+@app.command("preview", epilog=examples(
+    "qti-builder preview",
+    "qti-builder preview source/first-quiz.md --out preview/",
+))
 def preview_command(
     sources: Sources = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder of the HTML site.", file_okay=False)] = Path("dist/preview"),
@@ -150,7 +219,10 @@ def preview_command(
         raise typer.Exit(1)
 
 
-@app.command("serve")
+@app.command("serve", epilog=examples(
+    "qti-builder serve",
+    "qti-builder serve source/first-quiz.md --port 8080",
+))
 def serve_command(
     sources: Sources = None,
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8000,
@@ -165,10 +237,13 @@ def serve_command(
     serve(options, port, out)
 
 
-app.command("import")(import_command)
+app.command("import", epilog=examples(
+    "qti-builder import moodle-export.xml",
+    "qti-builder import week-1.txt --format text2qti --out source/",
+))(import_command)
 
 
-@app.command("schema")
+@app.command("schema", epilog=examples("qti-builder schema > source/quiz.schema.json"))
 def schema_command() -> None:
     """Print the JSON Schema of the quiz model (for editor completion of YAML sources)."""
     typer.echo(json.dumps(source_json_schema(), indent=2, ensure_ascii=False))
@@ -215,9 +290,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     failed = any(d.severity.value == "error" for d in diagnostics)
     _print(diagnostics, ui.quiet)
     if result is not None:
-        left_out = _settings_left_out(result)
-        for path in result.written:
-            ui.say(f"wrote {path}{left_out.get(path, '')}")
+        _print_understood(result, ui)
         if ui.verbose:
             _print_timings(result)
     if failed:
@@ -233,16 +306,22 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     return result
 
 
-def _settings_left_out(result: BuildResult) -> dict[Path, str]:
-    """A note for each written file that lacks some of its quiz's settings (a Moodle file lacks
-    all of them), so nobody expects the time limit to arrive with the questions."""
-    notes = {}
+def _print_understood(result: BuildResult, ui: Ui) -> None:
+    """Per quiz that built: its questions by type (each one with --verbose), then its files, each
+    with the quiz settings it has no place for (a Moodle file has none), so nobody expects the
+    time limit to arrive with the questions."""
     for r in result.results:
-        for output in r.outputs:
-            missing = WRITERS[output.format].settings_not_carried(r.quiz) if r.quiz else []
-            if missing:
-                notes[output.path] = f" (without the quiz settings {', '.join(missing)}: set them in the LMS)"
-    return notes
+        if r.quiz is None or r.failed:
+            continue
+        ui.say(type_summary(r.quiz))
+        if ui.verbose:
+            for line in question_lines(r.quiz, r.spans):
+                ui.say(line)
+        if r.written:
+            for output in r.outputs:
+                missing = WRITERS[output.format].settings_not_carried(r.quiz)
+                note = f" (without the quiz settings {', '.join(missing)}: set them in the LMS)" if missing else ""
+                ui.say(f"wrote {output.path}{note}")
 
 
 def _what_failed(result: BuildResult | None) -> str:

@@ -100,6 +100,8 @@ class QuizResult:
     #: Seconds per stage; render, validate and package summed over the workers.
     timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
     written: bool = False
+    #: Where each question starts in the source (for ``--verbose``), once the quiz is read.
+    spans: dict[str, SourceSpan] = field(default_factory=dict)
 
     @property
     def failed(self) -> bool:
@@ -220,6 +222,7 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
+            result.spans = loaded[i].spans
             if options.profile:
                 check_profile(options.profile, quiz, loaded[i].spans, sink)
         result.diagnostics.extend(sink.items)

@@ -1,4 +1,4 @@
-"""Where the files that ship with qti-builder live: ``templates/`` and ``schemas/``.
+"""Where the files that ship with qti-builder live: ``templates/``, ``schemas/`` and ``starter/``.
 
 In a wheel they are package data (``qti_builder/templates``); in a source checkout or an editable
 install they are the repository's top-level folders.
