@@ -189,7 +189,8 @@ class QuizBuilder:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text)."""
         self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id))
 
-    def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None) -> Quiz | None:
+    def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
+              settings: dict[str, Any] | None = None) -> Quiz | None:
         quiz_ident = sanitise_id(quiz_id) or slug(title, "quiz-")
         sections = [s for s in (self._finish(root) for root in self.roots) if s is not None]
         count = sum(1 for _ in _walk(sections))
@@ -198,7 +199,7 @@ class QuizBuilder:
                             hint="check the format (--format) and the warnings above")
             return None
         data = {"id": quiz_ident, "title": clean_text(title).replace("\n", " ").strip() or quiz_ident, "language": language,
-                "description": clean_text(description) or None, "sections": sections}
+                "description": clean_text(description) or None, "sections": sections, "settings": settings or {}}
         try:
             return Quiz.model_validate(data)
         except ValidationError as exc:  # a bug: every part was validated on its own
@@ -219,6 +220,12 @@ class QuizBuilder:
             section["description"] = clean_text(section["description"])
         if not questions and not section["sections"]:
             return None
+        available = len(questions) + len(section["sections"])
+        if section.get("select") and section["select"] > available:
+            # Questions that were skipped leave a draw larger than what is left to draw from.
+            self.warn(LOST, f"section '{section['title']}' draws {section['select']} question(s) but only {available} could be "
+                            f"imported; it now draws {available}")
+            section["select"] = available
         return section
 
     def _validate(self, pending: _Pending) -> dict[str, Any] | None:
