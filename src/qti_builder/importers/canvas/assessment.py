@@ -25,7 +25,7 @@ from ...diagnostics import SourceSpan
 from ...model import QuizSettings
 from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line, sanitise_id
 from .item import GENERATED_IDENT, ItemReader
-from .text import TextReader, _text_content
+from .text import TextReader, text_content
 from .xml import Data, _float, child, children, descendants, local, metadata
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class AssessmentReader:
         items = descendants(element, "item")
         #: A qti-builder package: every item ident is ``<quiz-id>.<question-id>``.
         self.ours = bool(self.ident) and bool(items) and all((i.get("ident") or "").startswith(self.ident + ".") for i in items)
-        self.language = guess_language([_text_content(m.text or "") for m in descendants(element, "mattext")])
+        self.language = guess_language([text_content(m.text or "") for m in descendants(element, "mattext")])
         self.used_banks: set[str] = set()
         #: The quiz settings read (the readers of choice questions look at shuffle_answers).
         self.settings: dict[str, Any] = {}
@@ -153,10 +153,7 @@ class AssessmentReader:
         subsection comes, then into a new section after it (the model keeps no mixed order)."""
         current = parent
         nodes = children(container)
-        skip: set[int] = set()
         for index, node in enumerate(nodes):
-            if index in skip:
-                continue
             name = local(node)
             if name == "item":
                 following = nodes[index + 1] if index + 1 < len(nodes) else None

@@ -21,7 +21,7 @@ from ...writers.qti21 import item_title
 from ..base import LOST, UNSUPPORTED, one_line, same_title, sanitise_id
 from .kinds import OWN_STEM, READERS
 from .processing import Condition, conditions
-from .text import _text_content
+from .text import text_content
 from .xml import Data, _float, child, children, descendants, local, metadata
 
 if TYPE_CHECKING:
@@ -119,7 +119,7 @@ class ItemReader:
     def _stem_start(self) -> str:
         material = self.stem_material()
         text = " ".join(one_line(m.text) for m in descendants(material, "mattext")) if material is not None else ""
-        return one_line(_text_content(text)) or self.ident or "question"
+        return one_line(text_content(text)) or self.ident or "question"
 
     def _inferred_type(self) -> str | None:
         if self.presentation is None:

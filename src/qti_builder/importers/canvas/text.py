@@ -85,7 +85,7 @@ class TextReader:
         for node in children(material, "mattext"):
             text = node.text or ""
             if "html" in (node.get("texttype") or "").lower() and re.search(r"<[A-Za-z/]", text):
-                plain = _text_content(text)
+                plain = text_content(text)
                 if re.search(r"<(?!/?(p|div|span)\b)[A-Za-z/]", text):
                     lost.append(f"the formatting of {where} (kept as plain text)")
                 text = plain
@@ -199,7 +199,7 @@ def _equation_tex(tag: str) -> str | None:
     return " ".join(tex.split()) if tex and tex.strip() else None
 
 
-def _text_content(fragment: str) -> str:
+def text_content(fragment: str) -> str:
     try:
         return str(lxml_html.fragment_fromstring(fragment, create_parent="div").text_content())
     except (etree.ParserError, ValueError):
