@@ -46,8 +46,8 @@ class ItemReader:
         self.member = member or reader.member
         self.fields = metadata(item)
         self.ident = item.get("ident") or ""
-        quiz_id = reader.ident
-        self.model_id = self.ident[len(quiz_id) + 1:] if reader.ours else self.ident
+        prefix = reader.ident + "."
+        self.model_id = self.ident[len(prefix):] if reader.ours and self.ident.startswith(prefix) else self.ident
         self.preferred_id = None if not self.model_id or _generated(self.model_id) else sanitise_id(self.model_id)
         self.title = one_line(item.get("title"))
         self.conditions: list[Condition] = conditions(item)

@@ -52,6 +52,7 @@ class PackageReader:
         return SourceSpan(self.where(member), (element.sourceline or 1) if element is not None else 1, 1)
 
     def read(self) -> list[ImportedQuiz]:
+        errors_before = len(self.sink.errors)
         assessments: dict[str, Source] = {}
         banks: dict[str, Source] = {}
         order: list[str] = []
@@ -86,8 +87,8 @@ class PackageReader:
             elif ident not in used_banks:
                 self.sink.warning(LOST, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no quiz in the package; "
                                         "not imported", self.span(bank.member, bank.element),
-                                  hint="import it on its own: a package holding only question banks imports each bank as a quiz")
-        if not quizzes and not self.sink.errors:
+                                  hint="a zip holding only question banks imports each bank as a quiz")
+        if not quizzes and len(self.sink.errors) == errors_before:
             self.sink.error(NO_QUESTIONS, "nothing to import: no QTI 1.2 assessment or question bank was found", SourceSpan(self.display),
                             hint="a Canvas quiz export holds <id>/<id>.xml with a <questestinterop>; check --format")
         return quizzes
