@@ -15,7 +15,6 @@ questions after a group start a section of their own (titled like the quiz).
 
 from __future__ import annotations
 
-import re
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
@@ -23,7 +22,7 @@ from lxml import etree
 
 from ...diagnostics import SourceSpan
 from ...model import QuizSettings
-from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line, sanitise_id
+from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line
 from .item import GENERATED_IDENT, ItemReader
 from .text import TextReader, text_content
 from .xml import Data, _float, child, children, descendants, local, metadata

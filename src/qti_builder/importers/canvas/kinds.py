@@ -22,7 +22,7 @@ from ..base import INVALID, choice_ids, sanitise_id
 from ..qti21.item import FALSE_WORDS, TRUE_WORDS
 from .processing import Condition
 from .text import restore_blanks, strip_positions
-from .xml import Data, _float, child, descendants, local
+from .xml import Data, _float, child, descendants
 
 if TYPE_CHECKING:
     from .item import ItemReader

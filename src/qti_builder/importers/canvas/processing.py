@@ -25,7 +25,6 @@ class Test:
     negated: bool
     #: ``varequal``, ``vargte``, ``vargt``, ``varlte``, ``varlt``.
     kind: str
-    element: etree._Element
 
 
 @dataclass
@@ -35,7 +34,6 @@ class Condition:
     test: etree._Element | None
     #: The score set or added (percent of the points), None when the condition scores nothing.
     score: float | None = None
-    action: str = "Set"
     feedback: list[str] = field(default_factory=list)
 
     @property
@@ -55,7 +53,7 @@ class Condition:
             negated = any(local(a) == "not" for a in _ancestors_within(element, self.test))
             ident = element.get("respident", "")
             if respident is None or ident == respident:
-                found.append(Test(ident, (element.text or "").strip(), negated, local(element), element))
+                found.append(Test(ident, (element.text or "").strip(), negated, local(element)))
         return found
 
     def values(self, respident: str | None = None) -> list[str]:
@@ -73,7 +71,6 @@ def conditions(item: etree._Element) -> list[Condition]:
         for setvar in children(element, "setvar"):
             if (setvar.get("varname") or "SCORE").upper() == "SCORE":
                 condition.score = _float(setvar.text)
-                condition.action = setvar.get("action") or "Set"
         condition.feedback = [d.get("linkrefid", "") for d in descendants(element, "displayfeedback") if d.get("linkrefid")]
         found.append(condition)
     return found
