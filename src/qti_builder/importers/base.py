@@ -234,6 +234,12 @@ class QuizBuilder:
             section["description"] = clean_text(section["description"])
         if not questions and not section["sections"]:
             return None
+        available = len(questions) + len(section["sections"])
+        if section.get("select") and section["select"] > available:
+            # Questions that were skipped leave a draw larger than what is left to draw from.
+            self.warn(LOST, f"section '{section['title']}' draws {section['select']} question(s) but only {available} could be "
+                            f"imported; it now draws {available}")
+            section["select"] = available
         return section
 
     def _validate(self, pending: _Pending) -> dict[str, Any] | None:

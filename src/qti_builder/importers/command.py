@@ -25,14 +25,15 @@ OUTPUT_EXISTS = "QB720"
 
 
 def import_command(
-    inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Moodle XML, QTI 2.1 packages (.zip or folder), "
-                                                      "QTI item files, text2qti files, quiz pages (.txt, .md).", metavar="INPUTS",
+    inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Canvas quiz or course exports and text2qti zips, "
+                                                      "Moodle XML, QTI 2.1 packages (.zip or folder), QTI item files, "
+                                                      "text2qti files, quiz pages (.txt, .md).", metavar="INPUTS",
                                          show_default=False)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sources (media go to its media/ folder).", file_okay=False)] = Path("source"),
     format: Annotated[str, typer.Option("--format", "-f", help=f"Input format: auto, {', '.join(FORMATS)}.")] = "auto",
     force: Annotated[bool, typer.Option("--force", help="Overwrite sources that already exist.")] = False,
 ) -> None:
-    """Import quizzes from Moodle XML, QTI 2.1, text2qti or quiz pages into sources (one per quiz)."""
+    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti or quiz pages into sources (one per quiz)."""
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     sink = DiagnosticSink()

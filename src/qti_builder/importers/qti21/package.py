@@ -128,8 +128,8 @@ class PackageReader:
             elif kind.startswith("imsqti_test_xmlv2"):
                 tests.append(href)
             elif kind.startswith("imsqti_xmlv1") or kind.startswith("imsqti_item_xmlv1"):
-                self.builder.warn(UNSUPPORTED, f"resource '{href}' is QTI 1.x, which cannot be imported; skipped",
-                                  self.span(name, resource), hint="export QTI 2.1 from the original system")
+                self.builder.warn(UNSUPPORTED, f"resource '{href}' is QTI 1.x, which the QTI 2.1 importer does not read; skipped",
+                                  self.span(name, resource), hint="import the package with --format canvas (Canvas's QTI 1.2)")
         return title, description, refs, tests
 
     def _test(self, test: etree._Element, member: str) -> list[ItemRef]:

@@ -1,0 +1,254 @@
+"""One ``<assessment>`` (or a question bank read as a quiz): its title, description and settings,
+its sections and question groups, its language; each item is read by :class:`.item.ItemReader`.
+
+Canvas keeps the quiz's title, description and settings in ``<id>/assessment_meta.xml``
+(``<quiz identifier="<id>">``): its title wins over ``assessment@title``, and without the file the
+assessment's ``qmd_timelimit`` and ``cc_maxattempts`` are read instead (facts file). The items are
+in ``<section ident="root_section">``, in order; a ``<section>`` in it with a ``selection_number``
+is a question group, whose points per question are ``selection_extension/points_per_item``
+(Canvas, text2qti), an ``outcomes_processing`` ``qmd_weighting`` (DTD-valid), or else the points
+its items share.
+
+Sections keep their order: the model puts a section's own questions before its subsections, so
+questions after a group start a section of their own (titled like the quiz).
+"""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from ...diagnostics import SourceSpan
+from ...model import QuizSettings
+from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line
+from .item import GENERATED_IDENT, ItemReader
+from .text import TextReader, text_content
+from .xml import Data, _float, child, children, descendants, local, metadata
+
+if TYPE_CHECKING:
+    from .package import PackageReader, Source
+
+#: ``assessment_meta.xml`` -> QuizSettings: element, field, how the text becomes the value.
+SETTINGS: tuple[tuple[str, str, Any], ...] = (
+    ("time_limit", "time_limit", lambda v: int(float(v)) if v else None),
+    ("allowed_attempts", "allowed_attempts", lambda v: "unlimited" if v.strip() == "-1" else int(v) if v.strip().isdigit() and int(v) > 0 else None),
+    ("shuffle_answers", "shuffle_answers", lambda v: _bool(v)),
+    ("show_correct_answers", "show_correct_answers", lambda v: _bool(v)),
+    ("one_question_at_a_time", "one_question_at_a_time", lambda v: _bool(v)),
+    ("quiz_type", "quiz_type", lambda v: {"assignment": "graded", "practice_quiz": "practice"}.get(v.strip())),
+)
+#: Settings the model has no field for: element, the values that mean "as by default", what it is.
+LOST_SETTINGS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("quiz_type", ("", "assignment", "practice_quiz"), "the quiz type"),
+    ("cant_go_back", ("", "false"), "'lock questions after answering' (cant_go_back)"),
+    ("scoring_policy", ("", "keep_highest"), "the scoring policy"),
+    ("hide_results", ("",), "when results are hidden (hide_results)"),
+    ("one_time_results", ("", "false"), "'let students see their results only once'"),
+    ("show_correct_answers_last_attempt", ("", "false"), "'show correct answers only after the last attempt'"),
+    ("show_correct_answers_at", ("",), "the date correct answers are shown from"),
+    ("hide_correct_answers_at", ("",), "the date correct answers are hidden from"),
+    ("access_code", ("",), "the access code"),
+    ("ip_filter", ("",), "the IP address filter"),
+    ("require_lockdown_browser", ("", "false"), "'require the LockDown Browser'"),
+    ("due_at", ("",), "the due date"),
+    ("unlock_at", ("",), "the date the quiz opens"),
+    ("lock_at", ("",), "the date the quiz closes"),
+)
+
+
+class AssessmentReader:
+    def __init__(self, package: PackageReader, member: str, element: etree._Element,
+                 meta: tuple[str, etree._Element] | None, banks: dict[str, Source]) -> None:
+        self.package, self.member, self.element, self.meta, self.banks = package, member, element, meta, banks
+        self.builder = QuizBuilder(package.display, package.sink)
+        self.text = TextReader(self)
+        self.ident = element.get("ident") or ""
+        items = descendants(element, "item")
+        #: A qti-builder package: every item ident is ``<quiz-id>.<question-id>``.
+        self.ours = bool(self.ident) and bool(items) and all((i.get("ident") or "").startswith(self.ident + ".") for i in items)
+        self.language = guess_language([text_content(m.text or "") for m in descendants(element, "mattext")])
+        self.used_banks: set[str] = set()
+        #: The quiz settings read (the readers of choice questions look at shuffle_answers).
+        self.settings: dict[str, Any] = {}
+
+    def span(self, element: etree._Element | None = None, member: str | None = None) -> SourceSpan:
+        return self.package.span(member or self.member, element if element is not None else self.element)
+
+    def read(self) -> ImportedQuiz | None:
+        fields = metadata(self.element)
+        title = one_line(self.element.get("title")) or fields.get("bank_title") or PurePosixPath(self.member).name.split(".")[0]
+        description: str | None = None
+        if self.meta is not None:
+            meta_member, meta = self.meta
+            title = one_line(_child_text(meta, "title")) or title
+            text = _child_text(meta, "description")
+            if text.strip():
+                description = self.text.html_markdown(text, "the quiz description", self.span(child(meta, "description"), meta_member),
+                                                      meta_member) or None
+            self.settings = self._settings(meta, meta_member)
+        else:
+            self.settings = self._qti_settings(fields)
+        self._walk(self._container(), None, title)
+        self.builder.warn(LOST, f"Canvas's format does not record the quiz's language; '{self.language}' was taken from its text",
+                          self.span(), hint="change 'language:' in the source if that is wrong")
+        quiz_id = None if GENERATED_IDENT.match(self.ident) else self.ident
+        quiz = self.builder.build(quiz_id, title, self.language, description, self.settings)
+        return ImportedQuiz(quiz, self.builder.media.files, self.package.display) if quiz else None
+
+    # -- settings ------------------------------------------------------------------------------
+
+    def _settings(self, meta: etree._Element, member: str) -> dict[str, Any]:
+        settings: dict[str, Any] = {}
+        for tag, name, convert in SETTINGS:
+            element = child(meta, tag)
+            if element is None or not (element.text or "").strip():
+                continue
+            value = None
+            try:
+                value = convert((element.text or "").strip())
+            except ValueError:
+                pass
+            if value is None:
+                continue
+            try:
+                QuizSettings.model_validate({name: value})
+            except ValueError:
+                self.builder.warn(LOST, f"the quiz setting {tag} '{element.text}' is out of range; not kept", self.span(element, member))
+                continue
+            settings[name] = value
+        for tag, neutral, what in LOST_SETTINGS:
+            element = child(meta, tag)
+            value = (element.text or "").strip() if element is not None else ""
+            if value.lower() not in neutral:
+                self.builder.warn(LOST, f"{what} '{value}' is a Canvas quiz setting the source does not hold", self.span(element, member))
+        return settings
+
+    def _qti_settings(self, fields: dict[str, str]) -> dict[str, Any]:
+        """Without ``assessment_meta.xml``, Canvas reads the assessment's own metadata."""
+        settings: dict[str, Any] = {}
+        limit = _float(fields.get("qmd_timelimit"))
+        if limit and limit >= 1:
+            settings["time_limit"] = int(limit)
+        attempts = fields.get("cc_maxattempts", "").strip().lower()
+        if attempts == "unlimited" or attempts == "-1":
+            settings["allowed_attempts"] = "unlimited"
+        elif attempts.isdigit() and 1 <= int(attempts) <= 1000:
+            settings["allowed_attempts"] = int(attempts)
+        return settings
+
+    # -- sections ------------------------------------------------------------------------------
+
+    def _container(self) -> etree._Element:
+        """Where the items are: Canvas's one ``root_section``, or the assessment itself."""
+        sections = children(self.element, "section")
+        if len(sections) == 1 and _selection(sections[0]) is None and not children(self.element, "item"):
+            return sections[0]
+        return self.element
+
+    def _walk(self, container: etree._Element, parent: Data | None, title: str) -> None:
+        """Items and sections of ``container`` in order; items go into ``parent`` until a
+        subsection comes, then into a new section after it (the model keeps no mixed order)."""
+        current = parent
+        nodes = children(container)
+        for index, node in enumerate(nodes):
+            name = local(node)
+            if name == "item":
+                following = nodes[index + 1] if index + 1 < len(nodes) else None
+                if following is not None and local(following) == "section" and self._introduces(node, following):
+                    continue  # read with the group it introduces
+                if current is None:
+                    current = self.builder.section(title, parent)
+                self._item(node, current)
+            elif name == "section":
+                previous = nodes[index - 1] if index else None
+                intro = previous if previous is not None and local(previous) == "item" and self._introduces(previous, node) else None
+                self._section(node, parent, intro)
+                current = None
+
+    def _section(self, element: etree._Element, parent: Data | None, intro: etree._Element | None) -> None:
+        ident = element.get("ident")
+        preferred = None if not ident or GENERATED_IDENT.match(ident) else ident
+        select = _selection(element)
+        title = one_line(element.get("title")) or "Group"
+        items = children(element, "item")
+        description = None
+        if intro is None and items and self._introduces(items[0], element):
+            intro, items = items[0], items[1:]  # a description placed first in the group
+        if intro is not None:
+            description = ItemReader(self, intro).stem() or None
+        section = self.builder.section(title, parent, preferred, description=description, select=select)
+        if select is None:
+            self._walk(element, section, title)
+            return
+        points = self._group_points(element)
+        bank_ref = next((one_line(r.text) for r in descendants(element, "sourcebank_ref") if (r.text or "").strip()), None)
+        if bank_ref and not items:
+            bank = self.banks.get(bank_ref)
+            if bank is None:
+                self.builder.warn(LOST, f"question group '{title}' draws from question bank '{bank_ref}', which is not in the package; "
+                                        "its questions cannot be imported", self.span(element),
+                                  hint="export the course with its question banks, or add the questions by hand")
+                return
+            self.used_banks.add(bank_ref)
+            for item in descendants(bank.element, "item"):
+                self._item(item, section, points, bank.member)
+            return
+        for node in children(element):
+            if local(node) == "item" and node in items:
+                self._item(node, section, points)
+            elif local(node) == "section":
+                self._section(node, section, None)
+
+    def _introduces(self, item: etree._Element, section: etree._Element) -> bool:
+        """Our writer puts a section's description in a text-only item titled with the section's
+        title, just before a question group (or first in it)."""
+        title = one_line(item.get("title"))
+        return bool(title) and title == one_line(section.get("title")) and _selection(section) is not None \
+            and metadata(item).get("question_type") == "text_only_question"
+
+    def _group_points(self, element: etree._Element) -> float | None:
+        for extension in descendants(element, "points_per_item"):
+            value = _float(extension.text)
+            if value is not None:
+                return value
+        for parameter in descendants(element, "objects_parameter"):
+            if parameter.get("pname") == "qmd_weighting" and _float(parameter.text) is not None:
+                return _float(parameter.text)
+        return None
+
+    def _item(self, element: etree._Element, section: Data, points: float | None = None, member: str | None = None) -> None:
+        reader = ItemReader(self, element, member)
+        data = reader.read()
+        if data is None:
+            return
+        if points is not None:
+            data["points"] = points  # a group's points per question are what Canvas awards
+        self.builder.add(section, data, reader.span(), reader.label, reader.preferred_id)
+
+
+def _selection(section: etree._Element) -> int | None:
+    number = next((n for n in descendants(section, "selection_number") if n.getparent() is not None
+                   and _owner(n) is section), None)
+    if number is None:
+        return None
+    value = _float(number.text)
+    return int(value) if value is not None and value >= 1 else None
+
+
+def _owner(element: etree._Element) -> etree._Element | None:
+    """The section a ``selection_number`` belongs to."""
+    parent = element.getparent()
+    while parent is not None and local(parent) != "section":
+        parent = parent.getparent()
+    return parent
+
+
+def _child_text(element: etree._Element, name: str) -> str:
+    found = child(element, name)
+    return (found.text or "") if found is not None else ""
+
+
+def _bool(value: str) -> bool | None:
+    return {"true": True, "false": False}.get(value.strip().lower())

@@ -1,0 +1,356 @@
+"""One reader per Canvas question type: each sets the model kind and fills its fields (choices,
+answers, pairs, blanks, ...) from the item's responses and ``resprocessing``. :data:`READERS` maps
+a Canvas ``question_type`` to its reader; :meth:`.item.ItemReader.read` has already set the stem
+and points. A reader returns False when the question cannot be imported (it has said why).
+
+The forms are those of Canvas's exporter (``qti_items.rb``) and of the package qti-builder writes
+(the Canvas package spec), which differ from Canvas's own in two places undone here: a true/false
+question in a quiz that is not in English is a two-answer multiple choice labelled with the
+quiz language's words (참/거짓), and an ordering question is one drop-down per position
+(``1. [p1]``, each listing every item).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from ...i18n import true_false_labels
+from ..base import INVALID, choice_ids, sanitise_id
+from ..qti21.item import FALSE_WORDS, TRUE_WORDS
+from .processing import Condition
+from .text import restore_blanks, strip_positions
+from .xml import Data, _float, child, descendants
+
+if TYPE_CHECKING:
+    from .item import ItemReader
+
+Reader = Callable[["ItemReader", Data], "bool | None"]
+#: Canvas's question-level feedback idents, which a condition may show beside an answer's own.
+QUESTION_LEVEL = {"general_fb", "correct_fb", "general_incorrect_fb"}
+
+
+# -- shared ----------------------------------------------------------------------------------------
+
+
+def _responses(r: ItemReader) -> list[etree._Element]:
+    return descendants(r.presentation, "response_lid") if r.presentation is not None else []
+
+
+def _labels(response: etree._Element) -> list[etree._Element]:
+    return descendants(response, "response_label")
+
+
+def _material(element: etree._Element) -> etree._Element | None:
+    own = child(element, "material")
+    return own if own is not None else next(iter(descendants(element, "material")), None)
+
+
+def _scoring(r: ItemReader) -> list[Condition]:
+    """The conditions that give credit, best first (Canvas: one, Set 100)."""
+    return sorted((c for c in r.conditions if c.scores), key=lambda c: -(c.score or 0))
+
+
+def _percent(score: float | None) -> float:
+    return round(min(max(score or 0.0, 0.0), 100.0), 5)
+
+
+def _shuffle(r: ItemReader, data: Data) -> None:
+    """Canvas shuffles answers quiz-wide (``shuffle_answers``); the model per question."""
+    shuffle = r.reader.settings.get("shuffle_answers")
+    if shuffle is not None:
+        data["shuffle"] = shuffle
+
+
+def _choices(r: ItemReader, data: Data, response: etree._Element, correct: set[str]) -> None:
+    labels = _labels(response)
+    originals = [label.get("ident", "") for label in labels]
+    choices = []
+    for label, ident, original in zip(labels, choice_ids(len(labels), originals), originals):
+        choice: Data = {"id": ident, "text": r.markdown(_material(label), f"choice {ident}"), "correct": original in correct}
+        feedback = r.answer_feedback(original)
+        if feedback:
+            choice["feedback"] = feedback
+        choices.append(choice)
+    data["choices"] = choices
+    _shuffle(r, data)
+
+
+def _true_false_order(r: ItemReader, texts: list[str]) -> list[bool] | None:
+    """[True, False] (or the reverse) when two labels are the true/false words of the quiz's
+    language, or English ones: how our writer writes a true/false question in another language."""
+    folded = [t.casefold() for t in texts]
+    for true, false in {true_false_labels(r.reader.language), ("True", "False")}:
+        if folded == [true.casefold(), false.casefold()]:
+            return [True, False]
+        if folded == [false.casefold(), true.casefold()]:
+            return [False, True]
+    return None
+
+
+def _as_true_false(r: ItemReader, data: Data, labels: list[etree._Element], truths: list[bool], correct: set[str]) -> bool:
+    right = [truth for label, truth in zip(labels, truths) if label.get("ident") in correct]
+    if len(right) != 1:
+        r.warn(INVALID, "the true/false question has no single correct answer; skipped")
+        return False
+    data["type"], data["answer"] = "true_false", right[0]
+    for label, truth in zip(labels, truths):
+        feedback = r.answer_feedback(label.get("ident", ""))
+        if feedback:
+            data["true_feedback" if truth else "false_feedback"] = feedback
+    return True
+
+
+# -- the types -------------------------------------------------------------------------------------
+
+
+def _multiple_choice(r: ItemReader, data: Data) -> bool | None:
+    responses = _responses(r)
+    if not responses:
+        r.warn(INVALID, "the multiple-choice question has no answers; skipped")
+        return False
+    scoring = _scoring(r)
+    correct = set(scoring[0].values()) if scoring else set()
+    for condition in scoring[1:]:
+        if (condition.score or 0) < (scoring[0].score or 0):
+            r.lost.append(f"partial credit ({condition.score:g} %) for a second answer")
+    labels = _labels(responses[0])
+    if len(labels) == 2:
+        truths = _true_false_order(r, [r.reader.text.plain(_material(label), "an answer", []) for label in labels])
+        if truths is not None:
+            return _as_true_false(r, data, labels, truths, correct)
+    data["type"] = "single_choice"
+    _choices(r, data, responses[0], correct)
+    return None
+
+
+def _true_false(r: ItemReader, data: Data) -> bool | None:
+    responses = _responses(r)
+    labels = _labels(responses[0]) if responses else []
+    if len(labels) != 2:
+        r.warn(INVALID, f"a true/false question needs two answers, it has {len(labels)}; skipped")
+        return False
+    texts = [r.reader.text.plain(_material(label), "an answer", []).casefold() for label in labels]
+    truths = [True, False]
+    if texts[0] in FALSE_WORDS and texts[1] in TRUE_WORDS:
+        truths = [False, True]
+    scoring = _scoring(r)
+    return _as_true_false(r, data, labels, truths, set(scoring[0].values()) if scoring else set())
+
+
+def _multiple_answers(r: ItemReader, data: Data) -> bool | None:
+    responses = _responses(r)
+    if not responses:
+        r.warn(INVALID, "the multiple-answers question has no answers; skipped")
+        return False
+    scoring = _scoring(r)
+    data["type"] = "multiple_response"
+    _choices(r, data, responses[0], set(scoring[0].values()) if scoring else set())
+    return None
+
+
+def _short_answer(r: ItemReader, data: Data) -> bool | None:
+    answers: dict[str, Data] = {}
+    for condition in _scoring(r):
+        for value in condition.values():
+            if value:
+                answers.setdefault(value, {"text": value.replace("*", "\\*"), "score": _percent(condition.score)})
+    for condition in r.conditions:  # an answer's own feedback: a varequal on its text
+        if condition.scores or condition.is_other:
+            continue
+        for value in condition.values():
+            idents = [i for i in condition.feedback if i not in QUESTION_LEVEL and i in r.feedback]
+            if not value or not idents:
+                continue
+            feedback = r.feedback_text(idents[0])
+            entry = answers.setdefault(value, {"text": value.replace("*", "\\*"), "score": 0.0})
+            if feedback:
+                entry["feedback"] = feedback
+    data["type"], data["answers"] = "short_answer", list(answers.values())
+    return None
+
+
+def _numerical(r: ItemReader, data: Data) -> bool | None:
+    answers = []
+    for condition in r.conditions:
+        if not condition.scores:
+            continue
+        answer = _numeric_answer(r, condition)
+        if answer is None:
+            r.lost.append("an answer whose condition is not a number, a number ± a margin or a range")
+            continue
+        answer["score"] = _percent(condition.score)
+        idents = [i for i in condition.feedback if i not in QUESTION_LEVEL and i in r.feedback]
+        feedback = r.feedback_text(idents[0]) if idents else None
+        if feedback:
+            answer["feedback"] = feedback
+        answers.append(answer)
+    data["type"], data["answers"] = "numerical", answers
+    return None
+
+
+def _numeric_answer(r: ItemReader, condition: Condition) -> Data | None:
+    """Canvas's forms: exact ``<or><varequal>``; exact ± margin, the ``<or>`` with an ``<and>`` of
+    bounds; a range, the bounds alone; a precision answer, like a margin with ``vargt``."""
+    tests = [t for t in condition.tests() if not t.negated]
+    exact = next((_float(t.value) for t in tests if t.kind == "varequal"), None)
+    low = next((_float(t.value) for t in tests if t.kind in ("vargte", "vargt")), None)
+    high = next((_float(t.value) for t in tests if t.kind in ("varlte", "varlt")), None)
+    if low is not None and high is not None:
+        low, high = sorted((low, high))
+        if any(t.kind in ("vargt", "varlt") for t in tests):
+            r.lost.append(f"the excluded bound of the range {low:g}..{high:g} (it becomes included)")
+        middle, half = _round((low + high) / 2), _round((high - low) / 2)
+        if exact is not None and abs(exact - middle) > 1e-9 * max(1.0, abs(exact)):
+            r.lost.append(f"the exact answer {exact:g}, off the middle of its range {low:g}..{high:g} (the range is kept)")
+        return {"value": exact if exact is not None and abs(exact - middle) <= 1e-9 * max(1.0, abs(exact)) else middle,
+                "tolerance": half}
+    if exact is not None:
+        return {"value": exact, "tolerance": 0.0}
+    return None
+
+
+def _round(value: float) -> float:
+    return float(f"{value:.10g}")
+
+
+def _model_answer(r: ItemReader, data: Data) -> None:
+    for ident in r.feedback:
+        if "solution" in ident.lower():
+            text = r.feedback_text(ident)
+            if text and not data.get("model_answer"):
+                data["model_answer"] = text
+
+
+def _essay(r: ItemReader, data: Data) -> bool | None:
+    data["type"] = "essay"
+    _model_answer(r, data)
+    return None
+
+
+def _file_upload(r: ItemReader, data: Data) -> bool | None:
+    data["type"] = "file_upload"
+    _model_answer(r, data)
+    return None
+
+
+def _text_only(r: ItemReader, data: Data) -> bool | None:
+    data["type"], data["points"] = "text_only", 0.0
+    return None
+
+
+def _matching(r: ItemReader, data: Data) -> bool | None:
+    responses = _responses(r)
+    texts: dict[str, str] = {}
+    for response in responses:
+        for label in _labels(response):
+            if label.get("ident", "") not in texts:
+                texts[label.get("ident", "")] = r.markdown(_material(label), "a matching answer")
+    pairs, used = [], set()
+    for response in responses:
+        prompt = r.markdown(child(response, "material"), "a matching prompt")
+        chosen = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        answer = next((v for v in chosen if v in texts), None)
+        if answer is None:
+            r.lost.append(f"prompt '{prompt}', which has no answer")
+            continue
+        used.add(answer)
+        pairs.append({"prompt": prompt, "answer": texts[answer]})
+        own = response.get("ident", "").removeprefix("response_") + "_fb"
+        if own in r.feedback:
+            r.used_feedback.add(own)
+            r.lost.append(f"the feedback for a wrong match of '{prompt}'")
+    answer_texts = {p["answer"] for p in pairs}
+    data["type"], data["pairs"] = "matching", pairs
+    data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts))
+    _shuffle(r, data)
+    return None
+
+
+def _blanks(r: ItemReader, data: Data, dropdowns: bool) -> bool | None:
+    responses = _responses(r)
+    originals = [_blank_name(response) for response in responses]
+    if dropdowns and _ordering(r, data, responses, originals):
+        return None
+    # Our own blank ids come back; others are numbered as the Markdown dialect numbers blanks.
+    ids = [original if r.reader.ours and sanitise_id(original) == original else f"b{index}"
+           for index, original in enumerate(originals, 1)]
+    if len(set(ids)) != len(ids):
+        ids = [f"b{index}" for index in range(1, len(ids) + 1)]
+    stem = r.markdown(r.stem_material(), "the text", blanks=originals)
+    data["stem"] = restore_blanks(stem, ids)
+    blanks = []
+    for response, ident, original in zip(responses, ids, originals):
+        options = [(label.get("ident", ""), r.reader.text.plain(_material(label), f"an answer of blank '{original}'", r.lost))
+                   for label in _labels(response)]
+        for label_ident, text in options:
+            if f"{label_ident}_fb" in r.feedback:
+                r.used_feedback.add(f"{label_ident}_fb")
+                r.lost.append(f"the feedback on answer '{text}' of blank '{original}'")
+        if dropdowns:
+            correct = {v for c in _scoring(r) for v in c.values(response.get("ident"))}
+            blanks.append({"id": ident, "kind": "dropdown", "answers": [t for i, t in options if i in correct and t],
+                           "options": [t for i, t in options if i not in correct and t]})
+        else:
+            blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(t for _, t in options if t))})
+    data["type"], data["blanks"] = "fill_in_blank", blanks
+    return None
+
+
+def _blank_name(response: etree._Element) -> str:
+    """A blank's id: ``response_<id>``; the material holds it too."""
+    ident = response.get("ident", "")
+    if ident.startswith("response_"):
+        return ident[len("response_"):]
+    material = child(response, "material")
+    text = " ".join("".join(m.itertext()) for m in descendants(material, "mattext")).strip() if material is not None else ""
+    return text or ident
+
+
+def _ordering(r: ItemReader, data: Data, responses: list[etree._Element], originals: list[str]) -> bool:
+    """Our ordering form: blanks p1..pn, each listing every item, the stem ending ``N. [pN]`` lines.
+    True when the question is one (``data`` is then an ordering question)."""
+    count = len(responses)
+    if count < 2 or originals != [f"p{i}" for i in range(1, count + 1)]:
+        return False
+    listed = [[(label.get("ident", ""), r.reader.text.plain(_material(label), "an item", [])) for label in _labels(response)]
+              for response in responses]
+    items = [text for _, text in listed[0]]
+    if len(set(items)) != count or any(sorted(t for _, t in options) != sorted(items) for options in listed):
+        return False
+    order = []
+    for response, options in zip(responses, listed):
+        correct = {v for c in _scoring(r) for v in c.values(response.get("ident"))}
+        chosen = [text for ident, text in options if ident in correct]
+        if len(chosen) != 1:
+            return False
+        order.append(chosen[0])
+    if sorted(order) != sorted(items):
+        return False
+    stem = strip_positions(r.reader.text.material_html(r.stem_material()), count)
+    if stem is None:
+        return False
+    data["type"], data["stem"] = "ordering", r.html_markdown(stem, "the text")
+    data["items"] = [r.reader.text.plain_markdown(text) for text in order]
+    return True
+
+
+def _fill_in_multiple_blanks(r: ItemReader, data: Data) -> bool | None:
+    return _blanks(r, data, dropdowns=False)
+
+
+def _multiple_dropdowns(r: ItemReader, data: Data) -> bool | None:
+    return _blanks(r, data, dropdowns=True)
+
+
+#: Types whose reader writes the stem itself (blanks are marked in it).
+OWN_STEM = {"multiple_dropdowns_question", "fill_in_multiple_blanks_question"}
+READERS: dict[str, Reader] = {
+    "multiple_choice_question": _multiple_choice, "true_false_question": _true_false,
+    "multiple_answers_question": _multiple_answers, "short_answer_question": _short_answer,
+    "numerical_question": _numerical, "essay_question": _essay, "file_upload_question": _file_upload,
+    "matching_question": _matching, "multiple_dropdowns_question": _multiple_dropdowns,
+    "fill_in_multiple_blanks_question": _fill_in_multiple_blanks, "text_only_question": _text_only,
+}

@@ -1,0 +1,130 @@
+"""The files of a Canvas-style package: which hold assessments (quizzes), which question banks, and
+which the quiz settings (``assessment_meta.xml``). Each assessment is then read by
+:class:`.assessment.AssessmentReader`.
+
+The manifest is not needed to find them, and is not trusted to: Canvas's own importer converts
+every QTI file in the zip, listed or not (facts file). A course export holds each quiz twice, as
+the Common Cartridge subset (``<id>/assessment_qti.xml``, ``cc_profile`` metadata, groups cut down
+to their picks) and in full (``non_cc_assessments/<id>.xml.qti``, ``question_type`` metadata); the
+full copy is read, the other is the same quiz and is skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from lxml import etree
+
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ..base import LOST, NO_QUESTIONS, ImportedQuiz
+from ..safety import Package, parse_xml
+from .assessment import AssessmentReader
+from .xml import children, local, metadata
+
+#: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
+QTI_SUFFIXES = (".xml", ".qti", ".dat")
+QTI12_ROOT = re.compile(rb"<(\w+:)?questestinterop[\s>]")
+
+
+@dataclass
+class Source:
+    """One ``<assessment>`` (or ``<objectbank>``) and the file it is in."""
+
+    member: str
+    element: etree._Element
+    #: Canvas's full form (the Common Cartridge subset says ``cc_profile`` ``cc.exam.v0p1``).
+    full: bool
+
+
+class PackageReader:
+    def __init__(self, path: Path, package: Package, sink: DiagnosticSink) -> None:
+        self.path, self.package, self.sink = path, package, sink
+        self.display = package.display
+
+    def where(self, member: str) -> str:
+        """A file inside the package as diagnostics show it: ``export.zip:non_cc_assessments/i1.xml.qti``
+        (just the input for a single file)."""
+        return self.display if member in (self.display, PurePosixPath(self.display).name) else f"{self.display}:{member}"
+
+    def span(self, member: str, element: etree._Element | None = None) -> SourceSpan:
+        return SourceSpan(self.where(member), (element.sourceline or 1) if element is not None else 1, 1)
+
+    def read(self) -> list[ImportedQuiz]:
+        errors_before = len(self.sink.errors)
+        assessments: dict[str, Source] = {}
+        banks: dict[str, Source] = {}
+        order: list[str] = []
+        for member, root in self._documents():
+            found = [e for e in children(root) if local(e) in ("assessment", "objectbank")]
+            if not found and any(local(e) in ("item", "section") for e in children(root)):
+                found = [root]  # a file of bare items: one quiz named after the file
+            for element in found:
+                ident = element.get("ident") or PurePosixPath(member).name.split(".")[0]
+                source = Source(member, element, "cc_profile" not in metadata(element))
+                table = banks if local(element) == "objectbank" else assessments
+                if ident in table and not _better(source, table[ident]):
+                    continue
+                if ident not in table and table is assessments:
+                    order.append(ident)
+                table[ident] = source
+        metas = self._metas()
+        quizzes: list[ImportedQuiz] = []
+        used_banks: set[str] = set()
+        for ident in order:
+            source = assessments[ident]
+            reader = AssessmentReader(self, source.member, source.element, metas.get(ident), banks)
+            imported = reader.read()
+            used_banks |= reader.used_banks
+            if imported is not None:
+                quizzes.append(imported)
+        for ident, bank in banks.items():
+            if not assessments:  # banks alone (a course export of question banks): each one a quiz
+                imported = AssessmentReader(self, bank.member, bank.element, None, banks).read()
+                if imported is not None:
+                    quizzes.append(imported)
+            elif ident not in used_banks:
+                self.sink.warning(LOST, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no quiz in the package; "
+                                        "not imported", self.span(bank.member, bank.element),
+                                  hint="a zip holding only question banks imports each bank as a quiz")
+        if not quizzes and len(self.sink.errors) == errors_before:
+            self.sink.error(NO_QUESTIONS, "nothing to import: no QTI 1.2 assessment or question bank was found", SourceSpan(self.display),
+                            hint="a Canvas quiz export holds <id>/<id>.xml with a <questestinterop>; check --format")
+        return quizzes
+
+    def _documents(self) -> list[tuple[str, etree._Element]]:
+        documents = []
+        for member, data in sorted(self.package.files.items()):
+            name = member.lower().rsplit("/", 1)[-1]
+            if not name.endswith(QTI_SUFFIXES) or name in ("imsmanifest.xml", "assessment_meta.xml"):
+                continue
+            if not QTI12_ROOT.search(data[:8192]):
+                continue
+            tree = parse_xml(data, self.where(member), self.sink)
+            if tree is not None and local(tree.getroot()) == "questestinterop":
+                documents.append((member, tree.getroot()))
+        return documents
+
+    def _metas(self) -> dict[str, tuple[str, etree._Element]]:
+        """Settings files by the assessment they belong to: ``<quiz identifier>``, or their folder
+        (Canvas requires the two to agree; a file that says otherwise is still found by its folder)."""
+        metas: dict[str, tuple[str, etree._Element]] = {}
+        for member, data in sorted(self.package.files.items()):
+            if member.lower().rsplit("/", 1)[-1] != "assessment_meta.xml":
+                continue
+            tree = parse_xml(data, self.where(member), self.sink)
+            if tree is None or local(tree.getroot()) != "quiz":
+                continue
+            root = tree.getroot()
+            folder = PurePosixPath(member).parent.name
+            for key in (root.get("identifier"), folder):
+                if key:
+                    metas.setdefault(key, (member, root))
+        return metas
+
+
+def _better(candidate: Source, current: Source) -> bool:
+    """The full Canvas copy over the Common Cartridge subset."""
+    return candidate.full and not current.full
+

@@ -1,0 +1,85 @@
+"""What an item's ``resprocessing`` says, condition by condition: what each tests, the score it
+sets or adds, and the feedback it shows.
+
+Canvas writes (``qti_items.rb``): feedback conditions (``continue="Yes"``: ``<other/>`` for the
+general feedback, ``varequal`` on an answer for that answer's feedback), then the scoring
+condition(s) (``setvar`` ``Set`` 100, or ``Add`` a share per blank or matching prompt), then the
+incorrect feedback. A condition is read for what it does, not for where it is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from lxml import etree
+
+from .xml import _float, child, children, descendants, local
+
+
+@dataclass
+class Test:
+    """One ``varequal`` (or bound) inside a condition."""
+
+    respident: str
+    value: str
+    negated: bool
+    #: ``varequal``, ``vargte``, ``vargt``, ``varlte``, ``varlt``.
+    kind: str
+
+
+@dataclass
+class Condition:
+    element: etree._Element
+    #: The ``conditionvar``, None when there is none.
+    test: etree._Element | None
+    #: The score set or added (percent of the points), None when the condition scores nothing.
+    score: float | None = None
+    feedback: list[str] = field(default_factory=list)
+
+    @property
+    def scores(self) -> bool:
+        return self.score is not None and self.score > 0
+
+    @property
+    def is_other(self) -> bool:
+        """``<conditionvar><other/></conditionvar>``: always true."""
+        return self.test is not None and [local(c) for c in children(self.test)] == ["other"]
+
+    def tests(self, respident: str | None = None) -> list[Test]:
+        if self.test is None:
+            return []
+        found = []
+        for element in descendants(self.test, "varequal", "vargte", "vargt", "varlte", "varlt"):
+            negated = any(local(a) == "not" for a in _ancestors_within(element, self.test))
+            ident = element.get("respident", "")
+            if respident is None or ident == respident:
+                found.append(Test(ident, (element.text or "").strip(), negated, local(element)))
+        return found
+
+    def values(self, respident: str | None = None) -> list[str]:
+        """The answers this condition asks for (``varequal``, not negated)."""
+        return [t.value for t in self.tests(respident) if t.kind == "varequal" and not t.negated]
+
+
+def conditions(item: etree._Element) -> list[Condition]:
+    processing = child(item, "resprocessing")
+    if processing is None:
+        return []
+    found = []
+    for element in children(processing, "respcondition"):
+        condition = Condition(element, child(element, "conditionvar"))
+        for setvar in children(element, "setvar"):
+            if (setvar.get("varname") or "SCORE").upper() == "SCORE":
+                condition.score = _float(setvar.text)
+        condition.feedback = [d.get("linkrefid", "") for d in descendants(element, "displayfeedback") if d.get("linkrefid")]
+        found.append(condition)
+    return found
+
+
+def _ancestors_within(element: etree._Element, top: etree._Element) -> list[etree._Element]:
+    found = []
+    parent = element.getparent()
+    while parent is not None and parent is not top:
+        found.append(parent)
+        parent = parent.getparent()
+    return found
