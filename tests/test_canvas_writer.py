@@ -21,6 +21,8 @@ from lxml import etree, html
 from seed_expectations import ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS, STEMS
 
 from qti_builder import BuildOptions, build
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.importers import import_path
 from qti_builder.pipeline import BuildIncomplete
 
 FUNDAMENTALS = ROOT / "source" / "python-fundamentals.md"
@@ -421,16 +423,27 @@ Answer: A
 """)
     package = built(tmp_path, source)
     root = package.assessment.find("assessment/section")
-    children = [(c.tag, c.get("ident")) for c in root if isinstance(c.tag, str)]  # not the item markers
-    # The section description is shown where the section starts, as a text-only item.
-    assert children == [("item", "g.warm-up"), ("item", "g.free"), ("section", "pool")]
+
+    def children(element: etree._Element) -> list[tuple[str, str]]:
+        return [(c.tag, c.get("ident")) for c in element if isinstance(c.tag, str)]  # not the item markers
+
+    # Sections are kept (Canvas flattens those that draw nothing); a description is shown where
+    # its section starts, as a text-only item.
+    assert children(root) == [("section", "warm-up"), ("section", "pool")]
+    assert children(root.find("section")) == [("item", "g.warm-up"), ("item", "g.free")]
     assert meta(package.items["warm-up"])["question_type"] == "text_only_question"
     assert text_of(stem_html(package.items["warm-up"])) == "Read each question carefully."
-    group = root.find("section")
+    group = root.find("section[@ident='pool']")
     assert group.get("title") == "Drawn"
     assert group.findtext("selection_ordering/selection/selection_number") == "2"
     assert [meta(i)["points_possible"] for i in group.findall("item")] == ["3", "3", "3"]
     assert package.meta_value("points_possible") == "10"  # 4 + 2 drawn × 3
+    # ... and read back, the package gives back the sections, the description and the draw.
+    sink = DiagnosticSink()
+    (quiz,) = [imported.quiz for imported in import_path(tmp_path / "g.canvas.zip", "g.canvas.zip", sink)]
+    assert [(s.id, s.title, s.description, s.select, [q.id for q in s.questions]) for s in quiz.sections] == [
+        ("warm-up", "Warm-up", "Read each question carefully.", None, ["free"]),
+        ("pool", "Drawn", None, 2, ["one", "two", "three"])]
 
 
 def test_quiz_settings_go_to_the_settings_file(tmp_path: Path) -> None:
@@ -464,7 +477,7 @@ sections:
 
 def test_unset_settings_are_left_to_canvas(fundamentals: Package) -> None:
     values = {child.tag.removeprefix(CANVAS_NS) for child in fundamentals.meta}
-    assert values == {"title", "description", "shuffle_answers", "quiz_type", "points_possible"}
+    assert values == {"title", "description", "shuffle_answers", "points_possible"}
     assert fundamentals.meta_value("shuffle_answers") == "true"  # its choice questions shuffle
     assert fundamentals.assessment.find("assessment/qtimetadata") is None
 

@@ -1,4 +1,5 @@
-"""Round trips: source -> build (QTI 2.1 and Moodle XML) -> import gives back the source's model.
+"""Round trips: source -> build (QTI 2.1, Moodle XML, the Canvas package) -> import gives back the
+source's model.
 
 Equal means equal ``model_dump()``s after :func:`expected_after`, which applies exactly what each
 target cannot carry (docs/import.md lists the same losses), and nothing else:
@@ -21,7 +22,18 @@ target cannot carry (docs/import.md lists the same losses), and nothing else:
 - Quiz settings (docs/source-format.md#quiz-settings): Moodle XML holds none of them; the QTI 2.1
   test holds the time limit, allowed attempts and show correct answers, not shuffle answers, one
   question at a time or graded/practice.
-- Both: ``negative_marking`` of a multiple-response question whose choices are all correct (it
+- The Canvas package (what Canvas Classic Quizzes has no place for; check --profile canvas lists
+  the same, question by question): tags; a section's ``shuffle``; a choice's ``fixed``, its own
+  ``score`` and ``negative_marking`` (Canvas scores multiple answers its own way); per-question
+  ``shuffle`` (the quiz-wide ``shuffle_answers`` decides, and is always stated: the source's, or
+  whether its choice and matching questions shuffle); partially-correct feedback; short-answer
+  and numerical answers worth less than 100 %; wildcards (an answer as typed without its stars)
+  and case sensitivity; a percent tolerance; a unit (written after the question text, in
+  brackets); essay response format, length, word limits and attachments; file-upload limits;
+  matching answers, distractors and ordering items as plain text; the wrong options of
+  drop-downs in a question that also has text blanks (they become text blanks); a text-only
+  item's general feedback; in a question group, points other than the first question's.
+- Both (all): ``negative_marking`` of a multiple-response question whose choices are all correct (it
   changes no score, so no output records it); a true/false question's correct/incorrect feedback is the feedback of its right/wrong
   answer (the canonical form the Markdown reader produces too).
 
@@ -54,7 +66,7 @@ from qti_builder.writers.markdown_source import first_difference, read_back, wri
 from qti_builder.writers.qti21 import UPLOAD_TYPES
 
 SOURCES = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "source/python-fundamentals.md", ROOT / "source/ray-train-tune.md"]
-TARGETS = {"moodle": ".moodle.xml", "qti21": ".qti21.zip"}
+TARGETS = {"moodle": ".moodle.xml", "qti21": ".qti21.zip", "canvas": ".canvas.zip"}
 
 NO_OUTCOME_FEEDBACK_MOODLE = ("fill_in_blank", "essay", "file_upload", "text_only")
 QTI_OUTCOME_FEEDBACK = {
@@ -69,7 +81,50 @@ QTI_OUTCOME_FEEDBACK = {
 SETTINGS_LOST = {
     "moodle": ("time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time", "quiz_type"),
     "qti21": ("shuffle_answers", "one_question_at_a_time", "quiz_type"),
+    "canvas": (),
 }
+#: Kinds whose options Canvas shuffles by its quiz-wide setting.
+CANVAS_SHUFFLED = ("single_choice", "multiple_response", "matching")
+
+
+def canvas_question(q: dict[str, Any], shuffles: bool, group_points: float | None) -> None:
+    """What the Canvas package cannot hold of one question (see the module docstring)."""
+    kind, feedback = q["type"], q["feedback"]
+    q["tags"] = []
+    feedback["partially_correct"] = None
+    if kind in CANVAS_SHUFFLED:
+        q["shuffle"] = shuffles
+    for choice in q.get("choices", []):
+        choice["fixed"], choice["score"] = False, None
+    if kind == "multiple_response":
+        q["negative_marking"] = False
+    if kind in ("short_answer", "numerical"):
+        q["answers"] = [a for a in q["answers"] if a["score"] == 100]
+    if kind == "short_answer":
+        q["case_sensitive"] = False
+        for answer in q["answers"]:
+            answer["text"] = re.sub(r"(?<!\\)\*", "", answer["text"]).replace("\\*", "*")
+    if kind == "numerical" and q["unit"]:
+        q["stem"] += f"\n\n({q['unit']})"
+        q["unit"] = None
+    if kind == "essay":
+        q.update(response_format="editor", expected_lines=15, min_words=None, max_words=None, attachments=0)
+    if kind == "file_upload":
+        q.update(max_files=1, allowed_types=[])
+    if kind == "matching":
+        q["pairs"] = [{**p, "answer": plain_to_markdown(plain_text(p["answer"], 10_000))} for p in q["pairs"]]
+        q["distractors"] = [plain_to_markdown(plain_text(d, 10_000)) for d in q["distractors"]]
+    if kind == "ordering":
+        q["items"] = [plain_to_markdown(plain_text(item, 10_000)) for item in q["items"]]
+    if kind == "fill_in_blank":
+        q["case_sensitive"] = False
+        if {b["kind"] for b in q["blanks"]} == {"text", "dropdown"}:
+            for blank in q["blanks"]:
+                blank["kind"], blank["options"] = "text", []
+    if kind == "text_only":
+        feedback["general"] = None
+    if group_points is not None:
+        q["points"] = group_points
 
 
 def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
@@ -80,11 +135,20 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
     if target == "qti21" and data.get("description"):
         data["description"] = plain_to_markdown(plain_text(data["description"], 2000)) or None
 
+    if target == "canvas" and data["settings"]["shuffle_answers"] is None:
+        data["settings"]["shuffle_answers"] = any(q.get("shuffle") for q in questions_of(data) if q["type"] in CANVAS_SHUFFLED)
+    shuffles = data["settings"]["shuffle_answers"]
+
     def sections(items: list[dict[str, Any]]) -> None:
         for section in items:
             if target == "moodle":
                 section["shuffle"], section["select"] = False, None
             section["questions"] = [question(q) for q in section["questions"]]
+            if target == "canvas":
+                section["shuffle"] = False
+                group = section["questions"][0]["points"] if section["select"] and section["questions"] else None
+                for q in section["questions"]:
+                    canvas_question(q, shuffles, group)
             sections(section["sections"])
 
     def question(q: dict[str, Any]) -> dict[str, Any]:
@@ -97,6 +161,8 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
             if answer["tolerance_mode"] == "percent":
                 answer["tolerance"] = round(abs(answer["value"]) * answer["tolerance"] / 100, 10)
                 answer["tolerance_mode"] = "absolute"
+        if target == "canvas":
+            return q
         if target == "moodle":
             for choice in q.get("choices", []):
                 choice["fixed"] = False
@@ -154,6 +220,12 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
     return data
 
 
+def questions_of(data: dict[str, Any]) -> list[dict[str, Any]]:
+    def walk(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [q for s in sections for q in s["questions"] + walk(s["sections"])]
+    return walk(data["sections"])
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
@@ -205,7 +277,8 @@ def test_importing_our_own_output_gives_back_the_source_we_started_from(built: P
     the model: the source repeats each correct option's text after its letter ("정답: B) ...",
     which the writer spells "정답: B"), and it has blank lines between labels. (QTI keeps the
     quiz description as plain text in its manifest, so there the comparison starts at the first
-    section.)"""
+    section; the Canvas package always states whether answers are shuffled, which the written
+    front matter then says.)"""
     import re
 
     def lines(text: str) -> list[str]:
@@ -216,10 +289,13 @@ def test_importing_our_own_output_gives_back_the_source_we_started_from(built: P
         got, want = lines(write_source(imported(built / f"ray-train-tune{suffix}")).text), lines(source_text)
         if target == "qti21":
             got, want = got[got.index("# 객관식 문제 {#multiple-choice}"):], want[want.index("# 객관식 문제 {#multiple-choice}"):]
+        if target == "canvas":
+            assert got[4:6] == ["settings:", "  shuffle_answers: true"]
+            del got[4:6]
         assert got == want
 
 
-def test_showcase_content_survives_both_targets(built: Path) -> None:
+def test_showcase_content_survives_every_target(built: Path) -> None:
     """Code, tables, images, audio, math and raw HTML: the imported text renders as the source's
     does (the table's alignment row and the formulas' TeX may be spelt differently), and the media
     come back as files."""

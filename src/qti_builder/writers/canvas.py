@@ -34,8 +34,9 @@ text_only          text_only_question
 =================  ==========================================================================
 
 A section that draws ``select`` questions becomes a question group (pick count, points per
-question); other sections are flattened, and a section's description becomes a text-only item
-before its questions. What Canvas cannot hold is listed by ``check --profile canvas``
+question); Canvas flattens the other sections, which are written all the same (the package keeps
+the quiz's structure), and a section's description becomes a text-only item before its
+questions. What Canvas cannot hold is listed by ``check --profile canvas``
 (:mod:`..profiles`), question by question; the writer never silently turns it into something
 else, it leaves it out.
 
@@ -136,26 +137,35 @@ class CanvasWriter(Writer):
 # -- the assessment's structure -------------------------------------------------------------------
 
 
-def assessment_entries(quiz: Quiz) -> Iterator[dict[str, Any]]:
-    """The root section's content in order: items (one per question, one per section description)
-    and question groups, each group a dict with its own ``items``."""
-    for _, section in quiz.iter_sections():
-        if section.description:
-            yield description_item(quiz, section)
-        items = [question_item(quiz, q) for q in section.questions]
-        if section.select and items:
-            # Canvas gives every question of a group the same points: the first question's
-            # (profiles.py warns about the others).
-            points = number(section.questions[0].points)
-            yield {"group": True, "id": section.id, "title": section.title, "select": section.select,
-                   "points": points, "items": [{**item, "points": points} for item in items]}
-        else:
-            yield from items
+def assessment_entries(quiz: Quiz) -> list[dict[str, Any]]:
+    """The root section's content in order: items and sections, each section a dict with its own
+    ``children``. Canvas flattens a section that draws nothing and makes one that draws
+    (``select``) a question group; the sections are kept all the same, so the package holds the
+    quiz's structure for whoever reads it back."""
+    return [entry for section in quiz.sections for entry in section_entries(quiz, section)]
+
+
+def section_entries(quiz: Quiz, section: Section) -> list[dict[str, Any]]:
+    """A section, and around a question group what Canvas cannot hold inside one: the section's
+    description before it (in the group it would be drawn at random) and its nested sections
+    after it (a group holds questions only; profiles.py warns)."""
+    items = [question_item(quiz, q) for q in section.questions]
+    description = [description_item(quiz, section)] if section.description else []
+    nested = [entry for child in section.sections for entry in section_entries(quiz, child)]
+    entry: dict[str, Any] = {"section": True, "id": section.id, "title": section.title, "select": None}
+    if section.select and items:
+        # Canvas gives every question of a group the same points: the first question's
+        # (profiles.py warns about the others).
+        points = number(section.questions[0].points)
+        entry.update(select=section.select, points=points, children=[{**item, "points": points} for item in items])
+        return description + [entry] + nested
+    entry["children"] = description + items + nested
+    return [entry]
 
 
 def walk_items(entries: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
     for entry in entries:
-        yield from entry["items"] if entry.get("group") else [entry]
+        yield from walk_items(entry["children"]) if entry.get("section") else [entry]
 
 
 def total_points(entries: list[dict[str, Any]]) -> float:
@@ -163,8 +173,10 @@ def total_points(entries: list[dict[str, Any]]) -> float:
     points per question."""
     total = 0.0
     for entry in entries:
-        if entry.get("group"):
-            total += min(entry["select"], len(entry["items"])) * float(entry["points"])
+        if entry.get("section") and entry["select"]:
+            total += min(entry["select"], len(entry["children"])) * float(entry["points"])
+        elif entry.get("section"):
+            total += total_points(entry["children"])
         else:
             total += float(entry["points"])
     return total
@@ -180,7 +192,7 @@ def question_item(quiz: Quiz, question: QuestionBase) -> dict[str, Any]:
     """Everything an item template needs: ``ident``, ``title``, ``question_type``, ``points``,
     ``answers`` (ident, text, feedback), ``feedbacks`` (ident -> text) and the kind's own keys."""
     entry: dict[str, Any] = {
-        "group": False,
+        "section": False,
         "id": question.id,
         "question": question,
         "ident": item_identifier(quiz, question),
@@ -364,7 +376,7 @@ def canvas_settings(quiz: Quiz) -> dict[str, str]:
     s = quiz.settings
     values: dict[str, Any] = {
         "shuffle_answers": shuffles_answers(quiz),
-        "quiz_type": QUIZ_TYPES[s.quiz_type or "graded"],
+        "quiz_type": QUIZ_TYPES[s.quiz_type] if s.quiz_type else None,
         "show_correct_answers": s.show_correct_answers,
         "time_limit": s.time_limit,
         "allowed_attempts": -1 if s.allowed_attempts == "unlimited" else s.allowed_attempts,

@@ -147,13 +147,16 @@ class AssessmentReader:
             return sections[0]
         return self.element
 
-    def _walk(self, container: etree._Element, parent: Data | None, title: str) -> None:
-        """Items and sections of ``container`` in order; items go into ``parent`` until a
-        subsection comes, then into a new section after it (the model keeps no mixed order)."""
+    def _walk(self, container: etree._Element, parent: Data | None, title: str, skip: etree._Element | None = None) -> None:
+        """Items and sections of ``container`` in order (but ``skip``, a description read
+        already); items go into ``parent`` until a subsection comes, then into a new section
+        after it (the model keeps no mixed order)."""
         current = parent
         nodes = children(container)
         for index, node in enumerate(nodes):
             name = local(node)
+            if node is skip:
+                continue
             if name == "item":
                 following = nodes[index + 1] if index + 1 < len(nodes) else None
                 if following is not None and local(following) == "section" and self._introduces(node, following):
@@ -180,7 +183,7 @@ class AssessmentReader:
             description = ItemReader(self, intro).stem() or None
         section = self.builder.section(title, parent, preferred, description=description, select=select)
         if select is None:
-            self._walk(element, section, title)
+            self._walk(element, section, title, skip=intro)
             return
         points = self._group_points(element)
         bank_ref = next((one_line(r.text) for r in descendants(element, "sourcebank_ref") if (r.text or "").strip()), None)
@@ -203,10 +206,12 @@ class AssessmentReader:
 
     def _introduces(self, item: etree._Element, section: etree._Element) -> bool:
         """Our writer puts a section's description in a text-only item titled with the section's
-        title, just before a question group (or first in it)."""
+        title, just before a question group, or first in any other section with the ident
+        ``<quiz-id>.<section-id>`` (in a package of ours, where nothing else has that ident)."""
         title = one_line(item.get("title"))
-        return bool(title) and title == one_line(section.get("title")) and _selection(section) is not None \
-            and metadata(item).get("question_type") == "text_only_question"
+        if not title or title != one_line(section.get("title")) or metadata(item).get("question_type") != "text_only_question":
+            return False
+        return _selection(section) is not None or (self.ours and item.get("ident") == f"{self.ident}.{section.get('ident')}")
 
     def _group_points(self, element: etree._Element) -> float | None:
         for extension in descendants(element, "points_per_item"):
