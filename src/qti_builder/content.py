@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from html import escape
 from urllib.parse import quote, unquote
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -179,14 +180,12 @@ def render_html(text: str, media: Renames = ()) -> str:
     if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
         return f"<p>{text}</p>"
     root = _fragment(text)
-    for element in list(root.iter("span", "div")):
-        display = _math_display(element)
-        if display:
-            tex = element.text or ""
-            element.text = f"\\({tex}\\)" if display == "inline" else f"$${tex}$$"
-            element.attrib.pop("class")
-            if element.tag == "span":
-                element.drop_tag()
+    for element, display in _formulas(root):
+        tex = element.text or ""
+        element.text = f"\\({tex}\\)" if display == "inline" else f"$${tex}$$"
+        element.attrib.pop("class")
+        if element.tag == "span":
+            element.drop_tag()
     _rename_media(root, media)
     return _inner_html(root)
 
@@ -203,21 +202,19 @@ def render_canvas(text: str, media: Renames = ()) -> str:
     if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
         return f"<p>{text}</p>"
     root = _fragment(text)
-    for element in list(root.iter("span", "div")):
-        display = _math_display(element)
-        if display:
-            tex = element.text or ""
-            image = html.Element("img", {
-                "class": "equation_image", "title": tex, "src": equation_image_src(tex),
-                "alt": f"LaTeX: {tex}", "data-equation-content": tex,
-            })
-            element.text = None
-            element.attrib.pop("class")
-            element.append(image)
-            if element.tag == "span":
-                element.drop_tag()
-            else:  # display math: a paragraph of its own
-                element.tag = "p"
+    for element, display in _formulas(root):
+        tex = element.text or ""
+        image = html.Element("img", {
+            "class": "equation_image", "title": tex, "src": equation_image_src(tex),
+            "alt": f"LaTeX: {tex}", "data-equation-content": tex,
+        })
+        element.text = None
+        element.attrib.pop("class")
+        element.append(image)
+        if element.tag == "span":
+            element.drop_tag()
+        else:  # display math: a paragraph of its own
+            element.tag = "p"
     _rename_media(root, media)
     return _inner_html(root)
 
@@ -243,10 +240,8 @@ def render_preview(text: str, media: Renames = ()) -> str:
     """Markdown as HTML for the preview: math as MathML (browsers render it natively, so the
     preview needs no script or CDN), media pointing at the copied files."""
     root = _fragment(text)
-    for element in list(root.iter("span", "div")):
-        display = _math_display(element)
-        if display:
-            _replace_with_mathml(element, display)
+    for element, display in _formulas(root):
+        _replace_with_mathml(element, display)
     _rename_media(root, media)
     return _inner_html(root)
 
@@ -265,6 +260,15 @@ def unwrap_paragraph(markup: str) -> str:
     if markup.startswith("<p>") and markup.endswith("</p>") and markup.count("<p>") == 1:
         return markup[3:-4]
     return markup
+
+
+def _formulas(root: etree._Element) -> Iterator[tuple[etree._Element, str]]:
+    """Each formula placeholder of a rendered fragment and its display (inline or block), for the
+    target to replace (taken as a list first: the caller changes the tree)."""
+    for element in list(root.iter("span", "div")):
+        display = _math_display(element)
+        if display:
+            yield element, display
 
 
 def _math_display(element: etree._Element) -> str | None:

@@ -194,6 +194,25 @@ def read_folder(folder: Path, display: str, sink: DiagnosticSink) -> Package | N
     return package
 
 
+def read_package(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
+    """An input as a package: a folder, a zip (by its first bytes, whatever its name: .imscc,
+    .zip), or a single file as a package of one."""
+    if path.is_dir():
+        return read_folder(path, display, sink)
+    if path.suffix.lower() == ".zip" or _starts_with_pk(path):
+        return read_zip(path, display, sink)
+    data = read_input(path, display, sink)
+    return Package(display, {path.name: data}) if data is not None else None
+
+
+def _starts_with_pk(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(2) == b"PK"
+    except OSError:
+        return False  # read_input reports it
+
+
 def read_input(path: Path, display: str, sink: DiagnosticSink) -> bytes | None:
     """The bytes of one input file, within the size limit."""
     try:

@@ -129,10 +129,20 @@ class Writer:
                     "QB301",
                     f"the {self.name} writer cannot write {question.type} questions yet (question '{question.id}')",
                     spans.get(question.id),
-                    hint=f"leave this target out with --format, or change the question's type",
+                    hint="leave this target out with --format, or change the question's type",
                 )
                 ok = False
         return ok
+
+    def places_every_question(self, template: str, frame: bytes, count: int, sink: DiagnosticSink) -> bool:
+        """Does a frame have the marker line of each of its ``count`` questions, once? An
+        overriding template that drops them would lose every question silently (QB305)."""
+        if sorted(int(m.group(1)) for m in QUESTION_MARKER.finditer(frame)) == list(range(1, count + 1)):
+            return True
+        sink.error("QB305", f"{template} must write the line '<!-- question: N -->' once for each question, N = 1 to "
+                   f"{count}: the questions are put in after those lines",
+                   hint=f"keep the loop that writes those lines in your --templates copy of {template}")
+        return False
 
     def render(self, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object) -> bytes | None:
         """The template rendered, or b"" when this writer does not make that kind of document

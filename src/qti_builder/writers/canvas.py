@@ -60,7 +60,7 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
-from .base import QUESTION_MARKER, Document, Output, Writer
+from .base import Document, Output, Writer
 from .qti21 import _literal, item_identifier, item_title, scrambled
 
 #: The settings file's name inside the assessment's folder, and the folder of the media.
@@ -122,10 +122,7 @@ class CanvasWriter(Writer):
         if not ok or assessment is None or meta is None or manifest is None or sink.errors:
             return None
         if assessment:
-            if sorted(int(m.group(1)) for m in QUESTION_MARKER.finditer(assessment)) != list(range(1, len(order) + 1)):
-                sink.error("QB305", "canvas/assessment.xml.j2 must write the line '<!-- question: N -->' once for each "
-                           f"item, N = 1 to {len(order)}: the items are put in after those lines",
-                           hint="keep the item loop of the built-in template in your --templates copy")
+            if not self.places_every_question("canvas/assessment.xml.j2", assessment, len(order), sink):
                 return None
             output.documents.append(Document(f"{folder}/{folder}.xml", assessment, "qti12", question_order=order))
             output.documents.append(Document(f"{folder}/{META_FILE}", meta, "canvas-meta"))

@@ -41,7 +41,7 @@ from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQue
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                Question, QuestionBase, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem,
                                TrueFalseQuestion)
-from .base import QUESTION_MARKER, Document, Output, Writer
+from .base import Document, Output, Writer
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
 #: must be within 0.001 points of one of them or of its negative (lms-import-facts.md).
@@ -72,8 +72,6 @@ ORDERING_OPTIONS = {
 FRACTION_ERROR = "QB321"
 BLANK_ERROR = "QB322"
 CLOZE_MARKS_WARNING = "QB323"
-#: A frame template (an overlay's quiz.xml.j2) without a marker line per question.
-MARKERS_ERROR = "QB305"
 
 
 class MoodleXmlWriter(Writer):
@@ -126,10 +124,7 @@ class MoodleXmlWriter(Writer):
         )
         if not ok or frame is None:
             return None
-        if frame and not _places_every_question(frame, len(order)):
-            sink.error(MARKERS_ERROR, "moodle/quiz.xml.j2 must write the line '<!-- question: N -->' once for each "
-                       f"question, N = 1 to {len(order)}: the questions are put in after those lines",
-                       hint="keep the {% for number in category.numbers %} loop of the built-in template in your --templates copy")
+        if frame and not self.places_every_question("moodle/quiz.xml.j2", frame, len(order), sink):
             return None
         if frame:
             documents.insert(0, Document(quiz.id + self.suffix, frame, "moodle", question_order=order))
@@ -147,10 +142,6 @@ class MoodleXmlWriter(Writer):
         if data is None:
             return None
         return Document(f"#{question.id}", data, "moodle-question", question.id)
-
-
-def _places_every_question(frame: bytes, count: int) -> bool:
-    return sorted(int(m.group(1)) for m in QUESTION_MARKER.finditer(frame)) == list(range(1, count + 1))
 
 
 def best_first(answers: list[Any]) -> list[Any]:

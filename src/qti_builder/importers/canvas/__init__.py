@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import MAX_ENTRIES, Package, read_folder, read_input, read_zip
+from ..safety import MAX_ENTRIES, read_package
 from .package import PackageReader
 
 __all__ = ["import_canvas", "sniff"]
@@ -85,26 +85,8 @@ def _folder_is_canvas(path: Path) -> bool:
     return (path / "non_cc_assessments").is_dir() or any(path.glob("*/assessment_meta.xml"))
 
 
-def _starts_with_pk(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(2) == b"PK"
-    except OSError:
-        return False  # read_input reports it
-
-
 def import_canvas(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
     """Every quiz in a Canvas export, a text2qti zip or a qti-builder Canvas package (a zip, a
     folder or a single QTI 1.2 file); problems go to ``sink``, located in the input."""
-    if path.is_dir():
-        package = read_folder(path, display, sink)
-    elif _starts_with_pk(path):
-        package = read_zip(path, display, sink)
-    else:
-        data = read_input(path, display, sink)
-        if data is None:
-            return []
-        package = Package(display, {path.name: data})
-    if package is None:
-        return []
-    return PackageReader(path, package, sink).read()
+    package = read_package(path, display, sink)
+    return PackageReader(path, package, sink).read() if package is not None else []

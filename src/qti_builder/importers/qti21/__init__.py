@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import Package, read_folder, read_input, read_zip
+from ..safety import read_package
 from .package import PackageReader
 
 __all__ = ["import_qti21", "sniff"]
@@ -50,15 +50,7 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def import_qti21(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
-    if path.is_dir():
-        package = read_folder(path, display, sink)
-    elif path.suffix.lower() == ".zip" or (read_input(path, display, DiagnosticSink()) or b"")[:2] == b"PK":
-        package = read_zip(path, display, sink)
-    else:
-        data = read_input(path, display, sink)
-        if data is None:
-            return []
-        package = Package(display, {path.name: data})
+    package = read_package(path, display, sink)
     if package is None:
         return []
     quiz = PackageReader(path, package, sink).read()
