@@ -55,7 +55,7 @@ class _Reader:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
-        builder = QuestionBuilder(self.source, self.sink, defaults)
+        builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
         title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
         return data

@@ -69,6 +69,18 @@ MULTI_ANSWER_KINDS = ("short_answer", "numerical")
 #: Words for true and false answers. Only the first two of each are used to infer the kind.
 TRUE_WORDS = ("true", "참", "t", "yes", "o", "맞음", "예")
 FALSE_WORDS = ("false", "거짓", "f", "no", "x", "틀림", "아니오")
+#: Punctuation an answer may end with without changing what it means (``Answer: False.``, ``B.``).
+TRAILING_PUNCTUATION = ".!。！．"
+
+
+def bare(text: str) -> str:
+    """An answer without the punctuation at its end, in lower case: what a word answer means."""
+    return text.strip().rstrip(TRAILING_PUNCTUATION).strip().lower()
+
+
+def infers_true_false(answer: str) -> bool:
+    """An answer that makes a question without options true/false: ``true``, ``False.``, ``참``."""
+    return bare(answer) in TRUE_WORDS[:2] + FALSE_WORDS[:2]
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 QUESTION = re.compile(r"^(\d{1,4})[.)]\s+(.*?)\s*$")
