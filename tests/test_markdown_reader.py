@@ -164,7 +164,7 @@ def messages(sink: DiagnosticSink) -> list[str]:
         pytest.param("---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: A\n\n2. Q? {#q1}\n\nA) x\nB) y\n\nAnswer: A\n2. R? {#q1}\n\nA) x\nB) y\n\nAnswer: B\n",
                      ["17:8 QB133 id 'q1' is already used on line 11"], id="duplicate-ids"),
         pytest.param("---\ntitle: T\n---\n1. Q? {#1bad}\n\nA) x\nB) y\n\nAnswer: A\n",
-                     ["4:8 QB201 '1bad' is not a valid id: start with a letter or '_', then letters, digits, '-', '_' or '.' (64 at most) (at sections.0.questions.0.id)"], id="bad-id"),
+                     ["4:8 QB201 '1bad' is not a valid id: start with a letter or '_', then letters, digits, '-', '_' or '.' (64 at most)"], id="bad-id"),
         pytest.param("---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: A, B {#x}\n", ["9:9 QB125 cannot read the answer 'A, B {#x}'"], id="unreadable-answer"),
         pytest.param("---\ntitle: T\n---\n1. Why?\n", ["4:1 QB128 the question has no options and no answer"], id="open-without-type"),
         pytest.param("---\ntitle: T\n---\n1. Q?\u000b\n\nA) x\nB) y\n\nAnswer: A\n", ["4:6 QB102 character U+000B is not allowed in XML"], id="illegal-char"),

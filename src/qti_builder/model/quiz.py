@@ -7,7 +7,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
-from .common import Identifier, Markdown, ModelBase
+from .common import Identifier, Markdown, ModelBase, Problem
 from .questions import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
@@ -29,7 +29,8 @@ class Section(ModelBase):
     def _select_fits(self) -> "Section":
         available = len(self.questions) + len(self.sections)
         if self.select and self.select > available:
-            raise ValueError(f"section '{self.id}' draws {self.select} but holds only {available}")
+            raise Problem(f"section '{self.id}' draws {self.select} but holds only {available}",
+                          f"set select to at most {available}, or add questions to the section", at="select")
         return self
 
 
@@ -53,7 +54,8 @@ class QuizSettings(ModelBase):
     @model_validator(mode="after")
     def _attempts_positive(self) -> "QuizSettings":
         if isinstance(self.allowed_attempts, int) and not 1 <= self.allowed_attempts <= 1000:
-            raise ValueError("allowed_attempts is a number from 1 to 1000, or 'unlimited'")
+            raise Problem("allowed_attempts is a number from 1 to 1000, or 'unlimited'",
+                          "write a number of attempts from 1 to 1000, or 'unlimited'", at="allowed_attempts")
         return self
 
     def given(self) -> dict[str, object]:
@@ -93,7 +95,8 @@ class Quiz(ModelBase):
                 dupes.append(ident)
             seen.add(ident)
         if dupes:
-            raise ValueError(f"ids must be unique in a quiz, repeated: {', '.join(sorted(set(dupes)))}")
+            raise Problem(f"ids must be unique in a quiz, repeated: {', '.join(sorted(set(dupes)))}",
+                          "rename one of each pair of repeated ids")
         if not any(True for _ in self.iter_questions()):
-            raise ValueError("the quiz has no questions")
+            raise Problem("the quiz has no questions", "add a question to a section's 'questions' list", at="sections")
         return self

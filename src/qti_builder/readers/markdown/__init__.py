@@ -38,6 +38,7 @@ class _Reader:
         self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
 
     def read(self) -> dict[str, Any] | None:
+        self.source.syntax = "markdown"
         front, body_start = self._front_matter()
         if front is None:
             return None
@@ -86,6 +87,8 @@ class _Reader:
                 continue
             front[S.FRONT_MATTER_KEYS[key]] = value
             self.source.positions[(S.FRONT_MATTER_KEYS[key],)] = self.source.locate(("__front__", key))
+            if ("__front__", key) in self.source.scalars:
+                self.source.scalars[(S.FRONT_MATTER_KEYS[key],)] = self.source.scalars[("__front__", key)]
         if "title" not in front:
             self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
         return front, end + 1

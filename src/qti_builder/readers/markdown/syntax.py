@@ -82,6 +82,32 @@ def infers_true_false(answer: str) -> bool:
     """An answer that makes a question without options true/false: ``true``, ``False.``, ``참``."""
     return bare(answer) in TRUE_WORDS[:2] + FALSE_WORDS[:2]
 
+def label_lines(markdown: str) -> list[tuple[int, int, str]]:
+    """Lines of a Markdown text that start with a label the dialect knows (``Answer:``,
+    ``Explanation:``, ``피드백:``, ...), outside code: (line index, column, label as written).
+    In text students see, such a line is an answer or a grader's note in the wrong place."""
+    found: list[tuple[int, int, str]] = []
+    fence: str | None = None
+    for i, line in enumerate(markdown.split("\n")):
+        opened = FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[:1] == fence[:1] and len(opened.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        depth = len(line) - len(line.lstrip(" \t"))
+        label = LABEL.match(line.strip()) if depth < 4 else None
+        if label:
+            raw = label.group(1).strip()
+            scored = LABEL_SCORE.match(raw)
+            name = (scored.group(1) if scored else raw).strip().lower()
+            if name in QUESTION_LABELS or name in CHOICE_LABELS:
+                found.append((i, depth + 1, raw))
+    return found
+
+
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 QUESTION = re.compile(r"^(\d{1,4})[.)]\s+(.*?)\s*$")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
