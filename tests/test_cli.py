@@ -150,7 +150,7 @@ def test_duplicate_quiz_ids_across_files(tmp_path: Path) -> None:
     two = write(tmp_path, "two.md", "---\nid: same\ntitle: B\n---\n1. Q?\n\nA) a\nB) b\n\nAnswer: B\n")
     code, _, err = run("check", str(tmp_path))
     assert code == 1
-    assert f"{two}:1:1: error[QB202]: quiz id 'same' is also used by {one}" in err
+    assert f"{two}:2:5: error[QB202]: quiz id 'same' is also used by {one}" in err
 
 
 def test_strict_turns_warnings_into_errors(tmp_path: Path) -> None:

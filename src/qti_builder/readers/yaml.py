@@ -161,7 +161,8 @@ class _Builder:
             for key_node, value_node in node.value:
                 key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
                 if not isinstance(key, (str, int, float, bool)):
-                    self.sink.error("QB112", "a key must be plain text", SourceSpan(self.source.path, *self.span(key_node)))
+                    self.sink.error("QB112", "a key must be plain text", SourceSpan(self.source.path, *self.span(key_node)),
+                                    hint="write a name before the colon, such as 'title:' (not a list, a mapping or nothing)")
                     continue
                 key = str(key)
                 if key in out:

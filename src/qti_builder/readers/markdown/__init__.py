@@ -76,7 +76,8 @@ class _Reader:
             return None, end + 1
         raw = {} if raw is None else raw
         if not isinstance(raw, dict):
-            self.error("QB105", "the front matter must be 'key: value' lines", 2)
+            self.error("QB105", "the front matter must be 'key: value' lines", 2,
+                       hint="write one setting per line, such as 'title: My quiz', with no '- ' in front")
             return None, end + 1
         front: dict[str, Any] = {}
         for key, value in raw.items():
