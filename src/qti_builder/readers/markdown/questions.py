@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ...i18n import true_false_labels
+from ...i18n import TRUE_FALSE, true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
 from .blocks import Label, Question
@@ -100,28 +100,26 @@ class QuestionBuilder:
     def _doubtful_essay(self, q: Question) -> None:
         """An essay the reader guessed from an answer that looks like another type's: say so."""
         answer = q.label("answer")
-        if answer is None:
+        doubt = essay_doubt(answer.block.text(), q.stem.lines, self.true_words + self.false_words) if answer else None
+        if answer is None or doubt is None:
             return
-        text = answer.block.text()
-        value = S.bare(text)
+        text = _shorten(answer.block.text())
         at = (answer.line, answer.block.column)
         keep = "; to keep an essay with this model answer, add {type=essay}"
-        if S.NUMERIC_ANSWER.match(value.replace(" ", "")):
-            self.warning("QB171", f"the answer '{_shorten(text)}' is a number, but the question is read as an essay "
-                         "with it as the model answer", *at,
-                         hint="add {type=numerical} to the question line to grade the number" + keep)
-        elif value in self.true_words + self.false_words:
-            self.warning("QB172", f"the answer '{_shorten(text)}' means true or false, but the question is read as an "
-                         "essay with it as the model answer", *at,
+        if doubt == "QB171":
+            self.warning(doubt, f"the answer '{text}' is a number, but the question is read as an essay with it as the "
+                         "model answer", *at, hint="add {type=numerical} to the question line to grade the number" + keep)
+        elif doubt == "QB172":
+            self.warning(doubt, f"the answer '{text}' means true or false, but the question is read as an essay with it "
+                         "as the model answer", *at,
                          hint="write 'Answer: true' or 'Answer: false', or add {type=true_false} to the question line" + keep)
-        elif re.fullmatch(r"\(?[a-z]\)?[.)]?", value):
-            self.warning("QB173", f"the answer '{_shorten(text)}' names an option, but the question has no options, so it "
-                         "is read as an essay", *at,
-                         hint="write each option at the left margin as 'A) text' (not indented, not '(A)', 'A:' or "
-                              "'- text')" + keep)
-        elif any(_plain(item).lower() == _plain(value) for item in _listed(q.stem.lines)):
-            self.warning("QB173", f"the answer '{_shorten(text)}' is one of the items listed in the question, but they are "
-                         "not options, so the question is read as an essay", *at,
+        elif _LETTER.fullmatch(S.bare(answer.block.text())):
+            self.warning(doubt, f"the answer '{text}' names an option, but the question has no options, so it is read "
+                         "as an essay", *at, hint="write each option at the left margin as 'A) text' (not indented, "
+                                                  "not '(A)', 'A:' or '- text')" + keep)
+        else:
+            self.warning(doubt, f"the answer '{text}' is one of the items listed in the question, but they are not "
+                         "options, so the question is read as an essay", *at,
                          hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
 
     def _feedback(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
@@ -393,6 +391,25 @@ BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], N
 
 def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
+
+
+#: Every true/false word the dialect or a quiz language knows (``Vrai``, ``Falsch``, ...).
+ALL_TRUE_FALSE = S.TRUE_WORDS + S.FALSE_WORDS + tuple(word.lower() for pair in TRUE_FALSE.values() for word in pair)
+_LETTER = re.compile(r"\(?[a-z]\)?[.)]?")
+
+
+def essay_doubt(answer: str, stem_lines: list[str], true_false_words: tuple[str, ...]) -> str | None:
+    """The warning an essay guessed from ``answer`` deserves, when the answer looks like another
+    type's: QB171 a number, QB172 a true/false word, QB173 an option (a letter, or the text of an
+    item listed in the question). None for an ordinary model answer."""
+    value = S.bare(answer)
+    if S.NUMERIC_ANSWER.match(value.replace(" ", "")):
+        return "QB171"
+    if value in true_false_words:
+        return "QB172"
+    if _LETTER.fullmatch(value) or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
+        return "QB173"
+    return None
 
 
 #: Lines in question text that look like options the reader does not take as options.
