@@ -242,6 +242,9 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB173", "An answer that names an option (a letter, or the text of a listed item) in a question without options, which is read as an essay.",
        "the answer", "write each option at the left margin as 'A) text' and the answer as its letter",
        FRONT + "1. Which keyword defines a function? {#def}\n\n- func\n- def\n\nAnswer: def\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB174", "A blank [[...]] in the text of a question whose type was guessed (not fill_in_blank): students would see the answer in the brackets.",
+       "the blank", "add {type=fill_in_blank} to the question line",
+       FRONT + "1. The [[Sun]] is a star. {#sun}\n\nAnswer: Sun\n", FRONT + "1. The [[Sun]] is a star. {#sun type=fill_in_blank}\n"),
     # -- QB2xx: checking the values ---------------------------------------------------------------
     _e("QB201", "A value the model refuses: out of range, of the wrong form, or against a rule (scores that do not add up to 100 %, no correct choice, select larger than the section, a text blank with options, ...).",
        "the value, or the question or section that breaks the rule", "the hint of each message says what to change",

@@ -68,8 +68,10 @@ class Hidden:
     name: str
     line: int
     column: int
-    #: What the line continues, in words ("option B").
+    #: What the line is read as, in words ("part of option B").
     where: str
+    #: How the label is hidden: "indented", "bold" (``**Answer:**``) or "colon" (``Answer B``).
+    how: str = "indented"
 
 
 @dataclass
@@ -241,6 +243,13 @@ class Scanner:
             self.current, self.mode = taken[0] or self.current, taken[1]
             return index + 1
 
+        disguised = S.disguised_label(line) if _depth(line) < 4 else None
+        if disguised and mode != "text":
+            name, role, how = disguised
+            where = "text after the options" if mode in ("option", "items") and not indented else _continues(question, mode)
+            question.hidden.append(Hidden(role, name, lineno, _depth(line) + 1, where, how))
+            if mode in ("option", "items") and not indented:
+                return index + 1  # reported as QB148 (the question has no answer) or dropped with it
         if mode in ("option", "items") and line.strip() and not indented:
             where = f"option {question.options[-1].letter}" if mode == "option" else "the last item"
             if line.rstrip().endswith(QUESTION_MARKS) and lineno > self.recovered:
@@ -249,10 +258,9 @@ class Scanner:
                        hint=f"indent it to continue {where}, or start it with a label such as 'Explanation:'")
             return index + 1
         if label and indented and mode in ("stem", "option", "items") and _depth(line) < 4:
-            role = S.QUESTION_LABELS.get(_label_name(label))
-            if role:
-                where = {"stem": "the question text", "items": "the last item"}.get(mode) or f"option {question.options[-1].letter}"
-                question.hidden.append(Hidden(role, label.group(1).strip(), lineno, _depth(line) + 1, where))
+            known = S.QUESTION_LABELS.get(_label_name(label))
+            if known:
+                question.hidden.append(Hidden(known, label.group(1).strip(), lineno, _depth(line) + 1, _continues(question, mode)))
         self.current.lines.append(line)
         return index + 1
 
@@ -297,8 +305,9 @@ class Scanner:
                             f"to show the words themselves, write '{raw}\\:'")
         elif label and suggest(name, list(S.QUESTION_LABELS), cutoff=0.8):
             raw = label.group(1).strip()
-            self.error("QB115", f"unknown label '{raw}'{suggest(name, list(S.QUESTION_LABELS), cutoff=0.8)}", lineno, 1,
-                       hint="correct the label and put it after a numbered question such as '1. ...'; "
+            close = suggest(name, list(S.QUESTION_LABELS), cutoff=0.8)
+            self.error("QB115", f"unknown label '{raw}'{close}", lineno, 1,
+                       hint=f"write '{close.split(chr(39))[1].capitalize()}:' after a numbered question such as '1. ...'; "
                             "outside a question, text is shown to students")
         elif S.OPTION.match(line):
             asked = self._paragraph(block, skip_first=False, asked_only=True)
@@ -421,7 +430,8 @@ class Scanner:
         strict = mode in ("option", "items")
         close = suggest(name, list(S.QUESTION_LABELS), cutoff=0.6 if strict else 0.8)
         if strict or close:
-            self.error("QB115", f"unknown label '{raw}'{close}", lineno, col, hint="labels: " + ", ".join(_label_names()))
+            meant = f"write '{close.split(chr(39))[1].capitalize()}:'; " if close else "indent the line to continue the option, or use a "
+            self.error("QB115", f"unknown label '{raw}'{close}", lineno, col, hint=meant + "labels: " + ", ".join(_label_names()))
             return None, mode
         return None
 
@@ -490,6 +500,15 @@ def _label_name(label: re.Match[str]) -> str:
     raw = label.group(1).strip()
     scored = S.LABEL_SCORE.match(raw)
     return (scored.group(1) if scored else raw).strip().lower()
+
+
+def _continues(question: Question, mode: str) -> str:
+    """What a line read in ``mode`` continues, in words."""
+    if mode == "option":
+        return f"part of option {question.options[-1].letter}"
+    if mode == "label" and question.labels:
+        return f"part of the '{question.labels[-1].name}:' block"
+    return {"stem": "part of the question text", "items": "part of the last item"}.get(mode, "text")
 
 
 def _block_above(question: Question) -> str:

@@ -14,7 +14,7 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ...i18n import TRUE_FALSE, true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
-from .blocks import Label, Question
+from .blocks import Block, Label, Question
 
 
 class QuestionBuilder:
@@ -42,6 +42,8 @@ class QuestionBuilder:
             self.error("QB130", "the question has no text", q.line, hint="write the question after the number: '1. What is ...?'")
         hidden = self._hidden_labels(q)
         kind = q.kind or self._infer(q, report=not hidden)
+        if q.kind is None and kind not in (None, "fill_in_blank"):
+            self._visible_blanks(q)
         if kind is None:
             return data
         if kind not in S.KIND_ATTRIBUTES:
@@ -78,23 +80,42 @@ class QuestionBuilder:
             return None
         if not answers:
             if report:
-                self.error("QB128", "the question has no options and no answer", q.line,
-                           hint="add options and 'Answer: B', a model answer 'Answer: ...' for an essay, or a {type=...}")
+                self.error("QB128", "the question has no options and no answer", q.line, hint=_missing_type_hint(q))
             return None
         if len(answers) == 1 and S.infers_true_false(answers[0].block.text()):
             return "true_false"
         return "essay"
 
+    def _visible_blanks(self, q: Question) -> None:
+        """``[[answer]]`` in a question whose type was guessed: without type=fill_in_blank the
+        brackets stay in the text, and students see the answer."""
+        for line, column, match in _blanks_in_text(q.stem):
+            self.error("QB174", f"the question text has the blank [[{_shorten(match.group(1))}]], but the question is not a "
+                       "fill-in-the-blank question, so students would see the answer", line, column,
+                       hint="add {type=fill_in_blank} to the question line (and remove its options and 'Answer:')")
+            return
+
     def _hidden_labels(self, q: Question) -> bool:
         """Report labels indented into text students see, when the question lacks that block (else
         the indented line is the author's own text). True when the answer is among them."""
         hidden = False
+        reported: set[str] = set()
         for h in q.hidden:
-            if q.label(h.role) is None:
-                self.error("QB148", f"'{h.name}:' is indented, so it continues {h.where}, which students see", h.line, h.column,
+            if q.label(h.role) is not None or h.role in reported:
+                continue
+            reported.add(h.role)
+            visible = "" if h.where.startswith("part of the '") else ", which students see"
+            if h.how == "bold":
+                self.error("QB148", f"'{h.name}' in bold or italics is not read as a label, so it is {h.where}{visible}",
+                           h.line, h.column, hint=f"write '{h.name}:' plainly at the left margin, without '*' or '_'")
+            elif h.how == "colon":
+                self.error("QB148", f"'{h.name}' without a colon is not read as a label, so it is {h.where}{visible}",
+                           h.line, h.column, hint=f"write '{h.name}:' with a colon, at the left margin")
+            else:
+                self.error("QB148", f"'{h.name}:' is indented, so it is {h.where}{visible}", h.line, h.column,
                            hint=f"start '{h.name}:' at the left margin to make it the question's own block; "
                                 f"to show the words to students, write '{h.name}\\:'")
-                hidden = hidden or h.role == "answer"
+            hidden = hidden or h.role == "answer"
         return hidden
 
     def _doubtful_essay(self, q: Question) -> None:
@@ -391,6 +412,40 @@ BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], N
 
 def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
+
+
+def _missing_type_hint(q: Question) -> str:
+    """How to give a question without options and answer its type, by what its text holds."""
+    text = q.stem.text()
+    if S.BLANK.search(text):
+        return "add {type=fill_in_blank} to the question line: its [[...]] are the blanks"
+    listed = [m.group(1) for m in map(S.ITEM.match, q.stem.lines[1:]) if m]
+    if listed and all(re.search(r"->|→|=>", item) for item in listed):
+        return "add {type=matching} to the question line: its '- prompt -> answer' lines are the pairs"
+    if listed:
+        return "add {type=ordering} to the question line: its '- ' lines are the items, in the right order"
+    return "add options and 'Answer: B', a model answer 'Answer: ...' for an essay, or a {type=...}"
+
+
+def _blanks_in_text(block: Block) -> list[tuple[int, int, re.Match[str]]]:
+    """The ``[[...]]`` of a block outside code spans and fences."""
+    found = []
+    fence: str | None = None
+    places: dict[int, list[tuple[int, re.Match[str]]]] = {line: [] for line in range(block.line, block.line + len(block.lines))}
+    for line, column, match in block.find(S.BLANK):
+        places[line].append((column, match))
+    for i, text in enumerate(block.lines):
+        opened = S.FENCE.match(text)
+        if fence or opened:
+            if fence and opened and opened.group(1)[:1] == fence[:1]:
+                fence = None
+            elif not fence:
+                fence = opened.group(1) if opened else None
+            continue
+        for column, match in places[block.line + i]:
+            if text[: match.start()].count("`") % 2 == 0:
+                found.append((block.line + i, column, match))
+    return found
 
 
 #: Every true/false word the dialect or a quiz language knows (``Vrai``, ``Falsch``, ...).

@@ -108,6 +108,32 @@ def label_lines(markdown: str) -> list[tuple[int, int, str]]:
     return found
 
 
+#: A label in bold or italics, which is not read as a label: ``**Answer:** B``, ``*Answer*: B``.
+MARKED_LABEL = re.compile(r"^[*_]{1,3}([^\W\d_][^:：*_]{0,40}?)\s*(?:[:：]\s*[*_]{1,3}|[*_]{1,3}\s*[:：])(?:\s*(.*?))?\s*$")
+#: What an answer without its label's colon may be (``Answer B``, ``정답 참``, ``Answer - 42``):
+#: short enough not to be a sentence such as "Answer the questions below".
+_SHORT_ANSWER = re.compile(r"^(?:[-–—=]\s*)?([A-Za-z](?:\s*[,/]\s*[A-Za-z])*|[-+]?\d[\d.,]*(?:\s*(?:±|\+/?-)\s*[\d.]+%?)?|\S+)[.!]?$")
+
+
+def disguised_label(line: str) -> tuple[str, str, str] | None:
+    """A line meant as a label that the reader does not take as one: (the label as written, the
+    role, how it is disguised: "bold" or "colon"). None for any other line."""
+    text = line.strip()
+    marked = MARKED_LABEL.match(text)
+    if marked:
+        role = QUESTION_LABELS.get(marked.group(1).strip().lower())
+        return (marked.group(1).strip(), role, "bold") if role else None
+    lowered = text.lower()
+    for name, role in QUESTION_LABELS.items():
+        if role == "answer" and lowered.startswith(name + " "):
+            rest = text[len(name):].strip()
+            value = _SHORT_ANSWER.match(rest)
+            if value and (len(value.group(1)) <= 2 or NUMERIC_ANSWER.match(value.group(1).replace(" ", ""))
+                          or bare(value.group(1)) in TRUE_WORDS + FALSE_WORDS):
+                return text[: len(name)], role, "colon"
+    return None
+
+
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 QUESTION = re.compile(r"^(\d{1,4})[.)]\s+(.*?)\s*$")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
