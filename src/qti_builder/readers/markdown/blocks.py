@@ -126,6 +126,8 @@ class _Paragraph:
 QUESTION_MARKS = ("?", "？")
 #: ``1.What ...``: a question number without the space after it.
 _GLUED_NUMBER = re.compile(r"^(\d{1,4})[.)](?=[^\s\d.])")
+#: Other ways of numbering a question: ``(1) ...``, ``Q1. ...``, ``Question 1: ...``, ``1 . ...``, ``1: ...``.
+_OTHER_NUMBER = re.compile(r"^\s*(?:(?:Q|Question|문제|문항)\s*)?\(?(\d{1,4})\s*(?:[.):]|\))\s*(?=\S)", re.I)
 
 
 class Scanner:
@@ -371,11 +373,16 @@ class Scanner:
         line = self.lines[paragraph.line - 1]
         offset = _depth(line)
         glued = _GLUED_NUMBER.match(line)
+        misnumbered = _OTHER_NUMBER.match(line)
         if glued:
             number, offset = int(glued.group(1)), glued.end(1) + 1
             self.error("QB147", f"this line looks like question {number}, but its number needs a space after it",
                        paragraph.line, offset + 1,
                        hint=f"write '{number}. {_shorten(line[offset:].strip())}': a number, '.' or ')', then a space")
+        elif misnumbered:
+            number, offset = int(misnumbered.group(1)), misnumbered.end()
+            self.error("QB147", f"this line looks like question {number}, but a question is numbered '{number}.' at the left margin",
+                       paragraph.line, 1, hint=f"write '{number}. {_shorten(line[offset:].strip())}'")
         else:
             self.error("QB147", f"this paragraph looks like a question: number it '{number}.'", paragraph.line, 1,
                        hint=f"a question starts at the left margin with its number, '{number}. {_shorten(line.strip())}'; "
