@@ -439,6 +439,12 @@ class Scanner:
         if strict or close:
             meant = f"write '{close.split(chr(39))[1].capitalize()}:'; " if close else "indent the line to continue the option, or use a "
             self.error("QB115", f"unknown label '{raw}'{close}", lineno, col, hint=meant + "labels: " + ", ".join(_label_names()))
+            if close:
+                # Read on as the label it was meant to be, so the question does not also lack its answer.
+                role = S.QUESTION_LABELS[close.split("'")[1]]
+                if role == "answer" or not question.label(role):
+                    question.labels.append(Label(role, raw, lineno, col, block, float(scored.group(2)) if scored else None))
+                    return block, "label"
             return None, mode
         return None
 
