@@ -185,6 +185,8 @@ SLIPS = [
     Slip("text after the options", FM + CHOICE + "Remember the colon.\n\nAnswer: B\n", 1, "QB117", 10, 1, "Explanation:"),
     Slip("code after the options", FM + CHOICE + "```\ndef f(): pass\n```\n\nAnswer: B\n", 1, "QB117", 10, 1, "indent it"),
     Slip("answer in the description", FM + "Answer: all of them.\n\n" + CHOICE + "Answer: B\n", 1, "QB145", 5, 1, "numbered question"),
+    Slip("answer indented in the description", FM + "Read carefully.\n   Answer: all of them.\n\n" + CHOICE + "Answer: B\n",
+         1, "QB145", 6, 4, "numbered question"),
     Slip("explanation in a section introduction", FM + "# Basics\n\nRead the code.\n\nExplanation: it loops.\n\n" + CHOICE + "Answer: B\n",
          1, "QB145", 9, 1, "numbered question"),
     Slip("short answer over two lines", FM + "1. Who wrote Hamlet? {#h type=short_answer}\n\nAnswer: Shakespeare\nWilliam Shakespeare\n",

@@ -169,7 +169,20 @@ class Scanner:
         if self.fence:
             self.error("QB108", f"code fence {self.fence} is never closed", self.fence_line,
                        hint=f"add a closing line {self.fence} after the code")
+        self._check_introductions(self.description, "the quiz description", self.roots)
         return self.description, self.roots
+
+    def _check_introductions(self, block: Block, where: str, sections: list[Section]) -> None:
+        """A label line left in text students see, indented (those at the margin were reported as
+        they came): the introduction keeps it as a line of its own, which reads as an answer."""
+        for index, column, label in S.label_lines(textwrap.dedent("\n".join(block.lines))):
+            line = block.line + index
+            column = _depth(self.lines[line - 1]) + 1
+            self.error("QB145", f"'{label}:' outside a question: {where} would show it to students", line, column,
+                       hint=f"labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
+                            f"to show the words themselves, write '{label}\\:'")
+        for section in sections:
+            self._check_introductions(section.intro, "the section introduction", section.children)
 
     def _line(self, index: int) -> int:
         line, lineno = self.lines[index], index + 1
