@@ -382,4 +382,8 @@ def markdown_table() -> str:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
+    """Text as it reads, in a Markdown table cell: backslashes, pipes and emphasis marks escaped,
+    ``<`` as an entity (``<!-- question: N -->`` would be an HTML comment)."""
+    for char in "\\|*_":
+        text = text.replace(char, "\\" + char)
+    return text.replace("<", "&lt;")
