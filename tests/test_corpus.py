@@ -102,3 +102,17 @@ def test_symlink_out_of_the_source_folder(tmp_path: Path) -> None:
     code, lines, _ = run(["build", "q.md", "--out", "out"], folder)
     assert code == 1
     assert lines == ["q.md:4:20: error[QB160]: media file 'pic.png' is a link to a file outside the source's folder"]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_every_diagnostic_has_a_place_and_a_hint(case: Path, tmp_path: Path) -> None:
+    from qti_builder import BuildOptions, build
+    from qti_builder.diagnostics import BuildFailed
+
+    try:
+        diagnostics = build(BuildOptions(sources=[case], out_dir=tmp_path, write=False, jobs=1)).diagnostics
+    except BuildFailed as exc:
+        diagnostics = exc.diagnostics
+    for d in diagnostics:
+        assert d.span is not None and d.span.line >= 1 and d.span.column >= 1, d.render()
+        assert d.hint, d.render()

@@ -76,7 +76,7 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     assert f"{bank / 'limits.yaml'}:9:9: error[QB321]" in err
     assert sorted(p.name for p in out_dir.iterdir()) == [
         f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("canvas.zip", "moodle.xml", "qti21.zip")]
-    assert err.rstrip().endswith("failed: 5 error(s) in 2 of 5 quizzes; the others wrote 9 file(s)")
+    assert err.rstrip().endswith("failed: 4 error(s) in 2 of 5 quizzes; the others wrote 9 file(s)")
     assert out.count("wrote ") == 9
     report = report_of(report_file.read_text(encoding="utf-8"))
     assert not report["ok"] and report["exit_code"] == 1
@@ -84,12 +84,12 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     assert status == {"alpha.md": "ok", "beta.md": "ok", "broken.md": "failed", "gamma.md": "ok", "limits.yaml": "failed"}
     broken = next(q for q in report["quizzes"] if q["source"].endswith("broken.md"))
     assert broken["outputs"] == [] and broken["id"] is None
-    assert [(e["code"], e["location"]["line"]) for e in broken["errors"]] == [("QB120", 5), ("QB120", 10), ("QB115", 15)]
+    assert [(e["code"], e["location"]["line"]) for e in broken["errors"]] == [("QB120", 5), ("QB115", 15)]
     limits = next(q for q in report["quizzes"] if q["source"].endswith("limits.yaml"))
     assert limits["outputs"] == [] and [e["code"] for e in limits["errors"]] == ["QB321", "QB321"]
     assert [w["code"] for w in limits["warnings"]] == ["QB323"]
     assert report["summary"] == {"quizzes": 5, "failed": 2, "questions": 9, "outputs": 9, "written": 9,
-                                 "errors": 5, "warnings": 1}
+                                 "errors": 4, "warnings": 1}
 
 
 def test_rebuild_with_a_broken_quiz_keeps_its_previous_files(bank: Path, tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_single_broken_source_writes_nothing(tmp_path: Path) -> None:
     bad = write(tmp_path, "broken.md", BROKEN)
     code, out, err = run("build", str(bad), "--out", str(tmp_path / "dist"), "--report", "json")
     assert code == 1 and not (tmp_path / "dist").exists()
-    assert err.rstrip().endswith("failed: 3 error(s); nothing was written")
+    assert err.rstrip().endswith("failed: 2 error(s); nothing was written")
     report = report_of(out)
     assert report["summary"]["written"] == 0 and report["quizzes"][0]["status"] == "failed"
 

@@ -58,17 +58,17 @@ def test_yaml_quiz_builds(tmp_path: Path) -> None:
 
 def test_unknown_key_is_located_at_the_key(tmp_path: Path) -> None:
     _, problems = read(write(tmp_path, "q.yaml", QUIZ.replace("        points: 2", "        pionts: 2")))
-    assert problems == ["10:9 QB201 unknown key 'pionts' (at sections.0.questions.0.pionts)"]
+    assert problems == ["10:9 QB203 unknown key 'pionts' in single_choice question 'q1'; did you mean 'points'?"]
 
 
 def test_wrong_value_is_located_at_the_value(tmp_path: Path) -> None:
     _, problems = read(write(tmp_path, "q.yaml", QUIZ.replace("points: 2", "points: two")))
-    assert problems == ["10:17 QB201 Input should be a valid number, unable to parse string as a number (at sections.0.questions.0.points)"]
+    assert problems == ["10:17 QB205 'points' in single_choice question 'q1' must be a number, not 'two'"]
 
 
 def test_no_correct_choice(tmp_path: Path) -> None:
     _, problems = read(write(tmp_path, "q.yaml", QUIZ.replace(", correct: true", "")))
-    assert problems == ["7:9 QB201 a single-choice question needs exactly one correct choice, found 0 (at sections.0.questions.0)"]
+    assert problems == ["13:9 QB201 a single-choice question needs exactly one correct choice, found 0 (in single_choice question 'q1')"]
 
 
 def test_duplicate_key(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from .model import FillInBlankQuestion, Quiz
 from .model.questions import BLANK_MARKER
 from .model.common import iter_markdown
 from .readers import SourceMap
+from .readers.source_map import question_locs
 
 
 #: Elements whose text cannot hold an answer field.
@@ -54,7 +55,7 @@ def check_content(
 def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
     """A blank must land in running text: inside code, math or a link target it cannot become
     an answer field (and would break the markup it sits in)."""
-    spans = source.question_spans(quiz)
+    locs = question_locs(quiz)
     for question in quiz.iter_questions():
         if not isinstance(question, FillInBlankQuestion):
             continue
@@ -66,10 +67,11 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
                 usable.update(BLANK_MARKER.findall(element.text or ""))
             if not outer:  # an element's tail lies outside it, in its parent
                 usable.update(BLANK_MARKER.findall(element.tail or ""))
-        for blank in question.blanks:
+        for k, blank in enumerate(question.blanks):
             if blank.id not in usable:
                 sink.error("QB144", f"blank [[{blank.id}]] is inside code, math or a link, where it cannot be a field",
-                           spans.get(question.id), hint="move the blank into the running text of the question")
+                           source.locate(locs[question.id] + ("blanks", k)),
+                           hint="move the blank into the running text of the question, out of `code`, $math$ and links")
 
 
 def _at(start: SourceSpan, text: str, offset: int) -> SourceSpan:

@@ -249,6 +249,23 @@ def schema_command() -> None:
     typer.echo(json.dumps(source_json_schema(), indent=2, ensure_ascii=False))
 
 
+@app.command("explain", epilog=examples(
+    "qti-builder explain QB142",
+    "qti-builder explain qb115     # any case",
+))
+def explain_command(code: Annotated[str, typer.Argument(help="A diagnostic code, such as QB142.", show_default=False)]) -> None:
+    """Explain a diagnostic code: what it means, where it points, and an example of the mistake and its fix."""
+    from .codes import explain, lookup, nearest
+
+    found = lookup(code)
+    if found is None:
+        close = nearest(code)
+        typer.echo(f"unknown code {code.upper()}" + (f"; did you mean {' or '.join(close)}?" if close else "")
+                   + " (every code: docs/source-format.md#every-code)", err=True)
+        raise typer.Exit(2)
+    typer.echo(explain(found))
+
+
 def _options(
     sources: list[Path] | None,
     formats: str,

@@ -414,7 +414,8 @@ def inspect(text: str) -> list[Problem]:
                              (_JS_URL, "a javascript:, vbscript: or data: URL was removed")):
         for match in pattern.finditer(text):
             if not _in_code(text, match.start()):
-                problems.append(Problem("warning", "QB151", message, match.start() + (match.group(0)[0].isspace())))
+                problems.append(Problem("warning", "QB151", message, match.start() + (match.group(0)[0].isspace()),
+                                        hint="remove it: packages carry no scripts; link to https:// pages instead"))
     for offset in _inline_display_math(text) if "\\[" in text else ():
         if not _in_code(text, offset):
             problems.append(Problem("warning", "QB153", "display math \\[…\\] inside a line is not read as math", offset,

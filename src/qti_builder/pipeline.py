@@ -237,7 +237,7 @@ def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz]) 
         if item.quiz.id in first:
             results[i].diagnostics.append(Diagnostic(
                 Severity.ERROR, "QB202", f"quiz id '{item.quiz.id}' is also used by {first[item.quiz.id]}",
-                SourceSpan(item.source.path),
+                item.source.locate(("id",)),
                 hint="give one of them another 'id:' in its front matter; both would write the same files"))
         else:
             first[item.quiz.id] = item.source.path

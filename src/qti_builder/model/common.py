@@ -23,6 +23,16 @@ Markdown = Annotated[str, MarkdownText(), Field(json_schema_extra={"contentMedia
 Points = Annotated[float, Field(ge=0, le=10000)]
 
 
+class Problem(ValueError):
+    """A rule of the model that a value breaks, with how to fix it: the readers print ``hint``, and
+    locate the problem at the field ``at`` of the object that breaks the rule when it is given."""
+
+    def __init__(self, message: str, hint: str, at: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+        self.at = at
+
+
 class ModelBase(BaseModel):
     """Strict models: unknown keys in a YAML source are errors, not silently ignored."""
 

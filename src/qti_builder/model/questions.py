@@ -11,7 +11,7 @@ from typing import Annotated, Literal, Union
 
 from pydantic import Field, model_validator
 
-from .common import Feedback, Identifier, Markdown, ModelBase, Points
+from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem
 
 
 class QuestionBase(ModelBase):
@@ -48,12 +48,14 @@ class _ChoiceQuestionBase(QuestionBase):
         ids = [c.id for c in self.choices]
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
-            raise ValueError(f"choice ids must be unique, repeated: {', '.join(dupes)}")
+            raise Problem(f"choice ids must be unique, repeated: {', '.join(dupes)}",
+                          "give each choice its own id (A, B, C, ...)", at="choices")
         # The QTI writer names a choice's feedback "<id>_fb"; these ids would collide with the
         # question's own feedback names (general_fb, correct_fb, ...).
         reserved = sorted(i for i in ids if i.lower() in RESERVED_CHOICE_IDS)
         if reserved:
-            raise ValueError(f"choice ids {', '.join(reserved)} are reserved; use letters or other names")
+            raise Problem(f"choice ids {', '.join(reserved)} are reserved for the names of feedback",
+                          "use letters (A, B, C, ...) or other names as choice ids", at="choices")
         return self
 
 
@@ -66,7 +68,9 @@ class SingleChoiceQuestion(_ChoiceQuestionBase):
     def _exactly_one_correct(self) -> "SingleChoiceQuestion":
         n = sum(c.correct for c in self.choices)
         if n != 1:
-            raise ValueError(f"a single-choice question needs exactly one correct choice, found {n}")
+            raise Problem(f"a single-choice question needs exactly one correct choice, found {n}",
+                          "mark one choice 'correct: true'; for several correct choices, use 'type: multiple_response'"
+                          if n else "mark the right choice with 'correct: true'", at="choices")
         return self
 
 
@@ -79,13 +83,17 @@ class MultipleResponseQuestion(_ChoiceQuestionBase):
     @model_validator(mode="after")
     def _at_least_one_correct(self) -> "MultipleResponseQuestion":
         if not any(c.correct for c in self.choices):
-            raise ValueError("a multiple-response question needs at least one correct choice")
+            raise Problem("a multiple-response question needs at least one correct choice",
+                          "mark each right choice with 'correct: true'", at="choices")
         mismatched = [c.id for c in self.choices if c.score is not None and (c.score > 0) != c.correct]
         if mismatched:
-            raise ValueError(f"choices {', '.join(mismatched)}: a correct choice needs a positive score, a wrong one zero or less")
+            raise Problem(f"choices {', '.join(mismatched)}: a correct choice needs a positive score, a wrong one zero or less",
+                          "give the correct choices scores above 0 and the wrong ones 0 or less", at="choices")
         total = sum(s for s in self.choice_scores().values() if s > 0)
         if abs(total - 100) > 0.01:
-            raise ValueError(f"the scores of the correct choices add up to {total:g} %, not 100 %")
+            raise Problem(f"the scores of the correct choices add up to {total:g} %, not 100 %",
+                          "change the scores of the correct choices so that they add up to 100, or remove them to share "
+                          "100 % equally", at="choices")
         return self
 
     def choice_scores(self) -> dict[str, float]:
@@ -128,7 +136,8 @@ class ShortAnswerQuestion(QuestionBase):
     @model_validator(mode="after")
     def _has_full_answer(self) -> "ShortAnswerQuestion":
         if not any(a.score == 100 for a in self.answers):
-            raise ValueError("a short-answer question needs an answer worth 100 %")
+            raise Problem("a short-answer question needs an answer worth 100 %",
+                          "give one answer no score (it is then worth 100 %), or a score of 100", at="answers")
         return self
 
 
@@ -155,7 +164,8 @@ class NumericalQuestion(QuestionBase):
     @model_validator(mode="after")
     def _has_full_answer(self) -> "NumericalQuestion":
         if not any(a.score == 100 for a in self.answers):
-            raise ValueError("a numerical question needs an answer worth 100 %")
+            raise Problem("a numerical question needs an answer worth 100 %",
+                          "give one answer no score (it is then worth 100 %), or a score of 100", at="answers")
         return self
 
 
@@ -171,7 +181,8 @@ class EssayQuestion(QuestionBase):
     @model_validator(mode="after")
     def _word_limits(self) -> "EssayQuestion":
         if self.min_words and self.max_words and self.min_words > self.max_words:
-            raise ValueError(f"min_words ({self.min_words}) is more than max_words ({self.max_words})")
+            raise Problem(f"min_words ({self.min_words}) is more than max_words ({self.max_words})",
+                          "make min_words no larger than max_words", at="min_words")
         return self
 
 
@@ -219,7 +230,12 @@ class Blank(ModelBase):
     @model_validator(mode="after")
     def _dropdown_has_a_choice(self) -> "Blank":
         if self.kind == "dropdown" and len(self.answers) + len(self.options) < 2:
-            raise ValueError(f"drop-down blank '{self.id}' needs at least one wrong option")
+            raise Problem(f"drop-down blank '{self.id}' needs at least one wrong option",
+                          "add wrong options to the drop-down: [[*right | wrong]] in Markdown, 'options: [wrong]' in YAML")
+        if self.kind == "text" and self.options:
+            raise Problem(f"blank '{self.id}' has wrong options, but it is a text blank, which shows none",
+                          "add 'kind: dropdown' to the blank to show its answers and options in a drop-down; "
+                          "a text blank takes only 'answers'", at="options")
         return self
 
 
@@ -238,9 +254,12 @@ class FillInBlankQuestion(QuestionBase):
         markers = BLANK_MARKER.findall(self.stem)
         ids = [b.id for b in self.blanks]
         if sorted(markers) != sorted(ids) or len(set(ids)) != len(ids):
-            raise ValueError(
+            missing = sorted(set(ids) - set(markers)) or sorted(set(markers) - set(ids))
+            raise Problem(
                 f"the stem's blanks [[...]] ({', '.join(markers) or 'none'}) must match the blanks defined "
-                f"({', '.join(ids)}), each once"
+                f"({', '.join(ids)}), each once",
+                f"write one marker [[id]] in the stem for each blank (such as [[{(missing or ids)[0]}]]), and define each blank once",
+                at="stem",
             )
         return self
 

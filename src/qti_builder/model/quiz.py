@@ -7,7 +7,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from .common import Identifier, Markdown, ModelBase
+from .common import Identifier, Markdown, ModelBase, Problem
 from .questions import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
@@ -29,7 +29,8 @@ class Section(ModelBase):
     def _select_fits(self) -> "Section":
         available = len(self.questions) + len(self.sections)
         if self.select and self.select > available:
-            raise ValueError(f"section '{self.id}' draws {self.select} but holds only {available}")
+            raise Problem(f"section '{self.id}' draws {self.select} but holds only {available}",
+                          f"set select to at most {available}, or add questions to the section", at="select")
         return self
 
 
@@ -107,7 +108,8 @@ class Quiz(ModelBase):
                 dupes.append(ident)
             seen.add(ident)
         if dupes:
-            raise ValueError(f"ids must be unique in a quiz, repeated: {', '.join(sorted(set(dupes)))}")
+            raise Problem(f"ids must be unique in a quiz, repeated: {', '.join(sorted(set(dupes)))}",
+                          "rename one of each pair of repeated ids")
         if not any(True for _ in self.iter_questions()):
-            raise ValueError("the quiz has no questions")
+            raise Problem("the quiz has no questions", "add a question to a section's 'questions' list", at="sections")
         return self

@@ -41,7 +41,8 @@ def read_quiz(path: Path, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None
     try:
         size = path.stat().st_size
     except OSError as exc:
-        sink.error("QB100", f"cannot read the file: {exc.strerror}", SourceSpan(display))
+        sink.error("QB100", f"cannot read the file: {exc.strerror}", SourceSpan(display),
+                   hint="check that the file exists and that you may read it")
         return None
     if size > MAX_SOURCE_BYTES:
         sink.error("QB100", f"the file is {size // 1024} KiB, more than the {MAX_SOURCE_BYTES // 1024 // 1024} MiB a source may have",

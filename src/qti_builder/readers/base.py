@@ -8,26 +8,19 @@ Markdown and YAML readers locate model errors the same way.
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model import IDENTIFIER_PATTERN, QUESTION_CLASSES, Quiz, QuizSettings
+from ..model import IDENTIFIER_PATTERN, Quiz, QuizSettings
+from .model_errors import explain
+from .source_map import KEY, Loc, SourceMap, suggest
 
-Loc = tuple[str | int, ...]
-#: Clearer words than a regular expression for the two patterns users meet.
-PATTERN_MESSAGES = {
-    "id": "'{value}' is not a valid id: start with a letter or '_', then letters, digits, '-', '_' or '.' (64 at most)",
-    "language": "'{value}' is not a language tag; use a code such as 'en', 'ko' or 'pt-BR'",
-}
-QUESTION_TYPES = [cls.model_fields["type"].default for cls in QUESTION_CLASSES]
 #: Each quiz setting: what its value is, and an example line (docs/source-format.md#quiz-settings).
 SETTING_FORMS: dict[str, tuple[str, str]] = {
     "time_limit": ("a whole number of minutes from 1 to 10080", "time_limit: 45"),
@@ -38,41 +31,8 @@ SETTING_FORMS: dict[str, tuple[str, str]] = {
     "quiz_type": ("'graded' or 'practice'", "quiz_type: practice"),
 }
 assert list(SETTING_FORMS) == list(QuizSettings.model_fields), "a form for every setting, in the model's order"
-#: Marks the position of a mapping key, rather than of its value: ``loc[:-1] + (KEY, name)``.
-KEY = "<key>"
 
-
-@dataclass
-class SourceMap:
-    """Where each part of a quiz came from, keyed by its path in the model data."""
-
-    path: str
-    positions: dict[Loc, SourceSpan] = field(default_factory=dict)
-
-    def at(self, loc: Loc, line: int, column: int = 1) -> None:
-        self.positions[loc] = SourceSpan(self.path, line, column)
-
-    def locate(self, loc: Loc) -> SourceSpan:
-        """The span of ``loc`` or of its nearest located ancestor."""
-        for end in range(len(loc), -1, -1):
-            span = self.positions.get(loc[:end])
-            if span is not None:
-                return span
-        return SourceSpan(self.path, 1, 1)
-
-    def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
-        """Question id -> where the question starts, for errors found after reading."""
-        spans: dict[str, SourceSpan] = {}
-
-        def walk(prefix: Loc, sections: list[Any]) -> None:
-            for i, section in enumerate(sections):
-                for j, question in enumerate(section.questions):
-                    spans[question.id] = self.locate(prefix + (i, "questions", j))
-                walk(prefix + (i, "sections"), section.sections)
-
-        walk(("sections",), quiz.sections)
-        return spans
-
+__all__ = ["KEY", "Loc", "SourceMap", "read_with", "suggest", "validate_quiz"]
 
 #: A reader's own part: source text -> plain data shaped like the model (None after reporting).
 Parse = Callable[[str, SourceMap, DiagnosticSink], "dict[str, Any] | None"]
@@ -130,12 +90,6 @@ def decode_source(raw: bytes, path: str, sink: DiagnosticSink) -> str | None:
 _ILLEGAL_IN_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def suggest(word: str, choices: list[str], cutoff: float = 0.6) -> str:
-    """A "did you mean" suffix, or an empty string."""
-    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=cutoff)
-    return f"; did you mean '{close[0]}'?" if close else ""
-
-
 def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> None:
     """Repeated section and question ids, located at the repetition (the model alone could only
     say that some id repeats)."""
@@ -179,33 +133,44 @@ def check_quiz_id(data: dict[str, Any], file_stem: str, source: SourceMap, sink:
 
 
 def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> Quiz | None:
+    """The model, or None after reporting each validation error in the author's words, located."""
     if "settings" in data and data["settings"] is None:  # "settings:" with nothing below it
         del data["settings"]
-    try:
-        return Quiz.model_validate(data)
-    except ValidationError as exc:
-        reported: set[Loc] = set()
-        for err in exc.errors():
-            loc = _data_loc(data, tuple(err["loc"]))
-            if loc[:1] == ("settings",):
-                _settings_error(err, loc, data.get("settings"), source, sink, reported)
+    for attempt in range(2):
+        try:
+            return Quiz.model_validate(data)
+        except ValidationError as exc:
+            errors = [(err, _data_loc(data, tuple(err["loc"]))) for err in exc.errors()]
+            # A number or true/false where text is meant (``text: 1.96``, ``text: yes``): take the
+            # text as written, and validate again.
+            if attempt == 0 and _texts_as_written(data, errors, source):
                 continue
-            message = err["msg"].removeprefix("Value error, ")
-            span = source.locate(loc)
-            if err["type"] == "union_tag_not_found":
-                message = f"a question needs a 'type': one of {', '.join(QUESTION_TYPES)}"
-            elif err["type"] == "union_tag_invalid":
-                given = str(err.get("input", {}).get("type", "")) if isinstance(err.get("input"), dict) else ""
-                message = f"unknown question type '{given}'{suggest(given, list(QUESTION_TYPES))}"
-                span = source.locate(loc + ("type",))
-            elif err["type"] == "string_pattern_mismatch" and loc and loc[-1] in PATTERN_MESSAGES:
-                message = PATTERN_MESSAGES[str(loc[-1])].format(value=err.get("input"))
-            elif err["type"] == "extra_forbidden":
-                message = f"unknown key '{loc[-1]}'"
-                span = source.locate(loc[:-1] + (KEY, loc[-1]))
-            where = ".".join(str(p) for p in loc)
-            sink.error("QB201", f"{message} (at {where})" if where else message, span)
-        return None
+            reported: set[Loc] = set()
+            for err, loc in errors:
+                if loc[:1] == ("settings",):
+                    _settings_error(err, loc, data.get("settings"), source, sink, reported)
+            found = [explain(err, loc, data, source) for err, loc in errors if loc[:1] != ("settings",)]
+            # "unknown key 'choice'; did you mean 'choices'?" says it all: leave out "no 'choices'".
+            meant = {(f.parent, f.meant) for f in found if f.code == "QB203" and f.meant}
+            for f in found:
+                if f.code != "QB204" or (f.parent, f.field) not in meant:
+                    sink.error(f.code, f.message, source.locate(f.loc), hint=f.hint)
+            return None
+    return None
+
+
+def _texts_as_written(data: dict[str, Any], errors: list[tuple[Any, Loc]], source: SourceMap) -> bool:
+    changed = False
+    for err, loc in errors:
+        written = source.scalars.get(loc)
+        if err["type"] != "string_type" or written is None or not loc:
+            continue
+        parent: Any = data
+        for part in loc[:-1]:
+            parent = parent[part]
+        parent[loc[-1]] = written
+        changed = True
+    return changed
 
 
 def _settings_error(err: Any, loc: Loc, settings: Any, source: SourceMap, sink: DiagnosticSink, reported: set[Loc]) -> None:

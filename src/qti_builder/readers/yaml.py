@@ -15,6 +15,7 @@ import yaml
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from .base import KEY, Loc, SourceMap, read_with
+from .markdown.syntax import label_lines
 
 SUFFIXES = (".yaml", ".yml")
 
@@ -33,9 +34,38 @@ def _parse(text: str, source: SourceMap, sink: DiagnosticSink) -> dict[str, Any]
     if len(sink.errors) > errors_before:
         return None
     if not isinstance(data, dict):
-        sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()))
+        sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()),
+                   hint="start the file with 'title: ...' and 'sections:' at the left margin (see docs/source-format.md#the-yaml-format)")
         return None
+    _check_descriptions(data, (), text.split("\n"), source, sink)
     return data
+
+
+def _check_descriptions(node: dict[str, Any], loc: Loc, lines: list[str], source: SourceMap, sink: DiagnosticSink) -> None:
+    """A description is shown to students: an ``Answer:`` or ``Explanation:`` line in it is an
+    answer in the wrong place (as in a Markdown source's introductions)."""
+    description = node.get("description")
+    if isinstance(description, str):
+        start = source.locate(loc + ("description",))
+        for index, column, label in label_lines(description):
+            line, col = _written_at(lines, start.line, description.split("\n")[index].strip(), start.column)
+            what = "the quiz description" if not loc else "a section description"
+            sink.error("QB145", f"'{label}:' in {what}, which students see", SourceSpan(source.path, line, col),
+                       hint=f"move it into a question's fields ('model_answer:', 'feedback:'); to show the words "
+                            f"themselves, write '{label}\\:'")
+    sections = node.get("sections")
+    for i, section in enumerate(sections if isinstance(sections, list) else []):
+        if isinstance(section, dict):
+            _check_descriptions(section, loc + ("sections", i), lines, source, sink)
+
+
+def _written_at(lines: list[str], first: int, text: str, column: int) -> tuple[int, int]:
+    """Where a line of a text value is written in the file, from the line its value starts on."""
+    for number in range(first, min(len(lines), first + 10_000) + 1):
+        found = lines[number - 1].find(text)
+        if found >= 0:
+            return number, found + 1
+    return first, column
 
 
 def load_yaml(
@@ -131,7 +161,8 @@ class _Builder:
             for key_node, value_node in node.value:
                 key = self.scalar(key_node) if isinstance(key_node, yaml.ScalarNode) else None
                 if not isinstance(key, (str, int, float, bool)):
-                    self.sink.error("QB112", "a key must be plain text", SourceSpan(self.source.path, *self.span(key_node)))
+                    self.sink.error("QB112", "a key must be plain text", SourceSpan(self.source.path, *self.span(key_node)),
+                                    hint="write a name before the colon, such as 'title:' (not a list, a mapping or nothing)")
                     continue
                 key = str(key)
                 if key in out:
@@ -147,4 +178,7 @@ class _Builder:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.build(item, loc + (i,)) for i, item in enumerate(node.value)]
-        return self.scalar(node)
+        value = self.scalar(node)
+        if value is not None and not isinstance(value, str):
+            self.source.scalars[loc] = node.value
+        return value

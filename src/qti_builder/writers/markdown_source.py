@@ -30,6 +30,7 @@ from ..model.questions import (BLANK_MARKER, FillInBlankQuestion, MatchingQuesti
                                OrderingQuestion, Question, ShortAnswerQuestion, TrueFalseQuestion)
 from ..readers.markdown import MarkdownReader
 from ..readers.markdown import syntax as S
+from ..readers.markdown.questions import ALL_TRUE_FALSE, essay_doubt
 from ..readers.yaml import YamlReader
 
 #: Continuation lines are indented so that none of them can be read as a marker (a question, an
@@ -59,6 +60,7 @@ class SourceText:
 
 def write_source(quiz: Quiz) -> SourceText:
     """The quiz as Markdown when Markdown reads back into the same model, else as YAML."""
+    quiz = _escape_labels(quiz)
     try:
         markdown = to_markdown(quiz)
     except _Inexpressible as exc:
@@ -70,6 +72,29 @@ def write_source(quiz: Quiz) -> SourceText:
     if difference:
         return SourceText(to_yaml(quiz), ".yaml", f"Markdown cannot express {difference}")
     return SourceText(markdown, ".md")
+
+
+def _escape_labels(quiz: Quiz) -> Quiz:
+    """Descriptions are shown to students, so the readers refuse a line in them that starts with a
+    label such as ``Answer:`` (QB145). An imported description may say it in its own words;
+    ``Answer\\:`` shows students the same text and reads back as text."""
+    def escaped(text: str | None) -> str | None:
+        if not text:
+            return text
+        lines = text.split("\n")
+        for index, column, label in S.label_lines(text):
+            line = lines[index]
+            colon = min(i for i in (line.find(":", column - 1 + len(label)), line.find("：", column - 1 + len(label))) if i >= 0)
+            lines[index] = line[:colon] + "\\" + line[colon:]
+        return "\n".join(lines)
+
+    if not any(S.label_lines(text or "") for text in [quiz.description] + [s.description for _, s in quiz.iter_sections()]):
+        return quiz
+    quiz = quiz.model_copy(deep=True)
+    quiz.description = escaped(quiz.description)
+    for _, section in quiz.iter_sections():
+        section.description = escaped(section.description)
+    return quiz
 
 
 def read_back(text: str, suffix: str) -> Quiz | None:
@@ -193,8 +218,10 @@ def _needs_type(q: Question) -> bool:
     if q.type == "true_false":
         return False
     if q.type == "essay":
+        # Without type=essay, an answer that looks like another type's makes a true/false
+        # question, or a warning (QB171-QB173).
         answer = q.model_answer
-        return not answer or answer.lower() in S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2]
+        return not answer or S.infers_true_false(answer) or essay_doubt(answer, q.stem.split("\n"), ALL_TRUE_FALSE) is not None
     return True
 
 
@@ -324,7 +351,7 @@ def _safe_at_margin(lines: list[str]) -> bool:
 def _margin_block(text: str) -> list[str]:
     """A description at the left margin, unless a line of it would start a section or a question."""
     lines = text.split("\n")
-    if any(_MARKER_LINE.match(line) for line in lines):
+    if any(_MARKER_LINE.match(line) or _STARTS_SOMETHING.match(line) for line in lines):
         return [INDENT + line if line.strip() else "" for line in lines]
     return lines
 

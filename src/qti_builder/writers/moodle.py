@@ -68,10 +68,12 @@ ORDERING_OPTIONS = {
 }
 
 #: Diagnostics of this writer. QB321: a score Moodle cannot store; QB322: a blank Moodle cannot
-#: take; QB323 (warning): a cloze question whose marks differ from the points.
+#: take; QB323 (warning): a cloze question whose marks differ from the points; QB324 (warning):
+#: incorrect feedback that Moodle can never show.
 FRACTION_ERROR = "QB321"
 BLANK_ERROR = "QB322"
 CLOZE_MARKS_WARNING = "QB323"
+UNREACHABLE_FEEDBACK_WARNING = "QB324"
 
 
 class MoodleXmlWriter(Writer):
@@ -294,7 +296,16 @@ class QuestionContext:
     def _catch_all(self, texts: list[str], **extra: str) -> list[dict[str, Any]]:
         """Moodle's idiom for "any other answer": a last ``*`` answer worth 0, carrying the
         incorrect feedback (answers are tried in order, the first match wins)."""
-        if not self.question.feedback.incorrect or "*" in texts:
+        if not self.question.feedback.incorrect:
+            return []
+        if "*" in texts:
+            # Every response matches the author's own "*": Moodle has no other place for the text.
+            self.sink.warning(
+                UNREACHABLE_FEEDBACK_WARNING,
+                f"question '{self.question.id}': Moodle never shows its incorrect feedback, because its answer '*' "
+                "accepts every response", self.span,
+                hint="remove the '*' answer, or move the text to the '*' answer's own feedback",
+            )
             return []
         return [{"text": "*", "fraction": "0", "feedback": self.question.feedback.incorrect, **extra}]
 

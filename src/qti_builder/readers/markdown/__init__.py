@@ -38,6 +38,7 @@ class _Reader:
         self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
 
     def read(self) -> dict[str, Any] | None:
+        self.source.syntax = "markdown"
         front, body_start = self._front_matter()
         if front is None:
             return None
@@ -60,7 +61,7 @@ class _Reader:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
-        builder = QuestionBuilder(self.source, self.sink, defaults)
+        builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
         title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
         return data
@@ -80,7 +81,8 @@ class _Reader:
             return None, end + 1
         raw = {} if raw is None else raw
         if not isinstance(raw, dict):
-            self.error("QB105", "the front matter must be 'key: value' lines", 2)
+            self.error("QB105", "the front matter must be 'key: value' lines", 2,
+                       hint="write one setting per line, such as 'title: My quiz', with no '- ' in front")
             return None, end + 1
         front: dict[str, Any] = {}
         for key, value in raw.items():
@@ -94,6 +96,9 @@ class _Reader:
             for loc, where in list(self.source.positions.items()):
                 if loc[:2] == ("__front__", key):
                     self.source.positions[(model_key,) + loc[2:]] = where
+            for loc, written in list(self.source.scalars.items()):
+                if loc[:2] == ("__front__", key):
+                    self.source.scalars[(model_key,) + loc[2:]] = written
         if "title" not in front:
             self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
         return front, end + 1

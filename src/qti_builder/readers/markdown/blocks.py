@@ -29,6 +29,14 @@ class Block:
         body = textwrap.dedent("\n".join(rest))
         return (first.strip() + ("\n" + body if rest else "")).strip()
 
+    def find(self, pattern: re.Pattern[str]) -> list[tuple[int, int, re.Match[str]]]:
+        """Each match of a one-line pattern in the block as written, with its line and column."""
+        found = []
+        for i, line in enumerate(self.lines):
+            for match in pattern.finditer(line):
+                found.append((self.line + i, (self.column if i == 0 else 1) + match.start(), match))
+        return found
+
 
 @dataclass
 class Option:
@@ -52,13 +60,31 @@ class Label:
 
 
 @dataclass
+class Hidden:
+    """A known label indented inside text students see (the question text, an option, an item),
+    where it is read as that text: reported unless the question has that block anyway."""
+
+    role: str
+    name: str
+    line: int
+    column: int
+    #: What the line is read as, in words ("part of option B").
+    where: str
+    #: How the label is hidden: "indented", "bold" (``**Answer:**``) or "colon" (``Answer B``).
+    how: str = "indented"
+
+
+@dataclass
 class Question:
     line: int
     attrs: Attrs
     stem: Block
+    #: The number written before the question (or the one a recovered question should have had).
+    number: int = 1
     options: list[Option] = field(default_factory=list)
     items: list[Block] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
+    hidden: list[Hidden] = field(default_factory=list)
 
     @property
     def kind(self) -> str | None:
@@ -80,107 +106,306 @@ class Section:
     intro: Block
     questions: list[Question] = field(default_factory=list)
     children: list["Section"] = field(default_factory=list)
+    #: Where the title starts on the heading line.
+    title_column: int = 1
+
+
+@dataclass(frozen=True)
+class _Paragraph:
+    """A paragraph inside a block that may be a question written without its number."""
+
+    #: Index of its first line in the block's lines.
+    index: int
+    line: int
+    #: A line of it ends with a question mark.
+    asks: bool
+    #: Option-shaped lines (``A) ...``) follow it.
+    has_options: bool
+
+
+QUESTION_MARKS = ("?", "？")
+#: ``1.What ...``: a question number without the space after it.
+_GLUED_NUMBER = re.compile(r"^(\d{1,4})[.)](?=[^\s\d.])")
+#: Other ways of numbering a question: ``(1) ...``, ``Q1. ...``, ``Question 1: ...``, ``1 . ...``, ``1: ...``.
+_OTHER_NUMBER = re.compile(r"^\s*(?:(?:Q|Question|문제|문항)\s*)?\(?(\d{1,4})\s*(?:[.):]|\))\s*(?=\S)", re.I)
 
 
 class Scanner:
+    """Reads the lines one at a time into sections, questions, options and labelled blocks.
+
+    Each line is handled by :meth:`_line`, which returns the index of the next line to read: a
+    question written without its number is found only when its options or answer arrive, and is
+    then re-read from its first line as the question it was meant to be, so that one slip gives
+    one error rather than a cascade of wrong ones.
+    """
+
     def __init__(self, lines: list[str], path: str, sink: DiagnosticSink) -> None:
         self.lines = lines
         self.path = path
         self.sink = sink
+        self.reported: set[tuple[str, int, int]] = set()
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
-        self.sink.error(code, message, SourceSpan(self.path, line, column), hint)
+        # Lines read again after a recovery must not report twice.
+        if (code, line, column) not in self.reported:
+            self.reported.add((code, line, column))
+            self.sink.error(code, message, SourceSpan(self.path, line, column), hint)
 
     def scan(self, start: int) -> tuple[Block, list[Section]]:
         """Everything after the front matter: the quiz description and the section tree."""
-        description = Block(start + 1, 1)
-        roots: list[Section] = []
-        stack: list[Section] = []
-        question: Question | None = None
-        current = description
-        mode = "text"  # text | stem | option | items | label
-        fence: str | None = None
-        fence_line = 0
+        self.description = Block(start + 1, 1)
+        self.roots: list[Section] = []
+        self.stack: list[Section] = []
+        self.question: Question | None = None
+        self.current = self.description
+        self.mode = "text"  # text | stem | option | items | label
+        self.fence: str | None = None
+        self.fence_line = 0
+        #: The line of the last recovery: each one starts further down, so reading always ends.
+        self.recovered = 0
+        index = start
+        while index < len(self.lines):
+            index = self._line(index)
+        if self.fence:
+            self.error("QB108", f"code fence {self.fence} is never closed", self.fence_line,
+                       hint=f"add a closing line {self.fence} after the code")
+        self._check_introductions(self.description, "the quiz description", self.roots)
+        return self.description, self.roots
 
-        for index in range(start, len(self.lines)):
-            line, lineno = self.lines[index], index + 1
-            indented = line[:1] in (" ", "\t")
-            fence_match = S.FENCE.match(line)
-            if fence:
-                current.lines.append(line)
-                closer = fence_match.group(1) if fence_match else ""
-                if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
-                    fence = None
-                continue
-            if fence_match:
-                if mode in ("option", "items") and not indented:
-                    self.error("QB117", "a code block after the options belongs to no option or label", lineno,
-                               hint="indent it to put it in the last option, or start an 'Explanation:' block before it")
-                fence, fence_line = fence_match.group(1), lineno
-                current.lines.append(line)
-                continue
+    def _check_introductions(self, block: Block, where: str, sections: list[Section]) -> None:
+        """A label line left in text students see, indented (those at the margin were reported as
+        they came): the introduction keeps it as a line of its own, which reads as an answer."""
+        for index, column, label in S.label_lines(textwrap.dedent("\n".join(block.lines))):
+            line = block.line + index
+            column = _depth(self.lines[line - 1]) + 1
+            self.error("QB145", f"'{label}:' outside a question: {where} would show it to students", line, column,
+                       hint=f"labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
+                            f"to show the words themselves, write '{label}\\:'")
+        for section in sections:
+            self._check_introductions(section.intro, "the section introduction", section.children)
 
-            heading = None if indented else S.HEADING.match(line)
-            if heading:
-                title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
-                section = Section(len(heading.group(1)), lineno, title, attrs, Block(lineno + 1, 1))
-                while stack and stack[-1].level >= section.level:
-                    stack.pop()
-                (stack[-1].children if stack else roots).append(section)
-                stack.append(section)
-                question, current, mode = None, section.intro, "text"
-                continue
+    def _line(self, index: int) -> int:
+        line, lineno = self.lines[index], index + 1
+        indented = line[:1] in (" ", "\t")
+        fence_match = S.FENCE.match(line)
+        if self.fence:
+            self.current.lines.append(line)
+            closer = fence_match.group(1) if fence_match else ""
+            if closer[:1] == self.fence[0] and len(closer) >= len(self.fence) and not line.strip()[len(closer):].strip():
+                self.fence = None
+            return index + 1
+        if fence_match:
+            if self.mode in ("option", "items") and not indented:
+                self.error("QB117", "a code block after the options belongs to no option or label", lineno,
+                           hint="indent it to put it in the last option, or start an 'Explanation:' block before it")
+            self.fence, self.fence_line = fence_match.group(1), lineno
+            self.current.lines.append(line)
+            return index + 1
 
-            start_q = None if indented else S.QUESTION.match(line)
-            if start_q:
-                stem, attrs = self.attrs(start_q.group(2), lineno, start_q.start(2), S.QUESTION_ATTRIBUTES)
-                question = Question(lineno, attrs, Block(lineno, start_q.start(2) + 1, [stem]))
-                if not stack:
-                    stack.append(Section(1, lineno, "", {}, Block(lineno, 1)))
-                    roots.append(stack[-1])
-                stack[-1].questions.append(question)
-                current, mode = question.stem, "stem"
-                continue
+        heading = None if indented else S.HEADING.match(line)
+        if heading:
+            title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
+            section = Section(len(heading.group(1)), lineno, title, attrs, Block(lineno + 1, 1), title_column=heading.start(2) + 1)
+            while self.stack and self.stack[-1].level >= section.level:
+                self.stack.pop()
+            (self.stack[-1].children if self.stack else self.roots).append(section)
+            self.stack.append(section)
+            self.question, self.current, self.mode = None, section.intro, "text"
+            return index + 1
 
-            if question is None:
-                current.lines.append(line)
-                continue
+        start_q = None if indented else S.QUESTION.match(line)
+        if start_q:
+            stem, attrs = self.attrs(start_q.group(2), lineno, start_q.start(2), S.QUESTION_ATTRIBUTES)
+            self._open_question(lineno, int(start_q.group(1)), Block(lineno, start_q.start(2) + 1, [stem]), attrs)
+            return index + 1
 
-            item = S.ITEM.match(line) if not indented and question.kind in S.ITEM_KINDS and mode in ("stem", "items") else None
-            if item:
-                block = Block(lineno, item.start(1) + 1, [item.group(1)])
-                question.items.append(block)
-                current, mode = block, "items"
-                continue
+        question = self.question
+        if question is None:
+            return self._outside_question(index)
 
-            option = S.OPTION.match(line) if not indented and question.kind not in S.ITEM_KINDS else None
-            if option and mode == "label" and question.kind is None and not question.options:
-                self.error("QB134", "options come before the answer and the other labelled blocks", lineno,
-                           hint="move the options up; in a model answer, indent a line that starts like 'A)'")
-                option = None
-            if option and mode != "label":
-                text, attrs = self.attrs(option.group(2), lineno, option.start(2), S.OPTION_ATTRIBUTES)
-                opt = Option(option.group(1).upper(), lineno, Block(lineno, option.start(2) + 1, [text]), attrs)
-                question.options.append(opt)
-                current, mode = opt.text, "option"
-                continue
+        mode = self.mode
+        item = S.ITEM.match(line) if not indented and question.kind in S.ITEM_KINDS and mode in ("stem", "items") else None
+        if item:
+            block = Block(lineno, item.start(1) + 1, [item.group(1)])
+            question.items.append(block)
+            self.current, self.mode = block, "items"
+            return index + 1
 
-            label = S.LABEL.match(line.strip())
-            taken = self._label(question, label, line, lineno, indented, mode) if label else None
-            if taken is not None:
-                current, mode = taken[0] or current, taken[1]
-                continue
+        option = S.OPTION.match(line) if not indented and question.kind not in S.ITEM_KINDS else None
+        if option and mode == "label":
+            # Options after an answer: the question they belong to may have lost its number.
+            found = self._paragraph(self.current, skip_first=True, asked_only=True)
+            if found is not None:
+                return self._missing_number(found, self.current, _block_above(question))
+        if option and mode == "label" and question.kind is None and not question.options:
+            self.error("QB134", "options come before the answer and the other labelled blocks", lineno,
+                       hint="move the options up; in a model answer, indent a line that starts like 'A)'")
+            option = None
+        if option and mode != "label":
+            text, attrs = self.attrs(option.group(2), lineno, option.start(2), S.OPTION_ATTRIBUTES)
+            opt = Option(option.group(1).upper(), lineno, Block(lineno, option.start(2) + 1, [text]), attrs)
+            question.options.append(opt)
+            self.current, self.mode = opt.text, "option"
+            return index + 1
 
-            if mode in ("option", "items") and line.strip() and not indented:
-                where = f"option {question.options[-1].letter}" if mode == "option" else "the last item"
-                self.error("QB117", "text after the options that belongs to no option or label", lineno,
-                           hint=f"indent it to continue {where}, or start it with a label such as 'Explanation:'")
-                continue
-            current.lines.append(line)
+        label = S.LABEL.match(line.strip())
+        if label and not indented and mode == "label":
+            found = self._repeated_label(question, _label_name(label))
+            if found is not None:
+                return self._missing_number(found, self.current, _block_above(question))
+        taken = self._label(question, label, line, lineno, indented, mode) if label else None
+        if taken is not None:
+            self.current, self.mode = taken[0] or self.current, taken[1]
+            return index + 1
 
-        if fence:
-            self.error("QB108", f"code fence {fence} is never closed", fence_line, hint=f"add a closing line {fence}")
-        return description, roots
+        disguised = S.disguised_label(line) if _depth(line) < 4 else None
+        if disguised and mode != "text":
+            name, role, how = disguised
+            where = "text after the options" if mode in ("option", "items") and not indented else _continues(question, mode)
+            question.hidden.append(Hidden(role, name, lineno, _depth(line) + 1, where, how))
+            if mode in ("option", "items") and not indented:
+                return index + 1  # reported as QB148 (the question has no answer) or dropped with it
+        if mode in ("option", "items") and line.strip() and not indented:
+            where = f"option {question.options[-1].letter}" if mode == "option" else "the last item"
+            if line.rstrip().endswith(QUESTION_MARKS) and lineno > self.recovered:
+                return self._missing_number(_Paragraph(0, lineno, True, False), None, f"{where} above")
+            self.error("QB117", "text after the options that belongs to no option or label", lineno,
+                       hint=f"indent it to continue {where}, or start it with a label such as 'Explanation:'")
+            return index + 1
+        if label and indented and mode in ("stem", "option", "items") and _depth(line) < 4:
+            known = S.QUESTION_LABELS.get(_label_name(label))
+            if known:
+                question.hidden.append(Hidden(known, label.group(1).strip(), lineno, _depth(line) + 1, _continues(question, mode)))
+        self.current.lines.append(line)
+        return index + 1
+
+    def _open_question(self, lineno: int, number: int, stem: Block, attrs: Attrs) -> None:
+        question = Question(lineno, attrs, stem, number)
+        if not self.stack:
+            self.stack.append(Section(1, lineno, "", {}, Block(lineno, 1)))
+            self.roots.append(self.stack[-1])
+        self.stack[-1].questions.append(question)
+        self.question, self.current, self.mode = question, question.stem, "stem"
+
+    def _next_number(self) -> int:
+        questions = self.stack[-1].questions if self.stack else []
+        return questions[-1].number + 1 if questions else 1
+
+    # -- text outside any question ----------------------------------------------------------------
+
+    def _outside_question(self, index: int) -> int:
+        """A line of the quiz description or of a section introduction: text students see, so an
+        answer or an explanation must never land there."""
+        line, lineno = self.lines[index], index + 1
+        block = self.current
+        section = self.stack[-1] if self.stack and block is self.stack[-1].intro else None
+        where = "the section introduction" if section else "the quiz description"
+        label = None if line[:1] in (" ", "\t") else S.LABEL.match(line.strip())
+        name = _label_name(label) if label else ""
+        role = S.QUESTION_LABELS.get(name) or S.CHOICE_LABELS.get(name)
+        if label and role:
+            asked = self._paragraph(block, skip_first=False, asked_only=True)
+            if asked is not None:
+                return self._missing_number(asked, block, where)
+            if section is not None and section.title.endswith(QUESTION_MARKS) and section.line > self.recovered:
+                return self._heading_question(section, label.group(1).strip())
+            found = self._paragraph(block, skip_first=False, asked_only=False, any_paragraph=role == "answer")
+            if found is not None:
+                return self._missing_number(found, block, where)
+            if section is not None and not block.text() and section.line > self.recovered:
+                return self._heading_question(section, label.group(1).strip())
+            raw = label.group(1).strip()
+            self.error("QB145", f"'{raw}:' outside a question: {where} would show it to students", lineno, 1,
+                       hint=f"labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
+                            f"to show the words themselves, write '{raw}\\:'")
+        elif label and suggest(name, list(S.QUESTION_LABELS), cutoff=0.8):
+            raw = label.group(1).strip()
+            close = suggest(name, list(S.QUESTION_LABELS), cutoff=0.8)
+            self.error("QB115", f"unknown label '{raw}'{close}", lineno, 1,
+                       hint=f"write '{close.split(chr(39))[1].capitalize()}:' after a numbered question such as '1. ...'; "
+                            "outside a question, text is shown to students")
+        elif S.OPTION.match(line):
+            asked = self._paragraph(block, skip_first=False, asked_only=True)
+            if asked is not None:
+                return self._missing_number(asked, block, where)
+        block.lines.append(line)
+        return index + 1
+
+    def _heading_question(self, section: Section, label: str) -> int:
+        """A heading followed by an answer: the author wrote a question as a heading. Report it and
+        read it as the question it was meant to be, in the section above it."""
+        parent = self.stack[-2] if len(self.stack) > 1 else None
+        (parent.children if parent else self.roots).remove(section)
+        self.stack.pop()
+        number = parent.questions[-1].number + 1 if parent and parent.questions else 1
+        marks = "#" * section.level
+        self.error("QB146", f"the heading '{marks} {section.title}' is followed by '{label}:', so it reads as a section "
+                   "whose introduction students see, not as a question", section.line, section.title_column,
+                   hint=f"write the question as a numbered line, without '#': '{number}. {_shorten(section.title)}'")
+        # Its attributes were read as a section's; read them again as a question's.
+        self.sink.items[:] = [d for d in self.sink.items
+                              if not (d.code == "QB109" and d.span and d.span.path == self.path and d.span.line == section.line)]
+        self.recovered = section.line
+        heading = S.HEADING.match(self.lines[section.line - 1])
+        assert heading is not None
+        stem, attrs = self.attrs(heading.group(2), section.line, heading.start(2), S.QUESTION_ATTRIBUTES)
+        self._open_question(section.line, number, Block(section.line, section.title_column, [stem]), attrs)
+        return section.line  # the line after the heading, read again as the question's
+
+    # -- a question that lost its number ----------------------------------------------------------
+
+    def _repeated_label(self, question: Question, name: str) -> _Paragraph | None:
+        """A label the question already has, after a paragraph: likely the next question's, whose
+        number is missing."""
+        role = S.QUESTION_LABELS.get(name)
+        if role is None or question.label(role) is None:
+            return None
+        if role == "answer" and question.kind in S.MULTI_ANSWER_KINDS:
+            # Several answers are allowed, but each is one line: a paragraph after one is not part of it.
+            last = question.labels[-1]
+            if last.role != "answer":
+                return None
+            return self._paragraph(self.current, skip_first=True, asked_only=False, any_paragraph=True)
+        return self._paragraph(self.current, skip_first=True, asked_only=False, any_paragraph=role == "answer")
+
+    def _paragraph(self, block: Block, skip_first: bool, asked_only: bool, any_paragraph: bool = False) -> _Paragraph | None:
+        """The paragraph of ``block`` that most looks like a question: the last that asks (ends with
+        '?'), else (unless ``asked_only``) the last followed by options, else (with ``any_paragraph``)
+        the last one. Only paragraphs after the last recovery count."""
+        found = [p for p in _paragraphs(block, skip_first) if p.line > self.recovered]
+        for wanted in (lambda p: p.asks, lambda p: not asked_only and p.has_options,
+                       lambda p: not asked_only and any_paragraph):
+            matching = [p for p in found if wanted(p)]
+            if matching:
+                return matching[-1]
+        return None
+
+    def _missing_number(self, paragraph: _Paragraph, block: Block | None, where: str) -> int:
+        """Report a question written without its number, and read on from it as that question."""
+        number = self._next_number()
+        line = self.lines[paragraph.line - 1]
+        offset = _depth(line)
+        glued = _GLUED_NUMBER.match(line)
+        misnumbered = _OTHER_NUMBER.match(line)
+        if glued:
+            number, offset = int(glued.group(1)), glued.end(1) + 1
+            self.error("QB147", f"this line looks like question {number}, but its number needs a space after it",
+                       paragraph.line, offset + 1,
+                       hint=f"write '{number}. {_shorten(line[offset:].strip())}': a number, '.' or ')', then a space")
+        elif misnumbered:
+            number, offset = int(misnumbered.group(1)), misnumbered.end()
+            self.error("QB147", f"this line looks like question {number}, but a question is numbered '{number}.' at the left margin",
+                       paragraph.line, 1, hint=f"write '{number}. {_shorten(line[offset:].strip())}'")
+        else:
+            self.error("QB147", f"this paragraph looks like a question: number it '{number}.'", paragraph.line, 1,
+                       hint=f"a question starts at the left margin with its number, '{number}. {_shorten(line.strip())}'; "
+                            f"without one, the text is read as part of {where}")
+        if block is not None:
+            del block.lines[paragraph.index:]
+        self.recovered = paragraph.line
+        stem, attrs = self.attrs(line[offset:].rstrip(), paragraph.line, offset, S.QUESTION_ATTRIBUTES)
+        self._open_question(paragraph.line, number, Block(paragraph.line, offset + 1, [stem]), attrs)
+        return paragraph.line  # the line after the paragraph's first
 
     def _label(
         self, question: Question, label: re.Match[str], line: str, lineno: int, indented: bool, mode: str
@@ -198,13 +423,15 @@ class Scanner:
             if mode == "option":
                 target = question.options[-1]
                 if target.feedback is not None:
-                    self.error("QB116", f"a second feedback for option {target.letter}", lineno, col, hint="merge the two")
+                    self.error("QB116", f"a second feedback for option {target.letter}", lineno, col,
+                               hint="an option has one 'Feedback:'; merge the two into one block")
                 target.feedback = block
                 return block, mode
             last = question.labels[-1] if question.labels else None
             if mode == "label" and last is not None and last.role == "answer":
                 if last.feedback is not None:
-                    self.error("QB116", "a second feedback for one answer", lineno, col, hint="merge the two")
+                    self.error("QB116", "a second feedback for one answer", lineno, col,
+                               hint="an answer has one 'Feedback:'; merge the two into one block")
                 last.feedback = block
                 return block, mode
         if indented:
@@ -212,7 +439,8 @@ class Scanner:
         if name in S.QUESTION_LABELS:
             role = S.QUESTION_LABELS[name]
             if role != "answer" and question.label(role):
-                self.error("QB116", f"a second '{raw}' block in one question", lineno, col, hint="merge the two blocks into one")
+                self.error("QB116", f"a second '{raw}' block in one question", lineno, col,
+                           hint=f"merge the two '{raw}:' blocks into one; if a new question starts between them, number it")
             question.labels.append(Label(role, raw, lineno, col, block, float(scored.group(2)) if scored else None))
             return block, "label"
         if name in S.CHOICE_LABELS and mode == "option":
@@ -222,7 +450,14 @@ class Scanner:
         strict = mode in ("option", "items")
         close = suggest(name, list(S.QUESTION_LABELS), cutoff=0.6 if strict else 0.8)
         if strict or close:
-            self.error("QB115", f"unknown label '{raw}'{close}", lineno, col, hint="labels: " + ", ".join(_label_names()))
+            meant = f"write '{close.split(chr(39))[1].capitalize()}:'; " if close else "indent the line to continue the option, or use a "
+            self.error("QB115", f"unknown label '{raw}'{close}", lineno, col, hint=meant + "labels: " + ", ".join(_label_names()))
+            if close:
+                # Read on as the label it was meant to be, so the question does not also lack its answer.
+                role = S.QUESTION_LABELS[close.split("'")[1]]
+                if role == "answer" or not question.label(role):
+                    question.labels.append(Label(role, raw, lineno, col, block, float(scored.group(2)) if scored else None))
+                    return block, "label"
             return None, mode
         return None
 
@@ -251,6 +486,67 @@ class Scanner:
                 continue
             attrs[key] = (value, col)
         return text[: match.start()].rstrip(), attrs
+
+
+def _paragraphs(block: Block, skip_first: bool) -> list[_Paragraph]:
+    """Paragraphs of a block that start at the left margin, outside code fences; ``skip_first``
+    leaves out the block's first line (the text on a label's own line)."""
+    starts: list[tuple[int, bool, bool]] = []  # index, asks, has options
+    fence: str | None = None
+    blank_before = not skip_first
+    inside = False  # in the paragraph that starts[-1] begins
+    for i, line in enumerate(block.lines):
+        fence_match = S.FENCE.match(line)
+        if fence:
+            closer = fence_match.group(1) if fence_match else ""
+            if closer[:1] == fence[0] and len(closer) >= len(fence):
+                fence = None
+            continue
+        if fence_match:
+            fence, blank_before = fence_match.group(1), False
+            continue
+        if not line.strip():
+            blank_before, inside = True, False
+            continue
+        at_margin = line[:1] not in (" ", "\t")
+        if at_margin and S.OPTION.match(line):
+            if starts:
+                starts[-1] = (starts[-1][0], starts[-1][1], True)
+            inside = False
+        elif at_margin and blank_before and not (i == 0 and skip_first):
+            starts.append((i, False, False))
+            inside = True
+        if inside and line.rstrip().endswith(QUESTION_MARKS):
+            starts[-1] = (starts[-1][0], True, starts[-1][2])
+        blank_before = False
+    return [_Paragraph(i, block.line + i, asks, options) for i, asks, options in starts]
+
+
+def _label_name(label: re.Match[str]) -> str:
+    raw = label.group(1).strip()
+    scored = S.LABEL_SCORE.match(raw)
+    return (scored.group(1) if scored else raw).strip().lower()
+
+
+def _continues(question: Question, mode: str) -> str:
+    """What a line read in ``mode`` continues, in words."""
+    if mode == "option":
+        return f"part of option {question.options[-1].letter}"
+    if mode == "label" and question.labels:
+        return f"part of the '{question.labels[-1].name}:' block"
+    return {"stem": "part of the question text", "items": "part of the last item"}.get(mode, "text")
+
+
+def _block_above(question: Question) -> str:
+    return f"the '{question.labels[-1].name}:' block above" if question.labels else "the block above"
+
+
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))
+
+
+def _shorten(text: str, width: int = 50) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _label_names() -> list[str]:

@@ -71,12 +71,77 @@ MULTI_ANSWER_KINDS = ("short_answer", "numerical")
 #: Words for true and false answers. Only the first two of each are used to infer the kind.
 TRUE_WORDS = ("true", "참", "t", "yes", "o", "맞음", "예")
 FALSE_WORDS = ("false", "거짓", "f", "no", "x", "틀림", "아니오")
+#: Punctuation an answer may end with without changing what it means (``Answer: False.``, ``B.``).
+TRAILING_PUNCTUATION = ".!。！．"
+
+
+def bare(text: str) -> str:
+    """An answer without the punctuation at its end, in lower case: what a word answer means."""
+    return text.strip().rstrip(TRAILING_PUNCTUATION).strip().lower()
+
+
+def infers_true_false(answer: str) -> bool:
+    """An answer that makes a question without options true/false: ``true``, ``False.``, ``참``."""
+    return bare(answer) in TRUE_WORDS[:2] + FALSE_WORDS[:2]
+
+def label_lines(markdown: str) -> list[tuple[int, int, str]]:
+    """Lines of a Markdown text that start with a label the dialect knows (``Answer:``,
+    ``Explanation:``, ``피드백:``, ...), outside code: (line index, column, label as written).
+    In text students see, such a line is an answer or a grader's note in the wrong place."""
+    found: list[tuple[int, int, str]] = []
+    fence: str | None = None
+    for i, line in enumerate(markdown.split("\n")):
+        opened = FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[:1] == fence[:1] and len(opened.group(1)) >= len(fence):
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        depth = len(line) - len(line.lstrip(" \t"))
+        label = LABEL.match(line.strip()) if depth < 4 else None
+        if label:
+            raw = label.group(1).strip()
+            scored = LABEL_SCORE.match(raw)
+            name = (scored.group(1) if scored else raw).strip().lower()
+            if name in QUESTION_LABELS or name in CHOICE_LABELS:
+                found.append((i, depth + 1, raw))
+    return found
+
+
+#: A label in bold or italics, which is not read as a label: ``**Answer:** B``, ``*Answer*: B``.
+MARKED_LABEL = re.compile(r"^[*_]{1,3}([^\W\d_][^:：*_]{0,40}?)\s*(?:[:：]\s*[*_]{1,3}|[*_]{1,3}\s*[:：])(?:\s*(.*?))?\s*$")
+#: What an answer without its label's colon may be (``Answer B``, ``정답 참``, ``Answer - 42``):
+#: short enough not to be a sentence such as "Answer the questions below".
+_SHORT_ANSWER = re.compile(r"^(?:[-–—=]\s*)?([A-Za-z](?:\s*[,/]\s*[A-Za-z])*|[-+]?\d[\d.,]*(?:\s*(?:±|\+/?-)\s*[\d.]+%?)?|\S+)[.!]?$")
+
+
+def disguised_label(line: str) -> tuple[str, str, str] | None:
+    """A line meant as a label that the reader does not take as one: (the label as written, the
+    role, how it is disguised: "bold" or "colon"). None for any other line."""
+    text = line.strip()
+    marked = MARKED_LABEL.match(text)
+    if marked:
+        role = QUESTION_LABELS.get(marked.group(1).strip().lower())
+        return (marked.group(1).strip(), role, "bold") if role else None
+    lowered = text.lower()
+    for name, role in QUESTION_LABELS.items():
+        if role == "answer" and lowered.startswith(name + " "):
+            rest = text[len(name):].strip()
+            value = _SHORT_ANSWER.match(rest)
+            if value and (len(value.group(1)) <= 2 or NUMERIC_ANSWER.match(value.group(1).replace(" ", ""))
+                          or bare(value.group(1)) in TRUE_WORDS + FALSE_WORDS):
+                return text[: len(name)], role, "colon"
+    return None
+
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 QUESTION = re.compile(r"^(\d{1,4})[.)]\s+(.*?)\s*$")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
-LABEL = re.compile(r"^([^\W\d_][^:：]{0,40}?)\s*[:：](?:\s+(.*?))?\s*$")
+#: ``Name: value``. A backslash before the colon (``Answer\:``) makes the line ordinary text.
+LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](?:\s+(.*?))?\s*$")
 LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
 ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
 ATTR = re.compile(r'#([^\s}]+)|([A-Za-z_]+)=(?:"([^"]*)"|(\S+))|([A-Za-z_]+)|(\S+)')

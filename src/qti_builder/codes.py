@@ -1,0 +1,394 @@
+"""Every diagnostic code qti-builder can print, as data: what it means, where it is reported, how
+to fix it, and an example of the mistake with its fix.
+
+``qti-builder explain QB142`` prints an entry; docs/source-format.md#every-code holds the table
+:func:`markdown_table` makes from all of them. Tests keep the three in step: every code the source
+emits has an entry, the docs table is this table, and each example source really gives its code
+(and its fix does not).
+
+Codes by stage: QB1xx reading a source, QB2xx checking its values, QB3xx writing the outputs,
+QB4xx validating them against the schemas, QB5xx files, QB6xx LMS profiles, QB7xx importing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+
+FRONT = "---\ntitle: T\n---\n"
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    severity: str
+    #: What the message says, in one sentence.
+    summary: str
+    #: Where the diagnostic points.
+    location: str
+    #: How to fix it.
+    hint: str
+    #: A source with the mistake, and the same source fixed. With ``syntax`` "md" or "yaml" they
+    #: are whole sources (the tests build them); with "text" they are described in words.
+    mistake: str = ""
+    fix: str = ""
+    syntax: str = "md"
+    #: Run the example with this ``--profile`` (QB6xx).
+    profile: str | None = None
+    #: File name of the example source, without suffix.
+    file: str = "example"
+
+    @property
+    def is_warning(self) -> bool:
+        return self.severity == "warning"
+
+
+def _e(code: str, summary: str, location: str, hint: str, mistake: str = "", fix: str = "", **more: str) -> Code:
+    return Code(code, "error", summary, location, hint, mistake, fix, **more)  # type: ignore[arg-type]
+
+
+def _w(code: str, summary: str, location: str, hint: str, mistake: str = "", fix: str = "", **more: str) -> Code:
+    return Code(code, "warning", summary, location, hint, mistake, fix, **more)  # type: ignore[arg-type]
+
+
+_CHOICE = "1. Which keyword defines a function? {#def}\n\nA) func\nB) def\n\n"
+
+CODES_LIST: tuple[Code, ...] = (
+    # -- QB1xx: reading the source ------------------------------------------------------------
+    _e("QB100", "The file cannot be read, has no reader (a suffix other than .md, .markdown, .yaml, .yml) or is larger than 8 MiB.",
+       "the file", "name sources *.md or *.yaml, make them readable, and split a source larger than 8 MiB",
+       "a quiz saved as quiz.txt", "the same quiz saved as quiz.md", syntax="text"),
+    _e("QB101", "The file is not valid UTF-8.", "the first byte that is not UTF-8",
+       "save the file as UTF-8", "a source saved as Latin-1 or EUC-KR", "the same source saved as UTF-8", syntax="text"),
+    _e("QB102", "A character that XML does not allow (a control character, often from copy-paste).",
+       "the character", "delete it", "a question text with an invisible U+000B (vertical tab) pasted in it",
+       "the question text without it", syntax="text"),
+    _e("QB103", "A Markdown source does not start with front matter.", "line 1",
+       "begin the file with the lines '---', 'title: My quiz', '---'",
+       _CHOICE + "Answer: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB104", "The front matter is not closed.", "line 1",
+       "add a line '---' after the last front-matter key",
+       "---\ntitle: T\n\n" + _CHOICE + "Answer: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB105", "The front matter is not 'key: value' lines.", "the front matter's first line",
+       "write one setting per line, such as 'title: My quiz', with no '- ' in front",
+       "---\n- title: T\n---\n" + _CHOICE + "Answer: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB106", "An unknown front-matter key, or a quiz setting written outside 'settings:'.", "the key",
+       "use one of the known keys (the message suggests the nearest)",
+       "---\ntitle: T\nlangauge: en\n---\n" + _CHOICE + "Answer: B\n", "---\ntitle: T\nlanguage: en\n---\n" + _CHOICE + "Answer: B\n"),
+    _e("QB107", "The front matter has no 'title'.", "line 1", "add a line 'title: ...' to the front matter",
+       "---\nlanguage: en\n---\n" + _CHOICE + "Answer: B\n", "---\ntitle: T\nlanguage: en\n---\n" + _CHOICE + "Answer: B\n"),
+    _e("QB108", "A code fence is never closed.", "the opening fence", "add the closing line (``` or ~~~) after the code",
+       FRONT + "1. What does this print? {#p type=essay}\n\n   ```python\n   print(1)\n", FRONT + "1. What does this print? {#p type=essay}\n\n   ```python\n   print(1)\n   ```\n"),
+    _e("QB109", "An unknown or unreadable {...} attribute, or one that does not apply to the question's type.",
+       "the attribute", "write attributes as {#id key=value}, with the names listed in the hint",
+       FRONT + "1. Which keyword defines a function? {#def pionts=2}\n\nA) func\nB) def\n\nAnswer: B\n",
+       FRONT + "1. Which keyword defines a function? {#def points=2}\n\nA) func\nB) def\n\nAnswer: B\n"),
+    _e("QB110", "A YAML source that is not a mapping with the keys title and sections.", "line 1",
+       "start the file with 'title: ...' and 'sections:' at the left margin",
+       "- title: T\n", "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n",
+       syntax="yaml"),
+    _e("QB111", "A YAML syntax error (in a YAML source or in front matter).", "where the YAML parser stops",
+       "check the indentation, and quote values that contain ': ' or start with a special character",
+       "---\ntitle: Ray: a quiz\n---\n" + _CHOICE + "Answer: B\n", "---\ntitle: \"Ray: a quiz\"\n---\n" + _CHOICE + "Answer: B\n"),
+    _e("QB112", "A YAML key that is not plain text.", "the key",
+       "write a name before the colon, such as 'title:'",
+       "[a]: T\n", "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n",
+       syntax="yaml"),
+    _e("QB113", "A YAML key given twice.", "the second key", "each key may appear once; remove or rename one of them",
+       "title: T\ntitle: U\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n", syntax="yaml"),
+    _e("QB114", "YAML nested too deeply, or expanding through aliases to too many values.", "line 1, or the expanding alias",
+       "a quiz needs a few levels of nesting; remove aliases (*name) that repeat large parts",
+       "a YAML file whose aliases repeat a list of a million entries", "the list written once", syntax="text"),
+    _e("QB115", "An unknown label: a near miss such as 'Anwser:', or any 'Word:' right after the options or items.",
+       "the label", "correct the label (the message suggests the nearest), or indent the line to continue the option",
+       FRONT + _CHOICE + "Anwser: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB116", "A label twice in one question, two 'Feedback:' lines for one option or answer, or several 'Answer:' lines in a question that takes one.",
+       "the second label", "merge the two blocks; several 'Answer:' lines are for short_answer and numerical questions",
+       FRONT + _CHOICE + "Answer: B\nExplanation: `def` starts a function.\nExplanation: `func` is not Python.\n",
+       FRONT + _CHOICE + "Answer: B\nExplanation: `def` starts a function; `func` is not Python.\n"),
+    _e("QB117", "Text or a code block after the options or items that is neither indented nor labelled.", "the line",
+       "indent it to continue the last option, or start it with a label such as 'Explanation:'",
+       FRONT + _CHOICE + "Remember the colon.\n\nAnswer: B\n", FRONT + _CHOICE + "Answer: B\nExplanation: Remember the colon.\n"),
+    _e("QB118", "A quiz description both in the front matter and before the first section.", "the text before the first section",
+       "keep one of the two",
+       "---\ntitle: T\ndescription: A warm-up.\n---\nA warm-up quiz.\n\n" + _CHOICE + "Answer: B\n",
+       "---\ntitle: T\ndescription: A warm-up.\n---\n" + _CHOICE + "Answer: B\n"),
+    _e("QB119", "The quiz has no questions.", "the start of the text after the front matter",
+       "add a question: a line '1. Question text', options 'A) ...' and 'Answer: A'",
+       FRONT + "Questions will follow.\n", FRONT + "Questions will follow.\n\n" + _CHOICE + "Answer: B\n"),
+    _e("QB120", "A question without its answer: options but no 'Answer:', or a true/false, short-answer or numerical question without one.",
+       "the question", "add a line 'Answer: ...' (or '정답: ...') at the left margin after the question",
+       FRONT + _CHOICE, FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB121", "type=single_choice with several correct letters.", "the answer",
+       "give one letter, or drop type=single_choice to make a multiple-response question",
+       FRONT + "1. Which are keywords? {#kw type=single_choice}\n\nA) def\nB) class\nC) func\n\nAnswer: A, B\n",
+       FRONT + "1. Which are keywords? {#kw}\n\nA) def\nB) class\nC) func\n\nAnswer: A, B\n"),
+    _e("QB122", "An option letter used twice in a question.", "the second option",
+       "give each option its own letter",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nA) func\nA) def\n\nAnswer: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB123", "An option without text.", "the option", "write the option's text after 'B)', or remove the option",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nA) func\nB)  \nC) def\n\nAnswer: C\n",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nA) func\nB) lambda\nC) def\n\nAnswer: C\n"),
+    _w("QB124", "'Answer: B) text' where the text differs from option B's.", "the answer",
+       "copy the option's text, or give only its letter",
+       FRONT + _CHOICE + "Answer: B) define\n", FRONT + _CHOICE + "Answer: B) def\n"),
+    _e("QB125", "The answer of a choice question cannot be read.", "the answer",
+       "give the letter of the correct option, such as 'Answer: B' or 'Answer: A, C'",
+       FRONT + _CHOICE + "Answer: the second one\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB126", "The answer names an option that does not exist.", "the answer", "use one of the options' letters",
+       FRONT + _CHOICE + "Answer: C\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB127", "A choice question without options.", "the question", "add options at the left margin: 'A) ...', 'B) ...'",
+       FRONT + "1. Which keyword defines a function? {#def type=single_choice}\n\nAnswer: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB128", "A question with no options, no answer and no type=.", "the question",
+       "add options and 'Answer: B', a model answer 'Answer: ...' for an essay, or a {type=...}",
+       FRONT + "1. Explain recursion. {#rec}\n", FRONT + "1. Explain recursion. {#rec type=essay}\n"),
+    _e("QB129", "An answer on a text-only item, or on a matching or ordering question (whose list is the answer).",
+       "the answer", "remove the answer block",
+       FRONT + "1. Read the code below. {#intro type=text_only}\n\nAnswer: nothing\n", FRONT + "1. Read the code below. {#intro type=text_only}\n"),
+    _e("QB130", "A question line with no text after the number.", "the question", "write the question after the number: '1. What is ...?'",
+       FRONT + "1. {#def}\n\nA) func\nB) def\n\nAnswer: B\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB131", "An unknown question type.", "the type", "use one of the types listed in the hint (the message suggests the nearest)",
+       FRONT + "1. Explain recursion. {#rec type=eassy}\n", FRONT + "1. Explain recursion. {#rec type=essay}\n"),
+    _e("QB132", "Options, or a list of items, on a type that has none.", "the first option or item",
+       "remove the options or the list, or change the type",
+       FRONT + "1. Explain recursion. {#rec type=essay}\n\nA) a function calling itself\nB) a loop\n",
+       FRONT + "1. What is recursion? {#rec}\n\nA) a function calling itself\nB) a loop\n\nAnswer: A\n"),
+    _e("QB133", "An id used twice in a quiz.", "the second use", "ids must be unique in a quiz; rename one of them",
+       FRONT + _CHOICE + "Answer: B\n\n2. Is Python typed? {#def}\n\nAnswer: true\n",
+       FRONT + _CHOICE + "Answer: B\n\n2. Is Python typed? {#typed}\n\nAnswer: true\n"),
+    _e("QB134", "Options after the answer or another label.", "the option",
+       "move the options up, before the labels; in a model answer, indent a line that starts like 'A)'",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nAnswer: B\n\nA) func\nB) def\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB135", "The file name cannot be the quiz id (ids use letters, digits, '-', '_', '.').", "line 1",
+       "add 'id: ...' to the front matter (the hint suggests one)",
+       FRONT + _CHOICE + "Answer: B\n", "---\ntitle: T\nid: my-quiz\n---\n" + _CHOICE + "Answer: B\n", file="my quiz"),
+    _e("QB136", "'Feedback:' under an option that is not indented.", "the label",
+       "indent it by a few spaces; for feedback on the whole question use 'Explanation:'",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nA) func\nFeedback: not Python\nB) def\n\nAnswer: B\n",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nA) func\n   Feedback: not Python\nB) def\n\nAnswer: B\n"),
+    _e("QB137", "'Answer (N%):', or 'Feedback:' under an answer, on a type other than short answer and numerical.",
+       "the label", "write 'Answer:' without '(N%)', or use 'Explanation:' and 'Incorrect feedback:'",
+       FRONT + "1. Explain recursion. {#rec type=essay}\n\nAnswer (50%): a function that calls itself\n",
+       FRONT + "1. Explain recursion. {#rec type=essay}\n\nAnswer: a function that calls itself\n"),
+    _e("QB138", "A true/false answer that is not a true/false word.", "the answer",
+       "write 'Answer: true' or 'Answer: false' (or '정답: 참' or '정답: 거짓')",
+       FRONT + "1. Python has a `def` keyword. {#def type=true_false}\n\nAnswer: correct\n",
+       FRONT + "1. Python has a `def` keyword. {#def type=true_false}\n\nAnswer: true\n"),
+    _e("QB139", "A numerical answer that cannot be read.", "the answer",
+       "write 3.14, 3.14 ± 0.01, 100 ± 5% or a range 2..4, with '.' for decimals; a unit goes in {unit=cm}",
+       FRONT + "1. How long is a pencil? {#pencil type=numerical}\n\nAnswer: 18 cm\n",
+       FRONT + "1. How long is a pencil? {#pencil type=numerical unit=cm}\n\nAnswer: 18\n"),
+    _e("QB140", "A matching item that is not 'prompt -> answer' or '-> distractor'.", "the item",
+       "write '- prompt -> answer'",
+       FRONT + "1. Match the capitals. {#cap type=matching}\n\n- France: Paris\n- Spain -> Madrid\n",
+       FRONT + "1. Match the capitals. {#cap type=matching}\n\n- France -> Paris\n- Spain -> Madrid\n"),
+    _e("QB141", "A matching or ordering question with fewer than two items.", "the question",
+       "add lines such as '- First step' at the left margin after the question text",
+       FRONT + "1. Order the steps. {#steps type=ordering}\n\n- Write\n", FRONT + "1. Order the steps. {#steps type=ordering}\n\n- Write\n- Run\n"),
+    _e("QB142", "A fill-in-the-blank question without blanks, with an empty answer in a blank, or with a drop-down that marks more than one option '*'.",
+       "the blank (the question, when it has none)",
+       "write [[answer | other accepted answer]] or [[*right | wrong]], with one '*' and text between the '|'",
+       FRONT + "1. The sky is [[*blue | *grey | red]]. {#sky type=fill_in_blank}\n",
+       FRONT + "1. The sky is [[*blue | grey | red]]. {#sky type=fill_in_blank}\n"),
+    _e("QB143", "A YAML tag such as !!python/object.", "the tag", "a quiz holds plain text, numbers, lists and mappings",
+       "title: !!python/object:os.system T\n", "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n",
+       syntax="yaml"),
+    _e("QB144", "A fill-in-the-blank [[...]] inside code, math or a link, where it cannot become an answer field.", "the blank",
+       "move the blank into the running text of the question",
+       FRONT + "1. Complete: `[[len]]('abc') == 3`. {#len type=fill_in_blank}\n", FRONT + "1. The function [[len]] counts the items of a list. {#len type=fill_in_blank}\n"),
+    _e("QB145", "An 'Answer:', 'Explanation:' or other label outside a question: in the quiz description or a section introduction, which students see.",
+       "the label", "put it after a numbered question ('1. ...'); to show the words themselves, write 'Answer\\:'",
+       FRONT + "Answer: every question below.\n\n" + _CHOICE + "Answer: B\n",
+       FRONT + "Answer\\: every question below.\n\n" + _CHOICE + "Answer: B\n"),
+    _e("QB146", "A heading followed by 'Answer:' (or whose text asks a question and is followed by a label): a question written as a heading, which would be a section whose introduction students see.",
+       "the heading's text", "write the question as a numbered line without '#': '2. Is the earth round?'",
+       FRONT + "# Basics\n\n" + _CHOICE + "Answer: B\n\n## Is the earth round?\n\nAnswer: true\n",
+       FRONT + "# Basics\n\n" + _CHOICE + "Answer: B\n\n2. Is the earth round? {#round}\n\nAnswer: true\n"),
+    _e("QB147", "A paragraph that looks like a question but has no number (or whose number has no space after it); without it, the text would be part of the block above.",
+       "the paragraph", "number it: '2. What is ...?' at the left margin",
+       FRONT + _CHOICE + "Answer: B\n\nWhat does `len('ab')` return?\n\nA) 1\nB) 2\n\nAnswer: B\n",
+       FRONT + _CHOICE + "Answer: B\n\n2. What does `len('ab')` return? {#len}\n\nA) 1\nB) 2\n\nAnswer: B\n"),
+    _e("QB148", "An 'Answer:' (or another label) indented into the question text, an option or an item, which students see, in a question without that block.",
+       "the label", "start the label at the left margin; to show the words themselves, write 'Answer\\:'",
+       FRONT + "1. Which keyword defines a function? {#def}\n\nA) func\nB) def\n   Answer: B\n",
+       FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB149", "A short answer that goes on over several lines.", "the second line",
+       "put each accepted answer on its own 'Answer:' line",
+       FRONT + "1. Who wrote Hamlet? {#hamlet type=short_answer}\n\nAnswer: Shakespeare\nWilliam Shakespeare\n",
+       FRONT + "1. Who wrote Hamlet? {#hamlet type=short_answer}\n\nAnswer: Shakespeare\nAnswer: William Shakespeare\n"),
+    _w("QB150", "Raw HTML that is not allowed was removed.", "the tag", "use Markdown instead; scripts, frames and styles never reach a package",
+       FRONT + "1. Explain recursion. <script>alert(1)</script> {#rec type=essay}\n", FRONT + "1. Explain recursion. {#rec type=essay}\n"),
+    _w("QB151", "An event-handler attribute (onclick=...) or a javascript:, vbscript: or data: URL was removed.", "the attribute or URL",
+       "remove it: packages carry no scripts",
+       FRONT + "1. Explain <a href=\"javascript:alert(1)\">recursion</a>. {#rec type=essay}\n", FRONT + "1. Explain <a href=\"https://en.wikipedia.org/wiki/Recursion\">recursion</a>. {#rec type=essay}\n"),
+    _e("QB152", "A formula that cannot be converted to MathML.", "the formula", "check the TeX; write \\$ for a literal dollar sign",
+       FRONT + "1. Simplify $\\frac{1}{$. {#frac type=essay}\n", FRONT + "1. Simplify $\\frac{1}{2}$. {#frac type=essay}\n"),
+    _w("QB153", "Display math \\[...\\] written inside a line of text, where it is not read as math.", "the \\[",
+       "put \\[ and \\] on lines of their own, or write $...$ inline",
+       FRONT + "1. Simplify \\[x^2/x\\] please. {#x type=essay}\n", FRONT + "1. Simplify $x^2/x$ please. {#x type=essay}\n"),
+    _e("QB160", "A media file that is absolute, outside the source's folder, a link out of it, missing, not a file or too large.",
+       "the reference", "put media next to the source (or below it) and refer to it by a relative path",
+       FRONT + "1. What is shown? ![a chart](missing.png) {#chart type=essay}\n", FRONT + "1. What is shown? ![a chart](pic.png) {#chart type=essay}\n"),
+    _w("QB165", "An image without alt text.", "the image", "describe the image for students who cannot see it: ![description](path)",
+       FRONT + "1. What is shown? ![](pic.png) {#chart type=essay}\n", FRONT + "1. What is shown? ![a bar chart](pic.png) {#chart type=essay}\n"),
+    _w("QB171", "An answer that is a number (or a number with a tolerance) makes a question without options an essay, with the number as its model answer.",
+       "the answer", "add {type=numerical} to grade the number, or {type=essay} to keep the essay",
+       FRONT + "1. What is 1/6 to four places? {#sixth}\n\nAnswer: 0.1667 ± 0.005\n",
+       FRONT + "1. What is 1/6 to four places? {#sixth type=numerical}\n\nAnswer: 0.1667 ± 0.005\n"),
+    _w("QB172", "An answer that means true or false ('yes', 'no', 'o', 'x', the quiz language's own words) makes a question without options an essay.",
+       "the answer", "write 'Answer: true' or 'Answer: false', add {type=true_false}, or {type=essay} to keep the essay",
+       FRONT + "1. Is Python interpreted? {#interp}\n\nAnswer: yes\n", FRONT + "1. Is Python interpreted? {#interp}\n\nAnswer: true\n"),
+    _w("QB173", "An answer that names an option (a letter, or the text of a listed item) in a question without options, which is read as an essay.",
+       "the answer", "write each option at the left margin as 'A) text' and the answer as its letter",
+       FRONT + "1. Which keyword defines a function? {#def}\n\n- func\n- def\n\nAnswer: def\n", FRONT + _CHOICE + "Answer: B\n"),
+    _e("QB174", "A blank [[...]] in the text of a question whose type was guessed (not fill_in_blank): students would see the answer in the brackets.",
+       "the blank", "add {type=fill_in_blank} to the question line",
+       FRONT + "1. The [[Sun]] is a star. {#sun}\n\nAnswer: Sun\n", FRONT + "1. The [[Sun]] is a star. {#sun type=fill_in_blank}\n"),
+    # -- QB2xx: checking the values ---------------------------------------------------------------
+    _e("QB201", "A value the model refuses: out of range, of the wrong form, or against a rule (scores that do not add up to 100 %, no correct choice, select larger than the section, a text blank with options, a quiz setting misspelt or out of range, ...).",
+       "the value, or the question or section that breaks the rule", "the hint of each message says what to change",
+       FRONT + "1. Which keyword defines a function? {#def points=-1}\n\nA) func\nB) def\n\nAnswer: B\n",
+       FRONT + "1. Which keyword defines a function? {#def points=1}\n\nA) func\nB) def\n\nAnswer: B\n"),
+    _e("QB202", "Two sources have the same quiz id.", "the second source's id",
+       "give one of them another 'id:'; both would write the same files",
+       "source/a.md and source/b.md both with 'id: basics'", "source/b.md with 'id: basics-2'", syntax="text"),
+    _e("QB203", "An unknown key in a YAML source.", "the key", "rename it to the key it meant (the message suggests the nearest), or remove it",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: single_choice\n        id: q\n        stem: Capital of France?\n"
+       "        choice:\n          - {id: A, text: Paris, correct: true}\n          - {id: B, text: London}\n",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: single_choice\n        id: q\n        stem: Capital of France?\n"
+       "        choices:\n          - {id: A, text: Paris, correct: true}\n          - {id: B, text: London}\n", syntax="yaml"),
+    _e("QB204", "A required field is missing or empty, such as a question's 'type' or 'stem'.", "the mapping that lacks it, or the empty value",
+       "add the field where the message says",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {id: q, stem: Why}\n",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n", syntax="yaml"),
+    _e("QB205", "A value of the wrong kind: text, a number, true/false, a list or a mapping was expected.", "the value",
+       "write the kind of value the message names (the hint shows how)",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: essay\n        id: q\n        stem: Why?\n        feedback: Good.\n",
+       "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: essay\n        id: q\n        stem: Why?\n        feedback:\n          general: Good.\n",
+       syntax="yaml"),
+    # -- QB3xx: writing the outputs ---------------------------------------------------------------
+    _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
+       "leave that target out with --format, or change the question's type", "a writer without a template for a type",
+       "every writer has one", syntax="text"),
+    _e("QB302", "A template override has a syntax error.", "the template's line", "fix the template (see --templates)",
+       "{% if x %} without {% endif %} in a --templates override", "the template with its {% endif %}", syntax="text"),
+    _e("QB303", "A template is missing.", "the quiz or question being written", "check the --templates folder",
+       "an override that extends a template name that does not exist", "the right name (builtin/<path>)", syntax="text"),
+    _e("QB304", "A template fails while rendering.", "the template's line", "fix the template (see --templates)",
+       "{{ question.no_such_field.x }} in an override", "a field the model has", syntax="text"),
+    _e("QB305", "An overriding quiz template (moodle/quiz.xml.j2, canvas/assessment.xml.j2) does not write the line <!-- question: N --> once per question.",
+       "the quiz", "keep the loop over the questions of the built-in template, with its <!-- question: N --> line",
+       "an override of moodle/quiz.xml.j2 without the loop", "the override with the loop", syntax="text"),
+    _e("QB321", "Moodle cannot store a score: it is not one of Moodle's grade options.", "the question",
+       "give scores from Moodle's grade options, or leave Moodle out with --format qti21",
+       FRONT + "1. Which are immutable? {#imm}\n\nA) tuple {score=35}\nB) str {score=65}\nC) list\n\nAnswer: A, B\n",
+       FRONT + "1. Which are immutable? {#imm}\n\nA) tuple {score=40}\nB) str {score=60}\nC) list\n\nAnswer: A, B\n"),
+    _e("QB322", "Moodle cannot take a blank: an empty answer or option, or a drop-down with a single choice (the model refuses both first).",
+       "the question", "fix the blank's answers and options", "a blank the model refuses first (QB142, QB201)",
+       "a blank with text and a wrong option", syntax="text"),
+    _w("QB323", "A fill-in-the-blank question will be worth a different number of points in Moodle (whole-number blank weights).",
+       "the question", "give the question a whole multiple of its number of blanks as points",
+       FRONT + "1. The [[Sun]] is a [[star]]. {#sun type=fill_in_blank points=3}\n",
+       FRONT + "1. The [[Sun]] is a [[star]]. {#sun type=fill_in_blank points=2}\n"),
+    _w("QB324", "Moodle can never show a short-answer question's incorrect feedback: its answer '*' accepts every response.",
+       "the question", "remove the '*' answer, or move the text to the '*' answer's own feedback",
+       FRONT + "1. Name a star. {#star type=short_answer}\n\nAnswer: Sun\nAnswer (50%): *\nIncorrect feedback: The Sun is one.\n",
+       FRONT + "1. Name a star. {#star type=short_answer}\n\nAnswer: Sun\nIncorrect feedback: The Sun is one.\n"),
+    # -- QB4xx: validating the outputs --------------------------------------------------------------
+    _e("QB401", "A generated document fails its schema or an import rule (a bug in qti-builder or in a template override), or the schema folder does not match the pinned official schemas.",
+       "the source's question, with the place in the generated file", "report it with the source, or fix the --templates override",
+       "a template override that writes an element the schema does not allow", "the override without it", syntax="text"),
+    _e("QB402", "The official schemas could not be downloaded.", "none", "connect to the internet once, or point --schemas at a copy",
+       "a first build offline, without --schemas", "QTI_BUILDER_SCHEMAS=path/to/schemas", syntax="text"),
+    _e("QB403", "A schema imports another schema that is not pinned.", "none", "use the pinned official schemas",
+       "a changed schema folder", "the official schemas", syntax="text"),
+    # -- QB5xx: files ------------------------------------------------------------------------------
+    _e("QB501", "An output file cannot be written (permissions, disk full); the output folder is left as it was.", "the output file",
+       "free disk space, or choose an --out folder you may write to", "--out /read-only", "--out dist", syntax="text"),
+    # -- QB6xx: LMS profiles ---------------------------------------------------------------------
+    _w("QB601", "Something the LMS loses or changes when it imports the question (check --profile canvas).", "the question",
+       "see docs/question-types.md for what the LMS does with each type",
+       FRONT + "1. Put the steps in order. {#steps type=ordering}\n\n- Write the file\n- Run it\n",
+       FRONT + "1. Python has a `def` keyword. {#def}\n\nAnswer: true\n",
+       profile="canvas"),
+    # -- QB7xx: importing ----------------------------------------------------------------------------
+    _e("QB700", "An input that cannot be read, is too large, or whose format cannot be told.", "the input",
+       "give --format, or check the file", "qti-builder import notes.txt", "qti-builder import quiz.xml --format moodle", syntax="text"),
+    _e("QB701", "XML that is not well-formed (or past libxml2's size and depth limits).", "the XML's line",
+       "export the file again from its LMS", "a truncated Moodle XML file", "the complete export", syntax="text"),
+    _e("QB702", "XML with entity declarations: refused.", "the input", "export the file again without a DOCTYPE",
+       "<!DOCTYPE quiz [<!ENTITY x ...>]>", "the XML without a DOCTYPE", syntax="text"),
+    _e("QB703", "A package refused: zip slip, symlink, encryption, too many entries, too large, a zip bomb.", "the input",
+       "export the package again from its LMS", "a zip with an entry ../../etc/passwd", "the LMS's own export", syntax="text"),
+    _e("QB704", "An input in which no question could be read.", "the input", "check that it is a quiz export",
+       "an empty Moodle XML <quiz/>", "an export with questions", syntax="text"),
+    _w("QB710", "A question type or interaction that cannot be imported: skipped.", "the question", "write that question by hand",
+       "a Moodle 'gapfill' plugin question", "a built-in type", syntax="text"),
+    _w("QB711", "A setting or part of a question that the source cannot hold: lost.", "the question",
+       "check the imported question, and set what it needs by hand", "a Moodle question with hints", "the question without them", syntax="text"),
+    _w("QB712", "Rich text kept as raw HTML, or HTML the sanitiser removes.", "the question",
+       "check the text in the preview", "HTML with a <script>", "the HTML without it", syntax="text"),
+    _w("QB713", "A question the model cannot hold (no correct answer, ...): skipped.", "the question",
+       "fix it in the LMS and export again, or write it by hand", "a multiple-choice question with no correct answer",
+       "the question with its answer", syntax="text"),
+    _w("QB714", "A media file that is referenced but missing, or not valid base64.", "the question",
+       "export the quiz again with its files", "an export without its images", "the export with them", syntax="text"),
+    _e("QB720", "A source that already exists (use --force), or two inputs with one quiz id.", "the output source",
+       "pass --force to replace it, or import into another --out folder", "importing twice into source/", "--force", syntax="text"),
+)
+
+CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}
+
+
+def lookup(name: str) -> Code | None:
+    """A code by name, in any case, with or without the 'QB': 'qb142', '142'."""
+    key = name.strip().upper()
+    key = key if key.startswith("QB") else f"QB{key}"
+    return CODES.get(key)
+
+
+def nearest(name: str) -> list[str]:
+    """Known codes close to a misspelled one, for "did you mean"."""
+    key = name.strip().upper()
+    key = key if key.startswith("QB") else f"QB{key}"
+    return difflib.get_close_matches(key, list(CODES), n=1, cutoff=0.6)
+
+
+def explain(code: Code) -> str:
+    """The documentation of one code, as ``qti-builder explain`` prints it."""
+    lines = [
+        f"{code.code} ({code.severity}): {code.summary}",
+        "",
+        f"Reported at: {code.location}.",
+        f"Fix: {code.hint}.",
+    ]
+    if code.mistake:
+        if code.syntax == "text":
+            lines += ["", f"Example: {code.mistake}.", f"Fixed: {code.fix}."]
+        else:
+            name = f"{code.file}.{code.syntax}"
+            lines += ["", f"Example ({name}):", "", *_indent(code.mistake), "", "Fixed:", "", *_indent(code.fix)]
+    lines += ["", "More: docs/source-format.md#every-code"]
+    return "\n".join(lines)
+
+
+def _indent(text: str) -> list[str]:
+    return ["    " + line if line else "" for line in text.rstrip("\n").split("\n")]
+
+
+def markdown_table() -> str:
+    """The table of every code in docs/source-format.md#every-code."""
+    rows = ["| Code | Problem | Reported at | Fix |", "|---|---|---|---|"]
+    for c in CODES_LIST:
+        name = f"{c.code} (W)" if c.is_warning else c.code
+        rows.append(f"| {name} | {_cell(c.summary)} | {_cell(c.location)} | {_cell(c.hint)} |")
+    return "\n".join(rows)
+
+
+def _cell(text: str) -> str:
+    """Text as it reads, in a Markdown table cell: backslashes, pipes and emphasis marks escaped,
+    ``<`` as an entity (``<!-- question: N -->`` would be an HTML comment)."""
+    for char in "\\|*_":
+        text = text.replace(char, "\\" + char)
+    return text.replace("<", "&lt;")

@@ -1,0 +1,66 @@
+"""Where each part of a quiz came from: a map from paths in the model data to places in the source.
+
+Readers fill it while they parse; diagnostics found later (by the model, the content checks, the
+writers) are located through it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..diagnostics import SourceSpan
+from ..model import Quiz
+
+Loc = tuple[str | int, ...]
+#: Marks the position of a mapping key, rather than of its value: ``loc[:-1] + (KEY, name)``.
+KEY = "<key>"
+
+
+@dataclass
+class SourceMap:
+    """Where each part of a quiz came from, keyed by its path in the model data."""
+
+    path: str
+    positions: dict[Loc, SourceSpan] = field(default_factory=dict)
+    #: The text as written of each scalar that was read as a number or true/false (YAML), so a
+    #: field that takes text can take ``1.10`` or ``yes`` as the author wrote them.
+    scalars: dict[Loc, str] = field(default_factory=dict)
+    #: "yaml" or "markdown": how the author writes a field (``key: value`` or ``key=value``).
+    syntax: str = "yaml"
+
+    def at(self, loc: Loc, line: int, column: int = 1) -> None:
+        self.positions[loc] = SourceSpan(self.path, line, column)
+
+    def locate(self, loc: Loc) -> SourceSpan:
+        """The span of ``loc`` or of its nearest located ancestor."""
+        for end in range(len(loc), -1, -1):
+            span = self.positions.get(loc[:end])
+            if span is not None:
+                return span
+        return SourceSpan(self.path, 1, 1)
+
+    def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
+        """Question id -> where the question starts, for errors found after reading."""
+        return {ident: self.locate(loc) for ident, loc in question_locs(quiz).items()}
+
+
+def question_locs(quiz: Quiz) -> dict[str, Loc]:
+    """Question id -> its path in the model data (the key of its parts in a source map)."""
+    locs: dict[str, Loc] = {}
+
+    def walk(prefix: Loc, sections: list[Any]) -> None:
+        for i, section in enumerate(sections):
+            for j, question in enumerate(section.questions):
+                locs[question.id] = prefix + (i, "questions", j)
+            walk(prefix + (i, "sections"), section.sections)
+
+    walk(("sections",), quiz.sections)
+    return locs
+
+
+def suggest(word: str, choices: list[str], cutoff: float = 0.6) -> str:
+    """A "did you mean" suffix, or an empty string."""
+    close = difflib.get_close_matches(word.lower(), choices, n=1, cutoff=cutoff)
+    return f"; did you mean '{close[0]}'?" if close else ""
