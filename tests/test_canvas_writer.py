@@ -374,6 +374,13 @@ def test_code_and_tables_are_kept(showcase: Package) -> None:
     assert table is not None and table.find(".//th") is not None
 
 
+def test_strikethrough_is_written_as_del_which_canvas_keeps(tmp_path: Path) -> None:
+    # Canvas's sanitiser removes <s> (keeping its text) and keeps <del> (content.md#raw-html).
+    source = write(tmp_path, "s.md", "---\ntitle: S\n---\n1. Is ~~two~~ three odd? {#odd}\n\nAnswer: true\n")
+    stem = stem_html(built(tmp_path, source).items["odd"])
+    assert [d.text for d in stem.iter("del")] == ["two"] and not list(stem.iter("s"))
+
+
 def test_hostile_html_never_reaches_the_package(tmp_path: Path) -> None:
     source = write(tmp_path, "h.md", "---\ntitle: H\n---\n1. Bold <b>stays</b>, <script>alert(1)</script>no script. "
                                      "<a href=\"javascript:alert(2)\">link</a> <img src=\"javascript:alert(3)\" onerror=alert(4) alt=i> {#h type=essay}\n")

@@ -92,6 +92,15 @@ Answer: 4
     assert any("the section 'outer' draws among nested sections" in m for m in found["c"])
 
 
+def test_a_group_of_questions_worth_nothing_is_pointed_out(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    source = tmp_path / "zero.md"
+    source.write_text("---\ntitle: Zero\n---\n\n# Practice {#practice select=1}\n\n"
+                      "1. One {#one points=0}\n\nAnswer: true\n\n2. Two {#two points=0}\n\nAnswer: false\n", encoding="utf-8")
+    found = canvas_warnings(source)
+    assert any("the group 'practice' is worth 0 points per question" in m for m in found["one"])
+    assert "two" not in found  # said once, at the group's first question
+
+
 def test_unknown_profile_is_a_usage_error() -> None:
     result = CliRunner().invoke(app, ["check", str(SEED_SOURCE), "--profile", "blackboard"])
     assert result.exit_code == 2 and "unknown profile blackboard" in result.stderr

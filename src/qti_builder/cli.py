@@ -149,7 +149,7 @@ def build_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
-    """Build every quiz: dist/<id>.qti21.zip and dist/<id>.moodle.xml (or --out DIR)."""
+    """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR)."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True)
     options.jobs = jobs
     ui = Ui("build", report, report_file, quiet, verbose)

@@ -215,6 +215,9 @@ def render_canvas(text: str, media: Renames = ()) -> str:
             element.drop_tag()
         else:  # display math: a paragraph of its own
             element.tag = "p"
+    # Canvas's sanitiser drops <s> on import (keeping the text) but keeps <del>, which shows the same.
+    for element in root.iter("s"):
+        element.tag = "del"
     _rename_media(root, media)
     return _inner_html(root)
 

@@ -90,6 +90,11 @@ def _section_checks(section: Section, q: Any) -> Iterator[str]:
         if q.points != points:
             yield (f"Canvas gives every question of a group the same points: this one is worth {points:g} in the "
                    f"group '{section.id}', not {q.points:g}")
+        if points == 0 and q is section.questions[0]:
+            # Canvas reads a group's points per question from its items' points_possible; the facts
+            # file does not say what it does with 0, so the author should look.
+            yield (f"the group '{section.id}' is worth 0 points per question: Canvas takes a group's points from "
+                   "its questions, and what it makes of 0 is not known: check the group's points after the import")
         if section.sections and q is section.questions[0]:
             yield f"the group '{section.id}' draws among its own questions only: its nested sections are not drawn from"
     if section.shuffle and not section.select and q is section.questions[0]:

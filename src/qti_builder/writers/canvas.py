@@ -368,8 +368,9 @@ def shuffles_answers(quiz: Quiz) -> bool:
 
 
 def canvas_settings(quiz: Quiz) -> dict[str, str]:
-    """assessment_meta.xml's settings, as Canvas spells them; those the source leaves unset are
-    not written (Canvas's defaults apply)."""
+    """assessment_meta.xml's settings, as Canvas spells them. ``shuffle_answers`` is always
+    written (derived from the questions when unset: Canvas has one switch for the whole quiz);
+    every other setting the source leaves unset is left out, so Canvas's default applies."""
     s = quiz.settings
     values: dict[str, Any] = {
         "shuffle_answers": shuffles_answers(quiz),
