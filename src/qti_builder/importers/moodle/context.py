@@ -25,6 +25,14 @@ class Context:
     def __init__(self, file: MoodleFile, element: etree._Element, span: SourceSpan, name: str, data: Data) -> None:
         self.file, self.element, self.span, self.name, self.data = file, element, span, name, data
         self.lost: list[str] = []
+        #: Set by a reader whose question becomes a section of questions (multiple true/false):
+        #: the section's title, description and shuffle, and its questions, in place of this one.
+        self.section: Data | None = None
+
+    @property
+    def kind(self) -> str:
+        """The question's Moodle type, as the file names it (diagnostics name it)."""
+        return (self.element.get("type") or "").strip().lower()
 
     def value(self, tag: str) -> str:
         return self.file._value(self.element, tag)
