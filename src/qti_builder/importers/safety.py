@@ -77,14 +77,41 @@ def parse_xml(data: bytes, display: str, sink: DiagnosticSink) -> etree._Element
 
 @dataclass
 class Package:
-    """The files of a content package, by their normalised relative path."""
+    """The files of a content package, by their normalised relative path.
+
+    A loose input (one item or test file, not a package) has the ``folder`` it is in: the files
+    it refers to are read from there on first use (:meth:`file`), never from outside it, within
+    the limits of a package (links leaving the folder, more than MAX_ENTRY_BYTES or, all
+    together, MAX_TOTAL_BYTES are not read)."""
 
     display: str
     files: dict[str, bytes] = field(default_factory=dict)
+    folder: Path | None = None
 
     def get(self, relative: str, base: str = "") -> bytes | None:
         path = normalise_member(str(PurePosixPath(base).parent / relative) if base else relative)
         return self.files.get(path) if path else None
+
+    def file(self, member: str) -> bytes | None:
+        """A file of the package by its normalised path; for a loose input, read from its folder."""
+        if member in self.files or self.folder is None:
+            return self.files.get(member)
+        name = normalise_member(member)
+        if name is None:
+            return None
+        root = self.folder.resolve()
+        try:
+            path = (root / name).resolve()
+            if not path.is_relative_to(root) or not path.is_file():
+                return None
+            size = path.stat().st_size
+            if size > MAX_ENTRY_BYTES or size + sum(len(d) for d in self.files.values()) > MAX_TOTAL_BYTES:
+                return None
+            data = path.read_bytes()
+        except OSError:
+            return None
+        self.files[name] = data
+        return data
 
 
 def normalise_member(name: str) -> str | None:

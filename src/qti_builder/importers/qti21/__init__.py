@@ -58,7 +58,8 @@ def import_qti21(path: Path, display: str, sink: DiagnosticSink) -> list[Importe
         data = read_input(path, display, sink)
         if data is None:
             return []
-        package = Package(display, {path.name: data})
+        # A loose item or test: what it refers to (items, images) is read from beside it.
+        package = Package(display, {path.name: data}, folder=path.parent)
     if package is None:
         return []
     quiz = PackageReader(path, package, sink).read()

@@ -1,6 +1,8 @@
 """One reader per kind: each fills the kind's fields (choices, answers, pairs, blanks, ...) of
 an item's data from its interactions and response declarations. :data:`READERS` maps a kind
-to its reader; :meth:`.item.ItemReader.read` has already set the stem and points."""
+to its reader (:data:`KIND_TYPES` the kinds that are read into another type: a gap match is a
+fill-in-the-blank question); :meth:`.item.ItemReader.read` has already set the stem and points.
+A reader that finds the item cannot be held reports it and sets ``data["_skip"]``."""
 
 from __future__ import annotations
 
@@ -45,26 +47,47 @@ def _choices(r: ItemReader, data: Data, interactions: list[etree._Element]) -> d
 
 
 def _single_choice(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
-    _choices(r, data, interactions)
-    if sum(c["correct"] for c in data["choices"]) != 1:
-        response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
-        best = max(response.mapping.items(), key=lambda kv: kv[1], default=None)
-        if best:
-            for choice, element in zip(data["choices"], descendants(interactions[0], "simpleChoice")):
-                choice["correct"] = element.get("identifier") == best[0]
+    rename = _choices(r, data, interactions)
+    response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
+    best = max(response.mapping.values(), default=0.0)
+    right = [o for o in rename if o in response.correct] or [o for o in rename if best > 0 and response.mapping.get(o) == best]
+    for choice, original in zip(data["choices"], rename):
+        choice["correct"] = original in right
+    partial = [f"{rename[o]} ({_percent(v, best):g} %)" for o, v in response.mapping.items() if o in rename and 0 < v < best]
+    if partial:
+        r.lost.append("partial credit of " + ", ".join(partial) + " (a single choice is all or nothing)")
+    if len(right) > 1:
+        # Any one of them was fully right; the model's single choice has one right answer.
+        data["type"] = "multiple_response"
+        r.lost.append(f"choices {', '.join(rename[o] for o in right)} are each fully right in a one-answer item: imported as "
+                      "multiple response, where each earns a share")
+
+
+def _mapped_scores(r: ItemReader, data: Data, response: Response, originals: list[str]) -> None:
+    """Choice scores from a mapping (unlisted choices score its default), as percentages of what
+    the right choices give together; all or nothing reported when the item scores so."""
+    values = [response.mapping.get(original, response.default) if response.mapping else 0.0 for original in originals]
+    positive = sum(v for v in values if v > 0)
+    if not response.mapping or positive <= 0:
+        for choice, original in zip(data["choices"], originals):
+            choice["correct"] = original in response.correct
+        if not r.reader.ours:
+            r.lost.append("all-or-nothing scoring (the source gives partial credit per correct choice)")
+        return
+    if r.scoring == "match_correct":
+        r.lost.append("all-or-nothing scoring (the source gives the mapping's partial credit per choice)")
+    if response.upper is not None and response.upper < positive - 1e-9:
+        r.lost.append(f"the mapping's upper bound of {response.upper:g} (the right choices now share the points)")
+    fractions = [round(v / positive * 100, 5) for v in values]
+    for choice, fraction in zip(data["choices"], fractions):
+        choice["correct"] = fraction > 0
+    set_choice_scores(data, fractions)
 
 
 def _multiple_response(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
     rename = _choices(r, data, interactions)
     response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
-    points = data.get("points", 1.0)
-    if response.mapping and points:
-        fractions = [_percent(response.mapping.get(original, 0.0), points) for original in rename]
-        for choice, fraction in zip(data["choices"], fractions):
-            choice["correct"] = fraction > 0
-        set_choice_scores(data, fractions)
-    elif not r.reader.ours:
-        r.lost.append("all-or-nothing scoring (the source gives partial credit per correct choice)")
+    _mapped_scores(r, data, response, list(rename))
 
 
 def _true_false(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
@@ -103,7 +126,12 @@ def _short_answer(r: ItemReader, data: Data, interactions: list[etree._Element])
                 continue
             text = wildcard
         elif local(test) == "match":
-            text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
+            values = descendants(test, "baseValue")
+            if not values:  # match_correct written out: the declared correct response
+                for correct in response.correct:
+                    answers.append({"text": correct.replace("*", "\\*"), "score": _percent(score, points) if score is not None else 100.0})
+                continue
+            text = "".join(v.text or "" for v in values).replace("*", "\\*")
         else:
             continue
         entry: Data = {"text": text, "score": _percent(score, points) if score is not None else 100.0}
@@ -177,6 +205,9 @@ def _numerical(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
         answers.append(entry)
     if not answers:
         answers = [{"value": _float(v), "score": 100.0} for v in response.correct if _float(v) is not None]
+        best = max(response.mapping.values(), default=0.0)
+        answers += [{"value": _float(k), "score": _percent(v, best)} for k, v in response.mapping.items()
+                    if v > 0 and _float(k) is not None and k not in response.correct]
     data["answers"] = answers
     unit = (interaction.tail or "").strip()
     if unit:
@@ -294,14 +325,20 @@ def _fill_in_blank(r: ItemReader, data: Data, interactions: list[etree._Element]
             options = [(c.get("identifier"), "".join(c.itertext()).strip()) for c in descendants(interaction, "inlineChoice")]
             if r.reader.ours:
                 options = _unscramble(options, f"{r.model_id}/{blank_id}")
-            correct = [text for ident, text in options if ident in response.correct]
+            right = response.right()
+            correct = [text for ident, text in options if ident in right]
+            if len(correct) > 1:
+                r.lost.append(f"the further right options of blank {index} ({', '.join(correct[1:])})")
             blanks.append({"id": blank_id, "kind": "dropdown", "answers": correct[:1] or [options[0][1]],
-                           "options": [text for ident, text in options if ident not in response.correct]})
+                           "options": [text for ident, text in options if ident not in right[:1] and text not in correct[:1]]})
         else:
-            answers = list(dict.fromkeys(response.correct + list(response.mapping)))
+            answers = list(dict.fromkeys(response.correct + [k for k, v in response.mapping.items() if v > 0]))
+            if not answers:  # written-out rules: stringMatch and the like
+                answers = [v.text or "" for test, score, _ in text_conditions(r, response_id) if local(test) == "stringMatch"
+                           and (score is None or score > 0) for v in descendants(test, "baseValue")]
             if response.case_sensitive is not None:
                 sensitivity.add(response.case_sensitive)
-            blanks.append({"id": blank_id, "kind": "text", "answers": answers})
+            blanks.append({"id": blank_id, "kind": "text", "answers": [a for a in answers if a.strip()]})
     data["blanks"] = blanks
     data["case_sensitive"] = sensitivity == {True}
     if len(sensitivity) > 1:
@@ -312,8 +349,115 @@ def _text_only(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
     data.setdefault("points", 0.0)
 
 
+def _pair_scoring(r: ItemReader, response: Response, right: list[str], what: str, directed: bool) -> None:
+    """Pairs (gaps, associations) score as the model scores them: each right one an equal share.
+    What else the item's scoring does is reported."""
+    def key(pair: str) -> tuple[str, ...]:
+        parts = pair.split()
+        return tuple(parts) if directed else tuple(sorted(parts))
+
+    if r.scoring == "match_correct" and len(right) > 1:
+        r.lost.append(f"all-or-nothing scoring (each {what} now earns its share)")
+    if not response.mapping:
+        return
+    mapped = {key(k): v for k, v in response.mapping.items()}
+    values = [mapped.get(key(p), response.default) for p in right]
+    if len(set(values)) > 1:
+        r.lost.append(f"unequal scores of the {what}s ({', '.join(f'{p}: {v:g}' for p, v in zip(right, values))}): each now "
+                      "earns an equal share")
+    if response.default < 0 or any(v < 0 for v in mapped.values()):
+        r.lost.append(f"negative scores for wrong {what}s")
+
+
+def _gap_match(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    """Words dragged into gaps in a text: each gap a drop-down of every word, its right word the
+    answer (several right words: all of them)."""
+    interaction = interactions[0]
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    words = {w.get("identifier", ""): one_line("".join(w.itertext())) for w in children(interaction, "gapText")}
+    right = response.right()
+    by_gap: dict[str, list[str]] = {}
+    for pair in right:
+        parts = pair.split()
+        if len(parts) == 2 and words.get(parts[0]):
+            by_gap.setdefault(parts[1], []).append(words[parts[0]])
+    pool = list(dict.fromkeys(w for w in words.values() if w))
+    blanks = []
+    for index, gap in enumerate(r.blank_order, 1):
+        answers = list(dict.fromkeys(by_gap.get(gap, [])))
+        if not answers:
+            r.warn(INVALID, f"gapMatchInteraction: gap '{gap}' has no right word; skipped")
+            data["_skip"] = True
+            return
+        blanks.append({"id": f"b{index}", "kind": "dropdown", "answers": answers, "options": [w for w in pool if w not in answers]})
+    data["blanks"] = blanks
+    once = len(blanks) > 1 and any(w.get("matchMax") == "1" for w in children(interaction, "gapText"))
+    r.lost.append("dragging: the words become drop-down lists" + (", where a word meant to be used once can be chosen in "
+                                                                  "several gaps" if once else ""))
+    _pair_scoring(r, response, right, "gap", directed=True)
+
+
+def _associate(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    """Choices associated in pairs: matching, the first choice of each right pair (as the correct
+    response writes it) its prompt and the other its answer; choices in no right pair are distractors."""
+    interaction = interactions[0]
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    choices = descendants(interaction, "simpleAssociableChoice")
+    order = [c.get("identifier", "") for c in choices]
+    texts = {c.get("identifier", ""): r.rich(children(c), "a choice", c.text) for c in choices}
+    right = [p for p in response.right() if len(p.split()) == 2 and all(part in texts for part in p.split())]
+    prompts: dict[str, str] = {}
+    for pair in right:
+        first, second = pair.split()  # as the author wrote the pair, unless that contradicts another
+        if first in prompts.values() or second in prompts:
+            first, second = second, first
+        if first in prompts or first in prompts.values() or second in prompts or second in prompts.values():
+            r.warn(UNSUPPORTED, f"associateInteraction whose right pairs share a choice ({pair}) cannot become prompts and "
+                                "answers; skipped")
+            data["_skip"] = True
+            return
+        prompts[first] = second
+    data["pairs"] = [{"prompt": texts[p], "answer": texts[prompts[p]]} for p in order if p in prompts]
+    data["distractors"] = [texts[c] for c in order if c not in prompts and c not in prompts.values()]
+    data["shuffle"] = interaction.get("shuffle") == "true"
+    r.lost.append("free pairing: the choices are split into prompts and answers by the right pairs")
+    _pair_scoring(r, response, right, "pair", directed=False)
+
+
+def _hottext(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    """Hot texts chosen in a passage: a choice question over them (the passage is the stem)."""
+    interaction = interactions[0]
+    response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
+    hot = descendants(interaction, "hottext")
+    originals = [h.get("identifier", "") for h in hot]
+    right = response.right()
+    if not any(o in right for o in originals):
+        r.warn(INVALID, "hottextInteraction without a right hot text; skipped")
+        data["_skip"] = True
+        return
+    choices = []
+    for element, ident, original in zip(hot, choice_ids(len(hot), originals), originals):
+        choice: Data = {"id": ident, "text": r.rich(children(element), f"hot text {ident}", element.text),
+                        "correct": original in right}
+        feedback = r.choice_feedback(original)
+        if feedback:
+            choice["feedback"] = feedback
+        choices.append(choice)
+    data["choices"] = choices
+    data["shuffle"] = False  # the passage's order
+    single = interaction.get("maxChoices", "1") == "1" and sum(o in right for o in originals) == 1
+    data["type"] = "single_choice" if single else "multiple_response"
+    if not single:
+        _mapped_scores(r, data, response, originals)
+    r.lost.append("choosing in the text: the hot texts become the choices under it")
+
+
+#: Kinds read into a model type of another name.
+KIND_TYPES = {"gap_match": "fill_in_blank", "associate": "matching", "hottext": "single_choice"}
+
 READERS = {
     "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
     "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
     "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
+    "gap_match": _gap_match, "associate": _associate, "hottext": _hottext,
 }
