@@ -93,8 +93,11 @@ def _value(node: ast.AST) -> float:
 def _php_round(value: float, places: float = 0) -> float:
     """PHP's round: halves away from zero, of the number as written (1.005 -> 1.01, as PHP's
     pre-rounding gives, where binary floating point alone would give 1.0)."""
-    exponent = Decimal(1).scaleb(-int(places))
-    return float(Decimal(repr(float(value))).quantize(exponent, rounding=ROUND_HALF_UP))
+    try:
+        exponent = Decimal(1).scaleb(-int(places))
+        return float(Decimal(repr(float(value))).quantize(exponent, rounding=ROUND_HALF_UP))
+    except (ArithmeticError, ValueError):  # more digits than a float has: nothing to round
+        return value
 
 
 def fmt(value: float) -> str:

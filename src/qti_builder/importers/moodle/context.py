@@ -5,6 +5,7 @@ far, with the lookups a type's reader uses; :data:`Reader`, what every reader is
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -72,7 +73,10 @@ Reader = Callable[[Context], "bool | None"]
 
 
 def number(text: str | None) -> float | None:
+    """A number as Moodle writes it (a decimal comma too); None for anything else, infinities and
+    NaN included (no setting is either, and they break every count made from them)."""
     try:
-        return float((text or "").strip().replace(",", "."))
+        value = float((text or "").strip().replace(",", "."))
     except ValueError:
         return None
+    return value if math.isfinite(value) else None

@@ -176,7 +176,8 @@ class MoodleFile:
             data["title"] = name
         penalty = self._value(element, "penalty")
         expected = PENALTIES.get(_MODEL_CLASSES[kind], PENALTY) if kind in _MODEL_CLASSES else PENALTY
-        if penalty and number(penalty) is not None and abs(float(penalty) - float(expected)) > 1e-6 and kind != "text_only":
+        penalty_value = number(penalty)
+        if penalty_value is not None and abs(penalty_value - float(expected)) > 1e-6 and kind != "text_only":
             self.builder.warn(LOST, f"question '{name}': the penalty per wrong try ({penalty}) is a Moodle quiz setting the source does not hold", span)
         return data
 

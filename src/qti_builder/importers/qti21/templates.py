@@ -13,6 +13,7 @@ base values, variables, containers, random draws, arithmetic, comparisons and lo
 from __future__ import annotations
 
 import math
+import re
 from copy import deepcopy
 from dataclasses import dataclass, field
 from typing import Any
@@ -127,12 +128,16 @@ def _convert(text: str, kind: str) -> Value:
     return text
 
 
+#: A printf format of one number, with widths and precisions of two digits at most (a format
+#: is the item author's text: ``%.1000000000f`` would be a gigabyte).
+PRINTF = re.compile(r"[^%]*%[-+ 0#]?\d{0,2}(\.\d{1,2})?[diuxXeEfFgG][^%]*")
+
 ARITHMETIC = {
     "sum": lambda xs: sum(xs),
     "product": lambda xs: math.prod(xs),
     "subtract": lambda xs: xs[0] - xs[1],
     "divide": lambda xs: xs[0] / xs[1],
-    "power": lambda xs: xs[0] ** xs[1],
+    "power": lambda xs: float(xs[0]) ** float(xs[1]),  # floats: an integer power could be gigabytes
     "integerDivide": lambda xs: int(xs[0] // xs[1]),
     "integerModulus": lambda xs: int(xs[0] % xs[1]),
     "min": lambda xs: min(xs),
@@ -210,10 +215,10 @@ def _format(value: Value, pattern: str | None) -> str:
     """A printed variable: its value, through the printf-style ``format`` when it has one."""
     if isinstance(value, list):
         return ", ".join(_format(v, pattern) for v in value)
-    if pattern and isinstance(value, (int, float)) and not isinstance(value, bool):
+    if pattern and isinstance(value, (int, float)) and not isinstance(value, bool) and PRINTF.fullmatch(pattern):
         try:
             return pattern.replace("%i", "%d") % (value,)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):
             pass
     return _text(value)
 

@@ -3,6 +3,7 @@ prefix); ``_float`` reads a number from attribute or element text (None when it 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from lxml import etree
@@ -30,9 +31,10 @@ def descendants(element: etree._Element, *names: str) -> list[etree._Element]:
 
 def _float(text: str | None) -> float | None:
     try:
-        return float((text or "").strip())
+        value = float((text or "").strip())
     except ValueError:
         return None
+    return value if math.isfinite(value) else None  # "nan" and "inf" are no score, bound or answer
 
 
 def replace_with_text(element: etree._Element, text: str) -> None:
