@@ -27,7 +27,7 @@ def imported(path: Path, tmp_path: Path) -> tuple[object, list[str]]:
     (item,) = quizzes
     builds(item.quiz, item.media, tmp_path)
     written = write_source(item.quiz)
-    assert read_back(written.text, written.suffix) == item.quiz
+    assert written.suffix == ".md" and read_back(written.text, written.suffix) == item.quiz
     return item, messages(sink)
 
 
@@ -154,3 +154,30 @@ def test_loose_item_with_missing_media_keeps_links(tmp_path: Path) -> None:
     assert question.stem == ("Watch the clip and look at the diagram.\n\n[A dividing cell](./media/mitosis.mp4)\n\n"
                              "[The spindle](images/spindle.png)\n\nWhich phase is shown?")
     assert item.media == {}
+
+
+def test_files_beside_a_loose_input_stay_in_its_folder(tmp_path: Path) -> None:
+    """A loose test reads what it refers to from its own folder only: not through a link that
+    leaves it (SECURITY.md: an import reads no file outside what it was given)."""
+    outside = tmp_path / "secret.xml"
+    outside.write_bytes((TYPES / "loose-test/items/membrane.xml").read_bytes())
+    folder = tmp_path / "export"
+    (folder / "items").mkdir(parents=True)
+    (folder / "test.xml").write_bytes((TYPES / "loose-test/test.xml").read_bytes())
+    (folder / "items/membrane.xml").symlink_to(outside)
+    quizzes, sink = run_import(folder / "test.xml")
+    found = messages(sink)
+    assert any("'items/membrane.xml' is referred to here, but no such file beside test.xml" in m for m in found), found
+    assert not any(q.id == "membrane" for item in quizzes for q in item.quiz.iter_questions())
+
+
+def test_template_values_are_computed_safely() -> None:
+    from qti_builder.importers.qti21.templates import _format
+    from qti_builder.importers.moodle.calculated import FormulaError, evaluate
+
+    assert _format(3.14159, "%.2f") == "3.14" and _format(7, "%i") == "7"
+    assert _format(3.0, "%.1000000000f") == "3"  # a format that would be a gigabyte is not used
+    assert evaluate("2**3 + pow(2, 2) * pi() / pi()") == 12
+    for hostile in ["__import__('os').system('true')", "(1).real", "[1]", "x", "9**9**9**9", "1/0"]:
+        with pytest.raises(FormulaError):
+            evaluate(hostile)
