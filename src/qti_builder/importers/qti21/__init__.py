@@ -30,6 +30,7 @@ What lives where, in the order a package is read:
 - :mod:`.item`: :class:`~.item.ItemReader`, one ``assessmentItem``: its kind, points, stem and
   feedback;
 - :mod:`.kinds`: one reader per kind (choices, answers, pairs, blanks, ...), :data:`~.kinds.READERS`;
+- :mod:`.placing`: the readers of gap match, associate and hot text items;
 - :mod:`.responses`: what response declarations and response processing say (correct answers,
   mappings, the standard template an item scores by, which condition shows which feedback);
 - :mod:`.templates`: the first rendering of a template-driven item;

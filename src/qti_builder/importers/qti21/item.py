@@ -19,13 +19,16 @@ from ...i18n import TRUE_FALSE
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title, sanitise_id
-from .kinds import KIND_TYPES, READERS
+from . import kinds, placing
 from .responses import FeedbackConditions, Response, scoring
 from .templates import first_rendering
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
 if TYPE_CHECKING:
     from .package import ItemRef, PackageReader
+
+#: Every kind's reader.
+READERS = {**kinds.READERS, **placing.READERS}
 
 #: Interactions the model has a kind for; any other in an item makes it unimportable.
 KNOWN_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
@@ -94,7 +97,7 @@ class ItemReader:
         if kind is None:
             return None
         self._first_rendering()
-        data: Data = {"type": KIND_TYPES.get(kind, kind), "feedback": {}}
+        data: Data = {"type": placing.KIND_TYPES.get(kind, kind), "feedback": {}}
         points = self._points()
         if points is not None:
             data["points"] = points
