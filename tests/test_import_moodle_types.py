@@ -42,23 +42,23 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
         "gaps.xml:17:1: warning[QB711]: question 'States of matter': not kept: 1 hint(s) shown between tries",
         "gaps.xml:72:1: warning[QB711]: question 'Halogens (fixed order)': not kept: the fixed order of the choices "
         "(the drop-downs list them in an order of their own)",
-        "gaps.xml:119:1: warning[QB711]: question 'Bonding': not kept: the formatting of choice 3 '<i>metallic</i>' "
+        "gaps.xml:123:1: warning[QB711]: question 'Bonding': not kept: the formatting of choice 3 '<i>metallic</i>' "
         "(drop-down options are plain text); dragging: the words become drop-down lists, where a word meant to be used "
         "once can be chosen in several gaps",
-        "gaps.xml:153:1: warning[QB711]: question 'Old drag and drop': not kept: dragging: the words become drop-down lists, "
+        "gaps.xml:157:1: warning[QB711]: question 'Old drag and drop': not kept: dragging: the words become drop-down lists, "
         "where a word meant to be used once can be chosen in several gaps",
-        "gaps.xml:175:1: warning[QB711]: question 'Noble gases': not kept: gaps of one fixed size (fixedgapsize)",
-        "gaps.xml:218:1: warning[QB711]: question 'Acids in drop-downs': not kept: no credit for the same answer in two gaps "
+        "gaps.xml:179:1: warning[QB711]: question 'Noble gases': not kept: gaps of one fixed size (fixedgapsize)",
+        "gaps.xml:222:1: warning[QB711]: question 'Acids in drop-downs': not kept: no credit for the same answer in two gaps "
         "(noduplicates)",
-        "gaps.xml:238:1: warning[QB711]: question 'Array index (other delimiters)': not kept: the regular expression "
+        "gaps.xml:242:1: warning[QB711]: question 'Array index (other delimiters)': not kept: the regular expression "
         "'colou?r' (kept as the text it is written as); the gap #!!#, to be left empty (removed from the text); dragging: "
         "the words become drop-down lists",
-        "gaps.xml:258:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap(s) [[7]], but only 2 "
+        "gaps.xml:262:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap(s) [[7]], but only 2 "
         "choice(s); skipped\n    hint: each [[n]] names the choice that is right there, counting from 1",
-        "gaps.xml:270:1: warning[QB713]: question 'Lonely group' (ddwtos): the group of 'Au' has no other choice, and a "
+        "gaps.xml:274:1: warning[QB713]: question 'Lonely group' (ddwtos): the group of 'Au' has no other choice, and a "
         "drop-down needs a wrong one; skipped\n    hint: give the group another choice in Moodle, or put the choice in a "
         "group with others",
-        "gaps.xml:282:1: warning[QB713]: question 'No gaps' (gapfill) has no gap […] in its text; skipped",
+        "gaps.xml:286:1: warning[QB713]: question 'No gaps' (gapfill) has no gap […] in its text; skipped",
     ]
     states, halogens, old_select, bonding, old_drag, noble, acids, arrays = item.quiz.iter_questions()
     # [[1]], [[3]], [[5]]: the choices solid, gaseous and 100; each drop-down lists its group.
@@ -69,7 +69,7 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
                               ("dropdown", ["100"], ["90", "120"])]
     assert states.feedback.general == "Solid, liquid and gas are the three common states."
     assert (states.feedback.correct, states.feedback.incorrect) == ("Your answer is correct.", "Your answer is incorrect.")
-    assert blanks(halogens) == [("dropdown", ["gas"], ["liquid", "solid"])]
+    assert blanks(halogens) == [("dropdown", ["gas"], ["liquid", "solid", "liquid & <gas>"])]  # plain text, as written
     assert blanks(old_select) == [("dropdown", ["Na"], ["So", "S"])]  # Moodle 2.0: the group in the feedback
     # A drag box used in two gaps (infinite) is the answer of both.
     assert bonding.stem == "In NaCl the bond is [[b1]]; in H<sub>2</sub> it is [[b2]]; in Cl<sub>2</sub> it is [[b3]] too."

@@ -47,7 +47,10 @@ def _on(text: str) -> bool:
 
 
 def _plain(c: Context, text: str, where: str) -> str:
-    """A choice as the plain text a drop-down shows: tags dropped (reported), entities decoded."""
+    """A choice as the plain text a drop-down shows. A gapselect choice is plain text already (its
+    drop-down shows it as written); a drag box is HTML: tags dropped (reported), entities decoded."""
+    if c.kind != "ddwtos":
+        return " ".join(text.split())
     if re.search(r"<[A-Za-z/]", text):
         c.lost.append(f"the formatting of {where} (drop-down options are plain text)")
         text = re.sub(r"<[^>]*>", "", text)
