@@ -19,7 +19,9 @@ as a slash inside a name, so ``Quiz///`` cannot say where the name ends (a limit
 category paths, which Moodle's own export shares).
 
 Fill-in-the-blank stems with a ``$`` are left out: a ``[[blank]]`` inside ``$...$`` math ends up
-inside a formula, which neither target can hold (reported to the writers' owner).
+inside a formula, which neither target can hold (reported to the writers' owner). So are stems
+with a blank inside code: a source refuses them (QB144), and the Moodle importer moves blanks
+out of the code they stand in, as real exports need.
 
 Stems that render to no text at all (``>``, ``***``) are left out: the writers then derive a
 question's title from the stem's raw spelling, which a round trip cannot reproduce.
@@ -106,6 +108,7 @@ def collapse_plain(data: dict[str, Any]) -> dict[str, Any]:
 def test_build_then_import_gives_back_generated_quizzes(quiz: Quiz) -> None:
     assume(not any(t.startswith("/") or t.endswith("/") for t in [quiz.title] + [s.title for _, s in quiz.iter_sections()]))
     assume(not any(q.type == "fill_in_blank" and "$" in q.stem for q in quiz.iter_questions()))
+    assume(not any(q.type == "fill_in_blank" and re.search(r"<code>[^<]*\[\[", render_html(q.stem)) for q in quiz.iter_questions()))
     assume(all(re.sub(r"<[^>]*>|\[\[\w+\]\]", "", render_html(q.stem)).strip() for q in quiz.iter_questions()))
     # Moodle cannot show incorrect feedback when '*' accepts every response (QB324 says so).
     assume(not any(q.type == "short_answer" and q.feedback.incorrect and any(a.text == "*" for a in q.answers)

@@ -332,7 +332,7 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB713", "A question the model cannot hold (no correct answer, ...): skipped.", "the question",
        "fix it in the LMS and export again, or write it by hand", "a multiple-choice question with no correct answer",
        "the question with its answer", syntax="text"),
-    _w("QB714", "A media file that is referenced but missing, or not valid base64.", "the question",
+    _w("QB714", "A media file or an item that is referred to but missing (a missing image or recording is kept as a link), or not valid base64.", "the question",
        "export the quiz again with its files", "an export without its images", "the export with them", syntax="text"),
     _e("QB720", "A source that already exists (use --force), or two inputs with one quiz id.", "the output source",
        "pass --force to replace it, or import into another --out folder", "importing twice into source/", "--force", syntax="text"),

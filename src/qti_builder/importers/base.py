@@ -159,6 +159,8 @@ class _Pending:
     span: SourceSpan
     label: str
     preferred_id: str | None
+    #: The question's type in the input (``gapselect``, ``choiceInteraction``), named if it is skipped.
+    kind: str | None = None
 
 
 class QuizBuilder:
@@ -185,9 +187,10 @@ class QuizBuilder:
         return section
 
     def add(self, section: dict[str, Any], data: dict[str, Any], span: SourceSpan, label: str,
-            preferred_id: str | None = None) -> None:
-        """Queue one question. ``label`` names it in diagnostics (its name or the start of its text)."""
-        self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id))
+            preferred_id: str | None = None, kind: str | None = None) -> None:
+        """Queue one question. ``label`` names it in diagnostics (its name or the start of its text),
+        ``kind`` its type in the input."""
+        self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, kind))
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
               settings: dict[str, Any] | None = None) -> Quiz | None:
@@ -253,7 +256,8 @@ class QuizBuilder:
             problems = "; ".join(f"{e['msg'].removeprefix('Value error, ')}"
                                  + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
                                  for e in exc.errors()[:3])
-            self.warn(INVALID, f"question '{_short(pending.label)}' was skipped: {problems}", pending.span,
+            kind = f" ({pending.kind})" if pending.kind else ""
+            self.warn(INVALID, f"question '{_short(pending.label)}'{kind} was skipped: {problems}", pending.span,
                       hint="fix it in the original system and import again, or add it to the source by hand")
             return None
         return question.model_dump(exclude_defaults=False)

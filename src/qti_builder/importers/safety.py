@@ -77,14 +77,41 @@ def parse_xml(data: bytes, display: str, sink: DiagnosticSink) -> etree._Element
 
 @dataclass
 class Package:
-    """The files of a content package, by their normalised relative path."""
+    """The files of a content package, by their normalised relative path.
+
+    A loose input (one item or test file, not a package) has the ``folder`` it is in: the files
+    it refers to are read from there on first use (:meth:`file`), never from outside it, within
+    the limits of a package (links leaving the folder, more than MAX_ENTRY_BYTES or, all
+    together, MAX_TOTAL_BYTES are not read)."""
 
     display: str
     files: dict[str, bytes] = field(default_factory=dict)
+    folder: Path | None = None
 
     def get(self, relative: str, base: str = "") -> bytes | None:
         path = normalise_member(str(PurePosixPath(base).parent / relative) if base else relative)
         return self.files.get(path) if path else None
+
+    def file(self, member: str) -> bytes | None:
+        """A file of the package by its normalised path; for a loose input, read from its folder."""
+        if member in self.files or self.folder is None:
+            return self.files.get(member)
+        name = normalise_member(member)
+        if name is None:
+            return None
+        root = self.folder.resolve()
+        try:
+            path = (root / name).resolve()
+            if not path.is_relative_to(root) or not path.is_file():
+                return None
+            size = path.stat().st_size
+            if size > MAX_ENTRY_BYTES or size + sum(len(d) for d in self.files.values()) > MAX_TOTAL_BYTES:
+                return None
+            data = path.read_bytes()
+        except OSError:
+            return None
+        self.files[name] = data
+        return data
 
 
 def normalise_member(name: str) -> str | None:
@@ -194,15 +221,18 @@ def read_folder(folder: Path, display: str, sink: DiagnosticSink) -> Package | N
     return package
 
 
-def read_package(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
+def read_package(path: Path, display: str, sink: DiagnosticSink, *, files_beside: bool = False) -> Package | None:
     """An input as a package: a folder, a zip (by its first bytes, whatever its name: .imscc,
-    .zip), or a single file as a package of one."""
+    .zip), or a single file as a package of one (with ``files_beside``, one whose references
+    are read from the file's folder: a loose QTI item or test)."""
     if path.is_dir():
         return read_folder(path, display, sink)
     if path.suffix.lower() == ".zip" or _starts_with_pk(path):
         return read_zip(path, display, sink)
     data = read_input(path, display, sink)
-    return Package(display, {path.name: data}) if data is not None else None
+    if data is None:
+        return None
+    return Package(display, {path.name: data}, folder=path.parent if files_beside else None)
 
 
 def _starts_with_pk(path: Path) -> bool:

@@ -4,8 +4,10 @@ Read the way Moodle 4.5's importer reads it (question/format/xml/format.php), an
 way real exports are messy: values padded with whitespace, CDATA or escaped HTML, CRLF line ends,
 an element given twice (the first counts, with a warning), a bare ``<question>`` without
 ``<quiz>``, Moodle 1.9's ``<image>``/``<image_base64>``. One reader per question type, in
-:data:`.readers.TYPES`; a type that is not there (``gapfill``, ``ddwtos``, ``calculated``...) is
-reported at its line and skipped.
+:data:`.readers.TYPES`; calculated questions with one set of values are first rewritten as the
+numerical or multiple-choice question they then are (:mod:`.calculated`); a type that is in
+neither (``randomsamatch``, ``random``, drag and drop onto images, unknown plugins) is reported
+at its line, with what it is, and skipped.
 
 What Moodle XML does not hold is reported per question as "lost" (QB711), compared with the values
 our own Moodle writer writes, so importing our own output is quiet.
@@ -20,7 +22,11 @@ What lives where, in the order a file is read:
   readers use; :data:`~.context.Reader` and :func:`~.context.number`;
 - :mod:`.readers`: one reader per Moodle question type, and :data:`~.readers.TYPES`;
 - :mod:`.cloze`: the reader of cloze (``multianswer``) questions, whose answers are embedded in
-  the question text.
+  the question text, and the stem-with-blanks helpers the gap readers share;
+- :mod:`.gaps`: select missing words (``gapselect``), drag and drop into text (``ddwtos``) and
+  the Gapfill plugin (``gapfill``), as fill-in-the-blank questions;
+- :mod:`.mtf`: the multiple true/false plugin, as a section of true/false questions or matching;
+- :mod:`.calculated`: calculated questions with one set of values, and a formula evaluator.
 """
 
 from __future__ import annotations

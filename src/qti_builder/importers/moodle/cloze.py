@@ -6,6 +6,8 @@ from __future__ import annotations
 import html
 import re
 
+from lxml import etree
+
 from ..base import UNSUPPORTED
 from .context import Context, Data
 
@@ -21,11 +23,48 @@ CLOZE_KINDS = {
 _PLACEHOLDER = "\ue000{}\ue001"
 
 
-def cloze(c: Context) -> bool | None:
+def question_text(c: Context) -> tuple[etree._Element | None, str]:
+    """The question text as written (HTML with the blanks' markup still in it), its files made media."""
     element = c.file._child(c.element, "questiontext")
     text = ((element.findtext("text") if element is not None else "") or "").strip()
     text = c.file._files(element, text, c.span) if element is not None else text
     c.file.texts.append(text)
+    return element, text
+
+
+def marker(index: int) -> str:
+    """What stands for blank ``index`` (from 1) while the text is converted: no Markdown touches it."""
+    return _PLACEHOLDER.format(index)
+
+
+def blank_stem(c: Context, element: etree._Element | None, marked: str, count: int) -> str:
+    """The stem of a question whose text holds a :func:`marker` for each blank: Markdown with ``[[b1]]``…"""
+    fmt = ((element.get("format") if element is not None else None) or "html").lower()
+    if fmt in ("html", "moodle_auto_format"):
+        marked = _CODE.sub(_blanks_out_of_code, marked)
+    stem = c.file.convert(marked, fmt, c.span, f"question '{c.name}'")
+    for index in range(1, count + 1):
+        stem = stem.replace(marker(index), f"[[b{index}]]")
+    return stem
+
+
+#: Inline code in HTML, and a blank's marker.
+_CODE = re.compile(r"(<code\b[^>]*>)(.*?)</code>", re.S)
+_MARKER = re.compile("(\ue000\\d+\ue001)")
+
+
+def _blanks_out_of_code(match: re.Match[str]) -> str:
+    """``<code>a[<blank>]</code>`` -> ``<code>a[</code><blank><code>]</code>``: a blank inside code
+    cannot be a field (QB144), so the code is closed around it."""
+    opening, inner = match.group(1), match.group(2)
+    if not _MARKER.search(inner):
+        return match.group(0)
+    return "".join(part if _MARKER.fullmatch(part) or not part.strip() else f"{opening}{part}</code>"
+                   for part in _MARKER.split(inner))
+
+
+def cloze(c: Context) -> bool | None:
+    element, text = question_text(c)
     blanks: list[Data] = []
     weights: list[int] = []
     sensitivity: set[bool] = set()
@@ -60,18 +99,14 @@ def cloze(c: Context) -> bool | None:
             blank = {"id": blank_id, "kind": "dropdown", "answers": [html.unescape(right[0][0])],
                      "options": [html.unescape(a[0]) for a in alternatives if a is not right[0] and a[1] < 100]}
         blanks.append(blank)
-        return _PLACEHOLDER.format(len(blanks))
+        return marker(len(blanks))
 
     try:
         marked = EMBEDDED.sub(replace, text)
     except _Unsupported as exc:
         c.file.builder.warn(UNSUPPORTED, f"cloze question '{c.name}' has {exc}; skipped", c.span)
         return False
-    fmt = (element.get("format") if element is not None else None) or "html"
-    stem = c.file.convert(marked, fmt.lower(), c.span, f"question '{c.name}'")
-    for index in range(1, len(blanks) + 1):
-        stem = stem.replace(_PLACEHOLDER.format(index), f"[[b{index}]]")
-    c.data["stem"] = stem
+    c.data["stem"] = blank_stem(c, element, marked, len(blanks))
     c.data["blanks"] = blanks
     c.data["case_sensitive"] = True in sensitivity
     if len(sensitivity) > 1:

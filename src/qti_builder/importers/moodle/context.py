@@ -5,6 +5,7 @@ far, with the lookups a type's reader uses; :data:`Reader`, what every reader is
 from __future__ import annotations
 
 import html
+import math
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,14 @@ class Context:
     def __init__(self, file: MoodleFile, element: etree._Element, span: SourceSpan, name: str, data: Data) -> None:
         self.file, self.element, self.span, self.name, self.data = file, element, span, name, data
         self.lost: list[str] = []
+        #: Set by a reader whose question becomes a section of questions (multiple true/false):
+        #: the section's title, description and shuffle, and its questions, in place of this one.
+        self.section: Data | None = None
+
+    @property
+    def kind(self) -> str:
+        """The question's Moodle type, as the file names it (diagnostics name it)."""
+        return (self.element.get("type") or "").strip().lower()
 
     def value(self, tag: str) -> str:
         return self.file._value(self.element, tag)
@@ -64,7 +73,10 @@ Reader = Callable[[Context], "bool | None"]
 
 
 def number(text: str | None) -> float | None:
+    """A number as Moodle writes it (a decimal comma too); None for anything else, infinities and
+    NaN included (no setting is either, and they break every count made from them)."""
     try:
-        return float((text or "").strip().replace(",", "."))
+        value = float((text or "").strip().replace(",", "."))
     except ValueError:
         return None
+    return value if math.isfinite(value) else None

@@ -19,8 +19,16 @@ from ...model.questions import BLANK_MARKER, QuestionBase, TextOnlyItem, TrueFal
 from ...writers.moodle import PENALTIES, PENALTY
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, one_line, same_title, sanitise_id
 from ..markup import plain_to_markdown
+from .calculated import FIXED_TYPES, fixed
 from .context import Context, Data, Reader, number
 from .readers import TYPES
+
+#: Moodle types the model has no form for, with what they are (the warning says it).
+UNHOLDABLE = {
+    "ddimageortext": "drag and drop onto an image",
+    "ddmarker": "drag markers onto an image",
+    "missingtype": "a question whose plugin the exporting site did not have",
+}
 
 #: Kinds whose penalty our writer sets apart from Moodle's default (writers.moodle.PENALTIES).
 _MODEL_CLASSES: dict[str, type[QuestionBase]] = {"true_false": TrueFalseQuestion, "text_only": TextOnlyItem}
@@ -32,6 +40,10 @@ class MoodleFile:
         self.elements = questions
         self.builder = QuizBuilder(display, sink)
         self.texts: list[str] = []
+        #: (category path, name) of every short-answer question, for random short-answer matching.
+        self.short_answers: list[tuple[tuple[str, ...], str]] = []
+        #: Whether the question being read is followed by more of its category.
+        self.followed = False
 
     def span(self, element: etree._Element) -> SourceSpan:
         return SourceSpan(self.display, element.sourceline or 1, 1)
@@ -59,21 +71,36 @@ class MoodleFile:
                                                   description=info.get("description"))
             return sections[path]
 
-        for element in self.elements:
+        for index, element in enumerate(self.elements):
             kind = (element.get("type") or "").strip().lower()
             if kind == "category":
                 current = self._category_path(element) or current
                 continue
-            entry = TYPES.get(kind)
             name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
+            if kind in FIXED_TYPES:
+                fixed_question = fixed(self, element, kind, name)
+                if fixed_question is None:
+                    continue
+                element, kind = fixed_question
+            entry = TYPES.get(kind)
             if entry is None:
-                self.builder.warn(UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
-                                  self.span(element), hint=f"importable types: {', '.join(sorted(TYPES))}")
+                self._unsupported(element, kind, name, current)
                 continue
+            self.followed = self._followed_by_questions(index)
             data = self._question(element, entry, name, quiz_id)
-            if data is not None:
-                self.builder.add(section_for(current if len(current) >= len(root_path) else root_path), data,
-                                 self.span(element), name, _strip_prefix(self._value(element, "idnumber"), quiz_id))
+            if data is None:
+                continue
+            section = section_for(current if len(current) >= len(root_path) else root_path)
+            preferred = _strip_prefix(self._value(element, "idnumber"), quiz_id)
+            expanded = data.pop("_section", None)
+            if expanded is None:
+                self.builder.add(section, data, self.span(element), name, preferred, kind)
+                continue
+            # A question that becomes a section of questions (multiple true/false).
+            rows = self.builder.section(expanded["title"], section, preferred, description=expanded["description"],
+                                        shuffle=expanded["shuffle"] or None)
+            for number, row in enumerate(expanded["questions"], 1):
+                self.builder.add(rows, row, self.span(element), f"{name} ({number})", kind=kind)
         language = guess_language(self.texts)
         self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
                           SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
@@ -81,11 +108,15 @@ class MoodleFile:
         return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
 
     def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
-        """Declared categories (path -> idnumber, description) and the paths questions are in."""
+        """Declared categories (path -> idnumber, description) and the paths questions are in.
+        Also notes each category's short-answer questions, which a random short-answer matching
+        question draws from."""
         declared: dict[tuple[str, ...], Data] = {}
         used: list[tuple[str, ...]] = []
         current: tuple[str, ...] = ()
         for element in self.elements:
+            if (element.get("type") or "").strip().lower() == "shortanswer":
+                self.short_answers.append((current, one_line(self._text(element, "name")) or f"question on line {element.sourceline}"))
             if (element.get("type") or "").strip().lower() == "category":
                 current = self._category_path(element)
                 info: Data = {"idnumber": self._value(element, "idnumber") or None}
@@ -116,8 +147,9 @@ class MoodleFile:
     def _question(self, element: etree._Element, entry: tuple[str, Reader], name: str, quiz_id: str | None) -> Data | None:
         kind, reader = entry
         span = self.span(element)
-        stem = self._rich(self._child(element, "questiontext"), span, f"question '{name}'") if kind != "fill_in_blank" else ""
-        stem = self._legacy_image(element, stem)
+        own_stem = kind == "fill_in_blank"  # its reader makes the stem, with the blanks in it
+        stem = self._rich(self._child(element, "questiontext"), span, f"question '{name}'") if not own_stem else ""
+        stem = self._legacy_image(element, stem) if not own_stem else ""
         data: Data = {"type": kind, "stem": stem, "feedback": {}, "tags": self._tags(element)}
         general = self._rich(self._child(element, "generalfeedback"), span, f"the general feedback of '{name}'")
         if general:
@@ -128,6 +160,15 @@ class MoodleFile:
         context = Context(self, element, span, name, data)
         if reader(context) is False:
             return None
+        if own_stem:
+            data["stem"] = self._legacy_image(element, data["stem"])
+        hints = [h for h in element.findall("hint") if (h.findtext("text") or h.text or "").strip()]
+        if hints:
+            context.lost.append(f"{len(hints)} hint(s) shown between tries")
+        if context.section is not None:
+            data["_section"] = context.section
+            if self.followed:
+                context.lost.append("its place among the questions of its category (its section follows them)")
         if context.lost:
             self.builder.warn(LOST, f"question '{name}': not kept: {'; '.join(context.lost)}", span)
         derived = plain_text(BLANK_MARKER.sub("___", data["stem"]), 100) if data.get("stem") else ""
@@ -135,9 +176,49 @@ class MoodleFile:
             data["title"] = name
         penalty = self._value(element, "penalty")
         expected = PENALTIES.get(_MODEL_CLASSES[kind], PENALTY) if kind in _MODEL_CLASSES else PENALTY
-        if penalty and number(penalty) is not None and abs(float(penalty) - float(expected)) > 1e-6 and kind != "text_only":
+        penalty_value = number(penalty)
+        if penalty_value is not None and abs(penalty_value - float(expected)) > 1e-6 and kind != "text_only":
             self.builder.warn(LOST, f"question '{name}': the penalty per wrong try ({penalty}) is a Moodle quiz setting the source does not hold", span)
         return data
+
+    def _unsupported(self, element: etree._Element, kind: str, name: str, category: tuple[str, ...]) -> None:
+        """A question of a type the model cannot hold: reported at its line, naming the type and why."""
+        span = self.span(element)
+        where = "/".join(category) or "top"
+        subcategories = self._value(element, "subcats") not in ("0", "false")
+        if kind == "randomsamatch":
+            choose = self._value(element, "choose") or "?"
+            below = [n for path, n in self.short_answers if path == category or (subcategories and path[:len(category)] == category)]
+            listed = (", ".join(f"'{n}'" for n in below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+                      if below else "none of them is in this file")
+            self.builder.warn(UNSUPPORTED, f"question '{name}' (random short-answer matching, randomsamatch) draws {choose} of the "
+                                           f"short-answer questions of category '{where}'"
+                                           f"{' and its subcategories' if subcategories else ''} ({listed}) into a matching "
+                                           "question at random; the source cannot draw questions into one question; skipped",
+                              span, hint="write a matching question of those short answers by hand")
+            return
+        if kind == "random":
+            include = self._text(element, "questiontext").strip() in ("1", "true")
+            self.builder.warn(UNSUPPORTED, f"question '{name}' (random) draws one question of category '{where}'"
+                                           f"{' and its subcategories' if include else ''} at random; skipped", span,
+                              hint="a section with select: 1 draws one of its questions: move the category's questions "
+                                   "into a section of their own")
+            return
+        reason = UNHOLDABLE.get(kind)
+        if reason:
+            self.builder.warn(UNSUPPORTED, f"question '{name}' ({reason}, {kind}) cannot be imported; skipped", span,
+                              hint="the source has no such question type; rebuild it from the types the source has")
+            return
+        self.builder.warn(UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
+                          span, hint=f"importable types: {', '.join(sorted(set(TYPES) | set(FIXED_TYPES)))}")
+
+    def _followed_by_questions(self, index: int) -> bool:
+        """Is the question at ``index`` followed by more questions of its category?"""
+        for element in self.elements[index + 1:]:
+            if (element.get("type") or "").strip().lower() == "category":
+                return False
+            return True
+        return False
 
     # -- elements ------------------------------------------------------------------------------
 

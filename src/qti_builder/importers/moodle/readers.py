@@ -14,6 +14,8 @@ from ..base import INVALID, choice_ids, one_line, set_choice_scores
 from ..markup import plain_to_markdown
 from .cloze import cloze
 from .context import Context, Data, Reader, number
+from .gaps import ddwtos, gapfill, gapselect
+from .mtf import mtf
 
 
 def _fraction(answer: etree._Element) -> float:
@@ -217,6 +219,8 @@ def _description(c: Context) -> bool | None:
 
 
 #: Moodle type -> (model kind, reader). A reader fills in the data, or returns False to skip.
+#: Calculated questions come here as the numerical or multichoice question their one set of
+#: values makes them (:mod:`.calculated`).
 TYPES: dict[str, tuple[str, Reader]] = {
     "multichoice": ("single_choice", _multichoice),
     "truefalse": ("true_false", _truefalse),
@@ -224,8 +228,13 @@ TYPES: dict[str, tuple[str, Reader]] = {
     "numerical": ("numerical", _numerical),
     "essay": ("essay", _essay),
     "matching": ("matching", _matching),
+    "match": ("matching", _matching),  # the name Moodle uses inside; its import takes both
     "ordering": ("ordering", _ordering),
     "cloze": ("fill_in_blank", cloze),
     "multianswer": ("fill_in_blank", cloze),
+    "gapselect": ("fill_in_blank", gapselect),
+    "ddwtos": ("fill_in_blank", ddwtos),
+    "gapfill": ("fill_in_blank", gapfill),
+    "mtf": ("matching", mtf),
     "description": ("text_only", _description),
 }

@@ -9,9 +9,14 @@ namespaces and prefixes all read.
 Each item becomes the kind its interactions say (:data:`kinds.READERS`). Scores come from the response
 declarations' ``mapping``, from written-out response conditions (``stringMatch``,
 ``patternMatch``, bounds on a float) or from ``correctResponse`` (the standard templates
-``match_correct`` and ``map_response`` need nothing else). Feedback is placed by its identifier
-and by the condition that shows it. An item with an interaction the model has no kind for
-(hotspots, sliders, drawing, gap match, ...) is reported and skipped.
+``match_correct`` and ``map_response`` need nothing else, by URI or written out). Feedback is
+placed by its identifier and by the condition that shows it. Gap match, associate and hot text
+interactions become fill-in-the-blank, matching and choice questions; an item with an interaction
+the model has no kind for (hotspots, sliders, drawing, ...) is reported and skipped. Template-
+driven items are read as their first rendering (:mod:`.templates`).
+
+A single item or test file is a loose input: the items and media it refers to are read from its
+folder (:meth:`..safety.Package.file`); media that are missing become links, reported.
 
 Packages written by qti-builder (catalog ``qti-builder`` in the manifest) list answers in a fixed
 scrambled order (writers.qti21.scrambled); that order is undone, so distractors and drop-down
@@ -25,8 +30,10 @@ What lives where, in the order a package is read:
 - :mod:`.item`: :class:`~.item.ItemReader`, one ``assessmentItem``: its kind, points, stem and
   feedback;
 - :mod:`.kinds`: one reader per kind (choices, answers, pairs, blanks, ...), :data:`~.kinds.READERS`;
+- :mod:`.placing`: the readers of gap match, associate and hot text items;
 - :mod:`.responses`: what response declarations and response processing say (correct answers,
-  mappings, which condition shows which feedback);
+  mappings, the standard template an item scores by, which condition shows which feedback);
+- :mod:`.templates`: the first rendering of a template-driven item;
 - :mod:`.xml`: element lookups by local name, the helpers everything above uses.
 """
 
@@ -50,7 +57,8 @@ def sniff(path: Path, head: bytes) -> bool:
 
 
 def import_qti21(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
-    package = read_package(path, display, sink)
+    # A loose item or test: what it refers to (items, images) is read from beside it.
+    package = read_package(path, display, sink, files_beside=True)
     if package is None:
         return []
     quiz = PackageReader(path, package, sink).read()

@@ -1,5 +1,10 @@
 """One ``assessmentItem``: which kind its interactions make it, its points, stem and title, and
-the feedback left over once the kind's reader (:mod:`.kinds`) has placed its own."""
+the feedback left over once the kind's reader (:mod:`.kinds`) has placed its own.
+
+A template-driven item is read as its first rendering (:mod:`.templates`), an adaptive one as
+it first shows; both are reported. Gap match, associate and hot text interactions are read as
+the kinds that keep their scoring (fill in the blank, matching, choice): their readers say what
+is lost."""
 
 from __future__ import annotations
 
@@ -14,16 +19,21 @@ from ...i18n import TRUE_FALSE
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title, sanitise_id
-from .kinds import READERS
-from .responses import FeedbackConditions, Response
-from .xml import Data, _float, child, children, descendants, local
+from . import kinds, placing
+from .responses import FeedbackConditions, Response, scoring
+from .templates import first_rendering
+from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
 if TYPE_CHECKING:
     from .package import ItemRef, PackageReader
 
+#: Every kind's reader.
+READERS = {**kinds.READERS, **placing.READERS}
+
 #: Interactions the model has a kind for; any other in an item makes it unimportable.
 KNOWN_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
-                      "uploadInteraction", "matchInteraction", "orderInteraction"}
+                      "uploadInteraction", "matchInteraction", "orderInteraction", "gapMatchInteraction",
+                      "associateInteraction", "hottextInteraction"}
 ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchInteraction", "hotspotInteraction",
                                          "graphicOrderInteraction", "graphicAssociateInteraction", "graphicGapMatchInteraction",
                                          "hottextInteraction", "selectPointInteraction", "positionObjectInteraction",
@@ -35,7 +45,12 @@ FALSE_WORDS = {w.casefold() for _, w in TRUE_FALSE.values()} | {"false", "f", "n
 
 class ItemReader:
     def __init__(self, reader: PackageReader, item: etree._Element, ref: ItemRef) -> None:
+        self.rendering = first_rendering(item)
+        if self.rendering is not None:
+            item = self.rendering.item
         self.reader, self.item, self.ref = reader, item, ref
+        #: How the item scores: a standard template's name, ``custom`` or ``none`` (responses.scoring).
+        self.scoring = scoring(item)
         identifier = item.get("identifier") or PurePosixPath(ref.href).stem
         quiz_id = reader.quiz_id
         self.model_id = identifier[len(quiz_id) + 1:] if quiz_id and identifier.startswith(quiz_id + ".") else identifier
@@ -47,8 +62,10 @@ class ItemReader:
         self.conditions = FeedbackConditions(item)
         #: Feedback identifiers already placed on a choice or an answer.
         self.used_feedback: set[str] = set()
-        #: Response identifiers of the blanks, in the order of the text.
+        #: Response identifiers of the blanks (a gap match's gap identifiers), in the order of the text.
         self.blank_order: list[str] = []
+        #: The item's interactions, named when it is skipped.
+        self.interactions: str | None = None
         language = item.get("{http://www.w3.org/XML/1998/namespace}lang")
         if language:
             reader.languages.append(language)
@@ -57,7 +74,7 @@ class ItemReader:
         return self.reader.span(self.ref.href, element if element is not None else self.item)
 
     def rich(self, elements: list[etree._Element], where: str, text: str | None = None) -> str:
-        return self.reader._rich(elements, self.ref.href, f"{where} of '{self.label}'", text, self.span())
+        return self.reader._rich(elements, self.ref.href, f"{where} of '{self.label}'", text, self.span(), self.item)
 
     def warn(self, code: str, message: str) -> None:
         self.reader.builder.warn(code, f"item '{self.label}': {message}", self.span())
@@ -75,15 +92,19 @@ class ItemReader:
             self.warn(UNSUPPORTED, f"{', '.join(unknown)} cannot be imported (no question type of the source has it); skipped")
             return None
         kinds = [local(e) for e in interactions]
+        self.interactions = ", ".join(dict.fromkeys(kinds)) or None
         kind = self._kind(body, interactions, kinds)
         if kind is None:
             return None
-        data: Data = {"type": kind, "feedback": {}}
+        self._first_rendering()
+        data: Data = {"type": placing.KIND_TYPES.get(kind, kind), "feedback": {}}
         points = self._points()
         if points is not None:
             data["points"] = points
         data["stem"] = self._stem(body, interactions, kind)
         READERS[kind](self, data, interactions)
+        if data.pop("_skip", False):
+            return None
         self._feedback(data)
         if data.get("stem") is not None and self.item.get("title"):
             model_like = QuestionBase.model_construct(title=None, stem=data["stem"])
@@ -113,6 +134,12 @@ class ItemReader:
             self.warn(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
             return None
         name = kinds[0]
+        if name == "gapMatchInteraction" and descendants(interactions[0], "gapImg"):
+            self.warn(UNSUPPORTED, "gapMatchInteraction with images to place (gapImg) cannot be imported (a drop-down holds "
+                                   "text); skipped")
+            return None
+        if name in ("gapMatchInteraction", "associateInteraction", "hottextInteraction"):
+            return {"gapMatchInteraction": "gap_match", "associateInteraction": "associate", "hottextInteraction": "hottext"}[name]
         if name == "choiceInteraction":
             choices = descendants(interactions[0], "simpleChoice")
             response_id = interactions[0].get("responseIdentifier", "")
@@ -135,6 +162,19 @@ class ItemReader:
         others = [c for c in children(parent) if c is not interaction]
         return not before and not others
 
+    def _first_rendering(self) -> None:
+        """Report what only one rendering of an adaptive or template-driven item keeps."""
+        if self.rendering is not None:
+            values = ", ".join(f"{name} = {_shown(value)}" for name, value in self.rendering.values.items())
+            unknown = (f"; {', '.join(self.rendering.unknown)} could not be computed and show as their names"
+                       if self.rendering.unknown else "")
+            self.reader.builder.warn(LOST, f"item '{self.label}' is template-driven: its first rendering is imported "
+                                           f"({values or 'no values'}), the same for every student{unknown}", self.span(),
+                                     hint="add the other variants as questions of a section with select: 1 to draw one of them")
+        if self.item.get("adaptive") == "true":
+            self.reader.builder.warn(LOST, f"item '{self.label}' is adaptive: its first rendering is imported; what it shows "
+                                           "and scores on later attempts is lost", self.span())
+
     def _points(self) -> float | None:
         if self.ref.weight is not None:
             return self.ref.weight
@@ -146,13 +186,20 @@ class ItemReader:
         for outcome in descendants(self.item, "outcomeDeclaration"):
             if outcome.get("identifier") == "SCORE" and _float(outcome.get("normalMaximum")) is not None:
                 return _float(outcome.get("normalMaximum"))
+        if self.scoring == "map_response":
+            # Nothing says the most the item gives: the mappings do.
+            best = [b for b in (r.best() for r in self.responses.values()) if b is not None]
+            if best and sum(best) > 0:
+                return sum(best)
         return None
 
     def _stem(self, body: etree._Element, interactions: list[etree._Element], kind: str) -> str:
         stem_div = next((e for e in children(body) if local(e) == "div" and "stem" in (e.get("class") or "").split()), None)
         prompts = [p for i in interactions for p in children(i, "prompt")]
-        if kind == "fill_in_blank":
+        if kind in ("fill_in_blank", "gap_match"):
             return self._blank_stem(body, interactions, stem_div)
+        if kind == "hottext":
+            return self._passage_stem(body)
         if stem_div is not None:
             parts = [stem_div]
             parts_text = self.rich(children(stem_div), "the text", stem_div.text)
@@ -171,25 +218,27 @@ class ItemReader:
         container = stem_div if stem_div is not None else body
         copy = deepcopy(container)
         copy.tail = None
+        _open_passages(copy)
         order = []
         for element in list(copy.iter()):
-            if isinstance(element.tag, str) and local(element) in ("textEntryInteraction", "inlineChoiceInteraction"):
-                order.append(element.get("responseIdentifier", ""))
-                placeholder = "\ue000%d\ue001" % len(order)
-                parent = element.getparent()
-                previous = element.getprevious()
-                text = placeholder + (element.tail or "")
-                if previous is not None:
-                    previous.tail = (previous.tail or "") + text
-                else:
-                    parent.text = (parent.text or "") + text
-                parent.remove(element)
+            if isinstance(element.tag, str) and local(element) in ("textEntryInteraction", "inlineChoiceInteraction", "gap"):
+                # A gap is named by its own identifier (its interaction has one response for all gaps).
+                order.append(element.get("identifier" if local(element) == "gap" else "responseIdentifier", ""))
+                replace_with_text(element, "\ue000%d\ue001" % len(order))
         self.blank_order = order
         nodes = [e for e in children(copy) if local(e) not in ("rubricBlock",)]
         stem = self.rich(nodes, "the text", copy.text)
         for index, response in enumerate(order, 1):
             stem = stem.replace("\ue000%d\ue001" % index, f"[[{self._blank_id(response, index)}]]")
         return stem
+
+    def _passage_stem(self, body: etree._Element) -> str:
+        """A hot text item's stem: the text around the interaction, its prompt, and the passage
+        the hot texts are in (as plain text: they become the choices)."""
+        copy = deepcopy(body)
+        copy.tail = None
+        _open_passages(copy)
+        return self.rich([e for e in children(copy) if local(e) not in ("rubricBlock",)], "the text", copy.text)
 
     def _blank_id(self, response: str, index: int) -> str:
         if self.reader.ours and response.startswith("RESPONSE_") and sanitise_id(response[len("RESPONSE_"):]):
@@ -204,6 +253,8 @@ class ItemReader:
             response.correct = [(v.text or "").strip() for v in children(correct, "value")]
         mapping = child(declaration, "mapping")
         if mapping is not None:
+            response.default = _float(mapping.get("defaultValue")) or 0.0
+            response.lower, response.upper = _float(mapping.get("lowerBound")), _float(mapping.get("upperBound"))
             for entry in children(mapping, "mapEntry"):
                 value = _float(entry.get("mappedValue"))
                 response.mapping.setdefault(entry.get("mapKey", ""), value if value is not None else 0.0)
@@ -241,6 +292,26 @@ class ItemReader:
             if identifier in self.feedback_texts:
                 return self.feedback_for(identifier)
         return None
+
+
+def _shown(value: object) -> str:
+    return ", ".join(map(_shown, value)) if isinstance(value, list) else str(value)
+
+
+def _open_passages(container: etree._Element) -> None:
+    """Gap match and hot text interactions hold the text they are about: opened into it, their
+    prompt a paragraph, the words to place removed (they become the drop-downs' options) and the
+    hot texts plain text (they become the choices)."""
+    for interaction in [e for e in container.iter() if isinstance(e.tag, str)
+                        and local(e) in ("gapMatchInteraction", "hottextInteraction")]:
+        for element in children(interaction):
+            if local(element) in ("gapText", "gapImg"):
+                replace_with_text(element, "")
+            elif local(element) == "prompt":
+                element.tag = "p"
+        for hottext in descendants(interaction, "hottext"):
+            unwrap(hottext)
+        unwrap(interaction)
 
 
 def _unwrapped(body: etree._Element, interactions: list[etree._Element]) -> tuple[list[etree._Element], str | None]:

@@ -1,6 +1,8 @@
 """One reader per kind: each fills the kind's fields (choices, answers, pairs, blanks, ...) of
 an item's data from its interactions and response declarations. :data:`READERS` maps a kind
-to its reader; :meth:`.item.ItemReader.read` has already set the stem and points."""
+to its reader (:mod:`.placing` has those of gap match, associate and hot text items);
+:meth:`.item.ItemReader.read` has already set the stem and points. A reader that finds the item
+cannot be held reports it and sets ``data["_skip"]``."""
 
 from __future__ import annotations
 
@@ -45,26 +47,47 @@ def _choices(r: ItemReader, data: Data, interactions: list[etree._Element]) -> d
 
 
 def _single_choice(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
-    _choices(r, data, interactions)
-    if sum(c["correct"] for c in data["choices"]) != 1:
-        response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
-        best = max(response.mapping.items(), key=lambda kv: kv[1], default=None)
-        if best:
-            for choice, element in zip(data["choices"], descendants(interactions[0], "simpleChoice")):
-                choice["correct"] = element.get("identifier") == best[0]
+    rename = _choices(r, data, interactions)
+    response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
+    best = max(response.mapping.values(), default=0.0)
+    right = [o for o in rename if o in response.correct] or [o for o in rename if best > 0 and response.mapping.get(o) == best]
+    for choice, original in zip(data["choices"], rename):
+        choice["correct"] = original in right
+    partial = [f"{rename[o]} ({_percent(v, best):g} %)" for o, v in response.mapping.items() if o in rename and 0 < v < best]
+    if partial:
+        r.lost.append("partial credit of " + ", ".join(partial) + " (a single choice is all or nothing)")
+    if len(right) > 1:
+        # Any one of them was fully right; the model's single choice has one right answer.
+        data["type"] = "multiple_response"
+        r.lost.append(f"choices {', '.join(rename[o] for o in right)} are each fully right in a one-answer item: imported as "
+                      "multiple response, where each earns a share")
+
+
+def mapped_scores(r: ItemReader, data: Data, response: Response, originals: list[str]) -> None:
+    """Choice scores from a mapping (unlisted choices score its default), as percentages of what
+    the right choices give together; all or nothing reported when the item scores so."""
+    values = [response.mapping.get(original, response.default) if response.mapping else 0.0 for original in originals]
+    positive = sum(v for v in values if v > 0)
+    if not response.mapping or positive <= 0:
+        for choice, original in zip(data["choices"], originals):
+            choice["correct"] = original in response.correct
+        if not r.reader.ours:
+            r.lost.append("all-or-nothing scoring (the source gives partial credit per correct choice)")
+        return
+    if r.scoring == "match_correct":
+        r.lost.append("all-or-nothing scoring (the source gives the mapping's partial credit per choice)")
+    if response.upper is not None and response.upper < positive - 1e-9:
+        r.lost.append(f"the mapping's upper bound of {response.upper:g} (the right choices now share the points)")
+    fractions = [round(v / positive * 100, 5) for v in values]
+    for choice, fraction in zip(data["choices"], fractions):
+        choice["correct"] = fraction > 0
+    set_choice_scores(data, fractions)
 
 
 def _multiple_response(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
     rename = _choices(r, data, interactions)
     response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
-    points = data.get("points", 1.0)
-    if response.mapping and points:
-        fractions = [_percent(response.mapping.get(original, 0.0), points) for original in rename]
-        for choice, fraction in zip(data["choices"], fractions):
-            choice["correct"] = fraction > 0
-        set_choice_scores(data, fractions)
-    elif not r.reader.ours:
-        r.lost.append("all-or-nothing scoring (the source gives partial credit per correct choice)")
+    mapped_scores(r, data, response, list(rename))
 
 
 def _true_false(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
@@ -103,7 +126,12 @@ def _short_answer(r: ItemReader, data: Data, interactions: list[etree._Element])
                 continue
             text = wildcard
         elif local(test) == "match":
-            text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
+            values = descendants(test, "baseValue")
+            if not values:  # match_correct written out: the declared correct response
+                for correct in response.correct:
+                    answers.append({"text": correct.replace("*", "\\*"), "score": _percent(score, points) if score is not None else 100.0})
+                continue
+            text = "".join(v.text or "" for v in values).replace("*", "\\*")
         else:
             continue
         entry: Data = {"text": text, "score": _percent(score, points) if score is not None else 100.0}
@@ -177,6 +205,9 @@ def _numerical(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
         answers.append(entry)
     if not answers:
         answers = [{"value": _float(v), "score": 100.0} for v in response.correct if _float(v) is not None]
+        best = max(response.mapping.values(), default=0.0)
+        answers += [{"value": _float(k), "score": _percent(v, best)} for k, v in response.mapping.items()
+                    if v > 0 and _float(k) is not None and k not in response.correct]
     data["answers"] = answers
     unit = (interaction.tail or "").strip()
     if unit:
@@ -294,14 +325,20 @@ def _fill_in_blank(r: ItemReader, data: Data, interactions: list[etree._Element]
             options = [(c.get("identifier"), "".join(c.itertext()).strip()) for c in descendants(interaction, "inlineChoice")]
             if r.reader.ours:
                 options = _unscramble(options, f"{r.model_id}/{blank_id}")
-            correct = [text for ident, text in options if ident in response.correct]
+            right = response.right()
+            correct = [text for ident, text in options if ident in right]
+            if len(correct) > 1:
+                r.lost.append(f"the further right options of blank {index} ({', '.join(correct[1:])})")
             blanks.append({"id": blank_id, "kind": "dropdown", "answers": correct[:1] or [options[0][1]],
-                           "options": [text for ident, text in options if ident not in response.correct]})
+                           "options": [text for ident, text in options if ident not in right[:1] and text not in correct[:1]]})
         else:
-            answers = list(dict.fromkeys(response.correct + list(response.mapping)))
+            answers = list(dict.fromkeys(response.correct + [k for k, v in response.mapping.items() if v > 0]))
+            if not answers:  # written-out rules: stringMatch and the like
+                answers = [v.text or "" for test, score, _ in text_conditions(r, response_id) if local(test) == "stringMatch"
+                           and (score is None or score > 0) for v in descendants(test, "baseValue")]
             if response.case_sensitive is not None:
                 sensitivity.add(response.case_sensitive)
-            blanks.append({"id": blank_id, "kind": "text", "answers": answers})
+            blanks.append({"id": blank_id, "kind": "text", "answers": [a for a in answers if a.strip()]})
     data["blanks"] = blanks
     data["case_sensitive"] = sensitivity == {True}
     if len(sensitivity) > 1:

@@ -4,9 +4,11 @@ files the items show. Each item is then read by :class:`.item.ItemReader`."""
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from urllib.parse import unquote
 
 from lxml import etree
 
@@ -19,11 +21,20 @@ from .settings import test_settings
 from .xml import Data, _float, child, children, descendants, local
 
 
+#: An image, or a recording with its sources, in HTML; the attributes that name a file; a URL
+#: that is not a file of the package (a scheme, or a fragment).
+MEDIA_ELEMENT = re.compile(r"<img\b[^>]*>|<(audio|video)\b[^>]*>.*?</\1>", re.S)
+ATTRIBUTE = re.compile(r"\b(src|data)=(\"|')([^\"']+)\2")
+EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|#)", re.I)
+
+
 @dataclass
 class ItemRef:
     href: str
     weight: float | None = None
     section: Data | None = None
+    #: Where the test or manifest refers to the item (a missing item is reported there).
+    span: SourceSpan | None = None
 
 
 class PackageReader:
@@ -36,16 +47,24 @@ class PackageReader:
         self.languages: list[str] = []
 
     def span(self, member: str, element: etree._Element | None = None) -> SourceSpan:
-        """A place inside the package: ``package.zip:items/q1.xml:12:1``."""
-        where = self.display if member == PurePosixPath(self.display).name or member == self.display else f"{self.display}:{member}"
-        return SourceSpan(where, (element.sourceline or 1) if element is not None else 1, 1)
+        """A place inside the package: ``package.zip:items/q1.xml:12:1``; for a loose input, the
+        file beside it: ``quiz/items/q1.xml:12:1``."""
+        line = (element.sourceline or 1) if element is not None else 1
+        if member == PurePosixPath(self.display).name or member == self.display:
+            return SourceSpan(self.display, line, 1)
+        if self.package.folder is not None:
+            parent = PurePosixPath(self.display).parent
+            return SourceSpan(str(parent / member) if str(parent) != "." else member, line, 1)
+        return SourceSpan(f"{self.display}:{member}", line, 1)
 
-    def xml(self, member: str) -> etree._Element | None:
-        data = self.package.files.get(member)
+    def xml(self, member: str, where: SourceSpan | None = None) -> etree._Element | None:
+        data = self.package.file(member)
         if data is None:
-            self.builder.warn(MEDIA, f"'{member}' is listed but not in the package", SourceSpan(self.display))
+            place = f"no such file beside {PurePosixPath(self.display).name}" if self.package.folder is not None else "the package has no such file"
+            self.builder.warn(MEDIA, f"'{member}' is referred to here, but {place}; skipped", where or SourceSpan(self.display),
+                              hint="import the whole package (its folder or zip) instead" if self.package.folder is not None else None)
             return None
-        tree = parse_xml(data, f"{self.display}:{member}", self.sink)
+        tree = parse_xml(data, self.span(member).path, self.sink)
         return tree.getroot() if tree is not None else None
 
     # -- package structure ---------------------------------------------------------------------
@@ -124,7 +143,7 @@ class PackageReader:
             if not href:
                 continue
             if kind.startswith("imsqti_item_xmlv2"):
-                refs.append(ItemRef(href))
+                refs.append(ItemRef(href, span=self.span(name, resource)))
             elif kind.startswith("imsqti_test_xmlv2"):
                 tests.append(href)
             elif kind.startswith("imsqti_xmlv1") or kind.startswith("imsqti_item_xmlv1"):
@@ -152,7 +171,12 @@ class PackageReader:
                     value = _float(weight.get("value")) if weight is not None else None
                     href = normalise_member(str(PurePosixPath(member).parent / node.get("href", "")))
                     if href:
-                        refs.append(ItemRef(href, value, section))
+                        refs.append(ItemRef(href, value, section, self.span(member, node)))
+                    else:
+                        outside = f"the folder of {PurePosixPath(self.display).name}" if self.package.folder is not None else "the package"
+                        self.builder.warn(MEDIA, f"item '{node.get('href', '')}' lies outside {outside}; skipped",
+                                          self.span(member, node),
+                                          hint="import the folder that holds the test and its items" if self.package.folder is not None else None)
                 elif local(node) == "assessmentSection":
                     walk(node, section)
                 elif local(node) == "assessmentSectionRef":
@@ -166,7 +190,7 @@ class PackageReader:
     # -- one item ------------------------------------------------------------------------------
 
     def _item(self, ref: ItemRef) -> None:
-        item = self.xml(ref.href)
+        item = self.xml(ref.href, ref.span)
         if item is None:
             return
         if local(item) != "assessmentItem":
@@ -176,32 +200,57 @@ class PackageReader:
         result = reader.read()
         if result is not None:
             assert ref.section is not None, "read() places every ref in a section before its item is read"
-            self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id)
+            self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id, reader.interactions)
 
     def _rich(self, elements: list[etree._Element], member: str, where: str, text: str | None = None,
-              span: SourceSpan | None = None) -> str:
+              span: SourceSpan | None = None, root: etree._Element | None = None) -> str:
         # A lone <div> without attributes only wraps the content (our feedback, Canvas's habit).
         while len(elements) == 1 and local(elements[0]) == "div" and not elements[0].attrib and not (text or "").strip() \
                 and not (elements[0].tail or "").strip():
             text, elements = elements[0].text, children(elements[0])
         fragment = qti_fragment(elements, text)
-        fragment = self._media(fragment, member, span or self.span(member))
+        fragment = self._media(fragment, member, span or self.span(member), root)
         if not fragment.strip():
             return ""
         return markdown_from_html(self.builder, fragment, span or self.span(member), where)
 
-    def _media(self, fragment: str, member: str, span: SourceSpan) -> str:
-        """Package files the text shows (img/src, audio, video) -> media files next to the source."""
+    def _media(self, fragment: str, member: str, span: SourceSpan, root: etree._Element | None = None) -> str:
+        """Package files the text shows (img/src, audio, video) -> media files next to the source.
+        An image or a recording that is missing is reported (at the element that shows it, when
+        ``root``, the document, has it) and becomes a link to where it was: a source cannot show a
+        file it does not have, and would not build."""
+        def found(url: str) -> tuple[str, bytes] | None:
+            target = normalise_member(str(PurePosixPath(member).parent / unquote(url)))
+            data = self.package.file(target) if target else None
+            return (target, data) if target and data is not None else None
+
+        def missing(match: re.Match[str]) -> str:
+            urls = [u for _, _, u in ATTRIBUTE.findall(match.group(0)) if not EXTERNAL.match(u)]
+            absent = [u for u in urls if found(u) is None]
+            if not absent:
+                return match.group(0)
+            where = "beside the item" if self.package.folder is not None else "in the package"
+            for url in absent:
+                shown = next((e for e in (root.iter() if root is not None else ()) if isinstance(e.tag, str)
+                              and url in (e.get("src"), e.get("data"))), None)
+                at = SourceSpan(span.path, shown.sourceline or span.line, 1) if shown is not None else span
+                self.builder.warn(MEDIA, f"media file '{url}' is not {where}; it is kept as a link", at,
+                                  hint="put the file beside the source and show it again (![...](media/...)), or remove the link")
+            alt = re.search(r"\balt=(\"|')([^\"']*)\1", match.group(0))
+            inner = " ".join(html.unescape(re.sub(r"<[^>]*>", " ", match.group(0).split(">", 1)[-1])).split())
+            label = (html.unescape(alt.group(2)).strip() if alt and alt.group(2).strip() else inner
+                     or PurePosixPath(unquote(absent[0])).name)
+            # A source's media/ folder holds its media: a link into it would claim a file it lacks.
+            href = "./" + absent[0] if absent[0].startswith("media/") else absent[0]
+            return f'<a href="{href}">{html.escape(label, quote=False)}</a>'
+
         def replace(match: re.Match[str]) -> str:
             attribute, quote_char, url = match.group(1), match.group(2), match.group(3)
-            if re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I) or url.startswith("#"):
+            file = None if EXTERNAL.match(url) else found(url)
+            if file is None:
                 return match.group(0)
-            from urllib.parse import unquote
-            target = normalise_member(str(PurePosixPath(member).parent / unquote(url)))
-            data = self.package.files.get(target) if target else None
-            if not target or data is None:
-                self.builder.warn(MEDIA, f"media file '{url}' is not in the package", span)
-                return match.group(0)
+            target, data = file
             return f"{attribute}={quote_char}{self.builder.media.add(target.rsplit('/', 1)[-1], data)}{quote_char}"
 
-        return re.sub(r"\b(src|data)=(\"|')([^\"']+)\2", replace, fragment)
+        fragment = MEDIA_ELEMENT.sub(missing, fragment)
+        return ATTRIBUTE.sub(replace, fragment)

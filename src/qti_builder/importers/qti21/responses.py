@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from .item import ItemReader
 
 
+#: The standard response-processing templates, by the last part of their URI (QTI 2.0-2.2 alike):
+#: all or nothing by the correct response, the mapping's sum, the area mapping's sum.
+TEMPLATES = ("match_correct", "map_response_point", "map_response")
+
+
 @dataclass
 class Response:
     identifier: str
@@ -23,6 +28,42 @@ class Response:
     correct: list[str] = field(default_factory=list)
     mapping: dict[str, float] = field(default_factory=dict)
     case_sensitive: bool | None = None
+    #: The mapping's score for any value it does not list, and its bounds (None: none).
+    default: float = 0.0
+    lower: float | None = None
+    upper: float | None = None
+
+    def right(self) -> list[str]:
+        """The values that score: the correct response, else the mapping's positive entries."""
+        return list(self.correct) or [k for k, v in self.mapping.items() if v > 0]
+
+    def best(self) -> float | None:
+        """The most the mapping can give (None without a mapping): the best entry for a single
+        response, the positive entries together (within the upper bound) for several."""
+        if not self.mapping:
+            return None
+        positive = [v for v in self.mapping.values() if v > 0]
+        total = max(positive, default=0.0) if self.cardinality == "single" else sum(positive)
+        return min(total, self.upper) if self.upper is not None else total
+
+
+def scoring(item: etree._Element) -> str:
+    """How the item scores: a standard template (by its URI, or written out as the template
+    spells it), ``custom`` for other rules, ``none`` without response processing."""
+    processing = child(item, "responseProcessing")
+    if processing is None:
+        return "none"
+    uri = (processing.get("template") or processing.get("templateLocation") or "").rstrip("/")
+    name = uri.rsplit("/", 1)[-1].removesuffix(".xml")
+    if name in TEMPLATES:
+        return name
+    if descendants(processing, "mapResponsePoint"):
+        return "map_response_point"
+    if descendants(processing, "mapResponse"):
+        return "map_response"
+    if any(_is_correct_test(m) for m in descendants(processing, "match")):
+        return "match_correct"
+    return "custom" if children(processing) else "none"
 
 
 class FeedbackConditions:

@@ -3,6 +3,7 @@ prefix); ``_float`` reads a number from attribute or element text (None when it 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from lxml import etree
@@ -30,6 +31,46 @@ def descendants(element: etree._Element, *names: str) -> list[etree._Element]:
 
 def _float(text: str | None) -> float | None:
     try:
-        return float((text or "").strip())
+        value = float((text or "").strip())
     except ValueError:
         return None
+    return value if math.isfinite(value) else None  # "nan" and "inf" are no score, bound or answer
+
+
+def replace_with_text(element: etree._Element, text: str) -> None:
+    """Put ``text`` where ``element`` was (its tail kept), and remove the element."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    previous = element.getprevious()
+    joined = text + (element.tail or "")
+    if previous is not None:
+        previous.tail = (previous.tail or "") + joined
+    else:
+        parent.text = (parent.text or "") + joined
+    parent.remove(element)
+
+
+def unwrap(element: etree._Element) -> None:
+    """Put ``element``'s content where it was (its tail kept), and remove the element itself."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    index = parent.index(element)
+    previous = element.getprevious()
+    lead = element.text or ""
+    if previous is not None:
+        previous.tail = (previous.tail or "") + lead
+    else:
+        parent.text = (parent.text or "") + lead
+    inner = list(element)
+    for offset, node in enumerate(inner):
+        parent.insert(index + offset, node)
+    tail = element.tail or ""
+    if inner:
+        inner[-1].tail = (inner[-1].tail or "") + tail
+    elif previous is not None:
+        previous.tail = (previous.tail or "") + tail
+    else:
+        parent.text = (parent.text or "") + tail
+    parent.remove(element)

@@ -1,0 +1,192 @@
+"""Moodle's other question types and the common plugins, from files written for these tests the
+way Moodle and the plugins export them (tests/fixtures/import/moodle-types/): what each becomes,
+every diagnostic exactly, and each imported quiz builds for every target.
+
+The expectations are Moodle's own rules, stated by hand: a gapselect/ddwtos ``[[n]]`` is choice n,
+its drop-down the choices of choice n's group (question/type/gapselect/questiontypebase.php); a
+Gapfill gap is the text between the delimiters, ``|`` between accepted answers; a multiple
+true/false row's right column is the one of weight 1; a calculated question's answer is its
+formula computed with the dataset's values and rounded as ``correctanswerformat`` says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_import_formats import FIXTURES, builds, messages, run_import
+
+from qti_builder.writers.markdown_source import read_back, write_source
+
+TYPES = FIXTURES / "moodle-types"
+LANGUAGE = ("{0}:1:1: warning[QB711]: Moodle XML does not record the quiz's language; 'en' was taken from its text\n"
+            "    hint: change 'language:' in the source if that is wrong")
+
+
+def imported(name: str, tmp_path: Path) -> tuple[object, list[str]]:
+    quizzes, sink = run_import(TYPES / name)
+    assert not sink.errors, messages(sink)
+    (item,) = quizzes
+    builds(item.quiz, item.media, tmp_path)
+    written = write_source(item.quiz)
+    assert written.suffix == ".md" and read_back(written.text, written.suffix) == item.quiz
+    return item, messages(sink)
+
+
+def blanks(question: object) -> list[tuple[str, list[str], list[str]]]:
+    return [(b.kind, b.answers, b.options) for b in question.blanks]  # type: ignore[attr-defined]
+
+
+def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
+    item, found = imported("gaps.xml", tmp_path)
+    assert found == [
+        LANGUAGE.format("gaps.xml"),
+        "gaps.xml:17:1: warning[QB711]: question 'States of matter': not kept: 1 hint(s) shown between tries",
+        "gaps.xml:72:1: warning[QB711]: question 'Halogens (fixed order)': not kept: the fixed order of the choices "
+        "(the drop-downs list them in an order of their own)",
+        "gaps.xml:123:1: warning[QB711]: question 'Bonding': not kept: the formatting of choice 3 '<i>metallic</i>' "
+        "(drop-down options are plain text); dragging: the words become drop-down lists, where a word meant to be used "
+        "once can be chosen in several gaps",
+        "gaps.xml:157:1: warning[QB711]: question 'Old drag and drop': not kept: dragging: the words become drop-down lists, "
+        "where a word meant to be used once can be chosen in several gaps",
+        "gaps.xml:179:1: warning[QB711]: question 'Noble gases': not kept: gaps of one fixed size (fixedgapsize)",
+        "gaps.xml:222:1: warning[QB711]: question 'Acids in drop-downs': not kept: no credit for the same answer in two gaps "
+        "(noduplicates)",
+        "gaps.xml:242:1: warning[QB711]: question 'Array index (other delimiters)': not kept: the regular expression "
+        "'colou?r' (kept as the text it is written as); the gap #!!#, to be left empty (removed from the text); dragging: "
+        "the words become drop-down lists",
+        "gaps.xml:262:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap(s) [[7]], but only 2 "
+        "choice(s); skipped\n    hint: each [[n]] names the choice that is right there, counting from 1",
+        "gaps.xml:274:1: warning[QB713]: question 'Lonely group' (ddwtos): the group of 'Au' has no other choice, and a "
+        "drop-down needs a wrong one; skipped\n    hint: give the group another choice in Moodle, or put the choice in a "
+        "group with others",
+        "gaps.xml:286:1: warning[QB713]: question 'No gaps' (gapfill) has no gap […] in its text; skipped",
+    ]
+    states, halogens, old_select, bonding, old_drag, noble, acids, arrays = item.quiz.iter_questions()
+    # [[1]], [[3]], [[5]]: the choices solid, gaseous and 100; each drop-down lists its group.
+    assert states.id == "states" and states.points == 3
+    assert states.stem == ("Ice is water in its [[b1]] state; steam is water in its [[b2]] state. "
+                           "At sea level water boils at [[b3]] °C.")
+    assert blanks(states) == [("dropdown", ["solid"], ["liquid", "gaseous"]), ("dropdown", ["gaseous"], ["solid", "liquid"]),
+                              ("dropdown", ["100"], ["90", "120"])]
+    assert states.feedback.general == "Solid, liquid and gas are the three common states."
+    assert (states.feedback.correct, states.feedback.incorrect) == ("Your answer is correct.", "Your answer is incorrect.")
+    assert blanks(halogens) == [("dropdown", ["gas"], ["liquid", "solid", "liquid & <gas>"])]  # plain text, as written
+    assert blanks(old_select) == [("dropdown", ["Na"], ["So", "S"])]  # Moodle 2.0: the group in the feedback
+    # A drag box used in two gaps (infinite) is the answer of both.
+    assert bonding.stem == "In NaCl the bond is [[b1]]; in H<sub>2</sub> it is [[b2]]; in Cl<sub>2</sub> it is [[b3]] too."
+    assert blanks(bonding) == [("dropdown", ["ionic"], ["covalent", "metallic"]),
+                               ("dropdown", ["covalent"], ["ionic", "metallic"]),
+                               ("dropdown", ["covalent"], ["ionic", "metallic"])]
+    assert bonding.feedback.correct == "Well done."
+    assert blanks(old_drag) == [("dropdown", ["hydrogen"], ["helium", "lithium"]), ("dropdown", ["helium"], ["hydrogen", "lithium"])]
+    # Gapfill: typed answers, '|' between accepted ones; drop-downs of every answer and distractor.
+    assert noble.stem == "The lightest noble gas is [[b1]]; the one in lamps is [[b2]]." and noble.case_sensitive
+    assert blanks(noble) == [("text", ["helium", "He"], []), ("text", ["Neon"], [])]
+    assert blanks(acids) == [("dropdown", ["acetic"], ["citric", "sulfuric", "nitric"]),
+                             ("dropdown", ["citric"], ["acetic", "sulfuric", "nitric"])]
+    assert not acids.case_sensitive and acids.points == 2
+    # A gap inside code becomes a field beside the code (a blank in code cannot be one, QB144).
+    assert arrays.stem == "In `elements[`[[b1]]`]` the first element has index [[b2]], and a pattern [[b3]] accepts two spellings."
+    assert blanks(arrays) == [("dropdown", ["0"], ["colou?r", "1"]), ("dropdown", ["0"], ["colou?r", "1"]),
+                              ("dropdown", ["colou?r"], ["0", "1"])]
+
+
+def test_calculated_questions_with_one_set_of_values(tmp_path: Path) -> None:
+    item, found = imported("calculated.xml", tmp_path)
+    assert found == [
+        LANGUAGE.format("calculated.xml"),
+        "calculated.xml:13:1: warning[QB711]: question 'Speed' (calculated) is imported as a numerical question with its "
+        "one set of values ({d} = 37, {t} = 1.5): the formula {d}/{t} is lost",
+        "calculated.xml:111:1: warning[QB710]: question 'Ohm's law' (calculatedsimple): its answer {I}*{R} is computed from "
+        "3 sets of values of {I}, {R}; the source has no random values; skipped\n    hint: keep one set of values (a dataset "
+        "of 1 item) in Moodle to import it as a fixed question, or write it as a numerical question",
+        "calculated.xml:168:1: warning[QB711]: question 'Area of a circle' (calculatedmulti) is imported as a multiple-choice "
+        "question with its one set of values ({r} = 3): the formulas {=pi()*{r}**2} cm², {=2*pi()*{r}} cm², {={r}*{r}} cm² "
+        "are lost",
+        "calculated.xml:232:1: warning[QB711]: question 'Half-life' (calculated) is imported as a numerical question with "
+        "its one set of values ({m0} = 250, {n} = 3): the formula {m0} * pow(0.5, {n}) is lost; a geometric tolerance is "
+        "kept as the relative one",
+        "calculated.xml:281:1: warning[QB710]: question 'Missing dataset' (calculated): its answer {x}*{x} is computed from "
+        "the wildcard(s) {x}, which its datasets do not define; the source has no random values; skipped\n    hint: keep one "
+        "set of values (a dataset of 1 item) in Moodle to import it as a fixed question, or write it as a numerical question",
+        "calculated.xml:298:1: warning[QB710]: question 'Division by zero' (calculated): a formula cannot be computed (float "
+        "division by zero); skipped\n    hint: check the formula in Moodle",
+    ]
+    speed, circle, half_life = item.quiz.iter_questions()
+    # 37 / 1.5 = 24.666…, shown and graded to 1 decimal: 24.7; relative tolerance 0.01 of it.
+    assert speed.type == "numerical" and speed.points == 2 and speed.unit == "km/h"
+    assert speed.stem == ("A cyclist rides 37 km in 1.5 hours. What is her average speed? "
+                          "(That is 24.6666666667 km per hour… or is it?)")
+    assert [(a.value, a.tolerance, a.feedback) for a in speed.answers] == [(24.7, 0.247, "Right: 37 km / 1.5 h.")]
+    assert speed.feedback.general == "Speed is distance over time: 37 / 1.5."
+    # π·3² = 28.274…, 2π·3 = 18.849…, each to 2 decimals; 3·3 to none.
+    assert circle.type == "single_choice" and circle.stem == "What is the area of a circle of radius 3 cm?"
+    assert [(c.text, c.correct, c.feedback) for c in circle.choices] == [
+        ("28.27 cm²", True, None), ("18.85 cm²", False, "That is the circumference."), ("9 cm²", False, None)]
+    assert circle.feedback.correct == "Correct: πr²."
+    # 250 · 0.5³ = 31.25, to 3 significant figures rounding half up as PHP does: 31.3.
+    assert [(a.value, a.tolerance) for a in half_life.answers] == [(31.3, 3.13)]
+
+
+def test_multiple_true_false(tmp_path: Path) -> None:
+    item, found = imported("plugins.xml", tmp_path)
+    assert found == [
+        LANGUAGE.format("plugins.xml"),
+        "plugins.xml:13:1: warning[QB711]: question 'Enzymes': not kept: its place among the questions of its category "
+        "(its section follows them)",
+        "plugins.xml:101:1: warning[QB711]: question 'Zellorganellen': not kept: all-or-nothing scoring (mtfonezero): each "
+        "row now scores on its own; the deduction of 0.5 for a wrong row; the general feedback (a section has none); its "
+        "place among the questions of its category (its section follows them)",
+        "plugins.xml:140:1: warning[QB711]: question 'Fact or opinion': not kept: the feedback of each row",
+        "plugins.xml:200:1: warning[QB713]: question 'Unfinished' (mtf): row 2 has 0 right column(s), not one; skipped",
+    ]
+    category, enzymes, german = (s for _, s in item.quiz.iter_sections())
+    match, single = category.questions
+    assert [(p.prompt, p.answer) for p in match.pairs] == [("Mitochondria have their own DNA.", "Fact"),
+                                                           ("Cell biology is the most interesting subject.", "Opinion")]
+    assert match.points == 2 and match.distractors == [] and not match.shuffle
+    assert single.stem == "Judge the statement.\n\nViruses are alive."
+    assert [(c.text, c.correct) for c in single.choices] == [("Agree", False), ("Disagree", True)]
+    # True/false columns: a section of true/false questions sharing the mark, inside the category.
+    assert [s.id for s in category.sections] == ["enzymes", "zellorganellen"]
+    assert (enzymes.title, enzymes.description, enzymes.shuffle) == ("Enzymes", "Are these statements about **enzymes** true?", True)
+    assert [(q.type, q.stem, q.answer, q.points) for q in enzymes.questions] == [
+        ("true_false", "Enzymes are proteins.", True, 1), ("true_false", "Enzymes are used up by the reactions they catalyse.", False, 1),
+        ("true_false", "Heat can denature an enzyme.", True, 1)]
+    assert enzymes.questions[0].feedback.general == "Almost all are; ribozymes are RNA."
+    # Falsch/Wahr, in that order: the column of weight 1 says which.
+    assert [(q.answer, q.points) for q in german.questions] == [(True, 1), (False, 1)] and not german.shuffle
+
+
+def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
+    item, found = imported("random-and-legacy.xml", tmp_path)
+    assert found == [
+        LANGUAGE.format("random-and-legacy.xml"),
+        "random-and-legacy.xml:35:1: warning[QB710]: question 'Random capitals' (random short-answer matching, "
+        "randomsamatch) draws 3 of the short-answer questions of category 'Default for Geography/Capitals' and its "
+        "subcategories ('France', 'Japan', 'Korea') into a matching question at random; the source cannot draw questions "
+        "into one question; skipped\n    hint: write a matching question of those short answers by hand",
+        "random-and-legacy.xml:51:1: warning[QB710]: question 'Random (Capitals and subcategories)' (random) draws one "
+        "question of category 'Default for Geography/Capitals' and its subcategories at random; skipped\n    hint: a "
+        "section with select: 1 draws one of its questions: move the category's questions into a section of their own",
+        "random-and-legacy.xml:80:1: warning[QB710]: question 'Label the map' (drag and drop onto an image, ddimageortext) "
+        "cannot be imported; skipped\n    hint: the source has no such question type; rebuild it from the types the source has",
+        "random-and-legacy.xml:90:1: warning[QB710]: question 'Mark Seoul' (drag markers onto an image, ddmarker) cannot be "
+        "imported; skipped\n    hint: the source has no such question type; rebuild it from the types the source has",
+        "random-and-legacy.xml:112:1: warning[QB710]: question 'Derivative' has the type 'stack', which cannot be imported; "
+        "skipped\n    hint: importable types: calculated, calculatedmulti, calculatedsimple, cloze, ddwtos, description, "
+        "essay, gapfill, gapselect, match, matching, mtf, multianswer, multichoice, numerical, ordering, shortanswer, truefalse",
+        "random-and-legacy.xml:145:1: warning[QB714]: image 'flags/japan.png' is referenced but not embedded "
+        "(<image_base64>); skipped",
+        "random-and-legacy.xml:152:1: warning[QB714]: <image_base64> is not valid base64; the image is skipped",
+    ]
+    capitals, asia = item.quiz.sections  # the category the others are under is the quiz ("Capitals")
+    assert item.quiz.title == "Capitals"
+    assert [q.title for q in capitals.questions] == ["France", "Japan"]
+    korea, rivers, flag, colours, symbol, lost, broken = asia.questions
+    assert rivers.type == "matching" and [(p.prompt, p.answer) for p in rivers.pairs] == [("Han", "South Korea"), ("Seine", "France")]
+    # The 1.9 image is the question text's, whatever reads the text: choices, cloze, gaps.
+    assert flag.stem == "Whose flag is this?\n\n![](media/korea.png)"
+    assert colours.stem == "Its background is [[b1]].\n\n![](media/korea.png)"
+    assert symbol.stem == "In its middle is a [[b1]].\n\n![](media/korea.png)"
+    assert list(item.media) == ["media/korea.png"]
+    assert lost.stem == "This image was not exported." and broken.stem == "This image is damaged."
