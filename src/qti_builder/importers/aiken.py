@@ -57,7 +57,7 @@ def import_aiken(path: Path, display: str, sink: DiagnosticSink) -> list[Importe
     if raw is None:
         return []
     reader = _Reader(path, display, sink)
-    for number, line in enumerate(decode(raw, display, sink, "Aiken").split("\n"), 1):
+    for number, line in enumerate(decode(raw, display, sink).split("\n"), 1):
         reader.line(number, line)
     reader.end()
     language = guess_language(reader.texts)

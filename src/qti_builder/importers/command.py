@@ -29,13 +29,13 @@ OUTPUT_EXISTS = "QB720"
 def import_command(
     inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Canvas quiz or course exports and text2qti zips, "
                                                       "Moodle XML, QTI 2.1 packages (.zip or folder), QTI item files, "
-                                                      "text2qti files, quiz pages (.txt, .md).", metavar="INPUTS",
+                                                      "text2qti files, GIFT and Aiken files, quiz pages (.txt, .md).", metavar="INPUTS",
                                          show_default=False)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sources (media go to its media/ folder).", file_okay=False)] = Path("source"),
     format: Annotated[str, typer.Option("--format", "-f", help=f"Input format: auto, {', '.join(FORMATS)}.")] = "auto",
     force: Annotated[bool, typer.Option("--force", help="Overwrite sources that already exist.")] = False,
 ) -> None:
-    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti or quiz pages into sources (one per quiz)."""
+    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz)."""
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     sink = DiagnosticSink()
@@ -105,7 +105,7 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
 def import_summary(item: ImportedQuiz) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
     changed on the way and those skipped, which the warnings above name one by one."""
-    imported = Counter(q.type for q in item.quiz.iter_questions())
+    imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
     lines = [f"imported {sum(imported.values())} question(s) from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
     parts = [f"{sum(counts.values())} {what} ({_by_type(counts)})" for what, counts in (("changed", item.changed), ("skipped", item.skipped))
              if counts]

@@ -20,16 +20,17 @@ GRADE_HINT = ("Moodle's grade options are " + ", ".join(f"{g:.5f}".rstrip("0").r
               + " and 0 % and their negatives; Moodle refuses any other weight")
 
 
-def decode(raw: bytes, display: str, sink: DiagnosticSink, what: str) -> str:
-    """The file's text with LF line ends and no BOM. Moodle refuses a file that is not UTF-8
-    (validate_is_utf8_file); such a file (most often Windows-1252) is read as Windows-1252 here,
-    with a warning at the line of the first byte that is not UTF-8."""
+def decode(raw: bytes, display: str, sink: DiagnosticSink, refused_by: str | None = None) -> str:
+    """The file's text with LF line ends and no BOM. A file that is not UTF-8 (most often
+    Windows-1252) is read as Windows-1252, with a warning at the line of the first byte that is not
+    UTF-8; ``refused_by`` names the Moodle import that refuses it (validate_is_utf8_file)."""
     raw = raw.removeprefix(b"\xef\xbb\xbf")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
-        sink.warning(LOST, f"the file is not UTF-8, which Moodle's {what} import refuses; it was read as Windows-1252",
+        refusal = f", which Moodle's {refused_by} import refuses" if refused_by else ""
+        sink.warning(LOST, f"the file is not UTF-8{refusal}; it was read as Windows-1252",
                      SourceSpan(display, line), hint="check the accented letters in the source, and save the file as UTF-8")
         text = raw.decode("cp1252", "replace")
     return text.replace("\r\n", "\n").replace("\r", "\n")

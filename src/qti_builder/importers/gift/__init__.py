@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model import Quiz
 from ..base import LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
 from ..moodle.file import _common_prefix
 from ..moodletext import decode
@@ -76,7 +78,8 @@ def import_gift(path: Path, display: str, sink: DiagnosticSink) -> list[Imported
 
 def _blocks(lines: list[str], display: str, builder: QuizBuilder) -> list[Block]:
     """readquestions: trimmed lines, a blank one (or ``0``) between questions."""
-    blocks, current = [], []
+    blocks: list[Block] = []
+    current: list[Line] = []
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text or text == "0":
@@ -107,19 +110,19 @@ def _category_path(text: str) -> tuple[str, ...]:
 
 
 def _quiz(path: Path, display: str, builder: QuizBuilder, read: list[tuple[tuple[str, ...], Question]],
-          texts: list[str]) -> object:
+          texts: list[str]) -> Quiz | None:
     """The quiz: the category all questions are in is the quiz (its name the title, else the
     file's), the categories below it its sections, nested as in Moodle."""
     root = _common_prefix([category for category, _ in read])
     stem = re.sub(r"(\.gift)?(\.txt)?$", "", path.name, flags=re.I) or path.stem
     title = root[-1] if root else stem
-    sections: dict[tuple[str, ...], dict[str, object]] = {}
+    sections: dict[tuple[str, ...], dict[str, Any]] = {}
 
-    def section_for(category: tuple[str, ...]) -> dict[str, object]:
+    def section_for(category: tuple[str, ...]) -> dict[str, Any]:
         if category not in sections:
             below = category[len(root):]
             parent = section_for(category[:-1]) if len(below) > 1 else None
-            sections[category] = builder.section(category[-1] if below else title, parent)  # type: ignore[arg-type]
+            sections[category] = builder.section(category[-1] if below else title, parent)
         return sections[category]
 
     for category, question in read:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import unquote
 
 from ...content import plain_text
@@ -39,8 +39,6 @@ TAG = re.compile(r"\[tag:((?:\\\]|[^\]<>`\x00-\x1f\x7f])*)\]")
 PLUGINFILE = re.compile(r"@@PLUGINFILE@@/([^\"'\s<>)]+)")
 _MEDIA_TAG = re.compile(r"<(img|audio|video|source)\b([^>]*?)\s*/?>", re.I)
 _IMAGE = re.compile(r"!\[([^\]]*)\]\((@@PLUGINFILE@@/[^)\s]+)\)")
-#: Moodle's question types, as the summary of skipped questions names them.
-KINDS = ("description", "essay", "numerical", "multichoice", "match", "truefalse", "shortanswer")
 
 
 def escape(text: str) -> str:
@@ -240,7 +238,6 @@ class BlockReader:
             if more:
                 self.note("only the first {...} holds answers: Moodle keeps the rest of the text, braces and all, as question text",
                           at + closing + 1 + more.start(), hint="write \\{ and \\} for braces that are text")
-        general = ""
         cut = answer.text.rfind("####")
         if cut != -1:
             general_piece = Piece(answer.text[cut + 4:], answer.at + cut + 4)
@@ -259,9 +256,9 @@ class BlockReader:
         reader = getattr(self, "_" + self.kind)
         if reader(answer) is False:
             return None
-        return self._finish(name, stem_text, body)
+        return self._finish(name, stem_text)
 
-    def _finish(self, name: str | None, stem_text: str, body: Piece) -> Question:
+    def _finish(self, name: str | None, stem_text: str) -> Question:
         data = {k: v for k, v in self.data.items() if not k.startswith("_")}
         label = name or default_name(stem_text)
         derived = plain_text(data["stem"], 100) if data.get("stem") else ""
@@ -317,7 +314,9 @@ class BlockReader:
         if len(pieces) < 2:
             self.refuse("a multiple-choice question needs at least two answers", answer.at)
             return False
-        fractions, choices = [], []
+        fractions: list[float] = []
+        choices: list[Data] = []
+        places: list[int] = []
         for piece in (p.strip() for p in pieces):
             if piece.text.startswith("="):
                 weight: float = 1.0
@@ -334,9 +333,9 @@ class BlockReader:
             markdown = self.markdown(text, self.data["_fmt"], f"answer {len(choices) + 1}")
             if not markdown:
                 continue  # Moodle leaves empty answers out
-            choices.append({"text": markdown, "feedback": self._feedback(feedback, f"the feedback of answer {len(choices) + 1}"),
-                            "_at": piece.at})
+            choices.append({"text": markdown, "feedback": self._feedback(feedback, f"the feedback of answer {len(choices) + 1}")})
             fractions.append(weight * 100)
+            places.append(piece.at)
         if len(choices) < 2:
             self.refuse("a multiple-choice question needs at least two answers that are not empty", answer.at)
             return False
@@ -348,25 +347,23 @@ class BlockReader:
             set_choice_scores(self.data, fractions)
         else:
             best = max(fractions)
-            for choice, fraction in zip(choices, fractions):
+            for choice, fraction, place in zip(choices, fractions, places):
                 choice["correct"] = fraction == best and best > 0
                 if fraction != best and fraction != 0:
                     self.lose(f"the weight {fraction:g} % of answer {choice['id']} (a single-choice question is all or nothing)",
-                              choice["_at"])
+                              place)
             if sum(c["correct"] for c in choices) > 1:
                 self.data["type"] = "multiple_response"
                 self.lose("several answers marked '=' in a one-answer question: imported as multiple response", answer.at)
             else:
                 self.data["type"] = "single_choice"
-        for choice in choices:
-            del choice["_at"]
         return None
 
     def _truefalse(self, answer: Piece) -> None:
         bits = answer.text.split("#", 2)
         value = TRUE_FALSE[unescape(bits[0]).strip()]
         offset = answer.at
-        feedback = []
+        feedback: list[Piece] = []
         for bit in bits[1:]:
             offset += len(bits[len(feedback)]) + 1
             feedback.append(Piece(bit, offset).strip())
@@ -458,7 +455,7 @@ class BlockReader:
         self.data.update(type="numerical", answers=kept)
         return None
 
-    def _number(self, value: str, at: int) -> tuple[float, float] | None | bool:
+    def _number(self, value: str, at: int) -> tuple[float, float] | None | Literal[False]:
         """(answer, tolerance) of ``min..max``, ``answer:tolerance`` or ``answer``; None for an
         answer Moodle makes '*' (not a number); False for a question Moodle refuses."""
         if value.find("..") > 0:

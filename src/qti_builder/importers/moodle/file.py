@@ -67,7 +67,7 @@ class MoodleFile:
             entry = TYPES.get(kind)
             name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
             if entry is None:
-                self.builder.warn(UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
+                self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
                                   self.span(element), hint=f"importable types: {', '.join(sorted(TYPES))}")
                 continue
             data = self._question(element, entry, name, quiz_id)
@@ -78,7 +78,7 @@ class MoodleFile:
         self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
                           SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
         quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
-        return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
+        return self.builder.imported(quiz) if quiz else None
 
     def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
         """Declared categories (path -> idnumber, description) and the paths questions are in."""

@@ -92,7 +92,7 @@ class PackageReader:
             self._item(ref)
         language = self.languages[0] if self.languages else "en"
         quiz = self.builder.build(self.quiz_id or title, title, language, description, settings)
-        return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
+        return self.builder.imported(quiz) if quiz else None
 
     def _manifest(self, manifest: etree._Element, name: str) -> tuple[str, str | None, list[ItemRef], list[str]]:
         base = str(PurePosixPath(name).parent)
