@@ -10,11 +10,15 @@ output: which questions Moodle makes of a file, their names, answers, fractions 
 from __future__ import annotations
 
 import shutil
+import tempfile
+from html import escape as escape_html
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import ROOT
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from lxml import etree, html
 from test_import_formats import builds, cli, messages, run_import
 
@@ -23,7 +27,8 @@ from qti_builder.diagnostics import DiagnosticSink, display_path
 from qti_builder.importers import detect, import_path
 from qti_builder.importers.gift import _category_path
 from qti_builder.importers.gift.block import escape, unescape
-from qti_builder.importers.moodletext import default_name, shorten_text
+from qti_builder.importers.markup import canonical
+from qti_builder.importers.moodletext import default_name, plain_markdown, shorten_text
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.writers.markdown_source import read_back, write_source
 
@@ -410,3 +415,30 @@ def test_each_imported_source_builds(name: str, tmp_path: Path) -> None:
     (source,) = (tmp_path / "source").glob("*.md")
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     assert len(list((tmp_path / "dist").iterdir())) == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from(list("ab 1.)-+=*_`[]<>~|$!#&;\\é")), max_size=12) | st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), max_size=30))
+def test_plain_text_shows_as_written(text: str) -> None:
+    """Answers and Aiken texts are plain lines: most are kept as they are (no conversion needed),
+    the others escaped; either way the Markdown shows exactly the text."""
+    assume(text.strip())
+    shown = "<p>" + escape_html(" ".join(text.split()), quote=False) + "</p>"
+    assert canonical(render_html(plain_markdown(text))) == canonical(shown)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.text(st.sampled_from(list("ab1 .:%#=~{}->\\n[]$/_*<>TF")), max_size=25), max_size=8))
+def test_any_text_imports_or_is_refused_with_a_diagnostic(lines: list[str]) -> None:
+    """Whatever the text, a GIFT import gives a quiz whose source reads back as it, or a located
+    error: never a traceback."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fuzz.gift"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        sink = DiagnosticSink()
+        quizzes = import_path(path, "fuzz.gift", sink, "gift")
+    if not quizzes:
+        assert [d.code for d in sink.errors] == ["QB704"]
+        return
+    written = write_source(quizzes[0].quiz)
+    assert read_back(written.text, written.suffix) == quizzes[0].quiz

@@ -21,8 +21,7 @@ from pathlib import Path
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .base import INVALID, LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, same_title, sanitise_id
-from .markup import plain_to_markdown
-from .moodletext import decode, default_name
+from .moodletext import decode, default_name, plain_markdown
 from .safety import read_input
 
 OPTION = re.compile(r"[A-Z][).][ \t]?")
@@ -139,10 +138,10 @@ class _Reader:
             problem = "fewer than two options that are not empty" if len(options) < 2 else f"its right option {letter} is empty"
             self.skip(f"question '{name}' was skipped: it has {problem}", line)
             return
-        stem = plain_to_markdown(stem_text)
+        stem = plain_markdown(stem_text)
         self.texts.append(stem)
         data = {"type": "single_choice", "stem": stem, "shuffle": True,
-                "choices": [{"id": chr(65 + i), "text": plain_to_markdown(text), "correct": correct}
+                "choices": [{"id": chr(65 + i), "text": plain_markdown(text), "correct": correct}
                             for i, (correct, text) in enumerate(options)]}
         if name and not same_title(name, plain_text(stem, 100)):
             data["title"] = name

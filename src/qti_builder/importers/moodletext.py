@@ -95,7 +95,7 @@ def to_markdown(builder: QuizBuilder, text: str, fmt: str, span: SourceSpan, whe
     """A text in one of Moodle's formats as the source's Markdown. FORMAT_MOODLE is HTML in which
     line breaks are kept (text_to_html); FORMAT_PLAIN shows as written; FORMAT_MARKDOWN is kept."""
     text = text.strip()
-    if not text or fmt == "markdown":
+    if not text or fmt == "markdown" or (fmt in ("plain", "moodle") and _reads_as_itself(text)):
         return text
     if fmt == "plain":
         return plain_to_markdown(text)
@@ -106,3 +106,19 @@ def to_markdown(builder: QuizBuilder, text: str, fmt: str, span: SourceSpan, whe
         text = re.sub(r">\s+<", "><", text)
         text = re.sub(r"\n<", " <", re.sub(r">\n", "> ", text)).replace("\n", "<br>\n")
     return markdown_from_html(builder, text, span, where)
+
+
+#: Characters that can mean something in Markdown or HTML (markup.escaping), and a line break.
+_MEANINGFUL = re.compile(r"[\\`*_\[\]<>~|$!#&\n]")
+
+
+def plain_markdown(text: str) -> str:
+    """Plain text as Markdown that shows it as written."""
+    text = text.strip()
+    return text if _reads_as_itself(text) else plain_to_markdown(text)
+
+
+def _reads_as_itself(text: str) -> bool:
+    """A line that is Markdown showing exactly its characters as they are: most answers and
+    questions, which so skip the conversion and its check (a thousandth of a second each)."""
+    return not _MEANINGFUL.search(text) and not re.match(r"[-+=]|\d+[.)]", text)

@@ -20,8 +20,7 @@ from urllib.parse import unquote
 from ...content import plain_text
 from ...diagnostics import SourceSpan
 from ..base import INVALID, LOST, MEDIA, SURPRISE, QuizBuilder, choice_ids, one_line, same_title, set_choice_scores
-from ..markup import plain_to_markdown
-from ..moodletext import GRADE_HINT, TEXT_FORMATS, default_name, grade_problem, to_markdown
+from ..moodletext import GRADE_HINT, TEXT_FORMATS, default_name, grade_problem, plain_markdown, to_markdown
 
 Data = dict[str, Any]
 
@@ -493,9 +492,9 @@ class BlockReader:
                     return False
                 continue
             if prompt:
-                pairs.append({"prompt": prompt, "answer": plain_to_markdown(target)})
+                pairs.append({"prompt": prompt, "answer": plain_markdown(target)})
             else:
-                distractors.append(plain_to_markdown(target))
+                distractors.append(plain_markdown(target))
         self.data.update(type="matching", pairs=pairs, distractors=distractors, shuffle=True)
         return None
 
