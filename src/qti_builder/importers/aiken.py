@@ -48,7 +48,7 @@ def sniff(path: Path, head: bytes) -> bool:
 class _Question:
     line: int
     stem: list[str]
-    options: list[tuple[int, str]] = field(default_factory=list)
+    options: list[str] = field(default_factory=list)
 
 
 def import_aiken(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
@@ -95,7 +95,7 @@ class _Reader:
                 self.stray(f"the option '{text}' belongs to no question (an option line starts with a capital letter "
                            "and ')' or '.'); skipped", number)
                 return
-            question.options.append((number, text[2:].strip()))
+            question.options.append(text[2:].strip())
         elif ANSWER.match(text):
             if question is None:
                 self.stray(f"'{text}' belongs to no question; skipped", number)
@@ -133,10 +133,13 @@ class _Reader:
                                                                   "with its capital letter")
             return
         # Moodle saves no empty option (the others keep their marks).
-        options = [(i == right, text) for i, (_, text) in enumerate(question.options) if text]
-        if len(options) < 2 or not any(correct for correct, _ in options):
-            problem = "fewer than two options that are not empty" if len(options) < 2 else f"its right option {letter} is empty"
-            self.skip(f"question '{name}' was skipped: it has {problem}", line)
+        options = [(i == right, text) for i, text in enumerate(question.options) if text]
+        if len(options) < 2:
+            self.skip(f"question '{name}' was skipped: it has fewer than two options that are not empty", line)
+            return
+        if not any(correct for correct, _ in options):
+            self.skip(f"question '{name}' was skipped: its right option {letter} is empty", line,
+                      hint="Moodle imports it with no right answer (it saves no empty option)")
             return
         stem = plain_markdown(stem_text)
         self.texts.append(stem)
