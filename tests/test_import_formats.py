@@ -302,7 +302,7 @@ def test_command_writes_sources_and_media_and_refuses_to_overwrite(tmp_path: Pat
 
 
 def test_command_usage_errors(tmp_path: Path) -> None:
-    code, out, err = cli("import", str(FIXTURES / "bare-question.xml"), "--format", "gift")
+    code, out, err = cli("import", str(FIXTURES / "bare-question.xml"), "--format", "blackboard")
     assert code == 2 and "unknown format" in err
     code, out, err = cli("import", str(tmp_path / "missing.xml"), "--out", str(tmp_path / "s"))
     assert code == 1 and "QB700" in err

@@ -324,7 +324,7 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB704", "An input in which no question could be read.", "the input", "check that it is a quiz export",
        "an empty Moodle XML <quiz/>", "an export with questions", syntax="text"),
     _w("QB710", "A question type or interaction that cannot be imported: skipped.", "the question", "write that question by hand",
-       "a Moodle 'gapfill' plugin question", "a built-in type", syntax="text"),
+       "a Moodle 'stack' plugin question", "a built-in type", syntax="text"),
     _w("QB711", "A setting or part of a question that the source cannot hold: lost.", "the question",
        "check the imported question, and set what it needs by hand", "a Moodle question with hints", "the question without them", syntax="text"),
     _w("QB712", "Rich text kept as raw HTML, or HTML the sanitiser removes.", "the question",
@@ -334,6 +334,9 @@ CODES_LIST: tuple[Code, ...] = (
        "the question with its answer", syntax="text"),
     _w("QB714", "A media file or an item that is referred to but missing (a missing image or recording is kept as a link), or not valid base64.", "the question",
        "export the quiz again with its files", "an export without its images", "the export with them", syntax="text"),
+    _w("QB715", "Text that the system it comes from reads otherwise than it looks (GIFT's {true}, an Aiken line '0'): imported as that system reads it.",
+       "the text", "check the imported question; change the input if the system's reading is not what was meant",
+       "::Q:: Is it? {true} in a GIFT file (GIFT reads {true} as the answer true)", "::Q:: Is it? {T}", syntax="text"),
     _e("QB720", "A source that already exists (use --force), or two inputs with one quiz id.", "the output source",
        "pass --force to replace it, or import into another --out folder", "importing twice into source/", "--force", syntax="text"),
 )

@@ -47,6 +47,8 @@ FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
     ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file"),
     ImportFormat("moodle", "Moodle XML question export (<quiz> or a bare <question>)"),
     ImportFormat("text2qti", "text2qti plain-text quiz (Quiz title:, *a) choices, [*] answers, = numbers, ____ essays)"),
+    ImportFormat("gift", "Moodle GIFT (::name:: text {=right ~wrong}, $CATEGORY: lines)"),
+    ImportFormat("aiken", "Moodle Aiken (a question line, A) options, ANSWER: B)"),
     ImportFormat("quizpage", "a quiz page as text or Markdown: questions, lettered options, 'Answer:'/'정답:' and explanations"),
 )}
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,8 +26,10 @@ from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
 #: package refused, QB704 an input with no question, QB720 an output that exists. Warnings: QB710
 #: a question type that cannot be imported (skipped), QB711 a setting or part that is lost,
 #: QB712 content kept as HTML or changed by the sanitiser, QB713 a question the model cannot hold
-#: (skipped), QB714 a media file that is missing or refused.
+#: (skipped), QB714 a media file that is missing or refused, QB715 text that the system it comes
+#: from reads differently from how it looks (imported as that system reads it).
 NO_QUESTIONS, UNSUPPORTED, LOST, CONTENT, INVALID, MEDIA = "QB704", "QB710", "QB711", "QB712", "QB713", "QB714"
+SURPRISE = "QB715"
 
 _QUESTION = TypeAdapter(Question)
 
@@ -38,6 +41,11 @@ class ImportedQuiz:
     media: dict[str, bytes] = field(default_factory=dict)
     #: The input, as displayed in diagnostics.
     origin: str = ""
+    #: Questions imported with a part lost or changed (a QB711, QB712 or QB714 warning within
+    #: their lines), by model type; filled by :meth:`QuizBuilder.imported`.
+    changed: Counter[str] = field(default_factory=Counter)
+    #: Questions skipped, by their type as the input names it.
+    skipped: Counter[str] = field(default_factory=Counter)
 
 
 def clean_text(text: str | None) -> str:
@@ -159,8 +167,17 @@ class _Pending:
     span: SourceSpan
     label: str
     preferred_id: str | None
-    #: The question's type in the input (``gapselect``, ``choiceInteraction``), named if it is skipped.
-    kind: str | None = None
+    #: The question's last line in the input (its span is its first).
+    end_line: int | None
+    #: The question's type as the input names it (``gapselect``, ``choiceInteraction``): named if it
+    #: is skipped, and counted.
+    kind: str | None
+    #: The importer knows it changed the question (else: a change reported within its lines).
+    changed: bool
+
+
+#: Warnings that say a question was imported, but not exactly as it was.
+_CHANGES = (LOST, CONTENT, MEDIA)
 
 
 class QuizBuilder:
@@ -173,9 +190,25 @@ class QuizBuilder:
         self.roots: list[dict[str, Any]] = []
         self.media = MediaStore()
         self._pending: dict[int, list[_Pending]] = {}
+        self.changed: Counter[str] = Counter()
+        self.skipped: Counter[str] = Counter()
+        #: (path, line) of every warning of a change, to count the questions changed.
+        self._changes: set[tuple[str, int]] = set()
 
     def warn(self, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
+        span = span or SourceSpan(self.origin)
+        if code in _CHANGES and span != SourceSpan(self.origin):  # the bare file is the whole input's
+            self._changes.add((span.path, span.line))
+        self.sink.warning(code, message, span, hint)
+
+    def skip(self, kind: str, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
+        """Report a question that is not imported; ``kind`` is its type as the input names it."""
+        self.skipped[kind] += 1
         self.sink.warning(code, message, span or SourceSpan(self.origin), hint)
+
+    def imported(self, quiz: Quiz) -> ImportedQuiz:
+        """The result of a :meth:`build` that gave a quiz, with its media and counts."""
+        return ImportedQuiz(quiz, self.media.files, self.origin, self.changed, self.skipped)
 
     def section(self, title: str, parent: dict[str, Any] | None = None, preferred_id: str | None = None,
                 **settings: Any) -> dict[str, Any]:
@@ -187,10 +220,11 @@ class QuizBuilder:
         return section
 
     def add(self, section: dict[str, Any], data: dict[str, Any], span: SourceSpan, label: str,
-            preferred_id: str | None = None, kind: str | None = None) -> None:
+            preferred_id: str | None = None, *, end_line: int | None = None, kind: str | None = None,
+            changed: bool = False) -> None:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text),
-        ``kind`` its type in the input."""
-        self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, kind))
+        ``kind`` its type in the input; ``end_line`` is its last line (a change reported on any of its lines counts it as changed)."""
+        self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, end_line, kind, changed))
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
               settings: dict[str, Any] | None = None) -> Quiz | None:
@@ -257,9 +291,13 @@ class QuizBuilder:
                                  + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
                                  for e in exc.errors()[:3])
             kind = f" ({pending.kind})" if pending.kind else ""
-            self.warn(INVALID, f"question '{_short(pending.label)}'{kind} was skipped: {problems}", pending.span,
+            self.skip(pending.kind or str(data.get("type", "question")), INVALID,
+                      f"question '{_short(pending.label)}'{kind} was skipped: {problems}", pending.span,
                       hint="fix it in the original system and import again, or add it to the source by hand")
             return None
+        span = pending.span
+        if pending.changed or any((span.path, line) in self._changes for line in range(span.line, max(pending.end_line or 0, span.line) + 1)):
+            self.changed[question.type] += 1
         return question.model_dump(exclude_defaults=False)
 
 

@@ -8,6 +8,7 @@ gets its content hash added to the name instead.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import groupby
 from pathlib import Path
 from typing import Annotated
@@ -17,6 +18,7 @@ import typer
 from ..diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
 from ..media import safe_name
 from ..package import WriteError, write_files
+from ..summary import TYPE_WORDS
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
 from .base import LOST
@@ -27,13 +29,13 @@ OUTPUT_EXISTS = "QB720"
 def import_command(
     inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Canvas quiz or course exports and text2qti zips, "
                                                       "Moodle XML, QTI 2.1 packages (.zip or folder), QTI item files, "
-                                                      "text2qti files, quiz pages (.txt, .md).", metavar="INPUTS",
+                                                      "text2qti files, GIFT and Aiken files, quiz pages (.txt, .md).", metavar="INPUTS",
                                          show_default=False)],
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sources (media go to its media/ folder).", file_okay=False)] = Path("source"),
     format: Annotated[str, typer.Option("--format", "-f", help=f"Input format: auto, {', '.join(FORMATS)}.")] = "auto",
     force: Annotated[bool, typer.Option("--force", help="Overwrite sources that already exist.")] = False,
 ) -> None:
-    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti or quiz pages into sources (one per quiz)."""
+    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz)."""
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     sink = DiagnosticSink()
@@ -58,8 +60,8 @@ def import_command(
         raise typer.Exit(1) from None
     _print(sink.sorted())
     for item in imported:
-        count = sum(1 for _ in item.quiz.iter_questions())
-        typer.echo(f"imported {count} question(s) from {item.origin} as quiz '{item.quiz.id}'")
+        for line in import_summary(item):
+            typer.echo(line)
     for target, _ in files:
         typer.echo(f"wrote {display_path(target)}")
 
@@ -98,6 +100,25 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                            hint="pass --force to overwrite it, or import into another folder with --out")
         files.append((target, text.encode("utf-8")))
     return files
+
+
+def import_summary(item: ImportedQuiz) -> list[str]:
+    """What one input gave, by type: the questions imported, then (when there are any) those
+    changed on the way and those skipped, which the warnings above name one by one."""
+    imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
+    lines = [f"imported {sum(imported.values())} question(s) from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
+    parts = [f"{sum(counts.values())} {what} ({_by_type(counts)})" for what, counts in (("changed", item.changed), ("skipped", item.skipped))
+             if counts]
+    if parts:
+        lines.append(f"  {', '.join(parts)}; see the warnings above")
+    return lines
+
+
+def _by_type(counts: Counter[str]) -> str:
+    """``3 single choice, 1 essay``: model types in the docs' order, then the input's own names."""
+    known = [kind for kind in TYPE_WORDS if counts[kind]]
+    others = sorted(kind for kind in counts if kind not in TYPE_WORDS and counts[kind])
+    return ", ".join(f"{counts[kind]} {TYPE_WORDS.get(kind, kind)}" for kind in known + others)
 
 
 def _print(diagnostics: list[Diagnostic]) -> None:

@@ -129,7 +129,7 @@ class _Page:
         description = _join(self.description, paragraphs=True)
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, guess_language(self.texts + [title]),
                                   self._text(description) or None)
-        return [ImportedQuiz(quiz, {}, self.display)] if quiz else []
+        return [self.builder.imported(quiz)] if quiz else []
 
     def span(self, line: int) -> SourceSpan:
         return SourceSpan(self.display, line, 1)

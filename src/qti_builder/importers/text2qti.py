@@ -143,7 +143,7 @@ class _Reader:
         self.description = _paragraphs(self.description_lines)
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, self.title, guess_language(self.texts), self.description or None,
                                   self.settings)
-        return [ImportedQuiz(quiz, {}, self.display)] if quiz else []
+        return [self.builder.imported(quiz)] if quiz else []
 
     def _setting(self, option: str, value: str, number: int) -> None:
         name = SETTINGS.get(option.lower())

@@ -95,7 +95,7 @@ class AssessmentReader:
                           self.span(), hint="change 'language:' in the source if that is wrong")
         quiz_id = None if GENERATED_IDENT.match(self.ident) else self.ident
         quiz = self.builder.build(quiz_id, title, self.language, description, self.settings)
-        return ImportedQuiz(quiz, self.builder.media.files, self.package.display) if quiz else None
+        return self.builder.imported(quiz) if quiz else None
 
     # -- settings ------------------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ class MoodleFile:
             preferred = _strip_prefix(self._value(element, "idnumber"), quiz_id)
             expanded = data.pop("_section", None)
             if expanded is None:
-                self.builder.add(section, data, self.span(element), name, preferred, kind)
+                self.builder.add(section, data, self.span(element), name, preferred, kind=kind)
                 continue
             # A question that becomes a section of questions (multiple true/false).
             rows = self.builder.section(expanded["title"], section, preferred, description=expanded["description"],
@@ -105,7 +105,7 @@ class MoodleFile:
         self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
                           SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
         quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
-        return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
+        return self.builder.imported(quiz) if quiz else None
 
     def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
         """Declared categories (path -> idnumber, description) and the paths questions are in.
@@ -191,7 +191,7 @@ class MoodleFile:
             below = [n for path, n in self.short_answers if path == category or (subcategories and path[:len(category)] == category)]
             listed = (", ".join(f"'{n}'" for n in below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
                       if below else "none of them is in this file")
-            self.builder.warn(UNSUPPORTED, f"question '{name}' (random short-answer matching, randomsamatch) draws {choose} of the "
+            self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' (random short-answer matching, randomsamatch) draws {choose} of the "
                                            f"short-answer questions of category '{where}'"
                                            f"{' and its subcategories' if subcategories else ''} ({listed}) into a matching "
                                            "question at random; the source cannot draw questions into one question; skipped",
@@ -199,17 +199,17 @@ class MoodleFile:
             return
         if kind == "random":
             include = self._text(element, "questiontext").strip() in ("1", "true")
-            self.builder.warn(UNSUPPORTED, f"question '{name}' (random) draws one question of category '{where}'"
+            self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' (random) draws one question of category '{where}'"
                                            f"{' and its subcategories' if include else ''} at random; skipped", span,
                               hint="a section with select: 1 draws one of its questions: move the category's questions "
                                    "into a section of their own")
             return
         reason = UNHOLDABLE.get(kind)
         if reason:
-            self.builder.warn(UNSUPPORTED, f"question '{name}' ({reason}, {kind}) cannot be imported; skipped", span,
+            self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' ({reason}, {kind}) cannot be imported; skipped", span,
                               hint="the source has no such question type; rebuild it from the types the source has")
             return
-        self.builder.warn(UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
+        self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
                           span, hint=f"importable types: {', '.join(sorted(set(TYPES) | set(FIXED_TYPES)))}")
 
     def _followed_by_questions(self, index: int) -> bool:

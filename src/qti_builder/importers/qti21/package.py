@@ -111,7 +111,7 @@ class PackageReader:
             self._item(ref)
         language = self.languages[0] if self.languages else "en"
         quiz = self.builder.build(self.quiz_id or title, title, language, description, settings)
-        return ImportedQuiz(quiz, self.builder.media.files, self.display) if quiz else None
+        return self.builder.imported(quiz) if quiz else None
 
     def _manifest(self, manifest: etree._Element, name: str) -> tuple[str, str | None, list[ItemRef], list[str]]:
         base = str(PurePosixPath(name).parent)
@@ -200,7 +200,7 @@ class PackageReader:
         result = reader.read()
         if result is not None:
             assert ref.section is not None, "read() places every ref in a section before its item is read"
-            self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id, reader.interactions)
+            self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id, kind=reader.interactions)
 
     def _rich(self, elements: list[etree._Element], member: str, where: str, text: str | None = None,
               span: SourceSpan | None = None, root: etree._Element | None = None) -> str:

@@ -1,0 +1,155 @@
+"""Importing Aiken, Moodle's other plain-text format, as ``qformat_aiken::readquestions`` reads it
+(question/format/aiken/format.php): a question line, options ``A)`` or ``A.``, ``ANSWER: X``.
+
+The inputs are tests/fixtures/import/aiken/: ``networking.txt`` (CRLF line ends, options with and
+without a space after the letter) and ``broken.txt``, what Moodle refuses. Expected values are
+stated by hand from Moodle's rules.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from conftest import ROOT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_import_formats import builds, cli, messages, run_import
+from test_import_gift import moodle_questions
+
+from qti_builder.content import render_html
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.importers import detect, import_path
+from qti_builder.pipeline import BuildOptions, build
+from qti_builder.writers.markdown_source import read_back, write_source
+
+AIKEN = ROOT / "tests/fixtures/import/aiken"
+LANGUAGE = ("warning[QB711]: Aiken does not record the quiz's language; 'en' was taken from its text\n"
+            "    hint: change 'language:' in the source if that is wrong")
+REFUSED = "\n    hint: Moodle refuses it too; with 'Stop on error', its default, Moodle's import takes nothing from the file"
+
+
+def test_aiken_is_recognised(tmp_path: Path) -> None:
+    assert detect(AIKEN / "networking.txt").name == "aiken"
+    assert detect(AIKEN / "broken.txt").name == "aiken"
+    # A quiz page with answers and explanations is not Aiken, even with ANSWER: in capitals.
+    page = tmp_path / "page.txt"
+    page.write_text("Networks\n\n1. Which layer routes packets?\nA) Physical\nB) Network\nANSWER: B\n"
+                    "Explanation: routers work at the network layer.\nRouting is the network layer's job.\n\n"
+                    "2. What does DNS do?\nA) Names to addresses\nB) Addresses to names\nANSWER: A\n"
+                    "Explanation: it resolves names.\nIt also caches them.\n", encoding="utf-8")
+    assert detect(page).name == "quizpage"
+    markdown = tmp_path / "networking.md"
+    shutil.copy(AIKEN / "networking.txt", markdown)
+    assert detect(markdown).name == "quizpage"
+
+
+def test_a_realistic_file(tmp_path: Path) -> None:
+    quizzes, sink = run_import(AIKEN / "networking.txt")
+    assert messages(sink) == [f"networking.txt:1:1: {LANGUAGE}"]
+    imported = quizzes[0]
+    quiz = imported.quiz
+    assert quiz.id == "networking" and [s.title for s in quiz.sections] == ["networking"]
+    q = list(quiz.iter_questions())
+    assert [x.type for x in q] == ["single_choice"] * 4
+    assert [x.stem for x in q][:2] == ["Which layer of the OSI model routes packets between networks?", "What does DNS translate?"]
+    assert [[c.text for c in x.choices] for x in q] == [
+        ["Physical", "Data link", "Network", "Transport"],
+        ["Domain names into IP addresses", "IP addresses into MAC addresses", "Port numbers into services"],
+        ["HTTP", "HTTPS", "FTP", "SMTP"],
+        ["8.8.8.8", "192.168.1.10", "1.1.1.1"],  # "A)8.8.8.8": the space after the letter is optional
+    ]
+    assert [next(c.id for c in x.choices if c.correct) for x in q] == ["C", "A", "B", "B"]  # "ANSWER:B" too
+    # Names as Moodle makes them: the line cut to 80 characters (at the space before "encrypting"),
+    # and with what PHP's strip_tags takes for a tag ("<, >") removed.
+    assert [x.title for x in q] == [None, None, "Which protocol delivers web pages securely, on port 443 by default, with TLS ...",
+                                    "Which of these is a private IPv4 address? ( and & are plain text in Aiken)"]
+    # The text is plain: Moodle escapes it (htmlspecialchars), so <, > and & show as written.
+    assert render_html(q[3].stem) == "<p>Which of these is a private IPv4 address? (&lt;, &gt; and &amp; are plain text in Aiken)</p>"
+    assert not imported.changed and not imported.skipped
+    written = write_source(quiz)
+    assert read_back(written.text, written.suffix) == quiz
+    builds(quiz, imported.media, tmp_path)
+
+
+def test_what_moodle_refuses_is_reported_where_it_is(tmp_path: Path) -> None:
+    quizzes, sink = run_import(AIKEN / "broken.txt")
+    assert messages(sink) == [
+        f"broken.txt:1:1: {LANGUAGE}",
+        "broken.txt:1:1: warning[QB713]: the option 'A) An option before any question' belongs to no question (an option line "
+        "starts with a capital letter and ')' or '.'); skipped" + REFUSED,
+        "broken.txt:2:1: warning[QB713]: 'ANSWER: A' belongs to no question; skipped" + REFUSED,
+        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' was skipped: it has 1 option(s), and needs two at least"
+        + REFUSED,
+        "broken.txt:9:1: warning[QB715]: the question's text goes on over another line: Moodle starts a new question on each "
+        "line (and refuses the one before); the lines are read here as one question\n"
+        "    hint: write the question on one line (Aiken has no line breaks)",
+        "broken.txt:14:1: warning[QB713]: question 'Which command shows the routing table?' was skipped: it has no ANSWER: line "
+        "before the next question starts on line 17" + REFUSED,
+        "broken.txt:26:1: warning[QB713]: question 'How many bits are in an IPv6 address?' was skipped: ANSWER: names 'D', not "
+        "one of its options A to C\n    hint: Moodle imports it with no right answer; name the right option with its capital letter",
+        "broken.txt:31:1: warning[QB713]: question 'Which device joins two networks?' was skipped: ANSWER: names 'a', not one of "
+        "its options A to B\n    hint: Moodle imports it with no right answer; name the right option with its capital letter",
+        "broken.txt:33:1: warning[QB713]: question 'What does TTL stand for?' was skipped: it has no ANSWER: line before the end "
+        "of the file" + REFUSED,
+    ]
+    imported = quizzes[0]
+    loopback, arp = imported.quiz.iter_questions()
+    assert render_html(loopback.stem) == "<p>What is the loopback address<br>\nin IPv4?</p>"
+    assert [c.correct for c in loopback.choices] == [True, False]
+    assert arp.stem == "What does ARP resolve?" and [c.correct for c in arp.choices] == [True, False]
+    assert imported.skipped == {"multichoice": 5} and not imported.changed
+    builds(imported.quiz, imported.media, tmp_path)
+
+
+def test_short_lines_and_empty_options(tmp_path: Path) -> None:
+    path = tmp_path / "quirks.txt"
+    # Lines under two characters are ignored; "A)" is an empty option, which Moodle does not save.
+    path.write_text("What is 1 + 1?\nx\nA)\nB) 2\nC) 3\nANSWER: B\n", encoding="utf-8")
+    quizzes, sink = run_import(path, "aiken")
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert question.stem == "What is 1 + 1?" and [(c.id, c.text, c.correct) for c in question.choices] == [
+        ("A", "2", True), ("B", "3", False)]
+
+
+def test_aiken_to_source_to_moodle_xml_keeps_what_moodle_makes(tmp_path: Path) -> None:
+    code, out, err = cli("import", str(AIKEN / "networking.txt"), "--out", str(tmp_path / "source"))
+    assert code == 0, err
+    build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
+    assert moodle_questions(tmp_path / "dist/networking.moodle.xml") == {
+        "Which layer of the OSI model routes packets between networks?": (
+            "multichoice", [("Physical", 0, ""), ("Data link", 0, ""), ("Network", 1, ""), ("Transport", 0, "")], ""),
+        "What does DNS translate?": ("multichoice", [("Domain names into IP addresses", 1, ""), ("IP addresses into MAC addresses", 0, ""),
+                                                     ("Port numbers into services", 0, "")], ""),
+        "Which protocol delivers web pages securely, on port 443 by default, with TLS ...": (
+            "multichoice", [("HTTP", 0, ""), ("HTTPS", 1, ""), ("FTP", 0, ""), ("SMTP", 0, "")], ""),
+        "Which of these is a private IPv4 address? ( and & are plain text in Aiken)": (
+            "multichoice", [("8.8.8.8", 0, ""), ("192.168.1.10", 1, ""), ("1.1.1.1", 0, "")], ""),
+    }
+
+
+def test_a_file_that_is_not_utf8_is_read_as_windows_1252(tmp_path: Path) -> None:
+    path = tmp_path / "latin.txt"
+    path.write_bytes("Quelle est la capitale de la France ?\nA) Paris\nB) Lyon\nC) Orléans\nANSWER: A\n".encode("cp1252"))
+    quizzes, sink = run_import(path, "aiken")
+    assert messages(sink)[1] == ("latin.txt:4:1: warning[QB711]: the file is not UTF-8; it was read as Windows-1252\n"
+                                 "    hint: check the accented letters in the source, and save the file as UTF-8")
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert [c.text for c in question.choices] == ["Paris", "Lyon", "Orléans"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(["What is it?", "A) one", "B) two", "C.three", "ANSWER: B", "ANSWER: a", "ANSWER:", "x", "",
+                                 "A)", "D) <b> & *", "Z) zed"]), max_size=14))
+def test_any_lines_import_or_are_refused_with_a_diagnostic(lines: list[str]) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "fuzz.txt"
+        path.write_text("\n".join(lines), encoding="utf-8")
+        sink = DiagnosticSink()
+        quizzes = import_path(path, "fuzz.txt", sink, "aiken")
+    if not quizzes:
+        assert [d.code for d in sink.errors] == ["QB704"]
+        return
+    written = write_source(quizzes[0].quiz)
+    assert read_back(written.text, written.suffix) == quizzes[0].quiz
