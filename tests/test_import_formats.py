@@ -42,6 +42,18 @@ def builds(quiz, media: dict[str, bytes], folder: Path) -> None:  # type: ignore
     build(BuildOptions(sources=[folder / f"{quiz.id}{written.suffix}"], out_dir=folder / "dist"))
 
 
+def imported_one(path: Path, tmp_path: Path) -> tuple[object, list[str]]:
+    """The one quiz an input gives, with its diagnostics; it builds, and its Markdown source
+    reads back into the same quiz."""
+    quizzes, sink = run_import(path)
+    assert not sink.errors, messages(sink)
+    (item,) = quizzes
+    builds(item.quiz, item.media, tmp_path)
+    written = write_source(item.quiz)
+    assert written.suffix == ".md" and read_back(written.text, written.suffix) == item.quiz
+    return item, messages(sink)
+
+
 # -- the seed ---------------------------------------------------------------------------------------
 
 

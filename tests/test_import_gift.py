@@ -25,7 +25,7 @@ from test_import_formats import builds, cli, messages, run_import
 from qti_builder.content import plain_text, render_html
 from qti_builder.diagnostics import DiagnosticSink, display_path
 from qti_builder.importers import detect, import_path
-from qti_builder.importers.gift import _category_path
+from qti_builder.importers.moodle.file import split_category_path
 from qti_builder.importers.gift.block import escape, unescape
 from qti_builder.importers.markup import canonical
 from qti_builder.importers.moodletext import default_name, plain_markdown, shorten_text
@@ -342,8 +342,8 @@ def test_weights_names_and_categories(tmp_path: Path) -> None:
     assert [c.text for c in q["D"].choices] == ["%abc%a", "b"]
     assert [s.title for s in quizzes[0].quiz.sections] == ["Sub"] and quizzes[0].quiz.title == "Sub"
     # '//' is a slash inside a name: one section "Quiz/Part" holding "Sub".
-    assert _category_path("$course$/top/Quiz//Part/Sub") == ("Quiz/Part", "Sub")
-    assert _category_path("top") == () and _category_path("Default for Biology") == ("Default for Biology",)
+    assert split_category_path("$course$/top/Quiz//Part/Sub") == ("Quiz/Part", "Sub")
+    assert split_category_path("top") == () and split_category_path("Default for Biology") == ("Default for Biology",)
 
 
 def test_moodles_default_names() -> None:

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_import_formats import FIXTURES, builds, messages, run_import
-
-from qti_builder.writers.markdown_source import read_back, write_source
+from test_import_formats import FIXTURES, imported_one
 
 TYPES = FIXTURES / "moodle-types"
 LANGUAGE = ("{0}:1:1: warning[QB711]: Moodle XML does not record the quiz's language; 'en' was taken from its text\n"
@@ -22,13 +20,7 @@ LANGUAGE = ("{0}:1:1: warning[QB711]: Moodle XML does not record the quiz's lang
 
 
 def imported(name: str, tmp_path: Path) -> tuple[object, list[str]]:
-    quizzes, sink = run_import(TYPES / name)
-    assert not sink.errors, messages(sink)
-    (item,) = quizzes
-    builds(item.quiz, item.media, tmp_path)
-    written = write_source(item.quiz)
-    assert written.suffix == ".md" and read_back(written.text, written.suffix) == item.quiz
-    return item, messages(sink)
+    return imported_one(TYPES / name, tmp_path)
 
 
 def blanks(question: object) -> list[tuple[str, list[str], list[str]]]:

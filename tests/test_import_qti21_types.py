@@ -13,22 +13,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_import_formats import FIXTURES, builds, messages, run_import, zipped
+from test_import_formats import FIXTURES, imported_one, messages, run_import, zipped
 
 from qti_builder.importers import detect
-from qti_builder.writers.markdown_source import read_back, write_source
 
 TYPES = FIXTURES / "qti21-types"
 
 
 def imported(path: Path, tmp_path: Path) -> tuple[object, list[str]]:
-    quizzes, sink = run_import(path)
-    assert not sink.errors, messages(sink)
-    (item,) = quizzes
-    builds(item.quiz, item.media, tmp_path)
-    written = write_source(item.quiz)
-    assert written.suffix == ".md" and read_back(written.text, written.suffix) == item.quiz
-    return item, messages(sink)
+    return imported_one(path, tmp_path)
 
 
 @pytest.mark.parametrize("as_zip", [False, True], ids=["folder", "zip"])

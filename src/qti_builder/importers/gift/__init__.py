@@ -22,7 +22,7 @@ from typing import Any
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz
 from ..base import LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
-from ..moodle.file import _common_prefix
+from ..moodle.file import _common_prefix, split_category_path
 from ..moodletext import decode
 from ..safety import read_input
 from .block import Block, BlockReader, Category, Line, Question
@@ -62,7 +62,7 @@ def import_gift(path: Path, display: str, sink: DiagnosticSink) -> list[Imported
     for block in blocks:
         result = BlockReader(builder, block).read()
         if isinstance(result, Category):
-            category = _category_path(result.text)
+            category = split_category_path(result.text)
             if result.rest is not None:
                 builder.warn(SURPRISE, "no blank line after $CATEGORY:: Moodle reads the lines after it as part of the category's "
                                        "name, and their question is lost; here they are read as a question",
@@ -95,18 +95,6 @@ def _blocks(lines: list[str], display: str, builder: QuizBuilder) -> list[Block]
     if current:
         blocks.append(Block(current, display))
     return blocks
-
-
-def _category_path(text: str) -> tuple[str, ...]:
-    """As Moodle splits a category path (split_category_path: a lone '/' separates, '//' is a
-    slash in a name), without the context (``$course$``) and the ``top`` category."""
-    parts = [p.strip().replace("//", "/") for p in re.split(r"(?<!/)/(?!/)", text.strip())]
-    parts = [p for p in parts if p]
-    if parts and re.fullmatch(r"\$\w+\$", parts[0]):
-        parts = parts[1:]
-    if parts and parts[0] == "top":
-        parts = parts[1:]
-    return tuple(parts)
 
 
 def _quiz(path: Path, display: str, builder: QuizBuilder, read: list[tuple[tuple[str, ...], Question]],

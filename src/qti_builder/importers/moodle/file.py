@@ -129,18 +129,7 @@ class MoodleFile:
         return declared, used
 
     def _category_path(self, element: etree._Element) -> tuple[str, ...]:
-        text = self._text(element, "category")
-        if not text:
-            return ()
-        # As Moodle splits it (question_bank::split_category_path): a lone '/' separates
-        # categories, '//' is a slash inside a name.
-        parts = [p.strip().replace("//", "/") for p in re.split(r"(?<!/)/(?!/)", text.strip())]
-        parts = [p for p in parts if p]
-        if parts and re.fullmatch(r"\$\w+\$", parts[0]):
-            parts = parts[1:]
-        if parts and parts[0] == "top":
-            parts = parts[1:]
-        return tuple(parts)
+        return split_category_path(self._text(element, "category"))
 
     # -- one question --------------------------------------------------------------------------
 
@@ -315,6 +304,19 @@ def _strip_prefix(idnumber: str | None, quiz_id: str | None) -> str | None:
     if idnumber and quiz_id and idnumber.startswith(quiz_id + ".") and len(idnumber) > len(quiz_id) + 1:
         return idnumber[len(quiz_id) + 1:]
     return sanitise_id(idnumber) if idnumber else None
+
+
+def split_category_path(text: str) -> tuple[str, ...]:
+    """A category path as Moodle splits it (question_bank::split_category_path: a lone '/'
+    separates categories, '//' is a slash inside a name), without the context (``$course$``) and
+    the ``top`` category."""
+    parts = [p.strip().replace("//", "/") for p in re.split(r"(?<!/)/(?!/)", text.strip())]
+    parts = [p for p in parts if p]
+    if parts and re.fullmatch(r"\$\w+\$", parts[0]):
+        parts = parts[1:]
+    if parts and parts[0] == "top":
+        parts = parts[1:]
+    return tuple(parts)
 
 
 def _common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
