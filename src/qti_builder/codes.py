@@ -205,7 +205,7 @@ CODES_LIST: tuple[Code, ...] = (
        "the heading's text", "write the question as a numbered line without '#': '2. Is the earth round?'",
        FRONT + "# Basics\n\n" + _CHOICE + "Answer: B\n\n## Is the earth round?\n\nAnswer: true\n",
        FRONT + "# Basics\n\n" + _CHOICE + "Answer: B\n\n2. Is the earth round? {#round}\n\nAnswer: true\n"),
-    _e("QB147", "A paragraph that looks like a question but has no number (or whose number has no space after it); without it, the text would be part of the block above.",
+    _e("QB147", "A paragraph that looks like a question but has no number (or whose number has no space after it, or more than 9 digits); without it, the text would be part of the block above.",
        "the paragraph", "number it: '2. What is ...?' at the left margin",
        FRONT + _CHOICE + "Answer: B\n\nWhat does `len('ab')` return?\n\nA) 1\nB) 2\n\nAnswer: B\n",
        FRONT + _CHOICE + "Answer: B\n\n2. What does `len('ab')` return? {#len}\n\nA) 1\nB) 2\n\nAnswer: B\n"),
