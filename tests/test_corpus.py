@@ -90,7 +90,7 @@ def test_oversized_media(tmp_path: Path) -> None:
     (tmp_path / "q.md").write_text("---\ntitle: T\n---\n1. Q? ![a big picture](big.png)\n\nA) x\nB) y\n\nAnswer: A\n", encoding="utf-8")
     code, lines, _ = run(["build", "q.md", "--out", "out", "--max-media-mb", "1"], tmp_path)
     assert code == 1
-    assert lines == ["q.md:4:24: error[QB160]: media file 'big.png' is 2.0 MiB, more than the 1 MiB allowed"]
+    assert lines == ["q.md:4:24: error[QB160]: media file 'big.png' is 2 MiB, more than the 1 MiB allowed"]
 
 
 def test_symlink_out_of_the_source_folder(tmp_path: Path) -> None:

@@ -38,8 +38,10 @@ class Limits:
     max_yaml_depth: int = MAX_YAML_DEPTH
 
 
-#: Each limit's command-line option (cli.py), for the hint of its error.
+#: Each limit's command-line option (cli.py), for the hint of its error; the media limit is
+#: ``BuildOptions.max_media_bytes`` (media.py).
 OPTIONS = {
+    "max_media_bytes": "--max-media-mb",
     "max_source_bytes": "--max-source-mb",
     "max_yaml_alias_values": "--max-yaml-alias-values",
     "max_yaml_depth": "--max-yaml-depth",
