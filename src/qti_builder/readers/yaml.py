@@ -189,7 +189,8 @@ class _Measuring(yaml.composer.Composer):
 
     def _check_depth(self, depth: int, mark: yaml.Mark) -> None:
         if depth > self.limits.max_yaml_depth:
-            raise _Refused(mark, f"the YAML nests more than the {self.limits.max_yaml_depth} levels a source may have",
+            levels = f"{self.limits.max_yaml_depth} level" + ("s" if self.limits.max_yaml_depth != 1 else "")
+            raise _Refused(mark, f"the YAML nests more than the {levels} a source may have",
                            "a quiz needs about 8 levels (2 more for each level of nested sections); "
                            + raise_hint("max_yaml_depth") + f" (at most {YAML_DEPTH_CEILING})")
 
