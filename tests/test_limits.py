@@ -7,11 +7,12 @@ Not timed: these tests check what reads, not how fast.
 from __future__ import annotations
 
 import os
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import write
+from conftest import ROOT, write
 from typer.testing import CliRunner
 
 from qti_builder.cli import app
@@ -279,3 +280,42 @@ def test_the_defaults_fit_a_bank_of_100000_questions() -> None:
     assert limits.max_source_bytes >= 2 * 40 * 1024 * 1024
     assert limits.max_yaml_depth >= 8 + 2 * 10  # ten levels of nested sections
     assert limits.max_yaml_alias_values >= 100_000 * 9  # a shared list of two choices in each question
+
+
+# -- the importer's limits, against hostile packages: options too, as a real bank passes them ------
+
+IMPORTS = ROOT / "tests" / "fixtures" / "import"
+
+
+def tao_zip(folder: Path) -> Path:
+    """The TAO fixture package as a zip: 7 files, 7,305 bytes unpacked, the largest 1,556."""
+    path = folder / "tao.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted((IMPORTS / "tao-package").rglob("*")):
+            if file.is_file():
+                archive.write(file, file.relative_to(IMPORTS / "tao-package").as_posix())
+    return path
+
+
+IMPORT_LIMITS = [
+    ("--max-input-mb", "0.005", "1", "messy-moodle.xml",
+     "error[QB700]: the file is 7,478 bytes, more than the 5,242 bytes an import may read"),
+    ("--max-entries", "6", "7", "tao.zip", "error[QB703]: refused: the zip has 7 entries, more than the 6 a package may have"),
+    # 0.001 MiB is 1,048 bytes: the manifest (1,344) is past it; 0.005 MiB (5,242) is past for all 7.
+    ("--max-entry-mb", "0.001", "1", "tao.zip", "error[QB703]: refused: entry 'imsmanifest.xml' would unpack to 1,344 bytes, past the limits "
+     "(1,048 bytes per file, 1024 MiB in all)"),
+    ("--max-package-mb", "0.005", "1", "tao.zip", "error[QB703]: refused: entry "),
+]
+
+
+@pytest.mark.parametrize(("option", "low", "high", "name", "error"), IMPORT_LIMITS, ids=[case[0] for case in IMPORT_LIMITS])
+def test_every_import_limit_names_the_option_that_raises_it(option: str, low: str, high: str, name: str, error: str,
+                                                            tmp_path: Path) -> None:
+    source = tao_zip(tmp_path) if name == "tao.zip" else IMPORTS / name
+    result = CliRunner().invoke(app, ["import", str(source), "--out", str(tmp_path / "low"), option, low])
+    assert result.exit_code == 1
+    first, hint = result.stderr.split("\n")[:2]
+    assert first.split(": ", 1)[1].startswith(error), result.stderr
+    assert hint.startswith("    hint: ") and option in hint
+    result = CliRunner().invoke(app, ["import", str(source), "--out", str(tmp_path / "high"), option, high])
+    assert result.exit_code == 0, result.stderr

@@ -60,9 +60,11 @@ def raise_hint(limit: str, needed: float | None = None) -> str:
 
 def sizes(size: int, limit: int) -> tuple[str, str]:
     """A size and the limit it passes, as a message writes them: in MiB to a tenth, or in bytes
-    when the two would read the same (a file just over its limit)."""
+    when the two would read the same (a file just over its limit) or below a tenth of a MiB."""
     def mib(n: int) -> str:
         tenths = round(n * 10 / MiB)
+        if tenths == 0:
+            return f"{n:,} bytes"
         return f"{tenths // 10} MiB" if tenths % 10 == 0 else f"{tenths / 10:.1f} MiB"
 
     if mib(size) == mib(limit):
