@@ -15,7 +15,7 @@ from test_import_formats import FIXTURES, cli
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
-from qti_builder.importers.safety import MAX_ENTRIES, ImportLimits, read_zip
+from qti_builder.importers.safety import MAX_ENTRIES, ImportLimits
 
 QUESTION = """<question type="truefalse"><name><text>T</text></name>
 <questiontext format="html"><text>{text}</text></questiontext>
@@ -136,7 +136,7 @@ def test_too_many_entries_are_refused(tmp_path: Path) -> None:
     path = tmp_path / "many.zip"
     path.write_bytes(buffer.getvalue())
     sink = DiagnosticSink()
-    assert read_zip(path, "many.zip", sink, ImportLimits(max_entries=100)) is None
+    assert import_path(path, "many.zip", sink, "qti21", ImportLimits(max_entries=100)) == []
     assert [(d.code, d.message, d.hint) for d in sink.items] == [
         ("QB703", "refused: the zip has 101 entries, more than the 100 a package may have",
          "if the input is a real export, raise the limit with --max-entries")]

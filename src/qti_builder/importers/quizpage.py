@@ -31,7 +31,7 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..readers.markdown import syntax as S
 from .base import INVALID, LOST, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
 from .markup import escape_markdown, renders_as_text
-from .safety import ImportLimits, read_input
+from .safety import read_input
 
 Data = dict[str, Any]
 
@@ -68,8 +68,8 @@ class _Question:
         return "answer" in self.labels or "explanation" in self.labels
 
 
-def import_quizpage(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> list[ImportedQuiz]:
-    raw = read_input(path, display, sink, limits)
+def import_quizpage(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
+    raw = read_input(path, display, sink)
     if raw is None:
         return []
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")

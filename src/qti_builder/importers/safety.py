@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import stat
 import zipfile
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
@@ -57,6 +58,11 @@ class ImportLimits:
     max_entry_bytes: int = MAX_ENTRY_BYTES
     max_total_bytes: int = MAX_TOTAL_BYTES
 
+
+#: The limits of the import running: :func:`qti_builder.importers.import_path` sets them (from the
+#: command's options) around one input, so that every importer's reads keep them without passing
+#: them along.
+LIMITS: ContextVar[ImportLimits] = ContextVar("import_limits", default=ImportLimits())
 
 #: Each limit's option (command.py).
 OPTIONS = {"max_input_bytes": "--max-input-mb", "max_entries": "--max-entries", "max_entry_bytes": "--max-entry-mb",
@@ -138,7 +144,9 @@ def normalise_member(name: str) -> str | None:
     return "/".join(parts) or None
 
 
-def read_zip(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> Package | None:
+def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
+    limits = LIMITS.get()
+
     def refuse(problem: str, hint: str = "this is not how a quiz export looks; refusing the whole package") -> None:
         sink.error(HOSTILE_ZIP, f"refused: {problem}", SourceSpan(display), hint=hint)
 
@@ -204,8 +212,9 @@ def _read_limited(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -
     return b"".join(chunks)
 
 
-def read_folder(folder: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> Package | None:
+def read_folder(folder: Path, display: str, sink: DiagnosticSink) -> Package | None:
     """An unzipped package: every regular file below the folder, links that leave it refused."""
+    limits = LIMITS.get()
     package = Package(display)
     root = folder.resolve()
     total = 0
@@ -230,14 +239,14 @@ def read_folder(folder: Path, display: str, sink: DiagnosticSink, limits: Import
     return package
 
 
-def read_package(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> Package | None:
+def read_package(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
     """An input as a package: a folder, a zip (by its first bytes, whatever its name: .imscc,
     .zip), or a single file as a package of one."""
     if path.is_dir():
-        return read_folder(path, display, sink, limits)
+        return read_folder(path, display, sink)
     if path.suffix.lower() == ".zip" or _starts_with_pk(path):
-        return read_zip(path, display, sink, limits)
-    data = read_input(path, display, sink, limits)
+        return read_zip(path, display, sink)
+    data = read_input(path, display, sink)
     return Package(display, {path.name: data}) if data is not None else None
 
 
@@ -249,8 +258,9 @@ def _starts_with_pk(path: Path) -> bool:
         return False  # read_input reports it
 
 
-def read_input(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> bytes | None:
+def read_input(path: Path, display: str, sink: DiagnosticSink) -> bytes | None:
     """The bytes of one input file, within the size limit."""
+    limits = LIMITS.get()
     try:
         size = path.stat().st_size
         if size > limits.max_input_bytes:

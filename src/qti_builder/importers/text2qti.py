@@ -16,7 +16,7 @@ from typing import Any
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .base import LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
-from .safety import ImportLimits, read_input
+from .safety import read_input
 
 Data = dict[str, Any]
 
@@ -73,8 +73,8 @@ class _Item:
     last: list[str] | None = None
 
 
-def import_text2qti(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> list[ImportedQuiz]:
-    raw = read_input(path, display, sink, limits)
+def import_text2qti(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
+    raw = read_input(path, display, sink)
     if raw is None:
         return []
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").expandtabs(4)

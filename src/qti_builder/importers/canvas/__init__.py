@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import ImportLimits, MAX_ENTRIES, read_package
+from ..safety import MAX_ENTRIES, read_package
 from .package import PackageReader
 
 __all__ = ["import_canvas", "sniff"]
@@ -85,8 +85,8 @@ def _folder_is_canvas(path: Path) -> bool:
     return (path / "non_cc_assessments").is_dir() or any(path.glob("*/assessment_meta.xml"))
 
 
-def import_canvas(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> list[ImportedQuiz]:
+def import_canvas(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
     """Every quiz in a Canvas export, a text2qti zip or a qti-builder Canvas package (a zip, a
     folder or a single QTI 1.2 file); problems go to ``sink``, located in the input."""
-    package = read_package(path, display, sink, limits)
+    package = read_package(path, display, sink)
     return PackageReader(path, package, sink).read() if package is not None else []

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import ImportedQuiz
-from ..safety import ImportLimits, parse_xml, read_input
+from ..safety import parse_xml, read_input
 from .file import MoodleFile
 
 __all__ = ["import_moodle", "sniff"]
@@ -40,8 +40,8 @@ def sniff(path: Path, head: bytes) -> bool:
     return re.search(rb"<(quiz|question)[\s>]", head) is not None and b"imsqti" not in head
 
 
-def import_moodle(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> list[ImportedQuiz]:
-    raw = read_input(path, display, sink, limits)
+def import_moodle(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
+    raw = read_input(path, display, sink)
     tree = parse_xml(raw, display, sink) if raw is not None else None
     if tree is None:
         return []

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import ImportLimits, read_package
+from ..safety import read_package
 from .package import PackageReader
 
 __all__ = ["import_qti21", "sniff"]
@@ -49,8 +49,8 @@ def sniff(path: Path, head: bytes) -> bool:
     return head.startswith(b"PK") or re.search(rb"<(\w+:)?(assessmentItem|assessmentTest|manifest)[\s>]", head) is not None
 
 
-def import_qti21(path: Path, display: str, sink: DiagnosticSink, limits: ImportLimits = ImportLimits()) -> list[ImportedQuiz]:
-    package = read_package(path, display, sink, limits)
+def import_qti21(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
+    package = read_package(path, display, sink)
     if package is None:
         return []
     quiz = PackageReader(path, package, sink).read()
