@@ -152,6 +152,8 @@ class _Measuring(yaml.composer.Composer):
         self.limits = limits
         self.depth = 0
         self.repeated = 0
+        #: Where the aliases passed the limit.
+        self.passed: yaml.Mark | None = None
         #: id of each node composed -> (values it expands to, levels it nests), aliases followed.
         self.measured: dict[int, tuple[int, int]] = {}
 
@@ -165,11 +167,10 @@ class _Measuring(yaml.composer.Composer):
                                "an alias can only repeat a value that is complete before it; write the value out instead")
             values, levels = measured
             self.repeated += values
-            if self.repeated > self.limits.max_yaml_alias_values:
-                raise _Refused(event.start_mark,
-                               f"the YAML's aliases (*name) repeat more than the {self.limits.max_yaml_alias_values:,} values a source may repeat",
-                               "write out the parts you repeat, or remove aliases that repeat large parts; "
-                               + raise_hint("max_yaml_alias_values"))
+            if self.repeated > self.limits.max_yaml_alias_values and self.passed is None:
+                # Refused once the document is composed (nothing is built from it): measuring
+                # the rest costs no more than reading it, and gives the value that would do.
+                self.passed = event.start_mark
             self._check_depth(self.depth + levels, event.start_mark)
             return node
         self.depth += 1
@@ -185,6 +186,15 @@ class _Measuring(yaml.composer.Composer):
         children = [sizes[id(item)] for item in value] if isinstance(node, yaml.SequenceNode) \
             else [sizes[id(item)] for _, item in value]  # a mapping: its keys are never built from
         sizes[id(node)] = (1 + sum(c[0] for c in children), 1 + max((c[1] for c in children), default=0))
+        return node
+
+    def get_single_node(self) -> yaml.Node | None:
+        node = super().get_single_node()
+        if self.passed is not None:
+            raise _Refused(self.passed,
+                           f"the YAML's aliases (*name) repeat more than the {self.limits.max_yaml_alias_values:,} values a source may repeat",
+                           f"write out the parts you repeat, or remove aliases that repeat large parts; they repeat "
+                           f"{self.repeated:,} values: " + raise_hint("max_yaml_alias_values", self.repeated))
         return node
 
     def _check_depth(self, depth: int, mark: yaml.Mark) -> None:
