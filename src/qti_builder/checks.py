@@ -10,7 +10,8 @@ from pathlib import Path
 
 from . import content
 from .diagnostics import DiagnosticSink, Severity, SourceSpan
-from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, is_external, resolve
+from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, resolve
+from .readers.limits import raise_hint
 from lxml import etree
 
 from .model import FillInBlankQuestion, Quiz
@@ -44,8 +45,9 @@ def check_content(
                 continue
             found = resolve(ref, base_dir, max_media_bytes)
             if isinstance(found, str):
-                sink.error("QB160", f"media file '{ref}' {found}", _at(start, text, offset),
-                           hint="put media next to the source (or below it) and refer to it by a relative path")
+                hint = (f"make the file smaller, or {raise_hint('max_media_bytes', found.size)}" if isinstance(found, TooLarge)
+                        else "put media next to the source (or below it) and refer to it by a relative path")
+                sink.error("QB160", f"media file '{ref}' {found}", _at(start, text, offset), hint=hint)
             else:
                 files[ref] = found
     _check_blanks(quiz, source, sink)

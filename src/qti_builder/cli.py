@@ -24,6 +24,7 @@ from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
 from .package import WriteError
 from .profiles import PROFILES
+from .readers.limits import MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
 from .schemas import SchemaError
 from .summary import question_lines, type_summary
 from .writers import WRITERS
@@ -82,6 +83,10 @@ Schemas = Annotated[
 ]
 Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
+MaxSource = Annotated[float, typer.Option("--max-source-mb", min=0.001, help="Largest source file, in MiB.")]
+MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
+                                             help="Values that YAML aliases (*name) may repeat in one source.")]
+MaxDepth = Annotated[int, typer.Option("--max-yaml-depth", min=1, max=YAML_DEPTH_CEILING, help="Levels of nesting a YAML source may have.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
 ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text, or json (docs/ci.md; to stdout unless --report-file).")]
 ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report json to this file instead of stdout.", dir_okay=False)]
@@ -142,6 +147,9 @@ def build_command(
     schemas: Schemas = None,
     strict: Strict = False,
     max_media_mb: MaxMedia = 10,
+    max_source_mb: MaxSource = MAX_SOURCE_BYTES // MiB,
+    max_yaml_alias_values: MaxAliasValues = MAX_YAML_ALIAS_VALUES,
+    max_yaml_depth: MaxDepth = MAX_YAML_DEPTH,
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
     jobs: Jobs = 0,
     report: ReportFormat = "text",
@@ -150,7 +158,8 @@ def build_command(
     verbose: Verbose = False,
 ) -> None:
     """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR)."""
-    options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True)
+    options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True,
+                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth))
     options.jobs = jobs
     ui = Ui("build", report, report_file, quiet, verbose)
     if watch:
@@ -180,6 +189,9 @@ def check_command(
     schemas: Schemas = None,
     strict: Strict = False,
     max_media_mb: MaxMedia = 10,
+    max_source_mb: MaxSource = MAX_SOURCE_BYTES // MiB,
+    max_yaml_alias_values: MaxAliasValues = MAX_YAML_ALIAS_VALUES,
+    max_yaml_depth: MaxDepth = MAX_YAML_DEPTH,
     profile: Annotated[
         Optional[str], typer.Option(help=f"Also list what an LMS loses on import, per question: {', '.join(PROFILES)}.")
     ] = None,
@@ -190,7 +202,8 @@ def check_command(
     verbose: Verbose = False,
 ) -> None:
     """Read, render and validate every quiz without writing anything."""
-    options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False)
+    options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False,
+                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth))
     if profile is not None and profile not in PROFILES:
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
@@ -275,6 +288,7 @@ def _options(
     max_media_mb: float,
     out: Path = Path("dist"),
     write: bool = True,
+    limits: Limits = Limits(),
 ) -> BuildOptions:
     names = [f.strip() for f in formats.split(",") if f.strip()]
     unknown = [n for n in names if n not in WRITERS]
@@ -286,7 +300,12 @@ def _options(
             raise typer.BadParameter("no sources given and no source/ folder here", param_hint="SOURCES")
         sources = [Path("source")]
     return BuildOptions(sources=sources, out_dir=out, formats=names, templates=templates, schemas=schemas,
-                        write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024))
+                        write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024), limits=limits)
+
+
+def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: int) -> Limits:
+    return Limits(max_source_bytes=int(max_source_mb * MiB), max_yaml_alias_values=max_yaml_alias_values,
+                  max_yaml_depth=max_yaml_depth)
 
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:

@@ -55,8 +55,8 @@ _CHOICE = "1. Which keyword defines a function? {#def}\n\nA) func\nB) def\n\n"
 
 CODES_LIST: tuple[Code, ...] = (
     # -- QB1xx: reading the source ------------------------------------------------------------
-    _e("QB100", "The file cannot be read, has no reader (a suffix other than .md, .markdown, .yaml, .yml) or is larger than 8 MiB.",
-       "the file", "name sources *.md or *.yaml, make them readable, and split a source larger than 8 MiB",
+    _e("QB100", "The file cannot be read, has no reader (a suffix other than .md, .markdown, .yaml, .yml) or is larger than --max-source-mb (256 MiB by default).",
+       "the file", "name sources *.md or *.yaml and make them readable; raise --max-source-mb for a larger source",
        "a quiz saved as quiz.txt", "the same quiz saved as quiz.md", syntax="text"),
     _e("QB101", "The file is not valid UTF-8.", "the first byte that is not UTF-8",
        "save the file as UTF-8", "a source saved as Latin-1 or EUC-KR", "the same source saved as UTF-8", syntax="text"),
@@ -97,8 +97,9 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB113", "A YAML key given twice.", "the second key", "each key may appear once; remove or rename one of them",
        "title: T\ntitle: U\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n",
        "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - {type: essay, id: q, stem: Why}\n", syntax="yaml"),
-    _e("QB114", "YAML nested too deeply, or expanding through aliases to too many values.", "line 1, or the expanding alias",
-       "a quiz needs a few levels of nesting; remove aliases (*name) that repeat large parts",
+    _e("QB114", "YAML nested deeper than --max-yaml-depth (100 levels by default), aliases (*name) repeating more values than --max-yaml-alias-values (1,000,000), or an alias inside the value it names.",
+       "the value or alias that passes the limit",
+       "a quiz needs about 8 levels of nesting; write out what aliases repeat, or raise the option the message names",
        "a YAML file whose aliases repeat a list of a million entries", "the list written once", syntax="text"),
     _e("QB115", "An unknown label: a near miss such as 'Anwser:', or any 'Word:' right after the options or items.",
        "the label", "correct the label (the message suggests the nearest), or indent the line to continue the option",
@@ -205,7 +206,7 @@ CODES_LIST: tuple[Code, ...] = (
        "the heading's text", "write the question as a numbered line without '#': '2. Is the earth round?'",
        FRONT + "# Basics\n\n" + _CHOICE + "Answer: B\n\n## Is the earth round?\n\nAnswer: true\n",
        FRONT + "# Basics\n\n" + _CHOICE + "Answer: B\n\n2. Is the earth round? {#round}\n\nAnswer: true\n"),
-    _e("QB147", "A paragraph that looks like a question but has no number (or whose number has no space after it); without it, the text would be part of the block above.",
+    _e("QB147", "A paragraph that looks like a question but has no number (or whose number has no space after it, or more than 9 digits); without it, the text would be part of the block above.",
        "the paragraph", "number it: '2. What is ...?' at the left margin",
        FRONT + _CHOICE + "Answer: B\n\nWhat does `len('ab')` return?\n\nA) 1\nB) 2\n\nAnswer: B\n",
        FRONT + _CHOICE + "Answer: B\n\n2. What does `len('ab')` return? {#len}\n\nA) 1\nB) 2\n\nAnswer: B\n"),

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, urlsplit
 
 from .content import media_type
+from .readers.limits import sizes
 
 #: Default limit for one media file.
 MAX_MEDIA_BYTES = 10 * 1024 * 1024
@@ -66,6 +67,12 @@ def is_external(ref: str) -> bool:
     return bool(urlsplit(ref).scheme) and not PureWindowsPath(ref).drive
 
 
+class TooLarge(str):
+    """Why a media file cannot be used, when the reason is its size (``size``: its bytes)."""
+
+    size: int = 0
+
+
 def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> MediaFile | str:
     """The file a relative reference points to, or why it cannot be used."""
     path_text = unquote(urlsplit(ref).path) if not PureWindowsPath(ref).drive else ref
@@ -83,7 +90,10 @@ def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> Media
         return "does not exist" if not resolved.exists() else "is not a file"
     size = resolved.stat().st_size
     if size > max_bytes:
-        return f"is {size / 1024 / 1024:.1f} MiB, more than the {max_bytes / 1024 / 1024:.0f} MiB allowed"
+        size_text, limit_text = sizes(size, max_bytes)
+        too_large = TooLarge(f"is {size_text}, more than the {limit_text} allowed")
+        too_large.size = size
+        return too_large
     data = resolved.read_bytes()
     return MediaFile(ref, safe_name(PurePosixPath(path_text).name, data), data, media_type(path_text))
 

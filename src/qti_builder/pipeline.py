@@ -37,7 +37,7 @@ from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, zip_parts
 from .parallel import cpu_count, run
 from .profiles import check_profile
-from .readers import SOURCE_SUFFIXES, SourceMap, read_quiz
+from .readers import SOURCE_SUFFIXES, Limits, SourceMap, read_quiz
 from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
@@ -70,6 +70,8 @@ class BuildOptions:
     strict: bool = False
     #: Largest media file a quiz may reference.
     max_media_bytes: int = MAX_MEDIA_BYTES
+    #: How large a source may be, and how far its YAML may nest and repeat (readers/limits.py).
+    limits: Limits = field(default_factory=Limits)
     #: Also warn about what this LMS loses on import (``profiles.PROFILES``), e.g. "canvas".
     profile: str | None = None
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
@@ -216,7 +218,7 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
     for i, result in enumerate(results):
         started = time.perf_counter()
         sink = DiagnosticSink()
-        read = read_quiz(result.source, sink)
+        read = read_quiz(result.source, sink, options.limits)
         if read:
             quiz, source = read
             result.quiz = quiz

@@ -16,6 +16,7 @@ from types import ModuleType
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .base import ImportedQuiz
+from .safety import LIMITS, ImportLimits
 
 Importer = Callable[[Path, str, DiagnosticSink], list[ImportedQuiz]]
 Sniffer = Callable[[Path, bytes], bool]
@@ -70,14 +71,20 @@ def detect(path: Path) -> ImportFormat | None:
     return None
 
 
-def import_path(path: Path, display: str, sink: DiagnosticSink, format: str = "auto") -> list[ImportedQuiz]:
-    """Read one input in ``format`` (or the detected one); problems go to ``sink``."""
+def import_path(
+    path: Path, display: str, sink: DiagnosticSink, format: str = "auto", limits: ImportLimits = ImportLimits()
+) -> list[ImportedQuiz]:
+    """Read one input in ``format`` (or the detected one) within ``limits``; problems go to ``sink``."""
     fmt = FORMATS.get(format) if format != "auto" else detect(path)
     if fmt is None:
         sink.error("QB700", "cannot tell the format of this input" if format == "auto" else f"unknown format '{format}'",
                    SourceSpan(display), hint=f"give --format: {', '.join(FORMATS)}")
         return []
-    return fmt.read(path, display, sink)
+    token = LIMITS.set(limits)
+    try:
+        return fmt.read(path, display, sink)
+    finally:
+        LIMITS.reset(token)
 
 
 __all__ = ["FORMATS", "ImportFormat", "ImportedQuiz", "detect", "import_path"]

@@ -22,6 +22,9 @@ from ..summary import TYPE_WORDS
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
 from .base import LOST
+from .safety import MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_INPUT_BYTES, MAX_TOTAL_BYTES, ImportLimits
+
+MiB = 1024 * 1024
 
 OUTPUT_EXISTS = "QB720"
 
@@ -34,10 +37,15 @@ def import_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sources (media go to its media/ folder).", file_okay=False)] = Path("source"),
     format: Annotated[str, typer.Option("--format", "-f", help=f"Input format: auto, {', '.join(FORMATS)}.")] = "auto",
     force: Annotated[bool, typer.Option("--force", help="Overwrite sources that already exist.")] = False,
+    max_input_mb: Annotated[float, typer.Option("--max-input-mb", min=0.001, help="Largest input file, in MiB.")] = MAX_INPUT_BYTES // MiB,
+    max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="Most files in a package (zip or folder).")] = MAX_ENTRIES,
+    max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
+    max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
 ) -> None:
     """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz)."""
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
+    limits = ImportLimits(int(max_input_mb * MiB), max_entries, int(max_entry_mb * MiB), int(max_package_mb * MiB))
     sink = DiagnosticSink()
     imported: list[ImportedQuiz] = []
     for path in inputs:
@@ -45,7 +53,7 @@ def import_command(
         if not path.exists():
             sink.error("QB700", "no such file or folder", SourceSpan(display))
             continue
-        imported += import_path(path, display, sink, format)
+        imported += import_path(path, display, sink, format, limits)
     files = plan_files(imported, out, force, sink)
     if sink.errors:
         _print(sink.sorted())

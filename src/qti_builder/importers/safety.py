@@ -17,18 +17,26 @@ from __future__ import annotations
 import re
 import stat
 import zipfile
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from lxml import etree
 
 from ..diagnostics import DiagnosticSink, SourceSpan
+from ..readers.limits import sizes
 
-#: One input file (a Moodle XML file with embedded images can be large, a quiz page cannot).
+#: One input file (a Moodle XML file with embedded images can be large, a quiz page cannot). A
+#: 50,000-question Moodle export with Korean and English text and feedback is about 120 MiB.
 MAX_INPUT_BYTES = 200 * 1024 * 1024
-MAX_ENTRIES = 5_000
-MAX_ENTRY_BYTES = 100 * 1024 * 1024
-MAX_TOTAL_BYTES = 500 * 1024 * 1024
+#: Files in a package: a QTI 2.1 package holds one per question (and its media), so a bank of
+#: 100,000 questions needs more than 100,000.
+MAX_ENTRIES = 250_000
+#: One file unpacked: a Canvas export holds a question bank in one file, about 3.3 KB a question
+#: (100,000 questions: about 330 MB).
+MAX_ENTRY_BYTES = 500 * 1024 * 1024
+#: All files unpacked: a QTI 2.1 package of 100,000 questions is about 450 MB.
+MAX_TOTAL_BYTES = 1024 * 1024 * 1024
 #: Uncompressed / compressed size of one entry; text compresses about 10:1, a bomb 1000:1.
 MAX_RATIO = 200
 #: Below this an entry's ratio is not checked (a few KiB of repeated text compress very well).
@@ -38,6 +46,36 @@ XML_PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=Fals
                           remove_blank_text=False)
 
 READ_ERROR, XML_ERROR, HOSTILE_XML, HOSTILE_ZIP = "QB700", "QB701", "QB702", "QB703"
+
+
+@dataclass(frozen=True)
+class ImportLimits:
+    """The sizes an import may read, each an option of ``qti-builder import`` (command.py), named
+    in its error. The compression ratio is not an option: a zip bomb is never a quiz."""
+
+    max_input_bytes: int = MAX_INPUT_BYTES
+    max_entries: int = MAX_ENTRIES
+    max_entry_bytes: int = MAX_ENTRY_BYTES
+    max_total_bytes: int = MAX_TOTAL_BYTES
+
+
+#: The limits of the import running: :func:`qti_builder.importers.import_path` sets them (from the
+#: command's options) around one input, so that every importer's reads keep them without passing
+#: them along.
+LIMITS: ContextVar[ImportLimits] = ContextVar("import_limits", default=ImportLimits())
+
+#: Each limit's option (command.py).
+OPTIONS = {"max_input_bytes": "--max-input-mb", "max_entries": "--max-entries", "max_entry_bytes": "--max-entry-mb",
+           "max_total_bytes": "--max-package-mb"}
+
+
+def _limits_text(limits: ImportLimits) -> str:
+    per_file, in_all = sizes(limits.max_entry_bytes, limits.max_total_bytes)
+    return f"{per_file} per file, {in_all} in all"
+
+
+def raise_hint(limit: str) -> str:
+    return f"if the input is a real export, raise the limit with {OPTIONS[limit]}"
 ENTITY_HINT = ("entities can read local files (XXE) or expand to gigabytes (billion laughs); "
                "no quiz export needs them: export the quiz again without a DOCTYPE")
 
@@ -81,8 +119,8 @@ class Package:
 
     A loose input (one item or test file, not a package) has the ``folder`` it is in: the files
     it refers to are read from there on first use (:meth:`file`), never from outside it, within
-    the limits of a package (links leaving the folder, more than MAX_ENTRY_BYTES or, all
-    together, MAX_TOTAL_BYTES are not read)."""
+    the limits of a package (links leaving the folder, a file over ``--max-entry-mb`` or, all
+    together, over ``--max-package-mb`` are not read)."""
 
     display: str
     files: dict[str, bytes] = field(default_factory=dict)
@@ -105,7 +143,8 @@ class Package:
             if not path.is_relative_to(root) or not path.is_file():
                 return None
             size = path.stat().st_size
-            if size > MAX_ENTRY_BYTES or size + sum(len(d) for d in self.files.values()) > MAX_TOTAL_BYTES:
+            limits = LIMITS.get()
+            if size > limits.max_entry_bytes or size + sum(len(d) for d in self.files.values()) > limits.max_total_bytes:
                 return None
             data = path.read_bytes()
         except OSError:
@@ -134,6 +173,8 @@ def normalise_member(name: str) -> str | None:
 
 
 def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
+    limits = LIMITS.get()
+
     def refuse(problem: str, hint: str = "this is not how a quiz export looks; refusing the whole package") -> None:
         sink.error(HOSTILE_ZIP, f"refused: {problem}", SourceSpan(display), hint=hint)
 
@@ -145,8 +186,9 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
     package = Package(display)
     with archive:
         infos = archive.infolist()
-        if len(infos) > MAX_ENTRIES:
-            refuse(f"the zip has {len(infos)} entries, more than the {MAX_ENTRIES} a package may have")
+        if len(infos) > limits.max_entries:
+            refuse(f"the zip has {len(infos):,} entries, more than the {limits.max_entries:,} a package may have",
+                   raise_hint("max_entries"))
             return None
         total = 0
         for info in infos:
@@ -164,14 +206,15 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
             if info.flag_bits & 0x1:
                 refuse(f"entry '{name}' is encrypted", "export the package again without a password")
                 return None
-            if info.file_size > MAX_ENTRY_BYTES or total + info.file_size > MAX_TOTAL_BYTES:
-                refuse(f"entry '{name}' would unpack to {info.file_size // 1024 // 1024} MiB, past the limits "
-                       f"({MAX_ENTRY_BYTES // 1024 // 1024} MiB per file, {MAX_TOTAL_BYTES // 1024 // 1024} MiB in all)")
+            if info.file_size > limits.max_entry_bytes or total + info.file_size > limits.max_total_bytes:
+                refuse(f"entry '{name}' would unpack to {info.file_size:,} bytes, past the limits "
+                       f"({_limits_text(limits)})",
+                       f"{raise_hint('max_entry_bytes')} (per file) or {OPTIONS['max_total_bytes']} (in all)")
                 return None
             if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
                 refuse(f"entry '{name}' is compressed {info.file_size // max(info.compress_size, 1)}:1 (a zip bomb)")
                 return None
-            data = _read_limited(archive, info, min(MAX_ENTRY_BYTES, MAX_TOTAL_BYTES - total))
+            data = _read_limited(archive, info, min(limits.max_entry_bytes, limits.max_total_bytes - total))
             if data is None:
                 refuse(f"entry '{name}' unpacks to more than its header says, past the limits (a zip bomb)")
                 return None
@@ -199,12 +242,14 @@ def _read_limited(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -
 
 def read_folder(folder: Path, display: str, sink: DiagnosticSink) -> Package | None:
     """An unzipped package: every regular file below the folder, links that leave it refused."""
+    limits = LIMITS.get()
     package = Package(display)
     root = folder.resolve()
     total = 0
     for path in sorted(folder.rglob("*")):
-        if len(package.files) >= MAX_ENTRIES:
-            sink.error(HOSTILE_ZIP, f"refused: the folder has more than {MAX_ENTRIES} files", SourceSpan(display))
+        if len(package.files) >= limits.max_entries:
+            sink.error(HOSTILE_ZIP, f"refused: the folder has more than {limits.max_entries:,} files", SourceSpan(display),
+                       hint=raise_hint("max_entries"))
             return None
         if path.is_symlink() and not path.resolve().is_relative_to(root):
             sink.error(HOSTILE_ZIP, f"refused: '{path.relative_to(folder)}' is a link to a file outside the package",
@@ -214,8 +259,9 @@ def read_folder(folder: Path, display: str, sink: DiagnosticSink) -> Package | N
             continue
         size = path.stat().st_size
         total += size
-        if size > MAX_ENTRY_BYTES or total > MAX_TOTAL_BYTES:
-            sink.error(HOSTILE_ZIP, f"refused: '{path.relative_to(folder)}' is past the size limits", SourceSpan(display))
+        if size > limits.max_entry_bytes or total > limits.max_total_bytes:
+            sink.error(HOSTILE_ZIP, f"refused: '{path.relative_to(folder)}' is past the size limits ({_limits_text(limits)})",
+                       SourceSpan(display), hint=f"{raise_hint('max_entry_bytes')} (per file) or {OPTIONS['max_total_bytes']} (in all)")
             return None
         package.files[path.relative_to(folder).as_posix()] = path.read_bytes()
     return package
@@ -245,11 +291,13 @@ def _starts_with_pk(path: Path) -> bool:
 
 def read_input(path: Path, display: str, sink: DiagnosticSink) -> bytes | None:
     """The bytes of one input file, within the size limit."""
+    limits = LIMITS.get()
     try:
         size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            sink.error(READ_ERROR, f"the file is {size // 1024 // 1024} MiB, more than the {MAX_INPUT_BYTES // 1024 // 1024} MiB an import may read",
-                       SourceSpan(display))
+        if size > limits.max_input_bytes:
+            size_text, limit_text = sizes(size, limits.max_input_bytes)
+            sink.error(READ_ERROR, f"the file is {size_text}, more than the {limit_text} an import may read",
+                       SourceSpan(display), hint=raise_hint("max_input_bytes"))
             return None
         return path.read_bytes()
     except OSError as exc:

@@ -44,8 +44,9 @@ LABEL_WORDS = {
     "ko": {"Answer": "정답", "Explanation": "설명", "Correct feedback": "정답 피드백", "Incorrect feedback": "오답 피드백",
            "Partially correct feedback": "부분 정답 피드백", "Feedback": "피드백"},
 }
-#: Lines that would start something new at the left margin of a description.
-_MARKER_LINE = re.compile(r"^(#{1,6}\s|\d{1,4}[.)]\s)")
+#: Lines that would start something new at the left margin of a description (a number of any
+#: length: up to 9 digits it starts a question, past that the reader reports it).
+_MARKER_LINE = re.compile(r"^(#{1,6}\s|\d+[.)]\s)")
 _FENCE_START = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
@@ -337,7 +338,7 @@ def _labelled(label: str, text: str, indent: str = "") -> list[str]:
 
 
 #: A line at the left margin that the reader would take for something new (after a label).
-_STARTS_SOMETHING = re.compile(r"^(#{1,6}\s|\d{1,4}[.)]\s|(?:[-*+]\s+)?[A-Za-z][.)]\s|[^\W\d_][^:：]{0,40}?\s*[:：](\s|$))")
+_STARTS_SOMETHING = re.compile(r"^(#{1,6}\s|\d+[.)]\s|(?:[-*+]\s+)?[A-Za-z][.)]\s|[^\W\d_][^:：]{0,40}?\s*[:：](\s|$))")
 
 
 def _safe_at_margin(lines: list[str]) -> bool:

@@ -14,6 +14,7 @@ from typing import Any
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
+from ..limits import Limits
 from ..yaml import load_yaml
 from . import syntax as S
 from .blocks import Block, Scanner, Section
@@ -24,15 +25,16 @@ class MarkdownReader:
     name = "markdown"
     suffixes: tuple[str, ...] = (".md", ".markdown")
 
-    def read(self, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
-        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink).read(), path, display, sink)
+    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits()) -> tuple[Quiz, SourceMap] | None:
+        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits).read(), path, display, sink)
 
 
 class _Reader:
-    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink) -> None:
+    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink, limits: Limits) -> None:
         self.lines = lines
         self.source = source
         self.sink = sink
+        self.limits = limits
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
         self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
@@ -76,7 +78,8 @@ class _Reader:
             self.error("QB104", "the front matter is not closed", 1, hint="add a line '---' after the last front-matter key")
             return None, 0
         errors_before = len(self.sink.errors)
-        raw = load_yaml("\n".join(self.lines[1:end]), self.source, self.sink, line_offset=1, loc=("__front__",))
+        raw = load_yaml("\n".join(self.lines[1:end]), self.source, self.sink, line_offset=1, loc=("__front__",),
+                        limits=self.limits)
         if len(self.sink.errors) > errors_before:
             return None, end + 1
         raw = {} if raw is None else raw

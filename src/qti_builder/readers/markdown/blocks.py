@@ -125,9 +125,9 @@ class _Paragraph:
 
 QUESTION_MARKS = ("?", "？")
 #: ``1.What ...``: a question number without the space after it.
-_GLUED_NUMBER = re.compile(r"^(\d{1,4})[.)](?=[^\s\d.])")
+_GLUED_NUMBER = re.compile(rf"^({S.QUESTION_NUMBER})[.)](?=[^\s\d.])")
 #: Other ways of numbering a question: ``(1) ...``, ``Q1. ...``, ``Question 1: ...``, ``1 . ...``, ``1: ...``.
-_OTHER_NUMBER = re.compile(r"^\s*(?:(?:Q|Question|문제|문항)\s*)?\(?(\d{1,4})\s*(?:[.):]|\))\s*(?=\S)", re.I)
+_OTHER_NUMBER = re.compile(rf"^\s*(?:(?:Q|Question|문제|문항)\s*)?\(?({S.QUESTION_NUMBER})\s*(?:[.):]|\))\s*(?=\S)", re.I)
 
 
 class Scanner:
@@ -217,6 +217,17 @@ class Scanner:
         if start_q:
             stem, attrs = self.attrs(start_q.group(2), lineno, start_q.start(2), S.QUESTION_ATTRIBUTES)
             self._open_question(lineno, int(start_q.group(1)), Block(lineno, start_q.start(2) + 1, [stem]), attrs)
+            return index + 1
+        long_q = None if indented else S.LONG_NUMBER.match(line)
+        if long_q:
+            # Markdown reads it as a paragraph; read as the question it was meant to be, it gives
+            # one error instead of a cascade of wrong ones about the question above.
+            digits = long_q.group(1)
+            self.error("QB147", f"question number {digits} has {len(digits)} digits, more than the 9 a Markdown list number may have",
+                       lineno, 1, hint="number the questions of each section from 1 ('1.', '2.', ...); "
+                                       "a number of up to 9 digits is read as written")
+            stem, attrs = self.attrs(long_q.group(2), lineno, long_q.start(2), S.QUESTION_ATTRIBUTES)
+            self._open_question(lineno, int(digits), Block(lineno, long_q.start(2) + 1, [stem]), attrs)
             return index + 1
 
         question = self.question

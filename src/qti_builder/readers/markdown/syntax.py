@@ -137,7 +137,12 @@ def disguised_label(line: str) -> tuple[str, str, str] | None:
 
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-QUESTION = re.compile(r"^(\d{1,4})[.)]\s+(.*?)\s*$")
+#: A question number: what CommonMark takes as an ordered-list number, up to 9 digits (a
+#: section of 10,000 questions and more reads; a longer number is a paragraph in Markdown).
+QUESTION_NUMBER = r"\d{1,9}"
+QUESTION = re.compile(rf"^({QUESTION_NUMBER})[.)]\s+(.*?)\s*$")
+#: A question line whose number is longer than Markdown allows (reported, then read as a question).
+LONG_NUMBER = re.compile(r"^(\d{10,})[.)]\s+(.*?)\s*$")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
 #: ``Name: value``. A backslash before the colon (``Answer\:``) makes the line ordinary text.
