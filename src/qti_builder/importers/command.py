@@ -24,6 +24,8 @@ from . import FORMATS, ImportedQuiz, import_path
 from .base import LOST
 
 OUTPUT_EXISTS = "QB720"
+#: The imported quiz would be written as a source that the readers refuse (a limit: its size...).
+UNREADABLE = "QB721"
 
 
 def import_command(
@@ -80,6 +82,13 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
         ids.add(quiz.id)
         source = write_source(quiz)
         text = source.text
+        if source.refused:
+            problem = source.refused[0]
+            sink.error(UNREADABLE, f"quiz '{quiz.id}' cannot be written as a source the build reads: "
+                                   + (f"as Markdown, {source.reason}; " if source.reason else "") + f"as YAML, {problem.message}",
+                       SourceSpan(item.origin),
+                       hint=problem.hint or "import it in parts (one quiz per category or section), or tell the qti-builder maintainers")
+            continue
         if source.reason:
             sink.warning(LOST, f"quiz '{quiz.id}' is written as YAML: {source.reason}", SourceSpan(item.origin),
                          hint="YAML holds every field of the model; see docs/import.md")
