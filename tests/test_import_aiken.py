@@ -80,18 +80,18 @@ def test_what_moodle_refuses_is_reported_where_it_is(tmp_path: Path) -> None:
         "broken.txt:1:1: warning[QB713]: the option 'A) An option before any question' belongs to no question (an option line "
         "starts with a capital letter and ')' or '.'); skipped" + REFUSED,
         "broken.txt:2:1: warning[QB713]: 'ANSWER: A' belongs to no question; skipped" + REFUSED,
-        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' was skipped: it has 1 option(s), and needs two at least"
+        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' (multichoice) was skipped: it has 1 option(s), and needs two at least"
         + REFUSED,
         "broken.txt:9:1: warning[QB715]: the question's text goes on over another line: Moodle starts a new question on each "
         "line (and refuses the one before); the lines are read here as one question\n"
         "    hint: write the question on one line (Aiken has no line breaks)",
-        "broken.txt:14:1: warning[QB713]: question 'Which command shows the routing table?' was skipped: it has no ANSWER: line "
+        "broken.txt:14:1: warning[QB713]: question 'Which command shows the routing table?' (multichoice) was skipped: it has no ANSWER: line "
         "before the next question starts on line 17" + REFUSED,
-        "broken.txt:26:1: warning[QB713]: question 'How many bits are in an IPv6 address?' was skipped: ANSWER: names 'D', not "
+        "broken.txt:26:1: warning[QB713]: question 'How many bits are in an IPv6 address?' (multichoice) was skipped: ANSWER: names 'D', not "
         "one of its options A to C\n    hint: Moodle imports it with no right answer; name the right option with its capital letter",
-        "broken.txt:31:1: warning[QB713]: question 'Which device joins two networks?' was skipped: ANSWER: names 'a', not one of "
+        "broken.txt:31:1: warning[QB713]: question 'Which device joins two networks?' (multichoice) was skipped: ANSWER: names 'a', not one of "
         "its options A to B\n    hint: Moodle imports it with no right answer; name the right option with its capital letter",
-        "broken.txt:33:1: warning[QB713]: question 'What does TTL stand for?' was skipped: it has no ANSWER: line before the end "
+        "broken.txt:33:1: warning[QB713]: question 'What does TTL stand for?' (multichoice) was skipped: it has no ANSWER: line before the end "
         "of the file" + REFUSED,
     ]
     imported = quizzes[0]

@@ -16,6 +16,7 @@ from test_import_formats import FIXTURES, builds, cli, messages, run_import, zip
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
 from qti_builder.importers.canvas import import_canvas
+from qti_builder.importers.command import import_summary
 from qti_builder.importers.canvas.text import equations_to_tex, strip_positions
 from qti_builder.pipeline import BuildOptions, build
 
@@ -58,6 +59,8 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert len(found) == 8, found  # nothing else: every kept field is reported by the asserts below
 
     (item,) = quizzes
+    assert item.skipped == {"calculated_question": 1}  # counted by its Canvas type, as the summary says
+    assert import_summary(item)[1].endswith("1 skipped (1 calculated_question); see the warnings above")
     quiz = item.quiz
     assert quiz.title == "세포 생물학 퀴즈" and quiz.language == "ko"  # assessment_meta.xml's title wins
     assert quiz.description == "세포의 **구조**와 기능에 관한 퀴즈입니다."
@@ -446,6 +449,29 @@ def test_a_group_left_larger_than_its_questions_draws_fewer(tmp_path: Path) -> N
     quizzes, sink = single_item(tmp_path, group)
     assert "section 'Pick two' draws 2 question(s) but only 1 could be imported; it now draws 1" in find(messages(sink), "draws 2")
     assert quizzes[0].quiz.sections[0].select == 1
+
+
+def test_questions_that_cannot_be_read_are_skipped_by_their_canvas_type(tmp_path: Path) -> None:
+    item = """<item ident="q{n}" title="{title}"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>
+<fieldentry>{kind}</fieldentry></qtimetadatafield></qtimetadata></itemmetadata><presentation><material>
+<mattext>Question {n}</mattext></material></presentation></item>"""
+    quizzes, sink = single_item(tmp_path, item.format(n=1, title="No answers", kind="multiple_choice_question")
+                                + item.format(n=2, title="Drop-downs", kind="multiple_dropdowns_question")
+                                + item.format(n=3, title="Formula", kind="calculated_question")
+                                + item.format(n=4, title="Essay", kind="essay_question"))
+    found = [m.split("\n")[0] for m in messages(sink) if "skipped" in m]
+    assert found == [
+        "one.xml:2:1: warning[QB713]: question 'No answers' (multiple_choice_question): the multiple-choice question has no "
+        "answers; skipped",
+        # Read, then refused by the model: named by its Canvas type all the same.
+        "one.xml:4:1: warning[QB713]: question 'Drop-downs' (multiple_dropdowns_question) was skipped: List should have at "
+        "least 1 item after validation, not 0 (at blanks)",
+        "one.xml:6:1: warning[QB710]: question 'Formula' (calculated_question): the Canvas question type 'calculated_question' "
+        "cannot be imported (the source has no such kind); skipped",
+    ]
+    assert import_summary(quizzes[0]) == [
+        "imported 1 question(s) from one.xml as quiz 'one': 1 essay",
+        "  3 skipped (1 calculated_question, 1 multiple_choice_question, 1 multiple_dropdowns_question); see the warnings above"]
 
 
 # -- hostile packages ---------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 import seed_expectations as seed
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
-from qti_builder.importers.command import import_command
+from qti_builder.importers.command import import_command, import_summary
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.writers.markdown_source import read_back, write_source
 
@@ -246,6 +246,34 @@ def test_single_item_file(tmp_path: Path) -> None:
 
 
 # -- text2qti -------------------------------------------------------------------------------------
+
+
+def test_text2qti_questions_skipped_are_counted_by_their_text2qti_type(tmp_path: Path) -> None:
+    path = tmp_path / "skips.txt"
+    path.write_text("""Quiz title: Skips
+
+1.  Which is a prime?
+*a) 7
+b)  8
+
+2.  A question with nothing to answer.
+
+3.  Which one is right?
+a)  This
+b)  That
+""", encoding="utf-8")
+    quizzes, sink = run_import(path, "text2qti")
+    (item,) = quizzes
+    found = [m.split("\n")[0] for m in messages(sink) if "skipped" in m]
+    assert found == [
+        "skips.txt:7:1: warning[QB710]: the question on line 7 has no choices or answer, so it has no text2qti type; skipped",
+        # Read as text2qti's multiple choice, then refused by the model: named by that type all the same.
+        "skips.txt:9:1: warning[QB713]: question 'Which one is right?' (multiple_choice_question) was skipped: a single-choice "
+        "question needs exactly one correct choice, found 0",
+    ]
+    assert import_summary(item) == [
+        "imported 1 question(s) from skips.txt as quiz 'skips': 1 single choice",
+        "  2 skipped (1 (none), 1 multiple_choice_question); see the warnings above"]
 
 
 def test_text2qti_quiz(tmp_path: Path) -> None:

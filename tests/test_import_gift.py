@@ -173,26 +173,26 @@ def test_what_moodle_refuses_is_reported_where_it_is(tmp_path: Path) -> None:
     refused = f"\n    hint: Moodle refuses it too ({STOP})"
     assert messages(sink) == [
         f"broken.gift:1:1: {LANGUAGE}\n    hint: change 'language:' in the source if that is wrong",
-        f"broken.gift:3:35: warning[QB713]: question 'No closing brace' was skipped: a '{{' without its '}}' {braces}",
-        f"broken.gift:5:28: warning[QB713]: question 'Backwards' was skipped: '}}' comes before '{{' {braces}",
-        "broken.gift:7:37: warning[QB713]: question 'One choice' was skipped: a multiple-choice question needs at least two answers"
+        f"broken.gift:3:35: warning[QB713]: question 'No closing brace' (unreadable) was skipped: a '{{' without its '}}' {braces}",
+        f"broken.gift:5:28: warning[QB713]: question 'Backwards' (unreadable) was skipped: '}}' comes before '{{' {braces}",
+        "broken.gift:7:37: warning[QB713]: question 'One choice' (multichoice) was skipped: a multiple-choice question needs at least two answers"
         + refused,
-        "broken.gift:9:32: warning[QB713]: question 'Odd weight' was skipped: the weight %35% is not one of Moodle's grade options\n"
+        "broken.gift:9:32: warning[QB713]: question 'Odd weight' (multichoice) was skipped: the weight %35% is not one of Moodle's grade options\n"
         "    hint: Moodle's grade options are 100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20, 16.66667, "
         "14.28571, 12.5, 11.11111, 10, 5 and 0 % and their negatives; Moodle refuses any other weight (and, " + STOP.replace(
             "Moodle imports", "imports") + ")",
-        "broken.gift:11:42: warning[QB713]: question 'Bad margin' was skipped: the margin of '3.14:abc' is not a number" + refused,
-        "broken.gift:13:35: warning[QB713]: question 'No arrow' was skipped: 'b 2' has no '->' (each answer of a matching question "
+        "broken.gift:11:42: warning[QB713]: question 'Bad margin' (numerical) was skipped: the margin of '3.14:abc' is not a number" + refused,
+        "broken.gift:13:35: warning[QB713]: question 'No arrow' (match) was skipped: 'b 2' has no '->' (each answer of a matching question "
         "is =prompt -> answer)" + refused,
-        "broken.gift:15:44: warning[QB713]: question 'Half only' was skipped: no answer is worth 100 % (the best is 50 %)" + refused,
+        "broken.gift:15:44: warning[QB713]: question 'Half only' (shortanswer) was skipped: no answer is worth 100 % (the best is 50 %)" + refused,
         # Moodle imports this one (its "do not add up to 100 %" is a notice the import ignores); the model cannot hold it.
         "broken.gift:17:1: warning[QB713]: question 'Short of 100' (multichoice) was skipped: the scores of the correct choices add up to 75 %, "
         "not 100 %\n    hint: fix it in the original system and import again, or add it to the source by hand",
         # A line "0" ends a question (PHP's empty("0")): two halves, each with a lone brace.
-        f"broken.gift:19:47: warning[QB713]: question 'Venus moons' was skipped: a '{{' without its '}}' {braces}",
+        f"broken.gift:19:47: warning[QB713]: question 'Venus moons' (unreadable) was skipped: a '{{' without its '}}' {braces}",
         "broken.gift:20:1: warning[QB715]: a line holding only '0' is a blank line to Moodle (PHP's empty('0')): it ends the "
         "question and is left out\n    hint: put the 0 on the line before it or after it",
-        f"broken.gift:21:1: warning[QB713]: the question was skipped: a '}}' without its '{{' {braces}",
+        f"broken.gift:21:1: warning[QB713]: the question (unreadable) was skipped: a '}}' without its '{{' {braces}",
         "broken.gift:23:35: warning[QB715]: question 'Lower case': Moodle reads {true} as a short answer: true/false is written "
         "T, TRUE, F or FALSE, in capitals",
         "broken.gift:25:37: warning[QB715]: question 'Two blocks': only the first {...} holds answers: Moodle keeps the rest of "

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_import_formats import FIXTURES, imported_one
+from test_import_formats import FIXTURES, imported_one, messages, run_import
+
+from qti_builder.importers.command import import_summary
 
 TYPES = FIXTURES / "moodle-types"
 LANGUAGE = ("{0}:1:1: warning[QB711]: Moodle XML does not record the quiz's language; 'en' was taken from its text\n"
@@ -52,6 +54,9 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
         "group with others",
         "gaps.xml:286:1: warning[QB713]: question 'No gaps' (gapfill) has no gap […] in its text; skipped",
     ]
+    # Each skipped question counted by its Moodle type, as the summary line says.
+    assert item.skipped == {"gapselect": 1, "ddwtos": 1, "gapfill": 1}
+    assert import_summary(item)[1].endswith("3 skipped (1 ddwtos, 1 gapfill, 1 gapselect); see the warnings above")
     states, halogens, old_select, bonding, old_drag, noble, acids, arrays = item.quiz.iter_questions()
     # [[1]], [[3]], [[5]]: the choices solid, gaseous and 100; each drop-down lists its group.
     assert states.id == "states" and states.points == 3
@@ -103,6 +108,8 @@ def test_calculated_questions_with_one_set_of_values(tmp_path: Path) -> None:
         "calculated.xml:298:1: warning[QB710]: question 'Division by zero' (calculated): a formula cannot be computed (float "
         "division by zero); skipped\n    hint: check the formula in Moodle",
     ]
+    assert item.skipped == {"calculated": 2, "calculatedsimple": 1}
+    assert import_summary(item)[1].endswith("3 skipped (2 calculated, 1 calculatedsimple); see the warnings above")
     speed, circle, half_life = item.quiz.iter_questions()
     # 37 / 1.5 = 24.666…, shown and graded to 1 decimal: 24.7; relative tolerance 0.01 of it.
     assert speed.type == "numerical" and speed.points == 2 and speed.unit == "km/h"
@@ -131,6 +138,8 @@ def test_multiple_true_false(tmp_path: Path) -> None:
         "plugins.xml:140:1: warning[QB711]: question 'Fact or opinion': not kept: the feedback of each row",
         "plugins.xml:200:1: warning[QB713]: question 'Unfinished' (mtf): row 2 has 0 right column(s), not one; skipped",
     ]
+    assert item.skipped == {"mtf": 1}
+    assert import_summary(item)[1].endswith("1 skipped (1 mtf); see the warnings above")
     category, enzymes, german = (s for _, s in item.quiz.iter_sections())
     match, single = category.questions
     assert [(p.prompt, p.answer) for p in match.pairs] == [("Mitochondria have their own DNA.", "Fact"),
@@ -171,6 +180,9 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
         "(<image_base64>); skipped",
         "random-and-legacy.xml:152:1: warning[QB714]: <image_base64> is not valid base64; the image is skipped",
     ]
+    assert item.skipped == {"randomsamatch": 1, "random": 1, "ddimageortext": 1, "ddmarker": 1, "stack": 1}
+    assert import_summary(item)[1].endswith("5 skipped (1 ddimageortext, 1 ddmarker, 1 random, 1 randomsamatch, 1 stack); "
+                                            "see the warnings above")
     capitals, asia = item.quiz.sections  # the category the others are under is the quiz ("Capitals")
     assert item.quiz.title == "Capitals"
     assert [q.title for q in capitals.questions] == ["France", "Japan"]
@@ -182,3 +194,36 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
     assert symbol.stem == "In its middle is a [[b1]].\n\n![](media/korea.png)"
     assert list(item.media) == ["media/korea.png"]
     assert lost.stem == "This image was not exported." and broken.stem == "This image is damaged."
+
+
+def test_a_cloze_and_a_true_false_question_moodle_cannot_mark_are_skipped_and_counted(tmp_path: Path) -> None:
+    path = tmp_path / "broken.xml"
+    path.write_text("""<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="multianswer">
+    <name><text>Pick colours</text></name>
+    <questiontext format="html"><text>Primary: {1:MULTIRESPONSE:=red~=blue~green}</text></questiontext>
+  </question>
+  <question type="truefalse">
+    <name><text>Nobody is right</text></name>
+    <questiontext format="html"><text>The sky is green.</text></questiontext>
+    <answer fraction="0"><text>true</text></answer>
+    <answer fraction="0"><text>false</text></answer>
+  </question>
+  <question type="shortanswer">
+    <name><text>Capital</text></name>
+    <questiontext format="html"><text>The capital of France?</text></questiontext>
+    <answer fraction="100"><text>Paris</text></answer>
+  </question>
+</quiz>
+""", encoding="utf-8")
+    quizzes, sink = run_import(path)
+    (item,) = quizzes
+    skipped = [m.split("\n")[0] for m in messages(sink) if "skipped" in m]
+    assert skipped[0].startswith("broken.xml:3:1: warning[QB710]: cloze question 'Pick colours' (multianswer) has ")
+    assert skipped[1] == ("broken.xml:7:1: warning[QB713]: true/false question 'Nobody is right' (truefalse) has no answer "
+                          "worth marks; skipped")
+    assert len(skipped) == 2
+    assert import_summary(item) == [
+        "imported 1 question(s) from broken.xml as quiz 'broken': 1 short answer",
+        "  2 skipped (1 multianswer, 1 truefalse); see the warnings above"]

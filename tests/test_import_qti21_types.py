@@ -16,6 +16,7 @@ import pytest
 from test_import_formats import FIXTURES, imported_one, messages, run_import, zipped
 
 from qti_builder.importers import detect
+from qti_builder.importers.command import import_summary
 
 TYPES = FIXTURES / "qti21-types"
 
@@ -34,11 +35,11 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
         "shows and scores on later attempts is lost",
         f"{at}associate.xml:4:1: warning[QB711]: item 'Enzymes and substrates': not kept: free pairing: the choices are "
         "split into prompts and answers by the right pairs; all-or-nothing scoring (each pair now earns its share)",
-        f"{at}broken_associate.xml:4:1: warning[QB710]: item 'Chained pairs': associateInteraction whose right pairs share "
-        "a choice (B C) cannot become prompts and answers; skipped",
-        f"{at}broken_gap.xml:4:1: warning[QB713]: item 'A gap without a word': gapMatchInteraction: gap 'G2' has no right "
+        f"{at}broken_associate.xml:4:1: warning[QB710]: item 'Chained pairs' (associateInteraction): right pairs that "
+        "share a choice (B C) cannot become prompts and answers; skipped",
+        f"{at}broken_gap.xml:4:1: warning[QB713]: item 'A gap without a word' (gapMatchInteraction): gap 'G2' has no right "
         "word; skipped",
-        f"{at}broken_gap_images.xml:4:1: warning[QB710]: item 'Place the pictures': gapMatchInteraction with images to "
+        f"{at}broken_gap_images.xml:4:1: warning[QB710]: item 'Place the pictures' (gapMatchInteraction): images to "
         "place (gapImg) cannot be imported (a drop-down holds text); skipped",
         f"{at}choice_mapping.xml:4:1: warning[QB711]: item 'Noble gases': not kept: the mapping's upper bound of 2 (the "
         "right choices now share the points)",
@@ -52,12 +53,15 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
         "the choices under it",
         f"{at}hottext_multiple.xml:4:1: warning[QB711]: item 'Organelles in a passage': not kept: choosing in the text: the "
         "hot texts become the choices under it",
-        f"{at}select_point.xml:4:1: warning[QB710]: item 'Find the nucleus': selectPointInteraction cannot be imported (no "
-        "question type of the source has it); skipped",
+        f"{at}select_point.xml:4:1: warning[QB710]: item 'Find the nucleus' (selectPointInteraction): no question type of "
+        "the source has this interaction; skipped",
         f"{at}template.xml:4:1: warning[QB711]: item 'Area of a rectangle' is template-driven: its first rendering is "
         "imported (W = 3, H = 7, UNIT = cm, AREA = 21), the same for every student\n    hint: add the other variants as "
         "questions of a section with select: 1 to draw one of them",
     ]
+    # Each skipped item counted by its interaction, as the summary line says it.
+    assert item.skipped == {"associateInteraction": 1, "gapMatchInteraction": 2, "selectPointInteraction": 1}
+    assert "4 skipped (1 associateInteraction, 2 gapMatchInteraction, 1 selectPointInteraction)" in import_summary(item)[1]
     quiz = item.quiz
     assert quiz.id == "interactions-tour" and [s.title for s in quiz.sections] == [
         "Choosing", "Placing words and pairs", "Typing answers"]
@@ -110,11 +114,14 @@ def test_a_test_given_alone_imports_the_items_beside_it(tmp_path: Path) -> None:
     assert detect(path).name == "qti21"
     item, found = imported(path, tmp_path)
     assert found == [
-        "test.xml:9:1: warning[QB714]: 'items/lost.xml' is referred to here, but no such file beside test.xml; skipped\n"
+        "test.xml:9:1: warning[QB714]: assessmentItem 'items/lost.xml' is referred to here, but no such file beside "
+        "test.xml; skipped\n"
         "    hint: import the whole package (its folder or zip) instead",
-        "test.xml:10:1: warning[QB714]: item '../elsewhere/item.xml' lies outside the folder of test.xml; skipped\n"
+        "test.xml:10:1: warning[QB714]: item '../elsewhere/item.xml' (assessmentItemRef) lies outside the folder of "
+        "test.xml; skipped\n"
         "    hint: import the folder that holds the test and its items",
     ]
+    assert import_summary(item)[1] == "  2 skipped (1 assessmentItem, 1 assessmentItemRef); see the warnings above"
     quiz = item.quiz
     assert (quiz.id, quiz.title) == ("cells-revision", "Cells: revision")
     membrane, count = quiz.iter_questions()

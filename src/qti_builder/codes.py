@@ -340,6 +340,9 @@ CODES_LIST: tuple[Code, ...] = (
        "::Q:: Is it? {true} in a GIFT file (GIFT reads {true} as the answer true)", "::Q:: Is it? {T}", syntax="text"),
     _e("QB720", "A source that already exists (use --force), or two inputs with one quiz id.", "the output source",
        "pass --force to replace it, or import into another --out folder", "importing twice into source/", "--force", syntax="text"),
+    _e("QB721", "An imported quiz that would be written as a source the readers refuse (past a reader's limit, such as a source's size): nothing is written.",
+       "the input", "import the input in parts (a category or section each), or raise the limit the message names",
+       "a Moodle bank whose source would be larger than a source may be", "the bank exported in parts", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}

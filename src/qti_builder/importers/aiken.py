@@ -110,35 +110,35 @@ class _Reader:
                               self.span(number, column), hint="write the question on one line (Aiken has no line breaks)")
         else:
             if question is not None:
-                self.skip(f"question '{_name(question)}' was skipped: it has no ANSWER: line before the next question starts "
+                self.skip(f"question '{_name(question)}' (multichoice) was skipped: it has no ANSWER: line before the next question starts "
                           f"on line {number}", question.line)
             self.question = _Question(number, [text])
 
     def end(self) -> None:
         if self.question is not None:
-            self.skip(f"question '{_name(self.question)}' was skipped: it has no ANSWER: line before the end of the file",
+            self.skip(f"question '{_name(self.question)}' (multichoice) was skipped: it has no ANSWER: line before the end of the file",
                       self.question.line)
 
     def finish(self, question: _Question, letter: str, line: int) -> None:
         stem_text = "\n".join(question.stem)
         name = _name(question)
         if len(question.options) < 2:
-            self.skip(f"question '{name}' was skipped: it has {len(question.options)} option(s), and needs two at least", line)
+            self.skip(f"question '{name}' (multichoice) was skipped: it has {len(question.options)} option(s), and needs two at least", line)
             return
         right = ord(letter) - ord("A") if letter else -1
         if not 0 <= right < len(question.options):
             found = f"'{letter}'" if letter else "no letter"
-            self.skip(f"question '{name}' was skipped: ANSWER: names {found}, not one of its options A to "
+            self.skip(f"question '{name}' (multichoice) was skipped: ANSWER: names {found}, not one of its options A to "
                       f"{chr(64 + len(question.options))}", line, hint="Moodle imports it with no right answer; name the right option "
                                                                   "with its capital letter")
             return
         # Moodle saves no empty option (the others keep their marks).
         options = [(i == right, text) for i, text in enumerate(question.options) if text]
         if len(options) < 2:
-            self.skip(f"question '{name}' was skipped: it has fewer than two options that are not empty", line)
+            self.skip(f"question '{name}' (multichoice) was skipped: it has fewer than two options that are not empty", line)
             return
         if not any(correct for correct, _ in options):
-            self.skip(f"question '{name}' was skipped: its right option {letter} is empty", line,
+            self.skip(f"question '{name}' (multichoice) was skipped: its right option {letter} is empty", line,
                       hint="Moodle imports it with no right answer (it saves no empty option)")
             return
         stem = plain_markdown(stem_text)

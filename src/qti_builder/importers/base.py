@@ -53,7 +53,11 @@ def clean_text(text: str | None) -> str:
     if not text:
         return ""
     text = unicodedata.normalize("NFC", text.replace("\r\n", "\n").replace("\r", "\n"))
-    return "".join(ch for ch in text if ch in "\t\n" or not (ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF or ord(ch) in (0xFFFE, 0xFFFF)))
+    return _FORBIDDEN.sub("", text)
+
+
+#: Characters XML 1.0 forbids (controls but tab and line feed, surrogates, U+FFFE, U+FFFF).
+_FORBIDDEN = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def one_line(text: str | None) -> str:
@@ -102,15 +106,32 @@ class Ids:
 
     def __init__(self) -> None:
         self.used: set[str] = set()
+        #: base -> the suffix number to try first: every smaller one is taken. A bank of questions
+        #: titled alike ("Question 1" x 10,000) would otherwise try them all again each time.
+        self._next: dict[str, int] = {}
 
     def claim(self, preferred: str | None, fallback: str) -> str:
         base = sanitise_id(preferred) or sanitise_id(fallback) or "q"
         ident, n = base, 2
-        while ident in self.used:
-            suffix = f"-{n}"
-            ident, n = base[: 64 - len(suffix)] + suffix, n + 1
+        if ident in self.used:
+            n = self._next.get(base, 2)
+            ident = _suffixed(base, n)
+            while ident in self.used:
+                n += 1
+                ident = _suffixed(base, n)
+            self._next[base] = n + 1
         self.used.add(ident)
         return ident
+
+    def release(self, ident: str) -> None:
+        """Give back an id claimed for something that was then dropped (a question skipped)."""
+        self.used.discard(ident)
+        self._next.clear()  # the freed id may be any base's suffix: try from the start again
+
+
+def _suffixed(base: str, n: int) -> str:
+    suffix = f"-{n}"
+    return base[: 64 - len(suffix)] + suffix
 
 
 class MediaStore:
@@ -119,18 +140,21 @@ class MediaStore:
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
+        #: The reference of each content, so that a bank with an image per question does not
+        #: compare every new file with all the others.
+        self._refs: dict[bytes, str] = {}
 
     def add(self, name: str, data: bytes) -> str:
         name = original_name(name, data)
-        for ref, existing in self.files.items():
-            if existing == data:
-                return ref
+        if data in self._refs:
+            return self._refs[data]
         clean = safe_name(name, data)  # ASCII, content-hashed
         stem_hint = name if re.fullmatch(r"[A-Za-z0-9_.-]{1,80}", name) and not name.startswith(".") else clean
         ref = f"media/{stem_hint}"
         if ref in self.files:
             ref = f"media/{clean}"
         self.files[ref] = data
+        self._refs[data] = ref
         return ref
 
 
@@ -286,7 +310,7 @@ class QuizBuilder:
         try:
             question = _QUESTION.validate_python(data)
         except ValidationError as exc:
-            self.ids.used.discard(data["id"])
+            self.ids.release(data["id"])
             problems = "; ".join(f"{e['msg'].removeprefix('Value error, ')}"
                                  + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
                                  for e in exc.errors()[:3])

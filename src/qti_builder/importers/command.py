@@ -27,6 +27,8 @@ from .safety import MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_INPUT_BYTES, MAX_TOTAL_BYT
 MiB = 1024 * 1024
 
 OUTPUT_EXISTS = "QB720"
+#: The imported quiz would be written as a source that the readers refuse (a limit: its size...).
+UNREADABLE = "QB721"
 
 
 def import_command(
@@ -88,6 +90,16 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
         ids.add(quiz.id)
         source = write_source(quiz)
         text = source.text
+        if source.refused:
+            problem = source.refused[0]
+            sink.error(UNREADABLE, f"quiz '{quiz.id}' cannot be written as a source the build reads: "
+                                   + (f"as Markdown, {source.reason}; " if source.reason else "") + f"as YAML, {problem.message}",
+                       SourceSpan(item.origin),
+                       # Not the reader's own hint: import has no build limits to raise, and a
+                       # source that builds only with a raised limit is not one to write.
+                       hint="import it in parts (one quiz per category or section), so that each source is within the "
+                            "build's limits (docs/source-format.md#limits)")
+            continue
         if source.reason:
             sink.warning(LOST, f"quiz '{quiz.id}' is written as YAML: {source.reason}", SourceSpan(item.origin),
                          hint="YAML holds every field of the model; see docs/import.md")

@@ -265,9 +265,17 @@ class _Reader:
         elif item.style == "upload":
             data.update(type="file_upload")
         else:
-            self.builder.warn(UNSUPPORTED, f"the question on line {item.line} has no choices or answer; skipped", self.span(item.line))
+            self.builder.skip("(none)", UNSUPPORTED, f"the question on line {item.line} has no choices or answer, so it has no "
+                                                     "text2qti type; skipped", self.span(item.line))
             return
-        self.builder.add(self._current_section(), data, self.span(item.line), item.title or stem)
+        self.builder.add(self._current_section(), data, self.span(item.line), item.title or stem, kind=_KINDS.get(data["type"]))
+
+
+#: The question types text2qti gives each question (Canvas's names, which its QTI carries), by
+#: the model's: a question skipped is named and counted by these.
+_KINDS = {"text_only": "text_only_question", "true_false": "true_false_question", "single_choice": "multiple_choice_question",
+          "multiple_response": "multiple_answers_question", "short_answer": "short_answer_question",
+          "numerical": "numerical_question", "essay": "essay_question", "file_upload": "file_upload_question"}
 
 
 def _paragraphs(lines: list[str]) -> str:

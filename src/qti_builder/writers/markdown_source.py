@@ -7,7 +7,8 @@ reader and compares the two models field by field. Where the dialect cannot say 
 choice id that is not a letter, a true/false question with correct-answer feedback of its own, a
 matching prompt over several lines, ...) the models differ, and the quiz is written as YAML, the
 model itself, which says everything; :attr:`SourceText.reason` names the first field that did not
-survive.
+survive. The YAML is read back too: a source is never written that the build would refuse (a
+reader's limit), :attr:`SourceText.refused` says why instead.
 
 This module lives beside the build targets but is not one of them (it is not in ``WRITERS``): its
 output is a source for people to edit, not a package, and it needs no templates.
@@ -24,14 +25,13 @@ from typing import Any
 
 import yaml
 
-from ..diagnostics import DiagnosticSink
+from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, FillInBlankQuestion, MatchingQuestion, NumericalQuestion,
                                OrderingQuestion, Question, ShortAnswerQuestion, TrueFalseQuestion)
-from ..readers.markdown import MarkdownReader
+from ..readers import read_quiz
 from ..readers.markdown import syntax as S
 from ..readers.markdown.questions import ALL_TRUE_FALSE, essay_doubt
-from ..readers.yaml import YamlReader
 
 #: Continuation lines are indented so that none of them can be read as a marker (a question, an
 #: option, a label, a heading); the reader removes the common indentation again.
@@ -57,22 +57,39 @@ class SourceText:
     suffix: str
     #: Why the quiz is YAML rather than Markdown (None for Markdown).
     reason: str | None = None
+    #: Why not even the YAML reads back into the quiz (a reader's limit: ``build`` would refuse
+    #: the file): the readers' own diagnostics, which name the limit. Empty when the text is good.
+    refused: tuple[Diagnostic, ...] = ()
 
 
 def write_source(quiz: Quiz) -> SourceText:
-    """The quiz as Markdown when Markdown reads back into the same model, else as YAML."""
+    """The quiz as Markdown when Markdown reads back into the same model, else as YAML when that
+    does; else the YAML with :attr:`SourceText.refused` saying why it must not be written. Each
+    form is read back once, whole, by the build's own entry (:func:`qti_builder.readers.read_quiz`,
+    size limit included), however large the quiz."""
     quiz = _escape_labels(quiz)
+    dumped = quiz.model_dump()
     try:
         markdown = to_markdown(quiz)
     except _Inexpressible as exc:
-        return SourceText(to_yaml(quiz), ".yaml", str(exc))
-    back = read_back(markdown, ".md")
+        reason = str(exc)
+    else:
+        back, problems = _read_back(markdown, ".md")
+        if back is None:
+            reason = "the Markdown form does not read back" + (f" ({problems[0].message})" if problems else "")
+        else:
+            difference = first_difference(dumped, back.model_dump())
+            if not difference:
+                return SourceText(markdown, ".md")
+            reason = f"Markdown cannot express {difference}"
+    yaml_text = to_yaml(quiz)
+    back, problems = _read_back(yaml_text, ".yaml")
     if back is None:
-        return SourceText(to_yaml(quiz), ".yaml", "the Markdown form does not read back")
-    difference = first_difference(quiz.model_dump(), back.model_dump())
-    if difference:
-        return SourceText(to_yaml(quiz), ".yaml", f"Markdown cannot express {difference}")
-    return SourceText(markdown, ".md")
+        return SourceText(yaml_text, ".yaml", reason, tuple(problems))
+    difference = first_difference(dumped, back.model_dump())
+    if difference:  # a bug: YAML is the model itself
+        return SourceText(yaml_text, ".yaml", reason, (Diagnostic(Severity.ERROR, "QB721", f"the YAML form reads back with {difference} changed"),))
+    return SourceText(yaml_text, ".yaml", reason)
 
 
 def _escape_labels(quiz: Quiz) -> Quiz:
@@ -100,12 +117,17 @@ def _escape_labels(quiz: Quiz) -> Quiz:
 
 def read_back(text: str, suffix: str) -> Quiz | None:
     """Read a source text with the project's own readers (through a temporary file, as the build does)."""
-    reader = MarkdownReader() if suffix == ".md" else YamlReader()
+    return _read_back(text, suffix)[0]
+
+
+def _read_back(text: str, suffix: str) -> tuple[Quiz | None, list[Diagnostic]]:
+    """The quiz the build would read from ``text``, or None and the reader's errors."""
+    sink = DiagnosticSink()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"quiz{suffix}"
         path.write_text(text, encoding="utf-8")
-        result = reader.read(path, path.name, DiagnosticSink())
-    return result[0] if result else None
+        result = read_quiz(path, sink)
+    return (result[0] if result else None), sink.errors
 
 
 def first_difference(a: Any, b: Any, path: str = "") -> str | None:

@@ -230,7 +230,7 @@ class AssessmentReader:
             return
         if points is not None:
             data["points"] = points  # a group's points per question are what Canvas awards
-        self.builder.add(section, data, reader.span(), reader.label, reader.preferred_id)
+        self.builder.add(section, data, reader.span(), reader.label, reader.preferred_id, kind=reader.kind)
 
 
 def _selection(section: etree._Element) -> int | None:

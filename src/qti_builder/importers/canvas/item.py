@@ -56,12 +56,19 @@ class ItemReader:
         self.lost: list[str] = []
         self.presentation = child(item, "presentation")
         self.label = self.title if self.title.casefold() not in DEFAULT_NAMES else self._stem_start()
+        #: The Canvas question type (``multiple_dropdowns_question``), named and counted if it is skipped.
+        self.kind: str | None = None
 
     def span(self, element: etree._Element | None = None) -> SourceSpan:
         return self.reader.span(element if element is not None else self.item, self.member)
 
     def warn(self, code: str, message: str) -> None:
         self.reader.builder.warn(code, f"question '{_short(self.label)}': {message}", self.span())
+
+    def skip(self, code: str, message: str) -> None:
+        """Report the question as not imported, named and counted by its Canvas type."""
+        kind = self.kind or "(none)"
+        self.reader.builder.skip(kind, code, f"question '{_short(self.label)}' ({kind}): {message}", self.span())
 
     def markdown(self, material: etree._Element | None, where: str, blanks: list[str] | None = None) -> str:
         return self.reader.text.markdown(material, f"{where} of '{_short(self.label)}'", self.span(), self.member, blanks)
@@ -83,9 +90,10 @@ class ItemReader:
 
     def read(self) -> Data | None:
         canvas_type = self.canvas_type()
+        self.kind = canvas_type or "(none)"
         reader = READERS.get(canvas_type or "")
         if reader is None:
-            self.warn(UNSUPPORTED, f"the Canvas question type '{canvas_type or '(none)'}' cannot be imported (the source has no such kind); skipped")
+            self.skip(UNSUPPORTED, f"the Canvas question type '{self.kind}' cannot be imported (the source has no such kind); skipped")
             return None
         data: Data = {"feedback": {}}
         points = _float(self.fields.get("points_possible"))

@@ -93,7 +93,7 @@ def _true_false_order(r: ItemReader, texts: list[str]) -> list[bool] | None:
 def _as_true_false(r: ItemReader, data: Data, labels: list[etree._Element], truths: list[bool], correct: set[str]) -> bool:
     right = [truth for label, truth in zip(labels, truths) if label.get("ident") in correct]
     if len(right) != 1:
-        r.warn(INVALID, "the true/false question has no single correct answer; skipped")
+        r.skip(INVALID, "the true/false question has no single correct answer; skipped")
         return False
     data["type"], data["answer"] = "true_false", right[0]
     for label, truth in zip(labels, truths):
@@ -109,7 +109,7 @@ def _as_true_false(r: ItemReader, data: Data, labels: list[etree._Element], trut
 def _multiple_choice(r: ItemReader, data: Data) -> bool | None:
     responses = _responses(r)
     if not responses:
-        r.warn(INVALID, "the multiple-choice question has no answers; skipped")
+        r.skip(INVALID, "the multiple-choice question has no answers; skipped")
         return False
     scoring = _scoring(r)
     correct = set(scoring[0].values()) if scoring else set()
@@ -130,7 +130,7 @@ def _true_false(r: ItemReader, data: Data) -> bool | None:
     responses = _responses(r)
     labels = _labels(responses[0]) if responses else []
     if len(labels) != 2:
-        r.warn(INVALID, f"a true/false question needs two answers, it has {len(labels)}; skipped")
+        r.skip(INVALID, f"a true/false question needs two answers, it has {len(labels)}; skipped")
         return False
     texts = [r.reader.text.plain(_material(label), "an answer", []).casefold() for label in labels]
     truths = [True, False]
@@ -143,7 +143,7 @@ def _true_false(r: ItemReader, data: Data) -> bool | None:
 def _multiple_answers(r: ItemReader, data: Data) -> bool | None:
     responses = _responses(r)
     if not responses:
-        r.warn(INVALID, "the multiple-answers question has no answers; skipped")
+        r.skip(INVALID, "the multiple-answers question has no answers; skipped")
         return False
     scoring = _scoring(r)
     data["type"] = "multiple_response"

@@ -143,7 +143,7 @@ class BlockReader:
 
     def refuse(self, message: str, at: int, hint: str | None = None) -> None:
         """A question Moodle refuses: skipped (Moodle's import stops at it)."""
-        self.builder.skip(self.kind, INVALID, f"{self.where()} was skipped: {message}", self.block.span(at),
+        self.builder.skip(self.kind, INVALID, f"{self.where()} ({self.kind}) was skipped: {message}", self.block.span(at),
                           hint or "Moodle refuses it too (with 'Stop on error', its default, Moodle imports nothing from the file)")
 
     def where(self) -> str:

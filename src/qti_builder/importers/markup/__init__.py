@@ -33,6 +33,7 @@ from __future__ import annotations
 import html as html_lib
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lxml import etree
 
@@ -58,6 +59,12 @@ class Converted:
     raw: bool = False
 
 
+#: ``<p>text</p>`` with a text the sanitiser, the parser and markdownify leave as it is: no markup,
+#: no character the sanitiser escapes (``& < >``, no-break spaces), whitespace already collapsed,
+#: no ``[[`` (which the converter escapes).
+_ONE_PARAGRAPH = re.compile(r"<p>([^<>&\u00a0\s](?:[^<>&\u00a0\s]| (?! ))*(?<! ))</p>")
+
+
 def html_to_markdown(fragment: str, inline: bool = False) -> Converted:
     """Convert an HTML fragment (Moodle text, or QTI XHTML already run through :func:`qti_fragment`)."""
     fragment = (fragment or "").strip()
@@ -65,6 +72,18 @@ def html_to_markdown(fragment: str, inline: bool = False) -> Converted:
         return Converted("", True)
     if "<" not in fragment and "&" not in fragment and not MATH_DELIMITERS.search(fragment) and renders_as_text(fragment):
         return Converted(fragment, True)
+    # Most texts of a bank are one plain paragraph: the converter would write its text as it is
+    # (that is what renders_as_text checks), so neither it nor the comparison below is needed.
+    paragraph = _ONE_PARAGRAPH.fullmatch(fragment)
+    if paragraph and "[[" not in paragraph.group(1) and not MATH_DELIMITERS.search(paragraph.group(1)) \
+            and renders_as_text(paragraph.group(1)):
+        return Converted(paragraph.group(1), True)
+    return _converted(fragment)
+
+
+@lru_cache(maxsize=4096)
+def _converted(fragment: str) -> Converted:
+    """The checked conversion; a bank repeats fragments (feedback, options), converted once."""
     removed = removed_elements(fragment)
     fragment = clean(fragment)
     root = parse(fragment)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+from functools import lru_cache
 
 from ... import content
 from .canonical import canonical
@@ -33,7 +34,12 @@ def code_span(code: str) -> str:
     return f"{fence}{pad}{code}{pad}{fence}"
 
 
+@lru_cache(maxsize=1 << 14)
 def renders_as_text(text: str) -> bool:
-    """Does ``text`` render as exactly its characters (no emphasis, code, math, HTML, lists...)?"""
+    """Does ``text`` render as exactly its characters (no emphasis, code, math, HTML, lists...)?
+    Most texts of a bank are plain lines that render to exactly the paragraph expected, which
+    needs no canonical form; the same text run comes again and again (options, feedback), so the
+    answers are kept."""
     expected = "<p>" + html_lib.escape(" ".join(text.split()), quote=False) + "</p>"
-    return canonical(content.render_html(text)) == canonical(expected)
+    rendered = content.render_html(text)
+    return rendered == expected or canonical(rendered) == canonical(expected)

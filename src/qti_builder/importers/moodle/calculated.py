@@ -135,8 +135,8 @@ def fixed(file: MoodleFile, element: etree._Element, kind: str, name: str) -> tu
         missing = [w for w in used if w not in counts]
         if missing:
             what = f"the wildcard(s) {', '.join('{' + w + '}' for w in missing)}, which its datasets do not define"
-        file.builder.warn(UNSUPPORTED, f"question '{name}' ({kind}): its answer {shown} is computed from {what}; "
-                                       "the source has no random values; skipped", span,
+        file.builder.skip(kind, UNSUPPORTED, f"question '{name}' ({kind}): its answer {shown} is computed from {what}; "
+                                             "the source has no random values; skipped", span,
                           hint="keep one set of values (a dataset of 1 item) in Moodle to import it as a fixed question, "
                                "or write it as a numerical question")
         return None
@@ -145,7 +145,7 @@ def fixed(file: MoodleFile, element: etree._Element, kind: str, name: str) -> tu
     try:
         _substitute(copy, one, kind)
     except FormulaError as exc:
-        file.builder.warn(UNSUPPORTED, f"question '{name}' ({kind}): a formula cannot be computed ({exc}); skipped", span,
+        file.builder.skip(kind, UNSUPPORTED, f"question '{name}' ({kind}): a formula cannot be computed ({exc}); skipped", span,
                           hint="check the formula in Moodle")
         return None
     new_kind = FIXED_TYPES[kind]

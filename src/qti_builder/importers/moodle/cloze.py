@@ -104,7 +104,7 @@ def cloze(c: Context) -> bool | None:
     try:
         marked = EMBEDDED.sub(replace, text)
     except _Unsupported as exc:
-        c.file.builder.warn(UNSUPPORTED, f"cloze question '{c.name}' has {exc}; skipped", c.span)
+        c.skip(UNSUPPORTED, f"cloze question '{c.name}' (multianswer) has {exc}; skipped")
         return False
     c.data["stem"] = blank_stem(c, element, marked, len(blanks))
     c.data["blanks"] = blanks

@@ -35,6 +35,10 @@ class Context:
         """The question's Moodle type, as the file names it (diagnostics name it)."""
         return (self.element.get("type") or "").strip().lower()
 
+    def skip(self, code: str, message: str, hint: str | None = None) -> None:
+        """Report the question as not imported, counted by its Moodle type (the message names it)."""
+        self.file.builder.skip(self.kind or "(none)", code, message, self.span, hint)
+
     def value(self, tag: str) -> str:
         return self.file._value(self.element, tag)
 

@@ -203,11 +203,9 @@ class MoodleFile:
 
     def _followed_by_questions(self, index: int) -> bool:
         """Is the question at ``index`` followed by more questions of its category?"""
-        for element in self.elements[index + 1:]:
-            if (element.get("type") or "").strip().lower() == "category":
-                return False
-            return True
-        return False
+        if index + 1 >= len(self.elements):  # (no slice of the rest: that is quadratic in a bank)
+            return False
+        return (self.elements[index + 1].get("type") or "").strip().lower() != "category"
 
     # -- elements ------------------------------------------------------------------------------
 

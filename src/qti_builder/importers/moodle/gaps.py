@@ -100,18 +100,17 @@ def _select(c: Context, tag: str) -> bool | None:
 
     marked = PLACE.sub(replace, text)
     if unknown:
-        c.file.builder.warn(INVALID, f"question '{c.name}' ({c.kind}) has the gap(s) {', '.join(unknown)}, but only "
-                                     f"{len(choices)} choice(s); skipped", c.span,
-                            hint="each [[n]] names the choice that is right there, counting from 1")
+        c.skip(INVALID, f"question '{c.name}' ({c.kind}) has the gap(s) {', '.join(unknown)}, but only {len(choices)} choice(s); "
+                        "skipped", hint="each [[n]] names the choice that is right there, counting from 1")
         return False
     if not blanks:
-        c.file.builder.warn(INVALID, f"question '{c.name}' ({c.kind}) has no gap [[1]] in its text; skipped", c.span)
+        c.skip(INVALID, f"question '{c.name}' ({c.kind}) has no gap [[1]] in its text; skipped")
         return False
     alone = [b for b in blanks if not b["options"]]
     if alone:
-        c.file.builder.warn(INVALID, f"question '{c.name}' ({c.kind}): the group of '{alone[0]['answers'][0]}' has no other choice, "
-                                     "and a drop-down needs a wrong one; skipped", c.span,
-                            hint="give the group another choice in Moodle, or put the choice in a group with others")
+        c.skip(INVALID, f"question '{c.name}' ({c.kind}): the group of '{alone[0]['answers'][0]}' has no other choice, "
+                        "and a drop-down needs a wrong one; skipped",
+               hint="give the group another choice in Moodle, or put the choice in a group with others")
         return False
     c.data["stem"] = blank_stem(c, element, marked, len(blanks))
     c.data["blanks"] = blanks
@@ -158,8 +157,7 @@ def gapfill(c: Context) -> bool | None:
 
     marked = gap.sub(replace, text)
     if not gaps:
-        c.file.builder.warn(INVALID, f"question '{c.name}' (gapfill) has no gap {delimiters[0]}…{delimiters[1]} in its text; skipped",
-                            c.span)
+        c.skip(INVALID, f"question '{c.name}' (gapfill) has no gap {delimiters[0]}…{delimiters[1]} in its text; skipped")
         return False
     display = (_option(c, "answerdisplay") or "gapfill").lower()
     blanks: list[Data] = []

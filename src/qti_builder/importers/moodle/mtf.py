@@ -46,15 +46,14 @@ def mtf(c: Context) -> bool | None:
                for w in c.element.findall("weight")}
     labels = [_label(col) for col in columns]
     if not rows or len(columns) < 2:
-        c.file.builder.warn(INVALID, f"question '{c.name}' (mtf) has {len(rows)} row(s) and {len(columns)} "
-                                     "column(s); skipped", c.span)
+        c.skip(INVALID, f"question '{c.name}' (mtf) has {len(rows)} row(s) and {len(columns)} column(s); skipped")
         return False
     right: list[int] = []
     for row in rows:
         chosen = [i for i, col in enumerate(columns) if weights.get((_number(row, "number"), _number(col, "number")), 0) > 0]
         if len(chosen) != 1:
-            c.file.builder.warn(INVALID, f"question '{c.name}' (mtf): row {_number(row, 'number')} has "
-                                         f"{len(chosen)} right column(s), not one; skipped", c.span)
+            c.skip(INVALID, f"question '{c.name}' (mtf): row {_number(row, 'number')} has {len(chosen)} right column(s), "
+                            "not one; skipped")
             return False
         right.append(chosen[0])
     scoring = one_line(c.element.findtext("scoringmethod/text") or c.element.findtext("scoringmethod")).lower() or "subpoints"

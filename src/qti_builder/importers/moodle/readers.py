@@ -76,7 +76,7 @@ def _truefalse(c: Context) -> bool | None:
         if _fraction(element) > 0:
             answer = value
     if answer is None:
-        c.file.builder.warn(INVALID, f"true/false question '{c.name}' has no answer worth marks; skipped", c.span)
+        c.skip(INVALID, f"true/false question '{c.name}' (truefalse) has no answer worth marks; skipped")
         return False
     c.data["answer"] = answer
     return None

@@ -79,17 +79,22 @@ class ItemReader:
     def warn(self, code: str, message: str) -> None:
         self.reader.builder.warn(code, f"item '{self.label}': {message}", self.span())
 
+    def skip(self, code: str, message: str, kind: str | None = None) -> None:
+        """Report the item as not imported, named and counted by its interactions (or ``kind``)."""
+        kind = kind or self.interactions or "assessmentItem"
+        self.reader.builder.skip(kind, code, f"item '{self.label}' ({kind}): {message}", self.span())
+
     # -- reading -------------------------------------------------------------------------------
 
     def read(self) -> Data | None:
         body = child(self.item, "itemBody")
         if body is None:
-            self.warn(INVALID, "it has no itemBody; skipped")
+            self.skip(INVALID, "it has no itemBody; skipped")
             return None
         interactions = [e for e in body.iter() if isinstance(e.tag, str) and local(e) in ALL_INTERACTIONS]
         unknown = sorted({local(e) for e in interactions if local(e) not in KNOWN_INTERACTIONS})
         if unknown:
-            self.warn(UNSUPPORTED, f"{', '.join(unknown)} cannot be imported (no question type of the source has it); skipped")
+            self.skip(UNSUPPORTED, "no question type of the source has this interaction; skipped", ", ".join(unknown))
             return None
         kinds = [local(e) for e in interactions]
         self.interactions = ", ".join(dict.fromkeys(kinds)) or None
@@ -125,18 +130,17 @@ class ItemReader:
             return "fill_in_blank"
         if distinct == {"extendedTextInteraction"} or distinct == {"extendedTextInteraction", "uploadInteraction"}:
             if kinds.count("extendedTextInteraction") > 1:
-                self.warn(UNSUPPORTED, "several text answers in one item cannot be imported; skipped")
+                self.skip(UNSUPPORTED, "several text answers in one item cannot be imported; skipped")
                 return None
             return "essay"
         if distinct == {"uploadInteraction"}:
             return "file_upload"
         if len(interactions) > 1:
-            self.warn(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
+            self.skip(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
             return None
         name = kinds[0]
         if name == "gapMatchInteraction" and descendants(interactions[0], "gapImg"):
-            self.warn(UNSUPPORTED, "gapMatchInteraction with images to place (gapImg) cannot be imported (a drop-down holds "
-                                   "text); skipped")
+            self.skip(UNSUPPORTED, "images to place (gapImg) cannot be imported (a drop-down holds text); skipped")
             return None
         if name in ("gapMatchInteraction", "associateInteraction", "hottextInteraction"):
             return {"gapMatchInteraction": "gap_match", "associateInteraction": "associate", "hottextInteraction": "hottext"}[name]

@@ -96,8 +96,8 @@ def _true_false(r: ItemReader, data: Data, interactions: list[etree._Element]) -
     simple = descendants(interaction, "simpleChoice")
     correct = next((c for c in simple if c.get("identifier") in response.correct), None)
     if correct is None:
-        r.warn(INVALID, "the true/false item has no correct answer; skipped")
-        data["answer"] = None
+        r.skip(INVALID, "the true/false item has no correct answer; skipped")
+        data["_skip"] = True
         return
     data["answer"] = simple.index(correct) == 0
     for element, key in zip(simple, ("true_feedback", "false_feedback")):
@@ -273,8 +273,8 @@ def _matching(r: ItemReader, data: Data, interactions: list[etree._Element]) -> 
     interaction = interactions[0]
     sets = children(interaction, "simpleMatchSet")
     if len(sets) != 2:
-        r.warn(UNSUPPORTED, "a match interaction without two sets cannot be imported")
-        data["pairs"] = []
+        r.skip(UNSUPPORTED, f"it has {len(sets)} simpleMatchSet(s), not two; skipped")
+        data["_skip"] = True
         return
     sources = children(sets[0], "simpleAssociableChoice")
     targets = children(sets[1], "simpleAssociableChoice")

@@ -57,12 +57,18 @@ class PackageReader:
             return SourceSpan(str(parent / member) if str(parent) != "." else member, line, 1)
         return SourceSpan(f"{self.display}:{member}", line, 1)
 
-    def xml(self, member: str, where: SourceSpan | None = None) -> etree._Element | None:
+    def xml(self, member: str, where: SourceSpan | None = None, kind: str | None = None) -> etree._Element | None:
+        """The root of an XML file of the package; a missing one is reported (and, when it is a
+        question's, ``kind``, counted as a question skipped)."""
         data = self.package.file(member)
         if data is None:
             place = f"no such file beside {PurePosixPath(self.display).name}" if self.package.folder is not None else "the package has no such file"
-            self.builder.warn(MEDIA, f"'{member}' is referred to here, but {place}; skipped", where or SourceSpan(self.display),
-                              hint="import the whole package (its folder or zip) instead" if self.package.folder is not None else None)
+            hint = "import the whole package (its folder or zip) instead" if self.package.folder is not None else None
+            if kind:
+                self.builder.skip(kind, MEDIA, f"{kind} '{member}' is referred to here, but {place}; skipped",
+                                  where or SourceSpan(self.display), hint=hint)
+            else:
+                self.builder.warn(MEDIA, f"'{member}' is referred to here, but {place}; skipped", where or SourceSpan(self.display), hint=hint)
             return None
         tree = parse_xml(data, self.span(member).path, self.sink)
         return tree.getroot() if tree is not None else None
@@ -147,7 +153,8 @@ class PackageReader:
             elif kind.startswith("imsqti_test_xmlv2"):
                 tests.append(href)
             elif kind.startswith("imsqti_xmlv1") or kind.startswith("imsqti_item_xmlv1"):
-                self.builder.warn(UNSUPPORTED, f"resource '{href}' is QTI 1.x, which the QTI 2.1 importer does not read; skipped",
+                self.builder.skip(kind, UNSUPPORTED, f"resource '{href}' ({kind}) is QTI 1.x, which the QTI 2.1 importer does not "
+                                                     "read; skipped",
                                   self.span(name, resource), hint="import the package with --format canvas (Canvas's QTI 1.2)")
         return title, description, refs, tests
 
@@ -174,7 +181,8 @@ class PackageReader:
                         refs.append(ItemRef(href, value, section, self.span(member, node)))
                     else:
                         outside = f"the folder of {PurePosixPath(self.display).name}" if self.package.folder is not None else "the package"
-                        self.builder.warn(MEDIA, f"item '{node.get('href', '')}' lies outside {outside}; skipped",
+                        self.builder.skip("assessmentItemRef", MEDIA, f"item '{node.get('href', '')}' (assessmentItemRef) lies "
+                                                                      f"outside {outside}; skipped",
                                           self.span(member, node),
                                           hint="import the folder that holds the test and its items" if self.package.folder is not None else None)
                 elif local(node) == "assessmentSection":
@@ -190,11 +198,12 @@ class PackageReader:
     # -- one item ------------------------------------------------------------------------------
 
     def _item(self, ref: ItemRef) -> None:
-        item = self.xml(ref.href, ref.span)
+        item = self.xml(ref.href, ref.span, kind="assessmentItem")
         if item is None:
             return
         if local(item) != "assessmentItem":
-            self.builder.warn(UNSUPPORTED, f"'{ref.href}' is not an assessmentItem; skipped", self.span(ref.href, item))
+            self.builder.skip(local(item), UNSUPPORTED, f"'{ref.href}' is a {local(item)}, not an assessmentItem; skipped",
+                              self.span(ref.href, item))
             return
         reader = ItemReader(self, item, ref)
         result = reader.read()

@@ -56,7 +56,7 @@ def _gap_match(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
     for index, gap in enumerate(r.blank_order, 1):
         answers = list(dict.fromkeys(by_gap.get(gap, [])))
         if not answers:
-            r.warn(INVALID, f"gapMatchInteraction: gap '{gap}' has no right word; skipped")
+            r.skip(INVALID, f"gap '{gap}' has no right word; skipped")
             data["_skip"] = True
             return
         blanks.append({"id": f"b{index}", "kind": "dropdown", "answers": answers, "options": [w for w in pool if w not in answers]})
@@ -82,8 +82,7 @@ def _associate(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
         if first in prompts.values() or second in prompts:
             first, second = second, first
         if first in prompts or first in prompts.values() or second in prompts or second in prompts.values():
-            r.warn(UNSUPPORTED, f"associateInteraction whose right pairs share a choice ({pair}) cannot become prompts and "
-                                "answers; skipped")
+            r.skip(UNSUPPORTED, f"right pairs that share a choice ({pair}) cannot become prompts and answers; skipped")
             data["_skip"] = True
             return
         prompts[first] = second
@@ -102,7 +101,7 @@ def _hottext(r: ItemReader, data: Data, interactions: list[etree._Element]) -> N
     originals = [h.get("identifier", "") for h in hot]
     right = response.right()
     if not any(o in right for o in originals):
-        r.warn(INVALID, "hottextInteraction without a right hot text; skipped")
+        r.skip(INVALID, "no hot text is right; skipped")
         data["_skip"] = True
         return
     choices = []
