@@ -337,6 +337,9 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB715", "Text that the system it comes from reads otherwise than it looks (GIFT's {true}, an Aiken line '0'): imported as that system reads it.",
        "the text", "check the imported question; change the input if the system's reading is not what was meant",
        "::Q:: Is it? {true} in a GIFT file (GIFT reads {true} as the answer true)", "::Q:: Is it? {T}", syntax="text"),
+    _w("QB716", "A quiz page that says one thing two ways or names what is not there (an answer key that disagrees with the question's answer, an entry for a question the page does not have, radio buttons with two answers): read one way, and said which.",
+       "the line of the second answer", "correct the answer that is wrong, or number the key as the questions are numbered",
+       "a quiz page whose question 2 says 'Answer: B' and whose answer key says '2. C'", "the page with one answer for question 2", syntax="text"),
     _e("QB720", "A source that already exists (use --force), or two inputs with one quiz id.", "the output source",
        "pass --force to replace it, or import into another --out folder", "importing twice into source/", "--force", syntax="text"),
 )
