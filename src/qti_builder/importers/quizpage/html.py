@@ -69,11 +69,15 @@ def _parse(fragment: str) -> lxml_html.HtmlElement:
 
 
 def inner_html(element: etree._Element, drop: tuple[etree._Element, ...] = ()) -> str:
-    """The element's content as HTML, without the elements in ``drop`` (their tails kept)."""
+    """The element's content as HTML, without the elements in ``drop`` (a child's tail kept, a
+    nested element's content dropped with it)."""
     out = [_escape(element.text or "")]
     for child in element:
         if child in drop:
-            out.append(_escape(child.tail or ""))
+            out.append(_escape(child.tail or "") if child.getparent() is element and child.tag != "label" else "")
+            continue
+        if any(d in drop for d in child.iter()):
+            out.append(inner_html(child, drop) + _escape(child.tail or ""))
             continue
         out.append(etree.tostring(child, encoding="unicode", method="html", with_tail=True))
     return "".join(out).strip()
@@ -137,9 +141,11 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
     pending: list[str] = []
     taken: set[etree._Element] = set()
     for element in root.iter():
-        if not isinstance(element.tag, str) or any(a in taken for a in element.iterancestors()):
+        if not isinstance(element.tag, str):
             continue
         classes, tag = _classes(element), element.tag.lower()
+        if tag != "input" and any(a in taken for a in element.iterancestors()):
+            continue
         if tag in SKIPPED_TAGS:
             taken.add(element)
         elif tag == "input":
@@ -153,6 +159,10 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
                 key = f"#{id(element)}"
             question = by_name.get(key)
             if question is None or question.kind != kind:
+                if not pending:  # "<p>Question? <label><input …>": the text before the input, in its block
+                    block = next(element.iterancestors("p", "div", "li", "fieldset", "form", "section"), None)
+                    if block is not None and block is not root and (block.text or "").strip():
+                        pending = [_escape(block.text or "")]
                 question = HtmlQuestion(_line(element), kind, pending)
                 pending = []
                 by_name[key] = question
@@ -160,10 +170,17 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
             label = labels_for.get(element.get("id")) if element.get("id") else None
             label = label if label is not None else next((a for a in element.iterancestors("label")), None)
             if label is not None:
-                text, markers = inner_html(label, (element,)), correct_markers(element) + correct_markers(label)
+                # Unclosed labels nest (<label><input> A <label><input> B): each keeps its own text.
+                text = inner_html(label, (element, *label.iter("label", "input")))
+                markers = correct_markers(element) + correct_markers(label)
                 taken.add(label)
             else:
-                text, markers = _following_text(element), correct_markers(element)
+                # An input without a label: its text follows it, and the element holding the two
+                # (``<li class="correct">``) may carry the mark.
+                parent = element.getparent()
+                held = parent is not None and parent.tag in ("li", "p", "span", "div") and len(list(parent.iter("input"))) == 1
+                text = _following_text(element)
+                markers = correct_markers(element) + (correct_markers(parent) if held and parent is not None else [])
             question.options.append(HtmlOption(text or _escape(element.get("value") or ""), markers, _line(element)))
         elif tag == "label":
             continue  # read with its input
@@ -173,7 +190,10 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
                 questions[-1].feedback.append(inner_html(element, tuple(element.iter("summary"))))
         elif (tag in STEM_TAGS or classes & {"question", "prompt", "stem"}) and not list(element.iter("input")):
             taken.add(element)
-            pending.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
+            if tag in ("legend", "h1", "h2", "h3", "h4", "h5", "h6"):  # a question's title, not a heading of the page
+                pending.append(f"<p>{inner_html(element)}</p>")
+            else:
+                pending.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
     return questions
 
 

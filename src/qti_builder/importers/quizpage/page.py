@@ -43,6 +43,7 @@ KEY_TITLE = re.compile(r"^[#*_\s]*(answers?|answer\s+key|answer\s+sheet|key|solu
 KEY_ENTRY = re.compile(r"^(?:[-*+]\s+)?[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})\s*(?:번\s*[.):]?|[.):\-–—])[*_]{0,2}\s*(.+)$")
 KEY_PAIR = re.compile(r"(?:^|[,;]\s*|\s{2,})(?:Q)?(\d{1,3})\s*[.):\-–—]\s*([A-Ha-h](?:\s*[,&/]\s*[A-Ha-h])*)(?=\s*(?:[,;]|\s{2,}|$))")
 FENCE_LINE = re.compile(r"^\s*(```|~~~)")
+CLOSING_TAGS = re.compile(r"(?:</[A-Za-z][\w-]*\s*>\s*)+")
 
 
 @dataclass
@@ -141,6 +142,8 @@ class Page:
             if q is not None and q.current is not None and q.mode == "label":
                 q.current.append("")
             return
+        if CLOSING_TAGS.fullmatch(line):
+            return  # closing tags alone on a line (a block's end, or a stray one) hold no text
         if self.in_key:
             self._key_line(line, number)
             return
@@ -202,7 +205,9 @@ class Page:
         if q is not None and not q.answered and self._option(q, line):
             return
         question = QUESTION.match(line)
-        if question and (q is None or q.answered or not (q.options or q.mode == "label")):
+        # After options, a question line starts the next question even without an answer: the
+        # page may key its answers at the end.
+        if question and (q is None or q.answered or q.mode != "label"):
             if q is not None and not q.answered and not q.options:
                 # A bullet inside a question without options yet: its text went on.
                 if q.stem and not line[:1].isdigit():
@@ -455,9 +460,11 @@ class Page:
     def _apply_key(self) -> None:
         if not self.key:
             return
-        questions = self.questions
-        numbers = [q.number for q in questions]
-        explicit = all(n is not None for n in numbers) and len(set(numbers)) == len(numbers)
+        # The key numbers the questions the page numbers (a table's rows and HTML quizzes have
+        # no number); a page that numbers none, or numbers two alike, is keyed in order.
+        numbered = [q for q in self.questions if q.number is not None]
+        explicit = bool(numbered) and len({q.number for q in numbered}) == len(numbered)
+        questions = numbered if explicit else self.questions
         by_number: dict[int, _Question] = {(q.number if explicit and q.number else i + 1): q for i, q in enumerate(questions)}
         keyed = sorted({n for n, _, _ in self.key})
         if not set(keyed) & set(by_number) and len(keyed) == len(questions):
