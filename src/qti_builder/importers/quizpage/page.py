@@ -536,6 +536,11 @@ class Page:
                 self.builder.skip(kind, INVALID, f"question '{label}' was skipped: it has options but no answer that names one", span,
                                   hint="add 'Answer: B' after the options, or an answer key at the end ('1. B')")
                 return
+            empty = [letter for letter, text in options if not text.strip()]
+            if empty:
+                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: option {', '.join(empty)} has no text", span,
+                                  hint="give every option its text")
+                return
             if len(options) < 2:
                 self.builder.skip(kind, INVALID, f"question '{label}' was skipped: it has one option; a choice needs two", span)
                 return
