@@ -118,6 +118,8 @@ def events(text: str, markdown: bool) -> tuple[str | None, list[Event]]:
         if token.map is None or token.map[0] < taken_to:
             continue
         start, end = token.map
+        if token.type == "html_block" and re.match(r"\s*<[!?]", token.content):
+            continue  # a comment, a declaration, a processing instruction: nothing a reader sees
         if token.type == "html_block":
             opened = QUIZ_CONTAINER.match(token.content)
             if opened and ("quiz" in opened.group(0).lower() or INPUT.search(token.content)):

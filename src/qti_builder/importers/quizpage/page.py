@@ -42,6 +42,14 @@ KEY_TITLE = re.compile(r"^[#*_\s]*(answers?|answer\s+key|answer\s+sheet|key|solu
 #: ``1. B``, ``1) B``, ``1-B``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``.
 KEY_ENTRY = re.compile(r"^(?:[-*+]\s+)?[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})\s*(?:번\s*[.):]?|[.):\-–—])[*_]{0,2}\s*(.+)$")
 KEY_PAIR = re.compile(r"(?:^|[,;]\s*|\s{2,})(?:Q)?(\d{1,3})\s*[.):\-–—]\s*([A-Ha-h](?:\s*[,&/]\s*[A-Ha-h])*)(?=\s*(?:[,;]|\s{2,}|$))")
+#: Why a question with options has no answer, and how to give it one, by how the page wrote it.
+NO_ANSWER = {
+    "question": ("it has options but no answer that names one", "add 'Answer: B' after the options, or an answer key at the end ('1. B')"),
+    "mkdocs-quiz": ("none of its answers is 'answer-correct: '", "mark the right answer 'answer-correct: '"),
+    "HTML radio": ("no option is marked correct", "mark the right input checked, data-correct or class=\"correct\""),
+    "table row": ("its answer names no option", "put the option's letter or text in the answer column"),
+}
+NO_ANSWER["HTML checkbox"] = NO_ANSWER["HTML radio"]
 FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 CLOSING_TAGS = re.compile(r"(?:</[A-Za-z][\w-]*\s*>\s*)+")
 
@@ -533,8 +541,8 @@ class Page:
                                   hint="correct the answer's letter")
                 return
             if not letters:
-                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: it has options but no answer that names one", span,
-                                  hint="add 'Answer: B' after the options, or an answer key at the end ('1. B')")
+                problem, hint = NO_ANSWER.get(q.kind, NO_ANSWER["question"])
+                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: {problem}", span, hint=hint)
                 return
             empty = [letter for letter, text in options if not text.strip()]
             if empty:

@@ -1,0 +1,298 @@
+"""Importing quiz pages: Markdown (or text) pages as course designers keep them, with answers in
+``<details>`` blocks, code fences and tables, HTML quizzes with inputs, mkdocs-quiz blocks,
+options in every common notation and answer keys at the end.
+
+The inputs are tests/fixtures/import/quizpage/, one page per kind of construct, each with broken
+cases. What each page should give is stated here by hand from the page (which option is right,
+which line a diagnostic points at), not copied from the importer's output; every imported page
+is written as a source and built.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT
+from test_import_formats import builds, messages, run_import
+
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.importers import detect, import_path
+from qti_builder.readers.markdown import syntax as S
+
+PAGES = ROOT / "tests/fixtures/import/quizpage"
+
+
+def imported(name: str, tmp_path: Path) -> tuple[Any, list[str], Any]:
+    """The page's quiz, its diagnostics, and the import (for its counts); the quiz builds."""
+    quizzes, sink = run_import(PAGES / name)
+    assert not sink.errors, messages(sink)
+    item = quizzes[0]
+    assert_nothing_revealed(item.quiz)
+    builds(item.quiz, item.media, tmp_path)
+    return item.quiz, messages(sink), item
+
+
+def assert_nothing_revealed(quiz: Any) -> None:
+    """No text a candidate sees before answering (stems, options) carries an answer label."""
+    for question in quiz.iter_questions():
+        visible = [question.stem] + [c.text for c in getattr(question, "choices", [])]
+        for text in visible:
+            assert S.label_lines(text) == [], (question.id, text)
+            assert not re.search(r"(?i)\b(answer|정답|solution)\s*[:：]", text), (question.id, text)
+
+
+def correct(question: Any) -> list[str]:
+    return [c.id for c in question.choices if c.correct]
+
+
+def texts(question: Any) -> list[str]:
+    return [c.text for c in question.choices]
+
+
+# -- recognising a page ------------------------------------------------------------------------------
+
+
+def test_every_page_is_a_quiz_page() -> None:
+    for path in sorted(PAGES.iterdir()):
+        assert detect(path).name == "quizpage", path.name
+
+
+def test_a_page_with_xml_tags_is_read_as_text_not_refused_as_xml(tmp_path: Path) -> None:
+    """Moodle's sniffer used to claim any file with '<question' or '<quiz' in its first 16 KiB, and
+    then refused it as XML that is not well-formed (QB701)."""
+    page = "# Tags\n\n1. What does the `<question>` element hold in a `<quiz>`?\nA) one question\nB) the bank\nAnswer: A\n"
+    for name in ("tags.md", "tags.txt"):
+        (tmp_path / name).write_text(page, encoding="utf-8")
+        assert detect(tmp_path / name).name == "quizpage"
+        quizzes, sink = run_import(tmp_path / name)
+        assert not sink.errors and correct(next(quizzes[0].quiz.iter_questions())) == ["A"]
+    html = tmp_path / "quiz.html"
+    html.write_text('<div class="quiz"><p>Which tag starts a Moodle export?</p>\n'
+                    '<label><input type="radio" name="a" checked> &lt;quiz&gt;</label>\n'
+                    '<label><input type="radio" name="a"> &lt;question&gt;</label></div>\n', encoding="utf-8")
+    assert detect(html).name == "quizpage"  # HTML, not XML: `checked` has no value
+    quizzes, sink = run_import(html)
+    assert not sink.errors and correct(next(quizzes[0].quiz.iter_questions())) == ["A"]
+    # XML exports are still recognised by their root element, after a declaration and comments.
+    moodle = tmp_path / "export.txt"
+    moodle.write_text('<?xml version="1.0"?>\n<!-- exported -->\n<quiz><question type="category"/></quiz>\n', encoding="utf-8")
+    assert detect(moodle).name == "moodle"
+
+
+# -- <details> blocks and code fences ---------------------------------------------------------------
+
+
+def test_answers_in_details_blocks_and_code_fences(tmp_path: Path) -> None:
+    quiz, found, item = imported("details.md", tmp_path)
+    assert found == [
+        "details.md:71:1: warning[QB711]: question 'Which keyword leaves a loop early?': the hint at line 71 is lost "
+        "(a source has no hints)\n    hint: add it to the question's text if students should see it",
+    ]
+    assert quiz.title == "Python basics"
+    assert quiz.description == "A self-check after chapter 2. Open each block only once you have answered."
+    assert [s.title for s in quiz.sections] == ["Types", "Code"]
+    immutable, length, strings = quiz.sections[0].questions
+    # <details><summary>Answer</summary> with Markdown inside, blank lines around it.
+    assert immutable.stem == "Which built-in type is immutable?"
+    assert texts(immutable) == ["list", "dict", "tuple", "set"] and correct(immutable) == ["C"]
+    assert immutable.feedback.general == "Tuples cannot be changed after they are made; lists, dicts and sets can."
+    # <summary>정답 보기</summary> with labelled lines inside one HTML block.
+    assert length.stem == 'What does `len("héllo")` return?' and correct(length) == ["A"]
+    assert length.feedback.general == "len counts characters, not bytes."
+    # <summary>Show answer</summary>True</details> on one line, no options: true/false.
+    assert strings.type == "true_false" and strings.answer is True
+    printed, double, loop = quiz.sections[1].questions
+    # A code fence in the question stays in the stem; "Answer:" then a fence gives the answer.
+    assert printed.stem == "What does this print?\n\n```python\nx = [1, 2, 3]\nprint(x[-1])\n```"
+    assert texts(printed) == ["1", "3", "an IndexError"] and correct(printed) == ["B"]
+    # <summary>Solution</summary> around a fence, no options: an essay with the code as its model answer.
+    assert double.type == "essay" and double.model_answer == "```python\ndef double(n):\n    return 2 * n\n```"
+    # A hint block is not the answer, and not the question's text either; the answer block after it is.
+    assert correct(loop) == ["A"] and "switch" not in loop.stem and not loop.feedback.general
+    assert item.changed == {"single_choice": 1} and not item.skipped
+
+
+# -- HTML quizzes -----------------------------------------------------------------------------------
+
+
+def test_html_quizzes_with_inputs(tmp_path: Path) -> None:
+    quiz, found, item = imported("html-quiz.md", tmp_path)
+    assert found == [
+        "html-quiz.md:23:1: warning[QB710]: question 'What does DNS stand for?': an <input type=\"text\"> cannot be imported "
+        "(an HTML page does not say which answers it accepts); skipped\n    hint: write that question by hand",
+        "html-quiz.md:29:1: warning[QB716]: question 'Which of these is a private IPv4 range?': radio buttons take one answer, "
+        "but 2 (A, C) are marked correct; imported as multiple response",
+        "html-quiz.md:37:1: warning[QB716]: question 'Which command shows the route table on Linux?': the options checked (A) "
+        "are not those marked correct (B); the ones marked correct were kept\n"
+        "    hint: a checked input may be only the page's default selection",
+    ]
+    layer, tcp, https, private, route = quiz.iter_questions()
+    # Radio buttons in labels, the right one `checked`, a feedback element.
+    assert layer.type == "single_choice" and layer.stem == "Which layer does IP belong to?"
+    assert texts(layer) == ["Transport", "Network", "Application"] and correct(layer) == ["B"]
+    assert layer.feedback.general == "IP routes packets between networks: the <b>network</b> layer."
+    # Checkboxes with label[for], data-correct="true"/"false": multiple response, even split by blank lines.
+    assert tcp.type == "multiple_response" and tcp.stem == "Which protocols use TCP?"
+    assert texts(tcp) == ["HTTP", "DNS over UDP", "SSH"] and correct(tcp) == ["A", "C"]
+    # The HTML mkdocs-quiz itself writes: a bare `correct` attribute, a hidden content section.
+    assert texts(https) == ["80", "443"] and correct(https) == ["B"] and https.feedback.general == "443 is HTTPS's port."
+    # class="correct" on the <li> that holds the input; two of them on radio buttons.
+    assert private.type == "multiple_response" and correct(private) == ["A", "C"]
+    assert texts(route) == ["ifconfig", "ip route"] and correct(route) == ["B"]
+    assert item.skipped == {'HTML input type=text': 1}
+
+
+# -- mkdocs-quiz --------------------------------------------------------------------------------------
+
+
+def test_mkdocs_quiz_blocks(tmp_path: Path) -> None:
+    quiz, found, item = imported("mkdocs-quiz.md", tmp_path)
+    assert found == [
+        "mkdocs-quiz.md:20:1: warning[QB711]: question 'Which of these rewrite history?': line 20 is neither 'answer: ' nor "
+        "'answer-correct: ' (mkdocs-quiz ignores it too): 'show-correct: true' is lost",
+        "mkdocs-quiz.md:26:1: warning[QB713]: the quiz block at line 26 was skipped: an mkdocs-quiz block must start with "
+        "'question: ' (the plugin refuses it too)\n    hint: start the block with 'question: ' and list 'answer: ' and "
+        "'answer-correct: ' lines",
+        "mkdocs-quiz.md:32:1: warning[QB713]: question 'Which branch is the default in new repositories?' was skipped: none of "
+        "its answers is 'answer-correct: '\n    hint: mark the right answer 'answer-correct: '",
+    ]
+    assert quiz.description == "Quizzes for the mkdocs-quiz plugin."
+    commit, history = quiz.iter_questions()
+    # One answer-correct: radio buttons, a single choice; content: is shown once answered.
+    assert commit.type == "single_choice" and commit.stem == "Which command records staged changes?"
+    assert texts(commit) == ["git add", "git commit", "git push"] and correct(commit) == ["B"]
+    assert commit.feedback.general == "A `commit` records what `add` staged."
+    # Two answer-correct: checkboxes; answers in HTML become Markdown; blank lines at the block's ends are dropped.
+    assert history.type == "multiple_response"
+    assert texts(history) == ["`git rebase`", "`git log`", "git commit --amend"] and correct(history) == ["A", "C"]
+    assert history.feedback.general == "Both make new commits in place of old ones."
+    assert item.skipped == {"mkdocs-quiz": 2} and item.changed == {"multiple_response": 1}
+
+
+# -- options ----------------------------------------------------------------------------------------
+
+
+def test_option_notations(tmp_path: Path) -> None:
+    quiz, found, item = imported("options.md", tmp_path)
+    assert found == [
+        "options.md:41:1: warning[QB716]: question 'The median of 1, 3, 5, 7 is 4.': the options marked correct (A) and the "
+        "answer 'B' disagree; the marked options were kept",
+    ]
+    outliers, pvalue, plot, spread, scale, median = quiz.iter_questions()
+    assert texts(outliers) == ["mean", "median", "range"] and correct(outliers) == ["B"]  # a. b. c., "Answer: b"
+    assert texts(pvalue)[1] == "data at least this extreme, if the null hypothesis is true" and correct(pvalue) == ["B"]  # (a)
+    assert texts(plot) == ["a histogram", "a pie chart", "a table"] and correct(plot) == ["A"]  # A - text
+    # - [x] / - [ ]: the checked ones are right, without an answer line.
+    assert spread.type == "multiple_response"
+    assert texts(spread) == ["variance", "mode", "interquartile range", "mean"] and correct(spread) == ["A", "C"]
+    assert texts(scale) == ["nominal", "ordinal", "ratio"] and correct(scale) == ["C"]  # a) …, "Answer: c) ratio"
+    assert scale.feedback.general == "Only a ratio scale has a meaningful zero."
+    assert correct(median) == ["A"]  # [x] True, although "Answer: B" says otherwise (reported)
+    assert not item.skipped
+
+
+# -- answer keys -------------------------------------------------------------------------------------
+
+
+def test_an_answer_key_at_the_end(tmp_path: Path) -> None:
+    quiz, found, item = imported("answer-key.md", tmp_path)
+    assert found == [
+        "answer-key.md:37:1: warning[QB716]: question 3 (line 15) gives the answer 'A', the answer key 'B'; the question's own "
+        "answer was kept\n    hint: correct the one that is wrong",
+        "answer-key.md:40:1: warning[QB716]: the answer key gives question 5 twice: 'B' at line 39 and 'C' here; the first was kept",
+        "answer-key.md:42:1: warning[QB716]: the answer key's entry 7 ('A') has no question 7 (the questions are 1–6); ignored",
+        "answer-key.md:49:1: warning[QB716]: the answer key gives question 2 twice: 'C' at line 36 and 'A' here; the first was kept",
+    ]
+    # "## Answer key" is no section; its lines are no questions.
+    assert [s.title for s in quiz.sections] == ["Chemistry check"]
+    sodium, gas, noble, water, charge, ph = quiz.iter_questions()
+    assert correct(sodium) == ["B"]  # 1. B
+    assert correct(gas) == ["C"]  # 2) C
+    assert correct(noble) == ["A"]  # its own "Answer: A", not the key's 3-B
+    assert water.type == "true_false" and water.answer is True  # Q4: true
+    assert correct(charge) == ["B"]  # 5. B, the first of two
+    assert correct(ph) == ["B"]  # 6 - B
+    assert not item.skipped
+
+
+def test_a_key_numbered_otherwise_is_applied_in_order(tmp_path: Path) -> None:
+    quiz, found, _ = imported("renumbered.txt", tmp_path)
+    assert found == [
+        "renumbered.txt:16:1: warning[QB716]: the answer key is numbered 1–3, the questions 11–13: the key was applied in order\n"
+        "    hint: number the key as the questions are numbered",
+    ]
+    assert quiz.title == "Unit 3 review"
+    assert [correct(q) for q in quiz.iter_questions()] == [["B"], ["A"], ["A"]]
+
+
+def test_tables_of_questions_and_of_answers(tmp_path: Path) -> None:
+    quiz, found, _ = imported("answer-table.md", tmp_path)
+    assert found == []
+    assert [s.title for s in quiz.sections] == ["Capitals", "Rivers"]
+    france, japan, australia, canada = quiz.sections[0].questions
+    # Question | A | B | C | Answer | Explanation: one question a row.
+    assert france.stem == "What is the capital of France?" and texts(france) == ["Paris", "Lyon", "Nice"]
+    assert correct(france) == ["A"] and france.feedback.general == "Paris has been the capital since 987."
+    assert correct(japan) == ["B"] and not japan.feedback.general
+    assert australia.type == "true_false" and australia.answer is False  # no options, "false"
+    assert australia.feedback.general == "It is Canberra."
+    assert correct(canada) == ["B"]  # the answer names the option by its text
+    # A # | Answer table keys the numbered questions, not the table's rows above them.
+    danube, nile = quiz.sections[1].questions
+    assert correct(danube) == ["B"] and correct(nile) == ["A"]
+
+
+# -- broken pages -------------------------------------------------------------------------------------
+
+
+def test_a_broken_page(tmp_path: Path) -> None:
+    quiz, found, item = imported("broken.md", tmp_path)
+    assert found == [
+        "broken.md:9:1: warning[QB713]: question 'Which planet is largest?' was skipped: its answer names E, which is not an "
+        "option (the options are A–C)\n    hint: correct the answer's letter",
+        # One letter of three is no option: the question is not imported as A, C alone.
+        "broken.md:15:1: warning[QB713]: question 'Which planets have rings?' was skipped: its answer names F, which is not an "
+        "option (the options are A–C)\n    hint: correct the answer's letter",
+        "broken.md:22:1: warning[QB712]: an answer block: kept as raw HTML (it has no exact Markdown form); it may not show "
+        "exactly as before\n    hint: check it in the preview (qti-builder preview); edit it into Markdown if you like",
+        "broken.md:27:1: warning[QB713]: question 'What is the hottest planet?' was skipped: it has options but no answer that "
+        "names one\n    hint: add 'Answer: B' after the options, or an answer key at the end ('1. B')",
+        "broken.md:41:1: warning[QB716]: question 'Which planet spins on its side?': the options marked correct (A) and the "
+        "answer 'B' disagree; the marked options were kept",
+    ]
+    closest, moons, side = quiz.iter_questions()
+    # An unclosed <b> in the question; the answer block after "Answer: A" is its explanation.
+    assert correct(closest) == ["A"] and "Mars is red." in closest.feedback.general
+    # An HTML quiz whose <p> and <label>s never close: its text and options are still found.
+    assert moons.stem == "Which planet has the most moons?" and texts(moons) == ["Saturn", "Mars"] and correct(moons) == ["A"]
+    assert correct(side) == ["A"]
+    assert item.skipped == {"multiple choice": 3}  # by type, each at its line above
+
+
+@pytest.mark.parametrize("page", [
+    "<details><summary>Answer</summary>B</details>\n\n1. Late?\nA) x\nB) y\nAnswer: B\n",
+    "# T\n\n" + "<div>" * 300 + "deep" + "</div>" * 300 + "\n\n1. Deep?\nA) x\nB) y\nAnswer: A\n",
+    "# T\n\n<details><summary>Answer" + "<b>" * 2000 + "\n\n1. Q?\nA) x\nB) y\nAnswer: A\n",
+    "# T\n\n<!DOCTYPE x [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n<div class=\"quiz\"><p>&b;</p>"
+    "<label><input type=radio name=x checked>&b;</label><label><input type=radio name=x>no</label></div>\n",
+])
+def test_hostile_or_odd_html_never_crashes(tmp_path: Path, page: str) -> None:
+    path = tmp_path / "odd.md"
+    path.write_text(page, encoding="utf-8")
+    sink = DiagnosticSink()
+    quizzes = import_path(path, "odd.md", sink)
+    assert not sink.errors, messages(sink)
+    for q in quizzes[0].quiz.iter_questions():
+        assert "aaaaaaaaaa" not in q.stem  # entities declared in a page are never expanded
+    builds(quizzes[0].quiz, {}, tmp_path)
+
+
+def test_a_page_past_the_size_limit_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "huge.md"
+    path.write_bytes(b"# Huge\n\n" + b"1. Q?\nA) x\nB) y\nAnswer: A\n\n" * 400_000)
+    quizzes, sink = run_import(path)
+    assert quizzes == [] and [d.code for d in sink.errors] == ["QB700"]
+    assert "more than the 8 MiB a quiz page may have" in sink.errors[0].message
