@@ -228,6 +228,37 @@ def test_a_key_numbered_otherwise_is_applied_in_order(tmp_path: Path) -> None:
     assert [correct(q) for q in quiz.iter_questions()] == [["B"], ["A"], ["A"]]
 
 
+def test_a_korean_page_with_its_key(tmp_path: Path) -> None:
+    quiz, found, item = imported("korean-key.md", tmp_path)
+    assert found == [
+        "korean-key.md:17:1: warning[QB711]: question 'GIL이 무엇인지 설명하세요.' has no options and no answer: imported as an "
+        "essay without a model answer",
+        "korean-key.md:25:1: warning[QB711]: the <details> block '참고' at line 25 is shown open: a source has no collapsible blocks",
+    ]
+    assert quiz.title == "파이썬 기초 퀴즈" and quiz.language == "ko"  # from the front matter
+    sort, keys, interpreted, gil, loop = quiz.iter_questions()
+    assert correct(sort) == ["A"]  # 1번: A
+    assert keys.type == "multiple_response" and correct(keys) == ["A", "C"]  # 2번: A 및 C
+    assert interpreted.type == "true_false" and interpreted.answer is True  # 3-참
+    # <summary>해설 보기</summary>: the explanation, not the question; no answer anywhere: an essay.
+    assert gil.type == "essay" and gil.model_answer is None and gil.stem == "GIL이 무엇인지 설명하세요."
+    assert gil.feedback.general == "GIL은 한 번에 하나의 스레드만 파이썬 바이트코드를 실행하게 하는 잠금입니다."
+    # A <details> that hides no answer stays in the question, open; the key's second line is the explanation.
+    assert loop.stem.endswith("**참고**\n\n파이썬에는 이런 키워드가 없습니다.")
+    assert correct(loop) == ["A"] and loop.feedback.general == "while True로 시작하고 조건이 거짓이면 break합니다."
+    assert item.changed == {"essay": 1, "single_choice": 1}
+
+
+def test_a_key_on_one_line_in_a_text_page(tmp_path: Path) -> None:
+    quiz, found, _ = imported("one-line-key.txt", tmp_path)
+    assert found == []
+    ocean, egypt, everest = quiz.iter_questions()
+    assert texts(ocean) == ["Atlantic", "Pacific", "Indian"] and correct(ocean) == ["B"]
+    assert correct(egypt) == ["A"]
+    assert everest.type == "true_false" and everest.answer is True  # 3-T
+    assert "Answer key" not in everest.stem
+
+
 def test_tables_of_questions_and_of_answers(tmp_path: Path) -> None:
     quiz, found, _ = imported("answer-table.md", tmp_path)
     assert found == []

@@ -58,6 +58,31 @@ def details_parts(html: str) -> list[tuple[str, str, int]]:
     return parts
 
 
+def opened_details(fragment: str) -> str:
+    """``<details>`` shown open: the summary a bold paragraph, then the content (a source has no
+    collapsible blocks, and the build's sanitiser removes ``<details>``)."""
+    root = _parse(fragment)
+    for details in reversed(list(root.iter("details"))):
+        summaries = tuple(details.iter("summary"))
+        title = " ".join(" ".join(s.text_content().split()) for s in summaries)
+        body = inner_html(details, summaries)
+        if not re.search(r"<(p|div|ul|ol|pre|table|blockquote|h\d)\b", body):
+            body = f"<p>{body}</p>"
+        replacement = lxml_html.fragments_fromstring((f"<p><strong>{_escape(title)}</strong></p>" if title else "") + body)
+        for element in replacement:
+            if isinstance(element, str):
+                continue
+            details.addprevious(element)
+        parent = details.getparent()
+        if parent is not None:
+            tail = details.tail
+            previous = details.getprevious()
+            parent.remove(details)
+            if tail and previous is not None:
+                previous.tail = (previous.tail or "") + tail
+    return inner_html(root)
+
+
 def text_of(fragment: str) -> str:
     if not fragment.strip():
         return ""

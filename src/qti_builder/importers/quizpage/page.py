@@ -14,7 +14,7 @@ from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from ..markup import escape_markdown, renders_as_text
 from . import blocks as B
-from .html import details_parts, html_questions, mkdocs_quiz, reveal_role, text_of
+from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
 
 Data = dict[str, Any]
 
@@ -41,7 +41,6 @@ SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 KEY_TITLE = re.compile(r"^[#*_\s]*(answers?|answer\s+key|answer\s+sheet|key|solutions?|정답|정답표|정답\s*(및|과)\s*해설|해답)[*_\s]*[:：]?[*_\s]*$", re.I)
 #: ``1. B``, ``1) B``, ``1-B``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``.
 KEY_ENTRY = re.compile(r"^(?:[-*+]\s+)?[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})\s*(?:번\s*[.):]?|[.):\-–—])[*_]{0,2}\s*(.+)$")
-KEY_PAIR = re.compile(r"(?:^|[,;]\s*|\s{2,})(?:Q)?(\d{1,3})\s*[.):\-–—]\s*([A-Ha-h](?:\s*[,&/]\s*[A-Ha-h])*)(?=\s*(?:[,;]|\s{2,}|$))")
 #: Why a question with options has no answer, and how to give it one, by how the page wrote it.
 NO_ANSWER = {
     "question": ("it has options but no answer that names one", "add 'Answer: B' after the options, or an answer key at the end ('1. B')"),
@@ -157,10 +156,7 @@ class Page:
             return
         if TOGGLE.match(line) and not LABEL.match(line):
             return
-        if q is None and self.reveal is None and KEY_TITLE.match(line) and _next_is_key(rest):
-            self._start_key(number)
-            return
-        if q is not None and q.mode != "label" and q.options and KEY_TITLE.match(line) and _next_is_key(rest):
+        if self.reveal is None and KEY_TITLE.match(line) and _next_is_key(rest):
             self._start_key(number)
             return
         self._line(line, number, rest)
@@ -259,6 +255,8 @@ class Page:
         return False
 
     def _start(self, line: int, stem: str, number: str | None = None) -> _Question:
+        if self.question is not None:
+            self.question.end = min(self.question.end, line - 1)
         self._finish()
         if self.section is None:
             self.section = self.builder.section(self.title or self.path.stem)
@@ -293,6 +291,19 @@ class Page:
         parts = details_parts(event.html)
         if all(kind == "text" for kind, _, _ in parts):
             self._lines([(event.line + i, line) for i, line in enumerate(event.html.split("\n"))])
+            return
+        kinds = [kind for kind, _, _ in parts]
+        if (not any(reveal_role(text) for kind, text, _ in parts if kind == "summary") and not self.details
+                and kinds.count("open") == kinds.count("close")):
+            # <details> that hide no answer (<summary>Note</summary>): content of the text where they
+            # stand, shown open.
+            where = self.span(event.line)
+            summary = next(text for kind, text, _ in parts if kind == "summary") if "summary" in kinds else ""
+            self.builder.warn(LOST, f"the <details> block '{_short(summary)}' at line {event.line} is shown open: a source has no "
+                                    "collapsible blocks", where)
+            html = opened_details(event.html)
+            self._block(event.line, markdown_from_html(self.builder, html, where, "a <details> block")
+                        if self.markdown else text_of(html), "a <details> block")
             return
         for kind, text, offset in parts:
             line = event.line + offset
@@ -452,9 +463,9 @@ class Page:
         self.key_line = self.key_line or line
 
     def _key_line(self, line: str, number: int) -> None:
-        pairs = KEY_PAIR.findall(line)
-        if len(pairs) > 1:
-            self.key.extend((int(n), answer, number) for n, answer in pairs)
+        pairs = _key_pairs(line)
+        if pairs:
+            self.key.extend((n, answer, number) for n, answer in pairs)
             return
         entry = KEY_ENTRY.match(line)
         if entry:
@@ -501,6 +512,8 @@ class Page:
                                                  f"'{_short(answer)}'; the question's own answer was kept", self.span(line),
                                       hint="correct the one that is wrong")
                 continue
+            if not q.options and S.bare(answer) in S.TRUE_WORDS + S.FALSE_WORDS:
+                answer = "true" if S.bare(answer) in S.TRUE_WORDS else "false"  # a key's T, F, O, X
             q.labels["answer"], q.label_lines["answer"] = [answer], line
             if index in self.key_more and "explanation" not in q.labels:
                 q.labels["explanation"] = self.key_more[index]
@@ -612,7 +625,17 @@ def _cell(row: list[str], index: int) -> str:
 def _next_is_key(rest: list[tuple[int, str]]) -> bool:
     following = next((line.strip() for _, line in rest if line.strip()), "")
     entry = KEY_ENTRY.match(following)
-    return bool(entry and len(entry.group(2)) <= 40) or len(KEY_PAIR.findall(following)) > 1
+    return bool(entry and len(entry.group(2)) <= 40)
+
+
+def _key_pairs(line: str) -> list[tuple[int, str]]:
+    """``1-B, 2-C; 3-A`` (or separated by tabs or wide spaces): entries on one line, when every
+    piece is one; else none (``1. A, C`` is one entry)."""
+    pieces = [p.strip() for p in re.split(r"[,;]|\t|\s{3,}", line) if p.strip()]
+    entries = [KEY_ENTRY.match(p) for p in pieces]
+    if len(pieces) < 2 or not all(entries):
+        return []
+    return [(int(e.group(1)), e.group(2).strip()) for e in entries if e]
 
 
 def _range(numbers: list[int]) -> str:
