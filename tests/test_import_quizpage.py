@@ -104,7 +104,7 @@ def test_answers_in_details_blocks_and_code_fences(tmp_path: Path) -> None:
     assert length.feedback.general == "len counts characters, not bytes."
     # <summary>Show answer</summary>True</details> on one line, no options: true/false.
     assert strings.type == "true_false" and strings.answer is True
-    printed, double, loop = quiz.sections[1].questions
+    printed, double, loop, count = quiz.sections[1].questions
     # A code fence in the question stays in the stem; "Answer:" then a fence gives the answer.
     assert printed.stem == "What does this print?\n\n```python\nx = [1, 2, 3]\nprint(x[-1])\n```"
     assert texts(printed) == ["1", "3", "an IndexError"] and correct(printed) == ["B"]
@@ -112,7 +112,35 @@ def test_answers_in_details_blocks_and_code_fences(tmp_path: Path) -> None:
     assert double.type == "essay" and double.model_answer == "```python\ndef double(n):\n    return 2 * n\n```"
     # A hint block is not the answer, and not the question's text either; the answer block after it is.
     assert correct(loop) == ["A"] and "switch" not in loop.stem and not loop.feedback.general
+    # <pre><code> in an HTML answer block: a fence, its lines as they were (not broken at "line.").
+    assert count.model_answer == "```python\nfor i in range(1, 4):\n    print(i)  # one number a line.\n```\n\nAny loop works."
     assert item.changed == {"single_choice": 1} and not item.skipped
+
+
+def test_answers_in_collapsible_admonitions(tmp_path: Path) -> None:
+    """mkdocs-material's ``??? success "Answer"`` blocks are the Markdown form of <details>."""
+    quiz, found, _ = imported("admonitions.md", tmp_path)
+    assert found == []
+    atp, osmosis, dna = quiz.iter_questions()
+    assert texts(atp) == ["Nucleus", "Mitochondrion"] and correct(atp) == ["B"]  # not a third option
+    assert atp.feedback.general == "Mitochondria make ATP."
+    # ???+ with a fence after a blank line: the essay's model answer, dedented.
+    assert osmosis.type == "essay" and osmosis.model_answer == "```text\nWater moves across a membrane.\n```"
+    # !!! note "Remember" after the answer block goes on with the explanation, as text after one does.
+    assert osmosis.feedback.general == "Remember\nCells are small."
+    assert dna.type == "true_false" and dna.answer is True  # ??? answer: the type names the block
+
+
+def test_answers_never_in_what_students_read(tmp_path: Path) -> None:
+    quiz, found, _ = imported("hidden-answers.md", tmp_path)  # imported() checks every stem and option
+    assert found == []
+    product, prime, even, odd = quiz.iter_questions()
+    assert product.stem == "What is 7 × 8?" and product.type == "essay" and product.model_answer == "56"
+    assert texts(prime) == ["9", "11", "15"] and correct(prime) == ["B"]  # "15 Answer: B" split
+    # A summary that says nothing ("Click me") over a labelled answer: an answer block all the same.
+    assert correct(even) == ["B"] and "Click me" not in even.stem
+    # A paragraph with "Answer:" after the inputs is the feedback, not the next question's text.
+    assert correct(odd) == ["B"] and odd.feedback.general == "Answer: 3, because 3 = 2 × 1 + 1."
 
 
 # -- HTML quizzes -----------------------------------------------------------------------------------

@@ -38,6 +38,8 @@ class Fence:
     markdown: str
     #: What it holds.
     content: str
+    #: Indented code, not a fence (or an admonition's content after a blank line).
+    indented: bool = False
 
 
 @dataclass
@@ -131,7 +133,8 @@ def events(text: str, markdown: bool) -> tuple[str | None, list[Event]]:
         elif token.type == "heading_open":
             found.append((start, Heading(start + 1, tokens[index + 1].content)))
         elif token.type in ("fence", "code_block"):
-            found.append((start, Fence(start + 1, "\n".join(_unquoted(lines[start:end])).strip("\n"), token.content)))
+            found.append((start, Fence(start + 1, "\n".join(_unquoted(lines[start:end])).strip("\n"), token.content,
+                                       token.type == "code_block")))
         elif token.type == "table_open":
             found.append((start, _table(tokens, index, lines)))
             taken_to = end

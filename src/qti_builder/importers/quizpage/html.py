@@ -135,6 +135,7 @@ class HtmlQuestion:
 
 STEM_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "legend", "pre", "blockquote", "table", "ul", "ol", "figure", "img", "code"}
 FEEDBACK_CLASSES = {"feedback", "explanation", "solution", "answer", "content", "rationale", "correct-feedback"}
+ANSWER_LABEL = re.compile(r"^[*_]{0,2}(answer|correct answer|solution|explanation|정답|해설|풀이)[*_]{0,2}\s*[:：]", re.I)
 SKIPPED_TAGS = {"button", "script", "style", "noscript", "template"}
 
 
@@ -213,12 +214,17 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
             taken.add(element)
             if questions:
                 questions[-1].feedback.append(inner_html(element, tuple(element.iter("summary"))))
+        elif questions and ANSWER_LABEL.match(element.text_content().strip()) and not list(element.iter("input")):
+            taken.add(element)  # "<p>Answer: B</p>" after the inputs: what the last question's feedback says, never a stem
+            questions[-1].feedback.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
         elif (tag in STEM_TAGS or classes & {"question", "prompt", "stem"}) and not list(element.iter("input")):
             taken.add(element)
             if tag in ("legend", "h1", "h2", "h3", "h4", "h5", "h6"):  # a question's title, not a heading of the page
                 pending.append(f"<p>{inner_html(element)}</p>")
             else:
                 pending.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
+    if pending and questions:  # text after the last input: shown once answered, like mkdocs-quiz's content
+        questions[-1].feedback.extend(pending)
     return questions
 
 

@@ -5,6 +5,7 @@ the end applied to the questions it numbers."""
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,11 @@ QUESTION = re.compile(r"^(?:[-*+•]\s+|(?:Q|문제\s*)?(\d{1,3})[.):]\s*|Q(\d+)
 #: Options glued by a scrape: "...했다 - C) CPU" or "무엇인가요?- A) 워커".
 GLUED = re.compile(r"(?<=\S)\s*-\s+(?=[A-H]\)\s)")
 #: An answer label run onto the end of a line ("D) Paris Answer: B"): it starts a line of its own.
-GLUED_LABEL = re.compile(r"(?<=\S)\s+(?=[*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：])", re.I)
+GLUED_LABEL = re.compile(r"(?<=\S)\s+(?=[(\[]?[*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：])", re.I)
+#: A label in brackets, as a line of its own after GLUED_LABEL: "(Answer: 4)".
+BRACKETED_LABEL = re.compile(r"^[(\[]([*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：].*?)[)\]]$", re.I)
+#: ``??? success "Answer"``, ``???+ question "Solution"``, ``!!! note``: an admonition's first line.
+ADMONITION = re.compile(r'^(\s*)(\?{3}\+?|!{3})\s*([\w-]+)?(?:\s+"([^"]*)")?\s*$')
 SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 #: The title of an answer key at the end of a page.
 KEY_TITLE = re.compile(r"^[#*_\s]*(answers?|answer\s+key|answer\s+sheet|key|solutions?|정답|정답표|정답\s*(및|과)\s*해설|해답)[*_\s]*[:：]?[*_\s]*$", re.I)
@@ -97,6 +102,8 @@ class Page:
         self.key_line = 0
         self.in_key = False
         self.source: list[str] = []
+        #: The indentation an answer admonition's lines have (``??? "Answer"``), while one is read.
+        self.admonition: int | None = None
 
     # -- the page's blocks ------------------------------------------------------------------------
 
@@ -108,9 +115,19 @@ class Page:
             if isinstance(event, B.Lines):
                 self._lines(event.lines)
             elif isinstance(event, B.Heading):
+                if self.admonition is not None:
+                    self._end_admonition()
                 self._heading(event)
+            elif isinstance(event, B.Fence) and event.indented and self.admonition is not None:
+                # An admonition's content after a blank line, which CommonMark takes for indented code.
+                if FENCE_LINE.match(textwrap.dedent(event.markdown)):
+                    self._block(event.line, textwrap.dedent(event.markdown), "a code block")
+                else:
+                    self._lines([(event.line + i, line) for i, line in enumerate(event.markdown.split("\n"))])
             elif isinstance(event, B.Fence):
-                self._block(event.line, event.markdown, "a code block")
+                if self.admonition is not None and not event.markdown.startswith(" "):
+                    self._end_admonition()
+                self._block(event.line, textwrap.dedent(event.markdown) if self.admonition else event.markdown, "a code block")
             elif isinstance(event, B.Table):
                 self._table(event)
             elif isinstance(event, B.Html):
@@ -139,9 +156,33 @@ class Page:
 
     def _lines(self, lines: list[tuple[int, str]]) -> None:
         for number, raw in lines:
+            if self.admonition is not None and raw.strip() and len(raw) - len(raw.lstrip()) < self.admonition:
+                self._end_admonition()
+            admonition = ADMONITION.match(raw)
+            if admonition and self.reveal is None:
+                self._admonition(admonition, number)
+                continue
             rest = [(n, line) for n, line in enumerate(self.source[number: number + 20], number + 1)]
             for piece in _unglue(raw):
                 self._one_line(piece.strip(), number, rest)
+
+    def _admonition(self, match: re.Match[str], line: int) -> None:
+        """``??? success "Answer"`` (pymdownx's collapsible block, mkdocs-material's admonitions):
+        a block of indented lines, an answer block when its title (or its type) says so."""
+        kind, title = match.group(3) or "", match.group(4)
+        role = reveal_role(title if title is not None else kind)
+        if role is None:
+            if title:
+                self._one_line(title, line, [])
+            return
+        self.details.append(role)
+        self.admonition = len(match.group(1)) + 1
+        self._reveal(role, line, title or kind)
+
+    def _end_admonition(self) -> None:
+        self.admonition = None
+        if self.details and self.details.pop() is not None and self.question is not None:
+            self._after_reveal(self.question)
 
     def _one_line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
         q = self.question
@@ -265,6 +306,13 @@ class Page:
         self.question = q
         return q
 
+    def _after_reveal(self, q: _Question) -> None:
+        """Text after an answer block, before the next question, goes on with the explanation (as
+        text after an 'Explanation:' line does)."""
+        q.current, q.mode = q.labels.setdefault("explanation", []), "label"
+        if any(q.current):
+            q.current.append("")
+
     def _open_label(self, q: _Question, role: str, line: int) -> None:
         q.labels.setdefault(role, [])
         q.label_lines.setdefault(role, line)
@@ -293,8 +341,12 @@ class Page:
             self._lines([(event.line + i, line) for i, line in enumerate(event.html.split("\n"))])
             return
         kinds = [kind for kind, _, _ in parts]
+        # A block whose summary says nothing ("Click me") but whose content is labelled ("Answer: B")
+        # hides the answer all the same.
+        labelled = any(LABEL.match(line.strip()) for kind, text, _ in parts if kind == "text"
+                       for line in re.sub(r"<[^>]*>", "\n", text).split("\n"))
         if (not any(reveal_role(text) for kind, text, _ in parts if kind == "summary") and not self.details
-                and kinds.count("open") == kinds.count("close")):
+                and kinds.count("open") == kinds.count("close") and not labelled):
             # <details> that hide no answer (<summary>Note</summary>): content of the text where they
             # stand, shown open.
             where = self.span(event.line)
@@ -310,7 +362,7 @@ class Page:
             if kind == "open":
                 self.details.append(None)
             elif kind == "summary":
-                role = reveal_role(text)
+                role = reveal_role(text) or ("answer" if labelled else None)
                 if self.details:
                     self.details[-1] = role
                 if role is not None:
@@ -319,7 +371,7 @@ class Page:
                     self._lines([(line, text)])  # a summary that hides no answer: part of the text
             elif kind == "close":
                 if self.details and self.details.pop() is not None and self.question is not None:
-                    self.question.current, self.question.mode = None, "label"
+                    self._after_reveal(self.question)
             else:
                 self._html_text(text, line)
 
@@ -346,7 +398,19 @@ class Page:
             return
         if re.search(r"<[A-Za-z]", html):
             html = markdown_from_html(self.builder, html, self.span(line), "an answer block") if self.markdown else text_of(html)
-        self._lines([(line + i, text) for i, text in enumerate(html.strip("\n").split("\n"))] + [(line, "")])
+        # Code converted from <pre> is one block: its lines are not sentences to break into paragraphs.
+        lines = html.strip("\n").split("\n")
+        start = 0
+        while start < len(lines):
+            fence = FENCE_LINE.match(lines[start])
+            end = next((i for i in range(start + 1, len(lines)) if fence and lines[i].strip().startswith(fence.group(1))), None)
+            if fence and end is not None:
+                self._block(line, "\n".join(lines[start:end + 1]), "a code block")
+                start = end + 1
+                continue
+            self._lines([(line, lines[start])])
+            start += 1
+        self._lines([(line, "")])
 
     def _html_quiz(self, event: B.HtmlQuiz) -> None:
         self._finish()
@@ -650,7 +714,8 @@ def _unglue(line: str) -> list[str]:
     """One line, glued options and answer labels split apart."""
     out = []
     for piece in GLUED_LABEL.sub("\n", GLUED.sub("\n- ", line)).split("\n"):
-        out += _split_options(piece.rstrip())
+        bracketed = BRACKETED_LABEL.match(piece.strip())
+        out += [bracketed.group(1)] if bracketed else _split_options(piece.rstrip())
     return out
 
 
