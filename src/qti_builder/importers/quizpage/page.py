@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -16,72 +15,12 @@ from ..base import INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_
 from ..markup import escape_markdown, renders_as_text
 from . import blocks as B
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
+from .keys import AnswerKey
+from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS, NO_ANSWER, OPTION,
+                     QUESTION, Question, SENTENCE_END, TASK, TOGGLE, after_first, answer_letters, cell, columns, first_line,
+                     join, next_is_key, plain, plain_fence, repaired, short, unglue)
 
 Data = dict[str, Any]
-
-#: A page that says one thing two ways, or names what is not there: read one way, and said which.
-AMBIGUOUS = "QB716"
-
-#: Label words -> role, English and Korean (the Markdown dialect's labels, and a few more).
-LABELS = {**S.QUESTION_LABELS, "답": "answer", "solution": "explanation", "풀이": "explanation",
-          "해답": "answer", "correct": "answer", "rationale": "explanation", "feedback": "explanation", "key": "answer"}
-LABEL = re.compile(r"^[*_]{0,2}(" + "|".join(sorted(map(re.escape, LABELS), key=len, reverse=True)) + r")[*_]{0,2}\s*[:：][*_]{0,2}\s*(.*)$", re.I)
-TOGGLE = re.compile(r"^[▶▼►▸⯈\s]*(정답\s*보기|정답\s*확인|해설\s*보기|show\s+(the\s+)?answers?|reveal\s+(the\s+)?answers?|click\s+to\s+reveal|answer)\s*[▶▼►▸]?$", re.I)
-OPTION = re.compile(r"^(?:[-*+•]\s+)?\(?([A-Ha-h])[).]\s+(.*)$")
-#: ``A - text``: capitals only, and only the option a question expects next (``a - b`` is arithmetic).
-DASH_OPTION = re.compile(r"^(?:[-*+•]\s+)?([A-H])\s+[-–—]\s+(.*)$")
-#: A task-list item: ``- [ ] wrong``, ``- [x] right``.
-TASK = re.compile(r"^[-*+]\s+\[([ xX])\]\s+(.*)$")
-QUESTION = re.compile(r"^(?:[-*+•]\s+|(?:Q|문제\s*)?(\d{1,3})[.):]\s*|Q(\d+)\s+)(.+)$")
-#: Options glued by a scrape: "...했다 - C) CPU" or "무엇인가요?- A) 워커".
-GLUED = re.compile(r"(?<=\S)\s*-\s+(?=[A-H]\)\s)")
-#: An answer label run onto the end of a line ("D) Paris Answer: B"): it starts a line of its own.
-GLUED_LABEL = re.compile(r"(?<=\S)\s+(?=[(\[]?[*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：])", re.I)
-#: A label in brackets, as a line of its own after GLUED_LABEL: "(Answer: 4)".
-BRACKETED_LABEL = re.compile(r"^[(\[]([*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：].*?)[)\]]$", re.I)
-#: ``??? success "Answer"``, ``???+ question "Solution"``, ``!!! note``: an admonition's first line.
-ADMONITION = re.compile(r'^(\s*)(\?{3}\+?|!{3})\s*([\w-]+)?(?:\s+"([^"]*)")?\s*$')
-SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
-#: The title of an answer key at the end of a page.
-KEY_TITLE = re.compile(r"^[#*_\s]*(answers?|answer\s+key|answer\s+sheet|key|solutions?|정답|정답표|정답\s*(및|과)\s*해설|해답)[*_\s]*[:：]?[*_\s]*$", re.I)
-#: ``1. B``, ``1) B``, ``1-B``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``.
-KEY_ENTRY = re.compile(r"^(?:[-*+]\s+)?[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})\s*(?:번\s*[.):]?|[.):\-–—])[*_]{0,2}\s*(.+)$")
-#: Why a question with options has no answer, and how to give it one, by how the page wrote it.
-NO_ANSWER = {
-    "question": ("it has options but no answer that names one", "add 'Answer: B' after the options, or an answer key at the end ('1. B')"),
-    "mkdocs-quiz": ("none of its answers is 'answer-correct: '", "mark the right answer 'answer-correct: '"),
-    "HTML radio": ("no option is marked correct", "mark the right input checked, data-correct or class=\"correct\""),
-    "table row": ("its answer names no option", "put the option's letter or text in the answer column"),
-}
-NO_ANSWER["HTML checkbox"] = NO_ANSWER["HTML radio"]
-FENCE_LINE = re.compile(r"^\s*(```|~~~)")
-CLOSING_TAGS = re.compile(r"(?:</[A-Za-z][\w-]*\s*>\s*)+")
-
-
-@dataclass
-class _Question:
-    line: int
-    stem: list[str]
-    section: Data
-    #: As the page numbers it (``3.``, ``Q3``), or None.
-    number: int | None = None
-    options: list[tuple[str, list[str]]] = field(default_factory=list)
-    #: Options the page itself marks correct, by letter, with how (``[x]``, ``checked``).
-    marked: dict[str, str] = field(default_factory=dict)
-    labels: dict[str, list[str]] = field(default_factory=dict)
-    label_lines: dict[str, int] = field(default_factory=dict)
-    #: The list the next plain line continues, and how ("stem"/"option" join lines, "label" keeps paragraphs).
-    current: list[str] | None = None
-    mode: str = "stem"
-    #: Its texts are Markdown already (converted from HTML, a table's cells): never escaped.
-    converted: bool = False
-    #: What the page makes it, for the skipped count.
-    kind: str = "question"
-    end: int = 0
-
-    @property
-    def answered(self) -> bool:
-        return "answer" in self.labels or "explanation" in self.labels
 
 
 class Page:
@@ -91,16 +30,13 @@ class Page:
         self.title: str | None = None
         self.description: list[str] = []
         self.section: Data | None = None
-        self.question: _Question | None = None
-        self.questions: list[_Question] = []
+        self.question: Question | None = None
+        self.questions: list[Question] = []
         self.texts: list[str] = []
         #: The role of the ``<details>`` block being read (answer, explanation, hint), innermost last.
         self.details: list[str | None] = []
-        #: The answer key: (number, answer, line), and lines that follow an entry.
-        self.key: list[tuple[int, str, int]] = []
-        self.key_more: dict[int, list[str]] = {}
-        self.key_line = 0
-        self.in_key = False
+        #: The answer key at the end of the page, if it has one.
+        self.key = AnswerKey(self.builder, self.span)
         self.source: list[str] = []
         #: The indentation an answer admonition's lines have (``??? "Answer"``), while one is read.
         self.admonition: int | None = None
@@ -137,11 +73,11 @@ class Page:
             else:
                 self._mkdocs_quiz(event)
         self._finish()
-        self._apply_key()
+        self.key.apply(self.questions)
         for question in self.questions:
             self._emit(question)
         title = self.title or self.path.stem
-        description = _join(self.description, paragraphs=True)
+        description = join(self.description, paragraphs=True)
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, guess_language(self.texts + [title]),
                                   self._text(description) or None)
         return [self.builder.imported(quiz)] if quiz else []
@@ -163,7 +99,7 @@ class Page:
                 self._admonition(admonition, number)
                 continue
             rest = [(n, line) for n, line in enumerate(self.source[number: number + 20], number + 1)]
-            for piece in _unglue(raw):
+            for piece in unglue(raw):
                 self._one_line(piece.strip(), number, rest)
 
     def _admonition(self, match: re.Match[str], line: int) -> None:
@@ -190,14 +126,16 @@ class Page:
             if q is not None and q.current is not None and q.mode == "label":
                 q.current.append("")
             return
-        if CLOSING_TAGS.fullmatch(line):
-            return  # closing tags alone on a line (a block's end, or a stray one) hold no text
-        if self.in_key:
-            self._key_line(line, number)
+        if CLOSING_TAGS.fullmatch(line) or self.reveal == "lost":
+            # Closing tags alone on a line (a block's end, or a stray one) hold no text; a block
+            # that was reported lost (a hint, an answer to no question) is not read.
+            return
+        if self.key.active:
+            self.key.read_line(line, number)
             return
         if TOGGLE.match(line) and not LABEL.match(line):
             return
-        if self.reveal is None and KEY_TITLE.match(line) and _next_is_key(rest):
+        if self.reveal is None and KEY_TITLE.match(line) and next_is_key(rest):
             self._start_key(number)
             return
         self._line(line, number, rest)
@@ -210,7 +148,7 @@ class Page:
         if KEY_TITLE.match(heading.text) and self.title is not None:
             self._start_key(heading.line)
             return
-        self.in_key = False
+        self.key.active = False
         if self.title is None:
             self.title = heading.text
         else:
@@ -222,7 +160,7 @@ class Page:
         if q is not None and q.current is not None:
             q.current.extend(["", markdown, ""])
             q.end = line + markdown.count("\n")
-        elif q is None and self.section is None and not self.in_key:
+        elif q is None and self.section is None and not self.key.active:
             self.description.extend(["", markdown, ""])
         else:
             self.builder.warn(LOST, f"{what} at line {line} belongs to no question; skipped", self.span(line))
@@ -275,7 +213,7 @@ class Page:
             return
         self.builder.warn(LOST, f"line {number} belongs to no question; skipped", self.span(number))
 
-    def _option(self, q: _Question, line: str) -> bool:
+    def _option(self, q: Question, line: str) -> bool:
         """An option line of ``q``: ``A) …``, ``(a) …``, ``a. …``, ``A - …``, ``- [x] …``."""
         expected = chr(ord("A") + len(q.options)) if len(q.options) < 8 else None
         task = TASK.match(line)
@@ -295,25 +233,25 @@ class Page:
             return True
         return False
 
-    def _start(self, line: int, stem: str, number: str | None = None) -> _Question:
+    def _start(self, line: int, stem: str, number: str | None = None) -> Question:
         if self.question is not None:
             self.question.end = min(self.question.end, line - 1)
         self._finish()
         if self.section is None:
             self.section = self.builder.section(self.title or self.path.stem)
-        q = _Question(line, [stem], self.section, int(number) if number else None, end=line)
+        q = Question(line, [stem], self.section, int(number) if number else None, end=line)
         q.current = q.stem
         self.question = q
         return q
 
-    def _after_reveal(self, q: _Question) -> None:
+    def _after_reveal(self, q: Question) -> None:
         """Text after an answer block, before the next question, goes on with the explanation (as
         text after an 'Explanation:' line does)."""
         q.current, q.mode = q.labels.setdefault("explanation", []), "label"
         if any(q.current):
             q.current.append("")
 
-    def _open_label(self, q: _Question, role: str, line: int) -> None:
+    def _open_label(self, q: Question, role: str, line: int) -> None:
         q.labels.setdefault(role, [])
         q.label_lines.setdefault(role, line)
         if any(q.labels[role]):
@@ -351,7 +289,7 @@ class Page:
             # stand, shown open.
             where = self.span(event.line)
             summary = next(text for kind, text, _ in parts if kind == "summary") if "summary" in kinds else ""
-            self.builder.warn(LOST, f"the <details> block '{_short(summary)}' at line {event.line} is shown open: a source has no "
+            self.builder.warn(LOST, f"the <details> block '{short(summary)}' at line {event.line} is shown open: a source has no "
                                     "collapsible blocks", where)
             html = opened_details(event.html)
             self._block(event.line, markdown_from_html(self.builder, html, where, "a <details> block")
@@ -383,7 +321,7 @@ class Page:
             self.details[-1] = "lost"
             return
         if role == "hint":
-            self.builder.warn(LOST, f"question '{_short(_join(q.stem))}': the hint at line {line} is lost (a source has no hints)",
+            self.builder.warn(LOST, f"question '{short(join(q.stem))}': the hint at line {line} is lost (a source has no hints)",
                               self.span(line), hint="add it to the question's text if students should see it")
             self.details[-1] = "lost"
             return
@@ -424,7 +362,7 @@ class Page:
             stem = self._converted("".join(item.stem), where, "the question")
             if item.kind not in ("radio", "checkbox"):
                 self.builder.skip(f"HTML input type={item.kind}", UNSUPPORTED,
-                                  f"question '{_short(stem) or '(no text)'}': an <input type=\"{item.kind}\"> cannot be imported (an HTML page "
+                                  f"question '{short(stem) or '(no text)'}': an <input type=\"{item.kind}\"> cannot be imported (an HTML page "
                                   "does not say which answers it accepts); skipped", where, hint="write that question by hand")
                 continue
             q = self._start(line, stem)
@@ -440,16 +378,16 @@ class Page:
             q.end = line
             self._finish()
 
-    def _check_markers(self, q: _Question, options: list[Any], kind: str, where: SourceSpan) -> None:
+    def _check_markers(self, q: Question, options: list[Any], kind: str, where: SourceSpan) -> None:
         explicit = {chr(65 + i) for i, o in enumerate(options) if set(o.markers) - {"checked"}}
         checked = {chr(65 + i) for i, o in enumerate(options) if "checked" in o.markers}
         if explicit and checked and explicit != checked:
             q.marked = {letter: "data-correct" for letter in sorted(explicit)}
-            self.builder.warn(AMBIGUOUS, f"question '{_short(_join(q.stem))}': the options checked ({', '.join(sorted(checked))}) are not "
+            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}': the options checked ({', '.join(sorted(checked))}) are not "
                                          f"those marked correct ({', '.join(sorted(explicit))}); the ones marked correct were kept",
                               where, hint="a checked input may be only the page's default selection")
         if kind == "radio" and len(q.marked) > 1:
-            self.builder.warn(AMBIGUOUS, f"question '{_short(_join(q.stem))}': radio buttons take one answer, but {len(q.marked)} "
+            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}': radio buttons take one answer, but {len(q.marked)} "
                                          f"({', '.join(sorted(q.marked))}) are marked correct; imported as multiple response", where)
 
     def _converted(self, html: str, where: SourceSpan, what: str) -> str:
@@ -467,8 +405,8 @@ class Page:
             return
         stem = self._converted(parsed.question, where, "the question")
         for number, text in parsed.ignored:
-            self.builder.warn(LOST, f"question '{_short(stem)}': line {number} is neither 'answer: ' nor 'answer-correct: ' "
-                                    f"(mkdocs-quiz ignores it too): '{_short(text)}' is lost", self.span(number))
+            self.builder.warn(LOST, f"question '{short(stem)}': line {number} is neither 'answer: ' nor 'answer-correct: ' "
+                                    f"(mkdocs-quiz ignores it too): '{short(text)}' is lost", self.span(number))
         q = self._start(event.line, stem)
         q.converted, q.kind = True, "mkdocs-quiz"
         for index, (text, correct, number) in enumerate(parsed.answers[:26]):
@@ -484,37 +422,36 @@ class Page:
     # -- tables -------------------------------------------------------------------------------------
 
     def _table(self, table: B.Table) -> None:
-        columns = _columns(table.header)
-        number, question, answer = columns.get("number"), columns.get("question"), columns.get("answer")
-        if answer is not None and question is None and number is None and self.in_key and len(table.header) >= 2:
+        named = columns(table.header)
+        number, question, answer = named.get("number"), named.get("question"), named.get("answer")
+        if answer is not None and question is None and number is None and self.key.active and len(table.header) >= 2:
             number = 0 if answer != 0 else 1
-        numbered = question is not None and all(re.fullmatch(r"Q?\d{1,3}\.?", _cell(row, question), re.I) for _, row in table.rows)
+        numbered = question is not None and all(re.fullmatch(r"Q?\d{1,3}\.?", cell(row, question), re.I) for _, row in table.rows)
         if answer is not None and (number is not None or numbered):
             self._finish()
-            self.in_key, self.key_line = True, self.key_line or table.line
+            self.key.start(table.line)
             column = number if number is not None else question
             assert column is not None
             for line, row in table.rows:
-                found = re.search(r"\d{1,3}", _cell(row, column))
-                if found and _cell(row, answer):
-                    self.key.append((int(found.group()), _cell(row, answer), line))
-                    if columns.get("explanation") is not None and _cell(row, columns["explanation"]):
-                        self.key_more[len(self.key) - 1] = [_cell(row, columns["explanation"])]
+                found = re.search(r"\d{1,3}", cell(row, column))
+                if found and cell(row, answer):
+                    explanation = cell(row, named["explanation"]) if named.get("explanation") is not None else ""
+                    self.key.add(int(found.group()), cell(row, answer), line, explanation)
                 else:
                     self.builder.warn(LOST, f"the answer key's row at line {line} names no question number; skipped", self.span(line))
             return
         if answer is not None and question is not None:
             self._finish()
             for line, row in table.rows:
-                q = self._start(line, _cell(row, question))
+                q = self._start(line, cell(row, question))
                 q.converted, q.kind, q.end = True, "table row", line
-                for letter, index in columns["options"]:
-                    if _cell(row, index):
-                        q.options.append((letter, [_cell(row, index)]))
-                if _cell(row, answer):
-                    q.labels["answer"], q.label_lines["answer"] = [_cell(row, answer)], line
-                if columns.get("explanation") is not None and _cell(row, columns["explanation"]):
-                    q.labels["explanation"] = [_cell(row, columns["explanation"])]
+                for letter, index in named["options"]:
+                    if cell(row, index):
+                        q.options.append((letter, [cell(row, index)]))
+                if cell(row, answer):
+                    q.labels["answer"], q.label_lines["answer"] = [cell(row, answer)], line
+                if named.get("explanation") is not None and cell(row, named["explanation"]):
+                    q.labels["explanation"] = [cell(row, named["explanation"])]
                 self._finish()
             return
         self._block(table.line, table.markdown, "a table")
@@ -523,94 +460,30 @@ class Page:
 
     def _start_key(self, line: int) -> None:
         self._finish()
-        self.in_key = True
-        self.key_line = self.key_line or line
-
-    def _key_line(self, line: str, number: int) -> None:
-        pairs = _key_pairs(line)
-        if pairs:
-            self.key.extend((n, answer, number) for n, answer in pairs)
-            return
-        entry = KEY_ENTRY.match(line)
-        if entry:
-            self.key.append((int(entry.group(1)), entry.group(2).strip(), number))
-        elif self.key and not KEY_TITLE.match(line):
-            label = LABEL.match(line)
-            self.key_more.setdefault(len(self.key) - 1, []).append(label.group(2) if label else line)
-        elif not KEY_TITLE.match(line):
-            self.builder.warn(LOST, f"line {number} in the answer key is not an answer ('1. B'); skipped", self.span(number))
-
-    def _apply_key(self) -> None:
-        if not self.key:
-            return
-        # The key numbers the questions the page numbers (a table's rows and HTML quizzes have
-        # no number); a page that numbers none, or numbers two alike, is keyed in order.
-        numbered = [q for q in self.questions if q.number is not None]
-        explicit = bool(numbered) and len({q.number for q in numbered}) == len(numbered)
-        questions = numbered if explicit else self.questions
-        by_number: dict[int, _Question] = {(q.number if explicit and q.number else i + 1): q for i, q in enumerate(questions)}
-        keyed = sorted({n for n, _, _ in self.key})
-        if not set(keyed) & set(by_number) and len(keyed) == len(questions):
-            self.builder.warn(AMBIGUOUS, f"the answer key is numbered {_range(keyed)}, the questions {_range(sorted(by_number))}: "
-                                         "the key was applied in order", self.span(self.key_line),
-                              hint="number the key as the questions are numbered")
-            by_number = dict(zip(keyed, questions))
-        given: dict[int, tuple[str, int]] = {}
-        for index, (number, answer, line) in enumerate(self.key):
-            if number in given:
-                if _plain(given[number][0]) != _plain(answer):
-                    self.builder.warn(AMBIGUOUS, f"the answer key gives question {number} twice: '{given[number][0]}' at line "
-                                                 f"{given[number][1]} and '{answer}' here; the first was kept", self.span(line))
-                continue
-            given[number] = (answer, line)
-            q = by_number.get(number)
-            if q is None:
-                self.builder.warn(AMBIGUOUS, f"the answer key's entry {number} ('{_short(answer)}') has no question {number} "
-                                             f"(the questions are {_range(sorted(by_number))}); ignored", self.span(line))
-                continue
-            own = _join(q.labels.get("answer", []), paragraphs=True)
-            if q.marked or own:
-                if not self._agrees(q, own, answer):
-                    said = ", ".join(sorted(q.marked)) if q.marked and not own else _first_line(own)
-                    self.builder.warn(AMBIGUOUS, f"question {number} (line {q.line}) gives the answer '{_short(said)}', the answer key "
-                                                 f"'{_short(answer)}'; the question's own answer was kept", self.span(line),
-                                      hint="correct the one that is wrong")
-                continue
-            if not q.options and S.bare(answer) in S.TRUE_WORDS + S.FALSE_WORDS:
-                answer = "true" if S.bare(answer) in S.TRUE_WORDS else "false"  # a key's T, F, O, X
-            q.labels["answer"], q.label_lines["answer"] = [answer], line
-            if index in self.key_more and "explanation" not in q.labels:
-                q.labels["explanation"] = self.key_more[index]
-
-    def _agrees(self, q: _Question, own: str, answer: str) -> bool:
-        if q.options:
-            options = [(letter, _join(text)) for letter, text in q.options]
-            mine = sorted(q.marked) if q.marked and not own else _answer_letters(own, options)[0]
-            return sorted(_answer_letters(answer, options)[0]) == sorted(mine)
-        return _plain(own) == _plain(answer)
+        self.key.start(line)
 
     # -- one question into the builder --------------------------------------------------------------
 
-    def _emit(self, q: _Question) -> None:
-        stem = self._text(_join(q.stem), q)
+    def _emit(self, q: Question) -> None:
+        stem = self._text(join(q.stem), q)
         self.texts.append(stem)
         data: Data = {"stem": stem, "feedback": {}}
         for role, key in (("explanation", "general"), ("correct", "correct"), ("incorrect", "incorrect"),
                           ("partially_correct", "partially_correct")):
             if q.labels.get(role) and any(q.labels[role]):
-                data["feedback"][key] = self._text(_join(q.labels[role], paragraphs=True), q)
-        answer = _join(q.labels.get("answer", []), paragraphs=True)
+                data["feedback"][key] = self._text(join(q.labels[role], paragraphs=True), q)
+        answer = join(q.labels.get("answer", []), paragraphs=True)
         span, answer_span = self.span(q.line), self.span(q.label_lines.get("answer", q.line))
-        label = _short(_join(q.stem))
+        label = short(join(q.stem))
         kind = q.kind if q.kind != "question" else ("multiple choice" if q.options else "question")
         if q.options:
-            options = [(letter, _join(text)) for letter, text in q.options]
-            letters, unknown = _answer_letters(answer, options)
+            options = [(letter, join(text)) for letter, text in q.options]
+            letters, unknown = answer_letters(answer, options)
             if q.marked:
                 marked = sorted(q.marked)
                 if answer and sorted(letters) != marked:
                     self.builder.warn(AMBIGUOUS, f"question '{label}': the options marked correct ({', '.join(marked)}) and the answer "
-                                                 f"'{_short(_first_line(answer))}' disagree; the marked options were kept", answer_span)
+                                                 f"'{short(first_line(answer))}' disagree; the marked options were kept", answer_span)
                 letters, unknown = marked, []
             if unknown:
                 self.builder.skip(kind, INVALID, f"question '{label}' was skipped: its answer names {', '.join(unknown)}, which is not "
@@ -629,18 +502,18 @@ class Page:
             if len(options) < 2:
                 self.builder.skip(kind, INVALID, f"question '{label}' was skipped: it has one option; a choice needs two", span)
                 return
-            more = _after_first(answer)
+            more = after_first(answer)
             if more and not data["feedback"].get("general"):
                 data["feedback"]["general"] = self._text(more, q)
             choices = []
             for letter, text in options:
-                text = _repaired(text, answer) if letter in letters and len(letters) == 1 else text
+                text = repaired(text, answer) if letter in letters and len(letters) == 1 else text
                 choices.append({"id": letter, "text": self._text(text, q), "correct": letter in letters})
             data.update(type="single_choice" if len(letters) == 1 and q.kind != "HTML checkbox" else "multiple_response",
                         choices=choices)
-        elif S.infers_true_false(_first_line(_plain_fence(answer))):
-            data.update(type="true_false", answer=S.bare(_first_line(_plain_fence(answer))) in S.TRUE_WORDS)
-            more = _after_first(answer)
+        elif S.infers_true_false(first_line(plain_fence(answer))):
+            data.update(type="true_false", answer=S.bare(first_line(plain_fence(answer))) in S.TRUE_WORDS)
+            more = after_first(answer)
             if more and not data["feedback"].get("general"):
                 data["feedback"]["general"] = self._text(more, q)
         elif answer:
@@ -650,7 +523,7 @@ class Page:
             self.builder.warn(LOST, f"question '{label}' has no options and no answer: imported as an essay without a model answer", span)
         self.builder.add(q.section, data, span, stem, end_line=max(q.end, q.line), kind=kind)
 
-    def _text(self, text: str, q: _Question | None = None) -> str:
+    def _text(self, text: str, q: Question | None = None) -> str:
         """Markdown pages keep their Markdown; plain text is escaped where it would render differently."""
         if self.markdown or not text or (q is not None and q.converted):
             return text
@@ -662,142 +535,3 @@ class Page:
         return "\n\n".join(p if renders_as_text(p) or FENCE_LINE.match(p) or p.startswith("|") else escape_markdown(p)
                            for p in paragraphs)
 
-
-def _columns(header: list[str]) -> dict[str, Any]:
-    found: dict[str, Any] = {"options": []}
-    for index, cell in enumerate(header):
-        name = re.sub(r"[*_`]", "", cell).strip().lower().rstrip(".:")
-        if name in ("#", "no", "number", "q#", "nr", "번호", "문항", "문제 번호", "question number", "q no"):
-            found.setdefault("number", index)
-        elif name in ("question", "questions", "q", "문제", "질문", "문항 내용", "prompt"):
-            found.setdefault("question", index)
-        elif name in ("answer", "answers", "correct answer", "correct", "key", "solution", "정답", "답", "해답"):
-            found.setdefault("answer", index)
-        elif name in ("explanation", "rationale", "feedback", "why", "해설", "설명", "풀이"):
-            found.setdefault("explanation", index)
-        else:
-            option = re.fullmatch(r"(?:option|choice|보기|선택지)?\s*\(?([a-h])\)?", name)
-            if option:
-                found["options"].append((option.group(1).upper(), index))
-    return found
-
-
-def _cell(row: list[str], index: int) -> str:
-    return row[index].strip() if index < len(row) else ""
-
-
-def _next_is_key(rest: list[tuple[int, str]]) -> bool:
-    following = next((line.strip() for _, line in rest if line.strip()), "")
-    entry = KEY_ENTRY.match(following)
-    return bool(entry and len(entry.group(2)) <= 40)
-
-
-def _key_pairs(line: str) -> list[tuple[int, str]]:
-    """``1-B, 2-C; 3-A`` (or separated by tabs or wide spaces): entries on one line, when every
-    piece is one; else none (``1. A, C`` is one entry)."""
-    pieces = [p.strip() for p in re.split(r"[,;]|\t|\s{3,}", line) if p.strip()]
-    entries = [KEY_ENTRY.match(p) for p in pieces]
-    if len(pieces) < 2 or not all(entries):
-        return []
-    return [(int(e.group(1)), e.group(2).strip()) for e in entries if e]
-
-
-def _range(numbers: list[int]) -> str:
-    if not numbers:
-        return "none"
-    if numbers == list(range(numbers[0], numbers[-1] + 1)):
-        return f"{numbers[0]}–{numbers[-1]}" if len(numbers) > 1 else str(numbers[0])
-    return ", ".join(map(str, numbers[:8])) + (", …" if len(numbers) > 8 else "")
-
-
-def _unglue(line: str) -> list[str]:
-    """One line, glued options and answer labels split apart."""
-    out = []
-    for piece in GLUED_LABEL.sub("\n", GLUED.sub("\n- ", line)).split("\n"):
-        bracketed = BRACKETED_LABEL.match(piece.strip())
-        out += [bracketed.group(1)] if bracketed else _split_options(piece.rstrip())
-    return out
-
-
-def _split_options(line: str) -> list[str]:
-    """``A) Nucleus B) Mitochondrion C) Ribosome`` -> one option a line, the letters in sequence."""
-    option = OPTION.match(line)
-    if not option:
-        return [line]
-    letter = option.group(1).upper()
-    following = chr(ord(letter) + 1)
-    match = re.search(rf"\s+\(?(?={following}[).]\s)", line[option.start(2):])
-    if not match:
-        return [line]
-    cut = option.start(2) + match.start()
-    return [line[:cut].rstrip()] + _split_options(line[option.start(2) + match.end():])
-
-
-def _join(lines: list[str], paragraphs: bool = False) -> str:
-    """Lines of one text. In stems and options a break is a scrape's artefact (a lost code span):
-    a space. In answers and explanations a line that ends a sentence ends a paragraph."""
-    out = ""
-    for line in lines:
-        if not line:
-            out = out.rstrip() + "\n\n" if out else out
-        elif not out or out.endswith("\n\n"):
-            out += line
-        elif paragraphs and SENTENCE_END.search(out):
-            out += "\n\n" + line
-        else:
-            out += ("\n" if paragraphs else " ") + line
-    return out.strip()
-
-
-def _short(text: str, width: int = 50) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _first_line(text: str) -> str:
-    return text.strip().split("\n", 1)[0].strip()
-
-
-def _after_first(answer: str) -> str:
-    """An answer's paragraphs after the one that names it: what it says about why."""
-    paragraphs = _plain_fence(answer).split("\n\n") if FENCE_LINE.match(answer) else answer.split("\n\n")
-    return "\n\n".join(paragraphs[1:]).strip()
-
-
-def _plain_fence(text: str) -> str:
-    """An answer given in a code fence, without the fence lines."""
-    if not FENCE_LINE.match(text):
-        return text
-    return "\n".join(line for line in text.split("\n") if not FENCE_LINE.match(line)).strip()
-
-
-def _plain(text: str) -> str:
-    return S.bare(" ".join(_plain_fence(text).split()))
-
-
-def _answer_letters(answer: str, options: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
-    """The letters an answer names, and the letters it names that are no option."""
-    letters = [letter for letter, _ in options]
-    first = _first_line(_plain_fence(answer)).strip("*_ ")
-    squeezed = re.sub(r"\s+", "", first)
-    same = [letter for letter, text in options if re.sub(r"\s+", "", text) == squeezed]
-    if same and len(squeezed) > 1:
-        return same[:1], []
-    many = re.match(r"^\(?([A-Ha-h])\)?(?:\s*(?:[,/&]|and|및)\s*\(?([A-Ha-h])\)?)+\s*\.?$", first)
-    if many:
-        named = [c.upper() for c in re.findall(r"(?<![A-Za-z])[A-Ha-h](?![A-Za-z])", first)]
-        return [c for c in named if c in letters], [c for c in named if c not in letters]
-    single = re.match(r"^\(?([A-Ha-h])\)?(?:[.):]|\s|$)", first)
-    if single:
-        letter = single.group(1).upper()
-        return ([letter], []) if letter in letters else ([], [letter])
-    return [], []
-
-
-def _repaired(option: str, answer: str) -> str:
-    """The answer line repeats the option ("정답: B) text"); when the two differ only in spaces, the
-    scrape ran words together in the option, and the answer's copy is the better one."""
-    repeated = re.sub(r"^\(?[A-Ha-h]\)?[.):]?\s*", "", _first_line(answer))
-    if repeated and repeated != option and re.sub(r"\s+", "", repeated) == re.sub(r"\s+", "", option):
-        return repeated
-    return option
