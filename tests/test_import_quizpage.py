@@ -186,9 +186,11 @@ def test_mkdocs_quiz_blocks(tmp_path: Path) -> None:
         "'answer-correct: ' lines",
         "mkdocs-quiz.md:32:1: warning[QB713]: question 'Which branch is the default in new repositories?' was skipped: none of "
         "its answers is 'answer-correct: '\n    hint: mark the right answer 'answer-correct: '",
+        # Prose between quizzes belongs to no question.
+        "mkdocs-quiz.md:40:1: warning[QB711]: line 40 belongs to no question; skipped",
     ]
     assert quiz.description == "Quizzes for the mkdocs-quiz plugin."
-    commit, history = quiz.iter_questions()
+    commit, history, ignore = quiz.iter_questions()
     # One answer-correct: radio buttons, a single choice; content: is shown once answered.
     assert commit.type == "single_choice" and commit.stem == "Which command records staged changes?"
     assert texts(commit) == ["git add", "git commit", "git push"] and correct(commit) == ["B"]
@@ -197,6 +199,10 @@ def test_mkdocs_quiz_blocks(tmp_path: Path) -> None:
     assert history.type == "multiple_response"
     assert texts(history) == ["`git rebase`", "`git log`", "git commit --amend"] and correct(history) == ["A", "C"]
     assert history.feedback.general == "Both make new commits in place of old ones."
+    # quiz-start … quiz-end with quiz-question:, quiz-answer-correct:, quiz-content: (the first releases).
+    assert ignore.stem == "Which file lists what Git leaves untracked?"
+    assert texts(ignore) == [".gitconfig", "`.gitignore`"] and correct(ignore) == ["B"]
+    assert ignore.feedback.general == "Patterns in `.gitignore` are not tracked."
     assert item.skipped == {"mkdocs-quiz": 2} and item.changed == {"multiple_response": 1}
 
 

@@ -70,11 +70,15 @@ class MkQuiz:
 
     line: int
     lines: list[tuple[int, str]]
+    #: ``quiz-`` in the first releases' form (``quiz-question:``), else nothing.
+    prefix: str = ""
 
 
 Event = Lines | Heading | Fence | Table | Html | HtmlQuiz | MkQuiz
 
-MKDOCS_QUIZ = re.compile(r"<\?quiz\?>(.*?)<\?/quiz\?>", re.S)
+#: mkdocs-quiz's block, and the ``quiz-start`` … ``quiz-end`` form of its first releases (on lines
+#: of their own here: the plugin's regular expression would find them inside a sentence too).
+MKDOCS_QUIZ = re.compile(r"<\?quiz\?>(.*?)<\?/quiz\?>|^quiz-start[ \t]*$(.*?)^quiz-end[ \t]*$", re.S | re.M)
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 QUIZ_CONTAINER = re.compile(r"^\s*<(div|form|section|fieldset)\b[^>]*?(?:class\s*=\s*[\"'][^\"']*\bquiz\b|>)", re.I)
 INPUT = re.compile(r"<input\b[^>]*\btype\s*=\s*[\"']?(radio|checkbox)", re.I)
@@ -109,8 +113,9 @@ def events(text: str, markdown: bool) -> tuple[str | None, list[Event]]:
         last = text.count("\n", 0, match.end())
         if first < skip:
             continue
-        body = match.group(1).split("\n")
-        quizzes.append((first, MkQuiz(first + 1, [(first + 1 + i, line) for i, line in enumerate(body)])))
+        legacy = match.group(1) is None
+        body = (match.group(2) if legacy else match.group(1)).split("\n")
+        quizzes.append((first, MkQuiz(first + 1, [(first + 1 + i, line) for i, line in enumerate(body)], "quiz-" if legacy else "")))
         for number in range(first, last + 1):
             lines[number] = ""
     found: list[tuple[int, Event]] = list(quizzes)

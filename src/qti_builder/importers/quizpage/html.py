@@ -260,23 +260,24 @@ class MkQuizParsed:
     problem: str | None = None
 
 
-def mkdocs_quiz(lines: list[tuple[int, str]]) -> MkQuizParsed:
+def mkdocs_quiz(lines: list[tuple[int, str]], prefix: str = "") -> MkQuizParsed:
     parsed = MkQuizParsed()
+    question, correct, answer, content = (f"{prefix}{word}" for word in ("question: ", "answer-correct: ", "answer: ", "content:"))
     while lines and lines[0][1] == "":
         lines = lines[1:]
     while lines and lines[-1][1] == "":
         lines = lines[:-1]
-    if not lines or not lines[0][1].startswith("question: "):
-        parsed.problem = "an mkdocs-quiz block must start with 'question: ' (the plugin refuses it too)"
+    if not lines or not lines[0][1].startswith(question):
+        parsed.problem = f"an mkdocs-quiz block must start with '{question}' (the plugin refuses it too)"
         return parsed
-    parsed.question = lines[0][1].split("question: ", 1)[1]
+    parsed.question = lines[0][1].split(question, 1)[1]
     texts = [text for _, text in lines]
-    end = texts.index("content:") if "content:" in texts else len(lines)
+    end = texts.index(content) if content in texts else len(lines)
     for number, text in lines[1:end]:
-        if text.startswith("answer-correct: "):
-            parsed.answers.append((text.split("answer-correct: ", 1)[1], True, number))
-        elif text.startswith("answer: "):
-            parsed.answers.append((text.split("answer: ", 1)[1], False, number))
+        if text.startswith(correct):
+            parsed.answers.append((text.split(correct, 1)[1], True, number))
+        elif text.startswith(answer):
+            parsed.answers.append((text.split(answer, 1)[1], False, number))
         elif text.strip():
             parsed.ignored.append((number, text))
     parsed.content = "\n".join(text for _, text in lines[end + 1:]).strip()

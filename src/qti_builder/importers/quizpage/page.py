@@ -397,15 +397,17 @@ class Page:
 
     def _mkdocs_quiz(self, event: B.MkQuiz) -> None:
         self._finish()
-        parsed = mkdocs_quiz(event.lines)
+        parsed = mkdocs_quiz(event.lines, event.prefix)
         where = self.span(event.line)
         if parsed.problem:
             self.builder.skip("mkdocs-quiz", INVALID, f"the quiz block at line {event.line} was skipped: {parsed.problem}", where,
-                              hint="start the block with 'question: ' and list 'answer: ' and 'answer-correct: ' lines")
+                              hint=f"start the block with '{event.prefix}question: ' and list '{event.prefix}answer: ' and "
+                                   f"'{event.prefix}answer-correct: ' lines")
             return
         stem = self._converted(parsed.question, where, "the question")
         for number, text in parsed.ignored:
-            self.builder.warn(LOST, f"question '{short(stem)}': line {number} is neither 'answer: ' nor 'answer-correct: ' "
+            self.builder.warn(LOST, f"question '{short(stem)}': line {number} is neither '{event.prefix}answer: ' nor "
+                                    f"'{event.prefix}answer-correct: ' "
                                     f"(mkdocs-quiz ignores it too): '{short(text)}' is lost", self.span(number))
         q = self._start(event.line, stem)
         q.converted, q.kind = True, "mkdocs-quiz"
