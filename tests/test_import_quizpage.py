@@ -270,7 +270,7 @@ def test_a_korean_page_with_its_key(tmp_path: Path) -> None:
         "korean-key.md:25:1: warning[QB711]: the <details> block '참고' at line 25 is shown open: a source has no collapsible blocks",
     ]
     assert quiz.title == "파이썬 기초 퀴즈" and quiz.language == "ko"  # from the front matter
-    sort, keys, interpreted, gil, loop = quiz.iter_questions()
+    sort, keys, interpreted, gil, loop, immutable = quiz.iter_questions()
     assert correct(sort) == ["A"]  # 1번: A
     assert keys.type == "multiple_response" and correct(keys) == ["A", "C"]  # 2번: A 및 C
     assert interpreted.type == "true_false" and interpreted.answer is True  # 3-참
@@ -280,6 +280,8 @@ def test_a_korean_page_with_its_key(tmp_path: Path) -> None:
     # A <details> that hides no answer stays in the question, open; the key's second line is the explanation.
     assert loop.stem.endswith("**참고**\n\n파이썬에는 이런 키워드가 없습니다.")
     assert correct(loop) == ["A"] and loop.feedback.general == "while True로 시작하고 조건이 거짓이면 break합니다."
+    # Options ① ② ③ ④ as Korean exams write them, and "정답: ③".
+    assert texts(immutable) == ["list", "dict", "tuple", "set"] and correct(immutable) == ["C"]
     assert item.changed == {"essay": 1, "single_choice": 1}
 
 
@@ -291,6 +293,23 @@ def test_a_key_on_one_line_in_a_text_page(tmp_path: Path) -> None:
     assert correct(egypt) == ["A"]
     assert everest.type == "true_false" and everest.answer is True  # 3-T
     assert "Answer key" not in everest.stem
+
+
+def test_a_heading_per_question(tmp_path: Path) -> None:
+    quiz, found, _ = imported("headings.md", tmp_path)
+    assert found == []
+    assert [s.title for s in quiz.sections] == ["Web basics"]  # "## Question 1" is a question, not a section
+    html, status, lists, colour, method = quiz.iter_questions()
+    # "## Question 1", its text in the next paragraph, task-list options, and an answer block that
+    # names the option by its text and says why.
+    assert html.stem == "What does HTML stand for?" and correct(html) == ["B"]
+    assert html.feedback.general == 'HyperText Markup Language: "hypertext" is text with links.'
+    # **A)** options, "> **Answer:** C" in a blockquote.
+    assert texts(status) == ["200", "301", "404"] and correct(status) == ["C"]
+    assert lists.stem == "Which tag makes a numbered list?" and correct(lists) == ["B"]  # "### Q3: …"
+    # "### 4. …?" and a question line without a number before its options, keyed 4 and 5 at the end.
+    assert colour.stem == "Which CSS property sets the text colour?" and correct(colour) == ["B"]
+    assert method.stem == "Which HTTP method should not change anything on the server?" and correct(method) == ["A"]
 
 
 def test_tables_of_questions_and_of_answers(tmp_path: Path) -> None:

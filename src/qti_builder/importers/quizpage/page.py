@@ -16,9 +16,10 @@ from ..markup import escape_markdown, renders_as_text
 from . import blocks as B
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
 from .keys import AnswerKey
-from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS, NO_ANSWER, OPTION,
-                     QUESTION, Question, SENTENCE_END, TASK, TOGGLE, after_first, answer_letters, cell, columns, first_line,
-                     join, next_is_key, plain, plain_fence, repaired, short, unglue)
+from .syntax import (ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS, NO_ANSWER, OPTION,
+                     QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, after_first,
+                     answer_letters, cell, columns, first_line, join, next_is_key, next_is_option, plain, plain_fence,
+                     repaired, says_more, short, unglue)
 
 Data = dict[str, Any]
 
@@ -149,7 +150,16 @@ class Page:
             self._start_key(heading.line)
             return
         self.key.active = False
-        if self.title is None:
+        rest = [(n, line) for n, line in enumerate(self.source[heading.line: heading.line + 20], heading.line + 1)]
+        named = QUESTION_HEADING.match(heading.text)
+        numbered = QUESTION.match(heading.text)
+        if self.title is not None and named:
+            # "## Question 3" (its text in the paragraph that follows) or "### Q3: What …?".
+            self._start(heading.line, named.group(2).strip(), named.group(1))
+        elif (self.title is not None and numbered and (numbered.group(1) or numbered.group(2))
+              and (SENTENCE_END.search(heading.text) or next_is_option(rest))):
+            self._start(heading.line, numbered.group(3).strip(), numbered.group(1) or numbered.group(2))  # "### 3. What …?"
+        elif self.title is None:
             self.title = heading.text
         else:
             self.section = self.builder.section(heading.text)
@@ -193,13 +203,16 @@ class Page:
         if question and (q is None or q.answered or q.mode != "label"):
             if q is not None and not q.answered and not q.options:
                 # A bullet inside a question without options yet: its text went on.
-                if q.stem and not line[:1].isdigit():
+                if join(q.stem) and not (question.group(1) or question.group(2)):
                     q.stem.append(question.group(3).strip())
                     return
             self._start(number, question.group(3).strip(), question.group(1) or question.group(2))
             return
         if self.title is None:
             self.title = line
+            return
+        if (q is None or q.answered or q.options) and next_is_option(rest) and not SECTION_LIKE.match(line):
+            self._start(number, line)  # a question without a number or bullet: its options follow it
             return
         if q is None and self.section is None and not self._is_heading(line, rest):
             self.description.append(line)
@@ -223,6 +236,11 @@ class Page:
                 q.marked[expected] = "[x]"
             q.current, q.mode = q.options[-1][1], "option"
             return True
+        circled = CIRCLED_OPTION.match(line)
+        if circled and expected and "①②③④⑤⑥⑦⑧".index(circled.group(1)) == len(q.options):
+            q.options.append((expected, [circled.group(2).strip()]))
+            q.current, q.mode = q.options[-1][1], "option"
+            return True
         option = OPTION.match(line)
         dash = DASH_OPTION.match(line)
         if dash and dash.group(1) == expected and not option:
@@ -234,11 +252,17 @@ class Page:
         return False
 
     def _start(self, line: int, stem: str, number: str | None = None) -> Question:
-        if self.question is not None:
-            self.question.end = min(self.question.end, line - 1)
+        before = self.question
+        if before is not None and not join(before.stem) and not before.options and not before.labels:
+            # "## Question 3" then "3. What …?": one question.
+            number, self.question = number or (str(before.number) if before.number else None), None
+        elif before is not None:
+            before.end = min(before.end, line - 1)
         self._finish()
         if self.section is None:
             self.section = self.builder.section(self.title or self.path.stem)
+        if number is None and self.questions and self.questions[-1].number is not None:
+            number = str(self.questions[-1].number + 1)  # a question the page does not number follows the one before
         q = Question(line, [stem], self.section, int(number) if number else None, end=line)
         q.current = q.stem
         self.question = q
@@ -481,11 +505,14 @@ class Page:
         if q.options:
             options = [(letter, join(text)) for letter, text in q.options]
             letters, unknown = answer_letters(answer, options)
+            more = answer if says_more(answer, options) else after_first(answer)
             if q.marked:
                 marked = sorted(q.marked)
-                if answer and sorted(letters) != marked:
+                if (letters or unknown) and sorted(letters + unknown) != marked:
                     self.builder.warn(AMBIGUOUS, f"question '{label}': the options marked correct ({', '.join(marked)}) and the answer "
                                                  f"'{short(first_line(answer))}' disagree; the marked options were kept", answer_span)
+                elif not letters:
+                    more = answer  # an answer that names no option, beside marked ones: what it says is why
                 letters, unknown = marked, []
             if unknown:
                 self.builder.skip(kind, INVALID, f"question '{label}' was skipped: its answer names {', '.join(unknown)}, which is not "
@@ -504,7 +531,6 @@ class Page:
             if len(options) < 2:
                 self.builder.skip(kind, INVALID, f"question '{label}' was skipped: it has one option; a choice needs two", span)
                 return
-            more = after_first(answer)
             if more and not data["feedback"].get("general"):
                 data["feedback"]["general"] = self._text(more, q)
             choices = []

@@ -19,18 +19,24 @@ LABELS = {**S.QUESTION_LABELS, "답": "answer", "solution": "explanation", "풀�
           "해답": "answer", "correct": "answer", "rationale": "explanation", "feedback": "explanation", "key": "answer"}
 LABEL = re.compile(r"^[*_]{0,2}(" + "|".join(sorted(map(re.escape, LABELS), key=len, reverse=True)) + r")[*_]{0,2}\s*[:：][*_]{0,2}\s*(.*)$", re.I)
 TOGGLE = re.compile(r"^[▶▼►▸⯈\s]*(정답\s*보기|정답\s*확인|해설\s*보기|show\s+(the\s+)?answers?|reveal\s+(the\s+)?answers?|click\s+to\s+reveal|answer)\s*[▶▼►▸]?$", re.I)
-OPTION = re.compile(r"^(?:[-*+•]\s+)?\(?([A-Ha-h])[).]\s+(.*)$")
+OPTION = re.compile(r"^(?:[-*+•]\s+)?[*_]{0,2}\(?([A-Ha-h])[).][*_]{0,2}\s+(.*)$")
+#: ``① text``: options as Korean exams number them.
+CIRCLED_OPTION = re.compile(r"^(?:[-*+•]\s+)?([①②③④⑤⑥⑦⑧])\s*(.+)$")
 #: ``A - text``: capitals only, and only the option a question expects next (``a - b`` is arithmetic).
 DASH_OPTION = re.compile(r"^(?:[-*+•]\s+)?([A-H])\s+[-–—]\s+(.*)$")
 #: A task-list item: ``- [ ] wrong``, ``- [x] right``.
 TASK = re.compile(r"^[-*+]\s+\[([ xX])\]\s+(.*)$")
-QUESTION = re.compile(r"^(?:[-*+•]\s+|(?:Q|문제\s*)?(\d{1,3})[.):]\s*|Q(\d+)\s+)(.+)$")
+QUESTION = re.compile(r"^(?:[-*+•]\s+|[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})[.):][*_]{0,2}\s*|[*_]{0,2}Q(\d+)[*_]{0,2}\s+)(.+)$")
+#: A heading that is a question's: ``## Question 3``, ``### Q3: What …?``, ``### 문제 3``.
+QUESTION_HEADING = re.compile(r"^(?:question|q|quiz|problem|문제|문항)\s*(\d{1,3})\s*(?:[.:)\-–—]\s*|번\s*|$)(.*)$", re.I)
 #: Options glued by a scrape: "...했다 - C) CPU" or "무엇인가요?- A) 워커".
 GLUED = re.compile(r"(?<=\S)\s*-\s+(?=[A-H]\)\s)")
 #: An answer label run onto the end of a line ("D) Paris Answer: B"): it starts a line of its own.
 GLUED_LABEL = re.compile(r"(?<=\S)\s+(?=[(\[]?[*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：])", re.I)
 #: A label in brackets, as a line of its own after GLUED_LABEL: "(Answer: 4)".
 BRACKETED_LABEL = re.compile(r"^[(\[]([*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：].*?)[)\]]$", re.I)
+#: Lines that introduce the options rather than ask ("Choose one:"), never a question's text alone.
+SECTION_LIKE = re.compile(r"^(choose|select|pick)\b.{0,30}[:：]$|^(options|choices|보기)\s*[:：]?$", re.I)
 #: ``??? success "Answer"``, ``???+ question "Solution"``, ``!!! note``: an admonition's first line.
 ADMONITION = re.compile(r'^(\s*)(\?{3}\+?|!{3})\s*([\w-]+)?(?:\s+"([^"]*)")?\s*$')
 SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
@@ -105,6 +111,13 @@ def next_is_key(rest: list[tuple[int, str]]) -> bool:
     following = next((line.strip() for _, line in rest if line.strip()), "")
     entry = KEY_ENTRY.match(following)
     return bool(entry and len(entry.group(2)) <= 40)
+
+
+def next_is_option(rest: list[tuple[int, str]]) -> bool:
+    """Is the next line with text a first option (``A) …``, ``a. …``, ``- [ ] …``)?"""
+    following = next((line.strip() for _, line in rest if line.strip()), "")
+    option = OPTION.match(following)
+    return bool(option and option.group(1) in "Aa") or bool(TASK.match(following))
 
 
 def key_pairs(line: str) -> list[tuple[int, str]]:
@@ -193,11 +206,16 @@ def plain(text: str) -> str:
 def answer_letters(answer: str, options: list[tuple[str, str]]) -> tuple[list[str], list[str]]:
     """The letters an answer names, and the letters it names that are no option."""
     letters = [letter for letter, _ in options]
-    first = first_line(plain_fence(answer)).strip("*_ ")
-    squeezed = re.sub(r"\s+", "", first)
-    same = [letter for letter, text in options if re.sub(r"\s+", "", text) == squeezed]
+    first = circled_to_letters(first_line(plain_fence(answer)).strip("*_ "))
+    squeezed = re.sub(r"\s+", "", first).lower()
+    same = [letter for letter, text in options if re.sub(r"\s+", "", text).lower() == squeezed]
     if same and len(squeezed) > 1:
         return same[:1], []
+    # "HyperText Markup Language: hypertext is …": the answer starts with an option's whole text.
+    starts = sorted(((len(t), letter) for letter, text in options if len(t := re.sub(r"\s+", "", text).lower()) > 3
+                     and squeezed.startswith(t) and not squeezed[len(t):len(t) + 1].isalnum()), reverse=True)
+    if starts:
+        return [starts[0][1]], []
     many = re.match(r"^\(?([A-Ha-h])\)?(?:\s*(?:[,/&]|and|및)\s*\(?([A-Ha-h])\)?)+\s*\.?$", first)
     if many:
         named = [c.upper() for c in re.findall(r"(?<![A-Za-z])[A-Ha-h](?![A-Za-z])", first)]
@@ -207,6 +225,25 @@ def answer_letters(answer: str, options: list[tuple[str, str]]) -> tuple[list[st
         letter = single.group(1).upper()
         return ([letter], []) if letter in letters else ([], [letter])
     return [], []
+
+
+def says_more(answer: str, options: list[tuple[str, str]]) -> bool:
+    """Does the answer's first line say more than which option is right ("B", "A, C", "B) its text")?
+    Then all of it is the explanation too: "HyperText Markup Language: hypertext is text with links"."""
+    first = re.sub(r"[*_]{1,3}", "", first_line(plain_fence(answer))).strip()
+    rest = re.sub(r"^\(?[A-Ha-h]\)?[.):]?(\s+|$)", "", first)
+    if len(rest) <= 1 or re.fullmatch(r"(?:\(?[A-Ha-h]\)?\s*(?:[,/&]|and|및)?\s*)+\.?", first):
+        return False
+    squeezed = re.sub(r"\s+", "", rest).lower()
+    return all(re.sub(r"\s+", "", text).lower() != squeezed for _, text in options)
+
+
+CIRCLED = "①②③④⑤⑥⑦⑧"
+
+
+def circled_to_letters(text: str) -> str:
+    """Korean exams number options ① ② ③ ④: they are the options A, B, C, D."""
+    return re.sub(f"[{CIRCLED}]", lambda m: chr(ord("A") + CIRCLED.index(m.group())), text)
 
 
 def repaired(option: str, answer: str) -> str:
