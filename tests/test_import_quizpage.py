@@ -380,3 +380,13 @@ def test_a_page_past_the_size_limit_is_refused(tmp_path: Path) -> None:
     quizzes, sink = run_import(path)
     assert quizzes == [] and [d.code for d in sink.errors] == ["QB700"]
     assert "more than the 8 MiB a quiz page may have" in sink.errors[0].message
+
+
+def test_numbers_past_999(tmp_path: Path) -> None:
+    """A long page numbers its questions past 999, and its key too."""
+    path = tmp_path / "long.md"
+    path.write_text("# Long\n\n999. First?\nA) x\nB) y\n\n1000. Second?\nA) x\nB) y\n\n## Answers\n\n999. A\n1000. B\n",
+                    encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert messages(sink) == []
+    assert [correct(q) for q in quizzes[0].quiz.iter_questions()] == [["A"], ["B"]]

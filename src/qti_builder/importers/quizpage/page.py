@@ -452,14 +452,14 @@ class Page:
         number, question, answer = named.get("number"), named.get("question"), named.get("answer")
         if answer is not None and question is None and number is None and self.key.active and len(table.header) >= 2:
             number = 0 if answer != 0 else 1
-        numbered = question is not None and all(re.fullmatch(r"Q?\d{1,3}\.?", cell(row, question), re.I) for _, row in table.rows)
+        numbered = question is not None and all(re.fullmatch(r"Q?\d{1,5}\.?", cell(row, question), re.I) for _, row in table.rows)
         if answer is not None and (number is not None or numbered):
             self._finish()
             self.key.start(table.line)
             column = number if number is not None else question
             assert column is not None
             for line, row in table.rows:
-                found = re.search(r"\d{1,3}", cell(row, column))
+                found = re.search(r"\d{1,5}", cell(row, column))
                 if found and cell(row, answer):
                     explanation = cell(row, named["explanation"]) if named.get("explanation") is not None else ""
                     self.key.add(int(found.group()), cell(row, answer), line, explanation)

@@ -26,9 +26,9 @@ CIRCLED_OPTION = re.compile(r"^(?:[-*+•]\s+)?([①②③④⑤⑥⑦⑧])\s*(.
 DASH_OPTION = re.compile(r"^(?:[-*+•]\s+)?([A-H])\s+[-–—]\s+(.*)$")
 #: A task-list item: ``- [ ] wrong``, ``- [x] right``.
 TASK = re.compile(r"^[-*+]\s+\[([ xX])\]\s+(.*)$")
-QUESTION = re.compile(r"^(?:[-*+•]\s+|[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})[.):][*_]{0,2}\s*|[*_]{0,2}Q(\d+)[*_]{0,2}\s+)(.+)$")
+QUESTION = re.compile(r"^(?:[-*+•]\s+|[*_]{0,2}(?:Q|문제\s*)?(\d{1,5})[.):][*_]{0,2}\s*|[*_]{0,2}Q(\d+)[*_]{0,2}\s+)(.+)$")
 #: A heading that is a question's: ``## Question 3``, ``### Q3: What …?``, ``### 문제 3``.
-QUESTION_HEADING = re.compile(r"^(?:question|q|quiz|problem|문제|문항)\s*(\d{1,3})\s*(?:[.:)\-–—]\s*|번\s*|$)(.*)$", re.I)
+QUESTION_HEADING = re.compile(r"^(?:question|q|quiz|problem|문제|문항)\s*(\d{1,5})\s*(?:[.:)\-–—]\s*|번\s*|$)(.*)$", re.I)
 #: Options glued by a scrape: "...했다 - C) CPU" or "무엇인가요?- A) 워커".
 GLUED = re.compile(r"(?<=\S)\s*-\s+(?=[A-H]\)\s)")
 #: An answer label run onto the end of a line ("D) Paris Answer: B"): it starts a line of its own.
@@ -43,7 +43,7 @@ SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 #: The title of an answer key at the end of a page.
 KEY_TITLE = re.compile(r"^[#*_\s]*(answers?|answer\s+key|answer\s+sheet|key|solutions?|정답|정답표|정답\s*(및|과)\s*해설|해답)[*_\s]*[:：]?[*_\s]*$", re.I)
 #: ``1. B``, ``1) B``, ``1-B``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``.
-KEY_ENTRY = re.compile(r"^(?:[-*+]\s+)?[*_]{0,2}(?:Q|문제\s*)?(\d{1,3})\s*(?:번\s*[.):]?|[.):\-–—])[*_]{0,2}\s*(.+)$")
+KEY_ENTRY = re.compile(r"^(?:[-*+]\s+)?[*_]{0,2}(?:Q|문제\s*)?(\d{1,5})\s*(?:번\s*[.):]?|[.):\-–—])[*_]{0,2}\s*(.+)$")
 #: Why a question with options has no answer, and how to give it one, by how the page wrote it.
 NO_ANSWER = {
     "question": ("it has options but no answer that names one", "add 'Answer: B' after the options, or an answer key at the end ('1. B')"),
