@@ -262,6 +262,31 @@ def test_a_key_numbered_otherwise_is_applied_in_order(tmp_path: Path) -> None:
     assert [correct(q) for q in quiz.iter_questions()] == [["B"], ["A"], ["A"]]
 
 
+def test_questions_numbered_twice_are_keyed_in_order(tmp_path: Path) -> None:
+    quiz, found, _ = imported("numbered-twice.md", tmp_path)
+    assert found == [
+        "numbered-twice.md:19:1: warning[QB716]: the page numbers two questions 1 (lines 5, 15): the answer key was applied in "
+        "the questions' order\n    hint: number the questions one after the other",
+    ]
+    assert [s.title for s in quiz.sections] == ["Part 1", "Part 2"]
+    assert [correct(q) for q in quiz.iter_questions()] == [["A"], ["B"], ["B"]]
+
+
+def test_a_question_answered_twice(tmp_path: Path) -> None:
+    quiz, found, _ = imported("two-answers.md", tmp_path)
+    assert found == [
+        "two-answers.md:8:1: warning[QB716]: question 'Which metal is liquid at room temperature?' has two answers: 'A' at "
+        "line 6 and 'B' here; the first was kept\n    hint: delete the answer that is wrong",
+        "two-answers.md:12:1: warning[QB716]: question 'Gold is a metal.' has two answers: 'true' at line 11 and 'false' here; "
+        "the first was kept\n    hint: delete the answer that is wrong",
+    ]
+    mercury, gold, lead = quiz.iter_questions()
+    assert correct(mercury) == ["A"] and not mercury.feedback.general  # the second answer is not kept as feedback
+    assert gold.type == "true_false" and gold.answer is True
+    # The same answer twice is one answer, and no explanation.
+    assert correct(lead) == ["A"] and not lead.feedback.general
+
+
 def test_a_korean_page_with_its_key(tmp_path: Path) -> None:
     quiz, found, item = imported("korean-key.md", tmp_path)
     assert found == [

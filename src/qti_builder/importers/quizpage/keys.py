@@ -54,12 +54,23 @@ class AnswerKey:
         if not self.entries:
             return
         every = questions
-        # The key numbers the questions the page numbers (a table's rows and HTML quizzes have
-        # no number); a page that numbers none, or numbers two alike, is keyed in order.
-        numbered = [q for q in every if q.number is not None]
-        explicit = bool(numbered) and len({q.number for q in numbered}) == len(numbered)
-        questions = numbered if explicit else every
-        by_number: dict[int, Question] = {(q.number if explicit and q.number else i + 1): q for i, q in enumerate(questions)}
+        # The key numbers the questions the page numbers (a question it does not number takes the
+        # number after the one before); a page that numbers none is keyed in order, and so is one
+        # that numbers two questions alike (reported: which is which cannot be told).
+        numbered = [q for q in every if q.number is not None and not q.implied]
+        twice = sorted({q.number for q in numbered if q.number is not None and [p.number for p in numbered].count(q.number) > 1})
+        explicit = bool(numbered) and not twice
+        if twice:
+            lines = [str(q.line) for q in numbered if q.number == twice[0]]
+            self.builder.warn(AMBIGUOUS, f"the page numbers two questions {twice[0]} (lines {', '.join(lines)}): the answer key was "
+                                         "applied in the questions' order", self.span(self.line),
+                              hint="number the questions one after the other")
+        questions = [q for q in every if q.number is not None] if explicit else every
+        by_number: dict[int, Question] = {}
+        for i, numbered_question in enumerate(questions):
+            key = numbered_question.number if explicit and numbered_question.number is not None else i + 1
+            if not (explicit and numbered_question.implied and key in by_number):
+                by_number.setdefault(key, numbered_question)
         keyed = sorted({n for n, _, _ in self.entries})
         if not set(keyed) & set(by_number) and len(keyed) == len(questions):
             self.builder.warn(AMBIGUOUS, f"the answer key is numbered {number_range(keyed)}, the questions {number_range(sorted(by_number))}: "

@@ -181,13 +181,9 @@ class Page:
             q.end = number
         label = LABEL.match(line)
         if label and q is not None:
-            role = LABELS[label.group(1).lower()]
-            q.labels.setdefault(role, [])
-            q.label_lines.setdefault(role, number)
-            if q.labels[role] and any(q.labels[role]):
-                q.labels[role].append("")
-            q.labels[role].append(label.group(2).strip())
-            q.current, q.mode = q.labels[role], "label"
+            self._open_label(q, LABELS[label.group(1).lower()], number)
+            assert q.current is not None
+            q.current.append(label.group(2).strip())
             return
         if q is not None and self.reveal is not None:
             if q.current is None or q.mode != "label":
@@ -261,9 +257,11 @@ class Page:
         self._finish()
         if self.section is None:
             self.section = self.builder.section(self.title or self.path.stem)
-        if number is None and self.questions and self.questions[-1].number is not None:
-            number = str(self.questions[-1].number + 1)  # a question the page does not number follows the one before
-        q = Question(line, [stem], self.section, int(number) if number else None, end=line)
+        previous = self.questions[-1].number if self.questions else None
+        implied = number is None and previous is not None
+        if number is None and previous is not None:
+            number = str(previous + 1)  # a question the page does not number follows the one before
+        q = Question(line, [stem], self.section, int(number) if number else None, end=line, implied=implied)
         q.current = q.stem
         self.question = q
         return q
@@ -280,6 +278,8 @@ class Page:
         q.label_lines.setdefault(role, line)
         if any(q.labels[role]):
             q.labels[role].append("")
+        if role == "answer":
+            q.answer_starts.append((line, len(q.labels[role])))
         q.current, q.mode = q.labels[role], "label"
 
     def _starts_questions(self, rest: list[tuple[int, str]]) -> bool:
@@ -498,7 +498,7 @@ class Page:
                           ("partially_correct", "partially_correct")):
             if q.labels.get(role) and any(q.labels[role]):
                 data["feedback"][key] = self._text(join(q.labels[role], paragraphs=True), q)
-        answer = join(q.labels.get("answer", []), paragraphs=True)
+        answer = self._one_answer(q)
         span, answer_span = self.span(q.line), self.span(q.label_lines.get("answer", q.line))
         label = short(join(q.stem))
         kind = q.kind if q.kind != "question" else ("multiple choice" if q.options else "question")
@@ -550,6 +550,31 @@ class Page:
             data.update(type="essay")
             self.builder.warn(LOST, f"question '{label}' has no options and no answer: imported as an essay without a model answer", span)
         self.builder.add(q.section, data, span, stem, end_line=max(q.end, q.line), kind=kind)
+
+    def _one_answer(self, q: Question) -> str:
+        """The question's answer. A question answered twice ("Answer: B", then an answer block
+        saying C) keeps the first, reported; the same answer twice is one answer."""
+        given = q.labels.get("answer", [])
+        starts = [index for _, index in q.answer_starts]
+        parts = [join(given[start:end], paragraphs=True) for start, end in zip(starts, starts[1:] + [len(given)])]
+        options = [(letter, join(text)) for letter, text in q.options]
+
+        def means(text: str) -> object:
+            return sorted(answer_letters(text, options)[0]) or None if options else plain(first_line(plain_fence(text)))
+
+        named = [(line, part) for (line, _), part in zip(q.answer_starts, parts) if part and means(part)]
+        if len(named) > 1 and any(means(part) != means(named[0][1]) for _, part in named[1:]):
+            (first_at, first), (line, other) = named[0], next((n for n in named[1:] if means(n[1]) != means(named[0][1])))
+            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' has two answers: '{short(first_line(first))}' at line "
+                                         f"{first_at} and '{short(first_line(other))}' here; the first was kept", self.span(line),
+                              hint="delete the answer that is wrong")
+            return join(given[:starts[1]] if len(starts) > 1 else given, paragraphs=True)
+        if len(named) > 1:
+            # The same answer twice ("Answer: A", "Correct answer: A) Lead"): once, and what the
+            # others say besides.
+            kept = [parts[0]] + [part if options and says_more(part, options) else after_first(part) for part in parts[1:]]
+            return "\n\n".join(part for part in kept if part)
+        return join(given, paragraphs=True)
 
     def _text(self, text: str, q: Question | None = None) -> str:
         """Markdown pages keep their Markdown; plain text is escaped where it would render differently."""

@@ -78,6 +78,10 @@ class Question:
     #: What the page makes it, for the skipped count.
     kind: str = "question"
     end: int = 0
+    #: Where each statement of the answer starts: (line, index in ``labels["answer"]``).
+    answer_starts: list[tuple[int, int]] = field(default_factory=list)
+    #: Its number was not on the page: it follows the number of the question before.
+    implied: bool = False
 
     @property
     def answered(self) -> bool:
