@@ -40,6 +40,8 @@ class Fence:
     content: str
     #: Indented code, not a fence (or an admonition's content after a blank line).
     indented: bool = False
+    #: False for a fence that is never closed: CommonMark makes the rest of the page its code.
+    closed: bool = True
 
 
 @dataclass
@@ -138,8 +140,16 @@ def events(text: str, markdown: bool) -> tuple[str | None, list[Event]]:
         elif token.type == "heading_open":
             found.append((start, Heading(start + 1, tokens[index + 1].content)))
         elif token.type in ("fence", "code_block"):
-            found.append((start, Fence(start + 1, "\n".join(_unquoted(lines[start:end])).strip("\n"), token.content,
-                                       token.type == "code_block")))
+            written = "\n".join(_unquoted(lines[start:end])).strip("\n")
+            closing = written.rsplit("\n", 1)[-1].strip() if "\n" in written else ""
+            closed = token.type == "code_block" or (closing.startswith(token.markup) and not closing.strip(token.markup[:1]))
+            if token.type == "fence" and (not closed or re.search(rf"^\s*{re.escape(token.markup[:1]) * 3}", token.content, re.M)):
+                # Never closed (CommonMark ends it with the page), or holding a line that looks like a
+                # fence: written again with a fence longer than any run inside, so that it reads the same.
+                run = max([len(r) for r in re.findall(rf"{re.escape(token.markup[:1])}+", token.content)] + [len(token.markup) - 1])
+                fence = token.markup[:1] * max(len(token.markup), run + 1)
+                written = f"{fence}{token.info}\n{token.content}{fence}"
+            found.append((start, Fence(start + 1, written, token.content, token.type == "code_block", closed)))
         elif token.type == "table_open":
             found.append((start, _table(tokens, index, lines)))
             taken_to = end

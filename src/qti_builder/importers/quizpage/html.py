@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from lxml import etree
 from lxml import html as lxml_html
 
+from .syntax import LABEL
+
 #: ``<summary>`` texts that hide the answer (the block holds the answer, and perhaps why), an
 #: explanation, or a hint; any other summary is part of the page's visible text.
 REVEALS: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -135,7 +137,8 @@ class HtmlQuestion:
 
 STEM_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "legend", "pre", "blockquote", "table", "ul", "ol", "figure", "img", "code"}
 FEEDBACK_CLASSES = {"feedback", "explanation", "solution", "answer", "content", "rationale", "correct-feedback"}
-ANSWER_LABEL = re.compile(r"^[*_]{0,2}(answer|correct answer|solution|explanation|정답|해설|풀이)[*_]{0,2}\s*[:：]", re.I)
+#: A labelled text ("Answer: B", "Explanation: …", "정답: ③"): never a question's.
+ANSWER_LABEL = LABEL
 SKIPPED_TAGS = {"button", "script", "style", "noscript", "template"}
 
 
@@ -188,7 +191,7 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
                 if not pending:  # "<p>Question? <label><input …>": the text before the input, in its block
                     block = next(element.iterancestors("p", "div", "li", "fieldset", "form", "section"), None)
                     if block is not None and block is not root and (block.text or "").strip():
-                        pending = [_escape(block.text or "")]
+                        pending = [_escape(_before_label(block.text or ""))]
                 question = HtmlQuestion(_line(element), kind, pending)
                 pending = []
                 by_name[key] = question
@@ -214,9 +217,10 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
             taken.add(element)
             if questions:
                 questions[-1].feedback.append(inner_html(element, tuple(element.iter("summary"))))
-        elif questions and ANSWER_LABEL.match(element.text_content().strip()) and not list(element.iter("input")):
+        elif ANSWER_LABEL.match(element.text_content().strip()) and not list(element.iter("input")):
             taken.add(element)  # "<p>Answer: B</p>" after the inputs: what the last question's feedback says, never a stem
-            questions[-1].feedback.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
+            if questions:
+                questions[-1].feedback.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
         elif (tag in STEM_TAGS or classes & {"question", "prompt", "stem"}) and not list(element.iter("input")):
             taken.add(element)
             if tag in ("legend", "h1", "h2", "h3", "h4", "h5", "h6"):  # a question's title, not a heading of the page
@@ -226,6 +230,13 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
     if pending and questions:  # text after the last input: shown once answered, like mkdocs-quiz's content
         questions[-1].feedback.extend(pending)
     return questions
+
+
+def _before_label(text: str) -> str:
+    """Text up to its first labelled line ("Answer: B"), which is never a question's."""
+    lines = text.split("\n")
+    index = next((i for i, line in enumerate(lines) if ANSWER_LABEL.match(re.sub(r"^[>\s]+", "", line))), len(lines))
+    return "\n".join(lines[:index]).strip()
 
 
 def _line(element: etree._Element) -> int:

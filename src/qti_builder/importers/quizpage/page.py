@@ -16,10 +16,10 @@ from ..markup import escape_markdown, renders_as_text
 from . import blocks as B
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
 from .keys import AnswerKey
-from .syntax import (ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS, NO_ANSWER, OPTION,
-                     QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, after_first,
-                     answer_letters, cell, columns, first_line, join, next_is_key, next_is_option, plain, plain_fence,
-                     repaired, says_more, short, unglue)
+from .syntax import (WRAPPED, leaked_at, unglue_labels, ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS,
+                     NO_ANSWER, OPTION, QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE,
+                     after_first, answer_letters, cell, columns, first_line, join, next_is_key, next_is_option, paragraphs,
+                     plain, plain_fence, repaired, says_more, short, unglue)
 
 Data = dict[str, Any]
 
@@ -62,6 +62,10 @@ class Page:
                 else:
                     self._lines([(event.line + i, line) for i, line in enumerate(event.markdown.split("\n"))])
             elif isinstance(event, B.Fence):
+                if not event.closed:
+                    self.builder.warn(AMBIGUOUS, f"the code block at line {event.line} is never closed: the rest of the page is its "
+                                                 "code, as Markdown reads it", self.span(event.line),
+                                      hint="close the code block with a line of ``` where it ends")
                 if self.admonition is not None and not event.markdown.startswith(" "):
                     self._end_admonition()
                 self._block(event.line, textwrap.dedent(event.markdown) if self.admonition else event.markdown, "a code block")
@@ -79,6 +83,12 @@ class Page:
             self._emit(question)
         title = self.title or self.path.stem
         description = join(self.description, paragraphs=True)
+        while (at := leaked_at(description)) is not None:
+            # The page's introduction is what students see first: a labelled line there answers no question.
+            lines = description.split("\n")
+            self.builder.warn(LOST, f"the page's introduction holds a labelled line ('{short(lines[at].strip(), 30)}'); it answers no "
+                                    "question and was left out", self.span(1), hint="put it after the question it answers")
+            description = "\n".join(lines[:at] + lines[at + 1:])
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, guess_language(self.texts + [title]),
                                   self._text(description) or None)
         return [self.builder.imported(quiz)] if quiz else []
@@ -131,6 +141,9 @@ class Page:
             # Closing tags alone on a line (a block's end, or a stray one) hold no text; a block
             # that was reported lost (a hint, an answer to no question) is not read.
             return
+        wrapped = WRAPPED.fullmatch(line)
+        if wrapped and LABEL.match(wrapped.group(2)):
+            line = wrapped.group(2)  # "<p>Answer: B</p>": a label all the same
         if self.key.active:
             self.key.read_line(line, number)
             return
@@ -180,6 +193,11 @@ class Page:
         if q is not None:
             q.end = number
         label = LABEL.match(line)
+        if label and q is None:
+            # An answer before any question: never the page's title or description, which students see.
+            self.builder.warn(LOST, f"line {number} ('{short(line, 30)}') answers no question; skipped", self.span(number),
+                              hint="put it after the question it answers")
+            return
         if label and q is not None:
             self._open_label(q, LABELS[label.group(1).lower()], number)
             assert q.current is not None
@@ -325,7 +343,9 @@ class Page:
                 self.details.append(None)
             elif kind == "summary":
                 role = reveal_role(text) or ("answer" if labelled else None)
-                if self.details:
+                if not self.details:  # a <summary> outside any <details> hides nothing
+                    role = None
+                else:
                     self.details[-1] = role
                 if role is not None:
                     self._reveal(role, line, text)
@@ -490,7 +510,36 @@ class Page:
 
     # -- one question into the builder --------------------------------------------------------------
 
+    def _guard(self, q: Question) -> None:
+        """No labelled line in what students read first: a stem or option that holds one (an
+        HTML block's text, a paragraph the page never split) is cut there, and the rest read as
+        the labelled parts it is."""
+        parts = [("its text", q.stem)] + [(f"option {letter}", text) for letter, text in q.options]
+        for where, lines in parts:
+            text = join(lines, paragraphs=where == "its text")
+            text = "\n".join(piece for line in text.split("\n") for piece in unglue_labels(line))
+            at = leaked_at(text)
+            if at is None:
+                continue
+            kept, moved = text.split("\n")[:at], text.split("\n")[at:]
+            lines[:] = ["\n".join(kept).strip()]
+            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem)) or '(no text)'}': {where} holds a labelled line "
+                                         f"('{short(moved[0].strip(), 30)}'); it and what follows were read as the answer and "
+                                         "explanation, not shown with the question", self.span(q.line),
+                              hint="end the question's text before its answer")
+            for line in moved:
+                bare = re.sub(r"^(?:&gt;|>|\s|\\)+", "", line.strip())
+                wrapped = WRAPPED.fullmatch(bare)
+                label = LABEL.match(wrapped.group(2) if wrapped and LABEL.match(wrapped.group(2)) else bare.replace("\\", ""))
+                if label:
+                    self._open_label(q, LABELS[label.group(1).lower()], q.line)
+                    assert q.current is not None
+                    q.current.append(label.group(2).strip())
+                elif q.current is not None and q.mode == "label":
+                    q.current.append(line.strip())
+
     def _emit(self, q: Question) -> None:
+        self._guard(q)
         stem = self._text(join(q.stem), q)
         self.texts.append(stem)
         data: Data = {"stem": stem, "feedback": {}}
@@ -582,9 +631,14 @@ class Page:
             return text
         # Hangul right before a Latin letter: the scrape dropped the code span (and its space)
         # between them, as in "Trainer와ScalingConfig가".
-        text = re.sub(r"([\uac00-\ud7a3])(?=[A-Za-z`])", r"\1 ", text)
-        paragraphs = text.split("\n\n")
-        # Code fences and tables were recognised as such: they are Markdown, not text to escape.
-        return "\n\n".join(p if renders_as_text(p) or FENCE_LINE.match(p) or p.startswith("|") else escape_markdown(p)
-                           for p in paragraphs)
+        # Code fences and tables were recognised as such: they are Markdown, not text to escape
+        # (nor to space: the Hangul repair is for prose).
+        out = []
+        for block in paragraphs(text):
+            if FENCE_LINE.match(block) or block.startswith("|"):
+                out.append(block)
+                continue
+            block = re.sub(r"([\uac00-\ud7a3])(?=[A-Za-z`])", r"\1 ", block)
+            out.append(block if renders_as_text(block) else escape_markdown(block))
+        return "\n\n".join(out)
 

@@ -34,7 +34,7 @@ GLUED = re.compile(r"(?<=\S)\s*-\s+(?=[A-H]\)\s)")
 #: An answer label run onto the end of a line ("D) Paris Answer: B"): it starts a line of its own.
 GLUED_LABEL = re.compile(r"(?<=\S)\s+(?=[(\[]?[*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：])", re.I)
 #: A label in brackets, as a line of its own after GLUED_LABEL: "(Answer: 4)".
-BRACKETED_LABEL = re.compile(r"^[(\[]([*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：].*?)[)\]]$", re.I)
+BRACKETED_LABEL = re.compile(r"^[(\[]([*_]{0,2}(?:answer|correct answer|정답)[*_]{0,2}\s*[:：][^)\]]*)[)\]]", re.I)
 #: Lines that introduce the options rather than ask ("Choose one:"), never a question's text alone.
 SECTION_LIKE = re.compile(r"^(choose|select|pick)\b.{0,30}[:：]$|^(options|choices|보기)\s*[:：]?$", re.I)
 #: ``??? success "Answer"``, ``???+ question "Solution"``, ``!!! note``: an admonition's first line.
@@ -52,6 +52,8 @@ NO_ANSWER = {
     "table row": ("its answer names no option", "put the option's letter or text in the answer column"),
 }
 NO_ANSWER["HTML checkbox"] = NO_ANSWER["HTML radio"]
+#: A line that is one HTML element: ``<p>Answer: B</p>``.
+WRAPPED = re.compile(r"<(p|div|span|b|strong|em|i|li)\b[^>]*>(.*?)(?:</\1\s*>)?", re.I)
 FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 CLOSING_TAGS = re.compile(r"(?:</[A-Za-z][\w-]*\s*>\s*)+")
 
@@ -145,9 +147,22 @@ def number_range(numbers: list[int]) -> str:
 def unglue(line: str) -> list[str]:
     """One line, glued options and answer labels split apart."""
     out: list[str] = []
-    for piece in GLUED_LABEL.sub("\n", GLUED.sub("\n- ", line)).split("\n"):
+    for piece in unglue_labels(GLUED.sub("\n- ", line)):
+        out += [piece] if LABEL.match(piece) else split_options(piece.rstrip())
+    return out
+
+
+def unglue_labels(line: str) -> list[str]:
+    """"What is 7 × 8? (Answer: 56)" -> the question, and "Answer: 56" on a line of its own."""
+    out = []
+    for piece in GLUED_LABEL.sub("\n", line).split("\n"):
         bracketed = BRACKETED_LABEL.match(piece.strip())
-        out += [bracketed.group(1)] if bracketed else split_options(piece.rstrip())
+        if bracketed:
+            out.append(bracketed.group(1))
+            if piece.strip()[bracketed.end():].strip():
+                out.append(piece.strip()[bracketed.end():].strip())
+        else:
+            out.append(piece)
     return out
 
 
@@ -184,6 +199,47 @@ def join(lines: list[str], paragraphs: bool = False) -> str:
 def short(text: str, width: int = 50) -> str:
     text = " ".join(text.split())
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def paragraphs(text: str) -> list[str]:
+    """A text's paragraphs, a code fence whole (blank lines inside it are its own)."""
+    out: list[str] = []
+    fence = ""
+    for paragraph in text.split("\n\n"):
+        if fence:
+            out[-1] += "\n\n" + paragraph
+        else:
+            out.append(paragraph)
+        for line in paragraph.split("\n"):
+            stripped = line.strip()
+            if not fence:
+                marker = FENCE_LINE.match(line)
+                fence = marker.group(1) if marker else ""
+            elif stripped.startswith(fence) and not stripped.strip(fence[:1]):
+                fence = ""
+    return out
+
+
+def leaked_at(text: str) -> int | None:
+    """The index of the first line of ``text``, outside code, that carries a label ("Answer: B",
+    "> **정답:** ③", "<p>Explanation: …</p>"): in a question's text, where students would read it."""
+    found = [index for index, _, _ in S.label_lines(text)][:1]  # what the source reader takes for a label
+    fence = ""
+    for index, line in enumerate(text.split("\n")):
+        stripped = line.strip()
+        if fence:
+            fence = "" if stripped.startswith(fence) and not stripped.strip(fence[:1]) else fence
+            continue
+        marker = FENCE_LINE.match(line)
+        if marker:
+            fence = marker.group(1)
+            continue
+        bare = re.sub(r"^(?:&gt;|>|\s|\\)+", "", stripped)
+        wrapped = WRAPPED.fullmatch(bare)
+        if LABEL.match(bare) or (wrapped and LABEL.match(wrapped.group(2))) or LABEL.match(bare.replace("\\", "")):
+            found.append(index)
+            break
+    return min(found) if found else None
 
 
 def first_line(text: str) -> str:
