@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from ...content import plain_text
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
@@ -16,7 +17,7 @@ from ..markup import escape_markdown, renders_as_text
 from . import blocks as B
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
 from .keys import AnswerKey
-from .syntax import (WRAPPED, leaked_at, unglue_labels, ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS,
+from .syntax import (TABLE_WITH_BODY, WRAPPED, leaked_at, unglue_labels, ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS,
                      NO_ANSWER, OPTION, QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE,
                      after_first, answer_letters, cell, columns, first_line, join, next_is_key, next_is_option, paragraphs,
                      plain, plain_fence, repaired, says_more, short, unglue)
@@ -468,6 +469,9 @@ class Page:
     # -- tables -------------------------------------------------------------------------------------
 
     def _table(self, table: B.Table) -> None:
+        if not table.rows:  # a header alone is no table a package can hold (QTI wants a body): its lines as text
+            self._lines([(table.line + i, line) for i, line in enumerate(table.markdown.split("\n"))])
+            return
         named = columns(table.header)
         number, question, answer = named.get("number"), named.get("question"), named.get("answer")
         if answer is not None and question is None and number is None and self.key.active and len(table.header) >= 2:
@@ -551,6 +555,11 @@ class Page:
         span, answer_span = self.span(q.line), self.span(q.label_lines.get("answer", q.line))
         label = short(join(q.stem))
         kind = q.kind if q.kind != "question" else ("multiple choice" if q.options else "question")
+        if not plain_text(stem).strip() and not re.search(r"!\[|<(img|video|audio|math)\b|\$", stem):
+            self.builder.skip(kind, INVALID, f"question '{label or '(no text)'}' was skipped: it has no text a student would see "
+                                             "(what it holds the build's sanitiser removes)", span,
+                              hint="give the question its text")
+            return
         if q.options:
             options = [(letter, join(text)) for letter, text in q.options]
             letters, unknown = answer_letters(answer, options)
@@ -635,7 +644,7 @@ class Page:
         # (nor to space: the Hangul repair is for prose).
         out = []
         for block in paragraphs(text):
-            if FENCE_LINE.match(block) or block.startswith("|"):
+            if FENCE_LINE.match(block) or TABLE_WITH_BODY.match(block):
                 out.append(block)
                 continue
             block = re.sub(r"([\uac00-\ud7a3])(?=[A-Za-z`])", r"\1 ", block)

@@ -54,6 +54,8 @@ NO_ANSWER = {
 NO_ANSWER["HTML checkbox"] = NO_ANSWER["HTML radio"]
 #: A line that is one HTML element: ``<p>Answer: B</p>``.
 WRAPPED = re.compile(r"<(p|div|span|b|strong|em|i|li)\b[^>]*>(.*?)(?:</\1\s*>)?", re.I)
+#: A Markdown table with a header, its delimiter row and one row at least.
+TABLE_WITH_BODY = re.compile(r"\|.*\n\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*\n\s*\|")
 FENCE_LINE = re.compile(r"^\s*(```|~~~)")
 CLOSING_TAGS = re.compile(r"(?:</[A-Za-z][\w-]*\s*>\s*)+")
 
