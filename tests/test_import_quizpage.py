@@ -456,3 +456,19 @@ def test_any_page_imports_into_a_source_that_reads_back(lines: list[str], name: 
     assert_nothing_revealed(quiz)
     written = write_source(quiz)
     assert read_back(written.text, written.suffix) == quiz
+
+
+def test_an_answer_before_any_question(tmp_path: Path) -> None:
+    """A labelled line before the first question answers nothing: never the title or the introduction."""
+    path = tmp_path / "early.md"
+    path.write_text("Model answer: a text.\n\n# Quiz\n\nCorrect answer: B\n\n1. Q?\nA) x\nB) y\nAnswer: B\n", encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert messages(sink) == [
+        "early.md:1:1: warning[QB711]: line 1 ('Model answer: a text.') answers no question; skipped\n"
+        "    hint: put it after the question it answers",
+        "early.md:5:1: warning[QB711]: line 5 ('Correct answer: B') answers no question; skipped\n"
+        "    hint: put it after the question it answers",
+    ]
+    quiz = quizzes[0].quiz
+    assert quiz.title == "Quiz" and not quiz.description
+    assert [correct(q) for q in quiz.iter_questions()] == [["B"]]

@@ -156,6 +156,8 @@ def unglue(line: str) -> list[str]:
 
 def unglue_labels(line: str) -> list[str]:
     """"What is 7 × 8? (Answer: 56)" -> the question, and "Answer: 56" on a line of its own."""
+    if LABEL.match(line.strip()):
+        return [line]  # "Model answer: …", "Correct answer: …" are labels already
     out = []
     for piece in GLUED_LABEL.sub("\n", line).split("\n"):
         bracketed = BRACKETED_LABEL.match(piece.strip())
