@@ -9,18 +9,15 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from ...content import plain_text
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
-from ..markup import escape_markdown, renders_as_text
 from . import blocks as B
+from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
 from .keys import AnswerKey
-from .syntax import (TABLE_WITH_BODY, WRAPPED, leaked_at, unglue_labels, ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS,
-                     NO_ANSWER, OPTION, QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE,
-                     after_first, answer_letters, cell, columns, first_line, join, next_is_key, next_is_option, paragraphs,
-                     plain, plain_fence, repaired, says_more, short, unglue)
+from .syntax import (ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS,
+                     OPTION, QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, WRAPPED, cell,
+                     columns, join, leaked_at, next_is_key, next_is_option, short, unglue)
 
 Data = dict[str, Any]
 
@@ -34,11 +31,11 @@ class Page:
         self.section: Data | None = None
         self.question: Question | None = None
         self.questions: list[Question] = []
-        self.texts: list[str] = []
         #: The role of the ``<details>`` block being read (answer, explanation, hint), innermost last.
         self.details: list[str | None] = []
         #: The answer key at the end of the page, if it has one.
         self.key = AnswerKey(self.builder, self.span)
+        self.emitter = Emitter(self.builder, self.span, markdown)
         self.source: list[str] = []
         #: The indentation an answer admonition's lines have (``??? "Answer"``), while one is read.
         self.admonition: int | None = None
@@ -81,7 +78,7 @@ class Page:
         self._finish()
         self.key.apply(self.questions)
         for question in self.questions:
-            self._emit(question)
+            self.emitter.emit(question)
         title = self.title or self.path.stem
         description = join(self.description, paragraphs=True)
         while (at := leaked_at(description)) is not None:
@@ -90,8 +87,8 @@ class Page:
             self.builder.warn(LOST, f"the page's introduction holds a labelled line ('{short(lines[at].strip(), 30)}'); it answers no "
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
-        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, guess_language(self.texts + [title]),
-                                  self._text(description) or None)
+        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, guess_language(self.emitter.texts + [title]),
+                                  self.emitter.text(description) or None)
         return [self.builder.imported(quiz)] if quiz else []
 
     def span(self, line: int) -> SourceSpan:
@@ -200,13 +197,13 @@ class Page:
                               hint="put it after the question it answers")
             return
         if label and q is not None:
-            self._open_label(q, LABELS[label.group(1).lower()], number)
+            q.open(LABELS[label.group(1).lower()], number)
             assert q.current is not None
             q.current.append(label.group(2).strip())
             return
         if q is not None and self.reveal is not None:
             if q.current is None or q.mode != "label":
-                self._open_label(q, self.reveal, number)
+                q.open(self.reveal, number)
             assert q.current is not None
             q.current.append(line)
             return
@@ -292,15 +289,6 @@ class Page:
         if any(q.current):
             q.current.append("")
 
-    def _open_label(self, q: Question, role: str, line: int) -> None:
-        q.labels.setdefault(role, [])
-        q.label_lines.setdefault(role, line)
-        if any(q.labels[role]):
-            q.labels[role].append("")
-        if role == "answer":
-            q.answer_starts.append((line, len(q.labels[role])))
-        q.current, q.mode = q.labels[role], "label"
-
     def _starts_questions(self, rest: list[tuple[int, str]]) -> bool:
         following = next((line.strip() for _, line in rest if line.strip()), "")
         return bool(QUESTION.match(following))
@@ -370,7 +358,7 @@ class Page:
                               self.span(line), hint="add it to the question's text if students should see it")
             self.details[-1] = "lost"
             return
-        self._open_label(q, role, line)
+        q.open(role, line)
 
     def _html_text(self, html: str, line: int) -> None:
         role = self.reveal
@@ -511,143 +499,3 @@ class Page:
     def _start_key(self, line: int) -> None:
         self._finish()
         self.key.start(line)
-
-    # -- one question into the builder --------------------------------------------------------------
-
-    def _guard(self, q: Question) -> None:
-        """No labelled line in what students read first: a stem or option that holds one (an
-        HTML block's text, a paragraph the page never split) is cut there, and the rest read as
-        the labelled parts it is."""
-        parts = [("its text", q.stem)] + [(f"option {letter}", text) for letter, text in q.options]
-        for where, lines in parts:
-            text = join(lines, paragraphs=where == "its text")
-            text = "\n".join(piece for line in text.split("\n") for piece in unglue_labels(line))
-            at = leaked_at(text)
-            if at is None:
-                continue
-            kept, moved = text.split("\n")[:at], text.split("\n")[at:]
-            lines[:] = ["\n".join(kept).strip()]
-            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem)) or '(no text)'}': {where} holds a labelled line "
-                                         f"('{short(moved[0].strip(), 30)}'); it and what follows were read as the answer and "
-                                         "explanation, not shown with the question", self.span(q.line),
-                              hint="end the question's text before its answer")
-            for line in moved:
-                bare = re.sub(r"^(?:&gt;|>|\s|\\)+", "", line.strip())
-                wrapped = WRAPPED.fullmatch(bare)
-                label = LABEL.match(wrapped.group(2) if wrapped and LABEL.match(wrapped.group(2)) else bare.replace("\\", ""))
-                if label:
-                    self._open_label(q, LABELS[label.group(1).lower()], q.line)
-                    assert q.current is not None
-                    q.current.append(label.group(2).strip())
-                elif q.current is not None and q.mode == "label":
-                    q.current.append(line.strip())
-
-    def _emit(self, q: Question) -> None:
-        self._guard(q)
-        stem = self._text(join(q.stem), q)
-        self.texts.append(stem)
-        data: Data = {"stem": stem, "feedback": {}}
-        for role, key in (("explanation", "general"), ("correct", "correct"), ("incorrect", "incorrect"),
-                          ("partially_correct", "partially_correct")):
-            if q.labels.get(role) and any(q.labels[role]):
-                data["feedback"][key] = self._text(join(q.labels[role], paragraphs=True), q)
-        answer = self._one_answer(q)
-        span, answer_span = self.span(q.line), self.span(q.label_lines.get("answer", q.line))
-        label = short(join(q.stem))
-        kind = q.kind if q.kind != "question" else ("multiple choice" if q.options else "question")
-        if not plain_text(stem).strip() and not re.search(r"!\[|<(img|video|audio|math)\b|\$", stem):
-            self.builder.skip(kind, INVALID, f"question '{label or '(no text)'}' was skipped: it has no text a student would see "
-                                             "(what it holds the build's sanitiser removes)", span,
-                              hint="give the question its text")
-            return
-        if q.options:
-            options = [(letter, join(text)) for letter, text in q.options]
-            letters, unknown = answer_letters(answer, options)
-            more = answer if says_more(answer, options) else after_first(answer)
-            if q.marked:
-                marked = sorted(q.marked)
-                if (letters or unknown) and sorted(letters + unknown) != marked:
-                    self.builder.warn(AMBIGUOUS, f"question '{label}': the options marked correct ({', '.join(marked)}) and the answer "
-                                                 f"'{short(first_line(answer))}' disagree; the marked options were kept", answer_span)
-                elif not letters:
-                    more = answer  # an answer that names no option, beside marked ones: what it says is why
-                letters, unknown = marked, []
-            if unknown:
-                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: its answer names {', '.join(unknown)}, which is not "
-                                                 f"an option (the options are {options[0][0]}–{options[-1][0]})", answer_span,
-                                  hint="correct the answer's letter")
-                return
-            if not letters:
-                problem, hint = NO_ANSWER.get(q.kind, NO_ANSWER["question"])
-                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: {problem}", span, hint=hint)
-                return
-            empty = [letter for letter, text in options if not text.strip()]
-            if empty:
-                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: option {', '.join(empty)} has no text", span,
-                                  hint="give every option its text")
-                return
-            if len(options) < 2:
-                self.builder.skip(kind, INVALID, f"question '{label}' was skipped: it has one option; a choice needs two", span)
-                return
-            if more and not data["feedback"].get("general"):
-                data["feedback"]["general"] = self._text(more, q)
-            choices = []
-            for letter, text in options:
-                text = repaired(text, answer) if letter in letters and len(letters) == 1 else text
-                choices.append({"id": letter, "text": self._text(text, q), "correct": letter in letters})
-            data.update(type="single_choice" if len(letters) == 1 and q.kind != "HTML checkbox" else "multiple_response",
-                        choices=choices)
-        elif S.infers_true_false(first_line(plain_fence(answer))):
-            data.update(type="true_false", answer=S.bare(first_line(plain_fence(answer))) in S.TRUE_WORDS)
-            more = after_first(answer)
-            if more and not data["feedback"].get("general"):
-                data["feedback"]["general"] = self._text(more, q)
-        elif answer:
-            data.update(type="essay", model_answer=self._text(answer, q))
-        else:
-            data.update(type="essay")
-            self.builder.warn(LOST, f"question '{label}' has no options and no answer: imported as an essay without a model answer", span)
-        self.builder.add(q.section, data, span, stem, end_line=max(q.end, q.line), kind=kind)
-
-    def _one_answer(self, q: Question) -> str:
-        """The question's answer. A question answered twice ("Answer: B", then an answer block
-        saying C) keeps the first, reported; the same answer twice is one answer."""
-        given = q.labels.get("answer", [])
-        starts = [index for _, index in q.answer_starts]
-        parts = [join(given[start:end], paragraphs=True) for start, end in zip(starts, starts[1:] + [len(given)])]
-        options = [(letter, join(text)) for letter, text in q.options]
-
-        def means(text: str) -> object:
-            return sorted(answer_letters(text, options)[0]) or None if options else plain(first_line(plain_fence(text)))
-
-        named = [(line, part) for (line, _), part in zip(q.answer_starts, parts) if part and means(part)]
-        if len(named) > 1 and any(means(part) != means(named[0][1]) for _, part in named[1:]):
-            (first_at, first), (line, other) = named[0], next((n for n in named[1:] if means(n[1]) != means(named[0][1])))
-            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' has two answers: '{short(first_line(first))}' at line "
-                                         f"{first_at} and '{short(first_line(other))}' here; the first was kept", self.span(line),
-                              hint="delete the answer that is wrong")
-            return join(given[:starts[1]] if len(starts) > 1 else given, paragraphs=True)
-        if len(named) > 1:
-            # The same answer twice ("Answer: A", "Correct answer: A) Lead"): once, and what the
-            # others say besides.
-            kept = [parts[0]] + [part if options and says_more(part, options) else after_first(part) for part in parts[1:]]
-            return "\n\n".join(part for part in kept if part)
-        return join(given, paragraphs=True)
-
-    def _text(self, text: str, q: Question | None = None) -> str:
-        """Markdown pages keep their Markdown; plain text is escaped where it would render differently."""
-        if self.markdown or not text or (q is not None and q.converted):
-            return text
-        # Hangul right before a Latin letter: the scrape dropped the code span (and its space)
-        # between them, as in "Trainer와ScalingConfig가".
-        # Code fences and tables were recognised as such: they are Markdown, not text to escape
-        # (nor to space: the Hangul repair is for prose).
-        out = []
-        for block in paragraphs(text):
-            if FENCE_LINE.match(block) or TABLE_WITH_BODY.match(block):
-                out.append(block)
-                continue
-            block = re.sub(r"([\uac00-\ud7a3])(?=[A-Za-z`])", r"\1 ", block)
-            out.append(block if renders_as_text(block) else escape_markdown(block))
-        return "\n\n".join(out)
-

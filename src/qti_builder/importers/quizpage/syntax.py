@@ -91,6 +91,17 @@ class Question:
     def answered(self) -> bool:
         return "answer" in self.labels or "explanation" in self.labels
 
+    def open(self, role: str, line: int) -> None:
+        """Lines from here on are its ``role`` part (answer, explanation, …), a paragraph after
+        what that part already holds."""
+        self.labels.setdefault(role, [])
+        self.label_lines.setdefault(role, line)
+        if any(self.labels[role]):
+            self.labels[role].append("")
+        if role == "answer":
+            self.answer_starts.append((line, len(self.labels[role])))
+        self.current, self.mode = self.labels[role], "label"
+
 
 def columns(header: list[str]) -> dict[str, Any]:
     found: dict[str, Any] = {"options": []}
