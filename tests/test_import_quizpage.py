@@ -175,7 +175,7 @@ def test_html_quizzes_with_inputs(tmp_path: Path) -> None:
     # class="correct" on the <li> that holds the input; two of them on radio buttons.
     assert private.type == "multiple_response" and correct(private) == ["A", "C"]
     assert texts(route) == ["ifconfig", "ip route"] and correct(route) == ["B"]
-    assert item.skipped == {'HTML input type=text': 1}
+    assert item.skipped == {"HTML text input": 1}
 
 
 # -- mkdocs-quiz --------------------------------------------------------------------------------------

@@ -394,7 +394,7 @@ class Page:
             where = self.span(line)
             stem = self._converted("".join(item.stem), where, "the question")
             if item.kind not in ("radio", "checkbox"):
-                self.builder.skip(f"HTML input type={item.kind}", UNSUPPORTED,
+                self.builder.skip(f"HTML {item.kind} input", UNSUPPORTED,
                                   f"question '{short(stem) or '(no text)'}': an <input type=\"{item.kind}\"> cannot be imported (an HTML page "
                                   "does not say which answers it accepts); skipped", where, hint="write that question by hand")
                 continue
