@@ -148,6 +148,25 @@ def test_answers_never_in_what_students_read(tmp_path: Path) -> None:
     assert correct(odd) == ["B"] and odd.feedback.general == "Answer: 3, because 3 = 2 × 1 + 1."
 
 
+def test_the_seed_as_the_markdown_page_it_was_scraped_from(tmp_path: Path) -> None:
+    """shared/seed/ray-train-tune-quiz.ko.txt is a scrape of a page like this one: its answers
+    hidden in <details><summary>정답 보기</summary> blocks. The page gives the same questions and
+    answers as the scrape, and keeps the code spans the scrape lost."""
+    quiz, found, _ = imported("ray-quiz.ko.md", tmp_path)
+    assert found == []
+    assert quiz.title == "Ray Train과 Ray Tune 퀴즈" and quiz.language == "ko"
+    assert [s.title for s in quiz.sections] == ["객관식 문제", "서술형 문제"]
+    scaling, tune, essay = quiz.iter_questions()
+    assert scaling.stem == "Ray Train의 `ScalingConfig`가 하는 역할은 무엇인가요?"
+    assert len(scaling.choices) == 4 and correct(scaling) == ["A"]  # as in the seed (its third question)
+    assert scaling.feedback.general.startswith("`ScalingConfig`는 Trainer에게")
+    assert correct(tune) == ["A"] and tune.feedback.general == "Ray Tune은 Ray 위에 만들어진 하이퍼파라미터 튜닝 라이브러리입니다."
+    # The block under a question without options is its model answer, in two paragraphs.
+    assert essay.type == "essay"
+    assert essay.model_answer == ("`Trainer`(예: `TorchTrainer`)는 사용자가 작성한 학습 함수를 감쌉니다.\n\n"
+                                  "`ScalingConfig`는 Trainer에게 워커를 몇 개 실행할지 알려줍니다.")
+
+
 # -- HTML quizzes -----------------------------------------------------------------------------------
 
 
