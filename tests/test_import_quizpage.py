@@ -311,6 +311,16 @@ def test_a_question_answered_twice(tmp_path: Path) -> None:
     assert correct(lead) == ["A"] and not lead.feedback.general
 
 
+def test_solutions_in_sentences(tmp_path: Path) -> None:
+    quiz, found, _ = imported("solutions.md", tmp_path)
+    assert found == []
+    one, two, three = quiz.iter_questions()
+    # "**1.** The answer is B because y.": B, and the sentence is the explanation.
+    assert correct(one) == ["B"] and one.feedback.general == "The answer is B because y."
+    assert correct(two) == ["A", "C"] and not two.feedback.general  # "The correct answer is A, C." says no more
+    assert texts(three) == ["가", "나"] and correct(three) == ["B"]  # "정답은 ② 입니다."
+
+
 def test_a_korean_page_with_its_key(tmp_path: Path) -> None:
     quiz, found, item = imported("korean-key.md", tmp_path)
     assert found == [

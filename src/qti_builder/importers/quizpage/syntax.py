@@ -282,6 +282,7 @@ def answer_letters(answer: str, options: list[tuple[str, str]]) -> tuple[list[st
     """The letters an answer names, and the letters it names that are no option."""
     letters = [letter for letter, _ in options]
     first = circled_to_letters(first_line(plain_fence(answer)).strip("*_ "))
+    first = ANSWER_IS.sub("", first)  # "The answer is B.", "정답은 B"
     squeezed = re.sub(r"\s+", "", first).lower()
     same = [letter for letter, text in options if re.sub(r"\s+", "", text).lower() == squeezed]
     if same and len(squeezed) > 1:
@@ -305,7 +306,7 @@ def answer_letters(answer: str, options: list[tuple[str, str]]) -> tuple[list[st
 def says_more(answer: str, options: list[tuple[str, str]]) -> bool:
     """Does the answer's first line say more than which option is right ("B", "A, C", "B) its text")?
     Then all of it is the explanation too: "HyperText Markup Language: hypertext is text with links"."""
-    first = re.sub(r"[*_]{1,3}", "", first_line(plain_fence(answer))).strip()
+    first = ANSWER_IS.sub("", circled_to_letters(re.sub(r"[*_]{1,3}", "", first_line(plain_fence(answer))).strip()))
     rest = re.sub(r"^\(?[A-Ha-h]\)?[.):]?(\s+|$)", "", first)
     if len(rest) <= 1 or re.fullmatch(r"(?:\(?[A-Ha-h]\)?\s*(?:[,/&]|and|및)?\s*)+\.?", first):
         return False
@@ -313,6 +314,8 @@ def says_more(answer: str, options: list[tuple[str, str]]) -> bool:
     return all(re.sub(r"\s+", "", text).lower() != squeezed for _, text in options)
 
 
+#: Words before the letter in a sentence that gives it: "The correct answer is (B)", "정답은 ③".
+ANSWER_IS = re.compile(r"^(?:the\s+)?(?:correct\s+|right\s+)?answer\s+is\s*:?\s*|^정답은\s*", re.I)
 CIRCLED = "①②③④⑤⑥⑦⑧"
 
 
