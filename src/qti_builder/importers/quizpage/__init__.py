@@ -16,8 +16,10 @@ block's content is the answer and the explanation, never the question), answers 
 tables of questions and answers, an answer key at the end (``## Answers`` then ``1. B`` lines or
 a table), HTML quizzes (``<div class="quiz">`` with radio buttons or checkboxes, the correct ones
 ``checked``, ``data-correct`` or ``class="correct"``) and mkdocs-quiz's ``<?quiz?>`` blocks.
-markdown-it finds the blocks (:mod:`.blocks`), lxml.html reads the HTML (:mod:`.html`), and
-:mod:`.page` reads them into questions.
+markdown-it finds the blocks (:mod:`.blocks`), lxml.html reads the HTML (:mod:`.html`),
+:mod:`.page` reads them into questions with the page's words and marks (:mod:`.syntax`), an answer
+key at the end is applied by :mod:`.keys`, and :mod:`.emit` turns each question into the model's
+data (or says why it is skipped).
 
 The reader forgives what scraping does to a page: options glued onto one line
 (``...했다 - C) CPU``, ``무엇인가요?- A) ...``), a question broken over lines where a code span
