@@ -80,6 +80,22 @@ ENTITY_HINT = ("entities can read local files (XXE) or expand to gigabytes (bill
                "no quiz export needs them: export the quiz again without a DOCTYPE")
 
 
+#: What may come before an XML document's root element: the declaration, comments, processing
+#: instructions, a DOCTYPE (with an internal subset), white space.
+_PROLOGUE = re.compile(rb"\A(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?\])*>)*<(?:[\w.-]+:)?([\w.-]+)[\s/>]", re.S)
+#: Files that are pages of Markdown, whatever tags they hold.
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+def xml_root(path: Path, head: bytes) -> str | None:
+    """The local name of the root element of an XML document that starts with ``head``; None
+    for a Markdown file or text that does not start as XML (a page with ``<question>`` in it)."""
+    if path.suffix.lower() in MARKDOWN_SUFFIXES:
+        return None
+    match = _PROLOGUE.match(head)
+    return match.group(1).decode("ascii", "replace") if match else None
+
+
 def parse_xml(data: bytes, display: str, sink: DiagnosticSink) -> etree._ElementTree | None:
     """A parsed document, or None after reporting why not."""
     # Entity declarations sit in the DOCTYPE, before the root element: refuse them before libxml2

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import MAX_ENTRIES, read_package
+from ..safety import MAX_ENTRIES, read_package, xml_root
 from .package import PackageReader
 
 __all__ = ["import_canvas", "sniff"]
@@ -55,7 +55,7 @@ def sniff(path: Path, head: bytes) -> bool:
         return _folder_is_canvas(path)
     if head.startswith(b"PK"):
         return _zip_is_canvas(path)
-    return QTI12_ROOT.search(head) is not None
+    return xml_root(path, head) == "questestinterop"
 
 
 def _zip_is_canvas(path: Path) -> bool:

@@ -31,19 +31,18 @@ What lives where, in the order a file is read:
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import ImportedQuiz
-from ..safety import parse_xml, read_input
+from ..safety import parse_xml, read_input, xml_root
 from .file import MoodleFile
 
 __all__ = ["import_moodle", "sniff"]
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    return re.search(rb"<(quiz|question)[\s>]", head) is not None and b"imsqti" not in head
+    return xml_root(path, head) in ("quiz", "question") and b"imsqti" not in head
 
 
 def import_moodle(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:

@@ -39,12 +39,11 @@ What lives where, in the order a package is read:
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import read_package
+from ..safety import read_package, xml_root
 from .package import PackageReader
 
 __all__ = ["import_qti21", "sniff"]
@@ -53,7 +52,7 @@ __all__ = ["import_qti21", "sniff"]
 def sniff(path: Path, head: bytes) -> bool:
     if path.is_dir():
         return (path / "imsmanifest.xml").is_file()
-    return head.startswith(b"PK") or re.search(rb"<(\w+:)?(assessmentItem|assessmentTest|manifest)[\s>]", head) is not None
+    return head.startswith(b"PK") or xml_root(path, head) in ("assessmentItem", "assessmentTest", "manifest")
 
 
 def import_qti21(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
