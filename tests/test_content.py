@@ -173,3 +173,22 @@ def test_html_that_markdown_lacks_stays(package: dict[str, bytes], moodle: dict[
 def test_sanitiser(markdown: str, forbidden: str) -> None:
     for rendered in (content.render_block(markdown), content.render_html(markdown), content.render_preview(markdown)):
         assert forbidden not in rendered
+
+
+def test_html_that_qti_cannot_hold_is_made_valid_keeping_every_word(tmp_path: Path) -> None:
+    """A table with a header and no rows, and an unclosed <b> before a list: HTML holds both, QTI's
+    grammar neither (no tbody; a list inside <b>). The build used to fail them as its own bug
+    (QB401); now the header rows are the body, and the <b> is dropped around the list."""
+    source = tmp_path / "w.md"
+    source.write_text("---\ntitle: W\n---\n\n1. Look at this table. {#table type=essay}\n\n   | x | y |\n   |---|---|\n\n"
+                      "2. Which one? {#bold}\n\nA) one\nB) two\n\nAnswer: B\nExplanation: <b>unclosed\n\n"
+                      "    - B is right\n    - A is not\n", encoding="utf-8")
+    Q = "{" + NS["q"] + "}"
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"]))  # validated, or it raises
+    members = zip_members((tmp_path / "dist" / "w.qti21.zip").read_bytes())
+    table = etree.fromstring(members["items/table.xml"]).find(f".//{Q}table")
+    assert [[c.text for c in row] for row in table.findall(f"{Q}tbody/{Q}tr")] == [["x", "y"]]
+    bold = etree.fromstring(members["items/bold.xml"])
+    items = [" ".join(li.itertext()).strip() for li in bold.iter(f"{Q}li")]
+    assert items == ["B is right", "A is not"] and "unclosed" in "".join(bold.itertext())
+    assert not [b for b in bold.iter(f"{Q}b") if b.find(f".//{Q}ul") is not None]

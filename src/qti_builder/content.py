@@ -296,6 +296,32 @@ def _to_qti(root: html.HtmlElement) -> None:
         elif tag == "source":
             continue  # folded into its audio/video parent
         _qti_attributes(element)
+    _qti_structure(root)
+
+
+#: XHTML inline elements: QTI's grammar lets none of them hold a block, though HTML's parser
+#: builds one around a list or a table after an unclosed ``<b>``.
+_QTI_INLINE = {"a", "abbr", "acronym", "b", "big", "cite", "code", "dfn", "em", "i", "kbd", "q", "samp", "small",
+               "span", "strong", "sub", "sup", "tt", "var"}
+_QTI_BLOCKS = {"address", "blockquote", "div", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "ol", "p", "pre",
+               "table", "ul", "object"}
+
+
+def _qti_structure(root: html.HtmlElement) -> None:
+    """What HTML allows and QTI's grammar does not, made valid with every word kept: a table with
+    a header and no body (QTI needs a ``tbody``: the header rows become it), and an inline element
+    around blocks (its tag is dropped, its content kept)."""
+    for table in list(root.iter("table")):
+        if table.find("tbody") is None:
+            head = table.find("thead")
+            if head is not None:
+                head.tag = "tbody"
+            else:
+                table.append(html.Element("tbody"))
+                table[-1].extend([row for row in table if row.tag == "tr"])
+    for element in list(root.iter(*_QTI_INLINE)):
+        if any(isinstance(d.tag, str) and d.tag in _QTI_BLOCKS for d in element.iterdescendants()):
+            element.drop_tag()
 
 
 def _qti_attributes(element: etree._Element) -> None:
