@@ -304,7 +304,7 @@ def _to_qti(root: html.HtmlElement) -> None:
 _QTI_INLINE = {"a", "abbr", "acronym", "b", "big", "cite", "code", "dfn", "em", "i", "kbd", "q", "samp", "small",
                "span", "strong", "sub", "sup", "tt", "var"}
 _QTI_BLOCKS = {"address", "blockquote", "div", "dl", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "ol", "p", "pre",
-               "table", "ul", "object"}
+               "table", "ul"}
 
 
 def _qti_structure(root: html.HtmlElement) -> None:
