@@ -9,17 +9,15 @@ stated by hand from Moodle's rules.
 from __future__ import annotations
 
 import shutil
-import tempfile
 from pathlib import Path
 
 from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_import_formats import builds, cli, messages, run_import
+from test_import_formats import builds, cli, imports_or_is_refused, messages, run_import
 from test_import_gift import moodle_questions
 
 from qti_builder.content import render_html
-from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.writers.markdown_source import read_back, write_source
@@ -143,13 +141,4 @@ def test_a_file_that_is_not_utf8_is_read_as_windows_1252(tmp_path: Path) -> None
 @given(st.lists(st.sampled_from(["What is it?", "A) one", "B) two", "C.three", "ANSWER: B", "ANSWER: a", "ANSWER:", "x", "",
                                  "A)", "D) <b> & *", "Z) zed"]), max_size=14))
 def test_any_lines_import_or_are_refused_with_a_diagnostic(lines: list[str]) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "fuzz.txt"
-        path.write_text("\n".join(lines), encoding="utf-8")
-        sink = DiagnosticSink()
-        quizzes = import_path(path, "fuzz.txt", sink, "aiken")
-    if not quizzes:
-        assert [d.code for d in sink.errors] == ["QB704"]
-        return
-    written = write_source(quizzes[0].quiz)
-    assert read_back(written.text, written.suffix) == quizzes[0].quiz
+    imports_or_is_refused("\n".join(lines), "fuzz.txt", "aiken")

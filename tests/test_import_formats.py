@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -40,6 +41,21 @@ def builds(quiz, media: dict[str, bytes], folder: Path) -> None:  # type: ignore
         (folder / ref).parent.mkdir(parents=True, exist_ok=True)
         (folder / ref).write_bytes(data)
     build(BuildOptions(sources=[folder / f"{quiz.id}{written.suffix}"], out_dir=folder / "dist"))
+
+
+def imports_or_is_refused(text: str, name: str, fmt: str) -> None:
+    """Any text imports as a quiz whose source reads back as it, or is refused with a located
+    error (QB704): never a traceback."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text(text, encoding="utf-8")
+        sink = DiagnosticSink()
+        quizzes = import_path(path, name, sink, fmt)
+    if not quizzes:
+        assert [d.code for d in sink.errors] == ["QB704"]
+        return
+    written = write_source(quizzes[0].quiz)
+    assert read_back(written.text, written.suffix) == quizzes[0].quiz
 
 
 def imported_one(path: Path, tmp_path: Path) -> tuple[object, list[str]]:

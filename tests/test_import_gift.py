@@ -10,7 +10,6 @@ output: which questions Moodle makes of a file, their names, answers, fractions 
 from __future__ import annotations
 
 import shutil
-import tempfile
 from html import escape as escape_html
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ from conftest import ROOT
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from lxml import etree, html
-from test_import_formats import builds, cli, messages, run_import
+from test_import_formats import builds, cli, imports_or_is_refused, messages, run_import
 
 from qti_builder.content import plain_text, render_html
 from qti_builder.diagnostics import DiagnosticSink, display_path
@@ -432,13 +431,4 @@ def test_plain_text_shows_as_written(text: str) -> None:
 def test_any_text_imports_or_is_refused_with_a_diagnostic(lines: list[str]) -> None:
     """Whatever the text, a GIFT import gives a quiz whose source reads back as it, or a located
     error: never a traceback."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "fuzz.gift"
-        path.write_text("\n".join(lines), encoding="utf-8")
-        sink = DiagnosticSink()
-        quizzes = import_path(path, "fuzz.gift", sink, "gift")
-    if not quizzes:
-        assert [d.code for d in sink.errors] == ["QB704"]
-        return
-    written = write_source(quizzes[0].quiz)
-    assert read_back(written.text, written.suffix) == quizzes[0].quiz
+    imports_or_is_refused("\n".join(lines), "fuzz.gift", "gift")
