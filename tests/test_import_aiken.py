@@ -18,7 +18,7 @@ from test_import_formats import builds, cli, imports_or_is_refused, messages, ru
 from test_import_gift import moodle_questions
 
 from qti_builder.content import render_html
-from qti_builder.importers import detect, import_path
+from qti_builder.importers import detect
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.writers.markdown_source import read_back, write_source
 
