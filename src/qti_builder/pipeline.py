@@ -389,6 +389,15 @@ def _writer(name: str, part: str) -> type[Writer]:
     return type(f"{base.__name__}_{part}", (base,), {"renders_questions": part == "items", "renders_frame": part == "frame"})
 
 
+def _chunks(loaded: dict[int, LoadedQuiz], tasks: list[Task]) -> dict[Task, Quiz]:
+    """The quiz of each "items" task; the targets of one chunk share one."""
+    made: dict[tuple[int, tuple[str, ...]], Quiz] = {}
+    for task in tasks:
+        if task.part == "items" and (task.quiz, task.questions) not in made:
+            made[task.quiz, task.questions] = _only(loaded[task.quiz].quiz, set(task.questions))
+    return {t: made[t.quiz, t.questions] for t in tasks if t.part == "items"}
+
+
 def _only(quiz: Quiz, ids: set[str]) -> Quiz:
     """The quiz with only the questions in ``ids`` (sections kept, for their context)."""
 
@@ -412,7 +421,7 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     for item in good.values():
         item.spans  # computed once, here, and inherited  # noqa: B018
-    chunks = {t: _only(good[t.quiz].quiz, set(t.questions)) for t in tasks if t.part == "items"}
+    chunks = _chunks(good, tasks)
     _state = _State(good, schemas, options.templates, chunks)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:

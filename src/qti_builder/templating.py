@@ -28,6 +28,7 @@ from markupsafe import Markup
 from platformdirs import user_cache_dir
 
 from . import content
+from .media import MediaSet
 from .model.questions import BLANK_MARKER
 from .resources import data_dir
 
@@ -54,11 +55,16 @@ def _renames(ctx: Context, target: str) -> content.Renames:
     """Where the rendered text must point for each media file of the quiz (``media`` in the
     template context): ``<media_prefix><name>`` in QTI and Canvas, ``@@PLUGINFILE@@/<name>`` in Moodle."""
     media = ctx.get("media")
-    if not media:
+    if not media or not media.files:  # most quizzes: asked for every text, so answered at once
         return ()
-    if target == "moodle":
-        return tuple((f.ref, "@@PLUGINFILE@@/" + quote(f.name)) for f in media.files)
-    return media.rename(ctx.get("media_prefix", "media/"))
+    return _media_renames(media, "@@PLUGINFILE@@/" if target == "moodle" else ctx.get("media_prefix", "media/"))
+
+
+@lru_cache(maxsize=64)
+def _media_renames(media: MediaSet, prefix: str) -> content.Renames:
+    if prefix == "@@PLUGINFILE@@/":  # Moodle's file references are URL-encoded
+        return tuple((f.ref, prefix + quote(f.name)) for f in media.files)
+    return media.rename(prefix)
 
 
 @pass_context
@@ -107,7 +113,7 @@ def moodle_files(ctx: Context, text: str | None) -> Markup:
     """The ``<file>`` elements Moodle needs beside a ``<text>`` for the media that text shows:
     an ``@@PLUGINFILE@@`` reference only resolves to a file in the same element."""
     media = ctx.get("media")
-    if not text or not media:
+    if not text or not media or not media.files:
         return Markup("")
     files, seen = [], set()
     for ref, _, _ in content.media_refs(text):
