@@ -84,9 +84,14 @@ def test_every_task_runs_once_and_the_parent_takes_its_share() -> None:
     assert 0 in in_parent and len(in_parent) > 1
 
 
-def test_zip_writer_matches_zipfile() -> None:
-    documents = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
+SMALL_PACKAGE = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
                  "items/media/\ub2e4\uc774\uc5b4\uadf8\ub7a8.png": bytes(range(256)) * 8, "assessmentTest.xml": b""}
+#: More members than a zip's classic end record can count (a 100,000-question bank's QTI package).
+ZIP64_PACKAGE = {f"items/q{n:06d}.xml": b"<q>%d</q>" % n for n in range(65_540)}
+
+
+@pytest.mark.parametrize("documents", [SMALL_PACKAGE, ZIP64_PACKAGE], ids=["small", "zip64"])
+def test_zip_writer_matches_zipfile(documents: dict[str, bytes]) -> None:
     mine = b"".join(zip_parts(compress(path, data) for path, data in documents.items()))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -96,6 +101,7 @@ def test_zip_writer_matches_zipfile() -> None:
             info._compresslevel = COMPRESS_LEVEL  # type: ignore[attr-defined]
             archive.writestr(info, documents[path])
     assert mine == buffer.getvalue()
+    assert (b"PK\x06\x06" in mine[-200:]) == (len(documents) > 0xFFFF)
     with zipfile.ZipFile(io.BytesIO(mine)) as archive:
         assert archive.testzip() is None
         assert {name: archive.read(name) for name in archive.namelist()} == documents
