@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qti_builder import content, pipeline
+from qti_builder.writers import base as writers_base
 from qti_builder.package import COMPRESS_LEVEL, compress, zip_parts, zip_timestamp
 from qti_builder.pipeline import BuildOptions, build, plan
 
@@ -50,6 +51,16 @@ def test_chunks_give_what_the_writer_gives_for_the_whole_quiz(tmp_path: Path, mo
     whole = built(tmp_path, "whole", 1)  # every quiz is under CHUNK questions: one task per target
     monkeypatch.setattr(pipeline, "CHUNK", 2)
     assert built(tmp_path, "chunked", 1) == whole
+
+
+def test_documents_held_compressed_give_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = built(tmp_path, "plain", 1)
+    held = []
+    monkeypatch.setattr(pipeline, "HOLD_PACKED_FROM", 0)  # every quiz is a big one
+    monkeypatch.setattr(pipeline, "held", lambda d: held.append(d) or writers_base.held(d))
+    monkeypatch.setattr(pipeline, "CHUNK", 3)
+    assert built(tmp_path, "packed", 1) == plain
+    assert {d.schema for d in held} == {"moodle-question", "qti12-item"}  # what a single file or assessment holds
 
 
 def test_plan_splits_big_quizzes_and_ignores_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:

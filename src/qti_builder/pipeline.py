@@ -42,7 +42,7 @@ from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
 from .writers import WRITERS, Document, Output, Writer
-from .writers.base import assemble, is_spliced, single_file
+from .writers.base import assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -53,6 +53,11 @@ CHUNK = 250
 #: Questions rendered (summed over targets) below which a build stays in one process: forking
 #: workers and splitting quizzes costs more than it saves on a small build (bench/README.md).
 PARALLEL_FROM = 400
+#: Questions of a quiz from which the question documents of its single files and Canvas
+#: assessment, held until the file is put together, are held compressed: uncompressed they would
+#: be about 4.5 KB per question, 450 MB for a 100,000-question bank (bench/README.md); compressing
+#: them costs about 2 % of a build, which smaller quizzes do not pay.
+HOLD_PACKED_FROM = 20_000
 #: Stages reported per quiz and per build, in order.
 STAGES = ("read", "render", "validate", "package")
 
@@ -342,6 +347,8 @@ class _State:
     #: The quiz of each "items" task: made here, before forking, so that a worker walks only its
     #: own questions (touching the others would copy their memory pages into every worker).
     chunks: dict[Task, Quiz]
+    #: The quizzes whose held documents are held compressed (``HOLD_PACKED_FROM``).
+    packed: frozenset[int] = frozenset()
 
 
 _state: _State | None = None
@@ -369,6 +376,8 @@ def run_task(task: Task) -> TaskResult:
             result.parts = whole
         else:
             result.parts = documents
+        if task.quiz in _state.packed:
+            result.parts = [held(d) if d.question_id is not None else d for d in result.parts]
         result.timings = {"render": rendered - started, "validate": validated - rendered,
                           "package": time.perf_counter() - validated}
     else:
@@ -422,7 +431,8 @@ def _work(
     for item in good.values():
         item.spans  # computed once, here, and inherited  # noqa: B018
     chunks = _chunks(good, tasks)
-    _state = _State(good, schemas, options.templates, chunks)
+    packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
+    _state = _State(good, schemas, options.templates, chunks, packed)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
         for task_result in run(tasks, run_task, jobs, lambda task: task.here):
