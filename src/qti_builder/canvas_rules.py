@@ -137,6 +137,9 @@ def _read_assessment(data: bytes) -> tuple[str, float, set[str]]:
         elif element.tag == "item":
             groups[-1].append(float(_metadata(element).get("points_possible") or 0) if groups else 0)
             element.clear()
+            parent = element.getparent()
+            while parent is not None and element.getprevious() is not None:
+                del parent[0]  # the items read before: cleared, but the tree still held them
         elif element.tag == "section":
             points, picked = groups.pop(), picks.pop()
             drawn = sum(points[:picked]) if picked is not None else sum(points)
