@@ -54,9 +54,9 @@ CHUNK = 250
 #: workers and splitting quizzes costs more than it saves on a small build (bench/README.md).
 PARALLEL_FROM = 400
 #: Questions of a quiz from which the question documents of its single files and Canvas
-#: assessment, held until the file is put together, are held compressed: uncompressed they would
-#: be about 4.5 KB per question, 450 MB for a 100,000-question bank (bench/README.md); compressing
-#: them costs about 2 % of a build, which smaller quizzes do not pay.
+#: assessment, held until the file is put together, are held compressed: uncompressed they are
+#: about 3.7 KB per question, 370 MB of a 100,000-question bank (the sizes of its Moodle file and
+#: Canvas assessment); compressing them costs about 2 % of a build, which smaller quizzes do not pay.
 HOLD_PACKED_FROM = 20_000
 #: Stages reported per quiz and per build, in order.
 STAGES = ("read", "render", "validate", "package")
