@@ -22,7 +22,8 @@ KINDS = ("single_choice", "multiple_response", "true_false", "short_answer", "nu
 TEXT2QTI_KINDS = ("single_choice", "multiple_response", "short_answer", "numerical", "essay")
 #: File name suffix of a bank of these kinds (others: the kinds' names).
 BANK_SUFFIX = {KINDS: "", TEXT2QTI_KINDS: "-t2q"}
-#: Questions per section: a bank reads like many chapters, and numbers stay within four digits.
+#: Questions per section: a bank reads like many chapters, and numbers stay within four digits
+#: (a Markdown source numbers its questions per section, so a 100,000-question bank reads too).
 SECTION_SIZE = 200
 
 WORDS = {
@@ -212,11 +213,13 @@ def to_text2qti(bank: Bank) -> str:
     return "\n".join(lines)
 
 
-def write_bank(folder: Path, count: int, kinds: tuple[str, ...] = KINDS, text2qti: bool = False) -> dict[str, Path]:
-    """The bank as ``<folder>/bank-<count>.md`` (and ``.t2q.txt`` in text2qti's syntax)."""
-    bank = generate(count, kinds=kinds)
+def write_bank(folder: Path, count: int, kinds: tuple[str, ...] = KINDS, text2qti: bool = False,
+               seed: int = 8, name: str | None = None) -> dict[str, Path]:
+    """The bank as ``<folder>/bank-<count>.md`` (and ``.t2q.txt`` in text2qti's syntax); ``name``
+    and ``seed`` make another bank of the same size (its quiz id is its name)."""
+    bank = generate(count, seed=seed, kinds=kinds)
     folder.mkdir(parents=True, exist_ok=True)
-    quiz_id = f"bank-{count}" + BANK_SUFFIX.get(kinds, "-" + "-".join(k.replace("_", "") for k in kinds))
+    quiz_id = name or f"bank-{count}" + BANK_SUFFIX.get(kinds, "-" + "-".join(k.replace("_", "") for k in kinds))
     paths = {"md": folder / f"{quiz_id}.md"}
     paths["md"].write_text(to_markdown(bank, quiz_id), encoding="utf-8")
     if text2qti:

@@ -1,12 +1,13 @@
 """The floor: what any tool producing the same files must at least do, timed in a fresh process.
 
 ``python bench/floor.py cold SCHEMAS FILE...``: interpreter start, importing qti-builder's runtime
-dependencies and compiling the official QTI 2.1 schema, then parsing, validating and zipping FILE
-(the seed quiz's outputs). The caller times the whole process.
+dependencies and compiling the official schemas (QTI 2.1, IMS CP, Moodle XML, and for the Canvas
+package QTI 1.2.1's DTD, IMS CP 1.1 and its settings file's), then parsing, validating and
+zipping FILE (the seed quiz's outputs). The caller times the whole process.
 
 ``python bench/floor.py files SCHEMAS FILE...``: compile the schemas afresh, then parse,
-schema-validate and zip the produced files (a QTI package's members and a Moodle XML file);
-prints the seconds of each step as JSON.
+schema-validate and zip the produced files (the members of the QTI 2.1 and Canvas packages, each
+by its own schema, and a Moodle XML file); prints the seconds of each step as JSON.
 
 Neither uses qti-builder itself, so the floor does not move when qti-builder changes.
 """
@@ -32,6 +33,10 @@ DEPENDENCIES = ("jinja2", "pydantic", "markdown_it", "mdit_py_plugins.dollarmath
 QTI = "qti21/imsqti_v2p1.xsd"
 MANIFEST = "qti21/qtiv2p1_imscpv1p2_v1p0.xsd"
 MOODLE = Path(__file__).resolve().parent.parent / "schemas" / "moodle-xml.xsd"
+#: The Canvas package: QTI 1.2.1's DTD, IMS CP 1.1 for its manifest, the settings file's schema.
+QTI12 = "qti12/ims_qtiasiv1p2p1.dtd"
+CONTENT_PACKAGE = "qti12/imscp_v1p1.xsd"
+CANVAS_META = Path(__file__).resolve().parent.parent / "schemas" / "canvas-quiz-meta.xsd"
 #: Official URLs imported by the QTI schemas -> files in the schema folder (the pins' aliases).
 PINS = Path(__file__).resolve().parent.parent / "schemas" / "official-xsd.json"
 
@@ -57,36 +62,56 @@ def compile_schema(folder: Path, entry: Path) -> etree.XMLSchema:
     return etree.XMLSchema(etree.parse(str(entry), parser))
 
 
-def members(paths: list[Path]) -> list[tuple[str, bytes]]:
-    """Every XML document in the given files: a zip's members, or the file itself."""
+def compile_all(folder: Path) -> dict[str, etree.XMLSchema | etree.DTD]:
+    return {"qti": compile_schema(folder, folder / QTI), "manifest": compile_schema(folder, folder / MANIFEST),
+            "moodle": compile_schema(folder, MOODLE), "qti12": etree.DTD(str(folder / QTI12)),
+            "content-package": compile_schema(folder, folder / CONTENT_PACKAGE),
+            "canvas-meta": compile_schema(folder, CANVAS_META)}
+
+
+def members(paths: list[Path]) -> list[tuple[str, str, bytes]]:
+    """Every document in the given files as (schema, name, data): a zip's members (a Canvas
+    package's by their own schemas), or the file itself."""
     found = []
     for path in paths:
         if path.suffix == ".zip":
+            canvas = path.name.endswith(".canvas.zip")
             with zipfile.ZipFile(path) as archive:
-                found += [(name, archive.read(name)) for name in archive.namelist()]
+                for name in archive.namelist():
+                    found.append((_schema(name, canvas), name, archive.read(name)))
         else:
-            found.append((path.name, path.read_bytes()))
+            found.append(("moodle", path.name, path.read_bytes()))
     return found
 
 
-def parse_validate_zip(schemas: dict[str, etree.XMLSchema], documents: list[tuple[str, bytes]]) -> dict[str, float]:
-    parser = etree.XMLParser(resolve_entities=False, no_network=True)
+def _schema(name: str, canvas: bool) -> str:
+    if not name.endswith(".xml"):
+        return ""  # media
+    if canvas:
+        return "content-package" if name == "imsmanifest.xml" else "canvas-meta" if name.endswith("/assessment_meta.xml") else "qti12"
+    return "manifest" if name == "imsmanifest.xml" else "qti"
+
+
+def parse_validate_zip(schemas: dict[str, etree.XMLSchema | etree.DTD],
+                       documents: list[tuple[str, str, bytes]]) -> dict[str, float]:
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=True)
     seconds = {}
     mark = time.perf_counter()
-    trees = [(name, etree.fromstring(data, parser)) for name, data in documents if name.endswith(".xml")]
+    trees = [(schema, name, etree.fromstring(data, parser)) for schema, name, data in documents if schema]
     seconds["parse"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    for name, tree in trees:
-        schema = schemas["manifest" if name == "imsmanifest.xml" else "moodle" if name.endswith(".moodle.xml") else "qti"]
+    for schema_name, name, tree in trees:
+        schema = schemas[schema_name]
         if not schema.validate(tree):
             raise SystemExit(f"{name} is not valid: {schema.error_log.last_error}")
     seconds["validate"] = time.perf_counter() - mark
     mark = time.perf_counter()
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=zlib.Z_DEFAULT_COMPRESSION) as archive:
-        for name, data in sorted(documents):
-            if not name.endswith(".moodle.xml"):
-                archive.writestr(name, data)
+    for package in ("qti", "qti12"):  # each package zipped apart, as a tool writing it would
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=zlib.Z_DEFAULT_COMPRESSION) as archive:
+            for schema, name, data in sorted(documents, key=lambda d: d[1]):
+                if schema != "moodle" and (schema in ("qti12", "content-package", "canvas-meta")) == (package == "qti12"):
+                    archive.writestr(name, data)
     seconds["zip"] = time.perf_counter() - mark
     return seconds
 
@@ -97,15 +122,11 @@ def main() -> None:
     if mode == "cold":
         for name in DEPENDENCIES:
             __import__(name)
-        schemas = {"qti": compile_schema(schema_dir, schema_dir / QTI)}
-        schemas["manifest"] = compile_schema(schema_dir, schema_dir / MANIFEST)
-        schemas["moodle"] = compile_schema(schema_dir, MOODLE)
-        parse_validate_zip(schemas, members([Path(f) for f in files]))
+        parse_validate_zip(compile_all(schema_dir), members([Path(f) for f in files]))
         return
     documents = members([Path(f) for f in files])
     mark = time.perf_counter()
-    schemas = {"qti": compile_schema(schema_dir, schema_dir / QTI), "manifest": compile_schema(schema_dir, schema_dir / MANIFEST),
-               "moodle": compile_schema(schema_dir, MOODLE)}
+    schemas = compile_all(schema_dir)
     seconds = {"schemas": time.perf_counter() - mark, **parse_validate_zip(schemas, documents)}
     seconds["total"] = sum(seconds.values())
     print(json.dumps(seconds))

@@ -18,7 +18,11 @@ What is measured:
 - the same questions in the types text2qti can write, built by text2qti (QTI 1.2, installed from
   PyPI into ``bench/.venv``) and by qti-builder side by side;
 - the peak memory of the 10,000-question build: the process's maximum RSS in one process, the
-  largest total PSS of the process tree with workers (sampled from /proc).
+  largest total PSS of the process tree with workers (sampled from /proc);
+- how time and memory grow: mixed banks of 10,000, 25,000, 50,000 and 100,000 questions from one
+  source, and 100 sources of 1,000 in one build (one run each, in one process; the 100,000 ones
+  with workers too), within the reader's default limits (a 100,000-question source is 22 MB; the
+  source limit is 256 MiB, ``--max-source-mb``).
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ WORK = BENCH / ".work"
 RESULTS = BENCH / "results"
 SEED = ROOT / "source" / "ray-train-tune.md"
 SIZES = (500, 2_000, 10_000)
+#: Banks built from one source to see how time and memory grow; the last is also built as
+#: ``SOURCES`` sources of ``size / SOURCES`` questions.
+GROWTH = (10_000, 25_000, 50_000, 100_000)
+SOURCES = 100
 #: Banks built by text2qti too: its types mixed at two sizes, and 10,000 four-option single-choice
 #: questions (the case issue 8 quotes text2qti's time for).
 TEXT2QTI_BANKS = ((500, TEXT2QTI_KINDS), (10_000, TEXT2QTI_KINDS), (10_000, ("single_choice",)))
@@ -60,14 +68,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (the median is reported)")
     parser.add_argument("--sizes", type=lambda s: tuple(int(n) for n in s.split(",")), default=SIZES)
     parser.add_argument("--jobs", type=int, default=0, help="workers of the parallel build (0: one per CPU)")
-    parser.add_argument("--quick", action="store_true", help="one run each, banks of 500 and 2,000 only")
+    parser.add_argument("--quick", action="store_true", help="one run each, banks of 500 and 2,000 only (growth: 2,000 and 5,000)")
+    parser.add_argument("--growth", type=lambda s: tuple(int(n) for n in s.split(",")), default=GROWTH,
+                        help="bank sizes of the growth runs (the last also as 100 sources)")
     parser.add_argument("--tables-from", type=Path, help="measure nothing: rewrite the tables from a results file")
     args = parser.parse_args()
     if args.tables_from:
         update_readmes(summary(json.loads(args.tables_from.read_text("utf-8"))), args.tables_from.resolve())
         return
     if args.quick:
-        args.repeat, args.sizes = 1, (500, 2_000)
+        args.repeat, args.sizes, args.growth = 1, (500, 2_000), (2_000, 5_000)
     schemas = Path(os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas")))
     ensure_text2qti()
     precompile()
@@ -79,6 +89,7 @@ def main() -> None:
     results["banks"] = [bank_build(n, schemas, jobs, args.repeat) for n in args.sizes]
     results["text2qti"] = [versus_text2qti(n, kinds, jobs, args.repeat) for n, kinds in TEXT2QTI_BANKS if n in args.sizes]
     results["memory"] = memory(max(args.sizes), jobs)
+    results["growth"] = growth(args.growth, jobs)
     results["load_after"] = os.getloadavg()
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / f"{datetime.datetime.now():%Y-%m-%dT%H%M}.json"  # one file per run: runs of a day are compared
@@ -156,8 +167,7 @@ def bank_build(size: int, schemas: Path, jobs: int, repeat: int) -> dict:
     return {
         "questions": size, "source_bytes": source.stat().st_size, **figures,
         "parallel_identical_to_serial": identical,
-        "stages_jobs_1": {**{k: quiz["timings"][k] for k in ("read", "render", "validate", "package")},
-                          "schemas": stages["timings"]["schemas"], "write": stages["timings"]["write"]},
+        "stages_jobs_1": _stages(stages),
         "output_bytes": {Path(o["path"]).name: o["bytes"] for o in quiz["outputs"]},
         "floor": floor,
         "ratio_to_floor_jobs_1": round(figures["jobs_1"] / floor["total"], 2),
@@ -168,14 +178,25 @@ def bank_build(size: int, schemas: Path, jobs: int, repeat: int) -> dict:
 def versus_text2qti(size: int, kinds: tuple[str, ...], jobs: int, repeat: int) -> dict:
     paths = write_bank(WORK, size, kinds, text2qti=True)
     ours = WORK / f"out-{paths['md'].stem}"
+    report = WORK / f"report-{paths['md'].stem}.json"
     figures = rounds(repeat, {
         "text2qti": lambda: timed([str(T2Q), paths["text2qti"].name], cwd=WORK),
-        "ours_jobs_1": lambda: timed(build(paths["md"], ours, 1)),
+        "ours_jobs_1": lambda: timed(build(paths["md"], ours, 1, "--report", "json", "--report-file", str(report))),
         f"ours_jobs_{jobs}": lambda: timed(build(paths["md"], ours, jobs)),
     })
+    stages = json.loads(report.read_text("utf-8"))
     return {"questions": size, "kinds": list(kinds), **figures,
             "speedup_jobs_1": round(figures["text2qti"] / figures["ours_jobs_1"], 2),
-            f"speedup_jobs_{jobs}": round(figures["text2qti"] / figures[f"ours_jobs_{jobs}"], 2)}
+            f"speedup_jobs_{jobs}": round(figures["text2qti"] / figures[f"ours_jobs_{jobs}"], 2),
+            "stages_jobs_1": _stages(stages),
+            "formats": sorted(Path(o["path"]).name for o in stages["quizzes"][0]["outputs"])}
+
+
+def _stages(report: dict) -> dict[str, float]:
+    """Seconds per stage of a one-process build, from its ``--report json``."""
+    quiz = report["quizzes"][0]
+    return {**{k: quiz["timings"][k] for k in ("read", "render", "validate", "package")},
+            "schemas": report["timings"]["schemas"], "write": report["timings"]["write"]}
 
 
 def memory(size: int, jobs: int) -> dict:
@@ -200,6 +221,50 @@ def memory(size: int, jobs: int) -> dict:
             _, _, usage = os.wait4(process.pid, 0)
             figures[f"jobs_1_max_rss_mb_{smaller}"] = round(usage.ru_maxrss / 1024, 1)
     return figures
+
+
+def growth(sizes: tuple[int, ...], jobs: int) -> dict:
+    """Time and peak memory as the bank grows: each size from one source, the largest also as
+    ``SOURCES`` sources in one build; one run each, in one process (wall seconds, maximum RSS),
+    and the largest with workers too (wall seconds, largest PSS of the process tree)."""
+    rows = []
+    largest = max(sizes)
+    for size in sizes:
+        source = write_bank(WORK, size)["md"]
+        rows.append({"questions": size, "sources": 1, **_peak(build(source, WORK / "out-growth", 1))})
+        if size == largest:
+            rows[-1].update(_tree_peak(build(source, WORK / "out-growth", jobs), jobs))
+    folder = WORK / f"sources-{SOURCES}x{largest // SOURCES}"
+    shutil.rmtree(folder, ignore_errors=True)
+    for n in range(SOURCES):
+        write_bank(folder, largest // SOURCES, seed=n, name=f"part-{n:03d}")
+    rows.append({"questions": largest, "sources": SOURCES, **_peak(build(folder, WORK / "out-growth", 1))})
+    rows[-1].update(_tree_peak(build(folder, WORK / "out-growth", jobs), jobs))
+    shutil.rmtree(WORK / "out-growth", ignore_errors=True)
+    return {"jobs": jobs, "rows": rows}
+
+
+def _peak(command: list[str]) -> dict[str, float]:
+    """Wall seconds and maximum RSS (MB) of one run in one process."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    if status:
+        raise SystemExit(f"failed ({status}): {' '.join(command)}")
+    return {"jobs_1": round(time.perf_counter() - started, 2), "jobs_1_max_rss_mb": round(usage.ru_maxrss / 1024, 1)}
+
+
+def _tree_peak(command: list[str], jobs: int) -> dict[str, float]:
+    """Wall seconds and the largest PSS (MB) of the process tree of one run with workers."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    peak = 0
+    while process.poll() is None:
+        peak = max(peak, tree_pss(process.pid))
+        time.sleep(0.1)
+    if process.returncode:
+        raise SystemExit(f"failed ({process.returncode}): {' '.join(command)}")
+    return {f"jobs_{jobs}": round(time.perf_counter() - started, 2), f"jobs_{jobs}_tree_pss_mb": round(peak / 1024, 1)}
 
 
 def tree_pss(pid: int) -> int:
@@ -263,9 +328,14 @@ def summary(r: dict) -> str:
     lines += ["", "| same questions, text2qti's types | text2qti 0.8 (QTI 1.2) | qti-builder, 1 process | "
                   f"qti-builder, {jobs} processes | speed-up (1 / {jobs}) |", "|---|---:|---:|---:|---:|"]
     for row in r["text2qti"]:
-        what = "questions" if tuple(row["kinds"]) == TEXT2QTI_KINDS else "four-option single-choice questions"
-        lines.append(f"| {row['questions']:,} {what} | {row['text2qti']:.2f} s | {row['ours_jobs_1']:.2f} s | "
+        lines.append(f"| {row['questions']:,} {_what(row)} | {row['text2qti']:.2f} s | {row['ours_jobs_1']:.2f} s | "
                      f"{row[f'ours_jobs_{jobs}']:.2f} s | {row['speedup_jobs_1']:.2f}× / {row[f'speedup_jobs_{jobs}']:.2f}× |")
+    if r["text2qti"] and "formats" in r["text2qti"][0]:
+        lines += ["", "qti-builder writes " + ", ".join(f"`{f}`" for f in r["text2qti"][0]["formats"])
+                  + " (QTI 2.1, Moodle XML and the Canvas package, every document validated), text2qti one QTI 1.2 zip. "
+                  "Stages of qti-builder's one-process builds: " + "; ".join(
+                      f"{row['questions']:,} {_what(row)}: " + ", ".join(f"{k} {v:.2f} s" for k, v in row["stages_jobs_1"].items())
+                      for row in r["text2qti"] if "stages_jobs_1" in row) + "."]
     lines += ["", "CPU seconds (user + system, all processes) of the same runs: " + "; ".join(
         f"{b['questions']:,} mixed: {b['jobs_1_cpu']:.1f} / {b[f'jobs_{jobs}_cpu']:.1f}" for b in r["banks"]
     ) + "; " + "; ".join(f"text2qti {t['questions']:,}{'' if tuple(t['kinds']) == TEXT2QTI_KINDS else ' single-choice'}: "
@@ -280,7 +350,75 @@ def summary(r: dict) -> str:
     lines.append(f"Peak memory of the {mem['questions']:,}-question build: {mem['jobs_1_max_rss_mb']} MB in one process "
                  f"(smaller banks {grows}); {mem[f'jobs_{jobs}_tree_pss_mb']} MB PSS for all {jobs} processes. "
                  f"Parallel output byte-identical to serial: {all(b['parallel_identical_to_serial'] for b in r['banks'])}.")
+    if "growth" in r:
+        g = r["growth"]
+        gj = g["jobs"]
+        lines += ["", f"| growth (mixed questions) | 1 process | peak RSS | {gj} processes | peak PSS, all processes |",
+                  "|---|---:|---:|---:|---:|"]
+        for row in g["rows"]:
+            what = f"{row['questions']:,} in one source" if row["sources"] == 1 else \
+                f"{row['questions']:,} in {row['sources']} sources of {row['questions'] // row['sources']:,}"
+            parallel = (f"{row[f'jobs_{gj}']:.1f} s | {row[f'jobs_{gj}_tree_pss_mb']:.0f} MB"
+                        if f"jobs_{gj}" in row else "– | –")
+            lines.append(f"| {what} | {row['jobs_1']:.1f} s | {row['jobs_1_max_rss_mb']:.0f} MB | {parallel} |")
+        single = [row for row in g["rows"] if row["sources"] == 1]
+        if len(single) > 1:
+            first, last = single[0], single[-1]
+            scale = last["questions"] / first["questions"]
+            lines.append(f"\nFrom {first['questions']:,} to {last['questions']:,} questions ({scale:g}×): time "
+                         f"{last['jobs_1'] / first['jobs_1']:.1f}×, peak memory {last['jobs_1_max_rss_mb'] / first['jobs_1_max_rss_mb']:.1f}× "
+                         f"({(last['jobs_1_max_rss_mb'] - first['jobs_1_max_rss_mb']) / (last['questions'] - first['questions']) * 1000:.1f} MB "
+                         "per 1,000 questions more).")
+    lines += ["", *targets(r)]
     return "\n".join(lines)
+
+
+def _what(row: dict) -> str:
+    return "questions" if tuple(row["kinds"]) == TEXT2QTI_KINDS else "four-option single-choice questions"
+
+
+def targets(r: dict) -> list[str]:
+    """Issue 14's targets, each with the figure of this run and whether it holds."""
+    jobs = r["jobs"]
+    rows: list[tuple[str, str, bool]] = []
+    for row in r["text2qti"]:
+        if row["questions"] < 10_000:
+            continue
+        what = f"{row['questions']:,} {_what(row)}"
+        rows.append((f"{what}: ≥ 1.3× text2qti in one process", f"{row['speedup_jobs_1']:.2f}×", row["speedup_jobs_1"] >= 1.3))
+        rows.append((f"{what}: ≥ 2× text2qti with {jobs} processes", f"{row[f'speedup_jobs_{jobs}']:.2f}×",
+                     row[f"speedup_jobs_{jobs}"] >= 2))
+        stages = row.get("stages_jobs_1")
+        if stages:
+            rows.append((f"{what}: render ≤ validate", f"{stages['render']:.2f} s vs {stages['validate']:.2f} s "
+                         f"({stages['render'] / stages['validate']:.2f}×)", stages["render"] <= stages["validate"]))
+            rows.append((f"{what}: read ≤ 0.5× validate", f"{stages['read']:.2f} s vs {stages['validate']:.2f} s "
+                         f"({stages['read'] / stages['validate']:.2f}×)", stages["read"] <= 0.5 * stages["validate"]))
+    biggest = r["banks"][-1] if r["banks"] else None
+    if biggest and biggest["questions"] >= 10_000:
+        stages = biggest["stages_jobs_1"]
+        what = f"{biggest['questions']:,} mixed questions"
+        rows.append((f"{what}: render ≤ validate", f"{stages['render']:.2f} s vs {stages['validate']:.2f} s "
+                     f"({stages['render'] / stages['validate']:.2f}×)", stages["render"] <= stages["validate"]))
+        rows.append((f"{what}: read ≤ 0.5× validate", f"{stages['read']:.2f} s vs {stages['validate']:.2f} s "
+                     f"({stages['read'] / stages['validate']:.2f}×)", stages["read"] <= 0.5 * stages["validate"]))
+    cold = r["cold"]
+    rows.append(("seed quiz cold build ≤ 1.2× the floor", f"{cold['ratio_to_floor']:.2f}× ({jobs} p.), "
+                 f"{cold['ratio_to_floor_jobs_1']:.2f}× (1 p.)", cold["ratio_to_floor"] <= 1.2))
+    mem = r["memory"]
+    if mem["questions"] >= 10_000:
+        worst = max(mem["jobs_1_max_rss_mb"], mem[f"jobs_{jobs}_tree_pss_mb"])
+        rows.append((f"peak memory of the {mem['questions']:,} build < 300 MB", f"{mem['jobs_1_max_rss_mb']} MB (1 p.), "
+                     f"{mem[f'jobs_{jobs}_tree_pss_mb']} MB ({jobs} p.)", worst < 300))
+    for row in r.get("growth", {}).get("rows", []):
+        if row["questions"] >= 100_000:
+            gj = r["growth"]["jobs"]
+            worst = max(row["jobs_1_max_rss_mb"], row.get(f"jobs_{gj}_tree_pss_mb", 0))
+            rows.append((f"peak memory of {row['questions']:,} questions ({row['sources']} source{'s' if row['sources'] > 1 else ''})"
+                         " < 1.5 GB", f"{row['jobs_1_max_rss_mb']:.0f} MB (1 p.), {row.get(f'jobs_{gj}_tree_pss_mb', 0):.0f} MB ({gj} p.)",
+                         worst < 1536))
+    return ["| target (issue 14) | this run | |", "|---|---|---|",
+            *(f"| {name} | {figure} | {'met' if ok else '**missed**'} |" for name, figure, ok in rows)]
 
 
 def update_readmes(table: str, out: Path) -> None:

@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qti_builder import content, pipeline
+from qti_builder.writers import base as writers_base
 from qti_builder.package import COMPRESS_LEVEL, compress, zip_parts, zip_timestamp
 from qti_builder.pipeline import BuildOptions, build, plan
 
@@ -52,6 +53,36 @@ def test_chunks_give_what_the_writer_gives_for_the_whole_quiz(tmp_path: Path, mo
     assert built(tmp_path, "chunked", 1) == whole
 
 
+def test_documents_held_compressed_give_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plain = built(tmp_path, "plain", 1)
+    held = []
+    monkeypatch.setattr(pipeline, "HOLD_PACKED_FROM", 0)  # every quiz is a big one
+    monkeypatch.setattr(pipeline, "held", lambda d: held.append(d) or writers_base.held(d))
+    monkeypatch.setattr(pipeline, "CHUNK", 3)
+    assert built(tmp_path, "packed", 1) == plain
+    assert {d.schema for d in held} == {"moodle-question", "qti12-item"}  # what a single file or assessment holds
+
+
+def test_a_drawn_section_split_over_chunks_keeps_its_group_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Canvas gives a question group its first question's points: a chunk that holds only later
+    questions of the section must still write those (it wrote its own first question's)."""
+    questions = "".join(f"{i}. Q{i}? {{#q{i} points={i}}}\n\nA) a\nB) b\n\nAnswer: A\n\n" for i in range(1, 7))
+    source = tmp_path / "g.md"
+    source.write_text("---\ntitle: G\n---\n\n# Pool {#pool select=2}\n\n" + questions, encoding="utf-8")
+
+    def canvas(name: str) -> bytes:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / name, formats=["canvas"], jobs=1))
+        return (tmp_path / name / "g.canvas.zip").read_bytes()
+
+    whole = canvas("whole")
+    monkeypatch.setattr(pipeline, "CHUNK", 2)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    assert canvas("chunked") == whole
+    with zipfile.ZipFile(io.BytesIO(whole)) as archive:
+        assessment = archive.read("g/g.xml").decode()
+    assert re.findall(r"<fieldlabel>points_possible</fieldlabel>\s*<fieldentry>([^<]*)<", assessment) == ["1"] * 6
+
+
 def test_plan_splits_big_quizzes_and_ignores_the_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pipeline, "CHUNK", 4)
     from qti_builder.diagnostics import DiagnosticSink
@@ -84,9 +115,14 @@ def test_every_task_runs_once_and_the_parent_takes_its_share() -> None:
     assert 0 in in_parent and len(in_parent) > 1
 
 
-def test_zip_writer_matches_zipfile() -> None:
-    documents = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
+SMALL_PACKAGE = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
                  "items/media/\ub2e4\uc774\uc5b4\uadf8\ub7a8.png": bytes(range(256)) * 8, "assessmentTest.xml": b""}
+#: More members than a zip's classic end record can count (a 100,000-question bank's QTI package).
+ZIP64_PACKAGE = {f"items/q{n:06d}.xml": b"<q>%d</q>" % n for n in range(65_540)}
+
+
+@pytest.mark.parametrize("documents", [SMALL_PACKAGE, ZIP64_PACKAGE], ids=["small", "zip64"])
+def test_zip_writer_matches_zipfile(documents: dict[str, bytes]) -> None:
     mine = b"".join(zip_parts(compress(path, data) for path, data in documents.items()))
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:
@@ -96,6 +132,7 @@ def test_zip_writer_matches_zipfile() -> None:
             info._compresslevel = COMPRESS_LEVEL  # type: ignore[attr-defined]
             archive.writestr(info, documents[path])
     assert mine == buffer.getvalue()
+    assert (b"PK\x06\x06" in mine[-200:]) == (len(documents) > 0xFFFF)
     with zipfile.ZipFile(io.BytesIO(mine)) as archive:
         assert archive.testzip() is None
         assert {name: archive.read(name) for name in archive.namelist()} == documents

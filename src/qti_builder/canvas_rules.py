@@ -110,14 +110,18 @@ def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
         yield 1, 1, f"an item shows {ref}, which is not in the package"
 
 
+_READ_TAGS = ("assessment", "section", "selection_number", "mattext", "item")
+
+
 def _read_assessment(data: bytes) -> tuple[str, float, set[str]]:
     """The assessment's ident, what Canvas makes of its points (every item's; a group's draw at
     its items' points) and the media its text shows."""
     ident, total, shown = "", 0.0, set()
     groups: list[list[float]] = []  # the points of each open section's items
     picks: list[int | None] = []
+    # Only the elements read here come up to Python (a big bank's assessment has millions).
     for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"), resolve_entities=False,
-                                          no_network=True):
+                                          no_network=True, tag=_READ_TAGS):
         if event == "start":
             if element.tag == "assessment":
                 ident = element.get("ident", "")
@@ -133,6 +137,9 @@ def _read_assessment(data: bytes) -> tuple[str, float, set[str]]:
         elif element.tag == "item":
             groups[-1].append(float(_metadata(element).get("points_possible") or 0) if groups else 0)
             element.clear()
+            parent = element.getparent()
+            while parent is not None and element.getprevious() is not None:
+                del parent[0]  # the items read before: cleared, but the tree still held them
         elif element.tag == "section":
             points, picked = groups.pop(), picks.pop()
             drawn = sum(points[:picked]) if picked is not None else sum(points)

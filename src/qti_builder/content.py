@@ -114,16 +114,33 @@ class Problem:
 # -- step 1 and 2 --------------------------------------------------------------------------------
 
 
-#: One line that Markdown and the sanitiser leave as it is: letters, digits, single spaces and
-#: punctuation that means nothing to CommonMark or its plugins, not starting like a list item.
-#: Most option and feedback texts are such lines, and skip both (tests/test_parallel.py).
-_PLAIN = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[,.;:?!'\"/()%@{}=+-]| (?! ))*(?<! )")
+#: One line that Markdown and the sanitiser leave as it is but for escaping ``&``, ``<`` and
+#: ``>``: it starts with a letter or digit (not like a list item: "1." "2)"), has single spaces
+#: and no trailing one, and punctuation that means nothing to CommonMark or its plugins inside a
+#: line: ``#`` heads only a line, ``>`` quotes only at its start, ``|`` needs a second line to
+#: make a table, ``&`` not followed by ``#`` or letters and digits up to a ``;`` starts no
+#: character reference, and ``<`` followed by a space starts no tag or autolink.
+#: Anything else (emphasis, backticks, ``$``, backslashes, brackets, ``~``, line breaks...) goes
+#: to the parser. Most stems, options and feedback of real banks are such lines, and skip the parser,
+#: the sanitiser and the tree (tests/test_fast_path.py compares both paths).
+_PLAIN = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[,.;:?!'\"/()%@{}=+#|>-]|&(?![A-Za-z0-9]+;|#)|<(?= )| (?! ))*(?<! )")
 
 
-@lru_cache(maxsize=8192)
-def _sanitised_html(text: str) -> str:
+def _plain_paragraph(text: str) -> str | None:
+    """``text`` as the one paragraph Markdown makes of it, when it provably is plain (``_PLAIN``)."""
     if _PLAIN.fullmatch(text):
-        return f"<p>{text}</p>"
+        return f"<p>{escape(text, quote=False)}</p>"
+    return None
+
+
+#: Only texts that are not plain lines get here. A quiz's frame asks for the title of every
+#: question before its chunks render them: a cache smaller than the bank's non-plain stems would
+#: have evicted them by then, and parse each again (a third more parses at 25,000 questions).
+@lru_cache(maxsize=1 << 16)
+def _sanitised_html(text: str) -> str:
+    plain = _plain_paragraph(text)
+    if plain is not None:
+        return plain
     raw = _md.render(text)
     return nh3.clean(
         raw,
@@ -159,8 +176,9 @@ Renames = tuple[tuple[str, str], ...]
 def render_block(text: str, media: Renames = ()) -> str:
     """Markdown as QTI 2.1 XHTML block content (serialised without a namespace: the templates put
     it inside elements of the QTI default namespace)."""
-    if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
-        return f"<p>{text}</p>"
+    plain = _plain_paragraph(text)
+    if plain is not None:  # nothing to convert, rename or drop
+        return plain
     root = _fragment(text)
     _to_qti(root)
     _rename_media(root, media)
@@ -177,8 +195,9 @@ def render_inline(text: str, media: Renames = ()) -> str:
 def render_html(text: str, media: Renames = ()) -> str:
     """Markdown as HTML for Moodle: math as TeX between ``\\(…\\)`` / ``$$…$$`` delimiters, which
     Moodle's MathJax and TeX filters render."""
-    if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
-        return f"<p>{text}</p>"
+    plain = _plain_paragraph(text)
+    if plain is not None:  # nothing to convert, rename or drop
+        return plain
     root = _fragment(text)
     for element, display in _formulas(root):
         tex = element.text or ""
@@ -199,8 +218,9 @@ def render_html_inline(text: str, media: Renames = ()) -> str:
 def render_canvas(text: str, media: Renames = ()) -> str:
     """Markdown as HTML for Canvas: math as Canvas's own equation images (the form its editor
     writes and its importer keeps unchanged, lms-import-facts.md), media at their package path."""
-    if _PLAIN.fullmatch(text):  # nothing to convert, rename or drop
-        return f"<p>{text}</p>"
+    plain = _plain_paragraph(text)
+    if plain is not None:  # nothing to convert, rename or drop
+        return plain
     root = _fragment(text)
     for element, display in _formulas(root):
         tex = element.text or ""
@@ -518,13 +538,21 @@ def _in_code(text: str, offset: int) -> bool:
     return line.count("`") % 2 == 1
 
 
-@lru_cache(maxsize=8192)
 def plain_text(text: str, width: int = 80) -> str:
     """A one-line plain rendering of Markdown's first paragraph, shortened to ``width`` characters
     (question names and titles). Taken from the sanitised HTML, so removed content stays removed;
     Markdown that renders to no text at all ("-", "***") falls back to the text as written."""
+    line = _plain_line(text)
+    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+
+
+#: Every title is asked for by each target, and a quiz's frame asks for all of them before its
+#: chunks do: a cache smaller than the bank would evict each title before it is asked again
+#: (bench/README.md). A line is short; 131,072 of them are a few tens of megabytes at most.
+@lru_cache(maxsize=1 << 17)
+def _plain_line(text: str) -> str:
     first = text.strip().split("\n\n", 1)[0]
     line = first if _PLAIN.fullmatch(first) else " ".join(_fragment(first).text_content().split())
     if not line:
         line = " ".join(re.sub(r"<[^>]*>", " ", text).split())
-    return line if len(line) <= width else line[: width - 1].rstrip() + "…"
+    return line

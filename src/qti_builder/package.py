@@ -39,6 +39,8 @@ _PERMISSIONS = 0o644 << 16  # rw-r--r--
 _UTF8_NAMES = 0x800
 _ZIP32_LIMIT = 0xFFFFFFFF
 _ZIP16_LIMIT = 0xFFFF
+#: "Version needed to extract" of the ZIP64 end records.
+_ZIP64_VERSION = 45
 
 
 def zip_timestamp() -> tuple[int, int, int, int, int, int]:
@@ -73,7 +75,8 @@ def zip_parts(entries: Iterable[Entry]) -> Iterator[bytes]:
         name = entry.path.encode("utf-8")
         flags = 0 if name.isascii() else _UTF8_NAMES
         if max(offset, entry.size, len(entry.data)) > _ZIP32_LIMIT:
-            raise ValueError("a package larger than 4 GiB needs ZIP64, which qti-builder does not write")
+            raise ValueError("a member of a package, or the members before it, larger than 4 GiB needs ZIP64 "
+                             "sizes, which qti-builder does not write")
         fields = (_VERSION, flags, zlib.DEFLATED, dos_time, dos_date, entry.crc, len(entry.data), entry.size, len(name), 0)
         header = struct.pack("<4s5HLLLHH", b"PK\x03\x04", *fields) + name
         directory.append(struct.pack("<4s6HLLLHHHHHLL", b"PK\x01\x02", _MADE_BY, *fields[:-1], 0, 0, 0, 0,
@@ -82,10 +85,17 @@ def zip_parts(entries: Iterable[Entry]) -> Iterator[bytes]:
         yield entry.data
         offset += len(header) + len(entry.data)
     central = b"".join(directory)
-    if len(directory) > _ZIP16_LIMIT or offset > _ZIP32_LIMIT:
-        raise ValueError("a package of more than 65535 files needs ZIP64, which qti-builder does not write")
     yield central
-    yield struct.pack("<4s4HLLH", b"PK\x05\x06", 0, 0, len(directory), len(directory), len(central), offset, 0)
+    count = len(directory)
+    if count > _ZIP16_LIMIT or max(offset, len(central)) > _ZIP32_LIMIT:
+        # A 100,000-question bank's QTI package has more members than the classic end record
+        # counts: the ZIP64 end record and its locator hold the real figures (APPNOTE 4.3.14-15),
+        # and the classic record says to look there, as Python's zipfile writes it.
+        yield struct.pack("<4sQ2H2L4Q", b"PK\x06\x06", 44, _ZIP64_VERSION, _ZIP64_VERSION, 0, 0, count, count,
+                          len(central), offset)
+        yield struct.pack("<4sLQL", b"PK\x06\x07", 0, offset + len(central), 1)
+    yield struct.pack("<4s4HLLH", b"PK\x05\x06", 0, 0, min(count, _ZIP16_LIMIT), min(count, _ZIP16_LIMIT),
+                      min(len(central), _ZIP32_LIMIT), min(offset, _ZIP32_LIMIT), 0)
 
 
 def package(output: Output) -> bytes:

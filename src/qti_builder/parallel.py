@@ -48,7 +48,7 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
         remote = [t for t in tasks if jobs > 1 and not here(t)]
         workers = min(jobs - (1 if local else 0), len(remote))
         if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
-            yield from map(work, tasks)
+            yield from map(_kept(work), tasks)
             return
         context = multiprocessing.get_context("fork")
         _shared = _Shared(remote, work, context.Value("i", 0))
@@ -60,10 +60,10 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
                 pool = context.Pool(workers, initializer=_worker_signals, initargs=(mask,))  # the workers start now
             # One call per task; a call that finds every task claimed returns None at once.
             results = pool.imap_unordered(_claim_and_work, range(len(remote)))
-            yield from map(work, local)
+            yield from map(_kept(work), local)
             while (task := _shared.claim()) is not None:
-                yield work(task)
-            yield from (result for result in results if result is not None)
+                yield _kept(work)(task)
+            yield from (_kept_result(result) for result in results if result is not None)
             pool.close()
         except BaseException:
             if pool is not None:
@@ -75,6 +75,26 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             _shared = None
     finally:
         gc.unfreeze()
+
+
+def _kept(work: Callable[[T], R]) -> Callable[[T], R]:
+    """``work``, after which what it returns is frozen too (:func:`_kept_result`)."""
+
+    def run_and_keep(task: T) -> R:
+        return _kept_result(work(task))
+
+    return run_and_keep
+
+
+def _kept_result(result: R) -> R:
+    """A task's result is held until the build ends (a big quiz's documents, hundreds of
+    thousands of objects): frozen, the collector does not scan it again at each full collection,
+    which otherwise grows with the results held and made a 25,000-question build an eighth
+    slower (bench/README.md). The young generations are collected first, so that the task's
+    garbage cycles are freed rather than frozen."""
+    gc.collect(1)
+    gc.freeze()
+    return result
 
 
 @dataclass

@@ -42,7 +42,7 @@ from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
 from .writers import WRITERS, Document, Output, Writer
-from .writers.base import assemble, is_spliced, single_file
+from .writers.base import assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -53,6 +53,11 @@ CHUNK = 250
 #: Questions rendered (summed over targets) below which a build stays in one process: forking
 #: workers and splitting quizzes costs more than it saves on a small build (bench/README.md).
 PARALLEL_FROM = 400
+#: Questions of a quiz from which the question documents of its single files and Canvas
+#: assessment, held until the file is put together, are held compressed: uncompressed they are
+#: about 3.7 KB per question, 370 MB of a 100,000-question bank (the sizes of its Moodle file and
+#: Canvas assessment); compressing them costs about 2 % of a build, which smaller quizzes do not pay.
+HOLD_PACKED_FROM = 20_000
 #: Stages reported per quiz and per build, in order.
 STAGES = ("read", "render", "validate", "package")
 
@@ -344,6 +349,8 @@ class _State:
     #: The quiz of each "items" task: made here, before forking, so that a worker walks only its
     #: own questions (touching the others would copy their memory pages into every worker).
     chunks: dict[Task, Quiz]
+    #: The quizzes whose held documents are held compressed (``HOLD_PACKED_FROM``).
+    packed: frozenset[int] = frozenset()
 
 
 _state: _State | None = None
@@ -371,6 +378,8 @@ def run_task(task: Task) -> TaskResult:
             result.parts = whole
         else:
             result.parts = documents
+        if task.quiz in _state.packed:
+            result.parts = [held(d) if d.question_id is not None else d for d in result.parts]
         result.timings = {"render": rendered - started, "validate": validated - rendered,
                           "package": time.perf_counter() - validated}
     else:
@@ -391,12 +400,37 @@ def _writer(name: str, part: str) -> type[Writer]:
     return type(f"{base.__name__}_{part}", (base,), {"renders_questions": part == "items", "renders_frame": part == "frame"})
 
 
-def _only(quiz: Quiz, ids: set[str]) -> Quiz:
-    """The quiz with only the questions in ``ids`` (sections kept, for their context)."""
+def _chunks(loaded: dict[int, LoadedQuiz], tasks: list[Task]) -> dict[Task, Quiz]:
+    """The quiz of each "items" task; the targets of one chunk share one."""
+    made: dict[tuple[int, tuple[str, ...]], Quiz] = {}
+    own: dict[int, dict[int, frozenset[str]]] = {}  # per quiz: each section's own question ids
+    for task in tasks:
+        if task.part == "items" and (task.quiz, task.questions) not in made:
+            quiz = loaded[task.quiz].quiz
+            if task.quiz not in own:
+                own[task.quiz] = {id(s): frozenset(q.id for q in s.questions) for _, s in quiz.iter_sections()}
+            made[task.quiz, task.questions] = _only(quiz, set(task.questions), own[task.quiz])
+    return {t: made[t.quiz, t.questions] for t in tasks if t.part == "items"}
+
+
+def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
+    """The quiz with only the questions in ``ids``, in the sections that hold them, those with a
+    description (an item of its own in the Canvas package) and their ancestors: what the
+    questions' documents depend on. ``own`` has each section's own question ids. A section
+    with none of them is left out, so that a chunk costs the same whatever the bank's size
+    (copying every section for every chunk made a 25,000-question bank's chunks cost 6 times a
+    10,000-question one's)."""
 
     def prune(sections: list) -> list:  # type: ignore[type-arg]
-        return [s.model_copy(update={"questions": [q for q in s.questions if q.id in ids], "sections": prune(s.sections)})
-                for s in sections]
+        kept = []
+        for s in sections:
+            children = prune(s.sections)
+            questions = [q for q in s.questions if q.id in ids] if not own[id(s)].isdisjoint(ids) else []
+            if questions or children or s.description:
+                copy = s.model_copy(update={"questions": questions, "sections": children})
+                copy._group_points = s.group_points()  # the group's points are its first question's
+                kept.append(copy)
+        return kept
 
     return quiz.model_copy(update={"sections": prune(quiz.sections)})
 
@@ -414,8 +448,9 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     for item in good.values():
         item.spans  # computed once, here, and inherited  # noqa: B018
-    chunks = {t: _only(good[t.quiz].quiz, set(t.questions)) for t in tasks if t.part == "items"}
-    _state = _State(good, schemas, options.templates, chunks)
+    chunks = _chunks(good, tasks)
+    packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
+    _state = _State(good, schemas, options.templates, chunks, packed)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
         for task_result in run(tasks, run_task, jobs, lambda task: task.here):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, StringConstraints, field_validator, model_validator
+from pydantic import Field, PrivateAttr, StringConstraints, field_validator, model_validator
 
 from .common import Identifier, Markdown, ModelBase, Problem
 from .questions import Question
@@ -24,6 +24,16 @@ class Section(ModelBase):
     sections: list["Section"] = Field(default_factory=list, description="Nested sections.")
     shuffle: bool = False
     select: int | None = Field(None, ge=1, description="Draw this many questions at random.")
+    #: Set on a copy that holds only some of the questions (a chunk of a big build), so that it
+    #: still knows what its first question is worth.
+    _group_points: float | None = PrivateAttr(default=None)
+
+    def group_points(self) -> float | None:
+        """What every question of a drawn section is worth where a group has one value per
+        question (a Canvas question group): its first question's points."""
+        if self._group_points is not None:
+            return self._group_points
+        return self.questions[0].points if self.questions else None
 
     @model_validator(mode="after")
     def _select_fits(self) -> "Section":

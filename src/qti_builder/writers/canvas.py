@@ -153,7 +153,7 @@ def section_entries(quiz: Quiz, section: Section) -> list[dict[str, Any]]:
     if section.select and items:
         # Canvas gives every question of a group the same points: the first question's
         # (profiles.py warns about the others).
-        points = number(section.questions[0].points)
+        points = number(section.group_points() or 0)
         entry.update(select=section.select, points=points, children=[{**item, "points": points} for item in items])
         return description + [entry] + nested
     entry["children"] = description + items + nested
