@@ -109,10 +109,11 @@ def canvas_mattext(ctx: Context, text: str | None, inline: bool = False) -> Mark
     if inline:
         rendered = content.render_canvas_inline(text or "", renames)
         if "<" not in rendered:
-            return Markup('<mattext texttype="text/plain">{}</mattext>').format(html_unescape(rendered))
+            return Markup('<mattext texttype="text/plain">' + escape_output(html_unescape(rendered)) + "</mattext>")
     else:
         rendered = content.render_canvas(text or "", renames)
-    return Markup('<mattext texttype="text/html">{}</mattext>').format(rendered)
+    # Joined rather than Markup.format, whose string.Formatter took half of this filter's time.
+    return Markup('<mattext texttype="text/html">' + escape_output(rendered) + "</mattext>")
 
 
 @pass_context
