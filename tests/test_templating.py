@@ -38,3 +38,26 @@ def test_templates_escape_each_output_once(overlay: bool, tmp_path: Path) -> Non
     env = _environment(tmp_path if overlay else None)
     rendered = env.from_string(TEMPLATE).render(text="a & <b> \"c\" 'd'", safe=Markup("<i>x</i>"), number=7)
     assert rendered == EXPECTED
+
+
+def test_a_macro_module_made_once_still_sees_what_its_macros_read() -> None:
+    """Built-in templates make a macro module imported with context once while what it reads is
+    unchanged (templating._Template); a macro that reads a name of the importing template's
+    context, or a filter that reads the media, must still see each render's own."""
+    from jinja2 import DictLoader
+
+    from qti_builder.templating import FILTERS, _Environment
+
+    env = _Environment(loader=DictLoader({
+        "macros": "{% macro free() %}[{{ item }}]{% endmacro %}{% macro bound(x) %}({{ x }}){% endmacro %}",
+        "page": '{% import "macros" as m with context %}{{ m.free() }}{{ m.bound(item) }}{{ m.bound(media) }}',
+    }), autoescape=True)
+    env.filters.update(FILTERS)
+    page = env.get_template("page")
+    assert [page.render(item=n, media=m) for n, m in [(1, "a"), (2, "a"), (2, "b"), (3, "b")]] == [
+        "[1](1)(a)", "[2](2)(a)", "[2](2)(b)", "[3](3)(b)"]
+    env.loader.mapping["macros"] = "{% macro bound(x) %}({{ x }}){% endmacro %}"  # type: ignore[union-attr]
+    bound = env.get_template("macros")
+    first = bound.make_module({"item": 1, "media": "a"}, True, {})
+    assert bound.make_module({"item": 2, "media": "a"}, True, {}) is first  # reads no name: made once
+    assert bound.make_module({"item": 2, "media": "b"}, True, {}) is not first  # the media changed
