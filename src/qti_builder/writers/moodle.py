@@ -30,6 +30,7 @@ import re
 from urllib.parse import quote
 from collections.abc import Callable
 from decimal import Decimal
+from functools import lru_cache
 from html import escape
 from typing import Any, ClassVar
 
@@ -168,6 +169,7 @@ def idnumber(quiz_id: str, question_id: str) -> str:
     return full if len(full) <= IDNUMBER_LENGTH else question_id
 
 
+@lru_cache(maxsize=1024)  # a bank has a few scores, asked for by every answer of every question
 def moodle_fraction(percent: float) -> str | None:
     """The grade option ``percent`` stands for, as Moodle writes it ('33.33333', '-50'), or None."""
     for grade in MOODLE_GRADES:
