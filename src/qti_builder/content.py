@@ -16,11 +16,11 @@ point at the source line; rendering itself never fails.
 from __future__ import annotations
 
 import re
-from html import escape
-from urllib.parse import quote, unquote
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from html import escape
+from urllib.parse import quote, unquote
 
 import latex2mathml.converter
 import nh3

@@ -108,3 +108,8 @@ def display_path(path: Path) -> str:
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
+
+
+def shorten(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters with a final '…', to quote it in a message."""
+    return text if len(text) <= width else text[: width - 1] + "…"

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from ..diagnostics import DiagnosticSink, SourceSpan
+from ..diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..media import safe_name
 from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
 
@@ -316,7 +316,7 @@ class QuizBuilder:
                                  for e in exc.errors()[:3])
             kind = f" ({pending.kind})" if pending.kind else ""
             self.skip(pending.kind or str(data.get("type", "question")), INVALID,
-                      f"question '{_short(pending.label)}'{kind} was skipped: {problems}", pending.span,
+                      f"question '{short(pending.label)}'{kind} was skipped: {problems}", pending.span,
                       hint="fix it in the original system and import again, or add it to the source by hand")
             return None
         span = pending.span
@@ -380,9 +380,9 @@ def _walk(sections: list[dict[str, Any]]) -> Any:
         yield from _walk(section["sections"])
 
 
-def _short(text: str, width: int = 60) -> str:
-    text = one_line(text)
-    return text if len(text) <= width else text[: width - 1] + "…"
+def short(text: str, width: int = 60) -> str:
+    """A text of the input on one line, cut to quote it in a message."""
+    return shorten(one_line(text), width)
 
 
 def markdown_from_html(builder: QuizBuilder, fragment: str, span: SourceSpan, where: str) -> str:

@@ -76,6 +76,8 @@ def _limits_text(limits: ImportLimits) -> str:
 
 def raise_hint(limit: str) -> str:
     return f"if the input is a real export, raise the limit with {OPTIONS[limit]}"
+
+
 ENTITY_HINT = ("entities can read local files (XXE) or expand to gigabytes (billion laughs); "
                "no quiz export needs them: export the quiz again without a DOCTYPE")
 

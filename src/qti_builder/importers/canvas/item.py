@@ -18,7 +18,7 @@ from lxml import etree
 from ...diagnostics import SourceSpan
 from ...model.questions import BLANK_MARKER, QuestionBase
 from ...writers.qti21 import item_title
-from ..base import LOST, UNSUPPORTED, one_line, same_title, sanitise_id
+from ..base import LOST, UNSUPPORTED, one_line, same_title, sanitise_id, short
 from .kinds import OWN_STEM, READERS
 from .processing import Condition, conditions
 from .text import text_content
@@ -63,18 +63,18 @@ class ItemReader:
         return self.reader.span(element if element is not None else self.item, self.member)
 
     def warn(self, code: str, message: str) -> None:
-        self.reader.builder.warn(code, f"question '{_short(self.label)}': {message}", self.span())
+        self.reader.builder.warn(code, f"question '{short(self.label)}': {message}", self.span())
 
     def skip(self, code: str, message: str) -> None:
         """Report the question as not imported, named and counted by its Canvas type."""
         kind = self.kind or "(none)"
-        self.reader.builder.skip(kind, code, f"question '{_short(self.label)}' ({kind}): {message}", self.span())
+        self.reader.builder.skip(kind, code, f"question '{short(self.label)}' ({kind}): {message}", self.span())
 
     def markdown(self, material: etree._Element | None, where: str, blanks: list[str] | None = None) -> str:
-        return self.reader.text.markdown(material, f"{where} of '{_short(self.label)}'", self.span(), self.member, blanks)
+        return self.reader.text.markdown(material, f"{where} of '{short(self.label)}'", self.span(), self.member, blanks)
 
     def html_markdown(self, fragment: str, where: str) -> str:
-        return self.reader.text.html_markdown(fragment, f"{where} of '{_short(self.label)}'", self.span(), self.member)
+        return self.reader.text.html_markdown(fragment, f"{where} of '{short(self.label)}'", self.span(), self.member)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -84,7 +84,7 @@ class ItemReader:
             return declared
         inferred = self._inferred_type()
         if inferred:
-            self.reader.builder.warn(LOST, f"question '{_short(self.label)}' has no Canvas question_type; read as {inferred} from its responses",
+            self.reader.builder.warn(LOST, f"question '{short(self.label)}' has no Canvas question_type; read as {inferred} from its responses",
                                      self.span(), hint="check the question in the preview")
         return inferred
 
@@ -181,8 +181,3 @@ class ItemReader:
 
 def _generated(ident: str) -> bool:
     return GENERATED_IDENT.match(ident) is not None
-
-
-def _short(text: str, width: int = 60) -> str:
-    text = one_line(text)
-    return text if len(text) <= width else text[: width - 1] + "…"

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import partial
+from html import escape
 
 from lxml import etree
 from lxml import html as lxml_html
 
 from .syntax import LABEL
+
+#: Text as HTML: ``&``, ``<`` and ``>`` escaped (quotes need none outside attributes).
+_escape = partial(escape, quote=False)
 
 #: ``<summary>`` texts that hide the answer (the block holds the answer, and perhaps why), an
 #: explanation, or a hint; any other summary is part of the page's visible text.
@@ -108,10 +113,6 @@ def inner_html(element: etree._Element, drop: tuple[etree._Element, ...] = ()) -
             continue
         out.append(etree.tostring(child, encoding="unicode", method="html", with_tail=True))
     return "".join(out).strip()
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 # -- HTML quizzes with inputs ---------------------------------------------------------------------

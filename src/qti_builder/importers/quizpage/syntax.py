@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...diagnostics import shorten
 from ...readers.markdown import syntax as S
 
 Data = dict[str, Any]
@@ -212,8 +213,7 @@ def join(lines: list[str], paragraphs: bool = False) -> str:
 
 
 def short(text: str, width: int = 50) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: width - 1] + "…"
+    return shorten(" ".join(text.split()), width)
 
 
 def paragraphs(text: str) -> list[str]:

@@ -9,7 +9,7 @@ import re
 import textwrap
 from dataclasses import dataclass, field
 
-from ...diagnostics import DiagnosticSink, SourceSpan
+from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
 from . import syntax as S
 
@@ -352,7 +352,7 @@ class Scanner:
         marks = "#" * section.level
         self.error("QB146", f"the heading '{marks} {section.title}' is followed by '{label}:', so it reads as a section "
                    "whose introduction students see, not as a question", section.line, section.title_column,
-                   hint=f"write the question as a numbered line, without '#': '{number}. {_shorten(section.title)}'")
+                   hint=f"write the question as a numbered line, without '#': '{number}. {shorten(section.title, 50)}'")
         # Its attributes were read as a section's; read them again as a question's.
         self.sink.items[:] = [d for d in self.sink.items
                               if not (d.code == "QB109" and d.span and d.span.path == self.path and d.span.line == section.line)]
@@ -402,14 +402,14 @@ class Scanner:
             number, offset = int(glued.group(1)), glued.end(1) + 1
             self.error("QB147", f"this line looks like question {number}, but its number needs a space after it",
                        paragraph.line, offset + 1,
-                       hint=f"write '{number}. {_shorten(line[offset:].strip())}': a number, '.' or ')', then a space")
+                       hint=f"write '{number}. {shorten(line[offset:].strip(), 50)}': a number, '.' or ')', then a space")
         elif misnumbered:
             number, offset = int(misnumbered.group(1)), misnumbered.end()
             self.error("QB147", f"this line looks like question {number}, but a question is numbered '{number}.' at the left margin",
-                       paragraph.line, 1, hint=f"write '{number}. {_shorten(line[offset:].strip())}'")
+                       paragraph.line, 1, hint=f"write '{number}. {shorten(line[offset:].strip(), 50)}'")
         else:
             self.error("QB147", f"this paragraph looks like a question: number it '{number}.'", paragraph.line, 1,
-                       hint=f"a question starts at the left margin with its number, '{number}. {_shorten(line.strip())}'; "
+                       hint=f"a question starts at the left margin with its number, '{number}. {shorten(line.strip(), 50)}'; "
                             f"without one, the text is read as part of {where}")
         if block is not None:
             del block.lines[paragraph.index:]
@@ -554,10 +554,6 @@ def _block_above(question: Question) -> str:
 
 def _depth(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
-
-
-def _shorten(text: str, width: int = 50) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _label_names() -> list[str]:

@@ -10,7 +10,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ...diagnostics import DiagnosticSink, SourceSpan
+from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ...i18n import TRUE_FALSE, true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
@@ -90,7 +90,7 @@ class QuestionBuilder:
         """``[[answer]]`` in a question whose type was guessed: without type=fill_in_blank the
         brackets stay in the text, and students see the answer."""
         for line, column, match in _blanks_in_text(q.stem):
-            self.error("QB174", f"the question text has the blank [[{_shorten(match.group(1))}]], but the question is not a "
+            self.error("QB174", f"the question text has the blank [[{shorten(match.group(1), 40)}]], but the question is not a "
                        "fill-in-the-blank question, so students would see the answer", line, column,
                        hint="add {type=fill_in_blank} to the question line (and remove its options and 'Answer:')")
             return
@@ -124,7 +124,7 @@ class QuestionBuilder:
         doubt = essay_doubt(answer.block.text(), q.stem.lines, self.true_words + self.false_words) if answer else None
         if answer is None or doubt is None:
             return
-        text = _shorten(answer.block.text())
+        text = shorten(answer.block.text(), 40)
         at = (answer.line, answer.block.column)
         keep = "; to keep an essay with this model answer, add {type=essay}"
         if doubt == "QB171":
@@ -196,7 +196,7 @@ class QuestionBuilder:
             if report:
                 named = [o.letter for o in q.options if _plain(o.text.text()).lower() == _plain(S.bare(value))]
                 fix = f"'Answer: {named[0]}'" if named else "e.g. 'Answer: B' or 'Answer: A, C'"
-                self.error("QB125", f"cannot read the answer '{_shorten(value)}'", answer.line, answer.block.column,
+                self.error("QB125", f"cannot read the answer '{shorten(value, 40)}'", answer.line, answer.block.column,
                            hint=f"give the letter of the correct option, {fix}")
             return []
         for letter in picked if report else []:
@@ -260,7 +260,7 @@ class QuestionBuilder:
             return
         word = S.bare(answer.block.text())
         if word not in self.true_words + self.false_words:
-            self.error("QB138", f"a true/false answer is one of {', '.join(S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2])}, not '{_shorten(word)}'",
+            self.error("QB138", f"a true/false answer is one of {', '.join(S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2])}, not '{shorten(word, 40)}'",
                        answer.line, answer.block.column, hint="write 'Answer: true' or 'Answer: false' (or '정답: 참' or '정답: 거짓')")
             return
         data["answer"] = word in self.true_words
@@ -292,7 +292,7 @@ class QuestionBuilder:
             text = label.block.text()
             match = S.NUMERIC_ANSWER.match(text.replace(" ", ""))
             if not match:
-                self.error("QB139", f"cannot read the number '{_shorten(text)}'", label.line, label.block.column,
+                self.error("QB139", f"cannot read the number '{shorten(text, 40)}'", label.line, label.block.column,
                            hint="write 3.14, 3.14 ± 0.01, 100 ± 5%, or a range 2..4, with '.' for decimals; a unit goes in {unit=cm}")
                 continue
             if match.group("low") is not None:
@@ -329,7 +329,7 @@ class QuestionBuilder:
             match = S.PAIR.match(item.text())
             if not match or not match.group(2).strip():
                 self.error("QB140", "a matching item is 'prompt -> answer' (or '-> answer' for a distractor)", item.line, item.column,
-                           hint=f"write '- {_shorten(item.text().rstrip(' ->→=')) or 'prompt'} -> answer'")
+                           hint=f"write '- {shorten(item.text().rstrip(' ->→='), 40) or 'prompt'} -> answer'")
                 continue
             if match.group(1).strip():
                 self.source.at(loc + ("pairs", len(pairs)), item.line, item.column)
@@ -368,7 +368,7 @@ class QuestionBuilder:
                     offset = 2 + sum(len(part) + 1 for part in match.group(1).split("|")[:second])
                     offset += len(match.group(1).split("|")[second]) - len(match.group(1).split("|")[second].lstrip())
                     names = " and ".join(f"'{a[1:].strip()}'" for _, a in starred)
-                    self.error("QB142", f"the drop-down [[{_shorten(match.group(1))}]] marks {len(starred)} options as correct "
+                    self.error("QB142", f"the drop-down [[{shorten(match.group(1), 40)}]] marks {len(starred)} options as correct "
                                f"({names}); it can have only one", line, column + offset,
                                hint=f"remove the '*' before '{starred[1][1][1:].strip()}'; to accept several answers, "
                                     "write a text blank without stars: [[answer | other answer]]")
@@ -481,10 +481,6 @@ def _next_letter(letters: list[str]) -> str:
 
 def _plain(markdown: str) -> str:
     return " ".join(markdown.replace("`", "").split())
-
-
-def _shorten(text: str, width: int = 40) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _article(word: str) -> str:
