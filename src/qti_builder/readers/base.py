@@ -17,20 +17,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model import IDENTIFIER_PATTERN, Quiz, QuizSettings
-from .model_errors import explain
+from ..model import IDENTIFIER_PATTERN, Quiz
+from .model_errors import explain, report_setting_error
 from .source_map import KEY, Loc, SourceMap, suggest
 
-#: Each quiz setting: what its value is, and an example line (docs/source-format.md#quiz-settings).
-SETTING_FORMS: dict[str, tuple[str, str]] = {
-    "time_limit": ("a whole number of minutes from 1 to 10080", "time_limit: 45"),
-    "allowed_attempts": ("a number from 1 to 1000, or 'unlimited'", "allowed_attempts: 2"),
-    "shuffle_answers": ("true or false", "shuffle_answers: true"),
-    "show_correct_answers": ("true or false", "show_correct_answers: false"),
-    "one_question_at_a_time": ("true or false", "one_question_at_a_time: true"),
-    "quiz_type": ("'graded' or 'practice'", "quiz_type: practice"),
-}
-assert list(SETTING_FORMS) == list(QuizSettings.model_fields), "a form for every setting, in the model's order"
 
 __all__ = ["KEY", "Loc", "SourceMap", "read_with", "suggest", "validate_quiz"]
 
@@ -148,7 +138,7 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
             reported: set[Loc] = set()
             for err, loc in errors:
                 if loc[:1] == ("settings",):
-                    _settings_error(err, loc, data.get("settings"), source, sink, reported)
+                    report_setting_error(err, loc, data.get("settings"), source, sink, reported)
             found = [explain(err, loc, data, source) for err, loc in errors if loc[:1] != ("settings",)]
             # "unknown key 'choice'; did you mean 'choices'?" says it all: leave out "no 'choices'".
             meant = {(f.parent, f.meant) for f in found if f.code == "QB203" and f.meant}
@@ -171,43 +161,6 @@ def _texts_as_written(data: dict[str, Any], errors: list[tuple[Any, Loc]], sourc
         parent[loc[-1]] = written
         changed = True
     return changed
-
-
-def _settings_error(err: Any, loc: Loc, settings: Any, source: SourceMap, sink: DiagnosticSink, reported: set[Loc]) -> None:
-    """A quiz setting the model refuses, said in the source's terms: what the value must be and
-    an example line, or the setting a misspelt name is closest to. One error per setting (a
-    value refused by every branch of a union is one mistake)."""
-    names = list(SETTING_FORMS)
-    if len(loc) == 1 or not isinstance(settings, dict):
-        if ("settings",) not in reported:
-            reported.add(("settings",))
-            sink.error("QB201", f"settings must be a mapping of setting names to values, not {_shown(settings)} (at settings)",
-                       source.locate(loc[:1]), hint="write 'settings:' and, indented below it, lines such as '  time_limit: 45'")
-        return
-    name = str(loc[1])
-    if loc[:2] in reported:
-        return
-    reported.add(loc[:2])
-    if err["type"] == "extra_forbidden":
-        sink.error("QB201", f"unknown setting '{name}'{suggest(name, names)} (at settings.{name})",
-                   source.locate(("settings", KEY, name)), hint=f"settings: {', '.join(names)}")
-        return
-    what, example = SETTING_FORMS[name]
-    sink.error("QB201", f"{name} is {what}, not {_shown(settings.get(name))} (at settings.{name})",
-               source.locate(("settings", name)), hint=f"for example '{example}'")
-
-
-def _shown(value: Any) -> str:
-    """A value as the source spelt it, near enough: YAML's words for true, false and nothing."""
-    if value is None:
-        return "empty"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return f"'{value}'"
-    if isinstance(value, (dict, list)):
-        return "a mapping" if isinstance(value, dict) else "a list"
-    return str(value)
 
 
 def _data_loc(data: Any, loc: Loc) -> Loc:

@@ -3,7 +3,8 @@
 Pydantic says "Field required" or "Input should be a valid dictionary or instance of Feedback";
 an author needs to hear which key is missing from which question, which key was meant instead of
 an unknown one, and what to write. :func:`explain` turns one pydantic error into a code, a
-message, a hint and the place to report it, from a table of error kinds.
+message, a hint and the place to report it, from a table of error kinds;
+:func:`report_setting_error` says a quiz setting's error in the terms of the settings table.
 
 Codes: QB203 an unknown key, QB204 a missing field, QB205 a value of the wrong kind (text, number,
 true/false, list, mapping), QB131 an unknown question type, QB201 every other value the model
@@ -19,7 +20,8 @@ from typing import Any, Union, get_args, get_origin
 
 from pydantic import BaseModel
 
-from ..model import QUESTION_CLASSES, Quiz
+from ..diagnostics import DiagnosticSink
+from ..model import QUESTION_CLASSES, Quiz, QuizSettings
 from ..model.common import Problem
 from .source_map import KEY, Loc, SourceMap, suggest
 
@@ -38,7 +40,7 @@ EXAMPLES = {
     "id": "q1", "title": "Python basics", "stem": "the question text", "text": "the choice's text",
     "answer": "true", "prompt": "France", "model_answer": "what graders should look for", "sections": "[...]",
     "points": "2", "score": "50", "value": "3.14", "tolerance": "0.01", "select": "2", "expected_lines": "10",
-    "min_words": "50", "max_words": "200", "attachments": "1", "max_files": "2", "time_limit": "30",
+    "min_words": "50", "max_words": "200", "attachments": "1", "max_files": "2",
 }
 LIST_EXAMPLES = {
     "choices": "- {id: A, text: Paris, correct: true}", "answers": "- {text: Paris}", "pairs": "- {prompt: France, answer: Paris}",
@@ -283,3 +285,53 @@ def _writer(source: SourceMap, loc: Loc) -> typing.Callable[[str, str], str]:
     if source.syntax == "markdown" and len(loc) > 1:
         return lambda field, value: f"{field}={value}"
     return lambda field, value: f"{field}: {value}"
+
+
+#: Each quiz setting: what its value is, and an example line (docs/source-format.md#quiz-settings).
+SETTING_FORMS: dict[str, tuple[str, str]] = {
+    "time_limit": ("a whole number of minutes from 1 to 10080", "time_limit: 45"),
+    "allowed_attempts": ("a number from 1 to 1000, or 'unlimited'", "allowed_attempts: 2"),
+    "shuffle_answers": ("true or false", "shuffle_answers: true"),
+    "show_correct_answers": ("true or false", "show_correct_answers: false"),
+    "one_question_at_a_time": ("true or false", "one_question_at_a_time: true"),
+    "quiz_type": ("'graded' or 'practice'", "quiz_type: practice"),
+}
+assert list(SETTING_FORMS) == list(QuizSettings.model_fields), "a form for every setting, in the model's order"
+
+
+def report_setting_error(err: Any, loc: Loc, settings: Any, source: SourceMap, sink: DiagnosticSink, reported: set[Loc]) -> None:
+    """A quiz setting the model refuses, said in the source's terms: what the value must be and
+    an example line, or the setting a misspelt name is closest to. One error per setting (a
+    value refused by every branch of a union is one mistake)."""
+    names = list(SETTING_FORMS)
+    if len(loc) == 1 or not isinstance(settings, dict):
+        if ("settings",) not in reported:
+            reported.add(("settings",))
+            sink.error("QB201", f"settings must be a mapping of setting names to values, not {_setting_value(settings)} (at settings)",
+                       source.locate(loc[:1]), hint="write 'settings:' and, indented below it, lines such as '  time_limit: 45'")
+        return
+    name = str(loc[1])
+    if loc[:2] in reported:
+        return
+    reported.add(loc[:2])
+    if err["type"] == "extra_forbidden":
+        sink.error("QB201", f"unknown setting '{name}'{suggest(name, names)} (at settings.{name})",
+                   source.locate(("settings", KEY, name)), hint=f"settings: {', '.join(names)}")
+        return
+    what, example = SETTING_FORMS[name]
+    sink.error("QB201", f"{name} is {what}, not {_setting_value(settings.get(name))} (at settings.{name})",
+               source.locate(("settings", name)), hint=f"for example '{example}'")
+
+
+def _setting_value(value: Any) -> str:
+    """A setting's value as the source spelt it, near enough: YAML's words for true, false and
+    nothing, text quoted."""
+    if value is None:
+        return "empty"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    return str(value)
