@@ -17,8 +17,8 @@ target cannot carry (docs/import.md lists the same losses), and nothing else:
   them in), and a wildcard answer of a question that is not case sensitive in lower case (its
   pattern spells each letter ``[xX]``; with only such answers and no letter in them, case
   sensitivity is not recorded at all); a percent tolerance; text blanks' answers that differ only in case when the question
-  is not case sensitive (one mapEntry); outcome feedback a kind cannot show (writers.qti21.
-  OUTCOME_FEEDBACK); the quiz description (the manifest holds its first paragraph as plain text).
+  is not case sensitive (one mapEntry); outcome feedback a kind cannot show (a kind's
+  ``outcome_feedback`` in kinds.py); the quiz description (the manifest holds its first paragraph as plain text).
 - Quiz settings (docs/source-format.md#quiz-settings): Moodle XML holds none of them; the QTI 2.1
   test holds the time limit, allowed attempts and show correct answers, not shuffle answers, one
   question at a time or graded/practice.

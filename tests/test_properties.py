@@ -78,6 +78,7 @@ from hypothesis import HealthCheck, settings  # noqa: E402
 
 from qti_builder.checks import check_content  # noqa: E402
 from qti_builder.diagnostics import Severity  # noqa: E402
+from qti_builder.kinds import KINDS  # noqa: E402
 from qti_builder.media import MediaSet  # noqa: E402
 from qti_builder.model import Quiz  # noqa: E402
 from qti_builder.package import package  # noqa: E402
@@ -91,8 +92,7 @@ IDENT = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
 
 @st.composite
 def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
-    kind = draw(st.sampled_from(["single_choice", "multiple_response", "true_false", "short_answer", "numerical",
-                                 "essay", "file_upload", "matching", "ordering", "fill_in_blank", "text_only"]))
+    kind = draw(st.sampled_from(list(KINDS)))
     base = {"type": kind, "id": qid, "stem": draw(WORDS), "points": draw(st.sampled_from([0.5, 1, 2, 3, 10]))}
     if draw(st.booleans()):
         base["feedback"] = {"general": draw(WORDS), "correct": draw(WORDS), "incorrect": draw(WORDS)}
@@ -123,6 +123,8 @@ def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
         base["stem"] = f"{draw(WORDS)} [[b1]] {draw(WORDS)} [[b2]]."
         base["blanks"] = [{"id": "b1", "kind": "text", "answers": [draw(WORDS)]},
                           {"id": "b2", "kind": "dropdown", "answers": [draw(WORDS)], "options": [f"{draw(WORDS)} x"]}]
+    else:
+        assert kind == "text_only", f"questions() draws no fields of {kind} questions: add them above"
     return base
 
 

@@ -91,10 +91,9 @@ def test_alias_bomb_is_refused(tmp_path: Path) -> None:
 
 def test_type_the_writers_cannot_handle_yet_is_reported_not_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Both writers handle every kind now: a QTI writer without true/false stands in for a new kind.
-    from qti_builder.model import TrueFalseQuestion
     from qti_builder.writers.qti21 import Qti21Writer
 
-    monkeypatch.setattr(Qti21Writer, "templates", {k: v for k, v in Qti21Writer.templates.items() if k is not TrueFalseQuestion})
+    monkeypatch.setattr(Qti21Writer, "adapters", {k: v for k, v in Qti21Writer.adapters.items() if k != "true_false"})
     source = write(tmp_path, "tf.yaml", QUIZ + '      - {type: true_false, id: q3, stem: "참일까요?", answer: true}\n')
     try:
         build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from html import escape
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 from . import content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, SourceSpan
 from .i18n import preview_words, true_false_labels
+from .kinds import KINDS
 from .model import Quiz, QuizSettings
 from .model.questions import BLANK_MARKER, Question
 from .package import write_files
@@ -97,13 +99,17 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     for ancestors, section in quiz.iter_sections():
         questions = []
         for question in section.questions:
-            if question.type != "text_only":
+            answered = KINDS[question.type].answered
+            if answered:
                 number += 1
+            kind = PREVIEW_KINDS[question.type]
             questions.append({
                 "q": question,
-                "number": number if question.type != "text_only" else None,
+                "number": number if answered else None,
                 "stem": _stem(question, html),
-                "view": KIND_VIEWS[question.type](question, inline, words, quiz),
+                "template": kind.template,
+                "answer_template": kind.answer_template,
+                "view": kind.view(question, inline, words, quiz),
                 "feedback": {k: html(v) for k, v in question.feedback.model_dump().items() if v},
                 "diagnostics": by_question.get(question.id, []),
                 "span": spans.get(question.id),
@@ -224,9 +230,31 @@ def _nothing(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, 
     return {}
 
 
-#: Question kind -> what its template needs (templates: templates/preview/kinds/<kind>.html.j2).
-KIND_VIEWS = {
-    "single_choice": _choices, "multiple_response": _choices, "true_false": _true_false,
-    "short_answer": _short_answer, "numerical": _numerical, "essay": _open, "file_upload": _open,
-    "matching": _matching, "ordering": _ordering, "fill_in_blank": _blanks, "text_only": _nothing,
+@dataclass(frozen=True)
+class PreviewKind:
+    """How the preview shows one kind: what a student sees, what "show answer" shows (None: no
+    answer to show), and the function that computes what both templates need."""
+
+    template: str
+    answer_template: str | None
+    view: Callable[[Any, Callable[[str | None], str], dict[str, str], Quiz], dict[str, Any]]
+
+
+#: Each kind's templates (in templates/preview/kinds/) and view (tests/test_kinds.py: one per kind).
+PREVIEW_KINDS = {
+    "single_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/single_choice.answer.html.j2",
+                                 _choices),
+    "multiple_response": PreviewKind("preview/kinds/multiple_response.html.j2",
+                                     "preview/kinds/multiple_response.answer.html.j2", _choices),
+    "true_false": PreviewKind("preview/kinds/true_false.html.j2", "preview/kinds/true_false.answer.html.j2", _true_false),
+    "short_answer": PreviewKind("preview/kinds/short_answer.html.j2", "preview/kinds/short_answer.answer.html.j2",
+                                _short_answer),
+    "numerical": PreviewKind("preview/kinds/numerical.html.j2", "preview/kinds/numerical.answer.html.j2", _numerical),
+    "essay": PreviewKind("preview/kinds/essay.html.j2", "preview/kinds/essay.answer.html.j2", _open),
+    "file_upload": PreviewKind("preview/kinds/file_upload.html.j2", "preview/kinds/file_upload.answer.html.j2", _open),
+    "matching": PreviewKind("preview/kinds/matching.html.j2", "preview/kinds/matching.answer.html.j2", _matching),
+    "ordering": PreviewKind("preview/kinds/ordering.html.j2", "preview/kinds/ordering.answer.html.j2", _ordering),
+    "fill_in_blank": PreviewKind("preview/kinds/fill_in_blank.html.j2", "preview/kinds/fill_in_blank.answer.html.j2",
+                                 _blanks),
+    "text_only": PreviewKind("preview/kinds/text_only.html.j2", None, _nothing),
 }

@@ -3,8 +3,10 @@
 For Canvas this is what the Canvas package (:mod:`.writers.canvas`) cannot carry: Canvas Classic
 Quizzes has fewer settings than the model, so the package leaves some out or states them the
 nearest way Canvas can hold. The facts come from shared/docs/lms-import-facts.md and Canvas's
-exporter (canvas-lms ``lib/cc/qti/qti_items.rb``). Facts are data where they can be: a table of
-losses by question kind, plus checks that depend on a question's settings and its section.
+exporter (canvas-lms ``lib/cc/qti/qti_items.rb``). Facts are data where they can be: what every
+question of a kind loses is in the kind's spec (``losses`` in :mod:`.kinds`); what depends on a
+question's settings is one check per kind (CANVAS_KIND_CHECKS), plus the checks of any question
+and its section.
 """
 
 from __future__ import annotations
@@ -16,16 +18,11 @@ from typing import Any
 from .content import render_canvas_inline
 from .diagnostics import DiagnosticSink, SourceSpan
 from .i18n import true_false_labels
+from .kinds import KINDS
 from .model import Quiz, Section
-from .writers.canvas import SHUFFLED_KINDS, shuffles_answers, true_false_is_native
-
-#: Canvas: what the package loses for every question of a kind.
-CANVAS_LOSSES: dict[str, tuple[str, ...]] = {
-    "multiple_response": ("partial credit follows Canvas's own rule for multiple answers, not this question's option "
-                          "scores",),
-    "ordering": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each listing every "
-                 "item, with credit per position instead of all or nothing",),
-}
+from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+                              NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, TrueFalseQuestion)
+from .writers.canvas import shuffles_answers, true_false_is_native
 
 _MARKUP = re.compile(r"<")
 
@@ -36,9 +33,11 @@ def _plain_only(texts: list[str]) -> bool:
 
 
 def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
+    """What Canvas loses of any question, by its settings and its section; its kind's own checks
+    (CANVAS_KIND_CHECKS) come between."""
     if q.feedback.partially_correct:
         yield "partially-correct feedback is left out: Canvas has no such comments"
-    if isinstance(q, SHUFFLED_KINDS):
+    if KINDS[q.type].shuffled:
         quiz_shuffles = shuffles_answers(quiz)
         if q.shuffle != quiz_shuffles:
             state = "shuffles" if quiz_shuffles else "does not shuffle"
@@ -46,42 +45,87 @@ def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
                    f"this question's shuffle={str(q.shuffle).lower()} is not kept (set settings.shuffle_answers)")
         if quiz_shuffles and any(getattr(c, "fixed", False) for c in getattr(q, "choices", [])):
             yield "pinned choices (fixed) are shuffled with the others: Canvas pins none"
-    if q.type == "true_false" and not true_false_is_native(quiz.language):
+    yield from CANVAS_KIND_CHECKS[q.type](quiz, q)
+    yield from _section_checks(section, q)
+
+
+# -- per kind: what Canvas loses of a question of that kind, by the question's own settings -----
+
+
+def _nothing_lost(quiz: Quiz, q: Any) -> Iterator[str]:
+    yield from ()
+
+
+def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> Iterator[str]:
+    if not true_false_is_native(quiz.language):
         labels = "/".join(true_false_labels(quiz.language))
         yield (f"becomes a multiple-choice question with the answers {labels}: Canvas makes true/false questions "
                "only of the English answers True/False")
-    if q.type == "short_answer":
-        if any(a.score < 100 for a in q.answers):
-            yield "answers worth less than 100 % are left out (with their feedback): Canvas gives every answer full credit"
-        if any(re.search(r"(?<!\\)\*", a.text) for a in q.answers if a.score == 100):
-            yield "Canvas has no wildcards: an answer with * is accepted only as written without its stars"
-        if q.case_sensitive:
-            yield "case-sensitive matching is not carried: Canvas's short-answer question has no such setting"
-    if q.type == "numerical":
-        if any(a.score < 100 for a in q.answers):
-            yield "answers worth less than 100 % are left out (with their feedback): Canvas gives every answer full credit"
-        if q.unit:
-            yield f"Canvas has no unit field: the unit ({q.unit}) is written after the question text"
-    if q.type == "essay":
-        lost = [name for name, given in (
-            ("the response format", q.response_format != "editor"), ("the expected length", q.expected_lines != 15),
-            ("the word limits", q.min_words or q.max_words), ("attachments", q.attachments)) if given]
-        if lost:
-            yield f"{', '.join(lost)} are not carried: Canvas's essay question has no such settings"
-    if q.type == "file_upload" and (q.max_files > 1 or q.allowed_types):
+
+
+def _short_answer(quiz: Quiz, q: ShortAnswerQuestion) -> Iterator[str]:
+    if any(a.score < 100 for a in q.answers):
+        yield "answers worth less than 100 % are left out (with their feedback): Canvas gives every answer full credit"
+    if any(re.search(r"(?<!\\)\*", a.text) for a in q.answers if a.score == 100):
+        yield "Canvas has no wildcards: an answer with * is accepted only as written without its stars"
+    if q.case_sensitive:
+        yield "case-sensitive matching is not carried: Canvas's short-answer question has no such setting"
+
+
+def _numerical(quiz: Quiz, q: NumericalQuestion) -> Iterator[str]:
+    if any(a.score < 100 for a in q.answers):
+        yield "answers worth less than 100 % are left out (with their feedback): Canvas gives every answer full credit"
+    if q.unit:
+        yield f"Canvas has no unit field: the unit ({q.unit}) is written after the question text"
+
+
+def _essay(quiz: Quiz, q: EssayQuestion) -> Iterator[str]:
+    lost = [name for name, given in (
+        ("the response format", q.response_format != "editor"), ("the expected length", q.expected_lines != 15),
+        ("the word limits", q.min_words or q.max_words), ("attachments", q.attachments)) if given]
+    if lost:
+        yield f"{', '.join(lost)} are not carried: Canvas's essay question has no such settings"
+
+
+def _file_upload(quiz: Quiz, q: FileUploadQuestion) -> Iterator[str]:
+    if q.max_files > 1 or q.allowed_types:
         yield "the number of files and the allowed file types are not carried: Canvas's file-upload question has no such settings"
-    if q.type == "matching" and not _plain_only([p.answer for p in q.pairs] + list(q.distractors)):
+
+
+def _matching(quiz: Quiz, q: MatchingQuestion) -> Iterator[str]:
+    if not _plain_only([p.answer for p in q.pairs] + list(q.distractors)):
         yield "matching answers are plain text in Canvas: their formatting (code, math, images) is lost"
-    if q.type == "ordering" and not _plain_only(list(q.items)):
+
+
+def _ordering(quiz: Quiz, q: OrderingQuestion) -> Iterator[str]:
+    if not _plain_only(list(q.items)):
         yield "drop-down options are plain text in Canvas: the items' formatting (code, math, images) is lost"
-    if q.type == "fill_in_blank":
-        kinds = {b.kind for b in q.blanks}
-        if kinds == {"text", "dropdown"}:
-            yield ("Canvas has no question with both text and drop-down blanks: the drop-downs become text blanks "
-                   "accepting their right answers, and their wrong options are left out")
-        if q.case_sensitive and "text" in kinds:
-            yield "case-sensitive matching is not carried: Canvas's blanks have no such setting"
-    yield from _section_checks(section, q)
+
+
+def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> Iterator[str]:
+    kinds = {b.kind for b in q.blanks}
+    if kinds == {"text", "dropdown"}:
+        yield ("Canvas has no question with both text and drop-down blanks: the drop-downs become text blanks "
+               "accepting their right answers, and their wrong options are left out")
+    if q.case_sensitive and "text" in kinds:
+        yield "case-sensitive matching is not carried: Canvas's blanks have no such setting"
+
+
+#: Each kind's own checks (tests/test_kinds.py: one per kind). What Canvas loses of every
+#: question of a kind, whatever its settings, is the kind's ``losses`` in kinds.py.
+CANVAS_KIND_CHECKS: dict[str, Callable[[Quiz, Any], Iterator[str]]] = {
+    "single_choice": _nothing_lost,
+    "multiple_response": _nothing_lost,
+    "true_false": _true_false,
+    "short_answer": _short_answer,
+    "numerical": _numerical,
+    "essay": _essay,
+    "file_upload": _file_upload,
+    "matching": _matching,
+    "ordering": _ordering,
+    "fill_in_blank": _fill_in_blank,
+    "text_only": _nothing_lost,
+}
 
 
 def _section_checks(section: Section, q: Any) -> Iterator[str]:
@@ -101,15 +145,16 @@ def _section_checks(section: Section, q: Any) -> Iterator[str]:
         yield f"Canvas Classic keeps questions in their order: the section '{section.id}' is not shuffled"
 
 
-#: Profile name -> (losses by kind, conditional checks).
-PROFILES: dict[str, tuple[dict[str, tuple[str, ...]], Callable[[Quiz, Section, Any], Iterator[str]]]] = {
-    "canvas": (CANVAS_LOSSES, _canvas_checks),
+#: Profile name -> its checks of one question (in its section). What a profile's LMS loses of
+#: every question of a kind comes first, from the kind's ``losses`` (kinds.py).
+PROFILES: dict[str, Callable[[Quiz, Section, Any], Iterator[str]]] = {
+    "canvas": _canvas_checks,
 }
 
 
 def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> None:
     """Warn, per question, about what ``profile``'s importer loses."""
-    losses, checks = PROFILES[profile]
+    checks = PROFILES[profile]
     name = profile.capitalize()
     for _, section in quiz.iter_sections():
         if section.select and not section.questions:  # draws among nested sections only
@@ -119,7 +164,7 @@ def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: 
                              f"cannot: all their questions are asked (question '{first.id}')", spans.get(first.id),
                              hint="give the section questions of its own to draw from, or drop 'select'")
         for question in section.questions:
-            for message in (*losses.get(question.type, ()), *checks(quiz, section, question)):
+            for message in (*KINDS[question.type].losses.get(profile, ()), *checks(quiz, section, question)):
                 sink.warning("QB601", f"{name}: {message} (question '{question.id}')", spans.get(question.id),
                              hint=f"see docs/question-types.md for what {name} does with each type")
 

@@ -11,22 +11,11 @@ from __future__ import annotations
 from collections import Counter
 
 from .diagnostics import SourceSpan
+from .kinds import KINDS
 from .model import Quiz
 
 #: Every question type, in the order summaries list them (the order of the docs), in words.
-TYPE_WORDS = {
-    "single_choice": "single choice",
-    "multiple_response": "multiple response",
-    "true_false": "true/false",
-    "short_answer": "short answer",
-    "numerical": "numerical",
-    "essay": "essay",
-    "file_upload": "file upload",
-    "matching": "matching",
-    "ordering": "ordering",
-    "fill_in_blank": "fill-in-the-blank",
-    "text_only": "text-only item",
-}
+TYPE_WORDS = {name: spec.words for name, spec in KINDS.items()}
 
 
 def type_summary(quiz: Quiz) -> str:

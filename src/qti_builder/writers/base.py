@@ -5,16 +5,15 @@ from __future__ import annotations
 import re
 import traceback
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import jinja2
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..media import MediaSet
 from ..model import Quiz
-from ..model.questions import QuestionBase
 
 #: A single-file output (Moodle XML), or one member of a package (a Canvas assessment), is a frame
 #: with this comment (the one Moodle's own export writes) on a line of its own where each question
@@ -90,6 +89,16 @@ def assemble(documents: Iterable[Document]) -> list[Document]:
     return members
 
 
+@dataclass(frozen=True)
+class KindAdapter:
+    """How a target writes one question kind: the template of its question and the function that
+    computes what the template shows beyond the question itself. Each target registers one per
+    kind (``Writer.adapters``) and adds its own fields in a subclass."""
+
+    template: str
+    context: Callable[..., dict[str, Any]]
+
+
 @dataclass
 class Output:
     """Everything one writer produces for one quiz."""
@@ -108,9 +117,10 @@ class Writer:
     name: ClassVar[str]
     #: Suffix of the output file, after the quiz id.
     suffix: ClassVar[str]
-    #: Question kind -> template name. A kind missing here cannot be written by this target yet,
-    #: which is reported per question rather than dropped.
-    templates: ClassVar[dict[type[QuestionBase], str]]
+    #: Question kind (its name) -> how this target writes it, registered at the end of the
+    #: target's module. A kind missing here cannot be written by this target yet, which is
+    #: reported per question rather than dropped.
+    adapters: ClassVar[Mapping[str, KindAdapter]]
 
     #: The quiz settings (``QuizSettings`` fields) this target writes; a source's other settings
     #: are listed as not carried in the build report (docs/source-format.md#quiz-settings).
@@ -138,7 +148,7 @@ class Writer:
     def check_supported(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> bool:
         ok = True
         for question in quiz.iter_questions():
-            if type(question) not in self.templates:
+            if question.type not in self.adapters:
                 sink.error(
                     "QB301",
                     f"the {self.name} writer cannot write {question.type} questions yet (question '{question.id}')",

@@ -48,19 +48,20 @@ first digits of its identifier, and keeps the comments of blanks only with numer
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
+from ..kinds import KINDS
 from ..media import MediaSet
 from ..model import Quiz, QuizSettings, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
-from .base import Document, Output, Writer
+from .base import Document, KindAdapter, Output, Writer
 from .qti21 import _literal, item_identifier, item_title, scrambled
 
 #: The settings file's name inside the assessment's folder, and the folder of the media.
@@ -82,19 +83,8 @@ class CanvasWriter(Writer):
     suffix = ".canvas.zip"
     #: Every quiz setting has its place in the settings file (assessment_meta.xml).
     carries_settings = frozenset(QuizSettings.model_fields)
-    templates: ClassVar[dict[type[QuestionBase], str]] = {
-        SingleChoiceQuestion: "canvas/item_choice.xml.j2",
-        MultipleResponseQuestion: "canvas/item_choice.xml.j2",
-        TrueFalseQuestion: "canvas/item_choice.xml.j2",
-        ShortAnswerQuestion: "canvas/item_short_answer.xml.j2",
-        NumericalQuestion: "canvas/item_numerical.xml.j2",
-        EssayQuestion: "canvas/item_essay.xml.j2",
-        FileUploadQuestion: "canvas/item_essay.xml.j2",
-        MatchingQuestion: "canvas/item_matching.xml.j2",
-        OrderingQuestion: "canvas/item_blanks.xml.j2",
-        FillInBlankQuestion: "canvas/item_blanks.xml.j2",
-        TextOnlyItem: "canvas/item_text_only.xml.j2",
-    }
+    #: Registered at the end of this module.
+    adapters: ClassVar[Mapping[str, KindAdapter]]
 
     def write(
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
@@ -107,7 +97,7 @@ class CanvasWriter(Writer):
         order = tuple(entry["id"] for entry in walk_items(entries))
         ok = True
         for entry in walk_items(entries) if self.renders_questions else ():
-            data = self.render(self.templates[type(entry["question"])], sink, spans.get(entry["id"]), quiz=quiz, media=media,
+            data = self.render(self.adapters[entry["question"].type].template, sink, spans.get(entry["id"]), quiz=quiz, media=media,
                                media_prefix=MEDIA_DIR, **entry)
             ok = ok and data is not None
             if data:
@@ -185,7 +175,7 @@ def description_item(quiz: Quiz, section: Section) -> dict[str, Any]:
     return {**question_item(quiz, text_only), "title": section.title}
 
 
-def question_item(quiz: Quiz, question: QuestionBase) -> dict[str, Any]:
+def question_item(quiz: Quiz, question: Question) -> dict[str, Any]:
     """Everything an item template needs: ``ident``, ``title``, ``question_type``, ``points``,
     ``answers`` (ident, text, feedback), ``feedbacks`` (ident -> text) and the kind's own keys."""
     entry: dict[str, Any] = {
@@ -199,9 +189,9 @@ def question_item(quiz: Quiz, question: QuestionBase) -> dict[str, Any]:
         "answers": [],
         "answer_feedbacks": [],
     }
-    entry.update(CONTEXTS[type(question)](quiz, question))
+    entry.update(CanvasWriter.adapters[question.type].context(quiz, question))
     feedback = question.feedback
-    answered = not isinstance(question, TextOnlyItem)  # nothing is answered, so no feedback is shown
+    answered = KINDS[question.type].answered  # nothing is answered, so no feedback is shown
     entry["general_fb"] = feedback.general if answered else None
     entry["correct_fb"] = feedback.correct if answered else None
     entry["incorrect_fb"] = feedback.incorrect if answered else None
@@ -338,25 +328,9 @@ def _text_only(quiz: Quiz, q: TextOnlyItem) -> dict[str, Any]:
     return {"question_type": "text_only_question", "points": "0"}
 
 
-CONTEXTS: dict[type[QuestionBase], Callable[[Quiz, Any], dict[str, Any]]] = {
-    SingleChoiceQuestion: _choice,
-    MultipleResponseQuestion: _choice,
-    TrueFalseQuestion: _true_false,
-    ShortAnswerQuestion: _short_answer,
-    NumericalQuestion: _numerical,
-    EssayQuestion: _essay,
-    FileUploadQuestion: _essay,
-    MatchingQuestion: _matching,
-    OrderingQuestion: _ordering,
-    FillInBlankQuestion: _fill_in_blank,
-    TextOnlyItem: _text_only,
-}
 
 
 # -- settings --------------------------------------------------------------------------------------
-
-
-SHUFFLED_KINDS = (SingleChoiceQuestion, MultipleResponseQuestion, MatchingQuestion)
 
 
 def shuffles_answers(quiz: Quiz) -> bool:
@@ -364,7 +338,7 @@ def shuffles_answers(quiz: Quiz) -> bool:
     the quiz's choice and matching questions ask for shuffled options (most do, by default)."""
     if quiz.settings.shuffle_answers is not None:
         return quiz.settings.shuffle_answers
-    return any(getattr(q, "shuffle", False) for q in quiz.iter_questions() if isinstance(q, SHUFFLED_KINDS))
+    return any(getattr(q, "shuffle", False) for q in quiz.iter_questions() if KINDS[q.type].shuffled)
 
 
 def canvas_settings(quiz: Quiz) -> dict[str, str]:
@@ -382,3 +356,19 @@ def canvas_settings(quiz: Quiz) -> dict[str, str]:
     }
     return {key: str(value).lower() if isinstance(value, bool) else str(value)
             for key, value in values.items() if value is not None}
+
+
+#: Each kind's template and context function (tests/test_kinds.py: one per kind).
+CanvasWriter.adapters = {
+    "single_choice": KindAdapter("canvas/item_choice.xml.j2", _choice),
+    "multiple_response": KindAdapter("canvas/item_choice.xml.j2", _choice),
+    "true_false": KindAdapter("canvas/item_choice.xml.j2", _true_false),
+    "short_answer": KindAdapter("canvas/item_short_answer.xml.j2", _short_answer),
+    "numerical": KindAdapter("canvas/item_numerical.xml.j2", _numerical),
+    "essay": KindAdapter("canvas/item_essay.xml.j2", _essay),
+    "file_upload": KindAdapter("canvas/item_essay.xml.j2", _essay),
+    "matching": KindAdapter("canvas/item_matching.xml.j2", _matching),
+    "ordering": KindAdapter("canvas/item_blanks.xml.j2", _ordering),
+    "fill_in_blank": KindAdapter("canvas/item_blanks.xml.j2", _fill_in_blank),
+    "text_only": KindAdapter("canvas/item_text_only.xml.j2", _text_only),
+}

@@ -11,13 +11,15 @@ survive. The YAML is read back too: a source is never written that the build wou
 reader's limit), :attr:`SourceText.refused` says why instead.
 
 This module lives beside the build targets but is not one of them (it is not in ``WRITERS``): its
-output is a source for people to edit, not a package, and it needs no templates.
+output is a source for people to edit, not a package, and it needs no templates. How it writes
+each kind in Markdown is one :class:`MarkdownForm` per kind in :data:`MARKDOWN_FORMS`.
 """
 
 from __future__ import annotations
 
 import re
 import tempfile
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +29,9 @@ import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..model import Quiz, Section
-from ..model.questions import (BLANK_MARKER, FillInBlankQuestion, MatchingQuestion, NumericalQuestion,
-                               OrderingQuestion, Question, ShortAnswerQuestion, TrueFalseQuestion)
+from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question,
+                               ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
 from ..readers import read_quiz
 from ..readers.markdown import syntax as S
 from ..readers.markdown.questions import ALL_TRUE_FALSE, essay_doubt
@@ -36,7 +39,7 @@ from ..readers.markdown.questions import ALL_TRUE_FALSE, essay_doubt
 #: Continuation lines are indented so that none of them can be read as a marker (a question, an
 #: option, a label, a heading); the reader removes the common indentation again.
 INDENT = "   "
-#: Question kinds whose type the reader infers from the content (see _needs_type).
+#: The question's feedback labels, in the order they follow its answer.
 LABEL_ORDER = (("general", "Explanation"), ("correct", "Correct feedback"),
                ("partially_correct", "Partially correct feedback"), ("incorrect", "Incorrect feedback"))
 #: Labels in the quiz's language (the reader takes both spellings; a Korean quiz reads best in Korean).
@@ -214,7 +217,8 @@ def _section(section: Section, level: int) -> list[str]:
 
 
 def _question(q: Question, number: int) -> list[str]:
-    stem = _blanks_in_stem(q) if isinstance(q, FillInBlankQuestion) else q.stem
+    form = MARKDOWN_FORMS[q.type]
+    stem = form.stem(q)
     kind_attrs = []
     for name in S.KIND_ATTRIBUTES[q.type]:
         value, default = getattr(q, name), type(q).model_fields[name].default
@@ -224,75 +228,16 @@ def _question(q: Question, number: int) -> list[str]:
             default = _SHUFFLE_DEFAULT.get()
         kind_attrs.append((name, value, default))
     default_points = type(q).model_fields["points"].default
-    attrs = _attrs(("#" + q.id, None), ("type", q.type if _needs_type(q) else None, None),
+    attrs = _attrs(("#" + q.id, None), ("type", q.type if form.needs_type(q) else None, None),
                    ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []), *kind_attrs)
     lines = _marked(f"{number}. ", stem, attrs, "question text")
     body = _body(q)
     return lines + ([""] + body if body else [])
 
 
-def _needs_type(q: Question) -> bool:
-    """False when the reader infers the kind by itself (docs/source-format.md, "How the question
-    type is decided")."""
-    if q.type == "single_choice":
-        return False
-    if q.type == "multiple_response":
-        return sum(c.correct for c in q.choices) < 2
-    if q.type == "true_false":
-        return False
-    if q.type == "essay":
-        # Without type=essay, an answer that looks like another type's makes a true/false
-        # question, or a warning (QB171-QB173).
-        answer = q.model_answer
-        return not answer or S.infers_true_false(answer) or essay_doubt(answer, q.stem.split("\n"), ALL_TRUE_FALSE) is not None
-    return True
-
-
 def _body(q: Question) -> list[str]:
-    lines: list[str] = []
     feedback = q.feedback.model_dump()
-    if q.type in ("single_choice", "multiple_response"):
-        for choice in q.choices:
-            if not re.fullmatch(r"[A-Z]", choice.id):
-                raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (Markdown choices are letters A-Z)")
-            score = choice.score if q.type == "multiple_response" else None
-            extra = _attrs(("fixed", choice.fixed, False), ("score", score, None))
-            if not extra and choice.text.split("\n", 1)[0].rstrip().endswith("}"):
-                extra = "{fixed=false}"  # else the text's own {...} would be read as attributes
-            lines += _marked(f"{choice.id}) ", choice.text, extra, "choice text")
-            if choice.feedback:
-                lines += _labelled("Feedback", choice.feedback, INDENT)
-        lines += ["", *_labelled("Answer", ", ".join(c.id for c in q.choices if c.correct)), ""]
-    elif isinstance(q, TrueFalseQuestion):
-        lines += _labelled("Answer", "true" if q.answer else "false")
-        right, wrong = (q.true_feedback, q.false_feedback) if q.answer else (q.false_feedback, q.true_feedback)
-        if (right and feedback["correct"]) or (wrong and feedback["incorrect"]):
-            raise _Inexpressible(f"both correct feedback and the answer's own feedback on true/false question '{q.id}'")
-        feedback["correct"] = feedback["correct"] or right
-        feedback["incorrect"] = feedback["incorrect"] or wrong
-    elif isinstance(q, ShortAnswerQuestion):
-        for answer in q.answers:
-            lines += _labelled(_scored_label(answer.score), answer.text)
-            if answer.feedback:
-                lines += _labelled("Feedback", answer.feedback, INDENT)
-    elif isinstance(q, NumericalQuestion):
-        for numeric in q.answers:
-            value = _number(numeric.value)
-            if numeric.tolerance:
-                value += f" ± {_number(numeric.tolerance)}" + ("%" if numeric.tolerance_mode == "percent" else "")
-            lines += _labelled(_scored_label(numeric.score), value)
-            if numeric.feedback:
-                lines += _labelled("Feedback", numeric.feedback, INDENT)
-    elif q.type in ("essay", "file_upload"):
-        if q.model_answer:
-            lines += _labelled("Answer", q.model_answer)
-    elif isinstance(q, MatchingQuestion):
-        for pair in q.pairs:
-            lines.append(f"- {_one_line(pair.prompt, 'matching prompt')} -> {_one_line(pair.answer, 'matching answer')}")
-        lines += [f"- -> {_one_line(d, 'matching distractor')}" for d in q.distractors]
-    elif isinstance(q, OrderingQuestion):
-        for item in q.items:
-            lines += _marked("- ", item, "", "ordering item")
+    lines = MARKDOWN_FORMS[q.type].answer(q, feedback)
     for key, label in LABEL_ORDER:
         if feedback.get(key):
             lines += _labelled(label, feedback[key])
@@ -323,6 +268,131 @@ def _blanks_in_stem(q: FillInBlankQuestion) -> str:
     return BLANK_MARKER.sub(lambda m: "[[" + " | ".join(
         ([f"*{blanks[m.group(1)].answers[0]}"] + blanks[m.group(1)].options) if blanks[m.group(1)].kind == "dropdown"
         else blanks[m.group(1)].answers) + "]]", q.stem)
+
+
+# -- per kind: its answer's lines, and whether it needs its type -----------------------------------
+# The reader infers some kinds by themselves (docs/source-format.md, "How the question type is
+# decided"): those need no ``type=``. An answer function may move the question's feedback into
+# the answer's own (``feedback`` is the question's, to be written after the answer).
+
+
+def _always(q: Any) -> bool:
+    return True
+
+
+def _never(q: Any) -> bool:
+    return False
+
+
+def _own_stem(q: Any) -> str:
+    return str(q.stem)
+
+
+def _choices(q: SingleChoiceQuestion | MultipleResponseQuestion, feedback: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for choice in q.choices:
+        if not re.fullmatch(r"[A-Z]", choice.id):
+            raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (Markdown choices are letters A-Z)")
+        score = choice.score if q.type == "multiple_response" else None
+        extra = _attrs(("fixed", choice.fixed, False), ("score", score, None))
+        if not extra and choice.text.split("\n", 1)[0].rstrip().endswith("}"):
+            extra = "{fixed=false}"  # else the text's own {...} would be read as attributes
+        lines += _marked(f"{choice.id}) ", choice.text, extra, "choice text")
+        if choice.feedback:
+            lines += _labelled("Feedback", choice.feedback, INDENT)
+    return lines + ["", *_labelled("Answer", ", ".join(c.id for c in q.choices if c.correct)), ""]
+
+
+def _several_correct(q: MultipleResponseQuestion) -> bool:
+    """Needs ``type=`` unless its answer names several options (one makes a single choice)."""
+    return sum(c.correct for c in q.choices) < 2
+
+
+def _true_false(q: TrueFalseQuestion, feedback: dict[str, Any]) -> list[str]:
+    lines = _labelled("Answer", "true" if q.answer else "false")
+    right, wrong = (q.true_feedback, q.false_feedback) if q.answer else (q.false_feedback, q.true_feedback)
+    if (right and feedback["correct"]) or (wrong and feedback["incorrect"]):
+        raise _Inexpressible(f"both correct feedback and the answer's own feedback on true/false question '{q.id}'")
+    feedback["correct"] = feedback["correct"] or right
+    feedback["incorrect"] = feedback["incorrect"] or wrong
+    return lines
+
+
+def _short_answer(q: ShortAnswerQuestion, feedback: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for answer in q.answers:
+        lines += _labelled(_scored_label(answer.score), answer.text)
+        if answer.feedback:
+            lines += _labelled("Feedback", answer.feedback, INDENT)
+    return lines
+
+
+def _numerical(q: NumericalQuestion, feedback: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for numeric in q.answers:
+        value = _number(numeric.value)
+        if numeric.tolerance:
+            value += f" ± {_number(numeric.tolerance)}" + ("%" if numeric.tolerance_mode == "percent" else "")
+        lines += _labelled(_scored_label(numeric.score), value)
+        if numeric.feedback:
+            lines += _labelled("Feedback", numeric.feedback, INDENT)
+    return lines
+
+
+def _model_answer(q: EssayQuestion | FileUploadQuestion, feedback: dict[str, Any]) -> list[str]:
+    return _labelled("Answer", q.model_answer) if q.model_answer else []
+
+
+def _essay_needs_type(q: EssayQuestion) -> bool:
+    """Without type=essay, an answer that looks like another type's makes a true/false question,
+    or a warning (QB171-QB173)."""
+    answer = q.model_answer
+    return not answer or S.infers_true_false(answer) or essay_doubt(answer, q.stem.split("\n"), ALL_TRUE_FALSE) is not None
+
+
+def _matching(q: MatchingQuestion, feedback: dict[str, Any]) -> list[str]:
+    lines = [f"- {_one_line(pair.prompt, 'matching prompt')} -> {_one_line(pair.answer, 'matching answer')}"
+             for pair in q.pairs]
+    return lines + [f"- -> {_one_line(d, 'matching distractor')}" for d in q.distractors]
+
+
+def _ordering(q: OrderingQuestion, feedback: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    for item in q.items:
+        lines += _marked("- ", item, "", "ordering item")
+    return lines
+
+
+def _no_answer(q: Any, feedback: dict[str, Any]) -> list[str]:
+    """Fill in the blank (its answers are in the question text) and text only."""
+    return []
+
+
+@dataclass(frozen=True)
+class MarkdownForm:
+    """How the Markdown source writes one kind: its answer's lines after the question text, and
+    whether the question line names its type."""
+
+    answer: Callable[[Any, dict[str, Any]], list[str]]
+    needs_type: Callable[[Any], bool] = _always
+    #: The question text as written (a fill-in-the-blank question's holds its blanks' answers).
+    stem: Callable[[Any], str] = _own_stem
+
+
+#: Each kind's Markdown form (tests/test_kinds.py: one per kind).
+MARKDOWN_FORMS: dict[str, MarkdownForm] = {
+    "single_choice": MarkdownForm(_choices, needs_type=_never),
+    "multiple_response": MarkdownForm(_choices, needs_type=_several_correct),
+    "true_false": MarkdownForm(_true_false, needs_type=_never),
+    "short_answer": MarkdownForm(_short_answer),
+    "numerical": MarkdownForm(_numerical),
+    "essay": MarkdownForm(_model_answer, needs_type=_essay_needs_type),
+    "file_upload": MarkdownForm(_model_answer),
+    "matching": MarkdownForm(_matching),
+    "ordering": MarkdownForm(_ordering),
+    "fill_in_blank": MarkdownForm(_no_answer, stem=_blanks_in_stem),
+    "text_only": MarkdownForm(_no_answer),
+}
 
 
 # -- text blocks ----------------------------------------------------------------------------------

@@ -7,7 +7,9 @@ a category question before each section's questions.
 
 Every model kind has one template per Moodle question type (``question_<type>.xml.j2``). The
 writer computes what each template shows (fractions, feedback per answer, the cloze text, ...),
-so the templates only lay out data. What a kind becomes:
+one :class:`QuestionContext` method per kind, registered with its template in
+:attr:`MoodleXmlWriter.adapters` at the end of the writer's code; so the templates only lay out
+data. What a kind becomes:
 
 ==================  =====================================================================
 single_choice       multichoice, single, fraction 100/0
@@ -28,7 +30,8 @@ from __future__ import annotations
 
 import re
 from urllib.parse import quote
-from collections.abc import Callable
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import lru_cache
 from html import escape
@@ -40,9 +43,8 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
-                               Question, QuestionBase, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem,
-                               TrueFalseQuestion)
-from .base import Document, Output, Writer
+                               Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from .base import Document, KindAdapter, Output, Writer
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
 #: must be within 0.001 points of one of them or of its negative (lms-import-facts.md).
@@ -55,7 +57,6 @@ ESSAY_FORMATS = {"editor": "editor", "plain": "plain", "monospaced": "monospaced
 #: Moodle's default penalty per wrong try; true/false uses 1 (its editing form fixes it there,
 #: a second try being a sure win) and a description scores nothing.
 PENALTY = "0.3333333"
-PENALTIES: dict[type[QuestionBase], str] = {TrueFalseQuestion: "1", TextOnlyItem: "0"}
 
 #: qtype_ordering settings, spelled as its export_to_xml() writes them: all items shown, one
 #: under the other, unnumbered; all or nothing, as the QTI item scores it (QTI 2.1 cannot map an
@@ -77,25 +78,23 @@ CLOZE_MARKS_WARNING = "QB323"
 UNREACHABLE_FEEDBACK_WARNING = "QB324"
 
 
+@dataclass(frozen=True)
+class MoodleKind(KindAdapter):
+    """The context function is a :class:`QuestionContext` method (it reports scores Moodle cannot
+    store through the question's context)."""
+
+    #: The penalty per wrong try (see PENALTY).
+    penalty: str = PENALTY
+
+
 class MoodleXmlWriter(Writer):
     name = "moodle"
     suffix = ".moodle.xml"
     #: Moodle XML is a question bank: time limit, attempts, review options and the like belong to
     #: the quiz activity, which the file does not describe. No quiz setting has a place in it.
     carries_settings: ClassVar[frozenset[str]] = frozenset()
-    templates: ClassVar[dict[type[QuestionBase], str]] = {
-        SingleChoiceQuestion: "moodle/question_multichoice.xml.j2",
-        MultipleResponseQuestion: "moodle/question_multichoice.xml.j2",
-        TrueFalseQuestion: "moodle/question_truefalse.xml.j2",
-        ShortAnswerQuestion: "moodle/question_shortanswer.xml.j2",
-        NumericalQuestion: "moodle/question_numerical.xml.j2",
-        EssayQuestion: "moodle/question_essay.xml.j2",
-        FileUploadQuestion: "moodle/question_essay.xml.j2",
-        MatchingQuestion: "moodle/question_matching.xml.j2",
-        OrderingQuestion: "moodle/question_ordering.xml.j2",
-        FillInBlankQuestion: "moodle/question_cloze.xml.j2",
-        TextOnlyItem: "moodle/question_description.xml.j2",
-    }
+    #: Registered at the end of this module.
+    adapters: ClassVar[Mapping[str, MoodleKind]]
 
     def write(
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
@@ -205,16 +204,16 @@ class QuestionContext:
         q = self.question
         # A blank's [[marker]] would show in the question bank's name: a gap reads better.
         stem = BLANK_MARKER.sub("___", q.stem) if isinstance(q, FillInBlankQuestion) else q.stem
+        adapter = MoodleXmlWriter.adapters[q.type]
         entry: dict[str, Any] = {
             "question": q,
-            "template": MoodleXmlWriter.templates[type(q)],
+            "template": adapter.template,
             "name": q.title or plain_text(stem, 100),
             "idnumber": idnumber(self.quiz.id, q.id),
             "defaultgrade": q.points,
-            "penalty": PENALTIES.get(type(q), PENALTY),
+            "penalty": adapter.penalty,
         }
-        builder: Callable[[Any], dict[str, Any]] = getattr(self, "_" + q.type)
-        entry.update(builder(q))
+        entry.update(adapter.context(self, q))
         if self.unstorable:
             self.report_unstorable()
         return entry if self.ok else None
@@ -257,7 +256,7 @@ class QuestionContext:
         fb = self.question.feedback
         return fb.correct if percent >= 100 else fb.partially_correct if percent > 0 else fb.incorrect
 
-    # -- one method per kind -----------------------------------------------------------------
+    # -- one method per kind (registered in MoodleXmlWriter.adapters) --------------------------
 
     def _single_choice(self, q: SingleChoiceQuestion) -> dict[str, Any]:
         return self._choices(q, {c.id: 100.0 if c.correct else 0.0 for c in q.choices}, single=True)
@@ -414,6 +413,22 @@ class QuestionContext:
     def _text_only(self, q: TextOnlyItem) -> dict[str, Any]:
         return {"defaultgrade": 0}
 
+
+
+#: Each kind's template, context method and penalty (tests/test_kinds.py: one per kind).
+MoodleXmlWriter.adapters = {
+    "single_choice": MoodleKind("moodle/question_multichoice.xml.j2", QuestionContext._single_choice),
+    "multiple_response": MoodleKind("moodle/question_multichoice.xml.j2", QuestionContext._multiple_response),
+    "true_false": MoodleKind("moodle/question_truefalse.xml.j2", QuestionContext._true_false, penalty="1"),
+    "short_answer": MoodleKind("moodle/question_shortanswer.xml.j2", QuestionContext._short_answer),
+    "numerical": MoodleKind("moodle/question_numerical.xml.j2", QuestionContext._numerical),
+    "essay": MoodleKind("moodle/question_essay.xml.j2", QuestionContext._essay),
+    "file_upload": MoodleKind("moodle/question_essay.xml.j2", QuestionContext._file_upload),
+    "matching": MoodleKind("moodle/question_matching.xml.j2", QuestionContext._matching),
+    "ordering": MoodleKind("moodle/question_ordering.xml.j2", QuestionContext._ordering),
+    "fill_in_blank": MoodleKind("moodle/question_cloze.xml.j2", QuestionContext._fill_in_blank),
+    "text_only": MoodleKind("moodle/question_description.xml.j2", QuestionContext._text_only, penalty="0"),
+}
 
 # -- cloze ---------------------------------------------------------------------------------------
 

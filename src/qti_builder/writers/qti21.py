@@ -8,7 +8,8 @@ SCORE/normalMaximum and MAXSCORE; correct answers in ``correctResponse``; feedba
 written out in full (no template URI), which every player, pyslet and Canvas understand.
 
 The templates stay simple: what they need (identifiers, mapped values, bounds, the order choices
-are listed in) is computed here, one context function per question kind.
+are listed in) is computed here, one context function per question kind, registered with its
+template and interaction in :attr:`Qti21Writer.adapters` at the end of this module.
 
 What each kind becomes:
 
@@ -38,54 +39,23 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..media import MediaSet
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
+from ..kinds import KINDS
 from ..model import Quiz, QuizSettings
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question, QuestionBase,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
-from .base import Document, Output, Writer
-
-#: Question kind -> the QTI interaction it becomes (also written to the manifest's qtiMetadata).
-#: A fill-in-the-blank question lists the interactions of its blanks instead (BLANK_INTERACTIONS);
-#: a text-only item has none.
-INTERACTION_TYPES: dict[type[QuestionBase], str | None] = {
-    SingleChoiceQuestion: "choiceInteraction",
-    MultipleResponseQuestion: "choiceInteraction",
-    TrueFalseQuestion: "choiceInteraction",
-    ShortAnswerQuestion: "textEntryInteraction",
-    NumericalQuestion: "textEntryInteraction",
-    EssayQuestion: "extendedTextInteraction",
-    FileUploadQuestion: "uploadInteraction",
-    MatchingQuestion: "matchInteraction",
-    OrderingQuestion: "orderInteraction",
-    FillInBlankQuestion: "textEntryInteraction",
-    TextOnlyItem: None,
-}
+from .base import Document, KindAdapter, Output, Writer
 
 BLANK_INTERACTIONS = {"text": "textEntryInteraction", "dropdown": "inlineChoiceInteraction"}
-
-#: Feedback the response processing can show besides general feedback. All-or-nothing kinds have
-#: no partially correct state; kinds graded by a person (or not at all) have no outcome feedback.
-OUTCOME_FEEDBACK: dict[type[QuestionBase], tuple[str, ...]] = {
-    SingleChoiceQuestion: ("correct", "incorrect"),
-    TrueFalseQuestion: ("correct", "incorrect"),
-    OrderingQuestion: ("correct", "incorrect"),
-    MultipleResponseQuestion: ("correct", "partially_correct", "incorrect"),
-    ShortAnswerQuestion: ("correct", "partially_correct", "incorrect"),
-    NumericalQuestion: ("correct", "partially_correct", "incorrect"),
-    MatchingQuestion: ("correct", "partially_correct", "incorrect"),
-    FillInBlankQuestion: ("correct", "partially_correct", "incorrect"),
-    EssayQuestion: (),
-    FileUploadQuestion: (),
-    TextOnlyItem: (),
-}
 
 #: Identifiers of the modal feedbacks. Canvas sorts feedback by identifier (lms-import-facts.md):
 #: ``general_|_all`` -> general comments, ``incorrect|wrong|_IC$`` -> incorrect comments, then
@@ -93,9 +63,6 @@ OUTCOME_FEEDBACK: dict[type[QuestionBase], tuple[str, ...]] = {
 #: identifier matches none of them ("partially_correct_fb" would land in correct comments).
 FEEDBACK_IDS = {"general": "general_fb", "correct": "correct_fb", "partially_correct": "partial_fb",
                 "incorrect": "incorrect_fb"}
-
-#: Kinds without a correctResponse (manifest ``solutionAvailable``).
-NO_SOLUTION = (EssayQuestion, FileUploadQuestion, TextOnlyItem)
 
 #: The true/false response: Canvas recognises true/false only on a response identifier starting
 #: with "TF". The choice identifiers must not contain "correct"/"wrong" (Canvas's feedback rules).
@@ -128,24 +95,21 @@ MEDIA_DIR = "items/media/"
 TEST_PATH = "assessmentTest.xml"
 
 
+@dataclass(frozen=True)
+class Qti21Kind(KindAdapter):
+    #: The interaction the kind becomes (also written to the manifest's qtiMetadata). A
+    #: fill-in-the-blank question lists the interactions of its blanks instead
+    #: (BLANK_INTERACTIONS); a text-only item has none.
+    interaction: str | None = None
+
+
 class Qti21Writer(Writer):
     name = "qti21"
     suffix = ".qti21.zip"
     #: What the assessmentTest holds (test_settings); QTI 2.1 has no place for the rest.
     carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers"})
-    templates: ClassVar[dict[type[QuestionBase], str]] = {
-        SingleChoiceQuestion: "qti21/item_choice.xml.j2",
-        MultipleResponseQuestion: "qti21/item_multiple_response.xml.j2",
-        TrueFalseQuestion: "qti21/item_true_false.xml.j2",
-        ShortAnswerQuestion: "qti21/item_short_answer.xml.j2",
-        NumericalQuestion: "qti21/item_numerical.xml.j2",
-        EssayQuestion: "qti21/item_essay.xml.j2",
-        FileUploadQuestion: "qti21/item_file_upload.xml.j2",
-        MatchingQuestion: "qti21/item_matching.xml.j2",
-        OrderingQuestion: "qti21/item_ordering.xml.j2",
-        FillInBlankQuestion: "qti21/item_fill_in_blank.xml.j2",
-        TextOnlyItem: "qti21/item_text_only.xml.j2",
-    }
+    #: Registered at the end of this module.
+    adapters: ClassVar[Mapping[str, Qti21Kind]]
 
     def write(
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
@@ -157,7 +121,7 @@ class Qti21Writer(Writer):
         # file is listed, package-relative, in the manifest resource of the item that shows it.
         items = []
         for question in quiz.iter_questions():
-            kind = item_context(quiz, question)
+            kind = item_context(quiz, question, self.adapters[question.type])
             item = {
                 "question": question,
                 "identifier": item_identifier(quiz, question),
@@ -165,10 +129,10 @@ class Qti21Writer(Writer):
                 "title": item_title(question),
                 "interactions": kind["interactions"],
                 "feedback_type": "nonadaptive" if any(f["shown"] for f in kind["feedbacks"]) else "none",
-                "solution_available": not isinstance(question, NO_SOLUTION),
+                "solution_available": KINDS[question.type].machine_scored,
                 "media_files": [MEDIA_DIR + f.name for f in media.used_by(question)],
             }
-            data = self.render(self.templates[type(question)], sink, spans.get(question.id), quiz=quiz,
+            data = self.render(self.adapters[question.type].template, sink, spans.get(question.id), quiz=quiz,
                                media=media, media_prefix="media/", **{**kind, **item})
             if data is not None:
                 output.documents.append(Document(item["href"], data, "qti", question.id))
@@ -219,29 +183,27 @@ def item_title(question: QuestionBase) -> str:
 # -- contexts -----------------------------------------------------------------------------------
 
 
-def item_context(quiz: Quiz, question: QuestionBase) -> dict[str, Any]:
+def item_context(quiz: Quiz, question: Question, adapter: Qti21Kind) -> dict[str, Any]:
     """Everything an item template needs beyond the question itself.
 
     Common keys: ``points`` and ``full_score`` (decimal strings), ``fb`` (the outcome feedback texts
     this kind can show, by name, else None), ``feedback_ids``, ``feedbacks`` (every modalFeedback to
     write: id, text and whether response processing can show it) and ``interactions``.
     """
-    kinds = OUTCOME_FEEDBACK[type(question)]
+    spec = KINDS[question.type]
     texts = question.feedback.model_dump()
-    fb = {name: texts[name] if name == "general" or name in kinds else None for name in FEEDBACK_IDS}
-    if isinstance(question, TextOnlyItem):
+    fb = {name: texts[name] if name == "general" or name in spec.outcome_feedback else None for name in FEEDBACK_IDS}
+    if not spec.answered:
         fb["general"] = None  # nothing is answered, so nothing can show it
     context: dict[str, Any] = {
         "points": number(question.points),
         "full_score": number(max(question.points - FULL_SCORE_SLACK, 0), 10),
         "fb": fb,
         "feedback_ids": FEEDBACK_IDS,
-        "interactions": [t for t in [INTERACTION_TYPES[type(question)]] if t],
+        "interactions": [t for t in [adapter.interaction] if t],
         "extra_feedbacks": [],
     }
-    build = CONTEXTS.get(type(question))
-    if build:
-        context.update(build(quiz, question))
+    context.update(adapter.context(quiz, question))
     context["feedbacks"] = [
         {"id": FEEDBACK_IDS[name], "text": text, "shown": True} for name, text in fb.items() if text
     ] + context.pop("extra_feedbacks")
@@ -464,15 +426,21 @@ def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> dict[str, Any]:
     }
 
 
-CONTEXTS: dict[type[QuestionBase], Callable[[Quiz, Any], dict[str, Any]]] = {
-    SingleChoiceQuestion: _single_choice,
-    MultipleResponseQuestion: _multiple_response,
-    TrueFalseQuestion: _true_false,
-    ShortAnswerQuestion: _short_answer,
-    NumericalQuestion: _numerical,
-    EssayQuestion: _essay,
-    FileUploadQuestion: _file_upload,
-    MatchingQuestion: _matching,
-    OrderingQuestion: _ordering,
-    FillInBlankQuestion: _fill_in_blank,
+def _text_only(quiz: Quiz, q: TextOnlyItem) -> dict[str, Any]:
+    return {}
+
+
+#: Each kind's template, context function and interaction (tests/test_kinds.py: one per kind).
+Qti21Writer.adapters = {
+    "single_choice": Qti21Kind("qti21/item_choice.xml.j2", _single_choice, "choiceInteraction"),
+    "multiple_response": Qti21Kind("qti21/item_multiple_response.xml.j2", _multiple_response, "choiceInteraction"),
+    "true_false": Qti21Kind("qti21/item_true_false.xml.j2", _true_false, "choiceInteraction"),
+    "short_answer": Qti21Kind("qti21/item_short_answer.xml.j2", _short_answer, "textEntryInteraction"),
+    "numerical": Qti21Kind("qti21/item_numerical.xml.j2", _numerical, "textEntryInteraction"),
+    "essay": Qti21Kind("qti21/item_essay.xml.j2", _essay, "extendedTextInteraction"),
+    "file_upload": Qti21Kind("qti21/item_file_upload.xml.j2", _file_upload, "uploadInteraction"),
+    "matching": Qti21Kind("qti21/item_matching.xml.j2", _matching, "matchInteraction"),
+    "ordering": Qti21Kind("qti21/item_ordering.xml.j2", _ordering, "orderInteraction"),
+    "fill_in_blank": Qti21Kind("qti21/item_fill_in_blank.xml.j2", _fill_in_blank, "textEntryInteraction"),
+    "text_only": Qti21Kind("qti21/item_text_only.xml.j2", _text_only, None),
 }

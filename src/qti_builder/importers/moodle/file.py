@@ -15,8 +15,8 @@ from lxml import etree
 
 from ...content import plain_text
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ...model.questions import BLANK_MARKER, QuestionBase, TextOnlyItem, TrueFalseQuestion
-from ...writers.moodle import PENALTIES, PENALTY
+from ...model.questions import BLANK_MARKER
+from ...writers.moodle import PENALTY, MoodleXmlWriter
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, one_line, same_title, sanitise_id
 from ..markup import plain_to_markdown
 from .calculated import FIXED_TYPES, fixed
@@ -29,10 +29,6 @@ UNHOLDABLE = {
     "ddmarker": "drag markers onto an image",
     "missingtype": "a question whose plugin the exporting site did not have",
 }
-
-#: Kinds whose penalty our writer sets apart from Moodle's default (writers.moodle.PENALTIES).
-_MODEL_CLASSES: dict[str, type[QuestionBase]] = {"true_false": TrueFalseQuestion, "text_only": TextOnlyItem}
-
 
 class MoodleFile:
     def __init__(self, path: Path, display: str, sink: DiagnosticSink, questions: list[etree._Element]) -> None:
@@ -164,7 +160,8 @@ class MoodleFile:
         if name and not same_title(name, derived) and not name.startswith("question on line"):
             data["title"] = name
         penalty = self._value(element, "penalty")
-        expected = PENALTIES.get(_MODEL_CLASSES[kind], PENALTY) if kind in _MODEL_CLASSES else PENALTY
+        # The penalty our writer gives the kind (Moodle's default, or the kind's own).
+        expected = MoodleXmlWriter.adapters[kind].penalty if kind in MoodleXmlWriter.adapters else PENALTY
         penalty_value = number(penalty)
         if penalty_value is not None and abs(penalty_value - float(expected)) > 1e-6 and kind != "text_only":
             self.builder.warn(LOST, f"question '{name}': the penalty per wrong try ({penalty}) is a Moodle quiz setting the source does not hold", span)

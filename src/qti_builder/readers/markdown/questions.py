@@ -171,7 +171,7 @@ class QuestionBuilder:
         if answers and kind in S.ITEM_KINDS:
             self.error("QB129", f"{_article(kind)} {kind} question has no 'Answer:': its list is the answer",
                        answers[0].line, answers[0].column, hint="remove the answer block: write the list itself in the right order or pairs")
-        if q.options and kind not in ("single_choice", "multiple_response"):
+        if q.options and kind not in S.OPTION_KINDS:
             self.error("QB132", f"{_article(kind)} {kind} question has no options", q.options[0].line,
                        hint="remove the options, or change the type attribute")
         if q.items and kind not in S.ITEM_KINDS:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from ...kinds import KINDS
+
 # Label text (lower case) -> the role of its block.
 QUESTION_LABELS: dict[str, str] = {
     "answer": "answer",
@@ -44,29 +46,19 @@ FRONT_MATTER_KEYS = {
 
 #: Attributes every question takes, and those that only some kinds take.
 COMMON_ATTRIBUTES = ("id", "points", "type", "title", "tags")
-KIND_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    "single_choice": ("shuffle",),
-    "multiple_response": ("shuffle", "negative_marking"),
-    "true_false": (),
-    "short_answer": ("case_sensitive",),
-    "numerical": ("unit",),
-    "essay": ("response_format", "expected_lines", "min_words", "max_words", "attachments"),
-    "file_upload": ("max_files", "allowed_types"),
-    "matching": ("shuffle",),
-    "ordering": (),
-    "fill_in_blank": ("case_sensitive",),
-    "text_only": (),
-}
+KIND_ATTRIBUTES: dict[str, tuple[str, ...]] = {name: spec.markdown_attributes for name, spec in KINDS.items()}
 QUESTION_ATTRIBUTES = COMMON_ATTRIBUTES + tuple(sorted({a for attrs in KIND_ATTRIBUTES.values() for a in attrs}))
 #: Attributes whose value is a comma-separated list.
 LIST_ATTRIBUTES = ("tags", "allowed_types")
 SECTION_ATTRIBUTES = ("id", "shuffle", "select")
 OPTION_ATTRIBUTES = ("fixed", "score")
 
+#: Kinds whose answers are lettered options (``A) ...``).
+OPTION_KINDS = tuple(name for name, spec in KINDS.items() if spec.markdown_answer == "options")
 #: Kinds whose answers are a bullet list after the question text.
-ITEM_KINDS = ("matching", "ordering")
+ITEM_KINDS = tuple(name for name, spec in KINDS.items() if spec.markdown_answer == "list")
 #: Kinds that may have several ``Answer:`` lines, each with an optional ``(50%)`` score.
-MULTI_ANSWER_KINDS = ("short_answer", "numerical")
+MULTI_ANSWER_KINDS = tuple(name for name, spec in KINDS.items() if spec.markdown_answer == "answers")
 
 #: Words for true and false answers. Only the first two of each are used to infer the kind.
 TRUE_WORDS = ("true", "참", "t", "yes", "o", "맞음", "예")
