@@ -1,7 +1,8 @@
-"""The Canvas package, parsed and checked field by field against what Canvas's importer needs
-(shared/docs/lms-import-facts.md, "Canvas reading its own format"), and validated against the
-official QTI 1.2.1 DTD and IMS CP 1.1 XSD (through xmlschema, a second validator beside the lxml
-one the build uses) and the project's settings schema.
+"""The Canvas package, parsed and checked field by field against what Canvas's importers need
+(shared/docs/lms-import-facts.md, "Canvas reading its own format" and "Canvas New Quizzes"), and
+validated against the official QTI 1.2.1 DTD (with the namespace and Canvas's two extensions set
+aside, as the DTD predates them) and IMS CP 1.1 XSD (through xmlschema, a second validator beside
+the lxml one the build uses) and the project's settings schema.
 
 Expected values are read by hand from the sources (source/python-fundamentals.md, the seed quiz,
 source/content-showcase.md and the small sources below), not from the writer's output.

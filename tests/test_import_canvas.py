@@ -335,6 +335,79 @@ def test_namespaced_and_plain_documents_read_alike(tmp_path: Path) -> None:
     assert run_import(plain)[0][0].quiz == run_import(OURS)[0][0].quiz
 
 
+def test_numerical_forms_and_grading_notes_come_back(tmp_path: Path) -> None:
+    """The package as qti-builder writes it now (the QTI 1.2 namespace, exact answers with their
+    bounds, the margin stated on the value, grading_notes beside the example solution) reads back
+    as written: a percent margin stays a percent."""
+    source = tmp_path / "n.md"
+    source.write_text("""---
+title: N
+---
+1. Exact? {#exact type=numerical}
+
+Answer: 46
+
+2. Margin? {#margin type=numerical}
+
+Answer: 3.5 ± 0.05
+
+3. Percent? {#percent type=numerical}
+
+Answer: 200 ± 20%
+
+4. Range? {#range type=numerical}
+
+Answer: 2..4
+
+5. Explain. {#explain type=essay}
+
+Answer: First paragraph with `code`.
+
+Second paragraph.
+""", encoding="utf-8")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"]))
+    quizzes, sink = run_import(tmp_path / "dist" / "n.canvas.zip")
+    assert not sink.errors and [m for m in messages(sink) if "language" not in m] == []
+    exact, margin, percent, interval, explain = quizzes[0].quiz.iter_questions()
+    assert [(a.value, a.tolerance, a.tolerance_mode) for q in (exact, margin, percent, interval) for a in q.answers] == [
+        (46, 0, "absolute"), (3.5, 0.05, "absolute"), (200, 20, "percent"), (3, 1, "absolute")]
+    assert explain.model_answer == "First paragraph with `code`.\n\nSecond paragraph."
+
+
+def numerical_item(value: str, bounds: str = "", margin: str = "") -> str:
+    return f"""<item ident="q1" title="Question"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>
+<fieldentry>numerical_question</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+<presentation><material><mattext texttype="text/plain">How much?</mattext></material><response_str ident="response1"
+rcardinality="Single"><render_fib fibtype="Decimal"><response_label ident="answer1"/></render_fib></response_str></presentation>
+<resprocessing><respcondition continue="No"><conditionvar><or><varequal respident="response1" {margin}>{value}</varequal>{bounds}
+</or></conditionvar><setvar action="Set" varname="SCORE">100</setvar></respcondition></resprocessing></item>"""
+
+
+def test_a_stated_margin_that_disagrees_with_the_bounds_is_reported(tmp_path: Path) -> None:
+    # Classic grades by the bounds, New Quizzes by the margin: the margin is kept, the bounds named.
+    bounds = '<and><vargte respident="response1">9</vargte><varlte respident="response1">11</varlte></and>'
+    quizzes, sink = single_item(tmp_path, numerical_item("10", bounds, 'margintype="absolute" margin="0.5"'))
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert [(a.value, a.tolerance) for a in question.answers] == [(10, 0.5)]
+    assert "the bounds 9..11 that Classic grades by, which disagree with the margin 0.5" in find(messages(sink), "disagree")
+
+
+def test_grading_notes_alone_are_the_model_answer(tmp_path: Path) -> None:
+    """A New Quizzes essay carries its notes for graders in grading_notes only (plain text)."""
+    item = """<item ident="q1" title="Question"><itemmetadata><qtimetadata>
+<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>essay_question</fieldentry></qtimetadatafield>
+<qtimetadatafield><fieldlabel>grading_notes</fieldlabel><fieldentry>Look for *both* parts.
+
+Give 2 points for a &lt;list&gt;.</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+<presentation><material><mattext texttype="text/plain">Explain.</mattext></material><response_str ident="response1"
+rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str></presentation>
+<resprocessing><respcondition continue="No"><conditionvar><other/></conditionvar></respcondition></resprocessing></item>"""
+    quizzes, sink = single_item(tmp_path, item)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert question.type == "essay" and not sink.errors
+    assert question.model_answer == "Look for \\*both\\* parts.\n\nGive 2 points for a \\<list\\>."
+
+
 # -- pieces -------------------------------------------------------------------------------------------
 
 

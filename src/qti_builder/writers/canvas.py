@@ -1,14 +1,18 @@
 """Canvas package: QTI 1.2 in the flavour Canvas exports and imports natively, with its item metadata.
 
 Canvas Classic Quizzes turns a package like this into its own question types one for one
-(shared/docs/lms-import-facts.md, "Canvas reading its own format"; Canvas's exporter,
-canvas-lms ``lib/cc/qti/qti_items.rb``, writes the same structure). The zip holds:
+(shared/docs/lms-import-facts.md, "Canvas reading its own format"), and New Quizzes' parser,
+Instructure's ``qti`` gem, reads it whole ("Canvas New Quizzes"). It is written as Canvas's
+exporter (canvas-lms ``lib/cc/qti/qti_items.rb``, ``qti_generator.rb``) writes it wherever
+Classic takes both forms. The zip holds:
 
 ==================================  ===========================================================
 ``imsmanifest.xml``                 IMS CP 1.1: the assessment, its settings file, the media
-``<quiz-id>/<quiz-id>.xml``         ``<questestinterop>`` without a namespace or DOCTYPE, valid
-                                    against the QTI 1.2.1 DTD: one ``<assessment>``, one item
-                                    per question, a ``<section>`` per question group
+``<quiz-id>/<quiz-id>.xml``         ``<questestinterop>`` in the QTI 1.2 namespace, without a
+                                    DOCTYPE, valid against the QTI 1.2.1 DTD but for two of
+                                    Canvas's extensions (:mod:`..canvas_rules`): one
+                                    ``<assessment>``, one item per question, a ``<section>`` per
+                                    question group
 ``<quiz-id>/assessment_meta.xml``   the quiz settings (the folder must be the assessment ident)
 ``media/<name>``                    images and audio, referenced from the zip root
 ==================================  ===========================================================
@@ -22,9 +26,11 @@ true_false         true_false_question when the quiz is in English; otherwise a
                    multiple_choice_question with the quiz language's labels (Canvas recognises
                    true/false only with the answer texts "True"/"False")
 short_answer       short_answer_question with every full-credit answer
-numerical          numerical_question, each full-credit answer as exact ± margin
-essay              essay_question, the model answer as the example solution
-file_upload        file_upload_question
+numerical          numerical_question, each full-credit answer as exact ± margin (the
+                   margin also stated on the value, absolute or percent)
+essay              essay_question, the model answer as the example solution (Classic) and
+                   the grading notes (New Quizzes)
+file_upload        file_upload_question, the same
 matching           matching_question: prompts, every answer and the distractors
 ordering           multiple_dropdowns_question: one drop-down per position, each listing every
                    item (Canvas Classic has no ordering type)

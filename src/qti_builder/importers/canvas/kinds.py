@@ -12,6 +12,7 @@ quiz language's words (참/거짓), and an ordering question is one drop-down pe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from .item import ItemReader
 
 Reader = Callable[["ItemReader", Data], "bool | None"]
+#: Grading notes that start like HTML are read as HTML; any other text as written ("a <list>").
+HTML_START = re.compile(r"\s*<(p|div|span|ul|ol|h[1-6]|pre|table|blockquote|strong|em|b|i|code)\b[^>]*>", re.I)
 #: Canvas's question-level feedback idents, which a condition may show beside an answer's own.
 QUESTION_LEVEL = {"general_fb", "correct_fb", "general_incorrect_fb"}
 
@@ -192,12 +195,22 @@ def _numerical(r: ItemReader, data: Data) -> bool | None:
 
 
 def _numeric_answer(r: ItemReader, condition: Condition) -> Data | None:
-    """Canvas's forms: exact ``<or><varequal>``; exact ± margin, the ``<or>`` with an ``<and>`` of
-    bounds; a range, the bounds alone; a precision answer, like a margin with ``vargt``."""
+    """Canvas's forms: exact, the ``<or>`` of the value and an ``<and>`` of bounds equal to it (or
+    the value alone); exact ± margin, the same with wider bounds, the margin also on the value as
+    its exporter writes it (``margin``, ``margintype`` absolute or percent: read as written); a
+    range, the bounds alone; a precision answer, like a margin with ``vargt``."""
     tests = [t for t in condition.tests() if not t.negated]
     exact = next((_float(t.value) for t in tests if t.kind == "varequal"), None)
     low = next((_float(t.value) for t in tests if t.kind in ("vargte", "vargt")), None)
     high = next((_float(t.value) for t in tests if t.kind in ("varlte", "varlt")), None)
+    stated = _stated_margin(condition)
+    if exact is not None and stated is not None:
+        delta = abs(exact) * stated[0] / 100 if stated[1] == "percent" else stated[0]
+        if low is not None and high is not None and not (
+                _near(low, exact - delta) and _near(high, exact + delta)):
+            r.lost.append(f"the bounds {low:g}..{high:g} that Classic grades by, which disagree with the margin "
+                          f"{stated[0]:g}{' %' if stated[1] == 'percent' else ''} (the margin is kept)")
+        return {"value": exact, "tolerance": stated[0], "tolerance_mode": stated[1]}
     if low is not None and high is not None:
         low, high = sorted((low, high))
         if any(t.kind in ("vargt", "varlt") for t in tests):
@@ -212,16 +225,37 @@ def _numeric_answer(r: ItemReader, condition: Condition) -> Data | None:
     return None
 
 
+def _stated_margin(condition: Condition) -> tuple[float, str] | None:
+    """The margin Canvas's exporter states on an answer's ``varequal``: (margin, "absolute" or
+    "percent"), None when there is none or it is not a number >= 0."""
+    for element in descendants(condition.test, "varequal") if condition.test is not None else []:
+        margin = _float(element.get("margin"))
+        kind = (element.get("margintype") or "absolute").strip().lower()
+        if margin is not None and margin >= 0 and kind in ("absolute", "percent"):
+            return margin, kind
+    return None
+
+
+def _near(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
 def _round(value: float) -> float:
     return float(f"{value:.10g}")
 
 
 def _model_answer(r: ItemReader, data: Data) -> None:
+    """Classic's example solution (a ``solution`` feedback), else New Quizzes' ``grading_notes``
+    (plain text in its own exports; HTML read as HTML). qti-builder writes both, the same."""
     for ident in r.feedback:
         if "solution" in ident.lower():
             text = r.feedback_text(ident)
             if text and not data.get("model_answer"):
                 data["model_answer"] = text
+    notes = r.fields.get("grading_notes", "")
+    if notes and not data.get("model_answer"):
+        html = HTML_START.match(notes) is not None
+        data["model_answer"] = r.html_markdown(notes, "the grading notes") if html else r.reader.text.plain_markdown(notes)
 
 
 def _essay(r: ItemReader, data: Data) -> bool | None:
