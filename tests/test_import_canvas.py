@@ -6,11 +6,13 @@ qti-builder's Canvas writer makes, hostile packages; each imported quiz then bui
 
 from __future__ import annotations
 
+import re
 import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from test_import_formats import FIXTURES, builds, cli, messages, run_import, zipped
 
 from qti_builder.diagnostics import DiagnosticSink
@@ -372,6 +374,26 @@ Second paragraph.
     assert [(a.value, a.tolerance, a.tolerance_mode) for q in (exact, margin, percent, interval) for a in q.answers] == [
         (46, 0, "absolute"), (3.5, 0.05, "absolute"), (200, 20, "percent"), (3, 1, "absolute")]
     assert explain.model_answer == "First paragraph with `code`.\n\nSecond paragraph."
+
+
+def test_a_package_built_now_reads_alike_with_and_without_its_namespace(tmp_path: Path) -> None:
+    """The package is written in the ims_qtiasiv1p2 namespace now; one written without it (as
+    qti-builder did before, or as another tool does) reads as the same quiz."""
+    build(BuildOptions(sources=[ROOT / "source/python-fundamentals.md"], out_dir=tmp_path / "dist", formats=["canvas"]))
+    built = tmp_path / "dist" / "python-fundamentals.canvas.zip"
+    plain = tmp_path / "plain" / "python-fundamentals.canvas.zip"
+    plain.parent.mkdir()
+    with zipfile.ZipFile(built) as source, zipfile.ZipFile(plain, "w") as target:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "python-fundamentals/python-fundamentals.xml":
+                assert b'<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2"' in data
+                data = re.sub(rb"<questestinterop [^>]*>", b"<questestinterop>", data)
+            target.writestr(name, data)
+    (namespaced,), first = run_import(built)
+    (bare,), second = run_import(plain)
+    assert not first.errors and not second.errors
+    assert namespaced.quiz == bare.quiz and len(list(bare.quiz.iter_questions())) == 12
 
 
 def numerical_item(value: str, bounds: str = "", margin: str = "") -> str:
