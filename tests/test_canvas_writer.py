@@ -708,3 +708,14 @@ def test_a_group_whose_points_per_item_disagree_is_refused(tmp_path: Path) -> No
     rendered = [d.render() for d in failed.value.diagnostics]
     assert any("section 'pool' gives points_per_item '7', its questions are worth 2, 2" in r for r in rendered), rendered
     assert not (tmp_path / "dist").exists()
+
+
+@pytest.mark.parametrize(("model_answer", "notes"), [
+    ("#", "#"),  # Markdown that renders to nothing (an empty heading) is the text as written
+    ("| a | b |\n|---|---|\n| 1 | 2 |", "a | b\n\n1 | 2"),
+    ("one  \ntwo", "one\ntwo"),  # a hard line break stays a line break
+])
+def test_grading_notes_of_odd_model_answers(tmp_path: Path, model_answer: str, notes: str) -> None:
+    source = write(tmp_path, "o.yaml", "id: o\ntitle: O\nsections:\n  - id: s\n    title: S\n    questions:\n"
+                                       f"      - {{id: e, type: essay, stem: Why?, model_answer: {json.dumps(model_answer)}}}\n")
+    assert meta(built(tmp_path, source).items["e"])["grading_notes"] == notes

@@ -258,7 +258,8 @@ _PLAIN_BLOCKS = {"p", "div", "pre", "blockquote", "li", "tr", "h1", "h2", "h3", 
 def render_plain(text: str) -> str:
     """Markdown as plain text for a field that may not render HTML (New Quizzes' grading notes):
     one block per paragraph, list item or table row, separated by blank lines; code as written;
-    formulas as their TeX between ``\\( \\)`` or ``\\[ \\]``; images as their alternative text."""
+    formulas as their TeX between ``\\( \\)`` or ``\\[ \\]``; images as their alternative text. Never
+    empty for a text that is not blank."""
     root = _fragment(text)
     for element, display in _formulas(root):
         tex = element.text or ""
@@ -270,7 +271,8 @@ def render_plain(text: str) -> str:
         element.tail = _LINE_BREAK + (element.tail or "")
     blocks: list[str] = []
     _plain_blocks(root, blocks)
-    return "\n\n".join(b for b in blocks if b)
+    # Markdown that renders to no text at all ("#", "***") is the text as written, as plain_text does.
+    return "\n\n".join(b for b in blocks if b) or " ".join(text.split())
 
 
 def _text_span(text: str) -> html.HtmlElement:
