@@ -14,16 +14,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from copy import deepcopy
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from ...i18n import true_false_labels
-from ..base import INVALID, choice_ids, sanitise_id
+from ..base import INVALID, LOST, UNSUPPORTED, choice_ids, sanitise_id
 from ..qti21.item import FALSE_WORDS, TRUE_WORDS
 from .processing import Condition
 from .text import restore_blanks, strip_positions
-from .xml import Data, _float, child, descendants
+from .xml import Data, _float, child, children, descendants
 
 if TYPE_CHECKING:
     from .item import ItemReader
@@ -371,6 +372,111 @@ def _ordering(r: ItemReader, data: Data, responses: list[etree._Element], origin
     return True
 
 
+# -- New Quizzes' types (its exports, read as Instructure's qti gem reads them) -------------------
+
+
+def _categorization(r: ItemReader, data: Data) -> bool | None:
+    """New Quizzes' categorization (the gem's ``categorization_interaction.rb``): one
+    ``response_lid`` per category, its material the category's name, each listing every item; one
+    scoring condition per category with a ``varequal`` per item in it. The model's nearest form
+    is matching: each item a prompt, its category the answer; a category with no item a
+    distractor."""
+    responses = _responses(r)
+    if not responses:
+        r.skip(INVALID, "the categorization question has no categories; skipped")
+        return False
+    texts: dict[str, str] = {}
+    for response in responses:
+        for label in _labels(response):
+            texts.setdefault(label.get("ident", ""), r.markdown(_material(label), "an item to categorize"))
+    category_of: dict[str, str] = {}
+    names = []
+    for response in responses:
+        name = r.reader.text.plain(_material(response), "a category", r.lost)
+        names.append(name)
+        for item in (v for c in _scoring(r) for v in c.values(response.get("ident"))):
+            if item in category_of and category_of[item] != name:
+                r.lost.append(f"item '{texts.get(item, item)}' in category '{name}' as well as '{category_of[item]}' (the first is kept)")
+            category_of.setdefault(item, name)
+    pairs = [{"prompt": text, "answer": r.reader.text.plain_markdown(category_of[ident])}
+             for ident, text in texts.items() if ident in category_of]
+    for ident, text in texts.items():
+        if ident not in category_of:
+            r.lost.append(f"the distractor '{text}' (an item in no category: matching has no place for it)")
+    if len(pairs) < 2:
+        r.skip(INVALID, "the categorization question has fewer than two items in a category; skipped")
+        return False
+    used = set(category_of.values())
+    data["type"], data["pairs"] = "matching", pairs
+    data["distractors"] = [r.reader.text.plain_markdown(n) for n in dict.fromkeys(names) if n not in used]
+    r.warn(LOST, "a New Quizzes categorization question is imported as matching: each item is matched with its category")
+    return None
+
+
+def _ordering_question(r: ItemReader, data: Data) -> bool | None:
+    """New Quizzes' ordering (the gem's ``ordering_interaction.rb``): one ``response_lid``
+    ``rcardinality="Ordered"`` listing the items; the order is every ``varequal`` of the item in
+    document order."""
+    responses = _responses(r)
+    labels = _labels(responses[0]) if len(responses) == 1 else []
+    texts = {label.get("ident", ""): r.markdown(_material(label), "an item") for label in labels}
+    order = [t.value for c in r.conditions for t in c.tests() if t.kind == "varequal" and not t.negated and t.value in texts]
+    order = list(dict.fromkeys(order))
+    if len(order) < 2:
+        r.skip(INVALID, "the ordering question has no order of two items or more; skipped")
+        return False
+    for ident, text in texts.items():
+        if ident not in order:
+            r.lost.append(f"item '{text}', which has no place in the order")
+    if any(m.get("position") for m in descendants(responses[0], "material")):
+        r.lost.append("the labels at the top and bottom of the list")
+    data["type"], data["items"] = "ordering", [texts[ident] for ident in order]
+    return None
+
+
+def _calculated(r: ItemReader, data: Data) -> bool | None:
+    """Canvas's formula question (``calculated_question``, New Quizzes' formula;
+    ``itemproc_extension/calculated``): the model has no parametric kind yet, so it is the
+    numerical question of its first variable set: the set's values in the text, its answer with
+    the question's tolerance (``answer_tolerance``, ``%`` for a relative one)."""
+    calculated = next(iter(descendants(r.item, "calculated")), None)
+    sets = descendants(calculated, "var_set") if calculated is not None else []
+    if not sets:
+        r.skip(INVALID, "the formula question has no variable set to take an answer from; skipped")
+        return False
+    first = sets[0]
+    values = {(v.get("name") or "").strip(): (v.text or "").strip() for v in children(first, "var") if v.get("name")}
+    answer = _float(_text(child(first, "answer")))
+    if answer is None:
+        r.skip(INVALID, "the formula question's first variable set has no numeric answer; skipped")
+        return False
+    material = r.stem_material()
+    if material is not None:
+        material = deepcopy(material)
+        for mattext in descendants(material, "mattext"):
+            mattext.text = re.sub(r"\[([A-Za-z_][A-Za-z0-9_]*)\]", lambda m: values.get(m.group(1), m.group(0)), mattext.text or "")
+    data["stem"] = r.markdown(material, "the text")
+    tolerance = _text(child(calculated, "answer_tolerance"))
+    relative = tolerance.endswith("%")
+    margin = _float(tolerance.rstrip("%").strip()) or 0.0
+    data["type"] = "numerical"
+    data["answers"] = [{"value": answer, "tolerance": abs(margin), "tolerance_mode": "percent" if relative else "absolute"}]
+    formulas = [one.text.strip() for one in descendants(calculated, "formula") if (one.text or "").strip()]
+    shown = ", ".join(f"{name} = {value}" for name, value in values.items())
+    r.warn(LOST, f"a formula question is imported as the numerical question of its first variable set ({shown}): "
+                 f"the formula {'; '.join(formulas) or '(none given)'} and {len(sets) - 1} other variable set(s) are not kept")
+    return None
+
+
+def _text(element: etree._Element | None) -> str:
+    return (element.text or "").strip() if element is not None else ""
+
+
+def _hot_spot(r: ItemReader, data: Data) -> bool | None:
+    r.skip(UNSUPPORTED, "a New Quizzes hot-spot question (a click on an image) has no form in the source; skipped")
+    return False
+
+
 def _fill_in_multiple_blanks(r: ItemReader, data: Data) -> bool | None:
     return _blanks(r, data, dropdowns=False)
 
@@ -380,11 +486,13 @@ def _multiple_dropdowns(r: ItemReader, data: Data) -> bool | None:
 
 
 #: Types whose reader writes the stem itself (blanks are marked in it).
-OWN_STEM = {"multiple_dropdowns_question", "fill_in_multiple_blanks_question"}
+OWN_STEM = {"multiple_dropdowns_question", "fill_in_multiple_blanks_question", "calculated_question"}
 READERS: dict[str, Reader] = {
     "multiple_choice_question": _multiple_choice, "true_false_question": _true_false,
     "multiple_answers_question": _multiple_answers, "short_answer_question": _short_answer,
     "numerical_question": _numerical, "essay_question": _essay, "file_upload_question": _file_upload,
     "matching_question": _matching, "multiple_dropdowns_question": _multiple_dropdowns,
     "fill_in_multiple_blanks_question": _fill_in_multiple_blanks, "text_only_question": _text_only,
+    "categorization_question": _categorization, "ordering_question": _ordering_question,
+    "calculated_question": _calculated, "hot_spot_question": _hot_spot,
 }
