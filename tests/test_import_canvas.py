@@ -52,7 +52,7 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     # A formula question: the numerical question of its first variable set, until the model has a
     # parametric kind (issue 22).
     assert ":953:1: warning[QB711]" in find(found, where, "a formula question is imported as the numerical question of its "
-                                                          "first variable set (n = 3): the formula n*4 and 0 other")
+                                                          "first variable set (n = 3): the formula n*4 is not kept")
     assert ":659:1:" in find(found, "wrong match of '미토콘드리아'")
     assert ":762:1:" in find(found, "feedback on answer '핵' of blank 'place'")
     assert ":508:1:" in find(found, "excluded bound of the range 3.135..3.145")

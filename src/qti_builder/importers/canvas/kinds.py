@@ -463,8 +463,9 @@ def _calculated(r: ItemReader, data: Data) -> bool | None:
     data["answers"] = [{"value": answer, "tolerance": abs(margin), "tolerance_mode": "percent" if relative else "absolute"}]
     formulas = [one.text.strip() for one in descendants(calculated, "formula") if (one.text or "").strip()]
     shown = ", ".join(f"{name} = {value}" for name, value in values.items())
+    others = f" and {len(sets) - 1} other variable set(s) are" if len(sets) > 1 else " is"
     r.warn(LOST, f"a formula question is imported as the numerical question of its first variable set ({shown}): "
-                 f"the formula {'; '.join(formulas) or '(none given)'} and {len(sets) - 1} other variable set(s) are not kept")
+                 f"the formula {'; '.join(formulas) or '(none given)'}{others} not kept")
     return None
 
 
