@@ -1,7 +1,8 @@
-"""The Canvas package, parsed and checked field by field against what Canvas's importer needs
-(shared/docs/lms-import-facts.md, "Canvas reading its own format"), and validated against the
-official QTI 1.2.1 DTD and IMS CP 1.1 XSD (through xmlschema, a second validator beside the lxml
-one the build uses) and the project's settings schema.
+"""The Canvas package, parsed and checked field by field against what Canvas's importers need
+(shared/docs/lms-import-facts.md, "Canvas reading its own format" and "Canvas New Quizzes"), and
+validated against the official QTI 1.2.1 DTD (with the namespace and Canvas's two extensions set
+aside, as the DTD predates them) and IMS CP 1.1 XSD (through xmlschema, a second validator beside
+the lxml one the build uses) and the project's settings schema.
 
 Expected values are read by hand from the sources (source/python-fundamentals.md, the seed quiz,
 source/content-showcase.md and the small sources below), not from the writer's output.
@@ -10,6 +11,8 @@ source/content-showcase.md and the small sources below), not from the writer's o
 from __future__ import annotations
 
 import json
+from copy import deepcopy
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
@@ -29,6 +32,10 @@ FUNDAMENTALS = ROOT / "source" / "python-fundamentals.md"
 SHOWCASE = ROOT / "source" / "content-showcase.md"
 CANVAS_NS = "{http://canvas.instructure.com/xsd/cccv1p0}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
+#: The namespace Canvas's exporter (canvas-lms lib/cc/qti/qti_generator.rb) declares on
+#: questestinterop, and in which Instructure's qti gem (New Quizzes) looks up every element.
+QTI12 = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 
 
 @lru_cache(maxsize=1)
@@ -41,13 +48,41 @@ def validators() -> tuple[etree.DTD, xmlschema.XMLSchema10, xmlschema.XMLSchema1
     return etree.DTD(str(SCHEMAS / "qti12" / "ims_qtiasiv1p2p1.dtd")), manifest, meta
 
 
+def local_names(root: etree._Element) -> etree._Element:
+    """A copy of a QTI 1.2 document with its elements' names without the namespace (the tests
+    look elements up by their plain names), after checking that every one of them is in it."""
+    copy = deepcopy(root)
+    for element in copy.iter(etree.Element):
+        assert etree.QName(element).namespace == QTI12, element.tag
+        element.tag = etree.QName(element).localname
+    etree.cleanup_namespaces(copy)
+    return copy
+
+
+def dtd_copy(root: etree._Element) -> etree._Element:
+    """What the QTI 1.2.1 DTD can judge: no namespace (it predates them), no xsi: attributes, and
+    none of Canvas's two extensions the package writes (a numerical answer's margin on its value,
+    a question group's points per item), each checked on its own below."""
+    copy = local_names(root)
+    for name in [n for n in copy.attrib if n.startswith(XSI)]:
+        del copy.attrib[name]
+    for value in copy.iter("varequal"):
+        value.attrib.pop("margin", None)
+        value.attrib.pop("margintype", None)
+    for extension in copy.findall(".//selection/selection_extension"):
+        extension.getparent().remove(extension)
+    etree.cleanup_namespaces(copy)
+    return copy
+
+
 class Package:
-    """One Canvas zip, parsed."""
+    """One Canvas zip, parsed (the assessment with its elements' plain names, :func:`local_names`)."""
 
     def __init__(self, path: Path) -> None:
         self.members = zip_members(path.read_bytes())
         self.quiz_id = path.name.removesuffix(".canvas.zip")
-        self.assessment = etree.fromstring(self.members[f"{self.quiz_id}/{self.quiz_id}.xml"])
+        self.raw_assessment = etree.fromstring(self.members[f"{self.quiz_id}/{self.quiz_id}.xml"])
+        self.assessment = local_names(self.raw_assessment)
         self.meta = etree.fromstring(self.members[f"{self.quiz_id}/assessment_meta.xml"])
         self.manifest = etree.fromstring(self.members["imsmanifest.xml"])
         self.items = {i.get("ident").removeprefix(self.quiz_id + "."): i for i in self.assessment.iter("item")}
@@ -69,6 +104,11 @@ def fundamentals(tmp_path_factory: pytest.TempPathFactory) -> Package:
 @pytest.fixture(scope="module")
 def seed(tmp_path_factory: pytest.TempPathFactory) -> Package:
     return built(tmp_path_factory.mktemp("seed"), SEED_SOURCE)
+
+
+@pytest.fixture(scope="module")
+def all_types(tmp_path_factory: pytest.TempPathFactory) -> Package:
+    return built(tmp_path_factory.mktemp("all-types"), ROOT / "tests" / "fixtures" / "all-types.yaml")
 
 
 @pytest.fixture(scope="module")
@@ -114,16 +154,19 @@ def feedback(item: etree._Element, ident: str) -> str:
 # -- grammar ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["fundamentals", "seed", "showcase"])
+@pytest.mark.parametrize("name", ["fundamentals", "seed", "showcase", "all_types"])
 def test_every_file_is_valid(name: str, request: pytest.FixtureRequest) -> None:
     package: Package = request.getfixturevalue(name)
     dtd, manifest, settings = validators()
-    assert dtd.validate(package.assessment), dtd.error_log
+    assert dtd.validate(dtd_copy(package.raw_assessment)), dtd.error_log
     assert list(manifest.iter_errors(package.manifest)) == []
     assert list(settings.iter_errors(package.meta)) == []
-    # Namespace-less and without a DOCTYPE (nothing for Canvas's migration tool to fetch).
+    # In the QTI 1.2 namespace as Canvas's exports are (New Quizzes' parser reads nothing without
+    # it), and without a DOCTYPE (nothing for Canvas's migration tool to fetch).
     raw = package.members[f"{package.quiz_id}/{package.quiz_id}.xml"]
-    assert package.assessment.tag == "questestinterop" and b"<!DOCTYPE" not in raw
+    assert package.raw_assessment.tag == f"{{{QTI12}}}questestinterop" and b"<!DOCTYPE" not in raw
+    assert package.raw_assessment.nsmap[None] == QTI12
+    assert package.raw_assessment.get(XSI + "schemaLocation") == f"{QTI12} http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"
 
 
 def test_package_shape(fundamentals: Package) -> None:
@@ -216,19 +259,67 @@ def test_true_false_in_korean_is_multiple_choice_with_korean_labels(tmp_path: Pa
     assert answers[conditions(item)[-1].findtext("conditionvar/varequal")] == "거짓"
 
 
-def test_numerical_exact_and_with_a_margin(fundamentals: Package) -> None:
-    exact = conditions(fundamentals.items["len-hello"])
-    assert len(exact) == 1
-    assert [e.tag for e in exact[0].find("conditionvar/or")] == ["varequal"]
-    assert exact[0].findtext("conditionvar/or/varequal") == "5"
-    margin = conditions(fundamentals.items["division"])
+def numeric_form(condition: etree._Element) -> tuple[str, dict[str, str], str, str]:
+    """A scoring condition of a numerical answer in Canvas's exporter form (canvas-lms
+    lib/cc/qti/qti_items.rb, numerical_resprocessing): its value, the value's attributes, and the
+    bounds beside it. Fails on any other shape."""
+    (alternatives,) = condition.findall("conditionvar/or")
+    assert [e.tag for e in alternatives] == ["varequal", "and"]
+    value, bounds = alternatives
+    assert [e.tag for e in bounds] == ["vargte", "varlte"]
+    assert {e.get("respident") for e in (value, *bounds)} == {"response1"}
+    attributes = {k: v for k, v in value.attrib.items() if k != "respident"}
+    return value.text, attributes, bounds.findtext("vargte"), bounds.findtext("varlte")
+
+
+def test_numerical_exact_answer_in_the_exporters_form(fundamentals: Package) -> None:
+    # "Answer: 5": New Quizzes reads an exact answer only as the value with both bounds equal to it
+    # (its ExactMatch compares the three texts); a lone <varequal> makes it refuse the question.
+    (exact,) = conditions(fundamentals.items["len-hello"])
+    assert numeric_form(exact) == ("5", {}, "5", "5")
+    assert exact.get("continue") == "No" and exact.findtext("setvar") == "100"
+    assert fundamentals.items["len-hello"].find(".//render_fib").get("fibtype") == "Decimal"
+
+
+def test_numerical_margin_is_exact_for_both_quiz_engines(fundamentals: Package) -> None:
     # "3.5 ± 0.05" full credit; "3 (50%)" cannot be held (Canvas gives every answer full credit).
-    assert len(margin) == 1
-    alternatives = margin[0].find("conditionvar/or")
-    assert alternatives.findtext("varequal") == "3.5"
-    assert (alternatives.findtext("and/vargte"), alternatives.findtext("and/varlte")) == ("3.45", "3.55")
-    fib = fundamentals.items["division"].find(".//render_fib")
-    assert fib.get("fibtype") == "Decimal"
+    (margin,) = conditions(fundamentals.items["division"])
+    value, attributes, low, high = numeric_form(margin)
+    assert (value, attributes, low, high) == ("3.5", {"margintype": "absolute", "margin": "0.05"}, "3.45", "3.55")
+    # Classic takes the margin as BigDecimal(upper bound) - BigDecimal(value) (canvas-lms
+    # gems/plugins/qti_exporter/lib/qti/numeric_interaction.rb): exact in decimal.
+    assert Decimal(high) - Decimal(value) == Decimal(value) - Decimal(low) == Decimal("0.05")
+    # New Quizzes (the gem's numerics/margin_error.rb) takes the margin attribute as written; from
+    # the bounds it would compute 3.5 - 3.45 in floating point, which is not 0.05.
+    assert float(value) - float(low) != 0.05
+
+
+def test_numerical_percent_margin_and_range(tmp_path: Path) -> None:
+    source = write(tmp_path, "n.md", """---
+title: N
+---
+1. How far? {#far type=numerical}
+
+Answer: 200 ± 20%
+
+2. Which value? {#range type=numerical}
+
+Answer: 2..4
+
+3. Tiny? {#tiny type=numerical}
+
+Answer: -1.5e-9 ± 5e-10
+""")
+    package = built(tmp_path, source)
+    (far,) = conditions(package.items["far"])
+    # The exporter's percent form: the margin in percent on the value, the bounds worked out.
+    assert numeric_form(far) == ("200", {"margintype": "percent", "margin": "20"}, "160", "240")
+    (middle,) = conditions(package.items["range"])
+    assert numeric_form(middle) == ("3", {"margintype": "absolute", "margin": "1"}, "2", "4")
+    (tiny,) = conditions(package.items["tiny"])
+    value, attributes, low, high = numeric_form(tiny)
+    assert attributes == {"margintype": "absolute", "margin": "5e-10"}
+    assert (Decimal(value), Decimal(low), Decimal(high)) == (Decimal("-1.5e-9"), Decimal("-2e-9"), Decimal("-1e-9"))
 
 
 def test_short_answer_keeps_every_full_credit_answer(fundamentals: Package) -> None:
@@ -248,8 +339,13 @@ def test_fill_in_blanks(fundamentals: Package) -> None:
     assert list(labels(item, "response_b2").values()) == ["break"]
     for blank in ("b1", "b2"):
         assert item.find(f".//response_lid[@ident='response_{blank}']/material/mattext").text == blank
-    shares = [c.findtext("setvar") for c in conditions(item)]
-    assert shares == ["50", "50"] and all(c.find("setvar").get("action") == "Add" for c in conditions(item))
+    # One condition per accepted answer, each adding the blank's share, with its one varequal (the
+    # shape Canvas's exporter writes for a blank; New Quizzes reads a drop-down's answer from it).
+    scored = {(c.find("conditionvar/varequal").get("respident"), labels(item, c.find("conditionvar/varequal").get("respident"))[
+        c.findtext("conditionvar/varequal")]) for c in conditions(item)}
+    assert scored == {("response_b1", "element"), ("response_b1", "item"), ("response_b1", "value"), ("response_b2", "break")}
+    assert all([e.tag for e in c.find("conditionvar")] == ["varequal"] for c in conditions(item))
+    assert all(c.findtext("setvar") == "50" and c.find("setvar").get("action") == "Add" for c in conditions(item))
 
 
 def test_drop_downs_only(tmp_path: Path) -> None:
@@ -296,13 +392,65 @@ def test_ordering_becomes_one_drop_down_per_position(fundamentals: Package) -> N
 
 def test_essay_model_answer_is_for_graders_and_upload_has_no_box(fundamentals: Package) -> None:
     essay = fundamentals.items["list-vs-tuple"]
-    assert feedback(essay, "solution").startswith("A list can be changed after it is created")
+    model = ("A list can be changed after it is created (items added, removed or replaced); a tuple cannot. "
+             "Tuples can therefore be dictionary keys.")
+    # Twice, for graders only: the "solution" feedback Classic files as the example solution, and
+    # the grading_notes field New Quizzes reads (the gem's interactions/string_interaction.rb).
+    assert feedback(essay, "solution") == model
+    assert meta(essay)["grading_notes"] == model
     shown = {d.get("linkrefid") for d in essay.iter("displayfeedback")}
     assert "solution" not in shown  # never shown to a student by response processing
     assert essay.find(".//response_str/render_fib") is not None
     upload = fundamentals.items["squares-upload"]
     assert upload.find(".//response_str") is None and upload.find(".//response_lid") is None
     assert feedback(upload, "solution") == "for n in range(1, 11): print(n * n)"
+    assert meta(upload)["grading_notes"] == "for n in range(1, 11): print(n * n)"
+
+
+@pytest.mark.parametrize("name", ["fundamentals", "seed", "showcase", "all_types"])
+def test_every_essay_and_upload_has_its_grading_notes(name: str, request: pytest.FixtureRequest) -> None:
+    """grading_notes for every essay and file upload that has a model answer, in plain text, the
+    same paragraphs as Classic's example solution; none for the others."""
+    package: Package = request.getfixturevalue(name)
+    graded_by_hand = [item for item in package.items.values()
+                      if meta(item)["question_type"] in ("essay_question", "file_upload_question")]
+    assert graded_by_hand or name == "showcase"
+    for item in graded_by_hand:
+        solution = item.find("itemfeedback[@ident='solution']/flow_mat/material/mattext")
+        notes = meta(item).get("grading_notes")
+        assert (solution is None) == (notes is None), item.get("ident")
+        if solution is not None:
+            paragraphs = [text_of(p) for p in html.fragment_fromstring(solution.text, create_parent="div")]
+            assert notes.split("\n\n") == paragraphs and "<" not in notes
+
+
+def test_seed_essays_grading_notes_keep_their_paragraphs(seed: Package) -> None:
+    for ident, (first, second) in zip(ESSAY_IDS, MODEL_ANSWERS):
+        paragraphs = meta(seed.items[ident])["grading_notes"].split("\n\n")
+        assert len(paragraphs) == 2 and paragraphs[0].startswith(first) and paragraphs[1].startswith(second)
+
+
+def test_grading_notes_are_plain_text(tmp_path: Path) -> None:
+    source = write(tmp_path, "e.md", """---
+title: E
+---
+1. Solve it. {#solve type=essay}
+
+Answer: Use the formula $x = \\frac{-b}{2a}$ for the **vertex**.
+
+- first step
+- second step
+
+```python
+print(x < 1 & 2)
+```
+
+![A parabola](parabola.png)
+""")
+    (tmp_path / "parabola.png").write_bytes(ROOT.joinpath("source", "media", "workers.png").read_bytes())
+    notes = meta(built(tmp_path, source).items["solve"])["grading_notes"]
+    assert notes.split("\n\n") == ["Use the formula \\(x = \\frac{-b}{2a}\\) for the vertex.", "- first step",
+                                    "- second step", "print(x < 1 & 2)", "[A parabola]"]
 
 
 def test_text_only_has_text_and_nothing_to_answer(fundamentals: Package) -> None:
@@ -443,6 +591,9 @@ Answer: A
     group = root.find("section[@ident='pool']")
     assert group.get("title") == "Drawn"
     assert group.findtext("selection_ordering/selection/selection_number") == "2"
+    # Canvas's own extension for the group's points, as its exporter writes it (qti_generator.rb,
+    # add_group): New Quizzes' parser reads the points of a group from nothing else.
+    assert group.findtext("selection_ordering/selection/selection_extension/points_per_item") == "3"
     assert [meta(i)["points_possible"] for i in group.findall("item")] == ["3", "3", "3"]
     assert package.meta_value("points_possible") == "10"  # 4 + 2 drawn × 3
     # ... and read back, the package gives back the sections, the description and the draw.
@@ -524,6 +675,16 @@ def failing(tmp_path: Path, templates: Path) -> list[str]:
      "{% if general_fb %}\n{{ m.show_always(\"general_fb\") }}", "a feedback condition comes after the scoring condition"),
     ("canvas/item_choice.xml.j2", '<render_choice shuffle=', '<render_choice order=',
      'DTD: No declaration for attribute order of element render_choice'),
+    # What New Quizzes needs, and Canvas's extensions: each checked where the DTD cannot.
+    ("canvas/assessment.xml.j2", '<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2"', "<questestinterop",
+     "New Quizzes reads nothing of a package without it"),
+    ("canvas/item_numerical.xml.j2", '<and><vargte respident="response1">{{ answer.low }}</vargte><varlte respident="response1">'
+     "{{ answer.high }}</varlte></and>", "", "a numerical answer New Quizzes cannot read"),
+    ("canvas/item_numerical.xml.j2", 'margin="{{ answer.margin }}"', 'margin="0.5"', "disagrees with its bounds"),
+    ("canvas/item_numerical.xml.j2", '<vargte respident="response1">', '<vargte margin="1" respident="response1">',
+     "DTD: No declaration for attribute margin of element vargte"),
+    ("canvas/_macros.xml.j2", "<fieldlabel>grading_notes</fieldlabel>", "<fieldlabel>notes</fieldlabel>",
+     "the example solution has no grading_notes metadata"),
 ])
 def test_a_broken_override_is_caught_before_anything_is_written(tmp_path: Path, name: str, old: str, new: str,
                                                                 expected: str) -> None:
@@ -534,3 +695,27 @@ def test_a_broken_override_is_caught_before_anything_is_written(tmp_path: Path, 
 def test_an_assessment_frame_without_item_markers_is_refused(tmp_path: Path) -> None:
     rendered = failing(tmp_path, overlay(tmp_path, "canvas/assessment.xml.j2", "<!-- question: {{ number_of[entry.id] }} -->", ""))
     assert any("error[QB305]" in r for r in rendered)
+
+
+def test_a_group_whose_points_per_item_disagree_is_refused(tmp_path: Path) -> None:
+    source = write(tmp_path, "g.md", "---\ntitle: G\n---\n# Drawn {#pool select=1}\n\n"
+                                     "1. One {#one points=2}\n\nA) a\nB) b\n\nAnswer: A\n\n"
+                                     "2. Two {#two points=2}\n\nA) a\nB) b\n\nAnswer: B\n")
+    templates = overlay(tmp_path, "canvas/assessment.xml.j2", "<points_per_item>{{ entry.points }}</points_per_item>",
+                        "<points_per_item>7</points_per_item>")
+    with pytest.raises(BuildIncomplete) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], templates=templates))
+    rendered = [d.render() for d in failed.value.diagnostics]
+    assert any("section 'pool' gives points_per_item '7', its questions are worth 2, 2" in r for r in rendered), rendered
+    assert not (tmp_path / "dist").exists()
+
+
+@pytest.mark.parametrize(("model_answer", "notes"), [
+    ("#", "#"),  # Markdown that renders to nothing (an empty heading) is the text as written
+    ("| a | b |\n|---|---|\n| 1 | 2 |", "a | b\n\n1 | 2"),
+    ("one  \ntwo", "one\ntwo"),  # a hard line break stays a line break
+])
+def test_grading_notes_of_odd_model_answers(tmp_path: Path, model_answer: str, notes: str) -> None:
+    source = write(tmp_path, "o.yaml", "id: o\ntitle: O\nsections:\n  - id: s\n    title: S\n    questions:\n"
+                                       f"      - {{id: e, type: essay, stem: Why?, model_answer: {json.dumps(model_answer)}}}\n")
+    assert meta(built(tmp_path, source).items["e"])["grading_notes"] == notes

@@ -6,11 +6,13 @@ qti-builder's Canvas writer makes, hostile packages; each imported quiz then bui
 
 from __future__ import annotations
 
+import re
 import shutil
 import zipfile
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from test_import_formats import FIXTURES, builds, cli, messages, run_import, zipped
 
 from qti_builder.diagnostics import DiagnosticSink
@@ -47,7 +49,10 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     found = messages(sink)
     where = f"{path.name}:{ASSESSMENT}"
     # Skipped and lost, each at its line.
-    assert ":953:1: warning[QB710]" in find(found, where, "'calculated_question'", "skipped")
+    # A formula question: the numerical question of its first variable set, until the model has a
+    # parametric kind (issue 22).
+    assert ":953:1: warning[QB711]" in find(found, where, "a formula question is imported as the numerical question of its "
+                                                          "first variable set (n = 3): the formula n*4 is not kept")
     assert ":659:1:" in find(found, "wrong match of '미토콘드리아'")
     assert ":762:1:" in find(found, "feedback on answer '핵' of blank 'place'")
     assert ":508:1:" in find(found, "excluded bound of the range 3.135..3.145")
@@ -59,8 +64,8 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert len(found) == 8, found  # nothing else: every kept field is reported by the asserts below
 
     (item,) = quizzes
-    assert item.skipped == {"calculated_question": 1}  # counted by its Canvas type, as the summary says
-    assert import_summary(item)[1].endswith("1 skipped (1 calculated_question); see the warnings above")
+    assert item.skipped == {}
+    assert "skipped" not in import_summary(item)[1]
     quiz = item.quiz
     assert quiz.title == "세포 생물학 퀴즈" and quiz.language == "ko"  # assessment_meta.xml's title wins
     assert quiz.description == "세포의 **구조**와 기능에 관한 퀴즈입니다."
@@ -71,8 +76,8 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert main.title == "세포 생물학 퀴즈" and main.select is None
     kinds = [q.type for q in main.questions]
     assert kinds == ["single_choice", "true_false", "true_false", "multiple_response", "short_answer", "numerical", "numerical",
-                     "numerical", "essay", "file_upload", "matching", "fill_in_blank", "fill_in_blank", "text_only"]
-    mc, tf, tf_ko, ma, short, exact, margin, precision, essay, upload, match, dropdowns, blanks, text = main.questions
+                     "numerical", "essay", "file_upload", "matching", "fill_in_blank", "fill_in_blank", "text_only", "numerical"]
+    mc, tf, tf_ko, ma, short, exact, margin, precision, essay, upload, match, dropdowns, blanks, text, formula = main.questions
 
     assert mc.title == "세포의 발전소" and mc.points == 2 and mc.shuffle is False
     assert mc.stem == "세포의 *발전소*라고 불리는 소기관은 무엇입니까?\n\n![세포 그림](media/cell-diagram-949e22933c.png)"
@@ -111,6 +116,9 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert [(b.kind, b.answers) for b in blanks.blanks] == [("text", ["티민", "T"]), ("text", ["시토신"])]
 
     assert text.points == 0 and text.stem.startswith("다음 문제는 [세포](https://ko.wikipedia.org/wiki/")
+    # The formula question's first variable set: its value in the text, its answer.
+    assert formula.stem == "세포 3개가 두 번 분열하면 몇 개가 됩니까?" and formula.points == 1
+    assert [(a.value, a.tolerance, a.tolerance_mode) for a in formula.answers] == [(12, 0, "absolute")]
 
     assert group.title == "세포 분열 문제 모음" and group.select == 1
     assert [(q.type, q.points) for q in group.questions] == [("single_choice", 3), ("single_choice", 3)]  # points_per_item
@@ -196,8 +204,8 @@ def test_course_export_reads_the_full_copy_once(tmp_path: Path) -> None:
     quizzes, sink = run_import(path)
     assert not sink.errors, messages(sink)
     (item,) = quizzes  # the CC subset is the same quiz, not a second one
-    assert len(list(item.quiz.iter_questions())) == 16 and item.quiz.sections[1].select == 1
-    assert any(":non_cc_assessments/" in m and "calculated_question" in m for m in messages(sink))
+    assert len(list(item.quiz.iter_questions())) == 17 and item.quiz.sections[1].select == 1  # the formula question too
+    assert any(":non_cc_assessments/" in m and "a formula question" in m for m in messages(sink))
     assert "question bank '분열 문제 은행' is used by no quiz" in find(messages(sink), "분열 문제 은행")
     assert item.media  # $IMS_CC_FILEBASE$ is the course's web_resources/ folder
 
@@ -335,6 +343,211 @@ def test_namespaced_and_plain_documents_read_alike(tmp_path: Path) -> None:
     assert run_import(plain)[0][0].quiz == run_import(OURS)[0][0].quiz
 
 
+def test_numerical_forms_and_grading_notes_come_back(tmp_path: Path) -> None:
+    """The package as qti-builder writes it now (the QTI 1.2 namespace, exact answers with their
+    bounds, the margin stated on the value, grading_notes beside the example solution) reads back
+    as written: a percent margin stays a percent."""
+    source = tmp_path / "n.md"
+    source.write_text("""---
+title: N
+---
+1. Exact? {#exact type=numerical}
+
+Answer: 46
+
+2. Margin? {#margin type=numerical}
+
+Answer: 3.5 ± 0.05
+
+3. Percent? {#percent type=numerical}
+
+Answer: 200 ± 20%
+
+4. Range? {#range type=numerical}
+
+Answer: 2..4
+
+5. Explain. {#explain type=essay}
+
+Answer: First paragraph with `code`.
+
+Second paragraph.
+""", encoding="utf-8")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"]))
+    quizzes, sink = run_import(tmp_path / "dist" / "n.canvas.zip")
+    assert not sink.errors and [m for m in messages(sink) if "language" not in m] == []
+    exact, margin, percent, interval, explain = quizzes[0].quiz.iter_questions()
+    assert [(a.value, a.tolerance, a.tolerance_mode) for q in (exact, margin, percent, interval) for a in q.answers] == [
+        (46, 0, "absolute"), (3.5, 0.05, "absolute"), (200, 20, "percent"), (3, 1, "absolute")]
+    assert explain.model_answer == "First paragraph with `code`.\n\nSecond paragraph."
+
+
+def test_a_package_built_now_reads_alike_with_and_without_its_namespace(tmp_path: Path) -> None:
+    """The package is written in the ims_qtiasiv1p2 namespace now; one written without it (as
+    qti-builder did before, or as another tool does) reads as the same quiz."""
+    build(BuildOptions(sources=[ROOT / "source/python-fundamentals.md"], out_dir=tmp_path / "dist", formats=["canvas"]))
+    built = tmp_path / "dist" / "python-fundamentals.canvas.zip"
+    plain = tmp_path / "plain" / "python-fundamentals.canvas.zip"
+    plain.parent.mkdir()
+    with zipfile.ZipFile(built) as source, zipfile.ZipFile(plain, "w") as target:
+        for name in source.namelist():
+            data = source.read(name)
+            if name == "python-fundamentals/python-fundamentals.xml":
+                assert b'<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2"' in data
+                data = re.sub(rb"<questestinterop [^>]*>", b"<questestinterop>", data)
+            target.writestr(name, data)
+    (namespaced,), first = run_import(built)
+    (bare,), second = run_import(plain)
+    assert not first.errors and not second.errors
+    assert namespaced.quiz == bare.quiz and len(list(bare.quiz.iter_questions())) == 12
+
+
+def numerical_item(value: str, bounds: str = "", margin: str = "") -> str:
+    return f"""<item ident="q1" title="Question"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>
+<fieldentry>numerical_question</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+<presentation><material><mattext texttype="text/plain">How much?</mattext></material><response_str ident="response1"
+rcardinality="Single"><render_fib fibtype="Decimal"><response_label ident="answer1"/></render_fib></response_str></presentation>
+<resprocessing><respcondition continue="No"><conditionvar><or><varequal respident="response1" {margin}>{value}</varequal>{bounds}
+</or></conditionvar><setvar action="Set" varname="SCORE">100</setvar></respcondition></resprocessing></item>"""
+
+
+def test_a_stated_margin_that_disagrees_with_the_bounds_is_reported(tmp_path: Path) -> None:
+    # Classic grades by the bounds, New Quizzes by the margin: the margin is kept, the bounds named.
+    bounds = '<and><vargte respident="response1">9</vargte><varlte respident="response1">11</varlte></and>'
+    quizzes, sink = single_item(tmp_path, numerical_item("10", bounds, 'margintype="absolute" margin="0.5"'))
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert [(a.value, a.tolerance) for a in question.answers] == [(10, 0.5)]
+    assert "the bounds 9..11 that Classic grades by, which disagree with the margin 0.5" in find(messages(sink), "disagree")
+
+
+def test_grading_notes_alone_are_the_model_answer(tmp_path: Path) -> None:
+    """A New Quizzes essay carries its notes for graders in grading_notes only (plain text)."""
+    item = """<item ident="q1" title="Question"><itemmetadata><qtimetadata>
+<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>essay_question</fieldentry></qtimetadatafield>
+<qtimetadatafield><fieldlabel>grading_notes</fieldlabel><fieldentry>Look for *both* parts.
+
+Give 2 points for a &lt;list&gt;.</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+<presentation><material><mattext texttype="text/plain">Explain.</mattext></material><response_str ident="response1"
+rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str></presentation>
+<resprocessing><respcondition continue="No"><conditionvar><other/></conditionvar></respcondition></resprocessing></item>"""
+    quizzes, sink = single_item(tmp_path, item)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert question.type == "essay" and not sink.errors
+    assert question.model_answer == "Look for \\*both\\* parts.\n\nGive 2 points for a \\<list\\>."
+
+
+# -- New Quizzes' exports and R/exams (issue 22) -------------------------------------------------------------
+
+
+NEW_QUIZZES = FIXTURES / "new-quizzes-export"
+
+
+@pytest.mark.parametrize("as_zip", [True, False], ids=["zip", "folder"])
+def test_new_quizzes_export(tmp_path: Path, as_zip: bool) -> None:
+    path = zipped(NEW_QUIZZES, tmp_path / "nq-export.zip") if as_zip else NEW_QUIZZES
+    assert detect(path).name == "canvas"
+    quizzes, sink = run_import(path)
+    assert not sink.errors, messages(sink)  # assessment_meta.xml's xmlns:xsi holds two URLs: read all the same
+    found = messages(sink)
+    where = f"{path.name}:g4a7c2e9b1d3f5a6c8e0b2d4f6a8c0e1/g4a7c2e9b1d3f5a6c8e0b2d4f6a8c0e1.xml"
+    assert f"{where}:82:1: warning[QB711]" in find(found, "categorization question is imported as matching")
+    assert f"{where}:82:1: warning[QB711]" in find(found, "the distractor 'Keratin' (an item in no category")
+    assert f"{where}:216:1: warning[QB711]" in find(found, "the labels at the top and bottom of the list")
+    assert f"{where}:283:1: warning[QB711]" in find(found, "a formula question is imported as the numerical question of its first "
+                                                           "variable set (d = 12.5, g = 2.5): the formula d + g and 1 other")
+    assert f"{where}:356:1: warning[QB710]" in find(found, "'Find the nucleus' (hot_spot_question): a New Quizzes hot-spot "
+                                                           "question (a click on an image) has no form in the source; skipped")
+    assert len(found) == 6, found  # and the quiz language
+    (item,) = quizzes
+    assert item.skipped == {"hot_spot_question": 1}
+    quiz = item.quiz
+    assert quiz.title == "Plant cells (New Quizzes)" and quiz.description == "Exported from New Quizzes."
+    assert quiz.settings.given() == {"allowed_attempts": 2, "shuffle_answers": False, "quiz_type": "graded"}
+    stimulus, child, sort, phases, formula = quiz.iter_questions()
+    # The stimulus: a text-only item before its question.
+    assert (stimulus.type, stimulus.title, stimulus.points) == ("text_only", "Reading: chloroplasts", 0)
+    assert stimulus.stem == "Plant cells make sugar in their **chloroplasts**."
+    assert child.type == "single_choice" and [c.correct for c in child.choices] == [True, False]
+    # Categorization: each item matched with its category; a category with no item a distractor.
+    assert sort.type == "matching" and sort.points == 2
+    assert [(p.prompt, p.answer) for p in sort.pairs] == [("Cell wall", "Plant cells only"), ("Nucleus", "Both"),
+                                                          ("Chloroplast", "Plant cells only"), ("Cell membrane", "Both")]
+    assert sort.distractors == ["Animal cells only"]
+    # Ordering: the order of the varequals, not the order the items are listed in.
+    assert phases.type == "ordering" and phases.items == ["Prophase", "Metaphase", "Anaphase", "Telophase"]
+    # Formula: the first variable set's values in the text, its answer, the relative tolerance.
+    assert formula.type == "numerical" and formula.points == 3
+    assert formula.stem == "A cell 12.5 µm wide grows by 2.5 µm. How wide is it now, in µm?"
+    assert [(a.value, a.tolerance, a.tolerance_mode, a.score) for a in formula.answers] == [(15, 5, "percent", 100)]
+    # New Quizzes' generated idents (UUIDs) are no ids: they come from the titles.
+    assert [q.id for q in quiz.iter_questions()] == ["reading-chloroplasts", "where-is-sugar-made", "sort-the-parts",
+                                                     "phases-of-mitosis", "growing-cell"]
+    builds(quiz, item.media, tmp_path)
+
+
+def test_a_stimulus_comes_before_its_questions(tmp_path: Path) -> None:
+    """A question names its stimulus: the stimulus is read just before the first of them, wherever
+    it stands in the file."""
+    def item(ident: str, kind: str, text: str, parent: str = "") -> str:
+        field = (f"<qtimetadatafield><fieldlabel>parent_stimulus_item_ident</fieldlabel><fieldentry>{parent}</fieldentry>"
+                 "</qtimetadatafield>") if parent else ""
+        body = ("<response_str ident=\"response1\" rcardinality=\"Single\"><render_fib><response_label ident=\"a\"/></render_fib>"
+                "</response_str>") if kind == "essay_question" else ""
+        return (f'<item ident="{ident}" title="{text}"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type'
+                f"</fieldlabel><fieldentry>{kind}</fieldentry></qtimetadatafield>{field}</qtimetadata></itemmetadata><presentation>"
+                f"<material><mattext>{text}</mattext></material>{body}</presentation></item>")
+    quizzes, sink = single_item(tmp_path, item("q1", "essay_question", "First question", parent="s1")
+                                + item("q2", "essay_question", "Second question", parent="s1")
+                                + item("s1", "text_only_question", "The passage"))
+    assert [(q.type, q.stem) for q in quizzes[0].quiz.iter_questions()] == [
+        ("text_only", "The passage"), ("essay", "First question"), ("essay", "Second question")]
+
+
+def test_new_quizzes_types_without_question_type_are_found_by_their_responses(tmp_path: Path) -> None:
+    order = """<item ident="o" title="Order"><presentation><material><mattext>Order them.</mattext></material>
+<response_lid ident="r" rcardinality="Ordered"><render_choice><response_label ident="b"><material><mattext>two</mattext></material>
+</response_label><response_label ident="a"><material><mattext>one</mattext></material></response_label></render_choice></response_lid>
+</presentation><resprocessing><respcondition><conditionvar><varequal respident="r">a</varequal><varequal respident="r">b</varequal>
+</conditionvar><setvar action="Set">100</setvar></respcondition></resprocessing></item>"""
+    spot = """<item ident="h" title="Spot"><presentation><response_xy ident="r" rcardinality="Single"><material><mattext>Click.
+</mattext></material><render_hotspot><response_label ident="r" rarea="ellipse">1,2,3,4</response_label></render_hotspot>
+</response_xy></presentation></item>"""
+    quizzes, sink = single_item(tmp_path, order + spot)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert question.type == "ordering" and question.items == ["one", "two"]
+    assert "read as ordering_question from its responses" in find(messages(sink), "'Order'")
+    assert "(hot_spot_question)" in find(messages(sink), "'Spot'", "skipped")
+
+
+def r_exams_item(ident: str, condition: str, points: str = "2") -> str:
+    """A numerical item as R/exams' exams2canvas writes one (exams2qti12.R, flavor "canvas"):
+    ``response_num`` with a decimal ``render_fib``, the score out of the question's points
+    (``decvar maxvalue``), a right answer setting it to the points."""
+    return f"""<item ident="{ident}" title="{ident}"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>
+<fieldentry>numerical_question</fieldentry></qtimetadatafield></qtimetadata></itemmetadata><presentation><flow><material><matbreak/>
+<mattext texttype="text/html" charset="utf-8"><![CDATA[<p>What is the mean?</p>]]></mattext></material><response_num
+ident="{ident}-r" rcardinality="Single" numtype="Decimal"><render_fib fibtype="Decimal" maxchars="12"><flow_label class="Block">
+<response_label ident="{ident}-r" rshuffle="No"/></flow_label></render_fib></response_num></flow></presentation><resprocessing>
+<outcomes><decvar varname="SCORE" vartype="Decimal" defaultval="0" minvalue="0" maxvalue="{points}" cutvalue="{points}"/></outcomes>
+<respcondition title="Mastery" continue="No"><conditionvar>{condition}</conditionvar>
+<setvar varname="SCORE" action="Set">{points}</setvar><displayfeedback feedbacktype="Response" linkrefid="correct_fb"/></respcondition>
+<respcondition continue="Yes"><conditionvar><other/></conditionvar><displayfeedback feedbacktype="Response" linkrefid="general_fb"/>
+</respcondition></resprocessing></item>"""
+
+
+def test_r_exams_numerical_answers_are_worth_100_percent(tmp_path: Path) -> None:
+    """Canvas makes each R/exams numerical answer a numerical answer at weight 100 (its
+    numeric_interaction.rb): the score is out of the decvar's maxvalue, the question's points."""
+    margin = ('<or><varequal respident="m-r" case="No"><![CDATA[4.2]]></varequal><and><vargte respident="m-r"><![CDATA[4.1]]>'
+              '</vargte><varlte respident="m-r"><![CDATA[4.3]]></varlte></and></or>')
+    interval = '<and><vargte respident="i-r"><![CDATA[10]]></vargte><varlte respident="i-r"><![CDATA[20]]></varlte></and>'
+    quizzes, sink = single_item(tmp_path, r_exams_item("m", margin) + r_exams_item("i", interval, points="1"))
+    assert not [m for m in messages(sink) if "skipped" in m], messages(sink)
+    with_margin, within_range = quizzes[0].quiz.iter_questions()
+    assert [(a.value, a.tolerance, a.score) for a in with_margin.answers] == [(4.2, 0.1, 100)]
+    assert [(a.value, a.tolerance, a.score) for a in within_range.answers] == [(15, 5, 100)]
+
+
 # -- pieces -------------------------------------------------------------------------------------------
 
 
@@ -466,8 +679,8 @@ def test_questions_that_cannot_be_read_are_skipped_by_their_canvas_type(tmp_path
         # Read, then refused by the model: named by its Canvas type all the same.
         "one.xml:4:1: warning[QB713]: question 'Drop-downs' (multiple_dropdowns_question) was skipped: List should have at "
         "least 1 item after validation, not 0 (at blanks)",
-        "one.xml:6:1: warning[QB710]: question 'Formula' (calculated_question): the Canvas question type 'calculated_question' "
-        "cannot be imported (the source has no such kind); skipped",
+        "one.xml:6:1: warning[QB713]: question 'Formula' (calculated_question): the formula question has no variable set to "
+        "take an answer from; skipped",
     ]
     assert import_summary(quizzes[0]) == [
         "imported 1 question(s) from one.xml as quiz 'one': 1 essay",
@@ -543,7 +756,7 @@ def test_command_imports_and_builds_every_canvas_input(tmp_path: Path) -> None:
     export = zipped(EXPORT, tmp_path / "export.zip")
     code, out, err = cli("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", cwd=tmp_path)
     assert code == 0, err
-    assert "calculated_question" in err and out.count("imported ") == 3
+    assert "a formula question is imported as the numerical question" in err and out.count("imported ") == 3
     sources = sorted(p.name for p in (tmp_path / "source").glob("*.*"))
     assert "cells-ko.yaml" in sources and "cell-biology-text2qti-zip.md" in sources and len(sources) == 3
     assert sorted(p.name for p in (tmp_path / "source/media").iterdir()) == ["cell-diagram-949e22933c.png", "cell.png"]

@@ -28,7 +28,7 @@ target cannot carry (docs/import.md lists the same losses), and nothing else:
   ``shuffle`` (the quiz-wide ``shuffle_answers`` decides, and is always stated: the source's, or
   whether its choice and matching questions shuffle); partially-correct feedback; short-answer
   and numerical answers worth less than 100 %; wildcards (an answer as typed without its stars)
-  and case sensitivity; a percent tolerance; a unit (written after the question text, in
+  and case sensitivity; a unit (written after the question text, in
   brackets); essay response format, length, word limits and attachments; file-upload limits;
   matching answers, distractors and ordering items as plain text; the wrong options of
   drop-downs in a question that also has text blanks (they become text blanks); a text-only
@@ -157,7 +157,9 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
         feedback = q["feedback"]
         if kind == "multiple_response" and all(c["correct"] for c in q["choices"]):
             q["negative_marking"] = False  # nothing to mark negatively: no output can tell
-        for answer in q.get("answers", []) if kind == "numerical" else []:
+        # The Canvas package states a percent margin as such (margintype="percent"); the others
+        # write the absolute half-width.
+        for answer in q.get("answers", []) if kind == "numerical" and target != "canvas" else []:
             if answer["tolerance_mode"] == "percent":
                 answer["tolerance"] = round(abs(answer["value"]) * answer["tolerance"] / 100, 10)
                 answer["tolerance_mode"] = "absolute"

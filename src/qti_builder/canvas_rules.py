@@ -1,7 +1,13 @@
-"""What Canvas's importer needs of a Canvas package beyond its grammar (the QTI 1.2.1 DTD, IMS CP
+"""What Canvas's importers need of a Canvas package beyond its grammar (the QTI 1.2.1 DTD, IMS CP
 1.1 and the settings schema): the pitfalls observed in shared/docs/lms-import-facts.md, each of
-which imports without an error and loses something. Checked on the generated documents, so an
-overriding template that breaks one is caught like a bug in the writer.
+which imports without an error and loses something, in Classic Quizzes or in New Quizzes (whose
+parser is Instructure's ``qti`` gem). Checked on the generated documents, so an overriding
+template that breaks one is caught like a bug in the writer.
+
+The package is written as Canvas's exporter writes it: in the QTI 1.2 namespace, with two of
+Canvas's extensions (:data:`EXTENSION_ATTRIBUTES`, :data:`EXTENSION_ELEMENTS`). The DTD predates
+namespaces and knows neither extension, so :func:`dtd_view` sets them aside before the DTD judges
+the rest; each extension is checked here instead.
 
 Each rule yields ``(line, column, message)`` in the document it looks at.
 """
@@ -11,6 +17,8 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 
 from lxml import etree
 
@@ -31,12 +39,55 @@ IDENT = re.compile(r"^[A-Za-z_]")
 #: Media references in the escaped HTML of the items (``src="media/…"``).
 MEDIA_REF = re.compile(r"""(?:src|href|data)=["'](media/[^"'?#]+)""")
 
+#: The namespace of ``<questestinterop>`` in Canvas's exports: New Quizzes' parser looks every
+#: element up in it, and reads nothing of a document without it.
+QTI12_NAMESPACE = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+XSI_NAMESPACE = "http://www.w3.org/2001/XMLSchema-instance"
+#: Canvas's extensions the package writes, which the 1.2.1 DTD does not declare: a numerical
+#: answer's margin on its value (New Quizzes reads it exactly; Classic ignores it and reads the
+#: bounds), and a question group's points per question (both read it; the gem reads nothing else).
+EXTENSION_ATTRIBUTES = {"varequal": ("margin", "margintype")}
+EXTENSION_ELEMENTS = {"selection": "selection_extension"}
+#: What the gem reads of an essay's or upload's notes for graders (Classic reads ``solution``).
+GRADED_BY_HAND = {"essay_question", "file_upload_question"}
+
 Problem = tuple[int, int, str]
 
 
+def dtd_view(tree: etree._ElementTree) -> None:
+    """Make ``tree`` (a copy) what the QTI 1.2.1 DTD can judge, in place: elements of the QTI 1.2
+    namespace without it, the ``xsi:`` attributes and Canvas's extensions removed. Elements of any
+    other namespace keep it, so the DTD still refuses them."""
+    root = tree.getroot()
+    prefix = "{%s}" % QTI12_NAMESPACE
+    for element in root.iter():
+        if isinstance(element.tag, str) and element.tag.startswith(prefix):
+            element.tag = element.tag[len(prefix):]
+    for name in [n for n in root.attrib if n.startswith("{%s}" % XSI_NAMESPACE)]:
+        del root.attrib[name]
+    for tag, names in EXTENSION_ATTRIBUTES.items():
+        for element in root.iter(tag):
+            for name in names:
+                element.attrib.pop(name, None)
+    for parent, tag in EXTENSION_ELEMENTS.items():
+        for element in root.iter(parent):
+            for extension in element.findall(tag):
+                element.remove(extension)
+    etree.cleanup_namespaces(tree)
+
+
+def frame_rules(tree: etree._ElementTree) -> Iterator[Problem]:
+    """The assessment's own rules (its frame, before the items are put in): the namespace."""
+    root = tree.getroot()
+    if etree.QName(root).namespace != QTI12_NAMESPACE:
+        yield root.sourceline or 1, 1, (f'questestinterop must be in the namespace "{QTI12_NAMESPACE}" '
+                                        "(xmlns=...): New Quizzes reads nothing of a package without it")
+
+
 def _metadata(item: etree._Element) -> dict[str, str]:
-    return {(f.findtext("fieldlabel") or "").strip(): (f.findtext("fieldentry") or "").strip()
-            for f in item.iterfind("itemmetadata/qtimetadata/qtimetadatafield")}
+    """An item's metadata fields, in the QTI 1.2 namespace or none."""
+    return {(f.findtext("{*}fieldlabel") or "").strip(): (f.findtext("{*}fieldentry") or "").strip()
+            for f in item.iterfind("{*}itemmetadata/{*}qtimetadata/{*}qtimetadatafield")}
 
 
 def item_rules(tree: etree._ElementTree) -> Iterator[Problem]:
@@ -65,6 +116,11 @@ def item_rules(tree: etree._ElementTree) -> Iterator[Problem]:
         for shown in item.iter("displayfeedback"):
             if shown.get("linkrefid") not in feedback_ids:
                 yield shown.sourceline or line, 1, f"feedback '{shown.get('linkrefid')}' is shown but has no itemfeedback"
+        if kind == "numerical_question":
+            yield from _numerical_answers(item)
+        yield from _margins(item)
+        if kind in GRADED_BY_HAND and "solution" in feedback_ids and not meta.get("grading_notes"):
+            yield line, 1, "the example solution has no grading_notes metadata: New Quizzes reads only that"
 
 
 def _condition_order(item: etree._Element) -> Iterator[Problem]:
@@ -81,12 +137,62 @@ def _condition_order(item: etree._Element) -> Iterator[Problem]:
             yield condition.sourceline or 1, 1, "a feedback condition comes after the scoring condition"
 
 
+def _numerical_answers(item: etree._Element) -> Iterator[Problem]:
+    """New Quizzes reads a numerical answer only as Canvas's exporter writes it: a value with its
+    bounds (an exact answer's bounds are the value), or the bounds alone (a range). A lone
+    ``varequal`` makes it refuse the question ("Unsupported Numeric Type")."""
+    for condition in item.iterfind("resprocessing/respcondition"):
+        if condition.find("setvar") is None:
+            continue
+        tests = {element.tag for element in condition.iter("varequal", "vargte", "varlte", "vargt")}
+        if not ({"vargte", "varlte"} <= tests or {"varequal", "vargt", "varlte"} <= tests):
+            yield (condition.sourceline or 1, 1, "a numerical answer New Quizzes cannot read: give the value its bounds "
+                   "(<or><varequal>v</varequal><and><vargte>low</vargte><varlte>high</varlte></and></or>; low = high = v "
+                   "for an exact answer)")
+
+
+def _margins(item: etree._Element) -> Iterator[Problem]:
+    """A ``margin`` on a value agrees with the bounds beside it: Classic grades by the bounds, New
+    Quizzes by the margin."""
+    for value in item.iter("varequal"):
+        if value.get("margin") is None and value.get("margintype") is None:
+            continue
+        line = value.sourceline or 1
+        kind = value.get("margintype", "absolute")
+        try:
+            number, margin = Decimal((value.text or "").strip()), Decimal(value.get("margin", ""))
+        except InvalidOperation:
+            yield line, 1, f"margin '{value.get('margin')}' of answer '{value.text}' is not a number"
+            continue
+        bounds = value.getparent().find("and") if value.getparent() is not None else None
+        low, high = (_decimal(bounds.findtext("vargte")), _decimal(bounds.findtext("varlte"))) if bounds is not None else (None, None)
+        if kind not in ("absolute", "percent") or margin < 0:
+            yield line, 1, f"margintype '{kind}' / margin '{margin}' must be absolute or percent, and not negative"
+            continue
+        delta = abs(number) * margin / 100 if kind == "percent" else margin
+        if low is None or high is None or not (_close(low, number - delta) and _close(high, number + delta)):
+            yield line, 1, (f"the margin {margin} ({kind}) of answer {number} disagrees with its bounds: Classic grades by "
+                            "the <and> of vargte/varlte beside it, New Quizzes by the margin")
+
+
+def _decimal(text: str | None) -> Decimal | None:
+    try:
+        return Decimal((text or "").strip())
+    except InvalidOperation:
+        return None
+
+
+def _close(a: Decimal, b: Decimal) -> bool:
+    return abs(a - b) <= Decimal("1e-9") * max(Decimal(1), abs(b))
+
+
 def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
                   manifest: etree._ElementTree | None, members: set[str]) -> Iterator[Problem]:
     """The rules across the files of one package: the assessment (at ``path``, with its items in
     place), its settings file, the manifest and the names of every member. The assessment of a
     big bank is tens of megabytes: it is read as a stream, an item at a time."""
-    ident, total, shown = _read_assessment(assessment)
+    ident, total, shown, groups = _read_assessment(assessment)
+    yield from groups
     folder = path.split("/")[0]
     if not IDENT.match(ident):
         yield 1, 1, f"assessment ident '{ident}' must start with a letter or '_' (Canvas renames it and loses the settings)"
@@ -110,41 +216,71 @@ def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
         yield 1, 1, f"an item shows {ref}, which is not in the package"
 
 
-_READ_TAGS = ("assessment", "section", "selection_number", "mattext", "item")
+#: The elements the rules across files read, in the QTI 1.2 namespace or none.
+_READ_TAGS = tuple("{*}" + tag for tag in ("assessment", "section", "selection_number", "points_per_item", "mattext", "item"))
 
 
-def _read_assessment(data: bytes) -> tuple[str, float, set[str]]:
+@dataclass
+class _Section:
+    """An open section while the assessment is read: what each child counts for (an item's
+    points, a nested section's draw), its own items' points, its draw and points per item."""
+
+    counts: list[float] = field(default_factory=list)
+    items: list[float] = field(default_factory=list)
+    pick: int | None = None
+    per_item: str | None = None
+
+
+def _read_assessment(data: bytes) -> tuple[str, float, set[str], list[Problem]]:
     """The assessment's ident, what Canvas makes of its points (every item's; a group's draw at
-    its items' points) and the media its text shows."""
-    ident, total, shown = "", 0.0, set()
-    groups: list[list[float]] = []  # the points of each open section's items
-    picks: list[int | None] = []
+    its items' points), the media its text shows, and the groups whose points per item are not
+    their items' points."""
+    ident, total, shown, problems = "", 0.0, set(), []
+    sections: list[_Section] = []
     # Only the elements read here come up to Python (a big bank's assessment has millions).
     for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"), resolve_entities=False,
                                           no_network=True, tag=_READ_TAGS):
+        tag = element.tag.rpartition("}")[2]
         if event == "start":
-            if element.tag == "assessment":
+            if tag == "assessment":
                 ident = element.get("ident", "")
-            elif element.tag == "section":
-                groups.append([])
-                picks.append(None)
+            elif tag == "section":
+                sections.append(_Section())
             continue
-        if element.tag == "selection_number" and picks:
+        if tag == "selection_number" and sections:
             text = (element.text or "").strip()
-            picks[-1] = int(text) if text.isdigit() else None
-        elif element.tag == "mattext" and element.text and "media/" in element.text:
+            sections[-1].pick = int(text) if text.isdigit() else None
+        elif tag == "points_per_item" and sections:
+            sections[-1].per_item = (element.text or "").strip()
+        elif tag == "mattext" and element.text and "media/" in element.text:
             shown.update(MEDIA_REF.findall(element.text))
-        elif element.tag == "item":
-            groups[-1].append(float(_metadata(element).get("points_possible") or 0) if groups else 0)
+        elif tag == "item":
+            points = float(_metadata(element).get("points_possible") or 0)
+            if sections:
+                sections[-1].counts.append(points)
+                sections[-1].items.append(points)
             element.clear()
             parent = element.getparent()
             while parent is not None and element.getprevious() is not None:
                 del parent[0]  # the items read before: cleared, but the tree still held them
-        elif element.tag == "section":
-            points, picked = groups.pop(), picks.pop()
-            drawn = sum(points[:picked]) if picked is not None else sum(points)
-            if groups:
-                groups[-1].append(drawn)
+        elif tag == "section" and sections:
+            section = sections.pop()
+            if section.per_item is not None and not _same_points(section.per_item, section.items):
+                problems.append((element.sourceline or 1, 1, (
+                    f"section '{element.get('ident')}' gives points_per_item {section.per_item!r}, its questions are worth "
+                    f"{', '.join(f'{p:g}' for p in section.items) or 'nothing'}: Canvas takes the group's points from "
+                    "points_per_item")))
+            drawn = sum(section.counts[:section.pick]) if section.pick is not None else sum(section.counts)
+            if sections:
+                sections[-1].counts.append(drawn)
             else:
                 total += drawn
-    return ident, total, shown
+    return ident, total, shown, problems
+
+
+def _same_points(per_item: str, points: list[float]) -> bool:
+    try:
+        value = float(per_item)
+    except ValueError:
+        return False
+    return value >= 0 and all(abs(value - p) <= 1e-9 for p in points)

@@ -247,6 +247,76 @@ def render_canvas_inline(text: str, media: Renames = ()) -> str:
     return unwrap_paragraph(render_canvas(text, media))
 
 
+#: Where a ``<br>`` was, in the text of a plain-text block (any other line end is a space).
+_LINE_BREAK = "\u2028"
+#: Elements whose text is a block of its own in plain text.
+_PLAIN_BLOCKS = {"p", "div", "pre", "blockquote", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "dt", "dd",
+                 "figure", "figcaption", "table", "thead", "tbody", "tfoot", "ul", "ol", "dl", "hr"}
+
+
+@lru_cache(maxsize=1024)
+def render_plain(text: str) -> str:
+    """Markdown as plain text for a field that may not render HTML (New Quizzes' grading notes):
+    one block per paragraph, list item or table row, separated by blank lines; code as written;
+    formulas as their TeX between ``\\( \\)`` or ``\\[ \\]``; images as their alternative text. Never
+    empty for a text that is not blank."""
+    root = _fragment(text)
+    for element, display in _formulas(root):
+        tex = element.text or ""
+        element.text = f"\\({tex}\\)" if display == "inline" else f"\\[{tex}\\]"
+    for image in list(root.iter("img")):
+        alt = image.get("alt") or ""
+        image.getparent().replace(image, _text_span(f"[{alt}]" if alt else ""))  # type: ignore[union-attr]
+    for element in root.iter("br"):
+        element.tail = _LINE_BREAK + (element.tail or "")
+    blocks: list[str] = []
+    _plain_blocks(root, blocks)
+    # Markdown that renders to no text at all ("#", "***") is the text as written, as plain_text does.
+    return "\n\n".join(b for b in blocks if b) or " ".join(text.split())
+
+
+def _text_span(text: str) -> html.HtmlElement:
+    span = html.Element("span")
+    span.text = text
+    return span
+
+
+def _plain_blocks(element: html.HtmlElement, blocks: list[str], prefix: str = "") -> None:
+    """The text of ``element`` as blocks: a nested block element starts a block of its own; a list
+    item's marker (``prefix``) goes before its first block."""
+    if element.tag == "pre":
+        blocks.append(prefix + element.text_content().rstrip("\n"))
+        return
+    if element.tag == "tr":
+        cells = [" ".join(cell.text_content().split()) for cell in element if cell.tag in ("td", "th")]
+        blocks.append(prefix + " | ".join(cells))
+        return
+    pieces = [element.text or ""]
+    numbered = element.tag == "ol"
+    for index, child in enumerate(element, start=int(element.get("start") or 1) if numbered else 1):
+        if child.tag in _PLAIN_BLOCKS:
+            if _flush(pieces, blocks, prefix):
+                prefix = ""
+            pieces = []
+            marker = (f"{index}. " if numbered else "- ") if child.tag == "li" else prefix
+            before = len(blocks)
+            _plain_blocks(child, blocks, marker)
+            if len(blocks) > before and marker == prefix:
+                prefix = ""
+        else:
+            pieces.append(child.text_content())
+        pieces.append(child.tail or "")
+    _flush(pieces, blocks, prefix)
+
+
+def _flush(pieces: list[str], blocks: list[str], prefix: str) -> bool:
+    lines = [" ".join(line.split()) for line in "".join(pieces).split(_LINE_BREAK)]
+    text = "\n".join(line for line in lines if line)
+    if text:
+        blocks.append(prefix + text)
+    return bool(text)
+
+
 #: What JavaScript's encodeURIComponent leaves as it is.
 _URI_COMPONENT_SAFE = "-_.!~*'()"
 

@@ -76,7 +76,7 @@ def _generated_name(output_name: str, document: Document) -> str:
 
 #: A document that is one part of a file is validated as the only part of a file of its own, on
 #: the same lines: a Moodle question as the only one of a quiz, a Canvas item as the only one of
-#: a QTI 1.2 document.
+#: a QTI 1.2 document (written without a namespace, an item takes its frame's).
 WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>")}
 
 
@@ -91,16 +91,19 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
     schema = {"qti": schemas.qti, "manifest": schemas.manifest, "moodle": schemas.moodle,
               "moodle-question": schemas.moodle, "qti12": schemas.qti12, "qti12-item": schemas.qti12,
               "content-package": schemas.content_package, "canvas-meta": schemas.canvas_meta}[document.schema]
+    checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
+              "moodle-question": _moodle_rules, "qti12": canvas_rules.frame_rules, "qti12-item": canvas_rules.item_rules}
+    if document.schema in checks:
+        yield from checks[document.schema](tree)
+    if document.schema in ("qti12", "qti12-item"):
+        # The DTD predates namespaces and Canvas's extensions: it judges the rest (canvas_rules).
+        canvas_rules.dtd_view(tree)
     if not schema.validate(tree):
         kind = "DTD" if isinstance(schema, etree.DTD) else "schema"
         for err in schema.error_log:
             yield err.line, err.column + 1, f"{kind}: {err.message}"
     if document.schema in ("qti12", "qti12-item") and tree.getroot().tag != "questestinterop":
         yield 1, 1, "the root element must be questestinterop"
-    checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
-              "moodle-question": _moodle_rules, "qti12-item": canvas_rules.item_rules}
-    if document.schema in checks:
-        yield from checks[document.schema](tree)
 
 
 def _parse(data: bytes) -> etree._ElementTree:

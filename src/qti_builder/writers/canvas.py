@@ -1,14 +1,18 @@
 """Canvas package: QTI 1.2 in the flavour Canvas exports and imports natively, with its item metadata.
 
 Canvas Classic Quizzes turns a package like this into its own question types one for one
-(shared/docs/lms-import-facts.md, "Canvas reading its own format"; Canvas's exporter,
-canvas-lms ``lib/cc/qti/qti_items.rb``, writes the same structure). The zip holds:
+(shared/docs/lms-import-facts.md, "Canvas reading its own format"), and New Quizzes' parser,
+Instructure's ``qti`` gem, reads it whole ("Canvas New Quizzes"). It is written as Canvas's
+exporter (canvas-lms ``lib/cc/qti/qti_items.rb``, ``qti_generator.rb``) writes it wherever
+Classic takes both forms. The zip holds:
 
 ==================================  ===========================================================
 ``imsmanifest.xml``                 IMS CP 1.1: the assessment, its settings file, the media
-``<quiz-id>/<quiz-id>.xml``         ``<questestinterop>`` without a namespace or DOCTYPE, valid
-                                    against the QTI 1.2.1 DTD: one ``<assessment>``, one item
-                                    per question, a ``<section>`` per question group
+``<quiz-id>/<quiz-id>.xml``         ``<questestinterop>`` in the QTI 1.2 namespace, without a
+                                    DOCTYPE, valid against the QTI 1.2.1 DTD but for two of
+                                    Canvas's extensions (:mod:`..canvas_rules`): one
+                                    ``<assessment>``, one item per question, a ``<section>`` per
+                                    question group
 ``<quiz-id>/assessment_meta.xml``   the quiz settings (the folder must be the assessment ident)
 ``media/<name>``                    images and audio, referenced from the zip root
 ==================================  ===========================================================
@@ -22,9 +26,11 @@ true_false         true_false_question when the quiz is in English; otherwise a
                    multiple_choice_question with the quiz language's labels (Canvas recognises
                    true/false only with the answer texts "True"/"False")
 short_answer       short_answer_question with every full-credit answer
-numerical          numerical_question, each full-credit answer as exact ± margin
-essay              essay_question, the model answer as the example solution
-file_upload        file_upload_question
+numerical          numerical_question, each full-credit answer as exact ± margin (the
+                   margin also stated on the value, absolute or percent)
+essay              essay_question, the model answer as the example solution (Classic) and
+                   the grading notes (New Quizzes)
+file_upload        file_upload_question, the same
 matching           matching_question: prompts, every answer and the distractors
 ordering           multiple_dropdowns_question: one drop-down per position, each listing every
                    item (Canvas Classic has no ordering type)
@@ -49,16 +55,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from decimal import Decimal
 from typing import Any, ClassVar
 
-from ..content import plain_text
+from ..content import plain_text, render_plain
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
 from ..kinds import KINDS
 from ..media import MediaSet
 from ..model import Quiz, QuizSettings, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question,
+                               MultipleResponseQuestion, NumericAnswer, NumericalQuestion, OrderingQuestion, Question,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer
@@ -238,12 +245,24 @@ def _short_answer(quiz: Quiz, q: ShortAnswerQuestion) -> dict[str, Any]:
 def _numerical(quiz: Quiz, q: NumericalQuestion) -> dict[str, Any]:
     answers = []
     for n, a in enumerate([a for a in q.answers if a.score == 100]):
-        low, high = a.bounds()
-        answers.append({"ident": str(FIRST_ANSWER + n), "text": decimal(a.value), "feedback": a.feedback,
-                        "low": decimal(low), "high": decimal(high), "exact": low == high})
+        answers.append({"ident": str(FIRST_ANSWER + n), "feedback": a.feedback, **numeric_answer(a)})
     # Canvas has no unit field: the unit follows the question text, in brackets.
     stem = q.stem + (f"\n\n({q.unit})" if q.unit else "")
     return {"question_type": "numerical_question", "answers": answers, "stem": stem}
+
+
+def numeric_answer(answer: NumericAnswer) -> dict[str, str]:
+    """An answer as Canvas's exporter writes it: the value (``text``), its bounds (``low``,
+    ``high``: the value itself for an exact answer) and, for one with a tolerance, the margin as
+    written (``margin``, ``margin_type`` absolute or percent). The bounds are worked out in decimal
+    from the numbers as written, so they agree with the margin digit for digit: Classic takes the
+    margin from the upper bound, New Quizzes from the ``margin`` attribute."""
+    text = decimal(answer.value)
+    value, margin = Decimal(text), Decimal(decimal(answer.tolerance))
+    delta = abs(value) * margin / 100 if answer.tolerance_mode == "percent" else margin
+    low, high = (_decimal_text(value - delta), _decimal_text(value + delta)) if delta else (text, text)
+    return {"text": text, "low": low, "high": high,
+            "margin": decimal(answer.tolerance) if answer.tolerance else "", "margin_type": answer.tolerance_mode}
 
 
 def decimal(value: float) -> str:
@@ -252,9 +271,22 @@ def decimal(value: float) -> str:
     return f"{value:.12g}"
 
 
+def _decimal_text(number: Decimal) -> str:
+    """An exact decimal as Canvas and New Quizzes parse it: 3.45, not 3.4500 or 3.45E+0; an
+    exponent only for the very large and very small."""
+    number = number.normalize()
+    if not number:
+        return "0"
+    return format(number, "f" if -7 <= number.adjusted() < 16 else "e")
+
+
 def _essay(quiz: Quiz, q: EssayQuestion | FileUploadQuestion) -> dict[str, Any]:
+    """The model answer goes to graders twice: as the ``solution`` feedback Classic files as the
+    example solution, and as the ``grading_notes`` New Quizzes reads, in plain text (the field is
+    passed on as written; the gem's own example is plain text)."""
     kind = "essay_question" if isinstance(q, EssayQuestion) else "file_upload_question"
     return {"question_type": kind, "model_answer": q.model_answer,
+            "grading_notes": render_plain(q.model_answer) if q.model_answer else None,
             "response": isinstance(q, EssayQuestion)}
 
 

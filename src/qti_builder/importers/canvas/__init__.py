@@ -7,8 +7,8 @@ imports it (docs/lms-import-facts.md, "Canvas reading its own format"). One read
 - a course export (``.imscc``): ``<id>/assessment_qti.xml`` (the Common Cartridge subset),
   ``non_cc_assessments/<id>.xml.qti`` (the full quiz, preferred) and question banks;
 - text2qti's zip (text2qti 0.8: ``text2qti_assessment_<hash>/...``, images in ``images/``);
-- the package qti-builder's Canvas writer makes (namespace-less, item idents
-  ``<quiz-id>.<question-id>``, so question ids come back);
+- the package qti-builder's Canvas writer makes (item idents ``<quiz-id>.<question-id>``, so
+  question ids come back; in the QTI 1.2 namespace now, without one in earlier versions);
 - a folder holding any of these unzipped, or a single QTI 1.2 file.
 
 Elements are matched by local name, so the ``ims_qtiasiv1p2`` namespace and none read alike. Each

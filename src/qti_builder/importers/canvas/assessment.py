@@ -10,7 +10,9 @@ is a question group, whose points per question are ``selection_extension/points_
 its items share.
 
 Sections keep their order: the model puts a section's own questions before its subsections, so
-questions after a group start a section of their own (titled like the quiz).
+questions after a group start a section of their own (titled like the quiz). A New Quizzes
+stimulus (a ``text_only_question`` its questions name in ``parent_stimulus_item_ident``) is a
+text-only item just before the first of its questions.
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ class AssessmentReader:
         self.used_banks: set[str] = set()
         #: The quiz settings read (the readers of choice questions look at shuffle_answers).
         self.settings: dict[str, Any] = {}
+        #: New Quizzes' stimuli by ident: a question names its stimulus (``parent_stimulus_item_ident``),
+        #: which is read just before the first of its questions wherever it stands.
+        self.stimuli = {i.get("ident"): i for i in items if metadata(i).get("question_type") == "text_only_question"}
+        self.read_items: set[etree._Element] = set()
 
     def span(self, element: etree._Element | None = None, member: str | None = None) -> SourceSpan:
         return self.package.span(member or self.member, element if element is not None else self.element)
@@ -224,6 +230,12 @@ class AssessmentReader:
         return None
 
     def _item(self, element: etree._Element, section: Data, points: float | None = None, member: str | None = None) -> None:
+        if element in self.read_items:
+            return  # a stimulus, read already before its first question
+        self.read_items.add(element)
+        stimulus = self.stimuli.get(metadata(element).get("parent_stimulus_item_ident"))
+        if stimulus is not None and stimulus not in self.read_items:
+            self._item(stimulus, section, None, member)
         reader = ItemReader(self, element, member)
         data = reader.read()
         if data is None:

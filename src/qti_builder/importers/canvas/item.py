@@ -33,9 +33,10 @@ CC_PROFILES = {"cc.multiple_choice.v0p1": "multiple_choice_question", "cc.multip
                "cc.essay.v0p1": "essay_question"}
 #: Question-level feedback by its ident.
 QUESTION_FEEDBACK = {"general_fb": "general", "correct_fb": "correct", "general_incorrect_fb": "incorrect"}
-#: Idents Canvas and text2qti generate (``i`` or ``g`` + an MD5, text2qti's hashes): nothing a
-#: person chose, so ids come from titles instead.
-GENERATED_IDENT = re.compile(r"^([gi][0-9a-f]{32}|text2qti_[a-z-]+_[0-9a-f]{32,}|root_section)$")
+#: Idents Canvas, New Quizzes and text2qti generate (``i`` or ``g`` + an MD5, New Quizzes' bare
+#: MD5s and UUIDs, text2qti's hashes): nothing a person chose, so ids come from titles instead.
+GENERATED_IDENT = re.compile(r"^([gi]?[0-9a-f]{32}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|text2qti_[a-z-]+_[0-9a-f]{32,}"
+                             r"|root_section)$")
 #: The names Canvas gives a question nobody named ("Question"): no title.
 DEFAULT_NAMES = {"question", ""}
 
@@ -134,9 +135,11 @@ class ItemReader:
             return None
         lids = descendants(self.presentation, "response_lid")
         strs = descendants(self.presentation, "response_str", "response_num")
+        if descendants(self.presentation, "response_xy"):
+            return "hot_spot_question"
         if len(lids) == 1 and not strs:
-            multiple = (lids[0].get("rcardinality") or "Single").lower() == "multiple"
-            return "multiple_answers_question" if multiple else "multiple_choice_question"
+            cardinality = (lids[0].get("rcardinality") or "Single").lower()
+            return {"multiple": "multiple_answers_question", "ordered": "ordering_question"}.get(cardinality, "multiple_choice_question")
         if len(strs) == 1 and not lids:
             fib = next(iter(descendants(strs[0], "render_fib")), None)
             if local(strs[0]) == "response_num" or (fib is not None and (fib.get("fibtype") or "").lower() in ("decimal", "integer")):

@@ -12,22 +12,26 @@ quiz language's words (참/거짓), and an ordering question is one drop-down pe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from copy import deepcopy
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from ...i18n import true_false_labels
-from ..base import INVALID, choice_ids, sanitise_id
+from ..base import INVALID, LOST, UNSUPPORTED, choice_ids, sanitise_id
 from ..qti21.item import FALSE_WORDS, TRUE_WORDS
 from .processing import Condition
 from .text import restore_blanks, strip_positions
-from .xml import Data, _float, child, descendants
+from .xml import Data, _float, child, children, descendants
 
 if TYPE_CHECKING:
     from .item import ItemReader
 
 Reader = Callable[["ItemReader", Data], "bool | None"]
+#: Grading notes that start like HTML are read as HTML; any other text as written ("a <list>").
+HTML_START = re.compile(r"\s*<(p|div|span|ul|ol|h[1-6]|pre|table|blockquote|strong|em|b|i|code)\b[^>]*>", re.I)
 #: Canvas's question-level feedback idents, which a condition may show beside an answer's own.
 QUESTION_LEVEL = {"general_fb", "correct_fb", "general_incorrect_fb"}
 
@@ -192,12 +196,22 @@ def _numerical(r: ItemReader, data: Data) -> bool | None:
 
 
 def _numeric_answer(r: ItemReader, condition: Condition) -> Data | None:
-    """Canvas's forms: exact ``<or><varequal>``; exact ± margin, the ``<or>`` with an ``<and>`` of
-    bounds; a range, the bounds alone; a precision answer, like a margin with ``vargt``."""
+    """Canvas's forms: exact, the ``<or>`` of the value and an ``<and>`` of bounds equal to it (or
+    the value alone); exact ± margin, the same with wider bounds, the margin also on the value as
+    its exporter writes it (``margin``, ``margintype`` absolute or percent: read as written); a
+    range, the bounds alone; a precision answer, like a margin with ``vargt``."""
     tests = [t for t in condition.tests() if not t.negated]
     exact = next((_float(t.value) for t in tests if t.kind == "varequal"), None)
     low = next((_float(t.value) for t in tests if t.kind in ("vargte", "vargt")), None)
     high = next((_float(t.value) for t in tests if t.kind in ("varlte", "varlt")), None)
+    stated = _stated_margin(condition)
+    if exact is not None and stated is not None:
+        delta = abs(exact) * stated[0] / 100 if stated[1] == "percent" else stated[0]
+        if low is not None and high is not None and not (
+                _near(low, exact - delta) and _near(high, exact + delta)):
+            r.lost.append(f"the bounds {low:g}..{high:g} that Classic grades by, which disagree with the margin "
+                          f"{stated[0]:g}{' %' if stated[1] == 'percent' else ''} (the margin is kept)")
+        return {"value": exact, "tolerance": stated[0], "tolerance_mode": stated[1]}
     if low is not None and high is not None:
         low, high = sorted((low, high))
         if any(t.kind in ("vargt", "varlt") for t in tests):
@@ -212,16 +226,37 @@ def _numeric_answer(r: ItemReader, condition: Condition) -> Data | None:
     return None
 
 
+def _stated_margin(condition: Condition) -> tuple[float, str] | None:
+    """The margin Canvas's exporter states on an answer's ``varequal``: (margin, "absolute" or
+    "percent"), None when there is none or it is not a number >= 0."""
+    for element in descendants(condition.test, "varequal") if condition.test is not None else []:
+        margin = _float(element.get("margin"))
+        kind = (element.get("margintype") or "absolute").strip().lower()
+        if margin is not None and margin >= 0 and kind in ("absolute", "percent"):
+            return margin, kind
+    return None
+
+
+def _near(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
 def _round(value: float) -> float:
     return float(f"{value:.10g}")
 
 
 def _model_answer(r: ItemReader, data: Data) -> None:
+    """Classic's example solution (a ``solution`` feedback), else New Quizzes' ``grading_notes``
+    (plain text in its own exports; HTML read as HTML). qti-builder writes both, the same."""
     for ident in r.feedback:
         if "solution" in ident.lower():
             text = r.feedback_text(ident)
             if text and not data.get("model_answer"):
                 data["model_answer"] = text
+    notes = r.fields.get("grading_notes", "")
+    if notes and not data.get("model_answer"):
+        html = HTML_START.match(notes) is not None
+        data["model_answer"] = r.html_markdown(notes, "the grading notes") if html else r.reader.text.plain_markdown(notes)
 
 
 def _essay(r: ItemReader, data: Data) -> bool | None:
@@ -337,6 +372,112 @@ def _ordering(r: ItemReader, data: Data, responses: list[etree._Element], origin
     return True
 
 
+# -- New Quizzes' types (its exports, read as Instructure's qti gem reads them) -------------------
+
+
+def _categorization(r: ItemReader, data: Data) -> bool | None:
+    """New Quizzes' categorization (the gem's ``categorization_interaction.rb``): one
+    ``response_lid`` per category, its material the category's name, each listing every item; one
+    scoring condition per category with a ``varequal`` per item in it. The model's nearest form
+    is matching: each item a prompt, its category the answer; a category with no item a
+    distractor."""
+    responses = _responses(r)
+    if not responses:
+        r.skip(INVALID, "the categorization question has no categories; skipped")
+        return False
+    texts: dict[str, str] = {}
+    for response in responses:
+        for label in _labels(response):
+            texts.setdefault(label.get("ident", ""), r.markdown(_material(label), "an item to categorize"))
+    category_of: dict[str, str] = {}
+    names = []
+    for response in responses:
+        name = r.reader.text.plain(_material(response), "a category", r.lost)
+        names.append(name)
+        for item in (v for c in _scoring(r) for v in c.values(response.get("ident"))):
+            if item in category_of and category_of[item] != name:
+                r.lost.append(f"item '{texts.get(item, item)}' in category '{name}' as well as '{category_of[item]}' (the first is kept)")
+            category_of.setdefault(item, name)
+    pairs = [{"prompt": text, "answer": r.reader.text.plain_markdown(category_of[ident])}
+             for ident, text in texts.items() if ident in category_of]
+    for ident, text in texts.items():
+        if ident not in category_of:
+            r.lost.append(f"the distractor '{text}' (an item in no category: matching has no place for it)")
+    if len(pairs) < 2:
+        r.skip(INVALID, "the categorization question has fewer than two items in a category; skipped")
+        return False
+    used = set(category_of.values())
+    data["type"], data["pairs"] = "matching", pairs
+    data["distractors"] = [r.reader.text.plain_markdown(n) for n in dict.fromkeys(names) if n not in used]
+    r.warn(LOST, "a New Quizzes categorization question is imported as matching: each item is matched with its category")
+    return None
+
+
+def _ordering_question(r: ItemReader, data: Data) -> bool | None:
+    """New Quizzes' ordering (the gem's ``ordering_interaction.rb``): one ``response_lid``
+    ``rcardinality="Ordered"`` listing the items; the order is every ``varequal`` of the item in
+    document order."""
+    responses = _responses(r)
+    labels = _labels(responses[0]) if len(responses) == 1 else []
+    texts = {label.get("ident", ""): r.markdown(_material(label), "an item") for label in labels}
+    order = [t.value for c in r.conditions for t in c.tests() if t.kind == "varequal" and not t.negated and t.value in texts]
+    order = list(dict.fromkeys(order))
+    if len(order) < 2:
+        r.skip(INVALID, "the ordering question has no order of two items or more; skipped")
+        return False
+    for ident, text in texts.items():
+        if ident not in order:
+            r.lost.append(f"item '{text}', which has no place in the order")
+    if any(m.get("position") for m in descendants(responses[0], "material")):
+        r.lost.append("the labels at the top and bottom of the list")
+    data["type"], data["items"] = "ordering", [texts[ident] for ident in order]
+    return None
+
+
+def _calculated(r: ItemReader, data: Data) -> bool | None:
+    """Canvas's formula question (``calculated_question``, New Quizzes' formula;
+    ``itemproc_extension/calculated``): the model has no parametric kind yet, so it is the
+    numerical question of its first variable set: the set's values in the text, its answer with
+    the question's tolerance (``answer_tolerance``, ``%`` for a relative one)."""
+    calculated = next(iter(descendants(r.item, "calculated")), None)
+    sets = descendants(calculated, "var_set") if calculated is not None else []
+    if not sets:
+        r.skip(INVALID, "the formula question has no variable set to take an answer from; skipped")
+        return False
+    first = sets[0]
+    values = {(v.get("name") or "").strip(): (v.text or "").strip() for v in children(first, "var") if v.get("name")}
+    answer = _float(_text(child(first, "answer")))
+    if answer is None:
+        r.skip(INVALID, "the formula question's first variable set has no numeric answer; skipped")
+        return False
+    material = r.stem_material()
+    if material is not None:
+        material = deepcopy(material)
+        for mattext in descendants(material, "mattext"):
+            mattext.text = re.sub(r"\[([A-Za-z_][A-Za-z0-9_]*)\]", lambda m: values.get(m.group(1), m.group(0)), mattext.text or "")
+    data["stem"] = r.markdown(material, "the text")
+    tolerance = _text(child(calculated, "answer_tolerance"))
+    relative = tolerance.endswith("%")
+    margin = _float(tolerance.rstrip("%").strip()) or 0.0
+    data["type"] = "numerical"
+    data["answers"] = [{"value": answer, "tolerance": abs(margin), "tolerance_mode": "percent" if relative else "absolute"}]
+    formulas = [one.text.strip() for one in descendants(calculated, "formula") if (one.text or "").strip()]
+    shown = ", ".join(f"{name} = {value}" for name, value in values.items())
+    others = f" and {len(sets) - 1} other variable set(s) are" if len(sets) > 1 else " is"
+    r.warn(LOST, f"a formula question is imported as the numerical question of its first variable set ({shown}): "
+                 f"the formula {'; '.join(formulas) or '(none given)'}{others} not kept")
+    return None
+
+
+def _text(element: etree._Element | None) -> str:
+    return (element.text or "").strip() if element is not None else ""
+
+
+def _hot_spot(r: ItemReader, data: Data) -> bool | None:
+    r.skip(UNSUPPORTED, "a New Quizzes hot-spot question (a click on an image) has no form in the source; skipped")
+    return False
+
+
 def _fill_in_multiple_blanks(r: ItemReader, data: Data) -> bool | None:
     return _blanks(r, data, dropdowns=False)
 
@@ -346,11 +487,13 @@ def _multiple_dropdowns(r: ItemReader, data: Data) -> bool | None:
 
 
 #: Types whose reader writes the stem itself (blanks are marked in it).
-OWN_STEM = {"multiple_dropdowns_question", "fill_in_multiple_blanks_question"}
+OWN_STEM = {"multiple_dropdowns_question", "fill_in_multiple_blanks_question", "calculated_question"}
 READERS: dict[str, Reader] = {
     "multiple_choice_question": _multiple_choice, "true_false_question": _true_false,
     "multiple_answers_question": _multiple_answers, "short_answer_question": _short_answer,
     "numerical_question": _numerical, "essay_question": _essay, "file_upload_question": _file_upload,
     "matching_question": _matching, "multiple_dropdowns_question": _multiple_dropdowns,
     "fill_in_multiple_blanks_question": _fill_in_multiple_blanks, "text_only_question": _text_only,
+    "categorization_question": _categorization, "ordering_question": _ordering_question,
+    "calculated_question": _calculated, "hot_spot_question": _hot_spot,
 }

@@ -26,6 +26,11 @@ from .xml import children, local, metadata
 #: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
 QTI_SUFFIXES = (".xml", ".qti", ".dat")
 QTI12_ROOT = re.compile(rb"<(\w+:)?questestinterop[\s>]")
+#: The root element's start tag, and a namespace declaration in it whose value holds more than one
+#: URL (``xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance http://…/cccv1p0.xsd"``): real New
+#: Quizzes exports have one, which libxml2 refuses ("is not a valid URI").
+ROOT_TAG = re.compile(rb"<[A-Za-z_][^\s>/]*(\s[^>]*)?>")
+SPLIT_NAMESPACE = re.compile(rb"""(\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*)(["'])\s*([^\s"']+)\s+[^\s"'][^"']*\2""")
 
 
 @dataclass
@@ -101,7 +106,7 @@ class PackageReader:
                 continue
             if not QTI12_ROOT.search(data[:8192]):
                 continue
-            tree = parse_xml(data, self.where(member), self.sink)
+            tree = parse_xml(lenient_namespaces(data), self.where(member), self.sink)
             if tree is not None and local(tree.getroot()) == "questestinterop":
                 documents.append((member, tree.getroot()))
         return documents
@@ -113,7 +118,7 @@ class PackageReader:
         for member, data in sorted(self.package.files.items()):
             if member.lower().rsplit("/", 1)[-1] != "assessment_meta.xml":
                 continue
-            tree = parse_xml(data, self.where(member), self.sink)
+            tree = parse_xml(lenient_namespaces(data), self.where(member), self.sink)
             if tree is None or local(tree.getroot()) != "quiz":
                 continue
             root = tree.getroot()
@@ -122,6 +127,16 @@ class PackageReader:
                 if key:
                     metas.setdefault(key, (member, root))
         return metas
+
+
+def lenient_namespaces(data: bytes) -> bytes:
+    """``data`` with a namespace declaration of its root element that holds several URLs cut to
+    its first, the namespace it means (a reader such as Canvas's takes such a file)."""
+    root = ROOT_TAG.search(data)
+    if root is None or not SPLIT_NAMESPACE.search(root.group(0)):
+        return data
+    repaired = SPLIT_NAMESPACE.sub(rb"\1\2\3\2", root.group(0))
+    return data[:root.start()] + repaired + data[root.end():]
 
 
 def _better(candidate: Source, current: Source) -> bool:

@@ -4,7 +4,8 @@ sets or adds, and the feedback it shows.
 Canvas writes (``qti_items.rb``): feedback conditions (``continue="Yes"``: ``<other/>`` for the
 general feedback, ``varequal`` on an answer for that answer's feedback), then the scoring
 condition(s) (``setvar`` ``Set`` 100, or ``Add`` a share per blank or matching prompt), then the
-incorrect feedback. A condition is read for what it does, not for where it is.
+incorrect feedback. A condition is read for what it does, not for where it is. Scores are read as
+percent of the ``decvar``'s ``maxvalue`` (100 in Canvas's exports).
 """
 
 from __future__ import annotations
@@ -65,15 +66,28 @@ def conditions(item: etree._Element) -> list[Condition]:
     processing = child(item, "resprocessing")
     if processing is None:
         return []
+    scale = 100 / _maximum(processing)
     found = []
     for element in children(processing, "respcondition"):
         condition = Condition(element, child(element, "conditionvar"))
         for setvar in children(element, "setvar"):
             if (setvar.get("varname") or "SCORE").upper() == "SCORE":
-                condition.score = _float(setvar.text)
+                score = _float(setvar.text)
+                condition.score = score * scale if score is not None else None
         condition.feedback = [d.get("linkrefid", "") for d in descendants(element, "displayfeedback") if d.get("linkrefid")]
         found.append(condition)
     return found
+
+
+def _maximum(processing: etree._Element) -> float:
+    """What ``SCORE`` is out of: its ``decvar``'s ``maxvalue`` (Canvas writes 100; R/exams the
+    question's points, setting the score to them for a right answer), 100 when none is given."""
+    for outcomes in children(processing, "outcomes"):
+        for decvar in children(outcomes, "decvar"):
+            if (decvar.get("varname") or "SCORE").upper() == "SCORE":
+                maximum = _float(decvar.get("maxvalue"))
+                return maximum if maximum is not None and maximum > 0 else 100.0
+    return 100.0
 
 
 def _ancestors_within(element: etree._Element, top: etree._Element) -> list[etree._Element]:
