@@ -360,8 +360,6 @@ def _text_only(quiz: Quiz, q: TextOnlyItem) -> dict[str, Any]:
     return {"question_type": "text_only_question", "points": "0"}
 
 
-
-
 # -- settings --------------------------------------------------------------------------------------
 
 
