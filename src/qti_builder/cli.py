@@ -29,8 +29,8 @@ from .schemas import SchemaError
 from .summary import question_lines, type_summary
 from .writers import WRITERS
 
-#: Where every --help points for the source format (the docs are in the repository, not the wheel).
-SOURCE_FORMAT_DOC = "How to write a quiz source: docs/source-format.md in qti-builder's repository."
+#: Where every --help points for the source format: the docs ship with the tool (``qti-builder docs``).
+SOURCE_FORMAT_DOC = "How to write a quiz source: qti-builder docs source-format (every page: qti-builder docs)."
 
 
 def examples(*lines: str) -> str:
@@ -274,9 +274,32 @@ def explain_command(code: Annotated[str, typer.Argument(help="A diagnostic code,
     if found is None:
         close = nearest(code)
         typer.echo(f"unknown code {code.upper()}" + (f"; did you mean {' or '.join(close)}?" if close else "")
-                   + " (every code: docs/source-format.md#every-code)", err=True)
+                   + " (every code: qti-builder docs source-format#every-code)", err=True)
         raise typer.Exit(2)
     typer.echo(explain(found))
+
+
+@app.command("docs", epilog=examples(
+    "qti-builder docs                       # every page and its sections",
+    "qti-builder docs source-format#labels  # one section",
+    "qti-builder docs QB142                 # what a code means, and where the docs say more",
+))
+def docs_command(
+    topic: Annotated[Optional[str], typer.Argument(help="A page (source-format, question-types, content, import, ci, schemas, "
+                                                        "lms-behaviour, updating), PAGE#section, or a code such as QB142.",
+                                                   metavar="[TOPIC]", show_default=False)] = None,
+) -> None:
+    """Print the documentation that ships with qti-builder: a page, one of its sections, or a code's entry."""
+    from .manual import UnknownTopic, index, lookup
+
+    if topic is None:
+        typer.echo(index(), nl=False)
+        return
+    try:
+        typer.echo(lookup(topic), nl=False)
+    except UnknownTopic as exc:
+        typer.echo(f"{exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _options(

@@ -309,7 +309,7 @@ CODES_LIST: tuple[Code, ...] = (
        "free disk space, or choose an --out folder you may write to", "--out /read-only", "--out dist", syntax="text"),
     # -- QB6xx: LMS profiles ---------------------------------------------------------------------
     _w("QB601", "Something the LMS loses or changes when it imports the question (check --profile canvas).", "the question",
-       "see docs/question-types.md for what the LMS does with each type",
+       "see 'qti-builder docs question-types' for what the LMS does with each type",
        FRONT + "1. Put the steps in order. {#steps type=ordering}\n\n- Write the file\n- Run it\n",
        FRONT + "1. Python has a `def` keyword. {#def}\n\nAnswer: true\n",
        profile="canvas"),
@@ -379,7 +379,7 @@ def explain(code: Code) -> str:
         else:
             name = f"{code.file}.{code.syntax}"
             lines += ["", f"Example ({name}):", "", *_indent(code.mistake), "", "Fixed:", "", *_indent(code.fix)]
-    lines += ["", "More: docs/source-format.md#every-code"]
+    lines += ["", "More: qti-builder docs source-format#every-code"]
     return "\n".join(lines)
 
 

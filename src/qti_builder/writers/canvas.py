@@ -1,7 +1,7 @@
 """Canvas package: QTI 1.2 in the flavour Canvas exports and imports natively, with its item metadata.
 
 Canvas Classic Quizzes turns a package like this into its own question types one for one
-(shared/docs/lms-import-facts.md, "Canvas reading its own format"; Canvas's exporter,
+(docs/lms-behaviour.md, "Canvas Classic Quizzes importing the Canvas package"; Canvas's exporter,
 canvas-lms ``lib/cc/qti/qti_items.rb``, writes the same structure). The zip holds:
 
 ==================================  ===========================================================

@@ -1,6 +1,6 @@
 """Moodle XML: one ``<quiz>`` file per quiz, a category per section.
 
-Follows what Moodle 4.5's importer does (shared/docs/lms-import-facts.md, and the importers of
+Follows what Moodle 4.5's importer does (docs/lms-behaviour.md, and the importers of
 question/format/xml/format.php and the qtype plugins): HTML text in CDATA (outside CDATA Moodle
 drops whitespace next to entities), every question named, fractions from Moodle's grade options,
 a category question before each section's questions.

@@ -1,7 +1,7 @@
 """QTI 2.1 content package: one assessmentItem per question, an assessmentTest, imsmanifest.xml.
 
 Besides standard QTI 2.1, the documents follow what Canvas's importer reads
-(shared/docs/lms-import-facts.md): points as ``weight`` on each item reference *and* as
+(docs/lms-behaviour.md): points as ``weight`` on each item reference *and* as
 SCORE/normalMaximum and MAXSCORE; correct answers in ``correctResponse``; feedback identifiers
 ``general_fb``, ``correct_fb``, ``incorrect_fb`` and ``<choice>_fb`` set through FEEDBACK's
 ``multiple`` pattern; a true/false response identifier starting with ``TF``; response processing
