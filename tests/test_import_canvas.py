@@ -470,7 +470,7 @@ def test_questions_that_cannot_be_read_are_skipped_by_their_canvas_type(tmp_path
         "cannot be imported (the source has no such kind); skipped",
     ]
     assert import_summary(quizzes[0]) == [
-        "imported 1 question(s) from one.xml as quiz 'one': 1 essay",
+        "imported 1 question from one.xml as quiz 'one': 1 essay",
         "  3 skipped (1 calculated_question, 1 multiple_choice_question, 1 multiple_dropdowns_question); see the warnings above"]
 
 

@@ -288,7 +288,7 @@ b)  That
         "question needs exactly one correct choice, found 0",
     ]
     assert import_summary(item) == [
-        "imported 1 question(s) from skips.txt as quiz 'skips': 1 single choice",
+        "imported 1 question from skips.txt as quiz 'skips': 1 single choice",
         "  2 skipped (1 (none), 1 multiple_choice_question); see the warnings above"]
 
 

@@ -231,7 +231,7 @@ def test_the_summary_counts_what_was_imported_changed_and_skipped(tmp_path: Path
     code, out, err = cli("import", str(GIFT / "broken.gift"), "--out", str(tmp_path / "source"))
     assert code == 0, err
     assert out.splitlines()[:2] == [
-        f"imported 8 question(s) from {display_path(GIFT / 'broken.gift')} as quiz 'broken': 3 single choice, 1 multiple response, "
+        f"imported 8 questions from {display_path(GIFT / 'broken.gift')} as quiz 'broken': 3 single choice, 1 multiple response, "
         "1 true/false, 2 short answer, 1 numerical",
         "  4 changed (1 single choice, 1 multiple response, 1 short answer, 1 numerical), "
         "10 skipped (1 numerical, 1 match, 3 multichoice, 1 shortanswer, 4 unreadable); see the warnings above",

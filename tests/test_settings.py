@@ -276,8 +276,8 @@ def test_wrote_lines_say_which_settings_a_file_leaves_out(tmp_path: Path) -> Non
     code, out, err = run("build", str(source), "--out", str(tmp_path / "dist"))
     assert code == 0, err
     assert out.splitlines()[1:] == [
-        f"wrote {tmp_path}/dist/q.qti21.zip (without the quiz settings one_question_at_a_time: set them in the LMS)",
-        f"wrote {tmp_path}/dist/q.moodle.xml (without the quiz settings time_limit, one_question_at_a_time: set them in the LMS)",
+        f"wrote {tmp_path}/dist/q.qti21.zip: QTI 2.1 loses the quiz setting one_question_at_a_time (set it in the LMS)",
+        f"wrote {tmp_path}/dist/q.moodle.xml: Moodle loses the quiz settings time_limit, one_question_at_a_time (set them in the LMS)",
         f"wrote {tmp_path}/dist/q.canvas.zip",  # the Canvas package carries every setting
     ]
     code, out, err = run("build", str(write(tmp_path, "plain.md", markdown(""))), "--out", str(tmp_path / "dist"))

@@ -18,7 +18,7 @@ import typer
 from ..diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
 from ..media import safe_name
 from ..package import WriteError, write_files
-from ..summary import TYPE_WORDS
+from ..summary import TYPE_WORDS, plural
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
 from .base import LOST
@@ -59,7 +59,7 @@ def import_command(
     files = plan_files(imported, out, force, sink)
     if sink.errors:
         _print(sink.sorted())
-        typer.echo(f"failed: {len(sink.errors)} error(s); nothing was written", err=True)
+        typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was written", err=True)
         raise typer.Exit(1)
     try:
         write_files(files)
@@ -126,7 +126,7 @@ def import_summary(item: ImportedQuiz) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
     changed on the way and those skipped, which the warnings above name one by one."""
     imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
-    lines = [f"imported {sum(imported.values())} question(s) from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
+    lines = [f"imported {plural(sum(imported.values()), 'question')} from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
     parts = [f"{sum(counts.values())} {what} ({_by_type(counts)})" for what, counts in (("changed", item.changed), ("skipped", item.skipped))
              if counts]
     if parts:

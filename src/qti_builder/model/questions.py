@@ -21,6 +21,8 @@ class QuestionBase(ModelBase):
     points: Points = 1.0
     feedback: Feedback = Field(default_factory=Feedback)
     tags: list[str] = Field(default_factory=list)
+    ignore: list[Annotated[str, Field(pattern=r"^QB[0-9]{3}$")]] = Field(
+        default_factory=list, description="Warnings and losses the author accepts for this question, by code (QB601).")
 
 
 RESERVED_CHOICE_IDS = {"general", "correct", "incorrect", "partial", "partially_correct", "solution"}

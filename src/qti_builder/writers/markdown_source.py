@@ -225,7 +225,7 @@ def _question(q: Question, number: int) -> list[str]:
         kind_attrs.append((name, value, default))
     default_points = type(q).model_fields["points"].default
     attrs = _attrs(("#" + q.id, None), ("type", q.type if _needs_type(q) else None, None),
-                   ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []), *kind_attrs)
+                   ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []), ("ignore", q.ignore, []), *kind_attrs)
     lines = _marked(f"{number}. ", stem, attrs, "question text")
     body = _body(q)
     return lines + ([""] + body if body else [])
