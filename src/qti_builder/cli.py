@@ -279,8 +279,8 @@ def serve_command(
 
 
 app.command("import", epilog=examples(
-    "qti-builder import moodle-export.xml",
-    "qti-builder import week-1.txt --format text2qti --out source/",
+    "qti-builder import moodle-export.xml --allow-skipped   # exit 0 even if some questions cannot be imported",
+    "qti-builder import week-1.txt -f text2qti --report json --report-file import.json --allow-skipped",
 ))(import_command)
 
 

@@ -31,7 +31,7 @@ TYPE_WORDS = {
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``1 question``, ``2 questions``, ``1 quiz``, ``3 quizzes`` (``nouns`` where adding an s is wrong)."""
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {nouns or noun + 's'}"
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
 def type_summary(quiz: Quiz) -> str:
