@@ -79,7 +79,8 @@ Templates = Annotated[
 ]
 Schemas = Annotated[
     Optional[Path],
-    typer.Option(help="Folder with the official XSDs. Default: $QTI_BUILDER_SCHEMAS, then the download cache.", file_okay=False),
+    typer.Option(help="Folder with the official XSDs (relative to this folder, or absolute). Default: $QTI_BUILDER_SCHEMAS, "
+                      "then the download cache (qti-builder schemas fetch).", file_okay=False),
 ]
 Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
@@ -282,6 +283,49 @@ app.command("import", epilog=examples(
     "qti-builder import moodle-export.xml --allow-skipped   # exit 0 even if some questions cannot be imported",
     "qti-builder import week-1.txt -f text2qti --report json --report-file import.json --allow-skipped",
 ))(import_command)
+
+
+SCHEMAS_EXAMPLES = (
+    "qti-builder schemas fetch                              # into qti-builder's cache",
+    "qti-builder schemas fetch --to .qti-builder-schemas    # a folder for --schemas, CI caches",
+    "qti-builder schemas fetch --to copy --mirror https://intranet.example.edu/qti-schemas/",
+)
+schemas_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, epilog=examples(*SCHEMAS_EXAMPLES),
+                          help="The official schemas every output is validated against (qti-builder docs schemas).")
+app.add_typer(schemas_app, name="schemas")
+
+
+@schemas_app.command("fetch", epilog=examples(*SCHEMAS_EXAMPLES))
+def schemas_fetch_command(
+    to: Annotated[Optional[Path], typer.Option("--to", help="Folder to fetch into (default: qti-builder's cache, used when "
+                                                            "neither --schemas nor QTI_BUILDER_SCHEMAS is given).",
+                                               file_okay=False)] = None,
+    mirror: Annotated[Optional[str], typer.Option("--mirror", metavar="<url>",
+                                                  help="Fetch from this URL or folder, laid out as a schema folder, "
+                                                       "instead of the official URLs; each file is checked all the same.")] = None,
+) -> None:
+    """Download the official schemas for offline use and CI caches, each checked against its pinned sha256."""
+    from .schemas import default_cache_dir, fetch_schemas, pins
+
+    folder = to if to is not None else default_cache_dir()
+    counts: dict[str, int] = {"fetched": 0, "kept": 0}
+
+    def done(rel: str, how: str) -> None:
+        counts[how] += 1
+        if how == "fetched":
+            typer.echo(f"fetched {rel}")
+
+    try:
+        where = fetch_schemas(folder, mirror, done=done)
+    except SchemaError as exc:
+        _print(exc.diagnostics)
+        typer.echo(f"failed: {plural(len(exc.diagnostics), 'error')}; files that matched their pins were kept", err=True)
+        raise typer.Exit(1) from None
+    total = len(pins()["files"])
+    typer.echo(f"{display_path(where)}: {plural(total, 'official schema file')}, each matching its pinned sha256 "
+               f"({counts['fetched']} fetched, {counts['kept']} already there)")
+    if to is not None:
+        typer.echo(f"use it with --schemas {to} or QTI_BUILDER_SCHEMAS={to}")
 
 
 @app.command("schema", epilog=examples("qti-builder schema > source/quiz.schema.json"))
