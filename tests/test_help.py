@@ -7,6 +7,7 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,12 @@ def test_the_examples_run_in_a_new_project(tmp_path: Path, command: str | None, 
     monkeypatch.setattr("qti_builder.schemas.default_cache_dir", lambda: tmp_path / "cache")
     if command not in (None, "init"):
         assert run("init", cwd=tmp_path)[0] == 0
+    if command == "diff":  # the examples compare commits: two, the second without a change to the quizzes
+        for message in ("quizzes", "notes"):
+            (tmp_path / "notes.txt").write_text(message, encoding="utf-8")
+            for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", message]):
+                subprocess.run(["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", *args], cwd=tmp_path,
+                               check=True, capture_output=True)
     shutil.copy(ROOT / "tests/fixtures/import/messy-moodle.xml", tmp_path / "moodle-export.xml")
     shutil.copy(ROOT / "tests/fixtures/import/text2qti-quiz.txt", tmp_path / "week-1.txt")
     for args in examples(help_text(command)):

@@ -18,7 +18,7 @@ import typer
 
 from . import __version__
 from .console import Ui
-from .diagnostics import BuildFailed, Diagnostic, Severity, display_path
+from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
 from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
@@ -283,6 +283,98 @@ app.command("import", epilog=examples(
     "qti-builder import moodle-export.xml --allow-skipped   # exit 0 even if some questions cannot be imported",
     "qti-builder import week-1.txt -f text2qti --report json --report-file import.json --allow-skipped",
 ))(import_command)
+
+
+#: Exit code of ``diff`` when a question (or a quiz) was added, changed or removed.
+CHANGED_EXIT = 4
+
+
+@app.command("diff", epilog=examples(
+    "qti-builder diff HEAD~1 HEAD     # source/ in the last two commits",
+    "qti-builder diff --rev HEAD~1    # source/ as it is now, against a commit or tag",
+    "qti-builder diff HEAD~1 HEAD --report json --report-file changes.json",
+))
+def diff_command(
+    old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, or a git revision.",
+                                                 metavar="OLD", show_default=False)] = None,
+    new: Annotated[Optional[str], typer.Argument(help="The new version, likewise. Default: the working folder's sources.",
+                                                 metavar="[NEW]", show_default=False)] = None,
+    rev: Annotated[Optional[str], typer.Option("--rev", metavar="<revision>",
+                                               help="Compare the sources as they are now with this git revision.")] = None,
+    path: Annotated[Optional[list[Path]], typer.Option("--path", help="For a git revision: the sources or folders to compare "
+                                                                      "(default: the other side's path, else source/).")] = None,
+    report: Annotated[str, typer.Option("--report", help="How to report: text, or json (to stdout unless --report-file).")] = "text",
+    report_file: ReportFile = None,
+) -> None:
+    """Say which questions were added, changed (text, answers, points, feedback...) or removed between two
+    versions of the quizzes, by id: what to replace in Moodle, and whether CI has anything new to publish.
+
+    Exits 0 when nothing changed, 4 when something did, 1 when a source cannot be read, 2 on usage errors.
+    """
+    from .diff import DiffError, compare, is_path, is_revision, read_paths, read_revision, report as diff_report
+    from .diff import something_changed, summary_line, temporary_folder, text_lines
+    from .report import dumps
+
+    if report not in ("text", "json"):
+        raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
+    if rev is not None:
+        if new is not None:
+            raise typer.BadParameter("give --rev REV and the sources to compare (with --path), or OLD and NEW", param_hint="--rev")
+        old, new = rev, old
+    if old is None:
+        raise typer.BadParameter("give two versions to compare (OLD NEW), or --rev REV", param_hint="OLD")
+    cwd = Path.cwd()
+    sides = []
+    for spec in (old, new):
+        if spec is None:
+            sides.append(("now", None))
+        elif is_path(spec):
+            sides.append(("path", spec))
+        elif is_revision(spec, cwd):
+            sides.append(("revision", spec))
+        else:
+            raise typer.BadParameter(f"'{spec}' is neither a file, a folder, nor a git revision of this repository",
+                                     param_hint="OLD" if spec == old else "NEW")
+    if sides[0][0] == "path" and sides[1][0] == "now":
+        raise typer.BadParameter("give the new version too (a source, a folder or a git revision)", param_hint="NEW")
+    given = [Path(spec) for kind, spec in sides if kind == "path" and spec is not None]
+    paths = list(path or given or [Path("source")])
+    sink = DiagnosticSink()
+    to_stderr = report == "json" and report_file is None
+    try:
+        with temporary_folder() as tmp:
+            versions = []
+            for n, (kind, spec) in enumerate(sides):
+                if kind == "revision":
+                    assert spec is not None
+                    versions.append(read_revision(spec, paths, sink, Path(tmp) / str(n)))
+                elif kind == "path":
+                    assert spec is not None
+                    versions.append(read_paths(spec, [Path(spec)], sink))
+                else:
+                    missing = [p for p in paths if not p.exists()]
+                    if missing:
+                        raise DiffError(f"{', '.join(map(str, missing))} does not exist here")
+                    versions.append(read_paths("now", paths, sink))
+    except DiffError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    if sink.errors:
+        _print(sink.sorted())
+        typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
+        raise typer.Exit(1)
+    diffs = compare(*versions)
+    code = CHANGED_EXIT if something_changed(diffs) else 0
+    for line in [*text_lines(diffs), summary_line(diffs)]:
+        typer.echo(line, err=to_stderr)
+    if report == "json":
+        text = dumps(diff_report(old, new or "now", diffs, code))
+        if report_file:
+            report_file.write_text(text, encoding="utf-8")
+        else:
+            typer.echo(text, nl=False)
+    if code:
+        raise typer.Exit(code)
 
 
 SCHEMAS_EXAMPLES = (

@@ -51,9 +51,10 @@ class Loss:
     subject: str | None = None
 
     def diagnostic(self, severity: Severity = Severity.WARNING, suffix: str = "") -> Diagnostic:
+        accept = f"ignore={self.code} on the question or --ignore {self.code}" if self.question else f"--ignore {self.code}"
+        page = "question-types" if self.question else "ci#what-each-output-loses"
         return Diagnostic(severity, self.code, self.message + suffix, self.span,
-                          hint=f"see 'qti-builder docs question-types' for what {TARGETS[self.format][0]} keeps; "
-                               f"accept it with ignore={self.code} on the question or --ignore {self.code}")
+                          hint=f"see 'qti-builder docs {page}' for what {TARGETS[self.format][0]} keeps; accept it with {accept}")
 
     def render(self) -> str:
         where = f"{self.span}: " if self.span else ""
