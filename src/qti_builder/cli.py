@@ -46,7 +46,7 @@ app = typer.Typer(
     # flags included: "--strict <bool>" invites "--strict true", and the "true" is then taken for
     # a source path. The plain help writes a type for options that take a value only.
     rich_markup_mode=None,
-    help="Build IMS QTI 2.1 packages and Moodle XML from quiz sources, validated against the official schemas.",
+    help="Build Canvas packages, IMS QTI 2.1 packages and Moodle XML from quiz sources, validated against the official schemas.",
     epilog=examples(
         "qti-builder init              # a starter project in this folder",
         "qti-builder check --verbose   # what each question was read as",
