@@ -324,7 +324,7 @@ def diff_command(
     if old is None:
         raise typer.BadParameter("give two versions to compare (OLD NEW), or --rev REV", param_hint="OLD")
     cwd = Path.cwd()
-    sides = []
+    sides: list[tuple[str, str | None]] = []
     for spec in (old, new):
         if spec is None:
             sides.append(("now", None))

@@ -171,9 +171,9 @@ def junit_xml(command: str, result: BuildResult | None, diagnostics: list[Diagno
             "\n".join(d.render() for d in build_level)
         cases.append(case)
     failures = sum(1 for c in cases if c.find("failure") is not None)
-    errors = sum(1 for c in cases if c.find("error") is not None)
+    broken = sum(1 for c in cases if c.find("error") is not None)
     total = f"{(result.timings.get('total', 0.0) if result else 0.0):.3f}"
-    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(errors), "time": total}
+    counts = {"tests": str(len(cases)), "failures": str(failures), "errors": str(broken), "time": total}
     root = etree.Element("testsuites", name=suite_name, **counts)
     suite = etree.SubElement(root, "testsuite", name=suite_name, skipped="0", **counts)
     suite.extend(cases)

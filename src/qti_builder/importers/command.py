@@ -135,7 +135,7 @@ def import_report(imported: list[ImportedQuiz], targets: dict[str, Path], writte
     from .. import __version__
     from ..report import REPORT_VERSION, diagnostic
 
-    quizzes = []
+    quizzes: list[dict[str, Any]] = []
     for item in imported:
         types: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
         target = targets.get(item.quiz.id)
