@@ -313,7 +313,7 @@ def diff_command(
     """
     from .diff import DiffError, compare, is_path, is_revision, read_paths, read_revision, report as diff_report
     from .diff import something_changed, summary_line, temporary_folder, text_lines
-    from .report import dumps
+    from .report import dumps, emit
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -368,11 +368,7 @@ def diff_command(
     for line in [*text_lines(diffs), summary_line(diffs)]:
         typer.echo(line, err=to_stderr)
     if report == "json":
-        text = dumps(diff_report(old, new or "now", diffs, code))
-        if report_file:
-            report_file.write_text(text, encoding="utf-8")
-        else:
-            typer.echo(text, nl=False)
+        emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
     if code:
         raise typer.Exit(code)
 

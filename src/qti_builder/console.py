@@ -74,7 +74,7 @@ class Ui:
     def emit_report(self, result: BuildResult | None, diagnostics: list[Diagnostic], code: int) -> None:
         if self.report == "text":
             return
-        from .report import build_report, dumps, github_annotations, junit_xml
+        from .report import build_report, dumps, emit, github_annotations, junit_xml
 
         if self.report == "json":
             text = dumps(build_report(self.command, result, diagnostics, code))
@@ -82,8 +82,4 @@ class Ui:
             text = github_annotations(self.command, result, diagnostics)
         else:
             text = junit_xml(self.command, result, diagnostics)
-        if self.report_file:
-            self.report_file.write_text(text, encoding="utf-8")
-        else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+        emit(text, self.report_file)

@@ -8,6 +8,7 @@ working directory when below it), times in seconds, digests lowercase hex.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -99,6 +100,15 @@ def _span(span: SourceSpan | None) -> dict[str, Any] | None:
 
 def dumps(report: dict[str, Any]) -> str:
     return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+
+
+def emit(text: str, report_file: Path | None) -> None:
+    """A report to ``--report-file``, or to stdout."""
+    if report_file:
+        report_file.write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
 
 def schema_path() -> Path:

@@ -8,7 +8,6 @@ gets its content hash added to the name instead.
 
 from __future__ import annotations
 
-import sys
 from collections import Counter
 from itertools import groupby
 from pathlib import Path
@@ -19,7 +18,7 @@ import typer
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from ..media import safe_name
 from ..package import WriteError, write_files
-from ..report import dumps
+from ..report import dumps, emit
 from ..summary import TYPE_WORDS, plural
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
@@ -109,12 +108,7 @@ def import_command(
             typer.echo(f"{plural(skipped, 'question')} could not be imported (named in the warnings above): "
                        f"exit {SKIPPED_EXIT}; pass --allow-skipped to accept that", err=True)
     if report == "json":
-        text = dumps(import_report(imported, targets, written, sink.sorted(), code))
-        if report_file:
-            report_file.write_text(text, encoding="utf-8")
-        else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+        emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
     if code:
         raise typer.Exit(code)
 
