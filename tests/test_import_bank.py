@@ -141,6 +141,6 @@ def test_a_quiz_no_source_can_hold_is_refused_naming_the_limit(tmp_path: Path, m
     sizes = re.compile(r"\d+")  # the files' sizes differ from the probe's
     assert sizes.sub("N", errors[0]).endswith("as YAML, " + sizes.sub("N", refusal.message))
     assert "    hint: import it in parts (one quiz per category or section), so that each source is within the build's limits" \
-        " (docs/source-format.md#limits)" in err.splitlines()
+        " (qti-builder docs source-format#limits)" in err.splitlines()
     assert "failed: 1 error; nothing was written" in err
     assert not (tmp_path / "imported").exists()

@@ -185,11 +185,11 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                        # Not the reader's own hint: import has no build limits to raise, and a
                        # source that builds only with a raised limit is not one to write.
                        hint="import it in parts (one quiz per category or section), so that each source is within the "
-                            "build's limits (docs/source-format.md#limits)")
+                            "build's limits (qti-builder docs source-format#limits)")
             continue
         if source.reason:
             sink.warning(LOST, f"quiz '{quiz.id}' is written as YAML: {source.reason}", SourceSpan(item.origin),
-                         hint="YAML holds every field of the model; see docs/import.md")
+                         hint="YAML holds every field of the model; see qti-builder docs import#the-source-written")
         for ref, data in sorted(item.media.items()):
             target = out / ref
             if (target.exists() and target.read_bytes() != data) or (target in planned and planned[target] != data):

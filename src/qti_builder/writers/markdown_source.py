@@ -176,7 +176,7 @@ def to_yaml(quiz: Quiz) -> str:
 
     restore_types(data["sections"], quiz.sections)
     body = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
-    return f"# Written by qti-builder import. The quiz model as YAML: see docs/source-format.md.\n{body}"
+    return f"# Written by qti-builder import. The quiz model as YAML: qti-builder docs source-format#the-yaml-format\n{body}"
 
 
 # -- Markdown -----------------------------------------------------------------------------------
