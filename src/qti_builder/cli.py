@@ -159,6 +159,7 @@ def init_command(
 @app.command("build", epilog=examples(
     "qti-builder build",
     "qti-builder build source/first-quiz.md --format moodle --strict",
+    "qti-builder build --ignore QB602 --report junit --report-file dist/junit.xml",
 ))
 def build_command(
     sources: Sources = None,
@@ -205,8 +206,9 @@ def _run_quietly(options: BuildOptions, ui: Ui) -> BuildResult | None:
 
 
 @app.command("check", epilog=examples(
-    "qti-builder check --verbose",
-    "qti-builder check source/ --profile canvas   # and what Canvas loses",
+    "qti-builder check --verbose                  # each question, and each loss of each output",
+    "qti-builder check source/ --profile canvas   # what Canvas loses, as warnings",
+    "qti-builder check --report github            # annotations in a GitHub Actions log",
 ))
 def check_command(
     sources: Sources = None,
