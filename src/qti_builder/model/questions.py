@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem
 
@@ -21,7 +21,7 @@ class QuestionBase(ModelBase):
     points: Points = 1.0
     feedback: Feedback = Field(default_factory=Feedback)
     tags: list[str] = Field(default_factory=list)
-    ignore: list[Annotated[str, Field(pattern=r"^QB[0-9]{3}$")]] = Field(
+    ignore: list[Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[Qq][Bb][0-9]{3}$")]] = Field(
         default_factory=list, description="Warnings and losses the author accepts for this question, by code (QB601).")
 
 
