@@ -122,6 +122,15 @@ def test_init_joins_a_repository_appending_to_its_gitignore(tmp_path: Path) -> N
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8").count("dist/") == 1
 
 
+def test_init_adds_no_starter_quiz_beside_quizzes_a_repository_has(tmp_path: Path) -> None:
+    (tmp_path / "source").mkdir()
+    (tmp_path / "source" / "week-1.md").write_text("---\ntitle: Week 1\n---\n\n1. Why? {#w type=essay}\n", encoding="utf-8")
+    code, out, err = run("init", cwd=tmp_path)
+    assert code == 0, err
+    assert "skipped source/first-quiz.md: source/ has quizzes already" in out.splitlines()
+    assert files_below(tmp_path) == {"source/week-1.md", ".gitignore", ".github/workflows/quizzes.yml"}
+
+
 def test_init_skips_every_file_that_exists_and_writes_the_others(tmp_path: Path) -> None:
     (tmp_path / "p" / "source").mkdir(parents=True)
     (tmp_path / "p" / "source" / "first-quiz.md").write_text("edited", encoding="utf-8")

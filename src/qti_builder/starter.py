@@ -52,13 +52,21 @@ def plan(folder: Path, language: str = "en", install: str = DEFAULT_INSTALL) -> 
     result = Plan()
     for name, content in wanted.items():
         path = folder / name
-        if not (path.exists() or path.is_symlink()):
+        if name == QUIZ and not path.exists() and _has_quizzes(path.parent):
+            result.skipped.append((path, f"{display_path(path.parent)}/ has quizzes already"))
+        elif not (path.exists() or path.is_symlink()):
             result.files.append((path, content))
         elif name == GITIGNORE and path.is_file():
             _join_gitignore(path, content.decode("utf-8"), result)
         else:
             result.skipped.append((path, "it exists"))
     return result
+
+
+def _has_quizzes(folder: Path) -> bool:
+    from .readers import SOURCE_SUFFIXES
+
+    return folder.is_dir() and any(p.suffix.lower() in SOURCE_SUFFIXES for p in folder.rglob("*") if p.is_file())
 
 
 def _join_gitignore(path: Path, starter: str, result: Plan) -> None:
@@ -92,31 +100,34 @@ def report(plan: Plan) -> list[str]:
     return lines
 
 
-#: What ``init`` tells a newcomer to run first, in the new project (tests/test_init.py runs them).
+#: What ``init`` tells a newcomer to run first, in the new project (tests/test_init.py runs them);
+#: ``{id}`` is the starter quiz's id, or ``<quiz-id>`` when the folder had quizzes of its own.
 NEXT_STEPS = (
     "qti-builder check      # reads and validates every quiz in source/; writes nothing",
-    "qti-builder build      # writes dist/first-quiz.canvas.zip, dist/first-quiz.moodle.xml and dist/first-quiz.qti21.zip",
+    "qti-builder build      # writes dist/{id}.canvas.zip, dist/{id}.moodle.xml and dist/{id}.qti21.zip",
     "qti-builder preview    # writes dist/preview/index.html: every question as students will see it",
 )
 
 #: Which file goes into which LMS, and where in it.
 IMPORT_WHERE = (
-    "Canvas: dist/first-quiz.canvas.zip (Settings > Import Course Content > QTI .zip file)",
-    "Moodle: dist/first-quiz.moodle.xml (Question bank > Import > Moodle XML format)",
-    "other QTI 2.1 systems: dist/first-quiz.qti21.zip",
+    "Canvas: dist/{id}.canvas.zip (Settings > Import Course Content > QTI .zip file)",
+    "Moodle: dist/{id}.moodle.xml (Question bank > Import > Moodle XML format)",
+    "other QTI 2.1 systems: dist/{id}.qti21.zip",
 )
 
 
 def next_steps(folder: Path, done: Plan, install: str = DEFAULT_INSTALL) -> list[str]:
     """What ``init`` prints after the files: the commands to run next, then where to go from there."""
     here = folder.resolve() == Path.cwd().resolve()
-    workflow = any(path.name == Path(WORKFLOW).name for path, _ in done.files)
+    wrote = {path.relative_to(folder).as_posix() for path, _ in done.files}
+    quiz_id = "first-quiz" if QUIZ in wrote else "<quiz-id>"
     return [
         "next, in this folder:" if here else f"next:\n  cd {display_path(folder)}",
-        *(f"  {line}" for line in NEXT_STEPS),
+        *(f"  {line.format(id=quiz_id)}" for line in NEXT_STEPS),
         "then import each file into its LMS:",
-        *(f"  {line}" for line in IMPORT_WHERE),
-        f"Edit {QUIZ}, or add quizzes beside it (how: qti-builder docs source-format).",
+        *(f"  {line.format(id=quiz_id)}" for line in IMPORT_WHERE),
+        f"Edit {QUIZ}, or add quizzes beside it (how: qti-builder docs source-format)." if QUIZ in wrote
+        else "How to write quizzes: qti-builder docs source-format.",
         *([f"The workflow {WORKFLOW} installs {install} (for another source: qti-builder docs ci#github-actions)."]
-          if workflow else []),
+          if WORKFLOW in wrote else []),
     ]
