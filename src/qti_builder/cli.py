@@ -313,8 +313,7 @@ def diff_command(
 
     Exits 0 when nothing changed, 4 when something did, 1 when a source cannot be read, 2 on usage errors.
     """
-    from .diff import DiffError, compare, is_path, is_revision, read_paths, read_revision, report as diff_report
-    from .diff import something_changed, summary_line, temporary_folder, text_lines
+    from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
     from .report import dumps, emit
 
     if report not in ("text", "json"):
@@ -325,42 +324,11 @@ def diff_command(
         old, new = rev, old
     if old is None:
         raise typer.BadParameter("give two versions to compare (OLD NEW), or --rev REV", param_hint="OLD")
-    cwd = Path.cwd()
-    sides: list[tuple[str, str | None]] = []
-    for spec in (old, new):
-        if spec is None:
-            sides.append(("now", None))
-        elif is_path(spec):
-            sides.append(("path", spec))
-        elif is_revision(spec, cwd):
-            sides.append(("revision", spec))
-        else:
-            raise typer.BadParameter(f"'{spec}' is neither a file, a folder, nor a git revision of this repository",
-                                     param_hint="OLD" if spec == old else "NEW")
-    if sides[0][0] == "path" and sides[1][0] == "now":
-        raise typer.BadParameter("give the new version too (a source, a folder or a git revision)", param_hint="NEW")
-    given = [Path(spec) for kind, spec in sides if kind == "path" and spec is not None]
-    paths = list(path or given or [Path("source")])
     sink = DiagnosticSink()
-    to_stderr = report == "json" and report_file is None
     try:
-        with temporary_folder() as tmp:
-            versions = []
-            for n, (kind, spec) in enumerate(sides):
-                if kind == "revision":
-                    assert spec is not None
-                    versions.append(read_revision(spec, paths, sink, Path(tmp) / str(n)))
-                elif kind == "path":
-                    assert spec is not None
-                    versions.append(read_paths(spec, [Path(spec)], sink))
-                else:
-                    missing = [p for p in paths if not p.exists()]
-                    if missing:
-                        raise DiffError(f"{', '.join(map(str, missing))} does not exist here")
-                    versions.append(read_paths("now", paths, sink))
+        versions = read_versions(old, new, path or [], sink)
     except DiffError as exc:
-        typer.echo(f"Error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise typer.BadParameter(str(exc), param_hint=exc.param or "OLD") from None
     if sink.errors:
         _print(sink.sorted())
         typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
@@ -368,7 +336,7 @@ def diff_command(
     diffs = compare(*versions)
     code = CHANGED_EXIT if something_changed(diffs) else 0
     for line in [*text_lines(diffs), summary_line(diffs)]:
-        typer.echo(line, err=to_stderr)
+        typer.echo(line, err=report == "json" and report_file is None)
     if report == "json":
         emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
     if code:

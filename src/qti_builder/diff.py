@@ -64,11 +64,45 @@ class Version:
 
 
 class DiffError(Exception):
-    """A side cannot be read: a usage error (``message``), or sources with errors (``diagnostics``)."""
+    """A version that cannot be compared: a usage error, about the argument ``param``."""
 
-    def __init__(self, message: str, sink: DiagnosticSink | None = None) -> None:
+    def __init__(self, message: str, param: str | None = None) -> None:
         super().__init__(message)
-        self.sink = sink
+        self.param = param
+
+
+def read_versions(old: str, new: str | None, paths: list[Path], sink: DiagnosticSink) -> tuple[Version, Version]:
+    """Both versions: each a source, a folder or a git revision (``new`` None: the sources in the
+    working folder). A revision's sources are ``paths``, else the other version's path, else
+    ``source/``. Problems in the sources go to ``sink``; raises :class:`DiffError` for the rest."""
+    cwd = Path.cwd()
+    sides: list[tuple[str, str | None]] = []
+    for spec, param in ((old, "OLD"), (new, "NEW")):
+        if spec is None:
+            sides.append(("now", None))
+        elif is_path(spec):
+            sides.append(("path", spec))
+        elif is_revision(spec, cwd):
+            sides.append(("revision", spec))
+        else:
+            raise DiffError(f"'{spec}' is neither a file, a folder, nor a git revision of this repository", param)
+    if sides[0][0] == "path" and sides[1][0] == "now":
+        raise DiffError("give the new version too (a source, a folder or a git revision)", "NEW")
+    given = [Path(spec) for kind, spec in sides if kind == "path" and spec is not None]
+    chosen = list(paths or given or [Path("source")])
+    versions = []
+    with tempfile.TemporaryDirectory(prefix="qti-builder-diff-") as tmp:
+        for n, (kind, spec) in enumerate(sides):
+            if kind == "revision" and spec is not None:
+                versions.append(read_revision(spec, chosen, sink, Path(tmp) / str(n)))
+            elif kind == "path" and spec is not None:
+                versions.append(read_paths(spec, [Path(spec)], sink))
+            else:
+                missing = [p for p in chosen if not p.exists()]
+                if missing:
+                    raise DiffError(f"{', '.join(map(str, missing))} does not exist here", "--path")
+                versions.append(read_paths("now", chosen, sink))
+    return versions[0], versions[1]
 
 
 # -- reading each side --------------------------------------------------------------------------
@@ -114,7 +148,7 @@ def read_revision(revision: str, paths: list[Path], sink: DiagnosticSink, work: 
                             capture_output=True, timeout=120)
     if listed.returncode != 0:
         raise DiffError(f"git cannot list {', '.join(map(str, paths))} in {revision}: "
-                        f"{listed.stderr.decode('utf-8', 'replace').strip()}")
+                        f"{listed.stderr.decode('utf-8', 'replace').strip()}", "--path")
     names = [n for n in listed.stdout.decode("utf-8", "surrogateescape").split("\0") if n]
     for name in names:
         relative = PurePosixPath(name)
@@ -128,7 +162,7 @@ def read_revision(revision: str, paths: list[Path], sink: DiagnosticSink, work: 
         target.write_bytes(shown.stdout)
     roots = [work / p for p in paths if (work / p).exists()]
     if not roots:
-        raise DiffError(f"{revision} has no {' or '.join(str(p) for p in paths)}")
+        raise DiffError(f"{revision} has no {' or '.join(str(p) for p in paths)}", "--path")
     return read_paths(revision, roots, sink, shown=work)
 
 
@@ -309,7 +343,3 @@ def report(old: str, new: str, diffs: list[QuizDiff], code: int) -> dict[str, An
             for d in diffs
         ],
     }
-
-
-def temporary_folder() -> tempfile.TemporaryDirectory[str]:
-    return tempfile.TemporaryDirectory(prefix="qti-builder-diff-")
