@@ -131,7 +131,9 @@ def read_paths(label: str, paths: list[Path], sink: DiagnosticSink, shown: Path 
 
 
 def is_revision(spec: str, cwd: Path) -> bool:
-    """Is ``spec`` a commit of the git repository around ``cwd``?"""
+    """Is ``spec`` a commit of the git repository around ``cwd``? (Never an option for git.)"""
+    if spec.startswith("-"):
+        return False
     try:
         found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"], cwd=cwd,
                                capture_output=True, text=True, timeout=60)
