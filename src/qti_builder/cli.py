@@ -300,10 +300,10 @@ def diff_command(
     old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, or a git revision.",
                                                  metavar="OLD", show_default=False)] = None,
     new: Annotated[Optional[str], typer.Argument(help="The new version, likewise. Default: the working folder's sources.",
-                                                 metavar="[NEW]", show_default=False)] = None,
+                                                 metavar="NEW", show_default=False)] = None,
     rev: Annotated[Optional[str], typer.Option("--rev", metavar="<revision>",
                                                help="Compare the sources as they are now with this git revision.")] = None,
-    path: Annotated[Optional[list[Path]], typer.Option("--path", help="For a git revision: the sources or folders to compare "
+    path: Annotated[Optional[list[Path]], typer.Option("--path", metavar="<path>", help="For a git revision: the sources or folders to compare "
                                                                       "(default: the other side's path, else source/).")] = None,
     report: Annotated[str, typer.Option("--report", help="How to report: text, or json (to stdout unless --report-file).")] = "text",
     report_file: ReportFile = None,
