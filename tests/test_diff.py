@@ -208,3 +208,22 @@ def test_usage_and_source_errors(tmp_path: Path) -> None:
     write(tmp_path, "broken.md", "---\ntitle: B\n---\n\n1. Which? {#q}\n\nA) a\nB) b\n")
     code, _, err = run("diff", "old.md", "broken.md", cwd=tmp_path)
     assert code == 1 and "broken.md:5:1: error[QB120]" in err and "nothing was compared" in err
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_an_image_replaced_under_the_same_name_is_a_change(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "source" / "media").mkdir(parents=True)
+    git(repo, "init", "-q")
+    write(repo, "source/basics.md", OLD.replace("Why use a virtual environment? {#venv type=essay}",
+                                                "Why use a virtual environment? {#venv type=essay}\n\n   ![A venv](media/venv.png)"))
+    (repo / "source" / "media" / "venv.png").write_bytes(b"\x89PNG\r\n\x1a\none")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "one")
+    (repo / "source" / "media" / "venv.png").write_bytes(b"\x89PNG\r\n\x1a\ntwo")
+    code, out, _ = run("diff", "--rev", "HEAD", cwd=repo)
+    assert (code, out.splitlines()[:2]) == (4, ["basics: 1 changed", "  ~ venv: media"])
+    git(repo, "commit", "-qam", "two")
+    code, out, _ = run("diff", "HEAD~1", "HEAD", cwd=repo)
+    assert (code, out.splitlines()[:2]) == (4, ["basics: 1 changed", "  ~ venv: media"])
+    assert run("diff", "--rev", "HEAD", cwd=repo)[0] == 0

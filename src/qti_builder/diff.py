@@ -6,11 +6,12 @@ Each side is a source file, a folder of sources, or a git revision of them; both
 normal readers and compared as models (the canonical model, not the text: moving a line, changing
 ``Answer: B`` into ``정답: B`` or Markdown into YAML is no change). Quizzes are matched by id, and
 questions by id within their quiz. A changed question says what changed: its text, answers,
-points, feedback, type, section, or other settings.
+points, feedback, media (a file replaced under the same name), type, section, or other settings.
 """
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from .pipeline import find_sources
 from .readers import read_quiz
 
 #: What changed in a question, in the order it is told: the top-level fields of each kind.
-ASPECTS = ("type", "text", "answers", "points", "feedback", "section", "settings")
+ASPECTS = ("type", "text", "answers", "points", "feedback", "media", "section", "settings")
 TEXT_FIELDS = {"stem", "title"}
 ANSWER_FIELDS = {"choices", "answers", "answer", "pairs", "distractors", "items", "blanks", "negative_marking",
                  "case_sensitive", "unit", "model_answer"}
@@ -61,6 +62,9 @@ class Version:
 
     label: str
     quizzes: dict[str, tuple[Quiz, str]]
+    #: Per quiz, per question: the sha256 of each media file it refers to (read with the source:
+    #: a revision's files are gone once read).
+    media: dict[str, dict[str, dict[str, str | None]]] = field(default_factory=dict)
 
 
 class DiffError(Exception):
@@ -116,6 +120,7 @@ def read_paths(label: str, paths: list[Path], sink: DiagnosticSink, shown: Path 
     """Every quiz in ``paths`` (files or folders), by id. ``shown``: the folder the paths are
     shown relative to (a revision's checkout), instead of the working folder."""
     quizzes: dict[str, tuple[Quiz, str]] = {}
+    media: dict[str, dict[str, dict[str, str | None]]] = {}
     for path in find_sources(paths):
         read = read_quiz(path, sink)
         if read is None:
@@ -127,7 +132,8 @@ def read_paths(label: str, paths: list[Path], sink: DiagnosticSink, shown: Path 
                        hint="give one of them another 'id:'; quizzes are compared by id")
             continue
         quizzes[quiz.id] = (quiz, where)
-    return Version(label, quizzes)
+        media[quiz.id] = {q.id: _media(q, path.parent) for q in quiz.iter_questions()}
+    return Version(label, quizzes, media)
 
 
 def is_revision(spec: str, cwd: Path) -> bool:
@@ -182,11 +188,13 @@ def compare(old: Version, new: Version) -> list[QuizDiff]:
         elif after is None:
             diffs.append(QuizDiff(quiz_id, "removed", old_source=before[1], removed=[q.id for q in before[0].iter_questions()]))
         else:
-            diffs.append(compare_quiz(quiz_id, before, after))
+            media = (old.media.get(quiz_id, {}), new.media.get(quiz_id, {}))
+            diffs.append(compare_quiz(quiz_id, before, after, media))
     return diffs
 
 
-def compare_quiz(quiz_id: str, before: tuple[Quiz, str], after: tuple[Quiz, str]) -> QuizDiff:
+def compare_quiz(quiz_id: str, before: tuple[Quiz, str], after: tuple[Quiz, str],
+                 media: tuple[dict[str, dict[str, str | None]], dict[str, dict[str, str | None]]] = ({}, {})) -> QuizDiff:
     old_quiz, new_quiz = before[0], after[0]
     result = QuizDiff(quiz_id, "same", old_source=before[1], new_source=after[1])
     result.quiz_changes = [name for name in QUIZ_FIELDS
@@ -199,6 +207,8 @@ def compare_quiz(quiz_id: str, before: tuple[Quiz, str], after: tuple[Quiz, str]
     for qid, (section, question) in new_questions.items():
         if qid in old_questions:
             aspects = question_aspects(old_questions[qid], (section, question))
+            if "media" not in aspects and media[0].get(qid) != media[1].get(qid):
+                aspects = [a for a in ASPECTS if a in {*aspects, "media"}]  # the same file name, other bytes
             if aspects:
                 result.changed.append(QuestionChange(qid, aspects))
     if result.quiz_changes or result.added or result.removed or result.changed:
@@ -256,6 +266,21 @@ def _differences(a: Any, b: Any, path: tuple[Any, ...]) -> Iterator[tuple[Any, .
 
 def _feedback_of(items: list[Any]) -> list[Any]:
     return [item.get("feedback") for item in items if isinstance(item, dict) and item.get("feedback")]
+
+
+def _media(question: Any, folder: Path) -> dict[str, str | None]:
+    """The media files a question refers to, by reference: each file's sha256 (None when missing)."""
+    from .content import media_refs
+    from .media import is_external, resolve
+    from .model.common import iter_markdown
+
+    found: dict[str, str | None] = {}
+    for _, text in iter_markdown(question):
+        for ref, _, _ in media_refs(text):
+            if ref and not is_external(ref) and ref not in found:
+                media = resolve(ref, folder)  # inside the source's folder, within the build's size limit
+                found[ref] = None if isinstance(media, str) else hashlib.sha256(media.data).hexdigest()
+    return found
 
 
 def _dump(value: Any) -> Any:
