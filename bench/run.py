@@ -74,7 +74,8 @@ def main() -> None:
     parser.add_argument("--tables-from", type=Path, help="measure nothing: rewrite the tables from a results file")
     args = parser.parse_args()
     if args.tables_from:
-        update_readmes(summary(json.loads(args.tables_from.read_text("utf-8"))), args.tables_from.resolve())
+        measured = json.loads(args.tables_from.read_text("utf-8"))
+        update_readmes(summary(measured), args.tables_from.resolve(), one_line(measured))
         return
     if args.quick:
         args.repeat, args.sizes, args.growth = 1, (500, 2_000), (2_000, 5_000)
@@ -97,7 +98,7 @@ def main() -> None:
     table = summary(results)
     print(table)
     print(f"\nresults: {out.relative_to(ROOT)}")
-    update_readmes(table, out)
+    update_readmes(table, out, one_line(results))
 
 
 # -- measuring ------------------------------------------------------------------------------------
@@ -421,16 +422,33 @@ def targets(r: dict) -> list[str]:
             *(f"| {name} | {figure} | {'met' if ok else '**missed**'} |" for name, figure, ok in rows)]
 
 
-def update_readmes(table: str, out: Path) -> None:
-    """The table between the markers of bench/README.md and of the project's README."""
-    source = f"From `{out.relative_to(ROOT)}`; how it is measured: [bench/README.md](bench/README.md)."
-    for readme, start, end, note in ((BENCH / "README.md", "<!-- results -->", "<!-- /results -->", f"From `{out.relative_to(ROOT)}`."),
-                                     (ROOT / "README.md", "<!-- bench -->", "<!-- /bench -->", source)):
-        text = readme.read_text("utf-8")
-        if start in text and end in text:
-            head, rest = text.split(start, 1)
+def one_line(r: dict) -> str:
+    """The project README's summary of a run: the seed quiz, the biggest bank, text2qti beside it."""
+    jobs, cold = r["jobs"], r["cold"]
+    parts = [f"the seed quiz builds in {cold['build']:.2f} s ({cold['ratio_to_floor']:.2f}× the floor of any tool)"]
+    if r["banks"]:
+        big = r["banks"][-1]
+        parts.append(f"{big['questions']:,} mixed questions in {big['jobs_1']:.2f} s in one process, "
+                     f"{big[f'jobs_{jobs}']:.2f} s with {jobs}")
+        same = [row for row in r["text2qti"] if row["questions"] == big["questions"]]
+        if same:
+            parts.append(f"text2qti 0.8 writes {same[0]['questions']:,} questions of its own types (one QTI 1.2 zip, "
+                         f"not validated) in {same[0]['text2qti']:.2f} s, qti-builder its three validated outputs in "
+                         f"{same[0][f'ours_jobs_{jobs}']:.2f} s")
+    return (f"Latest run ({r['date'][:10]}, {r['machine']['cpus']} CPUs, median of {r['repeat']}): " + "; ".join(parts)
+            + ". Every table, the targets and how it is measured: [bench/README.md](bench/README.md).")
+
+
+def update_readmes(table: str, out: Path, line: str) -> None:
+    """The tables between the markers of bench/README.md; one line between those of the project's README."""
+    for readme, start, end, text in ((BENCH / "README.md", "<!-- results -->", "<!-- /results -->",
+                                      f"{table}\n\nFrom `{out.relative_to(ROOT)}`."),
+                                     (ROOT / "README.md", "<!-- bench -->", "<!-- /bench -->", line)):
+        old = readme.read_text("utf-8")
+        if start in old and end in old:
+            head, rest = old.split(start, 1)
             _, tail = rest.split(end, 1)
-            readme.write_text(f"{head}{start}\n{table}\n\n{note}\n{end}{tail}", encoding="utf-8")
+            readme.write_text(f"{head}{start}\n{text}\n{end}{tail}", encoding="utf-8")
 
 
 if __name__ == "__main__":

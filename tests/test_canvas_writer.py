@@ -1,5 +1,5 @@
 """The Canvas package, parsed and checked field by field against what Canvas's importers need
-(shared/docs/lms-import-facts.md, "Canvas reading its own format" and "Canvas New Quizzes"), and
+(docs/lms-behaviour.md, "Canvas Classic Quizzes importing the Canvas package" and "Canvas New Quizzes"), and
 validated against the official QTI 1.2.1 DTD (with the namespace and Canvas's two extensions set
 aside, as the DTD predates them) and IMS CP 1.1 XSD (through xmlschema, a second validator beside
 the lxml one the build uses) and the project's settings schema.

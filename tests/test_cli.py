@@ -87,7 +87,7 @@ def test_format_narrows_the_targets(tmp_path: Path) -> None:
 def test_check_writes_nothing(tmp_path: Path) -> None:
     code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
     assert code == 0, err
-    assert "1 quiz(zes), 10 question(s), 3 output(s) valid" in out
+    assert "1 quiz, 10 questions (10 points), 3 outputs valid" in out
     assert list(tmp_path.iterdir()) == []
 
 
@@ -104,7 +104,7 @@ def test_broken_source_reports_every_problem_and_leaves_dist_untouched(tmp_path:
         # Question 2's misspelled label is read as its answer: one slip, one error.
         f"{bad}:15:1: error[QB115]: unknown label 'Anwser'; did you mean 'answer'?",
         # The good seed quiz is written all the same (the same bytes as before); the broken one writes nothing.
-        "failed: 2 error(s) in 1 of 2 quizzes; the others wrote 3 file(s)",
+        "failed: 2 errors in 1 of 2 quizzes; the others wrote 3 files",
     ]
     assert "hint: add a line 'Answer: B'" in err
     assert "Traceback" not in err

@@ -7,14 +7,16 @@ import json
 import re
 import shlex
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 import typer
-from conftest import ROOT
+from conftest import ROOT, SCHEMAS
 from test_cli import run
 
 from qti_builder.cli import app
+from qti_builder.schemas import pins
 
 ROOT_COMMAND = typer.main.get_command(app)
 COMMANDS: dict[str, typer.core.TyperCommand] = ROOT_COMMAND.commands  # type: ignore[attr-defined]
@@ -35,7 +37,7 @@ def examples(text: str) -> list[list[str]]:
 
 
 def test_every_command_is_covered() -> None:
-    assert {"init", "build", "check", "preview", "serve", "import", "schema"} <= set(COMMANDS)
+    assert {"init", "build", "check", "preview", "serve", "import", "schema", "docs", "schemas"} <= set(COMMANDS)
 
 
 @pytest.mark.parametrize("command", [None, *COMMANDS])
@@ -44,7 +46,7 @@ def test_help_has_examples_and_points_to_the_source_format(command: str | None) 
     lines = examples(text)
     assert 1 <= len(lines) <= 3
     assert all(line[0] == "qti-builder" and (command is None or line[1] == command) for line in lines)
-    assert "How to write a quiz source: docs/source-format.md" in " ".join(text.split())
+    assert "How to write a quiz source: qti-builder docs source-format" in " ".join(text.split())
     assert (ROOT / "docs" / "source-format.md").is_file()
 
 
@@ -77,12 +79,29 @@ def test_a_missing_source_is_still_named_plainly(tmp_path: Path) -> None:
     assert code == 2 and "path 'nope.md' does not exist" in err and "take no value" not in err
 
 
+def _schema_server(url: str) -> bytes:
+    """Stands in for the official schema servers and any mirror: the file the URL ends with."""
+    for rel in pins()["files"]:
+        if url.endswith("/" + rel) or url == pins()["files"][rel]["url"]:
+            return (SCHEMAS / rel).read_bytes()
+    raise OSError(f"not found: {url}")
+
+
 @pytest.mark.parametrize("command", [None, *COMMANDS])
-def test_the_examples_run_in_a_new_project(tmp_path: Path, command: str | None) -> None:
+def test_the_examples_run_in_a_new_project(tmp_path: Path, command: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each command's examples, in order, in a project made by ``init`` (with the files the import
-    examples name); a server or a watch is only parsed."""
+    examples name); a server or a watch is only parsed. Downloads (``schemas fetch``) are served
+    from the workspace's copy of the schemas."""
+    monkeypatch.setattr("qti_builder.schemas._http_get", _schema_server)
+    monkeypatch.setattr("qti_builder.schemas.default_cache_dir", lambda: tmp_path / "cache")
     if command not in (None, "init"):
         assert run("init", cwd=tmp_path)[0] == 0
+    if command == "diff":  # the examples compare commits: two, the second without a change to the quizzes
+        for message in ("quizzes", "notes"):
+            (tmp_path / "notes.txt").write_text(message, encoding="utf-8")
+            for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", message]):
+                subprocess.run(["git", "-c", "user.email=t@example.invalid", "-c", "user.name=t", *args], cwd=tmp_path,
+                               check=True, capture_output=True)
     shutil.copy(ROOT / "tests/fixtures/import/messy-moodle.xml", tmp_path / "moodle-export.xml")
     shutil.copy(ROOT / "tests/fixtures/import/text2qti-quiz.txt", tmp_path / "week-1.txt")
     for args in examples(help_text(command)):

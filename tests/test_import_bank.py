@@ -105,7 +105,7 @@ def test_a_bank_imports_into_a_source_that_reads_back_and_builds(tmp_path: Path)
     assert code == 0, err
     # 1,500 questions cycle through the 11 types: 136 rounds and 4 more (the first four types).
     assert out.splitlines()[0] == (
-        "imported 1500 question(s) from dist/bank-1500.moodle.xml as quiz 'bank-1500': 137 single choice, 137 multiple response, "
+        "imported 1500 questions from dist/bank-1500.moodle.xml as quiz 'bank-1500': 137 single choice, 137 multiple response, "
         "137 true/false, 137 short answer, 136 numerical, 136 essay, 136 file upload, 136 matching, 136 ordering, "
         "136 fill-in-the-blank, 136 text-only item")
     assert sorted(p.name for p in (tmp_path / "imported").iterdir()) == ["bank-1500.md"]  # Markdown, not YAML
@@ -141,6 +141,6 @@ def test_a_quiz_no_source_can_hold_is_refused_naming_the_limit(tmp_path: Path, m
     sizes = re.compile(r"\d+")  # the files' sizes differ from the probe's
     assert sizes.sub("N", errors[0]).endswith("as YAML, " + sizes.sub("N", refusal.message))
     assert "    hint: import it in parts (one quiz per category or section), so that each source is within the build's limits" \
-        " (docs/source-format.md#limits)" in err.splitlines()
-    assert "failed: 1 error(s); nothing was written" in err
+        " (qti-builder docs source-format#limits)" in err.splitlines()
+    assert "failed: 1 error; nothing was written" in err
     assert not (tmp_path / "imported").exists()

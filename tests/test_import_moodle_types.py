@@ -225,5 +225,5 @@ def test_a_cloze_and_a_true_false_question_moodle_cannot_mark_are_skipped_and_co
                           "worth marks; skipped")
     assert len(skipped) == 2
     assert import_summary(item) == [
-        "imported 1 question(s) from broken.xml as quiz 'broken': 1 short answer",
+        "imported 1 question from broken.xml as quiz 'broken': 1 short answer",
         "  2 skipped (1 multianswer, 1 truefalse); see the warnings above"]

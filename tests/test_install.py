@@ -1,4 +1,4 @@
-"""A regular (non-editable) install carries its templates, the project's Moodle XSD and the starter project."""
+"""A regular (non-editable) install carries its templates, the project's Moodle XSD, the starter project and the docs."""
 
 from __future__ import annotations
 
@@ -44,3 +44,10 @@ def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:
     )
     assert build.returncode == 0, build.stderr
     assert sorted(p.name for p in (work / "out").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
+
+    # The docs travel with the wheel: every page of docs/ prints from the installed copy.
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        shown = subprocess.run([sys.executable, "-c", "from qti_builder.cli import main; main()", "docs", page.stem],
+                               cwd=work, env=env, capture_output=True, text=True)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == page.read_text(encoding="utf-8"), page.name

@@ -7,7 +7,7 @@ checked three ways:
 1. against the official QTI 2.1 / CP schemas with xmlschema (which, unlike the build's lxml, also
    resolves IDREFs such as textEntryInteraction/@responseIdentifier);
 2. as XML: interaction, correctResponse, mapping, feedback identifiers in the forms Canvas reads
-   (shared/docs/lms-import-facts.md), the manifest's interactionType;
+   (docs/lms-behaviour.md), the manifest's interactionType;
 3. by running its response processing in pyslet (tests/qti_engine.py), an independent QTI engine.
 
 Every expected value was worked out by hand from the sources, never copied from the output.

@@ -76,7 +76,7 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     assert f"{bank / 'limits.yaml'}:9:9: error[QB321]" in err
     assert sorted(p.name for p in out_dir.iterdir()) == [
         f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("canvas.zip", "moodle.xml", "qti21.zip")]
-    assert err.rstrip().endswith("failed: 4 error(s) in 2 of 5 quizzes; the others wrote 9 file(s)")
+    assert err.rstrip().endswith("failed: 4 errors in 2 of 5 quizzes; the others wrote 9 files")
     assert out.count("wrote ") == 9
     report = report_of(report_file.read_text(encoding="utf-8"))
     assert not report["ok"] and report["exit_code"] == 1
@@ -89,7 +89,7 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     assert limits["outputs"] == [] and [e["code"] for e in limits["errors"]] == ["QB321", "QB321"]
     assert [w["code"] for w in limits["warnings"]] == ["QB323"]
     assert report["summary"] == {"quizzes": 5, "failed": 2, "questions": 9, "outputs": 9, "written": 9,
-                                 "errors": 4, "warnings": 1}
+                                 "errors": 4, "warnings": 1, "losses": 0}
 
 
 def test_rebuild_with_a_broken_quiz_keeps_its_previous_files(bank: Path, tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_single_broken_source_writes_nothing(tmp_path: Path) -> None:
     bad = write(tmp_path, "broken.md", BROKEN)
     code, out, err = run("build", str(bad), "--out", str(tmp_path / "dist"), "--report", "json")
     assert code == 1 and not (tmp_path / "dist").exists()
-    assert err.rstrip().endswith("failed: 2 error(s); nothing was written")
+    assert err.rstrip().endswith("failed: 2 errors; nothing was written")
     report = report_of(out)
     assert report["summary"]["written"] == 0 and report["quizzes"][0]["status"] == "failed"
 
@@ -123,7 +123,7 @@ def test_check_report_hashes_without_writing(tmp_path: Path) -> None:
     report = report_of(out)
     assert report["command"] == "check" and list(tmp_path.iterdir()) == []
     assert all(not o["written"] and len(o["sha256"]) == 64 for o in report["quizzes"][0]["outputs"])
-    assert "ok: 1 quiz(zes), 10 question(s), 3 output(s) valid" in err
+    assert "ok: 1 quiz, 10 questions (10 points), 3 outputs valid" in err
 
 
 def test_unusable_schemas_are_a_build_level_error(tmp_path: Path) -> None:
@@ -139,7 +139,7 @@ def test_quiet_prints_errors_only_and_verbose_adds_timings(tmp_path: Path) -> No
     assert code == 0 and out == "" and err == ""
     code, out, err = run("build", str(warned), "--out", str(tmp_path / "v"), "--verbose", "--jobs", "1")
     assert code == 0 and "warning[QB124]" in err and "wrote" in out
-    assert "w: 1 question(s), ok; read" in err and "1 quiz(zes) built by 1 process(es): read" in err
+    assert "w: 1 question, ok; read" in err and "1 quiz built by 1 process: read" in err
     assert "\x1b[" not in out + err  # no colour, no progress bar: this is not a terminal
 
 

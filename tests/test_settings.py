@@ -79,7 +79,7 @@ def test_a_setting_at_the_top_of_the_front_matter_says_where_it_goes(tmp_path: P
     _, problems = read(write(tmp_path, "flat.md", markdown("time_limit: 30\ntimelimit: 30\nsetings:\n  time_limit: 30\n")))
     assert problems == [
         f"{tmp_path}/flat.md:3:1: error[QB106]: 'time_limit' is a quiz setting: write it under 'settings:'\n"
-        "    hint: a line 'settings:', then '  time_limit: ...' indented below it (docs/source-format.md#quiz-settings)",
+        "    hint: a line 'settings:', then '  time_limit: ...' indented below it (qti-builder docs source-format#quiz-settings)",
         f"{tmp_path}/flat.md:4:1: error[QB106]: unknown front-matter key 'timelimit'; did you mean 'time_limit', under 'settings:'?\n"
         "    hint: known keys: id, title, language, lang, description, points, shuffle, settings",
         f"{tmp_path}/flat.md:5:1: error[QB106]: unknown front-matter key 'setings'; did you mean 'settings'?\n"
@@ -276,8 +276,8 @@ def test_wrote_lines_say_which_settings_a_file_leaves_out(tmp_path: Path) -> Non
     code, out, err = run("build", str(source), "--out", str(tmp_path / "dist"))
     assert code == 0, err
     assert out.splitlines()[1:] == [
-        f"wrote {tmp_path}/dist/q.qti21.zip (without the quiz settings one_question_at_a_time: set them in the LMS)",
-        f"wrote {tmp_path}/dist/q.moodle.xml (without the quiz settings time_limit, one_question_at_a_time: set them in the LMS)",
+        f"wrote {tmp_path}/dist/q.qti21.zip: QTI 2.1 loses the quiz setting one_question_at_a_time (set it in the LMS)",
+        f"wrote {tmp_path}/dist/q.moodle.xml: Moodle loses the quiz settings time_limit, one_question_at_a_time (set them in the LMS)",
         f"wrote {tmp_path}/dist/q.canvas.zip",  # the Canvas package carries every setting
     ]
     code, out, err = run("build", str(write(tmp_path, "plain.md", markdown(""))), "--out", str(tmp_path / "dist"))

@@ -49,7 +49,7 @@ def test_every_type_has_words() -> None:
 def test_check_prints_the_types_of_each_quiz(tmp_path: Path) -> None:
     code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
     assert code == 0, err
-    assert out.splitlines() == [SEED_SUMMARY, "ok: 1 quiz(zes), 10 question(s), 3 output(s) valid"]
+    assert out.splitlines() == [SEED_SUMMARY, "ok: 1 quiz, 10 questions (10 points), 3 outputs valid"]
 
 
 def test_build_prints_the_types_before_the_files(tmp_path: Path) -> None:

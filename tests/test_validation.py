@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import hashlib
 import shutil
 from pathlib import Path
@@ -162,7 +163,7 @@ def test_option_wins_over_environment(tmp_path: Path, monkeypatch: pytest.Monkey
     with pytest.raises(SchemaError) as failed:
         resolve_schema_dir(None)
     assert "QTI_BUILDER_SCHEMAS=" in failed.value.diagnostics[0].message
-    assert "no schema folder" in failed.value.diagnostics[0].message
+    assert "does not exist" in failed.value.diagnostics[0].message
 
 
 def test_tampered_schema_is_refused(tmp_path: Path) -> None:
@@ -223,7 +224,7 @@ def test_offline_download_says_so_once_per_host(tmp_path: Path, monkeypatch: pyt
     hosts = {urlsplit(pin["url"]).netloc for pin in pins()["files"].values()}
     assert len(tried) == len(hosts) == len(failed.value.diagnostics) == 3  # www.imsglobal.org, www.w3.org, raw.githubusercontent.com
     messages = sorted(d.message for d in failed.value.diagnostics)
-    assert all("Name or service not known" in m and "file(s) from the same host were not tried" in m for m in messages)
+    assert all("Name or service not known" in m and re.search(r"the other (file|\d+ files) from the same host (was|were) not tried", m) for m in messages)
 
 
 def test_unreadable_schema_folder_is_a_clean_error(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """What Canvas's importers need of a Canvas package beyond its grammar (the QTI 1.2.1 DTD, IMS CP
-1.1 and the settings schema): the pitfalls observed in shared/docs/lms-import-facts.md, each of
+1.1 and the settings schema): the pitfalls observed in docs/lms-behaviour.md, each of
 which imports without an error and loses something, in Classic Quizzes or in New Quizzes (whose
 parser is Instructure's ``qti`` gem). Checked on the generated documents, so an overriding
 template that breaks one is caught like a bug in the writer.

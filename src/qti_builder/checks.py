@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import content
 from .diagnostics import DiagnosticSink, Severity, SourceSpan
-from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, resolve
+from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, nearest_file, resolve
 from .readers.limits import raise_hint
 from lxml import etree
 
@@ -47,7 +47,9 @@ def check_content(
             if isinstance(found, str):
                 hint = (f"make the file smaller, or {raise_hint('max_media_bytes', found.size)}" if isinstance(found, TooLarge)
                         else "put media next to the source (or below it) and refer to it by a relative path")
-                sink.error("QB160", f"media file '{ref}' {found}", _at(start, text, offset), hint=hint)
+                close = nearest_file(ref, base_dir) if found == "does not exist" else None
+                meant = f"; did you mean '{close}'?" if close else ""
+                sink.error("QB160", f"media file '{ref}' {found}{meant}", _at(start, text, offset), hint=hint)
             else:
                 files[ref] = found
     _check_blanks(quiz, source, sink)

@@ -18,7 +18,7 @@ import typer
 
 from . import __version__
 from .console import Ui
-from .diagnostics import BuildFailed, Diagnostic, Severity, display_path
+from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
 from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
@@ -26,11 +26,11 @@ from .package import WriteError
 from .profiles import PROFILES
 from .readers.limits import MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
 from .schemas import SchemaError
-from .summary import question_lines, type_summary
+from .summary import plural, points_text, question_lines, quiz_points, type_summary
 from .writers import WRITERS
 
-#: Where every --help points for the source format (the docs are in the repository, not the wheel).
-SOURCE_FORMAT_DOC = "How to write a quiz source: docs/source-format.md in qti-builder's repository."
+#: Where every --help points for the source format: the docs ship with the tool (``qti-builder docs``).
+SOURCE_FORMAT_DOC = "How to write a quiz source: qti-builder docs source-format (every page: qti-builder docs)."
 
 
 def examples(*lines: str) -> str:
@@ -46,7 +46,7 @@ app = typer.Typer(
     # flags included: "--strict <bool>" invites "--strict true", and the "true" is then taken for
     # a source path. The plain help writes a type for options that take a value only.
     rich_markup_mode=None,
-    help="Build IMS QTI 2.1 packages and Moodle XML from quiz sources, validated against the official schemas.",
+    help="Build Canvas packages, IMS QTI 2.1 packages and Moodle XML from quiz sources, validated against the official schemas.",
     epilog=examples(
         "qti-builder init              # a starter project in this folder",
         "qti-builder check --verbose   # what each question was read as",
@@ -79,7 +79,8 @@ Templates = Annotated[
 ]
 Schemas = Annotated[
     Optional[Path],
-    typer.Option(help="Folder with the official XSDs. Default: $QTI_BUILDER_SCHEMAS, then the download cache.", file_okay=False),
+    typer.Option(help="Folder with the official XSDs (relative to this folder, or absolute). Default: $QTI_BUILDER_SCHEMAS, "
+                      "then the download cache (qti-builder schemas fetch).", file_okay=False),
 ]
 Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
@@ -88,8 +89,11 @@ MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
                                              help="Values that YAML aliases (*name) may repeat in one source.")]
 MaxDepth = Annotated[int, typer.Option("--max-yaml-depth", min=1, max=YAML_DEPTH_CEILING, help="Levels of nesting a YAML source may have.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
-ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text, or json (docs/ci.md; to stdout unless --report-file).")]
-ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report json to this file instead of stdout.", dir_okay=False)]
+ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text; json, github (workflow annotations) or junit "
+                                                           "(JUnit XML), to stdout unless --report-file (qti-builder docs ci).")]
+ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report to this file instead of stdout.", dir_okay=False)]
+Ignore = Annotated[Optional[list[str]], typer.Option("--ignore", metavar="<codes>",
+                                                     help="Accept these warnings and losses (QB601,QB165): not printed, not failing --strict.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every question (source line, id, type) and the timings.")]
 
@@ -109,35 +113,53 @@ def _root(
     pass
 
 
-@app.command("init", epilog=examples("qti-builder init my-quizzes   # in a new folder", "qti-builder init              # in this one"))
+@app.command("init", epilog=examples(
+    "qti-builder init my-quizzes                # a new project in a new folder",
+    "qti-builder init --language ko             # here, with a Korean starter quiz",
+    "qti-builder init --install 'qti-builder @ git+https://github.com/OWNER/qti-builder@v0.1.0'",
+))
 def init_command(
-    folder: Annotated[Path, typer.Argument(help="Folder of the new project, created if missing. Default: this one.",
-                                           metavar="DIR", file_okay=False, show_default=False)] = Path("."),
+    folder: Annotated[Path, typer.Argument(help="Folder of the project, created if missing; an existing repository is joined. "
+                                                "Default: this one.", metavar="DIR", file_okay=False, show_default=False)] = Path("."),
+    language: Annotated[str, typer.Option("--language", "-l", help="Language of the starter quiz: en or ko.")] = "en",
+    install: Annotated[Optional[str], typer.Option("--install", metavar="<spec>",
+                                                   help="What the CI workflow installs with pip: a pinned release (the default, "
+                                                        "qti-builder==this version), a Git URL or a wheel's path.")] = None,
 ) -> None:
-    """Start a project: a quiz in source/ that shows the common types, a .gitignore for dist/ and a CI workflow."""
-    from .starter import existing_files, next_steps, write_starter
+    """Start a project, or join an existing repository: a quiz in source/ whose every output keeps all of it,
+    dist/ in .gitignore and a CI workflow. Overwrites nothing: files that exist are skipped, .gitignore gets
+    the lines it lacks."""
+    from .starter import DEFAULT_INSTALL, QUIZZES, next_steps, plan, report, write
 
-    taken = existing_files(folder)
-    if taken:
-        names = ", ".join(display_path(path) for path in taken)
-        raise typer.BadParameter(
-            f"{names} already exist{'s' if len(taken) == 1 else ''}; init overwrites nothing, so nothing was written: "
-            "choose a new or empty folder", param_hint="'DIR'")
+    if language not in QUIZZES:
+        raise typer.BadParameter(f"no starter quiz in '{language}'; choose from {', '.join(QUIZZES)}", param_hint="--language")
+    spec = DEFAULT_INSTALL if install is None else install.strip()
+    if not spec or any(c in spec for c in "\"\n\r"):
+        raise typer.BadParameter("give what pip installs, such as qti-builder==0.1.0 or "
+                                 "'qti-builder @ git+https://github.com/OWNER/qti-builder@v0.1.0' (no quotes inside)",
+                                 param_hint="--install")
+    if folder.exists() and not folder.is_dir():
+        raise typer.BadParameter(f"{display_path(folder)} is a file", param_hint="'DIR'")
+    todo = plan(folder, language, spec)
     try:
-        written = write_starter(folder)
+        write(todo)
     except WriteError as exc:
         _print([Diagnostic(Severity.ERROR, "QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
                            hint="check that the folder is writable and the disk has space; nothing was written")])
         raise typer.Exit(1) from None
-    for path in written:
-        typer.echo(f"wrote {display_path(path)}")
-    for line in next_steps(folder):
+    for line in report(todo):
+        typer.echo(line)
+    if not todo.files:
+        typer.echo("nothing to add: the folder has every file init writes")
+        return
+    for line in next_steps(folder, todo, spec):
         typer.echo(line)
 
 
 @app.command("build", epilog=examples(
     "qti-builder build",
     "qti-builder build source/first-quiz.md --format moodle --strict",
+    "qti-builder build --ignore QB602 --report junit --report-file dist/junit.xml",
 ))
 def build_command(
     sources: Sources = None,
@@ -156,10 +178,15 @@ def build_command(
     report_file: ReportFile = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
+    ignore: Ignore = None,
 ) -> None:
-    """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR)."""
+    """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR).
+
+    Prints, per quiz, its questions by type and, per file, what that file loses in its LMS
+    (--verbose lists each loss; --strict fails on them; --ignore or a question's ignore= accepts them).
+    """
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True,
-                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth))
+                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore)
     options.jobs = jobs
     ui = Ui("build", report, report_file, quiet, verbose)
     if watch:
@@ -179,8 +206,9 @@ def _run_quietly(options: BuildOptions, ui: Ui) -> BuildResult | None:
 
 
 @app.command("check", epilog=examples(
-    "qti-builder check --verbose",
-    "qti-builder check source/ --profile canvas   # and what Canvas loses",
+    "qti-builder check --verbose                  # each question, and each loss of each output",
+    "qti-builder check source/ --profile canvas   # what Canvas loses, as warnings",
+    "qti-builder check --report github            # annotations in a GitHub Actions log",
 ))
 def check_command(
     sources: Sources = None,
@@ -200,10 +228,11 @@ def check_command(
     report_file: ReportFile = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
+    ignore: Ignore = None,
 ) -> None:
-    """Read, render and validate every quiz without writing anything."""
+    """Read, render and validate every quiz without writing anything; say what each output would lose."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False,
-                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth))
+                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore)
     if profile is not None and profile not in PROFILES:
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
@@ -220,14 +249,15 @@ def preview_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder of the HTML site.", file_okay=False)] = Path("dist/preview"),
     templates: Templates = None,
     schemas: Schemas = None,
+    ignore: Ignore = None,
 ) -> None:
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
 
-    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10)
+    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore)
     result = build_preview(options, out)
     _print(result.diagnostics)
-    typer.echo(f"wrote {out / 'index.html'} ({len(result.pages) - 1} quiz page(s))")
+    typer.echo(f"wrote {out / 'index.html'} ({plural(len(result.pages) - 1, 'quiz page')})")
     if any(d.severity.value == "error" for d in result.diagnostics):
         raise typer.Exit(1)
 
@@ -242,18 +272,118 @@ def serve_command(
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Where to keep the preview (default: a temporary folder).", file_okay=False)] = None,
     templates: Templates = None,
     schemas: Schemas = None,
+    ignore: Ignore = None,
 ) -> None:
     """Serve the preview on 127.0.0.1 and rebuild it when a source changes (live reload)."""
     from .serve import serve
 
-    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10)
+    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore)
     serve(options, port, out)
 
 
 app.command("import", epilog=examples(
-    "qti-builder import moodle-export.xml",
-    "qti-builder import week-1.txt --format text2qti --out source/",
+    "qti-builder import moodle-export.xml --allow-skipped   # exit 0 even if some questions cannot be imported",
+    "qti-builder import week-1.txt -f text2qti --report json --report-file import.json --allow-skipped",
 ))(import_command)
+
+
+#: Exit code of ``diff`` when a question (or a quiz) was added, changed or removed.
+CHANGED_EXIT = 4
+
+
+@app.command("diff", epilog=examples(
+    "qti-builder diff HEAD~1 HEAD     # source/ in the last two commits",
+    "qti-builder diff --rev HEAD~1    # source/ as it is now, against a commit or tag",
+    "qti-builder diff HEAD~1 HEAD --report json --report-file changes.json",
+))
+def diff_command(
+    old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, or a git revision.",
+                                                 metavar="OLD", show_default=False)] = None,
+    new: Annotated[Optional[str], typer.Argument(help="The new version, likewise. Default: the working folder's sources.",
+                                                 metavar="NEW", show_default=False)] = None,
+    rev: Annotated[Optional[str], typer.Option("--rev", metavar="<revision>",
+                                               help="Compare the sources as they are now with this git revision.")] = None,
+    path: Annotated[Optional[list[Path]], typer.Option("--path", metavar="<path>", help="For a git revision: the sources or folders to compare "
+                                                                      "(default: the other side's path, else source/).")] = None,
+    report: Annotated[str, typer.Option("--report", help="How to report: text, or json (to stdout unless --report-file).")] = "text",
+    report_file: ReportFile = None,
+) -> None:
+    """Say which questions were added, changed (text, answers, points, feedback...) or removed between two
+    versions of the quizzes, by id: what to replace in Moodle, and whether CI has anything new to publish.
+
+    Exits 0 when nothing changed, 4 when something did, 1 when a source cannot be read, 2 on usage errors.
+    """
+    from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
+    from .report import dumps, emit
+
+    if report not in ("text", "json"):
+        raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
+    if rev is not None:
+        if new is not None:
+            raise typer.BadParameter("give --rev REV and the sources to compare (with --path), or OLD and NEW", param_hint="--rev")
+        old, new = rev, old
+    if old is None:
+        raise typer.BadParameter("give two versions to compare (OLD NEW), or --rev REV", param_hint="OLD")
+    sink = DiagnosticSink()
+    try:
+        versions = read_versions(old, new, path or [], sink)
+    except DiffError as exc:
+        raise typer.BadParameter(str(exc), param_hint=exc.param or "OLD") from None
+    if sink.errors:
+        _print(sink.sorted())
+        typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
+        raise typer.Exit(1)
+    diffs = compare(*versions)
+    code = CHANGED_EXIT if something_changed(diffs) else 0
+    for line in [*text_lines(diffs), summary_line(diffs)]:
+        typer.echo(line, err=report == "json" and report_file is None)
+    if report == "json":
+        emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
+    if code:
+        raise typer.Exit(code)
+
+
+SCHEMAS_EXAMPLES = (
+    "qti-builder schemas fetch                              # into qti-builder's cache",
+    "qti-builder schemas fetch --to .qti-builder-schemas    # a folder for --schemas, CI caches",
+    "qti-builder schemas fetch --to copy --mirror https://intranet.example.edu/qti-schemas/",
+)
+schemas_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, epilog=examples(*SCHEMAS_EXAMPLES),
+                          help="The official schemas every output is validated against (qti-builder docs schemas).")
+app.add_typer(schemas_app, name="schemas")
+
+
+@schemas_app.command("fetch", epilog=examples(*SCHEMAS_EXAMPLES))
+def schemas_fetch_command(
+    to: Annotated[Optional[Path], typer.Option("--to", help="Folder to fetch into (default: qti-builder's cache, used when "
+                                                            "neither --schemas nor QTI_BUILDER_SCHEMAS is given).",
+                                               file_okay=False)] = None,
+    mirror: Annotated[Optional[str], typer.Option("--mirror", metavar="<url>",
+                                                  help="Fetch from this URL or folder, laid out as a schema folder, "
+                                                       "instead of the official URLs; each file is checked all the same.")] = None,
+) -> None:
+    """Download the official schemas for offline use and CI caches, each checked against its pinned sha256."""
+    from .schemas import default_cache_dir, fetch_schemas, pins
+
+    folder = to if to is not None else default_cache_dir()
+    counts: dict[str, int] = {"fetched": 0, "kept": 0}
+
+    def done(rel: str, how: str) -> None:
+        counts[how] += 1
+        if how == "fetched":
+            typer.echo(f"fetched {rel}")
+
+    try:
+        where = fetch_schemas(folder, mirror, done=done)
+    except SchemaError as exc:
+        _print(exc.diagnostics)
+        typer.echo(f"failed: {plural(len(exc.diagnostics), 'error')}; files that matched their pins were kept", err=True)
+        raise typer.Exit(1) from None
+    total = len(pins()["files"])
+    typer.echo(f"{display_path(where)}: {plural(total, 'official schema file')}, each matching its pinned sha256 "
+               f"({counts['fetched']} fetched, {counts['kept']} already there)")
+    if to is not None:
+        typer.echo(f"use it with --schemas {to} or QTI_BUILDER_SCHEMAS={to}")
 
 
 @app.command("schema", epilog=examples("qti-builder schema > source/quiz.schema.json"))
@@ -274,9 +404,32 @@ def explain_command(code: Annotated[str, typer.Argument(help="A diagnostic code,
     if found is None:
         close = nearest(code)
         typer.echo(f"unknown code {code.upper()}" + (f"; did you mean {' or '.join(close)}?" if close else "")
-                   + " (every code: docs/source-format.md#every-code)", err=True)
+                   + " (every code: qti-builder docs source-format#every-code)", err=True)
         raise typer.Exit(2)
     typer.echo(explain(found))
+
+
+@app.command("docs", epilog=examples(
+    "qti-builder docs                       # every page and its sections",
+    "qti-builder docs source-format#labels  # one section",
+    "qti-builder docs QB142                 # what a code means, and where the docs say more",
+))
+def docs_command(
+    topic: Annotated[Optional[str], typer.Argument(help="A page (source-format, question-types, content, import, ci, schemas, "
+                                                        "lms-behaviour, updating), PAGE#section, or a code such as QB142.",
+                                                   metavar="[TOPIC]", show_default=False)] = None,
+) -> None:
+    """Print the documentation that ships with qti-builder: a page, one of its sections, or a code's entry."""
+    from .manual import UnknownTopic, index, lookup
+
+    if topic is None:
+        typer.echo(index(), nl=False)
+        return
+    try:
+        typer.echo(lookup(topic), nl=False)
+    except UnknownTopic as exc:
+        typer.echo(f"{exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def _options(
@@ -289,6 +442,7 @@ def _options(
     out: Path = Path("dist"),
     write: bool = True,
     limits: Limits = Limits(),
+    ignore: list[str] | None = None,
 ) -> BuildOptions:
     names = [f.strip() for f in formats.split(",") if f.strip()]
     unknown = [n for n in names if n not in WRITERS]
@@ -300,7 +454,18 @@ def _options(
             raise typer.BadParameter("no sources given and no source/ folder here", param_hint="SOURCES")
         sources = [Path("source")]
     return BuildOptions(sources=sources, out_dir=out, formats=names, templates=templates, schemas=schemas,
-                        write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024), limits=limits)
+                        write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024), limits=limits,
+                        ignore=ignore_codes(ignore))
+
+
+def ignore_codes(values: list[str] | None) -> frozenset[str]:
+    """``--ignore`` as codes; a usage error for an unknown code or an error's."""
+    from .ignores import parse_codes
+
+    try:
+        return parse_codes(values or [])
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--ignore") from None
 
 
 def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: int) -> Limits:
@@ -331,10 +496,12 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
             _print_timings(result)
     if failed:
         errors = sum(1 for d in diagnostics if d.severity.value == "error")
-        typer.echo(f"failed: {errors} error(s){_what_failed(result)}", err=True)
+        typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result)}", err=True)
     elif result is not None and not options.write:
         questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
-        ui.say(f"ok: {len(result.quizzes)} quiz(zes), {questions} question(s), {len(result.outputs)} output(s) valid")
+        points = points_text(*map(sum, zip(*(quiz_points(q) for q in result.quizzes)))) if result.quizzes else "0 points"
+        ui.say(f"ok: {plural(len(result.quizzes), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
+               f"{plural(len(result.outputs), 'output')} valid")
     ui.emit_report(result, diagnostics, 1 if failed else 0)
     if failed:
         raise typer.Exit(1)
@@ -344,8 +511,10 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
 
 def _print_understood(result: BuildResult, ui: Ui) -> None:
     """Per quiz that built: its questions by type (each one with --verbose), then its files, each
-    with the quiz settings it has no place for (a Moodle file has none), so nobody expects the
-    time limit to arrive with the questions."""
+    with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
+    time limit, or a question's partial credit, to arrive where the format has no place for it."""
+    from .losses import summary
+
     for r in result.results:
         if r.quiz is None or r.failed:
             continue
@@ -353,11 +522,17 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
         if ui.verbose:
             for line in question_lines(r.quiz, r.spans):
                 ui.say(line)
-        if r.written:
-            for output in r.outputs:
-                missing = WRITERS[output.format].settings_not_carried(r.quiz)
-                note = f" (without the quiz settings {', '.join(missing)}: set them in the LMS)" if missing else ""
-                ui.say(f"wrote {output.path}{note}")
+        for output in r.outputs:
+            losses = [loss for loss in r.losses if loss.format == output.format]
+            said = f"wrote {output.path}" if r.written else output.path.name
+            if losses:
+                listed = ui.verbose or all(loss.question is None for loss in losses)
+                said += f": {summary(output.format, losses)}" + ("" if listed else " (--verbose lists them)")
+            if r.written or losses:
+                ui.say(said)
+            if ui.verbose:
+                for loss in losses:
+                    ui.say(f"  {loss.render()}")
 
 
 def _what_failed(result: BuildResult | None) -> str:
@@ -367,7 +542,7 @@ def _what_failed(result: BuildResult | None) -> str:
         scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
     if result is None or not result.written:
         return f"{scope}; nothing was written"
-    return f"{scope}; the others wrote {len(result.written)} file(s)"
+    return f"{scope}; the others wrote {plural(len(result.written), 'file')}"
 
 
 def _print_timings(result: BuildResult) -> None:
@@ -375,9 +550,10 @@ def _print_timings(result: BuildResult) -> None:
         name = r.quiz.id if r.quiz else display_path(r.source)
         stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in r.timings.items())
         questions = sum(1 for _ in r.quiz.iter_questions()) if r.quiz else 0
-        typer.echo(f"{name}: {questions} question(s), {'failed' if r.failed else 'ok'}; {stages}", err=True)
+        typer.echo(f"{name}: {plural(questions, 'question')}, {'failed' if r.failed else 'ok'}; {stages}", err=True)
     stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in result.timings.items())
-    typer.echo(f"{len(result.results)} quiz(zes) built by {result.jobs} process(es): {stages}", err=True)
+    typer.echo(f"{plural(len(result.results), 'quiz', 'quizzes')} built by {plural(result.jobs, 'process', 'processes')}: {stages}",
+               err=True)
 
 
 def _print(diagnostics: list[Diagnostic], quiet: bool = False) -> None:

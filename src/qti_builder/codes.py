@@ -268,6 +268,10 @@ CODES_LIST: tuple[Code, ...] = (
        "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: essay\n        id: q\n        stem: Why?\n        feedback: Good.\n",
        "title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: essay\n        id: q\n        stem: Why?\n        feedback:\n          general: Good.\n",
        syntax="yaml"),
+    _e("QB206", "A question's ignore= (ignore: in YAML) names a code qti-builder does not report, or an error's: only warnings and losses can be accepted.",
+       "the ignore attribute", "name the codes of warnings or losses, such as QB601; errors must be fixed",
+       FRONT + "1. Put the steps in order. {#steps type=ordering ignore=QB999}\n\n- Write the file\n- Run it\n",
+       FRONT + "1. Put the steps in order. {#steps type=ordering ignore=QB601}\n\n- Write the file\n- Run it\n"),
     # -- QB3xx: writing the outputs ---------------------------------------------------------------
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
@@ -308,11 +312,17 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB501", "An output file cannot be written (permissions, disk full); the output folder is left as it was.", "the output file",
        "free disk space, or choose an --out folder you may write to", "--out /read-only", "--out dist", syntax="text"),
     # -- QB6xx: LMS profiles ---------------------------------------------------------------------
-    _w("QB601", "Something the LMS loses or changes when it imports the question (check --profile canvas).", "the question",
-       "see docs/question-types.md for what the LMS does with each type",
+    _w("QB601", "Something the LMS loses or changes when it imports the question: build counts it as a loss of the Canvas package (check --profile canvas lists each as a warning).", "the question",
+       "see 'qti-builder docs question-types' for what the LMS does with each type",
        FRONT + "1. Put the steps in order. {#steps type=ordering}\n\n- Write the file\n- Run it\n",
        FRONT + "1. Python has a `def` keyword. {#def}\n\nAnswer: true\n",
        profile="canvas"),
+    _w("QB602", "A quiz setting the output has no place for (Moodle XML holds none; a QTI 2.1 package no shuffle_answers, one_question_at_a_time or quiz_type): build counts it as a loss of that output.",
+       "the setting in the front matter", "set it in the LMS after importing, or accept it with --ignore QB602",
+       "a quiz with 'settings: time_limit: 30' built for Moodle", "the time limit set on the Moodle quiz", syntax="text"),
+    _w("QB603", "A section that draws questions at random, in an output that cannot draw (Moodle XML): every question of the section is imported; build counts it as a loss.",
+       "the section's select", "add a random question drawing from the section's category to the Moodle quiz, or accept it with --ignore QB603",
+       "a section {#pool select=2} built for Moodle", "a random question in the Moodle quiz", syntax="text"),
     # -- QB7xx: importing ----------------------------------------------------------------------------
     _e("QB700", "An input that cannot be read, is too large, or whose format cannot be told.", "the input",
        "give --format, or check the file", "qti-builder import notes.txt", "qti-builder import quiz.xml --format moodle", syntax="text"),
@@ -379,7 +389,7 @@ def explain(code: Code) -> str:
         else:
             name = f"{code.file}.{code.syntax}"
             lines += ["", f"Example ({name}):", "", *_indent(code.mistake), "", "Fixed:", "", *_indent(code.fix)]
-    lines += ["", "More: docs/source-format.md#every-code"]
+    lines += ["", "More: qti-builder docs source-format#every-code"]
     return "\n".join(lines)
 
 

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from rich.progress import Progress, TaskID
 
 
+#: What ``--report`` takes: plain lines only, or also a report for machines (docs/ci.md).
+REPORTS = ("text", "json", "github", "junit")
+
+
 class Ui:
     """One command's output settings: ``--report``, ``--report-file``, ``--quiet``, ``--verbose``."""
 
@@ -29,13 +33,14 @@ class Ui:
     PROGRESS_AFTER = 1.0
 
     def __init__(self, command: str, report: str, report_file: Path | None, quiet: bool, verbose: bool) -> None:
-        if report not in ("text", "json"):
-            raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
+        if report not in REPORTS:
+            raise typer.BadParameter(f"unknown report {report}; choose {', '.join(REPORTS)}", param_hint="--report")
         if quiet and verbose:
             raise typer.BadParameter("--quiet and --verbose contradict each other", param_hint="--quiet")
-        self.command, self.json, self.report_file = command, report == "json", report_file
+        self.command, self.report, self.report_file = command, report, report_file
+        self.json = report == "json"
         self.quiet, self.verbose = quiet, verbose
-        self.summary_to_stderr = self.json and report_file is None
+        self.summary_to_stderr = report != "text" and report_file is None
         self.bar: Progress | None = None
         self.task: TaskID | None = None
 
@@ -67,13 +72,14 @@ class Ui:
             self.bar = None
 
     def emit_report(self, result: BuildResult | None, diagnostics: list[Diagnostic], code: int) -> None:
-        if not self.json:
+        if self.report == "text":
             return
-        from .report import build_report, dumps
+        from .report import build_report, dumps, emit, github_annotations, junit_xml
 
-        text = dumps(build_report(self.command, result, diagnostics, code))
-        if self.report_file:
-            self.report_file.write_text(text, encoding="utf-8")
+        if self.report == "json":
+            text = dumps(build_report(self.command, result, diagnostics, code))
+        elif self.report == "github":
+            text = github_annotations(self.command, result, diagnostics)
         else:
-            sys.stdout.write(text)
-            sys.stdout.flush()
+            text = junit_xml(self.command, result, diagnostics)
+        emit(text, self.report_file)

@@ -217,7 +217,7 @@ def render_html_inline(text: str, media: Renames = ()) -> str:
 @lru_cache(maxsize=8192)
 def render_canvas(text: str, media: Renames = ()) -> str:
     """Markdown as HTML for Canvas: math as Canvas's own equation images (the form its editor
-    writes and its importer keeps unchanged, lms-import-facts.md), media at their package path."""
+    writes and its importer keeps unchanged, docs/lms-behaviour.md), media at their package path."""
     plain = _plain_paragraph(text)
     if plain is not None:  # nothing to convert, rename or drop
         return plain

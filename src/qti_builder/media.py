@@ -98,6 +98,33 @@ def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> Media
     return MediaFile(ref, safe_name(PurePosixPath(path_text).name, data), data, media_type(path_text))
 
 
+#: Files looked at for "did you mean" below a source's folder: enough for any quiz's media.
+NEAREST_SCAN = 5000
+
+
+def nearest_file(ref: str, base_dir: Path) -> str | None:
+    """The file below ``base_dir`` a missing reference most likely meant (another case, a slip of a
+    letter or two, the right name in another folder), as a reference from ``base_dir``."""
+    import difflib
+    import itertools
+
+    wanted = unquote(urlsplit(ref).path).replace("\\", "/")
+    try:
+        found = [p for p in itertools.islice(base_dir.rglob("*"), NEAREST_SCAN)
+                 if p.is_file() and not any(part.startswith(".") for part in p.relative_to(base_dir).parts)]
+    except OSError:
+        return None
+    names = [p.relative_to(base_dir).as_posix() for p in found]
+    same_case = [n for n in names if n.lower() == wanted.lower()]
+    if same_case:
+        return same_case[0]
+    close = difflib.get_close_matches(wanted, names, n=1, cutoff=0.75)
+    if close:
+        return close[0]
+    same_name = [n for n in names if PurePosixPath(n).name.lower() == PurePosixPath(wanted).name.lower()]
+    return same_name[0] if len(same_name) == 1 else None
+
+
 def safe_name(name: str, data: bytes) -> str:
     stem, dot, suffix = name.rpartition(".")
     if not dot:

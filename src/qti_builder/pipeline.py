@@ -32,6 +32,8 @@ from pathlib import Path
 
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
+from .ignores import Accepted, check_question_ignores
+from .losses import Loss, quiz_losses
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, zip_parts
@@ -79,6 +81,9 @@ class BuildOptions:
     limits: Limits = field(default_factory=Limits)
     #: Also warn about what this LMS loses on import (``profiles.PROFILES``), e.g. "canvas".
     profile: str | None = None
+    #: Codes of warnings and losses accepted everywhere (``--ignore``); a question's own ``ignore``
+    #: accepts them for that question.
+    ignore: frozenset[str] = frozenset()
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
     jobs: int = 0
     #: Called as ``progress(done, total)`` as questions are rendered (for a progress bar).
@@ -109,6 +114,10 @@ class QuizResult:
     written: bool = False
     #: Where each question starts in the source (for ``--verbose``), once the quiz is read.
     spans: dict[str, SourceSpan] = field(default_factory=dict)
+    #: What each output loses of the quiz (:mod:`.losses`), but those accepted.
+    losses: list[Loss] = field(default_factory=list)
+    #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
+    ignored: int = 0
 
     @property
     def failed(self) -> bool:
@@ -156,6 +165,7 @@ def build(options: BuildOptions) -> BuildResult:
                 jobs = _work(good, results, options, schemas, jobs, staging)
         with _stage(clock, "write"):
             for result in results:
+                _accept(result, options.ignore)
                 if options.strict:
                     _strict(result)
                 if result.failed:
@@ -228,8 +238,10 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
             quiz, source = read
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            check_question_ignores(quiz, source, sink)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
             result.spans = loaded[i].spans
+            result.losses = quiz_losses(quiz, source, result.spans, options.formats)
             if options.profile:
                 check_profile(options.profile, quiz, loaded[i].spans, sink)
         result.diagnostics.extend(sink.items)
@@ -275,13 +287,29 @@ def find_sources(paths: list[Path]) -> list[Path]:
     return found
 
 
+def _accept(result: QuizResult, codes: frozenset[str]) -> None:
+    """Leave out the warnings and losses the author accepted (``--ignore``, a question's ``ignore``)."""
+    accepted = Accepted(codes, result.quiz, result.spans)
+    result.diagnostics, ignored = accepted.diagnostics(result.diagnostics)
+    losses = [loss for loss in result.losses if not accepted(loss.code, loss.span, loss.question)]
+    result.ignored = ignored + len(result.losses) - len(losses)
+    result.losses = losses
+
+
 def _strict(result: QuizResult) -> None:
-    """Warnings become errors, in place, so each is printed once."""
+    """Warnings become errors, in place, so each is printed once; so does each loss (but those
+    ``--profile`` already printed as warnings). A quiz with errors already is not told its losses."""
+    had_errors = result.failed
+    shown = {(d.code, d.message, d.span) for d in result.diagnostics}
     result.diagnostics[:] = [
         Diagnostic(Severity.ERROR, d.code, f"{d.message} (a warning, failing because of --strict)", d.span, d.hint, d.generated)
         if d.severity is Severity.WARNING else d
         for d in result.diagnostics
     ]
+    if had_errors:
+        return
+    result.diagnostics += [loss.diagnostic(Severity.ERROR, " (a loss of the output, failing because of --strict)")
+                           for loss in result.losses if (loss.code, loss.message, loss.span) not in shown]
 
 
 # -- 3. render, validate and compress, in tasks -------------------------------------------------

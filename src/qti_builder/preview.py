@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from . import content
-from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, SourceSpan
+from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan
+from .ignores import Accepted
 from .i18n import preview_words, true_false_labels
 from .kinds import KINDS
 from .model import Quiz, QuizSettings
@@ -24,6 +25,7 @@ from .model.questions import BLANK_MARKER, Question
 from .package import write_files
 from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs
 from .schemas import SchemaError
+from .summary import quiz_points
 from .templating import make_environment
 from .writers.base import render_template
 
@@ -53,6 +55,9 @@ def build_preview(
         sink.items.extend(exc.diagnostics)
     except BuildFailed as exc:
         sink.items.extend(exc.diagnostics)
+    accepted = {item.source.path: Accepted(options.ignore, item.quiz, item.spans) for item in loaded}
+    sink.items = [d for d in sink.items if d.severity is Severity.ERROR or d.code not in options.ignore
+                  and not (d.span and d.span.path in accepted and accepted[d.span.path](d.code, d.span))]
     env = make_environment(options.templates)
     files: list[tuple[Path, bytes]] = []
     quizzes = []
@@ -63,8 +68,11 @@ def build_preview(
             html = render_template(env, "preview/quiz.html.j2", sink, **context, live_reload=live_reload)
             files.append((out_dir / page, html or _broken_page(item.quiz)))
             files.extend((out_dir / "media" / f.name, f.data) for f in item.media.files)
-        quizzes.append({"quiz": item.quiz, "page": page, "count": sum(1 for _ in item.quiz.iter_questions()),
-                        "words": preview_words(item.quiz.language)})
+        words = preview_words(item.quiz.language)
+        count = sum(1 for _ in item.quiz.iter_questions())
+        quizzes.append({"quiz": item.quiz, "page": page, "count": count, "words": words,
+                        "questions": count_words(count, words["question"], words["questions"]),
+                        "points": total_points(item.quiz, words)})
     read_paths = {q.source.path for q in loaded}
     failed = sorted({d.span.path for d in sink.errors if d.span and d.span.path not in read_paths})
     index = render_template(
@@ -113,11 +121,37 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
                 "feedback": {k: html(v) for k, v in question.feedback.model_dump().items() if v},
                 "diagnostics": by_question.get(question.id, []),
                 "span": spans.get(question.id),
+                "points": points_words(question.points, words),
             })
+        draw = (words["draw_one"] if section.select == 1 else words["draw"].format(n=section.select)) if section.select else ""
         sections.append({"section": section, "depth": len(ancestors), "description": html(section.description),
-                         "questions": questions})
+                         "questions": questions, "draw": draw})
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
-            "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", [])}
+            "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", []),
+            "total": total_points(quiz, words)}
+
+
+#: Counter words written against their number (3점, 10문항), not after a space.
+ATTACHED = {"점", "문항"}
+
+
+def count_words(count: float, one: str, many: str) -> str:
+    """``1 point``, ``2 points``, ``3점``: the word for one or for many, in the quiz's language."""
+    word = one if count == 1 else many
+    return f"{count:g}{word}" if word in ATTACHED else f"{count:g} {word}"
+
+
+def points_words(points: float, words: dict[str, str]) -> str:
+    return count_words(points, words["point"], words["points"])
+
+
+def total_points(quiz: Quiz, words: dict[str, str]) -> str:
+    """What the quiz is worth, in its language: ``12 points in all``, ``총 12점``; a range when a
+    section draws among questions of different worth."""
+    low, high = quiz_points(quiz)
+    if round(low, 6) == round(high, 6):
+        return words["total"].format(points=points_words(low, words))
+    return words["total"].format(points=f"{low:g}–{points_words(high, words)}")
 
 
 def settings_view(settings: QuizSettings, words: dict[str, str]) -> list[dict[str, str]]:
@@ -207,7 +241,7 @@ def _numerical(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str
 
 def _open(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
     return {"model_answer": html(getattr(q, "model_answer", None)),
-            "upload": words["upload"].format(n=q.max_files) if q.type == "file_upload" else None,
+            "upload": (words["upload_one"] if q.max_files == 1 else words["upload"].format(n=q.max_files)) if q.type == "file_upload" else None,
             "allowed": ", ".join(getattr(q, "allowed_types", []))}
 
 

@@ -2,7 +2,7 @@
 
 For Canvas this is what the Canvas package (:mod:`.writers.canvas`) cannot carry: Canvas Classic
 Quizzes has fewer settings than the model, so the package leaves some out or states them the
-nearest way Canvas can hold. The facts come from shared/docs/lms-import-facts.md and Canvas's
+nearest way Canvas can hold. The facts come from docs/lms-behaviour.md and Canvas's
 exporter (canvas-lms ``lib/cc/qti/qti_items.rb``). Facts are data where they can be: what every
 question of a kind loses is in the kind's spec (``losses`` in :mod:`.kinds`); what depends on a
 question's settings is one check per kind (CANVAS_KIND_CHECKS), plus the checks of any question
@@ -166,7 +166,7 @@ def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: 
         for question in section.questions:
             for message in (*KINDS[question.type].losses.get(profile, ()), *checks(quiz, section, question)):
                 sink.warning("QB601", f"{name}: {message} (question '{question.id}')", spans.get(question.id),
-                             hint=f"see docs/question-types.md for what {name} does with each type")
+                             hint=f"see 'qti-builder docs question-types' for what {name} does with each type")
 
 
 def _subtree(section: Section) -> Iterator[tuple[int, Section]]:

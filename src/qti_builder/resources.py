@@ -1,4 +1,4 @@
-"""Where the files that ship with qti-builder live: ``templates/``, ``schemas/`` and ``starter/``.
+"""Where the files that ship with qti-builder live: ``templates/``, ``schemas/``, ``starter/`` and ``docs/``.
 
 In a wheel they are package data (``qti_builder/templates``); in a source checkout or an editable
 install they are the repository's top-level folders.

@@ -60,7 +60,9 @@ def default_cache_dir() -> Path:
 def resolve_schema_dir(
     option: Path | None = None, fetch: Callable[[str], bytes] | None = None
 ) -> Path:
-    """The folder to validate with, checked against the pins; raises :class:`SchemaError`."""
+    """The folder to validate with, checked against the pins; raises :class:`SchemaError`. A
+    relative ``--schemas`` or ``QTI_BUILDER_SCHEMAS`` is taken from the working folder, and the
+    folder is returned absolute, so nothing later reads it from elsewhere."""
     if option is not None:
         return _checked(option, f"--schemas {option}")
     env = os.environ.get(ENV_VAR)
@@ -73,17 +75,43 @@ def resolve_schema_dir(
 
 
 def _checked(folder: Path, origin: str) -> Path:
-    problems = _problems(folder)
-    if problems:
-        raise SchemaError([
-            Diagnostic(Severity.ERROR, "QB401", f"{origin}: {p}", hint=_HINT) for p in problems
-        ])
-    return folder
+    absolute = Path(os.path.abspath(folder.expanduser()))
+    if absolute != folder:
+        origin += f" (= {absolute})"
+    problems = _problems(absolute)
+    if not problems:
+        return absolute
+    files = pins()["files"]
+    missing = sum(1 for p in problems if p.endswith(" is missing"))
+    if not absolute.is_dir() or missing == len(files):
+        what = "is not a folder" if absolute.exists() and not absolute.is_dir() else (
+            "does not exist" if not absolute.exists() else f"has none of the {len(files)} official schema files")
+        nearby = [str(p) if folder.is_absolute() else os.path.relpath(p) for p in _schema_folders_near(absolute)]
+        also = f"; did you mean {' or '.join(nearby)}?" if nearby else ""
+        raise SchemaError([Diagnostic(Severity.ERROR, "QB401", f"{origin} {what} (a schema folder holds {QTI_ENTRY}, "
+                                                              f"{CONTENT_PACKAGE_ENTRY}, ...){also}", hint=_HINT)])
+    raise SchemaError([Diagnostic(Severity.ERROR, "QB401", f"{origin}: {p}", hint=_HINT) for p in problems])
+
+
+def _schema_folders_near(folder: Path) -> list[Path]:
+    """Schema folders below ``folder`` (two levels down) or beside it: the folder the user meant."""
+    places = [folder, *([folder.parent] if folder.parent.is_dir() else [])]
+    found = []
+    for place in places:
+        if not place.is_dir():
+            continue
+        for pattern in ("*/" + QTI_ENTRY, "*/*/" + QTI_ENTRY):
+            try:
+                found += [hit.parent.parent for hit in sorted(place.glob(pattern))]
+            except OSError:
+                continue
+    return sorted(set(found) - {folder})[:3]
 
 
 _HINT = (
-    f"point --schemas or {ENV_VAR} at an unmodified copy of the official schemas, "
-    "or unset both to let qti-builder download them into its cache"
+    f"point --schemas or {ENV_VAR} (absolute, or relative to the working folder) at an unmodified copy of the "
+    "official schemas, such as one made by 'qti-builder schemas fetch --to DIR', or unset both to let qti-builder "
+    "download them into its cache"
 )
 
 
@@ -114,7 +142,11 @@ def _http_get(url: str) -> bytes:
         return data
 
 
-def _download(cache: Path, fetch: Callable[[str], bytes]) -> None:
+def _download(cache: Path, fetch: Callable[[str], bytes], done: Callable[[str, str], None] | None = None,
+              mirror: str | None = None) -> None:
+    """Every pinned file into ``cache``, each stored only when its sha256 matches (``done(rel, how)``
+    hears of each file: "kept" when it was there already, "fetched" when it was downloaded), from
+    its official URL or from ``mirror``, a base URL laid out as a schema folder."""
     failures = []
     #: Hosts that could not be reached -> (index of their failure, files not tried after it):
     #: offline, one message per host rather than one per schema file.
@@ -122,32 +154,50 @@ def _download(cache: Path, fetch: Callable[[str], bytes]) -> None:
     for rel, pin in pins()["files"].items():
         target = cache / rel
         if target.is_file() and hashlib.sha256(target.read_bytes()).hexdigest() == pin["sha256"]:
+            if done:
+                done(rel, "kept")
             continue
-        host = urllib.parse.urlsplit(pin["url"]).netloc
+        url = pin["url"] if mirror is None else mirror.rstrip("/") + "/" + urllib.parse.quote(rel)
+        host = urllib.parse.urlsplit(url).netloc
         if host in unreachable:
-            unreachable[host][1].append(pin["url"])
+            unreachable[host][1].append(url)
             continue
         try:
-            data = fetch(pin["url"])
+            data = fetch(url)
         except urllib.error.HTTPError as exc:  # the host answered: the other files may be there
-            failures.append(f"cannot download {pin['url']}: {exc}")
+            failures.append(f"cannot download {url}: {exc}")
             continue
         except OSError as exc:
             unreachable[host] = (len(failures), [])
-            failures.append(f"cannot download {pin['url']}: {exc}")
+            failures.append(f"cannot download {url}: {exc}")
             continue
         if hashlib.sha256(data).hexdigest() != pin["sha256"]:
-            failures.append(f"{pin['url']} does not match its pinned sha256; not stored")
+            failures.append(f"{url} does not match its pinned sha256; not stored")
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
             tmp.write(data)
         os.replace(tmp.name, target)
+        if done:
+            done(rel, "fetched")
     for index, skipped in unreachable.values():
         if skipped:
-            failures[index] += f" (the other {len(skipped)} file(s) from the same host were not tried)"
+            failures[index] += (f" (the other {len(skipped)} files from the same host were not tried)" if len(skipped) > 1
+                                else " (the other file from the same host was not tried)")
     if failures:
         raise SchemaError([Diagnostic(Severity.ERROR, "QB402", f, hint=_HINT) for f in failures])
+
+
+def fetch_schemas(folder: Path, mirror: str | None = None, fetch: Callable[[str], bytes] | None = None,
+                  done: Callable[[str, str], None] | None = None) -> Path:
+    """``qti-builder schemas fetch``: every pinned file into ``folder`` (from its official URL, or
+    from ``mirror``, a URL or folder laid out as a schema folder), each checked against its pin;
+    raises :class:`SchemaError` with what could not be had."""
+    if mirror is not None and "://" not in mirror:
+        mirror = Path(os.path.abspath(mirror)).as_uri()
+    absolute = Path(os.path.abspath(folder.expanduser()))
+    _download(absolute, fetch or _http_get, done, mirror)
+    return _checked(absolute, str(folder))
 
 
 # -- compiling ---------------------------------------------------------------------------------

@@ -104,7 +104,7 @@ def canvas_html(ctx: Context, text: str | None) -> str:
 def canvas_mattext(ctx: Context, text: str | None, inline: bool = False) -> Markup:
     """A ``<mattext>`` for Canvas with ``text`` rendered and escaped. Inline text without markup is
     written as plain text: Canvas keeps plain text exactly, while of an HTML answer it also stores
-    a copy stripped of tags and entities (lms-import-facts.md)."""
+    a copy stripped of tags and entities (docs/lms-behaviour.md)."""
     renames = _renames(ctx, "canvas")
     if inline:
         rendered = content.render_canvas_inline(text or "", renames)

@@ -11,14 +11,15 @@ from __future__ import annotations
 from collections import Counter
 from itertools import groupby
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, Optional
 
 import typer
 
-from ..diagnostics import Diagnostic, DiagnosticSink, SourceSpan, display_path
+from ..diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from ..media import safe_name
 from ..package import WriteError, write_files
-from ..summary import TYPE_WORDS
+from ..report import dumps, emit
+from ..summary import TYPE_WORDS, plural
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
 from .base import LOST
@@ -31,6 +32,10 @@ OUTPUT_EXISTS = "QB720"
 UNREADABLE = "QB721"
 
 
+#: Exit code of an import that wrote its sources without some questions (``--allow-skipped``: 0).
+SKIPPED_EXIT = 4
+
+
 def import_command(
     inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Canvas quiz or course exports and text2qti zips, "
                                                       "Moodle XML, QTI 2.1 packages (.zip or folder), QTI item files, "
@@ -39,14 +44,31 @@ def import_command(
     out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sources (media go to its media/ folder).", file_okay=False)] = Path("source"),
     format: Annotated[str, typer.Option("--format", "-f", help=f"Input format: auto, {', '.join(FORMATS)}.")] = "auto",
     force: Annotated[bool, typer.Option("--force", help="Overwrite sources that already exist.")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Fail on warnings too (a part lost or changed): nothing is written.")] = False,
+    allow_skipped: Annotated[bool, typer.Option("--allow-skipped", help=f"Exit 0, not {SKIPPED_EXIT}, when questions were "
+                                                                        "skipped (the sources are written either way).")] = False,
+    ignore: Annotated[Optional[list[str]], typer.Option("--ignore", metavar="<codes>",
+                                                        help="Accept these warnings (QB711,QB712): not printed, not failing --strict.")] = None,
+    report: Annotated[str, typer.Option("--report", help="How to report: text, or json (to stdout unless --report-file; qti-builder docs import#in-ci).")] = "text",
+    report_file: Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report json to this file instead of stdout.", dir_okay=False)] = None,
     max_input_mb: Annotated[float, typer.Option("--max-input-mb", min=0.001, help="Largest input file, in MiB.")] = MAX_INPUT_BYTES // MiB,
     max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="Most files in a package (zip or folder).")] = MAX_ENTRIES,
     max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
     max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
 ) -> None:
-    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz)."""
+    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz).
+
+    Exits 0 when everything was imported, 1 on errors (nothing is written), 2 on usage errors, and
+    4 when the sources were written without some questions (each named in a warning above; --allow-skipped: 0).
+    """
+    from ..cli import ignore_codes
+
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
+    if report not in ("text", "json"):
+        raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
+    accepted = ignore_codes(ignore)
+    say = _Say(to_stderr=report == "json" and report_file is None)
     limits = ImportLimits(int(max_input_mb * MiB), max_entries, int(max_entry_mb * MiB), int(max_package_mb * MiB))
     sink = DiagnosticSink()
     imported: list[ImportedQuiz] = []
@@ -56,28 +78,93 @@ def import_command(
             sink.error("QB700", "no such file or folder", SourceSpan(display))
             continue
         imported += import_path(path, display, sink, format, limits)
-    files = plan_files(imported, out, force, sink)
-    if sink.errors:
-        _print(sink.sorted())
-        typer.echo(f"failed: {len(sink.errors)} error(s); nothing was written", err=True)
-        raise typer.Exit(1)
-    try:
-        write_files(files)
-    except WriteError as exc:
-        sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
-                   hint="check that the output folder is writable and the disk has space; nothing was changed")
-        _print(sink.sorted())
-        raise typer.Exit(1) from None
+    targets: dict[str, Path] = {}
+    files = plan_files(imported, out, force, sink, targets)
+    sink.items = [d for d in sink.items if d.severity is Severity.ERROR or d.code not in accepted]
+    if strict:
+        sink.items = [Diagnostic(Severity.ERROR, d.code, f"{d.message} (a warning, failing because of --strict)", d.span, d.hint)
+                      if d.severity is Severity.WARNING else d for d in sink.items]
+    written: list[Path] = []
+    if not sink.errors:
+        try:
+            write_files(files)
+            written = [target for target, _ in files]
+        except WriteError as exc:
+            sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
+                       hint="check that the output folder is writable and the disk has space; nothing was changed")
     _print(sink.sorted())
+    skipped = sum(sum(item.skipped.values()) for item in imported)
+    if sink.errors:
+        code = 1
+        typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was written", err=True)
+    else:
+        code = SKIPPED_EXIT if skipped and not allow_skipped else 0
+        for item in imported:
+            for line in import_summary(item):
+                say(line)
+        for target in written:
+            say(f"wrote {display_path(target)}")
+        if code == SKIPPED_EXIT:
+            typer.echo(f"{plural(skipped, 'question')} could not be imported (named in the warnings above): "
+                       f"exit {SKIPPED_EXIT}; pass --allow-skipped to accept that", err=True)
+    if report == "json":
+        emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
+    if code:
+        raise typer.Exit(code)
+
+
+class _Say:
+    """The summary lines: on stdout, or on stderr when the JSON report takes stdout."""
+
+    def __init__(self, to_stderr: bool) -> None:
+        self.to_stderr = to_stderr
+
+    def __call__(self, text: str) -> None:
+        typer.echo(text, err=self.to_stderr)
+
+
+def import_report(imported: list[ImportedQuiz], targets: dict[str, Path], written: list[Path],
+                  diagnostics: list[Diagnostic], code: int) -> dict[str, Any]:
+    """The machine-readable report of one import (its shape: schemas/import-report.schema.json)."""
+    from .. import __version__
+    from ..report import REPORT_VERSION, diagnostic
+
+    quizzes: list[dict[str, Any]] = []
     for item in imported:
-        for line in import_summary(item):
-            typer.echo(line)
-    for target, _ in files:
-        typer.echo(f"wrote {display_path(target)}")
+        types: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
+        target = targets.get(item.quiz.id)
+        quizzes.append({
+            "input": item.origin, "id": item.quiz.id, "title": item.quiz.title,
+            "source": display_path(target) if target is not None and target in written else None,
+            "questions": sum(types.values()), "question_types": dict(sorted(types.items())),
+            "changed": dict(sorted(item.changed.items())), "skipped": dict(sorted(item.skipped.items())),
+        })
+    return {
+        "report_version": REPORT_VERSION,
+        "tool": {"name": "qti-builder", "version": __version__},
+        "command": "import",
+        "ok": code == 0,
+        "exit_code": code,
+        "summary": {
+            "quizzes": len(quizzes),
+            "questions": sum(q["questions"] for q in quizzes),
+            "changed": sum(sum(q["changed"].values()) for q in quizzes),
+            "skipped": sum(sum(q["skipped"].values()) for q in quizzes),
+            "written": len(written),
+            "errors": sum(1 for d in diagnostics if d.severity is Severity.ERROR),
+            "warnings": sum(1 for d in diagnostics if d.severity is Severity.WARNING),
+        },
+        "quizzes": quizzes,
+        "written": [display_path(path) for path in written],
+        "errors": [diagnostic(d) for d in diagnostics if d.severity is Severity.ERROR],
+        "warnings": [diagnostic(d) for d in diagnostics if d.severity is Severity.WARNING],
+    }
 
 
-def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: DiagnosticSink) -> list[tuple[Path, bytes]]:
-    """The files to write: each quiz's source and its media, with names that collide with nothing."""
+def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: DiagnosticSink,
+               targets: dict[str, Path] | None = None) -> list[tuple[Path, bytes]]:
+    """The files to write: each quiz's source and its media, with names that collide with nothing
+    (``targets`` gets each quiz's source path by its id)."""
     files: list[tuple[Path, bytes]] = []
     planned: dict[Path, bytes] = {}
     ids: set[str] = set()
@@ -98,11 +185,11 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                        # Not the reader's own hint: import has no build limits to raise, and a
                        # source that builds only with a raised limit is not one to write.
                        hint="import it in parts (one quiz per category or section), so that each source is within the "
-                            "build's limits (docs/source-format.md#limits)")
+                            "build's limits (qti-builder docs source-format#limits)")
             continue
         if source.reason:
             sink.warning(LOST, f"quiz '{quiz.id}' is written as YAML: {source.reason}", SourceSpan(item.origin),
-                         hint="YAML holds every field of the model; see docs/import.md")
+                         hint="YAML holds every field of the model; see qti-builder docs import#the-source-written")
         for ref, data in sorted(item.media.items()):
             target = out / ref
             if (target.exists() and target.read_bytes() != data) or (target in planned and planned[target] != data):
@@ -119,6 +206,8 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                 sink.error(OUTPUT_EXISTS, f"{display_path(existing)} already exists", SourceSpan(item.origin),
                            hint="pass --force to overwrite it, or import into another folder with --out")
         files.append((target, text.encode("utf-8")))
+        if targets is not None:
+            targets[quiz.id] = target
     return files
 
 
@@ -126,7 +215,7 @@ def import_summary(item: ImportedQuiz) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
     changed on the way and those skipped, which the warnings above name one by one."""
     imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
-    lines = [f"imported {sum(imported.values())} question(s) from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
+    lines = [f"imported {plural(sum(imported.values()), 'question')} from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
     parts = [f"{sum(counts.values())} {what} ({_by_type(counts)})" for what, counts in (("changed", item.changed), ("skipped", item.skipped))
              if counts]
     if parts:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Literal, Union, get_args
 
-from pydantic import Field, model_validator
+from pydantic import Field, StringConstraints, model_validator
 
 from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem
 
@@ -23,6 +23,8 @@ class QuestionBase(ModelBase):
     points: Points = 1.0
     feedback: Feedback = Field(default_factory=Feedback)
     tags: list[str] = Field(default_factory=list)
+    ignore: list[Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[Qq][Bb][0-9]{3}$")]] = Field(
+        default_factory=list, description="Warnings and losses the author accepts for this question, by code (QB601).")
 
 
 RESERVED_CHOICE_IDS = {"general", "correct", "incorrect", "partial", "partially_correct", "solution"}

@@ -146,7 +146,7 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
     if kind == "string_pattern_mismatch":
         template = PATTERN_MESSAGES.get(field) or PATTERN_MESSAGES.get(str(loc[-2]) if len(loc) > 1 else "")
         message = template.format(value=value) if template else f"{name}{in_where} has the wrong form: {shown}"
-        return Explained("QB201", message, "see docs/source-format.md#ids" if field == "id" else "correct the value", loc)
+        return Explained("QB201", message, "see qti-builder docs source-format#ids" if field == "id" else "correct the value", loc)
     if kind in ("too_short", "string_too_short"):
         least = (err.get("ctx") or {}).get("min_length", 1)
         if kind == "string_too_short":
@@ -164,7 +164,7 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
         return Explained("QB201", f"{name}{in_where} must be {words} {limit}, not {shown}",
                          f"write a number {words} {limit}", loc)
     # An error kind the table does not know yet: say where, in plain words, rather than fail.
-    return Explained("QB201", f"{name}{in_where} cannot be {shown}", "see docs/source-format.md for the values it takes", loc)
+    return Explained("QB201", f"{name}{in_where} cannot be {shown}", "see qti-builder docs source-format for the values it takes", loc)
 
 
 def describe(loc: Loc, data: Any) -> str:

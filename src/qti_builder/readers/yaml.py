@@ -36,7 +36,7 @@ def _parse(text: str, source: SourceMap, sink: DiagnosticSink, limits: Limits) -
         return None
     if not isinstance(data, dict):
         sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()),
-                   hint="start the file with 'title: ...' and 'sections:' at the left margin (see docs/source-format.md#the-yaml-format)")
+                   hint="start the file with 'title: ...' and 'sections:' at the left margin (see qti-builder docs source-format#the-yaml-format)")
         return None
     _check_descriptions(data, (), text.split("\n"), source, sink)
     return data

@@ -1,8 +1,8 @@
 """Canvas package: QTI 1.2 in the flavour Canvas exports and imports natively, with its item metadata.
 
 Canvas Classic Quizzes turns a package like this into its own question types one for one
-(shared/docs/lms-import-facts.md, "Canvas reading its own format"), and New Quizzes' parser,
-Instructure's ``qti`` gem, reads it whole ("Canvas New Quizzes"). It is written as Canvas's
+(docs/lms-behaviour.md, "Canvas Classic Quizzes importing the Canvas package"), and New Quizzes' parser,
+Instructure's ``qti`` gem, reads it whole (docs/lms-behaviour.md, "Canvas New Quizzes"). It is written as Canvas's
 exporter (canvas-lms ``lib/cc/qti/qti_items.rb``, ``qti_generator.rb``) writes it wherever
 Classic takes both forms. The zip holds:
 

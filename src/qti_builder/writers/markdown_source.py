@@ -179,7 +179,7 @@ def to_yaml(quiz: Quiz) -> str:
 
     restore_types(data["sections"], quiz.sections)
     body = yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
-    return f"# Written by qti-builder import. The quiz model as YAML: see docs/source-format.md.\n{body}"
+    return f"# Written by qti-builder import. The quiz model as YAML: qti-builder docs source-format#the-yaml-format\n{body}"
 
 
 # -- Markdown -----------------------------------------------------------------------------------
@@ -229,7 +229,8 @@ def _question(q: Question, number: int) -> list[str]:
         kind_attrs.append((name, value, default))
     default_points = type(q).model_fields["points"].default
     attrs = _attrs(("#" + q.id, None), ("type", q.type if form.needs_type(q) else None, None),
-                   ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []), *kind_attrs)
+                   ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []),
+                   ("ignore", q.ignore, []), *kind_attrs)
     lines = _marked(f"{number}. ", stem, attrs, "question text")
     body = _body(q)
     return lines + ([""] + body if body else [])

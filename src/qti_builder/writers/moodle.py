@@ -1,6 +1,6 @@
 """Moodle XML: one ``<quiz>`` file per quiz, a category per section.
 
-Follows what Moodle 4.5's importer does (shared/docs/lms-import-facts.md, and the importers of
+Follows what Moodle 4.5's importer does (docs/lms-behaviour.md, and the importers of
 question/format/xml/format.php and the qtype plugins): HTML text in CDATA (outside CDATA Moodle
 drops whitespace next to entities), every question named, fractions from Moodle's grade options,
 a category question before each section's questions.
@@ -47,7 +47,7 @@ from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQue
 from .base import Document, KindAdapter, Output, Writer
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
-#: must be within 0.001 points of one of them or of its negative (lms-import-facts.md).
+#: must be within 0.001 points of one of them or of its negative (docs/lms-behaviour.md).
 MOODLE_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 30, 25, 20,
                  16.66667, 14.28571, 12.5, 11.11111, 10, 5, 0)
 

@@ -1,7 +1,7 @@
 """QTI 2.1 content package: one assessmentItem per question, an assessmentTest, imsmanifest.xml.
 
 Besides standard QTI 2.1, the documents follow what Canvas's importer reads
-(shared/docs/lms-import-facts.md): points as ``weight`` on each item reference *and* as
+(docs/lms-behaviour.md): points as ``weight`` on each item reference *and* as
 SCORE/normalMaximum and MAXSCORE; correct answers in ``correctResponse``; feedback identifiers
 ``general_fb``, ``correct_fb``, ``incorrect_fb`` and ``<choice>_fb`` set through FEEDBACK's
 ``multiple`` pattern; a true/false response identifier starting with ``TF``; response processing
@@ -57,7 +57,7 @@ from .base import Document, KindAdapter, Output, Writer
 
 BLANK_INTERACTIONS = {"text": "textEntryInteraction", "dropdown": "inlineChoiceInteraction"}
 
-#: Identifiers of the modal feedbacks. Canvas sorts feedback by identifier (lms-import-facts.md):
+#: Identifiers of the modal feedbacks. Canvas sorts feedback by identifier (docs/lms-behaviour.md):
 #: ``general_|_all`` -> general comments, ``incorrect|wrong|_IC$`` -> incorrect comments, then
 #: ``correct|_C$`` -> correct comments. Canvas has no partially correct comments, so that
 #: identifier matches none of them ("partially_correct_fb" would land in correct comments).
@@ -156,7 +156,7 @@ def test_settings(settings: QuizSettings) -> dict[str, str | None]:
     (``timeLimits/@maxTime``, seconds), ``max_attempts`` (the test part's
     ``itemSessionControl/@maxAttempts``, 0 for no limit) and ``show_solution`` (its
     ``@showSolution``). These are where Canvas reads its time limit, allowed attempts and
-    "show correct answers" (lms-import-facts.md); an unset setting writes nothing, so the
+    "show correct answers" (docs/lms-behaviour.md); an unset setting writes nothing, so the
     player's default applies. QTI 2.1 has no place for a quiz-wide shuffle switch (each item
     carries its own ``shuffle``), one question per page or graded vs practice."""
     values: dict[str, str | None] = dict.fromkeys(("max_time", "max_attempts", "show_solution"))

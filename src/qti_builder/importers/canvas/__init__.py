@@ -1,7 +1,7 @@
 """Canvas Classic Quizzes' own format, QTI 1.2 with Canvas's item metadata -> one quiz per assessment.
 
 Read the way Canvas writes it (canvas-lms ``lib/cc/qti/qti_generator.rb`` and ``qti_items.rb``) and
-imports it (docs/lms-import-facts.md, "Canvas reading its own format"). One reader takes all of:
+imports it (docs/lms-behaviour.md, "Canvas Classic Quizzes importing the Canvas package"). One reader takes all of:
 
 - a quiz's QTI export: ``<id>/<id>.xml`` and ``<id>/assessment_meta.xml`` in a zip;
 - a course export (``.imscc``): ``<id>/assessment_qti.xml`` (the Common Cartridge subset),

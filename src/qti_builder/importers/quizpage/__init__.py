@@ -3,7 +3,7 @@ saved as text.
 
 Questions (bulleted or numbered) followed by options (``A)``, ``a.``, ``(a)``, ``A -``, task-list
 ``- [ ]``/``- [x]``), then a revealed answer and an explanation, in English or Korean, like
-shared/seed/ray-train-tune-quiz.ko.txt:
+the docs page the first quiz was scraped from:
 
     - Ray Train의 `ScalingConfig`가 하는 역할은 무엇인가요?
     - A) 워커를 몇 개 실행할지 ...

@@ -110,7 +110,7 @@ class _Reader:
         settings = list(QuizSettings.model_fields)
         if key in settings:
             self.error("QB106", f"'{key}' is a quiz setting: write it under 'settings:'", line, column,
-                       hint=f"a line 'settings:', then '  {key}: ...' indented below it (docs/source-format.md#quiz-settings)")
+                       hint=f"a line 'settings:', then '  {key}: ...' indented below it (qti-builder docs source-format#quiz-settings)")
             return
         near = suggest(key, list(S.FRONT_MATTER_KEYS))
         setting = suggest(key, settings)

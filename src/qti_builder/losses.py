@@ -1,0 +1,126 @@
+"""What each output loses of a quiz, so that ``build`` can say it every time.
+
+Every target holds less than the model in some way: the Canvas package cannot carry some
+questions' settings (the Canvas profile, :mod:`.profiles`), Moodle XML has no place for the quiz's
+settings or a section's random draw, a QTI 2.1 package carries only some settings. ``build`` and
+``check`` print a one-line count per output (``--verbose`` lists each loss), the JSON report
+carries them per output, ``--strict`` counts them as failures, and ``--ignore`` or a question's
+``ignore=`` accepts them by code.
+
+Codes: QB601 what Canvas loses of a question (the Canvas profile), QB602 a quiz setting the output
+has no place for, QB603 a random draw the output cannot make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
+from .model import Quiz, Section
+from .profiles import check_profile
+from .readers import SourceMap
+from .summary import plural
+from .writers import WRITERS
+
+PROFILE_LOSS = "QB601"
+SETTING_LOSS = "QB602"
+DRAW_LOSS = "QB603"
+#: Every code a loss may have (``--ignore`` takes them like warnings).
+LOSS_CODES = (PROFILE_LOSS, SETTING_LOSS, DRAW_LOSS)
+
+#: Each target's name in messages, and the profile of what its LMS loses of a question (when
+#: there is one: the Canvas package; Moodle keeps every question it imports).
+TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", None), "canvas": ("Canvas", "canvas")}
+#: Targets that cannot draw questions at random from a section.
+NO_DRAW = {"moodle": "Moodle XML cannot: random questions are slots of a Moodle quiz, not questions of the bank it fills. "
+                     "All {count} questions of the section go into its category; add a random question drawing {select} "
+                     "from that category to the quiz in Moodle"}
+
+
+@dataclass(frozen=True)
+class Loss:
+    """One thing an output loses. ``question`` is None for what belongs to the quiz (settings, draws)."""
+
+    format: str
+    code: str
+    message: str
+    span: SourceSpan | None
+    question: str | None = None
+    #: What a loss of the quiz is about: the setting's name, or the drawn section's id.
+    subject: str | None = None
+
+    def diagnostic(self, severity: Severity = Severity.WARNING, suffix: str = "") -> Diagnostic:
+        accept = f"ignore={self.code} on the question or --ignore {self.code}" if self.question else f"--ignore {self.code}"
+        page = "question-types" if self.question else "ci#what-each-output-loses"
+        return Diagnostic(severity, self.code, self.message + suffix, self.span,
+                          hint=f"see 'qti-builder docs {page}' for what {TARGETS[self.format][0]} keeps; accept it with {accept}")
+
+    def render(self) -> str:
+        where = f"{self.span}: " if self.span else ""
+        return f"{where}{self.code}: {self.message}"
+
+
+def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], formats: list[str]) -> list[Loss]:
+    """What each of ``formats`` loses of ``quiz``, in the order of ``formats``, each in source order."""
+    losses: list[Loss] = []
+    for name in formats:
+        label, profile = TARGETS[name]
+        found = list(profile_losses(profile, quiz, spans)) if profile else []
+        for setting in WRITERS[name].settings_not_carried(quiz):
+            found.append(Loss(name, SETTING_LOSS, f"{label}: the quiz setting {setting} has no place in this file: set it in "
+                                                  "the LMS after importing", source.locate(("settings", setting)), subject=setting))
+        if name in NO_DRAW:
+            for loc, section in _sections(quiz):
+                if section.select:
+                    count = sum(1 for _ in _questions(section))
+                    found.append(Loss(name, DRAW_LOSS, f"{label}: the section '{section.id}' draws {section.select} "
+                                      "at random, and " + NO_DRAW[name].format(count=count, select=section.select),
+                                      source.locate(loc + ("select",)), subject=section.id))
+        losses += sorted(found, key=lambda loss: (loss.span or SourceSpan(""), loss.code))
+    return losses
+
+
+def profile_losses(profile: str, quiz: Quiz, spans: dict[str, SourceSpan]) -> Iterator[Loss]:
+    """The profile's findings (``check --profile``'s warnings) as losses of its target, each with its question."""
+    sink = DiagnosticSink()
+    check_profile(profile, quiz, spans, sink)
+    by_span = {span: ident for ident, span in spans.items()}
+    target = next(name for name, (_, p) in TARGETS.items() if p == profile)
+    for d in sink.items:
+        yield Loss(target, d.code, d.message, d.span, by_span.get(d.span) if d.span else None)
+
+
+def _sections(quiz: Quiz) -> Iterator[tuple[tuple[str | int, ...], Section]]:
+    """Every section with its path in the model data (its key in the source map)."""
+
+    def walk(prefix: tuple[str | int, ...], sections: list[Section]) -> Iterator[tuple[tuple[str | int, ...], Section]]:
+        for i, section in enumerate(sections):
+            yield prefix + (i,), section
+            yield from walk(prefix + (i, "sections"), section.sections)
+
+    yield from walk(("sections",), quiz.sections)
+
+
+def _questions(section: Section) -> Iterator[object]:
+    yield from section.questions
+    for child in section.sections:
+        yield from _questions(child)
+
+
+def summary(name: str, losses: list[Loss]) -> str:
+    """One line of what an output loses: ``Canvas loses 12 things in 9 questions``, ``Moodle loses the
+    quiz settings time_limit, allowed_attempts (set them in the LMS)``, or both joined by "and"."""
+    on_questions = [loss for loss in losses if loss.question is not None]
+    settings = [str(loss.subject) for loss in losses if loss.question is None and loss.code == SETTING_LOSS]
+    draws = [f"'{loss.subject}'" for loss in losses if loss.question is None and loss.code == DRAW_LOSS]
+    parts = []
+    if on_questions:
+        asked = len({loss.question for loss in on_questions})
+        parts.append(f"{plural(len(on_questions), 'thing')} in {plural(asked, 'question')}")
+    if draws:
+        parts.append(f"the random draw of {'section' if len(draws) == 1 else 'sections'} {', '.join(draws)}")
+    if settings:
+        parts.append(f"the quiz {'setting' if len(settings) == 1 else 'settings'} {', '.join(settings)} "
+                     f"(set {'it' if len(settings) == 1 else 'them'} in the LMS)")
+    return f"{TARGETS[name][0]} loses {', and '.join(parts)}"

@@ -1,0 +1,72 @@
+"""``qti-builder import`` in CI: its JSON report, --strict, --ignore, and the exit code of an
+import that had to skip questions (4, or 0 with --allow-skipped)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+from conftest import ROOT
+from referencing import Registry, Resource
+from test_cli import run
+
+FIXTURES = ROOT / "tests" / "fixtures" / "import"
+MESSY = FIXTURES / "messy-moodle.xml"  # one 'stack' question that cannot be imported, several parts lost
+CLEAN = ROOT / "tests" / "fixtures" / "import" / "tao-package"
+
+
+def schema_validator() -> jsonschema.Draft202012Validator:
+    schemas = {name: json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
+               for name in ("report.schema.json", "import-report.schema.json")}
+    registry = Registry().with_resources(
+        (schema["$id"], Resource.from_contents(schema)) for schema in schemas.values())
+    return jsonschema.Draft202012Validator(schemas["import-report.schema.json"], registry=registry)
+
+
+def test_skipped_questions_exit_4_after_writing_and_allow_skipped_accepts_them(tmp_path: Path) -> None:
+    code, out, err = run("import", str(MESSY), "--out", "source", cwd=tmp_path)
+    assert code == 4
+    assert (tmp_path / "source" / "default-for-biology-101.md").is_file()
+    assert "1 question could not be imported" in err and "--allow-skipped" in err
+    code, out, err = run("import", str(MESSY), "--out", "again", "--allow-skipped", cwd=tmp_path)
+    assert code == 0 and "could not be imported" not in err
+    assert (tmp_path / "again" / "default-for-biology-101.md").is_file()
+
+
+def test_strict_fails_on_warnings_and_writes_nothing(tmp_path: Path) -> None:
+    code, out, err = run("import", str(MESSY), "--out", "source", "--strict", cwd=tmp_path)
+    assert code == 1 and not (tmp_path / "source").exists()
+    assert "error[QB710]: question 'A plugin type' has the type 'stack'" in err
+    assert "(a warning, failing because of --strict)" in err
+    assert err.rstrip().endswith("nothing was written")
+
+
+def test_ignore_leaves_out_warnings_by_code(tmp_path: Path) -> None:
+    code, out, err = run("import", str(MESSY), "--out", "source", "--ignore", "QB711,QB712,QB714", "--allow-skipped",
+                         cwd=tmp_path)
+    assert code == 0
+    assert "QB711" not in err and "warning[QB710]" in err
+
+
+def test_json_report_is_valid_and_says_what_was_imported_and_skipped(tmp_path: Path) -> None:
+    code, out, err = run("import", str(MESSY), "--out", "source", "--report", "json", cwd=tmp_path)
+    assert code == 4
+    report = json.loads(out)
+    schema_validator().validate(report)
+    assert (report["ok"], report["exit_code"]) == (False, 4)
+    [quiz] = report["quizzes"]
+    assert quiz["id"] == "default-for-biology-101" and quiz["source"] == "source/default-for-biology-101.md"
+    assert quiz["skipped"] == {"stack": 1} and quiz["questions"] == 10
+    assert report["summary"]["skipped"] == 1 and report["summary"]["written"] == len(report["written"]) == 2
+    assert any(w["code"] == "QB710" for w in report["warnings"])
+    assert "imported 10 questions from" in err  # the summary moves to stderr, as for build
+
+
+def test_json_report_of_a_failed_import(tmp_path: Path) -> None:
+    report_file = tmp_path / "r.json"
+    code, out, err = run("import", "missing.xml", "--report", "json", "--report-file", str(report_file), cwd=tmp_path)
+    assert code == 1 and out == ""
+    report = json.loads(report_file.read_text(encoding="utf-8"))
+    schema_validator().validate(report)
+    assert report["written"] == [] and [e["code"] for e in report["errors"]] == ["QB700"]
