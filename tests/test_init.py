@@ -202,3 +202,28 @@ def test_build_of_python_fundamentals_says_what_canvas_loses_without_a_profile(t
     assert len(listed) == 12
     assert any(line.endswith("answers worth less than 100 % are left out (with their feedback): Canvas gives every answer "
                              "full credit (question 'division')") for line in listed)
+
+
+@pytest.mark.parametrize("recorded, expected", [
+    # pip's PEP 610 record of where this qti-builder came from -> what a CI runner can install
+    ({"url": "https://github.com/acme/qti-builder.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}},
+     "qti-builder @ git+https://github.com/acme/qti-builder.git@0123abc"),
+    ({"url": "https://example.org/qti_builder-0.1.0.tar.gz", "archive_info": {}},
+     "qti-builder @ https://example.org/qti_builder-0.1.0.tar.gz"),
+    # a local folder (an editable install) or a local file is nowhere on a runner: the pinned release
+    ({"url": "file:///home/me/qti-builder", "dir_info": {"editable": True}}, f"qti-builder=={__version__}"),
+    ({"url": "file:///tmp/qti_builder-0.1.0-py3-none-any.whl", "archive_info": {}}, f"qti-builder=={__version__}"),
+    (None, f"qti-builder=={__version__}"),  # from an index: nothing recorded
+])
+def test_the_workflow_installs_the_source_this_qti_builder_came_from(monkeypatch: pytest.MonkeyPatch,
+                                                                      recorded: dict | None, expected: str) -> None:
+    from importlib import metadata
+
+    from qti_builder import starter
+
+    class Installed:
+        def read_text(self, name: str) -> str | None:
+            return json.dumps(recorded) if name == "direct_url.json" and recorded is not None else None
+
+    monkeypatch.setattr(metadata, "distribution", lambda name: Installed())
+    assert starter.default_install() == expected

@@ -123,17 +123,18 @@ def init_command(
                                                 "Default: this one.", metavar="DIR", file_okay=False, show_default=False)] = Path("."),
     language: Annotated[str, typer.Option("--language", "-l", help="Language of the starter quiz: en or ko.")] = "en",
     install: Annotated[Optional[str], typer.Option("--install", metavar="<spec>",
-                                                   help="What the CI workflow installs with pip: a pinned release (the default, "
-                                                        "qti-builder==this version), a Git URL or a wheel's path.")] = None,
+                                                   help="What the CI workflow installs with pip: a pinned release, a Git URL or a "
+                                                        "wheel's path. Default: the Git commit or archive URL this "
+                                                        "qti-builder was installed from, else qti-builder==this version.")] = None,
 ) -> None:
     """Start a project, or join an existing repository: a quiz in source/ whose every output keeps all of it,
     dist/ in .gitignore and a CI workflow. Overwrites nothing: files that exist are skipped, .gitignore gets
     the lines it lacks."""
-    from .starter import DEFAULT_INSTALL, QUIZZES, next_steps, plan, report, write
+    from .starter import QUIZZES, default_install, next_steps, plan, report, write
 
     if language not in QUIZZES:
         raise typer.BadParameter(f"no starter quiz in '{language}'; choose from {', '.join(QUIZZES)}", param_hint="--language")
-    spec = DEFAULT_INSTALL if install is None else install.strip()
+    spec = default_install() if install is None else install.strip()
     if not spec or any(c in spec for c in "\"\n\r"):
         raise typer.BadParameter("give what pip installs, such as qti-builder==0.1.0 or "
                                  "'qti-builder @ git+https://github.com/OWNER/qti-builder@v0.1.0' (no quotes inside)",

@@ -9,7 +9,9 @@ which gets the lines it lacks appended.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 from . import __version__
@@ -23,9 +25,28 @@ QUIZZES = {"en": "quiz/en.md", "ko": "quiz/ko.md"}
 QUIZ = "source/first-quiz.md"
 GITIGNORE = ".gitignore"
 WORKFLOW = ".github/workflows/quizzes.yml"
-#: The install line of the shipped workflow: a pinned release of the version that writes it.
-#: ``init --install SPEC`` puts SPEC there instead (a Git URL, a wheel, an internal index's name).
+#: The install line of the shipped workflow as the starter folder writes it; ``plan`` puts the
+#: install spec there (:func:`default_install`, or ``init --install SPEC``).
 DEFAULT_INSTALL = f"qti-builder=={__version__}"
+
+
+def default_install() -> str:
+    """What the workflow should install: the source this qti-builder itself came from, when a CI
+    runner can reach it (a Git repository at its commit, an archive URL), as pip records it
+    (PEP 610 ``direct_url.json``); else a pinned release of this version. A local folder or file
+    is no use on a runner, so it gives the pinned release too (``init`` says how to change it)."""
+    try:
+        recorded = metadata.distribution("qti-builder").read_text("direct_url.json")
+        origin = json.loads(recorded) if recorded else {}
+    except (metadata.PackageNotFoundError, ValueError):
+        origin = {}
+    url = origin.get("url", "") if isinstance(origin, dict) else ""
+    if not url.startswith(("https://", "http://", "ssh://", "git@")):
+        return DEFAULT_INSTALL
+    vcs = origin.get("vcs_info")
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git" and vcs.get("commit_id"):
+        return f"qti-builder @ git+{url}@{vcs['commit_id']}"
+    return f"qti-builder @ {url}" if "archive_info" in origin else DEFAULT_INSTALL
 
 
 @dataclass
