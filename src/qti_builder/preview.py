@@ -103,6 +103,7 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
                 "q": question,
                 "number": number if question.type != "text_only" else None,
                 "stem": _stem(question, html),
+                "passage": html(question.passage),
                 "view": KIND_VIEWS[question.type](question, inline, words, quiz),
                 "feedback": {k: html(v) for k, v in question.feedback.model_dump().items() if v},
                 "diagnostics": by_question.get(question.id, []),
@@ -179,7 +180,7 @@ def _choices(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, 
 
 
 def _true_false(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
-    yes, no = true_false_labels(quiz.language)
+    yes, no = true_false_labels(quiz.language, q.labels)
     return {"choices": [{"id": "true", "text": yes, "correct": q.answer, "feedback": html(q.true_feedback)},
                         {"id": "false", "text": no, "correct": not q.answer, "feedback": html(q.false_feedback)}],
             "answer": yes if q.answer else no, "scores": None}

@@ -49,6 +49,13 @@ class Document:
         return zlib.decompress(self.data) if self.packed else self.data
 
 
+def text_shown(question: QuestionBase, stem: str | None = None) -> str:
+    """What students read as the question: its shared passage, if it has one, above its text
+    (``stem``: the text as a target rewrote it)."""
+    stem = question.stem if stem is None else stem
+    return f"{question.passage}\n\n{stem}" if question.passage else stem
+
+
 def held(document: Document) -> Document:
     """``document`` compressed for holding (zlib's fastest level: a tenth of the memory)."""
     return document if document.packed else replace(document, data=zlib.compress(document.data, 1), packed=True)
