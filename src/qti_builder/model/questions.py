@@ -19,7 +19,7 @@ class QuestionBase(ModelBase):
     title: str | None = Field(None, description="Short name shown in question banks; derived from the stem when absent.")
     stem: Markdown = Field(description="The question text (Markdown).")
     passage: Markdown | None = Field(
-        None, description="Text the question shares with others (a reading passage, an instruction), shown to "
+        default=None, description="Text the question shares with others (a reading passage, an instruction), shown to "
                           "students above the question text.")
     points: Points = 1.0
     feedback: Feedback = Field(default_factory=Feedback)
@@ -52,7 +52,7 @@ class _ChoiceQuestionBase(QuestionBase):
     choices: list[Choice] = Field(min_length=2)
     shuffle: bool = True
     numbering: Numbering | None = Field(
-        None, description="How the options are numbered (upper-alpha: A B C, lower-alpha, decimal: 1 2 3, "
+        default=None, description="How the options are numbered (upper-alpha: A B C, lower-alpha, decimal: 1 2 3, "
                           "parenthesized-decimal: (1), circled-decimal: ① ② ③, hangul: 가 나 다, hangul-consonant: "
                           "ㄱ ㄴ ㄷ, katakana: ア イ ウ); none: A B C.")
 
@@ -130,7 +130,7 @@ class TrueFalseQuestion(QuestionBase):
     type: Literal["true_false"] = "true_false"
     answer: bool
     labels: list[Annotated[str, Field(min_length=1, max_length=40)]] | None = Field(
-        None, min_length=2, max_length=2,
+        default=None, min_length=2, max_length=2,
         description="The two choices students see, true first, when not the quiz language's words: ['O', 'X'].")
     true_feedback: Markdown | None = Field(None, description="Shown to students who answered true.")
     false_feedback: Markdown | None = Field(None, description="Shown to students who answered false.")

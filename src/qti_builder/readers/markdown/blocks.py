@@ -28,7 +28,9 @@ class Block:
     def text(self) -> str:
         first, rest = (self.lines[0], self.lines[1:]) if self.lines else ("", [])
         body = textwrap.dedent("\n".join(rest))
-        return (first.strip() + ("\n" + body if rest else "")).strip()
+        # A line break kept on purpose (two spaces at the end) stays, when a line follows.
+        kept = "  " if rest and first.endswith("  ") and first.strip() and body.strip() else ""
+        return (first.strip() + kept + ("\n" + body if rest else "")).strip()
 
     def find(self, pattern: re.Pattern[str]) -> list[tuple[int, int, re.Match[str]]]:
         """Each match of a one-line pattern in the block as written, with its line and column."""
@@ -271,8 +273,8 @@ class Scanner:
         marks = [] if indented else S.option_marks(line, decimal=decimal)
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
-            taken = [o for o in question.options if o.style == "decimal"]
-            if marks[0].ordinal != len(taken) + 1 or (question.options and question.style != "decimal"):
+            numbered = [o for o in question.options if o.style == "decimal"]
+            if marks[0].ordinal != len(numbered) + 1 or (question.options and question.style != "decimal"):
                 marks = []
         start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
         if start_q:
@@ -319,9 +321,9 @@ class Scanner:
             return index + 1
 
         if marks and mode == "label":
-            taken = self._option_after_label(question, marks, line, lineno)
-            if taken is not None:
-                return taken
+            after = self._option_after_label(question, marks, line, lineno)
+            if after is not None:
+                return after
             marks = []
         if marks and mode == "stem" and question.box and marks[0].style in V.STATEMENT_STYLES and not question.options:
             # A statement of a <보기> box: it stays in the question text, on a line of its own.
@@ -476,6 +478,7 @@ class Scanner:
     def _fold_options(self, question: Question) -> None:
         """Options that were statements of the question text: back into it, each on its line."""
         lines = [text for _, text in question.option_lines]
+        _break_last(question.stem.lines)
         question.stem.lines.extend(_hard_break(text) if text.strip() and not text[:1].isspace() else text for text in lines)
         question.options.clear()
         question.option_lines.clear()
@@ -575,6 +578,8 @@ class Scanner:
             asked = self._paragraph(block, skip_first=False, asked_only=True)
             if asked is not None:
                 return self._missing_number(asked, block, where)
+        if S.note_line(line):
+            _break_last(block.lines)  # each ``※`` instruction on its own line
         block.lines.append(line)
         return index + 1
 
@@ -803,11 +808,25 @@ def _depth(line: str) -> int:
 
 
 def _label_names(dialect: S.Dialect) -> list[str]:
-    return [_capital(name) for name in dialect.labels]
+    """One label per role in each language the quiz reads (English, Korean, its own)."""
+    names: list[str] = []
+    for lang in V.active(dialect.language):
+        roles: set[str] = set()
+        for name, role in lang.labels.items():
+            if role != "feedback" and role not in roles:
+                roles.add(role)
+                names.append(_capital(name))
+    return names
 
 
 def _capital(name: str) -> str:
     return name.capitalize() if name.isascii() else name
+
+
+def _break_last(lines: list[str]) -> None:
+    """The last line of a block keeps its line break before the lines added after it."""
+    if lines and lines[-1].strip():
+        lines[-1] = _hard_break(lines[-1])
 
 
 def _hard_break(line: str) -> str:

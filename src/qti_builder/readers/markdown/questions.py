@@ -142,6 +142,8 @@ class QuestionBuilder:
         typed = q.kind is not None and q.kind not in ("single_choice", "multiple_response")
         if model or typed:
             lines = [text for _, text in q.option_lines]
+            if q.stem.lines and q.stem.lines[-1].strip():
+                q.stem.lines[-1] = q.stem.lines[-1].rstrip() + "  "
             q.stem.lines.extend(line.rstrip() + "  " if line.strip() and not line[:1].isspace() else line for line in lines)
             q.options.clear()
             q.option_lines.clear()
@@ -570,7 +572,7 @@ class QuestionBuilder:
             data[f"{wrong}_feedback"] = feedback.pop("incorrect")
 
     def short_answer(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
-        answers = []
+        answers: list[dict[str, Any]] = []
         for label in q.labels_of("answer"):
             text = label.block.text()
             if "\n" in text:

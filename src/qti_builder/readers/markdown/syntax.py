@@ -391,7 +391,7 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
             gap = len(line[at + 1:]) - len(line[at + 1:].lstrip())
             last = marks[-1]
             marks[-1] = OptionMark(last.style, last.marker, last.ordinal, last.start, last.text_start, len(line[:at].rstrip()))
-            marks.append(OptionMark(last.style, wanted, last.ordinal + 1, at, at + 1 + gap, len(line.rstrip())))
+            marks.append(OptionMark(last.style, str(wanted), last.ordinal + 1, at, at + 1 + gap, len(line.rstrip())))
             position = at + 1
     return marks
 
