@@ -216,7 +216,8 @@ class QuestionBuilder:
                 self.error("QB128", "the question has no options and no answer", q.line, hint=_missing_type_hint(q))
             return None
         if len(answers) > 1:
-            return "essay"
+            # Several answers: a short answer's, in a section of short answers (else QB116 says one).
+            return "short_answer" if _section_kind(q.section) == "short_answer" else "essay"
         if S.BLANK.search(q.stem.text()):
             return "essay"  # its [[...]] are reported (QB174): students would see them
         answer = answers[0]

@@ -566,8 +566,14 @@ def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
     as written; a comma or slash between digits (``1,000``, ``1/2``) and a slash between Latin
     letters (``km/h``) separate nothing."""
     value = text.strip()
-    if len(value) >= 2 and value[0] == value[-1] == '"':
-        return [value[1:-1]]
+    quoted: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        quoted.append(match.group(1))
+        return f"\ue002{len(quoted) - 1}\ue003"
+
+    # ``"a, b"``: one answer as written, anywhere in the line.
+    value = re.sub(r'(?:(?<=^)|(?<=[\s,，、/／;；]))"([^"]+)"(?=$|[\s,，、/／;；])', hold, value)
     held = _ESCAPED.sub(lambda m: f"\ue000{ord(m.group(1))}\ue001", value)
     held = re.sub(r"(?<=\d)([,/])(?=\d)", lambda m: f"\ue000{ord(m.group(1))}\ue001", held)
     held = re.sub(r"(?<=[A-Za-z0-9])/(?=[A-Za-z])", lambda m: f"\ue000{ord('/')}\ue001", held)
@@ -575,7 +581,8 @@ def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
     pattern = rf"\s*[{re.escape(V.ANSWER_SEPARATORS)}]\s*" + (rf"|\s+(?:{words})\s+" if words else "")
     parts = [p.strip() for p in re.split(pattern, held, flags=re.I)]
     restore = re.compile("\ue000(\\d+)\ue001")
-    return [restore.sub(lambda m: chr(int(m.group(1))), p) for p in parts if p]
+    unquote = re.compile("\ue002(\\d+)\ue003")
+    return [unquote.sub(lambda m: quoted[int(m.group(1))], restore.sub(lambda m: chr(int(m.group(1))), p)) for p in parts if p]
 
 
 def quoted_answer(text: str, or_words: tuple[str, ...]) -> str:
