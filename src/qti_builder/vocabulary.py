@@ -271,6 +271,13 @@ OPTION_STYLE_EXAMPLES: dict[str, str] = {
 #: options in another style follow them, they were the question's statements, not its options.
 STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "lower-alpha", "parenthesized-decimal")
 
+#: Numbers in dingbat forms the reader does not take as option markers (QB180) but reads, once
+#: reported, as the circled numbers they look like: ❶ ➀ ➊ ⓵ ⑴ ⒈.
+NUMBER_DINGBATS = ("❶❷❸❹❺❻❼❽❾❿", "➀➁➂➃➄➅➆➇➈➉", "➊➋➌➍➎➏➐➑➒➓", "⓵⓶⓷⓸⓹⓺⓻⓼⓽⓾",
+                   "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽⑾⑿⒀⒁⒂⒃⒄⒅⒆⒇", "⒈⒉⒊⒋⒌⒍⒎⒏⒐⒑⒒⒓⒔⒕⒖⒗⒘⒙⒚⒛")
+#: Each dingbat -> the circled number of the same value.
+DINGBAT_CIRCLED = {ch: OPTION_STYLES["circled-decimal"][i] for run in NUMBER_DINGBATS for i, ch in enumerate(run)}
+
 #: Full-width letters and digits, as pasted from CJK word processors -> their ASCII forms.
 FULL_WIDTH = {chr(0xFF21 + i): chr(0x41 + i) for i in range(26)} | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
 

@@ -526,7 +526,7 @@ class Scanner:
                        hint="write options as 'A) text' (or 'A.', '(A)'), '① text', '(1) text', '가) text', 'ㄱ. text' "
                             "or 'ア) text', one style per question (docs/source-format.md#exam-paper-conventions)")
         if kind == "dingbat":
-            ordinal = _dingbat_ordinal(char)
+            ordinal = V.OPTION_STYLES["circled-decimal"].index(V.DINGBAT_CIRCLED[char]) + 1
             style = "circled-decimal"
         elif char.isdigit():
             ordinal, style = int(char), "parenthesized-decimal"
@@ -832,15 +832,6 @@ def _break_last(lines: list[str]) -> None:
 def _hard_break(line: str) -> str:
     """A line that keeps its line break in Markdown (two spaces at its end)."""
     return line.rstrip() + "  "
-
-
-#: ❶ ➀ ➊ ⓵ ⑴ ⒈ -> its number.
-_DINGBATS = ("❶❷❸❹❺❻❼❽❾❿", "➀➁➂➃➄➅➆➇➈➉", "➊➋➌➍➎➏➐➑➒➓", "⓵⓶⓷⓸⓹⓺⓻⓼⓽⓾",
-             "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽⑾⑿⒀⒁⒂⒃⒄⒅⒆⒇", "⒈⒉⒊⒋⒌⒍⒎⒏⒐⒑⒒⒓⒔⒕⒖⒗⒘⒙⒚⒛")
-
-
-def _dingbat_ordinal(char: str) -> int:
-    return next(run.index(char) + 1 for run in _DINGBATS if char in run)
 
 
 #: Roles in words, for messages.

@@ -205,8 +205,10 @@ class QuestionBuilder:
         if q.options:
             chain = self._option_chain(q, answers[0]) if len(answers) == 1 else None
             if chain is not None:
+                # ``가. ... 나. ...`` and ``정답: 나 → 가``: the options are the items to put in order.
                 reading.data, reading.complete = {"items": chain}, True
                 reading.stem = q.stem.text()
+                q.options.clear()
                 return "ordering"
             return "single_choice" if not answers or len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
         if q.items:

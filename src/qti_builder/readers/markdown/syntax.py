@@ -417,7 +417,7 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     """The options an answer names, as (style family, ordinal): ``A, C`` -> [("letter", 1), ("letter", 3)],
     ``②④`` and ``② ④`` -> circled 2 and 4, ``3번`` -> number 3. None when the answer is not a
     list of option references."""
-    value = text.strip().rstrip(".!。！．").strip()
+    value = "".join(V.DINGBAT_CIRCLED.get(ch, ch) for ch in text.strip().rstrip(".!。！．").strip())
     if not value:
         return None
     # Circled numbers need no separator: ``②④``.
