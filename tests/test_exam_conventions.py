@@ -549,3 +549,13 @@ def test_every_language_the_issue_names_has_its_words() -> None:
 def test_the_reader_builds_its_labels_from_the_tables() -> None:
     assert set(S.QUESTION_LABELS) | set(S.CHOICE_LABELS) == set(V.all_labels())
     assert S.dialect("ja").labels["正解"] == "answer" and "正解" not in S.dialect("en").labels
+
+
+def test_the_docs_show_the_tables() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
+    start, end = "<!-- vocabulary: start -->\n", "<!-- vocabulary: end -->"
+    assert text[text.index(start) + len(start): text.index(end)].strip() == V.markdown_tables(), (
+        "docs/source-format.md's tables of labels and words differ from src/qti_builder/vocabulary.py; paste the output of "
+        "python -c 'from qti_builder.vocabulary import markdown_tables; print(markdown_tables())' between the markers")

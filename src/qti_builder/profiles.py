@@ -46,8 +46,8 @@ def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
                    f"this question's shuffle={str(q.shuffle).lower()} is not kept (set settings.shuffle_answers)")
         if quiz_shuffles and any(getattr(c, "fixed", False) for c in getattr(q, "choices", [])):
             yield "pinned choices (fixed) are shuffled with the others: Canvas pins none"
-    if q.type == "true_false" and not true_false_is_native(quiz.language):
-        labels = "/".join(true_false_labels(quiz.language))
+    if q.type == "true_false" and not true_false_is_native(quiz.language, q.labels):
+        labels = "/".join(true_false_labels(quiz.language, q.labels))
         yield (f"becomes a multiple-choice question with the answers {labels}: Canvas makes true/false questions "
                "only of the English answers True/False")
     if q.type == "short_answer":

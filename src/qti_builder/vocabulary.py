@@ -182,7 +182,7 @@ LANGUAGES: dict[str, Language] = {
     "it": Language(
         name="Italian",
         labels={"risposta": ANSWER, "risposta corretta": ANSWER, "soluzione": ANSWER, "risposta modello": ANSWER,
-                "spiegazione": EXPLANATION, "criteri di valutazione": GRADING},
+                "spiegazione": EXPLANATION, "criteri di valutazione": GRADING, "feedback": "feedback"},
         model_answer_labels=("risposta modello",),
         true_words=("vero", "sì", "si", "v"), false_words=("falso", "no", "f"),
         or_words=("o", "oppure"), and_words=(),
@@ -303,3 +303,29 @@ NAMED_BLANKS = "㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭"
 ITEM_LABELS = "가나다라마바사아자차카타파하" + NAMED_BLANKS + "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 #: The dots between the two columns of a matching question (``(가) 김소월 ･ ･ ㉠ 서시``).
 MATCH_DOTS = "･・·•∙⋅"
+
+
+# -- the tables in docs/source-format.md ---------------------------------------------------------------
+
+
+def markdown_tables() -> str:
+    """docs/source-format.md's tables of labels and words per language, made from these tables (a
+    test keeps the two the same)."""
+
+    def cell(words: list[str] | tuple[str, ...]) -> str:
+        return ", ".join(f"`{w}`" for w in words) or "—"
+
+    def named(lang: Language, roles: tuple[str, ...]) -> list[str]:
+        return [w.capitalize() for w, r in lang.labels.items() if r in roles]
+
+    labels = ["| Language | `language:` | Answer | Explanation | Marking scheme | Feedback (indented) |",
+              "|---|---|---|---|---|---|"]
+    words_ = ["| Language | True | False | Between accepted answers | Before a question number | Points |",
+              "|---|---|---|---|---|---|"]
+    for code, lang in LANGUAGES.items():
+        labels.append(f"| {lang.name} | `{code}` | {cell(named(lang, (ANSWER,)))} | {cell(named(lang, (EXPLANATION,)))} | "
+                      f"{cell(named(lang, (GRADING,)))} | {cell(named(lang, ('feedback',)))} |")
+        points = [f"3 {u}" if u.isascii() else f"3{u}" for u in lang.points_units[:2]]
+        words_.append(f"| {lang.name} | {cell(lang.true_words)} | {cell(lang.false_words)} | {cell(lang.or_words)} | "
+                      f"{cell(lang.question_words + lang.number_suffixes)} | {cell(points)} |")
+    return "\n".join(labels) + "\n\n" + "\n".join(words_)
