@@ -231,6 +231,8 @@ def disguised_label(line: str, labels: dict[str, str] | None = None) -> tuple[st
         role = labels.get(marked.group(1).strip().lower())
         return (marked.group(1).strip(), role, "bold") if role else None
     lowered = text.lower()
+    if not lowered or lowered[0] not in _answer_initials(tuple(labels.items())):
+        return None
     for name, role in labels.items():
         if role == "answer" and lowered.startswith(name + " "):
             rest = text[len(name):].strip()
@@ -239,6 +241,11 @@ def disguised_label(line: str, labels: dict[str, str] | None = None) -> tuple[st
                           or bare(value.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(value.group(1))):
                 return text[: len(name)], role, "colon"
     return None
+
+
+@lru_cache(maxsize=16)
+def _answer_initials(labels: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    return frozenset(name[0] for name, role in labels if role == "answer")
 
 
 # -- questions --------------------------------------------------------------------------------------
@@ -290,8 +297,14 @@ class QuestionStart:
     form: str
 
 
+#: What a question line can start with: a digit, a bracket, 第, or a question word's first letter.
+_QUESTION_INITIALS = frozenset("0123456789第" + V.OPEN_BRACKETS + "".join(w[0] + w[0].upper() for w in V.words("question_words")))
+
+
 def question_start(line: str) -> QuestionStart | None:
     """A line (at the left margin) that starts a question, in any of the forms exams print."""
+    if not line or line[0] not in _QUESTION_INITIALS:
+        return None
     found = QUESTION.match(line)
     if found:
         return QuestionStart(int(found.group(1)), found.start(2), found.group(2), line[len(found.group(1))])
@@ -323,6 +336,8 @@ _OPTION_MARK = re.compile(
     rf"|(?P<k>[{_KATAKANA}])[).．）]"
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
+_OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
+                             + _KATAKANA + "0123456789")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
 
@@ -352,10 +367,10 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
     """The options a line at the left margin starts: one, or several circled ones on one line
     (``① 서울 ② 부산``, each the next in order). ``decimal``: ``1)`` is an option marker too
     (under a question numbered ``1.``)."""
-    found = _OPTION_MARK.match(line)
+    found = _OPTION_MARK.match(line) if line and line[0] in _OPTION_INITIALS else None
     if not found:
         return []
-    kind = next(k for k in ("pl", "pd", "pk", "c", "l", "h", "j", "k", "d") if found.group(k))
+    kind = next(k for k in ("l", "c", "pl", "pd", "pk", "h", "j", "k", "d") if found.group(k))
     char = found.group(kind)
     rest = line[found.end():]
     if kind == "d" and not decimal:
@@ -417,7 +432,10 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     """The options an answer names, as (style family, ordinal): ``A, C`` -> [("letter", 1), ("letter", 3)],
     ``②④`` and ``② ④`` -> circled 2 and 4, ``3번`` -> number 3. None when the answer is not a
     list of option references."""
-    value = "".join(V.DINGBAT_CIRCLED.get(ch, ch) for ch in text.strip().rstrip(".!。！．").strip())
+    value = text.strip().rstrip(".!。！．").strip()
+    if len(value) == 1 and value.isascii() and value.isalpha():  # ``B``: most answers
+        return [("letter", ord(value.upper()) - ord("A") + 1)]
+    value = "".join(V.DINGBAT_CIRCLED.get(ch, ch) for ch in value)
     if not value:
         return None
     # Circled numbers need no separator: ``②④``.
@@ -493,6 +511,7 @@ SECTION_MARKERS: tuple[re.Pattern[str], ...] = (
     re.compile(rf"^(?P<mark>[{re.escape(V.SECTION_BULLETS)}])\s*(?P<title>\S.*?)\s*$"),
     re.compile(rf"^[{_OPEN}]\s*(?P<title>(?:{_KIND_WORDS})[^{_CLOSE}]{{0,30}}?)\s*[{_CLOSE}]\s*(?P<rest>.*?)\s*$", re.I),
 )
+_SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS)
 #: ``I.``, ``V.``, ``X.``: a section after an answer, an option before one.
 LATIN_SECTION = re.compile(r"^(?P<mark>[IVX]\s*\.)\s+(?P<title>\S.*?)\s*$")
 
@@ -500,6 +519,8 @@ LATIN_SECTION = re.compile(r"^(?P<mark>[IVX]\s*\.)\s+(?P<title>\S.*?)\s*$")
 def section_marker(line: str, latin: bool = False) -> tuple[str, int] | None:
     """A line that starts an exam paper's section: (its title as written, the title's offset).
     ``latin``: a single ``I.`` ``V.`` ``X.`` counts too."""
+    if not line or line[0] not in _SECTION_INITIALS:
+        return None
     for pattern in SECTION_MARKERS + ((LATIN_SECTION,) if latin else ()):
         found = pattern.match(line)
         if found:
@@ -524,8 +545,13 @@ PASSAGE_MARKERS: tuple[re.Pattern[str], ...] = (
 )
 
 
+_PASSAGE_INITIALS = frozenset(V.NOTE_MARK + "[(（【〔<〈" + "".join(w[0] + w[0].upper() for w in V.words("passage_words")))
+
+
 def passage_marker(line: str) -> tuple[int, int, int] | None:
     """``[3~4] ...``: (first question, last question, offset of the text after the marker)."""
+    if not line or line[0] not in _PASSAGE_INITIALS:
+        return None
     for pattern in PASSAGE_MARKERS:
         found = pattern.match(line)
         if found:
