@@ -559,3 +559,21 @@ def test_the_docs_show_the_tables() -> None:
     assert text[text.index(start) + len(start): text.index(end)].strip() == V.markdown_tables(), (
         "docs/source-format.md's tables of labels and words differ from src/qti_builder/vocabulary.py; paste the output of "
         "python -c 'from qti_builder.vocabulary import markdown_tables; print(markdown_tables())' between the markers")
+
+
+def test_a_section_marker_ends_a_question_without_labels(tmp_path: Path) -> None:
+    # An essay with no model answer, then the next section: the title is not the essay's text.
+    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 서술형\n\n1. 서술하시오. {type=essay}\n\nⅡ. 단답형 (각 2점)\n\n2. 수도는?\n정답: 서울\n")
+    essay, short = quiz.iter_questions()
+    assert essay.stem == "서술하시오." and [s.title for s in quiz.sections] == ["Ⅰ. 서술형", "Ⅱ. 단답형"]
+    assert (short.type, short.points) == ("short_answer", 2)
+
+
+def test_roman_numerals_listed_in_a_question_stay_in_it(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 옳은 것을 고르시오.\nⅠ. 물은 끓는다.\nⅡ. 불은 차갑다.\n① Ⅰ ② Ⅱ\n정답: ①\n")
+    assert q.stem == "옳은 것을 고르시오.\nⅠ. 물은 끓는다.\nⅡ. 불은 차갑다."
+
+
+def test_an_answer_in_a_shared_passage_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "[1~2] 다음 글을 읽고 답하시오.\n\n글.\n정답: ①\n\n1. 첫째?\n정답: O\n\n2. 둘째?\n정답: X\n")
+    assert code == 1 and [f[:4] for f in found] == [(8, 1, "error", "QB145")]

@@ -294,9 +294,11 @@ class Scanner:
             self._open_question(lineno, int(digits), Block(lineno, long_q.start(2) + 1, [stem]), attrs)
             return index + 1
 
-        if not indented and mode != "stem":
-            section = S.section_marker(line, latin=mode in ("text", "label", "passage"))
-            if section and not (mode == "option" and marks):
+        section = None if indented else S.section_marker(line, latin=mode in ("text", "label", "passage"))
+        if section and mode == "stem" and not self._section_in_text(line, section[0]):
+            section = None  # ``Ⅰ. ... Ⅱ. ...`` listed in a question's text
+        if section:
+            if not (mode == "option" and marks):
                 title, offset = section
                 title, attrs = self.attrs(title, lineno, offset, S.SECTION_ATTRIBUTES)
                 self._open_section(7, lineno, title, attrs, offset + 1)
@@ -380,6 +382,14 @@ class Scanner:
         return index + 1
 
     # -- sections, passages and notes ---------------------------------------------------------------
+
+    def _section_in_text(self, line: str, title: str) -> bool:
+        """In a question's text, a Roman numeral starts a section only when its title says what
+        the section holds (``Ⅱ. 단답형``, ``II. Essay (5 points each)``); a bracketed kind
+        (``[단답형]``) or a bullet (``■``) always does."""
+        if line[:1] in V.SECTION_BULLETS or line[:1] in V.OPEN_BRACKETS:
+            return True
+        return self.dialect.section_kind(title) is not None or S.points_in(title, S.EACH_POINTS) is not None
 
     def _open_section(self, level: int, lineno: int, title: str, attrs: Attrs, column: int) -> None:
         """A heading (levels 1-6), or an exam paper's section marker (level 7: below any heading,
@@ -559,7 +569,10 @@ class Scanner:
                 return self._missing_number(asked, block, where)
             if section is not None and section.title.endswith(QUESTION_MARKS) and section.line > self.recovered:
                 return self._heading_question(section, label.raw)
-            found = self._paragraph(block, skip_first=False, asked_only=False, any_paragraph=role == "answer")
+            # In a passage, text is the passage's: only a paragraph that asks, or has options, is a
+            # question that lost its number.
+            found = self._paragraph(block, skip_first=False, asked_only=False,
+                                    any_paragraph=role == "answer" and self.mode != "passage")
             if found is not None:
                 return self._missing_number(found, block, where)
             if section is not None and not block.text() and section.line > self.recovered:
