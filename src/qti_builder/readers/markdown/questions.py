@@ -810,13 +810,14 @@ _SENTENCE_END = re.compile(r"(?:[.!?。！？]|(?:다|요|음|함|임|됨)[.。]
 
 
 def is_short(answer: str, dialect: S.Dialect) -> bool:
-    """A word or a short phrase (or several, ``서울, 서울특별시``): what students type, not an
-    essay's model answer. One line; each part at most three words; not a sentence."""
+    """A word or a phrase (or several, ``서울, 서울특별시``): what students type, not an essay's
+    model answer. One line of at most 60 characters; each part at most eight words; not a
+    sentence (one that ends with a stop: ``이성계가 세웠다.``, ``It is mutable.``)."""
     value = answer.strip()
     if not value or "\n" in value or len(value) > 60:
         return False
     parts = S.accepted_answers(value, dialect.or_words)
-    if any(len(part.split()) > 3 for part in parts):
+    if any(len(part.split()) > 8 for part in parts):
         return False
     return not (_SENTENCE_END.search(value) and (len(value.split()) > 1 or re.search(r"[다요음함임됨][.。]$", value)))
 
