@@ -245,3 +245,22 @@ def test_canvas_types_points_answers_and_passages(exam: Built) -> None:
             assert sorted(exam.canvas_correct(question_id)) == sorted(answer)  # type: ignore[arg-type]
     essay = exam.canvas_item(ids(exam)[14])
     assert any("채점 기준" in (f.findtext(".//mattext") or "") for f in essay.iter("itemfeedback"))
+
+
+def test_the_preview_shows_passages_and_ox(tmp_path: Path) -> None:
+    from lxml import html
+
+    from qti_builder import BuildOptions
+    from qti_builder.preview import build_preview
+
+    build_preview(BuildOptions(sources=[FIXTURE]), tmp_path)
+    page = html.fromstring((tmp_path / "hanguksa-final.html").read_text(encoding="utf-8"))
+    articles = page.xpath("//article[contains(@class, 'question')]")
+    assert len(articles) == 16
+    shown = [PASSAGE in "".join(a.xpath(".//div[@class='passage']//text()")) for a in articles]
+    assert [n for n, has in enumerate(shown) if has] == sorted(WITH_PASSAGE)
+    ox = "".join(articles[6].itertext())
+    assert "O" in ox and "X" in ox and "참" not in ox
+    # Options marked as the source marks them.
+    assert articles[0].xpath(".//ol[@class='choices']")[0].xpath("li/span[@class='letter']/text()") == ["①", "②", "③", "④", "⑤"]
+    assert articles[3].xpath(".//ol[@class='choices']")[0].xpath("li/span[@class='letter']/text()") == ["가", "나", "다", "라"]

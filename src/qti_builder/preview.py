@@ -17,6 +17,7 @@ from typing import Any
 from . import content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, SourceSpan
 from .i18n import preview_words, true_false_labels
+from .summary import option_label
 from .model import Quiz, QuizSettings
 from .model.questions import BLANK_MARKER, Question
 from .package import write_files
@@ -173,9 +174,11 @@ def _shuffled(items: list[Any], seed: str) -> list[Any]:
 
 
 def _choices(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
-    return {"choices": [{"id": c.id, "text": html(c.text), "correct": c.correct, "feedback": html(c.feedback),
-                         "fixed": c.fixed} for c in q.choices],
-            "answer": ", ".join(c.id for c in q.choices if c.correct),
+    # Marked as the source numbers them: A B C, or ① ② ③, 가 나 다, ...
+    marks = [option_label(q.numbering, n) if q.numbering else c.id for n, c in enumerate(q.choices, 1)]
+    return {"choices": [{"id": c.id, "mark": mark, "text": html(c.text), "correct": c.correct, "feedback": html(c.feedback),
+                         "fixed": c.fixed} for c, mark in zip(q.choices, marks)],
+            "answer": ", ".join(mark for c, mark in zip(q.choices, marks) if c.correct),
             "scores": q.choice_scores() if q.type == "multiple_response" else None}
 
 
