@@ -577,3 +577,10 @@ def test_roman_numerals_listed_in_a_question_stay_in_it(tmp_path: Path) -> None:
 def test_an_answer_in_a_shared_passage_is_an_error(tmp_path: Path) -> None:
     code, found = errors(tmp_path, KO + "[1~2] 다음 글을 읽고 답하시오.\n\n글.\n정답: ①\n\n1. 첫째?\n정답: O\n\n2. 둘째?\n정답: X\n")
     assert code == 1 and [f[:4] for f in found] == [(8, 1, "error", "QB145")]
+
+
+def test_a_marking_scheme_and_an_explanation_may_enumerate(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 서술하시오.\n모범답안: 원인과 결과를 쓴다.\n해설: 두 가지를 본다.\n(1) 원인\n(2) 결과\n"
+                                    "채점 기준:\n(1) 3점\n(2) 3점\n")
+    assert q.feedback.general == "두 가지를 본다.  \n(1) 원인  \n(2) 결과"
+    assert q.model_answer.endswith("**채점 기준**\n\n(1) 3점  \n(2) 3점")

@@ -503,8 +503,12 @@ class Scanner:
         last = question.labels[-1]
         used = {o.marker for o in question.options}
         commentary = last.role != "answer" and question.options and all(m.style == question.style and m.marker in used for m in marks)
-        model = last.role == "answer" and (last.name.lower() in self.dialect.model_answer_labels
-                                           or (question.kind is not None and question.kind not in ("single_choice", "multiple_response")))
+        # No options to come: a typed question without options, or one with a model answer.
+        open_ended = not question.options and (
+            (question.kind is not None and question.kind not in ("single_choice", "multiple_response"))
+            or any(l.role == "answer" and l.name.lower() in self.dialect.model_answer_labels for l in question.labels))
+        model = last.role == "grading" or (open_ended if last.role != "answer" else
+                                           last.name.lower() in self.dialect.model_answer_labels or open_ended)
         if commentary or model:
             # Its lines keep their line breaks, as written.
             if self.current.lines and self.current.lines[-1].strip():
