@@ -584,3 +584,13 @@ def test_a_marking_scheme_and_an_explanation_may_enumerate(tmp_path: Path) -> No
                                     "채점 기준:\n(1) 3점\n(2) 3점\n")
     assert q.feedback.general == "두 가지를 본다.  \n(1) 원인  \n(2) 결과"
     assert q.model_answer.endswith("**채점 기준**\n\n(1) 3점  \n(2) 3점")
+
+
+def test_a_passage_before_blanks_embeds_no_answer_in_moodle(tmp_path: Path) -> None:
+    source = tmp_path / "c.md"
+    source.write_text(KO + "[1~2] 다음 글을 읽고 답하시오. {1:MULTICHOICE:=a~b}\n\n글.\n\n1. 수도는 (    )이다.\n정답: 한양\n\n"
+                           "2. 첫째?\n정답: O\n", encoding="utf-8")
+    built = build_all(tmp_path, source)
+    blank = next(built.quiz.iter_questions())
+    text = built.moodle_text(blank.id)
+    assert "&#123;1:MULTICHOICE" in text and text.count("{1:") == 1 and "{1:SHORTANSWER:=한양}" in text

@@ -413,7 +413,8 @@ class QuestionContext:
                 hint="give the question a whole multiple of its number of blanks as points, or change the mark in Moodle",
             )
         blanks = {b.id: self._embedded_answer(q, b, weight) for b in q.blanks}
-        passage = render_html(q.passage, self.renames) if q.passage else ""
+        # The passage's own "{1:" would be read as an embedded answer, as the stem's would.
+        passage = _EMBEDDED_START.sub("&#123;", render_html(q.passage, self.renames)) if q.passage else ""
         return {"defaultgrade": weight * count, "cloze_text": passage + cloze_text(q.stem, blanks, self.renames)}
 
     def _embedded_answer(self, q: FillInBlankQuestion, blank: Blank, weight: int) -> str:
