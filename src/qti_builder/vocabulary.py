@@ -14,7 +14,6 @@ feedback), ``correct`` / ``incorrect`` / ``partially_correct`` (feedback by outc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
@@ -236,10 +235,6 @@ def words(attribute: str, languages: list[Language] | None = None) -> tuple[str,
         for word in getattr(lang, attribute):
             seen.setdefault(word, None)
     return tuple(sorted(seen, key=len, reverse=True))
-
-
-def every_language() -> Iterator[tuple[str, Language]]:
-    yield from LANGUAGES.items()
 
 
 # -- forms that are the same in every language ----------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ... import vocabulary as V
-from ...i18n import TRUE_FALSE, true_false_labels
+from ...i18n import true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
 from .blocks import Block, Label, Option, Question
@@ -753,8 +753,6 @@ def _blanks_in_text(block: Block) -> list[tuple[int, int, re.Match[str]]]:
     return found
 
 
-#: Every true/false word the dialect or a quiz language knows (``Vrai``, ``Falsch``, ...).
-ALL_TRUE_FALSE = S.TRUE_WORDS + S.FALSE_WORDS + tuple(word.lower() for pair in TRUE_FALSE.values() for word in pair)
 _LETTER = re.compile(r"\(?[a-z]\)?[.)]?")
 
 
@@ -826,13 +824,6 @@ def reads_as_essay(answer: str, stem_lines: list[str], language: str = "en") -> 
     """An untyped question without options with this answer reads as an essay, without a word
     from the reader (writers/markdown_source.py leaves out ``type=essay`` then)."""
     return classify(answer, stem_lines, S.dialect(language)) == ("essay", None)
-
-
-def essay_doubt(answer: str, stem_lines: list[str], true_false_words: tuple[str, ...] = ()) -> str | None:
-    """The code the reader reports for an untyped question without options with this answer, in
-    an English quiz: QB171 a number, QB172 another language's true/false word, QB173 an option,
-    QB175 a word; None when it reads cleanly (as an essay or another type)."""
-    return classify(answer, stem_lines, S.dialect("en"))[1]
 
 
 #: An OX question's answer space at the end of its text: ``(O / X)``, ``( O, X )``, ``(○, ×)``, ``(    )``.

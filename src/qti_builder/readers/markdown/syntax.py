@@ -472,9 +472,9 @@ STYLE_FAMILY = {"upper-alpha": "letter", "lower-alpha": "letter", "circled-decim
 #: Lines that look like options written with a marker the dialect does not take: ``A: text``,
 #: ``A - text``, ``[A] text``, ``<1> text``, ``❶ text``, ``⑴ text``, ``i) text``.
 UNSUPPORTED_OPTION = re.compile(
-    rf"^(?:(?P<colon>[A-Za-z])\s*[:：]\s+\S|(?P<dash>[A-Z]|\d{{1,2}})\s+[-–—]\s+\S|\[(?P<bracket>[A-Za-z]|\d{{1,2}})\]\s*\S"
-    rf"|<(?P<angle>[A-Za-z]|\d{{1,2}})>\s*\S|(?P<dingbat>[❶-❿➀-➉➊-➓⓵-⓾⑴-⒇⒈-⒛])\s*\S"
-    rf"|(?P<roman>i{{1,3}}|iv|v|vi{{1,3}})\)\s+\S)")
+    r"^(?:(?P<colon>[A-Za-z])\s*[:：]\s+\S|(?P<dash>[A-Z]|\d{1,2})\s+[-–—]\s+\S|\[(?P<bracket>[A-Za-z]|\d{1,2})\]\s*\S"
+    r"|<(?P<angle>[A-Za-z]|\d{1,2})>\s*\S|(?P<dingbat>[❶-❿➀-➉➊-➓⓵-⓾⑴-⒇⒈-⒛])\s*\S"
+    r"|(?P<roman>i{1,3}|iv|v|vi{1,3})\)\s+\S)")
 
 
 # -- exam-paper structure -------------------------------------------------------------------------
