@@ -594,3 +594,12 @@ def test_a_passage_before_blanks_embeds_no_answer_in_moodle(tmp_path: Path) -> N
     blank = next(built.quiz.iter_questions())
     text = built.moodle_text(blank.id)
     assert "&#123;1:MULTICHOICE" in text and text.count("{1:") == 1 and "{1:SHORTANSWER:=한양}" in text
+
+
+def test_numbered_statements_before_lettered_options_stay_in_the_question(tmp_path: Path) -> None:
+    roman, steps = questions(tmp_path, FM + "1. Which are true?\n\nI. Water boils.\nII. Ice floats.\nIII. Steam is cold.\n\n"
+                                            "A) I only\nB) I and II\n\nAnswer: B\n\n2. Order the steps:\n1) Install\n2) Run\n\n"
+                                            "A) 1 then 2\nB) 2 then 1\n\nAnswer: A\n")
+    assert roman.stem == "Which are true?\n\nI. Water boils.  \nII. Ice floats.  \nIII. Steam is cold."
+    assert [c.text for c in roman.choices] == ["I only", "I and II"] and roman.choices[1].correct
+    assert steps.stem == "Order the steps:  \n1) Install  \n2) Run" and steps.choices[0].correct

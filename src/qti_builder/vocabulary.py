@@ -264,7 +264,10 @@ OPTION_STYLE_EXAMPLES: dict[str, str] = {
 }
 #: Styles an exam also uses for statements listed in the question text (``<보기>`` boxes): when
 #: options in another style follow them, they were the question's statements, not its options.
-STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "lower-alpha", "parenthesized-decimal")
+STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "lower-alpha", "parenthesized-decimal", "decimal")
+#: Roman numerals that number statements in a question (``I. ... II. ... III. ...``, then options
+#: ``A) I only``): the statements stay in the question's text.
+ROMAN_STATEMENTS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
 
 #: Numbers in dingbat forms the reader does not take as option markers (QB180) but reads, once
 #: reported, as the circled numbers they look like: ❶ ➀ ➊ ⓵ ⑴ ⒈.

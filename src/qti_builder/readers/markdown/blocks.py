@@ -327,6 +327,10 @@ class Scanner:
             if after is not None:
                 return after
             marks = []
+        if mode == "stem" and not indented and not question.options and self._roman_statement(line, index):
+            # ``I. ... II. ... III. ...`` before the options: statements of the question.
+            self.current.lines.append(_hard_break(line))
+            return index + 1
         if marks and mode == "stem" and question.box and marks[0].style in V.STATEMENT_STYLES and not question.options:
             # A statement of a <보기> box: it stays in the question text, on a line of its own.
             self.current.lines.append(_hard_break(line))
@@ -380,6 +384,21 @@ class Scanner:
             question.option_lines.append((lineno, line))
         self.current.lines.append(line)
         return index + 1
+
+    def _roman_statement(self, line: str, index: int) -> bool:
+        """``I.``, ``II.``, ... statements: ``II.`` and past it always, ``I.`` (an option letter
+        too) when ``II.`` follows it, ``V.`` and ``X.`` when they follow ``IV.`` and ``IX.``."""
+        found = S.ROMAN_STATEMENT.match(line)
+        if not found:
+            return False
+        numeral = found.group(1)
+        if len(numeral) > 1:
+            return True
+        position = V.ROMAN_STATEMENTS.index(numeral)
+        before = S.ROMAN_STATEMENT.match(self.current.lines[-1]) if self.current.lines else None
+        after = S.ROMAN_STATEMENT.match(next((l for l in self.lines[index + 1:] if l.strip()), ""))
+        return bool(before and position and before.group(1) == V.ROMAN_STATEMENTS[position - 1]) or \
+            bool(after and position + 1 < len(V.ROMAN_STATEMENTS) and after.group(1) == V.ROMAN_STATEMENTS[position + 1])
 
     # -- sections, passages and notes ---------------------------------------------------------------
 

@@ -512,6 +512,8 @@ SECTION_MARKERS: tuple[re.Pattern[str], ...] = (
     re.compile(rf"^[{_OPEN}]\s*(?P<title>(?:{_KIND_WORDS})[^{_CLOSE}]{{0,30}}?)\s*[{_CLOSE}]\s*(?P<rest>.*?)\s*$", re.I),
 )
 _SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS)
+#: ``I. ...``, ``II) ...``: a statement numbered in Roman numerals.
+ROMAN_STATEMENT = re.compile(rf"^({'|'.join(sorted(V.ROMAN_STATEMENTS, key=len, reverse=True))})[.)]\s+\S")
 #: ``I.``, ``V.``, ``X.``: a section after an answer, an option before one.
 LATIN_SECTION = re.compile(r"^(?P<mark>[IVX]\s*\.)\s+(?P<title>\S.*?)\s*$")
 
