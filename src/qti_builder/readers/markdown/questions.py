@@ -456,8 +456,11 @@ class QuestionBuilder:
                 named = [o for o in q.options if _plain(o.text.text()).lower() == _plain(S.bare(value))]
                 fix = f"'{answer.name}: {named[0].name}'" if named else \
                     f"e.g. '{answer.name}: {_example_marker(q, 2)}' or '{answer.name}: {_example_marker(q, 1)}, {_example_marker(q, 3)}'"
+                parts = "" if q.style == "upper-alpha" or not q.options else (
+                    f"; if {q.options[0].marker} {q.options[1].marker if len(q.options) > 1 else ''} are parts of the question, "
+                    "write its answer as 'Model answer:' (모범답안:) or add {type=essay}")
                 self.error("QB125", f"cannot read the answer '{shorten(value, 40)}'", answer.line, answer.block.column,
-                           hint=f"give the marker of the correct option, {fix}")
+                           hint=f"give the marker of the correct option, {fix}{parts}")
             return []
         picked: list[str] = []
         for ref in refs:
