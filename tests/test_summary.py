@@ -66,16 +66,16 @@ def test_a_wrong_guess_shows_in_the_summary(tmp_path: Path) -> None:
     assert out.splitlines()[0] == "mixed: 4 questions: 1 single choice, 1 true/false, 1 numerical, 1 essay"
 
 
-def test_verbose_lists_each_question_with_its_line_and_type(tmp_path: Path) -> None:
+def test_verbose_lists_each_question_with_its_line_type_answer_and_points(tmp_path: Path) -> None:
     write(tmp_path, "mixed.md", MIXED)
     code, out, _ = run("check", "mixed.md", "--verbose", cwd=tmp_path)
     assert code == 0
     assert out.splitlines()[:5] == [
         "mixed: 4 questions: 1 single choice, 1 true/false, 1 numerical, 1 essay",
-        "  mixed.md:5: pick (single choice)",
-        "  mixed.md:12: sixth (numerical)",
-        "  mixed.md:16: seventh (essay)",
-        "  mixed.md:20: seven (true/false)",
+        "  mixed.md:5: pick (single choice, answer A, 1 point)",
+        "  mixed.md:12: sixth (numerical, answer 0.1667 ± 0.005, 1 point)",
+        "  mixed.md:16: seventh (essay, model answer, 1 point)",
+        "  mixed.md:20: seven (true/false, answer true, 1 point)",
     ]
 
 
@@ -85,7 +85,8 @@ def test_verbose_gives_yaml_lines_too(tmp_path: Path) -> None:
                               "      - type: essay\n        id: b\n        stem: Why?\n")
     code, out, err = run("build", "y.yaml", "-v", "--out", "out", cwd=tmp_path)
     assert code == 0, err
-    assert out.splitlines()[:3] == ["y: 2 questions: 1 true/false, 1 essay", "  y.yaml:7: a (true/false)", "  y.yaml:11: b (essay)"]
+    assert out.splitlines()[:3] == ["y: 2 questions: 1 true/false, 1 essay", "  y.yaml:7: a (true/false, answer true, 1 point)",
+                                   "  y.yaml:11: b (essay, no model answer, 1 point)"]
 
 
 def test_one_question_is_singular(tmp_path: Path) -> None:

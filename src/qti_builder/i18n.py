@@ -20,7 +20,11 @@ TRUE_FALSE = {
 }
 
 
-def true_false_labels(language: str) -> tuple[str, str]:
+def true_false_labels(language: str, labels: list[str] | None = None) -> tuple[str, str]:
+    """The two choices of a true/false question: its own ``labels`` (``O``/``X``) when it has
+    them, else the quiz language's words."""
+    if labels:
+        return labels[0], labels[1]
     return TRUE_FALSE.get(language.split("-")[0].lower(), TRUE_FALSE["en"])
 
 

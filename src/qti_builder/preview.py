@@ -20,6 +20,7 @@ from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, Sour
 from .ignores import Accepted
 from .i18n import preview_words, true_false_labels
 from .kinds import KINDS
+from .summary import option_label
 from .model import Quiz, QuizSettings
 from .model.questions import BLANK_MARKER, Question
 from .package import write_files
@@ -115,6 +116,7 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
                 "q": question,
                 "number": number if answered else None,
                 "stem": _stem(question, html),
+                "passage": html(question.passage),
                 "template": kind.template,
                 "answer_template": kind.answer_template,
                 "view": kind.view(question, inline, words, quiz),
@@ -212,14 +214,16 @@ def _shuffled(items: list[Any], seed: str) -> list[Any]:
 
 
 def _choices(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
-    return {"choices": [{"id": c.id, "text": html(c.text), "correct": c.correct, "feedback": html(c.feedback),
-                         "fixed": c.fixed} for c in q.choices],
-            "answer": ", ".join(c.id for c in q.choices if c.correct),
+    # Marked as the source numbers them: A B C, or ① ② ③, 가 나 다, ...
+    marks = [option_label(q.numbering, n) if q.numbering else c.id for n, c in enumerate(q.choices, 1)]
+    return {"choices": [{"id": c.id, "mark": mark, "text": html(c.text), "correct": c.correct, "feedback": html(c.feedback),
+                         "fixed": c.fixed} for c, mark in zip(q.choices, marks)],
+            "answer": ", ".join(mark for c, mark in zip(q.choices, marks) if c.correct),
             "scores": q.choice_scores() if q.type == "multiple_response" else None}
 
 
 def _true_false(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
-    yes, no = true_false_labels(quiz.language)
+    yes, no = true_false_labels(quiz.language, q.labels)
     return {"choices": [{"id": "true", "text": yes, "correct": q.answer, "feedback": html(q.true_feedback)},
                         {"id": "false", "text": no, "correct": not q.answer, "feedback": html(q.false_feedback)}],
             "answer": yes if q.answer else no, "scores": None}

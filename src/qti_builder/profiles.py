@@ -57,8 +57,8 @@ def _nothing_lost(quiz: Quiz, q: Any) -> Iterator[str]:
 
 
 def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> Iterator[str]:
-    if not true_false_is_native(quiz.language):
-        labels = "/".join(true_false_labels(quiz.language))
+    if not true_false_is_native(quiz.language, q.labels):
+        labels = "/".join(true_false_labels(quiz.language, q.labels))
         yield (f"becomes a multiple-choice question with the answers {labels}: Canvas makes true/false questions "
                "only of the English answers True/False")
 

@@ -9,10 +9,14 @@ quiz of choices and numbers) even when nothing else complains.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
-from .diagnostics import SourceSpan
+from .diagnostics import SourceSpan, shorten
+from .i18n import true_false_labels
 from .kinds import KINDS
 from .model import Quiz, Section
+from .model.questions import Question
+from .vocabulary import OPTION_STYLES
 
 #: Every question type, in the order summaries list them (the order of the docs), in words.
 TYPE_WORDS = {name: spec.words for name, spec in KINDS.items()}
@@ -32,12 +36,16 @@ def type_summary(quiz: Quiz) -> str:
 
 
 def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
-    """One line per question, in quiz order: ``  source/quiz.md:14: scaling-config (single choice)``."""
+    """One line per question, in quiz order, with what it was read as: its type, its answer and
+    its points (``  source/quiz.md:14: scaling-config (single choice, answer B, 1 point)``)."""
     lines = []
     for question in quiz.iter_questions():
         span = spans.get(question.id)
         where = f"{span.path}:{span.line}: " if span else ""
-        lines.append(f"  {where}{question.id} ({TYPE_WORDS[question.type]})")
+        parts = [TYPE_WORDS[question.type], answer_words(question, quiz.language)]
+        if question.type != "text_only":
+            parts.append(f"{question.points:g} point{'' if question.points == 1 else 's'}")
+        lines.append(f"  {where}{question.id} ({', '.join(p for p in parts if p)})")
     return lines
 
 
@@ -61,3 +69,39 @@ def points_text(low: float, high: float) -> str:
     if round(low, 6) == round(high, 6):
         return f"{low:g} point" if low == 1 else f"{low:g} points"
     return f"{low:g}–{high:g} points"
+
+
+def answer_words(question: Question, language: str = "en") -> str:
+    """A question's answer in a few words, as the source names it: ``answer ③``, ``answer O``,
+    ``answer '서울' or '서울특별시'``, ``model answer``, ``3 pairs``."""
+    q: Any = question
+    if q.type in ("single_choice", "multiple_response"):
+        names = [option_label(q.numbering, n) for n, c in enumerate(q.choices, 1) if c.correct]
+        letters = [c.id for c in q.choices if c.correct] if q.numbering is None else names
+        return "answer " + ", ".join(letters)
+    if q.type == "true_false":
+        yes, no = true_false_labels(language, q.labels) if q.labels else ("true", "false")
+        return "answer " + (yes if q.answer else no)
+    if q.type == "short_answer":
+        return "answer " + " or ".join(f"'{shorten(a.text, 30)}'" for a in q.answers if a.score == 100)
+    if q.type == "numerical":
+        best = next(a for a in q.answers if a.score == 100)
+        tolerance = f" ± {best.tolerance:g}{'%' if best.tolerance_mode == 'percent' else ''}" if best.tolerance else ""
+        return f"answer {best.value:g}{tolerance}"
+    if q.type in ("essay", "file_upload"):
+        return "model answer" if q.model_answer else "no model answer"
+    if q.type == "matching":
+        return f"{len(q.pairs)} pairs"
+    if q.type == "ordering":
+        return f"{len(q.items)} items in order"
+    if q.type == "fill_in_blank":
+        return "blanks " + "; ".join(" or ".join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks)
+    return ""
+
+
+def option_label(numbering: str | None, ordinal: int) -> str:
+    """The ``ordinal``-th option as the source numbers it: ``C``, ``③``, ``다``, ``(3)``."""
+    marks = OPTION_STYLES.get(numbering or "upper-alpha", "")
+    if marks:
+        return marks[ordinal - 1] if ordinal <= len(marks) else str(ordinal)
+    return f"({ordinal})" if numbering == "parenthesized-decimal" else str(ordinal)

@@ -20,6 +20,9 @@ class QuestionBase(ModelBase):
     id: Identifier = Field(description="Stable identifier, unique in the quiz; kept when questions are reordered or edited.")
     title: str | None = Field(None, description="Short name shown in question banks; derived from the stem when absent.")
     stem: Markdown = Field(description="The question text (Markdown).")
+    passage: Markdown | None = Field(
+        default=None, description="Text the question shares with others (a reading passage, an instruction), shown to "
+                          "students above the question text.")
     points: Points = 1.0
     feedback: Feedback = Field(default_factory=Feedback)
     tags: list[str] = Field(default_factory=list)
@@ -43,9 +46,19 @@ class Choice(ModelBase):
     score: float | None = Field(None, ge=-100, le=100)
 
 
+#: How the options are numbered, as the source marks them (CSS counter-style names). Targets that
+#: can number options show this style (or the nearest they have); None: A, B, C.
+Numbering = Literal["upper-alpha", "lower-alpha", "decimal", "parenthesized-decimal", "circled-decimal",
+                    "hangul", "hangul-consonant", "katakana"]
+
+
 class _ChoiceQuestionBase(QuestionBase):
     choices: list[Choice] = Field(min_length=2)
     shuffle: bool = True
+    numbering: Numbering | None = Field(
+        default=None, description="How the options are numbered (upper-alpha: A B C, lower-alpha, decimal: 1 2 3, "
+                          "parenthesized-decimal: (1), circled-decimal: ① ② ③, hangul: 가 나 다, hangul-consonant: "
+                          "ㄱ ㄴ ㄷ, katakana: ア イ ウ); none: A B C.")
 
     @model_validator(mode="after")
     def _unique_choice_ids(self) -> "_ChoiceQuestionBase":
@@ -120,8 +133,18 @@ class TrueFalseQuestion(QuestionBase):
 
     type: Literal["true_false"] = "true_false"
     answer: bool
+    labels: list[Annotated[str, Field(min_length=1, max_length=40)]] | None = Field(
+        default=None, min_length=2, max_length=2,
+        description="The two choices students see, true first, when not the quiz language's words: ['O', 'X'].")
     true_feedback: Markdown | None = Field(None, description="Shown to students who answered true.")
     false_feedback: Markdown | None = Field(None, description="Shown to students who answered false.")
+
+    @model_validator(mode="after")
+    def _two_labels(self) -> "TrueFalseQuestion":
+        if self.labels is not None and self.labels[0].strip().lower() == self.labels[1].strip().lower():
+            raise Problem(f"the true and false labels are both '{self.labels[0]}'",
+                          "give two different labels, true first: ['O', 'X']", at="labels")
+        return self
 
 
 class TextAnswer(ModelBase):

@@ -8,12 +8,14 @@ Markdown and YAML readers locate model errors the same way.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from anyascii import anyascii
 from pydantic import ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
@@ -112,14 +114,33 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
 
 
 def check_quiz_id(data: dict[str, Any], file_stem: str, source: SourceMap, sink: DiagnosticSink) -> None:
-    """A quiz without an ``id`` takes its file's name, which must then be a valid id."""
+    """A quiz without an ``id`` takes its file's name, which must then be a valid id. A name in
+    another script than Latin (``한국사.md``) gives a romanised id, and says so."""
     if "id" in data or re.match(IDENTIFIER_PATTERN, file_stem):
         data.setdefault("id", file_stem)
+        return
+    if any(ch.isalpha() and not ch.isascii() for ch in file_stem):
+        quiz_id = romanised_id(file_stem)
+        data["id"] = quiz_id
+        sink.warning("QB186", f"the quiz id is '{quiz_id}', made from the file name '{file_stem}' (ids are written in Latin "
+                     "letters)", SourceSpan(source.path, 1, 1),
+                     hint=f"to keep this id when the file is renamed, or to choose another, add 'id: {quiz_id}' to the quiz")
         return
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", file_stem).strip("-") or "quiz"
     slug = slug if re.match(IDENTIFIER_PATTERN, slug) else f"quiz-{slug}"
     sink.error("QB135", f"the file name '{file_stem}' cannot be the quiz id (ids use letters, digits, '-', '_', '.')",
                SourceSpan(source.path, 1, 1), hint=f"add 'id: {slug[:60]}' to the quiz")
+
+
+def romanised_id(name: str) -> str:
+    """An id for a name in any script: its letters romanised (anyascii: ``한국사 기말`` ->
+    ``hangugsa-gimal``), anything else a '-'; ``quiz-`` and a hash of the name when nothing of it
+    is left (``quiz-1a2b3c4d``). The same name always gives the same id."""
+    slug = re.sub(r"[^a-z0-9]+", "-", anyascii(unicodedata.normalize("NFC", name)).lower()).strip("-")
+    if not slug:
+        return "quiz-" + hashlib.blake2b(name.encode("utf-8"), digest_size=4).hexdigest()
+    slug = slug if slug[0].isalpha() else "quiz-" + slug
+    return slug[:64].rstrip("-")
 
 
 def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> Quiz | None:

@@ -14,6 +14,7 @@ import jinja2
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..media import MediaSet
 from ..model import Quiz
+from ..model.questions import QuestionBase
 
 #: A single-file output (Moodle XML), or one member of a package (a Canvas assessment), is a frame
 #: with this comment (the one Moodle's own export writes) on a line of its own where each question
@@ -46,6 +47,13 @@ class Document:
     @property
     def content(self) -> bytes:
         return zlib.decompress(self.data) if self.packed else self.data
+
+
+def text_shown(question: QuestionBase, stem: str | None = None) -> str:
+    """What students read as the question: its shared passage, if it has one, above its text
+    (``stem``: the text as a target rewrote it)."""
+    stem = question.stem if stem is None else stem
+    return f"{question.passage}\n\n{stem}" if question.passage else stem
 
 
 def held(document: Document) -> Document:

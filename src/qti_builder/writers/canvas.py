@@ -68,7 +68,7 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
                                MultipleResponseQuestion, NumericAnswer, NumericalQuestion, OrderingQuestion, Question,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
-from .base import Document, KindAdapter, Output, Writer
+from .base import Document, KindAdapter, Output, Writer, text_shown
 from .qti21 import _literal, item_identifier, item_title, scrambled
 
 #: The settings file's name inside the assessment's folder, and the folder of the media.
@@ -197,6 +197,7 @@ def question_item(quiz: Quiz, question: Question) -> dict[str, Any]:
         "answer_feedbacks": [],
     }
     entry.update(CanvasWriter.adapters[question.type].context(quiz, question))
+    entry["stem"] = text_shown(question, entry["stem"])
     feedback = question.feedback
     answered = KINDS[question.type].answered  # nothing is answered, so no feedback is shown
     entry["general_fb"] = feedback.general if answered else None
@@ -220,15 +221,15 @@ def _choice(quiz: Quiz, q: SingleChoiceQuestion | MultipleResponseQuestion) -> d
             "cardinality": "Single" if single else "Multiple", "answers": answers}
 
 
-def true_false_is_native(language: str) -> bool:
+def true_false_is_native(language: str, labels: list[str] | None = None) -> bool:
     """Canvas makes a true/false question only of the answer texts True and False."""
-    return true_false_labels(language) == ("True", "False")
+    return true_false_labels(language, labels) == ("True", "False")
 
 
 def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> dict[str, Any]:
-    answers = _answers(list(true_false_labels(quiz.language)), feedback=[q.true_feedback, q.false_feedback])
+    answers = _answers(list(true_false_labels(quiz.language, q.labels)), feedback=[q.true_feedback, q.false_feedback])
     answers[0]["correct"], answers[1]["correct"] = q.answer, not q.answer
-    native = true_false_is_native(quiz.language)
+    native = true_false_is_native(quiz.language, q.labels)
     return {"question_type": "true_false_question" if native else "multiple_choice_question",
             "cardinality": "Single", "answers": answers}
 

@@ -34,7 +34,8 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
                                ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
 from ..readers import read_quiz
 from ..readers.markdown import syntax as S
-from ..readers.markdown.questions import ALL_TRUE_FALSE, essay_doubt
+from ..vocabulary import MARK_PAIRS
+from ..readers.markdown.questions import reads_as_essay
 
 #: Continuation lines are indented so that none of them can be read as a marker (a question, an
 #: option, a label, a heading); the reader removes the common indentation again.
@@ -191,6 +192,7 @@ class _Inexpressible(Exception):
 
 def to_markdown(quiz: Quiz) -> str:
     _WORDS.set(LABEL_WORDS.get(quiz.language.split("-")[0].lower(), {}))
+    _LANGUAGE.set(quiz.language)
     _SHUFFLE_DEFAULT.set(quiz.settings.shuffle_answers is not False)
     head: dict[str, Any] = {"id": quiz.id, "title": quiz.title, "language": quiz.language}
     if quiz.settings.given():
@@ -217,6 +219,10 @@ def _section(section: Section, level: int) -> list[str]:
 
 
 def _question(q: Question, number: int) -> list[str]:
+    if q.passage:
+        raise _Inexpressible(f"the passage of question '{q.id}' (shared passages are written in the exam form)")
+    if getattr(q, "numbering", None):
+        raise _Inexpressible(f"the numbering of question '{q.id}'s options")
     form = MARKDOWN_FORMS[q.type]
     stem = form.stem(q)
     kind_attrs = []
@@ -310,7 +316,10 @@ def _several_correct(q: MultipleResponseQuestion) -> bool:
 
 
 def _true_false(q: TrueFalseQuestion, feedback: dict[str, Any]) -> list[str]:
-    lines = _labelled("Answer", "true" if q.answer else "false")
+    marks = [pair for pair in MARK_PAIRS if q.labels == list(pair)]
+    if q.labels and not marks:
+        raise _Inexpressible(f"the labels of true/false question '{q.id}'")
+    lines = _labelled("Answer", (marks[0][0] if q.answer else marks[0][1]) if marks else "true" if q.answer else "false")
     right, wrong = (q.true_feedback, q.false_feedback) if q.answer else (q.false_feedback, q.true_feedback)
     if (right and feedback["correct"]) or (wrong and feedback["incorrect"]):
         raise _Inexpressible(f"both correct feedback and the answer's own feedback on true/false question '{q.id}'")
@@ -322,7 +331,7 @@ def _true_false(q: TrueFalseQuestion, feedback: dict[str, Any]) -> list[str]:
 def _short_answer(q: ShortAnswerQuestion, feedback: dict[str, Any]) -> list[str]:
     lines: list[str] = []
     for answer in q.answers:
-        lines += _labelled(_scored_label(answer.score), answer.text)
+        lines += _labelled(_scored_label(answer.score), S.quoted_answer(answer.text, S.dialect(_LANGUAGE.get()).or_words))
         if answer.feedback:
             lines += _labelled("Feedback", answer.feedback, INDENT)
     return lines
@@ -348,7 +357,7 @@ def _essay_needs_type(q: EssayQuestion) -> bool:
     """Without type=essay, an answer that looks like another type's makes a true/false question,
     or a warning (QB171-QB173)."""
     answer = q.model_answer
-    return not answer or S.infers_true_false(answer) or essay_doubt(answer, q.stem.split("\n"), ALL_TRUE_FALSE) is not None
+    return not answer or not reads_as_essay(answer, q.stem.split("\n"), _LANGUAGE.get())
 
 
 def _matching(q: MatchingQuestion, feedback: dict[str, Any]) -> list[str]:
@@ -414,6 +423,8 @@ def _marked(marker: str, text: str, attrs: str, what: str) -> list[str]:
 
 #: The label words of the quiz being written (set by to_markdown).
 _WORDS: ContextVar[dict[str, str]] = ContextVar("label_words", default={})
+#: The language of the quiz being written: the words its reader takes (or-words, true/false words).
+_LANGUAGE: ContextVar[str] = ContextVar("language", default="en")
 #: The shuffle the reader gives a question without ``shuffle=``: false when the quiz's settings
 #: say ``shuffle_answers: false`` (the Markdown reader's default), else the model's.
 _SHUFFLE_DEFAULT: ContextVar[bool] = ContextVar("shuffle_default", default=True)
@@ -439,13 +450,13 @@ def _safe_at_margin(lines: list[str]) -> bool:
     something new and at least one is not indented (else the reader's dedent would shift them)."""
     filled = [line for line in lines if line.strip()]
     return bool(filled) and any(not line[:1].isspace() for line in filled) \
-        and not any(_STARTS_SOMETHING.match(line) for line in filled)
+        and not any(_STARTS_SOMETHING.match(line) or S.starts_something(line) for line in filled)
 
 
 def _margin_block(text: str) -> list[str]:
     """A description at the left margin, unless a line of it would start a section or a question."""
     lines = text.split("\n")
-    if any(_MARKER_LINE.match(line) or _STARTS_SOMETHING.match(line) for line in lines):
+    if any(_MARKER_LINE.match(line) or _STARTS_SOMETHING.match(line) or S.starts_something(line) for line in lines):
         return [INDENT + line if line.strip() else "" for line in lines]
     return lines
 

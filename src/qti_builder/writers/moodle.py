@@ -12,9 +12,9 @@ one :class:`QuestionContext` method per kind, registered with its template in
 data. What a kind becomes:
 
 ==================  =====================================================================
-single_choice       multichoice, single, fraction 100/0
+single_choice       multichoice, single, fraction 100/0, numbered as the source (answernumbering)
 multiple_response   multichoice, not single, fractions from ``choice_scores()``
-true_false          truefalse, answers ``true``/``false``
+true_false          truefalse, answers ``true``/``false``; with labels of its own (O/X), multichoice
 short_answer        shortanswer (``*`` is Moodle's wildcard too)
 numerical           numerical, absolute tolerances, the unit as an optional unit
 essay               essay
@@ -38,13 +38,14 @@ from html import escape
 from typing import Any, ClassVar
 
 from ..content import plain_text, render_html
+from ..i18n import true_false_labels
 from ..media import MediaSet
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
-from .base import Document, KindAdapter, Output, Writer
+from .base import Document, KindAdapter, Output, Writer, text_shown
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
 #: must be within 0.001 points of one of them or of its negative (docs/lms-behaviour.md).
@@ -53,6 +54,13 @@ MOODLE_GRADES = (100, 90, 83.33333, 80, 75, 70, 66.66667, 60, 50, 40, 33.33333, 
 
 #: Model response formats -> Moodle ``responseformat`` values.
 ESSAY_FORMATS = {"editor": "editor", "plain": "plain", "monospaced": "monospaced"}
+
+#: Option numbering (the model's numbering styles) -> Moodle's ``answernumbering`` (qtype_multichoice's
+#: get_numbering_styles(): abc, ABCD, 123, iii, IIII, none). Moodle has no Hangul or Katakana
+#: numbering: those options are numbered 1. 2. 3. there, in the same order.
+ANSWER_NUMBERING = {None: "ABCD", "upper-alpha": "ABCD", "lower-alpha": "abc", "decimal": "123",
+                    "parenthesized-decimal": "123", "circled-decimal": "123", "hangul": "123",
+                    "hangul-consonant": "123", "katakana": "123"}
 
 #: Moodle's default penalty per wrong try; true/false uses 1 (its editing form fixes it there,
 #: a second try being a sure win) and a description scores nothing.
@@ -212,6 +220,9 @@ class QuestionContext:
             "idnumber": idnumber(self.quiz.id, q.id),
             "defaultgrade": q.points,
             "penalty": adapter.penalty,
+            # What students read: the shared passage, if any, above the question text (Moodle
+            # shows no category's description to students).
+            "questiontext": text_shown(q),
         }
         entry.update(adapter.context(self, q))
         if self.unstorable:
@@ -272,6 +283,7 @@ class QuestionContext:
             # "Select one or more:" tells students that several boxes may be ticked.
             "showstandardinstruction": 0 if single else 1,
             "shownumcorrect": not single,
+            "answernumbering": ANSWER_NUMBERING[q.numbering],
             "answers": [
                 {"fraction": self.fraction(scores[c.id], f"choice {c.id}"), "text": c.text, "feedback": c.feedback}
                 for c in q.choices
@@ -279,12 +291,26 @@ class QuestionContext:
         }
 
     def _true_false(self, q: TrueFalseQuestion) -> dict[str, Any]:
+        if q.labels:
+            return self._marked_true_false(q)
         answers = []
         for value, own in ((True, q.true_feedback), (False, q.false_feedback)):
             percent = 100.0 if value == q.answer else 0.0
             answers.append({"text": "true" if value else "false", "fraction": moodle_fraction(percent),
                             "feedback": self.answer_feedback(own, percent)})
         return {"answers": answers}
+
+    def _marked_true_false(self, q: TrueFalseQuestion) -> dict[str, Any]:
+        """A true/false question with choices of its own (``O``/``X``): Moodle's truefalse type
+        shows its own words (True/False in the user's language), so it is a single-choice
+        question of the two marks, unnumbered and in order, scored the same."""
+        answers = []
+        for label, value, own in zip(true_false_labels(self.quiz.language, q.labels), (True, False),
+                                     (q.true_feedback, q.false_feedback)):
+            percent = 100.0 if value == q.answer else 0.0
+            answers.append({"text": label, "fraction": moodle_fraction(percent), "feedback": own})
+        return {"template": "moodle/question_multichoice.xml.j2", "single": "true", "shuffle": "false",
+                "showstandardinstruction": 0, "shownumcorrect": False, "answernumbering": "none", "answers": answers}
 
     def _short_answer(self, q: ShortAnswerQuestion) -> dict[str, Any]:
         answers = [
@@ -386,7 +412,9 @@ class QuestionContext:
                 hint="give the question a whole multiple of its number of blanks as points, or change the mark in Moodle",
             )
         blanks = {b.id: self._embedded_answer(q, b, weight) for b in q.blanks}
-        return {"defaultgrade": weight * count, "cloze_text": cloze_text(q.stem, blanks, self.renames)}
+        # The passage's own "{1:" would be read as an embedded answer, as the stem's would.
+        passage = _EMBEDDED_START.sub("&#123;", render_html(q.passage, self.renames)) if q.passage else ""
+        return {"defaultgrade": weight * count, "cloze_text": passage + cloze_text(q.stem, blanks, self.renames)}
 
     def _embedded_answer(self, q: FillInBlankQuestion, blank: Blank, weight: int) -> str:
         if any(not a for a in [*blank.answers, *blank.options]):

@@ -236,7 +236,7 @@ def _multiple_response(quiz: Quiz, q: MultipleResponseQuestion) -> dict[str, Any
 
 
 def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> dict[str, Any]:
-    labels = true_false_labels(quiz.language)
+    labels = true_false_labels(quiz.language, q.labels)
     texts = (q.true_feedback, q.false_feedback)
     choices = [{"id": ident, "label": label, "feedback_id": f"{ident}_fb" if text else None}
                for ident, label, text in zip(TF_CHOICES, labels, texts)]

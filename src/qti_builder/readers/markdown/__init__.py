@@ -44,7 +44,9 @@ class _Reader:
         front, body_start = self._front_matter()
         if front is None:
             return None
-        description, sections = Scanner(self.lines, self.source.path, self.sink).scan(body_start)
+        language = front.get("language")
+        language = language if isinstance(language, str) else "en"
+        description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
         defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         settings = front.get("settings")
         if "shuffle" not in defaults and isinstance(settings, dict) and settings.get("shuffle_answers") is False:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
+from ... import vocabulary as V
 from . import syntax as S
 
 Attrs = dict[str, tuple[str, int]]  # name -> (value, column)
@@ -27,7 +28,9 @@ class Block:
     def text(self) -> str:
         first, rest = (self.lines[0], self.lines[1:]) if self.lines else ("", [])
         body = textwrap.dedent("\n".join(rest))
-        return (first.strip() + ("\n" + body if rest else "")).strip()
+        # A line break kept on purpose (two spaces at the end) stays, when a line follows.
+        kept = "  " if rest and first.endswith("  ") and first.strip() and body.strip() else ""
+        return (first.strip() + kept + ("\n" + body if rest else "")).strip()
 
     def find(self, pattern: re.Pattern[str]) -> list[tuple[int, int, re.Match[str]]]:
         """Each match of a one-line pattern in the block as written, with its line and column."""
@@ -40,11 +43,22 @@ class Block:
 
 @dataclass
 class Option:
+    #: The choice id: the letter for ``B)``, the letter at the same place for ``②``, ``나)``, ``(2)``.
     letter: str
     line: int
     text: Block
     attrs: Attrs = field(default_factory=dict)
     feedback: Block | None = None
+    #: The marker's numbering style (vocabulary.OPTION_STYLES), the marker as written and its place.
+    style: str = "upper-alpha"
+    marker: str = ""
+    ordinal: int = 0
+    column: int = 1
+
+    @property
+    def name(self) -> str:
+        """How messages name the option: as the source marks it (``B``, ``③``, ``가``)."""
+        return S.option_label(self.style, self.ordinal) if self.marker else self.letter
 
 
 @dataclass
@@ -85,6 +99,23 @@ class Question:
     items: list[Block] = field(default_factory=list)
     labels: list[Label] = field(default_factory=list)
     hidden: list[Hidden] = field(default_factory=list)
+    #: Shared passages and notes (``[3~4] 다음 글을 읽고 ...``, ``※ ...``) shown with the question.
+    passages: list[Block] = field(default_factory=list)
+    #: The section that holds it: its points per question (``각 2점``) and the type its title names.
+    section: "Section | None" = None
+    #: The raw lines read as options (with their line numbers), to put back into the question
+    #: text when they turn out to be sub-questions or statements.
+    option_lines: list[tuple[int, str]] = field(default_factory=list)
+    #: A ``<보기>`` box is open in the question text: statement lines keep their line breaks.
+    box: bool = False
+    #: An option marker the dialect does not take, or options after the answer, were reported
+    #: for this question: what follows from them is not reported again.
+    odd_marker: bool = False
+    misplaced: bool = False
+
+    @property
+    def style(self) -> str | None:
+        return self.options[0].style if self.options else None
 
     @property
     def kind(self) -> str | None:
@@ -108,6 +139,21 @@ class Section:
     children: list["Section"] = field(default_factory=list)
     #: Where the title starts on the heading line.
     title_column: int = 1
+    #: Points each question is worth (``(각 2점)`` in the title), and the type the title names.
+    each_points: float | None = None
+    kind: str | None = None
+
+
+@dataclass
+class Passage:
+    """A text shown with the questions numbered ``first`` to ``last`` (``[3~4] ...``), or, for a
+    note (``※ ...``, ``first`` None), with the next question."""
+
+    line: int
+    block: Block
+    first: int | None = None
+    last: int | None = None
+    seen: set[int] = field(default_factory=set)
 
 
 @dataclass(frozen=True)
@@ -137,13 +183,19 @@ class Scanner:
     question written without its number is found only when its options or answer arrive, and is
     then re-read from its first line as the question it was meant to be, so that one slip gives
     one error rather than a cascade of wrong ones.
+
+    A labelled block (an answer, an explanation, ...) ends where anything that looks like
+    structure starts: a question in any numbering form, an option, a label, a heading, an exam
+    section marker (``Ⅱ. 단답형``), a shared passage (``[3~4] ...``) or a note (``※ ...``). None of
+    them is ever read as the block's text.
     """
 
-    def __init__(self, lines: list[str], path: str, sink: DiagnosticSink) -> None:
+    def __init__(self, lines: list[str], path: str, sink: DiagnosticSink, language: str = "en") -> None:
         self.lines = lines
         self.path = path
         self.sink = sink
         self.reported: set[tuple[str, int, int]] = set()
+        self.dialect = S.dialect(language)
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
         # Lines read again after a recovery must not report twice.
@@ -158,17 +210,24 @@ class Scanner:
         self.stack: list[Section] = []
         self.question: Question | None = None
         self.current = self.description
-        self.mode = "text"  # text | stem | option | items | label
+        self.mode = "text"  # text | stem | option | items | label | passage
         self.fence: str | None = None
         self.fence_line = 0
         #: The line of the last recovery: each one starts further down, so reading always ends.
         self.recovered = 0
+        #: How the first question is numbered ("." for ``1.``, ")" for ``1)``, ...): under a quiz
+        #: numbered ``1.``, ``1) 2) 3)`` inside a question are its options.
+        self.form: str | None = None
+        #: Passages whose questions are still to come, and notes for the next question.
+        self.passages: list[Passage] = []
+        self.finished: list[Passage] = []
         index = start
         while index < len(self.lines):
             index = self._line(index)
         if self.fence:
             self.error("QB108", f"code fence {self.fence} is never closed", self.fence_line,
                        hint=f"add a closing line {self.fence} after the code")
+        self._close_passages()
         self._check_introductions(self.description, "the quiz description", self.roots)
         return self.description, self.roots
 
@@ -205,18 +264,23 @@ class Scanner:
         heading = None if indented else S.HEADING.match(line)
         if heading:
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
-            section = Section(len(heading.group(1)), lineno, title, attrs, Block(lineno + 1, 1), title_column=heading.start(2) + 1)
-            while self.stack and self.stack[-1].level >= section.level:
-                self.stack.pop()
-            (self.stack[-1].children if self.stack else self.roots).append(section)
-            self.stack.append(section)
-            self.question, self.current, self.mode = None, section.intro, "text"
+            self._open_section(len(heading.group(1)), lineno, title, attrs, heading.start(2) + 1)
             return index + 1
 
-        start_q = None if indented else S.QUESTION.match(line)
+        question = self.question
+        mode = self.mode
+        decimal = question is not None and mode in ("stem", "option") and self.form != ")" and question.kind not in S.ITEM_KINDS
+        marks = [] if indented else S.option_marks(line, decimal=decimal)
+        if marks and marks[0].style == "decimal" and question is not None:
+            # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
+            numbered = [o for o in question.options if o.style == "decimal"]
+            if marks[0].ordinal != len(numbered) + 1 or (question.options and question.style != "decimal"):
+                marks = []
+        start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
         if start_q:
-            stem, attrs = self.attrs(start_q.group(2), lineno, start_q.start(2), S.QUESTION_ATTRIBUTES)
-            self._open_question(lineno, int(start_q.group(1)), Block(lineno, start_q.start(2) + 1, [stem]), attrs)
+            stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
+            self.form = self.form or start_q.form
+            self._open_question(lineno, start_q.number, Block(lineno, start_q.text_offset + 1, [stem]), attrs)
             return index + 1
         long_q = None if indented else S.LONG_NUMBER.match(line)
         if long_q:
@@ -230,11 +294,27 @@ class Scanner:
             self._open_question(lineno, int(digits), Block(lineno, long_q.start(2) + 1, [stem]), attrs)
             return index + 1
 
-        question = self.question
-        if question is None:
+        section = None if indented else S.section_marker(line, latin=mode in ("text", "label", "passage"))
+        if section and mode == "stem" and not self._section_in_text(line, section[0]):
+            section = None  # ``Ⅰ. ... Ⅱ. ...`` listed in a question's text
+        if section:
+            if not (mode == "option" and marks):
+                title, offset = section
+                title, attrs = self.attrs(title, lineno, offset, S.SECTION_ATTRIBUTES)
+                self._open_section(7, lineno, title, attrs, offset + 1)
+                return index + 1
+        passage = None if indented else S.passage_marker(line)
+        if passage:
+            first, last, _ = passage
+            self._open_passage(Passage(lineno, Block(lineno, 1, [line]), first, last))
+            return index + 1
+        if not indented and mode == "label" and S.note_line(line):
+            self._open_passage(Passage(lineno, Block(lineno, 1, [line])))
+            return index + 1
+
+        if question is None or mode == "passage":
             return self._outside_question(index)
 
-        mode = self.mode
         item = S.ITEM.match(line) if not indented and question.kind in S.ITEM_KINDS and mode in ("stem", "items") else None
         if item:
             block = Block(lineno, item.start(1) + 1, [item.group(1)])
@@ -242,26 +322,31 @@ class Scanner:
             self.current, self.mode = block, "items"
             return index + 1
 
-        option = S.OPTION.match(line) if not indented and question.kind not in S.ITEM_KINDS else None
-        if option and mode == "label":
-            # Options after an answer: the question they belong to may have lost its number.
-            found = self._paragraph(self.current, skip_first=True, asked_only=True)
-            if found is not None:
-                return self._missing_number(found, self.current, _block_above(question))
-        if option and mode == "label" and question.kind is None and not question.options:
-            self.error("QB134", "options come before the answer and the other labelled blocks", lineno,
-                       hint="move the options up; in a model answer, indent a line that starts like 'A)'")
-            option = None
-        if option and mode != "label":
-            text, attrs = self.attrs(option.group(2), lineno, option.start(2), S.OPTION_ATTRIBUTES)
-            opt = Option(option.group(1).upper(), lineno, Block(lineno, option.start(2) + 1, [text]), attrs)
-            question.options.append(opt)
-            self.current, self.mode = opt.text, "option"
+        if marks and mode == "label":
+            after = self._option_after_label(question, marks, line, lineno)
+            if after is not None:
+                return after
+            marks = []
+        if mode == "stem" and not indented and not question.options and self._roman_statement(line, index):
+            # ``I. ... II. ... III. ...`` before the options: statements of the question.
+            self.current.lines.append(_hard_break(line))
+            return index + 1
+        if marks and mode == "stem" and question.box and marks[0].style in V.STATEMENT_STYLES and not question.options:
+            # A statement of a <보기> box: it stays in the question text, on a line of its own.
+            self.current.lines.append(_hard_break(line))
+            return index + 1
+        if marks and mode != "label":
+            self._options(question, marks, line, lineno)
+            return index + 1
+        odd = None if indented or mode not in ("stem", "option") else S.UNSUPPORTED_OPTION.match(line)
+        if odd and self._odd_option(question, odd, line, index):
             return index + 1
 
-        label = S.LABEL.match(line.strip())
+        label = S.read_label(line.strip())
+        if label is not None and not (label.spaced or label.name in S.QUESTION_LABELS or label.name in S.CHOICE_LABELS):
+            label = None  # ``Note:text``, ``https://...``: text
         if label and not indented and mode == "label":
-            found = self._repeated_label(question, _label_name(label))
+            found = self._repeated_label(question, label.name)
             if found is not None:
                 return self._missing_number(found, self.current, _block_above(question))
         taken = self._label(question, label, line, lineno, indented, mode) if label else None
@@ -269,7 +354,7 @@ class Scanner:
             self.current, self.mode = taken[0] or self.current, taken[1]
             return index + 1
 
-        disguised = S.disguised_label(line) if _depth(line) < 4 else None
+        disguised = S.disguised_label(line, self.dialect.labels) if _depth(line) < 4 else None
         if disguised and mode != "text":
             name, role, how = disguised
             where = "text after the options" if mode in ("option", "items") and not indented else _continues(question, mode)
@@ -277,24 +362,116 @@ class Scanner:
             if mode in ("option", "items") and not indented:
                 return index + 1  # reported as QB148 (the question has no answer) or dropped with it
         if mode in ("option", "items") and line.strip() and not indented:
-            where = f"option {question.options[-1].letter}" if mode == "option" else "the last item"
+            where = f"option {question.options[-1].name}" if mode == "option" else "the last item"
             if line.rstrip().endswith(QUESTION_MARKS) and lineno > self.recovered:
                 return self._missing_number(_Paragraph(0, lineno, True, False), None, f"{where} above")
             self.error("QB117", "text after the options that belongs to no option or label", lineno,
                        hint=f"indent it to continue {where}, or start it with a label such as 'Explanation:'")
             return index + 1
         if label and indented and mode in ("stem", "option", "items") and _depth(line) < 4:
-            known = S.QUESTION_LABELS.get(_label_name(label))
+            known = self.dialect.labels.get(label.name)
             if known:
-                question.hidden.append(Hidden(known, label.group(1).strip(), lineno, _depth(line) + 1, _continues(question, mode)))
+                question.hidden.append(Hidden(known, label.raw, lineno, _depth(line) + 1, _continues(question, mode)))
+        if mode == "stem" and not indented and S.BOX.match(line):
+            # A <보기> box: it and its statements keep their lines.
+            question.box = True
+            if self.current.lines and self.current.lines[-1].strip():
+                self.current.lines[-1] = _hard_break(self.current.lines[-1])
+            line = _hard_break(line)
+        elif mode == "stem" and question.box and line.strip() and not indented:
+            line = _hard_break(line)
+        elif mode == "option":
+            question.option_lines.append((lineno, line))
         self.current.lines.append(line)
         return index + 1
+
+    def _roman_statement(self, line: str, index: int) -> bool:
+        """``I.``, ``II.``, ... statements: ``II.`` and past it always, ``I.`` (an option letter
+        too) when ``II.`` follows it, ``V.`` and ``X.`` when they follow ``IV.`` and ``IX.``."""
+        found = S.ROMAN_STATEMENT.match(line)
+        if not found:
+            return False
+        numeral = found.group(1)
+        if len(numeral) > 1:
+            return True
+        position = V.ROMAN_STATEMENTS.index(numeral)
+        before = S.ROMAN_STATEMENT.match(self.current.lines[-1]) if self.current.lines else None
+        after = S.ROMAN_STATEMENT.match(next((l for l in self.lines[index + 1:] if l.strip()), ""))
+        return bool(before and position and before.group(1) == V.ROMAN_STATEMENTS[position - 1]) or \
+            bool(after and position + 1 < len(V.ROMAN_STATEMENTS) and after.group(1) == V.ROMAN_STATEMENTS[position + 1])
+
+    # -- sections, passages and notes ---------------------------------------------------------------
+
+    def _section_in_text(self, line: str, title: str) -> bool:
+        """In a question's text, a Roman numeral starts a section only when its title says what
+        the section holds (``Ⅱ. 단답형``, ``II. Essay (5 points each)``); a bracketed kind
+        (``[단답형]``) or a bullet (``■``) always does."""
+        if line[:1] in V.SECTION_BULLETS or line[:1] in V.OPEN_BRACKETS:
+            return True
+        return self.dialect.section_kind(title) is not None or S.points_in(title, S.EACH_POINTS) is not None
+
+    def _open_section(self, level: int, lineno: int, title: str, attrs: Attrs, column: int) -> None:
+        """A heading (levels 1-6), or an exam paper's section marker (level 7: below any heading,
+        beside the marker before it). Points for each question in its title (``(각 2점)``) are
+        read out of it."""
+        each = S.points_in(title, S.EACH_POINTS)
+        kind = self.dialect.section_kind(title)
+        if each:
+            title = (title[: each[1]] + title[each[2]:]).strip()
+        self._close_passages()
+        section = Section(level, lineno, title, attrs, Block(lineno + 1, 1), title_column=column,
+                          each_points=each[0] if each else None, kind=kind)
+        while self.stack and self.stack[-1].level >= section.level:
+            self.stack.pop()
+        (self.stack[-1].children if self.stack else self.roots).append(section)
+        self.stack.append(section)
+        self.question, self.current, self.mode = None, section.intro, "text"
+
+    def _open_passage(self, passage: Passage) -> None:
+        """A shared passage or a note: text shown with the questions it names (a note: the next
+        one), read until a question starts."""
+        if passage.first is not None:
+            self._close_passages()
+        self.passages.append(passage)
+        self.question, self.current, self.mode = None, passage.block, "passage"
+
+    def _close_passages(self) -> None:
+        """Passages whose questions did not all come: each is reported at its marker."""
+        for passage in self.passages:
+            self._check_passage(passage)
+        self.passages = []
+
+    def _check_passage(self, passage: Passage) -> None:
+        if passage.first is None:
+            if not passage.seen:
+                self.error("QB178", "this note is followed by no question, so no question shows it", passage.line,
+                           hint="put the note right before the question it is about, or in the section's introduction")
+            return
+        assert passage.last is not None
+        missing = [n for n in range(passage.first, passage.last + 1) if n not in passage.seen]
+        if missing:
+            self.error("QB178", f"the passage for questions {passage.first} to {passage.last} is not followed by question "
+                       f"{missing[0]}", passage.line,
+                       hint=f"number the questions after the passage {passage.first} to {passage.last}, or change the "
+                            f"range '[{passage.first}~{passage.last}]' to the questions it is for")
 
     def _open_question(self, lineno: int, number: int, stem: Block, attrs: Attrs) -> None:
         question = Question(lineno, attrs, stem, number)
         if not self.stack:
             self.stack.append(Section(1, lineno, "", {}, Block(lineno, 1)))
             self.roots.append(self.stack[-1])
+        question.section = self.stack[-1]
+        for passage in list(self.passages):
+            if passage.first is None:
+                question.passages.append(passage.block)
+                passage.seen.add(number)
+                self.passages.remove(passage)
+            elif passage.first <= number <= (passage.last or 0):
+                question.passages.append(passage.block)
+                passage.seen.add(number)
+            else:
+                self._check_passage(passage)
+                self.passages.remove(passage)
         self.stack[-1].questions.append(question)
         self.question, self.current, self.mode = question, question.stem, "stem"
 
@@ -302,43 +479,143 @@ class Scanner:
         questions = self.stack[-1].questions if self.stack else []
         return questions[-1].number + 1 if questions else 1
 
+    # -- options ---------------------------------------------------------------------------------
+
+    def _options(self, question: Question, marks: list[S.OptionMark], line: str, lineno: int) -> None:
+        """One option, or several on one line (``① 서울 ② 부산``), in the question's one style."""
+        if question.options and marks[0].style != question.style:
+            if question.style in V.STATEMENT_STYLES and all(o.style == question.style for o in question.options):
+                # ``ㄱ. ... ㄴ. ...`` then ``① ㄱ ② ㄱ, ㄴ``: the first were statements of the question.
+                self._fold_options(question)
+            elif not question.odd_marker:
+                question.odd_marker = True
+                first = question.options[0]
+                self.error("QB179", f"option {marks[0].marker} is marked in another style than option {first.marker} "
+                           "above it: a question's options are marked one way", lineno, marks[0].start + 1,
+                           hint=f"mark every option of the question like the first, "
+                                f"'{S.option_label(first.style, len(question.options) + 1)}"
+                                f"{'' if first.style == 'circled-decimal' else first.marker[-1:]} ...'")
+        question.option_lines.append((lineno, line))
+        for mark in marks:
+            raw = line[mark.text_start: mark.text_end]
+            text, attrs = self.attrs(raw, lineno, mark.text_start, S.OPTION_ATTRIBUTES)
+            option = Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), attrs, None,
+                            mark.style, mark.marker, mark.ordinal, mark.start + 1)
+            question.options.append(option)
+        self.current, self.mode = question.options[-1].text, "option"
+
+    def _fold_options(self, question: Question) -> None:
+        """Options that were statements of the question text: back into it, each on its line."""
+        lines = [text for _, text in question.option_lines]
+        _break_last(question.stem.lines)
+        question.stem.lines.extend(_hard_break(text) if text.strip() and not text[:1].isspace() else text for text in lines)
+        question.options.clear()
+        question.option_lines.clear()
+
+    def _option_after_label(self, question: Question, marks: list[S.OptionMark], line: str, lineno: int) -> int | None:
+        """An option-shaped line after a label: a question that lost its number, an enumeration in
+        a model answer or an explanation that discusses the options, or options written after the
+        answer (QB134). The index of the next line to read, or None to read it as a label's text."""
+        found = self._paragraph(self.current, skip_first=True, asked_only=True)
+        if found is not None:
+            return self._missing_number(found, self.current, _block_above(question))
+        last = question.labels[-1]
+        used = {o.marker for o in question.options}
+        commentary = last.role != "answer" and question.options and all(m.style == question.style and m.marker in used for m in marks)
+        # No options to come: a typed question without options, or one with a model answer.
+        open_ended = not question.options and (
+            (question.kind is not None and question.kind not in S.OPTION_KINDS)
+            or any(l.role == "answer" and l.name.lower() in self.dialect.model_answer_labels for l in question.labels))
+        model = last.role == "grading" or (open_ended if last.role != "answer" else
+                                           last.name.lower() in self.dialect.model_answer_labels or open_ended)
+        if commentary or model:
+            # Its lines keep their line breaks, as written.
+            if self.current.lines and self.current.lines[-1].strip():
+                self.current.lines[-1] = _hard_break(self.current.lines[-1])
+            self.current.lines.append(line)
+            return lineno
+        question.misplaced = True
+        self.error("QB134", "options come before the answer and the other labelled blocks", lineno, marks[0].start + 1,
+                   hint=f"move the options up; to keep a line that starts like '{marks[0].marker}' in the "
+                        f"'{last.name}:' block, indent it")
+        return lineno
+
+    def _odd_option(self, question: Question, odd: re.Match[str], line: str, index: int) -> bool:
+        """A line that looks like an option with a marker the dialect does not take (``A: text``,
+        ``❶ text``): in a run of two or more (or after the options), one error per question, and
+        the line read as the option it was meant to be, so the answer that names it reads."""
+        lineno = index + 1
+        following = next((l for l in self.lines[index + 1:] if l.strip()), "")
+        if not (question.options or question.odd_marker or S.UNSUPPORTED_OPTION.match(following)):
+            return False
+        kind = next(k for k in ("colon", "dash", "bracket", "angle", "dingbat", "roman") if odd.group(k))
+        char = odd.group(kind)
+        marker = line[: odd.end(kind) + (1 if kind in ("bracket", "angle", "roman") else 0)].strip()
+        if kind == "colon":
+            marker = line[: line.index(char) + 1] + ":"
+        if not question.odd_marker:
+            question.odd_marker = True
+            self.error("QB180", f"'{marker}' is not an option marker qti-builder reads", lineno, 1,
+                       hint="write options as 'A) text' (or 'A.', '(A)'), '① text', '(1) text', '가) text', 'ㄱ. text' "
+                            "or 'ア) text', one style per question (docs/source-format.md#exam-paper-conventions)")
+        if kind == "dingbat":
+            ordinal = V.OPTION_STYLES["circled-decimal"].index(V.DINGBAT_CIRCLED[char]) + 1
+            style = "circled-decimal"
+        elif char.isdigit():
+            ordinal, style = int(char), "parenthesized-decimal"
+        elif kind == "roman":
+            ordinal, style = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii").index(char) + 1, "lower-alpha"
+        else:
+            ordinal, style = ord(char.upper()) - ord("A") + 1, "upper-alpha" if char.isupper() else "lower-alpha"
+        text_start = odd.end(kind) + 1
+        rest = line[text_start:].lstrip(" :：-–—>])")
+        text_start = len(line) - len(rest)
+        mark = S.OptionMark(style, marker, ordinal, 0, text_start, len(line.rstrip()))
+        self._options(question, [mark], line, lineno)
+        return True
+
     # -- text outside any question ----------------------------------------------------------------
 
     def _outside_question(self, index: int) -> int:
-        """A line of the quiz description or of a section introduction: text students see, so an
-        answer or an explanation must never land there."""
+        """A line of the quiz description, a section introduction or a shared passage: text
+        students see, so an answer or an explanation must never land there."""
         line, lineno = self.lines[index], index + 1
         block = self.current
         section = self.stack[-1] if self.stack and block is self.stack[-1].intro else None
-        where = "the section introduction" if section else "the quiz description"
-        label = None if line[:1] in (" ", "\t") else S.LABEL.match(line.strip())
-        name = _label_name(label) if label else ""
+        where = "the shared passage" if self.mode == "passage" else "the section introduction" if section else "the quiz description"
+        label = None if line[:1] in (" ", "\t") else S.read_label(line.strip())
+        name = label.name if label and label.spaced else ""
         role = S.QUESTION_LABELS.get(name) or S.CHOICE_LABELS.get(name)
         if label and role:
             asked = self._paragraph(block, skip_first=False, asked_only=True)
             if asked is not None:
                 return self._missing_number(asked, block, where)
             if section is not None and section.title.endswith(QUESTION_MARKS) and section.line > self.recovered:
-                return self._heading_question(section, label.group(1).strip())
-            found = self._paragraph(block, skip_first=False, asked_only=False, any_paragraph=role == "answer")
+                return self._heading_question(section, label.raw)
+            # In a passage, text is the passage's: only a paragraph that asks, or has options, is a
+            # question that lost its number.
+            found = self._paragraph(block, skip_first=False, asked_only=False,
+                                    any_paragraph=role == "answer" and self.mode != "passage")
             if found is not None:
                 return self._missing_number(found, block, where)
             if section is not None and not block.text() and section.line > self.recovered:
-                return self._heading_question(section, label.group(1).strip())
-            raw = label.group(1).strip()
+                return self._heading_question(section, label.raw)
+            raw = label.raw
             self.error("QB145", f"'{raw}:' outside a question: {where} would show it to students", lineno, 1,
                        hint=f"labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
                             f"to show the words themselves, write '{raw}\\:'")
-        elif label and suggest(name, list(S.QUESTION_LABELS), cutoff=0.8):
-            raw = label.group(1).strip()
-            close = suggest(name, list(S.QUESTION_LABELS), cutoff=0.8)
+        elif label and label.spaced and suggest(name, list(self.dialect.labels), cutoff=0.8):
+            raw = label.raw
+            close = suggest(name, list(self.dialect.labels), cutoff=0.8)
             self.error("QB115", f"unknown label '{raw}'{close}", lineno, 1,
                        hint=f"write '{close.split(chr(39))[1].capitalize()}:' after a numbered question such as '1. ...'; "
                             "outside a question, text is shown to students")
-        elif S.OPTION.match(line):
+        elif S.option_marks(line) and self.mode != "passage":
             asked = self._paragraph(block, skip_first=False, asked_only=True)
             if asked is not None:
                 return self._missing_number(asked, block, where)
+        if S.note_line(line):
+            _break_last(block.lines)  # each ``※`` instruction on its own line
         block.lines.append(line)
         return index + 1
 
@@ -358,8 +635,11 @@ class Scanner:
                               if not (d.code == "QB109" and d.span and d.span.path == self.path and d.span.line == section.line)]
         self.recovered = section.line
         heading = S.HEADING.match(self.lines[section.line - 1])
-        assert heading is not None
-        stem, attrs = self.attrs(heading.group(2), section.line, heading.start(2), S.QUESTION_ATTRIBUTES)
+        if heading is None:  # an exam section marker: its whole line
+            text, offset = self.lines[section.line - 1].strip(), 0
+        else:
+            text, offset = heading.group(2), heading.start(2)
+        stem, attrs = self.attrs(text, section.line, offset, S.QUESTION_ATTRIBUTES)
         self._open_question(section.line, number, Block(section.line, section.title_column, [stem]), attrs)
         return section.line  # the line after the heading, read again as the question's
 
@@ -368,7 +648,7 @@ class Scanner:
     def _repeated_label(self, question: Question, name: str) -> _Paragraph | None:
         """A label the question already has, after a paragraph: likely the next question's, whose
         number is missing."""
-        role = S.QUESTION_LABELS.get(name)
+        role = self.dialect.labels.get(name)
         if role is None or question.label(role) is None:
             return None
         if role == "answer" and question.kind in S.MULTI_ANSWER_KINDS:
@@ -419,22 +699,32 @@ class Scanner:
         return paragraph.line  # the line after the paragraph's first
 
     def _label(
-        self, question: Question, label: re.Match[str], line: str, lineno: int, indented: bool, mode: str
+        self, question: Question, label: S.LabelLine, line: str, lineno: int, indented: bool, mode: str
     ) -> tuple[Block | None, str] | None:
         """Handle a ``Name: value`` line: the block that continues after it (None: unchanged) and the
         new mode, or None when the line is ordinary content."""
-        raw = label.group(1).strip()
-        scored = S.LABEL_SCORE.match(raw)
-        name = (scored.group(1) if scored else raw).strip().lower()
+        raw, name = label.raw, label.name
         col = len(line) - len(line.lstrip()) + 1
-        value_col = col + (label.start(2) if label.group(2) is not None else len(line.strip()))
-        block = Block(lineno, value_col, [label.group(2) or ""])
+        block = Block(lineno, col + label.value_offset, [label.value])
+        labels, choice_labels = self.dialect.labels, self.dialect.choice_labels
+        if name not in labels and name not in choice_labels and (name in S.QUESTION_LABELS or name in S.CHOICE_LABELS) \
+                and not indented:
+            # Another language's label: read as that label, and said so once.
+            lang = V.label_language(name)
+            code = next((c for c, l in V.LANGUAGES.items() if l is lang), "en")
+            self.error("QB181", f"'{raw}' is the {lang.name if lang else 'other'} label for the "
+                       f"{_ROLE_WORDS.get(S.QUESTION_LABELS.get(name) or 'feedback', 'answer')}, but the quiz's language is "
+                       f"'{self.dialect.language}'", lineno, col,
+                       hint=f"add 'language: {code}' to the front matter (the quiz's labels are then read in that language "
+                            "as well as English and Korean), or write the English label")
+            labels, choice_labels = S.QUESTION_LABELS, S.CHOICE_LABELS
+            question.misplaced = True  # its answer may be in that language's words too
 
-        if indented and name in S.CHOICE_LABELS:
+        if indented and name in choice_labels:
             if mode == "option":
                 target = question.options[-1]
                 if target.feedback is not None:
-                    self.error("QB116", f"a second feedback for option {target.letter}", lineno, col,
+                    self.error("QB116", f"a second feedback for option {target.name}", lineno, col,
                                hint="an option has one 'Feedback:'; merge the two into one block")
                 target.feedback = block
                 return block, mode
@@ -447,27 +737,30 @@ class Scanner:
                 return block, mode
         if indented:
             return None
-        if name in S.QUESTION_LABELS:
-            role = S.QUESTION_LABELS[name]
+        if name in labels:
+            role = labels[name]
             if role != "answer" and question.label(role):
                 self.error("QB116", f"a second '{raw}' block in one question", lineno, col,
                            hint=f"merge the two '{raw}:' blocks into one; if a new question starts between them, number it")
-            question.labels.append(Label(role, raw, lineno, col, block, float(scored.group(2)) if scored else None))
+            question.labels.append(Label(role, raw, lineno, col, block, label.score))
             return block, "label"
-        if name in S.CHOICE_LABELS and mode == "option":
-            self.error("QB136", f"'{raw}:' must be indented to belong to option {question.options[-1].letter}", lineno, col,
+        if name in choice_labels and mode == "option":
+            self.error("QB136", f"'{raw}:' must be indented to belong to option {question.options[-1].name}", lineno, col,
                        hint="indent it by a few spaces; for feedback on the whole question use 'Explanation:'")
             return None, mode
+        if not label.spaced:
+            return None  # ``Note:text`` is text
         strict = mode in ("option", "items")
-        close = suggest(name, list(S.QUESTION_LABELS), cutoff=0.6 if strict else 0.8)
+        close = suggest(name, list(labels), cutoff=0.6 if strict else 0.8)
         if strict or close:
-            meant = f"write '{close.split(chr(39))[1].capitalize()}:'; " if close else "indent the line to continue the option, or use a "
-            self.error("QB115", f"unknown label '{raw}'{close}", lineno, col, hint=meant + "labels: " + ", ".join(_label_names()))
+            meant = f"write '{_capital(close.split(chr(39))[1])}:'; " if close else "indent the line to continue the option, or use a "
+            self.error("QB115", f"unknown label '{raw}'{close}", lineno, col,
+                       hint=meant + "labels: " + ", ".join(_label_names(self.dialect)))
             if close:
                 # Read on as the label it was meant to be, so the question does not also lack its answer.
-                role = S.QUESTION_LABELS[close.split("'")[1]]
+                role = labels[close.split("'")[1]]
                 if role == "answer" or not question.label(role):
-                    question.labels.append(Label(role, raw, lineno, col, block, float(scored.group(2)) if scored else None))
+                    question.labels.append(Label(role, raw, lineno, col, block, label.score))
                     return block, "label"
             return None, mode
         return None
@@ -520,7 +813,7 @@ def _paragraphs(block: Block, skip_first: bool) -> list[_Paragraph]:
             blank_before, inside = True, False
             continue
         at_margin = line[:1] not in (" ", "\t")
-        if at_margin and S.OPTION.match(line):
+        if at_margin and S.option_marks(line) and not line.rstrip().endswith(QUESTION_MARKS):
             if starts:
                 starts[-1] = (starts[-1][0], starts[-1][1], True)
             inside = False
@@ -533,16 +826,10 @@ def _paragraphs(block: Block, skip_first: bool) -> list[_Paragraph]:
     return [_Paragraph(i, block.line + i, asks, options) for i, asks, options in starts]
 
 
-def _label_name(label: re.Match[str]) -> str:
-    raw = label.group(1).strip()
-    scored = S.LABEL_SCORE.match(raw)
-    return (scored.group(1) if scored else raw).strip().lower()
-
-
 def _continues(question: Question, mode: str) -> str:
     """What a line read in ``mode`` continues, in words."""
     if mode == "option":
-        return f"part of option {question.options[-1].letter}"
+        return f"part of option {question.options[-1].name}"
     if mode == "label" and question.labels:
         return f"part of the '{question.labels[-1].name}:' block"
     return {"stem": "part of the question text", "items": "part of the last item"}.get(mode, "text")
@@ -556,5 +843,34 @@ def _depth(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _label_names() -> list[str]:
-    return [name.capitalize() if name.isascii() else name for name in S.QUESTION_LABELS]
+def _label_names(dialect: S.Dialect) -> list[str]:
+    """One label per role in each language the quiz reads (English, Korean, its own)."""
+    names: list[str] = []
+    for lang in V.active(dialect.language):
+        roles: set[str] = set()
+        for name, role in lang.labels.items():
+            if role != "feedback" and role not in roles:
+                roles.add(role)
+                names.append(_capital(name))
+    return names
+
+
+def _capital(name: str) -> str:
+    return name.capitalize() if name.isascii() else name
+
+
+def _break_last(lines: list[str]) -> None:
+    """The last line of a block keeps its line break before the lines added after it."""
+    if lines and lines[-1].strip():
+        lines[-1] = _hard_break(lines[-1])
+
+
+def _hard_break(line: str) -> str:
+    """A line that keeps its line break in Markdown (two spaces at its end)."""
+    return line.rstrip() + "  "
+
+
+#: Roles in words, for messages.
+_ROLE_WORDS = {"answer": "answer", "explanation": "explanation", "correct": "correct feedback",
+               "incorrect": "incorrect feedback", "partially_correct": "partially correct feedback",
+               "grading": "marking scheme", "feedback": "feedback"}

@@ -8,13 +8,15 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
-from ...i18n import TRUE_FALSE, true_false_labels
+from ... import vocabulary as V
+from ...i18n import true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
-from .blocks import Block, Label, Question
+from .blocks import Block, Label, Option, Question
 
 
 class QuestionBuilder:
@@ -22,7 +24,9 @@ class QuestionBuilder:
         self.source = source
         self.sink = sink
         self.defaults = defaults
-        #: True/false words: the dialect's, and the quiz language's own labels (``Vrai``, ``Faux``).
+        self.dialect = S.dialect(language)
+        #: True/false words of ``type=true_false``: every language's, and the quiz language's own
+        #: labels (``Vrai``, ``Faux``).
         true_label, false_label = true_false_labels(language)
         self.true_words = S.TRUE_WORDS + (true_label.lower(),)
         self.false_words = S.FALSE_WORDS + (false_label.lower(),)
@@ -35,13 +39,20 @@ class QuestionBuilder:
 
     def build(self, q: Question, loc: Loc) -> dict[str, Any]:
         self.source.at(loc, q.line)
+        stated = self._stem_points(q)
+        self._sub_questions(q)
         stem = q.stem.text()
         data: dict[str, Any] = {"id": "q" + digest(stem), "stem": stem}
         self.source.at(loc + ("stem",), q.stem.line, q.stem.column)
         if not stem:
             self.error("QB130", "the question has no text", q.line, hint="write the question after the number: '1. What is ...?'")
+        passage = "\n\n".join(block.text() for block in q.passages if block.text())
+        if passage:
+            data["passage"] = passage
+            self.source.at(loc + ("passage",), q.passages[0].line, q.passages[0].column)
         hidden = self._hidden_labels(q)
-        kind = q.kind or self._infer(q, report=not hidden)
+        reading = Reading()
+        kind = q.kind or self._infer(q, reading, report=not hidden and not q.misplaced)
         if q.kind is None and kind not in (None, "fill_in_blank"):
             self._visible_blanks(q)
         if kind is None:
@@ -59,22 +70,146 @@ class QuestionBuilder:
                 continue
             data[key] = [t.strip() for t in value.split(",") if t.strip()] if key in S.LIST_ATTRIBUTES else value
             self.source.at(loc + (key,), q.line, col)
+        self._points(q, kind, stated, loc, data)
         for key, value in self.defaults.items():
             if key in S.COMMON_ATTRIBUTES + S.KIND_ATTRIBUTES[kind] and kind != "text_only":
                 data.setdefault(key, value)
         self._feedback(q, loc, data)
         self._check_labels(q, kind)
+        self._attribute_like_answers(q, kind)
         if not hidden:
-            BUILDERS[kind](self, q, loc, data)
+            if reading.data:
+                data.update(reading.data)
+            if reading.stem is not None:
+                data["stem"] = reading.stem
+            if not reading.complete:
+                BUILDERS[kind](self, q, loc, data)
+            if kind == "true_false" and "answer" in data:
+                self._true_false_marks(q, data)
+        self._grading(q, kind, loc, data)
         if q.kind is None and kind == "essay":
             self._doubtful_essay(q)
         return data
 
+    # -- exam-paper forms -------------------------------------------------------------------------
+
+    def _stem_points(self, q: Question) -> tuple[float, int, int] | None:
+        """Points written in the question's first line, ``(3점)``, ``[2점]``, ``(3 points)``: read
+        and taken out of the text (the last line of the text when the first has none)."""
+        for index in (0, len(q.stem.lines) - 1):
+            if index >= len(q.stem.lines):
+                continue
+            line = q.stem.lines[index]
+            found = S.points_in(line.rstrip())
+            if found:
+                value, start, end = found
+                q.stem.lines[index] = line[:start].rstrip() + line[end:]
+                column = (q.stem.column if index == 0 else 1) + start + (len(line[start:]) - len(line[start:].lstrip()))
+                return value, q.stem.line + index, column
+        return None
+
+    def _points(self, q: Question, kind: str, stated: tuple[float, int, int] | None, loc: Loc, data: dict[str, Any]) -> None:
+        """The points: ``points=`` on the question line, else those written in its text, else its
+        section's ``(각 2점)``, else the front matter's."""
+        if stated is None:
+            each = _section_points(q.section)
+            if each is not None and "points" not in data and kind != "text_only":
+                data["points"] = each
+            return
+        value, line, column = stated
+        if "points" in data:
+            given = data["points"]
+            try:
+                same = float(given) == value
+            except ValueError:
+                same = False
+            if not same:
+                self.error("QB184", f"the question's text says it is worth {value:g} points, but its points= says {given}",
+                           line, column, hint="keep one of the two: remove the points from the text or the points= attribute")
+            return
+        data["points"] = value
+        self.source.at(loc + ("points",), line, column)
+
+    def _sub_questions(self, q: Question) -> None:
+        """Options that are parts of the question, not choices: ``(1) ... (2) ...`` in a question
+        whose answer is a model answer (``모범답안:``), or that is typed as another kind than a
+        choice question. They go back into the question text, each on its own line. Letters
+        (``A)``) stay options, and a type without options reports them (QB132)."""
+        if not q.options or q.options[0].style in ("upper-alpha",):
+            return
+        answer = q.label("answer")
+        model = answer is not None and answer.name.lower() in self.dialect.model_answer_labels
+        typed = q.kind is not None and q.kind not in S.OPTION_KINDS
+        if model or typed:
+            lines = [text for _, text in q.option_lines]
+            if q.stem.lines and q.stem.lines[-1].strip():
+                q.stem.lines[-1] = q.stem.lines[-1].rstrip() + "  "
+            q.stem.lines.extend(line.rstrip() + "  " if line.strip() and not line[:1].isspace() else line for line in lines)
+            q.options.clear()
+            q.option_lines.clear()
+
+    def _true_false_marks(self, q: Question, data: dict[str, Any]) -> None:
+        """O/X: the marks the answer is written with are the choices students see, and an answer
+        space at the end of the text (``(O / X)``, ``(    )``) is taken out."""
+        answer = q.label("answer")
+        marks = self.dialect.marks(answer.block.text()) if answer else None
+        stem = data["stem"]
+        space = OX_SPACE.search(stem)
+        if space:
+            data["stem"] = stem[: space.start()].rstrip()
+            written = re.findall(r"[OoＯ○◯XxＸ×✕]", space.group(0))
+            if marks is None and len(written) == 2:
+                marks = self.dialect.marks(written[0])
+        if marks:
+            data["labels"] = list(marks)
+
+    def _grading(self, q: Question, kind: str, loc: Loc, data: dict[str, Any]) -> None:
+        """A marking scheme (``채점 기준:``) goes to the graders with the model answer."""
+        scheme = q.label("grading")
+        if scheme is None or not scheme.block.text():
+            return
+        if kind not in ("essay", "file_upload"):
+            self.error("QB185", f"a marking scheme ('{scheme.name}:') goes to graders, which only essay and file-upload "
+                       f"questions have, not {_article(kind)} {kind} question", scheme.line, scheme.column,
+                       hint="move it into the model answer of an essay question, or into 'Explanation:' to show it to "
+                            "students after they answer")
+            return
+        title = f"**{scheme.name}**"
+        data["model_answer"] = (data["model_answer"] + "\n\n" if data.get("model_answer") else "") + title + "\n\n" + scheme.block.text()
+        self.source.at(loc + ("model_answer",), scheme.line, scheme.column)
+
+    def _attribute_like_answers(self, q: Question, kind: str) -> None:
+        """``Answer: int() {score=50}``: attributes are read on question and option lines only, so
+        on an answer line they would become part of the answer."""
+        for label in q.labels:
+            if label.role != "answer" or kind not in ("short_answer", "essay", "file_upload"):
+                continue  # a choice, true/false or numerical answer with them cannot be read (QB125, ...)
+            value = label.block.lines[0] if label.block.lines else ""
+            found = S.ATTRS.search(value)
+            if not found:
+                continue
+            items = [m for m in S.ATTR.finditer(found.group(1))]
+            known = S.QUESTION_ATTRIBUTES + S.OPTION_ATTRIBUTES
+            if items and all(m.group(1) or (m.group(2) or m.group(5) or "") in known for m in items):
+                column = label.block.column + found.start() + (len(found.group(0)) - len(found.group(0).lstrip()))
+                score = next((m.group(4) or m.group(3) for m in items if m.group(2) == "score"), None)
+                how = (f"a score goes in the label: '{label.name} ({score}%): {value[: found.start()].strip()}'" if score
+                       else "attributes go at the end of the question line")
+                self.error("QB183", f"'{found.group(0).strip()}' looks like attributes, but on an answer line it would "
+                           "be part of the answer", label.line, column, hint=how + "; to keep the braces, write '\\{'")
+
     # -- shared -----------------------------------------------------------------------------------
 
-    def _infer(self, q: Question, report: bool = True) -> str | None:
+    def _infer(self, q: Question, reading: "Reading", report: bool = True) -> str | None:
         answers = q.labels_of("answer")
         if q.options:
+            chain = self._option_chain(q, answers[0]) if len(answers) == 1 else None
+            if chain is not None:
+                # ``가. ... 나. ...`` and ``정답: 나 → 가``: the options are the items to put in order.
+                reading.data, reading.complete = {"items": chain}, True
+                reading.stem = q.stem.text()
+                q.options.clear()
+                return "ordering"
             return "single_choice" if not answers or len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
         if q.items:
             return None
@@ -82,9 +217,139 @@ class QuestionBuilder:
             if report:
                 self.error("QB128", "the question has no options and no answer", q.line, hint=_missing_type_hint(q))
             return None
-        if len(answers) == 1 and S.infers_true_false(answers[0].block.text()):
-            return "true_false"
-        return "essay"
+        if len(answers) > 1:
+            # Several answers: a short answer's, in a section of short answers (else QB116 says one).
+            return "short_answer" if _section_kind(q.section) == "short_answer" else "essay"
+        if S.BLANK.search(q.stem.text()):
+            return "essay"  # its [[...]] are reported (QB174): students would see them
+        answer = answers[0]
+        value = answer.block.text()
+        model = answer.name.lower() in self.dialect.model_answer_labels
+        kind, code = classify(value, q.stem.lines, self.dialect, _section_kind(q.section), model)
+        if kind == "matching":
+            return self._exam_matching(q, answer, reading, report)
+        if kind == "ordering":
+            return self._exam_ordering(q, answer, reading, report)
+        if kind == "fill_in_blank":
+            return self._exam_blanks(q, answer, reading, report)
+        if code and code != "QB171" and report:
+            self._untyped_error(code, q, answer, value)
+            return None
+        return kind
+
+    def _untyped_error(self, code: str, q: Question, answer: Label, value: str) -> None:
+        text = shorten(value, 40)
+        at = (answer.line, answer.block.column)
+        keep = "; to keep an essay with this model answer, add {type=essay}"
+        if code == "QB172":
+            self.error(code, f"the answer '{text}' means true or false in another language than the quiz's, so the "
+                       "question's type is not clear", *at,
+                       hint="add {type=true_false} to the question line, or set the quiz's 'language:'" + keep)
+        elif code == "QB173":
+            if _LETTER.fullmatch(S.bare(value)) or S.option_refs(value, self.dialect.and_words):
+                self.error(code, f"the answer '{text}' names an option, but the question has no options", *at,
+                           hint="write each option at the left margin as 'A) text' or '① text' (not indented, one "
+                                "style per question)" + keep)
+            else:
+                self.error(code, f"the answer '{text}' is one of the items listed in the question, but they are not "
+                           "options, so the question's type is not clear", *at,
+                           hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
+        elif code == "QB175":
+            self.error(code, f"the answer '{text}' is a word or a short phrase: say whether students type it (a short "
+                       "answer, graded automatically) or write an essay (graded by hand)", *at,
+                       hint="add {type=short_answer} to the question line (several accepted answers on one line: "
+                            "'서울, 서울특별시' or 'Seoul or Seoul City'), or {type=essay} to make it an essay's model "
+                            "answer; in a section titled '단답형' or 'Short answer' questions are short answers")
+        elif code == "QB176":
+            self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
+                       "word fills", *at,
+                       hint="write the answers in the blanks, '[[answer]]', and add {type=fill_in_blank}; for blanks "
+                            "named ㉠, ㉡, write '정답: ㉠ 이성계, ㉡ 정도전'")
+        elif code == "QB177":
+            self.error(code, f"the answer '{text}' matches or orders items, but they cannot be read from the question",
+                       *at, hint="for matching write '(가) 김소월 ･ ･ ㉠ 진달래꽃' lines and '정답: (가)-㉠, (나)-㉡'; for "
+                                 "ordering write '(가) ...' lines and '정답: (나) → (가) → (다)'; or use {type=matching} "
+                                 "or {type=ordering} with '- ' lists (docs/source-format.md#exam-paper-conventions)")
+
+    def _exam_blanks(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
+        """``(    )``, ``____`` or ``( ㉠ )`` blanks in the text and their words in the answer."""
+        stem = q.stem.text()
+        value = answer.block.text()
+        named = list(NAMED_BLANK.finditer(stem))
+        anonymous = list(ANONYMOUS_BLANK.finditer(stem))
+        fills: list[list[str]] = []
+        if named and not anonymous:
+            given = named_answers(value)
+            names = [m.group("name") for m in named]
+            if given is None or sorted(given) != sorted(set(names)) or len(set(names)) != len(names):
+                if report:
+                    self._untyped_error("QB176", q, answer, value)
+                return None
+            fills = [S.accepted_answers(given[name], self.dialect.or_words) for name in names]
+            spans = named
+        elif len(anonymous) == 1 and not named:
+            fills = [S.accepted_answers(value, self.dialect.or_words)]
+            spans = anonymous
+        else:
+            if report:
+                self._untyped_error("QB176", q, answer, value)
+            return None
+        if any(not words or any("|" in w or "]]" in w for w in words) for words in fills):
+            if report:
+                self._untyped_error("QB176", q, answer, value)
+            return None
+        pieces, last = [], 0
+        for span, words in zip(spans, fills):
+            pieces += [stem[last: span.start()], "[[" + " | ".join(words) + "]]"]
+            last = span.end()
+        reading.stem = "".join(pieces) + stem[last:]
+        answer.block.lines[:] = []  # the answer is in the blanks now
+        return "fill_in_blank"
+
+    def _exam_matching(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
+        """``(가) 김소월 ･ ･ ㉠ 서시`` lines and ``정답: (가)-㉡, (나)-㉠``."""
+        rows = [(i, MATCH_ROW.match(line)) for i, line in enumerate(q.stem.lines)]
+        found = [(i, m) for i, m in rows if m]
+        left = {m.group("ll"): m.group("lt").strip() for _, m in found}
+        right = {m.group("rl"): m.group("rt").strip() for _, m in found}
+        pairs = match_pairs(answer.block.text())
+        if pairs is None or set(pairs) != set(left) or any(r not in right for r in pairs.values()):
+            if report:
+                self._untyped_error("QB177", q, answer, answer.block.text())
+            return None
+        reading.data = {"pairs": [{"prompt": left[l], "answer": right[pairs[l]]} for l in left],
+                        "distractors": [text for label, text in right.items() if label not in pairs.values()]}
+        reading.stem = Block(q.stem.line, q.stem.column, [l for i, l in enumerate(q.stem.lines)
+                                                          if i not in {j for j, _ in found}]).text()
+        reading.complete = True
+        return "matching"
+
+    def _exam_ordering(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
+        """``(가) ...`` lines in the text and ``정답: (나) → (가) → (다)``."""
+        chain = arrow_chain(answer.block.text())
+        rows = [(i, ITEM_ROW.match(line)) for i, line in enumerate(q.stem.lines)]
+        items = {m.group("label"): m.group("text").strip() for _, m in rows if m}
+        if chain is None or sorted(chain) != sorted(items) or len(set(chain)) != len(chain):
+            if report:
+                self._untyped_error("QB177", q, answer, answer.block.text())
+            return None
+        reading.data = {"items": [items[label] for label in chain]}
+        reading.stem = Block(q.stem.line, q.stem.column, [l for i, l in enumerate(q.stem.lines)
+                                                          if not (rows[i][1])]).text()
+        reading.complete = True
+        return "ordering"
+
+    def _option_chain(self, q: Question, answer: Label) -> list[str] | None:
+        """``정답: 가 → 나 → 다`` after options ``가. 나. 다.``: the options are items to order."""
+        chain = arrow_chain(answer.block.text())
+        if chain is None:
+            return None
+        by_name = {S.option_label(o.style, o.ordinal).strip("()"): o for o in q.options}
+        by_name.update({o.marker.strip("().．) "): o for o in q.options})
+        if sorted(set(chain)) != sorted({S.option_label(o.style, o.ordinal).strip("()") for o in q.options}) \
+                or len(chain) != len(q.options) or any(c not in by_name for c in chain):
+            return None
+        return [by_name[c].text.text() for c in chain]
 
     def _visible_blanks(self, q: Question) -> None:
         """``[[answer]]`` in a question whose type was guessed: without type=fill_in_blank the
@@ -119,29 +384,17 @@ class QuestionBuilder:
         return hidden
 
     def _doubtful_essay(self, q: Question) -> None:
-        """An essay the reader guessed from an answer that looks like another type's: say so."""
+        """An essay the reader guessed from an answer that is a number: said, as a warning."""
         answer = q.label("answer")
-        doubt = essay_doubt(answer.block.text(), q.stem.lines, self.true_words + self.false_words) if answer else None
-        if answer is None or doubt is None:
+        if answer is None or not S.NUMERIC_ANSWER.match(S.bare(answer.block.text()).replace(" ", "")):
+            return
+        if answer.name.lower() in self.dialect.model_answer_labels:
             return
         text = shorten(answer.block.text(), 40)
-        at = (answer.line, answer.block.column)
-        keep = "; to keep an essay with this model answer, add {type=essay}"
-        if doubt == "QB171":
-            self.warning(doubt, f"the answer '{text}' is a number, but the question is read as an essay with it as the "
-                         "model answer", *at, hint="add {type=numerical} to the question line to grade the number" + keep)
-        elif doubt == "QB172":
-            self.warning(doubt, f"the answer '{text}' means true or false, but the question is read as an essay with it "
-                         "as the model answer", *at,
-                         hint="write 'Answer: true' or 'Answer: false', or add {type=true_false} to the question line" + keep)
-        elif _LETTER.fullmatch(S.bare(answer.block.text())):
-            self.warning(doubt, f"the answer '{text}' names an option, but the question has no options, so it is read "
-                         "as an essay", *at, hint="write each option at the left margin as 'A) text' (not indented, "
-                                                  "not '(A)', 'A:' or '- text')" + keep)
-        else:
-            self.warning(doubt, f"the answer '{text}' is one of the items listed in the question, but they are not "
-                         "options, so the question is read as an essay", *at,
-                         hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
+        self.warning("QB171", f"the answer '{text}' is a number, but the question is read as an essay with it as the "
+                     "model answer", answer.line, answer.block.column,
+                     hint="add {type=numerical} to the question line to grade the number; to keep an essay with this "
+                          "model answer, add {type=essay}")
 
     def _feedback(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
         keys = {"explanation": "general", "correct": "correct", "incorrect": "incorrect", "partially_correct": "partially_correct"}
@@ -168,7 +421,7 @@ class QuestionBuilder:
                 self.error("QB137", "feedback under an answer applies only to short_answer and numerical questions",
                            label.feedback.line, label.feedback.column,
                            hint="use 'Explanation:', 'Correct feedback:' or 'Incorrect feedback:' instead")
-        if answers and kind in S.ITEM_KINDS:
+        if answers and kind in S.ITEM_KINDS and q.kind is not None:  # (an exam's pairs or order are read from it)
             self.error("QB129", f"{_article(kind)} {kind} question has no 'Answer:': its list is the answer",
                        answers[0].line, answers[0].column, hint="remove the answer block: write the list itself in the right order or pairs")
         if q.options and kind not in S.OPTION_KINDS:
@@ -179,31 +432,75 @@ class QuestionBuilder:
                        hint="remove the list, or change the type attribute to matching or ordering")
 
     def _letters(self, q: Question, answer: Label, report: bool = True) -> list[str]:
+        """The ids of the options an answer names, by the markers the question's options use:
+        ``B``, ``A, C``, ``③``, ``②, ④``, ``3번``, ``ㄱ, ㄷ``, ``イ``, or a marker and the option's text."""
         value = answer.block.text()
         letters = [o.letter for o in q.options]
-        single = re.match(r"^([A-Za-z])(?:[.)]\s*(.*))?$", value, re.S)
-        many = re.match(r"^[A-Za-z](?:\s*[,/]\s*[A-Za-z])+$", value.rstrip(S.TRAILING_PUNCTUATION))
-        if single:
-            picked = [single.group(1).upper()]
-            option = next((o for o in q.options if o.letter == picked[0]), None)
-            if report and single.group(2) and option and _plain(single.group(2)) != _plain(option.text.text()):
-                self.sink.warning("QB124", f"the answer's text differs from option {picked[0]}",
+        words = value.split()
+        # ``B) def``: a marker with its bracket or stop, then the option's text; else ``B``,
+        # ``A, C``, ``②④``, ``3번``: markers alone.
+        marked = len(words) > 1 and re.fullmatch(r"\S*[)）.．]", words[0]) is not None
+        refs = None if marked else S.option_refs(value, self.dialect.and_words)
+        with_text = None if refs is not None else S.option_marks(value.split("\n")[0])
+        if refs is None and with_text and len(with_text) == 1 and "\n" not in value:
+            mark = with_text[0]
+            refs = [(S.STYLE_FAMILY[mark.style], mark.ordinal)]
+            option = self._option(q, refs[0])
+            text = value[mark.text_start: mark.text_end]
+            if report and text and option and _plain(text) != _plain(option.text.text()):
+                self.sink.warning("QB124", f"the answer's text differs from option {option.name}",
                                   SourceSpan(self.source.path, answer.line, answer.block.column),
-                                  hint="copy the option's text, or give only its letter")
-        elif many:
-            picked = [c.upper() for c in re.findall(r"[A-Za-z]", value)]
-        else:
+                                  hint="copy the option's text, or give only its marker")
+        if refs is None:
             if report:
-                named = [o.letter for o in q.options if _plain(o.text.text()).lower() == _plain(S.bare(value))]
-                fix = f"'Answer: {named[0]}'" if named else "e.g. 'Answer: B' or 'Answer: A, C'"
+                named = [o for o in q.options if _plain(o.text.text()).lower() == _plain(S.bare(value))]
+                fix = f"'{answer.name}: {named[0].name}'" if named else \
+                    f"e.g. '{answer.name}: {_example_marker(q, 2)}' or '{answer.name}: {_example_marker(q, 1)}, {_example_marker(q, 3)}'"
+                parts = "" if q.style == "upper-alpha" or not q.options else (
+                    f"; if {q.options[0].marker} {q.options[1].marker if len(q.options) > 1 else ''} are parts of the question, "
+                    "write its answer as 'Model answer:' (모범답안:) or add {type=essay}")
                 self.error("QB125", f"cannot read the answer '{shorten(value, 40)}'", answer.line, answer.block.column,
-                           hint=f"give the letter of the correct option, {fix}")
+                           hint=f"give the marker of the correct option, {fix}{parts}")
             return []
-        for letter in picked if report else []:
-            if letter not in letters:
-                self.error("QB126", f"the answer names option {letter}, which does not exist", answer.line, answer.block.column,
-                           hint=f"options are {', '.join(letters)}")
-        return picked
+        picked: list[str] = []
+        for ref in refs:
+            option = self._option(q, ref)
+            if option is None:
+                if report:
+                    self._no_such_option(q, answer, ref)
+                continue
+            if option.letter in picked:
+                if report:
+                    self.error("QB182", f"the answer names option {option.name} twice", answer.line, answer.block.column,
+                               hint=f"give each correct option once: '{answer.name}: "
+                                    f"{', '.join(dict.fromkeys(o.name for o in self._options_named(q, refs)))}'")
+                continue
+            picked.append(option.letter)
+        return picked if letters else picked
+
+    def _option(self, q: Question, ref: tuple[str, int]) -> Option | None:
+        family, ordinal = ref
+        for option in q.options:
+            if S.STYLE_FAMILY.get(option.style) == family and option.ordinal == ordinal:
+                return option
+        return None
+
+    def _options_named(self, q: Question, refs: list[tuple[str, int]]) -> list[Option]:
+        return [o for o in (self._option(q, r) for r in refs) if o is not None]
+
+    def _no_such_option(self, q: Question, answer: Label, ref: tuple[str, int]) -> None:
+        family, ordinal = ref
+        style = {"letter": "upper-alpha", "number": "circled-decimal"}.get(family, family)
+        named = S.option_label(style, ordinal) if family != "number" else str(ordinal)
+        names = ", ".join(o.name for o in q.options)
+        same = next((o for o in q.options if o.ordinal == ordinal), None)
+        if q.options and S.STYLE_FAMILY.get(q.style or "") != family and same is not None:
+            self.error("QB126", f"the answer names option {named}, but the question's options are marked {names}",
+                       answer.line, answer.block.column,
+                       hint=f"name the option by its own marker: '{answer.name}: {same.name}'")
+            return
+        self.error("QB126", f"the answer names option {named}, which does not exist", answer.line, answer.block.column,
+                   hint=f"options are {names}")
 
     def _one_answer(self, q: Question, kind: str, required: bool = True) -> Label | None:
         answer = q.label("answer")
@@ -219,13 +516,13 @@ class QuestionBuilder:
         letters: list[str] = []
         for k, opt in enumerate(q.options):
             if opt.letter in letters:
-                self.error("QB122", f"option {opt.letter} appears twice", opt.line,
-                           hint=f"give each option its own letter, such as {_next_letter(letters)})")
+                self.error("QB122", f"option {opt.name} appears twice", opt.line, opt.column,
+                           hint=f"give each option its own marker, such as {_next_marker(q, letters)}")
             letters.append(opt.letter)
             text = opt.text.text()
             if not text:
-                self.error("QB123", f"option {opt.letter} has no text", opt.line,
-                           hint=f"write the option's text after '{opt.letter})', or remove the option")
+                self.error("QB123", f"option {opt.name} has no text", opt.line, opt.column,
+                           hint=f"write the option's text after '{opt.marker or opt.letter + ')'}', or remove the option")
             choice: dict[str, Any] = {"id": opt.letter, "text": text, "correct": False}
             if "score" in opt.attrs and data["type"] != "multiple_response":
                 self.error("QB109", "a score on an option applies only to multiple-response questions", opt.line,
@@ -238,6 +535,8 @@ class QuestionBuilder:
             self.source.at(loc + ("choices", k), opt.line)
             choices.append(choice)
         data["choices"] = choices
+        if q.options and q.style not in (None, "upper-alpha"):
+            data["numbering"] = q.style
         if not q.options:
             self.error("QB127", f"a {data['type']} question needs options", q.line,
                        hint="add options at the left margin: 'A) ...', 'B) ...'")
@@ -245,7 +544,8 @@ class QuestionBuilder:
         answer = q.label("answer")
         if answer is None:
             self.error("QB120", "the question has options but no correct answer", q.line,
-                       hint="add a line 'Answer: B' (or '정답: B') at the left margin after the options")
+                       hint=f"add a line 'Answer: {_example_marker(q, 2)}' (or '정답: {_example_marker(q, 2)}') at the left "
+                            "margin after the options")
             return
         correct = self._letters(q, answer)
         for choice in choices:
@@ -259,11 +559,15 @@ class QuestionBuilder:
         if answer is None:
             return
         word = S.bare(answer.block.text())
-        if word not in self.true_words + self.false_words:
+        truth = self.dialect.truth(word)
+        if truth is None:
+            truth = True if word in self.true_words else False if word in self.false_words else S.every_truth(word)
+        if truth is None:
             self.error("QB138", f"a true/false answer is one of {', '.join(S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2])}, not '{shorten(word, 40)}'",
-                       answer.line, answer.block.column, hint="write 'Answer: true' or 'Answer: false' (or '정답: 참' or '정답: 거짓')")
+                       answer.line, answer.block.column, hint="write 'Answer: true' or 'Answer: false' (or '정답: 참' or '정답: 거짓', "
+                                                              "'정답: O' or '정답: X')")
             return
-        data["answer"] = word in self.true_words
+        data["answer"] = truth
         self.source.at(loc + ("answer",), answer.line, answer.block.column)
         # Correct/incorrect feedback becomes the feedback of the right and the wrong answer.
         feedback = data.get("feedback", {})
@@ -274,14 +578,18 @@ class QuestionBuilder:
             data[f"{wrong}_feedback"] = feedback.pop("incorrect")
 
     def short_answer(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
-        answers = []
-        for k, label in enumerate(q.labels_of("answer")):
-            entry: dict[str, Any] = {"text": label.block.text()}
-            if "\n" in entry["text"]:
+        answers: list[dict[str, Any]] = []
+        for label in q.labels_of("answer"):
+            text = label.block.text()
+            if "\n" in text:
                 self.error("QB149", "an accepted answer is one line, but this one goes on", label.line + 1, 1,
-                           hint="put each accepted answer on its own 'Answer:' line; indent feedback as '   Feedback: ...'")
-            self._scored(label, entry, loc + ("answers", k))
-            answers.append(entry)
+                           hint="put each accepted answer on its own 'Answer:' line, or several on one line separated "
+                                "by ',' or '/'; indent feedback as '   Feedback: ...'")
+            # ``서울, 서울특별시``, ``서울 / 서울특별시``, ``서울 또는 서울특별시``: each accepted.
+            for word in S.accepted_answers(text, self.dialect.or_words) if "\n" not in text else [text]:
+                entry: dict[str, Any] = {"text": word}
+                self._scored(label, entry, loc + ("answers", len(answers)))
+                answers.append(entry)
         if not answers:
             self._one_answer(q, "short-answer")
         data["answers"] = answers
@@ -448,23 +756,138 @@ def _blanks_in_text(block: Block) -> list[tuple[int, int, re.Match[str]]]:
     return found
 
 
-#: Every true/false word the dialect or a quiz language knows (``Vrai``, ``Falsch``, ...).
-ALL_TRUE_FALSE = S.TRUE_WORDS + S.FALSE_WORDS + tuple(word.lower() for pair in TRUE_FALSE.values() for word in pair)
 _LETTER = re.compile(r"\(?[a-z]\)?[.)]?")
 
 
-def essay_doubt(answer: str, stem_lines: list[str], true_false_words: tuple[str, ...]) -> str | None:
-    """The warning an essay guessed from ``answer`` deserves, when the answer looks like another
-    type's: QB171 a number, QB172 a true/false word, QB173 an option (a letter, or the text of an
-    item listed in the question). None for an ordinary model answer."""
+@dataclass
+class Reading:
+    """What the reader made of an exam-paper form (blanks, matching rows, an ordering chain):
+    model fields to set, the question text without the form, and whether that is all."""
+
+    data: dict[str, Any] = field(default_factory=dict)
+    stem: str | None = None
+    complete: bool = False
+
+
+def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kind: str | None = None,
+             model: bool = False) -> tuple[str | None, str | None]:
+    """What a question without a type and without options reads as, from its one answer and its
+    text: (the type, or None; the code of what the reader reports about it, or None).
+
+    True/false words of the quiz's languages (and O/X) make a true/false question; matching rows,
+    an ordering chain and blanks in the text their types; a model answer (``모범답안:``) an essay.
+    An answer that names an option (QB173) or is another language's true/false word (QB172) is
+    an error, and so is a word or short phrase (QB175): a mature reader does not guess between a
+    short answer graded automatically and an essay graded by hand. A number is an essay with a
+    warning (QB171). Inside a section titled as short answers or essays (``단답형``), that is what
+    its questions are."""
+    if dialect.truth(answer) is not None:
+        return "true_false", None
+    if sum(1 for line in stem_lines if MATCH_ROW.match(line)) >= 2:
+        return "matching", None
+    if arrow_chain(answer) is not None and sum(1 for line in stem_lines if ITEM_ROW.match(line)) >= 2:
+        return "ordering", None
+    text = "\n".join(stem_lines)
+    if (NAMED_BLANK.search(text) or ANONYMOUS_BLANK.search(text)) and "\n" not in answer.strip() and len(answer) <= 200:
+        return "fill_in_blank", None
+    if model:
+        return "essay", None
+    if S.every_truth(answer) is not None:
+        return None, "QB172"
     value = S.bare(answer)
+    if _LETTER.fullmatch(value) or (S.option_refs(answer, dialect.and_words) and not S.NUMERIC_ANSWER.match(value)) \
+            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
+        return None, "QB173"
     if S.NUMERIC_ANSWER.match(value.replace(" ", "")):
-        return "QB171"
-    if value in true_false_words:
-        return "QB172"
-    if _LETTER.fullmatch(value) or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
-        return "QB173"
-    return None
+        return "essay", "QB171"
+    if section_kind in ("short_answer", "essay"):
+        return (section_kind if is_short(answer, dialect) else "essay"), None
+    if is_short(answer, dialect):
+        return None, "QB175"
+    return "essay", None
+
+
+_SENTENCE_END = re.compile(r"(?:[.!?。！？]|(?:다|요|음|함|임|됨)[.。])$")
+
+
+def is_short(answer: str, dialect: S.Dialect) -> bool:
+    """A word or a phrase (or several, ``서울, 서울특별시``): what students type, not an essay's
+    model answer. One line of at most 60 characters; each part at most eight words; not a
+    sentence (one that ends with a stop: ``이성계가 세웠다.``, ``It is mutable.``)."""
+    value = answer.strip()
+    if not value or "\n" in value or len(value) > 60:
+        return False
+    parts = S.accepted_answers(value, dialect.or_words)
+    if any(len(part.split()) > 8 for part in parts):
+        return False
+    return not (_SENTENCE_END.search(value) and (len(value.split()) > 1 or re.search(r"[다요음함임됨][.。]$", value)))
+
+
+def reads_as_essay(answer: str, stem_lines: list[str], language: str = "en") -> bool:
+    """An untyped question without options with this answer reads as an essay, without a word
+    from the reader (writers/markdown_source.py leaves out ``type=essay`` then)."""
+    return classify(answer, stem_lines, S.dialect(language)) == ("essay", None)
+
+
+#: An OX question's answer space at the end of its text: ``(O / X)``, ``( O, X )``, ``(○, ×)``, ``(    )``.
+OX_SPACE = re.compile(r"\s*[(\[（［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ×✕]|참\s*[,/]\s*거짓|T\s*/\s*F|true\s*/\s*false)?\s*[)\]）］]\s*$",
+                      re.I)
+#: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
+ANONYMOUS_BLANK = re.compile(r"[(（][ \u3000]{2,}[)）]|_{3,}")
+NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})")
+
+
+def named_answers(answer: str) -> dict[str, str] | None:
+    """``㉠ 이성계, ㉡ 정도전`` / ``㉠: 이성계 ㉡: 정도전`` -> {"㉠": "이성계", "㉡": "정도전"}."""
+    parts = re.split(rf"([{V.NAMED_BLANKS}])", answer.strip())
+    if len(parts) < 3 or parts[0].strip(" ,;:/\n"):
+        return None
+    found: dict[str, str] = {}
+    for name, value in zip(parts[1::2], parts[2::2]):
+        value = value.strip().lstrip(":：)") .strip().rstrip(",;，、").strip()
+        if not value or name in found:
+            return None
+        found[name] = value
+    return found
+
+
+_ITEM_LABEL = rf"[{V.ITEM_LABELS}]"
+_DOTS = rf"[{V.MATCH_DOTS}]"
+#: A row of a matching question as exams print it: ``(가) 김소월 ･ ･ ㉠ 서시``.
+MATCH_ROW = re.compile(rf"^\s*[(（]?(?P<ll>{_ITEM_LABEL})[)）.]?\s+(?P<lt>.+?)\s*{_DOTS}(?:\s*{_DOTS})*\s*"
+                       rf"[(（]?(?P<rl>{_ITEM_LABEL})[)）.]?\s+(?P<rt>.+?)\s*$")
+#: An item of an ordering question as exams print it: ``(가) 물을 끓인다.``.
+ITEM_ROW = re.compile(rf"^\s*[(（](?P<label>{_ITEM_LABEL})[)）]\s*(?P<text>\S.*?)\s*$")
+_ARROWS = "|".join(re.escape(a) for a in sorted(V.ARROWS, key=len, reverse=True))
+
+
+def match_pairs(answer: str) -> dict[str, str] | None:
+    """``(가)-㉡, (나)-㉠`` / ``(가) ㉡ (나) ㉠`` / ``가→㉡`` -> {"가": "㉡", "나": "㉠"}."""
+    found = re.findall(rf"[(（]?({_ITEM_LABEL})[)）]?\s*(?:{_ARROWS}|[:=])?\s*[(（]?({_ITEM_LABEL})[)）]?", answer)
+    rest = re.sub(rf"[(（]?{_ITEM_LABEL}[)）]?\s*(?:{_ARROWS}|[:=])?\s*[(（]?{_ITEM_LABEL}[)）]?", "", answer)
+    if len(found) < 2 or rest.strip(" ,;，、/\n.") or len({l for l, _ in found}) != len(found):
+        return None
+    return dict(found)
+
+
+def arrow_chain(answer: str) -> list[str] | None:
+    """``(가) → (나) → (다)``, ``가-나-다``, ``ㄴ→ㄱ→ㄷ`` -> ["가", "나", "다"]; None for anything else."""
+    value = answer.strip().rstrip(".。")
+    parts = re.split(rf"\s*(?:{_ARROWS})\s*", value)
+    if len(parts) < 2:
+        return None
+    labels = [re.fullmatch(rf"[(（]?({_ITEM_LABEL})[)）]?", part) for part in parts]
+    if not all(labels):
+        return None
+    return [m.group(1) for m in labels if m]
+
+
+def _section_points(section: Any) -> float | None:
+    return section.each_points if section is not None else None
+
+
+def _section_kind(section: Any) -> str | None:
+    return section.kind if section is not None else None
 
 
 #: Lines in question text that look like options the reader does not take as options.
@@ -473,6 +896,19 @@ _LISTED = re.compile(r"^\s*(?:[-*+]\s+(?:\(?[A-Za-z][.):]\s+)?|\(?[A-Za-z]\)\s+|
 
 def _listed(lines: list[str]) -> list[str]:
     return [m.group(1) for m in map(_LISTED.match, lines[1:]) if m]
+
+
+def _example_marker(q: Question, ordinal: int) -> str:
+    """How the question's ``ordinal``-th option is named in an answer: ``B``, ``②``, ``나``."""
+    style = q.style or "upper-alpha"
+    return S.option_label(style, ordinal).strip("()") if style != "lower-alpha" else "ABCDEFGHIJ"[ordinal - 1]
+
+
+def _next_marker(q: Question, letters: list[str]) -> str:
+    if q.style in (None, "upper-alpha", "lower-alpha"):
+        return _next_letter(letters) + ")"
+    free = next((n for n in range(1, 27) if "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n - 1] not in letters), 26)
+    return S.option_label(q.style, free)
 
 
 def _next_letter(letters: list[str]) -> str:

@@ -6,30 +6,18 @@ English and Korean spellings of one label sit side by side; adding a language is
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from functools import lru_cache
 
+from ... import vocabulary as V
 from ...kinds import KINDS
 
-# Label text (lower case) -> the role of its block.
-QUESTION_LABELS: dict[str, str] = {
-    "answer": "answer",
-    "correct answer": "answer",
-    "model answer": "answer",
-    "정답": "answer",
-    "모범 답안": "answer",
-    "모범답안": "answer",
-    "explanation": "explanation",
-    "general feedback": "explanation",
-    "설명": "explanation",
-    "해설": "explanation",
-    "correct feedback": "correct",
-    "정답 피드백": "correct",
-    "incorrect feedback": "incorrect",
-    "오답 피드백": "incorrect",
-    "partially correct feedback": "partially_correct",
-    "부분 정답 피드백": "partially_correct",
-}
+#: Label (lower case) -> the role of its block, in every language (vocabulary.LANGUAGES). A quiz
+#: reads the labels of English, Korean and its own language (:func:`dialect`); these are every
+#: language's, for text students see, where a label of any language must not land.
+QUESTION_LABELS: dict[str, str] = {name: role for name, role in V.all_labels().items() if role != "feedback"}
 #: Indented under an option, or under one of several answers.
-CHOICE_LABELS: dict[str, str] = {"feedback": "feedback", "피드백": "feedback"}
+CHOICE_LABELS: dict[str, str] = {name: role for name, role in V.all_labels().items() if role == "feedback"}
 
 #: Front-matter keys, mapped to model keys (``lang`` is a common alias). ``settings`` is the quiz
 #: settings mapping, as in YAML sources; its keys are not accepted flat (docs/source-format.md#quiz-settings).
@@ -60,7 +48,9 @@ ITEM_KINDS = tuple(name for name, spec in KINDS.items() if spec.markdown_answer 
 #: Kinds that may have several ``Answer:`` lines, each with an optional ``(50%)`` score.
 MULTI_ANSWER_KINDS = tuple(name for name, spec in KINDS.items() if spec.markdown_answer == "answers")
 
-#: Words for true and false answers. Only the first two of each are used to infer the kind.
+#: Words for true and false answers that ``type=true_false`` takes in any quiz (the quiz page
+#: importer's keys use them too). What a question without a type reads as true/false is the
+#: quiz's :class:`Dialect`'s.
 TRUE_WORDS = ("true", "참", "t", "yes", "o", "맞음", "예")
 FALSE_WORDS = ("false", "거짓", "f", "no", "x", "틀림", "아니오")
 #: Punctuation an answer may end with without changing what it means (``Answer: False.``, ``B.``).
@@ -72,14 +62,130 @@ def bare(text: str) -> str:
     return text.strip().rstrip(TRAILING_PUNCTUATION).strip().lower()
 
 
-def infers_true_false(answer: str) -> bool:
-    """An answer that makes a question without options true/false: ``true``, ``False.``, ``참``."""
-    return bare(answer) in TRUE_WORDS[:2] + FALSE_WORDS[:2]
+def infers_true_false(answer: str, language: str = "en") -> bool:
+    """An answer that makes a question without options true/false in a quiz in ``language``:
+    ``true``, ``False.``, ``참``, ``O``, ``×``, ``No`` (docs/source-format.md)."""
+    return dialect(language).truth(answer) is not None
+
+
+# -- the dialect of one quiz ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What a quiz in one language reads: English's, Korean's and its own language's words."""
+
+    language: str
+    labels: dict[str, str]
+    choice_labels: dict[str, str]
+    model_answer_labels: frozenset[str]
+    true_words: tuple[str, ...]
+    false_words: tuple[str, ...]
+    or_words: tuple[str, ...]
+    and_words: tuple[str, ...]
+    section_kinds: dict[str, str]
+
+    def truth(self, answer: str) -> bool | None:
+        """True or False for a true/false word of this dialect (or an O/X mark), else None."""
+        word = bare(answer)
+        if word in self.true_words:
+            return True
+        if word in self.false_words:
+            return False
+        return None
+
+    def marks(self, answer: str) -> tuple[str, str] | None:
+        """The pair of marks an answer such as ``O`` or ``×`` is one of: the labels students see."""
+        word = answer.strip().rstrip(TRAILING_PUNCTUATION).strip()
+        return next((pair for pair in V.MARK_PAIRS if word.lower() in (pair[0].lower(), pair[1].lower())), None)
+
+    def section_kind(self, title: str) -> str | None:
+        """The question type a section title names (``Ⅱ. 단답형``, ``Short answer``), if any."""
+        lowered = title.lower()
+        return next((kind for word, kind in sorted(self.section_kinds.items(), key=lambda w: -len(w[0]))
+                     if word in lowered), None)
+
+
+@lru_cache(maxsize=32)
+def dialect(language: str) -> Dialect:
+    langs = V.active(language)
+    labels = {n: r for lang in langs for n, r in lang.labels.items()}
+    return Dialect(
+        language=V.language(language),
+        labels={n: r for n, r in labels.items() if r != "feedback"},
+        choice_labels={n: r for n, r in labels.items() if r == "feedback"},
+        model_answer_labels=frozenset(n for lang in langs for n in lang.model_answer_labels),
+        true_words=V.words("true_words", langs) + V.MARK_TRUE,
+        false_words=V.words("false_words", langs) + V.MARK_FALSE,
+        or_words=V.words("or_words", langs),
+        and_words=V.words("and_words", langs),
+        section_kinds={w: k for lang in V.LANGUAGES.values() for w, k in lang.section_kinds.items()},
+    )
+
+
+#: Every true/false word of every language, for ``type=true_false`` (which says what is meant).
+def every_truth(answer: str) -> bool | None:
+    word = bare(answer)
+    if word in TRUE_WORDS or word in V.words("true_words") or word in V.MARK_TRUE:
+        return True
+    if word in FALSE_WORDS or word in V.words("false_words") or word in V.MARK_FALSE:
+        return False
+    return None
+
+
+# -- labels ----------------------------------------------------------------------------------------
+
+#: ``Name: value``, with or without a space after the colon. A backslash before the colon
+#: (``Answer\:``) makes the line ordinary text.
+LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](\s*)(.*?)\s*$")
+#: ``[정답] ③``, ``【解説】``: a label in brackets, with or without a colon after it.
+BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}])\s*([^\W\d_][^{re.escape(V.CLOSE_BRACKETS)}:：\\]{{0,40}}?)\s*"
+                           rf"[{re.escape(V.CLOSE_BRACKETS)}]\s*[:：]?(\s*)(.*?)\s*$")
+LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
+
+
+@dataclass(frozen=True)
+class LabelLine:
+    """A line that has the form of a label; whether its name is one is for the caller to ask."""
+
+    #: As written, without brackets: ``Answer (50%)``.
+    raw: str
+    #: Lower case, without a score: ``answer``.
+    name: str
+    score: float | None
+    value: str
+    #: Offset of the value in the line as given (the value's column is this + 1).
+    value_offset: int
+    #: A space (or nothing) after the colon: ``Note:text`` is no label unless Note is one.
+    spaced: bool
+    bracketed: bool
+
+
+def read_label(text: str) -> LabelLine | None:
+    """The label form of a line (stripped of its indentation), or None."""
+    found = LABEL.match(text)
+    bracketed = False
+    if found is None:
+        found = BRACKET_LABEL.match(text)
+        if found is None or found.group(2).strip().lower() not in V.all_labels():
+            return None
+        bracketed = True
+        raw, space, value, offset = found.group(2).strip(), found.group(3), found.group(4), found.start(4)
+    else:
+        raw, space, value, offset = found.group(1).strip(), found.group(2), found.group(3), found.start(3)
+    scored = LABEL_SCORE.match(raw)
+    name = (scored.group(1) if scored else raw).strip().lower()
+    if len(name) == 1 and name.isascii():
+        return None  # ``A: text`` is an option written with a colon, not a label
+    return LabelLine(raw, name, float(scored.group(2)) if scored else None, value, offset if value else len(text),
+                     bool(space) or not value or bracketed, bracketed)
+
 
 def label_lines(markdown: str) -> list[tuple[int, int, str]]:
-    """Lines of a Markdown text that start with a label the dialect knows (``Answer:``,
-    ``Explanation:``, ``피드백:``, ...), outside code: (line index, column, label as written).
-    In text students see, such a line is an answer or a grader's note in the wrong place."""
+    """Lines of a Markdown text that start with a label of any language (``Answer:``,
+    ``Explanation:``, ``[정답]``, ``解説:``, ``피드백:``, ...), outside code: (line index, column,
+    label as written, with its brackets if it has them). In text students see, such a line is an
+    answer or a grader's note in the wrong place."""
     found: list[tuple[int, int, str]] = []
     fence: str | None = None
     for i, line in enumerate(markdown.split("\n")):
@@ -92,13 +198,10 @@ def label_lines(markdown: str) -> list[tuple[int, int, str]]:
             fence = opened.group(1)
             continue
         depth = len(line) - len(line.lstrip(" \t"))
-        label = LABEL.match(line.strip()) if depth < 4 else None
-        if label:
-            raw = label.group(1).strip()
-            scored = LABEL_SCORE.match(raw)
-            name = (scored.group(1) if scored else raw).strip().lower()
-            if name in QUESTION_LABELS or name in CHOICE_LABELS:
-                found.append((i, depth + 1, raw))
+        label = read_label(line.strip()) if depth < 4 else None
+        if label and (label.name in QUESTION_LABELS or label.name in CHOICE_LABELS) and label.spaced:
+            text = line.strip()
+            found.append((i, depth + 1, text[: text.index(label.raw) + len(label.raw) + 1] if label.bracketed else label.raw))
     return found
 
 
@@ -109,24 +212,34 @@ MARKED_LABEL = re.compile(r"^[*_]{1,3}([^\W\d_][^:：*_]{0,40}?)\s*(?:[:：]\s*[
 _SHORT_ANSWER = re.compile(r"^(?:[-–—=]\s*)?([A-Za-z](?:\s*[,/]\s*[A-Za-z])*|[-+]?\d[\d.,]*(?:\s*(?:±|\+/?-)\s*[\d.]+%?)?|\S+)[.!]?$")
 
 
-def disguised_label(line: str) -> tuple[str, str, str] | None:
+def disguised_label(line: str, labels: dict[str, str] | None = None) -> tuple[str, str, str] | None:
     """A line meant as a label that the reader does not take as one: (the label as written, the
     role, how it is disguised: "bold" or "colon"). None for any other line."""
+    labels = QUESTION_LABELS if labels is None else labels
     text = line.strip()
     marked = MARKED_LABEL.match(text)
     if marked:
-        role = QUESTION_LABELS.get(marked.group(1).strip().lower())
+        role = labels.get(marked.group(1).strip().lower())
         return (marked.group(1).strip(), role, "bold") if role else None
     lowered = text.lower()
-    for name, role in QUESTION_LABELS.items():
+    if not lowered or lowered[0] not in _answer_initials(tuple(labels.items())):
+        return None
+    for name, role in labels.items():
         if role == "answer" and lowered.startswith(name + " "):
             rest = text[len(name):].strip()
             value = _SHORT_ANSWER.match(rest)
             if value and (len(value.group(1)) <= 2 or NUMERIC_ANSWER.match(value.group(1).replace(" ", ""))
-                          or bare(value.group(1)) in TRUE_WORDS + FALSE_WORDS):
+                          or bare(value.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(value.group(1))):
                 return text[: len(name)], role, "colon"
     return None
 
+
+@lru_cache(maxsize=16)
+def _answer_initials(labels: tuple[tuple[str, str], ...]) -> frozenset[str]:
+    return frozenset(name[0] for name, role in labels if role == "answer")
+
+
+# -- questions --------------------------------------------------------------------------------------
 
 HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 #: A question number: what CommonMark takes as an ordered-list number, up to 9 digits (a
@@ -135,11 +248,368 @@ QUESTION_NUMBER = r"\d{1,9}"
 QUESTION = re.compile(rf"^({QUESTION_NUMBER})[.)]\s+(.*?)\s*$")
 #: A question line whose number is longer than Markdown allows (reported, then read as a question).
 LONG_NUMBER = re.compile(r"^(\d{10,})[.)]\s+(.*?)\s*$")
+
+
+def _alternatives(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_LATIN_WORDS = tuple(w for w in V.words("question_words") if w.isascii() or w[0].isalpha() and w[0] < "ㄱ")
+_CJK_WORDS = tuple(w for w in V.words("question_words") if w not in _LATIN_WORDS)
+_SUFFIXES = _alternatives(V.words("number_suffixes"))
+_OPEN, _CLOSE = re.escape(V.OPEN_BRACKETS), re.escape(V.CLOSE_BRACKETS)
+#: Question numbers as exam papers print them, each -> its form's name (for the first question's
+#: form, see :func:`question_start`).
+QUESTION_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # 1． 1） 1、 (full-width, and the Chinese enumeration comma), with or without a space
+    ("．", re.compile(rf"^({QUESTION_NUMBER})\s*[．）、]\s*(.*?)\s*$")),
+    # 1번, 1번. 1번)
+    ("번", re.compile(rf"^({QUESTION_NUMBER})\s*(?:{_SUFFIXES})\s*[.)．）:：]?\s*(.*?)\s*$")),
+    # [문제 1], 【問1】, [Question 1]
+    ("[]", re.compile(rf"^[{_OPEN}]\s*(?:{_alternatives(V.words('question_words'))})\s*({QUESTION_NUMBER})\s*(?:{_SUFFIXES})?\s*"
+                      rf"[{_CLOSE}]\s*[.:：]?\s*(.*?)\s*$", re.I)),
+    # 문제 1. 問1 問 1 문항1)
+    ("문제", re.compile(rf"^(?:{_alternatives(_CJK_WORDS)})\s*({QUESTION_NUMBER})\s*(?:{_SUFFIXES})?"
+                        rf"(?:\s*[.．):：)）]\s*|\s+|$)(.*?)\s*$")),
+    # Question 1. Q1) Frage 1: Pregunta 1 (alone on its line, or with a stop, colon or bracket)
+    ("Question", re.compile(rf"^(?:{_alternatives(_LATIN_WORDS)})\s*({QUESTION_NUMBER})(?:\s*[.．):：)）]\s*(.*?)|\s*())\s*$", re.I)),
+    # 第1题 第1問
+    ("第", re.compile(rf"^第\s*({QUESTION_NUMBER})\s*[题題問问]\s*[.．:：、]?\s*(.*?)\s*$")),
+)
+
+
+@dataclass(frozen=True)
+class QuestionStart:
+    number: int
+    #: Offset of the question text in the line (its column is this + 1).
+    text_offset: int
+    text: str
+    #: "." or ")" for the Markdown forms ``1.`` and ``1)``, else the form's name.
+    form: str
+
+
+#: What a question line can start with: a digit, a bracket, 第, or a question word's first letter.
+_QUESTION_INITIALS = frozenset("0123456789第" + V.OPEN_BRACKETS + "".join(w[0] + w[0].upper() for w in V.words("question_words")))
+
+
+def question_start(line: str) -> QuestionStart | None:
+    """A line (at the left margin) that starts a question, in any of the forms exams print."""
+    if not line or line[0] not in _QUESTION_INITIALS:
+        return None
+    found = QUESTION.match(line)
+    if found:
+        return QuestionStart(int(found.group(1)), found.start(2), found.group(2), line[len(found.group(1))])
+    for form, pattern in QUESTION_FORMS:
+        found = pattern.match(line)
+        if found:
+            text = found.group(2) or ""
+            return QuestionStart(int(found.group(1)), found.start(2) if text else len(line.rstrip()), text, form)
+    return None
+
+
+# -- options ----------------------------------------------------------------------------------------
+
+_LETTER = "A-Za-zＡ-Ｚａ-ｚ"
+_CIRCLED = V.OPTION_STYLES["circled-decimal"]
+CIRCLED = re.compile(rf"[{_CIRCLED}]")
+_HANGUL = V.OPTION_STYLES["hangul"]
+_CONSONANT = V.OPTION_STYLES["hangul-consonant"]
+_KATAKANA = V.OPTION_STYLES["katakana"]
+_OPTION_MARK = re.compile(
+    rf"^(?P<bullet>[-*+]\s+)?(?:"
+    rf"[(（]\s*(?P<pl>[{_LETTER}])\s*[)）]"
+    rf"|[(（]\s*(?P<pd>\d{{1,2}})\s*[)）]"
+    rf"|[(（]\s*(?P<pk>[{_KATAKANA}])\s*[)）]"
+    rf"|(?P<c>[{_CIRCLED}])"
+    rf"|(?P<l>[{_LETTER}])(?:[)）]|(?P<ldot>\.)|[．])"
+    rf"|(?P<h>[{_HANGUL}])[).．]"
+    rf"|(?P<j>[{_CONSONANT}])[).．]"
+    rf"|(?P<k>[{_KATAKANA}])[).．）]"
+    rf"|(?P<d>\d{{1,2}})[)）]"
+    rf")(?P<space>\s*)")
+_OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
+                             + _KATAKANA + "0123456789")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
-#: ``Name: value``. A backslash before the colon (``Answer\:``) makes the line ordinary text.
-LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](?:\s+(.*?))?\s*$")
-LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
+
+
+@dataclass(frozen=True)
+class OptionMark:
+    """One option marker in a line: ``B)``, ``③``, ``(1)``, ``가.``, ``ア)``."""
+
+    #: The numbering style (vocabulary.OPTION_STYLES).
+    style: str
+    #: The marker as written, without its bullet: ``B)``, ``③``.
+    marker: str
+    #: Its place in the style's sequence, from 1.
+    ordinal: int
+    #: Offsets of the marker and of the option's text in the line, and where the text ends.
+    start: int
+    text_start: int
+    text_end: int
+
+    @property
+    def letter(self) -> str:
+        """The choice id: the letter itself for letters, else the letter at the same place."""
+        return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(self.ordinal - 1) % 26]
+
+
+def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
+    """The options a line at the left margin starts: one, or several circled ones on one line
+    (``① 서울 ② 부산``, each the next in order). ``decimal``: ``1)`` is an option marker too
+    (under a question numbered ``1.``)."""
+    found = _OPTION_MARK.match(line) if line and line[0] in _OPTION_INITIALS else None
+    if not found:
+        return []
+    kind = next(k for k in ("l", "c", "pl", "pd", "pk", "h", "j", "k", "d") if found.group(k))
+    char = found.group(kind)
+    rest = line[found.end():]
+    if kind == "d" and not decimal:
+        return []
+    if kind == "ldot" or (kind == "l" and found.group("ldot")):
+        # ``A.`` needs a space after it, unless what follows is not a Latin letter: "e.g." is text.
+        if not found.group("space") and (not rest or rest[0].isascii()):
+            return []
+    if kind in ("l", "pl"):
+        char = V.FULL_WIDTH.get(char, char)
+        style = "upper-alpha" if char.isupper() else "lower-alpha"
+        ordinal = V.OPTION_STYLES[style].index(char) + 1
+    elif kind in ("pd", "d"):
+        style = "parenthesized-decimal" if kind == "pd" else "decimal"
+        ordinal = int(char)
+        if ordinal == 0:
+            return []
+    else:
+        style = {"c": "circled-decimal", "h": "hangul", "j": "hangul-consonant", "k": "katakana", "pk": "katakana"}[kind]
+        ordinal = V.OPTION_STYLES[style].index(char) + 1
+    start = found.end("bullet") if found.group("bullet") else 0
+    marker = line[start: found.end() - len(found.group("space"))]
+    text_start = found.end()
+    marks = [OptionMark(style, marker, ordinal, start, text_start, len(line.rstrip()))]
+    if kind == "c":
+        # More circled options on the same line, each the next one in order: ``① 서울 ② 부산``.
+        position = text_start
+        while True:
+            wanted = _CIRCLED[marks[-1].ordinal] if marks[-1].ordinal < len(_CIRCLED) else None
+            at = line.find(wanted, position) if wanted else -1
+            if at < 0:
+                break
+            gap = len(line[at + 1:]) - len(line[at + 1:].lstrip())
+            last = marks[-1]
+            marks[-1] = OptionMark(last.style, last.marker, last.ordinal, last.start, last.text_start, len(line[:at].rstrip()))
+            marks.append(OptionMark(last.style, str(wanted), last.ordinal + 1, at, at + 1 + gap, len(line.rstrip())))
+            position = at + 1
+    return marks
+
+
+def option_label(style: str | None, ordinal: int) -> str:
+    """How the ``ordinal``-th option of a style is named in messages and summaries: ``C``, ``③``."""
+    if style in ("circled-decimal", "hangul", "hangul-consonant", "katakana"):
+        return V.OPTION_STYLES[style][ordinal - 1] if ordinal <= len(V.OPTION_STYLES[style]) else str(ordinal)
+    if style == "parenthesized-decimal":
+        return f"({ordinal})"
+    if style == "decimal":
+        return str(ordinal)
+    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[(ordinal - 1) % 26]
+
+
+#: One reference to an option in an answer: ``B``, ``B)``, ``(B)``, ``③``, ``(3)``, ``3번``, ``가``, ``ア``.
+_ANSWER_REF = re.compile(
+    rf"^[(（]?\s*(?:(?P<l>[{_LETTER}])|(?P<c>[{_CIRCLED}])|(?P<d>\d{{1,2}})\s*(?:{_SUFFIXES})?|(?P<h>[{_HANGUL}])"
+    rf"|(?P<j>[{_CONSONANT}])|(?P<k>[{_KATAKANA}]))\s*[)）.．]?$")
+
+
+def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, int]] | None:
+    """The options an answer names, as (style family, ordinal): ``A, C`` -> [("letter", 1), ("letter", 3)],
+    ``②④`` and ``② ④`` -> circled 2 and 4, ``3번`` -> number 3. None when the answer is not a
+    list of option references."""
+    value = text.strip().rstrip(".!。！．").strip()
+    if len(value) == 1 and value.isascii() and value.isalpha():  # ``B``: most answers
+        return [("letter", ord(value.upper()) - ord("A") + 1)]
+    value = "".join(V.DINGBAT_CIRCLED.get(ch, ch) for ch in value)
+    if not value:
+        return None
+    # Circled numbers need no separator: ``②④``.
+    spaced = CIRCLED.sub(lambda m: f" {m.group(0)} ", value)
+    words = "|".join(re.escape(w) for w in and_words if not (len(w) == 1 and w.isascii()))
+    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
+    parts = [p for p in re.split(pattern, spaced) if p]
+    refs: list[tuple[str, int]] = []
+    for part in parts:
+        found = _ANSWER_REF.match(part)
+        if not found:
+            return None
+        if found.group("l"):
+            char = V.FULL_WIDTH.get(found.group("l"), found.group("l")).upper()
+            refs.append(("letter", ord(char) - ord("A") + 1))
+        elif found.group("c"):
+            refs.append(("number", _CIRCLED.index(found.group("c")) + 1))
+        elif found.group("d"):
+            refs.append(("number", int(found.group("d"))))
+        elif found.group("h"):
+            refs.append(("hangul", _HANGUL.index(found.group("h")) + 1))
+        elif found.group("j"):
+            refs.append(("hangul-consonant", _CONSONANT.index(found.group("j")) + 1))
+        else:
+            refs.append(("katakana", _KATAKANA.index(found.group("k")) + 1))
+    return refs
+
+
+#: The family of references each style's options are named by in an answer.
+STYLE_FAMILY = {"upper-alpha": "letter", "lower-alpha": "letter", "circled-decimal": "number",
+                "parenthesized-decimal": "number", "decimal": "number", "hangul": "hangul",
+                "hangul-consonant": "hangul-consonant", "katakana": "katakana"}
+
+#: Lines that look like options written with a marker the dialect does not take: ``A: text``,
+#: ``A - text``, ``[A] text``, ``<1> text``, ``❶ text``, ``⑴ text``, ``i) text``.
+UNSUPPORTED_OPTION = re.compile(
+    r"^(?:(?P<colon>[A-Za-z])\s*[:：]\s+\S|(?P<dash>[A-Z]|\d{1,2})\s+[-–—]\s+\S|\[(?P<bracket>[A-Za-z]|\d{1,2})\]\s*\S"
+    r"|<(?P<angle>[A-Za-z]|\d{1,2})>\s*\S|(?P<dingbat>[❶-❿➀-➉➊-➓⓵-⓾⑴-⒇⒈-⒛])\s*\S"
+    r"|(?P<roman>i{1,3}|iv|v|vi{1,3})\)\s+\S)")
+
+
+# -- exam-paper structure -------------------------------------------------------------------------
+
+_POINTS_UNITS = _alternatives(V.words("points_units"))
+_POINTS_PREFIXES = _alternatives(V.words("points_prefixes"))
+#: ``(3점)``, ``[2점]``, ``（2점）``, ``(3 points)``, ``(배점 3)``: points at the end of a question's first line.
+POINTS = re.compile(
+    rf"\s*[(（\[［]\s*(?:(?:{_POINTS_PREFIXES})\s*[:：]?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})?"
+    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?)\s*[)）\]］]\s*$", re.I)
+_EACH_BEFORE = _alternatives(V.words("each_before"))
+_EACH_AFTER = _alternatives(V.words("each_after"))
+#: ``(각 2점)``, ``(2 points each)``, ``(je 2 Punkte)``, ``(各2分)``: each question's points, in a section title.
+EACH_POINTS = re.compile(
+    rf"\s*[(（\[［]\s*(?:(?:{_EACH_BEFORE})\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?(?:\s*(?:{_EACH_AFTER}))?"
+    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))\s*[)）\]］]", re.I)
+
+
+def points_in(text: str, pattern: re.Pattern[str] = POINTS) -> tuple[float, int, int] | None:
+    """The points a text states (``(3점)``) and where: (points, start, end), or None."""
+    found = pattern.search(text)
+    if not found:
+        return None
+    value = (found.group("a") or found.group("b")).replace(",", ".")
+    return float(value), found.start(), found.end()
+
+
+_ROMAN = re.escape(V.ROMAN_NUMERALS)
+_KIND_WORDS = _alternatives(tuple(w for lang in V.LANGUAGES.values() for w in lang.section_kinds))
+#: Lines that start a section of an exam paper: ``Ⅰ. 객관식``, ``II. Short answer``, ``[객관식]``, ``■ 서술형``.
+SECTION_MARKERS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"^(?P<mark>[{_ROMAN}]\s*[.．)]?)\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^(?P<mark>(?:II|III|IV|VI|VII|VIII|IX|XI|XII)\s*[.．)])\s*(?P<title>\S.*?)\s*$"),
+    re.compile(rf"^(?P<mark>[{re.escape(V.SECTION_BULLETS)}])\s*(?P<title>\S.*?)\s*$"),
+    re.compile(rf"^[{_OPEN}]\s*(?P<title>(?:{_KIND_WORDS})[^{_CLOSE}]{{0,30}}?)\s*[{_CLOSE}]\s*(?P<rest>.*?)\s*$", re.I),
+)
+_SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS)
+#: ``I. ...``, ``II) ...``: a statement numbered in Roman numerals.
+ROMAN_STATEMENT = re.compile(rf"^({'|'.join(sorted(V.ROMAN_STATEMENTS, key=len, reverse=True))})[.)]\s+\S")
+#: ``I.``, ``V.``, ``X.``: a section after an answer, an option before one.
+LATIN_SECTION = re.compile(r"^(?P<mark>[IVX]\s*\.)\s+(?P<title>\S.*?)\s*$")
+
+
+def section_marker(line: str, latin: bool = False) -> tuple[str, int] | None:
+    """A line that starts an exam paper's section: (its title as written, the title's offset).
+    ``latin``: a single ``I.`` ``V.`` ``X.`` counts too."""
+    if not line or line[0] not in _SECTION_INITIALS:
+        return None
+    for pattern in SECTION_MARKERS + ((LATIN_SECTION,) if latin else ()):
+        found = pattern.match(line)
+        if found:
+            if "mark" in pattern.groupindex and found.group("mark")[0] in V.SECTION_BULLETS:
+                return found.group("title"), found.start("title")
+            if "rest" in pattern.groupindex:
+                title = found.group("title") + (" " + found.group("rest") if found.group("rest") else "")
+                return title, found.start("title")
+            return line.strip(), 0
+    return None
+
+
+_RANGE = re.escape(V.RANGE_MARKS)
+_PASSAGE_WORDS = _alternatives(V.words("passage_words"))
+#: ``[3~4] 다음 글을 읽고 물음에 답하시오.``, ``[Questions 3-4]``, ``Questions 3–4 refer to ...``:
+#: a passage shared by the questions numbered from the first to the last.
+PASSAGE_MARKERS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"^(?:{V.NOTE_MARK}\s*)?[\[(（【〔<〈]\s*(?:(?:{_PASSAGE_WORDS})\s*)?(?P<first>\d{{1,9}})\s*(?:{_SUFFIXES})?\s*"
+               rf"(?:[{_RANGE}]|to|bis|à|a)\s*(?P<last>\d{{1,9}})\s*(?:{_SUFFIXES})?\s*[\])）】〕>〉]\s*(?P<text>.*?)\s*$", re.I),
+    re.compile(rf"^(?:{_PASSAGE_WORDS})\s+(?P<first>\d{{1,9}})\s*(?:[{_RANGE}]|to|and|bis|à|a)\s*(?P<last>\d{{1,9}})\b"
+               rf"(?P<text>.*?)\s*$", re.I),
+)
+
+
+_PASSAGE_INITIALS = frozenset(V.NOTE_MARK + "[(（【〔<〈" + "".join(w[0] + w[0].upper() for w in V.words("passage_words")))
+
+
+def passage_marker(line: str) -> tuple[int, int, int] | None:
+    """``[3~4] ...``: (first question, last question, offset of the text after the marker)."""
+    if not line or line[0] not in _PASSAGE_INITIALS:
+        return None
+    for pattern in PASSAGE_MARKERS:
+        found = pattern.match(line)
+        if found:
+            first, last = int(found.group("first")), int(found.group("last"))
+            if first < last:
+                return first, last, 0
+    return None
+
+
+def note_line(line: str) -> bool:
+    """``※ 다음 물음에 답하시오.``: an instruction for the question that follows."""
+    return line.startswith(V.NOTE_MARK)
+
+
+#: ``<보기>``, ``〈보기〉``, ``[보기]``, ``< 보 기 >``: the title of a box of statements.
+BOX = re.compile(rf"^[{_OPEN}(（]\s*(?:{_alternatives(V.BOX_TITLES)})\s*[{_CLOSE})）]\s*$")
+
+
+def starts_something(line: str) -> bool:
+    """A line at the left margin that the Markdown reader may take for the start of something:
+    a heading, a question, an option, a label, a section, a passage or a note. Text written for
+    the reader (writers/markdown_source.py) indents such a line to keep it text."""
+    text = line.rstrip()
+    return bool(HEADING.match(text) or question_start(text) or LONG_NUMBER.match(text) or option_marks(text, decimal=True)
+                or (read_label(text) and read_label(text).spaced)  # type: ignore[union-attr]
+                or section_marker(text, latin=True) or passage_marker(text) or note_line(text) or BOX.match(text)
+                or UNSUPPORTED_OPTION.match(text))
+
+
+# -- answers -----------------------------------------------------------------------------------------
+
+_ESCAPED = re.compile(r"\\([,，、/／;；])")
+
+
+def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
+    """The accepted answers of a short answer's line: ``서울, 서울특별시``, ``서울 / 서울특별시``,
+    ``서울 또는 서울특별시`` are two. ``\\,`` is a comma; ``"a, b"`` in double quotes is one answer
+    as written; a comma or slash between digits (``1,000``, ``1/2``) and a slash between Latin
+    letters (``km/h``) separate nothing."""
+    value = text.strip()
+    quoted: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        quoted.append(match.group(1))
+        return f"\ue002{len(quoted) - 1}\ue003"
+
+    # ``"a, b"``: one answer as written, anywhere in the line.
+    value = re.sub(r'(?:(?<=^)|(?<=[\s,，、/／;；]))"([^"]+)"(?=$|[\s,，、/／;；])', hold, value)
+    held = _ESCAPED.sub(lambda m: f"\ue000{ord(m.group(1))}\ue001", value)
+    held = re.sub(r"(?<=\d)([,/])(?=\d)", lambda m: f"\ue000{ord(m.group(1))}\ue001", held)
+    held = re.sub(r"(?<=[A-Za-z0-9])/(?=[A-Za-z])", lambda m: f"\ue000{ord('/')}\ue001", held)
+    words = "|".join(re.escape(w) for w in or_words)
+    pattern = rf"\s*[{re.escape(V.ANSWER_SEPARATORS)}]\s*" + (rf"|\s+(?:{words})\s+" if words else "")
+    parts = [p.strip() for p in re.split(pattern, held, flags=re.I)]
+    restore = re.compile("\ue000(\\d+)\ue001")
+    unquote = re.compile("\ue002(\\d+)\ue003")
+    return [unquote.sub(lambda m: quoted[int(m.group(1))], restore.sub(lambda m: chr(int(m.group(1))), p)) for p in parts if p]
+
+
+def quoted_answer(text: str, or_words: tuple[str, ...]) -> str:
+    """An answer written so that :func:`accepted_answers` reads it back as one answer."""
+    return text if accepted_answers(text, or_words) == [text] else '"' + text + '"'
+
+
+#: ``{score=50}``, ``{#id}``: attributes at the end of a line.
 ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
 ATTR = re.compile(r'#([^\s}]+)|([A-Za-z_]+)=(?:"([^"]*)"|(\S+))|([A-Za-z_]+)|(\S+)')
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")

@@ -1,0 +1,329 @@
+"""How people write quizzes and exam papers, language by language: the words and marks a reader
+of quiz text needs, as data.
+
+The Markdown reader (readers/markdown/syntax.py) builds its patterns from these tables, and an
+importer of pasted exam text can read the same forms by importing them. Adding a language is
+adding a :class:`Language` to :data:`LANGUAGES`; forms that are the same in every language
+(circled numbers, O/X, brackets) sit in the shared tables at the end. docs/source-format.md
+("Exam-paper conventions") shows these tables to authors.
+
+Roles of a label: ``answer`` (the answer, or an essay's model answer), ``explanation`` (general
+feedback), ``correct`` / ``incorrect`` / ``partially_correct`` (feedback by outcome), ``grading``
+(a marking scheme: graders only) and ``feedback`` (indented under an option or an answer).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Language:
+    """One language's words. Every word is lower case, as the reader compares them."""
+
+    #: The language's name in English, for messages ("the Japanese label").
+    name: str
+    #: Label -> role (see the module docstring).
+    labels: dict[str, str]
+    #: Labels that introduce a model answer: an enumeration in it, ``(1) ...`` or ``① ...`` at the
+    #: left margin, stays in it rather than being read as options placed after the answer.
+    model_answer_labels: tuple[str, ...] = ()
+    #: Words for true and for false, as answers. The pairs ``labels`` of a true/false question
+    #: are in i18n.TRUE_FALSE; these are every word an author writes for them.
+    true_words: tuple[str, ...] = ()
+    false_words: tuple[str, ...] = ()
+    #: Words between accepted answers of a short answer (``서울 또는 서울특별시``).
+    or_words: tuple[str, ...] = ()
+    #: Words between option markers of an answer naming several (``A and C``).
+    and_words: tuple[str, ...] = ()
+    #: Words before a question number (``문제 1.``, ``Question 1.``). Those written in Latin letters
+    #: need a full stop, colon or bracket after the number (``Question 1 is ...`` is a sentence).
+    question_words: tuple[str, ...] = ()
+    #: Words after a question number (``1번``).
+    number_suffixes: tuple[str, ...] = ()
+    #: Words after a number of points (``3점``, ``3 points``), and before one (``배점 3``).
+    points_units: tuple[str, ...] = ()
+    points_prefixes: tuple[str, ...] = ()
+    #: Words that make a section's points each question's (``각 2점``, ``2 points each``).
+    each_before: tuple[str, ...] = ()
+    each_after: tuple[str, ...] = ()
+    #: Words of a section title that say what its questions are: -> a question type.
+    section_kinds: dict[str, str] = field(default_factory=dict)
+    #: Words before a range of question numbers that share a passage (``Questions 3-4``).
+    passage_words: tuple[str, ...] = ()
+
+
+ANSWER, EXPLANATION, GRADING = "answer", "explanation", "grading"
+
+LANGUAGES: dict[str, Language] = {
+    "en": Language(
+        name="English",
+        labels={
+            "answer": ANSWER, "correct answer": ANSWER, "model answer": ANSWER, "sample answer": ANSWER,
+            "explanation": EXPLANATION, "general feedback": EXPLANATION,
+            "correct feedback": "correct", "incorrect feedback": "incorrect",
+            "partially correct feedback": "partially_correct",
+            "marking scheme": GRADING, "grading criteria": GRADING,
+            "feedback": "feedback",
+        },
+        model_answer_labels=("model answer", "sample answer"),
+        true_words=("true", "yes"), false_words=("false", "no"),
+        or_words=("or",), and_words=("and", "&"),
+        question_words=("question", "q"),
+        points_units=("points", "point", "pts", "pt", "marks", "mark"),
+        each_before=("each",), each_after=("each",),
+        section_kinds={"multiple choice": "single_choice", "short answer": "short_answer", "essay": "essay",
+                       "true or false": "true_false", "true/false": "true_false"},
+        passage_words=("questions",),
+    ),
+    "ko": Language(
+        name="Korean",
+        labels={
+            "정답": ANSWER, "답": ANSWER, "모범 답안": ANSWER, "모범답안": ANSWER, "예시 답안": ANSWER, "예시답안": ANSWER,
+            "설명": EXPLANATION, "해설": EXPLANATION, "풀이": EXPLANATION,
+            "정답 피드백": "correct", "오답 피드백": "incorrect", "부분 정답 피드백": "partially_correct",
+            "채점 기준": GRADING, "채점기준": GRADING,
+            "피드백": "feedback",
+        },
+        model_answer_labels=("모범 답안", "모범답안", "예시 답안", "예시답안"),
+        true_words=("참", "맞다", "맞음", "옳다", "옳음", "예"), false_words=("거짓", "틀리다", "틀림", "옳지 않다", "그름", "아니오", "아니요"),
+        or_words=("또는", "혹은"), and_words=("및", "와", "과"),
+        question_words=("문제", "문항"), number_suffixes=("번",),
+        points_units=("점",), points_prefixes=("배점",),
+        each_before=("각",), each_after=("씩",),
+        section_kinds={"객관식": "single_choice", "선택형": "single_choice", "단답형": "short_answer",
+                       "서술형": "essay", "논술형": "essay", "서답형": "essay", "ox": "true_false", "진위형": "true_false"},
+    ),
+    "ja": Language(
+        name="Japanese",
+        labels={"正解": ANSWER, "答え": ANSWER, "解答": ANSWER, "答": ANSWER, "模範解答": ANSWER, "解答例": ANSWER,
+                "解説": EXPLANATION, "採点基準": GRADING, "フィードバック": "feedback"},
+        model_answer_labels=("模範解答", "解答例"),
+        true_words=("正", "正しい", "はい"), false_words=("誤", "誤り", "いいえ"),
+        or_words=("または", "或いは"), and_words=("と",),
+        question_words=("問", "問題", "設問"),
+        points_units=("点",), points_prefixes=("配点",),
+        each_before=("各",),
+        section_kinds={"選択問題": "single_choice", "記述問題": "essay", "記述式": "essay", "正誤問題": "true_false"},
+    ),
+    "zh": Language(
+        name="Chinese",
+        labels={"答案": ANSWER, "正确答案": ANSWER, "正確答案": ANSWER, "答": ANSWER, "参考答案": ANSWER, "參考答案": ANSWER,
+                "解析": EXPLANATION, "解释": EXPLANATION, "解釋": EXPLANATION, "评分标准": GRADING, "評分標準": GRADING,
+                "反馈": "feedback"},
+        model_answer_labels=("参考答案", "參考答案"),
+        true_words=("对", "對", "正确", "正確", "是", "√", "✓"), false_words=("错", "錯", "错误", "錯誤", "否"),
+        or_words=("或", "或者"), and_words=("和",),
+        question_words=("题", "題"),
+        points_units=("分",),
+        each_before=("每题", "每題", "各"),
+        section_kinds={"选择题": "single_choice", "選擇題": "single_choice", "判断题": "true_false",
+                       "判斷題": "true_false", "简答题": "essay", "簡答題": "essay", "填空题": "fill_in_blank"},
+    ),
+    "de": Language(
+        name="German",
+        labels={"antwort": ANSWER, "richtige antwort": ANSWER, "lösung": ANSWER, "musterlösung": ANSWER,
+                "erklärung": EXPLANATION, "erläuterung": EXPLANATION, "bewertungskriterien": GRADING,
+                "rückmeldung": "feedback"},
+        model_answer_labels=("musterlösung",),
+        true_words=("richtig", "wahr", "ja"), false_words=("falsch", "nein"),
+        or_words=("oder",), and_words=("und",),
+        question_words=("frage", "aufgabe"),
+        points_units=("punkte", "punkt", "p."),
+        each_before=("je",), each_after=("je frage", "pro frage", "je"),
+        section_kinds={"multiple choice": "single_choice", "kurzantwort": "short_answer", "freitext": "essay"},
+        passage_words=("fragen", "aufgaben"),
+    ),
+    "fr": Language(
+        name="French",
+        labels={"réponse": ANSWER, "bonne réponse": ANSWER, "réponse correcte": ANSWER, "corrigé": ANSWER,
+                "réponse modèle": ANSWER, "explication": EXPLANATION, "barème": GRADING,
+                "rétroaction": "feedback"},
+        model_answer_labels=("corrigé", "réponse modèle"),
+        true_words=("vrai", "oui"), false_words=("faux", "non"),
+        or_words=("ou",), and_words=("et",),
+        question_words=("question", "exercice"),
+        points_units=("points", "point", "pts"),
+        each_after=("chacune", "chacun", "par question"),
+        section_kinds={"qcm": "single_choice", "questions à choix multiples": "single_choice",
+                       "réponse courte": "short_answer", "vrai ou faux": "true_false"},
+        passage_words=("questions",),
+    ),
+    "es": Language(
+        name="Spanish",
+        labels={"respuesta": ANSWER, "respuesta correcta": ANSWER, "solución": ANSWER, "respuesta modelo": ANSWER,
+                "explicación": EXPLANATION, "criterios de evaluación": GRADING, "retroalimentación": "feedback"},
+        model_answer_labels=("respuesta modelo",),
+        true_words=("verdadero", "sí", "si", "v"), false_words=("falso", "no", "f"),
+        or_words=("o", "u"), and_words=(),
+        question_words=("pregunta", "ejercicio"),
+        points_units=("puntos", "punto", "ptos", "pts"),
+        each_after=("cada una", "cada uno", "cada pregunta", "c/u"),
+        section_kinds={"opción múltiple": "single_choice", "respuesta corta": "short_answer", "desarrollo": "essay",
+                       "verdadero o falso": "true_false"},
+        passage_words=("preguntas",),
+    ),
+    "pt": Language(
+        name="Portuguese",
+        labels={"resposta": ANSWER, "resposta correta": ANSWER, "gabarito": ANSWER, "resposta modelo": ANSWER,
+                "resposta esperada": ANSWER, "explicação": EXPLANATION, "resolução": EXPLANATION,
+                "critérios de correção": GRADING, "feedback": "feedback"},
+        model_answer_labels=("resposta modelo", "resposta esperada"),
+        true_words=("verdadeiro", "sim", "certo", "v"), false_words=("falso", "não", "errado", "f"),
+        or_words=("ou",), and_words=(),
+        question_words=("questão", "questao", "pergunta", "exercício"),
+        points_units=("pontos", "ponto", "pts"),
+        each_after=("cada",),
+        section_kinds={"múltipla escolha": "single_choice", "resposta curta": "short_answer", "dissertativa": "essay",
+                       "verdadeiro ou falso": "true_false"},
+        passage_words=("questões",),
+    ),
+    "it": Language(
+        name="Italian",
+        labels={"risposta": ANSWER, "risposta corretta": ANSWER, "soluzione": ANSWER, "risposta modello": ANSWER,
+                "spiegazione": EXPLANATION, "criteri di valutazione": GRADING, "feedback": "feedback"},
+        model_answer_labels=("risposta modello",),
+        true_words=("vero", "sì", "si", "v"), false_words=("falso", "no", "f"),
+        or_words=("o", "oppure"), and_words=(),
+        question_words=("domanda", "esercizio", "quesito"),
+        points_units=("punti", "punto", "pt"),
+        each_after=("ciascuna", "ciascuno", "cadauna"),
+        section_kinds={"scelta multipla": "single_choice", "risposta breve": "short_answer", "vero o falso": "true_false"},
+        passage_words=("domande",),
+    ),
+}
+
+#: English is always read, whatever the quiz's language, and so is Korean (the project's first
+#: quizzes are Korean, and its labels read in any quiz since the first release).
+ALWAYS = ("en", "ko")
+
+
+def language(tag: str) -> str:
+    """A language tag's primary subtag in lower case: ``pt-BR`` -> ``pt``."""
+    return tag.split("-")[0].lower()
+
+
+def active(tag: str) -> list[Language]:
+    """The languages whose words a quiz in language ``tag`` may use without saying so: English,
+    Korean and its own."""
+    codes = list(ALWAYS) + ([language(tag)] if language(tag) not in ALWAYS else [])
+    return [LANGUAGES[c] for c in codes if c in LANGUAGES]
+
+
+def all_labels() -> dict[str, str]:
+    """Every language's labels -> role. Labels are read in every quiz: they are words followed by
+    a colon at the left margin, which no language uses for anything else."""
+    found: dict[str, str] = {}
+    for lang in LANGUAGES.values():
+        for name, role in lang.labels.items():
+            found.setdefault(name, role)
+    return found
+
+
+def label_language(name: str) -> Language | None:
+    for lang in LANGUAGES.values():
+        if name in lang.labels:
+            return lang
+    return None
+
+
+def words(attribute: str, languages: list[Language] | None = None) -> tuple[str, ...]:
+    """One attribute's words over ``languages`` (all by default), without repeats, longest first
+    (so that a pattern made of them tries ``correct answer`` before ``answer``)."""
+    seen: dict[str, None] = {}
+    for lang in languages if languages is not None else LANGUAGES.values():
+        for word in getattr(lang, attribute):
+            seen.setdefault(word, None)
+    return tuple(sorted(seen, key=len, reverse=True))
+
+
+# -- forms that are the same in every language ----------------------------------------------------
+
+#: True/false marks every language uses: O/X (Korean and Japanese schools), circles and crosses.
+#: When an answer is one of these, the question shows these marks as its two choices.
+MARK_PAIRS: tuple[tuple[str, str], ...] = (("O", "X"), ("○", "×"), ("◯", "✕"), ("Ｏ", "Ｘ"))
+MARK_TRUE = tuple(t.lower() for t, _ in MARK_PAIRS)
+MARK_FALSE = tuple(f.lower() for _, f in MARK_PAIRS)
+
+#: Option markers, by numbering style (CSS counter-style names): the marks in order. An option's
+#: place in its style's sequence is what an answer names (``③`` is the third option).
+OPTION_STYLES: dict[str, str] = {
+    "upper-alpha": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    "lower-alpha": "abcdefghijklmnopqrstuvwxyz",
+    "circled-decimal": "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳",
+    "parenthesized-decimal": "",  # (1) (2) ...: digits
+    "decimal": "",  # 1) 2) ...: digits, under a question numbered '1.'
+    "hangul": "가나다라마바사아자차카타파하",
+    "hangul-consonant": "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ",
+    "katakana": "アイウエオカキクケコサシスセソタチツテト",
+}
+#: How each style is written, for messages: the first marker.
+OPTION_STYLE_EXAMPLES: dict[str, str] = {
+    "upper-alpha": "A)", "lower-alpha": "a)", "circled-decimal": "①", "parenthesized-decimal": "(1)",
+    "decimal": "1)", "hangul": "가)", "hangul-consonant": "ㄱ.", "katakana": "ア)",
+}
+#: Styles an exam also uses for statements listed in the question text (``<보기>`` boxes): when
+#: options in another style follow them, they were the question's statements, not its options.
+STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "lower-alpha", "parenthesized-decimal", "decimal")
+#: Roman numerals that number statements in a question (``I. ... II. ... III. ...``, then options
+#: ``A) I only``): the statements stay in the question's text.
+ROMAN_STATEMENTS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
+
+#: Numbers in dingbat forms the reader does not take as option markers (QB180) but reads, once
+#: reported, as the circled numbers they look like: ❶ ➀ ➊ ⓵ ⑴ ⒈.
+NUMBER_DINGBATS = ("❶❷❸❹❺❻❼❽❾❿", "➀➁➂➃➄➅➆➇➈➉", "➊➋➌➍➎➏➐➑➒➓", "⓵⓶⓷⓸⓹⓺⓻⓼⓽⓾",
+                   "⑴⑵⑶⑷⑸⑹⑺⑻⑼⑽⑾⑿⒀⒁⒂⒃⒄⒅⒆⒇", "⒈⒉⒊⒋⒌⒍⒎⒏⒐⒑⒒⒓⒔⒕⒖⒗⒘⒙⒚⒛")
+#: Each dingbat -> the circled number of the same value.
+DINGBAT_CIRCLED = {ch: OPTION_STYLES["circled-decimal"][i] for run in NUMBER_DINGBATS for i, ch in enumerate(run)}
+
+#: Full-width letters and digits, as pasted from CJK word processors -> their ASCII forms.
+FULL_WIDTH = {chr(0xFF21 + i): chr(0x41 + i) for i in range(26)} | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+
+#: Characters that separate several answers on one line.
+ANSWER_SEPARATORS = ",，、/／;；"
+
+#: Marks that start a section of an exam paper (``■ 객관식``, ``Ⅱ. 단답형``).
+SECTION_BULLETS = "■□◆◇▣▶▷"
+ROMAN_NUMERALS = "ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩⅪⅫ"
+#: Brackets around a section kind (``[객관식]``), a label (``[정답]``) or a question number (``[문제 1]``).
+OPEN_BRACKETS, CLOSE_BRACKETS = "[【〔<〈《", "]】〕>〉》"
+#: Dashes and tildes between the first and last question numbers of a shared passage (``[3~4]``).
+RANGE_MARKS = "~～〜∼-–—"
+#: Arrows between the parts of an ordering answer (``(가) → (나) → (다)``).
+ARROWS = ("→", "->", "⇒", "=>", "➝", "-", "–")
+#: The mark before an instruction for the questions that follow (``※ 다음 물음에 답하시오.``).
+NOTE_MARK = "※"
+#: A box of statements in a question (``<보기>``): its lines keep their line breaks.
+BOX_TITLES = ("보기", "보 기", "例", "例示")
+#: Blanks as exams print them: ``(    )``, ``____``, and circled letters ``㉠`` (named blanks).
+NAMED_BLANKS = "㉠㉡㉢㉣㉤㉥㉦㉧㉨㉩㉪㉫㉬㉭"
+#: Item labels of matching and ordering questions as exams print them: ``(가)``, ``㉠``, ``ㄱ``.
+ITEM_LABELS = "가나다라마바사아자차카타파하" + NAMED_BLANKS + "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ" + "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#: The dots between the two columns of a matching question (``(가) 김소월 ･ ･ ㉠ 서시``).
+MATCH_DOTS = "･・·•∙⋅"
+
+
+# -- the tables in docs/source-format.md ---------------------------------------------------------------
+
+
+def markdown_tables() -> str:
+    """docs/source-format.md's tables of labels and words per language, made from these tables (a
+    test keeps the two the same)."""
+
+    def cell(words: list[str] | tuple[str, ...]) -> str:
+        return ", ".join(f"`{w}`" for w in words) or "—"
+
+    def named(lang: Language, roles: tuple[str, ...]) -> list[str]:
+        return [w.capitalize() for w, r in lang.labels.items() if r in roles]
+
+    labels = ["| Language | `language:` | Answer | Explanation | Marking scheme | Feedback (indented) |",
+              "|---|---|---|---|---|---|"]
+    words_ = ["| Language | True | False | Between accepted answers | Before a question number | Points |",
+              "|---|---|---|---|---|---|"]
+    for code, lang in LANGUAGES.items():
+        labels.append(f"| {lang.name} | `{code}` | {cell(named(lang, (ANSWER,)))} | {cell(named(lang, (EXPLANATION,)))} | "
+                      f"{cell(named(lang, (GRADING,)))} | {cell(named(lang, ('feedback',)))} |")
+        points = [f"3 {u}" if u.isascii() else f"3{u}" for u in lang.points_units[:2]]
+        words_.append(f"| {lang.name} | {cell(lang.true_words)} | {cell(lang.false_words)} | {cell(lang.or_words)} | "
+                      f"{cell(lang.question_words + lang.number_suffixes)} | {cell(points)} |")
+    return "\n".join(labels) + "\n\n" + "\n".join(words_)

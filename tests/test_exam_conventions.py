@@ -1,0 +1,605 @@
+"""Exam-paper conventions in the Markdown reader (issue 18), one case at a time: the way course
+designers write quizzes in their own language is read as meant, or is an error at its place that
+says how to write it. Nothing that looks like structure ends up in a block's text.
+
+The intended reading is checked on the model, and where an output must change (O/X choices,
+option numbering, shared passages, marking schemes) in all three built targets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from exam_outputs import build_all
+from test_cli import run
+from test_no_silent_output import check, read
+
+from qti_builder import vocabulary as V
+from qti_builder.readers.markdown import syntax as S
+
+FM = "---\ntitle: T\n---\n"
+KO = "---\ntitle: T\nlanguage: ko\n---\n"
+
+
+def questions(tmp_path: Path, text: str, name: str = "q.md") -> list[Any]:
+    return list(read(tmp_path, name, text).iter_questions())
+
+
+def errors(tmp_path: Path, text: str, name: str = "q.md") -> tuple[int, list[tuple[int, int, str, str, str]]]:
+    code, reported = check(tmp_path, name, text)
+    return code, [(r.line, r.column, r.severity, r.code, r.hint) for r in reported]
+
+
+# -- the rule above all: a block ends where structure starts -----------------------------------------
+
+#: Lines that start something new after an answer and an explanation; each must end the
+#: explanation, and the line after it must be read as what it is.
+STRUCTURE = [
+    ("2. Next question?", "question"),
+    ("2) Next question?", "question"),
+    ("2． 다음 문제?", "question"),
+    ("문제 2. 다음 문제?", "question"),
+    ("[문제 2] 다음 문제?", "question"),
+    ("2번 다음 문제?", "question"),
+    ("問2 次の問題?", "question"),
+    ("Question 2. Next?", "question"),
+    ("Q2. Next?", "question"),
+    ("第2题 下一题?", "question"),
+    ("Ⅱ. 단답형", "section"),
+    ("II. Short answer", "section"),
+    ("I. Part one", "section"),
+    ("[객관식]", "section"),
+    ("■ 서술형", "section"),
+    ("# Part two", "section"),
+    ("[2~3] 다음 글을 읽고 물음에 답하시오.", "passage"),
+    ("Questions 2-3 refer to the following passage.", "passage"),
+    ("※ 다음 물음에 답하시오.", "note"),
+]
+
+
+@pytest.mark.parametrize("line, what", STRUCTURE, ids=[s[0] for s in STRUCTURE])
+def test_an_explanation_ends_where_structure_starts(tmp_path: Path, line: str, what: str) -> None:
+    after = {"question": "", "section": "2. Next question?\n", "passage": "\nA passage.\n\n2. Next?\n정답: O\n\n3. Last?\n",
+             "note": "2. Next?\n"}[what]
+    text = KO + f"1. First?\n① a\n② b\n정답: ②\n해설: Because.\n{line}\n{after}정답: O\n"
+    first, second, *rest = questions(tmp_path, text)
+    assert first.feedback.general == "Because."
+    assert [c.correct for c in first.choices] == [False, True]
+    assert second.type == "true_false" and second.answer is True
+    if what == "passage":
+        assert second.passage.startswith(line) and rest[0].passage == second.passage
+    if what == "note":
+        assert second.passage == line
+
+
+def test_an_answer_never_takes_the_next_question_in(tmp_path: Path) -> None:
+    # The issue's 한국사 exam: question 2's model answer swallowed questions 3-6.
+    text = KO + ("1. 다음 중 옳은 것은?\n① 가 ② 나 ③ 다 ④ 라\n정답: ②\n"
+                 "2. 훈민정음을 만든 왕의 업적을 서술하시오.\n모범답안: 집현전을 설치하였다.\n"
+                 "3. 고려의 수도는?\n① 개경 ② 한양\n정답: ①\n")
+    one, two, three = questions(tmp_path, text)
+    assert (one.type, [c.correct for c in one.choices]) == ("single_choice", [False, True, False, False])
+    assert (two.type, two.model_answer) == ("essay", "집현전을 설치하였다.")
+    assert three.type == "single_choice"
+
+
+def test_options_after_the_answer_are_an_error_not_its_text(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Which one?\n\nA) x\nB) y\n\nAnswer: A\nExplanation: see.\nC) z\n")
+    assert code == 1 and [f[:4] for f in found] == [(11, 1, "error", "QB134")]
+    assert "indent it" in found[0][4]
+
+
+def test_an_explanation_may_discuss_the_options_by_their_markers(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 옳은 것은?\n① 가 ② 나\n정답: ①\n해설: 다음과 같다.\n① 맞다.\n② 틀리다.\n")
+    assert q.feedback.general == "다음과 같다.  \n① 맞다.  \n② 틀리다."
+
+
+# -- option markers -----------------------------------------------------------------------------------
+
+#: Options as people write them -> the numbering style, and an answer naming the second option.
+MARKERS = [
+    ("A) x\nB) y", "Answer: B", None),
+    ("A. x\nB. y", "Answer: B", None),
+    ("(A) x\n(B) y", "Answer: B", None),
+    ("A)x\nB)y", "Answer:B", None),
+    ("- A) x\n- B) y", "Answer: B", None),
+    ("a) x\nb) y", "Answer: b", "lower-alpha"),
+    ("Ａ） x\nＢ） y", "Answer: B", None),
+    ("（Ａ）x\n（Ｂ）y", "Answer: B", None),
+    ("Ａ．x\nＢ．y", "Answer: B", None),
+    ("① x\n② y", "정답: ②", "circled-decimal"),
+    ("①x\n②y", "정답: ②", "circled-decimal"),
+    ("① x ② y ③ z", "정답: ②", "circled-decimal"),
+    ("①x②y③z", "정답: 2번", "circled-decimal"),
+    ("가) x\n나) y", "정답: 나", "hangul"),
+    ("가. x\n나. y", "정답: 나)", "hangul"),
+    ("ㄱ. x\nㄴ. y", "정답: ㄴ", "hangul-consonant"),
+    ("(1) x\n(2) y", "정답: (2)", "parenthesized-decimal"),
+    ("1) x\n2) y", "정답: 2", "decimal"),
+    ("ア) x\nイ) y", "正解: イ", "katakana"),
+    ("(ア) x\n(イ) y", "正解: イ", "katakana"),
+]
+
+
+@pytest.mark.parametrize("options, answer, numbering", MARKERS, ids=[m[0].split("\n")[0] for m in MARKERS])
+def test_option_markers_as_people_write_them(tmp_path: Path, options: str, answer: str, numbering: str | None) -> None:
+    front = "---\ntitle: T\nlanguage: ja\n---\n" if "正解" in answer else KO
+    (q,) = questions(tmp_path, front + f"1. Which one?\n{options}\n{answer}\n")
+    assert q.type == "single_choice"
+    assert [(c.id, c.correct) for c in q.choices][:2] == [("A", False), ("B", True)]
+    assert q.numbering == numbering
+    assert [c.text for c in q.choices][:2] == ["x", "y"]
+
+
+def test_an_answer_names_several_options_by_their_markers(tmp_path: Path) -> None:
+    for answer in ("②, ④", "②④", "② ④", "2, 4", "②/④"):
+        (q,) = questions(tmp_path, KO + f"1. 모두 고르면?\n① a ② b ③ c ④ d\n정답: {answer}\n")
+        assert q.type == "multiple_response" and [c.id for c in q.choices if c.correct] == ["B", "D"], answer
+
+
+def test_an_option_named_twice_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Which?\n\nA) x\nB) y\n\nAnswer: A, B, B\n")
+    assert code == 1 and [f[:4] for f in found] == [(9, 9, "error", "QB182")]
+    assert "'Answer: A, B'" in found[0][4]
+
+
+def test_an_answer_in_another_style_than_the_options(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 옳은 것은?\n\nA) x\nB) y\nC) z\n\n정답: ③\n")
+    assert code == 1 and [f[:4] for f in found] == [(11, 5, "error", "QB126")]
+    assert "'정답: C'" in found[0][4]
+
+
+def test_options_of_two_styles_are_one_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Which?\n\nA) x\n② y\nC) z\n\nAnswer: A\n")
+    assert code == 1 and [f[:4] for f in found] == [(7, 1, "error", "QB179")]
+
+
+@pytest.mark.parametrize("options, marker", [("A: x\nB: y", "A:"), ("A - x\nB - y", "A"), ("[A] x\n[B] y", "[A]"),
+                                              ("❶ x\n❷ y", "❶"), ("⑴ x\n⑵ y", "⑴")])
+def test_a_marker_the_dialect_does_not_take_is_one_error(tmp_path: Path, options: str, marker: str) -> None:
+    answer = {"❶": "❷", "⑴": "⑵"}.get(marker, "B")
+    code, found = errors(tmp_path, FM + f"1. Which?\n\n{options}\n\nAnswer: {answer}\n")
+    assert code == 1 and [f[:4] for f in found] == [(6, 1, "error", "QB180")], found  # no cascade
+    assert "'A) text'" in found[0][4] and "'① text'" in found[0][4]
+
+
+def test_statements_before_other_options_stay_in_the_question(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 옳은 것은?\nㄱ. 하나\nㄴ. 둘\n① ㄱ ② ㄴ ③ ㄱ, ㄴ\n정답: ③\n")
+    assert q.stem == "옳은 것은?  \nㄱ. 하나  \nㄴ. 둘"
+    assert [c.text for c in q.choices] == ["ㄱ", "ㄴ", "ㄱ, ㄴ"] and q.choices[2].correct
+
+
+def test_a_box_keeps_its_lines(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. <보기>에서 옳은 것은?\n<보기>\nㄱ. 하나\nㄴ. 둘\n① ㄱ ② ㄴ\n정답: ①\n")
+    assert q.stem == "<보기>에서 옳은 것은?  \n<보기>  \nㄱ. 하나  \nㄴ. 둘"
+
+
+def test_sub_questions_of_an_essay_are_its_text(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 다음 물음에 답하시오.\n(1) 원인은?\n(2) 결과는?\n모범답안: (1) 가뭄\n(2) 흉년\n")
+    assert q.type == "essay"
+    assert q.stem == "다음 물음에 답하시오.  \n(1) 원인은?  \n(2) 결과는?"
+    assert q.model_answer == "(1) 가뭄  \n(2) 흉년"
+
+
+# -- Moodle numbers the options the way the source did ----------------------------------------------
+
+
+def test_moodle_numbers_options_as_the_source(tmp_path: Path) -> None:
+    source = tmp_path / "n.md"
+    source.write_text(KO + "1. A?\nA) x\nB) y\n정답: A\n\n2. B?\na) x\nb) y\n정답: a\n\n3. C?\n① x ② y\n정답: ①\n\n"
+                           "4. D?\n가) x\n나) y\n정답: 가\n\n5. E?\n(1) x\n(2) y\n정답: (1)\n", encoding="utf-8")
+    built = build_all(tmp_path, source)
+    ids = [q.id for q in built.quiz.iter_questions()]
+    assert [built.moodle_question(i).findtext("answernumbering") for i in ids] == ["ABCD", "abc", "123", "123", "123"]
+    # QTI 2.1 and Canvas have no numbering to set: the options keep their text, in their order.
+    for question_id in ids:
+        assert list(built.qti_choices(question_id)) == ["x", "y"]
+        labels = [label.findtext("material/mattext") for label in built.canvas_item(question_id).iter("response_label")]
+        assert labels == ["x", "y"]
+
+
+# -- labels in the quiz's language --------------------------------------------------------------------
+
+#: language, answer label, explanation label: every language the issue names.
+LABELS = [
+    ("en", "Answer", "Explanation"),
+    ("ko", "정답", "해설"),
+    ("ko", "답", "풀이"),
+    ("ko", "[정답]", "[해설]"),
+    ("ja", "正解", "解説"),
+    ("zh", "答案", "解析"),
+    ("de", "Antwort", "Erklärung"),
+    ("de", "Lösung", "Erläuterung"),
+    ("fr", "Réponse", "Explication"),
+    ("es", "Respuesta", "Explicación"),
+    ("pt", "Resposta", "Explicação"),
+    ("pt", "Gabarito", "Resolução"),
+    ("it", "Risposta", "Spiegazione"),
+]
+
+
+@pytest.mark.parametrize("colon", [": ", "：", ":", "： "])
+@pytest.mark.parametrize("language, answer, explanation", LABELS, ids=[f"{l[0]}-{l[1]}" for l in LABELS])
+def test_labels_in_the_quiz_language(tmp_path: Path, language: str, answer: str, explanation: str, colon: str) -> None:
+    mark = " " if answer.startswith("[") else colon
+    text = f"---\ntitle: T\nlanguage: {language}\n---\n1. Which?\n\nA) x\nB) y\n\n{answer}{mark}B\n{explanation}{mark}Why.\n"
+    (q,) = questions(tmp_path, text)
+    assert [c.correct for c in q.choices] == [False, True]
+    assert q.feedback.general == "Why."
+
+
+def test_english_labels_work_in_every_language(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, "---\ntitle: T\nlanguage: de\n---\n1. Which?\n\nA) x\nB) y\n\nAnswer: B\n")
+    assert q.choices[1].correct
+
+
+def test_korean_model_answer_labels(tmp_path: Path) -> None:
+    for label in ("모범답안", "모범 답안", "예시 답안", "[모범답안]"):
+        (q,) = questions(tmp_path, KO + f"1. 서술하시오.\n{label}{' ' if label[0] == '[' else ': '}조선은 1392년에 건국되었다.\n")
+        assert (q.type, q.model_answer) == ("essay", "조선은 1392년에 건국되었다."), label
+
+
+def test_another_languages_label_says_which_language(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Which?\n\nA) x\nB) y\n\n正解: B\n")
+    assert code == 1 and [f[:4] for f in found] == [(9, 1, "error", "QB181")]
+    assert "language: ja" in found[0][4]
+
+
+# -- true/false words and O/X -------------------------------------------------------------------------
+
+TRUTH = [
+    ("en", "true", True), ("en", "False.", False), ("en", "Yes", True), ("en", "No", False),
+    ("ko", "참", True), ("ko", "거짓", False), ("ko", "맞다", True), ("ko", "틀리다", False), ("ko", "O", True), ("ko", "X", False),
+    ("ja", "正", True), ("ja", "誤", False), ("ja", "○", True), ("ja", "×", False),
+    ("zh", "对", True), ("zh", "错", False), ("de", "Richtig", True), ("de", "Falsch", False),
+    ("fr", "Vrai", True), ("fr", "Faux", False), ("es", "Verdadero", True), ("es", "Falso", False),
+    ("pt", "Verdadeiro", True), ("pt", "Falso", False), ("it", "Vero", True), ("it", "Falso", False),
+]
+
+
+@pytest.mark.parametrize("language, word, truth", TRUTH, ids=[f"{t[0]}-{t[1]}" for t in TRUTH])
+def test_true_false_words_per_language(tmp_path: Path, language: str, word: str, truth: bool) -> None:
+    (q,) = questions(tmp_path, f"---\ntitle: T\nlanguage: {language}\n---\n1. Is it so?\n\nAnswer: {word}\n")
+    assert (q.type, q.answer) == ("true_false", truth)
+    marks = {"O": ["O", "X"], "X": ["O", "X"], "○": ["○", "×"], "×": ["○", "×"]}
+    assert q.labels == marks.get(word)
+
+
+def test_another_languages_true_false_word_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Is it so?\n\nAnswer: Richtig\n")
+    assert code == 1 and [f[:4] for f in found] == [(6, 9, "error", "QB172")]
+
+
+def test_ox_choices_in_all_three_outputs(tmp_path: Path) -> None:
+    source = tmp_path / "ox.md"
+    source.write_text(KO + "1. 지구는 둥글다. ( O / X )\n정답: O\n\n2. 해는 서쪽에서 뜬다. (○, ×)\n정답: ×\n\n"
+                           "3. 물은 0도에서 언다. (    )\n정답: 참\n", encoding="utf-8")
+    built = build_all(tmp_path, source)
+    one, two, three = built.quiz.iter_questions()
+    assert (one.stem, two.stem, three.stem) == ("지구는 둥글다.", "해는 서쪽에서 뜬다.", "물은 0도에서 언다.")
+    for question, marks, right in ((one, ["O", "X"], "O"), (two, ["○", "×"], "×"), (three, ["참", "거짓"], "참")):
+        assert list(built.qti_choices(question.id)) == marks
+        assert built.qti_item(question.id).find(".//{%s}value" % "http://www.imsglobal.org/xsd/imsqti_v2p1").text \
+            == built.qti_choices(question.id)[right]
+        assert built.canvas_correct(question.id) == [right]
+        moodle = built.moodle_question(question.id)
+        if question.labels:  # O/X: Moodle's true/false would show its own words
+            assert moodle.get("type") == "multichoice" and built.moodle_answers(question.id)[right] == "100"
+            assert list(built.moodle_answers(question.id)) == marks
+        else:
+            assert moodle.get("type") == "truefalse" and built.moodle_answers(question.id) == {"true": "100", "false": "0"}
+
+
+# -- short answers: several on one line ------------------------------------------------------------
+
+ACCEPTED = [
+    ("서울, 서울특별시", ["서울", "서울특별시"]),
+    ("서울 / 서울특별시", ["서울", "서울특별시"]),
+    ("서울/서울특별시", ["서울", "서울특별시"]),
+    ("서울 또는 서울특별시", ["서울", "서울특별시"]),
+    ("Seoul or Seoul City", ["Seoul", "Seoul City"]),
+    ("서울、서울특별시", ["서울", "서울특별시"]),
+    ("Hello\\, world", ["Hello, world"]),
+    ('"Hello, world", hi', ["Hello, world", "hi"]),
+    ("1,000", ["1,000"]),
+    ("km/h", ["km/h"]),
+]
+
+
+@pytest.mark.parametrize("line, answers", ACCEPTED, ids=[a[0] for a in ACCEPTED])
+def test_several_accepted_answers_on_one_line(tmp_path: Path, line: str, answers: list[str]) -> None:
+    (q,) = questions(tmp_path, KO + f"1. 한국의 수도는? {{type=short_answer}}\n정답: {line}\n")
+    assert [a.text for a in q.answers] == answers
+
+
+@pytest.mark.parametrize("language, line", [("de", "Berlin oder Bonn"), ("fr", "Paris ou Lyon"), ("es", "Madrid o Sevilla"),
+                                            ("pt", "Lisboa ou Porto"), ("it", "Roma oppure Milano"), ("ja", "東京または京都"),
+                                            ("zh", "北京或上海")])
+def test_or_words_per_language(tmp_path: Path, language: str, line: str) -> None:
+    (q,) = questions(tmp_path, f"---\ntitle: T\nlanguage: {language}\n---\n1. Q? {{type=short_answer}}\n\nAnswer: {line}\n")
+    if language in ("ja", "zh"):  # no spaces around the word: one answer, as written
+        assert [a.text for a in q.answers] == [line]
+    else:
+        assert len(q.answers) == 2
+
+
+def test_attributes_in_an_answer_are_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Which function? {#f type=short_answer}\n\nAnswer: int()\nAnswer: int {score=50}\n")
+    assert code == 1 and [f[:4] for f in found] == [(7, 13, "error", "QB183")]
+    assert "'Answer (50%): int'" in found[0][4]
+
+
+# -- a question without a type whose answer is a word ------------------------------------------------
+
+
+def test_a_word_answer_without_a_type_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 한국의 수도는?\n정답: 서울\n")
+    assert code == 1 and [f[:4] for f in found] == [(6, 5, "error", "QB175")]
+    assert "{type=short_answer}" in found[0][4] and "{type=essay}" in found[0][4]
+
+
+def test_in_a_short_answer_section_a_word_is_a_short_answer(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "Ⅱ. 단답형\n\n1. 한국의 수도는?\n정답: 서울, 서울특별시\n")
+    assert q.type == "short_answer" and [a.text for a in q.answers] == ["서울", "서울특별시"]
+    (q,) = questions(tmp_path, FM + "# Short answer\n\n1. Capital of Korea?\n\nAnswer: Seoul\n")
+    assert q.type == "short_answer"
+
+
+def test_a_sentence_is_a_model_answer(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 설명하시오.\n정답: 조선은 한양으로 천도하였다.\n")
+    assert q.type == "essay"
+
+
+def test_an_option_letter_without_options_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 옳은 것은?\n   ① 가\n   ② 나\n정답: ②\n")
+    assert code == 1 and [f[:4] for f in found] == [(8, 5, "error", "QB173")]
+
+
+# -- question numbers as exams print them -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("line", ["1. Q?", "1) Q?", "1． Q?", "1．Q?", "1） Q?", "1、Q?", "문제 1. Q?", "문제1) Q?", "[문제 1] Q?",
+                                  "【문제 1】 Q?", "1번 Q?", "1번. Q?", "問1 Q?", "問 1. Q?", "Question 1. Q?", "Question 1: Q?",
+                                  "Q1. Q?", "Q1) Q?", "第1题 Q?", "Frage 1: Q?", "Pregunta 1. Q?", "Questão 1. Q?", "Domanda 1. Q?"])
+def test_question_numbers_as_exams_print_them(tmp_path: Path, line: str) -> None:
+    (q,) = questions(tmp_path, KO + f"{line}\n정답: O\n")
+    assert (q.stem, q.type) == ("Q?", "true_false")
+
+
+def test_a_question_number_alone_on_its_line(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "[문제 1]\n다음 중 옳은 것은?\n① 가 ② 나\n정답: ①\n")
+    assert q.stem == "다음 중 옳은 것은?" and q.type == "single_choice"
+
+
+def test_a_number_form_that_is_not_read_says_the_form(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1.Which keyword defines a function?\n\nA) func\nB) def\n\nAnswer: B\n")
+    assert code == 1 and [f[:4] for f in found] == [(4, 3, "error", "QB147")]
+    assert "'1. Which keyword" in found[0][4]
+
+
+# -- points written in the text ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("written, points", [("(3점)", 3), ("[2점]", 2), ("（2점）", 2), ("(3 points)", 3), ("(1 point)", 1),
+                                             ("(2.5점)", 2.5), ("(배점 4)", 4), ("(3 Punkte)", 3), ("(3 puntos)", 3),
+                                             ("(3 pontos)", 3), ("(3 punti)", 3), ("(3点)", 3), ("(3分)", 3), ("[5 pts]", 5)])
+def test_points_in_the_question_text(tmp_path: Path, written: str, points: float) -> None:
+    (q,) = questions(tmp_path, KO + f"1. 다음 중 옳은 것은? {written}\n① 가 ② 나\n정답: ①\n")
+    assert (q.points, q.stem) == (points, "다음 중 옳은 것은?")
+
+
+@pytest.mark.parametrize("title, points", [("Ⅰ. 객관식 (각 2점)", 2), ("[객관식] (각 3점씩)", 3), ("# Part 1 (2 points each)", 2),
+                                           ("■ 선택형 (各2分)", 2), ("# Teil 1 (je 2 Punkte)", 2)])
+def test_points_for_each_question_of_a_section(tmp_path: Path, title: str, points: float) -> None:
+    quiz = read(tmp_path, "q.md", KO + f"{title}\n\n1. 옳은 것은?\n① 가 ② 나\n정답: ①\n\n2. 옳지 않은 것은? (5점)\n① 가 ② 나\n정답: ②\n")
+    one, two = quiz.iter_questions()
+    assert (one.points, two.points) == (points, 5)
+    assert "점" not in quiz.sections[0].title and "points" not in quiz.sections[0].title
+
+
+def test_points_in_the_text_and_an_attribute_that_differ(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, FM + "1. Is 7 prime? (3 points) {#s points=2}\n\nAnswer: true\n")
+    assert code == 1 and [f[:4] for f in found] == [(4, 16, "error", "QB184")]
+
+
+# -- shared passages, notes and sections ----------------------------------------------------------
+
+
+def test_an_english_passage_in_all_three_outputs(tmp_path: Path) -> None:
+    source = tmp_path / "p.md"
+    source.write_text(FM + "Questions 1-2 refer to the following passage.\n\nThe Sun is a star at the centre of the Solar System.\n\n"
+                           "1. What is the Sun?\n\nA) A star\nB) A planet\n\nAnswer: A\n\n2. Is the Sun at the centre? (O / X)\n\n"
+                           "Answer: O\n\n3. Is water wet?\n\nAnswer: true\n", encoding="utf-8")
+    built = build_all(tmp_path, source)
+    one, two, three = built.quiz.iter_questions()
+    assert one.passage == two.passage == ("Questions 1-2 refer to the following passage.\n\n"
+                                          "The Sun is a star at the centre of the Solar System.")
+    assert three.passage is None
+    for question, shown in ((one, True), (two, True), (three, False)):
+        assert ("centre of the Solar System" in built.qti_text(question.id, "passage")) is shown
+        assert ("centre of the Solar System" in built.moodle_text(question.id)) is shown
+        assert ("centre of the Solar System" in built.canvas_text(question.id)) is shown
+    # Never in a rubricBlock, which shows no question's labels but also never reaches Canvas.
+    assert b"rubricBlock" not in built.qti["assessmentTest.xml"]
+    assert not built.quiz.description
+
+
+def test_a_passage_without_its_questions_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "[1~3] 다음 글을 읽고 물음에 답하시오.\n\n글.\n\n1. 첫째? \n정답: O\n\n2. 둘째?\n정답: X\n")
+    assert code == 1 and [f[:4] for f in found] == [(5, 1, "error", "QB178")]
+    assert "[1~3]" in found[0][4]
+
+
+def test_a_note_goes_with_the_next_question(tmp_path: Path) -> None:
+    one, two = questions(tmp_path, KO + "1. 첫째?\n정답: O\n※ 다음 문제는 보기를 보고 답하시오.\n2. 둘째?\n정답: X\n")
+    assert one.passage is None and two.passage == "※ 다음 문제는 보기를 보고 답하시오."
+
+
+def test_section_markers_start_sections(tmp_path: Path) -> None:
+    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 객관식\n\n1. 첫째?\n정답: O\n\n[단답형]\n\n2. 둘째?\n정답: 서울\n\n■ 서술형\n\n"
+                                       "3. 셋째?\n모범답안: 조선을 세웠다.\n")
+    assert [s.title for s in quiz.sections] == ["Ⅰ. 객관식", "단답형", "서술형"]
+    assert [q.type for q in quiz.iter_questions()] == ["true_false", "short_answer", "essay"]
+
+
+# -- blanks, matching, ordering ----------------------------------------------------------------------
+
+
+def test_blanks_as_exams_print_them(tmp_path: Path) -> None:
+    one, two, three = questions(tmp_path, KO + "1. 조선의 건국자는 (    )이다.\n정답: 이성계 또는 태조\n\n2. 수도는 ____이다.\n정답: 한양\n\n"
+                                               "3. 건국자는 ( ㉠ ), 수도는 ( ㉡ )이다.\n정답: ㉠ 이성계, ㉡ 한양\n")
+    assert (one.type, one.stem, one.blanks[0].answers) == ("fill_in_blank", "조선의 건국자는 [[b1]]이다.", ["이성계", "태조"])
+    assert two.blanks[0].answers == ["한양"]
+    assert [b.answers for b in three.blanks] == [["이성계"], ["한양"]] and three.stem == "건국자는 [[b1]], 수도는 [[b2]]이다."
+
+
+def test_blanks_whose_answer_does_not_say_which_is_which(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 건국자는 (    ), 수도는 (    )이다.\n정답: 이성계, 한양\n")
+    assert code == 1 and [f[:4] for f in found] == [(6, 5, "error", "QB176")]
+    assert "[[answer]]" in found[0][4]
+
+
+def test_matching_rows_as_exams_print_them(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 작가와 작품을 연결하시오.\n(가) 김소월 ･ ･ ㉠ 서시\n(나) 윤동주 ･ ･ ㉡ 진달래꽃\n"
+                                    "(다) 이상 ･ ･ ㉢ 날개\n정답: (가)-㉡, (나)-㉠, (다)-㉢\n")
+    assert q.type == "matching" and q.stem == "작가와 작품을 연결하시오."
+    assert [(p.prompt, p.answer) for p in q.pairs] == [("김소월", "진달래꽃"), ("윤동주", "서시"), ("이상", "날개")]
+
+
+def test_ordering_as_exams_print_it(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 순서대로 나열하시오.\n(가) 물을 끓인다.\n(나) 면을 넣는다.\n(다) 그릇에 담는다.\n"
+                                    "정답: (가) → (나) → (다)\n")
+    assert (q.type, q.items) == ("ordering", ["물을 끓인다.", "면을 넣는다.", "그릇에 담는다."])
+    (q,) = questions(tmp_path, KO + "1. 순서대로 나열하시오.\n가. 물을 끓인다.\n나. 면을 넣는다.\n정답: 나-가\n")
+    assert (q.type, q.items) == ("ordering", ["면을 넣는다.", "물을 끓인다."])
+
+
+def test_matching_rows_with_an_answer_that_cannot_be_read(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 연결하시오.\n(가) 김소월 ･ ･ ㉠ 서시\n(나) 윤동주 ･ ･ ㉡ 진달래꽃\n정답: 김소월-진달래꽃\n")
+    assert code == 1 and [f[:4] for f in found] == [(8, 5, "error", "QB177")]
+    assert "'정답: (가)-㉠, (나)-㉡'" in found[0][4]
+
+
+# -- marking schemes go to graders ---------------------------------------------------------------------
+
+
+def test_a_marking_scheme_goes_to_graders_in_all_three_outputs(tmp_path: Path) -> None:
+    source = tmp_path / "m.md"
+    source.write_text(KO + "1. 훈민정음 창제의 의의를 서술하시오. (5점)\n모범답안: 백성이 글을 쉽게 익혔다.\n채점 기준: 의의 한 가지 5점\n",
+                      encoding="utf-8")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    assert q.model_answer == "백성이 글을 쉽게 익혔다.\n\n**채점 기준**\n\n의의 한 가지 5점"
+    assert "의의 한 가지 5점" in built.moodle_question(q.id).findtext("graderinfo/text")
+    solution = built.qti_item(q.id).xpath("//q:modalFeedback[@identifier='solution']",
+                                          namespaces={"q": "http://www.imsglobal.org/xsd/imsqti_v2p1"})
+    assert "의의 한 가지 5점" in "".join(solution[0].itertext())
+    assert any("의의 한 가지 5점" in (f.findtext(".//mattext") or "") for f in built.canvas_item(q.id).iter("itemfeedback"))
+    # Students see none of it.
+    assert "의의 한 가지" not in built.moodle_text(q.id) and "의의 한 가지" not in built.canvas_text(q.id)
+
+
+def test_a_marking_scheme_on_a_choice_question_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 옳은 것은?\n① 가 ② 나\n정답: ①\n채점 기준: 맞으면 2점\n")
+    assert code == 1 and [f[:4] for f in found] == [(8, 1, "error", "QB185")]
+
+
+# -- ids from file names in other scripts ---------------------------------------------------------------
+
+
+def test_a_korean_file_name_gives_a_romanised_id(tmp_path: Path) -> None:
+    path = tmp_path / "한국사 기말고사.md"
+    path.write_text(FM + "1. Is 7 prime?\n\nAnswer: true\n", encoding="utf-8")
+    code, out, err = run("build", path.name, "--out", "out", cwd=tmp_path)
+    assert code == 0, err
+    assert "warning[QB186]: the quiz id is 'hangugsa-gimalgosa', made from the file name '한국사 기말고사'" in err
+    assert "'id: hangugsa-gimalgosa'" in err
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "hangugsa-gimalgosa.canvas.zip", "hangugsa-gimalgosa.moodle.xml", "hangugsa-gimalgosa.qti21.zip"]
+
+
+def test_a_file_name_of_symbols_gives_a_stable_hash(tmp_path: Path) -> None:
+    from qti_builder.readers.base import romanised_id
+
+    assert romanised_id("東京") == "dongjing" and romanised_id("2024 한국사") == "quiz-2024-hangugsa"
+    assert romanised_id("☆★") == romanised_id("☆★") and romanised_id("☆★").startswith("quiz-")
+
+
+@pytest.mark.parametrize("code", ["QB175", "QB176", "QB177", "QB178", "QB179", "QB180", "QB181", "QB182", "QB183", "QB184",
+                                  "QB185", "QB186"])
+def test_explain_knows_the_new_codes(tmp_path: Path, code: str) -> None:
+    status, out, _ = run("explain", code, cwd=tmp_path)
+    assert status == 0 and code in out
+
+
+# -- the tables are one place --------------------------------------------------------------------------
+
+
+def test_every_language_the_issue_names_has_its_words() -> None:
+    for code in ("en", "ko", "ja", "zh", "de", "fr", "es", "pt", "it"):
+        language = V.LANGUAGES[code]
+        roles = set(language.labels.values())
+        assert {"answer", "explanation"} <= roles, code
+        assert language.true_words and language.false_words, code
+        assert language.points_units, code
+
+
+def test_the_reader_builds_its_labels_from_the_tables() -> None:
+    assert set(S.QUESTION_LABELS) | set(S.CHOICE_LABELS) == set(V.all_labels())
+    assert S.dialect("ja").labels["正解"] == "answer" and "正解" not in S.dialect("en").labels
+
+
+def test_the_docs_show_the_tables() -> None:
+    from conftest import ROOT
+
+    text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
+    start, end = "<!-- vocabulary: start -->\n", "<!-- vocabulary: end -->"
+    assert text[text.index(start) + len(start): text.index(end)].strip() == V.markdown_tables(), (
+        "docs/source-format.md's tables of labels and words differ from src/qti_builder/vocabulary.py; paste the output of "
+        "python -c 'from qti_builder.vocabulary import markdown_tables; print(markdown_tables())' between the markers")
+
+
+def test_a_section_marker_ends_a_question_without_labels(tmp_path: Path) -> None:
+    # An essay with no model answer, then the next section: the title is not the essay's text.
+    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 서술형\n\n1. 서술하시오. {type=essay}\n\nⅡ. 단답형 (각 2점)\n\n2. 수도는?\n정답: 서울\n")
+    essay, short = quiz.iter_questions()
+    assert essay.stem == "서술하시오." and [s.title for s in quiz.sections] == ["Ⅰ. 서술형", "Ⅱ. 단답형"]
+    assert (short.type, short.points) == ("short_answer", 2)
+
+
+def test_roman_numerals_listed_in_a_question_stay_in_it(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 옳은 것을 고르시오.\nⅠ. 물은 끓는다.\nⅡ. 불은 차갑다.\n① Ⅰ ② Ⅱ\n정답: ①\n")
+    assert q.stem == "옳은 것을 고르시오.\nⅠ. 물은 끓는다.\nⅡ. 불은 차갑다."
+
+
+def test_an_answer_in_a_shared_passage_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "[1~2] 다음 글을 읽고 답하시오.\n\n글.\n정답: ①\n\n1. 첫째?\n정답: O\n\n2. 둘째?\n정답: X\n")
+    assert code == 1 and [f[:4] for f in found] == [(8, 1, "error", "QB145")]
+
+
+def test_a_marking_scheme_and_an_explanation_may_enumerate(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 서술하시오.\n모범답안: 원인과 결과를 쓴다.\n해설: 두 가지를 본다.\n(1) 원인\n(2) 결과\n"
+                                    "채점 기준:\n(1) 3점\n(2) 3점\n")
+    assert q.feedback.general == "두 가지를 본다.  \n(1) 원인  \n(2) 결과"
+    assert q.model_answer.endswith("**채점 기준**\n\n(1) 3점  \n(2) 3점")
+
+
+def test_a_passage_before_blanks_embeds_no_answer_in_moodle(tmp_path: Path) -> None:
+    source = tmp_path / "c.md"
+    source.write_text(KO + "[1~2] 다음 글을 읽고 답하시오. {1:MULTICHOICE:=a~b}\n\n글.\n\n1. 수도는 (    )이다.\n정답: 한양\n\n"
+                           "2. 첫째?\n정답: O\n", encoding="utf-8")
+    built = build_all(tmp_path, source)
+    blank = next(built.quiz.iter_questions())
+    text = built.moodle_text(blank.id)
+    assert "&#123;1:MULTICHOICE" in text and text.count("{1:") == 1 and "{1:SHORTANSWER:=한양}" in text
+
+
+def test_numbered_statements_before_lettered_options_stay_in_the_question(tmp_path: Path) -> None:
+    roman, steps = questions(tmp_path, FM + "1. Which are true?\n\nI. Water boils.\nII. Ice floats.\nIII. Steam is cold.\n\n"
+                                            "A) I only\nB) I and II\n\nAnswer: B\n\n2. Order the steps:\n1) Install\n2) Run\n\n"
+                                            "A) 1 then 2\nB) 2 then 1\n\nAnswer: A\n")
+    assert roman.stem == "Which are true?\n\nI. Water boils.  \nII. Ice floats.  \nIII. Steam is cold."
+    assert [c.text for c in roman.choices] == ["I only", "I and II"] and roman.choices[1].correct
+    assert steps.stem == "Order the steps:  \n1) Install  \n2) Run" and steps.choices[0].correct
