@@ -11,6 +11,8 @@ from pathlib import Path
 
 from lxml import etree
 
+from test_canvas_writer import local_names
+
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
@@ -106,6 +108,7 @@ def build_all(tmp_path: Path, source: Path) -> Built:
     with zipfile.ZipFile(io.BytesIO((out / f"{quiz.id}.qti21.zip").read_bytes())) as archive:
         qti = {name: archive.read(name) for name in archive.namelist()}
     with zipfile.ZipFile(io.BytesIO((out / f"{quiz.id}.canvas.zip").read_bytes())) as archive:
-        canvas = etree.fromstring(archive.read(f"{quiz.id}/{quiz.id}.xml"))
+        # The Canvas assessment is in the QTI 1.2 namespace; its elements are looked up by plain name.
+        canvas = local_names(etree.fromstring(archive.read(f"{quiz.id}/{quiz.id}.xml")))
     moodle = etree.fromstring((out / f"{quiz.id}.moodle.xml").read_bytes(), etree.XMLParser(strip_cdata=True))
     return Built(quiz, qti, moodle, canvas, [d.render() for d in result.diagnostics])

@@ -18,7 +18,7 @@ from qti_builder.model import QUESTION_CLASSES
 from qti_builder.preview import PREVIEW_KINDS
 from qti_builder.profiles import CANVAS_KIND_CHECKS, PROFILES
 from qti_builder.readers.markdown.questions import BUILDERS
-from qti_builder.summary import TYPE_WORDS
+from qti_builder.summary import ANSWER_WORDS, TYPE_WORDS
 from qti_builder.writers import WRITERS
 from qti_builder.writers.markdown_source import MARKDOWN_FORMS
 
@@ -31,6 +31,7 @@ REGISTRIES: dict[str, Mapping[str, Any]] = {
     "profiles.py CANVAS_KIND_CHECKS": CANVAS_KIND_CHECKS,
     "importers/qti21/kinds.py READERS": QTI21_IMPORT_READERS,
     "summary.py TYPE_WORDS": TYPE_WORDS,
+    "summary.py ANSWER_WORDS": ANSWER_WORDS,
 }
 
 

@@ -12,6 +12,7 @@ stage's code (explicitly, under the kind's name):
 ``preview.py``                           ``PREVIEW_KINDS``: templates and view
 ``writers/markdown_source.py``           ``MARKDOWN_FORMS``: how ``qti-builder import`` writes it
 ``profiles.py``                          ``CANVAS_KIND_CHECKS``: what Canvas loses, by settings
+``summary.py``                           ``ANSWER_WORDS``: its answer in a few words (``--verbose``)
 ``readers/markdown/questions.py``        ``BUILDERS``: the Markdown reader
 ``importers/qti21/kinds.py``             ``READERS``: the QTI 2.1 importer
 =======================================  =======================================================

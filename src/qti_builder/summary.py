@@ -9,6 +9,7 @@ quiz of choices and numbers) even when nothing else complains.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .diagnostics import SourceSpan, shorten
@@ -74,29 +75,51 @@ def points_text(low: float, high: float) -> str:
 def answer_words(question: Question, language: str = "en") -> str:
     """A question's answer in a few words, as the source names it: ``answer ③``, ``answer O``,
     ``answer '서울' or '서울특별시'``, ``model answer``, ``3 pairs``."""
-    q: Any = question
-    if q.type in ("single_choice", "multiple_response"):
-        names = [option_label(q.numbering, n) for n, c in enumerate(q.choices, 1) if c.correct]
-        letters = [c.id for c in q.choices if c.correct] if q.numbering is None else names
-        return "answer " + ", ".join(letters)
-    if q.type == "true_false":
-        yes, no = true_false_labels(language, q.labels) if q.labels else ("true", "false")
-        return "answer " + (yes if q.answer else no)
-    if q.type == "short_answer":
-        return "answer " + " or ".join(f"'{shorten(a.text, 30)}'" for a in q.answers if a.score == 100)
-    if q.type == "numerical":
-        best = next(a for a in q.answers if a.score == 100)
-        tolerance = f" ± {best.tolerance:g}{'%' if best.tolerance_mode == 'percent' else ''}" if best.tolerance else ""
-        return f"answer {best.value:g}{tolerance}"
-    if q.type in ("essay", "file_upload"):
-        return "model answer" if q.model_answer else "no model answer"
-    if q.type == "matching":
-        return f"{len(q.pairs)} pairs"
-    if q.type == "ordering":
-        return f"{len(q.items)} items in order"
-    if q.type == "fill_in_blank":
-        return "blanks " + "; ".join(" or ".join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks)
-    return ""
+    return ANSWER_WORDS[question.type](question, language)
+
+
+def _choices(q: Any, language: str) -> str:
+    names = [option_label(q.numbering, n) for n, c in enumerate(q.choices, 1) if c.correct]
+    return "answer " + ", ".join([c.id for c in q.choices if c.correct] if q.numbering is None else names)
+
+
+def _true_false(q: Any, language: str) -> str:
+    yes, no = true_false_labels(language, q.labels) if q.labels else ("true", "false")
+    return "answer " + (yes if q.answer else no)
+
+
+def _short_answer(q: Any, language: str) -> str:
+    return "answer " + " or ".join(f"'{shorten(a.text, 30)}'" for a in q.answers if a.score == 100)
+
+
+def _numerical(q: Any, language: str) -> str:
+    best = next(a for a in q.answers if a.score == 100)
+    tolerance = f" ± {best.tolerance:g}{'%' if best.tolerance_mode == 'percent' else ''}" if best.tolerance else ""
+    return f"answer {best.value:g}{tolerance}"
+
+
+def _model_answer(q: Any, language: str) -> str:
+    return "model answer" if q.model_answer else "no model answer"
+
+
+def _blanks(q: Any, language: str) -> str:
+    return "blanks " + "; ".join(" or ".join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks)
+
+
+#: Each kind's answer in a few words, for ``--verbose`` (tests/test_kinds.py: one per kind).
+ANSWER_WORDS: dict[str, Callable[[Any, str], str]] = {
+    "single_choice": _choices,
+    "multiple_response": _choices,
+    "true_false": _true_false,
+    "short_answer": _short_answer,
+    "numerical": _numerical,
+    "essay": _model_answer,
+    "file_upload": _model_answer,
+    "matching": lambda q, language: f"{len(q.pairs)} pairs",
+    "ordering": lambda q, language: f"{len(q.items)} items in order",
+    "fill_in_blank": _blanks,
+    "text_only": lambda q, language: "",
+}
 
 
 def option_label(numbering: str | None, ordinal: int) -> str:
