@@ -91,6 +91,8 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
     schema = {"qti": schemas.qti, "manifest": schemas.manifest, "moodle": schemas.moodle,
               "moodle-question": schemas.moodle, "qti12": schemas.qti12, "qti12-item": schemas.qti12,
               "content-package": schemas.content_package, "canvas-meta": schemas.canvas_meta}[document.schema]
+    if document.schema in ("qti12", "qti12-item") and tree.find(".//itemproc_extension") is not None:
+        schema = schemas.qti12_extended  # a calculated question's extension (schemas.QTI12_EXTENDED_DTD)
     if not schema.validate(tree):
         kind = "DTD" if isinstance(schema, etree.DTD) else "schema"
         for err in schema.error_log:

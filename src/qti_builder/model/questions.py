@@ -273,6 +273,9 @@ class TextOnlyItem(QuestionBase):
     points: Points = 0
 
 
+# The calculated kinds build on the classes above (parametric.py imports them).
+from .parametric import CalculatedChoiceQuestion, CalculatedQuestion  # noqa: E402
+
 Question = Annotated[
     Union[
         SingleChoiceQuestion,
@@ -285,6 +288,8 @@ Question = Annotated[
         MatchingQuestion,
         OrderingQuestion,
         FillInBlankQuestion,
+        CalculatedQuestion,
+        CalculatedChoiceQuestion,
         TextOnlyItem,
     ],
     Field(discriminator="type"),

@@ -15,6 +15,7 @@ from ...i18n import TRUE_FALSE, true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
 from .blocks import Block, Label, Question
+from .calculated import calculated, calculated_choice
 
 
 class QuestionBuilder:
@@ -406,6 +407,8 @@ BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], N
     "matching": QuestionBuilder.matching,
     "ordering": QuestionBuilder.ordering,
     "fill_in_blank": QuestionBuilder.fill_in_blank,
+    "calculated": calculated,
+    "calculated_choice": calculated_choice,
     "text_only": QuestionBuilder.no_answer,
 }
 
