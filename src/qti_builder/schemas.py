@@ -38,8 +38,10 @@ QTI12_DTD = "qti12/ims_qtiasiv1p2p1.dtd"
 #: QTI 1.2, the version before 1.2.1: the same grammar for what the Canvas package writes, plus the
 #: ``*_extension`` elements 1.2.1 dropped. A Canvas calculated question's variables and sets sit in
 #: ``<itemproc_extension>`` (as Canvas exports them), so an item or assessment that has one is
-#: validated against this DTD instead.
+#: validated against this DTD instead, and the extension's content (ANY, the vendor's own)
+#: against the project's schema of what Canvas reads there.
 QTI12_EXTENDED_DTD = "qti12/ims_qtiasiv1p2.dtd"
+CANVAS_CALCULATED_XSD = "canvas-calculated.xsd"
 CONTENT_PACKAGE_ENTRY = "qti12/imscp_v1p1.xsd"
 CANVAS_META_XSD = "canvas-quiz-meta.xsd"
 
@@ -189,6 +191,7 @@ class SchemaSet:
     moodle: etree.XMLSchema
     qti12: etree.DTD
     qti12_extended: etree.DTD
+    canvas_calculated: etree.XMLSchema
     content_package: etree.XMLSchema
     canvas_meta: etree.XMLSchema
 
@@ -209,6 +212,7 @@ def load_schemas(folder: Path) -> SchemaSet:
             moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
             qti12=etree.DTD(str(folder / QTI12_DTD)),
             qti12_extended=etree.DTD(str(folder / QTI12_EXTENDED_DTD)),
+            canvas_calculated=compile_xsd(data_dir("schemas") / CANVAS_CALCULATED_XSD),
             content_package=compile_xsd(folder / CONTENT_PACKAGE_ENTRY),
             canvas_meta=compile_xsd(data_dir("schemas") / CANVAS_META_XSD),
         )
