@@ -349,8 +349,16 @@ def _text_only(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
     data.setdefault("points", 0.0)
 
 
+def _template_item(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+    """An item template (randomised values): its template processing is a program of QTI
+    expressions, which the model's variables and formulas do not hold in general."""
+    r.skip(UNSUPPORTED, "an item template (templateProcessing: values drawn at random) cannot be imported yet; skipped")
+    data["_skip"] = True
+
+
 READERS = {
     "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
     "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
     "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
+    "calculated": _template_item, "calculated_choice": _template_item,
 }

@@ -140,7 +140,8 @@ ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
 #: ``Name: value``. A backslash before the colon (``Answer\:``) makes the line ordinary text.
 LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](?:\s+(.*?))?\s*$")
 LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
-ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
+#: Attributes at the end of a line; not a calculated question's placeholder there ({=a + b}, {x:2}).
+ATTRS = re.compile(r"\s*\{(?!=)(?![A-Za-z][A-Za-z0-9_]*:[0-9]{1,2}\})([^{}]*)\}\s*$")
 ATTR = re.compile(r'#([^\s}]+)|([A-Za-z_]+)=(?:"([^"]*)"|(\S+))|([A-Za-z_]+)|(\S+)')
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")
