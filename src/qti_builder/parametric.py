@@ -411,9 +411,14 @@ def fill(markdown: str, v: Variants, render: Callable[[Shown], str]) -> str:
     return PLACEHOLDER.sub(replace, markdown)
 
 
+#: What Markdown could read as markup in a placeholder's replacement: emphasis, code, links,
+#: raw HTML, math. Parentheses stay bare: ``\(`` opens math in this project's Markdown.
+_MARKDOWN_ACTIVE = set("\\`*_[]<>&$")
+
+
 def markdown_escape(text: str) -> str:
-    """Text that Markdown shows as written: every ASCII punctuation character backslashed."""
-    return "".join("\\" + ch if ch in "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~" else ch for ch in text)
+    """Text that Markdown shows as written, within a line."""
+    return "".join("\\" + ch if ch in _MARKDOWN_ACTIVE else ch for ch in text)
 
 
 # -- answers -----------------------------------------------------------------------------------
