@@ -306,3 +306,44 @@ def test_yaml_source_builds_the_same_question(tmp_path: Path) -> None:
                     if q.get("type") == "calculated")
     assert moodle_sets(question) == [{"t": "1.5", "d": "45"}, {"t": "2.0", "d": "60"}]
     assert close(moodle_eval(question.findtext("answer/text"), moodle_sets(question)[1]), 30.0)
+
+
+FIVE_SETS = [(45, 1.5), (60, 2.0), (90, 4.5), (12, 0.8), (75, 2.5)]
+
+
+def test_a_moodle_calculated_question_imports_rebuilds_and_keeps_its_five_sets(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from qti_builder.cli import app
+
+    fixture = ROOT / "tests" / "fixtures" / "import" / "moodle-types" / "speed-five-sets.xml"
+    result = CliRunner().invoke(app, ["import", str(fixture), "--out", str(tmp_path / "source")])
+    assert result.exit_code == 0, result.output
+    (source,) = (tmp_path / "source").iterdir()
+    text = source.read_text(encoding="utf-8")
+    assert "type=calculated" in text and "(d, t) = (45, 1.5), (60, 2.0), (90, 4.5), (12, 0.8), (75, 2.5)" in text
+    assert "Answer: (d / t) ± 1%" in text
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    out = tmp_path / "dist"
+    stem = source.name.split(".")[0]
+    # QTI 2.1: one template branch per set, each with the set's values and its answer.
+    with zipfile.ZipFile(out / f"{stem}.qti21.zip") as z:
+        item = z.read("items/speed.xml")
+    sets = qti_sets(item)
+    assert [(v["d"], v["t"]) for v in sets] == FIVE_SETS
+    assert all(close(v["ANSWER"], round(v["d"] / v["t"], 10)) and close(v["UPPER"] - v["ANSWER"], round(v["ANSWER"] * 0.01, 10))
+               for v in sets)
+    # Moodle: the five dataset items of each wildcard, and the formula computing each answer.
+    root = etree.parse(str(out / f"{stem}.moodle.xml")).getroot()
+    question = next(q for q in root.iter("question") if q.get("type") == "calculated")
+    assert [(float(s["d"]), float(s["t"])) for s in moodle_sets(question)] == FIVE_SETS
+    assert [moodle_eval(question.findtext("answer/text"), s) for s in moodle_sets(question)] == [d / t for d, t in FIVE_SETS]
+    assert (question.findtext("answer/tolerance"), question.findtext("answer/tolerancetype")) == ("0.01", "1")
+    # Canvas: five var sets, each answer the formula's value as Canvas computes it.
+    with zipfile.ZipFile(out / f"{stem}.canvas.zip") as z:
+        canvas = etree.fromstring(z.read(next(n for n in z.namelist() if n.endswith(f"{stem}.xml"))))
+    var_sets = canvas.findall(".//var_set")
+    values = [{v.get("name"): float(v.text) for v in s.findall("var")} for s in var_sets]
+    assert [(v["d"], v["t"]) for v in values] == FIVE_SETS
+    formula = canvas.findtext(".//formulas/formula")
+    assert all(math.isclose(canvas_eval(formula, v), float(s.findtext("answer")), rel_tol=1e-9) for v, s in zip(values, var_sets))

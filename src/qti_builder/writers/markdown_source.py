@@ -388,6 +388,8 @@ def _variables_block(q: Any) -> str:
     lines = []
     for v in q.variables:
         if v.kind == "listed":
+            if v.shared:  # its values are in the sets' line; its options on a line of their own
+                lines.append(f"{v.name} = decimals {v.decimals} shared")
             continue
         if v.kind == "range":
             spec = f"{_number(v.min)}..{_number(v.max)}" + (f" step {_number(v.step)}" if v.step else "")

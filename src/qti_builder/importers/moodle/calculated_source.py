@@ -20,6 +20,8 @@ import re
 from typing import Any
 
 from ...formulas import FUNCTIONS, FormulaError, parse
+from ...model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from ...parametric import variants
 from ..base import UNSUPPORTED
 from .context import Context, number
 
@@ -151,13 +153,32 @@ def calculated(c: Context) -> bool | None:
     if kind == "3":
         c.lost.append("the geometric tolerance (kept as the relative one)")
     length = int(number(best.findtext("correctanswerlength")) or 0)
-    c.data["figures" if (best.findtext("correctanswerformat") or "1").strip() == "2" else "decimals"] = length or 1
+    if (best.findtext("correctanswerformat") or "1").strip() == "2":
+        c.data["figures"] = max(length, 1)
+    else:
+        c.data["decimals"] = length
     feedback = c.rich("feedback", "the answer's feedback", best)
     if feedback:
         c.data["feedback"]["correct"] = c.data["feedback"].get("correct") or feedback
     units = [u for u in c.element.findall("units/unit") if (number(u.findtext("multiplier")) or 0) == 1]
     if units:
         c.data["unit"] = (units[0].findtext("unit_name") or "").strip() or None
+    return _computes(c, CalculatedQuestion)
+
+
+def _computes(c: Context, model: Any) -> bool | None:
+    """Does every set compute (the build would refuse it else)? A set Moodle itself cannot
+    compute, a division by zero say, makes the question one that cannot be imported."""
+    fields = {k: v for k, v in c.data.items() if k in model.model_fields and k not in ("id", "points", "feedback", "title")}
+    try:
+        question = model.model_validate({**fields, "id": "q"})
+    except ValueError as exc:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {str(exc).splitlines()[-1].strip()}; skipped")
+        return False
+    problems = [f for f in variants("import", question).findings if not f.warning]
+    if problems:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {problems[0].message}; skipped", hint=problems[0].hint)
+        return False
     return None
 
 
@@ -167,7 +188,8 @@ def calculatedmulti(c: Context) -> bool | None:
     choices = []
     for k, answer in enumerate(c.answers()):
         text = c.answer_text(answer, f"answer {k + 1}")
-        length = int(number(answer.findtext("correctanswerlength")) or 2)
+        written = number(answer.findtext("correctanswerlength"))
+        length = int(written) if written is not None else 2
 
         def convert(match: re.Match[str], length: int = length) -> str:
             return "{=" + formula_from_moodle(match.group(1).replace("\\*", "*")) + f":{length}}}"
@@ -188,4 +210,4 @@ def calculatedmulti(c: Context) -> bool | None:
     c.data["choices"] = choices
     c.data["shuffle"] = (c.value("shuffleanswers") or "1").strip().lower() in ("1", "true")
     c.combined_feedback()
-    return None
+    return _computes(c, CalculatedChoiceQuestion)

@@ -13,7 +13,8 @@
 
 Each line of the block is a variable (``name = 20..200`` with an optional ``step 5`` or
 ``decimals 1``, ``name = 2, 3, 5`` to draw from a list, ``name = formula`` for a derived value,
-``shared`` for a Moodle shared dataset), a condition (``b^2 - 4*a*c >= 0``), or the author's own
+``shared`` for a Moodle shared dataset; ``name = decimals 1 shared`` with options alone for a
+variable of the listed sets), a condition (``b^2 - 4*a*c >= 0``), or the author's own
 sets (``(d, t) = (45, 1.5), (60, 2)``). ``Answer:`` is the answer's formula, with ``± 0.01`` or
 ``± 1%``. The block is taken out of the question text; everything else is the question's, as for
 every kind. docs/source-format.md#calculated describes it for authors.
@@ -136,6 +137,8 @@ def _definition(builder: QuestionBuilder, match: re.Match[str], lineno: int, col
                 return None
             variable[option.group("key")] = float(value) if option.group("key") == "step" else int(float(value))
         spec = (" " + spec)[: option.start()].strip()
+    if not spec and len(variable) > 1:
+        return variable  # options alone (t = decimals 1 shared): a variable whose values the listed sets give
     if not spec:
         builder.error("QB176", f"variable '{variable['name']}' has no values", lineno, column,
                       hint="write a range (d = 20..200), values (n = 2, 3, 5) or a formula (v = d / t)")
