@@ -347,3 +347,14 @@ def test_a_moodle_calculated_question_imports_rebuilds_and_keeps_its_five_sets(t
     assert [(v["d"], v["t"]) for v in values] == FIVE_SETS
     formula = canvas.findtext(".//formulas/formula")
     assert all(math.isclose(canvas_eval(formula, v), float(s.findtext("answer")), rel_tol=1e-9) for v, s in zip(values, var_sets))
+
+
+def test_check_reports_the_sets_of_each_question() -> None:
+    from qti_builder.readers import read_quiz
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.summary import question_lines, type_summary
+
+    quiz, source = read_quiz(SOURCE, DiagnosticSink())  # type: ignore[misc]
+    assert type_summary(quiz) == ("calculated: 7 questions: 6 calculated, 1 calculated choice; sets: speed 12, root 20, "
+                                  "square 4, circle 10, listed 5, functions 8, sum 6")
+    assert question_lines(quiz, {})[0] == "  speed (calculated, 12 sets)"

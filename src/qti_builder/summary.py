@@ -13,6 +13,8 @@ from collections import Counter
 from .diagnostics import SourceSpan
 from .kinds import KINDS
 from .model import Quiz
+from .model.parametric import _CalculatedBase
+from .parametric import variants
 
 #: Every question type, in the order summaries list them (the order of the docs), in words.
 TYPE_WORDS = {name: spec.words for name, spec in KINDS.items()}
@@ -23,7 +25,15 @@ def type_summary(quiz: Quiz) -> str:
     counts: Counter[str] = Counter(q.type for q in quiz.iter_questions())
     total = sum(counts.values())
     kinds = ", ".join(f"{counts[kind]} {words}" for kind, words in TYPE_WORDS.items() if counts[kind])
-    return f"{quiz.id}: {total} question{'' if total == 1 else 's'}: {kinds}"
+    sets = [f"{q.id} {_sets(quiz, q)}" for q in quiz.iter_questions() if _sets(quiz, q) is not None]
+    # A calculated question's sets of values: how many variants its students meet.
+    return f"{quiz.id}: {total} question{'' if total == 1 else 's'}: {kinds}" + (f"; sets: {', '.join(sets)}" if sets else "")
+
+
+def _sets(quiz: Quiz, question: object) -> int | None:
+    if not isinstance(question, _CalculatedBase):
+        return None
+    return len(variants(quiz.id, question).sets)  # type: ignore[arg-type]
 
 
 def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
@@ -32,5 +42,6 @@ def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
     for question in quiz.iter_questions():
         span = spans.get(question.id)
         where = f"{span.path}:{span.line}: " if span else ""
-        lines.append(f"  {where}{question.id} ({TYPE_WORDS[question.type]})")
+        sets = _sets(quiz, question)
+        lines.append(f"  {where}{question.id} ({TYPE_WORDS[question.type]}{f', {sets} sets' if sets is not None else ''})")
     return lines
