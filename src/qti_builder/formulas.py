@@ -237,9 +237,9 @@ def _build(node: Tree | Token) -> Node:
     if node.data == "neg":
         return Neg(_build(kids[0]), column)
     if node.data == "compare":
-        return Compare(str(kids[1]), _build(kids[0]), _build(kids[2]), kids[1].column)
+        return Compare(str(kids[1]), _build(kids[0]), _build(kids[2]), getattr(kids[1], "column", column))
     if node.data == "pow":
-        return BinOp("^", _build(kids[0]), _build(kids[2]), kids[1].column)
+        return BinOp("^", _build(kids[0]), _build(kids[2]), getattr(kids[1], "column", column))
     ops = {"add": "+", "sub": "-", "mul": "*", "div": "/"}
     if node.data in ops:
         return BinOp(ops[node.data], _build(kids[0]), _build(kids[1]), column)

@@ -253,7 +253,7 @@ def _calculated(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[st
     feedback = q.feedback.model_copy(update={k: first(t) for k, t in q.feedback.model_dump().items() if t})
     shown = q.model_copy(update={"stem": first(q.stem), "feedback": feedback})
     names = list(v.order)
-    rows = [{"values": [fmt(values[n], v.decimals[n]) for n in names]} for values in v.sets]
+    rows: list[dict[str, Any]] = [{"values": [fmt(values[n], v.decimals[n]) for n in names]} for values in v.sets]
     if q.type == "calculated":
         tolerance = f"{q.tolerance:g} %" if q.tolerance_mode == "percent" else f"{q.tolerance:g}"
         for row, text in zip(rows, v.correct_texts):

@@ -108,7 +108,7 @@ class _CalculatedBase(QuestionBase):
             keys = list(dict.fromkeys(k for s in self.sets for k in s))
             for name in keys:  # a variable named only in the sets is declared by them
                 if name not in names:
-                    self.variables.append(Variable(name=name))
+                    self.variables.append(Variable.model_validate({"name": name}))
                     names.append(name)
             by_name = {v.name: v for v in self.variables}
             for k, values in enumerate(self.sets):

@@ -59,7 +59,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
     filled = _filled(q, v, shown_as)
     names = _names(v)
     texts_by_name = {s.name: s for s in v.shown.values()}
-    sets = []
+    sets: list[dict[str, Any]] = []
     for n, values in enumerate(v.sets):
         shown = []
         for name, decimals in names:

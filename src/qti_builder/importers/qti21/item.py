@@ -120,8 +120,6 @@ class ItemReader:
         return data
 
     def _kind(self, body: etree._Element, interactions: list[etree._Element], kinds: list[str]) -> str | None:
-        if child(self.item, "templateProcessing") is not None:
-            return "calculated_choice" if "choiceInteraction" in kinds else "calculated"
         if not interactions:
             return "text_only"
         distinct = set(kinds)

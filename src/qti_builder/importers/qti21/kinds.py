@@ -350,9 +350,10 @@ def _text_only(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
 
 
 def _template_item(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
-    """An item template (randomised values): its template processing is a program of QTI
-    expressions, which the model's variables and formulas do not hold in general."""
-    r.skip(UNSUPPORTED, "an item template (templateProcessing: values drawn at random) cannot be imported yet; skipped")
+    """No QTI item is read as a calculated question yet: an item template is imported by its
+    first rendering (:mod:`.templates`), as its interaction's kind. Should one reach here, it is
+    reported rather than read half."""
+    r.skip(UNSUPPORTED, "an item template cannot be imported as a calculated question yet; skipped")
     data["_skip"] = True
 
 
