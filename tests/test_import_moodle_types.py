@@ -87,43 +87,31 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
                               ("dropdown", ["colou?r"], ["0", "1"])]
 
 
-def test_calculated_questions_with_one_set_of_values(tmp_path: Path) -> None:
+def test_calculated_questions_keep_their_datasets(tmp_path: Path) -> None:
     item, found = imported("calculated.xml", tmp_path)
     assert found == [
         LANGUAGE.format("calculated.xml"),
-        "calculated.xml:13:1: warning[QB711]: question 'Speed' (calculated) is imported as a numerical question with its "
-        "one set of values ({d} = 37, {t} = 1.5): the formula {d}/{t} is lost",
-        "calculated.xml:111:1: warning[QB710]: question 'Ohm's law' (calculatedsimple): its answer {I}*{R} is computed from "
-        "3 sets of values of {I}, {R}; the source has no random values; skipped\n    hint: keep one set of values (a dataset "
-        "of 1 item) in Moodle to import it as a fixed question, or write it as a numerical question",
-        "calculated.xml:168:1: warning[QB711]: question 'Area of a circle' (calculatedmulti) is imported as a multiple-choice "
-        "question with its one set of values ({r} = 3): the formulas {=pi()*{r}**2} cm², {=2*pi()*{r}} cm², {={r}*{r}} cm² "
-        "are lost",
-        "calculated.xml:232:1: warning[QB711]: question 'Half-life' (calculated) is imported as a numerical question with "
-        "its one set of values ({m0} = 250, {n} = 3): the formula {m0} * pow(0.5, {n}) is lost; a geometric tolerance is "
-        "kept as the relative one",
-        "calculated.xml:281:1: warning[QB710]: question 'Missing dataset' (calculated): its answer {x}*{x} is computed from "
-        "the wildcard(s) {x}, which its datasets do not define; the source has no random values; skipped\n    hint: keep one "
-        "set of values (a dataset of 1 item) in Moodle to import it as a fixed question, or write it as a numerical question",
-        "calculated.xml:298:1: warning[QB710]: question 'Division by zero' (calculated): a formula cannot be computed (float "
-        "division by zero); skipped\n    hint: check the formula in Moodle",
+        "calculated.xml:232:1: warning[QB711]: question 'Half-life': not kept: the geometric tolerance (kept as the relative one)",
+        "calculated.xml:281:1: warning[QB710]: question 'Missing dataset' (calculated): it has no dataset of values; skipped\n"
+        "    hint: give each wildcard a dataset with its values in Moodle, then export it again",
+        "calculated.xml:298:1: warning[QB710]: question 'Division by zero' (calculated): the answer cannot be computed for "
+        "set 1 (a = 4, b = 0): division by zero; skipped\n    hint: add a condition that leaves such values out, or change the ranges",
     ]
-    assert item.skipped == {"calculated": 2, "calculatedsimple": 1}
-    assert import_summary(item)[1].endswith("3 skipped (2 calculated, 1 calculatedsimple); see the warnings above")
-    speed, circle, half_life = item.quiz.iter_questions()
-    # 37 / 1.5 = 24.666…, shown and graded to 1 decimal: 24.7; relative tolerance 0.01 of it.
-    assert speed.type == "numerical" and speed.points == 2 and speed.unit == "km/h"
-    assert speed.stem == ("A cyclist rides 37 km in 1.5 hours. What is her average speed? "
-                          "(That is 24.6666666667 km per hour… or is it?)")
-    assert [(a.value, a.tolerance, a.feedback) for a in speed.answers] == [(24.7, 0.247, "Right: 37 km / 1.5 h.")]
-    assert speed.feedback.general == "Speed is distance over time: 37 / 1.5."
-    # π·3² = 28.274…, 2π·3 = 18.849…, each to 2 decimals; 3·3 to none.
-    assert circle.type == "single_choice" and circle.stem == "What is the area of a circle of radius 3 cm?"
-    assert [(c.text, c.correct, c.feedback) for c in circle.choices] == [
-        ("28.27 cm²", True, None), ("18.85 cm²", False, "That is the circumference."), ("9 cm²", False, None)]
-    assert circle.feedback.correct == "Correct: πr²."
-    # 250 · 0.5³ = 31.25, to 3 significant figures rounding half up as PHP does: 31.3.
-    assert [(a.value, a.tolerance) for a in half_life.answers] == [(31.3, 3.13)]
+    assert item.skipped == {"calculated": 2}
+    speed, ohm, circle, half_life = item.quiz.iter_questions()
+    assert speed.type == "calculated" and speed.points == 2 and speed.unit == "km/h"
+    assert speed.answer == "(d / t)" and (speed.tolerance, speed.tolerance_mode, speed.decimals) == (1.0, "percent", 1)
+    assert speed.stem == ("A cyclist rides {d} km in {t} hours. What is her average speed? "
+                          "(That is {=(d / t)} km per hour… or is it?)")
+    assert speed.sets == [{"d": 37.0, "t": 1.5}]
+    assert speed.feedback.correct == "Right: {d} km / {t} h."
+    # calculatedsimple: its three sets kept.
+    assert ohm.type == "calculated" and ohm.answer == "(I * R)" and len(ohm.sets) == 3
+    assert circle.type == "calculated_choice" and [(c.text, c.correct) for c in circle.choices] == [
+        ("{=(pi * (r ^ 2)):2} cm²", True), ("{=((2 * pi) * r):2} cm²", False), ("{=(r * r):0} cm²", False)]
+    assert [c.feedback for c in circle.choices][1] == "That is the circumference."
+    # pow(0.5, {n}) is 0.5 ^ n; a geometric tolerance kept as the relative one; 3 significant figures.
+    assert half_life.answer == "(m0 * (0.5 ^ n))" and half_life.figures == 3 and half_life.tolerance_mode == "percent"
 
 
 def test_multiple_true_false(tmp_path: Path) -> None:

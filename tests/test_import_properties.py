@@ -113,6 +113,9 @@ def test_build_then_import_gives_back_generated_quizzes(quiz: Quiz) -> None:
     # Moodle cannot show incorrect feedback when '*' accepts every response (QB324 says so).
     assume(not any(q.type == "short_answer" and q.feedback.incorrect and any(a.text == "*" for a in q.answers)
                    for q in quiz.iter_questions()))
+    # The QTI 2.1 importer reads an item template by its first rendering, not as a calculated
+    # question (Moodle's calculated questions come back whole: tests/test_calculated.py).
+    assume(not any(q.type in ("calculated", "calculated_choice") for q in quiz.iter_questions()))
     sink = DiagnosticSink()
     loaded = [LoadedQuiz(Path("generated.yaml"), quiz, SourceMap("generated.yaml"), MediaSet())]
     outputs = render_outputs(loaded, BuildOptions(formats=["qti21", "moodle"]), sink)

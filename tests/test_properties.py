@@ -123,6 +123,19 @@ def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
         base["stem"] = f"{draw(WORDS)} [[b1]] {draw(WORDS)} [[b2]]."
         base["blanks"] = [{"id": "b1", "kind": "text", "answers": [draw(WORDS)]},
                           {"id": "b2", "kind": "dropdown", "answers": [draw(WORDS)], "options": [f"{draw(WORDS)} x"]}]
+    elif kind in ("calculated", "calculated_choice"):
+        # Braces in these texts would be placeholders: the drawn words keep none.
+        clean = lambda text: text.replace("{", "(").replace("}", ")")  # noqa: E731
+        base["stem"] = clean(base["stem"]) + " {x} {y}"
+        if "feedback" in base:
+            base["feedback"] = {key: clean(text) for key, text in base["feedback"].items()}
+        base["variables"] = [{"name": "x", "min": 1, "max": draw(st.integers(10, 50))},
+                             {"name": "y", "formula": "x * 2.5", "decimals": 1}]
+        base["sets"] = draw(st.integers(1, 5))
+        if kind == "calculated":
+            base.update(answer="x / 3 + y", tolerance=1, tolerance_mode="percent")
+        else:
+            base["choices"] = [{"id": "A", "text": "{=x + 1:0}", "correct": True}, {"id": "B", "text": "{=x + 2:0}"}]
     else:
         assert kind == "text_only", f"questions() draws no fields of {kind} questions: add them above"
     return base

@@ -189,7 +189,9 @@ def ids_by_text(choices: list[etree._Element]) -> dict[str, str]:
 
 
 def test_the_fixture_has_every_kind(package: dict[str, bytes]) -> None:
-    kinds = {cls.model_fields["type"].default for cls in QUESTION_CLASSES}
+    # The calculated kinds have a fixture of their own (tests/fixtures/calculated.md, built to every
+    # target, validated and scored by tests/test_calculated.py), whose sets no import gives back.
+    kinds = {cls.model_fields["type"].default for cls in QUESTION_CLASSES} - {"calculated", "calculated_choice"}
     text = FIXTURE.read_text(encoding="utf-8")
     assert {kind for kind in kinds if f"type: {kind}\n" in text} == kinds
     assert {name[len("items/"):-len(".xml")] for name in package if name.startswith("items/")} == set(FIXTURE_ITEMS)

@@ -15,6 +15,7 @@ from .readers.limits import raise_hint
 from lxml import etree
 
 from .model import FillInBlankQuestion, Quiz
+from .parametric import check_calculated
 from .model.questions import BLANK_MARKER
 from .model.common import iter_markdown
 from .readers import SourceMap
@@ -53,6 +54,7 @@ def check_content(
             else:
                 files[ref] = found
     _check_blanks(quiz, source, sink)
+    check_calculated(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
 

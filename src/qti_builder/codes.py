@@ -51,6 +51,8 @@ def _w(code: str, summary: str, location: str, hint: str, mistake: str = "", fix
     return Code(code, "warning", summary, location, hint, mistake, fix, **more)  # type: ignore[arg-type]
 
 
+_CALC = "1. A car covers {d} km in {t} h. Its speed in km/h? {#speed type=calculated}\n\n```variables\n"
+
 _CHOICE = "1. Which keyword defines a function? {#def}\n\nA) func\nB) def\n\n"
 
 CODES_LIST: tuple[Code, ...] = (
@@ -291,6 +293,14 @@ CODES_LIST: tuple[Code, ...] = (
        "line 1", "add the 'id: ...' the message names to the quiz, to keep the id when the file is renamed",
        FRONT + _CHOICE + "Answer: B\n", "---\ntitle: T\nid: hangugsa\n---\n" + _CHOICE + "Answer: B\n", file="한국사"),
     # -- QB2xx: checking the values ---------------------------------------------------------------
+    _e("QB217", "A calculated question without its ```variables block.", "the question",
+       "write ```variables after the question text, one variable a line (d = 20..200), and ``` to close it",
+       FRONT + "1. What is {a} + {b}? {#sum type=calculated}\n\nAnswer: a + b\n",
+       FRONT + "1. What is {a} + {b}? {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n"),
+    _e("QB218", "A line of a ```variables block that cannot be read: a variable without values, a step or decimals that is not a number, listed sets of the wrong shape.",
+       "the line", "write d = 20..200 (step 5, decimals 1), n = 2, 3, 5, v = d / t, or (d, t) = (45, 1.5), (60, 2)",
+       FRONT + _CALC + "d = 20..200 step five\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n",
+       FRONT + _CALC + "d = 20..200 step 5\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n"),
     _e("QB201", "A value the model refuses: out of range, of the wrong form, or against a rule (scores that do not add up to 100 %, no correct choice, select larger than the section, a text blank with options, a quiz setting misspelt or out of range, ...).",
        "the value, or the question or section that breaks the rule", "the hint of each message says what to change",
        FRONT + "1. Which keyword defines a function? {#def points=-1}\n\nA) func\nB) def\n\nAnswer: B\n",
@@ -316,6 +326,34 @@ CODES_LIST: tuple[Code, ...] = (
        "the ignore attribute", "name the codes of warnings or losses, such as QB601; errors must be fixed",
        FRONT + "1. Put the steps in order. {#steps type=ordering ignore=QB999}\n\n- Write the file\n- Run it\n",
        FRONT + "1. Put the steps in order. {#steps type=ordering ignore=QB601}\n\n- Write the file\n- Run it\n"),
+    _e("QB210", "A formula (an answer, a derived value, a condition, a {=...} in a text) that cannot be read.",
+       "the place in the formula", "write numbers, variables, + - * / ^, parentheses and the functions listed in docs/source-format.md#formulas",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\n```\n\nAnswer: d // t ± 1%\n",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n"),
+    _e("QB211", "A formula uses a name that is no variable of the question.", "the name",
+       "define the variable, or correct the name (the message suggests the nearest)",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\n```\n\nAnswer: d / time ± 1%\n",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n"),
+    _e("QB212", "A formula cannot be computed for a set of values: division by zero, a square root or logarithm of a negative number, a value that is not finite, a derived value that depends on itself.",
+       "the formula", "add a condition that leaves such values out, or change the ranges",
+       FRONT + _CALC + "d = 20..200\nt = 0..4\n```\n\nAnswer: d / t ± 1%\n",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n"),
+    _e("QB213", "A condition that no set of values meets (or a listed set that does not meet it).", "the condition",
+       "widen the ranges, or correct the condition or the set",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\nd > 500\n```\n\nAnswer: d / t ± 1%\n",
+       FRONT + _CALC + "d = 20..200\nt = 1..4\nd > 50\n```\n\nAnswer: d / t ± 1%\n"),
+    _e("QB214", "The correct answer, shown with its decimals or significant figures, lies outside its own tolerance: a student who types the answer shown would be marked wrong.",
+       "the answer", "give a larger tolerance, or show the answer with more decimals {decimals=N} or figures {figures=N}",
+       FRONT + _CALC + "d = 20..200\nt = 1..4 decimals 1\n```\n\nAnswer: d / t ± 0.0001\n",
+       FRONT + _CALC + "d = 20..200\nt = 1..4 decimals 1\n```\n\nAnswer: d / t ± 0.01\n"),
+    _e("QB215", "In a calculated choice question, a wrong option shows the same text as the correct one for some set.",
+       "the option", "change the option's formula, or add a condition that leaves such values out",
+       FRONT + "1. What is {a} + {b}? {#sum type=calculated_choice}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nA) {=a + b:0}\nB) {=b + a:0}\n\nAnswer: A\n",
+       FRONT + "1. What is {a} + {b}? {#sum type=calculated_choice}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nA) {=a + b:0}\nB) {=a + b + 1:0}\n\nAnswer: A\n"),
+    _w("QB216", "Fewer different sets of values exist (or meet the conditions) than the question asks for.", "the question's sets",
+       "ask for as many sets as the message says, or widen the ranges",
+       FRONT + "1. What is {a} + 1? {#inc type=calculated sets=20}\n\n```variables\na = 1..5\n```\n\nAnswer: a + 1\n",
+       FRONT + "1. What is {a} + 1? {#inc type=calculated sets=5}\n\n```variables\na = 1..5\n```\n\nAnswer: a + 1\n"),
     # -- QB3xx: writing the outputs ---------------------------------------------------------------
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+from .model.questions import (CalculatedChoiceQuestion, CalculatedQuestion, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 
@@ -115,5 +115,11 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                 "listing every item, with credit per position instead of all or nothing",)}),
     KindSpec(FillInBlankQuestion, "fill-in-the-blank", "partial",
              markdown_attributes=("case_sensitive",)),
+    KindSpec(CalculatedQuestion, "calculated", "all_or_nothing",
+             markdown_attributes=("unit", "sets", "decimals", "figures")),
+    KindSpec(CalculatedChoiceQuestion, "calculated choice", "all_or_nothing",
+             markdown_attributes=("shuffle", "sets", "decimals"), markdown_answer="options",
+             losses={"canvas": ("Canvas has no calculated choice question: each set of values becomes a multiple-choice "
+                                "question of its own, in a question group that draws one of them",)}),
     KindSpec(TextOnlyItem, "text-only item", "none"),
 )}

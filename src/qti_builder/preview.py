@@ -23,6 +23,7 @@ from .kinds import KINDS
 from .summary import option_label
 from .model import Quiz, QuizSettings
 from .model.questions import BLANK_MARKER, Question
+from .parametric import fmt, variants
 from .package import write_files
 from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs
 from .schemas import SchemaError
@@ -112,15 +113,17 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
             if answered:
                 number += 1
             kind = PREVIEW_KINDS[question.type]
+            view = kind.view(question, inline, words, quiz)
+            shown = view.pop("question", question)  # a kind may show its own copy (calculated: the first set)
             questions.append({
                 "q": question,
                 "number": number if answered else None,
-                "stem": _stem(question, html),
-                "passage": html(question.passage),
+                "stem": _stem(shown, html),
+                "passage": html(shown.passage),
                 "template": kind.template,
                 "answer_template": kind.answer_template,
-                "view": kind.view(question, inline, words, quiz),
-                "feedback": {k: html(v) for k, v in question.feedback.model_dump().items() if v},
+                "view": view,
+                "feedback": {k: html(v) for k, v in shown.feedback.model_dump().items() if v},
                 "diagnostics": by_question.get(question.id, []),
                 "span": spans.get(question.id),
                 "points": points_words(question.points, words),
@@ -279,6 +282,30 @@ class PreviewKind:
 
 
 #: Each kind's templates (in templates/preview/kinds/) and view (tests/test_kinds.py: one per kind).
+def _calculated(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:
+    """The first set in the texts, and a table of every set with its answer (or correct option)."""
+    v = variants(quiz.id, q)
+    if not v.texts:  # the sets could not be made: check reports why
+        return {"sets": [], "names": [], "answer": "", "unit": getattr(q, "unit", None), "choices": [], "question": q}
+    first = lambda text: v.text(0, text) if text else text  # noqa: E731
+    feedback = q.feedback.model_copy(update={k: first(t) for k, t in q.feedback.model_dump().items() if t})
+    shown = q.model_copy(update={"stem": first(q.stem), "feedback": feedback})
+    names = list(v.order)
+    rows: list[dict[str, Any]] = [{"values": [fmt(values[n], v.decimals[n]) for n in names]} for values in v.sets]
+    if q.type == "calculated":
+        tolerance = f"{q.tolerance:g} %" if q.tolerance_mode == "percent" else f"{q.tolerance:g}"
+        for row, text in zip(rows, v.correct_texts):
+            row["answer"] = text + (f" {q.unit}" if q.unit else "")
+        return {"question": shown, "names": names, "sets": rows, "unit": q.unit, "formula": q.answer,
+                "tolerance": tolerance, "answer": rows[0]["answer"]}
+    correct = next(c for c in q.choices if c.correct)
+    for index, row in enumerate(rows):
+        row["answer"] = html(v.text(index, correct.text))
+    choices = [{"id": c.id, "text": html(first(c.text)), "correct": c.correct, "feedback": html(first(c.feedback)),
+                "fixed": c.fixed} for c in q.choices]
+    return {"question": shown, "names": names, "sets": rows, "choices": choices, "answer": correct.id, "scores": None}
+
+
 PREVIEW_KINDS = {
     "single_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/single_choice.answer.html.j2",
                                  _choices),
@@ -294,5 +321,8 @@ PREVIEW_KINDS = {
     "ordering": PreviewKind("preview/kinds/ordering.html.j2", "preview/kinds/ordering.answer.html.j2", _ordering),
     "fill_in_blank": PreviewKind("preview/kinds/fill_in_blank.html.j2", "preview/kinds/fill_in_blank.answer.html.j2",
                                  _blanks),
+    "calculated": PreviewKind("preview/kinds/calculated.html.j2", "preview/kinds/calculated.answer.html.j2", _calculated),
+    "calculated_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/calculated_choice.answer.html.j2",
+                                     _calculated),
     "text_only": PreviewKind("preview/kinds/text_only.html.j2", None, _nothing),
 }

@@ -20,6 +20,7 @@ from .diagnostics import DiagnosticSink, SourceSpan
 from .i18n import true_false_labels
 from .kinds import KINDS
 from .model import Quiz, Section
+from .model.parametric import PLACEHOLDER
 from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                               NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, TrueFalseQuestion)
 from .writers.canvas import shuffles_answers, true_false_is_native
@@ -111,6 +112,24 @@ def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> Iterator[str]:
         yield "case-sensitive matching is not carried: Canvas's blanks have no such setting"
 
 
+def _calculated(quiz: Quiz, q: Any) -> Iterator[str]:
+    texts = [q.feedback.general, q.feedback.correct, q.feedback.incorrect]
+    if q.type == "calculated" and any(t and PLACEHOLDER.search(t) for t in texts):
+        yield ("Canvas shows a calculated question's values in its question text only: in its feedback they show as "
+               "[name]")
+    if q.type == "calculated" and q.figures is not None:
+        yield "Canvas shows the answer with decimals, not significant figures"
+    if q.type == "calculated" and q.unit:
+        yield f"Canvas has no unit field: the unit ({q.unit}) is written after the question text"
+
+
+def _calculated_choice(quiz: Quiz, q: Any) -> Iterator[str]:
+    section = next((s for _, s in quiz.iter_sections() if q in s.questions), None)
+    if section is not None and section.select:
+        yield (f"Canvas has no question group inside another: this question's variants are a group of their own, "
+               f"inside the group '{section.id}'; put the question in a section that draws nothing")
+
+
 #: Each kind's own checks (tests/test_kinds.py: one per kind). What Canvas loses of every
 #: question of a kind, whatever its settings, is the kind's ``losses`` in kinds.py.
 CANVAS_KIND_CHECKS: dict[str, Callable[[Quiz, Any], Iterator[str]]] = {
@@ -124,6 +143,8 @@ CANVAS_KIND_CHECKS: dict[str, Callable[[Quiz, Any], Iterator[str]]] = {
     "matching": _matching,
     "ordering": _ordering,
     "fill_in_blank": _fill_in_blank,
+    "calculated": _calculated,
+    "calculated_choice": _calculated_choice,
     "text_only": _nothing_lost,
 }
 

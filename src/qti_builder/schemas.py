@@ -35,6 +35,13 @@ MOODLE_XSD = "moodle-xml.xsd"
 #: The Canvas package: QTI 1.2.1 (a DTD), IMS CP 1.1 for its manifest, and the project's own
 #: schema of Canvas's quiz settings file.
 QTI12_DTD = "qti12/ims_qtiasiv1p2p1.dtd"
+#: QTI 1.2, the version before 1.2.1: the same grammar for what the Canvas package writes, plus the
+#: ``*_extension`` elements 1.2.1 dropped. A Canvas calculated question's variables and sets sit in
+#: ``<itemproc_extension>`` (as Canvas exports them), so an item or assessment that has one is
+#: validated against this DTD instead, and the extension's content (ANY, the vendor's own)
+#: against the project's schema of what Canvas reads there.
+QTI12_EXTENDED_DTD = "qti12/ims_qtiasiv1p2.dtd"
+CANVAS_CALCULATED_XSD = "canvas-calculated.xsd"
 CONTENT_PACKAGE_ENTRY = "qti12/imscp_v1p1.xsd"
 CANVAS_META_XSD = "canvas-quiz-meta.xsd"
 
@@ -233,6 +240,8 @@ class SchemaSet:
     manifest: etree.XMLSchema
     moodle: etree.XMLSchema
     qti12: etree.DTD
+    qti12_extended: etree.DTD
+    canvas_calculated: etree.XMLSchema
     content_package: etree.XMLSchema
     canvas_meta: etree.XMLSchema
 
@@ -252,6 +261,8 @@ def load_schemas(folder: Path) -> SchemaSet:
             manifest=compile_xsd(folder / MANIFEST_ENTRY),
             moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
             qti12=etree.DTD(str(folder / QTI12_DTD)),
+            qti12_extended=etree.DTD(str(folder / QTI12_EXTENDED_DTD)),
+            canvas_calculated=compile_xsd(data_dir("schemas") / CANVAS_CALCULATED_XSD),
             content_package=compile_xsd(folder / CONTENT_PACKAGE_ENTRY),
             canvas_meta=compile_xsd(data_dir("schemas") / CANVAS_META_XSD),
         )

@@ -16,7 +16,9 @@ from .diagnostics import SourceSpan, shorten
 from .i18n import true_false_labels
 from .kinds import KINDS
 from .model import Quiz, Section
+from .model.parametric import _CalculatedBase
 from .model.questions import Question
+from .parametric import variants
 from .vocabulary import OPTION_STYLES
 
 #: Every question type, in the order summaries list them (the order of the docs), in words.
@@ -33,7 +35,15 @@ def type_summary(quiz: Quiz) -> str:
     counts: Counter[str] = Counter(q.type for q in quiz.iter_questions())
     total = sum(counts.values())
     kinds = ", ".join(f"{counts[kind]} {words}" for kind, words in TYPE_WORDS.items() if counts[kind])
-    return f"{quiz.id}: {total} question{'' if total == 1 else 's'}: {kinds}"
+    sets = [f"{q.id} {_sets(quiz, q)}" for q in quiz.iter_questions() if _sets(quiz, q) is not None]
+    # A calculated question's sets of values: how many variants its students meet.
+    return f"{quiz.id}: {total} question{'' if total == 1 else 's'}: {kinds}" + (f"; sets: {', '.join(sets)}" if sets else "")
+
+
+def _sets(quiz: Quiz, question: object) -> int | None:
+    if not isinstance(question, _CalculatedBase):
+        return None
+    return len(variants(quiz.id, question).sets)  # type: ignore[arg-type]
 
 
 def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
@@ -44,6 +54,9 @@ def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
         span = spans.get(question.id)
         where = f"{span.path}:{span.line}: " if span else ""
         parts = [TYPE_WORDS[question.type], answer_words(question, quiz.language)]
+        sets = _sets(quiz, question)
+        if sets is not None:
+            parts.append(f"{sets} sets")
         if question.type != "text_only":
             parts.append(f"{question.points:g} point{'' if question.points == 1 else 's'}")
         lines.append(f"  {where}{question.id} ({', '.join(p for p in parts if p)})")
@@ -102,6 +115,11 @@ def _model_answer(q: Any, language: str) -> str:
     return "model answer" if q.model_answer else "no model answer"
 
 
+def _formula(q: Any, language: str) -> str:
+    tolerance = f" ± {q.tolerance:g}{'%' if q.tolerance_mode == 'percent' else ''}" if q.tolerance else ""
+    return f"answer = {q.answer}{tolerance}"
+
+
 def _blanks(q: Any, language: str) -> str:
     return "blanks " + "; ".join(" or ".join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks)
 
@@ -119,6 +137,8 @@ ANSWER_WORDS: dict[str, Callable[[Any, str], str]] = {
     "ordering": lambda q, language: f"{len(q.items)} items in order",
     "fill_in_blank": _blanks,
     "text_only": lambda q, language: "",
+    "calculated": _formula,
+    "calculated_choice": _choices,
 }
 
 

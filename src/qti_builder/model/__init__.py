@@ -4,6 +4,8 @@ from .common import IDENTIFIER_PATTERN, Feedback, Identifier, Markdown
 from .questions import (
     QUESTION_CLASSES,
     Blank,
+    CalculatedChoiceQuestion,
+    CalculatedQuestion,
     Choice,
     EssayQuestion,
     FileUploadQuestion,
@@ -22,10 +24,12 @@ from .questions import (
     TextOnlyItem,
     TrueFalseQuestion,
 )
+from .parametric import Variable
 from .quiz import SCHEMA_VERSION, Quiz, QuizSettings, Section
 
 __all__ = [
-    "IDENTIFIER_PATTERN", "Feedback", "Identifier", "Markdown", "QUESTION_CLASSES", "Blank", "Choice",
+    "IDENTIFIER_PATTERN", "Feedback", "Identifier", "Markdown", "QUESTION_CLASSES", "Blank", "CalculatedChoiceQuestion",
+    "CalculatedQuestion", "Choice", "Variable",
     "EssayQuestion", "FileUploadQuestion", "FillInBlankQuestion", "MatchingQuestion", "MatchPair", "MultipleResponseQuestion",
     "NumericAnswer", "NumericalQuestion", "OrderingQuestion", "Question", "QuestionBase",
     "ShortAnswerQuestion", "SingleChoiceQuestion", "TextAnswer", "TextOnlyItem", "TrueFalseQuestion",

@@ -298,6 +298,9 @@ class TextOnlyItem(QuestionBase):
     points: Points = 0
 
 
+# The calculated kinds build on the classes above (parametric.py imports them).
+from .parametric import CalculatedChoiceQuestion, CalculatedQuestion  # noqa: E402
+
 Question = Annotated[
     Union[
         SingleChoiceQuestion,
@@ -310,6 +313,8 @@ Question = Annotated[
         MatchingQuestion,
         OrderingQuestion,
         FillInBlankQuestion,
+        CalculatedQuestion,
+        CalculatedChoiceQuestion,
         TextOnlyItem,
     ],
     Field(discriminator="type"),

@@ -36,6 +36,10 @@ ordering           multiple_dropdowns_question: one drop-down per position, each
                    item (Canvas Classic has no ordering type)
 fill_in_blank      fill_in_multiple_blanks_question (text blanks, or mixed); drop-downs only:
                    multiple_dropdowns_question
+calculated         calculated_question: the formula in Canvas's syntax, the variables and every
+                   set with its answer (canvas_calculated)
+calculated_choice  a question group drawing one of N multiple_choice_questions, one per set
+                   (Canvas has no formulas in options)
 text_only          text_only_question
 =================  ==========================================================================
 
@@ -69,6 +73,7 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer, text_shown
+from .canvas_calculated import calculated_choice_context, calculated_context
 from .qti21 import _literal, item_identifier, item_title, scrambled
 
 #: The settings file's name inside the assessment's folder, and the folder of the media.
@@ -198,7 +203,7 @@ def question_item(quiz: Quiz, question: Question) -> dict[str, Any]:
     }
     entry.update(CanvasWriter.adapters[question.type].context(quiz, question))
     entry["stem"] = text_shown(question, entry["stem"])
-    feedback = question.feedback
+    feedback = entry["question"].feedback  # a kind's context may give the texts it shows (calculated)
     answered = KINDS[question.type].answered  # nothing is answered, so no feedback is shown
     entry["general_fb"] = feedback.general if answered else None
     entry["correct_fb"] = feedback.correct if answered else None
@@ -401,5 +406,7 @@ CanvasWriter.adapters = {
     "matching": KindAdapter("canvas/item_matching.xml.j2", _matching),
     "ordering": KindAdapter("canvas/item_blanks.xml.j2", _ordering),
     "fill_in_blank": KindAdapter("canvas/item_blanks.xml.j2", _fill_in_blank),
+    "calculated": KindAdapter("canvas/item_calculated.xml.j2", calculated_context),
+    "calculated_choice": KindAdapter("canvas/item_calculated_choice.xml.j2", calculated_choice_context),
     "text_only": KindAdapter("canvas/item_text_only.xml.j2", _text_only),
 }

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..parametric import fmt
+
 import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
@@ -228,6 +230,8 @@ def _question(q: Question, number: int) -> list[str]:
     kind_attrs = []
     for name in S.KIND_ATTRIBUTES[q.type]:
         value, default = getattr(q, name), type(q).model_fields[name].default
+        if isinstance(value, list) and name not in S.LIST_ATTRIBUTES:
+            continue  # written in the question's text (a calculated question's listed sets)
         if name == "allowed_types":
             default = []
         if name == "shuffle":
@@ -389,6 +393,37 @@ class MarkdownForm:
     stem: Callable[[Any], str] = _own_stem
 
 
+def _variables_block(q: Any) -> str:
+    """A calculated question's text with its ```variables block (readers/markdown/calculated.py)."""
+    lines = []
+    for v in q.variables:
+        if v.kind == "listed":
+            if v.shared:  # its values are in the sets' line; its options on a line of their own
+                lines.append(f"{v.name} = decimals {v.decimals} shared")
+            continue
+        if v.kind == "range":
+            spec = f"{_number(v.min)}..{_number(v.max)}" + (f" step {_number(v.step)}" if v.step else "")
+        elif v.kind == "values":
+            spec = ", ".join(_number(x) for x in v.values or [])
+        else:
+            spec = str(v.formula)
+        if v.decimals is not None:
+            spec += f" decimals {v.decimals}"
+        lines.append(f"{v.name} = {spec}" + (" shared" if v.shared else ""))
+    lines += list(q.constraints)
+    if isinstance(q.sets, list):
+        names = [v.name for v in q.variables if v.kind == "listed"]
+        decimals = {v.name: v.decimals for v in q.variables}
+        tuples = ", ".join("(" + ", ".join(fmt(s[n], decimals[n]) for n in names) + ")" for s in q.sets)
+        lines.append(f"({', '.join(names)}) = {tuples}")
+    return f"{q.stem}\n\n```variables\n" + "\n".join(lines) + "\n```"
+
+
+def _calculated(q: Any, feedback: dict[str, Any]) -> list[str]:
+    tolerance = f" ± {_number(q.tolerance)}{'%' if q.tolerance_mode == 'percent' else ''}" if q.tolerance else ""
+    return [f"Answer: {q.answer}{tolerance}", ""]
+
+
 #: Each kind's Markdown form (tests/test_kinds.py: one per kind).
 MARKDOWN_FORMS: dict[str, MarkdownForm] = {
     "single_choice": MarkdownForm(_choices, needs_type=_never),
@@ -401,6 +436,8 @@ MARKDOWN_FORMS: dict[str, MarkdownForm] = {
     "matching": MarkdownForm(_matching),
     "ordering": MarkdownForm(_ordering),
     "fill_in_blank": MarkdownForm(_no_answer, stem=_blanks_in_stem),
+    "calculated": MarkdownForm(_calculated, stem=_variables_block),
+    "calculated_choice": MarkdownForm(_choices, stem=_variables_block),
     "text_only": MarkdownForm(_no_answer),
 }
 

@@ -22,6 +22,8 @@ file_upload         essay without an inline answer, attachments required
 matching            matching; distractors are subquestions without text
 ordering            ordering (qtype_ordering, in core since Moodle 4.4)
 fill_in_blank       cloze, each blank an embedded answer
+calculated          calculated, with its datasets (moodle_calculated)
+calculated_choice   calculatedmulti, its options' formulas in Moodle's {=...}
 text_only           description
 ==================  =====================================================================
 """
@@ -45,6 +47,7 @@ from ..model import Quiz
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from . import moodle_calculated
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
@@ -455,6 +458,8 @@ MoodleXmlWriter.adapters = {
     "matching": MoodleKind("moodle/question_matching.xml.j2", QuestionContext._matching),
     "ordering": MoodleKind("moodle/question_ordering.xml.j2", QuestionContext._ordering),
     "fill_in_blank": MoodleKind("moodle/question_cloze.xml.j2", QuestionContext._fill_in_blank),
+    "calculated": MoodleKind("moodle/question_calculated.xml.j2", moodle_calculated.calculated),
+    "calculated_choice": MoodleKind("moodle/question_calculatedmulti.xml.j2", moodle_calculated.calculated_choice),
     "text_only": MoodleKind("moodle/question_description.xml.j2", QuestionContext._text_only, penalty="0"),
 }
 

@@ -31,6 +31,11 @@ matching                      matchInteraction, directedPair mapping (points sha
 ordering                      orderInteraction, all or nothing
 fill_in_blank                 textEntryInteraction / inlineChoiceInteraction in place of each
                               ``[[blank]]``; one response per blank, points shared equally
+calculated                    textEntryInteraction (float) in an item template: one set of
+                              values drawn by templateProcessing, printedVariable in the
+                              texts, the correct response set from the set (qti21_calculated)
+calculated_choice             choiceInteraction in an item template, the options showing the
+                              drawn set's values
 text_only                     an item with an itemBody only: no response, outcome or processing
 ============================  ==============================================================
 """
@@ -54,6 +59,7 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer
+from .qti21_calculated import calculated_context
 
 BLANK_INTERACTIONS = {"text": "textEntryInteraction", "dropdown": "inlineChoiceInteraction"}
 
@@ -204,6 +210,7 @@ def item_context(quiz: Quiz, question: Question, adapter: Qti21Kind) -> dict[str
         "extra_feedbacks": [],
     }
     context.update(adapter.context(quiz, question))
+    fb = context["fb"]  # a kind's context may give the texts it shows (a calculated question's placeholders)
     context["feedbacks"] = [
         {"id": FEEDBACK_IDS[name], "text": text, "shown": True} for name, text in fb.items() if text
     ] + context.pop("extra_feedbacks")
@@ -442,5 +449,7 @@ Qti21Writer.adapters = {
     "matching": Qti21Kind("qti21/item_matching.xml.j2", _matching, "matchInteraction"),
     "ordering": Qti21Kind("qti21/item_ordering.xml.j2", _ordering, "orderInteraction"),
     "fill_in_blank": Qti21Kind("qti21/item_fill_in_blank.xml.j2", _fill_in_blank, "textEntryInteraction"),
+    "calculated": Qti21Kind("qti21/item_calculated.xml.j2", calculated_context, "textEntryInteraction"),
+    "calculated_choice": Qti21Kind("qti21/item_calculated_choice.xml.j2", calculated_context, "choiceInteraction"),
     "text_only": Qti21Kind("qti21/item_text_only.xml.j2", _text_only, None),
 }

@@ -19,7 +19,6 @@ from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, one_line, same_title, sanitise_id
 from ..markup import plain_to_markdown
-from .calculated import FIXED_TYPES, fixed
 from .context import Context, Data, Reader, number
 from .readers import TYPES
 
@@ -73,11 +72,6 @@ class MoodleFile:
                 current = self._category_path(element) or current
                 continue
             name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
-            if kind in FIXED_TYPES:
-                fixed_question = fixed(self, element, kind, name)
-                if fixed_question is None:
-                    continue
-                element, kind = fixed_question
             entry = TYPES.get(kind)
             if entry is None:
                 self._unsupported(element, kind, name, current)
@@ -196,7 +190,7 @@ class MoodleFile:
                               hint="the source has no such question type; rebuild it from the types the source has")
             return
         self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
-                          span, hint=f"importable types: {', '.join(sorted(set(TYPES) | set(FIXED_TYPES)))}")
+                          span, hint=f"importable types: {', '.join(sorted(TYPES))}")
 
     def _followed_by_questions(self, index: int) -> bool:
         """Is the question at ``index`` followed by more questions of its category?"""

@@ -12,6 +12,7 @@ from lxml import etree
 from ...writers.moodle import ORDERING_OPTIONS
 from ..base import INVALID, choice_ids, one_line, set_choice_scores
 from ..markup import plain_to_markdown
+from .calculated_source import calculated, calculatedmulti
 from .cloze import cloze
 from .context import Context, Data, Reader, number
 from .gaps import ddwtos, gapfill, gapselect
@@ -219,8 +220,7 @@ def _description(c: Context) -> bool | None:
 
 
 #: Moodle type -> (model kind, reader). A reader fills in the data, or returns False to skip.
-#: Calculated questions come here as the numerical or multichoice question their one set of
-#: values makes them (:mod:`.calculated`).
+#: Calculated questions become calculated sources with the file's own sets (:mod:`.calculated_source`).
 TYPES: dict[str, tuple[str, Reader]] = {
     "multichoice": ("single_choice", _multichoice),
     "truefalse": ("true_false", _truefalse),
@@ -237,4 +237,7 @@ TYPES: dict[str, tuple[str, Reader]] = {
     "gapfill": ("fill_in_blank", gapfill),
     "mtf": ("matching", mtf),
     "description": ("text_only", _description),
+    "calculated": ("calculated", calculated),
+    "calculatedsimple": ("calculated", calculated),
+    "calculatedmulti": ("calculated_choice", calculatedmulti),
 }

@@ -17,6 +17,7 @@ from ...i18n import true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
 from .blocks import Block, Label, Option, Question
+from .calculated import calculated, calculated_choice
 
 
 class QuestionBuilder:
@@ -714,6 +715,8 @@ BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], N
     "matching": QuestionBuilder.matching,
     "ordering": QuestionBuilder.ordering,
     "fill_in_blank": QuestionBuilder.fill_in_blank,
+    "calculated": calculated,
+    "calculated_choice": calculated_choice,
     "text_only": QuestionBuilder.no_answer,
 }
 

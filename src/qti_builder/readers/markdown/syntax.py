@@ -609,8 +609,9 @@ def quoted_answer(text: str, or_words: tuple[str, ...]) -> str:
     return text if accepted_answers(text, or_words) == [text] else '"' + text + '"'
 
 
-#: ``{score=50}``, ``{#id}``: attributes at the end of a line.
-ATTRS = re.compile(r"\s*\{([^{}]*)\}\s*$")
+#: ``{score=50}``, ``{#id}``: attributes at the end of a line; not a calculated question's
+#: placeholder there (``{=a + b}``, ``{x:2}``).
+ATTRS = re.compile(r"\s*\{(?!=)(?![A-Za-z][A-Za-z0-9_]*:[0-9]{1,2}\})([^{}]*)\}\s*$")
 ATTR = re.compile(r'#([^\s}]+)|([A-Za-z_]+)=(?:"([^"]*)"|(\S+))|([A-Za-z_]+)|(\S+)')
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")

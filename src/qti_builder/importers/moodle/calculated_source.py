@@ -1,0 +1,213 @@
+"""Moodle's calculated questions as calculated sources, keeping the file's own sets of values.
+
+``calculated`` and ``calculatedsimple`` become ``calculated`` questions, ``calculatedmulti`` a
+``calculated_choice`` question (question/format/xml/format.php, ``import_calculated``). Each
+wildcard's dataset items become the question's listed sets (item 1 of every wildcard is set 1,
+and so on, as Moodle draws them); a wildcard's decimals and its shared status are kept. The
+answer's formula is turned from Moodle's syntax (a PHP expression over ``{x}`` wildcards) into
+the source's formula language (:mod:`...formulas`): ``log`` is Moodle's natural logarithm, so it
+becomes ``ln``, ``log10`` becomes ``log``, ``pi()`` ``pi``, ``pow(a, b)`` ``a^b``; a function the
+language does not have is reported and the question skipped. Its tolerance (relative: 1,
+nominal: 2; a geometric one, 3, is kept as the relative one, with a warning) and how the correct
+answer is shown (decimals or significant figures) are kept. ``{=formula}`` in a text becomes the
+source's ``{=formula}`` placeholder.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any
+
+from ...formulas import FUNCTIONS, FormulaError, parse
+from ...model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from ...parametric import variants
+from ..base import UNSUPPORTED
+from .context import Context, number
+
+WILDCARD = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
+EXPRESSION = re.compile(r"\{=((?:[^{}]|\{[A-Za-z][A-Za-z0-9_]*\})*)\}")
+#: Moodle's function names that the formula language spells another way.
+RENAMED = {"log10": "log", "pi": "pi"}
+TOLERANCE_MODES = {"1": "percent", "2": "absolute", "3": "percent"}
+
+
+class Unconvertible(ValueError):
+    pass
+
+
+def formula_from_moodle(text: str) -> str:
+    """A Moodle formula (``{d}/{t}``, ``pow({x}, 2)``) in the source's formula language."""
+    python = WILDCARD.sub(lambda m: m.group(1), text.replace("^", "^^")).strip()
+    try:
+        tree = ast.parse(python, mode="eval")
+    except SyntaxError:
+        raise Unconvertible(f"the formula '{text}' cannot be read") from None
+    result = _convert(tree.body, text)
+    try:
+        parse(result)
+    except FormulaError as exc:
+        raise Unconvertible(f"the formula '{text}' ({exc})") from None
+    return result
+
+
+def _convert(node: ast.AST, text: str) -> str:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return repr(node.value) if isinstance(node.value, float) else str(node.value)
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return ("-" if isinstance(node.op, ast.USub) else "") + f"({_convert(node.operand, text)})"
+    ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}
+    if isinstance(node, ast.BinOp) and type(node.op) in ops:
+        return f"({_convert(node.left, text)} {ops[type(node.op)]} {_convert(node.right, text)})"
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        name, args = node.func.id, [_convert(a, text) for a in node.args]
+        if name == "pi" and not args:
+            return "pi"
+        if name == "pow" and len(args) == 2:
+            return f"({args[0]} ^ {args[1]})"
+        if name == "log":
+            return f"ln({args[0]})" if len(args) == 1 else f"log({', '.join(args)})"
+        name = RENAMED.get(name, name)
+        if name in FUNCTIONS:
+            return f"{name}({', '.join(args)})"
+        raise Unconvertible(f"the formula '{text}' uses {node.func.id}(), which the source's formulas do not have")
+    raise Unconvertible(f"the formula '{text}' uses '{ast.unparse(node)}', which the source's formulas do not have")
+
+
+def _datasets(c: Context) -> tuple[list[dict[str, Any]], list[dict[str, float]]]:
+    """The wildcards (name, decimals, shared) and the sets of values, item by item."""
+    variables, columns = [], {}
+    for definition in c.element.findall("dataset_definitions/dataset_definition"):
+        name = (definition.findtext("name/text") or "").strip()
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,31}", name):
+            raise Unconvertible(f"the wildcard name '{name}' is not a variable name of the source")
+        items = sorted(definition.findall("dataset_items/dataset_item"), key=lambda i: number(i.findtext("number")) or 0)
+        values = [number(i.findtext("value")) for i in items]
+        if not values or any(v is None for v in values):
+            raise Unconvertible(f"the wildcard {{{name}}} has no values")
+        decimals = number(definition.findtext("decimals/text"))
+        variable: dict[str, Any] = {"name": name}
+        if decimals is not None:
+            variable["decimals"] = int(decimals)
+        if (definition.findtext("status/text") or "").strip() == "shared":
+            variable["shared"] = True
+        variables.append(variable)
+        columns[name] = values
+    if not columns:
+        raise Unconvertible("it has no dataset of values")
+    count = min(len(v) for v in columns.values())
+    if any(len(v) != count for v in columns.values()):
+        c.lost.append(f"the dataset items after item {count} (Moodle draws only the items every wildcard has)")
+    return variables, [{name: float(values[k]) for name, values in columns.items()} for k in range(count)]  # type: ignore[arg-type]
+
+
+def _texts(c: Context) -> None:
+    """``{=formula}`` in the question's texts as the source's placeholders."""
+    def convert(match: re.Match[str]) -> str:
+        try:
+            return "{=" + formula_from_moodle(match.group(1).replace("\\*", "*")) + "}"
+        except Unconvertible as exc:
+            c.lost.append(f"{exc} (shown as written)")
+            return match.group(0)
+
+    c.data["stem"] = EXPRESSION.sub(convert, c.data.get("stem", ""))
+    for key, text in list(c.data.get("feedback", {}).items()):
+        if text:
+            c.data["feedback"][key] = EXPRESSION.sub(convert, text)
+
+
+def _common(c: Context) -> bool:
+    try:
+        c.data["variables"], c.data["sets"] = _datasets(c)
+    except Unconvertible as exc:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {exc}; skipped",
+               hint="give each wildcard a dataset with its values in Moodle, then export it again")
+        return False
+    _texts(c)
+    return True
+
+
+def calculated(c: Context) -> bool | None:
+    if not _common(c):
+        return False
+    answers = sorted(c.answers(), key=lambda a: -(number(a.get("fraction")) or 0))
+    best = answers[0] if answers else None
+    if best is None or (number(best.get("fraction")) or 0) < 100:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): no answer is worth 100 %; skipped",
+               hint="give the right formula a grade of 100 % in Moodle")
+        return False
+    try:
+        c.data["answer"] = formula_from_moodle((best.findtext("text") or "").strip())
+    except Unconvertible as exc:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {exc}; skipped", hint="write the formula with the functions "
+               "listed in docs/source-format.md#formulas")
+        return False
+    if len(answers) > 1:
+        c.lost.append("the answers worth less than 100 % (a calculated source has one formula)")
+    kind = (best.findtext("tolerancetype") or "1").strip()
+    tolerance = abs(number(best.findtext("tolerance")) or 0.0)
+    c.data["tolerance_mode"] = TOLERANCE_MODES.get(kind, "percent")
+    c.data["tolerance"] = tolerance * 100 if c.data["tolerance_mode"] == "percent" else tolerance
+    if kind == "3":
+        c.lost.append("the geometric tolerance (kept as the relative one)")
+    length = int(number(best.findtext("correctanswerlength")) or 0)
+    if (best.findtext("correctanswerformat") or "1").strip() == "2":
+        c.data["figures"] = max(length, 1)
+    else:
+        c.data["decimals"] = length
+    feedback = c.rich("feedback", "the answer's feedback", best)
+    if feedback:
+        c.data["feedback"]["correct"] = c.data["feedback"].get("correct") or feedback
+    units = [u for u in c.element.findall("units/unit") if (number(u.findtext("multiplier")) or 0) == 1]
+    if units:
+        c.data["unit"] = (units[0].findtext("unit_name") or "").strip() or None
+    return _computes(c, CalculatedQuestion)
+
+
+def _computes(c: Context, model: Any) -> bool | None:
+    """Does every set compute (the build would refuse it else)? A set Moodle itself cannot
+    compute, a division by zero say, makes the question one that cannot be imported."""
+    fields = {k: v for k, v in c.data.items() if k in model.model_fields and k not in ("id", "points", "feedback", "title")}
+    try:
+        question = model.model_validate({**fields, "id": "q"})
+    except ValueError as exc:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {str(exc).splitlines()[-1].strip()}; skipped")
+        return False
+    problems = [f for f in variants("import", question).findings if not f.warning]
+    if problems:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {problems[0].message}; skipped", hint=problems[0].hint)
+        return False
+    return None
+
+
+def calculatedmulti(c: Context) -> bool | None:
+    if not _common(c):
+        return False
+    choices = []
+    for k, answer in enumerate(c.answers()):
+        text = c.answer_text(answer, f"answer {k + 1}")
+        written = number(answer.findtext("correctanswerlength"))
+        length = int(written) if written is not None else 2
+
+        def convert(match: re.Match[str], length: int = length) -> str:
+            return "{=" + formula_from_moodle(match.group(1).replace("\\*", "*")) + f":{length}}}"
+        try:
+            text = EXPRESSION.sub(convert, text)
+        except Unconvertible as exc:
+            c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {exc}; skipped")
+            return False
+        choice: dict[str, Any] = {"id": "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[k], "text": text,
+                                  "correct": (number(answer.get("fraction")) or 0) > 0}
+        feedback = c.rich("feedback", f"the feedback of answer {k + 1}", answer)
+        if feedback:
+            choice["feedback"] = feedback
+        choices.append(choice)
+    if sum(ch["correct"] for ch in choices) != 1:
+        c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): a calculated choice source has exactly one right option; skipped")
+        return False
+    c.data["choices"] = choices
+    c.data["shuffle"] = (c.value("shuffleanswers") or "1").strip().lower() in ("1", "true")
+    c.combined_feedback()
+    return _computes(c, CalculatedChoiceQuestion)

@@ -1,0 +1,102 @@
+"""Canvas package items of calculated questions.
+
+A calculated question becomes Canvas's own ``calculated_question`` (as Canvas exports it:
+canvas-lms ``lib/cc/qti/qti_items.rb``): the question text shows each value as ``[name]``, and an
+``<itemproc_extension><calculated>`` holds the tolerance (``1%`` for a relative one), the formula
+in Canvas's calculator syntax (:func:`..formulas.to_canvas`) with the answer's decimals, every
+variable (name, decimals as ``scale``, the smallest and largest value) and every set with its
+values and its answer. Canvas grades a student against the set drawn for them; it computes
+answers from the formula only when a teacher generates new sets in its editor.
+
+Canvas has no choice question with formulas in its options, so a calculated choice question
+becomes a question group that draws one of N multiple-choice questions, one per set, each showing
+that set's values (``check --profile canvas`` says so).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..formulas import parse, plain_decimal, to_canvas
+from ..model import Quiz
+from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from ..parametric import Shown, Variants, fill, fmt, markdown_escape, variants
+
+#: Set idents count up from here (numbers, as Canvas's own exports have).
+FIRST_SET = 1001
+
+
+def _filled(q: Any, v: Variants, render: Any) -> Any:
+    """The question with every text's placeholders replaced by ``render(shown)``."""
+    feedback = q.feedback.model_copy(update={k: fill(t, v, render) for k, t in q.feedback.model_dump().items() if t})
+    update: dict[str, Any] = {"stem": fill(q.stem, v, render), "feedback": feedback}
+    if isinstance(q, CalculatedChoiceQuestion):
+        update["choices"] = [c.model_copy(update={"text": fill(c.text, v, render),
+                                                  "feedback": fill(c.feedback, v, render) if c.feedback else None})
+                             for c in q.choices]
+    return q.model_copy(update=update)
+
+
+def _names(v: Variants) -> list[tuple[str, int | None]]:
+    """Every value Canvas needs by name: the variables (the formula may use any of them), then
+    the values made for showing."""
+    names = [(name, v.decimals[name]) for name in v.order]
+    names += [(s.name, s.decimals) for s in v.shown.values() if not s.plain]
+    return names
+
+
+def _scale(v: Variants, name: str, decimals: int | None) -> int:
+    if decimals is not None:
+        return decimals
+    texts = [fmt(values[name], None) for values in v.sets if name in values]
+    return max((len(t.split(".")[1]) for t in texts if "." in t), default=0)
+
+
+def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
+    v = variants(quiz.id, q)
+    shown_as = lambda s: markdown_escape(f"[{s.name}]")  # noqa: E731
+    filled = _filled(q, v, shown_as)
+    names = _names(v)
+    texts_by_name = {s.name: s for s in v.shown.values()}
+    sets: list[dict[str, Any]] = []
+    for n, values in enumerate(v.sets):
+        shown = []
+        for name, decimals in names:
+            shown_value: Shown | None = texts_by_name.get(name)
+            text = v.texts[n][name] if shown_value is not None else fmt(values[name], decimals)
+            shown.append({"name": name, "value": text})
+        sets.append({"ident": str(FIRST_SET + n), "values": shown, "answer": plain_decimal(f"{v.answers[n]:.10g}")})
+    variables = []
+    for name, decimals in names:
+        column = [float(s["values"][i]["value"]) for s in sets for i, (other, _) in enumerate(names) if other == name]
+        variables.append({"name": name, "scale": _scale(v, name, decimals),
+                          "min": plain_decimal(min(column)), "max": plain_decimal(max(column))})
+    how, digits = q.display
+    if how == "figures":  # Canvas shows decimals only: as many as the smallest answer's figures need
+        digits = max(max(0, digits - 1 - math.floor(math.log10(abs(a)))) if a else 0 for a in v.answers)
+    tolerance = f"{plain_decimal(q.tolerance)}%" if q.tolerance_mode == "percent" else plain_decimal(q.tolerance)
+    stem = filled.stem + (f"\n\n({q.unit})" if q.unit else "")
+    return {"question_type": "calculated_question", "question": filled, "stem": stem,
+            "answers": [{"ident": s["ident"], "text": s["answer"], "feedback": None} for s in sets],
+            "formula": to_canvas(parse(q.answer)), "decimal_places": digits, "tolerance": tolerance,
+            "variables": variables, "var_sets": sets}
+
+
+def calculated_choice_context(quiz: Quiz, q: CalculatedChoiceQuestion) -> dict[str, Any]:
+    """One multiple-choice item per set, each with that set's values in its texts."""
+    from .canvas import FIRST_ANSWER  # the numbering of every Canvas item's answers
+
+    v = variants(quiz.id, q)
+    items = []
+    for n in range(len(v.sets)):
+        filled = _filled(q, v, lambda s, n=n: markdown_escape(v.texts[n][s.name]))
+        answers = [{"ident": str(FIRST_ANSWER + k), "text": c.text, "feedback": c.feedback, "correct": c.correct}
+                   for k, c in enumerate(filled.choices)]
+        items.append({"n": n + 1, "stem": filled.stem, "answers": answers,
+                      "general_fb": filled.feedback.general, "correct_fb": filled.feedback.correct,
+                      "incorrect_fb": filled.feedback.incorrect, "answer_ids": ",".join(a["ident"] for a in answers)})
+    return {"question_type": "multiple_choice_question", "variants": items, "answers": []}
+
+
+__all__ = ["calculated_choice_context", "calculated_context"]

@@ -1,0 +1,115 @@
+"""Moodle XML of calculated questions: qtype_calculated and qtype_calculatedmulti, with datasets.
+
+As Moodle's own export writes them (question/format/xml/format.php, ``import_calculated``):
+the texts show values as ``{x}`` wildcards; the answer is the formula in Moodle's syntax
+(:func:`..formulas.to_moodle`) with its tolerance (``tolerancetype`` 1 relative, 2 nominal, that is
+absolute), and how the correct answer is shown (``correctanswerformat`` 1 decimals, 2 significant
+figures, ``correctanswerlength``); one ``dataset_definition`` per wildcard, private or shared as the
+source says, holding every set as a ``dataset_item``, so Moodle draws from exactly the sets every
+other output has. A value shown with other decimals than its variable's (``{x:2}``) or computed
+in a text (``{=d/t}``) is a wildcard of its own whose items hold the values as shown. In a
+calculated choice question (calculatedmulti) an option's ``{=formula}`` is written as Moodle's own
+``{=...}``, which Moodle computes for the drawn set.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..formulas import parse, plain_decimal, to_moodle
+from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from ..parametric import Shown, Variants, fill, fmt, markdown_escape, variants
+
+#: Moodle's tolerance types (question/type/numerical: 1 relative, 2 nominal, 3 geometric) and
+#: answer formats (1 decimals, 2 significant figures).
+TOLERANCE_TYPES = {"percent": "1", "absolute": "2"}
+ANSWER_FORMATS = {"decimals": "1", "figures": "2"}
+
+
+def _wildcard(shown: Shown) -> str:
+    return markdown_escape("{" + shown.name + "}")
+
+
+def _filled(q: Any, v: Variants) -> Any:
+    feedback = q.feedback.model_copy(update={k: fill(t, v, _wildcard) for k, t in q.feedback.model_dump().items() if t})
+    return q.model_copy(update={"stem": fill(q.stem, v, _wildcard), "feedback": feedback})
+
+
+def _datasets(q: Any, v: Variants, names: list[str]) -> list[dict[str, Any]]:
+    shown = {s.name: s for s in v.shown.values()}
+    datasets = []
+    for name in names:
+        variable = q.variable(name)
+        if name in shown and not shown[name].plain:
+            decimals, items = shown[name].decimals, [t[name] for t in v.texts]
+        else:
+            decimals = v.decimals[name]
+            items = [fmt(values[name], decimals) for values in v.sets]
+        numbers = [float(i) for i in items]
+        low, high = (variable.min, variable.max) if variable is not None and variable.kind == "range" else (min(numbers), max(numbers))
+        places = decimals if decimals is not None else max((len(i.split(".")[1]) for i in items if "." in i), default=0)
+        datasets.append({"name": name, "status": "shared" if variable is not None and variable.shared else "private",
+                         "min": plain_decimal(low), "max": plain_decimal(high), "decimals": places, "items": items})
+    return datasets
+
+
+def _used(v: Variants, formulas: list[str], places: tuple[str, ...]) -> list[str]:
+    """The wildcards Moodle needs: every variable a formula uses, and every value a text shows."""
+    names = [u for text in formulas for u in _variables_of(text)]
+    names += [s.name for s in v.shown.values() if s.places & set(places)]
+    return [n for n in dict.fromkeys(names)]
+
+
+def _variables_of(formula: str) -> list[str]:
+    from ..formulas import variables
+    return variables(parse(formula))
+
+
+def calculated(ctx: Any, q: CalculatedQuestion) -> dict[str, Any]:
+    v = variants(ctx.quiz.id, q)
+    how, digits = q.display
+    tolerance = q.tolerance / 100 if q.tolerance_mode == "percent" else q.tolerance
+    answer = {"text": to_moodle(parse(q.answer)), "fraction": "100", "tolerance": plain_decimal(f"{tolerance:.12g}"),
+              "tolerancetype": TOLERANCE_TYPES[q.tolerance_mode], "correctanswerformat": ANSWER_FORMATS[how],
+              "correctanswerlength": digits, "feedback": None}
+    return {
+        "question": _filled(q, v),
+        "qtype": "calculated",
+        "answers": [answer],
+        "units": [{"name": q.unit, "multiplier": "1"}] if q.unit else [],
+        "showunits": 0 if q.unit else 3,  # 0: the unit is optional; 3: no unit field
+        "datasets": _datasets(q, v, _used(v, [q.answer], ("text",))),
+    }
+
+
+def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
+    v = variants(ctx.quiz.id, q)
+    answers = []
+    for choice in q.choices:
+        native = [s for s in v.shown.values() if "{" + s.key + "}" in choice.text and s.key.startswith("=")]
+        lengths = {s.decimals for s in native}
+        # One option shows its {=...} with one format: Moodle's own when they agree, else wildcards.
+        own = len(lengths) == 1
+
+        def render(shown: Shown, own: bool = own) -> str:
+            if own and shown.key.startswith("="):
+                return markdown_escape("{=" + to_moodle(shown.node) + "}")
+            return _wildcard(shown)
+
+        answers.append({"text": fill(choice.text, v, render), "fraction": "100" if choice.correct else "0",
+                        "feedback": fill(choice.feedback, v, _wildcard) if choice.feedback else None,
+                        "tolerance": "0", "tolerancetype": "1", "correctanswerformat": "1",
+                        "correctanswerlength": lengths.pop() if own else q.decimals})
+    in_options = [s.name for s in v.shown.values() if "option" in s.places and not s.key.startswith("=")]
+    formulas = [s.key[1:] for s in v.shown.values() if s.key.startswith("=") and "option" in s.places]
+    names = list(dict.fromkeys(_used(v, [f.rsplit(":", 1)[0] for f in formulas], ("text",)) + in_options))
+    return {
+        "question": _filled(q, v),
+        "qtype": "calculatedmulti",
+        "answers": answers,
+        "shuffle": "true" if q.shuffle else "false",
+        "datasets": _datasets(q, v, names),
+    }
+
+
+__all__ = ["calculated", "calculated_choice"]
