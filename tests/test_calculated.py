@@ -21,6 +21,8 @@ from conftest import ROOT
 from lms_formulas import canvas_eval, moodle_eval
 from lxml import etree
 
+from test_canvas_writer import local_names
+
 from qti_builder import formulas as F
 from qti_builder.pipeline import BuildOptions, build
 
@@ -75,7 +77,7 @@ def moodle_sets(question: etree._Element) -> list[dict[str, str]]:
 
 def canvas_items(out: Path) -> dict[str, etree._Element]:
     with zipfile.ZipFile(out / "calculated.canvas.zip") as z:
-        root = etree.fromstring(z.read("calculated/calculated.xml"))
+        root = local_names(etree.fromstring(z.read("calculated/calculated.xml")))  # QTI 1.2's namespace set aside
     return {item.get("ident").split(".", 1)[1]: item for item in root.iter("item")}
 
 
@@ -341,7 +343,7 @@ def test_a_moodle_calculated_question_imports_rebuilds_and_keeps_its_five_sets(t
     assert (question.findtext("answer/tolerance"), question.findtext("answer/tolerancetype")) == ("0.01", "1")
     # Canvas: five var sets, each answer the formula's value as Canvas computes it.
     with zipfile.ZipFile(out / f"{stem}.canvas.zip") as z:
-        canvas = etree.fromstring(z.read(next(n for n in z.namelist() if n.endswith(f"{stem}.xml"))))
+        canvas = local_names(etree.fromstring(z.read(next(n for n in z.namelist() if n.endswith(f"{stem}.xml")))))
     var_sets = canvas.findall(".//var_set")
     values = [{v.get("name"): float(v.text) for v in s.findall("var")} for s in var_sets]
     assert [(v["d"], v["t"]) for v in values] == FIVE_SETS
@@ -357,4 +359,4 @@ def test_check_reports_the_sets_of_each_question() -> None:
     quiz, source = read_quiz(SOURCE, DiagnosticSink())  # type: ignore[misc]
     assert type_summary(quiz) == ("calculated: 7 questions: 6 calculated, 1 calculated choice; sets: speed 12, root 20, "
                                   "square 4, circle 10, listed 5, functions 8, sum 6")
-    assert question_lines(quiz, {})[0] == "  speed (calculated, 12 sets)"
+    assert question_lines(quiz, {})[0] == "  speed (calculated, answer = d / t ± 1%, 12 sets, 1 point)"
