@@ -10,83 +10,28 @@ belongs to that answer; an ident containing ``solution`` is an essay's or upload
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
-
-from lxml import etree
-
-from ...diagnostics import SourceSpan
 from ...model.questions import BLANK_MARKER, QuestionBase
 from ...writers.qti21 import item_title
-from ..base import LOST, UNSUPPORTED, one_line, same_title, sanitise_id, short
+from ..base import LOST, UNSUPPORTED, same_title, short
+from .context import DEFAULT_NAMES, QUESTION_FEEDBACK, ItemContext
 from .kinds import OWN_STEM, READERS
-from .processing import Condition, conditions
-from .text import text_content
-from .xml import Data, _float, child, children, descendants, local, metadata
-
-if TYPE_CHECKING:
-    from .assessment import AssessmentReader
+from .xml import Data, _float, descendants, local
 
 #: Common Cartridge profiles (the subset copy of a course export) -> Canvas types.
 CC_PROFILES = {"cc.multiple_choice.v0p1": "multiple_choice_question", "cc.multiple_response.v0p1": "multiple_answers_question",
                "cc.true_false.v0p1": "true_false_question", "cc.fib.v0p1": "short_answer_question",
                "cc.essay.v0p1": "essay_question"}
-#: Question-level feedback by its ident.
-QUESTION_FEEDBACK = {"general_fb": "general", "correct_fb": "correct", "general_incorrect_fb": "incorrect"}
-#: Idents Canvas, New Quizzes and text2qti generate (``i`` or ``g`` + an MD5, New Quizzes' bare
-#: MD5s and UUIDs, text2qti's hashes): nothing a person chose, so ids come from titles instead.
-GENERATED_IDENT = re.compile(r"^([gi]?[0-9a-f]{32}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|text2qti_[a-z-]+_[0-9a-f]{32,}"
-                             r"|root_section)$")
-#: The names Canvas gives a question nobody named ("Question"): no title.
-DEFAULT_NAMES = {"question", ""}
 
 
-class ItemReader:
-    def __init__(self, reader: AssessmentReader, item: etree._Element, member: str | None = None) -> None:
-        self.reader, self.item = reader, item
-        self.member = member or reader.member
-        self.fields = metadata(item)
-        self.ident = item.get("ident") or ""
-        prefix = reader.ident + "."
-        self.model_id = self.ident[len(prefix):] if reader.ours and self.ident.startswith(prefix) else self.ident
-        self.preferred_id = None if not self.model_id or _generated(self.model_id) else sanitise_id(self.model_id)
-        self.title = one_line(item.get("title"))
-        self.conditions: list[Condition] = conditions(item)
-        self.feedback = {f.get("ident", ""): f for f in children(item, "itemfeedback")}
-        self.used_feedback: set[str] = set()
-        self.lost: list[str] = []
-        self.presentation = child(item, "presentation")
-        self.label = self.title if self.title.casefold() not in DEFAULT_NAMES else self._stem_start()
-        #: The Canvas question type (``multiple_dropdowns_question``), named and counted if it is skipped.
-        self.kind: str | None = None
-
-    def span(self, element: etree._Element | None = None) -> SourceSpan:
-        return self.reader.span(element if element is not None else self.item, self.member)
-
-    def warn(self, code: str, message: str) -> None:
-        self.reader.builder.warn(code, f"question '{short(self.label)}': {message}", self.span())
-
-    def skip(self, code: str, message: str) -> None:
-        """Report the question as not imported, named and counted by its Canvas type."""
-        kind = self.kind or "(none)"
-        self.reader.builder.skip(kind, code, f"question '{short(self.label)}' ({kind}): {message}", self.span())
-
-    def markdown(self, material: etree._Element | None, where: str, blanks: list[str] | None = None) -> str:
-        return self.reader.text.markdown(material, f"{where} of '{short(self.label)}'", self.span(), self.member, blanks)
-
-    def html_markdown(self, fragment: str, where: str) -> str:
-        return self.reader.text.html_markdown(fragment, f"{where} of '{short(self.label)}'", self.span(), self.member)
-
-    # -- reading -------------------------------------------------------------------------------
-
+class ItemReader(ItemContext):
     def canvas_type(self) -> str | None:
         declared = self.fields.get("question_type") or CC_PROFILES.get(self.fields.get("cc_profile", ""))
         if declared:
             return declared
         inferred = self._inferred_type()
         if inferred:
-            self.reader.builder.warn(LOST, f"question '{short(self.label)}' has no Canvas question_type; read as {inferred} from its responses",
-                                     self.span(), hint="check the question in the preview")
+            self.scope.builder.warn(LOST, f"question '{short(self.label)}' has no Canvas question_type; read as {inferred} from its responses",
+                                    self.span(), hint="check the question in the preview")
         return inferred
 
     def read(self) -> Data | None:
@@ -112,24 +57,6 @@ class ItemReader:
             self.warn(LOST, "not kept: " + "; ".join(self.lost))
         return data
 
-    def stem(self) -> str:
-        return self.markdown(self.stem_material(), "the text")
-
-    def stem_material(self) -> etree._Element | None:
-        """The question's own text: the ``material`` of the presentation, not of a response."""
-        if self.presentation is None:
-            return None
-        for element in self.presentation.iter():
-            if isinstance(element.tag, str) and local(element) == "material" and not any(
-                    local(a).startswith("response_") for a in element.iterancestors()):
-                return element
-        return None
-
-    def _stem_start(self) -> str:
-        material = self.stem_material()
-        text = " ".join(one_line(m.text) for m in descendants(material, "mattext")) if material is not None else ""
-        return one_line(text_content(text)) or self.ident or "question"
-
     def _inferred_type(self) -> str | None:
         if self.presentation is None:
             return None
@@ -149,27 +76,6 @@ class ItemReader:
             return "text_only_question"
         return None
 
-    # -- feedback ------------------------------------------------------------------------------
-
-    def feedback_text(self, ident: str) -> str | None:
-        element = self.feedback.get(ident)
-        if element is None:
-            return None
-        self.used_feedback.add(ident)
-        material = next(iter(descendants(element, "material")), None)
-        return self.markdown(material, f"feedback '{ident}'") or None
-
-    def answer_feedback(self, answer: str, respident: str | None = None) -> str | None:
-        """The feedback a ``varequal`` condition on ``answer`` shows, else ``<answer>_fb``."""
-        for condition in self.conditions:
-            if condition.scores:
-                continue
-            if answer in condition.values(respident):
-                for ident in condition.feedback:
-                    if ident not in QUESTION_FEEDBACK and ident in self.feedback:
-                        return self.feedback_text(ident)
-        return self.feedback_text(f"{answer}_fb")
-
     def _question_feedback(self, data: Data) -> None:
         for ident, role in QUESTION_FEEDBACK.items():
             if ident in self.feedback and ident not in self.used_feedback:
@@ -180,7 +86,3 @@ class ItemReader:
             if ident not in self.used_feedback:
                 self.used_feedback.add(ident)
                 self.lost.append(f"feedback '{ident}' (shown under conditions the source cannot express)")
-
-
-def _generated(ident: str) -> bool:
-    return GENERATED_IDENT.match(ident) is not None

@@ -15,20 +15,16 @@ from __future__ import annotations
 import html as html_lib
 import re
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from lxml import etree
 from lxml import html as lxml_html
 
 from ...diagnostics import SourceSpan
-from ..base import LOST, MEDIA, markdown_from_html
+from ..base import LOST, MEDIA, QuizBuilder, markdown_from_html
 from ..markup import plain_to_markdown
 from ..safety import normalise_member
 from .xml import children, local
-
-if TYPE_CHECKING:
-    from .assessment import AssessmentReader
 
 #: Canvas's token for the course files folder, as its exporter writes it (``$IMS_CC_FILEBASE$``),
 #: as the facts file and text2qti write it (``$IMS-CC-FILEBASE$``), and URL-encoded.
@@ -48,10 +44,11 @@ LINE_BLOCKS = {"p", "div", "li", "ol", "ul", "span"}
 
 
 class TextReader:
-    """The rich text of one assessment: every field goes through :meth:`markdown`."""
+    """The rich text of one assessment: every field goes through :meth:`markdown`; media go to
+    ``builder``'s store from the package's ``files``."""
 
-    def __init__(self, reader: AssessmentReader) -> None:
-        self.reader = reader
+    def __init__(self, builder: QuizBuilder, files: dict[str, bytes]) -> None:
+        self.builder, self.files = builder, files
 
     # -- materials -----------------------------------------------------------------------------
 
@@ -114,12 +111,11 @@ class TextReader:
         if blanks:
             fragment = re.sub(r"\[(" + "|".join(re.escape(b) for b in blanks) + r")\]",
                               lambda m: PLACEHOLDER % blanks.index(m.group(1)), fragment)
-        return markdown_from_html(self.reader.builder, fragment, span, where)
+        return markdown_from_html(self.builder, fragment, span, where)
 
     def media(self, fragment: str, member: str, span: SourceSpan) -> str:
         """Files of the package the text shows -> media files of the source."""
-        files = self.reader.package.package.files
-        builder = self.reader.builder
+        files, builder = self.files, self.builder
 
         def replace(match: re.Match[str]) -> str:
             attribute, quote_char, raw = match.group(1), match.group(2), html_lib.unescape(match.group(3))

@@ -1,6 +1,6 @@
 """One reader per Moodle question type; :data:`TYPES` maps a type to its model kind and reader.
 A reader fills in its kind's fields from the question's ``<answer>``s and settings, or returns
-False to skip the question; :meth:`.file.MoodleFile._question` has already read the stem, the
+False to skip the question; :meth:`.bank.BankReader._question` has already read the stem, the
 points and the general feedback."""
 
 from __future__ import annotations
