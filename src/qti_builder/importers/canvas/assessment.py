@@ -67,12 +67,15 @@ class Source:
     element: etree._Element
     #: Canvas's full form (the Common Cartridge subset says ``cc_profile`` ``cc.exam.v0p1``).
     full: bool
+    #: The system that wrote it (:func:`.flavours.flavour`): "Canvas", "Blackboard", ...
+    system: str = "Canvas"
 
 
 class AssessmentReader:
     def __init__(self, display: str, sink: DiagnosticSink, files: dict[str, bytes], source: Source,
                  meta: tuple[str, etree._Element] | None, banks: dict[str, Source]) -> None:
         self.member, self.element, self.meta, self.banks = source.member, source.element, meta, banks
+        self.system = "Canvas" if source.system == "Canvas" else f"{source.system} QTI 1.2".replace("QTI 1.2 QTI 1.2", "QTI 1.2")
         self.builder = QuizBuilder(display, sink)
         self.text = TextReader(self.builder, files)
         self.ident = self.element.get("ident") or ""
@@ -81,7 +84,7 @@ class AssessmentReader:
         ours = bool(self.ident) and bool(items) and all((i.get("ident") or "").startswith(self.ident + ".") for i in items)
         self.language = guess_language([text_content(m.text or "") for m in descendants(self.element, "mattext")])
         #: What the items see of the assessment; its settings are filled in once read.
-        self.scope = Scope(self.builder, self.text, display, self.member, self.ident, ours, self.language)
+        self.scope = Scope(self.builder, self.text, display, self.member, self.ident, ours, self.language, system=source.system)
         self.ours = ours
         self.used_banks: set[str] = set()
         #: New Quizzes' stimuli by ident: a question names its stimulus (``parent_stimulus_item_ident``),
@@ -94,7 +97,7 @@ class AssessmentReader:
 
     def read(self) -> ImportedQuiz | None:
         fields = metadata(self.element)
-        title = one_line(self.element.get("title")) or fields.get("bank_title") or PurePosixPath(self.member).name.split(".")[0]
+        title = one_line(self.element.get("title")) or fields.get("bank_title") or fields.get("qmd_title") or PurePosixPath(self.member).name.split(".")[0]
         description: str | None = None
         if self.meta is not None:
             meta_member, meta = self.meta
@@ -106,8 +109,15 @@ class AssessmentReader:
             self.scope.settings.update(self._settings(meta, meta_member))
         else:
             self.scope.settings.update(self._qti_settings(fields))
+            # Blackboard's description of a test or pool; else the instructions (``rubric``: D2L).
+            holder = next((h for h in (child(self.element, "presentation_material"), child(self.element, "rubric"))
+                           if h is not None and self.text.material_html(next(iter(descendants(h, "material")), None)).strip()), None)
+            material = next(iter(descendants(holder, "material")), None) if holder is not None else None
+            shown = self.text.material_html(material).strip()
+            if shown:
+                description = self.text.html_markdown(shown, "the quiz description", self.span(material), self.member) or None
         self._walk(self._container(), None, title)
-        self.builder.warn(LOST, f"Canvas's format does not record the quiz's language; '{self.language}' was taken from its text",
+        self.builder.warn(LOST, f"{self.system}'s format does not record the quiz's language; '{self.language}' was taken from its text",
                           self.span(), hint="change 'language:' in the source if that is wrong")
         quiz_id = None if GENERATED_IDENT.match(self.ident) else self.ident
         quiz = self.builder.build(quiz_id, title, self.language, description, self.scope.settings)

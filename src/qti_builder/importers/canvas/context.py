@@ -24,10 +24,15 @@ from .xml import child, children, descendants, local, metadata
 
 #: Question-level feedback by its ident.
 QUESTION_FEEDBACK = {"general_fb": "general", "correct_fb": "correct", "general_incorrect_fb": "incorrect"}
-#: Idents Canvas, New Quizzes and text2qti generate (``i`` or ``g`` + an MD5, New Quizzes' bare
-#: MD5s and UUIDs, text2qti's hashes): nothing a person chose, so ids come from titles instead.
+#: Idents Canvas, New Quizzes, text2qti and D2L generate (``i`` or ``g`` + an MD5, New Quizzes'
+#: bare MD5s and UUIDs, text2qti's hashes, D2L's ``res_quiz_<n>`` and ``QUES_<n>_<n>``): nothing a
+#: person chose, so ids come from titles instead.
 GENERATED_IDENT = re.compile(r"^([gi]?[0-9a-f]{32}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}|text2qti_[a-z-]+_[0-9a-f]{32,}"
-                             r"|root_section)$")
+                             r"|root_section|res_quiz_\d+|QUES_\d+(_\d+)*|CONTAINER_SECTION|SECT_\d+)$")
+#: Question-level feedback of other systems, by its ident, as Canvas's converter places it
+#: (``get_feedback``): Blackboard's ``correct``/``incorrect``, ``..._C``/``..._IC``, ``general_``.
+FEEDBACK_ROLES = ((re.compile(r"wrong|incorrect|_IC$", re.I), "incorrect"), (re.compile(r"correct|_C$", re.I), "correct"),
+                  (re.compile(r"general|_all", re.I), "general"))
 #: The names Canvas gives a question nobody named ("Question"): no title.
 DEFAULT_NAMES = {"question", ""}
 
@@ -53,6 +58,8 @@ class Scope:
     language: str
     #: The quiz settings read (choice questions take ``shuffle_answers``).
     settings: dict[str, Any] = field(default_factory=dict)
+    #: The system that wrote the assessment (:func:`.flavours.flavour`).
+    system: str = "Canvas"
 
     def span(self, element: etree._Element | None, member: str | None = None) -> SourceSpan:
         return SourceSpan(where(self.display, member or self.member), (element.sourceline or 1) if element is not None else 1, 1)
@@ -129,10 +136,11 @@ class ItemContext:
     def answer_feedback(self, answer: str, respident: str | None = None) -> str | None:
         """The feedback a ``varequal`` condition on ``answer`` shows, else ``<answer>_fb``."""
         for condition in self.conditions:
-            if condition.scores:
-                continue
+            if condition.scores and condition.values(respident) != [answer]:
+                continue  # (a condition that scores this answer alone shows its feedback too: D2L)
             if answer in condition.values(respident):
                 for ident in condition.feedback:
-                    if ident not in QUESTION_FEEDBACK and ident in self.feedback:
+                    question_level = ident in QUESTION_FEEDBACK or (condition.scores and any(p.search(ident) for p, _ in FEEDBACK_ROLES))
+                    if not question_level and ident in self.feedback:
                         return self.feedback_text(ident)
         return self.feedback_text(f"{answer}_fb")

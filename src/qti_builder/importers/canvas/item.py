@@ -10,10 +10,13 @@ belongs to that answer; an ident containing ``solution`` is an essay's or upload
 
 from __future__ import annotations
 
+import re
+
 from ...model.questions import BLANK_MARKER, QuestionBase
 from ...writers.qti21 import item_title
 from ..base import LOST, UNSUPPORTED, same_title, short
-from .context import DEFAULT_NAMES, QUESTION_FEEDBACK, ItemContext
+from .context import DEFAULT_NAMES, FEEDBACK_ROLES, QUESTION_FEEDBACK, ItemContext
+from .flavours import POINTS_FIELDS, UNSUPPORTED as VENDOR_UNSUPPORTED, VENDOR_TYPES, vendor_type
 from .kinds import OWN_STEM, READERS
 from .xml import Data, _float, descendants, local
 
@@ -22,27 +25,55 @@ CC_PROFILES = {"cc.multiple_choice.v0p1": "multiple_choice_question", "cc.multip
                "cc.true_false.v0p1": "true_false_question", "cc.fib.v0p1": "short_answer_question",
                "cc.essay.v0p1": "essay_question"}
 
-
 class ItemReader(ItemContext):
     def canvas_type(self) -> str | None:
+        """The Canvas type whose reader reads the item: Canvas's own ``question_type`` (or its
+        Common Cartridge profile), else the exporting system's type (:mod:`.flavours`), else what
+        the responses look like. ``kind`` is the type as the input names it."""
         declared = self.fields.get("question_type") or CC_PROFILES.get(self.fields.get("cc_profile", ""))
         if declared:
+            self.kind = declared
             return declared
+        vendor = vendor_type(self.fields)
+        if vendor is not None:
+            field, value = vendor
+            self.kind = value
+            mapped = VENDOR_TYPES[field].get(value.casefold())
+            if mapped is not None:
+                return self._refined(mapped)
+            if value.casefold() in VENDOR_UNSUPPORTED:
+                return None
         inferred = self._inferred_type()
-        if inferred:
-            self.scope.builder.warn(LOST, f"question '{short(self.label)}' has no Canvas question_type; read as {inferred} from its responses",
-                                    self.span(), hint="check the question in the preview")
+        if inferred:  # a guess, as Canvas's converter guesses (QuestionTypeEducatedGuesser): worth a look
+            self.scope.builder.warn(LOST, f"question '{short(self.label)}' has no Canvas question_type"
+                                          f"{f' and its type {self.kind!r} is not one Canvas reads' if self.kind else ''}; "
+                                          f"read as {inferred} from its responses", self.span(), hint="check the question in the preview")
+        self.kind = self.kind or inferred
         return inferred
+
+    def _refined(self, mapped: str) -> str:
+        """What the responses make of a system's type, as Canvas's converter reads them: a
+        multiple-choice item with several right answers is multiple answers, a short answer with
+        several text boxes is several blanks."""
+        strs = descendants(self.presentation, "response_str", "response_num") if self.presentation is not None else []
+        if mapped == "short_answer_question" and len(strs) > 1:
+            return "fill_in_multiple_blanks_question"
+        lids = descendants(self.presentation, "response_lid") if self.presentation is not None else []
+        if mapped == "multiple_choice_question" and len(lids) == 1 and (lids[0].get("rcardinality") or "").lower() == "multiple":
+            return "multiple_answers_question"
+        return mapped
 
     def read(self) -> Data | None:
         canvas_type = self.canvas_type()
-        self.kind = canvas_type or "(none)"
+        self.kind = self.kind or canvas_type or "(none)"
         reader = READERS.get(canvas_type or "")
         if reader is None:
-            self.skip(UNSUPPORTED, f"the Canvas question type '{self.kind}' cannot be imported (the source has no such kind); skipped")
+            what = VENDOR_UNSUPPORTED.get(self.kind.casefold())
+            self.skip(UNSUPPORTED, f"the {'Canvas ' if self.kind == canvas_type or not what else ''}question type '{self.kind}' "
+                                   f"{f'({what}) ' if what else ''}cannot be imported (the source has no such kind); skipped")
             return None
         data: Data = {"feedback": {}}
-        points = _float(self.fields.get("points_possible"))
+        points = next((p for p in (_float(self.fields.get(f)) for f in POINTS_FIELDS) if p is not None and p >= 0), None)
         data["points"] = points if points is not None else 1.0
         data["stem"] = "" if canvas_type in OWN_STEM else self.stem()
         if reader(self, data) is False:
@@ -83,6 +114,13 @@ class ItemReader(ItemContext):
                 if text and not data["feedback"].get(role):
                     data["feedback"][role] = text
         for ident in self.feedback:
-            if ident not in self.used_feedback:
-                self.used_feedback.add(ident)
-                self.lost.append(f"feedback '{ident}' (shown under conditions the source cannot express)")
+            if ident in self.used_feedback:
+                continue
+            other = next((r for pattern, r in FEEDBACK_ROLES if pattern.search(ident)), None)
+            text = self.feedback_text(ident)
+            if not text:
+                continue  # empty feedback (Blackboard writes every block, most of them empty)
+            if other and not data["feedback"].get(other):
+                data["feedback"][other] = text
+                continue
+            self.lost.append(f"feedback '{ident}' (shown under conditions the source cannot express)")

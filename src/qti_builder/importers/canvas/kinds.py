@@ -24,7 +24,7 @@ from ..qti21.context import FALSE_WORDS, TRUE_WORDS
 from .context import ItemContext
 from .processing import Condition
 from .text import restore_blanks, strip_positions
-from .xml import Data, _float, child, children, descendants
+from .xml import Data, _float, child, children, descendants, local
 
 Reader = Callable[[ItemContext, Data], "bool | None"]
 #: Grading notes that start like HTML are read as HTML; any other text as written ("a <list>").
@@ -133,7 +133,8 @@ def _true_false(r: ItemContext, data: Data) -> bool | None:
     if len(labels) != 2:
         r.skip(INVALID, f"a true/false question needs two answers, it has {len(labels)}; skipped")
         return False
-    texts = [r.scope.text.plain(_material(label), "an answer", []).casefold() for label in labels]
+    # Blackboard's true/false answers have no text: their idents are "true" and "false".
+    texts = [(r.scope.text.plain(_material(label), "an answer", []) or label.get("ident", "")).casefold() for label in labels]
     truths = [True, False]
     if texts[0] in FALSE_WORDS and texts[1] in TRUE_WORDS:
         truths = [False, True]
@@ -275,14 +276,18 @@ def _text_only(r: ItemContext, data: Data) -> bool | None:
 
 def _matching(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
+    right = _right_match_block(r)
     texts: dict[str, str] = {}
     for response in responses:
-        for label in _labels(response):
+        for position, label in enumerate(_labels(response)):
             if label.get("ident", "") not in texts:
-                texts[label.get("ident", "")] = r.markdown(_material(label), "a matching answer")
+                text = r.markdown(_material(label), "a matching answer")
+                if not text and position < len(right):  # Blackboard: the text is in the right-hand block
+                    text = r.markdown(right[position], "a matching answer")
+                texts[label.get("ident", "")] = text
     pairs, used = [], set()
     for response in responses:
-        prompt = r.markdown(child(response, "material"), "a matching prompt")
+        prompt = r.markdown(_prompt(response), "a matching prompt")
         chosen = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
         answer = next((v for v in chosen if v in texts), None)
         if answer is None:
@@ -296,13 +301,42 @@ def _matching(r: ItemContext, data: Data) -> bool | None:
             r.lost.append(f"the feedback for a wrong match of '{prompt}'")
     answer_texts = {p["answer"] for p in pairs}
     data["type"], data["pairs"] = "matching", pairs
-    data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts))
+    data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts and t))
     _shuffle(r, data)
     return None
 
 
+def _prompt(response: etree._Element) -> etree._Element | None:
+    """A matching prompt: the ``material`` of its ``response_lid`` (Canvas, IMS), else the
+    material just before it (Blackboard puts each prompt in a ``flow`` before its response)."""
+    own = child(response, "material")
+    if own is not None:
+        return own
+    previous = response.getprevious()
+    while previous is not None and not isinstance(previous.tag, str):
+        previous = previous.getprevious()
+    if previous is None:
+        return None
+    return previous if local(previous) == "material" else next(iter(descendants(previous, "material")), None)
+
+
+def _right_match_block(r: ItemContext) -> list[etree._Element]:
+    """Blackboard's matching answers, in order: the materials of its ``RIGHT_MATCH_BLOCK`` flow
+    (the ``response_label``s of each prompt stand for them by position)."""
+    if r.presentation is None:
+        return []
+    block = next((f for f in descendants(r.presentation, "flow") if (f.get("class") or "").upper() == "RIGHT_MATCH_BLOCK"), None)
+    if block is None:
+        return []
+    return [m for m in descendants(block, "material") if not any(local(a) == "material" for a in m.iterancestors())]
+
+
 def _blanks(r: ItemContext, data: Data, dropdowns: bool) -> bool | None:
     responses = _responses(r)
+    if not responses and not dropdowns and r.presentation is not None:
+        # Blackboard's "Fill in the Blank Plus", D2L's "Fill in the Blanks": a text box
+        # (``response_str``) per blank, its accepted answers in the scoring conditions.
+        return _typed_blanks(r, data, descendants(r.presentation, "response_str"))
     originals = [_blank_name(response) for response in responses]
     if dropdowns and _ordering(r, data, responses, originals):
         return None
@@ -329,6 +363,45 @@ def _blanks(r: ItemContext, data: Data, dropdowns: bool) -> bool | None:
             blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(t for _, t in options if t))})
     data["type"], data["blanks"] = "fill_in_blank", blanks
     return None
+
+
+def _typed_blanks(r: ItemContext, data: Data, responses: list[etree._Element]) -> bool | None:
+    if not responses:
+        r.skip(INVALID, "the fill-in-the-blank question has no blanks; skipped")
+        return False
+    names = [response.get("ident", "") for response in responses]
+    ids = [f"b{index}" for index in range(1, len(names) + 1)]
+    material = r.stem_material()
+    html = r.scope.text.material_html(material)
+    if not any(f"[{name}]" in html for name in names):
+        html = _interleaved(r, responses)  # the text around the boxes, in order
+    stem = r.scope.text.html_markdown(html, f"the text of '{r.label}'", r.span(), r.member, blanks=names)
+    data["stem"] = restore_blanks(stem, ids)
+    blanks = []
+    for response, ident in zip(responses, ids):
+        answers = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in answers if a))})
+    data["type"], data["blanks"] = "fill_in_blank", blanks
+    return None
+
+
+def _interleaved(r: ItemContext, responses: list[etree._Element]) -> str:
+    """The question's text with ``[ident]`` where each text box stands among its materials."""
+    container = responses[0].getparent()
+    parts = []
+    for node in children(container) if container is not None else []:
+        if local(node) == "material":
+            html = r.scope.text.material_html(node).strip()
+            inline = re.fullmatch(r"<p>(.*)</p>", html, re.S)  # one paragraph of a sentence the boxes are in
+            parts.append(inline.group(1) if inline and "<p>" not in inline.group(1) else html)
+        elif node in responses:
+            parts.append(f"[{node.get('ident', '')}]")
+    joined = ""
+    for part in parts:  # a space between a box and the words around it, none before punctuation
+        if joined and part and not joined[-1].isspace() and not part[0].isspace() and not re.match(r"[.,;:!?)]", part):
+            joined += " "
+        joined += part
+    return joined
 
 
 def _blank_name(response: etree._Element) -> str:
@@ -471,7 +544,8 @@ def _text(element: etree._Element | None) -> str:
 
 
 def _hot_spot(r: ItemContext, data: Data) -> bool | None:
-    r.skip(UNSUPPORTED, "a New Quizzes hot-spot question (a click on an image) has no form in the source; skipped")
+    who = "a New Quizzes hot-spot question" if r.kind == "hot_spot_question" else "a hot-spot question"
+    r.skip(UNSUPPORTED, f"{who} (a click on an image) has no form in the source; skipped")
     return False
 
 

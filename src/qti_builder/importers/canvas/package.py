@@ -21,6 +21,7 @@ from ..base import LOST, NO_QUESTIONS, ImportedQuiz
 from ..safety import Package, parse_xml
 from .assessment import AssessmentReader, Source
 from .context import where
+from .flavours import flavour
 from .xml import children, local, metadata
 
 #: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
@@ -53,9 +54,10 @@ class PackageReader:
             found = [e for e in children(root) if local(e) in ("assessment", "objectbank")]
             if not found and any(local(e) in ("item", "section") for e in children(root)):
                 found = [root]  # a file of bare items: one quiz named after the file
+            system = flavour(root) if found else "Canvas"
             for element in found:
                 ident = element.get("ident") or PurePosixPath(member).name.split(".")[0]
-                source = Source(member, element, "cc_profile" not in metadata(element))
+                source = Source(member, element, "cc_profile" not in metadata(element), system)
                 table = banks if local(element) == "objectbank" else assessments
                 if ident in table and not _better(source, table[ident]):
                     continue
