@@ -33,6 +33,7 @@ UNREADABLE = "QB721"
 
 def import_command(
     inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Canvas quiz or course exports and text2qti zips, "
+                                                      "QTI 1.2 of Blackboard, D2L, Respondus and WebCT, "
                                                       "Moodle XML, QTI 2.1 packages (.zip or folder), QTI item files, "
                                                       "text2qti files, GIFT and Aiken files, quiz pages (.txt, .md).", metavar="INPUTS",
                                          show_default=False)],
@@ -44,7 +45,7 @@ def import_command(
     max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
     max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
 ) -> None:
-    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz)."""
+    """Import quizzes from Canvas, Blackboard, D2L, Respondus and WebCT exports (QTI 1.2), Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz)."""
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     limits = ImportLimits(int(max_input_mb * MiB), max_entries, int(max_entry_mb * MiB), int(max_package_mb * MiB))
