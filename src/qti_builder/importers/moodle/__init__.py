@@ -24,6 +24,8 @@ What lives where, in the order a file is read:
 - :mod:`.gaps`: select missing words (``gapselect``), drag and drop into text (``ddwtos``) and
   the Gapfill plugin (``gapfill``), as fill-in-the-blank questions;
 - :mod:`.mtf`: the multiple true/false plugin, as a section of true/false questions or matching;
+- :mod:`.plugins`: the wordselect and CodeRunner plugins (multiple response, essay), and what a
+  STACK question's skip names;
 - :mod:`.calculated`: calculated questions with one set of values, and a formula evaluator;
 - :mod:`.context`: :class:`~.context.Context`, one question being read, with the lookups the
   readers use; :data:`~.context.Reader` and :func:`~.context.number`;

@@ -17,6 +17,7 @@ from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, sa
 from .calculated import FIXED_TYPES, fixed
 from .context import Context, Data, Reader, number
 from .file import MoodleFile, common_prefix, split_category_path, strip_prefix
+from .plugins import stack_summary
 from .readers import TYPES
 
 #: Moodle types the model has no form for, with what they are (the warning says it).
@@ -182,6 +183,12 @@ class BankReader(MoodleFile):
                                            f"{' and its subcategories' if include else ''} at random; skipped", span,
                               hint="a section with select: 1 draws one of its questions: move the category's questions "
                                    "into a section of their own")
+            return
+        if kind == "stack":
+            self.builder.skip(kind, UNSUPPORTED, f"question '{name}' has the type 'stack', which cannot be imported: STACK checks answers "
+                                                 "by computer algebra from its question variables, and the source holds no computed "
+                                                 f"answer ({stack_summary(element)}); skipped", span,
+                              hint="write the question with its answer worked out, by hand")
             return
         reason = UNHOLDABLE.get(kind)
         if reason:

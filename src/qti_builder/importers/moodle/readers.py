@@ -16,6 +16,7 @@ from .cloze import cloze
 from .context import Context, Data, Reader, number
 from .gaps import ddwtos, gapfill, gapselect
 from .mtf import mtf
+from .plugins import coderunner, wordselect
 
 
 def _fraction(answer: etree._Element) -> float:
@@ -236,5 +237,7 @@ TYPES: dict[str, tuple[str, Reader]] = {
     "ddwtos": ("fill_in_blank", ddwtos),
     "gapfill": ("fill_in_blank", gapfill),
     "mtf": ("matching", mtf),
+    "wordselect": ("multiple_response", wordselect),
+    "coderunner": ("essay", coderunner),
     "description": ("text_only", _description),
 }
