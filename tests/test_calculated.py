@@ -360,3 +360,25 @@ def test_check_reports_the_sets_of_each_question() -> None:
     assert type_summary(quiz) == ("calculated: 7 questions: 6 calculated, 1 calculated choice; sets: speed 12, root 20, "
                                   "square 4, circle 10, listed 5, functions 8, sum 6")
     assert question_lines(quiz, {})[0] == "  speed (calculated, answer = d / t ± 1%, 12 sets, 1 point)"
+
+
+@pytest.mark.parametrize("hostile", [
+    "__import__('os').system('true')", "(1).real", "[1]", "x", "9^9^9^9", "1/0", "sqrt(-1)", "ln(0)",
+    # deep or long enough to exhaust Python's recursion: refused before they are read
+    "(" * 5000 + "1" + ")" * 5000, "1+" * 1500 + "1", "-" * 1999 + "1", "sqrt(" * 300 + "4" + ")" * 300,
+])
+def test_a_hostile_formula_is_a_formula_error_never_a_crash(hostile: str) -> None:
+    from qti_builder.formulas import FormulaError, evaluate, parse
+
+    with pytest.raises(FormulaError):
+        evaluate(parse(hostile), {})
+
+
+def test_the_largest_formula_allowed_is_read_and_computed() -> None:
+    from qti_builder.formulas import MAX_OPERATIONS, evaluate, parse, to_canvas, to_moodle
+
+    chain = parse("1+" * MAX_OPERATIONS + "1")
+    assert evaluate(chain, {}) == MAX_OPERATIONS + 1
+    assert to_moodle(chain).count("+") == to_canvas(chain).count("+") == MAX_OPERATIONS
+    nested = parse("(" * (MAX_OPERATIONS - 1) + "2" + ")" * (MAX_OPERATIONS - 1))
+    assert evaluate(nested, {}) == 2

@@ -709,20 +709,28 @@ def refused(path: Path, code: str) -> str:
 
 
 @pytest.mark.parametrize("name", ["../evil.xml", "/etc/evil.xml", "web_resources/../../evil.png"])
-def test_canvas_zip_slip_is_refused(tmp_path: Path, name: str) -> None:
+def test_canvas_zip_slip_entries_are_skipped(tmp_path: Path, name: str) -> None:
+    """An unsafe entry is skipped and named, the quiz read without it (issue 22); nothing is
+    written where it says."""
     path = canvas_zip(tmp_path / "slip.zip", [(name, b"<x/>")])
     assert detect(path).name == "canvas"
-    assert "outside the package" in refused(path, "QB703")
+    sink = DiagnosticSink()
+    (quiz,) = import_path(path, path.name, sink)
+    assert not sink.errors
+    assert f"'{name}' points outside the package" in find(messages(sink), "warning[QB717]")
     code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"))
-    assert code == 1 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out").exists()
+    assert code == 0 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.png").exists()
 
 
-def test_canvas_zip_bomb_and_symlink_are_refused(tmp_path: Path) -> None:
+def test_canvas_zip_bomb_is_refused_and_a_symlink_skipped(tmp_path: Path) -> None:
     assert "zip bomb" in refused(canvas_zip(tmp_path / "bomb.zip", [("web_resources/big.png", b"\0" * (8 * 1024 * 1024))]), "QB703")
     link = zipfile.ZipInfo("web_resources/passwd.png")
     link.create_system = 3
     link.external_attr = (0o120777) << 16
-    assert "symbolic link" in refused(canvas_zip(tmp_path / "link.zip", [(link, b"/etc/passwd")]), "QB703")
+    sink = DiagnosticSink()
+    path = canvas_zip(tmp_path / "link.zip", [(link, b"/etc/passwd")])
+    assert len(import_path(path, path.name, sink)) == 1
+    assert "'web_resources/passwd.png' is a symbolic link" in find(messages(sink), "warning[QB717]")
 
 
 def test_entities_in_a_canvas_assessment_are_refused(tmp_path: Path) -> None:

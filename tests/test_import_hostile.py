@@ -91,22 +91,65 @@ def zip_with(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> 
     return path
 
 
+def onyx_zip_with(path: Path, entries: list[tuple[zipfile.ZipInfo | str, bytes]]) -> Path:
+    """The whole Onyx package, and ``entries`` besides."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for file in sorted((FIXTURES / "onyx-package").rglob("*")):
+            if file.is_file():
+                archive.write(file, file.relative_to(FIXTURES / "onyx-package").as_posix())
+        for info, data in entries:
+            archive.writestr(info, data)
+    return path
+
+
+def skipped_entries(path: Path) -> str:
+    """Import ``path``: it gives its quiz, and one warning names the entries skipped."""
+    sink = DiagnosticSink()
+    quizzes = import_path(path, path.name, sink)
+    assert len(quizzes) == 1 and not sink.errors, [d.render() for d in sink.sorted()]
+    (warning,) = [d.render() for d in sink.sorted() if d.code == "QB717"]
+    return warning
+
+
+# A zip with unsafe entries is read without them: they are skipped and named (issue 22: an R/exams
+# export repeats every file under '../', and was refused whole before). Nothing is ever written
+# where an entry says; a zip of nothing but unsafe entries is still refused.
 @pytest.mark.parametrize("name", ["../evil.xml", "../../tmp/evil.xml", "/etc/evil.xml", "C:/evil.xml", "items/../../evil.xml",
                                   "..\\evil.xml"])
-def test_zip_slip_is_refused(tmp_path: Path, name: str) -> None:
-    path = zip_with(tmp_path / "slip.zip", [(name, b"<x/>")])
-    found = refused(path, "QB703")
-    assert "outside the package" in " ".join(found)
+def test_zip_slip_entries_are_skipped_and_named(tmp_path: Path, name: str) -> None:
+    path = onyx_zip_with(tmp_path / "slip.zip", [(name, b"<x/>")])
+    warning = skipped_entries(path)
+    assert "slip.zip:1:1: warning[QB717]: 1 unsafe entry of the zip skipped, the rest read" in warning
+    assert f"'{name}' points outside the package" in warning
     code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"))
-    assert code == 1 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out").exists()
+    assert code == 0, err
+    assert not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.xml").exists()
+    assert [p.name for p in (tmp_path / "out" / "source").glob("*.md")]
 
 
-def test_symlink_entry_is_refused(tmp_path: Path) -> None:
-    info = zipfile.ZipInfo("Item_tf.xml")
+def test_a_zip_of_only_unsafe_entries_is_refused(tmp_path: Path) -> None:
+    with zipfile.ZipFile(tmp_path / "evil.zip", "w") as archive:
+        archive.writestr("../imsmanifest.xml", b"<manifest/>")
+        archive.writestr("../../item.xml", b"<x/>")
+    found = refused(tmp_path / "evil.zip", "QB703")
+    assert "every entry is unsafe: '../imsmanifest.xml' points outside the package" in " ".join(found)
+
+
+def test_every_file_repeated_under_dotdot_is_skipped_and_the_copies_named(tmp_path: Path) -> None:
+    """R/exams' Blackboard export: each file twice, once under '../'. Five are named, the rest counted."""
+    files = sorted(p for p in (FIXTURES / "onyx-package").rglob("*") if p.is_file())
+    path = onyx_zip_with(tmp_path / "rexams.zip", [("../" + f.relative_to(FIXTURES / "onyx-package").as_posix(), f.read_bytes())
+                                                   for f in files])
+    warning = skipped_entries(path)
+    assert f"{len(files)} unsafe entries of the zip skipped" in warning
+    assert warning.count("points outside the package") == 5 and f"and {len(files) - 5} more" in warning
+
+
+def test_symlink_entry_is_skipped(tmp_path: Path) -> None:
+    info = zipfile.ZipInfo("extra/passwd.xml")
     info.create_system = 3
     info.external_attr = (stat.S_IFLNK | 0o777) << 16
-    found = refused(zip_with(tmp_path / "link.zip", [(info, b"/etc/passwd")]), "QB703")
-    assert "symbolic link" in " ".join(found)
+    assert "'extra/passwd.xml' is a symbolic link" in skipped_entries(onyx_zip_with(tmp_path / "link.zip", [(info, b"/etc/passwd")]))
 
 
 def test_symlink_out_of_a_package_folder_is_refused(tmp_path: Path) -> None:

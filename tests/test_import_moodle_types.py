@@ -161,9 +161,10 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
         "cannot be imported; skipped\n    hint: the source has no such question type; rebuild it from the types the source has",
         "random-and-legacy.xml:90:1: warning[QB710]: question 'Mark Seoul' (drag markers onto an image, ddmarker) cannot be "
         "imported; skipped\n    hint: the source has no such question type; rebuild it from the types the source has",
-        "random-and-legacy.xml:112:1: warning[QB710]: question 'Derivative' has the type 'stack', which cannot be imported; "
-        "skipped\n    hint: importable types: calculated, calculatedmulti, calculatedsimple, cloze, ddwtos, description, "
-        "essay, gapfill, gapselect, match, matching, mtf, multianswer, multichoice, numerical, ordering, shortanswer, truefalse",
+        # (the message changed when wordselect, CodeRunner and STACK got their own handling: issue 22)
+        "random-and-legacy.xml:112:1: warning[QB710]: question 'Derivative' has the type 'stack', which cannot be imported: "
+        "STACK checks answers by computer algebra from its question variables, and the source holds no computed answer (it "
+        "declares no input); skipped\n    hint: write the question with its answer worked out, by hand",
         "random-and-legacy.xml:145:1: warning[QB714]: image 'flags/japan.png' is referenced but not embedded "
         "(<image_base64>); skipped",
         "random-and-legacy.xml:152:1: warning[QB714]: <image_base64> is not valid base64; the image is skipped",
@@ -215,3 +216,43 @@ def test_a_cloze_and_a_true_false_question_moodle_cannot_mark_are_skipped_and_co
     assert import_summary(item) == [
         "imported 1 question from broken.xml as quiz 'broken': 1 short answer",
         "  2 skipped (1 multianswer, 1 truefalse); see the warnings above"]
+
+
+def test_wordselect_coderunner_and_stack(tmp_path: Path) -> None:
+    """The plug-ins with an honest nearest form become it, saying what is lost; STACK is skipped,
+    named, and counted by its type (issue 22)."""
+    item, found = imported("wordselect-coderunner-stack.xml", tmp_path)
+    name = "wordselect-coderunner-stack.xml"
+    assert found[1:] == [
+        f"{name}:12:1: warning[QB711]: question 'Nouns': not kept: selecting the words in the text (they are options under "
+        "it); a word that stands in the text twice is one option",
+        f"{name}:28:1: warning[QB711]: question 'Verbs, several words': not kept: selecting the words in the text (they are "
+        "options under it)",
+        f"{name}:46:1: warning[QB711]: question 'Square a number': not kept: running the answer against its 2 test case(s) "
+        "(CodeRunner grades by them; the essay is graded by hand: the sample answer and test cases are its grader information)",
+        f"{name}:46:1: warning[QB711]: question 'Square a number': the penalty per wrong try (0.0000000) is a Moodle quiz "
+        "setting the source does not hold",
+        f"{name}:84:1: warning[QB710]: question 'Differentiate' has the type 'stack', which cannot be imported: STACK checks "
+        "answers by computer algebra from its question variables, and the source holds no computed answer (its inputs and "
+        "teacher's answers: ans1 = diff(p,x)); skipped\n    hint: write the question with its answer worked out, by hand",
+    ]
+    assert item.skipped == {"stack": 1}
+    assert import_summary(item)[1] == "  3 changed (2 multiple response, 1 essay), 1 skipped (1 stack); see the warnings above"
+    words, programming = item.quiz.sections
+    nouns, verbs = words.questions
+    # Single-word mode: every word of the text is an option, the marked ones right.
+    assert nouns.type == "multiple_response" and nouns.points == 2
+    assert nouns.stem == "Select the nouns.\n\nThe cat sat on the mat."
+    assert [(c.text, c.correct) for c in nouns.choices] == [("The", False), ("cat", True), ("sat", False), ("on", False),
+                                                            ("the", False), ("mat", True)]
+    assert nouns.feedback.correct == "Well done."
+    # Multiword mode with other delimiters: only the marked phrases are options, the doubled ones right.
+    assert verbs.stem == "Select the verbs.\n\nShe was running to the station and quickly caught the train."
+    assert [(c.text, c.correct) for c in verbs.choices] == [("was running", True), ("station", False), ("quickly", False),
+                                                            ("caught", True)]
+    (square,) = programming.questions
+    assert square.type == "essay" and square.response_format == "monospaced" and square.points == 3
+    assert square.model_answer == ("Sample answer (python3):\n\n```python\ndef sq(n):\n    return n * n\n```\n\n"
+                                   "Test case 1 (shown as an example):\n\nTest:\n\n```python\nprint(sq(3))\n```\n\n"
+                                   "Expected output:\n\n```\n9\n```\n\n"
+                                   "Test case 2, mark 2:\n\nTest:\n\n```python\nprint(sq(-4))\n```\n\nExpected output:\n\n```\n16\n```")

@@ -184,6 +184,7 @@ def parse(text: str, constraint: bool = False) -> Node:
     column where it cannot be read."""
     if not text.strip():
         raise FormulaError("the formula is empty", 1, "write a formula such as 'd / t'")
+    _check_size(text)
     try:
         tree = _parser("constraint" if constraint else "formula").parse(text)
     except UnexpectedInput as exc:
@@ -193,6 +194,25 @@ def parse(text: str, constraint: bool = False) -> Node:
         raise FormulaError("a condition compares two formulas", 1, "write it as 'b^2 - 4*a*c >= 0', with >=, <=, >, <, == or !=")
     _check_calls(node)
     return node
+
+
+#: What a formula may hold: far more than any question needs, and little enough that reading and
+#: computing it (recursive, like any expression tree) stays within Python's recursion limit.
+MAX_LENGTH = 2000
+MAX_OPERATIONS = 200
+
+
+def _check_size(text: str) -> None:
+    """A hostile or runaway formula (``((((…))))``, ``1+1+…+1``, ``----…1``) is an error, not a crash."""
+    if len(text) > MAX_LENGTH:
+        raise FormulaError(f"the formula is longer than {MAX_LENGTH:,} characters", MAX_LENGTH + 1,
+                           "split it: a derived variable can hold part of it")
+    operations = 0
+    for column, char in enumerate(text, 1):
+        operations += char in "+-*/^(,"
+        if operations > MAX_OPERATIONS:
+            raise FormulaError(f"the formula has more than {MAX_OPERATIONS} operations, brackets and arguments", column,
+                               "split it: a derived variable can hold part of it")
 
 
 def _syntax_error(text: str, exc: UnexpectedInput, constraint: bool) -> FormulaError:

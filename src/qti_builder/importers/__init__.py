@@ -44,6 +44,7 @@ class ImportFormat:
 
 
 FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
+    ImportFormat("qti12", "QTI 1.2 of Blackboard (res00001.dat packages), Brightspace/D2L, Respondus, WebCT and plain IMS QTI 1.2"),
     ImportFormat("canvas", "Canvas Classic Quizzes QTI 1.2: a quiz or course export, a text2qti zip, a qti-builder Canvas package"),
     ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file"),
     ImportFormat("moodle", "Moodle XML question export (<quiz> or a bare <question>)"),

@@ -82,12 +82,27 @@ def sanitise_id(text: str | None) -> str | None:
     if re.match(IDENTIFIER_PATTERN, text):
         return text
     ident = re.sub(r"[^A-Za-z0-9_.-]+", "-", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
-    ident = ident.strip("-.")[:64]
+    ident = ident.strip("-.")
     if not ident:
         return None
     if not re.match(r"[A-Za-z_]", ident):
-        ident = ("q-" + ident)[:64]
+        ident = "q-" + ident
+    ident = shorten_id(ident, ID_LENGTH, text)
     return ident if re.match(IDENTIFIER_PATTERN, ident) else None
+
+
+#: The longest id the model takes (IDENTIFIER_PATTERN).
+ID_LENGTH = 64
+
+
+def shorten_id(ident: str, length: int, whole: str | None = None) -> str:
+    """``ident`` if it fits in ``length`` characters, else cut and given a stable suffix: 8 hex
+    digits of the hash of ``whole`` (the text it came from), so that two long ids that start
+    alike stay apart, and the same input always gives the same id."""
+    if len(ident) <= length:
+        return ident
+    suffix = "-" + digest(whole if whole is not None else ident)
+    return ident[: length - len(suffix)].rstrip("-.") + suffix
 
 
 def slug(text: str, prefix: str) -> str:
@@ -254,6 +269,7 @@ class QuizBuilder:
               settings: dict[str, Any] | None = None) -> Quiz | None:
         quiz_ident = sanitise_id(quiz_id) or slug(title, "quiz-")
         sections = [s for s in (self._finish(root) for root in self.roots) if s is not None]
+        quiz_ident = _fitting_quiz_id(quiz_ident, sections)
         count = sum(1 for _ in _walk(sections))
         if not count:
             self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),
@@ -372,6 +388,23 @@ def _cleaned(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _cleaned(v) for k, v in value.items() if v is not None and v != ""}
     return value
+
+
+def _fitting_quiz_id(quiz_id: str, sections: list[dict[str, Any]]) -> str:
+    """The quiz id, shortened (:func:`shorten_id`) so that ``<quiz id>.<id>`` of its longest
+    section or question id fits in a Moodle idnumber: the build writes them so, and an id that
+    keeps its quiz's prefix comes back from Moodle as it was."""
+    from ..writers.moodle import IDNUMBER_LENGTH  # (only import needs it: build never loads the importers)
+
+    longest = max((len(i) for i in _ids(sections)), default=0)
+    return shorten_id(quiz_id, IDNUMBER_LENGTH - 1 - longest)
+
+
+def _ids(sections: list[dict[str, Any]]) -> Any:
+    for section in sections:
+        yield section["id"]
+        yield from (q["id"] for q in section["questions"])
+        yield from _ids(section["sections"])
 
 
 def _walk(sections: list[dict[str, Any]]) -> Any:

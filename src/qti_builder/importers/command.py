@@ -38,6 +38,7 @@ SKIPPED_EXIT = 4
 
 def import_command(
     inputs: Annotated[list[Path], typer.Argument(help="Files or folders to import: Canvas quiz or course exports and text2qti zips, "
+                                                      "QTI 1.2 of Blackboard, D2L, Respondus and WebCT, "
                                                       "Moodle XML, QTI 2.1 packages (.zip or folder), QTI item files, "
                                                       "text2qti files, GIFT and Aiken files, quiz pages (.txt, .md).", metavar="INPUTS",
                                          show_default=False)],
@@ -56,7 +57,7 @@ def import_command(
     max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
     max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
 ) -> None:
-    """Import quizzes from Canvas exports, Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz).
+    """Import quizzes from Canvas, Blackboard, D2L, Respondus and WebCT exports (QTI 1.2), Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz).
 
     Exits 0 when everything was imported, 1 on errors (nothing is written), 2 on usage errors, and
     4 when the sources were written without some questions (each named in a warning above; --allow-skipped: 0).

@@ -46,6 +46,10 @@ XML_PARSER_OPTIONS = dict(resolve_entities=False, no_network=True, load_dtd=Fals
                           remove_blank_text=False)
 
 READ_ERROR, XML_ERROR, HOSTILE_XML, HOSTILE_ZIP = "QB700", "QB701", "QB702", "QB703"
+#: Entries of a package that are skipped as unsafe (the rest is read).
+UNSAFE_ENTRIES = "QB717"
+#: How many skipped entries a warning names.
+NAMED_ENTRIES = 5
 
 
 @dataclass(frozen=True)
@@ -209,21 +213,23 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
                    raise_hint("max_entries"))
             return None
         total = 0
+        unsafe: list[tuple[str, str]] = []
         for info in infos:
             name = info.filename
             if info.is_dir():
                 continue
             target = normalise_member(name)
+            # An entry that is not safe to read is skipped, and the rest read: an R/exams export
+            # repeats every file under '../', and a quiz in it is no less a quiz.
             if target is None or ".." in name.replace("\\", "/").split("/"):
-                refuse(f"entry '{name}' points outside the package (absolute path or '..')",
-                       "a 'zip slip' entry could overwrite files anywhere; refusing the whole package")
-                return None
+                unsafe.append((name, "points outside the package (absolute path or '..')"))
+                continue
             if stat.S_ISLNK(info.external_attr >> 16):
-                refuse(f"entry '{name}' is a symbolic link", "a link could point at any file on this machine")
-                return None
+                unsafe.append((name, "is a symbolic link"))
+                continue
             if info.flag_bits & 0x1:
-                refuse(f"entry '{name}' is encrypted", "export the package again without a password")
-                return None
+                unsafe.append((name, "is encrypted"))
+                continue
             if info.file_size > limits.max_entry_bytes or total + info.file_size > limits.max_total_bytes:
                 refuse(f"entry '{name}' would unpack to {info.file_size:,} bytes, past the limits "
                        f"({_limits_text(limits)})",
@@ -241,7 +247,21 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
                 sink.warning("QB711", f"the zip holds '{name}' twice; the first copy is used", SourceSpan(display))
                 continue
             package.files[target] = data
+    if unsafe and not package.files:
+        refuse(f"every entry is unsafe: {_named(unsafe)}",
+               "a 'zip slip' entry could overwrite files anywhere, a link point at any file; nothing is left to read")
+        return None
+    if unsafe:
+        sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the zip skipped, "
+                                     f"the rest read: {_named(unsafe)}", SourceSpan(display),
+                     hint="nothing is ever written where a zip entry says; if a skipped file was needed, export the package again")
     return package
+
+
+def _named(unsafe: list[tuple[str, str]]) -> str:
+    """The first few unsafe entries, each with why: ``'../a.xml' (points outside …), … and 3 more``."""
+    shown = "; ".join(f"'{name}' {why}" for name, why in unsafe[:NAMED_ENTRIES])
+    return shown + (f"; and {len(unsafe) - NAMED_ENTRIES} more" if len(unsafe) > NAMED_ENTRIES else "")
 
 
 def _read_limited(archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int) -> bytes | None:

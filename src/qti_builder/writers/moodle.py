@@ -123,6 +123,7 @@ class MoodleXmlWriter(Writer):
             path = [quiz.title, *(a.title for a in ancestors), section.title]
             categories.append({
                 "section": section,
+                "idnumber": idnumber(quiz.id, section.id),
                 "path": "$course$/top/" + "/".join(category_name(p) for p in path),
                 "numbers": [number[q.id] for q in section.questions],
             })
@@ -173,8 +174,9 @@ IDNUMBER_LENGTH = 100
 
 
 def idnumber(quiz_id: str, question_id: str) -> str:
-    """``<quiz id>.<question id>``; when that is too long for Moodle, the question id alone, which
-    is unique in the quiz and so in its categories (Moodle wants idnumbers unique per category)."""
+    """``<quiz id>.<question id>`` (or a section's id, for its category); when that is too long
+    for Moodle, the question id alone, which is unique in the quiz and so in its categories
+    (Moodle wants idnumbers unique per category)."""
     full = f"{quiz_id}.{question_id}"
     return full if len(full) <= IDNUMBER_LENGTH else question_id
 

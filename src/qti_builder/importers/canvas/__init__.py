@@ -25,8 +25,13 @@ What lives where, in the order a package is read:
   sections and question groups, the quiz's language;
 - :mod:`.item`: one ``<item>``: its type, points, stem, title and question-level feedback;
 - :mod:`.kinds`: one reader per Canvas question type, :data:`~.kinds.READERS`;
+- :mod:`.context`: what a kind reader sees: the assessment's :class:`~.context.Scope` and the
+  item's :class:`~.context.ItemContext` (its conditions, feedback, text as Markdown);
 - :mod:`.processing`: what ``resprocessing`` says (which answer scores, which shows which feedback);
 - :mod:`.text`: ``mattext`` as Markdown: Canvas's equation images, media files, blanks.
+
+Imports go one way, down this list (``tests/test_import_layers.py``): a kind reader imports the
+context beneath it, never the item or assessment reader above.
 """
 
 from __future__ import annotations

@@ -17,20 +17,19 @@ text-only item just before the first of its questions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
 
-from ...diagnostics import SourceSpan
+from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import QuizSettings
 from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line
-from .item import GENERATED_IDENT, ItemReader
+from .context import GENERATED_IDENT, Scope
+from .item import ItemReader
 from .text import TextReader, text_content
 from .xml import Data, _float, child, children, descendants, local, metadata
-
-if TYPE_CHECKING:
-    from .package import PackageReader, Source
 
 #: ``assessment_meta.xml`` -> QuizSettings: element, field, how the text becomes the value.
 SETTINGS: tuple[tuple[str, str, Any], ...] = (
@@ -60,31 +59,45 @@ LOST_SETTINGS: tuple[tuple[str, tuple[str, ...], str], ...] = (
 )
 
 
+@dataclass
+class Source:
+    """One ``<assessment>`` (or ``<objectbank>``) and the file it is in."""
+
+    member: str
+    element: etree._Element
+    #: Canvas's full form (the Common Cartridge subset says ``cc_profile`` ``cc.exam.v0p1``).
+    full: bool
+    #: The system that wrote it (:func:`.flavours.flavour`): "Canvas", "Blackboard", ...
+    system: str = "Canvas"
+
+
 class AssessmentReader:
-    def __init__(self, package: PackageReader, member: str, element: etree._Element,
+    def __init__(self, display: str, sink: DiagnosticSink, files: dict[str, bytes], source: Source,
                  meta: tuple[str, etree._Element] | None, banks: dict[str, Source]) -> None:
-        self.package, self.member, self.element, self.meta, self.banks = package, member, element, meta, banks
-        self.builder = QuizBuilder(package.display, package.sink)
-        self.text = TextReader(self)
-        self.ident = element.get("ident") or ""
-        items = descendants(element, "item")
+        self.member, self.element, self.meta, self.banks = source.member, source.element, meta, banks
+        self.system = "Canvas" if source.system == "Canvas" else f"{source.system} QTI 1.2".replace("QTI 1.2 QTI 1.2", "QTI 1.2")
+        self.builder = QuizBuilder(display, sink)
+        self.text = TextReader(self.builder, files)
+        self.ident = self.element.get("ident") or ""
+        items = descendants(self.element, "item")
         #: A qti-builder package: every item ident is ``<quiz-id>.<question-id>``.
-        self.ours = bool(self.ident) and bool(items) and all((i.get("ident") or "").startswith(self.ident + ".") for i in items)
-        self.language = guess_language([text_content(m.text or "") for m in descendants(element, "mattext")])
+        ours = bool(self.ident) and bool(items) and all((i.get("ident") or "").startswith(self.ident + ".") for i in items)
+        self.language = guess_language([text_content(m.text or "") for m in descendants(self.element, "mattext")])
+        #: What the items see of the assessment; its settings are filled in once read.
+        self.scope = Scope(self.builder, self.text, display, self.member, self.ident, ours, self.language, system=source.system)
+        self.ours = ours
         self.used_banks: set[str] = set()
-        #: The quiz settings read (the readers of choice questions look at shuffle_answers).
-        self.settings: dict[str, Any] = {}
         #: New Quizzes' stimuli by ident: a question names its stimulus (``parent_stimulus_item_ident``),
         #: which is read just before the first of its questions wherever it stands.
         self.stimuli = {i.get("ident"): i for i in items if metadata(i).get("question_type") == "text_only_question"}
         self.read_items: set[etree._Element] = set()
 
     def span(self, element: etree._Element | None = None, member: str | None = None) -> SourceSpan:
-        return self.package.span(member or self.member, element if element is not None else self.element)
+        return self.scope.span(element if element is not None else self.element, member)
 
     def read(self) -> ImportedQuiz | None:
         fields = metadata(self.element)
-        title = one_line(self.element.get("title")) or fields.get("bank_title") or PurePosixPath(self.member).name.split(".")[0]
+        title = one_line(self.element.get("title")) or fields.get("bank_title") or fields.get("qmd_title") or PurePosixPath(self.member).name.split(".")[0]
         description: str | None = None
         if self.meta is not None:
             meta_member, meta = self.meta
@@ -93,14 +106,21 @@ class AssessmentReader:
             if text.strip():
                 description = self.text.html_markdown(text, "the quiz description", self.span(child(meta, "description"), meta_member),
                                                       meta_member) or None
-            self.settings = self._settings(meta, meta_member)
+            self.scope.settings.update(self._settings(meta, meta_member))
         else:
-            self.settings = self._qti_settings(fields)
+            self.scope.settings.update(self._qti_settings(fields))
+            # Blackboard's description of a test or pool; else the instructions (``rubric``: D2L).
+            holder = next((h for h in (child(self.element, "presentation_material"), child(self.element, "rubric"))
+                           if h is not None and self.text.material_html(next(iter(descendants(h, "material")), None)).strip()), None)
+            material = next(iter(descendants(holder, "material")), None) if holder is not None else None
+            shown = self.text.material_html(material).strip()
+            if shown:
+                description = self.text.html_markdown(shown, "the quiz description", self.span(material), self.member) or None
         self._walk(self._container(), None, title)
-        self.builder.warn(LOST, f"Canvas's format does not record the quiz's language; '{self.language}' was taken from its text",
+        self.builder.warn(LOST, f"{self.system}'s format does not record the quiz's language; '{self.language}' was taken from its text",
                           self.span(), hint="change 'language:' in the source if that is wrong")
         quiz_id = None if GENERATED_IDENT.match(self.ident) else self.ident
-        quiz = self.builder.build(quiz_id, title, self.language, description, self.settings)
+        quiz = self.builder.build(quiz_id, title, self.language, description, self.scope.settings)
         return self.builder.imported(quiz) if quiz else None
 
     # -- settings ------------------------------------------------------------------------------
@@ -186,7 +206,7 @@ class AssessmentReader:
         if intro is None and items and self._introduces(items[0], element):
             intro, items = items[0], items[1:]  # a description placed first in the group
         if intro is not None:
-            description = ItemReader(self, intro).stem() or None
+            description = ItemReader(self.scope, intro).stem() or None
         section = self.builder.section(title, parent, preferred, description=description, select=select)
         if select is None:
             self._walk(element, section, title, skip=intro)
@@ -236,7 +256,7 @@ class AssessmentReader:
         stimulus = self.stimuli.get(metadata(element).get("parent_stimulus_item_ident"))
         if stimulus is not None and stimulus not in self.read_items:
             self._item(stimulus, section, None, member)
-        reader = ItemReader(self, element, member)
+        reader = ItemReader(self.scope, element, member)
         data = reader.read()
         if data is None:
             return

@@ -15,21 +15,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from copy import deepcopy
-from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from ...i18n import true_false_labels
 from ..base import INVALID, LOST, UNSUPPORTED, choice_ids, sanitise_id
-from ..qti21.item import FALSE_WORDS, TRUE_WORDS
+from ..qti21.context import FALSE_WORDS, TRUE_WORDS
+from .context import ItemContext
 from .processing import Condition
 from .text import restore_blanks, strip_positions
-from .xml import Data, _float, child, children, descendants
+from .xml import Data, _float, child, children, descendants, local
 
-if TYPE_CHECKING:
-    from .item import ItemReader
-
-Reader = Callable[["ItemReader", Data], "bool | None"]
+Reader = Callable[[ItemContext, Data], "bool | None"]
 #: Grading notes that start like HTML are read as HTML; any other text as written ("a <list>").
 HTML_START = re.compile(r"\s*<(p|div|span|ul|ol|h[1-6]|pre|table|blockquote|strong|em|b|i|code)\b[^>]*>", re.I)
 #: Canvas's question-level feedback idents, which a condition may show beside an answer's own.
@@ -39,7 +36,7 @@ QUESTION_LEVEL = {"general_fb", "correct_fb", "general_incorrect_fb"}
 # -- shared ----------------------------------------------------------------------------------------
 
 
-def _responses(r: ItemReader) -> list[etree._Element]:
+def _responses(r: ItemContext) -> list[etree._Element]:
     return descendants(r.presentation, "response_lid") if r.presentation is not None else []
 
 
@@ -52,7 +49,7 @@ def _material(element: etree._Element) -> etree._Element | None:
     return own if own is not None else next(iter(descendants(element, "material")), None)
 
 
-def _scoring(r: ItemReader) -> list[Condition]:
+def _scoring(r: ItemContext) -> list[Condition]:
     """The conditions that give credit, best first (Canvas: one, Set 100)."""
     return sorted((c for c in r.conditions if c.scores), key=lambda c: -(c.score or 0))
 
@@ -61,14 +58,14 @@ def _percent(score: float | None) -> float:
     return round(min(max(score or 0.0, 0.0), 100.0), 5)
 
 
-def _shuffle(r: ItemReader, data: Data) -> None:
+def _shuffle(r: ItemContext, data: Data) -> None:
     """Canvas shuffles answers quiz-wide (``shuffle_answers``); the model per question."""
-    shuffle = r.reader.settings.get("shuffle_answers")
+    shuffle = r.scope.settings.get("shuffle_answers")
     if shuffle is not None:
         data["shuffle"] = shuffle
 
 
-def _choices(r: ItemReader, data: Data, response: etree._Element, correct: set[str]) -> None:
+def _choices(r: ItemContext, data: Data, response: etree._Element, correct: set[str]) -> None:
     labels = _labels(response)
     originals = [label.get("ident", "") for label in labels]
     choices = []
@@ -82,11 +79,11 @@ def _choices(r: ItemReader, data: Data, response: etree._Element, correct: set[s
     _shuffle(r, data)
 
 
-def _true_false_order(r: ItemReader, texts: list[str]) -> list[bool] | None:
+def _true_false_order(r: ItemContext, texts: list[str]) -> list[bool] | None:
     """[True, False] (or the reverse) when two labels are the true/false words of the quiz's
     language, or English ones: how our writer writes a true/false question in another language."""
     folded = [t.casefold() for t in texts]
-    for true, false in {true_false_labels(r.reader.language), ("True", "False")}:
+    for true, false in {true_false_labels(r.scope.language), ("True", "False")}:
         if folded == [true.casefold(), false.casefold()]:
             return [True, False]
         if folded == [false.casefold(), true.casefold()]:
@@ -94,7 +91,7 @@ def _true_false_order(r: ItemReader, texts: list[str]) -> list[bool] | None:
     return None
 
 
-def _as_true_false(r: ItemReader, data: Data, labels: list[etree._Element], truths: list[bool], correct: set[str]) -> bool:
+def _as_true_false(r: ItemContext, data: Data, labels: list[etree._Element], truths: list[bool], correct: set[str]) -> bool:
     right = [truth for label, truth in zip(labels, truths) if label.get("ident") in correct]
     if len(right) != 1:
         r.skip(INVALID, "the true/false question has no single correct answer; skipped")
@@ -110,7 +107,7 @@ def _as_true_false(r: ItemReader, data: Data, labels: list[etree._Element], trut
 # -- the types -------------------------------------------------------------------------------------
 
 
-def _multiple_choice(r: ItemReader, data: Data) -> bool | None:
+def _multiple_choice(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
     if not responses:
         r.skip(INVALID, "the multiple-choice question has no answers; skipped")
@@ -122,7 +119,7 @@ def _multiple_choice(r: ItemReader, data: Data) -> bool | None:
             r.lost.append(f"partial credit ({condition.score:g} %) for a second answer")
     labels = _labels(responses[0])
     if len(labels) == 2:
-        truths = _true_false_order(r, [r.reader.text.plain(_material(label), "an answer", []) for label in labels])
+        truths = _true_false_order(r, [r.scope.text.plain(_material(label), "an answer", []) for label in labels])
         if truths is not None:
             return _as_true_false(r, data, labels, truths, correct)
     data["type"] = "single_choice"
@@ -130,13 +127,14 @@ def _multiple_choice(r: ItemReader, data: Data) -> bool | None:
     return None
 
 
-def _true_false(r: ItemReader, data: Data) -> bool | None:
+def _true_false(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
     labels = _labels(responses[0]) if responses else []
     if len(labels) != 2:
         r.skip(INVALID, f"a true/false question needs two answers, it has {len(labels)}; skipped")
         return False
-    texts = [r.reader.text.plain(_material(label), "an answer", []).casefold() for label in labels]
+    # Blackboard's true/false answers have no text: their idents are "true" and "false".
+    texts = [(r.scope.text.plain(_material(label), "an answer", []) or label.get("ident", "")).casefold() for label in labels]
     truths = [True, False]
     if texts[0] in FALSE_WORDS and texts[1] in TRUE_WORDS:
         truths = [False, True]
@@ -144,7 +142,7 @@ def _true_false(r: ItemReader, data: Data) -> bool | None:
     return _as_true_false(r, data, labels, truths, set(scoring[0].values()) if scoring else set())
 
 
-def _multiple_answers(r: ItemReader, data: Data) -> bool | None:
+def _multiple_answers(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
     if not responses:
         r.skip(INVALID, "the multiple-answers question has no answers; skipped")
@@ -155,7 +153,7 @@ def _multiple_answers(r: ItemReader, data: Data) -> bool | None:
     return None
 
 
-def _short_answer(r: ItemReader, data: Data) -> bool | None:
+def _short_answer(r: ItemContext, data: Data) -> bool | None:
     answers: dict[str, Data] = {}
     for condition in _scoring(r):
         for value in condition.values():
@@ -176,7 +174,7 @@ def _short_answer(r: ItemReader, data: Data) -> bool | None:
     return None
 
 
-def _numerical(r: ItemReader, data: Data) -> bool | None:
+def _numerical(r: ItemContext, data: Data) -> bool | None:
     answers = []
     for condition in r.conditions:
         if not condition.scores:
@@ -195,7 +193,7 @@ def _numerical(r: ItemReader, data: Data) -> bool | None:
     return None
 
 
-def _numeric_answer(r: ItemReader, condition: Condition) -> Data | None:
+def _numeric_answer(r: ItemContext, condition: Condition) -> Data | None:
     """Canvas's forms: exact, the ``<or>`` of the value and an ``<and>`` of bounds equal to it (or
     the value alone); exact ± margin, the same with wider bounds, the margin also on the value as
     its exporter writes it (``margin``, ``margintype`` absolute or percent: read as written); a
@@ -245,7 +243,7 @@ def _round(value: float) -> float:
     return float(f"{value:.10g}")
 
 
-def _model_answer(r: ItemReader, data: Data) -> None:
+def _model_answer(r: ItemContext, data: Data) -> None:
     """Classic's example solution (a ``solution`` feedback), else New Quizzes' ``grading_notes``
     (plain text in its own exports; HTML read as HTML). qti-builder writes both, the same."""
     for ident in r.feedback:
@@ -256,36 +254,40 @@ def _model_answer(r: ItemReader, data: Data) -> None:
     notes = r.fields.get("grading_notes", "")
     if notes and not data.get("model_answer"):
         html = HTML_START.match(notes) is not None
-        data["model_answer"] = r.html_markdown(notes, "the grading notes") if html else r.reader.text.plain_markdown(notes)
+        data["model_answer"] = r.html_markdown(notes, "the grading notes") if html else r.scope.text.plain_markdown(notes)
 
 
-def _essay(r: ItemReader, data: Data) -> bool | None:
+def _essay(r: ItemContext, data: Data) -> bool | None:
     data["type"] = "essay"
     _model_answer(r, data)
     return None
 
 
-def _file_upload(r: ItemReader, data: Data) -> bool | None:
+def _file_upload(r: ItemContext, data: Data) -> bool | None:
     data["type"] = "file_upload"
     _model_answer(r, data)
     return None
 
 
-def _text_only(r: ItemReader, data: Data) -> bool | None:
+def _text_only(r: ItemContext, data: Data) -> bool | None:
     data["type"], data["points"] = "text_only", 0.0
     return None
 
 
-def _matching(r: ItemReader, data: Data) -> bool | None:
+def _matching(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
+    right = _right_match_block(r)
     texts: dict[str, str] = {}
     for response in responses:
-        for label in _labels(response):
+        for position, label in enumerate(_labels(response)):
             if label.get("ident", "") not in texts:
-                texts[label.get("ident", "")] = r.markdown(_material(label), "a matching answer")
+                text = r.markdown(_material(label), "a matching answer")
+                if not text and position < len(right):  # Blackboard: the text is in the right-hand block
+                    text = r.markdown(right[position], "a matching answer")
+                texts[label.get("ident", "")] = text
     pairs, used = [], set()
     for response in responses:
-        prompt = r.markdown(child(response, "material"), "a matching prompt")
+        prompt = r.markdown(_prompt(response), "a matching prompt")
         chosen = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
         answer = next((v for v in chosen if v in texts), None)
         if answer is None:
@@ -299,18 +301,47 @@ def _matching(r: ItemReader, data: Data) -> bool | None:
             r.lost.append(f"the feedback for a wrong match of '{prompt}'")
     answer_texts = {p["answer"] for p in pairs}
     data["type"], data["pairs"] = "matching", pairs
-    data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts))
+    data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts and t))
     _shuffle(r, data)
     return None
 
 
-def _blanks(r: ItemReader, data: Data, dropdowns: bool) -> bool | None:
+def _prompt(response: etree._Element) -> etree._Element | None:
+    """A matching prompt: the ``material`` of its ``response_lid`` (Canvas, IMS), else the
+    material just before it (Blackboard puts each prompt in a ``flow`` before its response)."""
+    own = child(response, "material")
+    if own is not None:
+        return own
+    previous = response.getprevious()
+    while previous is not None and not isinstance(previous.tag, str):
+        previous = previous.getprevious()
+    if previous is None:
+        return None
+    return previous if local(previous) == "material" else next(iter(descendants(previous, "material")), None)
+
+
+def _right_match_block(r: ItemContext) -> list[etree._Element]:
+    """Blackboard's matching answers, in order: the materials of its ``RIGHT_MATCH_BLOCK`` flow
+    (the ``response_label``s of each prompt stand for them by position)."""
+    if r.presentation is None:
+        return []
+    block = next((f for f in descendants(r.presentation, "flow") if (f.get("class") or "").upper() == "RIGHT_MATCH_BLOCK"), None)
+    if block is None:
+        return []
+    return [m for m in descendants(block, "material") if not any(local(a) == "material" for a in m.iterancestors())]
+
+
+def _blanks(r: ItemContext, data: Data, dropdowns: bool) -> bool | None:
     responses = _responses(r)
+    if not responses and not dropdowns and r.presentation is not None:
+        # Blackboard's "Fill in the Blank Plus", D2L's "Fill in the Blanks": a text box
+        # (``response_str``) per blank, its accepted answers in the scoring conditions.
+        return _typed_blanks(r, data, descendants(r.presentation, "response_str"))
     originals = [_blank_name(response) for response in responses]
     if dropdowns and _ordering(r, data, responses, originals):
         return None
     # Our own blank ids come back; others are numbered as the Markdown dialect numbers blanks.
-    ids = [original if r.reader.ours and sanitise_id(original) == original else f"b{index}"
+    ids = [original if r.scope.ours and sanitise_id(original) == original else f"b{index}"
            for index, original in enumerate(originals, 1)]
     if len(set(ids)) != len(ids):
         ids = [f"b{index}" for index in range(1, len(ids) + 1)]
@@ -318,7 +349,7 @@ def _blanks(r: ItemReader, data: Data, dropdowns: bool) -> bool | None:
     data["stem"] = restore_blanks(stem, ids)
     blanks = []
     for response, ident, original in zip(responses, ids, originals):
-        options = [(label.get("ident", ""), r.reader.text.plain(_material(label), f"an answer of blank '{original}'", r.lost))
+        options = [(label.get("ident", ""), r.scope.text.plain(_material(label), f"an answer of blank '{original}'", r.lost))
                    for label in _labels(response)]
         for label_ident, text in options:
             if f"{label_ident}_fb" in r.feedback:
@@ -334,6 +365,45 @@ def _blanks(r: ItemReader, data: Data, dropdowns: bool) -> bool | None:
     return None
 
 
+def _typed_blanks(r: ItemContext, data: Data, responses: list[etree._Element]) -> bool | None:
+    if not responses:
+        r.skip(INVALID, "the fill-in-the-blank question has no blanks; skipped")
+        return False
+    names = [response.get("ident", "") for response in responses]
+    ids = [f"b{index}" for index in range(1, len(names) + 1)]
+    material = r.stem_material()
+    html = r.scope.text.material_html(material)
+    if not any(f"[{name}]" in html for name in names):
+        html = _interleaved(r, responses)  # the text around the boxes, in order
+    stem = r.scope.text.html_markdown(html, f"the text of '{r.label}'", r.span(), r.member, blanks=names)
+    data["stem"] = restore_blanks(stem, ids)
+    blanks = []
+    for response, ident in zip(responses, ids):
+        answers = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in answers if a))})
+    data["type"], data["blanks"] = "fill_in_blank", blanks
+    return None
+
+
+def _interleaved(r: ItemContext, responses: list[etree._Element]) -> str:
+    """The question's text with ``[ident]`` where each text box stands among its materials."""
+    container = responses[0].getparent()
+    parts = []
+    for node in children(container) if container is not None else []:
+        if local(node) == "material":
+            html = r.scope.text.material_html(node).strip()
+            inline = re.fullmatch(r"<p>(.*)</p>", html, re.S)  # one paragraph of a sentence the boxes are in
+            parts.append(inline.group(1) if inline and "<p>" not in inline.group(1) else html)
+        elif node in responses:
+            parts.append(f"[{node.get('ident', '')}]")
+    joined = ""
+    for part in parts:  # a space between a box and the words around it, none before punctuation
+        if joined and part and not joined[-1].isspace() and not part[0].isspace() and not re.match(r"[.,;:!?)]", part):
+            joined += " "
+        joined += part
+    return joined
+
+
 def _blank_name(response: etree._Element) -> str:
     """A blank's id: ``response_<id>``; the material holds it too."""
     ident = response.get("ident", "")
@@ -344,13 +414,13 @@ def _blank_name(response: etree._Element) -> str:
     return text or ident
 
 
-def _ordering(r: ItemReader, data: Data, responses: list[etree._Element], originals: list[str]) -> bool:
+def _ordering(r: ItemContext, data: Data, responses: list[etree._Element], originals: list[str]) -> bool:
     """Our ordering form: blanks p1..pn, each listing every item, the stem ending ``N. [pN]`` lines.
     True when the question is one (``data`` is then an ordering question)."""
     count = len(responses)
     if count < 2 or originals != [f"p{i}" for i in range(1, count + 1)]:
         return False
-    listed = [[(label.get("ident", ""), r.reader.text.plain(_material(label), "an item", [])) for label in _labels(response)]
+    listed = [[(label.get("ident", ""), r.scope.text.plain(_material(label), "an item", [])) for label in _labels(response)]
               for response in responses]
     items = [text for _, text in listed[0]]
     if len(set(items)) != count or any(sorted(t for _, t in options) != sorted(items) for options in listed):
@@ -364,18 +434,18 @@ def _ordering(r: ItemReader, data: Data, responses: list[etree._Element], origin
         order.append(chosen[0])
     if sorted(order) != sorted(items):
         return False
-    stem = strip_positions(r.reader.text.material_html(r.stem_material()), count)
+    stem = strip_positions(r.scope.text.material_html(r.stem_material()), count)
     if stem is None:
         return False
     data["type"], data["stem"] = "ordering", r.html_markdown(stem, "the text")
-    data["items"] = [r.reader.text.plain_markdown(text) for text in order]
+    data["items"] = [r.scope.text.plain_markdown(text) for text in order]
     return True
 
 
 # -- New Quizzes' types (its exports, read as Instructure's qti gem reads them) -------------------
 
 
-def _categorization(r: ItemReader, data: Data) -> bool | None:
+def _categorization(r: ItemContext, data: Data) -> bool | None:
     """New Quizzes' categorization (the gem's ``categorization_interaction.rb``): one
     ``response_lid`` per category, its material the category's name, each listing every item; one
     scoring condition per category with a ``varequal`` per item in it. The model's nearest form
@@ -392,13 +462,13 @@ def _categorization(r: ItemReader, data: Data) -> bool | None:
     category_of: dict[str, str] = {}
     names = []
     for response in responses:
-        name = r.reader.text.plain(_material(response), "a category", r.lost)
+        name = r.scope.text.plain(_material(response), "a category", r.lost)
         names.append(name)
         for item in (v for c in _scoring(r) for v in c.values(response.get("ident"))):
             if item in category_of and category_of[item] != name:
                 r.lost.append(f"item '{texts.get(item, item)}' in category '{name}' as well as '{category_of[item]}' (the first is kept)")
             category_of.setdefault(item, name)
-    pairs = [{"prompt": text, "answer": r.reader.text.plain_markdown(category_of[ident])}
+    pairs = [{"prompt": text, "answer": r.scope.text.plain_markdown(category_of[ident])}
              for ident, text in texts.items() if ident in category_of]
     for ident, text in texts.items():
         if ident not in category_of:
@@ -408,12 +478,12 @@ def _categorization(r: ItemReader, data: Data) -> bool | None:
         return False
     used = set(category_of.values())
     data["type"], data["pairs"] = "matching", pairs
-    data["distractors"] = [r.reader.text.plain_markdown(n) for n in dict.fromkeys(names) if n not in used]
+    data["distractors"] = [r.scope.text.plain_markdown(n) for n in dict.fromkeys(names) if n not in used]
     r.warn(LOST, "a New Quizzes categorization question is imported as matching: each item is matched with its category")
     return None
 
 
-def _ordering_question(r: ItemReader, data: Data) -> bool | None:
+def _ordering_question(r: ItemContext, data: Data) -> bool | None:
     """New Quizzes' ordering (the gem's ``ordering_interaction.rb``): one ``response_lid``
     ``rcardinality="Ordered"`` listing the items; the order is every ``varequal`` of the item in
     document order."""
@@ -434,7 +504,7 @@ def _ordering_question(r: ItemReader, data: Data) -> bool | None:
     return None
 
 
-def _calculated(r: ItemReader, data: Data) -> bool | None:
+def _calculated(r: ItemContext, data: Data) -> bool | None:
     """Canvas's formula question (``calculated_question``, New Quizzes' formula;
     ``itemproc_extension/calculated``): the model has no parametric kind yet, so it is the
     numerical question of its first variable set: the set's values in the text, its answer with
@@ -473,16 +543,17 @@ def _text(element: etree._Element | None) -> str:
     return (element.text or "").strip() if element is not None else ""
 
 
-def _hot_spot(r: ItemReader, data: Data) -> bool | None:
-    r.skip(UNSUPPORTED, "a New Quizzes hot-spot question (a click on an image) has no form in the source; skipped")
+def _hot_spot(r: ItemContext, data: Data) -> bool | None:
+    who = "a New Quizzes hot-spot question" if r.kind == "hot_spot_question" else "a hot-spot question"
+    r.skip(UNSUPPORTED, f"{who} (a click on an image) has no form in the source; skipped")
     return False
 
 
-def _fill_in_multiple_blanks(r: ItemReader, data: Data) -> bool | None:
+def _fill_in_multiple_blanks(r: ItemContext, data: Data) -> bool | None:
     return _blanks(r, data, dropdowns=False)
 
 
-def _multiple_dropdowns(r: ItemReader, data: Data) -> bool | None:
+def _multiple_dropdowns(r: ItemContext, data: Data) -> bool | None:
     return _blanks(r, data, dropdowns=True)
 
 

@@ -12,7 +12,6 @@ full copy is read, the other is the same quiz and is skipped.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from lxml import etree
@@ -20,7 +19,9 @@ from lxml import etree
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import LOST, NO_QUESTIONS, ImportedQuiz
 from ..safety import Package, parse_xml
-from .assessment import AssessmentReader
+from .assessment import AssessmentReader, Source
+from .context import where
+from .flavours import flavour
 from .xml import children, local, metadata
 
 #: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
@@ -33,25 +34,13 @@ ROOT_TAG = re.compile(rb"<[A-Za-z_][^\s>/]*(\s[^>]*)?>")
 SPLIT_NAMESPACE = re.compile(rb"""(\sxmlns(?::[A-Za-z_][\w.-]*)?\s*=\s*)(["'])\s*([^\s"']+)\s+[^\s"'][^"']*\2""")
 
 
-@dataclass
-class Source:
-    """One ``<assessment>`` (or ``<objectbank>``) and the file it is in."""
-
-    member: str
-    element: etree._Element
-    #: Canvas's full form (the Common Cartridge subset says ``cc_profile`` ``cc.exam.v0p1``).
-    full: bool
-
-
 class PackageReader:
     def __init__(self, path: Path, package: Package, sink: DiagnosticSink) -> None:
         self.path, self.package, self.sink = path, package, sink
         self.display = package.display
 
     def where(self, member: str) -> str:
-        """A file inside the package as diagnostics show it: ``export.zip:non_cc_assessments/i1.xml.qti``
-        (just the input for a single file)."""
-        return self.display if member in (self.display, PurePosixPath(self.display).name) else f"{self.display}:{member}"
+        return where(self.display, member)
 
     def span(self, member: str, element: etree._Element | None = None) -> SourceSpan:
         return SourceSpan(self.where(member), (element.sourceline or 1) if element is not None else 1, 1)
@@ -65,9 +54,10 @@ class PackageReader:
             found = [e for e in children(root) if local(e) in ("assessment", "objectbank")]
             if not found and any(local(e) in ("item", "section") for e in children(root)):
                 found = [root]  # a file of bare items: one quiz named after the file
+            system = flavour(root) if found else "Canvas"
             for element in found:
                 ident = element.get("ident") or PurePosixPath(member).name.split(".")[0]
-                source = Source(member, element, "cc_profile" not in metadata(element))
+                source = Source(member, element, "cc_profile" not in metadata(element), system)
                 table = banks if local(element) == "objectbank" else assessments
                 if ident in table and not _better(source, table[ident]):
                     continue
@@ -79,14 +69,14 @@ class PackageReader:
         used_banks: set[str] = set()
         for ident in order:
             source = assessments[ident]
-            reader = AssessmentReader(self, source.member, source.element, metas.get(ident), banks)
+            reader = AssessmentReader(self.display, self.sink, self.package.files, source, metas.get(ident), banks)
             imported = reader.read()
             used_banks |= reader.used_banks
             if imported is not None:
                 quizzes.append(imported)
         for ident, bank in banks.items():
             if not assessments:  # banks alone (a course export of question banks): each one a quiz
-                imported = AssessmentReader(self, bank.member, bank.element, None, banks).read()
+                imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks).read()
                 if imported is not None:
                     quizzes.append(imported)
             elif ident not in used_banks:

@@ -71,8 +71,10 @@ def conditions(item: etree._Element) -> list[Condition]:
     for element in children(processing, "respcondition"):
         condition = Condition(element, child(element, "conditionvar"))
         for setvar in children(element, "setvar"):
-            if (setvar.get("varname") or "SCORE").upper() == "SCORE":
-                score = _float(setvar.text)
+            if _is_score(setvar):
+                text = (setvar.text or "").strip()
+                # Blackboard sets the score to its maximum by name (``SCORE.max``).
+                score = 100 / scale if text.lower().endswith(".max") else _float(text)
                 condition.score = score * scale if score is not None else None
         condition.feedback = [d.get("linkrefid", "") for d in descendants(element, "displayfeedback") if d.get("linkrefid")]
         found.append(condition)
@@ -81,13 +83,33 @@ def conditions(item: etree._Element) -> list[Condition]:
 
 def _maximum(processing: etree._Element) -> float:
     """What ``SCORE`` is out of: its ``decvar``'s ``maxvalue`` (Canvas writes 100; R/exams the
-    question's points, setting the score to them for a right answer), 100 when none is given."""
+    question's points, setting the score to them for a right answer). Without one (Respondus,
+    plain IMS QTI: ``Set 1`` for a right answer), the most the conditions give: the highest score
+    set, or the scores added together; 100 when they give nothing."""
     for outcomes in children(processing, "outcomes"):
         for decvar in children(outcomes, "decvar"):
-            if (decvar.get("varname") or "SCORE").upper() == "SCORE":
+            if _is_score(decvar) and decvar.get("maxvalue") is not None:
                 maximum = _float(decvar.get("maxvalue"))
                 return maximum if maximum is not None and maximum > 0 else 100.0
-    return 100.0
+    set_scores, added = [], 0.0
+    for setvar in descendants(processing, "setvar"):
+        value = _float(setvar.text)
+        if not _is_score(setvar) or value is None or value <= 0:
+            continue
+        if (setvar.get("action") or "Set").lower() == "add":
+            added += value
+        else:
+            set_scores.append(value)
+    most = max(set_scores + [added])
+    return most if most > 0 else 100.0
+
+
+def _is_score(element: etree._Element) -> bool:
+    """A ``setvar`` or ``decvar`` of the score: ``SCORE`` (the default), or what other systems call
+    it (Blackboard's ``variablename`` attribute, D2L's ``D2L_Correct`` and ``que_score``; Canvas's
+    converter takes any name ending in SCORE)."""
+    name = (element.get("varname") or element.get("variablename") or "SCORE").strip().upper()
+    return name.endswith("SCORE") or name == "D2L_CORRECT"
 
 
 def _ancestors_within(element: etree._Element, top: etree._Element) -> list[etree._Element]:

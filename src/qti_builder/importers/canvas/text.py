@@ -15,26 +15,24 @@ from __future__ import annotations
 import html as html_lib
 import re
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from lxml import etree
 from lxml import html as lxml_html
 
 from ...diagnostics import SourceSpan
-from ..base import LOST, MEDIA, markdown_from_html
+from ..base import LOST, MEDIA, QuizBuilder, markdown_from_html
 from ..markup import plain_to_markdown
 from ..safety import normalise_member
 from .xml import children, local
-
-if TYPE_CHECKING:
-    from .assessment import AssessmentReader
 
 #: Canvas's token for the course files folder, as its exporter writes it (``$IMS_CC_FILEBASE$``),
 #: as the facts file and text2qti write it (``$IMS-CC-FILEBASE$``), and URL-encoded.
 FILEBASE = re.compile(r"^(?:\$|%24)IMS[-_]CC[-_]FILEBASE(?:\$|%24)/", re.I)
 #: Canvas's links to other course objects (pages, assignments, the course): nothing to extract.
 COURSE_LINK = re.compile(r"^(?:\$|%24)(CANVAS_OBJECT_REFERENCE|CANVAS_COURSE_REFERENCE|WIKI_REFERENCE)(?:\$|%24)", re.I)
+#: Blackboard's reference to a course file (``csfiles/home_dir/<name>__xid-123_1.png`` in its export).
+BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(xid-\d+_\d+)", re.I)
 #: Where a course export keeps the course files the token stands for.
 WEB_RESOURCES = "web_resources"
 IMG = re.compile(r"<img\b[^>]*>", re.I)
@@ -48,28 +46,37 @@ LINE_BLOCKS = {"p", "div", "li", "ol", "ul", "span"}
 
 
 class TextReader:
-    """The rich text of one assessment: every field goes through :meth:`markdown`."""
+    """The rich text of one assessment: every field goes through :meth:`markdown`; media go to
+    ``builder``'s store from the package's ``files``."""
 
-    def __init__(self, reader: AssessmentReader) -> None:
-        self.reader = reader
+    def __init__(self, builder: QuizBuilder, files: dict[str, bytes]) -> None:
+        self.builder, self.files = builder, files
 
     # -- materials -----------------------------------------------------------------------------
 
     def material_html(self, material: etree._Element | None) -> str:
         """A ``material`` as one HTML fragment: HTML ``mattext`` as it is, plain ``mattext`` escaped,
-        ``matimage``/``mataudio`` as the elements they are."""
+        ``matimage``/``mataudio`` as the elements they are; ``matemtext`` emphasised, ``matbreak``
+        a line break; Blackboard's ``mat_extension/mat_formattedtext`` (HTML) and WebCT's
+        ``webct:ContentObject`` texts like ``mattext``."""
         if material is None:
             return ""
         parts = []
         for node in children(material):
             name = local(node)
-            if name == "mattext":
+            if name in ("mattext", "mat_formattedtext", "matemtext"):
                 text = (node.text or "") + "".join(etree.tostring(c, encoding="unicode") for c in node)
-                if "html" in (node.get("texttype") or "").lower():
-                    parts.append(text)
+                kind = (node.get("texttype") or node.get("type") or "").lower()
+                if "html" in kind:
+                    parts.append(f"<em>{text}</em>" if name == "matemtext" else text)
                 elif text.strip():
                     paragraphs = re.split(r"\n\s*\n", text.strip())
-                    parts.append("".join("<p>" + html_lib.escape(p).replace("\n", "<br>") + "</p>" for p in paragraphs))
+                    escaped = ["<p>" + html_lib.escape(p).replace("\n", "<br>") + "</p>" for p in paragraphs]
+                    parts.append(f"<em>{html_lib.escape(text.strip())}</em>" if name == "matemtext" else "".join(escaped))
+            elif name == "matbreak":
+                parts.append("<br>")
+            elif name in ("mat_extension", "flow_mat", "material"):
+                parts.append(self.material_html(node))
             elif name == "matimage" and node.get("uri"):
                 parts.append(f'<img src="{html_lib.escape(node.get("uri", ""))}" alt="">')
             elif name in ("mataudio", "matvideo") and node.get("uri"):
@@ -81,18 +88,11 @@ class TextReader:
         """A ``material`` as plain text (blank answers, drop-down options): HTML loses its markup."""
         if material is None:
             return ""
-        texts = []
-        for node in children(material, "mattext"):
-            text = node.text or ""
-            if "html" in (node.get("texttype") or "").lower() and re.search(r"<[A-Za-z/]", text):
-                plain = text_content(text)
-                if re.search(r"<(?!/?(p|div|span)\b)[A-Za-z/]", text):
-                    lost.append(f"the formatting of {where} (kept as plain text)")
-                text = plain
-            elif "html" in (node.get("texttype") or "").lower():
-                text = html_lib.unescape(text)
-            texts.append(text)
-        return " ".join(" ".join(texts).split())
+        fragment = self.material_html(material)
+        if re.search(r"<(?!/?(p|div|span|br|em)\b)[A-Za-z/]", fragment):
+            lost.append(f"the formatting of {where} (kept as plain text)")
+        spaced = re.sub(r"(<br\s*/?>|</p>)", r" \1", fragment)  # a break or paragraph is a space between words
+        return " ".join(text_content(spaced).split()) if fragment else ""
 
     def markdown(self, material: etree._Element | None, where: str, span: SourceSpan, member: str,
                  blanks: list[str] | None = None) -> str:
@@ -114,12 +114,11 @@ class TextReader:
         if blanks:
             fragment = re.sub(r"\[(" + "|".join(re.escape(b) for b in blanks) + r")\]",
                               lambda m: PLACEHOLDER % blanks.index(m.group(1)), fragment)
-        return markdown_from_html(self.reader.builder, fragment, span, where)
+        return markdown_from_html(self.builder, fragment, span, where)
 
     def media(self, fragment: str, member: str, span: SourceSpan) -> str:
         """Files of the package the text shows -> media files of the source."""
-        files = self.reader.package.package.files
-        builder = self.reader.builder
+        files, builder = self.files, self.builder
 
         def replace(match: re.Match[str]) -> str:
             attribute, quote_char, raw = match.group(1), match.group(2), html_lib.unescape(match.group(3))
@@ -127,6 +126,16 @@ class TextReader:
                 builder.warn(LOST, f"a link to another part of the Canvas course ({unquote(raw)[:80]}) does not work outside it", span,
                              hint="link to a public address instead, or remove the link")
                 return match.group(0)
+            blackboard = BLACKBOARD_FILE.match(raw)
+            if blackboard:
+                found = blackboard_file(files, blackboard.group(1))
+                if found is None:
+                    builder.warn(MEDIA, f"media file '{blackboard.group(1)}' (Blackboard's csfiles) is not in the package", span)
+                    return match.group(0)
+                name = found.rsplit("/", 1)[-1]
+                shown = name.split("__xid-", 1)[0] + PurePosixPath(name).suffix if not name.startswith("__") else name.lstrip("_")
+                ref = builder.media.add(shown, files[found])
+                return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
             url = re.split(r"[?#]", raw, maxsplit=1)[0]
             if not url or (re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I) and not FILEBASE.match(url)) or url.startswith(("/", "#")):
                 return match.group(0)  # a web address, a data: URL, a page anchor: kept as it is
@@ -139,6 +148,14 @@ class TextReader:
             return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
 
         return URL_ATTRIBUTE.sub(replace, fragment)
+
+
+def blackboard_file(files: dict[str, bytes], xid: str) -> str | None:
+    """The file Blackboard saved for ``xid``: ``csfiles/home_dir/<name>__<xid>.<ext>`` (not its
+    ``.xml`` description beside it)."""
+    marker = f"__{xid}".lower()
+    found = [m for m in files if marker in m.lower().rsplit("/", 1)[-1] and not m.lower().endswith(".xml")]
+    return min(found, key=len) if found else None
 
 
 def _candidates(url: str, member: str) -> list[str]:

@@ -22,7 +22,7 @@ from typing import Any
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz
 from ..base import LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
-from ..moodle.file import _common_prefix, split_category_path
+from ..moodle.file import common_prefix, split_category_path
 from ..moodletext import decode
 from ..safety import read_input
 from .block import Block, BlockReader, Category, Line, Question
@@ -101,7 +101,7 @@ def _quiz(path: Path, display: str, builder: QuizBuilder, read: list[tuple[tuple
           texts: list[str]) -> Quiz | None:
     """The quiz: the category all questions are in is the quiz (its name the title, else the
     file's), the categories below it its sections, nested as in Moodle."""
-    root = _common_prefix([category for category, _ in read])
+    root = common_prefix([category for category, _ in read])
     stem = re.sub(r"(\.gift)?(\.txt)?$", "", path.name, flags=re.I) or path.stem
     title = root[-1] if root else stem
     sections: dict[tuple[str, ...], dict[str, Any]] = {}

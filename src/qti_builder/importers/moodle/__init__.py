@@ -15,18 +15,25 @@ our own Moodle writer writes, so importing our own output is quiet.
 What lives where, in the order a file is read:
 
 - this module: the entry points, :func:`sniff` and :func:`import_moodle` (input -> questions);
-- :mod:`.file`: :class:`~.file.MoodleFile`, the file: categories (which become sections), what
-  every question has (name, stem, general feedback, grade, penalty, tags), and text elements
-  with their embedded files;
-- :mod:`.context`: :class:`~.context.Context`, one question being read, with the lookups the
-  readers use; :data:`~.context.Reader` and :func:`~.context.number`;
+- :mod:`.bank`: :class:`~.bank.BankReader`, the file as a question bank: categories (which
+  become sections) and what every question has (name, stem, general feedback, grade, penalty,
+  tags); it hands each question to its type's reader;
 - :mod:`.readers`: one reader per Moodle question type, and :data:`~.readers.TYPES`;
 - :mod:`.cloze`: the reader of cloze (``multianswer``) questions, whose answers are embedded in
   the question text, and the stem-with-blanks helpers the gap readers share;
 - :mod:`.gaps`: select missing words (``gapselect``), drag and drop into text (``ddwtos``) and
   the Gapfill plugin (``gapfill``), as fill-in-the-blank questions;
 - :mod:`.mtf`: the multiple true/false plugin, as a section of true/false questions or matching;
-- :mod:`.calculated`: calculated questions with one set of values, and a formula evaluator.
+- :mod:`.plugins`: the wordselect and CodeRunner plugins (multiple response, essay), and what a
+  STACK question's skip names;
+- :mod:`.calculated`: calculated questions with one set of values, and a formula evaluator;
+- :mod:`.context`: :class:`~.context.Context`, one question being read, with the lookups the
+  readers use; :data:`~.context.Reader` and :func:`~.context.number`;
+- :mod:`.file`: :class:`~.file.MoodleFile`, beneath them all: the file's text elements and
+  embedded files, and how Moodle writes a category path.
+
+Imports go one way, down this list (``tests/test_import_layers.py``): a type's reader imports
+the question context and the file beneath it, never the bank reader above.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ from pathlib import Path
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import ImportedQuiz
 from ..safety import parse_xml, read_input, xml_root
-from .file import MoodleFile
+from .bank import BankReader
 
 __all__ = ["import_moodle", "sniff"]
 
@@ -58,5 +65,5 @@ def import_moodle(path: Path, display: str, sink: DiagnosticSink) -> list[Import
     else:
         sink.error("QB700", f"not Moodle XML: the root element is <{root.tag}>, not <quiz>", SourceSpan(display, root.sourceline or 1))
         return []
-    quiz = MoodleFile(path, display, sink, questions).read()
+    quiz = BankReader(path, display, sink, questions).read()
     return [quiz] if quiz else []

@@ -8,14 +8,12 @@ import html
 import math
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
 
 from ...diagnostics import SourceSpan
-
-if TYPE_CHECKING:
-    from .file import MoodleFile
+from .file import MoodleFile
 
 Data = dict[str, Any]
 

@@ -88,7 +88,7 @@ def mtf(c: Context) -> bool | None:
 
 
 def _true_false_rows(c: Context, texts: list[str], feedbacks: list[str], answers: list[bool], shuffle: bool) -> None:
-    """One true/false question per row, in a section of their own that :class:`.file.MoodleFile` makes."""
+    """One true/false question per row, in a section of their own that :class:`.bank.BankReader` makes."""
     points = c.data.get("points", 1.0)
     share = round(points / len(texts), 7) if points else 0.0
     questions: list[Data] = []

@@ -1,6 +1,6 @@
 """One reader per Moodle question type; :data:`TYPES` maps a type to its model kind and reader.
 A reader fills in its kind's fields from the question's ``<answer>``s and settings, or returns
-False to skip the question; :meth:`.file.MoodleFile._question` has already read the stem, the
+False to skip the question; :meth:`.bank.BankReader._question` has already read the stem, the
 points and the general feedback."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from .cloze import cloze
 from .context import Context, Data, Reader, number
 from .gaps import ddwtos, gapfill, gapselect
 from .mtf import mtf
+from .plugins import coderunner, wordselect
 
 
 def _fraction(answer: etree._Element) -> float:
@@ -236,6 +237,8 @@ TYPES: dict[str, tuple[str, Reader]] = {
     "ddwtos": ("fill_in_blank", ddwtos),
     "gapfill": ("fill_in_blank", gapfill),
     "mtf": ("matching", mtf),
+    "wordselect": ("multiple_response", wordselect),
+    "coderunner": ("essay", coderunner),
     "description": ("text_only", _description),
     "calculated": ("calculated", calculated),
     "calculatedsimple": ("calculated", calculated),

@@ -31,10 +31,16 @@ What lives where, in the order a package is read:
   feedback;
 - :mod:`.kinds`: one reader per kind (choices, answers, pairs, blanks, ...), :data:`~.kinds.READERS`;
 - :mod:`.placing`: the readers of gap match, associate and hot text items;
+- :mod:`.context`: what a kind reader sees: the package as a :class:`~.context.PackageScope` and
+  the item's :class:`~.context.ItemContext` (its responses, feedback, text as Markdown);
 - :mod:`.responses`: what response declarations and response processing say (correct answers,
   mappings, the standard template an item scores by, which condition shows which feedback);
 - :mod:`.templates`: the first rendering of a template-driven item;
 - :mod:`.xml`: element lookups by local name, the helpers everything above uses.
+
+Imports go one way, down this list (``tests/test_import_layers.py``; :mod:`.settings`, the
+test's settings, sits beside the item reader): a kind reader imports the context beneath it,
+never the item or package reader above.
 """
 
 from __future__ import annotations

@@ -7,17 +7,15 @@ cannot be held reports it and sets ``data["_skip"]``."""
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lxml import etree
 
 from ...writers.qti21 import UPLOAD_TYPES, scrambled
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
+from .context import ItemContext
 from .responses import Response, text_conditions
 from .xml import Data, _float, children, descendants, local
-
-if TYPE_CHECKING:
-    from .item import ItemReader
 
 MIME_EXTENSIONS = {mime: ext for ext, mime in reversed(list(UPLOAD_TYPES.items()))}
 
@@ -26,7 +24,7 @@ def _percent(value: float, points: float) -> float:
     return round(value / points * 100, 5) if points else 100.0
 
 
-def _choices(r: ItemReader, data: Data, interactions: list[etree._Element]) -> dict[str, str]:
+def _choices(r: ItemContext, data: Data, interactions: list[etree._Element]) -> dict[str, str]:
     interaction = interactions[0]
     simple = descendants(interaction, "simpleChoice")
     originals = [c.get("identifier", "") for c in simple]
@@ -46,7 +44,7 @@ def _choices(r: ItemReader, data: Data, interactions: list[etree._Element]) -> d
     return rename
 
 
-def _single_choice(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _single_choice(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     rename = _choices(r, data, interactions)
     response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
     best = max(response.mapping.values(), default=0.0)
@@ -63,7 +61,7 @@ def _single_choice(r: ItemReader, data: Data, interactions: list[etree._Element]
                       "multiple response, where each earns a share")
 
 
-def mapped_scores(r: ItemReader, data: Data, response: Response, originals: list[str]) -> None:
+def mapped_scores(r: ItemContext, data: Data, response: Response, originals: list[str]) -> None:
     """Choice scores from a mapping (unlisted choices score its default), as percentages of what
     the right choices give together; all or nothing reported when the item scores so."""
     values = [response.mapping.get(original, response.default) if response.mapping else 0.0 for original in originals]
@@ -84,13 +82,13 @@ def mapped_scores(r: ItemReader, data: Data, response: Response, originals: list
     set_choice_scores(data, fractions)
 
 
-def _multiple_response(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _multiple_response(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     rename = _choices(r, data, interactions)
     response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
     mapped_scores(r, data, response, list(rename))
 
 
-def _true_false(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _true_false(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     interaction = interactions[0]
     response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
     simple = descendants(interaction, "simpleChoice")
@@ -106,12 +104,12 @@ def _true_false(r: ItemReader, data: Data, interactions: list[etree._Element]) -
             data[key] = feedback
 
 
-def _short_answer(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _short_answer(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     response = r.responses.get(interactions[0].get("responseIdentifier", ""), Response(""))
     points = data.get("points", 1.0)
     answers: list[Data] = []
     case_sensitive = response.case_sensitive
-    for test, score, feedback_id in text_conditions(r, response.identifier):
+    for test, score, feedback_id in text_conditions(r.item, response.identifier):
         if local(test) == "stringMatch":
             text = "".join(v.text or "" for v in descendants(test, "baseValue")).replace("*", "\\*")
             case_sensitive = test.get("caseSensitive", "true") == "true"
@@ -178,12 +176,12 @@ def _pattern_to_wildcard(pattern: str) -> str | None:
     return "".join(out)
 
 
-def _numerical(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _numerical(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     interaction = interactions[0]
     response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
     points = data.get("points", 1.0)
     answers: list[Data] = []
-    for test, score, feedback_id in text_conditions(r, response.identifier):
+    for test, score, feedback_id in text_conditions(r.item, response.identifier):
         bounds = [_float(v.text) for v in descendants(test, "baseValue") if v.get("baseType") in ("float", "integer")]
         numbers = [b for b in bounds if b is not None]
         if local(test) == "and" and len(bounds) == 2 and len(numbers) == 2:
@@ -218,7 +216,7 @@ def _round(value: float) -> float:
     return float(f"{value:.10g}")
 
 
-def _essay(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _essay(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     text = next(i for i in interactions if local(i) == "extendedTextInteraction")
     formats = {"plain": "plain", "preformatted": "monospaced", "xhtml": "editor"}
     data["response_format"] = formats.get((text.get("format") or "plain").lower(), "editor")
@@ -235,7 +233,7 @@ def _essay(r: ItemReader, data: Data, interactions: list[etree._Element]) -> Non
     _model_answer(r, data)
 
 
-def _file_upload(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _file_upload(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     data["max_files"] = min(len(interactions), 20)
     kinds = {i.get("type") for i in interactions if i.get("type")}
     data["allowed_types"] = [MIME_EXTENSIONS[k] for k in sorted(kinds) if k in MIME_EXTENSIONS]
@@ -244,7 +242,7 @@ def _file_upload(r: ItemReader, data: Data, interactions: list[etree._Element]) 
     _model_answer(r, data)
 
 
-def _model_answer(r: ItemReader, data: Data) -> None:
+def _model_answer(r: ItemContext, data: Data) -> None:
     rubric = [b for b in descendants(r.item, "rubricBlock") if "scorer" in (b.get("view") or "")]
     if rubric:
         inner = children(rubric[0])
@@ -269,7 +267,7 @@ def _unscramble(shown: list[Any], seed: str) -> list[Any]:
     return original
 
 
-def _matching(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _matching(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     interaction = interactions[0]
     sets = children(interaction, "simpleMatchSet")
     if len(sets) != 2:
@@ -305,7 +303,7 @@ def _matching(r: ItemReader, data: Data, interactions: list[etree._Element]) -> 
     data["shuffle"] = interaction.get("shuffle") == "true"
 
 
-def _ordering(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _ordering(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     interaction = interactions[0]
     choices = {c.get("identifier"): c for c in descendants(interaction, "simpleChoice")}
     response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))
@@ -313,7 +311,7 @@ def _ordering(r: ItemReader, data: Data, interactions: list[etree._Element]) -> 
     data["items"] = [r.rich(children(c), "an item", c.text) for c in order]
 
 
-def _fill_in_blank(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _fill_in_blank(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     blanks = []
     sensitivity = set()
     by_response = {i.get("responseIdentifier"): i for i in interactions}
@@ -334,7 +332,7 @@ def _fill_in_blank(r: ItemReader, data: Data, interactions: list[etree._Element]
         else:
             answers = list(dict.fromkeys(response.correct + [k for k, v in response.mapping.items() if v > 0]))
             if not answers:  # written-out rules: stringMatch and the like
-                answers = [v.text or "" for test, score, _ in text_conditions(r, response_id) if local(test) == "stringMatch"
+                answers = [v.text or "" for test, score, _ in text_conditions(r.item, response_id) if local(test) == "stringMatch"
                            and (score is None or score > 0) for v in descendants(test, "baseValue")]
             if response.case_sensitive is not None:
                 sensitivity.add(response.case_sensitive)
@@ -345,7 +343,7 @@ def _fill_in_blank(r: ItemReader, data: Data, interactions: list[etree._Element]
         r.lost.append("case sensitivity per blank")
 
 
-def _text_only(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _text_only(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     data.setdefault("points", 0.0)
 
 

@@ -16,6 +16,7 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, markdown_from_html, one_line
 from ..markup import plain_to_markdown, qti_fragment
 from ..safety import Package, normalise_member, parse_xml
+from .context import ItemRef
 from .item import ItemReader
 from .settings import test_settings
 from .xml import Data, _float, child, children, descendants, local
@@ -26,15 +27,6 @@ from .xml import Data, _float, child, children, descendants, local
 MEDIA_ELEMENT = re.compile(r"<img\b[^>]*>|<(audio|video)\b[^>]*>.*?</\1>", re.S)
 ATTRIBUTE = re.compile(r"\b(src|data)=(\"|')([^\"']+)\2")
 EXTERNAL = re.compile(r"^([a-z][a-z0-9+.-]*:|#)", re.I)
-
-
-@dataclass
-class ItemRef:
-    href: str
-    weight: float | None = None
-    section: Data | None = None
-    #: Where the test or manifest refers to the item (a missing item is reported there).
-    span: SourceSpan | None = None
 
 
 class PackageReader:
@@ -165,7 +157,7 @@ class PackageReader:
             selection = child(section_el, "selection")
             ordering = child(section_el, "ordering")
             rubric = [r for r in children(section_el, "rubricBlock") if "candidate" in (r.get("view") or "candidate")]
-            description = self._rich([c for r in rubric for c in children(r)], member,
+            description = self.rich([c for r in rubric for c in children(r)], member,
                                      f"the introduction of section '{section_el.get('title')}'",
                                      rubric[0].text if rubric else None) if rubric else None
             section = self.builder.section(section_el.get("title") or section_el.get("identifier") or "Section", parent,
@@ -211,7 +203,7 @@ class PackageReader:
             assert ref.section is not None, "read() places every ref in a section before its item is read"
             self.builder.add(ref.section, result, reader.span(), reader.label, reader.preferred_id, kind=reader.interactions)
 
-    def _rich(self, elements: list[etree._Element], member: str, where: str, text: str | None = None,
+    def rich(self, elements: list[etree._Element], member: str, where: str, text: str | None = None,
               span: SourceSpan | None = None, root: etree._Element | None = None) -> str:
         # A lone <div> without attributes only wraps the content (our feedback, Canvas's habit).
         while len(elements) == 1 and local(elements[0]) == "div" and not elements[0].attrib and not (text or "").strip() \

@@ -6,20 +6,17 @@ question over the hot texts; what that changes is reported. :data:`READERS` adds
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line
+from .context import ItemContext
 from .kinds import mapped_scores
 from .responses import Response
 from .xml import Data, children, descendants
 
-if TYPE_CHECKING:
-    from .item import ItemReader
 
-
-def _pair_scoring(r: ItemReader, response: Response, right: list[str], what: str, directed: bool) -> None:
+def _pair_scoring(r: ItemContext, response: Response, right: list[str], what: str, directed: bool) -> None:
     """Pairs (gaps, associations) score as the model scores them: each right one an equal share.
     What else the item's scoring does is reported."""
     def key(pair: str) -> tuple[str, ...]:
@@ -39,7 +36,7 @@ def _pair_scoring(r: ItemReader, response: Response, right: list[str], what: str
         r.lost.append(f"negative scores for wrong {what}s")
 
 
-def _gap_match(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _gap_match(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     """Words dragged into gaps in a text: each gap a drop-down of every word, its right word the
     answer (several right words: all of them)."""
     interaction = interactions[0]
@@ -67,7 +64,7 @@ def _gap_match(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
     _pair_scoring(r, response, right, "gap", directed=True)
 
 
-def _associate(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _associate(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     """Choices associated in pairs: matching, the first choice of each right pair (as the correct
     response writes it) its prompt and the other its answer; choices in no right pair are distractors."""
     interaction = interactions[0]
@@ -93,7 +90,7 @@ def _associate(r: ItemReader, data: Data, interactions: list[etree._Element]) ->
     _pair_scoring(r, response, right, "pair", directed=False)
 
 
-def _hottext(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _hottext(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     """Hot texts chosen in a passage: a choice question over them (the passage is the stem)."""
     interaction = interactions[0]
     response = r.responses.get(interaction.get("responseIdentifier", ""), Response(""))

@@ -5,14 +5,10 @@ written-out answers of a text or number entry (:func:`text_conditions`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from .xml import _float, child, children, descendants, local
-
-if TYPE_CHECKING:
-    from .item import ItemReader
 
 
 #: The standard response-processing templates, by the last part of their URI (QTI 2.0-2.2 alike):
@@ -142,10 +138,10 @@ def _compared_value(test: etree._Element | None) -> str | None:
     return (values[0].text or "").strip() if len(values) == 1 and len(variables) == 1 else None
 
 
-def text_conditions(r: ItemReader, response: str) -> list[tuple[etree._Element, float | None, str | None]]:
+def text_conditions(item: etree._Element, response: str) -> list[tuple[etree._Element, float | None, str | None]]:
     """The written-out answers: (condition, score set, feedback shown), in order."""
     found: list[tuple[etree._Element, float | None, str | None]] = []
-    processing = child(r.item, "responseProcessing")
+    processing = child(item, "responseProcessing")
     if processing is None:
         return found
     for condition in descendants(processing, "responseCondition"):

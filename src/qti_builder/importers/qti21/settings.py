@@ -10,15 +10,11 @@ from QTI's defaults.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from lxml import etree
 
 from ..base import LOST
+from .context import PackageScope
 from .xml import Data, _float, child, children, descendants, local
-
-if TYPE_CHECKING:
-    from .package import PackageReader
 
 #: itemSessionControl attributes the model has no setting for, with QTI 2.1's defaults: a value
 #: that differs is reported as lost.
@@ -28,7 +24,7 @@ OTHER_CONTROLS = {"showFeedback": False, "allowReview": True, "allowComment": Fa
 MINUTE = 60
 
 
-def test_settings(reader: PackageReader, test: etree._Element, member: str) -> Data:
+def test_settings(reader: PackageScope, test: etree._Element, member: str) -> Data:
     """The settings of ``test`` by model name; what the model cannot hold is warned about."""
     settings: Data = {}
     parts = children(test, "testPart")
@@ -49,7 +45,7 @@ def test_settings(reader: PackageReader, test: etree._Element, member: str) -> D
     return settings
 
 
-def _time_limit(reader: PackageReader, limits: etree._Element, member: str, settings: Data) -> None:
+def _time_limit(reader: PackageScope, limits: etree._Element, member: str, settings: Data) -> None:
     span = reader.span(member, limits)
     seconds = _float(limits.get("maxTime"))
     if seconds is not None and seconds > 0:
@@ -63,7 +59,7 @@ def _time_limit(reader: PackageReader, limits: etree._Element, member: str, sett
         reader.builder.warn(LOST, "late submission (allowLateSubmission) has no setting in the source", span)
 
 
-def _session_control(reader: PackageReader, control: etree._Element, member: str, settings: Data) -> None:
+def _session_control(reader: PackageScope, control: etree._Element, member: str, settings: Data) -> None:
     attempts = control.get("maxAttempts")
     if attempts is not None and attempts.strip().lstrip("-").isdigit():
         settings["allowed_attempts"] = "unlimited" if int(attempts) <= 0 else int(attempts)
@@ -77,7 +73,7 @@ def _session_control(reader: PackageReader, control: etree._Element, member: str
                             reader.span(member, control))
 
 
-def _elsewhere(reader: PackageReader, test: etree._Element, member: str, read: set[int]) -> None:
+def _elsewhere(reader: PackageScope, test: etree._Element, member: str, read: set[int]) -> None:
     """Time limits and session controls this reader did not take as the quiz's: on sections, items
     or other test parts. One warning for all of them, at the first."""
     others = [e for e in descendants(test, "timeLimits", "itemSessionControl") if id(e) not in read]

@@ -1,0 +1,199 @@
+"""One Moodle XML file read as a question bank: its categories (which become sections) and what
+every question has (name, stem, general feedback, grade, the penalty per wrong try, tags); a
+type's own fields are read by :mod:`.readers`, calculated questions first fixed by
+:mod:`.calculated`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from ...content import plain_text
+from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model.questions import BLANK_MARKER
+from ...writers.moodle import PENALTY, MoodleXmlWriter
+from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
+from .context import Context, Data, Reader, number
+from .file import MoodleFile, common_prefix, split_category_path, strip_prefix
+from .plugins import stack_summary
+from .readers import TYPES
+
+#: Moodle types the model has no form for, with what they are (the warning says it).
+UNHOLDABLE = {
+    "ddimageortext": "drag and drop onto an image",
+    "ddmarker": "drag markers onto an image",
+    "missingtype": "a question whose plugin the exporting site did not have",
+}
+
+
+class BankReader(MoodleFile):
+    def __init__(self, path: Path, display: str, sink: DiagnosticSink, questions: list[etree._Element]) -> None:
+        super().__init__(display, sink)
+        self.path = path
+        self.elements = questions
+        #: (category path, name) of every short-answer question, for random short-answer matching.
+        self.short_answers: list[tuple[tuple[str, ...], str]] = []
+        #: Whether the question being read is followed by more of its category.
+        self.followed = False
+
+    # -- categories ----------------------------------------------------------------------------
+
+    def read(self) -> ImportedQuiz | None:
+        declared, used = self._categories()
+        root_path = common_prefix(list(declared) + used)
+        root_info = declared.get(root_path, {})
+        quiz_id = root_info.get("idnumber")
+        title = root_path[-1] if root_path else self.path.stem
+        sections: dict[tuple[str, ...], Data] = {}
+        current: tuple[str, ...] = root_path
+        infos = declared
+
+        def section_for(path: tuple[str, ...]) -> Data:
+            if path in sections:
+                return sections[path]
+            below = path[len(root_path):]
+            parent = section_for(path[:-1]) if len(below) > 1 else None
+            info = infos.get(path, {})
+            preferred = strip_prefix(info.get("idnumber"), quiz_id)
+            sections[path] = self.builder.section(path[-1] if below else title, parent, preferred,
+                                                  description=info.get("description"))
+            return sections[path]
+
+        for index, element in enumerate(self.elements):
+            kind = (element.get("type") or "").strip().lower()
+            if kind == "category":
+                current = self._category_path(element) or current
+                continue
+            name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
+            entry = TYPES.get(kind)
+            if entry is None:
+                self._unsupported(element, kind, name, current)
+                continue
+            self.followed = self._followed_by_questions(index)
+            data = self._question(element, entry, name, quiz_id)
+            if data is None:
+                continue
+            section = section_for(current if len(current) >= len(root_path) else root_path)
+            preferred = strip_prefix(self._value(element, "idnumber"), quiz_id)
+            expanded = data.pop("_section", None)
+            if expanded is None:
+                self.builder.add(section, data, self.span(element), name, preferred, kind=kind)
+                continue
+            # A question that becomes a section of questions (multiple true/false).
+            rows = self.builder.section(expanded["title"], section, preferred, description=expanded["description"],
+                                        shuffle=expanded["shuffle"] or None)
+            for number, row in enumerate(expanded["questions"], 1):
+                self.builder.add(rows, row, self.span(element), f"{name} ({number})", kind=kind)
+        language = guess_language(self.texts)
+        self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
+                          SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
+        quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
+        return self.builder.imported(quiz) if quiz else None
+
+    def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
+        """Declared categories (path -> idnumber, description) and the paths questions are in.
+        Also notes each category's short-answer questions, which a random short-answer matching
+        question draws from."""
+        declared: dict[tuple[str, ...], Data] = {}
+        used: list[tuple[str, ...]] = []
+        current: tuple[str, ...] = ()
+        for element in self.elements:
+            if (element.get("type") or "").strip().lower() == "shortanswer":
+                self.short_answers.append((current, one_line(self._text(element, "name")) or f"question on line {element.sourceline}"))
+            if (element.get("type") or "").strip().lower() == "category":
+                current = self._category_path(element)
+                info: Data = {"idnumber": self._value(element, "idnumber") or None}
+                info_element = self._child(element, "info")
+                if info_element is not None:
+                    info["description"] = self._rich(info_element, self.span(element), "category description") or None
+                declared.setdefault(current, info)
+            else:
+                used.append(current)
+        return declared, used
+
+    def _category_path(self, element: etree._Element) -> tuple[str, ...]:
+        return split_category_path(self._text(element, "category"))
+
+    # -- one question --------------------------------------------------------------------------
+
+    def _question(self, element: etree._Element, entry: tuple[str, Reader], name: str, quiz_id: str | None) -> Data | None:
+        kind, reader = entry
+        span = self.span(element)
+        own_stem = kind == "fill_in_blank"  # its reader makes the stem, with the blanks in it
+        stem = self._rich(self._child(element, "questiontext"), span, f"question '{name}'") if not own_stem else ""
+        stem = self._legacy_image(element, stem) if not own_stem else ""
+        data: Data = {"type": kind, "stem": stem, "feedback": {}, "tags": self._tags(element)}
+        general = self._rich(self._child(element, "generalfeedback"), span, f"the general feedback of '{name}'")
+        if general:
+            data["feedback"]["general"] = general
+        grade = number(self._value(element, "defaultgrade"))
+        if grade is not None:
+            data["points"] = grade
+        context = Context(self, element, span, name, data)
+        if reader(context) is False:
+            return None
+        if own_stem:
+            data["stem"] = self._legacy_image(element, data["stem"])
+        hints = [h for h in element.findall("hint") if (h.findtext("text") or h.text or "").strip()]
+        if hints:
+            context.lost.append(f"{len(hints)} hint(s) shown between tries")
+        if context.section is not None:
+            data["_section"] = context.section
+            if self.followed:
+                context.lost.append("its place among the questions of its category (its section follows them)")
+        if context.lost:
+            self.builder.warn(LOST, f"question '{name}': not kept: {'; '.join(context.lost)}", span)
+        derived = plain_text(BLANK_MARKER.sub("___", data["stem"]), 100) if data.get("stem") else ""
+        if name and not same_title(name, derived) and not name.startswith("question on line"):
+            data["title"] = name
+        penalty = self._value(element, "penalty")
+        # The penalty our writer gives the kind (Moodle's default, or the kind's own).
+        expected = MoodleXmlWriter.adapters[kind].penalty if kind in MoodleXmlWriter.adapters else PENALTY
+        penalty_value = number(penalty)
+        if penalty_value is not None and abs(penalty_value - float(expected)) > 1e-6 and kind != "text_only":
+            self.builder.warn(LOST, f"question '{name}': the penalty per wrong try ({penalty}) is a Moodle quiz setting the source does not hold", span)
+        return data
+
+    def _unsupported(self, element: etree._Element, kind: str, name: str, category: tuple[str, ...]) -> None:
+        """A question of a type the model cannot hold: reported at its line, naming the type and why."""
+        span = self.span(element)
+        where = "/".join(category) or "top"
+        subcategories = self._value(element, "subcats") not in ("0", "false")
+        if kind == "randomsamatch":
+            choose = self._value(element, "choose") or "?"
+            below = [n for path, n in self.short_answers if path == category or (subcategories and path[:len(category)] == category)]
+            listed = (", ".join(f"'{n}'" for n in below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
+                      if below else "none of them is in this file")
+            self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' (random short-answer matching, randomsamatch) draws {choose} of the "
+                                           f"short-answer questions of category '{where}'"
+                                           f"{' and its subcategories' if subcategories else ''} ({listed}) into a matching "
+                                           "question at random; the source cannot draw questions into one question; skipped",
+                              span, hint="write a matching question of those short answers by hand")
+            return
+        if kind == "random":
+            include = self._text(element, "questiontext").strip() in ("1", "true")
+            self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' (random) draws one question of category '{where}'"
+                                           f"{' and its subcategories' if include else ''} at random; skipped", span,
+                              hint="a section with select: 1 draws one of its questions: move the category's questions "
+                                   "into a section of their own")
+            return
+        if kind == "stack":
+            self.builder.skip(kind, UNSUPPORTED, f"question '{name}' has the type 'stack', which cannot be imported: STACK checks answers "
+                                                 "by computer algebra from its question variables, and the source holds no computed "
+                                                 f"answer ({stack_summary(element)}); skipped", span,
+                              hint="write the question with its answer worked out, by hand")
+            return
+        reason = UNHOLDABLE.get(kind)
+        if reason:
+            self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' ({reason}, {kind}) cannot be imported; skipped", span,
+                              hint="the source has no such question type; rebuild it from the types the source has")
+            return
+        self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' has the type '{kind or '(none)'}', which cannot be imported; skipped",
+                          span, hint=f"importable types: {', '.join(sorted(TYPES))}")
+
+    def _followed_by_questions(self, index: int) -> bool:
+        """Is the question at ``index`` followed by more questions of its category?"""
+        if index + 1 >= len(self.elements):  # (no slice of the rest: that is quadratic in a bank)
+            return False
+        return (self.elements[index + 1].get("type") or "").strip().lower() != "category"

@@ -1,0 +1,81 @@
+"""Every importer's output builds (issue 22): each fixture of every format is imported, and each
+quiz it gives is written as a source and built for every target. An importer never writes a
+source the build refuses; ids too long for a target (Moodle's 100-character idnumber) are
+shortened with a stable hash suffix (an Aiken file with a long name was the case found)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from test_import_formats import FIXTURES, builds, messages, run_import
+
+from qti_builder.importers.base import sanitise_id, shorten_id
+from qti_builder.writers.moodle import IDNUMBER_LENGTH
+
+#: Folders of fixtures, one input each.
+GROUPS = ("aiken", "gift", "moodle-types", "qti12", "qti21-types", "quizpage")
+#: Package folders and single files at the top.
+INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name != "README.md"]
+                + [p for p in FIXTURES.iterdir() if p.is_file()]
+                + [FIXTURES / n for n in ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package", "tao-package")]
+                + [FIXTURES / "text2qti-zip/cell-quiz.zip"])
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_every_imported_quiz_builds(path: Path, tmp_path: Path) -> None:
+    quizzes, sink = run_import(path)
+    assert quizzes or sink.errors, messages(sink)  # a quiz, or a located refusal: never nothing at all
+    for number, item in enumerate(quizzes):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        builds(item.quiz, item.media, folder)  # raises if the build refuses the source
+        assert len(list((folder / "dist").iterdir())) == 3
+
+
+LONG_NAME = "Introduction_to_Cellular_and_Molecular_Biology_Midterm_Examination_Practice_Questions_Spring_Semester_2024_Section_B"
+AIKEN = """What is the powerhouse of the cell, and why is it called that in most introductory biology textbooks today?
+A) Mitochondrion
+B) Nucleus
+ANSWER: A
+"""
+
+
+def test_an_aiken_file_with_a_long_name_builds_for_moodle(tmp_path: Path) -> None:
+    path = tmp_path / f"{LONG_NAME}.txt"
+    path.write_text(AIKEN, encoding="utf-8")
+    (item,) = run_import(path)[0]
+    quiz = item.quiz
+    # The name cut to fit, with a hash of the whole name: the same file always gives the same id.
+    assert re.fullmatch(r"Introduction_to_Cellular_and_Molecular_Biology_\w+-[0-9a-f]{8}", quiz.id), quiz.id
+    assert quiz.id == run_import(path)[0][0].quiz.id
+    longest = max(len(i) for i in [s.id for _, s in quiz.iter_sections()] + [q.id for q in quiz.iter_questions()])
+    assert len(quiz.id) + 1 + longest <= IDNUMBER_LENGTH
+    builds(quiz, item.media, tmp_path)
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    idnumbers = [e.text or "" for e in etree.parse(str(moodle)).iter("idnumber")]
+    assert len(idnumbers) == 3 and all(len(i) <= IDNUMBER_LENGTH and i.startswith(quiz.id) for i in idnumbers), idnumbers
+
+
+def test_long_ids_are_cut_with_a_stable_suffix() -> None:
+    a, b = "x" * 70 + "-first", "x" * 70 + "-second"
+    assert len(sanitise_id(a) or "") == 64 and sanitise_id(a) != sanitise_id(b)
+    assert sanitise_id(a) == sanitise_id(a) and sanitise_id("short-id") == "short-id"
+    assert shorten_id("quiz.section", 100) == "quiz.section"
+    cut = shorten_id("a" * 50, 20)
+    assert len(cut) == 20 and cut.startswith("a" * 11 + "-")
+
+
+def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -> None:
+    """The writer's side: a category's idnumber falls back to the section's id, as a question's does."""
+    quiz_id, section_id = "q" * 64, "s" * 64
+    source = tmp_path / f"{quiz_id}.md"
+    source.write_text(f"---\nid: {quiz_id}\ntitle: Long\nlanguage: en\n---\n\n# Part {{#{section_id}}}\n\n"
+                      "1. Two and two? {#sum}\n\nA) 4\nB) 5\n\nAnswer: A\n", encoding="utf-8")
+    from qti_builder.pipeline import BuildOptions, build
+
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, f"{quiz_id}.sum"]
