@@ -347,7 +347,7 @@ def _text_only(r: ItemContext, data: Data, interactions: list[etree._Element]) -
     data.setdefault("points", 0.0)
 
 
-def _template_item(r: ItemReader, data: Data, interactions: list[etree._Element]) -> None:
+def _template_item(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     """No QTI item is read as a calculated question yet: an item template is imported by its
     first rendering (:mod:`.templates`), as its interaction's kind. Should one reach here, it is
     reported rather than read half."""
