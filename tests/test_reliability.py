@@ -9,6 +9,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import zipfile
 from pathlib import Path
@@ -156,3 +157,24 @@ def test_an_interrupt_while_schemas_compile_arrives_after_them(monkeypatch: pyte
     # QTI, manifest, Moodle, IMS CP 1.1, Canvas settings and Canvas's calculated extension all
     # compiled before the interrupt arrived
     assert len(compiled) == 6
+
+
+def test_an_interrupt_that_another_thread_receives_is_held_too() -> None:
+    # A signal sent to the process goes to any thread that does not block it: with a watcher's
+    # or a server's thread running, Ctrl-C during a held block must still wait for its end.
+    from qti_builder.interrupts import stop_signals_held
+
+    done = []
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)  # a thread that blocks no signal
+    other.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with stop_signals_held():
+                signal.pthread_kill(other.ident, signal.SIGINT)  # delivered to the other thread
+                time.sleep(0.3)  # the other thread takes the signal; Python runs handlers in this one
+                done.append("the block ran to its end")
+    finally:
+        stop.set()
+        other.join()
+    assert done == ["the block ran to its end"]
