@@ -96,7 +96,7 @@ ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write
 Ignore = Annotated[Optional[list[str]], typer.Option("--ignore", metavar="<codes>",
                                                      help="Accept these warnings and losses (QB601,QB165): not printed, not failing --strict.")]
 QtiVariants = Annotated[Optional[int], typer.Option(
-    "--qti-variants", metavar="N", min=0, max=MAX_SETS,
+    "--qti-variants", metavar="<n>", min=0, max=MAX_SETS,
     help="QTI 2.1: write each calculated question as N fixed items (its first N sets) in a section that draws one, "
          "for players that run no item templates; 0: item templates. Overrides the quiz setting qti_variants.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
