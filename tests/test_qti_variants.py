@@ -23,6 +23,7 @@ from conftest import NS, ROOT, write, zip_members
 from lxml import etree
 from qti_engine import score_item
 from test_calculated import EXPECTED, SOURCE, qti_items, qti_sets
+from test_qti21_writer import official_schemas
 from typer.testing import CliRunner
 
 from qti_builder import pipeline
@@ -119,6 +120,16 @@ def test_each_calculated_question_is_a_section_drawing_one_of_its_fixed_items(va
     manifest = etree.fromstring(files["imsmanifest.xml"])
     hrefs = {r.get("href") for r in manifest.iterfind(".//cp:resource[@type='imsqti_item_xmlv2p1']", NS)}
     assert hrefs == {n for n in files if n.startswith("items/")}
+
+
+def test_every_document_is_valid_against_the_official_schemas(variant_build: Path, tmp_path: Path) -> None:
+    # Again with xmlschema, which also resolves IDREFs; the drawn pool's test nests two levels.
+    build(BuildOptions(sources=[write(tmp_path, "drawn.md", DRAWN)], out_dir=tmp_path, formats=["qti21"]))
+    qti, manifest = official_schemas()
+    for files in (package(variant_build), package(tmp_path, "drawn")):
+        for path, data in files.items():
+            errors = list((manifest if path == "imsmanifest.xml" else qti).iter_errors(etree.fromstring(data)))
+            assert errors == [], f"{path}: {errors[0]}"
 
 
 def test_variants_are_the_first_sets_of_the_item_template(template_build: Path, variant_build: Path) -> None:
