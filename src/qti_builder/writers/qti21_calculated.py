@@ -105,7 +105,8 @@ def fixed_variants(quiz: Quiz, question: Question) -> list[NumericalQuestion | S
             variant = NumericalQuestion(**common, answers=[answer], unit=shown.unit)
         else:
             variant = SingleChoiceQuestion(**common, choices=shown.choices, shuffle=shown.shuffle, numbering=shown.numbering)
-        fixed.append(variant.model_copy(update={"id": variant_id(question, n + 1)}))  # may pass 64 characters
+        # Named after validation: "<id>.vN" may be longer than the 64 characters of a source's ids.
+        fixed.append(variant.model_copy(update={"id": variant_id(question, n + 1)}))
     return fixed
 
 
