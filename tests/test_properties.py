@@ -159,8 +159,11 @@ def quizzes(draw: st.DrawFn) -> Quiz:
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(quizzes())
-def test_every_valid_model_builds_valid_and_deterministic(quiz: Quiz) -> None:
+@given(quizzes(), st.integers(0, 3))
+def test_every_valid_model_builds_valid_and_deterministic(quiz: Quiz, qti_variants: int) -> None:
+    # qti_variants: calculated questions as fixed QTI items too (an output setting: not in
+    # QUIZ_SETTINGS, which the import properties expect back)
+    quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": qti_variants or None})})
     sink = DiagnosticSink()
     check_content(quiz, SourceMap("generated.yaml"), Path("."), sink)
     if sink.errors:  # refused with a located reason before any writing: fine, that is the contract

@@ -367,6 +367,12 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB305", "An overriding quiz template (moodle/quiz.xml.j2, canvas/assessment.xml.j2) does not write the line <!-- question: N --> once per question.",
        "the quiz", "keep the loop over the questions of the built-in template, with its <!-- question: N --> line",
        "an override of moodle/quiz.xml.j2 without the loop", "the override with the loop", syntax="text"),
+    _e("QB306", "With the setting qti_variants, a calculated question's fixed variant would be named like another question or section of the quiz (question 'speed' and its variants 'speed.v1', 'speed.v2', ...).",
+       "the calculated question", "give the other question or section another id, or leave out the setting qti_variants (--qti-variants 0)",
+       "---\ntitle: T\nsettings:\n  qti_variants: 2\n---\n" + _CALC + "d = 20..200 step 5\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n\n"
+       "2. A faster car? {#speed.v2}\n\nA) yes\nB) no\n\nAnswer: A\n",
+       "---\ntitle: T\nsettings:\n  qti_variants: 2\n---\n" + _CALC + "d = 20..200 step 5\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n\n"
+       "2. A faster car? {#faster}\n\nA) yes\nB) no\n\nAnswer: A\n"),
     _e("QB321", "Moodle cannot store a score: it is not one of Moodle's grade options.", "the question",
        "give scores from Moodle's grade options, or leave Moodle out with --format qti21",
        FRONT + "1. Which are immutable? {#imm}\n\nA) tuple {score=35}\nB) str {score=65}\nC) list\n\nAnswer: A, B\n",
