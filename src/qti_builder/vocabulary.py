@@ -247,24 +247,48 @@ MARK_FALSE = tuple(f.lower() for _, f in MARK_PAIRS)
 
 #: Option markers, by numbering style (CSS counter-style names): the marks in order. An option's
 #: place in its style's sequence is what an answer names (``③`` is the third option).
-OPTION_STYLES: dict[str, str] = {
+OPTION_STYLES: dict[str, str | tuple[str, ...]] = {
     "upper-alpha": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "lower-alpha": "abcdefghijklmnopqrstuvwxyz",
+    "lower-roman": ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x",
+                    "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"),
     "circled-decimal": "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳",
     "parenthesized-decimal": "",  # (1) (2) ...: digits
     "decimal": "",  # 1) 2) ...: digits, under a question numbered '1.'
     "hangul": "가나다라마바사아자차카타파하",
     "hangul-consonant": "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ",
     "katakana": "アイウエオカキクケコサシスセソタチツテト",
+    # The order of the iroha poem, as older Japanese papers number options: イ ロ ハ ニ.
+    "iroha": "イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセス",
 }
 #: How each style is written, for messages: the first marker.
 OPTION_STYLE_EXAMPLES: dict[str, str] = {
-    "upper-alpha": "A)", "lower-alpha": "a)", "circled-decimal": "①", "parenthesized-decimal": "(1)",
-    "decimal": "1)", "hangul": "가)", "hangul-consonant": "ㄱ.", "katakana": "ア)",
+    "upper-alpha": "A)", "lower-alpha": "a)", "lower-roman": "i)", "circled-decimal": "①", "parenthesized-decimal": "(1)",
+    "decimal": "1)", "hangul": "가)", "hangul-consonant": "ㄱ.", "katakana": "ア)", "iroha": "イ)",
 }
+#: Each style as authors write it, for docs/source-format.md's table (:func:`option_table`): the
+#: markers, and how an answer names the second option (or several).
+OPTION_STYLE_FORMS: dict[str, tuple[str, str]] = {
+    "upper-alpha": ("`A)` `B)`, `A.` `B.`, `(A)` `(B)`, `A、`, `- A)`, full-width `Ａ）`, `（Ａ）`, `Ａ．`", "`B`, `B)`, `(B)`, `A, C`"),
+    "lower-alpha": ("`a)` `b)`, `(a)`", "`b`, `a, c`"),
+    "lower-roman": ("`i)` `ii)` `iii)`, `(i)`, `i.` (`i` first: a list of letters does not start at i)", "`ii`, `(ii)`, `i, iii`"),
+    "circled-decimal": ("`①` `②` … `⑳`, one per line or several on one line (`① 서울 ② 부산 ③ 대구`)",
+                        "`②`, `②, ④`, `②④`, `2`, `2번`"),
+    "parenthesized-decimal": ("`(1)` `(2)`", "`(2)`, `2`"),
+    "decimal": ("`1)` `2)` under a question numbered `1.`", "`2`"),
+    "hangul": ("`가)` `나)`, `가.` `나.`", "`나`, `나)`"),
+    "hangul-consonant": ("`ㄱ.` `ㄴ.`, `ㄱ)`", "`ㄴ`, `ㄱ, ㄷ`"),
+    "katakana": ("`ア)` `イ)`, `(ア)`, `ア．`, `ア、`", "`イ`"),
+    "iroha": ("`イ)` `ロ)` `ハ)`, `(イ)` (`イ` first)", "`ロ`"),
+}
+#: Styles whose markers are also another style's (``i`` a letter, ``イ`` the second katakana): a
+#: question's first option in the first of these, or any option of a question in this style, is
+#: read in this style (:func:`readers.markdown.syntax.in_style`).
+SHARED_MARKERS = {"lower-roman": "lower-alpha", "iroha": "katakana"}
 #: Styles an exam also uses for statements listed in the question text (``<보기>`` boxes): when
 #: options in another style follow them, they were the question's statements, not its options.
-STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "lower-alpha", "parenthesized-decimal", "decimal")
+STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "iroha", "lower-alpha", "lower-roman", "parenthesized-decimal",
+                    "decimal")
 #: Roman numerals that number statements in a question (``I. ... II. ... III. ...``, then options
 #: ``A) I only``): the statements stay in the question's text.
 ROMAN_STATEMENTS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
@@ -277,7 +301,9 @@ NUMBER_DINGBATS = ("❶❷❸❹❺❻❼❽❾❿", "➀➁➂➃➄➅➆➇�
 DINGBAT_CIRCLED = {ch: OPTION_STYLES["circled-decimal"][i] for run in NUMBER_DINGBATS for i, ch in enumerate(run)}
 
 #: Full-width letters and digits, as pasted from CJK word processors -> their ASCII forms.
-FULL_WIDTH = {chr(0xFF21 + i): chr(0x41 + i) for i in range(26)} | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+FULL_WIDTH = ({chr(0xFF21 + i): chr(0x41 + i) for i in range(26)} | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+              | {chr(0xFF10 + i): chr(0x30 + i) for i in range(10)})
+FULL_WIDTH_DIGITS = "".join(chr(0xFF10 + i) for i in range(10))
 
 #: Characters that separate several answers on one line.
 ANSWER_SEPARATORS = ",，、/／;；"
@@ -304,6 +330,16 @@ MATCH_DOTS = "･・·•∙⋅"
 
 
 # -- the tables in docs/source-format.md ---------------------------------------------------------------
+
+
+def option_table() -> str:
+    """docs/source-format.md's table of option markers, made from these tables."""
+    rows = ["| Markers | Numbering | Answer names them as |", "|---|---|---|"]
+    for style, (markers, answers) in OPTION_STYLE_FORMS.items():
+        marks = OPTION_STYLES[style] or ("1", "2", "3")
+        shown = [f"({m})" for m in marks[:3]] if style == "parenthesized-decimal" else list(marks[:3])
+        rows.append(f"| {markers} | {', '.join(shown)} | {answers} |")
+    return "\n".join(rows)
 
 
 def markdown_tables() -> str:

@@ -480,18 +480,14 @@ class QuestionBuilder:
         return picked if letters else picked
 
     def _option(self, q: Question, ref: tuple[str, int]) -> Option | None:
-        family, ordinal = ref
-        for option in q.options:
-            if S.STYLE_FAMILY.get(option.style) == family and option.ordinal == ordinal:
-                return option
-        return None
+        return next((option for option in q.options if S.names_option(ref, option.style, option.ordinal)), None)
 
     def _options_named(self, q: Question, refs: list[tuple[str, int]]) -> list[Option]:
         return [o for o in (self._option(q, r) for r in refs) if o is not None]
 
     def _no_such_option(self, q: Question, answer: Label, ref: tuple[str, int]) -> None:
         family, ordinal = ref
-        style = {"letter": "upper-alpha", "number": "circled-decimal"}.get(family, family)
+        style = {"letter": "upper-alpha", "number": "circled-decimal", "roman": "lower-roman"}.get(family, family)
         named = S.option_label(style, ordinal) if family != "number" else str(ordinal)
         names = ", ".join(o.name for o in q.options)
         same = next((o for o in q.options if o.ordinal == ordinal), None)
