@@ -51,6 +51,13 @@ class Language:
     section_kinds: dict[str, str] = field(default_factory=dict)
     #: Words before a range of question numbers that share a passage (``Questions 3-4``).
     passage_words: tuple[str, ...] = ()
+    #: Titles of an answer key at the end of an exam or a quiz page (``정답 및 해설``, ``Answer key``):
+    #: read by the quiz-page importer (a source gives each question its own answer).
+    key_titles: tuple[str, ...] = ()
+    #: Labels quiz pages and answer sheets use besides ``labels`` (``Solution:``, ``Rationale:``):
+    #: read by the quiz-page importer only, since in a source such a word at a line's start is as
+    #: likely the author's own text.
+    page_labels: dict[str, str] = field(default_factory=dict)
 
 
 ANSWER, EXPLANATION, GRADING = "answer", "explanation", "grading"
@@ -69,12 +76,15 @@ LANGUAGES: dict[str, Language] = {
         model_answer_labels=("model answer", "sample answer"),
         true_words=("true", "yes"), false_words=("false", "no"),
         or_words=("or",), and_words=("and", "&"),
-        question_words=("question", "q"),
+        question_words=("question", "q", "problem"),
         points_units=("points", "point", "pts", "pt", "marks", "mark"),
         each_before=("each",), each_after=("each",),
         section_kinds={"multiple choice": "single_choice", "short answer": "short_answer", "essay": "essay",
                        "true or false": "true_false", "true/false": "true_false"},
         passage_words=("questions",),
+        key_titles=("answers", "answer key", "answer sheet", "key", "solutions", "answers and explanations"),
+        page_labels={"solution": EXPLANATION, "rationale": EXPLANATION, "feedback": EXPLANATION, "correct": ANSWER,
+                     "key": ANSWER},
     ),
     "ko": Language(
         name="Korean",
@@ -93,6 +103,8 @@ LANGUAGES: dict[str, Language] = {
         each_before=("각",), each_after=("씩",),
         section_kinds={"객관식": "single_choice", "선택형": "single_choice", "단답형": "short_answer",
                        "서술형": "essay", "논술형": "essay", "서답형": "essay", "ox": "true_false", "진위형": "true_false"},
+        key_titles=("정답", "정답표", "정답 및 해설", "정답과 해설", "정답 및 풀이", "해답", "빠른 정답", "답안"),
+        page_labels={"해답": ANSWER, "피드백": EXPLANATION},
     ),
     "ja": Language(
         name="Japanese",
@@ -105,6 +117,8 @@ LANGUAGES: dict[str, Language] = {
         points_units=("点",), points_prefixes=("配点",),
         each_before=("各",),
         section_kinds={"選択問題": "single_choice", "記述問題": "essay", "記述式": "essay", "正誤問題": "true_false"},
+        key_titles=("正解", "解答", "正解と解説", "解答と解説", "解答・解説", "解答例"),
+        page_labels={"フィードバック": EXPLANATION},
     ),
     "zh": Language(
         name="Chinese",
@@ -119,6 +133,8 @@ LANGUAGES: dict[str, Language] = {
         each_before=("每题", "每題", "各"),
         section_kinds={"选择题": "single_choice", "選擇題": "single_choice", "判断题": "true_false",
                        "判斷題": "true_false", "简答题": "essay", "簡答題": "essay", "填空题": "fill_in_blank"},
+        key_titles=("答案", "参考答案", "參考答案", "答案与解析", "答案與解析"),
+        page_labels={"反馈": EXPLANATION},
     ),
     "de": Language(
         name="German",
@@ -133,6 +149,8 @@ LANGUAGES: dict[str, Language] = {
         each_before=("je",), each_after=("je frage", "pro frage", "je"),
         section_kinds={"multiple choice": "single_choice", "kurzantwort": "short_answer", "freitext": "essay"},
         passage_words=("fragen", "aufgaben"),
+        key_titles=("lösungen", "lösung", "antworten"),
+        page_labels={"rückmeldung": EXPLANATION},
     ),
     "fr": Language(
         name="French",
@@ -148,6 +166,8 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"qcm": "single_choice", "questions à choix multiples": "single_choice",
                        "réponse courte": "short_answer", "vrai ou faux": "true_false"},
         passage_words=("questions",),
+        key_titles=("corrigé", "réponses", "solutions"),
+        page_labels={"rétroaction": EXPLANATION},
     ),
     "es": Language(
         name="Spanish",
@@ -162,6 +182,8 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"opción múltiple": "single_choice", "respuesta corta": "short_answer", "desarrollo": "essay",
                        "verdadero o falso": "true_false"},
         passage_words=("preguntas",),
+        key_titles=("respuestas", "soluciones", "clave de respuestas"),
+        page_labels={"retroalimentación": EXPLANATION},
     ),
     "pt": Language(
         name="Portuguese",
@@ -177,6 +199,7 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"múltipla escolha": "single_choice", "resposta curta": "short_answer", "dissertativa": "essay",
                        "verdadeiro ou falso": "true_false"},
         passage_words=("questões",),
+        key_titles=("gabarito", "respostas", "soluções"),
     ),
     "it": Language(
         name="Italian",
@@ -190,6 +213,7 @@ LANGUAGES: dict[str, Language] = {
         each_after=("ciascuna", "ciascuno", "cadauna"),
         section_kinds={"scelta multipla": "single_choice", "risposta breve": "short_answer", "vero o falso": "true_false"},
         passage_words=("domande",),
+        key_titles=("risposte", "soluzioni"),
     ),
 }
 
@@ -217,6 +241,16 @@ def all_labels() -> dict[str, str]:
     for lang in LANGUAGES.values():
         for name, role in lang.labels.items():
             found.setdefault(name, role)
+    return found
+
+
+def page_labels() -> dict[str, str]:
+    """Every label a quiz page may use -> role: every language's labels and page labels, feedback
+    read as the explanation (a page has no options with feedback of their own)."""
+    found = {name: EXPLANATION if role == "feedback" else role for name, role in all_labels().items()}
+    for lang in LANGUAGES.values():
+        for name, role in lang.page_labels.items():
+            found[name] = role
     return found
 
 
