@@ -70,7 +70,8 @@ class SourceText:
 
 def write_source(quiz: Quiz) -> SourceText:
     """The quiz as Markdown when Markdown reads back into the same model, else as YAML when that
-    does; else the YAML with :attr:`SourceText.refused` saying why it must not be written. Each
+    does; else the YAML (or the Markdown, when it is past the size limit already) with
+    :attr:`SourceText.refused` saying why it must not be written. Each
     form is read back once, whole, by the build's own entry (:func:`qti_builder.readers.read_quiz`,
     size limit included), however large the quiz."""
     quiz = _escape_labels(quiz)
@@ -81,6 +82,10 @@ def write_source(quiz: Quiz) -> SourceText:
         reason = str(exc)
     else:
         back, problems = _read_back(markdown, ".md")
+        if back is None and problems and problems[0].code == "QB100":
+            # Past the size limit: the YAML form, which spells out every field, is larger still, and
+            # is not built (for a large bank, seconds spent on a form the reader refuses as well).
+            return SourceText(markdown, ".md", None, (problems[0],))
         if back is None:
             reason = "the Markdown form does not read back" + (f" ({problems[0].message})" if problems else "")
         else:
