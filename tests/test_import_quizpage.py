@@ -480,8 +480,9 @@ def test_any_page_imports_into_a_source_that_reads_back(lines: list[str], name: 
         sink = DiagnosticSink()
         quizzes = import_path(path, name, sink)
     if not quizzes:
-        # Nothing to import, said so (after the errors of questions whose answers cannot be read).
-        assert [d.code for d in sink.errors if d.code not in ("QB705", "QB706")] == ["QB704"]
+        # Nothing to import, said so, or the errors of the questions whose answers cannot be read.
+        codes = [d.code for d in sink.errors]
+        assert codes == ["QB704"] or (codes and set(codes) <= {"QB705", "QB706"})
         return
     quiz = quizzes[0].quiz
     assert_nothing_revealed(quiz)

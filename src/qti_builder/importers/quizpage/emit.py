@@ -97,6 +97,10 @@ class Emitter:
         """The question into the builder as the model's data, or skipped with the reason. A
         section's points per question and the type its title names apply where the question
         says nothing of its own."""
+        if q.ready is not None:
+            self.texts.append(q.ready["stem"])
+            self.builder.add(q.section, q.ready, self.span(q.line, q.column), q.ready["stem"], end_line=q.end, kind=q.kind)
+            return
         self.guard(q)
         model = q.label_names.get("answer", "").lower() in self.dialect.model_answer_labels
         if q.options and not _lettered(q.style) and model and not q.marked:
@@ -134,7 +138,7 @@ class Emitter:
         elif grading:
             self.builder.warn(LOST, f"question '{label}': its marking scheme ('{q.label_names['grading']}:') is lost: only essays go to "
                                     "graders", self.answer_span(q, "grading"), hint="move it into the explanation to show it to students")
-        self.builder.add(q.section, data, span, stem, end_line=max(q.end, q.line), kind=kind)
+        self.builder.add(q.section, data, span, data["stem"], end_line=max(q.end, q.line), kind=kind)
 
     def answer_span(self, q: Question, role: str = "answer") -> SourceSpan:
         """Where a question's answer (or another labelled part) is: the key's entry, or the value after its label."""

@@ -33,6 +33,8 @@ class Entry:
     column: int = 1
     #: Its explanation's lines (on its line after the answer, under it, or in the key's explanations).
     explanation: list[str] = field(default_factory=list)
+    #: The label its answer has in the key (``9. 예시 답안: …``): a model answer's.
+    label: str = ""
 
 
 @dataclass
@@ -56,7 +58,11 @@ class AnswerKey:
         self.line = self.line or line
 
     def add(self, number: int, answer: str, line: int, explanation: str = "", column: int = 1) -> None:
-        self.entries.append(Entry(number, answer, line, column, [explanation] if explanation else []))
+        labelled = read_label(answer)
+        name = ""
+        if labelled is not None and labelled.role == "answer" and labelled.value:
+            answer, name = labelled.value, labelled.name  # "9. 예시 답안: …": a model answer
+        self.entries.append(Entry(number, answer, line, column, [explanation] if explanation else [], name))
         self.current = self.entries[-1].explanation
 
     def read_line(self, line: str, number: int, column: int = 1) -> None:
@@ -140,6 +146,8 @@ class AnswerKey:
                 answer = "true" if S.bare(answer) in S.TRUE_WORDS else "false"  # a key's T and F
             q.labels["answer"], q.label_lines["answer"], q.keyed = [answer], entry.line, (entry.line, entry.column)
             q.answer_starts = [(entry.line, 0)]
+            if entry.label:
+                q.label_names["answer"] = entry.label
             explanation = entry.explanation + self.explanations.get(number, [])
             if explanation and "explanation" not in q.labels:
                 q.labels["explanation"] = explanation

@@ -13,13 +13,13 @@ from typing import Any
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import syntax as S
-from ..base import INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
+from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
 from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
-                     SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
+                     SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
                      next_is_option, plain_marker, question_line, read_label, short, unglue)
 
 Data = dict[str, Any]
@@ -35,6 +35,11 @@ class Passage:
     first: int | None = None
     last: int | None = None
     seen: set[int] = field(default_factory=set)
+
+
+def _names_a_section(line: str) -> bool:
+    """Does a line name a kind of questions or their points (``Short answer``, ``(2 points each)``)?"""
+    return S.dialect("en").section_kind(line) is not None or S.points_in(line, S.EACH_POINTS) is not None
 
 
 class Page:
@@ -118,6 +123,11 @@ class Page:
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
                                   B.front_matter_language(text) or guess_language(self.emitter.texts + [title]),
                                   self.emitter.text(description) or None)
+        sink = self.builder.sink
+        mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
+        if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY) for d in mine):
+            # Its questions were refused, each for the reason given: not "nothing to import" as well.
+            sink.items[:] = [d for d in sink.items if not (d.code == NO_QUESTIONS and d in mine)]
         return [self.builder.imported(quiz)] if quiz else []
 
     def span(self, line: int, column: int = 1) -> SourceSpan:
@@ -190,7 +200,26 @@ class Page:
             self._start_key(number)
             self.key.read_line(label.value, number, self.column(number, label.value))
             return
+        if self.reveal is None and self._untitled_key(line):
+            self._start_key(number)
+            self.key.read_line(line, number, self.column(number, line))
+            return
         self._line(line, number, rest)
+
+    def _untitled_key(self, line: str) -> bool:
+        """An answer key without a title after the questions: ``1.② 2.① 3.④``, or ``1. ②`` (a
+        question whose text would be only an option's marker or O/X is none), numbered again from
+        a question already read. Never read as questions."""
+        entries = key_entries(line)
+        read = self.questions + ([self.question] if self.question is not None else [])
+        numbers = [q.number for q in read if q.number is not None]
+        if not entries or not numbers or entries[0][0] > max(numbers):
+            return False
+        if len(entries) > 1:
+            return True
+        answer = entries[0][1]
+        refs = S.option_refs(answer)
+        return (refs is not None and not answer.strip().isdecimal()) or S.every_truth(answer) is not None
 
     def _heading(self, heading: B.Heading) -> None:
         if self.reveal is not None:
@@ -280,7 +309,9 @@ class Page:
         if q is None and self.section is None and not self._is_heading(line, rest):
             self.description.append(line)
             return
-        if (q is None or q.answered) and self._is_heading(line, rest):
+        if (q is None or q.answered or _names_a_section(line)) and self._is_heading(line, rest):
+            # After a question too when it says what a section holds ("Part II. True or false (1 point
+            # each)"): an exam keyed at its end has no answers between its questions.
             self._finish()
             self._section(line)
             return
@@ -641,10 +672,11 @@ class Page:
         if parsed.blanks:
             blanks = iter(range(1, len(parsed.blanks) + 1))
             stem = re.sub(r"\[\[([^\]]+)\]\]", lambda m: f"[[b{next(blanks)}]]", parsed.question)
-            data: Data = {"type": "fill_in_blank", "stem": stem, "feedback": {"general": parsed.content} if parsed.content else {},
-                          "blanks": [{"id": f"b{n}", "kind": "text", "answers": [answer]} for n, answer in enumerate(parsed.blanks, 1)]}
-            self.emitter.texts.append(stem)
-            self.builder.add(self.section, data, where, short(parsed.question), end_line=event.lines[-1][0], kind="mkdocs-quiz")
+            q = self._start(event.line, parsed.question)
+            q.kind, q.end = "mkdocs-quiz", event.lines[-1][0]
+            q.ready = {"type": "fill_in_blank", "stem": stem, "feedback": {"general": parsed.content} if parsed.content else {},
+                       "blanks": [{"id": f"b{n}", "kind": "text", "answers": [answer]} for n, answer in enumerate(parsed.blanks, 1)]}
+            self._finish()
             return
         q = self._start(event.line, parsed.question)
         q.converted, q.kind, q.style = True, "mkdocs-quiz", "upper-alpha"

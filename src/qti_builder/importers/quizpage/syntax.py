@@ -128,10 +128,11 @@ KEY_TITLE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t 
 _KEY_WORDS = "|".join(re.escape(w) for w in V.words("question_words"))
 _KEY_SUFFIXES = "|".join(re.escape(w) for w in V.words("number_suffixes"))
 #: ``1. B``, ``1) B``, ``1-B``, ``1.②``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``, ``問1 イ``.
-KEY_ENTRY = re.compile(rf"^(?:[-*+]\s+)?[*_]{{0,2}}(?:(?:{_KEY_WORDS})\s*)?(\d{{1,5}})\s*(?:(?:{_KEY_SUFFIXES})\s*[.):：]?|[.):：\-–—．）、]|(?=[①-⑳]))"
+KEY_ENTRY = re.compile(rf"^(?:[-*+]\s+)?[*_]{{0,2}}(?P<word>(?:{_KEY_WORDS})\s*)?(\d{{1,5}})\s*"
+                       rf"(?:(?:{_KEY_SUFFIXES})\s*[.):：]?|[.):：\-–—．）、]|(?(word)\s|(?=[①-⑳])))"
                        r"[*_]{0,2}\s*(.+)$", re.I)
 #: Where an entry of several on one line starts: ``1.② 2.① 3.④``, ``1-② 2-①``, ``1) B, 2) C``.
-_NEXT_ENTRY = re.compile(rf"(?:\s*[,;，、]\s*|\s+)(?=(?:(?:{_KEY_WORDS})\s*)?\d{{1,5}}\s*(?:(?:{_KEY_SUFFIXES})|[.):：\-–—．）]))", re.I)
+_NEXT_ENTRY = re.compile(rf"(?:\s*[,;，、]\s*|\s+)(?=(?:{_KEY_WORDS})\s*\d{{1,5}}\b|\d{{1,5}}\s*(?:(?:{_KEY_SUFFIXES})|[.):：\-–—．）]))", re.I)
 #: ``1. ② 해설: …``: an explanation after an entry's answer, on its line.
 _ENTRY_EXPLANATION = re.compile(r"\s+[\[【(]?(" + "|".join(re.escape(n) for n, r in sorted(LABELS.items(), key=lambda i: -len(i[0]))
                                                          if r == "explanation") + r")[\]】)]?\s*[:：]\s*(.*)$", re.I)
@@ -148,11 +149,11 @@ def key_entry(line: str) -> tuple[int, str, str] | None:
     found = KEY_ENTRY.match(line.strip())
     if not found:
         return None
-    answer, explanation = found.group(2).strip(), ""
+    answer, explanation = found.group(3).strip(), ""
     said = _ENTRY_EXPLANATION.search(answer)
     if said:
         answer, explanation = answer[: said.start()].strip(), said.group(2).strip()
-    return (int(found.group(1)), answer, explanation) if answer else None
+    return (int(found.group(2)), answer, explanation) if answer else None
 
 
 def key_entries(line: str) -> list[tuple[int, str, str]]:
@@ -224,6 +225,8 @@ class Question:
     keyed: tuple[int, int] | None = None
     #: Where its text starts in its line.
     column: int = 1
+    #: The model's data of a question read whole where it stands (mkdocs-quiz's blanks), emitted as it is.
+    ready: Data | None = None
     #: Feedback of its own on an option, by letter (mkdocs-quiz's ``> …`` under an answer).
     choice_feedback: dict[str, str] = field(default_factory=dict)
 
@@ -509,8 +512,9 @@ def answer_letters(answer: str, options: list[Option], style: str | None = None)
         letter = next((letter for letter, _, ordinal in options if S.names_option(ref, style, ordinal)), None)
         if letter is None:
             family, number = ref
-            unknown.append(S.option_label({"letter": "upper-alpha", "roman": "lower-roman", "number": "decimal"}.get(family, family),
-                                          number))
+            named = style if S.STYLE_FAMILY.get(style or "upper-alpha") == family else \
+                {"letter": "upper-alpha", "roman": "lower-roman", "number": "decimal"}.get(family, family)
+            unknown.append(S.option_label(named, number))
         elif letter not in letters:
             letters.append(letter)
     return letters, unknown

@@ -170,6 +170,8 @@ class _Paragraph:
 
 
 QUESTION_MARKS = ("?", "？")
+#: Two spaces (a kept line break) before a question line's attributes.
+_KEPT_BREAK = re.compile(r"\S {2,}\{[^{}]*\}\s*$")
 #: ``1.What ...``: a question number without the space after it.
 _GLUED_NUMBER = re.compile(rf"^({S.QUESTION_NUMBER})[.)](?=[^\s\d.])")
 #: Other ways of numbering a question: ``(1) ...``, ``Q1. ...``, ``Question 1: ...``, ``1 . ...``, ``1: ...``.
@@ -279,6 +281,8 @@ class Scanner:
         start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
         if start_q:
             stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
+            if attrs and _KEPT_BREAK.search(start_q.text):
+                stem += "  "  # "What?  {#id}": the line break kept on purpose stays, before the next line of text
             self.form = self.form or start_q.form
             self._open_question(lineno, start_q.number, Block(lineno, start_q.text_offset + 1, [stem]), attrs)
             return index + 1

@@ -618,8 +618,9 @@ def note_line(line: str) -> bool:
     return line.startswith(V.NOTE_MARK)
 
 
-#: ``<보기>``, ``〈보기〉``, ``[보기]``, ``< 보 기 >``: the title of a box of statements.
-BOX = re.compile(rf"^[{_OPEN}(（]\s*(?:{_alternatives(V.BOX_TITLES)})\s*[{_CLOSE})）]\s*$")
+#: ``<보기>``, ``〈보기〉``, ``[보기]``, ``< 보 기 >``: the title of a box of statements (also written
+#: ``\<보기\>``, as an importer escapes text that is not HTML).
+BOX = re.compile(rf"^\\?[{_OPEN}(（]\s*(?:{_alternatives(V.BOX_TITLES)})\s*\\?[{_CLOSE})）]\s*$")
 
 
 def starts_something(line: str) -> bool:
