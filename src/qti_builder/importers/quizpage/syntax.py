@@ -512,9 +512,9 @@ def answer_letters(answer: str, options: list[Option], style: str | None = None)
         letter = next((letter for letter, _, ordinal in options if S.names_option(ref, style, ordinal)), None)
         if letter is None:
             family, number = ref
-            named = style if S.STYLE_FAMILY.get(style or "upper-alpha") == family else \
+            written = style if S.STYLE_FAMILY.get(style or "upper-alpha") == family else \
                 {"letter": "upper-alpha", "roman": "lower-roman", "number": "decimal"}.get(family, family)
-            unknown.append(S.option_label(named, number))
+            unknown.append(S.option_label(written, number))
         elif letter not in letters:
             letters.append(letter)
     return letters, unknown
