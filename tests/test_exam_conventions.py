@@ -148,13 +148,6 @@ def test_an_answer_names_several_options_by_their_markers(tmp_path: Path) -> Non
         assert q.type == "multiple_response" and [c.id for c in q.choices if c.correct] == ["B", "D"], answer
 
 
-def test_an_answer_names_several_options_with_a_word_between(tmp_path: Path) -> None:
-    (q,) = questions(tmp_path, FM + "1. Which two?\nA) a\nB) b\nC) c\nAnswer: A and C\n")
-    assert q.type == "multiple_response" and [c.id for c in q.choices if c.correct] == ["A", "C"]
-    (q,) = questions(tmp_path, KO + "1. 모두 고르면?\n가) a\n나) b\n다) c\n정답: 가 및 다\n")
-    assert [c.id for c in q.choices if c.correct] == ["A", "C"]
-
-
 def test_an_option_named_twice_is_an_error(tmp_path: Path) -> None:
     code, found = errors(tmp_path, FM + "1. Which?\n\nA) x\nB) y\n\nAnswer: A, B, B\n")
     assert code == 1 and [f[:4] for f in found] == [(9, 9, "error", "QB182")]

@@ -454,7 +454,7 @@ def plain(text: str) -> str:
 #: An option as the answer is told from: its letter (the choice id), its text, its place in its style's order.
 Option = tuple[str, str, int]
 #: Words between option markers of an answer naming several: ``A and C``, ``A & C``, ``가 및 다``.
-_AND_WORDS = V.words("and_words")
+_AND = re.compile(r"\s*&\s*|\s+(?:" + "|".join(re.escape(w) for w in V.words("and_words") if w != "&") + r")\s+", re.I)
 #: Words before the marker in a sentence that gives it: "The correct answer is (B)", "정답은 ③", "正解は イ".
 ANSWER_IS = re.compile(r"^(?:the\s+)?(?:correct\s+|right\s+)?answer\s+is\s*:?\s*|^정답은\s*|^正解は\s*", re.I)
 _CIRCLED = S._order("circled-decimal")
@@ -476,7 +476,8 @@ def _answer_line(answer: str, style: str | None) -> str:
 def _named(first: str) -> tuple[list[tuple[str, int]], str] | None:
     """The options a line names and what it says after them: ``A, C`` (nothing after), ``B) its
     text`` or ``② 입니다`` (one, and the rest)."""
-    refs = S.option_refs(re.sub(r"\s*&\s*", ", ", first), _AND_WORDS)
+    # "A and C", "A & C", "가 및 다": a page's answer names several so (a source writes "A, C").
+    refs = S.option_refs(_AND.sub(", ", first))
     if refs:
         return refs, ""
     marks = S.option_marks(first)

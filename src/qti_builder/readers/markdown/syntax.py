@@ -475,8 +475,7 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     # Circled numbers need no separator: ``②④``.
     spaced = CIRCLED.sub(lambda m: f" {m.group(0)} ", value)
     words = "|".join(re.escape(w) for w in and_words if not (len(w) == 1 and w.isascii()))
-    # The words first: at " and " the spaces alone would split off "and".
-    pattern = (rf"\s+(?:{words})\s+|" if words else "") + rf"[{re.escape(V.ANSWER_SEPARATORS)}\s]+"
+    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
     parts = [p for p in re.split(pattern, spaced) if p]
     refs: list[tuple[str, int]] = []
     for part in parts:
