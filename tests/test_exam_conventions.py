@@ -621,24 +621,18 @@ def test_the_reader_builds_its_labels_from_the_tables() -> None:
     assert S.dialect("ja").labels["正解"] == "answer" and "正解" not in S.dialect("en").labels
 
 
-def test_the_docs_show_the_tables() -> None:
+@pytest.mark.parametrize("block, table", [("vocabulary", "markdown_tables"), ("option styles", "option_table")])
+def test_the_docs_show_the_tables(block: str, table: str) -> None:
     from conftest import ROOT
 
     text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
-    start, end = "<!-- vocabulary: start -->\n", "<!-- vocabulary: end -->"
-    assert text[text.index(start) + len(start): text.index(end)].strip() == V.markdown_tables(), (
-        "docs/source-format.md's tables of labels and words differ from src/qti_builder/vocabulary.py; paste the output of "
-        "python -c 'from qti_builder.vocabulary import markdown_tables; print(markdown_tables())' between the markers")
+    start, end = f"<!-- {block}: start -->\n", f"<!-- {block}: end -->"
+    assert text[text.index(start) + len(start): text.index(end)].strip() == getattr(V, table)(), (
+        f"docs/source-format.md's {block} table differs from src/qti_builder/vocabulary.py; paste the output of "
+        f"python -c 'from qti_builder.vocabulary import {table}; print({table}())' between the markers")
 
 
-def test_the_docs_show_the_option_styles() -> None:
-    from conftest import ROOT
-
-    text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
-    start, end = "<!-- option styles: start -->\n", "<!-- option styles: end -->"
-    assert text[text.index(start) + len(start): text.index(end)].strip() == V.option_table(), (
-        "docs/source-format.md's table of option markers differs from src/qti_builder/vocabulary.py; paste the output of "
-        "python -c 'from qti_builder.vocabulary import option_table; print(option_table())' between the markers")
+def test_every_option_style_has_its_forms_and_family() -> None:
     assert set(V.OPTION_STYLE_FORMS) == set(V.OPTION_STYLES) == set(S.STYLE_FAMILY)
 
 
