@@ -392,3 +392,38 @@ def builds_as_written(item: object, folder: Path) -> None:
     from test_import_formats import builds
 
     builds(item.quiz, item.media, folder)  # type: ignore[attr-defined]
+
+
+def test_blanks_matching_ordering_and_a_marking_scheme_in_a_pasted_exam(tmp_path: Path) -> None:
+    text = """국어 수행평가
+Ⅰ. 단답형 (각 2점)
+1. 조선을 건국한 왕은 (    )이다.
+2. 다음 작가와 작품을 바르게 연결하시오.
+(가) 김소월 ･ ･ ㉠ 서시
+(나) 윤동주 ･ ･ ㉡ 진달래꽃
+3. 다음 사건을 일어난 순서대로 나열하시오.
+(가) 임진왜란
+(나) 병자호란
+(다) 갑오개혁
+4. 건국자는 ( ㉠ ), 수도는 ( ㉡ )이다.
+Ⅱ. 서술형
+5. 훈민정음 창제의 목적을 서술하시오. (5점)
+정답
+1. 이성계 또는 태조
+2. (가)-㉡, (나)-㉠
+3. (가) → (나) → (다)
+4. ㉠ 이성계, ㉡ 한양
+5. 모범답안: 백성이 글을 쉽게 쓰도록 하기 위해서이다.
+채점 기준: 목적을 쓰면 5점.
+"""
+    quizzes, sink = run_import_text(tmp_path, text)
+    assert messages(sink) == []
+    blank, matching, ordering, named, essay = quizzes[0].quiz.iter_questions()
+    assert blank.stem == "조선을 건국한 왕은 [[b1]]이다." and [b.answers for b in blank.blanks] == [["이성계", "태조"]]
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("김소월", "진달래꽃"), ("윤동주", "서시")]
+    assert ordering.items == ["임진왜란", "병자호란", "갑오개혁"] and "(가)" not in ordering.stem
+    assert [b.answers for b in named.blanks] == [["이성계"], ["한양"]] and named.id.startswith("q")  # not "b1-b2"
+    # The marking scheme under the key's entry goes to graders with the model answer, never to students.
+    assert essay.type == "essay" and essay.points == 5 and not essay.feedback.general
+    assert essay.model_answer == "백성이 글을 쉽게 쓰도록 하기 위해서이다.\n\n**채점 기준**\n\n목적을 쓰면 5점."
+    builds_as_written(quizzes[0], tmp_path)

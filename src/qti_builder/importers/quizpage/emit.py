@@ -138,7 +138,8 @@ class Emitter:
         elif grading:
             self.builder.warn(LOST, f"question '{label}': its marking scheme ('{q.label_names['grading']}:') is lost: only essays go to "
                                     "graders", self.answer_span(q, "grading"), hint="move it into the explanation to show it to students")
-        self.builder.add(q.section, data, span, data["stem"], end_line=max(q.end, q.line), kind=kind)
+        label_text = re.sub(r"\[\[b\d+\]\]", " ", data["stem"])  # the question's name and id: not its blanks' ids
+        self.builder.add(q.section, data, span, label_text, end_line=max(q.end, q.line), kind=kind)
 
     def answer_span(self, q: Question, role: str = "answer") -> SourceSpan:
         """Where a question's answer (or another labelled part) is: the key's entry, or the value after its label."""

@@ -35,6 +35,9 @@ class Entry:
     explanation: list[str] = field(default_factory=list)
     #: The label its answer has in the key (``9. 예시 답안: …``): a model answer's.
     label: str = ""
+    #: A marking scheme under it (``채점 기준: …``), for graders, and its label.
+    grading: list[str] = field(default_factory=list)
+    grading_label: str = ""
 
 
 @dataclass
@@ -81,6 +84,12 @@ class AnswerKey:
                 self.add(entry_number, answer, number, explanation, column + max(line.find(answer), 0))
             return
         if KEY_TITLE.match(line):
+            return
+        if label is not None and label.role == "grading" and self.entries and not self.explaining:
+            # "채점 기준: …" under an essay's entry: for graders, never shown to students.
+            entry = self.entries[-1]
+            entry.grading_label, self.current = entry.grading_label or label.name, entry.grading
+            entry.grading.append(label.value)
             return
         if self.current is not None:
             self.current.append(label.value if label is not None and label.role == "explanation" else line)
@@ -148,6 +157,8 @@ class AnswerKey:
             q.answer_starts = [(entry.line, 0)]
             if entry.label:
                 q.label_names["answer"] = entry.label
+            if entry.grading and "grading" not in q.labels:
+                q.labels["grading"], q.label_names["grading"] = entry.grading, entry.grading_label
             explanation = entry.explanation + self.explanations.get(number, [])
             if explanation and "explanation" not in q.labels:
                 q.labels["explanation"] = explanation
