@@ -272,17 +272,25 @@ class Question:
         self.current, self.mode = self.labels[role], "label"
 
 
+#: Column titles of a table of questions or of an answer key, besides the labels of each role
+#: (``Answer``, ``정답``, ``Explanation``, ``해설``, … from vocabulary.py).
+_NUMBER_COLUMNS = ("#", "no", "number", "q#", "nr", "번호", "문항", "문제 번호", "question number", "q no", "番号")
+_QUESTION_COLUMNS = ("question", "questions", "q", "문제", "질문", "문항 내용", "prompt", "問題")
+_ANSWER_COLUMNS = ("answers", "solution")
+_EXPLANATION_COLUMNS = ("why",)
+
+
 def columns(header: list[str]) -> dict[str, Any]:
     found: dict[str, Any] = {"options": []}
     for index, cell in enumerate(header):
         name = re.sub(r"[*_`]", "", cell).strip().lower().rstrip(".:")
-        if name in ("#", "no", "number", "q#", "nr", "번호", "문항", "문제 번호", "question number", "q no"):
+        if name in _NUMBER_COLUMNS:
             found.setdefault("number", index)
-        elif name in ("question", "questions", "q", "문제", "질문", "문항 내용", "prompt"):
+        elif name in _QUESTION_COLUMNS:
             found.setdefault("question", index)
-        elif name in ("answer", "answers", "correct answer", "correct", "key", "solution", "정답", "답", "해답"):
+        elif name in _ANSWER_COLUMNS or LABELS.get(name) == "answer":
             found.setdefault("answer", index)
-        elif name in ("explanation", "rationale", "feedback", "why", "해설", "설명", "풀이"):
+        elif name in _EXPLANATION_COLUMNS or LABELS.get(name) == "explanation":
             found.setdefault("explanation", index)
         else:
             option = re.fullmatch(r"(?:option|choice|보기|선택지)?\s*\(?([a-h])\)?", name)
