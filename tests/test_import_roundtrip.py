@@ -154,6 +154,7 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
     def question(q: dict[str, Any]) -> dict[str, Any]:
         kind = q["type"]
         canonical_true_false(q)
+        q["ignore"] = []  # what the author accepted (ignore=) directs the build: no output holds it
         feedback = q["feedback"]
         if kind == "multiple_response" and all(c["correct"] for c in q["choices"]):
             q["negative_marking"] = False  # nothing to mark negatively: no output can tell

@@ -537,15 +537,20 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
                 ui.say(line)
         for output in r.outputs:
             losses = [loss for loss in r.losses if loss.format == output.format]
+            accepted = [loss for loss in r.accepted_losses if loss.format == output.format]
             said = f"wrote {output.path}" if r.written else output.path.name
-            if losses:
-                listed = ui.verbose or all(loss.question is None for loss in losses)
-                said += f": {summary(output.format, losses)}" + ("" if listed else " (--verbose lists them)")
+            if losses or accepted:
+                listed = ui.verbose or all(loss.question is None for loss in losses + accepted)
+                notes = ([("all accepted" if not losses else f"{len(accepted)} accepted")] if accepted else []) \
+                    + ([] if listed else ["--verbose lists them"])
+                said += f": {summary(output.format, losses + accepted)}" + (f" ({'; '.join(notes)})" if notes else "")
             if r.written or losses:
                 ui.say(said)
             if ui.verbose:
                 for loss in losses:
                     ui.say(f"  {loss.render()}")
+                for loss in accepted:
+                    ui.say(f"  {loss.render()} (accepted)")
 
 
 def _what_failed(result: BuildResult | None) -> str:

@@ -119,6 +119,8 @@ class QuizResult:
     spans: dict[str, SourceSpan] = field(default_factory=dict)
     #: What each output loses of the quiz (:mod:`.losses`), but those accepted.
     losses: list[Loss] = field(default_factory=list)
+    #: Losses the author accepted (``--ignore``, ``ignore=``): still said at build, never failing it.
+    accepted_losses: list[Loss] = field(default_factory=list)
     #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
     ignored: int = 0
 
@@ -297,7 +299,8 @@ def _accept(result: QuizResult, codes: frozenset[str]) -> None:
     accepted = Accepted(codes, result.quiz, result.spans)
     result.diagnostics, ignored = accepted.diagnostics(result.diagnostics)
     losses = [loss for loss in result.losses if not accepted(loss.code, loss.span, loss.question)]
-    result.ignored = ignored + len(result.losses) - len(losses)
+    result.accepted_losses = [loss for loss in result.losses if loss not in losses]
+    result.ignored = ignored + len(result.accepted_losses)
     result.losses = losses
 
 
