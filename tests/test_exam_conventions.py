@@ -129,6 +129,19 @@ MARKERS = [
     ("i) x\nii) y\niii) z", "Answer: ii", "lower-roman"),
     ("(i) x\n(ii) y", "Answer: (ii)", "lower-roman"),
     ("i. x\nii. y", "Answer: ii", "lower-roman"),
+    # Several options on one line, each the next in order and marked as the first, as papers
+    # print short options: every style, not only circled numbers.
+    ("A) x  B) y  C) z", "Answer: B", None),
+    ("(A) x (B) y", "Answer: B", None),
+    ("a. x b. y", "Answer: b", "lower-alpha"),
+    ("Ａ）x　Ｂ）y", "Answer: B", None),
+    ("가) x 나) y 다) z", "정답: 나", "hangul"),
+    ("ㄱ. x ㄴ. y", "정답: ㄴ", "hangul-consonant"),
+    ("(1) x (2) y", "정답: (2)", "parenthesized-decimal"),
+    ("1) x 2) y", "정답: 2", "decimal"),
+    ("ア. x　イ. y　ウ. z　エ. w", "正解: イ", "katakana"),
+    ("イ）x　ロ）y　ハ）z", "正解: ロ", "iroha"),
+    ("i) x ii) y iii) z", "Answer: ii", "lower-roman"),
 ]
 
 
@@ -180,6 +193,28 @@ def test_markers_two_styles_share_are_read_in_the_questions_style(tmp_path: Path
     letters = "\n".join(f"{c}) {c}" for c in "abcdefghi")
     (q,) = questions(tmp_path, FM + f"1. Which?\n{letters}\nAnswer: i\n")
     assert q.numbering == "lower-alpha" and [c.id for c in q.choices if c.correct] == ["I"]
+
+
+def test_a_marker_out_of_order_on_an_options_line_is_its_text(tmp_path: Path) -> None:
+    """Only the next marker in order, marked as the line's first and after a space, starts another
+    option: what an option says about the others stays its text."""
+    (q,) = questions(tmp_path, FM + "1. Which?\nA) 2\nB) 3\nC) Both A) and B)\nD) x B.y\nAnswer: C\n")
+    assert [c.text for c in q.choices] == ["2", "3", "Both A) and B)", "x B.y"]
+    (q,) = questions(tmp_path, FM + "1. Which?\nA) x (B) y\nB) z\nAnswer: B\n")
+    assert [c.text for c in q.choices] == ["x (B) y", "z"]
+
+
+def test_a_markdown_question_with_one_option_says_how_to_write_options(tmp_path: Path) -> None:
+    """The hint speaks the source's syntax: option lines, not YAML's 'choices:'."""
+    code, found = errors(tmp_path, FM + "1. Pick one.\nA) only one\nAnswer: A\n")
+    assert code == 1 and [f[:4] for f in found] == [(4, 1, "error", "QB201")]
+    assert "'A) Paris', 'B) Lyon'" in found[0][4] and "choices:" not in found[0][4]
+
+
+def test_statements_on_one_line_before_circled_options_stay_in_the_question(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 옳은 것을 모두 고르면?\nㄱ. 물은 끓는다. ㄴ. 얼음은 뜬다.\n① ㄱ ② ㄴ ③ ㄱ, ㄴ\n정답: ③\n")
+    assert q.stem == "옳은 것을 모두 고르면?  \nㄱ. 물은 끓는다. ㄴ. 얼음은 뜬다."
+    assert [c.text for c in q.choices] == ["ㄱ", "ㄴ", "ㄱ, ㄴ"] and q.choices[2].correct
 
 
 def test_roman_statements_before_lettered_options_stay_in_the_question(tmp_path: Path) -> None:

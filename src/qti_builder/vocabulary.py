@@ -307,7 +307,7 @@ OPTION_STYLE_FORMS: dict[str, tuple[str, str]] = {
     "upper-alpha": ("`A)` `B)`, `A.` `B.`, `(A)` `(B)`, `A、`, `- A)`, full-width `Ａ）`, `（Ａ）`, `Ａ．`", "`B`, `B)`, `(B)`, `A, C`"),
     "lower-alpha": ("`a)` `b)`, `(a)`", "`b`, `a, c`"),
     "lower-roman": ("`i)` `ii)` `iii)`, `(i)`, `i.` (`i` first: a list of letters does not start at i)", "`ii`, `(ii)`, `i, iii`"),
-    "circled-decimal": ("`①` `②` … `⑳`, one per line or several on one line (`① 서울 ② 부산 ③ 대구`)",
+    "circled-decimal": ("`①` `②` … `⑳` (`①서울②부산`: no space needed between them)",
                         "`②`, `②, ④`, `②④`, `2`, `2번`"),
     "parenthesized-decimal": ("`(1)` `(2)`", "`(2)`, `2`"),
     "decimal": ("`1)` `2)` under a question numbered `1.`", "`2`"),

@@ -48,6 +48,14 @@ LIST_EXAMPLES = {
     "questions": "- {type: essay, id: q1, stem: ...}", "tags": "- python", "distractors": "- a wrong answer",
     "allowed_types": "- .pdf",
 }
+#: The same in a Markdown source, where lists are lines under the question, not YAML.
+MARKDOWN_LIST_HINTS = {
+    "choices": "put each option on its own line under the question ('A) Paris', 'B) Lyon'), or several on one line "
+               "each marked as the first ('A) Paris  B) Lyon')",
+    "answers": "write each accepted answer after 'Answer:'",
+    "pairs": "write each pair on its own line under the question: '- France -> Paris'",
+    "items": "write each item on its own numbered line under the question, in the right order",
+}
 FEEDBACK_HINT = ("write 'feedback:' and below it, indented, one or more of 'general: ...' (shown whatever the answer), "
                  "'correct: ...', 'incorrect: ...' and 'partially_correct: ...'")
 
@@ -154,7 +162,8 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
         noun = ITEM_NAMES.get(field, "entry")
         return Explained("QB201", f"{where} needs at least {least} {noun}{'s' if least != 1 else ''} in '{field}', "
                          f"has {len(value) if isinstance(value, list) else 0}",
-                         f"add lines such as '{LIST_EXAMPLES.get(field, '- ...')}' under '{field}:'", loc)
+                         MARKDOWN_LIST_HINTS[field] if source.syntax == "markdown" and field in MARKDOWN_LIST_HINTS
+                         else f"add lines such as '{LIST_EXAMPLES.get(field, '- ...')}' under '{field}:'", loc)
     bounds = {"greater_than_equal": ("at least", "ge"), "less_than_equal": ("at most", "le"),
               "greater_than": ("more than", "gt"), "less_than": ("less than", "lt")}
     if kind in bounds:

@@ -405,7 +405,7 @@ class Page:
             if task.group(1).lower() == "x":
                 q.marked[expected] = "[x]"
             return True
-        marks = [S.in_style(mark, q.style) for mark in S.option_marks(plain_marker(line), decimal=True)]
+        marks = S.in_styles(S.option_marks(plain_marker(line), decimal=True), q.style)
         numbered = self._numbered_option(q, line) if not marks or marks[0].style == "decimal" else None
         if numbered is not None:
             marks = [numbered]

@@ -272,7 +272,7 @@ class Scanner:
         question = self.question
         mode = self.mode
         decimal = question is not None and mode in ("stem", "option") and self.form != ")" and question.kind not in S.ITEM_KINDS
-        marks = [] if indented else [S.in_style(m, question.style if question else None) for m in S.option_marks(line, decimal=decimal)]
+        marks = [] if indented else S.in_styles(S.option_marks(line, decimal=decimal), question.style if question else None)
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
@@ -487,7 +487,7 @@ class Scanner:
 
     def _options(self, question: Question, marks: list[S.OptionMark], line: str, lineno: int) -> None:
         """One option, or several on one line (``① 서울 ② 부산``), in the question's one style."""
-        marks = [S.in_style(mark, question.style) for mark in marks]
+        marks = S.in_styles(marks, question.style)
         if question.options and marks[0].style != question.style:
             if question.style in V.STATEMENT_STYLES and all(o.style == question.style for o in question.options):
                 # ``ㄱ. ... ㄴ. ...`` then ``① ㄱ ② ㄱ, ㄴ``: the first were statements of the question.

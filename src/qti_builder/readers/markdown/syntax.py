@@ -336,7 +336,7 @@ _ROMAN_NUMBERS: tuple[str, ...] = tuple(V.OPTION_STYLES["lower-roman"])
 #: ``ii`` ... ``xx``: lower-case Roman numerals of more than one letter (``i``, ``v``, ``x`` are letters too).
 _ROMAN = "|".join(sorted((r for r in _ROMAN_NUMBERS if len(r) > 1), key=len, reverse=True))
 _OPTION_MARK = re.compile(
-    rf"^(?P<bullet>[-*+]\s+)?(?:"
+    rf"(?P<bullet>[-*+]\s+)?(?:"
     rf"[(（]\s*(?P<pl>[{_LETTER}])\s*[)）]"
     rf"|[(（]\s*(?P<pr>{_ROMAN})\s*[)）]"
     rf"|[(（]\s*(?P<pd>\d{{1,2}})\s*[)）]"
@@ -377,21 +377,37 @@ class OptionMark:
 
 
 def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
-    """The options a line at the left margin starts: one, or several circled ones on one line
-    (``① 서울 ② 부산``, each the next in order). ``decimal``: ``1)`` is an option marker too
-    (under a question numbered ``1.``)."""
-    found = _OPTION_MARK.match(line) if line and line[0] in _OPTION_INITIALS else None
-    if not found:
+    """The options a line at the left margin starts: one, or several on one line, each the next
+    in order and marked the same way (``① 서울 ② 부산``, ``ア. 東京　イ. 大阪``, ``A) 2  B) 3``).
+    ``decimal``: ``1)`` is an option marker too (under a question numbered ``1.``)."""
+    first = _mark_at(line, 0, decimal, bullet=True)
+    if first is None:
         return []
+    marks = [first]
+    position = first.text_start
+    while (found := _next_on_line(line, marks[-1], marks[0], position, decimal)) is not None:
+        last = marks[-1]
+        marks[-1] = OptionMark(last.style, last.marker, last.ordinal, last.start, last.text_start, len(line[:found.start].rstrip()))
+        marks.append(found)
+        position = found.text_start
+    return marks
+
+
+def _mark_at(line: str, at: int, decimal: bool, bullet: bool = False) -> OptionMark | None:
+    """The option marker that starts at ``line[at]``, if one does (a list bullet before it only at
+    the start of a line)."""
+    found = _OPTION_MARK.match(line, at) if at < len(line) and line[at] in _OPTION_INITIALS else None
+    if not found or (found.group("bullet") and not bullet):
+        return None
     kind = next(k for k in ("l", "c", "pl", "pr", "pd", "pk", "r", "h", "j", "k", "d") if found.group(k))
     char = found.group(kind)
     rest = line[found.end():]
     if kind == "d" and not decimal:
-        return []
+        return None
     if (kind == "l" and found.group("ldot")) or (kind == "r" and found.group("rdot")):
         # ``A.`` needs a space after it, unless what follows is not a Latin letter: "e.g." is text.
         if not found.group("space") and (not rest or rest[0].isascii()):
-            return []
+            return None
     if kind in ("l", "pl"):
         char = V.FULL_WIDTH.get(char, char)
         style = "upper-alpha" if char.isupper() else "lower-alpha"
@@ -400,7 +416,7 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
         style = "parenthesized-decimal" if kind == "pd" else "decimal"
         ordinal = int(char)
         if ordinal == 0:
-            return []
+            return None
     elif kind in ("r", "pr"):
         style, ordinal = "lower-roman", _ROMAN_NUMBERS.index(char) + 1
     elif kind in ("k", "pk"):
@@ -410,24 +426,49 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
     else:
         style = {"c": "circled-decimal", "h": "hangul", "j": "hangul-consonant"}[kind]
         ordinal = V.OPTION_STYLES[style].index(char) + 1
-    start = found.end("bullet") if found.group("bullet") else 0
+    start = found.end("bullet") if found.group("bullet") else at
     marker = line[start: found.end() - len(found.group("space"))]
-    text_start = found.end()
-    marks = [OptionMark(style, marker, ordinal, start, text_start, len(line.rstrip()))]
-    if kind == "c":
-        # More circled options on the same line, each the next one in order: ``① 서울 ② 부산``.
-        position = text_start
-        while True:
-            wanted = _CIRCLED[marks[-1].ordinal] if marks[-1].ordinal < len(_CIRCLED) else None
-            at = line.find(wanted, position) if wanted else -1
-            if at < 0:
-                break
-            gap = len(line[at + 1:]) - len(line[at + 1:].lstrip())
-            last = marks[-1]
-            marks[-1] = OptionMark(last.style, last.marker, last.ordinal, last.start, last.text_start, len(line[:at].rstrip()))
-            marks.append(OptionMark(last.style, str(wanted), last.ordinal + 1, at, at + 1 + gap, len(line.rstrip())))
-            position = at + 1
-    return marks
+    return OptionMark(style, marker, ordinal, start, found.end(), len(line.rstrip()))
+
+
+def _next_on_line(line: str, last: OptionMark, first: OptionMark, position: int, decimal: bool) -> OptionMark | None:
+    """The option after ``last`` later on its line: the next marker in order, written as the
+    line's first (the same brackets and stops), after a space; circled numbers need no space
+    (``①서울②부산``). A marker out of order is text: ``D) Both A) and B)`` is one option."""
+    for at in range(position, len(line)):
+        if line[at] not in _OPTION_INITIALS:
+            continue
+        if first.style != "circled-decimal" and not line[at - 1].isspace():
+            continue
+        found = _mark_at(line, at, decimal)
+        if found is not None and _follows(last, found) and _shape(found) == _shape(first):
+            return found
+    return None
+
+
+def _follows(last: OptionMark, mark: OptionMark) -> bool:
+    """Whether ``mark`` is the option after ``last`` in some reading of both (``イ`` is katakana's
+    second and iroha's first, ``i`` a letter and a Roman one: in_style() settles which)."""
+    return bool({(s, o + 1) for s, o in _readings(last)} & set(_readings(mark)))
+
+
+def _readings(mark: OptionMark) -> list[tuple[str, int]]:
+    readings = [(mark.style, mark.ordinal)]
+    for shared, other in V.SHARED_MARKERS.items():
+        if mark.style == other:
+            core = _shape_core(mark).lower() if shared == "lower-roman" else _shape_core(mark)
+            if core in V.OPTION_STYLES[shared]:
+                readings.append((shared, V.OPTION_STYLES[shared].index(core) + 1))
+    return readings
+
+
+def _shape_core(mark: OptionMark) -> str:
+    return mark.marker.strip("-*+ ()（）.．)、")
+
+
+def _shape(mark: OptionMark) -> str:
+    """A marker with its number or letter taken out: ``(B)`` -> ``()``, ``ア．`` -> ``．``."""
+    return mark.marker.replace(_shape_core(mark), "", 1)
 
 
 def in_style(mark: OptionMark, style: str | None) -> OptionMark:
@@ -443,6 +484,15 @@ def in_style(mark: OptionMark, style: str | None) -> OptionMark:
         if marker in order and (style == shared or (style is None and order.index(marker) == 0)):
             return OptionMark(shared, mark.marker, order.index(marker) + 1, mark.start, mark.text_start, mark.text_end)
     return mark
+
+
+def in_styles(marks: list[OptionMark], style: str | None) -> list[OptionMark]:
+    """The options of one line read in the question's style, each after the first in the style
+    the first was read in (``イ）東京　ロ）大阪``: iroha, ``ア. 東京　イ. 大阪``: katakana)."""
+    read: list[OptionMark] = []
+    for mark in marks:
+        read.append(in_style(mark, read[0].style if read else style))
+    return read
 
 
 def option_label(style: str | None, ordinal: int) -> str:
