@@ -465,12 +465,18 @@ def test_an_option_letter_without_options_is_an_error(tmp_path: Path) -> None:
 # -- question numbers as exams print them -----------------------------------------------------------
 
 
-@pytest.mark.parametrize("line", ["1. Q?", "1) Q?", "1． Q?", "1．Q?", "1） Q?", "1、Q?", "문제 1. Q?", "문제1) Q?", "[문제 1] Q?",
+@pytest.mark.parametrize("line", ["1. Q?", "1) Q?", "1． Q?", "1．Q?", "1） Q?", "1、Q?", "문제 1. Q?", "문제1) Q?", "문 1. Q?", "문1) Q?", "[문제 1] Q?",
                                   "【문제 1】 Q?", "1번 Q?", "1번. Q?", "問1 Q?", "問 1. Q?", "Question 1. Q?", "Question 1: Q?",
                                   "Q1. Q?", "Q1) Q?", "第1题 Q?", "Frage 1: Q?", "Pregunta 1. Q?", "Questão 1. Q?", "Domanda 1. Q?"])
 def test_question_numbers_as_exams_print_them(tmp_path: Path, line: str) -> None:
     (q,) = questions(tmp_path, KO + f"{line}\n정답: O\n")
     assert (q.stem, q.type) == ("Q?", "true_false")
+
+
+def test_a_sentence_that_starts_with_a_question_word_is_text(tmp_path: Path) -> None:
+    """'문' (door) before a counted number is a sentence, not question 3."""
+    (q,) = questions(tmp_path, KO + "1. 다음 글을 읽으시오.\n문 3개가 열려 있다. 열린 문은 몇 개인가?\n① 2개\n② 3개\n정답: ②\n")
+    assert q.stem.endswith("문 3개가 열려 있다. 열린 문은 몇 개인가?") and len(q.choices) == 2
 
 
 def test_a_question_number_alone_on_its_line(tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ LANGUAGES: dict[str, Language] = {
         model_answer_labels=("모범 답안", "모범답안", "예시 답안", "예시답안"),
         true_words=("참", "맞다", "맞음", "옳다", "옳음", "예"), false_words=("거짓", "틀리다", "틀림", "옳지 않다", "그름", "아니오", "아니요"),
         or_words=("또는", "혹은"), and_words=("및", "와", "과"),
-        question_words=("문제", "문항"), number_suffixes=("번",),
+        question_words=("문제", "문항", "문"), number_suffixes=("번",),
         points_units=("점",), points_prefixes=("배점",),
         each_before=("각",), each_after=("씩",),
         section_kinds={"객관식": "single_choice", "선택형": "single_choice", "단답형": "short_answer",
