@@ -479,6 +479,27 @@ def test_a_sentence_that_starts_with_a_question_word_is_text(tmp_path: Path) -> 
     assert q.stem.endswith("문 3개가 열려 있다. 열린 문은 몇 개인가?") and len(q.choices) == 2
 
 
+@pytest.mark.parametrize("title", ["[정답]", "<정답>", "정답 및 해설", "## Answer key", "【正解】"])
+def test_an_answer_key_at_the_end_of_a_source_is_one_error_at_its_title(tmp_path: Path, title: str) -> None:
+    """Its entries are never read as questions ('1. ②' would be a question whose text is ②)."""
+    text = KO + "1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n2. 얼음은 물에 뜬다.\n\n" + title + "\n1. ②  2. O\n"
+    code, found = errors(tmp_path, text)
+    assert code == 1 and ("error", "QB187") in [f[2:4] for f in found]
+    key = next(f for f in found if f[3] == "QB187")
+    assert key[:2] == (11, 1) and "qti-builder import" in key[4]
+    assert all(f[0] < 11 for f in found if f[3] != "QB187")  # nothing reported from the key's lines
+
+
+def test_a_section_titled_answers_with_questions_is_no_key(tmp_path: Path) -> None:
+    (one, two) = questions(tmp_path, FM + "1. Pick B.\nA) x\nB) y\nAnswer: B\n\n## Answers\n\n1. What is 2 + 2? {type=numerical}\nAnswer: 4\n")
+    assert (one.type, two.type) == ("single_choice", "numerical")
+
+
+def test_indented_options_are_an_error_that_says_so(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "문제 1. 조선을 건국한 인물은?\n\t① 이성계\t② 왕건\n")
+    assert code == 1 and [f[:4] for f in found] == [(5, 1, "error", "QB128")] and "indented" in found[0][4]
+
+
 def test_a_question_number_alone_on_its_line(tmp_path: Path) -> None:
     (q,) = questions(tmp_path, KO + "[문제 1]\n다음 중 옳은 것은?\n① 가 ② 나\n정답: ①\n")
     assert q.stem == "다음 중 옳은 것은?" and q.type == "single_choice"

@@ -292,6 +292,10 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB186", "A quiz without 'id:' whose file name is not in Latin letters ('한국사.md'): its id is made from the name, romanised ('hangugsa'), or a hash of it.",
        "line 1", "add the 'id: ...' the message names to the quiz, to keep the id when the file is renamed",
        FRONT + _CHOICE + "Answer: B\n", "---\ntitle: T\nid: hangugsa\n---\n" + _CHOICE + "Answer: B\n", file="한국사"),
+    _e("QB187", "An answer key after the questions ('[정답]', '<정답>' or 'Answer key', then '1. ②  2. ①'): a source gives each answer under its question, and the key's lines are not read as questions.",
+       "the key's title", "write each answer under its question ('정답: ②'), or run 'qti-builder import' on the file, which applies the key and writes such a source",
+       "---\ntitle: T\nlanguage: ko\n---\n1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n[정답]\n1. ②\n",
+       "---\ntitle: T\nlanguage: ko\n---\n1. 물의 끓는점은?\n① 0℃\n② 100℃\n정답: ②\n"),
     # -- QB2xx: checking the values ---------------------------------------------------------------
     _e("QB201", "A value the model refuses: out of range, of the wrong form, or against a rule (scores that do not add up to 100 %, no correct choice, select larger than the section, a text blank with options, a quiz setting misspelt or out of range, ...).",
        "the value, or the question or section that breaks the rule", "the hint of each message says what to change",

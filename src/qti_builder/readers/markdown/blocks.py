@@ -263,6 +263,11 @@ class Scanner:
             self.current.lines.append(line)
             return index + 1
 
+        if not indented and self.question is not None and self._answer_key(index):
+            self.error("QB187", f"'{line.strip()}' starts an answer key: a source gives each question's answer under it",
+                       lineno, hint="write each answer under its question ('정답: ②', 'Answer: B'), or let "
+                                    "'qti-builder import FILE' apply the key and write such a source")
+            return len(self.lines)  # the key's lines are no questions: read no further
         heading = None if indented else S.HEADING.match(line)
         if heading:
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
@@ -388,6 +393,20 @@ class Scanner:
             question.option_lines.append((lineno, line))
         self.current.lines.append(line)
         return index + 1
+
+    def _answer_key(self, index: int) -> bool:
+        """An answer key's title (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``) with entries
+        under it that name options, truth words or numbers (``1. ②  2. ①``), as exam papers
+        print it after the questions."""
+        if not S.KEY_TITLE.match(self.lines[index]):
+            return False
+        following = next((line for line in self.lines[index + 1:] if line.strip()), "")
+        entry = S.KEY_ENTRY.match(following)
+        if entry is None:
+            return False
+        answer = entry.group(1)
+        return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
+                or S.NUMERIC_ANSWER.match(answer) is not None)
 
     def _roman_statement(self, line: str, index: int) -> bool:
         """``I.``, ``II.``, ... statements: ``II.`` and past it always, ``I.`` (an option letter

@@ -685,6 +685,9 @@ def _missing_type_hint(q: Question) -> str:
         return "add {type=matching} to the question line: its '- prompt -> answer' lines are the pairs"
     if listed:
         return "add {type=ordering} to the question line: its '- ' lines are the items, in the right order"
+    if any(line[:1] in (" ", "\t") and S.option_marks(line.lstrip()) for line in q.stem.lines[1:]):
+        return ("its options are indented, which makes them part of the question text: write each at the left margin "
+                "('A) text' or '① text'), then an answer such as 'Answer: B'")
     return "add options and 'Answer: B', a model answer 'Answer: ...' for an essay, or a {type=...}"
 
 

@@ -729,3 +729,13 @@ NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 NUMERIC_ANSWER = re.compile(
     rf"^(?P<value>{NUMBER})(?:\s*(?:±|\+/?-)\s*(?P<tol>{NUMBER})\s*(?P<pct>%)?)?$|^(?P<low>{NUMBER})\s*\.\.\s*(?P<high>{NUMBER})$"
 )
+
+
+_OPEN_KEY, _CLOSE_KEY = re.escape(V.OPEN_BRACKETS + "(（"), re.escape(V.CLOSE_BRACKETS + ")）")
+#: The title of an answer key printed after the questions, in any language, on a line of its own
+#: (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``): no colon, which would make it a label.
+KEY_TITLE = re.compile(rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?:{'|'.join(re.escape(t) for t in V.words('key_titles'))})"
+                       rf"\s*[{_CLOSE_KEY}]?[*_\s]*$", re.I)
+#: The first entry of such a key: ``1. ②``, ``1) B``, ``1번 ③``, ``문제 1: O``; its answer's first word.
+KEY_ENTRY = re.compile(rf"^\s*(?:(?:{'|'.join(re.escape(w) for w in V.words('question_words'))})\s*)?\d{{1,3}}\s*"
+                       rf"(?:{'|'.join(re.escape(w) for w in V.words('number_suffixes'))})?\s*[.)\-:：．）、]?\s*(\S+)", re.I)
