@@ -20,6 +20,7 @@ from exam_outputs import Built, build_all
 from qti_engine import score_item
 from test_cli import run
 from test_import_formats import cli, messages, run_import
+from qti_builder.importers import detect
 
 EXAMS = ROOT / "tests/fixtures/import/exam"
 
@@ -367,6 +368,19 @@ An example in a code block is no quiz.
 </quiz>
 ```
 """
+
+
+def test_a_text_page_that_starts_with_an_mkdocs_quiz_block_is_a_page(tmp_path: Path) -> None:
+    """``<quiz>`` is also Moodle XML's root element: a .txt page whose first line is the block,
+    with no <question> in it, is read as the page it is (a .xml file stays Moodle's)."""
+    page = "<quiz>\nWhich command records staged changes?\n- [ ] `git add`\n- [x] `git commit`\n</quiz>\n"
+    quizzes, sink = run_import_text(tmp_path, page, "git.txt")
+    assert not sink.errors, messages(sink)
+    (commit,) = quizzes[0].quiz.iter_questions()
+    assert commit.type == "single_choice" and commit.choices[1].correct
+    (tmp_path / "bank.txt").write_text('<quiz>\n<question type="truefalse"><name><text>n</text></name></question>\n</quiz>\n',
+                                       encoding="utf-8")
+    assert detect(tmp_path / "bank.txt").name == "moodle"  # type: ignore[union-attr]
 
 
 def test_mkdocs_quiz_tags(tmp_path: Path) -> None:

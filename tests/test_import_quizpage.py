@@ -470,8 +470,7 @@ FRAGMENTS = [
     "① 가 ② 나 ③ 다", "④ 라", "가) x", "ㄱ. y", "i) one", "ii) two", "イ) x", "ロ) y", "1) first", "2. second", "<보기>",
     "[정답]", "정답 및 해설", "1.② 2.① 3.④", "정답: 1.② 2.①", "1. ② 해설: 이유.", "해설", "정답 - ②", "정답: O", "정답: 42",
     "Ⅱ. 단답형 (각 2점)", "[1~2] 다음 글을 읽고 답하시오.", "※ 다음 물음에 답하시오.", "3. 옳은 것은? (3점)", "問1 どれか。",
-    "(가) 김소월 ･ ･ ㉠ 서시", "정답: (가)-㉠", "조선의 왕은 (    )이다.", "- [x] yes", "> why",
-    # (not "<quiz>" first in a page: Moodle XML's root element, which its importer claims)
+    "(가) 김소월 ･ ･ ㉠ 서시", "정답: (가)-㉠", "조선의 왕은 (    )이다.", "<quiz>", "</quiz>", "- [x] yes", "> why",
     "Intro.\n<quiz>\nWhich?\n- [x] yes\n> because\n- [ ] no\n\nMore.\n</quiz>", "Intro.\n<quiz>\n2 + 2 = [[4]]\n</quiz>",
 ]
 

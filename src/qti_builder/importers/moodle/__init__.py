@@ -49,7 +49,10 @@ __all__ = ["import_moodle", "sniff"]
 
 
 def sniff(path: Path, head: bytes) -> bool:
-    return xml_root(path, head) in ("quiz", "question") and b"imsqti" not in head
+    # A text page (not .xml) that starts with mkdocs-quiz's <quiz> block has no <question> in it.
+    root = xml_root(path, head)
+    quiz = root == "quiz" and (path.suffix.lower() == ".xml" or b"<question" in head)
+    return (root == "question" or quiz) and b"imsqti" not in head
 
 
 def import_moodle(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
