@@ -218,9 +218,9 @@ class QuestionBuilder:
         model = answer.name.lower() in self.dialect.model_answer_labels
         kind, code = classify(value, q.stem.lines, self.dialect, _section_kind(q.section), model)
         if kind == "matching":
-            return self._exam_matching(q, answer, reading, report)
+            return self._exam_pairs(q, answer, reading, report, "matching")
         if kind == "ordering":
-            return self._exam_ordering(q, answer, reading, report)
+            return self._exam_pairs(q, answer, reading, report, "ordering")
         if kind == "fill_in_blank":
             return self._exam_blanks(q, answer, reading, report)
         if code and code != "QB171" and report:
@@ -272,8 +272,9 @@ class QuestionBuilder:
         answer.block.lines[:] = []  # the answer is in the blanks now
         return "fill_in_blank"
 
-    def _exam_matching(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
-        found = exam_matching(q.stem.lines, answer.block.text())
+    def _exam_pairs(self, q: Question, answer: Label, reading: "Reading", report: bool, kind: str) -> str | None:
+        """A matching (``(가) ･ ･ ㉠``) or ordering (``(나) → (가)``) question as exams print it."""
+        found = (exam_matching if kind == "matching" else exam_ordering)(q.stem.lines, answer.block.text())
         if found is None:
             if report:
                 self._untyped_error("QB177", q, answer, answer.block.text())
@@ -281,18 +282,7 @@ class QuestionBuilder:
         reading.data, kept = found
         reading.stem = Block(q.stem.line, q.stem.column, kept).text()
         reading.complete = True
-        return "matching"
-
-    def _exam_ordering(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
-        found = exam_ordering(q.stem.lines, answer.block.text())
-        if found is None:
-            if report:
-                self._untyped_error("QB177", q, answer, answer.block.text())
-            return None
-        reading.data, kept = found
-        reading.stem = Block(q.stem.line, q.stem.column, kept).text()
-        reading.complete = True
-        return "ordering"
+        return kind
 
     def _option_chain(self, q: Question, answer: Label) -> list[str] | None:
         """``정답: 가 → 나 → 다`` after options ``가. 나. 다.``: the options are items to order."""
