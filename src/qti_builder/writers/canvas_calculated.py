@@ -55,7 +55,8 @@ def _scale(v: Variants, name: str, decimals: int | None) -> int:
 
 def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
     v = variants(quiz.id, q)
-    shown_as = lambda s: markdown_escape(f"[{s.name}]")  # noqa: E731
+    # [x] as character references: a backslash before '[' opens display math in the source's Markdown.
+    shown_as = lambda s: f"&#91;{s.name}&#93;"  # noqa: E731
     filled = _filled(q, v, shown_as)
     names = _names(v)
     texts_by_name = {s.name: s for s in v.shown.values()}
