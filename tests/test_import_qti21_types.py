@@ -55,8 +55,10 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
         "hot texts become the choices under it",
         f"{at}select_point.xml:4:1: warning[QB710]: item 'Find the nucleus' (selectPointInteraction): no question type of "
         "the source has this interaction; skipped",
-        f"{at}template.xml:4:1: warning[QB711]: item 'Area of a rectangle' is template-driven: its first rendering is "
-        "imported (W = 3, H = 7, UNIT = cm, AREA = 21), the same for every student\n    hint: add the other variants as "
+        f"{at}template.xml:4:1: warning[QB711]: item 'Area of a rectangle' is template-driven and cannot be a calculated "
+        "question (the template variable UNIT is a single string, and a calculated question's values are numbers): its "
+        "first rendering is imported (W = 3, H = 7, UNIT = cm, AREA = 21), the same for every student\n    hint: add the "
+        "other variants as "
         "questions of a section with select: 1 to draw one of them",
     ]
     # Each skipped item counted by its interaction, as the summary line says it.

@@ -47,6 +47,7 @@ its rendering instead.)
 from __future__ import annotations
 
 import copy
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,7 @@ from qti_builder.importers import import_path
 from qti_builder.importers.base import canonical_true_false
 from qti_builder.importers.markup import plain_to_markdown
 from qti_builder.model import Quiz
+from qti_builder.model.parametric import Variable
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.readers import read_quiz
 from qti_builder.writers.markdown_source import first_difference, read_back, write_source
@@ -356,3 +358,119 @@ def test_code_spans_come_back_as_code_spans_with_every_space(code: str, markdown
     converted = html_to_markdown(f"<p>x <code>{escape(code)}</code> y</p>")
     assert (converted.markdown, converted.exact, converted.raw) == (f"x {markdown} y", True, False)
     assert render_html(converted.markdown) == f"<p>x <code>{escape(code, quote=False)}</code> y</p>"
+
+
+# -- calculated questions --------------------------------------------------------------------------
+
+CALCULATED = ROOT / "tests/fixtures/calculated.md"
+
+
+def calculated_after(quiz: Quiz, q: Any, target: str) -> dict[str, Any]:
+    """A calculated question as a build to ``target`` and an import give it back. Every target
+    carries sets, not the rules that made them: the sets come back listed, each variable with the
+    decimals it is shown with (derived values listed too), conditions gone (every set meets them);
+    a value the texts show computed or with other decimals ({=d / t:2}, {x:2}) comes back as a
+    listed variable of its own, named as the writers name it (calc1, x_2dp); the answer's formula
+    comes back with the parentheses it needs. Moodle XML writes only the variables its formulas and
+    texts use, in that order, and keeps a choice option's formula; QTI 2.1 declares every variable,
+    and states how the answer is shown only by the first set's answer as shown (decimals); the
+    Canvas package shows figures as the decimals its smallest answer needs, and a unit after the
+    text. Every target states the answer's decimals, so the default (2) comes back written.
+    Variables are compared by name (each target writes them in its own order)."""
+    from qti_builder import formulas as F
+    from qti_builder.parametric import answer_text, fill, fmt, variants
+
+    v = variants(quiz.id, q)
+    data = copy.deepcopy(q.model_dump())
+    shown = {s.name: s for s in v.shown.values() if not s.plain}
+    option_formulas = target == "moodle" and q.type == "calculated_choice"
+    names = list(v.order) + list(shown)
+    if target == "moodle":
+        formulas = F.variables(F.parse(q.answer)) if q.type == "calculated" else []
+        in_text = [s.name for s in v.shown.values() if "text" in s.places or (s.plain and "option" in s.places)]
+        in_options = [n for s in v.shown.values() if s.key.startswith("=") and "option" in s.places
+                      for n in F.variables(s.node)]
+        names = [n for n in names if n in formulas + in_text + in_options]
+
+    def decimals(name: str) -> int:
+        if name in shown and shown[name].decimals is not None:
+            return shown[name].decimals  # type: ignore[return-value]
+        if name not in shown and v.decimals[name] is not None:
+            return v.decimals[name]  # type: ignore[return-value]
+        return max(len(t.partition(".")[2]) for t in texts(name))
+
+    def texts(name: str) -> list[str]:
+        if name in shown:
+            return [t[name] for t in v.texts]
+        return [fmt(values[name], v.decimals[name]) for values in v.sets]
+
+    data["variables"] = sorted(({**Variable(name=n, decimals=decimals(n)).model_dump()} for n in names), key=lambda x: x["name"])
+    columns = {n: [float(t) for t in texts(n)] for n in names}
+    data["sets"] = [{n: columns[n][k] for n in names} for k in range(len(v.sets))]
+    data["constraints"] = []
+
+    def placeholders(text: str | None) -> str | None:
+        return fill(text, v, lambda s: "{" + s.name + "}") if text else text
+
+    data["stem"] = placeholders(data["stem"])
+    data["feedback"] = {k: placeholders(t) for k, t in data["feedback"].items()}
+    for choice in data.get("choices", []):
+        choice["text"] = choice["text"] if option_formulas else placeholders(choice["text"])
+        choice["feedback"] = placeholders(choice["feedback"])
+    if q.type == "calculated":
+        data["answer"] = F.to_source(F.parse(q.answer))
+        how, digits = q.display
+        if how == "decimals":  # every target states how the answer is shown: the default comes back written
+            data["decimals"] = digits
+        if target == "qti21":
+            first = answer_text(v.answers[0], q.display)
+            data["decimals"], data["figures"] = len(first.partition(".")[2]), None
+        if target == "canvas":
+            if how == "figures":  # as many decimals as the smallest answer's figures need (worked out by hand)
+                data["decimals"] = max(max(0, digits - 1 - int(math.floor(math.log10(abs(a))))) for a in v.answers)
+                data["figures"] = None
+            if q.unit:
+                data["stem"] += f"\n\n({q.unit})"
+                data["unit"] = None
+    if target != "moodle":
+        for variable in data["variables"]:
+            variable["shared"] = False
+    return data
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_calculated_questions_come_back_with_their_sets(built_calculated: Path, target: str) -> None:
+    original = read_source(CALCULATED)
+    back = imported(built_calculated / f"calculated{TARGETS[target]}")
+    got = {q.id: q for q in back.iter_questions()}
+    for q in original.iter_questions():
+        if target == "canvas" and q.type == "calculated_choice":
+            continue  # a question group of its variants: test_canvas_calculated_choice_comes_back_as_its_variants
+        want = calculated_after(original, q, target)
+        have = got[q.id].model_dump()
+        have["variables"] = sorted(have["variables"], key=lambda x: x["name"])
+        assert first_difference(want, have) is None, q.id
+        assert have == want
+
+
+def test_canvas_calculated_choice_comes_back_as_its_variants(built_calculated: Path) -> None:
+    """Canvas has no choice question with formulas: the package's question group of one
+    multiple-choice question per set comes back as that group, each question showing its set."""
+    from qti_builder.parametric import variants
+
+    original = read_source(CALCULATED)
+    q = next(q for q in original.iter_questions() if q.type == "calculated_choice")
+    v = variants(original.id, q)
+    back = imported(built_calculated / "calculated.canvas.zip")
+    group = next(s for _, s in back.iter_sections() if s.select == 1)
+    assert [x.type for x in group.questions] == ["single_choice"] * len(v.sets)
+    for k, variant in enumerate(group.questions):
+        assert variant.stem == v.text(k, q.stem)
+        assert [(c.text, c.correct) for c in variant.choices] == [(v.text(k, c.text), c.correct) for c in q.choices]
+
+
+@pytest.fixture(scope="module")
+def built_calculated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("calculated")
+    build(BuildOptions(sources=[CALCULATED], out_dir=out))
+    return out

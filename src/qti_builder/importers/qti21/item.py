@@ -15,7 +15,9 @@ from lxml import etree
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title
+from ..calculated import Unconvertible, problem, unescape_texts
 from . import kinds, placing
+from .calculated import calculated_fields, with_placeholders
 from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
@@ -36,9 +38,25 @@ ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchIntera
 class ItemReader(ItemContext):
     """Reads one item into the kind its interactions make it."""
 
+    #: Why an item template read as a calculated question cannot be one after all (the model's
+    #: rules, or a set it cannot compute): it is then read again as its first rendering.
+    refused: str | None = None
+
     # -- reading -------------------------------------------------------------------------------
 
     def read(self) -> Data | None:
+        data = self._read()
+        if data is not None and self.calculated is not None:
+            found = problem(data)
+            if found is not None:  # read again, as its first rendering
+                assert self.rendering is not None
+                self.calculated, self.lost, self.used_feedback = None, [], set()
+                self.use(self.rendering.item)
+                self.refused = found[0]
+                return self._read()
+        return data
+
+    def _read(self) -> Data | None:
         body = child(self.item, "itemBody")
         if body is None:
             self.skip(INVALID, "it has no itemBody; skipped")
@@ -53,7 +71,9 @@ class ItemReader(ItemContext):
         kind = self._kind(body, interactions, kinds)
         if kind is None:
             return None
-        self._first_rendering()
+        if self.rendering is not None and self.calculated is None:
+            kind, body, interactions = self._template(kind, body, interactions)
+        self._adaptive()
         data: Data = {"type": placing.KIND_TYPES.get(kind, kind), "feedback": {}}
         points = self._points()
         if points is not None:
@@ -63,6 +83,8 @@ class ItemReader(ItemContext):
         if data.pop("_skip", False):
             return None
         self._feedback(data)
+        if self.calculated is not None:
+            unescape_texts(data)
         if data.get("stem") is not None and self.item.get("title"):
             model_like = QuestionBase.model_construct(title=None, stem=data["stem"])
             if not same_title(self.item.get("title"), item_title(model_like)):
@@ -118,15 +140,33 @@ class ItemReader(ItemContext):
         others = [c for c in children(parent) if c is not interaction]
         return not before and not others
 
-    def _first_rendering(self) -> None:
-        """Report what only one rendering of an adaptive or template-driven item keeps."""
-        if self.rendering is not None:
+    def _template(self, kind: str, body: etree._Element, interactions: list[etree._Element]
+                  ) -> tuple[str, etree._Element, list[etree._Element]]:
+        """An item template as a calculated question (its text read with placeholders) when its
+        template processing maps onto one, else as its first rendering, reported with the reason."""
+        assert self.rendering is not None
+        try:
+            if self.refused:
+                raise Unconvertible(self.refused)
+            fields, template = calculated_fields(self, kind, interactions)
+        except Unconvertible as exc:
             values = ", ".join(f"{name} = {_shown(value)}" for name, value in self.rendering.values.items())
             unknown = (f"; {', '.join(self.rendering.unknown)} could not be computed and show as their names"
                        if self.rendering.unknown else "")
-            self.reader.builder.warn(LOST, f"item '{self.label}' is template-driven: its first rendering is imported "
-                                           f"({values or 'no values'}), the same for every student{unknown}", self.span(),
+            self.reader.builder.warn(LOST, f"item '{self.label}' is template-driven and cannot be a calculated question "
+                                           f"({exc}): its first rendering is imported ({values or 'no values'}), the same for "
+                                           f"every student{unknown}", self.span(),
                                      hint="add the other variants as questions of a section with select: 1 to draw one of them")
+            return kind, body, interactions
+        self.calculated = fields
+        self.use(with_placeholders(self.original, template, fields["variables"]))
+        body = child(self.item, "itemBody")
+        assert body is not None
+        interactions = [e for e in body.iter() if isinstance(e.tag, str) and local(e) in ALL_INTERACTIONS]
+        return fields["type"], body, interactions
+
+    def _adaptive(self) -> None:
+        """Report what only the first rendering of an adaptive item keeps."""
         if self.item.get("adaptive") == "true":
             self.reader.builder.warn(LOST, f"item '{self.label}' is adaptive: its first rendering is imported; what it shows "
                                            "and scores on later attempts is lost", self.span())

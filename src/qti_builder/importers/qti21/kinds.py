@@ -347,17 +347,20 @@ def _text_only(r: ItemContext, data: Data, interactions: list[etree._Element]) -
     data.setdefault("points", 0.0)
 
 
-def _template_item(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
-    """No QTI item is read as a calculated question yet: an item template is imported by its
-    first rendering (:mod:`.templates`), as its interaction's kind. Should one reach here, it is
-    reported rather than read half."""
-    r.skip(UNSUPPORTED, "an item template cannot be imported as a calculated question yet; skipped")
-    data["_skip"] = True
+def _calculated(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
+    """An item template read as a calculated question: :func:`.calculated.calculated_fields` has
+    read its fields, the item reader its text with placeholders."""
+    data.update(r.calculated or {})
+
+
+def _calculated_choice(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
+    _choices(r, data, interactions)
+    data.update(r.calculated or {})
 
 
 READERS = {
     "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
     "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
     "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
-    "calculated": _template_item, "calculated_choice": _template_item,
+    "calculated": _calculated, "calculated_choice": _calculated_choice,
 }
