@@ -153,8 +153,12 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
                     canvas_question(q, shuffles, group)
             sections(section["sections"])
 
+    models = {q.id: q for q in quiz.iter_questions()}
+
     def question(q: dict[str, Any]) -> dict[str, Any]:
         kind = q["type"]
+        if kind in ("calculated", "calculated_choice"):
+            return calculated_after(quiz, models[q["id"]], target)
         canonical_true_false(q)
         feedback = q["feedback"]
         if kind == "multiple_response" and all(c["correct"] for c in q["choices"]):
@@ -376,6 +380,8 @@ def calculated_after(quiz: Quiz, q: Any, target: str) -> dict[str, Any]:
     and states how the answer is shown only by the first set's answer as shown (decimals); the
     Canvas package shows figures as the decimals its smallest answer needs, and a unit after the
     text. Every target states the answer's decimals, so the default (2) comes back written.
+    Moodle shows a calculated question (not a choice) as a numerical one, with the feedback of the
+    answer: its correct feedback is the answer's, and it has no incorrect feedback.
     Variables are compared by name (each target writes them in its own order)."""
     from qti_builder import formulas as F
     from qti_builder.parametric import answer_text, fill, fmt, variants
@@ -435,6 +441,8 @@ def calculated_after(quiz: Quiz, q: Any, target: str) -> dict[str, Any]:
     if target != "moodle":
         for variable in data["variables"]:
             variable["shared"] = False
+    if target == "moodle" and q.type == "calculated":  # shown as a numerical question: the answer's feedback only
+        data["feedback"]["partially_correct"] = data["feedback"]["incorrect"] = None
     return data
 
 
