@@ -227,3 +227,80 @@ def test_canvas_package_shows_values_as_canvas_writes_them_in_every_text(tmp_pat
     feedback = next(f for f in item.iter("{*}itemfeedback") if f.get("ident") == "general_fb")
     assert "".join(feedback.itertext()).strip() == "<p>[d] / [t] = [calc1] km/h.</p>"
     assert "<p>A car covers [d] km in [t] hours." in "".join(item.find("{*}presentation").itertext())
+
+
+# -- QTI 2.1 item templates ------------------------------------------------------------------------
+
+TEMPLATES = Path(__file__).parent / "fixtures" / "import" / "qti21-templates"
+
+
+def test_qti_item_templates_are_calculated_questions(tmp_path: Path) -> None:
+    quizzes, sink = run_import(TEMPLATES)
+    assert not sink.errors, messages(sink)
+    found = [m for m in messages(sink) if "language" not in m]
+    assert found == [
+        "qti21-templates:items/by_value.xml:3:1: warning[QB711]: item 'Bigger or smaller' is template-driven and cannot be "
+        "a calculated question (its templateCondition chooses by other values than a set number): its first rendering is "
+        "imported (X = 1, Y = 2), the same for every student\n    hint: add the other variants as questions of a section "
+        "with select: 1 to draw one of them",
+        "qti21-templates:items/circle.xml:3:1: warning[QB711]: item 'Area of a circle': not kept: the continuous range of "
+        "RADIUS (the source draws it with 1 decimal)",
+    ]
+    ohm, circle, choice, by_value = quizzes[0].quiz.iter_questions()
+    # randomInteger ranges, a templateConstraint, setCorrectResponse of a derived value (its
+    # formula is the answer), equal with a relative tolerance of 2 %, the unit after the box.
+    assert ohm.type == "calculated" and ohm.stem == "A resistor of {R} Ω is connected to a {V} V\nbattery. What current flows through it?"
+    assert [(v.name, v.min, v.max, v.step, v.decimals) for v in ohm.variables] == [("V", 2, 24, 2, None), ("R", 1, 10, None, 0)]
+    assert (ohm.constraints, ohm.answer, ohm.tolerance, ohm.tolerance_mode, ohm.unit) == (["V > R"], "V / R", 2, "percent", "A")
+    # QTI 2.2: randomFloat shown with one decimal, mathConstant pi, a correct response that names
+    # the template variable, an absolute tolerance.
+    assert circle.stem == "What is the area of a circle of radius {RADIUS} cm, in cm²?"
+    assert [(v.name, v.min, v.max, v.decimals) for v in circle.variables] == [("RADIUS", 1, 5, 1)]
+    assert (circle.answer, circle.tolerance, circle.tolerance_mode) == ("pi * RADIUS^2", 0.05, "absolute")
+    # A choice whose options print derived values: a calculated choice, the right option kept.
+    assert choice.type == "calculated_choice" and choice.stem == "What is {A} + {B}?" and choice.shuffle
+    assert [(c.text, c.correct) for c in choice.choices] == [("{S}", True), ("{P}", False), ("{D}", False)]
+    assert [(v.name, v.kind) for v in choice.variables] == [("A", "values"), ("B", "range"), ("S", "formula"), ("P", "formula"),
+                                                           ("D", "formula")]
+    assert choice.variables[0].values == [3, 5, 7]
+    # A condition on a drawn value: its first rendering, as before.
+    assert by_value.type == "numerical" and by_value.stem == "Double 1 if it is under 5. What do you get?"
+    builds(quizzes[0].quiz, {}, tmp_path)
+
+
+def test_the_sets_each_item_template_draws_give_its_answers(tmp_path: Path) -> None:
+    """Checked against the item's own rules, computed here by hand for each set the source draws."""
+    from qti_builder.parametric import variants
+
+    quizzes, _ = run_import(TEMPLATES)
+    ohm, circle, choice, _ = quizzes[0].quiz.iter_questions()
+    drawn = variants("q", ohm)
+    assert len(drawn.sets) == 20 and all(s["V"] > s["R"] and s["V"] % 2 == 0 for s in drawn.sets)
+    assert all(math.isclose(a, s["V"] / s["R"]) for a, s in zip(drawn.answers, drawn.sets))
+    drawn = variants("q", circle)
+    assert all(math.isclose(a, math.pi * s["RADIUS"] ** 2) and round(s["RADIUS"], 1) == s["RADIUS"]
+               for a, s in zip(drawn.answers, drawn.sets))
+    drawn = variants("q", choice)
+    for k, values in enumerate(drawn.sets):
+        assert drawn.text(k, "{S} {P} {D}") == f"{values['A'] + values['B']:g} {values['A'] * values['B']:g} {values['B'] - values['A']:g}"
+
+
+@pytest.mark.parametrize(("change", "reason"), [
+    (('identifier="I" cardinality="single" baseType="float"', 'identifier="I" cardinality="single" baseType="string"'),
+     "the template variable I is a single string"),
+    (("divide>", "integerModulus>"), "an expression uses integerModulus"),
+    (('<equal toleranceMode="relative" tolerance="2 2">', '<equal toleranceMode="relative" tolerance="{TOL}">'),
+     "its tolerance '{TOL}' is not given in numbers"),
+    (('<gt><variable identifier="V"/><variable identifier="R"/></gt>', '<or><gt><variable identifier="V"/>'
+      '<variable identifier="R"/></gt><gt><variable identifier="R"/><variable identifier="V"/></gt></or>'),
+     "a templateConstraint uses or"),
+])
+def test_what_an_item_template_cannot_say_is_named(tmp_path: Path, change: tuple[str, str], reason: str) -> None:
+    text = (TEMPLATES / "items/ohm.xml").read_text(encoding="utf-8")
+    assert change[0] in text
+    path = tmp_path / "ohm.xml"
+    path.write_text(text.replace(change[0], change[1]), encoding="utf-8")
+    quizzes, sink = run_import(path)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert question.type == "numerical"
+    assert any(f"cannot be a calculated question ({reason}" in m for m in messages(sink)), messages(sink)

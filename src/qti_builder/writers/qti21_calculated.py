@@ -4,9 +4,10 @@ The sets are made at build time (:mod:`..parametric`), so every player gets the 
 the item needs no formula language of its own: template processing draws a set number
 (``randomInteger``) and, in one ``templateCondition`` branch per set, sets every value the texts
 show, the answer and the bounds the tolerance accepts (``setTemplateValue``); the correct response
-is the set's answer (``setCorrectResponse``), whose formula the response declaration's correct
-response states as its ``interpretation`` (so that the item says how its answers are made, and
-an import gets the formula back). The texts show the values with ``printedVariable``
+is the set's answer (``setCorrectResponse``), whose formula and tolerance the response
+declaration's correct response states as its ``interpretation``, as the source's answer line
+does (``d / t ± 1%``: so that the item says how its answers are made, and an import gets them
+back). The texts show the values with ``printedVariable``
 (with the ``format`` of their decimals), response processing accepts a response between the
 set's bounds. The constraints were checked on every set at build time, so no
 ``templateConstraint`` is needed.
@@ -29,6 +30,12 @@ RESERVED = {"RESPONSE", "SCORE", "MAXSCORE", "FEEDBACK", "completionStatus", "nu
 
 def qti_name(shown: Shown) -> str:
     return _unshown_name(shown.name)
+
+
+def _interpretation(q: CalculatedQuestion, v: Variants) -> str:
+    """How the answer is made, as the source's answer line says it: ``d / t ± 1%``."""
+    formula = to_source(renamed(parse(q.answer), {n: _unshown_name(n) for n in v.order}))
+    return f"{formula} ± {number(q.tolerance, 10)}{'%' if q.tolerance_mode == 'percent' else ''}"
 
 
 def _unshown_name(name: str) -> str:
@@ -56,7 +63,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     if isinstance(q, CalculatedQuestion):
         context.update(answers=[{"answer": number(a, 10), "lower": number(low, 10), "upper": number(high, 10)}
                                 for a, (low, high) in zip(v.answers, v.bounds)],
-                       unit=q.unit, shown_answer=v.correct_texts[0], formula=to_source(renamed(parse(q.answer), {n: _unshown_name(n) for n in v.order})))
+                       unit=q.unit, shown_answer=v.correct_texts[0], formula=_interpretation(q, v))
         fb = {name: text if name in ("general", "correct", "incorrect") else None for name, text in fb.items()}
     else:
         context["choices"] = [{"id": c.id, "text": fill(c.text, v, marker), "fixed": c.fixed} for c in q.choices]

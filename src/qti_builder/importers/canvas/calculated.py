@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus
 
+from ...summary import plural
 from ..base import INVALID, UNSUPPORTED
 from ..calculated import (Unconvertible, computed_answers, decimals_of, describe, first_mismatch, fresh_name, kept_sets,
                           problem, too_tight, variable_names)
@@ -99,8 +100,8 @@ def read_calculated(r: ItemContext, data: Data) -> bool | None:
         variables.append({"name": kept, "decimals": digits})
         derived, answer = {}, kept
         data["decimals"] = min(digits, 10)
-        r.lost.append(f"{exc}: the file's answers of its {len(sets)} variable set{'s' if len(sets) != 1 else ''} are kept "
-                      f"instead, as the variable '{kept}'")
+        r.lost.append(f"{exc}: the file's answers of its {plural(len(sets), 'variable set')} are kept instead, as the "
+                      f"variable '{kept}'")
     variables += [{"name": name, "formula": formula} for name, formula in derived.items()]
     data["answer"] = answer
     if too_tight(data) and places is not None:  # Canvas's answers are rounded to the decimals it shows

@@ -5,17 +5,20 @@ choice of several a ``calculated_choice`` one.
 The answer is what sets the correct response: ``setCorrectResponse`` (its expression, or the
 formula of the variable it names), else a correct response naming a template variable. Where
 that variable holds each listed set's answer as a number (qti-builder's own items), the correct
-response's ``interpretation`` gives the formula when it computes every one of them; else the
-answers stay a variable of their own, and the warning says the formula is not in the item. The
-tolerance is how response processing compares the response with the answer: ``equal`` with
-``toleranceMode`` (``relative`` is a percentage), bounds a set's answer minus and plus a margin
-(qti-builder's ``LOWER``/``UPPER``: absolute when the margin is the same in every set, relative
-when it is the same share of the answer), or ``match`` (exact).
+response's ``interpretation`` gives the formula when it computes every one of them (written as
+the source's answer line, ``d / t ± 1%``, it gives the tolerance too); else the answers stay a
+variable of their own, and the warning says the formula is not in the item. The tolerance is how
+response processing compares the response with the answer: ``equal`` with ``toleranceMode``
+(``relative`` is a percentage), bounds a set's answer minus and plus a margin (qti-builder's
+``LOWER``/``UPPER``: the interpretation's tolerance when every set's bounds agree with it, else
+absolute when the margin is the same in every set, relative when it is the same share of the
+answer), or ``match`` (exact).
 """
 
 from __future__ import annotations
 
 import math
+import re
 
 from lxml import etree
 
@@ -25,6 +28,9 @@ from .context import ItemContext
 from .parametric import Template, read_template, written_decimals
 from .responses import Response, scoring
 from .xml import Data, child, children, descendants, local, replace_with_text
+
+#: An interpretation written as the source's answer line: ``d / t ± 1%``.
+ANSWER_LINE = re.compile(r"^(?P<formula>.+?)\s*±\s*(?P<tolerance>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?P<percent>%)?$")
 
 #: The model kinds an item's interaction is read as, and the calculated kind each becomes.
 CALCULATED_KINDS = {"numerical": "calculated", "single_choice": "calculated_choice", "true_false": "calculated_choice"}
@@ -118,15 +124,13 @@ def _number_answer(r: ItemContext, template: Template, interaction: etree._Eleme
 
 
 def _interpreted(r: ItemContext, template: Template, name: str) -> str | None:
-    """The correct response's ``interpretation``, when it is a formula that computes every set's
-    answer (as ``name`` holds it); else None, and the loss is noted."""
-    declaration = next((d for d in descendants(r.original, "responseDeclaration")
-                        if any(local(c) == "correctResponse" for c in children(d))), None)
-    correct = child(declaration, "correctResponse") if declaration is not None else None
-    text = (correct.get("interpretation") or "").strip() if correct is not None else ""
+    """The formula of the correct response's ``interpretation`` (``d / t``, or as an answer line
+    says it, ``d / t ± 1%``), when it computes every set's answer; else
+    None, and the loss is noted."""
+    formula, _ = _interpretation(r)
     assert isinstance(template.sets, list)
     try:
-        node = F.renamed(F.parse(text), template.names)
+        node = F.renamed(F.parse(formula), template.names)
         formula = F.to_source(node)
         others = {n: e["formula"] for n, e in template.variables.items() if "formula" in e}
         computed = computed_answers(formula, others, template.sets)
@@ -137,6 +141,19 @@ def _interpreted(r: ItemContext, template: Template, name: str) -> str | None:
         return formula
     r.lost.append(f"the answer's formula (the item holds each set's answer, kept as the variable '{name}')")
     return None
+
+
+def _interpretation(r: ItemContext) -> tuple[str, Data | None]:
+    """The correct response's ``interpretation`` as (formula, its stated tolerance or None)."""
+    correct = next((c for d in descendants(r.original, "responseDeclaration") for c in children(d, "correctResponse")), None)
+    text = " ".join((correct.get("interpretation") or "").split()) if correct is not None else ""
+    stated = ANSWER_LINE.match(text)
+    if stated is None:
+        return text, None
+    tolerance: Data = {"tolerance": float(stated.group("tolerance"))}
+    if stated.group("percent"):
+        tolerance["tolerance_mode"] = "percent"
+    return stated.group("formula"), tolerance
 
 
 def _tolerance(r: ItemContext, template: Template, identifier: str, answer: F.Node) -> Data:
@@ -153,7 +170,7 @@ def _tolerance(r: ItemContext, template: Template, identifier: str, answer: F.No
         if local(test) == "match":
             return {"tolerance": 0.0}
         if local(test) == "and":
-            return _bounds_tolerance(template, identifier, test, answer)
+            return _bounds_tolerance(template, identifier, test, answer, _interpretation(r)[1])
     raise Unconvertible("its response processing does not compare the response with the answer")
 
 
@@ -168,7 +185,8 @@ def _equal_tolerance(test: etree._Element) -> Data:
     return {"tolerance": tolerance, "tolerance_mode": "percent" if mode == "relative" else "absolute"}
 
 
-def _bounds_tolerance(template: Template, identifier: str, test: etree._Element, answer: F.Node) -> Data:
+def _bounds_tolerance(template: Template, identifier: str, test: etree._Element, answer: F.Node,
+                      stated: Data | None) -> Data:
     bounds: dict[str, str] = {}
     for comparison in children(test):
         operands = children(comparison)
@@ -194,6 +212,11 @@ def _bounds_tolerance(template: Template, identifier: str, test: etree._Element,
     above = [m[0] for m in margins]
     if any(not math.isclose(high, low, rel_tol=1e-6, abs_tol=1e-9) for high, low, _ in margins):
         raise Unconvertible("its response's bounds lie unequally around the answer")
+    if stated is not None:  # as the interpretation says, when every set's bounds agree (one set fits either)
+        relative = stated.get("tolerance_mode") == "percent"
+        if all(math.isclose(high, abs(value) * stated["tolerance"] / 100 if relative else stated["tolerance"],
+                            rel_tol=1e-6, abs_tol=1e-9) for high, _, value in margins):
+            return stated
     if all(math.isclose(a, above[0], rel_tol=1e-6, abs_tol=1e-9) for a in above):
         return {"tolerance": float(f"{max(above[0], 0.0):.6g}")}
     shares = [high / abs(value) for high, _, value in margins if value]

@@ -29,6 +29,7 @@ from lxml import etree
 
 from ... import formulas as F
 from ...model.parametric import DEFAULT_SETS
+from ...summary import plural
 from ..calculated import Unconvertible, decimals_of, variable_names
 from .xml import _float, child, children, descendants, local
 
@@ -146,7 +147,8 @@ def _set(rule: etree._Element, template: Template) -> None:
         else:
             shown = template.printed.get(variable)
             entry["decimals"] = shown if shown is not None else 2
-            template.lost.append(f"the continuous range of {identifier} (the source draws it with {entry['decimals']} decimals)")
+            template.lost.append(f"the continuous range of {identifier} (the source draws it with "
+                                 f"{plural(entry['decimals'], 'decimal')})")
         template.variables[variable] = entry
     elif kind == "random":
         members = children(value)
