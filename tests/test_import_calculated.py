@@ -304,3 +304,83 @@ def test_what_an_item_template_cannot_say_is_named(tmp_path: Path, change: tuple
     (question,) = quizzes[0].quiz.iter_questions()
     assert question.type == "numerical"
     assert any(f"cannot be a calculated question ({reason}" in m for m in messages(sink)), messages(sink)
+
+
+# -- the Moodle formulas plug-in -------------------------------------------------------------------
+
+FORMULAS = Path(__file__).parent / "fixtures" / "import" / "moodle-types" / "formulas.xml"
+
+
+def test_formulas_plugin_questions_that_map_are_calculated(tmp_path: Path) -> None:
+    quizzes, sink = run_import(FORMULAS)
+    assert not sink.errors, messages(sink)
+    found = [m.split("\n")[0] for m in messages(sink) if "language" not in m]
+    assert found == [
+        "formulas.xml:9:1: warning[QB711]: question 'Distance travelled': not kept: answers in other units that the plug-in "
+        "converts (its conversion rules), and its unit penalty",
+        "formulas.xml:88:1: warning[QB711]: question 'Falling stone': not kept: the variable name 'e' (the source calls it "
+        "'e_value'); answers typed as arithmetic ('3/4', '2**3'), which the plug-in computes: the source takes a number",
+        "formulas.xml:129:1: warning[QB710]: question 'Two parts' (formulas plug-in) cannot be a calculated question: it has "
+        "2 parts (answer blocks), and a calculated question has one answer; skipped",
+        "formulas.xml:175:1: warning[QB710]: question 'Expand it' (formulas plug-in) cannot be a calculated question: its "
+        "answer is an algebraic formula, and a calculated question's is a number; skipped",
+        "formulas.xml:204:1: warning[QB710]: question 'Colours' (formulas plug-in) cannot be a calculated question: its "
+        "random variable 'c = {\"red\", \"green\", \"blue\"}' is drawn from something other than numbers and ranges; skipped",
+    ]
+    item = quizzes[0]
+    assert item.skipped == {"formulas": 3}
+    distance, stone = item.quiz.iter_questions()
+    # {40:100:10} leaves its end out: 40 to 90; {1.5, 2, 2.5, 3} a list; d = v * t derived.
+    assert [(v.name, v.kind) for v in distance.variables] == [("v", "range"), ("t", "values"), ("d", "formula")]
+    assert (distance.variables[0].min, distance.variables[0].max, distance.variables[0].step) == (40, 90, 10)
+    assert distance.variables[1].values == [1.5, 2, 2.5, 3] and distance.variables[2].formula == "v * t"
+    assert (distance.answer, distance.tolerance, distance.tolerance_mode, distance.unit, distance.points) == (
+        "d", 1, "percent", "km", 2)
+    # The part's text joins the question's, without its answer and unit boxes.
+    assert distance.stem == "A car drives at {v} km/h for {t} hours.\n\nHow far does it go?"
+    assert distance.feedback.general == "Distance is speed times time: {=v * t} km."
+    assert (distance.feedback.correct, distance.feedback.incorrect) == ("Well done.", "Multiply {v} by {t}.")
+    # A constant is a list of one value; a variable named e (the source's constant) renamed.
+    assert [(v.name, v.kind) for v in stone.variables] == [("h", "range"), ("g", "values"), ("e_value", "formula")]
+    assert (stone.variables[0].min, stone.variables[0].max) == (5, 45) and stone.variables[1].values == [9.81]
+    assert (stone.answer, stone.tolerance, stone.tolerance_mode) == ("round(e_value, 2)", 0.005, "absolute")
+    assert stone.stem == "A stone falls from {h} m. How many seconds until it lands?"
+    builds(item.quiz, {}, tmp_path)
+
+
+def test_formulas_plugin_sets_give_the_plugins_answers() -> None:
+    """Each set the source draws lies in the plug-in's sets and its answer is the plug-in's
+    expression, computed here by hand."""
+    from qti_builder.parametric import variants
+
+    quizzes, _ = run_import(FORMULAS)
+    distance, stone = quizzes[0].quiz.iter_questions()
+    drawn = variants("q", distance)
+    assert all(s["v"] in range(40, 100, 10) and s["t"] in (1.5, 2, 2.5, 3) for s in drawn.sets)
+    assert all(math.isclose(a, s["v"] * s["t"]) for a, s in zip(drawn.answers, drawn.sets))
+    drawn = variants("q", stone)
+    assert all(math.isclose(a, round(math.sqrt(2 * s["h"] / 9.81), 2)) for a, s in zip(drawn.answers, drawn.sets))
+
+
+@pytest.mark.parametrize(("plugin", "ours"), [
+    ("a ** 2 + b", "a^2 + b"), ("-a ** 2", "-a^2"), ("pow(a, 3)", "a^3"), ("log(a) + log10(b) + lg(a) + lb(b)",
+                                                                         "ln(a) + log(b) + log(a) + log(b, 2)"),
+    ("pi() * a", "pi * a"), ("deg2rad(a)", "a * pi / 180"), ("max(a)", "a"), ("round(a / b, 1)", "round(a / b, 1)"),
+])
+def test_formulas_plugin_expressions(plugin: str, ours: str) -> None:
+    from qti_builder.importers.moodle.formulas import _formula
+
+    assert _formula(plugin, {"a": "a", "b": "b"}) == ours
+
+
+@pytest.mark.parametrize(("plugin", "what"), [
+    ("a ^ 2", "'^' (a bitwise exclusive or"), ("a % 2", "'%' (a remainder)"), ("a > 1 ? a : b", "a condition (?:)"),
+    ("a > 1", "a comparison"), ("fact(a)", "fact()"), ("[a, b]", "a list"),
+])
+def test_formulas_plugin_expressions_the_source_cannot_say(plugin: str, what: str) -> None:
+    from qti_builder.importers.calculated import Unconvertible
+    from qti_builder.importers.moodle.formulas import _formula
+
+    with pytest.raises(Unconvertible) as refused:
+        _formula(plugin, {"a": "a", "b": "b"})
+    assert what in str(refused.value)

@@ -196,6 +196,19 @@ def parse(text: str, constraint: bool = False) -> Node:
     return node
 
 
+def parse_foreign(text: str) -> Node:
+    """The tree of a formula in another system's syntax where it shares the source's grammar,
+    without checking its functions' names and arguments (an importer renames them, then
+    :func:`parse` checks the result); :class:`FormulaError` where it cannot be read."""
+    if not text.strip():
+        raise FormulaError("the formula is empty", 1)
+    _check_size(text)
+    try:
+        return _build(_parser("formula").parse(text))
+    except UnexpectedInput as exc:
+        raise _syntax_error(text, exc, False) from None
+
+
 #: What a formula may hold: far more than any question needs, and little enough that reading and
 #: computing it (recursive, like any expression tree) stays within Python's recursion limit.
 MAX_LENGTH = 2000

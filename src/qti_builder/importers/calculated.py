@@ -49,6 +49,11 @@ def variable_names(names: Iterable[str]) -> dict[str, str]:
     return renamed
 
 
+def renamings(names: dict[str, str]) -> list[str]:
+    """What a renaming by :func:`variable_names` changed, for the warning."""
+    return [f"the variable name '{old}' (the source calls it '{new}')" for old, new in names.items() if old != new]
+
+
 def fresh_name(base: str, taken: Iterable[str]) -> str:
     used = set(taken)
     candidate, n = base, 1
@@ -56,6 +61,15 @@ def fresh_name(base: str, taken: Iterable[str]) -> str:
         n += 1
         candidate = f"{base}_{n}"
     return candidate
+
+
+def constant_or_formula(formula: str) -> dict[str, Any]:
+    """A variable set to a formula: a constant (``9.81``) is a list of one value, as the source
+    writes a constant; anything else a derived value."""
+    node = F.parse(formula)
+    if isinstance(node, F.Num) or (isinstance(node, F.Neg) and isinstance(node.operand, F.Num)):
+        return {"values": [F.evaluate(node, {})]}
+    return {"formula": formula}
 
 
 def unescape_placeholders(markdown: str) -> str:
@@ -117,6 +131,17 @@ def too_tight(data: Mapping[str, Any]) -> bool:
     return refused is None and [f.code for f in findings] == [TOLERANCE]
 
 
+def fit_display(data: dict[str, Any]) -> None:
+    """Where the system does not say how the answer is shown and its tolerance refuses the answer
+    with the default 2 decimals, the fewest decimals (up to 10) it accepts."""
+    if data.get("decimals") is not None or data.get("figures") is not None or not too_tight(data):
+        return
+    for decimals in range(3, 11):
+        data["decimals"] = decimals
+        if not too_tight(data):
+            return
+
+
 def computed_answers(answer: str, derived: Mapping[str, str], sets: list[dict[str, float]]) -> list[float | None]:
     """The answer formula's value for each set (derived variables computed first, in order), None
     where it cannot be computed."""
@@ -157,5 +182,5 @@ def placeholders_of(text: str) -> list[str]:
     return [m.group("name") for m in PLACEHOLDER.finditer(text) if m.group("name")]
 
 
-__all__ = ["Unconvertible", "computed_answers", "decimals_of", "describe", "first_mismatch", "fresh_name", "kept_sets",
-           "problem", "too_tight", "unescape_placeholders", "unescape_texts", "variable_names"]
+__all__ = ["Unconvertible", "computed_answers", "constant_or_formula", "decimals_of", "describe", "first_mismatch", "fit_display", "fresh_name", "kept_sets",
+           "problem", "renamings", "too_tight", "unescape_placeholders", "unescape_texts", "variable_names"]

@@ -24,7 +24,7 @@ from urllib.parse import unquote_plus
 from ...summary import plural
 from ..base import INVALID, UNSUPPORTED
 from ..calculated import (Unconvertible, computed_answers, decimals_of, describe, first_mismatch, fresh_name, kept_sets,
-                          problem, too_tight, variable_names)
+                          problem, renamings, too_tight, variable_names)
 from .calculator import formula_lines
 from .context import ItemContext
 from .xml import Data, _float, child, children, descendants
@@ -45,9 +45,7 @@ def read_calculated(r: ItemContext, data: Data) -> bool | None:
               for s in var_sets]
     names = [n for n in dict.fromkeys([*declared, *(n for s in listed for n in s)]) if n]
     renamed = variable_names(names)
-    for name, new in renamed.items():
-        if name != new:
-            r.lost.append(f"the variable name '{name}' (the source calls it '{new}')")
+    r.lost.extend(renamings(renamed))
 
     sets: list[dict[str, float]] = []
     answers: list[float | None] = []

@@ -30,7 +30,7 @@ from lxml import etree
 from ... import formulas as F
 from ...model.parametric import DEFAULT_SETS
 from ...summary import plural
-from ..calculated import Unconvertible, decimals_of, variable_names
+from ..calculated import Unconvertible, constant_or_formula, decimals_of, renamings, variable_names
 from .xml import _float, child, children, descendants, local
 
 #: QTI's arithmetic, as the formula's operators (each takes two operands or, for sum and
@@ -75,6 +75,7 @@ def read_template(item: etree._Element) -> Template:
     """The item's template processing in the model's terms; :class:`Unconvertible` says why not."""
     declarations = descendants(item, "templateDeclaration")
     template = Template(names=variable_names(d.get("identifier", "") for d in declarations))
+    template.lost.extend(renamings(template.names))
     for declaration in declarations:
         identifier = declaration.get("identifier", "")
         if declaration.get("cardinality", "single") != "single" or declaration.get("baseType") not in ("integer", "float"):
@@ -157,7 +158,7 @@ def _set(rule: etree._Element, template: Template) -> None:
             raise Unconvertible(f"{identifier} is drawn from a container that is not a list of numbers")
         template.variables[variable] = {"values": numbers}
     else:
-        template.variables[variable] = {"formula": F.to_source(_node(value, template))}
+        template.variables[variable] = constant_or_formula(F.to_source(_node(value, template)))
 
 
 def _listed_sets(rule: etree._Element, template: Template) -> None:
