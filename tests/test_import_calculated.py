@@ -384,3 +384,17 @@ def test_formulas_plugin_expressions_the_source_cannot_say(plugin: str, what: st
     with pytest.raises(Unconvertible) as refused:
         _formula(plugin, {"a": "a", "b": "b"})
     assert what in str(refused.value)
+
+
+def test_an_item_template_shows_its_answer_with_the_decimals_its_tolerance_needs(tmp_path: Path) -> None:
+    """QTI does not say how the answer is shown: 2 decimals, unless the tolerance refuses the
+    answer so shown (± 0.001 needs 3)."""
+    text = (TEMPLATES / "items/ohm.xml").read_text(encoding="utf-8")
+    path = tmp_path / "ohm.xml"
+    path.write_text(text.replace('toleranceMode="relative" tolerance="2 2"', 'toleranceMode="absolute" tolerance="0.001"'),
+                    encoding="utf-8")
+    quizzes, _ = run_import(path)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert (question.tolerance, question.tolerance_mode, question.decimals) == (0.001, "absolute", 3)
+    quizzes, _ = run_import(TEMPLATES)
+    assert next(iter(quizzes[0].quiz.iter_questions())).decimals is None  # 2 % of V / R: 2 decimals do

@@ -15,7 +15,7 @@ from lxml import etree
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title
-from ..calculated import Unconvertible, problem, unescape_texts
+from ..calculated import Unconvertible, fit_display, problem, unescape_texts
 from . import kinds, placing
 from .calculated import calculated_fields, with_placeholders
 from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
@@ -47,6 +47,7 @@ class ItemReader(ItemContext):
     def read(self) -> Data | None:
         data = self._read()
         if data is not None and self.calculated is not None:
+            fit_display(data)  # an item does not say how its answer is shown (qti-builder's own do)
             found = problem(data)
             if found is not None:  # read again, as its first rendering
                 assert self.rendering is not None
