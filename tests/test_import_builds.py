@@ -20,8 +20,8 @@ GROUPS = ("aiken", "gift", "moodle-types", "qti12", "qti21-types", "quizpage")
 #: Package folders and single files at the top.
 INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name != "README.md"]
                 + [p for p in FIXTURES.iterdir() if p.is_file()]
-                + [FIXTURES / n for n in ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package", "qti21-templates",
-                                          "tao-package")]
+                + [FIXTURES / n for n in ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package",
+                                          "qti21-interactions", "qti21-templates", "tao-package")]
                 + [FIXTURES / "text2qti-zip/cell-quiz.zip"])
 
 

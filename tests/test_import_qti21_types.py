@@ -31,8 +31,8 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
     item, found = imported(path, tmp_path)
     at = f"{path.name}:items/"
     assert found == [
-        f"{at}adaptive.xml:4:1: warning[QB711]: item 'Cell theory' is adaptive: its first rendering is imported; what it "
-        "shows and scores on later attempts is lost",
+        f"{at}adaptive.xml:4:1: warning[QB711]: item 'Cell theory' is adaptive: it is read by its final scoring, the right "
+        "answer in full; what it shows and scores between attempts is lost",
         f"{at}associate.xml:4:1: warning[QB711]: item 'Enzymes and substrates': not kept: free pairing: the choices are "
         "split into prompts and answers by the right pairs; all-or-nothing scoring (each pair now earns its share)",
         f"{at}broken_associate.xml:4:1: warning[QB710]: item 'Chained pairs' (associateInteraction): right pairs that "

@@ -33,7 +33,8 @@ from .xml import Data, child, children, descendants, local, replace_with_text
 ANSWER_LINE = re.compile(r"^(?P<formula>.+?)\s*±\s*(?P<tolerance>[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?)\s*(?P<percent>%)?$")
 
 #: The model kinds an item's interaction is read as, and the calculated kind each becomes.
-CALCULATED_KINDS = {"numerical": "calculated", "single_choice": "calculated_choice", "true_false": "calculated_choice"}
+CALCULATED_KINDS = {"numerical": "calculated", "slider": "calculated", "single_choice": "calculated_choice",
+                    "true_false": "calculated_choice"}
 
 
 def calculated_fields(r: ItemContext, kind: str, interactions: list[etree._Element]) -> tuple[Data, Template]:
@@ -45,7 +46,7 @@ def calculated_fields(r: ItemContext, kind: str, interactions: list[etree._Eleme
     template = read_template(r.original)
     fields: Data = {"type": CALCULATED_KINDS[kind]}
     keep: set[str] = set(template.printed)
-    if kind == "numerical":
+    if CALCULATED_KINDS[kind] == "calculated":
         fields.update(_number_answer(r, template, interactions[0]))
         keep |= set(F.variables(F.parse(fields["answer"])))
     else:

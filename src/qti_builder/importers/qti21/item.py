@@ -21,13 +21,16 @@ from .calculated import calculated_fields, with_placeholders
 from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
-#: Every kind's reader.
+#: Every kind's reader, and the model type of the kinds read into another.
 READERS = {**kinds.READERS, **placing.READERS}
+KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
 #: Interactions the model has a kind for; any other in an item makes it unimportable.
 KNOWN_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
                       "uploadInteraction", "matchInteraction", "orderInteraction", "gapMatchInteraction",
-                      "associateInteraction", "hottextInteraction"}
+                      "associateInteraction", "hottextInteraction", "sliderInteraction"}
+#: The class names of MathAssess's custom interaction and operators (org.qtitools.mathassess.*).
+MATHASSESS = "org.qtitools.mathassess."
 ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchInteraction", "hotspotInteraction",
                                          "graphicOrderInteraction", "graphicAssociateInteraction", "graphicGapMatchInteraction",
                                          "hottextInteraction", "selectPointInteraction", "positionObjectInteraction",
@@ -63,6 +66,9 @@ class ItemReader(ItemContext):
             self.skip(INVALID, "it has no itemBody; skipped")
             return None
         interactions = [e for e in body.iter() if isinstance(e.tag, str) and local(e) in ALL_INTERACTIONS]
+        if self._mathassess(interactions):
+            return None
+        interactions = self._without_end_attempt(interactions)
         unknown = sorted({local(e) for e in interactions if local(e) not in KNOWN_INTERACTIONS})
         if unknown:
             self.skip(UNSUPPORTED, "no question type of the source has this interaction; skipped", ", ".join(unknown))
@@ -75,7 +81,7 @@ class ItemReader(ItemContext):
         if self.rendering is not None and self.calculated is None:
             kind, body, interactions = self._template(kind, body, interactions)
         self._adaptive()
-        data: Data = {"type": placing.KIND_TYPES.get(kind, kind), "feedback": {}}
+        data: Data = {"type": KIND_TYPES.get(kind, kind), "feedback": {}}
         points = self._points()
         if points is not None:
             data["points"] = points
@@ -110,6 +116,8 @@ class ItemReader(ItemContext):
             return "essay"
         if distinct == {"uploadInteraction"}:
             return "file_upload"
+        if kinds == ["sliderInteraction"]:
+            return "slider"
         if len(interactions) > 1:
             self.skip(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
             return None
@@ -167,10 +175,34 @@ class ItemReader(ItemContext):
         return fields["type"], body, interactions
 
     def _adaptive(self) -> None:
-        """Report what only the first rendering of an adaptive item keeps."""
-        if self.item.get("adaptive") == "true":
-            self.reader.builder.warn(LOST, f"item '{self.label}' is adaptive: its first rendering is imported; what it shows "
-                                           "and scores on later attempts is lost", self.span())
+        """An adaptive item is read by its final scoring: the answer that completes it, in full."""
+        if self.item.get("adaptive") != "true":
+            return
+        by_attempt = any(v.get("identifier") == "numAttempts" for v in descendants(self.item, "variable"))
+        self.reader.builder.warn(LOST, f"item '{self.label}' is adaptive: it is read by its final scoring, the right answer "
+                                       "in full; what it shows and scores between attempts is lost"
+                                       + (" (its score depends on the number of attempts)" if by_attempt else ""), self.span())
+
+    def _without_end_attempt(self, interactions: list[etree._Element]) -> list[etree._Element]:
+        """An endAttemptInteraction (a button that ends the attempt, often to ask for a hint) has no
+        form in the source: reported, and the item read without it."""
+        ends = [e for e in interactions if local(e) == "endAttemptInteraction"]
+        for end in ends:
+            self.lost.append(f"the button '{one_line(end.get('title')) or end.get('responseIdentifier')}' that ends an "
+                             "attempt early (to ask for a hint, say)")
+        return [e for e in interactions if local(e) != "endAttemptInteraction"]
+
+    def _mathassess(self, interactions: list[etree._Element]) -> bool:
+        """A MathAssess item (its math entry, or values and answers Maxima computes) is skipped:
+        the source cannot run a computer algebra system."""
+        classes = [e.get("class", "") for e in interactions + descendants(self.item, "customOperator")]
+        found = sorted({c.rsplit(".", 1)[-1] for c in classes if c.startswith(MATHASSESS)})
+        if not found:
+            return False
+        self.skip(UNSUPPORTED, "a MathAssess item: its answers are mathematical expressions or values that the Maxima "
+                               f"computer algebra system computes and compares ({', '.join(found)}), which the source "
+                               "cannot do; skipped", "MathAssess")
+        return True
 
     def _points(self) -> float | None:
         if self.ref.weight is not None:

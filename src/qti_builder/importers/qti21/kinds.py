@@ -187,8 +187,8 @@ def _numerical(r: ItemContext, data: Data, interactions: list[etree._Element]) -
         if local(test) == "and" and len(bounds) == 2 and len(numbers) == 2:
             low, high = sorted(numbers)
             entry: Data = {"value": _round((low + high) / 2), "tolerance": _round((high - low) / 2)}
-        elif local(test) in ("match", "equal") and len(bounds) == 1 and bounds[0] is not None:
-            entry = {"value": bounds[0], "tolerance": 0.0}
+        elif local(test) in ("match", "equal") and (len(bounds) == 1 and bounds[0] is not None or _correct(test, response)):
+            entry = {"value": bounds[0] if bounds else _float(response.correct[0]), "tolerance": 0.0}
             tolerance = (test.get("tolerance") or "").split()
             if tolerance and _float(tolerance[0]) is not None:
                 entry["tolerance"] = _float(tolerance[0])
@@ -210,6 +210,23 @@ def _numerical(r: ItemContext, data: Data, interactions: list[etree._Element]) -
     unit = (interaction.tail or "").strip()
     if unit:
         data["unit"] = unit
+
+
+def _correct(test: etree._Element, response: Response) -> bool:
+    """Does ``test`` compare the response with its declared correct response (a number)?"""
+    return any(local(c) == "correct" for c in children(test)) and len(response.correct) == 1 \
+        and _float(response.correct[0]) is not None
+
+
+def _slider(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
+    """A slider: the number it sets, as a numerical question's answer (its correct response,
+    mapping or written-out rules, as for a typed number)."""
+    _numerical(r, data, interactions)
+    data.pop("unit", None)
+    slider = interactions[0]
+    step = slider.get("step")
+    r.lost.append(f"the slider from {slider.get('lowerBound')} to {slider.get('upperBound')}"
+                  f"{f' in steps of {step}' if step else ''}: students type the number")
 
 
 def _round(value: float) -> float:
@@ -362,5 +379,7 @@ READERS = {
     "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
     "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
     "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
-    "calculated": _calculated, "calculated_choice": _calculated_choice,
+    "calculated": _calculated, "calculated_choice": _calculated_choice, "slider": _slider,
 }
+#: Kinds read into a model type of another name.
+KIND_TYPES = {"slider": "numerical"}
