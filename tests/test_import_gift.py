@@ -339,8 +339,9 @@ def test_weights_names_and_categories(tmp_path: Path) -> None:
     assert [c.correct for c in q["A"].choices] == [True, True, True, False] and q["A"].type == "multiple_response"
     assert q["C"].type == "multiple_response" and [c.correct for c in q["C"].choices] == [True, False]
     assert [c.text for c in q["D"].choices] == ["%abc%a", "b"]
-    assert [s.title for s in quizzes[0].quiz.sections] == ["Sub"] and quizzes[0].quiz.title == "Sub"
-    # '//' is a slash inside a name: one section "Quiz/Part" holding "Sub".
+    # '//' is a slash inside a name: the category "Quiz/Part" holding "Sub". The whole path is kept:
+    # "Quiz/Part" is the quiz (the questions before any $CATEGORY are in its own category), "Sub" its section.
+    assert [s.title for s in quizzes[0].quiz.sections] == ["Quiz/Part", "Sub"] and quizzes[0].quiz.title == "Quiz/Part"
     assert split_category_path("$course$/top/Quiz//Part/Sub") == ("Quiz/Part", "Sub")
     assert split_category_path("top") == () and split_category_path("Default for Biology") == ("Default for Biology",)
 

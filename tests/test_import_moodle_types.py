@@ -172,8 +172,11 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
     assert item.skipped == {"randomsamatch": 1, "random": 1, "ddimageortext": 1, "ddmarker": 1, "stack": 1}
     assert import_summary(item)[1].endswith("5 skipped (1 ddimageortext, 1 ddmarker, 1 random, 1 randomsamatch, 1 stack); "
                                             "see the warnings above")
-    capitals, asia = item.quiz.sections  # the category the others are under is the quiz ("Capitals")
-    assert item.quiz.title == "Capitals"
+    # The tree as it was: questions in "Default for Geography/Capitals" and in its subcategory
+    # "Asia": the quiz is the parent, "Capitals" a section holding "Asia".
+    (capitals,) = item.quiz.sections
+    (asia,) = capitals.sections
+    assert item.quiz.title == "Default for Geography" and (capitals.title, asia.title) == ("Capitals", "Asia")
     assert [q.title for q in capitals.questions] == ["France", "Japan"]
     korea, rivers, flag, colours, symbol, lost, broken = asia.questions
     assert rivers.type == "matching" and [(p.prompt, p.answer) for p in rivers.pairs] == [("Han", "South Korea"), ("Seine", "France")]

@@ -4,7 +4,9 @@ source's model.
 Equal means equal ``model_dump()``s after :func:`expected_after`, which applies exactly what each
 target cannot carry (docs/import.md lists the same losses), and nothing else:
 
-- Moodle XML: a choice's ``fixed``; a section's ``shuffle`` and ``select``; a percent tolerance
+- Moodle XML: a choice's ``fixed``; a section's ``shuffle`` and ``select``; the id of a top-level
+  section named as the quiz (its questions are in the quiz's own category, and come back in a
+  section with the quiz's id); a percent tolerance
   (written as the absolute half-width); matching answers and distractors (Moodle shows them as
   plain text); the order of short-answer and numerical answers (written best first, as Moodle
   takes the first that matches); correct/partially-correct feedback of short-answer and numerical
@@ -225,6 +227,14 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
         return q
 
     sections(data["sections"])
+    if target == "moodle":
+        # A top-level section named as the quiz (no description of its own, no sections below it)
+        # keeps its questions in the quiz's own category: its id is the quiz's.
+        same = lambda title: " ".join(title.split())  # noqa: E731
+        own = next((s for s in data["sections"] if same(s["title"]) == same(data["title"]) and not s["sections"]
+                    and s["description"] in (None, data["description"])), None)
+        if own is not None:
+            own["id"] = data["id"]
     return data
 
 

@@ -15,7 +15,7 @@ from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
 from .context import Context, Data, Reader, number
-from .file import MoodleFile, common_prefix, split_category_path, strip_prefix
+from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
 from .plugins import stack_summary
 from .readers import TYPES
 
@@ -41,7 +41,7 @@ class BankReader(MoodleFile):
 
     def read(self) -> ImportedQuiz | None:
         declared, used = self._categories()
-        root_path = common_prefix(list(declared) + used)
+        root_path = quiz_category(list(declared) + used, used)
         root_info = declared.get(root_path, {})
         quiz_id = root_info.get("idnumber")
         title = root_path[-1] if root_path else self.path.stem

@@ -141,6 +141,17 @@ def split_category_path(text: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
+def quiz_category(paths: list[tuple[str, ...]], used: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The category that becomes the quiz: the one every category is under, or its parent when
+    questions sit in it and it has one below ``top``. So a bank keeps its whole path: questions in
+    ``STAT 101/Week 1 sampling`` are a section 'Week 1 sampling' of the quiz 'STAT 101', which a
+    build puts back in ``$course$/top/STAT 101/Week 1 sampling``. (Questions in a quiz's own
+    category, with no parent to take, are a section named as the quiz, which a build puts back in
+    the quiz's category: writers.moodle.quiz_own_section.)"""
+    root = common_prefix(paths)
+    return root[:-1] if len(root) >= 2 and root in used else root
+
+
 def common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
     paths = [p for p in paths if p]
     if not paths:
