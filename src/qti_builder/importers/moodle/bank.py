@@ -32,8 +32,11 @@ class BankReader(MoodleFile):
         super().__init__(display, sink)
         self.path = path
         self.elements = questions
-        #: (category path, name) of every short-answer question, for random short-answer matching.
-        self.short_answers: list[tuple[tuple[str, ...], str]] = []
+        #: The short-answer questions of each category (a random short-answer matching question
+        #: draws from them), and of each category with its subcategories: looked up once per
+        #: question, however many there are.
+        self.short_answers: dict[tuple[str, ...], list[str]] = {}
+        self.short_answers_below: dict[tuple[str, ...], list[str]] = {}
         #: Whether the question being read is followed by more of its category.
         self.followed = False
 
@@ -100,7 +103,10 @@ class BankReader(MoodleFile):
         current: tuple[str, ...] = ()
         for element in self.elements:
             if (element.get("type") or "").strip().lower() == "shortanswer":
-                self.short_answers.append((current, one_line(self._text(element, "name")) or f"question on line {element.sourceline}"))
+                name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
+                self.short_answers.setdefault(current, []).append(name)
+                for depth in range(len(current) + 1):
+                    self.short_answers_below.setdefault(current[:depth], []).append(name)
             if (element.get("type") or "").strip().lower() == "category":
                 current = self._category_path(element)
                 info: Data = {"idnumber": self._value(element, "idnumber") or None}
@@ -162,7 +168,7 @@ class BankReader(MoodleFile):
         subcategories = self._value(element, "subcats") not in ("0", "false")
         if kind == "randomsamatch":
             choose = self._value(element, "choose") or "?"
-            below = [n for path, n in self.short_answers if path == category or (subcategories and path[:len(category)] == category)]
+            below = (self.short_answers_below if subcategories else self.short_answers).get(category, [])
             listed = (", ".join(f"'{n}'" for n in below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
                       if below else "none of them is in this file")
             self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' (random short-answer matching, randomsamatch) draws {choose} of the "
