@@ -78,7 +78,7 @@ def test_what_moodle_refuses_is_reported_where_it_is(tmp_path: Path) -> None:
         "broken.txt:1:1: warning[QB713]: the option 'A) An option before any question' belongs to no question (an option line "
         "starts with a capital letter and ')' or '.'); skipped" + REFUSED,
         "broken.txt:2:1: warning[QB713]: 'ANSWER: A' belongs to no question; skipped" + REFUSED,
-        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' (multichoice) was skipped: it has 1 option(s), and needs two at least"
+        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' (multichoice) was skipped: it has 1 option, and needs two at least"
         + REFUSED,
         "broken.txt:9:1: warning[QB715]: the question's text goes on over another line: Moodle starts a new question on each "
         "line (and refuses the one before); the lines are read here as one question\n"

@@ -659,7 +659,7 @@ def test_a_group_left_larger_than_its_questions_draws_fewer(tmp_path: Path) -> N
              '</selection></selection_ordering>' + item.format(n=1, kind="essay_question")
              + item.format(n=2, kind="calculated_question") + "</section>")
     quizzes, sink = single_item(tmp_path, group)
-    assert "section 'Pick two' draws 2 question(s) but only 1 could be imported; it now draws 1" in find(messages(sink), "draws 2")
+    assert "section 'Pick two' draws 2 questions but only 1 could be imported; it now draws 1" in find(messages(sink), "draws 2")
     assert quizzes[0].quiz.sections[0].select == 1
 
 

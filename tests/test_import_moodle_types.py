@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from test_import_formats import FIXTURES, imported_one, messages, run_import
 
 from qti_builder.importers.command import import_summary
@@ -33,7 +35,7 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
     item, found = imported("gaps.xml", tmp_path)
     assert found == [
         LANGUAGE.format("gaps.xml"),
-        "gaps.xml:17:1: warning[QB711]: question 'States of matter': not kept: 1 hint(s) shown between tries",
+        "gaps.xml:17:1: warning[QB711]: question 'States of matter': not kept: 1 hint shown between tries",
         "gaps.xml:72:1: warning[QB711]: question 'Halogens (fixed order)': not kept: the fixed order of the choices "
         "(the drop-downs list them in an order of their own)",
         "gaps.xml:123:1: warning[QB711]: question 'Bonding': not kept: the formatting of choice 3 '<i>metallic</i>' "
@@ -47,8 +49,8 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
         "gaps.xml:242:1: warning[QB711]: question 'Array index (other delimiters)': not kept: the regular expression "
         "'colou?r' (kept as the text it is written as); the gap #!!#, to be left empty (removed from the text); dragging: "
         "the words become drop-down lists",
-        "gaps.xml:262:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap(s) [[7]], but only 2 "
-        "choice(s); skipped\n    hint: each [[n]] names the choice that is right there, counting from 1",
+        "gaps.xml:262:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap [[7]], but only 2 "
+        "choices; skipped\n    hint: each [[n]] names the choice that is right there, counting from 1",
         "gaps.xml:274:1: warning[QB713]: question 'Lonely group' (ddwtos): the group of 'Au' has no other choice, and a "
         "drop-down needs a wrong one; skipped\n    hint: give the group another choice in Moodle, or put the choice in a "
         "group with others",
@@ -124,7 +126,7 @@ def test_multiple_true_false(tmp_path: Path) -> None:
         "row now scores on its own; the deduction of 0.5 for a wrong row; the general feedback (a section has none); its "
         "place among the questions of its category (its section follows them)",
         "plugins.xml:140:1: warning[QB711]: question 'Fact or opinion': not kept: the feedback of each row",
-        "plugins.xml:200:1: warning[QB713]: question 'Unfinished' (mtf): row 2 has 0 right column(s), not one; skipped",
+        "plugins.xml:200:1: warning[QB713]: question 'Unfinished' (mtf): row 2 has 0 right columns, not one; skipped",
     ]
     assert item.skipped == {"mtf": 1}
     assert import_summary(item)[1].endswith("1 skipped (1 mtf); see the warnings above")
@@ -231,7 +233,7 @@ def test_wordselect_coderunner_and_stack(tmp_path: Path) -> None:
         "it); a word that stands in the text twice is one option",
         f"{name}:28:1: warning[QB711]: question 'Verbs, several words': not kept: selecting the words in the text (they are "
         "options under it)",
-        f"{name}:46:1: warning[QB711]: question 'Square a number': not kept: running the answer against its 2 test case(s) "
+        f"{name}:46:1: warning[QB711]: question 'Square a number': not kept: running the answer against its 2 test cases "
         "(CodeRunner grades by them; the essay is graded by hand: the sample answer and test cases are its grader information)",
         f"{name}:46:1: warning[QB711]: question 'Square a number': the penalty per wrong try (0.0000000) is a Moodle quiz "
         "setting the source does not hold",
@@ -259,3 +261,19 @@ def test_wordselect_coderunner_and_stack(tmp_path: Path) -> None:
                                    "Test case 1 (shown as an example):\n\nTest:\n\n```python\nprint(sq(3))\n```\n\n"
                                    "Expected output:\n\n```\n9\n```\n\n"
                                    "Test case 2, mark 2:\n\nTest:\n\n```python\nprint(sq(-4))\n```\n\nExpected output:\n\n```\n16\n```")
+
+
+@pytest.mark.parametrize(("files", "hints", "said"), [
+    (["a.png"], 1, ["file a.png is referenced but not embedded", "1 hint shown between tries"]),
+    (["a.png", "b.png"], 2, ["files a.png, b.png are referenced but not embedded", "2 hints shown between tries"]),
+])
+def test_counts_are_said_in_the_singular_and_the_plural(tmp_path: Path, files: list[str], hints: int, said: list[str]) -> None:
+    images = "".join(f'<img src="@@PLUGINFILE@@/{name}">' for name in files)
+    path = tmp_path / "counts.xml"
+    path.write_text(f"""<quiz><question type="essay"><name><text>Describe</text></name>
+<questiontext format="html"><text><![CDATA[<p>Describe {images}</p>]]></text></questiontext>
+{"".join(f"<hint><text>Hint {n}</text></hint>" for n in range(hints))}</question></quiz>""", encoding="utf-8")
+    _, sink = run_import(path)
+    found = messages(sink)
+    for words in said:
+        assert any(words in message for message in found), (words, found)

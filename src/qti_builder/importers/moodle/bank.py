@@ -14,6 +14,7 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
+from ...summary import plural
 from .context import Context, Data, Reader, number
 from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
 from .plugins import stack_summary
@@ -143,7 +144,7 @@ class BankReader(MoodleFile):
             data["stem"] = self._legacy_image(element, data["stem"])
         hints = [h for h in element.findall("hint") if (h.findtext("text") or h.text or "").strip()]
         if hints:
-            context.lost.append(f"{len(hints)} hint(s) shown between tries")
+            context.lost.append(f"{plural(len(hints), 'hint')} shown between tries")
         if context.section is not None:
             data["_section"] = context.section
             if self.followed:

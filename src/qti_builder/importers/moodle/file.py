@@ -97,7 +97,8 @@ class MoodleFile:
                 text = text.replace(f"@@PLUGINFILE@@/{written}", ref)
         if "@@PLUGINFILE@@" in text:
             missing = sorted(set(unquote(m) for m in re.findall(r"@@PLUGINFILE@@/([^\"'\s<>)]+)", text)))
-            self.builder.warn("QB714", f"file(s) {', '.join(missing)} are referenced but not embedded in the export", span,
+            self.builder.warn("QB714", f"{'files' if len(missing) > 1 else 'file'} {', '.join(missing)} {'are' if len(missing) > 1 else 'is'} referenced but "
+                                     "not embedded in the export", span,
                               hint="export again with the files, or add them next to the source and fix the references")
         return text
 

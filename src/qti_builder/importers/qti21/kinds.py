@@ -12,6 +12,7 @@ from typing import Any
 from lxml import etree
 
 from ...writers.qti21 import UPLOAD_TYPES, scrambled
+from ...summary import plural
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
 from .context import ItemContext
 from .responses import Response, text_conditions
@@ -288,7 +289,7 @@ def _matching(r: ItemContext, data: Data, interactions: list[etree._Element]) ->
     interaction = interactions[0]
     sets = children(interaction, "simpleMatchSet")
     if len(sets) != 2:
-        r.skip(UNSUPPORTED, f"it has {len(sets)} simpleMatchSet(s), not two; skipped")
+        r.skip(UNSUPPORTED, f"it has {plural(len(sets), 'simpleMatchSet')}, not two; skipped")
         data["_skip"] = True
         return
     sources = children(sets[0], "simpleAssociableChoice")
