@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import write
+from helpers import write
 from lxml import etree
 
 from qti_builder import BuildOptions, build

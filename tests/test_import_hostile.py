@@ -11,7 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_import_formats import FIXTURES, cli
+from helpers.cli import run
+from helpers.importing import FIXTURES
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
@@ -38,7 +39,7 @@ def test_xxe_is_refused(tmp_path: Path) -> None:
                     + QUESTION.format(text="&xxe;") + "</quiz>", encoding="utf-8")
     found = refused(path, "QB702")
     assert "XXE" in " ".join(found) and "TOP-SECRET" not in " ".join(found)
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "source"))
     assert code == 1 and not (tmp_path / "source").exists() and "TOP-SECRET" not in out + err
 
 
@@ -97,7 +98,7 @@ def test_zip_slip_is_refused(tmp_path: Path, name: str) -> None:
     path = zip_with(tmp_path / "slip.zip", [(name, b"<x/>")])
     found = refused(path, "QB703")
     assert "outside the package" in " ".join(found)
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "out" / "source"))
     assert code == 1 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out").exists()
 
 
@@ -147,7 +148,7 @@ def test_scripts_in_imported_html_are_reported_and_kept_out_of_the_source(tmp_pa
     path = tmp_path / "hostile.xml"
     path.write_text("<quiz>" + QUESTION.format(text='<![CDATA[<p onclick="steal()">Hi<script>alert(1)</script>'
                                                '<img src="javascript:alert(2)" alt="x"></p>]]>') + "</quiz>", encoding="utf-8")
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "source"))
     assert code == 0, err
     assert "QB712" in err and "<script>" in err and "onclick" in err
     text = (tmp_path / "source/hostile.md").read_text(encoding="utf-8")

@@ -9,7 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, write
+from helpers import ROOT, write
+from helpers.text import html_text
 from lxml import etree, html
 
 from qti_builder import BuildOptions, build
@@ -49,18 +50,15 @@ def by_id(quiz: etree._Element) -> dict[str, etree._Element]:
     return found
 
 
-def text_of(fragment: str | None) -> str:
-    """The visible text of an HTML fragment."""
-    return " ".join(html.fromstring(f"<div>{fragment or ''}</div>").text_content().split())
 
 
 def field(q: etree._Element, tag: str) -> str:
-    return text_of(q.findtext(f"{tag}/text"))
+    return html_text(q.findtext(f"{tag}/text"))
 
 
 def answers(q: etree._Element) -> list[tuple[str, str, str]]:
     """(fraction as written, visible text, visible feedback) per answer."""
-    return [(a.get("fraction"), text_of(a.findtext("text")), field(a, "feedback")) for a in q.findall("answer")]
+    return [(a.get("fraction"), html_text(a.findtext("text")), field(a, "feedback")) for a in q.findall("answer")]
 
 
 def is_grade_option(fraction: str) -> bool:
@@ -249,7 +247,7 @@ def test_matching(by_id: dict[str, etree._Element]) -> None:
     assert q.get("type") == "matching"
     assert q.findtext("defaultgrade") == "3"
     assert q.findtext("shuffleanswers") == "true"
-    subquestions = [(text_of(s.findtext("text")), s.findtext("answer/text")) for s in q.findall("subquestion")]
+    subquestions = [(html_text(s.findtext("text")), s.findtext("answer/text")) for s in q.findall("subquestion")]
     # The distractor is a subquestion without text, as Moodle's own export writes it.
     assert subquestions == [("France", "Paris"), ("Germany", "Berlin"), ("Italy", "Rome"), ("", "Madrid")]
     assert q.find("shownumcorrect") is not None
@@ -261,7 +259,7 @@ def test_ordering(by_id: dict[str, etree._Element]) -> None:
     assert q.get("type") == "ordering"  # qtype_ordering is in core since Moodle 4.4
     assert q.findtext("defaultgrade") == "2"
     # The correct order is the answers' order; the fractions echo the positions as Moodle's export does.
-    assert [(a.get("fraction"), text_of(a.findtext("text"))) for a in q.findall("answer")] == [
+    assert [(a.get("fraction"), html_text(a.findtext("text"))) for a in q.findall("answer")] == [
         ("1", "Mercury"), ("2", "Venus"), ("3", "Earth"), ("4", "Mars")]
     settings = {tag: q.findtext(tag) for tag in ("layouttype", "selecttype", "selectcount", "gradingtype",
                                                  "showgrading", "numberingstyle", "shownumcorrect")}

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.text import html_text
 from lxml import etree, html
-from seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
+from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
                                MODEL_ANSWERS, QUIZ_TITLE, STEMS)
 
 from qti_builder.validate import MOODLE_GRADES
@@ -24,8 +25,6 @@ def quiz(raw: bytes) -> etree._Element:
     return etree.fromstring(raw)
 
 
-def html_text(fragment: str) -> str:
-    return " ".join(html.fromstring(f"<div>{fragment}</div>").text_content().split())
 
 
 def questions(quiz: etree._Element) -> list[etree._Element]:

@@ -12,7 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEED_SOURCE
+from helpers import ROOT, SEED_SOURCE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

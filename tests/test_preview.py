@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEED_SOURCE
-from seed_expectations import ANSWERS, STEMS
+from helpers import ROOT, SEED_SOURCE
+from helpers.seed_expectations import ANSWERS, STEMS
 
 from qti_builder import BuildOptions
 from qti_builder.preview import build_preview

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conftest import ROOT, SEED_SOURCE
+from helpers import ROOT, SEED_SOURCE
 from typer.testing import CliRunner
 
 from qti_builder.cli import app

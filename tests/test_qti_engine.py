@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qti_engine import score_item
+from helpers.qti21_engine import score_item
 
 NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 

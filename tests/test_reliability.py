@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SEED_SOURCE
+from helpers import SEED_SOURCE
 
 from qti_builder import cli
 from qti_builder.package import write_files

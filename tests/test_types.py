@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from mypy import api
 
-from conftest import ROOT
+from helpers import ROOT
 
 
 def test_package_type_checks() -> None:
