@@ -8,7 +8,7 @@ checked three ways:
    resolves IDREFs such as textEntryInteraction/@responseIdentifier);
 2. as XML: interaction, correctResponse, mapping, feedback identifiers in the forms Canvas reads
    (docs/lms-behaviour.md), the manifest's interactionType;
-3. by running its response processing in pyslet (tests/qti_engine.py), an independent QTI engine.
+3. by running its response processing in pyslet (tests/helpers/qti21_engine.py), an independent QTI engine.
 
 Every expected value was worked out by hand from the sources, never copied from the output.
 """

@@ -1,4 +1,4 @@
-"""Tests for the pyslet-based QTI 2.1 scoring helper (tests/qti_engine.py)."""
+"""Tests for the pyslet-based QTI 2.1 scoring helper (tests/helpers/qti21_engine.py)."""
 
 from __future__ import annotations
 
