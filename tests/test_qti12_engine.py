@@ -37,6 +37,10 @@ def test_add_accumulates_across_conditions_that_continue() -> None:
     add = "".join(when(f'<varequal respident="{r}">{v}</varequal>', setvar("33.33", "Add"), cont="Yes") for r, v in pairs)
     assert score_item(item(add, responses), {"r1": "X", "r2": "Y", "r3": "Z"}).score == pytest.approx(99.99)
     assert score_item(item(add, responses), {"r1": "X", "r2": "n", "r3": "Z"}).score == pytest.approx(66.66)
+    # Without continue="Yes", the spec stops at the first true condition; Canvas reads every pair.
+    stops = add.replace(' continue="Yes"', "")
+    assert score_item(item(stops, responses), {"r1": "X", "r2": "Y", "r3": "Z"}, reading="spec").score == pytest.approx(33.33)
+    assert score_item(item(stops, responses), {"r1": "X", "r2": "Y", "r3": "Z"}).score == pytest.approx(99.99)
     # The same conditions with Set: each true condition replaces the score.
     replace = add.replace('action="Add"', 'action="Set"')
     assert score_item(item(replace, responses), {"r1": "X", "r2": "Y", "r3": "Z"}).score == pytest.approx(33.33)
@@ -87,7 +91,7 @@ def test_tests_side_by_side_are_alternatives_for_canvas_and_all_of_them_for_gene
     doc = item(when('<varequal respident="r">Shakespeare</varequal><varequal respident="r">William Shakespeare</varequal>',
                     setvar("100")), responses)
     assert score_item(doc, {"r": "William Shakespeare"}).score == 100
-    assert score_item(doc, {"r": "William Shakespeare"}, siblings="and").score == 0
+    assert score_item(doc, {"r": "William Shakespeare"}, reading="spec").score == 0
 
 
 def test_unanswered_and_an_undeclared_response_or_variable() -> None:

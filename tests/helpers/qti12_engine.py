@@ -28,12 +28,18 @@ from the specification, independent of the writer:
   a 'True' state" (the binding's words): it is true when no earlier condition of the item was true,
   as OpenOLAT's QTI 1.2 engine evaluates it (``org.olat.ims.qti.process.elements.QTI_other``).
 
-- Several tests side by side in one ``conditionvar``: the specification does not say how they
-  combine. Generic engines read them as *all* of them (OpenOLAT's ``QTI_respcondition`` wraps them
-  in an ``and``; pyslet's migration does the same): ``siblings="and"``. Canvas's exporter writes a
-  short answer's accepted answers that way, one ``varequal`` each, and Canvas takes each as an
-  accepted answer (docs/lms-behaviour.md, Canvas: "every accepted answer is worth 100 %"):
-  ``siblings="or"``, the reading of the LMS the package is for, and the default here.
+- Two readings. ``reading="spec"`` is the specification's, as generic engines run it: several
+  tests side by side in one ``conditionvar`` must *all* hold (the specification does not say;
+  OpenOLAT's ``QTI_respcondition`` wraps them in an ``and``, pyslet's migration too), and a true
+  condition without ``continue="Yes"`` ends processing (Instructure's own QTIMigrationTool turns
+  such conditions into an if / else-if chain, ``lib/imsqtiv1.py`` ``AddRespCondition``).
+  ``reading="canvas"`` (the default here) is how Canvas reads its own export form, which the
+  Canvas package follows (docs/lms-behaviour.md): a short answer's accepted answers are
+  ``varequal`` tests side by side, each an accepted answer (tests side by side are alternatives),
+  and a matching pair's or a blank's condition adds its share whether or not it says
+  ``continue="Yes"`` (Canvas reads every pair and every blank). Under the spec reading Canvas's
+  own form gives a student who matches every pair one pair's share: a difference between
+  Canvas and generic QTI 1.2 engines that the Canvas package shares with Canvas's own exports.
 
 Responses are given per response identifier (``response_lid``/``response_str``/``response_num``
 ``ident``): a string (an answer ident, or typed text or number), a set of strings for a
@@ -49,7 +55,7 @@ from typing import Literal
 from lxml import etree
 
 Response = str | frozenset[str] | set[str] | None
-Siblings = Literal["and", "or"]
+Reading = Literal["spec", "canvas"]
 
 #: The numeric render_fib types: their responses compare as numbers.
 NUMERIC_FIBTYPES = {"Integer", "Decimal", "Scientific"}
@@ -133,10 +139,10 @@ def _values(response: Response) -> list[str]:
 
 
 class Evaluator:
-    def __init__(self, item: etree._Element, responses: Mapping[str, Response], siblings: Siblings) -> None:
+    def __init__(self, item: etree._Element, responses: Mapping[str, Response], reading: Reading) -> None:
         self.item = item
         self.responses = responses
-        self.siblings = siblings
+        self.reading = reading
         self.declared = declarations(item)
         unknown = set(responses) - set(self.declared)
         if unknown:
@@ -194,7 +200,7 @@ class Evaluator:
         if not tests:
             raise Qti12Error("<conditionvar> needs at least one test")
         results = [self.test(t) for t in tests]
-        return all(results) if self.siblings == "and" else any(results)
+        return all(results) if self.reading == "spec" else any(results)
 
     # -- processing ---------------------------------------------------------------------------------
 
@@ -219,7 +225,8 @@ class Evaluator:
             for setvar in children(respcondition, "setvar"):
                 self.apply(setvar, outcome)
             outcome.feedback += [d.get("linkrefid") for d in children(respcondition, "displayfeedback")]
-            if respcondition.get("continue", "No") != "Yes":
+            adds = any(v.get("action") == "Add" for v in children(respcondition, "setvar"))
+            if respcondition.get("continue", "No") != "Yes" and not (adds and self.reading == "canvas"):
                 break
         return outcome
 
@@ -245,9 +252,9 @@ class Evaluator:
             raise Qti12Error(f"<setvar action='{action}'> is none of the DTD's actions")
 
 
-def score_item(item: etree._Element, responses: Mapping[str, Response], siblings: Siblings = "or") -> Outcome:
+def score_item(item: etree._Element, responses: Mapping[str, Response], reading: Reading = "canvas") -> Outcome:
     """Run ``item``'s response processing on ``responses`` (response ident -> value)."""
-    return Evaluator(item, responses, siblings).run()
+    return Evaluator(item, responses, reading).run()
 
 
 def items(assessment: etree._Element) -> Iterable[etree._Element]:
