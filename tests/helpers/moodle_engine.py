@@ -44,6 +44,8 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from helpers.text import html_text
+
 # -- cloze: qtype_multianswer_extract_question (question/type/multianswer/questiontype.php) ------
 
 #: ANSWER_ALTERNATIVE_FRACTION_REGEX, ..._ANSWER_REGEX, ..._FEEDBACK_REGEX as Moodle defines them.
@@ -312,8 +314,9 @@ def grade(q: Question, response: Response) -> float:
             given = response.get(number)
             if given is None:
                 continue
-            if sub.qtype == "multichoice":  # the first alternative showing that text
-                position = next((i for i, a in enumerate(sub.answers) if a.text == given), None)
+            if sub.qtype == "multichoice":  # the first alternative showing that text (its text is HTML)
+                shown = " ".join(given.split())
+                position = next((i for i, a in enumerate(sub.answers) if html_text(a.text) == shown), None)
                 fraction = grade_choice(sub.answers, bool(sub.single), {position}) if position is not None else 0.0
             elif sub.qtype == "shortanswer":
                 fraction = grade_text(sub.answers, bool(sub.usecase), given)

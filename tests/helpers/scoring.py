@@ -373,3 +373,50 @@ def _moodle_item_text(question: etree._Element, markdown: str) -> str:
 
 def scored_questions(quiz: Quiz) -> Iterator[Question]:
     return (q for q in quiz.iter_questions() if q.type in SCORED)
+
+
+NAMES = {"qti21": "QTI 2.1", "moodle": "Moodle", "canvas": "Canvas"}
+
+
+def canvas_points(quiz: Quiz, question: Question) -> float:
+    """What Canvas makes a question worth: a question group gives each question its first one's points."""
+    for _, section in quiz.iter_sections():
+        if question in section.questions and section.select:
+            return float(section.group_points() or 0)
+    return question.points
+
+
+def moodle_mark(question: Question) -> float:
+    """A cloze question's mark is the sum of its blanks' whole-number weights (QB323 warns when
+    that is not the points)."""
+    if question.type != "fill_in_blank":
+        return question.points
+    share = question.points / len(question.blanks)
+    return (int(share) if share >= 1 and share == int(share) else 1) * len(question.blanks)
+
+
+def disagreements(built: Built) -> list[str]:
+    """Every response an output scores otherwise than the source means, as a user would read it."""
+    quiz, found = built.quiz, []
+    for q in scored_questions(quiz):
+        maxima = {"qti21": built.qti21_maximum, "moodle": lambda q: built.moodle_question(q).mark,
+                  "canvas": built.canvas_points}
+        maxima = {target: maxima[target](q) for target in built.targets}  # type: ignore[operator]
+        meant = {"qti21": q.points, "moodle": moodle_mark(q), "canvas": canvas_points(quiz, q)}
+        for target in maxima:
+            if abs(maxima[target] - meant[target]) > 1e-9:
+                found.append(f"{NAMES[target]}: question '{q.id}' is worth {maxima[target]:g} points, not {meant[target]:g}")
+        for attempt in attempts(quiz, q):
+            for target, expected in attempt.expected.items():
+                if target not in built.targets:
+                    continue
+                try:
+                    got = built.score(target, q, attempt.response)
+                except Unlocatable:
+                    continue  # two options of the output show the same text: no student can tell them apart
+                if abs(got - expected) > 1e-4:
+                    found.append(f"{NAMES[target]}: question '{q.id}' ({q.type}) gives '{attempt.name}' "
+                                 f"{got * meant[target]:g} of {meant[target]:g} points; the source means "
+                                 f"{expected * meant[target]:g}")
+    return found
+
