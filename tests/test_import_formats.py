@@ -63,7 +63,9 @@ def test_seed_through_the_command(tmp_path: Path) -> None:
     code, out, err = run("import", str(SEED), "--out", str(tmp_path / "source"))
     assert code == 0, err
     source = tmp_path / "source/ray-train-tune-quiz.ko.md"
-    assert f"wrote {source}" in out or "wrote" in out
+    assert out.splitlines() == [
+        f"imported 10 questions from {SEED} as quiz 'ray-train-tune-quiz.ko': 8 single choice, 2 essay",
+        f"wrote {source}"]
     text = source.read_text(encoding="utf-8")
     assert "정답: B" in text and "설명:" in text
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))

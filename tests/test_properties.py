@@ -6,13 +6,15 @@ longer run: ``pytest tests/test_properties.py --hypothesis-profile=nightly``.
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.diagnostics import DiagnosticSink, Severity, display_path
+from qti_builder.model import Quiz
 from qti_builder.readers import read_quiz
 from helpers.strategies import quizzes
 
@@ -28,13 +30,25 @@ LINES = st.sampled_from([
 
 
 def read_text(data: bytes, suffix: str) -> None:
+    """Reading never raises; it gives a quiz exactly when it reports no error, and every problem it
+    reports is located in the file, with a code, a message and, for an error, a hint."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"quiz{suffix}"
         path.write_bytes(data)
         sink = DiagnosticSink()
         result = read_quiz(path, sink)
-        # Either a quiz, or at least one error explaining why not.
-        assert result is not None or sink.errors
+        assert (result is None) == bool(sink.errors), [d.render() for d in sink.items]
+        lines = len(data.decode("utf-8", "replace").splitlines()) + 1  # any line break, \r and \u2028 too
+        for d in sink.items:
+            assert d.span is not None and d.span.path == display_path(path), d.render()
+            assert 1 <= d.span.line <= lines and d.span.column >= 1, d.render()
+            assert re.fullmatch(r"QB[0-9]{3}", d.code) and d.message.strip(), d.render()
+            assert d.severity is not Severity.ERROR or (d.hint or "").strip(), d.render()
+        if result is not None:
+            quiz, _ = result
+            assert Quiz.model_validate(quiz.model_dump()) == quiz  # a valid model, whole
+            ids = [q.id for q in quiz.iter_questions()]
+            assert len(ids) == len(set(ids))
 
 
 @given(st.binary(max_size=2000))
@@ -78,9 +92,7 @@ def test_yaml_reader_on_model_shaped_data(value: object) -> None:
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 from qti_builder.checks import check_content  # noqa: E402
-from qti_builder.diagnostics import Severity  # noqa: E402
 from qti_builder.media import MediaSet  # noqa: E402
-from qti_builder.model import Quiz  # noqa: E402
 from qti_builder.package import package  # noqa: E402
 from qti_builder.pipeline import BuildOptions, LoadedQuiz, render_outputs  # noqa: E402
 from qti_builder.readers import SourceMap  # noqa: E402
