@@ -718,3 +718,15 @@ def test_grading_notes_of_odd_model_answers(tmp_path: Path, model_answer: str, n
     source = write(tmp_path, "o.yaml", "id: o\ntitle: O\nsections:\n  - id: s\n    title: S\n    questions:\n"
                                        f"      - {{id: e, type: essay, stem: Why?, model_answer: {json.dumps(model_answer)}}}\n")
     assert meta(built(tmp_path, source).items["e"])["grading_notes"] == notes
+
+
+@pytest.mark.parametrize("name", ["fundamentals", "seed", "showcase", "all_types"])
+def test_feedback_shown_is_the_response_feedback_of_the_item(name: str, request: pytest.FixtureRequest) -> None:
+    """Every condition shows Response feedback, as Canvas's exporter writes it (a Solution or Hint
+    would be filed elsewhere by a QTI 1.2 reader), and names a feedback of its own item."""
+    package: Package = request.getfixturevalue(name)
+    for ident, item in package.items.items():
+        defined = {f.get("ident") for f in item.iter("itemfeedback")}
+        for shown in item.iter("displayfeedback"):
+            assert shown.get("feedbacktype") == "Response", (ident, shown.get("linkrefid"))
+            assert shown.get("linkrefid") in defined, (ident, shown.get("linkrefid"))

@@ -16,9 +16,11 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, write
 from helpers.moodle_engine import extract_cloze, read_question
+from helpers.text import html_text
 from lxml import etree
 
 from qti_builder import BuildOptions, build
+from qti_builder.content import render_html
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
 from qti_builder.model.questions import BLANK_MARKER, Question
@@ -97,11 +99,12 @@ def expected_fields(q: Question) -> dict[str, str]:
         return {"unitgradingtype": "0", "showunits": "0" if q.unit else "3", "unitsleft": "0",
                 "units/unit/unit_name": q.unit or "", "units/unit/multiplier": "1" if q.unit else ""}
     if kind == "essay":
-        return {"responseformat": q.response_format, "responserequired": "1", "responsefieldlines": str(q.expected_lines),
+        return {"maxbytes": "0", "responseformat": q.response_format, "responserequired": "1", "responsefieldlines": str(q.expected_lines),
                 "minwordlimit": str(q.min_words or ""), "maxwordlimit": str(q.max_words or ""),
                 "attachments": str(q.attachments), "attachmentsrequired": "0"}
     if kind == "file_upload":
-        return {"responseformat": "noinline", "responserequired": "0", "attachments": str(q.max_files),
+        # maxbytes 0: the course's upload limit, not a limit of the question's own.
+        return {"maxbytes": "0", "responseformat": "noinline", "responserequired": "0", "attachments": str(q.max_files),
                 "attachmentsrequired": "1", "filetypeslist": ",".join(q.allowed_types)}
     if kind == "ordering":
         # All or nothing, as the QTI item scores it; every item shown, one under the other.
@@ -122,9 +125,12 @@ def quizzes(tmp_path: Path) -> list[tuple[Quiz, etree._Element]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Quiz, etree._Element]]:
-    return quizzes(tmp_path_factory.mktemp("moodle-settings"))
+@pytest.fixture
+def built(tmp_path: Path) -> list[tuple[Quiz, etree._Element]]:
+    """Built again for each test (a second or two): mutmut picks the tests to run against a
+    mutated function by the functions each test calls, and counts a module fixture's calls for
+    the first test only."""
+    return quizzes(tmp_path)
 
 
 def test_the_sources_have_every_kind_and_both_ways(built: list[tuple[Quiz, etree._Element]]) -> None:
@@ -156,6 +162,42 @@ def test_every_setting_of_every_question(built: list[tuple[Quiz, etree._Element]
             wrong += [f"{quiz.id}.{q.id} ({q.type}): {name} is {found[name]!r} in Moodle, the source means {meant[name]!r}"
                       for name in meant if found[name] != meant[name]]
     assert wrong == []
+
+
+def test_every_text_is_html_and_every_plain_answer_plain(built: list[tuple[Quiz, etree._Element]]) -> None:
+    """Rich text is written as HTML, and Moodle must be told so: as "Moodle auto-format" it would
+    add a line break at every newline of the HTML and show the editor in another format. Answers
+    Moodle compares as text (short answer, numerical, true/false) are plain, as Moodle's export
+    writes them."""
+    wrong = []
+    for quiz, moodle in built:
+        for element in moodle.iter():
+            if element.get("format") is None:
+                continue
+            question = next(a for a in element.iterancestors() if a.tag == "question") if element.tag != "question" else element
+            plain = element.tag == "answer" and question.get("type") in ("shortanswer", "numerical", "truefalse")
+            meant = "moodle_auto_format" if plain else "html"
+            if element.get("format") != meant:
+                wrong.append(f"{quiz.id}: <{element.tag} format={element.get('format')!r}> in a {question.get('type')} question")
+    assert wrong == []
+
+
+def test_every_category_as_the_quiz_and_its_sections(built: list[tuple[Quiz, etree._Element]]) -> None:
+    """The question bank's categories: the quiz's, then each section's below it, each with its
+    description (shown on the category in Moodle's question bank) and an ID number."""
+    for quiz, moodle in built:
+        categories = [(c.findtext("category/text"), html_text(c.findtext("info/text")), c.findtext("idnumber"))
+                      for c in moodle.findall("question[@type='category']")]
+        top = f"$course$/top/{' '.join(quiz.title.split()).replace('/', '//')}"
+        meant = [(top, plain(quiz.description), quiz.id)]
+        for ancestors, section in quiz.iter_sections():
+            path = "/".join(" ".join(t.split()).replace("/", "//") for t in [*(a.title for a in ancestors), section.title])
+            meant.append((f"{top}/{path}", plain(section.description), f"{quiz.id}.{section.id}"))
+        assert categories == meant
+
+
+def plain(markdown: str | None) -> str:
+    return html_text(render_html(markdown)) if markdown else ""
 
 
 def test_every_embedded_answer_of_every_cloze_question(built: list[tuple[Quiz, etree._Element]]) -> None:

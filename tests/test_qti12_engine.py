@@ -110,3 +110,16 @@ def test_the_default_value_and_the_fraction_of_the_maximum() -> None:
                decvar='<decvar varname="SCORE" vartype="Decimal" defaultval="50" maxvalue="100"/>')
     outcome = score_item(doc, {})
     assert outcome.score == 75 and outcome.fraction() == 0.75
+
+
+def test_an_integer_variable_and_the_declared_bounds() -> None:
+    pairs = "".join(when(f'<varequal respident="r{n}">X</varequal>', setvar("33.3333", "Add"), cont="Yes") for n in range(3))
+    responses = "".join(f'<response_lid ident="r{n}"/>' for n in range(3))
+    every = {f"r{n}": "X" for n in range(3)}
+    decimal = '<decvar varname="SCORE" vartype="Decimal" minvalue="0" maxvalue="100"/>'
+    assert score_item(item(pairs, responses, decimal), every).score == pytest.approx(99.9999)
+    integer = '<decvar varname="SCORE" vartype="Integer" minvalue="0" maxvalue="100"/>'
+    assert score_item(item(pairs, responses, integer), every).score == 99  # 33 + 33 + 33
+    assert score_item(item(pairs, responses, decimal.replace('minvalue="0"', 'minvalue="1"')), {}).score == 1
+    over = item(when("<other/>", setvar("250")), decvar=decimal)
+    assert score_item(over, {"r": "A"}).score == 100

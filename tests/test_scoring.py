@@ -54,6 +54,43 @@ def test_the_sources_cover_every_scored_kind() -> None:
     assert set(SCORED) <= kinds
 
 
+#: What the sources above lack: a right answer with feedback of its own, in each kind that has
+#: per-answer feedback (the condition that shows it must not end the scoring).
+OWN_FEEDBACK = """---
+title: Own feedback
+---
+1. Name the capital of France. {#city type=short_answer}
+
+Answer: Paris
+   Feedback: Right, Paris.
+Answer (50%): Lyon
+   Feedback: A big city, not the capital.
+
+2. How many legs has a spider? {#legs type=numerical}
+
+Answer: 8
+   Feedback: Eight, yes.
+
+3. Pick the even number. {#even}
+
+A) 2
+   Feedback: Two is even.
+B) 3
+   Feedback: Three is odd.
+
+Answer: A
+"""
+
+
+def test_a_right_answer_with_its_own_feedback_scores_in_every_output(tmp_path: Path) -> None:
+    source = tmp_path / "own-feedback.md"
+    source.write_text(OWN_FEEDBACK, encoding="utf-8")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    quiz = read(source)
+    assert [q.type for q in quiz.iter_questions()] == ["short_answer", "numerical", "single_choice"]
+    assert disagreements(Built.read(quiz, tmp_path / "dist")) == []
+
+
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(quizzes())
 def test_every_output_scores_generated_quizzes_as_meant(quiz: Quiz) -> None:

@@ -18,7 +18,10 @@ from the specification, independent of the writer:
   * ``setvar varname CDATA 'SCORE'`` and ``action (Set | Add | Subtract | Multiply | Divide)
     'Set'``: the variable is set to, or combined with, the element's number;
   * ``decvar varname 'SCORE'``, ``vartype`` (``Integer`` by default), ``defaultval``, ``minvalue``
-    and ``maxvalue``: a variable starts at its default value (0 when none is given);
+    and ``maxvalue``: a variable starts at its default value (0 when none is given), an
+    ``Integer`` one holds whole numbers (a value set or added is truncated, as a typed engine
+    stores it), and its value stays within ``minvalue`` and ``maxvalue`` (as OpenOLAT's
+    ``org.olat.ims.qti.container.Variable`` keeps it);
   * ``varequal case (Yes | No) 'No'``: text compares without regard to case unless ``case="Yes"``.
 
 - Tests: ``varequal`` is equality, or membership for a response of several values
@@ -86,6 +89,16 @@ class Variable:
     value: float
     minimum: float | None
     maximum: float | None
+    integer: bool = False
+
+    def set(self, value: float) -> None:
+        if self.integer:
+            value = float(int(value))
+        if self.minimum is not None:
+            value = max(value, self.minimum)
+        if self.maximum is not None:
+            value = min(value, self.maximum)
+        self.value = value
 
 
 @dataclass
@@ -213,10 +226,11 @@ class Evaluator:
             return outcome
         (resprocessing,) = processing
         for decvar in children(child(resprocessing, "outcomes"), "decvar"):
-            outcome.variables[decvar.get("varname", "SCORE")] = Variable(
-                _number(decvar.get("defaultval", "0")),
-                _number(decvar.get("minvalue")) if decvar.get("minvalue") is not None else None,
-                _number(decvar.get("maxvalue")) if decvar.get("maxvalue") is not None else None)
+            variable = Variable(0.0, _number(decvar.get("minvalue")) if decvar.get("minvalue") is not None else None,
+                                _number(decvar.get("maxvalue")) if decvar.get("maxvalue") is not None else None,
+                                integer=decvar.get("vartype", "Integer") == "Integer")
+            variable.set(_number(decvar.get("defaultval", "0")))
+            outcome.variables[decvar.get("varname", "SCORE")] = variable
         for respcondition in children(resprocessing, "respcondition"):
             true = self.condition(child(respcondition, "conditionvar"))
             if not true:
@@ -237,19 +251,14 @@ class Evaluator:
             raise Qti12Error(f"<setvar> of '{name}', which no <decvar> declares")
         variable = outcome.variables[name]
         number = _number(setvar.text)
+        if variable.integer:
+            number = float(int(number))
         action = setvar.get("action", "Set")
-        if action == "Set":
-            variable.value = number
-        elif action == "Add":
-            variable.value += number
-        elif action == "Subtract":
-            variable.value -= number
-        elif action == "Multiply":
-            variable.value *= number
-        elif action == "Divide":
-            variable.value /= number
-        else:
+        operations = {"Set": lambda v: number, "Add": lambda v: v + number, "Subtract": lambda v: v - number,
+                      "Multiply": lambda v: v * number, "Divide": lambda v: v / number}
+        if action not in operations:
             raise Qti12Error(f"<setvar action='{action}'> is none of the DTD's actions")
+        variable.set(operations[action](variable.value))
 
 
 def score_item(item: etree._Element, responses: Mapping[str, Response], reading: Reading = "canvas") -> Outcome:
