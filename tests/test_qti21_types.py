@@ -685,3 +685,44 @@ def test_text_only(package: dict[str, bytes]) -> None:
     assert [c.tag.split("}")[1] for c in item] == ["itemBody"]  # no response, outcome or processing
     assert element_text(find(item, "itemBody/div")) == "The next section is about history."
     assert score_item(raw(package, "intro-note"), None) == {}
+
+
+@pytest.mark.parametrize("name", ["all-types", "extra"])
+def test_every_item_is_scored_once_from_its_response(name: str, package: dict[str, bytes], extra: dict[str, bytes]) -> None:
+    """Not adaptive (an adaptive item keeps its outcomes from one attempt to the next and lets a
+    player go on until it sets completionStatus, which none of these does) and not time
+    dependent (the time taken changes no score)."""
+    for path, data in (package if name == "all-types" else extra).items():
+        if path.startswith("items/"):
+            item = etree.fromstring(data)
+            assert (item.get("adaptive"), item.get("timeDependent")) == ("false", "false"), path
+
+
+PARTLY = """\
+id: partly
+title: Partly
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: multiple_response
+        id: some
+        stem: Pick the primes.
+        points: 3
+        feedback: {incorrect: None of these., correct: All of them.}
+        choices:
+          - {id: A, text: "2", correct: true}
+          - {id: B, text: "3", correct: true}
+          - {id: C, text: "5", correct: true}
+          - {id: D, text: "4"}
+"""
+
+
+def test_a_partly_right_answer_is_not_told_it_is_wrong(tmp_path: Path) -> None:
+    """Without partially-correct feedback, a response worth part of the points (here 1 of 3)
+    shows no feedback at all: not the incorrect feedback, which is for a response worth nothing."""
+    (tmp_path / "partly.yaml").write_text(PARTLY, encoding="utf-8")
+    item = _build(tmp_path / "partly.yaml", tmp_path / "dist", "partly")["items/some.xml"]
+    assert score_item(item, ["A"]) == {"SCORE": 1.0, "MAXSCORE": 3.0, "FEEDBACK": None}
+    assert score_item(item, ["D"]) == {"SCORE": 0.0, "MAXSCORE": 3.0, "FEEDBACK": {"incorrect_fb"}}
+    assert score_item(item, ["A", "B", "C"]) == {"SCORE": 3.0, "MAXSCORE": 3.0, "FEEDBACK": {"correct_fb"}}

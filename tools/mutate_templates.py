@@ -50,11 +50,12 @@ TEMPLATES = ROOT / "templates"
 #: left out (the sources already hold every kind, and it is the slowest).
 TESTS = {
     "canvas": ["tests/test_canvas_writer.py", "tests/test_scoring.py", "tests/test_consistency.py",
-               "-k", "not generated"],
+               "tests/test_settings.py", "-k", "not generated"],
     "moodle": ["tests/test_moodle_writer.py", "tests/test_moodle_types.py", "tests/test_moodle_settings.py",
-               "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "-k", "not generated"],
+               "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "tests/test_settings.py",
+               "-k", "not generated"],
     "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_scoring.py",
-              "tests/test_consistency.py", "-k", "not generated"],
+              "tests/test_consistency.py", "tests/test_settings.py", "-k", "not generated"],
 }
 
 #: Attribute values and their usual alternative.
