@@ -282,6 +282,7 @@ def test_single_choice(package: dict[str, bytes]) -> None:
     item = parse(package, "capital")
     interaction = find(item, "itemBody/choiceInteraction")
     assert interaction.get("maxChoices") == "1" and interaction.get("shuffle") == "true"
+    assert interaction.get("minChoices") == "0"  # a student may leave it unanswered and go on
     choices = findall(interaction, "simpleChoice")
     assert [(c.get("identifier"), element_text(c), c.get("fixed")) for c in choices] == [
         ("A", "Paris", "false"), ("B", "Lyon", "false"), ("C", "Marseille", "false"), ("D", "All of the above", "true")]
@@ -625,6 +626,8 @@ def test_fill_in_blank(package: dict[str, bytes]) -> None:
     dropdown = find(paragraph, "inlineChoiceInteraction")
     assert text_entry.getprevious() is None and text_entry.getnext() is dropdown  # "The [[b1]] ... a [[b2]] dwarf."
     assert paragraph.text == "The " and dropdown.tail == " dwarf."
+    # Shuffled, as in Moodle (MULTICHOICE_S): the listed order would be the same for every student.
+    assert dropdown.get("shuffle") == "true"
     b1, b2 = text_entry.get("responseIdentifier"), dropdown.get("responseIdentifier")
     declarations = {d.get("identifier"): d.get("baseType") for d in findall(item, "responseDeclaration")}
     assert declarations == {b1: "string", b2: "identifier"}
