@@ -71,6 +71,19 @@ Answer: DNA
 Answer: dna
 
 8. The [[Sun]] is [[*hot | cold]]. {#blanks-case type=fill_in_blank case_sensitive=true points=2}
+
+9. A [[b]] and a [[c]]. {#blanks-half type=fill_in_blank points=1}
+
+10. A [[b]] and a [[c]]. {#blanks-three type=fill_in_blank points=6}
+
+11. A [[b]] and a [[c]]. {#blanks-one-and-a-half type=fill_in_blank points=3}
+
+12. Match the long answers. {#match-long type=matching}
+
+- short -> An answer far longer than a question bank name may be, which must reach the student whole, every word of it
+- other -> Another answer far longer than a question bank name may be, which must reach the student whole as well
+
+13. Read this. {#note type=text_only}
 """
 
 SOURCES = sorted([*ROOT.glob("source/*.md"), ROOT / "tests/fixtures/all-types.yaml", *ROOT.glob("starter/quiz/*.md")])
@@ -110,6 +123,8 @@ def expected_fields(q: Question) -> dict[str, str]:
         # All or nothing, as the QTI item scores it; every item shown, one under the other.
         return {"layouttype": "VERTICAL", "selecttype": "ALL", "selectcount": str(len(q.items)),
                 "gradingtype": "ALL_OR_NOTHING", "shownumcorrect": "1"}
+    if kind == "text_only":
+        return {"defaultgrade": "0"}  # shown, not answered
     return {}
 
 
@@ -211,7 +226,10 @@ def test_every_embedded_answer_of_every_cloze_question(built: list[tuple[Quiz, e
             by_id = {b.id: b for b in q.blanks}
             blanks = [by_id[i] for i in BLANK_MARKER.findall(q.stem)]
             assert len(subs) == len(blanks), q.id
-            assert len({s.mark for s in subs}) == 1, q.id  # the points are shared equally
+            # The points shared equally, in the whole numbers Moodle takes (1 each when they do
+            # not divide into whole numbers: QB323 says so at build time).
+            share = q.points / len(blanks)
+            assert [s.mark for s in subs] == [float(int(share)) if share >= 1 and share == int(share) else 1.0] * len(subs), q.id
             for sub, blank in zip(subs, blanks):
                 if blank.kind == "text":
                     assert (sub.qtype, sub.usecase) == ("shortanswer", q.case_sensitive), (q.id, blank.id)
@@ -222,3 +240,25 @@ def test_every_embedded_answer_of_every_cloze_question(built: list[tuple[Quiz, e
                         [(a, 1.0) for a in blank.answers] + [(o, 0.0) for o in blank.options]), (q.id, blank.id)
                 seen += 1
     assert seen >= 4
+
+
+def test_long_matching_answers_reach_moodle_whole(built: list[tuple[Quiz, etree._Element]]) -> None:
+    quiz, moodle = next((quiz, moodle) for quiz, moodle in built if quiz.id == "both-ways")
+    question = next(q for q in quiz.iter_questions() if q.id == "match-long")
+    element = next(m for m in moodle.findall("question") if m.findtext("idnumber") == "both-ways.match-long")
+    assert [sub.findtext("answer/text") for sub in element.findall("subquestion")] == [p.answer for p in question.pairs]
+
+
+def test_a_cloze_question_shows_its_image(tmp_path: Path) -> None:
+    """A picture in a cloze question's text is carried in the file (@@PLUGINFILE@@ and its
+    <file>), as in every other type, so Moodle shows it."""
+    media = tmp_path / "media"
+    media.mkdir()
+    (media / "workers.png").write_bytes((ROOT / "source" / "media" / "workers.png").read_bytes())
+    source = write(tmp_path, "cloze-image.md", "---\ntitle: Cloze image\n---\n"
+                   "1. ![Three boxes](media/workers.png) There are [[3]] workers. {#count type=fill_in_blank}\n")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"]))
+    question = etree.parse(str(tmp_path / "dist" / "cloze-image.moodle.xml")).find("question[@type='cloze']")
+    (name,) = [f.get("name") for f in question.findall("questiontext/file")]  # the media file, named by its content
+    assert name.startswith("workers") and name.endswith(".png")
+    assert f'<img src="@@PLUGINFILE@@/{name}" alt="Three boxes">' in question.findtext("questiontext/text")
