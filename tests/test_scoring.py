@@ -55,7 +55,8 @@ def test_the_sources_cover_every_scored_kind() -> None:
 
 
 #: What the sources above lack: a right answer with feedback of its own, in each kind that has
-#: per-answer feedback (the condition that shows it must not end the scoring).
+#: per-answer feedback (the condition that shows it must not end the scoring), and a right
+#: numerical answer with a percent margin (Canvas takes full-credit answers only).
 OWN_FEEDBACK = """---
 title: Own feedback
 ---
@@ -79,6 +80,10 @@ B) 3
    Feedback: Three is odd.
 
 Answer: A
+
+4. Roughly how many days has a year? {#year type=numerical}
+
+Answer: 360 ± 5%
 """
 
 
@@ -87,7 +92,7 @@ def test_a_right_answer_with_its_own_feedback_scores_in_every_output(tmp_path: P
     source.write_text(OWN_FEEDBACK, encoding="utf-8")
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     quiz = read(source)
-    assert [q.type for q in quiz.iter_questions()] == ["short_answer", "numerical", "single_choice"]
+    assert [q.type for q in quiz.iter_questions()] == ["short_answer", "numerical", "single_choice", "numerical"]
     assert disagreements(Built.read(quiz, tmp_path / "dist")) == []
 
 

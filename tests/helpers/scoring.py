@@ -139,6 +139,12 @@ def attempts(quiz: Quiz, q: Question) -> list[Attempt]:
 
         for n, a in enumerate(q.answers, 1):
             add(f"answer {n}'s value", a.value, best_number(a.value), best_number(a.value, full_only=True))
+            low, high = a.bounds()
+            if high > low:  # within the margin, and past it (the margin must be the author's)
+                for name, value in ((f"just inside answer {n}'s margin", a.value + 0.8 * (high - a.value)),
+                                    (f"past answer {n}'s margin", a.value + 1.7 * (high - a.value)),
+                                    (f"past answer {n}'s margin below", a.value - 1.7 * (a.value - low))):
+                    add(name, value, best_number(value), best_number(value, full_only=True))
         far = max(abs(b) for a in q.answers for b in a.bounds()) + 1000
         add("a number far off", far, 0.0)
     elif kind == "matching":
