@@ -422,7 +422,7 @@ def disagreements(built: Built) -> list[str]:
                     continue  # two options of the output show the same text: no student can tell them apart
                 if abs(got - expected) > 1e-4:
                     found.append(f"{NAMES[target]}: question '{q.id}' ({q.type}) gives '{attempt.name}' "
-                                 f"{got * meant[target]:g} of {meant[target]:g} points; the source means "
-                                 f"{expected * meant[target]:g}")
+                                 f"{got * meant[target]:.4g} of {meant[target]:g} points; the source means "
+                                 f"{expected * meant[target]:.4g}")
     return found
 
