@@ -5,11 +5,13 @@ as in .ci/run."""
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from helpers import SEED_SOURCE
 from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 # Property tests: a bounded, derandomised budget by default (the same examples on every run, so a
 # change cannot land on a lucky draw and fail the next one); a long, random one on demand
@@ -21,6 +23,9 @@ settings.register_profile("ci", max_examples=150, deadline=None, derandomize=Tru
 settings.register_profile("nightly", max_examples=int(os.environ.get("QTI_BUILDER_NIGHTLY_EXAMPLES", "20000")),
                           deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
+# Hypothesis also keeps a cache of Unicode data: in the temporary folder, not the checkout.
+if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "qti-builder-hypothesis")
 
 #: Set (to anything) by .ci/run: a skipped test fails the run, since everything a test needs
 #: (Chromium, the seed quiz beside the checkout, git) is there in CI.
