@@ -30,6 +30,10 @@ from qti_builder.readers import read_quiz
 BOTH_WAYS = """---
 title: Both ways
 ---
+# Both ways {#both}
+
+Each kind both ways, where the **author** chooses.
+
 1. Pick one. {#one-fixed shuffle=false}
 
 A) a
