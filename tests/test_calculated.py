@@ -17,7 +17,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from lms_formulas import canvas_eval, moodle_eval
 from lxml import etree
 
@@ -185,7 +185,7 @@ def _run_template(item_xml: bytes, seed: int, response: str | None = None) -> di
         doc.read(src=item_xml)
         item = doc.root
         # pyslet keeps templateProcessing but leaves it out when it writes the item back, so the
-        # engine's lost-element check (tests/qti_engine.py) cannot be used here; the rules run.
+        # engine's lost-element check (tests/helpers/qti21_engine.py) cannot be used here; the rules run.
         assert item.TemplateProcessing is not None
         item.render_html = lambda *args, **kwargs: None
         random.seed(seed)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from exam_outputs import build_all
-from test_cli import run
+from helpers.cli import run
 from test_no_silent_output import check, read
 
 from qti_builder import vocabulary as V
@@ -623,7 +623,7 @@ def test_the_reader_builds_its_labels_from_the_tables() -> None:
 
 @pytest.mark.parametrize("block, table", [("vocabulary", "markdown_tables"), ("option styles", "option_table")])
 def test_the_docs_show_the_tables(block: str, table: str) -> None:
-    from conftest import ROOT
+    from helpers import ROOT
 
     text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
     start, end = f"<!-- {block}: start -->\n", f"<!-- {block}: end -->"

@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from exam_outputs import Q, Built, build_all
 from lxml import etree
-from qti_engine import score_item
-from test_cli import run
+from helpers.qti21_engine import score_item
+from helpers.cli import run
 
 FIXTURE = ROOT / "tests" / "fixtures" / "exam-ko.md"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from test_import_formats import FIXTURES, builds, messages, run_import
+from helpers.importing import FIXTURES, builds, messages, run_import
 
 from qti_builder.importers.base import sanitise_id, shorten_id
 from qti_builder.writers.moodle import IDNUMBER_LENGTH

@@ -12,8 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from test_import_formats import FIXTURES, builds, cli, messages, run_import, zipped
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import FIXTURES, builds, messages, run_import, zipped
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
@@ -718,7 +719,7 @@ def test_canvas_zip_slip_entries_are_skipped(tmp_path: Path, name: str) -> None:
     (quiz,) = import_path(path, path.name, sink)
     assert not sink.errors
     assert f"'{name}' points outside the package" in find(messages(sink), "warning[QB717]")
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "out" / "source"))
     assert code == 0 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.png").exists()
 
 
@@ -762,7 +763,7 @@ def test_not_a_canvas_package_is_left_to_the_others(tmp_path: Path) -> None:
 
 def test_command_imports_and_builds_every_canvas_input(tmp_path: Path) -> None:
     export = zipped(EXPORT, tmp_path / "export.zip")
-    code, out, err = cli("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", "--allow-skipped", cwd=tmp_path)
+    code, out, err = run("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", "--allow-skipped", cwd=tmp_path)
     assert code == 0, err
     assert "a formula question is imported as the numerical question" in err and out.count("imported ") == 3
     sources = sorted(p.name for p in (tmp_path / "source").glob("*.*"))

@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import jsonschema
-from conftest import ROOT
+from helpers import ROOT
 from referencing import Registry, Resource
-from test_cli import run
+from helpers.cli import run
 
 FIXTURES = ROOT / "tests" / "fixtures" / "import"
 MESSY = FIXTURES / "messy-moodle.xml"  # one 'stack' question that cannot be imported, several parts lost

@@ -15,11 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from exam_outputs import Built, build_all
-from qti_engine import score_item
-from test_cli import run
-from test_import_formats import cli, messages, run_import
+from helpers.qti21_engine import score_item
+from helpers.cli import run
+from helpers.importing import messages, run_import
 
 EXAMS = ROOT / "tests/fixtures/import/exam"
 
@@ -65,7 +65,7 @@ EXAM_CASES = [KOREAN, ENGLISH, JAPANESE]
 def exam(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Built, tuple]:
     name, source, _, _ = request.param
     folder = tmp_path_factory.mktemp(name.split(".")[0])
-    code, out, err = cli("import", str(EXAMS / name), "--out", str(folder / "source"))
+    code, out, err = run("import", str(EXAMS / name), "--out", str(folder / "source"))
     assert code == 0 and err == "", err  # not one warning
     assert (folder / "source" / source).exists(), out  # Markdown: the exam's forms are the dialect's
     return build_all(folder, folder / "source" / source), request.param
@@ -190,7 +190,7 @@ def test_korean_details_as_the_paper_prints_them(exam: tuple[Built, tuple]) -> N
 
 
 def test_check_verbose_lists_the_korean_exam(tmp_path: Path) -> None:
-    code, _, err = cli("import", str(EXAMS / KOREAN[0]), "--out", "source", cwd=tmp_path)
+    code, _, err = run("import", str(EXAMS / KOREAN[0]), "--out", "source", cwd=tmp_path)
     assert code == 0, err
     code, out, err = run("check", "source", "--verbose", cwd=tmp_path)
     assert code == 0, err
@@ -248,7 +248,7 @@ def test_an_answer_key_as_exams_print_it(tmp_path: Path, key: str) -> None:
 def errors_of(tmp_path: Path, text: str) -> tuple[int, list[str]]:
     """``qti-builder import`` of a pasted exam: its exit code, and its errors without the summary line."""
     (tmp_path / "paper.txt").write_text(text, encoding="utf-8")
-    code, _, err = cli("import", "paper.txt", "--out", "source", cwd=tmp_path)
+    code, _, err = run("import", "paper.txt", "--out", "source", cwd=tmp_path)
     assert not (tmp_path / "source").exists()  # nothing half-written
     return code, [line for line in err.splitlines() if "error[" in line or line.startswith("    hint")]
 
@@ -389,7 +389,7 @@ def test_mkdocs_quiz_tags(tmp_path: Path) -> None:
 
 
 def builds_as_written(item: object, folder: Path) -> None:
-    from test_import_formats import builds
+    from helpers.importing import builds
 
     builds(item.quiz, item.media, folder)  # type: ignore[attr-defined]
 

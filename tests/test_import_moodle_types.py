@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_import_formats import FIXTURES, imported_one, messages, run_import
+from helpers.importing import FIXTURES, imported_one, messages, run_import
 
 from qti_builder.importers.command import import_summary
 

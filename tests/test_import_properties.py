@@ -39,8 +39,8 @@ from typing import Any
 import re
 
 from hypothesis import HealthCheck, assume, given, settings
-from test_import_roundtrip import expected_after
-from test_properties import quizzes
+from helpers.roundtrip import expected_after
+from helpers.strategies import quizzes
 
 from qti_builder.content import render_block, render_html
 from qti_builder.diagnostics import DiagnosticSink, Severity

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import QTI_NS, ROOT, write
+from helpers import QTI_NS, ROOT, write
 from lxml import etree
 from typer.testing import CliRunner
 

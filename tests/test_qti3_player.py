@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from lxml import etree
 from test_calculated import SOURCE
 from test_preview import CHROMIUM, FLAGS

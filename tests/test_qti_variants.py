@@ -19,11 +19,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import NS, ROOT, write, zip_members
+from helpers import NS, ROOT, write, zip_members
 from lxml import etree
-from qti_engine import score_item
+from helpers.qti21_engine import score_item
 from test_calculated import EXPECTED, SOURCE, qti_items, qti_sets
-from test_qti21_writer import official_schemas
+from helpers.schemas import official_schemas
 from typer.testing import CliRunner
 
 from qti_builder import pipeline

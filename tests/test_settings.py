@@ -14,11 +14,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import NS, ROOT, write, zip_members
+from helpers import NS, ROOT, write, zip_members
 from lxml import etree, html
-from qti_engine import score_item
-from test_cli import run
-from test_qti21_writer import official_schemas
+from helpers.qti21_engine import score_item
+from helpers.cli import run
+from helpers.schemas import official_schemas
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
