@@ -11,7 +11,6 @@ source/content-showcase.md and the small sources below), not from the writer's o
 from __future__ import annotations
 
 import json
-from copy import deepcopy
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -20,9 +19,10 @@ from urllib.parse import unquote
 import pytest
 import xmlschema
 from helpers import ROOT, SCHEMAS, SEED_SOURCE, write, zip_members
+from helpers.canvas import QTI12, XSI, dtd_copy, local_names
+from helpers.seed_expectations import ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS, STEMS
 from helpers.text import element_text
 from lxml import etree, html
-from helpers.seed_expectations import ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS, STEMS
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
@@ -33,10 +33,6 @@ FUNDAMENTALS = ROOT / "source" / "python-fundamentals.md"
 SHOWCASE = ROOT / "source" / "content-showcase.md"
 CANVAS_NS = "{http://canvas.instructure.com/xsd/cccv1p0}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
-#: The namespace Canvas's exporter (canvas-lms lib/cc/qti/qti_generator.rb) declares on
-#: questestinterop, and in which Instructure's qti gem (New Quizzes) looks up every element.
-QTI12 = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
-XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 
 
 @lru_cache(maxsize=1)
@@ -47,33 +43,6 @@ def validators() -> tuple[etree.DTD, xmlschema.XMLSchema10, xmlschema.XMLSchema1
                                      uri_mapper=lambda uri: xml_xsd if uri.endswith("/xml.xsd") else uri)
     meta = xmlschema.XMLSchema10(str(ROOT / "schemas" / "canvas-quiz-meta.xsd"))
     return etree.DTD(str(SCHEMAS / "qti12" / "ims_qtiasiv1p2p1.dtd")), manifest, meta
-
-
-def local_names(root: etree._Element) -> etree._Element:
-    """A copy of a QTI 1.2 document with its elements' names without the namespace (the tests
-    look elements up by their plain names), after checking that every one of them is in it."""
-    copy = deepcopy(root)
-    for element in copy.iter(etree.Element):
-        assert etree.QName(element).namespace == QTI12, element.tag
-        element.tag = etree.QName(element).localname
-    etree.cleanup_namespaces(copy)
-    return copy
-
-
-def dtd_copy(root: etree._Element) -> etree._Element:
-    """What the QTI 1.2.1 DTD can judge: no namespace (it predates them), no xsi: attributes, and
-    none of Canvas's two extensions the package writes (a numerical answer's margin on its value,
-    a question group's points per item), each checked on its own below."""
-    copy = local_names(root)
-    for name in [n for n in copy.attrib if n.startswith(XSI)]:
-        del copy.attrib[name]
-    for value in copy.iter("varequal"):
-        value.attrib.pop("margin", None)
-        value.attrib.pop("margintype", None)
-    for extension in copy.findall(".//selection/selection_extension"):
-        extension.getparent().remove(extension)
-    etree.cleanup_namespaces(copy)
-    return copy
 
 
 class Package:

@@ -12,11 +12,11 @@ import shutil
 from pathlib import Path
 
 from helpers import ROOT
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from helpers.cli import run
 from helpers.importing import builds, imports_or_is_refused, messages, run_import
 from helpers.importing import moodle_questions
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qti_builder.content import render_html
 from qti_builder.importers import detect

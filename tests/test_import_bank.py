@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
-from hypothesis import given, settings
-from hypothesis import strategies as st
 from helpers.cli import run
 from helpers.importing import FIXTURES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers.base import Ids, MediaStore

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import jsonschema
 from helpers import ROOT
-from referencing import Registry, Resource
 from helpers.cli import run
+from referencing import Registry, Resource
 
 FIXTURES = ROOT / "tests" / "fixtures" / "import"
 MESSY = FIXTURES / "messy-moodle.xml"  # one 'stack' question that cannot be imported, several parts lost

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT
-from exam_outputs import Built, build_all
-from helpers.qti21_engine import score_item
 from helpers.cli import run
 from helpers.importing import messages, run_import
+from helpers.outputs import Outputs, build_all
+from helpers.qti21_engine import score_item
 
 EXAMS = ROOT / "tests/fixtures/import/exam"
 
@@ -62,7 +62,7 @@ EXAM_CASES = [KOREAN, ENGLISH, JAPANESE]
 
 
 @pytest.fixture(scope="module", params=EXAM_CASES, ids=["ko", "en", "ja"])
-def exam(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Built, tuple]:
+def exam(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Outputs, tuple]:
     name, source, _, _ = request.param
     folder = tmp_path_factory.mktemp(name.split(".")[0])
     code, out, err = run("import", str(EXAMS / name), "--out", str(folder / "source"))
@@ -71,7 +71,7 @@ def exam(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactor
     return build_all(folder, folder / "source" / source), request.param
 
 
-def test_every_question_with_its_type_points_and_answer(exam: tuple[Built, tuple]) -> None:
+def test_every_question_with_its_type_points_and_answer(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, _, expected) = exam
     questions = list(built.quiz.iter_questions())
     assert [(q.type, q.points) for q in questions] == [(kind, points) for _, kind, points, _, _ in expected]
@@ -89,14 +89,14 @@ def test_every_question_with_its_type_points_and_answer(exam: tuple[Built, tuple
     assert built.warnings == []
 
 
-def test_the_answer_is_never_in_what_students_read_first(exam: tuple[Built, tuple]) -> None:
+def test_the_answer_is_never_in_what_students_read_first(exam: tuple[Outputs, tuple]) -> None:
     built, _ = exam
     for q in built.quiz.iter_questions():
         for text in [q.stem, q.passage or ""] + [c.text for c in getattr(q, "choices", [])]:
             assert "정답" not in text and "Answer" not in text and "正解" not in text and "해설" not in text, text
 
 
-def test_qti_scores_the_right_answers_and_shows_the_passage(exam: tuple[Built, tuple]) -> None:
+def test_qti_scores_the_right_answers_and_shows_the_passage(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, passage, expected) = exam
     for q, (_, kind, points, answer, shared) in zip(built.quiz.iter_questions(), expected):
         raw = built.qti_raw(q.id)
@@ -126,7 +126,7 @@ MOODLE_TYPES = {"single_choice": "multichoice", "multiple_response": "multichoic
                 "short_answer": "shortanswer", "numerical": "numerical", "essay": "essay"}
 
 
-def test_moodle_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> None:
+def test_moodle_types_points_answers_and_passages(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, passage, expected) = exam
     for q, (_, kind, points, answer, shared) in zip(built.quiz.iter_questions(), expected):
         question = built.moodle_question(q.id)
@@ -146,7 +146,7 @@ def test_moodle_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> 
             assert answer in (question.findtext("graderinfo/text") or "")
 
 
-def test_canvas_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> None:
+def test_canvas_types_points_answers_and_passages(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, passage, expected) = exam
     for q, (_, kind, points, answer, shared) in zip(built.quiz.iter_questions(), expected):
         meta = built.canvas_meta(q.id)
@@ -160,7 +160,7 @@ def test_canvas_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> 
             assert meta["question_type"] == "numerical_question"
 
 
-def test_korean_details_as_the_paper_prints_them(exam: tuple[Built, tuple]) -> None:
+def test_korean_details_as_the_paper_prints_them(exam: tuple[Outputs, tuple]) -> None:
     built, (name, _, _, _) = exam
     questions = list(built.quiz.iter_questions())
     sections = [s.title for _, s in built.quiz.iter_sections()]

@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 from helpers import ROOT
-from hypothesis import assume, given, settings
-from hypothesis import strategies as st
 from helpers.cli import run
 from helpers.importing import builds, imports_or_is_refused, messages, moodle_questions, run_import
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from qti_builder.content import plain_text, render_html
 from qti_builder.diagnostics import DiagnosticSink, display_path

@@ -38,9 +38,9 @@ from typing import Any
 
 import re
 
-from hypothesis import HealthCheck, assume, given, settings
 from helpers.roundtrip import expected_after
 from helpers.strategies import quizzes
+from hypothesis import HealthCheck, assume, given, settings
 
 from qti_builder.content import render_block, render_html
 from qti_builder.diagnostics import DiagnosticSink, Severity

@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 from helpers import ROOT
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from helpers.cli import run
 from helpers.importing import builds, messages, run_import
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path

@@ -10,8 +10,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from helpers import ROOT, write
-from junitparser import Failure, JUnitXml
 from helpers.cli import run
+from junitparser import Failure, JUnitXml
 
 from qti_builder.report import schema_path
 

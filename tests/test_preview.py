@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -13,16 +12,14 @@ from pathlib import Path
 
 import pytest
 from helpers import ROOT, SEED_SOURCE
+from helpers.browser import CHROMIUM, FLAGS, needs_chromium
 from helpers.seed_expectations import ANSWERS, STEMS
 
 from qti_builder import BuildOptions
 from qti_builder.preview import build_preview
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium package is not installed")
+pytestmark = needs_chromium
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile-html.md"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 from helpers import NS, ROOT, zip_members
+from helpers.qti21_engine import score_item
+from helpers.schemas import official_schemas
 from helpers.text import element_text
 from lxml import etree
 from markupsafe import Markup
-from helpers.qti21_engine import score_item
-from helpers.schemas import official_schemas
 
 from qti_builder import BuildOptions, build
 from qti_builder.model import QUESTION_CLASSES

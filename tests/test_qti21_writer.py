@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 from helpers import NS, zip_members
-from lxml import etree
 from helpers.qti21_engine import score_item
 from helpers.schemas import official_schemas
-from helpers.text import element_text
 from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS,
+from helpers.text import element_text
+from lxml import etree
                                QUIZ_TITLE, STEMS)
 
 

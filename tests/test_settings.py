@@ -15,10 +15,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 from helpers import NS, ROOT, write, zip_members
-from lxml import etree, html
-from helpers.qti21_engine import score_item
 from helpers.cli import run
+from helpers.qti21_engine import score_item
 from helpers.schemas import official_schemas
+from lxml import etree, html
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink

@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers import SEED_SOURCE, write
-from lxml import html
 from helpers.cli import run
+from lxml import html
 
 DRAWN = """---
 id: drawn
