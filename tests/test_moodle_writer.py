@@ -9,10 +9,9 @@ import pytest
 from helpers import ROOT
 from helpers.moodle_engine import grade_option
 from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
+                               MODEL_ANSWERS, QUIZ_TITLE, STEMS)
 from helpers.text import html_text
 from lxml import etree, html
-                               MODEL_ANSWERS, QUIZ_TITLE, STEMS)
-
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,9 @@ from helpers import NS, zip_members
 from helpers.qti21_engine import score_item
 from helpers.schemas import official_schemas
 from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS,
+                               QUIZ_TITLE, STEMS)
 from helpers.text import element_text
 from lxml import etree
-                               QUIZ_TITLE, STEMS)
-
-
 
 
 @pytest.fixture(scope="module")
