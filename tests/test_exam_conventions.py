@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from exam_outputs import build_all
-from test_cli import run
-from test_no_silent_output import check, read
+from helpers import read_written
+from helpers.cli import check_source, run
+from helpers.outputs import build_all
 
 from qti_builder import vocabulary as V
 from qti_builder.readers.markdown import syntax as S
@@ -24,11 +24,11 @@ KO = "---\ntitle: T\nlanguage: ko\n---\n"
 
 
 def questions(tmp_path: Path, text: str, name: str = "q.md") -> list[Any]:
-    return list(read(tmp_path, name, text).iter_questions())
+    return list(read_written(tmp_path, name, text).iter_questions())
 
 
 def errors(tmp_path: Path, text: str, name: str = "q.md") -> tuple[int, list[tuple[int, int, str, str, str]]]:
-    code, reported = check(tmp_path, name, text)
+    code, reported = check_source(tmp_path, name, text)
     return code, [(r.line, r.column, r.severity, r.code, r.hint) for r in reported]
 
 
@@ -120,6 +120,15 @@ MARKERS = [
     ("1) x\n2) y", "정답: 2", "decimal"),
     ("ア) x\nイ) y", "正解: イ", "katakana"),
     ("(ア) x\n(イ) y", "正解: イ", "katakana"),
+    ("ア、x\nイ、y", "正解: イ", "katakana"),
+    # The iroha order, as older Japanese papers number options: イ is its first, not katakana's second.
+    ("イ) x\nロ) y\nハ) z", "正解: ロ", "iroha"),
+    ("(イ) x\n(ロ) y", "正解: ロ", "iroha"),
+    ("A、x\nB、y", "正解: B", None),
+    # Lower-case Roman numerals: i is their first, not the ninth letter.
+    ("i) x\nii) y\niii) z", "Answer: ii", "lower-roman"),
+    ("(i) x\n(ii) y", "Answer: (ii)", "lower-roman"),
+    ("i. x\nii. y", "Answer: ii", "lower-roman"),
 ]
 
 
@@ -154,6 +163,67 @@ def test_an_answer_in_another_style_than_the_options(tmp_path: Path) -> None:
 def test_options_of_two_styles_are_one_error(tmp_path: Path) -> None:
     code, found = errors(tmp_path, FM + "1. Which?\n\nA) x\n② y\nC) z\n\nAnswer: A\n")
     assert code == 1 and [f[:4] for f in found] == [(7, 1, "error", "QB179")]
+
+
+def test_markers_two_styles_share_are_read_in_the_questions_style(tmp_path: Path) -> None:
+    """i, v and x are letters and Roman numerals; イ, ト and チ are in the katakana and the iroha
+    order. The question's first option decides, and its later options and its answer follow it."""
+    roman = "\n".join(f"{n}) {n}번째" for n in ("i", "ii", "iii", "iv", "v", "vi"))
+    (q,) = questions(tmp_path, KO + f"1. 다섯 번째는?\n{roman}\n정답: v\n")
+    assert q.numbering == "lower-roman" and len(q.choices) == 6 and [c.text for c in q.choices if c.correct] == ["v번째"]
+    (q,) = questions(tmp_path, KO + f"1. 첫 번째는?\n{roman}\n정답: i\n")
+    assert [c.id for c in q.choices if c.correct] == ["A"]
+    iroha = "\n".join(f"{m}) {n}" for n, m in enumerate("イロハニホヘトチ", 1))
+    (q,) = questions(tmp_path, "---\ntitle: T\nlanguage: ja\n---\n" + f"1. 七番目は?\n{iroha}\n正解: ト\n")
+    assert q.numbering == "iroha" and len(q.choices) == 8 and [c.text for c in q.choices if c.correct] == ["7"]
+    # A lettered question keeps its ninth letter.
+    letters = "\n".join(f"{c}) {c}" for c in "abcdefghi")
+    (q,) = questions(tmp_path, FM + f"1. Which?\n{letters}\nAnswer: i\n")
+    assert q.numbering == "lower-alpha" and [c.id for c in q.choices if c.correct] == ["I"]
+
+
+def test_roman_statements_before_lettered_options_stay_in_the_question(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, FM + "1. Which are true?\ni. Water boils.\nii. Ice floats.\nA) i only\nB) i and ii\nAnswer: B\n")
+    assert q.stem == "Which are true?  \ni. Water boils.  \nii. Ice floats."
+    assert [c.text for c in q.choices] == ["i only", "i and ii"] and q.choices[1].correct
+
+
+def test_moodle_numbers_roman_and_iroha_options(tmp_path: Path) -> None:
+    source = tmp_path / "r.md"
+    source.write_text("---\ntitle: T\nlanguage: ja\n---\n1. A?\ni) x\nii) y\n正解: ii\n\n2. B?\nイ) x\nロ) y\n正解: イ\n",
+                      encoding="utf-8")
+    built = build_all(tmp_path, source)
+    roman, iroha = (q.id for q in built.quiz.iter_questions())
+    assert built.moodle_question(roman).findtext("answernumbering") == "iii"  # Moodle's i, ii, iii
+    assert built.moodle_question(iroha).findtext("answernumbering") == "123"  # Moodle has no kana numbering
+    assert built.moodle_answers(roman) == {"x": "0", "y": "100"} and built.moodle_answers(iroha) == {"x": "100", "y": "0"}
+
+
+@pytest.mark.parametrize("answer, right", [("정답 - ②", ["B"]), ("정답 – ①, ③", ["A", "C"]), ("Answer - ②", ["B"]),
+                                           ("해설 - 설명.\n정답 - ②", ["B"])])
+def test_a_label_with_a_dash_for_its_colon(tmp_path: Path, answer: str, right: list[str]) -> None:
+    (q,) = questions(tmp_path, KO + f"1. 옳은 것은?\n① a\n② b\n③ c\n{answer}\n")
+    assert [c.id for c in q.choices if c.correct] == right
+    if "해설" in answer:
+        assert q.feedback.general == "설명."
+
+
+def test_a_dash_after_a_word_that_is_no_label_is_text(tmp_path: Path) -> None:
+    (q,) = questions(tmp_path, KO + "1. 옳은 것은?\n① a - 하나\n② b\n정답: ①\n해설: 첫째 - 맞다.\n")
+    assert q.choices[0].text == "a - 하나" and q.feedback.general == "첫째 - 맞다."
+
+
+@pytest.mark.parametrize("form", ["．", "、", "）"])
+def test_full_width_question_numbers(tmp_path: Path, form: str) -> None:
+    one, two = questions(tmp_path, KO + f"１{form}첫째 문제는?\n① 가\n② 나\n정답: ②\n２{form} 둘째 문제는?\n① 다\n② 라\n정답: ①\n")
+    assert (one.stem, two.stem) == ("첫째 문제는?", "둘째 문제는?")
+    assert [c.correct for c in one.choices] == [False, True] and [c.correct for c in two.choices] == [True, False]
+
+
+def test_full_width_bracket_numbers_are_questions_not_options(tmp_path: Path) -> None:
+    # Under a quiz numbered 1） (a bracket), the next 2） is the next question, as under 1).
+    one, two = questions(tmp_path, KO + "1） 첫째는?\n정답: O\n2） 둘째는?\n정답: X\n")
+    assert (one.answer, two.answer) == (True, False)
 
 
 @pytest.mark.parametrize("options, marker", [("A: x\nB: y", "A:"), ("A - x\nB - y", "A"), ("[A] x\n[B] y", "[A]"),
@@ -393,7 +463,7 @@ def test_points_in_the_question_text(tmp_path: Path, written: str, points: float
 @pytest.mark.parametrize("title, points", [("Ⅰ. 객관식 (각 2점)", 2), ("[객관식] (각 3점씩)", 3), ("# Part 1 (2 points each)", 2),
                                            ("■ 선택형 (各2分)", 2), ("# Teil 1 (je 2 Punkte)", 2)])
 def test_points_for_each_question_of_a_section(tmp_path: Path, title: str, points: float) -> None:
-    quiz = read(tmp_path, "q.md", KO + f"{title}\n\n1. 옳은 것은?\n① 가 ② 나\n정답: ①\n\n2. 옳지 않은 것은? (5점)\n① 가 ② 나\n정답: ②\n")
+    quiz = read_written(tmp_path, "q.md", KO + f"{title}\n\n1. 옳은 것은?\n① 가 ② 나\n정답: ①\n\n2. 옳지 않은 것은? (5점)\n① 가 ② 나\n정답: ②\n")
     one, two = quiz.iter_questions()
     assert (one.points, two.points) == (points, 5)
     assert "점" not in quiz.sections[0].title and "points" not in quiz.sections[0].title
@@ -438,7 +508,7 @@ def test_a_note_goes_with_the_next_question(tmp_path: Path) -> None:
 
 
 def test_section_markers_start_sections(tmp_path: Path) -> None:
-    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 객관식\n\n1. 첫째?\n정답: O\n\n[단답형]\n\n2. 둘째?\n정답: 서울\n\n■ 서술형\n\n"
+    quiz = read_written(tmp_path, "q.md", KO + "Ⅰ. 객관식\n\n1. 첫째?\n정답: O\n\n[단답형]\n\n2. 둘째?\n정답: 서울\n\n■ 서술형\n\n"
                                        "3. 셋째?\n모범답안: 조선을 세웠다.\n")
     assert [s.title for s in quiz.sections] == ["Ⅰ. 객관식", "단답형", "서술형"]
     assert [q.type for q in quiz.iter_questions()] == ["true_false", "short_answer", "essay"]
@@ -551,19 +621,24 @@ def test_the_reader_builds_its_labels_from_the_tables() -> None:
     assert S.dialect("ja").labels["正解"] == "answer" and "正解" not in S.dialect("en").labels
 
 
-def test_the_docs_show_the_tables() -> None:
-    from conftest import ROOT
+@pytest.mark.parametrize("block, table", [("vocabulary", "markdown_tables"), ("option styles", "option_table")])
+def test_the_docs_show_the_tables(block: str, table: str) -> None:
+    from helpers import ROOT
 
     text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
-    start, end = "<!-- vocabulary: start -->\n", "<!-- vocabulary: end -->"
-    assert text[text.index(start) + len(start): text.index(end)].strip() == V.markdown_tables(), (
-        "docs/source-format.md's tables of labels and words differ from src/qti_builder/vocabulary.py; paste the output of "
-        "python -c 'from qti_builder.vocabulary import markdown_tables; print(markdown_tables())' between the markers")
+    start, end = f"<!-- {block}: start -->\n", f"<!-- {block}: end -->"
+    assert text[text.index(start) + len(start): text.index(end)].strip() == getattr(V, table)(), (
+        f"docs/source-format.md's {block} table differs from src/qti_builder/vocabulary.py; paste the output of "
+        f"python -c 'from qti_builder.vocabulary import {table}; print({table}())' between the markers")
+
+
+def test_every_option_style_has_its_forms_and_family() -> None:
+    assert set(V.OPTION_STYLE_FORMS) == set(V.OPTION_STYLES) == set(S.STYLE_FAMILY)
 
 
 def test_a_section_marker_ends_a_question_without_labels(tmp_path: Path) -> None:
     # An essay with no model answer, then the next section: the title is not the essay's text.
-    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 서술형\n\n1. 서술하시오. {type=essay}\n\nⅡ. 단답형 (각 2점)\n\n2. 수도는?\n정답: 서울\n")
+    quiz = read_written(tmp_path, "q.md", KO + "Ⅰ. 서술형\n\n1. 서술하시오. {type=essay}\n\nⅡ. 단답형 (각 2점)\n\n2. 수도는?\n정답: 서울\n")
     essay, short = quiz.iter_questions()
     assert essay.stem == "서술하시오." and [s.title for s in quiz.sections] == ["Ⅰ. 서술형", "Ⅱ. 단답형"]
     assert (short.type, short.points) == ("short_answer", 2)

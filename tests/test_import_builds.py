@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.importing import FIXTURES, builds, messages, run_import
 from lxml import etree
-from test_import_formats import FIXTURES, builds, messages, run_import
 
 from qti_builder.importers.base import sanitise_id, shorten_id
 from qti_builder.writers.moodle import IDNUMBER_LENGTH

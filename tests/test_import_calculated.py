@@ -1,7 +1,7 @@
 """Importing calculated questions from the systems that have them (Moodle's own: test_calculated.py
 and test_import_moodle_types.py): Canvas's formula questions, QTI 2.1 item templates and Moodle's
 formulas plug-in. Each becomes a calculated source whose formula is checked against the system's
-own evaluation: Canvas's formulas by tests/lms_formulas.py's calculator (written from Canvas's
+own evaluation: Canvas's formulas by tests/helpers/lms_formulas.py's calculator (written from Canvas's
 calcCmd.js, not from the importer), QTI's by the values the item's own sets hold.
 """
 
@@ -12,8 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-from lms_formulas import canvas_eval
-from test_import_formats import builds, messages, run_import
+from helpers import ROOT
+from helpers.importing import builds, messages, run_import
+from helpers.lms_formulas import canvas_eval
 
 from qti_builder import formulas as F
 from qti_builder.importers.calculated import variable_names
@@ -48,7 +49,7 @@ def test_a_formula_is_written_with_the_parentheses_it_needs(formula: str, writte
 
 # -- Canvas's calculator ---------------------------------------------------------------------------
 
-NAMES = {name: name for name in ("a", "b", "c", "d", "t", "x", "y", "n")} | {"v.1": "v_1"}
+CANVAS_NAMES = {name: name for name in ("a", "b", "c", "d", "t", "x", "y", "n")} | {"v.1": "v_1"}
 VALUES = {"a": 2.0, "b": 3.0, "c": 5.0, "d": 7.0, "t": 0.5, "x": 0.7, "y": 1.9, "n": 4.0, "v.1": 2.5}
 
 
@@ -73,15 +74,15 @@ VALUES = {"a": 2.0, "b": 3.0, "c": 5.0, "d": 7.0, "t": 0.5, "x": 0.7, "y": 1.9, 
     ("abs(a - d) + sqrt(c) + floor(y) + ceil(y)", "abs(a - d) + sqrt(c) + floor(y) + ceil(y)"),
 ])
 def test_canvas_formulas_mean_in_the_source_what_they_mean_in_canvas(canvas: str, ours: str) -> None:
-    derived, answer = formula_lines([canvas], NAMES)
+    derived, answer = formula_lines([canvas], CANVAS_NAMES)
     assert (derived, answer) == ({}, ours)
-    values = {NAMES[k]: v for k, v in VALUES.items()}
+    values = {CANVAS_NAMES[k]: v for k, v in VALUES.items()}
     assert math.isclose(F.evaluate(F.parse(answer), values), canvas_eval(canvas, VALUES), rel_tol=1e-12)
 
 
 def test_formula_lines_assign_derived_variables() -> None:
-    assert formula_lines(["s = a + b", "avg = s / 2", "avg * n"], NAMES) == ({"s": "a + b", "avg": "s / 2"}, "avg * n")
-    assert formula_lines(["s = a + b", "r = s * 2"], NAMES) == ({"s": "a + b"}, "s * 2")  # the last line is the answer
+    assert formula_lines(["s = a + b", "avg = s / 2", "avg * n"], CANVAS_NAMES) == ({"s": "a + b", "avg": "s / 2"}, "avg * n")
+    assert formula_lines(["s = a + b", "r = s * 2"], CANVAS_NAMES) == ({"s": "a + b"}, "s * 2")  # the last line is the answer
 
 
 @pytest.mark.parametrize(("canvas", "message"), [
@@ -97,7 +98,7 @@ def test_what_the_source_cannot_say_is_named(canvas: str, message: str) -> None:
     from qti_builder.importers.calculated import Unconvertible
 
     with pytest.raises(Unconvertible, match=None) as refused:
-        formula_lines([canvas], NAMES)
+        formula_lines([canvas], CANVAS_NAMES)
     assert message in str(refused.value)
 
 
@@ -215,7 +216,6 @@ def test_canvas_package_shows_values_as_canvas_writes_them_in_every_text(tmp_pat
     would open display math in the source's Markdown: the feedback became a formula)."""
     import zipfile
 
-    from conftest import ROOT
     from lxml import etree
 
     from qti_builder.pipeline import BuildOptions, build

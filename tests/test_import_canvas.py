@@ -12,8 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from test_import_formats import FIXTURES, builds, cli, messages, run_import, zipped
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import CANVAS_BANK, CANVAS_BANK_ENTRY, FIXTURES, builds, canvas_bank_zip, messages, run_import, zipped
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
@@ -150,37 +151,6 @@ def cc_subset() -> str:
 """
 
 
-BANK = """<?xml version="1.0" encoding="UTF-8"?>
-<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
-  <objectbank ident="i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b">
-    <qtimetadata>
-      <qtimetadatafield><fieldlabel>bank_title</fieldlabel><fieldentry>분열 문제 은행</fieldentry></qtimetadatafield>
-    </qtimetadata>
-    <item ident="g9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a91" title="Question">
-      <itemmetadata><qtimetadata>
-        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>short_answer_question</fieldentry></qtimetadatafield>
-        <qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>1.0</fieldentry></qtimetadatafield>
-      </qtimetadata></itemmetadata>
-      <presentation><material><mattext texttype="text/html">&lt;div&gt;&lt;p&gt;감수 분열의 결과 세포 수는?&lt;/p&gt;&lt;/div&gt;</mattext></material>
-        <response_str ident="response1" rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str>
-      </presentation>
-      <resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>
-        <respcondition continue="No"><conditionvar><varequal respident="response1">4</varequal></conditionvar>
-          <setvar action="Set" varname="SCORE">100</setvar></respcondition>
-      </resprocessing>
-    </item>
-    <item ident="g9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a92" title="Question">
-      <itemmetadata><qtimetadata>
-        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>essay_question</fieldentry></qtimetadatafield>
-        <qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>5.0</fieldentry></qtimetadatafield>
-      </qtimetadata></itemmetadata>
-      <presentation><material><mattext texttype="text/html">&lt;p&gt;분열을 설명하시오.&lt;/p&gt;</mattext></material></presentation>
-    </item>
-  </objectbank>
-</questestinterop>
-"""
-
-
 def course_export(tmp_path: Path, assessment: str | None = None, bank: bool = True) -> Path:
     """The fixture quiz as Canvas's course export lays it out (.imscc)."""
     path = tmp_path / "course.imscc"
@@ -191,7 +161,7 @@ def course_export(tmp_path: Path, assessment: str | None = None, bank: bool = Tr
         archive.writestr(f"{QUIZ}/assessment_meta.xml", (EXPORT / QUIZ / "assessment_meta.xml").read_bytes())
         archive.writestr(f"non_cc_assessments/{QUIZ}.xml.qti", assessment or (EXPORT / ASSESSMENT).read_text(encoding="utf-8"))
         if bank:
-            archive.writestr("non_cc_assessments/i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b.xml.qti", BANK)
+            archive.writestr(CANVAS_BANK_ENTRY, CANVAS_BANK)
         archive.write(EXPORT / "web_resources/Uploaded Media/cell diagram.png", "web_resources/Uploaded Media/cell diagram.png")
         archive.writestr("course_settings/canvas_export.txt", "Q: What did the panda say when he was forced out of his natural habitat?")
     return path
@@ -241,10 +211,7 @@ def test_question_group_drawing_from_a_bank(tmp_path: Path) -> None:
 
 
 def test_banks_alone_are_quizzes(tmp_path: Path) -> None:
-    path = tmp_path / "banks.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("non_cc_assessments/i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b.xml.qti", BANK)
-    quizzes, sink = run_import(path)
+    quizzes, sink = run_import(canvas_bank_zip(tmp_path / "banks.zip"))
     assert not sink.errors, messages(sink)
     quiz = quizzes[0].quiz
     assert quiz.title == "분열 문제 은행" and [q.type for q in quiz.iter_questions()] == ["short_answer", "essay"]
@@ -717,7 +684,7 @@ def test_canvas_zip_slip_entries_are_skipped(tmp_path: Path, name: str) -> None:
     (quiz,) = import_path(path, path.name, sink)
     assert not sink.errors
     assert f"'{name}' points outside the package" in find(messages(sink), "warning[QB717]")
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "out" / "source"))
     assert code == 0 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.png").exists()
 
 
@@ -761,7 +728,7 @@ def test_not_a_canvas_package_is_left_to_the_others(tmp_path: Path) -> None:
 
 def test_command_imports_and_builds_every_canvas_input(tmp_path: Path) -> None:
     export = zipped(EXPORT, tmp_path / "export.zip")
-    code, out, err = cli("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", "--allow-skipped", cwd=tmp_path)
+    code, out, err = run("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", "--allow-skipped", cwd=tmp_path)
     assert code == 0, err
     assert out.count("imported ") == 3 and "1 calculated" in out
     sources = sorted(p.name for p in (tmp_path / "source").glob("*.*"))

@@ -9,11 +9,10 @@ had in the input, written out here by hand."""
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
+from helpers.importing import builds, canvas_bank_zip, messages, run_import
 from lxml import etree
-from test_import_formats import builds, messages, run_import
 
 from qti_builder.importers.moodle.file import split_category_path
 
@@ -112,12 +111,7 @@ def test_moodle_xml_rebuilt_twice_keeps_its_tree(tmp_path: Path) -> None:
 
 
 def test_a_canvas_question_bank_becomes_its_own_moodle_category(tmp_path: Path) -> None:
-    from test_import_canvas import BANK
-
-    path = tmp_path / "banks.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("non_cc_assessments/i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b.xml.qti", BANK)
-    moodle = rebuilt(path, tmp_path)
+    moodle = rebuilt(canvas_bank_zip(tmp_path / "banks.zip"), tmp_path)
     assert set(categories_of(moodle).values()) == {("분열 문제 은행",)} and declared(moodle) == [("분열 문제 은행",)]
 
 

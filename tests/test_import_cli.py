@@ -8,9 +8,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.cli import run
 from referencing import Registry, Resource
-from test_cli import run
 
 FIXTURES = ROOT / "tests" / "fixtures" / "import"
 MESSY = FIXTURES / "messy-moodle.xml"  # one 'stack' question that cannot be imported, several parts lost

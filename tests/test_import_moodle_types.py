@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from test_import_formats import FIXTURES, imported_one, messages, run_import
+from helpers.importing import FIXTURES, imported_one, messages, run_import
 
 from qti_builder.importers.command import import_summary
 

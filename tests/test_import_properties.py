@@ -1,7 +1,7 @@
-"""Property: for generated quizzes of every kind (tests/test_properties.py's generator, with text
+"""Property: for generated quizzes of every kind (helpers.strategies' generator, with text
 full of Markdown's and XML's special characters), build -> import gives back the model.
 
-On top of test_import_roundtrip.expected_after (what each target cannot carry), generated text
+On top of helpers.roundtrip.expected_after (what each target cannot carry), generated text
 needs two more normalisations, both about spelling, not content:
 
 - Markdown fields are compared by their rendering for the target (content.render_html for
@@ -38,9 +38,9 @@ from typing import Any
 
 import re
 
+from helpers.roundtrip import expected_after
+from helpers.strategies import quizzes
 from hypothesis import HealthCheck, assume, given, settings
-from test_import_roundtrip import expected_after
-from test_properties import quizzes
 
 from qti_builder.content import render_block, render_html
 from qti_builder.diagnostics import DiagnosticSink, Severity

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_import_formats import FIXTURES, builds, messages, run_import
+from helpers.importing import FIXTURES, builds, messages, run_import
 
 from qti_builder.importers.command import import_summary
 

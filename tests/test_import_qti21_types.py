@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_import_formats import FIXTURES, imported_one, messages, run_import, zipped
+from helpers.importing import FIXTURES, imported_one, messages, run_import, zipped
 
 from qti_builder.importers import detect
 from qti_builder.importers.command import import_summary

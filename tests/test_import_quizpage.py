@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import builds, messages, run_import
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_import_formats import builds, cli, messages, run_import
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
@@ -140,7 +141,8 @@ def test_answers_never_in_what_students_read(tmp_path: Path) -> None:
     quiz, found, _ = imported("hidden-answers.md", tmp_path)  # imported() checks every stem and option
     assert found == []
     product, prime, even, odd = quiz.iter_questions()
-    assert product.stem == "What is 7 × 8?" and product.type == "essay" and product.model_answer == "56"
+    # A number alone is the number students give (issue 22: it was an essay's model answer).
+    assert product.stem == "What is 7 × 8?" and product.type == "numerical" and [a.value for a in product.answers] == [56]
     assert texts(prime) == ["9", "11", "15"] and correct(prime) == ["B"]  # "15 Answer: B" split
     # A summary that says nothing ("Click me") over a labelled answer: an answer block all the same.
     assert correct(even) == ["B"] and "Click me" not in even.stem
@@ -236,7 +238,7 @@ def test_mkdocs_quiz_blocks(tmp_path: Path) -> None:
 def test_option_notations(tmp_path: Path) -> None:
     quiz, found, item = imported("options.md", tmp_path)
     assert found == [
-        "options.md:41:1: warning[QB716]: question 'The median of 1, 3, 5, 7 is 4.': the options marked correct (A) and the "
+        "options.md:41:9: warning[QB716]: question 'The median of 1, 3, 5, 7 is 4.': the options marked correct (A) and the "
         "answer 'B' disagree; the marked options were kept",
     ]
     outliers, pvalue, plot, spread, scale, median = quiz.iter_questions()
@@ -258,11 +260,10 @@ def test_option_notations(tmp_path: Path) -> None:
 def test_an_answer_key_at_the_end(tmp_path: Path) -> None:
     quiz, found, item = imported("answer-key.md", tmp_path)
     assert found == [
-        "answer-key.md:37:1: warning[QB716]: question 3 (line 15) gives the answer 'A', the answer key 'B'; the question's own "
+        "answer-key.md:37:3: warning[QB716]: question 3 (line 15) gives the answer 'A', the answer key 'B'; the question's own "
         "answer was kept\n    hint: correct the one that is wrong",
-        "answer-key.md:40:1: warning[QB716]: the answer key gives question 5 twice: 'B' at line 39 and 'C' here; the first was kept",
-        "answer-key.md:42:1: warning[QB716]: the answer key's entry 7 ('A') has no question 7 (the questions are 1–6); ignored",
-        "answer-key.md:49:1: warning[QB716]: the answer key gives question 2 twice: 'C' at line 36 and 'A' here; the first was kept",
+        "answer-key.md:40:4: warning[QB716]: the answer key gives question 5 twice: 'B' at line 39 and 'C' here; the first was kept",
+        "answer-key.md:46:1: warning[QB716]: the answer key gives question 2 twice: 'C' at line 36 and 'A' here; the first was kept",
     ]
     # "## Answer key" is no section; its lines are no questions.
     assert [s.title for s in quiz.sections] == ["Chemistry check"]
@@ -299,9 +300,9 @@ def test_questions_numbered_twice_are_keyed_in_order(tmp_path: Path) -> None:
 def test_a_question_answered_twice(tmp_path: Path) -> None:
     quiz, found, _ = imported("two-answers.md", tmp_path)
     assert found == [
-        "two-answers.md:8:1: warning[QB716]: question 'Which metal is liquid at room temperature?' has two answers: 'A' at "
+        "two-answers.md:8:35: warning[QB716]: question 'Which metal is liquid at room temperature?' has two answers: 'A' at "
         "line 6 and 'B' here; the first was kept\n    hint: delete the answer that is wrong",
-        "two-answers.md:12:1: warning[QB716]: question 'Gold is a metal.' has two answers: 'true' at line 11 and 'false' here; "
+        "two-answers.md:12:9: warning[QB716]: question 'Gold is a metal.' has two answers: 'true' at line 11 and 'false' here; "
         "the first was kept\n    hint: delete the answer that is wrong",
     ]
     mercury, gold, lead = quiz.iter_questions()
@@ -324,7 +325,7 @@ def test_solutions_in_sentences(tmp_path: Path) -> None:
 def test_a_korean_page_with_its_key(tmp_path: Path) -> None:
     quiz, found, item = imported("korean-key.md", tmp_path)
     assert found == [
-        "korean-key.md:17:1: warning[QB711]: question 'GIL이 무엇인지 설명하세요.' has no options and no answer: imported as an "
+        "korean-key.md:17:4: warning[QB711]: question 'GIL이 무엇인지 설명하세요.' has no options and no answer: imported as an "
         "essay without a model answer",
         "korean-key.md:25:1: warning[QB711]: the <details> block '참고' at line 25 is shown open: a source has no collapsible blocks",
     ]
@@ -394,16 +395,16 @@ def test_tables_of_questions_and_of_answers(tmp_path: Path) -> None:
 def test_a_broken_page(tmp_path: Path) -> None:
     quiz, found, item = imported("broken.md", tmp_path)
     assert found == [
-        "broken.md:9:1: warning[QB713]: question 'Which planet is largest?' was skipped: its answer names E, which is not an "
+        "broken.md:9:9: warning[QB713]: question 'Which planet is largest?' was skipped: its answer names E, which is not an "
         "option (the options are A–C)\n    hint: correct the answer's letter",
         # One letter of three is no option: the question is not imported as A, C alone.
-        "broken.md:15:1: warning[QB713]: question 'Which planets have rings?' was skipped: its answer names F, which is not an "
+        "broken.md:15:9: warning[QB713]: question 'Which planets have rings?' was skipped: its answer names F, which is not an "
         "option (the options are A–C)\n    hint: correct the answer's letter",
         "broken.md:22:1: warning[QB712]: an answer block: kept as raw HTML (it has no exact Markdown form); it may not show "
         "exactly as before\n    hint: check it in the preview (qti-builder preview); edit it into Markdown if you like",
-        "broken.md:27:1: warning[QB713]: question 'What is the hottest planet?' was skipped: it has options but no answer that "
+        "broken.md:27:4: warning[QB713]: question 'What is the hottest planet?' was skipped: it has options but no answer that "
         "names one\n    hint: add 'Answer: B' after the options, or an answer key at the end ('1. B')",
-        "broken.md:41:1: warning[QB716]: question 'Which planet spins on its side?': the options marked correct (A) and the "
+        "broken.md:41:9: warning[QB716]: question 'Which planet spins on its side?': the options marked correct (A) and the "
         "answer 'B' disagree; the marked options were kept",
     ]
     closest, moons, side = quiz.iter_questions()
@@ -437,7 +438,7 @@ def test_a_page_past_the_size_limit_is_refused(tmp_path: Path) -> None:
     # A page has the limit of every import input, --max-input-mb (a long page is a bank too).
     path = tmp_path / "huge.md"
     path.write_bytes(b"# Huge\n\n" + b"1. Q?\nA) x\nB) y\nAnswer: A\n\n" * 50_000)  # 1.3 MiB
-    code, _, err = cli("import", str(path), "--out", "imported", "--max-input-mb", "1", cwd=tmp_path)
+    code, _, err = run("import", str(path), "--out", "imported", "--max-input-mb", "1", cwd=tmp_path)
     assert code == 1 and "error[QB700]: the file is 1.3 MiB, more than the 1 MiB an import may read" in err
     assert "--max-input-mb" in err and not (tmp_path / "imported").exists()
 
@@ -466,6 +467,13 @@ FRAGMENTS = [
     "| Q? | x | y | B |", "| # | Answer |", "| 1 | A |", "1. B", "2-C", "Q3: A", "1-B, 2-C", "??? success \"Answer\"",
     "    B) indented", "!!! note", "> **Answer:** B", "<b>unclosed", "&nbsp;&bogus;", "<!-- c -->", "---", "",
     "<p>Answer: 3</p>", "(Answer: 4)", "D) Paris Answer: B",
+    # Exams pasted as text, and mkdocs-quiz 1.x.
+    "① 가 ② 나 ③ 다", "④ 라", "가) x", "ㄱ. y", "i) one", "ii) two", "イ) x", "ロ) y", "1) first", "2. second", "<보기>",
+    "[정답]", "정답 및 해설", "1.② 2.① 3.④", "정답: 1.② 2.①", "1. ② 해설: 이유.", "해설", "정답 - ②", "정답: O", "정답: 42",
+    "Ⅱ. 단답형 (각 2점)", "[1~2] 다음 글을 읽고 답하시오.", "※ 다음 물음에 답하시오.", "3. 옳은 것은? (3점)", "問1 どれか。",
+    "(가) 김소월 ･ ･ ㉠ 서시", "정답: (가)-㉠", "조선의 왕은 (    )이다.", "- [x] yes", "> why",
+    # (not "<quiz>" first in a page: Moodle XML's root element, which its importer claims)
+    "Intro.\n<quiz>\nWhich?\n- [x] yes\n> because\n- [ ] no\n\nMore.\n</quiz>", "Intro.\n<quiz>\n2 + 2 = [[4]]\n</quiz>",
 ]
 
 
@@ -480,7 +488,9 @@ def test_any_page_imports_into_a_source_that_reads_back(lines: list[str], name: 
         sink = DiagnosticSink()
         quizzes = import_path(path, name, sink)
     if not quizzes:
-        assert [d.code for d in sink.errors] == ["QB704"]  # nothing to import, said so
+        # Nothing to import, said so, or the errors of the questions whose answers cannot be read.
+        codes = [d.code for d in sink.errors]
+        assert codes == ["QB704"] or (codes and set(codes) <= {"QB705", "QB706"})
         return
     quiz = quizzes[0].quiz
     assert_nothing_revealed(quiz)

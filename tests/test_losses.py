@@ -9,9 +9,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ROOT, write
+from helpers import ROOT, write
+from helpers.cli import run
 from junitparser import Failure, JUnitXml
-from test_cli import run
 
 from qti_builder.report import schema_path
 
@@ -99,9 +99,13 @@ def test_ignore_accepts_codes_everywhere_and_ignore_attributes_per_question(tmp_
     code, out, err = run("build", str(source), "--out", "d", "--strict", "--ignore", "QB602", "--ignore", "QB603",
                          cwd=tmp_path)
     assert (code, err) == (0, "")
-    assert [line for line in out.splitlines() if "loses" in line] == []
+    # Accepted, still said: each file that loses something says so, and that all of it was accepted.
+    said = [line for line in out.splitlines() if "loses" in line]
+    assert len(said) == 2 and all(line.endswith(("(all accepted)", "(all accepted; --verbose lists them)")) for line in said), said
     report = json.loads(run("check", str(source), "--ignore", "QB602,QB603", "--report", "json", cwd=tmp_path)[1])
     assert report["quizzes"][0]["ignored"] == 4 and report["summary"]["losses"] == 0
+    accepted = [loss["question"] for o in report["quizzes"][0]["outputs"] for loss in o["accepted_losses"]]
+    assert sorted(q for q in accepted if q) == ["order", "prime"] and len(accepted) == 4
 
 
 def test_a_questions_ignore_accepts_its_own_warnings_only(tmp_path: Path) -> None:
@@ -116,7 +120,8 @@ def test_ignore_in_yaml(tmp_path: Path) -> None:
     text = ("title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: ordering\n        id: o\n"
             "        stem: Order them.\n        items: [a, b]\n        ignore: [QB601]\n")
     code, out, err = run("build", str(write(tmp_path, "y.yaml", text)), "--out", "d", "--strict", cwd=tmp_path)
-    assert (code, err) == (0, "") and "loses" not in out
+    assert (code, err) == (0, "")
+    assert "Canvas loses 1 thing in 1 question (all accepted; --verbose lists them)" in out
 
 
 @pytest.mark.parametrize(("value", "message"), [

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import NS, ROOT, write, zip_members
+from helpers import NS, ROOT, write, zip_members
+from helpers.cli import run
+from helpers.qti21_engine import score_item
+from helpers.schemas import official_schemas
 from lxml import etree, html
-from qti_engine import score_item
-from test_cli import run
-from test_qti21_writer import official_schemas
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
@@ -87,7 +87,7 @@ def test_a_setting_at_the_top_of_the_front_matter_says_where_it_goes(tmp_path: P
     ]
 
 
-SETTINGS_HINT = "    hint: settings: time_limit, allowed_attempts, shuffle_answers, show_correct_answers, one_question_at_a_time, quiz_type"
+SETTINGS_HINT = "    hint: settings: time_limit, allowed_attempts, shuffle_answers, show_correct_answers, one_question_at_a_time, quiz_type, qti_variants"
 
 
 def test_markdown_bad_settings_are_located_at_the_value(tmp_path: Path) -> None:
@@ -177,7 +177,7 @@ def test_the_editor_schema_describes_and_checks_settings() -> None:
     schema = source_json_schema()
     settings = schema["$defs"]["QuizSettings"]
     assert list(settings["properties"]) == ["time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers",
-                                            "one_question_at_a_time", "quiz_type"]
+                                            "one_question_at_a_time", "quiz_type", "qti_variants"]
     assert all(p.get("description") for p in settings["properties"].values())
     assert schema["properties"]["settings"]["description"]
     validator = jsonschema.Draft202012Validator(schema)

@@ -20,6 +20,7 @@ from . import __version__
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
+from .model.parametric import MAX_SETS
 from .model.schema import source_json_schema
 from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
 from .package import WriteError
@@ -94,6 +95,10 @@ ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text
 ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report to this file instead of stdout.", dir_okay=False)]
 Ignore = Annotated[Optional[list[str]], typer.Option("--ignore", metavar="<codes>",
                                                      help="Accept these warnings and losses (QB601,QB165): not printed, not failing --strict.")]
+QtiVariants = Annotated[Optional[int], typer.Option(
+    "--qti-variants", metavar="<n>", min=0, max=MAX_SETS,
+    help="QTI 2.1: write each calculated question as N fixed items (its first N sets) in a section that draws one, "
+         "for players that run no item templates; 0: item templates. Overrides the quiz setting qti_variants.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every question (source line, id, type) and the timings.")]
 
@@ -174,6 +179,7 @@ def build_command(
     max_yaml_alias_values: MaxAliasValues = MAX_YAML_ALIAS_VALUES,
     max_yaml_depth: MaxDepth = MAX_YAML_DEPTH,
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
+    qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
     report: ReportFormat = "text",
     report_file: ReportFile = None,
@@ -187,7 +193,8 @@ def build_command(
     (--verbose lists each loss; --strict fails on them; --ignore or a question's ignore= accepts them).
     """
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, out=out, write=True,
-                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore)
+                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore,
+                       qti_variants=qti_variants)
     options.jobs = jobs
     ui = Ui("build", report, report_file, quiet, verbose)
     if watch:
@@ -224,6 +231,7 @@ def check_command(
     profile: Annotated[
         Optional[str], typer.Option(help=f"Also list what an LMS loses on import, per question: {', '.join(PROFILES)}.")
     ] = None,
+    qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
     report: ReportFormat = "text",
     report_file: ReportFile = None,
@@ -233,7 +241,8 @@ def check_command(
 ) -> None:
     """Read, render and validate every quiz without writing anything; say what each output would lose."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False,
-                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore)
+                       limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore,
+                       qti_variants=qti_variants)
     if profile is not None and profile not in PROFILES:
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
@@ -251,11 +260,12 @@ def preview_command(
     templates: Templates = None,
     schemas: Schemas = None,
     ignore: Ignore = None,
+    qti_variants: QtiVariants = None,
 ) -> None:
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
 
-    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore)
+    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     result = build_preview(options, out)
     _print(result.diagnostics)
     typer.echo(f"wrote {out / 'index.html'} ({plural(len(result.pages) - 1, 'quiz page')})")
@@ -274,11 +284,12 @@ def serve_command(
     templates: Templates = None,
     schemas: Schemas = None,
     ignore: Ignore = None,
+    qti_variants: QtiVariants = None,
 ) -> None:
     """Serve the preview on 127.0.0.1 and rebuild it when a source changes (live reload)."""
     from .serve import serve
 
-    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore)
+    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     serve(options, port, out)
 
 
@@ -444,6 +455,7 @@ def _options(
     write: bool = True,
     limits: Limits = Limits(),
     ignore: list[str] | None = None,
+    qti_variants: int | None = None,
 ) -> BuildOptions:
     names = [f.strip() for f in formats.split(",") if f.strip()]
     unknown = [n for n in names if n not in WRITERS]
@@ -456,7 +468,7 @@ def _options(
         sources = [Path("source")]
     return BuildOptions(sources=sources, out_dir=out, formats=names, templates=templates, schemas=schemas,
                         write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024), limits=limits,
-                        ignore=ignore_codes(ignore))
+                        ignore=ignore_codes(ignore), qti_variants=qti_variants)
 
 
 def ignore_codes(values: list[str] | None) -> frozenset[str]:
@@ -525,15 +537,20 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
                 ui.say(line)
         for output in r.outputs:
             losses = [loss for loss in r.losses if loss.format == output.format]
+            accepted = [loss for loss in r.accepted_losses if loss.format == output.format]
             said = f"wrote {output.path}" if r.written else output.path.name
-            if losses:
-                listed = ui.verbose or all(loss.question is None for loss in losses)
-                said += f": {summary(output.format, losses)}" + ("" if listed else " (--verbose lists them)")
+            if losses or accepted:
+                listed = ui.verbose or all(loss.question is None for loss in losses + accepted)
+                notes = ([("all accepted" if not losses else f"{len(accepted)} accepted")] if accepted else []) \
+                    + ([] if listed else ["--verbose lists them"])
+                said += f": {summary(output.format, losses + accepted)}" + (f" ({'; '.join(notes)})" if notes else "")
             if r.written or losses:
                 ui.say(said)
             if ui.verbose:
                 for loss in losses:
                     ui.say(f"  {loss.render()}")
+                for loss in accepted:
+                    ui.say(f"  {loss.render()} (accepted)")
 
 
 def _what_failed(result: BuildResult | None) -> str:

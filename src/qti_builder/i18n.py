@@ -43,6 +43,7 @@ PREVIEW = {
         "unlimited": "Unlimited", "shuffle_answers": "Shuffle answers", "show_correct_answers": "Show correct answers",
         "one_question_at_a_time": "One question at a time", "quiz_type": "Quiz type", "graded": "Graded quiz",
         "practice": "Practice quiz", "yes": "Yes", "no": "No",
+        "qti_variants": "QTI 2.1: fixed items per calculated question",
     },
     "ko": {
         "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
@@ -57,6 +58,7 @@ PREVIEW = {
         "unlimited": "무제한", "shuffle_answers": "답안 순서 섞기", "show_correct_answers": "정답 공개",
         "one_question_at_a_time": "한 번에 한 문항씩", "quiz_type": "퀴즈 유형", "graded": "성적 반영 퀴즈",
         "practice": "연습 퀴즈", "yes": "예", "no": "아니요",
+        "qti_variants": "QTI 2.1: 계산 문항당 고정 문항 수",
     },
 }
 

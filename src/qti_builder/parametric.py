@@ -101,6 +101,11 @@ class Variants:
         values = [s[name] for s in self.sets if name in s]
         return (min(values), max(values)) if values else (0.0, 0.0)
 
+    def shown_in_set(self, index: int) -> Callable[[Shown], str]:
+        """Renders a placeholder as set ``index`` shows it, in Markdown (for :func:`fill` and
+        :func:`filled_question`): the value's text, escaped."""
+        return lambda shown: markdown_escape(self.texts[index][shown.name])
+
     def text(self, index: int, markdown: str) -> str:
         """``markdown`` with its placeholders replaced by set ``index``'s values (the preview)."""
         return fill(markdown, self, lambda shown: self.texts[index][shown.name])
@@ -409,6 +414,19 @@ def fill(markdown: str, v: Variants, render: Callable[[Shown], str]) -> str:
         return render(shown) if shown is not None else m.group(0)
 
     return PLACEHOLDER.sub(replace, markdown)
+
+
+def filled_question(q: Calculated, v: Variants, render: Callable[[Shown], str]) -> Any:
+    """A copy of ``q`` whose texts (stem, passage, feedback, options and their feedback) have
+    each placeholder replaced by ``render(shown)``: a target's own markers, or one set's values."""
+    def each(text: str | None) -> str | None:
+        return fill(text, v, render) if text else text
+
+    feedback = q.feedback.model_copy(update={k: each(t) for k, t in q.feedback.model_dump().items()})
+    update: dict[str, Any] = {"stem": each(q.stem), "passage": each(q.passage), "feedback": feedback}
+    if isinstance(q, CalculatedChoiceQuestion):
+        update["choices"] = [c.model_copy(update={"text": each(c.text), "feedback": each(c.feedback)}) for c in q.choices]
+    return q.model_copy(update=update)
 
 
 #: What Markdown could read as markup in a placeholder's replacement: emphasis, code, links,

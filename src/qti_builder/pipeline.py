@@ -84,6 +84,9 @@ class BuildOptions:
     #: Codes of warnings and losses accepted everywhere (``--ignore``); a question's own ``ignore``
     #: accepts them for that question.
     ignore: frozenset[str] = frozenset()
+    #: ``--qti-variants``: the ``qti_variants`` setting of every quiz, over the sources' own (0:
+    #: item templates); None leaves each source's setting.
+    qti_variants: int | None = None
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
     jobs: int = 0
     #: Called as ``progress(done, total)`` as questions are rendered (for a progress bar).
@@ -116,6 +119,8 @@ class QuizResult:
     spans: dict[str, SourceSpan] = field(default_factory=dict)
     #: What each output loses of the quiz (:mod:`.losses`), but those accepted.
     losses: list[Loss] = field(default_factory=list)
+    #: Losses the author accepted (``--ignore``, ``ignore=``): still said at build, never failing it.
+    accepted_losses: list[Loss] = field(default_factory=list)
     #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
     ignored: int = 0
 
@@ -236,6 +241,8 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
         read = read_quiz(result.source, sink, options.limits)
         if read:
             quiz, source = read
+            if options.qti_variants is not None:
+                quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
             check_question_ignores(quiz, source, sink)
@@ -292,7 +299,8 @@ def _accept(result: QuizResult, codes: frozenset[str]) -> None:
     accepted = Accepted(codes, result.quiz, result.spans)
     result.diagnostics, ignored = accepted.diagnostics(result.diagnostics)
     losses = [loss for loss in result.losses if not accepted(loss.code, loss.span, loss.question)]
-    result.ignored = ignored + len(result.losses) - len(losses)
+    result.accepted_losses = [loss for loss in result.losses if loss not in losses]
+    result.ignored = ignored + len(result.accepted_losses)
     result.losses = losses
 
 

@@ -68,7 +68,8 @@ def quiz_report(r: QuizResult) -> dict[str, Any]:
             {"format": o.format, "path": display_path(o.path), "sha256": o.sha256, "bytes": o.size,
              "documents": o.documents, "written": r.written,
              "settings_not_carried": WRITERS[o.format].settings_not_carried(r.quiz) if r.quiz else [],
-             "losses": [loss_report(loss) for loss in r.losses if loss.format == o.format]}
+             "losses": [loss_report(loss) for loss in r.losses if loss.format == o.format],
+             "accepted_losses": [loss_report(loss) for loss in r.accepted_losses if loss.format == o.format]}
             for o in (r.outputs if not r.failed else [])
         ],
         "errors": [diagnostic(d) for d in r.diagnostics if d.severity.value == "error"],

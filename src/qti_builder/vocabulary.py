@@ -51,6 +51,13 @@ class Language:
     section_kinds: dict[str, str] = field(default_factory=dict)
     #: Words before a range of question numbers that share a passage (``Questions 3-4``).
     passage_words: tuple[str, ...] = ()
+    #: Titles of an answer key at the end of an exam or a quiz page (``정답 및 해설``, ``Answer key``):
+    #: read by the quiz-page importer (a source gives each question its own answer).
+    key_titles: tuple[str, ...] = ()
+    #: Labels quiz pages and answer sheets use besides ``labels`` (``Solution:``, ``Rationale:``):
+    #: read by the quiz-page importer only, since in a source such a word at a line's start is as
+    #: likely the author's own text.
+    page_labels: dict[str, str] = field(default_factory=dict)
 
 
 ANSWER, EXPLANATION, GRADING = "answer", "explanation", "grading"
@@ -69,12 +76,15 @@ LANGUAGES: dict[str, Language] = {
         model_answer_labels=("model answer", "sample answer"),
         true_words=("true", "yes"), false_words=("false", "no"),
         or_words=("or",), and_words=("and", "&"),
-        question_words=("question", "q"),
+        question_words=("question", "q", "problem"),
         points_units=("points", "point", "pts", "pt", "marks", "mark"),
         each_before=("each",), each_after=("each",),
         section_kinds={"multiple choice": "single_choice", "short answer": "short_answer", "essay": "essay",
                        "true or false": "true_false", "true/false": "true_false"},
         passage_words=("questions",),
+        key_titles=("answers", "answer key", "answer sheet", "key", "solutions", "answers and explanations"),
+        page_labels={"solution": EXPLANATION, "rationale": EXPLANATION, "feedback": EXPLANATION, "correct": ANSWER,
+                     "key": ANSWER},
     ),
     "ko": Language(
         name="Korean",
@@ -93,6 +103,8 @@ LANGUAGES: dict[str, Language] = {
         each_before=("각",), each_after=("씩",),
         section_kinds={"객관식": "single_choice", "선택형": "single_choice", "단답형": "short_answer",
                        "서술형": "essay", "논술형": "essay", "서답형": "essay", "ox": "true_false", "진위형": "true_false"},
+        key_titles=("정답", "정답표", "정답 및 해설", "정답과 해설", "정답 및 풀이", "해답", "빠른 정답", "답안"),
+        page_labels={"해답": ANSWER, "피드백": EXPLANATION},
     ),
     "ja": Language(
         name="Japanese",
@@ -104,7 +116,10 @@ LANGUAGES: dict[str, Language] = {
         question_words=("問", "問題", "設問"),
         points_units=("点",), points_prefixes=("配点",),
         each_before=("各",),
-        section_kinds={"選択問題": "single_choice", "記述問題": "essay", "記述式": "essay", "正誤問題": "true_false"},
+        section_kinds={"選択問題": "single_choice", "記述問題": "essay", "記述式": "essay", "正誤問題": "true_false",
+                       "短答式": "short_answer", "短答問題": "short_answer", "語句問題": "short_answer"},
+        key_titles=("正解", "解答", "正解と解説", "解答と解説", "解答・解説", "解答例"),
+        page_labels={"フィードバック": EXPLANATION},
     ),
     "zh": Language(
         name="Chinese",
@@ -119,6 +134,8 @@ LANGUAGES: dict[str, Language] = {
         each_before=("每题", "每題", "各"),
         section_kinds={"选择题": "single_choice", "選擇題": "single_choice", "判断题": "true_false",
                        "判斷題": "true_false", "简答题": "essay", "簡答題": "essay", "填空题": "fill_in_blank"},
+        key_titles=("答案", "参考答案", "參考答案", "答案与解析", "答案與解析"),
+        page_labels={"反馈": EXPLANATION},
     ),
     "de": Language(
         name="German",
@@ -133,6 +150,8 @@ LANGUAGES: dict[str, Language] = {
         each_before=("je",), each_after=("je frage", "pro frage", "je"),
         section_kinds={"multiple choice": "single_choice", "kurzantwort": "short_answer", "freitext": "essay"},
         passage_words=("fragen", "aufgaben"),
+        key_titles=("lösungen", "lösung", "antworten"),
+        page_labels={"rückmeldung": EXPLANATION},
     ),
     "fr": Language(
         name="French",
@@ -148,6 +167,8 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"qcm": "single_choice", "questions à choix multiples": "single_choice",
                        "réponse courte": "short_answer", "vrai ou faux": "true_false"},
         passage_words=("questions",),
+        key_titles=("corrigé", "réponses", "solutions"),
+        page_labels={"rétroaction": EXPLANATION},
     ),
     "es": Language(
         name="Spanish",
@@ -162,6 +183,8 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"opción múltiple": "single_choice", "respuesta corta": "short_answer", "desarrollo": "essay",
                        "verdadero o falso": "true_false"},
         passage_words=("preguntas",),
+        key_titles=("respuestas", "soluciones", "clave de respuestas"),
+        page_labels={"retroalimentación": EXPLANATION},
     ),
     "pt": Language(
         name="Portuguese",
@@ -177,6 +200,7 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"múltipla escolha": "single_choice", "resposta curta": "short_answer", "dissertativa": "essay",
                        "verdadeiro ou falso": "true_false"},
         passage_words=("questões",),
+        key_titles=("gabarito", "respostas", "soluções"),
     ),
     "it": Language(
         name="Italian",
@@ -190,6 +214,7 @@ LANGUAGES: dict[str, Language] = {
         each_after=("ciascuna", "ciascuno", "cadauna"),
         section_kinds={"scelta multipla": "single_choice", "risposta breve": "short_answer", "vero o falso": "true_false"},
         passage_words=("domande",),
+        key_titles=("risposte", "soluzioni"),
     ),
 }
 
@@ -220,6 +245,16 @@ def all_labels() -> dict[str, str]:
     return found
 
 
+def page_labels() -> dict[str, str]:
+    """Every label a quiz page may use -> role: every language's labels and page labels, feedback
+    read as the explanation (a page has no options with feedback of their own)."""
+    found = {name: EXPLANATION if role == "feedback" else role for name, role in all_labels().items()}
+    for lang in LANGUAGES.values():
+        for name, role in lang.page_labels.items():
+            found[name] = role
+    return found
+
+
 def label_language(name: str) -> Language | None:
     for lang in LANGUAGES.values():
         if name in lang.labels:
@@ -247,24 +282,48 @@ MARK_FALSE = tuple(f.lower() for _, f in MARK_PAIRS)
 
 #: Option markers, by numbering style (CSS counter-style names): the marks in order. An option's
 #: place in its style's sequence is what an answer names (``③`` is the third option).
-OPTION_STYLES: dict[str, str] = {
+OPTION_STYLES: dict[str, str | tuple[str, ...]] = {
     "upper-alpha": "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
     "lower-alpha": "abcdefghijklmnopqrstuvwxyz",
+    "lower-roman": ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x",
+                    "xi", "xii", "xiii", "xiv", "xv", "xvi", "xvii", "xviii", "xix", "xx"),
     "circled-decimal": "①②③④⑤⑥⑦⑧⑨⑩⑪⑫⑬⑭⑮⑯⑰⑱⑲⑳",
     "parenthesized-decimal": "",  # (1) (2) ...: digits
     "decimal": "",  # 1) 2) ...: digits, under a question numbered '1.'
     "hangul": "가나다라마바사아자차카타파하",
     "hangul-consonant": "ㄱㄴㄷㄹㅁㅂㅅㅇㅈㅊㅋㅌㅍㅎ",
     "katakana": "アイウエオカキクケコサシスセソタチツテト",
+    # The order of the iroha poem, as older Japanese papers number options: イ ロ ハ ニ.
+    "iroha": "イロハニホヘトチリヌルヲワカヨタレソツネナラムウヰノオクヤマケフコエテアサキユメミシヱヒモセス",
 }
 #: How each style is written, for messages: the first marker.
 OPTION_STYLE_EXAMPLES: dict[str, str] = {
-    "upper-alpha": "A)", "lower-alpha": "a)", "circled-decimal": "①", "parenthesized-decimal": "(1)",
-    "decimal": "1)", "hangul": "가)", "hangul-consonant": "ㄱ.", "katakana": "ア)",
+    "upper-alpha": "A)", "lower-alpha": "a)", "lower-roman": "i)", "circled-decimal": "①", "parenthesized-decimal": "(1)",
+    "decimal": "1)", "hangul": "가)", "hangul-consonant": "ㄱ.", "katakana": "ア)", "iroha": "イ)",
 }
+#: Each style as authors write it, for docs/source-format.md's table (:func:`option_table`): the
+#: markers, and how an answer names the second option (or several).
+OPTION_STYLE_FORMS: dict[str, tuple[str, str]] = {
+    "upper-alpha": ("`A)` `B)`, `A.` `B.`, `(A)` `(B)`, `A、`, `- A)`, full-width `Ａ）`, `（Ａ）`, `Ａ．`", "`B`, `B)`, `(B)`, `A, C`"),
+    "lower-alpha": ("`a)` `b)`, `(a)`", "`b`, `a, c`"),
+    "lower-roman": ("`i)` `ii)` `iii)`, `(i)`, `i.` (`i` first: a list of letters does not start at i)", "`ii`, `(ii)`, `i, iii`"),
+    "circled-decimal": ("`①` `②` … `⑳`, one per line or several on one line (`① 서울 ② 부산 ③ 대구`)",
+                        "`②`, `②, ④`, `②④`, `2`, `2번`"),
+    "parenthesized-decimal": ("`(1)` `(2)`", "`(2)`, `2`"),
+    "decimal": ("`1)` `2)` under a question numbered `1.`", "`2`"),
+    "hangul": ("`가)` `나)`, `가.` `나.`", "`나`, `나)`"),
+    "hangul-consonant": ("`ㄱ.` `ㄴ.`, `ㄱ)`", "`ㄴ`, `ㄱ, ㄷ`"),
+    "katakana": ("`ア)` `イ)`, `(ア)`, `ア．`, `ア、`", "`イ`"),
+    "iroha": ("`イ)` `ロ)` `ハ)`, `(イ)` (`イ` first)", "`ロ`"),
+}
+#: Styles whose markers are also another style's (``i`` a letter, ``イ`` the second katakana): a
+#: question's first option in the first of these, or any option of a question in this style, is
+#: read in this style (:func:`readers.markdown.syntax.in_style`).
+SHARED_MARKERS = {"lower-roman": "lower-alpha", "iroha": "katakana"}
 #: Styles an exam also uses for statements listed in the question text (``<보기>`` boxes): when
 #: options in another style follow them, they were the question's statements, not its options.
-STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "lower-alpha", "parenthesized-decimal", "decimal")
+STATEMENT_STYLES = ("hangul", "hangul-consonant", "katakana", "iroha", "lower-alpha", "lower-roman", "parenthesized-decimal",
+                    "decimal")
 #: Roman numerals that number statements in a question (``I. ... II. ... III. ...``, then options
 #: ``A) I only``): the statements stay in the question's text.
 ROMAN_STATEMENTS = ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")
@@ -277,7 +336,9 @@ NUMBER_DINGBATS = ("❶❷❸❹❺❻❼❽❾❿", "➀➁➂➃➄➅➆➇�
 DINGBAT_CIRCLED = {ch: OPTION_STYLES["circled-decimal"][i] for run in NUMBER_DINGBATS for i, ch in enumerate(run)}
 
 #: Full-width letters and digits, as pasted from CJK word processors -> their ASCII forms.
-FULL_WIDTH = {chr(0xFF21 + i): chr(0x41 + i) for i in range(26)} | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+FULL_WIDTH = ({chr(0xFF21 + i): chr(0x41 + i) for i in range(26)} | {chr(0xFF41 + i): chr(0x61 + i) for i in range(26)}
+              | {chr(0xFF10 + i): chr(0x30 + i) for i in range(10)})
+FULL_WIDTH_DIGITS = "".join(chr(0xFF10 + i) for i in range(10))
 
 #: Characters that separate several answers on one line.
 ANSWER_SEPARATORS = ",，、/／;；"
@@ -304,6 +365,16 @@ MATCH_DOTS = "･・·•∙⋅"
 
 
 # -- the tables in docs/source-format.md ---------------------------------------------------------------
+
+
+def option_table() -> str:
+    """docs/source-format.md's table of option markers, made from these tables."""
+    rows = ["| Markers | Numbering | Answer names them as |", "|---|---|---|"]
+    for style, (markers, answers) in OPTION_STYLE_FORMS.items():
+        marks = OPTION_STYLES[style] or ("1", "2", "3")
+        shown = [f"({m})" for m in marks[:3]] if style == "parenthesized-decimal" else list(marks[:3])
+        rows.append(f"| {markers} | {', '.join(shown)} | {answers} |")
+    return "\n".join(rows)
 
 
 def markdown_tables() -> str:

@@ -192,8 +192,9 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
         text = source.text
         if source.refused:
             problem = source.refused[0]
-            sink.error(UNREADABLE, f"quiz '{quiz.id}' cannot be written as a source the build reads: "
-                                   + (f"as Markdown, {source.reason}; " if source.reason else "") + f"as YAML, {problem.message}",
+            forms = (f"as Markdown, {source.reason}; as YAML, " if source.reason else
+                     "as Markdown (its smaller form: the YAML is larger still), " if source.suffix == ".md" else "as YAML, ")
+            sink.error(UNREADABLE, f"quiz '{quiz.id}' cannot be written as a source the build reads: {forms}{problem.message}",
                        SourceSpan(item.origin),
                        # Not the reader's own hint: import has no build limits to raise, and a
                        # source that builds only with a raised limit is not one to write.

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Final, Literal
+from typing import Annotated, ClassVar, Final, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator, model_validator
 
 from .common import Identifier, Markdown, ModelBase, Problem
+from .parametric import MAX_SETS
 from .questions import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
@@ -64,8 +65,17 @@ class QuizSettings(ModelBase):
     quiz_type: Literal["graded", "practice"] | None = Field(
         default=None, description="'graded' counts toward the grade; 'practice' does not."
     )
+    qti_variants: int | None = Field(
+        default=None, ge=0, le=MAX_SETS,
+        description="QTI 2.1 package only: write each calculated question as this many fixed items (its first sets), "
+                    "in a section that draws one, for QTI players that run no item templates; 0 (or unset): one item template.",
+    )
 
-    @field_validator("time_limit", "allowed_attempts", mode="before")
+    #: Settings of how one output is written rather than of how the quiz runs, by the target they
+    #: belong to: the other targets neither carry nor lose them.
+    OUTPUT_SETTINGS: ClassVar[dict[str, str]] = {"qti_variants": "qti21"}
+
+    @field_validator("time_limit", "allowed_attempts", "qti_variants", mode="before")
     @classmethod
     def _no_flags_for_numbers(cls, value: object) -> object:
         # Lax integers take true as 1: "allowed_attempts: yes" must not mean one attempt.

@@ -295,6 +295,7 @@ SETTING_FORMS: dict[str, tuple[str, str]] = {
     "show_correct_answers": ("true or false", "show_correct_answers: false"),
     "one_question_at_a_time": ("true or false", "one_question_at_a_time: true"),
     "quiz_type": ("'graded' or 'practice'", "quiz_type: practice"),
+    "qti_variants": ("a number of fixed items per calculated question, from 0 to 100", "qti_variants: 5"),
 }
 assert list(SETTING_FORMS) == list(QuizSettings.model_fields), "a form for every setting, in the model's order"
 

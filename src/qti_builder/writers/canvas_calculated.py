@@ -21,21 +21,10 @@ from typing import Any
 from ..formulas import parse, plain_decimal, to_canvas
 from ..model import Quiz
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
-from ..parametric import Shown, Variants, fill, fmt, markdown_escape, variants
+from ..parametric import Shown, Variants, filled_question, fmt, variants
 
 #: Set idents count up from here (numbers, as Canvas's own exports have).
 FIRST_SET = 1001
-
-
-def _filled(q: Any, v: Variants, render: Any) -> Any:
-    """The question with every text's placeholders replaced by ``render(shown)``."""
-    feedback = q.feedback.model_copy(update={k: fill(t, v, render) for k, t in q.feedback.model_dump().items() if t})
-    update: dict[str, Any] = {"stem": fill(q.stem, v, render), "feedback": feedback}
-    if isinstance(q, CalculatedChoiceQuestion):
-        update["choices"] = [c.model_copy(update={"text": fill(c.text, v, render),
-                                                  "feedback": fill(c.feedback, v, render) if c.feedback else None})
-                             for c in q.choices]
-    return q.model_copy(update=update)
 
 
 def _names(v: Variants) -> list[tuple[str, int | None]]:
@@ -57,7 +46,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
     v = variants(quiz.id, q)
     # [x] as character references: a backslash before '[' opens display math in the source's Markdown.
     shown_as = lambda s: f"&#91;{s.name}&#93;"  # noqa: E731
-    filled = _filled(q, v, shown_as)
+    filled = filled_question(q, v, shown_as)
     names = _names(v)
     texts_by_name = {s.name: s for s in v.shown.values()}
     sets: list[dict[str, Any]] = []
@@ -91,7 +80,7 @@ def calculated_choice_context(quiz: Quiz, q: CalculatedChoiceQuestion) -> dict[s
     v = variants(quiz.id, q)
     items = []
     for n in range(len(v.sets)):
-        filled = _filled(q, v, lambda s, n=n: markdown_escape(v.texts[n][s.name]))
+        filled = filled_question(q, v, v.shown_in_set(n))
         answers = [{"ident": str(FIRST_ANSWER + k), "text": c.text, "feedback": c.feedback, "correct": c.correct}
                    for k, c in enumerate(filled.choices)]
         items.append({"n": n + 1, "stem": filled.stem, "answers": answers,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +70,8 @@ class SourceText:
 
 def write_source(quiz: Quiz) -> SourceText:
     """The quiz as Markdown when Markdown reads back into the same model, else as YAML when that
-    does; else the YAML with :attr:`SourceText.refused` saying why it must not be written. Each
+    does; else the YAML (or the Markdown, when it is past the size limit already) with
+    :attr:`SourceText.refused` saying why it must not be written. Each
     form is read back once, whole, by the build's own entry (:func:`qti_builder.readers.read_quiz`,
     size limit included), however large the quiz."""
     quiz = _escape_labels(quiz)
@@ -81,6 +82,10 @@ def write_source(quiz: Quiz) -> SourceText:
         reason = str(exc)
     else:
         back, problems = _read_back(markdown, ".md")
+        if back is None and problems and problems[0].code == "QB100":
+            # Past the size limit: the YAML form, which spells out every field, is larger still, and
+            # is not built (for a large bank, seconds spent on a form the reader refuses as well).
+            return SourceText(markdown, ".md", None, (problems[0],))
         if back is None:
             reason = "the Markdown form does not read back" + (f" ({problems[0].message})" if problems else "")
         else:
@@ -203,6 +208,9 @@ def to_markdown(quiz: Quiz) -> str:
     lines = ["---", front, "---", ""]
     if quiz.description:
         lines += [*_margin_block(quiz.description), ""]
+    # A quiz with shared passages numbers its questions on from section to section, as exam
+    # papers do: a passage names its questions by those numbers ([3~4]).
+    _NUMBERS.set(iter(range(1, 1_000_000_000)) if any(q.passage for q in quiz.iter_questions()) else None)
     for ancestors, section in quiz.iter_sections():
         lines += _section(section, len(ancestors) + 1)
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -215,16 +223,21 @@ def _section(section: Section, level: int) -> list[str]:
     lines = [f"{'#' * level} {_one_line(section.title, 'section title')} {attrs}", ""]
     if section.description:
         lines += [*_margin_block(section.description), ""]
+    numbers = _NUMBERS.get()
+    before: str | None = None
     for number, question in enumerate(section.questions, 1):
+        number = next(numbers) if numbers is not None else number
+        if question.passage and question.passage != before:
+            # Shown with this question and the ones after it that share it: the passage, as
+            # written (its own marker, [3~4] or ※, says which); if the marker names other
+            # numbers, the source does not read back the same and the quiz is written as YAML.
+            lines += [*question.passage.split("\n"), ""]
+        before = question.passage
         lines += _question(question, number) + [""]
     return lines
 
 
 def _question(q: Question, number: int) -> list[str]:
-    if q.passage:
-        raise _Inexpressible(f"the passage of question '{q.id}' (shared passages are written in the exam form)")
-    if getattr(q, "numbering", None):
-        raise _Inexpressible(f"the numbering of question '{q.id}'s options")
     form = MARKDOWN_FORMS[q.type]
     stem = form.stem(q)
     kind_attrs = []
@@ -299,19 +312,41 @@ def _own_stem(q: Any) -> str:
     return str(q.stem)
 
 
+#: How options of each numbering are marked in the source: the marker's text after its number or letter.
+_MARKER_ENDS = {"lower-alpha": ")", "lower-roman": ")", "circled-decimal": " ", "parenthesized-decimal": "", "decimal": ")",
+                "hangul": ")", "hangul-consonant": ".", "katakana": ")", "iroha": ")"}
+
+
+def _option_marker(numbering: str | None, ordinal: int) -> tuple[str, str]:
+    """The ``ordinal``-th option's marker as the source writes it (``C) ``, ``③ ``, ``나) ``), and how
+    the answer names it (``C``, ``③``, ``나``)."""
+    name = S.option_label(numbering, ordinal)
+    if numbering in (None, "upper-alpha"):
+        return f"{name}) ", name
+    if numbering == "lower-alpha":
+        return f"{name.lower()}) ", name.lower()
+    end = _MARKER_ENDS[numbering]
+    return (f"{name} " if end == " " else f"{name}{end} "), name
+
+
 def _choices(q: SingleChoiceQuestion | MultipleResponseQuestion, feedback: dict[str, Any]) -> list[str]:
     lines: list[str] = []
-    for choice in q.choices:
+    numbering = getattr(q, "numbering", None)
+    names: dict[str, str] = {}
+    for ordinal, choice in enumerate(q.choices, 1):
         if not re.fullmatch(r"[A-Z]", choice.id):
             raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (Markdown choices are letters A-Z)")
+        if numbering not in (None, "upper-alpha") and choice.id != "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[ordinal - 1]:
+            raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (numbered options are A, B, C, … in order)")
+        marker, names[choice.id] = _option_marker(numbering, ordinal) if numbering else (f"{choice.id}) ", choice.id)
         score = choice.score if q.type == "multiple_response" else None
         extra = _attrs(("fixed", choice.fixed, False), ("score", score, None))
         if not extra and choice.text.split("\n", 1)[0].rstrip().endswith("}"):
             extra = "{fixed=false}"  # else the text's own {...} would be read as attributes
-        lines += _marked(f"{choice.id}) ", choice.text, extra, "choice text")
+        lines += _marked(marker, choice.text, extra, "choice text")
         if choice.feedback:
             lines += _labelled("Feedback", choice.feedback, INDENT)
-    return lines + ["", *_labelled("Answer", ", ".join(c.id for c in q.choices if c.correct)), ""]
+    return lines + ["", *_labelled("Answer", ", ".join(names[c.id] for c in q.choices if c.correct)), ""]
 
 
 def _several_correct(q: MultipleResponseQuestion) -> bool:
@@ -458,6 +493,9 @@ def _marked(marker: str, text: str, attrs: str, what: str) -> list[str]:
     return [head.rstrip()] + [INDENT + line if line.strip() else "" for line in rest]
 
 
+#: The numbers of the quiz's questions, on from section to section, when it has shared passages
+#: (else None: each section numbers its own from 1).
+_NUMBERS: ContextVar[Iterator[int] | None] = ContextVar("numbers", default=None)
 #: The label words of the quiz being written (set by to_markdown).
 _WORDS: ContextVar[dict[str, str]] = ContextVar("label_words", default={})
 #: The language of the quiz being written: the words its reader takes (or-words, true/false words).

@@ -61,9 +61,9 @@ ESSAY_FORMATS = {"editor": "editor", "plain": "plain", "monospaced": "monospaced
 #: Option numbering (the model's numbering styles) -> Moodle's ``answernumbering`` (qtype_multichoice's
 #: get_numbering_styles(): abc, ABCD, 123, iii, IIII, none). Moodle has no Hangul or Katakana
 #: numbering: those options are numbered 1. 2. 3. there, in the same order.
-ANSWER_NUMBERING = {None: "ABCD", "upper-alpha": "ABCD", "lower-alpha": "abc", "decimal": "123",
+ANSWER_NUMBERING = {None: "ABCD", "upper-alpha": "ABCD", "lower-alpha": "abc", "lower-roman": "iii", "decimal": "123",
                     "parenthesized-decimal": "123", "circled-decimal": "123", "hangul": "123",
-                    "hangul-consonant": "123", "katakana": "123"}
+                    "hangul-consonant": "123", "katakana": "123", "iroha": "123"}
 
 #: Moodle's default penalty per wrong try; true/false uses 1 (its editing form fixes it there,
 #: a second try being a sure win) and a description scores nothing.

@@ -33,9 +33,11 @@ fill_in_blank                 textEntryInteraction / inlineChoiceInteraction in 
                               ``[[blank]]``; one response per blank, points shared equally
 calculated                    textEntryInteraction (float) in an item template: one set of
                               values drawn by templateProcessing, printedVariable in the
-                              texts, the correct response set from the set (qti21_calculated)
+                              texts, the correct response set from the set (qti21_calculated);
+                              with the setting qti_variants, N numerical items, one per set, in
+                              a section of the test that draws one
 calculated_choice             choiceInteraction in an item template, the options showing the
-                              drawn set's values
+                              drawn set's values; with qti_variants, N single-choice items
 text_only                     an item with an itemBody only: no response, outcome or processing
 ============================  ==============================================================
 """
@@ -59,7 +61,7 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer
-from .qti21_calculated import calculated_context
+from .qti21_calculated import calculated_context, check_variant_names, fixed_variants
 
 BLANK_INTERACTIONS = {"text": "textEntryInteraction", "dropdown": "inlineChoiceInteraction"}
 
@@ -113,7 +115,7 @@ class Qti21Writer(Writer):
     name = "qti21"
     suffix = ".qti21.zip"
     #: What the assessmentTest holds (test_settings); QTI 2.1 has no place for the rest.
-    carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers"})
+    carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers", "qti_variants"})
     #: Registered at the end of this module.
     adapters: ClassVar[Mapping[str, Qti21Kind]]
 
@@ -122,29 +124,20 @@ class Qti21Writer(Writer):
     ) -> Output | None:
         if not self.check_supported(quiz, spans, sink):
             return None
+        if quiz.settings.qti_variants:
+            check_variant_names(quiz, spans, sink)
         output = Output(quiz.id + self.suffix, archive=True)
-        # Media sit beside the items (items/media/), so an item's src never needs "../" and every
-        # file is listed, package-relative, in the manifest resource of the item that shows it.
         items = []
+        #: Each question's item, or (qti_variants) its fixed variants' items, for the test.
+        refs: dict[str, dict[str, Any]] = {}
         for question in quiz.iter_questions():
-            kind = item_context(quiz, question, self.adapters[question.type])
-            item = {
-                "question": question,
-                "identifier": item_identifier(quiz, question),
-                "href": f"items/{question.id}.xml",
-                "title": item_title(question),
-                "interactions": kind["interactions"],
-                "feedback_type": "nonadaptive" if any(f["shown"] for f in kind["feedbacks"]) else "none",
-                "solution_available": KINDS[question.type].machine_scored,
-                "media_files": [MEDIA_DIR + f.name for f in media.used_by(question)],
-            }
-            data = self.render(self.adapters[question.type].template, sink, spans.get(question.id), quiz=quiz,
-                               media=media, media_prefix="media/", **{**kind, **item})
-            if data is not None:
-                output.documents.append(Document(item["href"], data, "qti", question.id))
-            items.append(item)
-        by_id = {item["question"].id: item for item in items}
-        test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=by_id, media=media, media_prefix=MEDIA_DIR,
+            variants = fixed_variants(quiz, question)
+            to_write: Sequence[Question] = variants or [question]
+            written = [self._item(quiz, item_question, question, spans, sink, media, output) for item_question in to_write]
+            items += written
+            refs[question.id] = {"identifier": item_identifier(quiz, question), "title": item_title(question),
+                                 "variants": written} if variants else written[0]
+        test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=refs, media=media, media_prefix=MEDIA_DIR,
                            test_settings=test_settings(quiz.settings))
         test_media = [MEDIA_DIR + f.name for _, section in quiz.iter_sections() for f in media.used_by(section.model_copy(update={"questions": [], "sections": []}))]
         manifest = self.render("qti21/imsmanifest.xml.j2", sink, quiz=quiz, items=items, test_href=TEST_PATH,
@@ -155,6 +148,30 @@ class Qti21Writer(Writer):
         output.documents.append(Document("imsmanifest.xml", manifest, "manifest"))
         output.documents.extend(Document(MEDIA_DIR + f.name, f.data, "") for f in media.files)
         return output
+
+    def _item(self, quiz: Quiz, question: Question, source: Question, spans: dict[str, SourceSpan], sink: DiagnosticSink,
+              media: MediaSet, output: Output) -> dict[str, Any]:
+        """Render the item of ``question`` (``source`` itself, or one of its fixed variants) into
+        ``output``; returns what the test and the manifest say of it."""
+        adapter = self.adapters[question.type]
+        kind = item_context(quiz, question, adapter)
+        item = {
+            "question": question,
+            "identifier": item_identifier(quiz, question),
+            "href": f"items/{question.id}.xml",
+            "title": item_title(question),
+            "interactions": kind["interactions"],
+            "feedback_type": "nonadaptive" if any(f["shown"] for f in kind["feedbacks"]) else "none",
+            "solution_available": KINDS[question.type].machine_scored,
+            # Media sit beside the items (items/media/), so an item's src never needs "../" and every
+            # file is listed, package-relative, in the manifest resource of the item that shows it.
+            "media_files": [MEDIA_DIR + f.name for f in media.used_by(question)],
+        }
+        data = self.render(adapter.template, sink, spans.get(source.id), quiz=quiz, media=media, media_prefix="media/",
+                           **{**kind, **item})
+        if data is not None:
+            output.documents.append(Document(item["href"], data, "qti", source.id))
+        return item
 
 
 def test_settings(settings: QuizSettings) -> dict[str, str | None]:

@@ -1,5 +1,10 @@
 """QTI 2.1 items of calculated questions: item templates whose template processing draws a set.
 
+With the quiz setting ``qti_variants`` (``--qti-variants N``), for QTI players that run no item
+templates, a calculated question is instead N fixed items (:func:`fixed_variants`), one per set
+(its first sets): a numerical item showing that set's values (calculated) or a single-choice one
+(calculated choice), which the assessmentTest puts in a section of their own that draws one.
+
 The sets are made at build time (:mod:`..parametric`), so every player gets the same ones and
 the item needs no formula language of its own: template processing draws a set number
 (``randomInteger``) and, in one ``templateCondition`` branch per set, sets every value the texts
@@ -17,10 +22,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..model import Quiz
-from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from ..diagnostics import DiagnosticSink, SourceSpan
 from ..formulas import parse, renamed, to_source
-from ..parametric import Shown, Variants, fill, fmt, variants
+from ..model import NumericAnswer, NumericalQuestion, Quiz, SingleChoiceQuestion
+from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from ..model.questions import Question, QuestionBase
+from ..parametric import Shown, Variants, fill, filled_question, fmt, variants
 from ..templating import number
 
 #: Identifiers this item declares itself; a variable with one of these names gets another.
@@ -56,6 +63,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
               for name in unshown]
     context: dict[str, Any] = {
         "stem": fill(q.stem, v, marker),
+        "passage": fill(q.passage, v, marker) if q.passage else None,
         "template_variables": shown,
         "formats": {s["id"]: s["format"] for s in shown},
         "set_count": len(v.sets),
@@ -76,4 +84,61 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     return context
 
 
-__all__ = ["Variants", "calculated_context", "qti_name"]
+# -- fixed variants (qti_variants) ---------------------------------------------------------------
+
+
+def variant_id(question: QuestionBase, n: int) -> str:
+    """The name of a question's n-th fixed variant (1-based): its item file and identifier."""
+    return f"{question.id}.v{n}"
+
+
+def variant_count(quiz: Quiz, question: Question) -> int:
+    """How many fixed items the quiz setting ``qti_variants`` makes of ``question``: 0 for an
+    item template (or a question of another kind), else that many, or all its sets if fewer."""
+    wanted = quiz.settings.qti_variants
+    if not wanted or not isinstance(question, (CalculatedQuestion, CalculatedChoiceQuestion)):
+        return 0
+    return min(wanted, len(variants(quiz.id, question).sets))
+
+
+def fixed_variants(quiz: Quiz, question: Question) -> list[NumericalQuestion | SingleChoiceQuestion]:
+    """``question`` as the fixed items the quiz setting ``qti_variants`` asks for: one per set, its
+    first ``qti_variants`` sets (all of them when it has fewer), each with that set's values in its
+    texts and named :func:`variant_id`. A calculated question's variant is a numerical question
+    whose one answer is the set's answer with the question's tolerance, so it accepts exactly what
+    the item template accepts for that set; a calculated choice question's is a single-choice
+    question. [] for any other question, or when the setting asks for item templates."""
+    if not variant_count(quiz, question):
+        return []
+    assert isinstance(question, (CalculatedQuestion, CalculatedChoiceQuestion))
+    v = variants(quiz.id, question)
+    fixed: list[NumericalQuestion | SingleChoiceQuestion] = []
+    for n in range(variant_count(quiz, question)):
+        shown = filled_question(question, v, v.shown_in_set(n))
+        common = {name: getattr(shown, name) for name in QuestionBase.model_fields}
+        # The item template shows general, correct and incorrect feedback only (calculated_context).
+        common["feedback"] = shown.feedback.model_copy(update={"partially_correct": None})
+        variant: NumericalQuestion | SingleChoiceQuestion
+        if isinstance(shown, CalculatedQuestion):
+            answer = NumericAnswer(value=v.answers[n], tolerance=shown.tolerance, tolerance_mode=shown.tolerance_mode, score=100)
+            variant = NumericalQuestion(**common, answers=[answer], unit=shown.unit)
+        else:
+            variant = SingleChoiceQuestion(**common, choices=shown.choices, shuffle=shown.shuffle, numbering=shown.numbering)
+        # Named after validation: "<id>.vN" may be longer than the 64 characters of a source's ids.
+        fixed.append(variant.model_copy(update={"id": variant_id(question, n + 1)}))
+    return fixed
+
+
+def check_variant_names(quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> None:
+    """A fixed variant's name must not be the id of another question or section: their item files
+    and identifiers would be the same (QB306)."""
+    taken = {s.id for _, s in quiz.iter_sections()} | {q.id for q in quiz.iter_questions()}
+    for question in quiz.iter_questions():
+        for name in (variant_id(question, n) for n in range(1, variant_count(quiz, question) + 1)):
+            if name in taken:
+                sink.error("QB306", f"the QTI 2.1 package would name a fixed variant of question '{question.id}' "
+                           f"'{name}', which is the id of another question or section", spans.get(question.id),
+                           hint=f"give '{name}' another id, or leave out the setting qti_variants (--qti-variants 0)")
+
+
+__all__ = ["Variants", "calculated_context", "check_variant_names", "fixed_variants", "qti_name", "variant_count", "variant_id"]

@@ -11,15 +11,23 @@ the docs page the first quiz was scraped from:
     정답: A) 워커를 몇 개 실행할지 ...
     설명: ...
 
+An exam typed in HWP or Word and pasted as text is a quiz page too, read as the Markdown reader
+reads an exam paper: the words of every language in vocabulary.py, and the reader's own functions
+for question numbers, option markers (``①``–``⑳``, ``가)``, ``ㄱ.``, ``ア)``, ``i)``), labels,
+points, sections, shared passages and the type of a question without options
+(readers/markdown/questions.classify), so that a pasted exam and a source say the same thing.
+
 What pages hold besides: answers hidden in ``<details><summary>Answer</summary>`` blocks (the
 block's content is the answer and the explanation, never the question), answers in code fences,
-tables of questions and answers, an answer key at the end (``## Answers`` then ``1. B`` lines or
-a table), HTML quizzes (``<div class="quiz">`` with radio buttons or checkboxes, the correct ones
-``checked``, ``data-correct`` or ``class="correct"``) and mkdocs-quiz's ``<?quiz?>`` blocks.
-markdown-it finds the blocks (:mod:`.blocks`), lxml.html reads the HTML (:mod:`.html`),
-:mod:`.page` reads them into questions with the page's words and marks (:mod:`.syntax`), an answer
-key at the end is applied by :mod:`.keys`, and :mod:`.emit` turns each question into the model's
-data (or says why it is skipped).
+tables of questions and answers, an answer key at the end in the forms exams print it
+(``[정답 및 해설]`` then ``1.② 2.① 3.④``, ``정답: 1.② 2.①``, ``1. B`` lines, a table), HTML quizzes
+(``<div class="quiz">`` with radio buttons or checkboxes, the correct ones ``checked``,
+``data-correct`` or ``class="correct"``) and mkdocs-quiz's ``<quiz>`` blocks (and the ``<?quiz?>``
+of its first releases). markdown-it finds the blocks (:mod:`.blocks`), lxml.html reads the HTML
+(:mod:`.html`), :mod:`.page` reads them into questions (:mod:`.syntax`: the page's own forms, and
+the tables and reader functions it uses), an answer key at the end is applied by :mod:`.keys`, and
+:mod:`.emit` turns each question into the model's data (or says why it is skipped, or why it is an
+error).
 
 The reader forgives what scraping does to a page: options glued onto one line
 (``...했다 - C) CPU``, ``무엇인가요?- A) ...``), a question broken over lines where a code span
@@ -31,9 +39,10 @@ together, unless the answer line repeats that option intact, in which case the a
 used.
 
 Where a page says one thing two ways (an answer key that disagrees with the answer at the
-question, options marked correct that are not the answer line's) or names what is not there (an
-answer key entry for a question the page does not have, an answer letter with no option), the
-import says what it did (QB716); a question whose answer cannot be told is skipped (QB713).
+question, options marked correct that are not the answer line's), the import says what it did
+(QB716); a question whose answer cannot be told is skipped (QB713). An answer key that does not fit
+the questions read (QB705) and an answer that contradicts its question or cannot tell its type
+(QB706) are errors: they mean the page was not read as printed.
 """
 
 from __future__ import annotations

@@ -3,9 +3,9 @@ for questions, options and labels), headings, code fences, tables and HTML block
 
 markdown-it decides the structure, so a fence, a table or an HTML block is recognised exactly as
 the page's own renderer would recognise it. Two things it cannot see are found first, on the raw
-text: YAML front matter, and mkdocs-quiz's ``<?quiz?> … <?/quiz?>`` blocks, which the plugin
-finds with a regular expression over the page before Markdown runs (and which CommonMark would
-end after ``<?quiz?>``, its first line). HTML quiz containers (``<div class="quiz">``, ``<form>``)
+text: YAML front matter, and mkdocs-quiz's ``<quiz> … </quiz>`` blocks (and the ``<?quiz?> …
+<?/quiz?>`` of its releases before 1.0), which the plugin finds with a regular expression over
+the page before Markdown runs (and which CommonMark would end at their first blank line or line). HTML quiz containers (``<div class="quiz">``, ``<form>``)
 are taken whole, to their closing tag, whatever blank lines split them into several blocks.
 """
 
@@ -76,11 +76,23 @@ class MkQuiz:
     prefix: str = ""
 
 
-Event = Lines | Heading | Fence | Table | Html | HtmlQuiz | MkQuiz
+@dataclass
+class QuizTag:
+    """An mkdocs-quiz 1.x block: the lines between ``<quiz>`` and ``</quiz>``, by number."""
+
+    line: int
+    lines: list[tuple[int, str]]
+
+
+Event = Lines | Heading | Fence | Table | Html | HtmlQuiz | MkQuiz | QuizTag
 
 #: mkdocs-quiz's block, and the ``quiz-start`` … ``quiz-end`` form of its first releases (on lines
 #: of their own here: the plugin's regular expression would find them inside a sentence too).
 MKDOCS_QUIZ = re.compile(r"<\?quiz\?>(.*?)<\?/quiz\?>|^quiz-start[ \t]*$(.*?)^quiz-end[ \t]*$", re.S | re.M)
+#: mkdocs-quiz 1.x's block (mkdocs_quiz/parsing.py: ``<quiz>(.*?)</quiz>``, outside code fences).
+QUIZ_TAG = re.compile(r"<quiz>(.*?)</quiz>", re.S)
+#: Code fences as the plugin masks them before it looks for quizzes.
+_PLUGIN_FENCE = re.compile(r"^[ \t]*`{3,}.*?\n.*?^[ \t]*`{3,}|^[ \t]*~{3,}.*?\n.*?^[ \t]*~{3,}", re.M | re.S)
 FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?\n)(?:---|\.\.\.)[ \t]*(?:\n|\Z)", re.S)
 QUIZ_CONTAINER = re.compile(r"^\s*<(div|form|section|fieldset)\b[^>]*?(?:class\s*=\s*[\"'][^\"']*\bquiz\b|>)", re.I)
 INPUT = re.compile(r"<input\b[^>]*\btype\s*=\s*[\"']?(radio|checkbox)", re.I)
@@ -103,6 +115,21 @@ def front_matter(text: str) -> tuple[str | None, int]:
     return (title.group(1) or None) if title else None, match.group(0).count("\n")
 
 
+def front_matter_language(text: str) -> str | None:
+    """The front matter's ``language:`` (or ``lang:``), if it says one."""
+    match = FRONT_MATTER.match(text)
+    found = re.search(r"^(?:language|lang):[ \t]*[\"']?([A-Za-z]{2,3}(?:-[A-Za-z0-9]+)?)[\"']?[ \t]*$", match.group(1), re.M) if match else None
+    return found.group(1) if found else None
+
+
+def _quiz_tags(text: str) -> list[re.Match[str]]:
+    """mkdocs-quiz 1.x blocks, as the plugin finds them: not inside a code fence of the page (a
+    fence inside a quiz is the quiz's)."""
+    quizzes = list(QUIZ_TAG.finditer(text))
+    fences = [f for f in _PLUGIN_FENCE.finditer(text) if not any(q.start() < f.start() < q.end() for q in quizzes)]
+    return [q for q in quizzes if not any(f.start() < q.start() < f.end() for f in fences)]
+
+
 def events(text: str, markdown: bool) -> tuple[str | None, list[Event]]:
     """The page's title from its front matter (if any), and its blocks in order."""
     lines = text.split("\n")
@@ -118,6 +145,15 @@ def events(text: str, markdown: bool) -> tuple[str | None, list[Event]]:
         legacy = match.group(1) is None
         body = (match.group(2) if legacy else match.group(1)).split("\n")
         quizzes.append((first, MkQuiz(first + 1, [(first + 1 + i, line) for i, line in enumerate(body)], "quiz-" if legacy else "")))
+        for number in range(first, last + 1):
+            lines[number] = ""
+    for match in _quiz_tags(text):
+        first = text.count("\n", 0, match.start())
+        last = text.count("\n", 0, match.end())
+        if first < skip or not lines[first]:
+            continue
+        at = text.count("\n", 0, match.start(1))
+        quizzes.append((first, QuizTag(first + 1, [(at + 1 + i, line) for i, line in enumerate(match.group(1).split("\n"))])))
         for number in range(first, last + 1):
             lines[number] = ""
     found: list[tuple[int, Event]] = list(quizzes)

@@ -12,11 +12,12 @@ import re
 from dataclasses import dataclass, field
 from functools import partial
 from html import escape
+from textwrap import dedent
 
 from lxml import etree
 from lxml import html as lxml_html
 
-from .syntax import LABEL
+from .syntax import read_label
 
 #: Text as HTML: ``&``, ``<`` and ``>`` escaped (quotes need none outside attributes).
 _escape = partial(escape, quote=False)
@@ -139,7 +140,7 @@ class HtmlQuestion:
 STEM_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "legend", "pre", "blockquote", "table", "ul", "ol", "figure", "img", "code"}
 FEEDBACK_CLASSES = {"feedback", "explanation", "solution", "answer", "content", "rationale", "correct-feedback"}
 #: A labelled text ("Answer: B", "Explanation: …", "정답: ③"): never a question's.
-ANSWER_LABEL = LABEL
+ANSWER_LABEL = read_label
 SKIPPED_TAGS = {"button", "script", "style", "noscript", "template"}
 
 
@@ -218,7 +219,7 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
             taken.add(element)
             if questions:
                 questions[-1].feedback.append(inner_html(element, tuple(element.iter("summary"))))
-        elif ANSWER_LABEL.match(element.text_content().strip()) and not list(element.iter("input")):
+        elif ANSWER_LABEL(element.text_content().strip()) and not list(element.iter("input")):
             taken.add(element)  # "<p>Answer: B</p>" after the inputs: what the last question's feedback says, never a stem
             if questions:
                 questions[-1].feedback.append(etree.tostring(element, encoding="unicode", method="html", with_tail=False))
@@ -236,7 +237,7 @@ def html_questions(fragment: str) -> list[HtmlQuestion]:
 def _before_label(text: str) -> str:
     """Text up to its first labelled line ("Answer: B"), which is never a question's."""
     lines = text.split("\n")
-    index = next((i for i, line in enumerate(lines) if ANSWER_LABEL.match(re.sub(r"^[>\s]+", "", line))), len(lines))
+    index = next((i for i, line in enumerate(lines) if ANSWER_LABEL(re.sub(r"^[>\s]+", "", line))), len(lines))
     return "\n".join(lines[:index]).strip()
 
 
@@ -296,4 +297,87 @@ def mkdocs_quiz(lines: list[tuple[int, str]], prefix: str = "") -> MkQuizParsed:
     # The plugin marks every answer whose text is a correct answer's text correct.
     right = {text for text, correct, _ in parsed.answers if correct}
     parsed.answers = [(text, text in right, number) for text, _, number in parsed.answers]
+    return parsed
+
+
+# -- mkdocs-quiz 1.x: <quiz> ... </quiz> ----------------------------------------------------------
+
+#: An answer line as the plugin reads it (mkdocs_quiz/parsing.py): ``- [x] right``, ``* [ ] wrong``.
+_CHECKBOX = re.compile(r"^[-*] \[(.?)\] (.*)$")
+#: Feedback on the answer above it: ``> text`` lines right under it.
+_ANSWER_FEEDBACK = re.compile(r"^\s*>\s?(.*)$")
+_FILL_BLANK = re.compile(r"\[\[([^\]]+)\]\]")
+
+
+@dataclass
+class QuizTagParsed:
+    """An mkdocs-quiz 1.x block as the plugin reads it (mkdocs_quiz/plugin.py): the question up to
+    the first answer line; ``- [x]``/``- [ ]`` answers (``*`` bullets too), each with the ``>``
+    lines right under it as its feedback; the Markdown after the answers shown once answered. A
+    block with ``[[answer]]`` in it is a fill-in-the-blank question, its content after a ``---``."""
+
+    question: str = ""
+    #: (text, correct, feedback, line)
+    answers: list[tuple[str, bool, str, int]] = field(default_factory=list)
+    content: str = ""
+    #: The answers of a fill-in-the-blank block, in order.
+    blanks: list[str] = field(default_factory=list)
+    problem: str | None = None
+
+
+def quiz_tag(lines: list[tuple[int, str]]) -> QuizTagParsed:
+    parsed = QuizTagParsed()
+    text = "\n".join(line for _, line in lines)
+    if _FILL_BLANK.search(text):
+        body = dedent(text).split("\n")
+        cut = next((i for i, line in enumerate(body) if line.strip() == "---"), len(body))
+        parsed.question = "\n".join(body[:cut]).strip()
+        parsed.content = "\n".join(body[cut + 1:]).strip()
+        parsed.blanks = [m.group(1).strip() for m in _FILL_BLANK.finditer(parsed.question)]
+        if not parsed.blanks:
+            parsed.problem = "its blanks are after the '---' that ends the question (the plugin refuses it too)"
+        return parsed
+    dedented = dedent(text).split("\n")
+    numbered = [(number, line) for (number, _), line in zip(lines, dedented)]
+    while numbered and numbered[0][1] == "":
+        numbered = numbered[1:]
+    while numbered and numbered[-1][1] == "":
+        numbered = numbered[:-1]
+    first = next((i for i, (_, line) in enumerate(numbered) if _CHECKBOX.match(line)), None)
+    if first is None:
+        parsed.question = "\n".join(line for _, line in numbered).strip()
+        parsed.problem = "it has no answer lines '- [x] …' or '- [ ] …' (the plugin refuses it too)"
+        return parsed
+    parsed.question = "\n".join(line for _, line in numbered[:first]).strip()
+    index, end = first, first
+    while index < len(numbered):
+        number, line = numbered[index]
+        box = _CHECKBOX.match(line)
+        if box:
+            if box.group(1) not in ("x", "X", " ", ""):
+                parsed.problem = f"line {number} marks an answer '[{box.group(1)}]', which is neither '[x]' nor '[ ]' (the plugin refuses it too)"
+                return parsed
+            feedback: list[str] = []
+            index += 1
+            while index < len(numbered) and _ANSWER_FEEDBACK.match(numbered[index][1]):
+                feedback.append(_ANSWER_FEEDBACK.match(numbered[index][1]).group(1))  # type: ignore[union-attr]
+                index += 1
+            parsed.answers.append((box.group(2), box.group(1).lower() == "x", "\n".join(feedback).rstrip(), number))
+            end = index
+            continue
+        if not line.strip():
+            index += 1
+            continue
+        if _ANSWER_FEEDBACK.match(line) and any(_CHECKBOX.match(rest) for _, rest in numbered[index + 1:]):
+            parsed.problem = f"the feedback at line {number} is parted from its answer by a blank line (the plugin refuses it too)"
+            return parsed
+        break
+    parsed.content = "\n".join(line for _, line in numbered[end:]).strip()
+    # The plugin marks every answer whose text is a correct answer's text correct.
+    right = {text for text, correct, _, _ in parsed.answers if correct}
+    parsed.answers = [(text, text in right, feedback, number) for text, _, feedback, number in parsed.answers]
+    if not parsed.question:
+        parsed.problem = "it has no question before its answers (the plugin refuses it too)"
+    elif not right:
+        parsed.problem = "none of its answers is marked '- [x]' (the plugin refuses it too)"
     return parsed

@@ -6,20 +6,40 @@ from __future__ import annotations
 
 import re
 import textwrap
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ..base import INVALID, LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
+from ...readers.markdown import syntax as S
+from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
 from .emit import Emitter
-from .html import details_parts, html_questions, mkdocs_quiz, opened_details, reveal_role, text_of
+from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
-from .syntax import (ADMONITION, AMBIGUOUS, CIRCLED_OPTION, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, LABEL, LABELS,
-                     OPTION, QUESTION, QUESTION_HEADING, Question, SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, WRAPPED, cell,
-                     columns, join, leaked_at, next_is_key, next_is_option, short, unglue)
+from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
+                     SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
+                     next_is_option, plain_marker, question_line, read_label, short, unglue)
 
 Data = dict[str, Any]
+
+
+@dataclass
+class Passage:
+    """A text shown with the questions numbered ``first`` to ``last`` (``[3~4] …``), or, for a note
+    (``※ …``, ``first`` None), with the next question: its lines as written, from its marker."""
+
+    line: int
+    lines: list[str]
+    first: int | None = None
+    last: int | None = None
+    seen: set[int] = field(default_factory=set)
+
+
+def _names_a_section(line: str) -> bool:
+    """Does a line name a kind of questions or their points (``Short answer``, ``(2 points each)``)?"""
+    return S.dialect("en").section_kind(line) is not None or S.points_in(line, S.EACH_POINTS) is not None
 
 
 class Page:
@@ -35,10 +55,18 @@ class Page:
         self.details: list[str | None] = []
         #: The answer key at the end of the page, if it has one.
         self.key = AnswerKey(self.builder, self.span)
-        self.emitter = Emitter(self.builder, self.span, markdown)
+        self.emitter = Emitter(self.builder, self.span, markdown, self.column)
         self.source: list[str] = []
         #: The indentation an answer admonition's lines have (``??? "Answer"``), while one is read.
         self.admonition: int | None = None
+        #: Shared passages (``[3~4] …``) whose questions are still to come, the one being read,
+        #: and notes (``※ …``) for the next question.
+        self.passages: list[Passage] = []
+        self.reading: Passage | None = None
+        #: Each section's points per question (``(각 2점)``) and the type its title names, by its id().
+        self.section_meta: dict[int, tuple[float | None, str | None]] = {}
+        #: How the first numbered question is numbered (``1.`` or ``1)``): under ``1.``, ``1)`` lines are options.
+        self.form: str | None = None
 
     # -- the page's blocks ------------------------------------------------------------------------
 
@@ -46,6 +74,8 @@ class Page:
         self.source = text.split("\n")
         title, events = B.events(text, self.markdown)
         self.title = title
+        language = B.front_matter_language(text) or guess_language([text])
+        self.emitter.dialect = S.dialect(language)
         for event in events:
             if isinstance(event, B.Lines):
                 self._lines(event.lines)
@@ -73,12 +103,15 @@ class Page:
                 self._html(event)
             elif isinstance(event, B.HtmlQuiz):
                 self._html_quiz(event)
+            elif isinstance(event, B.QuizTag):
+                self._quiz_tag(event)
             else:
                 self._mkdocs_quiz(event)
         self._finish()
-        self.key.apply(self.questions)
+        self._end_passages()
+        self.key.apply(self.questions, lambda q: self.section_meta.get(id(q.section), (None, None))[1] == "essay")
         for question in self.questions:
-            self.emitter.emit(question)
+            self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
         title = self.title or self.path.stem
         description = join(self.description, paragraphs=True)
         while (at := leaked_at(description)) is not None:
@@ -87,12 +120,23 @@ class Page:
             self.builder.warn(LOST, f"the page's introduction holds a labelled line ('{short(lines[at].strip(), 30)}'); it answers no "
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
-        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, guess_language(self.emitter.texts + [title]),
+        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
+                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]),
                                   self.emitter.text(description) or None)
+        sink = self.builder.sink
+        mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
+        if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY) for d in mine):
+            # Its questions were refused, each for the reason given: not "nothing to import" as well.
+            sink.items[:] = [d for d in sink.items if not (d.code == NO_QUESTIONS and d in mine)]
         return [self.builder.imported(quiz)] if quiz else []
 
-    def span(self, line: int) -> SourceSpan:
-        return SourceSpan(self.display, line, 1)
+    def span(self, line: int, column: int = 1) -> SourceSpan:
+        return SourceSpan(self.display, line, column)
+
+    def column(self, line: int, text: str) -> int:
+        """Where ``text`` starts in the page's line (1 when it is not found as written there)."""
+        where = self.source[line - 1].find(text[:20]) if 0 < line <= len(self.source) and text else -1
+        return where + 1 if where >= 0 else 1
 
     @property
     def reveal(self) -> str | None:
@@ -140,17 +184,42 @@ class Page:
             # that was reported lost (a hint, an answer to no question) is not read.
             return
         wrapped = WRAPPED.fullmatch(line)
-        if wrapped and LABEL.match(wrapped.group(2)):
+        if wrapped and read_label(wrapped.group(2)):
             line = wrapped.group(2)  # "<p>Answer: B</p>": a label all the same
         if self.key.active:
-            self.key.read_line(line, number)
+            self.key.read_line(line, number, self.column(number, line))
             return
-        if TOGGLE.match(line) and not LABEL.match(line):
+        label = read_label(line)
+        if TOGGLE.match(line) and not label:
             return
         if self.reveal is None and KEY_TITLE.match(line) and next_is_key(rest):
             self._start_key(number)
             return
+        if self.reveal is None and label is not None and label.role == "answer" and len(key_entries(label.value)) > 1:
+            # "정답: 1.② 2.① 3.④": the answer key, on one line.
+            self._start_key(number)
+            self.key.read_line(label.value, number, self.column(number, label.value))
+            return
+        if self.reveal is None and self._untitled_key(line):
+            self._start_key(number)
+            self.key.read_line(line, number, self.column(number, line))
+            return
         self._line(line, number, rest)
+
+    def _untitled_key(self, line: str) -> bool:
+        """An answer key without a title after the questions: ``1.② 2.① 3.④``, or ``1. ②`` (a
+        question whose text would be only an option's marker or O/X is none), numbered again from
+        a question already read. Never read as questions."""
+        entries = key_entries(line)
+        read = self.questions + ([self.question] if self.question is not None else [])
+        numbers = [q.number for q in read if q.number is not None]
+        if not entries or not numbers or entries[0][0] > max(numbers):
+            return False
+        if len(entries) > 1:
+            return True
+        answer = entries[0][1]
+        refs = S.option_refs(answer)
+        return (refs is not None and not answer.strip().isdecimal()) or S.every_truth(answer) is not None
 
     def _heading(self, heading: B.Heading) -> None:
         if self.reveal is not None:
@@ -160,20 +229,23 @@ class Page:
         if KEY_TITLE.match(heading.text) and self.title is not None:
             self._start_key(heading.line)
             return
+        if self.key.active and explanations_heading(heading.text):
+            self.key.read_line(heading.text, heading.line)  # "## 해설" in the key: its explanations follow
+            return
         self.key.active = False
         rest = [(n, line) for n, line in enumerate(self.source[heading.line: heading.line + 20], heading.line + 1)]
         named = QUESTION_HEADING.match(heading.text)
-        numbered = QUESTION.match(heading.text)
+        numbered = question_line(heading.text)
         if self.title is not None and named:
             # "## Question 3" (its text in the paragraph that follows) or "### Q3: What …?".
-            self._start(heading.line, named.group(2).strip(), named.group(1))
-        elif (self.title is not None and numbered and (numbered.group(1) or numbered.group(2))
+            self._start(heading.line, named.group(2).strip(), int(named.group(1)))
+        elif (self.title is not None and numbered and numbered.number is not None and numbered.text
               and (SENTENCE_END.search(heading.text) or next_is_option(rest))):
-            self._start(heading.line, numbered.group(3).strip(), numbered.group(1) or numbered.group(2))  # "### 3. What …?"
+            self._start(heading.line, numbered.text, numbered.number)  # "### 3. What …?"
         elif self.title is None:
             self.title = heading.text
         else:
-            self.section = self.builder.section(heading.text)
+            self._section(heading.text)
 
     def _block(self, line: int, markdown: str, what: str) -> None:
         """A block (code, a table) where it falls: in the question's text, answer or explanation."""
@@ -190,16 +262,17 @@ class Page:
         q = self.question
         if q is not None:
             q.end = number
-        label = LABEL.match(line)
+        label = read_label(line)
         if label and q is None:
             # An answer before any question: never the page's title or description, which students see.
             self.builder.warn(LOST, f"line {number} ('{short(line, 30)}') answers no question; skipped", self.span(number),
                               hint="put it after the question it answers")
             return
         if label and q is not None:
-            q.open(LABELS[label.group(1).lower()], number)
+            q.open(label.role, number)
+            q.label_names.setdefault(label.role, label.name)
             assert q.current is not None
-            q.current.append(label.group(2).strip())
+            q.current.append(label.value)
             return
         if q is not None and self.reveal is not None:
             if q.current is None or q.mode != "label":
@@ -207,21 +280,28 @@ class Page:
             assert q.current is not None
             q.current.append(line)
             return
+        if self.reveal is None and self.title is not None and self._exam_structure(line, number, q):
+            return
         if q is not None and not q.answered and self._option(q, line):
             return
-        question = QUESTION.match(line)
+        question = question_line(line)
         # After options, a question line starts the next question even without an answer: the
         # page may key its answers at the end.
         if question and (q is None or q.answered or q.mode != "label"):
             if q is not None and not q.answered and not q.options:
                 # A bullet inside a question without options yet: its text went on.
-                if join(q.stem) and not (question.group(1) or question.group(2)):
-                    q.stem.append(question.group(3).strip())
+                if join(q.stem) and question.number is None:
+                    q.stem.append(question.text)
                     return
-            self._start(number, question.group(3).strip(), question.group(1) or question.group(2))
+            if question.number is not None and question.form not in ("bullet", "page"):
+                self.form = self.form or question.form
+            self._start(number, question.text, question.number)
             return
         if self.title is None:
             self.title = line
+            return
+        if self.reading is not None and (q is None or q.answered):
+            self.reading.lines.append(line)  # a shared passage, up to its first question
             return
         if (q is None or q.answered or q.options) and next_is_option(rest) and not SECTION_LIKE.match(line):
             self._start(number, line)  # a question without a number or bullet: its options follow it
@@ -229,56 +309,179 @@ class Page:
         if q is None and self.section is None and not self._is_heading(line, rest):
             self.description.append(line)
             return
-        if (q is None or q.answered) and self._is_heading(line, rest):
+        if (q is None or q.answered or _names_a_section(line)) and self._is_heading(line, rest):
+            # After a question too when it says what a section holds ("Part II. True or false (1 point
+            # each)"): an exam keyed at its end has no answers between its questions.
             self._finish()
-            self.section = self.builder.section(line)
+            self._section(line)
             return
         if q is not None and q.current is not None:
+            if q.mode == "stem" and (q.box or S.BOX.match(line) or S.ROMAN_STATEMENT.match(line)):
+                # A <보기> box and its statements, statements numbered I. II.: each on its own line.
+                q.box = q.box or bool(S.BOX.match(line))
+                if q.current and q.current[-1]:
+                    q.current[-1] = q.current[-1].rstrip() + "  "
+                line = line.rstrip() + "  "
             q.current.append(line)
+            return
+        if q is None and self.section is not None and not self.questions:
+            self._describe(line)  # a section's introduction, before its first question
             return
         self.builder.warn(LOST, f"line {number} belongs to no question; skipped", self.span(number))
 
-    def _option(self, q: Question, line: str) -> bool:
-        """An option line of ``q``: ``A) …``, ``(a) …``, ``a. …``, ``A - …``, ``- [x] …``."""
-        expected = chr(ord("A") + len(q.options)) if len(q.options) < 8 else None
-        task = TASK.match(line)
-        if task and expected:
-            q.options.append((expected, [task.group(2).strip()]))
-            if task.group(1).lower() == "x":
-                q.marked[expected] = "[x]"
-            q.current, q.mode = q.options[-1][1], "option"
+    # -- exam-paper structure: sections, shared passages, notes -------------------------------------
+
+    def _exam_structure(self, line: str, number: int, q: Question | None) -> bool:
+        """A section marker (``Ⅱ. 단답형``, ``[객관식]``, ``■ 서술형``), a shared passage (``[3~4] …``)
+        or a note (``※ …``) where an exam paper puts them: read as that, True."""
+        after = q is None or q.answered or bool(q.options)
+        section = S.section_marker(line, latin=q is None or q.answered)
+        if section and (after or line[:1] in V.SECTION_BULLETS + V.OPEN_BRACKETS
+                        or S.dialect("en").section_kind(section[0]) or S.points_in(section[0], S.EACH_POINTS)):
+            self._finish()
+            self._end_reading()
+            self._section(section[0])
             return True
-        circled = CIRCLED_OPTION.match(line)
-        if circled and expected and "①②③④⑤⑥⑦⑧".index(circled.group(1)) == len(q.options):
-            q.options.append((expected, [circled.group(2).strip()]))
-            q.current, q.mode = q.options[-1][1], "option"
+        passage = S.passage_marker(line)
+        if passage:
+            self._finish()
+            self._end_reading()
+            self.reading = Passage(number, [line], passage[0], passage[1])
             return True
-        option = OPTION.match(line)
-        dash = DASH_OPTION.match(line)
-        if dash and dash.group(1) == expected and not option:
-            option = dash
-        if option and (option is not dash or dash is None or dash.group(1) == expected):
-            q.options.append((option.group(1).upper(), [option.group(2).strip()]))
-            q.current, q.mode = q.options[-1][1], "option"
+        if S.note_line(line) and (after and (self.questions or q is not None)):
+            self._finish()
+            self._end_reading()
+            self.reading = Passage(number, [line])
             return True
         return False
 
-    def _start(self, line: int, stem: str, number: str | None = None) -> Question:
+    def _section(self, title: str) -> None:
+        """A section of the page, its points per question (``(각 2점)``) read out of its title."""
+        self._end_passages()
+        each = S.points_in(title, S.EACH_POINTS)
+        if each:
+            title = (title[: each[1]] + title[each[2]:]).strip()
+        self.section = self.builder.section(title)
+        self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
+
+    def _describe(self, line: str) -> None:
+        """A line of the section's introduction (``※`` instructions keep their line breaks)."""
+        assert self.section is not None
+        before = self.section.get("description") or ""
+        if before and S.note_line(line):
+            before = before.rstrip() + "  "
+        self.section["description"] = (before + "\n" + line if before else line).strip() if line else before + "\n"
+
+    def _end_reading(self) -> None:
+        if self.reading is not None:
+            self.passages.append(self.reading)
+            self.reading = None
+
+    def _end_passages(self) -> None:
+        """Passages whose questions did not all come: reported at their marker."""
+        self._end_reading()
+        for passage in self.passages:
+            if passage.first is None and not passage.seen:
+                self.builder.warn(LOST, f"the note at line {passage.line} is followed by no question; it is lost",
+                                  self.span(passage.line), hint="put the note right before the question it is about")
+            elif passage.first is not None and passage.last is not None:
+                missing = [n for n in range(passage.first, passage.last + 1) if n not in passage.seen]
+                if missing:
+                    self.builder.warn(AMBIGUOUS, f"the passage for questions {passage.first} to {passage.last} is not followed by "
+                                                 f"question {missing[0]}; it is shown with the questions of the range that follow it",
+                                      self.span(passage.line), hint=f"number the questions after the passage {passage.first} to "
+                                                                    f"{passage.last}, or change the range to the questions it is for")
+        self.passages = []
+
+    def _option(self, q: Question, line: str) -> bool:
+        """An option line of ``q``, in the question's one style: ``A) …``, ``(a) …``, ``a. …``,
+        ``① …`` (several on one line too), ``가) …``, ``ㄱ. …``, ``ア) …``, ``i) …``, ``1) …`` and
+        ``1. …`` numbering the options of a question (not the next question), ``A - …``, ``- [x] …``."""
+        expected = chr(ord("A") + len(q.options)) if len(q.options) < 26 else None
+        task = TASK.match(line)
+        if task and expected and q.style in (None, "upper-alpha"):
+            q.style = q.style or "upper-alpha"
+            q.add_option(task.group(2).strip())
+            if task.group(1).lower() == "x":
+                q.marked[expected] = "[x]"
+            return True
+        marks = [S.in_style(mark, q.style) for mark in S.option_marks(plain_marker(line), decimal=True)]
+        numbered = self._numbered_option(q, line) if not marks or marks[0].style == "decimal" else None
+        if numbered is not None:
+            marks = [numbered]
+        if marks and (marks[0].style == "decimal") and numbered is None:
+            marks = []
+        if marks and q.options and marks[0].style != q.style and q.style in V.STATEMENT_STYLES and marks[0].ordinal == 1:
+            q.fold_options()  # "ㄱ. … ㄴ. …" then "① ㄱ ② ㄱ, ㄴ": the first were the question's statements
+        if marks and q.box and not q.options and marks[0].style in V.STATEMENT_STYLES:
+            return False  # a statement of the <보기> box, in the question's text
+        if marks and self._fits(q, marks[0]):
+            q.style = q.style or marks[0].style
+            for mark in marks:
+                text = plain_marker(line)[mark.text_start: mark.text_end].strip()
+                q.add_option(text, mark.ordinal, mark.marker.strip("-*+ ()（）.．)、").upper()
+                             if q.style in ("upper-alpha", "lower-alpha") else None)
+            return True
+        dash = DASH_OPTION.match(line)
+        if dash and dash.group(1) == expected and q.style in (None, "upper-alpha"):
+            q.style = q.style or "upper-alpha"
+            q.add_option(dash.group(2).strip(), letter=dash.group(1))
+            return True
+        return False
+
+    def _fits(self, q: Question, mark: S.OptionMark) -> bool:
+        """Is ``mark`` the question's next option? The first is the first of its order (``A)``,
+        ``①``, ``가)``); later ones follow in the same style: letters in any order after the one
+        before (a scrape may lose one), other marks one after the other."""
+        if not q.options:
+            return mark.ordinal == 1 and bool(join(q.stem))
+        if mark.style != q.style:
+            return False
+        if q.style in ("upper-alpha", "lower-alpha"):
+            return mark.ordinal > q.ordinals[-1]
+        return mark.ordinal == len(q.options) + 1
+
+    def _numbered_option(self, q: Question, line: str) -> S.OptionMark | None:
+        """``1. …`` or ``1) …`` under a question, numbering its options (#22): the first ``1`` under a
+        question numbered otherwise, then the numbers in order. Not under a page numbered ``1)``
+        (its ``1)`` lines are questions), and never a line that can be the next question's."""
+        numbered = question_line(plain_marker(line))
+        if numbered is None or numbered.number is None or numbered.form not in (".", ")", "page") or not numbered.text:
+            return None
+        if numbered.form == ")" and self.form == ")":
+            return None
+        expected = len(q.options) + 1
+        if numbered.number != expected or (q.options and q.style != "decimal"):
+            return None
+        if not q.options and (q.number == 0 or not join(q.stem)):
+            return None  # "0. …" then "1. …": the next question
+        start = line.find(numbered.text)
+        return S.OptionMark("decimal", str(numbered.number), numbered.number, 0, max(start, 0), len(line.rstrip()))
+
+    def _start(self, line: int, stem: str, number: int | None = None) -> Question:
         before = self.question
         if before is not None and not join(before.stem) and not before.options and not before.labels:
             # "## Question 3" then "3. What …?": one question.
-            number, self.question = number or (str(before.number) if before.number else None), None
+            number, self.question = number if number is not None else before.number, None
         elif before is not None:
             before.end = min(before.end, line - 1)
         self._finish()
+        self._end_reading()
         if self.section is None:
-            self.section = self.builder.section(self.title or self.path.stem)
+            self._section(self.title or self.path.stem)
+            assert self.section is not None
         previous = self.questions[-1].number if self.questions else None
         implied = number is None and previous is not None
         if number is None and previous is not None:
-            number = str(previous + 1)  # a question the page does not number follows the one before
-        q = Question(line, [stem], self.section, int(number) if number else None, end=line, implied=implied)
+            number = previous + 1  # a question the page does not number follows the one before
+        q = Question(line, [stem] if stem else [], self.section, number, end=line, implied=implied, column=self.column(line, stem))
         q.current = q.stem
+        for passage in list(self.passages):
+            if passage.first is None or (number is not None and passage.first <= number <= (passage.last or 0)):
+                q.passages.append("\n".join(passage.lines).strip())
+                passage.seen.add(number or 0)
+                if passage.first is None:
+                    self.passages.remove(passage)
         self.question = q
         return q
 
@@ -291,7 +494,7 @@ class Page:
 
     def _starts_questions(self, rest: list[tuple[int, str]]) -> bool:
         following = next((line.strip() for _, line in rest if line.strip()), "")
-        return bool(QUESTION.match(following))
+        return question_line(following) is not None
 
     def _is_heading(self, line: str, rest: list[tuple[int, str]]) -> bool:
         """A short line that is not a sentence, followed by a question."""
@@ -312,7 +515,7 @@ class Page:
         kinds = [kind for kind, _, _ in parts]
         # A block whose summary says nothing ("Click me") but whose content is labelled ("Answer: B")
         # hides the answer all the same.
-        labelled = any(LABEL.match(line.strip()) for kind, text, _ in parts if kind == "text"
+        labelled = any(read_label(line.strip()) for kind, text, _ in parts if kind == "text"
                        for line in re.sub(r"<[^>]*>", "\n", text).split("\n"))
         if (not any(reveal_role(text) for kind, text, _ in parts if kind == "summary") and not self.details
                 and kinds.count("open") == kinds.count("close") and not labelled):
@@ -402,7 +605,7 @@ class Page:
             q.converted, q.kind = True, f"HTML {item.kind}"
             for index, option in enumerate(item.options):
                 letter = chr(ord("A") + index)
-                q.options.append((letter, [self._converted(option.html, self.span(event.line + option.line - 1), f"option {letter}")]))
+                q.add_option(self._converted(option.html, self.span(event.line + option.line - 1), f"option {letter}"))
                 if option.markers:
                     q.marked[letter] = option.markers[0]
             self._check_markers(q, item.options, item.kind, where)
@@ -446,11 +649,45 @@ class Page:
         q.converted, q.kind = True, "mkdocs-quiz"
         for index, (text, correct, number) in enumerate(parsed.answers[:26]):
             letter = chr(ord("A") + index)
-            q.options.append((letter, [self._converted(text, self.span(number), f"option {letter}")]))
+            q.add_option(self._converted(text, self.span(number), f"option {letter}"))
             if correct:
                 q.marked[letter] = "answer-correct"
         if parsed.content:
             q.labels["explanation"] = [self._converted(parsed.content, where, "the content")]
+        q.end = event.lines[-1][0] if event.lines else event.line
+        self._finish()
+
+    def _quiz_tag(self, event: B.QuizTag) -> None:
+        """An mkdocs-quiz 1.x block (``<quiz>`` … ``</quiz>``), read as the plugin reads it: Markdown throughout."""
+        self._finish()
+        parsed = quiz_tag(event.lines)
+        where = self.span(event.line)
+        if parsed.problem:
+            self.builder.skip("mkdocs-quiz", INVALID, f"the quiz block at line {event.line} was skipped: {parsed.problem}", where,
+                              hint="write the question, then its answers as '- [x] right' and '- [ ] wrong' lines")
+            return
+        if self.section is None:
+            self._section(self.title or self.path.stem)
+            assert self.section is not None
+        if parsed.blanks:
+            blanks = iter(range(1, len(parsed.blanks) + 1))
+            stem = re.sub(r"\[\[([^\]]+)\]\]", lambda m: f"[[b{next(blanks)}]]", parsed.question)
+            q = self._start(event.line, parsed.question)
+            q.kind, q.end = "mkdocs-quiz", event.lines[-1][0]
+            q.ready = {"type": "fill_in_blank", "stem": stem, "feedback": {"general": parsed.content} if parsed.content else {},
+                       "blanks": [{"id": f"b{n}", "kind": "text", "answers": [answer]} for n, answer in enumerate(parsed.blanks, 1)]}
+            self._finish()
+            return
+        q = self._start(event.line, parsed.question)
+        q.converted, q.kind, q.style = True, "mkdocs-quiz", "upper-alpha"
+        for index, (text, correct, feedback, _) in enumerate(parsed.answers[:26]):
+            q.add_option(text)
+            if correct:
+                q.marked[chr(ord("A") + index)] = "- [x]"
+            if feedback:
+                q.choice_feedback[chr(ord("A") + index)] = feedback
+        if parsed.content:
+            q.labels["explanation"] = [parsed.content]
         q.end = event.lines[-1][0] if event.lines else event.line
         self._finish()
 
@@ -485,7 +722,7 @@ class Page:
                 q.converted, q.kind, q.end = True, "table row", line
                 for letter, index in named["options"]:
                     if cell(row, index):
-                        q.options.append((letter, [cell(row, index)]))
+                        q.add_option(cell(row, index), ord(letter) - ord("A") + 1, letter)
                 if cell(row, answer):
                     q.labels["answer"], q.label_lines["answer"] = [cell(row, answer)], line
                 if named.get("explanation") is not None and cell(row, named["explanation"]):

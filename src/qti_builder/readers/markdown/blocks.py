@@ -170,6 +170,8 @@ class _Paragraph:
 
 
 QUESTION_MARKS = ("?", "？")
+#: Two spaces (a kept line break) before a question line's attributes.
+_KEPT_BREAK = re.compile(r"\S {2,}\{[^{}]*\}\s*$")
 #: ``1.What ...``: a question number without the space after it.
 _GLUED_NUMBER = re.compile(rf"^({S.QUESTION_NUMBER})[.)](?=[^\s\d.])")
 #: Other ways of numbering a question: ``(1) ...``, ``Q1. ...``, ``Question 1: ...``, ``1 . ...``, ``1: ...``.
@@ -270,7 +272,7 @@ class Scanner:
         question = self.question
         mode = self.mode
         decimal = question is not None and mode in ("stem", "option") and self.form != ")" and question.kind not in S.ITEM_KINDS
-        marks = [] if indented else S.option_marks(line, decimal=decimal)
+        marks = [] if indented else [S.in_style(m, question.style if question else None) for m in S.option_marks(line, decimal=decimal)]
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
@@ -279,6 +281,8 @@ class Scanner:
         start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
         if start_q:
             stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
+            if attrs and _KEPT_BREAK.search(start_q.text):
+                stem += "  "  # "What?  {#id}": the line break kept on purpose stays, before the next line of text
             self.form = self.form or start_q.form
             self._open_question(lineno, start_q.number, Block(lineno, start_q.text_offset + 1, [stem]), attrs)
             return index + 1
@@ -483,6 +487,7 @@ class Scanner:
 
     def _options(self, question: Question, marks: list[S.OptionMark], line: str, lineno: int) -> None:
         """One option, or several on one line (``① 서울 ② 부산``), in the question's one style."""
+        marks = [S.in_style(mark, question.style) for mark in marks]
         if question.options and marks[0].style != question.style:
             if question.style in V.STATEMENT_STYLES and all(o.style == question.style for o in question.options):
                 # ``ㄱ. ... ㄴ. ...`` then ``① ㄱ ② ㄱ, ㄴ``: the first were statements of the question.
@@ -548,9 +553,9 @@ class Scanner:
         following = next((l for l in self.lines[index + 1:] if l.strip()), "")
         if not (question.options or question.odd_marker or S.UNSUPPORTED_OPTION.match(following)):
             return False
-        kind = next(k for k in ("colon", "dash", "bracket", "angle", "dingbat", "roman") if odd.group(k))
+        kind = next(k for k in ("colon", "dash", "bracket", "angle", "dingbat") if odd.group(k))
         char = odd.group(kind)
-        marker = line[: odd.end(kind) + (1 if kind in ("bracket", "angle", "roman") else 0)].strip()
+        marker = line[: odd.end(kind) + (1 if kind in ("bracket", "angle") else 0)].strip()
         if kind == "colon":
             marker = line[: line.index(char) + 1] + ":"
         if not question.odd_marker:
@@ -563,8 +568,6 @@ class Scanner:
             style = "circled-decimal"
         elif char.isdigit():
             ordinal, style = int(char), "parenthesized-decimal"
-        elif kind == "roman":
-            ordinal, style = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii").index(char) + 1, "lower-alpha"
         else:
             ordinal, style = ord(char.upper()) - ord("A") + 1, "upper-alpha" if char.isupper() else "lower-alpha"
         text_start = odd.end(kind) + 1

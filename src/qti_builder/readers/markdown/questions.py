@@ -150,17 +150,8 @@ class QuestionBuilder:
             q.option_lines.clear()
 
     def _true_false_marks(self, q: Question, data: dict[str, Any]) -> None:
-        """O/X: the marks the answer is written with are the choices students see, and an answer
-        space at the end of the text (``(O / X)``, ``(    )``) is taken out."""
         answer = q.label("answer")
-        marks = self.dialect.marks(answer.block.text()) if answer else None
-        stem = data["stem"]
-        space = OX_SPACE.search(stem)
-        if space:
-            data["stem"] = stem[: space.start()].rstrip()
-            written = re.findall(r"[OoＯ○◯XxＸ×✕]", space.group(0))
-            if marks is None and len(written) == 2:
-                marks = self.dialect.marks(written[0])
+        data["stem"], marks = true_false_marks(data["stem"], answer.block.text() if answer else "", self.dialect)
         if marks:
             data["labels"] = list(marks)
 
@@ -175,8 +166,7 @@ class QuestionBuilder:
                        hint="move it into the model answer of an essay question, or into 'Explanation:' to show it to "
                             "students after they answer")
             return
-        title = f"**{scheme.name}**"
-        data["model_answer"] = (data["model_answer"] + "\n\n" if data.get("model_answer") else "") + title + "\n\n" + scheme.block.text()
+        data["model_answer"] = with_marking_scheme(data.get("model_answer"), scheme.name, scheme.block.text())
         self.source.at(loc + ("model_answer",), scheme.line, scheme.column)
 
     def _attribute_like_answers(self, q: Question, kind: str) -> None:
@@ -273,70 +263,34 @@ class QuestionBuilder:
                                  "or {type=ordering} with '- ' lists (docs/source-format.md#exam-paper-conventions)")
 
     def _exam_blanks(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
-        """``(    )``, ``____`` or ``( ㉠ )`` blanks in the text and their words in the answer."""
-        stem = q.stem.text()
-        value = answer.block.text()
-        named = list(NAMED_BLANK.finditer(stem))
-        anonymous = list(ANONYMOUS_BLANK.finditer(stem))
-        fills: list[list[str]] = []
-        if named and not anonymous:
-            given = named_answers(value)
-            names = [m.group("name") for m in named]
-            if given is None or sorted(given) != sorted(set(names)) or len(set(names)) != len(names):
-                if report:
-                    self._untyped_error("QB176", q, answer, value)
-                return None
-            fills = [S.accepted_answers(given[name], self.dialect.or_words) for name in names]
-            spans = named
-        elif len(anonymous) == 1 and not named:
-            fills = [S.accepted_answers(value, self.dialect.or_words)]
-            spans = anonymous
-        else:
+        found = exam_blanks(q.stem.text(), answer.block.text(), self.dialect)
+        if found is None:
             if report:
-                self._untyped_error("QB176", q, answer, value)
+                self._untyped_error("QB176", q, answer, answer.block.text())
             return None
-        if any(not words or any("|" in w or "]]" in w for w in words) for words in fills):
-            if report:
-                self._untyped_error("QB176", q, answer, value)
-            return None
-        pieces, last = [], 0
-        for span, words in zip(spans, fills):
-            pieces += [stem[last: span.start()], "[[" + " | ".join(words) + "]]"]
-            last = span.end()
-        reading.stem = "".join(pieces) + stem[last:]
+        reading.stem = found
         answer.block.lines[:] = []  # the answer is in the blanks now
         return "fill_in_blank"
 
     def _exam_matching(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
-        """``(가) 김소월 ･ ･ ㉠ 서시`` lines and ``정답: (가)-㉡, (나)-㉠``."""
-        rows = [(i, MATCH_ROW.match(line)) for i, line in enumerate(q.stem.lines)]
-        found = [(i, m) for i, m in rows if m]
-        left = {m.group("ll"): m.group("lt").strip() for _, m in found}
-        right = {m.group("rl"): m.group("rt").strip() for _, m in found}
-        pairs = match_pairs(answer.block.text())
-        if pairs is None or set(pairs) != set(left) or any(r not in right for r in pairs.values()):
+        found = exam_matching(q.stem.lines, answer.block.text())
+        if found is None:
             if report:
                 self._untyped_error("QB177", q, answer, answer.block.text())
             return None
-        reading.data = {"pairs": [{"prompt": left[l], "answer": right[pairs[l]]} for l in left],
-                        "distractors": [text for label, text in right.items() if label not in pairs.values()]}
-        reading.stem = Block(q.stem.line, q.stem.column, [l for i, l in enumerate(q.stem.lines)
-                                                          if i not in {j for j, _ in found}]).text()
+        reading.data, kept = found
+        reading.stem = Block(q.stem.line, q.stem.column, kept).text()
         reading.complete = True
         return "matching"
 
     def _exam_ordering(self, q: Question, answer: Label, reading: "Reading", report: bool) -> str | None:
-        """``(가) ...`` lines in the text and ``정답: (나) → (가) → (다)``."""
-        chain = arrow_chain(answer.block.text())
-        rows = [(i, ITEM_ROW.match(line)) for i, line in enumerate(q.stem.lines)]
-        items = {m.group("label"): m.group("text").strip() for _, m in rows if m}
-        if chain is None or sorted(chain) != sorted(items) or len(set(chain)) != len(chain):
+        found = exam_ordering(q.stem.lines, answer.block.text())
+        if found is None:
             if report:
                 self._untyped_error("QB177", q, answer, answer.block.text())
             return None
-        reading.data = {"items": [items[label] for label in chain]}
-        reading.stem = Block(q.stem.line, q.stem.column, [l for i, l in enumerate(q.stem.lines)
-                                                          if not (rows[i][1])]).text()
+        reading.data, kept = found
+        reading.stem = Block(q.stem.line, q.stem.column, kept).text()
         reading.complete = True
         return "ordering"
 
@@ -480,18 +434,14 @@ class QuestionBuilder:
         return picked if letters else picked
 
     def _option(self, q: Question, ref: tuple[str, int]) -> Option | None:
-        family, ordinal = ref
-        for option in q.options:
-            if S.STYLE_FAMILY.get(option.style) == family and option.ordinal == ordinal:
-                return option
-        return None
+        return next((option for option in q.options if S.names_option(ref, option.style, option.ordinal)), None)
 
     def _options_named(self, q: Question, refs: list[tuple[str, int]]) -> list[Option]:
         return [o for o in (self._option(q, r) for r in refs) if o is not None]
 
     def _no_such_option(self, q: Question, answer: Label, ref: tuple[str, int]) -> None:
         family, ordinal = ref
-        style = {"letter": "upper-alpha", "number": "circled-decimal"}.get(family, family)
+        style = {"letter": "upper-alpha", "number": "circled-decimal", "roman": "lower-roman"}.get(family, family)
         named = S.option_label(style, ordinal) if family != "number" else str(ordinal)
         names = ", ".join(o.name for o in q.options)
         same = next((o for o in q.options if o.ordinal == ordinal), None)
@@ -871,6 +821,77 @@ def match_pairs(answer: str) -> dict[str, str] | None:
     if len(found) < 2 or rest.strip(" ,;，、/\n.") or len({l for l, _ in found}) != len(found):
         return None
     return dict(found)
+
+
+def exam_blanks(stem: str, answer: str, dialect: S.Dialect) -> str | None:
+    """``(    )``, ``____`` or ``( ㉠ )`` blanks in a question's text and their words in its answer:
+    the text with ``[[...]]`` blanks, or None when the answer does not say which word fills which."""
+    named = list(NAMED_BLANK.finditer(stem))
+    anonymous = list(ANONYMOUS_BLANK.finditer(stem))
+    fills: list[list[str]] = []
+    if named and not anonymous:
+        given = named_answers(answer)
+        names = [m.group("name") for m in named]
+        if given is None or sorted(given) != sorted(set(names)) or len(set(names)) != len(names):
+            return None
+        fills = [S.accepted_answers(given[name], dialect.or_words) for name in names]
+        spans = named
+    elif len(anonymous) == 1 and not named:
+        fills = [S.accepted_answers(answer, dialect.or_words)]
+        spans = anonymous
+    else:
+        return None
+    if any(not words or any("|" in w or "]]" in w for w in words) for words in fills):
+        return None
+    pieces, last = [], 0
+    for span, words in zip(spans, fills):
+        pieces += [stem[last: span.start()], "[[" + " | ".join(words) + "]]"]
+        last = span.end()
+    return "".join(pieces) + stem[last:]
+
+
+def exam_matching(lines: list[str], answer: str) -> tuple[dict[str, Any], list[str]] | None:
+    """``(가) 김소월 ･ ･ ㉠ 서시`` lines of a question's text and ``정답: (가)-㉡, (나)-㉠``: the pairs
+    and distractors, and the text's other lines; None when the two cannot be read together."""
+    rows = [(i, MATCH_ROW.match(line)) for i, line in enumerate(lines)]
+    found = [(i, m) for i, m in rows if m]
+    left = {m.group("ll"): m.group("lt").strip() for _, m in found}
+    right = {m.group("rl"): m.group("rt").strip() for _, m in found}
+    pairs = match_pairs(answer)
+    if pairs is None or set(pairs) != set(left) or any(r not in right for r in pairs.values()):
+        return None
+    data = {"pairs": [{"prompt": left[l], "answer": right[pairs[l]]} for l in left],
+            "distractors": [text for label, text in right.items() if label not in pairs.values()]}
+    return data, [line for i, line in enumerate(lines) if i not in {j for j, _ in found}]
+
+
+def exam_ordering(lines: list[str], answer: str) -> tuple[dict[str, Any], list[str]] | None:
+    """``(가) ...`` lines of a question's text and ``정답: (나) → (가) → (다)``: the items in order,
+    and the text's other lines; None when the two cannot be read together."""
+    chain = arrow_chain(answer)
+    rows = [(i, ITEM_ROW.match(line)) for i, line in enumerate(lines)]
+    items = {m.group("label"): m.group("text").strip() for _, m in rows if m}
+    if chain is None or sorted(chain) != sorted(items) or len(set(chain)) != len(chain):
+        return None
+    return {"items": [items[label] for label in chain]}, [line for i, line in enumerate(lines) if not rows[i][1]]
+
+
+def with_marking_scheme(model_answer: str | None, name: str, scheme: str) -> str:
+    """A model answer with its marking scheme (``채점 기준:``) under its own title: graders see both."""
+    return (model_answer + "\n\n" if model_answer else "") + f"**{name}**\n\n" + scheme
+
+
+def true_false_marks(stem: str, answer: str, dialect: S.Dialect) -> tuple[str, tuple[str, str] | None]:
+    """O/X: the marks the answer is written with are the choices students see, and an answer
+    space at the end of the text (``(O / X)``, ``(    )``) is taken out: the text, and the marks."""
+    marks = dialect.marks(answer) if answer else None
+    space = OX_SPACE.search(stem)
+    if space:
+        stem = stem[: space.start()].rstrip()
+        written = re.findall(r"[OoＯ○◯XxＸ×✕]", space.group(0))
+        if marks is None and len(written) == 2:
+            marks = dialect.marks(written[0])
+    return stem, marks
 
 
 def arrow_chain(answer: str) -> list[str] | None:

@@ -142,6 +142,8 @@ LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](\s*)(.*?)\s*$")
 BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}])\s*([^\W\d_][^{re.escape(V.CLOSE_BRACKETS)}:：\\]{{0,40}}?)\s*"
                            rf"[{re.escape(V.CLOSE_BRACKETS)}]\s*[:：]?(\s*)(.*?)\s*$")
 LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
+#: ``정답 - ①``, ``Answer – B``: a known label with a dash (and spaces) for its colon.
+DASH_LABEL = re.compile(r"^([^\W\d_][^:：\\\-–—]{0,40}?)\s*[-–—]\s+(.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,10 @@ def read_label(text: str) -> LabelLine | None:
     """The label form of a line (stripped of its indentation), or None."""
     found = LABEL.match(text)
     bracketed = False
+    dashed = DASH_LABEL.match(text) if found is None else None
+    if dashed is not None and dashed.group(1).strip().lower() in V.all_labels():
+        raw, value = dashed.group(1).strip(), dashed.group(2)
+        return LabelLine(raw, raw.lower(), None, value, dashed.start(2) if value else len(text), True, False)
     if found is None:
         found = BRACKET_LABEL.match(text)
         if found is None or found.group(2).strip().lower() not in V.all_labels():
@@ -289,7 +295,7 @@ class QuestionStart:
 
 
 #: What a question line can start with: a digit, a bracket, 第, or a question word's first letter.
-_QUESTION_INITIALS = frozenset("0123456789第" + V.OPEN_BRACKETS + "".join(w[0] + w[0].upper() for w in V.words("question_words")))
+_QUESTION_INITIALS = frozenset("0123456789" + V.FULL_WIDTH_DIGITS + "第" + V.OPEN_BRACKETS + "".join(w[0] + w[0].upper() for w in V.words("question_words")))
 
 
 def question_start(line: str) -> QuestionStart | None:
@@ -302,6 +308,8 @@ def question_start(line: str) -> QuestionStart | None:
     for form, pattern in QUESTION_FORMS:
         found = pattern.match(line)
         if found:
+            if form == "．" and "）" in line[found.end(1): found.start(2)]:
+                form = ")"  # ``1）`` is ``1)`` in full width: its ``1)`` lines are questions too
             text = found.group(2) or ""
             return QuestionStart(int(found.group(1)), found.start(2) if text else len(line.rstrip()), text, form)
     return None
@@ -309,26 +317,40 @@ def question_start(line: str) -> QuestionStart | None:
 
 # -- options ----------------------------------------------------------------------------------------
 
+def _order(style: str) -> str:
+    """The markers of a style of one character each, in order."""
+    marks = V.OPTION_STYLES[style]
+    assert isinstance(marks, str)
+    return marks
+
+
 _LETTER = "A-Za-zＡ-Ｚａ-ｚ"
-_CIRCLED = V.OPTION_STYLES["circled-decimal"]
+_CIRCLED = _order("circled-decimal")
 CIRCLED = re.compile(rf"[{_CIRCLED}]")
-_HANGUL = V.OPTION_STYLES["hangul"]
-_CONSONANT = V.OPTION_STYLES["hangul-consonant"]
-_KATAKANA = V.OPTION_STYLES["katakana"]
+_HANGUL = _order("hangul")
+_CONSONANT = _order("hangul-consonant")
+_KATAKANA = _order("katakana")
+_IROHA = _order("iroha")
+_KANA = "".join(dict.fromkeys(_KATAKANA + _IROHA))
+_ROMAN_NUMBERS: tuple[str, ...] = tuple(V.OPTION_STYLES["lower-roman"])
+#: ``ii`` ... ``xx``: lower-case Roman numerals of more than one letter (``i``, ``v``, ``x`` are letters too).
+_ROMAN = "|".join(sorted((r for r in _ROMAN_NUMBERS if len(r) > 1), key=len, reverse=True))
 _OPTION_MARK = re.compile(
     rf"^(?P<bullet>[-*+]\s+)?(?:"
     rf"[(（]\s*(?P<pl>[{_LETTER}])\s*[)）]"
+    rf"|[(（]\s*(?P<pr>{_ROMAN})\s*[)）]"
     rf"|[(（]\s*(?P<pd>\d{{1,2}})\s*[)）]"
-    rf"|[(（]\s*(?P<pk>[{_KATAKANA}])\s*[)）]"
+    rf"|[(（]\s*(?P<pk>[{_KANA}])\s*[)）]"
     rf"|(?P<c>[{_CIRCLED}])"
-    rf"|(?P<l>[{_LETTER}])(?:[)）]|(?P<ldot>\.)|[．])"
+    rf"|(?P<l>[{_LETTER}])(?:[)）]|(?P<ldot>\.)|[．、])"
+    rf"|(?P<r>{_ROMAN})(?:[)）]|(?P<rdot>\.))"
     rf"|(?P<h>[{_HANGUL}])[).．]"
     rf"|(?P<j>[{_CONSONANT}])[).．]"
-    rf"|(?P<k>[{_KATAKANA}])[).．）]"
+    rf"|(?P<k>[{_KANA}])[).．）、]"
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
 _OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
-                             + _KATAKANA + "0123456789")
+                             + _KANA + "0123456789")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
 
@@ -361,12 +383,12 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
     found = _OPTION_MARK.match(line) if line and line[0] in _OPTION_INITIALS else None
     if not found:
         return []
-    kind = next(k for k in ("l", "c", "pl", "pd", "pk", "h", "j", "k", "d") if found.group(k))
+    kind = next(k for k in ("l", "c", "pl", "pr", "pd", "pk", "r", "h", "j", "k", "d") if found.group(k))
     char = found.group(kind)
     rest = line[found.end():]
     if kind == "d" and not decimal:
         return []
-    if kind == "ldot" or (kind == "l" and found.group("ldot")):
+    if (kind == "l" and found.group("ldot")) or (kind == "r" and found.group("rdot")):
         # ``A.`` needs a space after it, unless what follows is not a Latin letter: "e.g." is text.
         if not found.group("space") and (not rest or rest[0].isascii()):
             return []
@@ -379,8 +401,14 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
         ordinal = int(char)
         if ordinal == 0:
             return []
+    elif kind in ("r", "pr"):
+        style, ordinal = "lower-roman", _ROMAN_NUMBERS.index(char) + 1
+    elif kind in ("k", "pk"):
+        # A character of both orders (イ, ト, ...) is katakana's here; in_style() reads it in the question's.
+        style = "katakana" if char in _KATAKANA else "iroha"
+        ordinal = V.OPTION_STYLES[style].index(char) + 1
     else:
-        style = {"c": "circled-decimal", "h": "hangul", "j": "hangul-consonant", "k": "katakana", "pk": "katakana"}[kind]
+        style = {"c": "circled-decimal", "h": "hangul", "j": "hangul-consonant"}[kind]
         ordinal = V.OPTION_STYLES[style].index(char) + 1
     start = found.end("bullet") if found.group("bullet") else 0
     marker = line[start: found.end() - len(found.group("space"))]
@@ -402,9 +430,24 @@ def option_marks(line: str, decimal: bool = False) -> list[OptionMark]:
     return marks
 
 
+def in_style(mark: OptionMark, style: str | None) -> OptionMark:
+    """``mark`` read in the style of the question's options so far (None: it is the first). Some
+    markers belong to two styles: ``i`` is a letter and a Roman one, ``イ`` the second katakana
+    and the first of the iroha order. A first option ``i)`` or ``イ)`` starts the second style
+    (no lettered list starts at i), and in a question of that style its markers are its own."""
+    for shared, other in V.SHARED_MARKERS.items():
+        if mark.style != other:
+            continue
+        marker = mark.marker.strip("-*+ ()（）.．)、").lower() if shared == "lower-roman" else option_label(other, mark.ordinal)
+        order = V.OPTION_STYLES[shared]
+        if marker in order and (style == shared or (style is None and order.index(marker) == 0)):
+            return OptionMark(shared, mark.marker, order.index(marker) + 1, mark.start, mark.text_start, mark.text_end)
+    return mark
+
+
 def option_label(style: str | None, ordinal: int) -> str:
     """How the ``ordinal``-th option of a style is named in messages and summaries: ``C``, ``③``."""
-    if style in ("circled-decimal", "hangul", "hangul-consonant", "katakana"):
+    if style in ("circled-decimal", "hangul", "hangul-consonant", "katakana", "iroha", "lower-roman"):
         return V.OPTION_STYLES[style][ordinal - 1] if ordinal <= len(V.OPTION_STYLES[style]) else str(ordinal)
     if style == "parenthesized-decimal":
         return f"({ordinal})"
@@ -415,8 +458,8 @@ def option_label(style: str | None, ordinal: int) -> str:
 
 #: One reference to an option in an answer: ``B``, ``B)``, ``(B)``, ``③``, ``(3)``, ``3번``, ``가``, ``ア``.
 _ANSWER_REF = re.compile(
-    rf"^[(（]?\s*(?:(?P<l>[{_LETTER}])|(?P<c>[{_CIRCLED}])|(?P<d>\d{{1,2}})\s*(?:{_SUFFIXES})?|(?P<h>[{_HANGUL}])"
-    rf"|(?P<j>[{_CONSONANT}])|(?P<k>[{_KATAKANA}]))\s*[)）.．]?$")
+    rf"^[(（]?\s*(?:(?P<l>[{_LETTER}])|(?P<r>{_ROMAN})|(?P<c>[{_CIRCLED}])|(?P<d>\d{{1,2}})\s*(?:{_SUFFIXES})?|(?P<h>[{_HANGUL}])"
+    rf"|(?P<j>[{_CONSONANT}])|(?P<k>[{_KANA}]))\s*[)）.．、]?$")
 
 
 def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, int]] | None:
@@ -450,22 +493,37 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
             refs.append(("hangul", _HANGUL.index(found.group("h")) + 1))
         elif found.group("j"):
             refs.append(("hangul-consonant", _CONSONANT.index(found.group("j")) + 1))
+        elif found.group("r"):
+            refs.append(("roman", _ROMAN_NUMBERS.index(found.group("r")) + 1))
         else:
-            refs.append(("katakana", _KATAKANA.index(found.group("k")) + 1))
+            kana = found.group("k")
+            refs.append(("katakana", _KATAKANA.index(kana) + 1) if kana in _KATAKANA else ("iroha", _IROHA.index(kana) + 1))
     return refs
 
 
+def names_option(ref: tuple[str, int], style: str | None, ordinal: int) -> bool:
+    """Does an answer's reference (:func:`option_refs`) name the ``ordinal``-th option of a
+    question whose options are in ``style``? By its family (``③``, ``3`` and ``(3)`` name the
+    third numbered option), and for the markers two styles share by how they are written: ``i``
+    names the first of ``i) ii)``, ``イ`` the first of ``イ) ロ)``."""
+    family, number = ref
+    if STYLE_FAMILY.get(style or "upper-alpha") == family:
+        return number == ordinal
+    written = option_label({"letter": "lower-alpha", "roman": "lower-roman"}.get(family, family), number).lower()
+    return style in V.SHARED_MARKERS and family in ("letter", "roman", "katakana", "iroha") \
+        and written == option_label(style, ordinal).lower()
+
+
 #: The family of references each style's options are named by in an answer.
-STYLE_FAMILY = {"upper-alpha": "letter", "lower-alpha": "letter", "circled-decimal": "number",
+STYLE_FAMILY = {"upper-alpha": "letter", "lower-alpha": "letter", "lower-roman": "roman", "circled-decimal": "number",
                 "parenthesized-decimal": "number", "decimal": "number", "hangul": "hangul",
-                "hangul-consonant": "hangul-consonant", "katakana": "katakana"}
+                "hangul-consonant": "hangul-consonant", "katakana": "katakana", "iroha": "iroha"}
 
 #: Lines that look like options written with a marker the dialect does not take: ``A: text``,
-#: ``A - text``, ``[A] text``, ``<1> text``, ``❶ text``, ``⑴ text``, ``i) text``.
+#: ``A - text``, ``[A] text``, ``<1> text``, ``❶ text``, ``⑴ text``.
 UNSUPPORTED_OPTION = re.compile(
     r"^(?:(?P<colon>[A-Za-z])\s*[:：]\s+\S|(?P<dash>[A-Z]|\d{1,2})\s+[-–—]\s+\S|\[(?P<bracket>[A-Za-z]|\d{1,2})\]\s*\S"
-    r"|<(?P<angle>[A-Za-z]|\d{1,2})>\s*\S|(?P<dingbat>[❶-❿➀-➉➊-➓⓵-⓾⑴-⒇⒈-⒛])\s*\S"
-    r"|(?P<roman>i{1,3}|iv|v|vi{1,3})\)\s+\S)")
+    r"|<(?P<angle>[A-Za-z]|\d{1,2})>\s*\S|(?P<dingbat>[❶-❿➀-➉➊-➓⓵-⓾⑴-⒇⒈-⒛])\s*\S)")
 
 
 # -- exam-paper structure -------------------------------------------------------------------------
@@ -559,8 +617,9 @@ def note_line(line: str) -> bool:
     return line.startswith(V.NOTE_MARK)
 
 
-#: ``<보기>``, ``〈보기〉``, ``[보기]``, ``< 보 기 >``: the title of a box of statements.
-BOX = re.compile(rf"^[{_OPEN}(（]\s*(?:{_alternatives(V.BOX_TITLES)})\s*[{_CLOSE})）]\s*$")
+#: ``<보기>``, ``〈보기〉``, ``[보기]``, ``< 보 기 >``: the title of a box of statements (also written
+#: ``\<보기\>``, as an importer escapes text that is not HTML).
+BOX = re.compile(rf"^\\?[{_OPEN}(（]\s*(?:{_alternatives(V.BOX_TITLES)})\s*\\?[{_CLOSE})）]\s*$")
 
 
 def starts_something(line: str) -> bool:
