@@ -22,7 +22,7 @@ from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
 #: Every kind's reader, and the model type of the kinds read into another.
-READERS = {**kinds.READERS, **placing.READERS}
+READERS = {**kinds.READERS, **kinds.INTERACTION_READERS, **placing.READERS}
 KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
 #: Interactions the model has a kind for; any other in an item makes it unimportable.

@@ -1,6 +1,7 @@
 """One reader per kind: each fills the kind's fields (choices, answers, pairs, blanks, ...) of
 an item's data from its interactions and response declarations. :data:`READERS` maps a kind
-to its reader (:mod:`.placing` has those of gap match, associate and hot text items);
+to its reader (:data:`INTERACTION_READERS` reads a slider as a numerical question, :mod:`.placing` has
+those of gap match, associate and hot text items);
 :meth:`.item.ItemReader.read` has already set the stem and points. A reader that finds the item
 cannot be held reports it and sets ``data["_skip"]``."""
 
@@ -380,7 +381,9 @@ READERS = {
     "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
     "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
     "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
-    "calculated": _calculated, "calculated_choice": _calculated_choice, "slider": _slider,
+    "calculated": _calculated, "calculated_choice": _calculated_choice,
 }
-#: Kinds read into a model type of another name.
+#: Interactions read by a kind's reader into that kind (READERS holds the model's kinds only):
+#: a slider is a numerical question.
+INTERACTION_READERS = {"slider": _slider}
 KIND_TYPES = {"slider": "numerical"}
