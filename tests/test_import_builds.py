@@ -16,13 +16,24 @@ from qti_builder.importers.base import sanitise_id, shorten_id
 from qti_builder.writers.moodle import IDNUMBER_LENGTH
 
 #: Folders of fixtures, one input each.
-GROUPS = ("aiken", "gift", "moodle-types", "qti12", "qti21-types", "quizpage")
-#: Package folders and single files at the top.
+GROUPS = ("aiken", "exam", "gift", "moodle-types", "qti12", "qti21-types", "quizpage")
+#: Folders that are one package each.
+PACKAGES = ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package", "qti21-interactions",
+            "qti21-templates", "tao-package")
+#: A folder holding one input and what it was made from (a README says how).
+MADE_FROM = {"text2qti-zip": "cell-quiz.zip"}
+#: Every input: the groups' files and folders, the packages, single files at the top.
 INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name != "README.md"]
                 + [p for p in FIXTURES.iterdir() if p.is_file()]
-                + [FIXTURES / n for n in ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package",
-                                          "qti21-interactions", "qti21-templates", "tao-package")]
-                + [FIXTURES / "text2qti-zip/cell-quiz.zip"])
+                + [FIXTURES / n for n in PACKAGES]
+                + [FIXTURES / folder / name for folder, name in MADE_FROM.items()])
+
+
+def test_every_fixture_folder_is_an_input() -> None:
+    """A new folder of import fixtures is built here too: it must be named as a group, a package
+    or a made input above."""
+    folders = {p.name for p in FIXTURES.iterdir() if p.is_dir()}
+    assert folders == set(GROUPS) | set(PACKAGES) | set(MADE_FROM)
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
