@@ -1,37 +1,57 @@
-"""Shared fixtures. The official schemas come from QTI_BUILDER_SCHEMAS, defaulting to the
-workspace's ../shared/schemas, as in .ci/run."""
+"""Fixtures, settings and hooks only; shared helpers are in tests/helpers (its docstring lists them).
+The official schemas come from QTI_BUILDER_SCHEMAS, defaulting to the workspace's ../shared/schemas,
+as in .ci/run."""
 
 from __future__ import annotations
 
-import io
 import os
-import zipfile
+import tempfile
 from pathlib import Path
 
 import pytest
+from helpers import SEED_SOURCE
 from hypothesis import HealthCheck, settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
-ROOT = Path(__file__).resolve().parent.parent
-SEED_SOURCE = ROOT / "source" / "ray-train-tune.md"
-os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas"))
-SCHEMAS = Path(os.environ["QTI_BUILDER_SCHEMAS"])
-
-# Property tests: a bounded, derandomised budget in CI (the same examples on every run, so a
+# Property tests: a bounded, derandomised budget by default (the same examples on every run, so a
 # change cannot land on a lucky draw and fail the next one); a long, random one on demand
-# (--hypothesis-profile=nightly) to search for new failures.
-settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True,
+# (--hypothesis-profile=nightly, QTI_BUILDER_NIGHTLY_EXAMPLES examples each, 20,000 unless set) to
+# search for new failures. No example database: nothing is written into the checkout (a failure
+# prints its example, a random run its seed: --hypothesis-seed=N replays it).
+settings.register_profile("ci", max_examples=150, deadline=None, derandomize=True, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("nightly", max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("nightly", max_examples=int(os.environ.get("QTI_BUILDER_NIGHTLY_EXAMPLES", "20000")),
+                          deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci")
+# Hypothesis also keeps a cache of Unicode data: in the temporary folder, not the checkout.
+if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "qti-builder-hypothesis")
 
-QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
-CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"
-NS = {"q": QTI_NS, "cp": CP_NS, "lom": "http://ltsc.ieee.org/xsd/LOM", "md": "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1"}
+#: Set (to anything) by .ci/run: a skipped test fails the run, since everything a test needs
+#: (Chromium, the seed quiz beside the checkout, git) is there in CI.
+NO_SKIPS = "QTI_BUILDER_NO_SKIPS"
 
 
-def zip_members(data: bytes) -> dict[str, bytes]:
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        return {name: archive.read(name) for name in archive.namelist()}
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "property: a Hypothesis property (tests/README.md: the nightly run)")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.property)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if skipped and os.environ.get(NO_SKIPS):
+        reporter.line("")
+        reporter.write_sep("=", f"{len(skipped)} skipped test(s) fail this run ({NO_SKIPS} is set)", red=True)
+        for report in skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+            reporter.write_line(f"{report.nodeid}: {reason}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 @pytest.fixture(scope="session")
@@ -42,9 +62,3 @@ def seed_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("dist")
     build(BuildOptions(sources=[SEED_SOURCE], out_dir=out))
     return out
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path

@@ -1,15 +1,14 @@
 """Calculated questions: every output carries the same sets, and every set's answer is right.
 
 The answers are checked three independent ways: against the formulas written out again here in
-plain Python (:data:`EXPECTED`), by evaluating the Moodle formula as Moodle does and the Canvas
-formula as Canvas does (tests/lms_formulas.py, written from their code), and by running the QTI
+plain Python (:data:`CALCULATED_ANSWERS`), by evaluating the Moodle formula as Moodle does and the Canvas
+formula as Canvas does (tests/helpers/lms_formulas.py, written from their code), and by running the QTI
 2.1 item templates in pyslet, an independent QTI engine.
 """
 
 from __future__ import annotations
 
 import hashlib
-import io
 import math
 import random
 import warnings
@@ -17,50 +16,24 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from lms_formulas import canvas_eval, moodle_eval
+from helpers import ROOT
+from helpers.calculated import CALCULATED_ANSWERS, CALCULATED_SOURCE, qti_items, qti_sets
+from helpers.canvas import local_names
+from helpers.lms_formulas import canvas_eval, moodle_eval
 from lxml import etree
-
-from test_canvas_writer import local_names
 
 from qti_builder import formulas as F
 from qti_builder.pipeline import BuildOptions, build
 
-SOURCE = ROOT / "tests" / "fixtures" / "calculated.md"
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
-
-#: Each calculated question's answer, written again by hand from the source's formulas.
-EXPECTED = {
-    "speed": lambda v: v["d"] / v["t"],
-    "root": lambda v: (-v["b"] + math.sqrt(v["b"] ** 2 - 4 * v["a"] * v["c"])) / (2 * v["a"]),
-    "square": lambda v: v["n"] ** 2 + 1,
-    "circle": lambda v: 2 * round(math.pi * v["r"] ** 2, 2) / v["r"],
-    "listed": lambda v: v["d"] / v["t"],
-    "functions": lambda v: math.log10(v["x"]) + math.log(v["y"]) + math.sin(v["z"]) + math.exp(v["w"]),
-}
 LISTED = [(45, 1.5), (60, 2.0), (90, 4.5), (100, 12.5), (150, 20.0)]
 
 
 @pytest.fixture(scope="module")
 def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("calculated")
-    build(BuildOptions(sources=[SOURCE], out_dir=out, jobs=1))
+    build(BuildOptions(sources=[CALCULATED_SOURCE], out_dir=out, jobs=1))
     return out
-
-
-def qti_items(out: Path) -> dict[str, bytes]:
-    with zipfile.ZipFile(out / "calculated.qti21.zip") as z:
-        return {Path(n).stem: z.read(n) for n in z.namelist() if n.startswith("items/") and n.endswith(".xml")}
-
-
-def qti_sets(item: bytes) -> list[dict[str, float]]:
-    """Each templateCondition branch's values, in set order."""
-    root = etree.fromstring(item)
-    sets = []
-    for branch in root.iter(f"{QTI}templateIf", f"{QTI}templateElseIf"):
-        sets.append({s.get("identifier"): float(s.findtext(f"{QTI}baseValue"))
-                     for s in branch.findall(f"{QTI}setTemplateValue")})
-    return sets
 
 
 def moodle_questions(out: Path) -> dict[str, etree._Element]:
@@ -87,16 +60,16 @@ def close(a: float, b: float) -> bool:
 
 def test_every_output_is_valid_and_has_every_question(outputs: Path) -> None:
     # build() validated every document against the official schemas before writing it.
-    assert set(qti_items(outputs)) == {*EXPECTED, "sum"}
-    assert set(moodle_questions(outputs)) == {*EXPECTED, "sum"}
+    assert set(qti_items(outputs)) == {*CALCULATED_ANSWERS, "sum"}
+    assert set(moodle_questions(outputs)) == {*CALCULATED_ANSWERS, "sum"}
     assert [q.get("type") for q in moodle_questions(outputs).values()] == ["calculated"] * 6 + ["calculatedmulti"]
     items = canvas_items(outputs)
-    assert {k for k in items if "." not in k} == set(EXPECTED)
+    assert {k for k in items if "." not in k} == set(CALCULATED_ANSWERS)
     assert sum(1 for k in items if k.startswith("sum.v")) == 6  # the choice question's variants
 
 
 def test_qti_sets_answers_match_the_formulas(outputs: Path) -> None:
-    for qid, expected in EXPECTED.items():
+    for qid, expected in CALCULATED_ANSWERS.items():
         sets = qti_sets(qti_items(outputs)[qid])
         assert sets, qid
         for values in sets:
@@ -124,7 +97,7 @@ def test_relative_and_absolute_tolerances(outputs: Path) -> None:
 
 def test_moodle_formulas_give_every_sets_answer_as_moodle_computes_them(outputs: Path) -> None:
     questions = moodle_questions(outputs)
-    for qid, expected in EXPECTED.items():
+    for qid, expected in CALCULATED_ANSWERS.items():
         formula = questions[qid].findtext("answer/text")
         sets = moodle_sets(questions[qid])
         assert sets, qid
@@ -137,7 +110,7 @@ def test_moodle_formulas_give_every_sets_answer_as_moodle_computes_them(outputs:
 
 def test_canvas_formulas_give_every_sets_answer_as_canvas_computes_them(outputs: Path) -> None:
     items = canvas_items(outputs)
-    for qid, expected in EXPECTED.items():
+    for qid, expected in CALCULATED_ANSWERS.items():
         formula = items[qid].findtext(".//formulas/formula")
         var_sets = items[qid].findall(".//var_set")
         assert var_sets, qid
@@ -185,7 +158,7 @@ def _run_template(item_xml: bytes, seed: int, response: str | None = None) -> di
         doc.read(src=item_xml)
         item = doc.root
         # pyslet keeps templateProcessing but leaves it out when it writes the item back, so the
-        # engine's lost-element check (tests/qti_engine.py) cannot be used here; the rules run.
+        # engine's lost-element check (tests/helpers/qti21_engine.py) cannot be used here; the rules run.
         assert item.TemplateProcessing is not None
         item.render_html = lambda *args, **kwargs: None
         random.seed(seed)
@@ -203,7 +176,7 @@ def _run_template(item_xml: bytes, seed: int, response: str | None = None) -> di
 
 def test_pyslet_draws_a_set_and_scores_its_answer(outputs: Path) -> None:
     items = qti_items(outputs)
-    for qid, expected in EXPECTED.items():
+    for qid, expected in CALCULATED_ANSWERS.items():
         seen = set()
         for seed in range(12):
             run = _run_template(items[qid], seed)
@@ -217,7 +190,7 @@ def test_pyslet_draws_a_set_and_scores_its_answer(outputs: Path) -> None:
 
 
 def test_same_bytes_across_runs_and_job_counts(tmp_path: Path) -> None:
-    sources = [SOURCE, ROOT / "tests" / "fixtures" / "all-types.yaml"]
+    sources = [CALCULATED_SOURCE, ROOT / "tests" / "fixtures" / "all-types.yaml"]
     digests = []
     for name, jobs in (("a", 1), ("b", 2), ("c", 1)):
         build(BuildOptions(sources=sources, out_dir=tmp_path / name, jobs=jobs))
@@ -324,7 +297,7 @@ def test_a_moodle_calculated_question_imports_rebuilds_and_keeps_its_five_sets(t
     (source,) = (tmp_path / "source").iterdir()
     text = source.read_text(encoding="utf-8")
     assert "type=calculated" in text and "(d, t) = (45, 1.5), (60, 2.0), (90, 4.5), (12, 0.8), (75, 2.5)" in text
-    assert "Answer: (d / t) ± 1%" in text
+    assert "Answer: d / t ± 1%" in text
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     out = tmp_path / "dist"
     stem = source.name.split(".")[0]
@@ -356,7 +329,7 @@ def test_check_reports_the_sets_of_each_question() -> None:
     from qti_builder.diagnostics import DiagnosticSink
     from qti_builder.summary import question_lines, type_summary
 
-    quiz, source = read_quiz(SOURCE, DiagnosticSink())  # type: ignore[misc]
+    quiz, source = read_quiz(CALCULATED_SOURCE, DiagnosticSink())  # type: ignore[misc]
     assert type_summary(quiz) == ("calculated: 7 questions: 6 calculated, 1 calculated choice; sets: speed 12, root 20, "
                                   "square 4, circle 10, listed 5, functions 8, sum 6")
     assert question_lines(quiz, {})[0] == "  speed (calculated, answer = d / t ± 1%, 12 sets, 1 point)"

@@ -11,7 +11,6 @@ source/content-showcase.md and the small sources below), not from the writer's o
 from __future__ import annotations
 
 import json
-from copy import deepcopy
 from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
@@ -19,9 +18,11 @@ from urllib.parse import unquote
 
 import pytest
 import xmlschema
-from conftest import ROOT, SCHEMAS, SEED_SOURCE, write, zip_members
+from helpers import ROOT, SCHEMAS, SEED_SOURCE, write, zip_members
+from helpers.canvas import QTI12, XSI, dtd_copy, local_names
+from helpers.seed_expectations import ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS, STEMS
+from helpers.text import element_text
 from lxml import etree, html
-from seed_expectations import ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS, STEMS
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
@@ -32,10 +33,6 @@ FUNDAMENTALS = ROOT / "source" / "python-fundamentals.md"
 SHOWCASE = ROOT / "source" / "content-showcase.md"
 CANVAS_NS = "{http://canvas.instructure.com/xsd/cccv1p0}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
-#: The namespace Canvas's exporter (canvas-lms lib/cc/qti/qti_generator.rb) declares on
-#: questestinterop, and in which Instructure's qti gem (New Quizzes) looks up every element.
-QTI12 = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
-XSI = "{http://www.w3.org/2001/XMLSchema-instance}"
 
 
 @lru_cache(maxsize=1)
@@ -46,33 +43,6 @@ def validators() -> tuple[etree.DTD, xmlschema.XMLSchema10, xmlschema.XMLSchema1
                                      uri_mapper=lambda uri: xml_xsd if uri.endswith("/xml.xsd") else uri)
     meta = xmlschema.XMLSchema10(str(ROOT / "schemas" / "canvas-quiz-meta.xsd"))
     return etree.DTD(str(SCHEMAS / "qti12" / "ims_qtiasiv1p2p1.dtd")), manifest, meta
-
-
-def local_names(root: etree._Element) -> etree._Element:
-    """A copy of a QTI 1.2 document with its elements' names without the namespace (the tests
-    look elements up by their plain names), after checking that every one of them is in it."""
-    copy = deepcopy(root)
-    for element in copy.iter(etree.Element):
-        assert etree.QName(element).namespace == QTI12, element.tag
-        element.tag = etree.QName(element).localname
-    etree.cleanup_namespaces(copy)
-    return copy
-
-
-def dtd_copy(root: etree._Element) -> etree._Element:
-    """What the QTI 1.2.1 DTD can judge: no namespace (it predates them), no xsi: attributes, and
-    none of Canvas's two extensions the package writes (a numerical answer's margin on its value,
-    a question group's points per item), each checked on its own below."""
-    copy = local_names(root)
-    for name in [n for n in copy.attrib if n.startswith(XSI)]:
-        del copy.attrib[name]
-    for value in copy.iter("varequal"):
-        value.attrib.pop("margin", None)
-        value.attrib.pop("margintype", None)
-    for extension in copy.findall(".//selection/selection_extension"):
-        extension.getparent().remove(extension)
-    etree.cleanup_namespaces(copy)
-    return copy
 
 
 class Package:
@@ -126,8 +96,6 @@ def stem_html(item: etree._Element) -> html.HtmlElement:
     return html.fragment_fromstring(mattext.text, create_parent="div")
 
 
-def text_of(element: etree._Element | None) -> str:
-    return " ".join("".join(element.itertext()).split()) if element is not None else ""
 
 
 def labels(item: etree._Element, response: str = "response1") -> dict[str, str]:
@@ -136,7 +104,7 @@ def labels(item: etree._Element, response: str = "response1") -> dict[str, str]:
     out = {}
     for label in lid.iter("response_label"):
         mattext = label.find("material/mattext")
-        out[label.get("ident")] = text_of(html.fragment_fromstring(mattext.text or "", create_parent="div")) \
+        out[label.get("ident")] = element_text(html.fragment_fromstring(mattext.text or "", create_parent="div")) \
             if mattext.get("texttype") == "text/html" else mattext.text
     return out
 
@@ -148,7 +116,7 @@ def conditions(item: etree._Element) -> list[etree._Element]:
 def feedback(item: etree._Element, ident: str) -> str:
     mattext = item.find(f"itemfeedback[@ident='{ident}']/flow_mat/material/mattext")
     assert mattext is not None, f"no itemfeedback {ident}"
-    return text_of(html.fragment_fromstring(mattext.text, create_parent="div"))
+    return element_text(html.fragment_fromstring(mattext.text, create_parent="div"))
 
 
 # -- grammar ---------------------------------------------------------------------------------------
@@ -331,7 +299,7 @@ def test_short_answer_keeps_every_full_credit_answer(fundamentals: Package) -> N
 
 def test_fill_in_blanks(fundamentals: Package) -> None:
     item = fundamentals.items["loop-blanks"]
-    text = text_of(stem_html(item))
+    text = element_text(stem_html(item))
     assert "runs once per [b1] of values, and the statement [b2] leaves the loop early." in text
     assert list(labels(item, "response_b1").values()) == ["element", "item", "value"]
     # The drop-down becomes a text blank accepting its right answer: its wrong options would
@@ -361,10 +329,10 @@ def test_drop_downs_only(tmp_path: Path) -> None:
 
 def test_matching_keeps_prompts_pairs_and_distractors(fundamentals: Package) -> None:
     item = fundamentals.items["type-examples"]
-    assert text_of(stem_html(item)) == "Match each built-in type with an example value."  # clean text
+    assert element_text(stem_html(item)) == "Match each built-in type with an example value."  # clean text
     pairs = {}
     for lid in item.iter("response_lid"):
-        prompt = text_of(html.fragment_fromstring(lid.findtext("material/mattext"), create_parent="div"))
+        prompt = element_text(html.fragment_fromstring(lid.findtext("material/mattext"), create_parent="div"))
         options = {l.get("ident"): l.findtext("material/mattext") for l in lid.iter("response_label")}
         assert sorted(options.values()) == sorted(['42', '"42"', "[4, 2]", "{4: 2}"])  # the distractor too
         (condition,) = [c for c in conditions(item) if c.find(f"conditionvar/varequal[@respident='{lid.get('ident')}']") is not None]
@@ -377,7 +345,7 @@ def test_matching_keeps_prompts_pairs_and_distractors(fundamentals: Package) -> 
 
 def test_ordering_becomes_one_drop_down_per_position(fundamentals: Package) -> None:
     item = fundamentals.items["run-order"]
-    text = text_of(stem_html(item))
+    text = element_text(stem_html(item))
     assert text.startswith("Put the steps of running a script in order.") and text.endswith("1. [p1] 2. [p2] 3. [p3]")
     steps = ["Write the source file", "Run python script.py", "Read the output"]
     for position, step in enumerate(steps, 1):
@@ -420,7 +388,7 @@ def test_every_essay_and_upload_has_its_grading_notes(name: str, request: pytest
         notes = meta(item).get("grading_notes")
         assert (solution is None) == (notes is None), item.get("ident")
         if solution is not None:
-            paragraphs = [text_of(p) for p in html.fragment_fromstring(solution.text, create_parent="div")]
+            paragraphs = [element_text(p) for p in html.fragment_fromstring(solution.text, create_parent="div")]
             assert notes.split("\n\n") == paragraphs and "<" not in notes
 
 
@@ -455,7 +423,7 @@ print(x < 1 & 2)
 
 def test_text_only_has_text_and_nothing_to_answer(fundamentals: Package) -> None:
     item = fundamentals.items["longer-answers"]
-    assert text_of(stem_html(item)) == "The next questions are longer answers."
+    assert element_text(stem_html(item)) == "The next questions are longer answers."
     assert item.find("resprocessing") is None and item.find("itemfeedback") is None
 
 
@@ -467,7 +435,7 @@ def test_seed_quiz_in_canvas(seed: Package) -> None:
     for ident, stem, answer, correct, explanation in zip(CHOICE_IDS, STEMS, ANSWERS, CORRECT_OPTIONS, EXPLANATIONS):
         item = seed.items[ident]
         assert meta(item)["question_type"] == "multiple_choice_question"
-        assert text_of(stem_html(item)).startswith(stem)
+        assert element_text(stem_html(item)).startswith(stem)
         answers = labels(item)
         right = answers[conditions(item)[-1].findtext("conditionvar/varequal")]
         assert right.startswith(correct)
@@ -475,7 +443,7 @@ def test_seed_quiz_in_canvas(seed: Package) -> None:
         assert feedback(item, "general_fb").startswith(explanation)
     for ident, (first, second) in zip(ESSAY_IDS, MODEL_ANSWERS):
         solution = seed.items[ident].find("itemfeedback[@ident='solution']/flow_mat/material/mattext").text
-        paragraphs = [text_of(p) for p in html.fragment_fromstring(solution, create_parent="div").iter("p")]
+        paragraphs = [element_text(p) for p in html.fragment_fromstring(solution, create_parent="div").iter("p")]
         assert paragraphs[0].startswith(first) and paragraphs[1].startswith(second)
     assert seed.meta_value("points_possible") == "10"
 
@@ -587,7 +555,7 @@ Answer: A
     assert children(root) == [("section", "warm-up"), ("section", "pool")]
     assert children(root.find("section")) == [("item", "g.warm-up"), ("item", "g.free")]
     assert meta(package.items["warm-up"])["question_type"] == "text_only_question"
-    assert text_of(stem_html(package.items["warm-up"])) == "Read each question carefully."
+    assert element_text(stem_html(package.items["warm-up"])) == "Read each question carefully."
     group = root.find("section[@ident='pool']")
     assert group.get("title") == "Drawn"
     assert group.findtext("selection_ordering/selection/selection_number") == "2"
@@ -719,3 +687,15 @@ def test_grading_notes_of_odd_model_answers(tmp_path: Path, model_answer: str, n
     source = write(tmp_path, "o.yaml", "id: o\ntitle: O\nsections:\n  - id: s\n    title: S\n    questions:\n"
                                        f"      - {{id: e, type: essay, stem: Why?, model_answer: {json.dumps(model_answer)}}}\n")
     assert meta(built(tmp_path, source).items["e"])["grading_notes"] == notes
+
+
+@pytest.mark.parametrize("name", ["fundamentals", "seed", "showcase", "all_types"])
+def test_feedback_shown_is_the_response_feedback_of_the_item(name: str, request: pytest.FixtureRequest) -> None:
+    """Every condition shows Response feedback, as Canvas's exporter writes it (a Solution or Hint
+    would be filed elsewhere by a QTI 1.2 reader), and names a feedback of its own item."""
+    package: Package = request.getfixturevalue(name)
+    for ident, item in package.items.items():
+        defined = {f.get("ident") for f in item.iter("itemfeedback")}
+        for shown in item.iter("displayfeedback"):
+            assert shown.get("feedbacktype") == "Response", (ident, shown.get("linkrefid"))
+            assert shown.get("linkrefid") in defined, (ident, shown.get("linkrefid"))

@@ -2,53 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEED_SOURCE, write
-from typer.testing import CliRunner
-
-from qti_builder.cli import app
-
-runner = CliRunner()
-
-BROKEN = """---
-title: Broken
----
-
-1. Which one? {#q1}
-
-A) this
-B) that
-
-2. And now? {#q2}
-
-A) yes
-B) no
-
-Anwser: A
-"""
+from helpers import SEED_SOURCE, write
+from helpers.cli import BROKEN, run, snapshot
 
 
-def run(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
-    old = Path.cwd()
-    if cwd:
-        os.chdir(cwd)
-    try:
-        result = runner.invoke(app, list(args))
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.stdout, result.stderr
 
 
-def snapshot(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+
 
 
 def test_build_default_sources(tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from typer.testing import CliRunner
 
 from qti_builder import BuildOptions, build

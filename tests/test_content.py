@@ -8,7 +8,7 @@ import base64
 from pathlib import Path
 
 import pytest
-from conftest import NS, ROOT, zip_members
+from helpers import NS, ROOT, zip_members
 from lxml import etree, html
 
 from qti_builder import BuildOptions, build

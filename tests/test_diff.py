@@ -10,8 +10,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ROOT, write
-from test_cli import run
+from helpers import ROOT, write
+from helpers.cli import run
 
 SCHEMA = json.loads((ROOT / "schemas" / "diff-report.schema.json").read_text(encoding="utf-8"))
 

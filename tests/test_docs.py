@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
-from test_cli import run
+from helpers import ROOT
+from helpers.cli import run
 from typer.testing import CliRunner
 
 from qti_builder.cli import app

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from exam_outputs import build_all
-from test_cli import run
-from test_no_silent_output import check, read
+from helpers import read_written
+from helpers.cli import check_source, run
+from helpers.outputs import build_all
 
 from qti_builder import vocabulary as V
 from qti_builder.readers.markdown import syntax as S
@@ -24,11 +24,11 @@ KO = "---\ntitle: T\nlanguage: ko\n---\n"
 
 
 def questions(tmp_path: Path, text: str, name: str = "q.md") -> list[Any]:
-    return list(read(tmp_path, name, text).iter_questions())
+    return list(read_written(tmp_path, name, text).iter_questions())
 
 
 def errors(tmp_path: Path, text: str, name: str = "q.md") -> tuple[int, list[tuple[int, int, str, str, str]]]:
-    code, reported = check(tmp_path, name, text)
+    code, reported = check_source(tmp_path, name, text)
     return code, [(r.line, r.column, r.severity, r.code, r.hint) for r in reported]
 
 
@@ -525,7 +525,7 @@ def test_points_in_the_question_text(tmp_path: Path, written: str, points: float
 @pytest.mark.parametrize("title, points", [("Ⅰ. 객관식 (각 2점)", 2), ("[객관식] (각 3점씩)", 3), ("# Part 1 (2 points each)", 2),
                                            ("■ 선택형 (各2分)", 2), ("# Teil 1 (je 2 Punkte)", 2)])
 def test_points_for_each_question_of_a_section(tmp_path: Path, title: str, points: float) -> None:
-    quiz = read(tmp_path, "q.md", KO + f"{title}\n\n1. 옳은 것은?\n① 가 ② 나\n정답: ①\n\n2. 옳지 않은 것은? (5점)\n① 가 ② 나\n정답: ②\n")
+    quiz = read_written(tmp_path, "q.md", KO + f"{title}\n\n1. 옳은 것은?\n① 가 ② 나\n정답: ①\n\n2. 옳지 않은 것은? (5점)\n① 가 ② 나\n정답: ②\n")
     one, two = quiz.iter_questions()
     assert (one.points, two.points) == (points, 5)
     assert "점" not in quiz.sections[0].title and "points" not in quiz.sections[0].title
@@ -570,7 +570,7 @@ def test_a_note_goes_with_the_next_question(tmp_path: Path) -> None:
 
 
 def test_section_markers_start_sections(tmp_path: Path) -> None:
-    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 객관식\n\n1. 첫째?\n정답: O\n\n[단답형]\n\n2. 둘째?\n정답: 서울\n\n■ 서술형\n\n"
+    quiz = read_written(tmp_path, "q.md", KO + "Ⅰ. 객관식\n\n1. 첫째?\n정답: O\n\n[단답형]\n\n2. 둘째?\n정답: 서울\n\n■ 서술형\n\n"
                                        "3. 셋째?\n모범답안: 조선을 세웠다.\n")
     assert [s.title for s in quiz.sections] == ["Ⅰ. 객관식", "단답형", "서술형"]
     assert [q.type for q in quiz.iter_questions()] == ["true_false", "short_answer", "essay"]
@@ -685,7 +685,7 @@ def test_the_reader_builds_its_labels_from_the_tables() -> None:
 
 @pytest.mark.parametrize("block, table", [("vocabulary", "markdown_tables"), ("option styles", "option_table")])
 def test_the_docs_show_the_tables(block: str, table: str) -> None:
-    from conftest import ROOT
+    from helpers import ROOT
 
     text = (ROOT / "docs" / "source-format.md").read_text(encoding="utf-8")
     start, end = f"<!-- {block}: start -->\n", f"<!-- {block}: end -->"
@@ -700,7 +700,7 @@ def test_every_option_style_has_its_forms_and_family() -> None:
 
 def test_a_section_marker_ends_a_question_without_labels(tmp_path: Path) -> None:
     # An essay with no model answer, then the next section: the title is not the essay's text.
-    quiz = read(tmp_path, "q.md", KO + "Ⅰ. 서술형\n\n1. 서술하시오. {type=essay}\n\nⅡ. 단답형 (각 2점)\n\n2. 수도는?\n정답: 서울\n")
+    quiz = read_written(tmp_path, "q.md", KO + "Ⅰ. 서술형\n\n1. 서술하시오. {type=essay}\n\nⅡ. 단답형 (각 2점)\n\n2. 수도는?\n정답: 서울\n")
     essay, short = quiz.iter_questions()
     assert essay.stem == "서술하시오." and [s.title for s in quiz.sections] == ["Ⅰ. 서술형", "Ⅱ. 단답형"]
     assert (short.type, short.points) == ("short_answer", 2)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from exam_outputs import Q, Built, build_all
+from helpers import QTI_NS, ROOT
+from helpers.cli import run
+from helpers.outputs import Outputs, build_all
+from helpers.qti21_engine import score_item
 from lxml import etree
-from qti_engine import score_item
-from test_cli import run
 
 FIXTURE = ROOT / "tests" / "fixtures" / "exam-ko.md"
 
@@ -49,15 +49,15 @@ NUMBERING = {0: "123", 1: "123", 2: "123", 3: "123", 4: "123", 5: "123"}
 
 
 @pytest.fixture(scope="module")
-def exam(tmp_path_factory: pytest.TempPathFactory) -> Built:
+def exam(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
     return build_all(tmp_path_factory.mktemp("exam"), FIXTURE)
 
 
-def ids(exam: Built) -> list[str]:
+def ids(exam: Outputs) -> list[str]:
     return [question.id for question in exam.quiz.iter_questions()]
 
 
-def test_every_question_is_read_with_its_type_and_points(exam: Built) -> None:
+def test_every_question_is_read_with_its_type_and_points(exam: Outputs) -> None:
     questions = list(exam.quiz.iter_questions())
     assert [(q.type, q.points) for q in questions] == [(kind, points) for _, kind, points, _ in EXPECTED]
     assert exam.warnings == []
@@ -67,7 +67,7 @@ def test_every_question_is_read_with_its_type_and_points(exam: Built) -> None:
                                      "※ 객관식은 알맞은 답을 하나만 고르시오. 단, '모두 고르면'이라고 한 문항은 있는 대로 고르시오.")
 
 
-def test_points_come_out_of_the_text(exam: Built) -> None:
+def test_points_come_out_of_the_text(exam: Outputs) -> None:
     for question in exam.quiz.iter_questions():
         assert "점)" not in question.stem and "점]" not in question.stem, question.stem
 
@@ -103,7 +103,7 @@ def test_check_verbose_shows_each_question(tmp_path: Path) -> None:
 # -- QTI 2.1 -------------------------------------------------------------------------------------------
 
 
-def test_qti_points_and_passages(exam: Built) -> None:
+def test_qti_points_and_passages(exam: Outputs) -> None:
     for n, (question_id, (_, _, points, _)) in enumerate(zip(ids(exam), EXPECTED)):
         assert exam.qti_weight(question_id) == points
         passage = exam.qti_text(question_id, "passage")
@@ -111,7 +111,7 @@ def test_qti_points_and_passages(exam: Built) -> None:
         assert PASSAGE not in exam.qti_text(question_id, "stem")
 
 
-def test_qti_choice_items_score_the_right_options(exam: Built) -> None:
+def test_qti_choice_items_score_the_right_options(exam: Outputs) -> None:
     for question_id, (_, kind, points, answer) in zip(ids(exam), EXPECTED):
         if kind not in ("single_choice", "multiple_response"):
             continue
@@ -127,7 +127,7 @@ def test_qti_choice_items_score_the_right_options(exam: Built) -> None:
     assert score_item(exam.qti_raw(multiple), [choices["불국사"]])["SCORE"] == 2  # half of 4
 
 
-def test_qti_ox_questions_show_o_and_x(exam: Built) -> None:
+def test_qti_ox_questions_show_o_and_x(exam: Outputs) -> None:
     for question_id, truth in zip(ids(exam)[6:8], (True, False)):
         choices = exam.qti_choices(question_id)
         assert list(choices) == ["O", "X"]
@@ -137,7 +137,7 @@ def test_qti_ox_questions_show_o_and_x(exam: Built) -> None:
         assert "(" not in stem and stem.endswith("다.")  # the answer space (O / X) is gone
 
 
-def test_qti_short_answers_take_every_alternative(exam: Built) -> None:
+def test_qti_short_answers_take_every_alternative(exam: Outputs) -> None:
     for question_id, (_, kind, points, answer) in zip(ids(exam), EXPECTED):
         if kind != "short_answer":
             continue
@@ -147,15 +147,15 @@ def test_qti_short_answers_take_every_alternative(exam: Built) -> None:
         assert score_item(exam.qti_raw(question_id), "왕건")["SCORE"] == 0
 
 
-def test_qti_blank_matching_ordering_and_essays(exam: Built) -> None:
+def test_qti_blank_matching_ordering_and_essays(exam: Outputs) -> None:
     blank, matching, ordering, essay, parts = (ids(exam)[i] for i in (10, 12, 13, 14, 15))
     item = exam.qti_item(blank)
-    (entry,) = item.iter(f"{{{Q}}}textEntryInteraction")
+    (entry,) = item.iter(f"{{{QTI_NS}}}textEntryInteraction")
     assert score_item(exam.qti_raw(blank), {entry.get("responseIdentifier"): "거중기"})["SCORE"] == 4
     assert "(" not in exam.qti_text(blank, "stem")  # the (    ) became the entry field
 
     sources = {"".join(c.itertext()): c.get("identifier") for c in exam.qti_item(matching).iter(
-        f"{{{Q}}}simpleAssociableChoice")}
+        f"{{{QTI_NS}}}simpleAssociableChoice")}
     pairs = [f"{sources[p]} {sources[a]}" for p, a in {"삼국사기": "김부식", "삼국유사": "일연", "동명왕편": "이규보"}.items()]
     assert score_item(exam.qti_raw(matching), pairs)["SCORE"] == 3
     assert "･" not in exam.qti_text(matching, "stem")
@@ -167,7 +167,7 @@ def test_qti_blank_matching_ordering_and_essays(exam: Built) -> None:
 
     for question_id in (essay, parts):
         item = exam.qti_item(question_id)
-        solution = item.xpath("//q:modalFeedback[@identifier='solution']", namespaces={"q": Q})
+        solution = item.xpath("//q:modalFeedback[@identifier='solution']", namespaces={"q": QTI_NS})
         assert "채점 기준" in "".join(solution[0].itertext())
     # The sub-questions (1), (2) stay in the essay's text, each on its own line.
     stem = etree_text(exam.qti_item(parts))
@@ -175,13 +175,13 @@ def test_qti_blank_matching_ordering_and_essays(exam: Built) -> None:
 
 
 def etree_text(item: etree._Element) -> str:
-    return "".join(item.xpath("//q:div[@class='stem']", namespaces={"q": Q})[0].itertext())
+    return "".join(item.xpath("//q:div[@class='stem']", namespaces={"q": QTI_NS})[0].itertext())
 
 
-def test_qti_box_statements_keep_their_lines(exam: Built) -> None:
+def test_qti_box_statements_keep_their_lines(exam: Outputs) -> None:
     item = exam.qti_item(ids(exam)[4])
-    stem = item.xpath("//q:div[@class='stem']", namespaces={"q": Q})[0]
-    breaks = stem.xpath(".//q:br", namespaces={"q": Q})
+    stem = item.xpath("//q:div[@class='stem']", namespaces={"q": QTI_NS})[0]
+    breaks = stem.xpath(".//q:br", namespaces={"q": QTI_NS})
     assert len(breaks) == 5  # after the question, <보기>, ㄱ., ㄴ. and ㄷ.
     assert [b.tail.strip() for b in breaks] == ["<보기>", "ㄱ. 경국대전이 완성되었다.", "ㄴ. 훈민정음이 창제되었다.",
                                                 "ㄷ. 대동법이 전국으로 확대되었다.", "ㄹ. 집현전이 설치되었다."]
@@ -195,7 +195,7 @@ MOODLE_TYPES = {"single_choice": "multichoice", "multiple_response": "multichoic
                 "ordering": "ordering", "essay": "essay"}
 
 
-def test_moodle_types_points_answers_and_passages(exam: Built) -> None:
+def test_moodle_types_points_answers_and_passages(exam: Outputs) -> None:
     for n, (question_id, (_, kind, points, answer)) in enumerate(zip(ids(exam), EXPECTED)):
         question = exam.moodle_question(question_id)
         assert question.get("type") == MOODLE_TYPES[kind], question_id
@@ -227,7 +227,7 @@ def test_moodle_types_points_answers_and_passages(exam: Built) -> None:
 # -- Canvas --------------------------------------------------------------------------------------------
 
 
-def test_canvas_types_points_answers_and_passages(exam: Built) -> None:
+def test_canvas_types_points_answers_and_passages(exam: Outputs) -> None:
     for n, (question_id, (_, kind, points, answer)) in enumerate(zip(ids(exam), EXPECTED)):
         meta = exam.canvas_meta(question_id)
         assert float(meta["points_possible"]) == points

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 import typer
-from conftest import ROOT, SCHEMAS
-from test_cli import run
+from helpers import ROOT, SCHEMAS
+from helpers.cli import run
 
 from qti_builder.cli import app
 from qti_builder.schemas import pins

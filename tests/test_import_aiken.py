@@ -11,11 +11,12 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from conftest import ROOT
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import builds, imports_or_is_refused, messages, run_import
+from helpers.importing import moodle_questions
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_import_formats import builds, cli, imports_or_is_refused, messages, run_import
-from test_import_gift import moodle_questions
 
 from qti_builder.content import render_html
 from qti_builder.importers import detect
@@ -78,7 +79,7 @@ def test_what_moodle_refuses_is_reported_where_it_is(tmp_path: Path) -> None:
         "broken.txt:1:1: warning[QB713]: the option 'A) An option before any question' belongs to no question (an option line "
         "starts with a capital letter and ')' or '.'); skipped" + REFUSED,
         "broken.txt:2:1: warning[QB713]: 'ANSWER: A' belongs to no question; skipped" + REFUSED,
-        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' (multichoice) was skipped: it has 1 option(s), and needs two at least"
+        "broken.txt:6:1: warning[QB713]: question 'Which port does SSH use?' (multichoice) was skipped: it has 1 option, and needs two at least"
         + REFUSED,
         "broken.txt:9:1: warning[QB715]: the question's text goes on over another line: Moodle starts a new question on each "
         "line (and refuses the one before); the lines are read here as one question\n"
@@ -112,7 +113,7 @@ def test_short_lines_and_empty_options(tmp_path: Path) -> None:
 
 
 def test_aiken_to_source_to_moodle_xml_keeps_what_moodle_makes(tmp_path: Path) -> None:
-    code, out, err = cli("import", str(AIKEN / "networking.txt"), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(AIKEN / "networking.txt"), "--out", str(tmp_path / "source"))
     assert code == 0, err
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
     assert moodle_questions(tmp_path / "dist/networking.moodle.xml") == {

@@ -11,10 +11,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import FIXTURES
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_import_formats import FIXTURES, cli
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers.base import Ids, MediaStore
@@ -101,7 +102,7 @@ def test_a_bank_imports_into_a_source_that_reads_back_and_builds(tmp_path: Path)
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], jobs=1))
     moodle = tmp_path / "dist" / f"bank-{BANK_SIZE}.moodle.xml"
 
-    code, out, err = cli("import", str(moodle), "--out", "imported", cwd=tmp_path)
+    code, out, err = run("import", str(moodle), "--out", "imported", cwd=tmp_path)
     assert code == 0, err
     # 1,500 questions cycle through the 11 types: 136 rounds and 4 more (the first four types).
     assert out.splitlines()[0] == (
@@ -137,7 +138,7 @@ def test_a_quiz_no_source_can_hold_is_refused_naming_the_limit(tmp_path: Path, m
 
     monkeypatch.setattr(markdown_source, "to_yaml", not_built)
     moodle = FIXTURES / "messy-moodle.xml"
-    code, out, err = cli("import", str(moodle), "--out", "imported", cwd=tmp_path)
+    code, out, err = run("import", str(moodle), "--out", "imported", cwd=tmp_path)
     assert code == 1 and "AssertionError" not in err
     errors = [line for line in err.splitlines() if "error[" in line]
     assert len(errors) == 1 and errors[0].startswith(f"{moodle}:1:1: error[QB721]: quiz '")
@@ -150,3 +151,41 @@ def test_a_quiz_no_source_can_hold_is_refused_naming_the_limit(tmp_path: Path, m
         " (qti-builder docs source-format#limits)" in err.splitlines()
     assert "failed: 1 error; nothing was written" in err
     assert not (tmp_path / "imported").exists()
+
+
+#: Paragraphs with inline code and math, and code blocks, as the build writes them: the direct
+#: way (markup._direct) must give what the checked converter gives, or leave them to it.
+_CODE = st.text(alphabet=string.ascii_letters[:4] + " <>&\"'`*_\\$()[]\n가", min_size=1, max_size=10)
+_BLOCKS = st.lists(st.one_of(
+    st.tuples(st.just("p"), st.lists(st.tuples(_EDGY, _CODE, st.booleans()), min_size=1, max_size=3)),
+    st.tuples(st.just("pre"), st.tuples(_CODE, st.sampled_from(["", "python", "c++"]))),
+), min_size=1, max_size=3)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_BLOCKS)
+def test_the_direct_way_gives_what_the_converter_gives(blocks: list) -> None:
+    from html import escape
+
+    parts = []
+    for kind, body in blocks:
+        if kind == "p":
+            inline = "".join(escape(text, quote=False) + (f"<code>{escape(code, quote=False)}</code>" if with_code else "")
+                             + (" \\(x^2\\)" if with_code and len(code) % 2 else "") for text, code, with_code in body)
+            parts.append(f"<p>{inline}</p>")
+        else:
+            code, language = body
+            attribute = f' class="language-{language}"' if language else ""
+            parts.append(f"<pre><code{attribute}>{escape(code, quote=False)}\n</code></pre>")
+    fragment = "\n".join(parts)
+    assert html_to_markdown(fragment) == _converted.__wrapped__(fragment)
+
+
+def test_the_direct_way_by_hand() -> None:
+    from qti_builder.importers.markup import _direct
+
+    assert _direct("<p>Which (<code>tune.Tuner</code>) \\(x^2\\)</p>") == "Which (`tune.Tuner`) $x^2$"
+    assert _direct('<p>Run it:</p>\n<pre><code class="language-python">print("a &lt; b")\n</code></pre>') == \
+        'Run it:\n\n```python\nprint("a < b")\n```'
+    assert _direct("<p>a <b>bold</b></p>") is None  # other markup: the converter's
+    assert _direct("<p>*not em*</p>") is None  # renders otherwise: the converter escapes it

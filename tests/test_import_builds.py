@@ -9,19 +9,31 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.importing import FIXTURES, builds, messages, run_import
 from lxml import etree
-from test_import_formats import FIXTURES, builds, messages, run_import
 
 from qti_builder.importers.base import sanitise_id, shorten_id
 from qti_builder.writers.moodle import IDNUMBER_LENGTH
 
 #: Folders of fixtures, one input each.
-GROUPS = ("aiken", "gift", "moodle-types", "qti12", "qti21-types", "quizpage")
-#: Package folders and single files at the top.
+GROUPS = ("aiken", "exam", "gift", "moodle-types", "qti12", "qti21-types", "quizpage")
+#: Folders that are one package each.
+PACKAGES = ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package", "qti21-interactions",
+            "qti21-templates", "tao-package")
+#: A folder holding one input and what it was made from (a README says how).
+MADE_FROM = {"text2qti-zip": "cell-quiz.zip"}
+#: Every input: the groups' files and folders, the packages, single files at the top.
 INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name != "README.md"]
                 + [p for p in FIXTURES.iterdir() if p.is_file()]
-                + [FIXTURES / n for n in ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-package", "tao-package")]
-                + [FIXTURES / "text2qti-zip/cell-quiz.zip"])
+                + [FIXTURES / n for n in PACKAGES]
+                + [FIXTURES / folder / name for folder, name in MADE_FROM.items()])
+
+
+def test_every_fixture_folder_is_an_input() -> None:
+    """A new folder of import fixtures is built here too: it must be named as a group, a package
+    or a made input above."""
+    folders = {p.name for p in FIXTURES.iterdir() if p.is_dir()}
+    assert folders == set(GROUPS) | set(PACKAGES) | set(MADE_FROM)
 
 
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
@@ -56,7 +68,8 @@ def test_an_aiken_file_with_a_long_name_builds_for_moodle(tmp_path: Path) -> Non
     builds(quiz, item.media, tmp_path)
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
     idnumbers = [e.text or "" for e in etree.parse(str(moodle)).iter("idnumber")]
-    assert len(idnumbers) == 3 and all(len(i) <= IDNUMBER_LENGTH and i.startswith(quiz.id) for i in idnumbers), idnumbers
+    # The quiz's category (holding its one section named as the quiz) and the question.
+    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH and i.startswith(quiz.id) for i in idnumbers), idnumbers
 
 
 def test_long_ids_are_cut_with_a_stable_suffix() -> None:

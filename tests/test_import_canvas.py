@@ -12,8 +12,9 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from test_import_formats import FIXTURES, builds, cli, messages, run_import, zipped
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import CANVAS_BANK, CANVAS_BANK_ENTRY, FIXTURES, builds, canvas_bank_zip, messages, run_import, zipped
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
@@ -49,10 +50,8 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     found = messages(sink)
     where = f"{path.name}:{ASSESSMENT}"
     # Skipped and lost, each at its line.
-    # A formula question: the numerical question of its first variable set, until the model has a
-    # parametric kind (issue 22).
-    assert ":953:1: warning[QB711]" in find(found, where, "a formula question is imported as the numerical question of its "
-                                                          "first variable set (n = 3): the formula n*4 is not kept")
+    # A formula question is a calculated one, whole: no warning (test_formula_questions_are_calculated).
+    assert not [m for m in found if ":953:1:" in m]
     assert ":659:1:" in find(found, "wrong match of '미토콘드리아'")
     assert ":762:1:" in find(found, "feedback on answer '핵' of blank 'place'")
     assert ":508:1:" in find(found, "excluded bound of the range 3.135..3.145")
@@ -61,7 +60,7 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert f"{meta}:14:1" in find(found, "access code 'cell42'")
     assert f"{meta}:21:1" in find(found, "cant_go_back")
     assert f"{where}:3:1" in find(found, "does not record the quiz's language; 'ko'")
-    assert len(found) == 8, found  # nothing else: every kept field is reported by the asserts below
+    assert len(found) == 7, found  # nothing else: every kept field is reported by the asserts below
 
     (item,) = quizzes
     assert item.skipped == {}
@@ -76,7 +75,7 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert main.title == "세포 생물학 퀴즈" and main.select is None
     kinds = [q.type for q in main.questions]
     assert kinds == ["single_choice", "true_false", "true_false", "multiple_response", "short_answer", "numerical", "numerical",
-                     "numerical", "essay", "file_upload", "matching", "fill_in_blank", "fill_in_blank", "text_only", "numerical"]
+                     "numerical", "essay", "file_upload", "matching", "fill_in_blank", "fill_in_blank", "text_only", "calculated"]
     mc, tf, tf_ko, ma, short, exact, margin, precision, essay, upload, match, dropdowns, blanks, text, formula = main.questions
 
     assert mc.title == "세포의 발전소" and mc.points == 2 and mc.shuffle is False
@@ -116,9 +115,10 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert [(b.kind, b.answers) for b in blanks.blanks] == [("text", ["티민", "T"]), ("text", ["시토신"])]
 
     assert text.points == 0 and text.stem.startswith("다음 문제는 [세포](https://ko.wikipedia.org/wiki/")
-    # The formula question's first variable set: its value in the text, its answer.
-    assert formula.stem == "세포 3개가 두 번 분열하면 몇 개가 됩니까?" and formula.points == 1
-    assert [(a.value, a.tolerance, a.tolerance_mode) for a in formula.answers] == [(12, 0, "absolute")]
+    # The formula question: its variable set, its formula (n*4 in Canvas's calculator), [n] in its text.
+    assert formula.type == "calculated" and formula.stem == "세포 {n}개가 두 번 분열하면 몇 개가 됩니까?" and formula.points == 1
+    assert (formula.sets, formula.answer, formula.tolerance, formula.tolerance_mode, formula.decimals) == (
+        [{"n": 3.0}], "n * 4", 0, "absolute", 0)
 
     assert group.title == "세포 분열 문제 모음" and group.select == 1
     assert [(q.type, q.points) for q in group.questions] == [("single_choice", 3), ("single_choice", 3)]  # points_per_item
@@ -151,37 +151,6 @@ def cc_subset() -> str:
 """
 
 
-BANK = """<?xml version="1.0" encoding="UTF-8"?>
-<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
-  <objectbank ident="i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b">
-    <qtimetadata>
-      <qtimetadatafield><fieldlabel>bank_title</fieldlabel><fieldentry>분열 문제 은행</fieldentry></qtimetadatafield>
-    </qtimetadata>
-    <item ident="g9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a91" title="Question">
-      <itemmetadata><qtimetadata>
-        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>short_answer_question</fieldentry></qtimetadatafield>
-        <qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>1.0</fieldentry></qtimetadatafield>
-      </qtimetadata></itemmetadata>
-      <presentation><material><mattext texttype="text/html">&lt;div&gt;&lt;p&gt;감수 분열의 결과 세포 수는?&lt;/p&gt;&lt;/div&gt;</mattext></material>
-        <response_str ident="response1" rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str>
-      </presentation>
-      <resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>
-        <respcondition continue="No"><conditionvar><varequal respident="response1">4</varequal></conditionvar>
-          <setvar action="Set" varname="SCORE">100</setvar></respcondition>
-      </resprocessing>
-    </item>
-    <item ident="g9a9a9a9a9a9a9a9a9a9a9a9a9a9a9a92" title="Question">
-      <itemmetadata><qtimetadata>
-        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>essay_question</fieldentry></qtimetadatafield>
-        <qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>5.0</fieldentry></qtimetadatafield>
-      </qtimetadata></itemmetadata>
-      <presentation><material><mattext texttype="text/html">&lt;p&gt;분열을 설명하시오.&lt;/p&gt;</mattext></material></presentation>
-    </item>
-  </objectbank>
-</questestinterop>
-"""
-
-
 def course_export(tmp_path: Path, assessment: str | None = None, bank: bool = True) -> Path:
     """The fixture quiz as Canvas's course export lays it out (.imscc)."""
     path = tmp_path / "course.imscc"
@@ -192,7 +161,7 @@ def course_export(tmp_path: Path, assessment: str | None = None, bank: bool = Tr
         archive.writestr(f"{QUIZ}/assessment_meta.xml", (EXPORT / QUIZ / "assessment_meta.xml").read_bytes())
         archive.writestr(f"non_cc_assessments/{QUIZ}.xml.qti", assessment or (EXPORT / ASSESSMENT).read_text(encoding="utf-8"))
         if bank:
-            archive.writestr("non_cc_assessments/i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b.xml.qti", BANK)
+            archive.writestr(CANVAS_BANK_ENTRY, CANVAS_BANK)
         archive.write(EXPORT / "web_resources/Uploaded Media/cell diagram.png", "web_resources/Uploaded Media/cell diagram.png")
         archive.writestr("course_settings/canvas_export.txt", "Q: What did the panda say when he was forced out of his natural habitat?")
     return path
@@ -205,7 +174,7 @@ def test_course_export_reads_the_full_copy_once(tmp_path: Path) -> None:
     assert not sink.errors, messages(sink)
     (item,) = quizzes  # the CC subset is the same quiz, not a second one
     assert len(list(item.quiz.iter_questions())) == 17 and item.quiz.sections[1].select == 1  # the formula question too
-    assert any(":non_cc_assessments/" in m and "a formula question" in m for m in messages(sink))
+    assert any(q.type == "calculated" for q in item.quiz.iter_questions())
     assert "question bank '분열 문제 은행' is used by no quiz" in find(messages(sink), "분열 문제 은행")
     assert item.media  # $IMS_CC_FILEBASE$ is the course's web_resources/ folder
 
@@ -242,10 +211,7 @@ def test_question_group_drawing_from_a_bank(tmp_path: Path) -> None:
 
 
 def test_banks_alone_are_quizzes(tmp_path: Path) -> None:
-    path = tmp_path / "banks.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("non_cc_assessments/i8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b8b.xml.qti", BANK)
-    quizzes, sink = run_import(path)
+    quizzes, sink = run_import(canvas_bank_zip(tmp_path / "banks.zip"))
     assert not sink.errors, messages(sink)
     quiz = quizzes[0].quiz
     assert quiz.title == "분열 문제 은행" and [q.type for q in quiz.iter_questions()] == ["short_answer", "essay"]
@@ -453,11 +419,9 @@ def test_new_quizzes_export(tmp_path: Path, as_zip: bool) -> None:
     assert f"{where}:82:1: warning[QB711]" in find(found, "categorization question is imported as matching")
     assert f"{where}:82:1: warning[QB711]" in find(found, "the distractor 'Keratin' (an item in no category")
     assert f"{where}:216:1: warning[QB711]" in find(found, "the labels at the top and bottom of the list")
-    assert f"{where}:283:1: warning[QB711]" in find(found, "a formula question is imported as the numerical question of its first "
-                                                           "variable set (d = 12.5, g = 2.5): the formula d + g and 1 other")
     assert f"{where}:356:1: warning[QB710]" in find(found, "'Find the nucleus' (hot_spot_question): a New Quizzes hot-spot "
                                                            "question (a click on an image) has no form in the source; skipped")
-    assert len(found) == 6, found  # and the quiz language
+    assert len(found) == 5, found  # and the quiz language
     (item,) = quizzes
     assert item.skipped == {"hot_spot_question": 1}
     quiz = item.quiz
@@ -475,10 +439,12 @@ def test_new_quizzes_export(tmp_path: Path, as_zip: bool) -> None:
     assert sort.distractors == ["Animal cells only"]
     # Ordering: the order of the varequals, not the order the items are listed in.
     assert phases.type == "ordering" and phases.items == ["Prophase", "Metaphase", "Anaphase", "Telophase"]
-    # Formula: the first variable set's values in the text, its answer, the relative tolerance.
-    assert formula.type == "numerical" and formula.points == 3
-    assert formula.stem == "A cell 12.5 µm wide grows by 2.5 µm. How wide is it now, in µm?"
-    assert [(a.value, a.tolerance, a.tolerance_mode, a.score) for a in formula.answers] == [(15, 5, "percent", 100)]
+    # Formula: a calculated question with both variable sets, its formula, the relative tolerance.
+    assert formula.type == "calculated" and formula.points == 3
+    assert formula.stem == "A cell {d} µm wide grows by {g} µm. How wide is it now, in µm?"
+    assert formula.sets == [{"d": 12.5, "g": 2.5}, {"d": 18.0, "g": 1.5}] and formula.answer == "d + g"
+    assert (formula.tolerance, formula.tolerance_mode, formula.decimals) == (5, "percent", 1)
+    assert [(v.name, v.decimals) for v in formula.variables] == [("d", 1), ("g", 1)]
     # New Quizzes' generated idents (UUIDs) are no ids: they come from the titles.
     assert [q.id for q in quiz.iter_questions()] == ["reading-chloroplasts", "where-is-sugar-made", "sort-the-parts",
                                                      "phases-of-mitosis", "growing-cell"]
@@ -660,7 +626,7 @@ def test_a_group_left_larger_than_its_questions_draws_fewer(tmp_path: Path) -> N
              '</selection></selection_ordering>' + item.format(n=1, kind="essay_question")
              + item.format(n=2, kind="calculated_question") + "</section>")
     quizzes, sink = single_item(tmp_path, group)
-    assert "section 'Pick two' draws 2 question(s) but only 1 could be imported; it now draws 1" in find(messages(sink), "draws 2")
+    assert "section 'Pick two' draws 2 questions but only 1 could be imported; it now draws 1" in find(messages(sink), "draws 2")
     assert quizzes[0].quiz.sections[0].select == 1
 
 
@@ -718,7 +684,7 @@ def test_canvas_zip_slip_entries_are_skipped(tmp_path: Path, name: str) -> None:
     (quiz,) = import_path(path, path.name, sink)
     assert not sink.errors
     assert f"'{name}' points outside the package" in find(messages(sink), "warning[QB717]")
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "out" / "source"))
     assert code == 0 and not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.png").exists()
 
 
@@ -762,9 +728,9 @@ def test_not_a_canvas_package_is_left_to_the_others(tmp_path: Path) -> None:
 
 def test_command_imports_and_builds_every_canvas_input(tmp_path: Path) -> None:
     export = zipped(EXPORT, tmp_path / "export.zip")
-    code, out, err = cli("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", "--allow-skipped", cwd=tmp_path)
+    code, out, err = run("import", str(export), str(TEXT2QTI_ZIP), str(OURS), "--out", "source", "--allow-skipped", cwd=tmp_path)
     assert code == 0, err
-    assert "a formula question is imported as the numerical question" in err and out.count("imported ") == 3
+    assert out.count("imported ") == 3 and "1 calculated" in out
     sources = sorted(p.name for p in (tmp_path / "source").glob("*.*"))
     assert "cells-ko.yaml" in sources and "cell-biology-text2qti-zip.md" in sources and len(sources) == 3
     assert sorted(p.name for p in (tmp_path / "source/media").iterdir()) == ["cell-diagram-949e22933c.png", "cell.png"]

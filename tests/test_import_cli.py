@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 import jsonschema
-from conftest import ROOT
+import pytest
+from helpers import ROOT
+from helpers.cli import run
 from referencing import Registry, Resource
-from test_cli import run
 
 FIXTURES = ROOT / "tests" / "fixtures" / "import"
 MESSY = FIXTURES / "messy-moodle.xml"  # one 'stack' question that cannot be imported, several parts lost
@@ -70,3 +71,25 @@ def test_json_report_of_a_failed_import(tmp_path: Path) -> None:
     report = json.loads(report_file.read_text(encoding="utf-8"))
     schema_validator().validate(report)
     assert report["written"] == [] and [e["code"] for e in report["errors"]] == ["QB700"]
+
+
+def test_import_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command holds the collector off while it reads and writes (speed: bench/README.md), and
+    gives it back when it is done, whatever happened; it collects once after each input."""
+    import gc
+
+    from qti_builder.importers import command
+
+    collected = []
+    monkeypatch.setattr(command.gc, "collect", lambda *a: collected.append(gc.isenabled()) or 0)
+    assert gc.isenabled()
+    code, _, _ = run("import", str(CLEAN), "--out", "source", cwd=tmp_path)
+    assert code == 0 and gc.isenabled() and collected == [False]
+    code, _, _ = run("import", str(tmp_path / "missing.xml"), "--out", "none", cwd=tmp_path)
+    assert code == 1 and gc.isenabled()
+    gc.disable()
+    try:  # held off by the caller: left off
+        run("import", str(CLEAN), "--out", "off", cwd=tmp_path)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

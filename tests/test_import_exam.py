@@ -15,11 +15,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from exam_outputs import Built, build_all
-from qti_engine import score_item
-from test_cli import run
-from test_import_formats import cli, messages, run_import
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import messages, run_import
+from helpers.outputs import Outputs, build_all
+from helpers.qti21_engine import score_item
+
 from qti_builder.importers import detect
 
 EXAMS = ROOT / "tests/fixtures/import/exam"
@@ -63,16 +64,16 @@ EXAM_CASES = [KOREAN, ENGLISH, JAPANESE]
 
 
 @pytest.fixture(scope="module", params=EXAM_CASES, ids=["ko", "en", "ja"])
-def exam(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Built, tuple]:
+def exam(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Outputs, tuple]:
     name, source, _, _ = request.param
     folder = tmp_path_factory.mktemp(name.split(".")[0])
-    code, out, err = cli("import", str(EXAMS / name), "--out", str(folder / "source"))
+    code, out, err = run("import", str(EXAMS / name), "--out", str(folder / "source"))
     assert code == 0 and err == "", err  # not one warning
     assert (folder / "source" / source).exists(), out  # Markdown: the exam's forms are the dialect's
     return build_all(folder, folder / "source" / source), request.param
 
 
-def test_every_question_with_its_type_points_and_answer(exam: tuple[Built, tuple]) -> None:
+def test_every_question_with_its_type_points_and_answer(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, _, expected) = exam
     questions = list(built.quiz.iter_questions())
     assert [(q.type, q.points) for q in questions] == [(kind, points) for _, kind, points, _, _ in expected]
@@ -90,14 +91,14 @@ def test_every_question_with_its_type_points_and_answer(exam: tuple[Built, tuple
     assert built.warnings == []
 
 
-def test_the_answer_is_never_in_what_students_read_first(exam: tuple[Built, tuple]) -> None:
+def test_the_answer_is_never_in_what_students_read_first(exam: tuple[Outputs, tuple]) -> None:
     built, _ = exam
     for q in built.quiz.iter_questions():
         for text in [q.stem, q.passage or ""] + [c.text for c in getattr(q, "choices", [])]:
             assert "정답" not in text and "Answer" not in text and "正解" not in text and "해설" not in text, text
 
 
-def test_qti_scores_the_right_answers_and_shows_the_passage(exam: tuple[Built, tuple]) -> None:
+def test_qti_scores_the_right_answers_and_shows_the_passage(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, passage, expected) = exam
     for q, (_, kind, points, answer, shared) in zip(built.quiz.iter_questions(), expected):
         raw = built.qti_raw(q.id)
@@ -127,7 +128,7 @@ MOODLE_TYPES = {"single_choice": "multichoice", "multiple_response": "multichoic
                 "short_answer": "shortanswer", "numerical": "numerical", "essay": "essay"}
 
 
-def test_moodle_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> None:
+def test_moodle_types_points_answers_and_passages(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, passage, expected) = exam
     for q, (_, kind, points, answer, shared) in zip(built.quiz.iter_questions(), expected):
         question = built.moodle_question(q.id)
@@ -147,7 +148,7 @@ def test_moodle_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> 
             assert answer in (question.findtext("graderinfo/text") or "")
 
 
-def test_canvas_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> None:
+def test_canvas_types_points_answers_and_passages(exam: tuple[Outputs, tuple]) -> None:
     built, (_, _, passage, expected) = exam
     for q, (_, kind, points, answer, shared) in zip(built.quiz.iter_questions(), expected):
         meta = built.canvas_meta(q.id)
@@ -161,7 +162,7 @@ def test_canvas_types_points_answers_and_passages(exam: tuple[Built, tuple]) -> 
             assert meta["question_type"] == "numerical_question"
 
 
-def test_korean_details_as_the_paper_prints_them(exam: tuple[Built, tuple]) -> None:
+def test_korean_details_as_the_paper_prints_them(exam: tuple[Outputs, tuple]) -> None:
     built, (name, _, _, _) = exam
     questions = list(built.quiz.iter_questions())
     sections = [s.title for _, s in built.quiz.iter_sections()]
@@ -191,7 +192,7 @@ def test_korean_details_as_the_paper_prints_them(exam: tuple[Built, tuple]) -> N
 
 
 def test_check_verbose_lists_the_korean_exam(tmp_path: Path) -> None:
-    code, _, err = cli("import", str(EXAMS / KOREAN[0]), "--out", "source", cwd=tmp_path)
+    code, _, err = run("import", str(EXAMS / KOREAN[0]), "--out", "source", cwd=tmp_path)
     assert code == 0, err
     code, out, err = run("check", "source", "--verbose", cwd=tmp_path)
     assert code == 0, err
@@ -249,7 +250,7 @@ def test_an_answer_key_as_exams_print_it(tmp_path: Path, key: str) -> None:
 def errors_of(tmp_path: Path, text: str) -> tuple[int, list[str]]:
     """``qti-builder import`` of a pasted exam: its exit code, and its errors without the summary line."""
     (tmp_path / "paper.txt").write_text(text, encoding="utf-8")
-    code, _, err = cli("import", "paper.txt", "--out", "source", cwd=tmp_path)
+    code, _, err = run("import", "paper.txt", "--out", "source", cwd=tmp_path)
     assert not (tmp_path / "source").exists()  # nothing half-written
     return code, [line for line in err.splitlines() if "error[" in line or line.startswith("    hint")]
 
@@ -403,7 +404,7 @@ def test_mkdocs_quiz_tags(tmp_path: Path) -> None:
 
 
 def builds_as_written(item: object, folder: Path) -> None:
-    from test_import_formats import builds
+    from helpers.importing import builds
 
     builds(item.quiz, item.media, folder)  # type: ignore[attr-defined]
 

@@ -3,71 +3,30 @@ QTI packages, a text2qti quiz; format detection; and the ``import`` command end 
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
-import zipfile
 from pathlib import Path
 
 import pytest
-import typer
-from conftest import ROOT
-from typer.testing import CliRunner
+from helpers import SEED
+from helpers.cli import run
+from helpers.importing import FIXTURES, builds, messages, run_import, zipped
 
-import seed_expectations as seed
-from qti_builder.diagnostics import DiagnosticSink
-from qti_builder.importers import detect, import_path
-from qti_builder.importers.command import import_command, import_summary
+from helpers import seed_expectations as seed
+from qti_builder.importers import detect
+from qti_builder.importers.command import import_summary
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.writers.markdown_source import read_back, write_source
 
-FIXTURES = ROOT / "tests/fixtures/import"
-SEED = ROOT.parent / "shared/seed/ray-train-tune-quiz.ko.txt"
 
 
-def run_import(path: Path, fmt: str = "auto") -> tuple[list, DiagnosticSink]:
-    sink = DiagnosticSink()
-    return import_path(path, path.name, sink, fmt), sink
 
 
-def messages(sink: DiagnosticSink) -> list[str]:
-    return [d.render() for d in sink.sorted()]
 
 
-def builds(quiz, media: dict[str, bytes], folder: Path) -> None:  # type: ignore[no-untyped-def]
-    written = write_source(quiz)
-    (folder / f"{quiz.id}{written.suffix}").write_text(written.text, encoding="utf-8")
-    for ref, data in media.items():
-        (folder / ref).parent.mkdir(parents=True, exist_ok=True)
-        (folder / ref).write_bytes(data)
-    build(BuildOptions(sources=[folder / f"{quiz.id}{written.suffix}"], out_dir=folder / "dist"))
 
 
-def imports_or_is_refused(text: str, name: str, fmt: str) -> None:
-    """Any text imports as a quiz whose source reads back as it, or is refused with a located
-    error (QB704): never a traceback."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / name
-        path.write_text(text, encoding="utf-8")
-        sink = DiagnosticSink()
-        quizzes = import_path(path, name, sink, fmt)
-    if not quizzes:
-        assert [d.code for d in sink.errors] == ["QB704"]
-        return
-    written = write_source(quizzes[0].quiz)
-    assert read_back(written.text, written.suffix) == quizzes[0].quiz
 
 
-def imported_one(path: Path, tmp_path: Path) -> tuple[object, list[str]]:
-    """The one quiz an input gives, with its diagnostics; it builds, and its Markdown source
-    reads back into the same quiz."""
-    quizzes, sink = run_import(path)
-    assert not sink.errors, messages(sink)
-    (item,) = quizzes
-    builds(item.quiz, item.media, tmp_path)
-    written = write_source(item.quiz)
-    assert written.suffix == ".md" and read_back(written.text, written.suffix) == item.quiz
-    return item, messages(sink)
 
 
 # -- the seed ---------------------------------------------------------------------------------------
@@ -101,10 +60,12 @@ def test_seed_quiz_page(tmp_path: Path) -> None:
 def test_seed_through_the_command(tmp_path: Path) -> None:
     if not SEED.exists():
         pytest.skip("no shared/seed")
-    code, out, err = cli("import", str(SEED), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(SEED), "--out", str(tmp_path / "source"))
     assert code == 0, err
     source = tmp_path / "source/ray-train-tune-quiz.ko.md"
-    assert f"wrote {source}" in out or "wrote" in out
+    assert out.splitlines() == [
+        f"imported 10 questions from {SEED} as quiz 'ray-train-tune-quiz.ko': 8 single choice, 2 essay",
+        f"wrote {source}"]
     text = source.read_text(encoding="utf-8")
     assert "정답: B" in text and "설명:" in text
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
@@ -204,12 +165,6 @@ def test_bare_question_without_quiz() -> None:
 # -- QTI 2.1 --------------------------------------------------------------------------------------
 
 
-def zipped(folder: Path, target: Path) -> Path:
-    with zipfile.ZipFile(target, "w") as archive:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                archive.write(path, path.relative_to(folder).as_posix())
-    return target
 
 
 @pytest.mark.parametrize("as_zip", [False, True], ids=["folder", "zip"])
@@ -320,29 +275,15 @@ def test_text2qti_quiz(tmp_path: Path) -> None:
 
 # -- the command --------------------------------------------------------------------------------
 
-app = typer.Typer()
-app.command("import")(import_command)
 
 
-@app.callback()
-def _root() -> None:
-    pass
 
 
-def cli(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
-    old = Path.cwd()
-    if cwd:
-        os.chdir(cwd)
-    try:
-        result = CliRunner().invoke(app, list(args))
-    finally:
-        os.chdir(old)
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_command_writes_sources_and_media_and_refuses_to_overwrite(tmp_path: Path) -> None:
     inputs = [str(FIXTURES / "messy-moodle.xml"), str(FIXTURES / "tao-package"), str(FIXTURES / "text2qti-quiz.txt")]
-    code, out, err = cli("import", *inputs, "--out", "source", cwd=tmp_path)
+    code, out, err = run("import", *inputs, "--out", "source", cwd=tmp_path)
     # Written, but without the questions that could not be imported: exit 4 says so (docs/import.md).
     assert code == 4, err
     assert "'stack'" in err  # warnings are printed
@@ -353,27 +294,27 @@ def test_command_writes_sources_and_media_and_refuses_to_overwrite(tmp_path: Pat
                      "media/cells.png", "text2qti-quiz.md"]
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
     before = (tmp_path / "source/text2qti-quiz.md").read_bytes()
-    code, out, err = cli("import", inputs[2], "--out", "source", cwd=tmp_path)
+    code, out, err = run("import", inputs[2], "--out", "source", cwd=tmp_path)
     assert code == 1 and "QB720" in err and "already exists" in err and "nothing was written" in err
     assert (tmp_path / "source/text2qti-quiz.md").read_bytes() == before
-    code, out, err = cli("import", inputs[2], "--out", "source", "--force", "--allow-skipped", cwd=tmp_path)
+    code, out, err = run("import", inputs[2], "--out", "source", "--force", "--allow-skipped", cwd=tmp_path)
     assert code == 0, err
 
 
 def test_command_usage_errors(tmp_path: Path) -> None:
-    code, out, err = cli("import", str(FIXTURES / "bare-question.xml"), "--format", "blackboard")
+    code, out, err = run("import", str(FIXTURES / "bare-question.xml"), "--format", "blackboard")
     assert code == 2 and "unknown format" in err
-    code, out, err = cli("import", str(tmp_path / "missing.xml"), "--out", str(tmp_path / "s"))
+    code, out, err = run("import", str(tmp_path / "missing.xml"), "--out", str(tmp_path / "s"))
     assert code == 1 and "QB700" in err
     (tmp_path / "blob.bin").write_bytes(b"\0\1\2binary")
-    code, out, err = cli("import", str(tmp_path / "blob.bin"), "--out", str(tmp_path / "s"))
+    code, out, err = run("import", str(tmp_path / "blob.bin"), "--out", str(tmp_path / "s"))
     assert code == 1 and "cannot tell the format" in err
 
 
 def test_media_name_clash_gets_the_hash(tmp_path: Path) -> None:
     (tmp_path / "source/media").mkdir(parents=True)
     (tmp_path / "source/media/cells.png").write_bytes(b"another picture")
-    code, out, err = cli("import", str(FIXTURES / "tao-package"), "--out", "source", cwd=tmp_path)
+    code, out, err = run("import", str(FIXTURES / "tao-package"), "--out", "source", cwd=tmp_path)
     assert code == 0, err
     assert (tmp_path / "source/media/cells.png").read_bytes() == b"another picture"
     text = (tmp_path / "source/Test-Biology.md").read_text(encoding="utf-8")

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import builds, imports_or_is_refused, messages, moodle_questions, run_import
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from lxml import etree, html
-from test_import_formats import builds, cli, imports_or_is_refused, messages, run_import
 
 from qti_builder.content import plain_text, render_html
 from qti_builder.diagnostics import DiagnosticSink, display_path
@@ -228,7 +228,7 @@ def test_what_moodle_refuses_is_reported_where_it_is(tmp_path: Path) -> None:
 
 
 def test_the_summary_counts_what_was_imported_changed_and_skipped(tmp_path: Path) -> None:
-    code, out, err = cli("import", str(GIFT / "broken.gift"), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(GIFT / "broken.gift"), "--out", str(tmp_path / "source"))
     assert code == 4, err  # written without the 10 skipped questions
     assert out.splitlines()[:2] == [
         f"imported 8 questions from {display_path(GIFT / 'broken.gift')} as quiz 'broken': 3 single choice, 1 multiple response, "
@@ -236,7 +236,7 @@ def test_the_summary_counts_what_was_imported_changed_and_skipped(tmp_path: Path
         "  4 changed (1 single choice, 1 multiple response, 1 short answer, 1 numerical), "
         "10 skipped (1 numerical, 1 match, 3 multichoice, 1 shortanswer, 4 unreadable); see the warnings above",
     ]
-    code, out, err = cli("import", str(GIFT / "cells.gift"), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(GIFT / "cells.gift"), "--out", str(tmp_path / "source"))
     assert out.splitlines()[1] == "  1 changed (1 single choice); see the warnings above"
 
 
@@ -277,32 +277,12 @@ MOODLE: dict[str, tuple[str, list[tuple[Any, ...]], str]] = {
 }
 
 
-def _text(fragment: str | None) -> str:
-    if not fragment or not fragment.strip():
-        return ""
-    return " ".join(html.fragment_fromstring(fragment, create_parent="div").text_content().split())
 
 
-def moodle_questions(path: Path) -> dict[str, tuple[str, list[tuple[Any, ...]], str]]:
-    found = {}
-    for question in etree.parse(str(path)).getroot().findall("question"):
-        kind = question.get("type")
-        if kind == "category":
-            continue
-        if kind == "matching":
-            answers = [(_text(s.findtext("text")), s.findtext("answer/text")) for s in question.findall("subquestion")]
-        elif kind == "numerical":
-            answers = [(a.findtext("text"), None if a.findtext("text") == "*" else float(a.findtext("tolerance") or 0),
-                        float(a.get("fraction")) / 100, _text(a.findtext("feedback/text"))) for a in question.findall("answer")]
-        else:
-            answers = [(_text(a.findtext("text")), float(a.get("fraction")) / 100, _text(a.findtext("feedback/text")))
-                       for a in question.findall("answer")]
-        found[question.findtext("name/text")] = (kind, answers, _text(question.findtext("generalfeedback/text")))
-    return found
 
 
 def test_gift_to_source_to_moodle_xml_keeps_what_moodle_makes_of_the_gift(tmp_path: Path) -> None:
-    code, out, err = cli("import", str(GIFT / "cells.gift"), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(GIFT / "cells.gift"), "--out", str(tmp_path / "source"))
     assert code == 0, err
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
     made = moodle_questions(tmp_path / "dist/cells.moodle.xml")
@@ -339,8 +319,9 @@ def test_weights_names_and_categories(tmp_path: Path) -> None:
     assert [c.correct for c in q["A"].choices] == [True, True, True, False] and q["A"].type == "multiple_response"
     assert q["C"].type == "multiple_response" and [c.correct for c in q["C"].choices] == [True, False]
     assert [c.text for c in q["D"].choices] == ["%abc%a", "b"]
-    assert [s.title for s in quizzes[0].quiz.sections] == ["Sub"] and quizzes[0].quiz.title == "Sub"
-    # '//' is a slash inside a name: one section "Quiz/Part" holding "Sub".
+    # '//' is a slash inside a name: the category "Quiz/Part" holding "Sub". The whole path is kept:
+    # "Quiz/Part" is the quiz (the questions before any $CATEGORY are in its own category), "Sub" its section.
+    assert [s.title for s in quizzes[0].quiz.sections] == ["Quiz/Part", "Sub"] and quizzes[0].quiz.title == "Quiz/Part"
     assert split_category_path("$course$/top/Quiz//Part/Sub") == ("Quiz/Part", "Sub")
     assert split_category_path("top") == () and split_category_path("Default for Biology") == ("Default for Biology",)
 
@@ -409,7 +390,7 @@ def test_broken_files_are_located_errors_never_tracebacks(tmp_path: Path) -> Non
 
 @pytest.mark.parametrize("name", ["cells.gift", "broken.gift"])
 def test_each_imported_source_builds(name: str, tmp_path: Path) -> None:
-    code, out, err = cli("import", str(GIFT / name), "--out", str(tmp_path / "source"), "--allow-skipped")
+    code, out, err = run("import", str(GIFT / name), "--out", str(tmp_path / "source"), "--allow-skipped")
     assert code == 0, err
     (source,) = (tmp_path / "source").glob("*.md")
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))

@@ -11,7 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from test_import_formats import FIXTURES, cli
+from helpers.cli import run
+from helpers.importing import FIXTURES
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
@@ -38,7 +39,7 @@ def test_xxe_is_refused(tmp_path: Path) -> None:
                     + QUESTION.format(text="&xxe;") + "</quiz>", encoding="utf-8")
     found = refused(path, "QB702")
     assert "XXE" in " ".join(found) and "TOP-SECRET" not in " ".join(found)
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "source"))
     assert code == 1 and not (tmp_path / "source").exists() and "TOP-SECRET" not in out + err
 
 
@@ -121,7 +122,7 @@ def test_zip_slip_entries_are_skipped_and_named(tmp_path: Path, name: str) -> No
     warning = skipped_entries(path)
     assert "slip.zip:1:1: warning[QB717]: 1 unsafe entry of the zip skipped, the rest read" in warning
     assert f"'{name}' points outside the package" in warning
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "out" / "source"), "--allow-skipped")  # the package's hot spot item is skipped
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "out" / "source"), "--allow-skipped")  # the package's hot spot item is skipped
     assert code == 0, err
     assert not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.xml").exists()
     assert [p.name for p in (tmp_path / "out" / "source").glob("*.md")]
@@ -190,7 +191,7 @@ def test_scripts_in_imported_html_are_reported_and_kept_out_of_the_source(tmp_pa
     path = tmp_path / "hostile.xml"
     path.write_text("<quiz>" + QUESTION.format(text='<![CDATA[<p onclick="steal()">Hi<script>alert(1)</script>'
                                                '<img src="javascript:alert(2)" alt="x"></p>]]>') + "</quiz>", encoding="utf-8")
-    code, out, err = cli("import", str(path), "--out", str(tmp_path / "source"))
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "source"))
     assert code == 0, err
     assert "QB712" in err and "<script>" in err and "onclick" in err
     text = (tmp_path / "source/hostile.md").read_text(encoding="utf-8")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 from importlinter import configuration
 from importlinter.application.use_cases import lint_imports
 

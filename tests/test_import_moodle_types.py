@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_import_formats import FIXTURES, imported_one, messages, run_import
+import pytest
+
+from helpers.importing import FIXTURES, imported_one, messages, run_import
 
 from qti_builder.importers.command import import_summary
 
@@ -33,7 +35,7 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
     item, found = imported("gaps.xml", tmp_path)
     assert found == [
         LANGUAGE.format("gaps.xml"),
-        "gaps.xml:17:1: warning[QB711]: question 'States of matter': not kept: 1 hint(s) shown between tries",
+        "gaps.xml:17:1: warning[QB711]: question 'States of matter': not kept: 1 hint shown between tries",
         "gaps.xml:72:1: warning[QB711]: question 'Halogens (fixed order)': not kept: the fixed order of the choices "
         "(the drop-downs list them in an order of their own)",
         "gaps.xml:123:1: warning[QB711]: question 'Bonding': not kept: the formatting of choice 3 '<i>metallic</i>' "
@@ -47,8 +49,8 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
         "gaps.xml:242:1: warning[QB711]: question 'Array index (other delimiters)': not kept: the regular expression "
         "'colou?r' (kept as the text it is written as); the gap #!!#, to be left empty (removed from the text); dragging: "
         "the words become drop-down lists",
-        "gaps.xml:262:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap(s) [[7]], but only 2 "
-        "choice(s); skipped\n    hint: each [[n]] names the choice that is right there, counting from 1",
+        "gaps.xml:262:1: warning[QB713]: question 'Broken gap number' (gapselect) has the gap [[7]], but only 2 "
+        "choices; skipped\n    hint: each [[n]] names the choice that is right there, counting from 1",
         "gaps.xml:274:1: warning[QB713]: question 'Lonely group' (ddwtos): the group of 'Au' has no other choice, and a "
         "drop-down needs a wrong one; skipped\n    hint: give the group another choice in Moodle, or put the choice in a "
         "group with others",
@@ -100,18 +102,18 @@ def test_calculated_questions_keep_their_datasets(tmp_path: Path) -> None:
     assert item.skipped == {"calculated": 2}
     speed, ohm, circle, half_life = item.quiz.iter_questions()
     assert speed.type == "calculated" and speed.points == 2 and speed.unit == "km/h"
-    assert speed.answer == "(d / t)" and (speed.tolerance, speed.tolerance_mode, speed.decimals) == (1.0, "percent", 1)
+    assert speed.answer == "d / t" and (speed.tolerance, speed.tolerance_mode, speed.decimals) == (1.0, "percent", 1)
     assert speed.stem == ("A cyclist rides {d} km in {t} hours. What is her average speed? "
-                          "(That is {=(d / t)} km per hour… or is it?)")
+                          "(That is {=d / t} km per hour… or is it?)")
     assert speed.sets == [{"d": 37.0, "t": 1.5}]
     assert speed.feedback.correct == "Right: {d} km / {t} h."
     # calculatedsimple: its three sets kept.
-    assert ohm.type == "calculated" and ohm.answer == "(I * R)" and len(ohm.sets) == 3
+    assert ohm.type == "calculated" and ohm.answer == "I * R" and len(ohm.sets) == 3
     assert circle.type == "calculated_choice" and [(c.text, c.correct) for c in circle.choices] == [
-        ("{=(pi * (r ^ 2)):2} cm²", True), ("{=((2 * pi) * r):2} cm²", False), ("{=(r * r):0} cm²", False)]
+        ("{=pi * r^2:2} cm²", True), ("{=2 * pi * r:2} cm²", False), ("{=r * r:0} cm²", False)]
     assert [c.feedback for c in circle.choices][1] == "That is the circumference."
     # pow(0.5, {n}) is 0.5 ^ n; a geometric tolerance kept as the relative one; 3 significant figures.
-    assert half_life.answer == "(m0 * (0.5 ^ n))" and half_life.figures == 3 and half_life.tolerance_mode == "percent"
+    assert half_life.answer == "m0 * 0.5^n" and half_life.figures == 3 and half_life.tolerance_mode == "percent"
 
 
 def test_multiple_true_false(tmp_path: Path) -> None:
@@ -124,7 +126,7 @@ def test_multiple_true_false(tmp_path: Path) -> None:
         "row now scores on its own; the deduction of 0.5 for a wrong row; the general feedback (a section has none); its "
         "place among the questions of its category (its section follows them)",
         "plugins.xml:140:1: warning[QB711]: question 'Fact or opinion': not kept: the feedback of each row",
-        "plugins.xml:200:1: warning[QB713]: question 'Unfinished' (mtf): row 2 has 0 right column(s), not one; skipped",
+        "plugins.xml:200:1: warning[QB713]: question 'Unfinished' (mtf): row 2 has 0 right columns, not one; skipped",
     ]
     assert item.skipped == {"mtf": 1}
     assert import_summary(item)[1].endswith("1 skipped (1 mtf); see the warnings above")
@@ -172,8 +174,11 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
     assert item.skipped == {"randomsamatch": 1, "random": 1, "ddimageortext": 1, "ddmarker": 1, "stack": 1}
     assert import_summary(item)[1].endswith("5 skipped (1 ddimageortext, 1 ddmarker, 1 random, 1 randomsamatch, 1 stack); "
                                             "see the warnings above")
-    capitals, asia = item.quiz.sections  # the category the others are under is the quiz ("Capitals")
-    assert item.quiz.title == "Capitals"
+    # The tree as it was: questions in "Default for Geography/Capitals" and in its subcategory
+    # "Asia": the quiz is the parent, "Capitals" a section holding "Asia".
+    (capitals,) = item.quiz.sections
+    (asia,) = capitals.sections
+    assert item.quiz.title == "Default for Geography" and (capitals.title, asia.title) == ("Capitals", "Asia")
     assert [q.title for q in capitals.questions] == ["France", "Japan"]
     korea, rivers, flag, colours, symbol, lost, broken = asia.questions
     assert rivers.type == "matching" and [(p.prompt, p.answer) for p in rivers.pairs] == [("Han", "South Korea"), ("Seine", "France")]
@@ -228,7 +233,7 @@ def test_wordselect_coderunner_and_stack(tmp_path: Path) -> None:
         "it); a word that stands in the text twice is one option",
         f"{name}:28:1: warning[QB711]: question 'Verbs, several words': not kept: selecting the words in the text (they are "
         "options under it)",
-        f"{name}:46:1: warning[QB711]: question 'Square a number': not kept: running the answer against its 2 test case(s) "
+        f"{name}:46:1: warning[QB711]: question 'Square a number': not kept: running the answer against its 2 test cases "
         "(CodeRunner grades by them; the essay is graded by hand: the sample answer and test cases are its grader information)",
         f"{name}:46:1: warning[QB711]: question 'Square a number': the penalty per wrong try (0.0000000) is a Moodle quiz "
         "setting the source does not hold",
@@ -256,3 +261,19 @@ def test_wordselect_coderunner_and_stack(tmp_path: Path) -> None:
                                    "Test case 1 (shown as an example):\n\nTest:\n\n```python\nprint(sq(3))\n```\n\n"
                                    "Expected output:\n\n```\n9\n```\n\n"
                                    "Test case 2, mark 2:\n\nTest:\n\n```python\nprint(sq(-4))\n```\n\nExpected output:\n\n```\n16\n```")
+
+
+@pytest.mark.parametrize(("files", "hints", "said"), [
+    (["a.png"], 1, ["file a.png is referenced but not embedded", "1 hint shown between tries"]),
+    (["a.png", "b.png"], 2, ["files a.png, b.png are referenced but not embedded", "2 hints shown between tries"]),
+])
+def test_counts_are_said_in_the_singular_and_the_plural(tmp_path: Path, files: list[str], hints: int, said: list[str]) -> None:
+    images = "".join(f'<img src="@@PLUGINFILE@@/{name}">' for name in files)
+    path = tmp_path / "counts.xml"
+    path.write_text(f"""<quiz><question type="essay"><name><text>Describe</text></name>
+<questiontext format="html"><text><![CDATA[<p>Describe {images}</p>]]></text></questiontext>
+{"".join(f"<hint><text>Hint {n}</text></hint>" for n in range(hints))}</question></quiz>""", encoding="utf-8")
+    _, sink = run_import(path)
+    found = messages(sink)
+    for words in said:
+        assert any(words in message for message in found), (words, found)

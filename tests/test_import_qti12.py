@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_import_formats import FIXTURES, builds, messages, run_import, zipped
+from helpers.importing import FIXTURES, builds, messages, run_import, zipped
 
 from qti_builder.importers import detect
 from qti_builder.model import Quiz

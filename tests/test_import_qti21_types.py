@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_import_formats import FIXTURES, imported_one, messages, run_import, zipped
+from helpers.importing import FIXTURES, imported_one, messages, run_import, zipped
 
 from qti_builder.importers import detect
 from qti_builder.importers.command import import_summary
@@ -31,8 +31,8 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
     item, found = imported(path, tmp_path)
     at = f"{path.name}:items/"
     assert found == [
-        f"{at}adaptive.xml:4:1: warning[QB711]: item 'Cell theory' is adaptive: its first rendering is imported; what it "
-        "shows and scores on later attempts is lost",
+        f"{at}adaptive.xml:4:1: warning[QB711]: item 'Cell theory' is adaptive: it is read by its final scoring, the right "
+        "answer in full; what it shows and scores between attempts is lost",
         f"{at}associate.xml:4:1: warning[QB711]: item 'Enzymes and substrates': not kept: free pairing: the choices are "
         "split into prompts and answers by the right pairs; all-or-nothing scoring (each pair now earns its share)",
         f"{at}broken_associate.xml:4:1: warning[QB710]: item 'Chained pairs' (associateInteraction): right pairs that "
@@ -55,8 +55,10 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
         "hot texts become the choices under it",
         f"{at}select_point.xml:4:1: warning[QB710]: item 'Find the nucleus' (selectPointInteraction): no question type of "
         "the source has this interaction; skipped",
-        f"{at}template.xml:4:1: warning[QB711]: item 'Area of a rectangle' is template-driven: its first rendering is "
-        "imported (W = 3, H = 7, UNIT = cm, AREA = 21), the same for every student\n    hint: add the other variants as "
+        f"{at}template.xml:4:1: warning[QB711]: item 'Area of a rectangle' is template-driven and cannot be a calculated "
+        "question (the template variable UNIT is a single string, and a calculated question's values are numbers): its "
+        "first rendering is imported (W = 3, H = 7, UNIT = cm, AREA = 21), the same for every student\n    hint: add the "
+        "other variants as "
         "questions of a section with select: 1 to draw one of them",
     ]
     # Each skipped item counted by its interaction, as the summary line says it.

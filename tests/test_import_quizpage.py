@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import builds, messages, run_import
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_import_formats import builds, cli, messages, run_import
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
@@ -437,7 +438,7 @@ def test_a_page_past_the_size_limit_is_refused(tmp_path: Path) -> None:
     # A page has the limit of every import input, --max-input-mb (a long page is a bank too).
     path = tmp_path / "huge.md"
     path.write_bytes(b"# Huge\n\n" + b"1. Q?\nA) x\nB) y\nAnswer: A\n\n" * 50_000)  # 1.3 MiB
-    code, _, err = cli("import", str(path), "--out", "imported", "--max-input-mb", "1", cwd=tmp_path)
+    code, _, err = run("import", str(path), "--out", "imported", "--max-input-mb", "1", cwd=tmp_path)
     assert code == 1 and "error[QB700]: the file is 1.3 MiB, more than the 1 MiB an import may read" in err
     assert "--max-input-mb" in err and not (tmp_path / "imported").exists()
 

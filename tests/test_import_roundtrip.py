@@ -1,232 +1,28 @@
 """Round trips: source -> build (QTI 2.1, Moodle XML, the Canvas package) -> import gives back the
 source's model.
 
-Equal means equal ``model_dump()``s after :func:`expected_after`, which applies exactly what each
-target cannot carry (docs/import.md lists the same losses), and nothing else:
-
-- Moodle XML: a choice's ``fixed``; a section's ``shuffle`` and ``select``; a percent tolerance
-  (written as the absolute half-width); matching answers and distractors (Moodle shows them as
-  plain text); the order of short-answer and numerical answers (written best first, as Moodle
-  takes the first that matches); correct/partially-correct feedback of short-answer and numerical
-  questions (Moodle has none: the writer puts it on each answer without feedback of its own); outcome feedback of
-  fill-in-the-blank, essay, file-upload and text-only questions (their Moodle types have none); a
-  fill-in-the-blank question's points (Moodle takes the sum of whole-number blank weights); a
-  text-only item's points (a Moodle description is worth 0).
-- QTI 2.1: tags; an essay's ``min_words``; a file upload's ``allowed_types`` unless they share one
-  MIME type; short-answer and numerical answers come back best first (the order the writer tests
-  them in), and a wildcard answer of a question that is not case sensitive in lower case (its
-  pattern spells each letter ``[xX]``; with only such answers and no letter in them, case
-  sensitivity is not recorded at all); a percent tolerance; text blanks' answers that differ only in case when the question
-  is not case sensitive (one mapEntry); outcome feedback a kind cannot show (a kind's
-  ``outcome_feedback`` in kinds.py); the quiz description (the manifest holds its first paragraph as plain text).
-- Quiz settings (docs/source-format.md#quiz-settings): Moodle XML holds none of them; the QTI 2.1
-  test holds the time limit, allowed attempts and show correct answers, not shuffle answers, one
-  question at a time or graded/practice.
-- The Canvas package (what Canvas Classic Quizzes has no place for; check --profile canvas lists
-  the same, question by question): tags; a section's ``shuffle``; a choice's ``fixed``, its own
-  ``score`` and ``negative_marking`` (Canvas scores multiple answers its own way); per-question
-  ``shuffle`` (the quiz-wide ``shuffle_answers`` decides, and is always stated: the source's, or
-  whether its choice and matching questions shuffle); partially-correct feedback; short-answer
-  and numerical answers worth less than 100 %; wildcards (an answer as typed without its stars)
-  and case sensitivity; a unit (written after the question text, in
-  brackets); essay response format, length, word limits and attachments; file-upload limits;
-  matching answers, distractors and ordering items as plain text; the wrong options of
-  drop-downs in a question that also has text blanks (they become text blanks); a text-only
-  item's general feedback; in a question group, points other than the first question's.
-- Both (all): ``negative_marking`` of a multiple-response question whose choices are all correct (it
-  changes no score, so no output records it); a true/false question's correct/incorrect feedback is the feedback of its right/wrong
-  answer (the canonical form the Markdown reader produces too).
-
-Ids, titles and Markdown are not normalised here: ids come back from the identifiers the writers
-write (``<quiz id>.<question id>``), a title equal to the one the writers derive from the stem
-comes back as no title, and the Markdown of these sources comes back spelled as written. (The
-property test, over generated text full of Markdown's special characters, compares Markdown by
-its rendering instead.)
+Equal means equal ``model_dump()``s after :func:`helpers.roundtrip.expected_after`, which applies
+exactly what each target cannot carry (its docstring lists it; docs/import.md lists the same
+losses), and nothing else.
 """
 
 from __future__ import annotations
 
-import copy
-import re
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.roundtrip import calculated_after, expected_after
 
-from qti_builder.content import plain_text
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
-from qti_builder.importers.base import canonical_true_false
-from qti_builder.importers.markup import plain_to_markdown
 from qti_builder.model import Quiz
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.readers import read_quiz
 from qti_builder.writers.markdown_source import first_difference, read_back, write_source
-from qti_builder.writers.qti21 import UPLOAD_TYPES
 
 SOURCES = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "source/python-fundamentals.md", ROOT / "source/ray-train-tune.md"]
 TARGETS = {"moodle": ".moodle.xml", "qti21": ".qti21.zip", "canvas": ".canvas.zip"}
-
-NO_OUTCOME_FEEDBACK_MOODLE = ("fill_in_blank", "essay", "file_upload", "text_only")
-QTI_OUTCOME_FEEDBACK = {
-    "single_choice": ("correct", "incorrect"), "true_false": ("correct", "incorrect"), "ordering": ("correct", "incorrect"),
-    "multiple_response": ("correct", "partially_correct", "incorrect"), "short_answer": ("correct", "partially_correct", "incorrect"),
-    "numerical": ("correct", "partially_correct", "incorrect"), "matching": ("correct", "partially_correct", "incorrect"),
-    "fill_in_blank": ("correct", "partially_correct", "incorrect"), "essay": (), "file_upload": (), "text_only": (),
-}
-
-
-#: Quiz settings each target has no place for (written out here, not taken from the writers).
-SETTINGS_LOST = {
-    "moodle": ("time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time", "quiz_type"),
-    "qti21": ("shuffle_answers", "one_question_at_a_time", "quiz_type"),
-    "canvas": (),
-}
-#: Kinds whose options Canvas shuffles by its quiz-wide setting.
-CANVAS_SHUFFLED = ("single_choice", "multiple_response", "matching")
-
-
-def canvas_question(q: dict[str, Any], shuffles: bool, group_points: float | None) -> None:
-    """What the Canvas package cannot hold of one question (see the module docstring)."""
-    kind, feedback = q["type"], q["feedback"]
-    q["tags"] = []
-    feedback["partially_correct"] = None
-    if kind in CANVAS_SHUFFLED:
-        q["shuffle"] = shuffles
-    for choice in q.get("choices", []):
-        choice["fixed"], choice["score"] = False, None
-    if kind == "multiple_response":
-        q["negative_marking"] = False
-    if kind in ("short_answer", "numerical"):
-        q["answers"] = [a for a in q["answers"] if a["score"] == 100]
-    if kind == "short_answer":
-        q["case_sensitive"] = False
-        for answer in q["answers"]:
-            answer["text"] = re.sub(r"(?<!\\)\*", "", answer["text"]).replace("\\*", "*")
-    if kind == "numerical" and q["unit"]:
-        q["stem"] += f"\n\n({q['unit']})"
-        q["unit"] = None
-    if kind == "essay":
-        q.update(response_format="editor", expected_lines=15, min_words=None, max_words=None, attachments=0)
-    if kind == "file_upload":
-        q.update(max_files=1, allowed_types=[])
-    if kind == "matching":
-        q["pairs"] = [{**p, "answer": plain_to_markdown(plain_text(p["answer"], 10_000))} for p in q["pairs"]]
-        q["distractors"] = [plain_to_markdown(plain_text(d, 10_000)) for d in q["distractors"]]
-    if kind == "ordering":
-        q["items"] = [plain_to_markdown(plain_text(item, 10_000)) for item in q["items"]]
-    if kind == "fill_in_blank":
-        q["case_sensitive"] = False
-        if {b["kind"] for b in q["blanks"]} == {"text", "dropdown"}:
-            for blank in q["blanks"]:
-                blank["kind"], blank["options"] = "text", []
-    if kind == "text_only":
-        feedback["general"] = None
-    if group_points is not None:
-        q["points"] = group_points
-
-
-def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
-    """The model a build to ``target`` and an import give back (see the module docstring)."""
-    data = copy.deepcopy(quiz.model_dump())
-    for name in SETTINGS_LOST[target]:
-        data["settings"][name] = None
-    if target == "qti21" and data.get("description"):
-        data["description"] = plain_to_markdown(plain_text(data["description"], 2000)) or None
-
-    if target == "canvas" and data["settings"]["shuffle_answers"] is None:
-        data["settings"]["shuffle_answers"] = any(q.get("shuffle") for q in questions_of(data) if q["type"] in CANVAS_SHUFFLED)
-    shuffles = data["settings"]["shuffle_answers"]
-
-    def sections(items: list[dict[str, Any]]) -> None:
-        for section in items:
-            if target == "moodle":
-                section["shuffle"], section["select"] = False, None
-            section["questions"] = [question(q) for q in section["questions"]]
-            if target == "canvas":
-                section["shuffle"] = False
-                group = section["questions"][0]["points"] if section["select"] and section["questions"] else None
-                for q in section["questions"]:
-                    canvas_question(q, shuffles, group)
-            sections(section["sections"])
-
-    def question(q: dict[str, Any]) -> dict[str, Any]:
-        kind = q["type"]
-        canonical_true_false(q)
-        q["ignore"] = []  # what the author accepted (ignore=) directs the build: no output holds it
-        feedback = q["feedback"]
-        if kind == "multiple_response" and all(c["correct"] for c in q["choices"]):
-            q["negative_marking"] = False  # nothing to mark negatively: no output can tell
-        # The Canvas package states a percent margin as such (margintype="percent"); the others
-        # write the absolute half-width.
-        for answer in q.get("answers", []) if kind == "numerical" and target != "canvas" else []:
-            if answer["tolerance_mode"] == "percent":
-                answer["tolerance"] = round(abs(answer["value"]) * answer["tolerance"] / 100, 10)
-                answer["tolerance_mode"] = "absolute"
-        if target == "canvas":
-            return q
-        if target == "moodle":
-            for choice in q.get("choices", []):
-                choice["fixed"] = False
-            if kind == "matching":
-                # Shown as plain text in Moodle: Markdown that shows that text.
-                q["pairs"] = [{**p, "answer": plain_to_markdown(plain_text(p["answer"], 10_000))} for p in q["pairs"]]
-                q["distractors"] = [plain_to_markdown(plain_text(d, 10_000)) for d in q["distractors"]]
-            if kind in ("short_answer", "numerical"):
-                q["answers"] = sorted(q["answers"], key=lambda a: -a["score"])
-                for answer in q["answers"]:
-                    score = answer["score"]
-                    answer["feedback"] = answer["feedback"] or (feedback["correct"] if score >= 100 else
-                                                                feedback["partially_correct"] if score > 0 else None)
-                feedback["correct"] = feedback["partially_correct"] = None
-            if kind in NO_OUTCOME_FEEDBACK_MOODLE:
-                feedback["correct"] = feedback["partially_correct"] = feedback["incorrect"] = None
-            if kind == "text_only":
-                q["points"] = 0.0
-            if kind == "fill_in_blank":
-                share = q["points"] / len(q["blanks"])
-                weight = int(share) if share >= 1 and share == int(share) else 1
-                q["points"] = float(weight * len(q["blanks"]))
-        else:
-            q["tags"] = []
-            for name in ("correct", "partially_correct", "incorrect"):
-                if name not in QTI_OUTCOME_FEEDBACK[kind]:
-                    feedback[name] = None
-            if kind == "text_only":
-                feedback["general"] = None
-            if kind == "essay":
-                q["min_words"] = None
-            if kind == "file_upload":
-                kinds = {UPLOAD_TYPES.get(t.lower()) for t in q["allowed_types"]}
-                first = {mime: ext for ext, mime in reversed(list(UPLOAD_TYPES.items()))}
-                q["allowed_types"] = [first[kinds.pop()]] if len(kinds) == 1 and None not in kinds else []
-            if kind in ("short_answer", "numerical"):
-                q["answers"] = sorted(q["answers"], key=lambda a: -a["score"])
-            if kind == "short_answer" and all(re.search(r"(?<!\\)\*", a["text"]) for a in q["answers"]) \
-                    and not any(c.lower() != c.upper() for a in q["answers"] for c in a["text"]):
-                q["case_sensitive"] = False  # only patterns, without letters: the package cannot tell
-            if kind == "short_answer" and not q["case_sensitive"]:
-                for answer in q["answers"]:
-                    if re.search(r"(?<!\\)\*", answer["text"]):  # a patternMatch: [xX] for x
-                        answer["text"] = "".join(c.lower() if len(c.lower()) == len(c.upper()) == 1 else c for c in answer["text"])
-            if kind == "fill_in_blank" and not q["case_sensitive"]:
-                for blank in q["blanks"]:
-                    if blank["kind"] == "text":
-                        seen: set[str] = set()
-                        blank["answers"] = [a for a in blank["answers"] if not (a.casefold() in seen or seen.add(a.casefold()))]
-            if kind == "fill_in_blank" and not any(b["kind"] == "text" for b in q["blanks"]):
-                q["case_sensitive"] = False
-        return q
-
-    sections(data["sections"])
-    return data
-
-
-def questions_of(data: dict[str, Any]) -> list[dict[str, Any]]:
-    def walk(sections: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [q for s in sections for q in s["questions"] + walk(s["sections"])]
-    return walk(data["sections"])
 
 
 @pytest.fixture(scope="module")
@@ -357,3 +153,46 @@ def test_code_spans_come_back_as_code_spans_with_every_space(code: str, markdown
     converted = html_to_markdown(f"<p>x <code>{escape(code)}</code> y</p>")
     assert (converted.markdown, converted.exact, converted.raw) == (f"x {markdown} y", True, False)
     assert render_html(converted.markdown) == f"<p>x <code>{escape(code, quote=False)}</code> y</p>"
+
+
+# -- calculated questions --------------------------------------------------------------------------
+
+CALCULATED = ROOT / "tests/fixtures/calculated.md"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_calculated_questions_come_back_with_their_sets(built_calculated: Path, target: str) -> None:
+    original = read_source(CALCULATED)
+    back = imported(built_calculated / f"calculated{TARGETS[target]}")
+    got = {q.id: q for q in back.iter_questions()}
+    for q in original.iter_questions():
+        if target == "canvas" and q.type == "calculated_choice":
+            continue  # a question group of its variants: test_canvas_calculated_choice_comes_back_as_its_variants
+        want = calculated_after(original, q, target)
+        have = got[q.id].model_dump()
+        have["variables"] = sorted(have["variables"], key=lambda x: x["name"])
+        assert first_difference(want, have) is None, q.id
+        assert have == want
+
+
+def test_canvas_calculated_choice_comes_back_as_its_variants(built_calculated: Path) -> None:
+    """Canvas has no choice question with formulas: the package's question group of one
+    multiple-choice question per set comes back as that group, each question showing its set."""
+    from qti_builder.parametric import variants
+
+    original = read_source(CALCULATED)
+    q = next(q for q in original.iter_questions() if q.type == "calculated_choice")
+    v = variants(original.id, q)
+    back = imported(built_calculated / "calculated.canvas.zip")
+    group = next(s for _, s in back.iter_sections() if s.select == 1)
+    assert [x.type for x in group.questions] == ["single_choice"] * len(v.sets)
+    for k, variant in enumerate(group.questions):
+        assert variant.stem == v.text(k, q.stem)
+        assert [(c.text, c.correct) for c in variant.choices] == [(v.text(k, c.text), c.correct) for c in q.choices]
+
+
+@pytest.fixture(scope="module")
+def built_calculated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("calculated")
+    build(BuildOptions(sources=[CALCULATED], out_dir=out))
+    return out

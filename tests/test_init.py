@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT
-from test_cli import run
+from helpers import ROOT
+from helpers.cli import run
 
 from qti_builder import __version__
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT, SEED_SOURCE
+from helpers import ROOT, SEED_SOURCE
 
 
 def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:

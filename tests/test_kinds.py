@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
 
 from qti_builder.importers.qti21.kinds import READERS as QTI21_IMPORT_READERS
 from qti_builder.kinds import KINDS

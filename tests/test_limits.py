@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, write
+from helpers import ROOT, write
 from typer.testing import CliRunner
 
 from qti_builder.cli import app

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ROOT, write
+from helpers import ROOT, write
+from helpers.cli import run
 from junitparser import Failure, JUnitXml
-from test_cli import run
 
 from qti_builder.report import schema_path
 

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from test_cli import run
+from helpers import ROOT
+from helpers.cli import run
 
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 

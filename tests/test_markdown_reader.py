@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import SEED_SOURCE, write
-from seed_expectations import (ANSWERS, CHOICE_IDS, CODE_SPANS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
+from helpers import SEED_SOURCE, write
+from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CODE_SPANS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
                                MODEL_ANSWERS, QUIZ_TITLE, STEMS)
 
 from qti_builder.diagnostics import DiagnosticSink

@@ -77,7 +77,13 @@ def test_numeric_bounds() -> None:
 
 
 def test_blank_markers_are_checked() -> None:
-    FillInBlankQuestion.model_validate({"id": "x", "stem": "[[a]] [[b]]", "blanks": [{"id": "b", "answers": ["1"]}, {"id": "a", "answers": ["2"]}]})
+    blanks = [{"id": "b", "answers": ["1"]}, {"id": "a", "answers": ["2"]}]
+    # Each marker has its blank, whatever the order the blanks are defined in.
+    question = FillInBlankQuestion.model_validate({"id": "x", "stem": "[[a]] [[b]]", "blanks": blanks})
+    assert [(b.id, b.answers) for b in question.blanks] == [("b", ["1"]), ("a", ["2"])]
+    for stem in ("[[a]] [[c]]", "[[a]]", "[[a]] [[b]] [[a]]"):  # a marker without a blank, a blank without one, twice
+        with pytest.raises(ValidationError, match=r"must match the blanks defined \(b, a\), each once"):
+            FillInBlankQuestion.model_validate({"id": "x", "stem": stem, "blanks": blanks})
 
 
 def test_select_cannot_exceed_the_section() -> None:

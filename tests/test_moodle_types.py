@@ -9,12 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, write
+from helpers import ROOT, write
+from helpers.moodle_engine import NotImported, extract_cloze, grade_option
+from helpers.text import html_text
 from lxml import etree, html
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import BuildFailed
-from qti_builder.validate import MOODLE_GRADES, _moodle_rules, cloze_subquestions
+from qti_builder.validate import _moodle_rules
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TOP = "$course$/top/Every question type"
@@ -49,24 +51,25 @@ def by_id(quiz: etree._Element) -> dict[str, etree._Element]:
     return found
 
 
-def text_of(fragment: str | None) -> str:
-    """The visible text of an HTML fragment."""
-    return " ".join(html.fromstring(f"<div>{fragment or ''}</div>").text_content().split())
 
 
 def field(q: etree._Element, tag: str) -> str:
-    return text_of(q.findtext(f"{tag}/text"))
+    return html_text(q.findtext(f"{tag}/text"))
 
 
 def answers(q: etree._Element) -> list[tuple[str, str, str]]:
     """(fraction as written, visible text, visible feedback) per answer."""
-    return [(a.get("fraction"), text_of(a.findtext("text")), field(a, "feedback")) for a in q.findall("answer")]
+    return [(a.get("fraction"), html_text(a.findtext("text")), field(a, "feedback")) for a in q.findall("answer")]
 
 
 def is_grade_option(fraction: str) -> bool:
-    """One of Moodle's grade options (or its negative), written as Moodle lists it: at least the
-    5 decimals of 33.33333, so within the importer's 0.001 tolerance."""
-    return any(abs(float(fraction) - sign * grade) < 1e-9 for grade in MOODLE_GRADES for sign in (1, -1))
+    """Does Moodle's importer take the fraction (a percentage) as one of its grade options?
+    (tests/helpers/moodle_engine.py, from Moodle's match_grade_options.)"""
+    try:
+        grade_option(float(fraction) / 100)
+    except NotImported:
+        return False
+    return True
 
 
 # -- the document as a whole -------------------------------------------------------------------
@@ -249,7 +252,7 @@ def test_matching(by_id: dict[str, etree._Element]) -> None:
     assert q.get("type") == "matching"
     assert q.findtext("defaultgrade") == "3"
     assert q.findtext("shuffleanswers") == "true"
-    subquestions = [(text_of(s.findtext("text")), s.findtext("answer/text")) for s in q.findall("subquestion")]
+    subquestions = [(html_text(s.findtext("text")), s.findtext("answer/text")) for s in q.findall("subquestion")]
     # The distractor is a subquestion without text, as Moodle's own export writes it.
     assert subquestions == [("France", "Paris"), ("Germany", "Berlin"), ("Italy", "Rome"), ("", "Madrid")]
     assert q.find("shownumcorrect") is not None
@@ -261,7 +264,7 @@ def test_ordering(by_id: dict[str, etree._Element]) -> None:
     assert q.get("type") == "ordering"  # qtype_ordering is in core since Moodle 4.4
     assert q.findtext("defaultgrade") == "2"
     # The correct order is the answers' order; the fractions echo the positions as Moodle's export does.
-    assert [(a.get("fraction"), text_of(a.findtext("text"))) for a in q.findall("answer")] == [
+    assert [(a.get("fraction"), html_text(a.findtext("text"))) for a in q.findall("answer")] == [
         ("1", "Mercury"), ("2", "Venus"), ("3", "Earth"), ("4", "Mars")]
     settings = {tag: q.findtext(tag) for tag in ("layouttype", "selecttype", "selectcount", "gradingtype",
                                                  "showgrading", "numberingstyle", "shownumcorrect")}
@@ -279,11 +282,12 @@ def test_fill_in_blank(by_id: dict[str, etree._Element]) -> None:
         "<p>The {1:SHORTANSWER:=Sun~=sun} is the closest star to Earth; "
         "it is a {1:MULTICHOICE_S:=yellow~red~white} dwarf.</p>")
     assert q.findtext("defaultgrade") == "2"
-    # What Moodle's parser finds there.
-    assert cloze_subquestions(q.findtext("questiontext/text")) == [
-        ("SHORTANSWER", [(1.0, "Sun"), (1.0, "sun")]),
-        ("MULTICHOICE_S", [(1.0, "yellow"), (0.0, "red"), (0.0, "white")]),
-    ]
+    # What Moodle's parser finds there (tests/helpers/moodle_engine.py, checked on Moodle's own cases).
+    text_blank, dropdown = extract_cloze(q.findtext("questiontext/text"))
+    assert (text_blank.qtype, text_blank.usecase, text_blank.mark) == ("shortanswer", False, 1.0)
+    assert [(a.text, a.fraction) for a in text_blank.answers] == [("Sun", 1.0), ("sun", 1.0)]
+    assert (dropdown.qtype, dropdown.shuffleanswers, dropdown.layout, dropdown.mark) == ("multichoice", True, "dropdown", 1.0)
+    assert [(a.text, a.fraction) for a in dropdown.answers] == [("yellow", 1.0), ("red", 0.0), ("white", 0.0)]
 
 
 def test_text_only(by_id: dict[str, etree._Element]) -> None:
@@ -377,12 +381,6 @@ sections:
     assert list(_moodle_rules(tree)) == []
 
 
-def moodle_reads(raw_alternative: str) -> str:
-    """What qtype_multianswer_extract_question() stores for an alternative's raw text:
-    html_entity_decode, then \\} and \\# unescaped."""
-    return htmllib.unescape(raw_alternative).replace("\\}", "}").replace("\\#", "#")
-
-
 def test_cloze_answers_with_special_characters_survive_moodles_parser(tmp_path: Path) -> None:
     tricky = ["a}b", "c#d", "e~f", "g/h", 'i"j', "k\\l", "m&n", "o<p>", "=q", "%50%r", "s*t", "R&", "u\\"]
     source = write(tmp_path, "cloze.yaml", f"""id: cz
@@ -404,12 +402,12 @@ sections:
     tree = etree.parse(str(tmp_path / "dist" / "cz.moodle.xml"))
     assert list(_moodle_rules(tree)) == []
     text = tree.find("question[@type='cloze']/questiontext/text").text
-    (kind_t, text_alts), (kind_d, drop_alts) = cloze_subquestions(text)  # the "{1:SA:" of the stem is not one
-    assert (kind_t, kind_d) == ("SHORTANSWER_C", "MULTICHOICE_S")
+    text_blank, dropdown = extract_cloze(text)  # the "{1:SA:" of the stem is not one
+    assert (text_blank.qtype, text_blank.usecase, dropdown.qtype, dropdown.shuffleanswers) == ("shortanswer", True, "multichoice", True)
     # A text blank stores plain text, with a literal * escaped for Moodle's wildcard matching.
-    assert [(f, moodle_reads(a)) for f, a in text_alts] == [(1.0, t.replace("*", "\\*")) for t in tricky]
+    assert [(a.fraction, a.text) for a in text_blank.answers] == [(1.0, t.replace("*", "\\*")) for t in tricky]
     # A drop-down stores HTML: the texts come back HTML-escaped.
-    assert [(f, moodle_reads(a)) for f, a in drop_alts] == (
+    assert [(a.fraction, a.text) for a in dropdown.answers] == (
         [(1.0, "&lt;b&gt;")] + [(0.0, htmllib.escape(t, quote=False)) for t in tricky])
     assert "A &#123;1:SA:=trap} in the text" in text
 

@@ -6,12 +6,12 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
-from lxml import etree, html
-from seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
+from helpers import ROOT
+from helpers.moodle_engine import grade_option
+from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, ESSAY_STEMS, EXPLANATIONS,
                                MODEL_ANSWERS, QUIZ_TITLE, STEMS)
-
-from qti_builder.validate import MOODLE_GRADES
+from helpers.text import html_text
+from lxml import etree, html
 
 
 @pytest.fixture(scope="module")
@@ -24,8 +24,6 @@ def quiz(raw: bytes) -> etree._Element:
     return etree.fromstring(raw)
 
 
-def html_text(fragment: str) -> str:
-    return " ".join(html.fromstring(f"<div>{fragment}</div>").text_content().split())
 
 
 def questions(quiz: etree._Element) -> list[etree._Element]:
@@ -65,7 +63,7 @@ def test_multichoice(quiz: etree._Element, index: int) -> None:
     answers = q.findall("answer")
     assert len(answers) == 4
     fractions = [float(a.get("fraction")) for a in answers]
-    assert all(any(abs(f - g) < 0.001 for g in MOODLE_GRADES) for f in fractions)
+    assert all(grade_option(f / 100) == pytest.approx(f / 100) for f in fractions)  # Moodle's own grade options
     assert fractions == [100.0 if letter == ANSWERS[index] else 0.0 for letter in "ABCD"]
     right = answers["ABCD".index(ANSWERS[index])]
     assert html_text(right.findtext("text")).startswith(CORRECT_OPTIONS[index])

@@ -11,63 +11,20 @@ answer.
 from __future__ import annotations
 
 import io
-import os
 import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from conftest import QTI_NS, ROOT, write
+from helpers import QTI_NS, ROOT, read_written, write
+from helpers.cli import check_source
 from lxml import etree
-from typer.testing import CliRunner
 
 from qti_builder import BuildOptions, build
-from qti_builder.cli import app
 from qti_builder.diagnostics import BuildFailed, DiagnosticSink
 from qti_builder.model import Quiz
 from qti_builder.readers import read_quiz
-
-
-@dataclass(frozen=True)
-class Reported:
-    line: int
-    column: int
-    severity: str
-    code: str
-    message: str
-    hint: str
-
-
-LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<column>\d+): (?P<severity>error|warning)\[(?P<code>QB\d+)\]: (?P<message>.*)$")
-
-
-def check(tmp_path: Path, name: str, text: str, *options: str) -> tuple[int, list[Reported]]:
-    """``qti-builder check`` on one source: the exit code and what it printed, with hints."""
-    path = write(tmp_path, name, text)
-    old = Path.cwd()
-    os.chdir(tmp_path)
-    try:
-        result = CliRunner().invoke(app, ["check", path.name, *options])
-    finally:
-        os.chdir(old)
-    assert "Traceback" not in result.stderr, result.stderr
-    reported: list[Reported] = []
-    for line in result.stderr.splitlines():
-        found = LINE.match(line)
-        if found:
-            reported.append(Reported(int(found["line"]), int(found["column"]), found["severity"], found["code"], found["message"], ""))
-        elif line.startswith("    hint: ") and reported:
-            last = reported[-1]
-            reported[-1] = Reported(last.line, last.column, last.severity, last.code, last.message, line.removeprefix("    hint: "))
-    return result.exit_code, reported
-
-
-def read(tmp_path: Path, name: str, text: str) -> Quiz:
-    sink = DiagnosticSink()
-    result = read_quiz(write(tmp_path, name, text), sink)
-    assert result is not None, [d.render() for d in sink.items]
-    return result[0]
 
 
 FM = "---\ntitle: Python basics\n---\n\n"
@@ -83,7 +40,7 @@ def test_a_question_written_as_a_heading_is_an_error(tmp_path: Path) -> None:
     # explanation; the questions after it moved into that section. Exit 0, even with --strict.
     text = (FM + "# Basics {#basics}\n\n" + CHOICE + "Answer: B\n\n## Is the earth round?\n\nAnswer: true\n"
             "Explanation: Ships disappear hull first over the horizon.\n\n2. Is the sky green? {#sky}\n\nAnswer: false\n")
-    code, reported = check(tmp_path, "earth.md", text, "--strict")
+    code, reported = check_source(tmp_path, "earth.md", text, "--strict")
     assert code == 1
     assert [(r.line, r.column, r.code) for r in reported] == [(14, 4, "QB146")]
     assert reported[0].hint == "write the question as a numbered line, without '#': '2. Is the earth round?'"
@@ -91,7 +48,7 @@ def test_a_question_written_as_a_heading_is_an_error(tmp_path: Path) -> None:
 
 def test_a_full_stop_after_true_or_false_keeps_the_type(tmp_path: Path) -> None:
     # Before: an essay whose model answer was "False.".
-    quiz = read(tmp_path, "flat.md", FM + "1. The earth is flat. {#flat}\n\nAnswer: False.\n\n2. Sky? {#sky}\n\nA) blue\nB) green\n\nAnswer: A.\n")
+    quiz = read_written(tmp_path, "flat.md", FM + "1. The earth is flat. {#flat}\n\nAnswer: False.\n\n2. Sky? {#sky}\n\nA) blue\nB) green\n\nAnswer: A.\n")
     flat, sky = quiz.iter_questions()
     assert flat.type == "true_false" and flat.answer is False  # type: ignore[attr-defined]
     assert sky.type == "single_choice" and [c.id for c in sky.choices if c.correct] == ["A"]  # type: ignore[attr-defined]
@@ -100,10 +57,10 @@ def test_a_full_stop_after_true_or_false_keeps_the_type(tmp_path: Path) -> None:
 def test_a_number_without_its_type_warns_and_fails_strict(tmp_path: Path) -> None:
     # Before: an essay with the model answer "0.1667 ± 0.005", without a word, even with --strict.
     text = FM + "1. What is 1/6, to four decimal places? {#sixth}\n\nAnswer: 0.1667 ± 0.005\n"
-    code, reported = check(tmp_path, "sixth.md", text)
+    code, reported = check_source(tmp_path, "sixth.md", text)
     assert code == 0 and [(r.line, r.column, r.severity, r.code) for r in reported] == [(7, 9, "warning", "QB171")]
     assert "{type=numerical}" in reported[0].hint
-    code, _ = check(tmp_path, "sixth.md", text, "--strict")
+    code, _ = check_source(tmp_path, "sixth.md", text, "--strict")
     assert code == 1
 
 
@@ -111,7 +68,7 @@ def test_a_yaml_blank_with_options_but_no_kind_is_an_error(tmp_path: Path) -> No
     # Before: a text blank; its wrong options were thrown away.
     text = ("title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: fill_in_blank\n        id: sky\n"
             "        stem: \"The sky is [[b1]].\"\n        blanks:\n          - {id: b1, answers: [blue], options: [green, red]}\n")
-    code, reported = check(tmp_path, "sky.yaml", text)
+    code, reported = check_source(tmp_path, "sky.yaml", text)
     assert code == 1
     assert [(r.line, r.column, r.code) for r in reported] == [(10, 39, "QB201")]
     assert "kind: dropdown" in reported[0].hint
@@ -120,7 +77,7 @@ def test_a_yaml_blank_with_options_but_no_kind_is_an_error(tmp_path: Path) -> No
 def test_a_missing_question_number_is_reported_at_the_paragraph(tmp_path: Path) -> None:
     # Before: "a second answer block in one question" (QB116) at the second Answer: line.
     text = FM + CHOICE + "Answer: B\n\nWhat does `len('ab')` return?\n\nA) 1\nB) 2\n\nAnswer: B\n"
-    code, reported = check(tmp_path, "len.md", text)
+    code, reported = check_source(tmp_path, "len.md", text)
     assert code == 1
     assert [(r.line, r.column, r.code, r.message) for r in reported] == [
         (12, 1, "QB147", "this paragraph looks like a question: number it '2.'")]
@@ -129,7 +86,7 @@ def test_a_missing_question_number_is_reported_at_the_paragraph(tmp_path: Path) 
 def test_blank_errors_point_at_the_blank(tmp_path: Path) -> None:
     # Before: both at the question's first line, and the drop-down's stating the rule.
     text = FM + "1. Fill in. {#f type=fill_in_blank}\n\n   The sky is [[*blue | *grey | red]] by day\n   and [[ | black]] at night.\n"
-    code, reported = check(tmp_path, "blanks.md", text)
+    code, reported = check_source(tmp_path, "blanks.md", text)
     assert code == 1
     assert [(r.line, r.column, r.code) for r in reported] == [(7, 25, "QB142"), (8, 8, "QB142")]
     assert reported[0].message == "the drop-down [[*blue | *grey | red]] marks 2 options as correct ('blue' and 'grey'); it can have only one"
@@ -139,7 +96,7 @@ def test_blank_errors_point_at_the_blank(tmp_path: Path) -> None:
 def test_numbers_and_yes_where_text_is_meant_are_taken_as_written(tmp_path: Path) -> None:
     text = ("title: T\nsections:\n  - id: s\n    title: S\n    questions:\n      - type: short_answer\n        id: z\n"
             "        stem: Which z value?\n        answers:\n          - {text: 1.960}\n          - {text: yes, score: 50}\n")
-    quiz = read(tmp_path, "z.yaml", text)
+    quiz = read_written(tmp_path, "z.yaml", text)
     assert [a.text for a in next(quiz.iter_questions()).answers] == ["1.960", "yes"]  # type: ignore[attr-defined]
 
 
@@ -279,7 +236,7 @@ def test_enough_slips() -> None:
 
 @pytest.mark.parametrize("slip", SLIPS, ids=[s.name for s in SLIPS])
 def test_slip(tmp_path: Path, slip: Slip) -> None:
-    code, reported = check(tmp_path, "slip" + slip.suffix, slip.source)
+    code, reported = check_source(tmp_path, "slip" + slip.suffix, slip.source)
     assert reported, "a slip must never build without a word"
     found = [r for r in reported if r.code == slip.code]
     assert found, [f"{r.line}:{r.column} {r.code} {r.message}" for r in reported]
@@ -289,7 +246,7 @@ def test_slip(tmp_path: Path, slip: Slip) -> None:
     assert slip.fix in first.hint, first.hint
     assert all(r.hint for r in reported), "every diagnostic has a hint"
     if slip.exit == 0:  # a warning: --strict fails
-        assert check(tmp_path, "slip" + slip.suffix, slip.source, "--strict")[0] == 1
+        assert check_source(tmp_path, "slip" + slip.suffix, slip.source, "--strict")[0] == 1
 
 
 # -- nothing a label introduces reaches students ------------------------------------------------------

@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import io
+import multiprocessing
 import os
 import re
-import time
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
-from conftest import ROOT, SEED_SOURCE
+from helpers import ROOT, SEED_SOURCE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -98,17 +99,32 @@ def test_plan_splits_big_quizzes_and_ignores_the_number_of_workers(monkeypatch: 
 
 
 PARENT = os.getpid()
+#: Set by the parent once it has done two tasks: its own and one it claimed from the workers'
+#: share. Made before run() forks, so the workers share it.
+PARENT_TOOK_ONE: Any = None
 
 
 def _where(task: int) -> tuple[int, bool]:
-    if os.getpid() != PARENT:
-        time.sleep(0.2)  # a slow worker: the parent, done with its own task, must take the rest
+    if os.getpid() == PARENT:
+        _done_in_parent.append(task)
+        if len(_done_in_parent) >= 2:
+            PARENT_TOOK_ONE.set()
+    else:
+        # A worker holds its task until the parent, done with its own, has taken one of the
+        # rest: the parent must then share the work (bounded, so a broken run fails, not hangs).
+        assert PARENT_TOOK_ONE.wait(timeout=60)
     return task, os.getpid() == PARENT
+
+
+_done_in_parent: list[int] = []
 
 
 def test_every_task_runs_once_and_the_parent_takes_its_share() -> None:
     from qti_builder.parallel import run
 
+    global PARENT_TOOK_ONE
+    PARENT_TOOK_ONE = multiprocessing.get_context("fork").Event()
+    _done_in_parent.clear()
     results = list(run(list(range(12)), _where, jobs=2, here=lambda task: task == 0))
     assert sorted(task for task, _ in results) == list(range(12))
     in_parent = {task for task, parent in results if parent}

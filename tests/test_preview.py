@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -12,18 +11,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SEED_SOURCE
-from seed_expectations import ANSWERS, STEMS
+from helpers import ROOT, SEED_SOURCE
+from helpers.browser import CHROMIUM, FLAGS, needs_chromium
+from helpers.seed_expectations import ANSWERS, STEMS
 
 from qti_builder import BuildOptions
 from qti_builder.preview import build_preview
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium package is not installed")
-ARTIFACTS = ROOT / "tests" / "artifacts"
+pytestmark = needs_chromium
 HOSTILE = ROOT / "tests" / "fixtures" / "hostile-html.md"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +27,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("preview")
     build_preview(BuildOptions(sources=[SEED_SOURCE, ROOT / "source" / "content-showcase.md", HOSTILE]), out)
     return out
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the screenshots go, to look at: $QTI_BUILDER_TEST_ARTIFACTS, else pytest's temporary
+    folder (never the checkout)."""
+    folder = os.environ.get("QTI_BUILDER_TEST_ARTIFACTS")
+    if not folder:
+        return tmp_path_factory.mktemp("artifacts")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    return Path(folder)
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +61,7 @@ def open_page(browser, url: str):  # type: ignore[no-untyped-def]
     return page, problems
 
 
-def test_seed_quiz_preview(browser, site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_seed_quiz_preview(browser, site: Path, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, problems = open_page(browser, (site / "ray-train-tune.html").as_uri())
     assert page.locator("html").get_attribute("lang") == "ko"
     questions = page.locator("article.question")
@@ -79,12 +86,11 @@ def test_seed_quiz_preview(browser, site: Path) -> None:  # type: ignore[no-unty
     assert code.is_visible()
     assert "mono" in code.evaluate("e => getComputedStyle(e).fontFamily").lower()
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / "preview-seed.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "preview-seed.png"), full_page=True)
     assert problems == []
 
 
-def test_content_showcase_renders_images_and_math(browser, site: Path) -> None:  # type: ignore[no-untyped-def]
+def test_content_showcase_renders_images_and_math(browser, site: Path, artifacts: Path) -> None:  # type: ignore[no-untyped-def]
     page, problems = open_page(browser, (site / "content-showcase.html").as_uri())
     image = page.locator("img[alt='Three blue boxes, one per worker']")
     image.scroll_into_view_if_needed()
@@ -97,7 +103,7 @@ def test_content_showcase_renders_images_and_math(browser, site: Path) -> None: 
     page.locator("#q-image-question details.answer summary").click()
     korean_image = page.locator("img[alt='A colour gradient']")
     assert korean_image.evaluate("e => e.complete && e.naturalWidth") == 160
-    page.screenshot(path=str(ARTIFACTS / "preview-content.png"), full_page=True)
+    page.screenshot(path=str(artifacts / "preview-content.png"), full_page=True)
     assert problems == []
 
 

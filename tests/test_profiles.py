@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import ROOT, SEED_SOURCE
+from helpers import ROOT, SEED_SOURCE
 from typer.testing import CliRunner
 
 from qti_builder.cli import app

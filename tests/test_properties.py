@@ -6,14 +6,17 @@ longer run: ``pytest tests/test_properties.py --hypothesis-profile=nightly``.
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.diagnostics import DiagnosticSink, Severity, display_path
+from qti_builder.model import Quiz
 from qti_builder.readers import read_quiz
+from helpers.strategies import quizzes
 
 
 LINES = st.sampled_from([
@@ -27,13 +30,25 @@ LINES = st.sampled_from([
 
 
 def read_text(data: bytes, suffix: str) -> None:
+    """Reading never raises; it gives a quiz exactly when it reports no error, and every problem it
+    reports is located in the file, with a code, a message and, for an error, a hint."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"quiz{suffix}"
         path.write_bytes(data)
         sink = DiagnosticSink()
         result = read_quiz(path, sink)
-        # Either a quiz, or at least one error explaining why not.
-        assert result is not None or sink.errors
+        assert (result is None) == bool(sink.errors), [d.render() for d in sink.items]
+        lines = len(data.decode("utf-8", "replace").splitlines()) + 1  # any line break, \r and \u2028 too
+        for d in sink.items:
+            assert d.span is not None and d.span.path == display_path(path), d.render()
+            assert 1 <= d.span.line <= lines and d.span.column >= 1, d.render()
+            assert re.fullmatch(r"QB[0-9]{3}", d.code) and d.message.strip(), d.render()
+            assert d.severity is not Severity.ERROR or (d.hint or "").strip(), d.render()
+        if result is not None:
+            quiz, _ = result
+            assert Quiz.model_validate(quiz.model_dump()) == quiz  # a valid model, whole
+            ids = [q.id for q in quiz.iter_questions()]
+            assert len(ids) == len(set(ids))
 
 
 @given(st.binary(max_size=2000))
@@ -77,85 +92,10 @@ def test_yaml_reader_on_model_shaped_data(value: object) -> None:
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 from qti_builder.checks import check_content  # noqa: E402
-from qti_builder.diagnostics import Severity  # noqa: E402
-from qti_builder.kinds import KINDS  # noqa: E402
 from qti_builder.media import MediaSet  # noqa: E402
-from qti_builder.model import Quiz  # noqa: E402
 from qti_builder.package import package  # noqa: E402
 from qti_builder.pipeline import BuildOptions, LoadedQuiz, render_outputs  # noqa: E402
 from qti_builder.readers import SourceMap  # noqa: E402
-
-WORDS = st.text(alphabet=st.sampled_from(list("abcXYZ 가나다한국어 <>&\"'`*_$#~{}|/\\%=]]>-\u00e9")), min_size=1, max_size=24).filter(
-    lambda s: s.strip() != "")
-IDENT = st.from_regex(r"[a-z][a-z0-9-]{0,10}", fullmatch=True)
-
-
-@st.composite
-def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
-    kind = draw(st.sampled_from(list(KINDS)))
-    base = {"type": kind, "id": qid, "stem": draw(WORDS), "points": draw(st.sampled_from([0.5, 1, 2, 3, 10]))}
-    if draw(st.booleans()):
-        base["feedback"] = {"general": draw(WORDS), "correct": draw(WORDS), "incorrect": draw(WORDS)}
-    if kind in ("single_choice", "multiple_response"):
-        n = draw(st.integers(2, 6))
-        correct = draw(st.sets(st.integers(0, n - 1), min_size=1, max_size=n if kind == "multiple_response" else 1))
-        base["choices"] = [{"id": chr(65 + i), "text": draw(WORDS), "correct": i in correct,
-                            "feedback": draw(st.one_of(st.none(), WORDS))} for i in range(n)]
-        if kind == "multiple_response":
-            base["negative_marking"] = draw(st.booleans())
-    elif kind == "true_false":
-        base["answer"] = draw(st.booleans())
-    elif kind == "short_answer":
-        base["answers"] = [{"text": draw(WORDS), "score": 100}] + [{"text": draw(WORDS), "score": 50} for _ in range(draw(st.integers(0, 2)))]
-        base["case_sensitive"] = draw(st.booleans())
-    elif kind == "numerical":
-        base["answers"] = [{"value": draw(st.integers(-1000, 1000)) / 4, "tolerance": draw(st.sampled_from([0, 0.5, 2])), "score": 100}]
-    elif kind in ("essay", "file_upload"):
-        base["model_answer"] = draw(WORDS)
-        if kind == "essay":
-            base["response_format"] = draw(st.sampled_from(["editor", "plain", "monospaced"]))
-            base["attachments"] = draw(st.integers(0, 2))
-    elif kind == "matching":
-        base["pairs"] = [{"prompt": f"{draw(WORDS)} {i}", "answer": f"{draw(WORDS)} {i}"} for i in range(draw(st.integers(2, 4)))]
-    elif kind == "ordering":
-        base["items"] = [f"{draw(WORDS)} {i}" for i in range(draw(st.integers(2, 5)))]
-    elif kind == "fill_in_blank":
-        base["stem"] = f"{draw(WORDS)} [[b1]] {draw(WORDS)} [[b2]]."
-        base["blanks"] = [{"id": "b1", "kind": "text", "answers": [draw(WORDS)]},
-                          {"id": "b2", "kind": "dropdown", "answers": [draw(WORDS)], "options": [f"{draw(WORDS)} x"]}]
-    elif kind in ("calculated", "calculated_choice"):
-        # Braces in these texts would be placeholders: the drawn words keep none.
-        clean = lambda text: text.replace("{", "(").replace("}", ")")  # noqa: E731
-        base["stem"] = clean(base["stem"]) + " {x} {y}"
-        if "feedback" in base:
-            base["feedback"] = {key: clean(text) for key, text in base["feedback"].items()}
-        base["variables"] = [{"name": "x", "min": 1, "max": draw(st.integers(10, 50))},
-                             {"name": "y", "formula": "x * 2.5", "decimals": 1}]
-        base["sets"] = draw(st.integers(1, 5))
-        if kind == "calculated":
-            base.update(answer="x / 3 + y", tolerance=1, tolerance_mode="percent")
-        else:
-            base["choices"] = [{"id": "A", "text": "{=x + 1:0}", "correct": True}, {"id": "B", "text": "{=x + 2:0}"}]
-    else:
-        assert kind == "text_only", f"questions() draws no fields of {kind} questions: add them above"
-    return base
-
-
-#: Any combination of quiz settings, each within the model's range.
-QUIZ_SETTINGS = st.fixed_dictionaries({}, optional={
-    "time_limit": st.integers(1, 10080), "allowed_attempts": st.one_of(st.integers(1, 1000), st.just("unlimited")),
-    "shuffle_answers": st.booleans(), "show_correct_answers": st.booleans(), "one_question_at_a_time": st.booleans(),
-    "quiz_type": st.sampled_from(["graded", "practice"]),
-})
-
-
-@st.composite
-def quizzes(draw: st.DrawFn) -> Quiz:
-    ids = draw(st.lists(IDENT, min_size=1, max_size=5, unique=True))
-    data = {"id": "generated", "title": draw(WORDS), "language": draw(st.sampled_from(["en", "ko"])),
-            "settings": draw(QUIZ_SETTINGS),
-            "sections": [{"id": "section-main", "title": draw(WORDS), "questions": [draw(questions("q-" + i)) for i in ids]}]}
-    return Quiz.model_validate(data)
 
 
 @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -8,7 +8,7 @@ checked three ways:
    resolves IDREFs such as textEntryInteraction/@responseIdentifier);
 2. as XML: interaction, correctResponse, mapping, feedback identifiers in the forms Canvas reads
    (docs/lms-behaviour.md), the manifest's interactionType;
-3. by running its response processing in pyslet (tests/qti_engine.py), an independent QTI engine.
+3. by running its response processing in pyslet (tests/helpers/qti21_engine.py), an independent QTI engine.
 
 Every expected value was worked out by hand from the sources, never copied from the output.
 """
@@ -19,11 +19,12 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import NS, ROOT, zip_members
+from helpers import NS, ROOT, zip_members
+from helpers.qti21_engine import score_item
+from helpers.schemas import official_schemas
+from helpers.text import element_text
 from lxml import etree
 from markupsafe import Markup
-from qti_engine import score_item
-from test_qti21_writer import official_schemas
 
 from qti_builder import BuildOptions, build
 from qti_builder.model import QUESTION_CLASSES
@@ -148,8 +149,6 @@ def parse(package: dict[str, bytes], question: str) -> etree._Element:
     return etree.fromstring(raw(package, question))
 
 
-def text_of(element: etree._Element) -> str:
-    return " ".join("".join(element.itertext()).split())
 
 
 def q(path: str) -> str:
@@ -178,11 +177,11 @@ def mapping(item: etree._Element, response: str = "RESPONSE") -> dict[str, tuple
 
 
 def modal_feedback(item: etree._Element) -> dict[str, str]:
-    return {f.get("identifier"): text_of(f) for f in findall(item, "modalFeedback")}
+    return {f.get("identifier"): element_text(f) for f in findall(item, "modalFeedback")}
 
 
 def ids_by_text(choices: list[etree._Element]) -> dict[str, str]:
-    return {text_of(c): c.get("identifier") for c in choices}
+    return {element_text(c): c.get("identifier") for c in choices}
 
 
 # -- every kind, every document ------------------------------------------------------------------
@@ -285,8 +284,9 @@ def test_single_choice(package: dict[str, bytes]) -> None:
     item = parse(package, "capital")
     interaction = find(item, "itemBody/choiceInteraction")
     assert interaction.get("maxChoices") == "1" and interaction.get("shuffle") == "true"
+    assert interaction.get("minChoices") == "0"  # a student may leave it unanswered and go on
     choices = findall(interaction, "simpleChoice")
-    assert [(c.get("identifier"), text_of(c), c.get("fixed")) for c in choices] == [
+    assert [(c.get("identifier"), element_text(c), c.get("fixed")) for c in choices] == [
         ("A", "Paris", "false"), ("B", "Lyon", "false"), ("C", "Marseille", "false"), ("D", "All of the above", "true")]
     assert correct_values(item) == ["A"]
     assert modal_feedback(item) == {
@@ -357,7 +357,7 @@ def test_true_false(package: dict[str, bytes]) -> None:
     assert response.startswith("TF")  # Canvas's only sign of a true/false question
     interaction = find(item, "itemBody/choiceInteraction")
     assert interaction.get("responseIdentifier") == response and interaction.get("maxChoices") == "1"
-    choices = [(c.get("identifier"), text_of(c)) for c in findall(interaction, "simpleChoice")]
+    choices = [(c.get("identifier"), element_text(c)) for c in findall(interaction, "simpleChoice")]
     assert [text for _, text in choices] == ["True", "False"]  # English labels; Canvas wants /true/, /false/
     ids = dict((text, ident) for ident, text in choices)
     assert not any(CANVAS_RESERVED.search(ident) for ident in ids.values())
@@ -381,7 +381,7 @@ def test_true_false(package: dict[str, bytes]) -> None:
 def test_true_false_in_korean(extra: dict[str, bytes]) -> None:
     item = parse(extra, "tf-ko")
     interaction = find(item, "itemBody/choiceInteraction")
-    labels = {text_of(c): c.get("identifier") for c in findall(interaction, "simpleChoice")}
+    labels = {element_text(c): c.get("identifier") for c in findall(interaction, "simpleChoice")}
     assert list(labels) == ["참", "거짓"]
     out = score_item(raw(extra, "tf-ko"), labels["참"])  # the sky is blue: true
     assert out["SCORE"] == 1.0 and out["FEEDBACK"] == {"correct_fb", "general_fb"}
@@ -503,7 +503,7 @@ def test_essay(package: dict[str, bytes]) -> None:
     item = parse(package, "explain")
     interaction = find(item, "itemBody/extendedTextInteraction")
     assert interaction.get("format") == "plain" and interaction.get("expectedLines") == "10"
-    assert text_of(find(item, "itemBody/rubricBlock[@view='scorer']")) == "A function that calls itself, with a base case."
+    assert element_text(find(item, "itemBody/rubricBlock[@view='scorer']")) == "A function that calls itself, with a base case."
     assert modal_feedback(item) == {"solution": "A function that calls itself, with a base case."}  # Canvas: example solution
     out = score_item(raw(package, "explain"), "Recursion is when a function calls itself.")
     assert out == {"SCORE": 0.0, "MAXSCORE": 5.0, "FEEDBACK": None}  # graded by a person
@@ -529,7 +529,7 @@ def test_file_upload(package: dict[str, bytes], extra: dict[str, bytes]) -> None
     assert [(d.get("cardinality"), d.get("baseType")) for d in declarations] == [("single", "file")] * 2
     assert [u.get("responseIdentifier") for u in uploads] == [d.get("identifier") for d in declarations]
     assert all(u.get("type") is None for u in uploads)
-    assert text_of(find(item, "itemBody/rubricBlock[@view='scorer']")) == "Check the method section."
+    assert element_text(find(item, "itemBody/rubricBlock[@view='scorer']")) == "Check the method section."
     assert findall(item, "responseProcessing") == [] and findall(item, "modalFeedback") == []
     # pyslet 0.7 has no uploadInteraction: it cannot load the item, so the XML is all we check.
     with pytest.raises(Exception, match="uploadInteraction"):
@@ -622,12 +622,14 @@ def test_scrambled_is_fixed_and_never_the_original() -> None:
 def test_fill_in_blank(package: dict[str, bytes]) -> None:
     item = parse(package, "sentence")
     stem = find(item, "itemBody/div[@class='stem']")
-    assert "[[" not in text_of(stem)
+    assert "[[" not in element_text(stem)
     paragraph = find(stem, "p")
     text_entry = find(paragraph, "textEntryInteraction")
     dropdown = find(paragraph, "inlineChoiceInteraction")
     assert text_entry.getprevious() is None and text_entry.getnext() is dropdown  # "The [[b1]] ... a [[b2]] dwarf."
     assert paragraph.text == "The " and dropdown.tail == " dwarf."
+    # Shuffled, as in Moodle (MULTICHOICE_S): the listed order would be the same for every student.
+    assert dropdown.get("shuffle") == "true"
     b1, b2 = text_entry.get("responseIdentifier"), dropdown.get("responseIdentifier")
     declarations = {d.get("identifier"): d.get("baseType") for d in findall(item, "responseDeclaration")}
     assert declarations == {b1: "string", b2: "identifier"}
@@ -686,5 +688,46 @@ def test_fill_blanks_filter() -> None:
 def test_text_only(package: dict[str, bytes]) -> None:
     item = parse(package, "intro-note")
     assert [c.tag.split("}")[1] for c in item] == ["itemBody"]  # no response, outcome or processing
-    assert text_of(find(item, "itemBody/div")) == "The next section is about history."
+    assert element_text(find(item, "itemBody/div")) == "The next section is about history."
     assert score_item(raw(package, "intro-note"), None) == {}
+
+
+@pytest.mark.parametrize("name", ["all-types", "extra"])
+def test_every_item_is_scored_once_from_its_response(name: str, package: dict[str, bytes], extra: dict[str, bytes]) -> None:
+    """Not adaptive (an adaptive item keeps its outcomes from one attempt to the next and lets a
+    player go on until it sets completionStatus, which none of these does) and not time
+    dependent (the time taken changes no score)."""
+    for path, data in (package if name == "all-types" else extra).items():
+        if path.startswith("items/"):
+            item = etree.fromstring(data)
+            assert (item.get("adaptive"), item.get("timeDependent")) == ("false", "false"), path
+
+
+PARTLY = """\
+id: partly
+title: Partly
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: multiple_response
+        id: some
+        stem: Pick the primes.
+        points: 3
+        feedback: {incorrect: None of these., correct: All of them.}
+        choices:
+          - {id: A, text: "2", correct: true}
+          - {id: B, text: "3", correct: true}
+          - {id: C, text: "5", correct: true}
+          - {id: D, text: "4"}
+"""
+
+
+def test_a_partly_right_answer_is_not_told_it_is_wrong(tmp_path: Path) -> None:
+    """Without partially-correct feedback, a response worth part of the points (here 1 of 3)
+    shows no feedback at all: not the incorrect feedback, which is for a response worth nothing."""
+    (tmp_path / "partly.yaml").write_text(PARTLY, encoding="utf-8")
+    item = _build(tmp_path / "partly.yaml", tmp_path / "dist", "partly")["items/some.xml"]
+    assert score_item(item, ["A"]) == {"SCORE": 1.0, "MAXSCORE": 3.0, "FEEDBACK": None}
+    assert score_item(item, ["D"]) == {"SCORE": 0.0, "MAXSCORE": 3.0, "FEEDBACK": {"incorrect_fb"}}
+    assert score_item(item, ["A", "B", "C"]) == {"SCORE": 3.0, "MAXSCORE": 3.0, "FEEDBACK": {"correct_fb"}}

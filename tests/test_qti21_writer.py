@@ -3,37 +3,16 @@ xmlschema, a second validator beside the lxml one the build uses) and by pyslet'
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
-import xmlschema
-from conftest import NS, SCHEMAS, zip_members
-from lxml import etree
-from qti_engine import score_item
-from seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS,
+from helpers import NS, zip_members
+from helpers.qti21_engine import score_item
+from helpers.schemas import official_schemas
+from helpers.seed_expectations import (ANSWERS, CHOICE_IDS, CORRECT_OPTIONS, ESSAY_IDS, EXPLANATIONS, MODEL_ANSWERS,
                                QUIZ_TITLE, STEMS)
-
-
-@lru_cache(maxsize=1)
-def official_schemas() -> tuple[xmlschema.XMLSchema10, xmlschema.XMLSchema10]:
-    locations = json.loads((SCHEMAS / "locations.json").read_text())
-    exact = {u: str(SCHEMAS / p) for u, p in {**locations["files"], **locations["substitutes"]}.items()}
-    prefixes = [(u, str(SCHEMAS / p) + "/") for u, p in locations["prefixes"].items()]
-
-    def uri_mapper(uri: str) -> str:
-        if uri in exact:
-            return exact[uri]
-        for prefix, path in prefixes:
-            if uri.startswith(prefix):
-                return path + uri[len(prefix):]
-        return uri
-
-    def load(rel: str) -> xmlschema.XMLSchema10:
-        return xmlschema.XMLSchema10(str(SCHEMAS / rel), uri_mapper=uri_mapper, allow="local")
-
-    return load("qti21/imsqti_v2p1.xsd"), load("qti21/qtiv2p1_imscpv1p2_v1p0.xsd")
+from helpers.text import element_text
+from lxml import etree
 
 
 @pytest.fixture(scope="module")
@@ -41,8 +20,6 @@ def package(seed_build: Path) -> dict[str, bytes]:
     return zip_members((seed_build / "ray-train-tune.qti21.zip").read_bytes())
 
 
-def text_of(element: etree._Element) -> str:
-    return " ".join("".join(element.itertext()).split())
 
 
 def test_package_layout(package: dict[str, bytes]) -> None:
@@ -76,7 +53,7 @@ def test_manifest(package: dict[str, bytes]) -> None:
     assert {d.get("identifierref") for d in test.findall("cp:dependency", NS)} == item_ids
     for resource in resources:
         files = [f.get("href") for f in resource.findall("cp:file", NS)]
-        assert resource.get("href") in files and all(f in raw.decode() for f in files)
+        assert resource.get("href") in files and all(f in package for f in files)  # every file listed is in the zip
     interactions = [r.findtext(".//md:interactionType", namespaces=NS) for r in by_type["imsqti_item_xmlv2p1"]]
     assert sorted(interactions) == ["choiceInteraction"] * 8 + ["extendedTextInteraction"] * 2
 
@@ -102,15 +79,15 @@ def test_choice_items(package: dict[str, bytes], index: int) -> None:
     raw = package[f"items/{CHOICE_IDS[index]}.xml"]
     item = etree.fromstring(raw)
     assert item.get("{http://www.w3.org/XML/1998/namespace}lang") == "ko"
-    assert text_of(item.find("q:itemBody/q:div", NS)).startswith(STEMS[index])
+    assert element_text(item.find("q:itemBody/q:div", NS)).startswith(STEMS[index])
     choices = item.findall(".//q:choiceInteraction/q:simpleChoice", NS)
     assert [c.get("identifier") for c in choices] == ["A", "B", "C", "D"]
     assert item.findtext("q:responseDeclaration/q:correctResponse/q:value", namespaces=NS) == ANSWERS[index]
     correct = next(c for c in choices if c.get("identifier") == ANSWERS[index])
-    assert text_of(correct).startswith(CORRECT_OPTIONS[index])
+    assert element_text(correct).startswith(CORRECT_OPTIONS[index])
     feedback = item.find("q:modalFeedback[@identifier='general_fb']", NS)  # Canvas: general comments
     assert feedback.get("outcomeIdentifier") == "FEEDBACK" and feedback.get("showHide") == "show"
-    assert text_of(feedback).startswith(EXPLANATIONS[index])
+    assert element_text(feedback).startswith(EXPLANATIONS[index])
 
     # Scored by an independent QTI 2.1 implementation (pyslet): full marks only for the right letter.
     assert score_item(raw, ANSWERS[index])["SCORE"] == 1.0
@@ -134,10 +111,10 @@ def test_essay_items(package: dict[str, bytes], index: int) -> None:
     assert interaction.get("responseIdentifier") == "RESPONSE"
     rubric = item.find("q:itemBody/q:rubricBlock", NS)
     assert rubric.get("view") == "scorer"
-    paragraphs = [text_of(p) for p in rubric.iter(f"{{{NS['q']}}}p")]
+    paragraphs = [element_text(p) for p in rubric.iter(f"{{{NS['q']}}}p")]
     assert [p[: len(s)] for p, s in zip(paragraphs, MODEL_ANSWERS[index])] == list(MODEL_ANSWERS[index])
     solution = item.find("q:modalFeedback[@identifier='solution']", NS)  # Canvas: example solution
-    assert text_of(solution) == text_of(rubric)
+    assert element_text(solution) == element_text(rubric)
     # A person grades essays: the engine leaves SCORE at 0 and never shows the model answer.
     outcome = score_item(raw, "학생의 답")
     assert outcome["SCORE"] == 0.0 and outcome["MAXSCORE"] == 1.0

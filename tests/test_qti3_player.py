@@ -18,7 +18,6 @@ these tests fail, and the documentation must say so.
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import zipfile
@@ -27,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from helpers import ROOT
+from helpers.browser import CHROMIUM, FLAGS, needs_chromium
+from helpers.calculated import CALCULATED_SOURCE
 from lxml import etree
-from test_calculated import SOURCE
-from test_preview import CHROMIUM, FLAGS
 
 from qti_builder.pipeline import BuildOptions, build
 
@@ -41,7 +40,7 @@ NODE = shutil.which("node")
 QTI3 = "{http://www.imsglobal.org/xsd/imsqtiasi_v3p0}"
 
 pytestmark = [
-    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="Debian's chromium package is not installed"),
+    needs_chromium,
     pytest.mark.skipif(NODE is None or not CONVERT.exists() or not PLAYER.exists(),
                        reason="the QTI 3 tools are not installed: npm ci --prefix tests/qti3 (as .ci/run does)"),
 ]
@@ -82,7 +81,7 @@ PLAY_TEST = """async (xml) => {
 
 def converted(tmp_path: Path, name: str, qti_variants: int) -> Path:
     """calculated.md's QTI 2.1 package, unzipped and converted to QTI 3 by qti-convert."""
-    build(BuildOptions(sources=[SOURCE], out_dir=tmp_path / name, formats=["qti21"], qti_variants=qti_variants, jobs=1))
+    build(BuildOptions(sources=[CALCULATED_SOURCE], out_dir=tmp_path / name, formats=["qti21"], qti_variants=qti_variants, jobs=1))
     folder = tmp_path / name / "qti21"
     with zipfile.ZipFile(tmp_path / name / "calculated.qti21.zip") as z:
         z.extractall(folder)

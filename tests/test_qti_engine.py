@@ -1,10 +1,10 @@
-"""Tests for the pyslet-based QTI 2.1 scoring helper (tests/qti_engine.py)."""
+"""Tests for the pyslet-based QTI 2.1 scoring helper (tests/helpers/qti21_engine.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from qti_engine import score_item
+from helpers.qti21_engine import score_item
 
 NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 

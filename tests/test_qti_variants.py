@@ -19,11 +19,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import NS, ROOT, write, zip_members
+from helpers import NS, ROOT, write, zip_members
+from helpers.calculated import CALCULATED_ANSWERS, CALCULATED_SOURCE, qti_items, qti_sets
+from helpers.qti21_engine import score_item
+from helpers.schemas import official_schemas
+from helpers.text import element_text
 from lxml import etree
-from qti_engine import score_item
-from test_calculated import EXPECTED, SOURCE, qti_items, qti_sets
-from test_qti21_writer import official_schemas
 from typer.testing import CliRunner
 
 from qti_builder import pipeline
@@ -79,14 +80,14 @@ Answer: B
 @pytest.fixture(scope="module")
 def template_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("templates")
-    build(BuildOptions(sources=[SOURCE], out_dir=out, formats=["qti21"], jobs=1))
+    build(BuildOptions(sources=[CALCULATED_SOURCE], out_dir=out, formats=["qti21"], jobs=1))
     return out
 
 
 @pytest.fixture(scope="module")
 def variant_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("variants")
-    build(BuildOptions(sources=[SOURCE], out_dir=out, formats=["qti21"], qti_variants=COUNT, jobs=1))
+    build(BuildOptions(sources=[CALCULATED_SOURCE], out_dir=out, formats=["qti21"], qti_variants=COUNT, jobs=1))
     return out
 
 
@@ -94,13 +95,9 @@ def package(out: Path, quiz: str = "calculated") -> dict[str, bytes]:
     return zip_members((out / f"{quiz}.qti21.zip").read_bytes())
 
 
-def text_of(element: etree._Element) -> str:
-    return " ".join("".join(element.itertext()).split())
-
-
 def test_each_calculated_question_is_a_section_drawing_one_of_its_fixed_items(variant_build: Path) -> None:
     files = package(variant_build)
-    questions = [*EXPECTED, "sum"]
+    questions = [*CALCULATED_ANSWERS, "sum"]
     assert {n for n in files if n.startswith("items/")} == {f"items/{q}.v{n}.xml" for q in questions for n in (1, 2, 3)}
     test = etree.fromstring(files["assessmentTest.xml"])
     (outer,) = test.findall("q:testPart/q:assessmentSection", NS)
@@ -134,7 +131,7 @@ def test_every_document_is_valid_against_the_official_schemas(variant_build: Pat
 
 def test_variants_are_the_first_sets_of_the_item_template(template_build: Path, variant_build: Path) -> None:
     templates, files = qti_items(template_build), package(variant_build)
-    for qid, expected in EXPECTED.items():
+    for qid, expected in CALCULATED_ANSWERS.items():
         sets = qti_sets(templates[qid])
         for n, values in enumerate(sets[:COUNT], 1):
             item = etree.fromstring(files[f"items/{qid}.v{n}.xml"])
@@ -146,16 +143,16 @@ def test_variants_are_the_first_sets_of_the_item_template(template_build: Path, 
     speed = qti_sets(templates["speed"])
     for n, values in enumerate(speed[:COUNT], 1):
         item = etree.fromstring(files[f"items/speed.v{n}.xml"])
-        assert text_of(item.find(".//q:div[@class='stem']", NS)) == (
+        assert element_text(item.find(".//q:div[@class='stem']", NS)) == (
             f"A car covers {values['d']:.0f} km in {values['t']:.1f} hours. What is its average speed?")
-        assert text_of(item.find("q:modalFeedback", NS)) == f"{values['d']:.0f} / {values['t']:.1f} = {values['calc1']:.2f} km/h."
+        assert element_text(item.find("q:modalFeedback", NS)) == f"{values['d']:.0f} / {values['t']:.1f} = {values['calc1']:.2f} km/h."
         assert "{" not in etree.tostring(item, encoding="unicode")
     for n, values in enumerate(qti_sets(templates["sum"])[:COUNT], 1):
         item = etree.fromstring(files[f"items/sum.v{n}.xml"])
         a, b = int(values["a"]), int(values["b"])
-        assert text_of(item.find(".//q:div[@class='stem']", NS)) == f"What is {a} + {b}?"
+        assert element_text(item.find(".//q:div[@class='stem']", NS)) == f"What is {a} + {b}?"
         choices = item.findall(".//q:simpleChoice", NS)
-        assert [(c.get("identifier"), text_of(c)) for c in choices] == [
+        assert [(c.get("identifier"), element_text(c)) for c in choices] == [
             ("A", str(a + b)), ("B", str(a * b)), ("C", str(a - b)), ("D", str(abs(a - b) + 1))]
         assert item.findtext("q:responseDeclaration/q:correctResponse/q:value", namespaces=NS) == "A"
 
@@ -255,11 +252,11 @@ def test_the_setting_and_the_option(tmp_path: Path) -> None:
     assert items("--qti-variants", "4") == {f"items/speed.v{n}.xml" for n in range(1, 5)}  # the option wins
     assert items("--qti-variants", "0") == {"items/speed.xml"}  # 0: the item template
     assert items("--qti-variants", "50") == {f"items/speed.v{n}.xml" for n in range(1, 13)}  # all 12 sets, no more
-    result = CliRunner().invoke(app, ["check", str(SOURCE), "--qti-variants", "101"])
+    result = CliRunner().invoke(app, ["check", str(CALCULATED_SOURCE), "--qti-variants", "101"])
     assert result.exit_code == 2 and "--qti-variants" in result.output
-    result = CliRunner().invoke(app, ["check", str(SOURCE), "--qti-variants", "3"])
+    result = CliRunner().invoke(app, ["check", str(CALCULATED_SOURCE), "--qti-variants", "3"])
     assert result.exit_code == 0, result.output
-    result = CliRunner().invoke(app, ["preview", str(SOURCE), "--qti-variants", "3", "--out", str(tmp_path / "preview")])
+    result = CliRunner().invoke(app, ["preview", str(CALCULATED_SOURCE), "--qti-variants", "3", "--out", str(tmp_path / "preview")])
     assert result.exit_code == 0, result.output
 
 
@@ -303,7 +300,7 @@ def test_a_variants_name_taken_by_another_question_is_a_located_error(tmp_path: 
 
 
 def test_same_bytes_across_runs_and_job_counts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    sources = [write(tmp_path, "drawn.md", DRAWN), SOURCE, ROOT / "tests" / "fixtures" / "all-types.yaml"]
+    sources = [write(tmp_path, "drawn.md", DRAWN), CALCULATED_SOURCE, ROOT / "tests" / "fixtures" / "all-types.yaml"]
     monkeypatch.setattr(pipeline, "CHUNK", 3)  # items in chunks, beside the frame of test and manifest
     monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
     digests = []
@@ -330,9 +327,9 @@ def test_a_shared_passage_shows_in_the_item_template_and_the_variants(tmp_path: 
         files = package(out, "p")
         for name in names:
             passage = etree.fromstring(files[name]).find(".//q:div[@class='passage']", NS)
-            assert "A train leaves at noon with " in text_of(passage)
+            assert "A train leaves at noon with " in element_text(passage)
             printed = passage.find(".//q:printedVariable", NS)
             if variants:
-                assert printed is None and text_of(passage).split()[-2].isdigit()
+                assert printed is None and element_text(passage).split()[-2].isdigit()
             else:
                 assert printed.get("identifier") == "n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import ROOT
+from helpers import ROOT
 
 
 def test_ci_runs_the_readme_test_command() -> None:

@@ -15,10 +15,10 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import SEED_SOURCE
+from helpers import SEED_SOURCE
 
 from qti_builder import cli
-from qti_builder.package import write_files
+from qti_builder.package import WriteError, write_files
 
 EXE = str(Path(sys.executable).with_name("qti-builder"))
 
@@ -111,8 +111,10 @@ def test_two_builds_into_one_folder_at_once(tmp_path: Path) -> None:
 def test_write_files_is_all_or_nothing(tmp_path: Path) -> None:
     blocked = tmp_path / "blocked"
     blocked.write_text("a file where a folder should be")
-    with pytest.raises(Exception):
+    with pytest.raises(WriteError) as raised:
         write_files([(tmp_path / "ok" / "a.xml", b"<a/>"), (blocked / "b.xml", b"<b/>")])
+    # The error names the folder that cannot be made, as the build reports it (QB501).
+    assert raised.value.path == blocked and isinstance(raised.value.error, (FileExistsError, NotADirectoryError))
     assert not (tmp_path / "ok" / "a.xml").exists()
     assert not any(p.name.endswith(".tmp") for p in tmp_path.rglob("*"))
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import ROOT, SEED_SOURCE, write
-from test_cli import BROKEN, run, snapshot
+from helpers import ROOT, SEED_SOURCE, write
+from helpers.cli import BROKEN, run, snapshot
 
 from qti_builder.report import schema_path
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import SCHEMAS, SEED_SOURCE
-from test_cli import run
+from helpers import SCHEMAS, SEED_SOURCE
+from helpers.cli import run
 
 from qti_builder.schemas import pins
 

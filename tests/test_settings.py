@@ -14,11 +14,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import NS, ROOT, write, zip_members
+from helpers import NS, ROOT, write, zip_members
+from helpers.cli import run
+from helpers.qti21_engine import score_item
+from helpers.schemas import official_schemas
 from lxml import etree, html
-from qti_engine import score_item
-from test_cli import run
-from test_qti21_writer import official_schemas
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
@@ -340,11 +340,11 @@ def test_qti_settings_the_source_cannot_hold_are_reported(tmp_path: Path) -> Non
     assert quiz.settings.given() == {"time_limit": 2, "allowed_attempts": "unlimited"}
     where = "tao:tests/t01/test.xml:1:1: warning[QB711]: "
     assert [p for p in problems if "test.xml" in p] == [
-        where + "the time limit of 90 seconds is kept as 2 minute(s): the source holds whole minutes",
+        where + "the time limit of 90 seconds is kept as 2 minutes: the source holds whole minutes",
         where + "the test's minimum time (minTime) has no setting in the source",
         where + "the test's session controls allowReview have no setting in the source",
         where + "the test is linear (students cannot go back to a question): the source has no such setting",
-        where + "1 time limit(s) or session control(s) on assessmentSection are not imported: the source's settings are the whole quiz's",
+        where + "1 time limit or session control on assessmentSection is not imported: the source's settings are the whole quiz's",
     ]
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import SEED_SOURCE, write
-from test_cli import BROKEN, run
+from helpers import SEED_SOURCE, write
+from helpers.cli import BROKEN, run
 
 from qti_builder.model import QUESTION_CLASSES
 from qti_builder.summary import TYPE_WORDS

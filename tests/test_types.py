@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mypy import api
 
-from conftest import ROOT
+from helpers import ROOT
 
 
-def test_package_type_checks() -> None:
+def test_package_type_checks(tmp_path: Path) -> None:
     stdout, stderr, status = api.run([
         "--config-file", str(ROOT / "pyproject.toml"),
-        "--cache-dir", str(ROOT / ".mypy_cache"),
+        "--cache-dir", str(tmp_path / "mypy-cache"),  # never into the checkout
         str(ROOT / "src" / "qti_builder"),
     ])
     assert status == 0, f"mypy found problems:\n{stdout}{stderr}"

@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SCHEMAS, SEED_SOURCE, write
+from helpers import ROOT, SCHEMAS, SEED_SOURCE, write
 from lxml import etree
 
 from qti_builder import BuildOptions, build

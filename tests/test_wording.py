@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import SEED_SOURCE, write
+from helpers import SEED_SOURCE, write
+from helpers.cli import run
 from lxml import html
-from test_cli import run
 
 DRAWN = """---
 id: drawn

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import write
+from helpers import write
 
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import BuildFailed, DiagnosticSink

@@ -196,6 +196,19 @@ def parse(text: str, constraint: bool = False) -> Node:
     return node
 
 
+def parse_foreign(text: str) -> Node:
+    """The tree of a formula in another system's syntax where it shares the source's grammar,
+    without checking its functions' names and arguments (an importer renames them, then
+    :func:`parse` checks the result); :class:`FormulaError` where it cannot be read."""
+    if not text.strip():
+        raise FormulaError("the formula is empty", 1)
+    _check_size(text)
+    try:
+        return _build(_parser("formula").parse(text))
+    except UnexpectedInput as exc:
+        raise _syntax_error(text, exc, False) from None
+
+
 #: What a formula may hold: far more than any question needs, and little enough that reading and
 #: computing it (recursive, like any expression tree) stays within Python's recursion limit.
 MAX_LENGTH = 2000
@@ -298,6 +311,19 @@ def walk(node: Node) -> Iterator[Node]:
             yield from walk(arg)
 
 
+def renamed(node: Node, names: Mapping[str, str]) -> Node:
+    """The formula with each variable ``names`` lists called by its new name."""
+    if isinstance(node, Var):
+        return Var(names.get(node.name, node.name), node.column)
+    if isinstance(node, (BinOp, Compare)):
+        return type(node)(node.op, renamed(node.left, names), renamed(node.right, names), node.column)
+    if isinstance(node, Neg):
+        return Neg(renamed(node.operand, names), node.column)
+    if isinstance(node, Call):
+        return Call(node.function, tuple(renamed(a, names) for a in node.args), node.column)
+    return node
+
+
 def variables(node: Node) -> list[str]:
     """The variable names a formula uses, in order of first use."""
     return list(dict.fromkeys(n.name for n in walk(node) if isinstance(n, Var)))
@@ -379,6 +405,42 @@ def plain_decimal(value: float | str) -> str:
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
+
+
+#: Binding strength of each node in the source's own syntax (higher binds tighter).
+_SUM, _PRODUCT, _UNARY, _POWER, _ATOM = 1, 2, 3, 4, 5
+
+
+def to_source(node: Node) -> str:
+    """The formula in the source's own syntax with no more parentheses than its grammar needs
+    (``(-b + sqrt(d)) / (2 * a)``), so that a formula read from another system's syntax reads as
+    an author would write it; ``parse(to_source(n))`` gives ``n`` back."""
+    return _source(node)[0]
+
+
+def _source(node: Node) -> tuple[str, int]:
+    """The text of ``node`` and how strongly it binds."""
+    if isinstance(node, Num):
+        return plain_decimal(node.text), _ATOM
+    if isinstance(node, (Var, Const)):
+        return node.name, _ATOM
+    if isinstance(node, Call):
+        return f"{node.function}({', '.join(to_source(a) for a in node.args)})", _ATOM
+    if isinstance(node, Neg):
+        return "-" + _operand(node.operand, _UNARY, right=True), _UNARY
+    if isinstance(node, Compare):
+        return f"{to_source(node.left)} {node.op} {to_source(node.right)}", 0
+    assert isinstance(node, BinOp)
+    if node.op == "^":  # the base an atom, the exponent a unary (powers group to the right)
+        return f"{_operand(node.left, _ATOM)}^{_operand(node.right, _UNARY, right=True)}", _POWER
+    level = _SUM if node.op in "+-" else _PRODUCT
+    return f"{_operand(node.left, level)} {node.op} {_operand(node.right, level + 1, right=True)}", level
+
+
+def _operand(node: Node, least: int, right: bool = False) -> str:
+    text, level = _source(node)
+    # A minus sign right of an operator is bracketed for the reader: a - (-b), a^(-2).
+    return f"({text})" if level < least or (right and isinstance(node, Neg)) else text
 
 
 def to_moodle(node: Node) -> str:

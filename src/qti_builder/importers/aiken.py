@@ -20,6 +20,7 @@ from pathlib import Path
 
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
+from ..summary import plural
 from .base import INVALID, LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, same_title, sanitise_id
 from .moodletext import decode, default_name, plain_markdown
 from .safety import read_input
@@ -123,7 +124,7 @@ class _Reader:
         stem_text = "\n".join(question.stem)
         name = _name(question)
         if len(question.options) < 2:
-            self.skip(f"question '{name}' (multichoice) was skipped: it has {len(question.options)} option(s), and needs two at least", line)
+            self.skip(f"question '{name}' (multichoice) was skipped: it has {plural(len(question.options), 'option')}, and needs two at least", line)
             return
         right = ord(letter) - ord("A") if letter else -1
         if not 0 <= right < len(question.options):

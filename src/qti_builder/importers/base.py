@@ -20,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from ..diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..media import safe_name
 from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
+from ..summary import plural
 
 #: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or
 #: has no importer, QB701 XML that is not well-formed, QB702 hostile XML refused, QB703 a hostile
@@ -314,7 +315,7 @@ class QuizBuilder:
         available = len(questions) + len(section["sections"])
         if section.get("select") and section["select"] > available:
             # Questions that were skipped leave a draw larger than what is left to draw from.
-            self.warn(LOST, f"section '{section['title']}' draws {section['select']} question(s) but only {available} could be "
+            self.warn(LOST, f"section '{section['title']}' draws {plural(section['select'], 'question')} but only {available} could be "
                             f"imported; it now draws {available}")
             section["select"] = available
         return section

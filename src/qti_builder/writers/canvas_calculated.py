@@ -21,7 +21,7 @@ from typing import Any
 from ..formulas import parse, plain_decimal, to_canvas
 from ..model import Quiz
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
-from ..parametric import Shown, Variants, filled_question, fmt, markdown_escape, variants
+from ..parametric import Shown, Variants, filled_question, fmt, variants
 
 #: Set idents count up from here (numbers, as Canvas's own exports have).
 FIRST_SET = 1001
@@ -44,7 +44,8 @@ def _scale(v: Variants, name: str, decimals: int | None) -> int:
 
 def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
     v = variants(quiz.id, q)
-    shown_as = lambda s: markdown_escape(f"[{s.name}]")  # noqa: E731
+    # [x] as character references: a backslash before '[' opens display math in the source's Markdown.
+    shown_as = lambda s: f"&#91;{s.name}&#93;"  # noqa: E731
     filled = filled_question(q, v, shown_as)
     names = _names(v)
     texts_by_name = {s.name: s for s in v.shown.values()}

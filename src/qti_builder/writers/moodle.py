@@ -43,7 +43,7 @@ from ..content import plain_text, render_html
 from ..i18n import true_false_labels
 from ..media import MediaSet
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..model import Quiz
+from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
@@ -117,11 +117,15 @@ class MoodleXmlWriter(Writer):
         number = {question_id: n for n, question_id in enumerate(order, 1)}
         documents, ok = [], True
         categories = []
+        own = quiz_own_section(quiz)
         # A section's ``select`` (draw n at random) has no Moodle XML form: random questions are
         # quiz slots, not bank questions. The questions go into the category all the same.
         for ancestors, section in quiz.iter_sections():
             path = [quiz.title, *(a.title for a in ancestors), section.title]
+            if section is own:  # its questions are in the quiz's own category
+                path = [quiz.title]
             categories.append({
+                "own": section is own,
                 "section": section,
                 "idnumber": idnumber(quiz.id, section.id),
                 "path": "$course$/top/" + "/".join(category_name(p) for p in path),
@@ -162,6 +166,18 @@ def best_first(answers: list[Any]) -> list[Any]:
     """Moodle grades with the first answer that matches, QTI with the best: written best first,
     the two agree (the sort is stable, so equal scores keep the source's order)."""
     return sorted(answers, key=lambda a: -a.score)
+
+
+def quiz_own_section(quiz: Quiz) -> Section | None:
+    """The top-level section named as the quiz (a source without headings has one; an import
+    makes one of the questions in the bank's own category), whose questions Moodle keeps in the
+    quiz's category itself, not in a category of the same name below it. A description of its
+    own, or sections below it, keep it a category."""
+    for section in quiz.sections:
+        if category_name(section.title) == category_name(quiz.title) and section.description in (None, quiz.description) \
+                and not section.sections:
+            return section
+    return None
 
 
 def category_name(title: str) -> str:

@@ -71,7 +71,10 @@ def calculated(ctx: Any, q: CalculatedQuestion) -> dict[str, Any]:
     tolerance = q.tolerance / 100 if q.tolerance_mode == "percent" else q.tolerance
     answer = {"text": to_moodle(parse(q.answer)), "fraction": "100", "tolerance": plain_decimal(f"{tolerance:.12g}"),
               "tolerancetype": TOLERANCE_TYPES[q.tolerance_mode], "correctanswerformat": ANSWER_FORMATS[how],
-              "correctanswerlength": digits, "feedback": None}
+              "correctanswerlength": digits,
+              # Moodle shows a calculated question the feedback of the answer it matches (as a
+              # numerical one): no correct/incorrect feedback of its own.
+              "feedback": fill(q.feedback.correct, v, _wildcard) if q.feedback.correct else None}
     return {
         "question": _filled(q, v),
         "qtype": "calculated",

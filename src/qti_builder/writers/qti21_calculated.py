@@ -9,7 +9,10 @@ The sets are made at build time (:mod:`..parametric`), so every player gets the 
 the item needs no formula language of its own: template processing draws a set number
 (``randomInteger``) and, in one ``templateCondition`` branch per set, sets every value the texts
 show, the answer and the bounds the tolerance accepts (``setTemplateValue``); the correct response
-is the set's answer (``setCorrectResponse``). The texts show the values with ``printedVariable``
+is the set's answer (``setCorrectResponse``), whose formula and tolerance the response
+declaration's correct response states as its ``interpretation``, as the source's answer line
+does (``d / t ± 1%``: so that the item says how its answers are made, and an import gets them
+back). The texts show the values with ``printedVariable``
 (with the ``format`` of their decimals), response processing accepts a response between the
 set's bounds. The constraints were checked on every set at build time, so no
 ``templateConstraint`` is needed.
@@ -20,10 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from ..diagnostics import DiagnosticSink, SourceSpan
+from ..formulas import parse, renamed, to_source
 from ..model import NumericAnswer, NumericalQuestion, Quiz, SingleChoiceQuestion
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from ..model.questions import Question, QuestionBase
-from ..parametric import Shown, Variants, fill, filled_question, variants
+from ..parametric import Shown, Variants, fill, filled_question, fmt, variants
 from ..templating import number
 
 #: Identifiers this item declares itself; a variable with one of these names gets another.
@@ -32,7 +36,17 @@ RESERVED = {"RESPONSE", "SCORE", "MAXSCORE", "FEEDBACK", "completionStatus", "nu
 
 
 def qti_name(shown: Shown) -> str:
-    return shown.name + "_value" if shown.name in RESERVED else shown.name
+    return _unshown_name(shown.name)
+
+
+def _interpretation(q: CalculatedQuestion, v: Variants) -> str:
+    """How the answer is made, as the source's answer line says it: ``d / t ± 1%``."""
+    formula = to_source(renamed(parse(q.answer), {n: _unshown_name(n) for n in v.order}))
+    return f"{formula} ± {number(q.tolerance, 10)}{'%' if q.tolerance_mode == 'percent' else ''}"
+
+
+def _unshown_name(name: str) -> str:
+    return name + "_value" if name in RESERVED else name
 
 
 def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuestion) -> dict[str, Any]:
@@ -42,6 +56,11 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     fb = {name: fill(text, v, marker) if text else None for name, text in texts.items()}
     shown = [{"id": qti_name(s), "format": f"%.{s.decimals}f" if s.decimals is not None else None,
               "values": [t[s.name] for t in v.texts]} for s in v.shown.values()]
+    # The variables the texts do not show are set too: with the formula (below) they say how
+    # each set's answer is made.
+    unshown = [name for name in v.order if name not in {s.name for s in v.shown.values()}]
+    shown += [{"id": _unshown_name(name), "format": None, "values": [fmt(values[name], v.decimals[name]) for values in v.sets]}
+              for name in unshown]
     context: dict[str, Any] = {
         "stem": fill(q.stem, v, marker),
         "passage": fill(q.passage, v, marker) if q.passage else None,
@@ -52,7 +71,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     if isinstance(q, CalculatedQuestion):
         context.update(answers=[{"answer": number(a, 10), "lower": number(low, 10), "upper": number(high, 10)}
                                 for a, (low, high) in zip(v.answers, v.bounds)],
-                       unit=q.unit)
+                       unit=q.unit, shown_answer=v.correct_texts[0], formula=_interpretation(q, v))
         fb = {name: text if name in ("general", "correct", "incorrect") else None for name, text in fb.items()}
     else:
         context["choices"] = [{"id": c.id, "text": fill(c.text, v, marker), "fixed": c.fixed} for c in q.choices]

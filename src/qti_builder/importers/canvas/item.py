@@ -15,6 +15,7 @@ import re
 from ...model.questions import BLANK_MARKER, QuestionBase
 from ...writers.qti21 import item_title
 from ..base import LOST, UNSUPPORTED, same_title, short
+from ..calculated import unescape_texts
 from .context import DEFAULT_NAMES, FEEDBACK_ROLES, QUESTION_FEEDBACK, ItemContext
 from .flavours import POINTS_FIELDS, UNSUPPORTED as VENDOR_UNSUPPORTED, VENDOR_TYPES, vendor_type
 from .kinds import OWN_STEM, READERS
@@ -79,6 +80,8 @@ class ItemReader(ItemContext):
         if reader(self, data) is False:
             return None
         self._question_feedback(data)
+        if data.get("type") == "calculated":  # {x_1} in feedback as in the stem (the converter escapes its '_')
+            unescape_texts(data)
         if self.title.casefold() not in DEFAULT_NAMES and data.get("stem") is not None:
             derived = [item_title(QuestionBase.model_construct(title=None, stem=stem))
                        for stem in (data["stem"], BLANK_MARKER.sub(r"[\1]", data["stem"]))]

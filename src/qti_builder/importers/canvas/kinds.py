@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from copy import deepcopy
 
 from lxml import etree
 
 from ...i18n import true_false_labels
 from ..base import INVALID, LOST, UNSUPPORTED, choice_ids, sanitise_id
 from ..qti21.context import FALSE_WORDS, TRUE_WORDS
+from .calculated import read_calculated
 from .context import ItemContext
 from .processing import Condition
 from .text import restore_blanks, strip_positions
@@ -504,45 +504,6 @@ def _ordering_question(r: ItemContext, data: Data) -> bool | None:
     return None
 
 
-def _calculated(r: ItemContext, data: Data) -> bool | None:
-    """Canvas's formula question (``calculated_question``, New Quizzes' formula;
-    ``itemproc_extension/calculated``): the model has no parametric kind yet, so it is the
-    numerical question of its first variable set: the set's values in the text, its answer with
-    the question's tolerance (``answer_tolerance``, ``%`` for a relative one)."""
-    calculated = next(iter(descendants(r.item, "calculated")), None)
-    sets = descendants(calculated, "var_set") if calculated is not None else []
-    if not sets:
-        r.skip(INVALID, "the formula question has no variable set to take an answer from; skipped")
-        return False
-    first = sets[0]
-    values = {(v.get("name") or "").strip(): (v.text or "").strip() for v in children(first, "var") if v.get("name")}
-    answer = _float(_text(child(first, "answer")))
-    if answer is None:
-        r.skip(INVALID, "the formula question's first variable set has no numeric answer; skipped")
-        return False
-    material = r.stem_material()
-    if material is not None:
-        material = deepcopy(material)
-        for mattext in descendants(material, "mattext"):
-            mattext.text = re.sub(r"\[([A-Za-z_][A-Za-z0-9_]*)\]", lambda m: values.get(m.group(1), m.group(0)), mattext.text or "")
-    data["stem"] = r.markdown(material, "the text")
-    tolerance = _text(child(calculated, "answer_tolerance"))
-    relative = tolerance.endswith("%")
-    margin = _float(tolerance.rstrip("%").strip()) or 0.0
-    data["type"] = "numerical"
-    data["answers"] = [{"value": answer, "tolerance": abs(margin), "tolerance_mode": "percent" if relative else "absolute"}]
-    formulas = [one.text.strip() for one in descendants(calculated, "formula") if (one.text or "").strip()]
-    shown = ", ".join(f"{name} = {value}" for name, value in values.items())
-    others = f" and {len(sets) - 1} other variable set(s) are" if len(sets) > 1 else " is"
-    r.warn(LOST, f"a formula question is imported as the numerical question of its first variable set ({shown}): "
-                 f"the formula {'; '.join(formulas) or '(none given)'}{others} not kept")
-    return None
-
-
-def _text(element: etree._Element | None) -> str:
-    return (element.text or "").strip() if element is not None else ""
-
-
 def _hot_spot(r: ItemContext, data: Data) -> bool | None:
     who = "a New Quizzes hot-spot question" if r.kind == "hot_spot_question" else "a hot-spot question"
     r.skip(UNSUPPORTED, f"{who} (a click on an image) has no form in the source; skipped")
@@ -566,5 +527,5 @@ READERS: dict[str, Reader] = {
     "matching_question": _matching, "multiple_dropdowns_question": _multiple_dropdowns,
     "fill_in_multiple_blanks_question": _fill_in_multiple_blanks, "text_only_question": _text_only,
     "categorization_question": _categorization, "ordering_question": _ordering_question,
-    "calculated_question": _calculated, "hot_spot_question": _hot_spot,
+    "calculated_question": read_calculated, "hot_spot_question": _hot_spot,
 }

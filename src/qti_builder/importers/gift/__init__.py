@@ -22,7 +22,7 @@ from typing import Any
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz
 from ..base import LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
-from ..moodle.file import common_prefix, split_category_path
+from ..moodle.file import quiz_category, split_category_path
 from ..moodletext import decode
 from ..safety import read_input
 from .block import Block, BlockReader, Category, Line, Question
@@ -99,9 +99,11 @@ def _blocks(lines: list[str], display: str, builder: QuizBuilder) -> list[Block]
 
 def _quiz(path: Path, display: str, builder: QuizBuilder, read: list[tuple[tuple[str, ...], Question]],
           texts: list[str]) -> Quiz | None:
-    """The quiz: the category all questions are in is the quiz (its name the title, else the
-    file's), the categories below it its sections, nested as in Moodle."""
-    root = common_prefix([category for category, _ in read])
+    """The quiz: the category all questions are under is the quiz (its name the title, else the
+    file's; its parent when questions sit in it: :func:`..moodle.file.quiz_category`), the
+    categories below it its sections, nested as in Moodle."""
+    categories = [category for category, _ in read]
+    root = quiz_category(categories, categories)
     stem = re.sub(r"(\.gift)?(\.txt)?$", "", path.name, flags=re.I) or path.stem
     title = root[-1] if root else stem
     sections: dict[tuple[str, ...], dict[str, Any]] = {}

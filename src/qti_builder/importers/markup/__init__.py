@@ -78,7 +78,49 @@ def html_to_markdown(fragment: str, inline: bool = False) -> Converted:
     if paragraph and "[[" not in paragraph.group(1) and not MATH_DELIMITERS.search(paragraph.group(1)) \
             and renders_as_text(paragraph.group(1)):
         return Converted(paragraph.group(1), True)
+    direct = _direct(fragment)
+    if direct is not None:
+        return Converted(direct, True)
     return _converted(fragment)
+
+
+#: The HTML the build itself writes for paragraphs of text and inline code, and code blocks:
+#: ``<p>`` (text and ``<code>`` spans, no other markup or entity) and ``<pre><code class="language-x">``.
+_DIRECT_BLOCK = re.compile(r'<p>((?:[^<>&]|<code>[^<>]*</code>)+)</p>|<pre><code(?: class="language-([\w+-]+)")?>([^<>]*)</code></pre>')
+_CODE_SPAN = re.compile(r"<code>([^<>]*)</code>")
+#: Whitespace the converter collapses (HTML's own reading of it): not for the direct way.
+_UNCOLLAPSED = re.compile(r"[\t\n\r\f\v\u00a0]| {2}")
+_INLINE_MATH = re.compile(r"\\\((.+?)\\\)", re.S)
+
+
+def _direct(fragment: str) -> str | None:
+    """Markdown for HTML shaped as the build writes it (paragraphs of text and inline code, code
+    blocks), taken only when the build renders it back to exactly that HTML: a bank's texts are
+    mostly such, and the full conversion and comparison (markdownify, canonical forms) are then
+    not needed. None for anything else."""
+    blocks, end = [], 0
+    for match in _DIRECT_BLOCK.finditer(fragment):
+        if fragment[end:match.start()].strip():
+            return None
+        end = match.end()
+        if match.group(1) is not None:
+            inline = match.group(1)
+            parts = _CODE_SPAN.split(inline)  # text, code, text, ...: math in the text as $...$, as the converter writes it
+            text = "\x00".join(parts[::2])
+            if any(mark in inline for mark in ("`", "[[", "$", "\\[")) or _UNCOLLAPSED.search(text) \
+                    or inline != inline.strip():
+                return None
+            blocks.append("".join(_INLINE_MATH.sub(lambda m: f"${m.group(1)}$", part) if k % 2 == 0
+                                  else code_span(html_lib.unescape(part)) for k, part in enumerate(parts)))
+        else:
+            code = html_lib.unescape(match.group(3))
+            if "```" in code or "~~~" in code:
+                return None
+            blocks.append(f"```{match.group(2) or ''}\n{code.rstrip(chr(10))}\n```")
+    if not blocks or fragment[end:].strip():
+        return None
+    markdown = "\n\n".join(blocks)
+    return markdown if content.render_html(markdown).strip() == fragment.strip() else None
 
 
 @lru_cache(maxsize=4096)

@@ -14,8 +14,9 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
+from ...summary import plural
 from .context import Context, Data, Reader, number
-from .file import MoodleFile, common_prefix, split_category_path, strip_prefix
+from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
 from .plugins import stack_summary
 from .readers import TYPES
 
@@ -32,8 +33,11 @@ class BankReader(MoodleFile):
         super().__init__(display, sink)
         self.path = path
         self.elements = questions
-        #: (category path, name) of every short-answer question, for random short-answer matching.
-        self.short_answers: list[tuple[tuple[str, ...], str]] = []
+        #: The short-answer questions of each category (a random short-answer matching question
+        #: draws from them), and of each category with its subcategories: looked up once per
+        #: question, however many there are.
+        self.short_answers: dict[tuple[str, ...], list[str]] = {}
+        self.short_answers_below: dict[tuple[str, ...], list[str]] = {}
         #: Whether the question being read is followed by more of its category.
         self.followed = False
 
@@ -41,7 +45,7 @@ class BankReader(MoodleFile):
 
     def read(self) -> ImportedQuiz | None:
         declared, used = self._categories()
-        root_path = common_prefix(list(declared) + used)
+        root_path = quiz_category(list(declared) + used, used)
         root_info = declared.get(root_path, {})
         quiz_id = root_info.get("idnumber")
         title = root_path[-1] if root_path else self.path.stem
@@ -100,7 +104,10 @@ class BankReader(MoodleFile):
         current: tuple[str, ...] = ()
         for element in self.elements:
             if (element.get("type") or "").strip().lower() == "shortanswer":
-                self.short_answers.append((current, one_line(self._text(element, "name")) or f"question on line {element.sourceline}"))
+                name = one_line(self._text(element, "name")) or f"question on line {element.sourceline}"
+                self.short_answers.setdefault(current, []).append(name)
+                for depth in range(len(current) + 1):
+                    self.short_answers_below.setdefault(current[:depth], []).append(name)
             if (element.get("type") or "").strip().lower() == "category":
                 current = self._category_path(element)
                 info: Data = {"idnumber": self._value(element, "idnumber") or None}
@@ -137,7 +144,7 @@ class BankReader(MoodleFile):
             data["stem"] = self._legacy_image(element, data["stem"])
         hints = [h for h in element.findall("hint") if (h.findtext("text") or h.text or "").strip()]
         if hints:
-            context.lost.append(f"{len(hints)} hint(s) shown between tries")
+            context.lost.append(f"{plural(len(hints), 'hint')} shown between tries")
         if context.section is not None:
             data["_section"] = context.section
             if self.followed:
@@ -162,7 +169,7 @@ class BankReader(MoodleFile):
         subcategories = self._value(element, "subcats") not in ("0", "false")
         if kind == "randomsamatch":
             choose = self._value(element, "choose") or "?"
-            below = [n for path, n in self.short_answers if path == category or (subcategories and path[:len(category)] == category)]
+            below = (self.short_answers_below if subcategories else self.short_answers).get(category, [])
             listed = (", ".join(f"'{n}'" for n in below[:5]) + (f" and {len(below) - 5} more" if len(below) > 5 else "")
                       if below else "none of them is in this file")
             self.builder.skip(kind or "(none)", UNSUPPORTED, f"question '{name}' (random short-answer matching, randomsamatch) draws {choose} of the "

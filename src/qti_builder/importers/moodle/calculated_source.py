@@ -19,7 +19,8 @@ import ast
 import re
 from typing import Any
 
-from ...formulas import FUNCTIONS, FormulaError, parse
+from ... import formulas as F
+from ...formulas import FUNCTIONS, FormulaError, parse, to_source
 from ...model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from ...parametric import variants
 from ..base import UNSUPPORTED
@@ -43,7 +44,7 @@ def formula_from_moodle(text: str) -> str:
         tree = ast.parse(python, mode="eval")
     except SyntaxError:
         raise Unconvertible(f"the formula '{text}' cannot be read") from None
-    result = _convert(tree.body, text)
+    result = to_source(_convert(tree.body, text))
     try:
         parse(result)
     except FormulaError as exc:
@@ -51,27 +52,30 @@ def formula_from_moodle(text: str) -> str:
     return result
 
 
-def _convert(node: ast.AST, text: str) -> str:
+def _convert(node: ast.AST, text: str) -> F.Node:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
-        return repr(node.value) if isinstance(node.value, float) else str(node.value)
+        return F.Num(float(node.value), repr(node.value) if isinstance(node.value, float) else str(node.value), 1)
     if isinstance(node, ast.Name):
-        return node.id
+        return F.Const(node.id, 1) if node.id in F.CONSTANTS else F.Var(node.id, 1)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        return ("-" if isinstance(node.op, ast.USub) else "") + f"({_convert(node.operand, text)})"
+        operand = _convert(node.operand, text)
+        return F.Neg(operand, 1) if isinstance(node.op, ast.USub) else operand
     ops = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "^"}
     if isinstance(node, ast.BinOp) and type(node.op) in ops:
-        return f"({_convert(node.left, text)} {ops[type(node.op)]} {_convert(node.right, text)})"
+        return F.BinOp(ops[type(node.op)], _convert(node.left, text), _convert(node.right, text), 1)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
-        name, args = node.func.id, [_convert(a, text) for a in node.args]
+        name, args = node.func.id, tuple(_convert(a, text) for a in node.args)
         if name == "pi" and not args:
-            return "pi"
+            return F.Const("pi", 1)
+        if name == "exp" and args == (F.Num(1.0, "1", 1),):
+            return F.Const("e", 1)  # how Moodle's formulas (and qti-builder's Moodle output) write e
         if name == "pow" and len(args) == 2:
-            return f"({args[0]} ^ {args[1]})"
+            return F.BinOp("^", args[0], args[1], 1)
         if name == "log":
-            return f"ln({args[0]})" if len(args) == 1 else f"log({', '.join(args)})"
+            return F.Call("ln", args, 1) if len(args) == 1 else F.Call("log", args, 1)
         name = RENAMED.get(name, name)
         if name in FUNCTIONS:
-            return f"{name}({', '.join(args)})"
+            return F.Call(name, args, 1)
         raise Unconvertible(f"the formula '{text}' uses {node.func.id}(), which the source's formulas do not have")
     raise Unconvertible(f"the formula '{text}' uses '{ast.unparse(node)}', which the source's formulas do not have")
 

@@ -97,7 +97,8 @@ class MoodleFile:
                 text = text.replace(f"@@PLUGINFILE@@/{written}", ref)
         if "@@PLUGINFILE@@" in text:
             missing = sorted(set(unquote(m) for m in re.findall(r"@@PLUGINFILE@@/([^\"'\s<>)]+)", text)))
-            self.builder.warn("QB714", f"file(s) {', '.join(missing)} are referenced but not embedded in the export", span,
+            self.builder.warn("QB714", f"{'files' if len(missing) > 1 else 'file'} {', '.join(missing)} {'are' if len(missing) > 1 else 'is'} referenced but "
+                                     "not embedded in the export", span,
                               hint="export again with the files, or add them next to the source and fix the references")
         return text
 
@@ -139,6 +140,17 @@ def split_category_path(text: str) -> tuple[str, ...]:
     if parts and parts[0] == "top":
         parts = parts[1:]
     return tuple(parts)
+
+
+def quiz_category(paths: list[tuple[str, ...]], used: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The category that becomes the quiz: the one every category is under, or its parent when
+    questions sit in it and it has one below ``top``. So a bank keeps its whole path: questions in
+    ``STAT 101/Week 1 sampling`` are a section 'Week 1 sampling' of the quiz 'STAT 101', which a
+    build puts back in ``$course$/top/STAT 101/Week 1 sampling``. (Questions in a quiz's own
+    category, with no parent to take, are a section named as the quiz, which a build puts back in
+    the quiz's category: writers.moodle.quiz_own_section.)"""
+    root = common_prefix(paths)
+    return root[:-1] if len(root) >= 2 and root in used else root
 
 
 def common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:

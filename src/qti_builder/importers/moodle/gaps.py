@@ -19,6 +19,7 @@ from __future__ import annotations
 import html
 import re
 
+from ...summary import plural
 from ..base import INVALID
 from .cloze import blank_stem, marker, question_text
 from .context import Context, Data
@@ -100,7 +101,7 @@ def _select(c: Context, tag: str) -> bool | None:
 
     marked = PLACE.sub(replace, text)
     if unknown:
-        c.skip(INVALID, f"question '{c.name}' ({c.kind}) has the gap(s) {', '.join(unknown)}, but only {len(choices)} choice(s); "
+        c.skip(INVALID, f"question '{c.name}' ({c.kind}) has the {'gaps' if len(unknown) > 1 else 'gap'} {', '.join(unknown)}, but only {plural(len(choices), 'choice')}; "
                         "skipped", hint="each [[n]] names the choice that is right there, counting from 1")
         return False
     if not blanks:

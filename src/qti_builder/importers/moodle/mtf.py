@@ -22,6 +22,7 @@ import re
 from lxml import etree
 
 from ...i18n import TRUE_FALSE
+from ...summary import plural
 from ..base import INVALID, choice_ids, one_line
 from .context import Context, Data, number
 
@@ -46,13 +47,13 @@ def mtf(c: Context) -> bool | None:
                for w in c.element.findall("weight")}
     labels = [_label(col) for col in columns]
     if not rows or len(columns) < 2:
-        c.skip(INVALID, f"question '{c.name}' (mtf) has {len(rows)} row(s) and {len(columns)} column(s); skipped")
+        c.skip(INVALID, f"question '{c.name}' (mtf) has {plural(len(rows), 'row')} and {plural(len(columns), 'column')}; skipped")
         return False
     right: list[int] = []
     for row in rows:
         chosen = [i for i, col in enumerate(columns) if weights.get((_number(row, "number"), _number(col, "number")), 0) > 0]
         if len(chosen) != 1:
-            c.skip(INVALID, f"question '{c.name}' (mtf): row {_number(row, 'number')} has {len(chosen)} right column(s), "
+            c.skip(INVALID, f"question '{c.name}' (mtf): row {_number(row, 'number')} has {plural(len(chosen), 'right column')}, "
                             "not one; skipped")
             return False
         right.append(chosen[0])

@@ -23,6 +23,7 @@ import re
 from lxml import etree
 
 from ..base import INVALID, choice_ids
+from ...summary import plural
 from ..markup import plain_to_markdown
 from .context import Context
 
@@ -93,7 +94,7 @@ def coderunner(c: Context) -> bool | None:
     lines = c.value("answerboxlines")
     if lines.isdigit() and 1 <= int(lines) <= 200:
         c.data["expected_lines"] = int(lines)
-    c.lost.append(f"running the answer against its {len(cases)} test case(s) (CodeRunner grades by them; the essay is graded by "
+    c.lost.append(f"running the answer against its {plural(len(cases), 'test case')} (CodeRunner grades by them; the essay is graded by "
                   "hand: the sample answer and test cases are its grader information)")
     if c.value("answerpreload").strip():
         c.lost.append("the code preloaded into the answer box")

@@ -13,6 +13,7 @@ from ...writers.moodle import ORDERING_OPTIONS
 from ..base import INVALID, choice_ids, one_line, set_choice_scores
 from ..markup import plain_to_markdown
 from .calculated_source import calculated, calculatedmulti
+from .formulas import formulas_question
 from .cloze import cloze
 from .context import Context, Data, Reader, number
 from .gaps import ddwtos, gapfill, gapselect
@@ -243,4 +244,5 @@ TYPES: dict[str, tuple[str, Reader]] = {
     "calculated": ("calculated", calculated),
     "calculatedsimple": ("calculated", calculated),
     "calculatedmulti": ("calculated_choice", calculatedmulti),
+    "formulas": ("calculated", formulas_question),
 }

@@ -55,30 +55,40 @@ class ItemContext:
     """One ``assessmentItem`` with the lookups its kind's reader uses."""
 
     def __init__(self, reader: PackageScope, item: etree._Element, ref: ItemRef) -> None:
+        #: The item as written; a template-driven item is read as its first rendering (``item``)
+        #: unless it is read as a calculated question (:meth:`use` then gives its placeholders' copy).
+        self.original = item
         self.rendering = first_rendering(item)
         if self.rendering is not None:
             item = self.rendering.item
-        self.reader, self.item, self.ref = reader, item, ref
-        #: How the item scores: a standard template's name, ``custom`` or ``none`` (responses.scoring).
-        self.scoring = scoring(item)
+        self.reader, self.ref = reader, ref
+        self.use(item)
         identifier = item.get("identifier") or PurePosixPath(ref.href).stem
         quiz_id = reader.quiz_id
         self.model_id = identifier[len(quiz_id) + 1:] if quiz_id and identifier.startswith(quiz_id + ".") else identifier
         self.preferred_id = sanitise_id(self.model_id)
         self.label = item.get("title") or identifier
         self.lost: list[str] = []
-        self.responses = {r.identifier: r for r in (self._response(d) for d in descendants(item, "responseDeclaration"))}
-        self.feedback_texts: dict[str, etree._Element] = {f.get("identifier", ""): f for f in descendants(item, "modalFeedback")}
-        self.conditions = FeedbackConditions(item)
         #: Feedback identifiers already placed on a choice or an answer.
         self.used_feedback: set[str] = set()
         #: Response identifiers of the blanks (a gap match's gap identifiers), in the order of the text.
         self.blank_order: list[str] = []
         #: The item's interactions, named when it is skipped.
         self.interactions: str | None = None
+        #: An item template's fields as a calculated question (:mod:`.calculated`), when it is one.
+        self.calculated: Data | None = None
         language = item.get("{http://www.w3.org/XML/1998/namespace}lang")
         if language:
             reader.languages.append(language)
+
+    def use(self, item: etree._Element) -> None:
+        """Read ``item`` (the item, its first rendering, or its copy with placeholders)."""
+        self.item = item
+        #: How the item scores: a standard template's name, ``custom`` or ``none`` (responses.scoring).
+        self.scoring = scoring(item)
+        self.responses = {r.identifier: r for r in (self._response(d) for d in descendants(item, "responseDeclaration"))}
+        self.feedback_texts: dict[str, etree._Element] = {f.get("identifier", ""): f for f in descendants(item, "modalFeedback")}
+        self.conditions = FeedbackConditions(item)
 
     def span(self, element: etree._Element | None = None) -> SourceSpan:
         return self.reader.span(self.ref.href, element if element is not None else self.item)

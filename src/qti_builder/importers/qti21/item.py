@@ -15,17 +15,22 @@ from lxml import etree
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title
+from ..calculated import Unconvertible, fit_display, problem, unescape_texts
 from . import kinds, placing
+from .calculated import calculated_fields, with_placeholders
 from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
-#: Every kind's reader.
-READERS = {**kinds.READERS, **placing.READERS}
+#: Every kind's reader, and the model type of the kinds read into another.
+READERS = {**kinds.READERS, **kinds.INTERACTION_READERS, **placing.READERS}
+KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
 #: Interactions the model has a kind for; any other in an item makes it unimportable.
 KNOWN_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
                       "uploadInteraction", "matchInteraction", "orderInteraction", "gapMatchInteraction",
-                      "associateInteraction", "hottextInteraction"}
+                      "associateInteraction", "hottextInteraction", "sliderInteraction"}
+#: The class names of MathAssess's custom interaction and operators (org.qtitools.mathassess.*).
+MATHASSESS = "org.qtitools.mathassess."
 ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchInteraction", "hotspotInteraction",
                                          "graphicOrderInteraction", "graphicAssociateInteraction", "graphicGapMatchInteraction",
                                          "hottextInteraction", "selectPointInteraction", "positionObjectInteraction",
@@ -36,14 +41,34 @@ ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchIntera
 class ItemReader(ItemContext):
     """Reads one item into the kind its interactions make it."""
 
+    #: Why an item template read as a calculated question cannot be one after all (the model's
+    #: rules, or a set it cannot compute): it is then read again as its first rendering.
+    refused: str | None = None
+
     # -- reading -------------------------------------------------------------------------------
 
     def read(self) -> Data | None:
+        data = self._read()
+        if data is not None and self.calculated is not None:
+            fit_display(data)  # an item does not say how its answer is shown (qti-builder's own do)
+            found = problem(data)
+            if found is not None:  # read again, as its first rendering
+                assert self.rendering is not None
+                self.calculated, self.lost, self.used_feedback = None, [], set()
+                self.use(self.rendering.item)
+                self.refused = found[0]
+                return self._read()
+        return data
+
+    def _read(self) -> Data | None:
         body = child(self.item, "itemBody")
         if body is None:
             self.skip(INVALID, "it has no itemBody; skipped")
             return None
         interactions = [e for e in body.iter() if isinstance(e.tag, str) and local(e) in ALL_INTERACTIONS]
+        if self._mathassess(interactions):
+            return None
+        interactions = self._without_end_attempt(interactions)
         unknown = sorted({local(e) for e in interactions if local(e) not in KNOWN_INTERACTIONS})
         if unknown:
             self.skip(UNSUPPORTED, "no question type of the source has this interaction; skipped", ", ".join(unknown))
@@ -53,8 +78,10 @@ class ItemReader(ItemContext):
         kind = self._kind(body, interactions, kinds)
         if kind is None:
             return None
-        self._first_rendering()
-        data: Data = {"type": placing.KIND_TYPES.get(kind, kind), "feedback": {}}
+        if self.rendering is not None and self.calculated is None:
+            kind, body, interactions = self._template(kind, body, interactions)
+        self._adaptive()
+        data: Data = {"type": KIND_TYPES.get(kind, kind), "feedback": {}}
         points = self._points()
         if points is not None:
             data["points"] = points
@@ -63,6 +90,8 @@ class ItemReader(ItemContext):
         if data.pop("_skip", False):
             return None
         self._feedback(data)
+        if self.calculated is not None:
+            unescape_texts(data)
         if data.get("stem") is not None and self.item.get("title"):
             model_like = QuestionBase.model_construct(title=None, stem=data["stem"])
             if not same_title(self.item.get("title"), item_title(model_like)):
@@ -87,6 +116,8 @@ class ItemReader(ItemContext):
             return "essay"
         if distinct == {"uploadInteraction"}:
             return "file_upload"
+        if kinds == ["sliderInteraction"]:
+            return "slider"
         if len(interactions) > 1:
             self.skip(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
             return None
@@ -118,18 +149,60 @@ class ItemReader(ItemContext):
         others = [c for c in children(parent) if c is not interaction]
         return not before and not others
 
-    def _first_rendering(self) -> None:
-        """Report what only one rendering of an adaptive or template-driven item keeps."""
-        if self.rendering is not None:
+    def _template(self, kind: str, body: etree._Element, interactions: list[etree._Element]
+                  ) -> tuple[str, etree._Element, list[etree._Element]]:
+        """An item template as a calculated question (its text read with placeholders) when its
+        template processing maps onto one, else as its first rendering, reported with the reason."""
+        assert self.rendering is not None
+        try:
+            if self.refused:
+                raise Unconvertible(self.refused)
+            fields, template = calculated_fields(self, kind, interactions)
+        except Unconvertible as exc:
             values = ", ".join(f"{name} = {_shown(value)}" for name, value in self.rendering.values.items())
             unknown = (f"; {', '.join(self.rendering.unknown)} could not be computed and show as their names"
                        if self.rendering.unknown else "")
-            self.reader.builder.warn(LOST, f"item '{self.label}' is template-driven: its first rendering is imported "
-                                           f"({values or 'no values'}), the same for every student{unknown}", self.span(),
+            self.reader.builder.warn(LOST, f"item '{self.label}' is template-driven and cannot be a calculated question "
+                                           f"({exc}): its first rendering is imported ({values or 'no values'}), the same for "
+                                           f"every student{unknown}", self.span(),
                                      hint="add the other variants as questions of a section with select: 1 to draw one of them")
-        if self.item.get("adaptive") == "true":
-            self.reader.builder.warn(LOST, f"item '{self.label}' is adaptive: its first rendering is imported; what it shows "
-                                           "and scores on later attempts is lost", self.span())
+            return kind, body, interactions
+        self.calculated = fields
+        self.use(with_placeholders(self.original, template, fields["variables"]))
+        body = child(self.item, "itemBody")
+        assert body is not None
+        interactions = [e for e in body.iter() if isinstance(e.tag, str) and local(e) in ALL_INTERACTIONS]
+        return fields["type"], body, interactions
+
+    def _adaptive(self) -> None:
+        """An adaptive item is read by its final scoring: the answer that completes it, in full."""
+        if self.item.get("adaptive") != "true":
+            return
+        by_attempt = any(v.get("identifier") == "numAttempts" for v in descendants(self.item, "variable"))
+        self.reader.builder.warn(LOST, f"item '{self.label}' is adaptive: it is read by its final scoring, the right answer "
+                                       "in full; what it shows and scores between attempts is lost"
+                                       + (" (its score depends on the number of attempts)" if by_attempt else ""), self.span())
+
+    def _without_end_attempt(self, interactions: list[etree._Element]) -> list[etree._Element]:
+        """An endAttemptInteraction (a button that ends the attempt, often to ask for a hint) has no
+        form in the source: reported, and the item read without it."""
+        ends = [e for e in interactions if local(e) == "endAttemptInteraction"]
+        for end in ends:
+            self.lost.append(f"the button '{one_line(end.get('title')) or end.get('responseIdentifier')}' that ends an "
+                             "attempt early (to ask for a hint, say)")
+        return [e for e in interactions if local(e) != "endAttemptInteraction"]
+
+    def _mathassess(self, interactions: list[etree._Element]) -> bool:
+        """A MathAssess item (its math entry, or values and answers Maxima computes) is skipped:
+        the source cannot run a computer algebra system."""
+        classes = [e.get("class", "") for e in interactions + descendants(self.item, "customOperator")]
+        found = sorted({c.rsplit(".", 1)[-1] for c in classes if c.startswith(MATHASSESS)})
+        if not found:
+            return False
+        self.skip(UNSUPPORTED, "a MathAssess item: its answers are mathematical expressions or values that the Maxima "
+                               f"computer algebra system computes and compares ({', '.join(found)}), which the source "
+                               "cannot do; skipped", "MathAssess")
+        return True
 
     def _points(self) -> float | None:
         if self.ref.weight is not None:

@@ -1,6 +1,7 @@
 """One reader per kind: each fills the kind's fields (choices, answers, pairs, blanks, ...) of
 an item's data from its interactions and response declarations. :data:`READERS` maps a kind
-to its reader (:mod:`.placing` has those of gap match, associate and hot text items);
+to its reader (:data:`INTERACTION_READERS` reads a slider as a numerical question, :mod:`.placing` has
+those of gap match, associate and hot text items);
 :meth:`.item.ItemReader.read` has already set the stem and points. A reader that finds the item
 cannot be held reports it and sets ``data["_skip"]``."""
 
@@ -12,6 +13,7 @@ from typing import Any
 from lxml import etree
 
 from ...writers.qti21 import UPLOAD_TYPES, scrambled
+from ...summary import plural
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
 from .context import ItemContext
 from .responses import Response, text_conditions
@@ -187,8 +189,8 @@ def _numerical(r: ItemContext, data: Data, interactions: list[etree._Element]) -
         if local(test) == "and" and len(bounds) == 2 and len(numbers) == 2:
             low, high = sorted(numbers)
             entry: Data = {"value": _round((low + high) / 2), "tolerance": _round((high - low) / 2)}
-        elif local(test) in ("match", "equal") and len(bounds) == 1 and bounds[0] is not None:
-            entry = {"value": bounds[0], "tolerance": 0.0}
+        elif local(test) in ("match", "equal") and (len(bounds) == 1 and bounds[0] is not None or _correct(test, response)):
+            entry = {"value": bounds[0] if bounds else _float(response.correct[0]), "tolerance": 0.0}
             tolerance = (test.get("tolerance") or "").split()
             if tolerance and _float(tolerance[0]) is not None:
                 entry["tolerance"] = _float(tolerance[0])
@@ -210,6 +212,23 @@ def _numerical(r: ItemContext, data: Data, interactions: list[etree._Element]) -
     unit = (interaction.tail or "").strip()
     if unit:
         data["unit"] = unit
+
+
+def _correct(test: etree._Element, response: Response) -> bool:
+    """Does ``test`` compare the response with its declared correct response (a number)?"""
+    return any(local(c) == "correct" for c in children(test)) and len(response.correct) == 1 \
+        and _float(response.correct[0]) is not None
+
+
+def _slider(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
+    """A slider: the number it sets, as a numerical question's answer (its correct response,
+    mapping or written-out rules, as for a typed number)."""
+    _numerical(r, data, interactions)
+    data.pop("unit", None)
+    slider = interactions[0]
+    step = slider.get("step")
+    r.lost.append(f"the slider from {slider.get('lowerBound')} to {slider.get('upperBound')}"
+                  f"{f' in steps of {step}' if step else ''}: students type the number")
 
 
 def _round(value: float) -> float:
@@ -271,7 +290,7 @@ def _matching(r: ItemContext, data: Data, interactions: list[etree._Element]) ->
     interaction = interactions[0]
     sets = children(interaction, "simpleMatchSet")
     if len(sets) != 2:
-        r.skip(UNSUPPORTED, f"it has {len(sets)} simpleMatchSet(s), not two; skipped")
+        r.skip(UNSUPPORTED, f"it has {plural(len(sets), 'simpleMatchSet')}, not two; skipped")
         data["_skip"] = True
         return
     sources = children(sets[0], "simpleAssociableChoice")
@@ -347,17 +366,24 @@ def _text_only(r: ItemContext, data: Data, interactions: list[etree._Element]) -
     data.setdefault("points", 0.0)
 
 
-def _template_item(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
-    """No QTI item is read as a calculated question yet: an item template is imported by its
-    first rendering (:mod:`.templates`), as its interaction's kind. Should one reach here, it is
-    reported rather than read half."""
-    r.skip(UNSUPPORTED, "an item template cannot be imported as a calculated question yet; skipped")
-    data["_skip"] = True
+def _calculated(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
+    """An item template read as a calculated question: :func:`.calculated.calculated_fields` has
+    read its fields, the item reader its text with placeholders."""
+    data.update(r.calculated or {})
+
+
+def _calculated_choice(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
+    _choices(r, data, interactions)
+    data.update(r.calculated or {})
 
 
 READERS = {
     "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
     "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
     "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
-    "calculated": _template_item, "calculated_choice": _template_item,
+    "calculated": _calculated, "calculated_choice": _calculated_choice,
 }
+#: Interactions read by a kind's reader into that kind (READERS holds the model's kinds only):
+#: a slider is a numerical question.
+INTERACTION_READERS = {"slider": _slider}
+KIND_TYPES = {"slider": "numerical"}

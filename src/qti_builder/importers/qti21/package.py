@@ -13,6 +13,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from ...diagnostics import DiagnosticSink, SourceSpan
+from ...summary import plural
 from ..base import LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, markdown_from_html, one_line
 from ..markup import plain_to_markdown, qti_fragment
 from ..safety import Package, normalise_member, parse_xml
@@ -97,7 +98,7 @@ class PackageReader:
             refs = self._test(test, tests[0])
             missing = [r for r in sorted(listed - {r.href for r in refs})]
             if missing:
-                self.builder.warn(LOST, f"{len(missing)} item(s) of the package are in no section of its test: {', '.join(missing[:5])}; imported into a section of their own",
+                self.builder.warn(LOST, f"{plural(len(missing), 'item')} of the package {'are' if len(missing) > 1 else 'is'} in no section of its test: {', '.join(missing[:5])}; imported into a section of their own",
                                   SourceSpan(self.display))
                 extra = self.builder.section("Other items")
                 refs += [ItemRef(m, section=extra) for m in missing]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from lxml import etree
 
+from ...summary import plural
 from ..base import LOST
 from .context import PackageScope
 from .xml import Data, _float, child, children, descendants, local
@@ -51,7 +52,7 @@ def _time_limit(reader: PackageScope, limits: etree._Element, member: str, setti
     if seconds is not None and seconds > 0:
         minutes = max(1, round(seconds / MINUTE))
         if minutes * MINUTE != seconds:
-            reader.builder.warn(LOST, f"the time limit of {seconds:g} seconds is kept as {minutes} minute(s): the source holds whole minutes", span)
+            reader.builder.warn(LOST, f"the time limit of {seconds:g} seconds is kept as {plural(minutes, 'minute')}: the source holds whole minutes", span)
         settings["time_limit"] = minutes
     if _float(limits.get("minTime")):
         reader.builder.warn(LOST, "the test's minimum time (minTime) has no setting in the source", span)
@@ -79,5 +80,6 @@ def _elsewhere(reader: PackageScope, test: etree._Element, member: str, read: se
     others = [e for e in descendants(test, "timeLimits", "itemSessionControl") if id(e) not in read]
     if others:
         where = sorted({local(e.getparent()) for e in others if e.getparent() is not None})
-        reader.builder.warn(LOST, f"{len(others)} time limit(s) or session control(s) on {', '.join(where)} are not imported: "
+        reader.builder.warn(LOST, f"{plural(len(others), 'time limit or session control', 'time limits or session controls')} on {', '.join(where)} "
+                            f"{'are' if len(others) > 1 else 'is'} not imported: "
                             "the source's settings are the whole quiz's", reader.span(member, others[0]))

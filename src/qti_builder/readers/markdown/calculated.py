@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import syntax as S
 from ..base import Loc
+from .blocks import Block
 
 if TYPE_CHECKING:
     from .blocks import Question
@@ -119,8 +120,8 @@ def _variables(builder: QuestionBuilder, q: Question, loc: Loc, data: dict[str, 
     elif "sets" in data:
         value = str(data["sets"])
         data["sets"] = int(value) if value.isdigit() else value
-    kept = lines[:start] + lines[end + 1:]
-    data["stem"] = "\n".join(kept).strip()
+    # The text without the block, its continuation lines' indentation removed as for any question.
+    data["stem"] = Block(q.stem.line, q.stem.column, lines[:start] + lines[end + 1:]).text()
 
 
 def _definition(builder: QuestionBuilder, match: re.Match[str], lineno: int, column: int) -> dict[str, Any] | None:

@@ -18,7 +18,8 @@ here from their code, not from qti-builder's:
   a number or a name (``-x``); an expression's items are combined ``^`` first, then ``* /``, then
   ``+ -``, each left to right; predefined ``pi`` and ``e``; functions abs, asin, acos, atan,
   log(x[, base]) (base 10 by default), ln, sin, cos, tan, pi(), if(c, a, b), max, min, sqrt,
-  ceil, floor, round (Math.round: halves up), e(x) (Math.exp(x || 1)).
+  ceil, floor, round (Math.round: halves up), e(x) (Math.exp(x || 1)), rad_to_deg, deg_to_rad, sec,
+  cosec, cotan, and over their arguments sum (falsy values skipped), mean, first, last, count, length.
 """
 
 from __future__ import annotations
@@ -128,6 +129,10 @@ CANVAS_FUNCTIONS = {
     "if": lambda c, a, b: a if c else b, "max": lambda *a: max(a), "min": lambda *a: min(a),
     "sqrt": math.sqrt, "ceil": math.ceil, "floor": math.floor, "round": lambda x: math.floor(x + 0.5),
     "e": lambda x=0: math.exp(x or 1),
+    "rad_to_deg": lambda x: x * 180 / math.pi, "deg_to_rad": lambda x: x * math.pi / 180,
+    "sec": lambda x: 1 / math.cos(x), "cosec": lambda x: 1 / math.sin(x), "cotan": lambda x: 1 / math.tan(x),
+    "sum": lambda *a: sum(v for v in a if v), "mean": lambda *a: sum(v for v in a if v) / len(a),
+    "first": lambda *a: a[0], "last": lambda *a: a[-1], "count": lambda *a: len(a), "length": lambda *a: len(a),
 }
 
 

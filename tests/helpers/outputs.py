@@ -1,34 +1,31 @@
-"""Test helper, not a test module: a source built into all three targets, each output parsed, so
-the tests of exam-paper conventions can check a question in every target by its id."""
+"""A source built into all three targets, each output parsed whole (:class:`Outputs`), so a test
+can look at a question in every target by its id: its item, text, weight and answers. (To score
+responses in each output, helpers.scoring reads the same files question by question.)"""
 
 from __future__ import annotations
 
 import html as html_lib
-import io
-import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 
-from test_canvas_writer import local_names
-
+from helpers import QTI_NS, zip_members
+from helpers.canvas import local_names
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
 from qti_builder.readers import read_quiz
 
-Q = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 
-
-def q(path: str) -> str:
+def qti_path(path: str) -> str:
     """An XPath in the QTI 2.1 namespace: ``itemBody/div`` -> ``q:itemBody/q:div``."""
     return "/".join(part if part in (".", "..") or part.startswith("@") or part.startswith("*") else f"q:{part}"
                     for part in path.split("/"))
 
 
 @dataclass
-class Built:
+class Outputs:
     quiz: Quiz
     qti: dict[str, bytes]
     moodle: etree._Element
@@ -46,18 +43,18 @@ class Built:
 
     def qti_weight(self, question_id: str) -> float:
         test = etree.fromstring(self.qti["assessmentTest.xml"])
-        ref = next(r for r in test.iter(f"{{{Q}}}assessmentItemRef") if r.get("href") == f"items/{question_id}.xml")
-        return float(ref.find(f"{{{Q}}}weight").get("value"))
+        ref = next(r for r in test.iter(f"{{{QTI_NS}}}assessmentItemRef") if r.get("href") == f"items/{question_id}.xml")
+        return float(ref.find(f"{{{QTI_NS}}}weight").get("value"))
 
     def qti_choices(self, question_id: str) -> dict[str, str]:
         """Text -> identifier of a choice interaction's choices."""
         item = self.qti_item(question_id)
-        return {"".join(c.itertext()).strip(): c.get("identifier") for c in item.iter(f"{{{Q}}}simpleChoice")}
+        return {"".join(c.itertext()).strip(): c.get("identifier") for c in item.iter(f"{{{QTI_NS}}}simpleChoice")}
 
     def qti_text(self, question_id: str, cls: str) -> str:
         """The text of the item body's ``div`` of a class (``stem``, ``passage``), or ''."""
         item = self.qti_item(question_id)
-        found = item.xpath(q(f"itemBody/div[@class='{cls}']"), namespaces={"q": Q})
+        found = item.xpath(qti_path(f"itemBody/div[@class='{cls}']"), namespaces={"q": QTI_NS})
         return "".join(found[0].itertext()) if found else ""
 
     # -- Moodle XML ---------------------------------------------------------------------------------
@@ -98,17 +95,15 @@ class Built:
         return right
 
 
-def build_all(tmp_path: Path, source: Path) -> Built:
+def build_all(tmp_path: Path, source: Path) -> Outputs:
     out = tmp_path / "out"
     result = build(BuildOptions(sources=[source], out_dir=out, jobs=1))
     sink = DiagnosticSink()
     read = read_quiz(source, sink)
     assert read is not None, [d.render() for d in sink.items]
     quiz = read[0]
-    with zipfile.ZipFile(io.BytesIO((out / f"{quiz.id}.qti21.zip").read_bytes())) as archive:
-        qti = {name: archive.read(name) for name in archive.namelist()}
-    with zipfile.ZipFile(io.BytesIO((out / f"{quiz.id}.canvas.zip").read_bytes())) as archive:
-        # The Canvas assessment is in the QTI 1.2 namespace; its elements are looked up by plain name.
-        canvas = local_names(etree.fromstring(archive.read(f"{quiz.id}/{quiz.id}.xml")))
+    qti = zip_members((out / f"{quiz.id}.qti21.zip").read_bytes())
+    # The Canvas assessment is in the QTI 1.2 namespace; its elements are looked up by plain name.
+    canvas = local_names(etree.fromstring(zip_members((out / f"{quiz.id}.canvas.zip").read_bytes())[f"{quiz.id}/{quiz.id}.xml"]))
     moodle = etree.fromstring((out / f"{quiz.id}.moodle.xml").read_bytes(), etree.XMLParser(strip_cdata=True))
-    return Built(quiz, qti, moodle, canvas, [d.render() for d in result.diagnostics])
+    return Outputs(quiz, qti, moodle, canvas, [d.render() for d in result.diagnostics])

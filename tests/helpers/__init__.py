@@ -1,0 +1,72 @@
+"""Shared test helpers, one meaning per name (tests import them as ``from helpers import ...`` or
+``from helpers.<module> import ...``; ``conftest.py`` holds only fixtures and settings):
+
+=============================  ================================================================
+``helpers``                    paths (ROOT, SEED_SOURCE, SCHEMAS), namespaces, ``write``,
+                               ``read_written`` (a source text's quiz), ``zip_members``
+``helpers.text``               the visible text of an element (``element_text``) or of an HTML
+                               fragment (``html_text``)
+``helpers.cli``                ``run``: the ``qti-builder`` command in-process; ``check_source``:
+                               ``check`` on one source, its diagnostics parsed (``Reported``)
+``helpers.browser``            Debian's Chromium for Playwright: ``CHROMIUM``, ``FLAGS``
+``helpers.importing``          the importers' helpers: ``run_import``, ``builds``, ``imported_one``...
+``helpers.roundtrip``          ``expected_after``: what each target cannot carry of a model
+                               (``calculated_after``: of a calculated question)
+``helpers.schemas``            ``official_schemas``: xmlschema over the official QTI 2.1 / CP XSDs
+``helpers.canvas``             the Canvas package's QTI 1.2 by plain names (``local_names``) and
+                               as the QTI 1.2.1 DTD can judge it (``dtd_copy``)
+``helpers.outputs``            ``build_all``: a source built into all three targets, parsed whole
+                               (``Outputs``), to look at a question in each by its id
+``helpers.strategies``         Hypothesis strategies: generated quizzes of every kind
+``helpers.seed_expectations``  the seed quiz's expected content, written out by hand
+``helpers.calculated``         the calculated fixture's answers written by hand, an item
+                               template's sets (``qti_sets``)
+``helpers.lms_formulas``       formulas evaluated as Moodle and as Canvas evaluate them
+``helpers.qti21_engine``       QTI 2.1 scoring by pyslet, an independent engine
+``helpers.qti12_engine``       QTI 1.2 response processing for the Canvas package (this project's
+                               own, from the QTI 1.2 ASI spec: no engine in the registries runs)
+``helpers.moodle_engine``      Moodle's reading and grading of Moodle XML, from Moodle's own code
+``helpers.scoring``            one question's responses scored in all three outputs
+=============================  ================================================================
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import zipfile
+from pathlib import Path
+
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.model import Quiz
+from qti_builder.readers import read_quiz
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+SEED_SOURCE = ROOT / "source" / "ray-train-tune.md"
+#: The workspace's seed quiz, as scraped (the importers' first test case).
+SEED = ROOT.parent / "shared" / "seed" / "ray-train-tune-quiz.ko.txt"
+os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas"))
+SCHEMAS = Path(os.environ["QTI_BUILDER_SCHEMAS"])
+
+QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
+CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"
+NS = {"q": QTI_NS, "cp": CP_NS, "lom": "http://ltsc.ieee.org/xsd/LOM", "md": "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1"}
+
+
+def zip_members(data: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return {name: archive.read(name) for name in archive.namelist()}
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def read_written(tmp_path: Path, name: str, text: str) -> Quiz:
+    """The quiz a source reads as (``text`` written to ``tmp_path/name``); it must read."""
+    sink = DiagnosticSink()
+    result = read_quiz(write(tmp_path, name, text), sink)
+    assert result is not None, [d.render() for d in sink.items]
+    return result[0]
