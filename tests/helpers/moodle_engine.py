@@ -267,21 +267,25 @@ PHP_PRECISION = 14
 
 
 def tolerance_interval(target: float, tolerance: float, tolerancetype: int) -> tuple[float, float]:
-    """qtype_numerical_answer::get_tolerance_interval (question/type/numerical/question.php): the
-    tolerance widened by 10^-precision (MDL-3225); relative: |answer| times it on each side;
-    nominal: the tolerance plus 10^-precision times max(1, |answer|); geometric: answer divided
-    and multiplied by 1 + the tolerance. The constructor keeps abs(tolerance)."""
+    """qtype_numerical_answer::get_tolerance_interval (question/type/numerical/question.php, Moodle
+    4.x): epsilon is 10^-precision, the tolerance widened by it (MDL-3225); relative: |answer|
+    times that on each side; nominal: the tolerance plus epsilon times max(|tolerance|, |answer|,
+    epsilon); geometric: the answer divided and multiplied by 1 + the tolerance, the lower bound
+    first for a negative answer too (question/type/numerical/tests/answer_test.php's
+    ``test_within_tolerance_geometric``). The constructor keeps abs(tolerance)."""
     tolerance = abs(tolerance)
     epsilon = 10.0 ** -PHP_PRECISION
+    widened = tolerance + epsilon
     if tolerancetype == 1:
-        spread = abs(target) * (tolerance + epsilon)
+        spread = abs(target) * widened
         return target - spread, target + spread
     if tolerancetype == 2:
-        spread = tolerance + epsilon * max(1.0, abs(target))
+        spread = tolerance + epsilon * max(tolerance, abs(target), epsilon)
         return target - spread, target + spread
     if tolerancetype == 3:
-        quotient = 1 + abs(tolerance + epsilon)
-        return target / quotient, target * quotient
+        quotient = 1 + widened
+        low, high = target / quotient, target * quotient
+        return min(low, high), max(low, high)
     raise ValueError(f"Unknown tolerance type {tolerancetype}")
 
 
