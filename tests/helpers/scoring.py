@@ -194,7 +194,7 @@ def attempts(quiz: Quiz, q: Question) -> list[Attempt]:
         if len(blanks) > 1:
             first = {**none_right, blanks[0].id: blanks[0].answers[0]}
             add("only the first blank right", first, share(first), share(first, canvas=True))
-    elif kind not in CALCULATED:  # graded set by set, below
+    elif kind in SCORED and kind not in CALCULATED:  # calculated kinds are graded set by set, below
         raise ValueError(f"no attempts at a {kind} question: add them to helpers/scoring.py")
     return out
 
