@@ -153,3 +153,23 @@ def test_numerical_tolerance_as_moodle_widens_it() -> None:
     assert not within_tolerance(3.1451, answer) and not within_tolerance(3.1349, answer)
     assert within_tolerance(0.1 + 0.2, Answer("0.3", 1.0, tolerance=0))  # MDL-3225's float noise
     assert within_tolerance(-1e9, Answer("*", 0.0))
+
+
+@pytest.mark.parametrize("answer,tolerance,tolerancetype,inside,outside", [
+    # question/type/numerical/tests/answer_test.php, Moodle's own vectors
+    (7.0, 1.0, 2, (6, 7, 8), (5.99, 8.01)),                                    # test_within_tolerance_nominal
+    (1e-20, 0.0, 2, (1e-20,), (0.9999999e-20, 1.0000001e-20)),                 # ..._nominal_zero
+    (0.0, 1e-24, 2, (-1e-24, 0, 1e-24), (-2e-24, 2e-24)),
+    (1e-20, 1e-24, 2, (1e-20, 1.0001e-20), (1.0002e-20,)),
+    (1234, 0.0, 2, (1234,), (1234.000001, 0)),                                  # ..._blank
+    (7.0, 0.1, 1, (6.3, 7, 7.7), (6.29, 7.71)),                                 # ..._relative
+    (7.0, 1.0, 3, (3.5, 7, 14), (3.49, 14.01)),                                 # ..._geometric
+    (-7.0, 1.0, 3, (-3.5, -7, -14), (-3.49, -14.01)),
+])
+def test_each_tolerance_type_as_moodle_tests_it(answer: float, tolerance: float, tolerancetype: int,
+                                                inside: tuple[float, ...], outside: tuple[float, ...]) -> None:
+    """qtype_numerical_answer::get_tolerance_interval for the three types a calculated answer takes
+    (1 relative, 2 nominal, 3 geometric), on the cases of Moodle's own unit test."""
+    given = Answer(repr(answer), 1.0, tolerance=tolerance, tolerancetype=tolerancetype)
+    assert [within_tolerance(v, given) for v in inside] == [True] * len(inside)
+    assert [within_tolerance(v, given) for v in outside] == [False] * len(outside)

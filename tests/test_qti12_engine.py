@@ -4,7 +4,7 @@ ASI spec it implements checked on its own, with the score worked out by hand."""
 from __future__ import annotations
 
 import pytest
-from helpers.qti12_engine import Qti12Error, score_item
+from helpers.qti12_engine import Qti12Error, grade_calculated, score_item
 from lxml import etree
 
 
@@ -123,3 +123,12 @@ def test_an_integer_variable_and_the_declared_bounds() -> None:
     assert score_item(item(pairs, responses, decimal.replace('minvalue="0"', 'minvalue="1"')), {}).score == 1
     over = item(when("<other/>", setvar("250")), decvar=decimal)
     assert score_item(over, {"r": "A"}).score == 100
+
+
+def test_a_calculated_answer_is_graded_as_canvas_grades_it() -> None:
+    """Canvas's calculated_question: the set's answer ± answer_tolerance, bounds included; a
+    tolerance ending in % is that share of the answer (canvas-lms numerical_question.rb; its spec
+    calculated_question_spec.rb tries 10 ± 2.0 from below and above)."""
+    assert [grade_calculated("10", "2.0", r) for r in ("7.99", "8", "10", "12", "12.01")] == [0, 1, 1, 1, 0]
+    assert [grade_calculated("-40", "5%", r) for r in ("-42.01", "-42", "-38", "-37.99")] == [0, 1, 1, 0]
+    assert grade_calculated("3", "0", "3.0") == 1 and grade_calculated("3", "0", "three") == 0

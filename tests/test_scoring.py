@@ -107,3 +107,17 @@ def test_every_output_scores_generated_quizzes_as_meant(quiz: Quiz) -> None:
         except BuildIncomplete:
             assume(False)  # refused with a located reason (a blank in code, a score Moodle cannot store)
         assert disagreements(Built.read(quiz, Path(folder) / "dist")) == []
+
+
+def test_every_machine_scored_kind_of_the_registry_is_graded() -> None:
+    """SCORED comes from src/qti_builder/kinds.py: each kind a machine scores has attempts (or is
+    graded set by set), and the others none."""
+    from helpers.scoring import CALCULATED, attempts
+
+    from qti_builder.kinds import KINDS
+
+    assert set(SCORED) == {name for name, spec in KINDS.items() if spec.scoring in ("all_or_nothing", "partial")}
+    assert set(CALCULATED) <= set(SCORED)
+    quiz = read(ROOT / "tests/fixtures/all-types.yaml")
+    for q in quiz.iter_questions():
+        assert bool(attempts(quiz, q)) == (q.type in SCORED and q.type not in CALCULATED), q.type

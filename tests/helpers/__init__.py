@@ -20,7 +20,8 @@
 ``helpers.strategies``         Hypothesis strategies: generated quizzes of every kind
 ``helpers.seed_expectations``  the seed quiz's expected content, written out by hand
 ``helpers.calculated``         the calculated fixture's answers written by hand, an item
-                               template's sets (``qti_sets``)
+                               template's sets (``qti_sets``), the source's formulas computed as
+                               its docs define them (``source_eval``), a set checked (``set_problems``)
 ``helpers.lms_formulas``       formulas evaluated as Moodle and as Canvas evaluate them
 ``helpers.qti21_engine``       QTI 2.1 scoring by pyslet, an independent engine
 ``helpers.qti12_engine``       QTI 1.2 response processing for the Canvas package (this project's

@@ -31,6 +31,14 @@ and its cloze reader is checked against the cases of Moodle's own test suite
   cloze            each subquestion graded by its own type; the question's fraction is the
                    weight-weighted mean (``question/type/multianswer/question.php``,
                    ``grade_response``)
+  calculated       one dataset item of every wildcard (the set); each answer's formula computed
+                   with the set's values, unrounded, then graded as numerical with its own
+                   tolerance type: relative, nominal or geometric (``question/type/calculated/
+                   question.php``, ``calculate_all_expressions``, ``qtype_calculated_variable_
+                   substituter::calculate``; ``qtype_numerical_answer::get_tolerance_interval``)
+  calculatedmulti  one set, as calculated; graded as multichoice by the answer chosen, each
+                   answer's text showing its ``{=formula}`` computed with the set's values
+                   (``question/type/calculatedmulti/question.php``)
   ===============  ==========================================================================
 """
 
@@ -89,7 +97,9 @@ class Answer:
     text: str
     fraction: float
     feedback: str = ""
-    tolerance: float | None = None  # numerical answers only
+    tolerance: float | None = None  # numerical and calculated answers only
+    #: calculated answers: 1 relative, 2 nominal, 3 geometric (numerical answers are nominal).
+    tolerancetype: int = 2
 
 
 @dataclass
@@ -180,6 +190,8 @@ class Question:
     gradingtype: str | None = None
     cloze: list[Subquestion] = field(default_factory=list)
     hints: int = 0
+    #: calculated kinds: each wildcard's dataset items, by item number.
+    datasets: dict[str, dict[int, str]] = field(default_factory=dict)
 
 
 def _fraction(answer: etree._Element) -> float:
@@ -218,6 +230,19 @@ def read_question(question: etree._Element) -> Question:
     elif qtype == "ordering":
         q.gradingtype = question.findtext("gradingtype")
         q.answers = [Answer(t, 0.0) for _, t in texts]
+    elif qtype in ("calculated", "calculatedsimple", "calculatedmulti"):
+        # import_calculated: each answer's tolerance and tolerancetype, and every dataset
+        # definition's items (number, value)
+        q.answers = [Answer(t, _fraction(a), tolerance=float(a.findtext("tolerance") or 0),
+                            tolerancetype=int(a.findtext("tolerancetype") or 1)) for a, t in texts]
+        if qtype == "calculatedmulti":
+            q.single = _bool(question.findtext("single"))
+            q.shuffleanswers = _bool(question.findtext("shuffleanswers"))
+            q.answernumbering = question.findtext("answernumbering")
+        for definition in question.iter("dataset_definition"):
+            q.datasets[definition.findtext("name/text") or ""] = {
+                int(item.findtext("number") or 0): (item.findtext("value") or "").strip()
+                for item in definition.iter("dataset_item")}
     elif qtype == "cloze":
         q.cloze = extract_cloze(question.findtext("questiontext/text") or "")
         q.mark = sum(s.mark for s in q.cloze)  # the importer sets the mark from the weights
@@ -237,14 +262,39 @@ def wildcard_match(response: str, pattern: str, ignore_case: bool) -> bool:
     return re.match(regex, response.strip(), re.S | (re.I if ignore_case else 0)) is not None
 
 
+#: PHP's ``ini_get('precision')``: 14 by default.
+PHP_PRECISION = 14
+
+
+def tolerance_interval(target: float, tolerance: float, tolerancetype: int) -> tuple[float, float]:
+    """qtype_numerical_answer::get_tolerance_interval (question/type/numerical/question.php, Moodle
+    4.x): epsilon is 10^-precision, the tolerance widened by it (MDL-3225); relative: |answer|
+    times that on each side; nominal: the tolerance plus epsilon times max(|tolerance|, |answer|,
+    epsilon); geometric: the answer divided and multiplied by 1 + the tolerance, the lower bound
+    first for a negative answer too (question/type/numerical/tests/answer_test.php's
+    ``test_within_tolerance_geometric``). The constructor keeps abs(tolerance)."""
+    tolerance = abs(tolerance)
+    epsilon = 10.0 ** -PHP_PRECISION
+    widened = tolerance + epsilon
+    if tolerancetype == 1:
+        spread = abs(target) * widened
+        return target - spread, target + spread
+    if tolerancetype == 2:
+        spread = tolerance + epsilon * max(tolerance, abs(target), epsilon)
+        return target - spread, target + spread
+    if tolerancetype == 3:
+        quotient = 1 + widened
+        low, high = target / quotient, target * quotient
+        return min(low, high), max(low, high)
+    raise ValueError(f"Unknown tolerance type {tolerancetype}")
+
+
 def within_tolerance(value: float, answer: Answer) -> bool:
-    """qtype_numerical_answer::within_tolerance, nominal tolerance, PHP's precision 14."""
+    """qtype_numerical_answer::within_tolerance: ``*`` takes any number, else the interval."""
     if answer.text == "*":
         return True
-    epsilon = 10.0 ** -14
-    target, tolerance = float(answer.text), answer.tolerance or 0.0
-    widened = tolerance + epsilon * max(abs(tolerance), abs(target), epsilon)
-    return target - widened <= value <= target + widened
+    low, high = tolerance_interval(float(answer.text), answer.tolerance or 0.0, answer.tolerancetype)
+    return low <= value <= high
 
 
 def _first(answers: Sequence[Answer], matches: object) -> float:
@@ -325,3 +375,53 @@ def grade(q: Question, response: Response) -> float:
             total += fraction * sub.mark
         return total / sum(s.mark for s in q.cloze)
     raise ValueError(f"Moodle grades no response to a {q.qtype} question automatically")
+
+
+# -- calculated questions: question/type/calculated ----------------------------------------------
+
+
+def dataset_count(q: Question) -> int:
+    """qtype_calculated_dataset_loader::get_number_of_items: the fewest items of any dataset."""
+    return min(len(items) for items in q.datasets.values())
+
+
+def dataset_values(q: Question, item: int) -> dict[str, str]:
+    """qtype_calculated_dataset_loader::load_values: every wildcard's value of item ``item`` (from 1)."""
+    return {name: items[item] for name, items in q.datasets.items()}
+
+
+def calculated_value(formula: str, values: Mapping[str, str]) -> float:
+    """qtype_calculated_variable_substituter::calculate: the values put in for the wildcards,
+    then the formula computed as PHP computes it (helpers/lms_formulas.py)."""
+    from helpers.lms_formulas import moodle_eval
+
+    return moodle_eval(formula, dict(values))
+
+
+def _shown_formula(text: str) -> str:
+    """The formula of a calculatedmulti answer's ``{=...}`` (replace_expressions_in_text's
+    pattern ``{=([^{}]*(?:{[^{}]+}[^{}]*)*)}``)."""
+    found = re.fullmatch(r"\{=([^{}]*(?:\{[^{}]+}[^{}]*)*)\}", html.unescape(html_text(text)).strip())
+    assert found, f"Moodle computes nothing in the answer {text!r}"
+    return found.group(1)
+
+
+def calculated_answers(q: Question, item: int) -> list[float]:
+    """Each answer's value in set ``item``: calculate_all_expressions computes the answer's
+    formula (calculated) or the ``{=formula}`` its text shows (calculatedmulti)."""
+    values = dataset_values(q, item)
+    if q.qtype == "calculatedmulti":
+        return [calculated_value(_shown_formula(a.text), values) for a in q.answers]
+    return [calculated_value(a.text, values) for a in q.answers]
+
+
+def grade_calculated(q: Question, item: int, response: str | set[int]) -> float:
+    """The fraction Moodle gives ``response`` in set ``item``: a number typed (calculated) or the
+    positions of the answers ticked (calculatedmulti)."""
+    if q.qtype == "calculatedmulti":
+        assert isinstance(response, set)
+        return grade_choice(q.answers, bool(q.single), response)
+    assert isinstance(response, str)
+    computed = [Answer(repr(v), a.fraction, tolerance=a.tolerance, tolerancetype=a.tolerancetype)
+                for a, v in zip(q.answers, calculated_answers(q, item))]
+    return grade_number(computed, response)

@@ -37,12 +37,24 @@ from the specification, independent of the writer:
   condition without ``continue="Yes"`` ends processing (Instructure's own QTIMigrationTool turns
   such conditions into an if / else-if chain, ``lib/imsqtiv1.py`` ``AddRespCondition``).
   ``reading="canvas"`` (the default here) is how Canvas reads its own export form, which the
-  Canvas package follows (docs/lms-behaviour.md): a short answer's accepted answers are
+  Canvas package follows (docs/lms-behaviour.md; canvas-lms ``lib/cc/qti/qti_items.rb`` writes
+  ``short_answer_resprocessing``, ``matching_resprocessing`` and ``multiple_dropdowns_resprocessing``
+  in these forms, and Canvas's converter ``associate_interaction.rb`` reads every condition): a short answer's accepted answers are
   ``varequal`` tests side by side, each an accepted answer (tests side by side are alternatives),
   and a matching pair's or a blank's condition adds its share whether or not it says
   ``continue="Yes"`` (Canvas reads every pair and every blank). Under the spec reading Canvas's
   own form gives a student who matches every pair one pair's share: a difference between
   Canvas and generic QTI 1.2 engines that the Canvas package shares with Canvas's own exports.
+
+- A ``calculated_question`` is not graded by its ``resprocessing`` at all (Canvas's exporter writes
+  two placeholder conditions, ``<other/>`` and ``<not><other/></not>``: ``calculated_resprocessing``
+  in ``qti_items.rb``). Canvas's converter reads ``itemproc_extension/calculated``
+  (``gems/plugins/qti_exporter/lib/qti/calculated_interaction.rb``: ``answer_tolerance``, kept as
+  text when it is not a plain number, and one answer per ``var_set``, its ``answer`` read with
+  ``to_f``), and a student's question is one of those sets, graded as an exact answer with the
+  tolerance as its margin (``app/models/quizzes/quiz_question/calculated_question.rb``,
+  ``numerical_question.rb``: a margin ending in ``%`` is that percentage of the answer, the bounds
+  included, in BigDecimal): :func:`calculated_sets` and :func:`grade_calculated`.
 
 Responses are given per response identifier (``response_lid``/``response_str``/``response_num``
 ``ident``): a string (an answer ident, or typed text or number), a set of strings for a
@@ -269,3 +281,44 @@ def score_item(item: etree._Element, responses: Mapping[str, Response], reading:
 def items(assessment: etree._Element) -> Iterable[etree._Element]:
     """Every ``<item>`` of a ``questestinterop`` document, namespaced or not."""
     return (e for e in assessment.iter() if isinstance(e.tag, str) and local(e) == "item")
+
+
+# -- calculated questions: Canvas's own grading (see the module docstring) ---------------------------
+
+
+@dataclass(frozen=True)
+class CalculatedSet:
+    """One ``var_set``: the variables' values and the answer Canvas grades against."""
+
+    values: dict[str, float]
+    answer: str
+
+
+def calculated_sets(item: etree._Element) -> tuple[str, list[CalculatedSet]]:
+    """An item's ``answer_tolerance`` and its sets, as ``CalculatedInteraction`` reads them."""
+    (calculated,) = [e for e in item.iter() if isinstance(e.tag, str) and local(e) == "calculated"]
+    tolerance = next((e.text or "" for e in calculated.iter() if isinstance(e.tag, str) and local(e) == "answer_tolerance"), "")
+    sets = []
+    for var_set in (e for e in calculated.iter() if isinstance(e.tag, str) and local(e) == "var_set"):
+        values = {v.get("name"): float(v.text or 0) for v in children(var_set, "var")}
+        answers = children(var_set, "answer")
+        sets.append(CalculatedSet(values, answers[0].text or "0" if answers else "0"))
+    return tolerance, sets
+
+
+def grade_calculated(answer: str, tolerance: str, response: str) -> float:
+    """1 when ``response`` is within the margin of the set's answer (NumericalQuestion's
+    ``exact_answer``), else 0. Calculated answers are all or nothing in Canvas."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        given = Decimal(response.strip())
+    except InvalidOperation:
+        return 0.0
+    exact = Decimal(repr(float(answer)))  # the importer's to_f, then BigDecimal(to_s)
+    tolerance = tolerance.strip() or "0"
+    if tolerance.endswith("%"):
+        margin = abs(Decimal(repr(float(tolerance[:-1]) / 100.0 * float(exact))))
+    else:
+        margin = Decimal(repr(float(tolerance)))
+    return 1.0 if exact - margin <= given <= exact + margin else 0.0

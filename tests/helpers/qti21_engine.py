@@ -142,3 +142,61 @@ def score_item(item_xml: bytes, response: Response | dict[str, Response | None] 
         state.end_attempt()        # resets outcomes, runs responseProcessing
         return {od.identifier: _to_python(state[od.identifier])
                 for od in item.OutcomeDeclaration}
+
+
+def template_sets(item_xml: bytes) -> int:
+    """How many sets an item template draws from: its ``SET`` is ``randomInteger`` 1..N (the
+    build's form; each set is one ``templateIf`` branch)."""
+    root = etree.fromstring(item_xml)
+    ns = root.nsmap[None]
+    (draw,) = root.findall(f".//{{{ns}}}setTemplateValue[@identifier='SET']/{{{ns}}}randomInteger")
+    assert draw.get("min") == "1", "the sets are numbered from 1"
+    return int(draw.get("max"))
+
+
+def score_template_item(item_xml: bytes, set_number: int,
+                        response: Response | dict[str, Response | None] | None) -> tuple[dict[str, object], dict[str, object]]:
+    """Run one attempt of an item template in set ``set_number``: the item's own ``SET`` draw is
+    replaced by that number, pyslet runs the template processing (``select_clone``), then the
+    response processing. Returns the template variables' values and the outcomes."""
+    root = etree.fromstring(item_xml)
+    ns = root.nsmap[None]
+    (draw,) = root.findall(f".//{{{ns}}}setTemplateValue[@identifier='SET']/{{{ns}}}randomInteger")
+    fixed = etree.Element(f"{{{ns}}}baseValue", baseType="integer")
+    fixed.text = str(set_number)
+    draw.getparent().replace(draw, fixed)
+    # pyslet refuses a printedVariable inside a choice (QTIValidityError), which QTI 2.1 allows:
+    # what a choice shows changes no score, so each is put as its variable's name.
+    for printed in root.findall(f".//{{{ns}}}simpleChoice//{{{ns}}}printedVariable"):
+        previous, text = printed.getprevious(), f"[{printed.get('identifier')}]" + (printed.tail or "")
+        if previous is not None:
+            previous.tail = (previous.tail or "") + text
+        else:
+            printed.getparent().text = (printed.getparent().text or "") + text
+        printed.getparent().remove(printed)
+    fixed_xml = etree.tostring(root)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        doc = qtixml.QTIDocument()
+        doc.read(src=fixed_xml)
+        item = doc.root
+        # pyslet runs templateProcessing but leaves it out when it writes the item back: the
+        # lost-element check of load_item looks at everything else.
+        assert item.TemplateProcessing is not None
+        processing = root.find(f"{{{ns}}}templateProcessing")
+        kept = _element_names(fixed_xml) - Counter(e.tag for e in processing.iter() if isinstance(e.tag, str))
+        lost = kept - _element_names(str(item).encode("utf-8"))
+        if lost:
+            raise ValueError(f"pyslet ignored unknown/misplaced elements: {dict(lost)}")
+        item.render_html = lambda *args, **kwargs: None
+        state = variables.ItemSessionState(item)
+        state.select_clone()       # template processing: the set's values
+        state.begin_session()
+        state.begin_attempt()
+        responses = response if isinstance(response, dict) else ({} if response is None else {_default_response(item): response})
+        for identifier, value in responses.items():
+            if value is not None:
+                state[identifier] = _response_value(item, identifier, value)
+        state.end_attempt()
+        template = {d.identifier: _to_python(state[d.identifier]) for d in item.TemplateDeclaration}
+        return template, {od.identifier: _to_python(state[od.identifier]) for od in item.OutcomeDeclaration}

@@ -28,22 +28,29 @@ from typing import Any
 from lxml import etree
 
 from helpers import zip_members
+from helpers.calculated import set_problems, source_eval
 from helpers.moodle_engine import Question as MoodleQuestion
+from helpers.moodle_engine import calculated_answers, dataset_count, dataset_values, grade_calculated
 from helpers.moodle_engine import grade as moodle_grade
 from helpers.moodle_engine import read_question
-from helpers.qti12_engine import local
+from helpers.qti12_engine import calculated_sets, local
+from helpers.qti12_engine import grade_calculated as canvas_grade_calculated
 from helpers.qti12_engine import score_item as canvas_score
 from helpers.qti21_engine import score_item as qti21_score
+from helpers.qti21_engine import score_template_item, template_sets
 from helpers.text import element_text, html_text
 from qti_builder.content import plain_text
 from qti_builder.i18n import true_false_labels
-from qti_builder.model import Quiz
+from qti_builder.kinds import KINDS
+from qti_builder.model import CalculatedChoiceQuestion, CalculatedQuestion, Quiz
 from qti_builder.model.questions import BLANK_MARKER, Question
 
 ALL = frozenset({"qti21", "moodle", "canvas"})
-#: Kinds a machine scores (the others are graded by a person or not at all).
-SCORED = ("single_choice", "multiple_response", "true_false", "short_answer", "numerical", "matching", "ordering",
-          "fill_in_blank")
+#: Kinds a machine scores (the others are graded by a person or not at all), from the kinds'
+#: registry: a new machine-scored kind is graded here, or :func:`attempts` fails naming it.
+SCORED = tuple(name for name, spec in KINDS.items() if spec.machine_scored)
+#: Kinds whose question is one of several sets of values: graded set by set (:func:`calculated_disagreements`).
+CALCULATED = ("calculated", "calculated_choice")
 #: A response no answer of the generated or hand-written quizzes accepts.
 NOTHING = "\u2603 nothing"
 
@@ -187,7 +194,24 @@ def attempts(quiz: Quiz, q: Question) -> list[Attempt]:
         if len(blanks) > 1:
             first = {**none_right, blanks[0].id: blanks[0].answers[0]}
             add("only the first blank right", first, share(first), share(first, canvas=True))
+    elif kind in SCORED and kind not in CALCULATED:  # calculated kinds are graded set by set, below
+        raise ValueError(f"no attempts at a {kind} question: add them to helpers/scoring.py")
     return out
+
+
+def calculated_attempts(q: CalculatedQuestion | CalculatedChoiceQuestion, values: dict[str, float]) -> list[tuple[str, Any, float]]:
+    """Responses in one set of values and the fraction each earns, from the source: its answer
+    formula computed for the set (helpers/calculated.py), within its tolerance (absolute, or a
+    percentage of the answer) full marks, past it none; a calculated choice, the right option."""
+    if isinstance(q, CalculatedChoiceQuestion):
+        return [(f"option {c.id}", i, 1.0 if c.correct else 0.0) for i, c in enumerate(q.choices)]
+    answer = float(source_eval(q.answer, values))
+    margin = q.tolerance if q.tolerance_mode == "absolute" else abs(answer) * q.tolerance / 100
+    out = [("the answer", repr(answer), 1.0)]
+    if margin > 0:
+        out += [("just inside the margin", repr(answer + 0.8 * margin), 1.0), ("past the margin", repr(answer + 1.7 * margin), 0.0),
+                ("past the margin below", repr(answer - 1.7 * margin), 0.0)]
+    return out + [("a number far off", repr(answer + max(1000.0, 10 * abs(answer))), 0.0)]
 
 
 # -- the outputs -------------------------------------------------------------------------------------
@@ -211,6 +235,8 @@ class Built:
     qti21: dict[str, bytes] = field(default_factory=dict)
     moodle: dict[str, etree._Element] = field(default_factory=dict)
     canvas: dict[str, etree._Element] = field(default_factory=dict)
+    #: A calculated choice question's Canvas items, one multiple-choice question per set.
+    canvas_variants: dict[str, list[etree._Element]] = field(default_factory=dict)
 
     targets: frozenset[str] = ALL
 
@@ -230,12 +256,19 @@ class Built:
             canvas = zip_members((dist / f"{quiz.id}.canvas.zip").read_bytes())
             assessment = etree.fromstring(canvas[f"{quiz.id}/{quiz.id}.xml"])
             items = {e.get("ident"): e for e in assessment.iter() if isinstance(e.tag, str) and local(e) == "item"}
-            built.canvas = {q.id: items[f"{quiz.id}.{q.id}"] for q in questions}
+            built.canvas = {q.id: items[f"{quiz.id}.{q.id}"] for q in questions if q.type != "calculated_choice"}
+            for q in questions:
+                if q.type == "calculated_choice":
+                    built.canvas_variants[q.id] = [items[f"{quiz.id}.{q.id}.v{k}"]
+                                                   for k in range(1, 1 + sum(i.startswith(f"{quiz.id}.{q.id}.v") for i in items))]
+                    built.canvas[q.id] = built.canvas_variants[q.id][0]
         return built
 
     # -- points -----------------------------------------------------------------------------------
 
     def qti21_maximum(self, q: Question) -> float:
+        if q.type in CALCULATED:
+            return float(score_template_item(self.qti21[q.id], 1, None)[1]["MAXSCORE"])  # type: ignore[arg-type]
         return float(qti21_score(without_mathml(self.qti21[q.id]), None)["MAXSCORE"])  # type: ignore[arg-type]
 
     def canvas_points(self, q: Question) -> float:
@@ -266,7 +299,7 @@ class Built:
             ids = [q.choices[i].id for i in sorted(response)]
             given: Any = ids[0] if q.type == "single_choice" else ids
         elif q.type == "true_false":
-            label = true_false_labels(self.quiz.language)[0 if response else 1]
+            label = true_false_labels(self.quiz.language, q.labels)[0 if response else 1]
             given = {"TF_RESPONSE" if item.find(".//q:responseDeclaration[@identifier='TF_RESPONSE']", ns) is not None
                      else "RESPONSE": choice_ids(".//q:simpleChoice", [label])[0]}
         elif q.type in ("short_answer", "numerical"):
@@ -296,6 +329,9 @@ class Built:
         mq = self.moodle_question(q)
         if q.type in ("single_choice", "multiple_response"):
             return moodle_grade(mq, set(response))
+        if q.type == "true_false" and mq.qtype == "multichoice":  # labels of its own: their texts are the answers
+            label = true_false_labels(self.quiz.language, q.labels)[0 if response else 1]
+            return moodle_grade(mq, {i for i, a in enumerate(mq.answers) if html_text(a.text) == label})
         if q.type == "true_false":
             return moodle_grade(mq, "true" if response else "false")
         if q.type in ("short_answer", "numerical"):
@@ -334,7 +370,7 @@ class Built:
             chosen = {idents[i] for i in response}
             given: dict[str, Any] = {lids[0].get("ident"): next(iter(chosen)) if q.type == "single_choice" else chosen}
         elif q.type == "true_false":
-            label = true_false_labels(self.quiz.language)[0 if response else 1]
+            label = true_false_labels(self.quiz.language, q.labels)[0 if response else 1]
             given = {lids[0].get("ident"): by_text(lids[0], label)}
         elif q.type in ("short_answer", "numerical"):
             given = {lids[0].get("ident"): str(response)}
@@ -348,6 +384,97 @@ class Built:
         else:
             raise ValueError(q.type)
         return canvas_score(item, given).fraction()
+
+    # -- calculated questions: set by set ---------------------------------------------------------
+
+    def sets(self, target: str, q: Question) -> list[tuple[dict[str, float], Any]]:
+        """Each set of values ``target`` holds for a calculated question, as its reader reads it,
+        and a function giving the fraction of the points a response earns in that set (a number
+        typed, or the position of the option chosen)."""
+        return {"qti21": self._qti21_sets, "moodle": self._moodle_sets, "canvas": self._canvas_sets}[target](q)
+
+    def _qti21_sets(self, q: Question) -> list[tuple[dict[str, float], Any]]:
+        raw = self.qti21[q.id]
+        ids = [c.get("identifier") for c in etree.fromstring(raw).iter("{*}simpleChoice")]
+
+        def grader(k: int) -> Any:
+            def score(response: Any) -> float:
+                given = ids[response] if isinstance(response, int) else response
+                outcomes = score_template_item(raw, k, given)[1]
+                return float(outcomes["SCORE"]) / float(outcomes["MAXSCORE"])  # type: ignore[arg-type]
+            return score
+
+        out = []
+        for k in range(1, template_sets(raw) + 1):
+            values = {n: float(v) for n, v in score_template_item(raw, k, None)[0].items() if isinstance(v, (int, float))}
+            out.append((values, grader(k)))
+        return out
+
+    def _moodle_sets(self, q: Question) -> list[tuple[dict[str, float], Any]]:
+        mq = self.moodle_question(q)
+        return [({n: float(v) for n, v in dataset_values(mq, k).items()},
+                 lambda response, k=k: grade_calculated(mq, k, {response} if isinstance(response, int) else response))
+                for k in range(1, dataset_count(mq) + 1)]
+
+    def _canvas_sets(self, q: Question) -> list[tuple[dict[str, float], Any]]:
+        if q.type == "calculated_choice":  # one multiple-choice item per set: its values are only in its text
+            return [({}, lambda i, item=item: canvas_score(item, {_lid(item).get("ident"): _label_idents(item)[i]}).fraction())
+                    for item in self.canvas_variants[q.id]]
+        tolerance, sets = calculated_sets(self.canvas[q.id])
+        lid = _lid(self.canvas[q.id]).get("ident")  # the answer box a student types in
+        assert lid, "a calculated question needs its answer box"
+        return [(s.values, lambda response, s=s: canvas_grade_calculated(s.answer, tolerance, response)) for s in sets]
+
+    def option_values(self, target: str, q: CalculatedChoiceQuestion, k: int) -> list[float] | None:
+        """The value each option shows in set ``k`` (from 1), where the output says it as a value."""
+        if target == "moodle":
+            return calculated_answers(self.moodle_question(q), k)
+        if target == "qti21":
+            raw = self.qti21[q.id]
+            values = score_template_item(raw, k, None)[0]
+            shown = [[p.get("identifier") for p in c.iter("{*}printedVariable")] for c in etree.fromstring(raw).iter("{*}simpleChoice")]
+            return [float(values[names[0]]) if len(names) == 1 else float("nan") for names in shown]  # type: ignore[arg-type]
+        return None
+
+
+def _lid(item: etree._Element) -> etree._Element:
+    return next(e for e in item.iter() if isinstance(e.tag, str) and local(e) in ("response_lid", "response_str"))
+
+
+def _label_idents(item: etree._Element) -> list[str]:
+    return [label.get("ident") for label in item.iter("{*}response_label")]
+
+
+_ONE_VALUE = re.compile(r"\{=([^{}:]+)(?::[0-9]{1,2})?\}")
+
+
+def calculated_disagreements(built: Built, q: CalculatedQuestion | CalculatedChoiceQuestion) -> list[str]:
+    """Every set of every output: its values as the source allows them (helpers/calculated.py),
+    and every response of :func:`calculated_attempts` earning what the source means."""
+    found = []
+    for target in sorted(built.targets):
+        sets = built.sets(target, q)
+        if not sets:
+            found.append(f"{NAMES[target]}: question '{q.id}' ({q.type}) has no set of values")
+        for k, (values, score) in enumerate(sets, 1):
+            ours = {v.name: values[v.name] for v in q.variables if v.name in values}
+            if values or target != "canvas":
+                found += [f"{NAMES[target]}: question '{q.id}' set {k}: {p}" for p in set_problems(q, ours)]
+            if not values and q.type == "calculated":
+                continue
+            if isinstance(q, CalculatedChoiceQuestion) and values:
+                shown = built.option_values(target, q, k)
+                for choice, value in zip(q.choices, shown or []):
+                    one = _ONE_VALUE.fullmatch(choice.text.strip())
+                    if one and not abs(value - float(source_eval(one.group(1), ours))) <= 1e-9 * max(1.0, abs(value)):
+                        found.append(f"{NAMES[target]}: question '{q.id}' set {k}: option {choice.id} shows {value:g}, "
+                                     f"the source means {float(source_eval(one.group(1), ours)):g}")
+            for name, response, expected in calculated_attempts(q, ours):
+                got = score(response)
+                if abs(got - expected) > 1e-4:
+                    found.append(f"{NAMES[target]}: question '{q.id}' ({q.type}) set {k} gives '{name}' ({response}) "
+                                 f"{got:.4g} of the points; the source means {expected:.4g}")
+    return found
 
 
 MATHML = "http://www.w3.org/1998/Math/MathML"
@@ -412,6 +539,9 @@ def disagreements(built: Built) -> list[str]:
         for target in maxima:
             if abs(maxima[target] - meant[target]) > 1e-9:
                 found.append(f"{NAMES[target]}: question '{q.id}' is worth {maxima[target]:g} points, not {meant[target]:g}")
+        if isinstance(q, (CalculatedQuestion, CalculatedChoiceQuestion)):
+            found += calculated_disagreements(built, q)
+            continue
         for attempt in attempts(quiz, q):
             for target, expected in attempt.expected.items():
                 if target not in built.targets:
