@@ -121,6 +121,18 @@ def test_canvas_formulas_give_every_sets_answer_as_canvas_computes_them(outputs:
             assert math.isclose(canvas_eval(formula, values), answer, rel_tol=1e-8), (qid, formula, values)
 
 
+def test_the_choice_group_states_its_points_per_item_for_new_quizzes(outputs: Path) -> None:
+    """New Quizzes reads a question group's points from <points_per_item> only (a group without
+    it is worth 0 there); Classic takes each variant's points_possible: the same 1 point."""
+    with zipfile.ZipFile(outputs / "calculated.canvas.zip") as z:
+        root = local_names(etree.fromstring(z.read("calculated/calculated.xml")))
+    group = next(s for s in root.iter("section") if s.get("ident") == "calculated.sum")
+    selection = group.find("selection_ordering/selection")
+    assert selection.findtext("selection_number") == "1"
+    assert selection.findtext("selection_extension/points_per_item") == "1"
+    assert {i.findtext(".//qtimetadatafield[fieldlabel='points_possible']/fieldentry") for i in group.iter("item")} == {"1"}
+
+
 def test_choice_options_show_each_sets_values(outputs: Path) -> None:
     items = canvas_items(outputs)
     for n in range(1, 7):
