@@ -96,8 +96,6 @@ def stem_html(item: etree._Element) -> html.HtmlElement:
     return html.fragment_fromstring(mattext.text, create_parent="div")
 
 
-
-
 def labels(item: etree._Element, response: str = "response1") -> dict[str, str]:
     """Answer ident -> its text (HTML answers as their text)."""
     lid = item.find(f".//response_lid[@ident='{response}']")

@@ -13,13 +13,6 @@ from helpers import SEED_SOURCE, write
 from helpers.cli import BROKEN, run, snapshot
 
 
-
-
-
-
-
-
-
 def test_build_default_sources(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / "source").mkdir(parents=True)

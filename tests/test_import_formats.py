@@ -18,17 +18,6 @@ from qti_builder.pipeline import BuildOptions, build
 from qti_builder.writers.markdown_source import read_back, write_source
 
 
-
-
-
-
-
-
-
-
-
-
-
 # -- the seed ---------------------------------------------------------------------------------------
 
 
@@ -165,8 +154,6 @@ def test_bare_question_without_quiz() -> None:
 # -- QTI 2.1 --------------------------------------------------------------------------------------
 
 
-
-
 @pytest.mark.parametrize("as_zip", [False, True], ids=["folder", "zip"])
 def test_tao_style_package(tmp_path: Path, as_zip: bool) -> None:
     source = FIXTURES / "tao-package"
@@ -274,11 +261,6 @@ def test_text2qti_quiz(tmp_path: Path) -> None:
 
 
 # -- the command --------------------------------------------------------------------------------
-
-
-
-
-
 
 
 def test_command_writes_sources_and_media_and_refuses_to_overwrite(tmp_path: Path) -> None:

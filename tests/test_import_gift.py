@@ -277,10 +277,6 @@ MOODLE: dict[str, tuple[str, list[tuple[Any, ...]], str]] = {
 }
 
 
-
-
-
-
 def test_gift_to_source_to_moodle_xml_keeps_what_moodle_makes_of_the_gift(tmp_path: Path) -> None:
     code, out, err = run("import", str(GIFT / "cells.gift"), "--out", str(tmp_path / "source"))
     assert code == 0, err

@@ -136,7 +136,6 @@ def test_yaml_is_written_when_markdown_cannot_say_it() -> None:
     assert read_back(written.text, ".yaml") == odd
 
 
-
 @pytest.mark.parametrize(("code", "markdown"), [
     ("< ", "`< `"), (" a ", "`  a  `"), (" lead", "` lead`"), ("trail ", "`trail `"),
     ("`tick", "`` `tick ``"), ("a``b", "```a``b```"), ("x", "`x`"),

@@ -304,7 +304,6 @@ def test_file_name_that_is_not_an_id(tmp_path: Path) -> None:
     assert sink.items[0].hint == "add 'id: my-quiz' to the quiz"
 
 
-
 def test_blanks_inside_code_or_math_are_refused(tmp_path: Path) -> None:
     from qti_builder import BuildOptions, build
     from qti_builder.diagnostics import BuildFailed

@@ -51,8 +51,6 @@ def by_id(quiz: etree._Element) -> dict[str, etree._Element]:
     return found
 
 
-
-
 def field(q: etree._Element, tag: str) -> str:
     return html_text(q.findtext(f"{tag}/text"))
 

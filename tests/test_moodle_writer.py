@@ -24,8 +24,6 @@ def quiz(raw: bytes) -> etree._Element:
     return etree.fromstring(raw)
 
 
-
-
 def questions(quiz: etree._Element) -> list[etree._Element]:
     return [q for q in quiz.findall("question") if q.get("type") != "category"]
 

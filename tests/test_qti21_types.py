@@ -149,8 +149,6 @@ def parse(package: dict[str, bytes], question: str) -> etree._Element:
     return etree.fromstring(raw(package, question))
 
 
-
-
 def q(path: str) -> str:
     """A path in QTI names: 'itemBody/p' -> 'q:itemBody/q:p'."""
     return "/".join(part if part in ("", ".", "..") or part.startswith(("q:", "*")) else f"q:{part}"

@@ -20,8 +20,6 @@ def package(seed_build: Path) -> dict[str, bytes]:
     return zip_members((seed_build / "ray-train-tune.qti21.zip").read_bytes())
 
 
-
-
 def test_package_layout(package: dict[str, bytes]) -> None:
     items = {f"items/{i}.xml" for i in CHOICE_IDS + ESSAY_IDS}
     assert set(package) == items | {"assessmentTest.xml", "imsmanifest.xml"}
