@@ -473,6 +473,20 @@ def test_question_numbers_as_exams_print_them(tmp_path: Path, line: str) -> None
     assert (q.stem, q.type) == ("Q?", "true_false")
 
 
+@pytest.mark.parametrize("line, kind", [("[서술형 1] Q?", "essay"), ("서술형 2. Q?", "essay"), ("[논술형 1] Q?", "essay"),
+                                        ("[단답형 1] Q?", "short_answer"), ("단답형 3) Q?", "short_answer")])
+def test_a_question_numbered_within_its_type_is_of_that_type(tmp_path: Path, line: str, kind: str) -> None:
+    """Korean papers number essays and short answers apart: '[서술형 1]' after objective questions 1-20."""
+    one, two = questions(tmp_path, KO + f"1. 물의 끓는점은?\n① 0℃ ② 100℃\n정답: ②\n\n{line}\n정답: 광합성\n")
+    assert (one.type, two.type, two.stem) == ("single_choice", kind, "Q?")
+
+
+def test_a_section_marker_read_as_a_question_is_quoted_as_written(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 물?\n① 0 ② 100\n정답: ②\n\n[객관식] 다음 중 옳은 것은?\n정답: 참\n")
+    assert code == 1 and [f[:4] for f in found] == [(9, 2, "error", "QB146")]
+    assert found[0][4] == "write the question as a numbered line: '2. 객관식 다음 중 옳은 것은?'"
+
+
 def test_a_sentence_that_starts_with_a_question_word_is_text(tmp_path: Path) -> None:
     """'문' (door) before a counted number is a sentence, not question 3."""
     (q,) = questions(tmp_path, KO + "1. 다음 글을 읽으시오.\n문 3개가 열려 있다. 열린 문은 몇 개인가?\n① 2개\n② 3개\n정답: ②\n")

@@ -112,6 +112,8 @@ class Question:
     #: for this question: what follows from them is not reported again.
     odd_marker: bool = False
     misplaced: bool = False
+    #: The type it is numbered within (``서술형 2.``), which counts as its section's would.
+    numbered_kind: str | None = None
 
     @property
     def style(self) -> str | None:
@@ -289,7 +291,7 @@ class Scanner:
             if attrs and _KEPT_BREAK.search(start_q.text):
                 stem += "  "  # "What?  {#id}": the line break kept on purpose stays, before the next line of text
             self.form = self.form or start_q.form
-            self._open_question(lineno, start_q.number, Block(lineno, start_q.text_offset + 1, [stem]), attrs)
+            self._open_question(lineno, start_q.number, Block(lineno, start_q.text_offset + 1, [stem]), attrs, start_q.kind)
             return index + 1
         long_q = None if indented else S.LONG_NUMBER.match(line)
         if long_q:
@@ -478,8 +480,8 @@ class Scanner:
                        hint=f"number the questions after the passage {passage.first} to {passage.last}, or change the "
                             f"range '[{passage.first}~{passage.last}]' to the questions it is for")
 
-    def _open_question(self, lineno: int, number: int, stem: Block, attrs: Attrs) -> None:
-        question = Question(lineno, attrs, stem, number)
+    def _open_question(self, lineno: int, number: int, stem: Block, attrs: Attrs, kind: str | None = None) -> None:
+        question = Question(lineno, attrs, stem, number, numbered_kind=kind)
         if not self.stack:
             self.stack.append(Section(1, lineno, "", {}, Block(lineno, 1)))
             self.roots.append(self.stack[-1])
@@ -648,10 +650,12 @@ class Scanner:
         (parent.children if parent else self.roots).remove(section)
         self.stack.pop()
         number = parent.questions[-1].number + 1 if parent and parent.questions else 1
-        marks = "#" * section.level
-        self.error("QB146", f"the heading '{marks} {section.title}' is followed by '{label}:', so it reads as a section "
+        # As written: '## Title', or an exam section marker's whole line ('Ⅱ. 단답형', '[객관식]').
+        written = self.lines[section.line - 1].strip()
+        without = ", without '#'" if written.startswith("#") else ""
+        self.error("QB146", f"the heading '{shorten(written, 60)}' is followed by '{label}:', so it reads as a section "
                    "whose introduction students see, not as a question", section.line, section.title_column,
-                   hint=f"write the question as a numbered line, without '#': '{number}. {shorten(section.title, 50)}'")
+                   hint=f"write the question as a numbered line{without}: '{number}. {shorten(section.title, 50)}'")
         # Its attributes were read as a section's; read them again as a question's.
         self.sink.items[:] = [d for d in self.sink.items
                               if not (d.code == "QB109" and d.span and d.span.path == self.path and d.span.line == section.line)]

@@ -210,13 +210,13 @@ class QuestionBuilder:
             return None
         if len(answers) > 1:
             # Several answers: a short answer's, in a section of short answers (else QB116 says one).
-            return "short_answer" if _section_kind(q.section) == "short_answer" else "essay"
+            return "short_answer" if _implied_kind(q) == "short_answer" else "essay"
         if S.BLANK.search(q.stem.text()):
             return "essay"  # its [[...]] are reported (QB174): students would see them
         answer = answers[0]
         value = answer.block.text()
         model = answer.name.lower() in self.dialect.model_answer_labels
-        kind, code = classify(value, q.stem.lines, self.dialect, _section_kind(q.section), model)
+        kind, code = classify(value, q.stem.lines, self.dialect, _implied_kind(q), model)
         if kind == "matching":
             return self._exam_pairs(q, answer, reading, report, "matching")
         if kind == "ordering":
@@ -903,8 +903,9 @@ def _section_points(section: Any) -> float | None:
     return section.each_points if section is not None else None
 
 
-def _section_kind(section: Any) -> str | None:
-    return section.kind if section is not None else None
+def _implied_kind(q: Question) -> str | None:
+    """The type the question's numbering (``서술형 2.``) or its section's title (``Ⅱ. 단답형``) names."""
+    return q.numbered_kind or (q.section.kind if q.section is not None else None)
 
 
 #: Lines in question text that look like options the reader does not take as options.

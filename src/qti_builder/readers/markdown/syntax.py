@@ -284,6 +284,18 @@ QUESTION_FORMS: tuple[tuple[str, re.Pattern[str]], ...] = (
 )
 
 
+#: Question types that exams number questions by, written before the number (``[서술형 1]``,
+#: ``서술형 2.``, ``단답형 1)``, ``記述問題1``): each word -> the type it names. Words in Latin letters
+#: are left out: ``Essay 1 is due ...`` is a sentence.
+KIND_NUMBER_WORDS = {w: k for lang in V.LANGUAGES.values() for w, k in lang.section_kinds.items() if not w.isascii()}
+_KIND_WORDS_ALT = "|".join(re.escape(w) for w in sorted(KIND_NUMBER_WORDS, key=len, reverse=True))
+#: ``[서술형 1]`` and ``서술형 1.``: a question numbered within its type.
+KIND_NUMBERED = (
+    re.compile(rf"^[{_OPEN}]\s*({_KIND_WORDS_ALT})\s*({QUESTION_NUMBER})\s*(?:{_SUFFIXES})?\s*[{_CLOSE}]\s*[.:：]?\s*(.*?)\s*$"),
+    re.compile(rf"^({_KIND_WORDS_ALT})\s*({QUESTION_NUMBER})\s*(?:{_SUFFIXES})?\s*[.．):：)）]\s*(.*?)\s*$"),
+)
+
+
 @dataclass(frozen=True)
 class QuestionStart:
     number: int
@@ -292,10 +304,13 @@ class QuestionStart:
     text: str
     #: "." or ")" for the Markdown forms ``1.`` and ``1)``, else the form's name.
     form: str
+    #: The type the question is numbered within (``서술형 1.``: an essay), if any.
+    kind: str | None = None
 
 
 #: What a question line can start with: a digit, a bracket, 第, or a question word's first letter.
-_QUESTION_INITIALS = frozenset("0123456789" + V.FULL_WIDTH_DIGITS + "第" + V.OPEN_BRACKETS + "".join(w[0] + w[0].upper() for w in V.words("question_words")))
+_QUESTION_INITIALS = frozenset("0123456789" + V.FULL_WIDTH_DIGITS + "第" + V.OPEN_BRACKETS
+                               + "".join(w[0] + w[0].upper() for w in (*V.words("question_words"), *KIND_NUMBER_WORDS)))
 
 
 def question_start(line: str) -> QuestionStart | None:
@@ -312,6 +327,12 @@ def question_start(line: str) -> QuestionStart | None:
                 form = ")"  # ``1）`` is ``1)`` in full width: its ``1)`` lines are questions too
             text = found.group(2) or ""
             return QuestionStart(int(found.group(1)), found.start(2) if text else len(line.rstrip()), text, form)
+    for pattern in KIND_NUMBERED:
+        found = pattern.match(line)
+        if found:
+            text = found.group(3)
+            return QuestionStart(int(found.group(2)), found.start(3) if text else len(line.rstrip()), text, "문제",
+                                 KIND_NUMBER_WORDS[found.group(1)])
     return None
 
 
