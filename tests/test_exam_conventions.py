@@ -310,6 +310,7 @@ def test_moodle_numbers_options_as_the_source(tmp_path: Path) -> None:
 #: language, answer label, explanation label: every language the issue names.
 LABELS = [
     ("en", "Answer", "Explanation"),
+    ("en", "Ans", "Explanation"),
     ("ko", "정답", "해설"),
     ("ko", "답", "풀이"),
     ("ko", "[정답]", "[해설]"),

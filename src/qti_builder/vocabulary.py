@@ -66,7 +66,7 @@ LANGUAGES: dict[str, Language] = {
     "en": Language(
         name="English",
         labels={
-            "answer": ANSWER, "correct answer": ANSWER, "model answer": ANSWER, "sample answer": ANSWER,
+            "answer": ANSWER, "ans": ANSWER, "correct answer": ANSWER, "model answer": ANSWER, "sample answer": ANSWER,
             "explanation": EXPLANATION, "general feedback": EXPLANATION,
             "correct feedback": "correct", "incorrect feedback": "incorrect",
             "partially correct feedback": "partially_correct",
