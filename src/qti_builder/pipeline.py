@@ -165,7 +165,7 @@ def build(options: BuildOptions) -> BuildResult:
         good = {i: item for i, item in loaded.items() if not results[i].failed}
         if good:
             with _stage(clock, "schemas"):
-                schemas = load_schemas(resolve_schema_dir(options.schemas))  # SchemaError: the build cannot start
+                schemas = load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))  # SchemaError: the build cannot start
             with _stage(clock, "work"):
                 jobs = _work(good, results, options, schemas, jobs, staging)
         with _stage(clock, "write"):
