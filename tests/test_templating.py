@@ -73,22 +73,29 @@ def test_a_macro_file_imported_without_context_sees_each_renders_media() -> None
     assert env.get_template("macros").module is module  # made once, by Jinja
 
 
-def test_output_escaping_falls_back_to_jinjas_own_when_the_private_route_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_output_escaping_falls_back_to_jinjas_own_when_the_private_route_changes(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """templating._OutputCodeGenerator overrides a private method of Jinja's code generator; it is
     used only while it renders the probe exactly as Jinja does, and a Jinja where it does not
-    (simulated: the override writes the wrong call) gets Jinja's own generator, and the same text."""
+    (simulated: the override writes the wrong call) gets Jinja's own generator, and the same text.
+    The probe's answer is kept in the cache folder for the next run."""
     from jinja2.compiler import CodeGenerator
 
     from qti_builder import templating
 
+    monkeypatch.setattr(templating, "user_cache_dir", lambda name: str(tmp_path / name))
     templating._output_generator.cache_clear()
     # The Jinja installed here: CI installs the newest, so a release that breaks the private route
     # fails here, while its users still get Jinja's own escaping.
     assert templating._output_generator() is templating._OutputCodeGenerator
+    assert [p.read_text() for p in tmp_path.glob("qti-builder/output-probe-*")] == ["fast"]
     monkeypatch.setattr(templating, "escape_output", lambda value: str(value))  # what a changed Jinja might do
+    for marker in tmp_path.glob("qti-builder/output-probe-*"):
+        marker.unlink()  # another Jinja's files differ, so no answer is kept for it
     templating._output_generator.cache_clear()
     try:
         assert templating._output_generator() is CodeGenerator
+        assert [p.read_text() for p in tmp_path.glob("qti-builder/output-probe-*")] == ["jinja"]
         env = templating._environment(None)
         assert env.code_generator_class is CodeGenerator
         rendered = env.from_string(TEMPLATE).render(text="a & <b> \"c\" 'd'", safe=Markup("<i>x</i>"), number=7)

@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import quote
 
 import jinja2.compiler
+import markupsafe
 from jinja2 import (ChoiceLoader, DictLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, PrefixLoader,
                     StrictUndefined)
 from jinja2.compiler import CodeGenerator
@@ -213,13 +214,25 @@ def _renders_probe(generator: type[CodeGenerator]) -> str:
 @lru_cache(maxsize=1)
 def _output_generator() -> type[CodeGenerator]:
     """:class:`_OutputCodeGenerator` if the installed Jinja renders the probe with it exactly as
-    with its own generator; Jinja's own otherwise (a Jinja whose private method changed)."""
+    with its own generator; Jinja's own otherwise (a Jinja whose private method changed). The
+    answer is kept in the cache folder for these settings (:func:`_settings`): probing costs two
+    template compilations, a fortieth of a cold build."""
+    marker = Path(user_cache_dir("qti-builder")) / f"output-probe-{_settings()}"
     try:
-        if _renders_probe(_OutputCodeGenerator) == _renders_probe(CodeGenerator):
-            return _OutputCodeGenerator
+        return _OutputCodeGenerator if marker.read_text("ascii") == "fast" else CodeGenerator
+    except (OSError, UnicodeDecodeError):
+        pass
+    fast = False
+    try:
+        fast = _renders_probe(_OutputCodeGenerator) == _renders_probe(CodeGenerator)
     except Exception:  # noqa: BLE001 - any failure of the private route means: do without it
         pass
-    return CodeGenerator
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("fast" if fast else "jinja", "ascii")
+    except OSError:  # a read-only home: probe again next time
+        pass
+    return _OutputCodeGenerator if fast else CodeGenerator
 
 
 @lru_cache(maxsize=8)
@@ -279,14 +292,21 @@ def _environment(user_templates: Path | None) -> Environment:
     return env
 
 
+@lru_cache(maxsize=1)
+def _settings() -> str:
+    """What compiled templates and the escaping probe depend on: this module's source and the
+    installed Jinja's compiler and markupsafe (their files' sizes and times)."""
+    stats = [Path(module.__file__ or "").stat() for module in (jinja2.compiler, markupsafe)]
+    versions = "".join(f"{stat.st_size}/{stat.st_mtime_ns};" for stat in stats)
+    return hashlib.sha256(Path(__file__).read_bytes() + versions.encode()).hexdigest()[:16]
+
+
 def _bytecode_cache(kind: str) -> FileSystemBytecodeCache | None:
     """Compiled templates kept between runs: compiling them is a tenth of a cold build (bench/).
     Jinja keys the cache by template and source; the folder's name adds this module's own
     source, the installed Jinja's compiler and the environment's class (a sandbox compiles
     every call to a checked one), so code compiled under other settings is never loaded."""
-    compiler = Path(jinja2.compiler.__file__).stat()  # another Jinja may compile otherwise
-    settings = hashlib.sha256(Path(__file__).read_bytes() + f"{compiler.st_size}/{compiler.st_mtime_ns}".encode()).hexdigest()[:16]
-    folder = Path(user_cache_dir("qti-builder")) / f"templates-{settings}-{kind}"
+    folder = Path(user_cache_dir("qti-builder")) / f"templates-{_settings()}-{kind}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # a read-only home: compile every time, as without a cache
