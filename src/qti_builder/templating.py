@@ -29,7 +29,7 @@ from jinja2 import (ChoiceLoader, DictLoader, Environment, FileSystemBytecodeCac
                     StrictUndefined)
 from jinja2.compiler import CodeGenerator
 from jinja2.sandbox import SandboxedEnvironment
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from platformdirs import user_cache_dir
 
 from . import content
@@ -118,11 +118,11 @@ def canvas_mattext(text: str | None, inline: bool = False) -> Markup:
     if inline:
         rendered = content.render_canvas_inline(text or "", renames)
         if "<" not in rendered:
-            return Markup("".join(('<mattext texttype="text/plain">', escape(html_unescape(rendered)), "</mattext>")))
+            return Markup("".join(('<mattext texttype="text/plain">', escape_output(html_unescape(rendered)), "</mattext>")))
     else:
         rendered = content.render_canvas(text or "", renames)
     # Joined rather than Markup.format, whose string.Formatter took half of this filter's time.
-    return Markup("".join(('<mattext texttype="text/html">', escape(rendered), "</mattext>")))
+    return Markup("".join(('<mattext texttype="text/html">', escape_output(rendered), "</mattext>")))
 
 
 def moodle_files(text: str | None) -> Markup:
@@ -167,9 +167,12 @@ FILTERS = {
 
 
 def _escape_text(text: str) -> str:
-    """markupsafe's escaping of a ``str``, as a ``str`` (its five characters, in its order)."""
-    return (text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
-            .replace('"', "&#34;"))
+    """markupsafe's escaping of a ``str``, as a ``str`` (its five characters, in its order). Most
+    outputs (identifiers, numbers, words) have none of them: asking first is a third faster."""
+    if "&" in text or "<" in text or ">" in text or "'" in text or '"' in text:
+        return (text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
+                .replace('"', "&#34;"))
+    return text
 
 
 def escape_output(value: Any) -> str:
