@@ -65,16 +65,18 @@ class Question:
 class Bank:
     title: str
     questions: list[Question]
+    section_size: int = SECTION_SIZE
 
     def sections(self) -> Iterator[tuple[int, list[Question]]]:
-        for start in range(0, len(self.questions), SECTION_SIZE):
-            yield start // SECTION_SIZE + 1, self.questions[start:start + SECTION_SIZE]
+        size = self.section_size
+        for start in range(0, len(self.questions), size):
+            yield start // size + 1, self.questions[start:start + size]
 
 
-def generate(count: int, seed: int = 8, kinds: tuple[str, ...] = KINDS) -> Bank:
+def generate(count: int, seed: int = 8, kinds: tuple[str, ...] = KINDS, section_size: int = SECTION_SIZE) -> Bank:
     rng = random.Random(f"{seed}/{count}/{','.join(kinds)}")
     questions = [_question(rng, n, kinds[n % len(kinds)]) for n in range(count)]
-    return Bank(f"Benchmark bank of {count} questions", questions)
+    return Bank(f"Benchmark bank of {count} questions", questions, section_size)
 
 
 def _question(rng: random.Random, n: int, kind: str) -> Question:
@@ -214,12 +216,15 @@ def to_text2qti(bank: Bank) -> str:
 
 
 def write_bank(folder: Path, count: int, kinds: tuple[str, ...] = KINDS, text2qti: bool = False,
-               seed: int = 8, name: str | None = None) -> dict[str, Path]:
+               seed: int = 8, name: str | None = None, section_size: int = SECTION_SIZE) -> dict[str, Path]:
     """The bank as ``<folder>/bank-<count>.md`` (and ``.t2q.txt`` in text2qti's syntax); ``name``
-    and ``seed`` make another bank of the same size (its quiz id is its name)."""
-    bank = generate(count, seed=seed, kinds=kinds)
+    and ``seed`` make another bank of the same size (its quiz id is its name); sections of
+    ``section_size`` questions (other than the default: ``-s<size>`` in the name)."""
+    bank = generate(count, seed=seed, kinds=kinds, section_size=section_size)
     folder.mkdir(parents=True, exist_ok=True)
     quiz_id = name or f"bank-{count}" + BANK_SUFFIX.get(kinds, "-" + "-".join(k.replace("_", "") for k in kinds))
+    if section_size != SECTION_SIZE and not name:
+        quiz_id += f"-s{section_size}"
     paths = {"md": folder / f"{quiz_id}.md"}
     paths["md"].write_text(to_markdown(bank, quiz_id), encoding="utf-8")
     if text2qti:

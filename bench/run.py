@@ -17,6 +17,10 @@ What is measured:
   floor of their outputs (``bench/floor.py files``);
 - the same questions in the types text2qti can write, built by text2qti (QTI 1.2, installed from
   PyPI into ``bench/.venv``) and by qti-builder side by side;
+- issue 23's table (``--versus`` measures it alone, with the seed's cold build): 10,000 four-option
+  single-choice questions, Korean and English, in ten sections of 1,000, built by text2qti, by
+  qti-builder ``--format canvas`` and by qti-builder's default build (all three outputs), each
+  on every core and in one process, in rounds;
 - the peak memory of the 10,000-question build: the process's maximum RSS in one process, the
   largest total PSS of the process tree with workers (sampled from /proc);
 - how time and memory grow: mixed banks of 10,000, 25,000, 50,000 and 100,000 questions from one
@@ -61,6 +65,8 @@ SOURCES = 100
 #: Banks built by text2qti too: its types mixed at two sizes, and 10,000 four-option single-choice
 #: questions (the case issue 8 quotes text2qti's time for).
 TEXT2QTI_BANKS = ((500, TEXT2QTI_KINDS), (10_000, TEXT2QTI_KINDS), (10_000, ("single_choice",)))
+#: Issue 23's comparison: questions, kinds, questions per section.
+VERSUS = (10_000, ("single_choice",), 1_000)
 
 
 def main() -> None:
@@ -71,11 +77,12 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="one run each, banks of 500 and 2,000 only (growth: 2,000 and 5,000)")
     parser.add_argument("--growth", type=lambda s: tuple(int(n) for n in s.split(",")), default=GROWTH,
                         help="bank sizes of the growth runs (the last also as 100 sources)")
+    parser.add_argument("--versus", action="store_true",
+                        help="issue 23's table only (text2qti, --format canvas, the default build) and the seed's cold build")
     parser.add_argument("--tables-from", type=Path, help="measure nothing: rewrite the tables from a results file")
     args = parser.parse_args()
     if args.tables_from:
-        measured = json.loads(args.tables_from.read_text("utf-8"))
-        update_readmes(summary(measured), args.tables_from.resolve(), one_line(measured))
+        update_readmes(json.loads(args.tables_from.read_text("utf-8")), args.tables_from.resolve())
         return
     if args.quick:
         args.repeat, args.sizes, args.growth = 1, (500, 2_000), (2_000, 5_000)
@@ -87,18 +94,27 @@ def main() -> None:
     results: dict = {"date": datetime.datetime.now().isoformat(timespec="seconds"), "machine": machine(),
                      "repeat": args.repeat, "jobs": jobs, "load_before": os.getloadavg()}
     results["cold"] = cold_build(schemas, args.repeat)
+    results["versus"] = versus(jobs, args.repeat)
+    if args.versus:
+        results["load_after"] = os.getloadavg()
+        return finish(results)
     results["banks"] = [bank_build(n, schemas, jobs, args.repeat) for n in args.sizes]
     results["text2qti"] = [versus_text2qti(n, kinds, jobs, args.repeat) for n, kinds in TEXT2QTI_BANKS if n in args.sizes]
     results["memory"] = memory(max(args.sizes), jobs)
     results["growth"] = growth(args.growth, jobs)
     results["load_after"] = os.getloadavg()
+    finish(results)
+
+
+def finish(results: dict) -> None:
     RESULTS.mkdir(exist_ok=True)
     out = RESULTS / f"{datetime.datetime.now():%Y-%m-%dT%H%M}.json"  # one file per run: runs of a day are compared
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
-    table = summary(results)
-    print(table)
+    print(versus_summary(results))
+    if "banks" in results:
+        print("\n" + summary(results))
     print(f"\nresults: {out.relative_to(ROOT)}")
-    update_readmes(table, out, one_line(results))
+    update_readmes(results, out)
 
 
 # -- measuring ------------------------------------------------------------------------------------
@@ -191,6 +207,32 @@ def versus_text2qti(size: int, kinds: tuple[str, ...], jobs: int, repeat: int) -
             f"speedup_jobs_{jobs}": round(figures["text2qti"] / figures[f"ours_jobs_{jobs}"], 2),
             "stages_jobs_1": _stages(stages),
             "formats": sorted(Path(o["path"]).name for o in stages["quizzes"][0]["outputs"])}
+
+
+def versus(jobs: int, repeat: int) -> dict:
+    """Issue 23's three rows side by side: text2qti, qti-builder ``--format canvas`` and
+    qti-builder's default build (QTI 2.1, Moodle XML and the Canvas package), each of ours on
+    ``jobs`` processes and in one, in rounds."""
+    size, kinds, section = VERSUS
+    paths = write_bank(WORK, size, kinds, text2qti=True, section_size=section)
+    out, report = WORK / "out-versus", WORK / "report-versus-{}.json"
+    canvas = ("--format", "canvas")
+    figures = rounds(repeat, {
+        "text2qti": lambda: timed([str(T2Q), paths["text2qti"].name], cwd=WORK),
+        "canvas": lambda: timed(build(paths["md"], out / "canvas", jobs, *canvas)),
+        "canvas_jobs_1": lambda: timed(build(paths["md"], out / "canvas-1", 1, *canvas, "--report", "json",
+                                             "--report-file", str(report).format("canvas"))),
+        "default": lambda: timed(build(paths["md"], out / "default", jobs)),
+        "default_jobs_1": lambda: timed(build(paths["md"], out / "default-1", 1, "--report", "json",
+                                              "--report-file", str(report).format("default"))),
+    })
+    identical = all((out / "default-1" / p.name).read_bytes() == p.read_bytes() for p in (out / "default").iterdir())
+    return {"questions": size, "kinds": list(kinds), "section_size": section, "jobs": jobs, **figures,
+            **{f"ratio_{name}": round(figures["text2qti"] / figures[name], 2)
+               for name in ("canvas", "canvas_jobs_1", "default", "default_jobs_1")},
+            "stages_jobs_1": {name: _stages(json.loads(Path(str(report).format(name)).read_text("utf-8")))
+                              for name in ("canvas", "default")},
+            "parallel_identical_to_serial": identical}
 
 
 def _stages(report: dict) -> dict[str, float]:
@@ -311,6 +353,61 @@ def machine() -> dict:
 # -- reporting ------------------------------------------------------------------------------------
 
 
+def versus_summary(r: dict) -> str:
+    """Issue 23's table, the stages of our one-process builds and the issue's goals."""
+    v, cold = r["versus"], r["cold"]
+    jobs, t2q = v["jobs"], v["text2qti"]
+    lines = [
+        f"Measured {r['date']} on {r['machine']['cpus']} CPUs (load {r['load_before'][0]:.1f} before, "
+        f"{r['load_after'][0]:.1f} after), median of {r['repeat']}, the five builds run in turn in each round: "
+        f"{v['questions']:,} four-option single-choice questions, Korean and English, ten sections of "
+        f"{v['section_size']:,}.",
+        "",
+        f"| what runs | {jobs} processes | against text2qti 0.8 | 1 process | against text2qti 0.8 |",
+        "|---|---:|---:|---:|---:|",
+        f"| text2qti 0.8 (one QTI 1.2 zip for Canvas, not validated) | {t2q:.2f} s | 1.00× | | |",
+        f"| qti-builder `--format canvas` (the same kind of file, validated against the QTI 1.2.1 DTD) | "
+        f"{v['canvas']:.2f} s | {v['ratio_canvas']:.2f}× | {v['canvas_jobs_1']:.2f} s | {v['ratio_canvas_jobs_1']:.2f}× |",
+        f"| qti-builder default build (Canvas + QTI 2.1 + Moodle XML, all validated) | {v['default']:.2f} s | "
+        f"{v['ratio_default']:.2f}× | {v['default_jobs_1']:.2f} s | {v['ratio_default_jobs_1']:.2f}× |",
+        "",
+        "Stages of the one-process builds (`--report json`): " + "; ".join(
+            f"{name}: " + ", ".join(f"{k} {x:.2f} s" for k, x in stages.items())
+            for name, stages in v["stages_jobs_1"].items()) + f". CPU seconds: text2qti {v['text2qti_cpu']:.1f}; "
+        f"canvas {v['canvas_cpu']:.1f} ({jobs} p.) / {v['canvas_jobs_1_cpu']:.1f} (1 p.); default "
+        f"{v['default_cpu']:.1f} / {v['default_jobs_1_cpu']:.1f}. Output of {jobs} processes byte-identical to one: "
+        f"{v['parallel_identical_to_serial']}.",
+        "",
+        "| goal (issue 23) | this run | |",
+        "|---|---|---|",
+    ]
+
+    def ratio_goal(name: str, key: str, goal: float) -> str:
+        ours, need = v[key], t2q / goal
+        verdict = "met" if v[f"ratio_{key}"] >= goal else \
+            f"**missed** by {ours - need:.2f} s ({ours / need - 1:.0%} slower than {need:.2f} s)"
+        return f"| {name} ≥ {goal:.1f}× text2qti | {v[f'ratio_{key}']:.2f}× ({ours:.2f} s vs {t2q:.2f} s) | {verdict} |"
+
+    lines += [ratio_goal(f"default build, {jobs} processes", "default", 1.0),
+              ratio_goal("default build, 1 process", "default_jobs_1", 0.8),
+              ratio_goal(f"`--format canvas`, {jobs} processes", "canvas", 2.0),
+              ratio_goal("`--format canvas`, 1 process", "canvas_jobs_1", 2.0)]
+    verdict = "met" if cold["ratio_to_floor"] <= 1.2 else f"**missed** by {cold['build'] - 1.2 * cold['floor']:.2f} s"
+    lines.append(f"| seed cold build ≤ 1.2× the cold floor | {cold['ratio_to_floor']:.2f}× ({cold['build']:.2f} s vs "
+                 f"{cold['floor']:.2f} s; 1 process {cold['ratio_to_floor_jobs_1']:.2f}×) | {verdict} |")
+    rows = [row for row in r.get("growth", {}).get("rows", []) if row["questions"] >= 100_000 and row["sources"] == 1]
+    if rows:
+        gj = r["growth"]["jobs"]
+        worst = max(rows[0]["jobs_1_max_rss_mb"], rows[0].get(f"jobs_{gj}_tree_pss_mb", 0))
+        lines.append(f"| 100,000-question single source in ≤ 1.5 GB | {rows[0]['jobs_1_max_rss_mb']:.0f} MB (1 p.), "
+                     f"{rows[0].get(f'jobs_{gj}_tree_pss_mb', 0):.0f} MB ({gj} p.) | "
+                     f"{'met' if worst <= 1536 else f'**missed** by {worst - 1536:.0f} MB'} |")
+    else:
+        lines.append("| 100,000-question single source in ≤ 1.5 GB | not measured by `--versus` (the full run's growth "
+                     "table) | |")
+    return "\n".join(lines)
+
+
 def summary(r: dict) -> str:
     jobs = r["jobs"]
     cold = r["cold"]
@@ -423,27 +520,32 @@ def targets(r: dict) -> list[str]:
 
 
 def one_line(r: dict) -> str:
-    """The project README's summary of a run: the seed quiz, the biggest bank, text2qti beside it."""
-    jobs, cold = r["jobs"], r["cold"]
-    parts = [f"the seed quiz builds in {cold['build']:.2f} s ({cold['ratio_to_floor']:.2f}× the floor of any tool)"]
-    if r["banks"]:
-        big = r["banks"][-1]
-        parts.append(f"{big['questions']:,} mixed questions in {big['jobs_1']:.2f} s in one process, "
-                     f"{big[f'jobs_{jobs}']:.2f} s with {jobs}")
-        same = [row for row in r["text2qti"] if row["questions"] == big["questions"]]
-        if same:
-            parts.append(f"text2qti 0.8 writes {same[0]['questions']:,} questions of its own types (one QTI 1.2 zip, "
-                         f"not validated) in {same[0]['text2qti']:.2f} s, qti-builder its three validated outputs in "
-                         f"{same[0][f'ours_jobs_{jobs}']:.2f} s")
-    return (f"Latest run ({r['date'][:10]}, {r['machine']['cpus']} CPUs, median of {r['repeat']}): " + "; ".join(parts)
-            + ". Every table, the targets and how it is measured: [bench/README.md](bench/README.md).")
+    """The project README's summary of a run: issue 23's three rows, and the seed quiz."""
+    v, cold = r["versus"], r["cold"]
+    jobs = v["jobs"]
+    return (f"Latest run ({r['date'][:10]}, {r['machine']['cpus']} CPUs, load {r['load_before'][0]:.1f}, median of "
+            f"{r['repeat']}, side by side), {v['questions']:,} four-option single-choice questions: text2qti 0.8 writes its "
+            f"one QTI 1.2 zip (not validated) in {v['text2qti']:.2f} s; qti-builder `--format canvas` its validated "
+            f"Canvas package in {v['canvas']:.2f} s ({v['ratio_canvas']:.2f}× text2qti's speed; "
+            f"{v['canvas_jobs_1']:.2f} s, {v['ratio_canvas_jobs_1']:.2f}× in one process), and its default build "
+            f"all three validated outputs in {v['default']:.2f} s ({v['ratio_default']:.2f}×; {v['default_jobs_1']:.2f} s, "
+            f"{v['ratio_default_jobs_1']:.2f}× in one process), on {jobs} processes; the seed quiz builds in "
+            f"{cold['build']:.2f} s ({cold['ratio_to_floor']:.2f}× the floor of any tool). Every table, the goals and how "
+            "it is measured: [bench/README.md](bench/README.md).")
 
 
-def update_readmes(table: str, out: Path, line: str) -> None:
-    """The tables between the markers of bench/README.md; one line between those of the project's README."""
-    for readme, start, end, text in ((BENCH / "README.md", "<!-- results -->", "<!-- /results -->",
-                                      f"{table}\n\nFrom `{out.relative_to(ROOT)}`."),
-                                     (ROOT / "README.md", "<!-- bench -->", "<!-- /bench -->", line)):
+def update_readmes(r: dict, out: Path) -> None:
+    """The tables between the markers of bench/README.md (issue 23's, and the full run's when it
+    ran); one line between those of the project's README."""
+    sections = []
+    if "versus" in r:  # runs before issue 23 have no such table
+        sections += [(BENCH / "README.md", "<!-- versus -->", "<!-- /versus -->",
+                      f"{versus_summary(r)}\n\nFrom `{out.relative_to(ROOT)}`."),
+                     (ROOT / "README.md", "<!-- bench -->", "<!-- /bench -->", one_line(r))]
+    if "banks" in r:
+        sections.append((BENCH / "README.md", "<!-- results -->", "<!-- /results -->",
+                         f"{summary(r)}\n\nFrom `{out.relative_to(ROOT)}`."))
+    for readme, start, end, text in sections:
         old = readme.read_text("utf-8")
         if start in old and end in old:
             head, rest = old.split(start, 1)

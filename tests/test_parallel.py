@@ -131,6 +131,23 @@ def test_every_task_runs_once_and_the_parent_takes_its_share() -> None:
     assert 0 in in_parent and len(in_parent) > 1
 
 
+
+def _pid(task: int) -> tuple[int, int]:
+    time.sleep(0.05)  # long enough that both processes take groups
+    return task, os.getpid()
+
+
+def test_tasks_claimed_together_run_in_one_process() -> None:
+    """A chunk's three targets are claimed as one (pipeline._work), so that they share the
+    Markdown cached of its texts: each group of tasks runs in one process, and both take groups."""
+    from qti_builder.parallel import run
+
+    results = list(run(list(range(12)), _pid, jobs=2, here=lambda task: task == 0, together=lambda task: task // 3))
+    assert sorted(task for task, _ in results) == list(range(12))
+    where = {task: pid for task, pid in results}
+    assert all(len({where[t] for t in range(g, g + 3) if t != 0}) == 1 for g in range(0, 12, 3))
+    assert len(set(where.values())) == 2
+
 SMALL_PACKAGE = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
                  "items/media/\ub2e4\uc774\uc5b4\uadf8\ub7a8.png": bytes(range(256)) * 8, "assessmentTest.xml": b""}
 #: More members than a zip's classic end record can count (a 100,000-question bank's QTI package).

@@ -1,4 +1,5 @@
-"""The template environment escapes output as markupsafe does (templating.escape_output)."""
+"""The template environment escapes output as markupsafe does (templating.escape_output), with
+Jinja's own code generator or the faster one, and its filters find each document's media."""
 
 from __future__ import annotations
 
@@ -40,24 +41,64 @@ def test_templates_escape_each_output_once(overlay: bool, tmp_path: Path) -> Non
     assert rendered == EXPECTED
 
 
-def test_a_macro_module_made_once_still_sees_what_its_macros_read() -> None:
-    """Built-in templates make a macro module imported with context once while what it reads is
-    unchanged (templating._Template); a macro that reads a name of the importing template's
-    context, or a filter that reads the media, must still see each render's own."""
+def test_a_macro_file_imported_without_context_sees_each_renders_media() -> None:
+    """The built-in templates import their macro files without context, so Jinja makes each
+    file's module once; the filters in those macros find the media of the document being
+    rendered all the same (templating.media_of, set by render_template)."""
     from jinja2 import DictLoader
 
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.media import MediaFile, MediaSet
     from qti_builder.templating import FILTERS, _Environment
+    from qti_builder.writers.base import render_template
 
     env = _Environment(loader=DictLoader({
-        "macros": "{% macro free() %}[{{ item }}]{% endmacro %}{% macro bound(x) %}({{ x }}){% endmacro %}",
-        "page": '{% import "macros" as m with context %}{{ m.free() }}{{ m.bound(item) }}{{ m.bound(media) }}',
+        "macros": "{% macro picture(text) %}{{ text|xhtml_inline }}|{{ text|html_inline_cdata }}{% endmacro %}",
+        "page": '{% import "macros" as m %}{{ m.picture("![a](a.png)") }}',
     }), autoescape=True)
     env.filters.update(FILTERS)
-    page = env.get_template("page")
-    assert [page.render(item=n, media=m) for n, m in [(1, "a"), (2, "a"), (2, "b"), (3, "b")]] == [
-        "[1](1)(a)", "[2](2)(a)", "[2](2)(b)", "[3](3)(b)"]
-    env.loader.mapping["macros"] = "{% macro bound(x) %}({{ x }}){% endmacro %}"  # type: ignore[union-attr]
-    bound = env.get_template("macros")
-    first = bound.make_module({"item": 1, "media": "a"}, True, {})
-    assert bound.make_module({"item": 2, "media": "a"}, True, {}) is first  # reads no name: made once
-    assert bound.make_module({"item": 2, "media": "b"}, True, {}) is not first  # the media changed
+
+    def media(name: str) -> MediaSet:
+        return MediaSet((MediaFile("a.png", name, b"png", "image/png"),))
+
+    rendered = [render_template(env, "page", DiagnosticSink(), media=m, media_prefix=prefix)
+                for m, prefix in [(media("one.png"), "media/"), (media("two.png"), "media/"), (media("two.png"), "m/"),
+                                  (MediaSet(), "media/")]]
+    assert [r.decode().count(src) for r, src in zip(rendered, ['src="media/one.png"', 'src="media/two.png"',
+                                                               'src="m/two.png"', 'src="a.png"'])] == [1, 1, 1, 2]
+    # (without media, both filters keep the reference as written)
+    assert [r.decode().count(ref) for r, ref in zip(rendered, ["@@PLUGINFILE@@/one.png", "@@PLUGINFILE@@/two.png",
+                                                               "@@PLUGINFILE@@/two.png", "@@PLUGINFILE@@"])] == [1, 1, 1, 0]
+    module = env.get_template("macros").module
+    assert env.get_template("macros").module is module  # made once, by Jinja
+
+
+def test_output_escaping_falls_back_to_jinjas_own_when_the_private_route_changes(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """templating._OutputCodeGenerator overrides a private method of Jinja's code generator; it is
+    used only while it renders the probe exactly as Jinja does, and a Jinja where it does not
+    (simulated: the override writes the wrong call) gets Jinja's own generator, and the same text.
+    The probe's answer is kept in the cache folder for the next run."""
+    from jinja2.compiler import CodeGenerator
+
+    from qti_builder import templating
+
+    monkeypatch.setattr(templating, "user_cache_dir", lambda name: str(tmp_path / name))
+    templating._output_generator.cache_clear()
+    # The Jinja installed here: CI installs the newest, so a release that breaks the private route
+    # fails here, while its users still get Jinja's own escaping.
+    assert templating._output_generator() is templating._OutputCodeGenerator
+    assert [p.read_text() for p in tmp_path.glob("qti-builder/output-probe-*")] == ["fast"]
+    monkeypatch.setattr(templating, "escape_output", lambda value: str(value))  # what a changed Jinja might do
+    for marker in tmp_path.glob("qti-builder/output-probe-*"):
+        marker.unlink()  # another Jinja's files differ, so no answer is kept for it
+    templating._output_generator.cache_clear()
+    try:
+        assert templating._output_generator() is CodeGenerator
+        assert [p.read_text() for p in tmp_path.glob("qti-builder/output-probe-*")] == ["jinja"]
+        env = templating._environment(None)
+        assert env.code_generator_class is CodeGenerator
+        rendered = env.from_string(TEMPLATE).render(text="a & <b> \"c\" 'd'", safe=Markup("<i>x</i>"), number=7)
+        assert rendered == EXPECTED
+    finally:
+        templating._output_generator.cache_clear()

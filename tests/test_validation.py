@@ -235,3 +235,15 @@ def test_unreadable_schema_folder_is_a_clean_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["check", str(SEED_SOURCE), "--schemas", str(tmp_path / "missing")])
     assert result.exit_code == 1
     assert "error[QB401]" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_build_compiles_only_its_targets_schemas(tmp_path: Path) -> None:
+    """The QTI 2.1 schema takes over a second to compile: a build of the Canvas package alone
+    validates every document without it (schemas.TARGET_SCHEMAS, validate.SCHEMA_OF)."""
+    from qti_builder.pipeline import BuildOptions, build
+    from qti_builder.schemas import load_schemas, resolve_schema_dir
+
+    build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path, formats=["canvas"], jobs=1))
+    compiled = vars(load_schemas(resolve_schema_dir(None), frozenset({"canvas"})))
+    assert "qti12" in compiled and "content_package" in compiled
+    assert "qti" not in compiled and "moodle" not in compiled

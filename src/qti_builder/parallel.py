@@ -11,10 +11,11 @@ The parent runs the tasks it keeps, then takes whatever is left, like a worker.
 from __future__ import annotations
 
 import gc
+import itertools
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -32,12 +33,15 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
-def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False) -> Iterator[R]:
+def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False,
+        together: Callable[[T], Hashable] = id) -> Iterator[R]:
     """``work(task)`` for every task on ``jobs`` processes (1: this one alone), as they finish.
     The tasks for which ``here(task)`` holds run in this process, which then counts as one of the
     ``jobs`` and, once they are done, takes its share of the others; the others run in processes
     forked now, so ``work`` and the state it reads must exist before the call. Every process
-    claims the next task from one shared counter, so none sits idle while tasks are left."""
+    claims the next tasks from one shared counter, so none sits idle while tasks are left: those
+    next to each other with the same ``together(task)`` are claimed as one, by one process (the
+    three targets of a chunk of questions, which share what is cached of its texts)."""
     global _shared
     # What exists now (the quizzes read, the compiled schemas) lives until the end: frozen, the
     # collector stops scanning it at every full collection (in this process and in the workers,
@@ -51,7 +55,8 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             yield from map(_kept(work), tasks)
             return
         context = multiprocessing.get_context("fork")
-        _shared = _Shared(remote, work, context.Value("i", 0))
+        groups = [list(group) for _, group in itertools.groupby(remote, key=together)]
+        _shared = _Shared(groups, lambda group: [work(task) for task in group], context.Value("i", 0))
         pool = None
         try:
             # Forked with Ctrl-C and SIGTERM held (interrupts.py); each worker releases them once
@@ -59,11 +64,11 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             with stop_signals_held() as mask:
                 pool = context.Pool(workers, initializer=_worker_signals, initargs=(mask,))  # the workers start now
             # One call per task; a call that finds every task claimed returns None at once.
-            results = pool.imap_unordered(_claim_and_work, range(len(remote)))
+            results = pool.imap_unordered(_claim_and_work, range(len(groups)))
             yield from map(_kept(work), local)
-            while (task := _shared.claim()) is not None:
-                yield _kept(work)(task)
-            yield from (_kept_result(result) for result in results if result is not None)
+            while (group := _shared.claim()) is not None:
+                yield from map(_kept(work), group)
+            yield from (_kept_result(result) for done in results if done is not None for result in done)
             pool.close()
         except BaseException:
             if pool is not None:

@@ -165,7 +165,7 @@ def build(options: BuildOptions) -> BuildResult:
         good = {i: item for i, item in loaded.items() if not results[i].failed}
         if good:
             with _stage(clock, "schemas"):
-                schemas = load_schemas(resolve_schema_dir(options.schemas))  # SchemaError: the build cannot start
+                schemas = load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))  # SchemaError: the build cannot start
             with _stage(clock, "work"):
                 jobs = _work(good, results, options, schemas, jobs, staging)
         with _stage(clock, "write"):
@@ -358,8 +358,8 @@ def plan(loaded: dict[int, LoadedQuiz], formats: list[str]) -> list[Task]:
                           for k in range(0, len(ids), CHUNK)]
             else:
                 tasks.append(Task(i, name, "whole", weight=len(ids), here=split))
-    # Equal weights: a chunk's targets one after the other, so the second finds the chunk's
-    # Markdown still in content.py's caches (a bank's texts outnumber the caches).
+    # Equal weights: a chunk's targets one after the other, claimed together by one process
+    # (_work), so the second and third find the chunk's Markdown in content.py's caches.
     return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
 
 
@@ -489,7 +489,7 @@ def _work(
     _state = _State(good, schemas, options.templates, chunks, packed)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
-        for task_result in run(tasks, run_task, jobs, lambda task: task.here):
+        for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
             quiz = task_result.task.quiz
             result = results[quiz]
             result.diagnostics.extend(task_result.diagnostics)

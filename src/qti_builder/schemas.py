@@ -16,8 +16,7 @@ import tempfile
 import urllib.error
 import urllib.parse
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -234,35 +233,69 @@ class _LocalSchemas(etree.Resolver):
         return self.resolve_filename(str(path), context)
 
 
-@dataclass(frozen=True)
+#: The compiled schemas each target's documents are validated with (:class:`SchemaSet`'s names).
+#: A build compiles those of its targets only: the QTI 2.1 schema alone takes over a second, which
+#: a build of the Canvas package or of Moodle XML does not need.
+TARGET_SCHEMAS = {
+    "qti21": ("qti", "manifest"),
+    "moodle": ("moodle",),
+    "canvas": ("qti12", "qti12_extended", "canvas_calculated", "content_package", "canvas_meta"),
+}
+_EVERY_SCHEMA = tuple(name for names in TARGET_SCHEMAS.values() for name in names)
+
+
 class SchemaSet:
-    qti: etree.XMLSchema
-    manifest: etree.XMLSchema
-    moodle: etree.XMLSchema
-    qti12: etree.DTD
-    qti12_extended: etree.DTD
-    canvas_calculated: etree.XMLSchema
-    content_package: etree.XMLSchema
-    canvas_meta: etree.XMLSchema
+    """The compiled schemas of one folder, each compiled when first used; :func:`load_schemas`
+    compiles a build's before its workers are forked, so that they inherit them."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._parser = etree.XMLParser(no_network=True, resolve_entities=False)
+        self._parser.resolvers.add(_LocalSchemas(folder))
+
+    def _xsd(self, path: Path) -> etree.XMLSchema:
+        with stop_signals_held():  # an interrupt inside lxml's callbacks would read as a broken schema
+            return etree.XMLSchema(etree.parse(str(path), self._parser))
+
+    @cached_property
+    def qti(self) -> etree.XMLSchema:
+        return self._xsd(self.folder / QTI_ENTRY)
+
+    @cached_property
+    def manifest(self) -> etree.XMLSchema:
+        return self._xsd(self.folder / MANIFEST_ENTRY)
+
+    @cached_property
+    def moodle(self) -> etree.XMLSchema:
+        return self._xsd(data_dir("schemas") / MOODLE_XSD)
+
+    @cached_property
+    def qti12(self) -> etree.DTD:
+        return etree.DTD(str(self.folder / QTI12_DTD))
+
+    @cached_property
+    def qti12_extended(self) -> etree.DTD:
+        return etree.DTD(str(self.folder / QTI12_EXTENDED_DTD))
+
+    @cached_property
+    def canvas_calculated(self) -> etree.XMLSchema:
+        return self._xsd(data_dir("schemas") / CANVAS_CALCULATED_XSD)
+
+    @cached_property
+    def content_package(self) -> etree.XMLSchema:
+        return self._xsd(self.folder / CONTENT_PACKAGE_ENTRY)
+
+    @cached_property
+    def canvas_meta(self) -> etree.XMLSchema:
+        return self._xsd(data_dir("schemas") / CANVAS_META_XSD)
 
 
 @lru_cache(maxsize=4)
-def load_schemas(folder: Path) -> SchemaSet:
-    """Compile the schemas once per process (the QTI one takes about a second)."""
-    parser = etree.XMLParser(no_network=True, resolve_entities=False)
-    parser.resolvers.add(_LocalSchemas(folder))
-
-    def compile_xsd(path: Path) -> etree.XMLSchema:
-        return etree.XMLSchema(etree.parse(str(path), parser))
-
-    with stop_signals_held():  # an interrupt inside lxml's callbacks would read as a broken schema
-        return SchemaSet(
-            qti=compile_xsd(folder / QTI_ENTRY),
-            manifest=compile_xsd(folder / MANIFEST_ENTRY),
-            moodle=compile_xsd(data_dir("schemas") / MOODLE_XSD),
-            qti12=etree.DTD(str(folder / QTI12_DTD)),
-            qti12_extended=etree.DTD(str(folder / QTI12_EXTENDED_DTD)),
-            canvas_calculated=compile_xsd(data_dir("schemas") / CANVAS_CALCULATED_XSD),
-            content_package=compile_xsd(folder / CONTENT_PACKAGE_ENTRY),
-            canvas_meta=compile_xsd(data_dir("schemas") / CANVAS_META_XSD),
-        )
+def load_schemas(folder: Path, targets: frozenset[str] | None = None) -> SchemaSet:
+    """The schemas of ``targets`` (all when None) compiled, once per process."""
+    schemas = SchemaSet(folder)
+    names = _EVERY_SCHEMA if targets is None else [n for t in sorted(targets) for n in TARGET_SCHEMAS.get(t, _EVERY_SCHEMA)]
+    with stop_signals_held():  # one interrupt waits for all of them: no half-compiled set is kept
+        for name in dict.fromkeys(names):
+            getattr(schemas, name)
+    return schemas

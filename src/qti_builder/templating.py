@@ -12,26 +12,24 @@ marks it as markup on purpose.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 import base64
 import hashlib
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
 from html import unescape as html_unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from jinja2 import (ChoiceLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, PrefixLoader, StrictUndefined,
-                    Template, meta, pass_context)
+import jinja2.compiler
+import markupsafe
+from jinja2 import (ChoiceLoader, DictLoader, Environment, FileSystemBytecodeCache, FileSystemLoader, PrefixLoader,
+                    StrictUndefined)
 from jinja2.compiler import CodeGenerator
-from jinja2.runtime import Context, missing
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
-
-try:  # markupsafe's own escaping, without wrapping the result in Markup
-    from markupsafe._speedups import _escape_inner
-except ImportError:  # pragma: no cover - markupsafe without its C extension
-    from markupsafe._native import _escape_inner
 from platformdirs import user_cache_dir
 
 from . import content
@@ -58,13 +56,30 @@ def fill_blanks(markup: str, render: Callable[[str], str]) -> Markup:
     return Markup(BLANK_MARKER.sub(lambda match: str(render(match.group(1))), str(markup)))
 
 
-def _renames(ctx: Context, target: str) -> content.Renames:
-    """Where the rendered text must point for each media file of the quiz (``media`` in the
-    template context): ``<media_prefix><name>`` in QTI and Canvas, ``@@PLUGINFILE@@/<name>`` in Moodle."""
-    media = ctx.get("media")
+#: The media of the document being rendered and the folder its files go to in the package:
+#: what the filters point a text's media references at. Set by :func:`render_template` from the
+#: render's ``media`` and ``media_prefix``, so that the filters need no template context and the
+#: macro files can be imported without one (Jinja then makes each file's module once and keeps it).
+_MEDIA: ContextVar[tuple[MediaSet | None, str]] = ContextVar("qti_builder_media", default=(None, "media/"))
+
+
+@contextmanager
+def media_of(media: MediaSet | None, prefix: str = "media/") -> Iterator[None]:
+    """While rendering a document: the media its texts may show, and where they are in the package."""
+    token = _MEDIA.set((media, prefix))
+    try:
+        yield
+    finally:
+        _MEDIA.reset(token)
+
+
+def _renames(target: str) -> content.Renames:
+    """Where the rendered text must point for each media file of the quiz (:func:`media_of`):
+    ``<media_prefix><name>`` in QTI and Canvas, ``@@PLUGINFILE@@/<name>`` in Moodle."""
+    media, prefix = _MEDIA.get()
     if not media or not media.files:  # most quizzes: asked for every text, so answered at once
         return ()
-    return _media_renames(media, "@@PLUGINFILE@@/" if target == "moodle" else ctx.get("media_prefix", "media/"))
+    return _media_renames(media, "@@PLUGINFILE@@/" if target == "moodle" else prefix)
 
 
 @lru_cache(maxsize=64)
@@ -74,53 +89,46 @@ def _media_renames(media: MediaSet, prefix: str) -> content.Renames:
     return media.rename(prefix)
 
 
-@pass_context
-def xhtml(ctx: Context, text: str | None) -> Markup:
-    return Markup(content.render_block(text or "", _renames(ctx, "qti")))
+def xhtml(text: str | None) -> Markup:
+    return Markup(content.render_block(text or "", _renames("qti")))
 
 
-@pass_context
-def xhtml_inline(ctx: Context, text: str | None) -> Markup:
-    return Markup(content.render_inline(text or "", _renames(ctx, "qti")))
+def xhtml_inline(text: str | None) -> Markup:
+    return Markup(content.render_inline(text or "", _renames("qti")))
 
 
-@pass_context
-def html_cdata(ctx: Context, text: str | None) -> Markup:
-    return cdata(content.render_html(text, _renames(ctx, "moodle")) if text else "")
+def html_cdata(text: str | None) -> Markup:
+    return cdata(content.render_html(text, _renames("moodle")) if text else "")
 
 
-@pass_context
-def html_inline_cdata(ctx: Context, text: str | None) -> Markup:
-    return cdata(content.render_html_inline(text, _renames(ctx, "moodle")) if text else "")
+def html_inline_cdata(text: str | None) -> Markup:
+    return cdata(content.render_html_inline(text, _renames("moodle")) if text else "")
 
 
-@pass_context
-def canvas_html(ctx: Context, text: str | None) -> str:
+def canvas_html(text: str | None) -> str:
     """HTML for Canvas as text (escaped where it is written): an element whose content is HTML."""
-    return content.render_canvas(text, _renames(ctx, "canvas")) if text else ""
+    return content.render_canvas(text, _renames("canvas")) if text else ""
 
 
-@pass_context
-def canvas_mattext(ctx: Context, text: str | None, inline: bool = False) -> Markup:
+def canvas_mattext(text: str | None, inline: bool = False) -> Markup:
     """A ``<mattext>`` for Canvas with ``text`` rendered and escaped. Inline text without markup is
     written as plain text: Canvas keeps plain text exactly, while of an HTML answer it also stores
     a copy stripped of tags and entities (docs/lms-behaviour.md)."""
-    renames = _renames(ctx, "canvas")
+    renames = _renames("canvas")
     if inline:
         rendered = content.render_canvas_inline(text or "", renames)
         if "<" not in rendered:
-            return Markup('<mattext texttype="text/plain">' + escape_output(html_unescape(rendered)) + "</mattext>")
+            return Markup("".join(('<mattext texttype="text/plain">', escape_output(html_unescape(rendered)), "</mattext>")))
     else:
         rendered = content.render_canvas(text or "", renames)
     # Joined rather than Markup.format, whose string.Formatter took half of this filter's time.
-    return Markup('<mattext texttype="text/html">' + escape_output(rendered) + "</mattext>")
+    return Markup("".join(('<mattext texttype="text/html">', escape_output(rendered), "</mattext>")))
 
 
-@pass_context
-def moodle_files(ctx: Context, text: str | None) -> Markup:
+def moodle_files(text: str | None) -> Markup:
     """The ``<file>`` elements Moodle needs beside a ``<text>`` for the media that text shows:
     an ``@@PLUGINFILE@@`` reference only resolves to a file in the same element."""
-    media = ctx.get("media")
+    media = _MEDIA.get()[0]
     if not text or not media or not media.files:
         return Markup("")
     files, seen = [], set()
@@ -147,6 +155,89 @@ FILTERS = {
 }
 
 
+# -- Output escaping -------------------------------------------------------------------------
+# The one private route left (bench/README.md, "Jinja without a pin"): under autoescaping Jinja
+# compiles ``{{ x }}`` to ``markupsafe.escape(x)``, a new ``Markup`` for each of about a million
+# outputs of a 10,000-question build, only for it to be joined into the document at once. No
+# public setting changes what an output compiles to (``finalize`` runs inside ``escape``), so a
+# code generator that overrides Jinja's private ``_output_child_pre`` writes ``escape_output(x)``,
+# the same text as a plain ``str``. It is used only where it renders a probe template exactly as
+# Jinja's own generator does (:func:`_output_generator`), so another Jinja that changes that
+# method renders as Jinja does, only slower; nothing pins Jinja.
+
+
+def _escape_text(text: str) -> str:
+    """markupsafe's escaping of a ``str``, as a ``str`` (its five characters, in its order). Most
+    outputs (identifiers, numbers, words) have none of them: asking first is a third faster."""
+    if "&" in text or "<" in text or ">" in text or "'" in text or '"' in text:
+        return (text.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace("'", "&#39;")
+                .replace('"', "&#34;"))
+    return text
+
+
+def escape_output(value: Any) -> str:
+    """What ``{{ value }}`` writes under autoescaping: :func:`markupsafe.escape`'s text, as a
+    plain ``str``."""
+    if type(value) is str:
+        return _escape_text(value)
+    if hasattr(value, "__html__"):
+        return value.__html__()  # type: ignore[no-any-return]
+    return _escape_text(str(value))
+
+
+class _OutputCodeGenerator(CodeGenerator):
+    """Compiles ``{{ ... }}`` under autoescaping to :func:`escape_output` instead of ``escape``.
+    What Jinja does with an output (append it to the buffer joined into the document, or into
+    the ``Markup`` of a macro, a ``set`` block or a filter block) needs no ``Markup``."""
+
+    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
+        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
+            self.write(f"environment.escape_output({finalize.src or ''}")
+            return
+        super()._output_child_pre(node, frame, finalize)
+
+
+#: Every way an output is written (a plain output, a macro's, a call block's, a set block's, a
+#: filter block's, an ``autoescape`` block's, a filter's markup), rendered by both generators.
+_PROBE = """{% macro m(x) %}<m>{{ x }}{{ caller() if caller else '' }}</m>{% endmacro %}{% set block %}<s>{{ text }}</s>{% endset %}
+{{ text }}|{{ safe }}|{{ m(text) }}|{% call m(number) %}{{ text }}{% endcall %}|{{ block }}|{{ number }}|{{ none_ }}|{{ items }}
+{% filter upper %}{{ text }}{% endfilter %}|{% autoescape false %}{{ text }}{% endautoescape %}|{{ text|e }}|{{ text ~ safe }}
+{% for x in items %}{{ loop.index }}{{ x }}{% endfor %}"""
+_PROBE_VALUES: dict[str, Any] = {"text": "a & <b> \"c\" 'd' 한국어", "safe": Markup("<i>x</i> &amp;"), "number": 2.5,
+                                 "none_": None, "items": ["<x>", Markup("<y/>")]}
+
+
+def _renders_probe(generator: type[CodeGenerator]) -> str:
+    env = Environment(loader=DictLoader({"probe": _PROBE}), autoescape=True, trim_blocks=True, lstrip_blocks=True)
+    env.code_generator_class = generator
+    env.escape_output = escape_output  # type: ignore[attr-defined]
+    return env.get_template("probe").render(**_PROBE_VALUES)
+
+
+@lru_cache(maxsize=1)
+def _output_generator() -> type[CodeGenerator]:
+    """:class:`_OutputCodeGenerator` if the installed Jinja renders the probe with it exactly as
+    with its own generator; Jinja's own otherwise (a Jinja whose private method changed). The
+    answer is kept in the cache folder for these settings (:func:`_settings`): probing costs two
+    template compilations, a fortieth of a cold build."""
+    marker = Path(user_cache_dir("qti-builder")) / f"output-probe-{_settings()}"
+    try:
+        return _OutputCodeGenerator if marker.read_text("ascii") == "fast" else CodeGenerator
+    except (OSError, UnicodeDecodeError):
+        pass
+    fast = False
+    try:
+        fast = _renders_probe(_OutputCodeGenerator) == _renders_probe(CodeGenerator)
+    except Exception:  # noqa: BLE001 - any failure of the private route means: do without it
+        pass
+    try:
+        marker.parent.mkdir(parents=True, exist_ok=True)
+        marker.write_text("fast" if fast else "jinja", "ascii")
+    except OSError:  # a read-only home: probe again next time
+        pass
+    return _OutputCodeGenerator if fast else CodeGenerator
+
+
 @lru_cache(maxsize=8)
 def make_environment(user_templates: Path | None = None) -> Environment:
     """One environment per template folder and process, so each template is compiled once
@@ -159,82 +250,14 @@ def make_environment(user_templates: Path | None = None) -> Environment:
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
-def escape_output(value: Any) -> str:
-    """What ``{{ value }}`` writes under autoescaping, as :func:`markupsafe.escape` would escape it,
-    but as a plain ``str``: Jinja's own call wraps every output in a new ``Markup`` only for it to
-    be joined into the document at once (a tenth of the rendering time, bench/README.md)."""
-    if type(value) is str:
-        return _escape_inner(value)  # type: ignore[no-any-return]
-    if hasattr(value, "__html__"):
-        return value.__html__()  # type: ignore[no-any-return]
-    return _escape_inner(str(value))  # type: ignore[no-any-return]
-
-
-class _OutputCodeGenerator(CodeGenerator):
-    """Compiles ``{{ ... }}`` under autoescaping to :func:`escape_output` instead of
-    ``escape``. Only output goes through it: what Jinja does with an output (append it to the
-    buffer that is joined into a string, or into ``Markup`` for a macro, a ``set`` block or a
-    filter block) needs no ``Markup``, since joining makes a plain string either way."""
-
-    def _output_child_pre(self, node: Any, frame: Any, finalize: Any) -> None:
-        if frame.eval_ctx.autoescape and not frame.eval_ctx.volatile:
-            self.write(f"environment.escape_output({finalize.src or ''}")
-            return
-        super()._output_child_pre(node, frame, finalize)
-
-
-#: What the filters read from the template context besides their arguments (``_renames``,
-#: ``moodle_files``): a macro module made with context depends on these too.
-FILTER_CONTEXT = ("media", "media_prefix")
-
-
-class _Template(Template):
-    """A built-in template that, imported ``with context`` (``{% import "qti21/_macros.xml.j2" as m
-    with context %}``, once per question and target), makes its module once for as long as the
-    context names its macros read (free names, and what the filters read) are the same objects:
-    making the module anew for every question was a seventh of the rendering time. A module of
-    macros that read the question's own names (Canvas's) is made anew for each question, as
-    Jinja does."""
-
-    _reads: tuple[str, ...] | None = None
-    _last: tuple[tuple[object, ...], Any] | None = None
-
-    def make_module(self, vars: dict[str, Any] | None = None, shared: bool = False,
-                    locals: Any = None) -> Any:
-        loader = self.environment.loader
-        if (not shared or vars is None or self.name is None or loader is None
-                or any(value is not missing for value in (locals or {}).values())):
-            return super().make_module(vars, shared, locals)
-        if self._reads is None:
-            source = loader.get_source(self.environment, self.name)[0]
-            free = meta.find_undeclared_variables(self.environment.parse(source))
-            self._reads = tuple(sorted(free)) + FILTER_CONTEXT
-        values = tuple(vars.get(name, missing) for name in self._reads)
-        last = self._last
-        if last is not None and len(last[0]) == len(values) and all(a is b for a, b in zip(last[0], values)):
-            return last[1]
-        module = super().make_module(vars, shared, locals)
-        self._last = (values, module)
-        return module
-
-
-class _SandboxedEnvironment(SandboxedEnvironment):
-    """The sandbox of a ``--templates`` overlay, its output escaped by :func:`escape_output`."""
-
-    code_generator_class = _OutputCodeGenerator
-    escape_output = staticmethod(escape_output)
-
-
 class _Environment(Environment):
     """Jinja's environment, with ``x.name`` on a dict (what the writers give the templates)
     looked up as the key at once: Jinja tries the attribute first, which for a key raises and
     catches an AttributeError, a twentieth of the rendering time (bench/README.md). The same
-    value or undefined as Jinja's own lookup, a dict's methods included. Its output is escaped
-    by :func:`escape_output`."""
+    value or undefined as Jinja's own lookup, a dict's methods included (``Environment.getattr``
+    is Jinja's public hook for this)."""
 
-    code_generator_class = _OutputCodeGenerator
     escape_output = staticmethod(escape_output)
-    template_class = _Template
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
@@ -245,11 +268,18 @@ class _Environment(Environment):
         return super().getattr(obj, attribute)
 
 
+class _SandboxedEnvironment(SandboxedEnvironment):
+    """The sandbox of a ``--templates`` overlay, its output escaped as the built-in environment's."""
+
+    escape_output = staticmethod(escape_output)
+
+
 def _environment(user_templates: Path | None) -> Environment:
     builtin = FileSystemLoader(str(data_dir("templates")))
     loaders = [FileSystemLoader(str(user_templates))] if user_templates else []
     loader = ChoiceLoader([*loaders, builtin, PrefixLoader({"builtin": builtin})])
     kind = _SandboxedEnvironment if user_templates else _Environment
+    generator = _output_generator()
     env = kind(
         loader=loader,
         auto_reload=user_templates is not None,
@@ -258,19 +288,28 @@ def _environment(user_templates: Path | None) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        bytecode_cache=_bytecode_cache(kind.__name__),
+        bytecode_cache=_bytecode_cache(f"{kind.__name__}-{generator.__name__}"),
     )
+    env.code_generator_class = generator
     env.filters.update(FILTERS)
     return env
+
+
+@lru_cache(maxsize=1)
+def _settings() -> str:
+    """What compiled templates and the escaping probe depend on: this module's source and the
+    installed Jinja's compiler and markupsafe (their files' sizes and times)."""
+    stats = [Path(module.__file__ or "").stat() for module in (jinja2.compiler, markupsafe)]
+    versions = "".join(f"{stat.st_size}/{stat.st_mtime_ns};" for stat in stats)
+    return hashlib.sha256(Path(__file__).read_bytes() + versions.encode()).hexdigest()[:16]
 
 
 def _bytecode_cache(kind: str) -> FileSystemBytecodeCache | None:
     """Compiled templates kept between runs: compiling them is a tenth of a cold build (bench/).
     Jinja keys the cache by template and source; the folder's name adds this module's own
-    source and the environment's class (a sandbox compiles every call to a checked one), so
-    code compiled under other settings is never loaded."""
-    settings = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
-    folder = Path(user_cache_dir("qti-builder")) / f"templates-{settings}-{kind}"
+    source, the installed Jinja's compiler and the environment's class (a sandbox compiles
+    every call to a checked one), so code compiled under other settings is never loaded."""
+    folder = Path(user_cache_dir("qti-builder")) / f"templates-{_settings()}-{kind}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:  # a read-only home: compile every time, as without a cache

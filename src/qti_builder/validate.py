@@ -80,6 +80,11 @@ def _generated_name(output_name: str, document: Document) -> str:
 WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>")}
 
 
+#: Which of :class:`SchemaSet`'s schemas validates each kind of document (``Document.schema``).
+SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-question": "moodle", "qti12": "qti12",
+             "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta"}
+
+
 def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
     start, end = WRAPPERS.get(document.schema, (b"", b""))
     try:
@@ -88,9 +93,7 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
         return
-    schema = {"qti": schemas.qti, "manifest": schemas.manifest, "moodle": schemas.moodle,
-              "moodle-question": schemas.moodle, "qti12": schemas.qti12, "qti12-item": schemas.qti12,
-              "content-package": schemas.content_package, "canvas-meta": schemas.canvas_meta}[document.schema]
+    schema = getattr(schemas, SCHEMA_OF[document.schema])  # only that one: each is compiled when first used
     checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
               "moodle-question": _moodle_rules, "qti12": canvas_rules.frame_rules, "qti12-item": canvas_rules.item_rules}
     if document.schema in checks:

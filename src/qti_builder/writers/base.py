@@ -15,6 +15,7 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..media import MediaSet
 from ..model import Quiz
 from ..model.questions import QuestionBase
+from ..templating import media_of
 
 #: A single-file output (Moodle XML), or one member of a package (a Canvas assessment), is a frame
 #: with this comment (the one Moodle's own export writes) on a line of its own where each question
@@ -189,9 +190,11 @@ class Writer:
 def render_template(
     env: jinja2.Environment, template: str, sink: DiagnosticSink, span: SourceSpan | None = None, **context: object
 ) -> bytes | None:
-    """Render one template to UTF-8 bytes; a template error becomes a diagnostic at its line."""
+    """Render one template to UTF-8 bytes; a template error becomes a diagnostic at its line. The
+    context's ``media`` (a :class:`MediaSet`) and ``media_prefix`` are where its texts' media are."""
     try:
-        return env.get_template(template).render(**context).encode("utf-8")
+        with media_of(context.get("media"), str(context.get("media_prefix", "media/"))):  # type: ignore[arg-type]
+            return env.get_template(template).render(**context).encode("utf-8")
     except jinja2.TemplateSyntaxError as exc:
         where = SourceSpan(exc.filename or exc.name or template, exc.lineno or 1)
         sink.error("QB302", f"template syntax error: {exc.message}", where, hint="fix the template (see --templates)")

@@ -257,6 +257,13 @@ class Scanner:
             if closer[:1] == self.fence[0] and len(closer) >= len(self.fence) and not line.strip()[len(closer):].strip():
                 self.fence = None
             return index + 1
+        if not line and self.question is not None and self.mode != "passage":
+            # A blank line in a question (a third of a bank's lines): none of the checks below
+            # matches it, so it is taken at once, as their last branch takes it.
+            if self.mode == "option":
+                self.question.option_lines.append((lineno, line))
+            self.current.lines.append(line)
+            return index + 1
         if fence_match:
             if self.mode in ("option", "items") and not indented:
                 self.error("QB117", "a code block after the options belongs to no option or label", lineno,
