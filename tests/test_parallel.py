@@ -132,8 +132,17 @@ def test_every_task_runs_once_and_the_parent_takes_its_share() -> None:
 
 
 
+#: Set by a worker as it starts its first group (made before run() forks).
+WORKER_STARTED: Any = None
+
+
 def _pid(task: int) -> tuple[int, int]:
-    time.sleep(0.05)  # long enough that both processes take groups
+    if os.getpid() == PARENT:
+        # The parent's own task waits until a worker has claimed a group, so that both take some
+        # (bounded, so a broken run fails, not hangs).
+        assert task != 0 or WORKER_STARTED.wait(timeout=60)
+    else:
+        WORKER_STARTED.set()
     return task, os.getpid()
 
 
@@ -142,11 +151,14 @@ def test_tasks_claimed_together_run_in_one_process() -> None:
     Markdown cached of its texts: each group of tasks runs in one process, and both take groups."""
     from qti_builder.parallel import run
 
+    global WORKER_STARTED
+    WORKER_STARTED = multiprocessing.get_context("fork").Event()
     results = list(run(list(range(12)), _pid, jobs=2, here=lambda task: task == 0, together=lambda task: task // 3))
     assert sorted(task for task, _ in results) == list(range(12))
     where = {task: pid for task, pid in results}
     assert all(len({where[t] for t in range(g, g + 3) if t != 0}) == 1 for g in range(0, 12, 3))
     assert len(set(where.values())) == 2
+
 
 SMALL_PACKAGE = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",
                  "items/media/\ub2e4\uc774\uc5b4\uadf8\ub7a8.png": bytes(range(256)) * 8, "assessmentTest.xml": b""}
