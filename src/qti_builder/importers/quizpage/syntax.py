@@ -120,11 +120,9 @@ SECTION_LIKE = re.compile(r"^(choose|select|pick)\b.{0,30}[:：]$|^(options|choi
 ADMONITION = re.compile(r'^(\s*)(\?{3}\+?|!{3})\s*([\w-]+)?(?:\s+"([^"]*)")?\s*$')
 SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 
-_OPEN, _CLOSE = re.escape(V.OPEN_BRACKETS + "(（"), re.escape(V.CLOSE_BRACKETS + ")）")
 #: The title of an answer key at the end of a page, in any language: ``## Answers``, ``[정답]``,
 #: ``정답 및 해설``, ``【正解】``, ``Answer key:``.
-KEY_TITLE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t in V.words('key_titles'))})\s*[{_CLOSE}]?"
-                       r"[*_\s]*[:：]?[*_\s]*$", re.I)
+KEY_TITLE = S.PAGE_KEY_TITLE
 _KEY_WORDS = "|".join(re.escape(w) for w in V.words("question_words"))
 _KEY_SUFFIXES = "|".join(re.escape(w) for w in V.words("number_suffixes"))
 #: ``1. B``, ``1) B``, ``1-B``, ``1.②``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``, ``問1 イ``.

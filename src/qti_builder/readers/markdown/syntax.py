@@ -500,7 +500,7 @@ def in_style(mark: OptionMark, style: str | None) -> OptionMark:
     for shared, other in V.SHARED_MARKERS.items():
         if mark.style != other:
             continue
-        marker = mark.marker.strip("-*+ ()（）.．)、").lower() if shared == "lower-roman" else option_label(other, mark.ordinal)
+        marker = _shape_core(mark).lower() if shared == "lower-roman" else option_label(other, mark.ordinal)
         order = V.OPTION_STYLES[shared]
         if marker in order and (style == shared or (style is None and order.index(marker) == 0)):
             return OptionMark(shared, mark.marker, order.index(marker) + 1, mark.start, mark.text_start, mark.text_end)
@@ -753,10 +753,13 @@ NUMERIC_ANSWER = re.compile(
 
 
 _OPEN_KEY, _CLOSE_KEY = re.escape(V.OPEN_BRACKETS + "(（"), re.escape(V.CLOSE_BRACKETS + ")）")
+_KEY_TITLE = (rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?:{'|'.join(re.escape(t) for t in V.words('key_titles'))})"
+              rf"\s*[{_CLOSE_KEY}]?[*_\s]*")
 #: The title of an answer key printed after the questions, in any language, on a line of its own
-#: (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``): no colon, which would make it a label.
-KEY_TITLE = re.compile(rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?:{'|'.join(re.escape(t) for t in V.words('key_titles'))})"
-                       rf"\s*[{_CLOSE_KEY}]?[*_\s]*$", re.I)
+#: (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``): in a source, no colon, which would make it a label.
+KEY_TITLE = re.compile(_KEY_TITLE + "$", re.I)
+#: The same on a quiz page, where ``Answers:`` is a key's title too.
+PAGE_KEY_TITLE = re.compile(_KEY_TITLE + r"[:：]?[*_\s]*$", re.I)
 #: The first entry of such a key: ``1. ②``, ``1) B``, ``1번 ③``, ``문제 1: O``; its answer's first word.
 KEY_ENTRY = re.compile(rf"^\s*(?:(?:{'|'.join(re.escape(w) for w in V.words('question_words'))})\s*)?\d{{1,3}}\s*"
                        rf"(?:{'|'.join(re.escape(w) for w in V.words('number_suffixes'))})?\s*[.)\-:：．）、]?\s*(\S+)", re.I)
