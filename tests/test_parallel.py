@@ -207,3 +207,39 @@ def clear_caches() -> None:
     for value in vars(content).values():
         if hasattr(value, "cache_clear"):
             value.cache_clear()
+
+
+def test_sources_are_read_on_a_thread_while_this_one_compiles_the_schemas(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading (Python) and compiling (lxml's C code, without the GIL) share the cores. The
+    schemas compile in the thread the workers are forked from, which validates: lxml validates
+    more slowly against a schema another thread compiled."""
+    import threading
+
+    threads: dict[str, set[str]] = {"read": set(), "compile": set()}
+    read_quiz, load_schemas = pipeline.read_quiz, pipeline.load_schemas
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        threads["read"].add(threading.current_thread().name)
+        return read_quiz(*args, **kwargs)
+
+    def compiling(*args: Any, **kwargs: Any) -> Any:
+        threads["compile"].add(threading.current_thread().name)
+        return load_schemas(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "read_quiz", reading)
+    monkeypatch.setattr(pipeline, "load_schemas", compiling)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    assert built(tmp_path, "threads", 1) == built(tmp_path, "threads-2", 2)
+    assert threads == {"read": {"qti-builder background"}, "compile": {threading.main_thread().name}}
+
+
+def test_background_work_gives_its_result_or_raises_its_error() -> None:
+    from qti_builder.parallel import Background
+
+    assert Background(lambda: 6 * 7).result() == 42
+
+    def broken() -> int:
+        raise ValueError("raised on the thread")
+
+    with pytest.raises(ValueError, match="raised on the thread"):
+        Background(broken).result()

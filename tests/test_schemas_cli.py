@@ -121,3 +121,39 @@ def test_a_wrong_folder_is_one_clear_error(tmp_path: Path, monkeypatch: pytest.M
     first = err.splitlines()[0]
     assert first == f"error[QB401]: QTI_BUILDER_SCHEMAS={given} (= {os.path.abspath(work / given)}) {says}"
     assert err.count("error[QB401]") == 1
+
+
+def test_a_build_whose_sources_all_fail_downloads_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The schemas compile while the sources are read, but a download into an empty cache waits
+    until a quiz needs it: a build whose every source fails fetches nothing and reports only its
+    sources' errors; with a good source it fetches every file and builds."""
+    asked: list[str] = []
+    by_url = {pin["url"]: SCHEMAS / rel for rel, pin in FILES.items()}
+
+    def official_server(url: str) -> bytes:
+        asked.append(url)
+        return by_url[url].read_bytes()
+
+    monkeypatch.setattr("qti_builder.schemas._http_get", official_server)
+    monkeypatch.setattr("qti_builder.schemas.default_cache_dir", lambda: tmp_path / "cache")
+    monkeypatch.delenv("QTI_BUILDER_SCHEMAS")
+    broken = tmp_path / "broken.md"
+    broken.write_text("---\ntitle: Broken\n---\n\n1. A question with no options\n", encoding="utf-8")
+    code, _, err = run("build", str(broken), "--out", "dist", cwd=tmp_path)
+    assert code == 1 and "broken.md:" in err and "QB40" not in err
+    assert asked == [] and not (tmp_path / "cache").exists() and not (tmp_path / "dist").exists()
+    code, _, err = run("build", str(SEED_SOURCE), "--out", "dist", cwd=tmp_path)
+    assert (code, err) == (0, "") and sorted(asked) == sorted(by_url)
+
+
+def test_an_unusable_folder_is_reported_only_when_a_quiz_needs_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The folder is tried while the sources are read; its error is the build's only when some
+    quiz is good enough to validate, as before (the build then cannot start)."""
+    monkeypatch.setenv("QTI_BUILDER_SCHEMAS", str(tmp_path / "nowhere"))
+    broken = tmp_path / "broken.md"
+    broken.write_text("---\ntitle: Broken\n---\n\n1. A question with no options\n", encoding="utf-8")
+    code, _, err = run("build", str(broken), "--out", "dist", cwd=tmp_path)
+    assert code == 1 and "broken.md:" in err and "QB401" not in err
+    code, _, err = run("build", str(broken), str(SEED_SOURCE), "--out", "dist", cwd=tmp_path)
+    assert code == 1 and err.count("error[QB401]") == 1
+    assert not (tmp_path / "dist").exists()

@@ -80,6 +80,11 @@ def resolve_schema_dir(
     return _checked(cache, f"the cache {cache}")
 
 
+def needs_download(option: Path | None = None) -> bool:
+    """Whether :func:`resolve_schema_dir` would download the schemas into the cache first."""
+    return option is None and not os.environ.get(ENV_VAR) and bool(_problems(default_cache_dir()))
+
+
 def _checked(folder: Path, origin: str) -> Path:
     absolute = Path(os.path.abspath(folder.expanduser()))
     if absolute != folder:
