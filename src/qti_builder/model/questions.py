@@ -63,7 +63,7 @@ class _ChoiceQuestionBase(QuestionBase):
     @model_validator(mode="after")
     def _unique_choice_ids(self) -> "_ChoiceQuestionBase":
         ids = [c.id for c in self.choices]
-        dupes = sorted({i for i in ids if ids.count(i) > 1})
+        dupes = sorted({i for i in ids if ids.count(i) > 1}) if len(set(ids)) < len(ids) else []
         if dupes:
             raise Problem(f"choice ids must be unique, repeated: {', '.join(dupes)}",
                           "give each choice its own id (A, B, C, ...)", at="choices")

@@ -124,7 +124,10 @@ class Question:
         return self.attrs["type"][0] if "type" in self.attrs else None
 
     def label(self, role: str) -> Label | None:
-        return next((l for l in self.labels if l.role == role), None)
+        for label in self.labels:  # a loop, not next(generator): asked several times per question
+            if label.role == role:
+                return label
+        return None
 
     def labels_of(self, role: str) -> list[Label]:
         return [l for l in self.labels if l.role == role]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from ... import vocabulary as V
 from ...kinds import KINDS
@@ -313,9 +314,17 @@ _QUESTION_INITIALS = frozenset("0123456789" + V.FULL_WIDTH_DIGITS + "第" + V.OP
                                + "".join(w[0] + w[0].upper() for w in (*V.words("question_words"), *KIND_NUMBER_WORDS)))
 
 
+#: A line that starts a question with a word (``Question 1.``, ``문제 1``, ``서술형 2.``) starts with
+#: one of these: ``Answer: B`` and ``A) ...`` need not be tried against every form.
+_QUESTION_WORD = re.compile(_alternatives((*V.words("question_words"), *KIND_NUMBER_WORDS)), re.I)
+_NUMBER_INITIALS = frozenset("0123456789" + V.FULL_WIDTH_DIGITS + "第" + V.OPEN_BRACKETS)
+
+
 def question_start(line: str) -> QuestionStart | None:
     """A line (at the left margin) that starts a question, in any of the forms exams print."""
     if not line or line[0] not in _QUESTION_INITIALS:
+        return None
+    if line[0] not in _NUMBER_INITIALS and not _QUESTION_WORD.match(line):
         return None
     found = QUESTION.match(line)
     if found:
@@ -376,9 +385,10 @@ OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
 
 
-@dataclass(frozen=True)
-class OptionMark:
-    """One option marker in a line: ``B)``, ``③``, ``(1)``, ``가.``, ``ア)``."""
+class OptionMark(NamedTuple):
+    """One option marker in a line: ``B)``, ``③``, ``(1)``, ``가.``, ``ア)``. A named tuple: every
+    line of a source is asked for its markers, and a tuple is made several times faster than a
+    frozen dataclass."""
 
     #: The numbering style (vocabulary.OPTION_STYLES).
     style: str
@@ -420,15 +430,31 @@ def _mark_at(line: str, at: int, decimal: bool, bullet: bool = False) -> OptionM
     found = _OPTION_MARK.match(line, at) if at < len(line) and line[at] in _OPTION_INITIALS else None
     if not found or (found.group("bullet") and not bullet):
         return None
-    kind = next(k for k in ("l", "c", "pl", "pr", "pd", "pk", "r", "h", "j", "k", "d") if found.group(k))
-    char = found.group(kind)
-    rest = line[found.end():]
-    if kind == "d" and not decimal:
+    reading = _reading(found.group(0))
+    if reading is None or (reading[2] and not decimal):
         return None
-    if (kind == "l" and found.group("ldot")) or (kind == "r" and found.group("rdot")):
-        # ``A.`` needs a space after it, unless what follows is not a Latin letter: "e.g." is text.
-        if not found.group("space") and (not rest or rest[0].isascii()):
-            return None
+    style, ordinal, _, stop = reading
+    end = found.end()
+    if stop and end == found.start("space") and (end == len(line) or line[end].isascii()):
+        return None  # ``A.`` needs a space after it, unless what follows is not a Latin letter: "e.g." is text
+    start = found.end("bullet") if found.group("bullet") else at
+    return OptionMark(style, line[start: found.start("space")], ordinal, start, end, len(line.rstrip()))
+
+
+#: The groups of _OPTION_MARK that hold a marker's letter or number, one per kind of marker.
+_MARK_KINDS = ("l", "c", "pl", "pr", "pd", "pk", "r", "h", "j", "k", "d")
+
+
+@lru_cache(maxsize=4096)
+def _reading(marker: str) -> tuple[str, int, bool, bool] | None:
+    """A marker as _OPTION_MARK matched it (bullet and space included): its style, its ordinal,
+    whether it is a bare number (``1)``: a marker only under a question numbered ``1.``) and
+    whether it ends in a full stop after a Latin letter (``A.``, ``ii.``); None for ``0)``.
+    Cached: a source repeats a handful of markers on most of its lines."""
+    found = _OPTION_MARK.match(marker)
+    assert found is not None
+    kind, char = next(pair for pair in zip(_MARK_KINDS, found.group(*_MARK_KINDS)) if pair[1])
+    stop = bool((kind == "l" and found.group("ldot")) or (kind == "r" and found.group("rdot")))
     if kind in ("l", "pl"):
         char = V.FULL_WIDTH.get(char, char)
         style = "upper-alpha" if char.isupper() else "lower-alpha"
@@ -447,22 +473,24 @@ def _mark_at(line: str, at: int, decimal: bool, bullet: bool = False) -> OptionM
     else:
         style = {"c": "circled-decimal", "h": "hangul", "j": "hangul-consonant"}[kind]
         ordinal = V.OPTION_STYLES[style].index(char) + 1
-    start = found.end("bullet") if found.group("bullet") else at
-    marker = line[start: found.end() - len(found.group("space"))]
-    return OptionMark(style, marker, ordinal, start, found.end(), len(line.rstrip()))
+    return style, ordinal, kind == "d", stop
 
 
 def _next_on_line(line: str, last: OptionMark, first: OptionMark, position: int, decimal: bool) -> OptionMark | None:
     """The option after ``last`` later on its line: the next marker in order, written as the
     line's first (the same brackets and stops), after a space; circled numbers need no space
     (``①서울②부산``). A marker out of order is text: ``D) Both A) and B)`` is one option."""
+    shape = _shape(first)
+    rest = line[position:]
+    if any(c not in rest for c in shape):
+        return None  # most lines: no second marker of the first's shape (no ")" after "A)")
     for at in range(position, len(line)):
         if line[at] not in _OPTION_INITIALS:
             continue
         if first.style != "circled-decimal" and not line[at - 1].isspace():
             continue
         found = _mark_at(line, at, decimal)
-        if found is not None and _follows(last, found) and _shape(found) == _shape(first):
+        if found is not None and _follows(last, found) and _shape(found) == shape:
             return found
     return None
 
