@@ -91,3 +91,22 @@ def test_fast_path_escapes() -> None:
     assert content.render_block("a < b & c > d") == "<p>a &lt; b &amp; c &gt; d</p>"
     assert content.render_html_inline('say "hi" & go') == 'say "hi" &amp; go'
     assert content.plain_text("a < b & c") == "a < b & c"
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS)
+@example("  <b>bold</b> after spaces")
+@example("text before <p>a paragraph</p> and after")
+@example("<td>a cell out of its table</td>")
+def test_html_fragment_parses_as_lxml_html_does(text: str) -> None:
+    """content.html_fragment gives lxml.html.fragment_fromstring's tree for what the sanitiser
+    writes, and for the raw text too."""
+    from lxml import etree, html
+
+    for markup in (content._sanitised_html.__wrapped__(text), text):
+        if re.match(r"\s*<(html|body|head)\b", markup, re.I):
+            continue  # what fragment_fromstring refuses; the sanitiser never writes it
+        expected = html.fragment_fromstring(markup, create_parent="div")
+        got = content.html_fragment(markup)
+        assert etree.tostring(got, method="html", encoding="unicode") == etree.tostring(expected, method="html", encoding="unicode")
+        assert type(got) is type(expected) and [type(e) for e in got.iter()] == [type(e) for e in expected.iter()]

@@ -156,12 +156,27 @@ def _sanitised_html(text: str) -> str:
 def _fragment(text: str) -> html.HtmlElement:
     """The sanitised HTML of ``text`` as children of one ``<div>``. The sanitiser keeps a table
     cell's ``style`` (Markdown's column alignment); only its ``text-align`` survives here."""
-    root = html.fragment_fromstring(_sanitised_html(text) or "", create_parent="div")
+    root = html_fragment(_sanitised_html(text) or "")
     for cell in root.iter("td", "th"):
         style = cell.attrib.pop("style", "")
         align = re.search(r"text-align:\s*(left|right|center|justify)\s*(;|$)", style)
         if align:
             cell.set("style", f"text-align:{align.group(1)}")
+    return root
+
+
+def html_fragment(markup: str) -> html.HtmlElement:
+    """``lxml.html.fragment_fromstring(markup, create_parent="div")`` for the sanitiser's output,
+    parsed the same way with half the Python around it (a parse per rich text per target; the
+    sanitiser never writes the ``<html>`` that function refuses). tests/test_fast_path.py
+    compares the two."""
+    root = html.Element("div")
+    if markup:
+        document = etree.fromstring(f"<html><body>{markup}</body></html>", html.html_parser)
+        body = next(element for element in document if element.tag == "body")
+        if body.text and body.text.strip():  # leading white space is dropped, as lxml.html drops it
+            root.text = body.text
+        root.extend(body)
     return root
 
 
