@@ -126,6 +126,7 @@ class Problem:
 _PLAIN = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[,.;:?!'\"/()%@{}=+#|>-]|&(?![A-Za-z0-9]+;|#)|<(?= )| (?! ))*(?<! )")
 
 
+@lru_cache(maxsize=1 << 16)  # asked by each target's renderer and the sanitiser: one match a text
 def _plain_paragraph(text: str) -> str | None:
     """``text`` as the one paragraph Markdown makes of it, when it provably is plain (``_PLAIN``)."""
     if _PLAIN.fullmatch(text):

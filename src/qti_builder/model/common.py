@@ -56,27 +56,30 @@ def iter_markdown(node: Any, loc: tuple[str | int, ...] = ()) -> Iterator[tuple[
         return
     if not isinstance(node, BaseModel):
         return
-    markdown_fields = _markdown_fields(type(node))
-    for name in type(node).model_fields:
+    for name, markdown in _text_fields(type(node)):
         value = getattr(node, name)
-        if name in markdown_fields and isinstance(value, str):
+        if markdown and isinstance(value, str):
             yield loc + (name,), value
-        elif name in markdown_fields and isinstance(value, list):
+        elif markdown and isinstance(value, list):
             for i, item in enumerate(value):
                 if isinstance(item, str):
                     yield loc + (name, i), item
-        elif isinstance(value, (list, BaseModel)):  # numbers, flags and ids hold no text to find
+        elif isinstance(value, (list, BaseModel)):
             yield from iter_markdown(value, loc + (name,))
 
 
-_MARKDOWN_FIELDS: dict[type, frozenset[str]] = {}
+_TEXT_FIELDS: dict[type, tuple[tuple[str, bool], ...]] = {}
 
 
-def _markdown_fields(cls: type) -> frozenset[str]:
-    if cls not in _MARKDOWN_FIELDS:
+def _text_fields(cls: type) -> tuple[tuple[str, bool], ...]:
+    """The fields of a model class that may hold Markdown, in order, each with whether it is
+    Markdown itself (else it may hold models or lists that do). Numbers, flags and identifiers
+    are left out: every text of a quiz is walked at each build."""
+    if cls not in _TEXT_FIELDS:
         hints = get_type_hints(cls, include_extras=True)
-        _MARKDOWN_FIELDS[cls] = frozenset(name for name in cls.model_fields if _is_markdown(hints.get(name)))  # type: ignore[attr-defined]
-    return _MARKDOWN_FIELDS[cls]
+        _TEXT_FIELDS[cls] = tuple((name, _is_markdown(hints.get(name))) for name in cls.model_fields  # type: ignore[attr-defined]
+                                  if _is_markdown(hints.get(name)) or _may_hold_text(hints.get(name)))
+    return _TEXT_FIELDS[cls]
 
 
 def _is_markdown(annotation: Any) -> bool:
@@ -85,3 +88,13 @@ def _is_markdown(annotation: Any) -> bool:
     if any(isinstance(meta, MarkdownText) for meta in getattr(annotation, "__metadata__", ())):
         return True
     return any(_is_markdown(arg) for arg in get_args(annotation))
+
+
+def _may_hold_text(annotation: Any) -> bool:
+    """Whether a field's value may be a list or a model (whose fields may hold Markdown)."""
+    if annotation is None or annotation is Any:
+        return True
+    origin = getattr(annotation, "__origin__", None) or annotation
+    if isinstance(origin, type) and (issubclass(origin, (list, BaseModel))):
+        return True
+    return any(_may_hold_text(arg) for arg in get_args(annotation))
