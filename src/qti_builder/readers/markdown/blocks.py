@@ -26,6 +26,8 @@ class Block:
     lines: list[str] = field(default_factory=list)
 
     def text(self) -> str:
+        if len(self.lines) == 1:  # most options and labels: nothing to dedent or join
+            return self.lines[0].strip()
         first, rest = (self.lines[0], self.lines[1:]) if self.lines else ("", [])
         body = textwrap.dedent("\n".join(rest))
         # A line break kept on purpose (two spaces at the end) stays, when a line follows.

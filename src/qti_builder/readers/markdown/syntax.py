@@ -481,9 +481,9 @@ def _next_on_line(line: str, last: OptionMark, first: OptionMark, position: int,
     line's first (the same brackets and stops), after a space; circled numbers need no space
     (``①서울②부산``). A marker out of order is text: ``D) Both A) and B)`` is one option."""
     shape = _shape(first)
-    rest = line[position:]
-    if any(c not in rest for c in shape):
-        return None  # most lines: no second marker of the first's shape (no ")" after "A)")
+    for c in shape:
+        if line.find(c, position) < 0:
+            return None  # most lines: no second marker of the first's shape (no ")" after "A)")
     for at in range(position, len(line)):
         if line[at] not in _OPTION_INITIALS:
             continue
@@ -511,13 +511,22 @@ def _readings(mark: OptionMark) -> list[tuple[str, int]]:
     return readings
 
 
+#: What surrounds a marker's letter or number: its bullet, brackets and stops.
+_MARK_PUNCTUATION = "-*+ ()（）.．)、"
+
+
 def _shape_core(mark: OptionMark) -> str:
-    return mark.marker.strip("-*+ ()（）.．)、")
+    return mark.marker.strip(_MARK_PUNCTUATION)
 
 
 def _shape(mark: OptionMark) -> str:
     """A marker with its number or letter taken out: ``(B)`` -> ``()``, ``ア．`` -> ``．``."""
-    return mark.marker.replace(_shape_core(mark), "", 1)
+    return _marker_shape(mark.marker)
+
+
+@lru_cache(maxsize=1024)
+def _marker_shape(marker: str) -> str:
+    return marker.replace(marker.strip(_MARK_PUNCTUATION), "", 1)
 
 
 def in_style(mark: OptionMark, style: str | None) -> OptionMark:
