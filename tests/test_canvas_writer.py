@@ -651,6 +651,10 @@ def failing(tmp_path: Path, templates: Path) -> list[str]:
      "DTD: No declaration for attribute margin of element vargte"),
     ("canvas/_macros.xml.j2", "<fieldlabel>grading_notes</fieldlabel>", "<fieldlabel>notes</fieldlabel>",
      "the example solution has no grading_notes metadata"),
+    # Read of each item where it is validated, for the rules across the package's files.
+    ("canvas/item_choice.xml.j2", "<material>{{ stem|canvas_mattext }}</material>",
+     '<material><mattext texttype="text/html">&lt;img src="media/nowhere.png"/&gt;</mattext></material>',
+     "an item shows media/nowhere.png, which is not in the package"),
 ])
 def test_a_broken_override_is_caught_before_anything_is_written(tmp_path: Path, name: str, old: str, new: str,
                                                                 expected: str) -> None:
@@ -697,3 +701,45 @@ def test_feedback_shown_is_the_response_feedback_of_the_item(name: str, request:
         for shown in item.iter("displayfeedback"):
             assert shown.get("feedbacktype") == "Response", (ident, shown.get("linkrefid"))
             assert shown.get("linkrefid") in defined, (ident, shown.get("linkrefid"))
+
+
+
+def _group_problem(tmp_path: Path, source: Path, template: str, old: str, new: str, ident: str) -> None:
+    """With ``template`` overridden to give group ``ident`` the wrong points per item, the build
+    fails with the problem at the line where the group starts in the assessment as it would be
+    written (its frame with every question spliced in), read off the package built without it."""
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "good", formats=["canvas"]))
+    archive = next((tmp_path / "good").glob("*.canvas.zip"))
+    name, data = next((n, d) for n, d in zip_members(archive.read_bytes()).items() if n.endswith(f"/{source.stem}.xml"))
+    line = next(e for e in etree.fromstring(data).iter(f"{{{QTI12}}}section") if e.get("ident") == ident).sourceline
+    assert f'ident="{ident}"' in data.decode("utf-8").splitlines()[line - 1]
+    with pytest.raises(BuildIncomplete) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"],
+                           templates=overlay(tmp_path, template, old, new)))
+    located = [d for d in failed.value.diagnostics if "gives points_per_item '7'" in d.message]
+    assert [(d.generated.path, d.generated.line) for d in located if d.generated] == [(f"{archive.name}/{name}", line)]
+
+
+def test_a_wrong_group_in_the_frame_is_located_in_the_assessment_as_written(tmp_path: Path) -> None:
+    """The rules across the package read the frame, and each question's document where it was
+    validated: a line of the frame is counted with every question spliced in before it."""
+    source = write(tmp_path, "g.md", "---\ntitle: G\n---\n# First\n\n1. Before {#before}\n\nA) a\nB) b\n\nAnswer: A\n\n"
+                                     "# Drawn {#pool select=1}\n\n1. One {#one points=2}\n\nA) a\nB) b\n\nAnswer: A\n\n"
+                                     "2. Two {#two points=2}\n\nA) a\nB) b\n\nAnswer: B\n")
+    _group_problem(tmp_path, source, "canvas/assessment.xml.j2", "<points_per_item>{{ entry.points }}</points_per_item>",
+                   "<points_per_item>7</points_per_item>", "pool")
+
+
+def test_a_wrong_group_in_a_question_document_is_located_in_the_assessment_as_written(tmp_path: Path) -> None:
+    """A calculated choice question is a group of its own, written in its question's document."""
+    from helpers.calculated import CALCULATED_SOURCE
+
+    source = tmp_path / CALCULATED_SOURCE.name
+    source.write_text(CALCULATED_SOURCE.read_text(encoding="utf-8"), encoding="utf-8")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "probe", formats=["canvas"]))
+    members = zip_members(next((tmp_path / "probe").glob("*.canvas.zip")).read_bytes())
+    assessment = etree.fromstring(next(d for n, d in members.items() if n.endswith(f"/{source.stem}.xml")))
+    groups = [s.get("ident") for s in assessment.iter(f"{{{QTI12}}}section") if s.find(f"{{{QTI12}}}selection_ordering") is not None]
+    assert len(groups) == 1  # the calculated choice question's
+    _group_problem(tmp_path, source, "canvas/item_calculated_choice.xml.j2", "<points_per_item>{{ points }}</points_per_item>",
+                   "<points_per_item>7</points_per_item>", groups[0])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import Iterator
+from typing import Any
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -186,13 +187,50 @@ def _close(a: Decimal, b: Decimal) -> bool:
     return abs(a - b) <= Decimal("1e-9") * max(Decimal(1), abs(b))
 
 
-def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
-                  manifest: etree._ElementTree | None, members: set[str]) -> Iterator[Problem]:
-    """The rules across the files of one package: the assessment (at ``path``, with its items in
-    place), its settings file, the manifest and the names of every member. The assessment of a
-    big bank is tens of megabytes: it is read as a stream, an item at a time."""
-    ident, total, shown, groups = _read_assessment(assessment)
-    yield from groups
+@dataclass(frozen=True)
+class ItemFacts:
+    """What the rules across a package's files need of one question's document, read where it is
+    validated (in the worker that rendered it), so that the assessment, tens of megabytes for a
+    big bank, is not parsed again with every question spliced in: the rules read its frame.
+    ``counts``: what each of its top-level parts counts for, as (points, whether an item) (an
+    item's points, a group's draw); the media its texts show; the groups whose points per item are
+    wrong, at lines of the document; its number of lines."""
+
+    counts: tuple[tuple[float, bool], ...]
+    shown: frozenset[str]
+    problems: tuple[Problem, ...]
+    lines: int
+
+
+def item_facts(tree: etree._ElementTree, data: bytes) -> ItemFacts:
+    """The facts of a question's document (``data``, parsed as ``tree``)."""
+    read = _Reading()
+    read.walk(etree.iterwalk(tree.getroot(), events=("start", "end")))
+    return ItemFacts(tuple(read.top), frozenset(read.shown), tuple(read.problems), data.count(b"\n"))
+
+
+def _points(item: etree._Element) -> float:
+    try:
+        return float(_metadata(item).get("points_possible") or 0)
+    except ValueError:
+        return 0.0  # item_rules reports it
+
+
+def _shown(mattext: etree._Element) -> list[str]:
+    return MEDIA_REF.findall(mattext.text) if mattext.text and "media/" in mattext.text else []
+
+
+def package_rules(frame: bytes, order: tuple[str, ...], facts: dict[str, ItemFacts], path: str,
+                  meta: etree._ElementTree | None, manifest: etree._ElementTree | None, members: set[str]) -> Iterator[Problem]:
+    """The rules across the files of one package: the assessment (at ``path``: its frame, whose
+    ``<!-- question: N -->`` markers stand for the items of ``order``, each known by its ``facts``),
+    its settings file, the manifest and the names of every member. Lines are the assessment's
+    with its items in place."""
+    read = _Reading(order, facts)
+    read.walk(etree.iterparse(io.BytesIO(frame), events=("start", "end", "comment"), resolve_entities=False, no_network=True))
+    ident, shown = read.ident, read.shown
+    total = sum(points for points, item in read.top if not item)  # an item outside every section counts for nothing
+    yield from read.problems
     folder = path.split("/")[0]
     if not IDENT.match(ident):
         yield 1, 1, f"assessment ident '{ident}' must start with a letter or '_' (Canvas renames it and loses the settings)"
@@ -216,8 +254,8 @@ def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
         yield 1, 1, f"an item shows {ref}, which is not in the package"
 
 
-#: The elements the rules across files read, in the QTI 1.2 namespace or none.
-_READ_TAGS = tuple("{*}" + tag for tag in ("assessment", "section", "selection_number", "points_per_item", "mattext", "item"))
+#: The frame's marker of a question spliced in (writers.base.QUESTION_MARKER, as a comment's text).
+_MARKER = re.compile(r"^ question: ([0-9]+) $")
 
 
 @dataclass
@@ -225,57 +263,88 @@ class _Section:
     """An open section while the assessment is read: what each child counts for (an item's
     points, a nested section's draw), its own items' points, its draw and points per item."""
 
+    #: Where it starts in the assessment as written.
+    line: int = 1
     counts: list[float] = field(default_factory=list)
     items: list[float] = field(default_factory=list)
     pick: int | None = None
     per_item: str | None = None
 
 
-def _read_assessment(data: bytes) -> tuple[str, float, set[str], list[Problem]]:
-    """The assessment's ident, what Canvas makes of its points (every item's; a group's draw at
-    its items' points), the media its text shows, and the groups whose points per item are not
-    their items' points."""
-    ident, total, shown, problems = "", 0.0, set(), []
-    sections: list[_Section] = []
-    # Only the elements read here come up to Python (a big bank's assessment has millions).
-    for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"), resolve_entities=False,
-                                          no_network=True, tag=_READ_TAGS):
-        tag = element.tag.rpartition("}")[2]
-        if event == "start":
-            if tag == "assessment":
-                ident = element.get("ident", "")
-            elif tag == "section":
-                sections.append(_Section())
-            continue
-        if tag == "selection_number" and sections:
-            text = (element.text or "").strip()
-            sections[-1].pick = int(text) if text.isdigit() else None
-        elif tag == "points_per_item" and sections:
-            sections[-1].per_item = (element.text or "").strip()
-        elif tag == "mattext" and element.text and "media/" in element.text:
-            shown.update(MEDIA_REF.findall(element.text))
-        elif tag == "item":
-            points = float(_metadata(element).get("points_possible") or 0)
-            if sections:
-                sections[-1].counts.append(points)
-                sections[-1].items.append(points)
-            element.clear()
-            parent = element.getparent()
-            while parent is not None and element.getprevious() is not None:
-                del parent[0]  # the items read before: cleared, but the tree still held them
-        elif tag == "section" and sections:
-            section = sections.pop()
-            if section.per_item is not None and not _same_points(section.per_item, section.items):
-                problems.append((element.sourceline or 1, 1, (
-                    f"section '{element.get('ident')}' gives points_per_item {section.per_item!r}, its questions are worth "
-                    f"{', '.join(f'{p:g}' for p in section.items) or 'nothing'}: Canvas takes the group's points from "
-                    "points_per_item")))
-            drawn = sum(section.counts[:section.pick]) if section.pick is not None else sum(section.counts)
-            if sections:
-                sections[-1].counts.append(drawn)
-            else:
-                total += drawn
-    return ident, total, shown, problems
+class _Reading:
+    """The assessment's ident, what Canvas makes of its parts' points (every item's; a group's draw
+    at its items' points), the media its text shows, and the groups whose points per item are not
+    their items' points: read from the events of a frame, with each question's document known by
+    its facts at its marker (one that failed validation has none, and counts for nothing here),
+    or of one question's document."""
+
+    def __init__(self, order: tuple[str, ...] = (), facts: dict[str, ItemFacts] | None = None) -> None:
+        self.order, self.facts = order, facts or {}
+        self.ident = ""
+        #: What each part outside every section counts for: (points, whether an item).
+        self.top: list[tuple[float, bool]] = []
+        self.shown: set[str] = set()
+        self.problems: list[Problem] = []
+        self.sections: list[_Section] = []
+        #: Lines of the documents spliced in so far: the assessment's lines are the frame's and these.
+        self.spliced = 0
+
+    def count(self, points: float, item: bool) -> None:
+        if self.sections:
+            self.sections[-1].counts.append(points)
+            if item:
+                self.sections[-1].items.append(points)
+        else:
+            self.top.append((points, item))
+
+    def walk(self, events: Iterator[tuple[str, Any]]) -> None:
+        for event, element in events:
+            if event == "comment":
+                self._marker(element)
+                continue
+            if not isinstance(element.tag, str):
+                continue
+            tag = element.tag.rpartition("}")[2]
+            if event == "start":
+                if tag == "assessment":
+                    self.ident = element.get("ident", "")
+                elif tag == "section":
+                    self.sections.append(_Section((element.sourceline or 1) + self.spliced))
+                continue
+            if tag == "selection_number" and self.sections:
+                text = (element.text or "").strip()
+                self.sections[-1].pick = int(text) if text.isdigit() else None
+            elif tag == "points_per_item" and self.sections:
+                self.sections[-1].per_item = (element.text or "").strip()
+            elif tag == "mattext":
+                self.shown.update(_shown(element))
+            elif tag == "item":
+                self.count(_points(element), True)
+            elif tag == "section" and self.sections:
+                self._close(element)
+
+    def _marker(self, comment: Any) -> None:
+        marker = _MARKER.match(comment.text or "")
+        number = int(marker.group(1)) if marker else 0
+        facts = self.facts.get(self.order[number - 1]) if 0 < number <= len(self.order) else None
+        if facts is None:
+            return
+        for points, item in facts.counts:
+            self.count(points, item)
+        self.shown |= facts.shown
+        # The document's lines follow the marker's.
+        before = (comment.sourceline or 1) + self.spliced
+        self.problems += [(before + line, column, message) for line, column, message in facts.problems]
+        self.spliced += facts.lines
+
+    def _close(self, element: etree._Element) -> None:
+        section = self.sections.pop()
+        if section.per_item is not None and not _same_points(section.per_item, section.items):
+            self.problems.append((section.line, 1, (
+                f"section '{element.get('ident')}' gives points_per_item {section.per_item!r}, its questions are worth "
+                f"{', '.join(f'{p:g}' for p in section.items) or 'nothing'}: Canvas takes the group's points from "
+                "points_per_item")))
+        self.count(sum(section.counts[:section.pick]) if section.pick is not None else sum(section.counts), False)
 
 
 def _same_points(per_item: str, points: list[float]) -> bool:

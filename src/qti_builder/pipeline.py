@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from .canvas_rules import ItemFacts
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
@@ -408,6 +409,8 @@ class TaskResult:
     parts: list[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    #: What validation read of its Canvas items, for the rules across the package's files.
+    facts: dict[str, ItemFacts] = field(default_factory=dict)
 
 
 @dataclass
@@ -440,7 +443,7 @@ def run_task(task: Task) -> TaskResult:
     rendered = time.perf_counter()
     if output is not None:
         documents = [d for d in output.documents if KEEP[task.part](d)]
-        validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
+        result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
         result.filename, result.archive = output.filename, output.archive
         if output.archive:  # kept whole: spliced into a member, or read by the rules across files
@@ -556,7 +559,8 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             entries = [e for r in mine for e in r.entries]
             assembled = assemble(parts)
             sink = DiagnosticSink()
-            validate_package(str(first.filename), assembled, {e.path for e in entries} | {d.path for d in assembled}, sink)
+            facts = {question: fact for r in mine for question, fact in r.facts.items()}
+            validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
             if sink.items:  # the quiz has failed: build() writes none of its files
                 result.diagnostics.extend(sink.items)
                 continue
@@ -594,10 +598,10 @@ def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: Diagno
         for name in options.formats:
             output = WRITERS[name](env).write(item.quiz, spans, sink, item.media)
             if output is not None:
-                validate_documents(output.filename, output.documents, schemas, spans, sink)
+                facts = validate_documents(output.filename, output.documents, schemas, spans, sink)
                 if output.archive:
                     whole = [d for d in output.documents if is_spliced(d) or d.schema in PACKAGE_RULES_READ]
-                    validate_package(output.filename, assemble(whole), {m.path for m in assemble(output.documents)}, sink)
+                    validate_package(output.filename, whole, {m.path for m in assemble(output.documents)}, facts, sink)
                 outputs.append(output)
     return outputs
 

@@ -27,10 +27,14 @@ def validate_documents(
     schemas: SchemaSet,
     spans: dict[str, SourceSpan],
     sink: DiagnosticSink,
-) -> None:
+) -> dict[str, canvas_rules.ItemFacts]:
+    """Validate each document, reporting to ``sink``; returns the facts of each Canvas item
+    document read on the way, by question id, for :func:`validate_package`."""
+    facts: dict[str, canvas_rules.ItemFacts] = {}
     for document in documents:
         if document.schema:  # media files: checked when they were read
-            _report(output_name, document, _problems(document, schemas), spans, sink)
+            _report(output_name, document, _problems(document, schemas, facts), spans, sink)
+    return facts
 
 
 #: Documents that the rules across a package's files read; the pipeline keeps them uncompressed
@@ -38,19 +42,23 @@ def validate_documents(
 PACKAGE_RULES_READ = {"qti12", "canvas-meta", "content-package"}
 
 
-def validate_package(output_name: str, members: list[Document], names: set[str], sink: DiagnosticSink) -> None:
-    """The rules across the files of one package, once all its parts are put together:
-    ``members`` are its documents in ``PACKAGE_RULES_READ`` (a frame with its questions spliced
-    in), ``names`` the paths of all its members. Only the Canvas package has such rules."""
+def validate_package(output_name: str, members: list[Document], names: set[str], facts: dict[str, canvas_rules.ItemFacts],
+                     sink: DiagnosticSink) -> None:
+    """The rules across the files of one package, once all its parts are in: ``members`` are its
+    documents in ``PACKAGE_RULES_READ`` (a frame, whose questions are spliced in later), ``names``
+    the paths of all its members, ``facts`` what :func:`validate_documents` read of its question
+    documents. Only the Canvas package has such rules."""
     by_schema = {d.schema: d for d in members}
     assessment = by_schema.get("qti12")
     if assessment is None:
         return
     try:
         meta, manifest = (_parse(by_schema[k].data) if k in by_schema else None for k in ("canvas-meta", "content-package"))
+        problems = list(canvas_rules.package_rules(assessment.content, assessment.question_order, facts, assessment.path,
+                                                   meta, manifest, names))
     except etree.XMLSyntaxError:
         return  # reported by validate_documents already
-    _report(output_name, assessment, canvas_rules.package_rules(assessment.data, assessment.path, meta, manifest, names), {}, sink)
+    _report(output_name, assessment, problems, {}, sink)
 
 
 def _report(output_name: str, document: Document, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
@@ -85,7 +93,8 @@ SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-q
              "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta"}
 
 
-def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
+def _problems(document: Document, schemas: SchemaSet,
+              facts: dict[str, canvas_rules.ItemFacts] | None = None) -> Iterator[tuple[int, int, str]]:
     start, end = WRAPPERS.get(document.schema, (b"", b""))
     try:
         tree = _parse(start + document.data + end)
@@ -93,6 +102,8 @@ def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
         return
+    if facts is not None and document.schema == "qti12-item" and document.question_id is not None:
+        facts[document.question_id] = canvas_rules.item_facts(tree, document.data)
     schema = getattr(schemas, SCHEMA_OF[document.schema])  # only that one: each is compiled when first used
     checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
               "moodle-question": _moodle_rules, "qti12": canvas_rules.frame_rules, "qti12-item": canvas_rules.item_rules}
