@@ -204,6 +204,10 @@ class ItemFacts:
 
 def item_facts(tree: etree._ElementTree, data: bytes) -> ItemFacts:
     """The facts of a question's document (``data``, parsed as ``tree``)."""
+    root = tree.getroot()
+    if next(root.iter("{*}section"), None) is None:  # most documents: an item, and no group to read
+        return ItemFacts(tuple((_points(item), True) for item in root.iter("{*}item")),
+                         frozenset(ref for text in root.iter("{*}mattext") for ref in _shown(text)), (), data.count(b"\n"))
     read = _Reading()
     read.walk(etree.iterwalk(tree.getroot(), events=("start", "end")))
     return ItemFacts(tuple(read.top), frozenset(read.shown), tuple(read.problems), data.count(b"\n"))
