@@ -122,3 +122,17 @@ def test_strict_turns_warnings_into_errors(tmp_path: Path) -> None:
     code, _, err = run("check", "--strict", str(source))
     assert code == 1 and "error[QB124]" in err
     assert err.count("QB124") == 1  # printed once, as the error it became
+
+
+def test_a_build_without_formulas_or_math_imports_neither_parser(tmp_path: Path) -> None:
+    """lark (formulas of calculated questions) and latex2mathml (TeX) are imported where a quiz
+    first needs them: a cold build of a quiz with neither does not pay for them; one with math
+    imports the converter."""
+    math = write(tmp_path, "math.md", "---\ntitle: M\n---\n\n1. What is $x^2$?\n\nA) a\nB) b\n\nAnswer: A\n")
+    probe = ("import sys; from pathlib import Path; from qti_builder.pipeline import BuildOptions, build; "
+             "build(BuildOptions(sources=[Path(sys.argv[1])], out_dir=Path(sys.argv[2]))); "
+             "print(sorted({'lark', 'latex2mathml'} & {m.split('.')[0] for m in sys.modules}))")
+    for source, expected in ((SEED_SOURCE, "[]"), (math, "['latex2mathml']")):
+        done = subprocess.run([sys.executable, "-c", probe, str(source), str(tmp_path / source.stem)],
+                              capture_output=True, text=True, check=True)
+        assert done.stdout.strip() == expected, done.stderr

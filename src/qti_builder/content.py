@@ -22,7 +22,6 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote, unquote
 
-import latex2mathml.converter
 import nh3
 from lxml import etree, html
 from markdown_it import MarkdownIt
@@ -474,6 +473,8 @@ def _media_object(element: etree._Element) -> None:
 def mathml(tex: str, display: str = "inline") -> str:
     """TeX as MathML (latex2mathml). Cached: a formula is converted when it is checked and again
     for each target, and banks repeat formulas. Raises what the library raises for bad TeX."""
+    import latex2mathml.converter  # here, not at the top: most quizzes have no math (a cold start's 60 ms)
+
     return latex2mathml.converter.convert(tex, display=display)
 
 

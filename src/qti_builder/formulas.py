@@ -26,7 +26,10 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
-from lark import Lark, Token, Tree, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # lark is imported where a formula is first read: most builds read none (a cold start's 30 ms)
+    from lark import Lark, Token, Tree, UnexpectedInput
 
 GRAMMAR = r"""
 ?formula: sum
@@ -175,6 +178,8 @@ RESERVED = frozenset(FUNCTIONS) | frozenset(CONSTANTS) | frozenset({
 
 @lru_cache(maxsize=2)
 def _parser(start: str) -> Lark:
+    from lark import Lark
+
     return Lark(GRAMMAR, start=start, parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
@@ -185,6 +190,8 @@ def parse(text: str, constraint: bool = False) -> Node:
     if not text.strip():
         raise FormulaError("the formula is empty", 1, "write a formula such as 'd / t'")
     _check_size(text)
+    from lark import UnexpectedInput
+
     try:
         tree = _parser("constraint" if constraint else "formula").parse(text)
     except UnexpectedInput as exc:
@@ -203,6 +210,8 @@ def parse_foreign(text: str) -> Node:
     if not text.strip():
         raise FormulaError("the formula is empty", 1)
     _check_size(text)
+    from lark import UnexpectedInput
+
     try:
         return _build(_parser("formula").parse(text))
     except UnexpectedInput as exc:
@@ -229,6 +238,8 @@ def _check_size(text: str) -> None:
 
 
 def _syntax_error(text: str, exc: UnexpectedInput, constraint: bool) -> FormulaError:
+    from lark import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     column = getattr(exc, "column", None)
     if isinstance(exc, UnexpectedEOF) or column in (None, -1):
         return FormulaError(f"the formula '{text}' ends too early", len(text) + 1,
@@ -254,6 +265,8 @@ def _syntax_error(text: str, exc: UnexpectedInput, constraint: bool) -> FormulaE
 
 
 def _build(node: Tree | Token) -> Node:
+    from lark import Token
+
     if isinstance(node, Token):  # a lone NUMBER or NAME never reaches here (rules name them)
         raise FormulaError(f"unexpected '{node}'", node.column)
     column = node.meta.column if not node.meta.empty else 1
