@@ -540,7 +540,8 @@ _TAG = re.compile(r"<\s*([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])")  # not autolinks suc
 def inspect(text: str) -> list[Problem]:
     """What rendering ``text`` loses or refuses, with offsets into ``text``."""
     problems: list[Problem] = []
-    for match in _TAG.finditer(text):
+    # A tag needs a "<", an attribute or URL an "=": most texts have neither and skip the searches.
+    for match in _TAG.finditer(text) if "<" in text else ():
         tag = match.group(1).lower()
         if tag not in ALLOWED_TAGS and not _in_code(text, match.start()):
             what = "removed with its content" if tag in DROPPED_WITH_CONTENT else "removed (its text is kept)"
@@ -548,7 +549,7 @@ def inspect(text: str) -> list[Problem]:
                                     hint="use Markdown instead; scripts, frames and styles never reach a package"))
     for pattern, message in ((_EVENT_ATTRIBUTE, "an event-handler attribute (on...=) was removed"),
                              (_JS_URL, "a javascript:, vbscript: or data: URL was removed")):
-        for match in pattern.finditer(text):
+        for match in pattern.finditer(text) if "=" in text else ():
             if not _in_code(text, match.start()):
                 problems.append(Problem("warning", "QB151", message, match.start() + (match.group(0)[0].isspace()),
                                         hint="remove it: packages carry no scripts; link to https:// pages instead"))
