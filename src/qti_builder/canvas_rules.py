@@ -14,9 +14,8 @@ Each rule yields ``(line, column, message)`` in the document it looks at.
 
 from __future__ import annotations
 
-import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 
@@ -186,11 +185,12 @@ def _close(a: Decimal, b: Decimal) -> bool:
     return abs(a - b) <= Decimal("1e-9") * max(Decimal(1), abs(b))
 
 
-def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
+def package_rules(assessment: Iterable[bytes], path: str, meta: etree._ElementTree | None,
                   manifest: etree._ElementTree | None, members: set[str]) -> Iterator[Problem]:
     """The rules across the files of one package: the assessment (at ``path``, with its items in
-    place), its settings file, the manifest and the names of every member. The assessment of a
-    big bank is tens of megabytes: it is read as a stream, an item at a time."""
+    place: its bytes, piece by piece), its settings file, the manifest and the names of every
+    member. The assessment of a big bank is hundreds of megabytes: it is read as a stream, an item
+    at a time, and never joined."""
     ident, total, shown, groups = _read_assessment(assessment)
     yield from groups
     folder = path.split("/")[0]
@@ -216,6 +216,8 @@ def package_rules(assessment: bytes, path: str, meta: etree._ElementTree | None,
         yield 1, 1, f"an item shows {ref}, which is not in the package"
 
 
+#: Bytes fed to the assessment's parser at once.
+_FEED = 1 << 20
 #: The elements the rules across files read, in the QTI 1.2 namespace or none.
 _READ_TAGS = tuple("{*}" + tag for tag in ("assessment", "section", "selection_number", "points_per_item", "mattext", "item"))
 
@@ -231,15 +233,15 @@ class _Section:
     per_item: str | None = None
 
 
-def _read_assessment(data: bytes) -> tuple[str, float, set[str], list[Problem]]:
+def _read_assessment(pieces: Iterable[bytes]) -> tuple[str, float, set[str], list[Problem]]:
     """The assessment's ident, what Canvas makes of its points (every item's; a group's draw at
     its items' points), the media its text shows, and the groups whose points per item are not
     their items' points."""
     ident, total, shown, problems = "", 0.0, set(), []
     sections: list[_Section] = []
     # Only the elements read here come up to Python (a big bank's assessment has millions).
-    for event, element in etree.iterparse(io.BytesIO(data), events=("start", "end"), resolve_entities=False,
-                                          no_network=True, tag=_READ_TAGS):
+    parser = etree.XMLPullParser(events=("start", "end"), tag=_READ_TAGS, resolve_entities=False, no_network=True)
+    for event, element in _events(parser, pieces):
         tag = element.tag.rpartition("}")[2]
         if event == "start":
             if tag == "assessment":
@@ -276,6 +278,17 @@ def _read_assessment(data: bytes) -> tuple[str, float, set[str], list[Problem]]:
             else:
                 total += drawn
     return ident, total, shown, problems
+
+
+def _events(parser: etree.XMLPullParser, pieces: Iterable[bytes]) -> Iterator[tuple[str, etree._Element]]:
+    """``parser``'s events as each piece is fed to it, a big one in slices (libxml2 refuses more
+    than 10 MB at once without its "huge" option)."""
+    for piece in pieces:
+        for start in range(0, len(piece), _FEED):
+            parser.feed(piece[start:start + _FEED] if len(piece) > _FEED else piece)
+            yield from parser.read_events()
+    parser.close()
+    yield from parser.read_events()
 
 
 def _same_points(per_item: str, points: list[float]) -> bool:

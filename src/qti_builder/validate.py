@@ -16,9 +16,17 @@ from . import canvas_rules
 from .diagnostics import DiagnosticSink, SourceSpan
 from .schemas import SchemaSet
 from .writers import Document
+from .writers.base import Spliced
 from .writers.moodle import MOODLE_GRADES
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
+#: A QTI package's test and manifest have a few lines for every question (a 100,000-question
+#: bank's manifest is 80 MB, and its tree was 600 MB): they are parsed without the whitespace
+#: between their elements, a third of the tree, which their schemas ignore (element content).
+#: Lines are kept; what has no element inside keeps its whitespace (libxml2's rule).
+_FRAME_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_blank_text=True)
+#: The documents parsed with ``_FRAME_PARSER``, when they belong to no one question.
+_FRAMES = {"qti", "manifest"}
 
 
 def validate_documents(
@@ -38,7 +46,7 @@ def validate_documents(
 PACKAGE_RULES_READ = {"qti12", "canvas-meta", "content-package"}
 
 
-def validate_package(output_name: str, members: list[Document], names: set[str], sink: DiagnosticSink) -> None:
+def validate_package(output_name: str, members: list[Document | Spliced], names: set[str], sink: DiagnosticSink) -> None:
     """The rules across the files of one package, once all its parts are put together:
     ``members`` are its documents in ``PACKAGE_RULES_READ`` (a frame with its questions spliced
     in), ``names`` the paths of all its members. Only the Canvas package has such rules."""
@@ -47,13 +55,13 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
     if assessment is None:
         return
     try:
-        meta, manifest = (_parse(by_schema[k].data) if k in by_schema else None for k in ("canvas-meta", "content-package"))
+        meta, manifest = (_parse(b"".join(by_schema[k].pieces())) if k in by_schema else None for k in ("canvas-meta", "content-package"))
     except etree.XMLSyntaxError:
         return  # reported by validate_documents already
-    _report(output_name, assessment, canvas_rules.package_rules(assessment.data, assessment.path, meta, manifest, names), {}, sink)
+    _report(output_name, assessment, canvas_rules.package_rules(assessment.pieces(), assessment.path, meta, manifest, names), {}, sink)
 
 
-def _report(output_name: str, document: Document, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
+def _report(output_name: str, document: Document | Spliced, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
             sink: DiagnosticSink) -> None:
     for line, column, message in problems:
         question = document.question_id
@@ -66,7 +74,7 @@ def _report(output_name: str, document: Document, problems: Iterable[tuple[int, 
         )
 
 
-def _generated_name(output_name: str, document: Document) -> str:
+def _generated_name(output_name: str, document: Document | Spliced) -> str:
     """Where a problem lies: a package member, the output file, or a question of a Moodle file
     (its lines counted from the question's first, as it is validated on its own)."""
     if document.path == output_name:
@@ -87,8 +95,9 @@ SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-q
 
 def _problems(document: Document, schemas: SchemaSet) -> Iterator[tuple[int, int, str]]:
     start, end = WRAPPERS.get(document.schema, (b"", b""))
+    frame = document.question_id is None and document.schema in _FRAMES
     try:
-        tree = _parse(start + document.data + end)
+        tree = _parse(start + document.data + end, _FRAME_PARSER if frame else _PARSER)
     except etree.XMLSyntaxError as exc:
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
@@ -124,8 +133,8 @@ def _extensions(tree: etree._ElementTree, schemas: SchemaSet) -> Iterator[tuple[
             extension.remove(child)
 
 
-def _parse(data: bytes) -> etree._ElementTree:
-    return etree.fromstring(data, _PARSER).getroottree()
+def _parse(data: bytes, parser: etree.XMLParser = _PARSER) -> etree._ElementTree:
+    return etree.fromstring(data, parser).getroottree()
 
 
 def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
