@@ -28,7 +28,7 @@ import contextlib
 import hashlib
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -40,7 +40,7 @@ from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
-from .package import Entry, Staging, WriteError, compress, zip_parts
+from .package import Entry, Staging, WriteError, compress, compress_pieces, zip_parts
 from .parallel import Background, cpu_count, run
 from .profiles import check_profile
 from .readers import SOURCE_SUFFIXES, Limits, SourceMap, read_quiz
@@ -161,20 +161,19 @@ def build(options: BuildOptions) -> BuildResult:
     clock: dict[str, float] = {}
     results = [QuizResult(path) for path in find_sources(options.sources)]
 
-    def read() -> dict[int, LoadedQuiz]:
+    def read() -> dict[int, WritableQuiz]:
         with _stage(clock, "read"):
-            return _read(results, options)
+            return _writable(_read(results, options), results)
 
     reading = Background(read)
     with _stage(clock, "schemas"):
         schemas = _schemas_early(options) if results else _schemas_later(options)
-    loaded = reading.result()
+    good = reading.result()
 
     build_errors = DiagnosticSink()
     staging = Staging()
-    jobs = 1 if not loaded else options.jobs or cpu_count()
+    jobs = 1 if all(r.quiz is None for r in results) else options.jobs or cpu_count()
     try:
-        good = {i: item for i, item in loaded.items() if not results[i].failed}
         if good:
             with _stage(clock, "schemas"):
                 compiled = schemas()  # SchemaError: the build cannot start
@@ -261,6 +260,23 @@ class LoadedQuiz:
         return self.source.question_spans(self.quiz)
 
 
+@dataclass(frozen=True)
+class WritableQuiz:
+    """What the stages after reading need of a quiz without errors: the model, where its
+    questions start (problems found in its outputs are located there) and its media. Not its
+    source map, where every part of it came from: a dozen entries per question, which a
+    100,000-question source would hold through rendering for nothing."""
+
+    quiz: Quiz
+    spans: dict[str, SourceSpan]
+    media: MediaSet
+
+
+def _writable(loaded: dict[int, LoadedQuiz], results: list[QuizResult]) -> dict[int, WritableQuiz]:
+    """The quizzes read without errors, as the stages after reading take them."""
+    return {i: WritableQuiz(item.quiz, item.spans, item.media) for i, item in loaded.items() if not results[i].failed}
+
+
 def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz]:
     """Read every source and check its content and media; problems go to ``sink``."""
     results = [QuizResult(path) for path in find_sources(options.sources)]
@@ -334,8 +350,10 @@ def _accept(result: QuizResult, codes: frozenset[str]) -> None:
     """Leave out the warnings and losses the author accepted (``--ignore``, a question's ``ignore``)."""
     accepted = Accepted(codes, result.quiz, result.spans)
     result.diagnostics, ignored = accepted.diagnostics(result.diagnostics)
-    losses = [loss for loss in result.losses if not accepted(loss.code, loss.span, loss.question)]
-    result.accepted_losses = [loss for loss in result.losses if loss not in losses]
+    losses: list[Loss] = []
+    result.accepted_losses = []
+    for loss in result.losses:  # one pass: a 100,000-question bank has tens of thousands
+        (result.accepted_losses if accepted(loss.code, loss.span, loss.question) else losses).append(loss)
     result.ignored = ignored + len(result.accepted_losses)
     result.losses = losses
 
@@ -380,7 +398,7 @@ class Task:
 KEEP = {"whole": lambda d: True, "items": lambda d: d.question_id is not None, "frame": lambda d: d.question_id is None}
 
 
-def plan(loaded: dict[int, LoadedQuiz], formats: list[str]) -> list[Task]:
+def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) -> list[Task]:
     """Every task of the build, biggest first, so the workers end together. Depends on the
     quizzes alone (not on the number of workers): that is what keeps the outputs identical."""
     tasks = []
@@ -417,7 +435,7 @@ class TaskResult:
 class _State:
     """What the workers inherit when they are forked."""
 
-    loaded: dict[int, LoadedQuiz]
+    loaded: dict[int, WritableQuiz]
     schemas: SchemaSet
     templates: Path | None
     #: The quiz of each "items" task: made here, before forking, so that a worker walks only its
@@ -474,7 +492,7 @@ def _writer(name: str, part: str) -> type[Writer]:
     return type(f"{base.__name__}_{part}", (base,), {"renders_questions": part == "items", "renders_frame": part == "frame"})
 
 
-def _chunks(loaded: dict[int, LoadedQuiz], tasks: list[Task]) -> dict[Task, Quiz]:
+def _chunks(loaded: dict[int, WritableQuiz], tasks: list[Task]) -> dict[Task, Quiz]:
     """The quiz of each "items" task; the targets of one chunk share one."""
     made: dict[tuple[int, tuple[str, ...]], Quiz] = {}
     own: dict[int, dict[int, frozenset[str]]] = {}  # per quiz: each section's own question ids
@@ -510,7 +528,7 @@ def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
 
 
 def _work(
-    good: dict[int, LoadedQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
+    good: dict[int, WritableQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
     staging: Staging,
 ) -> int:
     """Run the tasks; write a quiz's outputs as soon as all its tasks are in and none had an error
@@ -520,8 +538,6 @@ def _work(
     waiting = Counter(t.quiz for t in tasks)
     parts: dict[int, list[TaskResult]] = {i: [] for i in waiting}
     total, done = sum(t.weight for t in tasks), 0
-    for item in good.values():
-        item.spans  # computed once, here, and inherited  # noqa: B018
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
     _state = _State(good, schemas, options.templates, chunks, packed)
@@ -564,7 +580,7 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             if sink.items:  # the quiz has failed: build() writes none of its files
                 result.diagnostics.extend(sink.items)
                 continue
-            entries += [compress(d.path, d.data) for d in assembled]
+            entries += [compress_pieces(d.path, d.pieces()) for d in assembled]
             content, members = zip_parts(entries), len(entries)
         else:
             content, members = single_file(parts), 1
@@ -611,5 +627,5 @@ def question_counts(quiz: Quiz) -> dict[str, int]:
     return dict(sorted(Counter(q.type for q in quiz.iter_questions()).items()))
 
 
-__all__ = ["BuildIncomplete", "BuildOptions", "BuildResult", "LoadedQuiz", "OutputFile", "QuizResult",
+__all__ = ["BuildIncomplete", "BuildOptions", "BuildResult", "LoadedQuiz", "OutputFile", "QuizResult", "WritableQuiz",
            "build", "find_sources", "load_quizzes", "plan", "render_outputs"]

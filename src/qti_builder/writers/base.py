@@ -49,6 +49,27 @@ class Document:
     def content(self) -> bytes:
         return zlib.decompress(self.data) if self.packed else self.data
 
+    def pieces(self) -> Iterator[bytes]:
+        """Its bytes, in one piece (a :class:`Spliced` member's come in many)."""
+        yield self.content
+
+
+@dataclass(frozen=True)
+class Spliced:
+    """A package member put together from a frame and the questions' documents that go into it
+    (a Canvas assessment). Its bytes are read piece by piece (:meth:`pieces`: the frame's lines
+    and each question's document in turn, a held one expanded only then) and never joined: a
+    100,000-question bank's assessment is 250 MB."""
+
+    path: str
+    schema: str
+    documents: tuple[Document, ...]
+    #: A member of many questions is no one question's.
+    question_id: ClassVar[None] = None
+
+    def pieces(self) -> Iterator[bytes]:
+        return single_file(self.documents)
+
 
 def text_shown(question: QuestionBase, stem: str | None = None) -> str:
     """What students read as the question: its shared passage, if it has one, above its text
@@ -86,15 +107,15 @@ def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
     yield data[start:]
 
 
-def assemble(documents: Iterable[Document]) -> list[Document]:
+def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:
     """The members of an archive: its documents, with a frame and the questions' documents
     spliced into it as one member (a Canvas assessment), in the frame's place."""
     documents = list(documents)
-    spliced = [d for d in documents if is_spliced(d)]
-    members = [d for d in documents if not is_spliced(d)]
+    spliced = tuple(d for d in documents if is_spliced(d))
+    members: list[Document | Spliced] = [d for d in documents if not is_spliced(d)]
     frame = next((d for d in spliced if d.question_order), None)
     if frame is not None:
-        members.append(Document(frame.path, b"".join(single_file(spliced)), frame.schema))
+        members.append(Spliced(frame.path, frame.schema, spliced))
     return members
 
 
