@@ -465,9 +465,9 @@ def run_task(task: Task) -> TaskResult:
         validated = time.perf_counter()
         result.filename, result.archive = output.filename, output.archive
         if output.archive:  # kept whole: spliced into a member, or read by the rules across files
-            whole = [d for d in documents if is_spliced(d) or d.schema in PACKAGE_RULES_READ]
-            result.entries = [compress(d.path, d.data) for d in documents if d not in whole]
-            result.parts = whole
+            kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]
+            result.entries = [compress(d.path, d.data) for d, keep in zip(documents, kept) if not keep]
+            result.parts = [d for d, keep in zip(documents, kept) if keep]
         else:
             result.parts = documents
         if task.quiz in _state.packed:
