@@ -61,9 +61,8 @@ def dtd_view(tree: etree._ElementTree) -> None:
     other namespace keep it, so the DTD still refuses them."""
     root = tree.getroot()
     prefix = "{%s}" % QTI12_NAMESPACE
-    for element in root.iter():
-        if isinstance(element.tag, str) and element.tag.startswith(prefix):
-            element.tag = element.tag[len(prefix):]
+    for element in root.iter(prefix + "*"):  # lxml picks the namespace's elements (none in an item alone)
+        element.tag = element.tag[len(prefix):]
     for name in [n for n in root.attrib if n.startswith("{%s}" % XSI_NAMESPACE)]:
         del root.attrib[name]
     for tag, names in EXTENSION_ATTRIBUTES.items():
