@@ -21,9 +21,12 @@ RENDERERS: list[Callable[[str], str]] = [
 ]
 
 #: Pieces of plain text and of almost-Markdown: Korean, escapes, entities, tags, emphasis, list
-#: and heading starts, quotes, math and code delimiters, trailing and double spaces.
+#: and heading starts, quotes, math and code delimiters and spans, digits of other scripts beside
+#: them, trailing and double spaces.
 PIECES = st.sampled_from(
     list("aZ0가힣é ,.;:?!'\"/()%@{}=+-#|<>&*_`$\\[]~^\t") + [
+        "`a b`", "` c `", "``", "`<b>`", "`&amp;`", "$x^2 + y$", "$ x$", "$5", "$x$5", "$$x$$", "$a_b$", "$\\alpha$",
+        "`x`y", "x`y`", "a$b$c", "($x$)", "`$x$`", "$`c`$", "\u0663", "\u2460", "\u00b2",
         "1.", "2)", "10.", "  ", " # ", "# ", "> ", "- ", "+ ", "* ", "&amp;", "&lt;", "&#60;", "& ", "< ", "<b>",
         "<br/>", "<!--", "</p>", "<https://x.y>", "a*b", "*a*", "_a_", "\\*", "\\\\", "$x$", "`c`", "~~s~~",
         "[l](u)", "![i](u)", "---", "===", "\n", "\n\n", "  \n", "\u00a0", "\u200b", "한국어", "“", "…",
@@ -42,11 +45,12 @@ def clear_caches() -> None:
 def slow_path() -> Iterator[None]:
     """Every text through the parser, the sanitiser and the tree."""
     plain, content._PLAIN = content._PLAIN, re.compile(r"(?!)")
+    spans, content._PLAIN_WITH_SPANS = content._PLAIN_WITH_SPANS, re.compile(r"(?!)")
     clear_caches()
     try:
         yield
     finally:
-        content._PLAIN = plain
+        content._PLAIN, content._PLAIN_WITH_SPANS = plain, spans
         clear_caches()
 
 
@@ -60,6 +64,9 @@ def both_paths(text: str) -> tuple[list[str], list[str]]:
 
 @settings(max_examples=1500, deadline=None)
 @given(TEXTS)
+@example("a`c``c`")  # a run of two backticks is no closer of one
+@example("0$a_b$")  # math next to a digit (or a letter) is no math here
+@example("1: What happens when the batch fails? (`session.report`) $x^2 + y^2 = z^2$")
 @example("a < b & c > d")
 @example('He said "yes" & she said \'no\' > 3 # C# | F#')
 @example("한국어 <와> & 영어")
@@ -110,3 +117,17 @@ def test_html_fragment_parses_as_lxml_html_does(text: str) -> None:
         got = content.html_fragment(markup)
         assert etree.tostring(got, method="html", encoding="unicode") == etree.tostring(expected, method="html", encoding="unicode")
         assert type(got) is type(expected) and [type(e) for e in got.iter()] == [type(e) for e in expected.iter()]
+
+
+@pytest.mark.parametrize(("text", "title"), [
+    ("Which call (`ray.init()`) starts $n$ workers?", "Which call (ray.init()) starts n workers?"),
+    ("`train()` 함수의 반환값은?", None),  # starts with a span: the parser's
+    ("Is $x^2 + y^2 = z^2$ true?\n\n```python\nprint(1)\n```", "Is x^2 + y^2 = z^2 true?"),
+])
+def test_titles_of_lines_with_code_and_math_skip_the_parser(text: str, title: str | None) -> None:
+    first = text.split("\n\n")[0]
+    assert bool(content._PLAIN_WITH_SPANS.fullmatch(first)) is (title is not None)
+    fast, slow = both_paths(text)
+    assert fast == slow
+    if title is not None:
+        assert content.plain_text(text) == title

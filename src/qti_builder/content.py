@@ -125,6 +125,17 @@ class Problem:
 _PLAIN = re.compile(r"(?![0-9]{1,9}[.)])[^\W_](?:[^\W_]|[,.;:?!'\"/()%@{}=+#|>-]|&(?![A-Za-z0-9]+;|#)|<(?= )| (?! ))*(?<! )")
 
 
+#: A line like ``_PLAIN`` with code spans and inline math in it, whose plain text (a title) is the
+#: line without their delimiters: a code span without a backtick inside or a space at either end,
+#: and ``$…$`` as the math plugin reads it here (no space inside its ends, no backslash, nothing
+#: word-like just outside). Stems that show `code` or $x$ in their first line are common, and
+#: their titles need not go through the parser, the sanitiser and the tree (tests/test_fast_path.py).
+_CODE_SPAN = r"(?<!`)`[^`\s](?:[^`\n]*[^`\s])?`(?!`)"
+_MATH_SPAN = r"(?<![\w$])\$[^$`\\\s](?:[^$`\\\n]*[^$`\\\s])?\$(?![\w$])"
+_PLAIN_WITH_SPANS = re.compile(_PLAIN.pattern.replace("|<(?= )|", f"|<(?= )|{_CODE_SPAN}|{_MATH_SPAN}|", 1))
+_SPAN = re.compile(f"{_CODE_SPAN}|{_MATH_SPAN}")
+
+
 @lru_cache(maxsize=1 << 16)  # asked by each target's renderer and the sanitiser: one match a text
 def _plain_paragraph(text: str) -> str | None:
     """``text`` as the one paragraph Markdown makes of it, when it provably is plain (``_PLAIN``)."""
@@ -640,7 +651,12 @@ def plain_text(text: str, width: int = 80) -> str:
 @lru_cache(maxsize=1 << 17)
 def _plain_line(text: str) -> str:
     first = text.strip().split("\n\n", 1)[0]
-    line = first if _PLAIN.fullmatch(first) else " ".join(_fragment(first).text_content().split())
+    if _PLAIN.fullmatch(first):
+        line = first
+    elif _PLAIN_WITH_SPANS.fullmatch(first):
+        line = " ".join(_SPAN.sub(lambda span: span.group(0)[1:-1], first).split())
+    else:
+        line = " ".join(_fragment(first).text_content().split())
     if not line:
         line = " ".join(re.sub(r"<[^>]*>", " ", text).split())
     return line
