@@ -58,7 +58,7 @@ first digits of its identifier, and keeps the comments of blanks only with numer
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any, ClassVar
 
@@ -105,7 +105,9 @@ class CanvasWriter(Writer):
             return None
         folder = quiz.id
         output = Output(quiz.id + self.suffix, archive=True)
-        entries = list(assessment_entries(quiz))
+        # The frame alone (a big quiz's, its questions rendered in chunks) needs of each item only
+        # its id and points: not the whole context of 10,000 questions (their titles, answers...).
+        entries = list(assessment_entries(quiz, question_item if self.renders_questions else frame_item))
         order = tuple(entry["id"] for entry in walk_items(entries))
         ok = True
         for entry in walk_items(entries) if self.renders_questions else ():
@@ -136,21 +138,22 @@ class CanvasWriter(Writer):
 # -- the assessment's structure -------------------------------------------------------------------
 
 
-def assessment_entries(quiz: Quiz) -> list[dict[str, Any]]:
+def assessment_entries(quiz: Quiz, item: Callable[[Quiz, Question], dict[str, Any]]) -> list[dict[str, Any]]:
     """The root section's content in order: items and sections, each section a dict with its own
     ``children``. Canvas flattens a section that draws nothing and makes one that draws
     (``select``) a question group; the sections are kept all the same, so the package holds the
-    quiz's structure for whoever reads it back."""
-    return [entry for section in quiz.sections for entry in section_entries(quiz, section)]
+    quiz's structure for whoever reads it back. ``item`` makes an item's entry
+    (:func:`question_item`, or :func:`frame_item` for the frame alone)."""
+    return [entry for section in quiz.sections for entry in section_entries(quiz, section, item)]
 
 
-def section_entries(quiz: Quiz, section: Section) -> list[dict[str, Any]]:
+def section_entries(quiz: Quiz, section: Section, item: Callable[[Quiz, Question], dict[str, Any]]) -> list[dict[str, Any]]:
     """A section, and around a question group what Canvas cannot hold inside one: the section's
     description before it (in the group it would be drawn at random) and its nested sections
     after it (a group holds questions only; profiles.py warns)."""
-    items = [question_item(quiz, q) for q in section.questions]
-    description = [description_item(quiz, section)] if section.description else []
-    nested = [entry for child in section.sections for entry in section_entries(quiz, child)]
+    items = [item(quiz, q) for q in section.questions]
+    description = [description_item(quiz, section, item)] if section.description else []
+    nested = [entry for child in section.sections for entry in section_entries(quiz, child, item)]
     entry: dict[str, Any] = {"section": True, "id": section.id, "title": section.title, "select": None}
     if section.select and items:
         # Canvas gives every question of a group the same points: the first question's
@@ -181,10 +184,20 @@ def total_points(entries: list[dict[str, Any]]) -> float:
     return total
 
 
-def description_item(quiz: Quiz, section: Section) -> dict[str, Any]:
+def description_item(quiz: Quiz, section: Section, item: Callable[[Quiz, Question], dict[str, Any]]) -> dict[str, Any]:
     """A section's description, shown where the section starts (Canvas has no sections)."""
     text_only = TextOnlyItem(id=section.id, title=section.title, stem=section.description or "")
-    return {**question_item(quiz, text_only), "title": section.title}
+    return {**item(quiz, text_only), "title": section.title}
+
+
+def frame_item(quiz: Quiz, question: Question) -> dict[str, Any]:
+    """What the assessment's frame and the settings file need of an item: its id and points."""
+    return {"section": False, "id": question.id, "question": question, "points": item_points(question)}
+
+
+def item_points(question: Question) -> str:
+    """What an item is worth in Canvas: nothing for an item nobody answers (a text-only item)."""
+    return number(question.points) if KINDS[question.type].answered else "0"
 
 
 def question_item(quiz: Quiz, question: Question) -> dict[str, Any]:
@@ -196,7 +209,7 @@ def question_item(quiz: Quiz, question: Question) -> dict[str, Any]:
         "question": question,
         "ident": item_identifier(quiz, question),
         "title": item_title(question),
-        "points": number(question.points),
+        "points": item_points(question),
         "stem": question.stem,
         "answers": [],
         "answer_feedbacks": [],
@@ -363,7 +376,7 @@ def _ordering(quiz: Quiz, q: OrderingQuestion) -> dict[str, Any]:
 
 
 def _text_only(quiz: Quiz, q: TextOnlyItem) -> dict[str, Any]:
-    return {"question_type": "text_only_question", "points": "0"}
+    return {"question_type": "text_only_question"}
 
 
 # -- settings --------------------------------------------------------------------------------------
