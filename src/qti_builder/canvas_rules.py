@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 from lxml import etree
 
@@ -204,11 +204,13 @@ class ItemFacts:
 def item_facts(tree: etree._ElementTree, data: bytes) -> ItemFacts:
     """The facts of a question's document (``data``, parsed as ``tree``)."""
     root = tree.getroot()
-    if next(root.iter("{*}section"), None) is None:  # most documents: an item, and no group to read
-        return ItemFacts(tuple((_points(item), True) for item in root.iter("{*}item")),
-                         frozenset(ref for text in root.iter("{*}mattext") for ref in _shown(text)), (), data.count(b"\n"))
     read = _Reading()
-    read.walk(etree.iterwalk(tree.getroot(), events=("start", "end")))
+    if next(root.iter("{*}section"), None) is None:
+        # Most documents: an item and no group, of which only the items and texts are read (lxml
+        # finds them), not every element's start and end.
+        read.walk(("end", element) for element in root.iter("{*}item", "{*}mattext"))
+    else:
+        read.walk(etree.iterwalk(root, events=("start", "end")))
     return ItemFacts(tuple(read.top), frozenset(read.shown), tuple(read.problems), data.count(b"\n"))
 
 
@@ -300,7 +302,7 @@ class _Reading:
         else:
             self.top.append((points, item))
 
-    def walk(self, events: Iterator[tuple[str, Any]]) -> None:
+    def walk(self, events: Iterable[tuple[str, Any]]) -> None:
         for event, element in events:
             if event == "comment":
                 self._marker(element)

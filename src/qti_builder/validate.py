@@ -16,7 +16,6 @@ from . import canvas_rules
 from .diagnostics import DiagnosticSink, SourceSpan
 from .schemas import SchemaSet
 from .writers import Document
-from .writers.base import Spliced
 from .writers.moodle import MOODLE_GRADES
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
@@ -69,7 +68,7 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
     _report(output_name, assessment, problems, {}, sink)
 
 
-def _report(output_name: str, document: Document | Spliced, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
+def _report(output_name: str, document: Document, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
             sink: DiagnosticSink) -> None:
     for line, column, message in problems:
         question = document.question_id
@@ -82,7 +81,7 @@ def _report(output_name: str, document: Document | Spliced, problems: Iterable[t
         )
 
 
-def _generated_name(output_name: str, document: Document | Spliced) -> str:
+def _generated_name(output_name: str, document: Document) -> str:
     """Where a problem lies: a package member, the output file, or a question of a Moodle file
     (its lines counted from the question's first, as it is validated on its own)."""
     if document.path == output_name:
