@@ -12,7 +12,7 @@ import sys
 import traceback
 from itertools import groupby
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -20,15 +20,15 @@ from . import __version__
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
-from .model.parametric import MAX_SETS
-from .model.schema import source_json_schema
-from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
-from .package import WriteError
 from .profiles import PROFILES
-from .readers.limits import MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
-from .schemas import SchemaError
-from .summary import plural, points_text, question_lines, quiz_points, type_summary
+from .readers.limits import MAX_SETS, MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
 from .writers import WRITERS
+
+# What a command runs is imported when it runs: the pipeline, pydantic's model, lxml and Jinja
+# cost a third of a second, which --version, --help and the commands that need none of them
+# (explain, docs, init...) do not pay (tests/test_help.py; bench/README.md).
+if TYPE_CHECKING:
+    from .pipeline import BuildOptions, BuildResult
 
 #: Where every --help points for the source format: the docs ship with the tool (``qti-builder docs``).
 SOURCE_FORMAT_DOC = "How to write a quiz source: qti-builder docs source-format (every page: qti-builder docs)."
@@ -135,6 +135,7 @@ def init_command(
     """Start a project, or join an existing repository: a quiz in source/ whose every output keeps all of it,
     dist/ in .gitignore and a CI workflow. Overwrites nothing: files that exist are skipped, .gitignore gets
     the lines it lacks."""
+    from .package import WriteError
     from .starter import QUIZZES, default_install, next_steps, plan, report, write
 
     if language not in QUIZZES:
@@ -264,6 +265,7 @@ def preview_command(
 ) -> None:
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
+    from .summary import plural
 
     options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     result = build_preview(options, out)
@@ -327,6 +329,7 @@ def diff_command(
     """
     from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
     from .report import dumps, emit
+    from .summary import plural
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -375,7 +378,8 @@ def schemas_fetch_command(
                                                        "instead of the official URLs; each file is checked all the same.")] = None,
 ) -> None:
     """Download the official schemas for offline use and CI caches, each checked against its pinned sha256."""
-    from .schemas import default_cache_dir, fetch_schemas, pins
+    from .schemas import SchemaError, default_cache_dir, fetch_schemas, pins
+    from .summary import plural
 
     folder = to if to is not None else default_cache_dir()
     counts: dict[str, int] = {"fetched": 0, "kept": 0}
@@ -401,6 +405,8 @@ def schemas_fetch_command(
 @app.command("schema", epilog=examples("qti-builder schema > source/quiz.schema.json"))
 def schema_command() -> None:
     """Print the JSON Schema of the quiz model (for editor completion of YAML sources)."""
+    from .model.schema import source_json_schema
+
     typer.echo(json.dumps(source_json_schema(), indent=2, ensure_ascii=False))
 
 
@@ -457,6 +463,8 @@ def _options(
     ignore: list[str] | None = None,
     qti_variants: int | None = None,
 ) -> BuildOptions:
+    from .pipeline import BuildOptions
+
     names = [f.strip() for f in formats.split(",") if f.strip()]
     unknown = [n for n in names if n not in WRITERS]
     if unknown or not names:
@@ -488,6 +496,10 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
+    from .pipeline import BuildIncomplete, build
+    from .schemas import SchemaError
+    from .summary import plural, points_text, quiz_points
+
     ui = ui or Ui("build" if options.write else "check", "text", None, False, False)
     result: BuildResult | None = None
     try:
@@ -527,6 +539,7 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
     with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
     time limit, or a question's partial credit, to arrive where the format has no place for it."""
     from .losses import summary
+    from .summary import question_lines, type_summary
 
     for r in result.results:
         if r.quiz is None or r.failed:
@@ -555,6 +568,8 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
 
 def _what_failed(result: BuildResult | None) -> str:
     """Which quizzes failed, when there were several, and whether the others were written."""
+    from .summary import plural
+
     scope = ""
     if result is not None and len(result.results) > 1:
         scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
@@ -564,6 +579,8 @@ def _what_failed(result: BuildResult | None) -> str:
 
 
 def _print_timings(result: BuildResult) -> None:
+    from .summary import plural
+
     for r in result.results:
         name = r.quiz.id if r.quiz else display_path(r.source)
         stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in r.timings.items())

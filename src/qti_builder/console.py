@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 import typer
 
 from .diagnostics import Diagnostic
-from .pipeline import BuildResult
 
 if TYPE_CHECKING:
+    from .pipeline import BuildResult
     from rich.progress import Progress, TaskID
 
 
