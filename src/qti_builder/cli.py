@@ -28,7 +28,7 @@ from .writers import WRITERS
 # cost a third of a second, which --version, --help and the commands that need none of them
 # (explain, docs, init...) do not pay (tests/test_help.py; bench/README.md).
 if TYPE_CHECKING:
-    from .pipeline import BuildOptions, BuildResult
+    from .results import BuildOptions, BuildResult
 
 #: Where every --help points for the source format: the docs ship with the tool (``qti-builder docs``).
 SOURCE_FORMAT_DOC = "How to write a quiz source: qti-builder docs source-format (every page: qti-builder docs)."
@@ -90,6 +90,8 @@ MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
                                              help="Values that YAML aliases (*name) may repeat in one source.")]
 MaxDepth = Annotated[int, typer.Option("--max-yaml-depth", min=1, max=YAML_DEPTH_CEILING, help="Levels of nesting a YAML source may have.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Build every quiz afresh: neither take unchanged quizzes from the "
+                                                          "build cache nor keep them in it ($QTI_BUILDER_CACHE_DIR, else the user's cache folder).")]
 ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text; json, github (workflow annotations) or junit "
                                                            "(JUnit XML), to stdout unless --report-file (qti-builder docs ci).")]
 ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report to this file instead of stdout.", dir_okay=False)]
@@ -182,6 +184,7 @@ def build_command(
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
+    no_cache: NoCache = False,
     report: ReportFormat = "text",
     report_file: ReportFile = None,
     quiet: Quiet = False,
@@ -197,6 +200,7 @@ def build_command(
                        limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore,
                        qti_variants=qti_variants)
     options.jobs = jobs
+    options.cache = not no_cache
     ui = Ui("build", report, report_file, quiet, verbose)
     if watch:
         from .serve import watch_builds
@@ -234,6 +238,7 @@ def check_command(
     ] = None,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
+    no_cache: NoCache = False,
     report: ReportFormat = "text",
     report_file: ReportFile = None,
     quiet: Quiet = False,
@@ -248,6 +253,7 @@ def check_command(
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
     options.jobs = jobs
+    options.cache = not no_cache
     _run(options, Ui("check", report, report_file, quiet, verbose))
 
 
@@ -463,7 +469,7 @@ def _options(
     ignore: list[str] | None = None,
     qti_variants: int | None = None,
 ) -> BuildOptions:
-    from .pipeline import BuildOptions
+    from .results import BuildOptions
 
     names = [f.strip() for f in formats.split(",") if f.strip()]
     unknown = [n for n in names if n not in WRITERS]
@@ -496,8 +502,9 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
-    from .pipeline import BuildIncomplete, build
-    from .schemas import SchemaError
+    from .cache import build
+    from .diagnostics import SchemaError
+    from .results import BuildIncomplete
     from .summary import plural, points_text, quiz_points
 
     ui = ui or Ui("build" if options.write else "check", "text", None, False, False)

@@ -12,9 +12,13 @@ from .limits import Limits
 
 if TYPE_CHECKING:
     from .base import SourceMap
-    from .registry import READERS, SOURCE_SUFFIXES, Reader, read_quiz, reader_for
+    from .registry import READERS, Reader, read_quiz, reader_for
 
-_FROM_REGISTRY = ("READERS", "SOURCE_SUFFIXES", "Reader", "read_quiz", "reader_for")
+#: The suffixes of quiz sources, those of every reader (``READERS``, in their order;
+#: tests/test_startup.py checks they agree): which files of a folder a build takes.
+SOURCE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml")
+
+_FROM_REGISTRY = ("READERS", "Reader", "read_quiz", "reader_for")
 
 
 def __getattr__(name: str) -> Any:

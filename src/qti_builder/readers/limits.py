@@ -27,6 +27,8 @@ YAML_DEPTH_CEILING = 250
 #: Sets of values a calculated question may generate (or list), and the largest --qti-variants.
 #: Here, beside the other limits, so the command line can give it without importing the model.
 MAX_SETS = 100
+#: Largest media file a quiz may reference, by default (``--max-media-mb``; media.py).
+MAX_MEDIA_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)

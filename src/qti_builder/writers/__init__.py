@@ -31,6 +31,9 @@ class _Writers(Mapping[str, "type[Writer]"]):
         module, cls = _WRITER_CLASSES[name]
         return getattr(importlib.import_module(f"{__name__}.{module}"), cls)  # type: ignore[no-any-return]
 
+    def __contains__(self, name: object) -> bool:  # Mapping's own would import the writer
+        return name in _WRITER_CLASSES
+
     def __iter__(self) -> Iterator[str]:
         return iter(_WRITER_CLASSES)
 
