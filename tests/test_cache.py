@@ -187,3 +187,44 @@ def test_the_cache_follows_its_environment_variable(tmp_path: Path, build_cache:
     assert cache.cache_dir() == build_cache
     assert _build(str(SEED_SOURCE), out=tmp_path / "out")[0] == 0
     assert len(_entries(build_cache)) == 1
+
+
+def _bank(count: int, edited: int | None = None) -> str:
+    """A quiz of ``count`` four-option questions in two sections (``edited``: that one's text changed)."""
+    lines = ["---", "id: bank", "title: A bank", "language: ko", "---", ""]
+    for part in (1, 2):
+        lines += [f"# Part {part} {{#part-{part}}}", ""]
+        for n in range(1, count // 2 + 1):
+            number = (part - 1) * (count // 2) + n
+            stem = f"Question {number}: 워커가 실패하면 어떻게 되나요?" + (" (edited)" if number == edited else "")
+            lines += [f"{n}. {stem} {{#q{number}}}", "", "A) one", "B) two", "C) three", "D) four", "",
+                      f"Answer: {'ABCD'[number % 4]}", ""]
+    return "\n".join(lines)
+
+
+def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
+    its chunk (in each target) and the frames are rendered again, and the outputs are what a
+    build without the cache writes."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    source.write_text(_bank(count), "utf-8")
+    rendered: list[tuple[str, str]] = []
+    real = pipeline._rendered
+
+    def counting(task: pipeline.Task, *args: object) -> pipeline.TaskResult:
+        rendered.append((task.format, task.part))
+        return real(task, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_rendered", counting)
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
+                                      + [(f, "items") for f in ("qti21", "moodle", "canvas") for _ in range(3)])
+    source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
+    rendered.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
+                                      + [(f, "items") for f in ("qti21", "moodle", "canvas")])
+    cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert warm == cold
+    assert b"(edited)" in cold[3]["bank.moodle.xml"]

@@ -34,6 +34,7 @@ from .results import STAGES, BuildOptions, BuildResult, QuizResult, conclude, fi
 
 if TYPE_CHECKING:
     from .media import MediaSet
+    from .model import Quiz
 
 #: The cache folder, when not the user's cache folder (platformdirs) ``builds/``.
 ENV_VAR = "QTI_BUILDER_CACHE_DIR"
@@ -72,6 +73,8 @@ class Lookup:
 
     keys: dict[int, str] = field(default_factory=dict)
     hits: dict[int, CachedQuiz] = field(default_factory=dict)
+    #: The build's settings (:func:`settings_key`), for the keys of chunks (:func:`chunk_key`).
+    settings: str | None = None
 
 
 def build(options: BuildOptions) -> BuildResult:
@@ -119,6 +122,7 @@ def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
     settings = settings_key(options)
     if settings is None:
         return lookup
+    lookup.settings = settings
     for i, source in enumerate(sources):
         key = quiz_key(settings, source)
         if key is None:
@@ -187,9 +191,8 @@ def _path(key: str) -> Path:
     return cache_dir() / key[:2] / key[2:]
 
 
-def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
-    """The entry of ``key``, or None: missing, damaged, made for another key, or a media file
-    that changed. The result's outputs are put in ``options.out_dir``."""
+def _read(key: str) -> object | None:
+    """What the entry of ``key`` holds, or None: missing, damaged or unreadable."""
     try:
         raw = _path(key).read_bytes()
     except OSError:
@@ -198,9 +201,15 @@ def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
     if head != MAGIC or hashlib.sha256(payload).hexdigest().encode("ascii") != checksum:
         return None
     try:
-        entry = pickle.loads(payload)
+        return pickle.loads(payload)
     except Exception:  # a damaged entry whose checksum was damaged to match: still only a miss
         return None
+
+
+def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
+    """The entry of ``key``, or None: missing, damaged, made for another key, or a media file
+    that changed. The result's outputs are put in ``options.out_dir``."""
+    entry = _read(key)
     if not isinstance(entry, CachedQuiz) or entry.key != key or not _media_unchanged(entry.media, source.parent, options):
         return None
     result = entry.result
@@ -229,12 +238,47 @@ def media_of(media: MediaSet) -> tuple[tuple[str, str], ...]:
 
 
 def store(entry: CachedQuiz) -> None:
-    """Write ``entry`` whole or not at all: a temporary file beside it, renamed into place. A cache
+    """Keep ``entry`` (its paths made relative: the next build gives its own)."""
+    _write(entry.key, replace(entry, result=replace(entry.result, source=Path(entry.result.source.name),
+                                                    outputs=[replace(o, path=Path(o.path.name)) for o in entry.result.outputs])))
+
+
+@dataclass(frozen=True)
+class CachedChunk:
+    """What one task of a big quiz made of its chunk of questions in one target (the pipeline's
+    ``TaskResult``, held as it is), by a key that covers the chunk's questions and their sections
+    (:func:`chunk_key`): a bank with one question edited renders and validates only that
+    question's chunk again."""
+
+    key: str
+    result: object
+
+
+def chunk_key(settings: str, target: str, chunk: Quiz, media: MediaSet) -> str:
+    """The key of a chunk's documents in ``target``: the build's settings, the chunk (the quiz
+    with only its questions, in their sections: what the documents are rendered from), what each
+    section's questions are worth as a group, and the quiz's media."""
+    digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0".encode())
+    digest.update(chunk.model_dump_json().encode("utf-8"))
+    digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
+    digest.update(repr(media_of(media)).encode())
+    return digest.hexdigest()
+
+
+def load_chunk(key: str) -> object | None:
+    entry = _read(key)
+    return entry.result if isinstance(entry, CachedChunk) and entry.key == key else None
+
+
+def store_chunk(key: str, result: object) -> None:
+    _write(key, CachedChunk(key, result))
+
+
+def _write(key: str, entry: object) -> None:
+    """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again."""
-    saved = replace(entry, result=replace(entry.result, source=Path(entry.result.source.name),
-                                          outputs=[replace(o, path=Path(o.path.name)) for o in entry.result.outputs]))
-    payload = pickle.dumps(saved, protocol=pickle.HIGHEST_PROTOCOL)
-    target = _path(entry.key)
+    payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+    target = _path(key)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
@@ -250,4 +294,4 @@ def store(entry: CachedQuiz) -> None:
         return
 
 
-__all__ = ["ENV_VAR", "CachedQuiz", "Lookup", "build", "cache_dir", "load", "look_up", "media_of", "quiz_key", "settings_key", "store"]
+__all__ = ["ENV_VAR", "CachedChunk", "CachedQuiz", "Lookup", "build", "cache_dir", "chunk_key", "load_chunk", "store_chunk", "load", "look_up", "media_of", "quiz_key", "settings_key", "store"]

@@ -29,11 +29,11 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import CachedQuiz, Lookup, look_up, media_of, store
+from .cache import CachedQuiz, Lookup, chunk_key, load_chunk, look_up, media_of, store, store_chunk
 from .canvas_rules import ItemFacts
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
@@ -100,7 +100,7 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
             with _stage(clock, "schemas"):
                 compiled = schemas()  # SchemaError: the build cannot start
             with _stage(clock, "work"):
-                jobs = _work(good, results, options, compiled, jobs, staging, kept)
+                jobs = _work(good, results, options, compiled, jobs, staging, kept, lookup.settings)
         with _stage(clock, "write"):
             for i, result in enumerate(results):
                 if i in lookup.hits:  # as the build that kept it left it: --ignore and --strict are in the key
@@ -348,20 +348,45 @@ class _State:
     chunks: dict[Task, Quiz]
     #: The quizzes whose held documents are held compressed (``HOLD_PACKED_FROM``).
     packed: frozenset[int] = frozenset()
+    #: The build's settings in the build cache, when it is used: a chunk of questions found
+    #: there is neither rendered nor validated (:func:`run_task`).
+    cache_settings: str | None = None
 
 
 _state: _State | None = None
 
 
 def run_task(task: Task) -> TaskResult:
-    """Render one task's documents, validate them and compress them (in a worker)."""
+    """Render one task's documents, validate them and compress them (in a worker); a chunk of
+    questions that the build cache has (same questions, sections, settings) is taken from it."""
     assert _state is not None
     item = _state.loaded[task.quiz]
+    quiz = _state.chunks.get(task, item.quiz)
+    key = chunk_key(_state.cache_settings, task.format, quiz, item.media) \
+        if _state.cache_settings is not None and task.part == "items" else None
+    cached = load_chunk(key) if key is not None else None
+    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
+        return _held(replace(cached, task=task, timings={}))
+    result = _rendered(task, item, quiz)
+    if key is not None and result.filename is not None and not result.diagnostics:
+        store_chunk(key, result)
+    return _held(result)
+
+
+def _held(result: TaskResult) -> TaskResult:
+    """The documents a big quiz holds until its file is put together, compressed (``HOLD_PACKED_FROM``)."""
+    assert _state is not None
+    if result.task.quiz in _state.packed:
+        result = replace(result, parts=[held(d) if d.question_id is not None else d for d in result.parts])
+    return result
+
+
+def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
+    assert _state is not None
     sink = DiagnosticSink()
     result = TaskResult(task)
     started = time.perf_counter()
     writer = _writer(task.format, task.part)(make_environment(_state.templates))
-    quiz = _state.chunks.get(task, item.quiz)
     output = writer.write(quiz, item.spans, sink, item.media)
     rendered = time.perf_counter()
     if output is not None:
@@ -375,8 +400,6 @@ def run_task(task: Task) -> TaskResult:
             result.parts = [d for d, keep in zip(documents, kept) if keep]
         else:
             result.parts = documents
-        if task.quiz in _state.packed:
-            result.parts = [held(d) if d.question_id is not None else d for d in result.parts]
         result.timings = {"render": rendered - started, "validate": validated - rendered,
                           "package": time.perf_counter() - validated}
     else:
@@ -434,7 +457,7 @@ def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
 
 def _work(
     good: dict[int, WritableQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
-    staging: Staging, kept: dict[int, dict[str, bytes]],
+    staging: Staging, kept: dict[int, dict[str, bytes]], cache_settings: str | None = None,
 ) -> int:
     """Run the tasks; write a quiz's outputs as soon as all its tasks are in and none had an error
     (so a broken quiz never creates a file, or even the output folder). Returns the workers used."""
@@ -445,7 +468,7 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
-    _state = _State(good, schemas, options.templates, chunks, packed)
+    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
         for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
