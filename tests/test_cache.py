@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import time
+import zlib
 import shutil
 import subprocess
 import sys
@@ -95,7 +97,7 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     elif damage == "truncated":
         bad = good[: len(good) // 2]
     elif damage == "checksum of garbage":
-        payload = b"\x80\x05not a pickle"
+        payload = zlib.compress(b"\x80\x05not a pickle")
         bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     elif damage == "empty":
         bad = b""
@@ -228,3 +230,19 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
     cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert warm == cold
     assert b"(edited)" in cold[3]["bank.moodle.xml"]
+
+
+def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: Path) -> None:
+    folder = tmp_path / "src"
+    shutil.copytree(ROOT / "source", folder)
+    assert _build(str(folder), out=tmp_path / "out")[0] == 0
+    entries = _entries(build_cache)
+    assert len(entries) == 3
+    for age, entry in enumerate(entries):  # the first is the oldest
+        os.utime(entry, (time.time() - 1000 + age, time.time() - 1000 + age))
+    cache.prune(sum(p.stat().st_size for p in entries[1:]))
+    assert _entries(build_cache) == entries[1:]
+    os.utime(entries[1], (time.time() - 5000, time.time() - 5000))
+    assert _build(str(folder), out=tmp_path / "again")[0] == 0  # takes every entry: each is used now
+    cache.prune(sum(p.stat().st_size for p in _entries(build_cache)) - 1)
+    assert len(_entries(build_cache)) == 2

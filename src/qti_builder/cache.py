@@ -24,6 +24,7 @@ import os
 import pickle
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -39,7 +40,10 @@ if TYPE_CHECKING:
 #: The cache folder, when not the user's cache folder (platformdirs) ``builds/``.
 ENV_VAR = "QTI_BUILDER_CACHE_DIR"
 #: Starts every entry; its number changes with the entry's layout.
-MAGIC = b"qti-builder build cache 1\n"
+MAGIC = b"qti-builder build cache 2\n"
+#: Most bytes the cache keeps: past it, the entries used least recently are removed (:func:`prune`).
+#: A 10,000-question bank's entries take about 20 MB.
+LIMIT_BYTES = 1024 * 1024 * 1024
 _PACKAGE = Path(__file__).resolve().parent
 
 
@@ -193,17 +197,21 @@ def _path(key: str) -> Path:
 
 def _read(key: str) -> object | None:
     """What the entry of ``key`` holds, or None: missing, damaged or unreadable."""
+    path = _path(key)
     try:
-        raw = _path(key).read_bytes()
+        raw = path.read_bytes()
     except OSError:
         return None
     head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):len(MAGIC) + 64], raw[len(MAGIC) + 65:]
     if head != MAGIC or hashlib.sha256(payload).hexdigest().encode("ascii") != checksum:
         return None
     try:
-        return pickle.loads(payload)
+        entry = pickle.loads(zlib.decompress(payload))
     except Exception:  # a damaged entry whose checksum was damaged to match: still only a miss
         return None
+    with contextlib.suppress(OSError):  # used now: the last to be pruned
+        os.utime(path)
+    return entry
 
 
 def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
@@ -277,7 +285,7 @@ def store_chunk(key: str, result: object) -> None:
 def _write(key: str, entry: object) -> None:
     """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again."""
-    payload = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
     target = _path(key)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -294,4 +302,29 @@ def _write(key: str, entry: object) -> None:
         return
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedQuiz", "Lookup", "build", "cache_dir", "chunk_key", "load_chunk", "store_chunk", "load", "look_up", "media_of", "quiz_key", "settings_key", "store"]
+def prune(limit: int = LIMIT_BYTES) -> None:
+    """Remove the entries used least recently (by their time, renewed when an entry is taken)
+    until the cache holds at most ``limit`` bytes; a temporary file left by a build that was
+    killed goes when it is an hour old."""
+    entries: list[tuple[float, int, Path]] = []
+    try:
+        for folder in cache_dir().iterdir():
+            if folder.is_dir():
+                for path in folder.iterdir():
+                    stat = path.stat()
+                    if path.name.endswith(".tmp") and stat.st_mtime < time.time() - 3600:
+                        path.unlink()
+                    else:
+                        entries.append((stat.st_mtime, stat.st_size, path))
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+        total -= size
+
+
+__all__ = ["ENV_VAR", "CachedChunk", "CachedQuiz", "Lookup", "build", "cache_dir", "chunk_key", "load_chunk", "store_chunk", "load", "look_up", "media_of", "prune", "quiz_key", "settings_key", "store"]

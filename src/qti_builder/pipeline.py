@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import CachedQuiz, Lookup, chunk_key, load_chunk, look_up, media_of, store, store_chunk
+from .cache import CachedQuiz, Lookup, chunk_key, load_chunk, look_up, media_of, prune, store, store_chunk
 from .canvas_rules import ItemFacts
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
@@ -480,7 +480,8 @@ def _work(
             parts[quiz].append(task_result)
             waiting[quiz] -= 1
             if not waiting[quiz]:
-                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz))
+                # A quiz held compressed is too big to keep whole as well: its chunks are kept.
+                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz) if quiz not in packed else None)
             done += task_result.task.weight
             if options.progress:
                 options.progress(done, total)
@@ -534,6 +535,8 @@ def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[i
             continue
         item = good[i]
         store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span))
+    if lookup.settings is not None:
+        prune()
 
 
 def _digest(parts: Iterable[bytes]) -> tuple[str, int]:
