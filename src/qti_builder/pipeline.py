@@ -500,6 +500,7 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
     if result.failed or any(r.filename is None for r in done):
         return
     started = time.perf_counter()
+    content: Iterable[bytes]
     for name in options.formats:
         mine = [r for r in done if r.task.format == name]
         first = mine[0]
