@@ -238,6 +238,9 @@ def check_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    outline: Annotated[bool, typer.Option(
+        "--outline", help="Also print each paper as read: its sections, passages, and each question's number, type, "
+                          "answer, points and source lines, with the totals (qti-builder docs source-format#the-outline).")] = False,
 ) -> None:
     """Read, render and validate every quiz without writing anything; say what each output would lose."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False,
@@ -247,6 +250,7 @@ def check_command(
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
     options.jobs = jobs
+    options.outline = outline
     _run(options, Ui("check", report, report_file, quiet, verbose))
 
 
@@ -504,6 +508,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     failed = any(d.severity.value == "error" for d in diagnostics)
     _print(diagnostics, ui.quiet)
     if result is not None:
+        _print_outlines(result, ui)
         _print_understood(result, ui)
         if ui.verbose:
             _print_timings(result)
@@ -520,6 +525,17 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         raise typer.Exit(1)
     assert result is not None
     return result
+
+
+def _print_outlines(result: BuildResult, ui: Ui) -> None:
+    """``check --outline``: each paper as read, also when it failed after reading (a total that
+    differs from the stated one is easier to find with every question's points in front of you)."""
+    from .outline import render_outline
+
+    for r in result.results:
+        if r.outline is not None:
+            for line in render_outline(r.outline):
+                ui.say(line)
 
 
 def _print_understood(result: BuildResult, ui: Ui) -> None:

@@ -38,6 +38,7 @@ from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
+from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, compress_pieces, zip_parts
@@ -93,6 +94,8 @@ class BuildOptions:
     qti_variants: int | None = None
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
     jobs: int = 0
+    #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
+    outline: bool = False
     #: Called as ``progress(done, total)`` as questions are rendered (for a progress bar).
     progress: Callable[[int, int], None] | None = field(default=None, repr=False, compare=False)
 
@@ -127,6 +130,8 @@ class QuizResult:
     accepted_losses: list[Loss] = field(default_factory=list)
     #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
     ignored: int = 0
+    #: The paper as read (``check --outline``), once the quiz is read.
+    outline: Outline | None = None
 
     @property
     def failed(self) -> bool:
@@ -297,6 +302,9 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            check_stated_total(quiz, source, sink)
+            if options.outline:
+                result.outline = build_outline(quiz, source, read_lines(result.source))
             check_question_ignores(quiz, source, sink)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
             result.spans = loaded[i].spans

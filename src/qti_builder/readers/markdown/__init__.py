@@ -15,6 +15,7 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
 from ..limits import Limits
+from ..stated_total import find_stated_total
 from ..yaml import load_yaml
 from . import syntax as S
 from .blocks import Block, Scanner, Section
@@ -65,10 +66,26 @@ class _Reader:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
+        self._stated_total(data, description)
         builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
         title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
         return data
+
+    def _stated_total(self, data: dict[str, Any], description: Block) -> None:
+        """The total the paper states in its title or the lines before its first section, unless
+        the front matter gives ``total:`` (read once, here; checked against the points by QB219)."""
+        if "stated_points" in data:
+            return
+        title = self.source.locate(("title",))
+        head = [(str(data.get("title", "")), title.line, title.column)]
+        head += [(line, description.line + i, 1) for i, line in enumerate(description.lines)]
+        found = find_stated_total([text for text, _, _ in head])
+        if found:
+            _, line, offset = head[found.index]
+            data["stated_points"] = found.points
+            self.source.at(("stated_points",), line, offset + found.column - 1)
+            self.source.scalars[("stated_points",)] = found.written
 
     def _front_matter(self) -> tuple[dict[str, Any] | None, int]:
         if not self.lines or self.lines[0].strip() != "---":
