@@ -33,6 +33,10 @@ class OutlineQuestion:
     first_line: int
     last_line: int
 
+    @property
+    def type_words(self) -> str:
+        return TYPE_WORDS[self.type]
+
 
 @dataclass(frozen=True)
 class OutlinePassage:
@@ -166,7 +170,7 @@ def render_outline(outline: Outline) -> list[str]:
                     out.append(f"{pad}  passage ({lines_text(part.first_line, part.last_line)}): {covers}")
                 else:
                     worth = "" if part.type == "text_only" else points_text(part.points, part.points)
-                    out.append(f"{pad}  {part.number}. {TYPE_WORDS[part.type]} | {part.answer or '-'} | {worth or '-'} | "
+                    out.append(f"{pad}  {part.number}. {part.type_words} | {part.answer or '-'} | {worth or '-'} | "
                                f"{lines_text(part.first_line, part.last_line)}")
             walk(s.children, depth + 1)
 
@@ -189,7 +193,9 @@ def check_stated_total(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> N
     low, high = quiz_points(quiz)
     if round(low, 6) <= round(quiz.stated_points, 6) <= round(high, 6):
         return
-    written = source.scalars.get(("stated_points",)) or f"total {quiz.stated_points:g}"
+    written = source.scalars.get(("stated_points",)) or f"{quiz.stated_points:g}"
+    if re.fullmatch(r"[\d.]+", written):  # 'total: 42' in the front matter
+        written = f"total {written}"
     per_section = "; ".join(
         f"{_short(s.title)}: {points_text(*section_points(s))} in {_count(s)} question{'' if _count(s) == 1 else 's'}"
         for s in quiz.sections

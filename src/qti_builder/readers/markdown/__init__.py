@@ -77,8 +77,10 @@ class _Reader:
         the front matter gives ``total:`` (read once, here; checked against the points by QB219)."""
         if "stated_points" in data:
             return
-        title = self.source.locate(("title",))
-        head = [(str(data.get("title", "")), title.line, title.column)]
+        title, at = str(data.get("title", "")), self.source.locate(("title",))
+        # The value's own column: a quoted title's first character is after its quote.
+        column = self.lines[at.line - 1].find(title, at.column - 1) + 1 if title and at.line <= len(self.lines) else 0
+        head = [(title, at.line, column or at.column)]
         head += [(line, description.line + i, 1) for i, line in enumerate(description.lines)]
         found = find_stated_total([text for text, _, _ in head])
         if found:
