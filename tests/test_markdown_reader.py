@@ -152,7 +152,9 @@ def messages(sink: DiagnosticSink) -> list[str]:
     [
         pytest.param("---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n", ["4:1 QB120 the question has options but no correct answer"], id="no-answer"),
         pytest.param("---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnwser: B\n", ["9:1 QB115 unknown label 'Anwser'; did you mean 'answer'?"], id="unknown-label"),
-        pytest.param("---\ntitle: [unclosed\n---\n1. Q?\n", ["2:17 QB111 YAML syntax error: expected ',' or ']', but got '<stream end>'"], id="broken-front-matter"),
+        pytest.param("---\ntitle: [unclosed\n---\n1. Q?\n", ["2:17 QB111 YAML syntax error: expected ',' or ']', but got '<stream end>'",
+                                                       # the questions are read all the same (issue 31: every problem in one run)
+                                                       "4:1 QB128 the question has no options and no answer"], id="broken-front-matter"),
         pytest.param("---\ntitle: T\nlangauge: ko\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: A\n", ["3:1 QB106 unknown front-matter key 'langauge'; did you mean 'language'?"], id="unknown-key"),
         pytest.param("1. Q?\n", ["1:1 QB103 a quiz source starts with YAML front matter"], id="no-front-matter"),
         pytest.param("---\ntitle: T\n1. Q?\n", ["1:1 QB104 the front matter is not closed"], id="unclosed-front-matter"),

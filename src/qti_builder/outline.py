@@ -14,12 +14,14 @@ up to (QB219).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .diagnostics import DiagnosticSink
 from .model import Quiz, Section
 from .readers import SourceMap
+from .readers.source_map import last_line as ends_at, structure_starts
 from .summary import TYPE_WORDS, answer_words, points_text, quiz_points, section_points
 
 
@@ -35,7 +37,7 @@ class OutlineQuestion:
 
     @property
     def type_words(self) -> str:
-        return TYPE_WORDS[self.type]
+        return TYPE_WORDS.get(self.type, "?")
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,8 @@ class Outline:
     #: The stated total as the paper writes it (``총점 42``), and its line.
     stated_written: str | None = None
     stated_line: int | None = None
+    #: The questions in which an error lies are left out (SourceMap.partial).
+    partial: bool = False
 
     def iter_questions(self) -> list[OutlineQuestion]:
         found: list[OutlineQuestion] = []
@@ -90,15 +94,11 @@ class Outline:
 
 def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
     """The outline of ``quiz``, whose source text is ``lines``."""
-    starts = sorted({span.line for loc, span in source.positions.items() if _is_start(loc)})
+    starts = structure_starts(source)
     number = 0
 
     def last_line(first: int) -> int:
-        following = [s for s in starts if s > first]
-        end = (following[0] - 1) if following else len(lines)
-        while end > first and not lines[end - 1].strip():
-            end -= 1
-        return end
+        return ends_at(first, starts, lines)
 
     def section(data: Section, loc: tuple[str | int, ...]) -> OutlineSection:
         nonlocal number
@@ -123,20 +123,40 @@ def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
         return made
 
     sections = [section(s, ("sections", i)) for i, s in enumerate(quiz.sections)]
+    if source.left_out:
+        _put_left_out(sections, sorted(source.left_out), last_line)
     stated_line = source.positions.get(("stated_points",))
     return Outline(
         path=source.path, title=quiz.title, language=quiz.language, sections=sections,
         questions=sum(1 for _ in quiz.iter_questions()), points=quiz_points(quiz), stated_points=quiz.stated_points,
         stated_written=source.scalars.get(("stated_points",)), stated_line=stated_line.line if stated_line else None,
+        partial=source.partial,
     )
 
 
-def _is_start(loc: tuple[str | int, ...]) -> bool:
-    """Where a question, a passage or a section begins."""
-    if len(loc) < 2 or loc[0] != "sections":
-        return False
-    tail = loc[-2:]
-    return (isinstance(loc[-1], int) and loc[-2] in ("sections", "questions")) or tail[-1] == "passage" and isinstance(loc[-2], int)
+def _put_left_out(sections: list[OutlineSection], left_out: list[int], last_line: Callable[[int], int]) -> None:
+    """Questions left out of a partial quiz (an error lies in them) shown where they stand, as
+    'not read', and every question numbered again in the paper's order."""
+    flat: list[OutlineSection] = []
+
+    def walk(items: list[OutlineSection]) -> None:
+        for s in items:
+            flat.append(s)
+            walk(s.children)
+
+    walk(sections)
+    for line in left_out:
+        home = [s for s in flat if s.first_line <= line] or flat[:1]
+        target = home[-1]
+        target.parts.append(OutlineQuestion(0, "", "", "not read: see the errors", 0, line, last_line(line)))
+        target.parts.sort(key=lambda p: p.first_line)
+        target.last_line = max(target.last_line, last_line(line))
+    number = 0
+    for s in flat:
+        for k, part in enumerate(s.parts):
+            if isinstance(part, OutlineQuestion):
+                number += 1
+                s.parts[k] = replace(part, number=number)
 
 
 def read_lines(path: Path) -> list[str]:
@@ -169,7 +189,7 @@ def render_outline(outline: Outline) -> list[str]:
                     covers = f"question {first}" if first == last else f"questions {first}-{last}"
                     out.append(f"{pad}  passage ({lines_text(part.first_line, part.last_line)}): {covers}")
                 else:
-                    worth = "" if part.type == "text_only" else points_text(part.points, part.points)
+                    worth = "" if part.type in ("text_only", "") else points_text(part.points, part.points)
                     out.append(f"{pad}  {part.number}. {part.type_words} | {part.answer or '-'} | {worth or '-'} | "
                                f"{lines_text(part.first_line, part.last_line)}")
             walk(s.children, depth + 1)
@@ -180,6 +200,8 @@ def render_outline(outline: Outline) -> list[str]:
         said = outline.stated_written or f"{outline.stated_points:g}"
         gap = outline.stated_points - outline.points[1]
         total += f"; the paper states {said} ({'matches' if outline.matches_stated else f'differs by {abs(gap):g}'})"
+    if outline.partial:
+        total += "; the questions with errors are left out"
     out.append(total)
     return out
 

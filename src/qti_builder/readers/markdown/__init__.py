@@ -101,13 +101,15 @@ class _Reader:
         errors_before = len(self.sink.errors)
         raw = load_yaml("\n".join(self.lines[1:end]), self.source, self.sink, line_offset=1, loc=("__front__",),
                         limits=self.limits)
+        # A front matter that cannot be read does not stop the reading of the questions below it:
+        # their problems are reported in the same run (the quiz is not written).
         if len(self.sink.errors) > errors_before:
-            return None, end + 1
+            return {"title": "?"}, end + 1
         raw = {} if raw is None else raw
         if not isinstance(raw, dict):
             self.error("QB105", "the front matter must be 'key: value' lines", 2,
                        hint="write one setting per line, such as 'title: My quiz', with no '- ' in front")
-            return None, end + 1
+            return {"title": "?"}, end + 1
         front: dict[str, Any] = {}
         for key, value in raw.items():
             span = self.source.locate(("__front__", KEY, key))
