@@ -131,7 +131,7 @@ def test_a_stated_total_in_the_title_that_the_questions_miss_is_qb219_at_its_wor
     title = STATED[language][2]
     source = tmp_path / "paper.md"
     source.write_text(paper(language, "", title), encoding="utf-8")
-    code, out, err = run("check", str(source), "--outline", "-j", "1")
+    code, out, err = run("check", str(source), "--outline", "-j", "1", "--lang", "en")
     assert code == 1
     found = [line for line in err.splitlines() if "error[QB219]" in line]
     assert len(found) == 1, err
@@ -150,7 +150,7 @@ def test_front_matter_total_and_the_gap_per_section(tmp_path: Path) -> None:
     text = paper("ko", "").replace("language: ko\n", "language: ko\ntotal: 42\n")
     text = text.replace("{#b points=3}", "{#b}")  # its points not found: worth 1
     source.write_text(text, encoding="utf-8")
-    code, _, err = run("check", str(source), "-j", "1")
+    code, _, err = run("check", str(source), "-j", "1", "--lang", "en")
     assert code == 1
     assert re.search(r"paper\.md:4:8: error\[QB219\]: the paper says total 42, its questions add up to 4 points \(38 missing\): "
                      r".*4 points in 2 questions; 1 of them worth 1 point", err), err
@@ -181,3 +181,11 @@ def test_the_preview_shows_the_same_outline(tmp_path: Path) -> None:
     passages = page.xpath("//details[@class='outline']//tr[@class='outline-passage']/td/text()")
     assert passages == ["passage: questions 3–4", "27–30"]
     assert "55" in page.xpath("string(//details[@class='outline']/summary)")
+
+
+def test_qb219_in_the_papers_language(tmp_path: Path) -> None:
+    source = tmp_path / "paper.md"
+    source.write_text(paper("ko", "", STATED["ko"][2]), encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert "error[QB219]: 시험지에는 총 10점(이)라고 되어 있지만 문항 배점의 합은 6점입니다 (4점 부족)" in err, err

@@ -12,6 +12,7 @@ import sys
 import traceback
 from itertools import groupby
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
@@ -100,6 +101,8 @@ QtiVariants = Annotated[Optional[int], typer.Option(
     help="QTI 2.1: write each calculated question as N fixed items (its first N sets) in a section that draws one, "
          "for players that run no item templates; 0: item templates. Overrides the quiz setting qti_variants.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
+Lang = Annotated[Optional[str], typer.Option(
+    "--lang", help="Language of the messages: en, or one with a catalog (ko, ja, zh). Default: each quiz's language.")]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every question (source line, id, type) and the timings.")]
 
 
@@ -186,6 +189,7 @@ def build_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    lang: Lang = None,
 ) -> None:
     """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR).
 
@@ -197,6 +201,7 @@ def build_command(
                        qti_variants=qti_variants)
     options.jobs = jobs
     ui = Ui("build", report, report_file, quiet, verbose)
+    ui.lang = _lang(lang)
     if watch:
         from .serve import watch_builds
 
@@ -238,6 +243,7 @@ def check_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    lang: Lang = None,
     outline: Annotated[bool, typer.Option(
         "--outline", help="Also print each paper as read: its sections, passages, and each question's number, type, "
                           "answer, points and source lines, with the totals (qti-builder docs source-format#the-outline).")] = False,
@@ -251,7 +257,9 @@ def check_command(
     options.profile = profile
     options.jobs = jobs
     options.outline = outline
-    _run(options, Ui("check", report, report_file, quiet, verbose))
+    ui = Ui("check", report, report_file, quiet, verbose)
+    ui.lang = _lang(lang)
+    _run(options, ui)
 
 
 @app.command("preview", epilog=examples(
@@ -506,7 +514,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     except (BuildFailed, SchemaError) as exc:
         diagnostics = exc.diagnostics
     failed = any(d.severity.value == "error" for d in diagnostics)
-    _print(diagnostics, ui.quiet)
+    _print(diagnostics, ui.quiet, _languages(result, ui.lang))
     if result is not None:
         _print_outlines(result, ui)
         _print_understood(result, ui)
@@ -590,12 +598,27 @@ def _print_timings(result: BuildResult) -> None:
                err=True)
 
 
-def _print(diagnostics: list[Diagnostic], quiet: bool = False) -> None:
-    """Grouped per file, in source order; errors only when quiet."""
+def _print(diagnostics: list[Diagnostic], quiet: bool = False, languages: Callable[[str], str | None] | None = None) -> None:
+    """Grouped per file, in source order; errors only when quiet; each file's in its language."""
     ordered = sorted((d for d in diagnostics if not quiet or d.severity.value == "error"), key=Diagnostic.sort_key)
-    for _, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+    for path, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+        language = languages(path) if languages else None
         for diagnostic in group:
-            typer.echo(diagnostic.render(), err=True)
+            typer.echo(diagnostic.render(language), err=True)
+
+
+def _languages(result: BuildResult | None, lang: str | None) -> Callable[[str], str | None]:
+    """Which language a file's messages are printed in: --lang, else its quiz's language."""
+    by_path = {display_path(r.source): r.language for r in result.results} if result is not None else {}
+    return lambda path: lang or by_path.get(path)
+
+
+def _lang(lang: str | None) -> str | None:
+    from .messages import languages
+
+    if lang is not None and lang.split("-")[0].lower() not in ["en", *languages()]:
+        raise typer.BadParameter(f"no messages in '{lang}'; choose from en, {', '.join(languages())}", param_hint="--lang")
+    return lang
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -43,6 +43,8 @@ class Ui:
         self.summary_to_stderr = report != "text" and report_file is None
         self.bar: Progress | None = None
         self.task: TaskID | None = None
+        #: ``--lang``: the language of the messages, over each quiz's own (messages.py).
+        self.lang: str | None = None
 
     def say(self, text: str) -> None:
         if not self.quiet:

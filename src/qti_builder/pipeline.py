@@ -132,6 +132,8 @@ class QuizResult:
     ignored: int = 0
     #: The paper as read (``check --outline``), once the quiz is read.
     outline: Outline | None = None
+    #: The quiz's language, as far as it was read: the language its messages are printed in.
+    language: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -313,6 +315,7 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
             if options.profile:
                 check_profile(options.profile, quiz, loaded[i].spans, sink)
         result.diagnostics.extend(sink.items)
+        result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded)
     return loaded

@@ -235,6 +235,30 @@ def active(tag: str) -> list[Language]:
     return [LANGUAGES[c] for c in codes if c in LANGUAGES]
 
 
+def shown(tag: str) -> list[Language]:
+    """The languages whose words a hint shows as examples to a quiz in language ``tag``: its own,
+    then English (a Japanese paper's hints never show Korean words)."""
+    codes = [language(tag)] + (["en"] if language(tag) != "en" else [])
+    return [LANGUAGES[c] for c in codes if c in LANGUAGES] or [LANGUAGES["en"]]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Words a hint writes for a quiz in one language: ``정답: 참``, ``正解: 正``."""
+
+    answer: str
+    true: str
+    false: str
+
+
+def examples(tag: str) -> Examples:
+    """The quiz language's own answer label and true/false words, for hints (English as written
+    in sources: ``Answer``, capitalised)."""
+    lang = shown(tag)[0]
+    answer = next(name for name, role in lang.labels.items() if role == ANSWER)
+    return Examples(answer[:1].upper() + answer[1:], lang.true_words[0], lang.false_words[0])
+
+
 def all_labels() -> dict[str, str]:
     """Every language's labels -> role. Labels are read in every quiz: they are words followed by
     a colon at the left margin, which no language uses for anything else."""

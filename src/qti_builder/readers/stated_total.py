@@ -31,20 +31,21 @@ FORMS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in
     rf"总分\s*[:：]?\s*{_N}\s*分?",
     rf"(?<![每各])共\s*{_N}\s*分",
     # en: Total: 50 points, Total marks: 50, 50 points total, out of 50 points
-    rf"\btotal(?:\s+(?:points|marks|score))?\s*[:=]?\s*{_N}\b",
+    rf"\btotal(?:\s+(?:points|marks|score))?\s*[:=]?\s*{_N}(?:\s*(?:points|pts|marks)\b)?",
     rf"\b{_N}\s*(?:points|pts|marks)\s+(?:in\s+)?total\b",
     # de: Gesamtpunktzahl: 40, Insgesamt 40 Punkte, 40 Punkte insgesamt
-    rf"\bgesamtpunkt(?:zahl|e)\s*[:=]?\s*{_N}\b",
+    rf"\bgesamtpunkt(?:zahl|e)\s*[:=]?\s*{_N}(?:\s*punkte?\b)?",
     rf"\binsgesamt\s*[:=]?\s*{_N}\s*punkte?\b",
     rf"\b{_N}\s*punkte?\s+insgesamt\b",
     # fr: Total : 20 points, Barème total : 20, noté sur 20
     rf"\bbarème\s+total\s*[:=]?\s*{_N}\b",
     rf"\bnoté\s+sur\s+{_N}\b",
     # es, pt: Puntuación total: 10, Pontuação total: 10, Total: 10 puntos
-    rf"\bpuntuaci[oó]n\s+total\s*[:=]?\s*{_N}\b",
-    rf"\bpontua[cç][aã]o\s+total\s*[:=]?\s*{_N}\b",
+    rf"\bpuntuaci[oó]n\s+total\s*[:=]?\s*{_N}(?:\s*puntos\b)?",
+    rf"\bpontua[cç][aã]o\s+total\s*[:=]?\s*{_N}(?:\s*pontos\b)?",
+    rf"\btotal\s*[:=]?\s*{_N}\s*(?:puntos|pontos)\b",
     # it: Punteggio totale: 30, Totale: 30 punti
-    rf"\bpunteggio\s+totale\s*[:=]?\s*{_N}\b",
+    rf"\bpunteggio\s+totale\s*[:=]?\s*{_N}(?:\s*punti\b)?",
     rf"\btotale\s*[:=]?\s*{_N}\s*punti\b",
 ))
 
@@ -66,8 +67,9 @@ def find_stated_total(lines: list[str]) -> StatedTotal | None:
         folded = unicodedata.normalize("NFKC", line)
         if len(folded) != len(line):
             folded = "".join(unicodedata.normalize("NFKC", ch)[:1] or ch for ch in line)
-        for form in FORMS:
-            match = form.search(folded)
-            if match:
-                return StatedTotal(float(match.group("n")), line[match.start():match.end()].strip(), index, match.start() + 1)
+        # The words that start first, the longest of them: 'Puntuación total: 10 puntos', not 'total: 10'.
+        found = [m for m in (form.search(folded) for form in FORMS) if m]
+        if found:
+            match = min(found, key=lambda m: (m.start(), -m.end()))
+            return StatedTotal(float(match.group("n")), line[match.start():match.end()].strip(), index, match.start() + 1)
     return None

@@ -47,6 +47,7 @@ class _Reader:
             return None
         language = front.get("language")
         language = language if isinstance(language, str) else "en"
+        self.sink.language = language
         description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
         defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         settings = front.get("settings")

@@ -882,9 +882,10 @@ def _depth(line: str) -> int:
 
 
 def _label_names(dialect: S.Dialect) -> list[str]:
-    """One label per role in each language the quiz reads (English, Korean, its own)."""
+    """One label per role in the quiz's language and English (the hint's examples; Korean labels are
+    read in every quiz, but shown only to Korean ones)."""
     names: list[str] = []
-    for lang in V.active(dialect.language):
+    for lang in V.shown(dialect.language):  # examples in the quiz's language, then English
         roles: set[str] = set()
         for name, role in lang.labels.items():
             if role != "feedback" and role not in roles:

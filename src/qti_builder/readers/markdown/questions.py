@@ -485,7 +485,7 @@ class QuestionBuilder:
         answer = q.label("answer")
         if answer is None:
             self.error("QB120", "the question has options but no correct answer", q.line,
-                       hint=f"add a line 'Answer: {_example_marker(q, 2)}' (or '정답: {_example_marker(q, 2)}') at the left "
+                       hint=f"add a line '{V.examples(self.dialect.language).answer}: {_example_marker(q, 2)}' at the left "
                             "margin after the options")
             return
         correct = self._letters(q, answer)
@@ -504,9 +504,11 @@ class QuestionBuilder:
         if truth is None:
             truth = True if word in self.true_words else False if word in self.false_words else S.every_truth(word)
         if truth is None:
-            self.error("QB138", f"a true/false answer is one of {', '.join(S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2])}, not '{shorten(word, 40)}'",
-                       answer.line, answer.block.column, hint="write 'Answer: true' or 'Answer: false' (or '정답: 참' or '정답: 거짓', "
-                                                              "'정답: O' or '정답: X')")
+            own = V.examples(self.dialect.language)  # examples in the quiz's language
+            words = dict.fromkeys([own.true, own.false, "true", "false"])
+            self.error("QB138", f"a true/false answer is one of {', '.join(words)}, not '{shorten(word, 40)}'",
+                       answer.line, answer.block.column, hint=f"write '{own.answer}: {own.true}' or '{own.answer}: {own.false}' "
+                                                              f"(or '{own.answer}: O' or '{own.answer}: X')")
             return
         data["answer"] = truth
         self.source.at(loc + ("answer",), answer.line, answer.block.column)
