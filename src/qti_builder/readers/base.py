@@ -83,7 +83,8 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
             loc = prefix + (i,)
             questions = section.get("questions")
             if isinstance(questions, list):
-                kept, move = [], {}
+                kept: list[Any] = []
+                move: dict[int, int] = {}
                 for j, question in enumerate(questions):
                     first = source.positions.get(loc + ("questions", j))
                     unread = first is not None and any(first.line <= e <= last_line(first.line, starts, lines) for e in error_lines)
@@ -109,13 +110,8 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
                 out[k + 1] = new
         return tuple(out)
 
-    for table in (source.positions, source.scalars):
-        old = dict(table)
-        table.clear()
-        for loc, value in old.items():
-            new_loc = moved(loc)
-            if new_loc is not None:
-                table[new_loc] = value  # type: ignore[index]
+    source.positions = {new: span for loc, span in source.positions.items() if (new := moved(loc)) is not None}
+    source.scalars = {new: text for loc, text in source.scalars.items() if (new := moved(loc)) is not None}
     return kept_any
 
 
