@@ -135,3 +135,18 @@ def test_every_entry_translates_its_own_english(language: str) -> None:
 def test_a_message_without_an_entry_stays_english() -> None:
     assert translate("something no catalog has", "ko") == "something no catalog has"
     assert translate("option B", "ko") == "option B"  # a fragment is no whole message
+
+
+@pytest.mark.parametrize("language, label, city", [("ja", "正解", "東京"), ("zh", "答案", "北京"), ("en", "Answer", "Seoul")])
+def test_hints_show_examples_in_the_quizs_language(tmp_path: Path, language: str, label: str, city: str) -> None:
+    # An untyped one-word answer (QB175) and options without an answer (QB120): the hints' examples
+    # are the quiz's own label and words, never Korean ones.
+    source = tmp_path / f"short-{language}.md"
+    source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n1. Capital? {{#cap}}\n\n{label}: {city}\n\n"
+                      "2. Which? {#which}\n\nA) one\nB) two\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    hints = [line for line in err.splitlines() if line.startswith("    hint:")]
+    assert len(hints) == 2, err
+    assert city in hints[0] and f"{label}: B" in hints[1], hints
+    assert not any(HANGUL.search(hint) for hint in hints), hints

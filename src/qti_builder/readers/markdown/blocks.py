@@ -279,7 +279,7 @@ class Scanner:
 
         if not indented and self.question is not None and self._answer_key(index):
             self.error("QB187", f"'{line.strip()}' starts an answer key: a source gives each question's answer under it",
-                       lineno, hint="write each answer under its question ('정답: ②', 'Answer: B'), or let "
+                       lineno, hint=f"write each answer under its question ('{V.examples(self.dialect.language).answer}: B'), or let "
                                     "'qti-builder import FILE' apply the key and write such a source")
             return len(self.lines)  # the key's lines are no questions: read no further
         heading = None if indented else S.HEADING.match(line)

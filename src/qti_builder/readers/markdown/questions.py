@@ -246,16 +246,18 @@ class QuestionBuilder:
                            "options, so the question's type is not clear", *at,
                            hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
         elif code == "QB175":
+            own = V.examples(self.dialect.language)  # examples in the quiz's language
+            (one, other), section = own.alternatives, own.short_answer_section
             self.error(code, f"the answer '{text}' is a word or a short phrase: say whether students type it (a short "
                        "answer, graded automatically) or write an essay (graded by hand)", *at,
                        hint="add {type=short_answer} to the question line (several accepted answers on one line: "
-                            "'서울, 서울특별시' or 'Seoul or Seoul City'), or {type=essay} to make it an essay's model "
-                            "answer; in a section titled '단답형' or 'Short answer' questions are short answers")
+                            f"'{one}, {other}' or '{one} {own.or_word} {other}'), or {{type=essay}} to make it an essay's model "
+                            f"answer; in a section titled '{section or 'Short answer'}' questions are short answers")
         elif code == "QB176":
             self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
                        "word fills", *at,
-                       hint="write the answers in the blanks, '[[answer]]', and add {type=fill_in_blank}; for blanks "
-                            "named ㉠, ㉡, write '정답: ㉠ 이성계, ㉡ 정도전'")
+                       hint="write the answers in the blanks, '[[answer]]', and add {type=fill_in_blank}"
+                            + ("; for blanks named ㉠, ㉡, write '정답: ㉠ 이성계, ㉡ 정도전'" if self.dialect.language == "ko" else ""))
         elif code == "QB177":
             self.error(code, f"the answer '{text}' matches or orders items, but they cannot be read from the question",
                        *at, hint="for matching write '(가) 김소월 ･ ･ ㉠ 진달래꽃' lines and '정답: (가)-㉠, (나)-㉡'; for "
@@ -447,7 +449,7 @@ class QuestionBuilder:
         answer = q.label("answer")
         if answer is None and required:
             self.error("QB120", f"the {kind} question has no answer", q.line,
-                       hint="add a line 'Answer: ...' (or '정답: ...') at the left margin after the question")
+                       hint=f"add a line '{V.examples(self.dialect.language).answer}: ...' at the left margin after the question")
         return answer
 
     # -- one builder per kind ---------------------------------------------------------------------
