@@ -189,3 +189,12 @@ def test_qb219_in_the_papers_language(tmp_path: Path) -> None:
     code, _, err = run("check", str(source), "-j", "1")
     assert code == 1
     assert "error[QB219]: 시험지에는 총 10점(이)라고 되어 있지만 문항 배점의 합은 6점입니다 (4점 부족)" in err, err
+
+
+def test_the_outline_numbers_questions_as_the_paper_prints_them(tmp_path: Path) -> None:
+    # A paper that starts at question 18 (the English part of a 수능 paper): the teacher looks for 18.
+    source = tmp_path / "paper.md"
+    source.write_text(paper("ko", "").replace("1. 2 + 2", "18. 2 + 2").replace("2. 3 + 3", "19. 3 + 3"), encoding="utf-8")
+    code, out, err = run("check", str(source), "--outline", "-j", "1")
+    assert code == 0, err
+    assert [q[0] for q in parse(out).questions] == [18, 19]

@@ -116,7 +116,8 @@ def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
                 made.parts.append(OutlinePassage(where, last_line(where), (covered[0], covered[-1])))
             elif not q.passage:
                 passage = None
-            made.parts.append(OutlineQuestion(number, q.id, q.type, answer_words(q, quiz.language), q.points, start, last_line(start)))
+            made.parts.append(OutlineQuestion(source.numbers.get(qloc, number), q.id, q.type, answer_words(q, quiz.language),
+                                              q.points, start, last_line(start)))
         made.children = [section(child, loc + ("sections", k)) for k, child in enumerate(data.sections)]
         ends = [p.last_line for p in made.parts] + [c.last_line for c in made.children]
         made.last_line = max(ends, default=first)
@@ -124,7 +125,7 @@ def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
 
     sections = [section(s, ("sections", i)) for i, s in enumerate(quiz.sections)]
     if source.left_out:
-        _put_left_out(sections, sorted(source.left_out), last_line)
+        _put_left_out(sections, sorted(source.left_out), source.left_out_numbers, last_line)
     stated_line = source.positions.get(("stated_points",))
     return Outline(
         path=source.path, title=quiz.title, language=quiz.language, sections=sections,
@@ -134,9 +135,10 @@ def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
     )
 
 
-def _put_left_out(sections: list[OutlineSection], left_out: list[int], last_line: Callable[[int], int]) -> None:
+def _put_left_out(sections: list[OutlineSection], left_out: list[int], numbers: dict[int, int],
+                  last_line: Callable[[int], int]) -> None:
     """Questions left out of a partial quiz (an error lies in them) shown where they stand, as
-    'not read', and every question numbered again in the paper's order."""
+    'not read', with their printed numbers (or every question numbered again in the paper's order)."""
     flat: list[OutlineSection] = []
 
     def walk(items: list[OutlineSection]) -> None:
@@ -148,15 +150,16 @@ def _put_left_out(sections: list[OutlineSection], left_out: list[int], last_line
     for line in left_out:
         home = [s for s in flat if s.first_line <= line] or flat[:1]
         target = home[-1]
-        target.parts.append(OutlineQuestion(0, "", "", "not read: see the errors", 0, line, last_line(line)))
+        target.parts.append(OutlineQuestion(numbers.get(line, 0), "", "", "not read: see the errors", 0, line, last_line(line)))
         target.parts.sort(key=lambda p: p.first_line)
         target.last_line = max(target.last_line, last_line(line))
-    number = 0
-    for s in flat:
-        for k, part in enumerate(s.parts):
-            if isinstance(part, OutlineQuestion):
-                number += 1
-                s.parts[k] = replace(part, number=number)
+    if not numbers:  # a source without printed numbers: each question numbered again in the paper's order
+        number = 0
+        for s in flat:
+            for k, part in enumerate(s.parts):
+                if isinstance(part, OutlineQuestion):
+                    number += 1
+                    s.parts[k] = replace(part, number=number)
 
 
 def read_lines(path: Path) -> list[str]:

@@ -93,6 +93,8 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
                         kept.append(question)
                     elif first is not None:
                         source.left_out.append(first.line)
+                        if loc + ("questions", j) in source.numbers:
+                            source.left_out_numbers[first.line] = source.numbers[loc + ("questions", j)]
                 moves[loc] = move
                 section["questions"] = kept
                 kept_any = kept_any or bool(kept)
@@ -112,6 +114,7 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
 
     source.positions = {new: span for loc, span in source.positions.items() if (new := moved(loc)) is not None}
     source.scalars = {new: text for loc, text in source.scalars.items() if (new := moved(loc)) is not None}
+    source.numbers = {new: n for loc, n in source.numbers.items() if (new := moved(loc)) is not None}
     return kept_any
 
 

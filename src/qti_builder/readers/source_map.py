@@ -34,6 +34,11 @@ class SourceMap:
     partial: bool = False
     #: Where each question left out of a partial quiz starts.
     left_out: list[int] = field(default_factory=list)
+    #: Each question's number as the paper prints it (``18.``), by its path, where the source
+    #: numbers its questions (the outline shows it).
+    numbers: dict[Loc, int] = field(default_factory=dict)
+    #: The printed number of each question left out, by the line it starts on.
+    left_out_numbers: dict[int, int] = field(default_factory=dict)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
         self.positions[loc] = SourceSpan(self.path, line, column)

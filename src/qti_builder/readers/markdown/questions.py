@@ -40,6 +40,7 @@ class QuestionBuilder:
 
     def build(self, q: Question, loc: Loc) -> dict[str, Any]:
         self.source.at(loc, q.line)
+        self.source.numbers[loc] = q.number  # as the paper prints it, for the outline
         stated = self._stem_points(q)
         self._sub_questions(q)
         stem = q.stem.text()
