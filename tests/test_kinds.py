@@ -21,6 +21,8 @@ from qti_builder.pipeline import BuildOptions
 from qti_builder.preview import build_preview
 from qti_builder.readers import read_quiz
 
+from qti_builder.importers.qti21.item import INTERACTION_KINDS, SEVERAL_INTERACTIONS, ItemReader
+from qti_builder.importers.qti21.item import READERS as QTI21_ITEM_READERS
 from qti_builder.importers.qti21.kinds import READERS as QTI21_IMPORT_READERS
 from qti_builder.kinds import KINDS
 from qti_builder.model import QUESTION_CLASSES
@@ -131,3 +133,11 @@ def test_every_kind_s_preview_shows_its_question_and_for_an_answered_kind_its_an
         assert answers, f"{qid}: the preview shows no answer"
         shown = " ".join(answers[0].text_content().split())
         assert len(shown) > len("Show answer"), f"{qid}: the answer shown is empty"
+
+
+def test_the_qti21_importer_s_interaction_table_names_kinds_it_reads() -> None:
+    """Every interaction's kind has a reader; a kind the importer tells by a method has that method."""
+    named = list(INTERACTION_KINDS.values()) + list(SEVERAL_INTERACTIONS.values())
+    methods = [k for k in named if k.startswith("_")]
+    assert [k for k in named if not k.startswith("_") and k not in QTI21_ITEM_READERS] == []
+    assert [m for m in methods if not callable(getattr(ItemReader, m, None))] == []
