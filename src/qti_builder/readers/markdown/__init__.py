@@ -16,7 +16,7 @@ from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
 from ..limits import Limits
 from ..stated_total import find_stated_total
-from ..yaml import load_yaml
+from ..yaml_data import load_yaml
 from . import syntax as S
 from .blocks import Block, Scanner, Section
 from .questions import QuestionBuilder, digest
