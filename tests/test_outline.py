@@ -179,7 +179,7 @@ def test_the_preview_shows_the_same_outline(tmp_path: Path) -> None:
     assert cells[0] == ["1", "single choice", "answer ①", "3", "12–19"]
     assert cells[6] == ["7", "true/false", "answer O", "2", "66–67"]
     passages = page.xpath("//details[@class='outline']//tr[@class='outline-passage']/td/text()")
-    assert passages == ["passage: questions 3–4", "27–30"]
+    assert passages == ["지문: 3–4번", "27–30"]  # the preview's words in the quiz's language
     assert "55" in page.xpath("string(//details[@class='outline']/summary)")
 
 
