@@ -198,3 +198,19 @@ def test_the_outline_numbers_questions_as_the_paper_prints_them(tmp_path: Path) 
     code, out, err = run("check", str(source), "--outline", "-j", "1")
     assert code == 0, err
     assert [q[0] for q in parse(out).questions] == [18, 19]
+
+
+def test_the_stated_total_survives_the_markdown_writer(tmp_path: Path) -> None:
+    # import writes sources with writers/markdown_source.py: the stated total is written as
+    # 'total:' and read back as the same field.
+    from qti_builder.writers.markdown_source import read_back, to_markdown
+
+    source = tmp_path / "paper.md"
+    source.write_text(paper("ja", "", STATED["ja"][1]), encoding="utf-8")
+    sink = DiagnosticSink()
+    read = read_quiz(source, sink)
+    assert read and read[0].stated_points == 6
+    text = to_markdown(read[0])
+    assert "\ntotal: 6\n" in text
+    again = read_back(text, ".md")
+    assert again is not None and again.stated_points == 6
