@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from lxml import etree
 from helpers import ROOT
 from helpers.cli import run
 from helpers.importing import CANVAS_BANK, CANVAS_BANK_ENTRY, FIXTURES, builds, canvas_bank_zip, messages, run_import, zipped
@@ -601,8 +602,14 @@ def test_media_references_canvas_writes(tmp_path: Path) -> None:
     assert "does not work outside it" in find(found, "WIKI_REFERENCE")
     item = quizzes[0]
     (question,) = item.quiz.iter_questions()
+    # The missing image is a placeholder named after it, which says what is missing: the source builds.
+    assert "the placeholder media/missing-missing.png.svg shows where it was" in find(found, "missing.png")
+    placeholder = item.media.pop("media/missing-missing.png.svg")
+    assert b"missing: missing.png" in placeholder and etree.fromstring(placeholder).tag == "{http://www.w3.org/2000/svg}svg"
     assert sorted(item.media.values()) == [b"one", b"two"]
     assert "https://example.org/d.png" in question.stem and "](media/" in question.stem
+    assert "media/missing-missing.png.svg" in question.stem and "missing.png)" not in question.stem.replace(".png.svg", "")
+    builds(item.quiz, {**item.media, "media/missing-missing.png.svg": placeholder}, tmp_path)
 
 
 def test_settings_out_of_range_and_surveys_are_reported(tmp_path: Path) -> None:

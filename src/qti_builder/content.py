@@ -440,6 +440,10 @@ def _qti_structure(root: html.HtmlElement) -> None:
             element.drop_tag()
 
 
+#: QTI 2.1's ``Length``: pixels, or a percentage.
+_QTI_LENGTH = re.compile(r"[0-9]+%?")
+
+
 def _qti_attributes(element: etree._Element) -> None:
     if element.tag == "img" and not element.get("src"):
         # Its source was a refused URL (data:, javascript:): QTI requires one; keep the alt text.
@@ -457,6 +461,16 @@ def _qti_attributes(element: etree._Element) -> None:
     for name in list(element.attrib):
         if name not in allowed and not name.startswith("{"):
             del element.attrib[name]
+    for name in ("width", "height"):
+        # QTI's length is pixels or a percentage, digits only: HTML editors write CSS lengths
+        # ("7px", D2L's); a pixel length loses its unit, any other (em, auto) goes.
+        value = element.get(name)
+        if value is not None and not _QTI_LENGTH.fullmatch(value):
+            pixels = re.fullmatch(r"\s*(\d+)(?:\.\d*)?\s*(?:px)?\s*", value, re.I)
+            if pixels:
+                element.set(name, pixels.group(1))
+            else:
+                del element.attrib[name]
     if element.tag == "a" and (element.get("href") or "#").startswith("#"):
         # QTI requires href: a link whose target was removed (javascript:) or points into the
         # page (which is split into items) keeps only its text.

@@ -77,7 +77,7 @@ class ItemContext:
         self.model_id = self.ident[len(prefix):] if scope.ours and self.ident.startswith(prefix) else self.ident
         self.preferred_id = None if not self.model_id or GENERATED_IDENT.match(self.model_id) else sanitise_id(self.model_id)
         self.title = one_line(item.get("title"))
-        self.conditions: list[Condition] = conditions(item)
+        self.conditions: list[Condition] = conditions(item, scope.system)
         self.feedback = {f.get("ident", ""): f for f in children(item, "itemfeedback")}
         self.used_feedback: set[str] = set()
         self.lost: list[str] = []

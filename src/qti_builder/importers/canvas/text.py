@@ -37,7 +37,9 @@ BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(xi
 WEB_RESOURCES = "web_resources"
 IMG = re.compile(r"<img\b[^>]*>", re.I)
 EQUATION_ALONE = re.compile(r"<(p|div)>(?:\s|&nbsp;|&#160;|\xa0)*(<img\b[^>]*\bequation_image\b[^>]*>)(?:\s|&nbsp;|&#160;|\xa0)*</\1>", re.I)
-URL_ATTRIBUTE = re.compile(r"\b(src|href|data|poster)=(\"|')([^\"']*)\2")
+#: Respondus's token for the folder of the package's files (``%%LINKPATH%%header-logo.png``).
+LINKPATH = re.compile(r"^(?:%%|%25%25)LINKPATH(?:%%|%25%25)/?", re.I)
+URL_ATTRIBUTE = re.compile(r"\b(src|href|data|poster)=(\"|')([^\"']*)\2", re.I)
 PLACEHOLDER = "\ue000%d\ue001"
 #: A position line of our ordering form: ``3. [p3]``.
 POSITION = re.compile(r"(\d+)\.(?:\s|\xa0)*\[p\1\]")
@@ -130,21 +132,33 @@ class TextReader:
             if blackboard:
                 found = blackboard_file(files, blackboard.group(1))
                 if found is None:
-                    builder.warn(MEDIA, f"media file '{blackboard.group(1)}' (Blackboard's csfiles) is not in the package", span)
-                    return match.group(0)
+                    return missing(attribute, quote_char, blackboard.group(1), "(Blackboard's csfiles) ", match.group(0))
                 name = found.rsplit("/", 1)[-1]
                 shown = name.split("__xid-", 1)[0] + PurePosixPath(name).suffix if not name.startswith("__") else name.lstrip("_")
                 ref = builder.media.add(shown, files[found])
                 return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
             url = re.split(r"[?#]", raw, maxsplit=1)[0]
+            # Respondus writes its files' folder as a token to be replaced on upload.
+            url = LINKPATH.sub("", url)
             if not url or (re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I) and not FILEBASE.match(url)) or url.startswith(("/", "#")):
                 return match.group(0)  # a web address, a data: URL, a page anchor: kept as it is
             candidates = _candidates(unquote(url), member)
-            target = next((c for c in candidates if c in files), None)
+            target = next((c for c in candidates if c in files), None) or same_name(files, unquote(url))
             if target is None:
-                builder.warn(MEDIA, f"media file '{unquote(url)}' is not in the package", span)
-                return match.group(0)
+                return missing(attribute, quote_char, unquote(url), "", match.group(0))
             ref = builder.media.add(target.rsplit("/", 1)[-1], files[target])
+            return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
+
+        def missing(attribute: str, quote_char: str, name: str, what: str, written: str) -> str:
+            """A file the text shows that the package lacks: an image (or recording) becomes a named
+            placeholder the build accepts; a link stays a link (the build does not follow links)."""
+            if attribute.lower() == "href":
+                builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the link is kept as it is", span,
+                             hint="put the file in the source's media/ folder and link to it there, or remove the link")
+                return written
+            ref = builder.media.placeholder(name)
+            builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the placeholder {ref} shows where it was", span,
+                         hint=f"put the file in the source's media/ folder and refer to it instead of {ref}")
             return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
 
         return URL_ATTRIBUTE.sub(replace, fragment)
@@ -156,6 +170,17 @@ def blackboard_file(files: dict[str, bytes], xid: str) -> str | None:
     marker = f"__{xid}".lower()
     found = [m for m in files if marker in m.lower().rsplit("/", 1)[-1] and not m.lower().endswith(".xml")]
     return min(found, key=len) if found else None
+
+
+def same_name(files: dict[str, bytes], url: str) -> str | None:
+    """The one file of the package named like ``url``, wherever it is: exporters write a path
+    from the folder they exported from (``org0/images/image.png``) and zip the file elsewhere.
+    None when no file, or more than one, has that name."""
+    name = url.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if not name:
+        return None
+    found = [m for m in files if m.rsplit("/", 1)[-1].lower() == name]
+    return found[0] if len(found) == 1 else None
 
 
 def _candidates(url: str, member: str) -> list[str]:
