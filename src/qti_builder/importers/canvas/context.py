@@ -72,6 +72,7 @@ class ItemContext:
         self.scope, self.item = scope, item
         self.member = member or scope.member
         self.fields = metadata(item)
+        scope.text.plain_is_html = self.fields.get("text_format", "").strip().lower() == "html"
         self.ident = item.get("ident") or ""
         prefix = scope.ident + "."
         self.model_id = self.ident[len(prefix):] if scope.ours and self.ident.startswith(prefix) else self.ident

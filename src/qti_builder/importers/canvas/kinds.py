@@ -41,7 +41,13 @@ def _responses(r: ItemContext) -> list[etree._Element]:
 
 
 def _labels(response: etree._Element) -> list[etree._Element]:
-    return descendants(response, "response_label")
+    """The response's answers. Sakai (Samigo) pads its choices with labels that have neither an
+    ident nor any text (nothing a student could pick, nothing a condition names): not answers."""
+    return [label for label in descendants(response, "response_label") if label.get("ident") or _has_content(label)]
+
+
+def _has_content(label: etree._Element) -> bool:
+    return bool("".join(label.itertext()).strip()) or any(m.get("uri") for m in descendants(label, "matimage"))
 
 
 def _material(element: etree._Element) -> etree._Element | None:
@@ -378,8 +384,15 @@ def _typed_blanks(r: ItemContext, data: Data, responses: list[etree._Element]) -
     stem = r.scope.text.html_markdown(html, f"the text of '{r.label}'", r.span(), r.member, blanks=names)
     data["stem"] = restore_blanks(stem, ids)
     blanks = []
+    # Sakai's Samigo gives each blank its condition and no score (it shares the points out);
+    # every condition on a box is then an accepted answer, Samigo's "a|b" two of them.
+    scoring = _scoring(r) or ([c for c in r.conditions if not c.is_other] if r.scope.system == "Sakai" else [])
     for response, ident in zip(responses, ids):
-        answers = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        # D2L tests the box's label (``…_ANS``), not the response (``…_STR``).
+        names = {response.get("ident")} | {label.get("ident") for label in descendants(response, "response_label")}
+        answers = [v for c in scoring for name in names if name for v in c.values(name)]
+        if r.scope.system == "Sakai":
+            answers = [part.strip() for a in answers for part in a.split("|")]
         blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in answers if a))})
     data["type"], data["blanks"] = "fill_in_blank", blanks
     return None

@@ -53,6 +53,9 @@ class TextReader:
 
     def __init__(self, builder: QuizBuilder, files: dict[str, bytes]) -> None:
         self.builder, self.files = builder, files
+        #: The item being read says its texts are HTML whatever their ``texttype`` (Sakai's
+        #: Samigo writes every ``mattext`` as ``text/plain`` and the item's ``TEXT_FORMAT`` HTML).
+        self.plain_is_html = False
 
     # -- materials -----------------------------------------------------------------------------
 
@@ -69,7 +72,7 @@ class TextReader:
             if name in ("mattext", "mat_formattedtext", "matemtext"):
                 text = (node.text or "") + "".join(etree.tostring(c, encoding="unicode") for c in node)
                 kind = (node.get("texttype") or node.get("type") or "").lower()
-                if "html" in kind:
+                if "html" in kind or (self.plain_is_html and name == "mattext"):
                     parts.append(f"<em>{text}</em>" if name == "matemtext" else text)
                 elif text.strip():
                     paragraphs = re.split(r"\n\s*\n", text.strip())
