@@ -264,3 +264,37 @@ def test_respondus_canvas_package_media_are_extracted_or_placeholders(tmp_path: 
     with zipfile.ZipFile(next((out / "dist").glob("*.canvas.zip"))) as archive:
         carried = {n.rsplit("/", 1)[-1] for n in archive.namelist()}
     assert any(n.startswith("header-logo") for n in carried) and any(n.startswith("image") for n in carried)
+
+
+def test_d2l_question_library_matching_ordering_and_blanks(tmp_path: Path) -> None:
+    """D2L's question library (BOM, CRLF) as D2L writes it: a matching prompt is a response_grp
+    named by respident; an ordering item's place is tested on the item itself (varequal
+    respident=<item> 2); a blank's answer is tested on the box's label (…_ANS), not its response."""
+    raw = (QTI12 / "d2l-question-library.xml").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
+    quizzes, sink = run_import(QTI12 / "d2l-question-library.xml")
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    matching, ordering, blanks = item.quiz.iter_questions()
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("Photosynthesis", "Chloroplast"), ("Protein synthesis", "Ribosome")]
+    assert matching.distractors == ["Nucleus"] and matching.points == 2
+    assert ordering.items == ["Prophase", "Metaphase", "Anaphase"] and ordering.points == 3
+    assert blanks.stem == "Plants store starch in [[b1]] and make sugar in the leaves."
+    assert [b.answers for b in blanks.blanks] == [["amyloplasts"]]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_samigo_assessment(tmp_path: Path) -> None:
+    """Sakai's Samigo: every mattext says text/plain and holds HTML (the item's TEXT_FORMAT says
+    HTML); choices padded with labels that have neither ident nor text; the right choice marked by
+    the feedback it shows ('Correct'), every condition adding 0; a blank's answers in a condition
+    that scores nothing, alternatives split by '|'; the points in the score's maxvalue."""
+    quizzes, sink = run_import(QTI12 / "samigo-assessment.xml")
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    choice, blanks = item.quiz.iter_questions()
+    assert choice.stem == "Which organelle makes <b>ATP</b>?"
+    assert [(c.text, c.correct) for c in choice.choices] == [("Lysosome", False), ("<b>Mitochondrion</b>", True), ("Centriole", False)]
+    assert choice.points == 2 and blanks.points == 2
+    assert [b.answers for b in blanks.blanks] == [["glycolysis"], ["ATP", "adenosine triphosphate"]]
+    builds(item.quiz, item.media, tmp_path)

@@ -75,6 +75,8 @@ class ItemReader(ItemContext):
             return None
         data: Data = {"feedback": {}}
         points = next((p for p in (_float(self.fields.get(f)) for f in POINTS_FIELDS) if p is not None and p >= 0), None)
+        if points is None and self.scope.system == "Sakai":
+            points = self._score_maximum()  # Samigo keeps the points only there
         data["points"] = points if points is not None else 1.0
         data["stem"] = "" if canvas_type in OWN_STEM else self.stem()
         if reader(self, data) is False:
@@ -90,6 +92,14 @@ class ItemReader(ItemContext):
         if self.lost:
             self.warn(LOST, "not kept: " + "; ".join(self.lost))
         return data
+
+    def _score_maximum(self) -> float | None:
+        """The ``maxvalue`` of the item's score variable (``decvar``), when it is a number of points."""
+        for decvar in descendants(self.item, "decvar"):
+            if (decvar.get("varname") or "SCORE").strip().upper() == "SCORE":
+                value = _float(decvar.get("maxvalue"))
+                return value if value is not None and value >= 0 else None
+        return None
 
     def _inferred_type(self) -> str | None:
         if self.presentation is None:

@@ -37,7 +37,13 @@ QUESTION_LEVEL = {"general_fb", "correct_fb", "general_incorrect_fb"}
 
 
 def _responses(r: ItemContext) -> list[etree._Element]:
-    return descendants(r.presentation, "response_lid") if r.presentation is not None else []
+    """The item's choice responses: ``response_lid``, and D2L's matching ``response_grp`` (named by
+    ``respident``, as its conditions name it)."""
+    return descendants(r.presentation, "response_lid", "response_grp") if r.presentation is not None else []
+
+
+def _response_ident(response: etree._Element) -> str:
+    return response.get("ident") or response.get("respident") or ""
 
 
 def _labels(response: etree._Element) -> list[etree._Element]:
@@ -294,7 +300,7 @@ def _matching(r: ItemContext, data: Data) -> bool | None:
     pairs, used = [], set()
     for response in responses:
         prompt = r.markdown(_prompt(response), "a matching prompt")
-        chosen = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        chosen = [v for c in _scoring(r) for v in c.values(_response_ident(response))]
         answer = next((v for v in chosen if v in texts), None)
         if answer is None:
             r.lost.append(f"prompt '{prompt}', which has no answer")
@@ -504,6 +510,11 @@ def _ordering_question(r: ItemContext, data: Data) -> bool | None:
     labels = _labels(responses[0]) if len(responses) == 1 else []
     texts = {label.get("ident", ""): r.markdown(_material(label), "an item") for label in labels}
     order = [t.value for c in r.conditions for t in c.tests() if t.kind == "varequal" and not t.negated and t.value in texts]
+    if not order:
+        # D2L: each item's place, tested on the item (``varequal respident=<item>`` 1, 2, ...).
+        places = {t.respident: int(t.value) for c in r.conditions for t in c.tests()
+                  if t.kind == "varequal" and not t.negated and t.respident in texts and t.value.isdigit()}
+        order = sorted(places, key=lambda ident: places[ident])
     order = list(dict.fromkeys(order))
     if len(order) < 2:
         r.skip(INVALID, "the ordering question has no order of two items or more; skipped")
