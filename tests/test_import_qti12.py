@@ -298,3 +298,26 @@ def test_samigo_assessment(tmp_path: Path) -> None:
     assert choice.points == 2 and blanks.points == 2
     assert [b.answers for b in blanks.blanks] == [["glycolysis"], ["ATP", "adenosine triphosphate"]]
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_fronter_test(tmp_path: Path) -> None:
+    """Fronter (CRLF): texts without a texttype hold HTML (Canvas's converter reads them as HTML);
+    the question and its "comment" are two materials side by side, both the question's text; a
+    choice list says no rcardinality but lets several be chosen (maxnumber); each right choice adds
+    its share in a condition of its own, to a score named SCORE<n> whose maxvalue is the points; a
+    text box is a response_lid around a render_fib; an image on Fronter's server is a placeholder."""
+    assert b"\r\n" in (QTI12 / "fronter-test.xml").read_bytes()
+    quizzes, sink = run_import(QTI12 / "fronter-test.xml")
+    found = messages(sink)
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], found
+    assert "media file '/school/links/link.phtml' (a path on the server that exported it) is not in the package" \
+        in find(found, "link.phtml")
+    (item,) = quizzes
+    choice, several, essay = item.quiz.iter_questions()
+    assert choice.stem == ("Which cell part holds the genes?\n\nThink of <b>chromosomes</b>. "
+                           "![A cell](media/missing-link.phtml.svg)")
+    assert [c.correct for c in choice.choices] == [False, True] and choice.points == 1
+    assert several.type == "multiple_response" and [c.correct for c in several.choices] == [True, False, True]
+    assert several.stem == "Which are found in plant cells?\n\nCheck all that apply."
+    assert essay.type == "essay" and essay.points == 3
+    builds(item.quiz, item.media, tmp_path)

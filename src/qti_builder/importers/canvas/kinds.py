@@ -160,8 +160,12 @@ def _multiple_answers(r: ItemContext, data: Data) -> bool | None:
         r.skip(INVALID, "the multiple-answers question has no answers; skipped")
         return False
     scoring = _scoring(r)
+    correct = set(scoring[0].values()) if scoring else set()
+    if len(scoring) > 1 and all(len(c.values()) == 1 for c in scoring):
+        # A share per right choice, each in a condition of its own (Fronter, IMS): all of them.
+        correct = {v for c in scoring for v in c.values()}
     data["type"] = "multiple_response"
-    _choices(r, data, responses[0], set(scoring[0].values()) if scoring else set())
+    _choices(r, data, responses[0], correct)
     return None
 
 

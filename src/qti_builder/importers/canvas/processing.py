@@ -135,7 +135,8 @@ def _is_score(element: etree._Element) -> bool:
     it (Blackboard's ``variablename`` attribute, D2L's ``D2L_Correct`` and ``que_score``; Canvas's
     converter takes any name ending in SCORE)."""
     name = (element.get("varname") or element.get("variablename") or "SCORE").strip().upper()
-    return name.endswith("SCORE") or name == "D2L_CORRECT"
+    # Fronter numbers it by question (``SCORE221569``).
+    return name.endswith("SCORE") or name == "D2L_CORRECT" or (name.startswith("SCORE") and name[5:].isdigit())
 
 
 def _ancestors_within(element: etree._Element, top: etree._Element) -> list[etree._Element]:

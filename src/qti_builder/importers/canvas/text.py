@@ -37,6 +37,8 @@ BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(xi
 WEB_RESOURCES = "web_resources"
 IMG = re.compile(r"<img\b[^>]*>", re.I)
 EQUATION_ALONE = re.compile(r"<(p|div)>(?:\s|&nbsp;|&#160;|\xa0)*(<img\b[^>]*\bequation_image\b[^>]*>)(?:\s|&nbsp;|&#160;|\xa0)*</\1>", re.I)
+#: A tag in a text that does not say whether it is HTML.
+HTML_TAG = re.compile(r"<(?:[A-Za-z][A-Za-z0-9]*[\s/>]|/[A-Za-z]|!--)")
 #: Respondus's token for the folder of the package's files (``%%LINKPATH%%header-logo.png``).
 LINKPATH = re.compile(r"^(?:%%|%25%25)LINKPATH(?:%%|%25%25)/?", re.I)
 URL_ATTRIBUTE = re.compile(r"\b(src|href|data|poster)=(\"|')([^\"']*)\2", re.I)
@@ -72,7 +74,10 @@ class TextReader:
             if name in ("mattext", "mat_formattedtext", "matemtext"):
                 text = (node.text or "") + "".join(etree.tostring(c, encoding="unicode") for c in node)
                 kind = (node.get("texttype") or node.get("type") or "").lower()
-                if "html" in kind or (self.plain_is_html and name == "mattext"):
+                # No texttype: Canvas's converter reads HTML (QTI's default is text/plain, but
+                # Fronter and others write HTML so); text without a tag reads the same either way.
+                untyped_html = not kind and name == "mattext" and HTML_TAG.search(text) is not None
+                if "html" in kind or untyped_html or (self.plain_is_html and name == "mattext"):
                     parts.append(f"<em>{text}</em>" if name == "matemtext" else text)
                 elif text.strip():
                     paragraphs = re.split(r"\n\s*\n", text.strip())
@@ -143,6 +148,10 @@ class TextReader:
             url = re.split(r"[?#]", raw, maxsplit=1)[0]
             # Respondus writes its files' folder as a token to be replaced on upload.
             url = LINKPATH.sub("", url)
+            if url.startswith("/") and not url.startswith("//") and attribute.lower() != "href":
+                # A file on the server that exported it (Fronter's /brock/links/link.phtml?…):
+                # no package holds it, and the build takes no absolute path.
+                return missing(attribute, quote_char, unquote(url), "(a path on the server that exported it) ", match.group(0))
             if not url or (re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I) and not FILEBASE.match(url)) or url.startswith(("/", "#")):
                 return match.group(0)  # a web address, a data: URL, a page anchor: kept as it is
             candidates = _candidates(unquote(url), member)
