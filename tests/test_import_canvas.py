@@ -743,3 +743,20 @@ def test_command_imports_and_builds_every_canvas_input(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "source/media").iterdir()) == ["cell-diagram-949e22933c.png", "cell.png"]
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
     assert len(list((tmp_path / "dist").glob("*.qti21.zip"))) == 3 and len(list((tmp_path / "dist").glob("*.moodle.xml"))) == 3
+
+
+def test_html_code_shown_as_text_is_not_taken_for_media(tmp_path: Path) -> None:
+    """A quiz about HTML shows tags as text (``&lt;img src="school.gif"&gt;``): that text is no
+    reference to a file; it stays as written, with no placeholder and no warning."""
+    path = tmp_path / "code.zip"
+    html = "&lt;p&gt;&amp;lt;img src=\"school.gif\" alt=\"school\"&amp;gt;&lt;/p&gt;"
+    item = (f'<item ident="q1" title="Question"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>'
+            f'<fieldentry>text_only_question</fieldentry></qtimetadatafield></qtimetadata></itemmetadata><presentation><material>'
+            f'<mattext texttype="text/html">{html}</mattext></material></presentation></item>')
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("q/q.xml", f'<questestinterop><assessment ident="q" title="Code"><section ident="root_section">{item}'
+                                    '</section></assessment></questestinterop>')
+    quizzes, sink = run_import(path)
+    assert not [d for d in sink.items if d.code == "QB714"], messages(sink)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert 'src="school.gif"' in question.stem and not quizzes[0].media

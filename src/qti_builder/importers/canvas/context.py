@@ -163,7 +163,6 @@ def _with_following_materials(first: etree._Element) -> etree._Element:
     if not following:
         return first
     joined = etree.Element(first.tag)
-    joined.sourceline = first.sourceline
     for material in (first, *following):
         joined.extend(copy.deepcopy(child) for child in material)
     return joined

@@ -37,6 +37,8 @@ BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(xi
 WEB_RESOURCES = "web_resources"
 IMG = re.compile(r"<img\b[^>]*>", re.I)
 EQUATION_ALONE = re.compile(r"<(p|div)>(?:\s|&nbsp;|&#160;|\xa0)*(<img\b[^>]*\bequation_image\b[^>]*>)(?:\s|&nbsp;|&#160;|\xa0)*</\1>", re.I)
+#: A start tag of an HTML fragment (its attributes' values may hold '>' only when quoted).
+TAG = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+(?:[^\s\"'>=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'>]*))?))*\s*/?>")
 #: A tag in a text that does not say whether it is HTML.
 HTML_TAG = re.compile(r"<(?:[A-Za-z][A-Za-z0-9]*[\s/>]|/[A-Za-z]|!--)")
 #: Respondus's token for the folder of the package's files (``%%LINKPATH%%header-logo.png``).
@@ -173,7 +175,9 @@ class TextReader:
                          hint=f"put the file in the source's media/ folder and refer to it instead of {ref}")
             return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
 
-        return URL_ATTRIBUTE.sub(replace, fragment)
+        # Only the attributes of real tags: text that shows HTML code (``&lt;img src="a.gif"&gt;``,
+        # a quiz about HTML) stays the text it is.
+        return TAG.sub(lambda tag: URL_ATTRIBUTE.sub(replace, tag.group(0)), fragment)
 
 
 def blackboard_file(files: dict[str, bytes], xid: str) -> str | None:
