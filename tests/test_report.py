@@ -154,3 +154,22 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert code("check", str(SEED_SOURCE), "--report", "xml") == 2
     assert code("check", str(SEED_SOURCE), "--quiet", "--verbose") == 2
     assert code("check", str(SEED_SOURCE), "--jobs", "-1") == 2
+
+
+def test_stage_timings_are_listed_in_the_order_the_stages_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The read runs on a thread beside the schemas' compiling: a read that ends last is still
+    listed first (it starts first), so --verbose prints the same line whichever ends first."""
+    import time
+
+    from qti_builder import BuildOptions, build
+    from qti_builder import pipeline
+
+    slow_read = pipeline._read
+
+    def read_slowly(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.5)  # ends after the schemas are compiled
+        return slow_read(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_read", read_slowly)
+    result = build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", jobs=1))
+    assert list(result.timings) == ["read", "schemas", "work", "write", "total"]
