@@ -90,8 +90,11 @@ MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
                                              help="Values that YAML aliases (*name) may repeat in one source.")]
 MaxDepth = Annotated[int, typer.Option("--max-yaml-depth", min=1, max=YAML_DEPTH_CEILING, help="Levels of nesting a YAML source may have.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
-ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text; json, github (workflow annotations) or junit "
-                                                           "(JUnit XML), to stdout unless --report-file (qti-builder docs ci).")]
+ReportFormat = Annotated[Optional[list[str]], typer.Option(
+    "--report", metavar="<format[=file]>",
+    help="How to report: text; json, github (workflow annotations) or junit (JUnit XML), to stdout, or to a file "
+         "with =FILE or --report-file; repeat it for several (--report github --report json=dist/report.json; "
+         "qti-builder docs ci).")]
 ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report to this file instead of stdout.", dir_okay=False)]
 Ignore = Annotated[Optional[list[str]], typer.Option("--ignore", metavar="<codes>",
                                                      help="Accept these warnings and losses (QB601,QB165): not printed, not failing --strict.")]
@@ -181,7 +184,7 @@ def build_command(
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
-    report: ReportFormat = "text",
+    report: ReportFormat = None,
     report_file: ReportFile = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
@@ -233,7 +236,7 @@ def check_command(
     ] = None,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
-    report: ReportFormat = "text",
+    report: ReportFormat = None,
     report_file: ReportFile = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
@@ -326,7 +329,7 @@ def diff_command(
     Exits 0 when nothing changed, 4 when something did, 1 when a source cannot be read, 2 on usage errors.
     """
     from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
-    from .report import dumps, emit
+    from .report import ReportNotWritten, dumps, emit
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -350,7 +353,11 @@ def diff_command(
     for line in [*text_lines(diffs), summary_line(diffs)]:
         typer.echo(line, err=report == "json" and report_file is None)
     if report == "json":
-        emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
+        try:
+            emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
+        except ReportNotWritten as exc:
+            _print([exc.diagnostic])
+            raise typer.Exit(1) from None
     if code:
         raise typer.Exit(code)
 
@@ -488,7 +495,7 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
-    ui = ui or Ui("build" if options.write else "check", "text", None, False, False)
+    ui = ui or Ui("build" if options.write else "check", None, None, False, False)
     result: BuildResult | None = None
     try:
         options.progress = ui.progress()
@@ -515,8 +522,9 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         points = points_text(*map(sum, zip(*(quiz_points(q) for q in result.quizzes)))) if result.quizzes else "0 points"
         ui.say(f"ok: {plural(len(result.quizzes), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
                f"{plural(len(result.outputs), 'output')} valid")
-    ui.emit_report(result, diagnostics, 1 if failed else 0)
-    if failed:
+    unwritten = ui.emit_report(result, diagnostics, 1 if failed else 0)
+    _print(unwritten)
+    if failed or unwritten:
         raise typer.Exit(1)
     assert result is not None
     return result

@@ -359,6 +359,10 @@ CODES_LIST: tuple[Code, ...] = (
        "the line", "write d = 20..200 (step 5, decimals 1), n = 2, 3, 5, v = d / t, or (d, t) = (45, 1.5), (60, 2)",
        FRONT + _CALC + "d = 20..200 step five\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n",
        FRONT + _CALC + "d = 20..200 step 5\nt = 1..4\n```\n\nAnswer: d / t ± 1%\n"),
+    # -- QB23x: project settings and reports ---------------------------------------------------------
+    _e("QB231", "A report file (--report-file, --report FORMAT=FILE) cannot be written; the packages were written all the same.",
+       "none", "give the report a file in a folder you may write to (missing folders are made)",
+       "--report json=/read-only/report.json", "--report json=dist/report.json", syntax="text"),
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
        "every writer has one", syntax="text"),

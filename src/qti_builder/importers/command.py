@@ -19,7 +19,7 @@ import typer
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from ..media import safe_name
 from ..package import WriteError, write_files
-from ..report import dumps, emit
+from ..report import ReportNotWritten, dumps, emit
 from ..summary import TYPE_WORDS, plural
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
@@ -121,7 +121,11 @@ def import_command(
             typer.echo(f"{plural(skipped, 'question')} could not be imported (named in the warnings above): "
                        f"exit {SKIPPED_EXIT}; pass --allow-skipped to accept that", err=True)
     if report == "json":
-        emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
+        try:
+            emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
+        except ReportNotWritten as exc:
+            _print([exc.diagnostic])
+            raise typer.Exit(1) from None
     if code:
         raise typer.Exit(code)
 
