@@ -133,17 +133,18 @@ def init_command(
     install: Annotated[Optional[str], typer.Option("--install", metavar="<spec>",
                                                    help="What the CI workflow installs with pip: a pinned release, a Git URL or a "
                                                         "wheel's path. Default: the Git commit or archive URL this "
-                                                        "qti-builder was installed from, else qti-builder==this version.")] = None,
+                                                        "qti-builder was installed from, or this version when it came "
+                                                        "from a package index; from a local folder, init says what to put there.")] = None,
 ) -> None:
     """Start a project, or join an existing repository: a quiz in source/ whose every output keeps all of it,
     dist/ in .gitignore and a CI workflow. Overwrites nothing: files that exist are skipped, .gitignore gets
     the lines it lacks."""
-    from .starter import QUIZZES, default_install, next_steps, plan, report, write
+    from .starter import QUIZZES, default_install, install_advice, next_steps, plan, report, write
 
     if language not in QUIZZES:
         raise typer.BadParameter(f"no starter quiz in '{language}'; choose from {', '.join(QUIZZES)}", param_hint="--language")
     spec = default_install() if install is None else install.strip()
-    if not spec or any(c in spec for c in "\"\n\r"):
+    if spec is not None and (not spec or any(c in spec for c in "\"\n\r")):
         raise typer.BadParameter("give what pip installs, such as qti-builder==0.1.0 or "
                                  "'qti-builder @ git+https://github.com/OWNER/qti-builder@v0.1.0' (no quotes inside)",
                                  param_hint="--install")
@@ -158,6 +159,9 @@ def init_command(
         raise typer.Exit(1) from None
     for line in report(todo):
         typer.echo(line)
+    if spec is None and any(path.name == "quizzes.yml" for path, _ in todo.files):
+        for line in install_advice():
+            typer.echo(line, err=True)
     if not todo.files:
         typer.echo("nothing to add: the folder has every file init writes")
         return
