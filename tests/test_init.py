@@ -346,3 +346,11 @@ def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> Non
     assert (site / "qti_builder" / "__init__.py").is_file()  # the install step installed this checkout
     report = json.loads((here / "dist" / "report.json").read_text(encoding="utf-8"))
     assert report["ok"] and report["quizzes"][0]["id"] == "first-quiz"
+
+
+@pytest.mark.parametrize("line", ["dist", "/dist", "dist/", "/dist/"])
+def test_init_adds_no_dist_to_a_gitignore_that_ignores_it(tmp_path: Path, line: str) -> None:
+    (tmp_path / ".gitignore").write_text(f"{line}\n.qti-builder-schemas\n", encoding="utf-8")
+    code, out, _ = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
+    assert code == 0 and "skipped .gitignore: it already ignores dist/, .qti-builder-schemas/" in out.splitlines()
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == f"{line}\n.qti-builder-schemas\n"

@@ -60,7 +60,11 @@ _FLAG_VALUES = {"true", "false", "yes", "no", "on", "off", "1", "0"}
 
 
 def _existing(paths: list[Path] | None) -> list[Path] | None:
-    """The source paths must exist; a missing "true" after a flag gets the reason."""
+    """The source paths must exist; a missing "true" after a flag gets the reason; ``-`` is the
+    standard input (read as Markdown)."""
+    from .readers import STDIN
+
+    paths = [STDIN if str(path) == "-" else path for path in paths] if paths else paths
     for path in paths or []:
         if not path.exists():
             hint = "; flags such as --strict take no value" if str(path).lower() in _FLAG_VALUES else ""
@@ -70,7 +74,7 @@ def _existing(paths: list[Path] | None) -> list[Path] | None:
 
 Sources = Annotated[
     Optional[list[Path]],
-    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them. Default: source/", metavar="SOURCES",
+    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them; - reads Markdown from stdin. Default: source/", metavar="SOURCES",
                    callback=_existing, show_default=False),
 ]
 Formats = Annotated[str, typer.Option("--format", "-f", help=f"Targets, comma-separated: {', '.join(WRITERS)}.")]
@@ -83,7 +87,8 @@ Schemas = Annotated[
     typer.Option(help="Folder with the official XSDs (relative to this folder, or absolute). Default: $QTI_BUILDER_SCHEMAS, "
                       "then the download cache (qti-builder schemas fetch).", file_okay=False),
 ]
-Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
+Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too, and on what an output loses in its LMS "
+                                                       "(each loss build counts); --ignore accepts them by code.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
 MaxSource = Annotated[float, typer.Option("--max-source-mb", min=0.001, help="Largest source file, in MiB.")]
 MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
@@ -500,6 +505,7 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
+    _require_sources(options.sources)
     result: BuildResult | None = None
     try:
         options.progress = ui.progress()
@@ -520,7 +526,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
             _print_timings(result)
     if failed:
         errors = sum(1 for d in diagnostics if d.severity.value == "error")
-        typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result)}", err=True)
+        typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result, options.write)}", err=True)
     elif result is not None and not options.write:
         questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
         points = points_text(*map(sum, zip(*(quiz_points(q) for q in result.quizzes)))) if result.quizzes else "0 points"
@@ -532,6 +538,22 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         raise typer.Exit(1)
     assert result is not None
     return result
+
+
+def _require_sources(paths: list[Path]) -> None:
+    """A folder without a quiz source is a mistake (a wrong folder, sources with another suffix),
+    not a build of nothing that passes: QB232, exit 1."""
+    from .pipeline import find_sources
+    from .readers import SOURCE_SUFFIXES
+
+    if find_sources(paths):
+        return
+    named = ", ".join(f"{display_path(p)}/" if p.is_dir() else display_path(p) for p in paths)
+    _print([Diagnostic(Severity.ERROR, "QB232", f"no quiz source in {named}",
+                       hint=f"quiz sources end in {', '.join(SOURCE_SUFFIXES)} (files and folders whose names start "
+                            "with . or _ are left out); name the sources or their folder, or start one with qti-builder init")])
+    typer.echo("failed: 1 error; there is nothing to build", err=True)
+    raise typer.Exit(1)
 
 
 def _print_understood(result: BuildResult, ui: Ui) -> None:
@@ -565,11 +587,14 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
                     ui.say(f"  {loss.render()} (accepted)")
 
 
-def _what_failed(result: BuildResult | None) -> str:
-    """Which quizzes failed, when there were several, and whether the others were written."""
+def _what_failed(result: BuildResult | None, write: bool = True) -> str:
+    """Which quizzes failed, when there were several, and whether the others were written (``check``
+    writes nothing whatever happens: it does not say so)."""
     scope = ""
     if result is not None and len(result.results) > 1:
         scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
+    if not write:
+        return scope
     if result is None or not result.written:
         return f"{scope}; nothing was written"
     return f"{scope}; the others wrote {plural(len(result.written), 'file')}"

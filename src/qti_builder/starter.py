@@ -171,8 +171,9 @@ def _has_quizzes(folder: Path) -> bool:
 def _join_gitignore(path: Path, starter: str, result: Plan) -> None:
     """Append the starter's ignore lines that ``path`` lacks (comments aside), never rewriting its own."""
     text = path.read_text(encoding="utf-8", errors="surrogateescape")
-    have = {line.strip() for line in text.splitlines()}
-    missing = [line for line in starter.splitlines() if line.strip() and not line.startswith("#") and line.strip() not in have]
+    have = {_ignored_name(line) for line in text.splitlines()}
+    missing = [line for line in starter.splitlines()
+               if line.strip() and not line.startswith("#") and _ignored_name(line) not in have]
     if not missing:
         result.skipped.append((path, "it already ignores " + ", ".join(
             line for line in starter.splitlines() if line.strip() and not line.startswith("#"))))
@@ -180,6 +181,12 @@ def _join_gitignore(path: Path, starter: str, result: Plan) -> None:
     joined = text + ("" if not text or text.endswith("\n") else "\n") + "\n# qti-builder's build output\n" + "".join(f"{m}\n" for m in missing)
     result.files.append((path, joined.encode("utf-8", errors="surrogateescape")))
     result.appended = missing
+
+
+def _ignored_name(line: str) -> str:
+    """A .gitignore line as the top-level name it ignores: ``dist``, ``/dist``, ``dist/`` and
+    ``/dist/`` all keep dist/ out of git, so one of them is enough."""
+    return line.strip().strip("/")
 
 
 def write(plan: Plan) -> None:
