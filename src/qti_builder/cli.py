@@ -87,7 +87,7 @@ Schemas = Annotated[
     typer.Option(help="Folder with the official XSDs (relative to this folder, or absolute). Default: $QTI_BUILDER_SCHEMAS, "
                       "then the download cache (qti-builder schemas fetch).", file_okay=False),
 ]
-Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too, and on what an output loses in its LMS "
+Strict = Annotated[bool, typer.Option("--strict/--no-strict", help="Fail on warnings too, and on what an output loses in its LMS "
                                                        "(each loss build counts); --ignore accepts them by code.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
 MaxSource = Annotated[float, typer.Option("--max-source-mb", min=0.001, help="Largest source file, in MiB.")]
@@ -119,11 +119,34 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
-    pass
+    _project_defaults(ctx)
+
+
+#: The commands that take settings from the project's settings file (qti-builder docs ci#project-settings).
+PROJECT_COMMANDS = ("build", "check", "preview", "serve")
+
+
+def _project_defaults(ctx: typer.Context) -> None:
+    """The settings of ``qti-builder.toml`` or ``pyproject.toml``'s ``[tool.qti-builder]`` as the
+    defaults of the command's options: a flag on the command line wins. A mistake in the file is
+    located (QB230, QB233) and stops the command with exit 2, as a wrong flag would."""
+    if ctx.invoked_subcommand not in PROJECT_COMMANDS or "--help" in sys.argv[1:]:
+        return
+    from .project import ProjectError, project_options
+
+    try:
+        defaults = project_options()
+    except ProjectError as exc:
+        _print(exc.diagnostics)
+        typer.echo(f"failed: {plural(len(exc.diagnostics), 'error')} in the settings file; nothing was done", err=True)
+        raise typer.Exit(2) from None
+    if defaults:
+        ctx.default_map = {**defaults, **(ctx.default_map or {})}
 
 
 @app.command("init", epilog=examples(
