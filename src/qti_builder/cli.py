@@ -221,6 +221,11 @@ def build_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--only", metavar="<ids>",
+        help="Build just these questions (ids, or quiz-id/question-id; comma- or space-separated, or one per line as "
+             "diff --changed-only prints them): packages that bring only what changed into Moodle (qti-builder docs "
+             "updating). A quiz with none of them is not built.")] = None,
 ) -> None:
     """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR).
 
@@ -231,6 +236,12 @@ def build_command(
                        limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore,
                        qti_variants=qti_variants)
     options.jobs = jobs
+    if only is not None:
+        from .selection import parse_only
+
+        options.only = parse_only(only)
+        if not options.only:
+            raise typer.BadParameter("give the ids of the questions to build", param_hint="--only")
     ui = Ui("build", report, report_file, quiet, verbose)
     if watch:
         from .serve import watch_builds
@@ -344,7 +355,8 @@ CHANGED_EXIT = 4
     "qti-builder diff HEAD~1 HEAD --report json --report-file changes.json",
 ))
 def diff_command(
-    old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, or a git revision.",
+    old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, a git revision, or an "
+                                                      "LMS export (Moodle XML, a Canvas or QTI zip...) read as import reads it.",
                                                  metavar="OLD", show_default=False)] = None,
     new: Annotated[Optional[str], typer.Argument(help="The new version, likewise. Default: the working folder's sources.",
                                                  metavar="NEW", show_default=False)] = None,
@@ -354,6 +366,9 @@ def diff_command(
                                                                       "(default: the other side's path, else source/).")] = None,
     report: Annotated[str, typer.Option("--report", help="How to report: text, or json (to stdout unless --report-file).")] = "text",
     report_file: ReportFile = None,
+    changed_only: Annotated[bool, typer.Option(
+        "--changed-only", help="Print only the questions added or changed, one quiz-id/question-id per line, for "
+                               "build --only (qti-builder docs updating); exits 0 whether or not any changed.")] = False,
 ) -> None:
     """Say which questions were added, changed (text, answers, points, feedback...) or removed between two
     versions of the quizzes, by id: what to replace in Moodle, and whether CI has anything new to publish.
@@ -381,6 +396,12 @@ def diff_command(
         typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
         raise typer.Exit(1)
     diffs = compare(*versions)
+    if changed_only:
+        from .diff import changed_questions
+
+        for name in changed_questions(diffs):
+            typer.echo(name)
+        return
     code = CHANGED_EXIT if something_changed(diffs) else 0
     for line in [*text_lines(diffs), summary_line(diffs)]:
         typer.echo(line, err=report == "json" and report_file is None)

@@ -372,6 +372,9 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB233", "A setting of the project's settings file that qti-builder does not know, or a value its command-line flag would refuse.",
        "the setting, or its item", "spell it as the docs do (qti-builder docs ci#project-settings); each takes what its flag takes",
        'formats = ["moodle", "pdf"]', 'formats = ["moodle", "qti21"]', syntax="text"),
+    _e("QB234", "build --only names a question that no quiz has; nothing is written, as the packages would not hold what was asked for.",
+       "none", "give question ids as the sources write them ({#id}), or quiz-id/question-id",
+       "qti-builder build --only W3-Q9 (no such question)", "qti-builder build --only W3-Q1", syntax="text"),
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
        "every writer has one", syntax="text"),
@@ -470,6 +473,9 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB721", "An imported quiz that would be written as a source the readers refuse (past a reader's limit, such as a source's size): nothing is written.",
        "the input", "import the input in parts (a category or section each), or raise the limit the message names",
        "a Moodle bank whose source would be larger than a source may be", "the bank exported in parts", syntax="text"),
+    _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
+       "import each input on its own with its --id, or leave --id out",
+       "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}
