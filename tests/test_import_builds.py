@@ -92,7 +92,8 @@ def test_an_aiken_file_with_a_long_name_builds_for_moodle(tmp_path: Path) -> Non
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
     idnumbers = [e.text or "" for e in etree.parse(str(moodle)).iter("idnumber")]
     # The quiz's category (holding its one section named as the quiz) and the question.
-    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH and i.startswith(quiz.id) for i in idnumbers), idnumbers
+    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH for i in idnumbers), idnumbers
+    assert idnumbers[0].startswith(quiz.id) and idnumbers[1] == next(quiz.iter_questions()).id
 
 
 def test_long_ids_are_cut_with_a_stable_suffix() -> None:
@@ -105,7 +106,7 @@ def test_long_ids_are_cut_with_a_stable_suffix() -> None:
 
 
 def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -> None:
-    """The writer's side: a category's idnumber falls back to the section's id, as a question's does."""
+    """The writer's side: a category's idnumber falls back to the section's id; a question's is its id."""
     quiz_id, section_id = "q" * 64, "s" * 64
     source = tmp_path / f"{quiz_id}.md"
     source.write_text(f"---\nid: {quiz_id}\ntitle: Long\nlanguage: en\n---\n\n# Part {{#{section_id}}}\n\n"
@@ -114,4 +115,4 @@ def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -
 
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
-    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, f"{quiz_id}.sum"]
+    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, "sum"]

@@ -288,7 +288,7 @@ def test_gift_to_source_to_moodle_xml_keeps_what_moodle_makes_of_the_gift(tmp_pa
         assert (got_kind, sorted(got_answers, key=repr), got_general) == (kind, sorted(answers, key=repr), general), name
     xml = (tmp_path / "dist/cells.moodle.xml").read_text(encoding="utf-8")
     assert "<single>false</single>" in xml.split("Membrane parts", 1)[1].split("</question>", 1)[0]
-    assert "<idnumber>cells.powerhouse</idnumber>" in xml and "<tag><text><![CDATA[energy]]></text></tag>" in xml
+    assert "<idnumber>powerhouse</idnumber>" in xml and "<tag><text><![CDATA[energy]]></text></tag>" in xml
 
 
 # -- Moodle's rules, one by one -------------------------------------------------------------------------

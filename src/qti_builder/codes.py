@@ -362,6 +362,22 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB219", "The paper states its total ('총점 42', '100点満点', '满分100分', 'Total: 50 points', or 'total:' in the front matter) and its questions add up to another: points the reader did not find make a question worth 1.",
        "the stated total", "write each question's points as the paper does ('(3점)', '(3 points)', {points=3}) or a section's rule ('(각 3점)'), or correct the stated total; 'qti-builder check --outline' lists each question's points",
        FRONT + "Total: 4 points\n\n" + _CHOICE + "Answer: B\n", FRONT + "Total: 4 points\n\n" + _CHOICE.replace("{#def}", "{#def points=4}") + "Answer: B\n"),
+    # -- QB23x: project settings and reports ---------------------------------------------------------
+    _e("QB230", "The project's settings file (qti-builder.toml, or pyproject.toml with [tool.qti-builder]) cannot be read: it is not TOML, or not UTF-8.",
+       "the place in the settings file", "fix the TOML there (a string in quotes, a list in [ ], one setting per line)",
+       'formats = ["moodle",', 'formats = ["moodle"]', syntax="text"),
+    _e("QB231", "A report file (--report-file, --report FORMAT=FILE) cannot be written; the packages were written all the same.",
+       "none", "give the report a file in a folder you may write to (missing folders are made)",
+       "--report json=/read-only/report.json", "--report json=dist/report.json", syntax="text"),
+    _e("QB232", "No quiz source in the folder given (or in source/): a build of nothing is a mistake, not a success.",
+       "none", "name the sources or their folder; quiz sources end in .md, .markdown, .yaml or .yml",
+       "qti-builder build quizzes/ (a folder of .txt files)", "qti-builder build quizzes/ (a folder of .md files)", syntax="text"),
+    _e("QB233", "A setting of the project's settings file that qti-builder does not know, or a value its command-line flag would refuse.",
+       "the setting, or its item", "spell it as the docs do (qti-builder docs ci#project-settings); each takes what its flag takes",
+       'formats = ["moodle", "pdf"]', 'formats = ["moodle", "qti21"]', syntax="text"),
+    _e("QB234", "build --only names a question that no quiz has; nothing is written, as the packages would not hold what was asked for.",
+       "none", "give question ids as the sources write them ({#id}), or quiz-id/question-id",
+       "qti-builder build --only W3-Q9 (no such question)", "qti-builder build --only W3-Q1", syntax="text"),
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
        "every writer has one", syntax="text"),
@@ -460,6 +476,9 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB721", "An imported quiz that would be written as a source the readers refuse (past a reader's limit, such as a source's size): nothing is written.",
        "the input", "import the input in parts (a category or section each), or raise the limit the message names",
        "a Moodle bank whose source would be larger than a source may be", "the bank exported in parts", syntax="text"),
+    _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
+       "import each input on its own with its --id, or leave --id out",
+       "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}
