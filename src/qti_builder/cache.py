@@ -122,7 +122,7 @@ def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
     """The entries of ``sources`` found in the cache; nothing when ``options.cache`` is off or the
     settings cannot be known (no schema folder yet: the build says why)."""
     lookup = Lookup()
-    if not options.cache:
+    if not options.cache or options.only is not None or options.outline:  # the cache keeps whole builds only
         return lookup
     settings = settings_key(options)
     if settings is None:

@@ -17,6 +17,7 @@ from .writers import WRITERS
 if TYPE_CHECKING:
     from .losses import Loss
     from .model import Quiz
+    from .outline import Outline
 
 #: Stages reported per quiz and per build, in order.
 STAGES = ("read", "render", "validate", "package")
@@ -47,6 +48,11 @@ class BuildOptions:
     qti_variants: int | None = None
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
     jobs: int = 0
+    #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
+    outline: bool = False
+    #: ``build --only``: the questions to build (ids, or ``quiz/question``); a quiz with none of
+    #: them is not built (:mod:`.selection`). None: every question.
+    only: frozenset[str] | None = None
     #: Keep each quiz's outputs in the build cache and take an unchanged quiz's from it
     #: (:mod:`.cache`); the command line's default, off with ``--no-cache``. Off for other callers.
     cache: bool = False
@@ -84,6 +90,10 @@ class QuizResult:
     accepted_losses: list[Loss] = field(default_factory=list)
     #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
     ignored: int = 0
+    #: The paper as read (``check --outline``), once the quiz is read.
+    outline: Outline | None = None
+    #: The quiz's language, as far as it was read: the language its messages are printed in.
+    language: str | None = None
 
     @property
     def failed(self) -> bool:

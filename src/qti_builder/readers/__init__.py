@@ -6,6 +6,7 @@ The readers (and the model they build, with pydantic) are imported when first as
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .limits import Limits
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
 #: The suffixes of quiz sources, those of every reader (``READERS``, in their order;
 #: tests/test_startup.py checks they agree): which files of a folder a build takes.
 SOURCE_SUFFIXES = (".md", ".markdown", ".yaml", ".yml")
+
+#: What ``-`` among the sources stands for: the standard input, read as Markdown (registry.reader_for).
+STDIN = Path("/dev/stdin")
 
 _FROM_REGISTRY = ("READERS", "Reader", "read_quiz", "reader_for")
 
@@ -33,4 +37,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["READERS", "SOURCE_SUFFIXES", "Limits", "Reader", "SourceMap", "read_quiz", "reader_for"]
+__all__ = ["READERS", "SOURCE_SUFFIXES", "STDIN", "Limits", "Reader", "SourceMap", "read_quiz", "reader_for"]

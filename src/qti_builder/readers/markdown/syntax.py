@@ -31,6 +31,7 @@ FRONT_MATTER_KEYS = {
     "points": "points",
     "shuffle": "shuffle",
     "settings": "settings",
+    "total": "stated_points",
 }
 
 #: Attributes every question takes, and those that only some kinds take.
