@@ -31,11 +31,16 @@ LOSS_CODES = (PROFILE_LOSS, SETTING_LOSS, DRAW_LOSS)
 
 #: Each target's name in messages, and the profile of what its LMS loses of a question (when
 #: there is one: the Canvas package; Moodle keeps every question it imports).
-TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", None), "canvas": ("Canvas", "canvas")}
+TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", None), "canvas": ("Canvas", "canvas"),
+           "moodle-quiz": ("Moodle quiz backup", None)}
 #: Targets that cannot draw questions at random from a section.
 NO_DRAW = {"moodle": "Moodle XML cannot: random questions are slots of a Moodle quiz, not questions of the bank it fills. "
                      "All {count} questions of the section go into its category; add a random question drawing {select} "
                      "from that category to the quiz in Moodle"}
+#: Targets that draw questions at random only from a section's own questions: a section whose
+#: draw takes its subsections as units (a question group of groups) loses its draw there.
+NO_NESTED_DRAW = {"moodle-quiz": "a Moodle random slot draws questions from one category, never a whole subsection: "
+                                 "all {count} questions of the section are in the quiz, each in its own slot"}
 
 
 @dataclass(frozen=True)
@@ -70,12 +75,13 @@ def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], for
         for setting in WRITERS[name].settings_not_carried(quiz):
             found.append(Loss(name, SETTING_LOSS, f"{label}: the quiz setting {setting} has no place in this file: set it in "
                                                   "the LMS after importing", source.locate(("settings", setting)), subject=setting))
-        if name in NO_DRAW:
+        if name in NO_DRAW or name in NO_NESTED_DRAW:
             for loc, section in _sections(quiz):
-                if section.select:
+                if section.select and (name in NO_DRAW or section.sections):
+                    reason = NO_DRAW.get(name) or NO_NESTED_DRAW[name]
                     count = sum(1 for _ in _questions(section))
                     found.append(Loss(name, DRAW_LOSS, f"{label}: the section '{section.id}' draws {section.select} "
-                                      "at random, and " + NO_DRAW[name].format(count=count, select=section.select),
+                                      "at random, and " + reason.format(count=count, select=section.select),
                                       source.locate(loc + ("select",)), subject=section.id))
         losses += sorted(found, key=lambda loss: (loss.span or SourceSpan(""), loss.code))
     return losses
