@@ -25,7 +25,8 @@ from qti_builder.writers import DEFAULT_FORMATS
 
 SOURCES = [ROOT / "source" / "python-fundamentals.md", ROOT / "source" / "ray-train-tune.md",
            ROOT / "source" / "content-showcase.md", ROOT / "tests" / "fixtures" / "all-types.yaml",
-           ROOT / "tests" / "fixtures" / "calculated.md", ROOT / "tests" / "fixtures" / "exam-ko.md"]
+           ROOT / "tests" / "fixtures" / "calculated.md", ROOT / "tests" / "fixtures" / "exam-ko.md",
+           ROOT / "tests" / "fixtures" / "moodle-quiz.yaml"]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Quiz, Bac
             for item in loaded}
 
 
-QUIZ_IDS = ["python-fundamentals", "ray-train-tune", "content-showcase", "all-types", "calculated", "hanguksa-final"]
+QUIZ_IDS = ["python-fundamentals", "ray-train-tune", "content-showcase", "all-types", "calculated", "hanguksa-final",
+            "moodle-quiz"]
 
 
 def expected_slots(quiz: Quiz) -> list[tuple[str, object, float]]:
@@ -90,14 +92,21 @@ def test_sections_start_where_the_sources_sections_do_with_their_headings(built,
     expected, slot = [], 1
     pending: list[str] = []
     for _, section in quiz.iter_sections():
-        count = (1 if section.description else 0) + (
-            section.select if section.select and not section.sections else len(section.questions))
         title = section.title if section.title != quiz.title else ""
-        if count:
-            expected.append((slot, " / ".join([*pending, title]) if pending else title, section.shuffle))
-            pending, slot = [], slot + count
-        elif title:
-            pending.append(title)
+        title = " / ".join([*pending, title]) if pending else title
+        pending = []
+        if section.description and section.shuffle:  # its text in a section of its own, not shuffled
+            expected.append((slot, title, False))
+            title, slot = "", slot + 1
+        elif section.description:
+            expected.append((slot, title, section.shuffle))
+            title, slot = None, slot + 1
+        count = section.select if section.select and not section.sections else len(section.questions)
+        if count and title is not None:
+            expected.append((slot, title, section.shuffle))
+        elif not count and title:
+            pending = [title]
+        slot += count
     assert backup.sections() == expected
 
 
@@ -126,6 +135,19 @@ def test_the_settings_of_the_source_are_the_quizs(built) -> None:
     assert backup.setting("reviewmarks") == str(0x11110)
     assert backup.setting("name") == "Every question type"
     assert "One question of each kind." in backup.setting("intro")
+
+
+def test_the_settings_the_other_way(built) -> None:
+    """moodle-quiz.yaml: time_limit 10, unlimited attempts, no shuffling, correct answers shown,
+    all of a section on one page; Part 1 has no question of its own, Chapter 1 a text and shuffles."""
+    _, backup, _, _ = built["moodle-quiz"]
+    assert (backup.setting("timelimit"), backup.setting("attempts_number"), backup.setting("shuffleanswers")) == ("600", "0", "0")
+    assert backup.setting("reviewrightanswer") == str(0x01110)  # immediately after, later, after close
+    assert backup.setting("questionsperpage") == "0"
+    assert backup.sections() == [(1, "Part 1 / Chapter 1", False), (2, "", True), (4, "Pool", False)]
+    assert [(s.page, s.maxmark, s.category is not None) for s in backup.slots()] == [
+        (1, 0.0, False), (2, 1.0, False), (2, 3.0, False), (3, 2.0, True), (3, 2.0, True)]
+    assert backup.setting("sumgrades") == "8.0000000"
 
 
 def test_unset_settings_are_moodles_defaults(built) -> None:

@@ -289,16 +289,22 @@ class BackupPlan:
                 category = self._category(category_name(section.title), parent.id, section.description,
                                           f"{self.quiz.id}+{section.id}", idnumber(self.quiz.id, section.id))
             placed[id(section)] = category
-            first_slot = len(self.slots) + 1
-            self._place_section(section, category)
             heading = "" if section is own else section.title
-            if len(self.slots) >= first_slot:
-                self.sections.append({"id": len(self.sections) + 1, "firstslot": first_slot,
-                                      "heading": " / ".join([*pending_headings, heading]) if pending_headings else heading,
-                                      "shufflequestions": int(section.shuffle)})
-                pending_headings = []
-            elif heading:
-                pending_headings.append(heading)
+            heading = " / ".join([*pending_headings, heading]) if pending_headings else heading
+            pending_headings = []
+            start = len(self.slots) + 1
+            if section.description:
+                self._slot(self._description(section, category), 0.0, section)
+                if section.shuffle:
+                    # A quiz section shuffles every slot in it: the text of a section that shuffles
+                    # is a quiz section of its own, so that it stays before the questions.
+                    self._quiz_section(start, heading, False)
+                    heading, start = "", len(self.slots) + 1
+            self._place_section(section, category)
+            if len(self.slots) >= start:
+                self._quiz_section(start, heading, section.shuffle)
+            elif heading:  # no slot of its own: its title heads the next section's
+                pending_headings = [heading]
         self._number_pages()
         for category in self.categories:
             for entry in list(category.questions):
@@ -311,10 +317,11 @@ class BackupPlan:
         self.categories.append(category)
         return category
 
+    def _quiz_section(self, first_slot: int, heading: str, shuffle: bool) -> None:
+        self.sections.append({"id": len(self.sections) + 1, "firstslot": first_slot, "heading": heading,
+                              "shufflequestions": int(shuffle)})
+
     def _place_section(self, section: Section, category: Category) -> None:
-        if section.description:
-            text = self._description(section, category)
-            self._slot(text, 0.0, section)
         drawn = bool(section.select) and not section.sections
         entries = [self._question(question, category) for question in section.questions]
         if drawn:
