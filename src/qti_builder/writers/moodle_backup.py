@@ -141,7 +141,7 @@ class MoodleBackupWriter(Writer):
         plan = BackupPlan(quiz, spans, sink, media, epoch)
         if not plan.build():
             return None
-        context = {"quiz": quiz, "plan": plan, "epoch": epoch, "media": media, "version": MOODLE_VERSION,
+        context: dict[str, Any] = {"quiz": quiz, "plan": plan, "epoch": epoch, "media": media, "version": MOODLE_VERSION,
                    "release": MOODLE_RELEASE, "ids": {"system": SYSTEM_CONTEXT, "course": COURSE_ID,
                    "course_context": COURSE_CONTEXT, "module": MODULE_ID, "quiz": QUIZ_ID, "context": MODULE_CONTEXT,
                    "section": COURSE_SECTION, "level": CONTEXT_LEVEL_MODULE},
@@ -165,7 +165,7 @@ class MoodleBackupWriter(Writer):
         documents: list[Document] = []
         rendered: dict[str, bytes] = {}
         for path, template, schema in parts:
-            data = self.render(template, sink, **context)
+            data = self.render(template, sink, None, **context)
             if data is None:
                 return None
             rendered[path] = data
@@ -175,7 +175,7 @@ class MoodleBackupWriter(Writer):
         plan.files = files_used(rendered["questions.xml"], rendered[f"{folder}/quiz.xml"], media, sink)
         for path, template, schema in ((f"{folder}/inforef.xml", "moodle_backup/inforef.xml.j2", "mbz-inforef"),
                                        ("files.xml", "moodle_backup/files.xml.j2", "mbz-files")):
-            data = self.render(template, sink, **context)
+            data = self.render(template, sink, None, **context)
             if data is None:
                 return None
             documents.append(Document(path, data, schema))
