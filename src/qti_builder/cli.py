@@ -17,6 +17,7 @@ from typing import Annotated, Optional
 import typer
 
 from . import __version__
+from .command_options import ignore_codes
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
@@ -469,16 +470,6 @@ def _options(
     return BuildOptions(sources=sources, out_dir=out, formats=names, templates=templates, schemas=schemas,
                         write=write, strict=strict, max_media_bytes=int(max_media_mb * 1024 * 1024), limits=limits,
                         ignore=ignore_codes(ignore), qti_variants=qti_variants)
-
-
-def ignore_codes(values: list[str] | None) -> frozenset[str]:
-    """``--ignore`` as codes; a usage error for an unknown code or an error's."""
-    from .ignores import parse_codes
-
-    try:
-        return parse_codes(values or [])
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--ignore") from None
 
 
 def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: int) -> Limits:

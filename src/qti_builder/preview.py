@@ -22,7 +22,8 @@ from .i18n import preview_words, true_false_labels
 from .kinds import KINDS
 from .summary import option_label
 from .model import Quiz, QuizSettings
-from .model.questions import BLANK_MARKER, Question
+from .model.questions import BLANK_MARKER
+from .model.union import Question
 from .parametric import fmt, variants
 from .package import write_files
 from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs

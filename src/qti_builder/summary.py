@@ -17,7 +17,7 @@ from .i18n import true_false_labels
 from .kinds import KINDS
 from .model import Quiz, Section
 from .model.parametric import _CalculatedBase
-from .model.questions import Question
+from .model.union import Question
 from .parametric import variants
 from .vocabulary import OPTION_STYLES
 

@@ -9,7 +9,7 @@ from pydantic import Field, PrivateAttr, StringConstraints, field_validator, mod
 
 from .common import Identifier, Markdown, ModelBase, Problem
 from .parametric import MAX_SETS
-from .questions import Question
+from .union import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
 SCHEMA_VERSION: Final = 1

@@ -32,8 +32,8 @@ import yaml
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question,
-                               ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+from ..model.union import Question
 from ..readers import read_quiz
 from ..readers.markdown import syntax as S
 from ..vocabulary import MARK_PAIRS

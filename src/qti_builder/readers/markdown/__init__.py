@@ -15,7 +15,7 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
 from ..limits import Limits
-from ..yaml import load_yaml
+from ..yaml_data import load_yaml
 from . import syntax as S
 from .blocks import Block, Scanner, Section
 from .questions import QuestionBuilder, digest
