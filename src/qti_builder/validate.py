@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from lxml import etree
 
 from . import backup_rules, canvas_rules
+from .cloze_syntax import cloze_subquestions
 from .diagnostics import DiagnosticSink, SourceSpan
 from .schemas import SchemaSet
 from .writers import Document
@@ -355,46 +356,3 @@ def _cloze_rules(question: etree._Element, fractions: list[float]) -> Iterator[s
         positive = [f for f, _ in alternatives if f > 0]
         if kind.startswith("MULTIRESPONSE") and not positive or not kind.startswith("MULTIRESPONSE") and 1 not in positive:
             yield f"embedded answer {number} ({kind}) has no answer worth 100%"
-
-
-# qtype_multianswer's parser (question/type/multianswer/questiontype.php, Moodle 4.5), ported:
-# PHP's lookbehind (?<!\\|&|&amp;) is written as three lookbehinds for Python.
-_CLOZE_FRACTION = r"=|%(-?[0-9]+(?:[.,][0-9]*)?)%"
-_CLOZE_ANSWER = r".+?(?<!\\)(?<!&)(?<!&amp;)(?=[~#}]|$)"
-_CLOZE_FEEDBACK = r".*?(?<!\\)(?=[~}]|$)"
-_CLOZE_ALTERNATIVE = f"({_CLOZE_FRACTION})?({_CLOZE_ANSWER})(#({_CLOZE_FEEDBACK}))?"
-_CLOZE_TYPES = ("NUMERICAL|NM|MULTICHOICE|MC|MULTICHOICE_V|MCV|MULTICHOICE_H|MCH|SHORTANSWER|SA|MW|SHORTANSWER_C|SAC|"
-                "MWC|MULTICHOICE_S|MCS|MULTICHOICE_VS|MCVS|MULTICHOICE_HS|MCHS|MULTIRESPONSE|MR|MULTIRESPONSE_H|MRH|"
-                "MULTIRESPONSE_S|MRS|MULTIRESPONSE_HS|MRHS")
-_CLOZE_EMBEDDED = re.compile(r"\{([0-9]*):(" + _CLOZE_TYPES + r"):(" + _CLOZE_ALTERNATIVE + "(~" + _CLOZE_ALTERNATIVE + r")*)\}", re.S)
-_CLOZE_NEXT_ALTERNATIVE = re.compile("~?" + _CLOZE_ALTERNATIVE, re.S)
-_CLOZE_LONG_NAMES = {"NM": "NUMERICAL", "MC": "MULTICHOICE", "MCV": "MULTICHOICE_V", "MCH": "MULTICHOICE_H",
-                     "SA": "SHORTANSWER", "MW": "SHORTANSWER", "SAC": "SHORTANSWER_C", "MWC": "SHORTANSWER_C",
-                     "MCS": "MULTICHOICE_S", "MCVS": "MULTICHOICE_VS", "MCHS": "MULTICHOICE_HS", "MR": "MULTIRESPONSE",
-                     "MRH": "MULTIRESPONSE_H", "MRS": "MULTIRESPONSE_S", "MRHS": "MULTIRESPONSE_HS"}
-
-
-#: An embedded answer of a cloze text, as Moodle finds it (public for the quiz backup, which
-#: stores each as a subquestion).
-CLOZE_EMBEDDED = _CLOZE_EMBEDDED
-
-
-def cloze_subquestions(text: str) -> list[tuple[str, list[tuple[float, str]]]]:
-    """The embedded answers Moodle finds in a cloze question text: per answer its type (long
-    name) and its alternatives as (fraction 0..1, raw answer text)."""
-    found = []
-    for match in _CLOZE_EMBEDDED.finditer(text):
-        kind = _CLOZE_LONG_NAMES.get(match.group(2), match.group(2))
-        alternatives = []
-        remaining = match.group(3)
-        while remaining and (alt := _CLOZE_NEXT_ALTERNATIVE.match(remaining)):
-            if alt.group(1) == "=":
-                fraction = 1.0
-            elif alt.group(2):
-                fraction = float(alt.group(2).replace(",", ".")) / 100
-            else:
-                fraction = 0.0
-            alternatives.append((fraction, alt.group(3)))
-            remaining = remaining[alt.end():]
-        found.append((kind, alternatives))
-    return found

@@ -11,7 +11,7 @@ text and calculated datasets as the Moodle XML file, laid out by this writer's t
 (``moodle_backup/question_<qtype>.xml.j2``) the way the backup stores them (fractions 0..1 rather
 than percent, option records, answer ids). A cloze question's embedded answers become its
 subquestions as Moodle's importer makes them: read from the cloze text by the port of Moodle's
-own parser (:func:`..validate.cloze_subquestions`).
+own parser (:func:`..cloze_syntax.cloze_subquestions`).
 
 Ids are fixed (counted from 1 in the quiz's order) and every time is the build's epoch
 (``SOURCE_DATE_EPOCH``), so the same source gives the same bytes.
@@ -28,10 +28,11 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 from urllib.parse import quote, unquote
 
+from ..cloze_syntax import CLOZE_EMBEDDED, cloze_subquestions
 from ..diagnostics import DiagnosticSink, Severity, SourceSpan
 from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
-from ..model.questions import Question
+from ..model.union import Question
 from .base import Document, KindAdapter, Output, Writer, build_epoch, text_shown
 from .moodle import CLOZE_MARKS_WARNING, MoodleXmlWriter, QuestionContext, category_name, idnumber, quiz_own_section
 
@@ -388,8 +389,6 @@ class BackupPlan:
         """A cloze question as Moodle stores it: its text with ``{#n}`` where each embedded answer
         was, and each embedded answer a subquestion of its own (``parent`` the cloze question),
         read from the text by the port of Moodle's own parser."""
-        from ..validate import CLOZE_EMBEDDED, cloze_subquestions  # Moodle's parser, ported once
-
         text = entry["cloze_text"]
         children = []
         for number, match in enumerate(CLOZE_EMBEDDED.finditer(text), 1):
