@@ -338,12 +338,20 @@ sections:
       - id: in2
         title: In 2
         questions: [{type: true_false, id: t2, stem: Two., answer: true}]
+  - id: mixed
+    title: Mixed
+    select: 1
+    questions:
+      - {type: true_false, id: t3, stem: Three., answer: true, points: 2}
+      - {type: true_false, id: t4, stem: Four., answer: true, points: 5}
 """)
     result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
     losses = result.results[0].losses
-    assert sorted((loss.code, loss.subject) for loss in losses) == [("QB602", "quiz_type"), ("QB603", "outer")]
+    assert sorted((loss.code, loss.subject) for loss in losses) == [("QB602", "quiz_type"), ("QB603", "mixed"), ("QB603", "outer")]
+    assert "worth 2, 5 points" in next(loss.message for loss in losses if loss.subject == "mixed")
     backup = read_backup((tmp_path / "dist" / "p.mbz").read_bytes())
-    assert [s.entry is not None for s in backup.slots()] == [True, True]  # both questions, fixed
+    # both questions of the nested draw, fixed; the mixed draw a slot worth its first question's points
+    assert [(s.entry is not None, s.maxmark) for s in backup.slots()] == [(True, 1.0), (True, 1.0), (False, 2.0)]
 
 
 def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:

@@ -34,7 +34,7 @@ from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
 from ..model.union import Question
 from .base import Document, KindAdapter, Output, Writer, build_epoch, text_shown
-from .moodle import CLOZE_MARKS_WARNING, MoodleXmlWriter, QuestionContext, category_name, idnumber, quiz_own_section
+from .moodle import CLOZE_MARKS_WARNING, MoodleXmlWriter, QuestionContext, idnumber, quiz_own_section
 
 #: Moodle 4.5's version and release, as its backups state them (module.xml's version too: an
 #: older one makes the restore take its pre-4.0 path).
@@ -87,6 +87,17 @@ FILE_AREAS = {
     ("essay", "graderinfo"): ("qtype_essay", "graderinfo", "question"),
 }
 _PLUGINFILE = re.compile(r"@@PLUGINFILE@@/([^\"'<>\s?#]+)")
+
+
+#: Moodle's question_categories.name and quiz.name hold 255 characters.
+NAME_LENGTH = 255
+
+
+def category_name(title: str) -> str:
+    """A category's name as the database holds it: one line, at most 255 characters (a backup
+    names a category directly, not by a path, so a '/' stays one '/')."""
+    text = " ".join(title.split())
+    return text if len(text) <= NAME_LENGTH else text[:NAME_LENGTH - 1] + "…"
 
 
 def backup_fraction(percent: str | float) -> str:
