@@ -430,8 +430,8 @@ class BackupPlan:
     def filtercondition(self, category: Category) -> str:
         """A random slot's filter, as Moodle 4.3+ stores it: its category, without subcategories."""
         return json.dumps({"filter": {"category": {"jointype": 1, "values": [category.id],
-                                                   "filteroptions": {"includesubcategories": False}}},
-                           "cat": f"{category.id},{MODULE_CONTEXT}"}, separators=(",", ":"))
+                                                   "filteroptions": {"includesubcategories": False}}}},
+                          separators=(",", ":"))
 
     def bank_entries(self) -> list[dict[str, Any]]:
         return [q for c in self.categories for q in c.questions]
