@@ -34,6 +34,8 @@ __all__ = ["import_mbz", "sniff"]
 #: Moodle's review option bits (mod/quiz display_options): immediately after the attempt, later
 #: while the quiz is open, after it closes.
 AFTER_ATTEMPT = 0x01000 | 0x00100 | 0x00010
+#: Moodle's default for a new quiz: during the attempt too.
+REVIEW_DEFAULT = 0x10000 | AFTER_ATTEMPT
 #: The backup's ordering options (qtype_ordering's constants) -> as its Moodle XML names them.
 ORDERING = {"layouttype": {"0": "VERTICAL", "1": "HORIZONTAL"},
             "selecttype": {"0": "ALL", "1": "RANDOM", "2": "CONTIGUOUS"},
@@ -209,7 +211,9 @@ class BackupReader:
         attempts = int(q.findtext("attempts_number") or 0)
         settings["allowed_attempts"] = attempts or "unlimited"
         settings["shuffle_answers"] = q.findtext("shuffleanswers") == "1"
-        settings["show_correct_answers"] = bool(int(q.findtext("reviewrightanswer") or 0) & AFTER_ATTEMPT)
+        review = int(q.findtext("reviewrightanswer") or 0)
+        if review != REVIEW_DEFAULT:  # Moodle's default (always shown) is what the source leaves unset
+            settings["show_correct_answers"] = bool(review & AFTER_ATTEMPT)
         per_page = int(q.findtext("questionsperpage") or 0)
         pages = [int(s.findtext("page") or 0) for s in q.iterfind("question_instances/question_instance")]
         if per_page == 1 or len(set(pages)) == len(pages):
