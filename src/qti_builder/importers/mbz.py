@@ -214,6 +214,9 @@ class BackupReader:
         review = int(q.findtext("reviewrightanswer") or 0)
         if review != REVIEW_DEFAULT:  # Moodle's default (always shown) is what the source leaves unset
             settings["show_correct_answers"] = bool(review & AFTER_ATTEMPT)
+        if review not in (0, REVIEW_DEFAULT, AFTER_ATTEMPT):
+            self._lost("when the right answer is shown (only some of: immediately after the attempt, later while "
+                       "the quiz is open, after it closes): the source shows it after the attempt, or never")
         per_page = int(q.findtext("questionsperpage") or 0)
         pages = [int(s.findtext("page") or 0) for s in q.iterfind("question_instances/question_instance")]
         if per_page == 1 or len(set(pages)) == len(pages):
@@ -224,7 +227,7 @@ class BackupReader:
             self._lost(f"{per_page} questions per page: the source has one per page, or a page per section")
         grademethod = q.findtext("grademethod") or "1"
         if grademethod != "1":
-            self._lost("the grading method ({}) : the source's quizzes keep the highest grade".format(
+            self._lost("the grading method ({}): the source's quizzes keep the highest grade".format(
                 {"2": "average grade", "3": "first attempt", "4": "last attempt"}.get(grademethod, grademethod)))
         if q.findtext("navmethod") == "sequential":
             self._lost("sequential navigation")
