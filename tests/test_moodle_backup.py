@@ -416,3 +416,23 @@ def test_a_schema_breach_stops_the_build(tmp_path: Path) -> None:
                            formats=["moodle-quiz"], templates=tmp_path / "templates", jobs=1))
     assert any("score" in d.message and d.code == "QB401" for d in failed.value.diagnostics)
     assert not (tmp_path / "dist" / "all-types.mbz").exists()
+
+
+def test_the_json_report_names_the_backup(tmp_path: Path) -> None:
+    """The report of a build with the backup is valid against the report's schema, its output listed
+    with what it loses (moodle-limits.yaml: nothing of its settings)."""
+    import json
+
+    import jsonschema
+
+    from helpers.cli import run
+    from qti_builder.report import schema_path
+
+    code, out, _ = run("build", str(ROOT / "tests" / "fixtures" / "moodle-quiz.yaml"), "--out", str(tmp_path / "dist"),
+                       "--format", "moodle-quiz,moodle", "--report", "json")
+    report = json.loads(out)
+    jsonschema.validate(report, json.loads(schema_path().read_text(encoding="utf-8")))
+    outputs = {o["format"]: o for q in report["quizzes"] for o in q["outputs"]}
+    assert code == 0 and set(outputs) == {"moodle-quiz", "moodle"}
+    assert outputs["moodle-quiz"]["settings_not_carried"] == [] and outputs["moodle-quiz"]["losses"] == []
+    assert outputs["moodle"]["settings_not_carried"] != []
