@@ -33,7 +33,7 @@ from ..diagnostics import DiagnosticSink, Severity, SourceSpan
 from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
 from ..model.union import Question
-from .base import Document, KindAdapter, Output, Writer, build_epoch, text_shown
+from .base import Document, KindAdapter, Output, Writer, build_epoch
 from .moodle import CLOZE_MARKS_WARNING, MoodleXmlWriter, QuestionContext, idnumber, quiz_own_section
 
 #: Moodle 4.5's version and release, as its backups state them (module.xml's version too: an
@@ -432,15 +432,6 @@ class BackupPlan:
         return json.dumps({"filter": {"category": {"jointype": 1, "values": [category.id],
                                                    "filteroptions": {"includesubcategories": False}}}},
                           separators=(",", ":"))
-
-    def bank_entries(self) -> list[dict[str, Any]]:
-        return [q for c in self.categories for q in c.questions]
-
-
-def question_text(entry: dict[str, Any]) -> str:
-    """The question's text as Markdown (what students read), for the templates."""
-    question = entry.get("question")
-    return text_shown(question) if question is not None and "questiontext" not in entry else entry.get("questiontext", "")
 
 
 __all__ = ["MoodleBackupWriter", "backup_fraction"]
