@@ -436,3 +436,22 @@ def test_the_json_report_names_the_backup(tmp_path: Path) -> None:
     assert code == 0 and set(outputs) == {"moodle-quiz", "moodle"}
     assert outputs["moodle-quiz"]["settings_not_carried"] == [] and outputs["moodle-quiz"]["losses"] == []
     assert outputs["moodle"]["settings_not_carried"] != []
+
+
+def test_names_fit_moodles_columns(tmp_path: Path) -> None:
+    """A question title longer than the bank's 255-character name column is cut there (its text is
+    whole); a section title with a slash keeps one slash (a backup's category has a name, not a path)."""
+    long_title = "Photosynthesis " * 30
+    source = write(tmp_path, "n.yaml", f"""id: n
+title: N
+sections:
+  - id: a
+    title: Cells / tissues
+    questions:
+      - {{type: true_false, id: t1, title: "{long_title}", stem: One., answer: true}}
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "n.mbz").read_bytes())
+    question = backup.question_of(backup.entry_by_idnumber("n.t1"))
+    assert len(question.findtext("name")) == 255 and question.findtext("name").startswith("Photosynthesis Photosynthesis")
+    assert "Cells / tissues" in [c.findtext("name") for c in backup.questions.iter("question_category")]
