@@ -230,6 +230,11 @@ class Scanner:
         #: Passages whose questions are still to come, and notes for the next question.
         self.passages: list[Passage] = []
         self.finished: list[Passage] = []
+        #: Numbered instructions (``注意事项：`` then ``1．… 2．…``) are being read: their numbered
+        #: lines are text of the description, until a blank line.
+        self.instructions = False
+        #: The line of the paper's closing mark (``- 끝 -``), after which no question text comes.
+        self.closed = 0
         index = start
         while index < len(self.lines):
             index = self._line(index)
@@ -277,11 +282,34 @@ class Scanner:
             self.current.lines.append(line)
             return index + 1
 
-        if not indented and self.question is not None and self._answer_key(index):
+        if not indented and (self.question is not None or self.closed) and self._answer_key(index):
             self.error("QB187", f"'{line.strip()}' starts an answer key: a source gives each question's answer under it",
                        lineno, hint="write each answer under its question ('정답: ②', 'Answer: B'), or let "
                                     "'qti-builder import FILE' apply the key and write such a source")
             return len(self.lines)  # the key's lines are no questions: read no further
+        if not indented and S.closing_mark(line) and not self.closed:
+            # ``- 끝 -``: the paper's questions end here; the mark is nobody's text.
+            self.closed = lineno
+            self._close_passages()
+            self.question, self.current, self.mode = None, Block(lineno + 1, 1), "closed"
+            return index + 1
+        if self.mode == "closed" and line.strip():
+            if indented or not S.structure(line):
+                self.error("QB155", f"text after the closing mark on line {self.closed} belongs to no question", lineno,
+                           hint="the closing mark (such as '- 끝 -' or '- End -') ends the questions: move the text above "
+                                "it into the question it belongs to, or delete it")
+                return index + 1
+        if self.instructions and (not line.strip() or S.section_marker(line) or S.HEADING.match(line)):
+            self.instructions = False
+        if not indented and self.question is None and self.mode == "text" and S.instruction_title(line):
+            # ``注意事项：`` / ``※ 유의사항``: the numbered lines under it are instructions students read.
+            self.instructions = True
+            _break_last(self.current.lines)
+            self.current.lines.append(_hard_break(line))
+            return index + 1
+        if self.instructions and self.mode == "text":
+            self.current.lines.append(_hard_break(line))
+            return index + 1
         heading = None if indented else S.HEADING.match(line)
         if heading:
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
@@ -297,6 +325,16 @@ class Scanner:
             numbered = [o for o in question.options if o.style == "decimal"]
             if marks[0].ordinal != len(numbered) + 1 or (question.options and question.style != "decimal"):
                 marks = []
+        bonus = None if indented or marks else S.BONUS_QUESTION.match(line)
+        if bonus:
+            # ``Bonus (2 points): …``: the next question, worth the points it states.
+            stem, attrs = self.attrs(bonus.group("text"), lineno, bonus.start("text"), S.QUESTION_ATTRIBUTES)
+            stated = S.points_in(bonus.group("points") or "")
+            if stated and "points" not in attrs:
+                attrs["points"] = (f"{stated[0]:g}", bonus.start("points") + 1)
+            self.form = self.form or "."
+            self._open_question(lineno, self._next_number(), Block(lineno, bonus.start("text") + 1, [stem]), attrs)
+            return index + 1
         start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
         if start_q:
             stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
@@ -384,6 +422,16 @@ class Scanner:
             question.hidden.append(Hidden(role, name, lineno, _depth(line) + 1, where, how))
             if mode in ("option", "items") and not indented:
                 return index + 1  # reported as QB148 (the question has no answer) or dropped with it
+        shaped = S.structure(line) if mode == "label" and not indented else None
+        if shaped:
+            # A line shaped like the paper's structure that none of the forms above took: never
+            # the answer's or explanation's text.
+            self.error("QB154", f"'{shorten(line.strip(), 50)}' is shaped like {shaped}, so it is not read as part of "
+                       f"the '{question.labels[-1].name}' block above", lineno, 1,
+                       hint="if it belongs to that block, indent it by a few spaces; if it is the paper's structure, "
+                            "write it as one of the forms in docs/source-format.md (a section heading such as "
+                            "'Ⅱ. 단답형' or 'Part II. Short answer', a question '3. ...')")
+            return index + 1
         if mode in ("option", "items") and line.strip() and not indented:
             where = f"option {question.options[-1].name}" if mode == "option" else "the last item"
             if line.rstrip().endswith(QUESTION_MARKS) and lineno > self.recovered:

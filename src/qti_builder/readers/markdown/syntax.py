@@ -647,7 +647,9 @@ _EACH_AFTER = _alternatives(V.words("each_after"))
 #: ``(각 2점)``, ``(2 points each)``, ``(je 2 Punkte)``, ``(各2分)``: each question's points, in a section title.
 EACH_POINTS = re.compile(
     rf"\s*[(（\[［]\s*(?:(?:{_EACH_BEFORE})\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?(?:\s*(?:{_EACH_AFTER}))?"
-    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))\s*[)）\]］]", re.I)
+    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))"
+    # the rule's rest: ``，共20分``, ``, 총 15점``, ``。答案写在答题卡上``
+    rf"(?:\s*[,，;；。、]\s*[^)）\]］]*)?\s*[)）\]］]", re.I)
 
 
 def points_in(text: str, pattern: re.Pattern[str] = POINTS) -> tuple[float, int, int] | None:
@@ -668,7 +670,22 @@ SECTION_MARKERS: tuple[re.Pattern[str], ...] = (
     re.compile(rf"^(?P<mark>[{re.escape(V.SECTION_BULLETS)}])\s*(?P<title>\S.*?)\s*$"),
     re.compile(rf"^[{_OPEN}]\s*(?P<title>(?:{_KIND_WORDS})[^{_CLOSE}]{{0,30}}?)\s*[{_CLOSE}]\s*(?P<rest>.*?)\s*$", re.I),
 )
-_SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS)
+_CJK_NUMERALS = "一二三四五六七八九十"
+_SECTION_WORDS = _alternatives(tuple(form for w in V.words("section_words") for form in (w.capitalize(), w.upper())))
+#: Numbered headings of a paper's parts, in the numbering systems papers use: ``一、选择题``,
+#: ``四、简答题（每题5分，共20分）``, ``【３】次の文章を読んで…``, ``Part III. Short Answer``,
+#: ``Section B``, ``Teil 2: …``, ``PARTE I``, ``第二部分``, ``大問1``, ``제2부``. The whole line is the title.
+NUMBERED_SECTIONS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"^(?P<mark>[{_CJK_NUMERALS}]{{1,3}}\s*[、．.])\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^(?P<mark>[【［]\s*[0-9０-９]{1,2}\s*[】］])\s*(?P<title>.*?)\s*$"),
+    re.compile(rf"^(?P<mark>(?:{_SECTION_WORDS})\s+(?:[0-9]{{1,2}}|[IVX]{{1,5}}|[A-Z]|[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ])(?![\w'’]))"
+               rf"\s*(?:[.:：)\-–—]\s*)?(?P<title>.*?)\s*$"),
+    re.compile(rf"^(?P<mark>第\s*[{_CJK_NUMERALS}0-9０-９]{{1,3}}\s*(?:部分|大题|大題|部|章))\s*[、．.:：]?\s*(?P<title>.*?)\s*$"),
+    re.compile(r"^(?P<mark>大問\s*[0-9０-９]{1,2})\s*[.．:：]?\s*(?P<title>.*?)\s*$"),
+    re.compile(r"^(?P<mark>제\s*[0-9]{1,2}\s*부)\s*[.:：]?\s*(?P<title>.*?)\s*$"),
+)
+_NUMBERED_INITIALS = frozenset(_CJK_NUMERALS + "【［第大제" + "".join(w[0].upper() for w in V.words("section_words")))
+_SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS) | _NUMBERED_INITIALS
 #: ``I. ...``, ``II) ...``: a statement numbered in Roman numerals.
 ROMAN_STATEMENT = re.compile(rf"^({'|'.join(sorted(V.ROMAN_STATEMENTS, key=len, reverse=True))})[.)]\s+\S")
 #: ``I.``, ``V.``, ``X.``: a section after an answer, an option before one.
@@ -680,6 +697,10 @@ def section_marker(line: str, latin: bool = False) -> tuple[str, int] | None:
     ``latin``: a single ``I.`` ``V.`` ``X.`` counts too."""
     if not line or line[0] not in _SECTION_INITIALS:
         return None
+    if line[0] in _NUMBERED_INITIALS:
+        for pattern in NUMBERED_SECTIONS:
+            if pattern.match(line):
+                return line.strip(), 0
     for pattern in SECTION_MARKERS + ((LATIN_SECTION,) if latin else ()):
         found = pattern.match(line)
         if found:
@@ -720,6 +741,33 @@ def passage_marker(line: str) -> tuple[int, int, int] | None:
     return None
 
 
+_CLOSING_WORDS = _alternatives(V.words("closing_words"))
+#: A closing mark: ``- 끝 -``, ``〈끝〉``, ``— End of exam —``, ``以上``, ``-完-``, ``*** END ***``: the
+#: paper's questions end there; it is shown to nobody.
+CLOSING_MARK = re.compile(rf"^[\s\-–—―_*=~<>〈〉《》()（）\[\]【】「」『』]*(?:{_CLOSING_WORDS})[.。!！]?"
+                          rf"[\s\-–—―_*=~<>〈〉《》()（）\[\]【】「」『』]*$", re.I)
+_INSTRUCTION_TITLES = _alternatives(V.words("instruction_titles"))
+#: The title of a paper's numbered instructions (``注意事项：``, ``※ 유의사항``, ``Instructions:``,
+#: ``【注意事項】``), with the first instruction on its line or not.
+INSTRUCTION_TITLE = re.compile(rf"^[{V.NOTE_MARK}#*_\s]*[{_OPEN}(（]?\s*(?:{_INSTRUCTION_TITLES})\s*[{_CLOSE})）]?\s*[:：]?\s*(?P<rest>.*?)\s*$",
+                               re.I)
+_BONUS_WORDS = _alternatives(V.words("bonus_words"))
+#: A bonus question: ``Bonus (2 points): …``, ``Bonus: …``, ``附加题（5分）…``, ``Zusatzaufgabe 1: …``;
+#: its number is the next one, its points are its own.
+BONUS_QUESTION = re.compile(rf"^[*_]{{0,2}}(?P<word>{_BONUS_WORDS})\s*(?:{QUESTION_NUMBER})?\s*"
+                            rf"(?P<points>[(（\[［][^)）\]］]{{0,20}}[)）\]］])?[*_]{{0,2}}\s*[.:：、．]\s*(?P<text>\S.*?)\s*$", re.I)
+
+
+def closing_mark(line: str) -> bool:
+    """``- 끝 -``: the mark after a paper's last question."""
+    return bool(line.strip()) and CLOSING_MARK.match(line) is not None
+
+
+def instruction_title(line: str) -> bool:
+    """``注意事项：``, ``※ 유의사항``: the title of numbered instructions."""
+    return INSTRUCTION_TITLE.match(line) is not None
+
+
 def note_line(line: str) -> bool:
     """``※ 다음 물음에 답하시오.``: an instruction for the question that follows."""
     return line.startswith(V.NOTE_MARK)
@@ -739,6 +787,42 @@ def starts_something(line: str) -> bool:
                 or (read_label(text) and read_label(text).spaced)  # type: ignore[union-attr]
                 or section_marker(text, latin=True) or passage_marker(text) or note_line(text) or BOX.match(text)
                 or UNSUPPORTED_OPTION.match(text))
+
+
+#: A line that is only a section's points rule: ``（每题4分，共24分。）``, ``(각 3점, 총 15점)``, ``(4 pts each)``.
+def points_rule(line: str) -> bool:
+    found = EACH_POINTS.match(line)
+    return found is not None and not line[found.end():].strip()
+
+
+def structure(line: str) -> str | None:
+    """What part of a paper's structure a line at the left margin is shaped as, in words, or None:
+    a question, a section heading, a shared passage, a note, an answer key's title, numbered
+    instructions' title, a points rule or a closing mark. No such line is ever the text of an
+    answer, an explanation, a model answer or feedback (tests/test_exam_structure.py walks every
+    exam fixture for it)."""
+    text = line.rstrip()
+    if not text or text[:1] in (" ", "\t"):
+        return None
+    if HEADING.match(text):
+        return "a heading"
+    if question_start(text) or LONG_NUMBER.match(text) or BONUS_QUESTION.match(text):
+        return "a question"
+    if section_marker(text, latin=True):
+        return "a section heading"
+    if passage_marker(text):
+        return "a shared passage's range"
+    if note_line(text):
+        return "a note"
+    if KEY_TITLE.match(text):
+        return "an answer key's title"
+    if instruction_title(text):
+        return "the title of the instructions"
+    if points_rule(text):
+        return "a points rule"
+    if closing_mark(text):
+        return "a closing mark"
+    return None
 
 
 # -- answers -----------------------------------------------------------------------------------------
