@@ -37,6 +37,12 @@ class Passage:
     seen: set[int] = field(default_factory=set)
 
 
+#: A line shaped like the paper's structure inside an answer or explanation, and text after the
+#: paper's closing mark.
+STRUCTURE_IN_LABEL = "QB722"
+AFTER_CLOSING = "QB723"
+
+
 def _names_a_section(line: str) -> bool:
     """Does a line name a kind of questions or their points (``Short answer``, ``(2 points each)``)?"""
     return S.dialect("en").section_kind(line) is not None or S.points_in(line, S.EACH_POINTS) is not None
@@ -67,6 +73,10 @@ class Page:
         self.section_meta: dict[int, tuple[float | None, str | None]] = {}
         #: How the first numbered question is numbered (``1.`` or ``1)``): under ``1.``, ``1)`` lines are options.
         self.form: str | None = None
+        #: The line of the paper's closing mark (``- 끝 -``): no question's text comes after it.
+        self.closed = 0
+        #: Numbered instructions under ``注意事项：`` are being read (up to a blank line).
+        self.instructions = False
 
     # -- the page's blocks ------------------------------------------------------------------------
 
@@ -176,6 +186,7 @@ class Page:
     def _one_line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
         q = self.question
         if not line:
+            self.instructions = False
             if q is not None and q.current is not None and q.mode == "label":
                 q.current.append("")
             return
@@ -259,6 +270,8 @@ class Page:
             self.builder.warn(LOST, f"{what} at line {line} belongs to no question; skipped", self.span(line))
 
     def _line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
+        if self.reveal is None and self._paper_frame(line, number):
+            return
         q = self.question
         if q is not None:
             q.end = number
@@ -283,6 +296,12 @@ class Page:
         if self.reveal is None and self.title is not None and self._exam_structure(line, number, q):
             return
         if q is not None and not q.answered and self._option(q, line):
+            return
+        bonus = S.BONUS_QUESTION.match(line)
+        if bonus and (q is None or q.answered or q.mode == "label"):
+            # ``Bonus (2 points): …``: the next question; its points stay at the end of its text, where
+            # points are read.
+            self._start(number, bonus.group("text") + (" " + bonus.group("points") if bonus.group("points") else ""))
             return
         question = question_line(line)
         # After options, a question line starts the next question even without an answer: the
@@ -315,6 +334,10 @@ class Page:
             self._finish()
             self._section(line)
             return
+        shaped = S.structure(line) if q is not None and q.mode == "label" else None
+        if shaped:
+            self._structure_in_label(line, number, shaped)
+            return
         if q is not None and q.current is not None:
             if q.mode == "stem" and (q.box or S.BOX.match(line) or S.ROMAN_STATEMENT.match(line)):
                 # A <보기> box and its statements, statements numbered I. II.: each on its own line.
@@ -330,6 +353,53 @@ class Page:
         self.builder.warn(LOST, f"line {number} belongs to no question; skipped", self.span(number))
 
     # -- exam-paper structure: sections, shared passages, notes -------------------------------------
+
+    def _structure_in_label(self, line: str, number: int, shaped: str) -> None:
+        """A line shaped like the paper's structure, in a form read nowhere here, after a question:
+        never an answer's or an explanation's text."""
+        self.builder.sink.error(STRUCTURE_IN_LABEL, f"'{short(line, 50)}' is shaped like {shaped}, so it is not read as part "
+                                "of the question above", self.span(number),
+                                hint="if it is the paper's structure, write it as a section heading ('Ⅱ. 단답형', "
+                                     "'Part II. Short answer') or a question ('3. ...'); if it is the question's text, "
+                                     "join it to the line above")
+
+    def _paper_frame(self, line: str, number: int) -> bool:
+        """The paper's frame around its questions: numbered instructions under ``注意事项：`` (the
+        description's text), the closing mark ``- 끝 -`` and what follows it. True when taken."""
+        if S.closing_mark(line) and not self.closed:
+            self._finish()
+            self._end_reading()
+            self.closed = number
+            return True
+        if self.closed:
+            if not S.structure(line):
+                self.builder.sink.error(AFTER_CLOSING, f"line {number} ('{short(line, 30)}') comes after the closing mark on line "
+                                        f"{self.closed}, which ends the questions", self.span(number),
+                                        hint="move it above the closing mark, into the question it belongs to, or delete it")
+                return True
+            return False
+        if S.points_rule(line) and self.section is not None and self.question is None \
+                and not any(q.section is self.section for q in self.questions):
+            # ``四、简答题`` then ``（每题5分，共20分）`` on the next line: the section's rule.
+            each = S.points_in(line, S.EACH_POINTS)
+            assert each is not None
+            kind = self.section_meta.get(id(self.section), (None, None))[1]
+            self.section_meta[id(self.section)] = (each[0], kind)
+            return True
+        if S.points_rule(line) and self.question is not None:
+            self._structure_in_label(line, number, "a points rule")
+            return True
+        if self.title is None and self.description and S.section_marker(line) is not None:
+            # A section heading after the instructions: the paper's first section, not its title.
+            self.title = self.path.stem
+        if self.question is None and not self.questions and S.instruction_title(line):
+            self.instructions = True
+        if self.instructions and self.question is None and not self.questions:
+            if self.description and self.description[-1]:
+                self.description[-1] = self.description[-1].rstrip() + "  "
+            self.description.append(line + "  ")
+            return True
+        return False
 
     def _exam_structure(self, line: str, number: int, q: Question | None) -> bool:
         """A section marker (``Ⅱ. 단답형``, ``[객관식]``, ``■ 서술형``), a shared passage (``[3~4] …``)

@@ -310,6 +310,13 @@ class Scanner:
         if self.instructions and self.mode == "text":
             self.current.lines.append(_hard_break(line))
             return index + 1
+        if not indented and self.mode == "text" and self.stack and not self.stack[-1].questions \
+                and self.stack[-1].each_points is None and not self.stack[-1].intro.text() and S.points_rule(line):
+            # ``四、简答题`` then ``（每题5分，共20分）`` on the next line: the section's rule.
+            each = S.points_in(line, S.EACH_POINTS)
+            assert each is not None
+            self.stack[-1].each_points = each[0]
+            return index + 1
         heading = None if indented else S.HEADING.match(line)
         if heading:
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
