@@ -323,7 +323,9 @@ def words(attribute: str, languages: list[Language] | None = None) -> tuple[str,
 
 #: True/false marks every language uses: O/X (Korean and Japanese schools), circles and crosses.
 #: When an answer is one of these, the question shows these marks as its two choices.
-MARK_PAIRS: tuple[tuple[str, str], ...] = (("O", "X"), ("○", "×"), ("◯", "✕"), ("Ｏ", "Ｘ"))
+MARK_PAIRS: tuple[tuple[str, str], ...] = (("O", "X"), ("○", "×"), ("◯", "✕"), ("Ｏ", "Ｘ"), ("√", "×"))
+#: The pair a language's papers mean by a mark two pairs share: Chinese papers mark ``√``/``×``.
+PREFERRED_MARKS: dict[str, tuple[str, str]] = {"zh": ("√", "×")}
 MARK_TRUE = tuple(t.lower() for t, _ in MARK_PAIRS)
 MARK_FALSE = tuple(f.lower() for _, f in MARK_PAIRS)
 

@@ -43,6 +43,20 @@ STRUCTURE_IN_LABEL = "QB722"
 AFTER_CLOSING = "QB723"
 
 
+def _labels_language(lines: list[str]) -> str | None:
+    """The language of a page in Latin letters, as its labels say it (``Respuesta:``, ``Antwort:``,
+    ``Réponse :``): the language most of its labelled lines are in, when that is not English."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        label = S.read_label(line.strip())
+        lang = V.label_language(label.name) if label is not None and label.spaced else None
+        if lang is not None:
+            code = next(c for c, known in V.LANGUAGES.items() if known is lang)
+            counts[code] = counts.get(code, 0) + 1
+    best = max(counts, key=lambda c: counts[c], default=None)
+    return best if best not in (None, "en", "ko") and counts[best] > counts.get("en", 0) else None
+
+
 def _names_a_section(line: str) -> bool:
     """Does a line name a kind of questions or their points (``Short answer``, ``(2 points each)``)?"""
     return S.dialect("en").section_kind(line) is not None or S.points_in(line, S.EACH_POINTS) is not None
@@ -85,6 +99,8 @@ class Page:
         title, events = B.events(text, self.markdown)
         self.title = title
         language = B.front_matter_language(text) or guess_language([text])
+        if language == "en":
+            language = _labels_language(self.source) or language
         self.emitter.dialect = S.dialect(language)
         for event in events:
             if isinstance(event, B.Lines):
@@ -131,7 +147,8 @@ class Page:
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
-                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]),
+                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
+                                  and guess_language(self.emitter.texts + [title]) or _labels_language(self.source) or "en",
                                   self.emitter.text(description) or None)
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
@@ -186,7 +203,6 @@ class Page:
     def _one_line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
         q = self.question
         if not line:
-            self.instructions = False
             if q is not None and q.current is not None and q.mode == "label":
                 q.current.append("")
             return
@@ -386,12 +402,16 @@ class Page:
             kind = self.section_meta.get(id(self.section), (None, None))[1]
             self.section_meta[id(self.section)] = (each[0], kind)
             return True
-        if S.points_rule(line) and self.question is not None:
-            self._structure_in_label(line, number, "a points rule")
-            return True
+        for shaped, what in ((S.points_rule, "a points rule"), (S.KEY_TITLE.match, "an answer key's title")):
+            if self.question is not None and shaped(line):
+                # Not followed by a key's entries (a key is read before any line reaches here).
+                self._structure_in_label(line, number, what)
+                return True
         if self.title is None and self.description and S.section_marker(line) is not None:
             # A section heading after the instructions: the paper's first section, not its title.
             self.title = self.path.stem
+        if self.instructions and (number < 2 or not self.source[number - 2].strip() or S.section_marker(line)):
+            self.instructions = False  # a blank line or a section ends them
         if self.question is None and not self.questions and S.instruction_title(line):
             self.instructions = True
         if self.instructions and self.question is None and not self.questions:

@@ -302,9 +302,19 @@ def cell(row: list[str], index: int) -> str:
 
 
 def next_is_key(rest: list[tuple[int, str]]) -> bool:
-    following = next((line.strip() for _, line in rest if line.strip()), "")
+    """The next lines are an answer key's entries (``1. ②  2. ①``, ``1. b``), not a question (``2. Which
+    ...?`` followed by its options)."""
+    lines = [line.strip() for _, line in rest if line.strip()]
+    following = lines[0] if lines else ""
     entries = key_entries(following)
-    return bool(entries and (len(entries) > 1 or len(entries[0][1]) <= 40))
+    if not entries:
+        return False
+    if len(entries) > 1:
+        return True
+    answer = entries[0][1]
+    asks = answer.rstrip().endswith(("?", "？")) or (len(lines) > 1 and first_option(lines[1]) is not None
+                                                    and not key_entries(lines[1]))
+    return len(answer) <= 40 and not asks
 
 
 def first_option(line: str) -> S.OptionMark | None:

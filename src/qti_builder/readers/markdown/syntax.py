@@ -98,7 +98,9 @@ class Dialect:
     def marks(self, answer: str) -> tuple[str, str] | None:
         """The pair of marks an answer such as ``O`` or ``×`` is one of: the labels students see."""
         word = answer.strip().rstrip(TRAILING_PUNCTUATION).strip()
-        return next((pair for pair in V.MARK_PAIRS if word.lower() in (pair[0].lower(), pair[1].lower())), None)
+        preferred = V.PREFERRED_MARKS.get(self.language)
+        pairs = ((preferred,) if preferred else ()) + V.MARK_PAIRS
+        return next((pair for pair in pairs if word.lower() in (pair[0].lower(), pair[1].lower())), None)
 
     def section_kind(self, title: str) -> str | None:
         """The question type a section title names (``Ⅱ. 단답형``, ``Short answer``), if any."""
