@@ -266,3 +266,41 @@ def test_a_structure_line_after_an_answer_is_a_located_error(language: str, body
     text.write_text("T\n\n" + body, encoding="utf-8")
     quizzes, sink = run_import(text)
     assert [(d.code, d.span.line) for d in sink.errors] == [(import_code, line + 2)]
+
+
+# -- points as papers write them ---------------------------------------------------------------------
+
+POINTS_CASES = [
+    # (language, the paper's body, each question's points, what must be out of its text)
+    ("zh", "一、选择题（每题4分，共24分。每小题只有一个正确答案）\n\n1. 1+1=？\nA. 1\nB. 2\n答案：B\n", [4], "共24分"),
+    ("zh", "二、判断题（每空1分）\n\n1. 水在常温下是液体。\n答案：√\n", [1], "每空"),
+    ("zh", "二、判断题\n（每题2分，共4分）\n\n1. 水在常温下是液体。\n答案：√\n\n2. 铁是气体。\n答案：×\n", [2, 2], "每题"),
+    ("ko", "Ⅰ. 객관식 (각 3점, 총 15점)\n\n1. 물의 화학식은?\n① CO2 ② H2O ③ O2\n정답: ②\n", [3], "총 15점"),
+    ("en", "Part II. Multiple choice (4 pts each)\n\n1. Which is a metal?\nA) Iron\nB) Oxygen\nAnswer: A\n", [4], "pts"),
+    ("zh", "三、选择题\n\n15．（10分）下列哪个是金属？\nA. 铁\nB. 氧\n答案：A\n", [10], "10分"),
+    ("ja", "【１】次の問いに答えなさい。\n\n1. 金属はどれか。（完答３点）\nア．鉄\nイ．酸素\n【解答】ア\n", [3], "完答"),
+]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+@pytest.mark.parametrize("language, body, points, marker", POINTS_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(POINTS_CASES)])
+def test_points_as_papers_write_them(language: str, body: str, points: list[float], marker: str, route: str,
+                                     tmp_path: Path) -> None:
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [q.points for q in questions] == points
+    for q, worth in zip(questions, points):
+        assert built.qti_weight(q.id) == worth
+        assert float(built.moodle_question(q.id).findtext("defaultgrade")) == worth
+        assert float(built.canvas_meta(q.id)["points_possible"]) == worth
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert marker not in shown and "（" not in shown, shown

@@ -133,7 +133,7 @@ LANGUAGES: dict[str, Language] = {
         true_words=("正", "正しい", "はい"), false_words=("誤", "誤り", "いいえ"),
         or_words=("または", "或いは"), and_words=("と",),
         question_words=("問", "問題", "設問"),
-        points_units=("点",), points_prefixes=("配点",),
+        points_units=("点",), points_prefixes=("配点", "完答"),
         each_before=("各",),
         section_kinds={"選択問題": "single_choice", "記述問題": "essay", "記述式": "essay", "正誤問題": "true_false",
                        "短答式": "short_answer", "短答問題": "short_answer", "語句問題": "short_answer"},

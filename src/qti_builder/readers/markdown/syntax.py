@@ -641,9 +641,31 @@ UNSUPPORTED_OPTION = re.compile(
 _POINTS_UNITS = _alternatives(V.words("points_units"))
 _POINTS_PREFIXES = _alternatives(V.words("points_prefixes"))
 #: ``(3점)``, ``[2점]``, ``（2점）``, ``(3 points)``, ``(배점 3)``: points at the end of a question's first line.
-POINTS = re.compile(
-    rf"\s*[(（\[［]\s*(?:(?:{_POINTS_PREFIXES})\s*[:：]?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})?"
-    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?)\s*[)）\]］]\s*$", re.I)
+_POINTS_BODY = (rf"[(（\[［]\s*(?:(?:{_POINTS_PREFIXES})\s*[:：]?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})?"
+                rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?)\s*[)）\]］]")
+POINTS = re.compile(rf"\s*{_POINTS_BODY}\s*$", re.I)
+#: ``15．（10分）…``, ``3. [4점] …``: points before a question's text.
+LEADING_POINTS = re.compile(rf"^\s*{_POINTS_BODY}\s*", re.I)
+
+
+def take_points(lines: list[str]) -> tuple[float, int, int] | None:
+    """Points a question's text states (``(3점)`` at the end of its first line or its last,
+    ``（10分）`` at the start of its first), taken out of the text students read: (points, index
+    of the line, offset in it), or None."""
+    for index in dict.fromkeys((0, len(lines) - 1)):
+        if not 0 <= index < len(lines):
+            continue
+        line = lines[index]
+        found = points_in(line.rstrip())
+        if found is None and index == 0:
+            found = points_in(line, LEADING_POINTS)
+            if found is not None and not line[found[2]:].strip():
+                found = None  # the whole line: its trailing form, read above
+        if found:
+            value, start, end = found
+            lines[index] = (line[:start].rstrip() + line[end:]) if start else line[end:]
+            return value, index, start + (len(line[start:]) - len(line[start:].lstrip()))
+    return None
 _EACH_BEFORE = _alternatives(V.words("each_before"))
 _EACH_AFTER = _alternatives(V.words("each_after"))
 #: ``(각 2점)``, ``(2 points each)``, ``(je 2 Punkte)``, ``(各2分)``: each question's points, in a section title.
