@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
 from ... import vocabulary as V
+from . import keys as K
 from . import syntax as S
 
 Attrs = dict[str, tuple[str, int]]  # name -> (value, column)
@@ -235,6 +236,8 @@ class Scanner:
         self.instructions = False
         #: The line of the paper's closing mark (``- 끝 -``), after which no question text comes.
         self.closed = 0
+        #: Answer keys (``[정답]`` then ``1. ②  2. ①``), the one being read last.
+        self.keys: list[K.Key] = []
         index = start
         while index < len(self.lines):
             index = self._line(index)
@@ -243,7 +246,34 @@ class Scanner:
                        hint=f"add a closing line {self.fence} after the code")
         self._close_passages()
         self._check_introductions(self.description, "the quiz description", self.roots)
+        self._apply_keys()
         return self.description, self.roots
+
+    def _apply_keys(self) -> None:
+        """Each key's entries become their questions' answers, as if written under them."""
+        questions: list[Question] = []
+        stack = list(reversed(self.roots))
+        while stack:
+            section = stack.pop()
+            questions += section.questions
+            stack += reversed(section.children)
+        name = next((n for n, r in self.dialect.labels.items() if r == "answer" and not n.isascii()), "answer")
+
+        def add_answer(question: object, entry: K.Entry) -> None:
+            assert isinstance(question, Question)
+            question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
+                                         Block(entry.line, entry.column, [entry.answer])))
+
+        def add_explanation(question: object, line: int, lines: list[str]) -> None:
+            assert isinstance(question, Question)
+            question.labels.append(Label("explanation", "explanation", line, 1, Block(line, 1, ["  \n".join(lines)])))
+
+        def in_section(question: object, section: object) -> bool:
+            return isinstance(question, Question) and question.section is section
+
+        for key in self.keys:
+            K.apply(key, questions, lambda message, line, column, hint: self.error("QB187", message, line, column, hint),
+                    add_answer, add_explanation, in_section)
 
     def _check_introductions(self, block: Block, where: str, sections: list[Section]) -> None:
         """A label line left in text students see, indented (those at the margin were reported as
@@ -282,11 +312,20 @@ class Scanner:
             self.current.lines.append(line)
             return index + 1
 
+        if self.mode == "key":
+            if K.read_line(self.keys[-1], line, lineno):
+                return index + 1
+            self.mode = "text"  # the key ended: a section, a heading or a question follows
         if not indented and (self.question is not None or self.closed) and self._answer_key(index):
-            self.error("QB187", f"'{line.strip()}' starts an answer key: a source gives each question's answer under it",
-                       lineno, hint="write each answer under its question ('정답: ②', 'Answer: B'), or let "
-                                    "'qti-builder import FILE' apply the key and write such a source")
-            return len(self.lines)  # the key's lines are no questions: read no further
+            # ``[정답]`` then ``1. ②  2. ①``: the key's entries answer their questions.
+            self._start_key(lineno)
+            return index + 1
+        if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
+                and K.starts_key(line, after_answer=self.mode == "label"):
+            # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
+            self._start_key(lineno)
+            K.read_line(self.keys[-1], line, lineno)
+            return index + 1
         if not indented and S.closing_mark(line) and not self.closed:
             # ``- 끝 -``: the paper's questions end here; the mark is nobody's text.
             self.closed = lineno
@@ -463,6 +502,11 @@ class Scanner:
         self.current.lines.append(line)
         return index + 1
 
+    def _start_key(self, lineno: int) -> None:
+        self._close_passages()
+        self.keys.append(K.Key(lineno, self.stack[-1] if self.stack else None))
+        self.question, self.current, self.mode = None, Block(lineno + 1, 1), "key"
+
     def _answer_key(self, index: int) -> bool:
         """An answer key's title (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``) with entries
         under it that name options, truth words or numbers (``1. ②  2. ①``), as exam papers
@@ -470,10 +514,12 @@ class Scanner:
         if not S.KEY_TITLE.match(self.lines[index]):
             return False
         following = next((line for line in self.lines[index + 1:] if line.strip()), "")
-        entry = S.KEY_ENTRY.match(following)
-        if entry is None:
+        entries = K.entries_line(following)
+        if not entries:
             return False
-        answer = entry.group(1)
+        if len(entries) > 1:
+            return True
+        answer = entries[0][1].split()[0]
         return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
                 or S.NUMERIC_ANSWER.match(answer) is not None)
 

@@ -905,6 +905,49 @@ _KEY_TITLE = (rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?:{'|'.join(re.escape(t) for t in V.
 KEY_TITLE = re.compile(_KEY_TITLE + "$", re.I)
 #: The same on a quiz page, where ``Answers:`` is a key's title too.
 PAGE_KEY_TITLE = re.compile(_KEY_TITLE + r"[:：]?[*_\s]*$", re.I)
-#: The first entry of such a key: ``1. ②``, ``1) B``, ``1번 ③``, ``문제 1: O``; its answer's first word.
-KEY_ENTRY = re.compile(rf"^\s*(?:(?:{'|'.join(re.escape(w) for w in V.words('question_words'))})\s*)?\d{{1,3}}\s*"
-                       rf"(?:{'|'.join(re.escape(w) for w in V.words('number_suffixes'))})?\s*[.)\-:：．）、]?\s*(\S+)", re.I)
+
+# -- answer key entries, read by build and import alike -------------------------------------------------
+
+_KEY_WORDS = "|".join(re.escape(w) for w in V.words("question_words"))
+_KEY_SUFFIXES = "|".join(re.escape(w) for w in V.words("number_suffixes"))
+#: ``1. B``, ``1) B``, ``1-B``, ``1.②``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``, ``問1 イ``.
+PAGE_KEY_ENTRY = re.compile(rf"^(?:[-*+]\s+)?[*_]{{0,2}}(?P<word>(?:{_KEY_WORDS})\s*)?(\d{{1,5}})\s*"
+                       rf"(?:(?:{_KEY_SUFFIXES})\s*[.):：]?|[.):：\-–—．）、]|(?(word)\s|(?=[①-⑳])))"
+                       r"[*_]{0,2}\s*(.+)$", re.I)
+#: Where an entry of several on one line starts: ``1.② 2.① 3.④``, ``1-② 2-①``, ``1) B, 2) C``.
+_NEXT_ENTRY = re.compile(rf"(?:\s*[,;，、]\s*|\s+)(?=(?:{_KEY_WORDS})\s*\d{{1,5}}\b|\d{{1,5}}\s*(?:(?:{_KEY_SUFFIXES})|[.):：\-–—．）]))", re.I)
+#: ``1. ② 해설: …``: an explanation after an entry's answer, on its line.
+_ENTRY_EXPLANATION = re.compile(r"\s+[\[【(]?(" + "|".join(re.escape(n) for n, r in sorted(V.page_labels().items(), key=lambda i: -len(i[0]))
+                                                         if r == "explanation") + r")[\]】)]?\s*[:：]\s*(.*)$", re.I)
+
+
+def explanations_heading(line: str) -> bool:
+    """``해설``, ``[해설]``, ``## Explanations``, ``解説：``: the part of an answer key that explains."""
+    word = re.sub(r"[\[\]【】〔〕()（）:：*_#\s]", "", line).lower()
+    labels = V.page_labels()
+    return labels.get(word) == "explanation" or labels.get(word.removesuffix("s")) == "explanation"
+
+
+def key_entry(line: str) -> tuple[int, str, str] | None:
+    """One answer key entry: (question number, answer, explanation on its line)."""
+    found = PAGE_KEY_ENTRY.match(line.strip())
+    if not found:
+        return None
+    answer, explanation = found.group(3).strip(), ""
+    said = _ENTRY_EXPLANATION.search(answer)
+    if said:
+        answer, explanation = answer[: said.start()].strip(), said.group(2).strip()
+    return (int(found.group(2)), answer, explanation) if answer else None
+
+
+def key_entries(line: str) -> list[tuple[int, str, str]]:
+    """The entries of a line of an answer key: one (``1. ② 해설: …``), or several (``1.② 2.① 3.④``,
+    ``1-B, 2-C``, ``1. A<tab>2. C``) when every piece is one and their numbers ascend."""
+    pieces = [p for p in _NEXT_ENTRY.split(line.strip()) if p.strip()]
+    if len(pieces) > 1:
+        entries = [key_entry(p) for p in pieces]
+        numbers = [e[0] for e in entries if e]
+        if all(entries) and numbers == sorted(numbers) and len(set(numbers)) == len(numbers) and not any(e[2] for e in entries[:-1] if e):
+            return [e for e in entries if e]
+    single = key_entry(line)
+    return [single] if single else []
