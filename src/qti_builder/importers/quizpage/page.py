@@ -12,6 +12,7 @@ from typing import Any
 
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
+from ...readers.markdown import keys as KEYS
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
@@ -75,6 +76,9 @@ class Page:
         self.details: list[str | None] = []
         #: The answer key at the end of the page, if it has one.
         self.key = AnswerKey(self.builder, self.span)
+        #: Keys printed after a section's questions, each with the questions read before it began.
+        self.section_keys: list[tuple[AnswerKey, int]] = []
+        self.key_upto = 0
         self.emitter = Emitter(self.builder, self.span, markdown, self.column)
         self.source: list[str] = []
         #: The indentation an answer admonition's lines have (``??? "Answer"``), while one is read.
@@ -135,7 +139,15 @@ class Page:
                 self._mkdocs_quiz(event)
         self._finish()
         self._end_passages()
-        self.key.apply(self.questions, lambda q: self.section_meta.get(id(q.section), (None, None))[1] == "essay")
+        essay = lambda q: self.section_meta.get(id(q.section), (None, None))[1] == "essay"  # noqa: E731
+        if self.section_keys:
+            # Keys after each section: each answers the questions between the key before it and itself.
+            done = 0
+            for key, upto in self.section_keys + [(self.key, len(self.questions))]:
+                key.apply(self.questions[done:upto], essay)
+                done = upto
+        else:
+            self.key.apply(self.questions, essay)
         for question in self.questions:
             self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
         title = self.title or self.path.stem
@@ -213,6 +225,8 @@ class Page:
         wrapped = WRAPPED.fullmatch(line)
         if wrapped and read_label(wrapped.group(2)):
             line = wrapped.group(2)  # "<p>Answer: B</p>": a label all the same
+        if self.key.active and S.section_marker(line) is not None and not key_entries(line):
+            self.key.active = False  # a key after a section's questions: the next section starts
         if self.key.active:
             self.key.read_line(line, number, self.column(number, line))
             return
@@ -226,6 +240,12 @@ class Page:
             # "정답: 1.② 2.① 3.④": the answer key, on one line.
             self._start_key(number)
             self.key.read_line(label.value, number, self.column(number, label.value))
+            return
+        if self.reveal is None and label is None and KEYS.starts_key(line, after_answer=False):
+            # "정답 1.② 2.④", "Answers 1. b 2. a": a key's title and its entries on one line.
+            self._start_key(number)
+            for entry_number, answer, explanation, offset in KEYS.entries_line(line) or []:
+                self.key.add(entry_number, answer, number, explanation, offset + 1)
             return
         if self.reveal is None and self._untitled_key(line):
             self._start_key(number)
@@ -825,4 +845,9 @@ class Page:
 
     def _start_key(self, line: int) -> None:
         self._finish()
+        if self.key.entries and not self.key.active and self.questions[self.key_upto:]:
+            # A second key, after more questions: the first answered those before it.
+            self.section_keys.append((self.key, self.key_upto))
+            self.key = AnswerKey(self.builder, self.span)
+        self.key_upto = len(self.questions)
         self.key.start(line)
