@@ -304,3 +304,56 @@ def test_points_as_papers_write_them(language: str, body: str, points: list[floa
         assert float(built.canvas_meta(q.id)["points_possible"]) == worth
         for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
             assert marker not in shown and "（" not in shown, shown
+
+
+# -- answer keys anywhere, read by build as well as import ---------------------------------------------
+
+KEY_CASES = [
+    # (language, the paper's body, each question's (type, right option text or truth))
+    ("ko", "1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n2. 지구의 위성은?\n① 화성 ② 금성 ③ 목성 ④ 달\n\n정답 1.② 2.④\n",
+     [("single_choice", "100℃"), ("single_choice", "달")]),
+    ("ko", "1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n2. 얼음은 물에 뜬다.\n\n[정답]\n1. ②  2. O\n",
+     [("single_choice", "100℃"), ("true_false", True)]),
+    ("ko", "1. 물의 끓는점은?\n① 0℃ ② 100℃ ③ 50℃\n\n2. 지구의 위성은?\n① 달 ② 화성\n\n[정답]\n1-③\t2-①\n",
+     [("single_choice", "50℃"), ("single_choice", "달")]),
+    ("en", "Part I. Multiple Choice (2 pts each)\n\n1. Which is a gas?\na) Iron\nb) Oxygen\n\n2. Which is a metal?\na) Iron\n"
+           "b) Oxygen\n\nAnswer Key\n1. b\n2. a\n\nPart II. True or false (1 point each)\n\n1. Water is wet.\n\n"
+           "2. Fire is cold.\n\nAnswers: 1. True 2. False\n",
+     [("single_choice", "Oxygen"), ("single_choice", "Iron"), ("true_false", True), ("true_false", False)]),
+]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+@pytest.mark.parametrize("language, body, expected", KEY_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KEY_CASES)])
+def test_answer_keys_as_papers_print_them(language: str, body: str, expected: list[tuple[str, object]], route: str,
+                                          tmp_path: Path) -> None:
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [q.type for q in questions] == [kind for kind, _ in expected]
+    for q, (kind, right) in zip(questions, expected):
+        raw, choices = built.qti_raw(q.id), built.qti_choices(q.id)
+        answers = built.moodle_answers(q.id)
+        if kind == "single_choice":
+            assert [c.text for c in q.choices if c.correct] == [right]
+            assert score_item(raw, choices[right])["SCORE"] == q.points  # type: ignore[index]
+            assert [t for t, f in answers.items() if f == "100"] == [right]
+            assert built.canvas_correct(q.id) == [right]
+        else:
+            assert q.answer is right
+            word = next(t for t in choices if (t in ("O", "True", "참")) is right)
+            assert score_item(raw, choices[word])["SCORE"] == q.points
+            assert [t for t, f in answers.items() if f == "100"] in ([word], ["true" if right else "false"])
+            assert built.canvas_correct(q.id) == [word]
+    # The key's lines are no question's text, and no student reads them.
+    for q in questions:
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert "정답" not in shown and "Answer" not in shown and "1." not in shown, shown
