@@ -357,3 +357,35 @@ def test_answer_keys_as_papers_print_them(language: str, body: str, expected: li
     for q in questions:
         for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
             assert "정답" not in shown and "Answer" not in shown and "1." not in shown, shown
+
+
+# -- short answers: brackets, quotes and code hold one answer; a star is a wildcard only beside a word -----
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_brackets_and_code_hold_one_answer_and_a_star_is_literal(route: str, tmp_path: Path) -> None:
+    body = ("Ⅲ. 단답형 (각 2점)\n\n1. 리스트 [1, 2, 3, 4]에서 짝수만 골라 리스트로 쓰시오.\n정답: [2, 4]\n\n"
+            "2. a와 b를 곱하는 파이썬 식을 쓰시오.\n정답: `a * b`\n\n3. 세포핵을 영어로 쓰시오.\n정답: nucleus, nucl*\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    brackets, code_answer, wildcard = built.quiz.iter_questions()
+    assert [a.text for a in brackets.answers] == ["[2, 4]"]
+    assert [a.text for a in code_answer.answers] == ["a \\* b"]  # the model's literal star
+    assert [a.text for a in wildcard.answers] == ["nucleus", "nucl*"]
+    assert score_item(built.qti_raw(brackets.id), "[2, 4]")["SCORE"] == 2
+    assert score_item(built.qti_raw(brackets.id), "[2")["SCORE"] == 0
+    assert score_item(built.qti_raw(code_answer.id), "a * b")["SCORE"] == 2
+    assert score_item(built.qti_raw(code_answer.id), "a xyz b")["SCORE"] == 0
+    assert score_item(built.qti_raw(wildcard.id), "nucleolus")["SCORE"] == 2
+    # Moodle: '*' is its wildcard, '\*' the star; Canvas has no wildcards: the star as typed.
+    assert list(built.moodle_answers(brackets.id)) == ["[2, 4]"]
+    assert list(built.moodle_answers(code_answer.id)) == ["a \\* b"]
+    assert built.canvas_correct(brackets.id) == ["[2, 4]"]
+    assert built.canvas_correct(code_answer.id) == ["a * b"]

@@ -854,6 +854,17 @@ def structure(line: str) -> str | None:
 _ESCAPED = re.compile(r"\\([,，、/／;；])")
 
 
+_BRACKETED = re.compile(r"\[[^\[\]]*\]|\([^()]*\)|（[^（）]*）|\{[^{}]*\}")
+
+
+def _literal_stars(text: str, every: bool = False) -> str:
+    """``a * b``: a star between spaces (an operator), or every star of code, is the character
+    (``\\*``), not the model's wildcard."""
+    if every:
+        return re.sub(r"(?<!\\)\*", r"\\*", text)
+    return re.sub(r"(?<=\s)\*(?=\s)|^\*(?=\s)|(?<=\s)\*$", r"\\*", text)
+
+
 def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
     """The accepted answers of a short answer's line: ``서울, 서울특별시``, ``서울 / 서울특별시``,
     ``서울 또는 서울특별시`` are two. ``\\,`` is a comma; ``"a, b"`` in double quotes is one answer
@@ -863,11 +874,20 @@ def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
     quoted: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
-        quoted.append(match.group(1))
+        return hold_text(match.group(1))
+
+    def hold_text(text: str) -> str:
+        quoted.append(text)
         return f"\ue002{len(quoted) - 1}\ue003"
 
     # ``"a, b"``: one answer as written, anywhere in the line.
     value = re.sub(r'(?:(?<=^)|(?<=[\s,，、/／;；]))"([^"]+)"(?=$|[\s,，、/／;；])', hold, value)
+    # ```a * b```: code, typed as written: one answer, its stars literal (a star is a wildcard only
+    # where the source says so: next to a word, ``nucl*``).
+    value = re.sub(r"`([^`]+)`", lambda m: hold_text(_literal_stars(m.group(1), every=True)), value)
+    # ``[2, 4]``, ``(a, b)``, ``{1, 2}``: a bracket holds one answer, commas and all.
+    value = _BRACKETED.sub(lambda m: hold_text(m.group(0)), value)
+    value = _literal_stars(value)
     held = _ESCAPED.sub(lambda m: f"\ue000{ord(m.group(1))}\ue001", value)
     held = re.sub(r"(?<=\d)([,/])(?=\d)", lambda m: f"\ue000{ord(m.group(1))}\ue001", held)
     held = re.sub(r"(?<=[A-Za-z0-9])/(?=[A-Za-z])", lambda m: f"\ue000{ord('/')}\ue001", held)
