@@ -389,3 +389,36 @@ def test_brackets_and_code_hold_one_answer_and_a_star_is_literal(route: str, tmp
     assert list(built.moodle_answers(code_answer.id)) == ["a \\* b"]
     assert built.canvas_correct(brackets.id) == ["[2, 4]"]
     assert built.canvas_correct(code_answer.id) == ["a * b"]
+
+
+# -- labels without their colon, where the rest of the line can only be an answer ---------------------
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_labels_without_a_colon(route: str, tmp_path: Path) -> None:
+    body = ("1. 물의 끓는점은?\n① 0℃ ② 100℃ ③ 50℃\n정답 ②\n해설\n1기압에서 물은 100℃에서 끓는다.\n\n"
+            "2. 지구의 위성은?\n① 달 ② 화성\n(정답) ①\n\n3. 얼음은 물에 뜬다.\n정답=O\n\n"
+            "4. 짝수를 모두 고르면?\n① 1 ② 2 ③ 3 ④ 4\n정답 ②, ④\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    boiling, moon, ice, even = built.quiz.iter_questions()
+    assert [c.text for c in boiling.choices if c.correct] == ["100℃"]
+    assert boiling.feedback.general == "1기압에서 물은 100℃에서 끓는다."
+    assert [c.text for c in moon.choices if c.correct] == ["달"]
+    assert (ice.type, ice.answer) == ("true_false", True)
+    assert (even.type, [c.text for c in even.choices if c.correct]) == ("multiple_response", ["2", "4"])
+    for q, right in ((boiling, "100℃"), (moon, "달"), (ice, "O")):
+        assert score_item(built.qti_raw(q.id), built.qti_choices(q.id)[right])["SCORE"] == q.points
+        assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == [right]
+        assert built.canvas_correct(q.id) == [right]
+    assert "끓는다" in (built.moodle_question(boiling.id).findtext("generalfeedback/text") or "")
+    for q in (boiling, moon, ice, even):
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert "정답" not in shown and "해설" not in shown, shown

@@ -142,11 +142,15 @@ def every_truth(answer: str) -> bool | None:
 #: (``Answer\:``) makes the line ordinary text.
 LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](\s*)(.*?)\s*$")
 #: ``[정답] ③``, ``【解説】``: a label in brackets, with or without a colon after it.
-BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}])\s*([^\W\d_][^{re.escape(V.CLOSE_BRACKETS)}:：\\]{{0,40}}?)\s*"
-                           rf"[{re.escape(V.CLOSE_BRACKETS)}]\s*[:：]?(\s*)(.*?)\s*$")
+BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}(（])\s*([^\W\d_][^{re.escape(V.CLOSE_BRACKETS)})）:：\\]{{0,40}}?)\s*"
+                           rf"[{re.escape(V.CLOSE_BRACKETS)})）]\s*[:：]?(\s*)(.*?)\s*$")
 LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
 #: ``정답 - ①``, ``Answer – B``: a known label with a dash (and spaces) for its colon.
-DASH_LABEL = re.compile(r"^([^\W\d_][^:：\\\-–—]{0,40}?)\s*[-–—]\s+(.*?)\s*$")
+DASH_LABEL = re.compile(r"^([^\W\d_][^:：\\\-–—=]{0,40}?)\s*(?:[-–—]\s+|=\s*)(.*?)\s*$")
+#: ``정답 ④``, ``Answer B``, ``正解 イ``: a known answer label, a space, and a value only an answer is
+#: (an option, a truth mark, a number); ``해설`` or ``Explanation`` alone on its line. Read as labels.
+_BARE_LABEL = re.compile(r"^(" + "|".join(re.escape(n) for n in sorted(V.all_labels(), key=len, reverse=True)) + r")(?:\s+(\S.*?))?\s*$",
+                         re.I)
 
 
 @dataclass(frozen=True)
@@ -177,7 +181,7 @@ def read_label(text: str) -> LabelLine | None:
     if found is None:
         found = BRACKET_LABEL.match(text)
         if found is None or found.group(2).strip().lower() not in V.all_labels():
-            return None
+            return _bare_label(text)
         bracketed = True
         raw, space, value, offset = found.group(2).strip(), found.group(3), found.group(4), found.start(4)
     else:
@@ -188,6 +192,29 @@ def read_label(text: str) -> LabelLine | None:
         return None  # ``A: text`` is an option written with a colon, not a label
     return LabelLine(raw, name, float(scored.group(2)) if scored else None, value, offset if value else len(text),
                      bool(space) or not value or bracketed, bracketed)
+
+
+def _bare_label(text: str) -> LabelLine | None:
+    """``정답 ④`` and ``해설`` alone: labels without their colon, where the line can be nothing else."""
+    found = _BARE_LABEL.match(text)
+    if found is None:
+        return None
+    raw, value = found.group(1), found.group(2) or ""
+    role = V.all_labels()[raw.lower()]
+    if not value:
+        return LabelLine(raw, raw.lower(), None, "", len(text), True, False) if role not in ("answer", "feedback") else None
+    if role != "answer" or not answer_shaped(value):
+        return None
+    return LabelLine(raw, raw.lower(), None, value, found.start(2), True, False)
+
+
+def answer_shaped(value: str) -> bool:
+    """A value that can only be an answer: an option (``④``, ``B``), a truth mark (``O``, ``참``), a number."""
+    if option_refs(value) is not None:
+        return True
+    found = _SHORT_ANSWER.match(value.strip())
+    return bool(found) and (len(found.group(1)) <= 2 or NUMERIC_ANSWER.match(found.group(1).replace(" ", "")) is not None
+                            or bare(found.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(found.group(1)) is not None)
 
 
 def label_lines(markdown: str) -> list[tuple[int, int, str]]:
