@@ -213,7 +213,9 @@ def answer_shaped(value: str) -> bool:
     if option_refs(value) is not None:
         return True
     found = _SHORT_ANSWER.match(value.strip())
-    return bool(found) and (len(found.group(1)) <= 2 or NUMERIC_ANSWER.match(found.group(1).replace(" ", "")) is not None
+    word = found.group(1) if found else ""
+    # One mark, or two Latin letters (``B``, ``ii``); not a word such as ``보기`` ("정답 보기": a toggle).
+    return bool(found) and (len(word) == 1 or (len(word) == 2 and word.isascii()) or NUMERIC_ANSWER.match(found.group(1).replace(" ", "")) is not None
                             or bare(found.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(found.group(1)) is not None)
 
 
