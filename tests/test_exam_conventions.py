@@ -611,7 +611,7 @@ def test_blanks_as_exams_print_them(tmp_path: Path) -> None:
 def test_blanks_whose_answer_does_not_say_which_is_which(tmp_path: Path) -> None:
     code, found = errors(tmp_path, KO + "1. 건국자는 (    ), 수도는 (    )이다.\n정답: 이성계, 한양\n")
     assert code == 1 and [f[:4] for f in found] == [(6, 5, "error", "QB176")]
-    assert "[[answer]]" in found[0][4]
+    assert "[[정답]]" in found[0][4]  # the hint in the quiz's language (message catalogs)
 
 
 def test_matching_rows_as_exams_print_them(tmp_path: Path) -> None:

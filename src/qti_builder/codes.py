@@ -484,15 +484,15 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB721", "An imported quiz that would be written as a source the readers refuse (past a reader's limit, such as a source's size): nothing is written.",
        "the input", "import the input in parts (a category or section each), or raise the limit the message names",
        "a Moodle bank whose source would be larger than a source may be", "the bank exported in parts", syntax="text"),
-    _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
-       "import each input on its own with its --id, or leave --id out",
-       "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
     _e("QB722", "A pasted exam's line after a question that is shaped like the paper's structure (a points rule such as '（每题4分，共24分）', an answer key's title without entries, a heading form read nowhere there): never read as that question's answer or explanation.",
        "the line", "write it as a section heading ('Ⅱ. 단답형', 'Part II. Short answer', '四、简答题（每题5分）') before the section's first question, or join it to the line above if it is the question's text",
        "a pasted exam whose line after '答案：√' is '（每题4分，共24分。）'", "the rule in the heading of its section, '二、判断题（每题4分，共24分。）'", syntax="text"),
     _e("QB723", "A pasted exam's text after its closing mark ('- 끝 -', '- End -', '以上'), which ends the questions: it belongs to no question.",
        "the text", "move it above the closing mark, into the question it belongs to, or delete it",
        "'- 끝 -' followed by '수고하셨습니다 여러분'", "the paper ending with '- 끝 -' (an answer key may follow it)", syntax="text"),
+    _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
+       "import each input on its own with its --id, or leave --id out",
+       "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}
