@@ -43,7 +43,8 @@ def wordselect(c: Context) -> bool | None:
     if multiword:
         for match in marked.finditer(raw):
             word = _plain(match.group(1) or match.group(2))
-            words[word] = words.get(word, False) or match.group(1) is not None
+            if word:  # a mark around nothing but spaces or tags selects nothing
+                words[word] = words.get(word, False) or match.group(1) is not None
     else:
         right_words = {_plain(m.group(1)) for m in marked.finditer(raw)}
         for token in re.split(r"\s+", _plain(marked.sub(lambda m: m.group(1), raw))):
