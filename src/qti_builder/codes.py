@@ -408,7 +408,7 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB501", "An output file cannot be written (permissions, disk full); the output folder is left as it was.", "the output file",
        "free disk space, or choose an --out folder you may write to", "--out /read-only", "--out dist", syntax="text"),
     # -- QB6xx: LMS profiles ---------------------------------------------------------------------
-    _w("QB601", "Something the LMS loses or changes when it imports the question: build counts it as a loss of the Canvas package (check --profile canvas lists each as a warning).", "the question",
+    _w("QB601", "Something the LMS loses or changes when it imports the question: build counts it as a loss of the Canvas package, or of Moodle XML for a multiple-response scoring rule (check --profile canvas or --profile moodle lists each as a warning).", "the question",
        "see 'qti-builder docs question-types' for what the LMS does with each type",
        FRONT + "1. Put the steps in order. {#steps type=ordering}\n\n- Write the file\n- Run it\n",
        FRONT + "1. Python has a `def` keyword. {#def}\n\nAnswer: true\n",
