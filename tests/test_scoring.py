@@ -198,3 +198,51 @@ def test_the_profiles_name_what_moodle_and_canvas_cannot_hold_of_a_rule() -> Non
         found[profile] = {m.message.rsplit("'", 2)[-2] for m in sink.items if m.code == "QB601"}
     # exam-two is exact in Moodle (one right option of two earns half); the default is Canvas's rule.
     assert found == {"moodle": {"even", "exam-rule"}, "canvas": {"even", "exam-rule", "exam-two"}}
+
+
+QUIZ_RULE = """---
+title: Quiz-wide rule
+settings:
+  scoring: all_or_nothing
+---
+
+1. Which are prime? {#primes points=2}
+
+A) 2
+B) 3
+C) 4
+
+Answer: A, B
+
+2. Which are even? {#even points=2 scoring=partial}
+
+A) 2
+B) 4
+C) 5
+
+Answer: A, B
+
+3. Which are odd? {#odd points=2}
+
+A) 1 {score=50}
+B) 3 {score=50}
+C) 4 {score=0}
+
+Answer: A, B
+"""
+
+
+def test_a_quiz_chooses_the_rule_of_its_questions_that_state_none(tmp_path: Path) -> None:
+    source = tmp_path / "rule.md"
+    source.write_text(QUIZ_RULE, encoding="utf-8")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    quiz = read(source)
+    assert [q.scoring for q in quiz.iter_questions()] == ["all_or_nothing", "partial", "partial"]  # own rule, own scores
+    built = Built.read(quiz, tmp_path / "dist")
+    primes, even, odd = quiz.iter_questions()
+    assert [built.score("qti21", q, frozenset({0})) for q in (primes, even, odd)] == [0, 0.5, 0.5]
+    assert [built.score("qti21", q, frozenset({0, 1, 2})) for q in (primes, even, odd)] == [0, 0.5, 1]
+    assert disagreements(built) == []
+    # No output loses the setting itself: the questions carry it (or name their losses).
+    result = build(BuildOptions(sources=[source], out_dir=tmp_path / "again"))
+    assert not [d for d in result.diagnostics if d.code == "QB602"]
