@@ -332,10 +332,10 @@ def _calculated_rules(question: etree._Element, fractions: list[float]) -> Itera
     for answer in question.findall("answer/text"):
         formula = answer.text or ""
         if question.get("type") == "calculatedmulti":
-            for shown, why in moodle_text_formula_errors(formula):
-                yield f"Moodle refuses the formula {shown} of an answer: {why}"
-        elif formula.strip() != "*" and (why := moodle_formula_error(formula)):
-            yield f"Moodle refuses the answer formula '{formula}': {why}"
+            for shown, reason in moodle_text_formula_errors(formula):
+                yield f"Moodle refuses the formula {shown} of an answer: {reason}"
+        elif formula.strip() != "*" and (refused := moodle_formula_error(formula)):
+            yield f"Moodle refuses the answer formula '{formula}': {refused}"
 
 
 def _ordering_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
