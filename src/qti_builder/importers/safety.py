@@ -93,12 +93,32 @@ _PROLOGUE = re.compile(rb"\A(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def utf8_xml(data: bytes) -> bytes:
+    """XML written in UTF-16 (WebCT's and Vista's: with a byte-order mark, or starting ``<\\0?\\0``)
+    as UTF-8 whose declaration says so, for the readers and sniffers that look for tags in bytes;
+    anything else as it is. A cut head (a sniffer's first bytes) loses at most its last character."""
+    if data.startswith(_UTF16_BOMS):
+        codec = "utf-16"
+    elif data[:4] == b"<\x00?\x00":
+        codec = "utf-16-le"
+    elif data[:4] == b"\x00<\x00?":
+        codec = "utf-16-be"
+    else:
+        return data
+    text = data[: len(data) - len(data) % 2].decode(codec, errors="replace")
+    text = re.sub(r"""\A(\s*<\?xml[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2""", r"\1\2UTF-8\2", text, count=1)
+    return text.encode("utf-8")
+
+
 def xml_root(path: Path, head: bytes) -> str | None:
     """The local name of the root element of an XML document that starts with ``head``; None
     for a Markdown file or text that does not start as XML (a page with ``<question>`` in it)."""
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         return None
-    match = _PROLOGUE.match(head)
+    match = _PROLOGUE.match(utf8_xml(head))
     return match.group(1).decode("ascii", "replace") if match else None
 
 
