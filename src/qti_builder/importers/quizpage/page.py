@@ -16,7 +16,7 @@ from ...readers.markdown import keys as KEYS
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
-from .emit import Emitter
+from .emit import EXAM_RULE, Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
@@ -434,6 +434,7 @@ class Page:
             assert each is not None
             kind = self.section_meta.get(id(self.section), (None, None))[1]
             self.section_meta[id(self.section)] = (each[0], kind)
+            self._keep_exam_rule(line)
             return True
         for shaped, what in ((S.points_rule, "a points rule"), (S.KEY_TITLE.match, "an answer key's title")):
             if self.question is not None and shaped(line):
@@ -482,10 +483,20 @@ class Page:
         """A section of the page, its points per question (``(각 2점)``) read out of its title."""
         self._end_passages()
         each = S.points_in(title, S.EACH_POINTS)
+        rule = title[each[1]:each[2]] if each else ""
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self.section = self.builder.section(title)
         self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
+        self._keep_exam_rule(rule)
+
+    def _keep_exam_rule(self, rule: str) -> None:
+        """A points rule that also prints the exam rule of multiple response (``每小题6分。全部选对得6分，
+        选对但不全得3分，有选错的得0分``): its points are read, and the sentence stays as the section's
+        introduction, as the paper prints it, where the questions' scoring reads it (emit)."""
+        found = EXAM_RULE.search(rule)
+        if found and self.section is not None:
+            self._describe(found.group(0))
 
     def _describe(self, line: str) -> None:
         """A line of the section's introduction (``※`` instructions keep their line breaks)."""
