@@ -16,7 +16,7 @@ from types import ModuleType
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .base import ImportedQuiz
-from .safety import LIMITS, ImportLimits
+from .safety import LIMITS, ImportLimits, utf8_xml
 
 Importer = Callable[[Path, str, DiagnosticSink], list[ImportedQuiz]]
 Sniffer = Callable[[Path, bytes], bool]
@@ -65,6 +65,7 @@ def detect(path: Path) -> ImportFormat | None:
     if path.is_file():
         with path.open("rb") as handle:
             head = handle.read(HEAD_BYTES)
+        head = utf8_xml(head)  # XML in UTF-16 (WebCT's) is text too
         # Binary: only a zip, or a gzip (a Moodle backup), can be a quiz.
         if b"\0" in head and not head.startswith((b"PK", b"\x1f\x8b")):
             return None

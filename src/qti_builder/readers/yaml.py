@@ -35,6 +35,8 @@ def _parse(text: str, source: SourceMap, sink: DiagnosticSink, limits: Limits) -
         sink.error("QB110", "a YAML quiz must be a mapping with keys id, title, sections", source.locate(()),
                    hint="start the file with 'title: ...' and 'sections:' at the left margin (see qti-builder docs source-format#the-yaml-format)")
         return None
+    if isinstance(data.get("language"), str):
+        sink.language = data["language"]  # the language its messages are printed in
     _check_descriptions(data, (), text.split("\n"), source, sink)
     return data
 

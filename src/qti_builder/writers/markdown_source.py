@@ -204,6 +204,8 @@ def to_markdown(quiz: Quiz) -> str:
     head: dict[str, Any] = {"id": quiz.id, "title": quiz.title, "language": quiz.language}
     if quiz.settings.given():
         head["settings"] = quiz.settings.given()
+    if quiz.stated_points is not None:  # the total the paper states, read back as the same field
+        head["total"] = int(quiz.stated_points) if quiz.stated_points.is_integer() else quiz.stated_points
     front = yaml.dump(head, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10_000).strip()
     lines = ["---", front, "---", ""]
     if quiz.description:
