@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .diagnostics import BuildFailed, Diagnostic, Severity, SourceSpan
 from .readers import SOURCE_SUFFIXES
 from .readers.limits import MAX_MEDIA_BYTES, Limits
-from .writers import WRITERS
+from .writers import DEFAULT_FORMATS
 
 if TYPE_CHECKING:
     from .losses import Loss
@@ -27,7 +27,7 @@ STAGES = ("read", "render", "validate", "package")
 class BuildOptions:
     sources: list[Path] = field(default_factory=lambda: [Path("source")])
     out_dir: Path = Path("dist")
-    formats: list[str] = field(default_factory=lambda: list(WRITERS))
+    formats: list[str] = field(default_factory=lambda: list(DEFAULT_FORMATS))
     templates: Path | None = None
     schemas: Path | None = None
     #: False for ``check``: everything but writing files.

@@ -14,11 +14,15 @@ if TYPE_CHECKING:
     from .base import Document, Output, Writer
     from .canvas import CanvasWriter
     from .moodle import MoodleXmlWriter
+    from .moodle_backup import MoodleBackupWriter
     from .qti21 import Qti21Writer
 
 #: Target name -> (module, class) of its writer, in the order targets are built and listed.
 _WRITER_CLASSES = {"qti21": ("qti21", "Qti21Writer"), "moodle": ("moodle", "MoodleXmlWriter"),
-                   "canvas": ("canvas", "CanvasWriter")}
+                   "canvas": ("canvas", "CanvasWriter"), "moodle-quiz": ("moodle_backup", "MoodleBackupWriter")}
+#: The targets a build writes unless ``--format`` says otherwise: the Moodle quiz backup is asked
+#: for by name until real Moodle has restored it as solid as the others (docs/moodle-quiz.md).
+DEFAULT_FORMATS: tuple[str, ...] = ("qti21", "moodle", "canvas")
 #: Names this package gives, and the module each comes from.
 _EXPORTS = {"Document": "base", "Output": "base", "Writer": "base",
             **{cls: module for module, cls in _WRITER_CLASSES.values()}}
@@ -53,4 +57,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["WRITERS", "CanvasWriter", "Document", "MoodleXmlWriter", "Output", "Qti21Writer", "Writer"]
+__all__ = ["DEFAULT_FORMATS", "WRITERS", "MoodleBackupWriter", "CanvasWriter", "Document", "MoodleXmlWriter", "Output", "Qti21Writer", "Writer"]
