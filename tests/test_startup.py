@@ -86,7 +86,7 @@ def test_the_lazy_names_are_the_real_ones() -> None:
 
     assert qti_builder.build is pipeline.build and qti_builder.BuildOptions is pipeline.BuildOptions
     assert readers.read_quiz is registry.read_quiz and readers.SOURCE_SUFFIXES == registry.SOURCE_SUFFIXES
-    assert list(writers.WRITERS) == ["qti21", "moodle", "canvas"]
+    assert list(writers.WRITERS) == ["qti21", "moodle", "canvas", "moodle-quiz"]
     assert all(writers.WRITERS[name].name == name for name in writers.WRITERS)
     with pytest.raises(AttributeError):
         writers.NoSuchWriter  # noqa: B018

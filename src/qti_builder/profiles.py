@@ -196,6 +196,8 @@ def _section_checks(section: Section, q: Any) -> Iterator[str]:
 def _moodle_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
     """What Moodle's question types cannot hold: a multiple-response scoring rule on the whole answer
     (Moodle's multichoice adds up the ticked options' fractions, writers/moodle.py)."""
+    from .model.questions import MultipleResponseQuestion
+
     if isinstance(q, MultipleResponseQuestion) and q.scoring != "partial":
         right = sum(c.correct for c in q.choices)
         incomplete = (q.incomplete_points or 0) / q.points if q.scoring == "exam" else 0.0
