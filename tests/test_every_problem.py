@@ -123,3 +123,14 @@ def test_a_quiz_with_errors_is_never_given_to_other_readers(tmp_path: Path) -> N
     partial = read_quiz(source, DiagnosticSink(), partial=True)
     assert partial is not None and partial[1].partial
     assert [q.id for q in partial[0].iter_questions()] == ["img", "ret"]
+
+
+def test_going_on_after_an_error_adds_no_echo_of_it(tmp_path: Path) -> None:
+    # No title (QB107), a section id used twice (QB133) and an answer naming no option (QB126):
+    # three errors, each once; the model's own "no title" or "ids must be unique" do not follow.
+    source = tmp_path / "echo.md"
+    source.write_text("---\nlanguage: en\n---\n\n# Part {#part}\n\n1. Which? {#a}\n\nA) x\nB) y\n\nAnswer: C\n\n"
+                      "# Part again {#part}\n\n2. Which? {#b}\n\nA) x\nB) y\n\nAnswer: A\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(1, "QB107"), (12, "QB126"), (14, "QB133")], err

@@ -128,6 +128,7 @@ class _Reader:
                     self.source.scalars[(model_key,) + loc[2:]] = written
         if "title" not in front:
             self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
+            front["title"] = "?"  # reported: the questions are still read and checked (nothing is written)
         return front, end + 1
 
     def _unknown_key(self, key: str, line: int, column: int) -> None:
