@@ -9,6 +9,7 @@ turns into exit code 1. Anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -109,9 +110,10 @@ class BuildFailed(Exception):
 
 
 def display_path(path: Path) -> str:
-    """A path as users typed it: relative to the working directory when it lies below it."""
+    """A path as users typed it: relative to the working directory when it lies below it. Links
+    are not followed: ``/dev/stdin`` is named so, not as the file the shell redirected into it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(Path.cwd()))))
     except ValueError:
         return str(path)
 

@@ -251,7 +251,7 @@ class Built:
         if "moodle" in targets:
             moodle = etree.parse(str(dist / f"{quiz.id}.moodle.xml")).getroot()
             by_idnumber = {m.findtext("idnumber"): m for m in moodle.findall("question") if m.get("type") != "category"}
-            built.moodle = {q.id: by_idnumber[f"{quiz.id}.{q.id}" if len(f"{quiz.id}.{q.id}") <= 100 else q.id]
+            built.moodle = {q.id: by_idnumber[q.id]
                             for q in questions}
         if "canvas" in targets:
             canvas = zip_members((dist / f"{quiz.id}.canvas.zip").read_bytes())

@@ -24,8 +24,18 @@ READERS: dict[str, Reader] = {r.name: r for r in (MarkdownReader(), YamlReader()
 SOURCE_SUFFIXES = tuple(s for r in READERS.values() for s in r.suffixes)
 
 
+#: What ``-`` among the sources stands for: the standard input, read as Markdown.
+STDIN = Path("/dev/stdin")
+
+
 def reader_for(path: Path) -> Reader | None:
-    return next((r for r in READERS.values() if path.suffix.lower() in r.suffixes), None)
+    """The reader of a source by its suffix; a pipe (``-``, ``/dev/stdin``, ``<(...)``) has none,
+    and is read as Markdown, the format a quiz is typed or pasted in."""
+    found = next((r for r in READERS.values() if path.suffix.lower() in r.suffixes), None)
+    piped = path == STDIN or path.parent == Path("/dev/fd") or not (path.is_file() or path.is_dir())
+    if found is None and not path.suffix and path.exists() and piped:
+        return READERS["markdown"]
+    return found
 
 
 def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits(), partial: bool = False) -> tuple[Quiz, SourceMap] | None:
@@ -58,4 +68,4 @@ def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits(), parti
     return read
 
 
-__all__ = ["READERS", "SOURCE_SUFFIXES", "Limits", "Reader", "SourceMap", "read_quiz", "reader_for"]
+__all__ = ["READERS", "SOURCE_SUFFIXES", "STDIN", "Limits", "Reader", "SourceMap", "read_quiz", "reader_for"]

@@ -98,17 +98,11 @@ class QuestionBuilder:
     def _stem_points(self, q: Question) -> tuple[float, int, int] | None:
         """Points written in the question's first line, ``(3점)``, ``[2점]``, ``(3 points)``: read
         and taken out of the text (the last line of the text when the first has none)."""
-        for index in (0, len(q.stem.lines) - 1):
-            if index >= len(q.stem.lines):
-                continue
-            line = q.stem.lines[index]
-            found = S.points_in(line.rstrip())
-            if found:
-                value, start, end = found
-                q.stem.lines[index] = line[:start].rstrip() + line[end:]
-                column = (q.stem.column if index == 0 else 1) + start + (len(line[start:]) - len(line[start:].lstrip()))
-                return value, q.stem.line + index, column
-        return None
+        found = S.take_points(q.stem.lines)
+        if found is None:
+            return None
+        value, index, offset = found
+        return value, q.stem.line + index, (q.stem.column if index == 0 else 1) + offset
 
     def _points(self, q: Question, kind: str, stated: tuple[float, int, int] | None, loc: Loc, data: dict[str, Any]) -> None:
         """The points: ``points=`` on the question line, else those written in its text, else its
