@@ -176,7 +176,7 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
                     sink.error("QB133", f"id '{ident}' is already used on line {seen[ident]}", span,
                                hint="ids must be unique in a quiz; rename one of them")
                     # Reported: made unique, so the rest of the quiz is still checked (it is not written).
-                    node = section if where == loc + (i,) else questions[where[-1]]
+                    node = section if where == loc + (i,) else questions[int(where[-1])]
                     node["id"] = f"{ident}.{span.line}.{span.column}"
                 else:
                     seen[ident] = span.line
