@@ -241,3 +241,35 @@ def test_rules_and_prose_are_no_stated_total(line: str) -> None:
     from qti_builder.readers.stated_total import find_stated_total
 
     assert find_stated_total([line]) is None
+
+
+PASTED = """2024학년도 1학기 기말고사 과학
+총점 20점
+
+Ⅰ. 객관식 (각 3점, 총 6점)
+
+1. 물의 화학식은?
+① H2O ② CO2 ③ O2
+정답: ①
+
+2. 지구에서 가장 가까운 별은?
+① 시리우스 ② 태양 ③ 북극성
+정답: ②
+"""
+
+
+def test_a_pasted_paper_keeps_its_stated_total_through_import(tmp_path: Path) -> None:
+    # import reads the head line '총점 20점' as the paper's (not as a section), writes 'total: 20',
+    # and build then finds the questions add up to 6 (QB219); the section's own '총 6점' stays its.
+    pasted = tmp_path / "paper.txt"
+    pasted.write_text(PASTED, encoding="utf-8")
+    code, _, err = run("import", str(pasted), "--out", str(tmp_path / "source"))
+    assert code == 0, err
+    written = (tmp_path / "source" / "paper.md").read_text(encoding="utf-8")
+    assert "\ntotal: 20\n" in written and "\n# Ⅰ. 객관식" in written, written
+    code, out, err = run("check", str(tmp_path / "source"), "--outline", "-j", "1", "--lang", "en")
+    assert code == 1
+    assert "error[QB219]: the paper says total 20, its questions add up to 6 points (14 missing)" in err, err
+    parsed = parse(out)
+    assert [title for title, _, _ in parsed.sections] == ["Ⅰ. 객관식"]
+    assert parsed.total[4] == "differs by 14"
