@@ -134,3 +134,12 @@ def test_going_on_after_an_error_adds_no_echo_of_it(tmp_path: Path) -> None:
     code, _, err = run("check", str(source), "-j", "1")
     assert code == 1
     assert errors(err) == [(1, "QB107"), (12, "QB126"), (14, "QB133")], err
+
+
+def test_a_draw_made_too_large_by_a_question_left_out_is_no_echo(tmp_path: Path) -> None:
+    source = tmp_path / "draw.md"
+    source.write_text("---\ntitle: T\n---\n\n# Pool {#pool select=2}\n\n1. Which? {#a}\n\nA) x\nB) y\n\nAnswer: C\n\n"
+                      "2. Which? {#b}\n\nA) x\nB) y\n\nAnswer: A\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(12, "QB126")], err

@@ -97,6 +97,10 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
                             source.left_out_numbers[first.line] = source.numbers[loc + ("questions", j)]
                 moves[loc] = move
                 section["questions"] = kept
+                held = len(kept) + len(section.get("sections") or [])
+                draw = str(section.get("select", ""))
+                if len(kept) < len(questions) and draw.isdigit() and int(draw) > held:
+                    del section["select"]  # a draw the left-out questions made too large is no problem of its own
                 kept_any = kept_any or bool(kept)
             walk(section.get("sections"), loc + ("sections",))
 
