@@ -143,3 +143,20 @@ def test_a_draw_made_too_large_by_a_question_left_out_is_no_echo(tmp_path: Path)
     code, _, err = run("check", str(source), "-j", "1")
     assert code == 1
     assert errors(err) == [(12, "QB126")], err
+
+
+def test_a_missing_front_matter_does_not_hide_the_questions_problems(tmp_path: Path) -> None:
+    source = tmp_path / "six.md"
+    body = SIX.split("---\n", 2)[2]  # the same questions, without the front matter: every line 4 earlier
+    source.write_text(body, encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(1, "QB103")] + [(line - 4, code) for line, code in PLANTED], err
+
+
+def test_a_file_without_front_matter_or_questions_gets_one_error(tmp_path: Path) -> None:
+    source = tmp_path / "notes.md"
+    source.write_text("Some notes, not a quiz.\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(1, "QB103")], err
