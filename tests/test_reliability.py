@@ -60,7 +60,9 @@ def test_sigterm_at_any_moment_leaves_old_or_new_outputs(tmp_path: Path) -> None
     new = state(tmp_path / "reference")
     outcomes = set()
     for fraction in (0.1, 0.3, 0.5, 0.7, 0.85, 0.95):
-        process = subprocess.Popen([EXE, "build", str(new_source), "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # --no-cache: the build killed is a whole one, not the cache's copy of the reference build
+        process = subprocess.Popen([EXE, "build", str(new_source), "--out", str(out), "--no-cache"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(duration * fraction)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=120)

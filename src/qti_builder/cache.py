@@ -22,6 +22,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import stat
 import tempfile
 import time
 import zlib
@@ -150,8 +151,8 @@ def settings_key(options: BuildOptions) -> str | None:
         digest.update(part.encode("utf-8") + b"\0")
     # The code: a changed module (an editable install, an upgrade under the same version) is a new key.
     for path in sorted(_PACKAGE.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(_PACKAGE)}\0{stat.st_size}\0{stat.st_mtime_ns}\0".encode())
+        info = path.stat()
+        digest.update(f"{path.relative_to(_PACKAGE)}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     from .resources import data_dir
 
     for folder in (data_dir("templates"), options.templates, data_dir("schemas"), schemas):
@@ -180,8 +181,11 @@ def _hash_folder(digest: hashlib._Hash, folder: Path) -> None:
 
 
 def quiz_key(settings: str, source: Path) -> str | None:
-    """The key of one source: the settings, its path as diagnostics show it, and its bytes."""
+    """The key of one source: the settings, its path as diagnostics show it, and its bytes; None
+    for what is not a regular file (the standard input, a pipe: read once, by the reader)."""
     try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
         data = source.read_bytes()
     except OSError:
         return None
@@ -312,11 +316,11 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         for folder in cache_dir().iterdir():
             if folder.is_dir():
                 for path in folder.iterdir():
-                    stat = path.stat()
-                    if path.name.endswith(".tmp") and stat.st_mtime < time.time() - 3600:
+                    info = path.stat()
+                    if path.name.endswith(".tmp") and info.st_mtime < time.time() - 3600:
                         path.unlink()
                     else:
-                        entries.append((stat.st_mtime, stat.st_size, path))
+                        entries.append((info.st_mtime, info.st_size, path))
     except OSError:
         return
     total = sum(size for _, size, _ in entries)
