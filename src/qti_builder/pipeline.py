@@ -46,7 +46,8 @@ from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_
 from .parallel import Background, cpu_count, run
 from .profiles import check_profile
 from .readers import SourceMap, read_quiz
-from .results import STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources
+from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
+                      question_counts)
 from .schemas import SchemaError, SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
@@ -628,11 +629,6 @@ def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: Diagno
                     validate_package(output.filename, whole, {m.path for m in assemble(output.documents)}, facts, sink)
                 outputs.append(output)
     return outputs
-
-
-def question_counts(quiz: Quiz) -> dict[str, int]:
-    """Questions per type, for reports."""
-    return dict(sorted(Counter(q.type for q in quiz.iter_questions()).items()))
 
 
 __all__ = ["BuildIncomplete", "BuildOptions", "BuildResult", "LoadedQuiz", "OutputFile", "QuizResult", "WritableQuiz",

@@ -4,6 +4,7 @@ build cache (:mod:`.cache`) take them without importing the readers, the writers
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -140,6 +141,11 @@ def conclude(results: list[QuizResult], build_errors: list[Diagnostic], clock: d
     if any(d.severity is Severity.ERROR for d in diagnostics):
         raise BuildIncomplete(build_result)
     return build_result
+
+
+def question_counts(quiz: Quiz) -> dict[str, int]:
+    """Questions per type, for reports."""
+    return dict(sorted(Counter(q.type for q in quiz.iter_questions()).items()))
 
 
 def find_sources(paths: list[Path]) -> list[Path]:
