@@ -26,7 +26,7 @@ from qti_builder.results import BuildOptions
 SOURCES = sorted(
     [*ROOT.joinpath("source").glob("*.md"), *ROOT.joinpath("tests", "fixtures").glob("*.md"),
      *ROOT.joinpath("tests", "fixtures").glob("*.yaml"), *ROOT.joinpath("starter", "quiz").glob("*.md"),
-     *ROOT.joinpath("tests", "corpus").glob("*.md")]
+     *ROOT.joinpath("tests", "corpus").glob("*.md"), *ROOT.joinpath("tests", "corpus").glob("*.yaml")]
 )
 
 
