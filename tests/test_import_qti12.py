@@ -215,7 +215,9 @@ def test_blackboard_random_block_draws_from_the_pool_the_manifest_links(tmp_path
     """A Blackboard test draws from a pool by the pool's manifest resource (res00005), a file whose
     <assessment> is the pool (bbmd_assessmenttype Pool). The pool's questions are the block's, at
     the block's points (the pool says -1); a numeric answer whose condition sets no score but
-    shows the feedback Blackboard names 'correct' is the right answer. The pool is not a quiz."""
+    shows the feedback Blackboard names 'correct' is the right answer. Blackboard's per-answer
+    conditions (a varequal on the answer's ident, with no value, setting 100 or 0) give no
+    credit: the choice's right answer is the 'correct' condition's. The pool is not a quiz."""
     path = (BLACKBOARD_BLOCK if form == "folder"
             else blackboard_block_zip(tmp_path / "export.zip", form == "zip-manifest-under-dotdot"))
     quizzes, sink = run_import(path)

@@ -62,8 +62,11 @@ def _material(element: etree._Element) -> etree._Element | None:
 
 
 def _scoring(r: ItemContext) -> list[Condition]:
-    """The conditions that give credit, best first (Canvas: one, Set 100)."""
-    return sorted((c for c in r.conditions if c.scores), key=lambda c: -(c.score or 0))
+    """The conditions that give credit, best first (Canvas: one, Set 100). A condition that tests
+    nothing (Blackboard's per-answer conditions, ``<varequal respident="<answer>"/>`` with no
+    value, which set a score of their own) gives none."""
+    return sorted((c for c in r.conditions if c.scores and any(t.value for t in c.tests()) or c.scores and c.is_other),
+                  key=lambda c: -(c.score or 0))
 
 
 def _percent(score: float | None) -> float:
