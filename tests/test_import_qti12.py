@@ -290,15 +290,19 @@ def test_samigo_assessment(tmp_path: Path) -> None:
     """Sakai's Samigo: every mattext says text/plain and holds HTML (the item's TEXT_FORMAT says
     HTML); choices padded with labels that have neither ident nor text; the right choice marked by
     the feedback it shows ('Correct'), every condition adding 0; a blank's answers in a condition
-    that scores nothing, alternatives split by '|'; the points in the score's maxvalue."""
+    that scores nothing, alternatives split by '|'; the points in the score's maxvalue; a matching
+    question's prompts and answers in one response_grp."""
     quizzes, sink = run_import(QTI12 / "samigo-assessment.xml")
     assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
     (item,) = quizzes
-    choice, blanks = item.quiz.iter_questions()
+    choice, blanks, matching = item.quiz.iter_questions()
     assert choice.stem == "Which organelle makes <b>ATP</b>?"
     assert [(c.text, c.correct) for c in choice.choices] == [("Lysosome", False), ("<b>Mitochondrion</b>", True), ("Centriole", False)]
     assert choice.points == 2 and blanks.points == 2
     assert [b.answers for b in blanks.blanks] == [["glycolysis"], ["ATP", "adenosine triphosphate"]]
+    # One response_grp: prompts are the labels with a match_group, a credited condition pairs them.
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("Mitochondrion", "Makes ATP"), ("Nucleus", "Holds DNA")]
+    assert matching.distractors == ["Digests waste"] and matching.points == 1
     builds(item.quiz, item.media, tmp_path)
 
 

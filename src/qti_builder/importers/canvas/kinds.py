@@ -295,6 +295,8 @@ def _text_only(r: ItemContext, data: Data) -> bool | None:
 
 def _matching(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
+    if len(responses) == 1 and any(label.get("match_group") is not None for label in _labels(responses[0])):
+        return _one_group_matching(r, data, responses[0])
     right = _right_match_block(r)
     texts: dict[str, str] = {}
     for response in responses:
@@ -321,6 +323,31 @@ def _matching(r: ItemContext, data: Data) -> bool | None:
     answer_texts = {p["answer"] for p in pairs}
     data["type"], data["pairs"] = "matching", pairs
     data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts and t))
+    _shuffle(r, data)
+    return None
+
+
+def _one_group_matching(r: ItemContext, data: Data, group: etree._Element) -> bool | None:
+    """Sakai's Samigo: one ``response_grp`` holding the prompts (labels with a ``match_group``) and
+    the answers (the others); a condition that gives credit tests an answer's ident for the prompt
+    it belongs to."""
+    labels = _labels(group)
+    prompts = {label.get("ident", ""): r.markdown(_material(label), "a matching prompt")
+               for label in labels if label.get("match_group") is not None}
+    answers = {label.get("ident", ""): r.markdown(_material(label), "a matching answer")
+               for label in labels if label.get("match_group") is None}
+    chosen: dict[str, str] = {}
+    for condition in _scoring(r):
+        for test in condition.tests():
+            if test.kind == "varequal" and not test.negated and test.respident in answers and test.value in prompts:
+                chosen.setdefault(test.value, test.respident)
+    pairs = [{"prompt": text, "answer": answers[chosen[ident]]} for ident, text in prompts.items() if ident in chosen]
+    for ident, text in prompts.items():
+        if ident not in chosen:
+            r.lost.append(f"prompt '{text}', which has no answer")
+    used = {answers[a] for a in chosen.values()}
+    data["type"], data["pairs"] = "matching", pairs
+    data["distractors"] = list(dict.fromkeys(t for t in answers.values() if t not in used and t))
     _shuffle(r, data)
     return None
 
