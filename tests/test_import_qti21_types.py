@@ -178,3 +178,17 @@ def test_template_values_are_computed_safely() -> None:
 
     assert _format(3.14159, "%.2f") == "3.14" and _format(7, "%i") == "7"
     assert _format(3.0, "%.1000000000f") == "3"  # a format that would be a gigabyte is not used
+
+
+def test_a_folder_of_a_test_and_its_items_without_a_manifest(tmp_path: Path) -> None:
+    """zyBooks' QTI 2.1 export: a folder holding a test and its items, and no manifest. It is a
+    QTI 2.1 input (it was taken for a quiz page and refused as 'a directory') and reads as its test."""
+    folder = TYPES / "loose-test"
+    assert not (folder / "imsmanifest.xml").exists() and detect(folder).name == "qti21"
+    from helpers.importing import run_import
+
+    quizzes, sink = run_import(folder)
+    assert not sink.errors
+    (item,) = quizzes
+    assert (item.quiz.id, item.quiz.title) == ("cells-revision", "Cells: revision")
+    assert [q.type for q in item.quiz.iter_questions()] == ["single_choice", "numerical"]
