@@ -46,7 +46,7 @@ def package(built: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def moodle(built: Path) -> dict[str, etree._Element]:
     root = etree.fromstring((built / "content-showcase.moodle.xml").read_bytes())
-    return {q.findtext("idnumber").split(".")[-1]: q for q in root.findall("question") if q.get("type") != "category"}
+    return {q.findtext("idnumber"): q for q in root.findall("question") if q.get("type") != "category"}
 
 
 def item(package: dict[str, bytes], name: str) -> etree._Element:

@@ -97,8 +97,9 @@ def test_a_bank_with_every_construct(tmp_path: Path) -> None:
     # No '=' in a multiple-choice answer part: Moodle makes it "multiple answers allowed".
     membrane = q["membrane-parts"]
     assert membrane.type == "multiple_response"
+    # The right ones share 100 % (the default), each wrong one is -100 %: written on the wrong ones.
     assert [(c.text, c.correct, c.score) for c in membrane.choices] == [
-        ("Phospholipids", True, 50), ("Cholesterol", True, 50), ("Cellulose", False, -100), ("Chitin", False, -100)]
+        ("Phospholipids", True, None), ("Cholesterol", True, None), ("Cellulose", False, -100), ("Chitin", False, -100)]
     assert membrane.choice_scores() == {"A": 50, "B": 50, "C": -100, "D": -100}
 
     # Text after the braces: a missing-word question, "_____" where the braces were.
@@ -288,7 +289,7 @@ def test_gift_to_source_to_moodle_xml_keeps_what_moodle_makes_of_the_gift(tmp_pa
         assert (got_kind, sorted(got_answers, key=repr), got_general) == (kind, sorted(answers, key=repr), general), name
     xml = (tmp_path / "dist/cells.moodle.xml").read_text(encoding="utf-8")
     assert "<single>false</single>" in xml.split("Membrane parts", 1)[1].split("</question>", 1)[0]
-    assert "<idnumber>cells.powerhouse</idnumber>" in xml and "<tag><text><![CDATA[energy]]></text></tag>" in xml
+    assert "<idnumber>powerhouse</idnumber>" in xml and "<tag><text><![CDATA[energy]]></text></tag>" in xml
 
 
 # -- Moodle's rules, one by one -------------------------------------------------------------------------

@@ -44,6 +44,7 @@ class ImportFormat:
 
 
 FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
+    ImportFormat("mbz", "Moodle quiz backup (.mbz): a quiz activity whole, its sections, slots, random draws, settings and questions"),
     ImportFormat("qti12", "QTI 1.2 of Blackboard (res00001.dat packages), Brightspace/D2L, Respondus, WebCT and plain IMS QTI 1.2"),
     ImportFormat("canvas", "Canvas Classic Quizzes QTI 1.2: a quiz or course export, a text2qti zip, a qti-builder Canvas package"),
     ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file"),
@@ -65,7 +66,8 @@ def detect(path: Path) -> ImportFormat | None:
         with path.open("rb") as handle:
             head = handle.read(HEAD_BYTES)
         head = utf8_xml(head)  # XML in UTF-16 (WebCT's) is text too
-        if b"\0" in head and not head.startswith(b"PK"):
+        # Binary: only a zip, or a gzip (a Moodle backup), can be a quiz.
+        if b"\0" in head and not head.startswith((b"PK", b"\x1f\x8b")):
             return None
     for fmt in FORMATS.values():
         if fmt.sniff(path, head.lstrip(b"\xef\xbb\xbf \t\r\n")):

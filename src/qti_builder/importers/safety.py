@@ -14,8 +14,10 @@ Every refusal is an error diagnostic at the input file (QB702, QB703), and nothi
 
 from __future__ import annotations
 
+import io
 import re
 import stat
+import tarfile
 import zipfile
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -323,6 +325,48 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
         sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the zip skipped, "
                                      f"the rest read: {_named(unsafe)}", SourceSpan(display),
                      hint="nothing is ever written where a zip entry says; if a skipped file was needed, export the package again")
+    return package
+
+
+def read_tar(data: bytes, display: str, sink: DiagnosticSink) -> Package | None:
+    """A gzipped tar (a Moodle backup) read in memory as :func:`read_zip` reads a zip: regular
+    files only, each within the limits, counted as it is unpacked; an entry that leaves the package
+    or is a link is skipped and said."""
+    limits = LIMITS.get()
+    package, total, unsafe = Package(display), 0, []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
+            for count, info in enumerate(archive, 1):
+                if count > limits.max_entries:
+                    sink.error(HOSTILE_ZIP, f"refused: the archive has more than {limits.max_entries:,} entries",
+                               SourceSpan(display), hint=raise_hint("max_entries"))
+                    return None
+                if info.isdir():
+                    continue
+                target = normalise_member(info.name)
+                if target is None or ".." in info.name.replace("\\", "/").split("/"):
+                    unsafe.append((info.name, "points outside the package (absolute path or '..')"))
+                    continue
+                if not info.isfile():
+                    unsafe.append((info.name, "is a link or a device, not a file"))
+                    continue
+                if info.size > limits.max_entry_bytes or total + info.size > limits.max_total_bytes:
+                    sink.error(HOSTILE_ZIP, f"refused: entry '{info.name}' would unpack to {info.size:,} bytes, past the "
+                                            f"limits ({_limits_text(limits)})", SourceSpan(display),
+                               hint=f"{raise_hint('max_entry_bytes')} (per file) or {OPTIONS['max_total_bytes']} (in all)")
+                    return None
+                handle = archive.extractfile(info)
+                content = handle.read(info.size + 1) if handle is not None else b""
+                total += len(content)
+                if target not in package.files:
+                    package.files[target] = content
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        sink.error(READ_ERROR, f"not a readable Moodle backup (a gzipped tar): {exc}", SourceSpan(display))
+        return None
+    if unsafe:
+        sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the archive skipped, "
+                                     f"the rest read: {_named(unsafe)}", SourceSpan(display),
+                     hint="nothing is ever written where an archive entry says")
     return package
 
 
