@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from lxml import etree
+from helpers.cli import run as run_cli
 from helpers.importing import FIXTURES, builds, messages, run_import, zipped
 
 from qti_builder.importers import detect
@@ -361,3 +362,25 @@ def test_webct_in_utf16(tmp_path: Path, form: str) -> None:
     plain, _ = run_import(QTI12 / "webct.xml")
     assert essentials(item.quiz) == essentials(plain[0].quiz)
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_an_assessment_with_no_readable_question_does_not_refuse_its_package(tmp_path: Path) -> None:
+    """A Respondus package of two tests, one of which holds a single multiple-choice question with
+    no right answer: that question is skipped and named, its empty test is left out (a warning),
+    and the other test is imported; nothing was written before."""
+    good = (QTI12 / "respondus-zero-point.xml").read_bytes().decode("cp1252")
+    lone = good.split("<item ")[0] + "<item " + good.split("<item ")[2].split("</item>")[0] + "</item>\r\n    </section>\r\n  </assessment>\r\n</questestinterop>\r\n"
+    lone = lone.replace('ident="RESPONDUS_ZERO"', 'ident="RESPONDUS_LONE"').replace("practice set", "unfinished test")
+    path = tmp_path / "respondus.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("good.xml", good.encode("cp1252"))
+        archive.writestr("lone.xml", lone.encode("cp1252"))
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "respondus.zip:lone.xml:5:1: warning[QB713]: question 'Unfinished' (multipleChoice) was skipped" in find(found, "lone.xml:5")
+    assert "an assessment of the package has no question that could be read" in find(found, "no question that could be read")
+    assert [item.quiz.title for item in quizzes] == ["Respondus: practice set"]
+    code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"), "--allow-skipped")
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "out").glob("*.md")] == ["RESPONDUS_ZERO.md"]

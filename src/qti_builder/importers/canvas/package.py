@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from lxml import etree
 
-from ...diagnostics import DiagnosticSink, SourceSpan
+from ...diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
 from ..base import LOST, NO_QUESTIONS, ImportedQuiz
 from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
@@ -99,10 +99,24 @@ class PackageReader:
                 self.sink.warning(LOST, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no quiz in the package; "
                                         "not imported", self.span(bank.member, bank.element),
                                   hint="a zip holding only question banks imports each bank as a quiz")
+        if quizzes:
+            self._empty_quizzes_named(errors_before)
         if not quizzes and len(self.sink.errors) == errors_before:
             self.sink.error(NO_QUESTIONS, "nothing to import: no QTI 1.2 assessment or question bank was found", SourceSpan(self.display),
                             hint="a Canvas quiz export holds <id>/<id>.xml with a <questestinterop>; check --format")
         return quizzes
+
+    def _empty_quizzes_named(self, errors_before: int) -> None:
+        """A package of several quizzes of which one has no question that can be read (a Respondus
+        test of one question without a right answer): that quiz is named and left out, the others
+        are imported; it does not refuse the whole package."""
+        errors = [d for d in self.sink.errors[errors_before:] if d.code == NO_QUESTIONS]
+        for diagnostic in errors:
+            index = self.sink.items.index(diagnostic)
+            self.sink.items[index] = Diagnostic(
+                Severity.WARNING, LOST, "an assessment of the package has no question that could be read (named in the "
+                                        "warnings above); it is left out, the package's other quizzes are imported",
+                diagnostic.span, "fix its questions in the system it comes from and import it again")
 
     def _pool_resources(self) -> dict[str, str]:
         """The files a manifest names as question pools (Blackboard's ``assessment/x-bb-qti-pool``,
