@@ -429,11 +429,11 @@ def _typed_blanks(r: ItemContext, data: Data, responses: list[etree._Element]) -
     scoring = _scoring(r) or ([c for c in r.conditions if not c.is_other] if r.scope.system == "Sakai" else [])
     for response, ident in zip(responses, ids):
         # D2L tests the box's label (``…_ANS``), not the response (``…_STR``).
-        names = {response.get("ident")} | {label.get("ident") for label in descendants(response, "response_label")}
-        answers = [v for c in scoring for name in names if name for v in c.values(name)]
+        names = [response.get("ident")] + [label.get("ident") for label in descendants(response, "response_label")]
+        found = [v for c in scoring for name in dict.fromkeys(names) if name for v in c.values(name)]
         if r.scope.system == "Sakai":
-            answers = [part.strip() for a in answers for part in a.split("|")]
-        blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in answers if a))})
+            found = [part.strip() for a in found for part in a.split("|")]
+        blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in found if a))})
     data["type"], data["blanks"] = "fill_in_blank", blanks
     return None
 

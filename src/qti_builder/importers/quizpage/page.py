@@ -908,8 +908,8 @@ class Page:
         if len(rows) < 2 or letters != [chr(ord("A") + i) for i in range(len(rows))] or not all(texts):
             return False
         q.style = q.style or "upper-alpha"
-        for (line, _), letter, text in zip(rows, letters, texts):
-            q.add_option(text, ord(letter) - ord("A") + 1, letter)
+        for index, ((line, _), text) in enumerate(zip(rows, texts)):
+            q.add_option(text, index + 1, chr(ord("A") + index))
             q.end = line
         return True
 
