@@ -379,7 +379,8 @@ def test_an_assessment_with_no_readable_question_does_not_refuse_its_package(tmp
     found = messages(sink)
     assert not sink.errors, found
     assert "respondus.zip:lone.xml:5:1: warning[QB713]: question 'Unfinished' (multipleChoice) was skipped" in find(found, "lone.xml:5")
-    assert "an assessment of the package has no question that could be read" in find(found, "no question that could be read")
+    assert "respondus.zip:lone.xml:3:1: warning[QB711]: assessment 'Respondus: unfinished test' has no question that could be read" \
+        in find(found, "no question that could be read")
     assert [item.quiz.title for item in quizzes] == ["Respondus: practice set"]
     code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"), "--allow-skipped")
     assert code == 0, err
