@@ -136,8 +136,34 @@ def _converted(fragment: str) -> Converted:
         markdown = Converter(escape_mode=mode).convert(prepared).strip()  # type: ignore[call-arg]  # markdownify's bundled stub lacks **options
         if canonical(content.render_html(markdown)) == target:
             return Converted(markdown, True, removed)
+    blocks = _block_by_block(root, target)
+    if blocks is not None:
+        return Converted(blocks, True, removed)
     raw = raw_block(fragment)
     return Converted(raw, canonical(content.render_html(raw)) == target, removed, raw=True)
+
+
+def _block_by_block(root: etree._Element, target: str) -> str | None:
+    """The text converted one top-level block at a time, when the whole has no Markdown form:
+    each block that has one (a paragraph, a list, a plain table) is Markdown, each that has none
+    (a table with classes, a paragraph holding a sized image) stays HTML as a block of its own,
+    so one such element no longer turns the whole question text into one raw HTML line. Taken
+    only when the whole renders back to the input, as every candidate is; None otherwise."""
+    if root.text and root.text.strip():
+        return None
+    children = list(root)
+    if len(children) < 2 or any(child.tail and child.tail.strip() for child in children) \
+            or any(not isinstance(child.tag, str) or child.tag.lower() not in BLOCK_TAGS | RAW_BLOCKS for child in children):
+        return None
+    parts = []
+    for child in children:
+        block = etree.tostring(child, method="html", encoding="unicode", with_tail=False)
+        converted = html_to_markdown(block)
+        # A paragraph written as a line of HTML would be an HTML block, without its <p>.
+        as_html = child.tag.lower() == "p" and converted.markdown.lstrip().startswith("<")
+        parts.append(converted.markdown if converted.exact and not as_html else raw_block(block))
+    markdown = "\n\n".join(part for part in parts if part.strip())
+    return markdown if canonical(content.render_html(markdown)) == target else None
 
 
 def plain_to_markdown(text: str) -> str:
