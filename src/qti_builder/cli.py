@@ -498,10 +498,23 @@ def docs_command(
         typer.echo(index(), nl=False)
         return
     try:
-        typer.echo(lookup(topic), nl=False)
+        _show(lookup(topic))
     except UnknownTopic as exc:
         typer.echo(f"{exc}", err=True)
         raise typer.Exit(2) from None
+
+
+def _show(text: str) -> None:
+    """A page on stdout; through the pager ($PAGER, else less) when it is longer than the terminal
+    that shows it, never when stdout is a file or a pipe."""
+    import shutil
+
+    if sys.stdout.isatty() and text.count("\n") >= shutil.get_terminal_size().lines:
+        import click
+
+        click.echo_via_pager(text)
+    else:
+        typer.echo(text, nl=False)
 
 
 def _options(
