@@ -396,6 +396,9 @@ def diff_command(
         typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
         raise typer.Exit(1)
     diffs = compare(*versions)
+    from .diff import unnamed_questions
+
+    _print(unnamed_questions(diffs, *versions))
     if changed_only:
         from .diff import changed_questions
 
