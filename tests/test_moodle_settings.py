@@ -23,7 +23,8 @@ from qti_builder import BuildOptions, build
 from qti_builder.content import render_html
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
-from qti_builder.model.questions import BLANK_MARKER, Question
+from qti_builder.model.questions import BLANK_MARKER
+from qti_builder.model.union import Question
 from qti_builder.readers import read_quiz
 
 #: Each kind both ways where the author chooses: shuffled and not, case sensitive and not.

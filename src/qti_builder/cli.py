@@ -12,11 +12,13 @@ import sys
 import traceback
 from itertools import groupby
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
 
 from . import __version__
+from .command_options import ignore_codes
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
@@ -108,6 +110,8 @@ QtiVariants = Annotated[Optional[int], typer.Option(
     help="QTI 2.1: write each calculated question as N fixed items (its first N sets) in a section that draws one, "
          "for players that run no item templates; 0: item templates. Overrides the quiz setting qti_variants.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
+Lang = Annotated[Optional[str], typer.Option(
+    "--lang", help="Language of the messages: en, or one with a catalog (ko, ja, zh). Default: each quiz's language.")]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every question (source line, id, type) and the timings.")]
 
 
@@ -221,6 +225,7 @@ def build_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    lang: Lang = None,
     only: Annotated[Optional[list[str]], typer.Option(
         "--only", metavar="<ids>",
         help="Build just these questions (ids, or quiz-id/question-id; comma- or space-separated, or one per line as "
@@ -243,6 +248,7 @@ def build_command(
         if not options.only:
             raise typer.BadParameter("give the ids of the questions to build", param_hint="--only")
     ui = Ui("build", report, report_file, quiet, verbose)
+    ui.lang = _lang(lang)
     if watch:
         from .serve import watch_builds
 
@@ -284,6 +290,10 @@ def check_command(
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    lang: Lang = None,
+    outline: Annotated[bool, typer.Option(
+        "--outline", help="Also print each paper as read: its sections, passages, and each question's number, type, "
+                          "answer, points and source lines, with the totals (qti-builder docs source-format#the-outline).")] = False,
 ) -> None:
     """Read, render and validate every quiz without writing anything; say what each output would lose."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False,
@@ -293,7 +303,10 @@ def check_command(
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
     options.jobs = jobs
-    _run(options, Ui("check", report, report_file, quiet, verbose))
+    options.outline = outline
+    ui = Ui("check", report, report_file, quiet, verbose)
+    ui.lang = _lang(lang)
+    _run(options, ui)
 
 
 @app.command("preview", epilog=examples(
@@ -547,16 +560,6 @@ def _options(
                         ignore=ignore_codes(ignore), qti_variants=qti_variants)
 
 
-def ignore_codes(values: list[str] | None) -> frozenset[str]:
-    """``--ignore`` as codes; a usage error for an unknown code or an error's."""
-    from .ignores import parse_codes
-
-    try:
-        return parse_codes(values or [])
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--ignore") from None
-
-
 def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: int) -> Limits:
     return Limits(max_source_bytes=int(max_source_mb * MiB), max_yaml_alias_values=max_yaml_alias_values,
                   max_yaml_depth=max_yaml_depth)
@@ -579,8 +582,9 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     except (BuildFailed, SchemaError) as exc:
         diagnostics = exc.diagnostics
     failed = any(d.severity.value == "error" for d in diagnostics)
-    _print(diagnostics, ui.quiet)
+    _print(diagnostics, ui.quiet, _languages(result, ui.lang))
     if result is not None:
+        _print_outlines(result, ui)
         _print_understood(result, ui)
         if ui.verbose:
             _print_timings(result)
@@ -600,6 +604,15 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     return result
 
 
+def _print_outlines(result: BuildResult, ui: Ui) -> None:
+    """``check --outline``: each paper as read, also when it failed after reading (a total that
+    differs from the stated one is easier to find with every question's points in front of you)."""
+    from .outline import render_outline
+
+    for r in result.results:
+        if r.outline is not None:
+            for line in render_outline(r.outline):
+                ui.say(line)
 def _require_sources(paths: list[Path]) -> None:
     """A folder without a quiz source is a mistake (a wrong folder, sources with another suffix),
     not a build of nothing that passes: QB232, exit 1."""
@@ -671,12 +684,27 @@ def _print_timings(result: BuildResult) -> None:
                err=True)
 
 
-def _print(diagnostics: list[Diagnostic], quiet: bool = False) -> None:
-    """Grouped per file, in source order; errors only when quiet."""
+def _print(diagnostics: list[Diagnostic], quiet: bool = False, languages: Callable[[str], str | None] | None = None) -> None:
+    """Grouped per file, in source order; errors only when quiet; each file's in its language."""
     ordered = sorted((d for d in diagnostics if not quiet or d.severity.value == "error"), key=Diagnostic.sort_key)
-    for _, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+    for path, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+        language = languages(path) if languages else None
         for diagnostic in group:
-            typer.echo(diagnostic.render(), err=True)
+            typer.echo(diagnostic.render(language), err=True)
+
+
+def _languages(result: BuildResult | None, lang: str | None) -> Callable[[str], str | None]:
+    """Which language a file's messages are printed in: --lang, else its quiz's language."""
+    by_path = {display_path(r.source): r.language for r in result.results} if result is not None else {}
+    return lambda path: lang or by_path.get(path)
+
+
+def _lang(lang: str | None) -> str | None:
+    from .messages import languages
+
+    if lang is not None and lang.split("-")[0].lower() not in ["en", *languages()]:
+        raise typer.BadParameter(f"no messages in '{lang}'; choose from en, {', '.join(languages())}", param_hint="--lang")
+    return lang
 
 
 def _terminate(signum: int, frame: object) -> None:

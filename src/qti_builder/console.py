@@ -70,6 +70,8 @@ class Ui:
         self.summary_to_stderr = any(file is None for _, file in self.reports)
         self.bar: Progress | None = None
         self.task: TaskID | None = None
+        #: ``--lang``: the language of the messages, over each quiz's own (messages.py).
+        self.lang: str | None = None
 
     def say(self, text: str) -> None:
         if not self.quiet:

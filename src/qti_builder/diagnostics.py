@@ -48,13 +48,16 @@ class Diagnostic:
         span = self.span or SourceSpan("")
         return (span.path, span.line, span.column, self.code)
 
-    def render(self) -> str:
+    def render(self, language: str | None = None) -> str:
+        """As printed; the message and hint in ``language`` where its catalog has them (messages.py)."""
+        from .messages import translate
+
         where = f"{self.span}: " if self.span else ""
-        text = f"{where}{self.severity.value}[{self.code}]: {self.message}"
+        text = f"{where}{self.severity.value}[{self.code}]: {translate(self.message, language)}"
         if self.generated:
             text += f"\n    in generated file {self.generated}"
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {translate(self.hint, language)}"
         return text
 
 
@@ -63,6 +66,9 @@ class DiagnosticSink:
     """Collects diagnostics from every stage."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    #: The language of the quiz being read, once its reader knows it: the language its messages
+    #: are printed in (messages.py).
+    language: str | None = None
 
     def error(
         self,

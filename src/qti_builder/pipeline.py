@@ -38,6 +38,7 @@ from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
+from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, compress_pieces, zip_parts
@@ -93,6 +94,8 @@ class BuildOptions:
     qti_variants: int | None = None
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
     jobs: int = 0
+    #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
+    outline: bool = False
     #: ``build --only``: the questions to build (ids, or ``quiz/question``); a quiz with none of
     #: them is not built (:mod:`.selection`). None: every question.
     only: frozenset[str] | None = None
@@ -130,6 +133,10 @@ class QuizResult:
     accepted_losses: list[Loss] = field(default_factory=list)
     #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
     ignored: int = 0
+    #: The paper as read (``check --outline``), once the quiz is read.
+    outline: Outline | None = None
+    #: The quiz's language, as far as it was read: the language its messages are printed in.
+    language: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -297,7 +304,7 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
     for i, result in enumerate(results):
         started = time.perf_counter()
         sink = DiagnosticSink()
-        read = read_quiz(result.source, sink, options.limits)
+        read = read_quiz(result.source, sink, options.limits, partial=True)
         if read and options.only is not None:
             read = _selected(read, options.only)
         if read:
@@ -306,6 +313,10 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
+                check_stated_total(quiz, source, sink)
+            if options.outline:
+                result.outline = build_outline(quiz, source, read_lines(result.source))
             check_question_ignores(quiz, source, sink)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
             result.spans = loaded[i].spans
@@ -313,6 +324,7 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
             if options.profile:
                 check_profile(options.profile, quiz, loaded[i].spans, sink)
         result.diagnostics.extend(sink.items)
+        result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded)
     return loaded

@@ -43,7 +43,8 @@ from qti_builder.content import plain_text
 from qti_builder.i18n import true_false_labels
 from qti_builder.kinds import KINDS
 from qti_builder.model import CalculatedChoiceQuestion, CalculatedQuestion, Quiz
-from qti_builder.model.questions import BLANK_MARKER, Question
+from qti_builder.model.questions import BLANK_MARKER
+from qti_builder.model.union import Question
 
 ALL = frozenset({"qti21", "moodle", "canvas"})
 #: Kinds a machine scores (the others are graded by a person or not at all), from the kinds'

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
+from ..command_options import ignore_codes
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from ..media import safe_name
 from ..model.common import IDENTIFIER_PATTERN
@@ -69,8 +70,6 @@ def import_command(
     Exits 0 when everything was imported, 1 on errors (nothing is written), 2 on usage errors, and
     4 when the sources were written without some questions (each named in a warning above; --allow-skipped: 0).
     """
-    from ..cli import ignore_codes
-
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     if report not in ("text", "json"):

@@ -46,7 +46,8 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
-                               Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..model.union import Question
 from . import moodle_calculated
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
