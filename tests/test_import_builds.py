@@ -116,3 +116,31 @@ def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
     assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, "sum"]
+
+
+def test_a_wordselect_bank_builds_and_scores_in_moodle(tmp_path: Path) -> None:
+    """Issue 30: a wordselect bank imported, then refused on build: its introduction's list items
+    stood outside a list (the QTI 2.1 schema refuses an <li> there), and a text with eleven right
+    words gave each 9.09 %, which Moodle cannot store (QB321). Now the items are in a list, the
+    shares are grade options that add up to 100 % (the change named), and Moodle grades the
+    right words as right and every word ticked below full marks."""
+    from helpers import zip_members
+    from helpers.moodle_engine import grade, read_question
+
+    (item,), sink = run_import(FIXTURES / "moodle-types" / "wordselect-bank.xml")
+    assert any("equal shares for its 11 right words" in m for m in messages(sink)), messages(sink)
+    colours = next(q for q in item.quiz.iter_questions() if q.id == "colours")
+    scores = [c.score for c in colours.choices if c.correct]
+    assert scores == [10] * 9 + [5] * 2 and all(c.score == -10 for c in colours.choices if not c.correct)
+    builds(item.quiz, item.media, tmp_path)
+    (qti,) = (tmp_path / "dist").glob("*.qti21.zip")
+    harbour = etree.fromstring(zip_members(qti.read_bytes())["items/harbour.xml"])
+    items = harbour.findall(".//{*}li")
+    assert len(items) == 4 and {li.getparent().tag.split("}")[1] for li in items} == {"ul"}
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    questions = {q.findtext("name/text"): q for q in etree.parse(str(moodle)).getroot().iter("question")}
+    for name in ("Harbour", "Colours"):
+        engine = read_question(questions[name])
+        right = {k for k, a in enumerate(engine.answers) if a.fraction > 0}
+        assert grade(engine, right) == 1
+        assert grade(engine, set(range(len(engine.answers)))) < 1

@@ -169,7 +169,9 @@ def test_tao_style_package(tmp_path: Path, as_zip: bool) -> None:
     choice, multiple, blanks, essay = quiz.iter_questions()
     assert "How many **cells** are shown?" in choice.stem and "media/cells.png" in choice.stem
     assert [c.id for c in choice.choices] == ["A", "B", "C"] and choice.choices[1].correct and choice.choices[2].fixed
-    assert multiple.points == 2 and [c.score for c in multiple.choices] == [50, -50, 50]
+    # 50, -50, 50: the right ones share 100 %, the wrong one takes a share away (the default).
+    assert multiple.points == 2 and [c.score for c in multiple.choices] == [None, None, None]
+    assert list(multiple.choice_scores().values()) == [50, -50, 50]
     assert blanks.stem.startswith("A body cell divides by [[b1]]")
     assert blanks.blanks[0].answers == ["mitosis", "Mitosis"] and blanks.blanks[1].answers == ["meiosis"]
     assert essay.stem == "Describe what a cell membrane does." and essay.response_format == "plain" and essay.expected_lines == 8

@@ -97,8 +97,9 @@ def test_a_bank_with_every_construct(tmp_path: Path) -> None:
     # No '=' in a multiple-choice answer part: Moodle makes it "multiple answers allowed".
     membrane = q["membrane-parts"]
     assert membrane.type == "multiple_response"
+    # The right ones share 100 % (the default), each wrong one is -100 %: written on the wrong ones.
     assert [(c.text, c.correct, c.score) for c in membrane.choices] == [
-        ("Phospholipids", True, 50), ("Cholesterol", True, 50), ("Cellulose", False, -100), ("Chitin", False, -100)]
+        ("Phospholipids", True, None), ("Cholesterol", True, None), ("Cellulose", False, -100), ("Chitin", False, -100)]
     assert membrane.choice_scores() == {"A": 50, "B": 50, "C": -100, "D": -100}
 
     # Text after the braces: a missing-word question, "_____" where the braces were.

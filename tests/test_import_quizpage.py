@@ -511,3 +511,17 @@ def test_an_answer_before_any_question(tmp_path: Path) -> None:
     quiz = quizzes[0].quiz
     assert quiz.title == "Quiz" and not quiz.description
     assert [correct(q) for q in quiz.iter_questions()] == [["B"]]
+
+
+def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scoring(tmp_path: Path) -> None:
+    """全部选对得6分，选对但不全得3分，有选错的得0分 in a section's heading: its multiple-response
+    questions are worth 6 points, 3 for right but incomplete and 0 for any wrong option (issue 30);
+    the single-choice question of another section is untouched."""
+    quiz, _, _ = imported("exam-rule.zh.md", tmp_path)
+    single, metals, gases = quiz.iter_questions()
+    assert single.type == "single_choice" and single.points == 1
+    for q in (metals, gases):
+        assert (q.type, q.points, q.scoring, q.incomplete_points) == ("multiple_response", 6, "exam", 3)
+    right = {c.id for c in metals.choices if c.correct}
+    assert right == {"A", "C"}
+    assert (metals.score_of(right), metals.score_of({"A"}), metals.score_of({"A", "B"}), metals.score_of(set())) == (1, 0.5, 0, 0)

@@ -99,7 +99,7 @@ def test_moodle_s_importer_takes_every_question_with_the_fixture_s_points(quiz: 
         if question.get("type") == "category":
             continue
         read = read_question(question)
-        imported[question.findtext("idnumber").split(".", 1)[1]] = read.mark
+        imported[question.findtext("idnumber")] = read.mark
     assert imported == expected
 
 
@@ -349,8 +349,9 @@ def test_grade_options_that_round_are_written_as_moodle_lists_them(tmp_path: Pat
     tree = etree.parse(str(tmp_path / "dist" / "mr.moodle.xml"))
     fractions = {q.findtext("idnumber"): sorted({a.get("fraction") for a in q.findall("answer")})
                  for q in tree.getroot().findall("question") if q.get("type") == "multichoice"}
-    assert fractions == {"q3": ["0", "33.33333"], "q6": ["0", "16.66667"],
-                         "q7": ["0", "14.28571"], "q9": ["0", "11.11111"]}
+    # The wrong choice takes one right choice's share away (the default scoring).
+    assert fractions == {"q3": ["-33.33333", "33.33333"], "q6": ["-16.66667", "16.66667"],
+                         "q7": ["-14.28571", "14.28571"], "q9": ["-11.11111", "11.11111"]}
     assert list(_moodle_rules(tree)) == []
 
 

@@ -422,6 +422,10 @@ CODES_LIST: tuple[Code, ...] = (
        "the question", "remove the '*' answer, or move the text to the '*' answer's own feedback",
        FRONT + "1. Name a star. {#star type=short_answer}\n\nAnswer: Sun\nAnswer (50%): *\nIncorrect feedback: The Sun is one.\n",
        FRONT + "1. Name a star. {#star type=short_answer}\n\nAnswer: Sun\nIncorrect feedback: The Sun is one.\n"),
+    _e("QB325", "Moodle would refuse a formula of a calculated question, and with it the whole file: text in braces starting with '=' that is no placeholder of the question ({=a:b}), which Moodle reads as a formula.",
+       "the question", "write a computed value as a placeholder of the question's variables, {=a * b}, or reword the text",
+       FRONT + "1. What is {a} + {b}? ({=a:b} in the book) {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n",
+       FRONT + "1. What is {a} + {b}? ({=a / b} in the book) {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n"),
     # -- QB4xx: validating the outputs --------------------------------------------------------------
     _e("QB401", "A generated document fails its schema or an import rule (a bug in qti-builder or in a template override), or the schema folder does not match the pinned official schemas.",
        "the source's question, with the place in the generated file", "report it with the source, or fix the --templates override",
@@ -434,7 +438,7 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB501", "An output file cannot be written (permissions, disk full); the output folder is left as it was.", "the output file",
        "free disk space, or choose an --out folder you may write to", "--out /read-only", "--out dist", syntax="text"),
     # -- QB6xx: LMS profiles ---------------------------------------------------------------------
-    _w("QB601", "Something the LMS loses or changes when it imports the question: build counts it as a loss of the Canvas package (check --profile canvas lists each as a warning).", "the question",
+    _w("QB601", "Something the LMS loses or changes when it imports the question: build counts it as a loss of the Canvas package, or of Moodle XML for a multiple-response scoring rule (check --profile canvas or --profile moodle lists each as a warning).", "the question",
        "see 'qti-builder docs question-types' for what the LMS does with each type",
        FRONT + "1. Put the steps in order. {#steps type=ordering}\n\n- Write the file\n- Run it\n",
        FRONT + "1. Python has a `def` keyword. {#def}\n\nAnswer: true\n",

@@ -28,7 +28,7 @@ from .readers import read_quiz
 #: What changed in a question, in the order it is told: the top-level fields of each kind.
 ASPECTS = ("type", "text", "answers", "points", "feedback", "media", "section", "settings")
 TEXT_FIELDS = {"stem", "title"}
-ANSWER_FIELDS = {"choices", "answers", "answer", "pairs", "distractors", "items", "blanks", "negative_marking",
+ANSWER_FIELDS = {"choices", "answers", "answer", "pairs", "distractors", "items", "blanks", "negative_marking", "scoring", "incomplete_points",
                  "case_sensitive", "unit", "model_answer"}
 FEEDBACK_FIELDS = {"feedback", "true_feedback", "false_feedback"}
 #: Fields that change nothing an LMS receives.

@@ -97,9 +97,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(SingleChoiceQuestion, "single choice", "all_or_nothing",
              markdown_attributes=("shuffle",), markdown_answer="options"),
     KindSpec(MultipleResponseQuestion, "multiple response", "partial",
-             markdown_attributes=("shuffle", "negative_marking"), markdown_answer="options",
-             losses={"canvas": ("partial credit follows Canvas's own rule for multiple answers, not this question's "
-                                "option scores",)}),
+             markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points"), markdown_answer="options"),
     KindSpec(TrueFalseQuestion, "true/false", "all_or_nothing"),
     KindSpec(ShortAnswerQuestion, "short answer", "partial",
              markdown_attributes=("case_sensitive",), markdown_answer="answers"),

@@ -7,7 +7,7 @@ settings or a section's random draw, a QTI 2.1 package carries only some setting
 carries them per output, ``--strict`` counts them as failures, and ``--ignore`` or a question's
 ``ignore=`` accepts them by code.
 
-Codes: QB601 what Canvas loses of a question (the Canvas profile), QB602 a quiz setting the output
+Codes: QB601 what Canvas or Moodle loses of a question (their profiles), QB602 a quiz setting the output
 has no place for, QB603 a random draw the output cannot make.
 """
 
@@ -30,8 +30,8 @@ DRAW_LOSS = "QB603"
 LOSS_CODES = (PROFILE_LOSS, SETTING_LOSS, DRAW_LOSS)
 
 #: Each target's name in messages, and the profile of what its LMS loses of a question (when
-#: there is one: the Canvas package; Moodle keeps every question it imports).
-TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", None), "canvas": ("Canvas", "canvas")}
+#: there is one: the Canvas package, and Moodle for the multiple-response scoring rules its multichoice cannot hold).
+TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", "moodle"), "canvas": ("Canvas", "canvas")}
 #: Targets that cannot draw questions at random from a section.
 NO_DRAW = {"moodle": "Moodle XML cannot: random questions are slots of a Moodle quiz, not questions of the bank it fills. "
                      "All {count} questions of the section go into its category; add a random question drawing {select} "

@@ -14,6 +14,7 @@ from lxml import etree
 
 from . import canvas_rules
 from .diagnostics import DiagnosticSink, SourceSpan
+from .formulas import moodle_formula_error, moodle_text_formula_errors
 from .schemas import SchemaSet
 from .writers import Document
 from .writers.moodle import MOODLE_GRADES
@@ -220,7 +221,8 @@ def _question_rules(question: etree._Element) -> Iterator[tuple[int, int, str]]:
     checks = {"multichoice": _multichoice_rules, "truefalse": _truefalse_rules, "shortanswer": _shortanswer_rules,
               "numerical": _numerical_rules, "matching": _matching_rules, "match": _matching_rules,
               "essay": _essay_rules, "ordering": _ordering_rules, "cloze": _cloze_rules,
-              "multianswer": _cloze_rules}
+              "multianswer": _cloze_rules, "calculated": _calculated_rules, "calculatedsimple": _calculated_rules,
+              "calculatedmulti": _calculated_rules}
     if kind in checks:
         for message in checks[kind](question, fractions):
             yield line, 1, message
@@ -313,6 +315,27 @@ def _essay_rules(question: etree._Element, fractions: list[float]) -> Iterator[s
     low, high = number("minwordlimit"), number("maxwordlimit")
     if low and high and high < low:
         yield "an essay's maximum word limit is below its minimum"
+
+
+#: The texts of a calculated question whose ``{=...}`` Moodle checks before it stores the question.
+_CALCULATED_TEXTS = ("questiontext/text", "generalfeedback/text", "correctfeedback/text", "partiallycorrectfeedback/text",
+                     "incorrectfeedback/text", "answer/feedback/text")
+
+
+def _calculated_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:
+    """qtype_calculated's ``validate_question_data``: a formula it refuses throws, and the
+    exception ends the import of the whole file."""
+    for path in _CALCULATED_TEXTS:
+        for text in question.findall(path):
+            for shown, why in moodle_text_formula_errors(text.text or ""):
+                yield f"Moodle refuses the formula {shown} of <{path.split('/')[-2]}>: {why}"
+    for answer in question.findall("answer/text"):
+        formula = answer.text or ""
+        if question.get("type") == "calculatedmulti":
+            for shown, reason in moodle_text_formula_errors(formula):
+                yield f"Moodle refuses the formula {shown} of an answer: {reason}"
+        elif formula.strip() != "*" and (refused := moodle_formula_error(formula)):
+            yield f"Moodle refuses the answer formula '{formula}': {refused}"
 
 
 def _ordering_rules(question: etree._Element, fractions: list[float]) -> Iterator[str]:

@@ -380,19 +380,22 @@ def choice_ids(count: int, original: list[str] | None = None) -> list[str]:
 
 def set_choice_scores(data: dict[str, Any], fractions: list[float]) -> None:
     """Percentages per choice (Moodle fractions, QTI mapped values) as the model says them: the
-    default shares when they are those, ``negative_marking`` when wrong choices share -100 %,
-    else explicit scores."""
+    default when they are its (the right choices share 100 %, each wrong one takes one share
+    away), ``negative_marking`` when the wrong choices share -100 %, else explicit scores: on the
+    wrong choices alone when the right ones share 100 % (a wrong choice worth 0 is ``{score=0}``,
+    since the default takes a share away)."""
     choices = data["choices"]
     right = [f for f in fractions if f > 0]
     wrong = [f for f in fractions if f <= 0]
     shares = all(abs(f - 100 / len(right)) < 0.01 for f in right) if right else True
-    if shares and all(f == 0 for f in wrong):
+    if shares and right and all(abs(f + 100 / len(right)) < 0.01 for f in wrong):
         return
     if shares and wrong and all(abs(f + 100 / len(wrong)) < 0.01 for f in wrong):
         data["negative_marking"] = True
         return
     for choice, fraction in zip(choices, fractions):
-        choice["score"] = round(fraction, 5)
+        if not shares or fraction <= 0:
+            choice["score"] = round(fraction, 5) + 0.0  # no -0.0
 
 
 def _cleaned(value: Any) -> Any:

@@ -175,6 +175,7 @@ class Writer:
         """The settings ``quiz`` states that this target has no place for, in the model's order
         (a setting of another target's output, such as ``qti_variants``, is none of its business)."""
         others = {name for name, target in quiz.settings.OUTPUT_SETTINGS.items() if target != cls.name}
+        others |= quiz.settings.QUESTION_DEFAULTS  # carried by the questions
         return [name for name in quiz.settings.given() if name not in cls.carries_settings and name not in others]
 
     def check_supported(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> bool:

@@ -163,6 +163,17 @@ class MoodleXmlWriter(Writer):
         return Document(f"#{question.id}", data, "moodle-question", question.id)
 
 
+def moodle_choice_scores(q: MultipleResponseQuestion) -> dict[str, float]:
+    """The fraction of each option in Moodle, which adds up the fractions of the ticked options and
+    keeps the total between 0 and 100 %: the question's scores with ``partial``; with the rules on the
+    whole answer, each right option its share and each wrong one -100 %, so that any wrong tick
+    gives 0 (a right but incomplete answer earns its shares: the Moodle profile names that loss)."""
+    if q.scoring == "partial":
+        return q.choice_scores()
+    right = sum(c.correct for c in q.choices)
+    return {c.id: 100 / right if c.correct else -100.0 for c in q.choices}
+
+
 def best_first(answers: list[Any]) -> list[Any]:
     """Moodle grades with the first answer that matches, QTI with the best: written best first,
     the two agree (the sort is stable, so equal scores keep the source's order)."""
@@ -297,7 +308,7 @@ class QuestionContext:
         return self._choices(q, {c.id: 100.0 if c.correct else 0.0 for c in q.choices}, single=True)
 
     def _multiple_response(self, q: MultipleResponseQuestion) -> dict[str, Any]:
-        return self._choices(q, q.choice_scores(), single=False)
+        return self._choices(q, moodle_choice_scores(q), single=False)
 
     def _choices(self, q: SingleChoiceQuestion | MultipleResponseQuestion, scores: dict[str, float],
                  single: bool) -> dict[str, Any]:
