@@ -41,7 +41,7 @@ from ... import content
 from .canonical import BLOCK_TAGS, canonical, clean, parse, removed_elements
 from .converter import INLINE_HTML, RAW_BLOCKS, Converter, raw_block
 from .escaping import code_span, escape_markdown, renders_as_text
-from .tex import MATH_DELIMITERS, mark_math
+from .tex import BLOCK_MATH, INLINE_MATH, MATH_DELIMITERS, mark_math
 from .xhtml import QTI_CLASSES, qti_fragment
 
 __all__ = ["BLOCK_TAGS", "INLINE_HTML", "MATH_DELIMITERS", "QTI_CLASSES", "RAW_BLOCKS", "Converted", "canonical", "code_span",
@@ -138,7 +138,7 @@ def _converted(fragment: str) -> Converted:
         markdown = Converter(escape_mode=mode).convert(prepared).strip()  # type: ignore[call-arg]  # markdownify's bundled stub lacks **options
         if canonical(content.render_html(markdown)) == target:
             return Converted(markdown, True, removed)
-    blocks = _block_by_block(root, target)
+    blocks = _block_by_block(parse(fragment), target)  # the blocks as written, math not yet marked
     if blocks is not None:
         return Converted(blocks, True, removed)
     raw = raw_block(fragment)
@@ -160,11 +160,16 @@ def _block_by_block(root: etree._Element, target: str) -> str | None:
     parts = []
     for child in children:
         block = etree.tostring(child, method="html", encoding="unicode", with_tail=False)
+        if MATH_DELIMITERS.search(block):  # math stays as the whole text's conversion would leave it
+            parts.append(raw_block(block))
+            continue
         converted = html_to_markdown(block)
         # A paragraph written as a line of HTML would be an HTML block, without its <p>.
         as_html = child.tag.lower() == "p" and converted.markdown.lstrip().startswith("<")
         parts.append(converted.markdown if converted.exact and not as_html else raw_block(block))
     markdown = "\n\n".join(part for part in parts if part.strip())
+    if INLINE_MATH in markdown or BLOCK_MATH in markdown:  # the converter's math markers are no source's
+        return None
     return markdown if canonical(content.render_html(markdown)) == target else None
 
 
