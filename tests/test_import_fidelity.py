@@ -84,3 +84,20 @@ def test_rich_moodle_html_keeps_markdown_around_what_has_no_markdown_form(tmp_pa
     (built,) = (tmp_path / "dist").glob("*.moodle.xml")
     xml = built.read_text(encoding="utf-8")
     assert '<table class="table table-striped">' in xml and 'width="300" height="200"' in xml
+
+
+def test_answer_numbering_none_survives_import_and_build(tmp_path: Path) -> None:
+    """Moodle's "no numbering" of a multiple-choice question's options stays so: the source says
+    numbering=none, and the build writes answernumbering none again (not ABCD)."""
+    question = multichoice("plain", "", "", "").replace("<answernumbering>abc</answernumbering>",
+                                                        "<answernumbering>none</answernumbering>")
+    numbered = multichoice("lettered", "", "", "", stem="Which is a metal?")
+    source = imported(tmp_path, moodle_file(question, numbered))
+    assert "{#plain title=plain numbering=none}" in source and "{#lettered title=lettered}" in source
+    assert run("build", "src", "--format", "moodle", cwd=tmp_path)[0] == 0
+    (built,) = (tmp_path / "dist").glob("*.moodle.xml")
+    from lxml import etree
+
+    root = etree.parse(str(built)).getroot()
+    numbering = {q.findtext("idnumber"): q.findtext("answernumbering") for q in root.findall("question") if q.get("type") == "multichoice"}
+    assert numbering == {"plain": "none", "lettered": "ABCD"}
