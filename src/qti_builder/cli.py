@@ -132,7 +132,7 @@ def _root(
 
 
 #: The commands that take settings from the project's settings file (qti-builder docs ci#project-settings).
-PROJECT_COMMANDS = ("build", "check", "preview", "serve")
+PROJECT_COMMANDS = ("build", "check", "preview", "serve", "diff")
 
 
 def _project_defaults(ctx: typer.Context) -> None:
