@@ -422,3 +422,42 @@ def test_labels_without_a_colon(route: str, tmp_path: Path) -> None:
     for q in (boiling, moon, ice, even):
         for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
             assert "정답" not in shown and "해설" not in shown, shown
+
+
+# -- true/false with a leading blank, or marked √/× ---------------------------------------------------
+
+TRUE_FALSE_CASES = [
+    ("en", "Part II. True or False (1 point each)\n\n3) ____ Water boils at 100 °C at sea level.\nAnswer: T\n\n"
+           "4) ____ The sun orbits the Earth.\nAnswer: F\n", [True, False], ("True", "False"), "Water boils at 100 °C"),
+    ("zh", "二、判断题（每题2分）\n\n1. 水在常温下是液体。\n答案：√\n\n2. 铁是气体。\n答案：×\n", [True, False], ("√", "×"), "水在常温下是液体。"),
+]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+@pytest.mark.parametrize("language, body, truths, marks, stem", TRUE_FALSE_CASES, ids=[c[0] for c in TRUE_FALSE_CASES])
+def test_true_false_as_papers_mark_it(language: str, body: str, truths: list[bool], marks: tuple[str, str], stem: str,
+                                      route: str, tmp_path: Path) -> None:
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [(q.type, q.answer) for q in questions] == [("true_false", t) for t in truths]
+    assert questions[0].stem.startswith(stem)  # the answer space is no part of the statement
+    for q, truth in zip(questions, truths):
+        choices = built.qti_choices(q.id)
+        assert sorted(choices) == sorted(marks)
+        right = marks[0] if truth else marks[1]
+        assert score_item(built.qti_raw(q.id), choices[right])["SCORE"] == q.points
+        assert score_item(built.qti_raw(q.id), choices[marks[1] if truth else marks[0]])["SCORE"] == 0
+        moodle = built.moodle_question(q.id)
+        right_moodle = [t for t, f in built.moodle_answers(q.id).items() if f == "100"]
+        assert right_moodle == ([right] if moodle.get("type") == "multichoice" else ["true" if truth else "false"])
+        assert built.canvas_correct(q.id) == [right]
+        assert "____" not in built.qti_text(q.id, "stem") and "____" not in built.canvas_text(q.id)

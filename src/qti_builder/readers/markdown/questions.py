@@ -723,6 +723,10 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     its questions are."""
     if dialect.truth(answer) is not None:
         return "true_false", None
+    if S.every_truth(answer) is not None and (section_kind == "true_false" or LEADING_BLANK.match("\n".join(stem_lines))):
+        # ``3) ____ Water boils …`` with ``Answer: T``, or ``T`` under ``True or False``: the blank is
+        # where students mark true or false.
+        return "true_false", None
     if sum(1 for line in stem_lines if MATCH_ROW.match(line)) >= 2:
         return "matching", None
     if arrow_chain(answer) is not None and sum(1 for line in stem_lines if ITEM_ROW.match(line)) >= 2:
@@ -772,6 +776,8 @@ def reads_as_essay(answer: str, stem_lines: list[str], language: str = "en") -> 
 #: An OX question's answer space at the end of its text: ``(O / X)``, ``( O, X )``, ``(○, ×)``, ``(    )``.
 OX_SPACE = re.compile(r"\s*[(\[（［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ×✕]|참\s*[,/]\s*거짓|T\s*/\s*F|true\s*/\s*false)?\s*[)\]）］]\s*$",
                       re.I)
+#: An answer space before a statement: ``____ Water boils …``, ``(    ) 물은 …``.
+LEADING_BLANK = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*(?=\S)")
 #: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
 ANONYMOUS_BLANK = re.compile(r"[(（][ \u3000]{2,}[)）]|_{3,}")
 NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})")
@@ -872,6 +878,7 @@ def true_false_marks(stem: str, answer: str, dialect: S.Dialect) -> tuple[str, t
     """O/X: the marks the answer is written with are the choices students see, and an answer
     space at the end of the text (``(O / X)``, ``(    )``) is taken out: the text, and the marks."""
     marks = dialect.marks(answer) if answer else None
+    stem = LEADING_BLANK.sub("", stem, count=1)  # ``____ Water boils …``: the answer space before the text
     space = OX_SPACE.search(stem)
     if space:
         stem = stem[: space.start()].rstrip()
