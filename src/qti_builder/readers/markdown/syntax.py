@@ -213,10 +213,12 @@ def answer_shaped(value: str) -> bool:
     if option_refs(value) is not None:
         return True
     found = _SHORT_ANSWER.match(value.strip())
-    word = found.group(1) if found else ""
+    if found is None:
+        return False
+    word = found.group(1)
     # One mark, or two Latin letters (``B``, ``ii``); not a word such as ``보기`` ("정답 보기": a toggle).
-    return bool(found) and (len(word) == 1 or (len(word) == 2 and word.isascii()) or NUMERIC_ANSWER.match(found.group(1).replace(" ", "")) is not None
-                            or bare(found.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(found.group(1)) is not None)
+    return (len(word) == 1 or (len(word) == 2 and word.isascii()) or NUMERIC_ANSWER.match(word.replace(" ", "")) is not None
+            or bare(word) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(word) is not None)
 
 
 def label_lines(markdown: str) -> list[tuple[int, int, str]]:
