@@ -461,3 +461,75 @@ def test_true_false_as_papers_mark_it(language: str, body: str, truths: list[boo
         assert right_moodle == ([right] if moodle.get("type") == "multichoice" else ["true" if truth else "false"])
         assert built.canvas_correct(q.id) == [right]
         assert "____" not in built.qti_text(q.id, "stem") and "____" not in built.canvas_text(q.id)
+
+
+# -- Japanese and Chinese forms ------------------------------------------------------------------------
+
+JA_FORMS = ("【１】次の問いに答えなさい。\n\n1. 水の密度は何 g/cm³ か。{type}\n【解答】１．２５\n\n"
+            "2. 次のうち金属をすべて選べ。\nア　鉄\nイ　酸素\nウ　銅\nエ　窒素\n【解答】ア・ウ\n\n"
+            "3. 次の出来事を古い順に並べよ。\nア　鎌倉幕府\nイ　江戸幕府\nウ　平安京\nエ　室町幕府\n【解答】ウ→ア→エ→イ\n")
+
+
+def canvas_required(built: Outputs, qid: str) -> list[str]:
+    """The options a Canvas multiple-answers item requires for its full score (not those it forbids)."""
+    item = built.canvas_item(qid)
+    labels = {label.get("ident"): "".join(label.itertext()).strip() for label in item.iter("response_label")}
+    full = next(c for c in item.iter("respcondition") if c.findtext("setvar") == "100")
+    return sorted(labels[v.text] for v in full.iter("varequal") if v.getparent().tag != "not")
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_japanese_forms(route: str, tmp_path: Path) -> None:
+    """Full-width digits in a number, options marked 'ア' and a full-width space, several answers
+    'ア・ウ', an order of options 'ウ→ア→エ→イ'."""
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text("---\ntitle: T\nlanguage: ja\n---\n\n" + JA_FORMS.replace("{type}", " {type=numerical}"), encoding="utf-8")
+        built = build_all(tmp_path, source)
+        number, metals, order = built.quiz.iter_questions()
+        assert (order.type, order.items) == ("ordering", ["平安京", "鎌倉幕府", "室町幕府", "江戸幕府"])
+        steps = built.qti_choices(order.id)
+        right = [steps[t] for t in ["平安京", "鎌倉幕府", "室町幕府", "江戸幕府"]]
+        assert score_item(built.qti_raw(order.id), right)["SCORE"] == 1
+        assert score_item(built.qti_raw(order.id), right[::-1])["SCORE"] == 0
+        assert built.moodle_question(order.id).get("type") == "ordering"
+        assert built.canvas_meta(order.id)["question_type"] == "multiple_dropdowns_question"
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + JA_FORMS.replace("{type}", ""), encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        # The import does not read an order of options yet: it says so at the question, never in silence.
+        assert code == 4 and "QB713" in err and ":15:" in err, err
+        (source,) = (tmp_path / "source").glob("*.md")
+        built = build_all(tmp_path, source)
+        number, metals = built.quiz.iter_questions()
+    assert (number.type, [(a.value, a.tolerance) for a in number.answers]) == ("numerical", [(1.25, 0)])
+    assert score_item(built.qti_raw(number.id), "1.25")["SCORE"] == 1
+    assert built.moodle_answers(number.id) == {"1.25": "100"}
+    assert (metals.type, [c.text for c in metals.choices if c.correct]) == ("multiple_response", ["鉄", "銅"])
+    choices = built.qti_choices(metals.id)
+    assert score_item(built.qti_raw(metals.id), [choices["鉄"], choices["銅"]])["SCORE"] == 1
+    assert canvas_required(built, metals.id) == ["鉄", "銅"]
+    assert list(choices) == ["鉄", "酸素", "銅", "窒素"]  # the markers are no part of the options
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_chinese_letters_glued_name_several_options(route: str, tmp_path: Path) -> None:
+    body = "一、多选题（每题3分）\n\n1. 下列属于金属的是\nA. 铁\nB. 铜\nC. 氧\nD. 氮\n答案：AB\n"
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: zh\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    assert (q.type, q.points, [c.text for c in q.choices if c.correct]) == ("multiple_response", 3, ["铁", "铜"])
+    choices = built.qti_choices(q.id)
+    assert score_item(built.qti_raw(q.id), [choices["铁"], choices["铜"]])["SCORE"] == 3
+    assert score_item(built.qti_raw(q.id), [choices["铁"]])["SCORE"] < 3
+    assert sorted(t for t, f in built.moodle_answers(q.id).items() if float(f) > 0) == ["铁", "铜"]
+    assert canvas_required(built, q.id) == ["铁", "铜"]

@@ -218,7 +218,7 @@ class Emitter:
             data.update(type="true_false", answer=truth, **({"labels": list(marks)} if marks else {}))
             self._more(data, answer, q)
             return True
-        number = S.NUMERIC_ANSWER.match(S.bare(first).replace(" ", ""))
+        number = S.NUMERIC_ANSWER.match(S.ascii_number(S.bare(first)))
         if number and not model:
             if number.group("low") is not None:
                 low, high = sorted((float(number.group("low")), float(number.group("high"))))

@@ -313,7 +313,8 @@ class Scanner:
             return index + 1
 
         if self.mode == "key":
-            if K.read_line(self.keys[-1], line, lineno):
+            following = next((l for l in self.lines[index + 1:] if l.strip()), "")
+            if K.read_line(self.keys[-1], line, lineno, following):
                 return index + 1
             self.mode = "text"  # the key ended: a section, a heading or a question follows
         if not indented and (self.question is not None or self.closed) and self._answer_key(index):

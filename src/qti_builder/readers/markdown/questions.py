@@ -325,7 +325,7 @@ class QuestionBuilder:
     def _doubtful_essay(self, q: Question) -> None:
         """An essay the reader guessed from an answer that is a number: said, as a warning."""
         answer = q.label("answer")
-        if answer is None or not S.NUMERIC_ANSWER.match(S.bare(answer.block.text()).replace(" ", "")):
+        if answer is None or not S.NUMERIC_ANSWER.match(S.ascii_number(S.bare(answer.block.text()))):
             return
         if answer.name.lower() in self.dialect.model_answer_labels:
             return
@@ -533,7 +533,7 @@ class QuestionBuilder:
         answers = []
         for k, label in enumerate(q.labels_of("answer")):
             text = label.block.text()
-            match = S.NUMERIC_ANSWER.match(text.replace(" ", ""))
+            match = S.NUMERIC_ANSWER.match(S.ascii_number(text))
             if not match:
                 self.error("QB139", f"cannot read the number '{shorten(text, 40)}'", label.line, label.block.column,
                            hint="write 3.14, 3.14 ± 0.01, 100 ± 5%, or a range 2..4, with '.' for decimals; a unit goes in {unit=cm}")
@@ -742,7 +742,7 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if _LETTER.fullmatch(value) or (S.option_refs(answer, dialect.and_words) and not S.NUMERIC_ANSWER.match(value)) \
             or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
         return None, "QB173"
-    if S.NUMERIC_ANSWER.match(value.replace(" ", "")):
+    if S.NUMERIC_ANSWER.match(S.ascii_number(value)):
         return "essay", "QB171"
     if section_kind in ("short_answer", "essay"):
         return (section_kind if is_short(answer, dialect) else "essay"), None
@@ -894,7 +894,7 @@ def arrow_chain(answer: str) -> list[str] | None:
     parts = re.split(rf"\s*(?:{_ARROWS})\s*", value)
     if len(parts) < 2:
         return None
-    labels = [re.fullmatch(rf"[(（]?({_ITEM_LABEL})[)）]?", part) for part in parts]
+    labels = [re.fullmatch(rf"[(（]?({_ITEM_LABEL}|[{V.OPTION_STYLES['katakana']}])[)）]?", part) for part in parts]
     if not all(labels):
         return None
     return [m.group(1) for m in labels if m]

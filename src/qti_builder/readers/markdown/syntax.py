@@ -409,7 +409,7 @@ _OPTION_MARK = re.compile(
     rf"|(?P<r>{_ROMAN})(?:[)）]|(?P<rdot>\.))"
     rf"|(?P<h>[{_HANGUL}])[).．]"
     rf"|(?P<j>[{_CONSONANT}])[).．]"
-    rf"|(?P<k>[{_KANA}])[).．）、]"
+    rf"|(?P<k>[{_KANA}])[).．）、\u3000]"  # ``ア　鉄``: a full-width space after it, as Japanese papers print it
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
 _OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
@@ -545,7 +545,7 @@ def _readings(mark: OptionMark) -> list[tuple[str, int]]:
 
 
 #: What surrounds a marker's letter or number: its bullet, brackets and stops.
-_MARK_PUNCTUATION = "-*+ ()（）.．)、"
+_MARK_PUNCTUATION = "-*+ ()（）.．)、\u3000"
 
 
 def _shape_core(mark: OptionMark) -> str:
@@ -603,6 +603,9 @@ _ANSWER_REF = re.compile(
     rf"|(?P<j>[{_CONSONANT}])|(?P<k>[{_KANA}]))\s*[)）.．、]?$")
 
 
+_GLUED_LETTERS = re.compile(r"[A-H]{2,8}")
+
+
 def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, int]] | None:
     """The options an answer names, as (style family, ordinal): ``A, C`` -> [("letter", 1), ("letter", 3)],
     ``②④`` and ``② ④`` -> circled 2 and 4, ``3번`` -> number 3. None when the answer is not a
@@ -613,10 +616,13 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     value = "".join(V.DINGBAT_CIRCLED.get(ch, ch) for ch in value)
     if not value:
         return None
+    if _GLUED_LETTERS.fullmatch(value) and list(value) == sorted(set(value)):
+        value = " ".join(value)  # ``BD``, ``ACD``: several options, as Chinese papers write them
     # Circled numbers need no separator: ``②④``.
     spaced = CIRCLED.sub(lambda m: f" {m.group(0)} ", value)
     words = "|".join(re.escape(w) for w in and_words if not (len(w) == 1 and w.isascii()))
-    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
+    # ``ア・ウ``: the middle dot between options, as Japanese papers write them.
+    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}・･\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
     parts = [p for p in re.split(pattern, spaced) if p]
     refs: list[tuple[str, int]] = []
     for part in parts:
@@ -943,6 +949,14 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")
 BLANK = re.compile(r"\[\[(.*?)\]\]")
 NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER_FORMS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．": ".", "－": "-", "＋": "+", "　": " "})
+
+
+def ascii_number(text: str) -> str:
+    """A number as CJK papers type it, in ASCII: ``１．２５`` -> ``1.25``, spaces out."""
+    return text.translate(_NUMBER_FORMS).replace(" ", "")
+
+
 NUMERIC_ANSWER = re.compile(
     rf"^(?P<value>{NUMBER})(?:\s*(?:±|\+/?-)\s*(?P<tol>{NUMBER})\s*(?P<pct>%)?)?$|^(?P<low>{NUMBER})\s*\.\.\s*(?P<high>{NUMBER})$"
 )
