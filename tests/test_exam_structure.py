@@ -533,3 +533,35 @@ def test_chinese_letters_glued_name_several_options(route: str, tmp_path: Path) 
     assert score_item(built.qti_raw(q.id), [choices["铁"]])["SCORE"] < 3
     assert sorted(t for t, f in built.moodle_answers(q.id).items() if float(f) > 0) == ["铁", "铜"]
     assert canvas_required(built, q.id) == ["铁", "铜"]
+
+
+# -- an ordering question printed as options -------------------------------------------------------
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_orders_printed_as_options(route: str, tmp_path: Path) -> None:
+    """Paragraphs (A)(B)(C), then the orders as options on one line, as 수능 papers print them."""
+    body = ("1. 주어진 글 다음에 이어질 글의 순서로 가장 적절한 것은?\n\nMany animals sleep during the winter.\n\n"
+            "(A) They wake up in the spring.\n(B) Before that, they eat a lot of food.\n(C) Then they find a warm place to sleep.\n\n"
+            "① (A)-(C)-(B) ② (B)-(A)-(C) ③ (B)-(C)-(A) ④ (C)-(A)-(B) ⑤ (C)-(B)-(A)\n정답: ③\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    orders = ["(A)-(C)-(B)", "(B)-(A)-(C)", "(B)-(C)-(A)", "(C)-(A)-(B)", "(C)-(B)-(A)"]
+    assert (q.type, [c.text for c in q.choices]) == ("single_choice", orders)
+    assert [c.text for c in q.choices if c.correct] == ["(B)-(C)-(A)"]
+    for paragraph in ("They wake up in the spring.", "Before that, they eat a lot of food.", "Then they find a warm place"):
+        assert paragraph in q.stem and paragraph in built.qti_text(q.id, "stem") and paragraph in built.moodle_text(q.id)
+    choices = built.qti_choices(q.id)
+    assert list(choices) == orders
+    assert score_item(built.qti_raw(q.id), choices["(B)-(C)-(A)"])["SCORE"] == 1
+    assert score_item(built.qti_raw(q.id), choices["(A)-(C)-(B)"])["SCORE"] == 0
+    assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == ["(B)-(C)-(A)"]
+    assert built.canvas_correct(q.id) == ["(B)-(C)-(A)"]

@@ -627,6 +627,9 @@ class Scanner:
             if question.style in V.STATEMENT_STYLES and all(o.style == question.style for o in question.options):
                 # ``ㄱ. ... ㄴ. ...`` then ``① ㄱ ② ㄱ, ㄴ``: the first were statements of the question.
                 self._fold_options(question)
+            elif S.orders_options([line[m.text_start: m.text_end] for m in marks], [o.marker for o in question.options]):
+                # ``(A) … (B) … (C) …`` then ``① (A)-(C)-(B) ② …``: the paragraphs to order, then the orders.
+                self._fold_options(question)
             elif not question.odd_marker:
                 question.odd_marker = True
                 first = question.options[0]

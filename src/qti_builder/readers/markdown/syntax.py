@@ -648,6 +648,25 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     return refs
 
 
+_CHAIN_PART = re.compile(r"^[(（]?\s*([A-Za-z가-하ㄱ-ㅎ㉠-㉭アイウエオカキクケコ])\s*[)）]?$")
+_CHAIN_ARROWS = re.compile(r"\s*(?:->|→|⇒|=>|➝|[-–—])\s*")
+
+
+def orders_options(texts: list[str], markers: list[str]) -> bool:
+    """``① (A)-(C)-(B) ② (B)-(A)-(C) …`` after paragraphs ``(A) … (B) … (C) …``: options that are
+    orders of the marks before them. Those earlier "options" were the paragraphs to order, text
+    of the question; the orders are its options."""
+    names = {re.sub(r"[\s()（）.．)、\u3000\-*+]", "", m) for m in markers}
+    if len(names) < 2 or not texts:
+        return False
+    for text in texts:
+        parts = _CHAIN_ARROWS.split(text.strip().rstrip(".。"))
+        found = [_CHAIN_PART.match(p) for p in parts]
+        if len(parts) < 2 or not all(found) or {m.group(1) for m in found if m} - names:
+            return False
+    return True
+
+
 def names_option(ref: tuple[str, int], style: str | None, ordinal: int) -> bool:
     """Does an answer's reference (:func:`option_refs`) name the ``ordinal``-th option of a
     question whose options are in ``style``? By its family (``③``, ``3`` and ``(3)`` name the
