@@ -260,6 +260,8 @@ class Page:
         entries = key_entries(line)
         read = self.questions + ([self.question] if self.question is not None else [])
         numbers = [q.number for q in read if q.number is not None]
+        if entries and not numbers and self.question is None and S.CIRCLED.match(entries[0][1]):
+            return True  # "1. ② (is)" before any question: a key (a paper's answer sheet), never a question "② (is)"
         if not entries or not numbers or entries[0][0] > max(numbers):
             return False
         if len(entries) > 1:
