@@ -565,3 +565,31 @@ def test_orders_printed_as_options(route: str, tmp_path: Path) -> None:
     assert score_item(built.qti_raw(q.id), choices["(A)-(C)-(B)"])["SCORE"] == 0
     assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == ["(B)-(C)-(A)"]
     assert built.canvas_correct(q.id) == ["(B)-(C)-(A)"]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_japanese_blanks_named_by_letters(route: str, tmp_path: Path) -> None:
+    """``（　ａ　）`` blanks and ``【解答】ａ 酸素　ｂ 水素``: each blank takes its word."""
+    body = ("【１】次の文の空欄に当てはまる語句を答えなさい。（各２点）\n\n"
+            "1. 水を電気分解すると、陽極から（　ａ　）、陰極から（　ｂ　）が発生する。\n【解答】ａ 酸素　ｂ 水素\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ja\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    assert q.type == "fill_in_blank" and q.points == 2
+    assert q.stem == "水を電気分解すると、陽極から[[b1]]、陰極から[[b2]]が発生する。"
+    assert [(b.id, b.answers) for b in q.blanks] == [("b1", ["酸素"]), ("b2", ["水素"])]
+    entries = [e.get("responseIdentifier") for e in built.qti_item(q.id).iter("{http://www.imsglobal.org/xsd/imsqti_v2p1}textEntryInteraction")]
+    assert len(entries) == 2
+    assert score_item(built.qti_raw(q.id), dict(zip(entries, ["酸素", "水素"])))["SCORE"] == 2
+    assert score_item(built.qti_raw(q.id), dict(zip(entries, ["水素", "酸素"])))["SCORE"] == 0
+    moodle = built.moodle_text(q.id)
+    assert "酸素" in moodle and "水素" in moodle and "ａ" not in moodle  # the cloze's answers, no letter left
+    assert "（　ａ　）" not in built.canvas_text(q.id) and "酸素" not in built.canvas_text(q.id)

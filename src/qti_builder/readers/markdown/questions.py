@@ -780,12 +780,25 @@ OX_SPACE = re.compile(r"\s*[(\[（［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ
 LEADING_BLANK = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*(?=\S)")
 #: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
 ANONYMOUS_BLANK = re.compile(r"[(（][ \u3000]{2,}[)）]|_{3,}")
-NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})")
+#: Letters that name blanks as Japanese papers print them, ``（　ａ　）``: spaces around the letter.
+_BLANK_LETTERS = "ａ-ｚＡ-Ｚa-zA-Zアイウエオカキクケコ"
+NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})"
+                         rf"|[(（][ \u3000]+(?P<name3>[{_BLANK_LETTERS}])[ \u3000]+[)）]")
+_LETTER_NAMES = re.compile(rf"(?:^|(?<=[\s,，、;；]))([{_BLANK_LETTERS}])(?=[\s:：)）])")
+
+
+def blank_name(found: re.Match[str]) -> str:
+    """A named blank's name, full-width letters as ASCII: ``（　ａ　）`` -> ``a``."""
+    name = found.group("name") or found.group("name2") or found.group("name3")
+    return V.FULL_WIDTH.get(name, name)
 
 
 def named_answers(answer: str) -> dict[str, str] | None:
     """``㉠ 이성계, ㉡ 정도전`` / ``㉠: 이성계 ㉡: 정도전`` -> {"㉠": "이성계", "㉡": "정도전"}."""
     parts = re.split(rf"([{V.NAMED_BLANKS}])", answer.strip())
+    if len(parts) < 3:
+        parts = _LETTER_NAMES.split(answer.strip())  # ``ａ 酸素　ｂ 水素``
+        parts[1::2] = [V.FULL_WIDTH.get(p, p) for p in parts[1::2]]
     if len(parts) < 3 or parts[0].strip(" ,;:/\n"):
         return None
     found: dict[str, str] = {}
@@ -824,7 +837,7 @@ def exam_blanks(stem: str, answer: str, dialect: S.Dialect) -> str | None:
     fills: list[list[str]] = []
     if named and not anonymous:
         given = named_answers(answer)
-        names = [m.group("name") for m in named]
+        names = [blank_name(m) for m in named]
         if given is None or sorted(given) != sorted(set(names)) or len(set(names)) != len(names):
             return None
         fills = [S.accepted_answers(given[name], dialect.or_words) for name in names]
