@@ -611,7 +611,7 @@ def test_blanks_as_exams_print_them(tmp_path: Path) -> None:
 def test_blanks_whose_answer_does_not_say_which_is_which(tmp_path: Path) -> None:
     code, found = errors(tmp_path, KO + "1. 건국자는 (    ), 수도는 (    )이다.\n정답: 이성계, 한양\n")
     assert code == 1 and [f[:4] for f in found] == [(6, 5, "error", "QB176")]
-    assert "[[answer]]" in found[0][4]
+    assert "[[정답]]" in found[0][4]  # the hint in the quiz's language (message catalogs)
 
 
 def test_matching_rows_as_exams_print_them(tmp_path: Path) -> None:
@@ -761,3 +761,15 @@ def test_numbered_statements_before_lettered_options_stay_in_the_question(tmp_pa
     assert roman.stem == "Which are true?\n\nI. Water boils.  \nII. Ice floats.  \nIII. Steam is cold."
     assert [c.text for c in roman.choices] == ["I only", "I and II"] and roman.choices[1].correct
     assert steps.stem == "Order the steps:  \n1) Install  \n2) Run" and steps.choices[0].correct
+
+
+def test_a_decimal_answer_under_its_label_is_the_answer_not_a_one_line_answer_key(tmp_path: Path) -> None:
+    """``정답: 3.14 ± 0.005`` reads like a key's title and the entry '3. 14': a digit right after the
+    dot makes it a number (the Korean starter quiz's numerical question was read as a key that
+    then swallowed the next question)."""
+    source = KO + ("1. 22를 7로 나눈 값은? {#pi type=numerical}\n\n정답: 3.14 ± 0.005\n\n"
+                   "2. 금의 원소 기호는? {#gold type=short_answer}\n\n정답: Au\n")
+    quiz = read_written(tmp_path, "q.md", source)
+    pi, gold = quiz.iter_questions()
+    assert (pi.answers[0].value, pi.answers[0].tolerance) == (3.14, 0.005)
+    assert gold.stem.strip() == "금의 원소 기호는?" and [a.text for a in gold.answers] == ["Au"]

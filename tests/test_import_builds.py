@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from helpers.importing import FIXTURES, builds, messages, run_import
 from lxml import etree
 
@@ -23,7 +24,8 @@ PACKAGES = ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-packa
 #: A folder holding one input and what it was made from (a README says how).
 MADE_FROM = {"text2qti-zip": "cell-quiz.zip"}
 #: Every input: the groups' files and folders, the packages, single files at the top.
-INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name != "README.md"]
+INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name not in ("README.md", "site")]
+                + [FIXTURES / "quizpage/site/organelles.md"]  # a page with its site's images
                 + [p for p in FIXTURES.iterdir() if p.is_file()]
                 + [FIXTURES / n for n in PACKAGES]
                 + [FIXTURES / folder / name for folder, name in MADE_FROM.items()])
@@ -40,6 +42,28 @@ def test_every_fixture_folder_is_an_input() -> None:
 def test_every_imported_quiz_builds(path: Path, tmp_path: Path) -> None:
     quizzes, sink = run_import(path)
     assert quizzes or sink.errors, messages(sink)  # a quiz, or a located refusal: never nothing at all
+    for number, item in enumerate(quizzes):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        builds(item.quiz, item.media, folder)  # raises if the build refuses the source
+        assert len(list((folder / "dist").iterdir())) == 3
+
+
+#: Real exports of other systems, beside the checkout where the workspace has them (never copied
+#: into the project): every one that imports must build (issue 32).
+CORPUS = ROOT.parent / "shared" / "corpus" / "lms-exports"
+CORPUS_ENTRIES = sorted(p for f in CORPUS.iterdir() if f.is_dir() for p in f.iterdir()) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not CORPUS_ENTRIES, reason=f"no corpus of real LMS exports at {CORPUS}")
+@pytest.mark.parametrize("path", CORPUS_ENTRIES or [CORPUS], ids=lambda p: p.relative_to(CORPUS).as_posix() if p != CORPUS else "none")
+def test_every_corpus_export_that_imports_builds(path: Path, tmp_path: Path) -> None:
+    quizzes, sink = run_import(path)
+    if sink.errors:
+        # Refused: with a located error, and nothing of it written.
+        assert all(d.span is not None and d.span.path for d in sink.errors), messages(sink)
+        return
+    assert quizzes, messages(sink)
     for number, item in enumerate(quizzes):
         folder = tmp_path / str(number)
         folder.mkdir()
@@ -69,7 +93,8 @@ def test_an_aiken_file_with_a_long_name_builds_for_moodle(tmp_path: Path) -> Non
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
     idnumbers = [e.text or "" for e in etree.parse(str(moodle)).iter("idnumber")]
     # The quiz's category (holding its one section named as the quiz) and the question.
-    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH and i.startswith(quiz.id) for i in idnumbers), idnumbers
+    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH for i in idnumbers), idnumbers
+    assert idnumbers[0].startswith(quiz.id) and idnumbers[1] == next(quiz.iter_questions()).id
 
 
 def test_long_ids_are_cut_with_a_stable_suffix() -> None:
@@ -82,7 +107,7 @@ def test_long_ids_are_cut_with_a_stable_suffix() -> None:
 
 
 def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -> None:
-    """The writer's side: a category's idnumber falls back to the section's id, as a question's does."""
+    """The writer's side: a category's idnumber falls back to the section's id; a question's is its id."""
     quiz_id, section_id = "q" * 64, "s" * 64
     source = tmp_path / f"{quiz_id}.md"
     source.write_text(f"---\nid: {quiz_id}\ntitle: Long\nlanguage: en\n---\n\n# Part {{#{section_id}}}\n\n"
@@ -91,4 +116,32 @@ def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -
 
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
-    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, f"{quiz_id}.sum"]
+    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, "sum"]
+
+
+def test_a_wordselect_bank_builds_and_scores_in_moodle(tmp_path: Path) -> None:
+    """Issue 30: a wordselect bank imported, then refused on build: its introduction's list items
+    stood outside a list (the QTI 2.1 schema refuses an <li> there), and a text with eleven right
+    words gave each 9.09 %, which Moodle cannot store (QB321). Now the items are in a list, the
+    shares are grade options that add up to 100 % (the change named), and Moodle grades the
+    right words as right and every word ticked below full marks."""
+    from helpers import zip_members
+    from helpers.moodle_engine import grade, read_question
+
+    (item,), sink = run_import(FIXTURES / "moodle-types" / "wordselect-bank.xml")
+    assert any("equal shares for its 11 right words" in m for m in messages(sink)), messages(sink)
+    colours = next(q for q in item.quiz.iter_questions() if q.id == "colours")
+    scores = [c.score for c in colours.choices if c.correct]
+    assert scores == [10] * 9 + [5] * 2 and all(c.score == -10 for c in colours.choices if not c.correct)
+    builds(item.quiz, item.media, tmp_path)
+    (qti,) = (tmp_path / "dist").glob("*.qti21.zip")
+    harbour = etree.fromstring(zip_members(qti.read_bytes())["items/harbour.xml"])
+    items = harbour.findall(".//{*}li")
+    assert len(items) == 4 and {li.getparent().tag.split("}")[1] for li in items} == {"ul"}
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    questions = {q.findtext("name/text"): q for q in etree.parse(str(moodle)).getroot().iter("question")}
+    for name in ("Harbour", "Colours"):
+        engine = read_question(questions[name])
+        right = {k for k, a in enumerate(engine.answers) if a.fraction > 0}
+        assert grade(engine, right) == 1
+        assert grade(engine, set(range(len(engine.answers)))) < 1

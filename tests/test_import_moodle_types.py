@@ -67,7 +67,8 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
     assert blanks(states) == [("dropdown", ["solid"], ["liquid", "gaseous"]), ("dropdown", ["gaseous"], ["solid", "liquid"]),
                               ("dropdown", ["100"], ["90", "120"])]
     assert states.feedback.general == "Solid, liquid and gas are the three common states."
-    assert (states.feedback.correct, states.feedback.incorrect) == ("Your answer is correct.", "Your answer is incorrect.")
+    # "Your answer is correct." and "...incorrect.": Moodle's own default words, left out (defaults.py).
+    assert (states.feedback.correct, states.feedback.incorrect) == (None, None)
     assert blanks(halogens) == [("dropdown", ["gas"], ["liquid", "solid", "liquid & <gas>"])]  # plain text, as written
     assert blanks(old_select) == [("dropdown", ["Na"], ["So", "S"])]  # Moodle 2.0: the group in the feedback
     # A drag box used in two gaps (infinite) is the answer of both.
@@ -175,10 +176,11 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
     assert import_summary(item)[1].endswith("5 skipped (1 ddimageortext, 1 ddmarker, 1 random, 1 randomsamatch, 1 stack); "
                                             "see the warnings above")
     # The tree as it was: questions in "Default for Geography/Capitals" and in its subcategory
-    # "Asia": the quiz is the parent, "Capitals" a section holding "Asia".
+    # "Asia": the quiz is the parent, "Capitals" a section holding "Asia". The parent is Moodle's
+    # default category, which names no quiz: the file does.
     (capitals,) = item.quiz.sections
     (asia,) = capitals.sections
-    assert item.quiz.title == "Default for Geography" and (capitals.title, asia.title) == ("Capitals", "Asia")
+    assert item.quiz.title == "random-and-legacy" and (capitals.title, asia.title) == ("Capitals", "Asia")
     assert [q.title for q in capitals.questions] == ["France", "Japan"]
     korea, rivers, flag, colours, symbol, lost, broken = asia.questions
     assert rivers.type == "matching" and [(p.prompt, p.answer) for p in rivers.pairs] == [("Han", "South Korea"), ("Seine", "France")]
@@ -277,3 +279,29 @@ def test_counts_are_said_in_the_singular_and_the_plural(tmp_path: Path, files: l
     found = messages(sink)
     for words in said:
         assert any(words in message for message in found), (words, found)
+
+
+def test_a_data_file_offered_by_a_link_is_carried_by_every_package(tmp_path: Path) -> None:
+    """R/exams puts a data file (a .csv) in the question text and links to it (@@PLUGINFILE@@):
+    it is extracted, the link points at it, and every package carries it under the name the
+    link is given there (the Canvas package refused a link to a file it lacked: issue 32)."""
+    import zipfile
+
+    from helpers.importing import FIXTURES, builds, messages, run_import
+
+    path = FIXTURES / "moodle-types/data-file.xml"
+    quizzes, sink = run_import(path)
+    assert not sink.errors, messages(sink)
+    (item,) = quizzes
+    (question,) = item.quiz.iter_questions()
+    assert question.stem.startswith("Download the [data](media/regression-data.csv)")
+    assert item.media["media/regression-data.csv"] == b"x,y\n1,2\n2,4\n3,6\n"
+    builds(item.quiz, item.media, tmp_path)
+    dist = tmp_path / "dist"
+    for suffix, folder in ((".canvas.zip", "media/"), (".qti21.zip", "items/media/")):
+        with zipfile.ZipFile(next(dist.glob(f"*{suffix}"))) as archive:
+            names = archive.namelist()
+            (carried,) = [n for n in names if n.startswith(folder + "regression-data") and n.endswith(".csv")]
+            assert archive.read(carried) == b"x,y\n1,2\n2,4\n3,6\n"
+            linked = b"".join(archive.read(n) for n in names if n.endswith(".xml"))
+            assert carried.rsplit("/", 1)[-1].encode() in linked

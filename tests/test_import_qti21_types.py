@@ -71,8 +71,10 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
     # Right choices share the points; the default -1 takes a third of the 2 points off Nitrogen.
     # No MAXSCORE: the most the mapping gives (3 right, capped at 2) is the item's worth.
     assert noble.type == "multiple_response" and noble.points == 2 and noble.stem == "Which of these are noble gases?"
+    # Each right choice a third, the wrong one minus a third: the model's default scores.
     assert [(c.text, c.correct, c.score) for c in noble.choices] == [
-        ("Helium", True, 33.33333), ("Nitrogen", False, -33.33333), ("Neon", True, 33.33333), ("Argon", True, 33.33333)]
+        ("Helium", True, None), ("Nitrogen", False, None), ("Neon", True, None), ("Argon", True, None)]
+    assert [round(s, 5) for s in noble.choice_scores().values()] == [33.33333, -33.33333, 33.33333, 33.33333]
     # Red and pink each fully right with one answer to give: multiple response, equal shares.
     assert litmus.type == "multiple_response" and [c.correct for c in litmus.choices] == [True, True, False, False]
     assert [c.score for c in litmus.choices] == [None] * 4 and litmus.points == 1
@@ -83,7 +85,9 @@ def test_interactions_and_scoring(tmp_path: Path, as_zip: bool) -> None:
     assert [(c.text, c.correct) for c in error.choices] == [("carry oxygen", False), ("have a large nucleus", True),
                                                             ("mature", False)]
     assert organelles.type == "multiple_response" and organelles.points == 2
-    assert [(c.id, c.correct, c.score) for c in organelles.choices] == [("M", True, 50), ("R", True, 50), ("W", False, -50)]
+    # Half each, and the wrong one minus half: the default scores.
+    assert [(c.id, c.correct, c.score) for c in organelles.choices] == [("M", True, None), ("R", True, None), ("W", False, None)]
+    assert organelles.choice_scores() == {"M": 50, "R": 50, "W": -50}
     assert [c.correct for c in theory.choices] == [False, True, False]
 
     gaps, pairs = quiz.sections[1].questions

@@ -35,9 +35,9 @@ def test_every_kind_reports_what_the_canvas_package_loses(tmp_path: Path) -> Non
                           "run-order", "list-vs-tuple", "squares-upload"}
     assert found["def-keyword"] == ["pinned choices (fixed) are shuffled with the others: Canvas pins none",
                                     "Canvas Classic keeps questions in their order: the section 'syntax' is not shuffled"]
-    assert [m.split(":")[0] for m in found["immutable"]] == [
-        "partial credit follows Canvas's own rule for multiple answers, not this question's option scores",
-        "partially-correct feedback is left out"]
+    # Two right and two wrong options with negative marking: each wrong tick takes one right
+    # option's share away, which is Canvas's own rule, so the scores are kept.
+    assert [m.split(":")[0] for m in found["immutable"]] == ["partially-correct feedback is left out"]
     # "Answer (50%): 3": the only answer below full credit.
     assert found["division"] == ["answers worth less than 100 % are left out (with their feedback): "
                                  "Canvas gives every answer full credit"]

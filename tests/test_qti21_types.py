@@ -98,7 +98,7 @@ sections:
           - {id: A, text: a, correct: true, score: 60}
           - {id: B, text: b, correct: true, score: 40}
           - {id: C, text: c, score: -20, feedback: Not c.}
-          - {id: D, text: d}
+          - {id: D, text: d, score: 0}
         feedback: {correct: All right., partially_correct: Partly., incorrect: No.}
       - type: fill_in_blank
         id: cloze
@@ -333,7 +333,7 @@ def test_multiple_response(package: dict[str, bytes]) -> None:
 
 
 def test_multiple_response_custom_scores(extra: dict[str, bytes]) -> None:
-    # 5 points: A 60 % = 3, B 40 % = 2, C -20 % = -1, D 0.
+    # 5 points: A 60 % = 3, B 40 % = 2, C -20 % = -1, D 0 (stated: a wrong choice without a score takes a share away).
     item = parse(extra, "weighted")
     assert sorted(correct_values(item)) == ["A", "B"]
     assert mapping(item) == {"A": (3, None), "B": (2, None), "C": (-1, None), "D": (0, None)}

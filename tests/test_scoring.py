@@ -121,3 +121,128 @@ def test_every_machine_scored_kind_of_the_registry_is_graded() -> None:
     quiz = read(ROOT / "tests/fixtures/all-types.yaml")
     for q in quiz.iter_questions():
         assert bool(attempts(quiz, q)) == (q.type in SCORED and q.type not in CALCULATED), q.type
+
+
+# -- multiple response: ticking every option, and the scoring rules (issue 30) -----------------------
+
+
+def test_ticking_every_option_never_earns_full_marks_in_moodle_or_qti(tmp_path: Path) -> None:
+    """For every multiple-response question of the test sources with a wrong option, the response
+    that ticks every option, scored by the independent Moodle and QTI 2.1 graders, earns less
+    than the question's points (and never below 0)."""
+    checked = 0
+    for n, source in enumerate(SOURCES):
+        quiz = read(source)
+        questions = [q for q in quiz.iter_questions() if q.type == "multiple_response" and not all(c.correct for c in q.choices)]
+        if not questions:
+            continue
+        targets = TARGETS.get(source, ALL) & {"qti21", "moodle"}
+        build(BuildOptions(sources=[source], out_dir=tmp_path / str(n), formats=sorted(targets)))
+        built = Built.read(quiz, tmp_path / str(n), frozenset(targets))
+        for q in questions:
+            everything = frozenset(range(len(q.choices)))
+            for target in targets:
+                score = built.score(target, q, everything)
+                assert 0 <= score < 1, f"{source.name}: {q.id} in {target}: every option ticked earns {score:.3g} of 1"
+                checked += 1
+    assert checked >= 10
+
+
+def test_each_scoring_rule_scores_as_documented(tmp_path: Path) -> None:
+    """docs/question-types.md#scoring-rules, worked out by hand for the fixture's questions: what
+    each output gives a response (QTI 2.1 the rule itself; Moodle and Canvas their own rules where
+    the profiles name a loss)."""
+    source = ROOT / "tests/fixtures/scoring-rules.md"
+    build(BuildOptions(sources=[source], out_dir=tmp_path))
+    quiz = read(source)
+    built = Built.read(quiz, tmp_path)
+    q = {question.id: question for question in quiz.iter_questions()}
+
+    def points(question_id: str, target: str, ticked: str) -> float:
+        question = q[question_id]
+        chosen = frozenset(i for i, c in enumerate(question.choices) if c.id in ticked)
+        return round(built.score(target, question, chosen) * question.points, 4)
+
+    # partial (4 points, A B right, C D wrong): 2 per right tick, -2 per wrong one, never below 0.
+    assert [points("primes", t, "AB") for t in ALL] == [4, 4, 4]
+    assert {t: points("primes", t, "ABC") for t in ALL} == {"qti21": 2, "moodle": 2, "canvas": 2}
+    assert {t: points("primes", t, "ABCD") for t in ALL} == {"qti21": 0, "moodle": 0, "canvas": 0}
+    assert {t: points("primes", t, "A") for t in ALL} == {"qti21": 2, "moodle": 2, "canvas": 2}
+    # all or nothing (2 points, A B D right of five): QTI exactly; Moodle gives an incomplete answer
+    # its shares and any wrong tick 0; Canvas its own rule.
+    assert {t: points("even", t, "ABD") for t in ALL} == {"qti21": 2, "moodle": 2, "canvas": 2}
+    assert {t: points("even", t, "AB") for t in ALL} == {"qti21": 0, "moodle": 1.3333, "canvas": 1.3333}
+    assert {t: points("even", t, "ABDC") for t in ALL} == {"qti21": 0, "moodle": 0, "canvas": 1.3333}
+    assert {t: points("even", t, "ABCDE") for t in ALL} == {"qti21": 0, "moodle": 0, "canvas": 0.6667}
+    # the exam rule (6 points, 3 for right but incomplete, any wrong 0; A B D right).
+    assert {t: points("exam-rule", t, "ABD") for t in ALL} == {"qti21": 6, "moodle": 6, "canvas": 6}
+    assert {t: points("exam-rule", t, "A") for t in ALL} == {"qti21": 3, "moodle": 2, "canvas": 2}
+    assert {t: points("exam-rule", t, "AB") for t in ALL} == {"qti21": 3, "moodle": 4, "canvas": 4}
+    assert {t: points("exam-rule", t, "ABC") for t in ALL} == {"qti21": 0, "moodle": 0, "canvas": 2}
+    assert {t: points("exam-rule", t, "") for t in ALL} == {"qti21": 0, "moodle": 0, "canvas": 0}
+    # Two right options and half the points for one of them: Moodle holds the exam rule exactly.
+    assert {t: points("exam-two", t, "A") for t in ALL} == {"qti21": 2, "moodle": 2, "canvas": 2}
+    assert {t: points("exam-two", t, "AB") for t in ALL} == {"qti21": 0, "moodle": 0, "canvas": 0}
+    assert {t: points("exam-two", t, "AC") for t in ALL} == {"qti21": 4, "moodle": 4, "canvas": 4}
+
+
+def test_the_profiles_name_what_moodle_and_canvas_cannot_hold_of_a_rule() -> None:
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.profiles import check_profile
+
+    quiz = read(ROOT / "tests/fixtures/scoring-rules.md")
+    found: dict[str, set[str]] = {}
+    for profile in ("moodle", "canvas"):
+        sink = DiagnosticSink()
+        check_profile(profile, quiz, {q.id: None for q in quiz.iter_questions()}, sink)  # type: ignore[misc]
+        found[profile] = {m.message.rsplit("'", 2)[-2] for m in sink.items if m.code == "QB601"}
+    # exam-two is exact in Moodle (one right option of two earns half); the default is Canvas's rule.
+    assert found == {"moodle": {"even", "exam-rule"}, "canvas": {"even", "exam-rule", "exam-two"}}
+
+
+QUIZ_RULE = """---
+title: Quiz-wide rule
+settings:
+  scoring: all_or_nothing
+---
+
+1. Which are prime? {#primes points=2}
+
+A) 2
+B) 3
+C) 4
+
+Answer: A, B
+
+2. Which are even? {#even points=2 scoring=partial}
+
+A) 2
+B) 4
+C) 5
+
+Answer: A, B
+
+3. Which are odd? {#odd points=2}
+
+A) 1 {score=50}
+B) 3 {score=50}
+C) 4 {score=0}
+
+Answer: A, B
+"""
+
+
+def test_a_quiz_chooses_the_rule_of_its_questions_that_state_none(tmp_path: Path) -> None:
+    source = tmp_path / "rule.md"
+    source.write_text(QUIZ_RULE, encoding="utf-8")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    quiz = read(source)
+    assert [q.scoring for q in quiz.iter_questions()] == ["all_or_nothing", "partial", "partial"]  # own rule, own scores
+    built = Built.read(quiz, tmp_path / "dist")
+    primes, even, odd = quiz.iter_questions()
+    assert [built.score("qti21", q, frozenset({0})) for q in (primes, even, odd)] == [0, 0.5, 0.5]
+    assert [built.score("qti21", q, frozenset({0, 1, 2})) for q in (primes, even, odd)] == [0, 0.5, 1]
+    assert disagreements(built) == []
+    # No output loses the setting itself: the questions carry it (or name their losses).
+    result = build(BuildOptions(sources=[source], out_dir=tmp_path / "again"))
+    assert not [d for d in result.diagnostics if d.code == "QB602"]

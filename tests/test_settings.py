@@ -87,7 +87,7 @@ def test_a_setting_at_the_top_of_the_front_matter_says_where_it_goes(tmp_path: P
     ]
 
 
-SETTINGS_HINT = "    hint: settings: time_limit, allowed_attempts, shuffle_answers, show_correct_answers, one_question_at_a_time, quiz_type, qti_variants"
+SETTINGS_HINT = "    hint: settings: time_limit, allowed_attempts, shuffle_answers, show_correct_answers, one_question_at_a_time, quiz_type, qti_variants, scoring, incomplete_points"
 
 
 def test_markdown_bad_settings_are_located_at_the_value(tmp_path: Path) -> None:
@@ -177,7 +177,7 @@ def test_the_editor_schema_describes_and_checks_settings() -> None:
     schema = source_json_schema()
     settings = schema["$defs"]["QuizSettings"]
     assert list(settings["properties"]) == ["time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers",
-                                            "one_question_at_a_time", "quiz_type", "qti_variants"]
+                                            "one_question_at_a_time", "quiz_type", "qti_variants", "scoring", "incomplete_points"]
     assert all(p.get("description") for p in settings["properties"].values())
     assert schema["properties"]["settings"]["description"]
     validator = jsonschema.Draft202012Validator(schema)

@@ -21,6 +21,7 @@ as Moodle (PHP) does.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -504,3 +505,73 @@ def to_canvas(node: Node) -> str:
         # |x| rounded half up, with x's sign; if(x, ..., 0) keeps 0 away from 0/0.
         return f"if({x},floor(abs({x})*{scale}+0.5)/{scale}*{x}/abs({x}),0)"
     return f"{node.function}({','.join(args)})"
+
+
+# -- what Moodle accepts -----------------------------------------------------------------------
+#
+# Moodle checks every formula of a calculated question before it stores it, on import too
+# (question/type/calculated/questiontype.php: ``validate_question_data`` runs
+# ``qtype_calculated_find_formula_errors`` over each answer, and over each ``{=...}`` of the
+# question text, the general feedback and the answers' feedback), and a formula it refuses
+# throws an exception that stops the import of the whole file. The check below follows that
+# function's steps, so that a build can refuse what Moodle would.
+
+#: A wildcard as Moodle finds it (``PLACEHOLDER_REGEX_PART``: a letter, then letters, digits,
+#: ``-``, ``_`` and spaces; PHP's classes are ASCII here).
+MOODLE_WILDCARD = re.compile(r"\{[A-Za-z][A-Za-z0-9\-_\s]*\}")
+#: A ``{=formula}`` in a text, its formula able to hold wildcards (``FORMULAS_IN_TEXT_REGEX``).
+MOODLE_FORMULA_IN_TEXT = re.compile(r"\{=([^{}]*(?:\{[A-Za-z][A-Za-z0-9\-_\s]*\}[^{}]*)*)\}")
+_MOODLE_SAFE = r"\-+/*%>:~<?=!"
+_MOODLE_OPERAND = rf"[{_MOODLE_SAFE}.0-9eE]"
+_MOODLE_CALL = re.compile(rf"(^|[{_MOODLE_SAFE},(])([a-z0-9_]*)\(({_MOODLE_OPERAND}+(,{_MOODLE_OPERAND}+((,{_MOODLE_OPERAND}+)+)?)?)?\)")
+_MOODLE_ONE_ARGUMENT = frozenset({
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bindec", "ceil", "cos", "cosh", "decbin", "decoct",
+    "deg2rad", "exp", "expm1", "floor", "is_finite", "is_infinite", "is_nan", "log10", "log1p", "octdec", "rad2deg",
+    "sin", "sinh", "sqrt", "tan", "tanh"})
+
+
+def moodle_formula_error(formula: str) -> str | None:
+    """Why Moodle refuses ``formula`` (its own syntax, ``{x}`` wildcards), or None when it takes it."""
+    for start in ("//", "/*", "#", "<?", "?>"):
+        if start in formula:
+            return f"illegal formula syntax starting with '{start}'"
+    text = MOODLE_WILDCARD.sub("1.0", formula).replace(" ", "").lower()
+    while (call := _MOODLE_CALL.search(text)) is not None:
+        before, name = call.group(1), call.group(2)
+        args, second, third = call.group(3), call.group(4) or "", call.group(5) or ""
+        if name == "":
+            if second or not args:
+                return f"illegal formula syntax starting with '{call.group(0)}'"
+        elif name == "pi":
+            if args is not None:
+                return "the function pi takes no arguments"
+        elif name in _MOODLE_ONE_ARGUMENT:
+            if second or not args:
+                return f"the function {name} takes exactly one argument"
+        elif name in ("log", "round"):
+            if third or not args:
+                return f"the function {name} takes one or two arguments"
+        elif name in ("atan2", "fmod", "pow"):
+            if third or not second:
+                return f"the function {name} takes exactly two arguments"
+        elif name in ("min", "max"):
+            if not second:
+                return f"the function {name} takes at least two arguments"
+        else:
+            return f"the function {name} is not supported"
+        if before:
+            text = text.replace(call.group(0), before + "1.0")
+        else:
+            text = re.sub("^" + re.escape(name) + r"\([^)]*\)", "1.0", text)
+    illegal = re.search(rf"[^{_MOODLE_SAFE}.0-9eE]+", text)
+    return f"illegal formula syntax starting with '{illegal.group(0)}'" if illegal else None
+
+
+def moodle_text_formula_errors(text: str) -> list[tuple[str, str]]:
+    """Each ``{=formula}`` of ``text`` that Moodle refuses, with why (``qtype_calculated_find_formula_errors_in_text``)."""
+    found = []
+    for match in MOODLE_FORMULA_IN_TEXT.finditer(text):
+        error = moodle_formula_error(match.group(1))
+        if error:
+            found.append((match.group(0), error))
+    return found

@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .model.questions import (CalculatedChoiceQuestion, CalculatedQuestion, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 
@@ -96,9 +97,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(SingleChoiceQuestion, "single choice", "all_or_nothing",
              markdown_attributes=("shuffle",), markdown_answer="options"),
     KindSpec(MultipleResponseQuestion, "multiple response", "partial",
-             markdown_attributes=("shuffle", "negative_marking"), markdown_answer="options",
-             losses={"canvas": ("partial credit follows Canvas's own rule for multiple answers, not this question's "
-                                "option scores",)}),
+             markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points"), markdown_answer="options"),
     KindSpec(TrueFalseQuestion, "true/false", "all_or_nothing"),
     KindSpec(ShortAnswerQuestion, "short answer", "partial",
              markdown_attributes=("case_sensitive",), markdown_answer="answers"),

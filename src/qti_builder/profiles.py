@@ -22,7 +22,8 @@ from .kinds import KINDS
 from .model import Quiz, Section
 from .model.parametric import PLACEHOLDER
 from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                              NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, TrueFalseQuestion)
+                              MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion,
+                              TrueFalseQuestion)
 from .writers.canvas import shuffles_answers, true_false_is_native
 
 _MARKUP = re.compile(r"<")
@@ -55,6 +56,24 @@ def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
 
 def _nothing_lost(quiz: Quiz, q: Any) -> Iterator[str]:
     yield from ()
+
+
+def canvas_rule_scores(q: MultipleResponseQuestion) -> dict[str, float]:
+    """Canvas's own rule for multiple answers, as option scores: each right option ticked adds one
+    share of the points (points ÷ right options), each wrong one takes one such share away, and the
+    total is never below 0 (canvas-lms ``MultipleAnswersQuestion`` and ``UserAnswer#score``)."""
+    right = sum(c.correct for c in q.choices)
+    return {c.id: (100 if c.correct else -100) / right for c in q.choices}
+
+
+def _multiple_response(quiz: Quiz, q: MultipleResponseQuestion) -> Iterator[str]:
+    rule = {"all_or_nothing": "all or nothing",
+            "exam": f"the exam rule ({q.incomplete_points or 0:g} points for right but incomplete)"}.get(q.scoring)
+    if rule:
+        yield f"Canvas scores multiple answers by its own rule (a share per right tick, minus one per wrong tick), not {rule}"
+    elif any(abs(a - b) > 0.001 for a, b in zip(q.choice_scores().values(), canvas_rule_scores(q).values())):
+        yield ("Canvas scores multiple answers by its own rule (a share per right tick, minus one per wrong tick), not this "
+               "question's option scores")
 
 
 def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> Iterator[str]:
@@ -134,7 +153,7 @@ def _calculated_choice(quiz: Quiz, q: Any) -> Iterator[str]:
 #: question of a kind, whatever its settings, is the kind's ``losses`` in kinds.py.
 CANVAS_KIND_CHECKS: dict[str, Callable[[Quiz, Any], Iterator[str]]] = {
     "single_choice": _nothing_lost,
-    "multiple_response": _nothing_lost,
+    "multiple_response": _multiple_response,
     "true_false": _true_false,
     "short_answer": _short_answer,
     "numerical": _numerical,
@@ -166,10 +185,24 @@ def _section_checks(section: Section, q: Any) -> Iterator[str]:
         yield f"Canvas Classic keeps questions in their order: the section '{section.id}' is not shuffled"
 
 
+def _moodle_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
+    """What Moodle's question types cannot hold: a multiple-response scoring rule on the whole answer
+    (Moodle's multichoice adds up the ticked options' fractions, writers/moodle.py)."""
+    if isinstance(q, MultipleResponseQuestion) and q.scoring != "partial":
+        right = sum(c.correct for c in q.choices)
+        incomplete = (q.incomplete_points or 0) / q.points if q.scoring == "exam" else 0.0
+        # Exact where each right but incomplete answer earns what the rule gives: one right option.
+        if right > 1 and not (right == 2 and abs(incomplete - 0.5) < 1e-9):
+            given = "0" if q.scoring == "all_or_nothing" else f"{q.incomplete_points:g} points"
+            yield (f"Moodle gives a right but incomplete answer the share of its right options (each {100 / right:.4g} %), "
+                   f"not {given}; any wrong option still gives 0")
+
+
 #: Profile name -> its checks of one question (in its section). What a profile's LMS loses of
 #: every question of a kind comes first, from the kind's ``losses`` (kinds.py).
 PROFILES: dict[str, Callable[[Quiz, Section, Any], Iterator[str]]] = {
     "canvas": _canvas_checks,
+    "moodle": _moodle_checks,
 }
 
 

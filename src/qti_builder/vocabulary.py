@@ -282,6 +282,45 @@ def active(tag: str) -> list[Language]:
     return [LANGUAGES[c] for c in codes if c in LANGUAGES]
 
 
+def shown(tag: str) -> list[Language]:
+    """The languages whose words a hint shows as examples to a quiz in language ``tag``: its own,
+    then English (a Japanese paper's hints never show Korean words)."""
+    codes = [language(tag)] + (["en"] if language(tag) != "en" else [])
+    return [LANGUAGES[c] for c in codes if c in LANGUAGES] or [LANGUAGES["en"]]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Words a hint writes for a quiz in one language: ``정답: 참``, ``正解: 正``."""
+
+    answer: str
+    true: str
+    false: str
+    #: Two accepted answers of one short answer, and the quiz language's word between them.
+    alternatives: tuple[str, str]
+    or_word: str
+    #: A section title that makes its questions short answers ('단답형', 'Short answer'), if any.
+    short_answer_section: str | None
+
+
+#: Two accepted answers of a short answer, per language, for hints ("서울, 서울특별시").
+ALTERNATIVES = {"ko": ("서울", "서울특별시"), "ja": ("東京", "東京都"), "zh": ("北京", "北京市"), "en": ("Seoul", "Seoul City"),
+                "de": ("Berlin", "Stadt Berlin"), "fr": ("Paris", "la ville de Paris"), "es": ("Madrid", "la ciudad de Madrid"),
+                "pt": ("Lisboa", "a cidade de Lisboa"), "it": ("Roma", "la città di Roma")}
+
+
+def examples(tag: str) -> Examples:
+    """The quiz language's own answer label, true/false words and short-answer words, for hints
+    (English as written in sources: ``Answer``, capitalised)."""
+    lang = shown(tag)[0]
+    code = next(c for c, known in LANGUAGES.items() if known is lang)
+    answer = next(name for name, role in lang.labels.items() if role == ANSWER)
+    section = next((word for word, kind in lang.section_kinds.items() if kind == "short_answer"), None)
+    return Examples(answer[:1].upper() + answer[1:], lang.true_words[0], lang.false_words[0],
+                    ALTERNATIVES.get(code, ALTERNATIVES["en"]), lang.or_words[0] if lang.or_words else "or",
+                    section[:1].upper() + section[1:] if section else None)
+
+
 def all_labels() -> dict[str, str]:
     """Every language's labels -> role. Labels are read in every quiz: they are words followed by
     a colon at the left margin, which no language uses for anything else."""

@@ -243,10 +243,37 @@ def read_question(question: etree._Element) -> Question:
             q.datasets[definition.findtext("name/text") or ""] = {
                 int(item.findtext("number") or 0): (item.findtext("value") or "").strip()
                 for item in definition.iter("dataset_item")}
+        _validate_formulas(question, q)
     elif qtype == "cloze":
         q.cloze = extract_cloze(question.findtext("questiontext/text") or "")
         q.mark = sum(s.mark for s in q.cloze)  # the importer sets the mark from the weights
     return q
+
+
+#: validate_question_data (question/type/calculated/questiontype.php, and calculatedmulti's):
+#: the texts whose every {=...} Moodle checks before it stores a calculated question.
+FORMULA_TEXTS = ("questiontext/text", "generalfeedback/text", "correctfeedback/text", "partiallycorrectfeedback/text",
+                 "incorrectfeedback/text", "answer/feedback/text")
+#: FORMULAS_IN_TEXT_REGEX: {=...}, its formula holding {name} placeholders.
+FORMULA_IN_TEXT = re.compile(r"\{=([^{}]*(?:\{[A-Za-z][A-Za-z0-9\-_\s]*\}[^{}]*)*)\}")
+
+
+def _validate_formulas(element: etree._Element, q: Question) -> None:
+    """A formula Moodle refuses throws a coding_exception, which ends the import of the whole
+    file: each one is computed here with the first set's values by the PHP evaluator of
+    helpers/lms_formulas.py (which refuses what find_formula_errors refuses), else NotImported."""
+    values = dataset_values(q, 1) if q.datasets else {}
+    texts = [t.text or "" for path in FORMULA_TEXTS for t in element.findall(path)]
+    formulas = [m.group(1) for text in texts for m in FORMULA_IN_TEXT.finditer(text)]
+    if q.qtype == "calculatedmulti":
+        formulas += [m.group(1) for a in q.answers for m in FORMULA_IN_TEXT.finditer(a.text)]
+    else:
+        formulas += [a.text for a in q.answers if a.text != "*"]
+    for formula in formulas:
+        try:
+            calculated_value(formula, values)
+        except (AssertionError, KeyError, IndexError) as exc:  # its syntax, not its value
+            raise NotImported(f"Moodle refuses the formula {formula!r}: {exc!r}") from None
 
 
 # -- grading -------------------------------------------------------------------------------------

@@ -322,3 +322,25 @@ def grade_calculated(answer: str, tolerance: str, response: str) -> float:
     else:
         margin = Decimal(repr(float(tolerance)))
     return 1.0 if exact - margin <= given <= exact + margin else 0.0
+
+
+# -- Canvas's own rule for multiple answers ----------------------------------------------------------
+
+
+def canvas_multiple_answers(item: etree._Element, chosen: set[str]) -> float:
+    """The fraction of the points Canvas gives ``chosen`` in a multiple-answers item, by its own
+    rule rather than the item's conditions (canvas-lms ``Quizzes::QuizQuestion::
+    MultipleAnswersQuestion`` and ``UserAnswer#score``): the right answers are the ``varequal``
+    tests of the scoring condition that are not inside ``<not>`` (Canvas's importer gives them
+    weight 100); each right one ticked earns one of as many parts as there are right answers,
+    each wrong one ticked takes one part away, and the score is never below 0."""
+    right: set[str] = set()
+    for condition in item.iter("{*}respcondition"):
+        if not any(local(s) == "setvar" and (s.text or "").strip() == "100" for s in condition.iter("{*}setvar")):
+            continue
+        for test in condition.iter("{*}varequal"):
+            if not any(local(a) == "not" for a in test.iterancestors()):
+                right.add((test.text or "").strip())
+    parts = len(right) or 1
+    score = (len(chosen & right) - len(chosen - right)) / parts
+    return max(score, 0.0)

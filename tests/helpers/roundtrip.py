@@ -35,8 +35,8 @@ same losses), and nothing else:
   matching answers, distractors and ordering items as plain text; the wrong options of
   drop-downs in a question that also has text blanks (they become text blanks); a text-only
   item's general feedback; in a question group, points other than the first question's.
-- Both (all): ``negative_marking`` of a multiple-response question whose choices are all correct (it
-  changes no score, so no output records it); a true/false question's correct/incorrect feedback is the feedback of its right/wrong
+- Both (all): ``negative_marking`` of a multiple-response question whose choices are all correct, or
+  with as many wrong choices as right ones (it changes no score, so no output records it); a true/false question's correct/incorrect feedback is the feedback of its right/wrong
   answer (the canonical form the Markdown reader produces too).
 - Calculated questions: every target carries sets, not the rules that made them
   (:func:`calculated_after` says what comes back).
@@ -158,8 +158,11 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
         canonical_true_false(q)
         q["ignore"] = []  # what the author accepted (ignore=) directs the build: no output holds it
         feedback = q["feedback"]
-        if kind == "multiple_response" and all(c["correct"] for c in q["choices"]):
-            q["negative_marking"] = False  # nothing to mark negatively: no output can tell
+        right = sum(c["correct"] for c in q.get("choices", []))
+        if kind == "multiple_response" and (right == len(q["choices"]) or 2 * right == len(q["choices"])):
+            # Nothing to mark negatively, or as many wrong choices as right ones: the wrong ones'
+            # -100 % shared is the default's one right share each, and no output can tell.
+            q["negative_marking"] = False
         # The Canvas package states a percent margin as such (margintype="percent"); the others
         # write the absolute half-width.
         for answer in q.get("answers", []) if kind == "numerical" and target != "canvas" else []:

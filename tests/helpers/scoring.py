@@ -33,7 +33,7 @@ from helpers.moodle_engine import Question as MoodleQuestion
 from helpers.moodle_engine import calculated_answers, dataset_count, dataset_values, grade_calculated
 from helpers.moodle_engine import grade as moodle_grade
 from helpers.moodle_engine import read_question
-from helpers.qti12_engine import calculated_sets, local
+from helpers.qti12_engine import calculated_sets, canvas_multiple_answers, local
 from helpers.qti12_engine import grade_calculated as canvas_grade_calculated
 from helpers.qti12_engine import score_item as canvas_score
 from helpers.qti21_engine import score_item as qti21_score
@@ -43,7 +43,8 @@ from qti_builder.content import plain_text
 from qti_builder.i18n import true_false_labels
 from qti_builder.kinds import KINDS
 from qti_builder.model import CalculatedChoiceQuestion, CalculatedQuestion, Quiz
-from qti_builder.model.questions import BLANK_MARKER, Question
+from qti_builder.model.questions import BLANK_MARKER
+from qti_builder.model.union import Question
 
 ALL = frozenset({"qti21", "moodle", "canvas"})
 #: Kinds a machine scores (the others are graded by a person or not at all), from the kinds'
@@ -110,16 +111,37 @@ def attempts(quiz: Quiz, q: Question) -> list[Attempt]:
         wrong = frozenset(range(len(q.choices))) - right
 
         def earned(chosen: frozenset[int]) -> float:
-            return _clamp(sum(scores[q.choices[i].id] for i in chosen) / 100)
+            """The question's own rule (docs/question-types.md#scoring-rules)."""
+            if q.scoring == "partial":
+                return _clamp(sum(scores[q.choices[i].id] for i in chosen) / 100)
+            if chosen == right:
+                return 1.0
+            if q.scoring == "exam" and chosen and chosen <= right:
+                return (q.incomplete_points or 0) / q.points
+            return 0.0
 
-        add("every right choice", right, earned(right))
+        def moodle(chosen: frozenset[int]) -> float:
+            """Moodle adds up the ticked options' fractions: with a rule on the whole answer, each
+            right option its share and each wrong one -100 % (the loss the Moodle profile names)."""
+            if q.scoring == "partial":
+                return earned(chosen)
+            return _clamp(len(chosen & right) / len(right) - len(chosen & wrong))
+
+        def canvas(chosen: frozenset[int]) -> float:
+            """Canvas's own rule: a part per right tick, minus a part per wrong tick, never below 0."""
+            return _clamp((len(chosen & right) - len(chosen & wrong)) / len(right))
+
+        def add_ticked(name: str, chosen: frozenset[int]) -> None:
+            out.append(Attempt(name, chosen, {"qti21": earned(chosen), "moodle": moodle(chosen), "canvas": canvas(chosen)}))
+
+        add_ticked("every right choice", right)
         if wrong:
-            add("only wrong choices", wrong, earned(wrong))
-            # Canvas scores partial answers by its own rule: these two are for the others only.
-            add("every right choice and a wrong one", right | {min(wrong)}, earned(right | {min(wrong)}),
-                where=ALL - {"canvas"})
+            add_ticked("only wrong choices", wrong)
+            add_ticked("every right choice and a wrong one", right | {min(wrong)})
+            add_ticked("every choice", right | wrong)
         if len(right) > 1:
-            add("all right choices but one", right - {min(right)}, earned(right - {min(right)}), where=ALL - {"canvas"})
+            add_ticked("all right choices but one", right - {min(right)})
+            add_ticked("one right choice", frozenset({min(right)}))
     elif kind == "true_false":
         add("the right answer", q.answer, 1.0)
         add("the wrong answer", not q.answer, 0.0)
@@ -250,7 +272,7 @@ class Built:
         if "moodle" in targets:
             moodle = etree.parse(str(dist / f"{quiz.id}.moodle.xml")).getroot()
             by_idnumber = {m.findtext("idnumber"): m for m in moodle.findall("question") if m.get("type") != "category"}
-            built.moodle = {q.id: by_idnumber[f"{quiz.id}.{q.id}" if len(f"{quiz.id}.{q.id}") <= 100 else q.id]
+            built.moodle = {q.id: by_idnumber[q.id]
                             for q in questions}
         if "canvas" in targets:
             canvas = zip_members((dist / f"{quiz.id}.canvas.zip").read_bytes())
@@ -365,10 +387,13 @@ class Built:
                 return "no such option"  # typed text Canvas accepts nowhere
             return _one(found, text)
 
-        if q.type in ("single_choice", "multiple_response"):
+        if q.type == "multiple_response":  # Canvas's own rule, not the conditions' (docs/lms-behaviour.md)
+            idents = [ident for ident, _ in labels(lids[0])]
+            return canvas_multiple_answers(item, {idents[i] for i in response})
+        if q.type == "single_choice":
             idents = [ident for ident, _ in labels(lids[0])]
             chosen = {idents[i] for i in response}
-            given: dict[str, Any] = {lids[0].get("ident"): next(iter(chosen)) if q.type == "single_choice" else chosen}
+            given: dict[str, Any] = {lids[0].get("ident"): next(iter(chosen))}
         elif q.type == "true_false":
             label = true_false_labels(self.quiz.language, q.labels)[0 if response else 1]
             given = {lids[0].get("ident"): by_text(lids[0], label)}

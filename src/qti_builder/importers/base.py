@@ -9,10 +9,12 @@ the rest of the quiz is imported; it then makes the ids unique and validates the
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -174,6 +176,19 @@ class MediaStore:
         return ref
 
 
+    def placeholder(self, missing: str) -> str:
+        """A stand-in for a media file the input refers to but does not hold: an image that says
+        which file is missing, named after it (``media/missing-<name>.svg``), so that the source
+        builds and the author sees, in the question, what to put back."""
+        name = missing.replace("\\", "/").rsplit("/", 1)[-1] or "file"
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.")[:60] or "file"
+        text = html.escape(f"missing: {name}"[:120], quote=True)
+        data = (f'<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40" viewBox="0 0 320 40">'
+                f'<rect width="320" height="40" fill="#eeeeee" stroke="#999999"/>'
+                f'<text x="8" y="25" font-family="sans-serif" font-size="14">{text}</text></svg>\n').encode()
+        return self.add(f"missing-{stem}.svg", data)
+
+
 def original_name(name: str, data: bytes) -> str:
     """Our packages name media ``<name>-<10 hex of sha256>.<ext>`` (media.safe_name); give such a
     file its own name back, so a round trip does not grow the name each time."""
@@ -234,6 +249,9 @@ class QuizBuilder:
         self.skipped: Counter[str] = Counter()
         #: (path, line) of every warning of a change, to count the questions changed.
         self._changes: set[tuple[str, int]] = set()
+        #: The folder of a loose input (a quiz page) whose images are files beside it: each
+        #: question's media references are then extracted from it (:func:`localise_media`).
+        self.media_folder: Path | None = None
 
     def warn(self, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
         span = span or SourceSpan(self.origin)
@@ -264,6 +282,8 @@ class QuizBuilder:
             changed: bool = False) -> None:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text),
         ``kind`` its type in the input; ``end_line`` is its last line (a change reported on any of its lines counts it as changed)."""
+        if self.media_folder is not None:
+            data = localise_media(self, data, self.media_folder, span)
         self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, end_line, kind, changed))
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
@@ -366,19 +386,22 @@ def choice_ids(count: int, original: list[str] | None = None) -> list[str]:
 
 def set_choice_scores(data: dict[str, Any], fractions: list[float]) -> None:
     """Percentages per choice (Moodle fractions, QTI mapped values) as the model says them: the
-    default shares when they are those, ``negative_marking`` when wrong choices share -100 %,
-    else explicit scores."""
+    default when they are its (the right choices share 100 %, each wrong one takes one share
+    away), ``negative_marking`` when the wrong choices share -100 %, else explicit scores: on the
+    wrong choices alone when the right ones share 100 % (a wrong choice worth 0 is ``{score=0}``,
+    since the default takes a share away)."""
     choices = data["choices"]
     right = [f for f in fractions if f > 0]
     wrong = [f for f in fractions if f <= 0]
     shares = all(abs(f - 100 / len(right)) < 0.01 for f in right) if right else True
-    if shares and all(f == 0 for f in wrong):
+    if shares and right and all(abs(f + 100 / len(right)) < 0.01 for f in wrong):
         return
     if shares and wrong and all(abs(f + 100 / len(wrong)) < 0.01 for f in wrong):
         data["negative_marking"] = True
         return
     for choice, fraction in zip(choices, fractions):
-        choice["score"] = round(fraction, 5)
+        if not shares or fraction <= 0:
+            choice["score"] = round(fraction, 5) + 0.0  # no -0.0
 
 
 def _cleaned(value: Any) -> Any:
@@ -432,3 +455,68 @@ def markdown_from_html(builder: QuizBuilder, fragment: str, span: SourceSpan, wh
         builder.warn(CONTENT, f"{where}: kept as raw HTML (it has no exact Markdown form){exact}", span,
                      hint="check it in the preview (qti-builder preview); edit it into Markdown if you like")
     return converted.markdown
+
+
+#: A Markdown image and an HTML media element's ``src``, in a text of the source dialect.
+_MARKDOWN_IMAGE = re.compile(r"(!\[[^\]]*\]\()(<[^>]*>|[^)\s]+)((?:\s+\"[^\"]*\")?\))")
+_MEDIA_SRC = re.compile(r"(<(?:img|audio|video|source)\b[^>]*?\bsrc=)(\"[^\"]*\"|'[^']*')", re.I)
+
+
+def localise_media(builder: QuizBuilder, data: Any, folder: Path, span: SourceSpan) -> Any:
+    """``data`` with each media reference of its texts pointing at a file the import extracted:
+    a page's relative path read below ``folder``, a site path (``/assets/img/a.png``) read at the
+    same place below ``folder`` or at its tail there (``img/a.png``, ``a.png``); never a file
+    outside ``folder``. A file not found there is a named placeholder (:meth:`MediaStore.placeholder`)
+    and a QB714 warning. Web addresses and ``data:`` URLs stay as they are."""
+    if isinstance(data, dict):
+        return {k: localise_media(builder, v, folder, span) if not str(k).startswith("_") else v for k, v in data.items()}
+    if isinstance(data, list):
+        return [localise_media(builder, v, folder, span) for v in data]
+    if not isinstance(data, str) or ("![" not in data and "src=" not in data):
+        return data
+
+    def local(ref: str) -> str:
+        from urllib.parse import unquote, urlsplit
+
+        if not ref or urlsplit(ref).scheme or ref.startswith(("#", "media/")):
+            return ref
+        path = unquote(urlsplit(ref).path)
+        parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+        if not parts or ".." in parts:
+            found = None
+        else:
+            found = _file_below(folder, parts if not path.startswith("/") else parts, site=path.startswith("/"))
+        if found is None:
+            placeholder = builder.media.placeholder(path or ref)
+            builder.warn(MEDIA, f"media file '{path or ref}' is not beside the page; the placeholder {placeholder} shows where it was",
+                         span, hint=f"put the file in the source's media/ folder and refer to it instead of {placeholder}")
+            return placeholder
+        return builder.media.add(found.name, found.read_bytes())
+
+    def markdown_image(match: re.Match[str]) -> str:
+        ref = match.group(2)
+        bare = ref[1:-1] if ref.startswith("<") else ref
+        return match.group(1) + local(bare) + match.group(3)
+
+    def html_src(match: re.Match[str]) -> str:
+        quote = match.group(2)[0]
+        return match.group(1) + quote + html.escape(local(html.unescape(match.group(2)[1:-1]))) + quote
+
+    return _MEDIA_SRC.sub(html_src, _MARKDOWN_IMAGE.sub(markdown_image, data))
+
+
+def _file_below(folder: Path, parts: list[str], site: bool) -> Path | None:
+    """The file ``parts`` names below ``folder`` (for a site path, or its tail there too), within
+    the package limits; None when there is none or it would leave ``folder``."""
+    from .safety import LIMITS
+
+    root = folder.resolve()
+    tails = [parts[i:] for i in range(len(parts))] if site else [parts]
+    for tail in tails:
+        try:
+            path = root.joinpath(*tail).resolve()
+            if path.is_relative_to(root) and path.is_file() and path.stat().st_size <= LIMITS.get().max_entry_bytes:
+                return path
+        except OSError:
+            continue
+    return None

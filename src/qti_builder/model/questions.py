@@ -1,7 +1,8 @@
-"""One class per question kind, joined in the :data:`Question` union on ``type``.
+"""One class per question kind (the calculated kinds are in :mod:`.parametric`), joined in the
+:data:`~.union.Question` union on ``type``.
 
-Adding a kind: a class here and its entry in the union (written out, so that type checkers see
-it), then its spec in :mod:`qti_builder.kinds` and one adapter per stage that module lists (the
+Adding a kind: a class here and its entry in the union (:mod:`.union`, written out, so that type
+checkers see it), then its spec in :mod:`qti_builder.kinds` and one adapter per stage that module lists (the
 README's "Adding a question kind" names every file). ``tests/test_kinds.py`` fails, naming what is
 missing, until every stage has the kind.
 """
@@ -9,7 +10,7 @@ missing, until every stage has the kind.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, Union, get_args
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -41,8 +42,8 @@ class Choice(ModelBase):
     #: Kept in place when the choices are shuffled (e.g. "All of the above").
     fixed: bool = False
     #: Multiple response only: percent of the points this choice adds when selected (negative to
-    #: subtract). Default: correct choices share 100 %, wrong ones 0 (or share -100 % with
-    #: ``negative_marking``).
+    #: subtract). Default: correct choices share 100 %, and each wrong one takes away one such
+    #: share (or the wrong ones share -100 % with ``negative_marking``).
     score: float | None = Field(None, ge=-100, le=100)
 
 
@@ -91,11 +92,27 @@ class SingleChoiceQuestion(_ChoiceQuestionBase):
         return self
 
 
+#: How a multiple-response question is scored (docs/question-types.md#scoring-rules): ``partial``,
+#: each ticked option adds its score, the total kept between 0 and the points; ``all_or_nothing``,
+#: the points for exactly the right options and 0 for anything else; ``exam``, the points for
+#: exactly the right options, ``incomplete_points`` for some of the right options and no wrong
+#: one, 0 for any wrong tick (the rule Chinese and Korean exam papers print:
+#: 全部选对得6分，选对但不全得3分，有选错的得0分).
+Scoring = Literal["partial", "all_or_nothing", "exam"]
+
+
 class MultipleResponseQuestion(_ChoiceQuestionBase):
-    """Any number of correct choices; partial credit, optionally negative marking."""
+    """Any number of correct choices; partial credit that ticking every option cannot beat, or
+    another scoring rule."""
 
     type: Literal["multiple_response"] = "multiple_response"
     negative_marking: bool = False
+    scoring: Scoring = Field("partial", description="partial: each ticked option adds its score (a wrong one takes one "
+                             "right option's share away), never below 0; all_or_nothing: the points only for exactly the "
+                             "right options; exam: the points for exactly the right options, incomplete_points for some "
+                             "right options and no wrong one, 0 for any wrong option.")
+    incomplete_points: float | None = Field(None, gt=0, description="With scoring=exam: the points for some of the right "
+                                            "options and no wrong one.")
 
     @model_validator(mode="after")
     def _at_least_one_correct(self) -> "MultipleResponseQuestion":
@@ -113,6 +130,22 @@ class MultipleResponseQuestion(_ChoiceQuestionBase):
                           "100 % equally", at="choices")
         return self
 
+    @model_validator(mode="after")
+    def _scoring_rule(self) -> "MultipleResponseQuestion":
+        if self.scoring == "exam":
+            if self.incomplete_points is None or self.incomplete_points >= self.points:
+                raise Problem("scoring=exam needs incomplete_points: the points for some of the right options, less than "
+                              f"the question's {self.points:g}", f"write incomplete_points={self.points / 2:g}",
+                              at="incomplete_points" if self.incomplete_points is not None else "scoring")
+        elif self.incomplete_points is not None:
+            raise Problem(f"incomplete_points is the exam rule's, and this question's scoring is {self.scoring}",
+                          "add scoring=exam, or remove incomplete_points", at="incomplete_points")
+        if self.scoring != "partial" and (self.negative_marking or any(c.score is not None for c in self.choices)):
+            raise Problem(f"scoring={self.scoring} gives the points by the whole answer: option scores and negative_marking "
+                          "have no part in it", "remove the {score=N} of the options and negative_marking, or use "
+                          "scoring=partial", at="scoring")
+        return self
+
     def choice_scores(self) -> dict[str, float]:
         """Percent of the points each choice adds when selected."""
         right = [c for c in self.choices if c.correct]
@@ -123,9 +156,22 @@ class MultipleResponseQuestion(_ChoiceQuestionBase):
                 scores[c.id] = c.score
             elif c.correct:
                 scores[c.id] = 100 / len(right)
-            else:
-                scores[c.id] = -100 / len(wrong) if self.negative_marking and wrong else 0.0
+            else:  # ticking every option never earns full marks
+                scores[c.id] = -100 / len(wrong) if self.negative_marking else -100 / len(right)
         return scores
+
+    def score_of(self, ticked: set[str]) -> float:
+        """The fraction of the points (0 to 1) that ticking ``ticked`` earns by the question's
+        rule: what every target's scoring is checked against."""
+        right = {c.id for c in self.choices if c.correct}
+        if self.scoring == "partial":
+            total = sum(score for ident, score in self.choice_scores().items() if ident in ticked)
+            return min(max(total / 100, 0.0), 1.0)
+        if ticked == right:
+            return 1.0
+        if self.scoring == "exam" and ticked and ticked <= right:
+            return (self.incomplete_points or 0) / self.points
+        return 0.0
 
 
 class TrueFalseQuestion(QuestionBase):
@@ -296,29 +342,3 @@ class TextOnlyItem(QuestionBase):
 
     type: Literal["text_only"] = "text_only"
     points: Points = 0
-
-
-# The calculated kinds build on the classes above (parametric.py imports them).
-from .parametric import CalculatedChoiceQuestion, CalculatedQuestion  # noqa: E402
-
-Question = Annotated[
-    Union[
-        SingleChoiceQuestion,
-        MultipleResponseQuestion,
-        TrueFalseQuestion,
-        ShortAnswerQuestion,
-        NumericalQuestion,
-        EssayQuestion,
-        FileUploadQuestion,
-        MatchingQuestion,
-        OrderingQuestion,
-        FillInBlankQuestion,
-        CalculatedQuestion,
-        CalculatedChoiceQuestion,
-        TextOnlyItem,
-    ],
-    Field(discriminator="type"),
-]
-
-#: The union's classes, in its order.
-QUESTION_CLASSES: tuple[type[QuestionBase], ...] = get_args(get_args(Question)[0])

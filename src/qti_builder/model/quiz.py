@@ -9,7 +9,8 @@ from pydantic import Field, PrivateAttr, StringConstraints, field_validator, mod
 
 from .common import Identifier, Markdown, ModelBase, Problem
 from .parametric import MAX_SETS
-from .questions import Question
+from .questions import MultipleResponseQuestion, Scoring
+from .union import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
 SCHEMA_VERSION: Final = 1
@@ -71,9 +72,19 @@ class QuizSettings(ModelBase):
                     "in a section that draws one, for QTI players that run no item templates; 0 (or unset): one item template.",
     )
 
+    scoring: Scoring | None = Field(
+        default=None, description="The scoring rule of every multiple-response question that states neither its own nor "
+                                  "option scores nor negative_marking: partial, all_or_nothing or exam.")
+    incomplete_points: float | None = Field(
+        default=None, gt=0, description="With scoring: exam, the points for some of the right options and no wrong one, "
+                                        "for each question that does not state its own.")
+
     #: Settings of how one output is written rather than of how the quiz runs, by the target they
     #: belong to: the other targets neither carry nor lose them.
     OUTPUT_SETTINGS: ClassVar[dict[str, str]] = {"qti_variants": "qti21"}
+    #: Settings that are defaults of the questions' own fields: the questions carry them (or name
+    #: their losses), so no target loses them as settings.
+    QUESTION_DEFAULTS: ClassVar[frozenset[str]] = frozenset({"scoring", "incomplete_points"})
 
     @field_validator("time_limit", "allowed_attempts", "qti_variants", mode="before")
     @classmethod
@@ -104,6 +115,11 @@ class Quiz(ModelBase):
         description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, graded or practice.",
     )
     sections: list[Section] = Field(min_length=1)
+    stated_points: float | None = Field(
+        default=None, ge=0,
+        description="The total the paper states for itself ('총점 42', '100点満点', 'total: 42' in front matter): "
+                    "the questions' points must add up to it (QB219).",
+    )
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
         """Every section, depth first, with the path of its ancestors."""
@@ -132,4 +148,27 @@ class Quiz(ModelBase):
                           "rename one of each pair of repeated ids")
         if not any(True for _ in self.iter_questions()):
             raise Problem("the quiz has no questions", "add a question to a section's 'questions' list", at="sections")
+        return self
+
+    @model_validator(mode="after")
+    def _quiz_scoring(self) -> "Quiz":
+        """The quiz's scoring rule becomes that of each multiple-response question that states no
+        scoring of its own (its own rule, option scores or negative_marking)."""
+        rule, incomplete = self.settings.scoring, self.settings.incomplete_points
+        if incomplete is not None and rule != "exam":
+            raise Problem("the setting incomplete_points is the exam rule's", "add the setting scoring: exam, or remove "
+                          "incomplete_points", at="settings")
+        if rule is None or rule == "partial":
+            return self
+        for q in self.iter_questions():
+            if not isinstance(q, MultipleResponseQuestion) or "scoring" in q.model_fields_set \
+                    or q.negative_marking or any(c.score is not None for c in q.choices):
+                continue
+            if rule == "exam" and (incomplete is None or incomplete >= q.points):
+                raise Problem(f"the setting scoring: exam needs incomplete_points below the points of question '{q.id}' "
+                              f"({q.points:g})", "set incomplete_points for the quiz, or scoring and incomplete_points on "
+                              "the question", at="settings")
+            q.scoring = rule
+            if rule == "exam":
+                q.incomplete_points = incomplete
         return self

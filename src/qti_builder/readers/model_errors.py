@@ -305,6 +305,8 @@ SETTING_FORMS: dict[str, tuple[str, str]] = {
     "one_question_at_a_time": ("true or false", "one_question_at_a_time: true"),
     "quiz_type": ("'graded' or 'practice'", "quiz_type: practice"),
     "qti_variants": ("a number of fixed items per calculated question, from 0 to 100", "qti_variants: 5"),
+    "scoring": ("'partial', 'all_or_nothing' or 'exam' (the multiple-response questions' rule)", "scoring: all_or_nothing"),
+    "incomplete_points": ("a number of points above 0, with scoring: exam", "incomplete_points: 3"),
 }
 assert list(SETTING_FORMS) == list(QuizSettings.model_fields), "a form for every setting, in the model's order"
 

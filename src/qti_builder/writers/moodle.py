@@ -46,7 +46,8 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
-                               Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..model.union import Question
 from . import moodle_calculated
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
@@ -162,6 +163,17 @@ class MoodleXmlWriter(Writer):
         return Document(f"#{question.id}", data, "moodle-question", question.id)
 
 
+def moodle_choice_scores(q: MultipleResponseQuestion) -> dict[str, float]:
+    """The fraction of each option in Moodle, which adds up the fractions of the ticked options and
+    keeps the total between 0 and 100 %: the question's scores with ``partial``; with the rules on the
+    whole answer, each right option its share and each wrong one -100 %, so that any wrong tick
+    gives 0 (a right but incomplete answer earns its shares: the Moodle profile names that loss)."""
+    if q.scoring == "partial":
+        return q.choice_scores()
+    right = sum(c.correct for c in q.choices)
+    return {c.id: 100 / right if c.correct else -100.0 for c in q.choices}
+
+
 def best_first(answers: list[Any]) -> list[Any]:
     """Moodle grades with the first answer that matches, QTI with the best: written best first,
     the two agree (the sort is stable, so equal scores keep the source's order)."""
@@ -189,12 +201,12 @@ def category_name(title: str) -> str:
 IDNUMBER_LENGTH = 100
 
 
-def idnumber(quiz_id: str, question_id: str) -> str:
-    """``<quiz id>.<question id>`` (or a section's id, for its category); when that is too long
-    for Moodle, the question id alone, which is unique in the quiz and so in its categories
-    (Moodle wants idnumbers unique per category)."""
-    full = f"{quiz_id}.{question_id}"
-    return full if len(full) <= IDNUMBER_LENGTH else question_id
+def idnumber(quiz_id: str, section_id: str) -> str:
+    """A section's category: ``<quiz id>.<section id>`` (category ID numbers are unique in the
+    whole course, where two quizzes may both have a section 'essay'); when that is too long for
+    Moodle, the section id alone. A question's ID number is its id: unique in its category."""
+    full = f"{quiz_id}.{section_id}"
+    return full if len(full) <= IDNUMBER_LENGTH else section_id
 
 
 @lru_cache(maxsize=1024)  # a bank has a few scores, asked for by every answer of every question
@@ -238,7 +250,9 @@ class QuestionContext:
             "question": q,
             "template": adapter.template,
             "name": q.title or plain_text(stem, 100),
-            "idnumber": idnumber(self.quiz.id, q.id),
+            # The question's own id: an ID number that a Moodle export gave (W3-Q1) comes back as it
+            # was, and a question is unique in its category (the quiz's), all Moodle asks.
+            "idnumber": q.id,
             "defaultgrade": q.points,
             "penalty": adapter.penalty,
             # What students read: the shared passage, if any, above the question text (Moodle
@@ -294,7 +308,7 @@ class QuestionContext:
         return self._choices(q, {c.id: 100.0 if c.correct else 0.0 for c in q.choices}, single=True)
 
     def _multiple_response(self, q: MultipleResponseQuestion) -> dict[str, Any]:
-        return self._choices(q, q.choice_scores(), single=False)
+        return self._choices(q, moodle_choice_scores(q), single=False)
 
     def _choices(self, q: SingleChoiceQuestion | MultipleResponseQuestion, scores: dict[str, float],
                  single: bool) -> dict[str, Any]:

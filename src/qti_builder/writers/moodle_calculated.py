@@ -10,15 +10,26 @@ other output has. A value shown with other decimals than its variable's (``{x:2}
 in a text (``{=d/t}``) is a wildcard of its own whose items hold the values as shown. In a
 calculated choice question (calculatedmulti) an option's ``{=formula}`` is written as Moodle's own
 ``{=...}``, which Moodle computes for the drawn set.
+
+Moodle checks every formula before it stores the question, and one it refuses stops the import of
+the whole file: the texts written here are checked as Moodle checks them
+(:func:`..formulas.moodle_text_formula_errors`), and a ``{=...}`` that Moodle would refuse (text
+that is no placeholder of the question, ``{=a:b}``) stops the Moodle output with ``QB325`` at the
+question, rather than a file Moodle refuses.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from ..formulas import parse, plain_decimal, to_moodle
+from ..formulas import moodle_formula_error, moodle_text_formula_errors, parse, plain_decimal, to_moodle
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
-from ..parametric import Shown, Variants, fill, fmt, markdown_escape, variants
+from ..parametric import Shown, Variants, fill, filled_question, fmt, markdown_escape, variants
+from .base import text_shown
+
+#: A ``{=...}`` of a calculated question's text, feedback or answer that Moodle refuses.
+FORMULA_ERROR = "QB325"
 
 #: Moodle's tolerance types (question/type/numerical: 1 relative, 2 nominal, 3 geometric) and
 #: answer formats (1 decimals, 2 significant figures).
@@ -30,9 +41,35 @@ def _wildcard(shown: Shown) -> str:
     return markdown_escape("{" + shown.name + "}")
 
 
-def _filled(q: Any, v: Variants) -> Any:
-    feedback = q.feedback.model_copy(update={k: fill(t, v, _wildcard) for k, t in q.feedback.model_dump().items() if t})
-    return q.model_copy(update={"stem": fill(q.stem, v, _wildcard), "feedback": feedback})
+def _filled(q: Any, v: Variants) -> dict[str, Any]:
+    """The question with every placeholder of its texts (stem, passage, feedback) a wildcard, and
+    the question text Moodle shows (passage and stem) made of them."""
+    filled = filled_question(q, v, _wildcard)
+    return {"question": filled, "questiontext": text_shown(filled)}
+
+
+_MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_\[\]<>&$])")
+
+
+def _refused(ctx: Any, entry: dict[str, Any]) -> dict[str, Any]:
+    """``entry``, after reporting each formula of its texts and answers that Moodle refuses (the
+    question is then not written)."""
+    q = entry["question"]
+    texts = [("the question text", entry["questiontext"]), ("the general feedback", q.feedback.general)]
+    texts += [(f"the {k.replace('_', ' ')} feedback", getattr(q.feedback, k)) for k in ("correct", "partially_correct", "incorrect")]
+    texts += [(f"answer {n}'s text", a["text"]) for n, a in enumerate(entry["answers"], 1) if entry["qtype"] == "calculatedmulti"]
+    texts += [(f"answer {n}'s feedback", a["feedback"]) for n, a in enumerate(entry["answers"], 1)]
+    # The texts are Markdown: its escapes (the wildcards' "\\*") are gone once rendered.
+    problems = [f"{where} holds {shown}: {why}" for where, text in texts if text
+                for shown, why in moodle_text_formula_errors(_MARKDOWN_ESCAPE.sub(r"\1", text))]
+    if entry["qtype"] == "calculated":
+        problems += [f"the answer '{a['text']}': {why}" for a in entry["answers"] if (why := moodle_formula_error(a["text"]))]
+    for problem in problems:
+        ctx.ok = False
+        ctx.sink.error(FORMULA_ERROR, f"Moodle refuses a formula of question '{q.id}' (and with it the whole file): {problem}",
+                       ctx.span, hint="write a computed value as a placeholder of the question's variables, {=a * b}; "
+                                      "text in braces that starts with '=' is read by Moodle as a formula")
+    return entry
 
 
 def _datasets(q: Any, v: Variants, names: list[str]) -> list[dict[str, Any]]:
@@ -75,14 +112,14 @@ def calculated(ctx: Any, q: CalculatedQuestion) -> dict[str, Any]:
               # Moodle shows a calculated question the feedback of the answer it matches (as a
               # numerical one): no correct/incorrect feedback of its own.
               "feedback": fill(q.feedback.correct, v, _wildcard) if q.feedback.correct else None}
-    return {
-        "question": _filled(q, v),
+    return _refused(ctx, {
+        **_filled(q, v),
         "qtype": "calculated",
         "answers": [answer],
         "units": [{"name": q.unit, "multiplier": "1"}] if q.unit else [],
         "showunits": 0 if q.unit else 3,  # 0: the unit is optional; 3: no unit field
         "datasets": _datasets(q, v, _used(v, [q.answer], ("text",))),
-    }
+    })
 
 
 def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
@@ -106,13 +143,13 @@ def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
     in_options = [s.name for s in v.shown.values() if "option" in s.places and not s.key.startswith("=")]
     formulas = [s.key[1:] for s in v.shown.values() if s.key.startswith("=") and "option" in s.places]
     names = list(dict.fromkeys(_used(v, [f.rsplit(":", 1)[0] for f in formulas], ("text",)) + in_options))
-    return {
-        "question": _filled(q, v),
+    return _refused(ctx, {
+        **_filled(q, v),
         "qtype": "calculatedmulti",
         "answers": answers,
         "shuffle": "true" if q.shuffle else "false",
         "datasets": _datasets(q, v, names),
-    }
+    })
 
 
 __all__ = ["calculated", "calculated_choice"]

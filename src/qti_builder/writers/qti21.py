@@ -57,8 +57,9 @@ from ..i18n import true_false_labels
 from ..kinds import KINDS
 from ..model import Quiz, QuizSettings
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question, QuestionBase,
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer
 from .qti21_calculated import calculated_context, check_variant_names, fixed_variants
@@ -251,10 +252,15 @@ def _single_choice(quiz: Quiz, q: SingleChoiceQuestion) -> dict[str, Any]:
 
 
 def _multiple_response(quiz: Quiz, q: MultipleResponseQuestion) -> dict[str, Any]:
+    """``partial``: a mapping of each option to its share; the other rules: conditions on the whole
+    response (exactly the right options; with ``exam``, some right options and no wrong one)."""
     scores = q.choice_scores()
     return {
         "correct_ids": [c.id for c in q.choices if c.correct],
+        "wrong_ids": [c.id for c in q.choices if not c.correct],
         "mapping": [{"key": c.id, "value": _share(q.points, scores[c.id])} for c in q.choices],
+        "scoring": q.scoring,
+        "incomplete_points": number(q.incomplete_points or 0, 10),
         **_choice_feedbacks(q.choices),
     }
 

@@ -128,6 +128,8 @@ def _converted(fragment: str) -> Converted:
     """The checked conversion; a bank repeats fragments (feedback, options), converted once."""
     removed = removed_elements(fragment)
     fragment = clean(fragment)
+    if "<li" in fragment:
+        fragment = _lists_around_items(fragment)
     root = parse(fragment)
     mark_math(root)
     prepared = _serialise_children(root)
@@ -138,6 +140,29 @@ def _converted(fragment: str) -> Converted:
             return Converted(markdown, True, removed)
     raw = raw_block(fragment)
     return Converted(raw, canonical(content.render_html(raw)) == target, removed, raw=True)
+
+
+def _lists_around_items(fragment: str) -> str:
+    """``fragment`` with each run of list items outside a list inside a ``<ul>`` of its own, as a
+    browser shows them (bullets): a QTI item's XHTML, and the Markdown, have no item without its list."""
+    root = parse(fragment)
+    orphans = [li for li in root.iter("li") if li.getparent() is not None and li.getparent().tag not in ("ul", "ol", "menu")]
+    if not orphans:
+        return fragment
+    for li in orphans:
+        previous = li.getprevious()
+        if previous is not None and previous.tag == "ul" and previous.get("data-wrapped") == "1" and not (previous.tail or "").strip():
+            tail, li.tail = li.tail, None  # the next item of the same run
+            previous.append(li)
+            previous.tail = tail
+        else:
+            wrapper = etree.Element("ul", {"data-wrapped": "1"})
+            li.addprevious(wrapper)
+            wrapper.tail, li.tail = li.tail, None
+            wrapper.append(li)
+    for wrapper in root.iter("ul"):
+        wrapper.attrib.pop("data-wrapped", None)
+    return _serialise_children(root)
 
 
 def plain_to_markdown(text: str) -> str:

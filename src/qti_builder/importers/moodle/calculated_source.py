@@ -108,7 +108,8 @@ def _datasets(c: Context) -> tuple[list[dict[str, Any]], list[dict[str, float]]]
 
 
 def _texts(c: Context) -> None:
-    """``{=formula}`` in the question's texts as the source's placeholders."""
+    """``{=formula}`` in the question's texts (its text, every feedback, its options' feedback) as
+    the source's placeholders, once every text is read."""
     def convert(match: re.Match[str]) -> str:
         try:
             return "{=" + formula_from_moodle(match.group(1).replace("\\*", "*")) + "}"
@@ -120,6 +121,9 @@ def _texts(c: Context) -> None:
     for key, text in list(c.data.get("feedback", {}).items()):
         if text:
             c.data["feedback"][key] = EXPRESSION.sub(convert, text)
+    for choice in c.data.get("choices", []):
+        if choice.get("feedback"):
+            choice["feedback"] = EXPRESSION.sub(convert, choice["feedback"])
 
 
 def _common(c: Context) -> bool:
@@ -129,7 +133,6 @@ def _common(c: Context) -> bool:
         c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): {exc}; skipped",
                hint="give each wildcard a dataset with its values in Moodle, then export it again")
         return False
-    _texts(c)
     return True
 
 
@@ -167,6 +170,7 @@ def calculated(c: Context) -> bool | None:
     units = [u for u in c.element.findall("units/unit") if (number(u.findtext("multiplier")) or 0) == 1]
     if units:
         c.data["unit"] = (units[0].findtext("unit_name") or "").strip() or None
+    _texts(c)
     return _computes(c, CalculatedQuestion)
 
 
@@ -214,4 +218,5 @@ def calculatedmulti(c: Context) -> bool | None:
     c.data["choices"] = choices
     c.data["shuffle"] = (c.value("shuffleanswers") or "1").strip().lower() in ("1", "true")
     c.combined_feedback()
+    _texts(c)
     return _computes(c, CalculatedChoiceQuestion)

@@ -43,7 +43,8 @@ def wordselect(c: Context) -> bool | None:
     if multiword:
         for match in marked.finditer(raw):
             word = _plain(match.group(1) or match.group(2))
-            words[word] = words.get(word, False) or match.group(1) is not None
+            if word:  # a mark around nothing but spaces or tags selects nothing
+                words[word] = words.get(word, False) or match.group(1) is not None
     else:
         right_words = {_plain(m.group(1)) for m in marked.finditer(raw)}
         for token in re.split(r"\s+", _plain(marked.sub(lambda m: m.group(1), raw))):
@@ -60,11 +61,38 @@ def wordselect(c: Context) -> bool | None:
     c.data["stem"] = "\n\n".join(p for p in (introduction, text) if p)
     c.data["choices"] = [{"id": ident, "text": plain_to_markdown(word), "correct": right}
                          for ident, (word, right) in zip(choice_ids(len(words)), words.items())]
+    _storable_shares(c)
     c.data["shuffle"] = False
     c.combined_feedback()
     c.lost.append("selecting the words in the text (they are options under it)"
                   + ("" if multiword else "; a word that stands in the text twice is one option"))
     return None
+
+
+def _storable_shares(c: Context) -> None:
+    """Scores Moodle can store for a text with more right words than equal shares allow (eleven
+    right words: 9.09 % each, which is none of Moodle's grade options): the two grade options around
+    the share, as many of each as make 100 % (nine words worth 10 % and two worth 5 %, the first
+    ones the larger), each wrong word taking the larger away; the change is named. A share no two
+    grade options make (more than 20 right words) is left for the build to report (QB321)."""
+    from ...writers.moodle import MOODLE_GRADES  # (only import needs it: build never loads the importers)
+
+    right = [ch for ch in c.data["choices"] if ch["correct"]]
+    share = 100 / len(right)
+    if any(abs(share - g) <= 0.001 for g in MOODLE_GRADES):
+        return
+    higher = min(g for g in MOODLE_GRADES if g > share)
+    lower = max(g for g in MOODLE_GRADES if g < share)
+    larger = (100 - len(right) * lower) / (higher - lower) if lower > 0 else -1.0
+    if lower <= 0 or abs(larger - round(larger)) > 1e-6:
+        return
+    for n, choice in enumerate(right):
+        choice["score"] = higher if n < round(larger) else lower
+    for choice in c.data["choices"]:
+        if not choice["correct"]:
+            choice["score"] = -higher
+    c.lost.append(f"equal shares for its {len(right)} right words ({share:.4g} % each, which Moodle cannot store): "
+                  f"the first {round(larger)} are worth {higher:g} %, the others {lower:g} %, and a wrong word takes {higher:g} % away")
 
 
 def coderunner(c: Context) -> bool | None:

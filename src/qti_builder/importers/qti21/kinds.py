@@ -71,8 +71,7 @@ def mapped_scores(r: ItemContext, data: Data, response: Response, originals: lis
     if not response.mapping or positive <= 0:
         for choice, original in zip(data["choices"], originals):
             choice["correct"] = original in response.correct
-        if not r.reader.ours:
-            r.lost.append("all-or-nothing scoring (the source gives partial credit per correct choice)")
+        data["scoring"] = "all_or_nothing"  # the correct response, or nothing
         return
     if r.scoring == "match_correct":
         r.lost.append("all-or-nothing scoring (the source gives the mapping's partial credit per choice)")

@@ -42,6 +42,22 @@ def _lettered(style: str | None) -> bool:
     return style in (None, "upper-alpha", "lower-alpha")
 
 
+#: The exam rule of multiple-response questions as Chinese papers print it, in the question or its
+#: section's heading: 全部选对得6分，选对但不全得3分，有选错的得0分 (all right 6 points, right but
+#: incomplete 3, any wrong 0); the model's ``scoring=exam``.
+EXAM_RULE = re.compile(r"全部选对(?:的)?得\s*(\d+(?:\.\d+)?)\s*分\s*[，,、；;]?\s*(?:选对但不全|部分选对|选不全|漏选)(?:的)?得\s*"
+                       r"(\d+(?:\.\d+)?)\s*分")
+
+
+def _exam_rule(*texts: str | None) -> tuple[float, float] | None:
+    """The full and the incomplete points of the first text that prints the exam rule."""
+    for text in texts:
+        found = EXAM_RULE.search(text or "")
+        if found:
+            return float(found.group(1)), float(found.group(2))
+    return None
+
+
 def _stem_points(lines: list[str]) -> float | None:
     """Points at the end of a question's first line (or its last), ``(3점)``, ``[2점]``, ``(3 points)``:
     read and taken out of the text, as the Markdown reader does."""
@@ -101,6 +117,13 @@ class Emitter:
             q.fold_options()  # "(1) … (2) …" under a question answered by "모범답안:": its parts
         stem_lines = list(q.stem)
         points = _stem_points(stem_lines)
+        if q.listed_points is not None:
+            if points is not None and points != q.listed_points:
+                self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' is worth {points:g} points by its text and "
+                                             f"{q.listed_points:g} by the scoring list; its text's are kept", self.span(q.line, q.column),
+                                  hint="give the points in one place")
+            else:
+                points = q.listed_points
         stem = self.text(join(stem_lines), q)
         self.texts.append(stem)
         data: Data = {"stem": stem, "feedback": {}}
@@ -126,6 +149,8 @@ class Emitter:
                 return
         elif not self._open(q, data, answer, stem_lines, section_kind, model):
             return
+        if data["type"] == "multiple_response":
+            self._scoring_rule(q, data, stem_lines, span)
         grading = join(q.labels.get("grading", []), paragraphs=True)
         if grading and data["type"] == "essay":
             data["model_answer"] = with_marking_scheme(data.get("model_answer"), q.label_names["grading"], self.text(grading, q))
@@ -134,6 +159,23 @@ class Emitter:
                                     "graders", self.answer_span(q, "grading"), hint="move it into the explanation to show it to students")
         label_text = re.sub(r"\[\[b\d+\]\]", " ", data["stem"])  # the question's name and id: not its blanks' ids
         self.builder.add(q.section, data, span, label_text, end_line=max(q.end, q.line), kind=kind)
+
+    def _scoring_rule(self, q: Question, data: Data, stem_lines: list[str], span: SourceSpan) -> None:
+        """The exam rule a multiple-response question or its section prints, as its scoring: the
+        points it gives for all right (the question's points, when it states none of its own) and
+        for right but incomplete."""
+        section = q.section if isinstance(q.section, dict) else {}
+        rule = _exam_rule(join(stem_lines), section.get("title"), section.get("description"))
+        if rule is None:
+            return
+        full, incomplete = rule
+        points = data.get("points", full)
+        if abs(points - full) > 1e-9 or not 0 < incomplete < full:
+            self.builder.warn(LOST, f"question '{short(join(q.stem))}': the printed rule (all right {full:g} points, right but "
+                                    f"incomplete {incomplete:g}) does not fit its {points:g} points: scored by the default",
+                              span, hint="write scoring=exam incomplete_points=N on the question in the source")
+            return
+        data.update(points=full, scoring="exam", incomplete_points=incomplete)
 
     def answer_span(self, q: Question, role: str = "answer") -> SourceSpan:
         """Where a question's answer (or another labelled part) is: the key's entry, or the value after its label."""

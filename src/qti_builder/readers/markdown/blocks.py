@@ -898,7 +898,7 @@ class Scanner:
         if strict or close:
             meant = f"write '{_capital(close.split(chr(39))[1])}:'; " if close else "indent the line to continue the option, or use a "
             self.error("QB115", f"unknown label '{raw}'{close}", lineno, col,
-                       hint=meant + "labels: " + ", ".join(_label_names(self.dialect)))
+                       hint=meant + "labels: " + ", ".join(_label_names(self.dialect, raw)))
             if close:
                 # Read on as the label it was meant to be, so the question does not also lack its answer.
                 role = labels[close.split("'")[1]]
@@ -986,10 +986,14 @@ def _depth(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _label_names(dialect: S.Dialect) -> list[str]:
-    """One label per role in each language the quiz reads (English, Korean, its own)."""
+def _label_names(dialect: S.Dialect, written: str = "") -> list[str]:
+    """One label per role in the quiz's language and English (the hint's examples; Korean labels are
+    read in every quiz, but shown only to Korean quizzes, or for a label written in Hangul)."""
     names: list[str] = []
-    for lang in V.active(dialect.language):
+    shown = V.shown(dialect.language)
+    if any("\uac00" <= ch <= "\ud7a3" for ch in written) and V.LANGUAGES["ko"] not in shown:
+        shown.append(V.LANGUAGES["ko"])
+    for lang in shown:  # examples in the quiz's language, then English
         roles: set[str] = set()
         for name, role in lang.labels.items():
             if role != "feedback" and role not in roles:

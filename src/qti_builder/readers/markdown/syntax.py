@@ -31,6 +31,7 @@ FRONT_MATTER_KEYS = {
     "points": "points",
     "shuffle": "shuffle",
     "settings": "settings",
+    "total": "stated_points",
 }
 
 #: Attributes every question takes, and those that only some kinds take.
@@ -997,7 +998,8 @@ _KEY_SUFFIXES = "|".join(re.escape(w) for w in V.words("number_suffixes"))
 #: ``1. B``, ``1) B``, ``1-B``, ``1.②``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``, ``問1 イ``.
 PAGE_KEY_ENTRY = re.compile(rf"^(?:[-*+]\s+)?[*_]{{0,2}}(?P<word>(?:{_KEY_WORDS})\s*)?(\d{{1,5}})\s*"
                        rf"(?:(?:{_KEY_SUFFIXES})\s*[.):：]?|[.):：\-–—．）、]|(?(word)\s|(?=[①-⑳])))"
-                       r"[*_]{0,2}\s*(.+)$", re.I)
+                       # ``3.14`` is a number, not the entry 3 answered ``14`` (``정답: 3.14 ± 0.005``)
+                       r"(?!(?<=[.．])\d)[*_]{0,2}\s*(.+)$", re.I)
 #: Where an entry of several on one line starts: ``1.② 2.① 3.④``, ``1-② 2-①``, ``1) B, 2) C``.
 _NEXT_ENTRY = re.compile(rf"(?:\s*[,;，、]\s*|\s+)(?=(?:{_KEY_WORDS})\s*\d{{1,5}}\b|\d{{1,5}}\s*(?:(?:{_KEY_SUFFIXES})|[.):：\-–—．）]))", re.I)
 #: ``1. ② 해설: …``: an explanation after an entry's answer, on its line.
