@@ -279,6 +279,7 @@ POINTS_CASES = [
     ("en", "Part II. Multiple choice (4 pts each)\n\n1. Which is a metal?\nA) Iron\nB) Oxygen\nAnswer: A\n", [4], "pts"),
     ("zh", "三、选择题\n\n15．（10分）下列哪个是金属？\nA. 铁\nB. 氧\n答案：A\n", [10], "10分"),
     ("ja", "【１】次の問いに答えなさい。\n\n1. 金属はどれか。（完答３点）\nア．鉄\nイ．酸素\n【解答】ア\n", [3], "完答"),
+    ("ja", "【１】次の問いに答えなさい。\n\n1. 陽極から（　ａ　）、陰極から（　ｂ　）が発生する。（各３点）\n【解答】ａ 酸素　ｂ 水素\n", [6], "各"),
 ]
 
 

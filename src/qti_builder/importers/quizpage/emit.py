@@ -58,11 +58,11 @@ def _exam_rule(*texts: str | None) -> tuple[float, float] | None:
     return None
 
 
-def _stem_points(lines: list[str]) -> float | None:
+def _stem_points(lines: list[str]) -> tuple[float, bool] | None:
     """Points at the end of a question's first line (or its last), ``(3점)``, ``[2점]``, ``(3 points)``:
     read and taken out of the text, as the Markdown reader does."""
     found = S.take_points(lines)
-    return found[0] if found else None
+    return (found[0], found[3]) if found else None
 
 
 class Emitter:
@@ -116,7 +116,8 @@ class Emitter:
         if q.options and not _lettered(q.style) and model and not q.marked:
             q.fold_options()  # "(1) … (2) …" under a question answered by "모범답안:": its parts
         stem_lines = list(q.stem)
-        points = _stem_points(stem_lines)
+        stated = _stem_points(stem_lines)
+        points, each_part = (stated[0], stated[1]) if stated else (None, False)
         if q.listed_points is not None:
             if points is not None and points != q.listed_points:
                 self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' is worth {points:g} points by its text and "
@@ -158,6 +159,8 @@ class Emitter:
             self.builder.warn(LOST, f"question '{label}': its marking scheme ('{q.label_names['grading']}:') is lost: only essays go to "
                                     "graders", self.answer_span(q, "grading"), hint="move it into the explanation to show it to students")
         label_text = re.sub(r"\[\[b\d+\]\]", " ", data["stem"])  # the question's name and id: not its blanks' ids
+        if each_part and points is not None and data.get("points") == points:
+            data["points"] = S.parts_points(points, data)  # ``（各３点）``: each blank or pair
         self.builder.add(q.section, data, span, label_text, end_line=max(q.end, q.line), kind=kind)
 
     def _scoring_rule(self, q: Question, data: Data, stem_lines: list[str], span: SourceSpan) -> None:

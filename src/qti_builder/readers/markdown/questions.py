@@ -41,6 +41,7 @@ class QuestionBuilder:
     def build(self, q: Question, loc: Loc) -> dict[str, Any]:
         self.source.at(loc, q.line)
         self.source.numbers[loc] = q.number  # as the paper prints it, for the outline
+        self._each_part: float | None = None
         stated = self._stem_points(q)
         self._sub_questions(q)
         stem = q.stem.text()
@@ -88,6 +89,8 @@ class QuestionBuilder:
                 BUILDERS[kind](self, q, loc, data)
             if kind == "true_false" and "answer" in data:
                 self._true_false_marks(q, data)
+        if self._each_part is not None and data.get("points") == self._each_part:
+            data["points"] = S.parts_points(self._each_part, data)  # ``（各３点）``: each blank or pair
         self._grading(q, kind, loc, data)
         if q.kind is None and kind == "essay":
             self._doubtful_essay(q)
@@ -101,7 +104,9 @@ class QuestionBuilder:
         found = S.take_points(q.stem.lines)
         if found is None:
             return None
-        value, index, offset = found
+        value, index, offset, each = found
+        if each:
+            self._each_part = value
         return value, q.stem.line + index, (q.stem.column if index == 0 else 1) + offset
 
     def _points(self, q: Question, kind: str, stated: tuple[float, int, int] | None, loc: Loc, data: dict[str, Any]) -> None:

@@ -705,14 +705,20 @@ POINTS = re.compile(rf"\s*{_POINTS_BODY}\s*$", re.I)
 LEADING_POINTS = re.compile(rf"^\s*{_POINTS_BODY}\s*", re.I)
 
 
-def take_points(lines: list[str]) -> tuple[float, int, int] | None:
+def take_points(lines: list[str]) -> tuple[float, int, int, bool] | None:
     """Points a question's text states (``(3점)`` at the end of its first line or its last,
-    ``（10分）`` at the start of its first), taken out of the text students read: (points, index
-    of the line, offset in it), or None."""
+    ``（10分）`` at the start of its first, ``（各３点）`` for each of its parts), taken out of the
+    text students read: (points, index of the line, offset in it, whether each part is worth them),
+    or None."""
     for index in dict.fromkeys((0, len(lines) - 1)):
         if not 0 <= index < len(lines):
             continue
         line = lines[index]
+        each = points_in(line.rstrip(), EACH_PART)
+        if each:
+            value, start, end = each
+            lines[index] = line[:start].rstrip() + line[end:]
+            return value, index, start + (len(line[start:]) - len(line[start:].lstrip())), True
         found = points_in(line.rstrip())
         if found is None and index == 0:
             found = points_in(line, LEADING_POINTS)
@@ -721,8 +727,18 @@ def take_points(lines: list[str]) -> tuple[float, int, int] | None:
         if found:
             value, start, end = found
             lines[index] = (line[:start].rstrip() + line[end:]) if start else line[end:]
-            return value, index, start + (len(line[start:]) - len(line[start:].lstrip()))
+            return value, index, start + (len(line[start:]) - len(line[start:].lstrip())), False
     return None
+
+
+def parts_points(each: float, data: dict[str, object]) -> float:
+    """A question's points when each of its parts is worth ``each`` (``（各３点）``): its blanks, pairs
+    or items, one part for a question that has none."""
+    for key in ("blanks", "pairs", "items"):
+        parts = data.get(key)
+        if isinstance(parts, list) and parts:
+            return each * len(parts)
+    return each
 _EACH_BEFORE = _alternatives(V.words("each_before"))
 _EACH_AFTER = _alternatives(V.words("each_after"))
 #: ``(각 2점)``, ``(2 points each)``, ``(je 2 Punkte)``, ``(各2分)``: each question's points, in a section title.
@@ -731,6 +747,10 @@ EACH_POINTS = re.compile(
     rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))"
     # the rule's rest: ``，共20分``, ``, 총 15점``, ``。答案写在答题卡上``
     rf"(?:\s*[,，;；。、]\s*[^)）\]］]*)?\s*[)）\]］]", re.I)
+
+
+#: ``（各３点）``, ``(각 2점)`` at the end of a question's line: each of its parts (blanks, pairs) is worth that.
+EACH_PART = re.compile(EACH_POINTS.pattern + r"\s*$", re.I)
 
 
 def points_in(text: str, pattern: re.Pattern[str] = POINTS) -> tuple[float, int, int] | None:
