@@ -622,3 +622,19 @@ def test_build_and_import_read_a_paper_alike(paper: Path, tmp_path: Path) -> Non
     assert (quizzes[0].quiz.title, quizzes[0].quiz.language) == (read[0].title, read[0].language)
     # The instructions alike; import escapes a number at a line's start ('\\1.'), which build reads as a list.
     assert (quizzes[0].quiz.description or "").replace("\\", "") == (read[0].description or "")
+
+
+def test_a_row_of_a_matching_table_is_no_question_alone(tmp_path: Path) -> None:
+    """'7) ____ Mitosis⇥B. …' rows: built or imported, each is an error at its row, never a blank whose
+    answer is a letter from another row (QB156; QB706 on import)."""
+    body = ("Part IV. Matching (1 point each)\n\n7) ____ Mitosis\tA. Division that makes gametes\n"
+            "8) ____ Meiosis\tB. Division that makes two identical cells\n\nAnswer Key\n7. B\n8. A\n")
+    source = tmp_path / "paper.md"
+    source.write_text(f"---\ntitle: T\nlanguage: en\n---\n\n{body}", encoding="utf-8")
+    code, out, err = run("check", str(source))
+    assert code == 1 and "paper.md:8:1: error[QB156]" in err and "paper.md:9:1: error[QB156]" in err, err
+    text = tmp_path / "paper.txt"
+    text.write_text("T\n\n" + body, encoding="utf-8")
+    quizzes, sink = run_import(text)
+    assert quizzes == [] and [d.code for d in sink.errors] == ["QB706", "QB706"]
+    assert all("matching table" in d.message for d in sink.errors)

@@ -30,6 +30,10 @@ UNTYPED: dict[str, tuple[str, str]] = {
               "automatically) or write an essay (graded by hand) cannot be told",
               "put the question under a section titled 'Short answer' or '단답형' (its questions are short answers), or write its "
               "answer as 'Model answer:' ('모범답안:') for an essay"),
+    "QB156": ("it is one row of a two-column matching table (a term, then a lettered description): alone, it shows one "
+              "description and asks for another's letter",
+              "write the table as one matching question: its terms and descriptions as '(가) term ･ ･ ㉠ description' rows and "
+              "'정답: (가)-㉡, …'"),
     "QB176": ("the question has blanks, but the answer '{answer}' does not say which blank each word fills",
               "name the blanks ( ㉠ ), ( ㉡ ) in the question and write '정답: ㉠ 이성계, ㉡ 한양'"),
     "QB177": ("the answer '{answer}' matches or orders items, but they cannot be read from the question",

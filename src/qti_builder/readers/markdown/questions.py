@@ -253,6 +253,11 @@ class QuestionBuilder:
                        hint="add {type=short_answer} to the question line (several accepted answers on one line: "
                             f"'{one}, {other}' or '{one} {own.or_word} {other}'), or {{type=essay}} to make it an essay's model "
                             f"answer; in a section titled '{section or 'Short answer'}' questions are short answers")
+        elif code == "QB156":
+            self.error(code, "this question is one row of a two-column matching table (a term, then a lettered "
+                       "description): alone, it shows students one description and asks for another's letter", q.line, 1,
+                       hint="write the table as one matching question: '{type=matching}' and a row '- Mitosis -> Division "
+                            "that makes two identical cells' per term")
         elif code == "QB176":
             self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
                        "word fills", *at,
@@ -731,6 +736,8 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     short answer graded automatically and an essay graded by hand. A number is an essay with a
     warning (QB171). Inside a section titled as short answers or essays (``단답형``), that is what
     its questions are."""
+    if MATCHING_TABLE_ROW.match("\n".join(stem_lines)):
+        return None, "QB156"  # ``7) ____ Mitosis ⇥ B. Cell division``: one row of a table, not a question alone
     if dialect.truth(answer) is not None:
         return "true_false", None
     if S.every_truth(answer) is not None and (section_kind == "true_false" or LEADING_BLANK.match("\n".join(stem_lines))):
@@ -786,6 +793,8 @@ def reads_as_essay(answer: str, stem_lines: list[str], language: str = "en") -> 
 #: An OX question's answer space at the end of its text: ``(O / X)``, ``( O, X )``, ``(○, ×)``, ``(    )``.
 OX_SPACE = re.compile(r"\s*[(\[（［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ×✕]|참\s*[,/]\s*거짓|T\s*/\s*F|true\s*/\s*false)?\s*[)\]）］]\s*$",
                       re.I)
+#: A row of a two-column matching table, numbered as a question: ``____ Mitosis⇥B. Cell division …``.
+MATCHING_TABLE_ROW = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*\S[^\t]*?(?:\t|\s{2,})\s*[A-Z][.)]\s+\S")
 #: An answer space before a statement: ``____ Water boils …``, ``(    ) 물은 …``.
 LEADING_BLANK = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*(?=\S)")
 #: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
