@@ -71,7 +71,7 @@ def test_every_slot_holds_its_question_or_draw_with_its_points(built, quiz_id: s
     for slot, (kind, ident, points) in zip(slots, expected):
         assert slot.maxmark == pytest.approx(points)
         if kind == "question":
-            assert backup.entry(slot.entry).findtext("idnumber") == f"{quiz.id}.{ident}"
+            assert backup.entry(slot.entry).findtext("idnumber") == ident  # a question's ID number is its id
         elif kind == "text":
             question = backup.question_of(backup.entry(slot.entry))
             assert question.findtext("qtype") == "description"
@@ -80,7 +80,7 @@ def test_every_slot_holds_its_question_or_draw_with_its_points(built, quiz_id: s
             assert category.findtext("idnumber") == f"{quiz.id}.{ident}"
             section = next(s for _, s in quiz.iter_sections() if s.id == ident)
             held = [e.findtext("idnumber") for e in category.iter("question_bank_entry")]
-            assert held == [f"{quiz.id}.{q.id}" for q in section.questions]
+            assert held == [q.id for q in section.questions]
     total = sum(points for _, _, points in expected)
     assert float(backup.setting("sumgrades")) == pytest.approx(total)
     assert float(backup.setting("grade")) == pytest.approx(total)
@@ -344,14 +344,25 @@ sections:
     questions:
       - {type: true_false, id: t3, stem: Three., answer: true, points: 2}
       - {type: true_false, id: t4, stem: Four., answer: true, points: 5}
+  - id: both
+    title: Both
+    select: 1
+    questions: [{type: true_false, id: t5, stem: Five., answer: true}]
+    sections:
+      - id: in3
+        title: In 3
+        questions: [{type: true_false, id: t6, stem: Six., answer: true}]
 """)
     result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
     losses = result.results[0].losses
-    assert sorted((loss.code, loss.subject) for loss in losses) == [("QB602", "quiz_type"), ("QB603", "mixed"), ("QB603", "outer")]
+    # the draw among nested sections only is the Moodle profile's (QB601, at its first question)
+    assert sorted((loss.code, loss.subject or loss.question) for loss in losses) == [
+        ("QB601", "t1"), ("QB602", "quiz_type"), ("QB603", "both"), ("QB603", "mixed")]
     assert "worth 2, 5 points" in next(loss.message for loss in losses if loss.subject == "mixed")
     backup = read_backup((tmp_path / "dist" / "p.mbz").read_bytes())
     # both questions of the nested draw, fixed; the mixed draw a slot worth its first question's points
-    assert [(s.entry is not None, s.maxmark) for s in backup.slots()] == [(True, 1.0), (True, 1.0), (False, 2.0)]
+    assert [(s.entry is not None, s.maxmark) for s in backup.slots()] == [
+        (True, 1.0), (True, 1.0), (False, 2.0), (True, 1.0), (True, 1.0)]
 
 
 def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
@@ -436,3 +447,22 @@ def test_the_json_report_names_the_backup(tmp_path: Path) -> None:
     assert code == 0 and set(outputs) == {"moodle-quiz", "moodle"}
     assert outputs["moodle-quiz"]["settings_not_carried"] == [] and outputs["moodle-quiz"]["losses"] == []
     assert outputs["moodle"]["settings_not_carried"] != []
+
+
+def test_names_fit_moodles_columns(tmp_path: Path) -> None:
+    """A question title longer than the bank's 255-character name column is cut there (its text is
+    whole); a section title with a slash keeps one slash (a backup's category has a name, not a path)."""
+    long_title = "Photosynthesis " * 30
+    source = write(tmp_path, "n.yaml", f"""id: n
+title: N
+sections:
+  - id: a
+    title: Cells / tissues
+    questions:
+      - {{type: true_false, id: t1, title: "{long_title}", stem: One., answer: true}}
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "n.mbz").read_bytes())
+    question = backup.question_of(backup.entry_by_idnumber("t1"))
+    assert len(question.findtext("name")) == 255 and question.findtext("name").startswith("Photosynthesis Photosynthesis")
+    assert "Cells / tissues" in [c.findtext("name") for c in backup.questions.iter("question_category")]

@@ -42,7 +42,7 @@ NO_DRAW = {"moodle": "Moodle XML cannot: random questions are slots of a Moodle 
 ONE_MARK_PER_DRAW = {"moodle-quiz": "each Moodle random slot has one mark: every drawn question is worth {points} points "
                                     "(the section's first question's), scaled from its own"}
 #: Targets that draw questions at random only from a section's own questions: a section whose
-#: draw takes its subsections as units (a question group of groups) loses its draw there.
+#: draw takes its own questions and its subsections as units loses its draw there.
 NO_NESTED_DRAW = {"moodle-quiz": "a Moodle random slot draws questions from one category, never a whole subsection: "
                                  "all {count} questions of the section are in the quiz, each in its own slot"}
 
@@ -81,7 +81,8 @@ def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], for
                                                   "the LMS after importing", source.locate(("settings", setting)), subject=setting))
         if name in NO_DRAW or name in NO_NESTED_DRAW:
             for loc, section in _sections(quiz):
-                if section.select and (name in NO_DRAW or section.sections):
+                # A draw among nested sections only is the profile's (QB601, every target's).
+                if section.select and (name in NO_DRAW or (section.sections and section.questions)):
                     reason = NO_DRAW.get(name) or NO_NESTED_DRAW[name]
                     count = sum(1 for _ in _questions(section))
                     found.append(Loss(name, DRAW_LOSS, f"{label}: the section '{section.id}' draws {section.select} "

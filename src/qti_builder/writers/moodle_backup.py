@@ -94,8 +94,8 @@ NAME_LENGTH = 255
 
 
 def category_name(title: str) -> str:
-    """A category's name as the database holds it: one line, at most 255 characters (a backup
-    names a category directly, not by a path, so a '/' stays one '/')."""
+    """A category's (or a question's) name as the database holds it: one line, at most 255
+    characters (a backup names a category directly, not by a path, so a '/' stays one '/')."""
     text = " ".join(title.split())
     return text if len(text) <= NAME_LENGTH else text[:NAME_LENGTH - 1] + "…"
 
@@ -382,8 +382,10 @@ class BackupPlan:
             self.ok = False
             return None
         qtype = QTYPES[entry["template"]]
-        entry = {**entry, "qtype": qtype, "template": f"moodle_backup/question_{qtype}.xml.j2",
-                 "id": self.ids.next("question"), "stamp": f"{self.quiz.id}+{question.id}", "parent": 0}
+        # The bank's name column holds 255 characters (the question's text is whole, as ever).
+        entry = {**entry, "name": category_name(entry["name"]), "qtype": qtype,
+                 "template": f"moodle_backup/question_{qtype}.xml.j2", "id": self.ids.next("question"),
+                 "stamp": f"{self.quiz.id}+{question.id}", "parent": 0}
         entry["answers"] = [{**answer, "id": self.ids.next("answer"), "backup_fraction": backup_fraction(answer["fraction"])}
                             for answer in entry.get("answers", ())]
         if qtype == "ordering":

@@ -13,6 +13,7 @@ from typing import Any
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import keys as KEYS
+from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
@@ -168,6 +169,10 @@ class Page:
                                   B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
                                   and guess_language(self.emitter.texts + [title]) or _labels_language(self.source) or "en",
                                   self.emitter.text(description) or None)
+        stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None
+        if quiz is not None and stated is not None:
+            # The total the paper states, by the function build's reader uses: the source says 'total:'.
+            quiz = quiz.model_copy(update={"stated_points": stated.points})
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
         if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY) for d in mine):
@@ -306,6 +311,8 @@ class Page:
             self._start(heading.line, numbered.text, numbered.number)  # "### 3. What …?"
         elif self.title is None:
             self.title = heading.text
+        elif not self.questions and self.section is None and _only_stated_total(heading.text):
+            self.description.append(heading.text)  # '총점 20점' under the title: the paper's head, read by build (QB219)
         else:
             self._section(heading.text)
 
@@ -376,8 +383,8 @@ class Page:
         if (q is None or q.answered or q.options) and next_is_option(rest) and not SECTION_LIKE.match(line):
             self._start(number, line)  # a question without a number or bullet: its options follow it
             return
-        if q is None and self.section is None and not self._is_heading(line, rest):
-            self.description.append(line)
+        if q is None and self.section is None and (not self._is_heading(line, rest) or _only_stated_total(line)):
+            self.description.append(line)  # the paper's head; '총점 20점' too, which build reads (QB219)
             return
         if (q is None or q.answered or _names_a_section(line)) and self._is_heading(line, rest):
             # After a question too when it says what a section holds ("Part II. True or false (1 point
@@ -922,6 +929,13 @@ class Page:
             self.key = AnswerKey(self.builder, self.span)
         self.key_upto = len(self.questions)
         self.key.start(line)
+
+
+def _only_stated_total(text: str) -> bool:
+    """A line that is nothing but the paper's stated total ('총점 20점', '（满分100分）'), not a
+    section's heading with a total of its own ('Ⅰ. 객관식 (각 3점, 총 15점)')."""
+    found = find_stated_total([text])
+    return found is not None and found.written == text.strip(" \t()（）[]【】※*")
 
 
 #: A heading over a list of what each question is worth, in the languages of vocabulary.py.
