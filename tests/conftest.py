@@ -1,6 +1,6 @@
 """Fixtures, settings and hooks only; shared helpers are in tests/helpers (its docstring lists them).
-The official schemas come from QTI_BUILDER_SCHEMAS, defaulting to the workspace's ../shared/schemas,
-as in .ci/run."""
+The official schemas come from QTI_BUILDER_SCHEMAS, else the workspace's ../shared/schemas beside
+the checkout (as in .ci/run), else the tool's download cache, filled once (helpers.schemas_for_tests)."""
 
 from __future__ import annotations
 

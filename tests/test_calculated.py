@@ -38,7 +38,7 @@ def outputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def moodle_questions(out: Path) -> dict[str, etree._Element]:
     root = etree.parse(str(out / "calculated.moodle.xml")).getroot()
-    return {q.findtext("idnumber").split(".", 1)[1]: q for q in root.iter("question") if q.get("type") != "category"}
+    return {q.findtext("idnumber"): q for q in root.iter("question") if q.get("type") != "category"}
 
 
 def moodle_sets(question: etree._Element) -> list[dict[str, str]]:

@@ -28,6 +28,7 @@ from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
 from qti_builder.pipeline import BuildIncomplete
+from qti_builder.schemas import pins
 
 FUNDAMENTALS = ROOT / "source" / "python-fundamentals.md"
 SHOWCASE = ROOT / "source" / "content-showcase.md"
@@ -37,8 +38,7 @@ CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
 
 @lru_cache(maxsize=1)
 def validators() -> tuple[etree.DTD, xmlschema.XMLSchema10, xmlschema.XMLSchema10]:
-    locations = json.loads((SCHEMAS / "locations.json").read_text())
-    xml_xsd = str(SCHEMAS / locations["files"]["http://www.w3.org/2001/03/xml.xsd"])
+    xml_xsd = str(SCHEMAS / pins()["aliases"]["http://www.w3.org/2001/03/xml.xsd"])
     manifest = xmlschema.XMLSchema10(str(SCHEMAS / "qti12" / "imscp_v1p1.xsd"), allow="local",
                                      uri_mapper=lambda uri: xml_xsd if uri.endswith("/xml.xsd") else uri)
     meta = xmlschema.XMLSchema10(str(ROOT / "schemas" / "canvas-quiz-meta.xsd"))

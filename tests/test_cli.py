@@ -136,3 +136,53 @@ def test_a_build_without_formulas_or_math_imports_neither_parser(tmp_path: Path)
         done = subprocess.run([sys.executable, "-c", probe, str(source), str(tmp_path / source.stem)],
                               capture_output=True, text=True, check=True)
         assert done.stdout.strip() == expected, done.stderr
+
+
+# -- issue 31, item 11: the smaller things a newcomer hits ----------------------------------------
+
+
+def test_an_empty_source_folder_fails_with_a_clear_message(tmp_path: Path) -> None:
+    (tmp_path / "source").mkdir()
+    (tmp_path / "source" / "notes.txt").write_text("1. Not a quiz source\n", encoding="utf-8")
+    for command in ("build", "check"):
+        code, out, err = run(command, cwd=tmp_path)
+        assert code == 1 and out == "", (command, out)
+        assert err.startswith("error[QB232]: no quiz source in source/\n"), err
+        assert "quiz sources end in .md, .markdown, .yaml, .yml" in err
+    assert not (tmp_path / "dist").exists()
+    code, _, err = run("build", "source", "--out", "d", cwd=tmp_path)
+    assert code == 1 and "no quiz source in source/" in err
+
+
+def test_stdin_is_named_as_given_and_dash_reads_it(tmp_path: Path) -> None:
+    """`check /dev/stdin < quiz.md` names /dev/stdin (not the file the shell redirected), and `-` is
+    the standard input, read as Markdown."""
+    exe = Path(sys.executable).with_name("qti-builder")
+    bad = write(tmp_path, "quiz.md", "---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: C\n")
+    for name in ("/dev/stdin", "-"):
+        with bad.open("rb") as given:
+            done = subprocess.run([str(exe), "check", name], stdin=given, capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 1
+        assert done.stderr.startswith("/dev/stdin:9:9: error[QB126]: the answer names option C"), (name, done.stderr)
+        assert "quiz.md" not in done.stderr
+    done = subprocess.run([str(exe), "build", "-", "--out", "d"], input=SEED_SOURCE.read_bytes(), capture_output=True, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "d" / "ray-train-tune.moodle.xml").is_file()
+
+
+def test_check_never_says_nothing_was_written(tmp_path: Path) -> None:
+    """check writes nothing, ever: its failure line does not say so, as if build had failed."""
+    bad = write(tmp_path, "b.md", BROKEN)
+    code, _, err = run("check", str(bad), cwd=tmp_path)
+    assert code == 1 and err.rstrip().splitlines()[-1] == "failed: 2 errors"
+    code, _, err = run("check", str(bad), str(SEED_SOURCE), cwd=tmp_path)
+    assert err.rstrip().splitlines()[-1] == "failed: 2 errors in 1 of 2 quizzes"
+    code, _, err = run("build", str(bad), "--out", "d", cwd=tmp_path)
+    assert err.rstrip().splitlines()[-1] == "failed: 2 errors; nothing was written"
+
+
+def test_strict_help_says_losses_fail_too() -> None:
+    for command in ("build", "check"):
+        _, out, _ = run(command, "--help")
+        strict = " ".join(out.split("--strict", 1)[1].split("--max-media-mb", 1)[0].split())
+        assert "Fail on warnings too, and on what an output loses in its LMS" in strict, strict

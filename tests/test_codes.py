@@ -91,7 +91,7 @@ def test_example_gives_its_code_and_the_fix_does_not(tmp_path: Path, code: Code)
 
 
 def test_most_codes_have_a_source_example() -> None:
-    reading = [c for c in CODES_LIST if c.code < "QB300"]
+    reading = [c for c in CODES_LIST if c.code < "QB300" and not c.code.startswith("QB23")]  # QB23x: the project, not a quiz
     assert sum(c.syntax != "text" for c in reading) >= len(reading) - 6
 
 

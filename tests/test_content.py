@@ -46,7 +46,7 @@ def package(built: Path) -> dict[str, bytes]:
 @pytest.fixture(scope="module")
 def moodle(built: Path) -> dict[str, etree._Element]:
     root = etree.fromstring((built / "content-showcase.moodle.xml").read_bytes())
-    return {q.findtext("idnumber").split(".")[-1]: q for q in root.findall("question") if q.get("type") != "category"}
+    return {q.findtext("idnumber"): q for q in root.findall("question") if q.get("type") != "category"}
 
 
 def item(package: dict[str, bytes], name: str) -> etree._Element:
@@ -192,3 +192,23 @@ def test_html_that_qti_cannot_hold_is_made_valid_keeping_every_word(tmp_path: Pa
     items = [" ".join(li.itertext()).strip() for li in bold.iter(f"{Q}li")]
     assert items == ["B is right", "A is not"] and "unclosed" in "".join(bold.itertext())
     assert not [b for b in bold.iter(f"{Q}b") if b.find(f".//{Q}ul") is not None]
+
+
+@pytest.mark.parametrize("environment", ["aligned", "alignat}{2", "alignedat}{2", "eqnarray", "gather", "gathered",
+                                         "multline", "flalign", "dcases", "tabular}{cc"])
+def test_tex_environments_latex2mathml_lacks_become_mathml_tables(environment: str) -> None:
+    """latex2mathml knows align*, array and cases, and passes other environments through as text
+    with a bare '&' (not XML): they are converted as the environment they show like (issue 32)."""
+    name = environment.split("}")[0]
+    text = f"Solve $\\begin{{{environment}}} x + y &= 3 \\\\ x - y &= 1 \\end{{{name}}}$ now."
+    assert content.inspect(text) == []
+    root = etree.fromstring(content.render_block(text))
+    tables = root.findall(".//{http://www.w3.org/1998/Math/MathML}mtable")
+    assert len(tables) == 1 and len(tables[0]) == 2  # two rows
+
+
+def test_a_formula_latex2mathml_cannot_write_as_xml_is_reported() -> None:
+    """An environment nothing stands in for (rcases) is a located QB152 error, never a formula
+    left as TeX in silence."""
+    (problem,) = content.inspect(r"See $\begin{rcases} a & b \\ c & d \end{rcases}$.")
+    assert problem.code == "QB152" and problem.severity == "error"

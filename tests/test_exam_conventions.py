@@ -495,14 +495,20 @@ def test_a_sentence_that_starts_with_a_question_word_is_text(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("title", ["[정답]", "<정답>", "정답 및 해설", "## Answer key", "【正解】"])
-def test_an_answer_key_at_the_end_of_a_source_is_one_error_at_its_title(tmp_path: Path, title: str) -> None:
-    """Its entries are never read as questions ('1. ②' would be a question whose text is ②)."""
+def test_an_answer_key_at_the_end_of_a_source_answers_its_questions(tmp_path: Path, title: str) -> None:
+    """Its entries are never read as questions ('1. ②' would be a question whose text is ②): each
+    is the answer of the question of its number, as if written under it."""
     text = KO + "1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n2. 얼음은 물에 뜬다.\n\n" + title + "\n1. ②  2. O\n"
+    one, two = questions(tmp_path, text)
+    assert (one.type, [c.text for c in one.choices if c.correct]) == ("single_choice", ["100℃"])
+    assert (two.type, two.answer) == ("true_false", True)
+
+
+@pytest.mark.parametrize("key, line, column", [("[정답]\n1. ②  3. O\n", 13, 10), ("정답 1.② 2.X 3.①\n", 12, 14)])
+def test_an_answer_key_that_does_not_fit_is_an_error_at_its_entry(tmp_path: Path, key: str, line: int, column: int) -> None:
+    text = KO + "1. 물의 끓는점은?\n① 0℃\n② 100℃\n정답: ②\n\n2. 얼음은 물에 뜬다.\n\n" + key
     code, found = errors(tmp_path, text)
-    assert code == 1 and ("error", "QB187") in [f[2:4] for f in found]
-    key = next(f for f in found if f[3] == "QB187")
-    assert key[:2] == (11, 1) and "qti-builder import" in key[4]
-    assert all(f[0] < 11 for f in found if f[3] != "QB187")  # nothing reported from the key's lines
+    assert code == 1 and [f[:4] for f in found if f[3] == "QB187"] == [(line, column, "error", "QB187")], found
 
 
 def test_a_section_titled_answers_with_questions_is_no_key(tmp_path: Path) -> None:
@@ -605,7 +611,7 @@ def test_blanks_as_exams_print_them(tmp_path: Path) -> None:
 def test_blanks_whose_answer_does_not_say_which_is_which(tmp_path: Path) -> None:
     code, found = errors(tmp_path, KO + "1. 건국자는 (    ), 수도는 (    )이다.\n정답: 이성계, 한양\n")
     assert code == 1 and [f[:4] for f in found] == [(6, 5, "error", "QB176")]
-    assert "[[answer]]" in found[0][4]
+    assert "[[정답]]" in found[0][4]  # the hint in the quiz's language (message catalogs)
 
 
 def test_matching_rows_as_exams_print_them(tmp_path: Path) -> None:
@@ -755,3 +761,15 @@ def test_numbered_statements_before_lettered_options_stay_in_the_question(tmp_pa
     assert roman.stem == "Which are true?\n\nI. Water boils.  \nII. Ice floats.  \nIII. Steam is cold."
     assert [c.text for c in roman.choices] == ["I only", "I and II"] and roman.choices[1].correct
     assert steps.stem == "Order the steps:  \n1) Install  \n2) Run" and steps.choices[0].correct
+
+
+def test_a_decimal_answer_under_its_label_is_the_answer_not_a_one_line_answer_key(tmp_path: Path) -> None:
+    """``정답: 3.14 ± 0.005`` reads like a key's title and the entry '3. 14': a digit right after the
+    dot makes it a number (the Korean starter quiz's numerical question was read as a key that
+    then swallowed the next question)."""
+    source = KO + ("1. 22를 7로 나눈 값은? {#pi type=numerical}\n\n정답: 3.14 ± 0.005\n\n"
+                   "2. 금의 원소 기호는? {#gold type=short_answer}\n\n정답: Au\n")
+    quiz = read_written(tmp_path, "q.md", source)
+    pi, gold = quiz.iter_questions()
+    assert (pi.answers[0].value, pi.answers[0].tolerance) == (3.14, 0.005)
+    assert gold.stem.strip() == "금의 원소 기호는?" and [a.text for a in gold.answers] == ["Au"]

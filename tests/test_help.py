@@ -59,7 +59,7 @@ def test_flags_show_no_value_placeholder(command: str | None) -> None:
     if command == "build":
         assert {"--strict", "--watch", "--quiet", "--verbose"} <= {name for flag in flags for name in flag.opts}
     for flag in flags:
-        names = ", ".join(sorted(flag.opts, key=len))
+        names = ", ".join(sorted(flag.opts, key=len)) + "".join(f" / {name}" for name in flag.secondary_opts)  # --strict / --no-strict
         # The names, then at least two spaces, then the help: no "<...>" for a value in between.
         assert re.search(rf"^  {re.escape(names)}  +[A-Z]", text, re.M), (names, text)
     for option in (p for p in params if p not in flags and p.param_type_name == "option"):

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from helpers.importing import FIXTURES, builds, messages, run_import
 from lxml import etree
 
@@ -47,6 +48,28 @@ def test_every_imported_quiz_builds(path: Path, tmp_path: Path) -> None:
         assert len(list((folder / "dist").iterdir())) == 3
 
 
+#: Real exports of other systems, beside the checkout where the workspace has them (never copied
+#: into the project): every one that imports must build (issue 32).
+CORPUS = ROOT.parent / "shared" / "corpus" / "lms-exports"
+CORPUS_ENTRIES = sorted(p for f in CORPUS.iterdir() if f.is_dir() for p in f.iterdir()) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not CORPUS_ENTRIES, reason=f"no corpus of real LMS exports at {CORPUS}")
+@pytest.mark.parametrize("path", CORPUS_ENTRIES or [CORPUS], ids=lambda p: p.relative_to(CORPUS).as_posix() if p != CORPUS else "none")
+def test_every_corpus_export_that_imports_builds(path: Path, tmp_path: Path) -> None:
+    quizzes, sink = run_import(path)
+    if sink.errors:
+        # Refused: with a located error, and nothing of it written.
+        assert all(d.span is not None and d.span.path for d in sink.errors), messages(sink)
+        return
+    assert quizzes, messages(sink)
+    for number, item in enumerate(quizzes):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        builds(item.quiz, item.media, folder)  # raises if the build refuses the source
+        assert len(list((folder / "dist").iterdir())) == 3
+
+
 LONG_NAME = "Introduction_to_Cellular_and_Molecular_Biology_Midterm_Examination_Practice_Questions_Spring_Semester_2024_Section_B"
 AIKEN = """What is the powerhouse of the cell, and why is it called that in most introductory biology textbooks today?
 A) Mitochondrion
@@ -69,7 +92,8 @@ def test_an_aiken_file_with_a_long_name_builds_for_moodle(tmp_path: Path) -> Non
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
     idnumbers = [e.text or "" for e in etree.parse(str(moodle)).iter("idnumber")]
     # The quiz's category (holding its one section named as the quiz) and the question.
-    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH and i.startswith(quiz.id) for i in idnumbers), idnumbers
+    assert len(idnumbers) == 2 and all(len(i) <= IDNUMBER_LENGTH for i in idnumbers), idnumbers
+    assert idnumbers[0].startswith(quiz.id) and idnumbers[1] == next(quiz.iter_questions()).id
 
 
 def test_long_ids_are_cut_with_a_stable_suffix() -> None:
@@ -82,7 +106,7 @@ def test_long_ids_are_cut_with_a_stable_suffix() -> None:
 
 
 def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -> None:
-    """The writer's side: a category's idnumber falls back to the section's id, as a question's does."""
+    """The writer's side: a category's idnumber falls back to the section's id; a question's is its id."""
     quiz_id, section_id = "q" * 64, "s" * 64
     source = tmp_path / f"{quiz_id}.md"
     source.write_text(f"---\nid: {quiz_id}\ntitle: Long\nlanguage: en\n---\n\n# Part {{#{section_id}}}\n\n"
@@ -91,7 +115,7 @@ def test_a_hand_written_source_with_long_ids_builds_for_moodle(tmp_path: Path) -
 
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
     (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
-    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, f"{quiz_id}.sum"]
+    assert [e.text for e in etree.parse(str(moodle)).iter("idnumber")] == [quiz_id, section_id, "sum"]
 
 
 def test_a_wordselect_bank_builds_and_scores_in_moodle(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from lxml import etree
 from helpers import ROOT
 from helpers.cli import run
 from helpers.importing import CANVAS_BANK, CANVAS_BANK_ENTRY, FIXTURES, builds, canvas_bank_zip, messages, run_import, zipped
@@ -601,8 +602,14 @@ def test_media_references_canvas_writes(tmp_path: Path) -> None:
     assert "does not work outside it" in find(found, "WIKI_REFERENCE")
     item = quizzes[0]
     (question,) = item.quiz.iter_questions()
+    # The missing image is a placeholder named after it, which says what is missing: the source builds.
+    assert "the placeholder media/missing-missing.png.svg shows where it was" in find(found, "missing.png")
+    placeholder = item.media.pop("media/missing-missing.png.svg")
+    assert b"missing: missing.png" in placeholder and etree.fromstring(placeholder).tag == "{http://www.w3.org/2000/svg}svg"
     assert sorted(item.media.values()) == [b"one", b"two"]
     assert "https://example.org/d.png" in question.stem and "](media/" in question.stem
+    assert "media/missing-missing.png.svg" in question.stem and "missing.png)" not in question.stem.replace(".png.svg", "")
+    builds(item.quiz, {**item.media, "media/missing-missing.png.svg": placeholder}, tmp_path)
 
 
 def test_settings_out_of_range_and_surveys_are_reported(tmp_path: Path) -> None:
@@ -736,3 +743,20 @@ def test_command_imports_and_builds_every_canvas_input(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "source/media").iterdir()) == ["cell-diagram-949e22933c.png", "cell.png"]
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
     assert len(list((tmp_path / "dist").glob("*.qti21.zip"))) == 3 and len(list((tmp_path / "dist").glob("*.moodle.xml"))) == 3
+
+
+def test_html_code_shown_as_text_is_not_taken_for_media(tmp_path: Path) -> None:
+    """A quiz about HTML shows tags as text (``&lt;img src="school.gif"&gt;``): that text is no
+    reference to a file; it stays as written, with no placeholder and no warning."""
+    path = tmp_path / "code.zip"
+    html = "&lt;p&gt;&amp;lt;img src=\"school.gif\" alt=\"school\"&amp;gt;&lt;/p&gt;"
+    item = (f'<item ident="q1" title="Question"><itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>question_type</fieldlabel>'
+            f'<fieldentry>text_only_question</fieldentry></qtimetadatafield></qtimetadata></itemmetadata><presentation><material>'
+            f'<mattext texttype="text/html">{html}</mattext></material></presentation></item>')
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("q/q.xml", f'<questestinterop><assessment ident="q" title="Code"><section ident="root_section">{item}'
+                                    '</section></assessment></questestinterop>')
+    quizzes, sink = run_import(path)
+    assert not [d for d in sink.items if d.code == "QB714"], messages(sink)
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert 'src="school.gif"' in question.stem and not quizzes[0].media

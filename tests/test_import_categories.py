@@ -64,14 +64,14 @@ def test_gift_categories_at_several_depths(tmp_path: Path) -> None:
 
 MOODLE_BANK = """<?xml version="1.0" encoding="UTF-8"?>
 <quiz>
-  <question type="category"><category><text>$course$/top/Default for BIO 110/Cells</text></category></question>
+  <question type="category"><category><text>$course$/top/BIO 110/Cells</text></category></question>
   <question type="truefalse"><name><text>C1</text></name><questiontext format="html"><text>Cells divide.</text></questiontext>
     <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
-  <question type="category"><category><text>$course$/top/Default for BIO 110/Cells/Organelles</text></category>
+  <question type="category"><category><text>$course$/top/BIO 110/Cells/Organelles</text></category>
     <info format="html"><text>About organelles.</text></info></question>
   <question type="truefalse"><name><text>O1</text></name><questiontext format="html"><text>Ribosomes make proteins.</text></questiontext>
     <answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer></question>
-  <question type="category"><category><text>$course$/top/Default for BIO 110/Genes//DNA</text></category></question>
+  <question type="category"><category><text>$course$/top/BIO 110/Genes//DNA</text></category></question>
   <question type="truefalse"><name><text>D1</text></name><questiontext format="html"><text>DNA is a protein.</text></questiontext>
     <answer fraction="0"><text>true</text></answer><answer fraction="100"><text>false</text></answer></question>
 </quiz>
@@ -82,24 +82,23 @@ def test_a_moodle_category_tree_is_rebuilt_whole(tmp_path: Path) -> None:
     path = tmp_path / "bank.xml"
     path.write_text(MOODLE_BANK, encoding="utf-8")
     moodle = rebuilt(path, tmp_path)
-    assert categories_of(moodle) == {"C1": ("Default for BIO 110", "Cells"), "O1": ("Default for BIO 110", "Cells", "Organelles"),
-                                     "D1": ("Default for BIO 110", "Genes/DNA")}
+    assert categories_of(moodle) == {"C1": ("BIO 110", "Cells"), "O1": ("BIO 110", "Cells", "Organelles"),
+                                     "D1": ("BIO 110", "Genes/DNA")}
     info = [q.findtext("info/text") for q in etree.parse(str(moodle)).getroot().iter("question")
             if (q.findtext("category/text") or "").endswith("/Organelles")]
     assert info == ["<p>About organelles.</p>"]
 
 
 def test_a_moodle_bank_in_one_category_stays_in_it(tmp_path: Path) -> None:
-    """Questions in the quiz's own category (Moodle's "Default for ..."): no category of the same
-    name below it."""
+    """Questions in the quiz's own category: no category of the same name below it."""
     path = tmp_path / "one.xml"
     path.write_text(MOODLE_BANK.replace("/Cells/Organelles", "").replace("/Cells", "").replace("/Genes//DNA", ""),
                     encoding="utf-8")
     moodle = rebuilt(path, tmp_path)
-    assert set(categories_of(moodle).values()) == {("Default for BIO 110",)}
-    assert declared(moodle) == [("Default for BIO 110",)]
+    assert set(categories_of(moodle).values()) == {("BIO 110",)}
+    assert declared(moodle) == [("BIO 110",)]
     again = rebuilt(moodle, tmp_path / "again")  # and so on, built and imported again
-    assert set(categories_of(again).values()) == {("Default for BIO 110",)}
+    assert set(categories_of(again).values()) == {("BIO 110",)}
 
 
 def test_moodle_xml_rebuilt_twice_keeps_its_tree(tmp_path: Path) -> None:

@@ -28,11 +28,11 @@ def schema_validator() -> jsonschema.Draft202012Validator:
 def test_skipped_questions_exit_4_after_writing_and_allow_skipped_accepts_them(tmp_path: Path) -> None:
     code, out, err = run("import", str(MESSY), "--out", "source", cwd=tmp_path)
     assert code == 4
-    assert (tmp_path / "source" / "default-for-biology-101.md").is_file()
+    assert (tmp_path / "source" / "messy-moodle.md").is_file()
     assert "1 question could not be imported" in err and "--allow-skipped" in err
     code, out, err = run("import", str(MESSY), "--out", "again", "--allow-skipped", cwd=tmp_path)
     assert code == 0 and "could not be imported" not in err
-    assert (tmp_path / "again" / "default-for-biology-101.md").is_file()
+    assert (tmp_path / "again" / "messy-moodle.md").is_file()
 
 
 def test_strict_fails_on_warnings_and_writes_nothing(tmp_path: Path) -> None:
@@ -57,7 +57,7 @@ def test_json_report_is_valid_and_says_what_was_imported_and_skipped(tmp_path: P
     schema_validator().validate(report)
     assert (report["ok"], report["exit_code"]) == (False, 4)
     [quiz] = report["quizzes"]
-    assert quiz["id"] == "default-for-biology-101" and quiz["source"] == "source/default-for-biology-101.md"
+    assert quiz["id"] == "messy-moodle" and quiz["source"] == "source/messy-moodle.md"
     assert quiz["skipped"] == {"stack": 1} and quiz["questions"] == 10
     assert report["summary"]["skipped"] == 1 and report["summary"]["written"] == len(report["written"]) == 2
     assert any(w["code"] == "QB710" for w in report["warnings"])

@@ -119,7 +119,7 @@ def test_messy_moodle_export(tmp_path: Path) -> None:
     assert any("file type groups document" in m for m in found)
     item = quizzes[0]
     quiz = item.quiz
-    assert quiz.title == "Default for Biology 101"
+    assert quiz.title == "messy-moodle"  # Moodle's default category ("Default for Biology 101") names no quiz: the file does
     assert [s.title for s in quiz.sections] == ["Cells", "Genetics"]
     assert quiz.sections[0].description == "Questions about **cells**."
     kinds = [q.type for q in quiz.iter_questions()]
@@ -274,8 +274,8 @@ def test_command_writes_sources_and_media_and_refuses_to_overwrite(tmp_path: Pat
     assert err.rstrip().endswith("1 question could not be imported (named in the warnings above): exit 4; "
                                  "pass --allow-skipped to accept that")
     names = sorted(p.relative_to(tmp_path / "source").as_posix() for p in (tmp_path / "source").rglob("*") if p.is_file())
-    assert names == ["Test-Biology.md", "default-for-biology-101.md", "media/cell-diagram-e4b16b7fb3.png",
-                     "media/cells.png", "text2qti-quiz.md"]
+    assert names == ["Test-Biology.md", "media/cell-diagram-e4b16b7fb3.png", "media/cells.png",
+                     "messy-moodle.md", "text2qti-quiz.md"]
     build(BuildOptions(sources=[tmp_path / "source"], out_dir=tmp_path / "dist"))
     before = (tmp_path / "source/text2qti-quiz.md").read_bytes()
     code, out, err = run("import", inputs[2], "--out", "source", cwd=tmp_path)

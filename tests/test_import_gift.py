@@ -289,7 +289,7 @@ def test_gift_to_source_to_moodle_xml_keeps_what_moodle_makes_of_the_gift(tmp_pa
         assert (got_kind, sorted(got_answers, key=repr), got_general) == (kind, sorted(answers, key=repr), general), name
     xml = (tmp_path / "dist/cells.moodle.xml").read_text(encoding="utf-8")
     assert "<single>false</single>" in xml.split("Membrane parts", 1)[1].split("</question>", 1)[0]
-    assert "<idnumber>cells.powerhouse</idnumber>" in xml and "<tag><text><![CDATA[energy]]></text></tag>" in xml
+    assert "<idnumber>powerhouse</idnumber>" in xml and "<tag><text><![CDATA[energy]]></text></tag>" in xml
 
 
 # -- Moodle's rules, one by one -------------------------------------------------------------------------
@@ -410,3 +410,32 @@ def test_any_text_imports_or_is_refused_with_a_diagnostic(lines: list[str]) -> N
     """Whatever the text, a GIFT import gives a quiz whose source reads back as it, or a located
     error: never a traceback."""
     imports_or_is_refused("\n".join(lines), "fuzz.gift", "gift")
+
+
+def test_tex_environments_import_and_build(tmp_path: Path) -> None:
+    """TeX environments (\\begin{pmatrix}): a hand-written file writes their braces and row breaks
+    as TeX does; the formula around a '{' says it is no answer part (Moodle would take it for one:
+    QB715 says so), its \\\\ stays a row break and its \\nu a letter. Moodle's own export escapes
+    them (\\{, \\\\\\\\) and reads alike. Raw HTML with a blockquote of text and <br> builds (QTI's
+    blockquote holds blocks: its text becomes a paragraph)."""
+    path = ROOT / "tests/fixtures/import/gift/tex-environments.gift"
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], found
+    assert len([m for m in found if "a '{' inside a formula is read as part of the formula" in m]) == 3
+    (item,) = quizzes
+    determinant, absolute, frequency, exported, quoted = item.quiz.iter_questions()
+    assert determinant.stem == r"What is the determinant of $$\begin{pmatrix} 1 & 2 \\ 3 & 4 \end{pmatrix}$$?"
+    assert [(a.value, a.tolerance) for a in determinant.answers] == [(-2, 0)]
+    assert absolute.stem == r"Which function is $f(x) = \begin{cases} x & x \ge 0 \\ -x & x < 0 \end{cases}$?"
+    assert [(c.text, c.correct) for c in absolute.choices] == [("the absolute value", True), ("the sign", False)]
+    assert frequency.stem.startswith(r"The symbol $\nu \neq \begin{matrix} a \\ b \end{matrix}$") and frequency.answer is True
+    assert exported.stem == r"Solve $\begin{aligned} x + y &= 3 \\ x - y &= 1 \end{aligned}$ for x."
+    assert "<blockquote>" in quoted.stem
+    builds(item.quiz, item.media, tmp_path)
+    (package,) = (tmp_path / "dist").glob("*.qti21.zip")
+    import zipfile
+    with zipfile.ZipFile(package) as archive:
+        items = b"".join(archive.read(n) for n in archive.namelist() if n.endswith(".xml"))
+    assert items.count(b"<math") >= 4 and b"<mtable" in items  # the environments became MathML tables
+    assert b"<blockquote><p>Please don" in items

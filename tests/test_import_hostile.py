@@ -112,12 +112,13 @@ def skipped_entries(path: Path) -> str:
     return warning
 
 
-# A zip with unsafe entries is read without them: they are skipped and named (issue 22: an R/exams
-# export repeats every file under '../', and was refused whole before). Nothing is ever written
-# where an entry says; a zip of nothing but unsafe entries is still refused.
-@pytest.mark.parametrize("name", ["../evil.xml", "../../tmp/evil.xml", "/etc/evil.xml", "C:/evil.xml", "items/../../evil.xml",
-                                  "..\\evil.xml"])
-def test_zip_slip_entries_are_skipped_and_named(tmp_path: Path, name: str) -> None:
+# A zip entry whose path leaves the package is never written, or read, outside it. An absolute
+# path (or a drive) is skipped and named. A path that climbs out ('../x') is read as the file it
+# names below the package's root (issue 32: Blackboard and R/exams exports repeat every file under
+# '../', and may hold the manifest that links a pool only there); a copy of a file the package
+# holds is left alone. A zip of nothing but unreadable entries is still refused.
+@pytest.mark.parametrize("name", ["/etc/evil.xml", "C:/evil.xml"])
+def test_absolute_entries_are_skipped_and_named(tmp_path: Path, name: str) -> None:
     path = onyx_zip_with(tmp_path / "slip.zip", [(name, b"<x/>")])
     warning = skipped_entries(path)
     assert "slip.zip:1:1: warning[QB717]: 1 unsafe entry of the zip skipped, the rest read" in warning
@@ -128,22 +129,33 @@ def test_zip_slip_entries_are_skipped_and_named(tmp_path: Path, name: str) -> No
     assert [p.name for p in (tmp_path / "out" / "source").glob("*.md")]
 
 
+@pytest.mark.parametrize(("name", "inside"), [("../evil.xml", "evil.xml"), ("../../tmp/evil.xml", "tmp/evil.xml"),
+                                              ("items/../../evil.xml", "evil.xml"), ("..\\evil.xml", "evil.xml")])
+def test_climbing_entries_are_read_inside_the_package(tmp_path: Path, name: str, inside: str) -> None:
+    path = onyx_zip_with(tmp_path / "slip.zip", [(name, b"<x/>")])
+    warning = skipped_entries(path)
+    assert f"slip.zip:1:1: warning[QB717]: entry '{name}' points outside the package; read as '{inside}', inside it" in warning
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "out" / "source"), "--allow-skipped")
+    assert code == 0, err
+    assert not (tmp_path / "evil.xml").exists() and not (tmp_path / "out" / "evil.xml").exists()
+    assert not (tmp_path / "tmp").exists() and not list((tmp_path / "out").rglob("evil.xml"))
+
+
 def test_a_zip_of_only_unsafe_entries_is_refused(tmp_path: Path) -> None:
     with zipfile.ZipFile(tmp_path / "evil.zip", "w") as archive:
-        archive.writestr("../imsmanifest.xml", b"<manifest/>")
-        archive.writestr("../../item.xml", b"<x/>")
+        archive.writestr("/imsmanifest.xml", b"<manifest/>")
+        archive.writestr("C:/item.xml", b"<x/>")
     found = refused(tmp_path / "evil.zip", "QB703")
-    assert "every entry is unsafe: '../imsmanifest.xml' points outside the package" in " ".join(found)
+    assert "every entry is unsafe: '/imsmanifest.xml' points outside the package" in " ".join(found)
 
 
-def test_every_file_repeated_under_dotdot_is_skipped_and_the_copies_named(tmp_path: Path) -> None:
-    """R/exams' Blackboard export: each file twice, once under '../'. Five are named, the rest counted."""
+def test_every_file_repeated_under_dotdot_is_read_once(tmp_path: Path) -> None:
+    """R/exams' Blackboard export: each file twice, once under '../'. The copies are counted, not read."""
     files = sorted(p for p in (FIXTURES / "onyx-package").rglob("*") if p.is_file())
     path = onyx_zip_with(tmp_path / "rexams.zip", [("../" + f.relative_to(FIXTURES / "onyx-package").as_posix(), f.read_bytes())
                                                    for f in files])
     warning = skipped_entries(path)
-    assert f"{len(files)} unsafe entries of the zip skipped" in warning
-    assert warning.count("points outside the package") == 5 and f"and {len(files) - 5} more" in warning
+    assert f"{len(files)} entries under '../' repeat files the package holds; the package's own copies are read" in warning
 
 
 def test_symlink_entry_is_skipped(tmp_path: Path) -> None:

@@ -67,7 +67,8 @@ def test_select_missing_words_drag_and_drop_and_gapfill(tmp_path: Path) -> None:
     assert blanks(states) == [("dropdown", ["solid"], ["liquid", "gaseous"]), ("dropdown", ["gaseous"], ["solid", "liquid"]),
                               ("dropdown", ["100"], ["90", "120"])]
     assert states.feedback.general == "Solid, liquid and gas are the three common states."
-    assert (states.feedback.correct, states.feedback.incorrect) == ("Your answer is correct.", "Your answer is incorrect.")
+    # "Your answer is correct." and "...incorrect.": Moodle's own default words, left out (defaults.py).
+    assert (states.feedback.correct, states.feedback.incorrect) == (None, None)
     assert blanks(halogens) == [("dropdown", ["gas"], ["liquid", "solid", "liquid & <gas>"])]  # plain text, as written
     assert blanks(old_select) == [("dropdown", ["Na"], ["So", "S"])]  # Moodle 2.0: the group in the feedback
     # A drag box used in two gaps (infinite) is the answer of both.
@@ -175,10 +176,11 @@ def test_random_types_image_types_and_moodle_19_images(tmp_path: Path) -> None:
     assert import_summary(item)[1].endswith("5 skipped (1 ddimageortext, 1 ddmarker, 1 random, 1 randomsamatch, 1 stack); "
                                             "see the warnings above")
     # The tree as it was: questions in "Default for Geography/Capitals" and in its subcategory
-    # "Asia": the quiz is the parent, "Capitals" a section holding "Asia".
+    # "Asia": the quiz is the parent, "Capitals" a section holding "Asia". The parent is Moodle's
+    # default category, which names no quiz: the file does.
     (capitals,) = item.quiz.sections
     (asia,) = capitals.sections
-    assert item.quiz.title == "Default for Geography" and (capitals.title, asia.title) == ("Capitals", "Asia")
+    assert item.quiz.title == "random-and-legacy" and (capitals.title, asia.title) == ("Capitals", "Asia")
     assert [q.title for q in capitals.questions] == ["France", "Japan"]
     korea, rivers, flag, colours, symbol, lost, broken = asia.questions
     assert rivers.type == "matching" and [(p.prompt, p.answer) for p in rivers.pairs] == [("Han", "South Korea"), ("Seine", "France")]

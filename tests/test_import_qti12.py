@@ -10,10 +10,12 @@ QTI 2.1 package built from the imported source imports back as the same question
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from lxml import etree
 from helpers.importing import FIXTURES, builds, messages, run_import, zipped
 
 from qti_builder.importers import detect
@@ -155,3 +157,167 @@ def test_plain_ims_qti12_is_read_by_its_responses() -> None:
     assert sorted(a.text for a in text.answers) == ["cell membrane", "membrane"]
     assert [(a.value, a.tolerance) for a in number.answers] == [(35, 5)]
     assert "read as numerical_question from its responses" in find(messages(sink), "'Cell count'")
+
+
+# -- issue 32: QTI 1.2 as other systems really write it ---------------------------------------------
+
+
+def moodle_fractions(dist: Path) -> dict[str, list[tuple[str, str]]]:
+    """Each question of the built Moodle XML by name: its answers' (text, fraction)."""
+    (moodle,) = dist.glob("*.moodle.xml")
+    root = etree.parse(str(moodle)).getroot()
+    return {q.findtext("name/text"): [(a.findtext("text"), a.get("fraction")) for a in q.findall("answer")]
+            for q in root.iter("question") if q.get("type") != "category"}
+
+
+def test_respondus_zero_point_question_and_a_question_without_a_right_answer(tmp_path: Path) -> None:
+    """Respondus (a Windows program: CRLF, windows-1252) marks the right answer by setting the
+    score, to 0 in a question worth nothing: that choice is the right one (Canvas's converter reads
+    it so). A question with no right answer at all is skipped and named; the rest is imported. An
+    image given by Respondus's %%LINKPATH%% token that is not beside the file is a placeholder."""
+    raw = (QTI12 / "respondus-zero-point.xml").read_bytes()
+    assert b"\r\n" in raw and b"\x93powerhouse\x94" in raw  # the fixture holds the quirks it is for
+    quizzes, sink = run_import(QTI12 / "respondus-zero-point.xml")
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "respondus-zero-point.xml:13:1: warning[QB713]: question 'Unfinished' (multipleChoice) was skipped" \
+        in find(found, "'Unfinished'")
+    assert "media file 'header-logo.png' is not in the package; the placeholder media/missing-header-logo.png.svg" \
+        in find(found, "header-logo.png")
+    (item,) = quizzes
+    assert item.skipped == {"multipleChoice": 1}
+    zero, logo = item.quiz.iter_questions()
+    assert zero.stem == "Which organelle is called the “powerhouse” of the cell?"
+    assert zero.points == 0 and [c.correct for c in zero.choices] == [False, True, False]
+    assert logo.type == "true_false" and logo.answer is True and logo.points == 2
+    assert "](media/missing-header-logo.png.svg)" in logo.stem and set(item.media) == {"media/missing-header-logo.png.svg"}
+    builds(item.quiz, item.media, tmp_path)
+    fractions = moodle_fractions(tmp_path / "dist")
+    assert ("<p>Mitochondrion</p>", "100") in fractions["Warm-up"] or ("Mitochondrion", "100") in fractions["Warm-up"]
+
+
+BLACKBOARD_BLOCK = QTI12 / "blackboard-random-block"
+
+
+def blackboard_block_zip(target: Path, manifest_only_under_dotdot: bool) -> Path:
+    """The export as Blackboard and R/exams zip it: every file also under '../' (and, the worst
+    case, the manifest that links the pool only there)."""
+    with zipfile.ZipFile(target, "w") as archive:
+        for path in sorted(BLACKBOARD_BLOCK.iterdir()):
+            if not (manifest_only_under_dotdot and path.name == "imsmanifest.xml"):
+                archive.write(path, path.name)
+            archive.write(path, "../" + path.name)
+    return target
+
+
+@pytest.mark.parametrize("form", ["folder", "zip", "zip-manifest-under-dotdot"])
+def test_blackboard_random_block_draws_from_the_pool_the_manifest_links(tmp_path: Path, form: str) -> None:
+    """A Blackboard test draws from a pool by the pool's manifest resource (res00005), a file whose
+    <assessment> is the pool (bbmd_assessmenttype Pool). The pool's questions are the block's, at
+    the block's points (the pool says -1); a numeric answer whose condition sets no score but
+    shows the feedback Blackboard names 'correct' is the right answer. The pool is not a quiz."""
+    path = (BLACKBOARD_BLOCK if form == "folder"
+            else blackboard_block_zip(tmp_path / "export.zip", form == "zip-manifest-under-dotdot"))
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors and not [m for m in found if "not in the package" in m or "QB713" in m], found
+    (item,) = quizzes
+    assert item.quiz.title == "Unit test: cells" and not item.skipped
+    own, block = item.quiz.sections
+    assert block.select == 1
+    first, second = block.questions
+    assert [(q.type, q.points) for q in (first, second)] == [("numerical", 2), ("numerical", 2)]
+    assert [(a.value, a.tolerance, a.score) for a in first.answers] == [(8, 0.5, 100)]
+    assert [(a.value, a.tolerance) for a in second.answers] == [(32, 0.5)]
+    assert own.questions[0].points == 5 and [c.correct for c in own.questions[0].choices] == [True, False]
+    if form == "zip":
+        assert "3 entries under '../' repeat files the package holds" in find(found, "'../'")
+    if form == "zip-manifest-under-dotdot":
+        assert "entry '../imsmanifest.xml' points outside the package; read as 'imsmanifest.xml', inside it" \
+            in find(found, "'../imsmanifest.xml'")
+    builds(item.quiz, item.media, tmp_path)
+
+
+@pytest.mark.parametrize("as_zip", [True, False], ids=["zip", "folder"])
+def test_respondus_canvas_package_media_are_extracted_or_placeholders(tmp_path: Path, as_zip: bool) -> None:
+    """Respondus's package for Canvas names its files %%LINKPATH%%name; Instructure's test package
+    names a file by the folder it was exported from (org0/images/image.png, zipped as
+    images/image.png). Each reference is to a file extracted with its bytes, or to a placeholder
+    named after what is missing, and the source builds."""
+    folder = QTI12 / "respondus-canvas"
+    path = zipped(folder, tmp_path / "respondus.zip") if as_zip else folder
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "media file 'org0/images/missing.png' is not in the package; the placeholder media/missing-missing.png.svg" \
+        in find(found, "QB714")
+    (item,) = quizzes
+    logo, leaf = item.quiz.iter_questions()
+    assert "](media/header-logo.png)" in logo.stem and "LINKPATH" not in logo.stem
+    assert "![a red leaf](media/image.png)" in leaf.stem and "org0" not in leaf.stem
+    assert item.media["media/header-logo.png"] == (folder / "header-logo.png").read_bytes()
+    assert item.media["media/image.png"] == (folder / "images/image.png").read_bytes()
+    assert b"missing: missing.png" in item.media["media/missing-missing.png.svg"]
+    out = tmp_path / "out"
+    out.mkdir()
+    builds(item.quiz, item.media, out)
+    with zipfile.ZipFile(next((out / "dist").glob("*.canvas.zip"))) as archive:
+        carried = {n.rsplit("/", 1)[-1] for n in archive.namelist()}
+    assert any(n.startswith("header-logo") for n in carried) and any(n.startswith("image") for n in carried)
+
+
+def test_d2l_question_library_matching_ordering_and_blanks(tmp_path: Path) -> None:
+    """D2L's question library (BOM, CRLF) as D2L writes it: a matching prompt is a response_grp
+    named by respident; an ordering item's place is tested on the item itself (varequal
+    respident=<item> 2); a blank's answer is tested on the box's label (…_ANS), not its response."""
+    raw = (QTI12 / "d2l-question-library.xml").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw
+    quizzes, sink = run_import(QTI12 / "d2l-question-library.xml")
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    matching, ordering, blanks = item.quiz.iter_questions()
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("Photosynthesis", "Chloroplast"), ("Protein synthesis", "Ribosome")]
+    assert matching.distractors == ["Nucleus"] and matching.points == 2
+    assert ordering.items == ["Prophase", "Metaphase", "Anaphase"] and ordering.points == 3
+    assert blanks.stem == "Plants store starch in [[b1]] and make sugar in the leaves."
+    assert [b.answers for b in blanks.blanks] == [["amyloplasts"]]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_samigo_assessment(tmp_path: Path) -> None:
+    """Sakai's Samigo: every mattext says text/plain and holds HTML (the item's TEXT_FORMAT says
+    HTML); choices padded with labels that have neither ident nor text; the right choice marked by
+    the feedback it shows ('Correct'), every condition adding 0; a blank's answers in a condition
+    that scores nothing, alternatives split by '|'; the points in the score's maxvalue."""
+    quizzes, sink = run_import(QTI12 / "samigo-assessment.xml")
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    choice, blanks = item.quiz.iter_questions()
+    assert choice.stem == "Which organelle makes <b>ATP</b>?"
+    assert [(c.text, c.correct) for c in choice.choices] == [("Lysosome", False), ("<b>Mitochondrion</b>", True), ("Centriole", False)]
+    assert choice.points == 2 and blanks.points == 2
+    assert [b.answers for b in blanks.blanks] == [["glycolysis"], ["ATP", "adenosine triphosphate"]]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_fronter_test(tmp_path: Path) -> None:
+    """Fronter (CRLF): texts without a texttype hold HTML (Canvas's converter reads them as HTML);
+    the question and its "comment" are two materials side by side, both the question's text; a
+    choice list says no rcardinality but lets several be chosen (maxnumber); each right choice adds
+    its share in a condition of its own, to a score named SCORE<n> whose maxvalue is the points; a
+    text box is a response_lid around a render_fib; an image on Fronter's server is a placeholder."""
+    assert b"\r\n" in (QTI12 / "fronter-test.xml").read_bytes()
+    quizzes, sink = run_import(QTI12 / "fronter-test.xml")
+    found = messages(sink)
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], found
+    assert "media file '/school/links/link.phtml' (a path on the server that exported it) is not in the package" \
+        in find(found, "link.phtml")
+    (item,) = quizzes
+    choice, several, essay = item.quiz.iter_questions()
+    assert choice.stem == ("Which cell part holds the genes?\n\nThink of <b>chromosomes</b>. "
+                           "![A cell](media/missing-link.phtml.svg)")
+    assert [c.correct for c in choice.choices] == [False, True] and choice.points == 1
+    assert several.type == "multiple_response" and [c.correct for c in several.choices] == [True, False, True]
+    assert several.stem == "Which are found in plant cells?\n\nCheck all that apply."
+    assert essay.type == "essay" and essay.points == 3
+    builds(item.quiz, item.media, tmp_path)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
-from helpers import ROOT
+from helpers import ROOT, SCHEMAS
 from helpers.cli import run
 
 from qti_builder import __version__
@@ -210,13 +212,14 @@ def test_build_of_python_fundamentals_says_what_canvas_loses_without_a_profile(t
      "qti-builder @ git+https://github.com/acme/qti-builder.git@0123abc"),
     ({"url": "https://example.org/qti_builder-0.1.0.tar.gz", "archive_info": {}},
      "qti-builder @ https://example.org/qti_builder-0.1.0.tar.gz"),
-    # a local folder (an editable install) or a local file is nowhere on a runner: the pinned release
-    ({"url": "file:///home/me/qti-builder", "dir_info": {"editable": True}}, f"qti-builder=={__version__}"),
-    ({"url": "file:///tmp/qti_builder-0.1.0-py3-none-any.whl", "archive_info": {}}, f"qti-builder=={__version__}"),
-    (None, f"qti-builder=={__version__}"),  # from an index: nothing recorded
+    # a local folder (an editable install) or a local file is nowhere on a runner, and its version
+    # may be on no index: nothing to write (init says what to put there)
+    ({"url": "file:///home/me/qti-builder", "dir_info": {"editable": True}}, None),
+    ({"url": "file:///tmp/qti_builder-0.1.0-py3-none-any.whl", "archive_info": {}}, None),
+    (None, f"qti-builder=={__version__}"),  # from an index: nothing recorded, and this version is a release there
 ])
 def test_the_workflow_installs_the_source_this_qti_builder_came_from(monkeypatch: pytest.MonkeyPatch,
-                                                                      recorded: dict | None, expected: str) -> None:
+                                                                      recorded: dict | None, expected: str | None) -> None:
     from importlib import metadata
 
     from qti_builder import starter
@@ -227,3 +230,127 @@ def test_the_workflow_installs_the_source_this_qti_builder_came_from(monkeypatch
 
     monkeypatch.setattr(metadata, "distribution", lambda name: Installed())
     assert starter.default_install() == expected
+
+
+def installed_from(monkeypatch: pytest.MonkeyPatch, recorded: dict | None) -> None:
+    """This qti-builder as if pip had installed it from ``recorded`` (PEP 610), None: an index."""
+    from importlib import metadata
+
+    class Installed:
+        def read_text(self, name: str) -> str | None:
+            return json.dumps(recorded) if name == "direct_url.json" and recorded is not None else None
+
+    monkeypatch.setattr(metadata, "distribution", lambda name: Installed())
+
+
+def workflow_steps(path: Path) -> list[dict]:
+    return yaml.safe_load(path.read_text(encoding="utf-8"))["jobs"]["build"]["steps"]
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_installed_from_a_local_folder_init_says_what_to_put_in_the_install_step(tmp_path: Path,
+                                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's `pip install .` records a local folder: no runner has it, and a pin of its version
+    may be on no index. init says so, suggests the folder's Git remote at its commit, and the
+    workflow's install step fails with the reason instead of installing a release nobody has."""
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    git = ["git", "-c", "user.email=a@example.edu", "-c", "user.name=A"]
+    subprocess.run([*git, "init", "-q"], cwd=checkout, check=True)
+    subprocess.run([*git, "remote", "add", "origin", "https://git.example.edu/tools/qti-builder.git"], cwd=checkout, check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "x"], cwd=checkout, check=True)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True, check=True).stdout.strip()
+    installed_from(monkeypatch, {"url": checkout.as_uri(), "dir_info": {}})
+    code, out, err = run("init", "project", cwd=tmp_path)
+    assert code == 0
+    assert f"installed from {checkout}, which a CI runner cannot reach" in err
+    assert f"qti-builder @ git+https://git.example.edu/tools/qti-builder.git@{commit}" in err
+    assert "cannot install qti-builder yet" in out
+    [install] = [s for s in workflow_steps(tmp_path / "project" / ".github/workflows/quizzes.yml") if s.get("name") == "Install qti-builder"]
+    assert "python -m pip install" not in install["run"] and "exit 1" in install["run"] and "::error::" in install["run"]
+    # Installed from an index, the workflow installs this release, and init has nothing to warn of.
+    installed_from(monkeypatch, None)
+    code, out, err = run("init", "other", cwd=tmp_path)
+    assert (code, err) == (0, "") and f"installs qti-builder=={__version__}" in out
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_init_in_a_repository_subfolder_writes_the_workflow_at_the_root(tmp_path: Path) -> None:
+    """GitHub runs only the root's .github/workflows/: the workflow goes there, and runs its
+    commands, caches its schemas and publishes dist/ in the project's folder."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "courses").mkdir()
+    code, out, err = run("init", "bio 101", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert code == 0, err
+    assert not (tmp_path / "courses" / "bio 101" / ".github").exists()
+    workflow = yaml.safe_load((tmp_path / ".github/workflows/quizzes.yml").read_text(encoding="utf-8"))
+    assert workflow["jobs"]["build"]["defaults"] == {"run": {"working-directory": "courses/bio 101"}}
+    steps = workflow["jobs"]["build"]["steps"]
+    assert [s["with"]["path"] for s in steps if "with" in s and "path" in s["with"]] == [
+        "courses/bio 101/.qti-builder-schemas", "courses/bio 101/dist/"]
+    assert "wrote ../.github/workflows/quizzes.yml" in out.splitlines()
+    assert "at the repository's root, where GitHub runs workflows; it runs its commands in courses/bio 101/" in out
+    assert (tmp_path / "courses" / "bio 101" / "source" / "first-quiz.md").is_file()
+    # At the root itself, nothing changes.
+    code, out, err = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
+    assert "skipped .github/workflows/quizzes.yml: it exists" in out
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> None:
+    """The workflow init writes, run step by step as a runner would: its shell steps in bash in a
+    fresh repository (in the project's subfolder, as its defaults say), its install step pointed at
+    this checkout (pip installs it, without dependencies, beside this venv's), the cache step as a
+    cache hit (the schemas already there); the build writes the packages and the report that the
+    publish step uploads."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git = ["git", "-c", "user.email=a@example.edu", "-c", "user.name=A"]
+    subprocess.run([*git, "init", "-q"], cwd=repo, check=True)
+    (repo / "quizzes").mkdir()
+    code, _, err = run("init", "quizzes", "--install", f"qti-builder @ {ROOT.as_uri()}", cwd=repo)
+    assert code == 0, err
+    subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "quizzes"], cwd=repo, check=True)
+    workflow = yaml.safe_load((repo / ".github/workflows/quizzes.yml").read_text(encoding="utf-8"))
+    job = workflow["jobs"]["build"]
+    here = repo / job["defaults"]["run"]["working-directory"]
+    site, bin_dir = tmp_path / "site", tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n', encoding="utf-8")  # setup-python's `python`
+    (bin_dir / "python").chmod(0o755)
+    env = {**os.environ, "PATH": f"{site / 'bin'}:{bin_dir}:{os.environ['PATH']}", "PYTHONPATH": str(site),
+           # the install step's pip: into its own folder, the dependencies taken from this venv
+           "PIP_TARGET": str(site), "PIP_NO_DEPS": "1", "PIP_NO_BUILD_ISOLATION": "0", "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+           "PIP_QUIET": "1"}
+    env.pop("QTI_BUILDER_SCHEMAS", None)
+    ran: list[str] = []
+    for step in job["steps"]:
+        uses = step.get("uses", "")
+        if uses.startswith("actions/cache@"):  # a cache hit: the folder as a previous run left it
+            shutil.copytree(SCHEMAS, repo / step["with"]["path"])
+            continue
+        if uses.startswith("actions/upload-artifact@"):
+            published = repo / step["with"]["path"]
+            assert {"first-quiz.canvas.zip", "first-quiz.moodle.xml", "first-quiz.qti21.zip", "report.json"} <= {
+                p.name for p in published.iterdir()}
+            ran.append("publish")
+            continue
+        if "run" not in step:
+            continue
+        done = subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], cwd=here, env=env, capture_output=True, text=True)
+        assert done.returncode == 0 or step.get("continue-on-error"), (step.get("name"), done.stdout, done.stderr)
+        ran.append(step.get("name", step["run"]))
+    assert ran == ["Install qti-builder", "Fetch the official schemas", "Check every quiz (each problem as an annotation on its line)",
+                   "Build every quiz", "publish"]
+    assert (site / "qti_builder" / "__init__.py").is_file()  # the install step installed this checkout
+    report = json.loads((here / "dist" / "report.json").read_text(encoding="utf-8"))
+    assert report["ok"] and report["quizzes"][0]["id"] == "first-quiz"
+
+
+@pytest.mark.parametrize("line", ["dist", "/dist", "dist/", "/dist/"])
+def test_init_adds_no_dist_to_a_gitignore_that_ignores_it(tmp_path: Path, line: str) -> None:
+    (tmp_path / ".gitignore").write_text(f"{line}\n.qti-builder-schemas\n", encoding="utf-8")
+    code, out, _ = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
+    assert code == 0 and "skipped .gitignore: it already ignores dist/, .qti-builder-schemas/" in out.splitlines()
+    assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == f"{line}\n.qti-builder-schemas\n"

@@ -179,7 +179,7 @@ sections:
 def test_libyaml_events_give_the_nodes_and_positions_of_pyyaml_s_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     # The reader composes libyaml's events (fast) where PyYAML is built with it; the values and
     # where each is written must not depend on it, Korean and emoji before a value included.
-    import qti_builder.readers.yaml as reader
+    import qti_builder.readers.yaml_data as reader
 
     assert reader._FastLoader is not None, "PyYAML is installed with libyaml here"
     fast_source = SourceMap("q.yaml")

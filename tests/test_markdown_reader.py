@@ -152,7 +152,9 @@ def messages(sink: DiagnosticSink) -> list[str]:
     [
         pytest.param("---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n", ["4:1 QB120 the question has options but no correct answer"], id="no-answer"),
         pytest.param("---\ntitle: T\n---\n1. Q?\n\nA) x\nB) y\n\nAnwser: B\n", ["9:1 QB115 unknown label 'Anwser'; did you mean 'answer'?"], id="unknown-label"),
-        pytest.param("---\ntitle: [unclosed\n---\n1. Q?\n", ["2:17 QB111 YAML syntax error: expected ',' or ']', but got '<stream end>'"], id="broken-front-matter"),
+        pytest.param("---\ntitle: [unclosed\n---\n1. Q?\n", ["2:17 QB111 YAML syntax error: expected ',' or ']', but got '<stream end>'",
+                                                       # the questions are read all the same (issue 31: every problem in one run)
+                                                       "4:1 QB128 the question has no options and no answer"], id="broken-front-matter"),
         pytest.param("---\ntitle: T\nlangauge: ko\n---\n1. Q?\n\nA) x\nB) y\n\nAnswer: A\n", ["3:1 QB106 unknown front-matter key 'langauge'; did you mean 'language'?"], id="unknown-key"),
         pytest.param("1. Q?\n", ["1:1 QB103 a quiz source starts with YAML front matter"], id="no-front-matter"),
         pytest.param("---\ntitle: T\n1. Q?\n", ["1:1 QB104 the front matter is not closed"], id="unclosed-front-matter"),
@@ -170,7 +172,7 @@ def messages(sink: DiagnosticSink) -> list[str]:
         pytest.param("---\ntitle: T\n---\n1. Q?\u000b\n\nA) x\nB) y\n\nAnswer: A\n", ["4:6 QB102 character U+000B is not allowed in XML"], id="illegal-char"),
         pytest.param("---\ntitle: T\n---\nJust text.\n", ["4:1 QB119 the quiz has no questions"], id="no-questions"),
         pytest.param(FM + "1. Q? {type=numerical}\n\nAnswer: about five\n", ["6:9 QB139 cannot read the number 'about five'"], id="bad-number"),
-        pytest.param(FM + "1. Q? {type=true_false}\n\nAnswer: maybe\n", ["6:9 QB138 a true/false answer is one of true, 참, false, 거짓, not 'maybe'"], id="bad-true-false"),
+        pytest.param(FM + "1. Q? {type=true_false}\n\nAnswer: maybe\n", ["6:9 QB138 a true/false answer is one of true, false, not 'maybe'"], id="bad-true-false"),
         pytest.param(FM + "1. Q? {type=matching}\n\n- a -> 1\n- b\n", ["7:3 QB140 a matching item is 'prompt -> answer' (or '-> answer' for a distractor)"], id="bad-pair"),
         pytest.param(FM + "1. Order: {type=ordering}\n\n- only one\n", ["4:1 QB141 an ordering question needs a list of at least two items, in the right order"], id="short-order"),
         pytest.param(FM + "1. No blanks here. {type=fill_in_blank}\n", ["4:1 QB142 a fill-in-the-blank question needs blanks in its text"], id="no-blanks"),

@@ -23,7 +23,8 @@ from qti_builder import BuildOptions, build
 from qti_builder.content import render_html
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
-from qti_builder.model.questions import BLANK_MARKER, Question
+from qti_builder.model.questions import BLANK_MARKER
+from qti_builder.model.union import Question
 from qti_builder.readers import read_quiz
 
 #: Each kind both ways where the author chooses: shuffled and not, case sensitive and not.
@@ -192,7 +193,7 @@ def test_every_setting_of_every_question(built: list[tuple[Quiz, etree._Element]
     for quiz, moodle in built:
         elements = {m.findtext("idnumber"): m for m in moodle.findall("question") if m.get("type") != "category"}
         for q in quiz.iter_questions():
-            element = elements[f"{quiz.id}.{q.id}"]
+            element = elements[q.id]
             read = read_question(element)
             found = {"type": element.get("type"), "penalty": read.penalty, "hints": read.hints, "hidden": element.findtext("hidden")}
             meant = {"type": moodle_type(q), "penalty": PENALTY.get(q.type, 0.3333333), "hints": 0, "hidden": "0"}
@@ -252,7 +253,7 @@ def test_every_embedded_answer_of_every_cloze_question(built: list[tuple[Quiz, e
     for quiz, moodle in built:
         elements = {m.findtext("idnumber"): m for m in moodle.findall("question")}
         for q in (q for q in quiz.iter_questions() if q.type == "fill_in_blank"):
-            subs = extract_cloze(elements[f"{quiz.id}.{q.id}"].findtext("questiontext/text"))
+            subs = extract_cloze(elements[q.id].findtext("questiontext/text"))
             by_id = {b.id: b for b in q.blanks}
             blanks = [by_id[i] for i in BLANK_MARKER.findall(q.stem)]
             assert len(subs) == len(blanks), q.id
@@ -275,7 +276,7 @@ def test_every_embedded_answer_of_every_cloze_question(built: list[tuple[Quiz, e
 def test_long_matching_answers_reach_moodle_whole(built: list[tuple[Quiz, etree._Element]]) -> None:
     quiz, moodle = next((quiz, moodle) for quiz, moodle in built if quiz.id == "both-ways")
     question = next(q for q in quiz.iter_questions() if q.id == "match-long")
-    element = next(m for m in moodle.findall("question") if m.findtext("idnumber") == "both-ways.match-long")
+    element = next(m for m in moodle.findall("question") if m.findtext("idnumber") == "match-long")
     assert [sub.findtext("answer/text") for sub in element.findall("subquestion")] == [p.answer for p in question.pairs]
 
 

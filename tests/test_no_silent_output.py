@@ -125,7 +125,6 @@ SLIPS = [
     Slip("label missing a letter", FM + CHOICE + "Answr: B\n", 1, "QB115", 10, 1, "write 'Answer:'"),
     Slip("explanation typo", FM + CHOICE + "Answer: B\nExplenation: def starts it.\n", 1, "QB115", 11, 1, "write 'Explanation:'"),
     Slip("korean label typo", FM + CHOICE + "정탑: B\n", 1, "QB115", 10, 1, "정답"),
-    Slip("label without colon", FM + CHOICE + "Answer B\n", 1, "QB148", 10, 1, "with a colon"),
     Slip("label in bold", FM + CHOICE + "**Answer:** B\n", 1, "QB148", 10, 1, "without '*'"),
     Slip("essay label in bold", FM + "1. Explain recursion. {#rec type=essay}\n\n**Answer:** a function calling itself\n",
          1, "QB148", 7, 1, "without '*'"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -154,3 +155,79 @@ def test_exit_codes(tmp_path: Path) -> None:
     assert code("check", str(SEED_SOURCE), "--report", "xml") == 2
     assert code("check", str(SEED_SOURCE), "--quiet", "--verbose") == 2
     assert code("check", str(SEED_SOURCE), "--jobs", "-1") == 2
+
+
+def test_stage_timings_are_listed_in_the_order_the_stages_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The read runs on a thread beside the schemas' compiling: a read that ends last is still
+    listed first (it starts first), so --verbose prints the same line whichever ends first."""
+    import time
+
+    from qti_builder import BuildOptions, build
+    from qti_builder import pipeline
+
+    slow_read = pipeline._read
+
+    def read_slowly(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(0.5)  # ends after the schemas are compiled
+        return slow_read(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "_read", read_slowly)
+    result = build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", jobs=1))
+    assert list(result.timings) == ["read", "schemas", "work", "write", "total"]
+
+
+def test_a_report_file_in_a_folder_that_does_not_exist_gets_its_folders(tmp_path: Path) -> None:
+    """A fresh checkout has no dist/ (it is ignored): --report-file dist/... makes it, and the run
+    exits as the build went, with no traceback (exit 3 is for a bug, and writes nothing)."""
+    exe = Path(sys.executable).with_name("qti-builder")
+    shutil.copy(SEED_SOURCE, tmp_path / "seed.md")
+    done = subprocess.run([str(exe), "build", "seed.md", "--report", "json", "--report-file", "out/reports/build.json"],
+                          capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"})
+    assert (done.returncode, done.stderr) == (0, ""), done.stderr
+    report = report_of((tmp_path / "out" / "reports" / "build.json").read_text(encoding="utf-8"))
+    assert report["exit_code"] == 0 and len(report["quizzes"][0]["outputs"]) == 3
+    # diff writes its report the same way.
+    write(tmp_path, "old.md", GOOD.format(id="q"))
+    write(tmp_path, "new.md", GOOD.format(id="q").replace("Is 7 prime?", "Is 11 prime?"))
+    code, _, err = run("diff", "old.md", "new.md", "--report", "json", "--report-file", "fresh/changes.json", cwd=tmp_path)
+    assert code == 4 and json.loads((tmp_path / "fresh" / "changes.json").read_text(encoding="utf-8"))["exit_code"] == 4
+
+
+def test_a_report_that_cannot_be_written_is_an_error_not_a_traceback(tmp_path: Path) -> None:
+    write(tmp_path, "taken", "a file, not a folder")
+    code, out, err = run("build", str(SEED_SOURCE), "--out", "dist", "--report", "json", "--report-file", "taken/report.json", cwd=tmp_path)
+    assert code == 1 and "Traceback" not in err
+    assert "error[QB231]: cannot write the report taken/report.json" in err
+    assert (tmp_path / "dist" / "ray-train-tune.moodle.xml").is_file()  # the packages are written: exit 1, not 3
+
+
+def test_several_reports_in_one_run(tmp_path: Path) -> None:
+    """One build gives the workflow annotations on stdout and the JSON report and JUnit XML in files."""
+    broken = write(tmp_path, "broken.md", BROKEN)
+    code, out, err = run("check", str(broken), str(SEED_SOURCE), "--report", "github", "--report", "json=dist/report.json",
+                         "--report", "junit=dist/junit.xml", cwd=tmp_path)
+    assert code == 1
+    annotations = out.splitlines()
+    assert annotations and all(line.startswith("::") for line in annotations)
+    assert any(line.startswith("::error file=") for line in annotations)
+    report = report_of((tmp_path / "dist" / "report.json").read_text(encoding="utf-8"))
+    assert report["exit_code"] == 1 and len(report["quizzes"]) == 2
+    from lxml import etree
+
+    junit = etree.parse(str(tmp_path / "dist" / "junit.xml"))
+    assert len(junit.findall(".//testcase")) == 2 and len(junit.findall(".//failure")) == 1
+    # --report-file is the file of the one report given without a file.
+    code, out, _ = run("check", str(SEED_SOURCE), "--report", "github=a.txt", "--report", "json", "--report-file", "r.json", cwd=tmp_path)
+    assert code == 0 and report_of((tmp_path / "r.json").read_text(encoding="utf-8"))["ok"] and out.startswith("ray-train-tune: 10 questions")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--report", "json", "--report", "github"], "only one report can go to stdout, not json and github"),
+    (["--report", "json", "--report", "json=r.json"], "json is given twice"),
+    (["--report", "json="], "give the file after 'json='"),
+    (["--report", "yaml=r.yaml"], "unknown report yaml"),
+    (["--report", "json=a.json", "--report-file", "b.json"], "--report-file is the file of one --report given without '=FILE'"),
+])
+def test_reports_that_contradict_each_other_are_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
+    code, _, err = run("check", str(SEED_SOURCE), *args, cwd=tmp_path)
+    assert code == 2 and message in " ".join(err.split()), err

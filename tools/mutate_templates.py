@@ -16,6 +16,9 @@ and lists the changes no test noticed ("survivors"). Classes of change (``--clas
 ``number``      a number literal in the markup changed (``maxvalue="100"`` -> ``"99"``)
 ``drop``        a line that is one whole element (``<x .../>`` or ``<x>...</x>``) left out
 ``condition``   a ``{% if X %}`` turned into ``{% if not (X) %}``
+``expression``  an attribute whose value is one ``{{ expression }}`` forced to a constant
+                (``shuffle="{{ question.shuffle|lower }}"`` -> ``"true"`` and ``"false"``,
+                ``rcardinality="{{ cardinality }}"`` -> ``"Single"`` and ``"Multiple"``)
 ==============  ===============================================================================
 
 Usage (from the repository root, in the project's venv, QTI_BUILDER_SCHEMAS set)::
@@ -24,7 +27,8 @@ Usage (from the repository root, in the project's venv, QTI_BUILDER_SCHEMAS set)
     .venv/bin/python tools/mutate_templates.py --target canvas --classes attribute,constant
     .venv/bin/python tools/mutate_templates.py --only templates/canvas/item_matching.xml.j2 --list
 
-``--list`` prints the mutants without running anything; ``--max N`` and ``--time-limit SECONDS``
+``--changed [REV]`` takes only the templates changed since REV (default HEAD, uncommitted changes
+included): the fast subset to run before stopping. ``--list`` prints the mutants without running anything; ``--max N`` and ``--time-limit SECONDS``
 bound a run (each mutant runs its tests with ``-x``, so a noticed change stops at the first
 failure). The exit status is 1 when a mutant survived. A template is always restored, also on
 Ctrl-C; run it in a clean checkout (``git status`` shows any leftover).
@@ -49,12 +53,12 @@ TEMPLATES = ROOT / "templates"
 #: every source in all three outputs, and the consistency checks. The generated-quiz property is
 #: left out (the sources already hold every kind, and it is the slowest).
 TESTS = {
-    "canvas": ["tests/test_canvas_writer.py", "tests/test_scoring.py", "tests/test_consistency.py",
+    "canvas": ["tests/test_canvas_writer.py", "tests/test_what_students_see.py", "tests/test_calculated.py", "tests/test_scoring.py", "tests/test_consistency.py",
                "tests/test_settings.py", "-k", "not generated"],
-    "moodle": ["tests/test_moodle_writer.py", "tests/test_moodle_types.py", "tests/test_moodle_settings.py",
+    "moodle": ["tests/test_moodle_writer.py", "tests/test_moodle_types.py", "tests/test_what_students_see.py", "tests/test_calculated.py", "tests/test_moodle_settings.py",
                "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "tests/test_settings.py",
                "-k", "not generated"],
-    "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_scoring.py",
+    "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_what_students_see.py", "tests/test_calculated.py", "tests/test_calculated.py", "tests/test_scoring.py",
               "tests/test_consistency.py", "tests/test_settings.py", "-k", "not generated"],
 }
 
@@ -67,6 +71,13 @@ CONSTANT = re.compile(r"(<(\w+)>)\{\{[^{}]*\}\}(</\2>)")
 NUMBER = re.compile(r'(?<=[">])(-?\d+(?:\.\d+)?)(?=[<"])')
 WHOLE_ELEMENT = re.compile(r"^\s*<(\w[\w:]*)\b[^<]*(/>|>.*</\1>)\s*$")
 CONDITION = re.compile(r"\{%-?\s*if\s+(.+?)\s*-?%\}")
+EXPRESSION = re.compile(r'(\b([\w:-]+)=")(\{\{[^"{}]*\}\})(")')
+#: The constants an attribute's expression is forced to, by the attribute's name; any other such
+#: attribute gets "x", a value no writer means.
+EXPRESSION_VALUES = {"shuffle": ("true", "false"), "fixed": ("true", "false"), "rcardinality": ("Single", "Multiple"),
+                     "cardinality": ("single", "multiple"), "maxChoices": ("0", "1"), "minChoices": ("0", "1"),
+                     "rshuffle": ("Yes", "No"), "continue": ("Yes", "No"), "action": ("Set", "Add"),
+                     "fraction": ("0", "100"), "baseType": ("identifier", "string"), "case": ("Yes", "No")}
 
 
 @dataclass(frozen=True)
@@ -101,6 +112,10 @@ def mutants_of(path: Path, classes: set[str]) -> Iterator[Mutant]:
                 yield Mutant(path, n, "number", line, line[:m.start()] + other + line[m.end():])
         if "drop" in classes and WHOLE_ELEMENT.match(line) and "{%" not in line:
             yield Mutant(path, n, "drop", line, "")
+        if "expression" in classes:
+            for m in EXPRESSION.finditer(line):
+                for value in EXPRESSION_VALUES.get(m.group(2), ("x",)):
+                    yield Mutant(path, n, "expression", line, line[:m.start(3)] + value + line[m.end(3):])
         if "condition" in classes:
             for m in CONDITION.finditer(line):
                 if " is defined" in m.group(1):
@@ -127,7 +142,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", choices=sorted(TESTS), action="append", help="templates/<target>/ only")
     parser.add_argument("--only", type=Path, action="append", help="this template only")
-    parser.add_argument("--classes", default="attribute,constant,number,drop,condition")
+    parser.add_argument("--classes", default="attribute,constant,number,drop,condition,expression")
+    parser.add_argument("--changed", nargs="?", const="HEAD", metavar="REV",
+                        help="only the templates changed since REV (default HEAD; uncommitted changes included)")
     parser.add_argument("--max", type=int, default=0, help="run at most this many mutants")
     parser.add_argument("--time-limit", type=float, default=0, help="stop starting mutants after this many seconds")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one mutant's tests may take")
@@ -136,6 +153,10 @@ def main() -> int:
     classes = set(args.classes.split(","))
     paths = [p.resolve() for p in args.only] if args.only else sorted(
         p for t in (args.target or sorted(TESTS)) for p in (TEMPLATES / t).glob("*.j2"))
+    if args.changed:
+        changed = subprocess.run(["git", "diff", "--name-only", args.changed, "--", "templates"], cwd=ROOT,
+                                 capture_output=True, text=True, check=True).stdout.split()
+        paths = [p for p in paths if str(p.relative_to(ROOT)) in changed]
     mutants = [m for p in paths for m in mutants_of(p, classes)]
     if args.max:
         mutants = mutants[: args.max]
@@ -146,6 +167,7 @@ def main() -> int:
         return 0
     started, results = time.monotonic(), {"killed": 0, "survived": 0, "timeout": 0}
     survivors = []
+    by_template: dict[str, list[int]] = {}  # template -> [mutants run, killed]
     for count, m in enumerate(mutants, 1):
         if args.time_limit and time.monotonic() - started > args.time_limit:
             print(f"time limit reached after {count - 1} of {len(mutants)} mutants")
@@ -159,11 +181,17 @@ def main() -> int:
         finally:
             m.path.write_text(original, encoding="utf-8")
         results[outcome] += 1
+        counts = by_template.setdefault(str(m.path.relative_to(ROOT)), [0, 0])
+        counts[0] += 1
+        counts[1] += outcome == "killed"
         print(f"[{count}/{len(mutants)}] {outcome:8} {m.describe()}", flush=True)
         if outcome != "killed":
             survivors.append(m)
     print(f"\n{results['killed']} killed, {results['survived']} survived, {results['timeout']} timed out "
           f"in {time.monotonic() - started:.0f} s")
+    print("\n| template | mutants run | killed | score |\n|---|---:|---:|---:|")
+    for path, (run, killed) in sorted(by_template.items()):
+        print(f"| {path} | {run} | {killed} | {killed / run:.0%} |")
     for m in survivors:
         print("survivor:", m.describe())
     return 1 if survivors else 0

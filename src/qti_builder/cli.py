@@ -12,11 +12,13 @@ import sys
 import traceback
 from itertools import groupby
 from pathlib import Path
+from collections.abc import Callable
 from typing import Annotated, Optional
 
 import typer
 
 from . import __version__
+from .command_options import ignore_codes
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
@@ -60,7 +62,11 @@ _FLAG_VALUES = {"true", "false", "yes", "no", "on", "off", "1", "0"}
 
 
 def _existing(paths: list[Path] | None) -> list[Path] | None:
-    """The source paths must exist; a missing "true" after a flag gets the reason."""
+    """The source paths must exist; a missing "true" after a flag gets the reason; ``-`` is the
+    standard input (read as Markdown)."""
+    from .readers import STDIN
+
+    paths = [STDIN if str(path) == "-" else path for path in paths] if paths else paths
     for path in paths or []:
         if not path.exists():
             hint = "; flags such as --strict take no value" if str(path).lower() in _FLAG_VALUES else ""
@@ -70,7 +76,7 @@ def _existing(paths: list[Path] | None) -> list[Path] | None:
 
 Sources = Annotated[
     Optional[list[Path]],
-    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them. Default: source/", metavar="SOURCES",
+    typer.Argument(help="Quiz sources (.md, .yaml) or folders of them; - reads Markdown from stdin. Default: source/", metavar="SOURCES",
                    callback=_existing, show_default=False),
 ]
 Formats = Annotated[str, typer.Option("--format", "-f", help=f"Targets, comma-separated: {', '.join(WRITERS)}.")]
@@ -83,15 +89,19 @@ Schemas = Annotated[
     typer.Option(help="Folder with the official XSDs (relative to this folder, or absolute). Default: $QTI_BUILDER_SCHEMAS, "
                       "then the download cache (qti-builder schemas fetch).", file_okay=False),
 ]
-Strict = Annotated[bool, typer.Option("--strict", help="Fail on warnings too.")]
+Strict = Annotated[bool, typer.Option("--strict/--no-strict", help="Fail on warnings too, and on what an output loses in its LMS "
+                                                       "(each loss build counts); --ignore accepts them by code.")]
 MaxMedia = Annotated[float, typer.Option("--max-media-mb", min=0.001, help="Largest media file a source may reference, in MiB.")]
 MaxSource = Annotated[float, typer.Option("--max-source-mb", min=0.001, help="Largest source file, in MiB.")]
 MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
                                              help="Values that YAML aliases (*name) may repeat in one source.")]
 MaxDepth = Annotated[int, typer.Option("--max-yaml-depth", min=1, max=YAML_DEPTH_CEILING, help="Levels of nesting a YAML source may have.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
-ReportFormat = Annotated[str, typer.Option("--report", help="How to report: text; json, github (workflow annotations) or junit "
-                                                           "(JUnit XML), to stdout unless --report-file (qti-builder docs ci).")]
+ReportFormat = Annotated[Optional[list[str]], typer.Option(
+    "--report", metavar="<format[=file]>",
+    help="How to report: text; json, github (workflow annotations) or junit (JUnit XML), to stdout, or to a file "
+         "with =FILE or --report-file; repeat it for several (--report github --report json=dist/report.json; "
+         "qti-builder docs ci).")]
 ReportFile = Annotated[Optional[Path], typer.Option("--report-file", help="Write the --report to this file instead of stdout.", dir_okay=False)]
 Ignore = Annotated[Optional[list[str]], typer.Option("--ignore", metavar="<codes>",
                                                      help="Accept these warnings and losses (QB601,QB165): not printed, not failing --strict.")]
@@ -100,6 +110,8 @@ QtiVariants = Annotated[Optional[int], typer.Option(
     help="QTI 2.1: write each calculated question as N fixed items (its first N sets) in a section that draws one, "
          "for players that run no item templates; 0: item templates. Overrides the quiz setting qti_variants.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="Print errors only.")]
+Lang = Annotated[Optional[str], typer.Option(
+    "--lang", help="Language of the messages: en, or one with a catalog (ko, ja, zh). Default: each quiz's language.")]
 Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Also list every question (source line, id, type) and the timings.")]
 
 
@@ -111,11 +123,34 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
+    ctx: typer.Context,
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
     ] = False,
 ) -> None:
-    pass
+    _project_defaults(ctx)
+
+
+#: The commands that take settings from the project's settings file (qti-builder docs ci#project-settings).
+PROJECT_COMMANDS = ("build", "check", "preview", "serve")
+
+
+def _project_defaults(ctx: typer.Context) -> None:
+    """The settings of ``qti-builder.toml`` or ``pyproject.toml``'s ``[tool.qti-builder]`` as the
+    defaults of the command's options: a flag on the command line wins. A mistake in the file is
+    located (QB230, QB233) and stops the command with exit 2, as a wrong flag would."""
+    if ctx.invoked_subcommand not in PROJECT_COMMANDS or "--help" in sys.argv[1:]:
+        return
+    from .project import ProjectError, project_options
+
+    try:
+        defaults = project_options()
+    except ProjectError as exc:
+        _print(exc.diagnostics)
+        typer.echo(f"failed: {plural(len(exc.diagnostics), 'error')} in the settings file; nothing was done", err=True)
+        raise typer.Exit(2) from None
+    if defaults:
+        ctx.default_map = {**defaults, **(ctx.default_map or {})}
 
 
 @app.command("init", epilog=examples(
@@ -130,17 +165,18 @@ def init_command(
     install: Annotated[Optional[str], typer.Option("--install", metavar="<spec>",
                                                    help="What the CI workflow installs with pip: a pinned release, a Git URL or a "
                                                         "wheel's path. Default: the Git commit or archive URL this "
-                                                        "qti-builder was installed from, else qti-builder==this version.")] = None,
+                                                        "qti-builder was installed from, or this version when it came "
+                                                        "from a package index; from a local folder, init says what to put there.")] = None,
 ) -> None:
     """Start a project, or join an existing repository: a quiz in source/ whose every output keeps all of it,
     dist/ in .gitignore and a CI workflow. Overwrites nothing: files that exist are skipped, .gitignore gets
     the lines it lacks."""
-    from .starter import QUIZZES, default_install, next_steps, plan, report, write
+    from .starter import QUIZZES, default_install, install_advice, next_steps, plan, report, write
 
     if language not in QUIZZES:
         raise typer.BadParameter(f"no starter quiz in '{language}'; choose from {', '.join(QUIZZES)}", param_hint="--language")
     spec = default_install() if install is None else install.strip()
-    if not spec or any(c in spec for c in "\"\n\r"):
+    if spec is not None and (not spec or any(c in spec for c in "\"\n\r")):
         raise typer.BadParameter("give what pip installs, such as qti-builder==0.1.0 or "
                                  "'qti-builder @ git+https://github.com/OWNER/qti-builder@v0.1.0' (no quotes inside)",
                                  param_hint="--install")
@@ -155,6 +191,9 @@ def init_command(
         raise typer.Exit(1) from None
     for line in report(todo):
         typer.echo(line)
+    if spec is None and any(path.name == "quizzes.yml" for path, _ in todo.files):
+        for line in install_advice():
+            typer.echo(line, err=True)
     if not todo.files:
         typer.echo("nothing to add: the folder has every file init writes")
         return
@@ -181,11 +220,17 @@ def build_command(
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
-    report: ReportFormat = "text",
+    report: ReportFormat = None,
     report_file: ReportFile = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    lang: Lang = None,
+    only: Annotated[Optional[list[str]], typer.Option(
+        "--only", metavar="<ids>",
+        help="Build just these questions (ids, or quiz-id/question-id; comma- or space-separated, or one per line as "
+             "diff --changed-only prints them): packages that bring only what changed into Moodle (qti-builder docs "
+             "updating). A quiz with none of them is not built.")] = None,
 ) -> None:
     """Build every quiz: dist/<id>.qti21.zip, dist/<id>.moodle.xml and dist/<id>.canvas.zip (or --out DIR).
 
@@ -196,7 +241,14 @@ def build_command(
                        limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore,
                        qti_variants=qti_variants)
     options.jobs = jobs
+    if only is not None:
+        from .selection import parse_only
+
+        options.only = parse_only(only)
+        if not options.only:
+            raise typer.BadParameter("give the ids of the questions to build", param_hint="--only")
     ui = Ui("build", report, report_file, quiet, verbose)
+    ui.lang = _lang(lang)
     if watch:
         from .serve import watch_builds
 
@@ -233,11 +285,15 @@ def check_command(
     ] = None,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
-    report: ReportFormat = "text",
+    report: ReportFormat = None,
     report_file: ReportFile = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
     ignore: Ignore = None,
+    lang: Lang = None,
+    outline: Annotated[bool, typer.Option(
+        "--outline", help="Also print each paper as read: its sections, passages, and each question's number, type, "
+                          "answer, points and source lines, with the totals (qti-builder docs source-format#the-outline).")] = False,
 ) -> None:
     """Read, render and validate every quiz without writing anything; say what each output would lose."""
     options = _options(sources, formats, templates, schemas, strict, max_media_mb, write=False,
@@ -247,7 +303,10 @@ def check_command(
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
     options.jobs = jobs
-    _run(options, Ui("check", report, report_file, quiet, verbose))
+    options.outline = outline
+    ui = Ui("check", report, report_file, quiet, verbose)
+    ui.lang = _lang(lang)
+    _run(options, ui)
 
 
 @app.command("preview", epilog=examples(
@@ -309,7 +368,8 @@ CHANGED_EXIT = 4
     "qti-builder diff HEAD~1 HEAD --report json --report-file changes.json",
 ))
 def diff_command(
-    old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, or a git revision.",
+    old: Annotated[Optional[str], typer.Argument(help="The old version: a source, a folder of sources, a git revision, or an "
+                                                      "LMS export (Moodle XML, a Canvas or QTI zip...) read as import reads it.",
                                                  metavar="OLD", show_default=False)] = None,
     new: Annotated[Optional[str], typer.Argument(help="The new version, likewise. Default: the working folder's sources.",
                                                  metavar="NEW", show_default=False)] = None,
@@ -319,6 +379,9 @@ def diff_command(
                                                                       "(default: the other side's path, else source/).")] = None,
     report: Annotated[str, typer.Option("--report", help="How to report: text, or json (to stdout unless --report-file).")] = "text",
     report_file: ReportFile = None,
+    changed_only: Annotated[bool, typer.Option(
+        "--changed-only", help="Print only the questions added or changed, one quiz-id/question-id per line, for "
+                               "build --only (qti-builder docs updating); exits 0 whether or not any changed.")] = False,
 ) -> None:
     """Say which questions were added, changed (text, answers, points, feedback...) or removed between two
     versions of the quizzes, by id: what to replace in Moodle, and whether CI has anything new to publish.
@@ -326,7 +389,7 @@ def diff_command(
     Exits 0 when nothing changed, 4 when something did, 1 when a source cannot be read, 2 on usage errors.
     """
     from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
-    from .report import dumps, emit
+    from .report import ReportNotWritten, dumps, emit
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -346,11 +409,21 @@ def diff_command(
         typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
         raise typer.Exit(1)
     diffs = compare(*versions)
+    if changed_only:
+        from .diff import changed_questions
+
+        for name in changed_questions(diffs):
+            typer.echo(name)
+        return
     code = CHANGED_EXIT if something_changed(diffs) else 0
     for line in [*text_lines(diffs), summary_line(diffs)]:
         typer.echo(line, err=report == "json" and report_file is None)
     if report == "json":
-        emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
+        try:
+            emit(dumps(diff_report(old, new or "now", diffs, code)), report_file)
+        except ReportNotWritten as exc:
+            _print([exc.diagnostic])
+            raise typer.Exit(1) from None
     if code:
         raise typer.Exit(code)
 
@@ -471,16 +544,6 @@ def _options(
                         ignore=ignore_codes(ignore), qti_variants=qti_variants)
 
 
-def ignore_codes(values: list[str] | None) -> frozenset[str]:
-    """``--ignore`` as codes; a usage error for an unknown code or an error's."""
-    from .ignores import parse_codes
-
-    try:
-        return parse_codes(values or [])
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--ignore") from None
-
-
 def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: int) -> Limits:
     return Limits(max_source_bytes=int(max_source_mb * MiB), max_yaml_alias_values=max_yaml_alias_values,
                   max_yaml_depth=max_yaml_depth)
@@ -488,7 +551,8 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
-    ui = ui or Ui("build" if options.write else "check", "text", None, False, False)
+    ui = ui or Ui("build" if options.write else "check", None, None, False, False)
+    _require_sources(options.sources)
     result: BuildResult | None = None
     try:
         options.progress = ui.progress()
@@ -502,24 +566,51 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     except (BuildFailed, SchemaError) as exc:
         diagnostics = exc.diagnostics
     failed = any(d.severity.value == "error" for d in diagnostics)
-    _print(diagnostics, ui.quiet)
+    _print(diagnostics, ui.quiet, _languages(result, ui.lang))
     if result is not None:
+        _print_outlines(result, ui)
         _print_understood(result, ui)
         if ui.verbose:
             _print_timings(result)
     if failed:
         errors = sum(1 for d in diagnostics if d.severity.value == "error")
-        typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result)}", err=True)
+        typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result, options.write)}", err=True)
     elif result is not None and not options.write:
         questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
         points = points_text(*map(sum, zip(*(quiz_points(q) for q in result.quizzes)))) if result.quizzes else "0 points"
         ui.say(f"ok: {plural(len(result.quizzes), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
                f"{plural(len(result.outputs), 'output')} valid")
-    ui.emit_report(result, diagnostics, 1 if failed else 0)
-    if failed:
+    unwritten = ui.emit_report(result, diagnostics, 1 if failed else 0)
+    _print(unwritten)
+    if failed or unwritten:
         raise typer.Exit(1)
     assert result is not None
     return result
+
+
+def _print_outlines(result: BuildResult, ui: Ui) -> None:
+    """``check --outline``: each paper as read, also when it failed after reading (a total that
+    differs from the stated one is easier to find with every question's points in front of you)."""
+    from .outline import render_outline
+
+    for r in result.results:
+        if r.outline is not None:
+            for line in render_outline(r.outline):
+                ui.say(line)
+def _require_sources(paths: list[Path]) -> None:
+    """A folder without a quiz source is a mistake (a wrong folder, sources with another suffix),
+    not a build of nothing that passes: QB232, exit 1."""
+    from .pipeline import find_sources
+    from .readers import SOURCE_SUFFIXES
+
+    if find_sources(paths):
+        return
+    named = ", ".join(f"{display_path(p)}/" if p.is_dir() else display_path(p) for p in paths)
+    _print([Diagnostic(Severity.ERROR, "QB232", f"no quiz source in {named}",
+                       hint=f"quiz sources end in {', '.join(SOURCE_SUFFIXES)} (files and folders whose names start "
+                            "with . or _ are left out); name the sources or their folder, or start one with qti-builder init")])
+    typer.echo("failed: 1 error; there is nothing to build", err=True)
+    raise typer.Exit(1)
 
 
 def _print_understood(result: BuildResult, ui: Ui) -> None:
@@ -553,11 +644,14 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
                     ui.say(f"  {loss.render()} (accepted)")
 
 
-def _what_failed(result: BuildResult | None) -> str:
-    """Which quizzes failed, when there were several, and whether the others were written."""
+def _what_failed(result: BuildResult | None, write: bool = True) -> str:
+    """Which quizzes failed, when there were several, and whether the others were written (``check``
+    writes nothing whatever happens: it does not say so)."""
     scope = ""
     if result is not None and len(result.results) > 1:
         scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
+    if not write:
+        return scope
     if result is None or not result.written:
         return f"{scope}; nothing was written"
     return f"{scope}; the others wrote {plural(len(result.written), 'file')}"
@@ -574,12 +668,27 @@ def _print_timings(result: BuildResult) -> None:
                err=True)
 
 
-def _print(diagnostics: list[Diagnostic], quiet: bool = False) -> None:
-    """Grouped per file, in source order; errors only when quiet."""
+def _print(diagnostics: list[Diagnostic], quiet: bool = False, languages: Callable[[str], str | None] | None = None) -> None:
+    """Grouped per file, in source order; errors only when quiet; each file's in its language."""
     ordered = sorted((d for d in diagnostics if not quiet or d.severity.value == "error"), key=Diagnostic.sort_key)
-    for _, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+    for path, group in groupby(ordered, key=lambda d: d.span.path if d.span else ""):
+        language = languages(path) if languages else None
         for diagnostic in group:
-            typer.echo(diagnostic.render(), err=True)
+            typer.echo(diagnostic.render(language), err=True)
+
+
+def _languages(result: BuildResult | None, lang: str | None) -> Callable[[str], str | None]:
+    """Which language a file's messages are printed in: --lang, else its quiz's language."""
+    by_path = {display_path(r.source): r.language for r in result.results} if result is not None else {}
+    return lambda path: lang or by_path.get(path)
+
+
+def _lang(lang: str | None) -> str | None:
+    from .messages import languages
+
+    if lang is not None and lang.split("-")[0].lower() not in ["en", *languages()]:
+        raise typer.BadParameter(f"no messages in '{lang}'; choose from en, {', '.join(languages())}", param_hint="--lang")
+    return lang
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -26,23 +26,52 @@ if TYPE_CHECKING:
 REPORTS = ("text", "json", "github", "junit")
 
 
+def parse_reports(values: list[str] | str | None, report_file: Path | None) -> list[tuple[str, Path | None]]:
+    """``--report`` values (``json``, ``json=dist/report.json``; the option may repeat) as (format,
+    file) pairs, ``None`` for stdout; ``--report-file`` is the file of the one given without ``=``.
+    Two reports on stdout would run into each other: a usage error, as is a format twice."""
+    given = [values] if isinstance(values, str) else list(values or ["text"])
+    reports: list[tuple[str, Path | None]] = []
+    for value in given:
+        name, sep, file = value.partition("=")
+        name = name.strip()
+        if name not in REPORTS:
+            raise typer.BadParameter(f"unknown report {name}; choose {', '.join(REPORTS)}", param_hint="--report")
+        if sep and not file.strip():
+            raise typer.BadParameter(f"give the file after '{name}=', such as {name}=dist/report.{name}", param_hint="--report")
+        if any(name == other for other, _ in reports):
+            raise typer.BadParameter(f"{name} is given twice", param_hint="--report")
+        if name != "text":
+            reports.append((name, Path(file.strip()) if sep else None))
+    to_stdout = [name for name, file in reports if file is None]
+    if report_file is not None:
+        if len(to_stdout) != 1:
+            raise typer.BadParameter("--report-file is the file of one --report given without '=FILE'; "
+                                     "give each report its file as --report FORMAT=FILE", param_hint="--report-file")
+        reports = [(name, report_file if file is None else file) for name, file in reports]
+    elif len(to_stdout) > 1:
+        raise typer.BadParameter(f"only one report can go to stdout, not {' and '.join(to_stdout)}; give the others a file "
+                                 f"(--report {to_stdout[-1]}=FILE)", param_hint="--report")
+    return reports
+
+
 class Ui:
-    """One command's output settings: ``--report``, ``--report-file``, ``--quiet``, ``--verbose``."""
+    """One command's output settings: ``--report`` (repeatable), ``--report-file``, ``--quiet``, ``--verbose``."""
 
     #: Seconds a build runs before its progress bar appears.
     PROGRESS_AFTER = 1.0
 
-    def __init__(self, command: str, report: str, report_file: Path | None, quiet: bool, verbose: bool) -> None:
-        if report not in REPORTS:
-            raise typer.BadParameter(f"unknown report {report}; choose {', '.join(REPORTS)}", param_hint="--report")
+    def __init__(self, command: str, report: list[str] | str | None, report_file: Path | None, quiet: bool, verbose: bool) -> None:
+        self.reports = parse_reports(report, report_file)
         if quiet and verbose:
             raise typer.BadParameter("--quiet and --verbose contradict each other", param_hint="--quiet")
-        self.command, self.report, self.report_file = command, report, report_file
-        self.json = report == "json"
+        self.command = command
         self.quiet, self.verbose = quiet, verbose
-        self.summary_to_stderr = report != "text" and report_file is None
+        self.summary_to_stderr = any(file is None for _, file in self.reports)
         self.bar: Progress | None = None
         self.task: TaskID | None = None
+        #: ``--lang``: the language of the messages, over each quiz's own (messages.py).
+        self.lang: str | None = None
 
     def say(self, text: str) -> None:
         if not self.quiet:
@@ -71,15 +100,20 @@ class Ui:
             self.bar.stop()
             self.bar = None
 
-    def emit_report(self, result: BuildResult | None, diagnostics: list[Diagnostic], code: int) -> None:
-        if self.report == "text":
-            return
-        from .report import build_report, dumps, emit, github_annotations, junit_xml
+    def emit_report(self, result: BuildResult | None, diagnostics: list[Diagnostic], code: int) -> list[Diagnostic]:
+        """Each report to its file or stdout; what could not be written, as errors (QB231)."""
+        from .report import ReportNotWritten, build_report, dumps, emit, github_annotations, junit_xml
 
-        if self.report == "json":
-            text = dumps(build_report(self.command, result, diagnostics, code))
-        elif self.report == "github":
-            text = github_annotations(self.command, result, diagnostics)
-        else:
-            text = junit_xml(self.command, result, diagnostics)
-        emit(text, self.report_file)
+        problems = []
+        for name, file in self.reports:
+            if name == "json":
+                text = dumps(build_report(self.command, result, diagnostics, code))
+            elif name == "github":
+                text = github_annotations(self.command, result, diagnostics)
+            else:
+                text = junit_xml(self.command, result, diagnostics)
+            try:
+                emit(text, file)
+            except ReportNotWritten as exc:
+                problems.append(exc.diagnostic)
+        return problems

@@ -438,6 +438,49 @@ def _qti_structure(root: html.HtmlElement) -> None:
     for element in list(root.iter(*_QTI_INLINE)):
         if any(isinstance(d.tag, str) and d.tag in _QTI_BLOCKS for d in element.iterdescendants()):
             element.drop_tag()
+    for quote in list(root.iter("blockquote")):
+        _blocks_only(quote)
+
+
+def _blocks_only(parent: html.HtmlElement) -> None:
+    """QTI's ``blockquote`` holds blocks only: each run of text and inline elements in it (raw
+    HTML such as ``<blockquote>text<br>more</blockquote>``) becomes a paragraph."""
+    if not (parent.text or "").strip() and all(
+            not isinstance(c.tag, str) or (c.tag in _QTI_BLOCKS and not (c.tail or "").strip()) for c in parent):
+        return
+    runs: list[html.HtmlElement] = []
+    current: html.HtmlElement | None = None
+
+    def paragraph() -> html.HtmlElement:
+        nonlocal current
+        if current is None:
+            current = html.Element("p")
+            runs.append(current)
+        return current
+
+    if (parent.text or "").strip():
+        paragraph().text = parent.text
+    parent.text = None
+    for child in list(parent):
+        parent.remove(child)
+        tail, child.tail = child.tail, None
+        if isinstance(child.tag, str) and child.tag in _QTI_BLOCKS:
+            current = None
+            runs.append(child)
+        else:
+            paragraph().append(child)
+        # Space after an inline element parts words; after a block, only text counts.
+        if tail and (tail.strip() or current is not None):
+            target = paragraph()
+            if len(target):
+                target[-1].tail = (target[-1].tail or "") + tail
+            else:
+                target.text = (target.text or "") + tail
+    parent.extend(runs)
+
+
+#: QTI 2.1's ``Length``: pixels, or a percentage.
+_QTI_LENGTH = re.compile(r"[0-9]+%?")
 
 
 def _qti_attributes(element: etree._Element) -> None:
@@ -457,6 +500,16 @@ def _qti_attributes(element: etree._Element) -> None:
     for name in list(element.attrib):
         if name not in allowed and not name.startswith("{"):
             del element.attrib[name]
+    for name in ("width", "height"):
+        # QTI's length is pixels or a percentage, digits only: HTML editors write CSS lengths
+        # ("7px", D2L's); a pixel length loses its unit, any other (em, auto) goes.
+        value = element.get(name)
+        if value is not None and not _QTI_LENGTH.fullmatch(value):
+            pixels = re.fullmatch(r"\s*(\d+)(?:\.\d*)?\s*(?:px)?\s*", value, re.I)
+            if pixels:
+                element.set(name, pixels.group(1))
+            else:
+                del element.attrib[name]
     if element.tag == "a" and (element.get("href") or "#").startswith("#"):
         # QTI requires href: a link whose target was removed (javascript:) or points into the
         # page (which is split into items) keeps only its text.
@@ -486,7 +539,41 @@ def mathml(tex: str, display: str = "inline") -> str:
     for each target, and banks repeat formulas. Raises what the library raises for bad TeX."""
     import latex2mathml.converter  # here, not at the top: most quizzes have no math (a cold start's 60 ms)
 
-    return latex2mathml.converter.convert(tex, display=display)
+    converted = latex2mathml.converter.convert(_converter_tex(tex), display=display)
+    # latex2mathml passes what it does not know through as text, '&' unescaped: refuse it here,
+    # where inspect() reports it, rather than drop the formula when it is rendered.
+    etree.fromstring(converted)
+    return converted
+
+
+#: TeX environments latex2mathml does not know, as ones it does that show the same: alignments as
+#: ``align*`` (their column argument dropped), a lone equation as its content, the cases variants
+#: as ``cases``, a tabular as an array.
+_ENVIRONMENTS = {
+    "aligned": "align*", "alignat": "align*", "alignat*": "align*", "alignedat": "align*", "flalign": "align*",
+    "flalign*": "align*", "eqnarray": "align*", "eqnarray*": "align*", "gather": "align*", "gather*": "align*",
+    "gathered": "align*", "multline": "align*", "multline*": "align*", "dcases": "cases", "tabular": "array",
+    "equation": "", "equation*": "",
+}
+#: Environments whose first argument is a column count or spec latex2mathml's replacement lacks.
+_COUNTED = {"alignat", "alignat*", "alignedat"}
+_ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z]+\*?)\}(\s*\{[^{}]*\})?")
+
+
+def _converter_tex(tex: str) -> str:
+    if "\\begin" not in tex:
+        return tex
+
+    def replace(match: re.Match[str]) -> str:
+        which, name, after = match.group(1), match.group(2), match.group(3) or ""
+        if name not in _ENVIRONMENTS:
+            return match.group(0)
+        if which == "begin" and name in _COUNTED:
+            after = ""  # the column count: align* has none (a tabular's spec is an array's, kept)
+        target = _ENVIRONMENTS[name]
+        return (f"\\{which}{{{target}}}" if target else "") + after
+
+    return _ENVIRONMENT.sub(replace, tex)
 
 
 def _replace_with_mathml(element: etree._Element, display: str) -> None:

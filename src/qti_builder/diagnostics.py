@@ -9,6 +9,7 @@ turns into exit code 1. Anything else is a bug and keeps its traceback.
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,13 +48,16 @@ class Diagnostic:
         span = self.span or SourceSpan("")
         return (span.path, span.line, span.column, self.code)
 
-    def render(self) -> str:
+    def render(self, language: str | None = None) -> str:
+        """As printed; the message and hint in ``language`` where its catalog has them (messages.py)."""
+        from .messages import translate
+
         where = f"{self.span}: " if self.span else ""
-        text = f"{where}{self.severity.value}[{self.code}]: {self.message}"
+        text = f"{where}{self.severity.value}[{self.code}]: {translate(self.message, language)}"
         if self.generated:
             text += f"\n    in generated file {self.generated}"
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {translate(self.hint, language)}"
         return text
 
 
@@ -62,6 +66,9 @@ class DiagnosticSink:
     """Collects diagnostics from every stage."""
 
     items: list[Diagnostic] = field(default_factory=list)
+    #: The language of the quiz being read, once its reader knows it: the language its messages
+    #: are printed in (messages.py).
+    language: str | None = None
 
     def error(
         self,
@@ -103,9 +110,10 @@ class BuildFailed(Exception):
 
 
 def display_path(path: Path) -> str:
-    """A path as users typed it: relative to the working directory when it lies below it."""
+    """A path as users typed it: relative to the working directory when it lies below it. Links
+    are not followed: ``/dev/stdin`` is named so, not as the file the shell redirected into it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return str(Path(os.path.abspath(path)).relative_to(Path(os.path.abspath(Path.cwd()))))
     except ValueError:
         return str(path)
 

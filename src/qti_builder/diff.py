@@ -121,7 +121,16 @@ def read_paths(label: str, paths: list[Path], sink: DiagnosticSink, shown: Path 
     shown relative to (a revision's checkout), instead of the working folder."""
     quizzes: dict[str, tuple[Quiz, str]] = {}
     media: dict[str, dict[str, dict[str, str | None]]] = {}
-    for path in find_sources(paths):
+    exports = [p for p in paths if is_export(p)]
+    for export in exports:  # an LMS export: read by its importer, as `import` would write it
+        for quiz, where, files in _exported(export, sink):
+            if quiz.id in quizzes:
+                sink.error("QB202", f"quiz id '{quiz.id}' is also used by {quizzes[quiz.id][1]}", SourceSpan(where),
+                           hint="compare one export at a time; quizzes are compared by id")
+                continue
+            quizzes[quiz.id] = (quiz, where)
+            media[quiz.id] = {q.id: _media_in(q, files) for q in quiz.iter_questions()}
+    for path in find_sources([p for p in paths if p not in exports]):
         read = read_quiz(path, sink)
         if read is None:
             continue
@@ -134,6 +143,26 @@ def read_paths(label: str, paths: list[Path], sink: DiagnosticSink, shown: Path 
         quizzes[quiz.id] = (quiz, where)
         media[quiz.id] = {q.id: _media(q, path.parent) for q in quiz.iter_questions()}
     return Version(label, quizzes, media)
+
+
+def is_export(path: Path) -> bool:
+    """An LMS export rather than sources: a file no source reader takes (Moodle XML, a Canvas or
+    QTI zip, a GIFT file), which `import` reads."""
+    from .readers import reader_for
+
+    return path.is_file() and reader_for(path) is None
+
+
+def _exported(path: Path, sink: DiagnosticSink) -> list[tuple[Quiz, str, dict[str, bytes]]]:
+    """The quizzes of an LMS export, as `import` reads them: its errors go to ``sink``, its
+    warnings (what a source cannot hold) are `import`'s to say, not a difference."""
+    from .importers import import_path
+
+    own = DiagnosticSink()
+    display = display_path(path)
+    found = import_path(path, display, own, "auto")
+    sink.items.extend(d for d in own.items if d.severity.value == "error")
+    return [(item.quiz, display, item.media) for item in found] if not own.errors else []
 
 
 def is_revision(spec: str, cwd: Path) -> bool:
@@ -283,6 +312,21 @@ def _media(question: Any, folder: Path) -> dict[str, str | None]:
     return found
 
 
+def _media_in(question: Any, files: dict[str, bytes]) -> dict[str, str | None]:
+    """As :func:`_media`, for an export's question: its files are the ones the export holds."""
+    from .content import media_refs
+    from .media import is_external
+    from .model.common import iter_markdown
+
+    found: dict[str, str | None] = {}
+    for _, text in iter_markdown(question):
+        for ref, _, _ in media_refs(text):
+            if ref and not is_external(ref) and ref not in found:
+                data = files.get(ref)
+                found[ref] = None if data is None else hashlib.sha256(data).hexdigest()
+    return found
+
+
 def _dump(value: Any) -> Any:
     return value.model_dump(mode="json") if hasattr(value, "model_dump") else value
 
@@ -299,6 +343,12 @@ def _sections(quiz: Quiz) -> list[tuple[str, Any]]:
 
 
 # -- telling it --------------------------------------------------------------------------------
+
+
+def changed_questions(diffs: list[QuizDiff]) -> list[str]:
+    """The questions added or changed, as ``quiz-id/question-id`` (what ``build --only`` takes)."""
+    return [f"{d.id}/{question}" for d in diffs if d.status != "removed"
+            for question in [*d.added, *(c.id for c in d.changed)]]
 
 
 def something_changed(diffs: list[QuizDiff]) -> bool:

@@ -44,6 +44,9 @@ PREVIEW = {
         "one_question_at_a_time": "One question at a time", "quiz_type": "Quiz type", "graded": "Graded quiz",
         "practice": "Practice quiz", "yes": "Yes", "no": "No",
         "qti_variants": "QTI 2.1: fixed items per calculated question",
+        "outline": "Outline", "outline_type": "type", "outline_lines": "lines", "passage_covers": "passage: questions {first}–{last}",
+        "stated": "the paper states {written}", "matches": "matches", "differs": "differs",
+        "not_read": "not read: see the errors",
     },
     "ko": {
         "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
@@ -59,6 +62,9 @@ PREVIEW = {
         "one_question_at_a_time": "한 번에 한 문항씩", "quiz_type": "퀴즈 유형", "graded": "성적 반영 퀴즈",
         "practice": "연습 퀴즈", "yes": "예", "no": "아니요",
         "qti_variants": "QTI 2.1: 계산 문항당 고정 문항 수",
+        "outline": "개요", "outline_type": "유형", "outline_lines": "줄", "passage_covers": "지문: {first}–{last}번",
+        "stated": "시험지 표기 {written}", "matches": "일치", "differs": "불일치",
+        "not_read": "읽지 못함: 오류를 보세요",
     },
 }
 

@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .model.questions import (CalculatedChoiceQuestion, CalculatedQuestion, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 

@@ -38,6 +38,7 @@ from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
+from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, compress_pieces, zip_parts
@@ -93,6 +94,11 @@ class BuildOptions:
     qti_variants: int | None = None
     #: Worker processes; 0 means one per CPU, 1 builds in this process.
     jobs: int = 0
+    #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
+    outline: bool = False
+    #: ``build --only``: the questions to build (ids, or ``quiz/question``); a quiz with none of
+    #: them is not built (:mod:`.selection`). None: every question.
+    only: frozenset[str] | None = None
     #: Called as ``progress(done, total)`` as questions are rendered (for a progress bar).
     progress: Callable[[int, int], None] | None = field(default=None, repr=False, compare=False)
 
@@ -127,6 +133,10 @@ class QuizResult:
     accepted_losses: list[Loss] = field(default_factory=list)
     #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
     ignored: int = 0
+    #: The paper as read (``check --outline``), once the quiz is read.
+    outline: Outline | None = None
+    #: The quiz's language, as far as it was read: the language its messages are printed in.
+    language: str | None = None
 
     @property
     def failed(self) -> bool:
@@ -165,12 +175,16 @@ def build(options: BuildOptions) -> BuildResult:
         with _stage(clock, "read"):
             return _writable(_read(results, options), results)
 
+    clock["read"] = 0.0  # the read starts first, on its thread: listed first however long it takes
     reading = Background(read)
     with _stage(clock, "schemas"):
         schemas = _schemas_early(options) if results else _schemas_later(options)
     good = reading.result()
 
     build_errors = DiagnosticSink()
+    build_errors.items.extend(unknown_selection(options, results))
+    if build_errors.items:
+        good = {}  # a question asked for that is not there: the selection is not what was meant
     staging = Staging()
     jobs = 1 if all(r.quiz is None for r in results) else options.jobs or cpu_count()
     try:
@@ -290,13 +304,19 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
     for i, result in enumerate(results):
         started = time.perf_counter()
         sink = DiagnosticSink()
-        read = read_quiz(result.source, sink, options.limits)
+        read = read_quiz(result.source, sink, options.limits, partial=True)
+        if read and options.only is not None:
+            read = _selected(read, options.only)
         if read:
             quiz, source = read
             if options.qti_variants is not None:
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
+                check_stated_total(quiz, source, sink)
+            if options.outline:
+                result.outline = build_outline(quiz, source, read_lines(result.source))
             check_question_ignores(quiz, source, sink)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
             result.spans = loaded[i].spans
@@ -304,9 +324,42 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
             if options.profile:
                 check_profile(options.profile, quiz, loaded[i].spans, sink)
         result.diagnostics.extend(sink.items)
+        result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded)
     return loaded
+
+
+def _selected(read: tuple[Quiz, SourceMap], only: frozenset[str]) -> tuple[Quiz, SourceMap] | None:
+    """A quiz read, cut down to the questions of ``--only`` (None: it has none of them)."""
+    from .selection import select_questions
+
+    quiz = select_questions(read[0], only)
+    return (quiz, read[1]) if quiz is not None else None
+
+
+def unknown_selection(options: BuildOptions, results: list[QuizResult]) -> list[Diagnostic]:
+    """``--only`` names that no quiz has, read from the sources again by id only when there are
+    some: each is an error (QB234), and the build writes nothing."""
+    if options.only is None:
+        return []
+    from .selection import named
+
+    have: set[str] = set()
+    for result in results:
+        if result.quiz is not None:
+            have |= named(result.quiz)
+    missing = sorted(options.only - have)
+    if missing:  # a quiz cut away entirely has no quiz any more: read the names again, to tell
+        for result in results:
+            if result.quiz is None and not result.failed:
+                full = read_quiz(result.source, DiagnosticSink(), options.limits)
+                if full:
+                    have |= named(full[0])
+        missing = sorted(options.only - have)
+    return [Diagnostic(Severity.ERROR, "QB234", f"--only names question '{name}', which no quiz has",
+                       hint="give question ids as the sources write them ({#id}), or quiz-id/question-id; "
+                            "qti-builder check --verbose lists them") for name in missing]
 
 
 def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz]) -> None:
@@ -323,7 +376,9 @@ def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz]) 
 
 @contextlib.contextmanager
 def _stage(clock: dict[str, float], name: str) -> Iterator[None]:
-    """Times one stage of the build into ``clock`` (for ``--report``)."""
+    """Times one stage of the build into ``clock`` (for ``--report``), listed where the stage
+    first starts: reports and ``--verbose`` list the stages in the same order on every run."""
+    clock.setdefault(name, 0.0)
     mark = time.perf_counter()
     try:
         yield

@@ -20,9 +20,11 @@ from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, Sour
 from .ignores import Accepted
 from .i18n import preview_words, true_false_labels
 from .kinds import KINDS
+from .outline import build_outline, read_lines
 from .summary import option_label
 from .model import Quiz, QuizSettings
-from .model.questions import BLANK_MARKER, Question
+from .model.questions import BLANK_MARKER
+from .model.union import Question
 from .parametric import fmt, variants
 from .package import write_files
 from .pipeline import BuildOptions, LoadedQuiz, load_quizzes, render_outputs
@@ -133,7 +135,7 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
                          "questions": questions, "draw": draw})
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
             "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", []),
-            "total": total_points(quiz, words)}
+            "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path))}
 
 
 #: Counter words written against their number (3점, 10문항), not after a space.

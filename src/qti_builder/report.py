@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from . import __version__
-from .diagnostics import Diagnostic, SourceSpan, display_path
+from .diagnostics import Diagnostic, Severity, SourceSpan, display_path
 from .losses import Loss
 from .pipeline import STAGES, BuildResult, QuizResult, question_counts
 from .summary import quiz_points
@@ -103,10 +103,25 @@ def dumps(report: dict[str, Any]) -> str:
     return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
 
 
+class ReportNotWritten(Exception):
+    """A report file that cannot be written; ``diagnostic`` says which and why (QB231)."""
+
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
 def emit(text: str, report_file: Path | None) -> None:
-    """A report to ``--report-file``, or to stdout."""
+    """A report to ``--report-file`` (its folders made first: ``dist/`` is not there on a fresh
+    checkout), or to stdout. Raises :class:`ReportNotWritten`, never a traceback."""
     if report_file:
-        report_file.write_text(text, encoding="utf-8")
+        try:
+            report_file.parent.mkdir(parents=True, exist_ok=True)
+            report_file.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise ReportNotWritten(Diagnostic(
+                Severity.ERROR, "QB231", f"cannot write the report {display_path(report_file)}: {exc.strerror or exc}",
+                hint="give --report-file (or --report FORMAT=FILE) a file in a folder you may write to")) from None
     else:
         sys.stdout.write(text)
         sys.stdout.flush()

@@ -10,6 +10,8 @@ which gets the lines it lacks appended.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -30,23 +32,95 @@ WORKFLOW = ".github/workflows/quizzes.yml"
 DEFAULT_INSTALL = f"qti-builder=={__version__}"
 
 
-def default_install() -> str:
-    """What the workflow should install: the source this qti-builder itself came from, when a CI
-    runner can reach it (a Git repository at its commit, an archive URL), as pip records it
-    (PEP 610 ``direct_url.json``); else a pinned release of this version. A local folder or file
-    is no use on a runner, so it gives the pinned release too (``init`` says how to change it)."""
+def _recorded_origin() -> dict[str, object]:
+    """Where pip installed this qti-builder from (PEP 610 ``direct_url.json``); empty when it came
+    from a package index, which records nothing."""
     try:
         recorded = metadata.distribution("qti-builder").read_text("direct_url.json")
         origin = json.loads(recorded) if recorded else {}
     except (metadata.PackageNotFoundError, ValueError):
         origin = {}
-    url = origin.get("url", "") if isinstance(origin, dict) else ""
-    if not url.startswith(("https://", "http://", "ssh://", "git@")):
+    return origin if isinstance(origin, dict) else {}
+
+
+def default_install() -> str | None:
+    """What the workflow should install: the source this qti-builder itself came from, when a CI
+    runner can reach it, as pip records it (PEP 610 ``direct_url.json``): a Git repository at its
+    commit, an archive URL; a release of this version when it came from a package index (which
+    records nothing). ``None`` for a local folder or file, which is nowhere on a runner, and a
+    pinned release of it may be on no index either (:func:`install_advice` says what to do)."""
+    origin = _recorded_origin()
+    if not origin:
         return DEFAULT_INSTALL
+    url = str(origin.get("url", ""))
+    if not url.startswith(("https://", "http://", "ssh://", "git@")):
+        return None
     vcs = origin.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and vcs.get("commit_id"):
         return f"qti-builder @ git+{url}@{vcs['commit_id']}"
-    return f"qti-builder @ {url}" if "archive_info" in origin else DEFAULT_INSTALL
+    return f"qti-builder @ {url}" if "archive_info" in origin else None
+
+
+def install_advice() -> list[str]:
+    """Why the workflow cannot install this qti-builder, and what to put in its install step: a
+    local folder that is a Git checkout suggests its remote at its commit (if that is pushed)."""
+    url = str(_recorded_origin().get("url", ""))
+    where = url.removeprefix("file://") if url.startswith("file://") else "a local file or folder"
+    lines = [f"warning: this qti-builder was installed from {where}, which a CI runner cannot reach, and "
+             f"qti-builder=={__version__} may be on no package index: the workflow's install step fails until you "
+             "put there what pip installs (qti-builder docs ci#github-actions)"]
+    folder = Path(where)
+    if url.startswith("file://") and folder.is_dir():
+        remote = _git(folder, "remote", "get-url", "origin")
+        commit = _git(folder, "rev-parse", "HEAD")
+        if remote and commit and remote.startswith(("https://", "ssh://", "git@")):
+            lines.append(f"  that folder is a Git checkout of {remote}; once commit {commit[:12]} is pushed there: "
+                         f"qti-builder @ git+{remote}@{commit}")
+    lines.append("  or a release from your package index, such as qti-builder==<version>, or a wheel kept in the repository")
+    return lines
+
+
+def _git(folder: Path, *args: str) -> str | None:
+    """A git command's one-line answer in ``folder``; ``None`` when git or the repository is not there."""
+    try:
+        done = subprocess.run(["git", "-C", str(folder), *args], capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def repository_root(folder: Path) -> Path | None:
+    """The root of the Git work tree ``folder`` is in (or will be in, once made), where GitHub looks
+    for ``.github/workflows/``; ``None`` outside a repository or without git."""
+    existing = folder.resolve()
+    while not existing.is_dir():
+        existing = existing.parent
+    root = _git(existing, "rev-parse", "--show-toplevel")
+    return Path(root).resolve() if root else None
+
+
+#: The install step of the shipped workflow, as the starter folder writes it.
+INSTALL_LINE = f'        run: python -m pip install "{DEFAULT_INSTALL}"\n'
+#: The install step when init cannot tell what a runner can install: it fails, saying what to do.
+NO_INSTALL_LINE = ("        run: |\n"
+                   "          echo \"::error::qti-builder init could not tell what a CI runner can install: put what pip "
+                   "installs here (qti-builder docs ci)\"\n"
+                   "          exit 1\n")
+
+
+def workflow_text(install: str | None, working_directory: str | None = None) -> str:
+    """The starter workflow with its install step, and, for a project in a repository's subfolder,
+    its commands run in that folder and its paths (the schema cache, the published dist/) below it."""
+    text = (data_dir("starter") / "github-workflow.yml").read_text(encoding="utf-8")
+    assert INSTALL_LINE in text, "starter/github-workflow.yml's install step changed: update INSTALL_LINE"
+    text = text.replace(INSTALL_LINE, NO_INSTALL_LINE if install is None else INSTALL_LINE.replace(DEFAULT_INSTALL, install))
+    if working_directory:
+        quoted = json.dumps(working_directory)  # a JSON string is a YAML double-quoted scalar
+        text = text.replace("    runs-on: ubuntu-latest\n",
+                            f"    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: {quoted}\n")
+        text = text.replace("path: .qti-builder-schemas\n", f"path: {json.dumps(working_directory + '/.qti-builder-schemas')}\n")
+        text = text.replace("path: dist/\n", f"path: {json.dumps(working_directory + '/dist/')}\n")
+    return text
 
 
 @dataclass
@@ -59,20 +133,24 @@ class Plan:
     appended: list[str] = field(default_factory=list)
     #: Files that exist and are left as they are, with why.
     skipped: list[tuple[Path, str]] = field(default_factory=list)
+    #: The project's folder below its repository's root, where the workflow runs its commands.
+    workflow_folder: str | None = None
 
 
-def plan(folder: Path, language: str = "en", install: str = DEFAULT_INSTALL) -> Plan:
-    """What ``init`` writes into ``folder``: every starter file that is not there yet."""
+def plan(folder: Path, language: str = "en", install: str | None = DEFAULT_INSTALL) -> Plan:
+    """What ``init`` writes into ``folder``: every starter file that is not there yet. The workflow
+    goes to the root of the Git repository ``folder`` is in, the only place GitHub runs it from."""
     base = data_dir("starter")
-    workflow = (base / "github-workflow.yml").read_text(encoding="utf-8")
+    root = repository_root(folder)
+    below = folder.resolve().relative_to(root).as_posix() if root and folder.resolve() != root else None
     wanted = {
         QUIZ: (base / QUIZZES[language]).read_bytes(),
         GITIGNORE: (base / "gitignore").read_bytes(),
-        WORKFLOW: workflow.replace(f'"{DEFAULT_INSTALL}"', f'"{install}"').encode("utf-8"),
+        WORKFLOW: workflow_text(install, below).encode("utf-8"),
     }
-    result = Plan()
+    result = Plan(workflow_folder=below)
     for name, content in wanted.items():
-        path = folder / name
+        path = (root if name == WORKFLOW and below else folder) / name
         if name == QUIZ and not path.exists() and _has_quizzes(path.parent):
             result.skipped.append((path, f"{display_path(path.parent)}/ has quizzes already"))
         elif not (path.exists() or path.is_symlink()):
@@ -93,8 +171,9 @@ def _has_quizzes(folder: Path) -> bool:
 def _join_gitignore(path: Path, starter: str, result: Plan) -> None:
     """Append the starter's ignore lines that ``path`` lacks (comments aside), never rewriting its own."""
     text = path.read_text(encoding="utf-8", errors="surrogateescape")
-    have = {line.strip() for line in text.splitlines()}
-    missing = [line for line in starter.splitlines() if line.strip() and not line.startswith("#") and line.strip() not in have]
+    have = {_ignored_name(line) for line in text.splitlines()}
+    missing = [line for line in starter.splitlines()
+               if line.strip() and not line.startswith("#") and _ignored_name(line) not in have]
     if not missing:
         result.skipped.append((path, "it already ignores " + ", ".join(
             line for line in starter.splitlines() if line.strip() and not line.startswith("#"))))
@@ -104,9 +183,20 @@ def _join_gitignore(path: Path, starter: str, result: Plan) -> None:
     result.appended = missing
 
 
+def _ignored_name(line: str) -> str:
+    """A .gitignore line as the top-level name it ignores: ``dist``, ``/dist``, ``dist/`` and
+    ``/dist/`` all keep dist/ out of git, so one of them is enough."""
+    return line.strip().strip("/")
+
+
 def write(plan: Plan) -> None:
     """Write every file of the plan, or none (temporary files renamed into place together)."""
     write_files(plan.files)
+
+
+def _shown(path: Path) -> str:
+    """A path relative to the working folder, even above it (the workflow at a repository's root)."""
+    return os.path.relpath(path.resolve(), Path.cwd().resolve()) if path.is_absolute() else display_path(path)
 
 
 def report(plan: Plan) -> list[str]:
@@ -116,7 +206,7 @@ def report(plan: Plan) -> list[str]:
         if path.name == GITIGNORE and plan.appended:
             lines.append(f"added {', '.join(plan.appended)} to {display_path(path)}")
         else:
-            lines.append(f"wrote {display_path(path)}")
+            lines.append(f"wrote {_shown(path)}")
     lines += [f"skipped {display_path(path)}: {why}" for path, why in plan.skipped]
     return lines
 
@@ -137,11 +227,15 @@ IMPORT_WHERE = (
 )
 
 
-def next_steps(folder: Path, done: Plan, install: str = DEFAULT_INSTALL) -> list[str]:
+def next_steps(folder: Path, done: Plan, install: str | None = DEFAULT_INSTALL) -> list[str]:
     """What ``init`` prints after the files: the commands to run next, then where to go from there."""
     here = folder.resolve() == Path.cwd().resolve()
-    wrote = {path.relative_to(folder).as_posix() for path, _ in done.files}
+    wrote = {path.resolve().relative_to(folder.resolve()).as_posix() for path, _ in done.files
+             if path.resolve().is_relative_to(folder.resolve())}
+    workflow = any(path.as_posix().endswith(WORKFLOW) for path, _ in done.files)
     quiz_id = "first-quiz" if QUIZ in wrote else "<quiz-id>"
+    where = (f" at the repository's root, where GitHub runs workflows; it runs its commands in {done.workflow_folder}/"
+             if done.workflow_folder else "")
     return [
         "next, in this folder:" if here else f"next:\n  cd {display_path(folder)}",
         *(f"  {line.format(id=quiz_id)}" for line in NEXT_STEPS),
@@ -149,6 +243,8 @@ def next_steps(folder: Path, done: Plan, install: str = DEFAULT_INSTALL) -> list
         *(f"  {line.format(id=quiz_id)}" for line in IMPORT_WHERE),
         f"Edit {QUIZ}, or add quizzes beside it (how: qti-builder docs source-format)." if QUIZ in wrote
         else "How to write quizzes: qti-builder docs source-format.",
-        *([f"The workflow {WORKFLOW} installs {install} (for another source: qti-builder docs ci#github-actions)."]
-          if WORKFLOW in wrote else []),
+        *([f"The workflow {WORKFLOW}{where} installs {install} (for another source: qti-builder docs ci#github-actions)."]
+          if workflow and install is not None else []),
+        *([f"The workflow {WORKFLOW}{where} cannot install qti-builder yet: see the warning above."]
+          if workflow and install is None else []),
     ]

@@ -17,7 +17,7 @@ from .i18n import true_false_labels
 from .kinds import KINDS
 from .model import Quiz, Section
 from .model.parametric import _CalculatedBase
-from .model.questions import Question
+from .model.union import Question
 from .parametric import variants
 from .vocabulary import OPTION_STYLES
 
@@ -66,16 +66,17 @@ def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
 def quiz_points(quiz: Quiz) -> tuple[float, float]:
     """What a quiz is worth: (least, most). They differ only when a section draws among questions
     (or nested sections) of different worth."""
-
-    def worth(section: Section) -> tuple[float, float]:
-        parts = [(q.points, q.points) for q in section.questions] + [worth(child) for child in section.sections]
-        if section.select:
-            n = min(section.select, len(parts))
-            return (sum(sorted(low for low, _ in parts)[:n]), sum(sorted((high for _, high in parts), reverse=True)[:n]))
-        return sum(low for low, _ in parts), sum(high for _, high in parts)
-
-    totals = [worth(s) for s in quiz.sections]
+    totals = [section_points(s) for s in quiz.sections]
     return sum(low for low, _ in totals), sum(high for _, high in totals)
+
+
+def section_points(section: Section) -> tuple[float, float]:
+    """What a section is worth: (least, most), as :func:`quiz_points`."""
+    parts = [(q.points, q.points) for q in section.questions] + [section_points(child) for child in section.sections]
+    if section.select:
+        n = min(section.select, len(parts))
+        return (sum(sorted(low for low, _ in parts)[:n]), sum(sorted((high for _, high in parts), reverse=True)[:n]))
+    return sum(low for low, _ in parts), sum(high for _, high in parts)
 
 
 def points_text(low: float, high: float) -> str:

@@ -58,6 +58,17 @@ class Language:
     #: read by the quiz-page importer only, since in a source such a word at a line's start is as
     #: likely the author's own text.
     page_labels: dict[str, str] = field(default_factory=dict)
+    #: Words that number a part of a paper (``Part III.``, ``Section B``, ``Teil 2``, ``PARTE I``):
+    #: a line starting with one, capitalised, then a numeral or a letter, is a section heading.
+    section_words: tuple[str, ...] = ()
+    #: Words of a closing mark (``- 끝 -``, ``— End of exam —``, ``以上``): a line of only such a
+    #: word, between dashes or brackets, ends the paper's questions and is shown to nobody.
+    closing_words: tuple[str, ...] = ()
+    #: Titles of a paper's numbered instructions (``注意事项：1．… 2．…``, ``Instructions:``): the
+    #: numbered lines under one are instructions, not questions.
+    instruction_titles: tuple[str, ...] = ()
+    #: Words before a bonus question (``Bonus (2 points): …``, ``附加题``).
+    bonus_words: tuple[str, ...] = ()
 
 
 ANSWER, EXPLANATION, GRADING = "answer", "explanation", "grading"
@@ -85,6 +96,10 @@ LANGUAGES: dict[str, Language] = {
         key_titles=("answers", "answer key", "answer sheet", "key", "solutions", "answers and explanations"),
         page_labels={"solution": EXPLANATION, "rationale": EXPLANATION, "feedback": EXPLANATION, "correct": ANSWER,
                      "key": ANSWER},
+        section_words=('part', 'section'),
+        closing_words=('end', 'the end', 'end of exam', 'end of test', 'end of paper', 'end of questions'),
+        instruction_titles=('instructions', 'directions'),
+        bonus_words=('bonus question', 'bonus', 'extra credit'),
     ),
     "ko": Language(
         name="Korean",
@@ -105,6 +120,10 @@ LANGUAGES: dict[str, Language] = {
                        "서술형": "essay", "논술형": "essay", "서답형": "essay", "ox": "true_false", "진위형": "true_false"},
         key_titles=("정답", "정답표", "정답 및 해설", "정답과 해설", "정답 및 풀이", "해답", "빠른 정답", "답안"),
         page_labels={"해답": ANSWER, "피드백": EXPLANATION},
+        section_words=(),
+        closing_words=('끝', '이상', '수고하셨습니다'),
+        instruction_titles=('유의사항', '유의 사항', '주의사항', '주의 사항', '수험생 유의사항'),
+        bonus_words=('보너스 문제', '보너스', '가산점 문제'),
     ),
     "ja": Language(
         name="Japanese",
@@ -114,12 +133,16 @@ LANGUAGES: dict[str, Language] = {
         true_words=("正", "正しい", "はい"), false_words=("誤", "誤り", "いいえ"),
         or_words=("または", "或いは"), and_words=("と",),
         question_words=("問", "問題", "設問"),
-        points_units=("点",), points_prefixes=("配点",),
+        points_units=("点",), points_prefixes=("配点", "完答"),
         each_before=("各",),
         section_kinds={"選択問題": "single_choice", "記述問題": "essay", "記述式": "essay", "正誤問題": "true_false",
                        "短答式": "short_answer", "短答問題": "short_answer", "語句問題": "short_answer"},
         key_titles=("正解", "解答", "正解と解説", "解答と解説", "解答・解説", "解答例"),
         page_labels={"フィードバック": EXPLANATION},
+        section_words=(),
+        closing_words=('以上', 'おわり', '終わり', '終'),
+        instruction_titles=('注意事項', '注意', '受験上の注意'),
+        bonus_words=('ボーナス問題', 'ボーナス'),
     ),
     "zh": Language(
         name="Chinese",
@@ -131,11 +154,15 @@ LANGUAGES: dict[str, Language] = {
         or_words=("或", "或者"), and_words=("和",),
         question_words=("题", "題"),
         points_units=("分",),
-        each_before=("每题", "每題", "各"),
+        each_before=("每小题", "每小題", "每题", "每題", "每空", "每格", "各"),
         section_kinds={"选择题": "single_choice", "選擇題": "single_choice", "判断题": "true_false",
                        "判斷題": "true_false", "简答题": "essay", "簡答題": "essay", "填空题": "fill_in_blank"},
         key_titles=("答案", "参考答案", "參考答案", "答案与解析", "答案與解析"),
         page_labels={"反馈": EXPLANATION},
+        section_words=(),
+        closing_words=('完', '全卷完', '试卷结束', '試卷結束', '结束'),
+        instruction_titles=('注意事项', '注意事項', '考生须知', '考生須知'),
+        bonus_words=('附加题', '附加題', '加分题', '加分題'),
     ),
     "de": Language(
         name="German",
@@ -152,6 +179,10 @@ LANGUAGES: dict[str, Language] = {
         passage_words=("fragen", "aufgaben"),
         key_titles=("lösungen", "lösung", "antworten"),
         page_labels={"rückmeldung": EXPLANATION},
+        section_words=('teil', 'abschnitt'),
+        closing_words=('ende',),
+        instruction_titles=('hinweise', 'hinweis', 'anweisungen'),
+        bonus_words=('zusatzaufgabe', 'zusatzfrage', 'bonusaufgabe', 'bonus'),
     ),
     "fr": Language(
         name="French",
@@ -169,6 +200,10 @@ LANGUAGES: dict[str, Language] = {
         passage_words=("questions",),
         key_titles=("corrigé", "réponses", "solutions"),
         page_labels={"rétroaction": EXPLANATION},
+        section_words=('partie', 'section'),
+        closing_words=('fin', "fin de l'épreuve", 'fin du sujet'),
+        instruction_titles=('consignes', 'instructions'),
+        bonus_words=('question bonus', 'bonus'),
     ),
     "es": Language(
         name="Spanish",
@@ -185,6 +220,10 @@ LANGUAGES: dict[str, Language] = {
         passage_words=("preguntas",),
         key_titles=("respuestas", "soluciones", "clave de respuestas"),
         page_labels={"retroalimentación": EXPLANATION},
+        section_words=('parte', 'sección', 'seccion', 'bloque'),
+        closing_words=('fin', 'fin del examen'),
+        instruction_titles=('instrucciones', 'indicaciones'),
+        bonus_words=('pregunta extra', 'pregunta bonus', 'bonus'),
     ),
     "pt": Language(
         name="Portuguese",
@@ -201,6 +240,10 @@ LANGUAGES: dict[str, Language] = {
                        "verdadeiro ou falso": "true_false"},
         passage_words=("questões",),
         key_titles=("gabarito", "respostas", "soluções"),
+        section_words=('parte', 'seção', 'secção', 'bloco'),
+        closing_words=('fim', 'fim da prova'),
+        instruction_titles=('instruções', 'instrucoes'),
+        bonus_words=('questão bônus', 'questão extra', 'bônus', 'bonus'),
     ),
     "it": Language(
         name="Italian",
@@ -215,6 +258,10 @@ LANGUAGES: dict[str, Language] = {
         section_kinds={"scelta multipla": "single_choice", "risposta breve": "short_answer", "vero o falso": "true_false"},
         passage_words=("domande",),
         key_titles=("risposte", "soluzioni"),
+        section_words=('parte', 'sezione'),
+        closing_words=('fine', 'fine della prova'),
+        instruction_titles=('istruzioni', 'avvertenze'),
+        bonus_words=('domanda bonus', 'esercizio bonus', 'bonus'),
     ),
 }
 
@@ -233,6 +280,45 @@ def active(tag: str) -> list[Language]:
     Korean and its own."""
     codes = list(ALWAYS) + ([language(tag)] if language(tag) not in ALWAYS else [])
     return [LANGUAGES[c] for c in codes if c in LANGUAGES]
+
+
+def shown(tag: str) -> list[Language]:
+    """The languages whose words a hint shows as examples to a quiz in language ``tag``: its own,
+    then English (a Japanese paper's hints never show Korean words)."""
+    codes = [language(tag)] + (["en"] if language(tag) != "en" else [])
+    return [LANGUAGES[c] for c in codes if c in LANGUAGES] or [LANGUAGES["en"]]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Words a hint writes for a quiz in one language: ``정답: 참``, ``正解: 正``."""
+
+    answer: str
+    true: str
+    false: str
+    #: Two accepted answers of one short answer, and the quiz language's word between them.
+    alternatives: tuple[str, str]
+    or_word: str
+    #: A section title that makes its questions short answers ('단답형', 'Short answer'), if any.
+    short_answer_section: str | None
+
+
+#: Two accepted answers of a short answer, per language, for hints ("서울, 서울특별시").
+ALTERNATIVES = {"ko": ("서울", "서울특별시"), "ja": ("東京", "東京都"), "zh": ("北京", "北京市"), "en": ("Seoul", "Seoul City"),
+                "de": ("Berlin", "Stadt Berlin"), "fr": ("Paris", "la ville de Paris"), "es": ("Madrid", "la ciudad de Madrid"),
+                "pt": ("Lisboa", "a cidade de Lisboa"), "it": ("Roma", "la città di Roma")}
+
+
+def examples(tag: str) -> Examples:
+    """The quiz language's own answer label, true/false words and short-answer words, for hints
+    (English as written in sources: ``Answer``, capitalised)."""
+    lang = shown(tag)[0]
+    code = next(c for c, known in LANGUAGES.items() if known is lang)
+    answer = next(name for name, role in lang.labels.items() if role == ANSWER)
+    section = next((word for word, kind in lang.section_kinds.items() if kind == "short_answer"), None)
+    return Examples(answer[:1].upper() + answer[1:], lang.true_words[0], lang.false_words[0],
+                    ALTERNATIVES.get(code, ALTERNATIVES["en"]), lang.or_words[0] if lang.or_words else "or",
+                    section[:1].upper() + section[1:] if section else None)
 
 
 def all_labels() -> dict[str, str]:
@@ -276,7 +362,9 @@ def words(attribute: str, languages: list[Language] | None = None) -> tuple[str,
 
 #: True/false marks every language uses: O/X (Korean and Japanese schools), circles and crosses.
 #: When an answer is one of these, the question shows these marks as its two choices.
-MARK_PAIRS: tuple[tuple[str, str], ...] = (("O", "X"), ("○", "×"), ("◯", "✕"), ("Ｏ", "Ｘ"))
+MARK_PAIRS: tuple[tuple[str, str], ...] = (("O", "X"), ("○", "×"), ("◯", "✕"), ("Ｏ", "Ｘ"), ("√", "×"))
+#: The pair a language's papers mean by a mark two pairs share: Chinese papers mark ``√``/``×``.
+PREFERRED_MARKS: dict[str, tuple[str, str]] = {"zh": ("√", "×")}
 MARK_TRUE = tuple(t.lower() for t, _ in MARK_PAIRS)
 MARK_FALSE = tuple(f.lower() for _, f in MARK_PAIRS)
 

@@ -46,8 +46,24 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 SEED_SOURCE = ROOT / "source" / "ray-train-tune.md"
 #: The workspace's seed quiz, as scraped (the importers' first test case).
 SEED = ROOT.parent / "shared" / "seed" / "ray-train-tune-quiz.ko.txt"
-os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas"))
-SCHEMAS = Path(os.environ["QTI_BUILDER_SCHEMAS"])
+
+
+def schemas_for_tests(environ: dict[str, str] | os._Environ[str], beside: Path) -> Path:
+    """The official schemas the tests validate with: ``QTI_BUILDER_SCHEMAS`` when set, else the
+    workspace's offline copy ``beside`` the checkout, else the tool's own download cache, filled
+    once (each file checked against its pinned sha256), as a fresh clone has neither."""
+    if environ.get("QTI_BUILDER_SCHEMAS"):
+        return Path(environ["QTI_BUILDER_SCHEMAS"])
+    if beside.is_dir():
+        return beside
+    from qti_builder.schemas import resolve_schema_dir
+
+    return resolve_schema_dir()
+
+
+
+SCHEMAS = schemas_for_tests(os.environ, ROOT.parent / "shared" / "schemas")
+os.environ["QTI_BUILDER_SCHEMAS"] = str(SCHEMAS)
 
 QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"

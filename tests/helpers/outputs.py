@@ -60,7 +60,7 @@ class Outputs:
     # -- Moodle XML ---------------------------------------------------------------------------------
 
     def moodle_question(self, question_id: str) -> etree._Element:
-        return next(e for e in self.moodle.iter("question") if e.findtext("idnumber") == f"{self.quiz.id}.{question_id}")
+        return next(e for e in self.moodle.iter("question") if e.findtext("idnumber") == question_id)
 
     def moodle_text(self, question_id: str) -> str:
         return self.moodle_question(question_id).findtext("questiontext/text") or ""

@@ -1,21 +1,23 @@
 """The official QTI 2.1 and IMS CP schemas, read by xmlschema (a second validator beside the
-build's lxml), with the workspace's offline copies."""
+build's lxml), from the same folder as the build (an offline copy or the download cache), each URL
+mapped to its file by the project's pins (schemas/official-xsd.json), which every such folder has."""
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 
 import xmlschema
 
 from helpers import SCHEMAS
 
+from qti_builder.schemas import pins
+
 
 @lru_cache(maxsize=1)
 def official_schemas() -> tuple[xmlschema.XMLSchema10, xmlschema.XMLSchema10]:
-    locations = json.loads((SCHEMAS / "locations.json").read_text())
-    exact = {u: str(SCHEMAS / p) for u, p in {**locations["files"], **locations["substitutes"]}.items()}
-    prefixes = [(u, str(SCHEMAS / p) + "/") for u, p in locations["prefixes"].items()]
+    pinned = pins()
+    exact = {u: str(SCHEMAS / p) for u, p in pinned["aliases"].items()}
+    prefixes = [(u, str(SCHEMAS / p) + "/") for u, p in pinned["prefixes"].items()]
 
     def uri_mapper(uri: str) -> str:
         if uri in exact:

@@ -43,7 +43,8 @@ from qti_builder.content import plain_text
 from qti_builder.i18n import true_false_labels
 from qti_builder.kinds import KINDS
 from qti_builder.model import CalculatedChoiceQuestion, CalculatedQuestion, Quiz
-from qti_builder.model.questions import BLANK_MARKER, Question
+from qti_builder.model.questions import BLANK_MARKER
+from qti_builder.model.union import Question
 
 ALL = frozenset({"qti21", "moodle", "canvas"})
 #: Kinds a machine scores (the others are graded by a person or not at all), from the kinds'
@@ -271,7 +272,7 @@ class Built:
         if "moodle" in targets:
             moodle = etree.parse(str(dist / f"{quiz.id}.moodle.xml")).getroot()
             by_idnumber = {m.findtext("idnumber"): m for m in moodle.findall("question") if m.get("type") != "category"}
-            built.moodle = {q.id: by_idnumber[f"{quiz.id}.{q.id}" if len(f"{quiz.id}.{q.id}") <= 100 else q.id]
+            built.moodle = {q.id: by_idnumber[q.id]
                             for q in questions}
         if "canvas" in targets:
             canvas = zip_members((dist / f"{quiz.id}.canvas.zip").read_bytes())

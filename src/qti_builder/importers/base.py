@@ -9,6 +9,7 @@ the rest of the quiz is imported; it then makes the ids unique and validates the
 from __future__ import annotations
 
 import hashlib
+import html
 import re
 import unicodedata
 from collections import Counter
@@ -172,6 +173,19 @@ class MediaStore:
         self.files[ref] = data
         self._refs[data] = ref
         return ref
+
+
+    def placeholder(self, missing: str) -> str:
+        """A stand-in for a media file the input refers to but does not hold: an image that says
+        which file is missing, named after it (``media/missing-<name>.svg``), so that the source
+        builds and the author sees, in the question, what to put back."""
+        name = missing.replace("\\", "/").rsplit("/", 1)[-1] or "file"
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-.")[:60] or "file"
+        text = html.escape(f"missing: {name}"[:120], quote=True)
+        data = (f'<svg xmlns="http://www.w3.org/2000/svg" width="320" height="40" viewBox="0 0 320 40">'
+                f'<rect width="320" height="40" fill="#eeeeee" stroke="#999999"/>'
+                f'<text x="8" y="25" font-family="sans-serif" font-size="14">{text}</text></svg>\n').encode()
+        return self.add(f"missing-{stem}.svg", data)
 
 
 def original_name(name: str, data: bytes) -> str:

@@ -9,17 +9,21 @@ gets its content hash added to the name instead.
 from __future__ import annotations
 
 import gc
+import re
 from collections import Counter
+from dataclasses import replace
 from itertools import groupby
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
+from ..command_options import ignore_codes
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from ..media import safe_name
+from ..model.common import IDENTIFIER_PATTERN
 from ..package import WriteError, write_files
-from ..report import dumps, emit
+from ..report import ReportNotWritten, dumps, emit
 from ..summary import TYPE_WORDS, plural
 from ..writers.markdown_source import write_source
 from . import FORMATS, ImportedQuiz, import_path
@@ -57,18 +61,22 @@ def import_command(
     max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="Most files in a package (zip or folder).")] = MAX_ENTRIES,
     max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
     max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
+    quiz_id: Annotated[Optional[str], typer.Option("--id", metavar="<quiz-id>",
+                                                   help="The id of the quiz imported (its source's id: and file name), instead of the one "
+                                                        "the input gives; the inputs must hold one quiz.")] = None,
 ) -> None:
     """Import quizzes from Canvas, Blackboard, D2L, Respondus and WebCT exports (QTI 1.2), Moodle XML, QTI 2.1, text2qti, GIFT, Aiken or quiz pages into sources (one per quiz).
 
     Exits 0 when everything was imported, 1 on errors (nothing is written), 2 on usage errors, and
     4 when the sources were written without some questions (each named in a warning above; --allow-skipped: 0).
     """
-    from ..cli import ignore_codes
-
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
+    if quiz_id is not None and not re.fullmatch(IDENTIFIER_PATTERN, quiz_id):
+        raise typer.BadParameter(f"'{quiz_id}' is no quiz id: a letter or _, then letters, digits, _, . or -, "
+                                 "at most 64 characters", param_hint="--id")
     accepted = ignore_codes(ignore)
     say = _Say(to_stderr=report == "json" and report_file is None)
     limits = ImportLimits(int(max_input_mb * MiB), max_entries, int(max_entry_mb * MiB), int(max_package_mb * MiB))
@@ -88,6 +96,8 @@ def import_command(
                 continue
             imported += import_path(path, display, sink, format, limits)
             gc.collect()
+        if quiz_id is not None:
+            imported = _with_id(imported, quiz_id, sink)
         targets: dict[str, Path] = {}
         files = plan_files(imported, out, force, sink, targets)
     finally:
@@ -121,9 +131,22 @@ def import_command(
             typer.echo(f"{plural(skipped, 'question')} could not be imported (named in the warnings above): "
                        f"exit {SKIPPED_EXIT}; pass --allow-skipped to accept that", err=True)
     if report == "json":
-        emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
+        try:
+            emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
+        except ReportNotWritten as exc:
+            _print([exc.diagnostic])
+            raise typer.Exit(1) from None
     if code:
         raise typer.Exit(code)
+
+
+def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
+    """``import --id``: the one quiz imported, with that id (QB725 when the inputs hold several)."""
+    if len(imported) > 1:
+        sink.error("QB725", f"--id gives one quiz its id, and the inputs hold {len(imported)} quizzes",
+                   SourceSpan(imported[1].origin), hint="import each input on its own with its --id, or leave --id out")
+        return imported
+    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id})) for item in imported]
 
 
 class _Say:

@@ -175,6 +175,25 @@ class Package:
         return data
 
 
+def inside_member(name: str) -> str | None:
+    """A relative path that climbs out of the package (``../a/b.dat``) cut off at the package's
+    root (``a/b.dat``): where the file would be if the package's root were the top. None for an
+    absolute path or a drive, and for a path that names nothing."""
+    name = name.replace("\\", "/")
+    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
+        return None
+    parts: list[str] = []
+    for part in name.split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if parts:
+                parts.pop()
+            continue
+        parts.append(part)
+    return "/".join(parts) or None
+
+
 def normalise_member(name: str) -> str | None:
     """A relative path inside a package with ``.`` and ``..`` resolved, or None when it leaves the
     package (absolute, a drive, ``..`` past the top)."""
@@ -214,15 +233,35 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
             return None
         total = 0
         unsafe: list[tuple[str, str]] = []
+        #: Entries whose path climbs out of the package ('../res00001.dat'), with the path they
+        #: have inside it once the climbing is cut off: read after the others.
+        climbing: list[tuple[zipfile.ZipInfo, str]] = []
+
+        def read(info: zipfile.ZipInfo, name: str, target: str) -> bool:
+            """Reads one entry into ``package`` under ``target``; False when the package is refused."""
+            nonlocal total
+            if info.file_size > limits.max_entry_bytes or total + info.file_size > limits.max_total_bytes:
+                refuse(f"entry '{name}' would unpack to {info.file_size:,} bytes, past the limits "
+                       f"({_limits_text(limits)})",
+                       f"{raise_hint('max_entry_bytes')} (per file) or {OPTIONS['max_total_bytes']} (in all)")
+                return False
+            if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+                refuse(f"entry '{name}' is compressed {info.file_size // max(info.compress_size, 1)}:1 (a zip bomb)")
+                return False
+            data = _read_limited(archive, info, min(limits.max_entry_bytes, limits.max_total_bytes - total))
+            if data is None:
+                refuse(f"entry '{name}' unpacks to more than its header says, past the limits (a zip bomb)")
+                return False
+            total += len(data)
+            if target in package.files:
+                sink.warning("QB711", f"the zip holds '{name}' twice; the first copy is used", SourceSpan(display))
+                return True
+            package.files[target] = data
+            return True
+
         for info in infos:
             name = info.filename
             if info.is_dir():
-                continue
-            target = normalise_member(name)
-            # An entry that is not safe to read is skipped, and the rest read: an R/exams export
-            # repeats every file under '../', and a quiz in it is no less a quiz.
-            if target is None or ".." in name.replace("\\", "/").split("/"):
-                unsafe.append((name, "points outside the package (absolute path or '..')"))
                 continue
             if stat.S_ISLNK(info.external_attr >> 16):
                 unsafe.append((name, "is a symbolic link"))
@@ -230,23 +269,32 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
             if info.flag_bits & 0x1:
                 unsafe.append((name, "is encrypted"))
                 continue
-            if info.file_size > limits.max_entry_bytes or total + info.file_size > limits.max_total_bytes:
-                refuse(f"entry '{name}' would unpack to {info.file_size:,} bytes, past the limits "
-                       f"({_limits_text(limits)})",
-                       f"{raise_hint('max_entry_bytes')} (per file) or {OPTIONS['max_total_bytes']} (in all)")
-                return None
-            if info.file_size > RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-                refuse(f"entry '{name}' is compressed {info.file_size // max(info.compress_size, 1)}:1 (a zip bomb)")
-                return None
-            data = _read_limited(archive, info, min(limits.max_entry_bytes, limits.max_total_bytes - total))
-            if data is None:
-                refuse(f"entry '{name}' unpacks to more than its header says, past the limits (a zip bomb)")
-                return None
-            total += len(data)
-            if target in package.files:
-                sink.warning("QB711", f"the zip holds '{name}' twice; the first copy is used", SourceSpan(display))
+            target = normalise_member(name)
+            if target is None or ".." in name.replace("\\", "/").split("/"):
+                inside = inside_member(name)
+                if inside is None:
+                    unsafe.append((name, "points outside the package (an absolute path)"))
+                else:
+                    climbing.append((info, inside))
                 continue
-            package.files[target] = data
+            if not read(info, name, target):
+                return None
+        # An R/exams or Blackboard export may repeat every file under '../' (and hold the manifest
+        # only there): such an entry is read as the file of the package it names below the
+        # package's root, never outside it; a copy of a file read already is left alone.
+        copies = 0
+        for info, inside in climbing:
+            if inside in package.files:
+                copies += 1
+                continue
+            if not read(info, info.filename, inside):
+                return None
+            sink.warning(UNSAFE_ENTRIES, f"entry '{info.filename}' points outside the package; read as '{inside}', inside it",
+                         SourceSpan(display), hint="nothing is ever written where a zip entry says")
+        if copies:
+            sink.warning(UNSAFE_ENTRIES, f"{copies} entr{'y' if copies == 1 else 'ies'} under '../' repeat files the package holds; "
+                                         "the package's own copies are read", SourceSpan(display),
+                         hint="nothing is ever written where a zip entry says")
     if unsafe and not package.files:
         refuse(f"every entry is unsafe: {_named(unsafe)}",
                "a 'zip slip' entry could overwrite files anywhere, a link point at any file; nothing is left to read")

@@ -1,11 +1,9 @@
 """The canonical quiz model: what every reader produces and every writer consumes."""
 
 from .common import IDENTIFIER_PATTERN, Feedback, Identifier, Markdown
+from .parametric import CalculatedChoiceQuestion, CalculatedQuestion, Variable
 from .questions import (
-    QUESTION_CLASSES,
     Blank,
-    CalculatedChoiceQuestion,
-    CalculatedQuestion,
     Choice,
     EssayQuestion,
     FileUploadQuestion,
@@ -16,7 +14,6 @@ from .questions import (
     NumericAnswer,
     NumericalQuestion,
     OrderingQuestion,
-    Question,
     QuestionBase,
     ShortAnswerQuestion,
     SingleChoiceQuestion,
@@ -24,8 +21,8 @@ from .questions import (
     TextOnlyItem,
     TrueFalseQuestion,
 )
-from .parametric import Variable
 from .quiz import SCHEMA_VERSION, Quiz, QuizSettings, Section
+from .union import QUESTION_CLASSES, Question
 
 __all__ = [
     "IDENTIFIER_PATTERN", "Feedback", "Identifier", "Markdown", "QUESTION_CLASSES", "Blank", "CalculatedChoiceQuestion",

@@ -1,7 +1,8 @@
-"""One class per question kind, joined in the :data:`Question` union on ``type``.
+"""One class per question kind (the calculated kinds are in :mod:`.parametric`), joined in the
+:data:`~.union.Question` union on ``type``.
 
-Adding a kind: a class here and its entry in the union (written out, so that type checkers see
-it), then its spec in :mod:`qti_builder.kinds` and one adapter per stage that module lists (the
+Adding a kind: a class here and its entry in the union (:mod:`.union`, written out, so that type
+checkers see it), then its spec in :mod:`qti_builder.kinds` and one adapter per stage that module lists (the
 README's "Adding a question kind" names every file). ``tests/test_kinds.py`` fails, naming what is
 missing, until every stage has the kind.
 """
@@ -9,7 +10,7 @@ missing, until every stage has the kind.
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal, Union, get_args
+from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
 
@@ -341,29 +342,3 @@ class TextOnlyItem(QuestionBase):
 
     type: Literal["text_only"] = "text_only"
     points: Points = 0
-
-
-# The calculated kinds build on the classes above (parametric.py imports them).
-from .parametric import CalculatedChoiceQuestion, CalculatedQuestion  # noqa: E402
-
-Question = Annotated[
-    Union[
-        SingleChoiceQuestion,
-        MultipleResponseQuestion,
-        TrueFalseQuestion,
-        ShortAnswerQuestion,
-        NumericalQuestion,
-        EssayQuestion,
-        FileUploadQuestion,
-        MatchingQuestion,
-        OrderingQuestion,
-        FillInBlankQuestion,
-        CalculatedQuestion,
-        CalculatedChoiceQuestion,
-        TextOnlyItem,
-    ],
-    Field(discriminator="type"),
-]
-
-#: The union's classes, in its order.
-QUESTION_CLASSES: tuple[type[QuestionBase], ...] = get_args(get_args(Question)[0])

@@ -9,7 +9,8 @@ from pydantic import Field, PrivateAttr, StringConstraints, field_validator, mod
 
 from .common import Identifier, Markdown, ModelBase, Problem
 from .parametric import MAX_SETS
-from .questions import MultipleResponseQuestion, Question, Scoring
+from .questions import MultipleResponseQuestion, Scoring
+from .union import Question
 
 #: Bumped when the model changes incompatibly; YAML sources may state the version they target.
 SCHEMA_VERSION: Final = 1
@@ -114,6 +115,11 @@ class Quiz(ModelBase):
         description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, graded or practice.",
     )
     sections: list[Section] = Field(min_length=1)
+    stated_points: float | None = Field(
+        default=None, ge=0,
+        description="The total the paper states for itself ('총점 42', '100点満点', 'total: 42' in front matter): "
+                    "the questions' points must add up to it (QB219).",
+    )
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
         """Every section, depth first, with the path of its ancestors."""

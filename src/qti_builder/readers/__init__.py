@@ -24,12 +24,26 @@ READERS: dict[str, Reader] = {r.name: r for r in (MarkdownReader(), YamlReader()
 SOURCE_SUFFIXES = tuple(s for r in READERS.values() for s in r.suffixes)
 
 
+#: What ``-`` among the sources stands for: the standard input, read as Markdown.
+STDIN = Path("/dev/stdin")
+
+
 def reader_for(path: Path) -> Reader | None:
-    return next((r for r in READERS.values() if path.suffix.lower() in r.suffixes), None)
+    """The reader of a source by its suffix; a pipe (``-``, ``/dev/stdin``, ``<(...)``) has none,
+    and is read as Markdown, the format a quiz is typed or pasted in."""
+    found = next((r for r in READERS.values() if path.suffix.lower() in r.suffixes), None)
+    piped = path == STDIN or path.parent == Path("/dev/fd") or not (path.is_file() or path.is_dir())
+    if found is None and not path.suffix and path.exists() and piped:
+        return READERS["markdown"]
+    return found
 
 
-def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits()) -> tuple[Quiz, SourceMap] | None:
-    """Read one source file within ``limits``; problems go to ``sink`` and the result is None."""
+def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits(), partial: bool = False) -> tuple[Quiz, SourceMap] | None:
+    """Read one source file within ``limits``; problems go to ``sink`` and the result is None.
+
+    With ``partial``, a source with errors still gives the quiz of the questions read without one
+    (its ``SourceMap.partial`` set), to be checked further so one run reports every problem; it
+    must never be written."""
     display = display_path(path)
     reader = reader_for(path)
     if reader is None:
@@ -48,7 +62,10 @@ def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits()) -> tu
         sink.error("QB100", f"the file is {size_text}, more than the {limit_text} a source may have",
                    SourceSpan(display), hint=f"{raise_hint('max_source_bytes', size)}, or split it into several quizzes")
         return None
-    return reader.read(path, display, sink, limits)
+    read = reader.read(path, display, sink, limits)
+    if read is not None and read[1].partial and not partial:
+        return None
+    return read
 
 
-__all__ = ["READERS", "SOURCE_SUFFIXES", "Limits", "Reader", "SourceMap", "read_quiz", "reader_for"]
+__all__ = ["READERS", "SOURCE_SUFFIXES", "STDIN", "Limits", "Reader", "SourceMap", "read_quiz", "reader_for"]

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import IDENTIFIER_PATTERN, Quiz
 from .model_errors import explain, report_setting_error
-from .source_map import KEY, Loc, SourceMap, suggest
+from .source_map import KEY, Loc, SourceMap, last_line, structure_starts, suggest
 
 
 __all__ = ["KEY", "Loc", "SourceMap", "read_with", "suggest", "validate_quiz"]
@@ -32,21 +32,90 @@ Parse = Callable[[str, SourceMap, DiagnosticSink], "dict[str, Any] | None"]
 
 def read_with(parse: Parse, path: Path, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
     """What every reader does around its own parsing: decode the file, check the ids the model
-    cannot locate, validate. None when anything was reported."""
+    cannot locate, validate.
+
+    An error while reading stops neither the checks nor validation: the questions in whose lines
+    an error lies are left out, the rest is checked and validated all the same, so one run
+    reports every independent mistake of a file. The quiz of the questions read is returned with
+    ``source.partial`` set (read_quiz gives it only to callers that ask: the build checks it
+    further and writes nothing of it); None when nothing could be read or validated."""
     errors_before = len(sink.errors)
     text = decode_source(path.read_bytes(), display, sink)
     if text is None:
         return None
     source = SourceMap(display)
     data = parse(text, source, sink)
-    if data is None or len(sink.errors) > errors_before:
+    if data is None:
         return None
     check_quiz_id(data, path.stem, source, sink)
     check_unique_ids(data, source, sink)
+    errors = [d for d in sink.errors[errors_before:] if d.span is not None and d.span.path == display]
     if len(sink.errors) > errors_before:
-        return None
+        source.partial = True
+        if not errors or not _leave_out_unread(data, source, text.split("\n"), {d.span.line for d in errors if d.span}):
+            return None
+    before = len(sink.errors)
     quiz = validate_quiz(data, source, sink)
+    if quiz is None and len(sink.errors) > before:
+        # What the model refused lies in some questions: the others are still checked further.
+        source.partial = True
+        refused = {d.span.line for d in sink.errors[before:] if d.span is not None and d.span.path == display}
+        if _leave_out_unread(data, source, text.split("\n"), refused):
+            quiz = validate_quiz(data, source, DiagnosticSink())
     return (quiz, source) if quiz else None
+
+
+def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str], error_lines: set[int]) -> bool:
+    """Leave out of ``data`` the questions an error lies in (what the reader made of them is not
+    what the author meant), moving the source map's places of the others with them. False when
+    no question is left."""
+    starts = structure_starts(source)
+    moves: dict[Loc, dict[int, int]] = {}
+    kept_any = False
+
+    def walk(sections: Any, prefix: Loc) -> None:
+        nonlocal kept_any
+        if not isinstance(sections, list):
+            return
+        for i, section in enumerate(sections):
+            if not isinstance(section, dict):
+                continue
+            loc = prefix + (i,)
+            questions = section.get("questions")
+            if isinstance(questions, list):
+                kept: list[Any] = []
+                move: dict[int, int] = {}
+                for j, question in enumerate(questions):
+                    first = source.positions.get(loc + ("questions", j))
+                    unread = first is not None and any(first.line <= e <= last_line(first.line, starts, lines) for e in error_lines)
+                    if not unread:
+                        move[j] = len(kept)
+                        kept.append(question)
+                    elif first is not None:
+                        source.left_out.append(first.line)
+                        if loc + ("questions", j) in source.numbers:
+                            source.left_out_numbers[first.line] = source.numbers[loc + ("questions", j)]
+                moves[loc] = move
+                section["questions"] = kept
+                kept_any = kept_any or bool(kept)
+            walk(section.get("sections"), loc + ("sections",))
+
+    walk(data.get("sections"), ("sections",))
+
+    def moved(loc: Loc) -> Loc | None:
+        out = list(loc)
+        for k in range(len(loc) - 1):
+            if loc[k] == "questions" and tuple(loc[:k]) in moves and isinstance(loc[k + 1], int):
+                new = moves[tuple(loc[:k])].get(loc[k + 1])  # type: ignore[arg-type]
+                if new is None:
+                    return None
+                out[k + 1] = new
+        return tuple(out)
+
+    source.positions = {new: span for loc, span in source.positions.items() if (new := moved(loc)) is not None}
+    source.scalars = {new: text for loc, text in source.scalars.items() if (new := moved(loc)) is not None}
+    source.numbers = {new: n for loc, n in source.numbers.items() if (new := moved(loc)) is not None}
+    return kept_any
 
 
 def decode_source(raw: bytes, path: str, sink: DiagnosticSink) -> str | None:
@@ -130,6 +199,8 @@ def check_quiz_id(data: dict[str, Any], file_stem: str, source: SourceMap, sink:
     slug = slug if re.match(IDENTIFIER_PATTERN, slug) else f"quiz-{slug}"
     sink.error("QB135", f"the file name '{file_stem}' cannot be the quiz id (ids use letters, digits, '-', '_', '.')",
                SourceSpan(source.path, 1, 1), hint=f"add 'id: {slug[:60]}' to the quiz")
+    # The id the hint suggests, so the rest of the quiz is still checked (it is not written).
+    data["id"] = slug[:60]
 
 
 def romanised_id(name: str) -> str:

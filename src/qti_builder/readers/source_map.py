@@ -29,6 +29,16 @@ class SourceMap:
     scalars: dict[Loc, str] = field(default_factory=dict)
     #: "yaml" or "markdown": how the author writes a field (``key: value`` or ``key=value``).
     syntax: str = "yaml"
+    #: The quiz this map belongs to holds only the questions read without an error (read_with):
+    #: it is checked further, so that one run reports every problem, and never written.
+    partial: bool = False
+    #: Where each question left out of a partial quiz starts.
+    left_out: list[int] = field(default_factory=list)
+    #: Each question's number as the paper prints it (``18.``), by its path, where the source
+    #: numbers its questions (the outline shows it).
+    numbers: dict[Loc, int] = field(default_factory=dict)
+    #: The printed number of each question left out, by the line it starts on.
+    left_out_numbers: dict[int, int] = field(default_factory=dict)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
         self.positions[loc] = SourceSpan(self.path, line, column)
@@ -44,6 +54,29 @@ class SourceMap:
     def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
         """Question id -> where the question starts, for errors found after reading."""
         return {ident: self.locate(loc) for ident, loc in question_locs(quiz).items()}
+
+
+def structure_starts(source: SourceMap) -> list[int]:
+    """The lines where a section, a question or a shared passage begins, in order (a question
+    left out of a partial quiz too)."""
+    return sorted({span.line for loc, span in source.positions.items() if _is_start(loc)} | set(source.left_out))
+
+
+def _is_start(loc: Loc) -> bool:
+    if len(loc) < 2 or loc[0] != "sections":
+        return False
+    return (isinstance(loc[-1], int) and loc[-2] in ("sections", "questions")) or (loc[-1] == "passage" and isinstance(loc[-2], int))
+
+
+def last_line(first: int, starts: list[int], lines: list[str]) -> int:
+    """The last line of what begins at ``first``: the line before the next start (or the end of
+    the text), blank lines at its end left out. One definition of "the lines a question came
+    from", for the outline and for telling which questions an error lies in."""
+    following = [s for s in starts if s > first]
+    end = (following[0] - 1) if following else len(lines)
+    while end > first and end <= len(lines) and not lines[end - 1].strip():
+        end -= 1
+    return end
 
 
 def question_locs(quiz: Quiz) -> dict[str, Loc]:

@@ -69,18 +69,17 @@ from ..kinds import KINDS
 from ..media import MediaSet
 from ..model import Quiz, QuizSettings, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericAnswer, NumericalQuestion, OrderingQuestion, Question,
-                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               MultipleResponseQuestion, NumericAnswer, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer, text_shown
+from .canvas_answers import FIRST_ANSWER
 from .canvas_calculated import calculated_choice_context, calculated_context
 from .qti21 import _literal, item_identifier, item_title, scrambled
 
 #: The settings file's name inside the assessment's folder, and the folder of the media.
 META_FILE = "assessment_meta.xml"
 MEDIA_DIR = "media/"
-#: Answer identifiers of an item count up from here (four digits, as Canvas's own exports have).
-FIRST_ANSWER = 1001
 #: Right-hand options of a matching question count from here, apart from its prompts.
 FIRST_MATCH = 2001
 #: Blank ids Canvas accepts in ``[blank]`` markers.

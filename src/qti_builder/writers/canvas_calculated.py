@@ -22,6 +22,7 @@ from ..formulas import parse, plain_decimal, to_canvas
 from ..model import Quiz
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from ..parametric import Shown, Variants, filled_question, fmt, variants
+from .canvas_answers import FIRST_ANSWER
 
 #: Set idents count up from here (numbers, as Canvas's own exports have).
 FIRST_SET = 1001
@@ -75,8 +76,6 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
 
 def calculated_choice_context(quiz: Quiz, q: CalculatedChoiceQuestion) -> dict[str, Any]:
     """One multiple-choice item per set, each with that set's values in its texts."""
-    from .canvas import FIRST_ANSWER  # the numbering of every Canvas item's answers
-
     v = variants(quiz.id, q)
     items = []
     for n in range(len(v.sets)):

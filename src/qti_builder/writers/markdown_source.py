@@ -32,8 +32,8 @@ import yaml
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question,
-                               ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+from ..model.union import Question
 from ..readers import read_quiz
 from ..readers.markdown import syntax as S
 from ..vocabulary import MARK_PAIRS
@@ -204,6 +204,8 @@ def to_markdown(quiz: Quiz) -> str:
     head: dict[str, Any] = {"id": quiz.id, "title": quiz.title, "language": quiz.language}
     if quiz.settings.given():
         head["settings"] = quiz.settings.given()
+    if quiz.stated_points is not None:  # the total the paper states, read back as the same field
+        head["total"] = int(quiz.stated_points) if quiz.stated_points.is_integer() else quiz.stated_points
     front = yaml.dump(head, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10_000).strip()
     lines = ["---", front, "---", ""]
     if quiz.description:

@@ -46,7 +46,8 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
-                               Question, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..model.union import Question
 from . import moodle_calculated
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
@@ -200,12 +201,12 @@ def category_name(title: str) -> str:
 IDNUMBER_LENGTH = 100
 
 
-def idnumber(quiz_id: str, question_id: str) -> str:
-    """``<quiz id>.<question id>`` (or a section's id, for its category); when that is too long
-    for Moodle, the question id alone, which is unique in the quiz and so in its categories
-    (Moodle wants idnumbers unique per category)."""
-    full = f"{quiz_id}.{question_id}"
-    return full if len(full) <= IDNUMBER_LENGTH else question_id
+def idnumber(quiz_id: str, section_id: str) -> str:
+    """A section's category: ``<quiz id>.<section id>`` (category ID numbers are unique in the
+    whole course, where two quizzes may both have a section 'essay'); when that is too long for
+    Moodle, the section id alone. A question's ID number is its id: unique in its category."""
+    full = f"{quiz_id}.{section_id}"
+    return full if len(full) <= IDNUMBER_LENGTH else section_id
 
 
 @lru_cache(maxsize=1024)  # a bank has a few scores, asked for by every answer of every question
@@ -249,7 +250,9 @@ class QuestionContext:
             "question": q,
             "template": adapter.template,
             "name": q.title or plain_text(stem, 100),
-            "idnumber": idnumber(self.quiz.id, q.id),
+            # The question's own id: an ID number that a Moodle export gave (W3-Q1) comes back as it
+            # was, and a question is unique in its category (the quiz's), all Moodle asks.
+            "idnumber": q.id,
             "defaultgrade": q.points,
             "penalty": adapter.penalty,
             # What students read: the shared passage, if any, above the question text (Moodle

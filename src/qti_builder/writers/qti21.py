@@ -57,8 +57,9 @@ from ..i18n import true_false_labels
 from ..kinds import KINDS
 from ..model import Quiz, QuizSettings
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, Question, QuestionBase,
+                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer
 from .qti21_calculated import calculated_context, check_variant_names, fixed_variants

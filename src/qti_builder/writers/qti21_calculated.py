@@ -26,7 +26,8 @@ from ..diagnostics import DiagnosticSink, SourceSpan
 from ..formulas import parse, renamed, to_source
 from ..model import NumericAnswer, NumericalQuestion, Quiz, SingleChoiceQuestion
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
-from ..model.questions import Question, QuestionBase
+from ..model.questions import QuestionBase
+from ..model.union import Question
 from ..parametric import Shown, Variants, fill, filled_question, fmt, variants
 from ..templating import number
 

@@ -247,6 +247,13 @@ class AssessmentReader:
         for parameter in descendants(element, "objects_parameter"):
             if parameter.get("pname") == "qmd_weighting" and _float(parameter.text) is not None:
                 return _float(parameter.text)
+        # Blackboard's random block: the points of each question drawn (its pool's questions say
+        # -1, "the block's"), in the block's own metadata.
+        block = child(element, "sectionmetadata")
+        if block is not None and (child_text(block, "bbmd_sectiontype") or "").lower() == "random block":
+            value = _float(child_text(block, "qmd_weighting"))
+            if value is not None and value > 0:
+                return value
         return None
 
     def _item(self, element: etree._Element, section: Data, points: float | None = None, member: str | None = None) -> None:
@@ -263,6 +270,11 @@ class AssessmentReader:
         if points is not None:
             data["points"] = points  # a group's points per question are what Canvas awards
         self.builder.add(section, data, reader.span(), reader.label, reader.preferred_id, kind=reader.kind)
+
+
+def child_text(element: etree._Element, name: str) -> str | None:
+    found = child(element, name)
+    return (found.text or "").strip() if found is not None else None
 
 
 def _selection(section: etree._Element) -> int | None:

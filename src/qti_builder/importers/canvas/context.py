@@ -9,6 +9,8 @@ it down.
 
 from __future__ import annotations
 
+import copy
+
 import re
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -72,12 +74,13 @@ class ItemContext:
         self.scope, self.item = scope, item
         self.member = member or scope.member
         self.fields = metadata(item)
+        scope.text.plain_is_html = self.fields.get("text_format", "").strip().lower() == "html"
         self.ident = item.get("ident") or ""
         prefix = scope.ident + "."
         self.model_id = self.ident[len(prefix):] if scope.ours and self.ident.startswith(prefix) else self.ident
         self.preferred_id = None if not self.model_id or GENERATED_IDENT.match(self.model_id) else sanitise_id(self.model_id)
         self.title = one_line(item.get("title"))
-        self.conditions: list[Condition] = conditions(item)
+        self.conditions: list[Condition] = conditions(item, scope.system)
         self.feedback = {f.get("ident", ""): f for f in children(item, "itemfeedback")}
         self.used_feedback: set[str] = set()
         self.lost: list[str] = []
@@ -115,7 +118,7 @@ class ItemContext:
         for element in self.presentation.iter():
             if isinstance(element.tag, str) and local(element) == "material" and not any(
                     local(a).startswith("response_") for a in element.iterancestors()):
-                return element
+                return _with_following_materials(element)
         return None
 
     def _stem_start(self) -> str:
@@ -144,3 +147,22 @@ class ItemContext:
                     if not question_level and ident in self.feedback:
                         return self.feedback_text(ident)
         return self.feedback_text(f"{answer}_fb")
+
+
+def _with_following_materials(first: etree._Element) -> etree._Element:
+    """The question's text when it is written in several materials side by side before its
+    response (Fronter's question and its "comment"; Samigo's text and an empty image): one
+    material holding them all, in order. A lone material is itself."""
+    following = []
+    for sibling in first.itersiblings():
+        if not isinstance(sibling.tag, str):
+            continue
+        if local(sibling) != "material":
+            break
+        following.append(sibling)
+    if not following:
+        return first
+    joined = etree.Element(first.tag)
+    for material in (first, *following):
+        joined.extend(copy.deepcopy(child) for child in material)
+    return joined

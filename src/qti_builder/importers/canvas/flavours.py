@@ -29,6 +29,8 @@ FLAVOURS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("WebCT", ("wct_questiontype", "webct_questiontype")),
     ("Respondus", ("respondusapi_qtype", "respondusapi_qpoints")),
     ("D2L", ("qmd_questiontype", "d2l_2p0:points")),
+    # Sakai's Samigo: item metadata fields of its own.
+    ("Sakai", ("mutually_exclusive", "item_objective")),
 )
 #: The question's points, in the order they are looked for (Canvas ``points_possible``;
 #: Blackboard ``qmd_absolutescore_max``; Respondus ``respondusapi_qpoints``; D2L and IMS
@@ -74,6 +76,9 @@ VENDOR_TYPES: dict[str, dict[str, str]] = {
         "multiple choice": _CHOICE, "multiple response": _ANSWERS, "true/false": _TF, "true false": _TF,
         "truefalse": _TF, "essay": _ESSAY, "matching": _MATCH, "fill in the blanks": _BLANKS, "fillinmultiple": _BLANKS,
         "short answer": _SHORT, "numerical": _NUMBER, "ordering": _ORDER, "text information": _TEXT, "image": _TEXT,
+        # Sakai's Samigo (its qmd_itemtype values as it exports them).
+        "fill in the blank": _BLANKS, "multiple correct answer": _ANSWERS, "multiple correct single selection": _CHOICE,
+        "short answer/essay": _ESSAY, "file upload": _UPLOAD,
     },
 }
 #: Types no reader takes (Canvas's converter skips them too), with what they are.

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from lxml import etree
+
 from ...model.questions import BLANK_MARKER, QuestionBase
 from ...writers.qti21 import item_title
 from ..base import LOST, UNSUPPORTED, same_title, short
@@ -75,6 +77,8 @@ class ItemReader(ItemContext):
             return None
         data: Data = {"feedback": {}}
         points = next((p for p in (_float(self.fields.get(f)) for f in POINTS_FIELDS) if p is not None and p >= 0), None)
+        if points is None:
+            points = self._score_maximum()  # Samigo and Fronter keep the points only there
         data["points"] = points if points is not None else 1.0
         data["stem"] = "" if canvas_type in OWN_STEM else self.stem()
         if reader(self, data) is False:
@@ -91,15 +95,30 @@ class ItemReader(ItemContext):
             self.warn(LOST, "not kept: " + "; ".join(self.lost))
         return data
 
+    def _score_maximum(self) -> float | None:
+        """The points as the ``maxvalue`` of the item's score variable, where a system keeps them
+        only there: Sakai's Samigo (``SCORE``), Fronter (``SCORE<question number>``). Elsewhere a
+        ``maxvalue`` is what the scores are out of (WebCT's and Canvas's 100), not points."""
+        for decvar in descendants(self.item, "decvar"):
+            name = (decvar.get("varname") or "SCORE").strip().upper()
+            numbered = name.startswith("SCORE") and name[5:].isdigit()
+            if (name == "SCORE" and self.scope.system == "Sakai") or numbered:
+                value = _float(decvar.get("maxvalue"))
+                return value if value is not None and value >= 0 else None
+        return None
+
     def _inferred_type(self) -> str | None:
         if self.presentation is None:
             return None
         lids = descendants(self.presentation, "response_lid")
         strs = descendants(self.presentation, "response_str", "response_num")
+        # Fronter writes a text box as a response_lid around a render_fib: a text response.
+        typed = [lid for lid in lids if descendants(lid, "render_fib") and not descendants(lid, "render_choice")]
+        lids, strs = [lid for lid in lids if lid not in typed], strs + typed
         if descendants(self.presentation, "response_xy"):
             return "hot_spot_question"
         if len(lids) == 1 and not strs:
-            cardinality = (lids[0].get("rcardinality") or "Single").lower()
+            cardinality = (lids[0].get("rcardinality") or "").lower() or _cardinality_by_number(lids[0])
             return {"multiple": "multiple_answers_question", "ordered": "ordering_question"}.get(cardinality, "multiple_choice_question")
         if len(strs) == 1 and not lids:
             fib = next(iter(descendants(strs[0], "render_fib")), None)
@@ -127,3 +146,11 @@ class ItemReader(ItemContext):
                 data["feedback"][other] = text
                 continue
             self.lost.append(f"feedback '{ident}' (shown under conditions the source cannot express)")
+
+
+def _cardinality_by_number(response: etree._Element) -> str:
+    """A choice response without ``rcardinality`` (Fronter): several answers when its
+    ``render_choice`` lets more than one be chosen (``maxnumber``)."""
+    render = next(iter(descendants(response, "render_choice")), None)
+    most = _float(render.get("maxnumber")) if render is not None else None
+    return "multiple" if most is not None and most > 1 else "single"

@@ -37,11 +37,23 @@ QUESTION_LEVEL = {"general_fb", "correct_fb", "general_incorrect_fb"}
 
 
 def _responses(r: ItemContext) -> list[etree._Element]:
-    return descendants(r.presentation, "response_lid") if r.presentation is not None else []
+    """The item's choice responses: ``response_lid``, and D2L's matching ``response_grp`` (named by
+    ``respident``, as its conditions name it)."""
+    return descendants(r.presentation, "response_lid", "response_grp") if r.presentation is not None else []
+
+
+def _response_ident(response: etree._Element) -> str:
+    return response.get("ident") or response.get("respident") or ""
 
 
 def _labels(response: etree._Element) -> list[etree._Element]:
-    return descendants(response, "response_label")
+    """The response's answers. Sakai (Samigo) pads its choices with labels that have neither an
+    ident nor any text (nothing a student could pick, nothing a condition names): not answers."""
+    return [label for label in descendants(response, "response_label") if label.get("ident") or _has_content(label)]
+
+
+def _has_content(label: etree._Element) -> bool:
+    return bool("".join(label.itertext()).strip()) or any(m.get("uri") for m in descendants(label, "matimage"))
 
 
 def _material(element: etree._Element) -> etree._Element | None:
@@ -148,8 +160,12 @@ def _multiple_answers(r: ItemContext, data: Data) -> bool | None:
         r.skip(INVALID, "the multiple-answers question has no answers; skipped")
         return False
     scoring = _scoring(r)
+    correct = set(scoring[0].values()) if scoring else set()
+    if len(scoring) > 1 and all(len(c.values()) == 1 for c in scoring):
+        # A share per right choice, each in a condition of its own (Fronter, IMS): all of them.
+        correct = {v for c in scoring for v in c.values()}
     data["type"] = "multiple_response"
-    _choices(r, data, responses[0], set(scoring[0].values()) if scoring else set())
+    _choices(r, data, responses[0], correct)
     return None
 
 
@@ -288,7 +304,7 @@ def _matching(r: ItemContext, data: Data) -> bool | None:
     pairs, used = [], set()
     for response in responses:
         prompt = r.markdown(_prompt(response), "a matching prompt")
-        chosen = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        chosen = [v for c in _scoring(r) for v in c.values(_response_ident(response))]
         answer = next((v for v in chosen if v in texts), None)
         if answer is None:
             r.lost.append(f"prompt '{prompt}', which has no answer")
@@ -378,8 +394,15 @@ def _typed_blanks(r: ItemContext, data: Data, responses: list[etree._Element]) -
     stem = r.scope.text.html_markdown(html, f"the text of '{r.label}'", r.span(), r.member, blanks=names)
     data["stem"] = restore_blanks(stem, ids)
     blanks = []
+    # Sakai's Samigo gives each blank its condition and no score (it shares the points out);
+    # every condition on a box is then an accepted answer, Samigo's "a|b" two of them.
+    scoring = _scoring(r) or ([c for c in r.conditions if not c.is_other] if r.scope.system == "Sakai" else [])
     for response, ident in zip(responses, ids):
-        answers = [v for c in _scoring(r) for v in c.values(response.get("ident"))]
+        # D2L tests the box's label (``…_ANS``), not the response (``…_STR``).
+        names = {response.get("ident")} | {label.get("ident") for label in descendants(response, "response_label")}
+        answers = [v for c in scoring for name in names if name for v in c.values(name)]
+        if r.scope.system == "Sakai":
+            answers = [part.strip() for a in answers for part in a.split("|")]
         blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in answers if a))})
     data["type"], data["blanks"] = "fill_in_blank", blanks
     return None
@@ -491,6 +514,11 @@ def _ordering_question(r: ItemContext, data: Data) -> bool | None:
     labels = _labels(responses[0]) if len(responses) == 1 else []
     texts = {label.get("ident", ""): r.markdown(_material(label), "an item") for label in labels}
     order = [t.value for c in r.conditions for t in c.tests() if t.kind == "varequal" and not t.negated and t.value in texts]
+    if not order:
+        # D2L: each item's place, tested on the item (``varequal respident=<item>`` 1, 2, ...).
+        places = {t.respident: int(t.value) for c in r.conditions for t in c.tests()
+                  if t.kind == "varequal" and not t.negated and t.respident in texts and t.value.isdigit()}
+        order = sorted(places, key=lambda ident: places[ident])
     order = list(dict.fromkeys(order))
     if len(order) < 2:
         r.skip(INVALID, "the ordering question has no order of two items or more; skipped")

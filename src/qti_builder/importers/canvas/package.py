@@ -18,7 +18,7 @@ from lxml import etree
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import LOST, NO_QUESTIONS, ImportedQuiz
-from ..safety import Package, parse_xml
+from ..safety import Package, normalise_member, parse_xml
 from .assessment import AssessmentReader, Source
 from .context import where
 from .flavours import flavour
@@ -50,6 +50,7 @@ class PackageReader:
         assessments: dict[str, Source] = {}
         banks: dict[str, Source] = {}
         order: list[str] = []
+        pools = self._pool_resources()
         for member, root in self._documents():
             found = [e for e in children(root) if local(e) in ("assessment", "objectbank")]
             if not found and any(local(e) in ("item", "section") for e in children(root)):
@@ -58,12 +59,21 @@ class PackageReader:
             for element in found:
                 ident = element.get("ident") or PurePosixPath(member).name.split(".")[0]
                 source = Source(member, element, "cc_profile" not in metadata(element), system)
-                table = banks if local(element) == "objectbank" else assessments
+                pool = member in pools or _is_pool(element)
+                table = banks if local(element) == "objectbank" or pool else assessments
                 if ident in table and not _better(source, table[ident]):
                     continue
                 if ident not in table and table is assessments:
                     order.append(ident)
                 table[ident] = source
+                if pool:
+                    # A Blackboard test draws from a pool by the pool's manifest resource
+                    # (``<sourcebank_ref>res00005</sourcebank_ref>``), not by an ident of the
+                    # pool's own (it has none): the resource, and the file's name without its
+                    # suffix (the resource's name in every Blackboard export), name it too.
+                    for alias in (pools.get(member), PurePosixPath(member).name.split(".")[0]):
+                        if alias and alias not in banks:
+                            banks[alias] = source
         metas = self._metas()
         quizzes: list[ImportedQuiz] = []
         used_banks: set[str] = set()
@@ -74,7 +84,13 @@ class PackageReader:
             used_banks |= reader.used_banks
             if imported is not None:
                 quizzes.append(imported)
+        seen: set[int] = set()
         for ident, bank in banks.items():
+            if id(bank) in seen:
+                continue  # one pool under its aliases
+            seen.add(id(bank))
+            if any(alias in used_banks for alias, other in banks.items() if other is bank):
+                continue
             if not assessments:  # banks alone (a course export of question banks): each one a quiz
                 imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks).read()
                 if imported is not None:
@@ -87,6 +103,26 @@ class PackageReader:
             self.sink.error(NO_QUESTIONS, "nothing to import: no QTI 1.2 assessment or question bank was found", SourceSpan(self.display),
                             hint="a Canvas quiz export holds <id>/<id>.xml with a <questestinterop>; check --format")
         return quizzes
+
+    def _pool_resources(self) -> dict[str, str]:
+        """The files a manifest names as question pools (Blackboard's ``assessment/x-bb-qti-pool``,
+        its file in ``bb:file`` or ``href``), by member, with the resource's identifier."""
+        pools: dict[str, str] = {}
+        for member, data in sorted(self.package.files.items()):
+            if member.lower().rsplit("/", 1)[-1] != "imsmanifest.xml" or b"qti-pool" not in data:
+                continue
+            tree = parse_xml(data, self.where(member), self.sink)
+            if tree is None:
+                continue
+            folder = PurePosixPath(member).parent
+            for resource in tree.getroot().iter("{*}resource"):
+                if "qti-pool" not in (resource.get("type") or "").lower():
+                    continue
+                file = next((v for k, v in resource.attrib.items() if local_name(k) in ("file", "href") and v), None)
+                target = normalise_member(str(folder / file)) if file else None
+                if target and target in self.package.files:
+                    pools.setdefault(target, resource.get("identifier") or PurePosixPath(target).name.split(".")[0])
+        return pools
 
     def _documents(self) -> list[tuple[str, etree._Element]]:
         documents = []
@@ -127,6 +163,16 @@ def lenient_namespaces(data: bytes) -> bytes:
         return data
     repaired = SPLIT_NAMESPACE.sub(rb"\1\2\3\2", root.group(0))
     return data[:root.start()] + repaired + data[root.end():]
+
+
+def local_name(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
+
+
+def _is_pool(element: etree._Element) -> bool:
+    """A Blackboard pool exported as an ``<assessment>`` (``bbmd_assessmenttype`` Pool): a bank."""
+    kind = next((e.text for e in element.iter("{*}bbmd_assessmenttype", "bbmd_assessmenttype")), None)
+    return (kind or "").strip().lower() == "pool"
 
 
 def _better(candidate: Source, current: Source) -> bool:

@@ -36,6 +36,8 @@ class Condition:
     #: The score set or added (percent of the points), None when the condition scores nothing.
     score: float | None = None
     feedback: list[str] = field(default_factory=list)
+    #: The condition sets the score (``setvar action="Set"``), whatever the value.
+    sets: bool = False
 
     @property
     def scores(self) -> bool:
@@ -62,7 +64,30 @@ class Condition:
         return [t.value for t in self.tests(respident) if t.kind == "varequal" and not t.negated]
 
 
-def conditions(item: etree._Element) -> list[Condition]:
+def conditions(item: etree._Element, system: str = "Canvas") -> list[Condition]:
+    """The item's conditions; when none gives credit, the one the exporting system marks as the
+    right answer in its own way gets it all (:func:`_marked_right`)."""
+    found = _conditions(item)
+    if found and not any(c.scores for c in found):
+        for condition in _marked_right(found, system):
+            condition.score = 100.0
+    return found
+
+
+def _marked_right(found: list[Condition], system: str) -> list[Condition]:
+    """Right answers that score nothing as written. Blackboard shows the feedback it names
+    ``correct`` on the right answer, and may set no score there (the question's points are given
+    by that condition). Respondus marks the right answer by setting the score, to 0 in a question
+    worth nothing (Canvas's converter reads a Respondus ``Set`` as the right answer). A condition
+    that always holds (``<other/>``) is never one."""
+    tested = [c for c in found if c.test is not None and not c.is_other and c.tests()]
+    by_feedback = [c for c in tested if any(f.strip().lower() == "correct" for f in c.feedback)]
+    if by_feedback:
+        return by_feedback
+    return [c for c in tested if c.sets] if system == "Respondus" else []
+
+
+def _conditions(item: etree._Element) -> list[Condition]:
     processing = child(item, "resprocessing")
     if processing is None:
         return []
@@ -76,6 +101,7 @@ def conditions(item: etree._Element) -> list[Condition]:
                 # Blackboard sets the score to its maximum by name (``SCORE.max``).
                 score = 100 / scale if text.lower().endswith(".max") else _float(text)
                 condition.score = score * scale if score is not None else None
+                condition.sets = condition.sets or (setvar.get("action") or "Set").strip().lower() == "set"
         condition.feedback = [d.get("linkrefid", "") for d in descendants(element, "displayfeedback") if d.get("linkrefid")]
         found.append(condition)
     return found
@@ -109,7 +135,8 @@ def _is_score(element: etree._Element) -> bool:
     it (Blackboard's ``variablename`` attribute, D2L's ``D2L_Correct`` and ``que_score``; Canvas's
     converter takes any name ending in SCORE)."""
     name = (element.get("varname") or element.get("variablename") or "SCORE").strip().upper()
-    return name.endswith("SCORE") or name == "D2L_CORRECT"
+    # Fronter numbers it by question (``SCORE221569``).
+    return name.endswith("SCORE") or name == "D2L_CORRECT" or (name.startswith("SCORE") and name[5:].isdigit())
 
 
 def _ancestors_within(element: etree._Element, top: etree._Element) -> list[etree._Element]:

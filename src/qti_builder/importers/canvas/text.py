@@ -37,7 +37,13 @@ BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(xi
 WEB_RESOURCES = "web_resources"
 IMG = re.compile(r"<img\b[^>]*>", re.I)
 EQUATION_ALONE = re.compile(r"<(p|div)>(?:\s|&nbsp;|&#160;|\xa0)*(<img\b[^>]*\bequation_image\b[^>]*>)(?:\s|&nbsp;|&#160;|\xa0)*</\1>", re.I)
-URL_ATTRIBUTE = re.compile(r"\b(src|href|data|poster)=(\"|')([^\"']*)\2")
+#: A start tag of an HTML fragment (its attributes' values may hold '>' only when quoted).
+TAG = re.compile(r"<[A-Za-z][^\s/>]*(?:\s+(?:[^\s\"'>=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s\"'>]*))?))*\s*/?>")
+#: A tag in a text that does not say whether it is HTML.
+HTML_TAG = re.compile(r"<(?:[A-Za-z][A-Za-z0-9]*[\s/>]|/[A-Za-z]|!--)")
+#: Respondus's token for the folder of the package's files (``%%LINKPATH%%header-logo.png``).
+LINKPATH = re.compile(r"^(?:%%|%25%25)LINKPATH(?:%%|%25%25)/?", re.I)
+URL_ATTRIBUTE = re.compile(r"\b(src|href|data|poster)=(\"|')([^\"']*)\2", re.I)
 PLACEHOLDER = "\ue000%d\ue001"
 #: A position line of our ordering form: ``3. [p3]``.
 POSITION = re.compile(r"(\d+)\.(?:\s|\xa0)*\[p\1\]")
@@ -51,6 +57,9 @@ class TextReader:
 
     def __init__(self, builder: QuizBuilder, files: dict[str, bytes]) -> None:
         self.builder, self.files = builder, files
+        #: The item being read says its texts are HTML whatever their ``texttype`` (Sakai's
+        #: Samigo writes every ``mattext`` as ``text/plain`` and the item's ``TEXT_FORMAT`` HTML).
+        self.plain_is_html = False
 
     # -- materials -----------------------------------------------------------------------------
 
@@ -67,7 +76,10 @@ class TextReader:
             if name in ("mattext", "mat_formattedtext", "matemtext"):
                 text = (node.text or "") + "".join(etree.tostring(c, encoding="unicode") for c in node)
                 kind = (node.get("texttype") or node.get("type") or "").lower()
-                if "html" in kind:
+                # No texttype: Canvas's converter reads HTML (QTI's default is text/plain, but
+                # Fronter and others write HTML so); text without a tag reads the same either way.
+                untyped_html = not kind and name == "mattext" and HTML_TAG.search(text) is not None
+                if "html" in kind or untyped_html or (self.plain_is_html and name == "mattext"):
                     parts.append(f"<em>{text}</em>" if name == "matemtext" else text)
                 elif text.strip():
                     paragraphs = re.split(r"\n\s*\n", text.strip())
@@ -130,24 +142,42 @@ class TextReader:
             if blackboard:
                 found = blackboard_file(files, blackboard.group(1))
                 if found is None:
-                    builder.warn(MEDIA, f"media file '{blackboard.group(1)}' (Blackboard's csfiles) is not in the package", span)
-                    return match.group(0)
+                    return missing(attribute, quote_char, blackboard.group(1), "(Blackboard's csfiles) ", match.group(0))
                 name = found.rsplit("/", 1)[-1]
                 shown = name.split("__xid-", 1)[0] + PurePosixPath(name).suffix if not name.startswith("__") else name.lstrip("_")
                 ref = builder.media.add(shown, files[found])
                 return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
             url = re.split(r"[?#]", raw, maxsplit=1)[0]
+            # Respondus writes its files' folder as a token to be replaced on upload.
+            url = LINKPATH.sub("", url)
+            if url.startswith("/") and not url.startswith("//") and attribute.lower() != "href":
+                # A file on the server that exported it (Fronter's /brock/links/link.phtml?…):
+                # no package holds it, and the build takes no absolute path.
+                return missing(attribute, quote_char, unquote(url), "(a path on the server that exported it) ", match.group(0))
             if not url or (re.match(r"^[a-z][a-z0-9+.-]*:", url, re.I) and not FILEBASE.match(url)) or url.startswith(("/", "#")):
                 return match.group(0)  # a web address, a data: URL, a page anchor: kept as it is
             candidates = _candidates(unquote(url), member)
-            target = next((c for c in candidates if c in files), None)
+            target = next((c for c in candidates if c in files), None) or same_name(files, unquote(url))
             if target is None:
-                builder.warn(MEDIA, f"media file '{unquote(url)}' is not in the package", span)
-                return match.group(0)
+                return missing(attribute, quote_char, unquote(url), "", match.group(0))
             ref = builder.media.add(target.rsplit("/", 1)[-1], files[target])
             return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
 
-        return URL_ATTRIBUTE.sub(replace, fragment)
+        def missing(attribute: str, quote_char: str, name: str, what: str, written: str) -> str:
+            """A file the text shows that the package lacks: an image (or recording) becomes a named
+            placeholder the build accepts; a link stays a link (the build does not follow links)."""
+            if attribute.lower() == "href":
+                builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the link is kept as it is", span,
+                             hint="put the file in the source's media/ folder and link to it there, or remove the link")
+                return written
+            ref = builder.media.placeholder(name)
+            builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the placeholder {ref} shows where it was", span,
+                         hint=f"put the file in the source's media/ folder and refer to it instead of {ref}")
+            return f"{attribute}={quote_char}{html_lib.escape(ref)}{quote_char}"
+
+        # Only the attributes of real tags: text that shows HTML code (``&lt;img src="a.gif"&gt;``,
+        # a quiz about HTML) stays the text it is.
+        return TAG.sub(lambda tag: URL_ATTRIBUTE.sub(replace, tag.group(0)), fragment)
 
 
 def blackboard_file(files: dict[str, bytes], xid: str) -> str | None:
@@ -156,6 +186,17 @@ def blackboard_file(files: dict[str, bytes], xid: str) -> str | None:
     marker = f"__{xid}".lower()
     found = [m for m in files if marker in m.lower().rsplit("/", 1)[-1] and not m.lower().endswith(".xml")]
     return min(found, key=len) if found else None
+
+
+def same_name(files: dict[str, bytes], url: str) -> str | None:
+    """The one file of the package named like ``url``, wherever it is: exporters write a path
+    from the folder they exported from (``org0/images/image.png``) and zip the file elsewhere.
+    None when no file, or more than one, has that name."""
+    name = url.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if not name:
+        return None
+    found = [m for m in files if m.rsplit("/", 1)[-1].lower() == name]
+    return found[0] if len(found) == 1 else None
 
 
 def _candidates(url: str, member: str) -> list[str]:

@@ -217,7 +217,15 @@ class BlockReader:
 
     def _question(self, body: Piece, name: str | None) -> Question | None:
         text, at = body.text, body.at
-        opening, closing = text.find("{"), text.find("}")
+        math = _math_spans(text)
+        text = _hand_written_tex(text, math)
+        opening, closing = _brace(text, "{", 0, math), _brace(text, "}", 0, math)
+        first = text.find("{")
+        if first != -1 and first != opening and any(a <= first < b for a, b in math):
+            # A brace of a TeX formula (\begin{pmatrix}) written unescaped: Moodle takes it for
+            # the answer part; the formula around it says it is not one.
+            self.note("a '{' inside a formula is read as part of the formula, not as the answer part; Moodle would take it "
+                      "for the answer part", at + first, hint="write \\{ and \\} for the formula's braces so that Moodle reads it alike")
         answer = Piece("", at)
         if opening == -1 and closing == -1:
             self.kind, question = "description", Piece(text, at)
@@ -233,7 +241,8 @@ class BlockReader:
             rest = text[closing + 1:]
             # Moodle removes the first {...}; text after it makes it a missing-word question.
             question = Piece(text[:opening] + ("" if text.endswith("}") else "_____") + rest, at)
-            more = re.search(r"[{}]", rest)
+            more = next((m for m in re.finditer(r"[{}]", rest)
+                         if not any(a <= closing + 1 + m.start() < b for a, b in math)), None)
             if more:
                 self.note("only the first {...} holds answers: Moodle keeps the rest of the text, braces and all, as question text",
                           at + closing + 1 + more.start(), hint="write \\{ and \\} for braces that are text")
@@ -501,6 +510,38 @@ class BlockReader:
 
 _WORDS = {"description": "description", "essay": "essay", "numerical": "numerical", "multichoice": "multiple-choice",
           "match": "matching", "truefalse": "true/false", "shortanswer": "short-answer"}
+
+
+#: TeX between delimiters, in a block's text with its escapes shown as written (\\( is \( there).
+_TEX = re.compile(r"\$\$.*?\$\$|\\\(.*?\\\)|\\\[.*?\\\]", re.S)
+
+
+def _math_spans(text: str) -> list[tuple[int, int]]:
+    """Where formulas are in an escaped text (escaping keeps lengths: the text as written has
+    its formulas at the same places)."""
+    written = re.sub(_MARK + "(.)", lambda m: "\\" + chr(ord(m.group(1)) - 0xE000), text, flags=re.S)
+    return [(m.start(), m.end()) for m in _TEX.finditer(written)]
+
+
+def _hand_written_tex(text: str, math: list[tuple[int, int]]) -> str:
+    r"""A formula written with unescaped braces was written as TeX, not escaped for GIFT: its
+    ``\\`` is TeX's line break and its ``\\nu`` a letter, kept as written (Moodle's export writes
+    ``\\\\`` and ``\\\\nu`` for them, and ``\{``)."""
+    for a, b in math:
+        if "{" in text[a:b]:
+            written = text[a:b]
+            for char in ("\\", "n"):
+                written = written.replace(_MARK + chr(0xE000 + ord(_ESCAPES[char])), "\\" + char)
+            text = text[:a] + written + text[b:]
+    return text
+
+
+def _brace(text: str, brace: str, start: int, math: list[tuple[int, int]]) -> int:
+    """The first unescaped ``brace`` from ``start`` that is not inside a formula; -1 for none."""
+    at = text.find(brace, start)
+    while at != -1 and any(a <= at < b for a, b in math):
+        at = text.find(brace, at + 1)
+    return at
 
 
 def _kind(answer: str) -> str:

@@ -5,6 +5,7 @@ type's own fields are read by :mod:`.readers`, calculated questions first fixed 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lxml import etree
@@ -28,6 +29,15 @@ UNHOLDABLE = {
 }
 
 
+#: The name Moodle gives the default question category of a course, a quiz or a category of
+#: courses (its language string 'defaultfor', "Default for {$a}", in English).
+DEFAULT_CATEGORY = re.compile(r"Default for \S.*")
+
+
+def is_default_category(name: str) -> bool:
+    return DEFAULT_CATEGORY.fullmatch(name.strip()) is not None
+
+
 class BankReader(MoodleFile):
     def __init__(self, path: Path, display: str, sink: DiagnosticSink, questions: list[etree._Element]) -> None:
         super().__init__(display, sink)
@@ -48,7 +58,13 @@ class BankReader(MoodleFile):
         root_path = quiz_category(list(declared) + used, used)
         root_info = declared.get(root_path, {})
         quiz_id = root_info.get("idnumber")
-        title = root_path[-1] if root_path else self.path.stem
+        # Moodle's default category of a course or quiz ("Default for BIO101") names no quiz: two
+        # weekly exports of one course would be one quiz twice. The file's name is the quiz's.
+        default = bool(root_path) and is_default_category(root_path[-1])
+        title = root_path[-1] if root_path and not default else self.path.stem
+        if default:  # its description is Moodle's ("The default category for questions shared in ..."), not the author's
+            root_info = {**root_info, "description": None}
+            declared[root_path] = root_info
         sections: dict[tuple[str, ...], Data] = {}
         current: tuple[str, ...] = root_path
         infos = declared

@@ -13,6 +13,7 @@ from typing import Any
 from lxml import etree
 
 from ...diagnostics import SourceSpan
+from .defaults import is_moodle_default
 from .file import MoodleFile
 
 Data = dict[str, Any]
@@ -61,7 +62,7 @@ class Context:
         for tag, key in (("correctfeedback", "correct"), ("partiallycorrectfeedback", "partially_correct"),
                          ("incorrectfeedback", "incorrect")):
             text = self.rich(tag, tag.replace("feedback", " feedback"))
-            if text:
+            if text and not is_moodle_default(key, text):  # Moodle's own words, not the author's
                 self.data["feedback"][key] = text
 
     def setting(self, tag: str, neutral: tuple[str, ...], what: str) -> None:

@@ -25,10 +25,35 @@ from .xml import Data, _float, child, children, descendants, local, replace_with
 READERS = {**kinds.READERS, **kinds.INTERACTION_READERS, **placing.READERS}
 KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
+#: The kind an item of one interaction is, by the interaction's name: a kind's name, or the
+#: ItemReader method that tells it from the interaction (a choice interaction is single choice,
+#: multiple response or true/false). Interactions not here have no kind: an item with one of them
+#: is not imported.
+INTERACTION_KINDS: dict[str, str] = {
+    "choiceInteraction": "_choice_kind",
+    "textEntryInteraction": "_text_entry_kind",
+    "inlineChoiceInteraction": "fill_in_blank",
+    "extendedTextInteraction": "essay",
+    "uploadInteraction": "file_upload",
+    "matchInteraction": "matching",
+    "orderInteraction": "ordering",
+    "gapMatchInteraction": "_gap_match_kind",
+    "associateInteraction": "associate",
+    "hottextInteraction": "hottext",
+    "sliderInteraction": "slider",
+}
+#: Items of several interactions that make one question, by the interactions they hold: blanks
+#: in a text (typed or chosen), and an essay with files attached. Several of one interaction make
+#: one question too where it is listed alone.
+SEVERAL_INTERACTIONS = {
+    frozenset({"textEntryInteraction"}): "fill_in_blank",
+    frozenset({"inlineChoiceInteraction"}): "fill_in_blank",
+    frozenset({"textEntryInteraction", "inlineChoiceInteraction"}): "fill_in_blank",
+    frozenset({"extendedTextInteraction", "uploadInteraction"}): "essay",
+    frozenset({"uploadInteraction"}): "file_upload",
+}
 #: Interactions the model has a kind for; any other in an item makes it unimportable.
-KNOWN_INTERACTIONS = {"choiceInteraction", "textEntryInteraction", "inlineChoiceInteraction", "extendedTextInteraction",
-                      "uploadInteraction", "matchInteraction", "orderInteraction", "gapMatchInteraction",
-                      "associateInteraction", "hottextInteraction", "sliderInteraction"}
+KNOWN_INTERACTIONS = set(INTERACTION_KINDS)
 #: The class names of MathAssess's custom interaction and operators (org.qtitools.mathassess.*).
 MATHASSESS = "org.qtitools.mathassess."
 ALL_INTERACTIONS = KNOWN_INTERACTIONS | {"associateInteraction", "gapMatchInteraction", "hotspotInteraction",
@@ -101,42 +126,45 @@ class ItemReader(ItemContext):
         return data
 
     def _kind(self, body: etree._Element, interactions: list[etree._Element], kinds: list[str]) -> str | None:
+        """The kind the item's interactions make (INTERACTION_KINDS, SEVERAL_INTERACTIONS), or None
+        when it is skipped, saying why."""
         if not interactions:
             return "text_only"
-        distinct = set(kinds)
-        if distinct <= {"textEntryInteraction", "inlineChoiceInteraction"}:
-            if len(interactions) == 1 and kinds[0] == "textEntryInteraction" and self._stands_alone(interactions[0]):
-                response = self.responses.get(interactions[0].get("responseIdentifier", ""))
-                return "numerical" if response and response.base_type in ("float", "integer") else "short_answer"
-            return "fill_in_blank"
-        if distinct == {"extendedTextInteraction"} or distinct == {"extendedTextInteraction", "uploadInteraction"}:
-            if kinds.count("extendedTextInteraction") > 1:
+        if len(interactions) > 1:
+            several = SEVERAL_INTERACTIONS.get(frozenset(kinds))
+            if several == "essay" and kinds.count("extendedTextInteraction") > 1:
                 self.skip(UNSUPPORTED, "several text answers in one item cannot be imported; skipped")
                 return None
-            return "essay"
-        if distinct == {"uploadInteraction"}:
-            return "file_upload"
-        if kinds == ["sliderInteraction"]:
-            return "slider"
-        if len(interactions) > 1:
-            self.skip(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
-            return None
-        name = kinds[0]
-        if name == "gapMatchInteraction" and descendants(interactions[0], "gapImg"):
+            if several is None:
+                self.skip(UNSUPPORTED, f"an item with several interactions ({', '.join(kinds)}) cannot be imported; skipped")
+            return several
+        kind = INTERACTION_KINDS[kinds[0]]
+        if kind.startswith("_"):
+            return getattr(self, kind)(interactions[0])  # type: ignore[no-any-return]
+        return kind
+
+    def _text_entry_kind(self, interaction: etree._Element) -> str:
+        """One text box: a short answer or a number where it stands alone, else a blank in a text."""
+        if not self._stands_alone(interaction):
+            return "fill_in_blank"
+        response = self.responses.get(interaction.get("responseIdentifier", ""))
+        return "numerical" if response and response.base_type in ("float", "integer") else "short_answer"
+
+    def _gap_match_kind(self, interaction: etree._Element) -> str | None:
+        if descendants(interaction, "gapImg"):
             self.skip(UNSUPPORTED, "images to place (gapImg) cannot be imported (a drop-down holds text); skipped")
             return None
-        if name in ("gapMatchInteraction", "associateInteraction", "hottextInteraction"):
-            return {"gapMatchInteraction": "gap_match", "associateInteraction": "associate", "hottextInteraction": "hottext"}[name]
-        if name == "choiceInteraction":
-            choices = descendants(interactions[0], "simpleChoice")
-            response_id = interactions[0].get("responseIdentifier", "")
-            texts = [one_line("".join(c.itertext())).casefold() for c in choices]
-            ids = [c.get("identifier", "").casefold() for c in choices]
-            if len(choices) == 2 and (response_id.startswith("TF") or ids == ["true", "false"]
-                                      or (texts[0] in TRUE_WORDS and texts[1] in FALSE_WORDS)):
-                return "true_false"
-            return "single_choice" if interactions[0].get("maxChoices", "1") == "1" else "multiple_response"
-        return {"matchInteraction": "matching", "orderInteraction": "ordering"}[name]
+        return "gap_match"
+
+    def _choice_kind(self, interaction: etree._Element) -> str:
+        choices = descendants(interaction, "simpleChoice")
+        response_id = interaction.get("responseIdentifier", "")
+        texts = [one_line("".join(c.itertext())).casefold() for c in choices]
+        ids = [c.get("identifier", "").casefold() for c in choices]
+        if len(choices) == 2 and (response_id.startswith("TF") or ids == ["true", "false"]
+                                  or (texts[0] in TRUE_WORDS and texts[1] in FALSE_WORDS)):
+            return "true_false"
+        return "single_choice" if interaction.get("maxChoices", "1") == "1" else "multiple_response"
 
     def _stands_alone(self, interaction: etree._Element) -> bool:
         """A text box in a paragraph of its own (short answer, numerical), not inside a sentence."""

@@ -61,14 +61,8 @@ def _exam_rule(*texts: str | None) -> tuple[float, float] | None:
 def _stem_points(lines: list[str]) -> float | None:
     """Points at the end of a question's first line (or its last), ``(3점)``, ``[2점]``, ``(3 points)``:
     read and taken out of the text, as the Markdown reader does."""
-    for index in {0, len(lines) - 1}:
-        if 0 <= index < len(lines):
-            found = S.points_in(lines[index].rstrip())
-            if found:
-                value, start, end = found
-                lines[index] = lines[index][:start].rstrip() + lines[index][end:]
-                return value
-    return None
+    found = S.take_points(lines)
+    return found[0] if found else None
 
 
 class Emitter:

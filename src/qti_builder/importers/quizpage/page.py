@@ -12,6 +12,7 @@ from typing import Any
 
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
+from ...readers.markdown import keys as KEYS
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
@@ -37,6 +38,26 @@ class Passage:
     seen: set[int] = field(default_factory=set)
 
 
+#: A line shaped like the paper's structure inside an answer or explanation, and text after the
+#: paper's closing mark.
+STRUCTURE_IN_LABEL = "QB722"
+AFTER_CLOSING = "QB723"
+
+
+def _labels_language(lines: list[str]) -> str | None:
+    """The language of a page in Latin letters, as its labels say it (``Respuesta:``, ``Antwort:``,
+    ``Réponse :``): the language most of its labelled lines are in, when that is not English."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        label = S.read_label(line.strip())
+        lang = V.label_language(label.name) if label is not None and label.spaced else None
+        if lang is not None:
+            code = next(c for c, known in V.LANGUAGES.items() if known is lang)
+            counts[code] = counts.get(code, 0) + 1
+    best = max(counts, key=lambda c: counts[c], default=None)
+    return best if best not in (None, "en", "ko") and counts[best] > counts.get("en", 0) else None
+
+
 def _names_a_section(line: str) -> bool:
     """Does a line name a kind of questions or their points (``Short answer``, ``(2 points each)``)?"""
     return S.dialect("en").section_kind(line) is not None or S.points_in(line, S.EACH_POINTS) is not None
@@ -55,6 +76,9 @@ class Page:
         self.details: list[str | None] = []
         #: The answer key at the end of the page, if it has one.
         self.key = AnswerKey(self.builder, self.span)
+        #: Keys printed after a section's questions, each with the questions read before it began.
+        self.section_keys: list[tuple[AnswerKey, int]] = []
+        self.key_upto = 0
         self.emitter = Emitter(self.builder, self.span, markdown, self.column)
         self.source: list[str] = []
         #: The indentation an answer admonition's lines have (``??? "Answer"``), while one is read.
@@ -67,6 +91,10 @@ class Page:
         self.section_meta: dict[int, tuple[float | None, str | None]] = {}
         #: How the first numbered question is numbered (``1.`` or ``1)``): under ``1.``, ``1)`` lines are options.
         self.form: str | None = None
+        #: The line of the paper's closing mark (``- 끝 -``): no question's text comes after it.
+        self.closed = 0
+        #: Numbered instructions under ``注意事项：`` are being read (up to a blank line).
+        self.instructions = False
 
     # -- the page's blocks ------------------------------------------------------------------------
 
@@ -75,6 +103,8 @@ class Page:
         title, events = B.events(text, self.markdown)
         self.title = title
         language = B.front_matter_language(text) or guess_language([text])
+        if language == "en":
+            language = _labels_language(self.source) or language
         self.emitter.dialect = S.dialect(language)
         for event in events:
             if isinstance(event, B.Lines):
@@ -109,7 +139,15 @@ class Page:
                 self._mkdocs_quiz(event)
         self._finish()
         self._end_passages()
-        self.key.apply(self.questions, lambda q: self.section_meta.get(id(q.section), (None, None))[1] == "essay")
+        essay = lambda q: self.section_meta.get(id(q.section), (None, None))[1] == "essay"  # noqa: E731
+        if self.section_keys:
+            # Keys after each section: each answers the questions between the key before it and itself.
+            done = 0
+            for key, upto in self.section_keys + [(self.key, len(self.questions))]:
+                key.apply(self.questions[done:upto], essay)
+                done = upto
+        else:
+            self.key.apply(self.questions, essay)
         for question in self.questions:
             self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
         title = self.title or self.path.stem
@@ -121,7 +159,8 @@ class Page:
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
-                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]),
+                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
+                                  and guess_language(self.emitter.texts + [title]) or _labels_language(self.source) or "en",
                                   self.emitter.text(description) or None)
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
@@ -186,6 +225,8 @@ class Page:
         wrapped = WRAPPED.fullmatch(line)
         if wrapped and read_label(wrapped.group(2)):
             line = wrapped.group(2)  # "<p>Answer: B</p>": a label all the same
+        if self.key.active and S.section_marker(line) is not None and not key_entries(line):
+            self.key.active = False  # a key after a section's questions: the next section starts
         if self.key.active:
             self.key.read_line(line, number, self.column(number, line))
             return
@@ -199,6 +240,12 @@ class Page:
             # "정답: 1.② 2.① 3.④": the answer key, on one line.
             self._start_key(number)
             self.key.read_line(label.value, number, self.column(number, label.value))
+            return
+        if self.reveal is None and label is None and KEYS.starts_key(line, after_answer=False):
+            # "정답 1.② 2.④", "Answers 1. b 2. a": a key's title and its entries on one line.
+            self._start_key(number)
+            for entry_number, answer, explanation, offset in KEYS.entries_line(line) or []:
+                self.key.add(entry_number, answer, number, explanation, offset + 1)
             return
         if self.reveal is None and self._untitled_key(line):
             self._start_key(number)
@@ -259,6 +306,8 @@ class Page:
             self.builder.warn(LOST, f"{what} at line {line} belongs to no question; skipped", self.span(line))
 
     def _line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
+        if self.reveal is None and self._paper_frame(line, number):
+            return
         q = self.question
         if q is not None:
             q.end = number
@@ -283,6 +332,12 @@ class Page:
         if self.reveal is None and self.title is not None and self._exam_structure(line, number, q):
             return
         if q is not None and not q.answered and self._option(q, line):
+            return
+        bonus = S.BONUS_QUESTION.match(line)
+        if bonus and (q is None or q.answered or q.mode == "label"):
+            # ``Bonus (2 points): …``: the next question; its points stay at the end of its text, where
+            # points are read.
+            self._start(number, bonus.group("text") + (" " + bonus.group("points") if bonus.group("points") else ""))
             return
         question = question_line(line)
         # After options, a question line starts the next question even without an answer: the
@@ -315,6 +370,10 @@ class Page:
             self._finish()
             self._section(line)
             return
+        shaped = S.structure(line) if q is not None and q.mode == "label" else None
+        if shaped:
+            self._structure_in_label(line, number, shaped)
+            return
         if q is not None and q.current is not None:
             if q.mode == "stem" and (q.box or S.BOX.match(line) or S.ROMAN_STATEMENT.match(line)):
                 # A <보기> box and its statements, statements numbered I. II.: each on its own line.
@@ -330,6 +389,57 @@ class Page:
         self.builder.warn(LOST, f"line {number} belongs to no question; skipped", self.span(number))
 
     # -- exam-paper structure: sections, shared passages, notes -------------------------------------
+
+    def _structure_in_label(self, line: str, number: int, shaped: str) -> None:
+        """A line shaped like the paper's structure, in a form read nowhere here, after a question:
+        never an answer's or an explanation's text."""
+        self.builder.sink.error(STRUCTURE_IN_LABEL, f"'{short(line, 50)}' is shaped like {shaped}, so it is not read as part "
+                                "of the question above", self.span(number),
+                                hint="if it is the paper's structure, write it as a section heading ('Ⅱ. 단답형', "
+                                     "'Part II. Short answer') or a question ('3. ...'); if it is the question's text, "
+                                     "join it to the line above")
+
+    def _paper_frame(self, line: str, number: int) -> bool:
+        """The paper's frame around its questions: numbered instructions under ``注意事项：`` (the
+        description's text), the closing mark ``- 끝 -`` and what follows it. True when taken."""
+        if S.closing_mark(line) and not self.closed:
+            self._finish()
+            self._end_reading()
+            self.closed = number
+            return True
+        if self.closed:
+            if not S.structure(line):
+                self.builder.sink.error(AFTER_CLOSING, f"line {number} ('{short(line, 30)}') comes after the closing mark on line "
+                                        f"{self.closed}, which ends the questions", self.span(number),
+                                        hint="move it above the closing mark, into the question it belongs to, or delete it")
+                return True
+            return False
+        if S.points_rule(line) and self.section is not None and self.question is None \
+                and not any(q.section is self.section for q in self.questions):
+            # ``四、简答题`` then ``（每题5分，共20分）`` on the next line: the section's rule.
+            each = S.points_in(line, S.EACH_POINTS)
+            assert each is not None
+            kind = self.section_meta.get(id(self.section), (None, None))[1]
+            self.section_meta[id(self.section)] = (each[0], kind)
+            return True
+        for shaped, what in ((S.points_rule, "a points rule"), (S.KEY_TITLE.match, "an answer key's title")):
+            if self.question is not None and shaped(line):
+                # Not followed by a key's entries (a key is read before any line reaches here).
+                self._structure_in_label(line, number, what)
+                return True
+        if self.title is None and self.description and S.section_marker(line) is not None:
+            # A section heading after the instructions: the paper's first section, not its title.
+            self.title = self.path.stem
+        if self.instructions and (number < 2 or not self.source[number - 2].strip() or S.section_marker(line)):
+            self.instructions = False  # a blank line or a section ends them
+        if self.question is None and not self.questions and S.instruction_title(line):
+            self.instructions = True
+        if self.instructions and self.question is None and not self.questions:
+            if self.description and self.description[-1]:
+                self.description[-1] = self.description[-1].rstrip() + "  "
+            self.description.append(line + "  ")
+            return True
+        return False
 
     def _exam_structure(self, line: str, number: int, q: Question | None) -> bool:
         """A section marker (``Ⅱ. 단답형``, ``[객관식]``, ``■ 서술형``), a shared passage (``[3~4] …``)
@@ -735,4 +845,9 @@ class Page:
 
     def _start_key(self, line: int) -> None:
         self._finish()
+        if self.key.entries and not self.key.active and self.questions[self.key_upto:]:
+            # A second key, after more questions: the first answered those before it.
+            self.section_keys.append((self.key, self.key_upto))
+            self.key = AnswerKey(self.builder, self.span)
+        self.key_upto = len(self.questions)
         self.key.start(line)

@@ -123,48 +123,11 @@ SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 #: The title of an answer key at the end of a page, in any language: ``## Answers``, ``[정답]``,
 #: ``정답 및 해설``, ``【正解】``, ``Answer key:``.
 KEY_TITLE = S.PAGE_KEY_TITLE
-_KEY_WORDS = "|".join(re.escape(w) for w in V.words("question_words"))
-_KEY_SUFFIXES = "|".join(re.escape(w) for w in V.words("number_suffixes"))
-#: ``1. B``, ``1) B``, ``1-B``, ``1.②``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``, ``問1 イ``.
-KEY_ENTRY = re.compile(rf"^(?:[-*+]\s+)?[*_]{{0,2}}(?P<word>(?:{_KEY_WORDS})\s*)?(\d{{1,5}})\s*"
-                       rf"(?:(?:{_KEY_SUFFIXES})\s*[.):：]?|[.):：\-–—．）、]|(?(word)\s|(?=[①-⑳])))"
-                       r"[*_]{0,2}\s*(.+)$", re.I)
-#: Where an entry of several on one line starts: ``1.② 2.① 3.④``, ``1-② 2-①``, ``1) B, 2) C``.
-_NEXT_ENTRY = re.compile(rf"(?:\s*[,;，、]\s*|\s+)(?=(?:{_KEY_WORDS})\s*\d{{1,5}}\b|\d{{1,5}}\s*(?:(?:{_KEY_SUFFIXES})|[.):：\-–—．）]))", re.I)
-#: ``1. ② 해설: …``: an explanation after an entry's answer, on its line.
-_ENTRY_EXPLANATION = re.compile(r"\s+[\[【(]?(" + "|".join(re.escape(n) for n, r in sorted(LABELS.items(), key=lambda i: -len(i[0]))
-                                                         if r == "explanation") + r")[\]】)]?\s*[:：]\s*(.*)$", re.I)
-
-
-def explanations_heading(line: str) -> bool:
-    """``해설``, ``[해설]``, ``## Explanations``, ``解説：``: the part of an answer key that explains."""
-    word = re.sub(r"[\[\]【】〔〕()（）:：*_#\s]", "", line).lower()
-    return LABELS.get(word) == "explanation" or LABELS.get(word.removesuffix("s")) == "explanation"
-
-
-def key_entry(line: str) -> tuple[int, str, str] | None:
-    """One answer key entry: (question number, answer, explanation on its line)."""
-    found = KEY_ENTRY.match(line.strip())
-    if not found:
-        return None
-    answer, explanation = found.group(3).strip(), ""
-    said = _ENTRY_EXPLANATION.search(answer)
-    if said:
-        answer, explanation = answer[: said.start()].strip(), said.group(2).strip()
-    return (int(found.group(2)), answer, explanation) if answer else None
-
-
-def key_entries(line: str) -> list[tuple[int, str, str]]:
-    """The entries of a line of an answer key: one (``1. ② 해설: …``), or several (``1.② 2.① 3.④``,
-    ``1-B, 2-C``, ``1. A<tab>2. C``) when every piece is one and their numbers ascend."""
-    pieces = [p for p in _NEXT_ENTRY.split(line.strip()) if p.strip()]
-    if len(pieces) > 1:
-        entries = [key_entry(p) for p in pieces]
-        numbers = [e[0] for e in entries if e]
-        if all(entries) and numbers == sorted(numbers) and len(set(numbers)) == len(numbers) and not any(e[2] for e in entries[:-1] if e):
-            return [e for e in entries if e]
-    single = key_entry(line)
-    return [single] if single else []
+# One reader of answer key entries, the Markdown reader's (build reads keys too).
+KEY_ENTRY = S.PAGE_KEY_ENTRY
+explanations_heading = S.explanations_heading
+key_entry = S.key_entry
+key_entries = S.key_entries
 
 
 #: Why a question with options has no answer, and how to give it one, by how the page wrote it.
@@ -302,9 +265,19 @@ def cell(row: list[str], index: int) -> str:
 
 
 def next_is_key(rest: list[tuple[int, str]]) -> bool:
-    following = next((line.strip() for _, line in rest if line.strip()), "")
+    """The next lines are an answer key's entries (``1. ②  2. ①``, ``1. b``), not a question (``2. Which
+    ...?`` followed by its options)."""
+    lines = [line.strip() for _, line in rest if line.strip()]
+    following = lines[0] if lines else ""
     entries = key_entries(following)
-    return bool(entries and (len(entries) > 1 or len(entries[0][1]) <= 40))
+    if not entries:
+        return False
+    if len(entries) > 1:
+        return True
+    answer = entries[0][1]
+    asks = answer.rstrip().endswith(("?", "？")) or (len(lines) > 1 and first_option(lines[1]) is not None
+                                                    and not key_entries(lines[1]))
+    return len(answer) <= 40 and not asks
 
 
 def first_option(line: str) -> S.OptionMark | None:

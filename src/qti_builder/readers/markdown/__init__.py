@@ -15,7 +15,8 @@ from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
 from ..limits import Limits
-from ..yaml import load_yaml
+from ..stated_total import find_stated_total
+from ..yaml_data import load_yaml
 from . import syntax as S
 from .blocks import Block, Scanner, Section
 from .questions import QuestionBuilder, digest
@@ -46,6 +47,7 @@ class _Reader:
             return None
         language = front.get("language")
         language = language if isinstance(language, str) else "en"
+        self.sink.language = language
         description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
         defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         settings = front.get("settings")
@@ -65,10 +67,28 @@ class _Reader:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
+        self._stated_total(data, description)
         builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
         title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
         return data
+
+    def _stated_total(self, data: dict[str, Any], description: Block) -> None:
+        """The total the paper states in its title or the lines before its first section, unless
+        the front matter gives ``total:`` (read once, here; checked against the points by QB219)."""
+        if "stated_points" in data:
+            return
+        title, at = str(data.get("title", "")), self.source.locate(("title",))
+        # The value's own column: a quoted title's first character is after its quote.
+        column = self.lines[at.line - 1].find(title, at.column - 1) + 1 if title and at.line <= len(self.lines) else 0
+        head = [(title, at.line, column or at.column)]
+        head += [(line, description.line + i, 1) for i, line in enumerate(description.lines)]
+        found = find_stated_total([text for text, _, _ in head])
+        if found:
+            _, line, offset = head[found.index]
+            data["stated_points"] = found.points
+            self.source.at(("stated_points",), line, offset + found.column - 1)
+            self.source.scalars[("stated_points",)] = found.written
 
     def _front_matter(self) -> tuple[dict[str, Any] | None, int]:
         if not self.lines or self.lines[0].strip() != "---":
@@ -82,13 +102,15 @@ class _Reader:
         errors_before = len(self.sink.errors)
         raw = load_yaml("\n".join(self.lines[1:end]), self.source, self.sink, line_offset=1, loc=("__front__",),
                         limits=self.limits)
+        # A front matter that cannot be read does not stop the reading of the questions below it:
+        # their problems are reported in the same run (the quiz is not written).
         if len(self.sink.errors) > errors_before:
-            return None, end + 1
+            return {"title": "?"}, end + 1
         raw = {} if raw is None else raw
         if not isinstance(raw, dict):
             self.error("QB105", "the front matter must be 'key: value' lines", 2,
                        hint="write one setting per line, such as 'title: My quiz', with no '- ' in front")
-            return None, end + 1
+            return {"title": "?"}, end + 1
         front: dict[str, Any] = {}
         for key, value in raw.items():
             span = self.source.locate(("__front__", KEY, key))

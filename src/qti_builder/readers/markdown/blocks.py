@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
 from ... import vocabulary as V
+from . import keys as K
 from . import syntax as S
 
 Attrs = dict[str, tuple[str, int]]  # name -> (value, column)
@@ -230,6 +231,13 @@ class Scanner:
         #: Passages whose questions are still to come, and notes for the next question.
         self.passages: list[Passage] = []
         self.finished: list[Passage] = []
+        #: Numbered instructions (``注意事项：`` then ``1．… 2．…``) are being read: their numbered
+        #: lines are text of the description, until a blank line.
+        self.instructions = False
+        #: The line of the paper's closing mark (``- 끝 -``), after which no question text comes.
+        self.closed = 0
+        #: Answer keys (``[정답]`` then ``1. ②  2. ①``), the one being read last.
+        self.keys: list[K.Key] = []
         index = start
         while index < len(self.lines):
             index = self._line(index)
@@ -238,7 +246,34 @@ class Scanner:
                        hint=f"add a closing line {self.fence} after the code")
         self._close_passages()
         self._check_introductions(self.description, "the quiz description", self.roots)
+        self._apply_keys()
         return self.description, self.roots
+
+    def _apply_keys(self) -> None:
+        """Each key's entries become their questions' answers, as if written under them."""
+        questions: list[Question] = []
+        stack = list(reversed(self.roots))
+        while stack:
+            section = stack.pop()
+            questions += section.questions
+            stack += reversed(section.children)
+        name = next((n for n, r in self.dialect.labels.items() if r == "answer" and not n.isascii()), "answer")
+
+        def add_answer(question: object, entry: K.Entry) -> None:
+            assert isinstance(question, Question)
+            question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
+                                         Block(entry.line, entry.column, [entry.answer])))
+
+        def add_explanation(question: object, line: int, lines: list[str]) -> None:
+            assert isinstance(question, Question)
+            question.labels.append(Label("explanation", "explanation", line, 1, Block(line, 1, ["  \n".join(lines)])))
+
+        def in_section(question: object, section: object) -> bool:
+            return isinstance(question, Question) and question.section is section
+
+        for key in self.keys:
+            K.apply(key, questions, lambda message, line, column, hint: self.error("QB187", message, line, column, hint),
+                    add_answer, add_explanation, in_section)
 
     def _check_introductions(self, block: Block, where: str, sections: list[Section]) -> None:
         """A label line left in text students see, indented (those at the margin were reported as
@@ -277,11 +312,50 @@ class Scanner:
             self.current.lines.append(line)
             return index + 1
 
-        if not indented and self.question is not None and self._answer_key(index):
-            self.error("QB187", f"'{line.strip()}' starts an answer key: a source gives each question's answer under it",
-                       lineno, hint="write each answer under its question ('정답: ②', 'Answer: B'), or let "
-                                    "'qti-builder import FILE' apply the key and write such a source")
-            return len(self.lines)  # the key's lines are no questions: read no further
+        if self.mode == "key":
+            if K.read_line(self.keys[-1], line, lineno):
+                return index + 1
+            self.mode = "text"  # the key ended: a section, a heading or a question follows
+        if not indented and (self.question is not None or self.closed) and self._answer_key(index):
+            # ``[정답]`` then ``1. ②  2. ①``: the key's entries answer their questions.
+            self._start_key(lineno)
+            return index + 1
+        if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
+                and K.starts_key(line, after_answer=self.mode == "label"):
+            # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
+            self._start_key(lineno)
+            K.read_line(self.keys[-1], line, lineno)
+            return index + 1
+        if not indented and S.closing_mark(line) and not self.closed:
+            # ``- 끝 -``: the paper's questions end here; the mark is nobody's text.
+            self.closed = lineno
+            self._close_passages()
+            self.question, self.current, self.mode = None, Block(lineno + 1, 1), "closed"
+            return index + 1
+        if self.mode == "closed" and line.strip():
+            if indented or not S.structure(line):
+                self.error("QB155", f"text after the closing mark on line {self.closed} belongs to no question", lineno,
+                           hint="the closing mark (such as '- 끝 -' or '- End -') ends the questions: move the text above "
+                                "it into the question it belongs to, or delete it")
+                return index + 1
+        if self.instructions and (not line.strip() or S.section_marker(line) or S.HEADING.match(line)):
+            self.instructions = False
+        if not indented and self.question is None and self.mode == "text" and S.instruction_title(line):
+            # ``注意事项：`` / ``※ 유의사항``: the numbered lines under it are instructions students read.
+            self.instructions = True
+            _break_last(self.current.lines)
+            self.current.lines.append(_hard_break(line))
+            return index + 1
+        if self.instructions and self.mode == "text":
+            self.current.lines.append(_hard_break(line))
+            return index + 1
+        if not indented and self.mode == "text" and self.stack and not self.stack[-1].questions \
+                and self.stack[-1].each_points is None and not self.stack[-1].intro.text() and S.points_rule(line):
+            # ``四、简答题`` then ``（每题5分，共20分）`` on the next line: the section's rule.
+            each = S.points_in(line, S.EACH_POINTS)
+            assert each is not None
+            self.stack[-1].each_points = each[0]
+            return index + 1
         heading = None if indented else S.HEADING.match(line)
         if heading:
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
@@ -297,6 +371,16 @@ class Scanner:
             numbered = [o for o in question.options if o.style == "decimal"]
             if marks[0].ordinal != len(numbered) + 1 or (question.options and question.style != "decimal"):
                 marks = []
+        bonus = None if indented or marks else S.BONUS_QUESTION.match(line)
+        if bonus:
+            # ``Bonus (2 points): …``: the next question, worth the points it states.
+            stem, attrs = self.attrs(bonus.group("text"), lineno, bonus.start("text"), S.QUESTION_ATTRIBUTES)
+            stated = S.points_in(bonus.group("points") or "")
+            if stated and "points" not in attrs:
+                attrs["points"] = (f"{stated[0]:g}", bonus.start("points") + 1)
+            self.form = self.form or "."
+            self._open_question(lineno, self._next_number(), Block(lineno, bonus.start("text") + 1, [stem]), attrs)
+            return index + 1
         start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
         if start_q:
             stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
@@ -384,6 +468,16 @@ class Scanner:
             question.hidden.append(Hidden(role, name, lineno, _depth(line) + 1, where, how))
             if mode in ("option", "items") and not indented:
                 return index + 1  # reported as QB148 (the question has no answer) or dropped with it
+        shaped = S.structure(line) if mode == "label" and not indented else None
+        if shaped:
+            # A line shaped like the paper's structure that none of the forms above took: never
+            # the answer's or explanation's text.
+            self.error("QB154", f"'{shorten(line.strip(), 50)}' is shaped like {shaped}, so it is not read as part of "
+                       f"the '{question.labels[-1].name}' block above", lineno, 1,
+                       hint="if it belongs to that block, indent it by a few spaces; if it is the paper's structure, "
+                            "write it as one of the forms in docs/source-format.md (a section heading such as "
+                            "'Ⅱ. 단답형' or 'Part II. Short answer', a question '3. ...')")
+            return index + 1
         if mode in ("option", "items") and line.strip() and not indented:
             where = f"option {question.options[-1].name}" if mode == "option" else "the last item"
             if line.rstrip().endswith(QUESTION_MARKS) and lineno > self.recovered:
@@ -408,6 +502,11 @@ class Scanner:
         self.current.lines.append(line)
         return index + 1
 
+    def _start_key(self, lineno: int) -> None:
+        self._close_passages()
+        self.keys.append(K.Key(lineno, self.stack[-1] if self.stack else None))
+        self.question, self.current, self.mode = None, Block(lineno + 1, 1), "key"
+
     def _answer_key(self, index: int) -> bool:
         """An answer key's title (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``) with entries
         under it that name options, truth words or numbers (``1. ②  2. ①``), as exam papers
@@ -415,10 +514,12 @@ class Scanner:
         if not S.KEY_TITLE.match(self.lines[index]):
             return False
         following = next((line for line in self.lines[index + 1:] if line.strip()), "")
-        entry = S.KEY_ENTRY.match(following)
-        if entry is None:
+        entries = K.entries_line(following)
+        if not entries:
             return False
-        answer = entry.group(1)
+        if len(entries) > 1:
+            return True
+        answer = entries[0][1].split()[0]
         return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
                 or S.NUMERIC_ANSWER.match(answer) is not None)
 
@@ -793,7 +894,7 @@ class Scanner:
         if strict or close:
             meant = f"write '{_capital(close.split(chr(39))[1])}:'; " if close else "indent the line to continue the option, or use a "
             self.error("QB115", f"unknown label '{raw}'{close}", lineno, col,
-                       hint=meant + "labels: " + ", ".join(_label_names(self.dialect)))
+                       hint=meant + "labels: " + ", ".join(_label_names(self.dialect, raw)))
             if close:
                 # Read on as the label it was meant to be, so the question does not also lack its answer.
                 role = labels[close.split("'")[1]]
@@ -881,10 +982,14 @@ def _depth(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
 
 
-def _label_names(dialect: S.Dialect) -> list[str]:
-    """One label per role in each language the quiz reads (English, Korean, its own)."""
+def _label_names(dialect: S.Dialect, written: str = "") -> list[str]:
+    """One label per role in the quiz's language and English (the hint's examples; Korean labels are
+    read in every quiz, but shown only to Korean quizzes, or for a label written in Hangul)."""
     names: list[str] = []
-    for lang in V.active(dialect.language):
+    shown = V.shown(dialect.language)
+    if any("\uac00" <= ch <= "\ud7a3" for ch in written) and V.LANGUAGES["ko"] not in shown:
+        shown.append(V.LANGUAGES["ko"])
+    for lang in shown:  # examples in the quiz's language, then English
         roles: set[str] = set()
         for name, role in lang.labels.items():
             if role != "feedback" and role not in roles:

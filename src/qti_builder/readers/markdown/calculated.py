@@ -23,15 +23,24 @@ every kind. docs/source-format.md#calculated describes it for authors.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import syntax as S
-from ..base import Loc
-from .blocks import Block
+from ..base import Loc, SourceMap
+from .blocks import Block, Label, Question
 
-if TYPE_CHECKING:
-    from .blocks import Question
-    from .questions import QuestionBuilder
+
+class QuestionBuilder(Protocol):
+    """What these kinds use of the reader's question builder (questions.QuestionBuilder, which
+    imports this module for its table of kinds: a protocol, so this module does not import it back)."""
+
+    source: SourceMap
+
+    def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None: ...
+
+    def choice(self, q: Question, loc: Loc, data: dict[str, Any]) -> None: ...
+
+    def _one_answer(self, q: Question, kind: str, required: bool = True) -> Label | None: ...
 
 #: Info strings that open the block (English and Korean).
 FENCE_NAMES = ("variables", "변수")

@@ -40,6 +40,7 @@ class QuestionBuilder:
 
     def build(self, q: Question, loc: Loc) -> dict[str, Any]:
         self.source.at(loc, q.line)
+        self.source.numbers[loc] = q.number  # as the paper prints it, for the outline
         stated = self._stem_points(q)
         self._sub_questions(q)
         stem = q.stem.text()
@@ -97,17 +98,11 @@ class QuestionBuilder:
     def _stem_points(self, q: Question) -> tuple[float, int, int] | None:
         """Points written in the question's first line, ``(3점)``, ``[2점]``, ``(3 points)``: read
         and taken out of the text (the last line of the text when the first has none)."""
-        for index in (0, len(q.stem.lines) - 1):
-            if index >= len(q.stem.lines):
-                continue
-            line = q.stem.lines[index]
-            found = S.points_in(line.rstrip())
-            if found:
-                value, start, end = found
-                q.stem.lines[index] = line[:start].rstrip() + line[end:]
-                column = (q.stem.column if index == 0 else 1) + start + (len(line[start:]) - len(line[start:].lstrip()))
-                return value, q.stem.line + index, column
-        return None
+        found = S.take_points(q.stem.lines)
+        if found is None:
+            return None
+        value, index, offset = found
+        return value, q.stem.line + index, (q.stem.column if index == 0 else 1) + offset
 
     def _points(self, q: Question, kind: str, stated: tuple[float, int, int] | None, loc: Loc, data: dict[str, Any]) -> None:
         """The points: ``points=`` on the question line, else those written in its text, else its
@@ -246,16 +241,18 @@ class QuestionBuilder:
                            "options, so the question's type is not clear", *at,
                            hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
         elif code == "QB175":
+            own = V.examples(self.dialect.language)  # examples in the quiz's language
+            (one, other), section = own.alternatives, own.short_answer_section
             self.error(code, f"the answer '{text}' is a word or a short phrase: say whether students type it (a short "
                        "answer, graded automatically) or write an essay (graded by hand)", *at,
                        hint="add {type=short_answer} to the question line (several accepted answers on one line: "
-                            "'서울, 서울특별시' or 'Seoul or Seoul City'), or {type=essay} to make it an essay's model "
-                            "answer; in a section titled '단답형' or 'Short answer' questions are short answers")
+                            f"'{one}, {other}' or '{one} {own.or_word} {other}'), or {{type=essay}} to make it an essay's model "
+                            f"answer; in a section titled '{section or 'Short answer'}' questions are short answers")
         elif code == "QB176":
             self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
                        "word fills", *at,
-                       hint="write the answers in the blanks, '[[answer]]', and add {type=fill_in_blank}; for blanks "
-                            "named ㉠, ㉡, write '정답: ㉠ 이성계, ㉡ 정도전'")
+                       hint="write the answers in the blanks, '[[answer]]', and add {type=fill_in_blank}"
+                            + ("; for blanks named ㉠, ㉡, write '정답: ㉠ 이성계, ㉡ 정도전'" if self.dialect.language == "ko" else ""))
         elif code == "QB177":
             self.error(code, f"the answer '{text}' matches or orders items, but they cannot be read from the question",
                        *at, hint="for matching write '(가) 김소월 ･ ･ ㉠ 진달래꽃' lines and '정답: (가)-㉠, (나)-㉡'; for "
@@ -447,7 +444,7 @@ class QuestionBuilder:
         answer = q.label("answer")
         if answer is None and required:
             self.error("QB120", f"the {kind} question has no answer", q.line,
-                       hint="add a line 'Answer: ...' (or '정답: ...') at the left margin after the question")
+                       hint=f"add a line '{V.examples(self.dialect.language).answer}: ...' at the left margin after the question")
         return answer
 
     # -- one builder per kind ---------------------------------------------------------------------
@@ -485,7 +482,7 @@ class QuestionBuilder:
         answer = q.label("answer")
         if answer is None:
             self.error("QB120", "the question has options but no correct answer", q.line,
-                       hint=f"add a line 'Answer: {_example_marker(q, 2)}' (or '정답: {_example_marker(q, 2)}') at the left "
+                       hint=f"add a line '{V.examples(self.dialect.language).answer}: {_example_marker(q, 2)}' at the left "
                             "margin after the options")
             return
         correct = self._letters(q, answer)
@@ -504,9 +501,11 @@ class QuestionBuilder:
         if truth is None:
             truth = True if word in self.true_words else False if word in self.false_words else S.every_truth(word)
         if truth is None:
-            self.error("QB138", f"a true/false answer is one of {', '.join(S.TRUE_WORDS[:2] + S.FALSE_WORDS[:2])}, not '{shorten(word, 40)}'",
-                       answer.line, answer.block.column, hint="write 'Answer: true' or 'Answer: false' (or '정답: 참' or '정답: 거짓', "
-                                                              "'정답: O' or '정답: X')")
+            own = V.examples(self.dialect.language)  # examples in the quiz's language
+            words = dict.fromkeys([own.true, own.false, "true", "false"])
+            self.error("QB138", f"a true/false answer is one of {', '.join(words)}, not '{shorten(word, 40)}'",
+                       answer.line, answer.block.column, hint=f"write '{own.answer}: {own.true}' or '{own.answer}: {own.false}' "
+                                                              f"(or '{own.answer}: O' or '{own.answer}: X')")
             return
         data["answer"] = truth
         self.source.at(loc + ("answer",), answer.line, answer.block.column)

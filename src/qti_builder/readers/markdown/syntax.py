@@ -31,6 +31,7 @@ FRONT_MATTER_KEYS = {
     "points": "points",
     "shuffle": "shuffle",
     "settings": "settings",
+    "total": "stated_points",
 }
 
 #: Attributes every question takes, and those that only some kinds take.
@@ -98,7 +99,9 @@ class Dialect:
     def marks(self, answer: str) -> tuple[str, str] | None:
         """The pair of marks an answer such as ``O`` or ``×`` is one of: the labels students see."""
         word = answer.strip().rstrip(TRAILING_PUNCTUATION).strip()
-        return next((pair for pair in V.MARK_PAIRS if word.lower() in (pair[0].lower(), pair[1].lower())), None)
+        preferred = V.PREFERRED_MARKS.get(self.language)
+        pairs = ((preferred,) if preferred else ()) + V.MARK_PAIRS
+        return next((pair for pair in pairs if word.lower() in (pair[0].lower(), pair[1].lower())), None)
 
     def section_kind(self, title: str) -> str | None:
         """The question type a section title names (``Ⅱ. 단답형``, ``Short answer``), if any."""
@@ -140,11 +143,15 @@ def every_truth(answer: str) -> bool | None:
 #: (``Answer\:``) makes the line ordinary text.
 LABEL = re.compile(r"^([^\W\d_][^:：\\]{0,40}?)\s*[:：](\s*)(.*?)\s*$")
 #: ``[정답] ③``, ``【解説】``: a label in brackets, with or without a colon after it.
-BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}])\s*([^\W\d_][^{re.escape(V.CLOSE_BRACKETS)}:：\\]{{0,40}}?)\s*"
-                           rf"[{re.escape(V.CLOSE_BRACKETS)}]\s*[:：]?(\s*)(.*?)\s*$")
+BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}(（])\s*([^\W\d_][^{re.escape(V.CLOSE_BRACKETS)})）:：\\]{{0,40}}?)\s*"
+                           rf"[{re.escape(V.CLOSE_BRACKETS)})）]\s*[:：]?(\s*)(.*?)\s*$")
 LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
 #: ``정답 - ①``, ``Answer – B``: a known label with a dash (and spaces) for its colon.
-DASH_LABEL = re.compile(r"^([^\W\d_][^:：\\\-–—]{0,40}?)\s*[-–—]\s+(.*?)\s*$")
+DASH_LABEL = re.compile(r"^([^\W\d_][^:：\\\-–—=]{0,40}?)\s*(?:[-–—]\s+|=\s*)(.*?)\s*$")
+#: ``정답 ④``, ``Answer B``, ``正解 イ``: a known answer label, a space, and a value only an answer is
+#: (an option, a truth mark, a number); ``해설`` or ``Explanation`` alone on its line. Read as labels.
+_BARE_LABEL = re.compile(r"^(" + "|".join(re.escape(n) for n in sorted(V.all_labels(), key=len, reverse=True)) + r")(?:\s+(\S.*?))?\s*$",
+                         re.I)
 
 
 @dataclass(frozen=True)
@@ -175,7 +182,7 @@ def read_label(text: str) -> LabelLine | None:
     if found is None:
         found = BRACKET_LABEL.match(text)
         if found is None or found.group(2).strip().lower() not in V.all_labels():
-            return None
+            return _bare_label(text)
         bracketed = True
         raw, space, value, offset = found.group(2).strip(), found.group(3), found.group(4), found.start(4)
     else:
@@ -186,6 +193,31 @@ def read_label(text: str) -> LabelLine | None:
         return None  # ``A: text`` is an option written with a colon, not a label
     return LabelLine(raw, name, float(scored.group(2)) if scored else None, value, offset if value else len(text),
                      bool(space) or not value or bracketed, bracketed)
+
+
+def _bare_label(text: str) -> LabelLine | None:
+    """``정답 ④`` and ``해설`` alone: labels without their colon, where the line can be nothing else."""
+    found = _BARE_LABEL.match(text)
+    if found is None:
+        return None
+    raw, value = found.group(1), found.group(2) or ""
+    role = V.all_labels()[raw.lower()]
+    if not value:
+        return LabelLine(raw, raw.lower(), None, "", len(text), True, False) if role not in ("answer", "feedback") else None
+    if role != "answer" or not answer_shaped(value):
+        return None
+    return LabelLine(raw, raw.lower(), None, value, found.start(2), True, False)
+
+
+def answer_shaped(value: str) -> bool:
+    """A value that can only be an answer: an option (``④``, ``B``), a truth mark (``O``, ``참``), a number."""
+    if option_refs(value) is not None:
+        return True
+    found = _SHORT_ANSWER.match(value.strip())
+    word = found.group(1) if found else ""
+    # One mark, or two Latin letters (``B``, ``ii``); not a word such as ``보기`` ("정답 보기": a toggle).
+    return bool(found) and (len(word) == 1 or (len(word) == 2 and word.isascii()) or NUMERIC_ANSWER.match(found.group(1).replace(" ", "")) is not None
+                            or bare(found.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(found.group(1)) is not None)
 
 
 def label_lines(markdown: str) -> list[tuple[int, int, str]]:
@@ -639,15 +671,39 @@ UNSUPPORTED_OPTION = re.compile(
 _POINTS_UNITS = _alternatives(V.words("points_units"))
 _POINTS_PREFIXES = _alternatives(V.words("points_prefixes"))
 #: ``(3점)``, ``[2점]``, ``（2점）``, ``(3 points)``, ``(배점 3)``: points at the end of a question's first line.
-POINTS = re.compile(
-    rf"\s*[(（\[［]\s*(?:(?:{_POINTS_PREFIXES})\s*[:：]?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})?"
-    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?)\s*[)）\]］]\s*$", re.I)
+_POINTS_BODY = (rf"[(（\[［]\s*(?:(?:{_POINTS_PREFIXES})\s*[:：]?\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})?"
+                rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?)\s*[)）\]］]")
+POINTS = re.compile(rf"\s*{_POINTS_BODY}\s*$", re.I)
+#: ``15．（10分）…``, ``3. [4점] …``: points before a question's text.
+LEADING_POINTS = re.compile(rf"^\s*{_POINTS_BODY}\s*", re.I)
+
+
+def take_points(lines: list[str]) -> tuple[float, int, int] | None:
+    """Points a question's text states (``(3점)`` at the end of its first line or its last,
+    ``（10分）`` at the start of its first), taken out of the text students read: (points, index
+    of the line, offset in it), or None."""
+    for index in dict.fromkeys((0, len(lines) - 1)):
+        if not 0 <= index < len(lines):
+            continue
+        line = lines[index]
+        found = points_in(line.rstrip())
+        if found is None and index == 0:
+            found = points_in(line, LEADING_POINTS)
+            if found is not None and not line[found[2]:].strip():
+                found = None  # the whole line: its trailing form, read above
+        if found:
+            value, start, end = found
+            lines[index] = (line[:start].rstrip() + line[end:]) if start else line[end:]
+            return value, index, start + (len(line[start:]) - len(line[start:].lstrip()))
+    return None
 _EACH_BEFORE = _alternatives(V.words("each_before"))
 _EACH_AFTER = _alternatives(V.words("each_after"))
 #: ``(각 2점)``, ``(2 points each)``, ``(je 2 Punkte)``, ``(各2分)``: each question's points, in a section title.
 EACH_POINTS = re.compile(
     rf"\s*[(（\[［]\s*(?:(?:{_EACH_BEFORE})\s*(?P<a>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?(?:\s*(?:{_EACH_AFTER}))?"
-    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))\s*[)）\]］]", re.I)
+    rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))"
+    # the rule's rest: ``，共20分``, ``, 총 15점``, ``。答案写在答题卡上``
+    rf"(?:\s*[,，;；。、]\s*[^)）\]］]*)?\s*[)）\]］]", re.I)
 
 
 def points_in(text: str, pattern: re.Pattern[str] = POINTS) -> tuple[float, int, int] | None:
@@ -668,7 +724,22 @@ SECTION_MARKERS: tuple[re.Pattern[str], ...] = (
     re.compile(rf"^(?P<mark>[{re.escape(V.SECTION_BULLETS)}])\s*(?P<title>\S.*?)\s*$"),
     re.compile(rf"^[{_OPEN}]\s*(?P<title>(?:{_KIND_WORDS})[^{_CLOSE}]{{0,30}}?)\s*[{_CLOSE}]\s*(?P<rest>.*?)\s*$", re.I),
 )
-_SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS)
+_CJK_NUMERALS = "一二三四五六七八九十"
+_SECTION_WORDS = _alternatives(tuple(form for w in V.words("section_words") for form in (w.capitalize(), w.upper())))
+#: Numbered headings of a paper's parts, in the numbering systems papers use: ``一、选择题``,
+#: ``四、简答题（每题5分，共20分）``, ``【３】次の文章を読んで…``, ``Part III. Short Answer``,
+#: ``Section B``, ``Teil 2: …``, ``PARTE I``, ``第二部分``, ``大問1``, ``제2부``. The whole line is the title.
+NUMBERED_SECTIONS: tuple[re.Pattern[str], ...] = (
+    re.compile(rf"^(?P<mark>[{_CJK_NUMERALS}]{{1,3}}\s*[、．.])\s*(?P<title>\S.*?)\s*$"),
+    re.compile(r"^(?P<mark>[【［]\s*[0-9０-９]{1,2}\s*[】］])\s*(?P<title>.*?)\s*$"),
+    re.compile(rf"^(?P<mark>(?:{_SECTION_WORDS})\s+(?:[0-9]{{1,2}}|[IVX]{{1,5}}|[A-Z]|[ⅠⅡⅢⅣⅤⅥⅦⅧⅨⅩ])(?![\w'’]))"
+               rf"\s*(?:[.:：)\-–—]\s*)?(?P<title>.*?)\s*$"),
+    re.compile(rf"^(?P<mark>第\s*[{_CJK_NUMERALS}0-9０-９]{{1,3}}\s*(?:部分|大题|大題|部|章))\s*[、．.:：]?\s*(?P<title>.*?)\s*$"),
+    re.compile(r"^(?P<mark>大問\s*[0-9０-９]{1,2})\s*[.．:：]?\s*(?P<title>.*?)\s*$"),
+    re.compile(r"^(?P<mark>제\s*[0-9]{1,2}\s*부)\s*[.:：]?\s*(?P<title>.*?)\s*$"),
+)
+_NUMBERED_INITIALS = frozenset(_CJK_NUMERALS + "【［第大제" + "".join(w[0].upper() for w in V.words("section_words")))
+_SECTION_INITIALS = frozenset(V.ROMAN_NUMERALS + "IVX" + V.SECTION_BULLETS + V.OPEN_BRACKETS) | _NUMBERED_INITIALS
 #: ``I. ...``, ``II) ...``: a statement numbered in Roman numerals.
 ROMAN_STATEMENT = re.compile(rf"^({'|'.join(sorted(V.ROMAN_STATEMENTS, key=len, reverse=True))})[.)]\s+\S")
 #: ``I.``, ``V.``, ``X.``: a section after an answer, an option before one.
@@ -680,6 +751,10 @@ def section_marker(line: str, latin: bool = False) -> tuple[str, int] | None:
     ``latin``: a single ``I.`` ``V.`` ``X.`` counts too."""
     if not line or line[0] not in _SECTION_INITIALS:
         return None
+    if line[0] in _NUMBERED_INITIALS:
+        for pattern in NUMBERED_SECTIONS:
+            if pattern.match(line):
+                return line.strip(), 0
     for pattern in SECTION_MARKERS + ((LATIN_SECTION,) if latin else ()):
         found = pattern.match(line)
         if found:
@@ -720,6 +795,33 @@ def passage_marker(line: str) -> tuple[int, int, int] | None:
     return None
 
 
+_CLOSING_WORDS = _alternatives(V.words("closing_words"))
+#: A closing mark: ``- 끝 -``, ``〈끝〉``, ``— End of exam —``, ``以上``, ``-完-``, ``*** END ***``: the
+#: paper's questions end there; it is shown to nobody.
+CLOSING_MARK = re.compile(rf"^[\s\-–—―_*=~<>〈〉《》()（）\[\]【】「」『』]*(?:{_CLOSING_WORDS})[.。!！]?"
+                          rf"[\s\-–—―_*=~<>〈〉《》()（）\[\]【】「」『』]*$", re.I)
+_INSTRUCTION_TITLES = _alternatives(V.words("instruction_titles"))
+#: The title of a paper's numbered instructions (``注意事项：``, ``※ 유의사항``, ``Instructions:``,
+#: ``【注意事項】``), with the first instruction on its line or not.
+INSTRUCTION_TITLE = re.compile(rf"^[{V.NOTE_MARK}#*_\s]*[{_OPEN}(（]?\s*(?:{_INSTRUCTION_TITLES})\s*[{_CLOSE})）]?\s*[:：]?\s*(?P<rest>.*?)\s*$",
+                               re.I)
+_BONUS_WORDS = _alternatives(V.words("bonus_words"))
+#: A bonus question: ``Bonus (2 points): …``, ``Bonus: …``, ``附加题（5分）…``, ``Zusatzaufgabe 1: …``;
+#: its number is the next one, its points are its own.
+BONUS_QUESTION = re.compile(rf"^[*_]{{0,2}}(?P<word>{_BONUS_WORDS})\s*(?:{QUESTION_NUMBER})?\s*"
+                            rf"(?P<points>[(（\[［][^)）\]］]{{0,20}}[)）\]］])?[*_]{{0,2}}\s*[.:：、．]\s*(?P<text>\S.*?)\s*$", re.I)
+
+
+def closing_mark(line: str) -> bool:
+    """``- 끝 -``: the mark after a paper's last question."""
+    return bool(line.strip()) and CLOSING_MARK.match(line) is not None
+
+
+def instruction_title(line: str) -> bool:
+    """``注意事项：``, ``※ 유의사항``: the title of numbered instructions."""
+    return INSTRUCTION_TITLE.match(line) is not None
+
+
 def note_line(line: str) -> bool:
     """``※ 다음 물음에 답하시오.``: an instruction for the question that follows."""
     return line.startswith(V.NOTE_MARK)
@@ -741,9 +843,56 @@ def starts_something(line: str) -> bool:
                 or UNSUPPORTED_OPTION.match(text))
 
 
+#: A line that is only a section's points rule: ``（每题4分，共24分。）``, ``(각 3점, 총 15점)``, ``(4 pts each)``.
+def points_rule(line: str) -> bool:
+    found = EACH_POINTS.match(line)
+    return found is not None and not line[found.end():].strip()
+
+
+def structure(line: str) -> str | None:
+    """What part of a paper's structure a line at the left margin is shaped as, in words, or None:
+    a question, a section heading, a shared passage, a note, an answer key's title, numbered
+    instructions' title, a points rule or a closing mark. No such line is ever the text of an
+    answer, an explanation, a model answer or feedback (tests/test_exam_structure.py walks every
+    exam fixture for it)."""
+    text = line.rstrip()
+    if not text or text[:1] in (" ", "\t"):
+        return None
+    if HEADING.match(text):
+        return "a heading"
+    if question_start(text) or LONG_NUMBER.match(text) or BONUS_QUESTION.match(text):
+        return "a question"
+    if section_marker(text, latin=True):
+        return "a section heading"
+    if passage_marker(text):
+        return "a shared passage's range"
+    if note_line(text):
+        return "a note"
+    if KEY_TITLE.match(text):
+        return "an answer key's title"
+    if instruction_title(text):
+        return "the title of the instructions"
+    if points_rule(text):
+        return "a points rule"
+    if closing_mark(text):
+        return "a closing mark"
+    return None
+
+
 # -- answers -----------------------------------------------------------------------------------------
 
 _ESCAPED = re.compile(r"\\([,，、/／;；])")
+
+
+_BRACKETED = re.compile(r"\[[^\[\]]*\]|\([^()]*\)|（[^（）]*）|\{[^{}]*\}")
+
+
+def _literal_stars(text: str, every: bool = False) -> str:
+    """``a * b``: a star between spaces (an operator), or every star of code, is the character
+    (``\\*``), not the model's wildcard."""
+    if every:
+        return re.sub(r"(?<!\\)\*", r"\\*", text)
+    return re.sub(r"(?<=\s)\*(?=\s)|^\*(?=\s)|(?<=\s)\*$", r"\\*", text)
 
 
 def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
@@ -755,11 +904,20 @@ def accepted_answers(text: str, or_words: tuple[str, ...]) -> list[str]:
     quoted: list[str] = []
 
     def hold(match: re.Match[str]) -> str:
-        quoted.append(match.group(1))
+        return hold_text(match.group(1))
+
+    def hold_text(text: str) -> str:
+        quoted.append(text)
         return f"\ue002{len(quoted) - 1}\ue003"
 
     # ``"a, b"``: one answer as written, anywhere in the line.
     value = re.sub(r'(?:(?<=^)|(?<=[\s,，、/／;；]))"([^"]+)"(?=$|[\s,，、/／;；])', hold, value)
+    # ```a * b```: code, typed as written: one answer, its stars literal (a star is a wildcard only
+    # where the source says so: next to a word, ``nucl*``).
+    value = re.sub(r"`([^`]+)`", lambda m: hold_text(_literal_stars(m.group(1), every=True)), value)
+    # ``[2, 4]``, ``(a, b)``, ``{1, 2}``: a bracket holds one answer, commas and all.
+    value = _BRACKETED.sub(lambda m: hold_text(m.group(0)), value)
+    value = _literal_stars(value)
     held = _ESCAPED.sub(lambda m: f"\ue000{ord(m.group(1))}\ue001", value)
     held = re.sub(r"(?<=\d)([,/])(?=\d)", lambda m: f"\ue000{ord(m.group(1))}\ue001", held)
     held = re.sub(r"(?<=[A-Za-z0-9])/(?=[A-Za-z])", lambda m: f"\ue000{ord('/')}\ue001", held)
@@ -797,6 +955,50 @@ _KEY_TITLE = (rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?:{'|'.join(re.escape(t) for t in V.
 KEY_TITLE = re.compile(_KEY_TITLE + "$", re.I)
 #: The same on a quiz page, where ``Answers:`` is a key's title too.
 PAGE_KEY_TITLE = re.compile(_KEY_TITLE + r"[:：]?[*_\s]*$", re.I)
-#: The first entry of such a key: ``1. ②``, ``1) B``, ``1번 ③``, ``문제 1: O``; its answer's first word.
-KEY_ENTRY = re.compile(rf"^\s*(?:(?:{'|'.join(re.escape(w) for w in V.words('question_words'))})\s*)?\d{{1,3}}\s*"
-                       rf"(?:{'|'.join(re.escape(w) for w in V.words('number_suffixes'))})?\s*[.)\-:：．）、]?\s*(\S+)", re.I)
+
+# -- answer key entries, read by build and import alike -------------------------------------------------
+
+_KEY_WORDS = "|".join(re.escape(w) for w in V.words("question_words"))
+_KEY_SUFFIXES = "|".join(re.escape(w) for w in V.words("number_suffixes"))
+#: ``1. B``, ``1) B``, ``1-B``, ``1.②``, ``Q1: B``, ``1 – B``, ``문제 1: B``, ``1번: B``, ``問1 イ``.
+PAGE_KEY_ENTRY = re.compile(rf"^(?:[-*+]\s+)?[*_]{{0,2}}(?P<word>(?:{_KEY_WORDS})\s*)?(\d{{1,5}})\s*"
+                       rf"(?:(?:{_KEY_SUFFIXES})\s*[.):：]?|[.):：\-–—．）、]|(?(word)\s|(?=[①-⑳])))"
+                       # ``3.14`` is a number, not the entry 3 answered ``14`` (``정답: 3.14 ± 0.005``)
+                       r"(?!(?<=[.．])\d)[*_]{0,2}\s*(.+)$", re.I)
+#: Where an entry of several on one line starts: ``1.② 2.① 3.④``, ``1-② 2-①``, ``1) B, 2) C``.
+_NEXT_ENTRY = re.compile(rf"(?:\s*[,;，、]\s*|\s+)(?=(?:{_KEY_WORDS})\s*\d{{1,5}}\b|\d{{1,5}}\s*(?:(?:{_KEY_SUFFIXES})|[.):：\-–—．）]))", re.I)
+#: ``1. ② 해설: …``: an explanation after an entry's answer, on its line.
+_ENTRY_EXPLANATION = re.compile(r"\s+[\[【(]?(" + "|".join(re.escape(n) for n, r in sorted(V.page_labels().items(), key=lambda i: -len(i[0]))
+                                                         if r == "explanation") + r")[\]】)]?\s*[:：]\s*(.*)$", re.I)
+
+
+def explanations_heading(line: str) -> bool:
+    """``해설``, ``[해설]``, ``## Explanations``, ``解説：``: the part of an answer key that explains."""
+    word = re.sub(r"[\[\]【】〔〕()（）:：*_#\s]", "", line).lower()
+    labels = V.page_labels()
+    return labels.get(word) == "explanation" or labels.get(word.removesuffix("s")) == "explanation"
+
+
+def key_entry(line: str) -> tuple[int, str, str] | None:
+    """One answer key entry: (question number, answer, explanation on its line)."""
+    found = PAGE_KEY_ENTRY.match(line.strip())
+    if not found:
+        return None
+    answer, explanation = found.group(3).strip(), ""
+    said = _ENTRY_EXPLANATION.search(answer)
+    if said:
+        answer, explanation = answer[: said.start()].strip(), said.group(2).strip()
+    return (int(found.group(2)), answer, explanation) if answer else None
+
+
+def key_entries(line: str) -> list[tuple[int, str, str]]:
+    """The entries of a line of an answer key: one (``1. ② 해설: …``), or several (``1.② 2.① 3.④``,
+    ``1-B, 2-C``, ``1. A<tab>2. C``) when every piece is one and their numbers ascend."""
+    pieces = [p for p in _NEXT_ENTRY.split(line.strip()) if p.strip()]
+    if len(pieces) > 1:
+        entries = [key_entry(p) for p in pieces]
+        numbers = [e[0] for e in entries if e]
+        if all(entries) and numbers == sorted(numbers) and len(set(numbers)) == len(numbers) and not any(e[2] for e in entries[:-1] if e):
+            return [e for e in entries if e]
+    single = key_entry(line)
+    return [single] if single else []

@@ -1,0 +1,60 @@
+"""The combined feedback Moodle fills in by itself: its question form puts its language's
+'correctfeedbackdefault', 'partiallycorrectfeedbackdefault' and 'incorrectfeedbackdefault' strings
+(component 'question') into every new question, and its export writes them as if the author had.
+They are Moodle's words, not the author's, so the import leaves them out (the source keeps what
+the author wrote; Canvas would otherwise count each one as a loss).
+
+The strings are those of Moodle's language packs, per language: correct, partially correct,
+incorrect. A pack's wording changes now and then between releases, so a text is compared without
+the case, the spacing and the final stop."""
+
+from __future__ import annotations
+
+import re
+
+#: language -> (correct, partially correct, incorrect), as Moodle's language packs word them.
+MOODLE_DEFAULT_FEEDBACK: dict[str, tuple[str, str, str]] = {
+    "ar": ("إجابتك صحيحة", "إجابتك صحيحة بشكل جزئي", "إجابتك غير صحيحة."),
+    "ca": ("La resposta és correcta.", "La resposta és parcialment correcta.", "La resposta és incorrecta."),
+    "de": ("Die Antwort ist richtig.", "Die Antwort ist teilweise richtig.", "Die Antwort ist falsch."),
+    "el": ("Η απάντησή σας είναι σωστή", "Η απάντηση είναι μερικώς σωστή.", "Η απάντησή σας είναι λανθασμένη."),
+    "en": ("Your answer is correct.", "Your answer is partially correct.", "Your answer is incorrect."),
+    "es": ("Respuesta correcta", "Respuesta parcialmente correcta.", "Respuesta incorrecta."),
+    "eu": ("Zure erantzuna zuzena da.", "Zure erantzuna partzialki zuzena da.", "Zure erantzuna ez da zuzena"),
+    "fr": ("Votre réponse est correcte.", "Votre réponse est partiellement correcte.", "Votre réponse est incorrecte."),
+    "gl": ("A súa resposta é correcta.", "A súa resposta é parcialmente correcta.", "A súa resposta é incorrecta."),
+    "it": ("Risposta corretta.", "Risposta parzialmente esatta.", "Risposta errata."),
+    "ja": ("あなたの答えは正解です。", "あなたの答えは部分的に正解です。", "あなたの答えは正しくありません。"),
+    "ko": ("답이 맞습니다.", "답이 부분적으로 옳습니다.", "답이 틀립니다."),
+    "lt": ("Jūsų atsakymas yra teisingas.", "Jūsų atsakymas dalinai teisingas.", "Jūsų atsakymas yra neteisingas."),
+    "nl": ("Je antwoord is juist.", "Je antwoord is gedeeltelijk juist.", "Je antwoord is niet juist."),
+    "pt": ("A sua resposta está correta.", "A sua resposta está parcialmente correta.", "A sua resposta está incorreta."),
+    "ro": ("Răspunsul dumneavoastră este corect.", "Răspunsul dumneavoastră este parțial corect.",
+           "Răspunsul dumneavoastră este incorect."),
+    "ru": ("Ваш ответ верный.", "Ваш ответ частично правильный.", "Ваш ответ неправильный."),
+    "sv": ("Ditt svar är rätt.", "Ditt svar är delvis korrekt.", "Ditt svar är felaktigt."),
+    "tr": ("Cevabınız doğru.", "Cevabınız kısmen doğru", "Cevabınız yanlış."),
+    "uk": ("Ваша відповідь правильна.", "Ваша відповідь частково правильна.", "Ваша відповідь неправильна."),
+    "ur": ("آپ کا جواب درست ہے۔", "آپ کا جواب جزوی طور پر درست ہے۔", "آپ کا جواب غلط ہے۔"),
+    "zh_cn": ("您的答案是正确的。", "您的答案部分正确。", "您的答案不正确"),
+    "zh_tw": ("你答對了!", "", ""),
+}
+
+#: The model's feedback keys, in the order of each entry above.
+KEYS = ("correct", "partially_correct", "incorrect")
+
+
+def _normal(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().rstrip(".。!！۔ ").casefold()
+
+
+#: Per feedback key, every language's default, compared as :func:`_normal` makes them.
+DEFAULTS: dict[str, frozenset[str]] = {
+    key: frozenset(_normal(texts[i]) for texts in MOODLE_DEFAULT_FEEDBACK.values() if texts[i])
+    for i, key in enumerate(KEYS)
+}
+
+
+def is_moodle_default(key: str, text: str) -> bool:
+    """Whether ``text`` (Markdown, as imported) is Moodle's own default for the feedback ``key``."""
+    return _normal(text) in DEFAULTS.get(key, frozenset())

@@ -1,0 +1,99 @@
+"""Diagnostics in the teacher's language: gettext catalogs (``locale/<lang>/LC_MESSAGES/qti_builder.po``,
+read with Babel), English the default.
+
+A catalog entry's msgid is an English message or hint as the code writes it, with its changing
+parts named in braces (``unknown label '{label}'{near}``); its msgstr says the same with the same
+names. A diagnostic is translated when it is printed: its English text is matched against the
+msgids and the parts found are put into the msgstr, each part translated in turn when it is itself
+an entry (``; did you mean '{word}'?``). The code that reports a problem keeps writing plain
+English, so adding a language, or a message to a language, is data: one .po file, one entry.
+
+Which language: ``--lang``, else the quiz's ``language``, else English. Machine reports (json,
+github, junit) stay in English.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+#: The gettext domain, and where its catalogs are.
+DOMAIN = "qti_builder"
+LOCALES = Path(__file__).parent / "locale"
+
+FRAGMENT = "fragment"
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+@dataclass(frozen=True)
+class Entry:
+    msgid: str
+    msgstr: str
+    pattern: re.Pattern[str]
+    #: A part of messages (msgctxt "fragment": ``; did you mean '{word}'?``, ``option {option}``),
+    #: matched only against the values of a message, never as a whole message.
+    fragment: bool = False
+
+
+def placeholders(template: str) -> list[str]:
+    """The names in braces of a msgid or msgstr, in order."""
+    return _PLACEHOLDER.findall(template)
+
+
+def _pattern(msgid: str) -> re.Pattern[str]:
+    parts, last, seen = [], 0, set()
+    for match in _PLACEHOLDER.finditer(msgid):
+        name = match.group(1)
+        parts.append(re.escape(msgid[last:match.start()]))
+        parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.*?)")  # a name used twice is one value
+        seen.add(name)
+        last = match.end()
+    parts.append(re.escape(msgid[last:]))
+    return re.compile("".join(parts), re.DOTALL)
+
+
+def languages() -> list[str]:
+    """The languages that have a catalog."""
+    return sorted(p.name for p in LOCALES.iterdir() if (p / "LC_MESSAGES" / f"{DOMAIN}.po").is_file()) if LOCALES.is_dir() else []
+
+
+def catalog_path(language: str) -> Path:
+    return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
+
+
+@lru_cache(maxsize=16)
+def catalog(language: str) -> tuple[Entry, ...]:
+    """The translated entries of a language's catalog, longest msgid first (the most specific
+    wins); nothing for English or a language without a catalog."""
+    path = catalog_path(language)
+    if not path.is_file():
+        return ()
+    from babel.messages.pofile import read_po
+
+    with path.open("rb") as handle:
+        po = read_po(handle, locale=language, domain=DOMAIN)
+    entries = [Entry(str(m.id), str(m.string), _pattern(str(m.id)), m.context == FRAGMENT) for m in po
+               if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy]
+    return tuple(sorted(entries, key=lambda e: -len(e.msgid)))
+
+
+def primary(language: str | None) -> str:
+    return (language or "en").split("-")[0].lower()
+
+
+def translate(text: str, language: str | None, depth: int = 0) -> str:
+    """``text`` (an English message or hint) in ``language``, when its catalog has it; else as it is."""
+    entries = catalog(primary(language))
+    if not entries or not text or depth > 3:
+        return text
+    for entry in entries:
+        if entry.fragment != (depth > 0):
+            continue
+        match = entry.pattern.fullmatch(text)
+        if match:
+            values = {name: translate(value, language, depth + 1) for name, value in match.groupdict().items()}
+            # Only the entry's own names are replaced: a hint's '{type=essay}' is text.
+            return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), entry.msgstr)
+    return text

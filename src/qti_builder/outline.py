@@ -1,0 +1,245 @@
+"""The paper as read, for a teacher to hold against the paper: its sections, the passages with the
+questions they cover, each question's number, type, right answer(s), points and source lines, and
+the totals (``qti-builder check --outline``, and the outline of each preview page).
+
+Built from the model and the source map only: the outline shows what the reader made of the
+paper, never a second reading of its text. The lines of a question run from where it starts to
+the line before the next thing that starts (a question, a passage, a section), blank lines at
+its end left out.
+
+Also the check that a paper's stated total (``Quiz.stated_points``) is what its questions add
+up to (QB219).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .diagnostics import DiagnosticSink
+from .model import Quiz, Section
+from .readers import SourceMap
+from .readers.source_map import last_line as ends_at, structure_starts
+from .summary import TYPE_WORDS, answer_words, points_text, quiz_points, section_points
+
+
+@dataclass(frozen=True)
+class OutlineQuestion:
+    number: int
+    id: str
+    type: str
+    answer: str
+    points: float
+    first_line: int
+    last_line: int
+
+    @property
+    def type_words(self) -> str:
+        return TYPE_WORDS.get(self.type, "?")
+
+
+@dataclass(frozen=True)
+class OutlinePassage:
+    first_line: int
+    last_line: int
+    #: The numbers of the questions it covers, first and last.
+    covers: tuple[int, int]
+
+
+@dataclass
+class OutlineSection:
+    title: str
+    first_line: int
+    last_line: int
+    #: Questions and passages in the order the paper shows them.
+    parts: list[OutlineQuestion | OutlinePassage] = field(default_factory=list)
+    children: list["OutlineSection"] = field(default_factory=list)
+
+
+@dataclass
+class Outline:
+    path: str
+    title: str
+    language: str
+    sections: list[OutlineSection]
+    questions: int
+    points: tuple[float, float]
+    stated_points: float | None
+    #: The stated total as the paper writes it (``총점 42``), and its line.
+    stated_written: str | None = None
+    stated_line: int | None = None
+    #: The questions in which an error lies are left out (SourceMap.partial).
+    partial: bool = False
+
+    def iter_questions(self) -> list[OutlineQuestion]:
+        found: list[OutlineQuestion] = []
+
+        def walk(sections: list[OutlineSection]) -> None:
+            for s in sections:
+                found.extend(p for p in s.parts if isinstance(p, OutlineQuestion))
+                walk(s.children)
+
+        walk(self.sections)
+        return found
+
+    @property
+    def matches_stated(self) -> bool | None:
+        if self.stated_points is None:
+            return None
+        low, high = self.points
+        return round(low, 6) <= round(self.stated_points, 6) <= round(high, 6)
+
+
+def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
+    """The outline of ``quiz``, whose source text is ``lines``."""
+    starts = structure_starts(source)
+    number = 0
+
+    def last_line(first: int) -> int:
+        return ends_at(first, starts, lines)
+
+    def section(data: Section, loc: tuple[str | int, ...]) -> OutlineSection:
+        nonlocal number
+        first = source.locate(loc).line
+        made = OutlineSection(data.title, first, first)
+        passage: tuple[str, int] | None = None
+        for j, q in enumerate(data.questions):
+            qloc = loc + ("questions", j)
+            number += 1
+            start = source.locate(qloc).line
+            if q.passage and (q.passage, source.locate(qloc + ("passage",)).line) != passage:
+                where = source.locate(qloc + ("passage",)).line
+                passage = (q.passage, where)
+                covered = [k for k, other in enumerate(data.questions[j:], number) if other.passage == q.passage]
+                made.parts.append(OutlinePassage(where, last_line(where), (covered[0], covered[-1])))
+            elif not q.passage:
+                passage = None
+            made.parts.append(OutlineQuestion(source.numbers.get(qloc, number), q.id, q.type, answer_words(q, quiz.language),
+                                              q.points, start, last_line(start)))
+        made.children = [section(child, loc + ("sections", k)) for k, child in enumerate(data.sections)]
+        ends = [p.last_line for p in made.parts] + [c.last_line for c in made.children]
+        made.last_line = max(ends, default=first)
+        return made
+
+    sections = [section(s, ("sections", i)) for i, s in enumerate(quiz.sections)]
+    if source.left_out:
+        _put_left_out(sections, sorted(source.left_out), source.left_out_numbers, last_line)
+    stated_line = source.positions.get(("stated_points",))
+    return Outline(
+        path=source.path, title=quiz.title, language=quiz.language, sections=sections,
+        questions=sum(1 for _ in quiz.iter_questions()), points=quiz_points(quiz), stated_points=quiz.stated_points,
+        stated_written=source.scalars.get(("stated_points",)), stated_line=stated_line.line if stated_line else None,
+        partial=source.partial,
+    )
+
+
+def _put_left_out(sections: list[OutlineSection], left_out: list[int], numbers: dict[int, int],
+                  last_line: Callable[[int], int]) -> None:
+    """Questions left out of a partial quiz (an error lies in them) shown where they stand, as
+    'not read', with their printed numbers (or every question numbered again in the paper's order)."""
+    flat: list[OutlineSection] = []
+
+    def walk(items: list[OutlineSection]) -> None:
+        for s in items:
+            flat.append(s)
+            walk(s.children)
+
+    walk(sections)
+    for line in left_out:
+        home = [s for s in flat if s.first_line <= line] or flat[:1]
+        target = home[-1]
+        target.parts.append(OutlineQuestion(numbers.get(line, 0), "", "", "not read: see the errors", 0, line, last_line(line)))
+        target.parts.sort(key=lambda p: p.first_line)
+        target.last_line = max(target.last_line, last_line(line))
+    if not numbers:  # a source without printed numbers: each question numbered again in the paper's order
+        number = 0
+        for s in flat:
+            for k, part in enumerate(s.parts):
+                if isinstance(part, OutlineQuestion):
+                    number += 1
+                    s.parts[k] = replace(part, number=number)
+
+
+def read_lines(path: Path) -> list[str]:
+    """A source's lines as the reader numbered them (CR/LF and a BOM as the reader takes them)."""
+    text = path.read_bytes().decode("utf-8", errors="replace").removeprefix("\ufeff")
+    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+
+
+def lines_text(first: int, last: int) -> str:
+    return f"line {first}" if first == last else f"lines {first}-{last}"
+
+
+def render_outline(outline: Outline) -> list[str]:
+    """The outline as text, one line per element; tests/test_outline.py parses it:
+
+    ``outline <path>: <title> [<language>]``, then per section ``section <title> (lines a-b)``,
+    per passage ``  passage (lines a-b): questions m-n``, per question
+    ``  <n>. <type> | <answer> | <points> | lines a-b``, and ``total: <q> questions, <points>``
+    with, when the paper states one, ``; the paper states <words>`` and ``(matches)`` or
+    ``(differs by <d>)``."""
+    out = [f"outline {outline.path}: {outline.title} [{outline.language}]"]
+
+    def walk(sections: list[OutlineSection], depth: int) -> None:
+        pad = "  " * depth
+        for s in sections:
+            out.append(f"{pad}section {s.title} ({lines_text(s.first_line, s.last_line)})")
+            for part in s.parts:
+                if isinstance(part, OutlinePassage):
+                    first, last = part.covers
+                    covers = f"question {first}" if first == last else f"questions {first}-{last}"
+                    out.append(f"{pad}  passage ({lines_text(part.first_line, part.last_line)}): {covers}")
+                else:
+                    worth = "" if part.type in ("text_only", "") else points_text(part.points, part.points)
+                    out.append(f"{pad}  {part.number}. {part.type_words} | {part.answer or '-'} | {worth or '-'} | "
+                               f"{lines_text(part.first_line, part.last_line)}")
+            walk(s.children, depth + 1)
+
+    walk(outline.sections, 0)
+    total = f"total: {outline.questions} question{'' if outline.questions == 1 else 's'}, {points_text(*outline.points)}"
+    if outline.stated_points is not None:
+        said = outline.stated_written or f"{outline.stated_points:g}"
+        gap = outline.stated_points - outline.points[1]
+        total += f"; the paper states {said} ({'matches' if outline.matches_stated else f'differs by {abs(gap):g}'})"
+    if outline.partial:
+        total += "; the questions with errors are left out"
+    out.append(total)
+    return out
+
+
+def check_stated_total(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB219: the total a paper states is what its questions add up to. Points the reader did not
+    find make a question worth 1, so a paper whose stated total is 42 and that builds as 12 has
+    lost its points somewhere: the message says per section where the points went."""
+    if quiz.stated_points is None:
+        return
+    low, high = quiz_points(quiz)
+    if round(low, 6) <= round(quiz.stated_points, 6) <= round(high, 6):
+        return
+    written = source.scalars.get(("stated_points",)) or f"{quiz.stated_points:g}"
+    if re.fullmatch(r"[\d.]+", written):  # 'total: 42' in the front matter
+        written = f"total {written}"
+    per_section = "; ".join(
+        f"{_short(s.title)}: {points_text(*section_points(s))} in {_count(s)} question{'' if _count(s) == 1 else 's'}"
+        for s in quiz.sections
+    )
+    ones = sum(1 for q in quiz.iter_questions() if q.points == 1 and q.type != "text_only")
+    default = f"; {ones} of them worth 1 point (the worth of a question whose points were not found)" if ones else ""
+    sink.error(
+        "QB219",
+        f"the paper says {written}, its questions add up to {points_text(low, high)} "
+        f"({abs(quiz.stated_points - high):g} {'missing' if quiz.stated_points > high else 'too many'}): {per_section}{default}",
+        source.locate(("stated_points",)),
+        hint="write each question's points as the paper does ('(3점)', '(3 points)', {points=3}) or a section's rule "
+             "('(각 3점)', '(3 points each)'), or correct the stated total; 'qti-builder check --outline' lists each question's points",
+    )
+
+
+def _count(section: Section) -> int:
+    return len(section.questions) + sum(_count(s) for s in section.sections)
+
+
+def _short(title: str) -> str:
+    return re.sub(r"\s+", " ", title)[:40]

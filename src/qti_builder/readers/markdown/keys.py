@@ -1,0 +1,138 @@
+"""Answer keys in a source, as exam papers print them: after the questions or after a section's
+(``[정답]`` then ``1. ②  2. ①``, ``정답 1.② 2.④``, ``Answer Key`` then ``1. b``, ``1-③``, a tab-separated
+grid ``1.③⇥2.⑤``), with an explanations part (``해설`` then ``1. …``). Each entry is read by the one
+entry reader both routes share (:func:`syntax.key_entries`) and becomes the answer (and explanation)
+of the question of its number, as if written under it; where the key does not fit the questions
+(an entry for a question the paper does not have, an answer that contradicts the question's own),
+it is an error at the entry (QB187).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import syntax as S
+
+_OPEN, _CLOSE = re.escape(S.V.OPEN_BRACKETS + "(（"), re.escape(S.V.CLOSE_BRACKETS + ")）")
+#: A key's title before its entries on one line: ``정답 1.② 2.④``, ``[정답] 1-③ 2-①``, ``Answers: 1. b``.
+_TITLE_BEFORE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t in S.V.words('key_titles'))})"
+                           rf"\s*[{_CLOSE}]?[*_]*\s*[:：]?\s*(?=\d|[{_OPEN}]?\s*(?:{S._KEY_WORDS})\s*\d)", re.I)
+
+
+@dataclass
+class Entry:
+    number: int
+    answer: str
+    line: int
+    column: int
+    explanation: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Key:
+    """One answer key: where it starts, the section whose questions it answers first, its entries."""
+
+    line: int
+    #: The section it follows (a key after a section's questions answers those first).
+    section: object | None
+    entries: list[Entry] = field(default_factory=list)
+    #: The explanations part (``해설``) is being read: numbered lines explain.
+    explaining: bool = False
+    explanations: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
+
+
+def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
+    """The entries of a line of a key, with each answer's offset: ``1. ②  2. ①``, ``1.③⇥2.⑤``,
+    ``정답 1.② 2.④`` (its title before them). None when the line holds none."""
+    title = _TITLE_BEFORE.match(line)
+    rest = line[title.end():] if title else line
+    base = len(line) - len(rest)
+    found = []
+    for cell in rest.split("\t"):
+        for number, answer, explanation in S.key_entries(cell):
+            found.append((number, answer, explanation, base + max(line[base:].find(answer), 0)))
+        base += len(cell) + 1
+    return found or None
+
+
+def starts_key(line: str, after_answer: bool) -> bool:
+    """A line that is a key by itself, after a question: a key's title then entries (``정답 1.② 2.④``)
+    or, after an answer (else they may be options, ``1) x 2) y``), several entries (``1.② 2.① 3.④``,
+    a grid row ``1. ③⇥2. ⑤``)."""
+    found = entries_line(line)
+    if not found:
+        return False
+    if _TITLE_BEFORE.match(line):
+        return True
+    # Untitled, every entry's answer is what keys print: an option, a truth mark, a number or a word.
+    return after_answer and len(found) > 1 and all(_key_answer(answer) for _, answer, _, _ in found)
+
+
+def _key_answer(answer: str) -> bool:
+    return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
+            or S.NUMERIC_ANSWER.match(answer) is not None or (len(answer) <= 15 and " " not in answer.strip()))
+
+
+def read_line(key: Key, line: str, lineno: int) -> bool:
+    """Read one line into the key: True when it is the key's (an entry, an explanation, a title, a
+    blank line), False when the key ends before it."""
+    if not line.strip():
+        return True
+    if S.explanations_heading(line):
+        key.explaining = True
+        return True
+    found = entries_line(line)
+    if found:
+        for number, answer, explanation, offset in found:
+            if key.explaining:
+                key.explanations[number] = (lineno, [" ".join(p for p in (answer, explanation) if p)])
+            else:
+                key.entries.append(Entry(number, answer, lineno, offset + 1, [explanation] if explanation else []))
+        return True
+    if S.KEY_TITLE.match(line) or S.PAGE_KEY_TITLE.match(line):
+        return True
+    if S.structure(line) or S.HEADING.match(line):
+        return False
+    if key.entries and line[:1] in (" ", "\t") or key.entries and not key.explaining:
+        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
+        return True
+    if key.explaining and key.explanations:
+        list(key.explanations.values())[-1][1].append(line.strip())
+        return True
+    return False
+
+
+Report = Callable[[str, int, int, str], None]
+
+
+def apply(key: Key, questions: list, report: Report, add_answer: Callable[[object, Entry], None],
+          add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool]) -> None:
+    """Each entry to the question of its number: those of the section the key follows first, else
+    the paper's one question of that number. What does not fit is reported at the entry."""
+    for entry in key.entries:
+        near = [q for q in questions if q.number == entry.number and key.section is not None and in_section(q, key.section)]
+        anywhere = [q for q in questions if q.number == entry.number]
+        matched = near if len(near) == 1 else anywhere if len(anywhere) == 1 else []
+        if not matched:
+            why = (f"the paper numbers {len(anywhere)} questions {entry.number}, so which one it answers cannot be told"
+                   if anywhere else f"the paper has no question {entry.number}")
+            report(f"the answer key gives an answer for question {entry.number} ('{entry.answer}'), but {why}",
+                   entry.line, entry.column,
+                   "number the key as the questions are numbered (a key after a section answers that section's questions), "
+                   "or write the answer under its question ('정답: ②', 'Answer: B')")
+            continue
+        (question,) = matched
+        own = question.label("answer")
+        if own is not None:
+            if own.block.text() != entry.answer:
+                report(f"question {entry.number} gives the answer '{own.block.text()}' on line {own.line}, the answer key "
+                       f"'{entry.answer}'", entry.line, entry.column,
+                       "keep one of the two: delete the answer under the question or the key's entry")
+            continue
+        add_answer(question, entry)
+        explanation = entry.explanation or key.explanations.get(entry.number, (0, []))[1]
+        if explanation and question.label("explanation") is None:
+            line = entry.line if entry.explanation else key.explanations[entry.number][0]
+            add_explanation(question, line, explanation)

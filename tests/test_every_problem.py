@@ -1,0 +1,125 @@
+"""One run reports every problem of a file (issue 31, item 5): a file with six independent mistakes
+of different kinds gets six diagnostics, each at its line, in one ``check``. Before, an error
+while reading stopped the id check, model validation and the content checks, so the mistakes came
+out in stages (four, then one more once those were fixed, then another).
+
+The planted mistakes, each read by hand from the text below:
+- line 11: a misspelt label 'Anwser:' (QB115, a reading error);
+- line 13: points=-2 (QB201, refused by the model);
+- line 25: an answer naming option E of options A-B (QB126, a reading error);
+- line 27: an image that does not exist (QB160, a content check);
+- line 31: a true/false answer 'maybe' (QB138, a reading error);
+- line 33: the id 'def' used again (QB133, the id check).
+And the front matter's YAML broken (QB111) does not stop the questions from being read.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from helpers.cli import run
+
+SIX = """---
+title: Six slips
+language: en
+---
+
+1. Which keyword defines a function? {#def}
+
+A) func
+B) def
+
+Anwser: B
+
+2. Which is a list? {#lst points=-2}
+
+A) []
+B) ()
+
+Answer: A
+
+3. Which is a tuple? {#tup}
+
+A) ()
+B) []
+
+Answer: E
+
+4. What does this show? ![a chart](chart.png) {#img type=essay}
+
+5. Is Python typed dynamically? {#dyn type=true_false}
+
+Answer: maybe
+
+6. Which keyword defines a class? {#def}
+
+A) class
+B) struct
+
+Answer: A
+
+7. Which keyword returns a value? {#ret}
+
+A) return
+B) yield
+
+Answer: A
+"""
+
+PLANTED = [(11, "QB115"), (13, "QB201"), (25, "QB126"), (27, "QB160"), (31, "QB138"), (33, "QB133")]
+
+
+def errors(stderr: str) -> list[tuple[int, str]]:
+    return [(int(m[1]), m[2]) for m in re.finditer(r"^\S+:(\d+):\d+: error\[(QB\d+)\]", stderr, re.M)]
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_six_independent_mistakes_give_six_errors_in_one_run(tmp_path: Path, command: str) -> None:
+    source = tmp_path / "six.md"
+    source.write_text(SIX, encoding="utf-8")
+    code, _, err = run(command, str(source), "-j", "1", *(["--out", str(tmp_path / "dist")] if command == "build" else []))
+    assert code == 1
+    assert errors(err) == PLANTED, err
+    assert "failed: 6 errors" in err
+    assert not (tmp_path / "dist").exists() or not any((tmp_path / "dist").iterdir()), "nothing is written"
+
+
+def test_a_broken_front_matter_does_not_hide_the_questions_problems(tmp_path: Path) -> None:
+    source = tmp_path / "six.md"
+    source.write_text(SIX.replace("title: Six slips", "title: Ray: six slips"), encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(2, "QB111")] + PLANTED, err
+
+
+def test_the_outline_of_a_paper_with_errors_marks_the_questions_not_read(tmp_path: Path) -> None:
+    source = tmp_path / "six.md"
+    source.write_text(SIX, encoding="utf-8")
+    code, out, _ = run("check", str(source), "-j", "1", "--outline")
+    assert code == 1
+    rows = [line.strip() for line in out.splitlines() if re.match(r"^\s+\d+\. ", line)]
+    assert rows == [
+        "1. ? | not read: see the errors | - | lines 6-11",
+        "2. ? | not read: see the errors | - | lines 13-18",
+        "3. ? | not read: see the errors | - | lines 20-25",
+        "4. essay | no model answer | 1 point | line 27",
+        "5. ? | not read: see the errors | - | lines 29-31",
+        "6. ? | not read: see the errors | - | lines 33-38",
+        "7. single choice | answer A | 1 point | lines 40-45",
+    ]
+    assert "total: 2 questions, 2 points; the questions with errors are left out" in out
+
+
+def test_a_quiz_with_errors_is_never_given_to_other_readers(tmp_path: Path) -> None:
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.readers import read_quiz
+
+    source = tmp_path / "six.md"
+    source.write_text(SIX, encoding="utf-8")
+    sink = DiagnosticSink()
+    assert read_quiz(source, sink) is None  # diff, import's read-back: a quiz with errors is no quiz
+    partial = read_quiz(source, DiagnosticSink(), partial=True)
+    assert partial is not None and partial[1].partial
+    assert [q.id for q in partial[0].iter_questions()] == ["img", "ret"]

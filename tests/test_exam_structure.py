@@ -1,0 +1,424 @@
+"""A paper's structure is read as what it is, in both routes, and never into another question
+(issue 29): section headings in the numbering systems of the nine languages (``一、``,
+``四、简答题（每题5分，共10分）`` right after ``答案：×``, ``【２】`` right after ``【解答】``,
+``Part III. Short Answer (3 pts each)`` right after an explanation, ``Teil 2:``, ``PARTE II.``,
+``Partie B :``, ``Parte 2 –``, ``Sezione B -``), a points rule on the line under a heading, numbered
+instructions (``注意事项：`` / ``※ 수험생 유의사항`` then ``1. …``), a bonus question (``Bonus (2
+points): …``) and a closing mark (``- 끝 -``, ``以上``, ``- End of Exam -``).
+
+The papers in tests/fixtures/exam/ were written for these tests as teachers paste them. Each is
+read twice: built as it is (``build paper.md``), and pasted without its front matter, its title on
+the first line, then imported and built (``import paper.txt``). What each question must become is
+read off the fixture by hand and checked in all three built outputs: QTI 2.1 (weights, and scores
+by pyslet), Moodle XML (type, grade, the answers at 100 %) and Canvas (type, points, the answers a
+full score is set for).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+from helpers.cli import run
+from helpers.importing import run_import
+from helpers.outputs import Outputs, build_all
+from helpers.qti21_engine import score_item
+
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.readers import read_quiz
+from qti_builder.readers.markdown import syntax as S
+from qti_builder.readers.markdown.blocks import Scanner
+
+PAPERS = ROOT / "tests" / "fixtures" / "exam"
+
+#: Per paper: its sections' titles as students see them, and per question its type, points and
+#: answer (the correct options' texts, the true/false marks students choose with the right one
+#: first, the accepted answers, or the model answer's start).
+EXPECTED: dict[str, tuple[list[str], list[tuple[str, float, object]]]] = {
+    "qimo.zh.md": (["一、选择题", "二、判断题", "四、简答题"], [
+        ("single_choice", 3, ["线粒体"]),
+        ("single_choice", 3, ["叶绿体"]),
+        ("true_false", 2, ("√", "×")),
+        ("true_false", 2, ("×", "√")),
+        ("essay", 5, "使亲代细胞的染色体平均分配"),
+    ]),
+    "kimatsu.ja.md": (["【１】次の問いに記号で答えなさい。", "【２】次の文が正しければ○、誤りならば×で答えなさい。"], [
+        ("single_choice", 2, ["水素"]),
+        ("single_choice", 2, ["二酸化炭素"]),
+        ("true_false", 3, ("○", "×")),
+        ("true_false", 3, ("×", "○")),
+    ]),
+    "final.en.md": (["Part I. Multiple Choice", "Part III. Short Answer"], [
+        ("single_choice", 2, ["Mitochondrion"]),
+        ("short_answer", 3, ["mitosis"]),
+        ("short_answer", 3, ["oxygen", "O2"]),
+        ("short_answer", 2, ["DNA"]),  # the bonus question, worth what it says
+    ]),
+    "gimal.ko.md": (["Ⅰ. 객관식", "Ⅱ. 단답형"], [
+        ("single_choice", 3, ["100℃"]),
+        ("single_choice", 3, ["달"]),
+        ("short_answer", 4, ["엽록체"]),
+    ]),
+    "klausur.de.md": (["Teil 1: Multiple Choice", "Teil 2: Kurzantwort"], [
+        ("single_choice", 2, ["Zellkern"]),
+        ("short_answer", 3, ["Mitose"]),
+    ]),
+    "examen.es.md": (["PARTE I. Opción múltiple", "PARTE II. Verdadero o falso"], [
+        ("single_choice", 2, ["Cloroplasto"]),
+        ("true_false", 1, ("Falso", "Verdadero")),
+    ]),
+    "prova.pt.md": (["Parte 1 – Múltipla escolha", "Parte 2 – Verdadeiro ou falso"], [
+        ("single_choice", 2, ["Júpiter"]),
+        ("true_false", 1, ("Falso", "Verdadeiro")),
+    ]),
+    "verifica.it.md": (["Sezione A - Scelta multipla", "Sezione B - Vero o falso"], [
+        ("single_choice", 2, ["Ossigeno"]),
+        ("true_false", 1, ("Vero", "Falso")),
+    ]),
+    "devoir.fr.md": (["Partie A : QCM", "Partie B : Vrai ou faux"], [
+        ("single_choice", 2, ["Le cœur"]),
+        ("true_false", 1, ("Vrai", "Faux")),
+    ]),
+}
+#: The marks and words that say "true" in these papers.
+MARKS = ("√", "×", "○")
+TRUE_MARKS = ("√", "○", "Verdadero", "Verdadeiro", "Vero", "Vrai")
+#: Lines of each paper's frame that no student sees in a question, an option or an answer.
+FRAME = ("- 完 -", "以上", "- End of Exam -", "- 끝 -", "Ende", "Fin del examen", "Fim da prova", "Fine", "Fin",
+         "考试时间60分钟", "답안지에 이름을 쓰시오", "（每题2分，共4分）", "Bonus")
+
+
+def pasted(paper: Path, folder: Path) -> Path:
+    """The paper as a teacher pastes it: no front matter, its title on the first line."""
+    lines = paper.read_text(encoding="utf-8").split("\n")
+    end = lines.index("---", 1)
+    title = next(line.removeprefix("title: ") for line in lines[1:end] if line.startswith("title: "))
+    text = folder / (paper.stem + ".txt")
+    text.write_text(title + "\n\n" + "\n".join(lines[end + 1:]).lstrip("\n"), encoding="utf-8")
+    return text
+
+
+@pytest.fixture(scope="module", params=[(name, route) for name in EXPECTED for route in ("build", "import")],
+                ids=lambda p: f"{p[0]}-{p[1]}")
+def paper(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[Outputs, str]:
+    name, route = request.param
+    folder = tmp_path_factory.mktemp(name.split(".")[0] + route)
+    source = PAPERS / name
+    if route == "import":
+        code, out, err = run("import", str(pasted(source, folder)), "--out", str(folder / "source"))
+        assert code == 0 and err == "", err  # not one warning
+        (source,) = (folder / "source").glob("*.md")
+    return build_all(folder, source), name
+
+
+def _true_false_right(built: Outputs, qid: str, marks: tuple[str, str]) -> str:
+    choices = built.qti_choices(qid)
+    assert sorted(choices) == sorted(marks), choices
+    return choices[marks[0]]
+
+
+def test_types_points_and_answers(paper: tuple[Outputs, str]) -> None:
+    built, name = paper
+    sections, expected = EXPECTED[name]
+    questions = list(built.quiz.iter_questions())
+    assert [(q.type, q.points) for q in questions] == [(kind, points) for kind, points, _ in expected]
+    assert [s.title for _, s in built.quiz.iter_sections()] == sections
+    for q, (kind, _, answer) in zip(questions, expected):
+        if kind == "single_choice":
+            assert [c.text for c in q.choices if c.correct] == answer
+        elif kind == "true_false":
+            assert q.answer is (answer[0] in TRUE_MARKS)  # type: ignore[index]
+        elif kind == "short_answer":
+            assert [a.text for a in q.answers] == answer
+        else:
+            assert q.model_answer.startswith(answer)  # type: ignore[arg-type]
+
+
+def test_qti_weights_and_scores(paper: tuple[Outputs, str]) -> None:
+    built, name = paper
+    for q, (kind, points, answer) in zip(built.quiz.iter_questions(), EXPECTED[name][1]):
+        raw = built.qti_raw(q.id)
+        assert built.qti_weight(q.id) == points
+        if kind == "single_choice":
+            choices = built.qti_choices(q.id)
+            right = choices[answer[0]]  # type: ignore[index]
+            assert score_item(raw, right)["SCORE"] == points
+            assert score_item(raw, next(i for i in choices.values() if i != right))["SCORE"] == 0
+        elif kind == "true_false":
+            right = _true_false_right(built, q.id, answer)  # type: ignore[arg-type]
+            assert score_item(raw, right)["SCORE"] == points
+            assert score_item(raw, built.qti_choices(q.id)[answer[1]])["SCORE"] == 0  # type: ignore[index]
+        elif kind == "short_answer":
+            for accepted in answer:  # type: ignore[union-attr]
+                assert score_item(raw, accepted)["SCORE"] == points
+            assert score_item(raw, "xyz")["SCORE"] == 0
+
+
+MOODLE_TYPES = {"single_choice": "multichoice", "true_false": "multichoice", "short_answer": "shortanswer", "essay": "essay"}
+CANVAS_TYPES = {"single_choice": "multiple_choice_question", "true_false": "multiple_choice_question",
+                "short_answer": "short_answer_question", "essay": "essay_question"}
+
+
+def test_moodle_and_canvas(paper: tuple[Outputs, str]) -> None:
+    built, name = paper
+    for q, (kind, points, answer) in zip(built.quiz.iter_questions(), EXPECTED[name][1]):
+        question = built.moodle_question(q.id)
+        words = kind == "true_false" and answer[0] not in MARKS  # type: ignore[index]
+        # True/false in words is Moodle's own true/false type (which words it in the student's language).
+        assert question.get("type") == ("truefalse" if words else MOODLE_TYPES[kind])
+        assert float(question.findtext("defaultgrade")) == points
+        right = [text for text, fraction in built.moodle_answers(q.id).items() if fraction == "100"]
+        meta = built.canvas_meta(q.id)
+        assert meta["question_type"] == CANVAS_TYPES[kind] and float(meta["points_possible"]) == points
+        if kind == "essay":
+            assert answer in (question.findtext("graderinfo/text") or "")
+            continue
+        wanted = [answer[0]] if kind == "true_false" else answer
+        assert right == (["true" if answer[0] in TRUE_MARKS else "false"] if words else wanted)  # type: ignore[index]
+        assert sorted(built.canvas_correct(q.id)) == sorted(wanted)  # type: ignore[arg-type]
+
+
+def test_the_frame_is_in_no_question(paper: tuple[Outputs, str]) -> None:
+    built, _ = paper
+    for q in built.quiz.iter_questions():
+        texts = [q.stem, q.passage or "", q.feedback.general or "", getattr(q, "model_answer", "") or ""]
+        texts += [c.text for c in getattr(q, "choices", [])] + [a.text for a in getattr(q, "answers", [])]
+        texts += [built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)]
+        for text in texts:
+            for line in text.split("\n"):
+                assert line.strip() not in FRAME and not any(f in line for f in FRAME if len(f) > 4), (q.id, line)
+
+
+# -- every exam fixture: no structure line inside an answer, explanation or model answer ---------------
+
+EXAM_FIXTURES = sorted([ROOT / "tests" / "fixtures" / "exam-ko.md", *PAPERS.glob("*.md")])
+PASTED_FIXTURES = sorted((ROOT / "tests" / "fixtures" / "import" / "exam").glob("*.txt"))
+
+
+def _label_texts(quiz: object) -> list[tuple[str, str]]:
+    """Each question's answers, explanation, feedback and model answer, by question id."""
+    found: list[tuple[str, str]] = []
+    for q in quiz.iter_questions():  # type: ignore[attr-defined]
+        texts = [q.feedback.general, q.feedback.correct, q.feedback.incorrect, q.feedback.partially_correct,
+                 getattr(q, "model_answer", None), getattr(q, "grading", None),
+                 getattr(q, "true_feedback", None), getattr(q, "false_feedback", None)]
+        texts += [a.text for a in getattr(q, "answers", []) if isinstance(getattr(a, "text", None), str)]
+        texts += [c.feedback for c in getattr(q, "choices", [])]
+        found += [(q.id, line) for text in texts if isinstance(text, str) for line in text.split("\n")]
+    return found
+
+
+@pytest.mark.parametrize("source", EXAM_FIXTURES, ids=lambda p: p.name)
+def test_no_label_block_of_a_source_holds_a_structure_line(source: Path) -> None:
+    lines = source.read_text(encoding="utf-8").split("\n")
+    start = lines.index("---", 1) + 1
+    sink = DiagnosticSink()
+    front = "\n".join(lines[:start])
+    language = next((line.split(":", 1)[1].strip() for line in front.split("\n") if line.startswith("language:")), "en")
+    _, sections = Scanner(lines, str(source), sink, language).scan(start)
+    assert not sink.errors, [d.render() for d in sink.errors]
+    stack, blocks = list(sections), 0
+    while stack:
+        section = stack.pop()
+        stack += section.children
+        for question in section.questions:
+            for label in question.labels:
+                blocks += 1
+                for line in label.block.lines[1:]:
+                    assert S.structure(line) is None, (source.name, label.line, line)
+    assert blocks
+    read = read_quiz(source, DiagnosticSink())
+    assert read is not None
+    assert [(qid, line) for qid, line in _label_texts(read[0]) if S.structure(line)] == []
+
+
+@pytest.mark.parametrize("paper_text", PASTED_FIXTURES + [None], ids=lambda p: p.name if p else "papers-pasted")
+def test_no_imported_answer_or_explanation_holds_a_structure_line(paper_text: Path | None, tmp_path: Path) -> None:
+    inputs = [paper_text] if paper_text else [pasted(p, tmp_path) for p in sorted(PAPERS.glob("*.md"))]
+    texts = []
+    for path in inputs:
+        quizzes, sink = run_import(path)
+        assert not sink.errors and len(quizzes) == 1, [d.render() for d in sink.items]
+        texts += _label_texts(quizzes[0].quiz)
+    assert texts and [(qid, line) for qid, line in texts if S.structure(line)] == []
+
+
+# -- located errors where a structure line would have been read into an answer -----------------------
+
+SLIPS = [
+    # (language, the paper's body, the line of the error in the source, its code, its code on import)
+    ("zh", "1. 地球是圆的。\n答案：√\n（每题4分，共24分。）\n\n2. 水是液体。\n答案：√\n", 3, "QB154", "QB722"),
+    ("en", "1. Which is a gas?\nA) Oxygen\nB) Iron\nAnswer: A\nAnswer Key\n\n2. Which is a metal?\nA) Oxygen\nB) Iron\n"
+           "Answer: B\n", 5, "QB154", "QB722"),
+    ("ko", "1. 설명하시오.\n모범답안: 광합성은 빛 에너지를 쓴다.\n\n- 끝 -\n\n수고하셨습니다 여러분\n", 6, "QB155", "QB723"),
+]
+
+
+@pytest.mark.parametrize("language, body, line, code, import_code", SLIPS, ids=[s[3] + "-" + s[0] for s in SLIPS])
+def test_a_structure_line_after_an_answer_is_a_located_error(language: str, body: str, line: int, code: str,
+                                                             import_code: str, tmp_path: Path) -> None:
+    source = tmp_path / "paper.md"
+    source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n{body}", encoding="utf-8")
+    result, out, err = run("check", str(source))
+    assert result == 1 and f"paper.md:{line + 4}:1: error[{code}]" in err, err
+    text = tmp_path / "paper.txt"
+    text.write_text("T\n\n" + body, encoding="utf-8")
+    quizzes, sink = run_import(text)
+    assert [(d.code, d.span.line) for d in sink.errors] == [(import_code, line + 2)]
+
+
+# -- points as papers write them ---------------------------------------------------------------------
+
+POINTS_CASES = [
+    # (language, the paper's body, each question's points, what must be out of its text)
+    ("zh", "一、选择题（每题4分，共24分。每小题只有一个正确答案）\n\n1. 1+1=？\nA. 1\nB. 2\n答案：B\n", [4], "共24分"),
+    ("zh", "二、判断题（每空1分）\n\n1. 水在常温下是液体。\n答案：√\n", [1], "每空"),
+    ("zh", "二、判断题\n（每题2分，共4分）\n\n1. 水在常温下是液体。\n答案：√\n\n2. 铁是气体。\n答案：×\n", [2, 2], "每题"),
+    ("ko", "Ⅰ. 객관식 (각 3점, 총 15점)\n\n1. 물의 화학식은?\n① CO2 ② H2O ③ O2\n정답: ②\n", [3], "총 15점"),
+    ("en", "Part II. Multiple choice (4 pts each)\n\n1. Which is a metal?\nA) Iron\nB) Oxygen\nAnswer: A\n", [4], "pts"),
+    ("zh", "三、选择题\n\n15．（10分）下列哪个是金属？\nA. 铁\nB. 氧\n答案：A\n", [10], "10分"),
+    ("ja", "【１】次の問いに答えなさい。\n\n1. 金属はどれか。（完答３点）\nア．鉄\nイ．酸素\n【解答】ア\n", [3], "完答"),
+]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+@pytest.mark.parametrize("language, body, points, marker", POINTS_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(POINTS_CASES)])
+def test_points_as_papers_write_them(language: str, body: str, points: list[float], marker: str, route: str,
+                                     tmp_path: Path) -> None:
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [q.points for q in questions] == points
+    for q, worth in zip(questions, points):
+        assert built.qti_weight(q.id) == worth
+        assert float(built.moodle_question(q.id).findtext("defaultgrade")) == worth
+        assert float(built.canvas_meta(q.id)["points_possible"]) == worth
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert marker not in shown and "（" not in shown, shown
+
+
+# -- answer keys anywhere, read by build as well as import ---------------------------------------------
+
+KEY_CASES = [
+    # (language, the paper's body, each question's (type, right option text or truth))
+    ("ko", "1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n2. 지구의 위성은?\n① 화성 ② 금성 ③ 목성 ④ 달\n\n정답 1.② 2.④\n",
+     [("single_choice", "100℃"), ("single_choice", "달")]),
+    ("ko", "1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n2. 얼음은 물에 뜬다.\n\n[정답]\n1. ②  2. O\n",
+     [("single_choice", "100℃"), ("true_false", True)]),
+    ("ko", "1. 물의 끓는점은?\n① 0℃ ② 100℃ ③ 50℃\n\n2. 지구의 위성은?\n① 달 ② 화성\n\n[정답]\n1-③\t2-①\n",
+     [("single_choice", "50℃"), ("single_choice", "달")]),
+    ("en", "Part I. Multiple Choice (2 pts each)\n\n1. Which is a gas?\na) Iron\nb) Oxygen\n\n2. Which is a metal?\na) Iron\n"
+           "b) Oxygen\n\nAnswer Key\n1. b\n2. a\n\nPart II. True or false (1 point each)\n\n1. Water is wet.\n\n"
+           "2. Fire is cold.\n\nAnswers: 1. True 2. False\n",
+     [("single_choice", "Oxygen"), ("single_choice", "Iron"), ("true_false", True), ("true_false", False)]),
+]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+@pytest.mark.parametrize("language, body, expected", KEY_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KEY_CASES)])
+def test_answer_keys_as_papers_print_them(language: str, body: str, expected: list[tuple[str, object]], route: str,
+                                          tmp_path: Path) -> None:
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [q.type for q in questions] == [kind for kind, _ in expected]
+    for q, (kind, right) in zip(questions, expected):
+        raw, choices = built.qti_raw(q.id), built.qti_choices(q.id)
+        answers = built.moodle_answers(q.id)
+        if kind == "single_choice":
+            assert [c.text for c in q.choices if c.correct] == [right]
+            assert score_item(raw, choices[right])["SCORE"] == q.points  # type: ignore[index]
+            assert [t for t, f in answers.items() if f == "100"] == [right]
+            assert built.canvas_correct(q.id) == [right]
+        else:
+            assert q.answer is right
+            word = next(t for t in choices if (t in ("O", "True", "참")) is right)
+            assert score_item(raw, choices[word])["SCORE"] == q.points
+            assert [t for t, f in answers.items() if f == "100"] in ([word], ["true" if right else "false"])
+            assert built.canvas_correct(q.id) == [word]
+    # The key's lines are no question's text, and no student reads them.
+    for q in questions:
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert "정답" not in shown and "Answer" not in shown and "1." not in shown, shown
+
+
+# -- short answers: brackets, quotes and code hold one answer; a star is a wildcard only beside a word -----
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_brackets_and_code_hold_one_answer_and_a_star_is_literal(route: str, tmp_path: Path) -> None:
+    body = ("Ⅲ. 단답형 (각 2점)\n\n1. 리스트 [1, 2, 3, 4]에서 짝수만 골라 리스트로 쓰시오.\n정답: [2, 4]\n\n"
+            "2. a와 b를 곱하는 파이썬 식을 쓰시오.\n정답: `a * b`\n\n3. 세포핵을 영어로 쓰시오.\n정답: nucleus, nucl*\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    brackets, code_answer, wildcard = built.quiz.iter_questions()
+    assert [a.text for a in brackets.answers] == ["[2, 4]"]
+    assert [a.text for a in code_answer.answers] == ["a \\* b"]  # the model's literal star
+    assert [a.text for a in wildcard.answers] == ["nucleus", "nucl*"]
+    assert score_item(built.qti_raw(brackets.id), "[2, 4]")["SCORE"] == 2
+    assert score_item(built.qti_raw(brackets.id), "[2")["SCORE"] == 0
+    assert score_item(built.qti_raw(code_answer.id), "a * b")["SCORE"] == 2
+    assert score_item(built.qti_raw(code_answer.id), "a xyz b")["SCORE"] == 0
+    assert score_item(built.qti_raw(wildcard.id), "nucleolus")["SCORE"] == 2
+    # Moodle: '*' is its wildcard, '\*' the star; Canvas has no wildcards: the star as typed.
+    assert list(built.moodle_answers(brackets.id)) == ["[2, 4]"]
+    assert list(built.moodle_answers(code_answer.id)) == ["a \\* b"]
+    assert built.canvas_correct(brackets.id) == ["[2, 4]"]
+    assert built.canvas_correct(code_answer.id) == ["a * b"]
+
+
+# -- labels without their colon, where the rest of the line can only be an answer ---------------------
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_labels_without_a_colon(route: str, tmp_path: Path) -> None:
+    body = ("1. 물의 끓는점은?\n① 0℃ ② 100℃ ③ 50℃\n정답 ②\n해설\n1기압에서 물은 100℃에서 끓는다.\n\n"
+            "2. 지구의 위성은?\n① 달 ② 화성\n(정답) ①\n\n3. 얼음은 물에 뜬다.\n정답=O\n\n"
+            "4. 짝수를 모두 고르면?\n① 1 ② 2 ③ 3 ④ 4\n정답 ②, ④\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    boiling, moon, ice, even = built.quiz.iter_questions()
+    assert [c.text for c in boiling.choices if c.correct] == ["100℃"]
+    assert boiling.feedback.general == "1기압에서 물은 100℃에서 끓는다."
+    assert [c.text for c in moon.choices if c.correct] == ["달"]
+    assert (ice.type, ice.answer) == ("true_false", True)
+    assert (even.type, [c.text for c in even.choices if c.correct]) == ("multiple_response", ["2", "4"])
+    for q, right in ((boiling, "100℃"), (moon, "달"), (ice, "O")):
+        assert score_item(built.qti_raw(q.id), built.qti_choices(q.id)[right])["SCORE"] == q.points
+        assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == [right]
+        assert built.canvas_correct(q.id) == [right]
+    assert "끓는다" in (built.moodle_question(boiling.id).findtext("generalfeedback/text") or "")
+    for q in (boiling, moon, ice, even):
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert "정답" not in shown and "해설" not in shown, shown

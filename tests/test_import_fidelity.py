@@ -1,0 +1,65 @@
+"""Import keeps what the author wrote, and only that: Moodle's own default feedback is left out in
+every language Moodle words it, a cloze question keeps the points Moodle gives it, and Moodle's
+rich HTML (tables, sized images) becomes Markdown where Markdown has the exact form."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from helpers.cli import run
+
+
+def moodle_file(*questions: str) -> str:
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n'
+            '  <question type="category"><category><text>$course$/top/Chemistry</text></category></question>\n'
+            + "".join(questions) + "</quiz>\n")
+
+
+def multichoice(name: str, correct: str, partial: str, incorrect: str, stem: str = "Which is a noble gas?") -> str:
+    return f"""  <question type="multichoice">
+    <name><text>{name}</text></name>
+    <questiontext format="html"><text><![CDATA[<p>{stem}</p>]]></text></questiontext>
+    <defaultgrade>1</defaultgrade><idnumber>{name}</idnumber>
+    <single>true</single><shuffleanswers>true</shuffleanswers><answernumbering>abc</answernumbering>
+    <correctfeedback format="html"><text><![CDATA[{correct}]]></text></correctfeedback>
+    <partiallycorrectfeedback format="html"><text><![CDATA[{partial}]]></text></partiallycorrectfeedback>
+    <incorrectfeedback format="html"><text><![CDATA[{incorrect}]]></text></incorrectfeedback>
+    <answer fraction="100" format="html"><text>Neon</text></answer>
+    <answer fraction="0" format="html"><text>Nitrogen</text></answer>
+  </question>
+"""
+
+
+def imported(tmp_path: Path, xml: str, *more: str) -> str:
+    (tmp_path / "bank.xml").write_text(xml, encoding="utf-8")
+    code, _, err = run("import", "bank.xml", "--out", "src", *more, cwd=tmp_path)
+    assert code == 0, err
+    (source,) = (tmp_path / "src").glob("*.md")
+    return source.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("correct, partial, incorrect", [
+    ("<p>Your answer is correct.</p>", "<p>Your answer is partially correct.</p>", "<p>Your answer is incorrect.</p>"),
+    ("<p>답이 맞습니다.</p>", "<p>답이 부분적으로 옳습니다.</p>", "<p>답이 틀립니다.</p>"),
+    ("<p>Die Antwort ist richtig.</p>", "<p>Die Antwort ist teilweise richtig.</p>", "<p>Die Antwort ist falsch.</p>"),
+    ("<p>あなたの答えは正解です。</p>", "<p>あなたの答えは部分的に正解です。</p>", "<p>あなたの答えは正しくありません。</p>"),
+    ("Votre réponse est correcte", "Votre réponse est partiellement correcte.", "<p>Votre réponse est incorrecte.</p>"),
+])
+def test_moodles_default_feedback_is_not_the_authors(tmp_path: Path, correct: str, partial: str, incorrect: str) -> None:
+    source = imported(tmp_path, moodle_file(multichoice("gas", correct, partial, incorrect)))
+    assert "feedback" not in source.lower()
+    # Nothing of it is then a loss of the Canvas package.
+    code, out, _ = run("check", "src", "--report", "json", cwd=tmp_path)
+    canvas = next(o for o in json.loads(out)["quizzes"][0]["outputs"] if o["format"] == "canvas")
+    assert code == 0 and canvas["losses"] == []
+
+
+def test_the_authors_own_feedback_is_kept(tmp_path: Path) -> None:
+    source = imported(tmp_path, moodle_file(multichoice(
+        "gas", "<p>Your answer is correct: neon is in group 18.</p>", "<p>Your answer is partially correct.</p>",
+        "<p>Look at group 18.</p>")))
+    assert "Correct feedback: Your answer is correct: neon is in group 18." in source
+    assert "Incorrect feedback: Look at group 18." in source
+    assert "partially correct" not in source  # the one default among them

@@ -1,0 +1,190 @@
+"""The update loop into Moodle (docs/updating.md): `diff --changed-only` names the questions that
+changed, `build --only` writes packages with just those, and a Moodle export goes through import
+and build with its ID numbers and its quiz's name as they were."""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from helpers.cli import run
+from lxml import etree
+
+OLD = """---
+id: basics
+title: Python basics
+---
+
+# Functions {#functions}
+
+1. Which keyword defines a function? {#def-keyword}
+
+A) func
+B) def
+
+Answer: B
+
+2. What does `len("abc")` return? {#len type=numerical}
+
+Answer: 3
+
+# Essays {#essays}
+
+3. Why use a virtual environment? {#venv type=essay}
+"""
+
+NEW = OLD.replace("Which keyword defines", "Which keyword starts").replace("{#len type=numerical}", "{#len type=numerical points=2}")
+
+#: Another quiz in the same folder, which has none of the changed questions.
+OTHER = "---\nid: other\ntitle: Other\n---\n\n1. Is 7 prime? {#seven}\n\nAnswer: true\n"
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def moodle_questions(path: Path) -> dict[str, str]:
+    """idnumber -> type of each question of a Moodle XML file (categories left out)."""
+    root = etree.parse(str(path)).getroot()
+    return {q.findtext("idnumber"): q.get("type") for q in root.findall("question") if q.get("type") != "category"}
+
+
+def qti_items(path: Path) -> list[str]:
+    with zipfile.ZipFile(path) as archive:
+        manifest = etree.fromstring(archive.read("imsmanifest.xml"))
+    return sorted(r.get("identifier") for r in manifest.iter("{*}resource") if r.get("type", "").startswith("imsqti_item"))
+
+
+def test_build_only_writes_packages_with_just_those_questions(tmp_path: Path) -> None:
+    write(tmp_path, "source/basics.md", OLD)
+    write(tmp_path, "source/other.md", OTHER)
+    code, out, err = run("build", "--only", "def-keyword,venv", cwd=tmp_path)
+    assert (code, err) == (0, ""), err
+    dist = tmp_path / "dist"
+    assert sorted(p.name for p in dist.iterdir()) == ["basics.canvas.zip", "basics.moodle.xml", "basics.qti21.zip"]
+    assert moodle_questions(dist / "basics.moodle.xml") == {"def-keyword": "multichoice", "venv": "essay"}
+    assert len(qti_items(dist / "basics.qti21.zip")) == 2
+    with zipfile.ZipFile(dist / "basics.canvas.zip") as archive:
+        canvas = b"".join(archive.read(n) for n in archive.namelist() if n.endswith(".xml"))
+    assert b"basics.def-keyword" in canvas and b"basics.venv" in canvas and b"basics.len" not in canvas
+    assert out.splitlines()[0] == "basics: 2 questions: 1 single choice, 1 essay"
+
+
+def test_build_only_with_a_question_no_quiz_has_writes_nothing(tmp_path: Path) -> None:
+    write(tmp_path, "source/basics.md", OLD)
+    code, _, err = run("build", "--only", "def-keyword basics/nope", cwd=tmp_path)
+    assert code == 1 and "error[QB234]: --only names question 'basics/nope', which no quiz has" in err
+    assert not (tmp_path / "dist").exists()
+    code, _, err = run("build", "--only", " , ", cwd=tmp_path)
+    assert code == 2 and "give the ids of the questions to build" in err
+
+
+def test_diff_changed_only_feeds_build_only(tmp_path: Path) -> None:
+    old, new = write(tmp_path, "old/basics.md", OLD), write(tmp_path, "source/basics.md", NEW)
+    write(tmp_path, "source/other.md", OTHER)
+    write(tmp_path, "old/other.md", OTHER)
+    code, out, err = run("diff", "old", "source", "--changed-only", cwd=tmp_path)
+    assert (code, err) == (0, "")  # exit 0, so that `$(qti-builder diff ... --changed-only)` does not stop a script
+    assert out.splitlines() == ["basics/def-keyword", "basics/len"]
+    code, _, err = run("build", "--only", out, cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert moodle_questions(tmp_path / "dist" / "basics.moodle.xml") == {"def-keyword": "multichoice", "len": "numerical"}
+    assert not (tmp_path / "dist" / "other.moodle.xml").exists()
+    assert run("diff", str(old), str(new), "--changed-only", cwd=tmp_path)[1].splitlines() == ["basics/def-keyword", "basics/len"]
+    # Nothing changed: nothing printed, and still exit 0.
+    assert run("diff", "old/other.md", "source/other.md", "--changed-only", cwd=tmp_path)[:2] == (0, "")
+
+
+def moodle_export(week: int, stem: str = "Which organelle makes most of the cell's ATP?") -> str:
+    """A course's questions as Moodle 4.5 exports them from the course's default category: the
+    category Moodle names "Default for <course>", with Moodle's own description, and ID numbers
+    the teacher gave (W3-Q1, ...)."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category">
+    <category><text>$course$/top/Default for BIO101</text></category>
+    <info format="moodle_auto_format"><text>The default category for questions shared in context 'BIO101'.</text></info>
+    <idnumber></idnumber>
+  </question>
+  <question type="multichoice">
+    <name><text>Cell powerhouse</text></name>
+    <questiontext format="html"><text><![CDATA[<p>{stem}</p>]]></text></questiontext>
+    <generalfeedback format="html"><text></text></generalfeedback>
+    <defaultgrade>1.0000000</defaultgrade>
+    <penalty>0.3333333</penalty>
+    <hidden>0</hidden>
+    <idnumber>W{week}-Q1</idnumber>
+    <single>true</single>
+    <shuffleanswers>true</shuffleanswers>
+    <answernumbering>abc</answernumbering>
+    <answer fraction="100" format="html"><text><![CDATA[<p>Mitochondrion</p>]]></text><feedback format="html"><text></text></feedback></answer>
+    <answer fraction="0" format="html"><text><![CDATA[<p>Ribosome</p>]]></text><feedback format="html"><text></text></feedback></answer>
+  </question>
+  <question type="truefalse">
+    <name><text>Membrane</text></name>
+    <questiontext format="html"><text><![CDATA[<p>The cell membrane is a lipid bilayer.</p>]]></text></questiontext>
+    <generalfeedback format="html"><text></text></generalfeedback>
+    <defaultgrade>1.0000000</defaultgrade>
+    <penalty>1.0000000</penalty>
+    <hidden>0</hidden>
+    <idnumber>W{week}-Q2</idnumber>
+    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>
+    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>
+  </question>
+</quiz>
+"""
+
+
+def test_a_moodle_round_trip_keeps_the_id_numbers_and_names_no_quiz_after_the_default_category(tmp_path: Path) -> None:
+    write(tmp_path, "week3.xml", moodle_export(3))
+    write(tmp_path, "week4.xml", moodle_export(4))
+    code, _, err = run("import", "week3.xml", "week4.xml", "--allow-skipped", cwd=tmp_path)
+    assert code == 0 and "QB720" not in err, err  # two weekly exports of one course are two quizzes
+    week3 = (tmp_path / "source" / "week3.md").read_text(encoding="utf-8")
+    assert week3.startswith("---\nid: week3\ntitle: week3\n")
+    assert "Default for" not in week3 and "default category" not in week3  # Moodle's words, not the author's
+    assert "{#W3-Q1 " in week3 and "{#W3-Q2 " in week3
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 0, err
+    # The ID numbers Moodle gave come back unchanged: a re-import finds the same questions.
+    assert moodle_questions(tmp_path / "dist" / "week3.moodle.xml") == {"W3-Q1": "multichoice", "W3-Q2": "truefalse"}
+    assert moodle_questions(tmp_path / "dist" / "week4.moodle.xml") == {"W4-Q1": "multichoice", "W4-Q2": "truefalse"}
+    root = etree.parse(str(tmp_path / "dist" / "week3.moodle.xml")).getroot()
+    assert not any("Default for" in (c.findtext("category/text") or "") for c in root.findall("question"))
+
+
+def test_import_id_names_the_quiz(tmp_path: Path) -> None:
+    write(tmp_path, "week3.xml", moodle_export(3))
+    write(tmp_path, "week4.xml", moodle_export(4))
+    code, out, err = run("import", "week3.xml", "--id", "bio101-week3", cwd=tmp_path)
+    assert code == 0, err
+    assert (tmp_path / "source" / "bio101-week3.md").read_text(encoding="utf-8").startswith("---\nid: bio101-week3\n")
+    code, _, err = run("import", "week3.xml", "week4.xml", "--id", "bio101", "--out", "other", cwd=tmp_path)
+    assert code == 1 and "error[QB725]: --id gives one quiz its id, and the inputs hold 2 quizzes" in err
+    assert not (tmp_path / "other").exists()
+    code, _, err = run("import", "week3.xml", "--id", "9 lives", cwd=tmp_path)
+    assert code == 2 and "'9 lives' is no quiz id" in err
+
+
+def test_diff_takes_an_lms_export_as_the_old_side(tmp_path: Path) -> None:
+    """What was last imported into Moodle, as exported from it, against the sources now."""
+    write(tmp_path, "week3.xml", moodle_export(3))
+    assert run("import", "week3.xml", cwd=tmp_path)[0] == 0
+    code, out, _ = run("diff", "week3.xml", "source/week3.md", cwd=tmp_path)
+    assert (code, out.splitlines()[-1]) == (0, "no change in 1 quiz")  # import and read back: the same quiz
+    source = tmp_path / "source" / "week3.md"
+    source.write_text(source.read_text(encoding="utf-8").replace("lipid bilayer", "phospholipid bilayer"), encoding="utf-8")
+    code, out, _ = run("diff", "week3.xml", "source/week3.md", cwd=tmp_path)
+    assert code == 4 and "  ~ W3-Q2: text" in out.splitlines()
+    assert run("diff", "week3.xml", "source/week3.md", "--changed-only", cwd=tmp_path)[1] == "week3/W3-Q2\n"
+
+
+@pytest.mark.parametrize("name", ["Default for BIO101", "Default for Quiz 3"])
+def test_moodles_default_category_names_are_known(name: str) -> None:
+    from qti_builder.importers.moodle.bank import is_default_category
+
+    assert is_default_category(name) and not is_default_category("Defaults of genetics")

@@ -1,0 +1,228 @@
+"""What students see of feedback and option order, read from the built files by readers that share
+nothing with the writers: the QTI 1.2 evaluator (helpers/qti12_engine.py) for what a Canvas item shows
+after a response, and the QTI 2.1 items' own attributes for whether a player shuffles.
+
+Each test here kills a one-line change to a writer or template that the rest of the suite let
+through (issue 35's survivors): a single-choice item forced to shuffle, a Canvas short answer's
+per-answer comment dropped, its correct-answer comment not shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+from lxml import etree
+
+from helpers import QTI_NS, write
+from helpers.outputs import Outputs, build_all
+from helpers.moodle_engine import grade as moodle_grade
+from helpers.moodle_engine import read_question
+from helpers.qti12_engine import score_item
+from helpers.qti21_engine import score_item as qti_score
+
+SOURCE = """---
+title: Feedback and order
+---
+
+1. Pick the prime. {#fixed-order shuffle=false}
+
+A) 4
+B) 5
+C) 6
+
+Answer: B
+
+2. Pick the primes. {#fixed-many type=multiple_response shuffle=false}
+
+A) 2
+B) 4
+C) 7
+
+Answer: A, C
+
+3. Pick the even number. {#shuffled}
+
+A) 3
+B) 8
+
+Answer: B
+
+4. Who wrote *Hamlet*? {#hamlet type=short_answer}
+
+Answer: Shakespeare
+   Feedback: Right: the usual spelling.
+Answer: William Shakespeare
+   Feedback: Right, with his first name.
+Answer: Marlowe
+Correct feedback: Well done.
+Incorrect feedback: It was Shakespeare.
+"""
+
+
+def _outputs(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "order.md", SOURCE))
+
+
+def _interaction(outputs: Outputs, question_id: str) -> etree._Element:
+    return next(outputs.qti_item(question_id).iter(f"{{{QTI_NS}}}choiceInteraction"))
+
+
+def test_qti21_choice_interactions_shuffle_only_where_the_source_lets_them(tmp_path: Path) -> None:
+    outputs = _outputs(tmp_path)
+    assert _interaction(outputs, "fixed-order").get("shuffle") == "false"
+    assert _interaction(outputs, "fixed-many").get("shuffle") == "false"
+    assert _interaction(outputs, "shuffled").get("shuffle") == "true"
+
+
+def _shown(item: etree._Element, response: str) -> tuple[float, list[str]]:
+    """The score and the texts of the feedback a Canvas item shows for a typed response."""
+    outcome = score_item(item, {"response1": response})
+    # A mattext holds HTML as text (texttype text/html): what students read is that HTML's text.
+    texts = {f.get("ident"): " ".join(lxml.html.fromstring("".join(f.itertext())).text_content().split())
+             for f in item.iter("itemfeedback")}
+    return outcome.variables["SCORE"].value, [texts[ident] for ident in outcome.feedback]
+
+
+def test_a_canvas_short_answer_shows_each_answer_s_own_comment_and_the_correct_feedback(tmp_path: Path) -> None:
+    item = _outputs(tmp_path).canvas_item("hamlet")
+    score, shown = _shown(item, "William Shakespeare")
+    assert score == 100
+    assert "Right, with his first name." in shown and "Well done." in shown
+    assert "Right: the usual spelling." not in shown and "It was Shakespeare." not in shown
+    score, shown = _shown(item, "Shakespeare")
+    assert score == 100 and "Right: the usual spelling." in shown and "Well done." in shown
+
+
+def test_a_wrong_canvas_short_answer_shows_the_incorrect_feedback_only(tmp_path: Path) -> None:
+    item = _outputs(tmp_path).canvas_item("hamlet")
+    score, shown = _shown(item, "Bacon")
+    assert score == 0 and shown == ["It was Shakespeare."]
+
+
+# -- A second, independent test for each check only one or two tests made (issue 35) -----------------
+
+GRADED = """---
+title: Graded
+---
+
+1. Pick the prime. {#pick}
+
+A) 4
+   Feedback: Four is two times two.
+B) 5
+C) 6
+
+Answer: B
+Incorrect feedback: Primes have two divisors.
+
+2. Pick the primes. {#primes type=multiple_response}
+
+A) 2
+   Feedback: Even, yet prime.
+B) 4
+C) 7
+
+Answer: A, C
+
+3. Boiling point of water in °C? {#boil type=numerical}
+
+Answer: 100 ± 1
+   Feedback: At sea level.
+Answer (50%): 90 ± 5
+   Feedback: Too low.
+
+4. Who wrote *Hamlet*? {#cased type=short_answer case_sensitive=true}
+
+Answer: Shakespeare
+
+5. Who wrote *Faust*? {#uncased type=short_answer}
+
+Answer: Goethe
+
+6. Write the comparison. {#compare type=short_answer}
+
+Answer: "a < b & c"
+"""
+
+
+def _graded(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "graded.md", GRADED))
+
+
+def _feedback_texts(item: etree._Element, ids: set[str] | list[str]) -> list[str]:
+    """The texts of a QTI 2.1 item's modal feedback shown for these FEEDBACK identifiers."""
+    return [" ".join("".join(f.itertext()).split()) for f in item.iter(f"{{{QTI_NS}}}modalFeedback") if f.get("identifier") in ids]
+
+
+def test_moodle_grades_a_case_sensitive_short_answer_by_case(tmp_path: Path) -> None:
+    outputs = _graded(tmp_path)
+    cased, uncased = (read_question(outputs.moodle_question(i)) for i in ("cased", "uncased"))
+    assert moodle_grade(cased, "Shakespeare") == 1 and moodle_grade(cased, "shakespeare") == 0
+    assert moodle_grade(uncased, "goethe") == 1
+
+
+def test_moodle_shows_a_numerical_answer_s_own_feedback(tmp_path: Path) -> None:
+    question = _graded(tmp_path).moodle_question("boil")
+    feedback = {a.findtext("text"): " ".join(lxml.html.fromstring(a.findtext("feedback/text")).text_content().split())
+                for a in question.findall("answer")}
+    assert feedback == {"100": "At sea level.", "90": "Too low."}
+    read = read_question(question)
+    assert moodle_grade(read, "100.5") == 1 and moodle_grade(read, "86") == 0.5 and moodle_grade(read, "80") == 0
+
+
+def test_canvas_grades_a_numerical_question_as_one_within_its_margin(tmp_path: Path) -> None:
+    outputs = _graded(tmp_path)
+    assert outputs.canvas_meta("boil")["question_type"] == "numerical_question"
+    item = outputs.canvas_item("boil")
+    assert score_item(item, {"response1": "100.5"}).variables["SCORE"].value == 100
+    assert score_item(item, {"response1": "102"}).variables["SCORE"].value == 0
+
+
+def test_canvas_takes_several_ticks_only_for_multiple_response(tmp_path: Path) -> None:
+    outputs = _graded(tmp_path)
+    assert next(outputs.canvas_item("primes").iter("response_lid")).get("rcardinality") == "Multiple"
+    assert next(outputs.canvas_item("pick").iter("response_lid")).get("rcardinality") == "Single"
+
+
+def test_canvas_shows_the_incorrect_feedback_for_a_wrong_choice_and_not_for_the_right_one(tmp_path: Path) -> None:
+    item = _graded(tmp_path).canvas_item("pick")
+    labels = {"".join(label.itertext()).strip(): label.get("ident") for label in item.iter("response_label")}
+    texts = {f.get("ident"): " ".join(lxml.html.fromstring("".join(f.itertext())).text_content().split())
+             for f in item.iter("itemfeedback")}
+    # Canvas imports the incorrect comments from the feedback with this ident (and shows them to any
+    # student not fully right); a QTI 1.2 engine shows it by the <other/> condition, where no other
+    # condition held: for a wrong choice without a comment of its own.
+    assert texts["general_incorrect_fb"] == "Primes have two divisors."
+    wrong = score_item(item, {"response1": labels["6"]})
+    assert wrong.variables["SCORE"].value == 0 and [texts[i] for i in wrong.feedback] == ["Primes have two divisors."]
+    commented = score_item(item, {"response1": labels["4"]})
+    assert [texts[i] for i in commented.feedback] == ["Four is two times two."]
+    right = score_item(item, {"response1": labels["5"]})
+    assert right.variables["SCORE"].value == 100 and "Primes have two divisors." not in [texts[i] for i in right.feedback]
+
+
+def test_qti21_multiple_response_full_marks_for_exactly_the_right_choices(tmp_path: Path) -> None:
+    outputs = _graded(tmp_path)
+    ids = outputs.qti_choices("primes")
+    raw = outputs.qti_raw("primes")
+    correct = {v.text for v in outputs.qti_item("primes").iter(f"{{{QTI_NS}}}correctResponse") for v in v}
+    assert correct == {ids["2"], ids["7"]}
+    assert qti_score(raw, [ids["2"], ids["7"]])["SCORE"] == 1
+    assert qti_score(raw, [ids["2"]])["SCORE"] < 1
+
+
+def test_qti21_shows_a_choice_s_own_feedback_when_it_is_chosen(tmp_path: Path) -> None:
+    outputs = _graded(tmp_path)
+    ids = outputs.qti_choices("pick")
+    item, raw = outputs.qti_item("pick"), outputs.qti_raw("pick")
+    shown = qti_score(raw, ids["4"])["FEEDBACK"]
+    assert _feedback_texts(item, shown) == ["Primes have two divisors.", "Four is two times two."]
+    assert _feedback_texts(item, qti_score(raw, ids["5"])["FEEDBACK"] or set()) == []
+
+
+def test_canvas_short_answer_compares_what_students_type_with_the_answer_as_written(tmp_path: Path) -> None:
+    outputs = _graded(tmp_path)
+    item = outputs.canvas_item("compare")
+    assert [v.text for v in item.iter("varequal")] == ["a < b & c"]
+    assert score_item(item, {"response1": "a < b & c"}).variables["SCORE"].value == 100
+    assert score_item(item, {"response1": "a &lt; b &amp; c"}).variables["SCORE"].value == 0
