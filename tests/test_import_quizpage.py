@@ -519,7 +519,7 @@ def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scori
     the single-choice question of another section is untouched."""
     quiz, _, _ = imported("exam-rule.zh.md", tmp_path)
     single, metals, gases = quiz.iter_questions()
-    assert single.type == "single_choice" and single.points == 1
+    assert single.type == "single_choice" and single.points == 2  # 每小题2分
     for q in (metals, gases):
         assert (q.type, q.points, q.scoring, q.incomplete_points) == ("multiple_response", 6, "exam", 3)
     right = {c.id for c in metals.choices if c.correct}
