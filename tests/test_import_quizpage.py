@@ -518,7 +518,9 @@ def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scori
     questions are worth 6 points, 3 for right but incomplete and 0 for any wrong option (issue 30);
     the single-choice question of another section is untouched."""
     quiz, _, _ = imported("exam-rule.zh.md", tmp_path)
-    single, metals, gases = quiz.iter_questions()
+    single, metals, gases, liquids = quiz.iter_questions()
+    # The rule on a line of its own under the heading counts as well.
+    assert (liquids.points, liquids.scoring, liquids.incomplete_points) == (4, "exam", 2)
     assert single.type == "single_choice" and single.points == 2  # 每小题2分
     for q in (metals, gases):
         assert (q.type, q.points, q.scoring, q.incomplete_points) == ("multiple_response", 6, "exam", 3)

@@ -419,6 +419,7 @@ class Page:
             # ``四、简答题`` then ``（每题5分，共20分）`` on the next line: the section's rule.
             each = S.points_in(line, S.EACH_POINTS)
             assert each is not None
+            self.emitter.section_texts.setdefault(id(self.section), []).append(line)
             kind = self.section_meta.get(id(self.section), (None, None))[1]
             self.section_meta[id(self.section)] = (each[0], kind)
             return True
@@ -468,10 +469,12 @@ class Page:
     def _section(self, title: str) -> None:
         """A section of the page, its points per question (``(각 2점)``) read out of its title."""
         self._end_passages()
+        heading = title
         each = S.points_in(title, S.EACH_POINTS)
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self.section = self.builder.section(title)
+        self.emitter.section_texts[id(self.section)] = [heading]
         self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
 
     def _describe(self, line: str) -> None:
