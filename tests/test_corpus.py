@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from qti_builder.cli import app
-from qti_builder.writers import WRITERS
+from qti_builder.writers import DEFAULT_FORMATS, WRITERS
 
 CORPUS = Path(__file__).parent / "corpus"
 CASES = sorted(p for p in CORPUS.iterdir() if p.suffix in (".md", ".yaml"))
@@ -45,7 +45,7 @@ def test_case(case: Path, tmp_path: Path) -> None:
     has_errors = any("error[" in line for line in expected)
     assert code == (1 if has_errors else 0)
     written = sorted(p.name for p in (tmp_path / "out").iterdir()) if (tmp_path / "out").exists() else []
-    assert written == ([] if has_errors else sorted(f"{_quiz_id(case)}{w.suffix}" for w in WRITERS.values()))
+    assert written == ([] if has_errors else sorted(f"{_quiz_id(case)}{WRITERS[name].suffix}" for name in DEFAULT_FORMATS))
 
 
 def _quiz_id(case: Path) -> str:

@@ -123,3 +123,40 @@ def test_a_quiz_with_errors_is_never_given_to_other_readers(tmp_path: Path) -> N
     partial = read_quiz(source, DiagnosticSink(), partial=True)
     assert partial is not None and partial[1].partial
     assert [q.id for q in partial[0].iter_questions()] == ["img", "ret"]
+
+
+def test_going_on_after_an_error_adds_no_echo_of_it(tmp_path: Path) -> None:
+    # No title (QB107), a section id used twice (QB133) and an answer naming no option (QB126):
+    # three errors, each once; the model's own "no title" or "ids must be unique" do not follow.
+    source = tmp_path / "echo.md"
+    source.write_text("---\nlanguage: en\n---\n\n# Part {#part}\n\n1. Which? {#a}\n\nA) x\nB) y\n\nAnswer: C\n\n"
+                      "# Part again {#part}\n\n2. Which? {#b}\n\nA) x\nB) y\n\nAnswer: A\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(1, "QB107"), (12, "QB126"), (14, "QB133")], err
+
+
+def test_a_draw_made_too_large_by_a_question_left_out_is_no_echo(tmp_path: Path) -> None:
+    source = tmp_path / "draw.md"
+    source.write_text("---\ntitle: T\n---\n\n# Pool {#pool select=2}\n\n1. Which? {#a}\n\nA) x\nB) y\n\nAnswer: C\n\n"
+                      "2. Which? {#b}\n\nA) x\nB) y\n\nAnswer: A\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(12, "QB126")], err
+
+
+def test_a_missing_front_matter_does_not_hide_the_questions_problems(tmp_path: Path) -> None:
+    source = tmp_path / "six.md"
+    body = SIX.split("---\n", 2)[2]  # the same questions, without the front matter: every line 4 earlier
+    source.write_text(body, encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(1, "QB103")] + [(line - 4, code) for line, code in PLANTED], err
+
+
+def test_a_file_without_front_matter_or_questions_gets_one_error(tmp_path: Path) -> None:
+    source = tmp_path / "notes.md"
+    source.write_text("Some notes, not a quiz.\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1
+    assert errors(err) == [(1, "QB103")], err

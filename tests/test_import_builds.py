@@ -24,7 +24,8 @@ PACKAGES = ("canvas-export", "canvas-package", "new-quizzes-export", "onyx-packa
 #: A folder holding one input and what it was made from (a README says how).
 MADE_FROM = {"text2qti-zip": "cell-quiz.zip"}
 #: Every input: the groups' files and folders, the packages, single files at the top.
-INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name != "README.md"]
+INPUTS = sorted([p for g in GROUPS for p in (FIXTURES / g).iterdir() if p.name not in ("README.md", "site")]
+                + [FIXTURES / "quizpage/site/organelles.md"]  # a page with its site's images
                 + [p for p in FIXTURES.iterdir() if p.is_file()]
                 + [FIXTURES / n for n in PACKAGES]
                 + [FIXTURES / folder / name for folder, name in MADE_FROM.items()])

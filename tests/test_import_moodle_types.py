@@ -279,3 +279,29 @@ def test_counts_are_said_in_the_singular_and_the_plural(tmp_path: Path, files: l
     found = messages(sink)
     for words in said:
         assert any(words in message for message in found), (words, found)
+
+
+def test_a_data_file_offered_by_a_link_is_carried_by_every_package(tmp_path: Path) -> None:
+    """R/exams puts a data file (a .csv) in the question text and links to it (@@PLUGINFILE@@):
+    it is extracted, the link points at it, and every package carries it under the name the
+    link is given there (the Canvas package refused a link to a file it lacked: issue 32)."""
+    import zipfile
+
+    from helpers.importing import FIXTURES, builds, messages, run_import
+
+    path = FIXTURES / "moodle-types/data-file.xml"
+    quizzes, sink = run_import(path)
+    assert not sink.errors, messages(sink)
+    (item,) = quizzes
+    (question,) = item.quiz.iter_questions()
+    assert question.stem.startswith("Download the [data](media/regression-data.csv)")
+    assert item.media["media/regression-data.csv"] == b"x,y\n1,2\n2,4\n3,6\n"
+    builds(item.quiz, item.media, tmp_path)
+    dist = tmp_path / "dist"
+    for suffix, folder in ((".canvas.zip", "media/"), (".qti21.zip", "items/media/")):
+        with zipfile.ZipFile(next(dist.glob(f"*{suffix}"))) as archive:
+            names = archive.namelist()
+            (carried,) = [n for n in names if n.startswith(folder + "regression-data") and n.endswith(".csv")]
+            assert archive.read(carried) == b"x,y\n1,2\n2,4\n3,6\n"
+            linked = b"".join(archive.read(n) for n in names if n.endswith(".xml"))
+            assert carried.rsplit("/", 1)[-1].encode() in linked

@@ -321,3 +321,37 @@ def test_fronter_test(tmp_path: Path) -> None:
     assert several.stem == "Which are found in plant cells?\n\nCheck all that apply."
     assert essay.type == "essay" and essay.points == 3
     builds(item.quiz, item.media, tmp_path)
+
+
+VISTA_MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="VISTA_EXPORT" xmlns="http://www.imsglobal.org/xsd/imscc/imscp_v1p1">
+  <organizations/>
+  <resources>
+    <resource identifier="RES1" type="imsqti_xmlv1p2/imscc_xmlv1p0/assessment"><file href="i1/assessment.xml"/></resource>
+  </resources>
+</manifest>
+"""
+
+
+@pytest.mark.parametrize("form", ["lone file", "imscc"])
+def test_webct_in_utf16(tmp_path: Path, form: str) -> None:
+    """WebCT/Vista writes its QTI 1.2 in UTF-16 (a byte-order mark, CRLF), alone or in a .imscc
+    archive: it is recognised and read as the UTF-8 file would be (it was "nothing to import")."""
+    lone = QTI12 / "webct-utf16.xml"
+    assert lone.read_bytes().startswith(b"\xff\xfe") and "\r\n".encode("utf-16-le") in lone.read_bytes()
+    if form == "lone file":
+        path = lone
+    else:
+        path = tmp_path / "vista.imscc"
+        with zipfile.ZipFile(path, "w") as archive:
+            archive.writestr("imsmanifest.xml", VISTA_MANIFEST)
+            archive.writestr("i1/assessment.xml", lone.read_bytes())
+    assert detect(path).name == "qti12"
+    quizzes, sink = run_import(path)
+    assert not sink.errors, messages(sink)
+    (item,) = quizzes
+    assert item.quiz.title == "Vista quiz: 세포 (cells)"
+    assert [q.type for q in item.quiz.iter_questions()] == ["single_choice", "short_answer", "essay"]
+    plain, _ = run_import(QTI12 / "webct.xml")
+    assert essentials(item.quiz) == essentials(plain[0].quiz)
+    builds(item.quiz, item.media, tmp_path)

@@ -62,8 +62,9 @@ def texts(question: Any) -> list[str]:
 
 
 def test_every_page_is_a_quiz_page() -> None:
-    for path in sorted(PAGES.iterdir()):
-        assert detect(path).name == "quizpage", path.name
+    for path in sorted(PAGES.iterdir()) + [PAGES / "site/organelles.md"]:
+        if path.is_file():  # site/: a page with the images of its site
+            assert detect(path).name == "quizpage", path.name
 
 
 def test_a_page_with_xml_tags_is_read_as_text_not_refused_as_xml(tmp_path: Path) -> None:
@@ -516,7 +517,7 @@ def test_an_answer_before_any_question(tmp_path: Path) -> None:
 def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scoring(tmp_path: Path) -> None:
     """全部选对得6分，选对但不全得3分，有选错的得0分 in a section's heading: its multiple-response
     questions are worth 6 points, 3 for right but incomplete and 0 for any wrong option (issue 30);
-    the single-choice question of another section is untouched."""
+    the single-choice question of another section keeps its own rule (2 points, no partial credit)."""
     quiz, _, _ = imported("exam-rule.zh.md", tmp_path)
     single, metals, gases, liquids = quiz.iter_questions()
     # The rule on a line of its own under the heading counts as well.
@@ -527,3 +528,40 @@ def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scori
     right = {c.id for c in metals.choices if c.correct}
     assert right == {"A", "C"}
     assert (metals.score_of(right), metals.score_of({"A"}), metals.score_of({"A", "B"}), metals.score_of(set())) == (1, 0.5, 0, 0)
+
+
+def test_a_site_page_options_in_tables_images_by_site_paths_and_a_scoring_list(tmp_path: Path) -> None:
+    """What quiz pages read before and read again (issue 32): options set in a table (a letter
+    column, its header an option too or not), images named by the site's paths (/assets/…: the
+    file at that place below the page's folder is extracted; one that is not there is a named
+    placeholder, reported), and a "Scoring" list after the questions giving each its points."""
+    page = PAGES / "site/organelles.md"
+    quizzes, sink = run_import(page)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "organelles.md:15:4: warning[QB714]: media file '/static/img/nucleus.png' is not beside the page; the placeholder " \
+           "media/missing-nucleus.png.svg shows where it was" in "\n".join(found)
+    (item,) = quizzes
+    picture, nucleus, atp = item.quiz.iter_questions()
+    assert picture.stem == "What does the picture show? ![A plant cell](media/cell.png)"
+    assert [(c.text, c.correct) for c in picture.choices] == [("A plant cell", True), ("An animal cell", False), ("A bacterium", False)]
+    assert [(c.text, c.correct) for c in nucleus.choices] == [("Nucleus", True), ("Vacuole", False)]
+    assert 'src="media/missing-nucleus.png.svg"' in nucleus.stem
+    assert [q.points for q in (picture, nucleus, atp)] == [2, 1, 3]
+    assert item.media["media/cell.png"] == (PAGES / "site/assets/images/cell.png").read_bytes()
+    assert b"missing: nucleus.png" in item.media["media/missing-nucleus.png.svg"]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_site_path_never_reads_outside_the_page_folder(tmp_path: Path) -> None:
+    """A reference that climbs out of the page's folder (../secret.png) or a site path whose file
+    lies only above it is not read: a placeholder stands in."""
+    (tmp_path / "secret.png").write_bytes(b"\x89PNG-outside-the-page-folder")
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    page = folder / "quiz.md"
+    page.write_text("# Quiz\n\n1. Which? ![x](../secret.png) ![y](/secret.png)\n   A) a\n   B) b\n\n   Answer: A\n", encoding="utf-8")
+    quizzes, sink = run_import(page)
+    assert set(quizzes[0].media) == {"media/missing-secret.png.svg"}
+    assert b"outside-the-page-folder" not in b"".join(quizzes[0].media.values())
+    assert len([d for d in sink.items if d.code == "QB714"]) == 2

@@ -150,3 +150,19 @@ def test_hints_show_examples_in_the_quizs_language(tmp_path: Path, language: str
     assert len(hints) == 2, err
     assert city in hints[0] and f"{label}: B" in hints[1], hints
     assert not any(HANGUL.search(hint) for hint in hints), hints
+
+
+def test_the_preview_shows_a_quizs_warnings_in_its_language(tmp_path: Path) -> None:
+    from lxml import html
+
+    from qti_builder import BuildOptions
+    from qti_builder.preview import build_preview
+
+    # A Japanese paper whose stated total its questions miss: the preview lists QB219 in Japanese.
+    source = tmp_path / "paper.md"
+    source.write_text("---\ntitle: 理科（10点満点）\nlanguage: ja\n---\n\n1. 2 + 2 = ? {#a points=3}\n\nA) 3\nB) 4\n\n正解: B\n",
+                      encoding="utf-8")
+    build_preview(BuildOptions(sources=[source]), tmp_path / "preview")
+    pages = sorted((tmp_path / "preview").glob("*.html"))
+    text = " ".join(html.fromstring(p.read_text(encoding="utf-8")).text_content() for p in pages)
+    assert "問題用紙には10点満点とありますが" in text, text[:2000]

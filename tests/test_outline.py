@@ -214,3 +214,62 @@ def test_the_stated_total_survives_the_markdown_writer(tmp_path: Path) -> None:
     assert "\ntotal: 6\n" in text
     again = read_back(text, ".md")
     assert again is not None and again.stated_points == 6
+
+
+@pytest.mark.parametrize("line, points", [
+    ("총점 42", 42), ("※ 총점: 100점", 100), ("100점 만점", 100), ("(총 10점)", 10),
+    ("１００点満点", 100), ("満点：５０点", 50), ("満点 100点", 100),
+    ("满分：100分", 100), ("本试卷共4页，满分100分", 100), ("（共18分）", 18), ("总分 100 分", 100),
+    ("Total: 50 points", 50), ("Total marks: 50", 50), ("(total 10 points)", 10), ("40 points total", 40),
+    ("Gesamtpunktzahl: 40", 40), ("insgesamt 40 Punkte", 40), ("Barème total : 20", 20), ("noté sur 20", 20),
+    ("Puntuación total: 10", 10), ("Total: 10 puntos", 10), ("Pontuação total: 10 pontos", 10),
+    ("Punteggio totale: 30", 30), ("Totale: 30 punti", 30),
+])
+def test_stated_total_forms(line: str, points: float) -> None:
+    from qti_builder.readers.stated_total import find_stated_total
+
+    found = find_stated_total(["", line])
+    assert found is not None and found.points == points and found.index == 1
+    assert line[found.column - 1:].startswith(found.written)  # where the words are, as written (full-width too)
+
+
+@pytest.mark.parametrize("line", [
+    "(각 3점)", "（每题4分）", "每题4分，共", "(4 pts each)", "（各３点）", "The total of 3 apples", "in total 3 questions",
+    "1. 다음 중 옳은 것은? (3점)", "Answer: 42",
+])
+def test_rules_and_prose_are_no_stated_total(line: str) -> None:
+    from qti_builder.readers.stated_total import find_stated_total
+
+    assert find_stated_total([line]) is None
+
+
+PASTED = """2024학년도 1학기 기말고사 과학
+총점 20점
+
+Ⅰ. 객관식 (각 3점, 총 6점)
+
+1. 물의 화학식은?
+① H2O ② CO2 ③ O2
+정답: ①
+
+2. 지구에서 가장 가까운 별은?
+① 시리우스 ② 태양 ③ 북극성
+정답: ②
+"""
+
+
+def test_a_pasted_paper_keeps_its_stated_total_through_import(tmp_path: Path) -> None:
+    # import reads the head line '총점 20점' as the paper's (not as a section), writes 'total: 20',
+    # and build then finds the questions add up to 6 (QB219); the section's own '총 6점' stays its.
+    pasted = tmp_path / "paper.txt"
+    pasted.write_text(PASTED, encoding="utf-8")
+    code, _, err = run("import", str(pasted), "--out", str(tmp_path / "source"))
+    assert code == 0, err
+    written = (tmp_path / "source" / "paper.md").read_text(encoding="utf-8")
+    assert "\ntotal: 20\n" in written and "\n# Ⅰ. 객관식" in written, written
+    code, out, err = run("check", str(tmp_path / "source"), "--outline", "-j", "1", "--lang", "en")
+    assert code == 1
+    assert "error[QB219]: the paper says total 20, its questions add up to 6 points (14 missing)" in err, err
+    parsed = parse(out)
+    assert [title for title, _, _ in parsed.sections] == ["Ⅰ. 객관식"]
+    assert parsed.total[4] == "differs by 14"

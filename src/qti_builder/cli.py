@@ -30,7 +30,7 @@ from .profiles import PROFILES
 from .readers.limits import MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
 from .schemas import SchemaError
 from .summary import plural, points_text, question_lines, quiz_points, type_summary
-from .writers import WRITERS
+from .writers import DEFAULT_FORMATS, WRITERS
 
 #: Where every --help points for the source format: the docs ship with the tool (``qti-builder docs``).
 SOURCE_FORMAT_DOC = "How to write a quiz source: qti-builder docs source-format (every page: qti-builder docs)."
@@ -79,7 +79,7 @@ Sources = Annotated[
     typer.Argument(help="Quiz sources (.md, .yaml) or folders of them; - reads Markdown from stdin. Default: source/", metavar="SOURCES",
                    callback=_existing, show_default=False),
 ]
-Formats = Annotated[str, typer.Option("--format", "-f", help=f"Targets, comma-separated: {', '.join(WRITERS)}.")]
+Formats = Annotated[str, typer.Option("--format", "-f", help=f"Targets, comma-separated: {', '.join(WRITERS)} (default: {','.join(DEFAULT_FORMATS)}).")]
 Templates = Annotated[
     Optional[Path],
     typer.Option(help="Folder of templates that override the built-in ones (same relative paths).", exists=True, file_okay=False),
@@ -209,7 +209,7 @@ def init_command(
 def build_command(
     sources: Sources = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder.", file_okay=False)] = Path("dist"),
-    formats: Formats = ",".join(WRITERS),
+    formats: Formats = ",".join(DEFAULT_FORMATS),
     templates: Templates = None,
     schemas: Schemas = None,
     strict: Strict = False,
@@ -272,7 +272,7 @@ def _run_quietly(options: BuildOptions, ui: Ui) -> BuildResult | None:
 ))
 def check_command(
     sources: Sources = None,
-    formats: Formats = ",".join(WRITERS),
+    formats: Formats = ",".join(DEFAULT_FORMATS),
     templates: Templates = None,
     schemas: Schemas = None,
     strict: Strict = False,
@@ -324,7 +324,7 @@ def preview_command(
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
 
-    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
+    options = _options(sources, ",".join(DEFAULT_FORMATS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     result = build_preview(options, out)
     _print(result.diagnostics)
     typer.echo(f"wrote {out / 'index.html'} ({plural(len(result.pages) - 1, 'quiz page')})")
@@ -348,7 +348,7 @@ def serve_command(
     """Serve the preview on 127.0.0.1 and rebuild it when a source changes (live reload)."""
     from .serve import serve
 
-    options = _options(sources, ",".join(WRITERS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
+    options = _options(sources, ",".join(DEFAULT_FORMATS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     serve(options, port, out)
 
 

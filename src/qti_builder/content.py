@@ -370,7 +370,7 @@ def _rename_media(root: etree._Element, media: Renames) -> None:
     if not renames:
         return
     for element in root.iter():
-        for attribute in ("src", "data"):
+        for attribute in ("src", "data", "href"):
             if element.get(attribute) in renames:
                 element.set(attribute, renames[element.get(attribute)])
 
@@ -669,12 +669,14 @@ def inspect(text: str) -> list[Problem]:
 
 
 _MEDIA_TAG = re.compile(r"<(img|audio|video|source)\b([^>]*)>", re.I)
+#: An HTML link to a file of the media folder (``<a href="media/data.csv">``).
+_MEDIA_LINK = re.compile(r"""<a\b[^>]*?\bhref\s*=\s*(["'])(media/[^"'#?]+)\1""", re.I)
 _ATTR_VALUE = r"""\b{}\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
 
 
 #: What every media reference contains: an image's "![" or a media tag's name (checked before
 #: parsing, as most texts have none; every text is asked several times per build, hence the cache).
-_MEDIA_HINT = re.compile(r"!\[|<\s*(?:img|audio|video|source)", re.I)
+_MEDIA_HINT = re.compile(r"!\[|<\s*(?:img|audio|video|source)|\]\(\s*<?media/|href\s*=\s*[\"']media/", re.I)
 
 
 def media_refs(text: str) -> list[tuple[str, int, bool]]:
@@ -696,7 +698,14 @@ def _media_refs(text: str) -> tuple[tuple[str, int, bool], ...]:
         if token.type == "image":
             src = str(token.attrGet("src") or "")
             refs.append((src, offset(unquote(src)), bool(token.content.strip())))
+        elif token.type == "link_open" and str(token.attrGet("href") or "").startswith("media/"):
+            # A file of the source's media folder a link offers (a data file, a PDF): the packages
+            # carry it as they carry an image (Canvas refuses a link to a file it lacks).
+            href = str(token.attrGet("href"))
+            refs.append((href, offset(unquote(href)), True))
         elif token.type in ("html_block", "html_inline"):
+            for link in _MEDIA_LINK.finditer(token.content):
+                refs.append((link.group(2), offset(link.group(2)), True))
             for tag in _MEDIA_TAG.finditer(token.content):
                 src_match = re.search(_ATTR_VALUE.format("src"), tag.group(2))
                 if src_match:

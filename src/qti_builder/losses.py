@@ -30,12 +30,21 @@ DRAW_LOSS = "QB603"
 LOSS_CODES = (PROFILE_LOSS, SETTING_LOSS, DRAW_LOSS)
 
 #: Each target's name in messages, and the profile of what its LMS loses of a question (when
-#: there is one: the Canvas package, and Moodle for the multiple-response scoring rules its multichoice cannot hold).
-TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", "moodle"), "canvas": ("Canvas", "canvas")}
+#: there is one: the Canvas package, and Moodle (its XML and its quiz backup, which hold the same
+#: question data) for the multiple-response scoring rules its multichoice cannot hold).
+TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", "moodle"), "canvas": ("Canvas", "canvas"),
+           "moodle-quiz": ("Moodle quiz backup", "moodle")}
 #: Targets that cannot draw questions at random from a section.
 NO_DRAW = {"moodle": "Moodle XML cannot: random questions are slots of a Moodle quiz, not questions of the bank it fills. "
                      "All {count} questions of the section go into its category; add a random question drawing {select} "
                      "from that category to the quiz in Moodle"}
+#: Targets whose random draw is worth one mark, whichever question it draws.
+ONE_MARK_PER_DRAW = {"moodle-quiz": "each Moodle random slot has one mark: every drawn question is worth {points} points "
+                                    "(the section's first question's), scaled from its own"}
+#: Targets that draw questions at random only from a section's own questions: a section whose
+#: draw takes its own questions and its subsections as units loses its draw there.
+NO_NESTED_DRAW = {"moodle-quiz": "a Moodle random slot draws questions from one category, never a whole subsection: "
+                                 "all {count} questions of the section are in the quiz, each in its own slot"}
 
 
 @dataclass(frozen=True)
@@ -70,12 +79,22 @@ def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], for
         for setting in WRITERS[name].settings_not_carried(quiz):
             found.append(Loss(name, SETTING_LOSS, f"{label}: the quiz setting {setting} has no place in this file: set it in "
                                                   "the LMS after importing", source.locate(("settings", setting)), subject=setting))
-        if name in NO_DRAW:
+        if name in NO_DRAW or name in NO_NESTED_DRAW:
             for loc, section in _sections(quiz):
-                if section.select:
+                # A draw among nested sections only is the profile's (QB601, every target's).
+                if section.select and (name in NO_DRAW or (section.sections and section.questions)):
+                    reason = NO_DRAW.get(name) or NO_NESTED_DRAW[name]
                     count = sum(1 for _ in _questions(section))
                     found.append(Loss(name, DRAW_LOSS, f"{label}: the section '{section.id}' draws {section.select} "
-                                      "at random, and " + NO_DRAW[name].format(count=count, select=section.select),
+                                      "at random, and " + reason.format(count=count, select=section.select),
+                                      source.locate(loc + ("select",)), subject=section.id))
+        if name in ONE_MARK_PER_DRAW:
+            for loc, section in _sections(quiz):
+                points = sorted({q.points for q in section.questions})
+                if section.select and not section.sections and len(points) > 1:
+                    found.append(Loss(name, DRAW_LOSS, f"{label}: the section '{section.id}' draws {section.select} at "
+                                      f"random from questions worth {', '.join(f'{p:g}' for p in points)} points, and "
+                                      + ONE_MARK_PER_DRAW[name].format(points=f"{section.questions[0].points:g}"),
                                       source.locate(loc + ("select",)), subject=section.id))
         losses += sorted(found, key=lambda loss: (loss.span or SourceSpan(""), loss.code))
     return losses
@@ -113,7 +132,7 @@ def summary(name: str, losses: list[Loss]) -> str:
     quiz settings time_limit, allowed_attempts (set them in the LMS)``, or both joined by "and"."""
     on_questions = [loss for loss in losses if loss.question is not None]
     settings = [str(loss.subject) for loss in losses if loss.question is None and loss.code == SETTING_LOSS]
-    draws = [f"'{loss.subject}'" for loss in losses if loss.question is None and loss.code == DRAW_LOSS]
+    draws = list(dict.fromkeys(f"'{loss.subject}'" for loss in losses if loss.question is None and loss.code == DRAW_LOSS))
     parts = []
     if on_questions:
         asked = len({loss.question for loss in on_questions})

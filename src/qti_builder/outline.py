@@ -219,8 +219,8 @@ def check_stated_total(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> N
     if round(low, 6) <= round(quiz.stated_points, 6) <= round(high, 6):
         return
     written = source.scalars.get(("stated_points",)) or f"{quiz.stated_points:g}"
-    if re.fullmatch(r"[\d.]+", written):  # 'total: 42' in the front matter
-        written = f"total {written}"
+    if re.fullmatch(r"[\d.]+", written):  # 'total: 42' in the front matter ('42.0' from a YAML source)
+        written = f"total {float(written):g}"
     per_section = "; ".join(
         f"{_short(s.title)}: {points_text(*section_points(s))} in {_count(s)} question{'' if _count(s) == 1 else 's'}"
         for s in quiz.sections

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import gzip
 import hashlib
+import io
 import os
 import struct
+import tarfile
 import tempfile
 import time
 import zlib
@@ -26,10 +29,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .interrupts import stop_signals_held
-from .writers import Output
-from .writers.base import assemble, single_file
+from .writers import Document, Output
+from .writers.base import assemble, build_epoch, single_file
 
-_EPOCH_1980 = 315532800
 #: zlib level 3: as fast as level 1 and within 5 % of the default level's size (bench/README.md).
 COMPRESS_LEVEL = 3
 #: The zip format's "version needed to extract" for deflate, and "made by": Unix (permissions).
@@ -44,8 +46,7 @@ _ZIP64_VERSION = 45
 
 
 def zip_timestamp() -> tuple[int, int, int, int, int, int]:
-    epoch = max(int(os.environ.get("SOURCE_DATE_EPOCH", _EPOCH_1980) or _EPOCH_1980), _EPOCH_1980)
-    return time.gmtime(epoch)[:6]
+    return time.gmtime(build_epoch())[:6]
 
 
 @dataclass(frozen=True)
@@ -110,8 +111,28 @@ def zip_parts(entries: Iterable[Entry]) -> Iterator[bytes]:
                       min(len(central), _ZIP32_LIMIT), min(offset, _ZIP32_LIMIT), 0)
 
 
+def tar_parts(documents: Iterable[Document]) -> Iterator[bytes]:
+    """A gzipped tar of ``documents`` in path order (a Moodle backup), deterministic as the zips:
+    ustar headers (Moodle's tar reader knows no other), every time ``SOURCE_DATE_EPOCH``, owner
+    root, mode 0644, and a gzip header without a name or time of its own."""
+    epoch = build_epoch()
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=epoch, compresslevel=6) as zipped:
+        with tarfile.open(fileobj=zipped, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+            for document in sorted(documents, key=lambda d: d.path):
+                data = b"".join(document.pieces())
+                info = tarfile.TarInfo(document.path)
+                info.size, info.mtime, info.mode = len(data), epoch, 0o644
+                info.uid = info.gid = 0
+                info.uname = info.gname = ""
+                tar.addfile(info, io.BytesIO(data))
+    yield buffer.getvalue()
+
+
 def package(output: Output) -> bytes:
-    """The bytes of the output file: a zip of the documents, or the single document itself."""
+    """The bytes of the output file: a zip (or tarball) of the documents, or the single document itself."""
+    if output.container != "zip":
+        return b"".join(tar_parts(output.documents))
     if not output.archive:
         return b"".join(single_file(output.documents))
     return b"".join(zip_parts(compress_pieces(d.path, d.pieces()) for d in assemble(output.documents)))

@@ -41,14 +41,14 @@ from .losses import Loss, quiz_losses
 from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
-from .package import Entry, Staging, WriteError, compress, compress_pieces, zip_parts
+from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
 from .parallel import Background, cpu_count, run
 from .profiles import check_profile
 from .readers import SOURCE_SUFFIXES, Limits, SourceMap, read_quiz
 from .schemas import SchemaError, SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
-from .writers import WRITERS, Document, Output, Writer
+from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
 from .writers.base import assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
@@ -73,7 +73,7 @@ STAGES = ("read", "render", "validate", "package")
 class BuildOptions:
     sources: list[Path] = field(default_factory=lambda: [Path("source")])
     out_dir: Path = Path("dist")
-    formats: list[str] = field(default_factory=lambda: list(WRITERS))
+    formats: list[str] = field(default_factory=lambda: list(DEFAULT_FORMATS))
     templates: Path | None = None
     schemas: Path | None = None
     #: False for ``check``: everything but writing files.
@@ -477,6 +477,7 @@ class TaskResult:
     task: Task
     filename: str | None = None
     archive: bool = False
+    container: str = "zip"
     #: Compressed entries of an archive; the documents of a single-file output.
     entries: list[Entry] = field(default_factory=list)
     parts: list[Document] = field(default_factory=list)
@@ -518,8 +519,10 @@ def run_task(task: Task) -> TaskResult:
         documents = [d for d in output.documents if KEEP[task.part](d)]
         result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
-        result.filename, result.archive = output.filename, output.archive
-        if output.archive:  # kept whole: spliced into a member, or read by the rules across files
+        result.filename, result.archive, result.container = output.filename, output.archive, output.container
+        if output.container != "zip":  # a tarball is put together from its documents (a few, small)
+            result.parts = documents
+        elif output.archive:  # kept whole: spliced into a member, or read by the rules across files
             kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]
             result.entries = [compress(d.path, d.data) for d, keep in zip(documents, kept) if not keep]
             result.parts = [d for d, keep in zip(documents, kept) if keep]
@@ -626,7 +629,14 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         first = mine[0]
         target = options.out_dir / str(first.filename)
         parts = [d for r in mine for d in r.parts]
-        if first.archive:
+        if first.container != "zip":
+            sink = DiagnosticSink()
+            validate_package(str(first.filename), parts, {d.path for d in parts}, {}, sink)
+            if sink.items:
+                result.diagnostics.extend(sink.items)
+                continue
+            content, members = tar_parts(parts), len(parts)
+        elif first.archive:
             entries = [e for r in mine for e in r.entries]
             assembled = assemble(parts)
             sink = DiagnosticSink()
@@ -670,7 +680,9 @@ def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: Diagno
             output = WRITERS[name](env).write(item.quiz, spans, sink, item.media)
             if output is not None:
                 facts = validate_documents(output.filename, output.documents, schemas, spans, sink)
-                if output.archive:
+                if output.container != "zip":
+                    validate_package(output.filename, output.documents, {d.path for d in output.documents}, facts, sink)
+                elif output.archive:
                     whole = [d for d in output.documents if is_spliced(d) or d.schema in PACKAGE_RULES_READ]
                     validate_package(output.filename, whole, {m.path for m in assemble(output.documents)}, facts, sink)
                 outputs.append(output)

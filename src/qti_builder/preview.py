@@ -20,6 +20,7 @@ from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, Sour
 from .ignores import Accepted
 from .i18n import preview_words, true_false_labels
 from .kinds import KINDS
+from .messages import translate
 from .outline import build_outline, read_lines
 from .summary import option_label
 from .model import Quiz, QuizSettings
@@ -97,7 +98,7 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     quiz = item.quiz
     media = item.media.rename("media/")
     spans = item.spans
-    by_question = _attribute(diagnostics, item.source.path, spans)
+    by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans)
     words = preview_words(quiz.language)
 
     def html(text: str | None) -> str:
@@ -136,6 +137,12 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
             "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", []),
             "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path))}
+
+
+def _in_language(diagnostic: Diagnostic, language: str) -> Diagnostic:
+    """A diagnostic's message and hint in the quiz's language, where its catalog has them."""
+    return replace(diagnostic, message=translate(diagnostic.message, language),
+                   hint=translate(diagnostic.hint, language) if diagnostic.hint else None)
 
 
 #: Counter words written against their number (3점, 10문항), not after a space.

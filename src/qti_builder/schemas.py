@@ -31,6 +31,8 @@ ENV_VAR = "QTI_BUILDER_SCHEMAS"
 QTI_ENTRY = "qti21/imsqti_v2p1.xsd"
 MANIFEST_ENTRY = "qti21/qtiv2p1_imscpv1p2_v1p0.xsd"
 MOODLE_XSD = "moodle-xml.xsd"
+#: The project's own schema of the XML parts of a Moodle quiz backup (.mbz).
+MOODLE_BACKUP_XSD = "moodle-backup.xsd"
 #: The Canvas package: QTI 1.2.1 (a DTD), IMS CP 1.1 for its manifest, and the project's own
 #: schema of Canvas's quiz settings file.
 QTI12_DTD = "qti12/ims_qtiasiv1p2p1.dtd"
@@ -244,6 +246,7 @@ class _LocalSchemas(etree.Resolver):
 TARGET_SCHEMAS = {
     "qti21": ("qti", "manifest"),
     "moodle": ("moodle",),
+    "moodle-quiz": ("moodle_backup",),
     "canvas": ("qti12", "qti12_extended", "canvas_calculated", "content_package", "canvas_meta"),
 }
 _EVERY_SCHEMA = tuple(name for names in TARGET_SCHEMAS.values() for name in names)
@@ -273,6 +276,10 @@ class SchemaSet:
     @cached_property
     def moodle(self) -> etree.XMLSchema:
         return self._xsd(data_dir("schemas") / MOODLE_XSD)
+
+    @cached_property
+    def moodle_backup(self) -> etree.XMLSchema:
+        return self._xsd(data_dir("schemas") / MOODLE_BACKUP_XSD)
 
     @cached_property
     def qti12(self) -> etree.DTD:

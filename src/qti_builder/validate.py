@@ -12,12 +12,16 @@ from collections.abc import Iterable, Iterator
 
 from lxml import etree
 
-from . import canvas_rules
+from . import backup_rules, canvas_rules
+from .cloze_syntax import cloze_subquestions
 from .diagnostics import DiagnosticSink, SourceSpan
 from .formulas import moodle_formula_error, moodle_text_formula_errors
 from .schemas import SchemaSet
 from .writers import Document
 from .writers.moodle import MOODLE_GRADES
+
+#: Moodle's grade options as the database holds them (0..1), for the quiz backup's answers.
+BACKUP_GRADES = tuple(g / 100 for g in MOODLE_GRADES)
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 #: A QTI package's test and manifest have a few lines for every question (a 100,000-question
@@ -56,6 +60,9 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
     documents in ``PACKAGE_RULES_READ`` (a frame, whose questions are spliced in later), ``names``
     the paths of all its members, ``facts`` what :func:`validate_documents` read of its question
     documents. Only the Canvas package has such rules."""
+    if any(d.schema.startswith("mbz-") for d in members):
+        _backup_package(output_name, members, names, sink)
+        return
     by_schema = {d.schema: d for d in members}
     assessment = by_schema.get("qti12")
     if assessment is None:
@@ -67,6 +74,20 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
     except etree.XMLSyntaxError:
         return  # reported by validate_documents already
     _report(output_name, assessment, problems, {}, sink)
+
+
+def _backup_package(output_name: str, members: list[Document], names: set[str], sink: DiagnosticSink) -> None:
+    """The rules across the parts of a Moodle quiz backup (backup_rules.package_rules)."""
+    parts, by_path = {}, {d.path: d for d in members}
+    for document in members:
+        if document.schema.startswith("mbz-"):
+            try:
+                parts[document.path] = _parse(document.content)
+            except etree.XMLSyntaxError:
+                return  # reported by validate_documents already
+    blobs = {d.path: d.content for d in members if not d.schema}
+    for path, problem in backup_rules.package_rules(parts, names, blobs):
+        _report(output_name, by_path[path] if path in by_path else members[0], [problem], {}, sink)
 
 
 def _report(output_name: str, document: Document, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
@@ -98,7 +119,9 @@ WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<queste
 
 #: Which of :class:`SchemaSet`'s schemas validates each kind of document (``Document.schema``).
 SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-question": "moodle", "qti12": "qti12",
-             "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta"}
+             "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta",
+             **{part: "moodle_backup" for part in ("mbz-backup", "mbz-quiz", "mbz-module", "mbz-inforef", "mbz-questions",
+                                                   "mbz-files", "mbz-other")}}
 
 
 def _problems(document: Document, schemas: SchemaSet,
@@ -118,6 +141,8 @@ def _problems(document: Document, schemas: SchemaSet,
               "moodle-question": _moodle_rules, "qti12": canvas_rules.frame_rules, "qti12-item": canvas_rules.item_rules}
     if document.schema in checks:
         yield from checks[document.schema](tree)
+    if document.schema.startswith("mbz-"):
+        yield from backup_rules.rules_of_part(document.schema, tree, document.data, BACKUP_GRADES)
     if document.schema in ("qti12", "qti12-item"):
         # The DTD predates namespaces and Canvas's extensions: it judges the rest (canvas_rules).
         canvas_rules.dtd_view(tree)
@@ -354,41 +379,3 @@ def _cloze_rules(question: etree._Element, fractions: list[float]) -> Iterator[s
         positive = [f for f, _ in alternatives if f > 0]
         if kind.startswith("MULTIRESPONSE") and not positive or not kind.startswith("MULTIRESPONSE") and 1 not in positive:
             yield f"embedded answer {number} ({kind}) has no answer worth 100%"
-
-
-# qtype_multianswer's parser (question/type/multianswer/questiontype.php, Moodle 4.5), ported:
-# PHP's lookbehind (?<!\\|&|&amp;) is written as three lookbehinds for Python.
-_CLOZE_FRACTION = r"=|%(-?[0-9]+(?:[.,][0-9]*)?)%"
-_CLOZE_ANSWER = r".+?(?<!\\)(?<!&)(?<!&amp;)(?=[~#}]|$)"
-_CLOZE_FEEDBACK = r".*?(?<!\\)(?=[~}]|$)"
-_CLOZE_ALTERNATIVE = f"({_CLOZE_FRACTION})?({_CLOZE_ANSWER})(#({_CLOZE_FEEDBACK}))?"
-_CLOZE_TYPES = ("NUMERICAL|NM|MULTICHOICE|MC|MULTICHOICE_V|MCV|MULTICHOICE_H|MCH|SHORTANSWER|SA|MW|SHORTANSWER_C|SAC|"
-                "MWC|MULTICHOICE_S|MCS|MULTICHOICE_VS|MCVS|MULTICHOICE_HS|MCHS|MULTIRESPONSE|MR|MULTIRESPONSE_H|MRH|"
-                "MULTIRESPONSE_S|MRS|MULTIRESPONSE_HS|MRHS")
-_CLOZE_EMBEDDED = re.compile(r"\{([0-9]*):(" + _CLOZE_TYPES + r"):(" + _CLOZE_ALTERNATIVE + "(~" + _CLOZE_ALTERNATIVE + r")*)\}", re.S)
-_CLOZE_NEXT_ALTERNATIVE = re.compile("~?" + _CLOZE_ALTERNATIVE, re.S)
-_CLOZE_LONG_NAMES = {"NM": "NUMERICAL", "MC": "MULTICHOICE", "MCV": "MULTICHOICE_V", "MCH": "MULTICHOICE_H",
-                     "SA": "SHORTANSWER", "MW": "SHORTANSWER", "SAC": "SHORTANSWER_C", "MWC": "SHORTANSWER_C",
-                     "MCS": "MULTICHOICE_S", "MCVS": "MULTICHOICE_VS", "MCHS": "MULTICHOICE_HS", "MR": "MULTIRESPONSE",
-                     "MRH": "MULTIRESPONSE_H", "MRS": "MULTIRESPONSE_S", "MRHS": "MULTIRESPONSE_HS"}
-
-
-def cloze_subquestions(text: str) -> list[tuple[str, list[tuple[float, str]]]]:
-    """The embedded answers Moodle finds in a cloze question text: per answer its type (long
-    name) and its alternatives as (fraction 0..1, raw answer text)."""
-    found = []
-    for match in _CLOZE_EMBEDDED.finditer(text):
-        kind = _CLOZE_LONG_NAMES.get(match.group(2), match.group(2))
-        alternatives = []
-        remaining = match.group(3)
-        while remaining and (alt := _CLOZE_NEXT_ALTERNATIVE.match(remaining)):
-            if alt.group(1) == "=":
-                fraction = 1.0
-            elif alt.group(2):
-                fraction = float(alt.group(2).replace(",", ".")) / 100
-            else:
-                fraction = 0.0
-            alternatives.append((fraction, alt.group(3)))
-            remaining = remaining[alt.end():]
-        found.append((kind, alternatives))
-    return found

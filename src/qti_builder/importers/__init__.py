@@ -16,7 +16,7 @@ from types import ModuleType
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .base import ImportedQuiz
-from .safety import LIMITS, ImportLimits
+from .safety import LIMITS, ImportLimits, utf8_xml
 
 Importer = Callable[[Path, str, DiagnosticSink], list[ImportedQuiz]]
 Sniffer = Callable[[Path, bytes], bool]
@@ -44,6 +44,7 @@ class ImportFormat:
 
 
 FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
+    ImportFormat("mbz", "Moodle quiz backup (.mbz): a quiz activity whole, its sections, slots, random draws, settings and questions"),
     ImportFormat("qti12", "QTI 1.2 of Blackboard (res00001.dat packages), Brightspace/D2L, Respondus, WebCT and plain IMS QTI 1.2"),
     ImportFormat("canvas", "Canvas Classic Quizzes QTI 1.2: a quiz or course export, a text2qti zip, a qti-builder Canvas package"),
     ImportFormat("qti21", "IMS QTI 2.1: a content package (.zip or folder with imsmanifest.xml) or an item file"),
@@ -64,7 +65,9 @@ def detect(path: Path) -> ImportFormat | None:
     if path.is_file():
         with path.open("rb") as handle:
             head = handle.read(HEAD_BYTES)
-        if b"\0" in head and not head.startswith(b"PK"):
+        head = utf8_xml(head)  # XML in UTF-16 (WebCT's) is text too
+        # Binary: only a zip, or a gzip (a Moodle backup), can be a quiz.
+        if b"\0" in head and not head.startswith((b"PK", b"\x1f\x8b")):
             return None
     for fmt in FORMATS.values():
         if fmt.sniff(path, head.lstrip(b"\xef\xbb\xbf \t\r\n")):

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -248,6 +249,9 @@ class QuizBuilder:
         self.skipped: Counter[str] = Counter()
         #: (path, line) of every warning of a change, to count the questions changed.
         self._changes: set[tuple[str, int]] = set()
+        #: The folder of a loose input (a quiz page) whose images are files beside it: each
+        #: question's media references are then extracted from it (:func:`localise_media`).
+        self.media_folder: Path | None = None
 
     def warn(self, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
         span = span or SourceSpan(self.origin)
@@ -278,6 +282,8 @@ class QuizBuilder:
             changed: bool = False) -> None:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text),
         ``kind`` its type in the input; ``end_line`` is its last line (a change reported on any of its lines counts it as changed)."""
+        if self.media_folder is not None:
+            data = localise_media(self, data, self.media_folder, span)
         self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, end_line, kind, changed))
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
@@ -449,3 +455,68 @@ def markdown_from_html(builder: QuizBuilder, fragment: str, span: SourceSpan, wh
         builder.warn(CONTENT, f"{where}: kept as raw HTML (it has no exact Markdown form){exact}", span,
                      hint="check it in the preview (qti-builder preview); edit it into Markdown if you like")
     return converted.markdown
+
+
+#: A Markdown image and an HTML media element's ``src``, in a text of the source dialect.
+_MARKDOWN_IMAGE = re.compile(r"(!\[[^\]]*\]\()(<[^>]*>|[^)\s]+)((?:\s+\"[^\"]*\")?\))")
+_MEDIA_SRC = re.compile(r"(<(?:img|audio|video|source)\b[^>]*?\bsrc=)(\"[^\"]*\"|'[^']*')", re.I)
+
+
+def localise_media(builder: QuizBuilder, data: Any, folder: Path, span: SourceSpan) -> Any:
+    """``data`` with each media reference of its texts pointing at a file the import extracted:
+    a page's relative path read below ``folder``, a site path (``/assets/img/a.png``) read at the
+    same place below ``folder`` or at its tail there (``img/a.png``, ``a.png``); never a file
+    outside ``folder``. A file not found there is a named placeholder (:meth:`MediaStore.placeholder`)
+    and a QB714 warning. Web addresses and ``data:`` URLs stay as they are."""
+    if isinstance(data, dict):
+        return {k: localise_media(builder, v, folder, span) if not str(k).startswith("_") else v for k, v in data.items()}
+    if isinstance(data, list):
+        return [localise_media(builder, v, folder, span) for v in data]
+    if not isinstance(data, str) or ("![" not in data and "src=" not in data):
+        return data
+
+    def local(ref: str) -> str:
+        from urllib.parse import unquote, urlsplit
+
+        if not ref or urlsplit(ref).scheme or ref.startswith(("#", "media/")):
+            return ref
+        path = unquote(urlsplit(ref).path)
+        parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
+        if not parts or ".." in parts:
+            found = None
+        else:
+            found = _file_below(folder, parts if not path.startswith("/") else parts, site=path.startswith("/"))
+        if found is None:
+            placeholder = builder.media.placeholder(path or ref)
+            builder.warn(MEDIA, f"media file '{path or ref}' is not beside the page; the placeholder {placeholder} shows where it was",
+                         span, hint=f"put the file in the source's media/ folder and refer to it instead of {placeholder}")
+            return placeholder
+        return builder.media.add(found.name, found.read_bytes())
+
+    def markdown_image(match: re.Match[str]) -> str:
+        ref = match.group(2)
+        bare = ref[1:-1] if ref.startswith("<") else ref
+        return match.group(1) + local(bare) + match.group(3)
+
+    def html_src(match: re.Match[str]) -> str:
+        quote = match.group(2)[0]
+        return match.group(1) + quote + html.escape(local(html.unescape(match.group(2)[1:-1]))) + quote
+
+    return _MEDIA_SRC.sub(html_src, _MARKDOWN_IMAGE.sub(markdown_image, data))
+
+
+def _file_below(folder: Path, parts: list[str], site: bool) -> Path | None:
+    """The file ``parts`` names below ``folder`` (for a site path, or its tail there too), within
+    the package limits; None when there is none or it would leave ``folder``."""
+    from .safety import LIMITS
+
+    root = folder.resolve()
+    tails = [parts[i:] for i in range(len(parts))] if site else [parts]
+    for tail in tails:
+        try:
+            path = root.joinpath(*tail).resolve()
+            if path.is_relative_to(root) and path.is_file() and path.stat().st_size <= LIMITS.get().max_entry_bytes:
+                return path
+        except OSError:
+            continue
+    return None

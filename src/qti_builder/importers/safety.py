@@ -14,8 +14,10 @@ Every refusal is an error diagnostic at the input file (QB702, QB703), and nothi
 
 from __future__ import annotations
 
+import io
 import re
 import stat
+import tarfile
 import zipfile
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -93,12 +95,32 @@ _PROLOGUE = re.compile(rb"\A(?:\s+|<\?.*?\?>|<!--.*?-->|<!DOCTYPE(?:[^\[>]|\[.*?
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def utf8_xml(data: bytes) -> bytes:
+    """XML written in UTF-16 (WebCT's and Vista's: with a byte-order mark, or starting ``<\\0?\\0``)
+    as UTF-8 whose declaration says so, for the readers and sniffers that look for tags in bytes;
+    anything else as it is. A cut head (a sniffer's first bytes) loses at most its last character."""
+    if data.startswith(_UTF16_BOMS):
+        codec = "utf-16"
+    elif data[:4] == b"<\x00?\x00":
+        codec = "utf-16-le"
+    elif data[:4] == b"\x00<\x00?":
+        codec = "utf-16-be"
+    else:
+        return data
+    text = data[: len(data) - len(data) % 2].decode(codec, errors="replace")
+    text = re.sub(r"""\A(\s*<\?xml[^>]*?\bencoding\s*=\s*)(["'])[^"']*\2""", r"\1\2UTF-8\2", text, count=1)
+    return text.encode("utf-8")
+
+
 def xml_root(path: Path, head: bytes) -> str | None:
     """The local name of the root element of an XML document that starts with ``head``; None
     for a Markdown file or text that does not start as XML (a page with ``<question>`` in it)."""
     if path.suffix.lower() in MARKDOWN_SUFFIXES:
         return None
-    match = _PROLOGUE.match(head)
+    match = _PROLOGUE.match(utf8_xml(head))
     return match.group(1).decode("ascii", "replace") if match else None
 
 
@@ -303,6 +325,48 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
         sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the zip skipped, "
                                      f"the rest read: {_named(unsafe)}", SourceSpan(display),
                      hint="nothing is ever written where a zip entry says; if a skipped file was needed, export the package again")
+    return package
+
+
+def read_tar(data: bytes, display: str, sink: DiagnosticSink) -> Package | None:
+    """A gzipped tar (a Moodle backup) read in memory as :func:`read_zip` reads a zip: regular
+    files only, each within the limits, counted as it is unpacked; an entry that leaves the package
+    or is a link is skipped and said."""
+    limits = LIMITS.get()
+    package, total, unsafe = Package(display), 0, []
+    try:
+        with tarfile.open(fileobj=io.BytesIO(data), mode="r:*") as archive:
+            for count, info in enumerate(archive, 1):
+                if count > limits.max_entries:
+                    sink.error(HOSTILE_ZIP, f"refused: the archive has more than {limits.max_entries:,} entries",
+                               SourceSpan(display), hint=raise_hint("max_entries"))
+                    return None
+                if info.isdir():
+                    continue
+                target = normalise_member(info.name)
+                if target is None or ".." in info.name.replace("\\", "/").split("/"):
+                    unsafe.append((info.name, "points outside the package (absolute path or '..')"))
+                    continue
+                if not info.isfile():
+                    unsafe.append((info.name, "is a link or a device, not a file"))
+                    continue
+                if info.size > limits.max_entry_bytes or total + info.size > limits.max_total_bytes:
+                    sink.error(HOSTILE_ZIP, f"refused: entry '{info.name}' would unpack to {info.size:,} bytes, past the "
+                                            f"limits ({_limits_text(limits)})", SourceSpan(display),
+                               hint=f"{raise_hint('max_entry_bytes')} (per file) or {OPTIONS['max_total_bytes']} (in all)")
+                    return None
+                handle = archive.extractfile(info)
+                content = handle.read(info.size + 1) if handle is not None else b""
+                total += len(content)
+                if target not in package.files:
+                    package.files[target] = content
+    except (tarfile.TarError, OSError, EOFError) as exc:
+        sink.error(READ_ERROR, f"not a readable Moodle backup (a gzipped tar): {exc}", SourceSpan(display))
+        return None
+    if unsafe:
+        sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the archive skipped, "
+                                     f"the rest read: {_named(unsafe)}", SourceSpan(display),
+                     hint="nothing is ever written where an archive entry says")
     return package
 
 

@@ -97,6 +97,10 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
                             source.left_out_numbers[first.line] = source.numbers[loc + ("questions", j)]
                 moves[loc] = move
                 section["questions"] = kept
+                held = len(kept) + len(section.get("sections") or [])
+                draw = str(section.get("select", ""))
+                if len(kept) < len(questions) and draw.isdigit() and int(draw) > held:
+                    del section["select"]  # a draw the left-out questions made too large is no problem of its own
                 kept_any = kept_any or bool(kept)
             walk(section.get("sections"), loc + ("sections",))
 
@@ -175,6 +179,9 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
                 if ident in seen:
                     sink.error("QB133", f"id '{ident}' is already used on line {seen[ident]}", span,
                                hint="ids must be unique in a quiz; rename one of them")
+                    # Reported: made unique, so the rest of the quiz is still checked (it is not written).
+                    node = section if where == loc + (i,) else questions[int(where[-1])]
+                    node["id"] = f"{ident}.{span.line}.{span.column}"
                 else:
                     seen[ident] = span.line
             walk(section.get("sections"), loc + (i, "sections"))

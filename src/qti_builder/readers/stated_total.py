@@ -31,7 +31,9 @@ FORMS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.IGNORECASE) for p in
     rf"总分\s*[:：]?\s*{_N}\s*分?",
     rf"(?<![每各])共\s*{_N}\s*分",
     # en: Total: 50 points, Total marks: 50, 50 points total, out of 50 points
-    rf"\btotal(?:\s+(?:points|marks|score))?\s*[:=]?\s*{_N}(?:\s*(?:points|pts|marks)\b)?",
+    # (a colon or a unit: "the total of 3 apples" in a text is no stated total)
+    rf"\btotal(?:\s+(?:points|marks|score))?\s*[:=]\s*{_N}(?:\s*(?:points|pts|marks)\b)?",
+    rf"\btotal\s+{_N}\s*(?:points|pts|marks)\b",
     rf"\b{_N}\s*(?:points|pts|marks)\s+(?:in\s+)?total\b",
     # de: Gesamtpunktzahl: 40, Insgesamt 40 Punkte, 40 Punkte insgesamt
     rf"\bgesamtpunkt(?:zahl|e)\s*[:=]?\s*{_N}(?:\s*punkte?\b)?",

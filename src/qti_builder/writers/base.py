@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import traceback
 import zlib
@@ -71,6 +72,16 @@ class Spliced:
         return single_file(self.documents)
 
 
+#: The build's time when ``SOURCE_DATE_EPOCH`` is not set: 1980-01-01, the earliest a zip can hold.
+EPOCH_1980 = 315532800
+
+
+def build_epoch() -> int:
+    """The time every output states (a zip entry's, a Moodle backup's records'): ``SOURCE_DATE_EPOCH``,
+    at the earliest 1980-01-01, so the same sources give the same bytes."""
+    return max(int(os.environ.get("SOURCE_DATE_EPOCH", EPOCH_1980) or EPOCH_1980), EPOCH_1980)
+
+
 def text_shown(question: QuestionBase, stem: str | None = None) -> str:
     """What students read as the question: its shared passage, if it has one, above its text
     (``stem``: the text as a target rewrote it)."""
@@ -138,6 +149,8 @@ class Output:
     documents: list[Document] = field(default_factory=list)
     #: True: the documents are zipped into ``filename``; False: the single document is the file.
     archive: bool = False
+    #: How an archive is packed: "zip", or "tar.gz" (a Moodle backup).
+    container: str = "zip"
 
 
 class Writer:

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
-from ..safety import MAX_ENTRIES, read_package, xml_root
+from ..safety import MAX_ENTRIES, read_package, utf8_xml, xml_root
 from .package import PackageReader
 
 __all__ = ["import_canvas", "sniff"]
@@ -73,7 +73,7 @@ def _zip_is_canvas(path: Path) -> bool:
             candidates = manifests[:1] or [n for n in names if n.lower().endswith((".xml", ".qti"))][:20]
             for name in candidates:
                 with archive.open(name) as handle:
-                    data = handle.read(SNIFF_BYTES)
+                    data = utf8_xml(handle.read(SNIFF_BYTES))
                 if b"imsqti_xmlv1p2" in data or QTI12_ROOT.search(data):
                     return True
     except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError, zlib.error, ValueError):
@@ -85,7 +85,7 @@ def _folder_is_canvas(path: Path) -> bool:
     manifest = path / "imsmanifest.xml"
     if manifest.is_file():
         with manifest.open("rb") as handle:
-            if b"imsqti_xmlv1p2" in handle.read(SNIFF_BYTES):
+            if b"imsqti_xmlv1p2" in utf8_xml(handle.read(SNIFF_BYTES)):
                 return True
     return (path / "non_cc_assessments").is_dir() or any(path.glob("*/assessment_meta.xml"))
 

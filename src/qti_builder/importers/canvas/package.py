@@ -18,7 +18,7 @@ from lxml import etree
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ..base import LOST, NO_QUESTIONS, ImportedQuiz
-from ..safety import Package, normalise_member, parse_xml
+from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
 from .context import where
 from .flavours import flavour
@@ -109,6 +109,7 @@ class PackageReader:
         its file in ``bb:file`` or ``href``), by member, with the resource's identifier."""
         pools: dict[str, str] = {}
         for member, data in sorted(self.package.files.items()):
+            data = utf8_xml(data)
             if member.lower().rsplit("/", 1)[-1] != "imsmanifest.xml" or b"qti-pool" not in data:
                 continue
             tree = parse_xml(data, self.where(member), self.sink)
@@ -130,6 +131,7 @@ class PackageReader:
             name = member.lower().rsplit("/", 1)[-1]
             if not name.endswith(QTI_SUFFIXES) or name in ("imsmanifest.xml", "assessment_meta.xml"):
                 continue
+            data = utf8_xml(data)
             if not QTI12_ROOT.search(data[:8192]):
                 continue
             tree = parse_xml(lenient_namespaces(data), self.where(member), self.sink)

@@ -32,7 +32,7 @@ from pathlib import Path
 from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
 from ..canvas.package import PackageReader
-from ..safety import MAX_ENTRIES, read_package, xml_root
+from ..safety import MAX_ENTRIES, read_package, utf8_xml, xml_root
 
 __all__ = ["import_qti12", "sniff"]
 
@@ -50,7 +50,7 @@ SNIFF_FILES = 40
 
 def sniff(path: Path, head: bytes) -> bool:
     if path.is_file() and not head.startswith(b"PK"):
-        return xml_root(path, head) == "questestinterop" and not CANVAS_MARKS.search(_read_file(path))
+        return xml_root(path, head) == "questestinterop" and not CANVAS_MARKS.search(utf8_xml(_read_file(path)))
     if path.is_dir():
         return _any_qti12(((p.relative_to(path).as_posix(), p) for p in sorted(path.rglob("*")) if p.is_file()), _read_file)
     if head.startswith(b"PK"):
@@ -75,7 +75,7 @@ def _any_qti12(entries, read) -> bool:  # type: ignore[no-untyped-def]
             if opened >= SNIFF_FILES:
                 break
             opened += 1
-            data = read(handle)
+            data = utf8_xml(read(handle))
             is_qti = QTI12_ROOT.search(data[:8192]) is not None
             if is_qti and CANVAS_MARKS.search(data):
                 return False

@@ -104,6 +104,13 @@ class Emitter:
             q.fold_options()  # "(1) … (2) …" under a question answered by "모범답안:": its parts
         stem_lines = list(q.stem)
         points = _stem_points(stem_lines)
+        if q.listed_points is not None:
+            if points is not None and points != q.listed_points:
+                self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' is worth {points:g} points by its text and "
+                                             f"{q.listed_points:g} by the scoring list; its text's are kept", self.span(q.line, q.column),
+                                  hint="give the points in one place")
+            else:
+                points = q.listed_points
         stem = self.text(join(stem_lines), q)
         self.texts.append(stem)
         data: Data = {"stem": stem, "feedback": {}}

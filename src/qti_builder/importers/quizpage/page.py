@@ -13,10 +13,11 @@ from typing import Any
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import keys as KEYS
+from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
-from .emit import Emitter
+from .emit import EXAM_RULE, Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
@@ -67,6 +68,7 @@ class Page:
     def __init__(self, path: Path, display: str, sink: DiagnosticSink, markdown: bool) -> None:
         self.path, self.display, self.markdown = path, display, markdown
         self.builder = QuizBuilder(display, sink)
+        self.builder.media_folder = path.parent  # a page's images are files beside it (or on its site)
         self.title: str | None = None
         self.description: list[str] = []
         self.section: Data | None = None
@@ -95,6 +97,10 @@ class Page:
         self.closed = 0
         #: Numbered instructions under ``注意事项：`` are being read (up to a blank line).
         self.instructions = False
+        #: A scoring list's entries (a "## Scoring" heading after the questions): points and line by question number;
+        #: and whether its lines are being read.
+        self.scoring: dict[int, tuple[float, int]] = {}
+        self.in_scoring = False
 
     # -- the page's blocks ------------------------------------------------------------------------
 
@@ -139,6 +145,7 @@ class Page:
                 self._mkdocs_quiz(event)
         self._finish()
         self._end_passages()
+        self._apply_scoring()
         essay = lambda q: self.section_meta.get(id(q.section), (None, None))[1] == "essay"  # noqa: E731
         if self.section_keys:
             # Keys after each section: each answers the questions between the key before it and itself.
@@ -162,6 +169,10 @@ class Page:
                                   B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
                                   and guess_language(self.emitter.texts + [title]) or _labels_language(self.source) or "en",
                                   self.emitter.text(description) or None)
+        stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None
+        if quiz is not None and stated is not None:
+            # The total the paper states, by the function build's reader uses: the source says 'total:'.
+            quiz = quiz.model_copy(update={"stated_points": stated.points})
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
         if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY) for d in mine):
@@ -183,6 +194,10 @@ class Page:
         return next((role for role in reversed(self.details) if role), None)
 
     def _lines(self, lines: list[tuple[int, str]]) -> None:
+        if self.in_scoring:
+            for number, raw in lines:
+                self._scoring_line(raw.strip(), number)
+            return
         for number, raw in lines:
             if self.admonition is not None and raw.strip() and len(raw) - len(raw.lstrip()) < self.admonition:
                 self._end_admonition()
@@ -273,6 +288,9 @@ class Page:
             self._line(heading.text, heading.line, [])
             return
         self._finish()
+        self.in_scoring = bool(SCORING_TITLE.match(heading.text) and self.title is not None and self.questions)
+        if self.in_scoring:
+            return  # what each question is worth, listed after them
         if KEY_TITLE.match(heading.text) and self.title is not None:
             self._start_key(heading.line)
             return
@@ -291,6 +309,8 @@ class Page:
             self._start(heading.line, numbered.text, numbered.number)  # "### 3. What …?"
         elif self.title is None:
             self.title = heading.text
+        elif not self.questions and self.section is None and _only_stated_total(heading.text):
+            self.description.append(heading.text)  # '총점 20점' under the title: the paper's head, read by build (QB219)
         else:
             self._section(heading.text)
 
@@ -361,8 +381,8 @@ class Page:
         if (q is None or q.answered or q.options) and next_is_option(rest) and not SECTION_LIKE.match(line):
             self._start(number, line)  # a question without a number or bullet: its options follow it
             return
-        if q is None and self.section is None and not self._is_heading(line, rest):
-            self.description.append(line)
+        if q is None and self.section is None and (not self._is_heading(line, rest) or _only_stated_total(line)):
+            self.description.append(line)  # the paper's head; '총점 20점' too, which build reads (QB219)
             return
         if (q is None or q.answered or _names_a_section(line)) and self._is_heading(line, rest):
             # After a question too when it says what a section holds ("Part II. True or false (1 point
@@ -422,6 +442,7 @@ class Page:
             self.emitter.section_texts.setdefault(id(self.section), []).append(line)
             kind = self.section_meta.get(id(self.section), (None, None))[1]
             self.section_meta[id(self.section)] = (each[0], kind)
+            self._keep_exam_rule(line)
             return True
         for shaped, what in ((S.points_rule, "a points rule"), (S.KEY_TITLE.match, "an answer key's title")):
             if self.question is not None and shaped(line):
@@ -471,11 +492,21 @@ class Page:
         self._end_passages()
         heading = title
         each = S.points_in(title, S.EACH_POINTS)
+        rule = title[each[1]:each[2]] if each else ""
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self.section = self.builder.section(title)
         self.emitter.section_texts[id(self.section)] = [heading]
         self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
+        self._keep_exam_rule(rule)
+
+    def _keep_exam_rule(self, rule: str) -> None:
+        """A points rule that also prints the exam rule of multiple response (``每小题6分。全部选对得6分，
+        选对但不全得3分，有选错的得0分``): its points are read, and the sentence stays as the section's
+        introduction, as the paper prints it, where the questions' scoring reads it (emit)."""
+        found = EXAM_RULE.search(rule)
+        if found and self.section is not None:
+            self._describe(found.group(0))
 
     def _describe(self, line: str) -> None:
         """A line of the section's introduction (``※`` instructions keep their line breaks)."""
@@ -842,7 +873,49 @@ class Page:
                     q.labels["explanation"] = [cell(row, named["explanation"])]
                 self._finish()
             return
+        if self._option_table(table):
+            return
         self._block(table.line, table.markdown, "a table")
+
+    def _scoring_line(self, line: str, number: int) -> None:
+        """An entry of a scoring list: ``- Question 2: 3 points``, ``Q2 — 3 pts``, ``2. 3점``."""
+        if not line:
+            return
+        entry = SCORING_ENTRY.match(line)
+        value = float(entry.group(2).replace(",", ".")) if entry else None
+        if entry is None or value is None:
+            self.builder.warn(LOST, f"line {number} of the scoring list ('{short(line, 40)}') names no question and its points; "
+                                    "skipped", self.span(number), hint="write one entry a line: '- Question 2: 3 points'")
+            return
+        self.scoring[int(entry.group(1))] = (value, number)
+
+    def _apply_scoring(self) -> None:
+        by_number = {q.number: q for q in self.questions if q.number is not None}
+        for number, (points, line) in sorted(self.scoring.items()):
+            q = by_number.get(number)
+            if q is None:
+                self.builder.warn(LOST, f"the scoring list gives question {number} {points:g} points, but the page has no question "
+                                        f"{number}; skipped", self.span(line), hint="number the entry as the question is numbered")
+                continue
+            q.listed_points = points
+
+    def _option_table(self, table: B.Table) -> bool:
+        """A question's options set in a table, a row each: a column of letters in order (A, B, C
+        or a, b, c; the header is the first row when it is one too) beside the option's text."""
+        q = self.question
+        if q is None or q.options or q.mode not in (None, "stem"):
+            return False
+        rows = [(table.line, table.header)] if _option_letter(table.header[0] if table.header else "") == "A" else []
+        rows += table.rows
+        letters = [_option_letter(row[0] if row else "") for _, row in rows]
+        texts = [" ".join(c.strip() for c in row[1:] if c.strip()) for _, row in rows]
+        if len(rows) < 2 or letters != [chr(ord("A") + i) for i in range(len(rows))] or not all(texts):
+            return False
+        q.style = q.style or "upper-alpha"
+        for (line, _), letter, text in zip(rows, letters, texts):
+            q.add_option(text, ord(letter) - ord("A") + 1, letter)
+            q.end = line
+        return True
 
     # -- the answer key -----------------------------------------------------------------------------
 
@@ -854,3 +927,23 @@ class Page:
             self.key = AnswerKey(self.builder, self.span)
         self.key_upto = len(self.questions)
         self.key.start(line)
+
+
+def _only_stated_total(text: str) -> bool:
+    """A line that is nothing but the paper's stated total ('총점 20점', '（满分100分）'), not a
+    section's heading with a total of its own ('Ⅰ. 객관식 (각 3점, 총 15점)')."""
+    found = find_stated_total([text])
+    return found is not None and found.written == text.strip(" \t()（）[]【】※*")
+
+
+#: A heading over a list of what each question is worth, in the languages of vocabulary.py.
+SCORING_TITLE = re.compile(r"\s*(scoring|grading|marking|points|marks|mark scheme|pontuação|puntuación|barème|bewertung|punkte|"
+                           r"punteggio|배점|채점 기준|配点)\s*:?\s*$", re.I)
+#: One entry of it: a question's number, then its points (``- Question 2: 3 points``, ``Q2 — 3 pts``, ``2. 3점``).
+SCORING_ENTRY = re.compile(r"[-*+]?\s*(?:[^\W\d]+\.?\s*)?(\d{1,5})\s*(?:[:.)=]|[-–—])?\s*(\d+(?:[.,]\d+)?)\s*[^\W\d]*\.?\s*$")
+
+
+def _option_letter(text: str) -> str | None:
+    """``A``, ``a)``, ``(B)``, ``c.`` as the option letter it names (upper case); None for other text."""
+    found = re.fullmatch(r"\s*\(?\s*([A-Za-z])\s*[).:]?\s*", text)
+    return found.group(1).upper() if found else None

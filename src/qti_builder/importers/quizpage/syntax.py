@@ -176,6 +176,8 @@ class Question:
     #: place in that style's order.
     style: str | None = None
     ordinals: list[int] = field(default_factory=list)
+    #: Its points as a scoring list after the questions gives them ("## Scoring", "- Question 2: 3 points").
+    listed_points: float | None = None
     #: Each labelled part's label as written (``모범답안``), by role.
     label_names: dict[str, str] = field(default_factory=dict)
     #: Shared passages and notes shown with it (``[3~4] 다음 글을 읽고…``, ``※ …``), as written.

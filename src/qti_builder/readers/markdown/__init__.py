@@ -36,6 +36,8 @@ class _Reader:
         self.source = source
         self.sink = sink
         self.limits = limits
+        #: The file has no front matter (QB103): its questions are still read, if it has any.
+        self.front_missing = False
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
         self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
@@ -63,6 +65,8 @@ class _Reader:
                            description.line, hint="keep one of the two")
             data["description"] = intro
             self.source.at(("description",), description.line)
+        if not sections and self.front_missing:
+            return None  # no front matter and no question: QB103 says all there is (an empty file, another document)
         if not sections:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
@@ -94,7 +98,8 @@ class _Reader:
         if not self.lines or self.lines[0].strip() != "---":
             self.error("QB103", "a quiz source starts with YAML front matter", 1,
                        hint="begin the file with the lines '---', 'title: My quiz', '---'")
-            return None, 0
+            self.front_missing = True
+            return {"title": "?"}, 0  # reported: the questions are still read and checked (nothing is written)
         end = next((i for i in range(1, len(self.lines)) if self.lines[i].strip() in ("---", "...")), None)
         if end is None:
             self.error("QB104", "the front matter is not closed", 1, hint="add a line '---' after the last front-matter key")
@@ -128,6 +133,7 @@ class _Reader:
                     self.source.scalars[(model_key,) + loc[2:]] = written
         if "title" not in front:
             self.error("QB107", "the front matter has no 'title'", 1, hint="add a line 'title: ...' to the front matter")
+            front["title"] = "?"  # reported: the questions are still read and checked (nothing is written)
         return front, end + 1
 
     def _unknown_key(self, key: str, line: int, column: int) -> None:
