@@ -57,9 +57,6 @@ class Emitter:
         self.texts: list[str] = []
         #: The quiz's words (true/false, "or" between answers): English's, Korean's and its language's.
         self.dialect = S.dialect("en")
-        #: Each section's heading and points rule as printed, by the section's id(): the rules read
-        #: out of them (points per question) leave the rest of the text, such as an exam's scoring rule.
-        self.section_texts: dict[int, list[str]] = {}
 
     def guard(self, q: Question) -> None:
         """No labelled line in what students read first: a stem or option that holds one (an
@@ -152,8 +149,7 @@ class Emitter:
         points it gives for all right (the question's points, when it states none of its own) and
         for right but incomplete."""
         section = q.section if isinstance(q.section, dict) else {}
-        rule = S.exam_rule(join(stem_lines), *self.section_texts.get(id(q.section), []), section.get("title"),
-                          section.get("description"))
+        rule = S.exam_rule(join(stem_lines), section.get("title"), section.get("description"))
         if rule is None:
             return
         full, incomplete = rule

@@ -17,7 +17,7 @@ from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
-from .emit import EXAM_RULE, Emitter
+from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
@@ -439,7 +439,6 @@ class Page:
             # ``四、简答题`` then ``（每题5分，共20分）`` on the next line: the section's rule.
             each = S.points_in(line, S.EACH_POINTS)
             assert each is not None
-            self.emitter.section_texts.setdefault(id(self.section), []).append(line)
             kind = self.section_meta.get(id(self.section), (None, None))[1]
             self.section_meta[id(self.section)] = (each[0], kind)
             self._keep_exam_rule(line)
@@ -490,13 +489,11 @@ class Page:
     def _section(self, title: str) -> None:
         """A section of the page, its points per question (``(각 2점)``) read out of its title."""
         self._end_passages()
-        heading = title
         each = S.points_in(title, S.EACH_POINTS)
         rule = title[each[1]:each[2]] if each else ""
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self.section = self.builder.section(title)
-        self.emitter.section_texts[id(self.section)] = [heading]
         self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
         self._keep_exam_rule(rule)
 
@@ -504,7 +501,7 @@ class Page:
         """A points rule that also prints the exam rule of multiple response (``每小题6分。全部选对得6分，
         选对但不全得3分，有选错的得0分``): its points are read, and the sentence stays as the section's
         introduction, as the paper prints it, where the questions' scoring reads it (emit)."""
-        found = EXAM_RULE.search(rule)
+        found = S.EXAM_RULE.search(rule)
         if found and self.section is not None:
             self._describe(found.group(0))
 
