@@ -30,6 +30,10 @@ UNTYPED: dict[str, tuple[str, str]] = {
               "automatically) or write an essay (graded by hand) cannot be told",
               "put the question under a section titled 'Short answer' or '단답형' (its questions are short answers), or write its "
               "answer as 'Model answer:' ('모범답안:') for an essay"),
+    "QB156": ("it is one row of a two-column matching table (a term, then a lettered description): alone, it shows one "
+              "description and asks for another's letter",
+              "write the table as one matching question: its terms and descriptions as '(가) term ･ ･ ㉠ description' rows and "
+              "'정답: (가)-㉡, …'"),
     "QB176": ("the question has blanks, but the answer '{answer}' does not say which blank each word fills",
               "name the blanks ( ㉠ ), ( ㉡ ) in the question and write '정답: ㉠ 이성계, ㉡ 한양'"),
     "QB177": ("the answer '{answer}' matches or orders items, but they cannot be read from the question",
@@ -42,11 +46,11 @@ def _lettered(style: str | None) -> bool:
     return style in (None, "upper-alpha", "lower-alpha")
 
 
-def _stem_points(lines: list[str]) -> float | None:
+def _stem_points(lines: list[str]) -> tuple[float, bool] | None:
     """Points at the end of a question's first line (or its last), ``(3점)``, ``[2점]``, ``(3 points)``:
     read and taken out of the text, as the Markdown reader does."""
     found = S.take_points(lines)
-    return found[0] if found else None
+    return (found[0], found[3]) if found else None
 
 
 class Emitter:
@@ -100,7 +104,8 @@ class Emitter:
         if q.options and not _lettered(q.style) and model and not q.marked:
             q.fold_options()  # "(1) … (2) …" under a question answered by "모범답안:": its parts
         stem_lines = list(q.stem)
-        points = _stem_points(stem_lines)
+        stated = _stem_points(stem_lines)
+        points, each_part = (stated[0], stated[1]) if stated else (None, False)
         if q.listed_points is not None:
             if points is not None and points != q.listed_points:
                 self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' is worth {points:g} points by its text and "
@@ -142,6 +147,8 @@ class Emitter:
             self.builder.warn(LOST, f"question '{label}': its marking scheme ('{q.label_names['grading']}:') is lost: only essays go to "
                                     "graders", self.answer_span(q, "grading"), hint="move it into the explanation to show it to students")
         label_text = re.sub(r"\[\[b\d+\]\]", " ", data["stem"])  # the question's name and id: not its blanks' ids
+        if each_part and points is not None and data.get("points") == points:
+            data["points"] = S.parts_points(points, data)  # ``（各３点）``: each blank or pair
         self.builder.add(q.section, data, span, label_text, end_line=max(q.end, q.line), kind=kind)
 
     def _scoring_rule(self, q: Question, data: Data, stem_lines: list[str], span: SourceSpan) -> None:
@@ -244,7 +251,7 @@ class Emitter:
             data.update(type="true_false", answer=truth, **({"labels": list(marks)} if marks else {}))
             self._more(data, answer, q)
             return True
-        number = S.NUMERIC_ANSWER.match(S.bare(first).replace(" ", ""))
+        number = S.NUMERIC_ANSWER.match(S.ascii_number(S.bare(first)))
         if number and not model:
             if number.group("low") is not None:
                 low, high = sorted((float(number.group("low")), float(number.group("high"))))

@@ -275,6 +275,8 @@ class Page:
         entries = key_entries(line)
         read = self.questions + ([self.question] if self.question is not None else [])
         numbers = [q.number for q in read if q.number is not None]
+        if entries and not numbers and self.question is None and S.CIRCLED.match(entries[0][1]):
+            return True  # "1. ② (is)" before any question: a key (a paper's answer sheet), never a question "② (is)"
         if not entries or not numbers or entries[0][0] > max(numbers):
             return False
         if len(entries) > 1:
@@ -554,6 +556,9 @@ class Page:
             marks = []
         if marks and q.options and marks[0].style != q.style and q.style in V.STATEMENT_STYLES and marks[0].ordinal == 1:
             q.fold_options()  # "ㄱ. … ㄴ. …" then "① ㄱ ② ㄱ, ㄴ": the first were the question's statements
+        elif marks and q.options and marks[0].style != q.style and marks[0].ordinal == 1 and S.orders_options(
+                [plain_marker(line)[m.text_start: m.text_end] for m in marks], [f"({letter})" for letter, _ in q.options]):
+            q.fold_options()  # "(A) … (B) … (C) …" then "① (A)-(C)-(B) ② …": the paragraphs, then the orders
         if marks and q.box and not q.options and marks[0].style in V.STATEMENT_STYLES:
             return False  # a statement of the <보기> box, in the question's text
         if marks and self._fits(q, marks[0]):

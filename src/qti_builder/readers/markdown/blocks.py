@@ -316,7 +316,8 @@ class Scanner:
             return index + 1
 
         if self.mode == "key":
-            if K.read_line(self.keys[-1], line, lineno):
+            following = next((l for l in self.lines[index + 1:] if l.strip()), "")
+            if K.read_line(self.keys[-1], line, lineno, following):
                 return index + 1
             self.mode = "text"  # the key ended: a section, a heading or a question follows
         if not indented and (self.question is not None or self.closed) and self._answer_key(index):
@@ -630,6 +631,9 @@ class Scanner:
         if question.options and marks[0].style != question.style:
             if question.style in V.STATEMENT_STYLES and all(o.style == question.style for o in question.options):
                 # ``ㄱ. ... ㄴ. ...`` then ``① ㄱ ② ㄱ, ㄴ``: the first were statements of the question.
+                self._fold_options(question)
+            elif S.orders_options([line[m.text_start: m.text_end] for m in marks], [o.marker for o in question.options]):
+                # ``(A) … (B) … (C) …`` then ``① (A)-(C)-(B) ② …``: the paragraphs to order, then the orders.
                 self._fold_options(question)
             elif not question.odd_marker:
                 question.odd_marker = True
