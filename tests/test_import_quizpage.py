@@ -519,13 +519,17 @@ def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scori
     questions are worth 6 points, 3 for right but incomplete and 0 for any wrong option (issue 30);
     the single-choice question of another section keeps its own rule (2 points, no partial credit)."""
     quiz, _, _ = imported("exam-rule.zh.md", tmp_path)
-    single, metals, gases = quiz.iter_questions()
-    assert single.type == "single_choice" and single.points == 2  # the section's rule: 每小题2分
+    single, metals, gases, liquids = quiz.iter_questions()
+    # The rule on a line of its own under the heading counts as well.
+    assert (liquids.points, liquids.scoring, liquids.incomplete_points) == (4, "exam", 2)
+    assert single.type == "single_choice" and single.points == 2  # 每小题2分
     for q in (metals, gases):
         assert (q.type, q.points, q.scoring, q.incomplete_points) == ("multiple_response", 6, "exam", 3)
     right = {c.id for c in metals.choices if c.correct}
     assert right == {"A", "C"}
     assert (metals.score_of(right), metals.score_of({"A"}), metals.score_of({"A", "B"}), metals.score_of(set())) == (1, 0.5, 0, 0)
+
+
 def test_a_site_page_options_in_tables_images_by_site_paths_and_a_scoring_list(tmp_path: Path) -> None:
     """What quiz pages read before and read again (issue 32): options set in a table (a letter
     column, its header an option too or not), images named by the site's paths (/assets/…: the

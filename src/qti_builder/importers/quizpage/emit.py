@@ -46,22 +46,6 @@ def _lettered(style: str | None) -> bool:
     return style in (None, "upper-alpha", "lower-alpha")
 
 
-#: The exam rule of multiple-response questions as Chinese papers print it, in the question or its
-#: section's heading: 全部选对得6分，选对但不全得3分，有选错的得0分 (all right 6 points, right but
-#: incomplete 3, any wrong 0); the model's ``scoring=exam``.
-EXAM_RULE = re.compile(r"全部选对(?:的)?得\s*(\d+(?:\.\d+)?)\s*分\s*[，,、；;]?\s*(?:选对但不全|部分选对|选不全|漏选)(?:的)?得\s*"
-                       r"(\d+(?:\.\d+)?)\s*分")
-
-
-def _exam_rule(*texts: str | None) -> tuple[float, float] | None:
-    """The full and the incomplete points of the first text that prints the exam rule."""
-    for text in texts:
-        found = EXAM_RULE.search(text or "")
-        if found:
-            return float(found.group(1)), float(found.group(2))
-    return None
-
-
 def _stem_points(lines: list[str]) -> tuple[float, bool] | None:
     """Points at the end of a question's first line (or its last), ``(3점)``, ``[2점]``, ``(3 points)``:
     read and taken out of the text, as the Markdown reader does."""
@@ -175,7 +159,7 @@ class Emitter:
         points it gives for all right (the question's points, when it states none of its own) and
         for right but incomplete."""
         section = q.section if isinstance(q.section, dict) else {}
-        rule = _exam_rule(join(stem_lines), section.get("title"), section.get("description"))
+        rule = S.exam_rule(join(stem_lines), section.get("title"), section.get("description"))
         if rule is None:
             return
         full, incomplete = rule

@@ -17,7 +17,7 @@ from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
-from .emit import EXAM_RULE, Emitter
+from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
@@ -509,7 +509,7 @@ class Page:
         """A points rule that also prints the exam rule of multiple response (``每小题6分。全部选对得6分，
         选对但不全得3分，有选错的得0分``): its points are read, and the sentence stays as the section's
         introduction, as the paper prints it, where the questions' scoring reads it (emit)."""
-        found = EXAM_RULE.search(rule)
+        found = S.EXAM_RULE.search(rule)
         if found and self.section is not None:
             self._describe(found.group(0))
 

@@ -150,6 +150,9 @@ class Section:
     #: Points each question is worth (``(각 2점)`` in the title), and the type the title names.
     each_points: float | None = None
     kind: str | None = None
+    #: The exam rule its heading or rule line prints for multiple response (全部选对得6分，选对但不全得3分…):
+    #: the points for all right and for right but incomplete.
+    exam_rule: tuple[float, float] | None = None
 
 
 @dataclass
@@ -356,6 +359,7 @@ class Scanner:
             each = S.points_in(line, S.EACH_POINTS)
             assert each is not None
             self.stack[-1].each_points = each[0]
+            self.stack[-1].exam_rule = S.exam_rule(line)
             return index + 1
         heading = None if indented else S.HEADING.match(line)
         if heading:
@@ -555,11 +559,12 @@ class Scanner:
         read out of it."""
         each = S.points_in(title, S.EACH_POINTS)
         kind = self.dialect.section_kind(title)
+        rule = S.exam_rule(title)
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self._close_passages()
         section = Section(level, lineno, title, attrs, Block(lineno + 1, 1), title_column=column,
-                          each_points=each[0] if each else None, kind=kind)
+                          each_points=each[0] if each else None, kind=kind, exam_rule=rule)
         while self.stack and self.stack[-1].level >= section.level:
             self.stack.pop()
         (self.stack[-1].children if self.stack else self.roots).append(section)

@@ -74,6 +74,8 @@ class QuestionBuilder:
             data[key] = [t.strip() for t in value.split(",") if t.strip()] if key in S.LIST_ATTRIBUTES else value
             self.source.at(loc + (key,), q.line, col)
         self._points(q, kind, stated, loc, data)
+        if kind == "multiple_response":
+            _exam_rule(q, data)
         for key, value in self.defaults.items():
             if key in S.COMMON_ATTRIBUTES + S.KIND_ATTRIBUTES[kind] and kind != "text_only":
                 data.setdefault(key, value)
@@ -930,6 +932,22 @@ def arrow_chain(answer: str) -> list[str] | None:
     if not all(labels):
         return None
     return [m.group(1) for m in labels if m]
+
+
+def _exam_rule(q: Question, data: dict[str, Any]) -> None:
+    """The exam rule the question's text or its section prints (全部选对得6分，选对但不全得3分，有选错的
+    得0分), as its scoring, when the question states no scoring of its own and its points are the
+    rule's (or it states none)."""
+    rule = S.exam_rule(q.stem.text()) or (q.section.exam_rule if q.section is not None else None)
+    if rule is None or "scoring" in data or "negative_marking" in data:
+        return
+    full, incomplete = rule
+    try:
+        points = float(data.get("points", full))
+    except ValueError:
+        return
+    if points == full and 0 < incomplete < full:
+        data.update(points=data.get("points", full), scoring="exam", incomplete_points=incomplete)
 
 
 def _section_points(section: Any) -> float | None:

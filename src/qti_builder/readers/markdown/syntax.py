@@ -749,6 +749,23 @@ EACH_POINTS = re.compile(
     rf"(?:\s*[,，;；。、]\s*[^)）\]］]*)?\s*[)）\]］]", re.I)
 
 
+#: The exam rule of multiple-response questions as Chinese papers print it, in a question or its
+#: section's heading: 全部选对得6分，选对但不全得3分，有选错的得0分 (all right 6 points, right but
+#: incomplete 3, any wrong 0): the model's ``scoring=exam``.
+EXAM_RULE = re.compile(r"全部选对(?:的)?得\s*(\d+(?:\.\d+)?)\s*分\s*[，,、；;]?\s*(?:选对但不全|部分选对|选不全|漏选)(?:的)?得\s*"
+                       r"(\d+(?:\.\d+)?)\s*分")
+
+
+def exam_rule(*texts: str | None) -> tuple[float, float] | None:
+    """The points for all right and for right but incomplete that the first of ``texts`` printing
+    the exam rule gives, or None."""
+    for text in texts:
+        found = EXAM_RULE.search(text or "")
+        if found:
+            return float(found.group(1)), float(found.group(2))
+    return None
+
+
 #: ``（各３点）``, ``(각 2점)`` at the end of a question's line: each of its parts (blanks, pairs) is worth that.
 EACH_PART = re.compile(EACH_POINTS.pattern + r"\s*$", re.I)
 
