@@ -184,3 +184,20 @@ def test_mbz_round_trip(tmp_path: Path, settings: str, grademethod: str, navmeth
     expected = {"grading_method": {"1": None, "2": "average", "3": "first", "4": "last"}[grademethod],
                 "lock_questions_after_answering": True if navmethod == "sequential" else None}
     assert {name: given.get(name) for name in expected} == expected
+
+
+# -- the Markdown front matter ------------------------------------------------------------------------
+
+
+def test_markdown_front_matter_takes_them_and_says_what_a_wrong_value_should_be(tmp_path: Path) -> None:
+    good = write(tmp_path, "m.md", "---\ntitle: M\nsettings:\n  grading_method: Average\n  lock_questions_after_answering: true\n"
+                 "---\n\n1. Is 7 prime? {#seven}\n\nAnswer: true\n")
+    code, out, err = run("check", str(good), "--report", "json")
+    assert code == 0, err
+    assert json.loads(out)["quizzes"][0]["settings"] == {"grading_method": "average", "lock_questions_after_answering": True}
+    bad = write(tmp_path, "bad.md", "---\ntitle: M\nsettings:\n  grading_method: best\n  lock_questions_after_answering: maybe\n"
+                "---\n\n1. Is 7 prime? {#seven}\n\nAnswer: true\n")
+    code, out, err = run("check", str(bad))
+    assert code != 0
+    assert f"{bad}:4:19: error[QB201]: grading_method is 'highest', 'average', 'first' or 'last', not 'best'" in err
+    assert f"{bad}:5:35: error[QB201]: lock_questions_after_answering is true or false, not 'maybe'" in err

@@ -117,7 +117,8 @@ class Quiz(ModelBase):
     language: LanguageTag = "en"
     settings: QuizSettings = Field(
         default_factory=QuizSettings,
-        description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, graded or practice.",
+        description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, navigation, "
+                    "which attempt counts, graded or practice.",
     )
     sections: list[Section] = Field(min_length=1)
     stated_points: float | None = Field(
