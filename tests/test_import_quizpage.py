@@ -561,3 +561,33 @@ def test_a_site_path_never_reads_outside_the_page_folder(tmp_path: Path) -> None
     assert set(quizzes[0].media) == {"media/missing-secret.png.svg"}
     assert b"outside-the-page-folder" not in b"".join(quizzes[0].media.values())
     assert len([d for d in sink.items if d.code == "QB714"]) == 2
+
+
+def test_a_portuguese_page_with_a_pairing_exercise(tmp_path: Path) -> None:
+    """A Portuguese page: 'Questão 1' alone on its line, an answer naming the option as 'letra B',
+    and a pairing exercise (numbered items, then '( )' slots each to be given an item's number,
+    the answer the numbers in the slots' order): a matching question whose prompts are the slots,
+    an item no slot takes a distractor. It was an essay, or a multiple response with every item
+    right, or nothing at all."""
+    quizzes, sink = run_import(PAGES / "pairing.pt.md")
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    assert item.quiz.language == "pt"
+    choice, pairing = item.quiz.iter_questions()
+    assert choice.stem == "Qual organela produz ATP?" and [c.correct for c in choice.choices] == [False, True, False]
+    assert pairing.type == "matching" and pairing.stem == "Relacione as organelas às suas funções."
+    assert [(p.prompt, p.answer) for p in pairing.pairs] == [
+        ("Síntese de proteínas", "Ribossomo"), ("Respiração celular", "Mitocôndria"), ("Armazena o DNA", "Núcleo")]
+    assert pairing.distractors == ["Lisossomo"]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_pairing_exercise_whose_answer_does_not_fit_is_an_error(tmp_path: Path) -> None:
+    page = tmp_path / "pairs.md"
+    page.write_text("# Pares\n\n1. Relacione as colunas.\n\n(1) Célula\n(2) Tecido\n\n( ) Conjunto de células\n"
+                    "( ) Unidade da vida\n\nResposta: 2\n", encoding="utf-8")
+    quizzes, sink = run_import(page)
+    (error,) = [d.render() for d in sink.errors]
+    assert error.startswith("pairs.md:11:") and "error[QB706]: question 'Relacione as colunas.' (line 3): a pairing exercise " \
+        "of 2 slots and items 1, 2 needs one item's number per slot, in order; the answer '2' does not give that" in error
+    assert not quizzes

@@ -487,7 +487,7 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB716", "A quiz page that says one thing two ways (an answer key that disagrees with the question's answer, a key entry given twice, radio buttons with two answers, a passage whose questions do not all follow it): read one way, and said which.",
        "the line of the second answer", "correct the answer that is wrong, or number the key as the questions are numbered",
        "a quiz page whose question 2 says 'Answer: B' and whose answer key says '2. C'", "the page with one answer for question 2", syntax="text"),
-    _w("QB717", "Entries of a zip that are unsafe to read (a path out of the package, a symbolic link, an encrypted entry): skipped and named, the rest read.",
+    _w("QB717", "Entries of a zip that are unsafe to read: an absolute path, a symbolic link or an encrypted entry is skipped and named; a path that climbs out ('../x') is read as the file it names inside the package, a copy of a file the package holds left alone; the rest is read.",
        "the input", "check that nothing the quiz needs was skipped; export the package again if it was",
        "an R/exams export that repeats every file under ../", "the export without those copies", syntax="text"),
     _e("QB720", "A source that already exists (use --force), or two inputs with one quiz id.", "the output source",

@@ -149,7 +149,10 @@ class Emitter:
                                              "(what it holds the build's sanitiser removes)", span,
                               hint="give the question its text")
             return
-        if q.options:
+        if q.pair_slots:
+            if not self._pairing(q, data, answer, label):
+                return
+        elif q.options:
             if not self._choice(q, data, answer, label, kind):
                 return
         elif not self._open(q, data, answer, stem_lines, section_kind, model):
@@ -183,6 +186,25 @@ class Emitter:
                               span, hint="write scoring=exam incomplete_points=N on the question in the source")
             return
         data.update(points=full, scoring="exam", incomplete_points=incomplete)
+
+    def _pairing(self, q: Question, data: Data, answer: str, label: str) -> bool:
+        """A pairing exercise: numbered items, then ``( )`` slots each to be given an item's
+        number; its answer gives the numbers in the slots' order (``2, 1, 3``). A matching
+        question whose prompts are the slots; items no slot takes are distractors. An answer
+        that does not give each slot one item's number is an error at the answer."""
+        numbers = [int(n) for n in re.findall(r"\d+", answer)]
+        items = {ordinal: self.text(join(lines), q) for ordinal, (_, lines) in zip(q.ordinals, q.options)}
+        if len(numbers) != len(q.pair_slots) or any(n not in items for n in numbers):
+            self.builder.sink.error(UNCLEAR, f"question '{label}' (line {q.line}): a pairing exercise of {len(q.pair_slots)} slots "
+                                             f"and items {', '.join(map(str, sorted(items)))} needs one item's number per slot, in "
+                                             f"order; the answer '{short(answer, 40)}' does not give that", self.answer_span(q),
+                                    hint="write the answer as the numbers of the slots, in order: 'Answer: 2, 1, 3'")
+            return False
+        data["type"] = "matching"
+        data["pairs"] = [{"prompt": self.text(text, q), "answer": items[n]} for (_, text), n in zip(q.pair_slots, numbers)]
+        used = {items[n] for n in numbers}
+        data["distractors"] = [text for text in items.values() if text not in used]
+        return True
 
     def answer_span(self, q: Question, role: str = "answer") -> SourceSpan:
         """Where a question's answer (or another labelled part) is: the key's entry, or the value after its label."""

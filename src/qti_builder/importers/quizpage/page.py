@@ -333,6 +333,12 @@ class Page:
         q = self.question
         if q is not None:
             q.end = number
+        slot = PAIR_SLOT.match(line)
+        if q is not None and slot and q.options and q.mode in ("option", "slot"):
+            # A pairing exercise: "( ) text" lines after the numbered items, each to be given an item's number.
+            q.pair_slots.append((number, slot.group(1).strip()))
+            q.current, q.mode = None, "slot"
+            return
         label = read_label(line)
         if label and q is None:
             # An answer before any question: never the page's title or description, which students see.
@@ -914,8 +920,8 @@ class Page:
         if len(rows) < 2 or letters != [chr(ord("A") + i) for i in range(len(rows))] or not all(texts):
             return False
         q.style = q.style or "upper-alpha"
-        for (line, _), letter, text in zip(rows, letters, texts):
-            q.add_option(text, ord(letter) - ord("A") + 1, letter)
+        for index, ((line, _), text) in enumerate(zip(rows, texts)):
+            q.add_option(text, index + 1, chr(ord("A") + index))
             q.end = line
         return True
 
@@ -938,6 +944,8 @@ def _only_stated_total(text: str) -> bool:
     return found is not None and found.written == text.strip(" \t()（）[]【】※*")
 
 
+#: A slot of a pairing exercise: empty parentheses before a text (``( ) Makes proteins``).
+PAIR_SLOT = re.compile(r"\(\s*\)\s*(\S.*)$")
 #: A heading over a list of what each question is worth, in the languages of vocabulary.py.
 SCORING_TITLE = re.compile(r"\s*(scoring|grading|marking|points|marks|mark scheme|pontuação|puntuación|barème|bewertung|punkte|"
                            r"punteggio|배점|채점 기준|配点)\s*:?\s*$", re.I)
