@@ -418,8 +418,9 @@ def canvas_settings(quiz: Quiz) -> dict[str, str]:
         "show_correct_answers": s.show_correct_answers,
         "time_limit": s.time_limit,
         "allowed_attempts": -1 if s.allowed_attempts == "unlimited" else s.allowed_attempts,
-        # Canvas's "lock questions after answering" is a choice of "one question at a time": a lock
-        # the source asks for shows one question at a time unless the source says otherwise (then lost).
+        # Canvas's "lock questions after answering" is a choice of "one question at a time" (its quiz
+        # model clears cant_go_back when one_question_at_a_time is false): a lock the source asks for
+        # shows one question at a time unless the source says otherwise (then the lock is lost).
         "one_question_at_a_time": True if s.lock_questions_after_answering and s.one_question_at_a_time is None
                                   else s.one_question_at_a_time,
         "scoring_policy": SCORING_POLICIES.get(s.grading_method or ""),
