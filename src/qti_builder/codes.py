@@ -447,7 +447,7 @@ CODES_LIST: tuple[Code, ...] = (
        FRONT + "1. Put the steps in order. {#steps type=ordering}\n\n- Write the file\n- Run it\n",
        FRONT + "1. Python has a `def` keyword. {#def}\n\nAnswer: true\n",
        profile="canvas"),
-    _w("QB602", "A quiz setting the output has no place for (Moodle XML holds none; a QTI 2.1 package no shuffle_answers, one_question_at_a_time or quiz_type): build counts it as a loss of that output.",
+    _w("QB602", "A quiz setting the output has no place for (Moodle XML holds none; a QTI 2.1 package no shuffle_answers, one_question_at_a_time, grading_method or quiz_type; Canvas no grading_method: first, nor a lock on a page of several questions): build counts it as a loss of that output.",
        "the setting in the front matter", "set it in the LMS after importing, or accept it with --ignore QB602",
        "a quiz with 'settings: time_limit: 30' built for Moodle", "the time limit set on the Moodle quiz", syntax="text"),
     _w("QB603", "A section that draws questions at random, in an output that cannot draw (Moodle XML): every question of the section is imported; build counts it as a loss.",
