@@ -279,6 +279,7 @@ POINTS_CASES = [
     ("en", "Part II. Multiple choice (4 pts each)\n\n1. Which is a metal?\nA) Iron\nB) Oxygen\nAnswer: A\n", [4], "pts"),
     ("zh", "三、选择题\n\n15．（10分）下列哪个是金属？\nA. 铁\nB. 氧\n答案：A\n", [10], "10分"),
     ("ja", "【１】次の問いに答えなさい。\n\n1. 金属はどれか。（完答３点）\nア．鉄\nイ．酸素\n【解答】ア\n", [3], "完答"),
+    ("ja", "【１】次の問いに答えなさい。\n\n1. 陽極から（　ａ　）、陰極から（　ｂ　）が発生する。（各３点）\n【解答】ａ 酸素　ｂ 水素\n", [6], "各"),
 ]
 
 
@@ -422,3 +423,218 @@ def test_labels_without_a_colon(route: str, tmp_path: Path) -> None:
     for q in (boiling, moon, ice, even):
         for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
             assert "정답" not in shown and "해설" not in shown, shown
+
+
+# -- true/false with a leading blank, or marked √/× ---------------------------------------------------
+
+TRUE_FALSE_CASES = [
+    ("en", "Part II. True or False (1 point each)\n\n3) ____ Water boils at 100 °C at sea level.\nAnswer: T\n\n"
+           "4) ____ The sun orbits the Earth.\nAnswer: F\n", [True, False], ("True", "False"), "Water boils at 100 °C"),
+    ("zh", "二、判断题（每题2分）\n\n1. 水在常温下是液体。\n答案：√\n\n2. 铁是气体。\n答案：×\n", [True, False], ("√", "×"), "水在常温下是液体。"),
+]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+@pytest.mark.parametrize("language, body, truths, marks, stem", TRUE_FALSE_CASES, ids=[c[0] for c in TRUE_FALSE_CASES])
+def test_true_false_as_papers_mark_it(language: str, body: str, truths: list[bool], marks: tuple[str, str], stem: str,
+                                      route: str, tmp_path: Path) -> None:
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [(q.type, q.answer) for q in questions] == [("true_false", t) for t in truths]
+    assert questions[0].stem.startswith(stem)  # the answer space is no part of the statement
+    for q, truth in zip(questions, truths):
+        choices = built.qti_choices(q.id)
+        assert sorted(choices) == sorted(marks)
+        right = marks[0] if truth else marks[1]
+        assert score_item(built.qti_raw(q.id), choices[right])["SCORE"] == q.points
+        assert score_item(built.qti_raw(q.id), choices[marks[1] if truth else marks[0]])["SCORE"] == 0
+        moodle = built.moodle_question(q.id)
+        right_moodle = [t for t, f in built.moodle_answers(q.id).items() if f == "100"]
+        assert right_moodle == ([right] if moodle.get("type") == "multichoice" else ["true" if truth else "false"])
+        assert built.canvas_correct(q.id) == [right]
+        assert "____" not in built.qti_text(q.id, "stem") and "____" not in built.canvas_text(q.id)
+
+
+# -- Japanese and Chinese forms ------------------------------------------------------------------------
+
+JA_FORMS = ("【１】次の問いに答えなさい。\n\n1. 水の密度は何 g/cm³ か。{type}\n【解答】１．２５\n\n"
+            "2. 次のうち金属をすべて選べ。\nア　鉄\nイ　酸素\nウ　銅\nエ　窒素\n【解答】ア・ウ\n\n"
+            "3. 次の出来事を古い順に並べよ。\nア　鎌倉幕府\nイ　江戸幕府\nウ　平安京\nエ　室町幕府\n【解答】ウ→ア→エ→イ\n")
+
+
+def canvas_required(built: Outputs, qid: str) -> list[str]:
+    """The options a Canvas multiple-answers item requires for its full score (not those it forbids)."""
+    item = built.canvas_item(qid)
+    labels = {label.get("ident"): "".join(label.itertext()).strip() for label in item.iter("response_label")}
+    full = next(c for c in item.iter("respcondition") if c.findtext("setvar") == "100")
+    return sorted(labels[v.text] for v in full.iter("varequal") if v.getparent().tag != "not")
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_japanese_forms(route: str, tmp_path: Path) -> None:
+    """Full-width digits in a number, options marked 'ア' and a full-width space, several answers
+    'ア・ウ', an order of options 'ウ→ア→エ→イ'."""
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text("---\ntitle: T\nlanguage: ja\n---\n\n" + JA_FORMS.replace("{type}", " {type=numerical}"), encoding="utf-8")
+        built = build_all(tmp_path, source)
+        number, metals, order = built.quiz.iter_questions()
+        assert (order.type, order.items) == ("ordering", ["平安京", "鎌倉幕府", "室町幕府", "江戸幕府"])
+        steps = built.qti_choices(order.id)
+        right = [steps[t] for t in ["平安京", "鎌倉幕府", "室町幕府", "江戸幕府"]]
+        assert score_item(built.qti_raw(order.id), right)["SCORE"] == 1
+        assert score_item(built.qti_raw(order.id), right[::-1])["SCORE"] == 0
+        assert built.moodle_question(order.id).get("type") == "ordering"
+        assert built.canvas_meta(order.id)["question_type"] == "multiple_dropdowns_question"
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + JA_FORMS.replace("{type}", ""), encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        # The import does not read an order of options yet: it says so at the question, never in silence.
+        assert code == 4 and "QB713" in err and ":15:" in err, err
+        (source,) = (tmp_path / "source").glob("*.md")
+        built = build_all(tmp_path, source)
+        number, metals = built.quiz.iter_questions()
+    assert (number.type, [(a.value, a.tolerance) for a in number.answers]) == ("numerical", [(1.25, 0)])
+    assert score_item(built.qti_raw(number.id), "1.25")["SCORE"] == 1
+    assert built.moodle_answers(number.id) == {"1.25": "100"}
+    assert (metals.type, [c.text for c in metals.choices if c.correct]) == ("multiple_response", ["鉄", "銅"])
+    choices = built.qti_choices(metals.id)
+    assert score_item(built.qti_raw(metals.id), [choices["鉄"], choices["銅"]])["SCORE"] == 1
+    assert canvas_required(built, metals.id) == ["鉄", "銅"]
+    assert list(choices) == ["鉄", "酸素", "銅", "窒素"]  # the markers are no part of the options
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_chinese_letters_glued_name_several_options(route: str, tmp_path: Path) -> None:
+    body = "一、多选题（每题3分）\n\n1. 下列属于金属的是\nA. 铁\nB. 铜\nC. 氧\nD. 氮\n答案：AB\n"
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: zh\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    assert (q.type, q.points, [c.text for c in q.choices if c.correct]) == ("multiple_response", 3, ["铁", "铜"])
+    choices = built.qti_choices(q.id)
+    assert score_item(built.qti_raw(q.id), [choices["铁"], choices["铜"]])["SCORE"] == 3
+    assert score_item(built.qti_raw(q.id), [choices["铁"]])["SCORE"] < 3
+    assert sorted(t for t, f in built.moodle_answers(q.id).items() if float(f) > 0) == ["铁", "铜"]
+    assert canvas_required(built, q.id) == ["铁", "铜"]
+
+
+# -- an ordering question printed as options -------------------------------------------------------
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_orders_printed_as_options(route: str, tmp_path: Path) -> None:
+    """Paragraphs (A)(B)(C), then the orders as options on one line, as 수능 papers print them."""
+    body = ("1. 주어진 글 다음에 이어질 글의 순서로 가장 적절한 것은?\n\nMany animals sleep during the winter.\n\n"
+            "(A) They wake up in the spring.\n(B) Before that, they eat a lot of food.\n(C) Then they find a warm place to sleep.\n\n"
+            "① (A)-(C)-(B) ② (B)-(A)-(C) ③ (B)-(C)-(A) ④ (C)-(A)-(B) ⑤ (C)-(B)-(A)\n정답: ③\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    orders = ["(A)-(C)-(B)", "(B)-(A)-(C)", "(B)-(C)-(A)", "(C)-(A)-(B)", "(C)-(B)-(A)"]
+    assert (q.type, [c.text for c in q.choices]) == ("single_choice", orders)
+    assert [c.text for c in q.choices if c.correct] == ["(B)-(C)-(A)"]
+    for paragraph in ("They wake up in the spring.", "Before that, they eat a lot of food.", "Then they find a warm place"):
+        assert paragraph in q.stem and paragraph in built.qti_text(q.id, "stem") and paragraph in built.moodle_text(q.id)
+    choices = built.qti_choices(q.id)
+    assert list(choices) == orders
+    assert score_item(built.qti_raw(q.id), choices["(B)-(C)-(A)"])["SCORE"] == 1
+    assert score_item(built.qti_raw(q.id), choices["(A)-(C)-(B)"])["SCORE"] == 0
+    assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == ["(B)-(C)-(A)"]
+    assert built.canvas_correct(q.id) == ["(B)-(C)-(A)"]
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_japanese_blanks_named_by_letters(route: str, tmp_path: Path) -> None:
+    """``（　ａ　）`` blanks and ``【解答】ａ 酸素　ｂ 水素``: each blank takes its word."""
+    body = ("【１】次の文の空欄に当てはまる語句を答えなさい。（各２点）\n\n"
+            "1. 水を電気分解すると、陽極から（　ａ　）、陰極から（　ｂ　）が発生する。\n【解答】ａ 酸素　ｂ 水素\n")
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: ja\n---\n\n{body}", encoding="utf-8")
+    else:
+        text = tmp_path / "paper.txt"
+        text.write_text("T\n\n" + body, encoding="utf-8")
+        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
+        assert code == 0 and err == "", err
+        (source,) = (tmp_path / "source").glob("*.md")
+    built = build_all(tmp_path, source)
+    (q,) = built.quiz.iter_questions()
+    assert q.type == "fill_in_blank" and q.points == 2
+    assert q.stem == "水を電気分解すると、陽極から[[b1]]、陰極から[[b2]]が発生する。"
+    assert [(b.id, b.answers) for b in q.blanks] == [("b1", ["酸素"]), ("b2", ["水素"])]
+    entries = [e.get("responseIdentifier") for e in built.qti_item(q.id).iter("{http://www.imsglobal.org/xsd/imsqti_v2p1}textEntryInteraction")]
+    assert len(entries) == 2
+    assert score_item(built.qti_raw(q.id), dict(zip(entries, ["酸素", "水素"])))["SCORE"] == 2
+    assert score_item(built.qti_raw(q.id), dict(zip(entries, ["水素", "酸素"])))["SCORE"] == 0
+    moodle = built.moodle_text(q.id)
+    assert "酸素" in moodle and "水素" in moodle and "ａ" not in moodle  # the cloze's answers, no letter left
+    assert "（　ａ　）" not in built.canvas_text(q.id) and "酸素" not in built.canvas_text(q.id)
+
+
+# -- the two routes agree -------------------------------------------------------------------------------
+
+def _reading(quiz: object) -> list[tuple[object, ...]]:
+    """What students and graders get of each question, without its id (the routes name ids apart)."""
+    found = []
+    for section_path, section in quiz.iter_sections():  # type: ignore[attr-defined]
+        for q in section.questions:
+            data = q.model_dump(exclude={"id", "title"})
+            if "choices" in data:
+                data["choices"] = [(c["text"], c["correct"]) for c in data["choices"]]
+            found.append((section.title, section.description, sorted(data.items())))
+    return found
+
+
+@pytest.mark.parametrize("paper", sorted(PAPERS.glob("*.md")), ids=lambda p: p.name)
+def test_build_and_import_read_a_paper_alike(paper: Path, tmp_path: Path) -> None:
+    """The paper built as written and the paper pasted then imported: the same questions, sections,
+    texts, answers, points and feedback (the ids, which the two routes make apart, aside)."""
+    read = read_quiz(paper, DiagnosticSink())
+    assert read is not None
+    quizzes, sink = run_import(pasted(paper, tmp_path))
+    assert not sink.errors and len(quizzes) == 1
+    assert _reading(quizzes[0].quiz) == _reading(read[0])
+    assert (quizzes[0].quiz.title, quizzes[0].quiz.language) == (read[0].title, read[0].language)
+    # The instructions alike; import escapes a number at a line's start ('\\1.'), which build reads as a list.
+    assert (quizzes[0].quiz.description or "").replace("\\", "") == (read[0].description or "")
+
+
+def test_a_row_of_a_matching_table_is_no_question_alone(tmp_path: Path) -> None:
+    """'7) ____ Mitosis⇥B. …' rows: built or imported, each is an error at its row, never a blank whose
+    answer is a letter from another row (QB156; QB706 on import)."""
+    body = ("Part IV. Matching (1 point each)\n\n7) ____ Mitosis\tA. Division that makes gametes\n"
+            "8) ____ Meiosis\tB. Division that makes two identical cells\n\nAnswer Key\n7. B\n8. A\n")
+    source = tmp_path / "paper.md"
+    source.write_text(f"---\ntitle: T\nlanguage: en\n---\n\n{body}", encoding="utf-8")
+    code, out, err = run("check", str(source))
+    assert code == 1 and "paper.md:8:1: error[QB156]" in err and "paper.md:9:1: error[QB156]" in err, err
+    text = tmp_path / "paper.txt"
+    text.write_text("T\n\n" + body, encoding="utf-8")
+    quizzes, sink = run_import(text)
+    assert quizzes == [] and [d.code for d in sink.errors] == ["QB706", "QB706"]
+    assert all("matching table" in d.message for d in sink.errors)

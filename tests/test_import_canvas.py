@@ -57,11 +57,9 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     assert ":762:1:" in find(found, "feedback on answer '핵' of blank 'place'")
     assert ":508:1:" in find(found, "excluded bound of the range 3.135..3.145")
     meta = f"{path.name}:{QUIZ}/assessment_meta.xml"
-    assert f"{meta}:6:1" in find(found, "scoring policy 'keep_latest'")
     assert f"{meta}:14:1" in find(found, "access code 'cell42'")
-    assert f"{meta}:21:1" in find(found, "cant_go_back")
     assert f"{where}:3:1" in find(found, "does not record the quiz's language; 'ko'")
-    assert len(found) == 7, found  # nothing else: every kept field is reported by the asserts below
+    assert len(found) == 5, found  # nothing else: every kept field is reported by the asserts below
 
     (item,) = quizzes
     assert item.skipped == {}
@@ -69,8 +67,10 @@ def test_canvas_classic_export(tmp_path: Path, as_zip: bool) -> None:
     quiz = item.quiz
     assert quiz.title == "세포 생물학 퀴즈" and quiz.language == "ko"  # assessment_meta.xml's title wins
     assert quiz.description == "세포의 **구조**와 기능에 관한 퀴즈입니다."
+    # scoring_policy keep_latest (line 6) and cant_go_back true (line 21) are settings of the source.
     assert quiz.settings.given() == {"time_limit": 30, "allowed_attempts": "unlimited", "shuffle_answers": False,
-                                     "show_correct_answers": False, "one_question_at_a_time": True, "quiz_type": "practice"}
+                                     "show_correct_answers": False, "one_question_at_a_time": True,
+                                     "lock_questions_after_answering": True, "grading_method": "last", "quiz_type": "practice"}
     assert not quiz.id.startswith("i0f3")  # Canvas's generated key is no id a person chose
     main, group = quiz.sections
     assert main.title == "세포 생물학 퀴즈" and main.select is None
@@ -234,7 +234,8 @@ def test_text2qti_zip(tmp_path: Path) -> None:
     assert quiz.id == "cell-biology-text2qti-zip" and quiz.title == "Cell biology (text2qti zip)"
     assert quiz.description == "A quiz written for text2qti and converted with text2qti 0.8."
     assert quiz.settings.given() == {"allowed_attempts": 1, "shuffle_answers": True, "show_correct_answers": False,
-                                     "one_question_at_a_time": True, "quiz_type": "graded"}
+                                     "one_question_at_a_time": True, "lock_questions_after_answering": False,
+                                     "grading_method": "highest", "quiz_type": "graded"}
     main, group = quiz.sections
     assert [q.type for q in main.questions] == ["single_choice", "multiple_response", "true_false", "short_answer", "numerical",
                                                 "numerical", "numerical", "numerical", "text_only", "essay", "file_upload"]
@@ -278,7 +279,8 @@ def test_qti_builder_canvas_package(tmp_path: Path) -> None:
     assert quiz.id == "cells-ko" and quiz.title == "세포 퀴즈" and quiz.language == "ko"
     assert quiz.description == "qti-builder가 만든 패키지입니다."
     assert quiz.settings.given() == {"allowed_attempts": 3, "shuffle_answers": True, "show_correct_answers": True,
-                                     "one_question_at_a_time": False, "quiz_type": "graded"}
+                                     "one_question_at_a_time": False, "lock_questions_after_answering": False,
+                                     "grading_method": "highest", "quiz_type": "graded"}
     main, division = quiz.sections
     assert [q.id for q in main.questions] == ["virus", "steps", "organelle", "cell-size", "explain"]  # <quiz-id>. taken off
     assert all(q.title is None for q in quiz.iter_questions())  # every title is the one derived from the stem

@@ -20,7 +20,7 @@ def moodle_file(*questions: str) -> str:
 def multichoice(name: str, correct: str, partial: str, incorrect: str, stem: str = "Which is a noble gas?") -> str:
     return f"""  <question type="multichoice">
     <name><text>{name}</text></name>
-    <questiontext format="html"><text><![CDATA[<p>{stem}</p>]]></text></questiontext>
+    <questiontext format="html"><text><![CDATA[{stem if stem.startswith("<") else f"<p>{stem}</p>"}]]></text></questiontext>
     <defaultgrade>1</defaultgrade><idnumber>{name}</idnumber>
     <single>true</single><shuffleanswers>true</shuffleanswers><answernumbering>abc</answernumbering>
     <correctfeedback format="html"><text><![CDATA[{correct}]]></text></correctfeedback>
@@ -63,3 +63,41 @@ def test_the_authors_own_feedback_is_kept(tmp_path: Path) -> None:
     assert "Correct feedback: Your answer is correct: neon is in group 18." in source
     assert "Incorrect feedback: Look at group 18." in source
     assert "partially correct" not in source  # the one default among them
+
+
+def test_rich_moodle_html_keeps_markdown_around_what_has_no_markdown_form(tmp_path: Path) -> None:
+    """A table with Moodle's classes and an image with its size have no exact Markdown form: each
+    stays HTML as a block of its own, and the text around them is Markdown, not one line of HTML."""
+    stem = ('<p>Look at the <strong>table</strong>:</p>'
+            '<table class="table table-striped"><thead><tr><th>Gas</th><th>Group</th></tr></thead>'
+            '<tbody><tr><td>Neon</td><td>18</td></tr></tbody></table>'
+            '<p><img src="https://example.edu/cell.png" alt="A cell" width="300" height="200" class="img-fluid"></p>'
+            '<ul><li>Which is <em>noble</em>?</li></ul>')
+    plain_table = "<table><thead><tr><th>Gas</th></tr></thead><tbody><tr><td>Neon</td></tr></tbody></table><p>Which?</p>"
+    source = imported(tmp_path, moodle_file(multichoice("rich", "", "", "", stem=stem), multichoice("plain", "", "", "", stem=plain_table)))
+    assert "1. Look at the **table**: {#rich title=rich}\n\n   <table class=\"table table-striped\"><thead>" in source
+    assert '\n\n   <p><img src="https://example.edu/cell.png" alt="A cell" width="300" height="200" class="img-fluid"></p>\n\n' in source
+    assert "\n\n   - Which is *noble*?\n" in source
+    assert "2. | Gas | {#plain title=plain}\n   |---|\n   | Neon |\n\n   Which?" in source  # no classes: a Markdown table
+    # Built again, Moodle gets the same table and image.
+    assert run("build", "src", "--format", "moodle", cwd=tmp_path)[0] == 0
+    (built,) = (tmp_path / "dist").glob("*.moodle.xml")
+    xml = built.read_text(encoding="utf-8")
+    assert '<table class="table table-striped">' in xml and 'width="300" height="200"' in xml
+
+
+def test_answer_numbering_none_survives_import_and_build(tmp_path: Path) -> None:
+    """Moodle's "no numbering" of a multiple-choice question's options stays so: the source says
+    numbering=none, and the build writes answernumbering none again (not ABCD)."""
+    question = multichoice("plain", "", "", "").replace("<answernumbering>abc</answernumbering>",
+                                                        "<answernumbering>none</answernumbering>")
+    numbered = multichoice("lettered", "", "", "", stem="Which is a metal?")
+    source = imported(tmp_path, moodle_file(question, numbered))
+    assert "{#plain title=plain numbering=none}" in source and "{#lettered title=lettered}" in source
+    assert run("build", "src", "--format", "moodle", cwd=tmp_path)[0] == 0
+    (built,) = (tmp_path / "dist").glob("*.moodle.xml")
+    from lxml import etree
+
+    root = etree.parse(str(built)).getroot()
+    numbering = {q.findtext("idnumber"): q.findtext("answernumbering") for q in root.findall("question") if q.get("type") == "multichoice"}
+    assert numbering == {"plain": "none", "lettered": "ABCD"}

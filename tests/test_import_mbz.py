@@ -62,7 +62,8 @@ def test_the_quizs_structure_and_settings_come_back(built: Path) -> None:
     1's), Chapter 1 has a text and shuffles, Pool draws 2 of 3 worth 2 points each."""
     quiz = imported(built / "moodle-quiz.mbz")
     assert quiz.settings.given() == {"time_limit": 10, "allowed_attempts": "unlimited", "shuffle_answers": False,
-                                     "show_correct_answers": True, "one_question_at_a_time": False}
+                                     "show_correct_answers": True, "one_question_at_a_time": False,
+                                     "lock_questions_after_answering": True, "grading_method": "last"}
     assert [(s.id, s.title, s.description, s.shuffle, s.select, [q.id for q in s.questions]) for s in quiz.sections] == [
         ("ch1", "Part 1 / Chapter 1", "Read this first.", True, None, ["t1", "t2"]),
         ("pool", "Pool", None, False, 2, ["s1", "s2", "s3"])]
@@ -98,8 +99,9 @@ def test_the_imported_source_builds_the_same_quiz(built: Path, quiz_id: str, tmp
 
 def test_what_the_source_cannot_hold_is_said(built: Path, tmp_path: Path) -> None:
     """A backup changed as a teacher would in Moodle: average grade, sequential navigation, a close
-    date and a password; each is reported as lost (QB711), and the rest imports."""
-    members = _members((built / "moodle-quiz.mbz").read_bytes())
+    date and a password. The first two are the source's settings grading_method and
+    lock_questions_after_answering; the others are reported as lost (QB711), and the rest imports."""
+    members = _members((built / "all-types.mbz").read_bytes())
     quiz_xml = members["activities/quiz_1/quiz.xml"]
     for old, new in ((b"<grademethod>1<", b"<grademethod>2<"), (b"<navmethod>free<", b"<navmethod>sequential<"),
                      (b"<timeclose>0<", b"<timeclose>1800000000<"), (b"<password></password>", b"<password>x</password>")):
@@ -109,10 +111,12 @@ def test_what_the_source_cannot_hold_is_said(built: Path, tmp_path: Path) -> Non
     changed = tmp_path / "changed.mbz"
     changed.write_bytes(_tarball(members))
     sink = DiagnosticSink()
-    imported(changed, sink)
+    quiz = imported(changed, sink)
+    assert (quiz.settings.grading_method, quiz.settings.lock_questions_after_answering) == ("average", True)
     lost = [d.message for d in sink.items if d.code == "QB711"]
-    for what in ("average grade", "sequential navigation", "a close date", "password"):
+    for what in ("a close date", "password"):
         assert any(what in message for message in lost), what
+    assert not [message for message in lost if "grad" in message or "navigation" in message]
 
 
 def test_a_hostile_backup_is_read_without_its_unsafe_entries(built: Path, tmp_path: Path) -> None:

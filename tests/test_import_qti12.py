@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 from lxml import etree
+from helpers.cli import run as run_cli
 from helpers.importing import FIXTURES, builds, messages, run_import, zipped
 
 from qti_builder.importers import detect
@@ -215,7 +216,9 @@ def test_blackboard_random_block_draws_from_the_pool_the_manifest_links(tmp_path
     """A Blackboard test draws from a pool by the pool's manifest resource (res00005), a file whose
     <assessment> is the pool (bbmd_assessmenttype Pool). The pool's questions are the block's, at
     the block's points (the pool says -1); a numeric answer whose condition sets no score but
-    shows the feedback Blackboard names 'correct' is the right answer. The pool is not a quiz."""
+    shows the feedback Blackboard names 'correct' is the right answer. Blackboard's per-answer
+    conditions (a varequal on the answer's ident, with no value, setting 100 or 0) give no
+    credit: the choice's right answer is the 'correct' condition's. The pool is not a quiz."""
     path = (BLACKBOARD_BLOCK if form == "folder"
             else blackboard_block_zip(tmp_path / "export.zip", form == "zip-manifest-under-dotdot"))
     quizzes, sink = run_import(path)
@@ -288,15 +291,19 @@ def test_samigo_assessment(tmp_path: Path) -> None:
     """Sakai's Samigo: every mattext says text/plain and holds HTML (the item's TEXT_FORMAT says
     HTML); choices padded with labels that have neither ident nor text; the right choice marked by
     the feedback it shows ('Correct'), every condition adding 0; a blank's answers in a condition
-    that scores nothing, alternatives split by '|'; the points in the score's maxvalue."""
+    that scores nothing, alternatives split by '|'; the points in the score's maxvalue; a matching
+    question's prompts and answers in one response_grp."""
     quizzes, sink = run_import(QTI12 / "samigo-assessment.xml")
     assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
     (item,) = quizzes
-    choice, blanks = item.quiz.iter_questions()
+    choice, blanks, matching = item.quiz.iter_questions()
     assert choice.stem == "Which organelle makes <b>ATP</b>?"
     assert [(c.text, c.correct) for c in choice.choices] == [("Lysosome", False), ("<b>Mitochondrion</b>", True), ("Centriole", False)]
     assert choice.points == 2 and blanks.points == 2
     assert [b.answers for b in blanks.blanks] == [["glycolysis"], ["ATP", "adenosine triphosphate"]]
+    # One response_grp: prompts are the labels with a match_group, a credited condition pairs them.
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("Mitochondrion", "Makes ATP"), ("Nucleus", "Holds DNA")]
+    assert matching.distractors == ["Digests waste"] and matching.points == 1
     builds(item.quiz, item.media, tmp_path)
 
 
@@ -355,3 +362,26 @@ def test_webct_in_utf16(tmp_path: Path, form: str) -> None:
     plain, _ = run_import(QTI12 / "webct.xml")
     assert essentials(item.quiz) == essentials(plain[0].quiz)
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_an_assessment_with_no_readable_question_does_not_refuse_its_package(tmp_path: Path) -> None:
+    """A Respondus package of two tests, one of which holds a single multiple-choice question with
+    no right answer: that question is skipped and named, its empty test is left out (a warning),
+    and the other test is imported; nothing was written before."""
+    good = (QTI12 / "respondus-zero-point.xml").read_bytes().decode("cp1252")
+    lone = good.split("<item ")[0] + "<item " + good.split("<item ")[2].split("</item>")[0] + "</item>\r\n    </section>\r\n  </assessment>\r\n</questestinterop>\r\n"
+    lone = lone.replace('ident="RESPONDUS_ZERO"', 'ident="RESPONDUS_LONE"').replace("practice set", "unfinished test")
+    path = tmp_path / "respondus.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("good.xml", good.encode("cp1252"))
+        archive.writestr("lone.xml", lone.encode("cp1252"))
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "respondus.zip:lone.xml:5:1: warning[QB713]: question 'Unfinished' (multipleChoice) was skipped" in find(found, "lone.xml:5")
+    assert "respondus.zip:lone.xml:3:1: warning[QB711]: assessment 'Respondus: unfinished test' has no question that could be read" \
+        in find(found, "no question that could be read")
+    assert [item.quiz.title for item in quizzes] == ["Respondus: practice set"]
+    code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"), "--allow-skipped")
+    assert code == 0, err
+    assert [p.name for p in (tmp_path / "out").glob("*.md")] == ["RESPONDUS_ZERO.md"]

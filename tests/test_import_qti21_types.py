@@ -182,3 +182,47 @@ def test_template_values_are_computed_safely() -> None:
 
     assert _format(3.14159, "%.2f") == "3.14" and _format(7, "%i") == "7"
     assert _format(3.0, "%.1000000000f") == "3"  # a format that would be a gigabyte is not used
+
+
+def test_a_folder_of_a_test_and_its_items_without_a_manifest(tmp_path: Path) -> None:
+    """zyBooks' QTI 2.1 export: a folder holding a test and its items, and no manifest. It is a
+    QTI 2.1 input (it was taken for a quiz page and refused as 'a directory') and reads as its test."""
+    folder = TYPES / "loose-test"
+    assert not (folder / "imsmanifest.xml").exists() and detect(folder).name == "qti21"
+    from helpers.importing import run_import
+
+    quizzes, sink = run_import(folder)
+    assert not sink.errors
+    (item,) = quizzes
+    assert (item.quiz.id, item.quiz.title) == ("cells-revision", "Cells: revision")
+    assert [q.type for q in item.quiz.iter_questions()] == ["single_choice", "numerical"]
+
+
+def test_a_package_whose_manifest_is_not_well_formed_is_read_by_its_items(tmp_path: Path) -> None:
+    """LiveInspect writes a literal backslash-n after the manifest's XML declaration: the manifest
+    cannot be read, the package's tests and items still can (reported, QB711); a manifest with
+    entities stays refused."""
+    import zipfile
+
+    from helpers.importing import messages, run_import
+
+    def package(manifest: bytes) -> Path:
+        path = tmp_path / f"p{len(list(tmp_path.iterdir()))}.zip"
+        with zipfile.ZipFile(path, "w") as archive:
+            for file in sorted((TYPES / "package").rglob("*")):
+                if file.is_file() and file.name != "imsmanifest.xml":
+                    archive.write(file, file.relative_to(TYPES / "package").as_posix())
+            archive.writestr("imsmanifest.xml", manifest)
+        return path
+
+    good = (TYPES / "package/imsmanifest.xml").read_bytes()
+    broken = good.replace(b"?>", b"?>\\n", 1)
+    quizzes, sink = run_import(package(broken))
+    found = messages(sink)
+    assert not sink.errors, found
+    assert any("QB711" in m and "the manifest is not read (not well-formed XML" in m for m in found)
+    expected, _ = run_import(TYPES / "package")
+    assert [q.type for q in quizzes[0].quiz.iter_questions()] == [q.type for q in expected[0].quiz.iter_questions()]
+    hostile = good.replace(b"?>", b'?><!DOCTYPE manifest [<!ENTITY x "y">]>', 1)
+    refused, sink = run_import(package(hostile))
+    assert not refused and [d.code for d in sink.errors] == ["QB702"]

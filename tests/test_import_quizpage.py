@@ -519,13 +519,17 @@ def test_the_exam_rule_a_section_prints_is_its_multiple_response_questions_scori
     questions are worth 6 points, 3 for right but incomplete and 0 for any wrong option (issue 30);
     the single-choice question of another section keeps its own rule (2 points, no partial credit)."""
     quiz, _, _ = imported("exam-rule.zh.md", tmp_path)
-    single, metals, gases = quiz.iter_questions()
-    assert single.type == "single_choice" and single.points == 2  # the section's rule: 每小题2分
+    single, metals, gases, liquids = quiz.iter_questions()
+    # The rule on a line of its own under the heading counts as well.
+    assert (liquids.points, liquids.scoring, liquids.incomplete_points) == (4, "exam", 2)
+    assert single.type == "single_choice" and single.points == 2  # 每小题2分
     for q in (metals, gases):
         assert (q.type, q.points, q.scoring, q.incomplete_points) == ("multiple_response", 6, "exam", 3)
     right = {c.id for c in metals.choices if c.correct}
     assert right == {"A", "C"}
     assert (metals.score_of(right), metals.score_of({"A"}), metals.score_of({"A", "B"}), metals.score_of(set())) == (1, 0.5, 0, 0)
+
+
 def test_a_site_page_options_in_tables_images_by_site_paths_and_a_scoring_list(tmp_path: Path) -> None:
     """What quiz pages read before and read again (issue 32): options set in a table (a letter
     column, its header an option too or not), images named by the site's paths (/assets/…: the
@@ -561,3 +565,33 @@ def test_a_site_path_never_reads_outside_the_page_folder(tmp_path: Path) -> None
     assert set(quizzes[0].media) == {"media/missing-secret.png.svg"}
     assert b"outside-the-page-folder" not in b"".join(quizzes[0].media.values())
     assert len([d for d in sink.items if d.code == "QB714"]) == 2
+
+
+def test_a_portuguese_page_with_a_pairing_exercise(tmp_path: Path) -> None:
+    """A Portuguese page: 'Questão 1' alone on its line, an answer naming the option as 'letra B',
+    and a pairing exercise (numbered items, then '( )' slots each to be given an item's number,
+    the answer the numbers in the slots' order): a matching question whose prompts are the slots,
+    an item no slot takes a distractor. It was an essay, or a multiple response with every item
+    right, or nothing at all."""
+    quizzes, sink = run_import(PAGES / "pairing.pt.md")
+    assert not sink.errors and not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    assert item.quiz.language == "pt"
+    choice, pairing = item.quiz.iter_questions()
+    assert choice.stem == "Qual organela produz ATP?" and [c.correct for c in choice.choices] == [False, True, False]
+    assert pairing.type == "matching" and pairing.stem == "Relacione as organelas às suas funções."
+    assert [(p.prompt, p.answer) for p in pairing.pairs] == [
+        ("Síntese de proteínas", "Ribossomo"), ("Respiração celular", "Mitocôndria"), ("Armazena o DNA", "Núcleo")]
+    assert pairing.distractors == ["Lisossomo"]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_pairing_exercise_whose_answer_does_not_fit_is_an_error(tmp_path: Path) -> None:
+    page = tmp_path / "pairs.md"
+    page.write_text("# Pares\n\n1. Relacione as colunas.\n\n(1) Célula\n(2) Tecido\n\n( ) Conjunto de células\n"
+                    "( ) Unidade da vida\n\nResposta: 2\n", encoding="utf-8")
+    quizzes, sink = run_import(page)
+    (error,) = [d.render() for d in sink.errors]
+    assert error.startswith("pairs.md:11:") and "error[QB706]: question 'Relacione as colunas.' (line 3): a pairing exercise " \
+        "of 2 slots and items 1, 2 needs one item's number per slot, in order; the answer '2' does not give that" in error
+    assert not quizzes

@@ -195,3 +195,20 @@ def built_calculated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("calculated")
     build(BuildOptions(sources=[CALCULATED], out_dir=out))
     return out
+
+
+def test_the_scoring_rules_come_back_from_the_qti_package_and_moodle_keeps_their_scores(tmp_path: Path) -> None:
+    """The QTI 2.1 package holds each rule (all or nothing: the correct response or nothing; the
+    exam rule: a second condition for right but incomplete), and its import gives the rule back;
+    Moodle XML holds the scores Moodle grades by (each wrong answer -100 % under a rule), which
+    come back as those scores (the rule itself is the Moodle loss the build names)."""
+    source = ROOT / "tests/fixtures/scoring-rules.md"
+    build(BuildOptions(sources=[source], out_dir=tmp_path))
+    original = read_source(source)
+    rules = [(q.id, q.scoring, q.incomplete_points) for q in original.iter_questions()]
+    assert rules == [("primes", "partial", None), ("even", "all_or_nothing", None), ("exam-rule", "exam", 3), ("exam-two", "exam", 2)]
+    back = imported(tmp_path / f"{original.id}.qti21.zip")
+    assert [(q.id, q.scoring, q.incomplete_points) for q in back.iter_questions()] == rules
+    moodle = {q.id: q for q in imported(tmp_path / f"{original.id}.moodle.xml").iter_questions()}
+    assert all(q.scoring == "partial" for q in moodle.values())
+    assert list(moodle["even"].choice_scores().values()) == pytest.approx([100 / 3, 100 / 3, -100, 100 / 3, -100])

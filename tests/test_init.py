@@ -310,6 +310,9 @@ def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> Non
     (repo / "quizzes").mkdir()
     code, _, err = run("init", "quizzes", "--install", f"qti-builder @ {ROOT.as_uri()}", cwd=repo)
     assert code == 0, err
+    # A second quiz, broken: the build fails the job at its line, and still publishes the good one.
+    (repo / "quizzes" / "source" / "broken.md").write_text(
+        "---\nid: broken\ntitle: B\n---\n\n1. Which? {#which}\n\nA) x\nB) y\n\nAnswer: C\n", encoding="utf-8")
     subprocess.run([*git, "add", "-A"], cwd=repo, check=True)
     subprocess.run([*git, "commit", "-q", "-m", "quizzes"], cwd=repo, check=True)
     workflow = yaml.safe_load((repo / ".github/workflows/quizzes.yml").read_text(encoding="utf-8"))
@@ -331,6 +334,7 @@ def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> Non
             shutil.copytree(SCHEMAS, repo / step["with"]["path"])
             continue
         if uses.startswith("actions/upload-artifact@"):
+            assert step["if"] == "always()"  # after the failed build
             published = repo / step["with"]["path"]
             assert {"first-quiz.canvas.zip", "first-quiz.moodle.xml", "first-quiz.qti21.zip", "report.json"} <= {
                 p.name for p in published.iterdir()}
@@ -339,13 +343,18 @@ def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> Non
         if "run" not in step:
             continue
         done = subprocess.run(["bash", "-eo", "pipefail", "-c", step["run"]], cwd=here, env=env, capture_output=True, text=True)
+        if "qti-builder build" in step["run"]:  # fails the job, with the annotation on the broken line
+            assert done.returncode == 1, (done.stdout, done.stderr)
+            assert done.stdout.startswith("::error file=source/broken.md,line=11,col=9,title=qti-builder QB126::")
+            ran.append(step["name"])
+            continue
         assert done.returncode == 0 or step.get("continue-on-error"), (step.get("name"), done.stdout, done.stderr)
         ran.append(step.get("name", step["run"]))
-    assert ran == ["Install qti-builder", "Fetch the official schemas", "Check every quiz (each problem as an annotation on its line)",
-                   "Build every quiz", "publish"]
+    assert ran == ["Install qti-builder", "Fetch the official schemas",
+                   "Build every quiz (each problem an annotation on its line, the report in dist/)", "publish"]
     assert (site / "qti_builder" / "__init__.py").is_file()  # the install step installed this checkout
     report = json.loads((here / "dist" / "report.json").read_text(encoding="utf-8"))
-    assert report["ok"] and report["quizzes"][0]["id"] == "first-quiz"
+    assert not report["ok"] and [(q["id"], q["status"]) for q in report["quizzes"]] == [(None, "failed"), ("first-quiz", "ok")]
 
 
 @pytest.mark.parametrize("line", ["dist", "/dist", "dist/", "/dist/"])

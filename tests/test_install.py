@@ -9,6 +9,8 @@ from pathlib import Path
 
 from helpers import ROOT, SEED_SOURCE
 
+from qti_builder.manual import for_reading
+
 
 def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:
     wheels, target, work = tmp_path / "wheels", tmp_path / "site", tmp_path / "work"
@@ -50,4 +52,4 @@ def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:
         shown = subprocess.run([sys.executable, "-c", "from qti_builder.cli import main; main()", "docs", page.stem],
                                cwd=work, env=env, capture_output=True, text=True)
         assert shown.returncode == 0, shown.stderr
-        assert shown.stdout == page.read_text(encoding="utf-8"), page.name
+        assert shown.stdout == for_reading(page.read_text(encoding="utf-8")), page.name

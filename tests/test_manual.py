@@ -10,6 +10,8 @@ import pytest
 from helpers import ROOT
 from helpers.cli import run
 
+from qti_builder.manual import for_reading
+
 PAGES = sorted((ROOT / "docs").glob("*.md"))
 
 
@@ -21,7 +23,7 @@ def test_every_page_the_project_ships_is_listed_and_printed_whole(tmp_path: Path
         assert re.search(rf"^  {re.escape(page.stem)} +{re.escape(title)}$", out, re.M), page.name
         code, text, err = run("docs", page.stem, cwd=tmp_path)
         assert (code, err) == (0, "")
-        assert text == page.read_text(encoding="utf-8")
+        assert text == for_reading(page.read_text(encoding="utf-8"))
     assert {p.stem for p in PAGES} >= {"source-format", "question-types", "content", "import", "ci", "schemas",
                                         "lms-behaviour", "updating"}
 
@@ -72,3 +74,35 @@ def test_every_hint_that_names_a_page_names_one_that_opens(tmp_path: Path) -> No
     assert named
     for topic in sorted(named):
         assert run("docs", topic, cwd=tmp_path)[0] == 0, topic
+
+
+def test_docs_print_no_doc_test_markers(tmp_path: Path) -> None:
+    """The docs' test markers are for tests/test_docs.py; a reader sees the examples only."""
+    for page in PAGES:
+        code, text, _ = run("docs", page.stem, cwd=tmp_path)
+        assert code == 0 and "doc-test" not in text, page.name
+        assert "\n\n\n" not in text
+    code, text, _ = run("docs", "updating#moodle", cwd=tmp_path)
+    assert "doc-test" not in text and "$ qti-builder diff old source --changed-only" in text
+    assert "\nA) func\n" not in text  # a marker's hidden file is not shown either
+
+
+def test_a_long_page_goes_through_the_pager_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import click
+
+    from qti_builder import cli
+
+    paged: list[str] = []
+    monkeypatch.setattr(click, "echo_via_pager", lambda text, *a, **k: paged.append(text))
+
+    class Terminal:
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setattr(cli.sys, "stdout", Terminal())
+    cli._show("line\n" * 5000)
+    assert len(paged) == 1 and paged[0].count("\n") == 5000
+    # Not on a pipe or a file: printed as it is.
+    monkeypatch.undo()
+    code, out, _ = run("docs", "source-format", cwd=tmp_path)
+    assert code == 0 and out.count("\n") > 1000

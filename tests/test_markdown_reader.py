@@ -316,6 +316,12 @@ def test_blanks_inside_code_or_math_are_refused(tmp_path: Path) -> None:
     with pytest.raises(BuildFailed) as failed:
         build(BuildOptions(sources=[source], out_dir=tmp_path / "out"))
     assert [(d.code, d.message) for d in failed.value.diagnostics] == [
-        ("QB144", "blank [[b1]] is inside code, math or a link, where it cannot be a field"),
-        ("QB144", "blank [[b2]] is inside code, math or a link, where it cannot be a field"),
+        # Named as the author wrote them, not by the ids the reader gave them (b1, b2).
+        ("QB144", "blank 1, [[v]], is inside code, math or a link, where it cannot be a field"),
+        ("QB144", "blank 2, [[w]], is inside code, math or a link, where it cannot be a field"),
     ]
+    source = write(tmp_path, "d.md", "---\ntitle: T\n---\n1. Call `[[*len | size]]()` on [[it]]. {#q1 type=fill_in_blank}\n")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "out"))
+    assert [d.message for d in failed.value.diagnostics] == [
+        "blank 1, [[*len | size]], is inside code, math or a link, where it cannot be a field"]

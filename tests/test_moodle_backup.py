@@ -123,7 +123,8 @@ def test_one_question_per_page_unless_the_source_says_otherwise(built, quiz_id: 
 
 def test_the_settings_of_the_source_are_the_quizs(built) -> None:
     """all-types.yaml: time_limit 45, allowed_attempts 2, shuffle_answers, show_correct_answers false,
-    one_question_at_a_time (worked out by hand from the file)."""
+    one_question_at_a_time, no grading method and no lock: Moodle's defaults, highest grade and free
+    navigation (worked out by hand from the file)."""
     _, backup, _, _ = built["all-types"]
     assert backup.setting("timelimit") == "2700"
     assert backup.setting("attempts_number") == "2"
@@ -139,9 +140,12 @@ def test_the_settings_of_the_source_are_the_quizs(built) -> None:
 
 def test_the_settings_the_other_way(built) -> None:
     """moodle-quiz.yaml: time_limit 10, unlimited attempts, no shuffling, correct answers shown,
-    all of a section on one page; Part 1 has no question of its own, Chapter 1 a text and shuffles."""
+    all of a section on one page, locked questions, the last attempt's grade; Part 1 has no
+    question of its own, Chapter 1 a text and shuffles."""
     _, backup, _, _ = built["moodle-quiz"]
     assert (backup.setting("timelimit"), backup.setting("attempts_number"), backup.setting("shuffleanswers")) == ("600", "0", "0")
+    # mod/quiz: QUIZ_NAVMETHOD_SEQ is 'sequential', QUIZ_ATTEMPTLAST is 4.
+    assert (backup.setting("navmethod"), backup.setting("grademethod")) == ("sequential", "4")
     assert backup.setting("reviewrightanswer") == str(0x01110)  # immediately after, later, after close
     assert backup.setting("questionsperpage") == "0"
     assert backup.sections() == [(1, "Part 1 / Chapter 1", False), (2, "", True), (4, "Pool", False)]
@@ -155,6 +159,22 @@ def test_unset_settings_are_moodles_defaults(built) -> None:
     assert backup.setting("timelimit") == "0"
     assert backup.setting("attempts_number") == "0"  # unlimited
     assert backup.setting("reviewrightanswer") == str(0x11110)
+    assert (backup.setting("navmethod"), backup.setting("grademethod")) == ("free", "1")
+
+
+@pytest.mark.parametrize(("method", "grademethod"), [("highest", "1"), ("average", "2"), ("first", "3"), ("last", "4")])
+def test_each_grading_method_is_moodles(tmp_path: Path, method: str, grademethod: str) -> None:
+    """mod/quiz's constants: QUIZ_GRADEHIGHEST 1, QUIZ_GRADEAVERAGE 2, QUIZ_ATTEMPTFIRST 3,
+    QUIZ_ATTEMPTLAST 4; with lock_questions_after_answering false, navigation stays free."""
+    source = write(tmp_path, "g.yaml", f"""id: g
+title: G
+settings: {{grading_method: {method}, lock_questions_after_answering: false}}
+sections:
+  - {{id: a, title: A, questions: [{{type: true_false, id: t1, stem: One., answer: true}}]}}
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "g.mbz").read_bytes())
+    assert (backup.setting("grademethod"), backup.setting("navmethod")) == (grademethod, "free")
 
 
 def test_settings_each_way(tmp_path: Path) -> None:

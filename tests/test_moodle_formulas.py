@@ -39,6 +39,10 @@ ACCEPTED = ["{x} + {y}", "pi()", "abs(-1)", "log(64, 2)", "atan2(1.0, 1.0)", "ma
 REFUSED = {"a * b": "'a'", "x^2": "'x^'", "{x}^2": "'^'", "eval(1)": "eval", "abs(-1, 1)": "abs", "abs()": "abs",
            "pi(1)": "pi", "log()": "log", "log(64, 2, 3)": "log", "atan2(1.0)": "atan2", "max(1.0)": "max",
            "1 // 2": "'//'", "{a} # b": "'#'"}
+# Verdicts of Moodle 4.5's own qtype_calculated_find_formula_errors, run on these formulas: its
+# check is of characters and calls, not of a formula's grammar ("{a}+" passes; "{a}{b}" too).
+MOODLE_SAYS = {"{x}**2": None, "{a}{b}": None, "{a} % 3": None, "2 ** 3": None, "{a}+": None, "(({a}))": None,
+               "{1a}+1": "'{'", "()": "'()'", "unknown({x})": "unknown", "{=1}": "'{'", "a": "'a'"}
 
 
 @pytest.mark.parametrize("formula", ACCEPTED)
@@ -50,6 +54,12 @@ def test_moodle_accepts_its_own_formulas(formula: str) -> None:
 def test_moodle_refuses_what_its_check_refuses(formula: str, named: str) -> None:
     error = moodle_formula_error(formula)
     assert error is not None and named in error
+
+
+@pytest.mark.parametrize("formula,named", MOODLE_SAYS.items())
+def test_the_check_gives_moodles_own_verdict(formula: str, named: str | None) -> None:
+    error = moodle_formula_error(formula)
+    assert (error is None) == (named is None) and (named is None or named in (error or "")), error
 
 
 def test_the_formulas_of_a_text_are_each_checked() -> None:

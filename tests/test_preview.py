@@ -140,3 +140,16 @@ def test_serve_reloads_when_a_source_changes(browser, tmp_path: Path) -> None:  
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_the_preview_names_a_scoring_rule_instead_of_option_scores(tmp_path: Path) -> None:
+    """Per-option scores belong to the partial rule; a rule on the whole answer is named as the
+    source writes it (issue 30)."""
+    from qti_builder.cli import app
+    from typer.testing import CliRunner
+
+    result = CliRunner().invoke(app, ["preview", str(ROOT / "tests/fixtures/scoring-rules.md"), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "scoring-rules.html").read_text(encoding="utf-8")
+    assert page.count("scoring=all_or_nothing") == 1 and page.count("scoring=exam incomplete_points=3") == 1
+    assert "(50%)" in page and "(-50%)" in page  # the partial question's options: 2 right, each wrong takes a share

@@ -107,3 +107,18 @@ def test_locate_finds_keys_in_their_table_only() -> None:
     assert locate(lines, ("tool", "qti-builder"), ("formats",)) == (8, 11)
     assert locate(lines, ("tool", "qti-builder"), ("missing",)) == (4, 1)  # the table's header
     assert locate(lines, ("tool", "qti-builder"), ("formats",), key_itself=True) == (8, 1)
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_diff_compares_the_sources_the_settings_name(tmp_path: Path) -> None:
+    write(tmp_path, "qti-builder.toml", 'sources = ["quizzes"]\n')
+    quiz = "---\nid: w1\ntitle: W1\n---\n\n1. Is 7 prime? {#seven}\n\nAnswer: true\n"
+    (tmp_path / "quizzes").mkdir()
+    write(tmp_path, "quizzes/w1.md", quiz)
+    git = ["git", "-c", "user.email=a@example.edu", "-c", "user.name=A"]
+    subprocess.run([*git, "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=tmp_path, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "w1"], cwd=tmp_path, check=True)
+    write(tmp_path, "quizzes/w1.md", quiz.replace("Is 7 prime?", "Is seven prime?"))
+    code, out, err = run("diff", "--rev", "HEAD", "--changed-only", cwd=tmp_path)
+    assert (code, out, err) == (0, "w1/seven\n", "")  # quizzes/, not the missing source/

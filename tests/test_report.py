@@ -231,3 +231,19 @@ def test_several_reports_in_one_run(tmp_path: Path) -> None:
 def test_reports_that_contradict_each_other_are_usage_errors(tmp_path: Path, args: list[str], message: str) -> None:
     code, _, err = run("check", str(SEED_SOURCE), *args, cwd=tmp_path)
     assert code == 2 and message in " ".join(err.split()), err
+
+
+def test_the_report_schema_takes_every_quiz_setting(tmp_path: Path) -> None:
+    """A report lists the settings a source states: the schema names every one the model has (the
+    scoring rules were missing, so a report of a quiz that set them broke its own schema)."""
+    from qti_builder.model import QuizSettings
+
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    settings = schema["$defs"]["quiz"]["properties"]["settings"]["properties"]
+    assert set(settings) == set(QuizSettings.model_fields)
+    source = write(tmp_path, "rules.md", "---\ntitle: Rules\nsettings:\n  scoring: exam\n  incomplete_points: 1\n"
+                                         "  grading_method: last\n---\n\n1. Which are prime? {#primes points=2}\n\n"
+                                         "A) 2\nB) 4\nC) 7\n\nAnswer: A, C\n")
+    code, out, _ = run("check", str(source), "--report", "json")
+    assert code == 0
+    assert report_of(out)["quizzes"][0]["settings"] == {"scoring": "exam", "incomplete_points": 1, "grading_method": "last"}

@@ -246,3 +246,63 @@ def test_a_quiz_chooses_the_rule_of_its_questions_that_state_none(tmp_path: Path
     # No output loses the setting itself: the questions carry it (or name their losses).
     result = build(BuildOptions(sources=[source], out_dir=tmp_path / "again"))
     assert not [d for d in result.diagnostics if d.code == "QB602"]
+
+
+PRINTED_RULE = """---
+title: 期中
+language: zh
+---
+
+# 二、多项选择题（每小题6分。全部选对得6分，选对但不全得3分，有选错的得0分）
+
+1. 下列属于金属的是
+
+A. 铁
+B. 氧
+C. 铜
+
+答案：A, C
+
+# 三、不定项选择题
+（每小题4分。全部选对得4分，选对但不全得2分，有选错的得0分）
+
+2. 下列属于液体的是
+
+A. 水
+B. 铁
+C. 酒精
+
+答案：A, C
+
+3. 下列属于气体的是（全部选对得2分，选对但不全得1分） {#own points=2}
+
+A. 氧
+B. 铁
+C. 氮
+
+答案：A, C
+
+4. 下列属于固体的是 {#stated scoring=partial}
+
+A. 铁
+B. 水
+C. 铜
+
+答案：A, C
+"""
+
+
+def test_the_exam_rule_a_paper_prints_is_read_as_the_scoring(tmp_path: Path) -> None:
+    """A source laid out as an exam paper says the rule as the paper prints it, in a section's
+    heading, on the rule line below it or in the question: its multiple-response questions are
+    scored by it (the same function reads pasted pages, importers/quizpage); a question's own
+    scoring wins."""
+    source = tmp_path / "paper.md"
+    source.write_text(PRINTED_RULE, encoding="utf-8")
+    quiz = read(source)
+    assert [(q.points, q.scoring, q.incomplete_points) for q in quiz.iter_questions()] == [
+        (6, "exam", 3), (4, "exam", 2), (2, "exam", 1), (4, "partial", None)]
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"]))
+    built = Built.read(quiz, tmp_path / "dist", frozenset({"qti21"}))
+    metals = next(quiz.iter_questions())
+    assert [built.score("qti21", metals, frozenset(t)) for t in ({0, 2}, {0}, {0, 1}, set())] == [1, 0.5, 0, 0]

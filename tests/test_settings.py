@@ -87,7 +87,8 @@ def test_a_setting_at_the_top_of_the_front_matter_says_where_it_goes(tmp_path: P
     ]
 
 
-SETTINGS_HINT = "    hint: settings: time_limit, allowed_attempts, shuffle_answers, show_correct_answers, one_question_at_a_time, quiz_type, qti_variants, scoring, incomplete_points"
+SETTINGS_HINT = ("    hint: settings: time_limit, allowed_attempts, shuffle_answers, show_correct_answers, one_question_at_a_time, "
+                 "lock_questions_after_answering, grading_method, quiz_type, qti_variants, scoring, incomplete_points")
 
 
 def test_markdown_bad_settings_are_located_at_the_value(tmp_path: Path) -> None:
@@ -177,13 +178,15 @@ def test_the_editor_schema_describes_and_checks_settings() -> None:
     schema = source_json_schema()
     settings = schema["$defs"]["QuizSettings"]
     assert list(settings["properties"]) == ["time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers",
-                                            "one_question_at_a_time", "quiz_type", "qti_variants", "scoring", "incomplete_points"]
+                                            "one_question_at_a_time", "lock_questions_after_answering", "grading_method",
+                                            "quiz_type", "qti_variants", "scoring", "incomplete_points"]
     assert all(p.get("description") for p in settings["properties"].values())
     assert schema["properties"]["settings"]["description"]
     validator = jsonschema.Draft202012Validator(schema)
     quiz = {"title": "T", "sections": [{"id": "s", "title": "S", "questions": [{"type": "text_only", "id": "t", "stem": "x"}]}]}
     assert list(validator.iter_errors({**quiz, "settings": {"time_limit": 30, "allowed_attempts": "unlimited"}})) == []
-    for wrong in ({"time_limit": 0}, {"allowed_attempts": 0}, {"quiz_type": "exam"}, {"colour": "red"}, {"shuffle_answers": "no"}):
+    for wrong in ({"time_limit": 0}, {"allowed_attempts": 0}, {"quiz_type": "exam"}, {"colour": "red"}, {"shuffle_answers": "no"},
+                  {"grading_method": "best"}, {"lock_questions_after_answering": "no"}):
         assert list(validator.iter_errors({**quiz, "settings": wrong})), wrong
 
 
@@ -336,14 +339,14 @@ def test_qti_settings_the_source_cannot_hold_are_reported(tmp_path: Path) -> Non
     test = tao_test(part_level='<itemSessionControl maxAttempts="0" allowReview="false"/><timeLimits minTime="60" maxTime="90"/>',
                     section_level='<itemSessionControl maxAttempts="2"/>', navigation="linear")
     quiz, problems = imported(tao_with(tmp_path, test))
-    # One test part: its time limit is the quiz's; 90 s is not a whole number of minutes.
-    assert quiz.settings.given() == {"time_limit": 2, "allowed_attempts": "unlimited"}
+    # One test part: its time limit is the quiz's; 90 s is not a whole number of minutes. Linear
+    # navigation is the quiz's lock on answered questions.
+    assert quiz.settings.given() == {"time_limit": 2, "allowed_attempts": "unlimited", "lock_questions_after_answering": True}
     where = "tao:tests/t01/test.xml:1:1: warning[QB711]: "
     assert [p for p in problems if "test.xml" in p] == [
         where + "the time limit of 90 seconds is kept as 2 minutes: the source holds whole minutes",
         where + "the test's minimum time (minTime) has no setting in the source",
         where + "the test's session controls allowReview have no setting in the source",
-        where + "the test is linear (students cannot go back to a question): the source has no such setting",
         where + "1 time limit or session control on assessmentSection is not imported: the source's settings are the whole quiz's",
     ]
 

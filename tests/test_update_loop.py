@@ -188,3 +188,18 @@ def test_moodles_default_category_names_are_known(name: str) -> None:
     from qti_builder.importers.moodle.bank import is_default_category
 
     assert is_default_category(name) and not is_default_category("Defaults of genetics")
+
+
+def test_diff_warns_of_questions_without_an_id_of_their_own(tmp_path: Path) -> None:
+    """A question without {#id} gets an id made from its text: reworded, it shows as removed and
+    added. diff says why, at the sources, for each such question; one with an id shows as changed."""
+    old = "---\nid: b\ntitle: T\n---\n\n1. Is 7 prime?\n\nAnswer: true\n\n2. Is 9 prime? {#nine}\n\nAnswer: false\n"
+    write(tmp_path, "old.md", old)
+    write(tmp_path, "new.md", old.replace("Is 7 prime", "Is seven prime").replace("Is 9 prime", "Is nine prime"))
+    code, out, err = run("diff", "old.md", "new.md", cwd=tmp_path)
+    assert code == 4 and "  ~ nine: text" in out.splitlines()
+    warnings = [line for line in err.splitlines() if "warning[QB235]" in line]
+    assert len(warnings) == 2
+    assert warnings[0].startswith("new.md:1:1: warning[QB235]: question 'q") and "(Is seven prime?) has no {#id}" in warnings[0]
+    assert warnings[1].startswith("old.md:1:1: warning[QB235]") and "(Is 7 prime?)" in warnings[1]
+    assert "nine" not in err

@@ -6,6 +6,7 @@ text's place in the source.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from . import content
@@ -16,7 +17,7 @@ from lxml import etree
 
 from .model import FillInBlankQuestion, Quiz
 from .parametric import check_calculated
-from .model.questions import BLANK_MARKER
+from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
 from .readers import SourceMap
 from .readers.source_map import question_locs
@@ -75,9 +76,19 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
                 usable.update(BLANK_MARKER.findall(element.tail or ""))
         for k, blank in enumerate(question.blanks):
             if blank.id not in usable:
-                sink.error("QB144", f"blank [[{blank.id}]] is inside code, math or a link, where it cannot be a field",
+                sink.error("QB144", f"blank {k + 1}, {_as_written(blank)}, is inside code, math or a link, where it cannot be a field",
                            source.locate(locs[question.id] + ("blanks", k)),
                            hint="move the blank into the running text of the question, out of `code`, $math$ and links")
+
+
+def _as_written(blank: Blank) -> str:
+    """A blank as its author wrote it: its answers (``[[len]]``, ``[[*right | wrong]]``), not the
+    id the reader gave it (``b1``); an id the author gave (YAML ``id:``) as it is."""
+    if not re.fullmatch(r"b\d+", blank.id):
+        return f"[[{blank.id}]]"
+    if blank.kind == "dropdown":
+        return "[[" + " | ".join([f"*{a}" for a in blank.answers] + blank.options) + "]]"
+    return "[[" + " | ".join(blank.answers) + "]]"
 
 
 def _at(start: SourceSpan, text: str, offset: int) -> SourceSpan:

@@ -134,7 +134,7 @@ def _root(
 
 
 #: The commands that take settings from the project's settings file (qti-builder docs ci#project-settings).
-PROJECT_COMMANDS = ("build", "check", "preview", "serve")
+PROJECT_COMMANDS = ("build", "check", "preview", "serve", "diff")
 
 
 def _project_defaults(ctx: typer.Context) -> None:
@@ -420,6 +420,9 @@ def diff_command(
         typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was compared", err=True)
         raise typer.Exit(1)
     diffs = compare(*versions)
+    from .diff import unnamed_questions
+
+    _print(unnamed_questions(diffs, *versions))
     if changed_only:
         from .diff import changed_questions
 
@@ -525,10 +528,23 @@ def docs_command(
         typer.echo(index(), nl=False)
         return
     try:
-        typer.echo(lookup(topic), nl=False)
+        _show(lookup(topic))
     except UnknownTopic as exc:
         typer.echo(f"{exc}", err=True)
         raise typer.Exit(2) from None
+
+
+def _show(text: str) -> None:
+    """A page on stdout; through the pager ($PAGER, else less) when it is longer than the terminal
+    that shows it, never when stdout is a file or a pipe."""
+    import shutil
+
+    if sys.stdout.isatty() and text.count("\n") >= shutil.get_terminal_size().lines:
+        import click
+
+        click.echo_via_pager(text)
+    else:
+        typer.echo(text, nl=False)
 
 
 def _options(

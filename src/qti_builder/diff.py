@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from .diagnostics import DiagnosticSink, SourceSpan, display_path
+from .content import plain_text
+from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path, shorten
 from .model import Quiz
 from .pipeline import find_sources
 from .readers import read_quiz
@@ -343,6 +344,31 @@ def _sections(quiz: Quiz) -> list[tuple[str, Any]]:
 
 
 # -- telling it --------------------------------------------------------------------------------
+
+
+def unnamed_questions(diffs: list[QuizDiff], old: Version, new: Version) -> list[Diagnostic]:
+    """A warning (QB235) for each question added or removed that has no ``{#id}`` of its own: its
+    id is made from its text, so a question merely reworded shows as removed and added, and
+    importing it again makes a new question in the LMS."""
+    from .readers.markdown.questions import digest
+
+    found = []
+    for d in diffs:
+        for side, ids in ((new, d.added), (old, d.removed)):
+            entry = side.quizzes.get(d.id)
+            if entry is None:
+                continue
+            quiz, where = entry
+            by_id = {q.id: q for q in quiz.iter_questions()}
+            for qid in ids:
+                question = by_id.get(qid)
+                if question is not None and qid == "q" + digest(question.stem):
+                    found.append(Diagnostic(
+                        Severity.WARNING, "QB235",
+                        f"question '{qid}' ({shorten(plain_text(question.stem, 80), 50)}) has no {{#id}}: its id is made "
+                        "from its text, so a reworded question shows as removed and added, and is a new question to the LMS",
+                        SourceSpan(where), hint="give every question an id of its own: '1. What is ...? {#my-id}'"))
+    return found
 
 
 def changed_questions(diffs: list[QuizDiff]) -> list[str]:

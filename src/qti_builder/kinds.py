@@ -95,9 +95,9 @@ class KindSpec:
 #: Every kind, by name, in the order summaries and the docs list them.
 KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(SingleChoiceQuestion, "single choice", "all_or_nothing",
-             markdown_attributes=("shuffle",), markdown_answer="options"),
+             markdown_attributes=("shuffle", "numbering"), markdown_answer="options"),
     KindSpec(MultipleResponseQuestion, "multiple response", "partial",
-             markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points"), markdown_answer="options"),
+             markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points", "numbering"), markdown_answer="options"),
     KindSpec(TrueFalseQuestion, "true/false", "all_or_nothing"),
     KindSpec(ShortAnswerQuestion, "short answer", "partial",
              markdown_attributes=("case_sensitive",), markdown_answer="answers"),

@@ -91,6 +91,17 @@ def _page(path: Path) -> Page:
     return Page(path.stem, title, text, tuple(sections))
 
 
+#: The docs' own test markers (tests/test_docs.py runs the examples they mark): HTML comments,
+#: which a Markdown viewer hides and the terminal would show.
+_DOC_TEST = re.compile(r"<!-- doc-test:.*?-->[ \t]*\n?", re.S)
+
+
+def for_reading(text: str) -> str:
+    """A page as ``qti-builder docs`` prints it: without the doc-test markers, and without the
+    blank lines they leave behind."""
+    return re.sub(r"\n{3,}", "\n\n", _DOC_TEST.sub("", text))
+
+
 class UnknownTopic(LookupError):
     """A topic no page, section or code has; the message says what there is."""
 
@@ -111,12 +122,12 @@ def lookup(topic: str) -> str:
     if page is None:
         raise UnknownTopic(f"no page '{name}'{_suggest(name, list(pages()) + list(ALIASES))}; pages: {', '.join(pages())}")
     if not anchor:
-        return page.text
+        return for_reading(page.text)
     anchors = [s.anchor for s in page.sections]
     if anchor.lower() not in anchors:
         raise UnknownTopic(f"{page.name} has no section '{anchor}'{_suggest(anchor.lower(), anchors)}; "
                            f"'qti-builder docs {page.name}' lists them")
-    return page.section(anchor.lower())
+    return for_reading(page.section(anchor.lower()))
 
 
 def mentions(code: str) -> list[str]:

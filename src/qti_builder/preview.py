@@ -231,7 +231,13 @@ def _choices(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, 
     return {"choices": [{"id": c.id, "mark": mark, "text": html(c.text), "correct": c.correct, "feedback": html(c.feedback),
                          "fixed": c.fixed} for c, mark in zip(q.choices, marks)],
             "answer": ", ".join(mark for c, mark in zip(q.choices, marks) if c.correct),
-            "scores": q.choice_scores() if q.type == "multiple_response" else None}
+            # A rule on the whole answer has no score per option: the preview names the rule as the source writes it.
+            "scores": q.choice_scores() if q.type == "multiple_response" and q.scoring == "partial" else None,
+            "rule": _rule(q) if q.type == "multiple_response" and q.scoring != "partial" else None}
+
+
+def _rule(q: Any) -> str:
+    return f"scoring={q.scoring}" + (f" incomplete_points={q.incomplete_points:g}" if q.scoring == "exam" else "")
 
 
 def _true_false(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[str, Any]:

@@ -69,7 +69,8 @@ class ProjectConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
-    #: The quiz sources or folders of them (``build``, ``check``, ``preview``, ``serve``); default source/.
+    #: The quiz sources or folders of them (``build``, ``check``, ``preview``, ``serve``, and what
+    #: ``diff`` compares of a git revision and now); default source/.
     sources: list[str] | None = Field(default=None, min_length=1)
     #: The outputs ``build`` and ``check`` make: ``--format``.
     formats: list[Annotated[str, AfterValidator(_format)]] | None = Field(default=None, min_length=1)
@@ -124,7 +125,8 @@ class Project:
             preview["out"] = str(self.resolve(c.out) / "preview")
         if c.profile is not None:
             check["profile"] = c.profile
-        return {"build": build, "check": check, "preview": preview, "serve": dict(shared)}
+        diff = {"path": shared["sources"]} if "sources" in shared else {}  # what a revision's side reads
+        return {"build": build, "check": check, "preview": preview, "serve": dict(shared), "diff": diff}
 
     def _report(self, item: str) -> str:
         name, sep, file = item.partition("=")

@@ -150,7 +150,7 @@ def plan(folder: Path, language: str = "en", install: str | None = DEFAULT_INSTA
     }
     result = Plan(workflow_folder=below)
     for name, content in wanted.items():
-        path = (root if name == WORKFLOW and below else folder) / name
+        path = (root if root is not None and name == WORKFLOW and below else folder) / name
         if name == QUIZ and not path.exists() and _has_quizzes(path.parent):
             result.skipped.append((path, f"{display_path(path.parent)}/ has quizzes already"))
         elif not (path.exists() or path.is_symlink()):

@@ -145,7 +145,7 @@ ANSWER_WORDS: dict[str, Callable[[Any, str], str]] = {
 
 def option_label(numbering: str | None, ordinal: int) -> str:
     """The ``ordinal``-th option as the source numbers it: ``C``, ``③``, ``다``, ``(3)``."""
-    marks = OPTION_STYLES.get(numbering or "upper-alpha", "")
+    marks = OPTION_STYLES.get(numbering if numbering not in (None, "none") else "upper-alpha", "")
     if marks:
         return marks[ordinal - 1] if ordinal <= len(marks) else str(ordinal)
     return f"({ordinal})" if numbering == "parenthesized-decimal" else str(ordinal)

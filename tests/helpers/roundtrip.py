@@ -75,8 +75,9 @@ QTI_OUTCOME_FEEDBACK = {
 
 #: Quiz settings each target has no place for (written out here, not taken from the writers).
 SETTINGS_LOST = {
-    "moodle": ("time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time", "quiz_type"),
-    "qti21": ("shuffle_answers", "one_question_at_a_time", "quiz_type"),
+    "moodle": ("time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time",
+               "lock_questions_after_answering", "grading_method", "quiz_type"),
+    "qti21": ("shuffle_answers", "one_question_at_a_time", "grading_method", "quiz_type"),
     "canvas": (),
 }
 
@@ -130,6 +131,16 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
     data = copy.deepcopy(quiz.model_dump())
     for name in SETTINGS_LOST[target]:
         data["settings"][name] = None
+    settings = data["settings"]
+    if target == "qti21" and not settings["lock_questions_after_answering"]:
+        settings["lock_questions_after_answering"] = None  # a nonlinear test part is QTI's default
+    if target == "canvas":
+        if settings["grading_method"] == "first":  # Canvas has no policy for the first attempt
+            settings["grading_method"] = None
+        if settings["lock_questions_after_answering"] and settings["one_question_at_a_time"] is False:
+            settings["lock_questions_after_answering"] = None  # Canvas locks only one question at a time
+        elif settings["lock_questions_after_answering"] and settings["one_question_at_a_time"] is None:
+            settings["one_question_at_a_time"] = True
     if target == "qti21" and data.get("description"):
         data["description"] = plain_to_markdown(plain_text(data["description"], 2000)) or None
 

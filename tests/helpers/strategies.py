@@ -70,7 +70,8 @@ def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
 QUIZ_SETTINGS = st.fixed_dictionaries({}, optional={
     "time_limit": st.integers(1, 10080), "allowed_attempts": st.one_of(st.integers(1, 1000), st.just("unlimited")),
     "shuffle_answers": st.booleans(), "show_correct_answers": st.booleans(), "one_question_at_a_time": st.booleans(),
-    "quiz_type": st.sampled_from(["graded", "practice"]),
+    "quiz_type": st.sampled_from(["graded", "practice"]), "lock_questions_after_answering": st.booleans(),
+    "grading_method": st.sampled_from(["highest", "average", "first", "last"]),
 })
 
 

@@ -482,10 +482,7 @@ def localise_media(builder: QuizBuilder, data: Any, folder: Path, span: SourceSp
             return ref
         path = unquote(urlsplit(ref).path)
         parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
-        if not parts or ".." in parts:
-            found = None
-        else:
-            found = _file_below(folder, parts if not path.startswith("/") else parts, site=path.startswith("/"))
+        found = _file_below(folder, parts, site=path.startswith("/")) if parts and ".." not in parts else None
         if found is None:
             placeholder = builder.media.placeholder(path or ref)
             builder.warn(MEDIA, f"media file '{path or ref}' is not beside the page; the placeholder {placeholder} shows where it was",

@@ -25,6 +25,7 @@ from lxml import etree
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
+from ..writers.moodle_backup import GRADE_METHODS
 from .base import LOST, ImportedQuiz
 from .moodle.bank import BankReader
 from .safety import parse_xml, read_input, read_tar, read_zip
@@ -225,12 +226,15 @@ class BackupReader:
             settings["one_question_at_a_time"] = False
         else:
             self._lost(f"{per_page} questions per page: the source has one per page, or a page per section")
-        grademethod = q.findtext("grademethod") or "1"
-        if grademethod != "1":
-            self._lost("the grading method ({}): the source's quizzes keep the highest grade".format(
-                {"2": "average grade", "3": "first attempt", "4": "last attempt"}.get(grademethod, grademethod)))
-        if q.findtext("navmethod") == "sequential":
-            self._lost("sequential navigation")
+        grademethod = (q.findtext("grademethod") or "1").strip()
+        methods = {str(number): name for name, number in GRADE_METHODS.items()}
+        if grademethod in methods:
+            if grademethod != "1":  # Moodle's default (highest grade) is what the source leaves unset
+                settings["grading_method"] = methods[grademethod]
+        else:
+            self._lost(f"the grading method {grademethod!r}: the source's are highest, average, first and last")
+        if (q.findtext("navmethod") or "").strip() == "sequential":
+            settings["lock_questions_after_answering"] = True
         for field, what in (("timeopen", "an open date"), ("timeclose", "a close date")):
             if (q.findtext(field) or "0") != "0":
                 self._lost(what)

@@ -50,7 +50,7 @@ class Choice(ModelBase):
 #: How the options are numbered, as the source marks them (CSS counter-style names). Targets that
 #: can number options show this style (or the nearest they have); None: A, B, C.
 Numbering = Literal["upper-alpha", "lower-alpha", "lower-roman", "decimal", "parenthesized-decimal", "circled-decimal",
-                    "hangul", "hangul-consonant", "katakana", "iroha"]
+                    "hangul", "hangul-consonant", "katakana", "iroha", "none"]
 
 
 class _ChoiceQuestionBase(QuestionBase):
@@ -59,7 +59,8 @@ class _ChoiceQuestionBase(QuestionBase):
     numbering: Numbering | None = Field(
         default=None, description="How the options are numbered (upper-alpha: A B C, lower-alpha, decimal: 1 2 3, "
                           "parenthesized-decimal: (1), circled-decimal: ① ② ③, hangul: 가 나 다, hangul-consonant: "
-                          "ㄱ ㄴ ㄷ, katakana: ア イ ウ, iroha: イ ロ ハ, lower-roman: i ii iii); none: A B C.")
+                          "ㄱ ㄴ ㄷ, katakana: ア イ ウ, iroha: イ ロ ハ, lower-roman: i ii iii, none: not numbered, as Moodle's 'no "
+                          "numbering'); unset: A B C.")
 
     @model_validator(mode="after")
     def _unique_choice_ids(self) -> "_ChoiceQuestionBase":

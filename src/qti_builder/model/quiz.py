@@ -63,6 +63,11 @@ class QuizSettings(ModelBase):
     )
     show_correct_answers: bool | None = Field(default=None, description="Show students the correct answers after they submit.")
     one_question_at_a_time: bool | None = Field(default=None, description="Show one question per page.")
+    lock_questions_after_answering: bool | None = Field(
+        default=None, description="Sequential navigation: students move forward only and cannot go back to earlier "
+                                  "questions (with one question at a time, each question is locked once left).")
+    grading_method: Literal["highest", "average", "first", "last"] | None = Field(
+        default=None, description="Which attempt's grade counts when several are allowed: highest, average, first or last.")
     quiz_type: Literal["graded", "practice"] | None = Field(
         default=None, description="'graded' counts toward the grade; 'practice' does not."
     )
@@ -94,7 +99,7 @@ class QuizSettings(ModelBase):
             raise ValueError("a number is needed, not true or false")
         return value
 
-    @field_validator("allowed_attempts", "quiz_type", mode="before")
+    @field_validator("allowed_attempts", "quiz_type", "grading_method", mode="before")
     @classmethod
     def _words_in_any_case(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
@@ -112,7 +117,8 @@ class Quiz(ModelBase):
     language: LanguageTag = "en"
     settings: QuizSettings = Field(
         default_factory=QuizSettings,
-        description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, graded or practice.",
+        description="How the quiz runs in the LMS: time limit, attempts, shuffling, correct answers, paging, navigation, "
+                    "which attempt counts, graded or practice.",
     )
     sections: list[Section] = Field(min_length=1)
     stated_points: float | None = Field(

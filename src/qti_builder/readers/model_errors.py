@@ -303,6 +303,8 @@ SETTING_FORMS: dict[str, tuple[str, str]] = {
     "shuffle_answers": ("true or false", "shuffle_answers: true"),
     "show_correct_answers": ("true or false", "show_correct_answers: false"),
     "one_question_at_a_time": ("true or false", "one_question_at_a_time: true"),
+    "lock_questions_after_answering": ("true or false", "lock_questions_after_answering: true"),
+    "grading_method": ("'highest', 'average', 'first' or 'last'", "grading_method: last"),
     "quiz_type": ("'graded' or 'practice'", "quiz_type: practice"),
     "qti_variants": ("a number of fixed items per calculated question, from 0 to 100", "qti_variants: 5"),
     "scoring": ("'partial', 'all_or_nothing' or 'exam' (the multiple-response questions' rule)", "scoring: all_or_nothing"),

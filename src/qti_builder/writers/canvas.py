@@ -87,13 +87,20 @@ BLANK_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 #: Model quiz types -> Canvas's ``quiz_type``.
 QUIZ_TYPES = {"graded": "assignment", "practice": "practice_quiz"}
+#: Model grading methods -> Canvas's ``scoring_policy`` (the values Canvas's own export writes and
+#: its import takes). Canvas has no policy that keeps the first attempt.
+SCORING_POLICIES = {"highest": "keep_highest", "average": "keep_average", "last": "keep_latest"}
 
 
 class CanvasWriter(Writer):
     name = "canvas"
     suffix = ".canvas.zip"
-    #: Every quiz setting has its place in the settings file (assessment_meta.xml).
+    #: Every quiz setting has its place in the settings file (assessment_meta.xml), but some values.
     carries_settings = frozenset(QuizSettings.model_fields)
+
+    @classmethod
+    def settings_not_carried(cls, quiz: Quiz) -> list[str]:
+        return super().settings_not_carried(quiz) + canvas_lost_settings(quiz.settings)
     #: Registered at the end of this module.
     adapters: ClassVar[Mapping[str, KindAdapter]]
 
@@ -389,6 +396,17 @@ def shuffles_answers(quiz: Quiz) -> bool:
     return any(getattr(q, "shuffle", False) for q in quiz.iter_questions() if KINDS[q.type].shuffled)
 
 
+def canvas_lost_settings(settings: QuizSettings) -> list[str]:
+    """The settings whose value Canvas has no form for: grading by the first attempt, and locking
+    questions on a quiz that shows several at once (Canvas locks only one question at a time)."""
+    lost = []
+    if settings.lock_questions_after_answering and settings.one_question_at_a_time is False:
+        lost.append("lock_questions_after_answering")
+    if settings.grading_method is not None and settings.grading_method not in SCORING_POLICIES:
+        lost.append("grading_method")
+    return lost
+
+
 def canvas_settings(quiz: Quiz) -> dict[str, str]:
     """assessment_meta.xml's settings, as Canvas spells them. ``shuffle_answers`` is always
     written (derived from the questions when unset: Canvas has one switch for the whole quiz);
@@ -400,7 +418,13 @@ def canvas_settings(quiz: Quiz) -> dict[str, str]:
         "show_correct_answers": s.show_correct_answers,
         "time_limit": s.time_limit,
         "allowed_attempts": -1 if s.allowed_attempts == "unlimited" else s.allowed_attempts,
-        "one_question_at_a_time": s.one_question_at_a_time,
+        # Canvas's "lock questions after answering" is a choice of "one question at a time" (its quiz
+        # model clears cant_go_back when one_question_at_a_time is false): a lock the source asks for
+        # shows one question at a time unless the source says otherwise (then the lock is lost).
+        "one_question_at_a_time": True if s.lock_questions_after_answering and s.one_question_at_a_time is None
+                                  else s.one_question_at_a_time,
+        "scoring_policy": SCORING_POLICIES.get(s.grading_method or ""),
+        "cant_go_back": None if "lock_questions_after_answering" in canvas_lost_settings(s) else s.lock_questions_after_answering,
     }
     return {key: str(value).lower() if isinstance(value, bool) else str(value)
             for key, value in values.items() if value is not None}

@@ -251,6 +251,9 @@ def _question(q: Question, number: int) -> list[str]:
             default = []
         if name == "shuffle":
             default = _SHUFFLE_DEFAULT.get()
+        if name == "numbering" and value != "none":
+            continue  # the options' markers say it (①, 가, 1)); only "not numbered" has no marker
+
         kind_attrs.append((name, value, default))
     default_points = type(q).model_fields["points"].default
     attrs = _attrs(("#" + q.id, None), ("type", q.type if form.needs_type(q) else None, None),
@@ -338,9 +341,10 @@ def _choices(q: SingleChoiceQuestion | MultipleResponseQuestion, feedback: dict[
     for ordinal, choice in enumerate(q.choices, 1):
         if not re.fullmatch(r"[A-Z]", choice.id):
             raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (Markdown choices are letters A-Z)")
-        if numbering not in (None, "upper-alpha") and choice.id != "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[ordinal - 1]:
+        if numbering not in (None, "upper-alpha", "none") and choice.id != "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[ordinal - 1]:
             raise _Inexpressible(f"choice id '{choice.id}' of question '{q.id}' (numbered options are A, B, C, … in order)")
-        marker, names[choice.id] = _option_marker(numbering, ordinal) if numbering else (f"{choice.id}) ", choice.id)
+        marker, names[choice.id] = (_option_marker(numbering, ordinal) if numbering not in (None, "none")
+                                    else (f"{choice.id}) ", choice.id))
         score = choice.score if q.type == "multiple_response" else None
         extra = _attrs(("fixed", choice.fixed, False), ("score", score, None))
         if not extra and choice.text.split("\n", 1)[0].rstrip().endswith("}"):

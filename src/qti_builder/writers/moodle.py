@@ -64,7 +64,7 @@ ESSAY_FORMATS = {"editor": "editor", "plain": "plain", "monospaced": "monospaced
 #: numbering: those options are numbered 1. 2. 3. there, in the same order.
 ANSWER_NUMBERING = {None: "ABCD", "upper-alpha": "ABCD", "lower-alpha": "abc", "lower-roman": "iii", "decimal": "123",
                     "parenthesized-decimal": "123", "circled-decimal": "123", "hangul": "123",
-                    "hangul-consonant": "123", "katakana": "123", "iroha": "123"}
+                    "hangul-consonant": "123", "katakana": "123", "iroha": "123", "none": "none"}
 
 #: Moodle's default penalty per wrong try; true/false uses 1 (its editing form fixes it there,
 #: a second try being a sure win) and a description scores nothing.

@@ -105,6 +105,11 @@ def backup_fraction(percent: str | float) -> str:
     return f"{float(percent) / 100:.7f}"
 
 
+#: Model grading methods -> the quiz's ``grademethod`` (mod/quiz: QUIZ_GRADEHIGHEST 1,
+#: QUIZ_GRADEAVERAGE 2, QUIZ_ATTEMPTFIRST 3, QUIZ_ATTEMPTLAST 4).
+GRADE_METHODS = {"highest": 1, "average": 2, "first": 3, "last": 4}
+
+
 @dataclass
 class Ids:
     """Counters for the ids of the backup's records, each from 1 in the order they are made."""
@@ -131,7 +136,8 @@ class MoodleBackupWriter(Writer):
     name = "moodle-quiz"
     suffix = ".mbz"
     carries_settings: ClassVar[frozenset[str]] = frozenset(
-        {"time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time", "quiz_type"})
+        {"time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time",
+         "lock_questions_after_answering", "grading_method", "quiz_type"})
     #: The same context functions as Moodle XML: one description of each kind for both.
     adapters: ClassVar[Mapping[str, KindAdapter]] = {
         kind: KindAdapter("moodle_backup/question_" + QTYPES[adapter.template] + ".xml.j2", adapter.context)
@@ -273,8 +279,8 @@ class BackupPlan:
             "attempts": 0 if s.allowed_attempts in (None, "unlimited") else s.allowed_attempts,
             "shuffleanswers": 0 if s.shuffle_answers is False else 1,
             "questionsperpage": 0 if s.one_question_at_a_time is False else 1,
-            "navmethod": "free",
-            "grademethod": 1,  # highest grade: Moodle's default, and the model has no other
+            "navmethod": "sequential" if s.lock_questions_after_answering else "free",
+            "grademethod": GRADE_METHODS[s.grading_method or "highest"],  # unset: Moodle's default
             "reviewrightanswer": right_answer,
             "review": REVIEW_DEFAULT,
             "reviewoverall": REVIEW_AFTER,

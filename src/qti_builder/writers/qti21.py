@@ -116,7 +116,8 @@ class Qti21Writer(Writer):
     name = "qti21"
     suffix = ".qti21.zip"
     #: What the assessmentTest holds (test_settings); QTI 2.1 has no place for the rest.
-    carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers", "qti_variants"})
+    carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers",
+                                  "lock_questions_after_answering", "qti_variants"})
     #: Registered at the end of this module.
     adapters: ClassVar[Mapping[str, Qti21Kind]]
 
@@ -182,8 +183,14 @@ def test_settings(settings: QuizSettings) -> dict[str, str | None]:
     ``@showSolution``). These are where Canvas reads its time limit, allowed attempts and
     "show correct answers" (docs/lms-behaviour.md); an unset setting writes nothing, so the
     player's default applies. QTI 2.1 has no place for a quiz-wide shuffle switch (each item
-    carries its own ``shuffle``), one question per page or graded vs practice."""
+    carries its own ``shuffle``), one question per page, which attempt counts or graded vs practice.
+    ``navigation`` and ``submission`` are the test part's modes: linear with each item submitted
+    as the student leaves it when questions lock after answering, else nonlinear and simultaneous
+    (QTI's free navigation)."""
     values: dict[str, str | None] = dict.fromkeys(("max_time", "max_attempts", "show_solution"))
+    locked = bool(settings.lock_questions_after_answering)
+    values["navigation"] = "linear" if locked else "nonlinear"
+    values["submission"] = "individual" if locked else "simultaneous"
     if settings.time_limit is not None:
         values["max_time"] = str(settings.time_limit * 60)
     if settings.allowed_attempts is not None:

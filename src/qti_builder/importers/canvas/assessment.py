@@ -25,6 +25,7 @@ from lxml import etree
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import QuizSettings
+from ...writers.canvas import SCORING_POLICIES
 from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line
 from .context import GENERATED_IDENT, Scope
 from .item import ItemReader
@@ -38,13 +39,14 @@ SETTINGS: tuple[tuple[str, str, Any], ...] = (
     ("shuffle_answers", "shuffle_answers", lambda v: _bool(v)),
     ("show_correct_answers", "show_correct_answers", lambda v: _bool(v)),
     ("one_question_at_a_time", "one_question_at_a_time", lambda v: _bool(v)),
+    ("cant_go_back", "lock_questions_after_answering", lambda v: _bool(v)),
+    ("scoring_policy", "grading_method", lambda v: {policy: name for name, policy in SCORING_POLICIES.items()}.get(v)),
     ("quiz_type", "quiz_type", lambda v: {"assignment": "graded", "practice_quiz": "practice"}.get(v.strip())),
 )
 #: Settings the model has no field for: element, the values that mean "as by default", what it is.
 LOST_SETTINGS: tuple[tuple[str, tuple[str, ...], str], ...] = (
     ("quiz_type", ("", "assignment", "practice_quiz"), "the quiz type"),
-    ("cant_go_back", ("", "false"), "'lock questions after answering' (cant_go_back)"),
-    ("scoring_policy", ("", "keep_highest"), "the scoring policy"),
+    ("scoring_policy", ("", "keep_highest", "keep_average", "keep_latest"), "the scoring policy"),
     ("hide_results", ("",), "when results are hidden (hide_results)"),
     ("one_time_results", ("", "false"), "'let students see their results only once'"),
     ("show_correct_answers_last_attempt", ("", "false"), "'show correct answers only after the last attempt'"),

@@ -62,8 +62,11 @@ def _material(element: etree._Element) -> etree._Element | None:
 
 
 def _scoring(r: ItemContext) -> list[Condition]:
-    """The conditions that give credit, best first (Canvas: one, Set 100)."""
-    return sorted((c for c in r.conditions if c.scores), key=lambda c: -(c.score or 0))
+    """The conditions that give credit, best first (Canvas: one, Set 100). A condition that tests
+    nothing (Blackboard's per-answer conditions, ``<varequal respident="<answer>"/>`` with no
+    value, which set a score of their own) gives none."""
+    return sorted((c for c in r.conditions if c.scores and any(t.value for t in c.tests()) or c.scores and c.is_other),
+                  key=lambda c: -(c.score or 0))
 
 
 def _percent(score: float | None) -> float:
@@ -292,6 +295,8 @@ def _text_only(r: ItemContext, data: Data) -> bool | None:
 
 def _matching(r: ItemContext, data: Data) -> bool | None:
     responses = _responses(r)
+    if len(responses) == 1 and any(label.get("match_group") is not None for label in _labels(responses[0])):
+        return _one_group_matching(r, data, responses[0])
     right = _right_match_block(r)
     texts: dict[str, str] = {}
     for response in responses:
@@ -318,6 +323,31 @@ def _matching(r: ItemContext, data: Data) -> bool | None:
     answer_texts = {p["answer"] for p in pairs}
     data["type"], data["pairs"] = "matching", pairs
     data["distractors"] = list(dict.fromkeys(t for i, t in texts.items() if i not in used and t not in answer_texts and t))
+    _shuffle(r, data)
+    return None
+
+
+def _one_group_matching(r: ItemContext, data: Data, group: etree._Element) -> bool | None:
+    """Sakai's Samigo: one ``response_grp`` holding the prompts (labels with a ``match_group``) and
+    the answers (the others); a condition that gives credit tests an answer's ident for the prompt
+    it belongs to."""
+    labels = _labels(group)
+    prompts = {label.get("ident", ""): r.markdown(_material(label), "a matching prompt")
+               for label in labels if label.get("match_group") is not None}
+    answers = {label.get("ident", ""): r.markdown(_material(label), "a matching answer")
+               for label in labels if label.get("match_group") is None}
+    chosen: dict[str, str] = {}
+    for condition in _scoring(r):
+        for test in condition.tests():
+            if test.kind == "varequal" and not test.negated and test.respident in answers and test.value in prompts:
+                chosen.setdefault(test.value, test.respident)
+    pairs = [{"prompt": text, "answer": answers[chosen[ident]]} for ident, text in prompts.items() if ident in chosen]
+    for ident, text in prompts.items():
+        if ident not in chosen:
+            r.lost.append(f"prompt '{text}', which has no answer")
+    used = {answers[a] for a in chosen.values()}
+    data["type"], data["pairs"] = "matching", pairs
+    data["distractors"] = list(dict.fromkeys(t for t in answers.values() if t not in used and t))
     _shuffle(r, data)
     return None
 
@@ -399,11 +429,11 @@ def _typed_blanks(r: ItemContext, data: Data, responses: list[etree._Element]) -
     scoring = _scoring(r) or ([c for c in r.conditions if not c.is_other] if r.scope.system == "Sakai" else [])
     for response, ident in zip(responses, ids):
         # D2L tests the box's label (``…_ANS``), not the response (``…_STR``).
-        names = {response.get("ident")} | {label.get("ident") for label in descendants(response, "response_label")}
-        answers = [v for c in scoring for name in names if name for v in c.values(name)]
+        names = [response.get("ident")] + [label.get("ident") for label in descendants(response, "response_label")]
+        found = [v for c in scoring for name in dict.fromkeys(names) if name for v in c.values(name)]
         if r.scope.system == "Sakai":
-            answers = [part.strip() for a in answers for part in a.split("|")]
-        blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in answers if a))})
+            found = [part.strip() for a in found for part in a.split("|")]
+        blanks.append({"id": ident, "kind": "text", "answers": list(dict.fromkeys(a for a in found if a))})
     data["type"], data["blanks"] = "fill_in_blank", blanks
     return None
 

@@ -16,8 +16,8 @@ from pathlib import Path, PurePosixPath
 
 from lxml import etree
 
-from ...diagnostics import DiagnosticSink, SourceSpan
-from ..base import LOST, NO_QUESTIONS, ImportedQuiz
+from ...diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
+from ..base import LOST, NO_QUESTIONS, ImportedQuiz, one_line
 from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
 from .context import where
@@ -77,13 +77,18 @@ class PackageReader:
         metas = self._metas()
         quizzes: list[ImportedQuiz] = []
         used_banks: set[str] = set()
+        #: Each assessment that gave no quiz, with the error that said so.
+        empty: list[tuple[Source, Diagnostic]] = []
         for ident in order:
             source = assessments[ident]
+            before = len(self.sink.items)
             reader = AssessmentReader(self.display, self.sink, self.package.files, source, metas.get(ident), banks)
             imported = reader.read()
             used_banks |= reader.used_banks
             if imported is not None:
                 quizzes.append(imported)
+            else:
+                empty += [(source, d) for d in self.sink.items[before:] if d.code == NO_QUESTIONS]
         seen: set[int] = set()
         for ident, bank in banks.items():
             if id(bank) in seen:
@@ -99,10 +104,23 @@ class PackageReader:
                 self.sink.warning(LOST, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no quiz in the package; "
                                         "not imported", self.span(bank.member, bank.element),
                                   hint="a zip holding only question banks imports each bank as a quiz")
+        if quizzes:
+            self._empty_quizzes_named(empty)
         if not quizzes and len(self.sink.errors) == errors_before:
             self.sink.error(NO_QUESTIONS, "nothing to import: no QTI 1.2 assessment or question bank was found", SourceSpan(self.display),
                             hint="a Canvas quiz export holds <id>/<id>.xml with a <questestinterop>; check --format")
         return quizzes
+
+    def _empty_quizzes_named(self, empty: list[tuple[Source, Diagnostic]]) -> None:
+        """A package of several quizzes of which one has no question that can be read (a Respondus
+        test of one question without a right answer): that quiz is named and left out, the others
+        are imported; it does not refuse the whole package."""
+        for source, diagnostic in empty:
+            title = one_line(source.element.get("title")) or source.element.get("ident") or PurePosixPath(source.member).name
+            self.sink.items[self.sink.items.index(diagnostic)] = Diagnostic(
+                Severity.WARNING, LOST, f"assessment '{title}' has no question that could be read (each is named in a warning); "
+                                        "it is left out, and the package's other quizzes are imported",
+                self.span(source.member, source.element), "fix its questions in the system it comes from and import it again")
 
     def _pool_resources(self) -> dict[str, str]:
         """The files a manifest names as question pools (Blackboard's ``assessment/x-bb-qti-pool``,

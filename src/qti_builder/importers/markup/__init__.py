@@ -41,7 +41,7 @@ from ... import content
 from .canonical import BLOCK_TAGS, canonical, clean, parse, removed_elements
 from .converter import INLINE_HTML, RAW_BLOCKS, Converter, raw_block
 from .escaping import code_span, escape_markdown, renders_as_text
-from .tex import MATH_DELIMITERS, mark_math
+from .tex import BLOCK_MATH, INLINE_MATH, MATH_DELIMITERS, mark_math
 from .xhtml import QTI_CLASSES, qti_fragment
 
 __all__ = ["BLOCK_TAGS", "INLINE_HTML", "MATH_DELIMITERS", "QTI_CLASSES", "RAW_BLOCKS", "Converted", "canonical", "code_span",
@@ -138,8 +138,39 @@ def _converted(fragment: str) -> Converted:
         markdown = Converter(escape_mode=mode).convert(prepared).strip()  # type: ignore[call-arg]  # markdownify's bundled stub lacks **options
         if canonical(content.render_html(markdown)) == target:
             return Converted(markdown, True, removed)
+    blocks = _block_by_block(parse(fragment), target)  # the blocks as written, math not yet marked
+    if blocks is not None:
+        return Converted(blocks, True, removed)
     raw = raw_block(fragment)
     return Converted(raw, canonical(content.render_html(raw)) == target, removed, raw=True)
+
+
+def _block_by_block(root: etree._Element, target: str) -> str | None:
+    """The text converted one top-level block at a time, when the whole has no Markdown form:
+    each block that has one (a paragraph, a list, a plain table) is Markdown, each that has none
+    (a table with classes, a paragraph holding a sized image) stays HTML as a block of its own,
+    so one such element no longer turns the whole question text into one raw HTML line. Taken
+    only when the whole renders back to the input, as every candidate is; None otherwise."""
+    if root.text and root.text.strip():
+        return None
+    children = list(root)
+    if len(children) < 2 or any(child.tail and child.tail.strip() for child in children) \
+            or any(not isinstance(child.tag, str) or child.tag.lower() not in BLOCK_TAGS | RAW_BLOCKS for child in children):
+        return None
+    parts = []
+    for child in children:
+        block = etree.tostring(child, method="html", encoding="unicode", with_tail=False)
+        if MATH_DELIMITERS.search(block):  # math stays as the whole text's conversion would leave it
+            parts.append(raw_block(block))
+            continue
+        converted = html_to_markdown(block)
+        # A paragraph written as a line of HTML would be an HTML block, without its <p>.
+        as_html = child.tag.lower() == "p" and converted.markdown.lstrip().startswith("<")
+        parts.append(converted.markdown if converted.exact and not as_html else raw_block(block))
+    markdown = "\n\n".join(part for part in parts if part.strip())
+    if INLINE_MATH in markdown or BLOCK_MATH in markdown:  # the converter's math markers are no source's
+        return None
+    return markdown if canonical(content.render_html(markdown)) == target else None
 
 
 def _lists_around_items(fragment: str) -> str:

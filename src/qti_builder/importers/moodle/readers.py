@@ -47,7 +47,10 @@ def _multichoice(c: Context) -> bool | None:
     c.data["choices"] = choices
     c.data["shuffle"] = _bool(c.value("shuffleanswers"), True)
     c.combined_feedback()
-    c.setting("answernumbering", ("abc", "abcd", "none", "ABCD".lower()), "answer numbering")
+    if (c.value("answernumbering") or "").strip().lower() == "none":
+        c.data["numbering"] = "none"  # options not numbered: the source says so (numbering=none)
+    else:
+        c.setting("answernumbering", ("abc", "abcd", "ABCD".lower()), "answer numbering")
     if single:
         best = max(fractions, default=0)
         for choice, fraction in zip(choices, fractions):

@@ -57,8 +57,18 @@ __all__ = ["import_qti21", "sniff"]
 
 def sniff(path: Path, head: bytes) -> bool:
     if path.is_dir():
-        return (path / "imsmanifest.xml").is_file()
+        # A package folder, or a folder of items and a test without a manifest (zyBooks' export).
+        return (path / "imsmanifest.xml").is_file() or any(
+            _root_of(p) in ("assessmentItem", "assessmentTest") for p in sorted(path.glob("*.xml"))[:20])
     return head.startswith(b"PK") or xml_root(path, head) in ("assessmentItem", "assessmentTest", "manifest")
+
+
+def _root_of(path: Path) -> str | None:
+    try:
+        with path.open("rb") as handle:
+            return xml_root(path, handle.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n"))
+    except OSError:
+        return None
 
 
 def import_qti21(path: Path, display: str, sink: DiagnosticSink) -> list[ImportedQuiz]:

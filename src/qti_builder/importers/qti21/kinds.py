@@ -16,7 +16,7 @@ from ...writers.qti21 import UPLOAD_TYPES, scrambled
 from ...summary import plural
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
 from .context import ItemContext
-from .responses import Response, text_conditions
+from .responses import Response, incomplete_share, text_conditions
 from .xml import Data, _float, children, descendants, local
 
 MIME_EXTENSIONS = {mime: ext for ext, mime in reversed(list(UPLOAD_TYPES.items()))}
@@ -71,7 +71,12 @@ def mapped_scores(r: ItemContext, data: Data, response: Response, originals: lis
     if not response.mapping or positive <= 0:
         for choice, original in zip(data["choices"], originals):
             choice["correct"] = original in response.correct
-        data["scoring"] = "all_or_nothing"  # the correct response, or nothing
+        share = incomplete_share(r.original)
+        if share is not None and data.get("points"):
+            # Right but incomplete earns a share: the exam rule (scoring=exam).
+            data.update(scoring="exam", incomplete_points=round(share * data["points"], 5))
+        else:
+            data["scoring"] = "all_or_nothing"  # the correct response, or nothing
         return
     if r.scoring == "match_correct":
         r.lost.append("all-or-nothing scoring (the source gives the mapping's partial credit per choice)")

@@ -76,10 +76,10 @@ class PackageReader:
         refs: list[ItemRef] = []
         tests: list[str] = []
         settings: Data = {}
-        if manifest_name is not None:
-            manifest = self.xml(manifest_name)
-            if manifest is None:
-                return None
+        manifest, refused = self._readable_manifest(manifest_name) if manifest_name is not None else (None, False)
+        if refused:
+            return None
+        if manifest_name is not None and manifest is not None:
             title, description, refs, tests = self._manifest(manifest, manifest_name)
         else:
             for name, data in sorted(self.package.files.items()):
@@ -111,6 +111,25 @@ class PackageReader:
         language = self.languages[0] if self.languages else "en"
         quiz = self.builder.build(self.quiz_id or title, title, language, description, settings)
         return self.builder.imported(quiz) if quiz else None
+
+    def _readable_manifest(self, name: str) -> tuple[etree._Element | None, bool]:
+        """The manifest; one that is not well-formed XML (LiveInspect's: a literal ``\\n`` after its
+        declaration) is reported, and the package is read without it, by its items and tests."""
+        data = self.package.file(name)
+        if data is None:
+            return None, False
+        probe = DiagnosticSink()
+        tree = parse_xml(data, self.span(name).path, probe)
+        if tree is not None:
+            return tree.getroot(), False
+        if any(d.code != "QB701" for d in probe.items):  # hostile XML (entities) stays refused, whole
+            self.sink.items.extend(probe.items)
+            return None, True
+        problem = probe.items[0].message if probe.items else "it cannot be read"
+        self.builder.warn(LOST, f"the manifest is not read ({problem}); the package's items and tests are read without it, "
+                                "and its title and description are lost", probe.items[0].span if probe.items else self.span(name),
+                          hint="export the package again, or fix its imsmanifest.xml")
+        return None, False
 
     def _manifest(self, manifest: etree._Element, name: str) -> tuple[str, str | None, list[ItemRef], list[str]]:
         base = str(PurePosixPath(name).parent)

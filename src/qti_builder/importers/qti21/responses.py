@@ -62,6 +62,40 @@ def scoring(item: etree._Element) -> str:
     return "custom" if children(processing) else "none"
 
 
+def incomplete_share(item: etree._Element) -> float | None:
+    """The share of the points (between 0 and 1) that an item gives some of the right choices and
+    no wrong one, when its response processing says so as a multiple-response question's exam rule
+    is written (``scoring=exam``): a condition whose first branch matches the correct response and
+    sets SCORE, and whose second, when something is chosen and none of the listed (wrong) choices
+    is, sets SCORE to less. None for any other processing."""
+    processing = child(item, "responseProcessing")
+    if processing is None:
+        return None
+    for condition in descendants(processing, "responseCondition"):
+        branches = children(condition)
+        if len(branches) < 2 or local(branches[0]) != "responseIf" or local(branches[1]) != "responseElseIf":
+            continue
+        tests = [children(b)[0] if children(b) else None for b in branches[:2]]
+        if tests[0] is None or tests[1] is None or not _is_correct_test(tests[0]) or local(tests[1]) != "and":
+            continue
+        parts = children(tests[1])
+        if not parts or any(local(p) != "not" for p in parts) or not any(descendants(p, "isNull") for p in parts):
+            continue
+        full, part = _score_set(branches[0]), _score_set(branches[1])
+        if full is not None and part is not None and 0 < part < full:
+            return part / full
+    return None
+
+
+def _score_set(branch: etree._Element) -> float | None:
+    """The number a branch sets SCORE to, if it sets it to one."""
+    for setter in children(branch, "setOutcomeValue"):
+        if setter.get("identifier") == "SCORE":
+            value = next(iter(children(setter, "baseValue")), None)
+            return _float(value.text) if value is not None else None
+    return None
+
+
 class FeedbackConditions:
     """When response processing shows each feedback: by the condition around its identifier."""
 

@@ -1,10 +1,11 @@
 """The quiz settings an ``assessmentTest`` holds, read where the QTI 2.1 writer puts them and
 Canvas reads them (writers.qti21.test_settings): the test's ``timeLimits/@maxTime`` (seconds),
-the first test part's ``itemSessionControl/@maxAttempts`` (0: no limit) and ``@showSolution``.
+the first test part's ``itemSessionControl/@maxAttempts`` (0: no limit) and ``@showSolution``,
+and its ``navigationMode`` (linear: lock_questions_after_answering).
 
 Everything else of the kind is reported, never dropped silently: time limits and session
 controls on sections and items (the model's settings are the whole quiz's), a minimum time, late
-submission, linear navigation (no going back) and the other session controls when they differ
+submission and the other session controls when they differ
 from QTI's defaults.
 """
 
@@ -40,8 +41,7 @@ def test_settings(reader: PackageScope, test: etree._Element, member: str) -> Da
     if control is not None:
         _session_control(reader, control, member, settings)
     if first is not None and first.get("navigationMode") == "linear":
-        reader.builder.warn(LOST, "the test is linear (students cannot go back to a question): the source has no such setting",
-                            reader.span(member, first), hint="set it in the LMS after importing, if it has one")
+        settings["lock_questions_after_answering"] = True  # students cannot go back to a question
     _elsewhere(reader, test, member, {id(e) for e in (limits, control) if e is not None})
     return settings
 

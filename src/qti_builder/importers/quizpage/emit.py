@@ -30,6 +30,10 @@ UNTYPED: dict[str, tuple[str, str]] = {
               "automatically) or write an essay (graded by hand) cannot be told",
               "put the question under a section titled 'Short answer' or '단답형' (its questions are short answers), or write its "
               "answer as 'Model answer:' ('모범답안:') for an essay"),
+    "QB156": ("it is one row of a two-column matching table (a term, then a lettered description): alone, it shows one "
+              "description and asks for another's letter",
+              "write the table as one matching question: its terms and descriptions as '(가) term ･ ･ ㉠ description' rows and "
+              "'정답: (가)-㉡, …'"),
     "QB176": ("the question has blanks, but the answer '{answer}' does not say which blank each word fills",
               "name the blanks ( ㉠ ), ( ㉡ ) in the question and write '정답: ㉠ 이성계, ㉡ 한양'"),
     "QB177": ("the answer '{answer}' matches or orders items, but they cannot be read from the question",
@@ -42,27 +46,11 @@ def _lettered(style: str | None) -> bool:
     return style in (None, "upper-alpha", "lower-alpha")
 
 
-#: The exam rule of multiple-response questions as Chinese papers print it, in the question or its
-#: section's heading: 全部选对得6分，选对但不全得3分，有选错的得0分 (all right 6 points, right but
-#: incomplete 3, any wrong 0); the model's ``scoring=exam``.
-EXAM_RULE = re.compile(r"全部选对(?:的)?得\s*(\d+(?:\.\d+)?)\s*分\s*[，,、；;]?\s*(?:选对但不全|部分选对|选不全|漏选)(?:的)?得\s*"
-                       r"(\d+(?:\.\d+)?)\s*分")
-
-
-def _exam_rule(*texts: str | None) -> tuple[float, float] | None:
-    """The full and the incomplete points of the first text that prints the exam rule."""
-    for text in texts:
-        found = EXAM_RULE.search(text or "")
-        if found:
-            return float(found.group(1)), float(found.group(2))
-    return None
-
-
-def _stem_points(lines: list[str]) -> float | None:
+def _stem_points(lines: list[str]) -> tuple[float, bool] | None:
     """Points at the end of a question's first line (or its last), ``(3점)``, ``[2점]``, ``(3 points)``:
     read and taken out of the text, as the Markdown reader does."""
     found = S.take_points(lines)
-    return found[0] if found else None
+    return (found[0], found[3]) if found else None
 
 
 class Emitter:
@@ -116,7 +104,8 @@ class Emitter:
         if q.options and not _lettered(q.style) and model and not q.marked:
             q.fold_options()  # "(1) … (2) …" under a question answered by "모범답안:": its parts
         stem_lines = list(q.stem)
-        points = _stem_points(stem_lines)
+        stated = _stem_points(stem_lines)
+        points, each_part = (stated[0], stated[1]) if stated else (None, False)
         if q.listed_points is not None:
             if points is not None and points != q.listed_points:
                 self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem))}' is worth {points:g} points by its text and "
@@ -144,7 +133,10 @@ class Emitter:
                                              "(what it holds the build's sanitiser removes)", span,
                               hint="give the question its text")
             return
-        if q.options:
+        if q.pair_slots:
+            if not self._pairing(q, data, answer, label):
+                return
+        elif q.options:
             if not self._choice(q, data, answer, label, kind):
                 return
         elif not self._open(q, data, answer, stem_lines, section_kind, model):
@@ -158,6 +150,8 @@ class Emitter:
             self.builder.warn(LOST, f"question '{label}': its marking scheme ('{q.label_names['grading']}:') is lost: only essays go to "
                                     "graders", self.answer_span(q, "grading"), hint="move it into the explanation to show it to students")
         label_text = re.sub(r"\[\[b\d+\]\]", " ", data["stem"])  # the question's name and id: not its blanks' ids
+        if each_part and points is not None and data.get("points") == points:
+            data["points"] = S.parts_points(points, data)  # ``（各３点）``: each blank or pair
         self.builder.add(q.section, data, span, label_text, end_line=max(q.end, q.line), kind=kind)
 
     def _scoring_rule(self, q: Question, data: Data, stem_lines: list[str], span: SourceSpan) -> None:
@@ -165,7 +159,7 @@ class Emitter:
         points it gives for all right (the question's points, when it states none of its own) and
         for right but incomplete."""
         section = q.section if isinstance(q.section, dict) else {}
-        rule = _exam_rule(join(stem_lines), section.get("title"), section.get("description"))
+        rule = S.exam_rule(join(stem_lines), section.get("title"), section.get("description"))
         if rule is None:
             return
         full, incomplete = rule
@@ -176,6 +170,25 @@ class Emitter:
                               span, hint="write scoring=exam incomplete_points=N on the question in the source")
             return
         data.update(points=full, scoring="exam", incomplete_points=incomplete)
+
+    def _pairing(self, q: Question, data: Data, answer: str, label: str) -> bool:
+        """A pairing exercise: numbered items, then ``( )`` slots each to be given an item's
+        number; its answer gives the numbers in the slots' order (``2, 1, 3``). A matching
+        question whose prompts are the slots; items no slot takes are distractors. An answer
+        that does not give each slot one item's number is an error at the answer."""
+        numbers = [int(n) for n in re.findall(r"\d+", answer)]
+        items = {ordinal: self.text(join(lines), q) for ordinal, (_, lines) in zip(q.ordinals, q.options)}
+        if len(numbers) != len(q.pair_slots) or any(n not in items for n in numbers):
+            self.builder.sink.error(UNCLEAR, f"question '{label}' (line {q.line}): a pairing exercise of {len(q.pair_slots)} slots "
+                                             f"and items {', '.join(map(str, sorted(items)))} needs one item's number per slot, in "
+                                             f"order; the answer '{short(answer, 40)}' does not give that", self.answer_span(q),
+                                    hint="write the answer as the numbers of the slots, in order: 'Answer: 2, 1, 3'")
+            return False
+        data["type"] = "matching"
+        data["pairs"] = [{"prompt": self.text(text, q), "answer": items[n]} for (_, text), n in zip(q.pair_slots, numbers)]
+        used = {items[n] for n in numbers}
+        data["distractors"] = [text for text in items.values() if text not in used]
+        return True
 
     def answer_span(self, q: Question, role: str = "answer") -> SourceSpan:
         """Where a question's answer (or another labelled part) is: the key's entry, or the value after its label."""
@@ -260,7 +273,7 @@ class Emitter:
             data.update(type="true_false", answer=truth, **({"labels": list(marks)} if marks else {}))
             self._more(data, answer, q)
             return True
-        number = S.NUMERIC_ANSWER.match(S.bare(first).replace(" ", ""))
+        number = S.NUMERIC_ANSWER.match(S.ascii_number(S.bare(first)))
         if number and not model:
             if number.group("low") is not None:
                 low, high = sorted((float(number.group("low")), float(number.group("high"))))

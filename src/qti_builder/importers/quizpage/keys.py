@@ -101,6 +101,11 @@ class AnswerKey:
         ``essay``: a question that may have no answer (in a section of essays)."""
         if not self.entries:
             return
+        if not questions:
+            self.builder.sink.error(UNMATCHED_KEY, f"the page is an answer key ({len(self.entries)} entries from line {self.line}) with no "
+                                                   "question to answer", self.span(self.line, 1),
+                                    hint="import the paper with its questions, the key after them (or in the same file)")
+            return
         every = questions
         # The key numbers the questions the page numbers (a question it does not number takes the
         # number after the one before); a page that numbers none is keyed in order, and so is one

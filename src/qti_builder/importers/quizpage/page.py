@@ -17,7 +17,7 @@ from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
 from . import blocks as B
-from .emit import EXAM_RULE, Emitter
+from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
@@ -275,6 +275,8 @@ class Page:
         entries = key_entries(line)
         read = self.questions + ([self.question] if self.question is not None else [])
         numbers = [q.number for q in read if q.number is not None]
+        if entries and not numbers and self.question is None and S.CIRCLED.match(entries[0][1]):
+            return True  # "1. ② (is)" before any question: a key (a paper's answer sheet), never a question "② (is)"
         if not entries or not numbers or entries[0][0] > max(numbers):
             return False
         if len(entries) > 1:
@@ -331,6 +333,12 @@ class Page:
         q = self.question
         if q is not None:
             q.end = number
+        slot = PAIR_SLOT.match(line)
+        if q is not None and slot and q.options and q.mode in ("option", "slot"):
+            # A pairing exercise: "( ) text" lines after the numbered items, each to be given an item's number.
+            q.pair_slots.append((number, slot.group(1).strip()))
+            q.current, q.mode = None, "slot"
+            return
         label = read_label(line)
         if label and q is None:
             # An answer before any question: never the page's title or description, which students see.
@@ -501,7 +509,7 @@ class Page:
         """A points rule that also prints the exam rule of multiple response (``每小题6分。全部选对得6分，
         选对但不全得3分，有选错的得0分``): its points are read, and the sentence stays as the section's
         introduction, as the paper prints it, where the questions' scoring reads it (emit)."""
-        found = EXAM_RULE.search(rule)
+        found = S.EXAM_RULE.search(rule)
         if found and self.section is not None:
             self._describe(found.group(0))
 
@@ -554,6 +562,9 @@ class Page:
             marks = []
         if marks and q.options and marks[0].style != q.style and q.style in V.STATEMENT_STYLES and marks[0].ordinal == 1:
             q.fold_options()  # "ㄱ. … ㄴ. …" then "① ㄱ ② ㄱ, ㄴ": the first were the question's statements
+        elif marks and q.options and marks[0].style != q.style and marks[0].ordinal == 1 and S.orders_options(
+                [plain_marker(line)[m.text_start: m.text_end] for m in marks], [f"({letter})" for letter, _ in q.options]):
+            q.fold_options()  # "(A) … (B) … (C) …" then "① (A)-(C)-(B) ② …": the paragraphs, then the orders
         if marks and q.box and not q.options and marks[0].style in V.STATEMENT_STYLES:
             return False  # a statement of the <보기> box, in the question's text
         if marks and self._fits(q, marks[0]):
@@ -909,8 +920,8 @@ class Page:
         if len(rows) < 2 or letters != [chr(ord("A") + i) for i in range(len(rows))] or not all(texts):
             return False
         q.style = q.style or "upper-alpha"
-        for (line, _), letter, text in zip(rows, letters, texts):
-            q.add_option(text, ord(letter) - ord("A") + 1, letter)
+        for index, ((line, _), text) in enumerate(zip(rows, texts)):
+            q.add_option(text, index + 1, chr(ord("A") + index))
             q.end = line
         return True
 
@@ -933,6 +944,8 @@ def _only_stated_total(text: str) -> bool:
     return found is not None and found.written == text.strip(" \t()（）[]【】※*")
 
 
+#: A slot of a pairing exercise: empty parentheses before a text (``( ) Makes proteins``).
+PAIR_SLOT = re.compile(r"\(\s*\)\s*(\S.*)$")
 #: A heading over a list of what each question is worth, in the languages of vocabulary.py.
 SCORING_TITLE = re.compile(r"\s*(scoring|grading|marking|points|marks|mark scheme|pontuação|puntuación|barème|bewertung|punkte|"
                            r"punteggio|배점|채점 기준|配点)\s*:?\s*$", re.I)

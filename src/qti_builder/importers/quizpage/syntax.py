@@ -178,6 +178,8 @@ class Question:
     ordinals: list[int] = field(default_factory=list)
     #: Its points as a scoring list after the questions gives them ("## Scoring", "- Question 2: 3 points").
     listed_points: float | None = None
+    #: A pairing exercise's slots, ``( ) text`` lines after its numbered items: (line, text).
+    pair_slots: list[tuple[int, str]] = field(default_factory=list)
     #: Each labelled part's label as written (``모범답안``), by role.
     label_names: dict[str, str] = field(default_factory=dict)
     #: Shared passages and notes shown with it (``[3~4] 다음 글을 읽고…``, ``※ …``), as written.
@@ -437,7 +439,9 @@ Option = tuple[str, str, int]
 #: Words between option markers of an answer naming several: ``A and C``, ``A & C``, ``가 및 다``.
 _AND = re.compile(r"\s*&\s*|\s+(?:" + "|".join(re.escape(w) for w in V.words("and_words") if w != "&") + r")\s+", re.I)
 #: Words before the marker in a sentence that gives it: "The correct answer is (B)", "정답은 ③", "正解は イ".
-ANSWER_IS = re.compile(r"^(?:the\s+)?(?:correct\s+|right\s+)?answer\s+is\s*:?\s*|^정답은\s*|^正解は\s*", re.I)
+ANSWER_IS = re.compile(r"^(?:the\s+)?(?:correct\s+|right\s+)?answer\s+is\s*:?\s*|^정답은\s*|^正解は\s*"
+                       # "letra B", "alternativa C", "option B": the word for an option before its marker
+                       r"|^(?:letra|alternativa|opção|opcao|opción|letter|option|choice)\s+(?=\(?[A-Za-z0-9][).]?(?:\s|$|,))", re.I)
 _CIRCLED = S._order("circled-decimal")
 
 

@@ -150,6 +150,9 @@ class Section:
     #: Points each question is worth (``(각 2점)`` in the title), and the type the title names.
     each_points: float | None = None
     kind: str | None = None
+    #: The exam rule its heading or rule line prints for multiple response (全部选对得6分，选对但不全得3分…):
+    #: the points for all right and for right but incomplete.
+    exam_rule: tuple[float, float] | None = None
 
 
 @dataclass
@@ -313,7 +316,8 @@ class Scanner:
             return index + 1
 
         if self.mode == "key":
-            if K.read_line(self.keys[-1], line, lineno):
+            following = next((l for l in self.lines[index + 1:] if l.strip()), "")
+            if K.read_line(self.keys[-1], line, lineno, following):
                 return index + 1
             self.mode = "text"  # the key ended: a section, a heading or a question follows
         if not indented and (self.question is not None or self.closed) and self._answer_key(index):
@@ -355,6 +359,7 @@ class Scanner:
             each = S.points_in(line, S.EACH_POINTS)
             assert each is not None
             self.stack[-1].each_points = each[0]
+            self.stack[-1].exam_rule = S.exam_rule(line)
             return index + 1
         heading = None if indented else S.HEADING.match(line)
         if heading:
@@ -554,11 +559,12 @@ class Scanner:
         read out of it."""
         each = S.points_in(title, S.EACH_POINTS)
         kind = self.dialect.section_kind(title)
+        rule = S.exam_rule(title)
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self._close_passages()
         section = Section(level, lineno, title, attrs, Block(lineno + 1, 1), title_column=column,
-                          each_points=each[0] if each else None, kind=kind)
+                          each_points=each[0] if each else None, kind=kind, exam_rule=rule)
         while self.stack and self.stack[-1].level >= section.level:
             self.stack.pop()
         (self.stack[-1].children if self.stack else self.roots).append(section)
@@ -625,6 +631,9 @@ class Scanner:
         if question.options and marks[0].style != question.style:
             if question.style in V.STATEMENT_STYLES and all(o.style == question.style for o in question.options):
                 # ``ㄱ. ... ㄴ. ...`` then ``① ㄱ ② ㄱ, ㄴ``: the first were statements of the question.
+                self._fold_options(question)
+            elif S.orders_options([line[m.text_start: m.text_end] for m in marks], [o.marker for o in question.options]):
+                # ``(A) … (B) … (C) …`` then ``① (A)-(C)-(B) ② …``: the paragraphs to order, then the orders.
                 self._fold_options(question)
             elif not question.odd_marker:
                 question.odd_marker = True

@@ -18,7 +18,7 @@ from . import syntax as S
 _OPEN, _CLOSE = re.escape(S.V.OPEN_BRACKETS + "(（"), re.escape(S.V.CLOSE_BRACKETS + ")）")
 #: A key's title before its entries on one line: ``정답 1.② 2.④``, ``[정답] 1-③ 2-①``, ``Answers: 1. b``.
 _TITLE_BEFORE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t in S.V.words('key_titles'))})"
-                           rf"\s*[{_CLOSE}]?[*_]*\s*[:：]?\s*(?=\d|[{_OPEN}]?\s*(?:{S._KEY_WORDS})\s*\d)", re.I)
+                           rf"\s*[{_CLOSE}]?[*_]*\s*[:：]?\s*(?=[0-9]|[{_OPEN}]?\s*(?:{S._KEY_WORDS})\s*[0-9])", re.I)
 
 
 @dataclass
@@ -64,8 +64,12 @@ def starts_key(line: str, after_answer: bool) -> bool:
     found = entries_line(line)
     if not found:
         return False
-    if _TITLE_BEFORE.match(line):
-        return True
+    title = _TITLE_BEFORE.match(line)
+    if title:
+        # ``정답 1.② 2.④``; one entry after a title that is also a label (``【解答】１．００``) is the
+        # question's own answer.
+        name = re.sub(rf"[{_OPEN}{_CLOSE}#*_:：\s]", "", title.group(0)).lower()
+        return len(found) > 1 or name not in S.QUESTION_LABELS
     # Untitled, every entry's answer is what keys print: an option, a truth mark, a number or a word.
     return after_answer and len(found) > 1 and all(_key_answer(answer) for _, answer, _, _ in found)
 
@@ -75,15 +79,19 @@ def _key_answer(answer: str) -> bool:
             or S.NUMERIC_ANSWER.match(answer) is not None or (len(answer) <= 15 and " " not in answer.strip()))
 
 
-def read_line(key: Key, line: str, lineno: int) -> bool:
+def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
     """Read one line into the key: True when it is the key's (an entry, an explanation, a title, a
-    blank line), False when the key ends before it."""
+    blank line), False when the key ends before it (a section, a heading, a question followed by
+    its options)."""
     if not line.strip():
         return True
     if S.explanations_heading(line):
         key.explaining = True
         return True
     found = entries_line(line)
+    if found and len(found) == 1 and S.question_start(line) and S.option_marks(following.strip(), decimal=False) \
+            and not _key_answer(found[0][1]):
+        return False  # ``2. 次のうち…`` then ``ア　鉄``: the next question, not an entry
     if found:
         for number, answer, explanation, offset in found:
             if key.explaining:

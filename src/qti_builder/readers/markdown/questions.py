@@ -41,6 +41,7 @@ class QuestionBuilder:
     def build(self, q: Question, loc: Loc) -> dict[str, Any]:
         self.source.at(loc, q.line)
         self.source.numbers[loc] = q.number  # as the paper prints it, for the outline
+        self._each_part: float | None = None
         stated = self._stem_points(q)
         self._sub_questions(q)
         stem = q.stem.text()
@@ -73,6 +74,8 @@ class QuestionBuilder:
             data[key] = [t.strip() for t in value.split(",") if t.strip()] if key in S.LIST_ATTRIBUTES else value
             self.source.at(loc + (key,), q.line, col)
         self._points(q, kind, stated, loc, data)
+        if kind == "multiple_response":
+            _exam_rule(q, data)
         for key, value in self.defaults.items():
             if key in S.COMMON_ATTRIBUTES + S.KIND_ATTRIBUTES[kind] and kind != "text_only":
                 data.setdefault(key, value)
@@ -88,6 +91,8 @@ class QuestionBuilder:
                 BUILDERS[kind](self, q, loc, data)
             if kind == "true_false" and "answer" in data:
                 self._true_false_marks(q, data)
+        if self._each_part is not None and data.get("points") == self._each_part:
+            data["points"] = S.parts_points(self._each_part, data)  # ``（各３点）``: each blank or pair
         self._grading(q, kind, loc, data)
         if q.kind is None and kind == "essay":
             self._doubtful_essay(q)
@@ -101,7 +106,9 @@ class QuestionBuilder:
         found = S.take_points(q.stem.lines)
         if found is None:
             return None
-        value, index, offset = found
+        value, index, offset, each = found
+        if each:
+            self._each_part = value
         return value, q.stem.line + index, (q.stem.column if index == 0 else 1) + offset
 
     def _points(self, q: Question, kind: str, stated: tuple[float, int, int] | None, loc: Loc, data: dict[str, Any]) -> None:
@@ -248,6 +255,11 @@ class QuestionBuilder:
                        hint="add {type=short_answer} to the question line (several accepted answers on one line: "
                             f"'{one}, {other}' or '{one} {own.or_word} {other}'), or {{type=essay}} to make it an essay's model "
                             f"answer; in a section titled '{section or 'Short answer'}' questions are short answers")
+        elif code == "QB156":
+            self.error(code, "this question is one row of a two-column matching table (a term, then a lettered "
+                       "description): alone, it shows students one description and asks for another's letter", q.line, 1,
+                       hint="write the table as one matching question: '{type=matching}' and a row '- Mitosis -> Division "
+                            "that makes two identical cells' per term")
         elif code == "QB176":
             self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
                        "word fills", *at,
@@ -328,7 +340,7 @@ class QuestionBuilder:
     def _doubtful_essay(self, q: Question) -> None:
         """An essay the reader guessed from an answer that is a number: said, as a warning."""
         answer = q.label("answer")
-        if answer is None or not S.NUMERIC_ANSWER.match(S.bare(answer.block.text()).replace(" ", "")):
+        if answer is None or not S.NUMERIC_ANSWER.match(S.ascii_number(S.bare(answer.block.text()))):
             return
         if answer.name.lower() in self.dialect.model_answer_labels:
             return
@@ -538,7 +550,7 @@ class QuestionBuilder:
         answers = []
         for k, label in enumerate(q.labels_of("answer")):
             text = label.block.text()
-            match = S.NUMERIC_ANSWER.match(text.replace(" ", ""))
+            match = S.NUMERIC_ANSWER.match(S.ascii_number(text))
             if not match:
                 self.error("QB139", f"cannot read the number '{shorten(text, 40)}'", label.line, label.block.column,
                            hint="write 3.14, 3.14 ± 0.01, 100 ± 5%, or a range 2..4, with '.' for decimals; a unit goes in {unit=cm}")
@@ -726,7 +738,13 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     short answer graded automatically and an essay graded by hand. A number is an essay with a
     warning (QB171). Inside a section titled as short answers or essays (``단답형``), that is what
     its questions are."""
+    if MATCHING_TABLE_ROW.match("\n".join(stem_lines)):
+        return None, "QB156"  # ``7) ____ Mitosis ⇥ B. Cell division``: one row of a table, not a question alone
     if dialect.truth(answer) is not None:
+        return "true_false", None
+    if S.every_truth(answer) is not None and (section_kind == "true_false" or LEADING_BLANK.match("\n".join(stem_lines))):
+        # ``3) ____ Water boils …`` with ``Answer: T``, or ``T`` under ``True or False``: the blank is
+        # where students mark true or false.
         return "true_false", None
     if sum(1 for line in stem_lines if MATCH_ROW.match(line)) >= 2:
         return "matching", None
@@ -743,7 +761,7 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if _LETTER.fullmatch(value) or (S.option_refs(answer, dialect.and_words) and not S.NUMERIC_ANSWER.match(value)) \
             or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
         return None, "QB173"
-    if S.NUMERIC_ANSWER.match(value.replace(" ", "")):
+    if S.NUMERIC_ANSWER.match(S.ascii_number(value)):
         return "essay", "QB171"
     if section_kind in ("short_answer", "essay"):
         return (section_kind if is_short(answer, dialect) else "essay"), None
@@ -777,14 +795,31 @@ def reads_as_essay(answer: str, stem_lines: list[str], language: str = "en") -> 
 #: An OX question's answer space at the end of its text: ``(O / X)``, ``( O, X )``, ``(○, ×)``, ``(    )``.
 OX_SPACE = re.compile(r"\s*[(\[（［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ×✕]|참\s*[,/]\s*거짓|T\s*/\s*F|true\s*/\s*false)?\s*[)\]）］]\s*$",
                       re.I)
+#: A row of a two-column matching table, numbered as a question: ``____ Mitosis⇥B. Cell division …``.
+MATCHING_TABLE_ROW = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*\S[^\t]*?(?:\t|\s{2,})\s*[A-Z][.)]\s+\S")
+#: An answer space before a statement: ``____ Water boils …``, ``(    ) 물은 …``.
+LEADING_BLANK = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*(?=\S)")
 #: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
 ANONYMOUS_BLANK = re.compile(r"[(（][ \u3000]{2,}[)）]|_{3,}")
-NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})")
+#: Letters that name blanks as Japanese papers print them, ``（　ａ　）``: spaces around the letter.
+_BLANK_LETTERS = "ａ-ｚＡ-Ｚa-zA-Zアイウエオカキクケコ"
+NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})"
+                         rf"|[(（][ \u3000]+(?P<name3>[{_BLANK_LETTERS}])[ \u3000]+[)）]")
+_LETTER_NAMES = re.compile(rf"(?:^|(?<=[\s,，、;；]))([{_BLANK_LETTERS}])(?=[\s:：)）])")
+
+
+def blank_name(found: re.Match[str]) -> str:
+    """A named blank's name, full-width letters as ASCII: ``（　ａ　）`` -> ``a``."""
+    name = found.group("name") or found.group("name2") or found.group("name3")
+    return V.FULL_WIDTH.get(name, name)
 
 
 def named_answers(answer: str) -> dict[str, str] | None:
     """``㉠ 이성계, ㉡ 정도전`` / ``㉠: 이성계 ㉡: 정도전`` -> {"㉠": "이성계", "㉡": "정도전"}."""
     parts = re.split(rf"([{V.NAMED_BLANKS}])", answer.strip())
+    if len(parts) < 3:
+        parts = _LETTER_NAMES.split(answer.strip())  # ``ａ 酸素　ｂ 水素``
+        parts[1::2] = [V.FULL_WIDTH.get(p, p) for p in parts[1::2]]
     if len(parts) < 3 or parts[0].strip(" ,;:/\n"):
         return None
     found: dict[str, str] = {}
@@ -823,7 +858,7 @@ def exam_blanks(stem: str, answer: str, dialect: S.Dialect) -> str | None:
     fills: list[list[str]] = []
     if named and not anonymous:
         given = named_answers(answer)
-        names = [m.group("name") for m in named]
+        names = [blank_name(m) for m in named]
         if given is None or sorted(given) != sorted(set(names)) or len(set(names)) != len(names):
             return None
         fills = [S.accepted_answers(given[name], dialect.or_words) for name in names]
@@ -877,6 +912,7 @@ def true_false_marks(stem: str, answer: str, dialect: S.Dialect) -> tuple[str, t
     """O/X: the marks the answer is written with are the choices students see, and an answer
     space at the end of the text (``(O / X)``, ``(    )``) is taken out: the text, and the marks."""
     marks = dialect.marks(answer) if answer else None
+    stem = LEADING_BLANK.sub("", stem, count=1)  # ``____ Water boils …``: the answer space before the text
     space = OX_SPACE.search(stem)
     if space:
         stem = stem[: space.start()].rstrip()
@@ -892,10 +928,26 @@ def arrow_chain(answer: str) -> list[str] | None:
     parts = re.split(rf"\s*(?:{_ARROWS})\s*", value)
     if len(parts) < 2:
         return None
-    labels = [re.fullmatch(rf"[(（]?({_ITEM_LABEL})[)）]?", part) for part in parts]
+    labels = [re.fullmatch(rf"[(（]?({_ITEM_LABEL}|[{V.OPTION_STYLES['katakana']}])[)）]?", part) for part in parts]
     if not all(labels):
         return None
     return [m.group(1) for m in labels if m]
+
+
+def _exam_rule(q: Question, data: dict[str, Any]) -> None:
+    """The exam rule the question's text or its section prints (全部选对得6分，选对但不全得3分，有选错的
+    得0分), as its scoring, when the question states no scoring of its own and its points are the
+    rule's (or it states none)."""
+    rule = S.exam_rule(q.stem.text()) or (q.section.exam_rule if q.section is not None else None)
+    if rule is None or "scoring" in data or "negative_marking" in data:
+        return
+    full, incomplete = rule
+    try:
+        points = float(data.get("points", full))
+    except ValueError:
+        return
+    if points == full and 0 < incomplete < full:
+        data.update(points=data.get("points", full), scoring="exam", incomplete_points=incomplete)
 
 
 def _section_points(section: Any) -> float | None:

@@ -214,10 +214,12 @@ def answer_shaped(value: str) -> bool:
     if option_refs(value) is not None:
         return True
     found = _SHORT_ANSWER.match(value.strip())
-    word = found.group(1) if found else ""
+    if found is None:
+        return False
+    word = found.group(1)
     # One mark, or two Latin letters (``B``, ``ii``); not a word such as ``보기`` ("정답 보기": a toggle).
-    return bool(found) and (len(word) == 1 or (len(word) == 2 and word.isascii()) or NUMERIC_ANSWER.match(found.group(1).replace(" ", "")) is not None
-                            or bare(found.group(1)) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(found.group(1)) is not None)
+    return (len(word) == 1 or (len(word) == 2 and word.isascii()) or NUMERIC_ANSWER.match(word.replace(" ", "")) is not None
+            or bare(word) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(word) is not None)
 
 
 def label_lines(markdown: str) -> list[tuple[int, int, str]]:
@@ -408,7 +410,7 @@ _OPTION_MARK = re.compile(
     rf"|(?P<r>{_ROMAN})(?:[)）]|(?P<rdot>\.))"
     rf"|(?P<h>[{_HANGUL}])[).．]"
     rf"|(?P<j>[{_CONSONANT}])[).．]"
-    rf"|(?P<k>[{_KANA}])[).．）、]"
+    rf"|(?P<k>[{_KANA}])[).．）、\u3000]"  # ``ア　鉄``: a full-width space after it, as Japanese papers print it
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
 _OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
@@ -544,7 +546,7 @@ def _readings(mark: OptionMark) -> list[tuple[str, int]]:
 
 
 #: What surrounds a marker's letter or number: its bullet, brackets and stops.
-_MARK_PUNCTUATION = "-*+ ()（）.．)、"
+_MARK_PUNCTUATION = "-*+ ()（）.．)、\u3000"
 
 
 def _shape_core(mark: OptionMark) -> str:
@@ -602,6 +604,9 @@ _ANSWER_REF = re.compile(
     rf"|(?P<j>[{_CONSONANT}])|(?P<k>[{_KANA}]))\s*[)）.．、]?$")
 
 
+_GLUED_LETTERS = re.compile(r"[A-H]{2,8}")
+
+
 def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, int]] | None:
     """The options an answer names, as (style family, ordinal): ``A, C`` -> [("letter", 1), ("letter", 3)],
     ``②④`` and ``② ④`` -> circled 2 and 4, ``3번`` -> number 3. None when the answer is not a
@@ -612,10 +617,13 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     value = "".join(V.DINGBAT_CIRCLED.get(ch, ch) for ch in value)
     if not value:
         return None
+    if _GLUED_LETTERS.fullmatch(value) and list(value) == sorted(set(value)):
+        value = " ".join(value)  # ``BD``, ``ACD``: several options, as Chinese papers write them
     # Circled numbers need no separator: ``②④``.
     spaced = CIRCLED.sub(lambda m: f" {m.group(0)} ", value)
     words = "|".join(re.escape(w) for w in and_words if not (len(w) == 1 and w.isascii()))
-    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
+    # ``ア・ウ``: the middle dot between options, as Japanese papers write them.
+    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}・･\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
     parts = [p for p in re.split(pattern, spaced) if p]
     refs: list[tuple[str, int]] = []
     for part in parts:
@@ -639,6 +647,25 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
             kana = found.group("k")
             refs.append(("katakana", _KATAKANA.index(kana) + 1) if kana in _KATAKANA else ("iroha", _IROHA.index(kana) + 1))
     return refs
+
+
+_CHAIN_PART = re.compile(r"^[(（]?\s*([A-Za-z가-하ㄱ-ㅎ㉠-㉭アイウエオカキクケコ])\s*[)）]?$")
+_CHAIN_ARROWS = re.compile(r"\s*(?:->|→|⇒|=>|➝|[-–—])\s*")
+
+
+def orders_options(texts: list[str], markers: list[str]) -> bool:
+    """``① (A)-(C)-(B) ② (B)-(A)-(C) …`` after paragraphs ``(A) … (B) … (C) …``: options that are
+    orders of the marks before them. Those earlier "options" were the paragraphs to order, text
+    of the question; the orders are its options."""
+    names = {re.sub(r"[\s()（）.．)、\u3000\-*+]", "", m) for m in markers}
+    if len(names) < 2 or not texts:
+        return False
+    for text in texts:
+        parts = _CHAIN_ARROWS.split(text.strip().rstrip(".。"))
+        found = [_CHAIN_PART.match(p) for p in parts]
+        if len(parts) < 2 or not all(found) or {m.group(1) for m in found if m} - names:
+            return False
+    return True
 
 
 def names_option(ref: tuple[str, int], style: str | None, ordinal: int) -> bool:
@@ -678,14 +705,20 @@ POINTS = re.compile(rf"\s*{_POINTS_BODY}\s*$", re.I)
 LEADING_POINTS = re.compile(rf"^\s*{_POINTS_BODY}\s*", re.I)
 
 
-def take_points(lines: list[str]) -> tuple[float, int, int] | None:
+def take_points(lines: list[str]) -> tuple[float, int, int, bool] | None:
     """Points a question's text states (``(3점)`` at the end of its first line or its last,
-    ``（10分）`` at the start of its first), taken out of the text students read: (points, index
-    of the line, offset in it), or None."""
+    ``（10分）`` at the start of its first, ``（各３点）`` for each of its parts), taken out of the
+    text students read: (points, index of the line, offset in it, whether each part is worth them),
+    or None."""
     for index in dict.fromkeys((0, len(lines) - 1)):
         if not 0 <= index < len(lines):
             continue
         line = lines[index]
+        each = points_in(line.rstrip(), EACH_PART)
+        if each:
+            value, start, end = each
+            lines[index] = line[:start].rstrip() + line[end:]
+            return value, index, start + (len(line[start:]) - len(line[start:].lstrip())), True
         found = points_in(line.rstrip())
         if found is None and index == 0:
             found = points_in(line, LEADING_POINTS)
@@ -694,8 +727,18 @@ def take_points(lines: list[str]) -> tuple[float, int, int] | None:
         if found:
             value, start, end = found
             lines[index] = (line[:start].rstrip() + line[end:]) if start else line[end:]
-            return value, index, start + (len(line[start:]) - len(line[start:].lstrip()))
+            return value, index, start + (len(line[start:]) - len(line[start:].lstrip())), False
     return None
+
+
+def parts_points(each: float, data: dict[str, object]) -> float:
+    """A question's points when each of its parts is worth ``each`` (``（各３点）``): its blanks, pairs
+    or items, one part for a question that has none."""
+    for key in ("blanks", "pairs", "items"):
+        parts = data.get(key)
+        if isinstance(parts, list) and parts:
+            return each * len(parts)
+    return each
 _EACH_BEFORE = _alternatives(V.words("each_before"))
 _EACH_AFTER = _alternatives(V.words("each_after"))
 #: ``(각 2점)``, ``(2 points each)``, ``(je 2 Punkte)``, ``(各2分)``: each question's points, in a section title.
@@ -704,6 +747,27 @@ EACH_POINTS = re.compile(
     rf"|(?P<b>\d+(?:[.,]\d+)?)\s*(?:{_POINTS_UNITS})\.?\s*(?:{_EACH_AFTER}))"
     # the rule's rest: ``，共20分``, ``, 총 15점``, ``。答案写在答题卡上``
     rf"(?:\s*[,，;；。、]\s*[^)）\]］]*)?\s*[)）\]］]", re.I)
+
+
+#: The exam rule of multiple-response questions as Chinese papers print it, in a question or its
+#: section's heading: 全部选对得6分，选对但不全得3分，有选错的得0分 (all right 6 points, right but
+#: incomplete 3, any wrong 0): the model's ``scoring=exam``.
+EXAM_RULE = re.compile(r"全部选对(?:的)?得\s*(\d+(?:\.\d+)?)\s*分\s*[，,、；;]?\s*(?:选对但不全|部分选对|选不全|漏选)(?:的)?得\s*"
+                       r"(\d+(?:\.\d+)?)\s*分")
+
+
+def exam_rule(*texts: str | None) -> tuple[float, float] | None:
+    """The points for all right and for right but incomplete that the first of ``texts`` printing
+    the exam rule gives, or None."""
+    for text in texts:
+        found = EXAM_RULE.search(text or "")
+        if found:
+            return float(found.group(1)), float(found.group(2))
+    return None
+
+
+#: ``（各３点）``, ``(각 2점)`` at the end of a question's line: each of its parts (blanks, pairs) is worth that.
+EACH_PART = re.compile(EACH_POINTS.pattern + r"\s*$", re.I)
 
 
 def points_in(text: str, pattern: re.Pattern[str] = POINTS) -> tuple[float, int, int] | None:
@@ -942,6 +1006,14 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")
 BLANK = re.compile(r"\[\[(.*?)\]\]")
 NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUMBER_FORMS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．": ".", "－": "-", "＋": "+", "　": " "})
+
+
+def ascii_number(text: str) -> str:
+    """A number as CJK papers type it, in ASCII: ``１．２５`` -> ``1.25``, spaces out."""
+    return text.translate(_NUMBER_FORMS).replace(" ", "")
+
+
 NUMERIC_ANSWER = re.compile(
     rf"^(?P<value>{NUMBER})(?:\s*(?:±|\+/?-)\s*(?P<tol>{NUMBER})\s*(?P<pct>%)?)?$|^(?P<low>{NUMBER})\s*\.\.\s*(?P<high>{NUMBER})$"
 )
