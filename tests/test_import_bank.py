@@ -23,7 +23,7 @@ from qti_builder.importers.markup import _converted, html_to_markdown
 from qti_builder.importers.markup.escaping import renders_as_text
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.readers import read_quiz
-from qti_builder.readers.limits import Limits
+from qti_builder.limits import Limits
 from qti_builder.writers import markdown_source
 
 sys.path.insert(0, str(ROOT / "bench"))

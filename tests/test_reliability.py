@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import SEED_SOURCE
 
-from qti_builder import cache, cli
+from qti_builder import cached_build, cli
 from qti_builder.package import WriteError, write_files
 
 EXE = str(Path(sys.executable).with_name("qti-builder"))
@@ -125,7 +125,7 @@ def test_internal_error_shows_a_traceback_and_exits_3(monkeypatch: pytest.Monkey
     def broken(options: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cache, "build", broken)  # what the command line builds with (the cache, then the pipeline)
+    monkeypatch.setattr(cached_build, "build", broken)  # what the command line builds with (the cache, then the pipeline)
     monkeypatch.setattr(sys, "argv", ["qti-builder", "check", str(SEED_SOURCE)])
     with pytest.raises(SystemExit) as exit_:
         cli.main()

@@ -31,8 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
-from .diagnostics import Diagnostic, Severity, SourceSpan, display_path
-from .results import STAGES, BuildOptions, BuildResult, QuizResult, conclude, find_sources
+from .diagnostics import SourceSpan
+from .results import STAGES, BuildOptions, QuizResult
 
 if TYPE_CHECKING:
     from .media import MediaSet
@@ -80,43 +80,6 @@ class Lookup:
     hits: dict[int, CachedQuiz] = field(default_factory=dict)
     #: The build's settings (:func:`settings_key`), for the keys of chunks (:func:`chunk_key`).
     settings: str | None = None
-
-
-def build(options: BuildOptions) -> BuildResult:
-    """The build (``pipeline.build``), but when every quiz is found in the cache, its result
-    without importing the pipeline (the readers, the writers, the schemas): ``check`` of unchanged
-    sources at every save, and a build that has nothing to do, cost the start of a process."""
-    started = time.perf_counter()
-    results = [QuizResult(path) for path in find_sources(options.sources)]
-    lookup = look_up([r.source for r in results], options)
-    ids = [entry.quiz_id for entry in lookup.hits.values()]
-    if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids):
-        from .pipeline import build as build_anew  # QB202 for a shared id, with its span, is the pipeline's
-
-        return build_anew(options, lookup)
-    results = [lookup.hits[i].result for i in range(len(results))]
-    # The stages of every build's report (docs/ci.md), those not run here at 0.
-    clock = {"read": time.perf_counter() - started, "schemas": 0.0, "work": 0.0, "write": 0.0}
-    errors: list[Diagnostic] = []
-    if options.write:
-        from .package import Staging, WriteError
-
-        mark = time.perf_counter()
-        with Staging() as staging:
-            try:
-                for i, result in enumerate(results):
-                    for output in result.outputs:
-                        staging.write(output.path, [lookup.hits[i].contents[output.format]])
-                staging.commit()
-                for result in results:
-                    result.written = bool(result.outputs)
-            except WriteError as exc:
-                errors.append(Diagnostic(
-                    Severity.ERROR, "QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
-                    hint="check that the output folder is writable and the disk has space; nothing was changed"))
-        clock["write"] = time.perf_counter() - mark
-    clock["total"] = time.perf_counter() - started
-    return conclude(results, errors, clock, 1)
 
 
 def look_up(sources: list[Path], options: BuildOptions) -> Lookup:

@@ -12,7 +12,7 @@ from pathlib import Path
 from . import content
 from .diagnostics import DiagnosticSink, Severity, SourceSpan
 from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, nearest_file, resolve
-from .readers.limits import raise_hint
+from .limits import raise_hint
 from lxml import etree
 
 from .model import FillInBlankQuestion, Quiz

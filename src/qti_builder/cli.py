@@ -23,7 +23,7 @@ from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
 from .profiles import PROFILES
-from .readers.limits import MAX_SETS, MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
+from .limits import MAX_SETS, MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
 from .writers import DEFAULT_FORMATS, WRITERS
 
 # What a command runs is imported when it runs: the pipeline, pydantic's model, lxml and Jinja
@@ -583,7 +583,7 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
-    from .cache import build
+    from .cached_build import build
     from .diagnostics import SchemaError
     from .results import BuildIncomplete
     from .summary import plural, points_text, quiz_points

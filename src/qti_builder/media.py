@@ -17,7 +17,7 @@ from typing import Any
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, urlsplit
 
-from .readers.limits import MAX_MEDIA_BYTES, sizes
+from .limits import MAX_MEDIA_BYTES, sizes
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import BuildFailed, Diagnostic, Severity, SourceSpan
 from .readers import SOURCE_SUFFIXES
-from .readers.limits import MAX_MEDIA_BYTES, Limits
+from .limits import MAX_MEDIA_BYTES, Limits
 from .writers import DEFAULT_FORMATS
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class BuildOptions:
     strict: bool = False
     #: Largest media file a quiz may reference.
     max_media_bytes: int = MAX_MEDIA_BYTES
-    #: How large a source may be, and how far its YAML may nest and repeat (readers/limits.py).
+    #: How large a source may be, and how far its YAML may nest and repeat (limits.py).
     limits: Limits = field(default_factory=Limits)
     #: Also warn about what this LMS loses on import (``profiles.PROFILES``), e.g. "canvas".
     profile: str | None = None

@@ -25,7 +25,7 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..readers.limits import sizes
+from ..limits import sizes
 
 # lxml is imported by the parse: the command line takes this module's limits for import's --help.
 if TYPE_CHECKING:

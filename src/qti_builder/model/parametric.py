@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from ..formulas import RESERVED
-from ..readers.limits import MAX_SETS
+from ..limits import MAX_SETS
 from .common import ModelBase, Problem
 from .questions import Choice, QuestionBase, _ChoiceQuestionBase
 

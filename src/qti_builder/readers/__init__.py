@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .limits import Limits
+from ..limits import Limits
 
 if TYPE_CHECKING:
     from .base import SourceMap

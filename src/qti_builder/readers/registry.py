@@ -9,7 +9,7 @@ from ..diagnostics import DiagnosticSink, SourceSpan, display_path
 from ..model import Quiz
 from . import STDIN
 from .base import SourceMap
-from .limits import Limits, raise_hint, sizes
+from ..limits import Limits, raise_hint, sizes
 from .markdown import MarkdownReader
 from .yaml import YamlReader
 

@@ -11,7 +11,7 @@ from typing import Any
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from .base import Loc, SourceMap, read_with
-from .limits import Limits
+from ..limits import Limits
 from .markdown.syntax import label_lines
 from .yaml_data import load_yaml
 

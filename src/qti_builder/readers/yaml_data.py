@@ -13,7 +13,7 @@ import yaml
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .source_map import KEY, Loc, SourceMap
-from .limits import OPTIONS, YAML_DEPTH_CEILING, Limits, raise_hint
+from ..limits import OPTIONS, YAML_DEPTH_CEILING, Limits, raise_hint
 
 
 def load_yaml(

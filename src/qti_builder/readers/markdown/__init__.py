@@ -14,7 +14,7 @@ from typing import Any
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
-from ..limits import Limits
+from ...limits import Limits
 from ..stated_total import find_stated_total
 from ..yaml_data import load_yaml
 from . import syntax as S
