@@ -641,7 +641,7 @@ class QuestionBuilder:
                 written = S.ascii_number(match.group(2))
                 if not re.fullmatch(S.NUMBER, written) or float(written) < 0:
                     self.error("QB365", f"blank [[{shorten(match.group(1), 40)}]] is worth '{match.group(2)}' points, "
-                               "which is not a number of points", line, column + len(match.group(1)) + 4,
+                               "which is not a number of points", line, column + len(match.group(1)) + 12,
                                hint="write the blank's points as a number right after it: [[answer]]{points=2}")
                 else:
                     blank["points"] = float(written)
