@@ -620,6 +620,7 @@ class QuestionBuilder:
             blank_id = f"b{k + 1}"
             self.source.at(loc + ("blanks", k), line, column)
             starred = [(i, a) for i, a in enumerate(alternatives) if a.startswith("*")]
+            blank: dict[str, Any]
             if starred:
                 blank = {"id": blank_id, "kind": "dropdown", "answers": [starred[0][1][1:].strip()],
                          "options": [a for a in alternatives if not a.startswith("*")]}
