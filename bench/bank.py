@@ -4,8 +4,9 @@ text2qti's own syntax from one neutral description, so both tools build the same
 A bank cycles through every question kind qti-builder supports (``KINDS``); ``TEXT2QTI_KINDS``
 is the part text2qti 0.8 can express, used for the side-by-side comparison. Text alternates
 between Korean and English, and some stems carry inline code, a fenced code block or TeX math,
-so the content renderer does the work a real bank gives it. Everything is drawn from a seeded
-``random.Random``: the same arguments give the same bytes.
+so the content renderer does the work a real bank gives it; a *plain* bank (``plain=True``, issue
+34) has none of them: plain Korean and English sentences, where text2qti's Markdown costs little.
+Everything is drawn from a seeded ``random.Random``: the same arguments give the same bytes.
 """
 
 from __future__ import annotations
@@ -73,23 +74,24 @@ class Bank:
             yield start // size + 1, self.questions[start:start + size]
 
 
-def generate(count: int, seed: int = 8, kinds: tuple[str, ...] = KINDS, section_size: int = SECTION_SIZE) -> Bank:
+def generate(count: int, seed: int = 8, kinds: tuple[str, ...] = KINDS, section_size: int = SECTION_SIZE,
+             plain: bool = False) -> Bank:
     rng = random.Random(f"{seed}/{count}/{','.join(kinds)}")
-    questions = [_question(rng, n, kinds[n % len(kinds)]) for n in range(count)]
+    questions = [_question(rng, n, kinds[n % len(kinds)], plain) for n in range(count)]
     return Bank(f"Benchmark bank of {count} questions", questions, section_size)
 
 
-def _question(rng: random.Random, n: int, kind: str) -> Question:
+def _question(rng: random.Random, n: int, kind: str, plain: bool = False) -> Question:
     language = "ko" if n % 2 else "en"
     words = WORDS[language]
     a, b = rng.sample(words, 2)
     # Numbered: text2qti refuses two questions with the same text.
     stem = f"{n + 1}: " + rng.choice(STEMS[language]).format(a=a, b=b)
-    if n % 5 == 0:
+    if n % 5 == 0 and not plain:
         stem += f" (`{rng.choice(['ScalingConfig', 'RunConfig', 'tune.Tuner', 'session.report'])}`)"
-    if n % 7 == 0:
+    if n % 7 == 0 and not plain:
         stem += " " + rng.choice(MATH)
-    question = Question(f"q{n:05d}", kind, language, stem, code=CODE if n % 11 == 0 else None,
+    question = Question(f"q{n:05d}", kind, language, stem, code=CODE if n % 11 == 0 and not plain else None,
                         explanation=f"{a} / {b}: " + ("설명입니다." if language == "ko" else "see the user guide."))
     BUILDERS[kind](rng, question, words)
     return question
@@ -216,15 +218,18 @@ def to_text2qti(bank: Bank) -> str:
 
 
 def write_bank(folder: Path, count: int, kinds: tuple[str, ...] = KINDS, text2qti: bool = False,
-               seed: int = 8, name: str | None = None, section_size: int = SECTION_SIZE) -> dict[str, Path]:
+               seed: int = 8, name: str | None = None, section_size: int = SECTION_SIZE, plain: bool = False) -> dict[str, Path]:
     """The bank as ``<folder>/bank-<count>.md`` (and ``.t2q.txt`` in text2qti's syntax); ``name``
     and ``seed`` make another bank of the same size (its quiz id is its name); sections of
-    ``section_size`` questions (other than the default: ``-s<size>`` in the name)."""
-    bank = generate(count, seed=seed, kinds=kinds, section_size=section_size)
+    ``section_size`` questions (other than the default: ``-s<size>`` in the name); ``plain``:
+    no inline code, code blocks or math (``-plain`` in the name)."""
+    bank = generate(count, seed=seed, kinds=kinds, section_size=section_size, plain=plain)
     folder.mkdir(parents=True, exist_ok=True)
     quiz_id = name or f"bank-{count}" + BANK_SUFFIX.get(kinds, "-" + "-".join(k.replace("_", "") for k in kinds))
     if section_size != SECTION_SIZE and not name:
         quiz_id += f"-s{section_size}"
+    if plain and not name:
+        quiz_id += "-plain"
     paths = {"md": folder / f"{quiz_id}.md"}
     paths["md"].write_text(to_markdown(bank, quiz_id), encoding="utf-8")
     if text2qti:

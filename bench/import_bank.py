@@ -78,7 +78,7 @@ def moodle_bank(size: int, folder: Path = WORK) -> Path:
         source = folder / f"piece-{size}-{number}" / f"bank-{size}.md"
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text(piece, encoding="utf-8")
-        subprocess.run([str(EXE), "build", str(source), "--format", "moodle", "--out", str(source.parent), "--jobs", "1",
+        subprocess.run([str(EXE), "build", str(source), "--format", "moodle", "--out", str(source.parent), "--jobs", "1", "--no-cache",
                         "--quiet"], check=True)
         built = source.parent / f"bank-{size}.moodle.xml"
         if len(pieces) == 1:  # the file as qti-builder writes it

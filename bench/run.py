@@ -145,7 +145,8 @@ def rounds(repeat: int, runs: dict[str, Callable[[], tuple[float, float]]]) -> d
 
 
 def build(source: Path, out: Path, jobs: int, *extra: str) -> list[str]:
-    return [str(EXE), "build", str(source), "--out", str(out), "--jobs", str(jobs), "--quiet", *extra]
+    # --no-cache: every figure is a cold build (bench/speed.py measures the cache).
+    return [str(EXE), "build", str(source), "--out", str(out), "--jobs", str(jobs), "--quiet", "--no-cache", *extra]
 
 
 def cold_build(schemas: Path, repeat: int) -> dict:

@@ -54,6 +54,16 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(autouse=True)
+def build_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test's build cache (``QTI_BUILDER_CACHE_DIR``, inherited by the processes it starts):
+    a fresh empty folder, so the suite never writes to the user's cache and no test finds an
+    entry it did not make itself."""
+    folder = tmp_path_factory.mktemp("build-cache")
+    monkeypatch.setenv("QTI_BUILDER_CACHE_DIR", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def seed_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed quiz built once into a temporary dist folder."""

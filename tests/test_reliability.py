@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import SEED_SOURCE
 
-from qti_builder import cli
+from qti_builder import cache, cli
 from qti_builder.package import WriteError, write_files
 
 EXE = str(Path(sys.executable).with_name("qti-builder"))
@@ -60,7 +60,9 @@ def test_sigterm_at_any_moment_leaves_old_or_new_outputs(tmp_path: Path) -> None
     new = state(tmp_path / "reference")
     outcomes = set()
     for fraction in (0.1, 0.3, 0.5, 0.7, 0.85, 0.95):
-        process = subprocess.Popen([EXE, "build", str(new_source), "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # --no-cache: the build killed is a whole one, not the cache's copy of the reference build
+        process = subprocess.Popen([EXE, "build", str(new_source), "--out", str(out), "--no-cache"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         time.sleep(duration * fraction)
         process.send_signal(signal.SIGTERM)
         _, err = process.communicate(timeout=120)
@@ -123,7 +125,7 @@ def test_internal_error_shows_a_traceback_and_exits_3(monkeypatch: pytest.Monkey
     def broken(options: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli, "build", broken)
+    monkeypatch.setattr(cache, "build", broken)  # what the command line builds with (the cache, then the pipeline)
     monkeypatch.setattr(sys, "argv", ["qti-builder", "check", str(SEED_SOURCE)])
     with pytest.raises(SystemExit) as exit_:
         cli.main()

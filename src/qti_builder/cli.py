@@ -13,7 +13,7 @@ import traceback
 from itertools import groupby
 from pathlib import Path
 from collections.abc import Callable
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
@@ -22,15 +22,15 @@ from .command_options import ignore_codes
 from .console import Ui
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, display_path
 from .importers.command import import_command
-from .model.parametric import MAX_SETS
-from .model.schema import source_json_schema
-from .pipeline import BuildIncomplete, BuildOptions, BuildResult, build
-from .package import WriteError
 from .profiles import PROFILES
-from .readers.limits import MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
-from .schemas import SchemaError
-from .summary import plural, points_text, question_lines, quiz_points, type_summary
+from .readers.limits import MAX_SETS, MAX_SOURCE_BYTES, MAX_YAML_ALIAS_VALUES, MAX_YAML_DEPTH, YAML_DEPTH_CEILING, Limits, MiB
 from .writers import DEFAULT_FORMATS, WRITERS
+
+# What a command runs is imported when it runs: the pipeline, pydantic's model, lxml and Jinja
+# cost a third of a second, which --version, --help and the commands that need none of them
+# (explain, docs, init...) do not pay (tests/test_startup.py; bench/README.md).
+if TYPE_CHECKING:
+    from .results import BuildOptions, BuildResult
 
 #: Where every --help points for the source format: the docs ship with the tool (``qti-builder docs``).
 SOURCE_FORMAT_DOC = "How to write a quiz source: qti-builder docs source-format (every page: qti-builder docs)."
@@ -97,6 +97,8 @@ MaxAliasValues = Annotated[int, typer.Option("--max-yaml-alias-values", min=0,
                                              help="Values that YAML aliases (*name) may repeat in one source.")]
 MaxDepth = Annotated[int, typer.Option("--max-yaml-depth", min=1, max=YAML_DEPTH_CEILING, help="Levels of nesting a YAML source may have.")]
 Jobs = Annotated[int, typer.Option("--jobs", "-j", min=0, help="Processes that build (0: one per CPU; 1: this one only). The output is the same.")]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Build every quiz afresh: neither take unchanged quizzes from the "
+                                                          "build cache nor keep them in it ($QTI_BUILDER_CACHE_DIR, else the user's cache folder).")]
 ReportFormat = Annotated[Optional[list[str]], typer.Option(
     "--report", metavar="<format[=file]>",
     help="How to report: text; json, github (workflow annotations) or junit (JUnit XML), to stdout, or to a file "
@@ -146,6 +148,8 @@ def _project_defaults(ctx: typer.Context) -> None:
     try:
         defaults = project_options()
     except ProjectError as exc:
+        from .summary import plural
+
         _print(exc.diagnostics)
         typer.echo(f"failed: {plural(len(exc.diagnostics), 'error')} in the settings file; nothing was done", err=True)
         raise typer.Exit(2) from None
@@ -171,6 +175,7 @@ def init_command(
     """Start a project, or join an existing repository: a quiz in source/ whose every output keeps all of it,
     dist/ in .gitignore and a CI workflow. Overwrites nothing: files that exist are skipped, .gitignore gets
     the lines it lacks."""
+    from .package import WriteError
     from .starter import QUIZZES, default_install, install_advice, next_steps, plan, report, write
 
     if language not in QUIZZES:
@@ -220,6 +225,7 @@ def build_command(
     watch: Annotated[bool, typer.Option("--watch", help="Keep running and rebuild a quiz when its source changes.")] = False,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
+    no_cache: NoCache = False,
     report: ReportFormat = None,
     report_file: ReportFile = None,
     quiet: Quiet = False,
@@ -241,6 +247,7 @@ def build_command(
                        limits=_limits(max_source_mb, max_yaml_alias_values, max_yaml_depth), ignore=ignore,
                        qti_variants=qti_variants)
     options.jobs = jobs
+    options.cache = not no_cache
     if only is not None:
         from .selection import parse_only
 
@@ -285,6 +292,7 @@ def check_command(
     ] = None,
     qti_variants: QtiVariants = None,
     jobs: Jobs = 0,
+    no_cache: NoCache = False,
     report: ReportFormat = None,
     report_file: ReportFile = None,
     quiet: Quiet = False,
@@ -303,6 +311,7 @@ def check_command(
         raise typer.BadParameter(f"unknown profile {profile}; choose from {', '.join(PROFILES)}", param_hint="--profile")
     options.profile = profile
     options.jobs = jobs
+    options.cache = not no_cache
     options.outline = outline
     ui = Ui("check", report, report_file, quiet, verbose)
     ui.lang = _lang(lang)
@@ -323,6 +332,7 @@ def preview_command(
 ) -> None:
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
+    from .summary import plural
 
     options = _options(sources, ",".join(DEFAULT_FORMATS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     result = build_preview(options, out)
@@ -390,6 +400,7 @@ def diff_command(
     """
     from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
     from .report import ReportNotWritten, dumps, emit
+    from .summary import plural
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -451,7 +462,8 @@ def schemas_fetch_command(
                                                        "instead of the official URLs; each file is checked all the same.")] = None,
 ) -> None:
     """Download the official schemas for offline use and CI caches, each checked against its pinned sha256."""
-    from .schemas import default_cache_dir, fetch_schemas, pins
+    from .schemas import SchemaError, default_cache_dir, fetch_schemas, pins
+    from .summary import plural
 
     folder = to if to is not None else default_cache_dir()
     counts: dict[str, int] = {"fetched": 0, "kept": 0}
@@ -477,6 +489,8 @@ def schemas_fetch_command(
 @app.command("schema", epilog=examples("qti-builder schema > source/quiz.schema.json"))
 def schema_command() -> None:
     """Print the JSON Schema of the quiz model (for editor completion of YAML sources)."""
+    from .model.schema import source_json_schema
+
     typer.echo(json.dumps(source_json_schema(), indent=2, ensure_ascii=False))
 
 
@@ -546,6 +560,8 @@ def _options(
     ignore: list[str] | None = None,
     qti_variants: int | None = None,
 ) -> BuildOptions:
+    from .results import BuildOptions
+
     names = [f.strip() for f in formats.split(",") if f.strip()]
     unknown = [n for n in names if n not in WRITERS]
     if unknown or not names:
@@ -567,6 +583,11 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
 
 def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
+    from .cache import build
+    from .diagnostics import SchemaError
+    from .results import BuildIncomplete
+    from .summary import plural, points_text, quiz_points
+
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
     _require_sources(options.sources)
     result: BuildResult | None = None
@@ -616,7 +637,7 @@ def _print_outlines(result: BuildResult, ui: Ui) -> None:
 def _require_sources(paths: list[Path]) -> None:
     """A folder without a quiz source is a mistake (a wrong folder, sources with another suffix),
     not a build of nothing that passes: QB232, exit 1."""
-    from .pipeline import find_sources
+    from .results import find_sources
     from .readers import SOURCE_SUFFIXES
 
     if find_sources(paths):
@@ -634,6 +655,7 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
     with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
     time limit, or a question's partial credit, to arrive where the format has no place for it."""
     from .losses import summary
+    from .summary import question_lines, type_summary
 
     for r in result.results:
         if r.quiz is None or r.failed:
@@ -663,6 +685,8 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
 def _what_failed(result: BuildResult | None, write: bool = True) -> str:
     """Which quizzes failed, when there were several, and whether the others were written (``check``
     writes nothing whatever happens: it does not say so)."""
+    from .summary import plural
+
     scope = ""
     if result is not None and len(result.results) > 1:
         scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
@@ -674,6 +698,8 @@ def _what_failed(result: BuildResult | None, write: bool = True) -> str:
 
 
 def _print_timings(result: BuildResult) -> None:
+    from .summary import plural
+
     for r in result.results:
         name = r.quiz.id if r.quiz else display_path(r.source)
         stages = ", ".join(f"{stage} {seconds:.2f}s" for stage, seconds in r.timings.items())

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 import typer
 
 from .diagnostics import Diagnostic
-from .pipeline import BuildResult
 
 if TYPE_CHECKING:
+    from .pipeline import BuildResult
     from rich.progress import Progress, TaskID
 
 
@@ -102,6 +102,8 @@ class Ui:
 
     def emit_report(self, result: BuildResult | None, diagnostics: list[Diagnostic], code: int) -> list[Diagnostic]:
         """Each report to its file or stdout; what could not be written, as errors (QB231)."""
+        if not self.reports:  # the plain lines only: nothing to import
+            return []
         from .report import ReportNotWritten, build_report, dumps, emit, github_annotations, junit_xml
 
         problems = []

@@ -109,6 +109,14 @@ class BuildFailed(Exception):
         self.diagnostics = diagnostics
 
 
+class SchemaError(Exception):
+    """The schema folder cannot be used; carries diagnostics for the user (:mod:`.schemas`)."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
 def display_path(path: Path) -> str:
     """A path as users typed it: relative to the working directory when it lies below it. Links
     are not followed: ``/dev/stdin`` is named so, not as the file the shell redirected into it."""

@@ -17,11 +17,7 @@ from typing import Any
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from urllib.parse import unquote, urlsplit
 
-from .content import media_type
-from .readers.limits import sizes
-
-#: Default limit for one media file.
-MAX_MEDIA_BYTES = 10 * 1024 * 1024
+from .readers.limits import MAX_MEDIA_BYTES, sizes
 
 
 @dataclass(frozen=True)
@@ -75,7 +71,24 @@ class TooLarge(str):
 
 def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> MediaFile | str:
     """The file a relative reference points to, or why it cannot be used."""
-    path_text = unquote(urlsplit(ref).path) if not PureWindowsPath(ref).drive else ref
+    found = locate(ref, base_dir, max_bytes)
+    if isinstance(found, str):
+        return found
+    from .content import media_type  # Markdown's renderer: not for the build cache, which only locates
+
+    path_text = _path_text(ref)
+    data = found.read_bytes()
+    return MediaFile(ref, safe_name(PurePosixPath(path_text).name, data), data, media_type(path_text))
+
+
+def _path_text(ref: str) -> str:
+    return unquote(urlsplit(ref).path) if not PureWindowsPath(ref).drive else ref
+
+
+def locate(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> Path | str:
+    """The file a relative reference points to, resolved, or why it cannot be used (what
+    :func:`resolve` reads; the build cache checks a quiz's media by it)."""
+    path_text = _path_text(ref)
     if PurePosixPath(path_text).is_absolute() or PureWindowsPath(path_text).is_absolute() or PureWindowsPath(path_text).drive:
         return "is an absolute path; use a path relative to the source file"
     root = base_dir.resolve()
@@ -94,8 +107,7 @@ def resolve(ref: str, base_dir: Path, max_bytes: int = MAX_MEDIA_BYTES) -> Media
         too_large = TooLarge(f"is {size_text}, more than the {limit_text} allowed")
         too_large.size = size
         return too_large
-    data = resolved.read_bytes()
-    return MediaFile(ref, safe_name(PurePosixPath(path_text).name, data), data, media_type(path_text))
+    return resolved
 
 
 #: Files looked at for "did you mean" below a source's folder: enough for any quiz's media.

@@ -29,10 +29,11 @@ import hashlib
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from .cache import CachedQuiz, Lookup, chunk_key, load_chunk, look_up, media_of, prune, store, store_chunk
 from .canvas_rules import ItemFacts
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
@@ -44,7 +45,9 @@ from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
 from .parallel import Background, cpu_count, run
 from .profiles import check_profile
-from .readers import SOURCE_SUFFIXES, Limits, SourceMap, read_quiz
+from .readers import SourceMap, read_quiz
+from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
+                      question_counts)
 from .schemas import SchemaError, SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
@@ -65,120 +68,31 @@ PARALLEL_FROM = 400
 #: about 3.7 KB per question, 370 MB of a 100,000-question bank (the sizes of its Moodle file and
 #: Canvas assessment); compressing them costs about 2 % of a build, which smaller quizzes do not pay.
 HOLD_PACKED_FROM = 20_000
-#: Stages reported per quiz and per build, in order.
-STAGES = ("read", "render", "validate", "package")
 
 
-@dataclass
-class BuildOptions:
-    sources: list[Path] = field(default_factory=lambda: [Path("source")])
-    out_dir: Path = Path("dist")
-    formats: list[str] = field(default_factory=lambda: list(DEFAULT_FORMATS))
-    templates: Path | None = None
-    schemas: Path | None = None
-    #: False for ``check``: everything but writing files.
-    write: bool = True
-    #: Warnings fail the build too.
-    strict: bool = False
-    #: Largest media file a quiz may reference.
-    max_media_bytes: int = MAX_MEDIA_BYTES
-    #: How large a source may be, and how far its YAML may nest and repeat (readers/limits.py).
-    limits: Limits = field(default_factory=Limits)
-    #: Also warn about what this LMS loses on import (``profiles.PROFILES``), e.g. "canvas".
-    profile: str | None = None
-    #: Codes of warnings and losses accepted everywhere (``--ignore``); a question's own ``ignore``
-    #: accepts them for that question.
-    ignore: frozenset[str] = frozenset()
-    #: ``--qti-variants``: the ``qti_variants`` setting of every quiz, over the sources' own (0:
-    #: item templates); None leaves each source's setting.
-    qti_variants: int | None = None
-    #: Worker processes; 0 means one per CPU, 1 builds in this process.
-    jobs: int = 0
-    #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
-    outline: bool = False
-    #: ``build --only``: the questions to build (ids, or ``quiz/question``); a quiz with none of
-    #: them is not built (:mod:`.selection`). None: every question.
-    only: frozenset[str] | None = None
-    #: Called as ``progress(done, total)`` as questions are rendered (for a progress bar).
-    progress: Callable[[int, int], None] | None = field(default=None, repr=False, compare=False)
-
-
-@dataclass(frozen=True)
-class OutputFile:
-    """One file of a quiz, as written (or, for ``check``, as it would be)."""
-
-    format: str
-    path: Path
-    sha256: str
-    size: int
-    documents: int
-
-
-@dataclass
-class QuizResult:
-    """What happened to one source."""
-
-    source: Path
-    quiz: Quiz | None = None
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    outputs: list[OutputFile] = field(default_factory=list)
-    #: Seconds per stage; render, validate and package summed over the workers.
-    timings: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
-    written: bool = False
-    #: Where each question starts in the source (for ``--verbose``), once the quiz is read.
-    spans: dict[str, SourceSpan] = field(default_factory=dict)
-    #: What each output loses of the quiz (:mod:`.losses`), but those accepted.
-    losses: list[Loss] = field(default_factory=list)
-    #: Losses the author accepted (``--ignore``, ``ignore=``): still said at build, never failing it.
-    accepted_losses: list[Loss] = field(default_factory=list)
-    #: Warnings and losses left out because they were accepted (``--ignore``, ``ignore=``).
-    ignored: int = 0
-    #: The paper as read (``check --outline``), once the quiz is read.
-    outline: Outline | None = None
-    #: The quiz's language, as far as it was read: the language its messages are printed in.
-    language: str | None = None
-
-    @property
-    def failed(self) -> bool:
-        return any(d.severity is Severity.ERROR for d in self.diagnostics)
-
-
-@dataclass
-class BuildResult:
-    quizzes: list[Quiz]
-    outputs: list[OutputFile]
-    written: list[Path]
-    diagnostics: list[Diagnostic]
-    results: list[QuizResult] = field(default_factory=list)
-    #: Wall-clock seconds: read, schemas, work (render + validate + package), write, total. The
-    #: sources are read while the schemas compile: read and schemas overlap.
-    timings: dict[str, float] = field(default_factory=dict)
-    jobs: int = 1
-
-
-class BuildIncomplete(BuildFailed):
-    """Some quizzes (or the build itself) had errors; ``result`` tells what was written anyway."""
-
-    def __init__(self, result: BuildResult) -> None:
-        super().__init__(result.diagnostics)
-        self.result = result
-
-
-def build(options: BuildOptions) -> BuildResult:
+def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     """Build every quiz. Raises :class:`BuildIncomplete` (a :class:`BuildFailed`) when anything had
-    an error."""
+    an error. With ``options.cache``, a quiz found in the build cache (``lookup``, or looked up
+    here) is taken from it, and each quiz built without errors is kept in it."""
     started = time.perf_counter()
     clock: dict[str, float] = {}
     results = [QuizResult(path) for path in find_sources(options.sources)]
+    with _stage(clock, "read"):
+        if lookup is None:
+            lookup = look_up([r.source for r in results], options)
+        for i, entry in lookup.hits.items():
+            results[i] = entry.result
+    todo = [i for i in range(len(results)) if i not in lookup.hits]
+    kept: dict[int, dict[str, bytes]] = {i: {} for i in lookup.keys if i not in lookup.hits}
 
     def read() -> dict[int, WritableQuiz]:
         with _stage(clock, "read"):
-            return _writable(_read(results, options), results)
+            return _writable(_read(results, options, todo, lookup.hits), results)
 
     clock["read"] = 0.0  # the read starts first, on its thread: listed first however long it takes
     reading = Background(read)
     with _stage(clock, "schemas"):
-        schemas = _schemas_early(options) if results else _schemas_later(options)
+        schemas = _schemas_early(options) if todo else _schemas_later(options)
     good = reading.result()
 
     build_errors = DiagnosticSink()
@@ -186,15 +100,20 @@ def build(options: BuildOptions) -> BuildResult:
     if build_errors.items:
         good = {}  # a question asked for that is not there: the selection is not what was meant
     staging = Staging()
-    jobs = 1 if all(r.quiz is None for r in results) else options.jobs or cpu_count()
+    jobs = 1 if all(results[i].quiz is None for i in todo) else options.jobs or cpu_count()
     try:
         if good:
             with _stage(clock, "schemas"):
                 compiled = schemas()  # SchemaError: the build cannot start
             with _stage(clock, "work"):
-                jobs = _work(good, results, options, compiled, jobs, staging)
+                jobs = _work(good, results, options, compiled, jobs, staging, kept, lookup.settings)
         with _stage(clock, "write"):
-            for result in results:
+            for i, result in enumerate(results):
+                if i in lookup.hits:  # as the build that kept it left it: --ignore and --strict are in the key
+                    if options.write and not result.failed:
+                        for output in result.outputs:
+                            staging.write(output.path, [lookup.hits[i].contents[output.format]])
+                    continue
                 _accept(result, options.ignore)
                 if options.strict:
                     _strict(result)
@@ -205,6 +124,7 @@ def build(options: BuildOptions) -> BuildResult:
                 staging.commit()
                 for result in results:
                     result.written = bool(result.outputs) and not result.failed
+            _keep(results, good, kept, lookup)
     except WriteError as exc:
         staging.discard()
         for result in results:
@@ -213,24 +133,11 @@ def build(options: BuildOptions) -> BuildResult:
                            hint="check that the output folder is writable and the disk has space; nothing was changed")
     finally:
         staging.discard()
+    if lookup.hits:  # the report's stages are the same whether the quizzes came from the cache or not
+        for stage in ("schemas", "work", "write"):
+            clock.setdefault(stage, 0.0)
     clock["total"] = time.perf_counter() - started
-    for result in results:  # a frame and its items may both report a question's problem: once is enough
-        result.diagnostics = sorted(dict.fromkeys(result.diagnostics), key=Diagnostic.sort_key)
-
-    diagnostics = sorted(build_errors.items + [d for r in results for d in r.diagnostics], key=Diagnostic.sort_key)
-    ok = [r for r in results if not r.failed]
-    build_result = BuildResult(
-        quizzes=[r.quiz for r in results if r.quiz is not None],
-        outputs=[o for r in ok for o in r.outputs],
-        written=[o.path for r in results if r.written for o in r.outputs],
-        diagnostics=diagnostics,
-        results=results,
-        timings=clock,
-        jobs=jobs,
-    )
-    if any(d.severity is Severity.ERROR for d in diagnostics):
-        raise BuildIncomplete(build_result)
-    return build_result
+    return conclude(results, build_errors.items, clock, jobs)
 
 
 def _schemas_early(options: BuildOptions) -> Callable[[], SchemaSet]:
@@ -284,11 +191,14 @@ class WritableQuiz:
     quiz: Quiz
     spans: dict[str, SourceSpan]
     media: MediaSet
+    #: Where the source gives the quiz's id (kept in the build cache, for the check of unique ids).
+    id_span: SourceSpan | None = None
 
 
 def _writable(loaded: dict[int, LoadedQuiz], results: list[QuizResult]) -> dict[int, WritableQuiz]:
     """The quizzes read without errors, as the stages after reading take them."""
-    return {i: WritableQuiz(item.quiz, item.spans, item.media) for i, item in loaded.items() if not results[i].failed}
+    return {i: WritableQuiz(item.quiz, item.spans, item.media, item.source.locate(("id",)))
+            for i, item in loaded.items() if not results[i].failed}
 
 
 def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz]:
@@ -299,9 +209,12 @@ def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz
     return list(loaded.values())
 
 
-def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQuiz]:
+def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | None = None,
+          hits: Mapping[int, CachedQuiz] | None = None) -> dict[int, LoadedQuiz]:
+    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``)."""
     loaded: dict[int, LoadedQuiz] = {}
-    for i, result in enumerate(results):
+    for i in range(len(results)) if todo is None else todo:
+        result = results[i]
         started = time.perf_counter()
         sink = DiagnosticSink()
         read = read_quiz(result.source, sink, options.limits, partial=True)
@@ -326,7 +239,7 @@ def _read(results: list[QuizResult], options: BuildOptions) -> dict[int, LoadedQ
         result.diagnostics.extend(sink.items)
         result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
-    _check_unique_ids(results, loaded)
+    _check_unique_ids(results, loaded, hits or {})
     return loaded
 
 
@@ -362,16 +275,18 @@ def unknown_selection(options: BuildOptions, results: list[QuizResult]) -> list[
                             "qti-builder check --verbose lists them") for name in missing]
 
 
-def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz]) -> None:
+def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz], hits: Mapping[int, CachedQuiz]) -> None:
+    quizzes = {**{i: (item.quiz.id, item.source.path, lambda item=item: item.source.locate(("id",))) for i, item in loaded.items()},
+               **{i: (entry.quiz_id, display_path(entry.result.source), lambda entry=entry: entry.id_span) for i, entry in hits.items()}}
     first: dict[str, str] = {}
-    for i, item in loaded.items():
-        if item.quiz.id in first:
+    for i in sorted(quizzes):
+        quiz_id, path, where = quizzes[i]
+        if quiz_id in first:
             results[i].diagnostics.append(Diagnostic(
-                Severity.ERROR, "QB202", f"quiz id '{item.quiz.id}' is also used by {first[item.quiz.id]}",
-                item.source.locate(("id",)),
+                Severity.ERROR, "QB202", f"quiz id '{quiz_id}' is also used by {first[quiz_id]}", where(),
                 hint="give one of them another 'id:' in its front matter; both would write the same files"))
         else:
-            first[item.quiz.id] = item.source.path
+            first[quiz_id] = path
 
 
 @contextlib.contextmanager
@@ -384,21 +299,6 @@ def _stage(clock: dict[str, float], name: str) -> Iterator[None]:
         yield
     finally:
         clock[name] = clock.get(name, 0.0) + time.perf_counter() - mark
-
-
-def find_sources(paths: list[Path]) -> list[Path]:
-    """Source files named directly, and those below named folders (hidden ones skipped), sorted."""
-    found: list[Path] = []
-    for path in paths:
-        if path.is_dir():
-            found.extend(
-                p for p in sorted(path.rglob("*"))
-                if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES
-                and not any(part.startswith((".", "_")) for part in p.relative_to(path).parts)
-            )
-        else:
-            found.append(path)
-    return found
 
 
 def _accept(result: QuizResult, codes: frozenset[str]) -> None:
@@ -499,20 +399,45 @@ class _State:
     chunks: dict[Task, Quiz]
     #: The quizzes whose held documents are held compressed (``HOLD_PACKED_FROM``).
     packed: frozenset[int] = frozenset()
+    #: The build's settings in the build cache, when it is used: a chunk of questions found
+    #: there is neither rendered nor validated (:func:`run_task`).
+    cache_settings: str | None = None
 
 
 _state: _State | None = None
 
 
 def run_task(task: Task) -> TaskResult:
-    """Render one task's documents, validate them and compress them (in a worker)."""
+    """Render one task's documents, validate them and compress them (in a worker); a chunk of
+    questions that the build cache has (same questions, sections, settings) is taken from it."""
     assert _state is not None
     item = _state.loaded[task.quiz]
+    quiz = _state.chunks.get(task, item.quiz)
+    key = chunk_key(_state.cache_settings, task.format, quiz, item.media) \
+        if _state.cache_settings is not None and task.part == "items" else None
+    cached = load_chunk(key) if key is not None else None
+    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
+        return _held(replace(cached, task=task, timings={}))
+    result = _rendered(task, item, quiz)
+    if key is not None and result.filename is not None and not result.diagnostics:
+        store_chunk(key, result)
+    return _held(result)
+
+
+def _held(result: TaskResult) -> TaskResult:
+    """The documents a big quiz holds until its file is put together, compressed (``HOLD_PACKED_FROM``)."""
+    assert _state is not None
+    if result.task.quiz in _state.packed:
+        result = replace(result, parts=[held(d) if d.question_id is not None else d for d in result.parts])
+    return result
+
+
+def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
+    assert _state is not None
     sink = DiagnosticSink()
     result = TaskResult(task)
     started = time.perf_counter()
     writer = _writer(task.format, task.part)(make_environment(_state.templates))
-    quiz = _state.chunks.get(task, item.quiz)
     output = writer.write(quiz, item.spans, sink, item.media)
     rendered = time.perf_counter()
     if output is not None:
@@ -528,8 +453,6 @@ def run_task(task: Task) -> TaskResult:
             result.parts = [d for d, keep in zip(documents, kept) if keep]
         else:
             result.parts = documents
-        if task.quiz in _state.packed:
-            result.parts = [held(d) if d.question_id is not None else d for d in result.parts]
         result.timings = {"render": rendered - started, "validate": validated - rendered,
                           "package": time.perf_counter() - validated}
     else:
@@ -587,7 +510,7 @@ def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
 
 def _work(
     good: dict[int, WritableQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
-    staging: Staging,
+    staging: Staging, kept: dict[int, dict[str, bytes]], cache_settings: str | None = None,
 ) -> int:
     """Run the tasks; write a quiz's outputs as soon as all its tasks are in and none had an error
     (so a broken quiz never creates a file, or even the output folder). Returns the workers used."""
@@ -598,7 +521,7 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
-    _state = _State(good, schemas, options.templates, chunks, packed)
+    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
         for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
@@ -610,7 +533,8 @@ def _work(
             parts[quiz].append(task_result)
             waiting[quiz] -= 1
             if not waiting[quiz]:
-                _finish(parts.pop(quiz), result, options, staging)
+                # A quiz held compressed is too big to keep whole as well: its chunks are kept.
+                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz) if quiz not in packed else None)
             done += task_result.task.weight
             if options.progress:
                 options.progress(done, total)
@@ -619,11 +543,14 @@ def _work(
     return jobs
 
 
-def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging) -> None:
-    """All of a quiz's tasks are in: put each output together and stage it (for ``check``, hash it)."""
+def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
+            kept: dict[str, bytes] | None = None) -> None:
+    """All of a quiz's tasks are in: put each output together and stage it (for ``check``, hash it);
+    ``kept`` gets each output's bytes, for the build cache."""
     if result.failed or any(r.filename is None for r in done):
         return
     started = time.perf_counter()
+    content: Iterable[bytes]
     for name in options.formats:
         mine = [r for r in done if r.task.format == name]
         first = mine[0]
@@ -649,6 +576,9 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             content, members = zip_parts(entries), len(entries)
         else:
             content, members = single_file(parts), 1
+        if kept is not None:
+            kept[name] = b"".join(content)
+            content = [kept[name]]
         if options.write:
             staged = staging.write(target, content)
             sha256, size = staged.sha256, staged.size
@@ -656,6 +586,18 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             sha256, size = _digest(content)
         result.outputs.append(OutputFile(name, target, sha256, size, members))
     result.timings["package"] += time.perf_counter() - started
+
+
+def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:
+    """Keep in the build cache each quiz built here without errors, with every output's bytes."""
+    for i, contents in kept.items():
+        result = results[i]
+        if result.failed or i not in good or set(contents) != {o.format for o in result.outputs}:
+            continue
+        item = good[i]
+        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span))
+    if lookup.settings is not None:
+        prune()
 
 
 def _digest(parts: Iterable[bytes]) -> tuple[str, int]:
@@ -687,11 +629,6 @@ def render_outputs(loaded: list[LoadedQuiz], options: BuildOptions, sink: Diagno
                     validate_package(output.filename, whole, {m.path for m in assemble(output.documents)}, facts, sink)
                 outputs.append(output)
     return outputs
-
-
-def question_counts(quiz: Quiz) -> dict[str, int]:
-    """Questions per type, for reports."""
-    return dict(sorted(Counter(q.type for q in quiz.iter_questions()).items()))
 
 
 __all__ = ["BuildIncomplete", "BuildOptions", "BuildResult", "LoadedQuiz", "OutputFile", "QuizResult", "WritableQuiz",

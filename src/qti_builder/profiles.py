@@ -13,30 +13,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .content import render_canvas_inline
 from .diagnostics import DiagnosticSink, SourceSpan
 from .i18n import true_false_labels
-from .kinds import KINDS
-from .model import Quiz, Section
-from .model.parametric import PLACEHOLDER
-from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                              MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion,
-                              TrueFalseQuestion)
-from .writers.canvas import shuffles_answers, true_false_is_native
+
+# The checks import the model and the Canvas writer when they run: the command line lists the
+# profiles (PROFILES) for every --help without importing them.
+if TYPE_CHECKING:
+    from .model import Quiz, Section
+    from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+                                  MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, TrueFalseQuestion)
 
 _MARKUP = re.compile(r"<")
 
 
 def _plain_only(texts: list[str]) -> bool:
     """Do these texts survive as plain text (drop-down options and matching answers are)?"""
+    from .content import render_canvas_inline
+
     return not any(_MARKUP.search(render_canvas_inline(t)) for t in texts)
 
 
 def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
     """What Canvas loses of any question, by its settings and its section; its kind's own checks
     (CANVAS_KIND_CHECKS) come between."""
+    from .kinds import KINDS
+    from .writers.canvas import shuffles_answers
+
     if q.feedback.partially_correct:
         yield "partially-correct feedback is left out: Canvas has no such comments"
     if KINDS[q.type].shuffled:
@@ -77,6 +81,8 @@ def _multiple_response(quiz: Quiz, q: MultipleResponseQuestion) -> Iterator[str]
 
 
 def _true_false(quiz: Quiz, q: TrueFalseQuestion) -> Iterator[str]:
+    from .writers.canvas import true_false_is_native
+
     if not true_false_is_native(quiz.language, q.labels):
         labels = "/".join(true_false_labels(quiz.language, q.labels))
         yield (f"becomes a multiple-choice question with the answers {labels}: Canvas makes true/false questions "
@@ -135,6 +141,8 @@ def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> Iterator[str]:
 
 
 def _calculated(quiz: Quiz, q: Any) -> Iterator[str]:
+    from .model.parametric import PLACEHOLDER
+
     texts = [q.feedback.general, q.feedback.correct, q.feedback.incorrect]
     if q.type == "calculated" and any(t and PLACEHOLDER.search(t) for t in texts):
         yield ("Canvas shows a calculated question's values in its question text only: in its feedback they show as "
@@ -191,6 +199,8 @@ def _section_checks(section: Section, q: Any) -> Iterator[str]:
 def _moodle_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
     """What Moodle's question types cannot hold: a multiple-response scoring rule on the whole answer
     (Moodle's multichoice adds up the ticked options' fractions, writers/moodle.py)."""
+    from .model.questions import MultipleResponseQuestion
+
     if isinstance(q, MultipleResponseQuestion) and q.scoring != "partial":
         right = sum(c.correct for c in q.choices)
         incomplete = (q.incomplete_points or 0) / q.points if q.scoring == "exam" else 0.0
@@ -211,6 +221,8 @@ PROFILES: dict[str, Callable[[Quiz, Section, Any], Iterator[str]]] = {
 
 def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> None:
     """Warn, per question, about what ``profile``'s importer loses."""
+    from .kinds import KINDS
+
     checks = PROFILES[profile]
     name = profile.capitalize()
     for _, section in quiz.iter_sections():

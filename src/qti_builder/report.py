@@ -15,7 +15,7 @@ from typing import Any
 from . import __version__
 from .diagnostics import Diagnostic, Severity, SourceSpan, display_path
 from .losses import Loss
-from .pipeline import STAGES, BuildResult, QuizResult, question_counts
+from .results import STAGES, BuildResult, QuizResult, question_counts
 from .summary import quiz_points
 from .writers import WRITERS
 

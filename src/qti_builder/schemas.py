@@ -23,7 +23,7 @@ from typing import Any
 from lxml import etree
 from platformdirs import user_cache_dir
 
-from .diagnostics import Diagnostic, Severity
+from .diagnostics import Diagnostic, SchemaError, Severity
 from .interrupts import stop_signals_held
 from .resources import data_dir
 
@@ -45,14 +45,6 @@ QTI12_EXTENDED_DTD = "qti12/ims_qtiasiv1p2.dtd"
 CANVAS_CALCULATED_XSD = "canvas-calculated.xsd"
 CONTENT_PACKAGE_ENTRY = "qti12/imscp_v1p1.xsd"
 CANVAS_META_XSD = "canvas-quiz-meta.xsd"
-
-
-class SchemaError(Exception):
-    """The schema folder cannot be used; carries diagnostics for the user."""
-
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
-        super().__init__("; ".join(d.message for d in diagnostics))
-        self.diagnostics = diagnostics
 
 
 @lru_cache(maxsize=1)

@@ -14,21 +14,19 @@ from collections import Counter
 from dataclasses import replace
 from itertools import groupby
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
 from ..command_options import ignore_codes
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
-from ..media import safe_name
-from ..model.common import IDENTIFIER_PATTERN
-from ..package import WriteError, write_files
-from ..report import ReportNotWritten, dumps, emit
-from ..summary import TYPE_WORDS, plural
-from ..writers.markdown_source import write_source
-from . import FORMATS, ImportedQuiz, import_path
-from .base import LOST
+from . import FORMATS
 from .safety import MAX_ENTRIES, MAX_ENTRY_BYTES, MAX_INPUT_BYTES, MAX_TOTAL_BYTES, ImportLimits
+
+# What an import runs (the importers, the model, the source writer) is imported when it runs:
+# the command line defines this command, and prints its --help, without them.
+if TYPE_CHECKING:
+    from . import ImportedQuiz
 
 MiB = 1024 * 1024
 
@@ -70,6 +68,12 @@ def import_command(
     Exits 0 when everything was imported, 1 on errors (nothing is written), 2 on usage errors, and
     4 when the sources were written without some questions (each named in a warning above; --allow-skipped: 0).
     """
+    from ..model.common import IDENTIFIER_PATTERN
+    from ..package import WriteError, write_files
+    from ..report import ReportNotWritten, dumps, emit
+    from ..summary import plural
+    from . import import_path
+
     if format != "auto" and format not in FORMATS:
         raise typer.BadParameter(f"unknown format {format}; choose from auto, {', '.join(FORMATS)}", param_hint="--format")
     if report not in ("text", "json"):
@@ -201,6 +205,10 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                targets: dict[str, Path] | None = None) -> list[tuple[Path, bytes]]:
     """The files to write: each quiz's source and its media, with names that collide with nothing
     (``targets`` gets each quiz's source path by its id)."""
+    from ..media import safe_name
+    from ..writers.markdown_source import write_source
+    from .base import LOST
+
     files: list[tuple[Path, bytes]] = []
     planned: dict[Path, bytes] = {}
     ids: set[str] = set()
@@ -251,6 +259,8 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
 def import_summary(item: ImportedQuiz) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
     changed on the way and those skipped, which the warnings above name one by one."""
+    from ..summary import plural
+
     imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
     lines = [f"imported {plural(sum(imported.values()), 'question')} from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
     parts = [f"{sum(counts.values())} {what} ({_by_type(counts)})" for what, counts in (("changed", item.changed), ("skipped", item.skipped))
@@ -262,6 +272,8 @@ def import_summary(item: ImportedQuiz) -> list[str]:
 
 def _by_type(counts: Counter[str]) -> str:
     """``3 single choice, 1 essay``: model types in the docs' order, then the input's own names."""
+    from ..summary import TYPE_WORDS
+
     known = [kind for kind in TYPE_WORDS if counts[kind]]
     others = sorted(kind for kind in counts if kind not in TYPE_WORDS and counts[kind])
     return ", ".join(f"{counts[kind]} {TYPE_WORDS.get(kind, kind)}" for kind in known + others)

@@ -22,11 +22,14 @@ import zipfile
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-
-from lxml import etree
+from typing import TYPE_CHECKING
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..readers.limits import sizes
+
+# lxml is imported by the parse: the command line takes this module's limits for import's --help.
+if TYPE_CHECKING:
+    from lxml import etree
 
 #: One input file (a Moodle XML file with embedded images can be large, a quiz page cannot). A
 #: 50,000-question Moodle export with Korean and English text and feedback is about 120 MiB.
@@ -133,6 +136,8 @@ def parse_xml(data: bytes, display: str, sink: DiagnosticSink) -> etree._Element
         sink.error(HOSTILE_XML, "refused: the document declares XML entities in its DOCTYPE", SourceSpan(display, 1, 1),
                    hint=ENTITY_HINT)
         return None
+    from lxml import etree
+
     parser = etree.XMLParser(**XML_PARSER_OPTIONS)  # type: ignore[arg-type]
     try:
         tree = etree.ElementTree(etree.fromstring(data, parser))

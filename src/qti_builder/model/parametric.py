@@ -16,6 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 
 from ..formulas import RESERVED
+from ..readers.limits import MAX_SETS
 from .common import ModelBase, Problem
 from .questions import Choice, QuestionBase, _ChoiceQuestionBase
 
@@ -27,7 +28,6 @@ PLACEHOLDER = re.compile(r"\{(?:(?P<name>[A-Za-z][A-Za-z0-9_]*)|=(?P<formula>[^{
 
 #: How many sets a question generates when the source does not say.
 DEFAULT_SETS = 20
-MAX_SETS = 100
 
 
 class Variable(ModelBase):

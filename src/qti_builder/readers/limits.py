@@ -24,6 +24,11 @@ MAX_YAML_DEPTH = 100
 #: The deepest nesting the YAML reader can follow (PyYAML composes recursively): the largest
 #: --max-yaml-depth.
 YAML_DEPTH_CEILING = 250
+#: Sets of values a calculated question may generate (or list), and the largest --qti-variants.
+#: Here, beside the other limits, so the command line can give it without importing the model.
+MAX_SETS = 100
+#: Largest media file a quiz may reference, by default (``--max-media-mb``; media.py).
+MAX_MEDIA_BYTES = 10 * 1024 * 1024
 
 
 @dataclass(frozen=True)

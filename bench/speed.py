@@ -1,0 +1,202 @@
+"""Issue 34's figures, each side by side with a base checkout (the main the issue started from) in
+one run: start-up, ``check`` of a 10-question quiz (cold, and unchanged with the build cache),
+the 10,000-question banks against text2qti (the plain-text bank and the Markdown-rich one), and
+the rebuild after one edit.
+
+    .venv/bin/python bench/speed.py --base ../speed-base      # BASE/.venv/bin/qti-builder is the base
+
+Every figure is the median of ``--repeat`` fresh processes timed from outside (wall clock, and
+CPU seconds of the process and its workers from ``getrusage``), the versions run in turn in each
+round so that the machine's noise hits them alike; start-up also as instructions counted by
+callgrind (one run each: a count that the load of the machine does not move). Our cold builds
+pass ``--no-cache``; the base has no cache. Writes ``bench/results/speed-<date>.json`` and the
+table between ``<!-- speed -->`` markers of bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from bank import write_bank
+from run import T2Q, ensure_text2qti, machine, precompile, timed
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+WORK = BENCH / ".work" / "speed"
+SEED = ROOT / "source" / "ray-train-tune.md"
+#: The goals of issue 34.
+GOALS = {"startup": 0.15, "check_cold": 0.4, "check_unchanged": 0.25, "canvas_ratio": 2.0, "default_ratio": 1.0,
+         "rebuild_share": 0.10}
+
+
+def median_rounds(repeat: int, runs: dict[str, Callable[[], tuple[float, float]]]) -> dict[str, dict[str, float]]:
+    """Each run ``repeat`` times, in turn; per run the median wall and CPU seconds and every wall time."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in runs}
+    for _ in range(repeat):
+        for name, run in runs.items():
+            times[name].append(run())
+    return {name: {"wall": round(statistics.median(w for w, _ in values), 3),
+                   "cpu": round(statistics.median(c for _, c in values), 3),
+                   "walls": [round(w, 3) for w, _ in values]} for name, values in times.items()}
+
+
+def instructions(command: list[str]) -> int | None:
+    """Instructions the process executes (callgrind), or None without valgrind."""
+    if not shutil.which("valgrind"):
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={tmp}/out", *command],
+                              capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", done.stderr)
+        return int(found.group(1)) if found else None
+
+
+def startup(exe: dict[str, Path], repeat: int) -> dict:
+    commands = {"version": ["--version"], "help": ["--help"], "build_help": ["build", "--help"]}
+    runs = {f"{name}_{version}": (lambda e=e, a=args: timed([str(e), *a]))
+            for name, args in commands.items() for version, e in exe.items()}
+    figures = median_rounds(repeat, runs)
+    figures["instructions"] = {f"{name}_{version}": instructions([str(e), *args])
+                               for name, args in commands.items() for version, e in exe.items()}
+    return figures
+
+
+def check(exe: dict[str, Path], repeat: int, cache: Path) -> dict:
+    """``check`` of the seed quiz (10 questions, all three targets): cold (the base; ours with
+    --no-cache) and, ours only, unchanged with the cache filled by a check before."""
+    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
+    subprocess.run([str(exe["new"]), "check", str(SEED), "--quiet"], check=True, env=env)
+    runs = {
+        "cold_base": lambda: timed([str(exe["base"]), "check", str(SEED), "--quiet"]),
+        "cold_new": lambda: timed([str(exe["new"]), "check", str(SEED), "--quiet", "--no-cache"]),
+        "unchanged_new": lambda: _timed_env([str(exe["new"]), "check", str(SEED), "--quiet"], env),
+    }
+    return median_rounds(repeat, runs)
+
+
+def _timed_env(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def bank(exe: dict[str, Path], repeat: int, size: int, plain: bool) -> dict:
+    """text2qti, and ours and the base's ``--format canvas`` and default build, one worker per CPU."""
+    paths = write_bank(WORK, size, ("single_choice",), text2qti=True, section_size=1_000, plain=plain)
+    out = WORK / f"out-{paths['md'].stem}"
+    no_cache = {"new": ["--no-cache"], "base": []}
+
+    def ours(version: str, *extra: str) -> Callable[[], tuple[float, float]]:
+        target = out / f"{version}{'-canvas' if extra else ''}"
+        return lambda: timed([str(exe[version]), "build", str(paths["md"]), "--out", str(target), "--quiet",
+                              *no_cache[version], *extra])
+
+    runs = {"text2qti": lambda: timed([str(T2Q), paths["text2qti"].name], cwd=WORK)}
+    for version in ("new", "base"):
+        runs[f"canvas_{version}"] = ours(version, "--format", "canvas")
+        runs[f"default_{version}"] = ours(version)
+    figures: dict = median_rounds(repeat, runs)
+    t2q = figures["text2qti"]["wall"]
+    figures["ratios"] = {name: round(t2q / figures[name]["wall"], 2) for name in runs if name != "text2qti"}
+    figures["identical_to_base"] = all(
+        (out / "base" / p.name).read_bytes() == p.read_bytes() for p in (out / "new").iterdir()) and all(
+        (out / "base-canvas" / p.name).read_bytes() == p.read_bytes() for p in (out / "new-canvas").iterdir())
+    figures["bank"] = paths["md"].name
+    return figures
+
+
+def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
+    """The default build of the plain bank: ours with an empty cache (which fills it), then after
+    one question is edited, then unchanged; the base builds it whole each time. One edit per round,
+    a different question each time."""
+    paths = write_bank(WORK, size, ("single_choice",), section_size=1_000, plain=True)
+    source = WORK / "rebuild.md"
+    original = paths["md"].read_text("utf-8")
+    walls: dict[str, list[tuple[float, float]]] = {k: [] for k in ("cold_new", "edited_new", "unchanged_new", "edited_base")}
+    identical = True
+    for round_ in range(repeat):
+        source.write_text(original, "utf-8")
+        cache = WORK / f"rebuild-cache-{round_}"
+        shutil.rmtree(cache, ignore_errors=True)
+        env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
+        new = [str(exe["new"]), "build", str(source), "--quiet", "--out"]
+        walls["cold_new"].append(_timed_env([*new, str(WORK / "rb-cold")], env))
+        number = 1 + (round_ * 3_331) % size
+        edited = original.replace(f". {number}: ", f". {number}: (edited) ", 1)
+        assert edited != original
+        source.write_text(edited, "utf-8")
+        walls["edited_new"].append(_timed_env([*new, str(WORK / "rb-edited")], env))
+        walls["edited_base"].append(timed([str(exe["base"]), "build", str(source), "--quiet", "--out", str(WORK / "rb-base")]))
+        walls["unchanged_new"].append(_timed_env([*new, str(WORK / "rb-unchanged")], env))
+        identical &= all((WORK / "rb-base" / p.name).read_bytes() == p.read_bytes() == (WORK / "rb-unchanged" / p.name).read_bytes()
+                         for p in (WORK / "rb-edited").iterdir())
+        shutil.rmtree(cache, ignore_errors=True)
+    figures: dict = {name: {"wall": round(statistics.median(w for w, _ in v), 3), "cpu": round(statistics.median(c for _, c in v), 3),
+                            "walls": [round(w, 3) for w, _ in v]} for name, v in walls.items()}
+    figures["identical_to_base"] = identical
+    figures["share_of_cold"] = round(figures["edited_new"]["wall"] / figures["cold_new"]["wall"], 3)
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", type=Path, required=True, help="a checkout of the base with its .venv")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--startup-repeat", type=int, default=9)
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--only", default="startup,check,plain,markdown,rebuild")
+    args = parser.parse_args()
+    only = set(args.only.split(","))
+    exe = {"new": ROOT / ".venv" / "bin" / "qti-builder", "base": args.base.resolve() / ".venv" / "bin" / "qti-builder"}
+    precompile()
+    subprocess.run([str(args.base.resolve() / ".venv" / "bin" / "python"), "-m", "compileall", "-q",
+                    str(Path(subprocess.run([str(args.base.resolve() / ".venv" / "bin" / "python"), "-c",
+                                             "import qti_builder, os; print(os.path.dirname(qti_builder.__file__))"],
+                                            capture_output=True, text=True, check=True).stdout.strip()))],
+                   check=True, stdout=subprocess.DEVNULL)
+    ensure_text2qti()
+    WORK.mkdir(parents=True, exist_ok=True)
+    started = time.strftime("%Y-%m-%dT%H:%M:%S")
+    results: dict = {"started": started, "machine": machine(), "load_before": os.getloadavg()[0],
+                     "base": str(args.base), "commit": _commit(ROOT), "base_commit": _commit(args.base)}
+    with tempfile.TemporaryDirectory() as tmp:
+        if "startup" in only:
+            results["startup"] = startup(exe, args.startup_repeat)
+        if "check" in only:
+            results["check"] = check(exe, args.startup_repeat, Path(tmp) / "cache")
+    if "plain" in only:
+        results["plain"] = bank(exe, args.repeat, args.size, plain=True)
+    if "markdown" in only:
+        results["markdown"] = bank(exe, args.repeat, args.size, plain=False)
+    if "rebuild" in only:
+        results["rebuild"] = rebuild(exe, args.repeat, args.size)
+    results["load_after"] = os.getloadavg()[0]
+    out = BENCH / "results" / f"speed-{started[:16].replace(':', '')}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+    print(json.dumps(results, indent=2))
+    print(f"written {out}")
+
+
+def _commit(folder: Path) -> str:
+    done = subprocess.run(["git", "-C", str(folder), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+if __name__ == "__main__":
+    main()

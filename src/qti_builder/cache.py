@@ -1,0 +1,335 @@
+"""The build cache: each quiz's outputs kept between runs, as Sphinx and mypy keep theirs, so that
+a quiz whose source has not changed is neither read, rendered nor validated again.
+
+An entry holds what the build made of one source (its :class:`~.results.QuizResult`: the quiz,
+where its questions start, its warnings and losses, its output files) and the bytes of each
+output. It is found by a key that covers everything the outputs depend on: qti-builder's version
+and code, its templates and any ``--templates`` overlay, the official schemas and the project's
+own, the options that change what is read, written or reported, and the source's path and bytes.
+The media files a quiz shows are checked when its entry is taken: each must still be where the
+source points, with the same bytes (the entry keeps their sha256).
+
+An entry is never trusted: it is written to a temporary file and renamed into place (two builds
+at once each write whole entries, the last one staying), it carries the sha256 of its content,
+and one that does not match, cannot be read or was made for another key is ignored and written
+again. Only quizzes without errors are kept. ``--no-cache`` builds without reading or writing it;
+``QTI_BUILDER_CACHE_DIR`` moves it (the tests point it at a temporary folder).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import pickle
+import stat
+import tempfile
+import time
+import zlib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import __version__
+from .diagnostics import Diagnostic, Severity, SourceSpan, display_path
+from .results import STAGES, BuildOptions, BuildResult, QuizResult, conclude, find_sources
+
+if TYPE_CHECKING:
+    from .media import MediaSet
+    from .model import Quiz
+
+#: The cache folder, when not the user's cache folder (platformdirs) ``builds/``.
+ENV_VAR = "QTI_BUILDER_CACHE_DIR"
+#: Starts every entry; its number changes with the entry's layout.
+MAGIC = b"qti-builder build cache 2\n"
+#: Most bytes the cache keeps: past it, the entries used least recently are removed (:func:`prune`).
+#: A 10,000-question bank's entries take about 20 MB.
+LIMIT_BYTES = 1024 * 1024 * 1024
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def cache_dir() -> Path:
+    folder = os.environ.get(ENV_VAR)
+    if folder:
+        return Path(folder)
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("qti-builder")) / "builds"
+
+
+@dataclass
+class CachedQuiz:
+    """One quiz as a build left it (after ``--ignore`` and ``--strict``), its outputs' bytes by
+    format, and the media it read, as (reference, sha256)."""
+
+    key: str
+    result: QuizResult
+    contents: dict[str, bytes]
+    media: tuple[tuple[str, str], ...]
+    #: The quiz's id, and where the source gives it: for the check that no two quizzes share one.
+    quiz_id: str
+    id_span: SourceSpan | None
+
+
+@dataclass
+class Lookup:
+    """The cache's answer for a build's sources, by their index: the key of each source that can
+    be kept, and the entry of each found."""
+
+    keys: dict[int, str] = field(default_factory=dict)
+    hits: dict[int, CachedQuiz] = field(default_factory=dict)
+    #: The build's settings (:func:`settings_key`), for the keys of chunks (:func:`chunk_key`).
+    settings: str | None = None
+
+
+def build(options: BuildOptions) -> BuildResult:
+    """The build (``pipeline.build``), but when every quiz is found in the cache, its result
+    without importing the pipeline (the readers, the writers, the schemas): ``check`` of unchanged
+    sources at every save, and a build that has nothing to do, cost the start of a process."""
+    started = time.perf_counter()
+    results = [QuizResult(path) for path in find_sources(options.sources)]
+    lookup = look_up([r.source for r in results], options)
+    ids = [entry.quiz_id for entry in lookup.hits.values()]
+    if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids):
+        from .pipeline import build as build_anew  # QB202 for a shared id, with its span, is the pipeline's
+
+        return build_anew(options, lookup)
+    results = [lookup.hits[i].result for i in range(len(results))]
+    # The stages of every build's report (docs/ci.md), those not run here at 0.
+    clock = {"read": time.perf_counter() - started, "schemas": 0.0, "work": 0.0, "write": 0.0}
+    errors: list[Diagnostic] = []
+    if options.write:
+        from .package import Staging, WriteError
+
+        mark = time.perf_counter()
+        with Staging() as staging:
+            try:
+                for i, result in enumerate(results):
+                    for output in result.outputs:
+                        staging.write(output.path, [lookup.hits[i].contents[output.format]])
+                staging.commit()
+                for result in results:
+                    result.written = bool(result.outputs)
+            except WriteError as exc:
+                errors.append(Diagnostic(
+                    Severity.ERROR, "QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
+                    hint="check that the output folder is writable and the disk has space; nothing was changed"))
+        clock["write"] = time.perf_counter() - mark
+    clock["total"] = time.perf_counter() - started
+    return conclude(results, errors, clock, 1)
+
+
+def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
+    """The entries of ``sources`` found in the cache; nothing when ``options.cache`` is off or the
+    settings cannot be known (no schema folder yet: the build says why)."""
+    lookup = Lookup()
+    if not options.cache or options.only is not None or options.outline:  # the cache keeps whole builds only
+        return lookup
+    settings = settings_key(options)
+    if settings is None:
+        return lookup
+    lookup.settings = settings
+    for i, source in enumerate(sources):
+        key = quiz_key(settings, source)
+        if key is None:
+            continue
+        lookup.keys[i] = key
+        entry = load(key, source, options)
+        if entry is not None:
+            lookup.hits[i] = entry
+    return lookup
+
+
+def settings_key(options: BuildOptions) -> str | None:
+    """What every quiz's outputs depend on besides its source and media, as a sha256."""
+    schemas = _schema_dir(options.schemas)
+    if schemas is None or not schemas.is_dir():
+        return None
+    digest = hashlib.sha256()
+    for part in (__version__, MAGIC.decode(), repr(options.formats), repr(options.strict), repr(sorted(options.ignore)),
+                 repr(options.profile), repr(options.qti_variants), repr(options.max_media_bytes), repr(options.limits)):
+        digest.update(part.encode("utf-8") + b"\0")
+    # The code: a changed module (an editable install, an upgrade under the same version) is a new key.
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        info = path.stat()
+        digest.update(f"{path.relative_to(_PACKAGE)}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    from .resources import data_dir
+
+    for folder in (data_dir("templates"), options.templates, data_dir("schemas"), schemas):
+        digest.update(b"folder\0")
+        if folder is not None:
+            _hash_folder(digest, Path(folder))
+    return digest.hexdigest()
+
+
+def _schema_dir(option: Path | None) -> Path | None:
+    """The official schemas' folder the build takes (``schemas.resolve_schema_dir``'s order:
+    ``--schemas``, then ``QTI_BUILDER_SCHEMAS``, then the download cache), without checking it."""
+    env = os.environ.get("QTI_BUILDER_SCHEMAS")
+    if option is None and not env:
+        from platformdirs import user_cache_dir
+
+        return Path(user_cache_dir("qti-builder")) / "schemas"
+    chosen = option if option is not None else Path(str(env))
+    return Path(os.path.abspath(chosen.expanduser()))
+
+
+def _hash_folder(digest: hashlib._Hash, folder: Path) -> None:
+    for path in sorted(p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        digest.update(str(path.relative_to(folder)).encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+
+
+def quiz_key(settings: str, source: Path) -> str | None:
+    """The key of one source: the settings, its path as diagnostics show it, and its bytes; None
+    for what is not a regular file (the standard input, a pipe: read once, by the reader)."""
+    try:
+        if not stat.S_ISREG(os.stat(source).st_mode):
+            return None
+        data = source.read_bytes()
+    except OSError:
+        return None
+    digest = hashlib.sha256(settings.encode("ascii"))
+    digest.update(os.path.abspath(source).encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(str(source).encode("utf-8", "surrogateescape") + b"\0")
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / key[:2] / key[2:]
+
+
+def _read(key: str) -> object | None:
+    """What the entry of ``key`` holds, or None: missing, damaged or unreadable."""
+    path = _path(key)
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):len(MAGIC) + 64], raw[len(MAGIC) + 65:]
+    if head != MAGIC or hashlib.sha256(payload).hexdigest().encode("ascii") != checksum:
+        return None
+    try:
+        entry = pickle.loads(zlib.decompress(payload))
+    except Exception:  # a damaged entry whose checksum was damaged to match: still only a miss
+        return None
+    with contextlib.suppress(OSError):  # used now: the last to be pruned
+        os.utime(path)
+    return entry
+
+
+def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
+    """The entry of ``key``, or None: missing, damaged, made for another key, or a media file
+    that changed. The result's outputs are put in ``options.out_dir``."""
+    entry = _read(key)
+    if not isinstance(entry, CachedQuiz) or entry.key != key or not _media_unchanged(entry.media, source.parent, options):
+        return None
+    result = entry.result
+    result.source = source
+    result.outputs = [replace(o, path=options.out_dir / o.path.name) for o in result.outputs]
+    result.timings = dict.fromkeys(STAGES, 0.0)
+    result.written = False
+    return entry
+
+
+def _media_unchanged(media: tuple[tuple[str, str], ...], base_dir: Path, options: BuildOptions) -> bool:
+    from .media import locate
+
+    for ref, sha256 in media:
+        found = locate(ref, base_dir, options.max_media_bytes)
+        try:
+            if isinstance(found, str) or hashlib.sha256(found.read_bytes()).hexdigest() != sha256:
+                return False
+        except OSError:
+            return False
+    return True
+
+
+def media_of(media: MediaSet) -> tuple[tuple[str, str], ...]:
+    return tuple((f.ref, hashlib.sha256(f.data).hexdigest()) for f in media.files)
+
+
+def store(entry: CachedQuiz) -> None:
+    """Keep ``entry`` (its paths made relative: the next build gives its own)."""
+    _write(entry.key, replace(entry, result=replace(entry.result, source=Path(entry.result.source.name),
+                                                    outputs=[replace(o, path=Path(o.path.name)) for o in entry.result.outputs])))
+
+
+@dataclass(frozen=True)
+class CachedChunk:
+    """What one task of a big quiz made of its chunk of questions in one target (the pipeline's
+    ``TaskResult``, held as it is), by a key that covers the chunk's questions and their sections
+    (:func:`chunk_key`): a bank with one question edited renders and validates only that
+    question's chunk again."""
+
+    key: str
+    result: object
+
+
+def chunk_key(settings: str, target: str, chunk: Quiz, media: MediaSet) -> str:
+    """The key of a chunk's documents in ``target``: the build's settings, the chunk (the quiz
+    with only its questions, in their sections: what the documents are rendered from), what each
+    section's questions are worth as a group, and the quiz's media."""
+    digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0".encode())
+    digest.update(chunk.model_dump_json().encode("utf-8"))
+    digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
+    digest.update(repr(media_of(media)).encode())
+    return digest.hexdigest()
+
+
+def load_chunk(key: str) -> object | None:
+    entry = _read(key)
+    return entry.result if isinstance(entry, CachedChunk) and entry.key == key else None
+
+
+def store_chunk(key: str, result: object) -> None:
+    _write(key, CachedChunk(key, result))
+
+
+def _write(key: str, entry: object) -> None:
+    """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
+    that cannot be written (a read-only home) only means the next build does the work again."""
+    payload = zlib.compress(pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL), 1)
+    target = _path(key)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+    except OSError:
+        return
+
+
+def prune(limit: int = LIMIT_BYTES) -> None:
+    """Remove the entries used least recently (by their time, renewed when an entry is taken)
+    until the cache holds at most ``limit`` bytes; a temporary file left by a build that was
+    killed goes when it is an hour old."""
+    entries: list[tuple[float, int, Path]] = []
+    try:
+        for folder in cache_dir().iterdir():
+            if folder.is_dir():
+                for path in folder.iterdir():
+                    info = path.stat()
+                    if path.name.endswith(".tmp") and info.st_mtime < time.time() - 3600:
+                        path.unlink()
+                    else:
+                        entries.append((info.st_mtime, info.st_size, path))
+    except OSError:
+        return
+    total = sum(size for _, size, _ in entries)
+    for _, size, path in sorted(entries):
+        if total <= limit:
+            break
+        with contextlib.suppress(OSError):
+            path.unlink()
+        total -= size
+
+
+__all__ = ["ENV_VAR", "CachedChunk", "CachedQuiz", "Lookup", "build", "cache_dir", "chunk_key", "load_chunk", "store_chunk", "load", "look_up", "media_of", "prune", "quiz_key", "settings_key", "store"]

@@ -1,0 +1,248 @@
+"""The build cache (issue 34): a quiz taken from it gives the same bytes and the same report as
+one built afresh, for every source in the repository; a damaged entry is ignored and written
+again; two builds at once share it safely; a changed template, schema folder or media file is a
+new build. Every test has its own empty cache folder (conftest.py's ``build_cache``)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import time
+import zlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SCHEMAS, SEED_SOURCE
+from helpers.cli import run
+
+from qti_builder import cache, pipeline
+from qti_builder.results import BuildOptions
+
+#: Every quiz source of the repository: the examples, the test fixtures, the starter quizzes and
+#: the reader's corpus (most of which fail, and so are never kept).
+SOURCES = sorted(
+    [*ROOT.joinpath("source").glob("*.md"), *ROOT.joinpath("tests", "fixtures").glob("*.md"),
+     *ROOT.joinpath("tests", "fixtures").glob("*.yaml"), *ROOT.joinpath("starter", "quiz").glob("*.md"),
+     *ROOT.joinpath("tests", "corpus").glob("*.md"), *ROOT.joinpath("tests", "corpus").glob("*.yaml")]
+)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())} if folder.exists() else {}
+
+
+def _build(*args: str, out: Path) -> tuple[int, str, str, dict[str, bytes]]:
+    code, stdout, stderr = run("build", *args, "--out", str(out))
+    return code, stdout.replace(str(out), "OUT"), stderr.replace(str(out), "OUT"), _files(out)
+
+
+def _no_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """From here on, reading a source or rendering a task fails the test: what follows must come
+    from the cache alone."""
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a quiz was read or rendered although the cache has it")
+
+    monkeypatch.setattr(pipeline, "_read", refuse)
+    monkeypatch.setattr(pipeline, "run_task", refuse)
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_cached_build_is_byte_identical(source: Path, tmp_path: Path, build_cache: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    cold = _build(str(source), "--no-cache", out=tmp_path / "cold")
+    assert not any(build_cache.iterdir()), "--no-cache wrote to the cache"
+    kept = _build(str(source), out=tmp_path / "kept")
+    assert kept == cold
+    if cold[0] != 0:  # a quiz with errors is never kept
+        assert not any(build_cache.iterdir())
+        return
+    _no_work(monkeypatch)
+    taken = _build(str(source), out=tmp_path / "taken")
+    assert taken == cold
+    assert cold[3], "the build wrote nothing"
+    code, out, err = run("check", str(source))
+    assert code == 0 and "valid" in out
+
+
+def test_a_folder_of_sources_with_one_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Unchanged quizzes are taken, the changed one is built, and the set is what a fresh build writes."""
+    folder = tmp_path / "src"
+    shutil.copytree(ROOT / "source", folder)
+    assert _build(str(folder), out=tmp_path / "first")[0] == 0
+    edited = folder / "ray-train-tune.md"
+    edited.write_text(edited.read_text("utf-8").replace("Ray Tune은 무엇을 하나요?", "Ray Tune은 무엇을 하나요? (1)"), "utf-8")
+    cold = _build(str(folder), "--no-cache", out=tmp_path / "cold")
+    warm = _build(str(folder), out=tmp_path / "warm")
+    assert warm == cold and cold[3] != _files(tmp_path / "first")
+    assert {k: v for k, v in cold[3].items() if not k.startswith("ray-train-tune")} == \
+        {k: v for k, v in _files(tmp_path / "first").items() if not k.startswith("ray-train-tune")}
+
+
+def _entries(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "empty", "other key"])
+def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Path, build_cache: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    cold = _build(str(SEED_SOURCE), "--no-cache", out=tmp_path / "cold")
+    assert _build(str(SEED_SOURCE), out=tmp_path / "kept") == cold
+    [entry] = _entries(build_cache)
+    good = entry.read_bytes()
+    if damage == "flipped byte":
+        bad = good[:-100] + bytes([good[-100] ^ 0xFF]) + good[-99:]
+    elif damage == "truncated":
+        bad = good[: len(good) // 2]
+    elif damage == "checksum of garbage":
+        payload = zlib.compress(b"\x80\x05not a pickle")
+        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    elif damage == "empty":
+        bad = b""
+    else:  # a whole, valid entry, but another source's: never taken for this one
+        other = tmp_path / "other.md"
+        other.write_text(SEED_SOURCE.read_text("utf-8").replace("Ray Train과 Ray Tune 퀴즈", "Another quiz"), "utf-8")
+        assert _build(str(other), out=tmp_path / "other")[0] == 0
+        [other_entry] = [p for p in _entries(build_cache) if p != entry]
+        bad = other_entry.read_bytes()
+    entry.write_bytes(bad)
+    assert _build(str(SEED_SOURCE), out=tmp_path / "again") == cold
+    again = entry.read_bytes()
+    assert again != bad and again[:len(cache.MAGIC)] == cache.MAGIC, "the damaged entry was not written again"
+    _no_work(monkeypatch)  # and what was written is whole: the next build takes it
+    assert _build(str(SEED_SOURCE), out=tmp_path / "taken") == cold
+
+
+def test_two_builds_at_once_share_the_cache(tmp_path: Path, build_cache: Path) -> None:
+    folder = tmp_path / "src"
+    shutil.copytree(ROOT / "source", folder)
+    cold = _build(str(folder), "--no-cache", out=tmp_path / "cold")
+    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(build_cache), "QTI_BUILDER_SCHEMAS": str(SCHEMAS)}
+    for round_ in range(2):  # both write the entries; then both take them
+        outs = [tmp_path / f"at-once-{round_}-{n}" for n in range(2)]
+        procs = [subprocess.Popen([sys.executable, "-m", "qti_builder", "build", str(folder), "--out", str(out), "--jobs", "1"],
+                                  env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) for out in outs]
+        for proc in procs:
+            _, err = proc.communicate(timeout=300)
+            assert proc.returncode == 0, err.decode()
+        for out in outs:
+            assert _files(out) == cold[3]
+    assert len(_entries(build_cache)) == 3
+    assert not [p for p in build_cache.rglob("*.tmp")], "a temporary file was left behind"
+
+
+def test_a_changed_template_is_a_new_build(tmp_path: Path) -> None:
+    overlay = tmp_path / "templates"
+    (overlay / "moodle").mkdir(parents=True)
+    original = (ROOT / "templates" / "moodle" / "quiz.xml.j2")
+    assert original.is_file()
+    shutil.copy(original, overlay / "moodle" / "quiz.xml.j2")
+    args = (str(SEED_SOURCE), "--format", "moodle", "--templates", str(overlay))
+    first = _build(*args, out=tmp_path / "first")
+    assert first[0] == 0
+    text = original.read_text("utf-8")
+    assert "</quiz>" in text
+    (overlay / "moodle" / "quiz.xml.j2").write_text(text.replace("</quiz>", "<!-- changed --></quiz>"), "utf-8")
+    changed = _build(*args, out=tmp_path / "changed")
+    assert changed == _build(*args, "--no-cache", out=tmp_path / "cold")
+    assert b"<!-- changed -->" in changed[3]["ray-train-tune.moodle.xml"]
+    assert b"<!-- changed -->" not in first[3]["ray-train-tune.moodle.xml"]
+
+
+def test_a_changed_schema_folder_is_a_new_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A schema file that changes (here: one that no longer matches its pin) is never answered
+    from the cache: the build checks the folder again, and says what is wrong with it."""
+    schemas = tmp_path / "schemas"
+    shutil.copytree(SCHEMAS, schemas)
+    monkeypatch.setenv("QTI_BUILDER_SCHEMAS", str(schemas))
+    options = BuildOptions(sources=[SEED_SOURCE], cache=True)
+    before = cache.settings_key(options)
+    assert _build(str(SEED_SOURCE), out=tmp_path / "first")[0] == 0
+    xsd = schemas / "qti12" / "imscp_v1p1.xsd"
+    assert xsd.is_file()
+    xsd.write_bytes(xsd.read_bytes() + b"<!-- edited -->\n")
+    assert cache.settings_key(options) != before
+    code, _, err, _ = _build(str(SEED_SOURCE), out=tmp_path / "second")
+    assert code == 1 and "QB40" in err and "imscp_v1p1.xsd" in err, err
+
+
+def test_a_changed_media_file_is_a_new_build(tmp_path: Path) -> None:
+    folder = tmp_path / "src"
+    shutil.copytree(ROOT / "source", folder)
+    source = folder / "content-showcase.md"
+    media = sorted(p for p in (folder / "media").iterdir() if p.is_file())
+    assert media and media[0].name in source.read_text("utf-8")
+    first = _build(str(source), out=tmp_path / "first")
+    assert first[0] == 0
+    media[0].write_bytes(media[0].read_bytes() + b"\n<!-- changed -->\n" if media[0].suffix == ".svg" else media[0].read_bytes() + b"\0")
+    changed = _build(str(source), out=tmp_path / "changed")
+    assert changed == _build(str(source), "--no-cache", out=tmp_path / "cold")
+    assert changed[3] != first[3]
+    media[0].unlink()
+    code, _, err, _ = _build(str(source), out=tmp_path / "gone")
+    assert code == 1 and media[0].name in err
+
+
+def test_the_cache_follows_its_environment_variable(tmp_path: Path, build_cache: Path) -> None:
+    assert cache.cache_dir() == build_cache
+    assert _build(str(SEED_SOURCE), out=tmp_path / "out")[0] == 0
+    assert len(_entries(build_cache)) == 1
+
+
+def _bank(count: int, edited: int | None = None) -> str:
+    """A quiz of ``count`` four-option questions in two sections (``edited``: that one's text changed)."""
+    lines = ["---", "id: bank", "title: A bank", "language: ko", "---", ""]
+    for part in (1, 2):
+        lines += [f"# Part {part} {{#part-{part}}}", ""]
+        for n in range(1, count // 2 + 1):
+            number = (part - 1) * (count // 2) + n
+            stem = f"Question {number}: 워커가 실패하면 어떻게 되나요?" + (" (edited)" if number == edited else "")
+            lines += [f"{n}. {stem} {{#q{number}}}", "", "A) one", "B) two", "C) three", "D) four", "",
+                      f"Answer: {'ABCD'[number % 4]}", ""]
+    return "\n".join(lines)
+
+
+def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
+    its chunk (in each target) and the frames are rendered again, and the outputs are what a
+    build without the cache writes."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    source.write_text(_bank(count), "utf-8")
+    rendered: list[tuple[str, str]] = []
+    real = pipeline._rendered
+
+    def counting(task: pipeline.Task, *args: object) -> pipeline.TaskResult:
+        rendered.append((task.format, task.part))
+        return real(task, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_rendered", counting)
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
+                                      + [(f, "items") for f in ("qti21", "moodle", "canvas") for _ in range(3)])
+    source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
+    rendered.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
+                                      + [(f, "items") for f in ("qti21", "moodle", "canvas")])
+    cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert warm == cold
+    assert b"(edited)" in cold[3]["bank.moodle.xml"]
+
+
+def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: Path) -> None:
+    folder = tmp_path / "src"
+    shutil.copytree(ROOT / "source", folder)
+    assert _build(str(folder), out=tmp_path / "out")[0] == 0
+    entries = _entries(build_cache)
+    assert len(entries) == 3
+    for age, entry in enumerate(entries):  # the first is the oldest
+        os.utime(entry, (time.time() - 1000 + age, time.time() - 1000 + age))
+    cache.prune(sum(p.stat().st_size for p in entries[1:]))
+    assert _entries(build_cache) == entries[1:]
+    os.utime(entries[1], (time.time() - 5000, time.time() - 5000))
+    assert _build(str(folder), out=tmp_path / "again")[0] == 0  # takes every entry: each is used now
+    cache.prune(sum(p.stat().st_size for p in _entries(build_cache)) - 1)
+    assert len(_entries(build_cache)) == 2

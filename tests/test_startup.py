@@ -1,0 +1,104 @@
+"""Start-up: each command imports what it runs when it runs (issue 34). Every command's --help in a
+fresh process, as a user starts it, still works; --version and the top-level --help import
+neither the pipeline nor the libraries only a build needs. (How fast is bench/'s business.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+import typer
+
+from qti_builder.cli import app
+
+ROOT_COMMAND = typer.main.get_command(app)
+
+
+def _command_lines() -> list[list[str]]:
+    lines: list[list[str]] = [[]]
+    for name, command in ROOT_COMMAND.commands.items():  # type: ignore[attr-defined]
+        lines.append([name])
+        for sub in getattr(command, "commands", {}):
+            lines.append([name, sub])
+    return lines
+
+
+#: Modules a build needs and --version does not: the pipeline, the model's pydantic, lxml, Jinja.
+HEAVY = ("qti_builder.pipeline", "qti_builder.model", "qti_builder.readers.registry", "qti_builder.writers.base",
+         "pydantic", "lxml.etree", "jinja2", "markdown_it")
+
+
+def _modules_after(*args: str) -> tuple[int, str, list[str]]:
+    """Run the command line in a fresh interpreter; its exit code, its output, and which of HEAVY it imported."""
+    script = (
+        "import sys, json\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        f"    app({list(args)!r})\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        "else:\n"
+        "    code = 0\n"
+        f"print(json.dumps([code, [m for m in {list(HEAVY)!r} if m in sys.modules]]), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    code, imported = json.loads(done.stderr.strip().splitlines()[-1])
+    return code, done.stdout, imported
+
+
+@pytest.mark.parametrize("command", _command_lines(), ids=lambda c: " ".join(c) or "qti-builder")
+def test_every_help_works_in_a_fresh_process(command: list[str]) -> None:
+    done = subprocess.run([sys.executable, "-m", "qti_builder", *command, "--help"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("Usage: ") and "Traceback" not in done.stderr
+    if command:
+        assert f" {command[-1]} " in done.stdout.splitlines()[0] + " "
+
+
+def test_version_imports_no_pipeline() -> None:
+    code, out, imported = _modules_after("--version")
+    assert code == 0 and out.startswith("qti-builder ")
+    assert imported == []
+
+
+def test_top_help_imports_no_pipeline() -> None:
+    code, out, imported = _modules_after("--help")
+    assert code == 0 and "build" in out and "check" in out
+    assert imported == []
+
+
+def test_explain_and_docs_import_no_pipeline() -> None:
+    """Commands that need neither the model nor the build (typer itself may import pydantic to
+    coerce option values: that is typer's, not the pipeline's)."""
+    for args in (("explain", "QB142"), ("docs", "ci")):
+        code, out, imported = _modules_after(*args)
+        assert code == 0 and out.strip()
+        assert not {"qti_builder.pipeline", "qti_builder.model", "lxml.etree", "jinja2"} & set(imported), args
+
+
+def test_the_lazy_names_are_the_real_ones() -> None:
+    """The names the packages give lazily are the objects their modules define."""
+    import qti_builder
+    from qti_builder import pipeline, readers, writers
+    from qti_builder.readers import registry
+
+    assert qti_builder.build is pipeline.build and qti_builder.BuildOptions is pipeline.BuildOptions
+    assert readers.read_quiz is registry.read_quiz and readers.SOURCE_SUFFIXES == registry.SOURCE_SUFFIXES
+    assert list(writers.WRITERS) == ["qti21", "moodle", "canvas", "moodle-quiz"]
+    assert all(writers.WRITERS[name].name == name for name in writers.WRITERS)
+    with pytest.raises(AttributeError):
+        writers.NoSuchWriter  # noqa: B018
+
+
+def test_check_of_unchanged_sources_imports_no_pipeline() -> None:
+    """With every quiz in the build cache (conftest.py gives each test its own), ``check`` prints
+    what it printed the first time without the pipeline, the schemas or the templates."""
+    from helpers import SEED_SOURCE
+
+    first = _modules_after("check", str(SEED_SOURCE))
+    again = _modules_after("check", str(SEED_SOURCE))
+    assert first[0] == again[0] == 0 and first[1] == again[1] and "valid" in again[1]
+    assert "qti_builder.pipeline" in first[2]
+    assert not {"qti_builder.pipeline", "qti_builder.writers.base", "lxml.etree", "jinja2"} & set(again[2])
