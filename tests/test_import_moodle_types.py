@@ -305,3 +305,45 @@ def test_a_data_file_offered_by_a_link_is_carried_by_every_package(tmp_path: Pat
             assert archive.read(carried) == b"x,y\n1,2\n2,4\n3,6\n"
             linked = b"".join(archive.read(n) for n in names if n.endswith(".xml"))
             assert carried.rsplit("/", 1)[-1].encode() in linked
+
+
+CLOZE_WEIGHTS = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="cloze">
+    <name><text>Rivers</text></name>
+    <questiontext format="html"><text><![CDATA[<p>The {2:SHORTANSWER:=Seine} flows through {1:SHORTANSWER:=Paris} and {1:MULTICHOICE:=Rouen~Lyon}.</p>]]></text></questiontext>
+    <defaultgrade>4.0000000</defaultgrade>
+  </question>
+  <question type="cloze">
+    <name><text>Even</text></name>
+    <questiontext format="html"><text><![CDATA[<p>{2:SHORTANSWER:=red} and {2:SHORTANSWER:=blue}</p>]]></text></questiontext>
+    <defaultgrade>4.0000000</defaultgrade>
+  </question>
+</quiz>
+"""
+
+
+def test_a_cloze_keeps_each_blank_s_weight_through_a_round_trip(tmp_path: Path) -> None:
+    """Issue 31 item 8: Moodle marks a cloze question out of the sum of its blanks' weights, each
+    blank earning weight/sum. Weights 2, 1, 1 import as blanks worth 2, 1, 1 (4 points, nothing
+    named lost) and build back into the same weights, graded by Moodle's rules; equal weights stay
+    an equal share."""
+    from helpers.moodle_engine import grade, read_question
+    from lxml import etree
+
+    path = tmp_path / "rivers.xml"
+    path.write_text(CLOZE_WEIGHTS, encoding="utf-8")
+    item, found = imported_one(path, tmp_path)
+    assert not [m for m in found if "weight" in m], found
+    rivers, even = item.quiz.iter_questions()  # type: ignore[attr-defined]
+    assert [b.points for b in rivers.blanks] == [2.0, 1.0, 1.0] and rivers.points == 4
+    assert [b.points for b in even.blanks] == [None, None] and even.points == 4
+    # The source says it, and the Moodle build (imported_one built it) gives the weights back.
+    assert "[[Seine]]{points=2} flows through [[Paris]]{points=1} and [[*Rouen | Lyon]]{points=1}" in (
+        next(tmp_path.glob("*.md")).read_text(encoding="utf-8"))
+    built = etree.parse(str(next((tmp_path / "dist").glob("*.moodle.xml"))))
+    question = read_question(built.find(".//question[@type='cloze']"))
+    assert [s.mark for s in question.cloze] == [2, 1, 1] and question.mark == 4
+    assert grade(question, {1: "Seine", 2: "", 3: "Lyon"}) == 0.5
+    assert grade(question, {1: "", 2: "Paris", 3: "Rouen"}) == 0.5
+    assert grade(question, {1: "Seine", 2: "Paris", 3: "Rouen"}) == 1.0

@@ -21,7 +21,8 @@ from qti_builder.pipeline import BuildOptions, build
 from qti_builder.readers import read_quiz
 from qti_builder.writers.markdown_source import first_difference, read_back, write_source
 
-SOURCES = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "source/python-fundamentals.md", ROOT / "source/ray-train-tune.md"]
+SOURCES = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "source/python-fundamentals.md", ROOT / "source/ray-train-tune.md",
+           ROOT / "tests/fixtures/blank-points.md"]
 TARGETS = {"moodle": ".moodle.xml", "qti21": ".qti21.zip", "canvas": ".canvas.zip"}
 
 

@@ -178,6 +178,13 @@ def messages(sink: DiagnosticSink) -> list[str]:
         pytest.param(FM + "1. Q? {type=matching}\n\n- a -> 1\n- b\n", ["7:3 QB140 a matching item is 'prompt -> answer' (or '-> answer' for a distractor)"], id="bad-pair"),
         pytest.param(FM + "1. Order: {type=ordering}\n\n- only one\n", ["4:1 QB141 an ordering question needs a list of at least two items, in the right order"], id="short-order"),
         pytest.param(FM + "1. No blanks here. {type=fill_in_blank}\n", ["4:1 QB142 a fill-in-the-blank question needs blanks in its text"], id="no-blanks"),
+        pytest.param(FM + "1. The [[Seine]]{points=two} in [[Paris]]{points=1}. {type=fill_in_blank}\n",
+                     ["4:25 QB365 blank [[Seine]] is worth 'two' points, which is not a number of points"], id="blank-points-no-number"),
+        pytest.param(FM + "1. The [[Seine]]{points=2} in [[Paris]]. {type=fill_in_blank}\n",
+                     ["4:1 QB201 some blanks state their points and blank 'b2' does not: when one blank states what it is worth, every blank does"],
+                     id="blank-points-some"),
+        pytest.param(FM + "1. The [[Seine]]{points=2} in [[Paris]]{points=1}. {type=fill_in_blank points=2}\n",
+                     ["4:1 QB201 the question is worth 2 points, but its blanks' points add up to 3"], id="blank-points-sum"),
         pytest.param(FM + "1. Q? {type=essay shuffle=false}\n", ["4:19 QB109 attribute 'shuffle' does not apply to essay questions"], id="attr-kind"),
         pytest.param(FM + "1. Q? {type=eassy}\n", ["4:8 QB131 unknown question type 'eassy'; did you mean 'essay'?"], id="unknown-type"),
         pytest.param(FM + "1. Q?\n\nAnswer: B\n\nA) x\nB) y\n", ["8:1 QB134 options come before the answer and the other labelled blocks",
@@ -325,3 +332,26 @@ def test_blanks_inside_code_or_math_are_refused(tmp_path: Path) -> None:
         build(BuildOptions(sources=[source], out_dir=tmp_path / "out"))
     assert [d.message for d in failed.value.diagnostics] == [
         "blank 1, [[*len | size]], is inside code, math or a link, where it cannot be a field"]
+
+
+def test_a_blank_s_own_points_are_read_and_written_back(tmp_path: Path) -> None:
+    """``[[answer]]{points=N}`` right after a blank is that blank's worth, the question worth their
+    sum; braces after a space are still the question's attributes, and the written source says the
+    same points again."""
+    from qti_builder.writers.markdown_source import read_back, write_source
+
+    quiz, sink = read(write(tmp_path, "p.md", FM + "1. The [[Seine]]{points=2} in [[*Paris | Lyon]]{points=0.5}, "
+                                                    "[[France]]{points=1} {#rivers type=fill_in_blank}\n"))
+    assert quiz is not None, messages(sink)
+    (q,) = quiz.iter_questions()
+    assert q.id == "rivers" and [b.points for b in q.blanks] == [2.0, 0.5, 1.0] and q.points == 3.5
+    assert q.stem == "The [[b1]] in [[b2]], [[b3]]"
+    written = write_source(quiz)
+    assert "The [[Seine]]{points=2} in [[*Paris | Lyon]]{points=0.5}, [[France]]{points=1}" in written.text
+    assert read_back(written.text, written.suffix) == quiz
+    # Without stated points the blanks share the question's points, as before.
+    plain, _ = read(write(tmp_path, "e.md", FM + "1. The [[Seine]] in [[Paris]]. {#two type=fill_in_blank points=3}\n"))
+    assert plain is not None
+    (q,) = plain.iter_questions()
+    assert [b.points for b in q.blanks] == [None, None] and q.blank_points() == [1.5, 1.5]
+    assert "{points=" not in write_source(plain).text

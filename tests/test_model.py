@@ -125,3 +125,34 @@ def test_yaml_sources_pass_the_source_json_schema() -> None:
             yield from messages(child)
 
     assert errors and any("'type' is a required property" in m for e in errors for m in messages(e))
+
+
+def test_blanks_with_their_own_points_make_the_question_worth_their_sum(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 31 item 8: all blanks state their points or none; the question is worth their sum,
+    and points the source states otherwise are a located error (YAML here, Markdown in
+    test_markdown_reader)."""
+    from helpers import write
+
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.readers import read_quiz
+
+    stem = "The [[a]] in [[b]]"
+    q = FillInBlankQuestion(id="q", stem=stem, blanks=[{"id": "a", "answers": ["Seine"], "points": 2},
+                                                      {"id": "b", "answers": ["Paris"], "points": 0.5}])
+    assert q.points == 2.5 and q.blank_points() == [2.0, 0.5] and q.unequal_blanks
+    even = FillInBlankQuestion(id="q", stem=stem, points=3, blanks=[{"id": "a", "answers": ["x"]}, {"id": "b", "answers": ["y"]}])
+    assert even.blank_points() == [1.5, 1.5] and not even.unequal_blanks
+    yaml = ("title: T\nsections:\n  - id: s\n    title: S\n    questions:\n"
+            "      - type: fill_in_blank\n        id: q\n        points: 5\n        stem: The [[a]] in [[b]]\n"
+            "        blanks:\n          - {id: a, answers: [Seine], points: 2}\n          - {id: b, answers: [Paris], points: 1}\n")
+    sink = DiagnosticSink()
+    assert read_quiz(write(tmp_path, "q.yaml", yaml), sink) is None
+    assert [(d.code, d.span.line, d.message) for d in sink.sorted()] == [
+        ("QB201", 8, "the question is worth 5 points, but its blanks' points add up to 3 (in fill_in_blank question 'q')")]
+    sink = DiagnosticSink()
+    assert read_quiz(write(tmp_path, "r.yaml", yaml.replace("points: 5", "points: 3").replace(", points: 1}", "}")), sink) is None
+    assert [(d.code, d.span.line) for d in sink.sorted()] == [("QB201", 10)]
+    assert "blank 'b' does not" in sink.sorted()[0].message
+    sink = DiagnosticSink()
+    (read,) = [read_quiz(write(tmp_path, "s.yaml", yaml.replace("points: 5", "points: 3")), sink)]
+    assert read is not None and [b.points for b in read[0].sections[0].questions[0].blanks] == [2.0, 1.0]

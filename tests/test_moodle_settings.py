@@ -257,10 +257,14 @@ def test_every_embedded_answer_of_every_cloze_question(built: list[tuple[Quiz, e
             by_id = {b.id: b for b in q.blanks}
             blanks = [by_id[i] for i in BLANK_MARKER.findall(q.stem)]
             assert len(subs) == len(blanks), q.id
-            # The points shared equally, in the whole numbers Moodle takes (1 each when they do
-            # not divide into whole numbers: QB323 says so at build time).
+            # A blank's own whole points are its weight; else the points shared equally, in the
+            # whole numbers Moodle takes (1 each when they do not divide into whole numbers:
+            # QB323 says so at build time).
             share = q.points / len(blanks)
-            assert [s.mark for s in subs] == [float(int(share)) if share >= 1 and share == int(share) else 1.0] * len(subs), q.id
+            if all(b.points is not None and b.points == int(b.points) for b in blanks):
+                assert [s.mark for s in subs] == [b.points for b in blanks], q.id
+            else:
+                assert [s.mark for s in subs] == [float(int(share)) if share >= 1 and share == int(share) else 1.0] * len(subs), q.id
             for sub, blank in zip(subs, blanks):
                 if blank.kind == "text":
                     assert (sub.qtype, sub.usecase) == ("shortanswer", q.case_sensitive), (q.id, blank.id)

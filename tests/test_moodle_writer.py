@@ -85,3 +85,33 @@ def test_essay(quiz: etree._Element, index: int) -> None:
     assert q.findtext("responserequired") == "1"
     # The model answer is for graders only: not in the question or its feedback.
     assert MODEL_ANSWERS[index][0][:20] not in html_text(q.findtext("questiontext/text") + (q.findtext("generalfeedback/text") or ""))
+
+
+def test_blanks_of_their_own_points_give_the_cloze_weights_and_canvas_names_the_loss(tmp_path: Path) -> None:
+    """Whole points per blank are Moodle's weights, no warning; fractional unequal points keep
+    their proportion in the smallest whole weights, with QB323 saying the mark Moodle will give;
+    Canvas, which shares a question's points equally among its blanks, names the loss (QB601)."""
+    from helpers import write
+    from helpers.moodle_engine import read_question
+
+    from qti_builder import BuildOptions, build
+    from qti_builder.diagnostics import Severity
+
+    source = write(tmp_path, "w.md", "---\ntitle: W\n---\n"
+                   "1. The [[Seine]]{points=2} in [[Paris]]{points=1}. {#whole type=fill_in_blank}\n\n"
+                   "2. The [[Loire]]{points=1.5} in [[Tours]]{points=0.5}. {#half type=fill_in_blank}\n\n"
+                   "3. The [[Rhine]] in [[Basel]]. {#even type=fill_in_blank points=2}\n")
+    result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    warnings = [(d.code, d.message) for d in result.diagnostics if d.severity is Severity.WARNING]
+    assert warnings == [
+        ("QB323", "question 'half' is worth 2 points, but Moodle gives a cloze question the sum of its blanks' "
+                  "whole-number weights: it will be worth 4 (its blanks weighted 3, 1)")], warnings
+    losses = sorted((loss.format, loss.code, loss.question, loss.message) for r in result.results for loss in r.losses)
+    assert losses == [
+        ("canvas", "QB601", "half", "Canvas: the blanks' own points (1.5, 0.5) are not carried: Canvas shares a "
+                                    "question's 2 points equally among its blanks (question 'half')"),
+        ("canvas", "QB601", "whole", "Canvas: the blanks' own points (2, 1) are not carried: Canvas shares a "
+                                     "question's 3 points equally among its blanks (question 'whole')"),
+    ], losses
+    built = etree.parse(str(tmp_path / "dist/w.moodle.xml")).findall(".//question[@type='cloze']")
+    assert [[s.mark for s in read_question(q).cloze] for q in built] == [[2, 1], [3, 1], [1, 1]]

@@ -430,6 +430,10 @@ CODES_LIST: tuple[Code, ...] = (
        "the question", "write a computed value as a placeholder of the question's variables, {=a * b}, or reword the text",
        FRONT + "1. What is {a} + {b}? ({=a:b} in the book) {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n",
        FRONT + "1. What is {a} + {b}? ({=a / b} in the book) {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n"),
+    _e("QB365", "A fill-in-the-blank blank's points, [[answer]]{points=...}, are not a number (a reading error, numbered with the blank-points rules).",
+       "the blank's points", "write the blank's points as a number right after it: [[answer]]{points=2}",
+       FRONT + "1. Paris is the [[capital]]{points=two} of [[France]]{points=1}. {#cap type=fill_in_blank}\n",
+       FRONT + "1. Paris is the [[capital]]{points=2} of [[France]]{points=1}. {#cap type=fill_in_blank}\n"),
     # -- QB4xx: validating the outputs --------------------------------------------------------------
     _e("QB401", "A generated document fails its schema or an import rule (a bug in qti-builder or in a template override), or the schema folder does not match the pinned official schemas.",
        "the source's question, with the place in the generated file", "report it with the source, or fix the --templates override",

@@ -135,6 +135,9 @@ def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> Iterator[str]:
                "accepting their right answers, and their wrong options are left out")
     if q.case_sensitive and "text" in kinds:
         yield "case-sensitive matching is not carried: Canvas's blanks have no such setting"
+    if q.unequal_blanks:
+        yield (f"the blanks' own points ({', '.join(f'{w:g}' for w in q.blank_points())}) are not carried: Canvas "
+               f"shares a question's {q.points:g} points equally among its blanks")
 
 
 def _calculated(quiz: Quiz, q: Any) -> Iterator[str]:

@@ -12,7 +12,8 @@ same losses), and nothing else:
   takes the first that matches); correct/partially-correct feedback of short-answer and numerical
   questions (Moodle has none: the writer puts it on each answer without feedback of its own); outcome feedback of
   fill-in-the-blank, essay, file-upload and text-only questions (their Moodle types have none); a
-  fill-in-the-blank question's points (Moodle takes the sum of whole-number blank weights); a
+  fill-in-the-blank question's points (Moodle takes the sum of whole-number blank weights; blanks'
+  own whole points are those weights and come back); a
   text-only item's points (a Moodle description is worth 0).
 - QTI 2.1: tags; an essay's ``min_words``; a file upload's ``allowed_types`` unless they share one
   MIME type; short-answer and numerical answers come back best first (the order the writer tests
@@ -33,7 +34,8 @@ same losses), and nothing else:
   and case sensitivity; a unit (written after the question text, in
   brackets); essay response format, length, word limits and attachments; file-upload limits;
   matching answers, distractors and ordering items as plain text; the wrong options of
-  drop-downs in a question that also has text blanks (they become text blanks); a text-only
+  drop-downs in a question that also has text blanks (they become text blanks); blanks' own
+  points (Canvas shares a question's points equally); a text-only
   item's general feedback; in a question group, points other than the first question's.
 - Both (all): ``negative_marking`` of a multiple-response question whose choices are all correct, or
   with as many wrong choices as right ones (it changes no score, so no output records it); a true/false question's correct/incorrect feedback is the feedback of its right/wrong
@@ -117,6 +119,8 @@ def canvas_question(q: dict[str, Any], shuffles: bool, group_points: float | Non
         q["items"] = [plain_to_markdown(plain_text(item, 10_000)) for item in q["items"]]
     if kind == "fill_in_blank":
         q["case_sensitive"] = False
+        for blank in q["blanks"]:
+            blank["points"] = None  # Canvas shares the points equally among the blanks
         if {b["kind"] for b in q["blanks"]} == {"text", "dropdown"}:
             for blank in q["blanks"]:
                 blank["kind"], blank["options"] = "text", []
@@ -200,7 +204,12 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
                 feedback["correct"] = feedback["partially_correct"] = feedback["incorrect"] = None
             if kind == "text_only":
                 q["points"] = 0.0
-            if kind == "fill_in_blank":
+            if kind == "fill_in_blank" and all(b["points"] is not None and b["points"] >= 1 and b["points"] == int(b["points"])
+                                               for b in q["blanks"]):
+                pass  # whole points per blank are the weights, and come back as the blanks' points
+            elif kind == "fill_in_blank":
+                for blank in q["blanks"]:
+                    blank["points"] = None  # no whole weights: an equal share (QB323 warns)
                 share = q["points"] / len(q["blanks"])
                 weight = int(share) if share >= 1 and share == int(share) else 1
                 q["points"] = float(weight * len(q["blanks"]))

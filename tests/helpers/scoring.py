@@ -203,8 +203,14 @@ def attempts(quiz: Quiz, q: Question) -> list[Attempt]:
                 return given.casefold() in {a.casefold() for a in blank.answers}
             return given in blank.answers
 
+        # Each blank earns its own points when the source gives them, else an equal share;
+        # Canvas shares the points equally whatever the blanks state (a named loss).
+        worth = {b.id: (b.points if b.points is not None else 1.0) for b in blanks}
+
         def share(responses: dict[str, str], canvas: bool = False) -> float:
-            return sum(blank_right(b, responses[b.id], canvas) for b in blanks) / len(blanks)
+            if canvas:
+                return sum(blank_right(b, responses[b.id], canvas) for b in blanks) / len(blanks)
+            return sum(worth[b.id] for b in blanks if blank_right(b, responses[b.id], canvas)) / sum(worth.values())
 
         def wrong(blank: Any) -> str:
             return blank.options[0] if blank.kind == "dropdown" and blank.options else NOTHING
@@ -546,9 +552,12 @@ def canvas_points(quiz: Quiz, question: Question) -> float:
 
 def moodle_mark(question: Question) -> float:
     """A cloze question's mark is the sum of its blanks' whole-number weights (QB323 warns when
-    that is not the points)."""
+    that is not the points): a blank's whole points, else an equal whole share, else 1 each."""
     if question.type != "fill_in_blank":
         return question.points
+    stated = [b.points for b in question.blanks if b.points is not None]
+    if stated and all(p >= 1 and p == int(p) for p in stated):
+        return sum(stated)  # whole points per blank are the weights themselves
     share = question.points / len(question.blanks)
     return (int(share) if share >= 1 and share == int(share) else 1) * len(question.blanks)
 

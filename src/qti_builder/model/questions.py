@@ -9,6 +9,7 @@ missing, until every stage has the kind.
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Annotated, Literal
 
@@ -300,6 +301,10 @@ class Blank(ModelBase):
         min_length=1, description="Accepted answers. A dropdown shows all of them plus the options; each one is correct."
     )
     options: list[NonEmpty] = Field(default_factory=list, description="Wrong options of a dropdown blank.")
+    points: Points | None = Field(
+        default=None,
+        description="What this blank is worth. When one blank states it, every blank of the question does, "
+                    "and the question is worth their sum; when none does, the question's points are shared equally.")
 
     @model_validator(mode="after")
     def _dropdown_has_a_choice(self) -> "Blank":
@@ -317,7 +322,8 @@ BLANK_MARKER = re.compile(r"\[\[([A-Za-z_][A-Za-z0-9_.-]*)\]\]")
 
 
 class FillInBlankQuestion(QuestionBase):
-    """The stem holds ``[[blank-id]]`` markers, one per blank; the points are shared equally."""
+    """The stem holds ``[[blank-id]]`` markers, one per blank; the points are shared equally, unless
+    the blanks state what each is worth (then the question is worth their sum)."""
 
     type: Literal["fill_in_blank"] = "fill_in_blank"
     blanks: list[Blank] = Field(min_length=1)
@@ -336,6 +342,36 @@ class FillInBlankQuestion(QuestionBase):
                 at="stem",
             )
         return self
+
+    @model_validator(mode="after")
+    def _points_are_the_blanks_sum(self) -> "FillInBlankQuestion":
+        stated = [b.points for b in self.blanks if b.points is not None]
+        if not stated:
+            return self
+        if len(stated) != len(self.blanks):
+            missing = next(b.id for b in self.blanks if b.points is None)
+            raise Problem(f"some blanks state their points and blank '{missing}' does not: when one blank states "
+                          "what it is worth, every blank does",
+                          "give every blank its points ([[answer]]{points=2} in Markdown, 'points: 2' in YAML), "
+                          "or none, to share the question's points equally", at="blanks")
+        total = sum(stated)
+        if "points" in self.model_fields_set and not math.isclose(self.points, total, abs_tol=1e-9):
+            raise Problem(f"the question is worth {self.points:g} points, but its blanks' points add up to {total:g}",
+                          "remove the question's points (it is worth the sum of its blanks' points), or make them agree",
+                          at="points")
+        # The question's points follow from its blanks (assignment is not validated again).
+        self.points = total
+        return self
+
+    def blank_points(self) -> list[float]:
+        """What each blank is worth, in the order of ``blanks``: as stated, else an equal share."""
+        return [b.points if b.points is not None else self.points / len(self.blanks) for b in self.blanks]
+
+    @property
+    def unequal_blanks(self) -> bool:
+        """True when the blanks are not all worth the same."""
+        worth = self.blank_points()
+        return any(not math.isclose(w, worth[0]) for w in worth)
 
 
 class TextOnlyItem(QuestionBase):

@@ -31,7 +31,7 @@ import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..model import Quiz, Section
-from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
+from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
 from ..model.union import Question
 from ..readers import read_quiz
@@ -294,9 +294,12 @@ def _blanks_in_stem(q: FillInBlankQuestion) -> str:
         for value in values:
             if "|" in value or "]]" in value or "\n" in value or (blank.kind == "text" and value.startswith("*")):
                 raise _Inexpressible(f"the answer '{value}' of blank '{blank_id}' in question '{q.id}'")
-    return BLANK_MARKER.sub(lambda m: "[[" + " | ".join(
-        ([f"*{blanks[m.group(1)].answers[0]}"] + blanks[m.group(1)].options) if blanks[m.group(1)].kind == "dropdown"
-        else blanks[m.group(1)].answers) + "]]", q.stem)
+    def written(blank: Blank) -> str:
+        values = ([f"*{blank.answers[0]}"] + blank.options) if blank.kind == "dropdown" else blank.answers
+        worth = "" if blank.points is None else "{points=" + _number(blank.points) + "}"  # read as the blank's own
+        return "[[" + " | ".join(values) + "]]" + worth
+
+    return BLANK_MARKER.sub(lambda m: written(blanks[m.group(1)]), q.stem)
 
 
 # -- per kind: its answer's lines, and whether it needs its type -----------------------------------

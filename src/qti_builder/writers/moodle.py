@@ -433,23 +433,25 @@ class QuestionContext:
                 "ordered_items": [{"position": n, "text": text} for n, text in enumerate(q.items, 1)]}
 
     def _fill_in_blank(self, q: FillInBlankQuestion) -> dict[str, Any]:
-        count = len(q.blanks)
-        share = q.points / count
         # A cloze question's mark is the sum of its blanks' weights, whole numbers; Moodle's
         # importer ignores <defaultgrade> for cloze.
-        weight = int(share) if share >= 1 and share == int(share) else 1
-        if weight * count != q.points:
+        weights = cloze_weights(q.blank_points())
+        if weights != q.blank_points():
+            count = len(q.blanks)
+            said = (f"each of the {count} blanks {weights[0]}" if len(set(weights)) == 1
+                    else "its blanks weighted " + ", ".join(map(str, weights)))
             self.sink.warning(
                 CLOZE_MARKS_WARNING,
                 f"question '{q.id}' is worth {q.points:g} points, but Moodle gives a cloze question the sum of "
-                f"its blanks' whole-number weights: it will be worth {count} (each of the {count} blanks 1)",
+                f"its blanks' whole-number weights: it will be worth {sum(weights)} ({said})",
                 self.span,
-                hint="give the question a whole multiple of its number of blanks as points, or change the mark in Moodle",
+                hint="give the question a whole multiple of its number of blanks as points (or its blanks whole "
+                     "points), or change the mark in Moodle",
             )
-        blanks = {b.id: self._embedded_answer(q, b, weight) for b in q.blanks}
+        blanks = {b.id: self._embedded_answer(q, b, w) for b, w in zip(q.blanks, weights)}
         # The passage's own "{1:" would be read as an embedded answer, as the stem's would.
         passage = _EMBEDDED_START.sub("&#123;", render_html(q.passage, self.renames)) if q.passage else ""
-        return {"defaultgrade": weight * count, "cloze_text": passage + cloze_text(q.stem, blanks, self.renames)}
+        return {"defaultgrade": sum(weights), "cloze_text": passage + cloze_text(q.stem, blanks, self.renames)}
 
     def _embedded_answer(self, q: FillInBlankQuestion, blank: Blank, weight: int) -> str:
         if any(not a for a in [*blank.answers, *blank.options]):
@@ -504,6 +506,20 @@ MoodleXmlWriter.adapters = {
 #: the HTML specials become character references; / and " need nothing in CDATA.
 _CLOZE_ESCAPES = {"}": "\\}", "#": "\\#", "~": "&#126;", "\\": "&#92;", "&": "&#38;", "<": "&lt;",
                   ">": "&gt;", '"': "&quot;"}
+
+
+def cloze_weights(worth: list[float]) -> list[int]:
+    """The whole-number weights of a cloze question's blanks: their worth where each is a whole
+    number; else, for unequal worth, the smallest whole numbers in the same proportion (up to
+    100 times), and 1 each for equal worth or what has no such numbers."""
+    if all(w >= 1 and w == int(w) for w in worth):
+        return [int(w) for w in worth]
+    if len(set(worth)) > 1:
+        for times in range(1, 101):
+            scaled = [w * times / min(worth) for w in worth] if min(worth) > 0 else []
+            if scaled and all(abs(x - round(x)) < 1e-9 for x in scaled):
+                return [round(x) for x in scaled]
+    return [1] * len(worth)
 
 
 def cloze_escape(stored: str) -> str:

@@ -30,7 +30,7 @@ file_upload                   one uploadInteraction per file; graded by a person
 matching                      matchInteraction, directedPair mapping (points shared by pairs)
 ordering                      orderInteraction, all or nothing
 fill_in_blank                 textEntryInteraction / inlineChoiceInteraction in place of each
-                              ``[[blank]]``; one response per blank, points shared equally
+                              ``[[blank]]``; one response per blank, each earning its points
 calculated                    textEntryInteraction (float) in an item template: one set of
                               values drawn by templateProcessing, printedVariable in the
                               texts, the correct response set from the set (qti21_calculated);
@@ -437,9 +437,9 @@ def _ordering(quiz: Quiz, q: OrderingQuestion) -> dict[str, Any]:
 
 
 def _fill_in_blank(quiz: Quiz, q: FillInBlankQuestion) -> dict[str, Any]:
-    share = _share(q.points, 100 / len(q.blanks))
     blanks = {}
-    for blank in q.blanks:
+    for blank, worth in zip(q.blanks, q.blank_points()):
+        share = number(worth, 10)  # what this blank earns: its stated points, else an equal share
         response = f"RESPONSE_{blank.id}"
         if blank.kind == "dropdown":
             texts = list(dict.fromkeys(list(blank.answers) + list(blank.options)))

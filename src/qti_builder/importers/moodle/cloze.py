@@ -114,7 +114,10 @@ def cloze(c: Context) -> bool | None:
     if weights:
         c.data["points"] = float(sum(weights))
         if len(set(weights)) > 1:
-            c.lost.append(f"blank weights {', '.join(map(str, weights))} (the source shares points equally)")
+            # Moodle gives each blank weight/sum of the mark: the blanks keep their worth. Equal
+            # weights stay an equal share, as the source writes it by default.
+            for blank, weight in zip(blanks, weights):
+                blank["points"] = float(weight)
     return None
 
 

@@ -7,6 +7,7 @@ cannot be held reports it and sets ``data["_skip"]``."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -361,9 +362,23 @@ def _fill_in_blank(r: ItemContext, data: Data, interactions: list[etree._Element
                 sensitivity.add(response.case_sensitive)
             blanks.append({"id": blank_id, "kind": "text", "answers": [a for a in answers if a.strip()]})
     data["blanks"] = blanks
+    _blank_points(r, data)
     data["case_sensitive"] = sensitivity == {True}
     if len(sensitivity) > 1:
         r.lost.append("case sensitivity per blank")
+
+
+def _blank_points(r: ItemContext, data: Data) -> None:
+    """Blanks whose mappings give them unequal scores that add up to the item's points keep them
+    as their own points; equal ones stay an equal share of the points."""
+    worth = [max((v for v in r.responses.get(rid, Response(rid)).mapping.values() if v > 0), default=None)
+             for rid in r.blank_order]
+    if len(worth) != len(data["blanks"]) or None in worth or len(set(worth)) < 2:
+        return
+    total = sum(w for w in worth if w is not None)
+    if math.isclose(total, float(data.get("points", total)), abs_tol=1e-9):
+        for blank, points in zip(data["blanks"], worth):
+            blank["points"] = points
 
 
 def _text_only(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:

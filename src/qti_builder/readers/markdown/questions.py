@@ -620,6 +620,7 @@ class QuestionBuilder:
             blank_id = f"b{k + 1}"
             self.source.at(loc + ("blanks", k), line, column)
             starred = [(i, a) for i, a in enumerate(alternatives) if a.startswith("*")]
+            blank: dict[str, Any]
             if starred:
                 blank = {"id": blank_id, "kind": "dropdown", "answers": [starred[0][1][1:].strip()],
                          "options": [a for a in alternatives if not a.startswith("*")]}
@@ -637,6 +638,15 @@ class QuestionBuilder:
             if not all(a.lstrip("*").strip() for a in alternatives):
                 self.error("QB142", f"blank [[{match.group(1)}]] has an empty answer", line, column,
                            hint="write [[answer | other accepted answer]] or [[*right | wrong | wrong]], with text between the '|'")
+            if match.group(2) is not None:  # [[answer]]{points=2}: what this blank is worth
+                written = S.ascii_number(match.group(2))
+                if not re.fullmatch(S.NUMBER, written) or float(written) < 0:
+                    self.error("QB365", f"blank [[{shorten(match.group(1), 40)}]] is worth '{match.group(2)}' points, "
+                               "which is not a number of points", line, column + len(match.group(1)) + 12,
+                               hint="write the blank's points as a number right after it: [[answer]]{points=2}")
+                else:
+                    blank["points"] = float(written)
+                    self.source.at(loc + ("blanks", k, "points"), line, column)
             blanks.append(blank)
             return f"[[{blank_id}]]"
 

@@ -1000,11 +1000,14 @@ def quoted_answer(text: str, or_words: tuple[str, ...]) -> str:
 
 #: ``{score=50}``, ``{#id}``: attributes at the end of a line; not a calculated question's
 #: placeholder there (``{=a + b}``, ``{x:2}``).
-ATTRS = re.compile(r"\s*\{(?!=)(?![A-Za-z][A-Za-z0-9_]*:[0-9]{1,2}\})([^{}]*)\}\s*$")
+#: A line's attributes ``{#id type=...}``; not a blank's own points ``[[Sun]]{points=2}`` (braces
+#: right after the blank, holding only its points), which the blank reads.
+ATTRS = re.compile(r"\s*\{(?!=)(?![A-Za-z][A-Za-z0-9_]*:[0-9]{1,2}\})(?:(?<!\]\]\{)|(?!points=[^\s{}]*\}))([^{}]*)\}\s*$")
 ATTR = re.compile(r'#([^\s}]+)|([A-Za-z_]+)=(?:"([^"]*)"|(\S+))|([A-Za-z_]+)|(\S+)')
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")
-BLANK = re.compile(r"\[\[(.*?)\]\]")
+#: A blank ``[[answer | other]]``, and the points it is worth when written right after it: ``{points=2}``.
+BLANK = re.compile(r"\[\[(.*?)\]\](?:\{points=([^\s{}]*)\})?")
 NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_FORMS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．": ".", "－": "-", "＋": "+", "　": " "})
 
