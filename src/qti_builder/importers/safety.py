@@ -206,6 +206,17 @@ def inside_member(name: str) -> str | None:
     """A relative path that climbs out of the package (``../a/b.dat``) cut off at the package's
     root (``a/b.dat``): where the file would be if the package's root were the top. None for an
     absolute path or a drive, and for a path that names nothing."""
+    return _member_path(name, past_the_top="stay")
+
+
+def normalise_member(name: str) -> str | None:
+    """A relative path inside a package with ``.`` and ``..`` resolved, or None when it leaves the
+    package (absolute, a drive, ``..`` past the top)."""
+    return _member_path(name, past_the_top="refuse")
+
+
+def _member_path(name: str, past_the_top: str) -> str | None:
+    """``name`` with ``.`` and ``..`` resolved; a ``..`` at the top stays there or refuses the path."""
     name = name.replace("\\", "/")
     if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
         return None
@@ -216,25 +227,8 @@ def inside_member(name: str) -> str | None:
         if part == "..":
             if parts:
                 parts.pop()
-            continue
-        parts.append(part)
-    return "/".join(parts) or None
-
-
-def normalise_member(name: str) -> str | None:
-    """A relative path inside a package with ``.`` and ``..`` resolved, or None when it leaves the
-    package (absolute, a drive, ``..`` past the top)."""
-    name = name.replace("\\", "/")
-    if name.startswith("/") or (len(name) > 1 and name[1] == ":"):
-        return None
-    parts: list[str] = []
-    for part in name.split("/"):
-        if part in ("", "."):
-            continue
-        if part == "..":
-            if not parts:
+            elif past_the_top == "refuse":
                 return None
-            parts.pop()
             continue
         parts.append(part)
     return "/".join(parts) or None
