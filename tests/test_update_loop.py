@@ -183,11 +183,29 @@ def test_diff_takes_an_lms_export_as_the_old_side(tmp_path: Path) -> None:
     assert run("diff", "week3.xml", "source/week3.md", "--changed-only", cwd=tmp_path)[1] == "week3/W3-Q2\n"
 
 
-@pytest.mark.parametrize("name", ["Default for BIO101", "Default for Quiz 3"])
+# As Moodle's language packs word 'defaultfor' (English, German, Spanish, Korean, Japanese, traditional Chinese):
+# the site's language names the category.
+@pytest.mark.parametrize("name", ["Default for BIO101", "Default for Quiz 3", "Standard für BIO101", "Por defecto en BIO101",
+                                  "BIO101 의 기본설정", "BIO101 のデフォルト", "BIO101的預設"])
 def test_moodles_default_category_names_are_known(name: str) -> None:
     from qti_builder.importers.moodle.bank import is_default_category
 
     assert is_default_category(name) and not is_default_category("Defaults of genetics")
+    assert not is_default_category("Standardmodell") and not is_default_category("기본설정")
+
+
+def test_a_default_category_in_the_site_s_language_names_no_quiz(tmp_path: Path) -> None:
+    """A Korean site's export: the quiz is named after the file, not after '생물학 의 기본설정'."""
+    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n<question type="category"><category><text>$course$/top/'
+           '생물학 의 기본설정</text></category></question>\n<question type="truefalse"><name><text>q</text></name>'
+           '<questiontext format="html"><text>세포는 생명의 단위이다.</text></questiontext><idnumber>W3-Q9</idnumber>'
+           '<answer fraction="100"><text>true</text></answer><answer fraction="0"><text>false</text></answer>'
+           '</question>\n</quiz>\n')
+    (tmp_path / "week3.xml").write_text(xml, encoding="utf-8")
+    code, _, err = run("import", "week3.xml", cwd=tmp_path)
+    assert code == 0, err
+    week3 = (tmp_path / "source" / "week3.md").read_text(encoding="utf-8")
+    assert "title: week3" in week3 and "기본설정" not in week3 and "{#W3-Q9" in week3
 
 
 def test_diff_warns_of_questions_without_an_id_of_their_own(tmp_path: Path) -> None:

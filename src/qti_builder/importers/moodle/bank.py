@@ -30,8 +30,13 @@ UNHOLDABLE = {
 
 
 #: The name Moodle gives the default question category of a course, a quiz or a category of
-#: courses (its language string 'defaultfor', "Default for {$a}", in English).
-DEFAULT_CATEGORY = re.compile(r"Default for \S.*")
+#: courses: its language string 'defaultfor' ("Default for {$a}"), as the language packs word it.
+#: The site's language names the category, whatever the course is about.
+DEFAULT_FOR = ("Default for {}", "Par défaut pour {}", "Défaut pour {}", "Standard für {}", "Por defecto en {}",
+               "Default per {}", "Categoria predefinida de {}", "Standaard voor {}", "Domyślnie dla {}",
+               "Förinställt standardvärde för {}", "افتراضي لـ {}", "{} için varsayılan", "{} alapbeállítása",
+               "{} のデフォルト", "{} デフォルト", "{} 의 기본설정", "{}的預設")
+DEFAULT_CATEGORY = re.compile("|".join(re.escape(w).replace(re.escape("{}"), r"\S.*") for w in DEFAULT_FOR))
 
 
 def is_default_category(name: str) -> bool:
