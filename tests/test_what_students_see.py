@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import html as html_lib
+
 import lxml.html
 from lxml import etree
 
@@ -226,3 +228,37 @@ def test_canvas_short_answer_compares_what_students_type_with_the_answer_as_writ
     assert [v.text for v in item.iter("varequal")] == ["a < b & c"]
     assert score_item(item, {"response1": "a < b & c"}).variables["SCORE"].value == 100
     assert score_item(item, {"response1": "a &lt; b &amp; c"}).variables["SCORE"].value == 0
+
+
+# -- survivors of the template mutations' expression class (tools/mutate_templates.py) ----------------
+
+CALCULATED = Path(__file__).parent / "fixtures" / "calculated.md"
+
+
+def test_a_canvas_calculated_question_names_each_variable_its_text_shows_and_keeps_its_sets_apart(tmp_path: Path) -> None:
+    """Canvas fills ``[d]`` in the question text with the set's value of the variable named d: a
+    variable named otherwise leaves ``[d]`` for students to read; sets with one ident are one set."""
+    outputs = build_all(tmp_path, CALCULATED)
+    item = outputs.canvas_item("speed")
+    # the question text and the explanation ({=d / t:2} is a computed variable of its own)
+    texts = html_lib.unescape(" ".join("".join(m.itertext()) for m in item.iter("mattext")))
+    declared = [v.get("name") for v in item.iter("var") if v.getparent().tag == "vars"]
+    assert {"d", "t"} <= set(declared) and all(f"[{name}]" in texts for name in declared), (declared, texts)
+    assert "[d]" in outputs.canvas_text("speed") and "[t]" in outputs.canvas_text("speed")
+    for var_set in item.iter("var_set"):
+        assert sorted(v.get("name") for v in var_set.iter("var")) == sorted(declared)
+    idents = [s.get("ident") for s in item.iter("var_set")]
+    assert len(idents) == 12 and len(set(idents)) == 12
+
+
+def test_canvas_items_and_the_assessment_carry_the_titles_the_source_gives(tmp_path: Path) -> None:
+    """Canvas lists a question by its item's title and the quiz by the assessment's (the quiz's
+    title, Korean included); a calculated choice question's items, one per set, all have its title."""
+    source = write(tmp_path, "titled.md", CALCULATED.read_text(encoding="utf-8").replace(
+        "title: ", "title: 계산 문제 — ", 1))
+    outputs = build_all(tmp_path, source)
+    assessment = next(outputs.canvas.iter("assessment"))
+    assert assessment.get("title") == outputs.quiz.title and assessment.get("title").startswith("계산 문제 — ")
+    question = next(q for q in outputs.quiz.iter_questions() if q.id == "sum")
+    titles = {i.get("title") for i in outputs.canvas.iter("item") if (i.get("ident") or "").startswith(f"{outputs.quiz.id}.sum.v")}
+    assert len(titles) == 1 and titles.pop() == (question.title or "What is {a} + {b}?")
