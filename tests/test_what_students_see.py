@@ -262,3 +262,35 @@ def test_canvas_items_and_the_assessment_carry_the_titles_the_source_gives(tmp_p
     question = next(q for q in outputs.quiz.iter_questions() if q.id == "sum")
     titles = {i.get("title") for i in outputs.canvas.iter("item") if (i.get("ident") or "").startswith(f"{outputs.quiz.id}.sum.v")}
     assert len(titles) == 1 and titles.pop() == (question.title or "What is {a} + {b}?")
+
+
+def test_a_qti21_package_names_its_test_and_items_as_the_source_does(tmp_path: Path) -> None:
+    """A player lists the test by its title and each item by its own; the test's identifier is the quiz id."""
+    outputs = build_all(tmp_path, Path(__file__).parent / "fixtures" / "all-types.yaml")
+    test = etree.fromstring(outputs.qti["assessmentTest.xml"])
+    assert (test.get("identifier"), test.get("title")) == (outputs.quiz.id, outputs.quiz.title)
+    assert outputs.qti_item("capital").get("title") == "Capital of France"  # the question's own title
+
+
+def test_qti_variants_are_one_section_per_question_each_item_referred_to_once(tmp_path: Path) -> None:
+    """--qti-variants: a calculated question is a section drawing one of its fixed items; a section or
+    a reference sharing an identifier with another would be one of them to a player."""
+    from qti_builder import BuildOptions, build
+
+    from helpers import zip_members
+
+    build(BuildOptions(sources=[CALCULATED], out_dir=tmp_path, formats=["qti21"], qti_variants=3, jobs=1))
+    members = zip_members((tmp_path / "calculated.qti21.zip").read_bytes())
+    test = etree.fromstring(members["assessmentTest.xml"])
+    ids = ["speed", "root", "square", "circle", "listed", "functions", "sum"]  # the fixture's questions, in order
+    variants = {s.get("identifier"): s for s in test.iter(f"{{{QTI_NS}}}assessmentSection")
+                if s.get("identifier", "").startswith("calculated.")}
+    assert list(variants) == [f"calculated.{i}" for i in ids]
+    assert variants["calculated.speed"].get("title") == "A car covers {d} km in {t} hours. What is its average speed?"
+    assert variants["calculated.sum"].get("title") == "What is {a} + {b}?"
+    refs = [r for s in variants.values() for r in s.iter(f"{{{QTI_NS}}}assessmentItemRef")]
+    assert len(refs) == 21
+    identifiers = [e.get("identifier") for e in test.iter(f"{{{QTI_NS}}}assessmentSection", f"{{{QTI_NS}}}assessmentItemRef")]
+    assert len(identifiers) == len(set(identifiers))
+    for ref in refs:  # each reference is named as the item it points at
+        assert etree.fromstring(members[ref.get("href")]).get("identifier") == ref.get("identifier")
