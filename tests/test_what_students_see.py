@@ -15,7 +15,7 @@ import html as html_lib
 import lxml.html
 from lxml import etree
 
-from helpers import QTI_NS, write
+from helpers import QTI_NS, ROOT, write
 from helpers.outputs import Outputs, build_all
 from helpers.moodle_engine import grade as moodle_grade
 from helpers.moodle_engine import read_question
@@ -294,3 +294,32 @@ def test_qti_variants_are_one_section_per_question_each_item_referred_to_once(tm
     assert len(identifiers) == len(set(identifiers))
     for ref in refs:  # each reference is named as the item it points at
         assert etree.fromstring(members[ref.get("href")]).get("identifier") == ref.get("identifier")
+
+
+def test_a_qti21_manifest_lists_every_file_of_the_package_in_the_quiz_s_language(tmp_path: Path) -> None:
+    """Every <file href> of a resource is a member of the package (a player finds the media an item
+    shows through it), and the metadata's strings say the quiz's language."""
+    outputs = build_all(tmp_path, ROOT / "source" / "content-showcase.md")
+    manifest = etree.fromstring(outputs.qti["imsmanifest.xml"])
+    files = [f.get("href") for f in manifest.iter("{*}file")]
+    assert files and all(f in outputs.qti for f in files)
+    assert {f for f in files if "/media/" in f} == {m for m in outputs.qti if "/media/" in m}  # its images and audio
+    assert {s.get("language") for s in manifest.iter("{*}string")} == {outputs.quiz.language}
+
+
+def test_qti21_calculated_items_shuffle_as_the_source_says_and_show_their_feedback(tmp_path: Path) -> None:
+    """A calculated choice item shuffles unless the source says shuffle=false, pins no option the
+    source does not pin; a calculated item's feedback is one its response processing can show."""
+    source = write(tmp_path, "calc.md", CALCULATED.read_text(encoding="utf-8").replace(
+        "{#sum type=calculated_choice sets=6}", "{#sum type=calculated_choice sets=6 shuffle=false}"))
+    outputs = build_all(tmp_path, source)
+    interaction = next(outputs.qti_item("sum").iter(f"{{{QTI_NS}}}choiceInteraction"))
+    assert interaction.get("shuffle") == "false"
+    assert {c.get("fixed") for c in outputs.qti_item("sum").iter(f"{{{QTI_NS}}}simpleChoice")} == {"false"}
+    shuffled = build_all(tmp_path / "shuffled", CALCULATED)
+    assert next(shuffled.qti_item("sum").iter(f"{{{QTI_NS}}}choiceInteraction")).get("shuffle") == "true"
+    for question_id in ("speed", "sum"):  # each has an explanation
+        item = outputs.qti_item(question_id)
+        set_ids = {v.text for v in item.iter(f"{{{QTI_NS}}}baseValue") if v.get("baseType") == "identifier"}
+        shown = [f.get("identifier") for f in item.iter(f"{{{QTI_NS}}}modalFeedback")]
+        assert shown and all(i in set_ids for i in shown), question_id
