@@ -89,6 +89,21 @@ FRAME = ("- 完 -", "以上", "- End of Exam -", "- 끝 -", "Ende", "Fin del exa
          "考试时间60分钟", "답안지에 이름을 쓰시오", "（每题2分，共4分）", "Bonus")
 
 
+
+def by_route(route: str, tmp_path: Path, body: str, language: str) -> Path:
+    """The paper's body as a source (``build``: with its front matter) or as pasted text turned into
+    a source by ``import`` (which must say nothing): what the tests then build."""
+    if route == "build":
+        source = tmp_path / "paper.md"
+        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
+        return source
+    text = tmp_path / "paper.txt"
+    text.write_text("T\n\n" + body, encoding="utf-8")
+    code, _, err = run("import", str(text), "--out", str(tmp_path / "source"))
+    assert code == 0 and err == "", err
+    (source,) = (tmp_path / "source").glob("*.md")
+    return source
+
 def pasted(paper: Path, folder: Path) -> Path:
     """The paper as a teacher pastes it: no front matter, its title on the first line."""
     lines = paper.read_text(encoding="utf-8").split("\n")
@@ -287,15 +302,7 @@ POINTS_CASES = [
 @pytest.mark.parametrize("language, body, points, marker", POINTS_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(POINTS_CASES)])
 def test_points_as_papers_write_them(language: str, body: str, points: list[float], marker: str, route: str,
                                      tmp_path: Path) -> None:
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, language)
     built = build_all(tmp_path, source)
     questions = list(built.quiz.iter_questions())
     assert [q.points for q in questions] == points
@@ -328,15 +335,7 @@ KEY_CASES = [
 @pytest.mark.parametrize("language, body, expected", KEY_CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(KEY_CASES)])
 def test_answer_keys_as_papers_print_them(language: str, body: str, expected: list[tuple[str, object]], route: str,
                                           tmp_path: Path) -> None:
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, language)
     built = build_all(tmp_path, source)
     questions = list(built.quiz.iter_questions())
     assert [q.type for q in questions] == [kind for kind, _ in expected]
@@ -366,15 +365,7 @@ def test_answer_keys_as_papers_print_them(language: str, body: str, expected: li
 def test_brackets_and_code_hold_one_answer_and_a_star_is_literal(route: str, tmp_path: Path) -> None:
     body = ("Ⅲ. 단답형 (각 2점)\n\n1. 리스트 [1, 2, 3, 4]에서 짝수만 골라 리스트로 쓰시오.\n정답: [2, 4]\n\n"
             "2. a와 b를 곱하는 파이썬 식을 쓰시오.\n정답: `a * b`\n\n3. 세포핵을 영어로 쓰시오.\n정답: nucleus, nucl*\n")
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, "ko")
     built = build_all(tmp_path, source)
     brackets, code_answer, wildcard = built.quiz.iter_questions()
     assert [a.text for a in brackets.answers] == ["[2, 4]"]
@@ -399,15 +390,7 @@ def test_labels_without_a_colon(route: str, tmp_path: Path) -> None:
     body = ("1. 물의 끓는점은?\n① 0℃ ② 100℃ ③ 50℃\n정답 ②\n해설\n1기압에서 물은 100℃에서 끓는다.\n\n"
             "2. 지구의 위성은?\n① 달 ② 화성\n(정답) ①\n\n3. 얼음은 물에 뜬다.\n정답=O\n\n"
             "4. 짝수를 모두 고르면?\n① 1 ② 2 ③ 3 ④ 4\n정답 ②, ④\n")
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, "ko")
     built = build_all(tmp_path, source)
     boiling, moon, ice, even = built.quiz.iter_questions()
     assert [c.text for c in boiling.choices if c.correct] == ["100℃"]
@@ -438,15 +421,7 @@ TRUE_FALSE_CASES = [
 @pytest.mark.parametrize("language, body, truths, marks, stem", TRUE_FALSE_CASES, ids=[c[0] for c in TRUE_FALSE_CASES])
 def test_true_false_as_papers_mark_it(language: str, body: str, truths: list[bool], marks: tuple[str, str], stem: str,
                                       route: str, tmp_path: Path) -> None:
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: {language}\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, language)
     built = build_all(tmp_path, source)
     questions = list(built.quiz.iter_questions())
     assert [(q.type, q.answer) for q in questions] == [("true_false", t) for t in truths]
@@ -517,15 +492,7 @@ def test_japanese_forms(route: str, tmp_path: Path) -> None:
 @pytest.mark.parametrize("route", ["build", "import"])
 def test_chinese_letters_glued_name_several_options(route: str, tmp_path: Path) -> None:
     body = "一、多选题（每题3分）\n\n1. 下列属于金属的是\nA. 铁\nB. 铜\nC. 氧\nD. 氮\n答案：AB\n"
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: zh\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, "zh")
     built = build_all(tmp_path, source)
     (q,) = built.quiz.iter_questions()
     assert (q.type, q.points, [c.text for c in q.choices if c.correct]) == ("multiple_response", 3, ["铁", "铜"])
@@ -544,15 +511,7 @@ def test_orders_printed_as_options(route: str, tmp_path: Path) -> None:
     body = ("1. 주어진 글 다음에 이어질 글의 순서로 가장 적절한 것은?\n\nMany animals sleep during the winter.\n\n"
             "(A) They wake up in the spring.\n(B) Before that, they eat a lot of food.\n(C) Then they find a warm place to sleep.\n\n"
             "① (A)-(C)-(B) ② (B)-(A)-(C) ③ (B)-(C)-(A) ④ (C)-(A)-(B) ⑤ (C)-(B)-(A)\n정답: ③\n")
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, "ko")
     built = build_all(tmp_path, source)
     (q,) = built.quiz.iter_questions()
     orders = ["(A)-(C)-(B)", "(B)-(A)-(C)", "(B)-(C)-(A)", "(C)-(A)-(B)", "(C)-(B)-(A)"]
@@ -573,15 +532,7 @@ def test_japanese_blanks_named_by_letters(route: str, tmp_path: Path) -> None:
     """``（　ａ　）`` blanks and ``【解答】ａ 酸素　ｂ 水素``: each blank takes its word."""
     body = ("【１】次の文の空欄に当てはまる語句を答えなさい。（各２点）\n\n"
             "1. 水を電気分解すると、陽極から（　ａ　）、陰極から（　ｂ　）が発生する。\n【解答】ａ 酸素　ｂ 水素\n")
-    if route == "build":
-        source = tmp_path / "paper.md"
-        source.write_text(f"---\ntitle: T\nlanguage: ja\n---\n\n{body}", encoding="utf-8")
-    else:
-        text = tmp_path / "paper.txt"
-        text.write_text("T\n\n" + body, encoding="utf-8")
-        code, out, err = run("import", str(text), "--out", str(tmp_path / "source"))
-        assert code == 0 and err == "", err
-        (source,) = (tmp_path / "source").glob("*.md")
+    source = by_route(route, tmp_path, body, "ja")
     built = build_all(tmp_path, source)
     (q,) = built.quiz.iter_questions()
     assert q.type == "fill_in_blank" and q.points == 2

@@ -320,10 +320,7 @@ def read_zip(path: Path, display: str, sink: DiagnosticSink) -> Package | None:
         refuse(f"every entry is unsafe: {_named(unsafe)}",
                "a 'zip slip' entry could overwrite files anywhere, a link point at any file; nothing is left to read")
         return None
-    if unsafe:
-        sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the zip skipped, "
-                                     f"the rest read: {_named(unsafe)}", SourceSpan(display),
-                     hint="nothing is ever written where a zip entry says; if a skipped file was needed, export the package again")
+    _skipped(sink, unsafe, display, "zip", "; if a skipped file was needed, export the package again")
     return package
 
 
@@ -362,10 +359,7 @@ def read_tar(data: bytes, display: str, sink: DiagnosticSink) -> Package | None:
     except (tarfile.TarError, OSError, EOFError) as exc:
         sink.error(READ_ERROR, f"not a readable Moodle backup (a gzipped tar): {exc}", SourceSpan(display))
         return None
-    if unsafe:
-        sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the archive skipped, "
-                                     f"the rest read: {_named(unsafe)}", SourceSpan(display),
-                     hint="nothing is ever written where an archive entry says")
+    _skipped(sink, unsafe, display, "archive", "")
     return package
 
 
@@ -452,3 +446,11 @@ def read_input(path: Path, display: str, sink: DiagnosticSink) -> bytes | None:
     except OSError as exc:
         sink.error(READ_ERROR, f"cannot read the file: {exc.strerror or exc}", SourceSpan(display))
         return None
+
+
+def _skipped(sink: DiagnosticSink, unsafe: list[tuple[str, str]], display: str, what: str, advice: str) -> None:
+    """The warning that names the unsafe entries of a zip or an archive left unread (none: nothing)."""
+    if unsafe:
+        sink.warning(UNSAFE_ENTRIES, f"{len(unsafe)} unsafe entr{'y' if len(unsafe) == 1 else 'ies'} of the {what} skipped, "
+                                     f"the rest read: {_named(unsafe)}", SourceSpan(display),
+                     hint=f"nothing is ever written where {'an' if what[0] in 'aeiou' else 'a'} {what} entry says{advice}")
