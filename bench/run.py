@@ -120,11 +120,11 @@ def finish(results: dict) -> None:
 # -- measuring ------------------------------------------------------------------------------------
 
 
-def timed(command: list[str], cwd: Path | None = None) -> tuple[float, float]:
+def timed(command: list[str], cwd: Path | None = None, env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall-clock and CPU seconds (user + system, the process and its workers) of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, check=True, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    subprocess.run(command, check=True, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime

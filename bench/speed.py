@@ -79,20 +79,9 @@ def check(exe: dict[str, Path], repeat: int, cache: Path) -> dict:
     runs = {
         "cold_base": lambda: timed([str(exe["base"]), "check", str(SEED), "--quiet"]),
         "cold_new": lambda: timed([str(exe["new"]), "check", str(SEED), "--quiet", "--no-cache"]),
-        "unchanged_new": lambda: _timed_env([str(exe["new"]), "check", str(SEED), "--quiet"], env),
+        "unchanged_new": lambda: timed([str(exe["new"]), "check", str(SEED), "--quiet"], env=env),
     }
     return median_rounds(repeat, runs)
-
-
-def _timed_env(command: list[str], env: dict[str, str]) -> tuple[float, float]:
-    import resource
-
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def bank(exe: dict[str, Path], repeat: int, size: int, plain: bool) -> dict:
@@ -135,14 +124,14 @@ def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
         shutil.rmtree(cache, ignore_errors=True)
         env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
         new = [str(exe["new"]), "build", str(source), "--quiet", "--out"]
-        walls["cold_new"].append(_timed_env([*new, str(WORK / "rb-cold")], env))
+        walls["cold_new"].append(timed([*new, str(WORK / "rb-cold")], env=env))
         number = 1 + (round_ * 3_331) % size
         edited = original.replace(f". {number}: ", f". {number}: (edited) ", 1)
         assert edited != original
         source.write_text(edited, "utf-8")
-        walls["edited_new"].append(_timed_env([*new, str(WORK / "rb-edited")], env))
+        walls["edited_new"].append(timed([*new, str(WORK / "rb-edited")], env=env))
         walls["edited_base"].append(timed([str(exe["base"]), "build", str(source), "--quiet", "--out", str(WORK / "rb-base")]))
-        walls["unchanged_new"].append(_timed_env([*new, str(WORK / "rb-unchanged")], env))
+        walls["unchanged_new"].append(timed([*new, str(WORK / "rb-unchanged")], env=env))
         identical &= all((WORK / "rb-base" / p.name).read_bytes() == p.read_bytes() == (WORK / "rb-unchanged" / p.name).read_bytes()
                          for p in (WORK / "rb-edited").iterdir())
         shutil.rmtree(cache, ignore_errors=True)
