@@ -158,8 +158,8 @@ def test_exit_codes(tmp_path: Path) -> None:
 
 
 def test_stage_timings_are_listed_in_the_order_the_stages_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """The read runs on a thread beside the schemas' compiling: a read that ends last is still
-    listed first (it starts first), so --verbose prints the same line whichever ends first."""
+    """The stages are listed in the order they run, so --verbose prints the same line on every run,
+    however long each takes."""
     import time
 
     from qti_builder import BuildOptions, build

@@ -15,10 +15,9 @@ import itertools
 import multiprocessing
 import os
 import signal
-import threading
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from .interrupts import stop_signals_held
 
@@ -32,32 +31,6 @@ def cpu_count() -> int:
         return len(os.sched_getaffinity(0)) or 1
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
-
-
-class Background(Generic[R]):
-    """``work()`` on a thread of its own, started at once; :meth:`result` waits for it and returns
-    what it returned, or raises what it raised. The thread is a daemon: a process that ends
-    without asking for the result (Ctrl-C) does not wait for it. Worth it only beside work that
-    leaves the GIL to it, such as lxml compiling a schema in C."""
-
-    def __init__(self, work: Callable[[], R]) -> None:
-        self._work = work
-        self._result: R | None = None
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._run, name="qti-builder background", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        try:
-            self._result = self._work()
-        except BaseException as exc:  # noqa: BLE001 - raised again by result(), in the thread that asks
-            self._error = exc
-
-    def result(self) -> R:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._result  # type: ignore[return-value]  # set when no error was raised
 
 
 def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False,

@@ -1,10 +1,9 @@
 """The build, top to bottom:
 
-1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes, on a
-   thread, while
-2. this thread compiles the **schemas** once, so that the workers forked next inherit them (lxml
-   compiles in C without holding the GIL: on two cores, reading and compiling take the time of
-   the longer one rather than their sum);
+1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes;
+2. compile the **schemas** once, when a quiz read without errors needs them, so that the workers
+   forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
+   a schema compiling on another fail on the names it imports);
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
    quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
    the rest (QTI test and manifest, the Moodle file around its questions), run on every core
@@ -43,12 +42,12 @@ from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Quiz
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
-from .parallel import Background, cpu_count, run
+from .parallel import cpu_count, run
 from .profiles import check_profile
 from .readers import SourceMap, read_quiz
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
                       question_counts)
-from .schemas import SchemaError, SchemaSet, load_schemas, needs_download, resolve_schema_dir
+from .schemas import SchemaSet, load_schemas, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
@@ -85,15 +84,15 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     todo = [i for i in range(len(results)) if i not in lookup.hits]
     kept: dict[int, dict[str, bytes]] = {i: {} for i in lookup.keys if i not in lookup.hits}
 
-    def read() -> dict[int, WritableQuiz]:
-        with _stage(clock, "read"):
-            return _writable(_read(results, options, todo, lookup.hits), results)
-
-    clock["read"] = 0.0  # the read starts first, on its thread: listed first however long it takes
-    reading = Background(read)
-    with _stage(clock, "schemas"):
-        schemas = _schemas_early(options) if todo else _schemas_later(options)
-    good = reading.result()
+    # Read, then compile the schemas, one after the other and both in this thread: lxml is not safe
+    # to parse on one thread while another compiles a schema (the compile's imports are resolved
+    # through a resolver that a concurrent parse can take away for a moment, and the schema then
+    # fails on the names it imports). Compiling after reading also spares a build whose every
+    # source fails the compile and any download.
+    with _stage(clock, "read"):
+        good = _writable(_read(results, options, todo, lookup.hits), results)
+    clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
+    schemas = _schemas_later(options)
 
     build_errors = DiagnosticSink()
     build_errors.items.extend(unknown_selection(options, results))
@@ -138,26 +137,6 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
             clock.setdefault(stage, 0.0)
     clock["total"] = time.perf_counter() - started
     return conclude(results, build_errors.items, clock, jobs)
-
-
-def _schemas_early(options: BuildOptions) -> Callable[[], SchemaSet]:
-    """The build's schemas compiled now, while the sources are read, and given (or their error
-    raised) when a quiz needs them. In this thread, the one that validates: lxml validates about 15 %
-    slower against a schema compiled in another thread, whose parser dictionary it cannot share.
-    When they must first be downloaded into the cache, that waits until a quiz needs them, as a
-    build whose every source fails downloads nothing."""
-    if needs_download(options.schemas):
-        return _schemas_later(options)
-    try:
-        schemas = _schemas_later(options)()
-    except SchemaError as exc:
-        error = exc
-
-        def fail() -> SchemaSet:
-            raise error
-
-        return fail
-    return lambda: schemas
 
 
 def _schemas_later(options: BuildOptions) -> Callable[[], SchemaSet]:

@@ -108,8 +108,8 @@ class BuildResult:
     written: list[Path]
     diagnostics: list[Diagnostic]
     results: list[QuizResult] = field(default_factory=list)
-    #: Wall-clock seconds: read, schemas, work (render + validate + package), write, total. The
-    #: sources are read while the schemas compile: read and schemas overlap.
+    #: Wall-clock seconds: read, schemas, work (render + validate + package), write, total, in the
+    #: order the stages run (schemas: 0 when no quiz needed them).
     timings: dict[str, float] = field(default_factory=dict)
     jobs: int = 1
 
