@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Mutation testing of the Python code with mutmut, one module at a time, and a score per module.
+
+mutmut (a dev tool: ``.venv/bin/pip install mutmut``; configured in pyproject.toml's
+``[tool.mutmut]``) changes one thing at a time in a function (an operator, a constant, a keyword
+argument dropped, ...) and runs the tests that called that function. This script runs it for the
+modules named, one after the other, at the lowest priority and with one worker (the machine is
+shared), then prints a table per module: mutants, killed, survived, timeout, no tests, not
+checked, and the score, and lists the survivors by name.
+
+Usage (from the repository root, in the project's venv)::
+
+    .venv/bin/python tools/mutation.py writers/canvas.py writers/moodle.py
+    .venv/bin/python tools/mutation.py --changed          # modules changed since main: before stopping
+    .venv/bin/python tools/mutation.py --report writers/canvas.py   # the table of the last run only
+    .venv/bin/python tools/mutation.py --recheck writers/canvas.py  # survivors run against whole files
+    .venv/bin/python tools/mutation.py --time-limit 900 writers/qti21.py
+
+A module is named by its path under ``src/qti_builder`` (``writers/canvas.py``), its full path, or
+its dotted name (``qti_builder.writers.canvas``). ``--changed [REV]`` takes the mutated modules
+(``only_mutate`` in pyproject.toml) that ``git diff --name-only REV`` lists, uncommitted changes
+included. ``--time-limit`` stops a module's run after that many seconds; mutmut keeps every result
+it has, and the next run goes on from there (a mutant's result stands until its function changes).
+
+Why ``--recheck``: mutmut runs, for each mutant, only the tests that called the mutated function
+when it recorded them, and a module-scoped fixture's calls count for the first test of its module
+only; a survivor in a function such fixtures build may be killed by tests mutmut did not pick. The
+recheck runs each survivor against the whole of the test files in ``[tool.mutmut]`` (plus RECHECK_
+EXTRA) and records the result in ``mutants/rechecked.json``; the table counts a survivor the
+recheck killed as killed, in its own column.
+
+Survivors that cannot change what a user receives are listed with the reason in
+tools/mutation_equivalents.toml (name = "reason"); the table leaves them out of the score and says
+how many. A mutant's name holds its function's name and a number that moves when the function
+changes: an equivalent whose name no longer matches a survivor is reported as stale.
+
+The exit status is 1 when a mutant that is not a recorded equivalent survived.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "qti_builder"
+MUTANTS = ROOT / "mutants"
+RECHECKED = MUTANTS / "rechecked.json"
+EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
+#: Test files the recheck adds to mutmut's selection: whole-output checks mutmut's selection lacks.
+RECHECK_EXTRA = ["tests/test_calculated.py", "tests/test_qti_variants.py"]
+
+#: mutmut's exit codes (mutmut/stats.py), folded into the table's columns.
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
+          37: "killed", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
+
+
+def mutmut_config() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mutmut"]
+
+
+def module_path(name: str) -> Path:
+    """``writers/canvas.py``, ``src/qti_builder/writers/canvas.py`` or ``qti_builder.writers.canvas``."""
+    if name.endswith(".py"):
+        path = Path(name)
+        if not path.is_absolute():
+            path = PACKAGE / path if not (ROOT / path).exists() else ROOT / path
+    else:
+        path = PACKAGE.parent / (name.replace(".", "/") + ".py")
+    if not path.exists():
+        raise SystemExit(f"error: no module {name} ({path.relative_to(ROOT) if path.is_relative_to(ROOT) else path})")
+    return path.resolve()
+
+
+def dotted(path: Path) -> str:
+    return ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+
+
+def mutated_modules() -> list[str]:
+    return mutmut_config()["only_mutate"]
+
+
+def changed_modules(rev: str) -> list[Path]:
+    names = subprocess.run(["git", "diff", "--name-only", rev, "--", "src"], cwd=ROOT, capture_output=True,
+                           text=True, check=True).stdout.split()
+    globs = mutated_modules()
+    return [ROOT / n for n in names if n.endswith(".py") and (ROOT / n).exists()
+            and any(fnmatch.fnmatch(n, g) for g in globs)]
+
+
+def run_mutmut(path: Path, time_limit: float | None) -> None:
+    """One module's mutants, one worker, lowest priority; stopped (results kept) at the time limit."""
+    env = {**os.environ}
+    env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
+    command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1",
+               f"{dotted(path)}.*"]
+    print("$", " ".join(command), flush=True)
+    process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
+                               stdout=subprocess.DEVNULL if not sys.stdout.isatty() else None)
+    started = time.monotonic()
+    try:
+        while process.poll() is None:
+            if time_limit is not None and time.monotonic() - started > time_limit:
+                print(f"time limit: stopping after {time_limit:.0f} s (results so far are kept)", flush=True)
+                stop(process)
+                break
+            time.sleep(30)
+            if not sys.stdout.isatty():  # a log: one progress line a minute or so
+                row = row_of(path)
+                print(f"{time.monotonic() - started:5.0f} s " + ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items())),
+                      flush=True)
+    except KeyboardInterrupt:
+        stop(process)
+        raise
+
+
+def stop(process: subprocess.Popen[bytes]) -> None:
+    """mutmut keeps each result as it comes: a stopped run loses only the mutant under test."""
+    os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+
+def results_of(path: Path) -> dict[str, int | None]:
+    meta = MUTANTS / (str(path.relative_to(ROOT)) + ".meta")
+    if not meta.exists():
+        return {}
+    return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+
+
+def rechecked() -> dict[str, int]:
+    return json.loads(RECHECKED.read_text(encoding="utf-8")) if RECHECKED.exists() else {}
+
+
+def equivalents() -> dict[str, str]:
+    return tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8")) if EQUIVALENTS.exists() else {}
+
+
+def recheck_files() -> list[str]:
+    return list(dict.fromkeys([*mutmut_config()["pytest_add_cli_args_test_selection"], *RECHECK_EXTRA]))
+
+
+def recheck(path: Path) -> None:
+    """Run each survivor against the whole test files; a failure counts as killed."""
+    done = rechecked()
+    shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
+    env = {**os.environ, "PYTHONPATH": "src"}
+    env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
+    for name, code in sorted(results_of(path).items()):
+        if STATUS.get(code) != "survived" or done.get(name, 0) != 0:
+            continue
+        command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
+                   "-p", "no:cacheprovider", "-k", "not generated", *recheck_files()]
+        result = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
+                                capture_output=True, text=True)
+        done[name] = result.returncode
+        print(f"{'killed  ' if result.returncode else 'survived'} {name}", flush=True)
+        RECHECKED.write_text(json.dumps(done, indent=1, sort_keys=True), encoding="utf-8")
+
+
+@dataclass
+class Row:
+    module: str
+    counts: dict[str, int] = field(default_factory=dict)
+    survivors: list[str] = field(default_factory=list)
+    equivalent: list[str] = field(default_factory=list)
+
+    def count(self, status: str) -> int:
+        return self.counts.get(status, 0)
+
+    @property
+    def score(self) -> float | None:
+        """Killed (timeouts and rechecks included) of the checked mutants, recorded equivalents left out."""
+        checked = sum(self.counts.values()) - self.count("not checked") - self.count("skipped") - len(self.equivalent)
+        killed = self.count("killed") + self.count("timeout") + self.count("killed on recheck")
+        return 100 * killed / checked if checked > 0 else None
+
+
+def row_of(path: Path) -> Row:
+    row = Row(dotted(path))
+    again, same = rechecked(), equivalents()
+    for name, code in sorted(results_of(path).items()):
+        status = STATUS.get(code, "suspicious")
+        if status == "survived" and again.get(name, 0) != 0:
+            status = "killed on recheck"
+        if status in ("survived", "no tests") and name in same:
+            row.equivalent.append(name)
+        elif status in ("survived", "no tests", "suspicious"):
+            row.survivors.append(f"{name} ({status})")
+        row.counts[status] = row.counts.get(status, 0) + 1
+    return row
+
+
+COLUMNS = ["killed", "killed on recheck", "timeout", "survived", "no tests", "not checked"]
+
+
+def print_table(rows: list[Row]) -> None:
+    print()
+    print("| module | mutants | " + " | ".join(COLUMNS) + " | equivalent | score |")
+    print("|---|---:|" + "---:|" * len(COLUMNS) + "---:|---:|")
+    for row in rows:
+        score = "-" if row.score is None else f"{row.score:.1f} %"
+        print(f"| {row.module} | {sum(row.counts.values())} | " + " | ".join(str(row.count(c)) for c in COLUMNS)
+              + f" | {len(row.equivalent)} | {score} |")
+    for row in rows:
+        if row.survivors:
+            print(f"\n{row.module}: {len(row.survivors)} left (`mutmut show NAME` shows one)")
+            for name in row.survivors:
+                print("  ", name)
+    known = {name.split(" ")[0] for row in rows for name in results_of(module_path(row.module))}
+    stale = [n for n in equivalents() if any(n.startswith(r.module + ".") for r in rows) and n not in known]
+    if stale:
+        print("\nrecorded equivalents no longer among the mutants (re-examine them):", *stale, sep="\n   ")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("modules", nargs="*", help="writers/canvas.py, or qti_builder.writers.canvas")
+    parser.add_argument("--changed", nargs="?", const="main", metavar="REV",
+                        help="the mutated modules changed since REV (default main)")
+    parser.add_argument("--report", action="store_true", help="print the last run's table; run nothing")
+    parser.add_argument("--recheck", action="store_true", help="run the survivors against the whole test files")
+    parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept)")
+    args = parser.parse_args()
+    paths = [module_path(m) for m in args.modules]
+    if args.changed:
+        paths += changed_modules(args.changed)
+    paths = list(dict.fromkeys(paths))
+    if not paths:
+        print("no module to mutate" + (f" (none changed since {args.changed})" if args.changed else ""))
+        return 0
+    for path in paths:
+        started = time.monotonic()
+        if not args.report and not args.recheck:
+            run_mutmut(path, args.time_limit)
+        if args.recheck:
+            recheck(path)
+        if not args.report:
+            print(f"{dotted(path)}: {time.monotonic() - started:.0f} s", flush=True)
+    rows = [row_of(p) for p in paths]
+    print_table(rows)
+    return 1 if any(row.survivors for row in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
