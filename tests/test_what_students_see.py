@@ -4,7 +4,8 @@ after a response, and the QTI 2.1 items' own attributes for whether a player shu
 
 Each test here kills a one-line change to a writer or template that the rest of the suite let
 through (issue 35's survivors): a single-choice item forced to shuffle, a Canvas short answer's
-per-answer comment dropped, its correct-answer comment not shown."""
+per-answer comment dropped, its correct-answer comment not shown), or a mutant of a writer that
+mutmut found alive (tools/mutation.py; the sections at the end, by writer)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 import html as html_lib
 
 import lxml.html
+import pytest
 from lxml import etree
 
 from helpers import QTI_NS, ROOT, write
@@ -323,3 +325,67 @@ def test_qti21_calculated_items_shuffle_as_the_source_says_and_show_their_feedba
         set_ids = {v.text for v in item.iter(f"{{{QTI_NS}}}baseValue") if v.get("baseType") == "identifier"}
         shown = [f.get("identifier") for f in item.iter(f"{{{QTI_NS}}}modalFeedback")]
         assert shown and all(i in set_ids for i in shown), question_id
+
+
+# -- mutmut's survivors (tools/mutation.py): each source built per test, so mutmut's selection of
+# -- tests sees the build (tests/README.md, "Mutation testing"). writers/canvas.py: --------------
+
+LONG_STEP = "Write the whole program in one file, with a docstring that says what it is for and how to run it"
+
+ORDERING = f"""---
+title: Order
+---
+
+1. Put the steps in order. {{#steps type=ordering}}
+
+- {LONG_STEP}
+- Run it
+- Read the output
+"""
+
+STEPS = [LONG_STEP, "Run it", "Read the output"]
+
+
+def _ordering_outputs(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "order.md", ORDERING))
+
+
+def _lines_of_last_paragraph(html: str) -> list[str]:
+    """The lines a browser shows of the question's last paragraph (split at its ``<br>``)."""
+    paragraph = lxml.html.fragment_fromstring(html, create_parent="div").findall("p")[-1]
+    lines, current = [], paragraph.text or ""
+    for child in paragraph:
+        if child.tag == "br":
+            lines.append(current)
+            current = child.tail or ""
+        else:
+            current += child.text_content() + (child.tail or "")
+    return [" ".join(line.split()) for line in [*lines, current]]
+
+
+def _options(item: etree._Element) -> dict[str, dict[str, str]]:
+    """Each drop-down's options: response ident -> option text -> option ident."""
+    return {lid.get("ident"): {label.findtext("material/mattext"): label.get("ident") for label in lid.iter("response_label")}
+            for lid in item.iter("response_lid")}
+
+
+def test_a_canvas_ordering_question_shows_one_numbered_line_per_position(tmp_path: Path) -> None:
+    outputs = _ordering_outputs(tmp_path)
+    html = outputs.canvas_text("steps")
+    assert "Put the steps in order." in lxml.html.fragment_fromstring(html, create_parent="div").text_content()
+    # Three lines of text, each a number and its drop-down: not a Markdown list (which would drop or
+    # renumber the numbers), not one run-on line.
+    assert _lines_of_last_paragraph(html) == ["1. [p1]", "2. [p2]", "3. [p3]"]
+    assert "<ol" not in html and "<li" not in html
+
+
+def test_each_canvas_ordering_drop_down_lists_every_step_whole_and_one_is_right(tmp_path: Path) -> None:
+    item = _ordering_outputs(tmp_path).canvas_item("steps")
+    options = _options(item)
+    assert sorted(options) == ["response_p1", "response_p2", "response_p3"]  # the text's [p1]..[p3]
+    for shown in options.values():
+        assert sorted(shown) == sorted(STEPS)  # the long step whole, not cut at 80 characters
+    right = {lid: shown[step] for (lid, shown), step in zip(sorted(options.items()), STEPS)}
+    assert score_item(item, right).score == pytest.approx(100, abs=0.01)
+    swapped = {**right, "response_p1": options["response_p1"]["Run it"], "response_p2": options["response_p2"][LONG_STEP]}
+    assert score_item(item, swapped).score == pytest.approx(100 / 3, abs=0.01)

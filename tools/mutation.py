@@ -20,13 +20,15 @@ A module is named by its path under ``src/qti_builder`` (``writers/canvas.py``),
 its dotted name (``qti_builder.writers.canvas``). ``--changed [REV]`` takes the mutated modules
 (``only_mutate`` in pyproject.toml) that ``git diff --name-only REV`` lists, uncommitted changes
 included. ``--time-limit`` stops a module's run after that many seconds; mutmut keeps every result
-it has, and the next run goes on from there (a mutant's result stands until its function changes).
+it has, and the next run goes on from there: a run takes the mutants without a result and the
+survivors (new tests may kill them), mutmut itself forgets the results of a function that changed,
+and ``--fresh`` runs every mutant again.
 
 Why ``--recheck``: mutmut runs, for each mutant, only the tests that called the mutated function
 when it recorded them, and a module-scoped fixture's calls count for the first test of its module
 only; a survivor in a function such fixtures build may be killed by tests mutmut did not pick. The
-recheck runs each survivor against the whole of the test files in ``[tool.mutmut]`` (plus RECHECK_
-EXTRA) and records the result in ``mutants/rechecked.json``; the table counts a survivor the
+recheck runs each survivor against the whole files of the tests mutmut picked for it, and records
+the result in ``mutants/rechecked.json``; the table counts a survivor the
 recheck killed as killed, in its own column.
 
 Survivors that cannot change what a user receives are listed with the reason in
@@ -57,8 +59,6 @@ PACKAGE = ROOT / "src" / "qti_builder"
 MUTANTS = ROOT / "mutants"
 RECHECKED = MUTANTS / "rechecked.json"
 EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
-#: Test files the recheck adds to mutmut's selection: whole-output checks mutmut's selection lacks.
-RECHECK_EXTRA = ["tests/test_calculated.py", "tests/test_qti_variants.py"]
 
 #: mutmut's exit codes (mutmut/stats.py), folded into the table's columns.
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
@@ -98,13 +98,20 @@ def changed_modules(rev: str) -> list[Path]:
             and any(fnmatch.fnmatch(n, g) for g in globs)]
 
 
-def run_mutmut(path: Path, time_limit: float | None) -> None:
-    """One module's mutants, one worker, lowest priority; stopped (results kept) at the time limit."""
+def run_mutmut(path: Path, time_limit: float | None, fresh: bool) -> None:
+    """One module's mutants, one worker, lowest priority; stopped (results kept) at the time limit.
+    Without ``fresh``, only the mutants without a result or that survived (the tests may have
+    changed since) are run: mutmut itself drops the results of a function that changed."""
     env = {**os.environ}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
-    command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1",
-               f"{dotted(path)}.*"]
-    print("$", " ".join(command), flush=True)
+    names = [f"{dotted(path)}.*"]
+    if not fresh and results_of(path):
+        names = [n for n, code in results_of(path).items() if STATUS.get(code) in ("not checked", "survived", None)]
+        if not names:
+            print(f"{dotted(path)}: every mutant has its result (--fresh runs them again)")
+            return
+    command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1", *names]
+    print("$", " ".join(command[:8]), f"... ({len(names)} names)" if len(names) > 1 else "", flush=True)
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
                                stdout=subprocess.DEVNULL if not sys.stdout.isatty() else None)
     started = time.monotonic()
@@ -149,8 +156,13 @@ def equivalents() -> dict[str, str]:
     return tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8")) if EQUIVALENTS.exists() else {}
 
 
-def recheck_files() -> list[str]:
-    return list(dict.fromkeys([*mutmut_config()["pytest_add_cli_args_test_selection"], *RECHECK_EXTRA]))
+def recheck_files(name: str) -> list[str]:
+    """The whole files of the tests mutmut picked for a mutant: a module-scoped fixture that calls
+    the mutated function is attributed to its file's first test, and the file's other tests are
+    the ones that look at what it built."""
+    stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))
+    tests = stats["tests_by_mangled_function_name"].get(name.partition("__mutmut_")[0], [])
+    return sorted({test.split("::")[0] for test in tests})
 
 
 def recheck(path: Path) -> None:
@@ -162,8 +174,11 @@ def recheck(path: Path) -> None:
     for name, code in sorted(results_of(path).items()):
         if STATUS.get(code) != "survived" or done.get(name, 0) != 0:
             continue
+        files = recheck_files(name)
+        if not files:
+            continue
         command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-                   "-p", "no:cacheprovider", "-k", "not generated", *recheck_files()]
+                   "-p", "no:cacheprovider", "-k", "not generated", *files]
         result = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
                                 capture_output=True, text=True)
         done[name] = result.returncode
@@ -233,6 +248,7 @@ def main() -> int:
                         help="the mutated modules changed since REV (default main)")
     parser.add_argument("--report", action="store_true", help="print the last run's table; run nothing")
     parser.add_argument("--recheck", action="store_true", help="run the survivors against the whole test files")
+    parser.add_argument("--fresh", action="store_true", help="run every mutant, not only those without a result or alive")
     parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept)")
     args = parser.parse_args()
     paths = [module_path(m) for m in args.modules]
@@ -245,7 +261,7 @@ def main() -> int:
     for path in paths:
         started = time.monotonic()
         if not args.report and not args.recheck:
-            run_mutmut(path, args.time_limit)
+            run_mutmut(path, args.time_limit, args.fresh)
         if args.recheck:
             recheck(path)
         if not args.report:
