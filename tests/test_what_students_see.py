@@ -4,7 +4,7 @@ after a response, and the QTI 2.1 items' own attributes for whether a player shu
 
 Each test here kills a one-line change to a writer or template that the rest of the suite let
 through (issue 35's survivors): a single-choice item forced to shuffle, a Canvas short answer's
-per-answer comment dropped, its correct-answer comment not shown), or a mutant of a writer that
+per-answer comment dropped, its correct-answer comment not shown; or a mutant of a writer that
 mutmut found alive (tools/mutation.py; the sections at the end, by writer)."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import html as html_lib
+import re
 
 import lxml.html
 import pytest
@@ -389,3 +390,87 @@ def test_each_canvas_ordering_drop_down_lists_every_step_whole_and_one_is_right(
     assert score_item(item, right).score == pytest.approx(100, abs=0.01)
     swapped = {**right, "response_p1": options["response_p1"]["Run it"], "response_p2": options["response_p2"][LONG_STEP]}
     assert score_item(item, swapped).score == pytest.approx(100 / 3, abs=0.01)
+
+
+WRITERS_SURVIVORS = """\
+title: What each writer must keep
+id: kept
+sections:
+  - id: main
+    title: Main
+    questions:
+      - type: fill_in_blank
+        id: dotted
+        stem: "Parts: [[Part.A]], then [[Part_A]]."
+        blanks:
+          - {id: Part.A, answers: [north]}
+          - {id: Part_A, answers: [south]}
+      - type: numerical
+        id: distance
+        stem: How far is it?
+        unit: km
+        answers:
+          - {value: 5, tolerance: 5, score: 100, feedback: Near enough.}
+          - {value: 42, score: 100, feedback: The marathon.}
+      - type: numerical
+        id: unitless
+        stem: How many?
+        answers:
+          - {value: 3, score: 100}
+      - type: matching
+        id: long-pairs
+        stem: Match each line with its longer partner.
+        pairs:
+          - {prompt: one, answer: "The first answer is long enough to pass the eighty characters of a title, and then some more"}
+          - {prompt: two, answer: Short}
+        distractors: ["A distractor that is also longer than eighty characters, so a cut would show up in the list"]
+"""
+
+
+def _kept(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "kept.yaml", WRITERS_SURVIVORS))
+
+
+def test_canvas_blank_ids_outside_its_alphabet_get_a_marker_and_a_drop_down_each(tmp_path: Path) -> None:
+    """Canvas takes [blank] ids of letters, digits, '_' and '-' only: 'Part.A' becomes the nearest
+    such id, which must not take the one of the blank 'Part_A', and each marker names its own
+    blank (the names teachers see in Canvas's editor: the author's, each other character an '_')."""
+    outputs = _kept(tmp_path)
+    item = outputs.canvas_item("dotted")
+    text = lxml.html.fragment_fromstring(outputs.canvas_text("dotted"), create_parent="div").text_content()
+    markers = re.findall(r"\[([^\]]+)\]", text)
+    assert sorted(markers) == ["Part_A", "Part_A_"]
+    options = _options(item)
+    assert sorted(options) == sorted(f"response_{m}" for m in markers)
+    right = {f"response_{m}": options[f"response_{m}"][word] for m, word in zip(markers, ["north", "south"])}
+    assert score_item(item, right).score == pytest.approx(100, abs=0.01)
+    assert score_item(item, {**right, f"response_{markers[1]}": "nothing"}).score == pytest.approx(50, abs=0.01)
+
+
+def test_a_canvas_numerical_answer_shows_its_own_feedback_and_its_range_reaches_zero(tmp_path: Path) -> None:
+    outputs = _kept(tmp_path)
+    item = outputs.canvas_item("distance")
+    assert score_item(item, {"response1": "0"}).score == 100  # 5 ± 5 starts at 0
+    assert score_item(item, {"response1": "10"}).score == 100
+    assert score_item(item, {"response1": "-0.5"}).score == 0
+    assert _shown(item, "2")[1] == ["Near enough."]
+    assert _shown(item, "42")[1] == ["The marathon."]
+
+
+def test_a_canvas_numerical_question_states_its_unit_after_the_text_and_no_other(tmp_path: Path) -> None:
+    outputs = _kept(tmp_path)
+    paragraphs = [p.text_content() for p in lxml.html.fragment_fromstring(outputs.canvas_text("distance"), create_parent="div").iter("p")]
+    assert paragraphs == ["How far is it?", "(km)"]
+    assert [p.text_content() for p in lxml.html.fragment_fromstring(outputs.canvas_text("unitless"), create_parent="div").iter("p")] == ["How many?"]
+
+
+def test_canvas_matching_lists_long_answers_and_distractors_whole_and_scores_the_pairs(tmp_path: Path) -> None:
+    outputs = _kept(tmp_path)
+    item = outputs.canvas_item("long-pairs")
+    question = outputs.quiz.sections[0].questions[3]
+    wanted = sorted([p.answer for p in question.pairs] + list(question.distractors))
+    options = _options(item)
+    for shown in options.values():
+        assert sorted(shown) == wanted
+    right = {lid: shown[pair.answer] for (lid, shown), pair in zip(options.items(), question.pairs)}
+    assert score_item(item, right).score == pytest.approx(100, abs=0.01)
