@@ -27,9 +27,10 @@ and ``--fresh`` runs every mutant again.
 Why ``--recheck``: mutmut runs, for each mutant, only the tests that called the mutated function
 when it recorded them, and a module-scoped fixture's calls count for the first test of its module
 only; a survivor in a function such fixtures build may be killed by tests mutmut did not pick. The
-recheck runs each survivor against the whole files of the tests mutmut picked for it, and records
-the result in ``mutants/rechecked.json``; the table counts a survivor the
-recheck killed as killed, in its own column.
+recheck runs each survivor against the whole files of the tests mutmut picked for it (the files
+with a fixture shared by several tests: elsewhere mutmut's selection is exact), and records the
+result in ``mutants/rechecked.json``; the table counts a survivor the recheck killed as killed, in
+its own column. ``--time-limit`` bounds a recheck too (the next one goes on where it stopped).
 
 Survivors that cannot change what a user receives are listed with the reason in
 tools/mutation_equivalents.toml (name = "reason"); the table leaves them out of the score and says
@@ -60,6 +61,8 @@ MUTANTS = ROOT / "mutants"
 RECHECKED = MUTANTS / "rechecked.json"
 EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
 
+#: What marks a test file whose fixtures outlive a test (built once for several tests).
+SHARED_FIXTURE = ('scope="module"', 'scope="class"', 'scope="session"', "seed_build")
 #: mutmut's exit codes (mutmut/stats.py), folded into the table's columns.
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
           37: "killed", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
@@ -162,11 +165,18 @@ def recheck_files(name: str) -> list[str]:
     the ones that look at what it built."""
     stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))
     tests = stats["tests_by_mangled_function_name"].get(name.partition("__mutmut_")[0], [])
-    return sorted({test.split("::")[0] for test in tests})
+    picked = {test.split("::")[0] for test in tests}
+    # Only a file with a shared fixture can hide tests from mutmut; the session's seed build is
+    # attributed to the first test of the session that asks for it, so every file using it counts.
+    shared = {f for f in picked if any(m in (ROOT / f).read_text(encoding="utf-8") for m in SHARED_FIXTURE)}
+    if any("seed_build" in (ROOT / f).read_text(encoding="utf-8") for f in picked):
+        shared |= {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "seed_build" in p.read_text(encoding="utf-8")}
+    return sorted(shared)
 
 
-def recheck(path: Path) -> None:
+def recheck(path: Path, time_limit: float | None) -> None:
     """Run each survivor against the whole test files; a failure counts as killed."""
+    started = time.monotonic()
     done = rechecked()
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
     env = {**os.environ, "PYTHONPATH": "src"}
@@ -174,6 +184,9 @@ def recheck(path: Path) -> None:
     for name, code in sorted(results_of(path).items()):
         if STATUS.get(code) != "survived" or done.get(name, 0) != 0:
             continue
+        if time_limit is not None and time.monotonic() - started > time_limit:
+            print(f"time limit: recheck stopped after {time_limit:.0f} s")
+            return
         files = recheck_files(name)
         if not files:
             continue
@@ -263,7 +276,7 @@ def main() -> int:
         if not args.report and not args.recheck:
             run_mutmut(path, args.time_limit, args.fresh)
         if args.recheck:
-            recheck(path)
+            recheck(path, args.time_limit)
         if not args.report:
             print(f"{dotted(path)}: {time.monotonic() - started:.0f} s", flush=True)
     rows = [row_of(p) for p in paths]
