@@ -424,6 +424,17 @@ sections:
           - {prompt: one, answer: "The first answer is long enough to pass the eighty characters of a title, and then some more"}
           - {prompt: two, answer: Short}
         distractors: ["A distractor that is also longer than eighty characters, so a cut would show up in the list"]
+      - type: true_false
+        id: plain-tf
+        stem: The Earth is round.
+        answer: true
+        true_feedback: Yes, roughly.
+        false_feedback: Look at a photograph from space.
+      - type: true_false
+        id: ox-tf
+        stem: Water boils at 100 °C at sea level.
+        answer: true
+        labels: [O, X]
 """
 
 
@@ -474,3 +485,17 @@ def test_canvas_matching_lists_long_answers_and_distractors_whole_and_scores_the
         assert sorted(shown) == wanted
     right = {lid: shown[pair.answer] for (lid, shown), pair in zip(options.items(), question.pairs)}
     assert score_item(item, right).score == pytest.approx(100, abs=0.01)
+
+
+def test_a_canvas_true_false_question_is_canvas_s_own_only_with_true_and_false_and_shows_each_answer_s_feedback(tmp_path: Path) -> None:
+    """Canvas makes a true/false question only of the answer texts True and False: with the
+    author's own labels (O/X) it must be a multiple-choice question, or Canvas shows True/False
+    instead of them. Each answer shows its own feedback."""
+    outputs = _kept(tmp_path)
+    assert outputs.canvas_meta("plain-tf")["question_type"] == "true_false_question"
+    assert outputs.canvas_meta("ox-tf")["question_type"] == "multiple_choice_question"
+    assert sorted(_options(outputs.canvas_item("ox-tf"))["response1"]) == ["O", "X"]
+    item = outputs.canvas_item("plain-tf")
+    options = _options(item)["response1"]
+    assert _shown(item, options["True"]) == (100, ["Yes, roughly."])
+    assert _shown(item, options["False"]) == (0, ["Look at a photograph from space."])
