@@ -171,7 +171,9 @@ def recheck_files(name: str) -> list[str]:
     shared = {f for f in picked if any(m in (ROOT / f).read_text(encoding="utf-8") for m in SHARED_FIXTURE)}
     if any("seed_build" in (ROOT / f).read_text(encoding="utf-8") for f in picked):
         shared |= {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "seed_build" in p.read_text(encoding="utf-8")}
-    return sorted(shared)
+    # The mutated module's own tests first: a recheck stops at the first failure.
+    stem = name.split(".")[-2]
+    return sorted(shared, key=lambda f: (stem.split("_")[0] not in f, f))
 
 
 def recheck(path: Path, time_limit: float | None) -> None:
