@@ -521,3 +521,84 @@ def test_a_canvas_template_that_includes_a_missing_file_is_an_error_where_it_is_
     assert any("error[QB303]" in e and "canvas/nowhere.xml.j2" in e for e in errors), errors
     if "item_" in template:
         assert any(e.startswith(f"{source}:5:") and "error[QB303]" in e for e in errors), errors
+
+
+# -- writers/moodle.py ---------------------------------------------------------------------------
+
+MOODLE_KEPT = """\
+title: What Moodle must get
+id: moodle-kept
+sections:
+  - id: main
+    title: Main
+    questions:
+      - type: fill_in_blank
+        id: passage-cloze
+        passage: "The set {1, 2} has two members."
+        stem: "The empty set has [[size]] members."
+        blanks:
+          - {id: size, answers: ["0"]}
+      - type: fill_in_blank
+        id: three-for-two
+        points: 2
+        stem: "[[a]], [[b]] and [[c]]."
+        blanks:
+          - {id: a, answers: [x]}
+          - {id: b, answers: [y]}
+          - {id: c, answers: [z]}
+      - type: fill_in_blank
+        id: one-and-a-half
+        points: 1.5
+        stem: "Say [[w]]."
+        blanks:
+          - {id: w, answers: [yes]}
+      - type: true_false
+        id: ox
+        stem: Water boils at 100 °C at sea level.
+        answer: true
+        labels: [O, X]
+      - type: matching
+        id: long-distractor
+        stem: Match them.
+        pairs:
+          - {prompt: one, answer: "1"}
+          - {prompt: two, answer: "2"}
+        distractors: ["A distractor that is longer than eighty characters, so that a cut would show in Moodle's list"]
+"""
+
+
+def _moodle_kept(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "moodle-kept.yaml", MOODLE_KEPT))
+
+
+def test_a_moodle_cloze_question_shows_its_passage_as_text_and_reads_only_its_blanks(tmp_path: Path) -> None:
+    """A passage's own "{1" must not read as an embedded answer: one blank, and the passage shown."""
+    outputs = _moodle_kept(tmp_path)
+    question = outputs.moodle_question("passage-cloze")
+    assert len(read_question(question).cloze) == 1
+    text = lxml.html.fragment_fromstring(html_lib.unescape(outputs.moodle_text("passage-cloze")), create_parent="div").text_content()
+    assert "The set {1, 2} has two members." in text
+
+
+def test_a_moodle_cloze_mark_that_blanks_cannot_share_is_a_warning_saying_what_moodle_makes_of_it(tmp_path: Path) -> None:
+    outputs = _moodle_kept(tmp_path)
+    three = [w for w in outputs.warnings if "three-for-two" in w]
+    assert len(three) == 1, outputs.warnings
+    assert "it will be worth 3 (each of the 3 blanks 1)" in three[0]
+    assert "hint: give the question a whole multiple of its number of blanks as points (or its blanks whole points), or change the mark in Moodle" in three[0]
+    assert read_question(outputs.moodle_question("three-for-two")).mark == 3
+    one = [w for w in outputs.warnings if "one-and-a-half" in w]
+    assert len(one) == 1 and "it will be worth 1 (each of the 1 blanks 1)" in one[0], outputs.warnings
+
+
+def test_a_moodle_true_false_with_its_own_marks_shows_them_without_an_instruction(tmp_path: Path) -> None:
+    question = _moodle_kept(tmp_path).moodle_question("ox")
+    read = read_question(question)
+    assert read.qtype == "multichoice" and [a.text for a in read.answers] == ["O", "X"]
+    assert moodle_grade(read, {0}) == 1 and moodle_grade(read, {1}) == 0
+    assert question.findtext("showstandardinstruction") == "0"  # no "Select one:" above two marks
+
+
+def test_a_moodle_matching_distractor_is_listed_whole(tmp_path: Path) -> None:
+    read = read_question(_moodle_kept(tmp_path).moodle_question("long-distractor"))
+    assert "A distractor that is longer than eighty characters, so that a cut would show in Moodle's list" in [a for _, a in read.subquestions]
