@@ -552,6 +552,18 @@ sections:
         stem: "Say [[w]]."
         blanks:
           - {id: w, answers: [yes]}
+      - type: fill_in_blank
+        id: halves
+        stem: "[[small]] and [[big]]."
+        blanks:
+          - {id: small, answers: [s], points: 2.5}
+          - {id: big, answers: [b], points: 5}
+      - type: fill_in_blank
+        id: nothing-and-one
+        stem: "[[free]] and [[paid]]."
+        blanks:
+          - {id: free, answers: [f], points: 0}
+          - {id: paid, answers: [p], points: 1}
       - type: true_false
         id: ox
         stem: Water boils at 100 °C at sea level.
@@ -578,6 +590,15 @@ def test_a_moodle_cloze_question_shows_its_passage_as_text_and_reads_only_its_bl
     assert len(read_question(question).cloze) == 1
     text = lxml.html.fragment_fromstring(html_lib.unescape(outputs.moodle_text("passage-cloze")), create_parent="div").text_content()
     assert "The set {1, 2} has two members." in text
+    assert re.sub(r"\{1:SHORTANSWER:[^}]*\}", "___", text.split("members.", 1)[1]).strip() == "The empty set has ___ members."
+
+
+def test_moodle_weighs_cloze_blanks_in_the_proportion_of_their_points(tmp_path: Path) -> None:
+    """Moodle's blank weights are whole numbers: 2.5 and 5 points are weights 1 and 2; a blank
+    worth nothing beside one worth 1 has no whole proportion, so 1 each (and a warning)."""
+    outputs = _moodle_kept(tmp_path)
+    assert [s.mark for s in read_question(outputs.moodle_question("halves")).cloze] == [1, 2]
+    assert [s.mark for s in read_question(outputs.moodle_question("nothing-and-one")).cloze] == [1, 1]
 
 
 def test_a_moodle_cloze_mark_that_blanks_cannot_share_is_a_warning_saying_what_moodle_makes_of_it(tmp_path: Path) -> None:
