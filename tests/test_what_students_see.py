@@ -534,7 +534,7 @@ sections:
     questions:
       - type: fill_in_blank
         id: passage-cloze
-        passage: "The set {1, 2} has two members."
+        passage: "The ratio {1:2} is a half, and {2:MULTICHOICE:=a~b} is text too."
         stem: "The empty set has [[size]] members."
         blanks:
           - {id: size, answers: ["0"]}
@@ -558,6 +558,12 @@ sections:
         blanks:
           - {id: small, answers: [s], points: 2.5}
           - {id: big, answers: [b], points: 5}
+      - type: fill_in_blank
+        id: thirds
+        stem: "[[lo]] and [[hi]]."
+        blanks:
+          - {id: lo, answers: [l], points: 1.5}
+          - {id: hi, answers: [h], points: 2.5}
       - type: fill_in_blank
         id: nothing-and-one
         stem: "[[free]] and [[paid]]."
@@ -589,8 +595,8 @@ def test_a_moodle_cloze_question_shows_its_passage_as_text_and_reads_only_its_bl
     question = outputs.moodle_question("passage-cloze")
     assert len(read_question(question).cloze) == 1
     text = lxml.html.fragment_fromstring(html_lib.unescape(outputs.moodle_text("passage-cloze")), create_parent="div").text_content()
-    assert "The set {1, 2} has two members." in text
-    assert re.sub(r"\{1:SHORTANSWER:[^}]*\}", "___", text.split("members.", 1)[1]).strip() == "The empty set has ___ members."
+    assert "The ratio {1:2} is a half, and {2:MULTICHOICE:=a~b} is text too." in text
+    assert re.sub(r"\{1:SHORTANSWER:[^}]*\}", "___", text.split("text too.", 1)[1]).strip() == "The empty set has ___ members."
 
 
 def test_moodle_weighs_cloze_blanks_in_the_proportion_of_their_points(tmp_path: Path) -> None:
@@ -598,7 +604,11 @@ def test_moodle_weighs_cloze_blanks_in_the_proportion_of_their_points(tmp_path: 
     worth nothing beside one worth 1 has no whole proportion, so 1 each (and a warning)."""
     outputs = _moodle_kept(tmp_path)
     assert [s.mark for s in read_question(outputs.moodle_question("halves")).cloze] == [1, 2]
+    assert [s.mark for s in read_question(outputs.moodle_question("thirds")).cloze] == [3, 5]
     assert [s.mark for s in read_question(outputs.moodle_question("nothing-and-one")).cloze] == [1, 1]
+    # and the text around the blanks as written, nothing before or after it
+    text = lxml.html.fragment_fromstring(html_lib.unescape(outputs.moodle_text("three-for-two")), create_parent="div").text_content()
+    assert re.sub(r"\{1:SHORTANSWER:[^}]*\}", "___", text).strip() == "___, ___ and ___."
 
 
 def test_a_moodle_cloze_mark_that_blanks_cannot_share_is_a_warning_saying_what_moodle_makes_of_it(tmp_path: Path) -> None:
