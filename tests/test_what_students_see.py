@@ -633,3 +633,62 @@ def test_a_moodle_true_false_with_its_own_marks_shows_them_without_an_instructio
 def test_a_moodle_matching_distractor_is_listed_whole(tmp_path: Path) -> None:
     read = read_question(_moodle_kept(tmp_path).moodle_question("long-distractor"))
     assert "A distractor that is longer than eighty characters, so that a cut would show in Moodle's list" in [a for _, a in read.subquestions]
+
+
+# -- writers/qti21.py ----------------------------------------------------------------------------
+
+UPLOADS = """\
+title: Uploads
+id: uploads
+sections:
+  - id: main
+    title: Main
+    questions:
+      - {type: essay, id: plain-essay, stem: Explain recursion.}
+      - {type: essay, id: essay-two-files, stem: Explain and attach two sketches., attachments: 2}
+      - {type: essay, id: essay-one-file, stem: Explain and attach one sketch., attachments: 1}
+      - {type: file_upload, id: three-files, stem: Upload three files., max_files: 3}
+      - {type: file_upload, id: one-pdf, stem: Upload your report., allowed_types: [.pdf]}
+      - {type: file_upload, id: upper-pdf, stem: Upload your report., allowed_types: [.PDF]}
+      - {type: file_upload, id: pdf-or-text, stem: Upload your report., allowed_types: [.pdf, .txt]}
+      - {type: file_upload, id: odd-type, stem: Upload your file., allowed_types: [.xyz]}
+"""
+
+
+def _uploads_built(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "uploads.yaml", UPLOADS))
+
+
+def _upload_interactions(outputs: Outputs, question_id: str) -> list[etree._Element]:
+    item = outputs.qti_item(question_id)
+    declared = {d.get("identifier"): d.get("baseType") for d in item.iter(f"{{{QTI_NS}}}responseDeclaration")}
+    uploads = list(item.iter(f"{{{QTI_NS}}}uploadInteraction"))
+    # each box a student sees stores its own file: one declared file response per interaction
+    assert all(declared.get(u.get("responseIdentifier")) == "file" for u in uploads), question_id
+    assert len({u.get("responseIdentifier") for u in uploads}) == len(uploads), question_id
+    return uploads
+
+
+def _interaction_types(outputs: Outputs, question_id: str) -> list[str]:
+    """What the package's manifest says an item asks (the LMS's item bank searches by it)."""
+    manifest = etree.fromstring(outputs.qti["imsmanifest.xml"])
+    resource = next(r for r in manifest.iter("{*}resource") if r.get("href") == f"items/{question_id}.xml")
+    return [t.text for t in resource.iter("{*}interactionType")]
+
+
+def test_a_qti21_essay_offers_one_upload_box_per_attachment_and_its_manifest_says_so(tmp_path: Path) -> None:
+    outputs = _uploads_built(tmp_path)
+    assert _upload_interactions(outputs, "plain-essay") == []
+    assert _interaction_types(outputs, "plain-essay") == ["extendedTextInteraction"]
+    assert len(_upload_interactions(outputs, "essay-two-files")) == 2
+    assert len(_upload_interactions(outputs, "essay-one-file")) == 1
+    assert _interaction_types(outputs, "essay-two-files") == ["extendedTextInteraction", "uploadInteraction"]
+
+
+def test_a_qti21_file_upload_offers_one_box_per_file_and_restricts_it_to_the_one_type_allowed(tmp_path: Path) -> None:
+    outputs = _uploads_built(tmp_path)
+    assert len(_upload_interactions(outputs, "three-files")) == 3
+    assert [u.get("type") for u in _upload_interactions(outputs, "one-pdf")] == ["application/pdf"]
+    assert [u.get("type") for u in _upload_interactions(outputs, "upper-pdf")] == ["application/pdf"]
+    assert [u.get("type") for u in _upload_interactions(outputs, "pdf-or-text")] == [None]  # two types: any file
+    assert [u.get("type") for u in _upload_interactions(outputs, "odd-type")] == [None]  # no MIME type known
