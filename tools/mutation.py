@@ -30,7 +30,8 @@ only; a survivor in a function such fixtures build may be killed by tests mutmut
 recheck runs each survivor against the whole files of the tests mutmut picked for it (the files
 with a fixture shared by several tests: elsewhere mutmut's selection is exact), and records the
 result in ``mutants/rechecked.json``; the table counts a survivor the recheck killed as killed, in
-its own column. ``--time-limit`` bounds a recheck too (the next one goes on where it stopped).
+its own column. The test files changed since main run first (tests written after mutmut
+recorded which tests call what). ``--time-limit`` bounds a recheck too (the next one goes on where it stopped).
 
 Survivors that cannot change what a user receives are listed with the reason in
 tools/mutation_equivalents.toml (name = "reason"); the table leaves them out of the score and says
@@ -173,7 +174,12 @@ def recheck_files(name: str) -> list[str]:
         shared |= {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "seed_build" in p.read_text(encoding="utf-8")}
     # The mutated module's own tests first: a recheck stops at the first failure.
     stem = name.split(".")[-2]
-    return sorted(shared, key=lambda f: (stem.split("_")[0] not in f, f))
+    return [*NEW_TESTS, *sorted(shared - set(NEW_TESTS), key=lambda f: (stem.split("_")[0] not in f, f))]
+
+
+#: Test files changed since main (``--recheck`` runs them first): tests written since the run
+#: recorded which tests call what, which mutmut would not pick for an old result.
+NEW_TESTS: list[str] = []
 
 
 def recheck(path: Path, time_limit: float | None) -> None:
@@ -183,8 +189,9 @@ def recheck(path: Path, time_limit: float | None) -> None:
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
     env = {**os.environ, "PYTHONPATH": "src"}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
+    same = equivalents()
     for name, code in sorted(results_of(path).items()):
-        if STATUS.get(code) != "survived" or done.get(name, 0) != 0:
+        if STATUS.get(code) != "survived" or done.get(name, 0) != 0 or name in same:
             continue
         if time_limit is not None and time.monotonic() - started > time_limit:
             print(f"time limit: recheck stopped after {time_limit:.0f} s")
@@ -269,6 +276,10 @@ def main() -> int:
     paths = [module_path(m) for m in args.modules]
     if args.changed:
         paths += changed_modules(args.changed)
+    if args.recheck:
+        NEW_TESTS[:] = [n for n in subprocess.run(["git", "diff", "--name-only", "main", "--", "tests"], cwd=ROOT,
+                                                  capture_output=True, text=True).stdout.split()
+                        if Path(n).name.startswith("test_") and (ROOT / n).exists()]
     paths = list(dict.fromkeys(paths))
     if not paths:
         print("no module to mutate" + (f" (none changed since {args.changed})" if args.changed else ""))
