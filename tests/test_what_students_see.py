@@ -692,3 +692,87 @@ def test_a_qti21_file_upload_offers_one_box_per_file_and_restricts_it_to_the_one
     assert [u.get("type") for u in _upload_interactions(outputs, "upper-pdf")] == ["application/pdf"]
     assert [u.get("type") for u in _upload_interactions(outputs, "pdf-or-text")] == [None]  # two types: any file
     assert [u.get("type") for u in _upload_interactions(outputs, "odd-type")] == [None]  # no MIME type known
+
+
+QTI_KEPT = """\
+title: What a QTI player must get
+id: qti-kept
+sections:
+  - id: main
+    title: Main
+    questions:
+      - type: true_false
+        id: ox-qti
+        stem: Water boils at 100 °C at sea level.
+        answer: true
+        labels: [O, X]
+        true_feedback: Right, at sea level.
+        false_feedback: It does, at sea level.
+      - type: numerical
+        id: tiny
+        stem: How many metres is 20 nanometres?
+        answers:
+          - {value: 0.00000002, score: 100}
+      - type: fill_in_blank
+        id: mixed-blanks
+        stem: "[[word]] is [[colour]]."
+        blanks:
+          - {id: word, answers: [Grass]}
+          - {id: colour, kind: dropdown, answers: [green], options: [red]}
+      - type: fill_in_blank
+        id: text-blank
+        stem: "Say [[word]]."
+        blanks:
+          - {id: word, answers: [Hello]}
+      - type: short_answer
+        id: starred
+        stem: What is five times three, as written?
+        answers:
+          - {text: "5 \\\\* 3", score: 100}
+      - type: short_answer
+        id: wild
+        stem: Spell the colour.
+        answers:
+          - {text: "colo*r", score: 100}
+"""
+
+
+def _qti_kept(tmp_path: Path) -> Outputs:
+    return build_all(tmp_path, write(tmp_path, "qti-kept.yaml", QTI_KEPT))
+
+
+def test_a_qti21_true_false_shows_the_author_s_marks_and_each_one_s_feedback(tmp_path: Path) -> None:
+    outputs = _qti_kept(tmp_path)
+    ids = outputs.qti_choices("ox-qti")
+    assert sorted(ids) == ["O", "X"]
+    item, raw = outputs.qti_item("ox-qti"), outputs.qti_raw("ox-qti")
+    right = qti_score(raw, ids["O"])
+    assert right["SCORE"] == 1 and _feedback_texts(item, right["FEEDBACK"] or set()) == ["Right, at sea level."]
+    wrong = qti_score(raw, ids["X"])
+    assert wrong["SCORE"] == 0 and _feedback_texts(item, wrong["FEEDBACK"] or set()) == ["It does, at sea level."]
+
+
+def test_a_qti21_numerical_answer_keeps_a_value_of_eight_decimals(tmp_path: Path) -> None:
+    outputs = _qti_kept(tmp_path)
+    raw = outputs.qti_raw("tiny")
+    assert qti_score(raw, "0.00000002")["SCORE"] == 1
+    assert qti_score(raw, "0")["SCORE"] == 0
+    # the correct answer a player shows
+    (value,) = [v.text for v in outputs.qti_item("tiny").iter(f"{{{QTI_NS}}}correctResponse") for v in v]
+    assert float(value) == 2e-8
+
+
+def test_a_qti21_package_lists_the_interactions_of_a_question_s_blanks(tmp_path: Path) -> None:
+    outputs = _qti_kept(tmp_path)
+    assert sorted(_interaction_types(outputs, "mixed-blanks")) == ["inlineChoiceInteraction", "textEntryInteraction"]
+    assert _interaction_types(outputs, "text-blank") == ["textEntryInteraction"]
+
+
+def test_a_short_answer_s_star_is_a_wildcard_and_an_escaped_one_a_star_in_every_target(tmp_path: Path) -> None:
+    """What Canvas accepts (it has no wildcards: the answer as a student types it) and what a QTI
+    player scores as right."""
+    outputs = _qti_kept(tmp_path)
+    assert outputs.canvas_correct("starred") == ["5 * 3"]
+    assert outputs.canvas_correct("wild") == ["color"]
+    assert qti_score(outputs.qti_raw("starred"), "5 * 3")["SCORE"] == 1
+    assert qti_score(outputs.qti_raw("wild"), "colour")["SCORE"] == 1
