@@ -63,7 +63,7 @@ RECHECKED = MUTANTS / "rechecked.json"
 EQUIVALENTS = ROOT / "tools" / "mutation_equivalents.toml"
 
 #: What marks a test file whose fixtures outlive a test (built once for several tests).
-SHARED_FIXTURE = ('scope="module"', 'scope="class"', 'scope="session"', "seed_build")
+SHARED_FIXTURE = ('scope="module"', 'scope="class"')
 #: mutmut's exit codes (mutmut/stats.py), folded into the table's columns.
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 33: "no tests", 34: "skipped", 36: "timeout",
           37: "killed", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout", None: "not checked"}
@@ -167,11 +167,8 @@ def recheck_files(name: str) -> list[str]:
     stats = json.loads((MUTANTS / "mutmut-stats.json").read_text(encoding="utf-8"))
     tests = stats["tests_by_mangled_function_name"].get(name.partition("__mutmut_")[0], [])
     picked = {test.split("::")[0] for test in tests}
-    # Only a file with a shared fixture can hide tests from mutmut; the session's seed build is
-    # attributed to the first test of the session that asks for it, so every file using it counts.
+    # Only a file with a shared fixture can hide tests from mutmut.
     shared = {f for f in picked if any(m in (ROOT / f).read_text(encoding="utf-8") for m in SHARED_FIXTURE)}
-    if any("seed_build" in (ROOT / f).read_text(encoding="utf-8") for f in picked):
-        shared |= {f"tests/{p.name}" for p in (ROOT / "tests").glob("test_*.py") if "seed_build" in p.read_text(encoding="utf-8")}
     # The mutated module's own tests first: a recheck stops at the first failure.
     stem = name.split(".")[-2]
     return [*NEW_TESTS, *sorted(shared - set(NEW_TESTS), key=lambda f: (stem.split("_")[0] not in f, f))]
@@ -183,29 +180,34 @@ NEW_TESTS: list[str] = []
 
 
 def recheck(path: Path, time_limit: float | None) -> None:
-    """Run each survivor against the whole test files; a failure counts as killed."""
+    """Run each survivor against the whole test files; a failure counts as killed. Two passes:
+    the test files changed since main for every survivor (seconds each), then the shared-fixture
+    files mutmut picked for those still alive (a minute or more each)."""
     started = time.monotonic()
     done = rechecked()
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
     env = {**os.environ, "PYTHONPATH": "src"}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
     same = equivalents()
-    for name, code in sorted(results_of(path).items()):
-        if STATUS.get(code) != "survived" or done.get(name, 0) != 0 or name in same:
-            continue
-        if time_limit is not None and time.monotonic() - started > time_limit:
-            print(f"time limit: recheck stopped after {time_limit:.0f} s")
-            return
-        files = recheck_files(name)
-        if not files:
-            continue
-        command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-                   "-p", "no:cacheprovider", "-k", "not generated", *files]
-        result = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
-                                capture_output=True, text=True)
-        done[name] = result.returncode
-        print(f"{'killed  ' if result.returncode else 'survived'} {name}", flush=True)
-        RECHECKED.write_text(json.dumps(done, indent=1, sort_keys=True), encoding="utf-8")
+    alive = [name for name, code in sorted(results_of(path).items())
+             if STATUS.get(code) == "survived" and done.get(name, 0) == 0 and name not in same]
+    for files_of in (lambda name: NEW_TESTS, lambda name: recheck_files(name)[len(NEW_TESTS):]):
+        for name in alive:
+            if done.get(name, 0) != 0:
+                continue
+            if time_limit is not None and time.monotonic() - started > time_limit:
+                print(f"time limit: recheck stopped after {time_limit:.0f} s")
+                return
+            files = files_of(name)
+            if not files:
+                continue
+            command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
+                       "-p", "no:cacheprovider", "-k", "not generated", *files]
+            result = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
+                                    capture_output=True, text=True)
+            done[name] = result.returncode
+            print(f"{'killed  ' if result.returncode else 'survived'} {name} ({len(files)} files)", flush=True)
+            RECHECKED.write_text(json.dumps(done, indent=1, sort_keys=True), encoding="utf-8")
 
 
 @dataclass
