@@ -18,7 +18,7 @@ Usage (from the repository root, in the project's venv)::
 
 A module is named by its path under ``src/qti_builder`` (``writers/canvas.py``), its full path, or
 its dotted name (``qti_builder.writers.canvas``). ``--changed [REV]`` takes the mutated modules
-(``only_mutate`` in pyproject.toml) that ``git diff --name-only REV`` lists, uncommitted changes
+(``only_mutate`` in pyproject.toml) this branch changed since it left REV, uncommitted changes
 included. ``--time-limit`` stops a module's run after that many seconds; mutmut keeps every result
 it has, and the next run goes on from there: a run takes the mutants without a result and the
 survivors (new tests may kill them), mutmut itself forgets the results of a function that changed,
@@ -94,9 +94,17 @@ def mutated_modules() -> list[str]:
     return mutmut_config()["only_mutate"]
 
 
+def changed_since(rev: str, folder: str) -> list[str]:
+    """Files of ``folder`` this branch changed since it left ``rev`` (uncommitted changes included),
+    not what ``rev`` gained since."""
+    base = subprocess.run(["git", "merge-base", rev, "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout.strip()
+    return subprocess.run(["git", "diff", "--name-only", base, "--", folder], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout.split()
+
+
 def changed_modules(rev: str) -> list[Path]:
-    names = subprocess.run(["git", "diff", "--name-only", rev, "--", "src"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split()
+    names = changed_since(rev, "src")
     globs = mutated_modules()
     return [ROOT / n for n in names if n.endswith(".py") and (ROOT / n).exists()
             and any(fnmatch.fnmatch(n, g) for g in globs)]
@@ -279,9 +287,7 @@ def main() -> int:
     if args.changed:
         paths += changed_modules(args.changed)
     if args.recheck:
-        NEW_TESTS[:] = [n for n in subprocess.run(["git", "diff", "--name-only", "main", "--", "tests"], cwd=ROOT,
-                                                  capture_output=True, text=True).stdout.split()
-                        if Path(n).name.startswith("test_") and (ROOT / n).exists()]
+        NEW_TESTS[:] = [n for n in changed_since("main", "tests") if Path(n).name.startswith("test_") and (ROOT / n).exists()]
     paths = list(dict.fromkeys(paths))
     if not paths:
         print("no module to mutate" + (f" (none changed since {args.changed})" if args.changed else ""))
