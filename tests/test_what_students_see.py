@@ -506,7 +506,8 @@ def test_a_canvas_true_false_question_is_canvas_s_own_only_with_true_and_false_a
 BROKEN_INCLUDE = '{% include "canvas/nowhere.xml.j2" %}'
 
 
-@pytest.mark.parametrize("template", ["canvas/item_essay.xml.j2", "canvas/assessment.xml.j2", "canvas/assessment_meta.xml.j2"])
+@pytest.mark.parametrize("template", ["canvas/item_essay.xml.j2", "canvas/assessment.xml.j2", "canvas/assessment_meta.xml.j2",
+                                      "canvas/imsmanifest.xml.j2"])
 def test_a_canvas_template_that_includes_a_missing_file_is_an_error_where_it_is_used(tmp_path: Path, template: str) -> None:
     """A --templates override that includes a file it does not have: an error (no traceback,
     nothing written), at the question the item template was rendering for."""
