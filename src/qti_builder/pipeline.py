@@ -32,7 +32,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import CachedQuiz, Lookup, chunk_key, load_chunk, look_up, media_of, prune, store, store_chunk
+from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
+                    store_chunk, store_piece)
 from .canvas_rules import ItemFacts
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
@@ -45,6 +46,7 @@ from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_
 from .parallel import cpu_count, run
 from .profiles import check_profile
 from .readers import SourceMap, read_quiz
+from .readers.piece_cache import Pieces
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
                       question_counts)
 from .schemas import SchemaSet, load_schemas, resolve_schema_dir
@@ -192,11 +194,12 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
           hits: Mapping[int, CachedQuiz] | None = None) -> dict[int, LoadedQuiz]:
     """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``)."""
     loaded: dict[int, LoadedQuiz] = {}
+    pieces = _pieces(options)
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
         sink = DiagnosticSink()
-        read = read_quiz(result.source, sink, options.limits, partial=True)
+        read = read_quiz(result.source, sink, options.limits, partial=True, pieces=pieces)
         if read and options.only is not None:
             read = _selected(read, options.only)
         if read:
@@ -220,6 +223,25 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded, hits or {})
     return loaded
+
+
+def _pieces(options: BuildOptions) -> Pieces:
+    """How a large source is read in pieces (readers/piece_cache.py): each piece's reading kept in
+    the build cache (unless ``--no-cache``), the pieces read on one worker per CPU (forked: no
+    thread, lxml being unsafe to parse beside a schema's compile)."""
+    load = keep = None
+    if options.cache:
+        code = code_key()
+
+        def load(key: str) -> object | None:
+            return load_piece(piece_key(code, key))
+
+        def keep(key: str, reading: object) -> None:
+            store_piece(piece_key(code, key), reading)
+
+    jobs = options.jobs or cpu_count()
+    # The first piece is this process's, the others' the workers' (this process then takes its share of them).
+    return Pieces(load, keep, (lambda tasks, work: run(tasks, work, jobs, lambda task: task is tasks[0])) if jobs > 1 else None)
 
 
 def _selected(read: tuple[Quiz, SourceMap], only: frozenset[str]) -> tuple[Quiz, SourceMap] | None:

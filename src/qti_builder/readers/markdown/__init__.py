@@ -14,9 +14,11 @@ from typing import Any
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
 from ..base import KEY, Loc, SourceMap, read_with, suggest
+from ..piece_cache import Pieces
 from ...limits import Limits
 from ..stated_total import find_stated_total
 from ..yaml_data import load_yaml
+from . import pieces as P
 from . import syntax as S
 from .blocks import Block, Scanner, Section
 from .questions import QuestionBuilder, digest
@@ -26,16 +28,21 @@ class MarkdownReader:
     name = "markdown"
     suffixes: tuple[str, ...] = (".md", ".markdown")
 
-    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits()) -> tuple[Quiz, SourceMap] | None:
-        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits).read(), path, display, sink)
+    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits(),
+             pieces: Pieces | None = None) -> tuple[Quiz, SourceMap] | None:
+        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits, pieces).read(),
+                         path, display, sink)
 
 
 class _Reader:
-    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink, limits: Limits) -> None:
+    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink, limits: Limits,
+                 pieces: Pieces | None = None) -> None:
         self.lines = lines
         self.source = source
         self.sink = sink
         self.limits = limits
+        #: Where a large source's pieces are kept and read (:mod:`.pieces`); None: read it whole.
+        self.pieces = pieces
         #: The file has no front matter (QB103): its questions are still read, if it has any.
         self.front_missing = False
 
@@ -50,7 +57,6 @@ class _Reader:
         language = front.get("language")
         language = language if isinstance(language, str) else "en"
         self.sink.language = language
-        description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
         defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         settings = front.get("settings")
         if "shuffle" not in defaults and isinstance(settings, dict) and settings.get("shuffle_answers") is False:
@@ -58,6 +64,14 @@ class _Reader:
             # target, not only in the LMS that reads the quiz-wide switch.
             defaults["shuffle"] = False
         data: dict[str, Any] = dict(front)
+        title = str(data.get("title", ""))
+        split = self._in_pieces(body_start, P.Settings(language, str(data.get("language") or "en"), title,
+                                                       tuple(defaults.items())))
+        later: list[tuple[P.PieceRead, int]] = []
+        if split is None:
+            description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
+        else:
+            description, sections, later = split
         intro = description.text()
         if intro:
             if "description" in data:
@@ -65,17 +79,45 @@ class _Reader:
                            description.line, hint="keep one of the two")
             data["description"] = intro
             self.source.at(("description",), description.line)
-        if not sections and self.front_missing:
+        if not sections and not later and self.front_missing:
             return None  # no front matter and no question: QB103 says all there is (an empty file, another document)
-        if not sections:
+        if not sections and not later:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
         self._stated_total(data, description)
         builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
-        title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
+        data["sections"] += P.put_together(later, self.source, self.sink, len(sections))
         return data
+
+    def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int]]] | None:
+        """The lines before the first top-level heading read here, the pieces from each such
+        heading on read by :mod:`.pieces` (kept, taken from the cache, on the workers); None
+        when the source is to be read whole (small, one piece, or not reading the same in pieces)."""
+        if self.pieces is None or len(self.lines) < P.PIECES_FROM:
+            return None
+        bounds = P.top_headings(self.lines, body_start)
+        if not bounds:
+            return None
+        sink = DiagnosticSink()  # the sink's only if the pieces are taken: else the source is read whole
+        scanner = Scanner(self.lines, self.source.path, sink, settings.language)
+        description, sections = scanner.scan(body_start, bounds[0])
+        if not scanner.ends_clean or scanner.keys:
+            return None
+        later = P.read_pieces(self.lines, bounds, len(sections), self.source.path, settings, scanner.form,
+                              self._piece_sections, self.pieces)
+        if later is None:
+            return None
+        self.sink.items.extend(sink.items)
+        return description, sections, later
+
+    def _piece_sections(self, source: SourceMap, sink: DiagnosticSink, settings: P.Settings, roots: list[Section],
+                        first: int) -> list[dict[str, Any]]:
+        """A piece's sections as model data, as :meth:`read` makes them (``P.BuildSections``)."""
+        reader = _Reader(self.lines, source, sink, self.limits)
+        builder = QuestionBuilder(source, sink, dict(settings.defaults), settings.questions_language)
+        return [reader._section(s, ("sections", first + i), settings.title, builder) for i, s in enumerate(roots)]
 
     def _stated_total(self, data: dict[str, Any], description: Block) -> None:
         """The total the paper states in its title or the lines before its first section, unless

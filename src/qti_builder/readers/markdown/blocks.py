@@ -216,8 +216,10 @@ class Scanner:
             self.reported.add((code, line, column))
             self.sink.error(code, message, SourceSpan(self.path, line, column), hint)
 
-    def scan(self, start: int) -> tuple[Block, list[Section]]:
-        """Everything after the front matter: the quiz description and the section tree."""
+    def scan(self, start: int, end: int | None = None, form: str | None = None) -> tuple[Block, list[Section]]:
+        """Everything after the front matter: the quiz description and the section tree. A
+        piece of a source (:mod:`.pieces`) is the lines from ``start`` to ``end``, read as the
+        whole read reaches them: ``form`` is how the questions before it are numbered."""
         self.description = Block(start + 1, 1)
         self.roots: list[Section] = []
         self.stack: list[Section] = []
@@ -230,7 +232,7 @@ class Scanner:
         self.recovered = 0
         #: How the first question is numbered ("." for ``1.``, ")" for ``1)``, ...): under a quiz
         #: numbered ``1.``, ``1) 2) 3)`` inside a question are its options.
-        self.form: str | None = None
+        self.form: str | None = form
         #: Passages whose questions are still to come, and notes for the next question.
         self.passages: list[Passage] = []
         self.finished: list[Passage] = []
@@ -241,9 +243,11 @@ class Scanner:
         self.closed = 0
         #: Answer keys (``[정답]`` then ``1. ②  2. ①``), the one being read last.
         self.keys: list[K.Key] = []
-        index = start
-        while index < len(self.lines):
+        index, stop = start, len(self.lines) if end is None else end
+        while index < stop:
             index = self._line(index)
+        #: Whether the lines after ``end`` would read the same in a scan of their own.
+        self.ends_clean = self.carries_nothing()
         if self.fence:
             self.error("QB108", f"code fence {self.fence} is never closed", self.fence_line,
                        hint=f"add a closing line {self.fence} after the code")
@@ -251,6 +255,14 @@ class Scanner:
         self._check_introductions(self.description, "the quiz description", self.roots)
         self._apply_keys()
         return self.description, self.roots
+
+    def carries_nothing(self) -> bool:
+        """Nothing read so far reaches past the line scanned last, but how questions are numbered
+        (``form``): no code fence, passage or note, answer key, closing mark or instructions
+        still open. Where this holds before a top-level heading, the lines from it on read the
+        same in a scan of their own (:mod:`.pieces`)."""
+        return (self.fence is None and not self.passages and not self.keys and not self.closed
+                and not self.instructions and self.mode not in ("key", "closed", "passage"))
 
     def _apply_keys(self) -> None:
         """Each key's entries become their questions' answers, as if written under them."""
