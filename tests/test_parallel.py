@@ -246,3 +246,30 @@ def test_the_schemas_compile_in_this_thread_after_every_source_is_read(tmp_path:
         last_read = max(i for i, kind in enumerate(kinds) if kind == ("read", "end"))
         assert kinds.index(("compile", "start")) > last_read, kinds
     assert outputs[0] == outputs[1]
+
+
+def test_pieces_read_on_the_workers_give_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Markdown source with top-level sections read in pieces, the pieces on forked workers
+    (readers/markdown/pieces.py): the files are those of one process reading each source whole."""
+    from qti_builder.readers.markdown import pieces
+
+    sources = [p for p in SOURCES if p.suffix == ".md"]
+    serial = build(BuildOptions(sources=sources, out_dir=tmp_path / "serial", jobs=1))
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    readers = tmp_path / "readers"
+    real = pieces.read_piece
+
+    def where(*args: object, **kwargs: object) -> pieces.PieceRead:
+        with readers.open("a") as log:  # the workers' too: one line per piece, its process's id
+            log.write(f"{os.getpid()}\n")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pieces, "read_piece", where)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    parallel = build(BuildOptions(sources=sources, out_dir=tmp_path / "parallel", jobs=2))
+    assert digests(tmp_path / "parallel") == digests(tmp_path / "serial")
+    assert [d.render() for d in parallel.diagnostics] == [d.render() for d in serial.diagnostics]
+    # Pieces were read, some of them on the workers.
+    pids = readers.read_text().split()
+    assert len(pids) > len(sources) and set(pids) - {str(os.getpid())}
