@@ -19,7 +19,7 @@ from . import content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan
 from .ignores import Accepted
 from .i18n import preview_words, true_false_labels
-from .kinds import KINDS
+from .kinds import KINDS, KindTable, resolve
 from .messages import translate
 from .outline import build_outline, read_lines
 from .summary import option_label
@@ -321,23 +321,6 @@ def _calculated(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[st
     return {"question": shown, "names": names, "sets": rows, "choices": choices, "answer": correct.id, "scores": None}
 
 
-PREVIEW_KINDS = {
-    "single_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/single_choice.answer.html.j2",
-                                 _choices),
-    "multiple_response": PreviewKind("preview/kinds/multiple_response.html.j2",
-                                     "preview/kinds/multiple_response.answer.html.j2", _choices),
-    "true_false": PreviewKind("preview/kinds/true_false.html.j2", "preview/kinds/true_false.answer.html.j2", _true_false),
-    "short_answer": PreviewKind("preview/kinds/short_answer.html.j2", "preview/kinds/short_answer.answer.html.j2",
-                                _short_answer),
-    "numerical": PreviewKind("preview/kinds/numerical.html.j2", "preview/kinds/numerical.answer.html.j2", _numerical),
-    "essay": PreviewKind("preview/kinds/essay.html.j2", "preview/kinds/essay.answer.html.j2", _open),
-    "file_upload": PreviewKind("preview/kinds/file_upload.html.j2", "preview/kinds/file_upload.answer.html.j2", _open),
-    "matching": PreviewKind("preview/kinds/matching.html.j2", "preview/kinds/matching.answer.html.j2", _matching),
-    "ordering": PreviewKind("preview/kinds/ordering.html.j2", "preview/kinds/ordering.answer.html.j2", _ordering),
-    "fill_in_blank": PreviewKind("preview/kinds/fill_in_blank.html.j2", "preview/kinds/fill_in_blank.answer.html.j2",
-                                 _blanks),
-    "calculated": PreviewKind("preview/kinds/calculated.html.j2", "preview/kinds/calculated.answer.html.j2", _calculated),
-    "calculated_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/calculated_choice.answer.html.j2",
-                                     _calculated),
-    "text_only": PreviewKind("preview/kinds/text_only.html.j2", None, _nothing),
-}
+#: Each kind's templates and view, from its spec (kinds.py KindSpec.preview).
+PREVIEW_KINDS = KindTable("preview", "preview.py PREVIEW_KINDS",
+                          lambda part: PreviewKind(part.template, part.answer_template, resolve(part.view)))

@@ -30,11 +30,12 @@ from urllib.parse import quote, unquote
 
 from ..cloze_syntax import CLOZE_EMBEDDED, cloze_subquestions
 from ..diagnostics import DiagnosticSink, Severity, SourceSpan
+from ..kinds import KindTable, resolve
 from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
 from ..model.union import Question
 from .base import Document, KindAdapter, Output, Writer, build_epoch
-from .moodle import CLOZE_MARKS_WARNING, MoodleXmlWriter, QuestionContext, idnumber, quiz_own_section
+from .moodle import CLOZE_MARKS_WARNING, QuestionContext, idnumber, quiz_own_section
 
 #: Moodle 4.5's version and release, as its backups state them (module.xml's version too: an
 #: older one makes the restore take its pre-4.0 path).
@@ -139,10 +140,9 @@ class MoodleBackupWriter(Writer):
         {"time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time",
          "lock_questions_after_answering", "grading_method", "quiz_type"})
     #: The same context functions as Moodle XML: one description of each kind for both.
-    adapters: ClassVar[Mapping[str, KindAdapter]] = {
-        kind: KindAdapter("moodle_backup/question_" + QTYPES[adapter.template] + ".xml.j2", adapter.context)
-        for kind, adapter in MoodleXmlWriter.adapters.items()
-    }
+    adapters: ClassVar[Mapping[str, KindAdapter]] = KindTable(
+        "moodle", "writers/moodle_backup.py MoodleBackupWriter.adapters",
+        lambda part: KindAdapter("moodle_backup/question_" + QTYPES[part.template] + ".xml.j2", resolve(part.context)))
 
     @classmethod
     def settings_not_carried(cls, quiz: Quiz) -> list[str]:

@@ -12,6 +12,7 @@ from copy import deepcopy
 
 from lxml import etree
 
+from ...kinds import KINDS
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title
@@ -27,16 +28,15 @@ KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
 #: The kind an item of one interaction is, by the interaction's name: a kind's name, or the
 #: ItemReader method that tells it from the interaction (a choice interaction is single choice,
-#: multiple response or true/false). Interactions not here have no kind: an item with one of them
-#: is not imported.
+#: multiple response or true/false). A kind names its own interactions in its spec
+#: (kinds.py KindSpec.qti21_import); these are the interactions several kinds share, and those
+#: the importer reads into a kind of the model (placing.py, kinds.py INTERACTION_READERS).
+#: Interactions not here have no kind: an item with one of them is not imported.
 INTERACTION_KINDS: dict[str, str] = {
     "choiceInteraction": "_choice_kind",
     "textEntryInteraction": "_text_entry_kind",
-    "inlineChoiceInteraction": "fill_in_blank",
-    "extendedTextInteraction": "essay",
-    "uploadInteraction": "file_upload",
-    "matchInteraction": "matching",
-    "orderInteraction": "ordering",
+    **{interaction: name for name, spec in KINDS.items() if spec.qti21_import
+       for interaction in spec.qti21_import.interactions},
     "gapMatchInteraction": "_gap_match_kind",
     "associateInteraction": "associate",
     "hottextInteraction": "hottext",

@@ -13,11 +13,11 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ... import vocabulary as V
+from ...kinds import KindTable, resolve
 from ...i18n import true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
 from .blocks import Block, Label, Option, Question
-from .calculated import calculated, calculated_choice
 
 
 class QuestionBuilder:
@@ -665,21 +665,9 @@ class QuestionBuilder:
             data["model_answer"] = answer.block.text()
 
 
-BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], None]] = {
-    "single_choice": QuestionBuilder.choice,
-    "multiple_response": QuestionBuilder.choice,
-    "true_false": QuestionBuilder.true_false,
-    "short_answer": QuestionBuilder.short_answer,
-    "numerical": QuestionBuilder.numerical,
-    "essay": QuestionBuilder.essay,
-    "file_upload": QuestionBuilder.no_answer,
-    "matching": QuestionBuilder.matching,
-    "ordering": QuestionBuilder.ordering,
-    "fill_in_blank": QuestionBuilder.fill_in_blank,
-    "calculated": calculated,
-    "calculated_choice": calculated_choice,
-    "text_only": QuestionBuilder.no_answer,
-}
+#: Each kind's builder, from its spec (kinds.py KindSpec.markdown_reader).
+BUILDERS: KindTable[Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], None]] = KindTable(
+    "markdown_reader", "readers/markdown/questions.py BUILDERS", resolve)
 
 
 def digest(text: str) -> str:
