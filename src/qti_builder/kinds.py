@@ -123,6 +123,9 @@ class KindSpec:
     #: What an LMS loses for every question of the kind, by ``check --profile`` name. Losses that
     #: depend on a question's settings are per-kind checks in :mod:`.profiles`.
     losses: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The words its preview templates show besides the preview's own (i18n.py PREVIEW), by
+    #: language (English is the fallback): ``{"en": {"pairs": "Correct pairs"}, "ko": {...}}``.
+    preview_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     # -- what each stage does with it (None: missing, which tests/test_kinds.py names) ----------
     qti21: Qti21Writes | None = None
@@ -253,6 +256,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(
         FileUploadQuestion, "file upload", "by_hand",
         markdown_attributes=("max_files", "allowed_types"),
+        preview_words={"en": {"upload": "Upload up to {n} files", "upload_one": "Upload 1 file"},
+                       "ko": {"upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드"}},
         qti21=Qti21Writes("qti21/item_file_upload.xml.j2", "writers.qti21:_file_upload", "uploadInteraction"),
         canvas=Writes("canvas/item_essay.xml.j2", "writers.canvas:_essay"),
         moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._file_upload"),
@@ -266,6 +271,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(
         MatchingQuestion, "matching", "partial",
         markdown_attributes=("shuffle",), markdown_answer="list",
+        preview_words={"en": {"pairs": "Correct pairs", "distractors": "Distractors"},
+                       "ko": {"pairs": "올바른 짝", "distractors": "오답 보기"}},
         qti21=Qti21Writes("qti21/item_matching.xml.j2", "writers.qti21:_matching", "matchInteraction"),
         canvas=Writes("canvas/item_matching.xml.j2", "writers.canvas:_matching"),
         moodle=MoodleWrites("moodle/question_matching.xml.j2", "writers.moodle:QuestionContext._matching"),
@@ -280,6 +287,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list",
         losses={"canvas": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each "
                            "listing every item, with credit per position instead of all or nothing",)},
+        preview_words={"en": {"order": "Correct order"}, "ko": {"order": "올바른 순서"}},
         qti21=Qti21Writes("qti21/item_ordering.xml.j2", "writers.qti21:_ordering", "orderInteraction"),
         canvas=Writes("canvas/item_blanks.xml.j2", "writers.canvas:_ordering"),
         moodle=MoodleWrites("moodle/question_ordering.xml.j2", "writers.moodle:QuestionContext._ordering"),
@@ -293,6 +301,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(
         FillInBlankQuestion, "fill-in-the-blank", "partial",
         markdown_attributes=("case_sensitive",),
+        preview_words={"en": {"blanks": "Blanks"}, "ko": {"blanks": "빈칸"}},
         qti21=Qti21Writes("qti21/item_fill_in_blank.xml.j2", "writers.qti21:_fill_in_blank", "textEntryInteraction"),
         canvas=Writes("canvas/item_blanks.xml.j2", "writers.canvas:_fill_in_blank"),
         moodle=MoodleWrites("moodle/question_cloze.xml.j2", "writers.moodle:QuestionContext._fill_in_blank"),

@@ -73,7 +73,7 @@ def build_preview(
             html = render_template(env, "preview/quiz.html.j2", sink, **context, live_reload=live_reload)
             files.append((out_dir / page, html or _broken_page(item.quiz)))
             files.extend((out_dir / "media" / f.name, f.data) for f in item.media.files)
-        words = preview_words(item.quiz.language)
+        words = _words(item.quiz.language)
         count = sum(1 for _ in item.quiz.iter_questions())
         quizzes.append({"quiz": item.quiz, "page": page, "count": count, "words": words,
                         "questions": count_words(count, words["question"], words["questions"]),
@@ -83,11 +83,20 @@ def build_preview(
     index = render_template(
         env, "preview/index.html.j2", sink,
         quizzes=quizzes, failed=[{"path": p, "errors": [d for d in sink.errors if d.span and d.span.path == p]} for p in failed],
-        live_reload=live_reload, words=preview_words("en"),
+        live_reload=live_reload, words=_words("en"),
     )
     files.append((out_dir / "index.html", index or b"<!DOCTYPE html><title>preview</title><p>The preview templates failed; see the errors printed by qti-builder."))
     write_files(files)
     return PreviewResult([path for path, _ in files if path.suffix == ".html"], sink.sorted())
+
+
+def _words(language: str) -> dict[str, str]:
+    """The preview's words in ``language``, with every kind's own (KindSpec.preview_words),
+    English where the language has none."""
+    primary = language.split("-")[0].lower()
+    own = {key: word for spec in KINDS.values()
+           for key, word in {**spec.preview_words.get("en", {}), **spec.preview_words.get(primary, {})}.items()}
+    return {**preview_words(language), **own}
 
 
 def _broken_page(quiz: Quiz) -> bytes:
@@ -99,7 +108,7 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     media = item.media.rename("media/")
     spans = item.spans
     by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans)
-    words = preview_words(quiz.language)
+    words = _words(quiz.language)
 
     def html(text: str | None) -> str:
         return content.render_preview(text, media) if text else ""
