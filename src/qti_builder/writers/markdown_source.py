@@ -12,7 +12,8 @@ reader's limit), :attr:`SourceText.refused` says why instead.
 
 This module lives beside the build targets but is not one of them (it is not in ``WRITERS``): its
 output is a source for people to edit, not a package, and it needs no templates. How it writes
-each kind in Markdown is one :class:`MarkdownForm` per kind in :data:`MARKDOWN_FORMS`.
+each kind in Markdown is one :class:`MarkdownForm` per kind in :data:`MARKDOWN_FORMS`, made from the
+functions the kind's spec names (kinds.py ``KindSpec.markdown_form``).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ a category question before each section's questions.
 
 Every model kind has one template per Moodle question type (``question_<type>.xml.j2``). The
 writer computes what each template shows (fractions, feedback per answer, the cloze text, ...),
-one :class:`QuestionContext` method per kind, registered with its template in
-:attr:`MoodleXmlWriter.adapters` at the end of the writer's code; so the templates only lay out
+one :class:`QuestionContext` method per kind, which the kind's spec names with its template
+(kinds.py ``KindSpec.moodle``; :attr:`MoodleXmlWriter.adapters`); so the templates only lay out
 data. What a kind becomes:
 
 ==================  =====================================================================
@@ -302,7 +302,7 @@ class QuestionContext:
         fb = self.question.feedback
         return fb.correct if percent >= 100 else fb.partially_correct if percent > 0 else fb.incorrect
 
-    # -- one method per kind (registered in MoodleXmlWriter.adapters) --------------------------
+    # -- one method per kind (named by its spec, KindSpec.moodle) -------------------------------
 
     def _single_choice(self, q: SingleChoiceQuestion) -> dict[str, Any]:
         return self._choices(q, {c.id: 100.0 if c.correct else 0.0 for c in q.choices}, single=True)

@@ -8,8 +8,8 @@ SCORE/normalMaximum and MAXSCORE; correct answers in ``correctResponse``; feedba
 written out in full (no template URI), which every player, pyslet and Canvas understand.
 
 The templates stay simple: what they need (identifiers, mapped values, bounds, the order choices
-are listed in) is computed here, one context function per question kind, registered with its
-template and interaction in :attr:`Qti21Writer.adapters` at the end of this module.
+are listed in) is computed here, one context function per question kind, which the kind's spec
+names with its template and interaction (kinds.py ``KindSpec.qti21``; :attr:`Qti21Writer.adapters`).
 
 What each kind becomes:
 
