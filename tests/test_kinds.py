@@ -24,8 +24,8 @@ from qti_builder import profiles
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
 from qti_builder.importers.qti21.item import INTERACTION_KINDS, READERS as QTI21_ITEM_READERS
-from qti_builder.importers.qti21.item import SEVERAL_INTERACTIONS, ItemReader
-from qti_builder.kinds import KINDS, PARTS, TABLES, KindTable
+from qti_builder.importers.qti21.item import CLAIMS, SEVERAL_INTERACTIONS, ItemReader
+from qti_builder.kinds import KINDS, PARTS, TABLES, KindTable, resolve
 from qti_builder.model import QUESTION_CLASSES, Quiz
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.preview import PREVIEW_KINDS, build_preview
@@ -76,7 +76,7 @@ def test_the_tables_hold_no_kind_that_does_not_exist() -> None:
 def test_a_part_that_names_no_function_is_an_error_naming_the_kind_and_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
     from dataclasses import replace
 
-    from qti_builder.kinds import Writes, resolve
+    from qti_builder.kinds import Writes
 
     monkeypatch.setitem(KINDS, "essay", replace(KINDS["essay"], canvas=Writes("canvas/item_essay.xml.j2", "writers.canvas:_gone")))
     table = KindTable("canvas", "a test's table", lambda part: resolve(part.context))
@@ -114,9 +114,12 @@ def test_the_qti21_importer_s_interaction_table_names_kinds_it_reads() -> None:
     methods = [k for k in named if k.startswith("_")]
     assert [k for k in named if not k.startswith("_") and k not in QTI21_ITEM_READERS] == []
     assert [m for m in methods if not callable(getattr(ItemReader, m, None))] == []
-    claims = [(i, name) for name, spec in KINDS.items() if spec.qti21_import for i in spec.qti21_import.interactions]
-    assert len({i for i, _ in claims}) == len(claims), f"two kinds claim one interaction: {claims}"
-    assert [(i, name) for i, name in claims if INTERACTION_KINDS[i] != name] == [], "an interaction the importer tells apart"
+    shared = {"choiceInteraction", "textEntryInteraction"}  # the importer tells their kinds itself
+    assert [i for i in CLAIMS if i in shared] == [], "a spec claims an interaction the importer tells apart itself"
+    for interaction, claims in CLAIMS.items():
+        rest = [name for name, tells in claims if tells is None]
+        assert len(rest) == 1, f"{interaction}: one of the kinds claiming it ({claims}) takes the items the others do not tell"
+        assert all(callable(resolve(tells)) for _, tells in claims if tells), interaction
 
 
 # -- every kind through the stages a user sees --------------------------------------------------------

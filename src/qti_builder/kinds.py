@@ -102,10 +102,14 @@ class MarkdownForm:
 @dataclass(frozen=True)
 class Qti21Import:
     """How the QTI 2.1 importer reads the kind: its reader, and the interactions whose items are
-    of this kind and no other (an interaction several kinds write is told apart by the importer)."""
+    of this kind (those of choice and text entry interactions are told apart by the importer)."""
 
     reader: Dotted
     interactions: tuple[str, ...] = ()
+    #: Where another kind claims one of the interactions too: the function that tells this kind's
+    #: items by their interaction (``(ItemContext, interaction element) -> bool``). The kinds
+    #: that tell are asked first, in KINDS order; the one kind that does not takes the rest.
+    tells: Dotted | None = None
 
 
 @dataclass(frozen=True)
