@@ -57,7 +57,7 @@ def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
         sets = _sets(quiz, question)
         if sets is not None:
             parts.append(f"{sets} sets")
-        if question.type != "text_only":
+        if KINDS[question.type].answered:
             parts.append(f"{question.points:g} point{'' if question.points == 1 else 's'}")
         lines.append(f"  {where}{question.id} ({', '.join(p for p in parts if p)})")
     return lines

@@ -30,7 +30,7 @@ from urllib.parse import quote, unquote
 
 from ..cloze_syntax import CLOZE_EMBEDDED, cloze_subquestions
 from ..diagnostics import DiagnosticSink, Severity, SourceSpan
-from ..kinds import KindTable, resolve
+from ..kinds import KINDS, KindTable, resolve
 from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
 from ..model.union import Question
@@ -349,7 +349,7 @@ class BackupPlan:
             return
         for question, entry in zip(section.questions, entries):
             if entry is not None:
-                self._slot(entry, question.points if question.type != "text_only" else 0.0, section)
+                self._slot(entry, question.points if KINDS[question.type].answered else 0.0, section)
 
     def _slot(self, entry: dict[str, Any], maxmark: float, section: Section) -> None:
         self.slots.append({"question": entry, "maxmark": maxmark, "section": section})
