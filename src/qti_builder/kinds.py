@@ -74,6 +74,9 @@ class Qti21Writes(Writes):
 class MoodleWrites(Writes):
     """The context function is a ``QuestionContext`` method."""
 
+    #: The Moodle question type the template writes (``match``), which the quiz backup writes too
+    #: (``templates/moodle_backup/question_<qtype>.xml.j2``).
+    qtype: str
     #: The penalty per wrong try; None: the writer's default (writers/moodle.py PENALTY).
     penalty: str | None = None
 
@@ -184,7 +187,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_attributes=("shuffle", "numbering"), markdown_answer="options",
         qti21=Qti21Writes("qti21/item_choice.xml.j2", "writers.qti21:_single_choice", "choiceInteraction"),
         canvas=Writes("canvas/item_choice.xml.j2", "writers.canvas:_choice"),
-        moodle=MoodleWrites("moodle/question_multichoice.xml.j2", "writers.moodle:QuestionContext._single_choice"),
+        moodle=MoodleWrites("moodle/question_multichoice.xml.j2", "writers.moodle:QuestionContext._single_choice",
+                            qtype="multichoice"),
         preview=Shows("preview/kinds/single_choice.html.j2", "preview/kinds/single_choice.answer.html.j2", "preview:_choices"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.choice",
         markdown_form=MarkdownForm("writers.markdown_source:_choices", needs_type="writers.markdown_source:_never"),
@@ -197,7 +201,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points", "numbering"), markdown_answer="options",
         qti21=Qti21Writes("qti21/item_multiple_response.xml.j2", "writers.qti21:_multiple_response", "choiceInteraction"),
         canvas=Writes("canvas/item_choice.xml.j2", "writers.canvas:_choice"),
-        moodle=MoodleWrites("moodle/question_multichoice.xml.j2", "writers.moodle:QuestionContext._multiple_response"),
+        moodle=MoodleWrites("moodle/question_multichoice.xml.j2", "writers.moodle:QuestionContext._multiple_response",
+                            qtype="multichoice"),
         preview=Shows("preview/kinds/multiple_response.html.j2", "preview/kinds/multiple_response.answer.html.j2",
                       "preview:_choices"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.choice",
@@ -210,7 +215,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         TrueFalseQuestion, "true/false", "all_or_nothing",
         qti21=Qti21Writes("qti21/item_true_false.xml.j2", "writers.qti21:_true_false", "choiceInteraction"),
         canvas=Writes("canvas/item_choice.xml.j2", "writers.canvas:_true_false"),
-        moodle=MoodleWrites("moodle/question_truefalse.xml.j2", "writers.moodle:QuestionContext._true_false", penalty="1"),
+        moodle=MoodleWrites("moodle/question_truefalse.xml.j2", "writers.moodle:QuestionContext._true_false",
+                            qtype="truefalse", penalty="1"),
         preview=Shows("preview/kinds/true_false.html.j2", "preview/kinds/true_false.answer.html.j2", "preview:_true_false"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.true_false",
         markdown_form=MarkdownForm("writers.markdown_source:_true_false", needs_type="writers.markdown_source:_never"),
@@ -223,7 +229,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_attributes=("case_sensitive",), markdown_answer="answers",
         qti21=Qti21Writes("qti21/item_short_answer.xml.j2", "writers.qti21:_short_answer", "textEntryInteraction"),
         canvas=Writes("canvas/item_short_answer.xml.j2", "writers.canvas:_short_answer"),
-        moodle=MoodleWrites("moodle/question_shortanswer.xml.j2", "writers.moodle:QuestionContext._short_answer"),
+        moodle=MoodleWrites("moodle/question_shortanswer.xml.j2", "writers.moodle:QuestionContext._short_answer",
+                            qtype="shortanswer"),
         preview=Shows("preview/kinds/short_answer.html.j2", "preview/kinds/short_answer.answer.html.j2", "preview:_short_answer"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.short_answer",
         markdown_form=MarkdownForm("writers.markdown_source:_short_answer"),
@@ -236,7 +243,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_attributes=("unit",), markdown_answer="answers",
         qti21=Qti21Writes("qti21/item_numerical.xml.j2", "writers.qti21:_numerical", "textEntryInteraction"),
         canvas=Writes("canvas/item_numerical.xml.j2", "writers.canvas:_numerical"),
-        moodle=MoodleWrites("moodle/question_numerical.xml.j2", "writers.moodle:QuestionContext._numerical"),
+        moodle=MoodleWrites("moodle/question_numerical.xml.j2", "writers.moodle:QuestionContext._numerical",
+                            qtype="numerical"),
         preview=Shows("preview/kinds/numerical.html.j2", "preview/kinds/numerical.answer.html.j2", "preview:_numerical"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.numerical",
         markdown_form=MarkdownForm("writers.markdown_source:_numerical"),
@@ -249,7 +257,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_attributes=("response_format", "expected_lines", "min_words", "max_words", "attachments"),
         qti21=Qti21Writes("qti21/item_essay.xml.j2", "writers.qti21:_essay", "extendedTextInteraction"),
         canvas=Writes("canvas/item_essay.xml.j2", "writers.canvas:_essay"),
-        moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._essay"),
+        moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._essay", qtype="essay"),
         preview=Shows("preview/kinds/essay.html.j2", "preview/kinds/essay.answer.html.j2", "preview:_open"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.essay",
         markdown_form=MarkdownForm("writers.markdown_source:_model_answer", needs_type="writers.markdown_source:_essay_needs_type"),
@@ -264,7 +272,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                        "ko": {"upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드"}},
         qti21=Qti21Writes("qti21/item_file_upload.xml.j2", "writers.qti21:_file_upload", "uploadInteraction"),
         canvas=Writes("canvas/item_essay.xml.j2", "writers.canvas:_essay"),
-        moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._file_upload"),
+        moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._file_upload", qtype="essay"),
         preview=Shows("preview/kinds/file_upload.html.j2", "preview/kinds/file_upload.answer.html.j2", "preview:_open"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.no_answer",
         markdown_form=MarkdownForm("writers.markdown_source:_model_answer"),
@@ -279,7 +287,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                        "ko": {"pairs": "올바른 짝", "distractors": "오답 보기"}},
         qti21=Qti21Writes("qti21/item_matching.xml.j2", "writers.qti21:_matching", "matchInteraction"),
         canvas=Writes("canvas/item_matching.xml.j2", "writers.canvas:_matching"),
-        moodle=MoodleWrites("moodle/question_matching.xml.j2", "writers.moodle:QuestionContext._matching"),
+        moodle=MoodleWrites("moodle/question_matching.xml.j2", "writers.moodle:QuestionContext._matching", qtype="match"),
         preview=Shows("preview/kinds/matching.html.j2", "preview/kinds/matching.answer.html.j2", "preview:_matching"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.matching",
         markdown_form=MarkdownForm("writers.markdown_source:_matching"),
@@ -294,7 +302,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         preview_words={"en": {"order": "Correct order"}, "ko": {"order": "올바른 순서"}},
         qti21=Qti21Writes("qti21/item_ordering.xml.j2", "writers.qti21:_ordering", "orderInteraction"),
         canvas=Writes("canvas/item_blanks.xml.j2", "writers.canvas:_ordering"),
-        moodle=MoodleWrites("moodle/question_ordering.xml.j2", "writers.moodle:QuestionContext._ordering"),
+        moodle=MoodleWrites("moodle/question_ordering.xml.j2", "writers.moodle:QuestionContext._ordering", qtype="ordering"),
         preview=Shows("preview/kinds/ordering.html.j2", "preview/kinds/ordering.answer.html.j2", "preview:_ordering"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.ordering",
         markdown_form=MarkdownForm("writers.markdown_source:_ordering"),
@@ -308,7 +316,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         preview_words={"en": {"blanks": "Blanks"}, "ko": {"blanks": "빈칸"}},
         qti21=Qti21Writes("qti21/item_fill_in_blank.xml.j2", "writers.qti21:_fill_in_blank", "textEntryInteraction"),
         canvas=Writes("canvas/item_blanks.xml.j2", "writers.canvas:_fill_in_blank"),
-        moodle=MoodleWrites("moodle/question_cloze.xml.j2", "writers.moodle:QuestionContext._fill_in_blank"),
+        moodle=MoodleWrites("moodle/question_cloze.xml.j2", "writers.moodle:QuestionContext._fill_in_blank",
+                            qtype="multianswer"),
         preview=Shows("preview/kinds/fill_in_blank.html.j2", "preview/kinds/fill_in_blank.answer.html.j2", "preview:_blanks"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.fill_in_blank",
         markdown_form=MarkdownForm("writers.markdown_source:_no_answer", stem="writers.markdown_source:_blanks_in_stem"),
@@ -321,7 +330,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_attributes=("unit", "sets", "decimals", "figures"),
         qti21=Qti21Writes("qti21/item_calculated.xml.j2", "writers.qti21_calculated:calculated_context", "textEntryInteraction"),
         canvas=Writes("canvas/item_calculated.xml.j2", "writers.canvas_calculated:calculated_context"),
-        moodle=MoodleWrites("moodle/question_calculated.xml.j2", "writers.moodle_calculated:calculated"),
+        moodle=MoodleWrites("moodle/question_calculated.xml.j2", "writers.moodle_calculated:calculated", qtype="calculated"),
         preview=Shows("preview/kinds/calculated.html.j2", "preview/kinds/calculated.answer.html.j2", "preview:_calculated"),
         markdown_reader="readers.markdown.calculated:calculated",
         markdown_form=MarkdownForm("writers.markdown_source:_calculated", stem="writers.markdown_source:_variables_block"),
@@ -337,7 +346,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21=Qti21Writes("qti21/item_calculated_choice.xml.j2", "writers.qti21_calculated:calculated_context",
                           "choiceInteraction"),
         canvas=Writes("canvas/item_calculated_choice.xml.j2", "writers.canvas_calculated:calculated_choice_context"),
-        moodle=MoodleWrites("moodle/question_calculatedmulti.xml.j2", "writers.moodle_calculated:calculated_choice"),
+        moodle=MoodleWrites("moodle/question_calculatedmulti.xml.j2", "writers.moodle_calculated:calculated_choice",
+                            qtype="calculatedmulti"),
         preview=Shows("preview/kinds/single_choice.html.j2", "preview/kinds/calculated_choice.answer.html.j2",
                       "preview:_calculated"),
         markdown_reader="readers.markdown.calculated:calculated_choice",
@@ -350,7 +360,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         TextOnlyItem, "text-only item", "none",
         qti21=Qti21Writes("qti21/item_text_only.xml.j2", "writers.qti21:_text_only", None),
         canvas=Writes("canvas/item_text_only.xml.j2", "writers.canvas:_text_only"),
-        moodle=MoodleWrites("moodle/question_description.xml.j2", "writers.moodle:QuestionContext._text_only", penalty="0"),
+        moodle=MoodleWrites("moodle/question_description.xml.j2", "writers.moodle:QuestionContext._text_only",
+                            qtype="description", penalty="0"),
         preview=Shows("preview/kinds/text_only.html.j2", None, "preview:_nothing"),
         markdown_reader="readers.markdown.questions:QuestionBuilder.no_answer",
         markdown_form=MarkdownForm("writers.markdown_source:_no_answer"),
@@ -407,7 +418,7 @@ class KindTable(Mapping[str, Entry], Generic[Entry]):
                 if part is not None:
                     try:
                         made[name] = self._make(part)
-                    except (ImportError, AttributeError) as error:
+                    except (ImportError, AttributeError, KeyError) as error:
                         raise LookupError(f"kind '{name}': KindSpec.{self.part} ({self.where}) names what does not "
                                           f"exist: {error}") from error
             self._entries = made

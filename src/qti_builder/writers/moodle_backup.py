@@ -52,20 +52,9 @@ DURING, IMMEDIATELY, OPEN, CLOSED = 0x10000, 0x01000, 0x00100, 0x00010
 #: Moodle's defaults for a new quiz.
 REVIEW_DEFAULT = DURING | IMMEDIATELY | OPEN | CLOSED
 REVIEW_AFTER = IMMEDIATELY | OPEN | CLOSED
-#: Moodle XML's template of a question (``entry["template"]``) -> the Moodle question type it is.
-QTYPES = {
-    "moodle/question_multichoice.xml.j2": "multichoice",
-    "moodle/question_truefalse.xml.j2": "truefalse",
-    "moodle/question_shortanswer.xml.j2": "shortanswer",
-    "moodle/question_numerical.xml.j2": "numerical",
-    "moodle/question_essay.xml.j2": "essay",
-    "moodle/question_matching.xml.j2": "match",
-    "moodle/question_ordering.xml.j2": "ordering",
-    "moodle/question_cloze.xml.j2": "multianswer",
-    "moodle/question_calculated.xml.j2": "calculated",
-    "moodle/question_calculatedmulti.xml.j2": "calculatedmulti",
-    "moodle/question_description.xml.j2": "description",
-}
+#: Moodle XML's template of a question (``entry["template"]``) -> the Moodle question type it is,
+#: from the kinds' specs (kinds.py KindSpec.moodle).
+QTYPES = {spec.moodle.template: spec.moodle.qtype for spec in KINDS.values() if spec.moodle is not None}
 #: The embedded answer types of a cloze question -> the subquestion's type, its layout (0 a
 #: drop-down) and whether its choices are shuffled (question/type/multianswer's extract_question).
 CLOZE_SUBQUESTIONS = {"SHORTANSWER": ("shortanswer", 0, 0), "SHORTANSWER_C": ("shortanswer", 0, 0),
@@ -142,7 +131,7 @@ class MoodleBackupWriter(Writer):
     #: The same context functions as Moodle XML: one description of each kind for both.
     adapters: ClassVar[Mapping[str, KindAdapter]] = KindTable(
         "moodle", "writers/moodle_backup.py MoodleBackupWriter.adapters",
-        lambda part: KindAdapter("moodle_backup/question_" + QTYPES[part.template] + ".xml.j2", resolve(part.context)))
+        lambda part: KindAdapter(f"moodle_backup/question_{part.qtype}.xml.j2", resolve(part.context)))
 
     @classmethod
     def settings_not_carried(cls, quiz: Quiz) -> list[str]:
