@@ -14,6 +14,7 @@ from ..base import suggest
 from ... import vocabulary as V
 from . import keys as K
 from . import syntax as S
+from . import tables as T
 
 Attrs = dict[str, tuple[str, int]]  # name -> (value, column)
 
@@ -117,6 +118,9 @@ class Question:
     misplaced: bool = False
     #: The type it is numbered within (``서술형 2.``), which counts as its section's would.
     numbered_kind: str | None = None
+    #: The reader of its form (a matching table's row) reported why it cannot be built: it is
+    #: shown in the outline as not read, and reports nothing more.
+    refused: bool = False
 
     @property
     def style(self) -> str | None:
@@ -250,7 +254,29 @@ class Scanner:
         self._close_passages()
         self._check_introductions(self.description, "the quiz description", self.roots)
         self._apply_keys()
+        self._matching_tables(self.roots)
         return self.description, self.roots
+
+    def _matching_tables(self, sections: list[Section]) -> None:
+        """Rows of a two-column matching table (``7) ____ Mitosis⇥B. …``), each a question of its
+        own: its term the text, the table's definitions its options (:mod:`.tables`)."""
+        for section in sections:
+            drafts = section.questions
+            items = [_table_item(q) for q in drafts]
+            for run in T.runs(items):
+                rows = [drafts[i] for i in run]
+                extra = [(line, text) for q in rows if q.style in _LETTERED for line, text in q.option_lines if text.strip()]
+                table = T.read([items[i] for i in run], extra)
+                for code, message, line, column, hint in table.problems:
+                    self.error(code, message, line, column, hint)
+                for index, q in enumerate(rows):
+                    term, column = table.terms[index]
+                    q.stem = Block(q.line, column, [term])
+                    q.options = [Option(d.mark.letter, d.line, Block(d.line, d.text_column, [d.text]), {}, None,
+                                        d.mark.style, d.mark.marker, d.mark.ordinal, d.column) for d in table.definitions]
+                    q.option_lines = []
+                    q.refused = index in table.refused
+            self._matching_tables(section.children)
 
     def _apply_keys(self) -> None:
         """Each key's entries become their questions' answers, as if written under them."""
@@ -938,6 +964,18 @@ class Scanner:
                 continue
             attrs[key] = (value, col)
         return text[: match.start()].rstrip(), attrs
+
+
+_LETTERED = ("upper-alpha", "lower-alpha")
+
+
+def _table_item(q: Question) -> T.Item:
+    """A draft as the matching-table reader takes it (only an untyped one can be a row)."""
+    answer = q.label("answer")
+    first = q.stem.lines[0] if q.stem.lines and q.kind is None and not q.labels_of("answer")[1:] else ""
+    return T.Item(q.number, q.line, q.stem.column, first,
+                  [(q.stem.line + i, text) for i, text in enumerate(q.stem.lines[1:], 1)],
+                  (answer.block.text(), answer.line, answer.block.column) if answer else None)
 
 
 def _paragraphs(block: Block, skip_first: bool) -> list[_Paragraph]:

@@ -53,6 +53,8 @@ class QuestionBuilder:
         if passage:
             data["passage"] = passage
             self.source.at(loc + ("passage",), q.passages[0].line, q.passages[0].column)
+        if q.refused:
+            return data  # its form's reader said why (a matching table's row)
         hidden = self._hidden_labels(q)
         reading = Reading()
         kind = q.kind or self._infer(q, reading, report=not hidden and not q.misplaced)
