@@ -80,6 +80,21 @@ EXPECTED: dict[str, tuple[list[str], list[tuple[str, float, object]]]] = {
         ("single_choice", 2, ["Le cœur"]),
         ("true_false", 1, ("Vrai", "Faux")),
     ]),
+    # A two-column matching table: each item a choice question of its own, worth the section's
+    # points, the table's definitions its options, its letter from the key at the end.
+    "matching.en.md": (["Part I. Multiple Choice", "Part II. Matching"], [
+        ("single_choice", 2, ["Mitochondrion"]),
+        ("single_choice", 2, ["Division that makes two identical cells"]),
+        ("single_choice", 2, ["Division that makes four different cells"]),
+        ("single_choice", 2, ["Movement of water across a membrane"]),
+        ("single_choice", 2, ["Movement of particles from high to low concentration"]),
+    ]),
+    # The same, its letters under each row ('Antwort: C').
+    "zuordnung.de.md": (["Teil 1: Zuordnung"], [
+        ("single_choice", 3, ["Enthält die Erbinformation"]),
+        ("single_choice", 3, ["Ort der Fotosynthese"]),
+        ("single_choice", 3, ["Ort der Zellatmung"]),
+    ]),
 }
 #: The marks and words that say "true" in these papers.
 MARKS = ("√", "×", "○")
@@ -575,17 +590,94 @@ def test_build_and_import_read_a_paper_alike(paper: Path, tmp_path: Path) -> Non
     assert (quizzes[0].quiz.description or "").replace("\\", "") == (read[0].description or "")
 
 
-def test_a_row_of_a_matching_table_is_no_question_alone(tmp_path: Path) -> None:
-    """'7) ____ Mitosis⇥B. …' rows: built or imported, each is an error at its row, never a blank whose
-    answer is a letter from another row (QB156; QB706 on import)."""
-    body = ("Part IV. Matching (1 point each)\n\n7) ____ Mitosis\tA. Division that makes gametes\n"
-            "8) ____ Meiosis\tB. Division that makes two identical cells\n\nAnswer Key\n7. B\n8. A\n")
+# -- two-column matching tables ----------------------------------------------------------------------
+
+TABLE_DEFINITIONS = {
+    "matching.en.md": ["Division that makes four different cells", "Division that makes two identical cells",
+                       "Movement of water across a membrane", "Movement of particles from high to low concentration",
+                       "Movement of sugar out of a leaf"],
+    "zuordnung.de.md": ["Ort der Fotosynthese", "Ort der Zellatmung", "Enthält die Erbinformation"],
+}
+TABLE_TERMS = {"matching.en.md": ["Mitosis", "Meiosis", "Osmosis", "Diffusion"],
+               "zuordnung.de.md": ["Zellkern", "Chloroplast", "Mitochondrium"]}
+
+
+def test_a_matching_table_is_one_choice_per_item(paper: tuple[Outputs, str]) -> None:
+    """Each row's term is its question's whole text (no blank, no definition), and every item offers
+    the table's definitions, distractors included, in the table's order, in all three outputs."""
+    built, name = paper
+    if name not in TABLE_DEFINITIONS:
+        return
+    rows = [q for q in built.quiz.iter_questions() if q.stem in TABLE_TERMS[name]]
+    assert [q.stem for q in rows] == TABLE_TERMS[name]
+    for q in rows:
+        assert [c.text for c in q.choices] == TABLE_DEFINITIONS[name]
+        assert list(built.qti_choices(q.id)) == TABLE_DEFINITIONS[name]
+        assert list(built.moodle_answers(q.id)) == TABLE_DEFINITIONS[name]
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert "____" not in shown and "A." not in shown and q.stem in shown, shown
+
+
+def test_the_outline_numbers_a_table_s_items_as_the_paper_does() -> None:
+    code, out, err = run("check", str(PAPERS / "matching.en.md"), "--outline")
+    assert code == 0, err
+    rows = [line.strip().split(" | ") for line in (out + err).split("\n") if line.startswith("  ")]
+    assert [row[:3] for row in rows] == [
+        ["1. single choice", "answer B", "2 points"], ["2. single choice", "answer B", "2 points"],
+        ["3. single choice", "answer A", "2 points"], ["4. single choice", "answer C", "2 points"],
+        ["5. single choice", "answer D", "2 points"]]
+    assert "the paper states Total: 10 points (matches)" in out + err
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_a_french_matching_table(route: str, tmp_path: Path) -> None:
+    """'Associez' with the definitions after several spaces (not a tab) and lower-case letters, the
+    letters in a key 'Réponses' at the end; a definition on a row of its own is a distractor."""
+    body = ("Partie B : Associez chaque organe à sa fonction (1 point chacun)\n\n"
+            "1) ____ Le cœur      a. Filtre le sang\n2) ____ Les reins     b. Pompe le sang\n"
+            "3) ____ Les poumons   c. Échanges gazeux\n                      d. Digère les aliments\n\n"
+            "Réponses : 1. b 2. a 3. c\n")
+    source = by_route(route, tmp_path, body, "fr")
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [(q.stem, q.type, q.points) for q in questions] == [
+        ("Le cœur", "single_choice", 1), ("Les reins", "single_choice", 1), ("Les poumons", "single_choice", 1)]
+    options = ["Filtre le sang", "Pompe le sang", "Échanges gazeux", "Digère les aliments"]
+    for q, right in zip(questions, ["Pompe le sang", "Filtre le sang", "Échanges gazeux"]):
+        assert [c.text for c in q.choices] == options
+        assert [c.text for c in q.choices if c.correct] == [right]
+        choices = built.qti_choices(q.id)
+        assert score_item(built.qti_raw(q.id), choices[right])["SCORE"] == 1
+        assert score_item(built.qti_raw(q.id), choices["Digère les aliments"])["SCORE"] == 0
+        assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == [right]
+        assert built.canvas_correct(q.id) == [right]
+
+
+TABLE = ("Part II. Matching (2 pts each)\n\n7) ____ Mitosis\tA. Division that makes four different cells\n"
+         "8) ____ Meiosis\tB. Division that makes two identical cells\n9) ____ Osmosis\tC. Movement of water\n")
+TABLE_SLIPS = [
+    # (the paper's body, the errors as (line in the body, code))
+    (TABLE + "\nAnswer Key\n7. B\n9. C\n", [(4, "QB192")]),  # item 8 has no letter
+    (TABLE + "\nAnswer Key\n7. B\n8. A\n9. E\n", [(10, "QB193")]),  # no definition E
+    (TABLE.replace("9) ____ Osmosis", "\tsee the diagram below\n9) ____ Osmosis") + "\nAnswer Key\n7. B\n8. A\n9. C\n",
+     [(5, "QB194")]),  # a line of neither kind inside the table
+    (TABLE.replace("C. Movement", "B. Movement") + "\nAnswer Key\n7. B\n8. A\n9. C\n", [(5, "QB195")]),
+]
+
+
+@pytest.mark.parametrize("body, errors", TABLE_SLIPS, ids=[e[0][1] for e in TABLE_SLIPS])
+def test_a_matching_table_that_does_not_fit_is_a_located_error(body: str, errors: list[tuple[int, str]],
+                                                                 tmp_path: Path) -> None:
     source = tmp_path / "paper.md"
-    source.write_text(f"---\ntitle: T\nlanguage: en\n---\n\n{body}", encoding="utf-8")
+    source.write_text(f"---\ntitle: T\nlanguage: en\n---\n{body}", encoding="utf-8")
     code, out, err = run("check", str(source))
-    assert code == 1 and "paper.md:8:1: error[QB156]" in err and "paper.md:9:1: error[QB156]" in err, err
+    assert code == 1, err
+    found = sorted({(int(line.split(":")[1]) - 4, line.split("[")[1].split("]")[0]) for line in err.split("\n")
+                    if ": error[" in line})
+    assert found == errors, err
+    assert not list(tmp_path.glob("dist/*"))
     text = tmp_path / "paper.txt"
     text.write_text("T\n\n" + body, encoding="utf-8")
     quizzes, sink = run_import(text)
-    assert quizzes == [] and [d.code for d in sink.errors] == ["QB706", "QB706"]
-    assert all("matching table" in d.message for d in sink.errors)
+    # The table's own codes at the same lines (import's key check may add its QB705 for a missing entry).
+    assert sorted({(d.span.line - 2, d.code) for d in sink.errors if d.code != "QB705"}) == errors

@@ -20,6 +20,7 @@ from . import blocks as B
 from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
+from .tables import TABLE_CODES, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
                      next_is_option, plain_marker, question_line, read_label, short, unglue)
@@ -155,8 +156,10 @@ class Page:
                 done = upto
         else:
             self.key.apply(self.questions, essay)
+        refused = read_tables(self.questions, self.builder.sink, self.span)
         for question in self.questions:
-            self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
+            if id(question) not in refused:
+                self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
         title = self.title or self.path.stem
         description = join(self.description, paragraphs=True)
         while (at := leaked_at(description)) is not None:
@@ -175,7 +178,7 @@ class Page:
             quiz = quiz.model_copy(update={"stated_points": stated.points})
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
-        if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY) for d in mine):
+        if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY, *TABLE_CODES) for d in mine):
             # Its questions were refused, each for the reason given: not "nothing to import" as well.
             sink.items[:] = [d for d in sink.items if not (d.code == NO_QUESTIONS and d in mine)]
         return [self.builder.imported(quiz)] if quiz else []

@@ -31,6 +31,8 @@ _ROW = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])[ \t\u3000]*(?P<term>
                   r"(?:(?:\t+|[ \u3000]{2,})[ \t\u3000]*(?P<cell>[A-Za-z][.)][ \t]+\S.*?))?\s*$")
 #: A row that holds only a definition (its first column empty): ``⇥D. Something else``.
 _DEFINITION = re.compile(r"^[ \t\u3000]*(?P<cell>[A-Za-z][.)][ \t]+\S.*?)\s*$")
+#: The codes of what does not fit a table (its items are refused for them, each said at its line).
+CODES = ("QB192", "QB193", "QB194", "QB195")
 #: A term is a word or a short phrase; a longer one is a statement (``____ Water boils …``).
 _MOST_TERM_WORDS = 8
 
@@ -130,8 +132,8 @@ def read(items: Sequence[Item], extra: Sequence[tuple[int, str]] = ()) -> Table:
         cell = _DEFINITION.match(text)
         if cell:
             _definition(table, cell.group("cell"), line, cell.start("cell") + 1)
-    _duplicates(table)
-    _answers(table)
+    if not _duplicates(table):  # a letter twice is the slip: the answers are not judged against it
+        _answers(table)
     return table
 
 
@@ -143,7 +145,7 @@ def _definition(table: Table, cell: str, line: int, column: int) -> None:
     table.definitions.append(Definition(cell[0], mark, text, line, column, column + mark.text_start))
 
 
-def _duplicates(table: Table) -> None:
+def _duplicates(table: Table) -> bool:
     seen: dict[str, Definition] = {}
     for definition in table.definitions:
         before = seen.get(definition.letter.upper())
@@ -154,6 +156,7 @@ def _duplicates(table: Table) -> None:
                 "give each definition its own letter, in order (A, B, C, ...)"))
             table.refused.update(range(len(table.items)))
         seen.setdefault(definition.letter.upper(), definition)
+    return len(seen) < len(table.definitions)
 
 
 def _answers(table: Table) -> None:
@@ -179,4 +182,4 @@ def _answers(table: Table) -> None:
             table.refused.add(index)
 
 
-__all__ = ["Definition", "Item", "Table", "is_row", "read", "runs"]
+__all__ = ["CODES", "Definition", "Item", "Table", "is_row", "read", "runs"]
