@@ -15,6 +15,7 @@ from ... import vocabulary as V
 from . import keys as K
 from . import syntax as S
 from . import tables as T
+from . import tasks as TK
 
 Attrs = dict[str, tuple[str, int]]  # name -> (value, column)
 
@@ -245,6 +246,10 @@ class Scanner:
         self.closed = 0
         #: Answer keys (``[정답]`` then ``1. ②  2. ①``), the one being read last.
         self.keys: list[K.Key] = []
+        #: The task whose heading is open (``Aufgabe 2`` over ``2.1 …``), and how many of its
+        #: questions numbered ``2.1``, ``2.2`` came.
+        self.task: int | None = None
+        self.task_subs = 0
         index = start
         while index < len(self.lines):
             index = self._line(index)
@@ -393,6 +398,20 @@ class Scanner:
             self._open_section(len(heading.group(1)), lineno, title, attrs, heading.start(2) + 1)
             return index + 1
 
+        task = None if indented else TK.task_line(line)
+        if task:
+            taken = self._task(task, index)
+            if taken is not None:
+                return taken
+        sub = None if indented or self.task is None else TK.sub_question(line, self.task, self.task_subs + 1)
+        if sub:
+            # ``2.1 …`` under the heading ``Aufgabe 2``: its first question.
+            self.task_subs += 1
+            stem, attrs = self.attrs(sub.group("text"), lineno, sub.start("text"), S.QUESTION_ATTRIBUTES)
+            self.form = self.form or "."
+            self._open_question(lineno, self.task_subs, Block(lineno, sub.start("text") + 1, [stem]), attrs)
+            return index + 1
+
         question = self.question
         mode = self.mode
         decimal = question is not None and mode in ("stem", "option") and self.form != ")" and question.kind not in S.ITEM_KINDS
@@ -533,6 +552,28 @@ class Scanner:
         self.current.lines.append(line)
         return index + 1
 
+    def _task(self, found: "re.Match[str]", index: int) -> int | None:
+        """``Aufgabe 2``, ``Exercice 2``, ``Task 2``: the heading of the numbered questions under it,
+        or a question, as the lines after it show (:mod:`.tasks`). The index of the next line when
+        it is a heading; None to read it as today (a question, or text)."""
+        lineno, number = index + 1, int(found.group("number"))
+        task = TK.read_task(self.lines, index, number)
+        if task.reading == "ambiguous":
+            word = found.group("word")
+            self.error("QB196", f"'{word} {number}' could be a heading over the numbered lines {task.subs[0]}–{task.subs[-1]} "
+                       f"(each a question) or a question whose parts or options they are, answered on line "
+                       f"{task.answer_line}: the paper does not say which", lineno, 1,
+                       hint=f"for a heading, give each numbered question its own answer (or write '## {word} {number}'); "
+                            f"for one question, mark its options 'A) …' or write its parts in its text")
+            return None
+        if task.reading != "heading":
+            return None
+        title = self.lines[index].strip().strip("*_").strip().rstrip(":：").strip()
+        title, attrs = self.attrs(title, lineno, 0, S.SECTION_ATTRIBUTES)
+        self._open_section(7, lineno, title, attrs, 1)
+        self.task, self.task_subs = number, 0
+        return index + 1
+
     def _start_key(self, lineno: int) -> None:
         self._close_passages()
         self.keys.append(K.Key(lineno, self.stack[-1] if self.stack else None))
@@ -589,6 +630,7 @@ class Scanner:
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self._close_passages()
+        self.task = None  # a task heading opens its section again after this
         section = Section(level, lineno, title, attrs, Block(lineno + 1, 1), title_column=column,
                           each_points=each[0] if each else None, kind=kind, exam_rule=rule)
         while self.stack and self.stack[-1].level >= section.level:
