@@ -681,3 +681,69 @@ def test_a_matching_table_that_does_not_fit_is_a_located_error(body: str, errors
     quizzes, sink = run_import(text)
     # The table's own codes at the same lines (import's key check may add its QB705 for a missing entry).
     assert sorted({(d.span.line - 2, d.code) for d in sink.errors if d.code != "QB705"}) == errors
+
+
+# -- numbered tasks: a heading over numbered questions, or a question, as the paper shows -----------------
+
+TASKS = [
+    # (language, the paper's body, sections' titles, each question's (number, type, points, right option))
+    ("de", "Aufgabe 1: Welche Stadt ist die Hauptstadt von Frankreich?\nA) Paris\nB) Lyon\nAntwort: A\n\n"
+           "Aufgabe 2 (je 2 Punkte)\n\n2.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n"
+           "2.2 Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n",
+     ["Aufgabe 2"], [(1, 1, "Paris"), (1, 2, "4"), (2, 2, "7")]),
+    ("fr", "Exercice 1 (2 points chacun)\n\n1. Quel organe pompe le sang ?\nA) Le cœur\nB) Le foie\nRéponse : A\n\n"
+           "2. Quel gaz respirons-nous ?\nA) L'azote\nB) L'oxygène\nRéponse : B\n\n"
+           "Exercice 2\nQuelle planète est la plus grande ?\nA) Mars\nB) Jupiter\nRéponse : B\n",
+     ["Exercice 1", "Exercice 2"], [(1, 2, "Le cœur"), (2, 2, "L'oxygène"), (2, 1, "Jupiter")]),
+    ("es", "Ejercicio 1\n\n1. ¿Cuál es un metal?\nA) Hierro\nB) Oxígeno\nRespuesta: A\n\n"
+           "2. ¿Cuál es un gas?\nA) Hierro\nB) Oxígeno\nRespuesta: B\n",
+     ["Ejercicio 1"], [(1, 1, "Hierro"), (2, 1, "Oxígeno")]),
+    ("en", "Task 1 (3 pts each)\n\n1.1 Which is a mammal?\nA) Whale\nB) Shark\nAnswer: A\n\n"
+           "1.2 Which is a bird?\nA) Bat\nB) Penguin\nAnswer: B\n\nProblem 2: Which is a planet?\nA) Mars\nB) The Moon\n"
+           "Answer: A\n",
+     ["Task 1", "Problem 2"], [(1, 3, "Whale"), (2, 3, "Penguin"), (2, 1, "Mars")]),
+]
+
+
+@pytest.mark.parametrize("language, body, sections, expected", TASKS, ids=[t[0] for t in TASKS])
+def test_a_numbered_task_is_a_heading_or_a_question(language: str, body: str, sections: list[str],
+                                                    expected: list[tuple[int, float, str]], tmp_path: Path) -> None:
+    """A heading when numbered questions of its own follow it (``2.1``, ``1.``); a question when its
+    own options and answer follow; the section's rule gives its questions their points."""
+    source = by_route("build", tmp_path, body, language)
+    built = build_all(tmp_path, source)
+    questions = list(built.quiz.iter_questions())
+    assert [s.title for _, s in built.quiz.iter_sections() if s.questions and s.title != "T"] == sections
+    assert [(q.type, q.points, [c.text for c in q.choices if c.correct]) for q in questions] == [
+        ("single_choice", points, [right]) for _, points, right in expected]
+    for q, (_, points, right) in zip(questions, expected):
+        assert built.qti_weight(q.id) == points
+        assert score_item(built.qti_raw(q.id), built.qti_choices(q.id)[right])["SCORE"] == points
+        assert float(built.moodle_question(q.id).findtext("defaultgrade")) == points
+        assert [t for t, f in built.moodle_answers(q.id).items() if f == "100"] == [right]
+        assert built.canvas_correct(q.id) == [right] and float(built.canvas_meta(q.id)["points_possible"]) == points
+        for shown in (built.qti_text(q.id, "stem"), built.moodle_text(q.id), built.canvas_text(q.id)):
+            assert not any(word in shown for word in ("Aufgabe", "Exercice", "Ejercicio", "Task", "Problem", "2.1", "1.2"))
+    code, out, err = run("check", str(source), "--outline")
+    numbers = [line.strip().split(".")[0] for line in (out + err).split("\n") if line.startswith("  ") and "single choice" in line]
+    assert numbers == [str(number) for number, _, _ in expected], out + err
+
+
+TASK_SLIPS = [
+    # (language, the paper's body, the line of the error in the body, its code)
+    ("de", "Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\nAntwort: 2\n\nAufgabe 4: Welche Zahl ist prim?\nA) 7\nB) 8\n"
+           "Antwort: A\n", 1, "QB196"),
+    ("it", "Esercizio 2\nQuale numero è pari?\n1. 3\n2. 4\nRisposta: 2\n\nEsercizio 3: Quale numero è primo?\nA) 7\nB) 8\n"
+           "Risposta: A\n", 1, "QB196"),
+    ("de", "Aufgabe 2 (4 Punkte)\n\n2.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n"
+           "2.2 Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n", 1, "QB197"),
+]
+
+
+@pytest.mark.parametrize("language, body, line, code", TASK_SLIPS, ids=[f"{s[3]}-{s[0]}" for s in TASK_SLIPS])
+def test_a_task_that_cannot_be_told_is_a_located_error(language: str, body: str, line: int, code: str,
+                                                       tmp_path: Path) -> None:
+    source = by_route("build", tmp_path, body, language)
+    result, out, err = run("check", str(source))
+    assert result == 1 and f"paper.md:{line + 5}:" in err and f"error[{code}]" in err, err
+    assert err.count("error[") == 1, err

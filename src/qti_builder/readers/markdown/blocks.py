@@ -565,8 +565,14 @@ class Scanner:
                        f"{task.answer_line}: the paper does not say which", lineno, 1,
                        hint=f"for a heading, give each numbered question its own answer (or write '## {word} {number}'); "
                             f"for one question, mark its options 'A) …' or write its parts in its text")
-            return None
+            # Read as neither, up to its answer: one error, not one per reading of its lines.
+            self.question, self.current, self.mode = None, Block(lineno, 1), "text"
+            return task.answer_line
         if task.reading != "heading":
+            if self.task is not None:
+                # ``Exercice 2`` a question after ``Exercice 1`` a heading: its peer, not one of its
+                # questions (nor worth its rule's points).
+                self._open_section(7, lineno, f"{found.group('word')} {number}", {}, 1)
             return None
         title = self.lines[index].strip().strip("*_").strip().rstrip(":：").strip()
         title, attrs = self.attrs(title, lineno, 0, S.SECTION_ATTRIBUTES)
