@@ -323,7 +323,7 @@ CODES_LIST: tuple[Code, ...] = (
        "---\ntitle: T\nlanguage: en\n---\nPart II. Matching (2 pts each)\n\n7) ____ Mitosis\tA. Division that makes four cells\n8) ____ Meiosis\tA. Division that makes two identical cells\n\nAnswer Key\n7. B\n8. A\n",
        "---\ntitle: T\nlanguage: en\n---\nPart II. Matching (2 pts each)\n\n7) ____ Mitosis\tA. Division that makes four cells\n8) ____ Meiosis\tB. Division that makes two identical cells\n\nAnswer Key\n7. B\n8. A\n"),
     _e("QB196", "A numbered task ('Aufgabe 2', 'Exercice 2', 'Task 2') followed by numbered lines of which only the last has an answer: a heading over questions, or one question whose options or parts they are, cannot be told.",
-       "the task's line", "for a heading, give each numbered question its own answer (or make the task a '##' heading); for one question, mark its options 'A) …' or write its parts in its text",
+       "the task's line", "for a heading, give each numbered question its own answer; for one question, mark its options 'A) …' or write its parts in its text",
        "---\ntitle: T\nlanguage: de\n---\nAufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\nAntwort: 2\n",
        "---\ntitle: T\nlanguage: de\n---\nAufgabe 3\nWelche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n"),
     _e("QB197", "A heading states its section's points ('Aufgabe 2 (4 Punkte)', 'Part II (10 points)') and its questions add up to another number: points the reader did not find made a question worth 1.",

@@ -563,7 +563,7 @@ class Scanner:
             self.error("QB196", f"'{word} {number}' could be a heading over the numbered lines {task.subs[0]}–{task.subs[-1]} "
                        f"(each a question) or a question whose parts or options they are, answered on line "
                        f"{task.answer_line}: the paper does not say which", lineno, 1,
-                       hint=f"for a heading, give each numbered question its own answer (or write '## {word} {number}'); "
+                       hint=f"for a heading, give each numbered question its own answer; "
                             f"for one question, mark its options 'A) …' or write its parts in its text")
             # Read as neither, up to its answer: one error, not one per reading of its lines.
             self.question, self.current, self.mode = None, Block(lineno, 1), "text"
