@@ -90,7 +90,15 @@ class QuestionLine:
     form: str
 
 
+#: A question line in emphasis as a whole, its closing markers maybe unmatched: ``**01. … (5점)**``,
+#: ``***16. …*``: the markers are no part of its text (nor of the points at its end).
+_EMPHASISED = re.compile(r"^[*_]{1,3}(?=\d)(?P<line>.*?\S)[*_]{1,3}\s*$")
+
+
 def question_line(line: str) -> QuestionLine | None:
+    emphasised = _EMPHASISED.match(line)
+    if emphasised and not re.match(r"^[*_]{1,3}\d{1,9}[.)][*_]", line):
+        line = emphasised.group("line")
     bullet = _BULLET.match(line)
     if bullet:
         return QuestionLine(None, bullet.group(1).strip(), "bullet")
