@@ -23,7 +23,7 @@ from .keys import AnswerKey
 from .tables import TABLE_CODES, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
-                     next_is_option, plain_marker, question_line, read_label, short, unglue)
+                     first_option, next_is_option, plain_marker, question_line, read_label, short, unglue)
 
 Data = dict[str, Any]
 
@@ -309,9 +309,11 @@ class Page:
         if self.title is not None and named:
             # "## Question 3" (its text in the paragraph that follows) or "### Q3: What …?".
             self._start(heading.line, named.group(2).strip(), int(named.group(1)))
-        elif (self.title is not None and numbered and numbered.number is not None and numbered.text
-              and (SENTENCE_END.search(heading.text) or next_is_option(rest))):
-            self._start(heading.line, numbered.text, numbered.number)  # "### 3. What …?"
+        elif (numbered and numbered.number is not None and numbered.text
+              and ((self.title is not None and (SENTENCE_END.search(heading.text) or next_is_option(rest)))
+                   or _options_below(self.source[heading.line: heading.line + 400]))):
+            # "### 3. What …?"; "### 5. 下面程序输出是什么（）" then its code and options, the page's first too.
+            self._start(heading.line, numbered.text, numbered.number)
         elif self.title is None:
             self.title = heading.text
         elif not self.questions and self.section is None and _only_stated_total(heading.text):
@@ -553,7 +555,9 @@ class Page:
         task = TASK.match(line)
         if task and expected and q.style in (None, "upper-alpha"):
             q.style = q.style or "upper-alpha"
-            q.add_option(task.group(2).strip())
+            text = task.group(2).strip()
+            own = re.match(rf"^{expected}[.)．]\s+(?=\S)", text, re.I)  # ``- [x] B. 0``: its letter is the box's
+            q.add_option(text[own.end():] if own else text)
             if task.group(1).lower() == "x":
                 q.marked[expected] = "[x]"
             return True
@@ -938,6 +942,23 @@ class Page:
             self.key = AnswerKey(self.builder, self.span)
         self.key_upto = len(self.questions)
         self.key.start(line)
+
+
+def _options_below(rest: list[str]) -> bool:
+    """Options (``A) …``, ``- [x] …``) start a line below a heading, before the next heading."""
+    fence = False
+    for line in rest:
+        text = line.strip()
+        if text.startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        if text.startswith("#"):
+            return False
+        if first_option(text) is not None or TASK.match(text):
+            return True
+    return False
 
 
 def _only_stated_total(text: str) -> bool:
