@@ -151,7 +151,7 @@ LANGUAGES: dict[str, Language] = {
     "zh": Language(
         name="Chinese",
         labels={"答案": ANSWER, "正确答案": ANSWER, "正確答案": ANSWER, "答": ANSWER, "参考答案": ANSWER, "參考答案": ANSWER,
-                "解析": EXPLANATION, "解释": EXPLANATION, "解釋": EXPLANATION, "评分标准": GRADING, "評分標準": GRADING,
+                "解析": EXPLANATION, "分析": EXPLANATION, "解释": EXPLANATION, "解釋": EXPLANATION, "评分标准": GRADING, "評分標準": GRADING,
                 "反馈": "feedback"},
         model_answer_labels=("参考答案", "參考答案"),
         true_words=("对", "對", "正确", "正確", "是", "√", "✓"), false_words=("错", "錯", "错误", "錯誤", "否"),

@@ -385,7 +385,7 @@ class Page:
                 self.form = self.form or question.form
             self._start(number, question.text, question.number)
             return
-        if self.title is None:
+        if self.title is None and q is None:
             self.title = line
             return
         if self.reading is not None and (q is None or q.answered):
