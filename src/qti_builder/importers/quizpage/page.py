@@ -407,6 +407,19 @@ class Page:
         if shaped:
             self._structure_in_label(line, number, shaped)
             return
+        if q is not None and q.mode == "option" and q.options and self._new_paragraph(number):
+            # A paragraph after the options, apart from them (a blank line between): no option's text,
+            # which students would read. After options the page marks (``- [x] …``) it explains them.
+            if q.marked:
+                q.open("explanation", number)
+                q.label_names.setdefault("explanation", "explanation")
+                assert q.current is not None
+                q.current.append(line)
+                return
+            self.builder.warn(LOST, f"line {number} is a paragraph after the options of question '{short(join(q.stem), 30)}' "
+                                    "and belongs to none of them; skipped", self.span(number),
+                              hint="indent it to continue the last option, or start it with a label such as 'Explanation:'")
+            return
         if q is not None and q.current is not None:
             if q.mode == "stem" and (q.box or S.BOX.match(line) or S.ROMAN_STATEMENT.match(line)):
                 # A <보기> box and its statements, statements numbered I. II.: each on its own line.
@@ -650,6 +663,11 @@ class Page:
         q.current, q.mode = q.labels.setdefault("explanation", []), "label"
         if any(q.current):
             q.current.append("")
+
+    def _new_paragraph(self, number: int) -> bool:
+        """Line ``number`` starts a paragraph at the left margin: a blank line above it."""
+        line = self.source[number - 1] if 0 < number <= len(self.source) else ""
+        return number > 1 and not self.source[number - 2].strip() and line[:1] not in (" ", "\t")
 
     def _starts_questions(self, rest: list[tuple[int, str]]) -> bool:
         following = next((line.strip() for _, line in rest if line.strip()), "")
