@@ -747,3 +747,76 @@ def test_a_task_that_cannot_be_told_is_a_located_error(language: str, body: str,
     result, out, err = run("check", str(source))
     assert result == 1 and f"paper.md:{line + 5}:" in err and f"error[{code}]" in err, err
     assert err.count("error[") == 1, err
+
+
+# -- pasted pages as real papers print them (each quirk seen in a paper nobody here wrote) -----------------
+
+def imported_page(tmp_path: Path, text: str, name: str = "paper.md") -> tuple[int, str, Path | None]:
+    page = tmp_path / name
+    page.write_text(text, encoding="utf-8")
+    code, out, err = run("import", str(page), "--out", str(tmp_path / "source"))
+    sources = sorted((tmp_path / "source").glob("*.md"))
+    return code, err, sources[0] if sources else None
+
+
+def test_a_question_line_in_bold_keeps_its_points_and_its_number(tmp_path: Path) -> None:
+    """``**01. … (5점)**`` and ``***02. …*`` (the markers unmatched): the emphasis is no part of the
+    text, the points are read, and the second question is not folded into the first's answer."""
+    text = ("## 정보처리 실기\n\n**01. 다음 설명에 해당하는 프로토콜을 쓰시오. (5점)**\n\n정답: ARP\n\n"
+            "***02. 다음 코드의 실행 결과를 쓰시오.*\n\n정답: 37\n")
+    code, err, source = imported_page(tmp_path, text.replace("정답: ARP", "모범답안: ARP").replace("정답: 37", "모범답안: 37"))
+    assert code == 0 and source is not None, err
+    built = build_all(tmp_path, source)
+    first, second = built.quiz.iter_questions()
+    assert (first.type, first.points, first.model_answer) == ("essay", 5, "ARP")
+    assert (second.type, second.points, second.model_answer) == ("essay", 1, "37")
+    for q in (first, second):
+        assert "*" not in q.stem and "*" not in built.moodle_text(q.id) and "(5점)" not in built.qti_text(q.id, "stem")
+    assert float(built.moodle_question(first.id).findtext("defaultgrade")) == 5
+    assert float(built.canvas_meta(first.id)["points_possible"]) == 5
+
+
+def test_numbered_headings_with_code_and_checked_options(tmp_path: Path) -> None:
+    """``### 1. …（）`` then code then ``- [x] B. 0`` options, the page's first line a question too:
+    each heading is its question (not a section, not the title), each option's letter is its box's,
+    and a paragraph after marked options explains them."""
+    text = ("### 1. 下面程序的输出是什么（）\n```c\nint a = 1;\nprintf(\"%d\", a + 1);\n```\n\n"
+            "- [ ] A. 1\n- [x] B. 2\n- [ ] C. 3\n\n> **【分析】**<br>\n> a + 1 等于 2。\n\n"
+            "### 2. 下列哪个是整数类型（）\n- [x] A. int\n- [ ] B. float\n")
+    code, err, source = imported_page(tmp_path, text, "day07.md")
+    assert code == 0 and source is not None, err
+    built = build_all(tmp_path, source)
+    assert built.quiz.title == "day07"  # no question's line, nor its explanation, is the quiz's title
+    assert [s.title for _, s in built.quiz.iter_sections() if s.questions] == ["day07"]
+    first, second = built.quiz.iter_questions()
+    assert [c.text for c in first.choices] == ["1", "2", "3"] and [c.text for c in first.choices if c.correct] == ["2"]
+    assert "printf" in first.stem and first.feedback.general == "a + 1 等于 2。"
+    assert [c.text for c in second.choices if c.correct] == ["int"]
+    choices = built.qti_choices(first.id)
+    assert list(choices) == ["1", "2", "3"] and score_item(built.qti_raw(first.id), choices["2"])["SCORE"] == 1
+    assert [t for t, f in built.moodle_answers(first.id).items() if f == "100"] == ["2"]
+    assert built.canvas_correct(first.id) == ["2"]
+    for shown in (built.qti_text(first.id, "stem"), built.moodle_text(first.id), built.canvas_text(first.id)):
+        assert "等于" not in shown  # the explanation is shown after answering, never with the question
+
+
+def test_a_paragraph_after_unmarked_options_is_no_option(tmp_path: Path) -> None:
+    text = ("Quiz\n\n1. Which is a prime?\nA) 4\nB) 7\n\nThe smallest primes are 2, 3, 5 and 7.\n\nAnswer: B\n")
+    code, err, source = imported_page(tmp_path, text, "page.txt")
+    assert source is not None and ":7:1: warning[QB711]" in err, err
+    (q,) = read_quiz(source, DiagnosticSink())[0].iter_questions()  # type: ignore[index]
+    assert [c.text for c in q.choices] == ["4", "7"] and [c.text for c in q.choices if c.correct] == ["7"]
+
+
+@pytest.mark.parametrize("text, line", [
+    # O/X items with an empty answer space, as a worksheet prints them
+    ("퀴즈\n\n### O / X 퀴즈\n\n1. var는 Block Scope를 가진다.  \n   **답**:\n\n2. let은 ES6에서 생겼다.  \n   **답**: O\n", 5),
+    # options run into the text after a template call: no option, no answer
+    ("Quiz\n\n1. 目前计算机芯片制造的主要原料是（ ）。\n{{ select(1) }}\n- 硅\n- 铜\n\n2. 1+1=?\nA) 1\nB) 2\nAnswer: B\n", 3),
+])
+def test_a_pasted_question_without_options_or_answer_is_an_error_at_its_line(text: str, line: int, tmp_path: Path) -> None:
+    """Never an answer-less essay that changes what the paper asks (a mark, a choice), as build
+    refuses it too (QB128): an error at the question, nothing written."""
+    code, err, source = imported_page(tmp_path, text, "page.txt")
+    assert code == 1 and source is None, err
+    assert f"page.txt:{line}:" in err and "error[QB706]" in err and "has no options and no answer" in err, err
