@@ -400,9 +400,9 @@ class Scanner:
 
         task = None if indented else TK.task_line(line)
         if task:
-            taken = self._task(task, index)
-            if taken is not None:
-                return taken
+            after_task = self._task(task, index)
+            if after_task is not None:
+                return after_task
         sub = None if indented or self.task is None else TK.sub_question(line, self.task, self.task_subs + 1)
         if sub:
             # ``2.1 …`` under the heading ``Aufgabe 2``: its first question.
