@@ -13,6 +13,7 @@ from typing import Any
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import keys as KEYS
+from ...readers.markdown import tasks as TASKS
 from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
@@ -73,6 +74,12 @@ class Page:
         self.title: str | None = None
         self.description: list[str] = []
         self.section: Data | None = None
+        #: The line being read, and the line of each section's heading (by the section's id).
+        self.at_line = 1
+        self.skip_to = 0
+        self.section_lines: dict[int, int] = {}
+        #: The task whose section is open (``Aufgabe 2``), and how many of its questions ``2.1``, ``2.2`` came.
+        self.task: tuple[int, int] | None = None
         self.question: Question | None = None
         self.questions: list[Question] = []
         #: The role of the ``<details>`` block being read (answer, explanation, hint), innermost last.
@@ -176,6 +183,8 @@ class Page:
         if quiz is not None and stated is not None:
             # The total the paper states, by the function build's reader uses: the source says 'total:'.
             quiz = quiz.model_copy(update={"stated_points": stated.points})
+        if quiz is not None:
+            self._section_totals(quiz)
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
         if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY, *TABLE_CODES) for d in mine):
@@ -289,6 +298,7 @@ class Page:
         return (refs is not None and not answer.strip().isdecimal()) or S.every_truth(answer) is not None
 
     def _heading(self, heading: B.Heading) -> None:
+        self.at_line = heading.line
         if self.reveal is not None:
             self._line(heading.text, heading.line, [])
             return
@@ -333,6 +343,9 @@ class Page:
             self.builder.warn(LOST, f"{what} at line {line} belongs to no question; skipped", self.span(line))
 
     def _line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
+        self.at_line = number
+        if number <= self.skip_to:
+            return  # the lines of a task reported as read neither way (QB196)
         if self.reveal is None and self._paper_frame(line, number):
             return
         q = self.question
@@ -362,6 +375,8 @@ class Page:
             assert q.current is not None
             q.current.append(line)
             return
+        if self.reveal is None and self.title is not None and self._task(line, number, q):
+            return
         if self.reveal is None and self.title is not None and self._exam_structure(line, number, q):
             return
         if q is not None and not q.answered and self._option(q, line):
@@ -371,6 +386,12 @@ class Page:
             # ``Bonus (2 points): …``: the next question; its points stay at the end of its text, where
             # points are read.
             self._start(number, bonus.group("text") + (" " + bonus.group("points") if bonus.group("points") else ""))
+            return
+        sub = TASKS.sub_question(line, self.task[0], self.task[1] + 1) if self.task else None
+        if sub:
+            # ``2.1 …`` under ``Aufgabe 2``: the task's question 1, read as build reads it (readers/markdown/tasks.py).
+            self.task = (self.task[0], self.task[1] + 1)
+            self._start(number, sub.group("text"), self.task[1])
             return
         question = question_line(line)
         # After options, a question line starts the next question even without an answer: the
@@ -512,6 +533,52 @@ class Page:
             return True
         return False
 
+    def _section_totals(self, quiz: Any) -> None:
+        """A heading that states its section's points (``Aufgabe 2 (4 Punkte)``) whose questions add up
+        to another number: an error at the heading, as build's QB197 (points not found made a
+        question worth 1)."""
+        for data, section in zip(self.builder.roots, quiz.sections):
+            stated = S.points_in(data["title"])
+            line = self.section_lines.get(id(data))
+            if stated is None or line is None or section.title != data["title"] or section.select is not None:
+                continue
+            worth = _section_points(section)
+            if worth is None:
+                continue
+            if worth != stated[0]:
+                self.builder.sink.error("QB197", f"the heading '{section.title}' states {stated[0]:g} points, but its questions "
+                                                 f"add up to {worth:g}", self.span(line, self.column(line, data["title"]) + stated[1]),
+                                        hint="write each question's points as the paper does ('(2 Punkte)', '(2 points)'), or a "
+                                             "rule for each ('(je 2 Punkte)', '(2 pts each)') in the heading")
+
+    def _task(self, line: str, number: int, q: Question | None) -> bool:
+        """``Aufgabe 2``, ``Exercice 2``, ``Task 2``: a heading over the numbered questions under it, or
+        a question, as build reads it from the lines after it (readers/markdown/tasks.py). True when
+        the line is taken (a heading, or an error naming both readings)."""
+        found = TASKS.task_line(self.source[number - 1]) if line and (q is None or q.answered or q.options) else None
+        if found is None:
+            return False
+        task = TASKS.read_task(self.source, number - 1, int(found.group("number")))
+        word = found.group("word")
+        if task.reading == "ambiguous":
+            self.builder.sink.error("QB196", f"'{word} {task.number}' could be a heading over the numbered lines "
+                                             f"{task.subs[0]}–{task.subs[-1]} (each a question) or a question whose parts or "
+                                             f"options they are, answered on line {task.answer_line}: the page does not say which",
+                                    self.span(number), hint="for a heading, give each numbered question its own answer; for "
+                                                            "one question, mark its options 'A) …' or write its parts in its text")
+            self._finish()
+            self.question, self.skip_to = None, task.answer_line  # read as neither, up to its answer: one error
+            return True
+        if task.reading == "heading":
+            self._finish()
+            self._section(line.strip().strip("*_").strip().rstrip(":：").strip())
+            return True
+        if self.task is not None:
+            # ``Exercice 2`` a question after ``Exercice 1`` a heading: its peer, in a section of its own.
+            self._finish()
+            self._section(f"{word} {task.number}")
+        return False
+
     def _section(self, title: str) -> None:
         """A section of the page, its points per question (``(각 2점)``) read out of its title."""
         self._end_passages()
@@ -520,6 +587,9 @@ class Page:
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self.section = self.builder.section(title)
+        self.section_lines[id(self.section)] = self.at_line
+        task = TASKS.task_line(title)
+        self.task = (int(task.group("number")), 0) if task else None
         self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
         self._keep_exam_rule(rule)
 
@@ -960,6 +1030,17 @@ class Page:
             self.key = AnswerKey(self.builder, self.span)
         self.key_upto = len(self.questions)
         self.key.start(line)
+
+
+def _section_points(section: Any) -> float | None:
+    """What a section's questions and subsections are worth; None when a part is drawn at random."""
+    total = sum(q.points for q in section.questions if q.type != "text_only")
+    for child in section.sections:
+        worth = None if child.select is not None else _section_points(child)
+        if worth is None:
+            return None
+        total += worth
+    return total
 
 
 def _options_below(rest: list[str]) -> bool:
