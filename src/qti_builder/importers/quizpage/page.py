@@ -387,11 +387,12 @@ class Page:
             # points are read.
             self._start(number, bonus.group("text") + (" " + bonus.group("points") if bonus.group("points") else ""))
             return
-        sub = TASKS.sub_question(line, self.task[0], self.task[1] + 1) if self.task else None
-        if sub:
+        task = self.task
+        sub = TASKS.sub_question(line, task[0], task[1] + 1) if task else None
+        if sub and task:
             # ``2.1 …`` under ``Aufgabe 2``: the task's question 1, read as build reads it (readers/markdown/tasks.py).
-            self.task = (self.task[0], self.task[1] + 1)
-            self._start(number, sub.group("text"), self.task[1])
+            self.task = (task[0], task[1] + 1)
+            self._start(number, sub.group("text"), task[1] + 1)
             return
         question = question_line(line)
         # After options, a question line starts the next question even without an answer: the
