@@ -163,7 +163,7 @@ class Page:
                 done = upto
         else:
             self.key.apply(self.questions, essay)
-        refused = read_tables(self.questions, self.builder.sink, self.span)
+        refused = read_tables(self.questions, self.builder.sink, self.span, self.emitter.dialect.language)
         for question in self.questions:
             if id(question) not in refused:
                 self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))

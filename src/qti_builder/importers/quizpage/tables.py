@@ -13,7 +13,8 @@ from .syntax import Question, join
 TABLE_CODES = T.CODES
 
 
-def read_tables(questions: list[Question], sink: DiagnosticSink, span: Callable[[int, int], SourceSpan]) -> set[int]:
+def read_tables(questions: list[Question], sink: DiagnosticSink, span: Callable[[int, int], SourceSpan],
+                language: str = "en") -> set[int]:
     """Turn each table's rows into choice questions; report what does not fit. The ids of the
     questions not to emit (their problem is reported)."""
     refused: set[int] = set()
@@ -28,7 +29,7 @@ def read_tables(questions: list[Question], sink: DiagnosticSink, span: Callable[
             rows = [group[i] for i in run]
             # Definitions at the margin read as a row's options (``D. …``): the table's too.
             extra = [(q.line, f"{letter}. {join(text)}") for q in rows for letter, text in q.options]
-            table = T.read([items[i] for i in run], extra)
+            table = T.read([items[i] for i in run], extra, language)
             for code, message, line, column, hint in table.problems:
                 sink.error(code, message, span(line, column), hint)
             for index, q in enumerate(rows):

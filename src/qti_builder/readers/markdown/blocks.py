@@ -271,7 +271,7 @@ class Scanner:
             for run in T.runs(items):
                 rows = [drafts[i] for i in run]
                 extra = [(line, text) for q in rows if q.style in _LETTERED for line, text in q.option_lines if text.strip()]
-                table = T.read([items[i] for i in run], extra)
+                table = T.read([items[i] for i in run], extra, self.dialect.language)
                 for code, message, line, column, hint in table.problems:
                     self.error(code, message, line, column, hint)
                 for index, q in enumerate(rows):

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ... import vocabulary as V
 from . import syntax as S
 
 #: The first line of an item after its number: the blank, the term, and maybe a definition cell.
@@ -104,9 +105,10 @@ def runs(items: Sequence[Item]) -> list[range]:
     return found
 
 
-def read(items: Sequence[Item], extra: Sequence[tuple[int, str]] = ()) -> Table:
+def read(items: Sequence[Item], extra: Sequence[tuple[int, str]] = (), language: str = "en") -> Table:
     """One table from its items (a run of :func:`runs`); ``extra``: definition lines a route read
-    apart from the items (a lettered line at the margin, which reads as an option)."""
+    apart from the items (a lettered line at the margin, which reads as an option). Hints name the
+    answer label of the quiz's ``language``."""
     table = Table(list(items), [])
     for index, item in enumerate(items):
         found = _row(item.first)
@@ -133,7 +135,7 @@ def read(items: Sequence[Item], extra: Sequence[tuple[int, str]] = ()) -> Table:
         if cell:
             _definition(table, cell.group("cell"), line, cell.start("cell") + 1)
     if not _duplicates(table):  # a letter twice is the slip: the answers are not judged against it
-        _answers(table)
+        _answers(table, V.examples(language).answer)
     return table
 
 
@@ -159,7 +161,7 @@ def _duplicates(table: Table) -> bool:
     return len(seen) < len(table.definitions)
 
 
-def _answers(table: Table) -> None:
+def _answers(table: Table, label: str) -> None:
     letters = {d.letter.upper() for d in table.definitions}
     names = ", ".join(d.letter for d in table.definitions)
     first, last = table.items[0].number, table.items[-1].number
@@ -168,7 +170,7 @@ def _answers(table: Table) -> None:
             table.problems.append((
                 "QB192", f"item {item.number} of the matching table (items {first}–{last}) has no answer: neither the "
                 "answer key nor a line under it gives its letter", item.line, 1,
-                f"add '{item.number}. B' to the answer key (or 'Answer: B' under the row), the letter of its definition"))
+                f"add '{item.number}. B' to the answer key (or '{label}: B' under the row), the letter of its definition"))
             table.refused.add(index)
             continue
         value, line, column = item.answer
