@@ -829,3 +829,16 @@ def test_a_pasted_question_without_options_or_answer_is_an_error_at_its_line(tex
     code, err, source = imported_page(tmp_path, text, "page.txt")
     assert code == 1 and source is None, err
     assert f"page.txt:{line}:" in err and "error[QB706]" in err and "has no options and no answer" in err, err
+
+
+@pytest.mark.parametrize("route", ["build", "import"])
+def test_a_sentence_that_starts_with_a_task_word_is_no_task(route: str, tmp_path: Path) -> None:
+    """``Task 2 shows …`` in an explanation, numbered questions after it: the explanation's text."""
+    body = ("1. Which is a prime?\nA) 4\nB) 7\nAnswer: B\nExplanation: 7 has no divisors but 1 and 7.\n"
+            "Task 2 shows the same for 11.\n\n2. Which is even?\nA) 4\nB) 7\nAnswer: A\n")
+    source = by_route(route, tmp_path, body, "en")
+    built = build_all(tmp_path, source)
+    first, second = built.quiz.iter_questions()
+    assert "Task 2 shows the same for 11." in (first.feedback.general or "")
+    assert [s.title for _, s in built.quiz.iter_sections()] == ["T"]
+    assert [c.text for c in second.choices if c.correct] == ["4"]

@@ -20,9 +20,11 @@ from ... import vocabulary as V
 from . import syntax as S
 
 _WORDS = "|".join(re.escape(w) for w in V.words("task_words"))
-#: A task's line at the left margin: its word and number, maybe in bold, then its title or text.
+#: A task's line at the left margin: its word and number, maybe in bold, then nothing, its points
+#: (``Aufgabe 2 (4 Punkte)``) or a stop and its title or text (``Aufgabe 1: Welche …?``). Not a
+#: sentence that starts with the words (``Task 2 shows that …``).
 TASK_LINE = re.compile(rf"^[*_]{{0,2}}(?P<word>{_WORDS})[ \t]*(?P<number>\d{{1,3}})(?![\d.,])[*_]{{0,2}}"
-                       rf"(?:[ \t]*[.:：)–-][ \t]*|[ \t]+|$)(?P<rest>.*?)[*_]{{0,2}}\s*$", re.I)
+                       rf"(?:[ \t]*[.:：)–-][ \t]*|[ \t]*(?=[(（\[［])|[ \t]*$)(?P<rest>.*?)[*_]{{0,2}}\s*$", re.I)
 #: A question numbered within a task: ``2.1 …``, ``2.1. …``, ``2.1) …``.
 SUB_NUMBER = re.compile(r"^(?P<task>\d{1,3})[.．](?P<number>\d{1,2})[.．)]?[ \t]+(?P<text>\S.*?)\s*$")
 _PLAIN_FORMS = (".", ")", "．")
