@@ -4,7 +4,10 @@
 ``Part III. Short Answer (3 pts each)`` right after an explanation, ``Teil 2:``, ``PARTE II.``,
 ``Partie B :``, ``Parte 2 –``, ``Sezione B -``), a points rule on the line under a heading, numbered
 instructions (``注意事项：`` / ``※ 수험생 유의사항`` then ``1. …``), a bonus question (``Bonus (2
-points): …``) and a closing mark (``- 끝 -``, ``以上``, ``- End of Exam -``).
+points): …``) and a closing mark (``- 끝 -``, ``以上``, ``- End of Exam -``); two-column matching tables
+(``7) ____ Mitosis⇥B. …``, one choice question per item); numbered tasks (``Aufgabe 2``, ``Exercice 2``,
+``Task 1``) as headings over their questions or as questions; and pasted pages with the quirks of
+real papers (a bold question line, checked options ``- [x] B. 0``, questions with no answer).
 
 The papers in tests/fixtures/exam/ were written for these tests as teachers paste them. Each is
 read twice: built as it is (``build paper.md``), and pasted without its front matter, its title on
