@@ -774,14 +774,14 @@ def imported_page(tmp_path: Path, text: str, name: str = "paper.md") -> tuple[in
 def test_a_question_line_in_bold_keeps_its_points_and_its_number(tmp_path: Path) -> None:
     """``**01. … (5점)**`` and ``***02. …*`` (the markers unmatched): the emphasis is no part of the
     text, the points are read, and the second question is not folded into the first's answer."""
-    text = ("## 정보처리 실기\n\n**01. 다음 설명에 해당하는 프로토콜을 쓰시오. (5점)**\n\n정답: ARP\n\n"
-            "***02. 다음 코드의 실행 결과를 쓰시오.*\n\n정답: 37\n")
-    code, err, source = imported_page(tmp_path, text.replace("정답: ARP", "모범답안: ARP").replace("정답: 37", "모범답안: 37"))
+    text = ("## 정보처리 실기\n\n**01. 웹 페이지를 전송하는 프로토콜의 약자를 쓰시오. (5점)**\n\n정답: HTTP\n\n"
+            "***02. 6 곱하기 7의 값을 쓰시오.*\n\n정답: 42\n")
+    code, err, source = imported_page(tmp_path, text.replace("정답: HTTP", "모범답안: HTTP").replace("정답: 42", "모범답안: 42"))
     assert code == 0 and source is not None, err
     built = build_all(tmp_path, source)
     first, second = built.quiz.iter_questions()
-    assert (first.type, first.points, first.model_answer) == ("essay", 5, "ARP")
-    assert (second.type, second.points, second.model_answer) == ("essay", 1, "37")
+    assert (first.type, first.points, first.model_answer) == ("essay", 5, "HTTP")
+    assert (second.type, second.points, second.model_answer) == ("essay", 1, "42")
     for q in (first, second):
         assert "*" not in q.stem and "*" not in built.moodle_text(q.id) and "(5점)" not in built.qti_text(q.id, "stem")
     assert float(built.moodle_question(first.id).findtext("defaultgrade")) == 5
@@ -792,7 +792,7 @@ def test_numbered_headings_with_code_and_checked_options(tmp_path: Path) -> None
     """``### 1. …（）`` then code then ``- [x] B. 0`` options, the page's first line a question too:
     each heading is its question (not a section, not the title), each option's letter is its box's,
     and a paragraph after marked options explains them."""
-    text = ("### 1. 下面程序的输出是什么（）\n```c\nint a = 1;\nprintf(\"%d\", a + 1);\n```\n\n"
+    text = ("### 1. 以下代码输出什么？（）\n```c\nint a = 1;\nprintf(\"%d\", a + 1);\n```\n\n"
             "- [ ] A. 1\n- [x] B. 2\n- [ ] C. 3\n\n> **【分析】**<br>\n> a + 1 等于 2。\n\n"
             "### 2. 下列哪个是整数类型（）\n- [x] A. int\n- [ ] B. float\n")
     code, err, source = imported_page(tmp_path, text, "day07.md")
@@ -822,9 +822,9 @@ def test_a_paragraph_after_unmarked_options_is_no_option(tmp_path: Path) -> None
 
 @pytest.mark.parametrize("text, line", [
     # O/X items with an empty answer space, as a worksheet prints them
-    ("퀴즈\n\n### O / X 퀴즈\n\n1. var는 Block Scope를 가진다.  \n   **답**:\n\n2. let은 ES6에서 생겼다.  \n   **답**: O\n", 5),
+    ("퀴즈\n\n### O / X 퀴즈\n\n1. 물은 0℃에서 끓는다.  \n   **답**:\n\n2. 얼음은 물에 뜬다.  \n   **답**: O\n", 5),
     # options run into the text after a template call: no option, no answer
-    ("Quiz\n\n1. 目前计算机芯片制造的主要原料是（ ）。\n{{ select(1) }}\n- 硅\n- 铜\n\n2. 1+1=?\nA) 1\nB) 2\nAnswer: B\n", 3),
+    ("Quiz\n\n1. 水的化学式是（ ）。\n{{ select(1) }}\n- H2O\n- CO2\n\n2. 1+1=?\nA) 1\nB) 2\nAnswer: B\n", 3),
 ])
 def test_a_pasted_question_without_options_or_answer_is_an_error_at_its_line(text: str, line: int, tmp_path: Path) -> None:
     """Never an answer-less essay that changes what the paper asks (a mark, a choice), as build
