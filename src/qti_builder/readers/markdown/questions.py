@@ -53,6 +53,9 @@ class QuestionBuilder:
         if passage:
             data["passage"] = passage
             self.source.at(loc + ("passage",), q.passages[0].line, q.passages[0].column)
+        if q.refused:
+            self.source.unread.add(q.line)  # its form's reader said why (a matching table's row): left out
+            return data
         hidden = self._hidden_labels(q)
         reading = Reading()
         kind = q.kind or self._infer(q, reading, report=not hidden and not q.misplaced)
@@ -257,9 +260,11 @@ class QuestionBuilder:
                             f"answer; in a section titled '{section or 'Short answer'}' questions are short answers")
         elif code == "QB156":
             self.error(code, "this question is one row of a two-column matching table (a term, then a lettered "
-                       "description): alone, it shows students one description and asks for another's letter", q.line, 1,
-                       hint="write the table as one matching question: '{type=matching}' and a row '- Mitosis -> Division "
-                            "that makes two identical cells' per term")
+                       "description) with no other row beside it: alone, it shows students one description and asks "
+                       "for another's letter", q.line, 1,
+                       hint="write the table's other rows under it, one item a line ('8) ____ Meiosis⇥C. ...'), each "
+                            "answered in the key or under it; or write one matching question: '{type=matching}' and a "
+                            "row '- Mitosis -> Division that makes two identical cells' per term")
         elif code == "QB176":
             self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
                        "word fills", *at,
