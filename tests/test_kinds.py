@@ -226,14 +226,12 @@ def round_trip(tmp_path_factory: pytest.TempPathFactory) -> RoundTrip:
     return found
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize(("kind", "target"), [(k, t) for k in KINDS for t in TARGETS if (t, k) not in NOT_CARRIED])
 def test_every_kind_is_written_to_every_target_and_imported_back(kind: str, target: str, round_trip: RoundTrip) -> None:
     """Built to the target, each question of the kind comes back from `qti-builder import` as the
     model the target can carry (helpers/roundtrip.py: a kind the target has no type for comes back
-    as the kind it is written as), and the Markdown `import` writes of it reads back as that question."""
-    if (target, kind) in NOT_CARRIED:
-        pytest.skip(f"{target} carries a {kind} question as {NOT_CARRIED[target, kind]}")
+    as the kind it is written as), and the Markdown `import` writes of it reads back as that question.
+    The pairs of NOT_CARRIED are not tried here: the test each names covers them."""
     as_markdown = 0
     for qid in _kinds_in(EVERY_KIND)[kind]:
         expected, got, again = round_trip[target][qid]
