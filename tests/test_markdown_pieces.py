@@ -103,6 +103,9 @@ TRICKY = {
     # and the second part, whose ``1) 2)`` are options under ``1.``, is read again from ``1.``.
     "numbering guessed wrong": _quiz("# One\n\n```\n1) code\n```\n\n1. First?\n\n1) one\n2) two\n\nAnswer: 1\n",
                                      "# Two\n\n1. Second?\n\n1) one\n2) two\n\nAnswer: 2\n"),
+    "task heading before a heading": _quiz(
+        "# One\n\nAufgabe 2 (je 2 Punkte)\n\n2.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n"
+        "2.2 Welche Zahl ist ungerade?\nA) 7\nB) 8\nAntwort: A\n", _part("Two"), _part("Three")),
     "closing mark": _quiz(_part("One"), "- 끝 -\n", _part("Two")),
     "broken question": _quiz(_part("One"), "# Two\n\n1. No options here\n\nAnswer: C\n", _part("Three")),
 }

@@ -52,7 +52,8 @@ def read_with(parse: Parse, path: Path, display: str, sink: DiagnosticSink) -> t
     errors = [d for d in sink.errors[errors_before:] if d.span is not None and d.span.path == display]
     if len(sink.errors) > errors_before:
         source.partial = True
-        if not errors or not _leave_out_unread(data, source, text.split("\n"), {d.span.line for d in errors if d.span}):
+        if not errors or not _leave_out_unread(data, source, text.split("\n"),
+                                               {d.span.line for d in errors if d.span} | source.unread):
             return None
     before = len(sink.errors)
     quiz = validate_quiz(data, source, sink)
