@@ -49,7 +49,7 @@ from .readers import SourceMap, read_quiz
 from .readers.piece_cache import Pieces
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
                       question_counts)
-from .schemas import SchemaSet, load_schemas, resolve_schema_dir
+from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
@@ -90,11 +90,14 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     # to parse on one thread while another compiles a schema (the compile's imports are resolved
     # through a resolver that a concurrent parse can take away for a moment, and the schema then
     # fails on the names it imports). Compiling after reading also spares a build whose every
-    # source fails the compile and any download.
+    # source fails the compile and any download. (A large source's pieces read on forked workers
+    # are another matter: this process compiles the schemas while they read, see _SchemasAhead.)
+    schemas = _SchemasAhead(options)
     with _stage(clock, "read"):
-        good = _writable(_read(results, options, todo, lookup.hits), results)
+        good = _writable(_read(results, options, todo, lookup.hits, schemas.meanwhile), results)
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
-    schemas = _schemas_later(options)
+    clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
+    clock["schemas"] += schemas.seconds
 
     build_errors = DiagnosticSink()
     build_errors.items.extend(unknown_selection(options, results))
@@ -141,8 +144,39 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     return conclude(results, build_errors.items, clock, jobs)
 
 
-def _schemas_later(options: BuildOptions) -> Callable[[], SchemaSet]:
-    return lambda: load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))
+class _SchemasAhead:
+    """The build's schemas, compiled when the build first asks for them, or ahead, in this
+    process while forked workers read the pieces of a large source (:meth:`meanwhile`; no thread:
+    lxml is unsafe to parse on one thread while another compiles). Ahead only when they need no
+    download; whatever the compile raised is raised where the build asks for them, as if it had
+    compiled them then."""
+
+    def __init__(self, options: BuildOptions) -> None:
+        self.options = options
+        self.compiled: SchemaSet | None = None
+        self.error: BaseException | None = None
+        #: How long compiling ahead took (counted in the read stage's time until taken out).
+        self.seconds = 0.0
+
+    def meanwhile(self) -> None:
+        if self.compiled is not None or self.error is not None or needs_download(self.options.schemas):
+            return
+        started = time.perf_counter()
+        try:
+            self.compiled = self._compile()
+        except Exception as exc:  # SchemaError and the like: the build's to report, where it asks
+            self.error = exc
+        self.seconds += time.perf_counter() - started
+
+    def __call__(self) -> SchemaSet:
+        if self.error is not None:
+            raise self.error
+        if self.compiled is None:
+            self.compiled = self._compile()
+        return self.compiled
+
+    def _compile(self) -> SchemaSet:
+        return load_schemas(resolve_schema_dir(self.options.schemas), frozenset(self.options.formats))
 
 
 # -- 1. read -------------------------------------------------------------------------------------
@@ -191,10 +225,11 @@ def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz
 
 
 def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | None = None,
-          hits: Mapping[int, CachedQuiz] | None = None) -> dict[int, LoadedQuiz]:
-    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``)."""
+          hits: Mapping[int, CachedQuiz] | None = None, meanwhile: Callable[[], None] | None = None) -> dict[int, LoadedQuiz]:
+    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``);
+    ``meanwhile`` runs in this process while workers read a large source's pieces."""
     loaded: dict[int, LoadedQuiz] = {}
-    pieces = _pieces(options)
+    pieces = _pieces(options, meanwhile)
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
@@ -225,7 +260,7 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
     return loaded
 
 
-def _pieces(options: BuildOptions) -> Pieces:
+def _pieces(options: BuildOptions, meanwhile: Callable[[], None] | None = None) -> Pieces:
     """How a large source is read in pieces (readers/piece_cache.py): each piece's reading kept in
     the build cache (unless ``--no-cache``), the pieces read on one worker per CPU (forked: no
     thread, lxml being unsafe to parse beside a schema's compile)."""
@@ -240,8 +275,9 @@ def _pieces(options: BuildOptions) -> Pieces:
             store_piece(piece_key(code, key), reading)
 
     jobs = options.jobs or cpu_count()
-    # The first piece is this process's, the others' the workers' (this process then takes its share of them).
-    return Pieces(load, keep, (lambda tasks, work: run(tasks, work, jobs, lambda task: task is tasks[0])) if jobs > 1 else None)
+    # The workers read the pieces while this process does ``meanwhile`` (compiles the schemas),
+    # then takes its share of what is left.
+    return Pieces(load, keep, (lambda tasks, work: run(tasks, work, jobs, meanwhile=meanwhile)) if jobs > 1 else None)
 
 
 def _selected(read: tuple[Quiz, SourceMap], only: frozenset[str]) -> tuple[Quiz, SourceMap] | None:
