@@ -1,9 +1,12 @@
 """The build, top to bottom:
 
-1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes;
+1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes; a
+   large Markdown source in pieces (readers/markdown/pieces.py), kept in the build cache and read
+   on forked workers;
 2. compile the **schemas** once, when a quiz read without errors needs them, so that the workers
    forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
-   a schema compiling on another fail on the names it imports);
+   a schema compiling on another fail on the names it imports), or, in this one thread, while
+   forked workers read a large source's pieces;
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
    quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
    the rest (QTI test and manifest, the Moodle file around its questions), run on every core
