@@ -219,6 +219,13 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                        hint="import them into different folders, or one at a time and change the id in between")
             continue
         ids.add(quiz.id)
+        if item.source_text is not None:
+            # An exam paper, read by the dialect's reader: written as it is (its name gives its id).
+            files.append((out / f"{quiz.id}.md", item.source_text.encode("utf-8")))
+            _refuse_existing(out, quiz.id, ".md", force, item.origin, sink)
+            if targets is not None:
+                targets[quiz.id] = out / f"{quiz.id}.md"
+            continue
         source = write_source(quiz)
         text = source.text
         if source.refused:
@@ -245,15 +252,21 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                 planned[target] = data
                 files.append((target, data))
         target = out / f"{quiz.id}{source.suffix}"
-        others = [out / f"{quiz.id}{suffix}" for suffix in (".md", ".yaml") if suffix != source.suffix]
-        for existing in [target, *others]:
-            if existing.exists() and not force:
-                sink.error(OUTPUT_EXISTS, f"{display_path(existing)} already exists", SourceSpan(item.origin),
-                           hint="pass --force to overwrite it, or import into another folder with --out")
+        _refuse_existing(out, quiz.id, source.suffix, force, item.origin, sink)
         files.append((target, text.encode("utf-8")))
         if targets is not None:
             targets[quiz.id] = target
     return files
+
+
+def _refuse_existing(out: Path, quiz_id: str, suffix: str, force: bool, origin: str, sink: DiagnosticSink) -> None:
+    """QB720 for each source of the quiz already in ``out`` (the one to write, or the other form)."""
+    target = out / f"{quiz_id}{suffix}"
+    others = [out / f"{quiz_id}{other}" for other in (".md", ".yaml") if other != suffix]
+    for existing in [target, *others]:
+        if existing.exists() and not force:
+            sink.error(OUTPUT_EXISTS, f"{display_path(existing)} already exists", SourceSpan(origin),
+                       hint="pass --force to overwrite it, or import into another folder with --out")
 
 
 def import_summary(item: ImportedQuiz) -> list[str]:

@@ -53,6 +53,7 @@ from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
 from ..safety import read_input
 from .page import Page
+from .paper import import_paper, page_form
 
 
 
@@ -66,4 +67,6 @@ def import_quizpage(path: Path, display: str, sink: DiagnosticSink) -> list[Impo
         return []
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     markdown = path.suffix.lower() in (".md", ".markdown")
+    if page_form(text, markdown) is None:
+        return import_paper(path, display, sink, text)
     return Page(path, display, sink, markdown).read(text)

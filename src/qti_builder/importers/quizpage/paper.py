@@ -1,0 +1,119 @@
+"""Where a quiz page ends and an exam paper begins, and an exam paper imported by the one reader.
+
+A text without any of a web page's own forms (:func:`page_form`) is an exam paper: it is read by
+the Markdown dialect's reader, the code ``build`` runs (readers/markdown.read_paper), with its
+lines numbered as pasted, so that every error it finds is reported at the paper's own line and
+column. The source written is the paper itself: its title and language as front matter, then the
+lines after its title unchanged. ``build`` of that source therefore reads the same lines with the
+same reader into the same model: the two routes cannot disagree, and import invents nothing
+(no ids, no escapes, no re-spelled labels).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import yaml
+
+from ... import vocabulary as V
+from ...diagnostics import DiagnosticSink
+from ...readers.markdown import read_paper
+from ...readers.markdown import syntax as S
+from ..base import ImportedQuiz, guess_language, sanitise_id
+from . import blocks as B
+from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGGLE
+
+#: A list item that is not an option (``- Ray Train은 무엇인가요?``): a question written as a bullet.
+_BULLET = re.compile(r"^\s*[-*+•]\s+(\S.*)$")
+#: A Markdown heading: a page's title (level 1, on its first line) or a section.
+_HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def page_form(text: str, markdown: bool) -> str | None:
+    """What makes ``text`` a web page rather than an exam paper (None for an exam paper): HTML,
+    ``<details>`` answers, mkdocs-quiz, tables of questions, answers revealed by admonitions or
+    toggle lines ("정답 보기", "Show answer"), task-list or dashed options, options glued onto the
+    question by a scrape, bulleted questions, ``## Question 3`` headings. These are read by the quiz
+    page reader (:mod:`.page`); every other text is a paper, read by the Markdown dialect's reader."""
+    _, events = B.events(text, markdown)
+    for event in events:
+        if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
+            return f"HTML at line {event.line}"
+        if isinstance(event, B.Table):
+            return f"a table at line {event.line}"
+        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text):
+            return f"a question heading at line {event.line}"
+    lines = text.split("\n")
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if TOGGLE.match(line) or ADMONITION.match(raw) or TASK.match(line) or DASH_OPTION.match(line) or GLUED.search(line):
+            return f"a page's answer or option form at line {number}"
+        bullet = _BULLET.match(raw)
+        if bullet and not S.option_marks(bullet.group(1)) and not S.option_marks(line):
+            after = next((n.strip() for n in lines[number:] if n.strip()), "")
+            if S.option_marks(after) or S.OPTION.match(after):
+                return f"a bulleted question at line {number}"
+    return None
+
+
+def labels_language(lines: list[str]) -> str | None:
+    """The language of a page in Latin letters, as its labels say it (``Respuesta:``, ``Antwort:``,
+    ``Réponse :``): the language most of its labelled lines are in, when that is not English."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        label = S.read_label(line.strip())
+        lang = V.label_language(label.name) if label is not None and label.spaced else None
+        if lang is not None:
+            code = next(c for c, known in V.LANGUAGES.items() if known is lang)
+            counts[code] = counts.get(code, 0) + 1
+    best = max(counts, key=lambda c: counts[c], default=None)
+    return best if best not in (None, "en", "ko") and counts[best] > counts.get("en", 0) else None
+
+
+def paper_title(lines: list[str]) -> tuple[str, int, int] | None:
+    """The paper's title, its line and column: its first line that is not blank, unless that line
+    is already a question (a paper pasted without a title). A ``# Title`` heading is a title."""
+    number = next((n for n, line in enumerate(lines, 1) if line.strip()), None)
+    if number is None:
+        return None
+    raw = lines[number - 1]
+    if S.question_start(raw.strip()):
+        return None
+    heading = _HEADING.match(raw.strip())
+    title = heading.group(1) if heading and raw.lstrip().startswith("# ") else raw.strip()
+    return title, number, raw.find(title) + 1
+
+
+def paper_language(text: str, lines: list[str]) -> str:
+    """The paper's language: its script's, and for a paper in Latin letters, its labels'."""
+    language = guess_language([text])
+    return (labels_language(lines) or language) if language == "en" else language
+
+
+def paper_source(title: str, language: str, body: list[str]) -> str:
+    """The source of a paper: its title and language as front matter, then its body unchanged."""
+    plain = f"title: {title}"
+    try:
+        readable = yaml.safe_load(plain) == {"title": title}
+    except yaml.YAMLError:
+        readable = False
+    front = plain if readable else f"title: {json.dumps(title, ensure_ascii=False)}"
+    return "\n".join(["---", front, f"language: {language}", "---", *body])
+
+
+def import_paper(path: Path, display: str, sink: DiagnosticSink, text: str) -> list[ImportedQuiz]:
+    """A pasted exam paper, read by the dialect's reader (its errors and warnings at the paper's
+    lines), and the source that gives ``build`` the same model."""
+    lines = text.split("\n")
+    title = paper_title(lines)
+    language = paper_language(text, lines)
+    stem = sanitise_id(path.stem) or "quiz"
+    read = read_paper(text, title, language, stem, display, sink)
+    if read is None:
+        return []
+    quiz, _ = read
+    body = lines[title[1]:] if title else lines
+    source = paper_source(title[0] if title else stem, language, body)
+    return [ImportedQuiz(quiz, origin=display, source_text=source)]
