@@ -19,7 +19,7 @@ import yaml
 
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink
-from ...readers.markdown import read_paper
+from ...readers.markdown import read_markdown, read_paper
 from ...readers.markdown import syntax as S
 from ..base import ImportedQuiz, guess_language, sanitise_id
 from . import blocks as B
@@ -106,10 +106,14 @@ def paper_source(title: str, language: str, body: list[str]) -> str:
 def import_paper(path: Path, display: str, sink: DiagnosticSink, text: str) -> list[ImportedQuiz]:
     """A pasted exam paper, read by the dialect's reader (its errors and warnings at the paper's
     lines), and the source that gives ``build`` the same model."""
+    stem = sanitise_id(path.stem) or "quiz"
+    if B.FRONT_MATTER.match(text) and B.front_matter(text)[0] is not None:
+        # Already a source (what import wrote, say): read as build reads it, and written as it is.
+        read = read_markdown(text, stem, display, sink)
+        return [ImportedQuiz(read[0], origin=display, source_text=text)] if read else []
     lines = text.split("\n")
     title = paper_title(lines)
     language = paper_language(text, lines)
-    stem = sanitise_id(path.stem) or "quiz"
     read = read_paper(text, title, language, stem, display, sink)
     if read is None:
         return []

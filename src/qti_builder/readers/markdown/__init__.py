@@ -30,6 +30,12 @@ class MarkdownReader:
         return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits).read(), path, display, sink)
 
 
+def read_markdown(text: str, file_stem: str, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+    """A source's text (front matter and all) read as if from a file named ``file_stem``."""
+    return read_text_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, Limits()).read(),
+                          text, file_stem, display, sink)
+
+
 def read_paper(text: str, title: tuple[str, int, int] | None, language: str, file_stem: str, display: str,
                sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
     """An exam paper as pasted (no front matter) read by this reader, with its lines numbered as
@@ -188,4 +194,4 @@ class _Reader:
         return data
 
 
-__all__ = ["Block", "MarkdownReader", "read_paper"]
+__all__ = ["Block", "MarkdownReader", "read_markdown", "read_paper"]

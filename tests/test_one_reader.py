@@ -1,0 +1,129 @@
+"""One exam reader (issue 29): a paper built as a source and the same paper pasted, imported, then
+built give the same bytes in every output (Canvas zip, QTI 2.1 zip, Moodle XML), for every exam
+fixture; and what import writes imports and builds again to the same bytes.
+
+The exam fixtures are walked, not listed: every ``tests/fixtures/exam/*.md`` (a source, pasted as a
+teacher pastes it: its title on the first line, then its body) and every pasted paper of
+``tests/fixtures/import/exam/`` (whose source is written here by hand from its file name: its
+language, and its first line as the title). The quiz page beside them (the scraped Ray quiz) is a
+web page, read by the quiz page reader, and is no exam paper.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from helpers import ROOT
+from helpers.cli import run
+
+from qti_builder.importers.quizpage.paper import page_form
+
+SOURCES = sorted((ROOT / "tests" / "fixtures" / "exam").glob("*.md"))
+PASTED = [p for p in sorted((ROOT / "tests" / "fixtures" / "import" / "exam").glob("*.txt"))
+          if page_form(p.read_text(encoding="utf-8"), markdown=False) is None]
+
+
+def test_the_walk_finds_the_papers() -> None:
+    # Nine sources in nine languages, three pasted papers: a fixture that stops being an exam paper
+    # (a page form slipped in) is seen here, not skipped.
+    assert len(SOURCES) == 9 and len(PASTED) == 3
+    assert {p.name.split(".")[1] for p in SOURCES} == {"ko", "ja", "zh", "en", "de", "fr", "es", "pt", "it"}
+
+
+def pasted(paper: Path, folder: Path) -> Path:
+    """The source as a teacher pastes it: no front matter, its title on the first line."""
+    lines = paper.read_text(encoding="utf-8").split("\n")
+    end = lines.index("---", 1)
+    title = next(line.removeprefix("title: ") for line in lines[1:end] if line.startswith("title: "))
+    text = folder / (paper.stem + ".txt")
+    text.write_text(title + "\n\n" + "\n".join(lines[end + 1:]).lstrip("\n"), encoding="utf-8")
+    return text
+
+
+def by_hand(paper: Path, folder: Path) -> Path:
+    """The source of a pasted paper as an author writes it: its language (from its file name) and
+    its first line as the title in front matter, then the rest of the paper as pasted."""
+    title, _, body = paper.read_text(encoding="utf-8").partition("\n")
+    source = folder / (paper.stem + ".md")
+    source.write_text(f"---\ntitle: \"{title}\"\nlanguage: {paper.stem.split('.')[-1]}\n---\n{body}", encoding="utf-8")
+    return source
+
+
+def built(source: Path, out: Path) -> dict[str, str]:
+    """Every output of ``build`` (no cache), by file name, as a hash of its bytes."""
+    code, _, err = run("build", str(source), "--out", str(out), "--no-cache")
+    assert code == 0, err
+    outputs = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())}
+    assert {Path(name).suffix for name in outputs} >= {".zip", ".xml"} and len(outputs) == 3, outputs
+    return outputs
+
+
+def said(err: str) -> list[str]:
+    """The codes of the warnings printed, in order."""
+    return [line.split("warning[", 1)[1][:5] for line in err.splitlines() if "warning[QB" in line]
+
+
+def imported(text: Path, out: Path) -> tuple[Path, list[str]]:
+    """The source import writes, and the codes of the warnings it printed (exit 0 all the same)."""
+    code, _, err = run("import", str(text), "--out", str(out))
+    assert code == 0 and all("warning[" in line or line.startswith(" ") for line in err.splitlines()), err
+    (source,) = out.glob("*.md")
+    return source, said(err)
+
+
+@pytest.mark.parametrize("paper", SOURCES + PASTED, ids=lambda p: p.name)
+def test_build_and_import_then_build_give_the_same_bytes(paper: Path, tmp_path: Path) -> None:
+    source = paper if paper.suffix == ".md" else by_hand(paper, tmp_path)
+    text = pasted(paper, tmp_path) if paper.suffix == ".md" else paper
+    written, warned = imported(text, tmp_path / "source")
+    assert written.name == source.name  # the same file name: the same quiz id, and the ids derived from it
+    assert built(source, tmp_path / "a") == built(written, tmp_path / "b")
+    # What the import warns about is what build warns about (biology-unit3's '46', QB171), nothing more.
+    assert warned == said(run("check", str(source))[2])
+
+
+@pytest.mark.parametrize("paper", SOURCES[:3] + PASTED[:1], ids=lambda p: p.name)
+def test_what_import_writes_imports_and_builds_again_the_same(paper: Path, tmp_path: Path) -> None:
+    text = pasted(paper, tmp_path) if paper.suffix == ".md" else paper
+    first, _ = imported(text, tmp_path / "one")
+    again, _ = imported(first, tmp_path / "two")
+    assert again.read_bytes() == first.read_bytes()
+    once = built(first, tmp_path / "a")
+    assert built(again, tmp_path / "b") == once == built(first, tmp_path / "c")
+
+
+def test_a_paper_with_an_error_is_refused_at_the_line_build_names(tmp_path: Path) -> None:
+    """The reader's own errors, at the pasted paper's own lines and columns (build's, shifted by
+    its front matter), and nothing written."""
+    body = "1. 물이 끓는 온도는?\n① 0℃ ② 50℃ ③ 100℃\n정답: ⑤\n\n2. 지구의 위성은?\n① 달 ② 화성\n"
+    source = tmp_path / "paper.md"
+    source.write_text(f"---\ntitle: 시험\nlanguage: ko\n---\n{body}", encoding="utf-8")
+    code, _, built_err = run("check", str(source))
+    text = tmp_path / "paper.txt"
+    text.write_text(f"시험\n{body}", encoding="utf-8")
+    result, _, import_err = run("import", str(text), "--out", str(tmp_path / "source"))
+    assert code == result == 1 and not (tmp_path / "source").exists()
+
+    def located(err: str, name: str, shift: int) -> list[tuple[int, str]]:
+        found = []
+        for line in err.splitlines():
+            if line.startswith(name + ":") and "error[" in line:
+                where, _, what = line.partition(": ")
+                _, row, column = where.split(":")
+                found.append((int(row) + shift, column, what.split("]")[0]))  # the code (the message is in the quiz's language on build)
+        return found
+
+    from_build = located(built_err, str(source), -3)
+    assert len(from_build) == 2 and from_build == located(import_err, str(text), 0)
+
+
+def test_a_scraped_quiz_page_is_still_a_page() -> None:
+    """The seed's forms: a bulleted question, glued options, '정답 보기' toggles, HTML, a table."""
+    assert page_form("Quiz\n- Which?\n- A) x\n- B) y\n정답 보기\n정답: A\n", markdown=False)
+    assert page_form("Quiz\n1. Which?\nA) x - B) y\nAnswer: A\n", markdown=False)
+    assert page_form("Quiz\n1. Which?\nA) x\nB) y\n정답 보기\n정답: A\n", markdown=False)
+    assert page_form("Quiz\n\n<details><summary>Answer</summary>A</details>\n", markdown=True)
+    assert page_form("Quiz\n\n| Question | Answer |\n|---|---|\n| 1+1? | 2 |\n", markdown=True)
+    assert page_form("시험\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", markdown=False) is None
