@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
+from qti_builder.importers.quizpage.paper import page_form
 from qti_builder.readers.markdown import syntax as S
 from qti_builder.writers.markdown_source import read_back, write_source
 
@@ -278,14 +279,14 @@ def test_an_answer_key_at_the_end(tmp_path: Path) -> None:
     assert not item.skipped
 
 
-def test_a_key_numbered_otherwise_is_applied_in_order(tmp_path: Path) -> None:
-    quiz, found, _ = imported("renumbered.txt", tmp_path)
-    assert found == [
-        "renumbered.txt:16:1: warning[QB716]: the answer key is numbered 1–3, the questions 11–13: the key was applied in order\n"
-        "    hint: number the key as the questions are numbered",
-    ]
-    assert quiz.title == "Unit 3 review"
-    assert [correct(q) for q in quiz.iter_questions()] == [["B"], ["A"], ["A"]]
+def test_a_key_numbered_otherwise_is_refused_at_its_entries() -> None:
+    """A pasted paper (no web page's form) is read by the exam reader, as build reads it: a key
+    numbered 1–3 under questions numbered 11–13 is an error at each entry, never applied by a guess."""
+    quizzes, sink = run_import(PAGES / "renumbered.txt")
+    assert quizzes == []
+    assert sorted((d.code, d.span.line, d.span.column) for d in sink.errors) == [
+        ("QB120", 3, 1), ("QB120", 8, 1), ("QB120", 12, 1), ("QB187", 17, 4), ("QB187", 18, 4), ("QB187", 19, 4)]
+    assert any("the paper has no question 1" in d.message for d in sink.errors)
 
 
 def test_questions_numbered_twice_are_keyed_in_order(tmp_path: Path) -> None:
@@ -487,13 +488,22 @@ def test_any_page_imports_into_a_source_that_reads_back(lines: list[str], name: 
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         sink = DiagnosticSink()
         quizzes = import_path(path, name, sink)
+    text = "\n".join(lines) + "\n"
+    paper = page_form(text, name.endswith(".md")) is None
     if not quizzes:
-        # Nothing to import, said so, or the errors of the questions whose answers cannot be read.
+        # Nothing to import, said so, or the errors of the questions whose answers cannot be read;
+        # for an exam paper, the dialect reader's errors, each at a line of the paper.
         codes = [d.code for d in sink.errors]
-        assert codes == ["QB704"] or (codes and set(codes) <= {"QB705", "QB706"})
+        assert codes == ["QB704"] or (codes and set(codes) <= {"QB705", "QB706"}) or (
+            paper and codes and all(d.span and 1 <= d.span.line <= text.count("\n") + 1 for d in sink.errors)), codes
         return
     quiz = quizzes[0].quiz
     assert_nothing_revealed(quiz)
+    if paper:
+        # The paper itself is written (under its title and language): build reads it into the same quiz.
+        assert quizzes[0].source_text is not None
+        assert read_back(quizzes[0].source_text, ".md").model_copy(update={"id": quiz.id}) == quiz
+        return
     written = write_source(quiz)
     assert read_back(written.text, written.suffix) == quiz
 

@@ -37,6 +37,11 @@ def page_form(text: str, markdown: bool) -> str | None:
     toggle lines ("정답 보기", "Show answer"), task-list or dashed options, options glued onto the
     question by a scrape, bulleted questions, ``## Question 3`` headings. These are read by the quiz
     page reader (:mod:`.page`); every other text is a paper, read by the Markdown dialect's reader."""
+    titled, _ = B.front_matter(text)
+    if markdown and titled is None:
+        # A Markdown page: its '# heading' is its title, its bold numbers and headings are its
+        # questions; the web's forms, not an exam paper's.
+        return "a Markdown page"
     _, events = B.events(text, markdown)
     for event in events:
         if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
