@@ -535,9 +535,12 @@ class Scanner:
         if len(entries) > 1:
             return True
         answer = entries[0][1].split()[0]
-        if entries[0][0] in self._numbers_read():
-            # ``정답`` then ``1. 이성계 또는 태조``: an entry numbered as a question already read, under a
-            # key's title, answers it (a question of that number again would be numbered twice).
+        at = next(i for i in range(index + 1, len(self.lines)) if self.lines[i].strip())
+        after = next((line for line in self.lines[at + 1:] if line.strip()), "")
+        if entries[0][0] in self._numbers_read() and (not after or K.entries_line(after)):
+            # ``정답`` then ``1. 이성계 또는 태조`` and ``2. …``: entries numbered as questions already
+            # read, one after the other under a key's title, answer them (a question of that number
+            # again would be numbered twice, and would have its answer or options under it).
             return True
         return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
                 or S.NUMERIC_ANSWER.match(answer) is not None)
