@@ -68,5 +68,5 @@ def import_quizpage(path: Path, display: str, sink: DiagnosticSink) -> list[Impo
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     markdown = path.suffix.lower() in (".md", ".markdown")
     if page_form(text, markdown) is None:
-        return import_paper(path, display, sink, text)
+        return import_paper(path, display, sink, raw)
     return Page(path, display, sink, markdown).read(text)

@@ -19,6 +19,7 @@ import yaml
 
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink
+from ...readers.base import decode_source
 from ...readers.markdown import read_markdown, read_paper
 from ...readers.markdown import syntax as S
 from ..base import ImportedQuiz, guess_language, sanitise_id
@@ -108,9 +109,13 @@ def paper_source(title: str, language: str, body: list[str]) -> str:
     return "\n".join(["---", front, f"language: {language}", "---", *body])
 
 
-def import_paper(path: Path, display: str, sink: DiagnosticSink, text: str) -> list[ImportedQuiz]:
+def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> list[ImportedQuiz]:
     """A pasted exam paper, read by the dialect's reader (its errors and warnings at the paper's
-    lines), and the source that gives ``build`` the same model."""
+    lines), and the source that gives ``build`` the same model. Its bytes are decoded as build
+    decodes a source (UTF-8, NFC; a character XML forbids is an error at its place, QB102)."""
+    text = decode_source(raw, display, sink)
+    if text is None:
+        return []
     stem = sanitise_id(path.stem) or "quiz"
     if B.FRONT_MATTER.match(text) and B.front_matter(text)[0] is not None:
         # Already a source (what import wrote, say): read as build reads it, and written as it is.
