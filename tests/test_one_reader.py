@@ -127,3 +127,21 @@ def test_a_scraped_quiz_page_is_still_a_page() -> None:
     assert page_form("Quiz\n\n<details><summary>Answer</summary>A</details>\n", markdown=True)
     assert page_form("Quiz\n\n| Question | Answer |\n|---|---|\n| 1+1? | 2 |\n", markdown=True)
     assert page_form("시험\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", markdown=False) is None
+
+
+def test_a_pasted_paper_is_decoded_as_build_decodes_a_source(tmp_path: Path) -> None:
+    """A control character pasted in (a vertical tab): QB102 at its place, as build says it."""
+    text = tmp_path / "paper.txt"
+    text.write_text("시험\n\n1. 물이 끓는\x0b 온도는?\n① 0℃ ② 100℃\n정답: ②\n", encoding="utf-8")
+    code, _, err = run("import", str(text), "--out", str(tmp_path / "source"))
+    assert code == 1 and f"{text}:3:9: error[QB102]" in err, err
+
+
+def test_a_text_with_front_matter_is_a_source(tmp_path: Path) -> None:
+    """Front matter that is not a quiz's (a document's ``author:``): the reader's errors at its keys,
+    not a title ``---`` and its keys read as the paper."""
+    text = tmp_path / "paper.txt"
+    text.write_text("---\nauthor: Kim\n---\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", encoding="utf-8")
+    code, _, err = run("import", str(text), "--out", str(tmp_path / "source"))
+    assert code == 1 and [line.split(": ", 1)[0] for line in err.splitlines() if "error[" in line] == [
+        f"{text}:1:1", f"{text}:2:1"] and "error[QB107]" in err and "error[QB106]" in err, err

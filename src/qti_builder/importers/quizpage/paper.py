@@ -117,7 +117,7 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
     if text is None:
         return []
     stem = sanitise_id(path.stem) or "quiz"
-    if B.FRONT_MATTER.match(text) and B.front_matter(text)[0] is not None:
+    if B.FRONT_MATTER.match(text):
         # Already a source (what import wrote, say): read as build reads it, and written as it is.
         read = read_markdown(text, stem, display, sink)
         return [ImportedQuiz(read[0], origin=display, source_text=text)] if read else []
