@@ -145,3 +145,25 @@ def test_a_text_with_front_matter_is_a_source(tmp_path: Path) -> None:
     code, _, err = run("import", str(text), "--out", str(tmp_path / "source"))
     assert code == 1 and [line.split(": ", 1)[0] for line in err.splitlines() if "error[" in line] == [
         f"{text}:1:1", f"{text}:2:1"] and "error[QB107]" in err and "error[QB106]" in err, err
+
+
+def test_a_pasted_papers_image_goes_with_its_source(tmp_path: Path) -> None:
+    """An image beside the paper is written beside the source under the same reference, so the
+    source builds the same bytes as the paper written by hand beside it; a missing one is build's
+    error (QB160) at its line of the paste, and nothing is written."""
+    png = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000" "1f15c4890000000d49444154789c6360000000000500010d0a2db40000000049454e44ae426082")
+    body = "1. 이 세포 소기관은? ![미토콘드리아 사진](img/cell.png)\n① 핵 ② 미토콘드리아\n정답: ②\n"
+    (tmp_path / "hand" / "img").mkdir(parents=True)
+    (tmp_path / "hand" / "img" / "cell.png").write_bytes(png)
+    source = tmp_path / "hand" / "paper.md"
+    source.write_text(f"---\ntitle: 세포\nlanguage: ko\n---\n\n{body}", encoding="utf-8")
+    (tmp_path / "paste" / "img").mkdir(parents=True)
+    (tmp_path / "paste" / "img" / "cell.png").write_bytes(png)
+    text = tmp_path / "paste" / "paper.txt"
+    text.write_text(f"세포\n\n{body}", encoding="utf-8")
+    written, _ = imported(text, tmp_path / "source")
+    assert (tmp_path / "source" / "img" / "cell.png").read_bytes() == png
+    assert built(source, tmp_path / "a") == built(written, tmp_path / "b")
+    (tmp_path / "paste" / "img" / "cell.png").unlink()
+    code, _, err = run("import", str(text), "--out", str(tmp_path / "again"))
+    assert code == 1 and f"{text}:3:" in err and "error[QB160]" in err and not (tmp_path / "again").exists(), err

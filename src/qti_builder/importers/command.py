@@ -206,7 +206,7 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
     """The files to write: each quiz's source and its media, with names that collide with nothing
     (``targets`` gets each quiz's source path by its id)."""
     from ..media import safe_name
-    from ..writers.markdown_source import write_source
+    from ..writers.markdown_source import SourceText, write_source
     from .base import LOST
 
     files: list[tuple[Path, bytes]] = []
@@ -221,12 +221,9 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
         ids.add(quiz.id)
         if item.source_text is not None:
             # An exam paper, read by the dialect's reader: written as it is (its name gives its id).
-            files.append((out / f"{quiz.id}.md", item.source_text.encode("utf-8")))
-            _refuse_existing(out, quiz.id, ".md", force, item.origin, sink)
-            if targets is not None:
-                targets[quiz.id] = out / f"{quiz.id}.md"
-            continue
-        source = write_source(quiz)
+            source = SourceText(item.source_text, ".md")
+        else:
+            source = write_source(quiz)
         text = source.text
         if source.refused:
             problem = source.refused[0]

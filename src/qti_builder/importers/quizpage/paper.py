@@ -18,7 +18,12 @@ from pathlib import Path
 import yaml
 
 from ... import vocabulary as V
+from ...checks import check_content
 from ...diagnostics import DiagnosticSink
+from ...ignores import check_question_ignores
+from ...model import Quiz
+from ...outline import check_stated_total
+from ...readers import SourceMap
 from ...readers.base import decode_source
 from ...readers.markdown import read_markdown, read_paper
 from ...readers.markdown import syntax as S
@@ -119,15 +124,25 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
     stem = sanitise_id(path.stem) or "quiz"
     if B.FRONT_MATTER.match(text):
         # Already a source (what import wrote, say): read as build reads it, and written as it is.
-        read = read_markdown(text, stem, display, sink)
-        return [ImportedQuiz(read[0], origin=display, source_text=text)] if read else []
+        return _as_built(read_markdown(text, stem, display, sink), path, display, sink, text)
     lines = text.split("\n")
     title = paper_title(lines)
     language = paper_language(text, lines)
     read = read_paper(text, title, language, stem, display, sink)
+    body = lines[title[1]:] if title else lines
+    return _as_built(read, path, display, sink, paper_source(title[0] if title else stem, language, body))
+
+
+def _as_built(read: tuple[Quiz, SourceMap] | None, path: Path, display: str, sink: DiagnosticSink,
+              source_text: str) -> list[ImportedQuiz]:
+    """The checks ``build`` runs on what it read (the content and its media, the paper's stated
+    total, the accepted warnings), at the paper's lines: what build would refuse, import refuses."""
     if read is None:
         return []
-    quiz, _ = read
-    body = lines[title[1]:] if title else lines
-    source = paper_source(title[0] if title else stem, language, body)
-    return [ImportedQuiz(quiz, origin=display, source_text=source)]
+    quiz, source = read
+    media = check_content(quiz, source, path.parent, sink)
+    if not source.partial:
+        check_stated_total(quiz, source, sink)
+    check_question_ignores(quiz, source, sink)
+    # Each image or sound beside the paper, written beside the source under the reference the paper gives it.
+    return [ImportedQuiz(quiz, {f.ref: f.data for f in media.files}, origin=display, source_text=source_text)]
