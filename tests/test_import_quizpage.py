@@ -289,14 +289,13 @@ def test_a_key_numbered_otherwise_is_refused_at_its_entries() -> None:
     assert any("the paper has no question 1" in d.message for d in sink.errors)
 
 
-def test_questions_numbered_twice_are_keyed_in_order(tmp_path: Path) -> None:
-    quiz, found, _ = imported("numbered-twice.md", tmp_path)
-    assert found == [
-        "numbered-twice.md:19:1: warning[QB716]: the page numbers two questions 1 (lines 5, 15): the answer key was applied in "
-        "the questions' order\n    hint: number the questions one after the other",
-    ]
-    assert [s.title for s in quiz.sections] == ["Part 1", "Part 2"]
-    assert [correct(q) for q in quiz.iter_questions()] == [["A"], ["B"], ["B"]]
+def test_questions_numbered_twice_are_refused_as_build_refuses_them() -> None:
+    """A Markdown page that is an exam paper (no web page's form) is read by the exam reader: a key
+    after Part 2 answers Part 2's question 1 first, and the paper's other question 1 is left without
+    an answer, its 3 names no question: errors at the question and the entry, never a guess."""
+    quizzes, sink = run_import(PAGES / "numbered-twice.md")
+    assert quizzes == []
+    assert sorted((d.code, d.span.line, d.span.column) for d in sink.errors) == [("QB120", 5, 1), ("QB187", 23, 4)]
 
 
 def test_a_question_answered_twice(tmp_path: Path) -> None:
@@ -509,9 +508,15 @@ def test_any_page_imports_into_a_source_that_reads_back(lines: list[str], name: 
 
 
 def test_an_answer_before_any_question(tmp_path: Path) -> None:
-    """A labelled line before the first question answers nothing: never the title or the introduction."""
+    """A labelled line before the first question answers nothing: never the title or the
+    introduction. A page without a web page's form is read by the exam reader: each is an error."""
     path = tmp_path / "early.md"
     path.write_text("Model answer: a text.\n\n# Quiz\n\nCorrect answer: B\n\n1. Q?\nA) x\nB) y\nAnswer: B\n", encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert quizzes == [] and [(d.code, d.span.line) for d in sink.errors] == [("QB145", 1), ("QB146", 3), ("QB173", 5)]
+    # With a toggle line (a web page's form), the quiz page reader skips them, and says so.
+    path.write_text("Model answer: a text.\n\n# Quiz\n\nCorrect answer: B\n\n1. Q?\nA) x\nB) y\nShow answer\nAnswer: B\n",
+                    encoding="utf-8")
     quizzes, sink = run_import(path)
     assert messages(sink) == [
         "early.md:1:1: warning[QB711]: line 1 ('Model answer: a text.') answers no question; skipped\n"

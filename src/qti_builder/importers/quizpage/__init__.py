@@ -13,8 +13,8 @@ the docs page the first quiz was scraped from:
 
 An exam paper typed in HWP or Word and pasted as text is not a quiz page: a text without any of a
 web page's own forms (:func:`.paper.page_form`: HTML, ``<details>``, mkdocs-quiz, tables, admonitions,
-toggle lines, task-list, dashed or glued options, bulleted questions, ``## Question 3`` headings; and
-every Markdown file without front matter) is read by the one exam reader, the Markdown dialect's
+toggle lines, task-list, dashed or glued options, bulleted questions, ``## Question 3`` headings, bold
+question numbers, site paths, pairing slots) is read by the one exam reader, the Markdown dialect's
 reader that ``build`` runs (:mod:`.paper`), and written as it is under its title and language, so that
 ``build`` and ``import`` read a paper alike and build the same bytes. This package reads what only
 web pages hold, and the repairs scraping needs.

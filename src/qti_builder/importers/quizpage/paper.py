@@ -33,6 +33,12 @@ from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGG
 
 #: A list item that is not an option (``- Ray Train은 무엇인가요?``): a question written as a bullet.
 _BULLET = re.compile(r"^\s*[-*+•]\s+(\S.*)$")
+#: A question or key entry numbered in bold, as Markdown pages write them (``**1.** …``).
+_BOLD_NUMBER = re.compile(r"^[*_]{2}\d{1,4}[.)][*_]{2}\s")
+#: An image by the path of the site the page was on (``![x](/assets/cell.png)``).
+_SITE_PATH = re.compile(r"!\[[^\]]*\]\(/(?!/)")
+#: A slot of a pairing exercise, to be given an item's number (``( ) Unidade da vida``).
+_SLOT = re.compile(r"^\(\s*\)\s+\S")
 #: A Markdown heading: a page's title (level 1, on its first line) or a section.
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 
@@ -41,13 +47,13 @@ def page_form(text: str, markdown: bool) -> str | None:
     """What makes ``text`` a web page rather than an exam paper (None for an exam paper): HTML,
     ``<details>`` answers, mkdocs-quiz, tables of questions, answers revealed by admonitions or
     toggle lines ("정답 보기", "Show answer"), task-list or dashed options, options glued onto the
-    question by a scrape, bulleted questions, ``## Question 3`` headings. These are read by the quiz
+    question by a scrape, bulleted questions, ``## Question 3`` headings, question numbers in bold,
+    images by the site's path, a pairing exercise's ``( )`` slots, front matter without a title
+    (a page's, not a source's). These are read by the quiz
     page reader (:mod:`.page`); every other text is a paper, read by the Markdown dialect's reader."""
     titled, _ = B.front_matter(text)
-    if markdown and titled is None:
-        # A Markdown page: its '# heading' is its title, its bold numbers and headings are its
-        # questions; the web's forms, not an exam paper's.
-        return "a Markdown page"
+    if B.FRONT_MATTER.match(text) and titled is None:
+        return "front matter without a title (a page's, not a source's)"
     _, events = B.events(text, markdown)
     for event in events:
         if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
@@ -61,6 +67,12 @@ def page_form(text: str, markdown: bool) -> str | None:
         line = raw.strip()
         if TOGGLE.match(line) or ADMONITION.match(raw) or TASK.match(line) or DASH_OPTION.match(line) or GLUED.search(line):
             return f"a page's answer or option form at line {number}"
+        if _BOLD_NUMBER.match(line):
+            return f"a question number in bold at line {number}"
+        if _SITE_PATH.search(line):
+            return f"an image by its site's path at line {number}"
+        if _SLOT.match(line) and any(_SLOT.match(other.strip()) for other in lines[number:number + 3]):
+            return f"a pairing exercise's slots at line {number}"
         bullet = _BULLET.match(raw)
         if bullet and not S.option_marks(bullet.group(1)) and not S.option_marks(line):
             after = next((n.strip() for n in lines[number:] if n.strip()), "")
@@ -90,8 +102,9 @@ def paper_title(lines: list[str]) -> tuple[str, int, int] | None:
     if number is None:
         return None
     raw = lines[number - 1]
-    if S.question_start(raw.strip()):
-        return None
+    label = S.read_label(raw.strip())
+    if S.question_start(raw.strip()) or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS):
+        return None  # a question, or a labelled line (``Answer: B``): the reader's, not a title
     heading = _HEADING.match(raw.strip())
     title = heading.group(1) if heading and raw.lstrip().startswith("# ") else raw.strip()
     return title, number, raw.find(title) + 1
@@ -123,7 +136,8 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
         return []
     stem = sanitise_id(path.stem) or "quiz"
     if B.FRONT_MATTER.match(text):
-        # Already a source (what import wrote, say): read as build reads it, and written as it is.
+        # Already a source (what import wrote, say: front matter with a title): read as build
+        # reads it, and written as it is.
         return _as_built(read_markdown(text, stem, display, sink), path, display, sink, text)
     lines = text.split("\n")
     title = paper_title(lines)
@@ -144,5 +158,7 @@ def _as_built(read: tuple[Quiz, SourceMap] | None, path: Path, display: str, sin
     if not source.partial:
         check_stated_total(quiz, source, sink)
     check_question_ignores(quiz, source, sink)
+    if source.partial:
+        return []  # questions were left out for the errors reported: no quiz, as build writes none
     # Each image or sound beside the paper, written beside the source under the reference the paper gives it.
     return [ImportedQuiz(quiz, {f.ref: f.data for f in media.files}, origin=display, source_text=source_text)]
