@@ -610,3 +610,15 @@ def test_a_pairing_exercise_whose_answer_does_not_fit_is_an_error(tmp_path: Path
     assert error.startswith("pairs.md:11:") and "error[QB706]: question 'Relacione as colunas.' (line 3): a pairing exercise " \
         "of 2 slots and items 1, 2 needs one item's number per slot, in order; the answer '2' does not give that" in error
     assert not quizzes
+
+
+@pytest.mark.parametrize("text, line, code", [
+    ("T\n\n1. 地球是圆的。\nShow answer\n答案：√\n（每题4分，共24分。）\n\n2. 水是液体。\nShow answer\n答案：√\n", 6, "QB722"),
+    ("T\n\n1. 설명하시오.\n정답 보기\n모범답안: 광합성은 빛 에너지를 쓴다.\n\n- 끝 -\n\n수고하셨습니다 여러분\n", 9, "QB723"),
+])
+def test_a_page_keeps_a_structure_line_out_of_an_answer(tmp_path: Path, text: str, line: int, code: str) -> None:
+    """A scraped page (its toggle lines are a web page's form) is the quiz page reader's: a points
+    rule after an answer, or text after the closing mark, is an error at its line there too, never
+    folded into the answer (a pasted paper without toggles gets the exam reader's QB154, QB155)."""
+    quizzes, sink = run_import_text(tmp_path, text)
+    assert quizzes == [] and [(d.code, d.span.line) for d in sink.errors] == [(code, line)]
