@@ -620,5 +620,6 @@ def test_a_page_keeps_a_structure_line_out_of_an_answer(tmp_path: Path, text: st
     """A scraped page (its toggle lines are a web page's form) is the quiz page reader's: a points
     rule after an answer, or text after the closing mark, is an error at its line there too, never
     folded into the answer (a pasted paper without toggles gets the exam reader's QB154, QB155)."""
-    quizzes, sink = run_import_text(tmp_path, text)
+    (tmp_path / "page.txt").write_text(text, encoding="utf-8")
+    quizzes, sink = run_import(tmp_path / "page.txt")
     assert quizzes == [] and [(d.code, d.span.line) for d in sink.errors] == [(code, line)]
