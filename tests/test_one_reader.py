@@ -167,3 +167,15 @@ def test_a_pasted_papers_image_goes_with_its_source(tmp_path: Path) -> None:
     (tmp_path / "paste" / "img" / "cell.png").unlink()
     code, _, err = run("import", str(text), "--out", str(tmp_path / "again"))
     assert code == 1 and f"{text}:3:" in err and "error[QB160]" in err and not (tmp_path / "again").exists(), err
+
+
+@pytest.mark.parametrize("first", ["Part I. Multiple Choice (2 pts each)", "1. Which organelle releases energy?"])
+def test_a_paper_pasted_without_a_title_keeps_its_first_line(first: str, tmp_path: Path) -> None:
+    """A paper whose first line is already its own (a section heading, a question) takes its
+    title from the file's name, and that line stays the paper's, as build reads it."""
+    body = f"{first}\nA) Nucleus\nB) Mitochondrion\nAnswer: B\n" if first.startswith("1.") else \
+        f"{first}\n\n1. Which organelle releases energy?\nA) Nucleus\nB) Mitochondrion\nAnswer: B\n"
+    text = tmp_path / "bio.txt"
+    text.write_text(body, encoding="utf-8")
+    written, _ = imported(text, tmp_path / "source")
+    assert written.read_text(encoding="utf-8") == f"---\ntitle: bio\nlanguage: en\n---\n{body}"

@@ -97,14 +97,17 @@ def labels_language(lines: list[str]) -> str | None:
 
 def paper_title(lines: list[str]) -> tuple[str, int, int] | None:
     """The paper's title, its line and column: its first line that is not blank, unless that line
-    is already a question (a paper pasted without a title). A ``# Title`` heading is a title."""
+    is already the paper's (a paper pasted without a title). A ``# Title`` heading is a title."""
     number = next((n for n, line in enumerate(lines, 1) if line.strip()), None)
     if number is None:
         return None
     raw = lines[number - 1]
     label = S.read_label(raw.strip())
-    if S.question_start(raw.strip()) or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS):
-        return None  # a question, or a labelled line (``Answer: B``): the reader's, not a title
+    shaped = S.structure(raw.strip()) if not raw.lstrip().startswith("# ") else None
+    if S.question_start(raw.strip()) or shaped or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS):
+        # A question, a section heading, instructions, a labelled line (``Answer: B``): the
+        # reader's, not a title (the file's name is the title then).
+        return None
     heading = _HEADING.match(raw.strip())
     title = heading.group(1) if heading and raw.lstrip().startswith("# ") else raw.strip()
     return title, number, raw.find(title) + 1
