@@ -39,6 +39,8 @@ _BOLD_NUMBER = re.compile(r"^[*_]{2}\d{1,4}[.)][*_]{2}\s")
 _SITE_PATH = re.compile(r"!\[[^\]]*\]\(/(?!/)")
 #: A slot of a pairing exercise, to be given an item's number (``( ) Unidade da vida``).
 _SLOT = re.compile(r"^\(\s*\)\s+\S")
+#: The toggle that is one word, ``Answer`` (with a page's arrow, if any).
+_BARE_ANSWER = re.compile(r"^[▶▼►▸⯈\s]*answer\s*[▶▼►▸]?$", re.I)
 #: A Markdown heading: a page's title (level 1, on its first line) or a section.
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*\s*$")
 
@@ -65,6 +67,13 @@ def page_form(text: str, markdown: bool) -> str | None:
     lines = text.split("\n")
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
+        if TOGGLE.match(line) and _BARE_ANSWER.match(line):
+            # 'Answer' alone is a toggle only when the revealed answer follows it ('Answer: B');
+            # else it is a paper's label on its own line, the reader's.
+            after = S.read_label(next((n.strip() for n in lines[number:] if n.strip()), ""))
+            if after is not None and S.QUESTION_LABELS.get(after.name.lower()) == "answer":
+                return f"a toggle line at line {number}"
+            continue
         if TOGGLE.match(line) or ADMONITION.match(raw) or TASK.match(line) or DASH_OPTION.match(line) or GLUED.search(line):
             return f"a page's answer or option form at line {number}"
         if _BOLD_NUMBER.match(line):
