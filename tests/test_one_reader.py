@@ -128,6 +128,10 @@ def test_a_scraped_quiz_page_is_still_a_page() -> None:
     assert page_form("Quiz\n\n| Question | Answer |\n|---|---|\n| 1+1? | 2 |\n", markdown=True)
     assert page_form("Quiz\n1. Which?\nA) x\nB) y\nAnswer\nAnswer: A\n", markdown=False)
     assert page_form("시험\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", markdown=False) is None
+    # A bank's question without a number (an Aiken-like file), not a paper's; a title line before
+    # a paper's '( 2 )학년' line is no question with options.
+    assert page_form("What is it?\nA. one\nB. two\nANSWER: B\n\nAnd this?\nA. x\nB. y\nANSWER: A\n", markdown=False)
+    assert page_form("시험\n( 2 )학년 (    )반\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", markdown=False) is None
     # 'Answer' alone, then the answer: a paper's label on its own line, not a page's toggle.
     assert page_form("Quiz\n\n1. Name the process.\nAnswer\nmitosis\n", markdown=False) is None
 

@@ -51,7 +51,7 @@ def page_form(text: str, markdown: bool) -> str | None:
     toggle lines ("정답 보기", "Show answer"), task-list or dashed options, options glued onto the
     question by a scrape, bulleted questions, ``## Question 3`` headings, question numbers in bold,
     images by the site's path, a pairing exercise's ``( )`` slots, front matter without a title
-    (a page's, not a source's). These are read by the quiz
+    (a page's, not a source's), a first question with options that has no number. These are read by the quiz
     page reader (:mod:`.page`); every other text is a paper, read by the Markdown dialect's reader."""
     titled, _ = B.front_matter(text)
     if B.FRONT_MATTER.match(text) and titled is None:
@@ -65,6 +65,11 @@ def page_form(text: str, markdown: bool) -> str | None:
         if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text):
             return f"a question heading at line {event.line}"
     lines = text.split("\n")
+    unnumbered = _first_unnumbered(lines)
+    if unnumbered is not None:
+        # A paper numbers its questions; a bank of questions without numbers, each a line followed
+        # by its options (an Aiken-like file), is read as a page reads it.
+        return f"a question without a number at line {unnumbered}"
     for number, raw in enumerate(lines, 1):
         line = raw.strip()
         if TOGGLE.match(line) and _BARE_ANSWER.match(line):
@@ -88,6 +93,37 @@ def page_form(text: str, markdown: bool) -> str | None:
             if S.option_marks(after) or S.OPTION.match(after):
                 return f"a bulleted question at line {number}"
     return None
+
+
+def _first_unnumbered(lines: list[str]) -> int | None:
+    """The line of the first question with options, when no numbered question comes before it
+    (``What is …?`` then ``A. …`` and ``B. …``): a bank's question, not a paper's."""
+    for number, raw in enumerate(lines, 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if S.question_start(line):
+            return None
+        if not _marks(line) and _options_start(lines, number):
+            return number
+    return None
+
+
+def _marks(line: str) -> list[tuple[int, int]]:
+    """The ordinals of the option markers of a line and where they stand (``A.`` and ``A)`` too)."""
+    found = [(m.ordinal, m.start) for m in S.option_marks(line.strip())]
+    letter = S.OPTION.match(line.strip()) if not found else None
+    return found or ([("abcdefgh".find(letter.group(1).lower()) + 1, 0)] if letter else [])
+
+
+def _options_start(lines: list[str], index: int) -> bool:
+    """Do options start at ``lines[index]``: a first option at the line's start, then a second
+    (on that line, or starting the next)?"""
+    first = _marks(lines[index]) if index < len(lines) else []
+    if not first or first[0] != (1, 0):
+        return False
+    second = _marks(lines[index + 1]) if index + 1 < len(lines) else []
+    return len(first) > 1 or (bool(second) and second[0] == (2, 0))
 
 
 def labels_language(lines: list[str]) -> str | None:
