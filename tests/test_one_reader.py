@@ -186,3 +186,15 @@ def test_a_paper_pasted_without_a_title_keeps_its_first_line(first: str, tmp_pat
     text.write_text(body, encoding="utf-8")
     written, _ = imported(text, tmp_path / "source")
     assert written.read_text(encoding="utf-8") == f"---\ntitle: bio\nlanguage: en\n---\n{body}"
+
+
+def test_import_id_names_a_written_paper(tmp_path: Path) -> None:
+    """``import --id``: the paper's source is written under that name, and a source that gives its
+    own ``id:`` says the new one, so build gives the quiz the id asked for."""
+    text = tmp_path / "paper.txt"
+    text.write_text("---\ntitle: 시험\nid: old-id\nlanguage: ko\n---\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", encoding="utf-8")
+    code, _, err = run("import", str(text), "--out", str(tmp_path / "source"), "--id", "science-1")
+    assert code == 0, err
+    written = (tmp_path / "source" / "science-1.md").read_text(encoding="utf-8")
+    assert "\nid: science-1\n" in written and "old-id" not in written
+    assert {name.split(".")[0] for name in built(tmp_path / "source" / "science-1.md", tmp_path / "dist")} == {"science-1"}

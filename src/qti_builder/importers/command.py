@@ -150,7 +150,17 @@ def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -
         sink.error("QB725", f"--id gives one quiz its id, and the inputs hold {len(imported)} quizzes",
                    SourceSpan(imported[1].origin), hint="import each input on its own with its --id, or leave --id out")
         return imported
-    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id})) for item in imported]
+    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id}), source_text=_with_front_id(item.source_text, quiz_id))
+            for item in imported]
+
+
+def _with_front_id(text: str | None, quiz_id: str) -> str | None:
+    """A source written as it is takes its id from its file's name, or from the ``id:`` its front
+    matter gives: that line then says the new id."""
+    if text is None or not text.startswith("---\n"):
+        return text
+    head, sep, rest = text[4:].partition("\n---")
+    return "---\n" + re.sub(r"^id:.*$", f"id: {quiz_id}", head, count=1, flags=re.M) + sep + rest
 
 
 class _Say:
