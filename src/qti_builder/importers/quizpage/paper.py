@@ -75,8 +75,8 @@ def page_form(text: str, markdown: bool) -> str | None:
         if TOGGLE.match(line) and _BARE_ANSWER.match(line):
             # 'Answer' alone is a toggle only when the revealed answer follows it ('Answer: B');
             # else it is a paper's label on its own line, the reader's.
-            after = S.read_label(next((n.strip() for n in lines[number:] if n.strip()), ""))
-            if after is not None and S.QUESTION_LABELS.get(after.name.lower()) == "answer":
+            revealed = S.read_label(next((n.strip() for n in lines[number:] if n.strip()), ""))
+            if revealed is not None and S.QUESTION_LABELS.get(revealed.name.lower()) == "answer":
                 return f"a toggle line at line {number}"
             continue
         if TOGGLE.match(line) or ADMONITION.match(raw) or TASK.match(line) or DASH_OPTION.match(line) or GLUED.search(line):
