@@ -257,7 +257,7 @@ def test_an_answer_key_as_exams_print_it(tmp_path: Path, key: str) -> None:
 def errors_of(tmp_path: Path, text: str) -> tuple[int, list[str]]:
     """``qti-builder import`` of a pasted exam: its exit code, and its errors without the summary line."""
     (tmp_path / "paper.txt").write_text(text, encoding="utf-8")
-    code, _, err = run("import", "paper.txt", "--out", "source", cwd=tmp_path)
+    code, _, err = run("import", "paper.txt", "--out", "source", "--lang", "en", cwd=tmp_path)
     assert not (tmp_path / "source").exists()  # nothing half-written
     return code, [line for line in err.splitlines() if "error[" in line or line.startswith("    hint")]
 

@@ -198,3 +198,18 @@ def test_import_id_names_a_written_paper(tmp_path: Path) -> None:
     written = (tmp_path / "source" / "science-1.md").read_text(encoding="utf-8")
     assert "\nid: science-1\n" in written and "old-id" not in written
     assert {name.split(".")[0] for name in built(tmp_path / "source" / "science-1.md", tmp_path / "dist")} == {"science-1"}
+
+
+def test_import_says_a_papers_errors_in_its_language_as_build_does(tmp_path: Path) -> None:
+    """A Korean paper's error in Korean on both routes (the quiz's language), in English with --lang en."""
+    body = "1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ⑤\n"
+    source = tmp_path / "paper.md"
+    source.write_text(f"---\ntitle: 시험\nlanguage: ko\n---\n{body}", encoding="utf-8")
+    text = tmp_path / "paper.txt"
+    text.write_text(f"시험\n{body}", encoding="utf-8")
+    built_err = run("check", str(source))[2]
+    import_err = run("import", str(text), "--out", str(tmp_path / "source"))[2]
+    message = next(line for line in built_err.splitlines() if "error[QB126]" in line).split("error[QB126]: ")[1]
+    assert f"{text}:4:5: error[QB126]: {message}" in import_err and message.isascii() is False
+    english = run("import", str(text), "--out", str(tmp_path / "source"), "--lang", "en")[2]
+    assert f"{text}:4:5: error[QB126]: the answer names option 5, which does not exist" in english

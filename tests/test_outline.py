@@ -265,7 +265,7 @@ def test_a_pasted_paper_keeps_its_stated_total_through_import(tmp_path: Path) ->
     # source: the same error at the same line (shifted by the front matter), and the outline.
     pasted = tmp_path / "paper.txt"
     pasted.write_text(PASTED, encoding="utf-8")
-    code, _, err = run("import", str(pasted), "--out", str(tmp_path / "source"))
+    code, _, err = run("import", str(pasted), "--out", str(tmp_path / "source"), "--lang", "en")
     said = "error[QB219]: the paper says 총점 20점, its questions add up to 6 points (14 missing)"
     assert code == 1 and f"paper.txt:2:1: {said}" in err and not (tmp_path / "source").exists(), err
     title, _, body = PASTED.partition("\n")

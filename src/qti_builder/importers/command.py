@@ -59,6 +59,8 @@ def import_command(
     max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="Most files in a package (zip or folder).")] = MAX_ENTRIES,
     max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
     max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
+    lang: Annotated[Optional[str], typer.Option("--lang", help="Language of the messages: en, or one with a catalog (ko, ja, zh). "
+                                                               "Default: English, and an exam paper's own language for its messages.")] = None,
     quiz_id: Annotated[Optional[str], typer.Option("--id", metavar="<quiz-id>",
                                                    help="The id of the quiz imported (its source's id: and file name), instead of the one "
                                                         "the input gives; the inputs must hold one quiz.")] = None,
@@ -81,10 +83,16 @@ def import_command(
     if quiz_id is not None and not re.fullmatch(IDENTIFIER_PATTERN, quiz_id):
         raise typer.BadParameter(f"'{quiz_id}' is no quiz id: a letter or _, then letters, digits, _, . or -, "
                                  "at most 64 characters", param_hint="--id")
+    if lang is not None:
+        from ..messages import languages as catalogs
+
+        if lang.split("-")[0].lower() not in ["en", *catalogs()]:
+            raise typer.BadParameter(f"no messages in '{lang}'; choose from en, {', '.join(catalogs())}", param_hint="--lang")
     accepted = ignore_codes(ignore)
     say = _Say(to_stderr=report == "json" and report_file is None)
     limits = ImportLimits(int(max_input_mb * MiB), max_entries, int(max_entry_mb * MiB), int(max_package_mb * MiB))
     sink = DiagnosticSink()
+    languages: dict[str, str] = {}
     imported: list[ImportedQuiz] = []
     # A bank is read into hundreds of thousands of objects that live until the end: the cycle
     # collector, walking them again and again, took a fifth of a large import (bench/README.md).
@@ -98,7 +106,11 @@ def import_command(
             if not path.exists():
                 sink.error("QB700", "no such file or folder", SourceSpan(display))
                 continue
+            sink.language = None
             imported += import_path(path, display, sink, format, limits)
+            if lang or sink.language:
+                # A paper read by the exam reader: its messages in its language, as build prints them.
+                languages[display] = lang or sink.language or "en"
             gc.collect()
         if quiz_id is not None:
             imported = _with_id(imported, quiz_id, sink)
@@ -119,7 +131,7 @@ def import_command(
         except WriteError as exc:
             sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
                        hint="check that the output folder is writable and the disk has space; nothing was changed")
-    _print(sink.sorted())
+    _print(sink.sorted(), languages)
     skipped = sum(sum(item.skipped.values()) for item in imported)
     if sink.errors:
         code = 1
@@ -299,7 +311,8 @@ def _by_type(counts: Counter[str]) -> str:
     return ", ".join(f"{counts[kind]} {TYPE_WORDS.get(kind, kind)}" for kind in known + others)
 
 
-def _print(diagnostics: list[Diagnostic]) -> None:
-    for _, group in groupby(diagnostics, key=lambda d: d.span.path if d.span else ""):
+def _print(diagnostics: list[Diagnostic], languages: dict[str, str] | None = None) -> None:
+    """Grouped per input; an input read by the exam reader in its quiz's language, as build prints it."""
+    for path, group in groupby(diagnostics, key=lambda d: d.span.path if d.span else ""):
         for diagnostic in group:
-            typer.echo(diagnostic.render(), err=True)
+            typer.echo(diagnostic.render((languages or {}).get(path)), err=True)
