@@ -58,7 +58,8 @@ def read_text_with(parse: Parse, text: str, file_stem: str, display: str, sink: 
     errors = [d for d in sink.errors[errors_before:] if d.span is not None and d.span.path == display]
     if len(sink.errors) > errors_before:
         source.partial = True
-        if not errors or not _leave_out_unread(data, source, text.split("\n"), {d.span.line for d in errors if d.span}):
+        if not errors or not _leave_out_unread(data, source, text.split("\n"),
+                                               {d.span.line for d in errors if d.span} | source.unread):
             return None
     before = len(sink.errors)
     quiz = validate_quiz(data, source, sink)

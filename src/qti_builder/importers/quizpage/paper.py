@@ -34,7 +34,7 @@ from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGG
 #: A list item that is not an option (``- Ray Train은 무엇인가요?``): a question written as a bullet.
 _BULLET = re.compile(r"^\s*[-*+•]\s+(\S.*)$")
 #: A question or key entry numbered in bold, as Markdown pages write them (``**1.** …``).
-_BOLD_NUMBER = re.compile(r"^[*_]{2}\d{1,4}[.)][*_]{2}\s")
+_BOLD_NUMBER = re.compile(r"^[*_]{2,3}\d{1,4}[.)]")
 #: An image by the path of the site the page was on (``![x](/assets/cell.png)``).
 _SITE_PATH = re.compile(r"!\[[^\]]*\]\(/(?!/)")
 #: A slot of a pairing exercise, to be given an item's number (``( ) Unidade da vida``).
@@ -49,7 +49,8 @@ def page_form(text: str, markdown: bool) -> str | None:
     """What makes ``text`` a web page rather than an exam paper (None for an exam paper): HTML,
     ``<details>`` answers, mkdocs-quiz, tables of questions, answers revealed by admonitions or
     toggle lines ("정답 보기", "Show answer"), task-list or dashed options, options glued onto the
-    question by a scrape, bulleted questions, ``## Question 3`` headings, question numbers in bold,
+    question by a scrape, bulleted questions, ``## Question 3`` headings, question numbers and labels
+    in bold (``**01. …**``, ``**답**:``),
     images by the site's path, a pairing exercise's ``( )`` slots, front matter without a title
     (a page's, not a source's), a first question with options that has no number. These are read by the quiz
     page reader (:mod:`.page`); every other text is a paper, read by the Markdown dialect's reader."""
@@ -83,6 +84,9 @@ def page_form(text: str, markdown: bool) -> str | None:
             return f"a page's answer or option form at line {number}"
         if _BOLD_NUMBER.match(line):
             return f"a question number in bold at line {number}"
+        marked = S.MARKED_LABEL.match(line)
+        if marked and marked.group(1).strip().lower() in S.QUESTION_LABELS:
+            return f"a label in bold at line {number}"
         if _SITE_PATH.search(line):
             return f"an image by its site's path at line {number}"
         if _SLOT.match(line) and any(_SLOT.match(other.strip()) for other in lines[number:number + 3]):

@@ -191,7 +191,46 @@ class _Reader:
             data["description"] = intro
         data["questions"] = [builder.build(q, loc + ("questions", j)) for j, q in enumerate(section.questions)]
         data["sections"] = [self._section(s, loc + ("sections", k), quiz_title, builder) for k, s in enumerate(section.children)]
+        if section.title and section.each_points is None and "select" not in data:
+            self._section_total(section, data, builder)
         return data
+
+    def _section_total(self, section: Section, data: dict[str, Any], builder: QuestionBuilder) -> None:
+        """A heading that states its section's points (``Aufgabe 2 (4 Punkte)``, ``Part II (10 points)``):
+        its questions must add up to them, else points the reader did not find made a question
+        worth 1 (QB197, at the heading; the paper's own total is QB219's)."""
+        stated = S.points_in(section.title)
+        if stated is None:
+            return
+        worth = _points(data, builder.defaults.get("points", 1))
+        if worth is None or worth == stated[0]:
+            return
+        self.error("QB197", f"the heading '{section.title}' states {stated[0]:g} points, but its questions add up to "
+                   f"{worth:g}", section.line, section.title_column + stated[1],
+                   hint="write each question's points as the paper does ('(2 Punkte)', '(2 points)', {points=2}), or "
+                        "a rule for each ('(je 2 Punkte)', '(2 pts each)') in the heading; 'qti-builder check --outline' "
+                        "lists each question's points")
+
+
+def _points(section: dict[str, Any], default: Any) -> float | None:
+    """The points of a section's questions and its subsections', or None when one of them was
+    not read (its error says why) or a part of them is drawn at random."""
+    total = 0.0
+    for question in section.get("questions", []):
+        if "type" not in question:
+            return None
+        try:
+            total += float(question.get("points", default)) if question["type"] != "text_only" else 0
+        except (TypeError, ValueError):
+            return None
+    for child in section.get("sections", []):
+        if "select" in child:
+            return None
+        worth = _points(child, default)
+        if worth is None:
+            return None
+        total += worth
+    return total
 
 
 __all__ = ["Block", "MarkdownReader", "read_markdown", "read_paper"]
