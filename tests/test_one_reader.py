@@ -142,6 +142,7 @@ def test_a_pasted_paper_is_decoded_as_build_decodes_a_source(tmp_path: Path) -> 
     text.write_text("시험\n\n1. 물이 끓는\x0b 온도는?\n① 0℃ ② 100℃\n정답: ②\n", encoding="utf-8")
     code, _, err = run("import", str(text), "--out", str(tmp_path / "source"))
     assert code == 1 and f"{text}:3:9: error[QB102]" in err, err
+    assert not list(tmp_path.glob("source/**/*.md")), "a paper with an error gives no source"
 
 
 def test_a_text_with_front_matter_is_a_source(tmp_path: Path) -> None:

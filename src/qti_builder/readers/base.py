@@ -39,16 +39,21 @@ def read_with(parse: Parse, path: Path, display: str, sink: DiagnosticSink) -> t
     reports every independent mistake of a file. The quiz of the questions read is returned with
     ``source.partial`` set (read_quiz gives it only to callers that ask: the build checks it
     further and writes nothing of it); None when nothing could be read or validated."""
+    errors_before = len(sink.errors)
     text = decode_source(path.read_bytes(), display, sink)
     if text is None:
         return None
-    return read_text_with(parse, text, path.stem, display, sink)
+    return read_text_with(parse, text, path.stem, display, sink, errors_before)
 
 
-def read_text_with(parse: Parse, text: str, file_stem: str, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+def read_text_with(parse: Parse, text: str, file_stem: str, display: str, sink: DiagnosticSink,
+                   errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
     """:func:`read_with` on text already decoded, as if read from a file named ``file_stem``: what
-    ``import`` of a pasted exam paper runs, so that it reads the paper as ``build`` does."""
-    errors_before = len(sink.errors)
+    ``import`` of a pasted exam paper runs, so that it reads the paper as ``build`` does. The
+    errors after ``errors_before`` (default: those from now on) are the reading's: the decoding's
+    (a character XML forbids) count as much as the parser's."""
+    if errors_before is None:
+        errors_before = len(sink.errors)
     source = SourceMap(display)
     data = parse(text, source, sink)
     if data is None:

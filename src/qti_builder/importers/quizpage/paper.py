@@ -183,6 +183,7 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
     """A pasted exam paper, read by the dialect's reader (its errors and warnings at the paper's
     lines), and the source that gives ``build`` the same model. Its bytes are decoded as build
     decodes a source (UTF-8, NFC; a character XML forbids is an error at its place, QB102)."""
+    errors_before = len(sink.errors)  # the decoding's errors are the reading's, as in build
     text = decode_source(raw, display, sink)
     if text is None:
         return []
@@ -190,11 +191,11 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
     if B.FRONT_MATTER.match(text):
         # Already a source (what import wrote, say: front matter with a title): read as build
         # reads it, and written as it is.
-        return _as_built(read_markdown(text, stem, display, sink), path, display, sink, text)
+        return _as_built(read_markdown(text, stem, display, sink, errors_before), path, display, sink, text)
     lines = text.split("\n")
     title = paper_title(lines)
     language = paper_language(text, lines)
-    read = read_paper(text, title, language, stem, display, sink)
+    read = read_paper(text, title, language, stem, display, sink, errors_before)
     body = lines[title[1]:] if title else lines
     return _as_built(read, path, display, sink, paper_source(title[0] if title else stem, language, body))
 

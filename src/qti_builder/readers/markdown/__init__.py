@@ -30,14 +30,16 @@ class MarkdownReader:
         return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits).read(), path, display, sink)
 
 
-def read_markdown(text: str, file_stem: str, display: str, sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
-    """A source's text (front matter and all) read as if from a file named ``file_stem``."""
+def read_markdown(text: str, file_stem: str, display: str, sink: DiagnosticSink,
+                  errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
+    """A source's text (front matter and all) read as if from a file named ``file_stem``; the
+    errors after ``errors_before`` count as the reading's (see read_text_with)."""
     return read_text_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, Limits()).read(),
-                          text, file_stem, display, sink)
+                          text, file_stem, display, sink, errors_before)
 
 
 def read_paper(text: str, title: tuple[str, int, int] | None, language: str, file_stem: str, display: str,
-               sink: DiagnosticSink) -> tuple[Quiz, SourceMap] | None:
+               sink: DiagnosticSink, errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
     """An exam paper as pasted (no front matter) read by this reader, with its lines numbered as
     pasted: ``title`` is the paper's title and where it stands (its line and column; the lines up
     to it are not the paper's body), ``language`` the paper's. What ``import`` of a pasted paper
@@ -52,7 +54,7 @@ def read_paper(text: str, title: tuple[str, int, int] | None, language: str, fil
             source.at(("title",), title[1], title[2])
         return reader.read()
 
-    return read_text_with(parse, text, file_stem, display, sink)
+    return read_text_with(parse, text, file_stem, display, sink, errors_before)
 
 
 class _Reader:
