@@ -21,6 +21,7 @@ from . import blocks as B
 from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
+from .paper import labels_language
 from .tables import TABLE_CODES, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
@@ -45,20 +46,6 @@ class Passage:
 #: paper's closing mark.
 STRUCTURE_IN_LABEL = "QB722"
 AFTER_CLOSING = "QB723"
-
-
-def _labels_language(lines: list[str]) -> str | None:
-    """The language of a page in Latin letters, as its labels say it (``Respuesta:``, ``Antwort:``,
-    ``Réponse :``): the language most of its labelled lines are in, when that is not English."""
-    counts: dict[str, int] = {}
-    for line in lines:
-        label = S.read_label(line.strip())
-        lang = V.label_language(label.name) if label is not None and label.spaced else None
-        if lang is not None:
-            code = next(c for c, known in V.LANGUAGES.items() if known is lang)
-            counts[code] = counts.get(code, 0) + 1
-    best = max(counts, key=lambda c: counts[c], default=None)
-    return best if best not in (None, "en", "ko") and counts[best] > counts.get("en", 0) else None
 
 
 def _names_a_section(line: str) -> bool:
@@ -118,7 +105,7 @@ class Page:
         self.title = title
         language = B.front_matter_language(text) or guess_language([text])
         if language == "en":
-            language = _labels_language(self.source) or language
+            language = labels_language(self.source) or language
         self.emitter.dialect = S.dialect(language)
         for event in events:
             if isinstance(event, B.Lines):
@@ -177,7 +164,7 @@ class Page:
             description = "\n".join(lines[:at] + lines[at + 1:])
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
                                   B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
-                                  and guess_language(self.emitter.texts + [title]) or _labels_language(self.source) or "en",
+                                  and guess_language(self.emitter.texts + [title]) or labels_language(self.source) or "en",
                                   self.emitter.text(description) or None)
         stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None
         if quiz is not None and stated is not None:

@@ -133,8 +133,6 @@ SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 #: The title of an answer key at the end of a page, in any language: ``## Answers``, ``[정답]``,
 #: ``정답 및 해설``, ``【正解】``, ``Answer key:``.
 KEY_TITLE = S.PAGE_KEY_TITLE
-# One reader of answer key entries, the Markdown reader's (build reads keys too).
-KEY_ENTRY = S.PAGE_KEY_ENTRY
 explanations_heading = S.explanations_heading
 key_entry = S.key_entry
 key_entries = S.key_entries

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
-from ..base import KEY, Loc, SourceMap, read_with, suggest
+from ..base import KEY, Loc, SourceMap, read_text_with, read_with, suggest
 from ..piece_cache import Pieces
 from ...limits import Limits
 from ..stated_total import find_stated_total
@@ -30,14 +30,43 @@ class MarkdownReader:
 
     def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits(),
              pieces: Pieces | None = None) -> tuple[Quiz, SourceMap] | None:
-        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits, pieces).read(),
+        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits, pieces=pieces).read(),
                          path, display, sink)
+
+
+def read_markdown(text: str, file_stem: str, display: str, sink: DiagnosticSink,
+                  errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
+    """A source's text (front matter and all) read as if from a file named ``file_stem``; the
+    errors after ``errors_before`` count as the reading's (see read_text_with)."""
+    return read_text_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, Limits()).read(),
+                          text, file_stem, display, sink, errors_before)
+
+
+def read_paper(text: str, title: tuple[str, int, int] | None, language: str, file_stem: str, display: str,
+               sink: DiagnosticSink, errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
+    """An exam paper as pasted (no front matter) read by this reader, with its lines numbered as
+    pasted: ``title`` is the paper's title and where it stands (its line and column; the lines up
+    to it are not the paper's body), ``language`` the paper's. What ``import`` of a pasted paper
+    runs, so that it reads the paper as ``build`` reads the source it writes (that title and
+    language as front matter, then the lines after the title)."""
+    front = {"title": title[0] if title else file_stem, "language": language}
+    start = title[1] if title else 0
+
+    def parse(text: str, source: SourceMap, sink: DiagnosticSink) -> dict[str, Any] | None:
+        reader = _Reader(text.split("\n"), source, sink, Limits(), given=(front, start))
+        if title:
+            source.at(("title",), title[1], title[2])
+        return reader.read()
+
+    return read_text_with(parse, text, file_stem, display, sink, errors_before)
 
 
 class _Reader:
     def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink, limits: Limits,
-                 pieces: Pieces | None = None) -> None:
+                 given: tuple[dict[str, Any], int] | None = None, pieces: Pieces | None = None) -> None:
         self.lines = lines
+        #: The front matter as given (a pasted paper has none) and the index of the body's first line.
+        self.given = given
         self.source = source
         self.sink = sink
         self.limits = limits
@@ -137,6 +166,8 @@ class _Reader:
             self.source.scalars[("stated_points",)] = found.written
 
     def _front_matter(self) -> tuple[dict[str, Any] | None, int]:
+        if self.given is not None:
+            return dict(self.given[0]), self.given[1]
         if not self.lines or self.lines[0].strip() != "---":
             self.error("QB103", "a quiz source starts with YAML front matter", 1,
                        hint="begin the file with the lines '---', 'title: My quiz', '---'")
@@ -245,4 +276,4 @@ def _points(section: dict[str, Any], default: Any) -> float | None:
     return total
 
 
-__all__ = ["Block", "MarkdownReader"]
+__all__ = ["Block", "MarkdownReader", "read_markdown", "read_paper"]

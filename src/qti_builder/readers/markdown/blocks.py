@@ -308,8 +308,18 @@ class Scanner:
 
         def add_answer(question: object, entry: K.Entry) -> None:
             assert isinstance(question, Question)
-            question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
-                                         Block(entry.line, entry.column, [entry.answer])))
+            # An entry that names its answer a model answer (``9. 예시 답안: 가족…``, ``解答例：…``) is
+            # that label under its question: the label is no part of the answer, and says its kind.
+            named = S.read_label(entry.answer)
+            if named is not None and S.QUESTION_LABELS.get(named.name.lower(), S.QUESTION_LABELS.get(named.name)) == "answer" \
+                    and named.name.lower() in self.dialect.model_answer_labels and named.value:
+                question.labels.append(Label("answer", named.name, entry.line, entry.column + named.value_offset,
+                                             Block(entry.line, entry.column + named.value_offset, [named.value])))
+            else:
+                question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
+                                             Block(entry.line, entry.column, [entry.answer])))
+            for role, raw, line, column, text in entry.labels:
+                question.labels.append(Label(role, raw, line, column, Block(line, column, [text])))
 
         def add_explanation(question: object, line: int, lines: list[str]) -> None:
             assert isinstance(question, Question)
@@ -369,7 +379,7 @@ class Scanner:
             self._start_key(lineno)
             return index + 1
         if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
-                and K.starts_key(line, after_answer=self.mode == "label"):
+                and (K.starts_key(line, after_answer=self.mode == "label") or self._entry_again(line)):
             # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
             self._start_key(lineno)
             K.read_line(self.keys[-1], line, lineno)
@@ -611,8 +621,32 @@ class Scanner:
         if len(entries) > 1:
             return True
         answer = entries[0][1].split()[0]
+        at = next(i for i in range(index + 1, len(self.lines)) if self.lines[i].strip())
+        after = next((line for line in self.lines[at + 1:] if line.strip()), "")
+        if entries[0][0] in self._numbers_read() and (not after or K.entries_line(after)):
+            # ``정답`` then ``1. 이성계 또는 태조`` and ``2. …``: entries numbered as questions already
+            # read, one after the other under a key's title, answer them (a question of that number
+            # again would be numbered twice, and would have its answer or options under it).
+            return True
         return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
                 or S.NUMERIC_ANSWER.match(answer) is not None)
+
+    def _entry_again(self, line: str) -> bool:
+        """``1. ②`` after the questions' options: a key's entry (a circled number, numbered as a
+        question already read), not a question ``1.`` again whose text is a circled number."""
+        found = K.entries_line(line)
+        return (found is not None and len(found) == 1 and S.CIRCLED.fullmatch(found[0][1].strip()) is not None
+                and found[0][0] in self._numbers_read() and self.question is not None and found[0][0] <= self.question.number)
+
+    def _numbers_read(self) -> set[int]:
+        """The numbers of the questions read so far."""
+        found: set[int] = set()
+        stack = list(self.roots)
+        while stack:
+            section = stack.pop()
+            found.update(q.number for q in section.questions)
+            stack += section.children
+        return found
 
     def _roman_statement(self, line: str, index: int) -> bool:
         """``I.``, ``II.``, ... statements: ``II.`` and past it always, ``I.`` (an option letter
