@@ -1,0 +1,201 @@
+"""The ko, ja and zh catalogs cover what a teacher meets reading and checking a paper (issue 29,
+"messages a teacher understands"): every reading and checking code (QB1xx, QB2xx) whose registry
+entry has an example source is run through ``check --lang ko|ja|zh``, and what is printed for it,
+the message and its hint, must hold no English sentence: no run of three or more English words
+outside quotes, braces and code. A message or hint the catalogs lack prints in English and fails here,
+naming its code, so a new diagnostic comes with its entries.
+
+Japanese and Chinese hints show examples in their own language, never the Korean ones the English
+hints carry; and papers with several mistakes print each in their language at its own line.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+
+import pytest
+from helpers.cli import run
+
+from qti_builder.codes import CODES_LIST, Code
+
+PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
+
+#: Reading a source and checking its values; QB23x are the project's (its settings file, --only, diff).
+READING = [c for c in CODES_LIST if c.syntax != "text" and c.code < "QB300" and not c.code.startswith("QB23")]
+
+#: English left on purpose, each the quiz's own source text rather than a sentence of ours.
+SOURCE_TEXT = {
+    # The hint lists the labels the quiz accepts; in an English example they are English words.
+    "QB115": {"Partially correct feedback"},
+}
+
+#: What is left out when looking for English: quoted text (the source as written, in the quotes of
+#: each language), {attributes}, [[blanks]], `code`, and parentheses holding paths or identifiers.
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|「[^」]*」|『[^』]*』|“[^”]*”|‘[^’]*’|\{[^}]*\}|\[\[.*?\]\]"
+                     r"|\([^()]*[_#=/][^()]*\)")
+_WORD = re.compile(r"\(?([A-Za-z]+)([.,;:?!)]*)")
+HANGUL = re.compile("[\uac00-\ud7a3\u3131-\u318e]")
+KANA = re.compile("[\u3040-\u30ff]")
+
+
+def english_runs(text: str) -> list[str]:
+    """Runs of three or more English words, a comma or other stop ending a run (a list of names
+    such as 'single_choice, essay' is no sentence); identifiers and paths break a run."""
+    runs: list[str] = []
+    run_: list[str] = []
+    for token in _QUOTED.sub(" | ", text).split():
+        match = _WORD.fullmatch(token)
+        if match:
+            run_.append(match.group(1))
+            if match.group(2) in ("", ")"):
+                continue
+        if len(run_) >= 3:
+            runs.append(" ".join(run_))
+        run_ = []
+    if len(run_) >= 3:
+        runs.append(" ".join(run_))
+    return runs
+
+
+def test_english_runs_finds_sentences_and_spares_source_text() -> None:
+    assert english_runs("the answer names option E, which does not exist") == ["the answer names option E", "which does not exist"]
+    assert english_runs("解答が選択肢 E を指していますが、その選択肢はありません") == []
+    assert english_runs("'Answer: the second one' を読み取れません") == []
+    assert english_runs("유형: single_choice, multiple_response, essay, file_upload, matching") == []
+    assert english_runs("YAML 문법 오류: mapping values are not allowed here") == ["mapping values are not allowed here"]
+
+
+def printed(tmp_path: Path, code: Code, language: str) -> list[str]:
+    """The lines ``check --lang`` prints for ``code``'s example mistake: each message and its hint."""
+    folder = tmp_path / f"{code.code}-{language}"
+    folder.mkdir()
+    (folder / "pic.png").write_bytes(PNG)
+    source = folder / f"{code.file}.{code.syntax}"
+    source.write_text(code.mistake, encoding="utf-8")
+    _, _, err = run("check", str(source), "-j", "1", "--lang", language)
+    lines, mine = [], False
+    for line in err.splitlines():
+        if re.search(r"(error|warning)\[QB\d{3}\]: ", line):
+            mine = f"[{code.code}]: " in line
+            if mine:
+                lines.append(line.split(f"[{code.code}]: ", 1)[1])
+        elif line.startswith("    hint: ") and mine:
+            lines.append(line[len("    hint: "):])
+        else:
+            mine = False
+    return lines
+
+
+@pytest.mark.parametrize("language", ["ko", "ja", "zh"])
+def test_every_reading_and_checking_message_prints_translated(tmp_path: Path, language: str) -> None:
+    untranslated: dict[str, list[str]] = {}
+    for code in READING:
+        lines = printed(tmp_path, code, language)
+        assert lines, f"{code.code}'s example printed nothing for it"
+        left = [run_ for line in lines for run_ in english_runs(line) if run_ not in SOURCE_TEXT.get(code.code, set())]
+        if left:
+            untranslated[code.code] = left
+    assert untranslated == {}, (f"add entries for these to src/qti_builder/locale/{language}/LC_MESSAGES/qti_builder.po "
+                                f"(and the other catalogs): {untranslated}")
+
+
+@pytest.mark.parametrize("language", ["ja", "zh"])
+def test_japanese_and_chinese_hints_show_no_korean_examples(tmp_path: Path, language: str) -> None:
+    # The English hints show Korean forms ('Ⅱ. 단답형', '정답: ②'); a Japanese or Chinese teacher
+    # sees forms of their own paper. Hangul is printed only where the example source has it.
+    korean = {}
+    for code in READING:
+        if HANGUL.search(code.mistake + code.file):
+            continue
+        lines = [line for line in printed(tmp_path, code, language) if HANGUL.search(line)]
+        if lines:
+            korean[code.code] = lines
+    assert korean == {}
+
+
+JAPANESE_PAPER = """---
+title: 理科
+language: ja
+---
+
+1. 2＋2は？
+
+ア　3
+イ　4
+
+正答: イ
+
+2. 水の化学式は？
+
+ア　H2O
+イ　CO2
+
+【解答】ウ
+"""
+
+CHINESE_PAPER = """---
+title: 期末考试
+language: zh
+---
+
+1. 2+2=?
+
+A. 3
+B. 4
+
+答案：E
+
+2. 水的化学式是什么？
+
+A. H2O
+B. CO2
+
+答按：A
+"""
+
+
+def errors(tmp_path: Path, name: str, text: str, *more: str) -> list[str]:
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1", *more)
+    assert code == 1
+    return err.splitlines()
+
+
+def test_a_japanese_paper_with_two_mistakes_prints_both_in_japanese_at_their_lines(tmp_path: Path) -> None:
+    # Line 11 '正答: イ' is no label of the paper's; line 18 '【解答】ウ' names an option question 2 lacks.
+    lines = errors(tmp_path, "ja.md", JAPANESE_PAPER)
+    assert any(line.endswith("ja.md:11:1: error[QB115]: 不明なラベル「正答」。「答」のことですか？") for line in lines), lines
+    assert any(line.endswith("ja.md:18:5: error[QB126]: 解答が選択肢 ウ を指していますが、その選択肢はありません") for line in lines), lines
+    assert "    hint: 選択肢は ア, イ です" in lines
+    assert not any(HANGUL.search(line) for line in lines), lines
+
+
+def test_a_chinese_paper_with_mistakes_prints_each_in_chinese_at_its_line(tmp_path: Path) -> None:
+    # Line 11 '答案：E' names no option; question 2 (line 13) has no answer, as its 'answer' on
+    # line 18 is misspelt '答按' and so is text after the options.
+    lines = errors(tmp_path, "zh.md", CHINESE_PAPER)
+    assert any(line.endswith("zh.md:11:4: error[QB126]: 答案指向选项 E，但没有这个选项") for line in lines), lines
+    assert any(line.endswith("zh.md:13:1: error[QB120]: 本题有选项，但没有正确答案") for line in lines), lines
+    assert any(line.endswith("zh.md:18:1: error[QB117]: 选项之后有不属于任何选项或标签的文字") for line in lines), lines
+    assert not any(HANGUL.search(line) or KANA.search(line) for line in lines), lines
+    assert not any(english_runs(line.split("]: ", 1)[-1]) for line in lines if "error[" in line or "hint:" in line), lines
+
+
+def test_lang_prints_a_papers_messages_in_another_language(tmp_path: Path) -> None:
+    # The Chinese paper's mistakes, for a Korean colleague: Korean, at the same lines.
+    lines = errors(tmp_path, "zh.md", CHINESE_PAPER, "--lang", "ko")
+    assert any(line.endswith("zh.md:11:4: error[QB126]: 정답이 보기 E을(를) 가리키지만 그런 보기가 없습니다") for line in lines), lines
+    assert any("zh.md:18:1: error[QB117]: " in line and HANGUL.search(line) for line in lines), lines
+
+
+def test_a_pasted_chinese_paper_imports_with_chinese_messages(tmp_path: Path) -> None:
+    # A paper pasted as text (no front matter) after its closing mark: import prints it in Chinese.
+    paper = tmp_path / "paper.txt"
+    paper.write_text("期末考试\n\n1．2+2=?\nA．3\nB．4\n答案：B\n\n- 完 -\n多余的文字\n", encoding="utf-8")
+    code, _, err = run("import", str(paper), "--out", str(tmp_path / "out"), "--lang", "zh")
+    assert code == 1
+    assert any(line.endswith("paper.txt:9:1: error[QB155]: 第 8 行结束标记之后的文字不属于任何题目") for line in err.splitlines()), err
+    assert "    hint: 结束标记（如“- 完 -”）表示题目结束：把这段文字移到标记之上所属的题目中，或删除" in err.splitlines()
