@@ -199,3 +199,54 @@ def test_a_pasted_chinese_paper_imports_with_chinese_messages(tmp_path: Path) ->
     assert code == 1
     assert any(line.endswith("paper.txt:9:1: error[QB155]: 第 8 行结束标记之后的文字不属于任何题目") for line in err.splitlines()), err
     assert "    hint: 结束标记（如“- 完 -”）表示题目结束：把这段文字移到标记之上所属的题目中，或删除" in err.splitlines()
+
+
+QUIZ_PAGE = """# 小テスト
+
+## Question 1
+
+2＋2は？
+
+- A) 3
+- B) 4
+
+## Question 2
+
+水の化学式は？
+
+- A) H2O
+- B) CO2
+
+## Question 3
+
+日本の首都について書きなさい。
+
+## 解答
+
+1. B
+2. C
+5. A
+"""
+
+
+@pytest.mark.parametrize("language", ["ja", "zh", "ko"])
+def test_a_quiz_pages_key_and_answer_errors_print_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    # A web page's quiz (headings per question, a key at the end): the key answers question 2 with
+    # an option it lacks (line 24) and a question 5 the page lacks (line 25), and leaves question 3
+    # (line 17) with no options and no answer: QB705 three times, QB706 once, each translated.
+    page = tmp_path / "page.md"
+    page.write_text(QUIZ_PAGE, encoding="utf-8")
+    code, _, err = run("import", str(page), "--out", str(tmp_path / "out"), "--lang", language)
+    assert code == 1
+    lines = err.splitlines()
+    where = [re.sub(r"^.*page\.md:(\d+:\d+): error\[(QB\d+)\].*$", r"\1 \2", line) for line in lines if "error[" in line]
+    assert where == ["17:1 QB705", "17:1 QB706", "24:4 QB705", "25:4 QB705"], lines
+    said = [line.split("]: ", 1)[-1].removeprefix("    hint: ") for line in lines if "error[" in line or line.startswith("    hint:")]
+    assert len(said) == 8 and not any(english_runs(line) for line in said), said
+    if language == "ja":
+        assert "解答一覧に問 5 の項目（「A」）がありますが、問題用紙に問 5 がありません（問題は 1–3）" in said
+        assert any("【解答】" in line for line in said)
+    if language != "ko":
+        assert not any(HANGUL.search(line) for line in said), said
+    if language == "zh":
+        assert "答案表中第 2 题的答案是 C，但它不是第 2 题（第 10 行）的选项（选项为 A–B）" in said
