@@ -19,6 +19,7 @@ import pytest
 from helpers.cli import run
 
 from qti_builder.codes import CODES_LIST, Code
+from qti_builder.messages import languages
 
 PNG = base64.b64decode("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==")
 
@@ -88,7 +89,7 @@ def printed(tmp_path: Path, code: Code, language: str) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("language", ["ko", "ja", "zh"])
+@pytest.mark.parametrize("language", languages())  # a catalog added is checked as soon as it exists
 def test_every_reading_and_checking_message_prints_translated(tmp_path: Path, language: str) -> None:
     untranslated: dict[str, list[str]] = {}
     for code in READING:
