@@ -251,3 +251,38 @@ def test_a_quiz_pages_key_and_answer_errors_print_in_the_language_asked(tmp_path
         assert not any(HANGUL.search(line) for line in said), said
     if language == "zh":
         assert "答案表中第 2 题的答案是 C，但它不是第 2 题（第 10 行）的选项（选项为 A–B）" in said
+
+
+STATED_TOTAL = """---
+title: 과학 (총점 10점)
+language: ko
+---
+
+## Ⅰ. 객관식
+
+1. 2+2는? (3점)
+
+① 3
+② 4
+
+정답: ②
+
+## Ⅱ. 단답형
+
+2. 물의 화학식은?
+
+정답: H2O
+"""
+
+
+@pytest.mark.parametrize("language, expected", [
+    ("ko", "시험지에는 총점 10점(이)라고 되어 있지만 문항 배점의 합은 4점입니다 (6점 부족): Ⅰ. 객관식: 1문항에 3점; "
+           "Ⅱ. 단답형: 1문항에 1점; 그중 1문항은 1점 (배점을 찾지 못한 문항의 점수)"),
+    ("zh", "试卷标明총점 10점，但各题分值之和为 4 分（少 6 分）：Ⅰ. 객관식：1 题共 3 分; Ⅱ. 단답형：1 题共 1 分; "
+           "其中 1 题为 1 分（未找到分值的题目按 1 分计）"),
+])
+def test_a_stated_total_lists_each_section_in_the_language(tmp_path: Path, language: str, expected: str) -> None:
+    # 3 + 1 (question 2's points not found) = 4 of the 10 the title states: QB219 names each
+    # section and the question worth the default, part by part in the language (however many).
+    lines = errors(tmp_path, "total.md", STATED_TOTAL, "--lang", language)
+    assert any(line.endswith(f"total.md:2:12: error[QB219]: {expected}") for line in lines), lines
