@@ -286,3 +286,50 @@ def test_a_stated_total_lists_each_section_in_the_language(tmp_path: Path, langu
     # section and the question worth the default, part by part in the language (however many).
     lines = errors(tmp_path, "total.md", STATED_TOTAL, "--lang", language)
     assert any(line.endswith(f"total.md:2:12: error[QB219]: {expected}") for line in lines), lines
+
+
+STRUCTURE_PAGE = """# テスト
+
+## Question 1
+
+2＋2は？
+
+- A) 3
+- B) 4
+
+正解: B
+
+（各３点）
+
+## Question 2
+
+3＋3は？
+
+- A) 6
+- B) 5
+
+正解: A
+
+以上
+
+おまけの文
+"""
+
+
+@pytest.mark.parametrize("language, rule, after", [
+    ("ja", "「（各３点）」は配点の規則の形なので、上の問題の一部としては読みません",
+     "25 行目（「おまけの文」）が、問題の終わりを示す 23 行目の終わりの印の後にあります"),
+    ("zh", "“（各３点）”的形式是分值说明，因此不会被读作上面题目的一部分",
+     "第 25 行（“おまけの文”）位于第 23 行的结束标记之后，而结束标记表示题目已结束"),
+])
+def test_a_quiz_pages_structure_lines_print_in_the_language_asked(tmp_path: Path, language: str, rule: str, after: str) -> None:
+    # A points rule (line 12) after question 1's answer, and text (line 25) after the closing mark
+    # '以上' (line 23): QB722 and QB723, each at its line.
+    page = tmp_path / "page.md"
+    page.write_text(STRUCTURE_PAGE, encoding="utf-8")
+    code, _, err = run("import", str(page), "--out", str(tmp_path / "out"), "--lang", language)
+    assert code == 1
+    lines = err.splitlines()
+    assert any(line.endswith(f"page.md:12:1: error[QB722]: {rule}") for line in lines), lines
+    assert any(line.endswith(f"page.md:25:1: error[QB723]: {after}") for line in lines), lines
+    assert not any(english_runs(line.removeprefix("    hint: ")) for line in lines if line.startswith("    hint: ")), lines
