@@ -12,7 +12,6 @@ end, as most real papers in those languages: their words alone tell the language
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -232,3 +231,13 @@ def test_front_matter_names_the_language(tmp_path: Path) -> None:
     text = "---\ntitle: Klausur\nlanguage: fr\n---\n" + body
     source, built = _import(tmp_path, "klausur.md", text)
     assert "language: fr" in source and built.quiz.language == "fr"
+
+
+def test_labels_in_a_language_win_over_the_words_of_another() -> None:
+    # English prose, Spanish labels: the reader reads the labels of the quiz's language, so the
+    # labels name it (else each label would be an error).
+    text = ("Final exam\n1. Which of the following is the largest planet that you can see from the Earth?\n"
+            "A. Mars\nB. Jupiter\nC. Venus\nRespuesta: B\n2. What is the name of the star at the centre of our system?\n"
+            "Respuesta: the Sun\n")
+    assert text_language(text) == "en"
+    assert paper_language(text, text.split("\n")) == "es"

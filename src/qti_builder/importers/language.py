@@ -60,6 +60,8 @@ COMMON_WORDS: dict[str, tuple[str, ...]] = {
            "seguenti", "si", "ed", "anche", "nel", "nella", "tra", "ogni", "punti", "perché", "degli"),
 }
 
+LATIN_LANGUAGES = tuple(COMMON_WORDS)
+
 #: A Latin-script language is named when its words are at least this many and this far ahead
 #: of the next language's: below, the evidence is too weak to name one.
 _LEAST_WORDS = 6

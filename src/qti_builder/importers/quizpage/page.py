@@ -161,10 +161,13 @@ class Page:
             self.builder.warn(LOST, f"the page's introduction holds a labelled line ('{short(lines[at].strip(), 30)}'); it answers no "
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
-        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
-                                  B.front_matter_language(text) or text_language(text)
-                                  or guess_language(self.emitter.texts + [title]) != "en"
-                                  and guess_language(self.emitter.texts + [title]) or labels_language(self.source) or "en",
+        # The page's prose tells its language as a paper's does; a page too short to tell, by the
+        # script of its questions' texts, then its labels.
+        language = B.front_matter_language(text) or (
+            paper_language(text, self.source) if text_language(text) is not None
+            else guess_language(self.emitter.texts + [title]) != "en" and guess_language(self.emitter.texts + [title])
+            or labels_language(self.source) or "en")
+        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, language,
                                   self.emitter.text(description) or None)
         stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None
         if quiz is not None and stated is not None:
