@@ -21,7 +21,8 @@ from . import blocks as B
 from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
-from .paper import labels_language
+from ..language import text_language
+from .paper import labels_language, paper_language
 from .tables import TABLE_CODES, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
@@ -103,9 +104,7 @@ class Page:
         self.source = text.split("\n")
         title, events = B.events(text, self.markdown)
         self.title = title
-        language = B.front_matter_language(text) or guess_language([text])
-        if language == "en":
-            language = labels_language(self.source) or language
+        language = B.front_matter_language(text) or paper_language(text, self.source)
         self.emitter.dialect = S.dialect(language)
         for event in events:
             if isinstance(event, B.Lines):
@@ -162,9 +161,13 @@ class Page:
             self.builder.warn(LOST, f"the page's introduction holds a labelled line ('{short(lines[at].strip(), 30)}'); it answers no "
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
-        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
-                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
-                                  and guess_language(self.emitter.texts + [title]) or labels_language(self.source) or "en",
+        # The page's prose tells its language as a paper's does; a page too short to tell, by the
+        # script of its questions' texts, then its labels.
+        language = B.front_matter_language(text) or (
+            paper_language(text, self.source) if text_language(text) is not None
+            else guess_language(self.emitter.texts + [title]) != "en" and guess_language(self.emitter.texts + [title])
+            or labels_language(self.source) or "en")
+        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, language,
                                   self.emitter.text(description) or None)
         stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None
         if quiz is not None and stated is not None:

@@ -28,6 +28,7 @@ from ...readers.base import decode_source
 from ...readers.markdown import read_markdown, read_paper
 from ...readers.markdown import syntax as S
 from ..base import ImportedQuiz, guess_language, sanitise_id
+from ..language import LATIN_LANGUAGES, text_language
 from . import blocks as B
 from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGGLE
 
@@ -163,7 +164,13 @@ def paper_title(lines: list[str]) -> tuple[str, int, int] | None:
 
 
 def paper_language(text: str, lines: list[str]) -> str:
-    """The paper's language: its script's, and for a paper in Latin letters, its labels'."""
+    """The paper's language, as its prose says it (importers/language.py: scripts, then common
+    words); for a paper in Latin letters labelled in a language other than English (``Antwort:``),
+    its labels' (the reader reads the labels of the quiz's language: they must agree). Where the
+    evidence is weak (a tiny text), its script's, then its labels', as before."""
+    found = text_language(text)
+    if found is not None:
+        return (labels_language(lines) or found) if found in LATIN_LANGUAGES else found
     language = guess_language([text])
     return (labels_language(lines) or language) if language == "en" else language
 
