@@ -19,6 +19,11 @@ folder, and what import wrote is checked with ``qti-builder check --outline``. E
 
 Prints one line per paper, the outlines of those that build with ``--outlines``, and the table per
 language at the end. Not part of the tests.
+
+With ``--routes``, each paper is also asked which reader import gives it (the exam reader, or the
+quiz page reader for a web page's forms), and for the exam reader's papers whether ``import``
+reports the very errors ``check`` reports of the same paper written as a source (its title and
+language as front matter): the same codes at the same lines and columns of the paper.
 """
 
 from __future__ import annotations
@@ -69,6 +74,31 @@ def classify(paper: Path, scratch: Path) -> tuple[str, str]:
     return ("builds" if code == 0 else "builds, questions skipped"), shown
 
 
+_AT = re.compile(r"^\S+?:(\d+):(\d+): error\[(QB\d+)\]", re.M)
+
+
+def routes(paper: Path, scratch: Path) -> tuple[str, bool | None]:
+    """Which reader import gives the paper, and for the exam reader, whether import and check of
+    the same paper as a source report the same errors at the same places of the paper."""
+    from qti_builder.importers.quizpage.blocks import FRONT_MATTER
+    from qti_builder.importers.quizpage.paper import page_form, paper_language, paper_source, paper_title
+
+    text = paper.read_text(encoding="utf-8", errors="replace").removeprefix("\ufeff").replace("\r\n", "\n")
+    if page_form(text, paper.suffix == ".md"):
+        return "quiz page", None
+    _, said = run("import", str(paper), "--format", "quizpage", "--out", str(scratch / "routes"), "--force")
+    lines = text.split("\n")
+    front = FRONT_MATTER.match(text) is not None  # already a source: read as it is
+    title = paper_title(lines) if not front else None
+    source = scratch / "routes.md"
+    source.write_text(text if front else paper_source(
+        title[0] if title else paper.stem, paper_language(text, lines), lines[title[1]:] if title else lines), encoding="utf-8")
+    shift = 0 if front else (title[1] if title else 0) - 4
+    _, checked = run("check", str(source), "--lang", "en")
+    moved = sorted((int(a) + shift if a != "1" or shift == 0 else 1, int(b), c) for a, b, c in _AT.findall(checked))
+    return "exam reader", moved == sorted((int(a), int(b), c) for a, b, c in _AT.findall(said))
+
+
 def _errors(text: str, most: int = 3) -> str:
     lines = [line for line in text.splitlines() if "error[" in line]
     return "\n".join(lines[:most]) + (f"\n(+{len(lines) - most} more)" if len(lines) > most else "")
@@ -79,11 +109,14 @@ def main() -> int:
     parser.add_argument("folder", nargs="?", type=Path, default=Path(os.environ.get("QTI_BUILDER_CORPUS", DEFAULT)))
     parser.add_argument("--outlines", action="store_true", help="print the outline of every paper that builds")
     parser.add_argument("--only", help="only the papers whose path contains this")
+    parser.add_argument("--routes", action="store_true", help="also: which reader import gives each paper, and whether "
+                                                              "import reports check's errors at the same places")
     args = parser.parse_args()
     if not args.folder.is_dir():
         print(f"no corpus at {args.folder}: nothing to do (pass the folder of papers as an argument)")
         return 0
     table: dict[str, Counter[str]] = defaultdict(Counter)
+    readers: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as folder:
         scratch = Path(folder)
         for language in LANGUAGES:
@@ -92,7 +125,13 @@ def main() -> int:
                     continue
                 kind, shown = classify(paper, scratch)
                 table[language][kind] += 1
-                print(f"{language}/{paper.name}: {kind}")
+                route = ""
+                if args.routes:
+                    reader, same = routes(paper, scratch)
+                    readers[reader] += 1
+                    readers["same errors as check" if same else "other errors than check"] += same is not None
+                    route = f" ({reader}{'' if same is None else ', same errors as check' if same else ', OTHER ERRORS THAN CHECK'})"
+                print(f"{language}/{paper.name}: {kind}{route}")
                 if kind != "builds" or args.outlines:
                     print("    " + shown.replace("\n", "\n    ").rstrip())
     print()
@@ -101,6 +140,8 @@ def main() -> int:
     for language in LANGUAGES:
         print(f"| {language} | " + " | ".join(str(table[language][c]) for c in CLASSES) + " |")
     print("| **all** | " + " | ".join(str(sum(t[c] for t in table.values())) for c in CLASSES) + " |")
+    if args.routes:
+        print("\n" + ", ".join(f"{name}: {count}" for name, count in sorted(readers.items())))
     return 0
 
 

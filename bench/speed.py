@@ -9,7 +9,7 @@ Every figure is the median of ``--repeat`` fresh processes timed from outside (w
 CPU seconds of the process and its workers from ``getrusage``), the versions run in turn in each
 round so that the machine's noise hits them alike; start-up also as instructions counted by
 callgrind (one run each: a count that the load of the machine does not move). Our cold builds
-pass ``--no-cache``; the base has no cache. Writes ``bench/results/speed-<date>.json`` and the
+pass ``--no-cache``, and the base's too when it has the cache. Writes ``bench/results/speed-<date>.json`` and the
 table between ``<!-- speed -->`` markers of bench/README.md.
 """
 
@@ -88,7 +88,7 @@ def bank(exe: dict[str, Path], repeat: int, size: int, plain: bool) -> dict:
     """text2qti, and ours and the base's ``--format canvas`` and default build, one worker per CPU."""
     paths = write_bank(WORK, size, ("single_choice",), text2qti=True, section_size=1_000, plain=plain)
     out = WORK / f"out-{paths['md'].stem}"
-    no_cache = {"new": ["--no-cache"], "base": []}
+    no_cache = {version: _no_cache(e) for version, e in exe.items()}
 
     def ours(version: str, *extra: str) -> Callable[[], tuple[float, float]]:
         target = out / f"{version}{'-canvas' if extra else ''}"
@@ -130,7 +130,8 @@ def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
         assert edited != original
         source.write_text(edited, "utf-8")
         walls["edited_new"].append(timed([*new, str(WORK / "rb-edited")], env=env))
-        walls["edited_base"].append(timed([str(exe["base"]), "build", str(source), "--quiet", "--out", str(WORK / "rb-base")]))
+        walls["edited_base"].append(timed([str(exe["base"]), "build", str(source), "--quiet", *_no_cache(exe["base"]),
+                                           "--out", str(WORK / "rb-base")]))
         walls["unchanged_new"].append(timed([*new, str(WORK / "rb-unchanged")], env=env))
         identical &= all((WORK / "rb-base" / p.name).read_bytes() == p.read_bytes() == (WORK / "rb-unchanged" / p.name).read_bytes()
                          for p in (WORK / "rb-edited").iterdir())
@@ -180,6 +181,12 @@ def main() -> None:
     out.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(results, indent=2))
     print(f"written {out}")
+
+
+def _no_cache(exe: Path) -> list[str]:
+    """``--no-cache`` for a version that has the build cache (a cold build), nothing for one without."""
+    done = subprocess.run([str(exe), "build", "--help"], capture_output=True, text=True)
+    return ["--no-cache"] if "--no-cache" in done.stdout else []
 
 
 def _commit(folder: Path) -> str:

@@ -6,6 +6,7 @@ new build. Every test has its own empty cache folder (conftest.py's ``build_cach
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 import time
 import zlib
@@ -13,6 +14,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import ROOT, SCHEMAS, SEED_SOURCE
@@ -246,3 +248,115 @@ def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: P
     assert _build(str(folder), out=tmp_path / "again")[0] == 0  # takes every entry: each is used now
     cache.prune(sum(p.stat().st_size for p in _entries(build_cache)) - 1)
     assert len(_entries(build_cache)) == 2
+
+
+def _sections_source(sections: int, per_section: int, *, edit: int | None = None, added: int = 0,
+                     warn: tuple[int, ...] = (), broken: int | None = None, missing: int | None = None) -> str:
+    """A quiz of ``sections`` top-level sections (``# Part n``) of ``per_section`` questions, long
+    enough to be read in pieces. ``edit``: that section's second question says so, with ``added``
+    lines of its text more; ``warn``: those sections' first question has an answer whose text is
+    not its option's (QB124, a warning); ``broken``: that section's third question has no answer
+    (an error); ``missing``: that section's fourth question shows an image that is not there (an
+    error found after reading, located through the source map)."""
+    lines = ["---", "title: Sections", "language: ko", "---", ""]
+    for s in range(1, sections + 1):
+        lines += [f"# Part {s}", "", f"Part {s} 소개.", ""]
+        for n in range(1, per_section + 1):
+            stem = f"Part {s}, 문제 {n}: 워커가 실패하면 어떻게 되나요?" + (" (edited)" if s == edit and n == 2 else "")
+            lines += [f"{n}. {stem} {{#s{s}q{n}}}", ""]
+            if s == missing and n == 4:
+                lines += ["   ![그림](missing.png)", ""]
+            if s == edit and n == 2 and added:
+                lines += [*(f"   더한 줄 {k}." for k in range(added)), ""]
+            lines += ["A) one", "B) two", "C) three", "D) four", ""]
+            if s == broken and n == 3:
+                continue
+            lines += ["Answer: A) wrong" if s in warn and n == 1 else f"Answer: {'ABCD'[(s + n) % 4]}", ""]
+    return "\n".join(lines)
+
+
+def _reading_pieces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The first line (0-based) of each piece the Markdown reader reads from here on (not taken
+    from the cache)."""
+    from qti_builder.readers.markdown import pieces
+
+    read: list[int] = []
+    real = pieces.read_piece
+
+    def counting(lines: list[str], start: int, *args: Any, **kwargs: Any) -> Any:
+        read.append(start)
+        return real(lines, start, *args, **kwargs)
+
+    monkeypatch.setattr(pieces, "read_piece", counting)
+    return read
+
+
+def _top_lines(text: str) -> list[int]:
+    return [i for i, line in enumerate(text.split("\n")) if line.startswith("# Part ")]
+
+
+@pytest.mark.parametrize("added", [0, 3], ids=["same lines", "lines added"])
+def test_one_edit_in_a_many_section_source_reads_only_its_piece(added: int, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source of twelve top-level sections is read in pieces, each kept in the cache: after one
+    question in the middle is edited (with lines added or not), only its piece is read again, and
+    a piece with a warning only where its lines have not moved; the outputs and every diagnostic
+    (file:line:col) are what a build without the cache gives of the edited source."""
+    source = tmp_path / "sections.md"
+    first = _sections_source(12, 12, warn=(3, 10))
+    assert len(first.split("\n")) >= 1_000  # pieces.PIECES_FROM
+    source.write_text(first, "utf-8")
+    read = _reading_pieces(monkeypatch)
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    assert read == _top_lines(first)  # every piece read, and kept
+    edited = _sections_source(12, 12, edit=6, added=added, warn=(3, 10))
+    source.write_text(edited, "utf-8")
+    read.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    tops = _top_lines(edited)
+    # Part 6 edited; Part 10's warning names its lines, which moved when lines were added.
+    assert read == ([tops[5]] if not added else [tops[5], tops[9]])
+    cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert warm == cold
+    assert b"(edited)" in cold[3]["sections.moodle.xml"]
+    warnings = re.findall(r"sections\.md:(\d+):(\d+): warning\[QB124\]", cold[2])
+    assert [int(line) for line, _ in warnings] == [i + 1 for i, line in enumerate(edited.split("\n")) if line == "Answer: A) wrong"]
+
+
+def test_an_error_after_an_edit_that_moved_its_piece_is_at_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A piece with an error taken where its lines have moved would name the old lines: it is
+    read again, and the build's report is that of a build without the cache."""
+    source = tmp_path / "sections.md"
+    source.write_text(_sections_source(12, 12, broken=9, missing=11), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] != 0
+    edited = _sections_source(12, 12, edit=2, added=2, broken=9, missing=11)
+    source.write_text(edited, "utf-8")
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert warm == cold and warm[0] != 0 and not warm[3]
+    broken_question = next(i for i, line in enumerate(edited.split("\n")) if line.startswith("3. Part 9,")) + 1
+    assert f"sections.md:{broken_question}:" in cold[2]
+    image = next(i for i, line in enumerate(edited.split("\n")) if "missing.png" in line) + 1
+    assert re.search(rf"sections\.md:{image}:\d+: error\[QB\d+\]: .*missing\.png", cold[2])
+
+
+def test_a_damaged_piece_entry_is_ignored(tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every entry of a piece damaged (a byte flipped, its checksum then wrong): each piece is
+    read again, and the outputs are what a build without the cache writes."""
+    source = tmp_path / "sections.md"
+    source.write_text(_sections_source(12, 12), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    damaged = 0
+    for path in build_cache.rglob("*"):
+        if path.is_file() and isinstance(cache._read(path.parent.name + path.name), cache.CachedPiece):
+            raw = bytearray(path.read_bytes())
+            raw[-5] ^= 0xFF
+            path.write_bytes(bytes(raw))
+            damaged += 1
+    assert damaged == 12
+    edited = _sections_source(12, 12, edit=4)
+    source.write_text(edited, "utf-8")
+    read = _reading_pieces(monkeypatch)
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert read == _top_lines(edited)
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")

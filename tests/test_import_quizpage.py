@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
+from qti_builder.importers.quizpage.paper import page_form
 from qti_builder.readers.markdown import syntax as S
 from qti_builder.writers.markdown_source import read_back, write_source
 
@@ -278,24 +279,23 @@ def test_an_answer_key_at_the_end(tmp_path: Path) -> None:
     assert not item.skipped
 
 
-def test_a_key_numbered_otherwise_is_applied_in_order(tmp_path: Path) -> None:
-    quiz, found, _ = imported("renumbered.txt", tmp_path)
-    assert found == [
-        "renumbered.txt:16:1: warning[QB716]: the answer key is numbered 1–3, the questions 11–13: the key was applied in order\n"
-        "    hint: number the key as the questions are numbered",
-    ]
-    assert quiz.title == "Unit 3 review"
-    assert [correct(q) for q in quiz.iter_questions()] == [["B"], ["A"], ["A"]]
+def test_a_key_numbered_otherwise_is_refused_at_its_entries() -> None:
+    """A pasted paper (no web page's form) is read by the exam reader, as build reads it: a key
+    numbered 1–3 under questions numbered 11–13 is an error at each entry, never applied by a guess."""
+    quizzes, sink = run_import(PAGES / "renumbered.txt")
+    assert quizzes == []
+    assert sorted((d.code, d.span.line, d.span.column) for d in sink.errors) == [
+        ("QB120", 3, 1), ("QB120", 8, 1), ("QB120", 12, 1), ("QB187", 17, 4), ("QB187", 18, 4), ("QB187", 19, 4)]
+    assert any("the paper has no question 1" in d.message for d in sink.errors)
 
 
-def test_questions_numbered_twice_are_keyed_in_order(tmp_path: Path) -> None:
-    quiz, found, _ = imported("numbered-twice.md", tmp_path)
-    assert found == [
-        "numbered-twice.md:19:1: warning[QB716]: the page numbers two questions 1 (lines 5, 15): the answer key was applied in "
-        "the questions' order\n    hint: number the questions one after the other",
-    ]
-    assert [s.title for s in quiz.sections] == ["Part 1", "Part 2"]
-    assert [correct(q) for q in quiz.iter_questions()] == [["A"], ["B"], ["B"]]
+def test_questions_numbered_twice_are_refused_as_build_refuses_them() -> None:
+    """A Markdown page that is an exam paper (no web page's form) is read by the exam reader: a key
+    after Part 2 answers Part 2's question 1 first, and the paper's other question 1 is left without
+    an answer, its 3 names no question: errors at the question and the entry, never a guess."""
+    quizzes, sink = run_import(PAGES / "numbered-twice.md")
+    assert quizzes == []
+    assert sorted((d.code, d.span.line, d.span.column) for d in sink.errors) == [("QB120", 5, 1), ("QB187", 23, 4)]
 
 
 def test_a_question_answered_twice(tmp_path: Path) -> None:
@@ -487,21 +487,36 @@ def test_any_page_imports_into_a_source_that_reads_back(lines: list[str], name: 
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         sink = DiagnosticSink()
         quizzes = import_path(path, name, sink)
+    text = "\n".join(lines) + "\n"
+    paper = page_form(text, name.endswith(".md")) is None
     if not quizzes:
-        # Nothing to import, said so, or the errors of the questions whose answers cannot be read.
+        # Nothing to import, said so, or the errors of the questions whose answers cannot be read;
+        # for an exam paper, the dialect reader's errors, each at a line of the paper.
         codes = [d.code for d in sink.errors]
-        assert codes == ["QB704"] or (codes and set(codes) <= {"QB705", "QB706"})
+        assert codes == ["QB704"] or (codes and set(codes) <= {"QB705", "QB706"}) or (
+            paper and codes and all(d.span and 1 <= d.span.line <= text.count("\n") + 1 for d in sink.errors)), codes
         return
     quiz = quizzes[0].quiz
     assert_nothing_revealed(quiz)
+    if paper:
+        # The paper itself is written (under its title and language): build reads it into the same quiz.
+        assert quizzes[0].source_text is not None
+        assert read_back(quizzes[0].source_text, ".md").model_copy(update={"id": quiz.id}) == quiz
+        return
     written = write_source(quiz)
     assert read_back(written.text, written.suffix) == quiz
 
 
 def test_an_answer_before_any_question(tmp_path: Path) -> None:
-    """A labelled line before the first question answers nothing: never the title or the introduction."""
+    """A labelled line before the first question answers nothing: never the title or the
+    introduction. A page without a web page's form is read by the exam reader: each is an error."""
     path = tmp_path / "early.md"
     path.write_text("Model answer: a text.\n\n# Quiz\n\nCorrect answer: B\n\n1. Q?\nA) x\nB) y\nAnswer: B\n", encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert quizzes == [] and [(d.code, d.span.line) for d in sink.errors] == [("QB145", 1), ("QB146", 3), ("QB173", 5)]
+    # With a toggle line (a web page's form), the quiz page reader skips them, and says so.
+    path.write_text("Model answer: a text.\n\n# Quiz\n\nCorrect answer: B\n\n1. Q?\nA) x\nB) y\nShow answer\nAnswer: B\n",
+                    encoding="utf-8")
     quizzes, sink = run_import(path)
     assert messages(sink) == [
         "early.md:1:1: warning[QB711]: line 1 ('Model answer: a text.') answers no question; skipped\n"
@@ -595,3 +610,16 @@ def test_a_pairing_exercise_whose_answer_does_not_fit_is_an_error(tmp_path: Path
     assert error.startswith("pairs.md:11:") and "error[QB706]: question 'Relacione as colunas.' (line 3): a pairing exercise " \
         "of 2 slots and items 1, 2 needs one item's number per slot, in order; the answer '2' does not give that" in error
     assert not quizzes
+
+
+@pytest.mark.parametrize("text, line, code", [
+    ("T\n\n1. 地球是圆的。\nShow answer\n答案：√\n（每题4分，共24分。）\n\n2. 水是液体。\nShow answer\n答案：√\n", 6, "QB722"),
+    ("T\n\n1. 설명하시오.\n정답 보기\n모범답안: 광합성은 빛 에너지를 쓴다.\n\n- 끝 -\n\n수고하셨습니다 여러분\n", 9, "QB723"),
+])
+def test_a_page_keeps_a_structure_line_out_of_an_answer(tmp_path: Path, text: str, line: int, code: str) -> None:
+    """A scraped page (its toggle lines are a web page's form) is the quiz page reader's: a points
+    rule after an answer, or text after the closing mark, is an error at its line there too, never
+    folded into the answer (a pasted paper without toggles gets the exam reader's QB154, QB155)."""
+    (tmp_path / "page.txt").write_text(text, encoding="utf-8")
+    quizzes, sink = run_import(tmp_path / "page.txt")
+    assert [(d.code, d.span.line) for d in sink.errors] == [(code, line)]  # the CLI then writes nothing

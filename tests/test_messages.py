@@ -107,7 +107,9 @@ def test_every_entry_keeps_the_english_placeholders(language: str) -> None:
     for m in entries:
         assert m.string, f"{language}: {m.id!r} is not translated"
         assert sorted(set(placeholders(m.id))) == sorted(set(placeholders(m.string))), (language, m.id, m.string)
-        assert "python-brace-format" in m.flags or not placeholders(m.id)
+        # Babel drops the flag from an entry whose text also holds a literal brace (QB183's "write '\\{'"):
+        # the file has it, and the names are still checked above.
+        assert "python-brace-format" in m.flags or not placeholders(m.id) or "\\{" in m.id
 
 
 def test_the_three_catalogs_hold_the_same_messages() -> None:

@@ -259,17 +259,21 @@ PASTED = """2024학년도 1학기 기말고사 과학
 
 
 def test_a_pasted_paper_keeps_its_stated_total_through_import(tmp_path: Path) -> None:
-    # import reads the head line '총점 20점' as the paper's (not as a section), writes 'total: 20',
-    # and build then finds the questions add up to 6 (QB219); the section's own '총 6점' stays its.
+    # import reads the paper with build's reader and runs build's checks: the head line '총점 20점'
+    # is the paper's total (not a section), the questions add up to 6 (QB219, at that line of the
+    # paste), and nothing is written; the section's own '총 6점' stays its. The same paper as a
+    # source: the same error at the same line (shifted by the front matter), and the outline.
     pasted = tmp_path / "paper.txt"
     pasted.write_text(PASTED, encoding="utf-8")
-    code, _, err = run("import", str(pasted), "--out", str(tmp_path / "source"))
-    assert code == 0, err
-    written = (tmp_path / "source" / "paper.md").read_text(encoding="utf-8")
-    assert "\ntotal: 20\n" in written and "\n# Ⅰ. 객관식" in written, written
+    code, _, err = run("import", str(pasted), "--out", str(tmp_path / "source"), "--lang", "en")
+    said = "error[QB219]: the paper says 총점 20점, its questions add up to 6 points (14 missing)"
+    assert code == 1 and f"paper.txt:2:1: {said}" in err and not (tmp_path / "source").exists(), err
+    title, _, body = PASTED.partition("\n")
+    (tmp_path / "source").mkdir()
+    (tmp_path / "source" / "paper.md").write_text(f"---\ntitle: {title}\nlanguage: ko\n---\n{body}", encoding="utf-8")
     code, out, err = run("check", str(tmp_path / "source"), "--outline", "-j", "1", "--lang", "en")
     assert code == 1
-    assert "error[QB219]: the paper says total 20, its questions add up to 6 points (14 missing)" in err, err
+    assert f"paper.md:5:1: {said}" in err, err
     parsed = parse(out)
     assert [title for title, _, _ in parsed.sections] == ["Ⅰ. 객관식"]
     assert parsed.total[4] == "differs by 14"

@@ -246,3 +246,101 @@ def test_the_schemas_compile_in_this_thread_after_every_source_is_read(tmp_path:
         last_read = max(i for i, kind in enumerate(kinds) if kind == ("read", "end"))
         assert kinds.index(("compile", "start")) > last_read, kinds
     assert outputs[0] == outputs[1]
+
+
+def test_pieces_read_on_the_workers_give_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every Markdown source with top-level sections read in pieces, the pieces on forked workers
+    (readers/markdown/pieces.py): the files are those of one process reading each source whole."""
+    from qti_builder.readers.markdown import pieces
+
+    sources = [p for p in SOURCES if p.suffix == ".md"]
+    serial = build(BuildOptions(sources=sources, out_dir=tmp_path / "serial", jobs=1))
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    handed: list[int] = []
+    real_run = pipeline.run
+
+    def running(tasks: Any, work: Any, jobs: int, *args: Any, **kwargs: Any) -> Any:
+        if tasks and isinstance(tasks[0], tuple):  # a source's pieces, (index, numbering)
+            handed.append(len(tasks))
+        return real_run(tasks, work, jobs, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "run", running)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    parallel = build(BuildOptions(sources=sources, out_dir=tmp_path / "parallel", jobs=2))
+    assert digests(tmp_path / "parallel") == digests(tmp_path / "serial")
+    assert [d.render() for d in parallel.diagnostics] == [d.render() for d in serial.diagnostics]
+    # The pieces went to the workers (which of them each process read is the scheduler's affair).
+    assert handed and sum(handed) > len(handed)
+
+
+def test_the_schemas_compile_in_this_thread_while_the_workers_read_pieces(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """While forked workers read a large source's pieces, this process compiles the schemas, in
+    its one thread (no parse beside the compile in this process), once; the files are those of a
+    build in one process."""
+    import threading
+
+    from qti_builder.readers.markdown import pieces
+
+    sources = [p for p in SOURCES if p.suffix == ".md"]
+    serial = build(BuildOptions(sources=sources, out_dir=tmp_path / "serial", jobs=1))
+    events: list[tuple[str, str]] = []
+    read_quiz, load_schemas = pipeline.read_quiz, pipeline.load_schemas
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        events.append(("read", threading.current_thread().name))
+        try:
+            return read_quiz(*args, **kwargs)
+        finally:
+            events.append(("read end", threading.current_thread().name))
+
+    def compiling(*args: Any, **kwargs: Any) -> Any:
+        events.append(("compile", threading.current_thread().name))
+        return load_schemas(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "read_quiz", reading)
+    monkeypatch.setattr(pipeline, "load_schemas", compiling)
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    parallel = build(BuildOptions(sources=sources, out_dir=tmp_path / "parallel", jobs=2))
+    assert digests(tmp_path / "parallel") == digests(tmp_path / "serial")
+    assert [d.render() for d in parallel.diagnostics] == [d.render() for d in serial.diagnostics]
+    assert {thread for _, thread in events} == {threading.main_thread().name}
+    kinds = [kind for kind, _ in events]
+    assert kinds.count("compile") == 1
+    at = kinds.index("compile")
+    assert kinds[at - 1] == "read" and kinds[at + 1] == "read end", kinds  # during a source's read
+
+
+def test_a_schema_error_while_the_workers_read_is_raised_where_the_build_asks(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compile that fails while the workers read is not the reader's error: the build raises
+    it where it asks for the schemas, after reading, as it does without pieces."""
+    from qti_builder.diagnostics import Diagnostic, SchemaError, Severity
+    from qti_builder.readers.markdown import pieces
+
+    calls: list[str] = []
+    state = {"reading": False}
+    read_quiz = pipeline.read_quiz
+
+    def reading(*args: Any, **kwargs: Any) -> Any:
+        state["reading"] = True
+        try:
+            return read_quiz(*args, **kwargs)
+        finally:
+            state["reading"] = False
+
+    def failing(*args: Any, **kwargs: Any) -> Any:
+        calls.append("compile while reading" if state["reading"] else "compile")
+        raise SchemaError([Diagnostic(Severity.ERROR, "QB401", "no schemas here")])
+
+    monkeypatch.setattr(pipeline, "read_quiz", reading)
+    monkeypatch.setattr(pipeline, "load_schemas", failing)
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    with pytest.raises(SchemaError, match="no schemas here"):
+        build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "out", jobs=2))
+    assert calls == ["compile while reading"]  # once, ahead; the error kept and raised, not a second try
+    assert not (tmp_path / "out").exists()

@@ -112,16 +112,23 @@ def settings_key(options: BuildOptions) -> str | None:
     for part in (__version__, MAGIC.decode(), repr(options.formats), repr(options.strict), repr(sorted(options.ignore)),
                  repr(options.profile), repr(options.qti_variants), repr(options.max_media_bytes), repr(options.limits)):
         digest.update(part.encode("utf-8") + b"\0")
-    # The code: a changed module (an editable install, an upgrade under the same version) is a new key.
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        info = path.stat()
-        digest.update(f"{path.relative_to(_PACKAGE)}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    digest.update(code_key().encode("ascii"))
     from .resources import data_dir
 
     for folder in (data_dir("templates"), options.templates, data_dir("schemas"), schemas):
         digest.update(b"folder\0")
         if folder is not None:
             _hash_folder(digest, Path(folder))
+    return digest.hexdigest()
+
+
+def code_key() -> str:
+    """qti-builder's version and code, as a sha256: a changed module (an editable install, an
+    upgrade under the same version) is a new key."""
+    digest = hashlib.sha256(f"{__version__}\0{MAGIC.decode()}\0".encode())
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        info = path.stat()
+        digest.update(f"{path.relative_to(_PACKAGE)}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
     return digest.hexdigest()
 
 
@@ -250,6 +257,31 @@ def store_chunk(key: str, result: object) -> None:
     _write(key, CachedChunk(key, result))
 
 
+@dataclass(frozen=True)
+class CachedPiece:
+    """A reader's reading of one piece of a large source (``readers.markdown.pieces``), by a key
+    of the piece's text and the reader's settings (:func:`piece_key`): a bank with one question
+    edited reads only that question's piece again."""
+
+    key: str
+    reading: object
+
+
+def piece_key(code: str, key: str) -> str:
+    """The entry's key of a piece the reader keys ``key``, under qti-builder's code ``code``
+    (:func:`code_key`): the reader's key covers its text and settings, not the reader itself."""
+    return hashlib.sha256(f"{code}\0piece\0{key}".encode("ascii")).hexdigest()
+
+
+def load_piece(key: str) -> object | None:
+    entry = _read(key)
+    return entry.reading if isinstance(entry, CachedPiece) and entry.key == key else None
+
+
+def store_piece(key: str, reading: object) -> None:
+    _write(key, CachedPiece(key, reading))
+
+
 def _write(key: str, entry: object) -> None:
     """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again."""
@@ -295,4 +327,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedQuiz", "Lookup", "build", "cache_dir", "chunk_key", "load_chunk", "store_chunk", "load", "look_up", "media_of", "prune", "quiz_key", "settings_key", "store"]
+__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_key", "code_key", "load",
+           "load_chunk", "load_piece", "look_up", "media_of", "piece_key", "prune", "quiz_key", "settings_key", "store",
+           "store_chunk", "store_piece"]

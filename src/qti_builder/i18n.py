@@ -28,14 +28,13 @@ def true_false_labels(language: str, labels: list[str] | None = None) -> tuple[s
     return TRUE_FALSE.get(language.split("-")[0].lower(), TRUE_FALSE["en"])
 
 
-#: Words of the HTML preview, by language.
+#: Words of the HTML preview, by language (a kind's own words are in its spec: kinds.py KindSpec.preview_words).
 PREVIEW = {
     "en": {
         "show_answer": "Show answer", "answer": "Answer", "answers": "Accepted answers", "explanation": "Explanation",
         "model_answer": "Model answer (graders only)", "points": "points", "point": "point", "feedback": "Feedback",
         "correct_feedback": "If correct", "incorrect_feedback": "If incorrect", "partial_feedback": "If partly correct",
-        "warnings": "Check warnings", "quizzes": "Quizzes", "questions": "questions", "question": "question", "order": "Correct order",
-        "pairs": "Correct pairs", "distractors": "Distractors", "blanks": "Blanks", "upload": "Upload up to {n} files", "upload_one": "Upload 1 file",
+        "warnings": "Check warnings", "quizzes": "Quizzes", "questions": "questions", "question": "question",
         "errors": "Errors", "draw": "Draws {n} questions at random", "draw_one": "Draws 1 question at random",
         "total": "{points} in all", "true": "True", "false": "False",
         "case_sensitive": "case sensitive", "score": "score",
@@ -54,8 +53,7 @@ PREVIEW = {
         "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
         "model_answer": "모범 답안 (채점자용)", "points": "점", "point": "점", "feedback": "피드백",
         "correct_feedback": "정답일 때", "incorrect_feedback": "오답일 때", "partial_feedback": "부분 정답일 때",
-        "warnings": "검사 경고", "quizzes": "퀴즈", "questions": "문항", "question": "문항", "order": "올바른 순서",
-        "pairs": "올바른 짝", "distractors": "오답 보기", "blanks": "빈칸", "upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드",
+        "warnings": "검사 경고", "quizzes": "퀴즈", "questions": "문항", "question": "문항",
         "errors": "오류", "draw": "무작위로 {n}문항 출제", "draw_one": "무작위로 1문항 출제",
         "total": "총 {points}", "true": "참", "false": "거짓",
         "case_sensitive": "대소문자 구분", "score": "점수",

@@ -1,31 +1,37 @@
 """Question kinds: one spec per kind, from which every stage's kind tables are derived.
 
 A kind is a model class (:mod:`.model.questions`) and a :class:`KindSpec` in :data:`KINDS`: its
-words, how it is scored, how the Markdown dialect writes it, what an LMS loses. What each stage
-does with a kind is not here but in one adapter per kind and stage, registered next to that
-stage's code (explicitly, under the kind's name):
+words, how it is scored, how the Markdown dialect writes it, what an LMS loses, and what every
+stage does with it. A stage's part is named by dotted path (``"writers.canvas:_choice"``, from
+the package), so this module stays below the stages it names; each stage derives its registry
+from the specs with :class:`KindTable`, which looks the functions up when the stage first uses
+the table:
 
-=======================================  =======================================================
-``writers/qti21.py``                     ``Qti21Writer.adapters``: template, context, interaction
-``writers/canvas.py``                    ``CanvasWriter.adapters``: template, context
-``writers/moodle.py``                    ``MoodleXmlWriter.adapters``: template, context, penalty
-``preview.py``                           ``PREVIEW_KINDS``: templates and view
-``writers/markdown_source.py``           ``MARKDOWN_FORMS``: how ``qti-builder import`` writes it
-``profiles.py``                          ``CANVAS_KIND_CHECKS``: what Canvas loses, by settings
-``summary.py``                           ``ANSWER_WORDS``: its answer in a few words (``--verbose``)
-``readers/markdown/questions.py``        ``BUILDERS``: the Markdown reader
-``importers/qti21/kinds.py``             ``READERS``: the QTI 2.1 importer
-=======================================  =======================================================
+===================  ===============================  ===============================================
+``KindSpec`` field   the stage's registry             what the part is
+===================  ===============================  ===============================================
+``qti21``            ``Qti21Writer.adapters``         template, context function, interaction
+``canvas``           ``CanvasWriter.adapters``        template, context function
+``moodle``           ``MoodleXmlWriter.adapters``     template, ``QuestionContext`` method, penalty
+``preview``          ``preview.PREVIEW_KINDS``        templates and view
+``markdown_reader``  ``readers/markdown BUILDERS``    the Markdown reader's builder
+``markdown_form``    ``MARKDOWN_FORMS``               how ``qti-builder import`` writes it as Markdown
+``answer_words``     ``summary.ANSWER_WORDS``         its answer in a few words (``--verbose``)
+``canvas_checks``    ``profiles.CANVAS_KIND_CHECKS``  what Canvas loses of one question, by its settings
+``qti21_import``     ``importers/qti21 READERS``      the QTI 2.1 importer's reader, its interactions
+===================  ===============================  ===============================================
 
-``tests/test_kinds.py`` fails, naming the registry, until every one of them has the kind. The
-README's "Adding a question kind" lists every file a new kind touches.
+``tests/test_kinds.py`` walks every kind through every table (:data:`TABLES`) and fails, naming
+the part, until the kind has each. The README's "Adding a question kind" lists what a new kind
+writes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
@@ -44,6 +50,71 @@ Scoring = Literal["all_or_nothing", "partial", "by_hand", "none"]
 MarkdownAnswer = Literal["options", "list", "answers", "one"]
 
 
+#: A function of a stage, by dotted path from the package: ``"writers.canvas:_choice"``,
+#: ``"writers.moodle:QuestionContext._essay"``. :func:`resolve` finds it.
+Dotted = str
+
+
+@dataclass(frozen=True)
+class Writes:
+    """How one target writes the kind: its template (in ``templates/``) and the function that
+    computes what the template shows beyond the question itself."""
+
+    template: str
+    context: Dotted
+
+
+@dataclass(frozen=True)
+class Qti21Writes(Writes):
+    #: The interaction the kind becomes (also written to the manifest's qtiMetadata); None: none.
+    interaction: str | None = None
+
+
+@dataclass(frozen=True)
+class MoodleWrites(Writes):
+    """The context function is a ``QuestionContext`` method."""
+
+    #: The Moodle question type the template writes (``match``), which the quiz backup writes too
+    #: (``templates/moodle_backup/question_<qtype>.xml.j2``).
+    qtype: str
+    #: The penalty per wrong try; None: the writer's default (writers/moodle.py PENALTY).
+    penalty: str | None = None
+
+
+@dataclass(frozen=True)
+class Shows:
+    """How the preview shows the kind: what a student sees, what "show answer" shows (None: no
+    answer to show), and the view function that computes what both templates need."""
+
+    template: str
+    answer_template: str | None
+    view: Dotted
+
+
+@dataclass(frozen=True)
+class MarkdownForm:
+    """How ``qti-builder import`` writes the kind as Markdown (writers/markdown_source.py): its
+    answer's lines after the question text, the question text as written (None: the stem itself),
+    and whether the question line names its type (None: always)."""
+
+    answer: Dotted
+    stem: Dotted | None = None
+    needs_type: Dotted | None = None
+
+
+@dataclass(frozen=True)
+class Qti21Import:
+    """How the QTI 2.1 importer reads the kind: its reader, and the interactions whose items are
+    of this kind (those of choice and text entry interactions are told apart by the importer)."""
+
+    reader: Dotted
+    interactions: tuple[str, ...] = ()
+    #: Where another kind claims one of the interactions too: the function that tells this kind's
+    #: items by their interaction (``(ItemContext, interaction element) -> bool``). The kinds
+    #: that tell are asked first, in KINDS order; the one kind that does not takes the rest.
+    tells: Dotted | None = None
+
+
 @dataclass(frozen=True)
 class KindSpec:
     """What every stage needs to know about one question kind."""
@@ -59,6 +130,23 @@ class KindSpec:
     #: What an LMS loses for every question of the kind, by ``check --profile`` name. Losses that
     #: depend on a question's settings are per-kind checks in :mod:`.profiles`.
     losses: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The words its preview templates show besides the preview's own (i18n.py PREVIEW), by
+    #: language (English is the fallback): ``{"en": {"pairs": "Correct pairs"}, "ko": {...}}``.
+    preview_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+    # -- what each stage does with it (None: missing, which tests/test_kinds.py names) ----------
+    qti21: Qti21Writes | None = None
+    canvas: Writes | None = None
+    moodle: MoodleWrites | None = None
+    preview: Shows | None = None
+    #: The Markdown reader's builder: a ``QuestionBuilder`` method, or a function taking one.
+    markdown_reader: Dotted | None = None
+    markdown_form: MarkdownForm | None = None
+    #: Its answer in a few words for ``check --verbose`` (summary.py), from (question, language).
+    answer_words: Dotted | None = None
+    #: What Canvas loses of one question of the kind by its settings (profiles.py), from (quiz, question).
+    canvas_checks: Dotted | None = None
+    qti21_import: Qti21Import | None = None
 
     @property
     def name(self) -> str:
@@ -94,31 +182,260 @@ class KindSpec:
 
 #: Every kind, by name, in the order summaries and the docs list them.
 KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
-    KindSpec(SingleChoiceQuestion, "single choice", "all_or_nothing",
-             markdown_attributes=("shuffle", "numbering"), markdown_answer="options"),
-    KindSpec(MultipleResponseQuestion, "multiple response", "partial",
-             markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points", "numbering"), markdown_answer="options"),
-    KindSpec(TrueFalseQuestion, "true/false", "all_or_nothing"),
-    KindSpec(ShortAnswerQuestion, "short answer", "partial",
-             markdown_attributes=("case_sensitive",), markdown_answer="answers"),
-    KindSpec(NumericalQuestion, "numerical", "partial",
-             markdown_attributes=("unit",), markdown_answer="answers"),
-    KindSpec(EssayQuestion, "essay", "by_hand",
-             markdown_attributes=("response_format", "expected_lines", "min_words", "max_words", "attachments")),
-    KindSpec(FileUploadQuestion, "file upload", "by_hand",
-             markdown_attributes=("max_files", "allowed_types")),
-    KindSpec(MatchingQuestion, "matching", "partial",
-             markdown_attributes=("shuffle",), markdown_answer="list"),
-    KindSpec(OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list",
-             losses={"canvas": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each "
-                                "listing every item, with credit per position instead of all or nothing",)}),
-    KindSpec(FillInBlankQuestion, "fill-in-the-blank", "partial",
-             markdown_attributes=("case_sensitive",)),
-    KindSpec(CalculatedQuestion, "calculated", "all_or_nothing",
-             markdown_attributes=("unit", "sets", "decimals", "figures")),
-    KindSpec(CalculatedChoiceQuestion, "calculated choice", "all_or_nothing",
-             markdown_attributes=("shuffle", "sets", "decimals"), markdown_answer="options",
-             losses={"canvas": ("Canvas has no calculated choice question: each set of values becomes a multiple-choice "
-                                "question of its own, in a question group that draws one of them",)}),
-    KindSpec(TextOnlyItem, "text-only item", "none"),
+    KindSpec(
+        SingleChoiceQuestion, "single choice", "all_or_nothing",
+        markdown_attributes=("shuffle", "numbering"), markdown_answer="options",
+        qti21=Qti21Writes("qti21/item_choice.xml.j2", "writers.qti21:_single_choice", "choiceInteraction"),
+        canvas=Writes("canvas/item_choice.xml.j2", "writers.canvas:_choice"),
+        moodle=MoodleWrites("moodle/question_multichoice.xml.j2", "writers.moodle:QuestionContext._single_choice",
+                            qtype="multichoice"),
+        preview=Shows("preview/kinds/single_choice.html.j2", "preview/kinds/single_choice.answer.html.j2", "preview:_choices"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.choice",
+        markdown_form=MarkdownForm("writers.markdown_source:_choices", needs_type="writers.markdown_source:_never"),
+        answer_words="summary:_choices",
+        canvas_checks="profiles:_nothing_lost",
+        qti21_import=Qti21Import("importers.qti21.kinds:_single_choice"),
+    ),
+    KindSpec(
+        MultipleResponseQuestion, "multiple response", "partial",
+        markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points", "numbering"), markdown_answer="options",
+        qti21=Qti21Writes("qti21/item_multiple_response.xml.j2", "writers.qti21:_multiple_response", "choiceInteraction"),
+        canvas=Writes("canvas/item_choice.xml.j2", "writers.canvas:_choice"),
+        moodle=MoodleWrites("moodle/question_multichoice.xml.j2", "writers.moodle:QuestionContext._multiple_response",
+                            qtype="multichoice"),
+        preview=Shows("preview/kinds/multiple_response.html.j2", "preview/kinds/multiple_response.answer.html.j2",
+                      "preview:_choices"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.choice",
+        markdown_form=MarkdownForm("writers.markdown_source:_choices", needs_type="writers.markdown_source:_several_correct"),
+        answer_words="summary:_choices",
+        canvas_checks="profiles:_multiple_response",
+        qti21_import=Qti21Import("importers.qti21.kinds:_multiple_response"),
+    ),
+    KindSpec(
+        TrueFalseQuestion, "true/false", "all_or_nothing",
+        qti21=Qti21Writes("qti21/item_true_false.xml.j2", "writers.qti21:_true_false", "choiceInteraction"),
+        canvas=Writes("canvas/item_choice.xml.j2", "writers.canvas:_true_false"),
+        moodle=MoodleWrites("moodle/question_truefalse.xml.j2", "writers.moodle:QuestionContext._true_false",
+                            qtype="truefalse", penalty="1"),
+        preview=Shows("preview/kinds/true_false.html.j2", "preview/kinds/true_false.answer.html.j2", "preview:_true_false"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.true_false",
+        markdown_form=MarkdownForm("writers.markdown_source:_true_false", needs_type="writers.markdown_source:_never"),
+        answer_words="summary:_true_false",
+        canvas_checks="profiles:_true_false",
+        qti21_import=Qti21Import("importers.qti21.kinds:_true_false"),
+    ),
+    KindSpec(
+        ShortAnswerQuestion, "short answer", "partial",
+        markdown_attributes=("case_sensitive",), markdown_answer="answers",
+        qti21=Qti21Writes("qti21/item_short_answer.xml.j2", "writers.qti21:_short_answer", "textEntryInteraction"),
+        canvas=Writes("canvas/item_short_answer.xml.j2", "writers.canvas:_short_answer"),
+        moodle=MoodleWrites("moodle/question_shortanswer.xml.j2", "writers.moodle:QuestionContext._short_answer",
+                            qtype="shortanswer"),
+        preview=Shows("preview/kinds/short_answer.html.j2", "preview/kinds/short_answer.answer.html.j2", "preview:_short_answer"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.short_answer",
+        markdown_form=MarkdownForm("writers.markdown_source:_short_answer"),
+        answer_words="summary:_short_answer",
+        canvas_checks="profiles:_short_answer",
+        qti21_import=Qti21Import("importers.qti21.kinds:_short_answer"),
+    ),
+    KindSpec(
+        NumericalQuestion, "numerical", "partial",
+        markdown_attributes=("unit",), markdown_answer="answers",
+        qti21=Qti21Writes("qti21/item_numerical.xml.j2", "writers.qti21:_numerical", "textEntryInteraction"),
+        canvas=Writes("canvas/item_numerical.xml.j2", "writers.canvas:_numerical"),
+        moodle=MoodleWrites("moodle/question_numerical.xml.j2", "writers.moodle:QuestionContext._numerical",
+                            qtype="numerical"),
+        preview=Shows("preview/kinds/numerical.html.j2", "preview/kinds/numerical.answer.html.j2", "preview:_numerical"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.numerical",
+        markdown_form=MarkdownForm("writers.markdown_source:_numerical"),
+        answer_words="summary:_numerical",
+        canvas_checks="profiles:_numerical",
+        qti21_import=Qti21Import("importers.qti21.kinds:_numerical"),
+    ),
+    KindSpec(
+        EssayQuestion, "essay", "by_hand",
+        markdown_attributes=("response_format", "expected_lines", "min_words", "max_words", "attachments"),
+        qti21=Qti21Writes("qti21/item_essay.xml.j2", "writers.qti21:_essay", "extendedTextInteraction"),
+        canvas=Writes("canvas/item_essay.xml.j2", "writers.canvas:_essay"),
+        moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._essay", qtype="essay"),
+        preview=Shows("preview/kinds/essay.html.j2", "preview/kinds/essay.answer.html.j2", "preview:_open"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.essay",
+        markdown_form=MarkdownForm("writers.markdown_source:_model_answer", needs_type="writers.markdown_source:_essay_needs_type"),
+        answer_words="summary:_model_answer",
+        canvas_checks="profiles:_essay",
+        qti21_import=Qti21Import("importers.qti21.kinds:_essay", interactions=("extendedTextInteraction",)),
+    ),
+    KindSpec(
+        FileUploadQuestion, "file upload", "by_hand",
+        markdown_attributes=("max_files", "allowed_types"),
+        preview_words={"en": {"upload": "Upload up to {n} files", "upload_one": "Upload 1 file"},
+                       "ko": {"upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드"}},
+        qti21=Qti21Writes("qti21/item_file_upload.xml.j2", "writers.qti21:_file_upload", "uploadInteraction"),
+        canvas=Writes("canvas/item_essay.xml.j2", "writers.canvas:_essay"),
+        moodle=MoodleWrites("moodle/question_essay.xml.j2", "writers.moodle:QuestionContext._file_upload", qtype="essay"),
+        preview=Shows("preview/kinds/file_upload.html.j2", "preview/kinds/file_upload.answer.html.j2", "preview:_open"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.no_answer",
+        markdown_form=MarkdownForm("writers.markdown_source:_model_answer"),
+        answer_words="summary:_model_answer",
+        canvas_checks="profiles:_file_upload",
+        qti21_import=Qti21Import("importers.qti21.kinds:_file_upload", interactions=("uploadInteraction",)),
+    ),
+    KindSpec(
+        MatchingQuestion, "matching", "partial",
+        markdown_attributes=("shuffle",), markdown_answer="list",
+        preview_words={"en": {"pairs": "Correct pairs", "distractors": "Distractors"},
+                       "ko": {"pairs": "올바른 짝", "distractors": "오답 보기"}},
+        qti21=Qti21Writes("qti21/item_matching.xml.j2", "writers.qti21:_matching", "matchInteraction"),
+        canvas=Writes("canvas/item_matching.xml.j2", "writers.canvas:_matching"),
+        moodle=MoodleWrites("moodle/question_matching.xml.j2", "writers.moodle:QuestionContext._matching", qtype="match"),
+        preview=Shows("preview/kinds/matching.html.j2", "preview/kinds/matching.answer.html.j2", "preview:_matching"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.matching",
+        markdown_form=MarkdownForm("writers.markdown_source:_matching"),
+        answer_words="summary:_pairs",
+        canvas_checks="profiles:_matching",
+        qti21_import=Qti21Import("importers.qti21.kinds:_matching", interactions=("matchInteraction",)),
+    ),
+    KindSpec(
+        OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list",
+        losses={"canvas": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each "
+                           "listing every item, with credit per position instead of all or nothing",)},
+        preview_words={"en": {"order": "Correct order"}, "ko": {"order": "올바른 순서"}},
+        qti21=Qti21Writes("qti21/item_ordering.xml.j2", "writers.qti21:_ordering", "orderInteraction"),
+        canvas=Writes("canvas/item_blanks.xml.j2", "writers.canvas:_ordering"),
+        moodle=MoodleWrites("moodle/question_ordering.xml.j2", "writers.moodle:QuestionContext._ordering", qtype="ordering"),
+        preview=Shows("preview/kinds/ordering.html.j2", "preview/kinds/ordering.answer.html.j2", "preview:_ordering"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.ordering",
+        markdown_form=MarkdownForm("writers.markdown_source:_ordering"),
+        answer_words="summary:_items_in_order",
+        canvas_checks="profiles:_ordering",
+        qti21_import=Qti21Import("importers.qti21.kinds:_ordering", interactions=("orderInteraction",)),
+    ),
+    KindSpec(
+        FillInBlankQuestion, "fill-in-the-blank", "partial",
+        markdown_attributes=("case_sensitive",),
+        preview_words={"en": {"blanks": "Blanks"}, "ko": {"blanks": "빈칸"}},
+        qti21=Qti21Writes("qti21/item_fill_in_blank.xml.j2", "writers.qti21:_fill_in_blank", "textEntryInteraction"),
+        canvas=Writes("canvas/item_blanks.xml.j2", "writers.canvas:_fill_in_blank"),
+        moodle=MoodleWrites("moodle/question_cloze.xml.j2", "writers.moodle:QuestionContext._fill_in_blank",
+                            qtype="multianswer"),
+        preview=Shows("preview/kinds/fill_in_blank.html.j2", "preview/kinds/fill_in_blank.answer.html.j2", "preview:_blanks"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.fill_in_blank",
+        markdown_form=MarkdownForm("writers.markdown_source:_no_answer", stem="writers.markdown_source:_blanks_in_stem"),
+        answer_words="summary:_blanks",
+        canvas_checks="profiles:_fill_in_blank",
+        qti21_import=Qti21Import("importers.qti21.kinds:_fill_in_blank", interactions=("inlineChoiceInteraction",)),
+    ),
+    KindSpec(
+        CalculatedQuestion, "calculated", "all_or_nothing",
+        markdown_attributes=("unit", "sets", "decimals", "figures"),
+        qti21=Qti21Writes("qti21/item_calculated.xml.j2", "writers.qti21_calculated:calculated_context", "textEntryInteraction"),
+        canvas=Writes("canvas/item_calculated.xml.j2", "writers.canvas_calculated:calculated_context"),
+        moodle=MoodleWrites("moodle/question_calculated.xml.j2", "writers.moodle_calculated:calculated", qtype="calculated"),
+        preview=Shows("preview/kinds/calculated.html.j2", "preview/kinds/calculated.answer.html.j2", "preview:_calculated"),
+        markdown_reader="readers.markdown.calculated:calculated",
+        markdown_form=MarkdownForm("writers.markdown_source:_calculated", stem="writers.markdown_source:_variables_block"),
+        answer_words="summary:_formula",
+        canvas_checks="profiles:_calculated",
+        qti21_import=Qti21Import("importers.qti21.kinds:_calculated"),
+    ),
+    KindSpec(
+        CalculatedChoiceQuestion, "calculated choice", "all_or_nothing",
+        markdown_attributes=("shuffle", "sets", "decimals"), markdown_answer="options",
+        losses={"canvas": ("Canvas has no calculated choice question: each set of values becomes a multiple-choice "
+                           "question of its own, in a question group that draws one of them",)},
+        qti21=Qti21Writes("qti21/item_calculated_choice.xml.j2", "writers.qti21_calculated:calculated_context",
+                          "choiceInteraction"),
+        canvas=Writes("canvas/item_calculated_choice.xml.j2", "writers.canvas_calculated:calculated_choice_context"),
+        moodle=MoodleWrites("moodle/question_calculatedmulti.xml.j2", "writers.moodle_calculated:calculated_choice",
+                            qtype="calculatedmulti"),
+        preview=Shows("preview/kinds/single_choice.html.j2", "preview/kinds/calculated_choice.answer.html.j2",
+                      "preview:_calculated"),
+        markdown_reader="readers.markdown.calculated:calculated_choice",
+        markdown_form=MarkdownForm("writers.markdown_source:_choices", stem="writers.markdown_source:_variables_block"),
+        answer_words="summary:_choices",
+        canvas_checks="profiles:_calculated_choice",
+        qti21_import=Qti21Import("importers.qti21.kinds:_calculated_choice"),
+    ),
+    KindSpec(
+        TextOnlyItem, "text-only item", "none",
+        qti21=Qti21Writes("qti21/item_text_only.xml.j2", "writers.qti21:_text_only", None),
+        canvas=Writes("canvas/item_text_only.xml.j2", "writers.canvas:_text_only"),
+        moodle=MoodleWrites("moodle/question_description.xml.j2", "writers.moodle:QuestionContext._text_only",
+                            qtype="description", penalty="0"),
+        preview=Shows("preview/kinds/text_only.html.j2", None, "preview:_nothing"),
+        markdown_reader="readers.markdown.questions:QuestionBuilder.no_answer",
+        markdown_form=MarkdownForm("writers.markdown_source:_no_answer"),
+        answer_words="summary:_nothing",
+        canvas_checks="profiles:_nothing_lost",
+        qti21_import=Qti21Import("importers.qti21.kinds:_text_only"),
+    ),
 )}
+
+
+# -- the stages' tables, derived from the specs ------------------------------------------------------
+
+#: The fields of :class:`KindSpec` that are a stage's part: each is one stage's table.
+PARTS = ("qti21", "canvas", "moodle", "preview", "markdown_reader", "markdown_form", "answer_words", "canvas_checks",
+         "qti21_import")
+
+
+def resolve(dotted: Dotted) -> Any:
+    """The function a dotted path names: ``"writers.canvas:_choice"`` is ``_choice`` of
+    ``qti_builder.writers.canvas``, imported when first asked for (this module sits below the
+    stages, which import it)."""
+    module, _, attributes = dotted.partition(":")
+    found: Any = importlib.import_module(f"{__package__}.{module}")
+    for name in attributes.split("."):
+        found = getattr(found, name)
+    return found
+
+
+Entry = TypeVar("Entry")
+
+#: Every stage's table, as the stages make them (tests/test_kinds.py walks them all).
+TABLES: list[KindTable[Any]] = []
+
+
+class KindTable(Mapping[str, Entry], Generic[Entry]):
+    """One stage's registry: each kind's entry, made by ``make`` from the kind's ``part`` of its
+    spec (a :data:`PARTS` field), for every kind that has the part. The entries are made (and the
+    functions they name imported) when the table is first used, once every stage is loaded."""
+
+    def __init__(self, part: str, where: str, make: Callable[[Any], Entry]) -> None:
+        assert part in PARTS, part
+        self.part = part
+        #: The table's stage, for messages: ``writers/canvas.py CanvasWriter.adapters``.
+        self.where = where
+        self._make = make
+        self._entries: dict[str, Entry] | None = None
+        TABLES.append(self)
+
+    def entries(self) -> dict[str, Entry]:
+        if self._entries is None:
+            made = {}
+            for name, spec in KINDS.items():
+                part = getattr(spec, self.part)
+                if part is not None:
+                    try:
+                        made[name] = self._make(part)
+                    except (ImportError, AttributeError, KeyError) as error:
+                        raise LookupError(f"kind '{name}': KindSpec.{self.part} ({self.where}) names what does not "
+                                          f"exist: {error}") from error
+            self._entries = made
+        return self._entries
+
+    def __getitem__(self, kind: str) -> Entry:
+        return self.entries()[kind]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries())
+
+    def __len__(self) -> int:
+        return len(self.entries())
+
+    def __repr__(self) -> str:
+        return f"KindTable({self.part!r}, {self.where!r})"
+
+    # A table is itself, not its entries: comparing two must not make them.
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__

@@ -88,6 +88,10 @@ def translate(text: str, language: str | None, depth: int = 0) -> str:
     entries = catalog(primary(language))
     if not entries or not text or depth > 3:
         return text
+    if depth > 0 and "; " in text and not text.startswith("; "):
+        # A value that lists parts (QB219's 'A: 3 points in 2 questions; B: ...'): each part is a
+        # fragment of its own, however many there are (before a fragment swallows them whole).
+        return "; ".join(translate(part, language, depth) for part in text.split("; "))
     for entry in entries:
         if entry.fragment != (depth > 0):
             continue

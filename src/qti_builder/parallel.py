@@ -34,14 +34,16 @@ def cpu_count() -> int:
 
 
 def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False,
-        together: Callable[[T], Hashable] = id) -> Iterator[R]:
+        together: Callable[[T], Hashable] = id, meanwhile: Callable[[], None] | None = None) -> Iterator[R]:
     """``work(task)`` for every task on ``jobs`` processes (1: this one alone), as they finish.
     The tasks for which ``here(task)`` holds run in this process, which then counts as one of the
     ``jobs`` and, once they are done, takes its share of the others; the others run in processes
     forked now, so ``work`` and the state it reads must exist before the call. Every process
     claims the next tasks from one shared counter, so none sits idle while tasks are left: those
     next to each other with the same ``together(task)`` are claimed as one, by one process (the
-    three targets of a chunk of questions, which share what is cached of its texts)."""
+    three targets of a chunk of questions, which share what is cached of its texts).
+    ``meanwhile`` runs in this process once the workers have started, before it takes any task
+    (this process's own work, as its tasks are); not when everything runs here."""
     global _shared
     # What exists now (the quizzes read, the compiled schemas) lives until the end: frozen, the
     # collector stops scanning it at every full collection (in this process and in the workers,
@@ -50,7 +52,7 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
     try:
         local = [t for t in tasks if here(t)] if jobs > 1 else list(tasks)
         remote = [t for t in tasks if jobs > 1 and not here(t)]
-        workers = min(jobs - (1 if local else 0), len(remote))
+        workers = min(jobs - (1 if local or meanwhile is not None else 0), len(remote))
         if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
             yield from map(_kept(work), tasks)
             return
@@ -65,6 +67,8 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
                 pool = context.Pool(workers, initializer=_worker_signals, initargs=(mask,))  # the workers start now
             # One call per task; a call that finds every task claimed returns None at once.
             results = pool.imap_unordered(_claim_and_work, range(len(groups)))
+            if meanwhile is not None:
+                meanwhile()
             yield from map(_kept(work), local)
             while (group := _shared.claim()) is not None:
                 yield from map(_kept(work), group)

@@ -1,9 +1,12 @@
 """The build, top to bottom:
 
-1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes;
+1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes; a
+   large Markdown source in pieces (readers/markdown/pieces.py), kept in the build cache and read
+   on forked workers;
 2. compile the **schemas** once, when a quiz read without errors needs them, so that the workers
    forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
-   a schema compiling on another fail on the names it imports);
+   a schema compiling on another fail on the names it imports), or, in this one thread, while
+   forked workers read a large source's pieces;
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
    quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
    the rest (QTI test and manifest, the Moodle file around its questions), run on every core
@@ -32,7 +35,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import CachedQuiz, Lookup, chunk_key, load_chunk, look_up, media_of, prune, store, store_chunk
+from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
+                    store_chunk, store_piece)
 from .canvas_rules import ItemFacts
 from .checks import check_content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
@@ -45,9 +49,10 @@ from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_
 from .parallel import cpu_count, run
 from .profiles import check_profile
 from .readers import SourceMap, read_quiz
+from .readers.piece_cache import Pieces
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
                       question_counts)
-from .schemas import SchemaSet, load_schemas, resolve_schema_dir
+from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
@@ -88,11 +93,14 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     # to parse on one thread while another compiles a schema (the compile's imports are resolved
     # through a resolver that a concurrent parse can take away for a moment, and the schema then
     # fails on the names it imports). Compiling after reading also spares a build whose every
-    # source fails the compile and any download.
+    # source fails the compile and any download. (A large source's pieces read on forked workers
+    # are another matter: this process compiles the schemas while they read, see _SchemasAhead.)
+    schemas = _SchemasAhead(options)
     with _stage(clock, "read"):
-        good = _writable(_read(results, options, todo, lookup.hits), results)
+        good = _writable(_read(results, options, todo, lookup.hits, schemas.meanwhile), results)
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
-    schemas = _schemas_later(options)
+    clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
+    clock["schemas"] += schemas.seconds
 
     build_errors = DiagnosticSink()
     build_errors.items.extend(unknown_selection(options, results))
@@ -139,8 +147,39 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     return conclude(results, build_errors.items, clock, jobs)
 
 
-def _schemas_later(options: BuildOptions) -> Callable[[], SchemaSet]:
-    return lambda: load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))
+class _SchemasAhead:
+    """The build's schemas, compiled when the build first asks for them, or ahead, in this
+    process while forked workers read the pieces of a large source (:meth:`meanwhile`; no thread:
+    lxml is unsafe to parse on one thread while another compiles). Ahead only when they need no
+    download; whatever the compile raised is raised where the build asks for them, as if it had
+    compiled them then."""
+
+    def __init__(self, options: BuildOptions) -> None:
+        self.options = options
+        self.compiled: SchemaSet | None = None
+        self.error: BaseException | None = None
+        #: How long compiling ahead took (counted in the read stage's time until taken out).
+        self.seconds = 0.0
+
+    def meanwhile(self) -> None:
+        if self.compiled is not None or self.error is not None or needs_download(self.options.schemas):
+            return
+        started = time.perf_counter()
+        try:
+            self.compiled = self._compile()
+        except Exception as exc:  # SchemaError and the like: the build's to report, where it asks
+            self.error = exc
+        self.seconds += time.perf_counter() - started
+
+    def __call__(self) -> SchemaSet:
+        if self.error is not None:
+            raise self.error
+        if self.compiled is None:
+            self.compiled = self._compile()
+        return self.compiled
+
+    def _compile(self) -> SchemaSet:
+        return load_schemas(resolve_schema_dir(self.options.schemas), frozenset(self.options.formats))
 
 
 # -- 1. read -------------------------------------------------------------------------------------
@@ -189,14 +228,16 @@ def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz
 
 
 def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | None = None,
-          hits: Mapping[int, CachedQuiz] | None = None) -> dict[int, LoadedQuiz]:
-    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``)."""
+          hits: Mapping[int, CachedQuiz] | None = None, meanwhile: Callable[[], None] | None = None) -> dict[int, LoadedQuiz]:
+    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``);
+    ``meanwhile`` runs in this process while workers read a large source's pieces."""
     loaded: dict[int, LoadedQuiz] = {}
+    pieces = _pieces(options, meanwhile)
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
         sink = DiagnosticSink()
-        read = read_quiz(result.source, sink, options.limits, partial=True)
+        read = read_quiz(result.source, sink, options.limits, partial=True, pieces=pieces)
         if read and options.only is not None:
             read = _selected(read, options.only)
         if read:
@@ -220,6 +261,26 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded, hits or {})
     return loaded
+
+
+def _pieces(options: BuildOptions, meanwhile: Callable[[], None] | None = None) -> Pieces:
+    """How a large source is read in pieces (readers/piece_cache.py): each piece's reading kept in
+    the build cache (unless ``--no-cache``), the pieces read on one worker per CPU (forked: no
+    thread, lxml being unsafe to parse beside a schema's compile)."""
+    load = keep = None
+    if options.cache:
+        code = code_key()
+
+        def load(key: str) -> object | None:
+            return load_piece(piece_key(code, key))
+
+        def keep(key: str, reading: object) -> None:
+            store_piece(piece_key(code, key), reading)
+
+    jobs = options.jobs or cpu_count()
+    # The workers read the pieces while this process does ``meanwhile`` (compiles the schemas),
+    # then takes its share of what is left.
+    return Pieces(load, keep, (lambda tasks, work: run(tasks, work, jobs, meanwhile=meanwhile)) if jobs > 1 else None)
 
 
 def _selected(read: tuple[Quiz, SourceMap], only: frozenset[str]) -> tuple[Quiz, SourceMap] | None:

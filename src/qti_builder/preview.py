@@ -19,7 +19,7 @@ from . import content
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan
 from .ignores import Accepted
 from .i18n import preview_words, true_false_labels
-from .kinds import KINDS
+from .kinds import KINDS, KindTable, resolve
 from .messages import translate
 from .outline import build_outline, read_lines
 from .summary import option_label
@@ -73,7 +73,7 @@ def build_preview(
             html = render_template(env, "preview/quiz.html.j2", sink, **context, live_reload=live_reload)
             files.append((out_dir / page, html or _broken_page(item.quiz)))
             files.extend((out_dir / "media" / f.name, f.data) for f in item.media.files)
-        words = preview_words(item.quiz.language)
+        words = _words(item.quiz.language)
         count = sum(1 for _ in item.quiz.iter_questions())
         quizzes.append({"quiz": item.quiz, "page": page, "count": count, "words": words,
                         "questions": count_words(count, words["question"], words["questions"]),
@@ -83,11 +83,20 @@ def build_preview(
     index = render_template(
         env, "preview/index.html.j2", sink,
         quizzes=quizzes, failed=[{"path": p, "errors": [d for d in sink.errors if d.span and d.span.path == p]} for p in failed],
-        live_reload=live_reload, words=preview_words("en"),
+        live_reload=live_reload, words=_words("en"),
     )
     files.append((out_dir / "index.html", index or b"<!DOCTYPE html><title>preview</title><p>The preview templates failed; see the errors printed by qti-builder."))
     write_files(files)
     return PreviewResult([path for path, _ in files if path.suffix == ".html"], sink.sorted())
+
+
+def _words(language: str) -> dict[str, str]:
+    """The preview's words in ``language``, with every kind's own (KindSpec.preview_words),
+    English where the language has none."""
+    primary = language.split("-")[0].lower()
+    own = {key: word for spec in KINDS.values()
+           for key, word in {**spec.preview_words.get("en", {}), **spec.preview_words.get(primary, {})}.items()}
+    return {**preview_words(language), **own}
 
 
 def _broken_page(quiz: Quiz) -> bytes:
@@ -99,7 +108,7 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     media = item.media.rename("media/")
     spans = item.spans
     by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans)
-    words = preview_words(quiz.language)
+    words = _words(quiz.language)
 
     def html(text: str | None) -> str:
         return content.render_preview(text, media) if text else ""
@@ -321,23 +330,6 @@ def _calculated(q: Any, html: Any, words: dict[str, str], quiz: Quiz) -> dict[st
     return {"question": shown, "names": names, "sets": rows, "choices": choices, "answer": correct.id, "scores": None}
 
 
-PREVIEW_KINDS = {
-    "single_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/single_choice.answer.html.j2",
-                                 _choices),
-    "multiple_response": PreviewKind("preview/kinds/multiple_response.html.j2",
-                                     "preview/kinds/multiple_response.answer.html.j2", _choices),
-    "true_false": PreviewKind("preview/kinds/true_false.html.j2", "preview/kinds/true_false.answer.html.j2", _true_false),
-    "short_answer": PreviewKind("preview/kinds/short_answer.html.j2", "preview/kinds/short_answer.answer.html.j2",
-                                _short_answer),
-    "numerical": PreviewKind("preview/kinds/numerical.html.j2", "preview/kinds/numerical.answer.html.j2", _numerical),
-    "essay": PreviewKind("preview/kinds/essay.html.j2", "preview/kinds/essay.answer.html.j2", _open),
-    "file_upload": PreviewKind("preview/kinds/file_upload.html.j2", "preview/kinds/file_upload.answer.html.j2", _open),
-    "matching": PreviewKind("preview/kinds/matching.html.j2", "preview/kinds/matching.answer.html.j2", _matching),
-    "ordering": PreviewKind("preview/kinds/ordering.html.j2", "preview/kinds/ordering.answer.html.j2", _ordering),
-    "fill_in_blank": PreviewKind("preview/kinds/fill_in_blank.html.j2", "preview/kinds/fill_in_blank.answer.html.j2",
-                                 _blanks),
-    "calculated": PreviewKind("preview/kinds/calculated.html.j2", "preview/kinds/calculated.answer.html.j2", _calculated),
-    "calculated_choice": PreviewKind("preview/kinds/single_choice.html.j2", "preview/kinds/calculated_choice.answer.html.j2",
-                                     _calculated),
-    "text_only": PreviewKind("preview/kinds/text_only.html.j2", None, _nothing),
-}
+#: Each kind's templates and view, from its spec (kinds.py KindSpec.preview).
+PREVIEW_KINDS = KindTable("preview", "preview.py PREVIEW_KINDS",
+                          lambda part: PreviewKind(part.template, part.answer_template, resolve(part.view)))

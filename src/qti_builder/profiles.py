@@ -12,7 +12,8 @@ and its section.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .diagnostics import DiagnosticSink, SourceSpan
@@ -51,7 +52,7 @@ def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
                    f"this question's shuffle={str(q.shuffle).lower()} is not kept (set settings.shuffle_answers)")
         if quiz_shuffles and any(getattr(c, "fixed", False) for c in getattr(q, "choices", [])):
             yield "pinned choices (fixed) are shuffled with the others: Canvas pins none"
-    yield from CANVAS_KIND_CHECKS[q.type](quiz, q)
+    yield from _canvas_kind_checks()[q.type](quiz, q)
     yield from _section_checks(section, q)
 
 
@@ -160,23 +161,21 @@ def _calculated_choice(quiz: Quiz, q: Any) -> Iterator[str]:
                f"inside the group '{section.id}'; put the question in a section that draws nothing")
 
 
-#: Each kind's own checks (tests/test_kinds.py: one per kind). What Canvas loses of every
-#: question of a kind, whatever its settings, is the kind's ``losses`` in kinds.py.
-CANVAS_KIND_CHECKS: dict[str, Callable[[Quiz, Any], Iterator[str]]] = {
-    "single_choice": _nothing_lost,
-    "multiple_response": _multiple_response,
-    "true_false": _true_false,
-    "short_answer": _short_answer,
-    "numerical": _numerical,
-    "essay": _essay,
-    "file_upload": _file_upload,
-    "matching": _matching,
-    "ordering": _ordering,
-    "fill_in_blank": _fill_in_blank,
-    "calculated": _calculated,
-    "calculated_choice": _calculated_choice,
-    "text_only": _nothing_lost,
-}
+@cache
+def _canvas_kind_checks() -> Mapping[str, Callable[[Quiz, Any], Iterator[str]]]:
+    """Each kind's own checks, from its spec (kinds.py KindSpec.canvas_checks). What Canvas loses
+    of every question of a kind, whatever its settings, is the kind's ``losses`` in kinds.py. Made
+    when first used, as kinds.py imports the model."""
+    from .kinds import KindTable, resolve
+
+    return KindTable("canvas_checks", "profiles.py CANVAS_KIND_CHECKS", resolve)
+
+
+def __getattr__(name: str) -> Any:
+    """``CANVAS_KIND_CHECKS``: the table of :func:`_canvas_kind_checks`."""
+    if name == "CANVAS_KIND_CHECKS":
+        return _canvas_kind_checks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _section_checks(section: Section, q: Any) -> Iterator[str]:

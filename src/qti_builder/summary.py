@@ -14,7 +14,7 @@ from typing import Any
 
 from .diagnostics import SourceSpan, shorten
 from .i18n import true_false_labels
-from .kinds import KINDS
+from .kinds import KINDS, KindTable, resolve
 from .model import Quiz, Section
 from .model.parametric import _CalculatedBase
 from .model.union import Question
@@ -57,7 +57,7 @@ def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
         sets = _sets(quiz, question)
         if sets is not None:
             parts.append(f"{sets} sets")
-        if question.type != "text_only":
+        if KINDS[question.type].answered:
             parts.append(f"{question.points:g} point{'' if question.points == 1 else 's'}")
         lines.append(f"  {where}{question.id} ({', '.join(p for p in parts if p)})")
     return lines
@@ -125,22 +125,20 @@ def _blanks(q: Any, language: str) -> str:
     return "blanks " + "; ".join(" or ".join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks)
 
 
-#: Each kind's answer in a few words, for ``--verbose`` (tests/test_kinds.py: one per kind).
-ANSWER_WORDS: dict[str, Callable[[Any, str], str]] = {
-    "single_choice": _choices,
-    "multiple_response": _choices,
-    "true_false": _true_false,
-    "short_answer": _short_answer,
-    "numerical": _numerical,
-    "essay": _model_answer,
-    "file_upload": _model_answer,
-    "matching": lambda q, language: f"{len(q.pairs)} pairs",
-    "ordering": lambda q, language: f"{len(q.items)} items in order",
-    "fill_in_blank": _blanks,
-    "text_only": lambda q, language: "",
-    "calculated": _formula,
-    "calculated_choice": _choices,
-}
+def _pairs(q: Any, language: str) -> str:
+    return f"{len(q.pairs)} pairs"
+
+
+def _items_in_order(q: Any, language: str) -> str:
+    return f"{len(q.items)} items in order"
+
+
+def _nothing(q: Any, language: str) -> str:
+    return ""
+
+
+#: Each kind's answer in a few words, for ``--verbose``, from its spec (kinds.py KindSpec.answer_words).
+ANSWER_WORDS: KindTable[Callable[[Any, str], str]] = KindTable("answer_words", "summary.py ANSWER_WORDS", resolve)
 
 
 def option_label(numbering: str | None, ordinal: int) -> str:

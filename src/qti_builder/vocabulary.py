@@ -69,6 +69,9 @@ class Language:
     instruction_titles: tuple[str, ...] = ()
     #: Words before a bonus question (``Bonus (2 points): …``, ``附加题``).
     bonus_words: tuple[str, ...] = ()
+    #: Words that number a task (``Aufgabe 2``, ``Exercice 2``, ``Task 2``): a question, or the heading
+    #: of the numbered questions under it, as the lines after it show (readers/markdown/tasks.py).
+    task_words: tuple[str, ...] = ()
 
 
 ANSWER, EXPLANATION, GRADING = "answer", "explanation", "grading"
@@ -76,6 +79,7 @@ ANSWER, EXPLANATION, GRADING = "answer", "explanation", "grading"
 LANGUAGES: dict[str, Language] = {
     "en": Language(
         name="English",
+        task_words=("task", "problem", "exercise"),
         labels={
             "answer": ANSWER, "ans": ANSWER, "correct answer": ANSWER, "model answer": ANSWER, "sample answer": ANSWER,
             "explanation": EXPLANATION, "general feedback": EXPLANATION,
@@ -147,7 +151,7 @@ LANGUAGES: dict[str, Language] = {
     "zh": Language(
         name="Chinese",
         labels={"答案": ANSWER, "正确答案": ANSWER, "正確答案": ANSWER, "答": ANSWER, "参考答案": ANSWER, "參考答案": ANSWER,
-                "解析": EXPLANATION, "解释": EXPLANATION, "解釋": EXPLANATION, "评分标准": GRADING, "評分標準": GRADING,
+                "解析": EXPLANATION, "分析": EXPLANATION, "解释": EXPLANATION, "解釋": EXPLANATION, "评分标准": GRADING, "評分標準": GRADING,
                 "反馈": "feedback"},
         model_answer_labels=("参考答案", "參考答案"),
         true_words=("对", "對", "正确", "正確", "是", "√", "✓"), false_words=("错", "錯", "错误", "錯誤", "否"),
@@ -166,6 +170,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "de": Language(
         name="German",
+        task_words=("aufgabe",),
         labels={"antwort": ANSWER, "richtige antwort": ANSWER, "lösung": ANSWER, "musterlösung": ANSWER,
                 "erklärung": EXPLANATION, "erläuterung": EXPLANATION, "bewertungskriterien": GRADING,
                 "rückmeldung": "feedback"},
@@ -186,6 +191,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "fr": Language(
         name="French",
+        task_words=("exercice",),
         labels={"réponse": ANSWER, "bonne réponse": ANSWER, "réponse correcte": ANSWER, "corrigé": ANSWER,
                 "réponse modèle": ANSWER, "explication": EXPLANATION, "barème": GRADING,
                 "rétroaction": "feedback"},
@@ -207,6 +213,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "es": Language(
         name="Spanish",
+        task_words=("ejercicio",),
         labels={"respuesta": ANSWER, "respuesta correcta": ANSWER, "solución": ANSWER, "respuesta modelo": ANSWER,
                 "explicación": EXPLANATION, "criterios de evaluación": GRADING, "retroalimentación": "feedback"},
         model_answer_labels=("respuesta modelo",),
@@ -227,6 +234,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "pt": Language(
         name="Portuguese",
+        task_words=("questão", "questao", "exercício"),
         labels={"resposta": ANSWER, "resposta correta": ANSWER, "gabarito": ANSWER, "resposta modelo": ANSWER,
                 "resposta esperada": ANSWER, "explicação": EXPLANATION, "resolução": EXPLANATION,
                 "critérios de correção": GRADING, "feedback": "feedback"},
@@ -247,6 +255,7 @@ LANGUAGES: dict[str, Language] = {
     ),
     "it": Language(
         name="Italian",
+        task_words=("esercizio",),
         labels={"risposta": ANSWER, "risposta corretta": ANSWER, "soluzione": ANSWER, "risposta modello": ANSWER,
                 "spiegazione": EXPLANATION, "criteri di valutazione": GRADING, "feedback": "feedback"},
         model_answer_labels=("risposta modello",),

@@ -49,6 +49,10 @@ class ImportedQuiz:
     changed: Counter[str] = field(default_factory=Counter)
     #: Questions skipped, by their type as the input names it.
     skipped: Counter[str] = field(default_factory=Counter)
+    #: The source to write as it is, when the input is one the Markdown dialect's reader read (an
+    #: exam paper: its title and language as front matter, then its lines), instead of the source
+    #: the writer would make of ``quiz``; build reads it into the same quiz.
+    source_text: str | None = None
 
 
 def clean_text(text: str | None) -> str:

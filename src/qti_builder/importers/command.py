@@ -59,6 +59,8 @@ def import_command(
     max_entries: Annotated[int, typer.Option("--max-entries", min=1, help="Most files in a package (zip or folder).")] = MAX_ENTRIES,
     max_entry_mb: Annotated[float, typer.Option("--max-entry-mb", min=0.001, help="Largest file of a package, unpacked, in MiB.")] = MAX_ENTRY_BYTES // MiB,
     max_package_mb: Annotated[float, typer.Option("--max-package-mb", min=0.001, help="All files of a package, unpacked, in MiB.")] = MAX_TOTAL_BYTES // MiB,
+    lang: Annotated[Optional[str], typer.Option("--lang", help="Language of the messages: en, or one with a catalog (ko, ja, zh). "
+                                                               "Default: English, and an exam paper's own language for its messages.")] = None,
     quiz_id: Annotated[Optional[str], typer.Option("--id", metavar="<quiz-id>",
                                                    help="The id of the quiz imported (its source's id: and file name), instead of the one "
                                                         "the input gives; the inputs must hold one quiz.")] = None,
@@ -81,10 +83,16 @@ def import_command(
     if quiz_id is not None and not re.fullmatch(IDENTIFIER_PATTERN, quiz_id):
         raise typer.BadParameter(f"'{quiz_id}' is no quiz id: a letter or _, then letters, digits, _, . or -, "
                                  "at most 64 characters", param_hint="--id")
+    if lang is not None:
+        from ..messages import languages as catalogs
+
+        if lang.split("-")[0].lower() not in ["en", *catalogs()]:
+            raise typer.BadParameter(f"no messages in '{lang}'; choose from en, {', '.join(catalogs())}", param_hint="--lang")
     accepted = ignore_codes(ignore)
     say = _Say(to_stderr=report == "json" and report_file is None)
     limits = ImportLimits(int(max_input_mb * MiB), max_entries, int(max_entry_mb * MiB), int(max_package_mb * MiB))
     sink = DiagnosticSink()
+    languages: dict[str, str] = {}
     imported: list[ImportedQuiz] = []
     # A bank is read into hundreds of thousands of objects that live until the end: the cycle
     # collector, walking them again and again, took a fifth of a large import (bench/README.md).
@@ -98,7 +106,11 @@ def import_command(
             if not path.exists():
                 sink.error("QB700", "no such file or folder", SourceSpan(display))
                 continue
+            sink.language = None
             imported += import_path(path, display, sink, format, limits)
+            if lang or sink.language:
+                # A paper read by the exam reader: its messages in its language, as build prints them.
+                languages[display] = lang or sink.language or "en"
             gc.collect()
         if quiz_id is not None:
             imported = _with_id(imported, quiz_id, sink)
@@ -119,7 +131,7 @@ def import_command(
         except WriteError as exc:
             sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
                        hint="check that the output folder is writable and the disk has space; nothing was changed")
-    _print(sink.sorted())
+    _print(sink.sorted(), languages)
     skipped = sum(sum(item.skipped.values()) for item in imported)
     if sink.errors:
         code = 1
@@ -150,7 +162,17 @@ def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -
         sink.error("QB725", f"--id gives one quiz its id, and the inputs hold {len(imported)} quizzes",
                    SourceSpan(imported[1].origin), hint="import each input on its own with its --id, or leave --id out")
         return imported
-    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id})) for item in imported]
+    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id}), source_text=_with_front_id(item.source_text, quiz_id))
+            for item in imported]
+
+
+def _with_front_id(text: str | None, quiz_id: str) -> str | None:
+    """A source written as it is takes its id from its file's name, or from the ``id:`` its front
+    matter gives: that line then says the new id."""
+    if text is None or not text.startswith("---\n"):
+        return text
+    head, sep, rest = text[4:].partition("\n---")
+    return "---\n" + re.sub(r"^id:.*$", f"id: {quiz_id}", head, count=1, flags=re.M) + sep + rest
 
 
 class _Say:
@@ -206,7 +228,7 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
     """The files to write: each quiz's source and its media, with names that collide with nothing
     (``targets`` gets each quiz's source path by its id)."""
     from ..media import safe_name
-    from ..writers.markdown_source import write_source
+    from ..writers.markdown_source import SourceText, write_source
     from .base import LOST
 
     files: list[tuple[Path, bytes]] = []
@@ -219,7 +241,11 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                        hint="import them into different folders, or one at a time and change the id in between")
             continue
         ids.add(quiz.id)
-        source = write_source(quiz)
+        if item.source_text is not None:
+            # An exam paper, read by the dialect's reader: written as it is (its name gives its id).
+            source = SourceText(item.source_text, ".md")
+        else:
+            source = write_source(quiz)
         text = source.text
         if source.refused:
             problem = source.refused[0]
@@ -245,15 +271,21 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                 planned[target] = data
                 files.append((target, data))
         target = out / f"{quiz.id}{source.suffix}"
-        others = [out / f"{quiz.id}{suffix}" for suffix in (".md", ".yaml") if suffix != source.suffix]
-        for existing in [target, *others]:
-            if existing.exists() and not force:
-                sink.error(OUTPUT_EXISTS, f"{display_path(existing)} already exists", SourceSpan(item.origin),
-                           hint="pass --force to overwrite it, or import into another folder with --out")
+        _refuse_existing(out, quiz.id, source.suffix, force, item.origin, sink)
         files.append((target, text.encode("utf-8")))
         if targets is not None:
             targets[quiz.id] = target
     return files
+
+
+def _refuse_existing(out: Path, quiz_id: str, suffix: str, force: bool, origin: str, sink: DiagnosticSink) -> None:
+    """QB720 for each source of the quiz already in ``out`` (the one to write, or the other form)."""
+    target = out / f"{quiz_id}{suffix}"
+    others = [out / f"{quiz_id}{other}" for other in (".md", ".yaml") if other != suffix]
+    for existing in [target, *others]:
+        if existing.exists() and not force:
+            sink.error(OUTPUT_EXISTS, f"{display_path(existing)} already exists", SourceSpan(origin),
+                       hint="pass --force to overwrite it, or import into another folder with --out")
 
 
 def import_summary(item: ImportedQuiz) -> list[str]:
@@ -279,7 +311,8 @@ def _by_type(counts: Counter[str]) -> str:
     return ", ".join(f"{counts[kind]} {TYPE_WORDS.get(kind, kind)}" for kind in known + others)
 
 
-def _print(diagnostics: list[Diagnostic]) -> None:
-    for _, group in groupby(diagnostics, key=lambda d: d.span.path if d.span else ""):
+def _print(diagnostics: list[Diagnostic], languages: dict[str, str] | None = None) -> None:
+    """Grouped per input; an input read by the exam reader in its quiz's language, as build prints it."""
+    for path, group in groupby(diagnostics, key=lambda d: d.span.path if d.span else ""):
         for diagnostic in group:
-            typer.echo(diagnostic.render(), err=True)
+            typer.echo(diagnostic.render((languages or {}).get(path)), err=True)

@@ -2,9 +2,9 @@
 :data:`~.union.Question` union on ``type``.
 
 Adding a kind: a class here and its entry in the union (:mod:`.union`, written out, so that type
-checkers see it), then its spec in :mod:`qti_builder.kinds` and one adapter per stage that module lists (the
-README's "Adding a question kind" names every file). ``tests/test_kinds.py`` fails, naming what is
-missing, until every stage has the kind.
+checkers see it), then its spec in :mod:`qti_builder.kinds`, which names every stage's part of it (the README's
+"Adding a question kind" names every file). ``tests/test_kinds.py`` fails, naming what is
+missing, until the spec has every part.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from .model_errors import explain, report_setting_error
 from .source_map import KEY, Loc, SourceMap, last_line, structure_starts, suggest
 
 
-__all__ = ["KEY", "Loc", "SourceMap", "read_with", "suggest", "validate_quiz"]
+__all__ = ["KEY", "Loc", "SourceMap", "read_text_with", "read_with", "suggest", "validate_quiz"]
 
 #: A reader's own part: source text -> plain data shaped like the model (None after reporting).
 Parse = Callable[[str, SourceMap, DiagnosticSink], "dict[str, Any] | None"]
@@ -43,16 +43,28 @@ def read_with(parse: Parse, path: Path, display: str, sink: DiagnosticSink) -> t
     text = decode_source(path.read_bytes(), display, sink)
     if text is None:
         return None
+    return read_text_with(parse, text, path.stem, display, sink, errors_before)
+
+
+def read_text_with(parse: Parse, text: str, file_stem: str, display: str, sink: DiagnosticSink,
+                   errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
+    """:func:`read_with` on text already decoded, as if read from a file named ``file_stem``: what
+    ``import`` of a pasted exam paper runs, so that it reads the paper as ``build`` does. The
+    errors after ``errors_before`` (default: those from now on) are the reading's: the decoding's
+    (a character XML forbids) count as much as the parser's."""
+    if errors_before is None:
+        errors_before = len(sink.errors)
     source = SourceMap(display)
     data = parse(text, source, sink)
     if data is None:
         return None
-    check_quiz_id(data, path.stem, source, sink)
+    check_quiz_id(data, file_stem, source, sink)
     check_unique_ids(data, source, sink)
     errors = [d for d in sink.errors[errors_before:] if d.span is not None and d.span.path == display]
     if len(sink.errors) > errors_before:
         source.partial = True
-        if not errors or not _leave_out_unread(data, source, text.split("\n"), {d.span.line for d in errors if d.span}):
+        if not errors or not _leave_out_unread(data, source, text.split("\n"),
+                                               {d.span.line for d in errors if d.span} | source.unread):
             return None
     before = len(sink.errors)
     quiz = validate_quiz(data, source, sink)

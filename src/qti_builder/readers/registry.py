@@ -9,6 +9,7 @@ from ..diagnostics import DiagnosticSink, SourceSpan, display_path
 from ..model import Quiz
 from . import STDIN
 from .base import SourceMap
+from .piece_cache import Pieces
 from ..limits import Limits, raise_hint, sizes
 from .markdown import MarkdownReader
 from .yaml import YamlReader
@@ -18,7 +19,8 @@ class Reader(Protocol):
     name: str
     suffixes: tuple[str, ...]
 
-    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits()) -> tuple[Quiz, SourceMap] | None: ...
+    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits(),
+             pieces: Pieces | None = None) -> tuple[Quiz, SourceMap] | None: ...
 
 
 READERS: dict[str, Reader] = {r.name: r for r in (MarkdownReader(), YamlReader())}
@@ -37,12 +39,14 @@ def reader_for(path: Path) -> Reader | None:
     return found
 
 
-def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits(), partial: bool = False) -> tuple[Quiz, SourceMap] | None:
+def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits(), partial: bool = False,
+              pieces: Pieces | None = None) -> tuple[Quiz, SourceMap] | None:
     """Read one source file within ``limits``; problems go to ``sink`` and the result is None.
 
     With ``partial``, a source with errors still gives the quiz of the questions read without one
     (its ``SourceMap.partial`` set), to be checked further so one run reports every problem; it
-    must never be written."""
+    must never be written. ``pieces``: where a large source's pieces are kept and read
+    (:mod:`.piece_cache`), for a reader that reads in pieces."""
     display = display_path(path)
     reader = reader_for(path)
     if reader is None:
@@ -61,7 +65,7 @@ def read_quiz(path: Path, sink: DiagnosticSink, limits: Limits = Limits(), parti
         sink.error("QB100", f"the file is {size_text}, more than the {limit_text} a source may have",
                    SourceSpan(display), hint=f"{raise_hint('max_source_bytes', size)}, or split it into several quizzes")
         return None
-    read = reader.read(path, display, sink, limits)
+    read = reader.read(path, display, sink, limits, pieces)
     if read is not None and read[1].partial and not partial:
         return None
     return read

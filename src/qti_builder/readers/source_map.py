@@ -39,6 +39,9 @@ class SourceMap:
     numbers: dict[Loc, int] = field(default_factory=dict)
     #: The printed number of each question left out, by the line it starts on.
     left_out_numbers: dict[int, int] = field(default_factory=dict)
+    #: Where questions start that a reader refused for an error reported at another line (a
+    #: matching table's item, for a problem of the table): left out like those an error lies in.
+    unread: set[int] = field(default_factory=set)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
         self.positions[loc] = SourceSpan(self.path, line, column)

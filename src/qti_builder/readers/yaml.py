@@ -11,6 +11,7 @@ from typing import Any
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
 from .base import Loc, SourceMap, read_with
+from .piece_cache import Pieces
 from ..limits import Limits
 from .markdown.syntax import label_lines
 from .yaml_data import load_yaml
@@ -22,7 +23,8 @@ class YamlReader:
     name = "yaml"
     suffixes: tuple[str, ...] = SUFFIXES
 
-    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits()) -> tuple[Quiz, SourceMap] | None:
+    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits(),
+             pieces: Pieces | None = None) -> tuple[Quiz, SourceMap] | None:  # a YAML source is read whole
         return read_with(lambda text, source, sink: _parse(text, source, sink, limits), path, display, sink)
 
 

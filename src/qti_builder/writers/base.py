@@ -133,8 +133,9 @@ def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:
 @dataclass(frozen=True)
 class KindAdapter:
     """How a target writes one question kind: the template of its question and the function that
-    computes what the template shows beyond the question itself. Each target registers one per
-    kind (``Writer.adapters``) and adds its own fields in a subclass."""
+    computes what the template shows beyond the question itself. Each target makes one per kind
+    from the kind's spec (``Writer.adapters``, a :class:`~qti_builder.kinds.KindTable`) and adds its
+    own fields in a subclass."""
 
     template: str
     context: Callable[..., dict[str, Any]]

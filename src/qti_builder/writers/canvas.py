@@ -65,7 +65,7 @@ from typing import Any, ClassVar
 from ..content import plain_text, render_plain
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
-from ..kinds import KINDS
+from ..kinds import KINDS, KindTable, resolve
 from ..media import MediaSet
 from ..model import Quiz, QuizSettings, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
@@ -74,7 +74,6 @@ from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer, text_shown
 from .canvas_answers import FIRST_ANSWER
-from .canvas_calculated import calculated_choice_context, calculated_context
 from .qti21 import _literal, item_identifier, item_title, scrambled
 
 #: The settings file's name inside the assessment's folder, and the folder of the media.
@@ -430,19 +429,6 @@ def canvas_settings(quiz: Quiz) -> dict[str, str]:
             for key, value in values.items() if value is not None}
 
 
-#: Each kind's template and context function (tests/test_kinds.py: one per kind).
-CanvasWriter.adapters = {
-    "single_choice": KindAdapter("canvas/item_choice.xml.j2", _choice),
-    "multiple_response": KindAdapter("canvas/item_choice.xml.j2", _choice),
-    "true_false": KindAdapter("canvas/item_choice.xml.j2", _true_false),
-    "short_answer": KindAdapter("canvas/item_short_answer.xml.j2", _short_answer),
-    "numerical": KindAdapter("canvas/item_numerical.xml.j2", _numerical),
-    "essay": KindAdapter("canvas/item_essay.xml.j2", _essay),
-    "file_upload": KindAdapter("canvas/item_essay.xml.j2", _essay),
-    "matching": KindAdapter("canvas/item_matching.xml.j2", _matching),
-    "ordering": KindAdapter("canvas/item_blanks.xml.j2", _ordering),
-    "fill_in_blank": KindAdapter("canvas/item_blanks.xml.j2", _fill_in_blank),
-    "calculated": KindAdapter("canvas/item_calculated.xml.j2", calculated_context),
-    "calculated_choice": KindAdapter("canvas/item_calculated_choice.xml.j2", calculated_choice_context),
-    "text_only": KindAdapter("canvas/item_text_only.xml.j2", _text_only),
-}
+#: Each kind's template and context function, from its spec (kinds.py KindSpec.canvas).
+CanvasWriter.adapters = KindTable("canvas", "writers/canvas.py CanvasWriter.adapters",
+                                  lambda part: KindAdapter(part.template, resolve(part.context)))

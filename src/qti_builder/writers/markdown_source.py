@@ -12,7 +12,8 @@ reader's limit), :attr:`SourceText.refused` says why instead.
 
 This module lives beside the build targets but is not one of them (it is not in ``WRITERS``): its
 output is a source for people to edit, not a package, and it needs no templates. How it writes
-each kind in Markdown is one :class:`MarkdownForm` per kind in :data:`MARKDOWN_FORMS`.
+each kind in Markdown is one :class:`MarkdownForm` per kind in :data:`MARKDOWN_FORMS`, made from the
+functions the kind's spec names (kinds.py ``KindSpec.markdown_form``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ..parametric import fmt
 import yaml
 
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
+from ..kinds import KindTable, resolve
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
@@ -468,22 +470,11 @@ def _calculated(q: Any, feedback: dict[str, Any]) -> list[str]:
     return [f"Answer: {q.answer}{tolerance}", ""]
 
 
-#: Each kind's Markdown form (tests/test_kinds.py: one per kind).
-MARKDOWN_FORMS: dict[str, MarkdownForm] = {
-    "single_choice": MarkdownForm(_choices, needs_type=_never),
-    "multiple_response": MarkdownForm(_choices, needs_type=_several_correct),
-    "true_false": MarkdownForm(_true_false, needs_type=_never),
-    "short_answer": MarkdownForm(_short_answer),
-    "numerical": MarkdownForm(_numerical),
-    "essay": MarkdownForm(_model_answer, needs_type=_essay_needs_type),
-    "file_upload": MarkdownForm(_model_answer),
-    "matching": MarkdownForm(_matching),
-    "ordering": MarkdownForm(_ordering),
-    "fill_in_blank": MarkdownForm(_no_answer, stem=_blanks_in_stem),
-    "calculated": MarkdownForm(_calculated, stem=_variables_block),
-    "calculated_choice": MarkdownForm(_choices, stem=_variables_block),
-    "text_only": MarkdownForm(_no_answer),
-}
+#: Each kind's Markdown form, from its spec (kinds.py KindSpec.markdown_form).
+MARKDOWN_FORMS = KindTable(
+    "markdown_form", "writers/markdown_source.py MARKDOWN_FORMS",
+    lambda part: MarkdownForm(resolve(part.answer), needs_type=resolve(part.needs_type) if part.needs_type else _always,
+                              stem=resolve(part.stem) if part.stem else _own_stem))
 
 
 # -- text blocks ----------------------------------------------------------------------------------

@@ -7,8 +7,8 @@ a category question before each section's questions.
 
 Every model kind has one template per Moodle question type (``question_<type>.xml.j2``). The
 writer computes what each template shows (fractions, feedback per answer, the cloze text, ...),
-one :class:`QuestionContext` method per kind, registered with its template in
-:attr:`MoodleXmlWriter.adapters` at the end of the writer's code; so the templates only lay out
+one :class:`QuestionContext` method per kind, which the kind's spec names with its template
+(kinds.py ``KindSpec.moodle``; :attr:`MoodleXmlWriter.adapters`); so the templates only lay out
 data. What a kind becomes:
 
 ==================  =====================================================================
@@ -43,12 +43,12 @@ from ..content import plain_text, render_html
 from ..i18n import true_false_labels
 from ..media import MediaSet
 from ..diagnostics import DiagnosticSink, SourceSpan
+from ..kinds import KindTable, resolve
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..model.union import Question
-from . import moodle_calculated
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
@@ -302,7 +302,7 @@ class QuestionContext:
         fb = self.question.feedback
         return fb.correct if percent >= 100 else fb.partially_correct if percent > 0 else fb.incorrect
 
-    # -- one method per kind (registered in MoodleXmlWriter.adapters) --------------------------
+    # -- one method per kind (named by its spec, KindSpec.moodle) -------------------------------
 
     def _single_choice(self, q: SingleChoiceQuestion) -> dict[str, Any]:
         return self._choices(q, {c.id: 100.0 if c.correct else 0.0 for c in q.choices}, single=True)
@@ -480,22 +480,10 @@ class QuestionContext:
 
 
 
-#: Each kind's template, context method and penalty (tests/test_kinds.py: one per kind).
-MoodleXmlWriter.adapters = {
-    "single_choice": MoodleKind("moodle/question_multichoice.xml.j2", QuestionContext._single_choice),
-    "multiple_response": MoodleKind("moodle/question_multichoice.xml.j2", QuestionContext._multiple_response),
-    "true_false": MoodleKind("moodle/question_truefalse.xml.j2", QuestionContext._true_false, penalty="1"),
-    "short_answer": MoodleKind("moodle/question_shortanswer.xml.j2", QuestionContext._short_answer),
-    "numerical": MoodleKind("moodle/question_numerical.xml.j2", QuestionContext._numerical),
-    "essay": MoodleKind("moodle/question_essay.xml.j2", QuestionContext._essay),
-    "file_upload": MoodleKind("moodle/question_essay.xml.j2", QuestionContext._file_upload),
-    "matching": MoodleKind("moodle/question_matching.xml.j2", QuestionContext._matching),
-    "ordering": MoodleKind("moodle/question_ordering.xml.j2", QuestionContext._ordering),
-    "fill_in_blank": MoodleKind("moodle/question_cloze.xml.j2", QuestionContext._fill_in_blank),
-    "calculated": MoodleKind("moodle/question_calculated.xml.j2", moodle_calculated.calculated),
-    "calculated_choice": MoodleKind("moodle/question_calculatedmulti.xml.j2", moodle_calculated.calculated_choice),
-    "text_only": MoodleKind("moodle/question_description.xml.j2", QuestionContext._text_only, penalty="0"),
-}
+#: Each kind's template, context method and penalty, from its spec (kinds.py KindSpec.moodle).
+MoodleXmlWriter.adapters = KindTable(
+    "moodle", "writers/moodle.py MoodleXmlWriter.adapters",
+    lambda part: MoodleKind(part.template, resolve(part.context), **({"penalty": part.penalty} if part.penalty else {})))
 
 # -- cloze ---------------------------------------------------------------------------------------
 

@@ -30,11 +30,12 @@ from urllib.parse import quote, unquote
 
 from ..cloze_syntax import CLOZE_EMBEDDED, cloze_subquestions
 from ..diagnostics import DiagnosticSink, Severity, SourceSpan
+from ..kinds import KINDS, KindTable, resolve
 from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
 from ..model.union import Question
 from .base import Document, KindAdapter, Output, Writer, build_epoch
-from .moodle import CLOZE_MARKS_WARNING, MoodleXmlWriter, QuestionContext, idnumber, quiz_own_section
+from .moodle import CLOZE_MARKS_WARNING, QuestionContext, idnumber, quiz_own_section
 
 #: Moodle 4.5's version and release, as its backups state them (module.xml's version too: an
 #: older one makes the restore take its pre-4.0 path).
@@ -51,20 +52,9 @@ DURING, IMMEDIATELY, OPEN, CLOSED = 0x10000, 0x01000, 0x00100, 0x00010
 #: Moodle's defaults for a new quiz.
 REVIEW_DEFAULT = DURING | IMMEDIATELY | OPEN | CLOSED
 REVIEW_AFTER = IMMEDIATELY | OPEN | CLOSED
-#: Moodle XML's template of a question (``entry["template"]``) -> the Moodle question type it is.
-QTYPES = {
-    "moodle/question_multichoice.xml.j2": "multichoice",
-    "moodle/question_truefalse.xml.j2": "truefalse",
-    "moodle/question_shortanswer.xml.j2": "shortanswer",
-    "moodle/question_numerical.xml.j2": "numerical",
-    "moodle/question_essay.xml.j2": "essay",
-    "moodle/question_matching.xml.j2": "match",
-    "moodle/question_ordering.xml.j2": "ordering",
-    "moodle/question_cloze.xml.j2": "multianswer",
-    "moodle/question_calculated.xml.j2": "calculated",
-    "moodle/question_calculatedmulti.xml.j2": "calculatedmulti",
-    "moodle/question_description.xml.j2": "description",
-}
+#: Moodle XML's template of a question (``entry["template"]``) -> the Moodle question type it is,
+#: from the kinds' specs (kinds.py KindSpec.moodle).
+QTYPES = {spec.moodle.template: spec.moodle.qtype for spec in KINDS.values() if spec.moodle is not None}
 #: The embedded answer types of a cloze question -> the subquestion's type, its layout (0 a
 #: drop-down) and whether its choices are shuffled (question/type/multianswer's extract_question).
 CLOZE_SUBQUESTIONS = {"SHORTANSWER": ("shortanswer", 0, 0), "SHORTANSWER_C": ("shortanswer", 0, 0),
@@ -139,10 +129,9 @@ class MoodleBackupWriter(Writer):
         {"time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time",
          "lock_questions_after_answering", "grading_method", "quiz_type"})
     #: The same context functions as Moodle XML: one description of each kind for both.
-    adapters: ClassVar[Mapping[str, KindAdapter]] = {
-        kind: KindAdapter("moodle_backup/question_" + QTYPES[adapter.template] + ".xml.j2", adapter.context)
-        for kind, adapter in MoodleXmlWriter.adapters.items()
-    }
+    adapters: ClassVar[Mapping[str, KindAdapter]] = KindTable(
+        "moodle", "writers/moodle_backup.py MoodleBackupWriter.adapters",
+        lambda part: KindAdapter(f"moodle_backup/question_{part.qtype}.xml.j2", resolve(part.context)))
 
     @classmethod
     def settings_not_carried(cls, quiz: Quiz) -> list[str]:
@@ -349,7 +338,7 @@ class BackupPlan:
             return
         for question, entry in zip(section.questions, entries):
             if entry is not None:
-                self._slot(entry, question.points if question.type != "text_only" else 0.0, section)
+                self._slot(entry, question.points if KINDS[question.type].answered else 0.0, section)
 
     def _slot(self, entry: dict[str, Any], maxmark: float, section: Section) -> None:
         self.slots.append({"question": entry, "maxmark": maxmark, "section": section})

@@ -8,8 +8,8 @@ SCORE/normalMaximum and MAXSCORE; correct answers in ``correctResponse``; feedba
 written out in full (no template URI), which every player, pyslet and Canvas understand.
 
 The templates stay simple: what they need (identifiers, mapped values, bounds, the order choices
-are listed in) is computed here, one context function per question kind, registered with its
-template and interaction in :attr:`Qti21Writer.adapters` at the end of this module.
+are listed in) is computed here, one context function per question kind, which the kind's spec
+names with its template and interaction (kinds.py ``KindSpec.qti21``; :attr:`Qti21Writer.adapters`).
 
 What each kind becomes:
 
@@ -54,7 +54,7 @@ from ..media import MediaSet
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..i18n import true_false_labels
-from ..kinds import KINDS
+from ..kinds import KINDS, KindTable, resolve
 from ..model import Quiz, QuizSettings
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
@@ -62,7 +62,7 @@ from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, 
 from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer
-from .qti21_calculated import calculated_context, check_variant_names, fixed_variants
+from .qti21_calculated import check_variant_names, fixed_variants
 
 BLANK_INTERACTIONS = {"text": "textEntryInteraction", "dropdown": "inlineChoiceInteraction"}
 
@@ -467,19 +467,6 @@ def _text_only(quiz: Quiz, q: TextOnlyItem) -> dict[str, Any]:
     return {}
 
 
-#: Each kind's template, context function and interaction (tests/test_kinds.py: one per kind).
-Qti21Writer.adapters = {
-    "single_choice": Qti21Kind("qti21/item_choice.xml.j2", _single_choice, "choiceInteraction"),
-    "multiple_response": Qti21Kind("qti21/item_multiple_response.xml.j2", _multiple_response, "choiceInteraction"),
-    "true_false": Qti21Kind("qti21/item_true_false.xml.j2", _true_false, "choiceInteraction"),
-    "short_answer": Qti21Kind("qti21/item_short_answer.xml.j2", _short_answer, "textEntryInteraction"),
-    "numerical": Qti21Kind("qti21/item_numerical.xml.j2", _numerical, "textEntryInteraction"),
-    "essay": Qti21Kind("qti21/item_essay.xml.j2", _essay, "extendedTextInteraction"),
-    "file_upload": Qti21Kind("qti21/item_file_upload.xml.j2", _file_upload, "uploadInteraction"),
-    "matching": Qti21Kind("qti21/item_matching.xml.j2", _matching, "matchInteraction"),
-    "ordering": Qti21Kind("qti21/item_ordering.xml.j2", _ordering, "orderInteraction"),
-    "fill_in_blank": Qti21Kind("qti21/item_fill_in_blank.xml.j2", _fill_in_blank, "textEntryInteraction"),
-    "calculated": Qti21Kind("qti21/item_calculated.xml.j2", calculated_context, "textEntryInteraction"),
-    "calculated_choice": Qti21Kind("qti21/item_calculated_choice.xml.j2", calculated_context, "choiceInteraction"),
-    "text_only": Qti21Kind("qti21/item_text_only.xml.j2", _text_only, None),
-}
+#: Each kind's template, context function and interaction, from its spec (kinds.py KindSpec.qti21).
+Qti21Writer.adapters = KindTable("qti21", "writers/qti21.py Qti21Writer.adapters",
+                                 lambda part: Qti21Kind(part.template, resolve(part.context), part.interaction))

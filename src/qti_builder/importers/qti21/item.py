@@ -12,6 +12,7 @@ from copy import deepcopy
 
 from lxml import etree
 
+from ...kinds import KINDS, resolve
 from ...model.questions import QuestionBase
 from ...writers.qti21 import item_title
 from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title
@@ -25,18 +26,30 @@ from .xml import Data, _float, child, children, descendants, local, replace_with
 READERS = {**kinds.READERS, **kinds.INTERACTION_READERS, **placing.READERS}
 KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
+
+def _claims() -> dict[str, list[tuple[str, str | None]]]:
+    claims: dict[str, list[tuple[str, str | None]]] = {}
+    for name, spec in KINDS.items():
+        if spec.qti21_import is not None:
+            for interaction in spec.qti21_import.interactions:
+                claims.setdefault(interaction, []).append((name, spec.qti21_import.tells))
+    return claims
+
+
+#: The kinds that claim each interaction in their spec (KindSpec.qti21_import), with the function
+#: that tells their items (None: the rest).
+CLAIMS = _claims()
 #: The kind an item of one interaction is, by the interaction's name: a kind's name, or the
 #: ItemReader method that tells it from the interaction (a choice interaction is single choice,
-#: multiple response or true/false). Interactions not here have no kind: an item with one of them
-#: is not imported.
+#: multiple response or true/false). A kind names its own interactions in its spec
+#: (kinds.py KindSpec.qti21_import): an interaction several kinds claim is told by
+#: :meth:`ItemReader._claimed_kind`. The rest are those the importer tells itself, and those
+#: it reads into a kind of the model (placing.py, kinds.py INTERACTION_READERS).
+#: Interactions not here have no kind: an item with one of them is not imported.
 INTERACTION_KINDS: dict[str, str] = {
     "choiceInteraction": "_choice_kind",
     "textEntryInteraction": "_text_entry_kind",
-    "inlineChoiceInteraction": "fill_in_blank",
-    "extendedTextInteraction": "essay",
-    "uploadInteraction": "file_upload",
-    "matchInteraction": "matching",
-    "orderInteraction": "ordering",
+    **{interaction: kinds[0][0] if len(kinds) == 1 else "_claimed_kind" for interaction, kinds in CLAIMS.items()},
     "gapMatchInteraction": "_gap_match_kind",
     "associateInteraction": "associate",
     "hottextInteraction": "hottext",
@@ -155,6 +168,12 @@ class ItemReader(ItemContext):
             self.skip(UNSUPPORTED, "images to place (gapImg) cannot be imported (a drop-down holds text); skipped")
             return None
         return "gap_match"
+
+    def _claimed_kind(self, interaction: etree._Element) -> str:
+        """The kind, of those claiming the interaction (CLAIMS), that tells the item is its own,
+        else the one that does not tell."""
+        claims = sorted(CLAIMS[local(interaction)], key=lambda claim: claim[1] is None)
+        return next(name for name, tells in claims if tells is None or resolve(tells)(self, interaction))
 
     def _choice_kind(self, interaction: etree._Element) -> str:
         choices = descendants(interaction, "simpleChoice")

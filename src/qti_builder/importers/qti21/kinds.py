@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
 
+from ...kinds import KindTable, resolve
 from ...writers.qti21 import UPLOAD_TYPES, scrambled
 from ...summary import plural
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
@@ -396,12 +398,9 @@ def _calculated_choice(r: ItemContext, data: Data, interactions: list[etree._Ele
     data.update(r.calculated or {})
 
 
-READERS = {
-    "single_choice": _single_choice, "multiple_response": _multiple_response, "true_false": _true_false,
-    "short_answer": _short_answer, "numerical": _numerical, "essay": _essay, "file_upload": _file_upload,
-    "matching": _matching, "ordering": _ordering, "fill_in_blank": _fill_in_blank, "text_only": _text_only,
-    "calculated": _calculated, "calculated_choice": _calculated_choice,
-}
+#: Each kind's reader, from its spec (kinds.py KindSpec.qti21_import).
+READERS: KindTable[Callable[[ItemContext, Data, list[etree._Element]], None]] = KindTable(
+    "qti21_import", "importers/qti21/kinds.py READERS", lambda part: resolve(part.reader))
 #: Interactions read by a kind's reader into that kind (READERS holds the model's kinds only):
 #: a slider is a numerical question.
 INTERACTION_READERS = {"slider": _slider}

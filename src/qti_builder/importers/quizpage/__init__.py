@@ -11,13 +11,15 @@ the docs page the first quiz was scraped from:
     정답: A) 워커를 몇 개 실행할지 ...
     설명: ...
 
-An exam typed in HWP or Word and pasted as text is a quiz page too, read as the Markdown reader
-reads an exam paper: the words of every language in vocabulary.py, and the reader's own functions
-for question numbers, option markers (``①``–``⑳``, ``가)``, ``ㄱ.``, ``ア)``, ``i)``), labels,
-points, sections, shared passages and the type of a question without options
-(readers/markdown/questions.classify), so that a pasted exam and a source say the same thing.
+An exam paper typed in HWP or Word and pasted as text is not a quiz page: a text without any of a
+web page's own forms (:func:`.paper.page_form`: HTML, ``<details>``, mkdocs-quiz, tables, admonitions,
+toggle lines, task-list, dashed or glued options, bulleted questions, ``## Question 3`` headings, bold
+question numbers, site paths, pairing slots) is read by the one exam reader, the Markdown dialect's
+reader that ``build`` runs (:mod:`.paper`), and written as it is under its title and language, so that
+``build`` and ``import`` read a paper alike and build the same bytes. This package reads what only
+web pages hold, and the repairs scraping needs.
 
-What pages hold besides: answers hidden in ``<details><summary>Answer</summary>`` blocks (the
+What pages hold: answers hidden in ``<details><summary>Answer</summary>`` blocks (the
 block's content is the answer and the explanation, never the question), answers in code fences,
 tables of questions and answers, an answer key at the end in the forms exams print it
 (``[정답 및 해설]`` then ``1.② 2.① 3.④``, ``정답: 1.② 2.①``, ``1. B`` lines, a table), HTML quizzes
@@ -53,6 +55,7 @@ from ...diagnostics import DiagnosticSink
 from ..base import ImportedQuiz
 from ..safety import read_input
 from .page import Page
+from .paper import import_paper, page_form
 
 
 
@@ -66,4 +69,6 @@ def import_quizpage(path: Path, display: str, sink: DiagnosticSink) -> list[Impo
         return []
     text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     markdown = path.suffix.lower() in (".md", ".markdown")
+    if page_form(text, markdown) is None:
+        return import_paper(path, display, sink, raw)
     return Page(path, display, sink, markdown).read(text)

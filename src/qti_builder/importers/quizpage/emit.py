@@ -261,11 +261,24 @@ class Emitter:
         label = short(join(q.stem))
         first = first_line(plain_fence(answer))
         if not answer:
-            data.update(type="essay")
-            if not (section_kind == "essay" or q.labels.get("grading")):
+            if section_kind == "essay" or q.labels.get("grading"):
+                data.update(type="essay")  # the page says what it is: an essay, graded by hand
+                return True
+            if q.labels.get("explanation") and any(line.strip() for line in q.labels["explanation"]):
+                # Explained but not answered ("… 설명하세요." and its 해설): a question to discuss, said at its line.
+                data.update(type="essay")
                 self.builder.warn(LOST, f"question '{label}' has no options and no answer: imported as an essay without a model answer",
                                   self.span(q.line, q.column))
-            return True
+                return True
+            # What students answer and how it is graded cannot be told: an essay would collect text
+            # where the paper may want a choice, a mark or a word (options run into the text, an
+            # answer space left empty, notes that are no question). Build refuses it too (QB128).
+            self.builder.sink.error(UNCLEAR, f"question '{label}' (line {q.line}) has no options and no answer, so what "
+                                             "students answer and how it is graded cannot be told", self.span(q.line, q.column),
+                                    hint="give its answer under it ('Answer: …', '정답: …') or in the answer key; write its "
+                                         "options one a line ('A) …'); for an essay graded by hand, put it under a section "
+                                         "titled 'Essay' ('서술형') or give a model answer ('Model answer: …')")
+            return False
         truth = self.dialect.truth(first)
         truth = S.every_truth(first) if truth is None else truth
         if truth is not None:

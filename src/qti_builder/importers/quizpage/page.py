@@ -13,6 +13,7 @@ from typing import Any
 from ... import vocabulary as V
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import keys as KEYS
+from ...readers.markdown import tasks as TASKS
 from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
 from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
@@ -20,9 +21,12 @@ from . import blocks as B
 from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
+from ..language import text_language
+from .paper import labels_language, paper_language
+from .tables import TABLE_CODES, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
-                     next_is_option, plain_marker, question_line, read_label, short, unglue)
+                     first_option, next_is_option, plain_marker, question_line, read_label, short, unglue)
 
 Data = dict[str, Any]
 
@@ -45,20 +49,6 @@ STRUCTURE_IN_LABEL = "QB722"
 AFTER_CLOSING = "QB723"
 
 
-def _labels_language(lines: list[str]) -> str | None:
-    """The language of a page in Latin letters, as its labels say it (``Respuesta:``, ``Antwort:``,
-    ``Réponse :``): the language most of its labelled lines are in, when that is not English."""
-    counts: dict[str, int] = {}
-    for line in lines:
-        label = S.read_label(line.strip())
-        lang = V.label_language(label.name) if label is not None and label.spaced else None
-        if lang is not None:
-            code = next(c for c, known in V.LANGUAGES.items() if known is lang)
-            counts[code] = counts.get(code, 0) + 1
-    best = max(counts, key=lambda c: counts[c], default=None)
-    return best if best not in (None, "en", "ko") and counts[best] > counts.get("en", 0) else None
-
-
 def _names_a_section(line: str) -> bool:
     """Does a line name a kind of questions or their points (``Short answer``, ``(2 points each)``)?"""
     return S.dialect("en").section_kind(line) is not None or S.points_in(line, S.EACH_POINTS) is not None
@@ -72,6 +62,12 @@ class Page:
         self.title: str | None = None
         self.description: list[str] = []
         self.section: Data | None = None
+        #: The line being read, and the line of each section's heading (by the section's id).
+        self.at_line = 1
+        self.skip_to = 0
+        self.section_lines: dict[int, int] = {}
+        #: The task whose section is open (``Aufgabe 2``), and how many of its questions ``2.1``, ``2.2`` came.
+        self.task: tuple[int, int] | None = None
         self.question: Question | None = None
         self.questions: list[Question] = []
         #: The role of the ``<details>`` block being read (answer, explanation, hint), innermost last.
@@ -108,9 +104,7 @@ class Page:
         self.source = text.split("\n")
         title, events = B.events(text, self.markdown)
         self.title = title
-        language = B.front_matter_language(text) or guess_language([text])
-        if language == "en":
-            language = _labels_language(self.source) or language
+        language = B.front_matter_language(text) or paper_language(text, self.source)
         self.emitter.dialect = S.dialect(language)
         for event in events:
             if isinstance(event, B.Lines):
@@ -155,8 +149,10 @@ class Page:
                 done = upto
         else:
             self.key.apply(self.questions, essay)
+        refused = read_tables(self.questions, self.builder.sink, self.span, self.emitter.dialect.language)
         for question in self.questions:
-            self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
+            if id(question) not in refused:
+                self.emitter.emit(question, *self.section_meta.get(id(question.section), (None, None)))
         title = self.title or self.path.stem
         description = join(self.description, paragraphs=True)
         while (at := leaked_at(description)) is not None:
@@ -165,17 +161,23 @@ class Page:
             self.builder.warn(LOST, f"the page's introduction holds a labelled line ('{short(lines[at].strip(), 30)}'); it answers no "
                                     "question and was left out", self.span(1), hint="put it after the question it answers")
             description = "\n".join(lines[:at] + lines[at + 1:])
-        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title,
-                                  B.front_matter_language(text) or guess_language(self.emitter.texts + [title]) != "en"
-                                  and guess_language(self.emitter.texts + [title]) or _labels_language(self.source) or "en",
+        # The page's prose tells its language as a paper's does; a page too short to tell, by the
+        # script of its questions' texts, then its labels.
+        language = B.front_matter_language(text) or (
+            paper_language(text, self.source) if text_language(text) is not None
+            else guess_language(self.emitter.texts + [title]) != "en" and guess_language(self.emitter.texts + [title])
+            or labels_language(self.source) or "en")
+        quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, language,
                                   self.emitter.text(description) or None)
         stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None
         if quiz is not None and stated is not None:
             # The total the paper states, by the function build's reader uses: the source says 'total:'.
             quiz = quiz.model_copy(update={"stated_points": stated.points})
+        if quiz is not None:
+            self._section_totals(quiz)
         sink = self.builder.sink
         mine = [d for d in sink.errors if d.span is not None and d.span.path == self.display]
-        if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY) for d in mine):
+        if quiz is None and any(d.code in (UNCLEAR, UNMATCHED_KEY, *TABLE_CODES) for d in mine):
             # Its questions were refused, each for the reason given: not "nothing to import" as well.
             sink.items[:] = [d for d in sink.items if not (d.code == NO_QUESTIONS and d in mine)]
         return [self.builder.imported(quiz)] if quiz else []
@@ -286,6 +288,7 @@ class Page:
         return (refs is not None and not answer.strip().isdecimal()) or S.every_truth(answer) is not None
 
     def _heading(self, heading: B.Heading) -> None:
+        self.at_line = heading.line
         if self.reveal is not None:
             self._line(heading.text, heading.line, [])
             return
@@ -306,9 +309,11 @@ class Page:
         if self.title is not None and named:
             # "## Question 3" (its text in the paragraph that follows) or "### Q3: What …?".
             self._start(heading.line, named.group(2).strip(), int(named.group(1)))
-        elif (self.title is not None and numbered and numbered.number is not None and numbered.text
-              and (SENTENCE_END.search(heading.text) or next_is_option(rest))):
-            self._start(heading.line, numbered.text, numbered.number)  # "### 3. What …?"
+        elif (numbered and numbered.number is not None and numbered.text
+              and ((self.title is not None and (SENTENCE_END.search(heading.text) or next_is_option(rest)))
+                   or _options_below(self.source[heading.line: heading.line + 400]))):
+            # "### 3. What …?"; "### 5. 下面程序输出是什么（）" then its code and options, the page's first too.
+            self._start(heading.line, numbered.text, numbered.number)
         elif self.title is None:
             self.title = heading.text
         elif not self.questions and self.section is None and _only_stated_total(heading.text):
@@ -328,6 +333,9 @@ class Page:
             self.builder.warn(LOST, f"{what} at line {line} belongs to no question; skipped", self.span(line))
 
     def _line(self, line: str, number: int, rest: list[tuple[int, str]]) -> None:
+        self.at_line = number
+        if number <= self.skip_to:
+            return  # the lines of a task reported as read neither way (QB196)
         if self.reveal is None and self._paper_frame(line, number):
             return
         q = self.question
@@ -357,6 +365,8 @@ class Page:
             assert q.current is not None
             q.current.append(line)
             return
+        if self.reveal is None and self.title is not None and self._task(line, number, q):
+            return
         if self.reveal is None and self.title is not None and self._exam_structure(line, number, q):
             return
         if q is not None and not q.answered and self._option(q, line):
@@ -366,6 +376,13 @@ class Page:
             # ``Bonus (2 points): …``: the next question; its points stay at the end of its text, where
             # points are read.
             self._start(number, bonus.group("text") + (" " + bonus.group("points") if bonus.group("points") else ""))
+            return
+        task = self.task
+        sub = TASKS.sub_question(line, task[0], task[1] + 1) if task else None
+        if sub and task:
+            # ``2.1 …`` under ``Aufgabe 2``: the task's question 1, read as build reads it (readers/markdown/tasks.py).
+            self.task = (task[0], task[1] + 1)
+            self._start(number, sub.group("text"), task[1] + 1)
             return
         question = question_line(line)
         # After options, a question line starts the next question even without an answer: the
@@ -380,7 +397,7 @@ class Page:
                 self.form = self.form or question.form
             self._start(number, question.text, question.number)
             return
-        if self.title is None:
+        if self.title is None and q is None:
             self.title = line
             return
         if self.reading is not None and (q is None or q.answered):
@@ -401,6 +418,19 @@ class Page:
         shaped = S.structure(line) if q is not None and q.mode == "label" else None
         if shaped:
             self._structure_in_label(line, number, shaped)
+            return
+        if q is not None and q.mode == "option" and q.options and self._new_paragraph(number):
+            # A paragraph after the options, apart from them (a blank line between): no option's text,
+            # which students would read. After options the page marks (``- [x] …``) it explains them.
+            if q.marked:
+                q.open("explanation", number)
+                q.label_names.setdefault("explanation", "explanation")
+                assert q.current is not None
+                q.current.append(line)
+                return
+            self.builder.warn(LOST, f"line {number} is a paragraph after the options of question '{short(join(q.stem), 30)}' "
+                                    "and belongs to none of them; skipped", self.span(number),
+                              hint="indent it to continue the last option, or start it with a label such as 'Explanation:'")
             return
         if q is not None and q.current is not None:
             if q.mode == "stem" and (q.box or S.BOX.match(line) or S.ROMAN_STATEMENT.match(line)):
@@ -494,6 +524,52 @@ class Page:
             return True
         return False
 
+    def _section_totals(self, quiz: Any) -> None:
+        """A heading that states its section's points (``Aufgabe 2 (4 Punkte)``) whose questions add up
+        to another number: an error at the heading, as build's QB197 (points not found made a
+        question worth 1)."""
+        for data, section in zip(self.builder.roots, quiz.sections):
+            stated = S.points_in(data["title"])
+            line = self.section_lines.get(id(data))
+            if stated is None or line is None or section.title != data["title"] or section.select is not None:
+                continue
+            worth = _section_points(section)
+            if worth is None:
+                continue
+            if worth != stated[0]:
+                self.builder.sink.error("QB197", f"the heading '{section.title}' states {stated[0]:g} points, but its questions "
+                                                 f"add up to {worth:g}", self.span(line, self.column(line, data["title"]) + stated[1]),
+                                        hint="write each question's points as the paper does ('(2 Punkte)', '(2 points)'), or a "
+                                             "rule for each ('(je 2 Punkte)', '(2 pts each)') in the heading")
+
+    def _task(self, line: str, number: int, q: Question | None) -> bool:
+        """``Aufgabe 2``, ``Exercice 2``, ``Task 2``: a heading over the numbered questions under it, or
+        a question, as build reads it from the lines after it (readers/markdown/tasks.py). True when
+        the line is taken (a heading, or an error naming both readings)."""
+        found = TASKS.task_line(self.source[number - 1]) if line and (q is None or q.answered or q.options) else None
+        if found is None:
+            return False
+        task = TASKS.read_task(self.source, number - 1, int(found.group("number")))
+        word = found.group("word")
+        if task.reading == "ambiguous":
+            self.builder.sink.error("QB196", f"'{word} {task.number}' could be a heading over the numbered lines "
+                                             f"{task.subs[0]}–{task.subs[-1]} (each a question) or a question whose parts or "
+                                             f"options they are, answered on line {task.answer_line}: the page does not say which",
+                                    self.span(number), hint="for a heading, give each numbered question its own answer; for "
+                                                            "one question, mark its options 'A) …' or write its parts in its text")
+            self._finish()
+            self.question, self.skip_to = None, task.answer_line  # read as neither, up to its answer: one error
+            return True
+        if task.reading == "heading":
+            self._finish()
+            self._section(line.strip().strip("*_").strip().rstrip(":：").strip())
+            return True
+        if self.task is not None:
+            # ``Exercice 2`` a question after ``Exercice 1`` a heading: its peer, in a section of its own.
+            self._finish()
+            self._section(f"{word} {task.number}")
+        return False
+
     def _section(self, title: str) -> None:
         """A section of the page, its points per question (``(각 2점)``) read out of its title."""
         self._end_passages()
@@ -502,6 +578,9 @@ class Page:
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self.section = self.builder.section(title)
+        self.section_lines[id(self.section)] = self.at_line
+        task = TASKS.task_line(title)
+        self.task = (int(task.group("number")), 0) if task else None
         self.section_meta[id(self.section)] = (each[0] if each else None, S.dialect("en").section_kind(title))
         self._keep_exam_rule(rule)
 
@@ -550,7 +629,9 @@ class Page:
         task = TASK.match(line)
         if task and expected and q.style in (None, "upper-alpha"):
             q.style = q.style or "upper-alpha"
-            q.add_option(task.group(2).strip())
+            text = task.group(2).strip()
+            own = re.match(rf"^{expected}[.)．]\s+(?=\S)", text, re.I)  # ``- [x] B. 0``: its letter is the box's
+            q.add_option(text[own.end():] if own else text)
             if task.group(1).lower() == "x":
                 q.marked[expected] = "[x]"
             return True
@@ -643,6 +724,11 @@ class Page:
         q.current, q.mode = q.labels.setdefault("explanation", []), "label"
         if any(q.current):
             q.current.append("")
+
+    def _new_paragraph(self, number: int) -> bool:
+        """Line ``number`` starts a paragraph at the left margin: a blank line above it."""
+        line = self.source[number - 1] if 0 < number <= len(self.source) else ""
+        return number > 1 and not self.source[number - 2].strip() and line[:1] not in (" ", "\t")
 
     def _starts_questions(self, rest: list[tuple[int, str]]) -> bool:
         following = next((line.strip() for _, line in rest if line.strip()), "")
@@ -935,6 +1021,34 @@ class Page:
             self.key = AnswerKey(self.builder, self.span)
         self.key_upto = len(self.questions)
         self.key.start(line)
+
+
+def _section_points(section: Any) -> float | None:
+    """What a section's questions and subsections are worth; None when a part is drawn at random."""
+    total = sum(q.points for q in section.questions if q.type != "text_only")
+    for child in section.sections:
+        worth = None if child.select is not None else _section_points(child)
+        if worth is None:
+            return None
+        total += worth
+    return total
+
+
+def _options_below(rest: list[str]) -> bool:
+    """Options (``A) …``, ``- [x] …``) start a line below a heading, before the next heading."""
+    fence = False
+    for line in rest:
+        text = line.strip()
+        if text.startswith(("```", "~~~")):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        if text.startswith("#"):
+            return False
+        if first_option(text) is not None or TASK.match(text):
+            return True
+    return False
 
 
 def _only_stated_total(text: str) -> bool:

@@ -44,7 +44,7 @@ class PageLabel:
 
 
 #: Emphasis around a label: ``**Answer:** B``, ``**Answer**: B``, ``*Answer*: B``.
-_OPENING_EMPHASIS = re.compile(r"^[*_]{1,3}(?=[^\W\d_])")
+_OPENING_EMPHASIS = re.compile(r"^[*_]{1,3}(?=[^\W\d_]|[【\[［])")
 _CLOSING_EMPHASIS = re.compile(r"^([^*_:：\n]{1,40}?)[*_]{1,3}(\s*[:：])|^([^*_:：\n]{1,40}?[:：])\s*[*_]{1,3}")
 
 
@@ -56,7 +56,9 @@ def read_label(text: str) -> PageLabel | None:
     if found is None or found.score is not None:
         return None
     role = LABELS.get(found.name)
-    return PageLabel(found.raw, role, found.value.strip().lstrip("*_").strip()) if role else None
+    # ``**【分析】**<br>``: the emphasis's end and a line break after the label are no part of its value.
+    value = re.sub(r"^(?:<br\s*/?>\s*)+", "", found.value.strip().lstrip("*_").strip(), flags=re.I)
+    return PageLabel(found.raw, role, value) if role else None
 
 
 TOGGLE = re.compile(r"^[▶▼►▸⯈\s]*(정답\s*보기|정답\s*확인|해설\s*보기|show\s+(the\s+)?answers?|reveal\s+(the\s+)?answers?|click\s+to\s+reveal|answer)\s*[▶▼►▸]?$", re.I)
@@ -90,7 +92,15 @@ class QuestionLine:
     form: str
 
 
+#: A question line in emphasis as a whole, its closing markers maybe unmatched: ``**01. … (5점)**``,
+#: ``***16. …*``: the markers are no part of its text (nor of the points at its end).
+_EMPHASISED = re.compile(r"^[*_]{1,3}(?=\d)(?P<line>.*?\S)[*_]{1,3}\s*$")
+
+
 def question_line(line: str) -> QuestionLine | None:
+    emphasised = _EMPHASISED.match(line)
+    if emphasised and not re.match(r"^[*_]{1,3}\d{1,9}[.)][*_]", line):
+        line = emphasised.group("line")
     bullet = _BULLET.match(line)
     if bullet:
         return QuestionLine(None, bullet.group(1).strip(), "bullet")
@@ -123,8 +133,6 @@ SENTENCE_END = re.compile(r"[.?!。？！:]$|[다요음임함됨]\.$")
 #: The title of an answer key at the end of a page, in any language: ``## Answers``, ``[정답]``,
 #: ``정답 및 해설``, ``【正解】``, ``Answer key:``.
 KEY_TITLE = S.PAGE_KEY_TITLE
-# One reader of answer key entries, the Markdown reader's (build reads keys too).
-KEY_ENTRY = S.PAGE_KEY_ENTRY
 explanations_heading = S.explanations_heading
 key_entry = S.key_entry
 key_entries = S.key_entries

@@ -13,10 +13,12 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
-from ..base import KEY, Loc, SourceMap, read_with, suggest
+from ..base import KEY, Loc, SourceMap, read_text_with, read_with, suggest
+from ..piece_cache import Pieces
 from ...limits import Limits
 from ..stated_total import find_stated_total
 from ..yaml_data import load_yaml
+from . import pieces as P
 from . import syntax as S
 from .blocks import Block, Scanner, Section
 from .questions import QuestionBuilder, digest
@@ -26,16 +28,50 @@ class MarkdownReader:
     name = "markdown"
     suffixes: tuple[str, ...] = (".md", ".markdown")
 
-    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits()) -> tuple[Quiz, SourceMap] | None:
-        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits).read(), path, display, sink)
+    def read(self, path: Path, display: str, sink: DiagnosticSink, limits: Limits = Limits(),
+             pieces: Pieces | None = None) -> tuple[Quiz, SourceMap] | None:
+        return read_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, limits, pieces=pieces).read(),
+                         path, display, sink)
+
+
+def read_markdown(text: str, file_stem: str, display: str, sink: DiagnosticSink,
+                  errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
+    """A source's text (front matter and all) read as if from a file named ``file_stem``; the
+    errors after ``errors_before`` count as the reading's (see read_text_with)."""
+    return read_text_with(lambda text, source, sink: _Reader(text.split("\n"), source, sink, Limits()).read(),
+                          text, file_stem, display, sink, errors_before)
+
+
+def read_paper(text: str, title: tuple[str, int, int] | None, language: str, file_stem: str, display: str,
+               sink: DiagnosticSink, errors_before: int | None = None) -> tuple[Quiz, SourceMap] | None:
+    """An exam paper as pasted (no front matter) read by this reader, with its lines numbered as
+    pasted: ``title`` is the paper's title and where it stands (its line and column; the lines up
+    to it are not the paper's body), ``language`` the paper's. What ``import`` of a pasted paper
+    runs, so that it reads the paper as ``build`` reads the source it writes (that title and
+    language as front matter, then the lines after the title)."""
+    front = {"title": title[0] if title else file_stem, "language": language}
+    start = title[1] if title else 0
+
+    def parse(text: str, source: SourceMap, sink: DiagnosticSink) -> dict[str, Any] | None:
+        reader = _Reader(text.split("\n"), source, sink, Limits(), given=(front, start))
+        if title:
+            source.at(("title",), title[1], title[2])
+        return reader.read()
+
+    return read_text_with(parse, text, file_stem, display, sink, errors_before)
 
 
 class _Reader:
-    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink, limits: Limits) -> None:
+    def __init__(self, lines: list[str], source: SourceMap, sink: DiagnosticSink, limits: Limits,
+                 given: tuple[dict[str, Any], int] | None = None, pieces: Pieces | None = None) -> None:
         self.lines = lines
+        #: The front matter as given (a pasted paper has none) and the index of the body's first line.
+        self.given = given
         self.source = source
         self.sink = sink
         self.limits = limits
+        #: Where a large source's pieces are kept and read (:mod:`.pieces`); None: read it whole.
+        self.pieces = pieces
         #: The file has no front matter (QB103): its questions are still read, if it has any.
         self.front_missing = False
 
@@ -50,7 +86,6 @@ class _Reader:
         language = front.get("language")
         language = language if isinstance(language, str) else "en"
         self.sink.language = language
-        description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
         defaults: dict[str, Any] = {k: front.pop(k) for k in ("points", "shuffle") if k in front}
         settings = front.get("settings")
         if "shuffle" not in defaults and isinstance(settings, dict) and settings.get("shuffle_answers") is False:
@@ -58,6 +93,14 @@ class _Reader:
             # target, not only in the LMS that reads the quiz-wide switch.
             defaults["shuffle"] = False
         data: dict[str, Any] = dict(front)
+        title = str(data.get("title", ""))
+        split = self._in_pieces(body_start, P.Settings(language, str(data.get("language") or "en"), title,
+                                                       tuple(defaults.items())))
+        later: list[tuple[P.PieceRead, int]] = []
+        if split is None:
+            description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
+        else:
+            description, sections, later = split
         intro = description.text()
         if intro:
             if "description" in data:
@@ -65,17 +108,45 @@ class _Reader:
                            description.line, hint="keep one of the two")
             data["description"] = intro
             self.source.at(("description",), description.line)
-        if not sections and self.front_missing:
+        if not sections and not later and self.front_missing:
             return None  # no front matter and no question: QB103 says all there is (an empty file, another document)
-        if not sections:
+        if not sections and not later:
             self.error("QB119", "the quiz has no questions", description.line,
                        hint="add a question: a line '1. Question text' followed by options 'A) ...' and 'Answer: A'")
             return None
         self._stated_total(data, description)
         builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
-        title = str(data.get("title", ""))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
+        data["sections"] += P.put_together(later, self.source, self.sink, len(sections))
         return data
+
+    def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int]]] | None:
+        """The lines before the first top-level heading read here, the pieces from each such
+        heading on read by :mod:`.pieces` (kept, taken from the cache, on the workers); None
+        when the source is to be read whole (small, one piece, or not reading the same in pieces)."""
+        if self.pieces is None or len(self.lines) < P.PIECES_FROM:
+            return None
+        bounds = P.top_headings(self.lines, body_start)
+        if not bounds:
+            return None
+        sink = DiagnosticSink()  # the sink's only if the pieces are taken: else the source is read whole
+        scanner = Scanner(self.lines, self.source.path, sink, settings.language)
+        description, sections = scanner.scan(body_start, bounds[0])
+        if not scanner.ends_clean or scanner.keys:
+            return None
+        later = P.read_pieces(self.lines, bounds, len(sections), self.source.path, settings, scanner.form,
+                              self._piece_sections, self.pieces)
+        if later is None:
+            return None
+        self.sink.items.extend(sink.items)
+        return description, sections, later
+
+    def _piece_sections(self, source: SourceMap, sink: DiagnosticSink, settings: P.Settings, roots: list[Section],
+                        first: int) -> list[dict[str, Any]]:
+        """A piece's sections as model data, as :meth:`read` makes them (``P.BuildSections``)."""
+        reader = _Reader(self.lines, source, sink, self.limits)
+        builder = QuestionBuilder(source, sink, dict(settings.defaults), settings.questions_language)
+        return [reader._section(s, ("sections", first + i), settings.title, builder) for i, s in enumerate(roots)]
 
     def _stated_total(self, data: dict[str, Any], description: Block) -> None:
         """The total the paper states in its title or the lines before its first section, unless
@@ -95,6 +166,8 @@ class _Reader:
             self.source.scalars[("stated_points",)] = found.written
 
     def _front_matter(self) -> tuple[dict[str, Any] | None, int]:
+        if self.given is not None:
+            return dict(self.given[0]), self.given[1]
         if not self.lines or self.lines[0].strip() != "---":
             self.error("QB103", "a quiz source starts with YAML front matter", 1,
                        hint="begin the file with the lines '---', 'title: My quiz', '---'")
@@ -161,7 +234,46 @@ class _Reader:
             data["description"] = intro
         data["questions"] = [builder.build(q, loc + ("questions", j)) for j, q in enumerate(section.questions)]
         data["sections"] = [self._section(s, loc + ("sections", k), quiz_title, builder) for k, s in enumerate(section.children)]
+        if section.title and section.each_points is None and "select" not in data:
+            self._section_total(section, data, builder)
         return data
 
+    def _section_total(self, section: Section, data: dict[str, Any], builder: QuestionBuilder) -> None:
+        """A heading that states its section's points (``Aufgabe 2 (4 Punkte)``, ``Part II (10 points)``):
+        its questions must add up to them, else points the reader did not find made a question
+        worth 1 (QB197, at the heading; the paper's own total is QB219's)."""
+        stated = S.points_in(section.title)
+        if stated is None:
+            return
+        worth = _points(data, builder.defaults.get("points", 1))
+        if worth is None or worth == stated[0]:
+            return
+        self.error("QB197", f"the heading '{section.title}' states {stated[0]:g} points, but its questions add up to "
+                   f"{worth:g}", section.line, section.title_column + stated[1],
+                   hint="write each question's points as the paper does ('(2 Punkte)', '(2 points)', {points=2}), or "
+                        "a rule for each ('(je 2 Punkte)', '(2 pts each)') in the heading; 'qti-builder check --outline' "
+                        "lists each question's points")
 
-__all__ = ["Block", "MarkdownReader"]
+
+def _points(section: dict[str, Any], default: Any) -> float | None:
+    """The points of a section's questions and its subsections', or None when one of them was
+    not read (its error says why) or a part of them is drawn at random."""
+    total = 0.0
+    for question in section.get("questions", []):
+        if "type" not in question:
+            return None
+        try:
+            total += float(question.get("points", default)) if question["type"] != "text_only" else 0
+        except (TypeError, ValueError):
+            return None
+    for child in section.get("sections", []):
+        if "select" in child:
+            return None
+        worth = _points(child, default)
+        if worth is None:
+            return None
+        total += worth
+    return total
+
+
+__all__ = ["Block", "MarkdownReader", "read_markdown", "read_paper"]

@@ -14,6 +14,8 @@ from ..base import suggest
 from ... import vocabulary as V
 from . import keys as K
 from . import syntax as S
+from . import tables as T
+from . import tasks as TK
 
 Attrs = dict[str, tuple[str, int]]  # name -> (value, column)
 
@@ -117,6 +119,9 @@ class Question:
     misplaced: bool = False
     #: The type it is numbered within (``서술형 2.``), which counts as its section's would.
     numbered_kind: str | None = None
+    #: The reader of its form (a matching table's row) reported why it cannot be built: it is
+    #: shown in the outline as not read, and reports nothing more.
+    refused: bool = False
 
     @property
     def style(self) -> str | None:
@@ -216,8 +221,10 @@ class Scanner:
             self.reported.add((code, line, column))
             self.sink.error(code, message, SourceSpan(self.path, line, column), hint)
 
-    def scan(self, start: int) -> tuple[Block, list[Section]]:
-        """Everything after the front matter: the quiz description and the section tree."""
+    def scan(self, start: int, end: int | None = None, form: str | None = None) -> tuple[Block, list[Section]]:
+        """Everything after the front matter: the quiz description and the section tree. A
+        piece of a source (:mod:`.pieces`) is the lines from ``start`` to ``end``, read as the
+        whole read reaches them: ``form`` is how the questions before it are numbered."""
         self.description = Block(start + 1, 1)
         self.roots: list[Section] = []
         self.stack: list[Section] = []
@@ -230,7 +237,7 @@ class Scanner:
         self.recovered = 0
         #: How the first question is numbered ("." for ``1.``, ")" for ``1)``, ...): under a quiz
         #: numbered ``1.``, ``1) 2) 3)`` inside a question are its options.
-        self.form: str | None = None
+        self.form: str | None = form
         #: Passages whose questions are still to come, and notes for the next question.
         self.passages: list[Passage] = []
         self.finished: list[Passage] = []
@@ -241,16 +248,53 @@ class Scanner:
         self.closed = 0
         #: Answer keys (``[정답]`` then ``1. ②  2. ①``), the one being read last.
         self.keys: list[K.Key] = []
-        index = start
-        while index < len(self.lines):
+        #: The task whose heading is open (``Aufgabe 2`` over ``2.1 …``), and how many of its
+        #: questions numbered ``2.1``, ``2.2`` came.
+        self.task: int | None = None
+        self.task_subs = 0
+        index, stop = start, len(self.lines) if end is None else end
+        while index < stop:
             index = self._line(index)
+        #: Whether the lines after ``end`` would read the same in a scan of their own (a line
+        #: read as the answer of a task heading above may have taken the scan past it).
+        self.ends_clean = index == stop and self.carries_nothing()
         if self.fence:
             self.error("QB108", f"code fence {self.fence} is never closed", self.fence_line,
                        hint=f"add a closing line {self.fence} after the code")
         self._close_passages()
         self._check_introductions(self.description, "the quiz description", self.roots)
         self._apply_keys()
+        self._matching_tables(self.roots)
         return self.description, self.roots
+
+    def carries_nothing(self) -> bool:
+        """Nothing read so far reaches past the line scanned last, but how questions are numbered
+        (``form``): no code fence, passage or note, answer key, closing mark, instructions or
+        task heading still open. Where this holds before a top-level heading, the lines from it
+        on read the same in a scan of their own (:mod:`.pieces`)."""
+        return (self.fence is None and not self.passages and not self.keys and not self.closed
+                and not self.instructions and self.task is None and self.mode not in ("key", "closed", "passage"))
+
+    def _matching_tables(self, sections: list[Section]) -> None:
+        """Rows of a two-column matching table (``7) ____ Mitosis⇥B. …``), each a question of its
+        own: its term the text, the table's definitions its options (:mod:`.tables`)."""
+        for section in sections:
+            drafts = section.questions
+            items = [_table_item(q) for q in drafts]
+            for run in T.runs(items):
+                rows = [drafts[i] for i in run]
+                extra = [(line, text) for q in rows if q.style in _LETTERED for line, text in q.option_lines if text.strip()]
+                table = T.read([items[i] for i in run], extra, self.dialect.language)
+                for code, message, line, column, hint in table.problems:
+                    self.error(code, message, line, column, hint)
+                for index, q in enumerate(rows):
+                    term, column = table.terms[index]
+                    q.stem = Block(q.line, column, [term])
+                    q.options = [Option(d.mark.letter, d.line, Block(d.line, d.text_column, [d.text]), {}, None,
+                                        d.mark.style, d.mark.marker, d.mark.ordinal, d.column) for d in table.definitions]
+                    q.option_lines = []
+                    q.refused = index in table.refused
+            self._matching_tables(section.children)
 
     def _apply_keys(self) -> None:
         """Each key's entries become their questions' answers, as if written under them."""
@@ -264,8 +308,18 @@ class Scanner:
 
         def add_answer(question: object, entry: K.Entry) -> None:
             assert isinstance(question, Question)
-            question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
-                                         Block(entry.line, entry.column, [entry.answer])))
+            # An entry that names its answer a model answer (``9. 예시 답안: 가족…``, ``解答例：…``) is
+            # that label under its question: the label is no part of the answer, and says its kind.
+            named = S.read_label(entry.answer)
+            if named is not None and S.QUESTION_LABELS.get(named.name.lower(), S.QUESTION_LABELS.get(named.name)) == "answer" \
+                    and named.name.lower() in self.dialect.model_answer_labels and named.value:
+                question.labels.append(Label("answer", named.name, entry.line, entry.column + named.value_offset,
+                                             Block(entry.line, entry.column + named.value_offset, [named.value])))
+            else:
+                question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
+                                             Block(entry.line, entry.column, [entry.answer])))
+            for role, raw, line, column, text in entry.labels:
+                question.labels.append(Label(role, raw, line, column, Block(line, column, [text])))
 
         def add_explanation(question: object, line: int, lines: list[str]) -> None:
             assert isinstance(question, Question)
@@ -325,7 +379,7 @@ class Scanner:
             self._start_key(lineno)
             return index + 1
         if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
-                and K.starts_key(line, after_answer=self.mode == "label"):
+                and (K.starts_key(line, after_answer=self.mode == "label") or self._entry_again(line)):
             # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
             self._start_key(lineno)
             K.read_line(self.keys[-1], line, lineno)
@@ -365,6 +419,20 @@ class Scanner:
         if heading:
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
             self._open_section(len(heading.group(1)), lineno, title, attrs, heading.start(2) + 1)
+            return index + 1
+
+        task = None if indented else TK.task_line(line)
+        if task:
+            after_task = self._task(task, index)
+            if after_task is not None:
+                return after_task
+        sub = None if indented or self.task is None else TK.sub_question(line, self.task, self.task_subs + 1)
+        if sub:
+            # ``2.1 …`` under the heading ``Aufgabe 2``: its first question.
+            self.task_subs += 1
+            stem, attrs = self.attrs(sub.group("text"), lineno, sub.start("text"), S.QUESTION_ATTRIBUTES)
+            self.form = self.form or "."
+            self._open_question(lineno, self.task_subs, Block(lineno, sub.start("text") + 1, [stem]), attrs)
             return index + 1
 
         question = self.question
@@ -507,6 +575,34 @@ class Scanner:
         self.current.lines.append(line)
         return index + 1
 
+    def _task(self, found: "re.Match[str]", index: int) -> int | None:
+        """``Aufgabe 2``, ``Exercice 2``, ``Task 2``: the heading of the numbered questions under it,
+        or a question, as the lines after it show (:mod:`.tasks`). The index of the next line when
+        it is a heading; None to read it as today (a question, or text)."""
+        lineno, number = index + 1, int(found.group("number"))
+        task = TK.read_task(self.lines, index, number)
+        if task.reading == "ambiguous":
+            word = found.group("word")
+            self.error("QB196", f"'{word} {number}' could be a heading over the numbered lines {task.subs[0]}–{task.subs[-1]} "
+                       f"(each a question) or a question whose parts or options they are, answered on line "
+                       f"{task.answer_line}: the paper does not say which", lineno, 1,
+                       hint=f"for a heading, give each numbered question its own answer; "
+                            f"for one question, mark its options 'A) …' or write its parts in its text")
+            # Read as neither, up to its answer: one error, not one per reading of its lines.
+            self.question, self.current, self.mode = None, Block(lineno, 1), "text"
+            return task.answer_line
+        if task.reading != "heading":
+            if self.task is not None:
+                # ``Exercice 2`` a question after ``Exercice 1`` a heading: its peer, not one of its
+                # questions (nor worth its rule's points).
+                self._open_section(7, lineno, f"{found.group('word')} {number}", {}, 1)
+            return None
+        title = self.lines[index].strip().strip("*_").strip().rstrip(":：").strip()
+        title, attrs = self.attrs(title, lineno, 0, S.SECTION_ATTRIBUTES)
+        self._open_section(7, lineno, title, attrs, 1)
+        self.task, self.task_subs = number, 0
+        return index + 1
+
     def _start_key(self, lineno: int) -> None:
         self._close_passages()
         self.keys.append(K.Key(lineno, self.stack[-1] if self.stack else None))
@@ -525,8 +621,32 @@ class Scanner:
         if len(entries) > 1:
             return True
         answer = entries[0][1].split()[0]
+        at = next(i for i in range(index + 1, len(self.lines)) if self.lines[i].strip())
+        after = next((line for line in self.lines[at + 1:] if line.strip()), "")
+        if entries[0][0] in self._numbers_read() and (not after or K.entries_line(after)):
+            # ``정답`` then ``1. 이성계 또는 태조`` and ``2. …``: entries numbered as questions already
+            # read, one after the other under a key's title, answer them (a question of that number
+            # again would be numbered twice, and would have its answer or options under it).
+            return True
         return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
                 or S.NUMERIC_ANSWER.match(answer) is not None)
+
+    def _entry_again(self, line: str) -> bool:
+        """``1. ②`` after the questions' options: a key's entry (a circled number, numbered as a
+        question already read), not a question ``1.`` again whose text is a circled number."""
+        found = K.entries_line(line)
+        return (found is not None and len(found) == 1 and S.CIRCLED.fullmatch(found[0][1].strip()) is not None
+                and found[0][0] in self._numbers_read() and self.question is not None and found[0][0] <= self.question.number)
+
+    def _numbers_read(self) -> set[int]:
+        """The numbers of the questions read so far."""
+        found: set[int] = set()
+        stack = list(self.roots)
+        while stack:
+            section = stack.pop()
+            found.update(q.number for q in section.questions)
+            stack += section.children
+        return found
 
     def _roman_statement(self, line: str, index: int) -> bool:
         """``I.``, ``II.``, ... statements: ``II.`` and past it always, ``I.`` (an option letter
@@ -563,6 +683,7 @@ class Scanner:
         if each:
             title = (title[: each[1]] + title[each[2]:]).strip()
         self._close_passages()
+        self.task = None  # a task heading opens its section again after this
         section = Section(level, lineno, title, attrs, Block(lineno + 1, 1), title_column=column,
                           each_points=each[0] if each else None, kind=kind, exam_rule=rule)
         while self.stack and self.stack[-1].level >= section.level:
@@ -938,6 +1059,18 @@ class Scanner:
                 continue
             attrs[key] = (value, col)
         return text[: match.start()].rstrip(), attrs
+
+
+_LETTERED = ("upper-alpha", "lower-alpha")
+
+
+def _table_item(q: Question) -> T.Item:
+    """A draft as the matching-table reader takes it (only an untyped one can be a row)."""
+    answer = q.label("answer")
+    first = q.stem.lines[0] if q.stem.lines and q.kind is None and not q.labels_of("answer")[1:] else ""
+    return T.Item(q.number, q.line, q.stem.column, first,
+                  [(q.stem.line + i, text) for i, text in enumerate(q.stem.lines[1:], 1)],
+                  (answer.block.text(), answer.line, answer.block.column) if answer else None)
 
 
 def _paragraphs(block: Block, skip_first: bool) -> list[_Paragraph]:

@@ -28,6 +28,8 @@ class Entry:
     line: int
     column: int
     explanation: list[str] = field(default_factory=list)
+    #: Labelled lines under the entry (``채점 기준: …``): role, name, line, column and text.
+    labels: list[tuple[str, str, int, int, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -60,7 +62,7 @@ def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
 def starts_key(line: str, after_answer: bool) -> bool:
     """A line that is a key by itself, after a question: a key's title then entries (``정답 1.② 2.④``)
     or, after an answer (else they may be options, ``1) x 2) y``), several entries (``1.② 2.① 3.④``,
-    a grid row ``1. ③⇥2. ⑤``)."""
+    a grid row ``1. ③⇥2. ⑤``); after options, several entries of circled numbers only."""
     found = entries_line(line)
     if not found:
         return False
@@ -71,7 +73,9 @@ def starts_key(line: str, after_answer: bool) -> bool:
         name = re.sub(rf"[{_OPEN}{_CLOSE}#*_:：\s]", "", title.group(0)).lower()
         return len(found) > 1 or name not in S.QUESTION_LABELS
     # Untitled, every entry's answer is what keys print: an option, a truth mark, a number or a word.
-    return after_answer and len(found) > 1 and all(_key_answer(answer) for _, answer, _, _ in found)
+    # After options, only circled numbers (``1.② 2.① 3.④``): ``1) x 2) y`` may be options.
+    return len(found) > 1 and all(_key_answer(answer) for _, answer, _, _ in found) and (
+        after_answer or all(S.CIRCLED.fullmatch(answer.strip()) for _, answer, _, _ in found))
 
 
 def _key_answer(answer: str) -> bool:
@@ -103,6 +107,13 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         return True
     if S.structure(line) or S.HEADING.match(line):
         return False
+    label = S.read_label(line.strip())
+    role = S.QUESTION_LABELS.get(label.name.lower(), S.QUESTION_LABELS.get(label.name)) if label and label.spaced else None
+    if key.entries and not key.explaining and label is not None and role not in (None, "answer", "explanation") and label.value:
+        # ``채점 기준: …`` under ``5. 모범답안: …``: the entry's question's marking scheme, as if under it.
+        column = len(line) - len(line.lstrip()) + label.value_offset + 1
+        key.entries[-1].labels.append((role, label.raw, lineno, column, label.value))
+        return True
     if key.entries and line[:1] in (" ", "\t") or key.entries and not key.explaining:
         key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
         return True

@@ -13,11 +13,11 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ... import vocabulary as V
+from ...kinds import KindTable, resolve
 from ...i18n import true_false_labels
 from ..base import Loc, SourceMap, suggest
 from . import syntax as S
 from .blocks import Block, Label, Option, Question
-from .calculated import calculated, calculated_choice
 
 
 class QuestionBuilder:
@@ -53,6 +53,9 @@ class QuestionBuilder:
         if passage:
             data["passage"] = passage
             self.source.at(loc + ("passage",), q.passages[0].line, q.passages[0].column)
+        if q.refused:
+            self.source.unread.add(q.line)  # its form's reader said why (a matching table's row): left out
+            return data
         hidden = self._hidden_labels(q)
         reading = Reading()
         kind = q.kind or self._infer(q, reading, report=not hidden and not q.misplaced)
@@ -257,9 +260,11 @@ class QuestionBuilder:
                             f"answer; in a section titled '{section or 'Short answer'}' questions are short answers")
         elif code == "QB156":
             self.error(code, "this question is one row of a two-column matching table (a term, then a lettered "
-                       "description): alone, it shows students one description and asks for another's letter", q.line, 1,
-                       hint="write the table as one matching question: '{type=matching}' and a row '- Mitosis -> Division "
-                            "that makes two identical cells' per term")
+                       "description) with no other row beside it: alone, it shows students one description and asks "
+                       "for another's letter", q.line, 1,
+                       hint="write the table's other rows under it, one item a line ('8) ____ Meiosis⇥C. ...'), each "
+                            "answered in the key or under it; or write one matching question: '{type=matching}' and a "
+                            "row '- Mitosis -> Division that makes two identical cells' per term")
         elif code == "QB176":
             self.error(code, f"the question text has blanks, but the answer '{text}' does not say which blank each "
                        "word fills", *at,
@@ -665,21 +670,9 @@ class QuestionBuilder:
             data["model_answer"] = answer.block.text()
 
 
-BUILDERS: dict[str, Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], None]] = {
-    "single_choice": QuestionBuilder.choice,
-    "multiple_response": QuestionBuilder.choice,
-    "true_false": QuestionBuilder.true_false,
-    "short_answer": QuestionBuilder.short_answer,
-    "numerical": QuestionBuilder.numerical,
-    "essay": QuestionBuilder.essay,
-    "file_upload": QuestionBuilder.no_answer,
-    "matching": QuestionBuilder.matching,
-    "ordering": QuestionBuilder.ordering,
-    "fill_in_blank": QuestionBuilder.fill_in_blank,
-    "calculated": calculated,
-    "calculated_choice": calculated_choice,
-    "text_only": QuestionBuilder.no_answer,
-}
+#: Each kind's builder, from its spec (kinds.py KindSpec.markdown_reader).
+BUILDERS: KindTable[Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], None]] = KindTable(
+    "markdown_reader", "readers/markdown/questions.py BUILDERS", resolve)
 
 
 def digest(text: str) -> str:
