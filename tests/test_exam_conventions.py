@@ -485,7 +485,8 @@ def test_a_question_numbered_within_its_type_is_of_that_type(tmp_path: Path, lin
 def test_a_section_marker_read_as_a_question_is_quoted_as_written(tmp_path: Path) -> None:
     code, found = errors(tmp_path, KO + "1. 물?\n① 0 ② 100\n정답: ②\n\n[객관식] 다음 중 옳은 것은?\n정답: 참\n")
     assert code == 1 and [f[:4] for f in found] == [(9, 2, "error", "QB146")]
-    assert found[0][4] == "write the question as a numbered line: '2. 객관식 다음 중 옳은 것은?'"
+    # The hint in the paper's language (the Korean catalog), quoting the line as the paper wrote it.
+    assert found[0][4] == "문항을 번호를 붙인 줄로 쓰세요: '2. 객관식 다음 중 옳은 것은?'"
 
 
 def test_a_sentence_that_starts_with_a_question_word_is_text(tmp_path: Path) -> None:
