@@ -241,3 +241,26 @@ def test_labels_in_a_language_win_over_the_words_of_another() -> None:
             "Respuesta: the Sun\n")
     assert text_language(text) == "en"
     assert paper_language(text, text.split("\n")) == "es"
+
+
+#: Each format that does not say its quiz's language, with a German quiz in it (written for this test).
+GERMAN_IN_OTHER_FORMATS = {
+    "quiz.gift": "::F1:: Welche Farbe hat der Himmel an einem klaren Tag und warum ist das so? "
+                 "{=blau ~grün ~rot}\n\n::F2:: Die Sonne geht im Osten auf und am Abend im Westen unter. {T}\n",
+    "quiz.aiken.txt": "Welche Stadt ist die Hauptstadt von Deutschland und wo liegt sie?\nA. Berlin\nB. München\n"
+                      "C. Hamburg\nANSWER: A\n\nWelcher Fluss fließt durch die Stadt Köln und ist der längste?\n"
+                      "A. Rhein\nB. Elbe\nC. Donau\nANSWER: A\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(GERMAN_IN_OTHER_FORMATS))
+def test_a_quiz_in_a_format_that_does_not_say_its_language_is_told_by_its_words(tmp_path: Path, name: str) -> None:
+    """GIFT and Aiken carry no language: their quiz's prose tells it, as a pasted paper's does (a
+    German quiz in them is German), not English by default (before: English, the scripts' count
+    seeing only Latin letters)."""
+    source = tmp_path / name
+    source.write_text(GERMAN_IN_OTHER_FORMATS[name], encoding="utf-8")
+    quizzes, sink = run_import(source, "gift" if name.endswith(".gift") else "aiken")
+    assert not sink.errors, sink.items
+    (quiz,) = [imported.quiz for imported in quizzes]
+    assert quiz.language == "de"

@@ -204,7 +204,15 @@ def original_name(name: str, data: bytes) -> str:
 
 
 def guess_language(texts: list[str]) -> str:
-    """The language of a quiz whose format does not say (Moodle XML), from its script."""
+    """The language of a quiz whose format does not say (Moodle XML, GIFT, Aiken, a Canvas export):
+    its prose's, as a pasted paper's is told (language.text_language: scripts, then the words of
+    the nine languages, code and formulas left out); where that cannot tell, the script that fills
+    a fifth of the letters, else English."""
+    from .language import text_language
+
+    told = text_language("\n".join(texts)[:200_000])
+    if told is not None:
+        return told
     sample = "".join(texts)[:20_000]
     counts = {
         "ko": len(re.findall(r"[\uac00-\ud7a3]", sample)),
