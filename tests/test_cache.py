@@ -14,11 +14,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers import ROOT, SCHEMAS, SEED_SOURCE
 from helpers.cli import run
+from helpers.pieces import count_piece_reads
 
 from qti_builder import cache, pipeline
 from qti_builder.results import BuildOptions
@@ -278,17 +278,7 @@ def _sections_source(sections: int, per_section: int, *, edit: int | None = None
 def _reading_pieces(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The first line (0-based) of each piece the Markdown reader reads from here on (not taken
     from the cache)."""
-    from qti_builder.readers.markdown import pieces
-
-    read: list[int] = []
-    real = pieces.read_piece
-
-    def counting(lines: list[str], start: int, *args: Any, **kwargs: Any) -> Any:
-        read.append(start)
-        return real(lines, start, *args, **kwargs)
-
-    monkeypatch.setattr(pieces, "read_piece", counting)
-    return read
+    return count_piece_reads(monkeypatch)
 
 
 def _top_lines(text: str) -> list[int]:

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 from helpers.cli import run
-from helpers.importing import run_import
+from helpers.importing import pasted, run_import
 from helpers.outputs import Outputs, build_all
 from helpers.qti21_engine import score_item
 
@@ -107,7 +107,6 @@ FRAME = ("- 完 -", "以上", "- End of Exam -", "- 끝 -", "Ende", "Fin del exa
          "考试时间60分钟", "답안지에 이름을 쓰시오", "（每题2分，共4分）", "Bonus")
 
 
-
 def by_route(route: str, tmp_path: Path, body: str, language: str) -> Path:
     """The paper's body as a source (``build``: with its front matter) or as pasted text turned into
     a source by ``import`` (which must say nothing): what the tests then build."""
@@ -121,15 +120,6 @@ def by_route(route: str, tmp_path: Path, body: str, language: str) -> Path:
     assert code == 0 and err == "", err
     (source,) = (tmp_path / "source").glob("*.md")
     return source
-
-def pasted(paper: Path, folder: Path) -> Path:
-    """The paper as a teacher pastes it: no front matter, its title on the first line."""
-    lines = paper.read_text(encoding="utf-8").split("\n")
-    end = lines.index("---", 1)
-    title = next(line.removeprefix("title: ") for line in lines[1:end] if line.startswith("title: "))
-    text = folder / (paper.stem + ".txt")
-    text.write_text(title + "\n\n" + "\n".join(lines[end + 1:]).lstrip("\n"), encoding="utf-8")
-    return text
 
 
 @pytest.fixture(scope="module", params=[(name, route) for name in EXPECTED for route in ("build", "import")],

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from helpers import ROOT
+from helpers.pieces import count_piece_reads
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.readers import read_quiz
@@ -53,15 +54,7 @@ def every_size(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every source read in pieces, on "workers" too; the first line of each piece read is listed."""
     monkeypatch.setattr(pieces, "PIECES_FROM", 0)
     monkeypatch.setattr(pieces, "RUN_FROM", 0)
-    read: list[int] = []
-    real = pieces.read_piece
-
-    def counting(lines: list[str], start: int, *args: Any, **kwargs: Any) -> Any:
-        read.append(start)
-        return real(lines, start, *args, **kwargs)
-
-    monkeypatch.setattr(pieces, "read_piece", counting)
-    return read
+    return count_piece_reads(monkeypatch)
 
 
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import ROOT
 from helpers.cli import run
+from helpers.importing import pasted
 
 from qti_builder.importers.quizpage.paper import page_form
 
@@ -30,16 +31,6 @@ def test_the_walk_finds_the_papers() -> None:
     # fixture that stops being an exam paper (a page form slipped in) is seen here, not skipped.
     assert len(SOURCES) == 11 and len(PASTED) == 3
     assert {p.name.split(".")[1] for p in SOURCES} == {"ko", "ja", "zh", "en", "de", "fr", "es", "pt", "it"}
-
-
-def pasted(paper: Path, folder: Path) -> Path:
-    """The source as a teacher pastes it: no front matter, its title on the first line."""
-    lines = paper.read_text(encoding="utf-8").split("\n")
-    end = lines.index("---", 1)
-    title = next(line.removeprefix("title: ") for line in lines[1:end] if line.startswith("title: "))
-    text = folder / (paper.stem + ".txt")
-    text.write_text(title + "\n\n" + "\n".join(lines[end + 1:]).lstrip("\n"), encoding="utf-8")
-    return text
 
 
 def by_hand(paper: Path, folder: Path) -> Path:

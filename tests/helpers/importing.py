@@ -128,3 +128,14 @@ def moodle_questions(path: Path) -> dict[str, tuple[str, list[tuple[Any, ...]], 
                        for a in question.findall("answer")]
         found[question.findtext("name/text")] = (kind, answers, html_text(question.findtext("generalfeedback/text")))
     return found
+
+
+def pasted(paper: Path, folder: Path) -> Path:
+    """A source as a teacher pastes it: no front matter, its title on the first line (``.txt`` in
+    ``folder``): what ``import`` of a pasted paper reads."""
+    lines = paper.read_text(encoding="utf-8").split("\n")
+    end = lines.index("---", 1)
+    title = next(line.removeprefix("title: ") for line in lines[1:end] if line.startswith("title: "))
+    text = folder / (paper.stem + ".txt")
+    text.write_text(title + "\n\n" + "\n".join(lines[end + 1:]).lstrip("\n"), encoding="utf-8")
+    return text
