@@ -210,9 +210,12 @@ def guess_language(texts: list[str]) -> str:
     a fifth of the letters, else English."""
     from .language import text_language
 
-    told = text_language("\n".join(texts)[:200_000])
-    if told is not None:
-        return told
+    return text_language("\n".join(texts)[:200_000]) or script_language(texts)
+
+
+def script_language(texts: list[str]) -> str:
+    """The script that fills a fifth of the texts' letters (code and all), else English: what
+    tells a text too short for :func:`guess_language`'s reading of its prose."""
     sample = "".join(texts)[:20_000]
     counts = {
         "ko": len(re.findall(r"[\uac00-\ud7a3]", sample)),

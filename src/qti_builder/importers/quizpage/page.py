@@ -16,13 +16,12 @@ from ...readers.markdown import keys as KEYS
 from ...readers.markdown import tasks as TASKS
 from ...readers.stated_total import find_stated_total
 from ...readers.markdown import syntax as S
-from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, markdown_from_html, sanitise_id
+from ..base import INVALID, LOST, NO_QUESTIONS, UNSUPPORTED, ImportedQuiz, QuizBuilder, markdown_from_html, sanitise_id
 from . import blocks as B
 from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
-from ..language import text_language
-from .paper import labels_language, paper_language
+from .paper import paper_language
 from .tables import TABLE_CODES, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
@@ -163,10 +162,7 @@ class Page:
             description = "\n".join(lines[:at] + lines[at + 1:])
         # The page's prose tells its language as a paper's does; a page too short to tell, by the
         # script of its questions' texts, then its labels.
-        language = B.front_matter_language(text) or (
-            paper_language(text, self.source) if text_language(text) is not None
-            else guess_language(self.emitter.texts + [title]) != "en" and guess_language(self.emitter.texts + [title])
-            or labels_language(self.source) or "en")
+        language = B.front_matter_language(text) or paper_language(text, self.source, self.emitter.texts + [title])
         quiz = self.builder.build(sanitise_id(self.path.stem) or None, title, language,
                                   self.emitter.text(description) or None)
         stated = find_stated_total([title, *description.split("\n")]) if quiz is not None else None

@@ -27,7 +27,7 @@ from ...readers import SourceMap
 from ...readers.base import decode_source
 from ...readers.markdown import read_markdown, read_paper
 from ...readers.markdown import syntax as S
-from ..base import ImportedQuiz, guess_language, sanitise_id
+from ..base import ImportedQuiz, sanitise_id, script_language
 from ..language import LATIN_LANGUAGES, text_language
 from . import blocks as B
 from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGGLE
@@ -163,15 +163,16 @@ def paper_title(lines: list[str]) -> tuple[str, int, int] | None:
     return title, number, raw.find(title) + 1
 
 
-def paper_language(text: str, lines: list[str]) -> str:
+def paper_language(text: str, lines: list[str], short: list[str] | None = None) -> str:
     """The paper's language, as its prose says it (importers/language.py: scripts, then common
     words); for a paper in Latin letters labelled in a language other than English (``Antwort:``),
     its labels' (the reader reads the labels of the quiz's language: they must agree). Where the
-    evidence is weak (a tiny text), its script's, then its labels', as before."""
+    evidence is weak (a tiny text), the script of ``short`` (the texts to look at then; default
+    the paper), then its labels'."""
     found = text_language(text)
     if found is not None:
         return (labels_language(lines) or found) if found in LATIN_LANGUAGES else found
-    language = guess_language([text])
+    language = script_language(short if short is not None else [text])
     return (labels_language(lines) or language) if language == "en" else language
 
 
