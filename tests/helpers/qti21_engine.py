@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import warnings
 from collections import Counter
+from functools import lru_cache
 
 from lxml import etree
 from pyslet.qtiv2 import items, variables
@@ -48,11 +49,15 @@ def _element_names(xml: bytes) -> Counter:
     return Counter(el.tag for el in root.iter() if isinstance(el.tag, str))
 
 
+@lru_cache(maxsize=512)
 def load_item(item_xml: bytes) -> items.AssessmentItem:
     """Parse *item_xml* into a pyslet ``AssessmentItem``.
 
     Raises ValueError if the root is not a QTI 2.1 ``assessmentItem`` or if
     pyslet dropped any element it does not know (see module docstring).
+    Kept per item's bytes: pyslet's parser is pure Python, nine tenths of a scoring test's time
+    when an item is scored response by response (and set by set), and an attempt keeps its
+    values in its own ``ItemSessionState``, never in the item, so one parse serves every attempt.
     """
     doc = qtixml.QTIDocument()
     doc.read(src=item_xml)
@@ -154,6 +159,24 @@ def template_sets(item_xml: bytes) -> int:
     return int(draw.get("max"))
 
 
+@lru_cache(maxsize=512)
+def _template_item(fixed_xml: bytes) -> items.AssessmentItem:
+    """An item template with its set fixed, parsed once per bytes (see :func:`load_item`)."""
+    doc = qtixml.QTIDocument()
+    doc.read(src=fixed_xml)
+    item = doc.root
+    # pyslet runs templateProcessing but leaves it out when it writes the item back: the
+    # lost-element check of load_item looks at everything else.
+    assert item.TemplateProcessing is not None
+    root = etree.fromstring(fixed_xml)
+    processing = root.find(f"{{{root.nsmap[None]}}}templateProcessing")
+    kept = _element_names(fixed_xml) - Counter(e.tag for e in processing.iter() if isinstance(e.tag, str))
+    lost = kept - _element_names(str(item).encode("utf-8"))
+    if lost:
+        raise ValueError(f"pyslet ignored unknown/misplaced elements: {dict(lost)}")
+    return item
+
+
 def score_template_item(item_xml: bytes, set_number: int,
                         response: Response | dict[str, Response | None] | None) -> tuple[dict[str, object], dict[str, object]]:
     """Run one attempt of an item template in set ``set_number``: the item's own ``SET`` draw is
@@ -177,17 +200,7 @@ def score_template_item(item_xml: bytes, set_number: int,
     fixed_xml = etree.tostring(root)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
-        doc = qtixml.QTIDocument()
-        doc.read(src=fixed_xml)
-        item = doc.root
-        # pyslet runs templateProcessing but leaves it out when it writes the item back: the
-        # lost-element check of load_item looks at everything else.
-        assert item.TemplateProcessing is not None
-        processing = root.find(f"{{{ns}}}templateProcessing")
-        kept = _element_names(fixed_xml) - Counter(e.tag for e in processing.iter() if isinstance(e.tag, str))
-        lost = kept - _element_names(str(item).encode("utf-8"))
-        if lost:
-            raise ValueError(f"pyslet ignored unknown/misplaced elements: {dict(lost)}")
+        item = _template_item(fixed_xml)
         item.render_html = lambda *args, **kwargs: None
         state = variables.ItemSessionState(item)
         state.select_clone()       # template processing: the set's values
