@@ -27,6 +27,21 @@ Usage (from the repository root, in the project's venv, QTI_BUILDER_SCHEMAS set)
     .venv/bin/python tools/mutate_templates.py --target canvas --classes attribute,constant
     .venv/bin/python tools/mutate_templates.py --only templates/canvas/item_matching.xml.j2 --list
 
+How a mutant runs (measured in tests/README.md): the tool runs the target's tests once, in its own
+process, at the lowest priority, recording which tests render which template (a module's or the
+session's fixture counts for every test that uses it; a test that starts a process counts for
+every template); then, for each mutant, it writes the changed template and forks: the child forgets
+the compiled templates and runs only the tests that rendered that template, fastest first, with
+``-x``, inheriting the imported modules, the compiled schemas and the parsed items of the warm
+process, instead of a new pytest that collects and runs every test of the target. A template no
+recorded test renders is reported as such (``no tests``), never as killed. ``--subprocess`` runs
+each mutant the old way (a new pytest over every test of the target) to compare.
+
+Results are kept in ``mutants/templates.json`` (by mutant): a run goes on where the last one
+stopped (``--fresh`` runs everything again), ``--report`` prints the table without running
+anything, and survivors that cannot change what a user receives are recorded, with the reason,
+in ``tools/template_equivalents.toml`` (left out of the score).
+
 ``--changed [REV]`` takes only the templates changed since REV (default HEAD, uncommitted changes
 included): the fast subset to run before stopping. ``--list`` prints the mutants without running anything; ``--max N`` and ``--time-limit SECONDS``
 bound a run (each mutant runs its tests with ``-x``, so a noticed change stops at the first
@@ -37,17 +52,24 @@ Ctrl-C; run it in a clean checkout (``git status`` shows any leftover).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
+import tomllib
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "templates"
+RESULTS = ROOT / "mutants" / "templates.json"
+EQUIVALENTS = ROOT / "tools" / "template_equivalents.toml"
 
 #: The tests that concern each target's templates: its writer's and kinds' tests, the scoring of
 #: every source in all three outputs, and the consistency checks. The generated-quiz property is
@@ -139,6 +161,189 @@ def run_tests(target: str, timeout: float) -> str:
     return "survived" if done.returncode == 0 else "killed"
 
 
+class RenderRecorder:
+    """A pytest plugin: which tests render which template file. A template rendered while a
+    module-, class- or session-scoped fixture is set up counts for every test that uses that
+    fixture (mutmut's own attribution gives it to the first such test only); one rendered, or a
+    process started (a forked build worker, the CLI in a subprocess), while a test runs counts
+    for that test, a process for every template."""
+
+    EVERY = "*"
+
+    def __init__(self) -> None:
+        self.current: str | None = None
+        self.fixtures: list[tuple[str, str]] = []
+        self.by_test: dict[str, set[str]] = defaultdict(set)
+        self.by_fixture: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self.shared_fixtures_of: dict[str, list[tuple[str, str]]] = {}
+        self.duration: dict[str, float] = {}
+        self.recording = False
+
+    def note(self, path: str) -> None:
+        if not self.recording:
+            return
+        if self.fixtures:
+            self.by_fixture[self.fixtures[-1]].add(path)
+        elif self.current is not None:
+            self.by_test[self.current].add(path)
+
+    def install(self) -> None:
+        import jinja2
+
+        original = jinja2.Environment.get_template
+        recorder = self
+
+        def get_template(env: Any, name: Any, parent: Any = None, globals: Any = None) -> Any:
+            template = original(env, name, parent, globals)
+            if template.filename:
+                recorder.note(str(Path(template.filename).resolve()))
+            return template
+
+        jinja2.Environment.get_template = get_template  # type: ignore[method-assign]
+        os.register_at_fork(before=lambda: self.note(self.EVERY))
+        original_popen = subprocess.Popen.__init__
+
+        def popen(process: Any, *args: Any, **kwargs: Any) -> None:
+            self.note(self.EVERY)
+            original_popen(process, *args, **kwargs)
+
+        subprocess.Popen.__init__ = popen  # type: ignore[method-assign]
+
+    def tests_of(self, path: Path) -> list[str]:
+        """The tests that rendered ``path``, fastest first."""
+        name = str(path.resolve())
+        chosen = [t for t, fixtures in self.shared_fixtures_of.items()
+                  if self.by_test[t] & {name, self.EVERY}
+                  or any(self.by_fixture[f] & {name, self.EVERY} for f in fixtures)]
+        return sorted(chosen, key=lambda t: self.duration.get(t, 0.0))
+
+
+def _plugin(recorder: RenderRecorder) -> Any:
+    import pytest
+
+    class Plugin:
+        @pytest.hookimpl(wrapper=True)
+        def pytest_fixture_setup(self, fixturedef: Any, request: Any) -> Any:
+            shared = fixturedef.scope != "function"
+            if shared:
+                recorder.fixtures.append((fixturedef.baseid, fixturedef.argname))
+            try:
+                return (yield)
+            finally:
+                if shared:
+                    recorder.fixtures.pop()
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
+            recorder.current = item.nodeid
+            definitions = item._fixtureinfo.name2fixturedefs
+            recorder.shared_fixtures_of[item.nodeid] = [
+                (d.baseid, d.argname) for name in item.fixturenames for d in definitions.get(name, ())[-1:]
+                if d.scope != "function"]
+            started = time.monotonic()
+            try:
+                return (yield)
+            finally:
+                recorder.duration[item.nodeid] = time.monotonic() - started
+                recorder.current = None
+
+    return Plugin()
+
+
+PYTEST_ARGS = ["-q", "-p", "no:randomly", "-p", "no:cacheprovider", "--tb=no", "-o", "console_output_style=classic"]
+
+
+def record(target: str) -> RenderRecorder:
+    """Run the target's tests once in this process (they must pass), recording what each renders."""
+    import pytest
+
+    recorder = RenderRecorder()
+    recorder.install()
+    recorder.recording = True
+    os.chdir(ROOT)
+    code = pytest.main([*PYTEST_ARGS, *TESTS[target]], plugins=[_plugin(recorder)])
+    recorder.recording = False
+    if code != 0:
+        raise SystemExit(f"error: the {target} tests fail without a mutant (exit {code}): fix them first")
+    return recorder
+
+
+def run_forked(tests: list[str], timeout: float) -> str:
+    """The tests in a child of this warm process: 'killed', 'survived' or 'timeout'."""
+    pid = os.fork()
+    if pid == 0:  # the child: forget the compiled templates, run, exit with pytest's code
+        try:
+            import pytest
+
+            from qti_builder import templating
+
+            templating.make_environment.cache_clear()
+            templating._bytecode_cache = lambda kind: None  # compiled mutants are not kept
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.dup2(devnull, 2)
+            code = pytest.main([*PYTEST_ARGS, "-x", *tests])
+        except BaseException:
+            code = 99
+        os._exit(int(code))
+    deadline = time.monotonic() + timeout
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return "survived" if os.waitstatus_to_exitcode(status) == 0 else "killed"
+        if time.monotonic() > deadline:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            return "timeout"
+        time.sleep(0.05)
+
+
+def load_results() -> dict[str, str]:
+    return json.loads(RESULTS.read_text(encoding="utf-8")) if RESULTS.exists() else {}
+
+
+def save_results(results: dict[str, str]) -> None:
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True, ensure_ascii=False), encoding="utf-8")
+
+
+def equivalents() -> dict[str, str]:
+    return tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8")) if EQUIVALENTS.exists() else {}
+
+
+def print_report(mutants: list[Mutant], results: dict[str, str]) -> list[Mutant]:
+    """The table per template (mutants, killed, survived, no tests, equivalent, not run, score) and
+    the survivors that are not recorded equivalents."""
+    same = equivalents()
+    rows: dict[str, dict[str, int]] = {}
+    left = []
+    for m in mutants:
+        outcome = results.get(m.describe(), "not run")
+        if outcome in ("survived", "no tests") and m.describe() in same:
+            outcome = "equivalent"
+        row = rows.setdefault(str(m.path.relative_to(ROOT)), defaultdict(int))
+        row[outcome] += 1
+        if outcome in ("survived", "no tests"):
+            left.append(m)
+    columns = ["killed", "timeout", "survived", "no tests", "equivalent", "not run"]
+    print("\n| template | mutants | " + " | ".join(columns) + " | score |\n|---|---:|" + "---:|" * len(columns) + "---:|")
+    total: dict[str, int] = defaultdict(int)
+    for path, row in sorted(rows.items()):
+        for c, n in row.items():
+            total[c] += n
+        print(f"| {path} | {sum(row.values())} | " + " | ".join(str(row[c]) for c in columns) + f" | {_score(row)} |")
+    print(f"| all | {sum(total.values())} | " + " | ".join(str(total[c]) for c in columns) + f" | {_score(total)} |")
+    stale = sorted(set(same) - {m.describe() for m in mutants})
+    if stale:
+        print("\nrecorded equivalents no longer among the mutants (re-examine them):", *stale, sep="\n   ")
+    return left
+
+
+def _score(row: dict[str, int]) -> str:
+    checked = row["killed"] + row["timeout"] + row["survived"] + row["no tests"]
+    return f"{100 * (row['killed'] + row['timeout']) / checked:.1f} %" if checked else "-"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", choices=sorted(TESTS), action="append", help="templates/<target>/ only")
@@ -150,6 +355,10 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=0, help="stop starting mutants after this many seconds")
     parser.add_argument("--timeout", type=float, default=600, help="seconds one mutant's tests may take")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--report", action="store_true", help="the table of the results kept, run nothing")
+    parser.add_argument("--fresh", action="store_true", help="run the mutants that have a result again")
+    parser.add_argument("--subprocess", action="store_true",
+                        help="each mutant in a new pytest over every test of its target (the old, slow way)")
     args = parser.parse_args()
     classes = set(args.classes.split(","))
     paths = [p.resolve() for p in args.only] if args.only else sorted(
@@ -166,36 +375,46 @@ def main() -> int:
             print(m.describe())
         print(f"{len(mutants)} mutants")
         return 0
-    started, results = time.monotonic(), {"killed": 0, "survived": 0, "timeout": 0}
-    survivors = []
-    by_template: dict[str, list[int]] = {}  # template -> [mutants run, killed]
-    for count, m in enumerate(mutants, 1):
+    kept = load_results()
+    if args.report:
+        return 1 if print_report(mutants, kept) else 0
+    os.nice(19)  # the machine is shared: this runs at the lowest priority, in one process
+    todo = [m for m in mutants if args.fresh or m.describe() not in kept]
+    started = time.monotonic()
+    recorders: dict[str, RenderRecorder] = {}
+    for count, m in enumerate(todo, 1):
         if args.time_limit and time.monotonic() - started > args.time_limit:
-            print(f"time limit reached after {count - 1} of {len(mutants)} mutants")
+            print(f"time limit reached after {count - 1} of {len(todo)} mutants")
             break
+        target = target_of(m.path)
+        tests: list[str] = []
+        if not args.subprocess:
+            if target not in recorders:
+                began = time.monotonic()
+                recorders[target] = record(target)
+                print(f"{target}: tests recorded in {time.monotonic() - began:.0f} s", flush=True)
+            tests = recorders[target].tests_of(m.path)
         original = m.path.read_text(encoding="utf-8")
         lines = original.split("\n")
         lines[m.line - 1] = m.after
+        began = time.monotonic()
         try:
             m.path.write_text("\n".join(lines), encoding="utf-8")
-            outcome = run_tests(target_of(m.path), args.timeout)
+            if args.subprocess:
+                outcome = run_tests(target, args.timeout)
+            else:
+                outcome = run_forked(tests, args.timeout) if tests else "no tests"
         finally:
             m.path.write_text(original, encoding="utf-8")
-        results[outcome] += 1
-        counts = by_template.setdefault(str(m.path.relative_to(ROOT)), [0, 0])
-        counts[0] += 1
-        counts[1] += outcome == "killed"
-        print(f"[{count}/{len(mutants)}] {outcome:8} {m.describe()}", flush=True)
-        if outcome != "killed":
-            survivors.append(m)
-    print(f"\n{results['killed']} killed, {results['survived']} survived, {results['timeout']} timed out "
-          f"in {time.monotonic() - started:.0f} s")
-    print("\n| template | mutants run | killed | score |\n|---|---:|---:|---:|")
-    for path, (run, killed) in sorted(by_template.items()):
-        print(f"| {path} | {run} | {killed} | {killed / run:.0%} |")
-    for m in survivors:
-        print("survivor:", m.describe())
-    return 1 if survivors else 0
+        kept[m.describe()] = outcome
+        save_results(kept)
+        print(f"[{count}/{len(todo)}] {outcome:8} {time.monotonic() - began:5.1f} s {len(tests):4} tests  {m.describe()}",
+              flush=True)
+    print(f"\n{len(todo)} to run, in {time.monotonic() - started:.0f} s")
+    left = print_report(mutants, kept)
+    for m in left:
+        print("survivor:", m.describe(), f"({kept.get(m.describe())})")
+    return 1 if left else 0
 
 
 if __name__ == "__main__":

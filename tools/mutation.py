@@ -15,6 +15,7 @@ Usage (from the repository root, in the project's venv)::
     .venv/bin/python tools/mutation.py --report writers/canvas.py   # the table of the last run only
     .venv/bin/python tools/mutation.py --recheck writers/canvas.py  # survivors run against whole files
     .venv/bin/python tools/mutation.py --time-limit 900 writers/qti21.py
+    .venv/bin/python tools/mutation.py --only 'x_question_item*' writers/canvas.py   # some functions only
 
 A module is named by its path under ``src/qti_builder`` (``writers/canvas.py``), its full path, or
 its dotted name (``qti_builder.writers.canvas``). ``--changed [REV]`` takes the mutated modules
@@ -110,15 +111,16 @@ def changed_modules(rev: str) -> list[Path]:
             and any(fnmatch.fnmatch(n, g) for g in globs)]
 
 
-def run_mutmut(path: Path, time_limit: float | None, fresh: bool) -> None:
+def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str] | None = None) -> None:
     """One module's mutants, one worker, lowest priority; stopped (results kept) at the time limit.
     Without ``fresh``, only the mutants without a result or that survived (the tests may have
     changed since) are run: mutmut itself drops the results of a function that changed."""
     env = {**os.environ}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
-    names = [f"{dotted(path)}.*"]
+    names = [f"{dotted(path)}.{pattern}" for pattern in only or ["*"]]
     if not fresh and results_of(path):
-        names = [n for n, code in results_of(path).items() if STATUS.get(code) in ("not checked", "survived", None)]
+        names = [n for n, code in results_of(path).items() if STATUS.get(code) in ("not checked", "survived", None)
+                 and (not only or any(fnmatch.fnmatchcase(n[len(dotted(path)) + 1:], p) for p in only))]
         if not names:
             print(f"{dotted(path)}: every mutant has its result (--fresh runs them again)")
             return
@@ -282,6 +284,9 @@ def main() -> int:
     parser.add_argument("--recheck", action="store_true", help="run the survivors against the whole test files")
     parser.add_argument("--fresh", action="store_true", help="run every mutant, not only those without a result or alive")
     parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept)")
+    parser.add_argument("--only", action="append", metavar="GLOB",
+                        help="only the mutants whose name (after the module's) matches, e.g. 'x_question_item*' "
+                             "or 'xǁCanvasWriterǁwrite*' (repeatable)")
     args = parser.parse_args()
     paths = [module_path(m) for m in args.modules]
     if args.changed:
@@ -295,7 +300,7 @@ def main() -> int:
     for path in paths:
         started = time.monotonic()
         if not args.report and not args.recheck:
-            run_mutmut(path, args.time_limit, args.fresh)
+            run_mutmut(path, args.time_limit, args.fresh, args.only)
         if args.recheck:
             recheck(path, args.time_limit)
         if not args.report:
