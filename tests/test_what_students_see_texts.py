@@ -1,0 +1,81 @@
+"""Every question's text reaches the student, in every output and for every kind.
+
+Written for survivors of the template mutation run (issue 35): a Canvas short answer whose
+``<material>`` with the question's text was left out passed every test. The expected texts are
+read here from the source file itself (yaml.safe_load, not the project's reader), and each output
+is read as what its LMS shows: Canvas's ``mattext`` and Moodle's ``questiontext`` hold HTML as
+text (its text content is what students read), QTI 2.1's ``itemBody`` is XHTML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import lxml.html
+import pytest
+import yaml
+
+from helpers import QTI_NS, ROOT
+from helpers.outputs import Outputs, build_all
+
+FIXTURE = ROOT / "tests" / "fixtures" / "all-types.yaml"
+
+
+def _questions(section: dict) -> Iterator[dict]:
+    yield from section.get("questions", [])
+    for inner in section.get("sections", []):
+        yield from _questions(inner)
+
+
+def _stated_texts() -> dict[str, str]:
+    """Each question's text as the source states it, its Markdown emphasis marks and its blanks
+    left out: the longest run of plain words, which every output must show as it is."""
+    source = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
+    texts = {}
+    for section in source["sections"]:
+        for question in _questions(section):
+            plain = re.sub(r"[*_`]", "", question["stem"])
+            texts[question["id"]] = max(re.split(r"\[\[[^\]]*\]\]", plain), key=len).strip()
+    return texts
+
+
+STATED = _stated_texts()
+
+
+def _words(html: str) -> str:
+    return " ".join(lxml.html.fromstring(f"<div>{html}</div>").text_content().split())
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
+    return build_all(tmp_path_factory.mktemp("texts"), FIXTURE)
+
+
+def test_the_fixture_has_a_question_of_every_kind_with_a_text() -> None:
+    kinds = {q["type"] for s in yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))["sections"] for q in _questions(s)}
+    assert {"single_choice", "multiple_response", "true_false", "short_answer", "numerical", "essay", "file_upload",
+            "matching", "ordering", "fill_in_blank", "text_only"} <= kinds
+    assert all(len(text) >= 10 for text in STATED.values()), STATED
+
+
+@pytest.mark.parametrize("question_id", sorted(STATED))
+def test_canvas_shows_each_question_s_text(outputs: Outputs, question_id: str) -> None:
+    item = outputs.canvas_item(question_id)
+    shown = " ".join(_words("".join(m.itertext())) for m in item.iterfind("presentation/material/mattext"))
+    assert STATED[question_id] in shown, f"Canvas shows {shown!r} for {question_id!r}"
+
+
+@pytest.mark.parametrize("question_id", sorted(STATED))
+def test_moodle_shows_each_question_s_text(outputs: Outputs, question_id: str) -> None:
+    question = outputs.moodle_question(question_id)
+    shown = _words(question.findtext("questiontext/text") or "")
+    assert STATED[question_id] in shown, f"Moodle shows {shown!r} for {question_id!r}"
+
+
+@pytest.mark.parametrize("question_id", sorted(STATED))
+def test_qti21_shows_each_question_s_text(outputs: Outputs, question_id: str) -> None:
+    body = outputs.qti_item(question_id).find(f"{{{QTI_NS}}}itemBody")
+    shown = " ".join("".join(body.itertext()).split())
+    assert STATED[question_id] in shown, f"the QTI 2.1 item shows {shown!r} for {question_id!r}"
