@@ -1,0 +1,90 @@
+"""What a Canvas student sees and earns, for what the template mutation run of issue 35 found no
+test looking at. Each item is read as Canvas reads it (lms-import facts, in docs/lms-behaviour.md's
+words: question-level feedback matched by its ``itemfeedback`` ident, an answer's own comment
+shown by the ``respcondition`` that tests that answer) and scored by the QTI 1.2 evaluator of
+tests/helpers (not the writer's code); the expected values come from the numbers each item shows.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import lxml.html
+import pytest
+from lxml import etree
+
+from helpers import write
+from helpers.outputs import Outputs, build_all
+from helpers.qti12_engine import score_item
+
+CALCULATED_CHOICE = """---
+title: Calculated choice feedback
+---
+
+1. What is {a} + {b}? {#sum type=calculated_choice sets=3 shuffle=false}
+
+```variables
+a = 2..9
+b = 2..9
+a != b
+```
+
+A) {=a + b:0}
+   Feedback: Yes, that is the sum.
+B) {=a * b:0}
+   Feedback: That is the product.
+C) {=a * b + 1:0}
+
+Answer: A
+Explanation: Add the two numbers.
+Correct feedback: Well done.
+Incorrect feedback: Add, do not multiply.
+"""
+
+
+def _text(element: etree._Element) -> str:
+    """A ``mattext`` holds HTML as text: what students read is that HTML's text."""
+    return " ".join(lxml.html.fromstring(f"<div>{''.join(element.itertext())}</div>").text_content().split())
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
+    folder = tmp_path_factory.mktemp("calculated-choice")
+    return build_all(folder, write(folder, "sum.md", CALCULATED_CHOICE))
+
+
+def _variants(outputs: Outputs) -> list[etree._Element]:
+    section = next(s for s in outputs.canvas.iter("section") if s.get("ident") == f"{outputs.quiz.id}.sum")
+    return list(section.iter("item"))
+
+
+def _shown(item: etree._Element, label: str) -> tuple[float, list[str]]:
+    """Choose the option whose text is ``label``: the score and the feedback texts shown."""
+    (ident,) = [r.get("ident") for r in item.iter("response_label") if _text(r.find("material/mattext")) == label]
+    outcome = score_item(item, {"response1": ident})
+    texts = {f.get("ident"): _text(f) for f in item.iter("itemfeedback")}
+    return outcome.score, [texts[i] for i in outcome.feedback]
+
+
+def test_each_canvas_calculated_choice_variant_shows_the_chosen_option_s_comment_and_scores_it(outputs: Outputs) -> None:
+    variants = _variants(outputs)
+    assert len(variants) == 3
+    for item in variants:
+        a, b = map(int, re.fullmatch(r"What is (\d+) \+ (\d+)\?", _text(item.find("presentation/material/mattext"))).groups())
+        score, shown = _shown(item, str(a + b))
+        assert score == 100 and "Yes, that is the sum." in shown and "That is the product." not in shown
+        score, shown = _shown(item, str(a * b))
+        assert score == 0 and "That is the product." in shown and "Yes, that is the sum." not in shown
+        score, shown = _shown(item, str(a * b + 1))
+        assert score == 0 and "That is the product." not in shown and "Yes, that is the sum." not in shown
+
+
+def test_each_canvas_calculated_choice_variant_carries_the_question_s_feedback_canvas_shows(outputs: Outputs) -> None:
+    """Canvas takes the general, correct and incorrect feedback (neutral, correct and incorrect
+    comments) by the itemfeedback's ident alone."""
+    for item in _variants(outputs):
+        feedback = {f.get("ident"): _text(f) for f in item.iter("itemfeedback")}
+        assert feedback["general_fb"] == "Add the two numbers."
+        assert feedback["correct_fb"] == "Well done."
+        assert feedback["general_incorrect_fb"] == "Add, do not multiply."
