@@ -22,7 +22,7 @@ CALCULATED_CHOICE = """---
 title: Calculated choice feedback
 ---
 
-1. What is {a} + {b}? {#sum type=calculated_choice sets=3 shuffle=false}
+1. What is {a} + {b}? {#sum type=calculated_choice sets=3 shuffle=false title="Sum of two"}
 
 ```variables
 a = 2..9
@@ -88,3 +88,10 @@ def test_each_canvas_calculated_choice_variant_carries_the_question_s_feedback_c
         assert feedback["general_fb"] == "Add the two numbers."
         assert feedback["correct_fb"] == "Well done."
         assert feedback["general_incorrect_fb"] == "Add, do not multiply."
+
+
+def test_a_canvas_calculated_choice_question_group_and_its_variants_bear_the_question_s_title(outputs: Outputs) -> None:
+    """The group is what the teacher sees of the question in Canvas's quiz editor."""
+    section = next(s for s in outputs.canvas.iter("section") if s.get("ident") == f"{outputs.quiz.id}.sum")
+    assert section.get("title") == "Sum of two"
+    assert {item.get("title") for item in _variants(outputs)} == {"Sum of two"}

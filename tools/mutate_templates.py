@@ -38,7 +38,8 @@ recorded test renders is reported as such (``no tests``), never as killed. ``--s
 each mutant the old way (a new pytest over every test of the target) to compare.
 
 Results are kept in ``mutants/templates.json`` (by mutant): a run goes on where the last one
-stopped (``--fresh`` runs everything again), ``--report`` prints the table without running
+stopped (``--fresh`` runs everything again, ``--survivors`` the survivors that are not recorded
+equivalents, after new tests), ``--report`` prints the table without running
 anything, and survivors that cannot change what a user receives are recorded, with the reason,
 in ``tools/template_equivalents.toml`` (left out of the score).
 
@@ -164,7 +165,7 @@ def run_tests(target: str, timeout: float) -> str:
 class RenderRecorder:
     """A pytest plugin: which tests render which template file. A template rendered while a
     module-, class- or session-scoped fixture is set up counts for every test that uses that
-    fixture (mutmut's own attribution gives it to the first such test only); one rendered, or a
+    fixture (as an argument, or asked for by name with ``request.getfixturevalue``) (mutmut's own attribution gives it to the first such test only); one rendered, or a
     process started (a forked build worker, the CLI in a subprocess), while a test runs counts
     for that test, a process for every template."""
 
@@ -246,6 +247,15 @@ def _plugin(recorder: RenderRecorder) -> Any:
             finally:
                 recorder.duration[item.nodeid] = time.monotonic() - started
                 recorder.current = None
+
+        @pytest.hookimpl(wrapper=True)
+        def pytest_runtest_call(self, item: Any) -> Any:
+            try:
+                return (yield)
+            finally:  # and those the test asked for by name (request.getfixturevalue)
+                asked = getattr(getattr(item, "_request", None), "_fixture_defs", {})
+                recorder.shared_fixtures_of[item.nodeid] += [
+                    (d.baseid, d.argname) for d in asked.values() if d.scope != "function"]
 
     return Plugin()
 
@@ -357,6 +367,8 @@ def main() -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument("--report", action="store_true", help="the table of the results kept, run nothing")
     parser.add_argument("--fresh", action="store_true", help="run the mutants that have a result again")
+    parser.add_argument("--survivors", action="store_true",
+                        help="run the survivors (and those no test rendered) again, e.g. after new tests")
     parser.add_argument("--subprocess", action="store_true",
                         help="each mutant in a new pytest over every test of its target (the old, slow way)")
     args = parser.parse_args()
@@ -379,7 +391,9 @@ def main() -> int:
     if args.report:
         return 1 if print_report(mutants, kept) else 0
     os.nice(19)  # the machine is shared: this runs at the lowest priority, in one process
-    todo = [m for m in mutants if args.fresh or m.describe() not in kept]
+    same = equivalents()
+    todo = [m for m in mutants if args.fresh or m.describe() not in kept
+            or args.survivors and kept[m.describe()] in ("survived", "no tests") and m.describe() not in same]
     started = time.monotonic()
     recorders: dict[str, RenderRecorder] = {}
     for count, m in enumerate(todo, 1):
