@@ -88,6 +88,9 @@ def test_each_canvas_calculated_choice_variant_carries_the_question_s_feedback_c
         assert feedback["general_fb"] == "Add the two numbers."
         assert feedback["correct_fb"] == "Well done."
         assert feedback["general_incorrect_fb"] == "Add, do not multiply."
+        # Response feedback, as Canvas's exporter writes it: a QTI 1.2 reader files a Solution or
+        # Hint elsewhere (test_canvas_writer's test of the other items).
+        assert {shown.get("feedbacktype") for shown in item.iter("displayfeedback")} == {"Response"}
 
 
 def test_a_canvas_calculated_choice_question_group_and_its_variants_bear_the_question_s_title(outputs: Outputs) -> None:
