@@ -98,3 +98,35 @@ def test_a_canvas_calculated_choice_question_group_and_its_variants_bear_the_que
     section = next(s for s in outputs.canvas.iter("section") if s.get("ident") == f"{outputs.quiz.id}.sum")
     assert section.get("title") == "Sum of two"
     assert {item.get("title") for item in _variants(outputs)} == {"Sum of two"}
+
+
+TYPED = """---
+title: Typed answers with comments
+---
+
+1. Who wrote *Hamlet*? {#hamlet type=short_answer}
+
+Answer: Shakespeare
+   Feedback: Right: the usual spelling.
+Correct feedback: Well done.
+
+2. What is 6 x 7? {#product type=numerical}
+
+Answer: 42
+   Feedback: Right: forty-two.
+Correct feedback: Good arithmetic.
+"""
+
+
+@pytest.mark.parametrize(("question_id", "response", "comment"), [
+    ("hamlet", "Shakespeare", "Right: the usual spelling."), ("product", "42", "Right: forty-two.")])
+def test_a_canvas_typed_answer_s_comment_is_shown_as_response_feedback(tmp_path: Path, question_id: str, response: str,
+                                                                       comment: str) -> None:
+    """Every condition of a short answer or numerical item shows Response feedback, as Canvas's
+    exporter writes it (a QTI 1.2 reader files a Solution or Hint elsewhere), and the matching
+    answer's comment is among what it shows."""
+    item = build_all(tmp_path, write(tmp_path, "typed.md", TYPED)).canvas_item(question_id)
+    outcome = score_item(item, {"response1": response})
+    texts = {f.get("ident"): _text(f) for f in item.iter("itemfeedback")}
+    assert outcome.score == 100 and comment in [texts[i] for i in outcome.feedback]
+    assert {shown.get("feedbacktype") for shown in item.iter("displayfeedback")} == {"Response"}
