@@ -14,9 +14,11 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from helpers import write
+from helpers import ROOT, write, zip_members
 from helpers.outputs import Outputs, build_all
 from helpers.qti12_engine import score_item
+from qti_builder import BuildOptions, build
+from qti_builder.pipeline import BuildIncomplete
 
 CALCULATED_CHOICE = """---
 title: Calculated choice feedback
@@ -130,3 +132,63 @@ def test_a_canvas_typed_answer_s_comment_is_shown_as_response_feedback(tmp_path:
     texts = {f.get("ident"): _text(f) for f in item.iter("itemfeedback")}
     assert outcome.score == 100 and comment in [texts[i] for i in outcome.feedback]
     assert {shown.get("feedbacktype") for shown in item.iter("displayfeedback")} == {"Response"}
+
+
+PICTURES = """---
+title: Pictures everywhere
+---
+
+Look at the logo: ![The logo](media/logo.png)
+
+1. What does the picture show? ![Three boxes](media/boxes.png) {#pic}
+
+A) Boxes
+B) Circles
+
+Answer: A
+"""
+
+
+def _pictures(html: str) -> dict[str, str]:
+    """alt -> src of each picture of an HTML text."""
+    return {img.get("alt"): img.get("src") for img in lxml.html.fromstring(f"<div>{html}</div>").iter("img")}
+
+
+def test_every_picture_of_the_canvas_quiz_page_and_its_questions_is_a_listed_file_of_the_package(tmp_path: Path) -> None:
+    """Canvas imports a picture only if its file is listed in the manifest, and finds it by its
+    path from the zip's root (Canvas import facts): the quiz's description and a question's text
+    each show their picture from such a file."""
+    picture = (ROOT / "source" / "media" / "workers.png").read_bytes()
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "logo.png").write_bytes(picture)
+    (tmp_path / "media" / "boxes.png").write_bytes(picture)
+    source = write(tmp_path, "pictures.md", PICTURES)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], jobs=1))
+    members = zip_members((tmp_path / "dist" / "pictures.canvas.zip").read_bytes())
+    manifest = etree.fromstring(members["imsmanifest.xml"])
+    listed = {f.get("href") for f in manifest.iter("{http://www.imsglobal.org/xsd/imscp_v1p1}file")}
+    description = etree.fromstring(members["pictures/assessment_meta.xml"]).findtext(
+        "{http://canvas.instructure.com/xsd/cccv1p0}description")
+    item = next(i for i in etree.fromstring(members["pictures/pictures.xml"]).iter("{*}item"))
+    question = "".join(item.find("{*}presentation/{*}material/{*}mattext").itertext())
+    for shown, alt in ((_pictures(description), "The logo"), (_pictures(question), "Three boxes")):
+        assert list(shown) == [alt], shown
+        assert shown[alt] in members and shown[alt] in listed, (shown[alt], sorted(members))
+        assert members[shown[alt]] == picture
+
+
+def test_a_canvas_frame_without_question_markers_is_refused_naming_the_template_to_fix(tmp_path: Path) -> None:
+    """A --templates copy of the assessment that drops the marker lines would lose every question:
+    the error names that template and how many questions it must place."""
+    templates = tmp_path / "templates" / "canvas"
+    templates.mkdir(parents=True)
+    frame = (ROOT / "templates" / "canvas" / "assessment.xml.j2").read_text(encoding="utf-8")
+    assert "<!-- question: {{ number_of[entry.id] }} -->" in frame
+    (templates / "assessment.xml.j2").write_text(frame.replace("<!-- question: {{ number_of[entry.id] }} -->", ""),
+                                                 encoding="utf-8")
+    source = write(tmp_path, "typed.md", TYPED)
+    with pytest.raises(BuildIncomplete) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], templates=tmp_path / "templates"))
+    rendered = [d.render() for d in failed.value.diagnostics]
+    assert len(rendered) == 1 and "error[QB305]: canvas/assessment.xml.j2 must write the line '<!-- question: N -->'" in rendered[0]
+    assert "N = 1 to 2" in rendered[0] and not (tmp_path / "dist").exists()
