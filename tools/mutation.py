@@ -284,6 +284,10 @@ def main() -> int:
     parser.add_argument("--recheck", action="store_true", help="run the survivors against the whole test files")
     parser.add_argument("--fresh", action="store_true", help="run every mutant, not only those without a result or alive")
     parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept)")
+    parser.add_argument("--also", action="append", metavar="FILE", default=[],
+                        help="with --recheck: test files outside [tool.mutmut]'s selection to run first "
+                             "(e.g. tests/test_grading_navigation.py); changing the selection would make mutmut "
+                             "forget every result")
     parser.add_argument("--only", action="append", metavar="GLOB",
                         help="only the mutants whose name (after the module's) matches, e.g. 'x_question_item*' "
                              "or 'xǁCanvasWriterǁwrite*' (repeatable)")
@@ -292,7 +296,9 @@ def main() -> int:
     if args.changed:
         paths += changed_modules(args.changed)
     if args.recheck:
-        NEW_TESTS[:] = [n for n in changed_since("main", "tests") if Path(n).name.startswith("test_") and (ROOT / n).exists()]
+        NEW_TESTS[:] = list(dict.fromkeys(
+            [n for n in changed_since("main", "tests") if Path(n).name.startswith("test_") and (ROOT / n).exists()]
+            + args.also))
     paths = list(dict.fromkeys(paths))
     if not paths:
         print("no module to mutate" + (f" (none changed since {args.changed})" if args.changed else ""))
