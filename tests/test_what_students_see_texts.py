@@ -17,7 +17,7 @@ import lxml.html
 import pytest
 import yaml
 
-from helpers import QTI_NS, ROOT
+from helpers import QTI_NS, ROOT, write
 from helpers.outputs import Outputs, build_all
 
 FIXTURE = ROOT / "tests" / "fixtures" / "all-types.yaml"
@@ -79,3 +79,41 @@ def test_qti21_shows_each_question_s_text(outputs: Outputs, question_id: str) ->
     body = outputs.qti_item(question_id).find(f"{{{QTI_NS}}}itemBody")
     shown = " ".join("".join(body.itertext()).split())
     assert STATED[question_id] in shown, f"the QTI 2.1 item shows {shown!r} for {question_id!r}"
+
+
+PASSAGE = """---
+title: 지문 읽기
+language: ko
+---
+
+[1~2] 다음 글을 읽고 물음에 답하시오.
+
+강물은 봄이 되면 얼음을 깨고 바다로 흘러간다.
+
+1. 윗글에서 강물이 흘러가는 곳은?
+① 바다
+② 산
+정답: ①
+
+2. 윗글에서 강물이 얼음을 깨는 때는?
+① 봄
+② 겨울
+정답: ①
+"""
+
+
+def test_a_shared_passage_is_shown_with_each_of_its_questions_in_every_output(tmp_path: Path) -> None:
+    """docs/source-format.md: every question of a passage's range shows it above its own text, in
+    all three outputs (survivor: the Canvas item's text without its passage)."""
+    outputs = build_all(tmp_path, write(tmp_path, "passage.md", PASSAGE))
+    ids = [q.id for q in outputs.quiz.iter_questions()]
+    assert len(ids) == 2
+    passage, stems = "강물은 봄이 되면 얼음을 깨고 바다로 흘러간다.", ["강물이 흘러가는 곳은?", "강물이 얼음을 깨는 때는?"]
+    for question_id, stem in zip(ids, stems):
+        canvas = " ".join(_words("".join(m.itertext()))
+                          for m in outputs.canvas_item(question_id).iterfind("presentation/material/mattext"))
+        moodle = _words(outputs.moodle_question(question_id).findtext("questiontext/text") or "")
+        qti = " ".join("".join(outputs.qti_item(question_id).find(f"{{{QTI_NS}}}itemBody").itertext()).split())
+        for name, shown in (("Canvas", canvas), ("Moodle", moodle), ("QTI 2.1", qti)):
+            assert passage in shown and stem in shown, f"{name} shows {shown!r}"
+            assert shown.index(passage) < shown.index(stem), f"{name} shows the passage after the question: {shown!r}"
