@@ -192,3 +192,27 @@ def test_a_canvas_frame_without_question_markers_is_refused_naming_the_template_
     rendered = [d.render() for d in failed.value.diagnostics]
     assert len(rendered) == 1 and "error[QB305]: canvas/assessment.xml.j2 must write the line '<!-- question: N -->'" in rendered[0]
     assert "N = 1 to 2" in rendered[0] and not (tmp_path / "dist").exists()
+
+
+TEXT_ONLY_WITH_POINTS = """id: t
+title: T
+sections:
+  - id: s
+    title: S
+    questions:
+      - {id: note, type: text_only, stem: Read this first., points: 3}
+      - {id: yes, type: true_false, stem: Is water wet?, answer: true, points: 2}
+"""
+
+
+def test_a_canvas_text_only_item_scores_nothing_whatever_points_the_source_gives_it(tmp_path: Path) -> None:
+    """A text-only item scores nothing (docs/question-types.md: text only, 0 points): Canvas gets 0 points for it and a
+    quiz total of the scored question alone."""
+    source = write(tmp_path, "t.yaml", TEXT_ONLY_WITH_POINTS)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], jobs=1))
+    members = zip_members((tmp_path / "dist" / "t.canvas.zip").read_bytes())
+    points = {item.get("ident"): {f.findtext("{*}fieldlabel"): f.findtext("{*}fieldentry") for f in item.iter("{*}qtimetadatafield")}
+              ["points_possible"] for item in etree.fromstring(members["t/t.xml"]).iter("{*}item")}
+    assert points == {"t.note": "0", "t.yes": "2"}
+    meta = etree.fromstring(members["t/assessment_meta.xml"])
+    assert meta.findtext("{http://canvas.instructure.com/xsd/cccv1p0}points_possible") == "2"
