@@ -78,7 +78,7 @@ EQUIVALENTS = ROOT / "tools" / "template_equivalents.toml"
 TESTS = {
     "canvas": ["tests/test_canvas_writer.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_canvas.py", "tests/test_calculated.py", "tests/test_scoring.py", "tests/test_consistency.py",
                "tests/test_settings.py", "-k", "not generated"],
-    "moodle": ["tests/test_moodle_writer.py", "tests/test_moodle_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_calculated.py", "tests/test_moodle_settings.py",
+    "moodle": ["tests/test_moodle_writer.py", "tests/test_moodle_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_moodle.py", "tests/test_calculated.py", "tests/test_moodle_settings.py",
                "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "tests/test_settings.py",
                "-k", "not generated"],
     "moodle_backup": ["tests/test_moodle_backup.py", "tests/test_import_mbz.py"],

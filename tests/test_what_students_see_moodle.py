@@ -1,0 +1,71 @@
+"""What a Moodle student sees of a calculated question, for what the template mutation run of
+issue 35 found no test looking at. Each question is read as Moodle's ``qformat_xml``
+``import_calculated`` reads it (each ``<unit>``'s ``multiplier`` and ``unit_name``, ``showunits``,
+each answer's ``feedback``), with lxml, not the writer's code; the expected values are written
+here from the source.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+import pytest
+from lxml import etree
+
+from helpers import write
+from helpers.outputs import Outputs, build_all
+
+SOURCE = """---
+title: Speeds
+---
+
+1. A car covers {d} km in {t} hours. What is its average speed? {#speed type=calculated unit=km/h sets=3}
+
+```variables
+d = 20..200 step 5
+t = 1.5..4.0
+```
+
+Answer: d / t ± 1%
+Correct feedback: Distance over time.
+
+2. What is {a} times {b}? {#product type=calculated sets=3}
+
+```variables
+a = 2..9
+b = 2..9
+```
+
+Answer: a * b
+"""
+
+
+@pytest.fixture(scope="module")
+def outputs(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
+    folder = tmp_path_factory.mktemp("moodle-calculated")
+    return build_all(folder, write(folder, "speeds.md", SOURCE))
+
+
+def _units(question: etree._Element) -> list[tuple[str | None, str | None]]:
+    return [(u.findtext("multiplier"), u.findtext("unit_name")) for u in question.findall("units/unit")]
+
+
+def test_a_moodle_calculated_question_with_a_unit_offers_it_and_one_without_offers_none(outputs: Outputs) -> None:
+    """Moodle accepts an answer in a unit whose multiplier it knows (1: the answer's own unit);
+    showunits 0 makes the unit optional, 3 shows no unit field (qtype_numerical's UNITOPTIONAL,
+    UNITNONE)."""
+    speed, product = outputs.moodle_question("speed"), outputs.moodle_question("product")
+    assert _units(speed) == [("1", "km/h")]
+    assert speed.findtext("showunits") == "0"
+    assert _units(product) == [] and product.findtext("showunits") == "3"
+
+
+def test_a_moodle_calculated_answer_shows_the_correct_feedback(outputs: Outputs) -> None:
+    """Moodle shows a calculated question the feedback of the answer it matches: the source's
+    correct feedback is that answer's."""
+    (answer,) = outputs.moodle_question("speed").findall("answer")
+    shown = lxml.html.fromstring(f"<div>{answer.findtext('feedback/text')}</div>").text_content()
+    assert " ".join(shown.split()) == "Distance over time."
+    (other,) = outputs.moodle_question("product").findall("answer")
+    assert not (other.findtext("feedback/text") or "").strip()
