@@ -14,6 +14,7 @@ import pytest
 from lxml import etree
 
 from helpers import write
+from helpers.moodle_engine import read_question
 from helpers.outputs import Outputs, build_all
 
 SOURCE = """---
@@ -38,6 +39,30 @@ b = 2..9
 ```
 
 Answer: a * b
+
+3. What is {a} + {b}? {#sum-fixed type=calculated_choice sets=3 shuffle=false}
+
+```variables
+a = 2..9
+b = 2..9
+```
+
+A) {=a + b:0}
+B) {=a * b + 1:0}
+
+Answer: A
+
+4. What is {a} - {b}? {#difference type=calculated_choice sets=3}
+
+```variables
+a = 10..19
+b = 2..9
+```
+
+A) {=a - b:0}
+B) {=a + b:0}
+
+Answer: A
 """
 
 
@@ -58,6 +83,7 @@ def test_a_moodle_calculated_question_with_a_unit_offers_it_and_one_without_offe
     speed, product = outputs.moodle_question("speed"), outputs.moodle_question("product")
     assert _units(speed) == [("1", "km/h")]
     assert speed.findtext("showunits") == "0"
+    assert speed.findtext("unitsleft") in (None, "0")  # import_calculated's default: after the number, as km/h is
     assert _units(product) == [] and product.findtext("showunits") == "3"
 
 
@@ -69,3 +95,8 @@ def test_a_moodle_calculated_answer_shows_the_correct_feedback(outputs: Outputs)
     assert " ".join(shown.split()) == "Distance over time."
     (other,) = outputs.moodle_question("product").findall("answer")
     assert not (other.findtext("feedback/text") or "").strip()
+
+
+def test_a_moodle_calculated_choice_question_shuffles_its_options_only_where_the_source_lets_it(outputs: Outputs) -> None:
+    fixed, free = (read_question(outputs.moodle_question(i)) for i in ("sum-fixed", "difference"))
+    assert fixed.shuffleanswers is False and free.shuffleanswers is True
