@@ -48,7 +48,8 @@ b = 2..9
 ```
 
 A) {=a + b:0}
-B) {=a * b + 1:0}
+   Feedback: The sum.
+B) {=a / b:2}
 
 Answer: A
 
@@ -100,3 +101,17 @@ def test_a_moodle_calculated_answer_shows_the_correct_feedback(outputs: Outputs)
 def test_a_moodle_calculated_choice_question_shuffles_its_options_only_where_the_source_lets_it(outputs: Outputs) -> None:
     fixed, free = (read_question(outputs.moodle_question(i)) for i in ("sum-fixed", "difference"))
     assert fixed.shuffleanswers is False and free.shuffleanswers is True
+
+
+def test_a_moodle_calculated_choice_shows_each_option_to_its_decimals_with_its_comment(outputs: Outputs) -> None:
+    """import_calculated reads each answer's tolerance, tolerancetype, correctanswerformat and
+    correctanswerlength with no default (a missing one is an undefined index); calculatedmulti
+    shows each option's value to correctanswerlength decimals (format 1) and, once chosen, its
+    feedback. The source asks for 0 and 2 decimals and comments the first option."""
+    answers = outputs.moodle_question("sum-fixed").findall("answer")
+    assert all(a.find(tag) is not None for a in answers
+               for tag in ("tolerance", "tolerancetype", "correctanswerformat", "correctanswerlength"))
+    assert [(a.findtext("correctanswerformat"), a.findtext("correctanswerlength")) for a in answers] == [("1", "0"), ("1", "2")]
+    shown = [" ".join(lxml.html.fromstring(f"<div>{a.findtext('feedback/text') or ''}</div>").text_content().split())
+             for a in answers]
+    assert shown == ["The sum.", ""]
