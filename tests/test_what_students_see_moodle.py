@@ -13,9 +13,11 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from helpers import write
+from helpers import ROOT, write
 from helpers.moodle_engine import read_question
 from helpers.outputs import Outputs, build_all
+from qti_builder import BuildOptions, build
+from qti_builder.pipeline import BuildIncomplete
 
 SOURCE = """---
 title: Speeds
@@ -115,3 +117,46 @@ def test_a_moodle_calculated_choice_shows_each_option_to_its_decimals_with_its_c
     shown = [" ".join(lxml.html.fromstring(f"<div>{a.findtext('feedback/text') or ''}</div>").text_content().split())
              for a in answers]
     assert shown == ["The sum.", ""]
+
+
+SLASHES = """---
+title: Physics I/II
+---
+
+# Forces/Motion {#forces}
+
+1. Is a force a vector? {#vector type=true_false}
+
+Answer: True
+"""
+
+
+def _category_path(text: str) -> list[str]:
+    """A category path as Moodle's importer splits it: on '/', a '//' being a literal slash."""
+    return [part.replace("\0", "/") for part in text.replace("//", "\0").split("/")]
+
+
+def test_a_title_with_a_slash_stays_one_moodle_category(tmp_path: Path) -> None:
+    """Moodle splits a category path on '/': a quiz or section title with a slash must stay one
+    category named as written, not become nested ones."""
+    outputs = build_all(tmp_path, write(tmp_path, "slashes.md", SLASHES))
+    paths = [_category_path(q.findtext("category/text") or "") for q in outputs.moodle.iter("question")
+             if q.get("type") == "category"]
+    assert ["$course$", "top", "Physics I/II", "Forces/Motion"] in paths, paths
+    assert all(path[:3] == ["$course$", "top", "Physics I/II"] for path in paths), paths
+
+
+@pytest.mark.parametrize("template", ["moodle/question_truefalse.xml.j2", "moodle/quiz.xml.j2"])
+def test_a_moodle_template_error_is_a_located_error_not_a_traceback(tmp_path: Path, template: str) -> None:
+    """A --templates copy of a Moodle template that uses an undefined value: the build reports it
+    as an error at the template and writes nothing."""
+    overlay = tmp_path / "templates" / template
+    overlay.parent.mkdir(parents=True)
+    overlay.write_text((ROOT / "templates" / template).read_text(encoding="utf-8") + "{{ no_such_value.anywhere }}\n",
+                       encoding="utf-8")
+    source = write(tmp_path, "slashes.md", SLASHES)
+    with pytest.raises(BuildIncomplete) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], templates=tmp_path / "templates"))
+    rendered = [d.render() for d in failed.value.diagnostics]
+    assert rendered and all("error[" in r for r in rendered) and any(template in r for r in rendered), rendered
+    assert not (tmp_path / "dist").exists()
