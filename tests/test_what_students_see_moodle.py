@@ -160,3 +160,30 @@ def test_a_moodle_template_error_is_a_located_error_not_a_traceback(tmp_path: Pa
     rendered = [d.render() for d in failed.value.diagnostics]
     assert rendered and all("error[" in r for r in rendered) and any(template in r for r in rendered), rendered
     assert not (tmp_path / "dist").exists()
+
+
+NAMES = """id: names
+title: Names
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: fill_in_blank
+        id: star
+        stem: "The [[b1]] is the closest star to Earth."
+        blanks:
+          - {id: b1, kind: text, answers: [Sun]}
+      - type: true_false
+        id: long
+        stem: "%s"
+        answer: true
+""" % ("Every word of this statement is long enough " * 4).strip()
+
+
+def test_a_moodle_question_without_a_title_is_named_by_the_start_of_its_text(tmp_path: Path) -> None:
+    """docs/source-format.md: a question's name is the start of its text, 100 characters in
+    Moodle (80 in the others); a blank shows as ___ there, not as its marker."""
+    outputs = build_all(tmp_path, write(tmp_path, "names.yaml", NAMES))
+    assert outputs.moodle_question("star").findtext("name/text") == "The ___ is the closest star to Earth."
+    name = outputs.moodle_question("long").findtext("name/text") or ""
+    assert 90 < len(name) <= 100 and ("Every word of this statement is long enough " * 4).startswith(name.rstrip("…").strip())
