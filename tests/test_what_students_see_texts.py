@@ -9,6 +9,7 @@ text (its text content is what students read), QTI 2.1's ``itemBody`` is XHTML.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +17,7 @@ from pathlib import Path
 import lxml.html
 import pytest
 import yaml
+from lxml import etree
 
 from helpers import QTI_NS, ROOT, write
 from helpers.outputs import Outputs, build_all
@@ -117,3 +119,32 @@ def test_a_shared_passage_is_shown_with_each_of_its_questions_in_every_output(tm
         for name, shown in (("Canvas", canvas), ("Moodle", moodle), ("QTI 2.1", qti)):
             assert passage in shown and stem in shown, f"{name} shows {shown!r}"
             assert shown.index(passage) < shown.index(stem), f"{name} shows the passage after the question: {shown!r}"
+
+
+PICTURE = """---
+title: A picture
+---
+
+1. What does the picture show? ![Three boxes](media/boxes.png) {#pic}
+
+A) Boxes
+B) Circles
+
+Answer: A
+"""
+
+
+def test_a_qti21_item_s_picture_is_a_file_of_the_package_listed_in_its_manifest(tmp_path: Path) -> None:
+    """A QTI 2.1 player finds a picture by its src relative to the item's own file, and a
+    content package carries only the files its manifest lists."""
+    picture = (ROOT / "source" / "media" / "workers.png").read_bytes()
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "boxes.png").write_bytes(picture)
+    outputs = build_all(tmp_path, write(tmp_path, "picture.md", PICTURE))
+    listed = {f.get("href") for f in etree.fromstring(outputs.qti["imsmanifest.xml"]).iter(
+        "{http://www.imsglobal.org/xsd/imscp_v1p1}file")}
+    item_path = next(p for p in outputs.qti if p.startswith("items/") and p.endswith("pic.xml"))
+    images = list(outputs.qti_item("pic").iter(f"{{{QTI_NS}}}img"))
+    assert [i.get("alt") for i in images] == ["Three boxes"]
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(item_path), images[0].get("src")))
+    assert target in listed and outputs.qti.get(target) == picture, (target, sorted(outputs.qti))
