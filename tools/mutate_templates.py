@@ -200,7 +200,7 @@ class RenderRecorder:
                 recorder.note(str(Path(template.filename).resolve()))
             return template
 
-        jinja2.Environment.get_template = get_template  # type: ignore[method-assign]
+        jinja2.Environment.get_template = get_template  # type: ignore[method-assign, assignment]
         os.register_at_fork(before=lambda: self.note(self.EVERY))
         original_popen = subprocess.Popen.__init__
 
@@ -208,7 +208,7 @@ class RenderRecorder:
             self.note(self.EVERY)
             original_popen(process, *args, **kwargs)
 
-        subprocess.Popen.__init__ = popen  # type: ignore[method-assign]
+        subprocess.Popen.__init__ = popen  # type: ignore[method-assign, assignment]
 
     def tests_of(self, path: Path) -> list[str]:
         """The tests that rendered ``path``, fastest first."""
