@@ -563,6 +563,10 @@ def _work(
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
     _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
     jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
+    if jobs > 1 and "qti21" in options.formats and _has_formulas():
+        # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
+        # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
+        schemas.qti  # noqa: B018 - compiles it
     try:
         for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
             quiz = task_result.task.quiz
@@ -581,6 +585,14 @@ def _work(
     finally:
         _state = None
     return jobs
+
+
+def _has_formulas() -> bool:
+    """Whether a formula was read in this process (each TeX formula is converted to MathML when
+    the quiz's content is checked, ``content.mathml``): then QTI 2.1's documents hold MathML."""
+    from .content import mathml
+
+    return mathml.cache_info().currsize > 0
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
