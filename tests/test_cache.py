@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import re
 import os
+import pickle
 import time
 import zlib
 import shutil
@@ -87,7 +88,8 @@ def _entries(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "empty", "other key"])
+@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "checksum of plain garbage",
+                                    "checksum of a deflated output's garbage", "empty", "other key"])
 def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Path, build_cache: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     cold = _build(str(SEED_SOURCE), "--no-cache", out=tmp_path / "cold")
@@ -99,7 +101,16 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     elif damage == "truncated":
         bad = good[: len(good) // 2]
     elif damage == "checksum of garbage":
-        payload = zlib.compress(b"\x80\x05not a pickle")
+        payload = b"z" + zlib.compress(b"\x80\x05not a pickle")
+        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    elif damage == "checksum of plain garbage":
+        payload = b"p\x80\x05not a pickle"
+        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    elif damage == "checksum of a deflated output's garbage":  # the entry whole, one of its outputs not
+        stored = cache._read(entry.parent.name + entry.name)
+        name = next(n for n, (deflated, _) in stored.contents.items() if deflated)
+        stored.contents[name] = (True, b"not deflated")
+        payload = b"p" + pickle.dumps(stored)
         bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     elif damage == "empty":
         bad = b""

@@ -81,8 +81,9 @@ WITHOUT_MATHML = {
 @pytest.mark.parametrize("case", sorted(WITHOUT_MATHML))
 def test_documents_without_mathml_are_judged_alike(case: str, schemas: SchemaSet) -> None:
     ns, attribute, content = WITHOUT_MATHML[case]
-    tree = etree.fromstring(_TEST.format(ns=ns, attribute=attribute, content=content)).getroottree()
-    assert not has_mathml(tree)
+    data = _TEST.format(ns=ns, attribute=attribute, content=content).encode()
+    tree = etree.fromstring(data).getroottree()
+    assert not has_mathml(tree) and not has_mathml(tree, data)
     official = _verdict(schemas.qti, tree)
     assert _verdict(schemas.qti_plain, tree) == official
     assert official[0] is (case in ("valid", "xlink href, declared")), official
@@ -102,14 +103,23 @@ def test_a_document_with_mathml_goes_to_the_official_schema(case: str, schemas: 
     item = f"""<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" {ns} identifier="i"
         title="i" adaptive="false" timeDependent="false"><itemBody><p>x {math}</p></itemBody></assessmentItem>"""
     tree = etree.fromstring(item).getroottree()
-    assert has_mathml(tree)
-    assert schemas.qti_for(tree) is schemas.qti
+    assert has_mathml(tree) and has_mathml(tree, item.encode())
+    assert schemas.qti_for(tree) is schemas.qti_for(tree, item.encode()) is schemas.qti
     valid, errors = _verdict(schemas.qti, tree)
     assert not valid and any("bogus" in message for _, _, message in errors)
     assert _verdict(schemas.qti_plain, tree)[0]  # what the stand-in alone would have let through
 
 
 def test_a_mathml_attribute_alone_counts_as_mathml() -> None:
-    tree = etree.fromstring('<a xmlns:m="http://www.w3.org/1998/Math/MathML" m:x="1"/>').getroottree()
-    assert has_mathml(tree)
+    data = b'<a xmlns:m="http://www.w3.org/1998/Math/MathML" m:x="1"/>'
+    tree = etree.fromstring(data).getroottree()
+    assert has_mathml(tree) and has_mathml(tree, data)
     assert not has_mathml(etree.fromstring('<a xmlns:m="http://www.w3.org/1998/Math/MathML"/>').getroottree())
+
+
+def test_mathml_named_through_an_entity_counts_as_mathml() -> None:
+    from qti_builder.validate import _PARSER  # the parser documents are validated after
+
+    data = b'<!DOCTYPE a [<!ENTITY ns "http://www.w3.org/1998/Math/Math&#77;L">]><a xmlns:m="&ns;"><m:math/></a>'
+    tree = etree.fromstring(data, _PARSER).getroottree()
+    assert has_mathml(tree, data) and has_mathml(tree, data.replace(b"&#77;", b"M"))

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 
 import hashlib
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -453,15 +454,31 @@ def run_task(task: Task) -> TaskResult:
     assert _state is not None
     item = _state.loaded[task.quiz]
     quiz = _state.chunks.get(task, item.quiz)
-    key = chunk_key(_state.cache_settings, task.format, quiz, item.media) \
-        if _state.cache_settings is not None and task.part == "items" else None
-    cached = load_chunk(key) if key is not None else None
-    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
-        return _held(replace(cached, task=task, timings={}))
+    key = _chunk_key(task)
+    cached = _cached(task, key)
+    if cached is not None:
+        return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
         store_chunk(key, result)
     return _held(result)
+
+
+def _chunk_key(task: Task) -> str | None:
+    """The build cache's key of an "items" task's chunk; None without the cache or for other tasks."""
+    assert _state is not None
+    if _state.cache_settings is None or task.part != "items":
+        return None
+    item = _state.loaded[task.quiz]
+    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media)
+
+
+def _cached(task: Task, key: str | None) -> TaskResult | None:
+    """The task's result as the build cache has it (its chunk's same questions in the same target), or None."""
+    cached = load_chunk(key) if key is not None else None
+    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
+        return _held(replace(cached, task=task, timings={}))
+    return None
 
 
 def _held(result: TaskResult) -> TaskResult:
@@ -562,13 +579,22 @@ def _work(
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
     _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
-    jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
-    if jobs > 1 and "qti21" in options.formats and _has_formulas():
-        # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
-        # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
-        schemas.qti  # noqa: B018 - compiles it
     try:
-        for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
+        # The chunks the build cache has are taken here, before any worker is forked: a worker would
+        # read each and send it back through a pipe, pickled once more, for nothing. What is left to
+        # render decides whether workers are worth forking (a rebuild after one edit: one chunk).
+        found = [cached for task in tasks if (cached := _cached(task, _chunk_key(task))) is not None]
+        if found:
+            taken = {r.task for r in found}
+            tasks = [t for t in tasks if t not in taken]
+        left = sum(t.weight for t in tasks)
+        jobs = min(jobs, len(tasks)) if left >= PARALLEL_FROM else 1
+        if jobs > 1 and "qti21" in options.formats and _has_formulas():
+            # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
+            # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
+            schemas.qti  # noqa: B018 - compiles it
+        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
+                                                       lambda task: (task.quiz, task.part, task.questions))):
             quiz = task_result.task.quiz
             result = results[quiz]
             result.diagnostics.extend(task_result.diagnostics)

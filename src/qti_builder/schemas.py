@@ -289,9 +289,10 @@ class SchemaSet:
         with stop_signals_held():
             return etree.XMLSchema(etree.parse(str(self.folder / QTI_ENTRY), parser))
 
-    def qti_for(self, tree: etree._ElementTree) -> etree.XMLSchema:
-        """The QTI 2.1 schema to validate ``tree`` with: the whole official one when it holds MathML."""
-        return self.qti if has_mathml(tree) else self.qti_plain
+    def qti_for(self, tree: etree._ElementTree, data: bytes | None = None) -> etree.XMLSchema:
+        """The QTI 2.1 schema to validate ``tree`` (parsed from ``data``) with: the whole official
+        one when it holds MathML."""
+        return self.qti if has_mathml(tree, data) else self.qti_plain
 
     @cached_property
     def manifest(self) -> etree.XMLSchema:
@@ -329,9 +330,13 @@ class SchemaSet:
 _MATHML = etree.XPath("boolean(//*[namespace-uri() = $ns] | //@*[namespace-uri() = $ns])")
 
 
-def has_mathml(tree: etree._ElementTree) -> bool:
-    """Whether an element or attribute of ``tree`` is in MathML's namespace (however the document
-    writes its declaration: the parsed names are compared, not the bytes)."""
+def has_mathml(tree: etree._ElementTree, data: bytes | None = None) -> bool:
+    """Whether an element or attribute of ``tree`` is in MathML's namespace, however the document
+    writes its declaration: the parsed names are compared. ``data``, the bytes ``tree`` was parsed
+    from, answers "no" at once when it neither names the namespace nor holds a character
+    reference or an entity declaration, the only ways to write the name otherwise."""
+    if data is not None and MATHML_NS.encode("ascii") not in data and b"&#" not in data and b"<!ENTITY" not in data:
+        return False
     return bool(_MATHML(tree, ns=MATHML_NS))
 
 
