@@ -245,6 +245,31 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
     assert b"(edited)" in cold[3]["bank.moodle.xml"]
 
 
+def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, the chunks the cache has are taken in the build's own process and only the
+    rest goes to the workers (the edited question's chunk in each target, and the frames); the
+    outputs are a build's without the cache, byte for byte, with workers or without."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    source.write_text(_bank(count), "utf-8")
+    assert _build(str(source), "--jobs", "2", out=tmp_path / "first")[0] == 0
+    source.write_text(_bank(count, edited=2 * pipeline.CHUNK + 3), "utf-8")
+    handed: list[list[tuple[str, str]]] = []
+    real = pipeline.run
+
+    def recording(tasks, *args, **kwargs):  # type: ignore[no-untyped-def]
+        handed.append(sorted((t.format, t.part) for t in tasks))
+        return real(tasks, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "run", recording)
+    warm = _build(str(source), "--jobs", "2", out=tmp_path / "warm")
+    assert handed == [sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")] + [(f, "items") for f in ("qti21", "moodle", "canvas")])]
+    monkeypatch.setattr(pipeline, "run", real)
+    assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "cold")
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "one")
+    assert b"(edited)" in warm[3]["bank.moodle.xml"]
+
+
 def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: Path) -> None:
     folder = tmp_path / "src"
     shutil.copytree(ROOT / "source", folder)
