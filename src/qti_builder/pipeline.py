@@ -385,8 +385,10 @@ class Task:
     questions: tuple[str, ...] = ()
     #: Questions it renders, for scheduling the biggest first and counting progress.
     weight: int = 0
-    #: Runs in the parent process: a task that walks all of a split quiz (its frame, its other
+    #: Runs in the parent process: a task that walks all of a very big quiz (its frame, its other
     #: targets) would copy the whole model's memory pages into a worker; the parent has them.
+    #: Below ``HOLD_PACKED_FROM`` questions such a task goes to whichever process is free: a
+    #: rebuild that renders its three frames and one chunk again spreads them over the CPUs.
     here: bool = False
 
 
@@ -400,14 +402,15 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
     tasks = []
     for i, item in loaded.items():
         ids = [q.id for q in item.quiz.iter_questions()]
+        huge = len(ids) >= HOLD_PACKED_FROM
         for name in formats:
             split = len(ids) > CHUNK
             if name in SPLIT_BY_QUESTION and split:
-                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=True))
+                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=huge))
                 tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
                           for k in range(0, len(ids), CHUNK)]
             else:
-                tasks.append(Task(i, name, "whole", weight=len(ids), here=split))
+                tasks.append(Task(i, name, "whole", weight=len(ids), here=huge))
     # Equal weights: a chunk's targets one after the other, claimed together by one process
     # (_work), so the second and third find the chunk's Markdown in content.py's caches.
     return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
