@@ -202,3 +202,22 @@ def test_what_an_output_refuses_comes_in_the_same_run_as_the_reading_errors(tmp_
     source.write_text(OUTPUT_RULES.replace("Answer: E", "Answer: B"), encoding="utf-8")
     code, _, err = run(command, str(source), "-j", "1", *(["--out", str(tmp_path / "dist")] if command == "build" else []))
     assert code == 1 and errors(err) == [(5, "QB321")], err
+
+
+def test_a_build_that_writes_nothing_downloads_no_schemas_to_check_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendering a quiz read in part needs the schemas; when every quiz has an error and the
+    schemas are not at hand, the build does not go to the network for a build that writes
+    nothing: it reports the reading's errors alone (no QB402)."""
+    asked: list[str] = []
+
+    def no_network(url: str) -> bytes:
+        asked.append(url)
+        raise OSError("no network here")
+
+    monkeypatch.setattr("qti_builder.schemas._http_get", no_network)
+    monkeypatch.setattr("qti_builder.schemas.default_cache_dir", lambda: tmp_path / "empty-cache")
+    monkeypatch.delenv("QTI_BUILDER_SCHEMAS", raising=False)
+    source = tmp_path / "out.md"
+    source.write_text(OUTPUT_RULES, encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1 and errors(err) == [(15, "QB126")] and asked == [], err
