@@ -363,3 +363,41 @@ def test_init_adds_no_dist_to_a_gitignore_that_ignores_it(tmp_path: Path, line: 
     code, out, _ = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
     assert code == 0 and "skipped .gitignore: it already ignores dist/, .qti-builder-schemas/" in out.splitlines()
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == f"{line}\n.qti-builder-schemas\n"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_installed_from_a_pushed_clone_the_workflow_installs_that_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's `pip install .` in a clone of qti-builder: pip records only the folder, and
+    the folder is a Git checkout whose commit is on its https remote (a remote-tracking branch
+    holds it). The workflow installs that repository at that commit, which is what runs here,
+    and init warns of nothing. A changed tracked file, or a commit not pushed, is not what a
+    runner would install: init then says what to put there, as for any local folder."""
+    checkout = tmp_path / "qti-builder"
+    checkout.mkdir()
+    git = ["git", "-c", "user.email=a@example.edu", "-c", "user.name=A"]
+    subprocess.run([*git, "init", "-q"], cwd=checkout, check=True)
+    subprocess.run([*git, "remote", "add", "origin", "https://github.com/acme/qti-builder.git"], cwd=checkout, check=True)
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'qti-builder'\n", encoding="utf-8")
+    subprocess.run([*git, "add", "-A"], cwd=checkout, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "x"], cwd=checkout, check=True)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True, check=True).stdout.strip()
+    installed_from(monkeypatch, {"url": checkout.as_uri(), "dir_info": {}})
+
+    from qti_builder import starter
+
+    assert starter.default_install() is None  # the commit is on no branch of the remote yet
+    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", commit], cwd=checkout, check=True)  # as a push leaves it
+    assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
+    code, out, err = run("init", "project", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    [install] = [s for s in workflow_steps(tmp_path / "project" / ".github/workflows/quizzes.yml") if s.get("name") == "Install qti-builder"]
+    assert install["run"] == f'python -m pip install "qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"'
+    # A tracked file changed since the commit: what was installed is not the commit.
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'qti-builder'\nversion = '9'\n", encoding="utf-8")
+    assert starter.default_install() is None
+    # An editable install of a clean checkout is the same; a remote a runner needs keys for is not written.
+    subprocess.run(["git", "checkout", "-q", "--", "pyproject.toml"], cwd=checkout, check=True)
+    installed_from(monkeypatch, {"url": checkout.as_uri(), "dir_info": {"editable": True}})
+    assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
+    subprocess.run(["git", "remote", "set-url", "origin", "git@github.com:acme/qti-builder.git"], cwd=checkout, check=True)
+    assert starter.default_install() is None

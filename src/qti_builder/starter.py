@@ -15,6 +15,8 @@ import subprocess
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from . import __version__
 from .diagnostics import display_path
@@ -47,12 +49,17 @@ def default_install() -> str | None:
     """What the workflow should install: the source this qti-builder itself came from, when a CI
     runner can reach it, as pip records it (PEP 610 ``direct_url.json``): a Git repository at its
     commit, an archive URL; a release of this version when it came from a package index (which
-    records nothing). ``None`` for a local folder or file, which is nowhere on a runner, and a
-    pinned release of it may be on no index either (:func:`install_advice` says what to do)."""
+    records nothing); for a local folder (the README's ``pip install .`` in a clone), the Git
+    repository it is a clone of, at the commit it holds, when that commit is pushed there
+    (:func:`_pushed_checkout`). ``None`` for any other local folder or file, which is nowhere on
+    a runner, and a pinned release of it may be on no index either (:func:`install_advice` says
+    what to do)."""
     origin = _recorded_origin()
     if not origin:
         return DEFAULT_INSTALL
     url = str(origin.get("url", ""))
+    if url.startswith("file://") and "dir_info" in origin:
+        return _pushed_checkout(_local_path(url))
     if not url.startswith(("https://", "http://", "ssh://", "git@")):
         return None
     vcs = origin.get("vcs_info")
@@ -65,7 +72,7 @@ def install_advice() -> list[str]:
     """Why the workflow cannot install this qti-builder, and what to put in its install step: a
     local folder that is a Git checkout suggests its remote at its commit (if that is pushed)."""
     url = str(_recorded_origin().get("url", ""))
-    where = url.removeprefix("file://") if url.startswith("file://") else "a local file or folder"
+    where = str(_local_path(url)) if url.startswith("file://") else "a local file or folder"
     lines = [f"warning: this qti-builder was installed from {where}, which a CI runner cannot reach, and "
              f"qti-builder=={__version__} may be on no package index: the workflow's install step fails until you "
              "put there what pip installs (qti-builder docs ci#github-actions)"]
@@ -78,6 +85,35 @@ def install_advice() -> list[str]:
                          f"qti-builder @ git+{remote}@{commit}")
     lines.append("  or a release from your package index, such as qti-builder==<version>, or a wheel kept in the repository")
     return lines
+
+
+def _local_path(url: str) -> Path:
+    """The folder or file of a ``file://`` URL as pip records it (percent-encoded)."""
+    return Path(url2pathname(urlparse(url).path))
+
+
+def _pushed_checkout(folder: Path) -> str | None:
+    """``qti-builder @ git+REMOTE@COMMIT`` for a Git checkout whose files are its commit's (no
+    change to a tracked file) and whose commit a branch of its https remote holds, as the
+    checkout last saw it (a remote-tracking branch contains it): what a CI runner can install
+    and is what was installed here. None otherwise: an unpushed commit or a changed file would
+    install something else, or nothing."""
+    if not folder.is_dir():
+        return None
+    remote = _git(folder, "remote", "get-url", "origin")
+    commit = _git(folder, "rev-parse", "HEAD")
+    if not remote or not commit or not remote.startswith("https://"):
+        return None
+    try:
+        status = subprocess.run(["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    if status.returncode != 0 or status.stdout.strip():
+        return None  # a tracked file changed: the commit is not what was installed
+    if not _git(folder, "branch", "--remotes", "--contains", commit):
+        return None  # not pushed, as far as the checkout knows
+    return f"qti-builder @ git+{remote}@{commit}"
 
 
 def _git(folder: Path, *args: str) -> str | None:
