@@ -35,6 +35,7 @@ MOODLE_DEFAULT_FEEDBACK: dict[str, tuple[str, str, str]] = {
     "ko": ("답이 맞습니다.", "답이 부분적으로 옳습니다.", "답이 틀립니다."),
     "lt": ("Jūsų atsakymas yra teisingas.", "Jūsų atsakymas dalinai teisingas.", "Jūsų atsakymas yra neteisingas."),
     "nl": ("Je antwoord is juist.", "Je antwoord is gedeeltelijk juist.", "Je antwoord is niet juist."),
+    "pl": ("Twoja odpowiedź jest poprawna.", "Twoja odpowiedź jest częściowo poprawna.", "Twoja odpowiedź jest niepoprawna."),
     "pt": ("A sua resposta está correta.", "A sua resposta está parcialmente correta.", "A sua resposta está incorreta."),
     "ro": ("Răspunsul dumneavoastră este corect.", "Răspunsul dumneavoastră este parțial corect.",
            "Răspunsul dumneavoastră este incorect."),
