@@ -310,6 +310,8 @@ def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> Non
     (repo / "quizzes").mkdir()
     code, _, err = run("init", "quizzes", "--install", f"qti-builder @ {ROOT.as_uri()}", cwd=repo)
     assert code == 0, err
+    # The team's settings build elsewhere on their machines: the workflow still publishes dist/.
+    (repo / "quizzes" / "qti-builder.toml").write_text('out = "public"\n', encoding="utf-8")
     # A second quiz, broken: the build fails the job at its line, and still publishes the good one.
     (repo / "quizzes" / "source" / "broken.md").write_text(
         "---\nid: broken\ntitle: B\n---\n\n1. Which? {#which}\n\nA) x\nB) y\n\nAnswer: C\n", encoding="utf-8")
