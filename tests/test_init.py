@@ -212,6 +212,9 @@ def test_build_of_python_fundamentals_says_what_canvas_loses_without_a_profile(t
      "qti-builder @ git+https://github.com/acme/qti-builder.git@0123abc"),
     ({"url": "https://example.org/qti_builder-0.1.0.tar.gz", "archive_info": {}},
      "qti-builder @ https://example.org/qti_builder-0.1.0.tar.gz"),
+    # a token in the recorded URL stays out of the workflow, which the repository publishes
+    ({"url": "https://me:s3cret@git.example.edu/qti-builder.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}},
+     "qti-builder @ git+https://git.example.edu/qti-builder.git@0123abc"),
     # a local folder (an editable install) or a local file is nowhere on a runner, and its version
     # may be on no index: nothing to write (init says what to put there)
     ({"url": "file:///home/me/qti-builder", "dir_info": {"editable": True}}, None),
@@ -400,6 +403,10 @@ def test_installed_from_a_pushed_clone_the_workflow_installs_that_commit(tmp_pat
     # An editable install of a clean checkout is the same; a remote a runner needs keys for is not written.
     subprocess.run(["git", "checkout", "-q", "--", "pyproject.toml"], cwd=checkout, check=True)
     installed_from(monkeypatch, {"url": checkout.as_uri(), "dir_info": {"editable": True}})
+    assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
+    # A token in the clone's remote URL (as CI clones have it) is not written into the workflow.
+    subprocess.run(["git", "remote", "set-url", "origin", "https://x-access-token:s3cret@github.com/acme/qti-builder.git"],
+                   cwd=checkout, check=True)
     assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
     subprocess.run(["git", "remote", "set-url", "origin", "git@github.com:acme/qti-builder.git"], cwd=checkout, check=True)
     assert starter.default_install() is None

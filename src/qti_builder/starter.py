@@ -64,8 +64,8 @@ def default_install() -> str | None:
         return None
     vcs = origin.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and vcs.get("commit_id"):
-        return f"qti-builder @ git+{url}@{vcs['commit_id']}"
-    return f"qti-builder @ {url}" if "archive_info" in origin else None
+        return f"qti-builder @ git+{_without_credentials(url)}@{vcs['commit_id']}"
+    return f"qti-builder @ {_without_credentials(url)}" if "archive_info" in origin else None
 
 
 def install_advice() -> list[str]:
@@ -81,6 +81,7 @@ def install_advice() -> list[str]:
         remote = _git(folder, "remote", "get-url", "origin")
         commit = _git(folder, "rev-parse", "HEAD")
         if remote and commit and remote.startswith(("https://", "ssh://", "git@")):
+            remote = _without_credentials(remote)
             lines.append(f"  that folder is a Git checkout of {remote}; once commit {commit[:12]} is pushed there: "
                          f"qti-builder @ git+{remote}@{commit}")
     lines.append("  or a release from your package index, such as qti-builder==<version>, or a wheel kept in the repository")
@@ -95,9 +96,11 @@ def _local_path(url: str) -> Path:
 def _pushed_checkout(folder: Path) -> str | None:
     """``qti-builder @ git+REMOTE@COMMIT`` for a Git checkout whose files are its commit's (no
     change to a tracked file) and whose commit a branch of its https remote holds, as the
-    checkout last saw it (a remote-tracking branch contains it): what a CI runner can install
-    and is what was installed here. None otherwise: an unpushed commit or a changed file would
-    install something else, or nothing."""
+    checkout last saw it (a remote-tracking branch contains it): what a CI runner can install,
+    and what runs here (an editable install's files are the checkout's; a copy made by
+    ``pip install .`` is what the checkout held then). None otherwise: an unpushed commit or a
+    changed file would install something else, or nothing. A user name or token in the remote's
+    URL is never written into the workflow, which the repository publishes."""
     if not folder.is_dir():
         return None
     remote = _git(folder, "remote", "get-url", "origin")
@@ -113,7 +116,14 @@ def _pushed_checkout(folder: Path) -> str | None:
         return None  # a tracked file changed: the commit is not what was installed
     if not _git(folder, "branch", "--remotes", "--contains", commit):
         return None  # not pushed, as far as the checkout knows
-    return f"qti-builder @ git+{remote}@{commit}"
+    return f"qti-builder @ git+{_without_credentials(remote)}@{commit}"
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` without a user name or token (``https://user:token@host/...``): the workflow is
+    committed and published, and init's advice may be pasted into one."""
+    parts = urlparse(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl() if "@" in parts.netloc else url
 
 
 def _git(folder: Path, *args: str) -> str | None:
