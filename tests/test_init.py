@@ -294,9 +294,9 @@ def test_init_in_a_repository_subfolder_writes_the_workflow_at_the_root(tmp_path
     assert "wrote ../.github/workflows/quizzes.yml" in out.splitlines()
     assert "at the repository's root, where GitHub runs workflows; it runs its commands in courses/bio 101/" in out
     assert (tmp_path / "courses" / "bio 101" / "source" / "first-quiz.md").is_file()
-    # At the root itself, nothing changes.
-    code, out, err = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
-    assert "skipped .github/workflows/quizzes.yml: it exists" in out
+    # Again in the same folder, its workflow is found and left as it is.
+    code, out, err = run("init", "bio 101", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert "skipped ../.github/workflows/quizzes.yml: it exists" in out.splitlines()
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -410,3 +410,36 @@ def test_installed_from_a_pushed_clone_the_workflow_installs_that_commit(tmp_pat
     assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
     subprocess.run(["git", "remote", "set-url", "origin", "git@github.com:acme/qti-builder.git"], cwd=checkout, check=True)
     assert starter.default_install() is None
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_second_project_in_a_repository_gets_a_workflow_of_its_own(tmp_path: Path) -> None:
+    """Two courses in one repository: the second init does not skip the workflow because the
+    first one's is there (its commands run in the first course only, so the second would never
+    be built); it writes one of its own, named after its folder, with its own schema cache key
+    and artifact. init again in the first course finds its workflow and leaves it."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "courses").mkdir()
+    assert run("init", "bio", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")[0] == 0
+    code, out, err = run("init", "chem lab", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert code == 0, err
+    assert "wrote ../.github/workflows/quizzes-courses-chem-lab.yml" in out.splitlines()
+    assert "The workflow .github/workflows/quizzes-courses-chem-lab.yml (at the repository's root" in out
+    first = yaml.safe_load((tmp_path / ".github/workflows/quizzes.yml").read_text(encoding="utf-8"))
+    second = yaml.safe_load((tmp_path / ".github/workflows/quizzes-courses-chem-lab.yml").read_text(encoding="utf-8"))
+    assert first["jobs"]["build"]["defaults"]["run"]["working-directory"] == "courses/bio"
+    assert second["jobs"]["build"]["defaults"]["run"]["working-directory"] == "courses/chem lab"
+    steps = second["jobs"]["build"]["steps"]
+    [cache] = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
+    [publish] = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert cache["with"]["key"] == "qti-builder-schemas-${{ hashFiles('.github/workflows/quizzes-courses-chem-lab.yml') }}"
+    assert (publish["with"]["name"], publish["with"]["path"]) == ("quizzes-courses-chem-lab", "courses/chem lab/dist/")
+    assert second["name"] != first["name"]
+    code, out, _ = run("init", "bio", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert code == 0 and "skipped ../.github/workflows/quizzes.yml: it exists" in out.splitlines()
+    assert sorted(p.name for p in (tmp_path / ".github/workflows").iterdir()) == ["quizzes-courses-chem-lab.yml", "quizzes.yml"]
+    # A project at the root itself, beside them, gets its own too, running at the root.
+    code, out, _ = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
+    assert code == 0 and "wrote .github/workflows/quizzes-root.yml" in out.splitlines()
+    root = yaml.safe_load((tmp_path / ".github/workflows/quizzes-root.yml").read_text(encoding="utf-8"))
+    assert "defaults" not in root["jobs"]["build"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -154,9 +155,28 @@ NO_INSTALL_LINE = ("        run: |\n"
                    "          exit 1\n")
 
 
-def workflow_text(install: str | None, working_directory: str | None = None) -> str:
+def workflow_name(root: Path | None, below: str | None) -> str:
+    """Where the project's workflow goes, below the repository's root: ``quizzes.yml``, unless a
+    project in another folder of the repository has it already (its commands run there): then a
+    workflow of this project's own, named after its folder (``quizzes-courses-chem.yml``), so that
+    every project of the repository is built, not only the first one given a workflow."""
+    if root is None:
+        return WORKFLOW
+    existing = root / WORKFLOW
+    if not existing.is_file():
+        return WORKFLOW
+    text = existing.read_text(encoding="utf-8", errors="replace")
+    if (f"working-directory: {json.dumps(below)}\n" in text) if below else "working-directory:" not in text:
+        return WORKFLOW
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", below).strip("-.") if below else "root"
+    return f".github/workflows/quizzes-{slug or 'project'}.yml"
+
+
+def workflow_text(install: str | None, working_directory: str | None = None, name: str = WORKFLOW) -> str:
     """The starter workflow with its install step, and, for a project in a repository's subfolder,
-    its commands run in that folder and its paths (the schema cache, the published dist/) below it."""
+    its commands run in that folder and its paths (the schema cache, the published dist/) below it;
+    a workflow of another ``name`` (a second project's) keys its schema cache and names its
+    artifact by its own file and folder."""
     text = (data_dir("starter") / "github-workflow.yml").read_text(encoding="utf-8")
     assert INSTALL_LINE in text, "starter/github-workflow.yml's install step changed: update INSTALL_LINE"
     text = text.replace(INSTALL_LINE, NO_INSTALL_LINE if install is None else INSTALL_LINE.replace(DEFAULT_INSTALL, install))
@@ -166,6 +186,10 @@ def workflow_text(install: str | None, working_directory: str | None = None) -> 
                             f"    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: {quoted}\n")
         text = text.replace("path: .qti-builder-schemas\n", f"path: {json.dumps(working_directory + '/.qti-builder-schemas')}\n")
         text = text.replace("path: dist/\n", f"path: {json.dumps(working_directory + '/dist/')}\n")
+    if name != WORKFLOW:
+        text = text.replace(f"hashFiles('{WORKFLOW}')", f"hashFiles('{name}')")
+        text = text.replace("name: quizzes\n", f"name: {json.dumps('quizzes ' + (working_directory or '(root)'))}\n", 1)
+        text = text.replace("          name: quizzes\n", f"          name: {json.dumps(Path(name).stem)}\n", 1)
     return text
 
 
@@ -181,6 +205,8 @@ class Plan:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
     #: The project's folder below its repository's root, where the workflow runs its commands.
     workflow_folder: str | None = None
+    #: The workflow's file, below the repository's root (:func:`workflow_name`).
+    workflow: str = WORKFLOW
 
 
 def plan(folder: Path, language: str = "en", install: str | None = DEFAULT_INSTALL) -> Plan:
@@ -189,14 +215,15 @@ def plan(folder: Path, language: str = "en", install: str | None = DEFAULT_INSTA
     base = data_dir("starter")
     root = repository_root(folder)
     below = folder.resolve().relative_to(root).as_posix() if root and folder.resolve() != root else None
+    workflow = workflow_name(root, below)
     wanted = {
         QUIZ: (base / QUIZZES[language]).read_bytes(),
         GITIGNORE: (base / "gitignore").read_bytes(),
-        WORKFLOW: workflow_text(install, below).encode("utf-8"),
+        workflow: workflow_text(install, below, workflow).encode("utf-8"),
     }
-    result = Plan(workflow_folder=below)
+    result = Plan(workflow_folder=below, workflow=workflow)
     for name, content in wanted.items():
-        path = (root if root is not None and name == WORKFLOW and below else folder) / name
+        path = (root if root is not None and name == workflow and below else folder) / name
         if name == QUIZ and not path.exists() and _has_quizzes(path.parent):
             result.skipped.append((path, f"{display_path(path.parent)}/ has quizzes already"))
         elif not (path.exists() or path.is_symlink()):
@@ -253,7 +280,7 @@ def report(plan: Plan) -> list[str]:
             lines.append(f"added {', '.join(plan.appended)} to {display_path(path)}")
         else:
             lines.append(f"wrote {_shown(path)}")
-    lines += [f"skipped {display_path(path)}: {why}" for path, why in plan.skipped]
+    lines += [f"skipped {_shown(path)}: {why}" for path, why in plan.skipped]
     return lines
 
 
@@ -278,9 +305,9 @@ def next_steps(folder: Path, done: Plan, install: str | None = DEFAULT_INSTALL) 
     here = folder.resolve() == Path.cwd().resolve()
     wrote = {path.resolve().relative_to(folder.resolve()).as_posix() for path, _ in done.files
              if path.resolve().is_relative_to(folder.resolve())}
-    workflow = any(path.as_posix().endswith(WORKFLOW) for path, _ in done.files)
+    workflow = any(path.as_posix().endswith(done.workflow) for path, _ in done.files)
     quiz_id = "first-quiz" if QUIZ in wrote else "<quiz-id>"
-    where = (f" at the repository's root, where GitHub runs workflows; it runs its commands in {done.workflow_folder}/"
+    where = (f" (at the repository's root, where GitHub runs workflows; it runs its commands in {done.workflow_folder}/)"
              if done.workflow_folder else "")
     return [
         "next, in this folder:" if here else f"next:\n  cd {display_path(folder)}",
@@ -289,8 +316,8 @@ def next_steps(folder: Path, done: Plan, install: str | None = DEFAULT_INSTALL) 
         *(f"  {line.format(id=quiz_id)}" for line in IMPORT_WHERE),
         f"Edit {QUIZ}, or add quizzes beside it (how: qti-builder docs source-format)." if QUIZ in wrote
         else "How to write quizzes: qti-builder docs source-format.",
-        *([f"The workflow {WORKFLOW}{where} installs {install} (for another source: qti-builder docs ci#github-actions)."]
+        *([f"The workflow {done.workflow}{where} installs {install} (for another source: qti-builder docs ci#github-actions)."]
           if workflow and install is not None else []),
-        *([f"The workflow {WORKFLOW}{where} cannot install qti-builder yet: see the warning above."]
+        *([f"The workflow {done.workflow}{where} cannot install qti-builder yet: see the warning above."]
           if workflow and install is None else []),
     ]
