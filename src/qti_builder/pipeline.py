@@ -479,6 +479,9 @@ class _State:
     #: The build's settings in the build cache, when it is used: a chunk of questions found
     #: there is neither rendered nor validated (:func:`run_task`).
     cache_settings: str | None = None
+    #: The key of each chunk the build cache did not have when this process looked, before
+    #: forking: a worker renders it without computing its key or looking again.
+    missed: dict[Task, str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -490,10 +493,13 @@ def run_task(task: Task) -> TaskResult:
     assert _state is not None
     item = _state.loaded[task.quiz]
     quiz = _state.chunks.get(task, item.quiz)
-    key = _chunk_key(task)
-    cached = _cached(task, key)
-    if cached is not None:
-        return cached
+    if task in _state.missed:
+        key: str | None = _state.missed[task]
+    else:
+        key = _chunk_key(task)
+        cached = _cached(task, key)
+        if cached is not None:
+            return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
         store_chunk(key, result)
@@ -619,7 +625,14 @@ def _work(
         # The chunks the build cache has are taken here, before any worker is forked: a worker would
         # read each and send it back through a pipe, pickled once more, for nothing. What is left to
         # render decides whether workers are worth forking (a rebuild after one edit: one chunk).
-        found = [cached for task in tasks if (cached := _cached(task, _chunk_key(task))) is not None]
+        found: list[TaskResult] = []
+        for task in tasks:
+            key = _chunk_key(task)
+            cached = _cached(task, key)
+            if cached is not None:
+                found.append(cached)
+            elif key is not None:
+                _state.missed[task] = key
         if found:
             taken = {r.task for r in found}
             tasks = [t for t in tasks if t not in taken]
