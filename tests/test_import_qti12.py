@@ -385,3 +385,21 @@ def test_an_assessment_with_no_readable_question_does_not_refuse_its_package(tmp
     code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"), "--allow-skipped")
     assert code == 0, err
     assert [p.name for p in (tmp_path / "out").glob("*.md")] == ["RESPONDUS_ZERO.md"]
+
+
+def test_a_file_whose_only_question_cannot_be_read_is_refused_naming_it(tmp_path: Path) -> None:
+    """Issue 32: a Respondus file holding one multiple-choice question without a right answer. There
+    is nothing else to import, so nothing is written; the refusal itself says what the file lacks
+    (the question, its type and why), not only "no question could be read"."""
+    good = (QTI12 / "respondus-zero-point.xml").read_bytes().decode("cp1252")
+    lone = good.split("<item ")[0] + "<item " + good.split("<item ")[2].split("</item>")[0] + "</item>\r\n    </section>\r\n  </assessment>\r\n</questestinterop>\r\n"
+    path = tmp_path / "lone.xml"
+    path.write_bytes(lone.encode("cp1252"))
+    quizzes, sink = run_import(path)
+    assert not quizzes
+    (error,) = [m for m in messages(sink) if "error[" in m]
+    assert error.startswith("lone.xml:1:1: error[QB704]: nothing to import: the one question it holds cannot be imported "
+                            "(1 multipleChoice): question 'Unfinished' (multipleChoice) was skipped: a single-choice question "
+                            "needs exactly one correct choice, found 0"), error
+    code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"))
+    assert code == 1 and "nothing was written" in err and not (tmp_path / "out").exists()
