@@ -173,10 +173,14 @@ def test_course_export_reads_the_full_copy_once(tmp_path: Path) -> None:
     assert detect(path).name == "canvas"
     quizzes, sink = run_import(path)
     assert not sink.errors, messages(sink)
-    (item,) = quizzes  # the CC subset is the same quiz, not a second one
+    # The CC subset is the same quiz, not a second one; the bank no quiz uses is a quiz of its own
+    # (issue 32: a real course export kept 40 of its 269 questions, its banks left out).
+    item, bank = quizzes
     assert len(list(item.quiz.iter_questions())) == 17 and item.quiz.sections[1].select == 1  # the formula question too
     assert any(q.type == "calculated" for q in item.quiz.iter_questions())
-    assert "question bank '분열 문제 은행' is used by no quiz" in find(messages(sink), "분열 문제 은행")
+    assert f"question bank '분열 문제 은행' is used by no quiz in the package; imported as a quiz of its own, '{bank.quiz.id}'" \
+        in find(messages(sink), "분열 문제 은행")
+    assert bank.quiz.title == "분열 문제 은행" and [q.type for q in bank.quiz.iter_questions()] == ["short_answer", "essay"]
     assert item.media  # $IMS_CC_FILEBASE$ is the course's web_resources/ folder
 
 

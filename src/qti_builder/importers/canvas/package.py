@@ -18,6 +18,9 @@ from lxml import etree
 
 from ...diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
 from ..base import LOST, NO_QUESTIONS, ImportedQuiz, one_line
+
+#: A question bank no quiz of a course export uses, imported as a quiz of its own.
+UNUSED_BANK = "QB731"
 from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
 from .context import where
@@ -96,14 +99,17 @@ class PackageReader:
             seen.add(id(bank))
             if any(alias in used_banks for alias, other in banks.items() if other is bank):
                 continue
-            if not assessments:  # banks alone (a course export of question banks): each one a quiz
-                imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks).read()
-                if imported is not None:
-                    quizzes.append(imported)
-            elif ident not in used_banks:
-                self.sink.warning(LOST, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no quiz in the package; "
-                                        "not imported", self.span(bank.member, bank.element),
-                                  hint="a zip holding only question banks imports each bank as a quiz")
+            # A bank no quiz draws from (banks alone, or a course's banks beside its quizzes) is
+            # the author's questions all the same: a quiz of its own, never left out.
+            imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks).read()
+            if imported is not None:
+                quizzes.append(imported)
+                if assessments:
+                    self.sink.warning(UNUSED_BANK, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no "
+                                                   f"quiz in the package; imported as a quiz of its own, '{imported.quiz.id}'",
+                                      self.span(bank.member, bank.element),
+                                      hint="leave its source out of the build if the course does not need it, or draw from it "
+                                           "in a quiz's section (select)")
         if quizzes:
             self._empty_quizzes_named(empty)
         if not quizzes and len(self.sink.errors) == errors_before:
