@@ -403,3 +403,21 @@ def test_a_file_whose_only_question_cannot_be_read_is_refused_naming_it(tmp_path
                             "needs exactly one correct choice, found 0"), error
     code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"))
     assert code == 1 and "nothing was written" in err and not (tmp_path / "out").exists()
+
+
+def test_a_blackboard_random_block_whose_pool_is_missing(tmp_path: Path) -> None:
+    """The same test exported without its pool's file (res00005.dat): the block is named with the
+    pool it draws from, left out, and the test's own questions are imported and build."""
+    folder = tmp_path / "export"
+    folder.mkdir()
+    for name in ("imsmanifest.xml", "res00001.dat"):
+        (folder / name).write_bytes((BLACKBOARD_BLOCK / name).read_bytes())
+    quizzes, sink = run_import(folder)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "export:res00001.dat:15:1: warning[QB711]: question group 'Group' draws from question bank 'res00005', which is not " \
+           "in the package; its questions cannot be imported" in find(found, "res00005")
+    (item,) = quizzes
+    (own,) = item.quiz.sections
+    assert [q.points for q in own.questions] == [5]
+    builds(item.quiz, item.media, tmp_path)
