@@ -421,3 +421,79 @@ def test_a_blackboard_random_block_whose_pool_is_missing(tmp_path: Path) -> None
     (own,) = item.quiz.sections
     assert [q.points for q in own.questions] == [5]
     builds(item.quiz, item.media, tmp_path)
+
+
+VISTA_CC_MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="VISTA_CC" xmlns="http://www.imsglobal.org/xsd/imscc/imscp_v1p1">
+  <metadata><schema>IMS Common Cartridge</schema><schemaversion>1.0.0</schemaversion></metadata>
+  <organizations/>
+  <resources>
+    <resource identifier="RES1" type="imsqti_xmlv1p2/imscc_xmlv1p0/assessment"><file href="i1/assessment.xml"/></resource>
+    <resource identifier="RES2" type="imsqti_xmlv1p2/imscc_xmlv1p0/assessment"><file href="i2/assessment.xml"/><dependency identifierref="IMG"/></resource>
+    <resource identifier="BANK" type="imsqti_xmlv1p2/imscc_xmlv1p0/question-bank"><file href="bank/questions.xml"/></resource>
+    <resource identifier="IMG" type="webcontent" href="images/cell.png"><file href="images/cell.png"/></resource>
+    PAGES
+  </resources>
+</manifest>
+"""
+
+_CC_ITEM = """<item ident="{ident}" title="{title}">
+        <itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>cc_profile</fieldlabel><fieldentry>{profile}</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+        <presentation><material><mattext texttype="text/html">{text}</mattext></material>
+          <response_lid ident="R" rcardinality="Single"><render_choice><response_label ident="a"><material><mattext>{a}</mattext></material></response_label><response_label ident="b"><material><mattext>{b}</mattext></material></response_label></render_choice></response_lid></presentation>
+        <resprocessing><outcomes><decvar varname="SCORE" vartype="Decimal" minvalue="0" maxvalue="100"/></outcomes>
+          <respcondition continue="No"><conditionvar><varequal respident="R">a</varequal></conditionvar><setvar varname="SCORE" action="Set">100</setvar></respcondition></resprocessing>
+      </item>"""
+
+VISTA_CC_QUIZ = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="WCT_TWO" title="Vista quiz two">
+    <section ident="S">{_CC_ITEM.format(ident="T1", title="Cell", profile="cc.multiple_choice.v0p1", a="A cell", b="A rock",
+                                        text="&lt;p&gt;&lt;img src=&quot;$IMS-CC-FILEBASE$/images/cell.png&quot; alt=&quot;cell&quot;&gt; What is shown?&lt;/p&gt;")}
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+VISTA_CC_BANK = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <objectbank ident="VISTA_BANK">
+    {_CC_ITEM.format(ident="B1", title="Membranes", profile="cc.true_false.v0p1", a="True", b="False", text="Cells have membranes.")}
+  </objectbank>
+</questestinterop>
+"""
+
+
+def test_a_vista_common_cartridge_of_many_entries(tmp_path: Path) -> None:
+    """A Vista course as a .imscc archive of 30 entries (the real one had 33): two assessments, one
+    in UTF-16 with WebCT's types and one in the cartridge's own profile with an image under
+    $IMS-CC-FILEBASE$, a question bank no assessment uses, and web pages. Every quiz is read, the
+    image extracted, the bank a quiz of its own; only WebCT's jumbled sentence is skipped, named."""
+    path = tmp_path / "vista.imscc"
+    pages = "".join(f'<resource identifier="P{i}" type="webcontent" href="pages/p{i}.html"><file href="pages/p{i}.html"/></resource>'
+                    for i in range(25))
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("imsmanifest.xml", VISTA_CC_MANIFEST.replace("PAGES", pages))
+        archive.writestr("i1/assessment.xml", (QTI12 / "webct-utf16.xml").read_bytes())
+        archive.writestr("i2/assessment.xml", VISTA_CC_QUIZ)
+        archive.writestr("bank/questions.xml", VISTA_CC_BANK)
+        archive.writestr("images/cell.png", PNG)
+        for i in range(25):
+            archive.writestr(f"pages/p{i}.html", f"<html><body><p>Week {i}</p></body></html>")
+        assert len(archive.namelist()) == 30
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert [m.split(": warning")[1][:7] for m in found if "QB710" in m or "QB713" in m] == ["[QB710]"]
+    assert "(WCT_JumbledSentence)" in find(found, "QB710")
+    assert "question bank 'VISTA_BANK' is used by no quiz in the package; imported as a quiz of its own" in find(found, "QB731")
+    vista, two, bank = quizzes
+    assert [q.type for q in vista.quiz.iter_questions()] == ["single_choice", "short_answer", "essay"]
+    (cell,) = two.quiz.iter_questions()
+    assert "](media/cell.png)" in cell.stem and two.media["media/cell.png"] == PNG
+    assert [c.correct for c in cell.choices] == [True, False]
+    (membranes,) = bank.quiz.iter_questions()
+    assert membranes.type == "true_false" and membranes.answer is True
+    for number, item in enumerate(quizzes):
+        (tmp_path / str(number)).mkdir()
+        builds(item.quiz, item.media, tmp_path / str(number))
