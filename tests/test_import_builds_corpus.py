@@ -76,3 +76,67 @@ def test_an_export_none_of_whose_questions_can_be_imported_says_which_and_why(tm
     (error,) = sink.errors
     assert error.code == "QB704" and error.message.startswith(expected), error.message
     assert "named in a warning" in (error.hint or "")
+
+
+EMPTY_BANK_QUESTIONS = """<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <objectbank ident="g1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b1b">
+    <qtimetadata><qtimetadatafield><fieldlabel>bank_title</fieldlabel><fieldentry>Drafts</fieldentry></qtimetadatafield></qtimetadata>
+    <item ident="g2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c2c" title="Confidence">
+      <itemmetadata><qtimetadata>
+        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>multiple_choice_question</fieldentry></qtimetadatafield>
+      </qtimetadata></itemmetadata>
+      <presentation><material><mattext texttype="text/html">&lt;p&gt;How sure are you?&lt;/p&gt;</mattext></material>
+        <response_lid ident="response1" rcardinality="Single"><render_choice></render_choice></response_lid></presentation>
+      <resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>
+        <respcondition continue="No"><conditionvar><varequal respident="response1"/></conditionvar>
+          <setvar action="Set" varname="SCORE">100</setvar></respcondition></resprocessing>
+    </item>
+    <item ident="g3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d3d" title="Question 13">
+      <itemmetadata><qtimetadata>
+        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>multiple_choice_question</fieldentry></qtimetadatafield>
+      </qtimetadata></itemmetadata>
+      <presentation><material><mattext texttype="text/html"></mattext></material>
+        <response_lid ident="response1" rcardinality="Single"><render_choice>
+          <response_label ident="1"><material><mattext texttype="text/plain"></mattext></material></response_label>
+          <response_label ident="2"><material><mattext texttype="text/plain"></mattext></material></response_label>
+        </render_choice></response_lid></presentation>
+      <resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>
+        <respcondition continue="No"><conditionvar><varequal respident="response1">1</varequal></conditionvar>
+          <setvar action="Set" varname="SCORE">100</setvar></respcondition></resprocessing>
+    </item>
+    <item ident="g4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e4e" title="Mitochondria">
+      <itemmetadata><qtimetadata>
+        <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>true_false_question</fieldentry></qtimetadatafield>
+      </qtimetadata></itemmetadata>
+      <presentation><material><mattext texttype="text/html">&lt;p&gt;Mitochondria make ATP.&lt;/p&gt;</mattext></material>
+        <response_lid ident="response1" rcardinality="Single"><render_choice>
+          <response_label ident="1"><material><mattext texttype="text/plain">True</mattext></material></response_label>
+          <response_label ident="2"><material><mattext texttype="text/plain">False</mattext></material></response_label>
+        </render_choice></response_lid></presentation>
+      <resprocessing><outcomes><decvar maxvalue="100" minvalue="0" varname="SCORE" vartype="Decimal"/></outcomes>
+        <respcondition continue="No"><conditionvar><varequal respident="response1">1</varequal></conditionvar>
+          <setvar action="Set" varname="SCORE">100</setvar></respcondition></resprocessing>
+    </item>
+  </objectbank>
+</questestinterop>
+"""
+
+
+def test_a_banks_unfinished_questions_are_skipped_saying_what_they_lack(tmp_path: Path) -> None:
+    """Real Canvas banks hold questions never finished (a survey item with no choices, a question
+    whose text and choices are empty): each is skipped and its warning says what it lacks, in
+    words (not the model's validation message); the bank's other questions are imported and build."""
+    path = tmp_path / "drafts.xml"
+    path.write_text(EMPTY_BANK_QUESTIONS, encoding="utf-8")
+    quizzes, sink = run_import(path)
+    found = [m.split("\n")[0] for m in messages(sink) if "QB713" in m]
+    assert found == [
+        "drafts.xml:5:1: warning[QB713]: question 'Confidence' (multiple_choice_question) was skipped: it has 0 choices, and needs 2 at least",
+        "drafts.xml:15:1: warning[QB713]: question 'Question 13' (multiple_choice_question) was skipped: its stem is empty; "
+        "its choices.0.text is empty; its choices.1.text is empty",
+    ], messages(sink)
+    (item,) = quizzes
+    (kept,) = item.quiz.iter_questions()
+    assert kept.type == "true_false" and kept.answer is True
+    builds(item.quiz, item.media, tmp_path)

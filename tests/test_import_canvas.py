@@ -656,8 +656,8 @@ def test_questions_that_cannot_be_read_are_skipped_by_their_canvas_type(tmp_path
         "one.xml:2:1: warning[QB713]: question 'No answers' (multiple_choice_question): the multiple-choice question has no "
         "answers; skipped",
         # Read, then refused by the model: named by its Canvas type all the same.
-        "one.xml:4:1: warning[QB713]: question 'Drop-downs' (multiple_dropdowns_question) was skipped: List should have at "
-        "least 1 item after validation, not 0 (at blanks)",
+        "one.xml:4:1: warning[QB713]: question 'Drop-downs' (multiple_dropdowns_question) was skipped: it has 0 blanks, "
+        "and needs 1 at least",
         "one.xml:6:1: warning[QB713]: question 'Formula' (calculated_question): the formula question has no variable set to "
         "take an answer from; skipped",
     ]

@@ -381,9 +381,7 @@ class QuizBuilder:
             question = _QUESTION.validate_python(data)
         except ValidationError as exc:
             self.ids.release(data["id"])
-            problems = "; ".join(f"{e['msg'].removeprefix('Value error, ')}"
-                                 + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
-                                 for e in exc.errors()[:3])
+            problems = "; ".join(_problem(e) for e in exc.errors()[:3])
             kind = f" ({pending.kind})" if pending.kind else ""
             self.skip(pending.kind or str(data.get("type", "question")), INVALID,
                       f"question '{short(pending.label)}'{kind} was skipped: {problems}", pending.span,
@@ -393,6 +391,19 @@ class QuizBuilder:
         if pending.changed or any((span.path, line) in self._changes for line in range(span.line, max(pending.end_line or 0, span.line) + 1)):
             self.changed[question.type] += 1
         return question.model_dump(exclude_defaults=False)
+
+
+def _problem(error: Any) -> str:
+    """One reason the model refuses a question, said as what the question lacks: an empty list
+    ("it has 0 choices, and needs 2 at least") or a missing text ("its stem is empty"), else the
+    model's own message, at the field."""
+    where = ".".join(str(p) for p in error["loc"][1:])
+    context = error.get("ctx") or {}
+    if error["type"] == "too_short" and where and "min_length" in context:
+        return f"it has {context['actual_length']} {where}, and needs {context['min_length']} at least"
+    if error["type"] == "missing" and where:
+        return f"its {where} is empty"
+    return error["msg"].removeprefix("Value error, ") + (f" (at {where})" if where else "")
 
 
 def canonical_true_false(data: dict[str, Any]) -> None:
