@@ -497,3 +497,66 @@ def test_a_vista_common_cartridge_of_many_entries(tmp_path: Path) -> None:
     for number, item in enumerate(quizzes):
         (tmp_path / str(number)).mkdir()
         builds(item.quiz, item.media, tmp_path / str(number))
+
+
+VISTA_QUESTION = """<?xml version="1.0" encoding="{encoding}"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <item ident="{ident}" title="{title}">
+    <itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>wct_questiontype</fieldlabel><fieldentry>WCT_MultipleChoice</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+    <presentation><material><mattext texttype="text/html">{text}</mattext></material><response_lid ident="1" rcardinality="Single"><render_choice><response_label ident="1"><material><mattext texttype="text/html">{right}</mattext></material></response_label><response_label ident="2"><material><mattext texttype="text/html">{wrong}</mattext></material></response_label></render_choice></response_lid></presentation>
+    <resprocessing><outcomes><decvar varname="SCORE" vartype="Decimal" defaultval="0" minvalue="0" maxvalue="100"/></outcomes><respcondition><conditionvar><varequal respident="1">1</varequal></conditionvar><setvar varname="SCORE" action="Set">100</setvar></respcondition></resprocessing>
+  </item>
+</questestinterop>
+"""
+
+VISTA_ASSESSMENT = """<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="VISTA_A1" title="Vista: organelles">
+    <section ident="VISTA_S1">
+      <itemref linkrefid="VQ_1"/>
+      <itemref linkrefid="VQ_2"/>
+      <itemref linkrefid="VQ_GONE"/>
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+VISTA_PACKAGE_MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="VISTA4" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:webct="http://www.webct.com/IMS">
+  <organizations/>
+  <resources>
+    <resource identifier="A1" type="webct.assessment" href="assessment_1.xml"><file href="assessment_1.xml"/></resource>
+    <resource identifier="Q1" type="webct.question" href="question_1.xml"><file href="question_1.xml"/></resource>
+    <resource identifier="Q2" type="webct.question" href="question_2.xml"><file href="question_2.xml"/></resource>
+  </resources>
+</manifest>
+"""
+
+
+def test_a_vista_package_keeping_each_question_in_a_file_of_its_own(tmp_path: Path) -> None:
+    """WebCT Vista's IMS package keeps each question in a file of its own ('webct.question'
+    resources; one here in UTF-16) and its assessment refers to them by QTI 1.2's <itemref
+    linkrefid>. The assessment is one quiz of those questions, in its order (the question files
+    are no quizzes of their own); an item it refers to that the package lacks is skipped, named."""
+    path = tmp_path / "vista.zip"
+    first = VISTA_QUESTION.format(encoding="UTF-16", ident="VQ_1", title="Powerhouse", text="Which organelle makes ATP?",
+                                  right="Mitochondrion", wrong="Ribosome")
+    second = VISTA_QUESTION.format(encoding="UTF-8", ident="VQ_2", title="Proteins", text="Which organelle makes proteins?",
+                                   right="Ribosome", wrong="Lysosome")
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("imsmanifest.xml", VISTA_PACKAGE_MANIFEST)
+        archive.writestr("assessment_1.xml", VISTA_ASSESSMENT)
+        archive.writestr("question_1.xml", b"\xff\xfe" + first.replace("\n", "\r\n").encode("utf-16-le"))
+        archive.writestr("question_2.xml", second)
+    assert detect(path).name == "qti12"
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "vista.zip:assessment_1.xml:7:1: warning[QB714]: the item 'VQ_GONE' the assessment refers to (itemref) is not in the " \
+           "package; its question cannot be imported" in find(found, "VQ_GONE")
+    (item,) = quizzes
+    assert item.quiz.title == "Vista: organelles" and item.skipped == {"itemref": 1}
+    powerhouse, proteins = item.quiz.iter_questions()
+    assert powerhouse.stem == "Which organelle makes ATP?" and [c.correct for c in powerhouse.choices] == [True, False]
+    assert proteins.stem == "Which organelle makes proteins?" and [c.text for c in proteins.choices if c.correct] == ["Ribosome"]
+    builds(item.quiz, item.media, tmp_path)

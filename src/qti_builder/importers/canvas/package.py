@@ -25,7 +25,7 @@ from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
 from .context import where
 from .flavours import flavour
-from .xml import children, local, metadata
+from .xml import children, descendants, local, metadata
 
 #: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
 QTI_SUFFIXES = (".xml", ".qti", ".dat")
@@ -54,9 +54,21 @@ class PackageReader:
         banks: dict[str, Source] = {}
         order: list[str] = []
         pools = self._pool_resources()
-        for member, root in self._documents():
+        documents = self._documents()
+        # QTI 1.2's reference to an item kept in another file (``<itemref linkrefid>``: one file
+        # per question, as WebCT Vista's packages keep them): the items by ident, and those referred to.
+        linked: dict[str, tuple[str, etree._Element]] = {}
+        referenced: set[str] = set()
+        for member, root in documents:
+            for item in descendants(root, "item"):
+                linked.setdefault(item.get("ident") or "", (member, item))
+            referenced |= {ref.get("linkrefid") or "" for ref in descendants(root, "itemref")}
+        for member, root in documents:
             found = [e for e in children(root) if local(e) in ("assessment", "objectbank")]
             if not found and any(local(e) in ("item", "section") for e in children(root)):
+                bare = descendants(root, "item")
+                if bare and all(item.get("ident") in referenced for item in bare):
+                    continue  # an assessment's questions, read where it refers to them
                 found = [root]  # a file of bare items: one quiz named after the file
             system = flavour(root) if found else "Canvas"
             for element in found:
@@ -85,7 +97,7 @@ class PackageReader:
         for ident in order:
             source = assessments[ident]
             before = len(self.sink.items)
-            reader = AssessmentReader(self.display, self.sink, self.package.files, source, metas.get(ident), banks)
+            reader = AssessmentReader(self.display, self.sink, self.package.files, source, metas.get(ident), banks, linked)
             imported = reader.read()
             used_banks |= reader.used_banks
             if imported is not None:
@@ -101,7 +113,7 @@ class PackageReader:
                 continue
             # A bank no quiz draws from (banks alone, or a course's banks beside its quizzes) is
             # the author's questions all the same: a quiz of its own, never left out.
-            imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks).read()
+            imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks, linked).read()
             if imported is not None:
                 quizzes.append(imported)
                 if assessments:
