@@ -560,3 +560,38 @@ def test_a_vista_package_keeping_each_question_in_a_file_of_its_own(tmp_path: Pa
     assert powerhouse.stem == "Which organelle makes ATP?" and [c.correct for c in powerhouse.choices] == [True, False]
     assert proteins.stem == "Which organelle makes proteins?" and [c.text for c in proteins.choices if c.correct] == ["Ribosome"]
     builds(item.quiz, item.media, tmp_path)
+
+
+REXAMS = QTI12 / "rexams-blackboard"
+
+
+@pytest.mark.parametrize("form", ["folder", "zip"])
+def test_an_rexams_blackboard_export(tmp_path: Path, form: str) -> None:
+    """R/exams' exams2blackboard (its R/exams2blackboard.R): the pools first (res00001.dat, one per
+    exercise, assessment type Pool), the test last, whose random blocks draw from them by resource;
+    a .bb-package-info; the images under csfiles/home_dir/supplements<n>/<name>__xid-….png, named
+    in the text by '@X@EmbeddedFile.requestUrlStub@X@bbcswebdav/supplements<n>/xid-…' (its folder
+    before the xid, which Blackboard's own exports do not write); and, zipped with R's
+    list.files(all.files = TRUE), every file again under '../'. The pool is the block's, the image is
+    extracted (it was a placeholder: the folder hid the xid), the source builds."""
+    if form == "folder":
+        path = REXAMS
+    else:
+        path = tmp_path / "organelles.zip"
+        with zipfile.ZipFile(path, "w") as archive:
+            for file in sorted(p for p in REXAMS.rglob("*") if p.is_file()):
+                name = file.relative_to(REXAMS).as_posix()
+                archive.write(file, name)
+                archive.write(file, "../" + name)
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors and not [m for m in found if "QB713" in m or "QB714" in m or "not in the package" in m], found
+    (item,) = quizzes
+    assert item.quiz.title == "organelles-test"
+    (block,) = item.quiz.sections
+    assert block.select == 1 and [q.points for q in block.questions] == [1, 1]
+    picture, nucleus = block.questions
+    assert "![a cell](media/cell.png)" in picture.stem
+    assert item.media["media/cell.png"] == (REXAMS / "csfiles/home_dir/supplements1/cell__xid-1001001_1.png").read_bytes()
+    assert [c.text for c in nucleus.choices if c.correct] == ["The nucleus"]
+    builds(item.quiz, item.media, tmp_path)
