@@ -567,13 +567,16 @@ REXAMS = QTI12 / "rexams-blackboard"
 
 @pytest.mark.parametrize("form", ["folder", "zip"])
 def test_an_rexams_blackboard_export(tmp_path: Path, form: str) -> None:
-    """R/exams' exams2blackboard (its R/exams2blackboard.R): the pools first (res00001.dat, one per
-    exercise, assessment type Pool), the test last, whose random blocks draw from them by resource;
-    a .bb-package-info; the images under csfiles/home_dir/supplements<n>/<name>__xid-….png, named
-    in the text by '@X@EmbeddedFile.requestUrlStub@X@bbcswebdav/supplements<n>/xid-…' (its folder
-    before the xid, which Blackboard's own exports do not write); and, zipped with R's
-    list.files(all.files = TRUE), every file again under '../'. The pool is the block's, the image is
-    extracted (it was a placeholder: the folder hid the xid), the source builds."""
+    """R/exams' exams2blackboard (its R/exams2blackboard.R): one pool per exercise first
+    (res0000<n>.dat, assessment type Pool), the test last, each of its random blocks drawing one
+    question from a pool by its resource; a .bb-package-info; the images under
+    csfiles/home_dir/supplements<n>/<name>__xid-….png, named in the text by
+    '@X@EmbeddedFile.requestUrlStub@X@bbcswebdav/supplements<n>/xid-…' (a folder before the xid,
+    which Blackboard's own exports do not write); answers lettered in their text ('a. …') with
+    Blackboard's numbering turned off (bbmd_numbertype none); the right choice marked by the
+    'correct' condition, each choice's share in a condition of its own; a text answer's condition
+    titled 'right'; the worked solution as an itemfeedback 'Solution'; and, zipped with R's
+    list.files(all.files = TRUE), every file again under '../'."""
     if form == "folder":
         path = REXAMS
     else:
@@ -585,13 +588,23 @@ def test_an_rexams_blackboard_export(tmp_path: Path, form: str) -> None:
                 archive.write(file, "../" + name)
     quizzes, sink = run_import(path)
     found = messages(sink)
-    assert not sink.errors and not [m for m in found if "QB713" in m or "QB714" in m or "not in the package" in m], found
+    assert not sink.errors and not [m for m in found if "QB713" in m or "QB714" in m or "not kept" in m or "not in the package" in m], found
     (item,) = quizzes
-    assert item.quiz.title == "organelles-test"
-    (block,) = item.quiz.sections
-    assert block.select == 1 and [q.points for q in block.questions] == [1, 1]
-    picture, nucleus = block.questions
+    assert item.quiz.title == "organelles-test" and item.quiz.description == "This is today's test."
+    assert [(s.select, len(s.questions)) for s in item.quiz.sections] == [(1, 2), (1, 1), (1, 1), (1, 1)]
+    picture, nucleus = item.quiz.sections[0].questions
+    # The image is extracted (it was a placeholder: the folder hid the xid).
     assert "![a cell](media/cell.png)" in picture.stem
     assert item.media["media/cell.png"] == (REXAMS / "csfiles/home_dir/supplements1/cell__xid-1001001_1.png").read_bytes()
-    assert [c.text for c in nucleus.choices if c.correct] == ["The nucleus"]
+    # Lettered once, as Blackboard shows them; the worked solution is the general feedback.
+    assert [c.text for c in picture.choices] == ["a. A cell", "b. A crystal", "c. A cloud"] and picture.numbering == "none"
+    assert [c.correct for c in picture.choices] == [True, False, False] and picture.points == 1
+    assert picture.feedback.general == "See the notes of week 2."
+    assert [c.correct for c in nucleus.choices] == [True, False, False]
+    (plants,) = item.quiz.sections[1].questions
+    assert plants.type == "multiple_response" and [c.correct for c in plants.choices] == [True, True, False]
+    (doublings,) = item.quiz.sections[2].questions
+    assert doublings.type == "numerical" and [(a.value, a.tolerance) for a in doublings.answers] == [(8, 0.1)]
+    (organelle,) = item.quiz.sections[3].questions
+    assert organelle.type == "short_answer" and [a.text for a in organelle.answers] == ["mitochondrion"]
     builds(item.quiz, item.media, tmp_path)
