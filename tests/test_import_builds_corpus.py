@@ -140,3 +140,31 @@ def test_a_banks_unfinished_questions_are_skipped_saying_what_they_lack(tmp_path
     (kept,) = item.quiz.iter_questions()
     assert kept.type == "true_false" and kept.answer is True
     builds(item.quiz, item.media, tmp_path)
+
+
+MOODLE_MISSING_FILES = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="truefalse">
+    <name><text>Cell picture</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Is this a cell? <img src="@@PLUGINFILE@@/cell%20one.png" alt="a cell"> See <a href="@@PLUGINFILE@@/notes.pdf">the notes</a>.</p>]]></text></questiontext>
+    <answer fraction="100"><text>true</text></answer>
+    <answer fraction="0"><text>false</text></answer>
+  </question>
+</quiz>
+"""
+
+
+def test_a_moodle_image_the_export_lacks_is_a_placeholder_and_the_source_builds(tmp_path: Path) -> None:
+    """A Moodle XML question showing a file of its own (@@PLUGINFILE@@) that the export does not
+    embed was written with that reference, which the build refuses (QB160): the image is now a
+    named placeholder, reported; a link to a missing file stays a link, which the build accepts."""
+    path = tmp_path / "missing.xml"
+    path.write_text(MOODLE_MISSING_FILES, encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert "missing.xml:3:1: warning[QB714]: files cell one.png, notes.pdf are referenced but not embedded in the export (each " \
+           "image a placeholder, media/missing-<name>.svg, showing where it was)" in "\n".join(messages(sink))
+    (item,) = quizzes
+    (question,) = item.quiz.iter_questions()
+    assert "![a cell](media/missing-cell-one.png.svg)" in question.stem and "[the notes](@@PLUGINFILE@@/notes.pdf)" in question.stem
+    assert b"missing: cell one.png" in item.media["media/missing-cell-one.png.svg"]
+    builds(item.quiz, item.media, tmp_path)
