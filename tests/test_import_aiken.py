@@ -145,7 +145,10 @@ def test_a_file_that_is_not_utf8_is_read_as_windows_1252(tmp_path: Path) -> None
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(["What is it?", "A) one", "B) two", "C.three", "ANSWER: B", "ANSWER: a", "ANSWER:", "x", "",
-                                 "A)", "D) <b> & *", "Z) zed"]), max_size=14))
+                                 "A)", "D) <b> & *", "Z) zed",
+                                 # the dialects (QB730): bare and numbered options, headings, wrapped options, keywords
+                                 "A sei libri", "B otto", "1) uno", "2) due", "PARTE I", "goes on here", "NUMBERING: abc",
+                                 "NUMBERING: IIII", "תשובה: ב", "ANSWER: 2"]), max_size=14))
 def test_any_lines_import_or_are_refused_with_a_diagnostic(lines: list[str]) -> None:
     imports_or_is_refused("\n".join(lines), "fuzz.txt", "aiken")
 
