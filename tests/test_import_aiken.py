@@ -163,7 +163,7 @@ def test_a_bank_in_the_bare_dialect_is_read_as_its_author_meant(tmp_path: Path) 
     quizzes, sink = run_import(path)
     dialect = [m.split("\n")[0] for m in messages(sink) if "QB730" in m]
     assert dialect == [
-        "dialect-bare.txt:1:1: warning[QB730]: short lines before a question's line are headings ('PART ONE'; 3 lines, from line 1): "
+        "dialect-bare.txt:1:1: warning[QB730]: short lines before a question's line are headings ('PART I'; 3 lines, from line 1): "
         "each read as the title of a section holding the questions after it; Moodle's Aiken import reads such a line as a question "
         "without options",
         "dialect-bare.txt:6:1: warning[QB730]: options are written without ')' or '.' after their letter ('A the mitochondrion'; "
@@ -175,7 +175,7 @@ def test_a_bank_in_the_bare_dialect_is_read_as_its_author_meant(tmp_path: Path) 
     ]
     assert not [m for m in messages(sink) if "QB713" in m or "QB715" in m]
     (item,) = quizzes
-    assert [s.title for s in item.quiz.sections] == ["PART ONE — CHAPTER 1", "CHAPTER 2"]
+    assert [s.title for s in item.quiz.sections] == ["PART I — CHAPTER 1", "CHAPTER 2"]
     atp, prokaryote = item.quiz.sections[0].questions
     assert atp.stem == "Which organelle makes ATP in animal cells?"
     assert [(c.text, c.correct) for c in atp.choices] == [
@@ -187,6 +187,11 @@ def test_a_bank_in_the_bare_dialect_is_read_as_its_author_meant(tmp_path: Path) 
     (pigment,) = item.quiz.sections[1].questions
     assert [c.text for c in pigment.choices if c.correct] == ["chlorophyll"]
     builds(item.quiz, item.media, tmp_path)
+    # A question's first line that ends in no number is its text, not a heading (as before).
+    two_lines = tmp_path / "two-lines.txt"
+    two_lines.write_text("Read the code below\nWhat does print(1 + 1) show?\nA) 2\nB) 11\nANSWER: A\n", encoding="utf-8")
+    (code,) = run_import(two_lines)[0][0].quiz.iter_questions()
+    assert code.stem == "Read the code below\\\nWhat does print(1 + 1) show?"  # a line break
     graded = moodle_questions(tmp_path / "dist/dialect-bare.moodle.xml")
     assert graded["A cell that has no nucleus is called:"][1] == [("eukaryotic", 0, ""), ("prokaryotic", 1, "")]
 

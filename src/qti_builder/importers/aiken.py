@@ -18,7 +18,7 @@ question), an answer letter in lower case (``ANSWER: b``), and the qformat_aiken
 (its format.php and language packs): options numbered ``1)``, ``NUMBERING: abc|ABCD|123|iii|none``,
 the answer keywords of its English, French and Hebrew packs (``ANSWER:``, ``REPONSE:``, ``תשובה:``)
 and answers given as a number or a Hebrew letter. Short lines before a question's line (``PARTE
-I``, ``CAP. II``: no sentence, the next line starting with a capital) are a heading, the title of
+I``, ``CAP. II``: a few words ending in a number, the next line starting with a capital) are a heading, the title of
 a section holding the questions after it; Moodle reads each as a question without options.
 """
 
@@ -52,8 +52,9 @@ HEBREW = "אבגדהוזחטיכלמנסעפצקרשת"
 _SNIFF_OPTION = re.compile(r"^[ \t]*(?:[A-Z][).]|[1-9]\)[ \t]|[A-Z][ \t]+\S)", re.M)
 _SNIFF_ANSWER = re.compile(r"^[ \t]*(?:ANSWER|REPONSE|RÉPONSE|תשובה):[ \t]*[A-Za-z1-9\u05d0-\u05ea](?!\w)", re.M)
 _SNIFF_NUMBERING = re.compile(r"^[ \t]*(?:NUMBERING|NUMEROTATION|NUMÉROTATION|סוג):", re.M)
-#: A heading line before a question: a few words, no sentence's end.
-_HEADING = re.compile(r".{1,40}(?<![?:;.,!…])")
+#: A heading line before a question: a few words ending in its number ('PARTE I', 'CAP. 2',
+#: 'Unit 4'), never a sentence (a question's first line, 'Read the code below', stays its text).
+_HEADING = re.compile(r".{0,36}\b(?:[IVXLC]+|\d{1,3})\.?")
 STOP = "with 'Stop on error', its default, Moodle's import takes nothing from the file"
 DIALECT = "QB730"
 
