@@ -168,3 +168,28 @@ def test_a_moodle_image_the_export_lacks_is_a_placeholder_and_the_source_builds(
     assert "![a cell](media/missing-cell-one.png.svg)" in question.stem and "[the notes](@@PLUGINFILE@@/notes.pdf)" in question.stem
     assert b"missing: cell one.png" in item.media["media/missing-cell-one.png.svg"]
     builds(item.quiz, item.media, tmp_path)
+
+
+@pytest.mark.parametrize("name, text, warning", [
+    ("notepad.txt", "Which gas do plants take in?\r\nA) Oxygen\r\nB) Carbon dioxide\r\nANSWER: B\r\n\r\n"
+                    "Welche Farbe hat Chlorophyll – grün?\r\nA) Grün\r\nB) Rot\r\nANSWER: A\r\n",
+     "notepad.txt:1:1: warning[QB711]: the file is UTF-16 (it starts with a byte-order mark); it was read as UTF-16"),
+    ("notepad.gift", "::Gas:: Which gas do plants take in? {=carbon dioxide ~oxygen}\r\n\r\n::Farbe:: Chlorophyll ist {=grün ~rot}.\r\n",
+     "notepad.gift:1:1: warning[QB711]: the file is UTF-16 (it starts with a byte-order mark), which Moodle's GIFT import "
+     "refuses; it was read as UTF-16"),
+])
+def test_aiken_and_gift_saved_as_unicode_by_notepad(tmp_path: Path, name: str, text: str, warning: str) -> None:
+    """Windows' Notepad saves "Unicode" as UTF-16 with a byte-order mark: an Aiken file was read as
+    Windows-1252 (letters and NULs: refused), a GIFT file imported as garbage. Both are read as
+    UTF-16, said, and build."""
+    path = tmp_path / name
+    path.write_bytes(b"\xff\xfe" + text.encode("utf-16-le"))
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors and warning in "\n".join(found), found
+    (item,) = quizzes
+    first, second = item.quiz.iter_questions()
+    assert first.stem == "Which gas do plants take in?" and [c.text for c in first.choices if c.correct] == ["carbon dioxide"
+                                                                                                          if name.endswith(".gift") else "Carbon dioxide"]
+    assert "grün" in second.stem.lower() or any("Grün" == c.text or "grün" == c.text for c in second.choices)
+    builds(item.quiz, item.media, tmp_path)
