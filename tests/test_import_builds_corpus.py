@@ -193,3 +193,18 @@ def test_aiken_and_gift_saved_as_unicode_by_notepad(tmp_path: Path, name: str, t
                                                                                                           if name.endswith(".gift") else "Carbon dioxide"]
     assert "grün" in second.stem.lower() or any("Grün" == c.text or "grün" == c.text for c in second.choices)
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_text2qti_file_in_windows_1252_keeps_its_accents(tmp_path: Path) -> None:
+    """A text2qti quiz saved in Windows-1252 had each accented letter replaced by U+FFFD, in
+    silence; it is read as Windows-1252 and said, as Aiken and GIFT files are."""
+    path = tmp_path / "quiz.txt"
+    path.write_bytes("Quiz title: Biologie\r\n\r\n1.  Quelle cellule possède un noyau ?\r\n*a) eucaryote (à noyau)\r\nb)  procaryote\r\n"
+                     .encode("cp1252"))
+    quizzes, sink = run_import(path, "text2qti")
+    assert "quiz.txt:3:1: warning[QB711]: the file is not UTF-8; it was read as Windows-1252" in "\n".join(messages(sink))
+    (item,) = quizzes
+    (question,) = item.quiz.iter_questions()
+    assert [c.text for c in question.choices] == ["eucaryote (à noyau)", "procaryote"]
+    assert question.stem == "Quelle cellule possède un noyau ?"
+    builds(item.quiz, item.media, tmp_path)
