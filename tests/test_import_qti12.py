@@ -608,3 +608,21 @@ def test_an_rexams_blackboard_export(tmp_path: Path, form: str) -> None:
     (organelle,) = item.quiz.sections[3].questions
     assert organelle.type == "short_answer" and [a.text for a in organelle.answers] == ["mitochondrion"]
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_samigo_matching_question_worth_nothing_is_paired_by_its_feedback(tmp_path: Path) -> None:
+    """Samigo writes a matching question worth 0 points with every pair's condition adding 0; the
+    right pairs show the feedback it names 'CorrectMatch' (its choices' right answer shows 'Correct').
+    They were read as no pair at all and the question skipped (a real Samigo export's one loss)."""
+    text = (QTI12 / "samigo-assessment.xml").read_text(encoding="utf-8")
+    worth_nothing = text.replace('<setvar action="Add" varname="SCORE">0.5</setvar>', '<setvar action="Add" varname="SCORE">0.0</setvar>')
+    assert worth_nothing.count('varname="SCORE">0.0</setvar><displayfeedback feedbacktype="Response" linkrefid="CorrectMatch"/>') == 2
+    path = tmp_path / "samigo.xml"
+    path.write_text(worth_nothing, encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    matching = next(q for q in item.quiz.iter_questions() if q.type == "matching")
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("Mitochondrion", "Makes ATP"), ("Nucleus", "Holds DNA")]
+    assert matching.distractors == ["Digests waste"]
+    builds(item.quiz, item.media, tmp_path)
