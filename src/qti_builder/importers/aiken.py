@@ -18,8 +18,9 @@ question), an answer letter in lower case (``ANSWER: b``), and the qformat_aiken
 (its format.php and language packs): options numbered ``1)``, ``NUMBERING: abc|ABCD|123|iii|none``,
 the answer keywords of its English, French and Hebrew packs (``ANSWER:``, ``REPONSE:``, ``תשובה:``)
 and answers given as a number or a Hebrew letter. Short lines before a question's line (``PARTE
-I``, ``CAP. II``: a few words ending in a number, the next line starting with a capital) are a heading, the title of
-a section holding the questions after it; Moodle reads each as a question without options.
+I``, ``CAP. II``: a few words ending in a number, the next line starting with a capital) are a
+heading, the title of a section holding the questions after it; Moodle reads each as a question
+without options.
 """
 
 from __future__ import annotations
@@ -202,7 +203,9 @@ class _Reader:
         if numbered and question.form in ("", "number") and int(numbered.group(1)) == len(question.options) + 1:
             return "number", text[2:].strip()
         bare = BARE.match(text) if self.bare else None
-        if bare and question.form in ("", "bare") and bare.group(1) in (chr(65 + len(question.options)), "A"[:len(question.options) == 1]):
+        # The next letter; or 'A' again after one 'A …', which was the question's text (see line()).
+        letters = {chr(65 + len(question.options))} | ({"A"} if len(question.options) == 1 else set())
+        if bare and question.form in ("", "bare") and bare.group(1) in letters:
             return "bare", text[bare.end():].strip()
         return None
 
