@@ -18,15 +18,14 @@ from lxml import etree
 
 from ...diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
 from ..base import LOST, NO_QUESTIONS, ImportedQuiz, one_line
-
-#: A question bank no quiz of a course export uses, imported as a quiz of its own.
-UNUSED_BANK = "QB731"
 from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
 from .context import where
 from .flavours import flavour
 from .xml import children, descendants, local, metadata
 
+#: A question bank no quiz of the package draws from, imported as a quiz of its own (a warning).
+UNUSED_BANK = "QB731"
 #: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
 QTI_SUFFIXES = (".xml", ".qti", ".dat")
 QTI12_ROOT = re.compile(rb"<(\w+:)?questestinterop[\s>]")
