@@ -766,3 +766,25 @@ def test_html_code_shown_as_text_is_not_taken_for_media(tmp_path: Path) -> None:
     assert not [d for d in sink.items if d.code == "QB714"], messages(sink)
     (question,) = quizzes[0].quiz.iter_questions()
     assert 'src="school.gif"' in question.stem and not quizzes[0].media
+
+
+def test_a_bank_no_quiz_uses_titled_like_a_quiz_takes_another_id(tmp_path: Path) -> None:
+    """Canvas names a bank after the quiz it was made for: the bank, a quiz of its own now, would
+    take that quiz's id and the import fail (QB720, two quizzes with one id); it is '<id>-bank'."""
+    path = course_export(tmp_path)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    title = etree.fromstring(members[f"{QUIZ}/assessment_meta.xml"]).findtext("{*}title")
+    members[CANVAS_BANK_ENTRY] = members[CANVAS_BANK_ENTRY].replace("분열 문제 은행".encode(), title.encode())
+    same = tmp_path / "same-title.zip"
+    with zipfile.ZipFile(same, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    quizzes, sink = run_import(same)
+    assert not sink.errors, messages(sink)
+    quiz, bank = quizzes
+    assert quiz.quiz.title == bank.quiz.title == title and bank.quiz.id == f"{quiz.quiz.id}-bank"
+    code, _, err = run("import", str(same), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    written = sorted(p.stem for p in (tmp_path / "out").iterdir() if p.is_file())
+    assert written == sorted([quiz.quiz.id, f"{quiz.quiz.id}-bank"])

@@ -26,7 +26,7 @@ from lxml import etree
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import QuizSettings
 from ...writers.canvas import SCORING_POLICIES
-from ..base import LOST, MEDIA, ImportedQuiz, QuizBuilder, guess_language, one_line
+from ..base import LOST, MEDIA, ImportedQuiz, QuizBuilder, guess_language, one_line, sanitise_id, slug
 from .context import GENERATED_IDENT, Scope
 from .item import ItemReader
 from .text import TextReader, text_content
@@ -100,7 +100,9 @@ class AssessmentReader:
     def span(self, element: etree._Element | None = None, member: str | None = None) -> SourceSpan:
         return self.scope.span(element if element is not None else self.element, member)
 
-    def read(self) -> ImportedQuiz | None:
+    def read(self, taken: frozenset[str] = frozenset()) -> ImportedQuiz | None:
+        """The quiz; ``taken`` holds the ids of the package's quizzes read before it (a bank read
+        as a quiz of its own, titled like one of them, takes another)."""
         fields = metadata(self.element)
         title = one_line(self.element.get("title")) or fields.get("bank_title") or fields.get("qmd_title") or PurePosixPath(self.member).name.split(".")[0]
         description: str | None = None
@@ -125,6 +127,9 @@ class AssessmentReader:
         self.builder.warn(LOST, f"{self.system}'s format does not record the quiz's language; '{self.language}' was taken from its text",
                           self.span(), hint="change 'language:' in the source if that is wrong")
         quiz_id = None if GENERATED_IDENT.match(self.ident) else self.ident
+        planned = sanitise_id(quiz_id) or slug(title, "quiz-")
+        if planned in taken:
+            quiz_id = next(f"{planned}-bank{n or ''}" for n in range(len(taken) + 1) if f"{planned}-bank{n or ''}" not in taken)
         quiz = self.builder.build(quiz_id, title, self.language, description, self.scope.settings)
         return self.builder.imported(quiz) if quiz else None
 

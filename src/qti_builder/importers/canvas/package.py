@@ -112,7 +112,8 @@ class PackageReader:
                 continue
             # A bank no quiz draws from (banks alone, or a course's banks beside its quizzes) is
             # the author's questions all the same: a quiz of its own, never left out.
-            imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks, linked).read()
+            imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks, linked).read(
+                frozenset(q.quiz.id for q in quizzes))
             if imported is not None:
                 quizzes.append(imported)
                 if assessments:
