@@ -398,7 +398,7 @@ def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
 <question_instance id="2"><slot>2</slot><page>1</page><maxmark>1.0000000</maxmark>
 <question_reference id="2"><usingcontextid>100</usingcontextid></question_reference></question_instance>
 </question_instances>
-<sumgrades>3.0000000</sumgrades>
+<sumgrades>3.0000000</sumgrades><grade>3.0000000</grade>
 <sections><section id="1"><firstslot>1</firstslot></section></sections></quiz></activity>"""
 
     def problems(data: bytes) -> list[str]:
@@ -407,6 +407,12 @@ def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
 
     assert problems(quiz_xml) == []
     assert "sumgrades" in problems(quiz_xml.replace(b"<sumgrades>3.0", b"<sumgrades>2.0"))[0]
+    # Questions worth nothing: an attempt starts when the quiz is graded out of 0, not out of 3
+    # (mod/quiz quiz_create_attempt: 'cannotstartgradesmismatch').
+    worthless = quiz_xml.replace(b"<maxmark>2.0", b"<maxmark>0.0").replace(b"<maxmark>1.0", b"<maxmark>0.0").replace(
+        b"<sumgrades>3.0", b"<sumgrades>0.0")
+    assert problems(worthless.replace(b"<grade>3.0", b"<grade>0.0")) == []
+    assert "graded out of 3" in problems(worthless)[0]
     assert "slot 1" in problems(quiz_xml.replace(b"<firstslot>1<", b"<firstslot>2<"))[0]
     assert "context" in problems(quiz_xml.replace(b"<usingcontextid>100</usingcontextid></question_reference></question_instance>\n</q",
                                                   b"<usingcontextid>7</usingcontextid></question_reference></question_instance>\n</q"))[0]
@@ -434,6 +440,24 @@ def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
     assert "grade options" in question_problems(tf_question.replace(b"<fraction>0.0000000", b"<fraction>0.4400000"))[0]
     two_tops = question_problems(tf_question.replace(b"<parent>1</parent>", b"<parent>0</parent>"))
     assert any("top categories" in p for p in two_tops) and any("vanish" in p for p in two_tops)
+
+
+def test_a_quiz_worth_nothing_is_graded_out_of_nothing(tmp_path: Path) -> None:
+    """A survey or a reading (text items, questions of 0 points) is a quiz Moodle lets students
+    attempt when its grade is 0 too: the backup is written, not refused."""
+    source = write(tmp_path, "z.yaml", """id: z
+title: Z
+sections:
+  - id: a
+    title: A
+    questions:
+      - {type: text_only, id: read, stem: Read this.}
+      - {type: true_false, id: t1, stem: One., answer: true, points: 0}
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "z.mbz").read_bytes())
+    assert (backup.setting("sumgrades"), backup.setting("grade")) == ("0.0000000", "0.0000000")
+    assert [s.maxmark for s in backup.slots()] == [0.0, 0.0]
 
 
 def test_a_schema_breach_stops_the_build(tmp_path: Path) -> None:
