@@ -299,6 +299,74 @@ def test_every_media_file_is_in_the_backup_where_its_text_shows_it(built, quiz_i
     assert shown >= (1 if media else 0)
 
 
+def test_media_in_every_text_moodle_files_is_in_its_file_area(tmp_path: Path) -> None:
+    """An image or a sound in each text that Moodle keeps files for (the quiz's description, a
+    section's text, a choice, a choice's feedback, the general feedback, a matching prompt, an
+    essay's model answer): files.xml lists it in that text's file area (component, area) of that
+    very record, the one whose text shows it, and its bytes are in the backup (the areas of
+    question/type/*/backup and mod/quiz/backup: each restored so in Moodle 4.5)."""
+    import shutil
+
+    media = tmp_path / "media"
+    media.mkdir()
+    shutil.copy(ROOT / "source" / "media" / "workers.png", media / "a.png")
+    shutil.copy(ROOT / "source" / "media" / "tone.wav", media / "b.wav")
+    source = write(tmp_path, "m.yaml", """id: mediaq
+title: Media everywhere
+description: "Look: ![quiz picture](media/a.png)"
+sections:
+  - id: s
+    title: S
+    description: "Section picture ![s](media/a.png)"
+    questions:
+      - type: single_choice
+        id: c
+        stem: Pick.
+        feedback: {general: "See ![g](media/a.png)"}
+        choices:
+          - {id: A, text: "![one](media/a.png)", correct: true, feedback: "Heard <audio controls src=\\"media/b.wav\\">tone</audio>"}
+          - {id: B, text: Two}
+      - type: matching
+        id: m
+        stem: Match.
+        pairs:
+          - {prompt: "![p](media/a.png)", answer: Picture}
+          - {prompt: Sound, answer: Noise}
+      - type: essay
+        id: e
+        stem: Describe.
+        model_answer: "Like ![x](media/a.png)"
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "mediaq.mbz").read_bytes())
+
+    def owner(component: str, area: str, itemid: str) -> tuple[str, str]:
+        """The record a file row points at: its question's ID number, and the text that shows it."""
+        if component == "mod_quiz":
+            return "quiz", backup.setting("intro")
+        tag = {"answer": "answer", "answerfeedback": "answer", "subquestion": "match"}.get(area, "question")
+        field_ = {"answer": "answertext", "answerfeedback": "feedback", "subquestion": "questiontext"}.get(area, area)
+        for question in backup.questions.iterfind(".//questions/question"):
+            for record in ([question] if tag == "question" else question.iter(tag)):
+                if record.get("id") == itemid:
+                    entry = next(question.iterancestors("question_bank_entry"))
+                    return entry.findtext("idnumber"), record.findtext(field_) or record.findtext(f"*/*/{field_}") or ""
+        raise AssertionError((component, area, itemid))
+
+    rows = set()
+    for file in backup.part("files.xml").iter("file"):
+        component, area, name = file.findtext("component"), file.findtext("filearea"), file.findtext("filename")
+        who, text = owner(component, area, file.findtext("itemid"))
+        assert f"@@PLUGINFILE@@/{name}" in text, (component, area)  # the record's text shows that file
+        digest = file.findtext("contenthash")
+        assert hashlib.sha1(backup.members[f"files/{digest[:2]}/{digest}"]).hexdigest() == digest
+        rows.add((component, area, who, name.split("-")[0]))
+    assert rows == {("mod_quiz", "intro", "quiz", "a"), ("question", "questiontext", "mediaq.s.text", "a"),
+                    ("question", "generalfeedback", "c", "a"), ("question", "answer", "c", "a"),
+                    ("question", "answerfeedback", "c", "b"), ("qtype_match", "subquestion", "m", "a"),
+                    ("qtype_essay", "graderinfo", "e", "a")}
+
+
 def _plugin_files(text: str) -> list[str]:
     import re
     from urllib.parse import unquote
