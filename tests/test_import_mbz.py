@@ -164,3 +164,31 @@ def _add(tar: tarfile.TarFile, name: str, content: bytes) -> None:
     info = tarfile.TarInfo(name)
     info.size = len(content)
     tar.addfile(info, io.BytesIO(content))
+
+
+def test_a_draw_among_fixed_questions_keeps_its_categorys_note_from_students(built: Path, tmp_path: Path) -> None:
+    """A Moodle-made quiz section holding fixed questions and random slots (all-types.mbz with the
+    quiz section of its draw removed, so the draw is in 'Structure questions'): the draw becomes
+    a section below it, and the description of the category it draws from, which Moodle shows to
+    teachers in the question bank only, is not made the section's text that students read: it is
+    reported as lost (QB711)."""
+    members = _members((built / "all-types.mbz").read_bytes())
+    quiz_xml = members["activities/quiz_1/quiz.xml"].decode()
+    start = quiz_xml.index("<heading>Nested section</heading>")
+    section_start, section_end = quiz_xml.rindex("<section ", 0, start), quiz_xml.index("</section>", start) + len("</section>")
+    members["activities/quiz_1/quiz.xml"] = (quiz_xml[:section_start] + quiz_xml[section_end:]).encode()
+    questions = members["questions.xml"].decode()
+    nested = questions.index("<idnumber>all-types.nested</idnumber>")
+    info_start = questions.rindex("<info>", 0, nested)
+    info_end = questions.index("</info>", info_start) + len("</info>")
+    members["questions.xml"] = (questions[:info_start] + "<info>Teachers: replace these before May.</info>"
+                                + questions[info_end:]).encode()
+    changed = tmp_path / "mixed.mbz"
+    changed.write_bytes(_tarball(members))
+    sink = DiagnosticSink()
+    quiz = imported(changed, sink)
+    structure = next(s for _, s in quiz.iter_sections() if s.title == "Structure questions")
+    (draw,) = structure.sections
+    assert draw.select == 1 and not draw.description
+    assert not any("replace these" in (s.description or "") for _, s in quiz.iter_sections())
+    assert any("question category" in d.message and d.code == "QB711" for d in sink.items)

@@ -167,8 +167,12 @@ class BackupReader:
                 name = " ".join((category.findtext("name") or "").split()) or "Random"
                 draw_id = ident if only_draw else self._category_ident(category_id, quiz_id) or f"draw{category_id}"
                 if not only_draw:
-                    elements.append(_category(f"{path}/{_path_part(name)}", category.findtext("info") or "",
-                                              f"{quiz_id}.{draw_id}" if quiz_id else draw_id))
+                    # A category's description is the question bank's, seen by teachers only: a
+                    # section's description is shown to students, so it is not made one.
+                    if (category.findtext("info") or "").strip():
+                        self._lost(f"the description of question category '{name}' (seen by teachers in the "
+                                   "question bank, never by students)")
+                    elements.append(_category(f"{path}/{_path_part(name)}", "", f"{quiz_id}.{draw_id}" if quiz_id else draw_id))
                 drawable = [e for e in category.iter("question_bank_entry") if self._drawable(e)]
                 for entry in drawable:
                     elements += self._question_xml(entry, marks[0])
