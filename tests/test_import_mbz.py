@@ -99,12 +99,13 @@ def test_the_imported_source_builds_the_same_quiz(built: Path, quiz_id: str, tmp
 
 def test_what_the_source_cannot_hold_is_said(built: Path, tmp_path: Path) -> None:
     """A backup changed as a teacher would in Moodle: average grade, sequential navigation, a close
-    date and a password. The first two are the source's settings grading_method and
+    date, a password and a maximum grade of 100 for marks adding up to 32. The first two are the source's settings grading_method and
     lock_questions_after_answering; the others are reported as lost (QB711), and the rest imports."""
     members = _members((built / "all-types.mbz").read_bytes())
     quiz_xml = members["activities/quiz_1/quiz.xml"]
     for old, new in ((b"<grademethod>1<", b"<grademethod>2<"), (b"<navmethod>free<", b"<navmethod>sequential<"),
-                     (b"<timeclose>0<", b"<timeclose>1800000000<"), (b"<password></password>", b"<password>x</password>")):
+                     (b"<timeclose>0<", b"<timeclose>1800000000<"), (b"<password></password>", b"<password>x</password>"),
+                     (b"<grade>32.0000000<", b"<grade>100.0000000<")):
         assert old in quiz_xml
         quiz_xml = quiz_xml.replace(old, new)
     members["activities/quiz_1/quiz.xml"] = quiz_xml
@@ -114,9 +115,9 @@ def test_what_the_source_cannot_hold_is_said(built: Path, tmp_path: Path) -> Non
     quiz = imported(changed, sink)
     assert (quiz.settings.grading_method, quiz.settings.lock_questions_after_answering) == ("average", True)
     lost = [d.message for d in sink.items if d.code == "QB711"]
-    for what in ("a close date", "password"):
+    for what in ("a close date", "password", "maximum grade 100, to which Moodle scales its marks (32)"):
         assert any(what in message for message in lost), what
-    assert not [message for message in lost if "grad" in message or "navigation" in message]
+    assert not [message for message in lost if "grading method" in message or "navigation" in message]
 
 
 def test_a_hostile_backup_is_read_without_its_unsafe_entries(built: Path, tmp_path: Path) -> None:

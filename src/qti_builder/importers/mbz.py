@@ -239,6 +239,11 @@ class BackupReader:
             self._lost(f"the grading method {grademethod!r}: the source's are highest, average, first and last")
         if (q.findtext("navmethod") or "").strip() == "sequential":
             settings["lock_questions_after_answering"] = True
+        grade, marks = _number(q.findtext("grade")), _number(q.findtext("sumgrades"))
+        if grade is not None and marks is not None and abs(grade - marks) > 1e-6:
+            # Moodle scales the marks to the maximum grade; a source's quiz is worth its points.
+            self._lost(f"the quiz's maximum grade {grade:g}, to which Moodle scales its marks ({marks:g}): the quiz "
+                       "built from the source is graded out of its points")
         for field, what in (("timeopen", "an open date"), ("timeclose", "a close date")):
             if (q.findtext(field) or "0") != "0":
                 self._lost(what)
@@ -442,6 +447,13 @@ class BackupReader:
             attached.add(name)
             file = etree.SubElement(element, "file", name=name, path="/", encoding="base64")
             file.text = base64.b64encode(data).decode()
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float((text or "").strip())
+    except ValueError:
+        return None
 
 
 def _category(path: str, info: str, idnumber: str | None) -> etree._Element:
