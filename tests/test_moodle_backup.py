@@ -406,8 +406,9 @@ def test_the_same_source_gives_the_same_bytes_and_the_epoch_is_every_time(tmp_pa
     assert {e.text for e in backup.questions.iter("timecreated")} == {"1700000000"}
 
 
-def test_not_in_the_default_formats() -> None:
-    assert "moodle-quiz" not in DEFAULT_FORMATS
+def test_in_the_default_formats_after_the_others() -> None:
+    """A plain build writes the backup too, last (its lines after the three question files')."""
+    assert DEFAULT_FORMATS == ("qti21", "moodle", "canvas", "moodle-quiz")
     assert BuildOptions().formats == list(DEFAULT_FORMATS)
 
 
