@@ -23,6 +23,7 @@ from helpers.pieces import count_piece_reads
 
 from qti_builder import cache, pipeline
 from qti_builder.results import BuildOptions
+from qti_builder.writers import DEFAULT_FORMATS
 
 #: Every quiz source of the repository: the examples, the test fixtures, the starter quizzes and
 #: the reader's corpus (most of which fail, and so are never kept).
@@ -217,6 +218,15 @@ def _bank(count: int, edited: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def _parts(chunks: int) -> list[tuple[str, str]]:
+    """The tasks a build of a quiz bigger than a chunk renders in the default targets: in each
+    target split by question its frame and ``chunks`` chunks, each other target whole (the Moodle
+    quiz backup: rendered again whole after any edit)."""
+    split = [f for f in DEFAULT_FORMATS if f in pipeline.SPLIT_BY_QUESTION]
+    return sorted([(f, "frame") for f in split] + [(f, "items") for f in split for _ in range(chunks)]
+                  + [(f, "whole") for f in DEFAULT_FORMATS if f not in pipeline.SPLIT_BY_QUESTION])
+
+
 def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
     its chunk (in each target) and the frames are rendered again, and the outputs are what a
@@ -233,13 +243,11 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
 
     monkeypatch.setattr(pipeline, "_rendered", counting)
     assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
-    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
-                                      + [(f, "items") for f in ("qti21", "moodle", "canvas") for _ in range(3)])
+    assert sorted(rendered) == _parts(chunks=3)
     source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
     rendered.clear()
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
-    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
-                                      + [(f, "items") for f in ("qti21", "moodle", "canvas")])
+    assert sorted(rendered) == _parts(chunks=1)
     cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert warm == cold
     assert b"(edited)" in cold[3]["bank.moodle.xml"]
@@ -263,7 +271,7 @@ def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkey
 
     monkeypatch.setattr(pipeline, "run", recording)
     warm = _build(str(source), "--jobs", "2", out=tmp_path / "warm")
-    assert handed == [sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")] + [(f, "items") for f in ("qti21", "moodle", "canvas")])]
+    assert handed == [_parts(chunks=1)]
     monkeypatch.setattr(pipeline, "run", real)
     assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "cold")
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "one")
