@@ -59,6 +59,9 @@ def imported(tmp_path: Path, xml: str, *more: str) -> str:
     ("<p>תשובתך נכונה.</p>", "<p>תשובתך נכונה חלקית.</p>", "<p>תשובתך אינה נכונה.</p>"),
     ("<p>你答對了!</p>", "<p>你的答案是部分答對</p>", "<p>你答錯了!</p>"),
     ("<p>Câu trả lời của bạn đúng</p>", "<p>Câu trả lời của bạn đúng một phần.</p>", "<p>Câu trả lời của bạn sai.</p>"),
+    # Italian and Basque partly correct as older packs (2.6; 3.8) word it.
+    ("<p>Risposta corretta.</p>", "<p>Risposta parzialmente corretta.</p>", "<p>Risposta errata.</p>"),
+    ("<p>Zure erantzuna zuzena da.</p>", "<p>Zure erantzuna zuzena da neurri batean.</p>", "<p>Zure erantzuna ez da zuzena</p>"),
     (unicodedata.normalize("NFD", "Câu trả lời của bạn đúng"), unicodedata.normalize("NFD", "Câu trả lời của bạn đúng một phần."),
      unicodedata.normalize("NFD", "<p>Câu trả lời của bạn sai.</p>")),
 ])

@@ -61,6 +61,9 @@ KEYS = ("correct", "partially_correct", "incorrect")
 #: The same strings as a pack of another release words them: (language, key, text).
 OTHER_WORDINGS: tuple[tuple[str, str, str], ...] = (
     ("fr", "partially_correct", "Votre réponse est en partie correcte."),
+    ("eu", "partially_correct", "Zure erantzuna zuzena da neurri batean."),  # the 3.8 pack
+    ("eu", "partially_correct", "Zure galdera zuzena da neurri batean."),  # the 3.2 pack
+    ("it", "partially_correct", "Risposta parzialmente corretta."),  # the 2.6 pack
 )
 
 
