@@ -418,3 +418,16 @@ def test_a_yaml_source_gives_the_id_number_and_moodle_s_limits_are_located(tmp_p
     write(tmp_path, "source/week3.yaml", yaml.replace("T" * 101, "TISSUES"))
     assert run("build", "--format", "moodle", cwd=tmp_path)[0] == 0
     assert list(category_idnumbers(tmp_path / "dist" / "BIO-W3.moodle.xml").values()) == ["BIO-W3", "CELLS", "TISSUES"]
+
+
+def test_import_id_keeps_the_categories_id_numbers(tmp_path: Path) -> None:
+    """`import --id` renames the quiz (its own category's ID number is the new id), and every other
+    category keeps its ID number: also those the build made from the old quiz id (BIO-W3.TISSUES,
+    BIO-W3-GENES), which the source now says as they are."""
+    write(tmp_path, "week3.xml", WEEK3_OWN)
+    code, _, err = run("import", "week3.xml", "--id", "bio-week3", cwd=tmp_path)
+    assert code == 0, err
+    source = (tmp_path / "source" / "bio-week3.md").read_text(encoding="utf-8")
+    assert "# Tissues {#TISSUES moodle_idnumber=BIO-W3.TISSUES}" in source and "# Genes {#BIO-W3-GENES moodle_idnumber=BIO-W3-GENES}" in source
+    assert run("build", "--format", "moodle", cwd=tmp_path)[0] == 0
+    assert category_idnumbers(tmp_path / "dist" / "bio-week3.moodle.xml") == {**OWN_ID_NUMBERS, "$course$/top/Week 3": "bio-week3"}

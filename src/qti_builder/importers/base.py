@@ -21,7 +21,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..media import safe_name
-from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
+from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings, Section
+from ..model.quiz import scoped_idnumber
 from ..summary import plural
 
 #: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or
@@ -53,6 +54,28 @@ class ImportedQuiz:
     #: exam paper: its title and language as front matter, then its lines), instead of the source
     #: the writer would make of ``quiz``; build reads it into the same quiz.
     source_text: str | None = None
+    #: A Moodle input's category ID numbers as the course has them, by the id of the section each
+    #: category became: :func:`keep_category_idnumbers` keeps one in the source where a build would
+    #: not make it from the quiz and section ids, again when ``import --id`` renames the quiz.
+    category_idnumbers: dict[str, str] = field(default_factory=dict)
+
+
+def keep_category_idnumbers(quiz: Quiz, idnumbers: dict[str, str]) -> Quiz:
+    """The quiz with each section of ``idnumbers`` given its Moodle category ID number
+    (``moodle_idnumber``) only where the build would not make the same from the quiz and section
+    ids (a course's own ``CELLS`` under the quiz ``BIO-W3``, where the build would write
+    ``BIO-W3.CELLS``), so that the source says no more than it must and a build gives every ID
+    number back as it was."""
+    if not idnumbers:
+        return quiz
+
+    def kept(section: Section) -> Section:
+        own = idnumbers.get(section.id, section.moodle_idnumber)
+        if section.id in idnumbers and own == scoped_idnumber(quiz.id, section.id):
+            own = None
+        return section.model_copy(update={"moodle_idnumber": own, "sections": [kept(s) for s in section.sections]})
+
+    return quiz.model_copy(update={"sections": [kept(s) for s in quiz.sections]})
 
 
 def clean_text(text: str | None) -> str:

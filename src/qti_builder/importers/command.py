@@ -162,7 +162,12 @@ def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -
         sink.error("QB725", f"--id gives one quiz its id, and the inputs hold {len(imported)} quizzes",
                    SourceSpan(imported[1].origin), hint="import each input on its own with its --id, or leave --id out")
         return imported
-    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id}), source_text=_with_front_id(item.source_text, quiz_id))
+    from .base import keep_category_idnumbers
+
+    # A Moodle course's category ID numbers stay as they were: those the build made from the old
+    # quiz id are kept in the source as they are, now that it would make others of the new one.
+    return [replace(item, quiz=keep_category_idnumbers(item.quiz.model_copy(update={"id": quiz_id}), item.category_idnumbers),
+                    source_text=_with_front_id(item.source_text, quiz_id))
             for item in imported]
 
 

@@ -12,11 +12,10 @@ from lxml import etree
 
 from ...content import plain_text
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ...model import Quiz, Section
 from ...model.quiz import storable_idnumber
 from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
-from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
+from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, keep_category_idnumbers, one_line, same_title
 from ...summary import plural
 from .context import Context, Data, Reader, number
 from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
@@ -43,20 +42,6 @@ DEFAULT_CATEGORY = re.compile("|".join(re.escape(w).replace(re.escape("{}"), r"\
 
 def is_default_category(name: str) -> bool:
     return DEFAULT_CATEGORY.fullmatch(name.strip()) is not None
-
-
-def keep_idnumbers(quiz: Quiz) -> Quiz:
-    """The quiz with a section's Moodle category ID number only where a build would not make it
-    from the section's id (a course's own, such as ``CELLS`` under the quiz ``BIO-W3``, where the
-    build would write ``BIO-W3.CELLS``): the source says it then, and a build gives it back as it was."""
-
-    def kept(section: Section) -> Section:
-        own = section.moodle_idnumber
-        if own is not None and own == section.model_copy(update={"moodle_idnumber": None}).category_idnumber(quiz.id):
-            own = None
-        return section.model_copy(update={"moodle_idnumber": own, "sections": [kept(s) for s in section.sections]})
-
-    return quiz.model_copy(update={"sections": [kept(s) for s in quiz.sections]})
 
 
 class BankReader(MoodleFile):
@@ -102,8 +87,8 @@ class BankReader(MoodleFile):
                 self.builder.warn(LOST, f"category '{'/'.join(path)}': its ID number {own!r} cannot be kept as it is "
                                         "(not one line of at most 100 characters)", SourceSpan(self.display))
                 own = None
-            # The category's ID number as it is, which keep_idnumbers drops where the build makes
-            # the same (the quiz's own category is the quiz's: its ID number is the quiz id).
+            # The category's ID number as it is, which keep_category_idnumbers drops where the build
+            # makes the same (the quiz's own category is the quiz's: its ID number is the quiz id).
             sections[path] = self.builder.section(path[-1] if below else title, parent, preferred,
                                                   description=info.get("description"),
                                                   moodle_idnumber=own)
@@ -138,7 +123,12 @@ class BankReader(MoodleFile):
         self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
                           SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
         quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
-        return self.builder.imported(keep_idnumbers(quiz)) if quiz else None
+        if quiz is None:
+            return None
+        idnumbers = {s.id: s.moodle_idnumber for _, s in quiz.iter_sections() if s.moodle_idnumber is not None}
+        imported = self.builder.imported(keep_category_idnumbers(quiz, idnumbers))
+        imported.category_idnumbers = idnumbers
+        return imported
 
     def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
         """Declared categories (path -> idnumber, description) and the paths questions are in.
