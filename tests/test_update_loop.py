@@ -431,3 +431,19 @@ def test_import_id_keeps_the_categories_id_numbers(tmp_path: Path) -> None:
     assert "# Tissues {#TISSUES moodle_idnumber=BIO-W3.TISSUES}" in source and "# Genes {#BIO-W3-GENES moodle_idnumber=BIO-W3-GENES}" in source
     assert run("build", "--format", "moodle", cwd=tmp_path)[0] == 0
     assert category_idnumbers(tmp_path / "dist" / "bio-week3.moodle.xml") == {**OWN_ID_NUMBERS, "$course$/top/Week 3": "bio-week3"}
+
+
+def test_a_section_named_as_the_quiz_with_an_id_number_of_its_own_is_a_category(tmp_path: Path) -> None:
+    """A section named as the quiz keeps its questions in the quiz's own category, whose ID number
+    is the quiz id: with a moodle_idnumber of its own it is a category below it instead, with that
+    ID number, never one dropped in silence. Imported back, the same."""
+    write(tmp_path, "source/w3.md", "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Week 3 {#w3 moodle_idnumber=W3-ALL}\n\n"
+                                     "1. Is a cell alive? {#q1}\n\nAnswer: true\n")
+    assert run("build", "--format", "moodle", cwd=tmp_path)[0] == 0
+    built = tmp_path / "dist" / "BIO-W3.moodle.xml"
+    assert category_idnumbers(built) == {"$course$/top/Week 3": "BIO-W3", "$course$/top/Week 3/Week 3": "W3-ALL"}
+    assert run("import", str(built), "--out", "again", cwd=tmp_path)[0] == 0
+    # (the section's id is now Moodle's ID number, as an import makes it)
+    assert "# Week 3 {#W3-ALL moodle_idnumber=W3-ALL}" in (tmp_path / "again" / "BIO-W3.md").read_text(encoding="utf-8")
+    assert run("build", "again", "--format", "moodle", "--out", "dist2", cwd=tmp_path)[0] == 0
+    assert category_idnumbers(tmp_path / "dist2" / "BIO-W3.moodle.xml") == category_idnumbers(built)

@@ -185,10 +185,11 @@ def quiz_own_section(quiz: Quiz) -> Section | None:
     """The top-level section named as the quiz (a source without headings has one; an import
     makes one of the questions in the bank's own category), whose questions Moodle keeps in the
     quiz's category itself, not in a category of the same name below it. A description of its
-    own, or sections below it, keep it a category."""
+    own, sections below it, or a category ID number of its own (``moodle_idnumber``, which the
+    quiz's category, whose ID number is the quiz id, cannot carry) keep it a category."""
     for section in quiz.sections:
         if category_name(section.title) == category_name(quiz.title) and section.description in (None, quiz.description) \
-                and not section.sections:
+                and not section.sections and section.moodle_idnumber is None:
             return section
     return None
 
