@@ -46,7 +46,8 @@ def test_init_writes_a_project_whose_next_steps_run_without_a_warning_or_a_loss(
     ]
     # Each file is named with the LMS it goes into: the Canvas package is the .canvas.zip.
     assert "  Canvas: dist/first-quiz.canvas.zip (Settings > Import Course Content > QTI .zip file)" in out.splitlines()
-    assert "  Moodle: dist/first-quiz.moodle.xml (Question bank > Import > Moodle XML format)" in out.splitlines()
+    assert "  Moodle, its questions only: dist/first-quiz.moodle.xml (Question bank > Import > Moodle XML format)" in out.splitlines()
+    assert "  Moodle, the whole quiz: dist/first-quiz.mbz (the course's More > Course reuse > Restore)" in out.splitlines()
     assert "qti21.zip (Canvas)" not in out
     steps = next_steps(out)
     assert [args[:2] for args in steps] == [["qti-builder", "check"], ["qti-builder", "build"], ["qti-builder", "preview"]]
@@ -76,7 +77,7 @@ def test_each_starter_quiz_loses_nothing_in_any_output(tmp_path: Path, language:
     assert code == 0 and "warning" not in err and "error" not in err
     assert not re.search(r"\bloses\b", out) and "QB60" not in out
     report = json.loads(run("check", "--report", "json", cwd=tmp_path)[1])
-    assert [o["losses"] for o in report["quizzes"][0]["outputs"]] == [[], [], []]
+    assert [o["losses"] for o in report["quizzes"][0]["outputs"]] == [[], [], [], []]
     # Not even what Canvas's profile warns of.
     assert run("check", "--profile", "canvas", "--strict", cwd=tmp_path)[0] == 0
 
@@ -187,7 +188,7 @@ def test_the_bundled_sources_check_without_a_word_on_stderr(tmp_path: Path) -> N
     --strict (which counts losses) passes on them."""
     code, out, err = run("check", str(ROOT / "source"), str(ROOT / "starter" / "quiz" / "en.md"), cwd=tmp_path)
     assert (code, err) == (0, "")
-    assert out.splitlines()[-1] == "ok: 4 quizzes, 35 questions (50 points), 12 outputs valid"
+    assert out.splitlines()[-1] == "ok: 4 quizzes, 35 questions (50 points), 16 outputs valid"
     for starter in sorted((ROOT / "starter" / "quiz").glob("*.md")):
         code, out, err = run("check", "--strict", str(starter), cwd=tmp_path)
         assert (code, err) == (0, "")

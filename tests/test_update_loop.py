@@ -66,7 +66,7 @@ def test_build_only_writes_packages_with_just_those_questions(tmp_path: Path) ->
     code, out, err = run("build", "--only", "def-keyword,venv", cwd=tmp_path)
     assert (code, err) == (0, ""), err
     dist = tmp_path / "dist"
-    assert sorted(p.name for p in dist.iterdir()) == ["basics.canvas.zip", "basics.moodle.xml", "basics.qti21.zip"]
+    assert sorted(p.name for p in dist.iterdir()) == ["basics.canvas.zip", "basics.mbz", "basics.moodle.xml", "basics.qti21.zip"]
     assert moodle_questions(dist / "basics.moodle.xml") == {"def-keyword": "multichoice", "venv": "essay"}
     assert len(qti_items(dist / "basics.qti21.zip")) == 2
     with zipfile.ZipFile(dist / "basics.canvas.zip") as archive:

@@ -288,14 +288,15 @@ def report(plan: Plan) -> list[str]:
 #: ``{id}`` is the starter quiz's id, or ``<quiz-id>`` when the folder had quizzes of its own.
 NEXT_STEPS = (
     "qti-builder check      # reads and validates every quiz in source/; writes nothing",
-    "qti-builder build      # writes dist/{id}.canvas.zip, dist/{id}.moodle.xml and dist/{id}.qti21.zip",
+    "qti-builder build      # writes dist/{id}.canvas.zip, dist/{id}.moodle.xml, dist/{id}.mbz and dist/{id}.qti21.zip",
     "qti-builder preview    # writes dist/preview/index.html: every question as students will see it",
 )
 
 #: Which file goes into which LMS, and where in it.
 IMPORT_WHERE = (
     "Canvas: dist/{id}.canvas.zip (Settings > Import Course Content > QTI .zip file)",
-    "Moodle: dist/{id}.moodle.xml (Question bank > Import > Moodle XML format)",
+    "Moodle, the whole quiz: dist/{id}.mbz (the course's More > Course reuse > Restore)",
+    "Moodle, its questions only: dist/{id}.moodle.xml (Question bank > Import > Moodle XML format)",
     "other QTI 2.1 systems: dist/{id}.qti21.zip",
 )
 
