@@ -447,3 +447,34 @@ def test_a_section_named_as_the_quiz_with_an_id_number_of_its_own_is_a_category(
     assert "# Week 3 {#W3-ALL moodle_idnumber=W3-ALL}" in (tmp_path / "again" / "BIO-W3.md").read_text(encoding="utf-8")
     assert run("build", "again", "--format", "moodle", "--out", "dist2", cwd=tmp_path)[0] == 0
     assert category_idnumbers(tmp_path / "dist2" / "BIO-W3.moodle.xml") == category_idnumbers(built)
+
+
+WEEK2 = "---\nid: BIO-W2\ntitle: Week 2\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n1. Is a cell alive? {#q1}\n\nAnswer: true\n"
+WEEK3 = ("---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n1. Is a cell alive? {#q1}\n\nAnswer: true\n\n"
+         "# Review {#review moodle_idnumber=BIO-W2}\n\n1. Is DNA a helix? {#q2}\n\nAnswer: true\n")
+
+
+@pytest.mark.parametrize("cached", [False, True])
+def test_two_quizzes_of_a_build_with_one_category_id_number_are_an_error(tmp_path: Path, cached: bool) -> None:
+    """The build's quizzes go into one course, where category ID numbers are unique: a section of
+    the second quiz with the first's section's ID number, or with the first quiz's id, is an error
+    at the second, located; so too when each quiz was built alone before and comes from the cache."""
+    write(tmp_path, "source/a-week2.md", WEEK2)
+    write(tmp_path, "source/b-week3.md", WEEK3)
+    if cached:  # each built alone: both kept in the build cache, without errors
+        assert run("build", "source/a-week2.md", "--format", "moodle", "--out", "one", cwd=tmp_path)[0] == 0
+        assert run("build", "source/b-week3.md", "--format", "moodle", "--out", "two", cwd=tmp_path)[0] == 0
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 1
+    errors = [line for line in err.splitlines() if "error[" in line]
+    # (a quiz from the cache: a section where its first question is)
+    where, review, first = ("b-week3.md:8:1", "b-week3.md:14:1", 8) if cached else ("b-week3.md:6:17", "b-week3.md:12:19", 6)
+    assert errors == [
+        f"source/{where}: error[QB237]: section 'cells' of the quiz 'BIO-W3' gives its Moodle category the ID number 'CELLS', which "
+        f"section 'cells' of the quiz 'BIO-W2' has (source/a-week2.md:{first}); Moodle refuses a file that repeats a category ID "
+        "number of the course",
+        f"source/{review}: error[QB237]: section 'review' of the quiz 'BIO-W3' gives its Moodle category the ID number 'BIO-W2', "
+        "which the quiz 'BIO-W2' itself has (source/a-week2.md:2); Moodle refuses a file that repeats a category ID number "
+        "of the course",
+    ], err
+    assert not (tmp_path / "dist" / "BIO-W3.moodle.xml").exists()
