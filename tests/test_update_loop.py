@@ -478,3 +478,19 @@ def test_two_quizzes_of_a_build_with_one_category_id_number_are_an_error(tmp_pat
         "of the course",
     ], err
     assert not (tmp_path / "dist" / "BIO-W3.moodle.xml").exists()
+
+
+def test_an_import_never_writes_a_category_id_number_twice(tmp_path: Path) -> None:
+    """A file that gives two categories one ID number (categories of two contexts, or a file
+    edited by hand): the first keeps it, the second is said (QB711) and gets the one the build
+    makes, so that the source builds (a repeat would be QB237)."""
+    xml = ('<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n' + moodle_category("Week 3", "BIO-W3")
+           + moodle_category("Week 3/Cells", "CELLS") + moodle_true_false("W3-Q1", "A cell is alive.")
+           + moodle_category("Week 3/Tissues", "CELLS") + moodle_true_false("W3-Q2", "Blood is a tissue.") + "</quiz>\n")
+    write(tmp_path, "week3.xml", xml)
+    code, _, err = run("import", "week3.xml", cwd=tmp_path)
+    assert code == 0 and "warning[QB711]: section 'CELLS-2': its category's ID number 'CELLS' is another category's too" in err, err
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 0, err
+    assert category_idnumbers(tmp_path / "dist" / "BIO-W3.moodle.xml") == {
+        "$course$/top/Week 3": "BIO-W3", "$course$/top/Week 3/Cells": "CELLS", "$course$/top/Week 3/Tissues": "BIO-W3.CELLS-2"}

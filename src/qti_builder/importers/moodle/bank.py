@@ -126,7 +126,12 @@ class BankReader(MoodleFile):
         if quiz is None:
             return None
         idnumbers = {s.id: s.moodle_idnumber for _, s in quiz.iter_sections() if s.moodle_idnumber is not None}
-        imported = self.builder.imported(keep_category_idnumbers(quiz, idnumbers))
+        quiz, dropped = keep_category_idnumbers(quiz, idnumbers)
+        for section_id, ident in dropped:
+            self.builder.warn(LOST, f"section '{section_id}': its category's ID number '{ident}' is another category's too "
+                                    "(of another context, or the quiz's); a build gives it one made from its id",
+                              SourceSpan(self.display))
+        imported = self.builder.imported(quiz)
         imported.category_idnumbers = idnumbers
         return imported
 
