@@ -536,6 +536,12 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
        "import each input on its own with its --id, or leave --id out",
        "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
+    _w("QB730", "An Aiken file in a dialect Moodle's own Aiken import refuses, read as its author meant it: options without ')' or '.' ('A text'), an answer letter in lower case ('ANSWER: b'), the qformat_aikenadv plug-in's forms (options '1)', 'NUMBERING:', its answer keywords such as 'תשובה:' and answers given as numbers or Hebrew letters), short heading lines ending in their number before a question ('CAP. II') read as the title of a section. Said once per form, at its first line.",
+       "the form's first line", "check the imported questions; for Moodle's own Aiken import, write options 'A) ...', 'ANSWER: B' in capitals, one line per question",
+       "an Aiken bank whose options read 'A sei libri' and whose answers read 'ANSWER: a'", "options 'A) sei libri' and 'ANSWER: A'", syntax="text"),
+    _w("QB731", "A question bank of a Canvas course export (or a Blackboard pool) that no quiz of the package draws from: imported as a quiz of its own, named (it was left out).",
+       "the bank", "leave its source out of the build if the course does not need it, or draw from it in a quiz's section (select)",
+       "a course export whose 'Chapter 2' bank no quiz uses", "a quiz whose section draws from that bank", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}
