@@ -129,6 +129,20 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     assert _build(str(SEED_SOURCE), out=tmp_path / "taken") == cold
 
 
+def test_an_entry_keeps_compressed_outputs_as_they_are(tmp_path: Path, build_cache: Path) -> None:
+    """A quiz's entry holds its zips and its gzipped backup byte for byte as written (not deflated
+    again), its other outputs deflated, and gives back every output's bytes."""
+    code, _, _, files = _build(str(SEED_SOURCE), out=tmp_path / "out")
+    assert code == 0
+    [entry] = _entries(build_cache)
+    stored = cache._read(entry.parent.name + entry.name)
+    assert {name: deflated for name, (deflated, _) in stored.contents.items()} == \
+        {"qti21": False, "canvas": False, "moodle-quiz": False, "moodle": True}
+    whole = stored.unpacked().contents
+    assert sorted(whole.values()) == sorted(files.values())
+    assert all(data == whole[name] for name, (deflated, data) in stored.contents.items() if not deflated)
+
+
 def test_two_builds_at_once_share_the_cache(tmp_path: Path, build_cache: Path) -> None:
     folder = tmp_path / "src"
     shutil.copytree(ROOT / "source", folder)
