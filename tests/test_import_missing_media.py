@@ -252,3 +252,21 @@ def test_an_image_shown_as_code_is_left_as_text(tmp_path: Path) -> None:
     text = (source / "c.md").read_text(encoding="utf-8")
     assert '`<img src="cat.png">`' in text and "media/missing-dog.png.svg" in text
     assert [w for w in qb714(err) if "cat.png" in w] == []
+
+
+def test_an_answer_that_names_an_image_is_what_the_student_types(tmp_path: Path) -> None:
+    """A short answer "<img src="a.png">" (a quiz about HTML) is what the student types, not a
+    file: only a question's Markdown texts are read for media, so the answer stays as it is."""
+    path = tmp_path / "in" / "tags.xml"
+    path.parent.mkdir()
+    path.write_text('<?xml version="1.0" encoding="UTF-8"?>\n<quiz><question type="shortanswer"><name><text>Tag</text></name>\n'
+                    '<questiontext format="html"><text><![CDATA[<p>Write the tag that shows a.png.</p>]]></text></questiontext>\n'
+                    '<answer fraction="100" format="plain_text"><text>&lt;img src="a.png"&gt;</text></answer>\n'
+                    '</question></quiz>\n', encoding="utf-8")
+    code, out, err = run("import", str(path), "--out", str(tmp_path / "src"), cwd=tmp_path)
+    assert code == 0 and not qb714(err), out + err
+    (source,) = (tmp_path / "src").glob("*.md")
+    assert 'Answer: <img src="a.png">' in source.read_text(encoding="utf-8")
+    assert not (tmp_path / "src" / "media").exists()
+    code, bout, berr = run("build", str(source), "--out", str(tmp_path / "dist"), cwd=tmp_path)
+    assert code == 0, bout + berr

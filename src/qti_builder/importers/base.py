@@ -23,6 +23,7 @@ from ..content import media_refs
 from ..diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..media import is_external, safe_name
 from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
+from ..model.common import iter_markdown
 from ..summary import plural
 from .safety import INPUT_FOLDER
 
@@ -270,7 +271,7 @@ class QuizBuilder:
         self._changes: set[tuple[str, int]] = set()
         #: The folder of a loose input (a quiz page, a GIFT file...) whose images are files beside
         #: it, None for a package: each question's media references not extracted by the importer
-        #: are extracted from it, or become placeholders (:func:`localise_media`).
+        #: are extracted from it, or become placeholders (:func:`localise_media`, on each question's Markdown texts).
         self.media_folder: Path | None = INPUT_FOLDER.get()
         #: A quiz page names its images by site paths too (``/assets/img/a.png``), read below
         #: :attr:`media_folder`; any other input's absolute path is never read.
@@ -306,7 +307,6 @@ class QuizBuilder:
             changed: bool = False) -> None:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text),
         ``kind`` its type in the input; ``end_line`` is its last line (a change reported on any of its lines counts it as changed)."""
-        data = localise_media(self, data, self.media_folder, span)
         self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, end_line, kind, changed))
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
@@ -318,8 +318,9 @@ class QuizBuilder:
         if not count:
             self._nothing_to_import()
             return None
+        description = localise_media(self, clean_text(description), self.media_folder, SourceSpan(self.origin))
         data = {"id": quiz_ident, "title": clean_text(title).replace("\n", " ").strip() or quiz_ident, "language": language,
-                "description": clean_text(description) or None, "settings": self._settings(settings or {}), "sections": sections}
+                "description": description or None, "settings": self._settings(settings or {}), "sections": sections}
         try:
             return Quiz.model_validate(data)
         except ValidationError as exc:  # a bug: every part was validated on its own
@@ -367,7 +368,7 @@ class QuizBuilder:
         section["questions"] = questions
         section["sections"] = [s for s in (self._finish(child) for child in section["sections"]) if s is not None]
         if section.get("description"):
-            section["description"] = clean_text(section["description"])
+            section["description"] = localise_media(self, clean_text(section["description"]), self.media_folder, SourceSpan(self.origin))
         if not questions and not section["sections"]:
             return None
         available = len(questions) + len(section["sections"])
@@ -392,10 +393,17 @@ class QuizBuilder:
                       f"question '{short(pending.label)}'{kind} was skipped: {problems}", pending.span,
                       hint="fix it in the original system and import again, or add it to the source by hand")
             return None
+        dumped = question.model_dump(exclude_defaults=False)
+        # Its Markdown texts only: an answer that reads "<img src=a.png>" (a quiz about HTML) is
+        # what the student types, not a file.
+        for loc, text in iter_markdown(question):
+            localised = localise_media(self, text, self.media_folder, pending.span)
+            if localised != text:
+                _set(dumped, loc, localised)
         span = pending.span
         if pending.changed or any((span.path, line) in self._changes for line in range(span.line, max(pending.end_line or 0, span.line) + 1)):
             self.changed[question.type] += 1
-        return question.model_dump(exclude_defaults=False)
+        return dumped
 
 
 def _problem(error: Any) -> str:
@@ -515,8 +523,8 @@ _MEDIA_SRC = re.compile(r"(<(?:img|audio|video|source)\b[^>]*?\bsrc\s*=\s*)(\"[^
 _MEDIA_HREF = re.compile(r"(<a\b[^>]*?\bhref\s*=\s*)(\"media/[^\"]*\"|'media/[^']*')", re.I)
 
 
-def localise_media(builder: QuizBuilder, data: Any, folder: Path | None, span: SourceSpan) -> Any:
-    """``data`` with each media reference of its texts (what the build reads as one:
+def localise_media(builder: QuizBuilder, text: str, folder: Path | None, span: SourceSpan) -> str:
+    """``text`` (a question's Markdown) with each media reference (what the build reads as one:
     content.media_refs) pointing at a file the import holds: one the importer extracted already
     (``media/<name>``) stays; for a loose input (``folder``: the input's folder) a relative path is
     read below ``folder``, and a quiz page's site path (``/assets/img/a.png``, :attr:`QuizBuilder.site_paths`)
@@ -525,19 +533,15 @@ def localise_media(builder: QuizBuilder, data: Any, folder: Path | None, span: S
     file not found (in a package, any file its importer did not extract) is a named placeholder
     (:meth:`MediaStore.placeholder`) and a QB714 warning. Web addresses and ``data:`` URLs stay as
     they are."""
-    if isinstance(data, dict):
-        return {k: localise_media(builder, v, folder, span) if not str(k).startswith("_") else v for k, v in data.items()}
-    if isinstance(data, list):
-        return [localise_media(builder, v, folder, span) for v in data]
-    if not isinstance(data, str) or ("![" not in data and "src" not in data and "media/" not in data):
-        return data
+    if "![" not in text and "src" not in text and "media/" not in text:
+        return text
     from urllib.parse import unquote, urlsplit
 
     # Only what the build reads as a reference: an <img> shown as code in a question about HTML
     # stays the text it is.
-    read = {unquote(html.unescape(ref)) for ref, _, _ in media_refs(data)}
+    read = {unquote(html.unescape(ref)) for ref, _, _ in media_refs(text)}
     if not read:
-        return data
+        return text
 
     def local(ref: str) -> str:
         if unquote(ref) not in read or not ref or is_external(ref) or ref.startswith("#") or ref in builder.media.files:
@@ -581,8 +585,16 @@ def localise_media(builder: QuizBuilder, data: Any, folder: Path | None, span: S
         bare = value[1:-1] if value[0] in "\"'" else value
         return match.group(1) + quote + html.escape(local(html.unescape(bare))) + quote
 
-    data = _MARKDOWN_LINK.sub(markdown_ref, _MARKDOWN_IMAGE.sub(markdown_ref, data))
-    return _MEDIA_HREF.sub(html_ref, _MEDIA_SRC.sub(html_ref, data))
+    text = _MARKDOWN_LINK.sub(markdown_ref, _MARKDOWN_IMAGE.sub(markdown_ref, text))
+    return _MEDIA_HREF.sub(html_ref, _MEDIA_SRC.sub(html_ref, text))
+
+
+def _set(data: dict[str, Any], loc: tuple[str | int, ...], value: str) -> None:
+    """Put ``value`` at ``loc`` (a path of model.common.iter_markdown) in a model's dumped data."""
+    node: Any = data
+    for key in loc[:-1]:
+        node = node[key]
+    node[loc[-1]] = value
 
 
 def _file_below(folder: Path, parts: list[str], site: bool) -> Path | None:
