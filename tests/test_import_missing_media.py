@@ -114,6 +114,7 @@ def test_a_loose_input_never_reads_outside_its_folder(tmp_path: Path) -> None:
     assert "media file '../secret.png' leaves the folder of h.gift, and is not read" in err
     assert f"media file '{absolute}' is an absolute path, which is not read" in err
     assert "media file '.keys/key.png' is a hidden file, which is not read" in err
+    assert "media file 'link.png' is a link out of the folder of h.gift, and is not read" in err
     written = b"".join(p.read_bytes() for p in (source / "media").iterdir())
     assert b"SECRET" not in written and b"root:" not in written
     assert all(b"SECRET" not in data for data in canvas_files(tmp_path, "h"))

@@ -103,7 +103,8 @@ def _loose(path: Path) -> bool:
     if not path.is_file():
         return False
     with path.open("rb") as handle:
-        return not handle.read(4).startswith((b"PK", b"\x1f\x8b"))
+        head = handle.read(262)
+    return not head.startswith((b"PK", b"\x1f\x8b")) and head[257:262] != b"ustar"  # zip, gzip, tar
 
 
 def __getattr__(name: str) -> Any:

@@ -568,6 +568,8 @@ def localise_media(builder: QuizBuilder, text: str, folder: Path | None, span: S
             why = "is an absolute path, which is not read"
         elif refused:
             why = "is a hidden file, which is not read"
+        elif _leads_out(folder, parts):
+            why = f"is a link out of the folder of {PurePosixPath(builder.origin).name}, and is not read"
         else:
             why = f"is not beside {PurePosixPath(builder.origin).name}"
         builder.warn(MEDIA, f"media file '{shown}' {why}; the placeholder {placeholder} shows where it was",
@@ -587,6 +589,15 @@ def localise_media(builder: QuizBuilder, text: str, folder: Path | None, span: S
 
     text = _MARKDOWN_LINK.sub(markdown_ref, _MARKDOWN_IMAGE.sub(markdown_ref, text))
     return _MEDIA_HREF.sub(html_ref, _MEDIA_SRC.sub(html_ref, text))
+
+
+def _leads_out(folder: Path, parts: list[str]) -> bool:
+    """Is there a file at ``parts`` below ``folder`` that is a link to one outside it?"""
+    try:
+        path = folder.joinpath(*parts)
+        return path.is_symlink() and not path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
 
 
 def _set(data: dict[str, Any], loc: tuple[str | int, ...], value: str) -> None:
