@@ -15,7 +15,7 @@ from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, 
 from .limits import raise_hint
 from lxml import etree
 
-from .model import FillInBlankQuestion, Quiz
+from .model import FillInBlankQuestion, Quiz, Section
 from .parametric import check_calculated
 from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
@@ -56,6 +56,7 @@ def check_content(
                 files[ref] = found
     _check_blanks(quiz, source, sink)
     check_calculated(quiz, source, sink)
+    _check_category_idnumbers(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
 
@@ -79,6 +80,31 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
                 sink.error("QB144", f"blank {k + 1}, {_as_written(blank)}, is inside code, math or a link, where it cannot be a field",
                            source.locate(locs[question.id] + ("blanks", k)),
                            hint="move the blank into the running text of the question, out of `code`, $math$ and links")
+
+
+def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB237: two of the quiz's Moodle categories with one ID number (a section's own
+    ``moodle_idnumber``, or the one made from its id, or the quiz's own category's, the quiz id).
+    Moodle keeps category ID numbers unique in a course and refuses the whole file on a repeat."""
+    taken: dict[str, tuple[str, SourceSpan]] = {quiz.id: ("the quiz's own category", source.locate(("id",)))}
+
+    def walk(sections: list[Section], loc: tuple[str | int, ...]) -> None:
+        for i, section in enumerate(sections):
+            here = loc + ("sections", i)
+            ident = section.category_idnumber(quiz.id)
+            at = source.locate(here + ("moodle_idnumber",) if section.moodle_idnumber is not None else here)
+            if ident in taken:
+                first, where = taken[ident]
+                sink.error("QB237", f"section '{section.id}' gives its Moodle category the ID number '{ident}', which "
+                                    f"{first} has ({where.path}:{where.line}); Moodle refuses the whole file on a repeated "
+                                    "category ID number", at,
+                           hint="give one of them another moodle_idnumber, or leave it out (the build then writes "
+                                "'<quiz id>.<section id>')")
+            else:
+                taken[ident] = (f"section '{section.id}'", at)
+            walk(section.sections, here)
+
+    walk(quiz.sections, ())
 
 
 def _as_written(blank: Blank) -> str:

@@ -22,8 +22,9 @@ from pydantic import TypeAdapter, ValidationError
 from ..content import media_refs
 from ..diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..media import is_external, safe_name
-from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
+from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings, Section
 from ..model.common import iter_markdown
+from ..model.quiz import scoped_idnumber
 from ..summary import plural
 from .safety import INPUT_FOLDER
 
@@ -56,6 +57,36 @@ class ImportedQuiz:
     #: exam paper: its title and language as front matter, then its lines), instead of the source
     #: the writer would make of ``quiz``; build reads it into the same quiz.
     source_text: str | None = None
+    #: A Moodle input's category ID numbers as the course has them, by the id of the section each
+    #: category became: :func:`keep_category_idnumbers` keeps one in the source where a build would
+    #: not make it from the quiz and section ids, again when ``import --id`` renames the quiz.
+    category_idnumbers: dict[str, str] = field(default_factory=dict)
+
+
+def keep_category_idnumbers(quiz: Quiz, idnumbers: dict[str, str]) -> tuple[Quiz, list[tuple[str, str]]]:
+    """The quiz with each section of ``idnumbers`` given its Moodle category ID number
+    (``moodle_idnumber``) only where the build would not make the same from the quiz and section
+    ids (a course's own ``CELLS`` under the quiz ``BIO-W3``, where the build would write
+    ``BIO-W3.CELLS``), so that the source says no more than it must and a build gives every ID
+    number back as it was. One that another category of the quiz has already (categories of two
+    contexts, or the quiz id) is left out, since the build refuses a repeat (QB237): those are
+    returned, as (section id, ID number), for the importer to say."""
+    taken = {quiz.id}
+    dropped: list[tuple[str, str]] = []
+
+    def kept(section: Section) -> Section:
+        own = idnumbers.get(section.id, section.moodle_idnumber)
+        if section.id in idnumbers and own == scoped_idnumber(quiz.id, section.id):
+            own = None
+        if own is not None and own in taken:
+            dropped.append((section.id, own))
+            own = None
+        taken.add(own if own is not None else scoped_idnumber(quiz.id, section.id))
+        return section.model_copy(update={"moodle_idnumber": own, "sections": [kept(s) for s in section.sections]})
+
+    if not idnumbers:
+        return quiz, dropped
+    return quiz.model_copy(update={"sections": [kept(s) for s in quiz.sections]}), dropped
 
 
 def clean_text(text: str | None) -> str:
