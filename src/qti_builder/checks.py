@@ -15,7 +15,7 @@ from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, 
 from .limits import raise_hint
 from lxml import etree
 
-from .model import FillInBlankQuestion, Quiz
+from .model import FillInBlankQuestion, MultipleResponseQuestion, Quiz
 from .parametric import check_calculated
 from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
@@ -55,6 +55,7 @@ def check_content(
             else:
                 files[ref] = found
     _check_blanks(quiz, source, sink)
+    _check_every_option_ticked(quiz, source, sink)
     check_calculated(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
@@ -79,6 +80,37 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
                 sink.error("QB144", f"blank {k + 1}, {_as_written(blank)}, is inside code, math or a link, where it cannot be a field",
                            source.locate(locs[question.id] + ("blanks", k)),
                            hint="move the blank into the running text of the question, out of `code`, $math$ and links")
+
+
+#: A multiple-response question whose own option scores let a response ticking every option earn
+#: full marks (wrong options scored 0 or more): kept as written, but said.
+EVERY_OPTION_FULL_MARKS = "QB157"
+
+
+def _check_every_option_ticked(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """The default scores make ticking every option earn less than full marks (a wrong tick costs
+    a right one's share); scores the source gives (``{score=0}`` on a wrong option, as an import
+    of a Moodle question whose wrong answers are worth 0 % writes them) can undo that. QTI 2.1
+    and Moodle grade by them (Canvas by its own rule), so the author hears of it once, at the
+    first wrong option that does."""
+    locs: dict[str, tuple[str | int, ...]] | None = None
+    for question in quiz.iter_questions():
+        if not isinstance(question, MultipleResponseQuestion) or question.scoring != "partial":
+            continue
+        wrong = [k for k, c in enumerate(question.choices) if not c.correct]
+        if not wrong or question.score_of({c.id for c in question.choices}) < 1 - 1e-9:
+            continue
+        if locs is None:
+            locs = question_locs(quiz)
+        scores = question.choice_scores()
+        first = next((k for k in wrong if scores[question.choices[k].id] >= 0), wrong[0])
+        shown = ", ".join(f"{question.choices[k].id} {scores[question.choices[k].id]:g} %" for k in wrong)
+        sink.warning(EVERY_OPTION_FULL_MARKS,
+                     f"ticking every option of question '{question.id}' earns full marks where its scores "
+                     f"are kept (QTI 2.1, Moodle): its wrong options score {shown}", source.locate(locs[question.id] + ("choices", first)),
+                     hint="give each wrong option a negative score ({score=-50}), or leave out the wrong options' "
+                          "{score=...} for the default (a wrong tick takes one right option's share away); "
+                          "ignore=QB157 on the question keeps the scores as they are")
 
 
 def _as_written(blank: Blank) -> str:
