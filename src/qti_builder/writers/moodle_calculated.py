@@ -58,7 +58,8 @@ def _refused(ctx: Any, entry: dict[str, Any]) -> dict[str, Any]:
     texts = [("the question text", entry["questiontext"]), ("the general feedback", q.feedback.general)]
     texts += [(f"the {k.replace('_', ' ')} feedback", getattr(q.feedback, k)) for k in ("correct", "partially_correct", "incorrect")]
     texts += [(f"answer {n}'s text", a["text"]) for n, a in enumerate(entry["answers"], 1) if entry["qtype"] == "calculatedmulti"]
-    texts += [(f"answer {n}'s feedback", a["feedback"]) for n, a in enumerate(entry["answers"], 1)]
+    # A calculated question's one answer shows the correct feedback (checked above): said once.
+    texts += [(f"answer {n}'s feedback", a["feedback"]) for n, a in enumerate(entry["answers"], 1) if entry["qtype"] == "calculatedmulti"]
     # The texts are Markdown: its escapes (the wildcards' "\\*") are gone once rendered.
     problems = [f"{where} holds {shown}: {why}" for where, text in texts if text
                 for shown, why in moodle_text_formula_errors(_MARKDOWN_ESCAPE.sub(r"\1", text))]
