@@ -398,3 +398,28 @@ def test_an_item_template_shows_its_answer_with_the_decimals_its_tolerance_needs
     assert (question.tolerance, question.tolerance_mode, question.decimals) == (0.001, "absolute", 3)
     quizzes, _ = run_import(TEMPLATES)
     assert next(iter(quizzes[0].quiz.iter_questions())).decimals is None  # 2 % of V / R: 2 decimals do
+
+
+def test_moodle_angles_in_degrees_import_and_grade_as_in_moodle(tmp_path: Path) -> None:
+    """Issue 30's round trip: a physics bank's deg2rad()/rad2deg() (PHP's, which Moodle's formulas
+    take) were skipped as functions the source lacks. They are written out (x / 180 * pi), in the
+    answer and in every text, and the rebuilt Moodle file gives in each set the value worked out
+    here with Python's own radians and degrees."""
+    from helpers.moodle_engine import grade_calculated, read_question
+    from lxml import etree
+
+    (item,), sink = run_import(ROOT / "tests/fixtures/import/moodle-types/degrees.xml")
+    assert not [d for d in sink.items if d.code == "QB710"], messages(sink)
+    ramp, slope = item.quiz.iter_questions()
+    assert ramp.answer == "l * sin(angle / 180 * pi)" and slope.answer == "atan(h / d) / pi * 180"
+    assert "{=l * cos(angle / 180 * pi)}" in ramp.stem and "{=l * sin(angle / 180 * pi)}" in ramp.feedback.general
+    builds(item.quiz, item.media, tmp_path)
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    questions = {q.findtext("name/text"): read_question(q) for q in etree.parse(str(moodle)).iter("question")
+                 if q.get("type") == "calculated"}
+    expected = {"Ramp height": [4.0 * math.sin(math.radians(30)), 6.5 * math.sin(math.radians(45)), 8.2 * math.sin(math.radians(12))],
+                "Slope angle": [math.degrees(math.atan(10 / 100)), math.degrees(math.atan(25 / 160))]}
+    for name, values in expected.items():
+        for n, value in enumerate(values, 1):
+            assert grade_calculated(questions[name], n, f"{value:.4f}") == 1, (name, n)
+            assert grade_calculated(questions[name], n, f"{value * 1.2:.4f}") == 0, (name, n)

@@ -6,7 +6,8 @@ wildcard's dataset items become the question's listed sets (item 1 of every wild
 and so on, as Moodle draws them); a wildcard's decimals and its shared status are kept. The
 answer's formula is turned from Moodle's syntax (a PHP expression over ``{x}`` wildcards) into
 the source's formula language (:mod:`...formulas`): ``log`` is Moodle's natural logarithm, so it
-becomes ``ln``, ``log10`` becomes ``log``, ``pi()`` ``pi``, ``pow(a, b)`` ``a^b``; a function the
+becomes ``ln``, ``log10`` becomes ``log``, ``pi()`` ``pi``, ``pow(a, b)`` ``a^b``, ``deg2rad(x)``
+``x / 180 * pi`` (and ``rad2deg(x)`` ``x / pi * 180``); a function the
 language does not have is reported and the question skipped. Its tolerance (relative: 1,
 nominal: 2; a geometric one, 3, is kept as the relative one, with a warning) and how the correct
 answer is shown (decimals or significant figures) are kept. ``{=formula}`` in a text becomes the
@@ -30,6 +31,9 @@ WILDCARD = re.compile(r"\{([A-Za-z][A-Za-z0-9_]*)\}")
 EXPRESSION = re.compile(r"\{=((?:[^{}]|\{[A-Za-z][A-Za-z0-9_]*\})*)\}")
 #: Moodle's function names that the formula language spells another way.
 RENAMED = {"log10": "log", "pi": "pi"}
+#: Moodle's angle conversions (PHP's deg2rad and rad2deg), which the language writes out:
+#: x / 180 * pi and x / pi * 180 (physics questions take sin(deg2rad({angle}))).
+DEGREES = {"deg2rad": (F.Num(180.0, "180", 1), F.Const("pi", 1)), "rad2deg": (F.Const("pi", 1), F.Num(180.0, "180", 1))}
 TOLERANCE_MODES = {"1": "percent", "2": "absolute", "3": "percent"}
 
 
@@ -73,6 +77,10 @@ def _convert(node: ast.AST, text: str) -> F.Node:
             return F.BinOp("^", args[0], args[1], 1)
         if name == "log":
             return F.Call("ln", args, 1) if len(args) == 1 else F.Call("log", args, 1)
+        if name in DEGREES and len(args) == 1:
+            # PHP's deg2rad(x) is x / 180 * pi, rad2deg(x) x / pi * 180: the same in the language's terms.
+            over, times = DEGREES[name]
+            return F.BinOp("*", F.BinOp("/", args[0], over, 1), times, 1)
         name = RENAMED.get(name, name)
         if name in FUNCTIONS:
             return F.Call(name, args, 1)
