@@ -299,7 +299,8 @@ def test_a_computed_value_in_each_place_shows_its_value_in_moodle(question_id: s
 
 def test_a_bad_formula_in_feedback_stops_the_build_naming_its_place_once(tmp_path: Path) -> None:
     """General feedback and correct feedback (which a calculated question's one answer shows too):
-    each refused formula is one located error naming where it is, and nothing is written."""
+    each refused formula is one error at its own line and column naming where it is, and nothing
+    is written; the QTI 2.1 output, which shows it as text, is built."""
     source = tmp_path / "bad.md"
     source.write_text("---\ntitle: Bad\n---\n\n1. What is {a} + {b}? {#sum type=calculated}\n\n"
                       "```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\nExplanation: Written {=a:b} in the book.\n"
@@ -309,5 +310,8 @@ def test_a_bad_formula_in_feedback_stops_the_build_naming_its_place_once(tmp_pat
     errors = [d for d in failed.value.diagnostics if d.code == "QB325"]
     assert [e.message.split(": ", 1)[1].split(" holds ")[0] for e in errors] == ["the general feedback", "the correct feedback"]
     assert "{=a:b}" in errors[0].message and "{=a:b:c}" in errors[1].message
-    assert all(e.span is not None and e.span.line == 5 for e in errors)
+    # Each at its own place: the line of the label, the column of the '{='.
+    assert [(e.span.line, e.span.column) for e in errors if e.span is not None] == [(13, 22), (14, 23)]
     assert not (tmp_path / "dist").exists() or not list((tmp_path / "dist").iterdir())
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "qti", formats=["qti21"]))
+    assert list((tmp_path / "qti").glob("*.qti21.zip"))

@@ -15,8 +15,10 @@ from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, 
 from .limits import raise_hint
 from lxml import etree
 
+from .formulas import moodle_text_formula_errors
 from .model import FillInBlankQuestion, MultipleResponseQuestion, Quiz
-from .parametric import check_calculated
+from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from .parametric import Shown, check_calculated, fill, variants
 from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
 from .readers import SourceMap
@@ -111,6 +113,59 @@ def _check_every_option_ticked(quiz: Quiz, source: SourceMap, sink: DiagnosticSi
                      hint="give each wrong option a negative score ({score=-50}), or leave out the wrong options' "
                           "{score=...} for the default (a wrong tick takes one right option's share away); "
                           "ignore=QB157 on the question keeps the scores as they are")
+
+
+#: A ``{=...}`` of a calculated question's text that Moodle refuses, and with it the whole file.
+MOODLE_FORMULA_ERROR = "QB325"
+#: The outputs that Moodle's importer reads (Moodle XML, the quiz backup).
+MOODLE_FORMATS = frozenset({"moodle", "moodle-quiz"})
+#: Markdown's escapes, gone once a text is rendered (a wildcard's ``\*``).
+MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_\[\]<>&$])")
+
+
+def moodle_formula_texts(q: CalculatedQuestion | CalculatedChoiceQuestion) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """Each text of a calculated question in which Moodle checks every ``{=...}`` before it stores
+    it (question/type/calculated: the question text, the general and combined feedback, each
+    answer and its feedback), with its path in the question and how a message names it."""
+    texts: list[tuple[tuple[str | int, ...], str, str]] = [
+        (("passage",), "the question text", q.passage or ""), (("stem",), "the question text", q.stem)]
+    texts += [(("feedback", k), f"the {k.replace('_', ' ')} feedback" if k != "general" else "the general feedback",
+               getattr(q.feedback, k) or "") for k in ("general", "correct", "partially_correct", "incorrect")]
+    if isinstance(q, CalculatedChoiceQuestion):
+        for n, c in enumerate(q.choices):
+            texts += [(("choices", n, "text"), f"answer {n + 1}'s text", c.text), (("choices", n, "feedback"), f"answer {n + 1}'s feedback", c.feedback or "")]
+    return [t for t in texts if t[2]]
+
+
+def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """Where a Moodle output is built: each ``{=...}`` of a calculated question's texts that is no
+    placeholder of the question (``{=a:b}``), which Moodle reads as a formula and refuses, is an
+    error at its own place, before anything is written. Every placeholder becomes a wildcard in
+    the Moodle file, so what is left is what the author wrote; the Moodle writer checks what it
+    writes again, as the last line before a file Moodle would refuse."""
+    locs: dict[str, tuple[str | int, ...]] | None = None
+    for q in quiz.iter_questions():
+        if not isinstance(q, (CalculatedQuestion, CalculatedChoiceQuestion)):
+            continue
+        v = variants(quiz.id, q)
+        if not v.ok:
+            continue  # check_calculated reports why
+        if locs is None:
+            locs = question_locs(quiz)
+
+        def wildcard(shown: Shown) -> str:
+            return "{" + shown.name + "}"
+
+        for loc, where, text in moodle_formula_texts(q):
+            for shown, why in moodle_text_formula_errors(MARKDOWN_ESCAPE.sub(r"\1", fill(text, v, wildcard))):
+                field = locs[q.id] + loc
+                start = source.locate(field)
+                offset = text.find(shown)
+                span = _at(start, text, offset) if field in source.positions and offset >= 0 else start
+                sink.error(MOODLE_FORMULA_ERROR, f"Moodle refuses a formula of question '{q.id}' (and with it the whole file): "
+                                                 f"{where} holds {shown}: {why}", span,
+                           hint="write a computed value as a placeholder of the question's variables, {=a * b}; "
+                                "text in braces that starts with '=' is read by Moodle as a formula")
 
 
 def _as_written(blank: Blank) -> str:
