@@ -14,8 +14,9 @@ calculated choice question (calculatedmulti) an option's ``{=formula}`` is writt
 Moodle checks every formula before it stores the question, and one it refuses stops the import of
 the whole file: the texts written here are checked as Moodle checks them
 (:func:`..formulas.moodle_text_formula_errors`), and a ``{=...}`` that Moodle would refuse (text
-that is no placeholder of the question, ``{=a:b}``) stops the Moodle output with ``QB325`` at the
-question, rather than a file Moodle refuses.
+that is no placeholder of the question, ``{=a:b}``) stops the Moodle output with ``QB325``, rather
+than a file Moodle refuses. A build finds those of the source's texts first, at their own place
+(:func:`..checks.check_moodle_formulas`); the check here, at the question, is the last line.
 """
 
 from __future__ import annotations
