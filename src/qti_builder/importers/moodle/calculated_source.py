@@ -278,14 +278,15 @@ def _computes(c: Context, model: Any) -> bool | None:
 def calculatedmulti(c: Context) -> bool | None:
     if not _common(c):
         return False
-    choices = []
+    choices: list[dict[str, Any]] = []
+    notes: list[str] = []
     for k, answer in enumerate(c.answers()):
         text = c.answer_text(answer, f"answer {k + 1}")
         written = number(answer.findtext("correctanswerlength"))
         length = int(written) if written is not None else 2
 
         def convert(match: re.Match[str], length: int = length) -> str:
-            return "{=" + formula_from_moodle(match.group(1).replace("\\*", "*"), c.data["sets"], c.lost) + f":{length}}}"
+            return "{=" + formula_from_moodle(match.group(1).replace("\\*", "*"), c.data["sets"], notes) + f":{length}}}"
         try:
             text = EXPRESSION.sub(convert, text)
         except Unconvertible as exc:
@@ -301,6 +302,7 @@ def calculatedmulti(c: Context) -> bool | None:
         c.skip(UNSUPPORTED, f"question '{c.name}' ({c.kind}): a calculated choice source has exactly one right option; skipped")
         return False
     c.data["choices"] = choices
+    c.lost += list(dict.fromkeys(notes))
     c.data["shuffle"] = (c.value("shuffleanswers") or "1").strip().lower() in ("1", "true")
     c.combined_feedback()
     _texts(c)
