@@ -14,6 +14,7 @@ from helpers.importing import FIXTURES, builds, messages, run_import
 from lxml import etree
 
 from qti_builder.importers.base import sanitise_id, shorten_id
+from qti_builder.writers import DEFAULT_FORMATS
 from qti_builder.writers.moodle import IDNUMBER_LENGTH
 
 #: Folders of fixtures, one input each.
@@ -61,7 +62,7 @@ def test_every_imported_quiz_builds(path: Path, tmp_path: Path) -> None:
         folder = tmp_path / str(number)
         folder.mkdir()
         builds(item.quiz, item.media, folder)  # raises if the build refuses the source
-        assert len(list((folder / "dist").iterdir())) == 3
+        assert len(list((folder / "dist").iterdir())) == len(DEFAULT_FORMATS)
 
 
 #: Real exports of other systems, beside the checkout where the workspace has them (never copied
@@ -83,7 +84,7 @@ def test_every_corpus_export_that_imports_builds(path: Path, tmp_path: Path) -> 
         folder = tmp_path / str(number)
         folder.mkdir()
         builds(item.quiz, item.media, folder)  # raises if the build refuses the source
-        assert len(list((folder / "dist").iterdir())) == 3
+        assert len(list((folder / "dist").iterdir())) == len(DEFAULT_FORMATS)
 
 
 LONG_NAME = "Introduction_to_Cellular_and_Molecular_Biology_Midterm_Examination_Practice_Questions_Spring_Semester_2024_Section_B"

@@ -46,6 +46,11 @@ def imported(tmp_path: Path, xml: str, *more: str) -> str:
     ("<p>Die Antwort ist richtig.</p>", "<p>Die Antwort ist teilweise richtig.</p>", "<p>Die Antwort ist falsch.</p>"),
     ("<p>あなたの答えは正解です。</p>", "<p>あなたの答えは部分的に正解です。</p>", "<p>あなたの答えは正しくありません。</p>"),
     ("Votre réponse est correcte", "Votre réponse est partiellement correcte.", "<p>Votre réponse est incorrecte.</p>"),
+    ("<p>Twoja odpowiedź jest poprawna.</p>", "<p>Twoja odpowiedź jest częściowo poprawna.</p>", "<p>Twoja odpowiedź jest niepoprawna.</p>"),
+    # French as another release's pack words the partly correct one; Belarusian and Indonesian.
+    ("<p>Votre réponse est correcte.</p>", "<p>Votre réponse est en partie correcte.</p>", ""),
+    ("<p>Вашы адказ слушны.</p>", "<p>Вашы адказ часткова слушны.</p>", "<p>Вашы адказ хібны.</p>"),
+    ("<p>Jawaban anda benar.</p>", "<p>Jawaban anda separuh benar.</p>", "<p>Jawaban anda tidak benar.</p>"),
 ])
 def test_moodles_default_feedback_is_not_the_authors(tmp_path: Path, correct: str, partial: str, incorrect: str) -> None:
     source = imported(tmp_path, moodle_file(multichoice("gas", correct, partial, incorrect)))

@@ -65,7 +65,7 @@ def test_build_only_writes_packages_with_just_those_questions(tmp_path: Path) ->
     code, out, err = run("build", "--only", "def-keyword,venv", cwd=tmp_path)
     assert (code, err) == (0, ""), err
     dist = tmp_path / "dist"
-    assert sorted(p.name for p in dist.iterdir()) == ["basics.canvas.zip", "basics.moodle.xml", "basics.qti21.zip"]
+    assert sorted(p.name for p in dist.iterdir()) == ["basics.canvas.zip", "basics.mbz", "basics.moodle.xml", "basics.qti21.zip"]
     assert moodle_questions(dist / "basics.moodle.xml") == {"def-keyword": "multichoice", "venv": "essay"}
     assert len(qti_items(dist / "basics.qti21.zip")) == 2
     with zipfile.ZipFile(dist / "basics.canvas.zip") as archive:
@@ -221,3 +221,54 @@ def test_diff_warns_of_questions_without_an_id_of_their_own(tmp_path: Path) -> N
     assert warnings[0].startswith("new.md:1:1: warning[QB235]: question 'q") and "(Is seven prime?) has no {#id}" in warnings[0]
     assert warnings[1].startswith("old.md:1:1: warning[QB235]") and "(Is 7 prime?)" in warnings[1]
     assert "nine" not in err
+
+
+WEEK3_CATEGORIES = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category">
+    <category><text>$course$/top/Week 3</text></category>
+    <info format="html"><text></text></info>
+    <idnumber>BIO-W3</idnumber>
+  </question>
+  <question type="category">
+    <category><text>$course$/top/Week 3/Cells</text></category>
+    <info format="html"><text></text></info>
+    <idnumber>BIO-W3-CELLS</idnumber>
+  </question>
+  <question type="truefalse">
+    <name><text>Membrane</text></name>
+    <questiontext format="html"><text><![CDATA[<p>The cell membrane is a lipid bilayer.</p>]]></text></questiontext>
+    <defaultgrade>1.0000000</defaultgrade>
+    <idnumber>W3-Q2</idnumber>
+    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>
+    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>
+  </question>
+</quiz>
+"""
+
+
+def category_idnumbers(path: Path) -> dict[str, str]:
+    """category path -> ID number, of a Moodle XML file's categories."""
+    root = etree.parse(str(path)).getroot()
+    return {q.findtext("category/text"): q.findtext("idnumber") for q in root.findall("question") if q.get("type") == "category"}
+
+
+def test_a_moodle_round_trip_keeps_the_categories_id_numbers(tmp_path: Path) -> None:
+    """A course's categories with ID numbers of its own (BIO-W3, and BIO-W3-CELLS below it): the
+    quiz is BIO-W3, its section BIO-W3-CELLS, and the build gives Moodle both ID numbers as they
+    were (before, the section's came back as BIO-W3.BIO-W3-CELLS); built and imported again, the
+    same ids, so the round trip is stable."""
+    write(tmp_path, "week3.xml", WEEK3_CATEGORIES)
+    assert run("import", "week3.xml", cwd=tmp_path)[0] == 0
+    assert (tmp_path / "source" / "BIO-W3.md").read_text(encoding="utf-8").startswith("---\nid: BIO-W3\n")
+    assert run("build", "--format", "moodle", cwd=tmp_path)[0] == 0
+    built = tmp_path / "dist" / "BIO-W3.moodle.xml"
+    assert category_idnumbers(built) == {"$course$/top/Week 3": "BIO-W3", "$course$/top/Week 3/Cells": "BIO-W3-CELLS"}
+    assert moodle_questions(built) == {"W3-Q2": "truefalse"}
+    assert run("import", str(built), "--out", "again", cwd=tmp_path)[0] == 0
+    assert run("build", "again", "--format", "moodle", "--out", "dist2", cwd=tmp_path)[0] == 0
+    assert (tmp_path / "dist2" / "BIO-W3.moodle.xml").read_bytes() == built.read_bytes()
+    # A section id of the author's own is still scoped by the quiz's, unique in the course.
+    from qti_builder.writers.moodle import idnumber
+
+    assert idnumber("BIO-W3", "cells") == "BIO-W3.cells" and idnumber("BIO-W3", "BIO-W3.cells") == "BIO-W3.BIO-W3.cells"

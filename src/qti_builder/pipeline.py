@@ -3,7 +3,8 @@
 1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes; a
    large Markdown source in pieces (readers/markdown/pieces.py), kept in the build cache and read
    on forked workers;
-2. compile the **schemas** once, when a quiz read without errors needs them, so that the workers
+2. compile the **schemas** once, when a quiz read needs them (one without errors, or one read in
+   part, whose questions without errors are checked by every output too), so that the workers
    forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
    a schema compiling on another fail on the names it imports), or, in this one thread, while
    forked workers read a large source's pieces;
@@ -25,8 +26,8 @@ and sorted.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
-
 import hashlib
 import time
 from collections import Counter
@@ -97,7 +98,7 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     # are another matter: this process compiles the schemas while they read, see _SchemasAhead.)
     schemas = _SchemasAhead(options)
     with _stage(clock, "read"):
-        good = _writable(_read(results, options, todo, lookup.hits, schemas.meanwhile), results)
+        good = _rendered_quizzes(_read(results, options, todo, lookup.hits, schemas.meanwhile), results, options)
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
     clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
     clock["schemas"] += schemas.seconds
@@ -213,10 +214,42 @@ class WritableQuiz:
     id_span: SourceSpan | None = None
 
 
-def _writable(loaded: dict[int, LoadedQuiz], results: list[QuizResult]) -> dict[int, WritableQuiz]:
-    """The quizzes read without errors, as the stages after reading take them."""
-    return {i: WritableQuiz(item.quiz, item.spans, item.media, item.source.locate(("id",)))
-            for i, item in loaded.items() if not results[i].failed}
+def _rendered_quizzes(loaded: dict[int, LoadedQuiz], results: list[QuizResult], options: BuildOptions) -> dict[int, WritableQuiz]:
+    """The quizzes the stages after reading render, as they take them: those read without errors,
+    and those read in part (the questions an error lies in left out), so that what the outputs
+    themselves refuse (a score Moodle cannot store, a Canvas rule) is reported in the same run as
+    the reading's errors, not in a second run once those are fixed. A quiz with errors is
+    rendered and validated only to be told its problems, without the questions an error lies in
+    (what an output makes of those would be an echo of the error): :func:`_finish` writes nothing
+    of it. When no quiz can be written and the schemas would have to be downloaded, none is
+    rendered: a build that writes nothing does not go to the network for it."""
+    rendered: dict[int, WritableQuiz] = {}
+    for i, item in loaded.items():
+        quiz: Quiz | None = item.quiz
+        if results[i].failed:
+            quiz = _without_questions_in_error(item, results[i].diagnostics)
+        if quiz is not None:
+            rendered[i] = WritableQuiz(quiz, item.spans, item.media, item.source.locate(("id",)))
+    if all(results[i].failed for i in rendered) and needs_download(options.schemas):
+        return {}
+    return rendered
+
+
+def _without_questions_in_error(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> Quiz | None:
+    """The quiz without the questions in whose lines an error lies; None when none is left. The
+    questions the reader left out still mark where the question before them ends."""
+    from .selection import select_questions
+
+    starts = sorted([(span.line, span.column, ident) for ident, span in item.spans.items() if span.path == item.source.path]
+                    + [(line, 0, "") for line in item.source.left_out])
+    in_error = set()
+    for d in diagnostics:
+        if d.severity is Severity.ERROR and d.span is not None and d.span.path == item.source.path:
+            at = bisect.bisect_right(starts, (d.span.line, d.span.column, "\uffff")) - 1
+            if at >= 0:
+                in_error.add(starts[at][2])
+    clean = frozenset(q.id for q in item.quiz.iter_questions() if q.id not in in_error)
+    return select_questions(item.quiz, clean) if clean else None
 
 
 def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz]:

@@ -167,8 +167,12 @@ class BackupReader:
                 name = " ".join((category.findtext("name") or "").split()) or "Random"
                 draw_id = ident if only_draw else self._category_ident(category_id, quiz_id) or f"draw{category_id}"
                 if not only_draw:
-                    elements.append(_category(f"{path}/{_path_part(name)}", category.findtext("info") or "",
-                                              f"{quiz_id}.{draw_id}" if quiz_id else draw_id))
+                    # A category's description is the question bank's, seen by teachers only: a
+                    # section's description is shown to students, so it is not made one.
+                    if (category.findtext("info") or "").strip():
+                        self._lost(f"the description of question category '{name}' (seen by teachers in the "
+                                   "question bank, never by students)")
+                    elements.append(_category(f"{path}/{_path_part(name)}", "", f"{quiz_id}.{draw_id}" if quiz_id else draw_id))
                 drawable = [e for e in category.iter("question_bank_entry") if self._drawable(e)]
                 for entry in drawable:
                     elements += self._question_xml(entry, marks[0])
@@ -235,6 +239,11 @@ class BackupReader:
             self._lost(f"the grading method {grademethod!r}: the source's are highest, average, first and last")
         if (q.findtext("navmethod") or "").strip() == "sequential":
             settings["lock_questions_after_answering"] = True
+        grade, marks = _number(q.findtext("grade")), _number(q.findtext("sumgrades"))
+        if grade is not None and marks is not None and abs(grade - marks) > 1e-6:
+            # Moodle scales the marks to the maximum grade; a source's quiz is worth its points.
+            self._lost(f"the quiz's maximum grade {grade:g}, to which Moodle scales its marks ({marks:g}): the quiz "
+                       "built from the source is graded out of its points")
         for field, what in (("timeopen", "an open date"), ("timeclose", "a close date")):
             if (q.findtext(field) or "0") != "0":
                 self._lost(what)
@@ -438,6 +447,13 @@ class BackupReader:
             attached.add(name)
             file = etree.SubElement(element, "file", name=name, path="/", encoding="base64")
             file.text = base64.b64encode(data).decode()
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float((text or "").strip())
+    except ValueError:
+        return None
 
 
 def _category(path: str, info: str, idnumber: str | None) -> etree._Element:

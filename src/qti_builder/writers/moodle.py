@@ -204,7 +204,12 @@ IDNUMBER_LENGTH = 100
 def idnumber(quiz_id: str, section_id: str) -> str:
     """A section's category: ``<quiz id>.<section id>`` (category ID numbers are unique in the
     whole course, where two quizzes may both have a section 'essay'); when that is too long for
-    Moodle, the section id alone. A question's ID number is its id: unique in its category."""
+    Moodle, the section id alone. A section id that begins with the quiz id and '-' or '_' (a
+    Moodle course's own ID numbers, such as ``BIO-W3-CELLS`` under ``BIO-W3``, imported as they
+    were) is unique to the quiz already: it is the ID number as it is, so a round trip through
+    Moodle gives it back unchanged. A question's ID number is its id: unique in its category."""
+    if section_id.startswith((f"{quiz_id}-", f"{quiz_id}_")):
+        return section_id
     full = f"{quiz_id}.{section_id}"
     return full if len(full) <= IDNUMBER_LENGTH else section_id
 
