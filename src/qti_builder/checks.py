@@ -137,6 +137,11 @@ def moodle_formula_texts(q: CalculatedQuestion | CalculatedChoiceQuestion) -> li
     return [t for t in texts if t[2]]
 
 
+def _wildcard(shown: Shown) -> str:
+    """A placeholder as the Moodle file shows it: a wildcard of its own."""
+    return "{" + shown.name + "}"
+
+
 def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
     """Where a Moodle output is built: each ``{=...}`` of a calculated question's texts that is no
     placeholder of the question (``{=a:b}``), which Moodle reads as a formula and refuses, is an
@@ -152,12 +157,8 @@ def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -
             continue  # check_calculated reports why
         if locs is None:
             locs = question_locs(quiz)
-
-        def wildcard(shown: Shown) -> str:
-            return "{" + shown.name + "}"
-
         for loc, where, text in moodle_formula_texts(q):
-            for shown, why in moodle_text_formula_errors(MARKDOWN_ESCAPE.sub(r"\1", fill(text, v, wildcard))):
+            for shown, why in moodle_text_formula_errors(MARKDOWN_ESCAPE.sub(r"\1", fill(text, v, _wildcard))):
                 field = locs[q.id] + loc
                 start = source.locate(field)
                 offset = text.find(shown)
