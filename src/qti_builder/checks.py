@@ -16,7 +16,7 @@ from .limits import raise_hint
 from lxml import etree
 
 from .formulas import moodle_text_formula_errors
-from .model import FillInBlankQuestion, MultipleResponseQuestion, Quiz
+from .model import FillInBlankQuestion, MultipleResponseQuestion, Quiz, Section
 from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from .parametric import Shown, check_calculated, fill, variants
 from .model.questions import BLANK_MARKER, Blank
@@ -59,6 +59,7 @@ def check_content(
     _check_blanks(quiz, source, sink)
     _check_every_option_ticked(quiz, source, sink)
     check_calculated(quiz, source, sink)
+    _check_category_idnumbers(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
 
@@ -167,6 +168,31 @@ def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -
                                                  f"{where} holds {shown}: {why}", span,
                            hint="write a computed value as a placeholder of the question's variables, {=a * b}; "
                                 "text in braces that starts with '=' is read by Moodle as a formula")
+
+
+def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB237: two of the quiz's Moodle categories with one ID number (a section's own
+    ``moodle_idnumber``, or the one made from its id, or the quiz's own category's, the quiz id).
+    Moodle keeps category ID numbers unique in a course and refuses the whole file on a repeat."""
+    taken: dict[str, tuple[str, SourceSpan]] = {quiz.id: ("the quiz's own category", source.locate(("id",)))}
+
+    def walk(sections: list[Section], loc: tuple[str | int, ...]) -> None:
+        for i, section in enumerate(sections):
+            here = loc + ("sections", i)
+            ident = section.category_idnumber(quiz.id)
+            at = source.locate(here + ("moodle_idnumber",) if section.moodle_idnumber is not None else here)
+            if ident in taken:
+                first, where = taken[ident]
+                sink.error("QB237", f"section '{section.id}' gives its Moodle category the ID number '{ident}', which "
+                                    f"{first} has ({where.path}:{where.line}); Moodle refuses the whole file on a repeated "
+                                    "category ID number", at,
+                           hint="give one of them another moodle_idnumber, or leave it out (the build then writes "
+                                "'<quiz id>.<section id>')")
+            else:
+                taken[ident] = (f"section '{section.id}'", at)
+            walk(section.sections, here)
+
+    walk(quiz.sections, ())
 
 
 def _as_written(blank: Blank) -> str:

@@ -419,6 +419,12 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB235", "diff: a question added or removed has no {#id} of its own; its id is made from its text, so a reworded question shows as removed and added, and importing it makes a new question in the LMS.",
        "the source", "give every question an id of its own: '1. What is ...? {#my-id}'",
        "1. What does len() return?", "1. What does len() return? {#len}", syntax="text"),
+    _e("QB237", "Two sections, of one quiz or of two quizzes of a build, would give their Moodle categories one ID number (a section's moodle_idnumber, the '<quiz id>.<section id>' the build makes of another, or a quiz id): category ID numbers are unique in a course, and Moodle refuses the whole file that repeats one.",
+       "the section's moodle_idnumber, or its heading", "give one of them another moodle_idnumber, or leave it out (the build then writes '<quiz id>.<section id>')",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
+       "# Tissues {#tissues moodle_idnumber=CELLS}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
+       "# Tissues {#tissues}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n"),
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
        "every writer has one", syntax="text"),
@@ -534,6 +540,12 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
        "import each input on its own with its --id, or leave --id out",
        "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
+    _w("QB730", "An Aiken file in a dialect Moodle's own Aiken import refuses, read as its author meant it: options without ')' or '.' ('A text'), an answer letter in lower case ('ANSWER: b'), the qformat_aikenadv plug-in's forms (options '1)', 'NUMBERING:', its answer keywords such as 'תשובה:' and answers given as numbers or Hebrew letters), short heading lines ending in their number before a question ('CAP. II') read as the title of a section. Said once per form, at its first line.",
+       "the form's first line", "check the imported questions; for Moodle's own Aiken import, write options 'A) ...', 'ANSWER: B' in capitals, one line per question",
+       "an Aiken bank whose options read 'A sei libri' and whose answers read 'ANSWER: a'", "options 'A) sei libri' and 'ANSWER: A'", syntax="text"),
+    _w("QB731", "A question bank of a Canvas course export (or a Blackboard pool) that no quiz of the package draws from: imported as a quiz of its own, named (it was left out).",
+       "the bank", "leave its source out of the build if the course does not need it, or draw from it in a quiz's section (select)",
+       "a course export whose 'Chapter 2' bank no quiz uses", "a quiz whose section draws from that bank", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}

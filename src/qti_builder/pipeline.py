@@ -45,7 +45,7 @@ from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
 from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
-from .model import Quiz
+from .model import Question, Quiz, Section
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
 from .parallel import cpu_count, run
 from .profiles import check_profile
@@ -295,6 +295,7 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
         result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded, hits or {})
+    _check_unique_categories(results, loaded, hits or {})
     return loaded
 
 
@@ -362,6 +363,55 @@ def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz], 
                 hint="give one of them another 'id:' in its front matter; both would write the same files"))
         else:
             first[quiz_id] = path
+
+
+def _check_unique_categories(results: list[QuizResult], loaded: dict[int, LoadedQuiz], hits: Mapping[int, CachedQuiz]) -> None:
+    """QB237 across the build's quizzes: a Moodle category ID number that a category of another
+    quiz has (those of one quiz are checks.py's; two quiz ids, QB202). Category ID numbers are
+    unique in a course, the build's quizzes go into one, and Moodle refuses the whole file that
+    repeats one. A quiz from the cache is located by where its questions and its id are, kept
+    with it."""
+    #: ID number -> (what has it, where, whether it is a quiz's own category), first come.
+    taken: dict[str, tuple[str, SourceSpan, bool]] = {}
+    for i in sorted(set(loaded) | set(hits)):
+        quiz = loaded[i].quiz if i in loaded else results[i].quiz
+        if quiz is None:
+            continue
+        id_span = loaded[i].source.locate(("id",)) if i in loaded else hits[i].id_span or SourceSpan(display_path(results[i].source))
+        mine: list[tuple[str, str, SourceSpan, bool]] = [(quiz.id, f"the quiz '{quiz.id}' itself", id_span, True)]
+        for loc, section in _section_locs(quiz):
+            if i in loaded:
+                at = loaded[i].source.locate(loc + ("moodle_idnumber",) if section.moodle_idnumber is not None else loc)
+            else:
+                first = next((q.id for q in _questions_below(section)), "")
+                at = results[i].spans.get(first, id_span)
+            mine.append((section.category_idnumber(quiz.id), f"section '{section.id}' of the quiz '{quiz.id}'", at, False))
+        for ident, what, at, is_quiz in mine:
+            if ident in taken and not (is_quiz and taken[ident][2]):
+                first_what, where, _ = taken[ident]
+                results[i].diagnostics.append(Diagnostic(
+                    Severity.ERROR, "QB237", f"{what} gives its Moodle category the ID number '{ident}', which {first_what} "
+                    f"has ({where.path}:{where.line}); Moodle refuses a file that repeats a category ID number of the course",
+                    at, hint="give one of them another moodle_idnumber, or leave it out (the build then writes "
+                             "'<quiz id>.<section id>')"))
+        for ident, what, at, is_quiz in mine:
+            taken.setdefault(ident, (what, at, is_quiz))
+
+
+def _section_locs(quiz: Quiz) -> Iterator[tuple[tuple[str | int, ...], Section]]:
+    """Every section of ``quiz`` with its path in the model data (its key in a source map)."""
+    def walk(prefix: tuple[str | int, ...], sections: list[Section]) -> Iterator[tuple[tuple[str | int, ...], Section]]:
+        for k, section in enumerate(sections):
+            yield prefix + ("sections", k), section
+            yield from walk(prefix + ("sections", k), section.sections)
+
+    yield from walk((), quiz.sections)
+
+
+def _questions_below(section: Section) -> Iterator[Question]:
+    yield from section.questions
+    for child in section.sections:
+        yield from _questions_below(child)
 
 
 @contextlib.contextmanager

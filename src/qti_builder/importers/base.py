@@ -21,7 +21,8 @@ from pydantic import TypeAdapter, ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..media import safe_name
-from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
+from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings, Section
+from ..model.quiz import scoped_idnumber
 from ..summary import plural
 
 #: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or
@@ -53,6 +54,36 @@ class ImportedQuiz:
     #: exam paper: its title and language as front matter, then its lines), instead of the source
     #: the writer would make of ``quiz``; build reads it into the same quiz.
     source_text: str | None = None
+    #: A Moodle input's category ID numbers as the course has them, by the id of the section each
+    #: category became: :func:`keep_category_idnumbers` keeps one in the source where a build would
+    #: not make it from the quiz and section ids, again when ``import --id`` renames the quiz.
+    category_idnumbers: dict[str, str] = field(default_factory=dict)
+
+
+def keep_category_idnumbers(quiz: Quiz, idnumbers: dict[str, str]) -> tuple[Quiz, list[tuple[str, str]]]:
+    """The quiz with each section of ``idnumbers`` given its Moodle category ID number
+    (``moodle_idnumber``) only where the build would not make the same from the quiz and section
+    ids (a course's own ``CELLS`` under the quiz ``BIO-W3``, where the build would write
+    ``BIO-W3.CELLS``), so that the source says no more than it must and a build gives every ID
+    number back as it was. One that another category of the quiz has already (categories of two
+    contexts, or the quiz id) is left out, since the build refuses a repeat (QB237): those are
+    returned, as (section id, ID number), for the importer to say."""
+    taken = {quiz.id}
+    dropped: list[tuple[str, str]] = []
+
+    def kept(section: Section) -> Section:
+        own = idnumbers.get(section.id, section.moodle_idnumber)
+        if section.id in idnumbers and own == scoped_idnumber(quiz.id, section.id):
+            own = None
+        if own is not None and own in taken:
+            dropped.append((section.id, own))
+            own = None
+        taken.add(own if own is not None else scoped_idnumber(quiz.id, section.id))
+        return section.model_copy(update={"moodle_idnumber": own, "sections": [kept(s) for s in section.sections]})
+
+    if not idnumbers:
+        return quiz, dropped
+    return quiz.model_copy(update={"sections": [kept(s) for s in quiz.sections]}), dropped
 
 
 def clean_text(text: str | None) -> str:
@@ -262,6 +293,8 @@ class QuizBuilder:
         self._pending: dict[int, list[_Pending]] = {}
         self.changed: Counter[str] = Counter()
         self.skipped: Counter[str] = Counter()
+        #: The first skipped question's warning: what an input none of whose questions was read lacks.
+        self.first_skip: str | None = None
         #: (path, line) of every warning of a change, to count the questions changed.
         self._changes: set[tuple[str, int]] = set()
         #: The folder of a loose input (a quiz page) whose images are files beside it: each
@@ -277,6 +310,7 @@ class QuizBuilder:
     def skip(self, kind: str, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
         """Report a question that is not imported; ``kind`` is its type as the input names it."""
         self.skipped[kind] += 1
+        self.first_skip = self.first_skip or message
         self.sink.warning(code, message, span or SourceSpan(self.origin), hint)
 
     def imported(self, quiz: Quiz) -> ImportedQuiz:
@@ -308,8 +342,7 @@ class QuizBuilder:
         quiz_ident = _fitting_quiz_id(quiz_ident, sections)
         count = sum(1 for _ in _walk(sections))
         if not count:
-            self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),
-                            hint="check the format (--format) and the warnings above")
+            self._nothing_to_import()
             return None
         data = {"id": quiz_ident, "title": clean_text(title).replace("\n", " ").strip() or quiz_ident, "language": language,
                 "description": clean_text(description) or None, "settings": self._settings(settings or {}), "sections": sections}
@@ -318,6 +351,22 @@ class QuizBuilder:
         except ValidationError as exc:  # a bug: every part was validated on its own
             self.sink.error(INVALID, f"the imported quiz is not valid: {exc.errors()[0]['msg']}", SourceSpan(self.origin))
             return None
+
+    def _nothing_to_import(self) -> None:
+        """QB704, naming what the input lacks: no question at all, or only questions that were
+        skipped (how many, of which types, and the first one's reason), never just "nothing"."""
+        skipped = sum(self.skipped.values())
+        if not skipped:
+            self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),
+                            hint="check the format (--format) and the warnings above")
+            return
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.skipped.items()))
+        first = self.first_skip or ""
+        what = (f"the one question it holds cannot be imported ({kinds}): {first}" if skipped == 1 else
+                f"none of the {skipped} questions it holds can be imported ({kinds}); the first: {first}")
+        self.sink.error(NO_QUESTIONS, f"nothing to import: {what}", SourceSpan(self.origin),
+                        hint="each question skipped is named in a warning: fix it in the system it comes from and export again, "
+                             "or write it in a source by hand")
 
     def _settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """The quiz settings an input states, each validated on its own: one the model cannot
@@ -363,9 +412,7 @@ class QuizBuilder:
             question = _QUESTION.validate_python(data)
         except ValidationError as exc:
             self.ids.release(data["id"])
-            problems = "; ".join(f"{e['msg'].removeprefix('Value error, ')}"
-                                 + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
-                                 for e in exc.errors()[:3])
+            problems = "; ".join(_problem(e) for e in exc.errors()[:3])
             kind = f" ({pending.kind})" if pending.kind else ""
             self.skip(pending.kind or str(data.get("type", "question")), INVALID,
                       f"question '{short(pending.label)}'{kind} was skipped: {problems}", pending.span,
@@ -375,6 +422,19 @@ class QuizBuilder:
         if pending.changed or any((span.path, line) in self._changes for line in range(span.line, max(pending.end_line or 0, span.line) + 1)):
             self.changed[question.type] += 1
         return question.model_dump(exclude_defaults=False)
+
+
+def _problem(error: Any) -> str:
+    """One reason the model refuses a question, said as what the question lacks: an empty list
+    ("it has 0 choices, and needs 2 at least") or a missing text ("its stem is empty"), else the
+    model's own message, at the field."""
+    where = ".".join(str(p) for p in error["loc"][1:])
+    context = error.get("ctx") or {}
+    if error["type"] == "too_short" and where and "min_length" in context:
+        return f"it has {context['actual_length']} {where}, and needs {context['min_length']} at least"
+    if error["type"] == "missing" and where:
+        return f"its {where} is empty"
+    return error["msg"].removeprefix("Value error, ") + (f" (at {where})" if where else "")
 
 
 def canonical_true_false(data: dict[str, Any]) -> None:

@@ -17,6 +17,27 @@ SCHEMA_VERSION: Final = 1
 
 LanguageTag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")]
 
+#: Moodle's ID number columns (of a question, of a question category) hold 100 characters.
+MOODLE_IDNUMBER_LENGTH: Final = 100
+
+
+def scoped_idnumber(quiz_id: str, ident: str) -> str:
+    """The Moodle ID number of the category of a quiz's section ``ident``: ``<quiz id>.<ident>``
+    (category ID numbers are unique in the whole course, where two quizzes may both have a section
+    'essay'); when that is too long for Moodle, the id alone. An id that begins with the quiz id
+    and '-' or '_' (a Moodle course's own ID number, such as ``BIO-W3-CELLS`` under ``BIO-W3``,
+    imported as it was) is unique to the quiz already: it is the ID number as it is."""
+    if ident.startswith((f"{quiz_id}-", f"{quiz_id}_")):
+        return ident
+    full = f"{quiz_id}.{ident}"
+    return full if len(full) <= MOODLE_IDNUMBER_LENGTH else ident
+
+
+def storable_idnumber(value: str) -> bool:
+    """Whether Moodle keeps ``value`` as an ID number as it is: one line of text, without spaces at
+    its ends, that fits its column."""
+    return bool(value.strip()) and value == value.strip() and value.isprintable() and len(value) <= MOODLE_IDNUMBER_LENGTH
+
 
 class Section(ModelBase):
     id: Identifier
@@ -26,9 +47,25 @@ class Section(ModelBase):
     sections: list["Section"] = Field(default_factory=list, description="Nested sections.")
     shuffle: bool = False
     select: int | None = Field(None, ge=1, description="Draw this many questions at random.")
+    moodle_idnumber: str | None = Field(
+        None, description="The ID number of the section's Moodle category, written as it is, instead of "
+                          "'<quiz id>.<section id>': a course's own ID number that an import keeps (such as 'CELLS').")
     #: Set on a copy that holds only some of the questions (a chunk of a big build), so that it
     #: still knows what its first question is worth.
     _group_points: float | None = PrivateAttr(default=None)
+
+    @field_validator("moodle_idnumber")
+    @classmethod
+    def _storable_idnumber(cls, value: str | None) -> str | None:
+        """What Moodle keeps as it is: one line of text, without spaces at its ends, that fits its column."""
+        if value is not None and not storable_idnumber(value):
+            raise Problem(f"the Moodle ID number {value!r} is not one line of at most {MOODLE_IDNUMBER_LENGTH} characters "
+                          "without spaces at its ends", "write the ID number as Moodle shows it, or leave moodle_idnumber out")
+        return value
+
+    def category_idnumber(self, quiz_id: str) -> str:
+        """The ID number of the section's Moodle category: its own, else :func:`scoped_idnumber`'s."""
+        return self.moodle_idnumber if self.moodle_idnumber is not None else scoped_idnumber(quiz_id, self.id)
 
     def group_points(self) -> float | None:
         """What every question of a drawn section is worth where a group has one value per

@@ -223,7 +223,8 @@ def to_markdown(quiz: Quiz) -> str:
 def _section(section: Section, level: int) -> list[str]:
     if level > 6:
         raise _Inexpressible(f"section '{section.id}', nested deeper than Markdown's six heading levels")
-    attrs = _attrs(("#" + section.id, None), ("shuffle", section.shuffle, False), ("select", section.select, None))
+    attrs = _attrs(("#" + section.id, None), ("shuffle", section.shuffle, False), ("select", section.select, None),
+                   ("moodle_idnumber", section.moodle_idnumber, None))
     lines = [f"{'#' * level} {_one_line(section.title, 'section title')} {attrs}", ""]
     if section.description:
         lines += [*_margin_block(section.description), ""]

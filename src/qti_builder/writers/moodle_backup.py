@@ -294,7 +294,7 @@ class BackupPlan:
                 category = quiz_category
             else:
                 category = self._category(category_name(section.title), parent.id, section.description,
-                                          f"{self.quiz.id}+{section.id}", idnumber(self.quiz.id, section.id))
+                                          f"{self.quiz.id}+{section.id}", section.category_idnumber(self.quiz.id))
             placed[id(section)] = category
             heading = "" if section is own else section.title
             heading = " / ".join([*pending_headings, heading]) if pending_headings else heading

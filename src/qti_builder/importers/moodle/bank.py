@@ -12,9 +12,10 @@ from lxml import etree
 
 from ...content import plain_text
 from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model.quiz import storable_idnumber
 from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
-from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
+from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, keep_category_idnumbers, one_line, same_title
 from ...summary import plural
 from .context import Context, Data, Reader, number
 from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
@@ -81,8 +82,16 @@ class BankReader(MoodleFile):
             parent = section_for(path[:-1]) if len(below) > 1 else None
             info = infos.get(path, {})
             preferred = strip_prefix(info.get("idnumber"), quiz_id)
+            own = info.get("idnumber") if below else None
+            if own is not None and not storable_idnumber(own):
+                self.builder.warn(LOST, f"category '{'/'.join(path)}': its ID number {own!r} cannot be kept as it is "
+                                        "(not one line of at most 100 characters)", SourceSpan(self.display))
+                own = None
+            # The category's ID number as it is, which keep_category_idnumbers drops where the build
+            # makes the same (the quiz's own category is the quiz's: its ID number is the quiz id).
             sections[path] = self.builder.section(path[-1] if below else title, parent, preferred,
-                                                  description=info.get("description"))
+                                                  description=info.get("description"),
+                                                  moodle_idnumber=own)
             return sections[path]
 
         for index, element in enumerate(self.elements):
@@ -114,7 +123,17 @@ class BankReader(MoodleFile):
         self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
                           SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
         quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
-        return self.builder.imported(quiz) if quiz else None
+        if quiz is None:
+            return None
+        idnumbers = {s.id: s.moodle_idnumber for _, s in quiz.iter_sections() if s.moodle_idnumber is not None}
+        quiz, dropped = keep_category_idnumbers(quiz, idnumbers)
+        for section_id, ident in dropped:
+            self.builder.warn(LOST, f"section '{section_id}': its category's ID number '{ident}' is another category's too "
+                                    "(of another context, or the quiz's); a build gives it one made from its id",
+                              SourceSpan(self.display))
+        imported = self.builder.imported(quiz)
+        imported.category_idnumbers = idnumbers
+        return imported
 
     def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
         """Declared categories (path -> idnumber, description) and the paths questions are in.

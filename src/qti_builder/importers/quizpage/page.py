@@ -393,7 +393,9 @@ class Page:
                 self.form = self.form or question.form
             self._start(number, question.text, question.number)
             return
-        if self.title is None and q is None:
+        if self.title is None and q is None and not (next_is_option(rest) and not SECTION_LIKE.match(line)):
+            # The page's first line is its title, unless its options follow it: then it is the
+            # first question (an Aiken-like bank's), which a title would lose, its options shown.
             self.title = line
             return
         if self.reading is not None and (q is None or q.answered):

@@ -40,7 +40,7 @@ KIND_ATTRIBUTES: dict[str, tuple[str, ...]] = {name: spec.markdown_attributes fo
 QUESTION_ATTRIBUTES = COMMON_ATTRIBUTES + tuple(sorted({a for attrs in KIND_ATTRIBUTES.values() for a in attrs}))
 #: Attributes whose value is a comma-separated list.
 LIST_ATTRIBUTES = ("tags", "allowed_types", "ignore")
-SECTION_ATTRIBUTES = ("id", "shuffle", "select")
+SECTION_ATTRIBUTES = ("id", "shuffle", "select", "moodle_idnumber")
 OPTION_ATTRIBUTES = ("fixed", "score")
 
 #: Kinds whose answers are lettered options (``A) ...``).
