@@ -38,10 +38,25 @@ def test_every_fixture_folder_is_an_input() -> None:
     assert folders == set(GROUPS) | set(PACKAGES) | set(MADE_FROM)
 
 
+#: Inputs written to be refused (a paper whose answer key numbers questions it does not have):
+#: each gives no quiz, only located errors with their hints. Every other input gives a quiz.
+REFUSED = {"quizpage/numbered-twice.md", "quizpage/renumbered.txt"}
+
+
+def test_the_refused_inputs_are_inputs() -> None:
+    assert REFUSED <= {str(p.relative_to(FIXTURES)) for p in INPUTS}
+
+
 @pytest.mark.parametrize("path", INPUTS, ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_every_imported_quiz_builds(path: Path, tmp_path: Path) -> None:
+    """Import then build succeeds, or the import failed with clear messages: each error at a line
+    of the input, with a hint (issue 30)."""
     quizzes, sink = run_import(path)
-    assert quizzes or sink.errors, messages(sink)  # a quiz, or a located refusal: never nothing at all
+    if str(path.relative_to(FIXTURES)) in REFUSED:
+        assert not quizzes and sink.errors
+        assert all(d.span is not None and d.span.path and d.span.line >= 1 and d.hint for d in sink.errors), messages(sink)
+        return
+    assert quizzes and not sink.errors, messages(sink)
     for number, item in enumerate(quizzes):
         folder = tmp_path / str(number)
         folder.mkdir()

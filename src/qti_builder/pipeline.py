@@ -40,7 +40,7 @@ from pathlib import Path
 from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
 from .canvas_rules import ItemFacts
-from .checks import check_content
+from .checks import MOODLE_FORMATS, check_content, check_moodle_formulas
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
@@ -280,6 +280,8 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            if MOODLE_FORMATS & set(options.formats):
+                check_moodle_formulas(quiz, source, sink)
             if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
                 check_stated_total(quiz, source, sink)
             if options.outline:
