@@ -57,6 +57,7 @@ def check_content(
     _check_blanks(quiz, source, sink)
     check_calculated(quiz, source, sink)
     _check_category_idnumbers(quiz, source, sink)
+    _check_question_idnumbers(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
 
@@ -105,6 +106,31 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
             walk(section.sections, here)
 
     walk(quiz.sections, ())
+
+
+def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB238: two questions of one Moodle category (a section) with one ID number (a question's
+    own ``moodle_idnumber``, or the id of another, which the build writes as its ID number).
+    Moodle keeps question ID numbers unique in a category: its import and restore drop the
+    repeat's ID number without a word, and the course would lose the one the author wrote."""
+    locs = question_locs(quiz)
+    for _, section in quiz.iter_sections():
+        taken: dict[str, tuple[str, SourceSpan]] = {}
+        # The ids first: a question without an ID number of its own keeps its id whatever comes
+        # after it, so the ID number that repeats one is the error.
+        for question in sorted(section.questions, key=lambda q: q.moodle_idnumber is not None):
+            own = question.moodle_idnumber is not None
+            at = source.locate(locs[question.id] + ("moodle_idnumber",) if own else locs[question.id])
+            ident = question.bank_idnumber()
+            if ident in taken:
+                first, where = taken[ident]
+                sink.error("QB238", f"question '{question.id}' gives its Moodle ID number '{ident}', which {first}, in the "
+                                    f"same category, has ({where.path}:{where.line}); Moodle keeps one question with an ID "
+                                    "number in a category and drops the other's ID number", at,
+                           hint="give one of them another moodle_idnumber, or leave it out (the build then writes the "
+                                "question's id)")
+            else:
+                taken[ident] = (f"question '{question.id}'", at)
 
 
 def _as_written(blank: Blank) -> str:

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Final, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator, model_validator
 
-from .common import Identifier, Markdown, ModelBase, Problem
+from .common import MOODLE_IDNUMBER_LENGTH, Identifier, Markdown, ModelBase, Problem, checked_idnumber
 from .parametric import MAX_SETS
 from .questions import MultipleResponseQuestion, Scoring
 from .union import Question
@@ -16,10 +16,6 @@ from .union import Question
 SCHEMA_VERSION: Final = 1
 
 LanguageTag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")]
-
-#: Moodle's ID number columns (of a question, of a question category) hold 100 characters.
-MOODLE_IDNUMBER_LENGTH: Final = 100
-
 
 def scoped_idnumber(quiz_id: str, ident: str) -> str:
     """The Moodle ID number of the category of a quiz's section ``ident``: ``<quiz id>.<ident>``
@@ -31,12 +27,6 @@ def scoped_idnumber(quiz_id: str, ident: str) -> str:
         return ident
     full = f"{quiz_id}.{ident}"
     return full if len(full) <= MOODLE_IDNUMBER_LENGTH else ident
-
-
-def storable_idnumber(value: str) -> bool:
-    """Whether Moodle keeps ``value`` as an ID number as it is: one line of text, without spaces at
-    its ends, that fits its column."""
-    return bool(value.strip()) and value == value.strip() and value.isprintable() and len(value) <= MOODLE_IDNUMBER_LENGTH
 
 
 class Section(ModelBase):
@@ -58,10 +48,7 @@ class Section(ModelBase):
     @classmethod
     def _storable_idnumber(cls, value: str | None) -> str | None:
         """What Moodle keeps as it is: one line of text, without spaces at its ends, that fits its column."""
-        if value is not None and not storable_idnumber(value):
-            raise Problem(f"the Moodle ID number {value!r} is not one line of at most {MOODLE_IDNUMBER_LENGTH} characters "
-                          "without spaces at its ends", "write the ID number as Moodle shows it, or leave moodle_idnumber out")
-        return value
+        return checked_idnumber(value)
 
     def category_idnumber(self, quiz_id: str) -> str:
         """The ID number of the section's Moodle category: its own, else :func:`scoped_idnumber`'s."""

@@ -261,7 +261,7 @@ def _question(q: Question, number: int) -> list[str]:
     default_points = type(q).model_fields["points"].default
     attrs = _attrs(("#" + q.id, None), ("type", q.type if form.needs_type(q) else None, None),
                    ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []),
-                   ("ignore", q.ignore, []), *kind_attrs)
+                   ("ignore", q.ignore, []), ("moodle_idnumber", q.moodle_idnumber, None), *kind_attrs)
     lines = _marked(f"{number}. ", stem, attrs, "question text")
     body = _body(q)
     return lines + ([""] + body if body else [])

@@ -251,9 +251,9 @@ class QuestionContext:
             "question": q,
             "template": adapter.template,
             "name": q.title or plain_text(stem, 100),
-            # The question's own id: an ID number that a Moodle export gave (W3-Q1) comes back as it
-            # was, and a question is unique in its category (the quiz's), all Moodle asks.
-            "idnumber": q.id,
+            # Its own ID number (one a Moodle export gave that is no id: 'W3 Q1'), else its id:
+            # either way unique in its category (QB238), all Moodle asks.
+            "idnumber": q.bank_idnumber(),
             "defaultgrade": q.points,
             "penalty": adapter.penalty,
             # What students read: the shared passage, if any, above the question text (Moodle
