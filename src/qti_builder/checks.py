@@ -87,7 +87,8 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
     """QB237: two of the quiz's Moodle categories with one ID number (a section's own
     ``moodle_idnumber``, or the one made from its id, or the quiz's own category's, the quiz id).
     Moodle keeps category ID numbers unique in a course and refuses the whole file on a repeat."""
-    taken: dict[str, tuple[str, SourceSpan]] = {quiz.id: ("the quiz's own category", source.locate(("id",)))}
+    own = ("moodle_idnumber",) if quiz.moodle_idnumber is not None else ("id",)
+    taken: dict[str, tuple[str, SourceSpan]] = {quiz.category_idnumber(): ("the quiz's own category", source.locate(own))}
 
     def walk(sections: list[Section], loc: tuple[str | int, ...]) -> None:
         for i, section in enumerate(sections):

@@ -68,7 +68,7 @@ def keep_category_idnumbers(quiz: Quiz, idnumbers: dict[str, str]) -> tuple[Quiz
     number back as it was. One that another category of the quiz has already (categories of two
     contexts, or the quiz id) is left out, since the build refuses a repeat (QB237): those are
     returned, as (section id, ID number), for the importer to say."""
-    taken = {quiz.id}
+    taken = {quiz.category_idnumber()}
     dropped: list[tuple[str, str]] = []
 
     def kept(section: Section) -> Section:

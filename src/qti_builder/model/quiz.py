@@ -150,6 +150,19 @@ class Quiz(ModelBase):
         description="The total the paper states for itself ('총점 42', '100点満点', 'total: 42' in front matter): "
                     "the questions' points must add up to it (QB219).",
     )
+    moodle_idnumber: str | None = Field(
+        default=None, description="The ID number of the quiz's own Moodle category, written as it is, instead of the quiz "
+                                  "id: a course's own ID number that is no id ('BIO W3'), which an import keeps.")
+
+    @field_validator("moodle_idnumber")
+    @classmethod
+    def _storable_idnumber(cls, value: str | None) -> str | None:
+        return checked_idnumber(value)
+
+    def category_idnumber(self) -> str:
+        """The ID number of the quiz's own Moodle category: its own, else the quiz id. Its
+        sections' are made from the quiz id all the same (:func:`scoped_idnumber`)."""
+        return self.moodle_idnumber if self.moodle_idnumber is not None else self.id
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
         """Every section, depth first, with the path of its ancestors."""

@@ -208,6 +208,8 @@ def to_markdown(quiz: Quiz) -> str:
         head["settings"] = quiz.settings.given()
     if quiz.stated_points is not None:  # the total the paper states, read back as the same field
         head["total"] = int(quiz.stated_points) if quiz.stated_points.is_integer() else quiz.stated_points
+    if quiz.moodle_idnumber is not None:
+        head["moodle_idnumber"] = quiz.moodle_idnumber
     front = yaml.dump(head, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10_000).strip()
     lines = ["---", front, "---", ""]
     if quiz.description:

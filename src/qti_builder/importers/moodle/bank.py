@@ -132,6 +132,13 @@ class BankReader(MoodleFile):
         quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
         if quiz is None:
             return None
+        if quiz_id and quiz_id != quiz.id:
+            # The quiz's category's ID number is no id ('BIO W3'): kept as it is, where Moodle keeps it.
+            if storable_idnumber(quiz_id):
+                quiz = quiz.model_copy(update={"moodle_idnumber": quiz_id})
+            else:
+                self.builder.warn(LOST, f"the quiz's category's ID number {quiz_id!r} cannot be kept as it is (not one line of "
+                                        f"at most 100 characters); a build gives it the quiz id '{quiz.id}'", SourceSpan(self.display))
         idnumbers = {s.id: s.moodle_idnumber for _, s in quiz.iter_sections() if s.moodle_idnumber is not None}
         quiz, dropped = keep_category_idnumbers(quiz, idnumbers)
         for section_id, ident in dropped:

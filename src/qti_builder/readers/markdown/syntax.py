@@ -32,6 +32,7 @@ FRONT_MATTER_KEYS = {
     "shuffle": "shuffle",
     "settings": "settings",
     "total": "stated_points",
+    "moodle_idnumber": "moodle_idnumber",
 }
 
 #: Attributes every question takes, and those that only some kinds take.
