@@ -171,3 +171,42 @@ def test_an_import_never_writes_a_question_id_number_twice_in_a_category(tmp_pat
     assert long_id.startswith("X" * 40) and len(long_id) == 64
     assert question_idnumbers(tmp_path / "dist" / "BIO-W3.moodle.xml") == {
         "$course$/top/Week 3/Cells": ["W3 Q1", "W3-Q1-2", long_id]}
+
+
+def test_the_quiz_categorys_own_id_number_that_is_no_id_survives_a_round_trip(tmp_path: Path) -> None:
+    """The quiz's own category 'BIO W3' (a space): the quiz id is BIO-W3 as before, and the front
+    matter's moodle_idnumber gives the category its ID number back, in Moodle XML and in the quiz
+    backup, whose import keeps it too; a section's ID number that is the quiz's is QB237."""
+    write(tmp_path, "week3.xml", moodle_file(COURSE).replace("<idnumber>BIO-W3</idnumber>", "<idnumber>BIO W3</idnumber>"))
+    assert run("import", "week3.xml", cwd=tmp_path)[0] == 0
+    source = (tmp_path / "source" / "BIO-W3.md").read_text(encoding="utf-8")
+    assert source.startswith("---\nid: BIO-W3\ntitle: Week 3\nlanguage: en\nmoodle_idnumber: BIO W3\n---\n"), source
+    code, _, err = run("build", "--format", "moodle,moodle-quiz", cwd=tmp_path)
+    assert code == 0, err
+    built = tmp_path / "dist" / "BIO-W3.moodle.xml"
+    categories = {q.findtext("category/text"): q.findtext("idnumber")
+                  for q in etree.parse(str(built)).getroot().findall("question") if q.get("type") == "category"}
+    assert categories == {"$course$/top/Week 3": "BIO W3", "$course$/top/Week 3/Cells": "CELLS",
+                          "$course$/top/Week 3/Tissues": "TISSUES"}
+    assert question_idnumbers(built) == COURSE
+    with tarfile.open(tmp_path / "dist" / "BIO-W3.mbz", mode="r:gz") as backup:
+        member = backup.extractfile("questions.xml")
+        assert member is not None
+        backed_up = {c.findtext("name"): c.findtext("idnumber") for c in etree.fromstring(member.read()).iter("question_category")}
+    assert backed_up["Week 3"] == "BIO W3"
+    assert run("import", str(built), "--out", "again", cwd=tmp_path)[0] == 0
+    assert (tmp_path / "again" / "BIO-W3.md").read_text(encoding="utf-8") == source
+    assert run("build", "again", "--format", "moodle", "--out", "dist2", cwd=tmp_path)[0] == 0
+    assert (tmp_path / "dist2" / "BIO-W3.moodle.xml").read_bytes() == built.read_bytes()
+    assert run("import", "dist/BIO-W3.mbz", "--out", "from-backup", cwd=tmp_path)[0] == 0
+    assert "\nmoodle_idnumber: BIO W3\n" in (tmp_path / "from-backup" / "BIO-W3.md").read_text(encoding="utf-8")
+    # import --id renames the quiz, and so its category's ID number (a category of the build's own).
+    assert run("import", "week3.xml", "--id", "bio-week3", "--out", "renamed", cwd=tmp_path)[0] == 0
+    renamed = (tmp_path / "renamed" / "bio-week3.md").read_text(encoding="utf-8")
+    assert renamed.startswith("---\nid: bio-week3\ntitle: Week 3\nlanguage: en\n---\n"), renamed
+    # A section whose category would have the quiz's ID number: QB237, at the section's.
+    write(tmp_path, "clash/w3.md", "---\nid: BIO-W3\ntitle: Week 3\nmoodle_idnumber: BIO W3\n---\n\n"
+                                   '# Cells {#cells moodle_idnumber="BIO W3"}\n\n1. Is a cell alive? {#q1}\n\nAnswer: true\n')
+    code, _, err = run("build", "clash", "--format", "moodle", "--out", "dist3", cwd=tmp_path)
+    assert code == 1 and "clash/w3.md:7:17: error[QB237]: section 'cells' gives its Moodle category the ID number 'BIO W3', " \
+        "which the quiz's own category has (clash/w3.md:4)" in err, err
