@@ -210,3 +210,15 @@ def test_the_quiz_categorys_own_id_number_that_is_no_id_survives_a_round_trip(tm
     code, _, err = run("build", "clash", "--format", "moodle", "--out", "dist3", cwd=tmp_path)
     assert code == 1 and "clash/w3.md:7:17: error[QB237]: section 'cells' gives its Moodle category the ID number 'BIO W3', " \
         "which the quiz's own category has (clash/w3.md:4)" in err, err
+
+
+def test_a_gift_id_number_that_is_no_id_is_kept_too(tmp_path: Path) -> None:
+    """Moodle's GIFT import takes '// [id:W3 Q1]' as the question's ID number: imported, it is the
+    question's moodle_idnumber, and the Moodle XML build writes it as it was; an id as it is takes none."""
+    write(tmp_path, "week3.gift", "// [id:W3 Q1]\nCells are alive.{T}\n\n// [id:W3-Q2]\nDNA is a helix.{T}\n")
+    assert run("import", "week3.gift", cwd=tmp_path)[0] == 0
+    source = (tmp_path / "source" / "week3.md").read_text(encoding="utf-8")
+    assert '1. Cells are alive. {#W3-Q1 moodle_idnumber="W3 Q1"}' in source and "2. DNA is a helix. {#W3-Q2}" in source, source
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 0, err
+    assert list(question_idnumbers(tmp_path / "dist" / "week3.moodle.xml").values()) == [["W3 Q1", "W3-Q2"]]
