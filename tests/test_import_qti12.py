@@ -183,7 +183,7 @@ def test_respondus_zero_point_question_and_a_question_without_a_right_answer(tmp
     assert not sink.errors, found
     assert "respondus-zero-point.xml:13:1: warning[QB713]: question 'Unfinished' (multipleChoice) was skipped" \
         in find(found, "'Unfinished'")
-    assert "media file 'header-logo.png' is not in the package; the placeholder media/missing-header-logo.png.svg" \
+    assert "media file 'header-logo.png' is not beside respondus-zero-point.xml; the placeholder media/missing-header-logo.png.svg" \
         in find(found, "header-logo.png")
     (item,) = quizzes
     assert item.skipped == {"multipleChoice": 1}

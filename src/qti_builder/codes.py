@@ -517,7 +517,7 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB713", "A question the model cannot hold (no correct answer, ...): skipped.", "the question",
        "fix it in the LMS and export again, or write it by hand", "a multiple-choice question with no correct answer",
        "the question with its answer", syntax="text"),
-    _w("QB714", "A media file or an item that is referred to but missing (a missing image or recording is kept as a link), or not valid base64.", "the question",
+    _w("QB714", "A media file or an item that is referred to but missing, or that a loose input names outside its folder (a missing image is a named placeholder, media/missing-<name>.svg; a missing recording or linked file is kept as a link), or not valid base64.", "the question",
        "export the quiz again with its files", "an export without its images", "the export with them", syntax="text"),
     _w("QB715", "Text that the system it comes from reads otherwise than it looks (GIFT's {true}, an Aiken line '0'): imported as that system reads it.",
        "the text", "check the imported question; change the input if the system's reading is not what was meant",

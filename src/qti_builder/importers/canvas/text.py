@@ -171,6 +171,9 @@ class TextReader:
                 builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the link is kept as it is", span,
                              hint="put the file in the source's media/ folder and link to it there, or remove the link")
                 return written
+            if not what and builder.media_folder is not None:
+                # A lone QTI file: its files are beside it, read where every importer's are (base.localise_media).
+                return f"{attribute}={quote_char}{html_lib.escape(name)}{quote_char}"
             ref = builder.media.placeholder(name)
             builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the placeholder {ref} shows where it was", span,
                          hint=f"put the file in the source's media/ folder and refer to it instead of {ref}")

@@ -58,6 +58,7 @@ class Page:
         self.path, self.display, self.markdown = path, display, markdown
         self.builder = QuizBuilder(display, sink)
         self.builder.media_folder = path.parent  # a page's images are files beside it (or on its site)
+        self.builder.site_paths = True
         self.title: str | None = None
         self.description: list[str] = []
         self.section: Data | None = None
