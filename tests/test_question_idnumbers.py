@@ -222,3 +222,15 @@ def test_a_gift_id_number_that_is_no_id_is_kept_too(tmp_path: Path) -> None:
     code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
     assert code == 0, err
     assert list(question_idnumbers(tmp_path / "dist" / "week3.moodle.xml").values()) == [["W3 Q1", "W3-Q2"]]
+
+
+def test_a_markdown_question_id_number_moodle_cannot_keep_is_an_error_at_its_attribute(tmp_path: Path) -> None:
+    """101 characters (Moodle's column holds 100) and an empty one: each QB201, at the attribute, in one run."""
+    write(tmp_path, "source/w3.md", "---\nid: BIO-W3\ntitle: Week 3\n---\n\n"
+                                     f"1. Is a cell alive? {{#q1 moodle_idnumber={'Q' * 101}}}\n\nAnswer: true\n\n"
+                                     '2. Is it? {#q2 moodle_idnumber="  "}\n\nAnswer: true\n')
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 1
+    errors = [line for line in err.splitlines() if "error[" in line]
+    assert errors == [f"source/w3.md:6:26: error[QB201]: the Moodle ID number '{'Q' * 101}' is not one line of at most 100 "
+                      "characters without spaces at its ends", "source/w3.md:10:16: error[QB201]: the Moodle ID number is empty"], err

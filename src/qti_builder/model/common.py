@@ -47,6 +47,8 @@ def storable_idnumber(value: str) -> bool:
 def checked_idnumber(value: str | None) -> str | None:
     """A ``moodle_idnumber`` (of a section's category, of a question) that Moodle keeps as it is,
     else the :class:`Problem` of it."""
+    if value is not None and not value.strip():
+        raise Problem("the Moodle ID number is empty", "write the ID number as Moodle shows it, or leave moodle_idnumber out")
     if value is not None and not storable_idnumber(value):
         raise Problem(f"the Moodle ID number {value!r} is not one line of at most {MOODLE_IDNUMBER_LENGTH} characters "
                       "without spaces at its ends", "write the ID number as Moodle shows it, or leave moodle_idnumber out")
