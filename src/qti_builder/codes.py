@@ -415,7 +415,7 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB235", "diff: a question added or removed has no {#id} of its own; its id is made from its text, so a reworded question shows as removed and added, and importing it makes a new question in the LMS.",
        "the source", "give every question an id of its own: '1. What is ...? {#my-id}'",
        "1. What does len() return?", "1. What does len() return? {#len}", syntax="text"),
-    _e("QB237", "Two sections, of one quiz or of two quizzes of a build, would give their Moodle categories one ID number (a section's moodle_idnumber, the '<quiz id>.<section id>' the build makes of another, or a quiz id): category ID numbers are unique in a course, and Moodle refuses the whole file that repeats one.",
+    _e("QB237", "Two sections, of one quiz or of two quizzes of a build, would give their Moodle categories one ID number (a section's moodle_idnumber, the '<quiz id>.<section id>' the build makes of another, or a quiz's category's: its id or its moodle_idnumber): category ID numbers are unique in a course, and Moodle refuses the whole file that repeats one.",
        "the section's moodle_idnumber, or its heading", "give one of them another moodle_idnumber, or leave it out (the build then writes '<quiz id>.<section id>')",
        "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
        "# Tissues {#tissues moodle_idnumber=CELLS}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n",
