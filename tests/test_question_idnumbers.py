@@ -10,6 +10,7 @@ import tarfile
 from pathlib import Path
 
 from helpers.cli import run
+from helpers.moodle_engine import bank_idnumbers
 from lxml import etree
 
 
@@ -99,6 +100,8 @@ def test_question_id_numbers_that_are_no_ids_survive_a_moodle_round_trip(tmp_pat
     assert code == 0, err
     built = tmp_path / "dist" / "BIO-W3.moodle.xml"
     assert question_idnumbers(built) == COURSE
+    # Moodle's import keeps every one of them (it drops one its category has already).
+    assert bank_idnumbers(etree.parse(str(built)).getroot()) == COURSE
     assert backed_up_idnumbers(tmp_path / "dist" / "BIO-W3.mbz") == {
         "Cells": COURSE["$course$/top/Week 3/Cells"], "Tissues": COURSE["$course$/top/Week 3/Tissues"]}
     # A second round trip: the same source, the same bytes; the backup imported, the same questions.
@@ -117,6 +120,9 @@ def test_two_questions_of_a_section_with_one_id_number_are_an_error_at_the_secon
     moodle_idnumber is another question's id (which the build writes as its ID number). One that is
     the id of a question with an ID number of its own (q2) is free; questions of two sections may
     share one; nothing is written."""
+    # What the error keeps from happening: Moodle imports such a file, without the second's ID number.
+    assert bank_idnumbers(etree.fromstring(moodle_file({"$course$/top/Week 3/Cells": ["W3 Q1", "W3 Q1"]}).encode())) == \
+        {"$course$/top/Week 3/Cells": ["W3 Q1", None]}
     write(tmp_path, "source/w3.md", "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells}\n\n"
                                      '1. Is a cell alive? {#q1 moodle_idnumber="W3 Q1"}\n\nAnswer: true\n\n'
                                      '2. Is DNA a helix? {#q2 moodle_idnumber="W3 Q1"}\n\nAnswer: true\n\n'
