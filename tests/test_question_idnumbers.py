@@ -240,3 +240,18 @@ def test_a_markdown_question_id_number_moodle_cannot_keep_is_an_error_at_its_att
     errors = [line for line in err.splitlines() if "error[" in line]
     assert errors == [f"source/w3.md:6:26: error[QB201]: the Moodle ID number '{'Q' * 101}' is not one line of at most 100 "
                       "characters without spaces at its ends", "source/w3.md:10:16: error[QB201]: the Moodle ID number is empty"], err
+
+
+def test_a_quiz_category_id_number_another_quiz_of_the_build_has_is_qb237_at_it(tmp_path: Path) -> None:
+    """The build's quizzes go into one course: a quiz whose own category's moodle_idnumber is
+    another quiz's section's ID number is an error at its front matter's moodle_idnumber."""
+    write(tmp_path, "source/a.md", "---\nid: BIO-W2\ntitle: Week 2\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n"
+                                    "1. Is a cell alive? {#q1}\n\nAnswer: true\n")
+    write(tmp_path, "source/b.md", "---\nid: BIO-W3\ntitle: Week 3\nmoodle_idnumber: CELLS\n---\n\n"
+                                    "1. Is DNA a helix? {#q2}\n\nAnswer: true\n")
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 1
+    assert [line for line in err.splitlines() if "error[" in line] == [
+        "source/b.md:4:18: error[QB237]: the quiz 'BIO-W3' itself gives its Moodle category the ID number 'CELLS', which "
+        "section 'cells' of the quiz 'BIO-W2' has (source/a.md:6); Moodle refuses a file that repeats a category ID number "
+        "of the course"], err
