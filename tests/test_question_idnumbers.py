@@ -140,6 +140,12 @@ def test_two_questions_of_a_section_with_one_id_number_are_an_error_at_the_secon
         "category, has (source/w3.md:16); Moodle keeps one question with an ID number in a category and drops the other's ID number",
     ], err
     assert not (tmp_path / "dist").exists() or not any((tmp_path / "dist").iterdir())
+    # Two sections side by side with one title are one category in Moodle XML (its import finds the
+    # category again by name): their questions, too.
+    write(tmp_path, "source/w3.md", "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#a}\n\n1. Is a cell alive? {#q1 moodle_idnumber=X}"
+                                     "\n\nAnswer: true\n\n# Cells {#b}\n\n1. Is it? {#q2 moodle_idnumber=X}\n\nAnswer: true\n")
+    code, _, err = run("build", "--format", "moodle", cwd=tmp_path)
+    assert code == 1 and "source/w3.md:14:16: error[QB238]: question 'q2' gives its Moodle ID number 'X', which question 'q1'" in err, err
 
 
 def test_a_yaml_question_takes_moodle_idnumber_and_its_limits_are_located_errors(tmp_path: Path) -> None:

@@ -15,7 +15,8 @@ from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, 
 from .limits import raise_hint
 from lxml import etree
 
-from .model import FillInBlankQuestion, Quiz, Section
+from .model import FillInBlankQuestion, Question, Quiz, Section
+from .model.quiz import moodle_category_paths
 from .parametric import check_calculated
 from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
@@ -110,16 +111,20 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
 
 
 def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
-    """QB238: two questions of one Moodle category (a section) with one ID number (a question's
+    """QB238: two questions of one Moodle category (a section, or sections of one title side by
+    side, which Moodle XML's import makes one category) with one ID number (a question's
     own ``moodle_idnumber``, or the id of another, which the build writes as its ID number).
     Moodle keeps question ID numbers unique in a category: its import and restore drop the
     repeat's ID number without a word, and the course would lose the one the author wrote."""
     locs = question_locs(quiz)
-    for _, section in quiz.iter_sections():
+    categories: dict[tuple[str, ...], list[Question]] = {}
+    for path, section in moodle_category_paths(quiz):
+        categories.setdefault(path, []).extend(section.questions)
+    for questions in categories.values():
         taken: dict[str, tuple[str, SourceSpan]] = {}
         # The ids first: a question without an ID number of its own keeps its id whatever comes
         # after it, so the ID number that repeats one is the error.
-        for question in sorted(section.questions, key=lambda q: q.moodle_idnumber is not None):
+        for question in sorted(questions, key=lambda q: q.moodle_idnumber is not None):
             own = question.moodle_idnumber is not None
             at = source.locate(locs[question.id] + ("moodle_idnumber",) if own else locs[question.id])
             ident = question.bank_idnumber()

@@ -421,7 +421,7 @@ CODES_LIST: tuple[Code, ...] = (
        "# Tissues {#tissues moodle_idnumber=CELLS}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n",
        "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
        "# Tissues {#tissues}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n"),
-    _e("QB238", "Two questions of one section would have one Moodle ID number (a question's moodle_idnumber, or the id of another, which the build writes as its ID number): Moodle keeps question ID numbers unique in a category, and its import drops the repeat's without a word.",
+    _e("QB238", "Two questions of one Moodle category (a section; sections of one title side by side are one category in Moodle XML) would have one Moodle ID number (a question's moodle_idnumber, or the id of another, which the build writes as its ID number): Moodle keeps question ID numbers unique in a category, and its import drops the repeat's without a word.",
        "the question's moodle_idnumber, or its line", "give one of them another moodle_idnumber, or leave it out (the build then writes the question's id)",
        "---\nid: BIO-W3\ntitle: Week 3\n---\n\n1. Is a cell alive? {#q1 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n\n"
        "2. Is DNA a helix? {#q2 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n",

@@ -215,3 +215,34 @@ class Quiz(ModelBase):
             if rule == "exam":
                 q.incomplete_points = incomplete
         return self
+
+
+# -- Moodle XML's question categories: kept with the model, since the build's checks (QB238) and
+# -- the Moodle writers must place questions into the same categories.
+
+def category_name(title: str) -> str:
+    """Moodle splits category paths on '/', and reads '//' as a literal slash."""
+    return " ".join(title.split()).replace("/", "//")
+
+
+def quiz_own_section(quiz: Quiz) -> Section | None:
+    """The top-level section named as the quiz (a source without headings has one; an import
+    makes one of the questions in the bank's own category), whose questions Moodle keeps in the
+    quiz's category itself, not in a category of the same name below it. A description of its
+    own, sections below it, or a category ID number of its own (``moodle_idnumber``, which the
+    quiz's category, whose ID number is the quiz id, cannot carry) keep it a category."""
+    for section in quiz.sections:
+        if category_name(section.title) == category_name(quiz.title) and section.description in (None, quiz.description) \
+                and not section.sections and section.moodle_idnumber is None:
+            return section
+    return None
+
+
+def moodle_category_paths(quiz: Quiz) -> Iterator[tuple[tuple[str, ...], Section]]:
+    """Every section with the path of the Moodle XML category its questions go into (category
+    names below the course's top): sections of one title side by side share one, since Moodle's
+    import finds a category again by its name (``create_category_path``)."""
+    own = quiz_own_section(quiz)
+    for ancestors, section in quiz.iter_sections():
+        path = (quiz.title,) if section is own else (quiz.title, *(a.title for a in ancestors), section.title)
+        yield tuple(category_name(p) for p in path), section
