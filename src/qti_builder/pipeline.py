@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import hashlib
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -468,8 +469,10 @@ class Task:
     questions: tuple[str, ...] = ()
     #: Questions it renders, for scheduling the biggest first and counting progress.
     weight: int = 0
-    #: Runs in the parent process: a task that walks all of a split quiz (its frame, its other
+    #: Runs in the parent process: a task that walks all of a very big quiz (its frame, its other
     #: targets) would copy the whole model's memory pages into a worker; the parent has them.
+    #: Below ``HOLD_PACKED_FROM`` questions such a task goes to whichever process is free: a
+    #: rebuild that renders its three frames and one chunk again spreads them over the CPUs.
     here: bool = False
 
 
@@ -483,14 +486,15 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
     tasks = []
     for i, item in loaded.items():
         ids = [q.id for q in item.quiz.iter_questions()]
+        huge = len(ids) >= HOLD_PACKED_FROM
         for name in formats:
             split = len(ids) > CHUNK
             if name in SPLIT_BY_QUESTION and split:
-                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=True))
+                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=huge))
                 tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
                           for k in range(0, len(ids), CHUNK)]
             else:
-                tasks.append(Task(i, name, "whole", weight=len(ids), here=split))
+                tasks.append(Task(i, name, "whole", weight=len(ids), here=huge))
     # Equal weights: a chunk's targets one after the other, claimed together by one process
     # (_work), so the second and third find the chunk's Markdown in content.py's caches.
     return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
@@ -526,6 +530,9 @@ class _State:
     #: The build's settings in the build cache, when it is used: a chunk of questions found
     #: there is neither rendered nor validated (:func:`run_task`).
     cache_settings: str | None = None
+    #: The key of each chunk the build cache did not have when this process looked, before
+    #: forking: a worker renders it without computing its key or looking again.
+    missed: dict[Task, str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -537,15 +544,34 @@ def run_task(task: Task) -> TaskResult:
     assert _state is not None
     item = _state.loaded[task.quiz]
     quiz = _state.chunks.get(task, item.quiz)
-    key = chunk_key(_state.cache_settings, task.format, quiz, item.media) \
-        if _state.cache_settings is not None and task.part == "items" else None
-    cached = load_chunk(key) if key is not None else None
-    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
-        return _held(replace(cached, task=task, timings={}))
+    if task in _state.missed:
+        key: str | None = _state.missed[task]
+    else:
+        key = _chunk_key(task)
+        cached = _cached(task, key)
+        if cached is not None:
+            return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
         store_chunk(key, result)
     return _held(result)
+
+
+def _chunk_key(task: Task) -> str | None:
+    """The build cache's key of an "items" task's chunk; None without the cache or for other tasks."""
+    assert _state is not None
+    if _state.cache_settings is None or task.part != "items":
+        return None
+    item = _state.loaded[task.quiz]
+    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media)
+
+
+def _cached(task: Task, key: str | None) -> TaskResult | None:
+    """The task's result as the build cache has it (its chunk's same questions in the same target), or None."""
+    cached = load_chunk(key) if key is not None else None
+    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
+        return _held(replace(cached, task=task, timings={}))
+    return None
 
 
 def _held(result: TaskResult) -> TaskResult:
@@ -646,9 +672,29 @@ def _work(
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
     _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
-    jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
-        for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
+        # The chunks the build cache has are taken here, before any worker is forked: a worker would
+        # read each and send it back through a pipe, pickled once more, for nothing. What is left to
+        # render decides whether workers are worth forking (a rebuild after one edit: one chunk).
+        found: list[TaskResult] = []
+        for task in tasks:
+            key = _chunk_key(task)
+            cached = _cached(task, key)
+            if cached is not None:
+                found.append(cached)
+            elif key is not None:
+                _state.missed[task] = key
+        if found:
+            taken = {r.task for r in found}
+            tasks = [t for t in tasks if t not in taken]
+        left = sum(t.weight for t in tasks)
+        jobs = min(jobs, len(tasks)) if left >= PARALLEL_FROM else 1
+        if jobs > 1 and "qti21" in options.formats and _has_formulas():
+            # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
+            # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
+            schemas.qti  # noqa: B018 - compiles it
+        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
+                                                       lambda task: (task.quiz, task.part, task.questions))):
             quiz = task_result.task.quiz
             result = results[quiz]
             result.diagnostics.extend(task_result.diagnostics)
@@ -665,6 +711,14 @@ def _work(
     finally:
         _state = None
     return jobs
+
+
+def _has_formulas() -> bool:
+    """Whether a formula was read in this process (each TeX formula is converted to MathML when
+    the quiz's content is checked, ``content.mathml``): then QTI 2.1's documents hold MathML."""
+    from .content import mathml
+
+    return mathml.cache_info().currsize > 0
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
