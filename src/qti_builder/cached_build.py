@@ -58,7 +58,7 @@ def _categories_shared(results: list[QuizResult]) -> bool:
         quiz = result.quiz
         if quiz is None:
             continue
-        for ident in {quiz.id, *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}:
+        for ident in {quiz.category_idnumber(), *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}:
             if seen.setdefault(ident, i) != i:
                 return True
     return False

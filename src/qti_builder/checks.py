@@ -16,8 +16,9 @@ from .limits import raise_hint
 from lxml import etree
 
 from .formulas import moodle_text_formula_errors
-from .model import FillInBlankQuestion, MultipleResponseQuestion, Quiz, Section
+from .model import FillInBlankQuestion, MultipleResponseQuestion, Question, Quiz, Section
 from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from .model.quiz import moodle_category_paths
 from .parametric import Shown, check_calculated, fill, variants
 from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
@@ -60,6 +61,7 @@ def check_content(
     _check_every_option_ticked(quiz, source, sink)
     check_calculated(quiz, source, sink)
     _check_category_idnumbers(quiz, source, sink)
+    _check_question_idnumbers(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
 
@@ -174,7 +176,8 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
     """QB237: two of the quiz's Moodle categories with one ID number (a section's own
     ``moodle_idnumber``, or the one made from its id, or the quiz's own category's, the quiz id).
     Moodle keeps category ID numbers unique in a course and refuses the whole file on a repeat."""
-    taken: dict[str, tuple[str, SourceSpan]] = {quiz.id: ("the quiz's own category", source.locate(("id",)))}
+    own = ("moodle_idnumber",) if quiz.moodle_idnumber is not None else ("id",)
+    taken: dict[str, tuple[str, SourceSpan]] = {quiz.category_idnumber(): ("the quiz's own category", source.locate(own))}
 
     def walk(sections: list[Section], loc: tuple[str | int, ...]) -> None:
         for i, section in enumerate(sections):
@@ -193,6 +196,35 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
             walk(section.sections, here)
 
     walk(quiz.sections, ())
+
+
+def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB238: two questions of one Moodle category (a section, or sections of one title side by
+    side, which Moodle XML's import makes one category) with one ID number (a question's
+    own ``moodle_idnumber``, or the id of another, which the build writes as its ID number).
+    Moodle keeps question ID numbers unique in a category: its import and restore drop the
+    repeat's ID number without a word, and the course would lose the one the author wrote."""
+    locs = question_locs(quiz)
+    categories: dict[tuple[str, ...], list[Question]] = {}
+    for path, section in moodle_category_paths(quiz):
+        categories.setdefault(path, []).extend(section.questions)
+    for questions in categories.values():
+        taken: dict[str, tuple[str, SourceSpan]] = {}
+        # The ids first: a question without an ID number of its own keeps its id whatever comes
+        # after it, so the ID number that repeats one is the error.
+        for question in sorted(questions, key=lambda q: q.moodle_idnumber is not None):
+            own = question.moodle_idnumber is not None
+            at = source.locate(locs[question.id] + ("moodle_idnumber",) if own else locs[question.id])
+            ident = question.bank_idnumber()
+            if ident in taken:
+                first, where = taken[ident]
+                sink.error("QB238", f"question '{question.id}' gives its Moodle ID number '{ident}', which {first}, in the "
+                                    f"same category, has ({where.path}:{where.line}); Moodle keeps one question with an ID "
+                                    "number in a category and drops the other's ID number", at,
+                           hint="give one of them another moodle_idnumber, or leave it out (the build then writes the "
+                                "question's id)")
+            else:
+                taken[ident] = (f"question '{question.id}'", at)
 
 
 def _as_written(blank: Blank) -> str:

@@ -419,12 +419,18 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB235", "diff: a question added or removed has no {#id} of its own; its id is made from its text, so a reworded question shows as removed and added, and importing it makes a new question in the LMS.",
        "the source", "give every question an id of its own: '1. What is ...? {#my-id}'",
        "1. What does len() return?", "1. What does len() return? {#len}", syntax="text"),
-    _e("QB237", "Two sections, of one quiz or of two quizzes of a build, would give their Moodle categories one ID number (a section's moodle_idnumber, the '<quiz id>.<section id>' the build makes of another, or a quiz id): category ID numbers are unique in a course, and Moodle refuses the whole file that repeats one.",
+    _e("QB237", "Two sections, of one quiz or of two quizzes of a build, would give their Moodle categories one ID number (a section's moodle_idnumber, the '<quiz id>.<section id>' the build makes of another, or a quiz's category's: its id or its moodle_idnumber): category ID numbers are unique in a course, and Moodle refuses the whole file that repeats one.",
        "the section's moodle_idnumber, or its heading", "give one of them another moodle_idnumber, or leave it out (the build then writes '<quiz id>.<section id>')",
        "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
        "# Tissues {#tissues moodle_idnumber=CELLS}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n",
        "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
        "# Tissues {#tissues}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n"),
+    _e("QB238", "Two questions of one Moodle category (a section; sections of one title side by side are one category in Moodle XML) would have one Moodle ID number (a question's moodle_idnumber, or the id of another, which the build writes as its ID number): Moodle keeps question ID numbers unique in a category, and its import drops the repeat's without a word.",
+       "the question's moodle_idnumber, or its line", "give one of them another moodle_idnumber, or leave it out (the build then writes the question's id)",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n1. Is a cell alive? {#q1 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n\n"
+       "2. Is DNA a helix? {#q2 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n1. Is a cell alive? {#q1 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n\n"
+       "2. Is DNA a helix? {#q2 moodle_idnumber=\"W3 Q2\"}\n\nAnswer: true\n"),
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
        "every writer has one", syntax="text"),

@@ -379,7 +379,8 @@ def _check_unique_categories(results: list[QuizResult], loaded: dict[int, Loaded
         if quiz is None:
             continue
         id_span = loaded[i].source.locate(("id",)) if i in loaded else hits[i].id_span or SourceSpan(display_path(results[i].source))
-        mine: list[tuple[str, str, SourceSpan, bool]] = [(quiz.id, f"the quiz '{quiz.id}' itself", id_span, True)]
+        own_span = loaded[i].source.locate(("moodle_idnumber",)) if i in loaded and quiz.moodle_idnumber is not None else id_span
+        mine: list[tuple[str, str, SourceSpan, bool]] = [(quiz.category_idnumber(), f"the quiz '{quiz.id}' itself", own_span, True)]
         for loc, section in _section_locs(quiz):
             if i in loaded:
                 at = loaded[i].source.locate(loc + ("moodle_idnumber",) if section.moodle_idnumber is not None else loc)

@@ -71,7 +71,7 @@ def keep_category_idnumbers(quiz: Quiz, idnumbers: dict[str, str]) -> tuple[Quiz
     number back as it was. One that another category of the quiz has already (categories of two
     contexts, or the quiz id) is left out, since the build refuses a repeat (QB237): those are
     returned, as (section id, ID number), for the importer to say."""
-    taken = {quiz.id}
+    taken = {quiz.category_idnumber()}
     dropped: list[tuple[str, str]] = []
 
     def kept(section: Section) -> Section:
@@ -395,8 +395,9 @@ class QuizBuilder:
         for pending in self._pending.pop(id(section)):
             question = self._validate(pending)
             if question is not None:
-                questions.append(question)
-        section["questions"] = questions
+                questions.append((question, pending.span))
+        self._keep_idnumbers(questions)
+        section["questions"] = [question for question, _ in questions]
         section["sections"] = [s for s in (self._finish(child) for child in section["sections"]) if s is not None]
         if section.get("description"):
             section["description"] = localise_media(self, clean_text(section["description"]), self.media_folder, SourceSpan(self.origin))
@@ -409,6 +410,26 @@ class QuizBuilder:
                             f"imported; it now draws {available}")
             section["select"] = available
         return section
+
+    def _keep_idnumbers(self, questions: list[tuple[dict[str, Any], SourceSpan]]) -> None:
+        """Each question of one category keeps its Moodle ID number (``moodle_idnumber``) only
+        where the build would not give the same from its id, so that the source says no more than
+        it must. One that another question of the category has (its id, or its ID number: a
+        hand-edited file) is dropped and said, since Moodle keeps ID numbers unique in a category
+        and the build refuses a repeat (QB238): the source still builds."""
+        taken = {question["id"] for question, _ in questions}
+        for question, span in questions:
+            own = question.get("moodle_idnumber")
+            if own is None or own == question["id"]:
+                question["moodle_idnumber"] = None
+                continue
+            if own in taken:
+                self.warn(LOST, f"question '{question['id']}': its ID number '{own}' is another question's of its category "
+                                "too; a build gives it its id as ID number", span,
+                          hint="give one of them another moodle_idnumber in the source if the course needs both")
+                question["moodle_idnumber"] = None
+                continue
+            taken.add(own)
 
     def _validate(self, pending: _Pending) -> dict[str, Any] | None:
         data = pending.data

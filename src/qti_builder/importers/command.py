@@ -168,7 +168,9 @@ def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -
     # quiz id are kept in the source as they are, now that it would make others of the new one.
     renamed = []
     for item in imported:
-        quiz, dropped = keep_category_idnumbers(item.quiz.model_copy(update={"id": quiz_id}), item.category_idnumbers)
+        # (the quiz's own category takes the new id: the quiz is renamed, as asked)
+        quiz, dropped = keep_category_idnumbers(item.quiz.model_copy(update={"id": quiz_id, "moodle_idnumber": None}),
+                                                item.category_idnumbers)
         for section_id, ident in dropped:
             sink.warning(LOST, f"section '{section_id}': its category's ID number '{ident}' is the new quiz id's; a build "
                                   "gives it one made from its id", SourceSpan(item.origin))

@@ -49,7 +49,7 @@ from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQue
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..model.union import Question
-from ..model.quiz import MOODLE_IDNUMBER_LENGTH, scoped_idnumber
+from ..model.quiz import MOODLE_IDNUMBER_LENGTH, category_name, quiz_own_section, scoped_idnumber
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
@@ -181,24 +181,6 @@ def best_first(answers: list[Any]) -> list[Any]:
     return sorted(answers, key=lambda a: -a.score)
 
 
-def quiz_own_section(quiz: Quiz) -> Section | None:
-    """The top-level section named as the quiz (a source without headings has one; an import
-    makes one of the questions in the bank's own category), whose questions Moodle keeps in the
-    quiz's category itself, not in a category of the same name below it. A description of its
-    own, sections below it, or a category ID number of its own (``moodle_idnumber``, which the
-    quiz's category, whose ID number is the quiz id, cannot carry) keep it a category."""
-    for section in quiz.sections:
-        if category_name(section.title) == category_name(quiz.title) and section.description in (None, quiz.description) \
-                and not section.sections and section.moodle_idnumber is None:
-            return section
-    return None
-
-
-def category_name(title: str) -> str:
-    """Moodle splits category paths on '/', and reads '//' as a literal slash."""
-    return " ".join(title.split()).replace("/", "//")
-
-
 #: Moodle's question.idnumber column holds 100 characters.
 IDNUMBER_LENGTH = MOODLE_IDNUMBER_LENGTH
 
@@ -251,9 +233,9 @@ class QuestionContext:
             "question": q,
             "template": adapter.template,
             "name": q.title or plain_text(stem, 100),
-            # The question's own id: an ID number that a Moodle export gave (W3-Q1) comes back as it
-            # was, and a question is unique in its category (the quiz's), all Moodle asks.
-            "idnumber": q.id,
+            # Its own ID number (one a Moodle export gave that is no id: 'W3 Q1'), else its id:
+            # either way unique in its category (QB238), all Moodle asks.
+            "idnumber": q.bank_idnumber(),
             "defaultgrade": q.points,
             "penalty": adapter.penalty,
             # What students read: the shared passage, if any, above the question text (Moodle

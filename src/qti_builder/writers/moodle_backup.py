@@ -284,7 +284,7 @@ class BackupPlan:
     def build(self) -> bool:
         top = self._category("top", 0, None, f"{self.quiz.id}+top", None)
         quiz_category = self._category(category_name(self.quiz.title), top.id, self.quiz.description,
-                                       f"{self.quiz.id}+quiz", self.quiz.id)
+                                       f"{self.quiz.id}+quiz", self.quiz.category_idnumber())
         own = quiz_own_section(self.quiz)
         placed: dict[int, Category] = {}
         pending_headings: list[str] = []

@@ -152,7 +152,7 @@ def quiz_category(paths: list[tuple[str, ...]], used: list[tuple[str, ...]]) -> 
     ``STAT 101/Week 1 sampling`` are a section 'Week 1 sampling' of the quiz 'STAT 101', which a
     build puts back in ``$course$/top/STAT 101/Week 1 sampling``. (Questions in a quiz's own
     category, with no parent to take, are a section named as the quiz, which a build puts back in
-    the quiz's category: writers.moodle.quiz_own_section.)"""
+    the quiz's category: model.quiz.quiz_own_section.)"""
     root = common_prefix(paths)
     return root[:-1] if len(root) >= 2 and root in used else root
 
