@@ -6,6 +6,7 @@ new build. Every test has its own empty cache folder (conftest.py's ``build_cach
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import os
 import pickle
@@ -14,6 +15,7 @@ import zlib
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -232,6 +234,14 @@ def _bank(count: int, edited: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def _backup_questions(files: dict[str, bytes], name: str = "bank.mbz") -> bytes:
+    """The question bank (questions.xml) of a built Moodle quiz backup, read from its gzipped tar."""
+    with tarfile.open(fileobj=io.BytesIO(files[name]), mode="r:gz") as backup:
+        member = backup.extractfile("questions.xml")
+        assert member is not None
+        return member.read()
+
+
 def _parts(chunks: int) -> list[tuple[str, str]]:
     """The tasks a build of a quiz bigger than a chunk renders in the default targets: in each
     target split by question its frame and ``chunks`` chunks, each other target whole (the Moodle
@@ -256,7 +266,8 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
         return real(task, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "_rendered", counting)
-    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    first = _build(str(source), "--jobs", "1", out=tmp_path / "first")
+    assert first[0] == 0
     assert sorted(rendered) == _parts(chunks=3)
     source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
     rendered.clear()
@@ -265,6 +276,9 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
     cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert warm == cold
     assert b"(edited)" in cold[3]["bank.moodle.xml"]
+    # The backup too: its bank carries the edit, which the first build's did not (so a stale
+    # record taken from the cache would make the warm backup differ from the cold one).
+    assert b"(edited)" in _backup_questions(warm[3]) and b"(edited)" not in _backup_questions(first[3])
 
 
 def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -274,7 +288,8 @@ def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkey
     source = tmp_path / "bank.md"
     count = pipeline.CHUNK * 3
     source.write_text(_bank(count), "utf-8")
-    assert _build(str(source), "--jobs", "2", out=tmp_path / "first")[0] == 0
+    first = _build(str(source), "--jobs", "2", out=tmp_path / "first")
+    assert first[0] == 0
     source.write_text(_bank(count, edited=2 * pipeline.CHUNK + 3), "utf-8")
     handed: list[list[tuple[str, str]]] = []
     real = pipeline.run
@@ -290,6 +305,7 @@ def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkey
     assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "cold")
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "one")
     assert b"(edited)" in warm[3]["bank.moodle.xml"]
+    assert b"(edited)" in _backup_questions(warm[3]) and b"(edited)" not in _backup_questions(first[3])
 
 
 def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: Path) -> None:
