@@ -81,9 +81,9 @@ def test_a_setting_at_the_top_of_the_front_matter_says_where_it_goes(tmp_path: P
         f"{tmp_path}/flat.md:3:1: error[QB106]: 'time_limit' is a quiz setting: write it under 'settings:'\n"
         "    hint: a line 'settings:', then '  time_limit: ...' indented below it (qti-builder docs source-format#quiz-settings)",
         f"{tmp_path}/flat.md:4:1: error[QB106]: unknown front-matter key 'timelimit'; did you mean 'time_limit', under 'settings:'?\n"
-        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total",
+        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total, moodle_idnumber",
         f"{tmp_path}/flat.md:5:1: error[QB106]: unknown front-matter key 'setings'; did you mean 'settings'?\n"
-        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total",
+        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total, moodle_idnumber",
     ]
 
 
