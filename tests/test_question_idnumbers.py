@@ -10,6 +10,7 @@ import tarfile
 from pathlib import Path
 
 from helpers.cli import run
+from helpers.importing import moodle_category, moodle_true_false
 from helpers.moodle_engine import bank_idnumbers
 from lxml import etree
 
@@ -21,18 +22,6 @@ def write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-def category(path: str, idnumber: str) -> str:
-    return (f'  <question type="category">\n    <category><text>$course$/top/{path}</text></category>\n'
-            f'    <info format="html"><text></text></info>\n    <idnumber>{idnumber}</idnumber>\n  </question>\n')
-
-
-def true_false(idnumber: str, text: str) -> str:
-    return (f'  <question type="truefalse">\n    <name><text>{text}</text></name>\n'
-            f'    <questiontext format="html"><text><![CDATA[<p>{text}</p>]]></text></questiontext>\n'
-            f'    <defaultgrade>1.0000000</defaultgrade>\n    <idnumber>{idnumber}</idnumber>\n'
-            '    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>\n'
-            '    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>\n'
-            '  </question>\n')
 
 
 #: A course's question ID numbers by category, as Moodle exported them: one with a space, one in
@@ -46,13 +35,13 @@ CATEGORY_IDNUMBERS = {"Week 3": "BIO-W3", "Week 3/Cells": "CELLS", "Week 3/Tissu
 
 
 def moodle_file(course: dict[str, list[str]]) -> str:
-    text, number = '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n' + category("Week 3", "BIO-W3"), 0
+    text, number = '<?xml version="1.0" encoding="UTF-8"?>\n<quiz>\n' + moodle_category("Week 3", "BIO-W3"), 0
     for path, idnumbers in course.items():
         name = path.removeprefix("$course$/top/")
-        text += category(name, CATEGORY_IDNUMBERS[name])
+        text += moodle_category(name, CATEGORY_IDNUMBERS[name])
         for ident in idnumbers:
             number += 1
-            text += true_false(ident, f"Statement {number} is true.")
+            text += moodle_true_false(ident, f"Statement {number} is true.", name=f"Statement {number} is true.")
     return text + "</quiz>\n"
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import run
+from helpers.importing import moodle_category, moodle_true_false
 from lxml import etree
 
 OLD = """---
@@ -275,18 +276,6 @@ def test_a_moodle_round_trip_keeps_the_categories_id_numbers(tmp_path: Path) -> 
     assert idnumber("BIO-W3", "cells") == "BIO-W3.cells" and idnumber("BIO-W3", "BIO-W3.cells") == "BIO-W3.BIO-W3.cells"
 
 
-def moodle_category(path: str, idnumber: str) -> str:
-    return (f'  <question type="category">\n    <category><text>$course$/top/{path}</text></category>\n'
-            f'    <info format="html"><text></text></info>\n    <idnumber>{idnumber}</idnumber>\n  </question>\n')
-
-
-def moodle_true_false(idnumber: str, text: str) -> str:
-    return (f'  <question type="truefalse">\n    <name><text>{idnumber}</text></name>\n'
-            f'    <questiontext format="html"><text><![CDATA[<p>{text}</p>]]></text></questiontext>\n'
-            f'    <defaultgrade>1.0000000</defaultgrade>\n    <idnumber>{idnumber}</idnumber>\n'
-            '    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>\n'
-            '    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>\n'
-            '  </question>\n')
 
 
 #: A course's categories with ID numbers of every form under the quiz BIO-W3: one unrelated to the
