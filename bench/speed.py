@@ -72,15 +72,17 @@ def startup(exe: dict[str, Path], repeat: int) -> dict:
 
 
 def check(exe: dict[str, Path], repeat: int, cache: Path) -> dict:
-    """``check`` of the seed quiz (10 questions, all three targets): cold (the base; ours with
-    --no-cache) and, ours only, unchanged with the cache filled by a check before."""
-    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
-    subprocess.run([str(exe["new"]), "check", str(SEED), "--quiet"], check=True, env=env)
-    runs = {
-        "cold_base": lambda: timed([str(exe["base"]), "check", str(SEED), "--quiet"]),
-        "cold_new": lambda: timed([str(exe["new"]), "check", str(SEED), "--quiet", "--no-cache"]),
-        "unchanged_new": lambda: timed([str(exe["new"]), "check", str(SEED), "--quiet"], env=env),
-    }
+    """``check`` of the seed quiz (10 questions, all three targets): cold (``--no-cache`` where
+    the version has the cache) and, where it has, unchanged with the cache filled by a check
+    before (each version its own cache folder)."""
+    runs = {}
+    for version, e in exe.items():
+        no_cache = _no_cache(e)
+        runs[f"cold_{version}"] = lambda e=e, n=no_cache: timed([str(e), "check", str(SEED), "--quiet", *n])
+        if no_cache:
+            env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache / version)}
+            subprocess.run([str(e), "check", str(SEED), "--quiet"], check=True, env=env)
+            runs[f"unchanged_{version}"] = lambda e=e, env=env: timed([str(e), "check", str(SEED), "--quiet"], env=env)
     return median_rounds(repeat, runs)
 
 
@@ -110,36 +112,41 @@ def bank(exe: dict[str, Path], repeat: int, size: int, plain: bool) -> dict:
 
 
 def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
-    """The default build of the plain bank: ours with an empty cache (which fills it), then after
-    one question is edited, then unchanged; the base builds it whole each time. One edit per round,
-    a different question each time."""
+    """The default build of the plain bank, each version with its own empty cache (which the
+    build fills), then after one question is edited, then unchanged; a version without the cache
+    builds it whole each time. One edit per round, a different question each time, the versions
+    in turn on the same edit."""
     paths = write_bank(WORK, size, ("single_choice",), section_size=1_000, plain=True)
     source = WORK / "rebuild.md"
     original = paths["md"].read_text("utf-8")
-    walls: dict[str, list[tuple[float, float]]] = {k: [] for k in ("cold_new", "edited_new", "unchanged_new", "edited_base")}
+    walls: dict[str, list[tuple[float, float]]] = {f"{stage}_{version}": [] for version in exe
+                                                   for stage in ("cold", "edited", "unchanged")}
     identical = True
     for round_ in range(repeat):
-        source.write_text(original, "utf-8")
-        cache = WORK / f"rebuild-cache-{round_}"
-        shutil.rmtree(cache, ignore_errors=True)
-        env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
-        new = [str(exe["new"]), "build", str(source), "--quiet", "--out"]
-        walls["cold_new"].append(timed([*new, str(WORK / "rb-cold")], env=env))
         number = 1 + (round_ * 3_331) % size
         edited = original.replace(f". {number}: ", f". {number}: (edited) ", 1)
         assert edited != original
-        source.write_text(edited, "utf-8")
-        walls["edited_new"].append(timed([*new, str(WORK / "rb-edited")], env=env))
-        walls["edited_base"].append(timed([str(exe["base"]), "build", str(source), "--quiet", *_no_cache(exe["base"]),
-                                           "--out", str(WORK / "rb-base")]))
-        walls["unchanged_new"].append(timed([*new, str(WORK / "rb-unchanged")], env=env))
-        identical &= all((WORK / "rb-base" / p.name).read_bytes() == p.read_bytes() == (WORK / "rb-unchanged" / p.name).read_bytes()
-                         for p in (WORK / "rb-edited").iterdir())
-        shutil.rmtree(cache, ignore_errors=True)
+        for version, e in exe.items():
+            source.write_text(original, "utf-8")
+            cache = WORK / f"rebuild-cache-{version}"
+            shutil.rmtree(cache, ignore_errors=True)
+            env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
+            command = [str(e), "build", str(source), "--quiet", "--out"]
+            walls[f"cold_{version}"].append(timed([*command, str(WORK / f"rb-cold-{version}")], env=env))
+            source.write_text(edited, "utf-8")
+            walls[f"edited_{version}"].append(timed([*command, str(WORK / f"rb-edited-{version}")], env=env))
+            walls[f"unchanged_{version}"].append(timed([*command, str(WORK / f"rb-unchanged-{version}")], env=env))
+            shutil.rmtree(cache, ignore_errors=True)
+        cold = WORK / "rb-cold-fresh"
+        timed([str(exe["new"]), "build", str(source), "--quiet", "--no-cache", "--out", str(cold)])
+        identical &= all((WORK / f"rb-{stage}-{version}" / p.name).read_bytes() == p.read_bytes()
+                         for p in cold.iterdir() for version in exe for stage in ("edited", "unchanged"))
     figures: dict = {name: {"wall": round(statistics.median(w for w, _ in v), 3), "cpu": round(statistics.median(c for _, c in v), 3),
                             "walls": [round(w, 3) for w, _ in v]} for name, v in walls.items()}
-    figures["identical_to_base"] = identical
-    figures["share_of_cold"] = round(figures["edited_new"]["wall"] / figures["cold_new"]["wall"], 3)
+    figures["identical_to_cold"] = identical
+    for version in exe:
+        figures[f"share_of_cold_{version}"] = round(figures[f"edited_{version}"]["wall"] / figures[f"cold_{version}"]["wall"], 3)
+        figures[f"cpu_share_of_cold_{version}"] = round(figures[f"edited_{version}"]["cpu"] / figures[f"cold_{version}"]["cpu"], 3)
     return figures
 
 

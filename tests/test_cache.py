@@ -6,13 +6,16 @@ new build. Every test has its own empty cache folder (conftest.py's ``build_cach
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 import os
+import pickle
 import time
 import zlib
 import shutil
 import subprocess
 import sys
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +25,7 @@ from helpers.pieces import count_piece_reads
 
 from qti_builder import cache, pipeline
 from qti_builder.results import BuildOptions
+from qti_builder.writers import DEFAULT_FORMATS
 
 #: Every quiz source of the repository: the examples, the test fixtures, the starter quizzes and
 #: the reader's corpus (most of which fail, and so are never kept).
@@ -87,7 +91,8 @@ def _entries(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
-@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "empty", "other key"])
+@pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "checksum of plain garbage",
+                                    "checksum of a deflated output's garbage", "empty", "other key"])
 def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Path, build_cache: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     cold = _build(str(SEED_SOURCE), "--no-cache", out=tmp_path / "cold")
@@ -99,7 +104,16 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     elif damage == "truncated":
         bad = good[: len(good) // 2]
     elif damage == "checksum of garbage":
-        payload = zlib.compress(b"\x80\x05not a pickle")
+        payload = b"z" + zlib.compress(b"\x80\x05not a pickle")
+        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    elif damage == "checksum of plain garbage":
+        payload = b"p\x80\x05not a pickle"
+        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    elif damage == "checksum of a deflated output's garbage":  # the entry whole, one of its outputs not
+        stored = cache._read(entry.parent.name + entry.name)
+        name = next(n for n, (deflated, _) in stored.contents.items() if deflated)
+        stored.contents[name] = (True, b"not deflated")
+        payload = b"p" + pickle.dumps(stored)
         bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     elif damage == "empty":
         bad = b""
@@ -115,6 +129,20 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     assert again != bad and again[:len(cache.MAGIC)] == cache.MAGIC, "the damaged entry was not written again"
     _no_work(monkeypatch)  # and what was written is whole: the next build takes it
     assert _build(str(SEED_SOURCE), out=tmp_path / "taken") == cold
+
+
+def test_an_entry_keeps_compressed_outputs_as_they_are(tmp_path: Path, build_cache: Path) -> None:
+    """A quiz's entry holds its zips and its gzipped backup byte for byte as written (not deflated
+    again), its other outputs deflated, and gives back every output's bytes."""
+    code, _, _, files = _build(str(SEED_SOURCE), out=tmp_path / "out")
+    assert code == 0
+    [entry] = _entries(build_cache)
+    stored = cache._read(entry.parent.name + entry.name)
+    assert {name: deflated for name, (deflated, _) in stored.contents.items()} == \
+        {"qti21": False, "canvas": False, "moodle-quiz": False, "moodle": True}
+    whole = stored.unpacked().contents
+    assert sorted(whole.values()) == sorted(files.values())
+    assert all(data == whole[name] for name, (deflated, data) in stored.contents.items() if not deflated)
 
 
 def test_two_builds_at_once_share_the_cache(tmp_path: Path, build_cache: Path) -> None:
@@ -206,6 +234,23 @@ def _bank(count: int, edited: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def _backup_questions(files: dict[str, bytes], name: str = "bank.mbz") -> bytes:
+    """The question bank (questions.xml) of a built Moodle quiz backup, read from its gzipped tar."""
+    with tarfile.open(fileobj=io.BytesIO(files[name]), mode="r:gz") as backup:
+        member = backup.extractfile("questions.xml")
+        assert member is not None
+        return member.read()
+
+
+def _parts(chunks: int) -> list[tuple[str, str]]:
+    """The tasks a build of a quiz bigger than a chunk renders in the default targets: in each
+    target split by question its frame and ``chunks`` chunks, each other target whole (the Moodle
+    quiz backup: rendered again whole after any edit)."""
+    split = [f for f in DEFAULT_FORMATS if f in pipeline.SPLIT_BY_QUESTION]
+    return sorted([(f, "frame") for f in split] + [(f, "items") for f in split for _ in range(chunks)]
+                  + [(f, "whole") for f in DEFAULT_FORMATS if f not in pipeline.SPLIT_BY_QUESTION])
+
+
 def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
     its chunk (in each target) and the frames are rendered again, and the outputs are what a
@@ -221,17 +266,46 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
         return real(task, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "_rendered", counting)
-    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
-    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
-                                      + [(f, "items") for f in ("qti21", "moodle", "canvas") for _ in range(3)])
+    first = _build(str(source), "--jobs", "1", out=tmp_path / "first")
+    assert first[0] == 0
+    assert sorted(rendered) == _parts(chunks=3)
     source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
     rendered.clear()
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
-    assert sorted(rendered) == sorted([(f, "frame") for f in ("qti21", "moodle", "canvas")]
-                                      + [(f, "items") for f in ("qti21", "moodle", "canvas")])
+    assert sorted(rendered) == _parts(chunks=1)
     cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert warm == cold
     assert b"(edited)" in cold[3]["bank.moodle.xml"]
+    # The backup too: its bank carries the edit, which the first build's did not (so a stale
+    # record taken from the cache would make the warm backup differ from the cold one).
+    assert b"(edited)" in _backup_questions(warm[3]) and b"(edited)" not in _backup_questions(first[3])
+
+
+def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, the chunks the cache has are taken in the build's own process and only the
+    rest goes to the workers (the edited question's chunk in each target, and the frames); the
+    outputs are a build's without the cache, byte for byte, with workers or without."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    source.write_text(_bank(count), "utf-8")
+    first = _build(str(source), "--jobs", "2", out=tmp_path / "first")
+    assert first[0] == 0
+    source.write_text(_bank(count, edited=2 * pipeline.CHUNK + 3), "utf-8")
+    handed: list[list[tuple[str, str]]] = []
+    real = pipeline.run
+
+    def recording(tasks, *args, **kwargs):  # type: ignore[no-untyped-def]
+        handed.append(sorted((t.format, t.part) for t in tasks))
+        return real(tasks, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "run", recording)
+    warm = _build(str(source), "--jobs", "2", out=tmp_path / "warm")
+    assert handed == [_parts(chunks=1)]
+    monkeypatch.setattr(pipeline, "run", real)
+    assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "cold")
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "one")
+    assert b"(edited)" in warm[3]["bank.moodle.xml"]
+    assert b"(edited)" in _backup_questions(warm[3]) and b"(edited)" not in _backup_questions(first[3])
 
 
 def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: Path) -> None:

@@ -242,6 +242,10 @@ def test_each_function_means_the_same_in_moodle_and_canvas(formula: str, values:
         assert close(ours, PLAIN[formula](*values.values())), formula
     moodle_values = {k: F.plain_decimal(v) for k, v in values.items()}
     assert close(moodle_eval(F.to_moodle(node), moodle_values), ours), F.to_moodle(node)
+    # Moodle's own check (qtype_calculated_find_formula_errors, ported) takes every translation,
+    # as an answer and as a {=...} of a calculated choice option (issue 30).
+    assert F.moodle_formula_error(F.to_moodle(node)) is None, F.to_moodle(node)
+    assert F.moodle_text_formula_errors("{=" + F.to_moodle(node) + "}") == [], F.to_moodle(node)
     assert close(canvas_eval(F.to_canvas(node), values), ours), F.to_canvas(node)
 
 

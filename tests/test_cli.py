@@ -19,7 +19,8 @@ def test_build_default_sources(tmp_path: Path) -> None:
     (project / "source" / "ray-train-tune.md").write_bytes(SEED_SOURCE.read_bytes())
     code, out, err = run("build", cwd=project)
     assert code == 0, err
-    assert sorted(p.name for p in (project / "dist").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
+    assert sorted(p.name for p in (project / "dist").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.mbz", "ray-train-tune.moodle.xml",
+                                                                  "ray-train-tune.qti21.zip"]
     assert "wrote dist/ray-train-tune.qti21.zip" in out
 
 
@@ -49,7 +50,7 @@ def test_format_narrows_the_targets(tmp_path: Path) -> None:
 def test_check_writes_nothing(tmp_path: Path) -> None:
     code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
     assert code == 0, err
-    assert "1 quiz, 10 questions (10 points), 3 outputs valid" in out
+    assert "1 quiz, 10 questions (10 points), 4 outputs valid" in out
     assert list(tmp_path.iterdir()) == []
 
 
@@ -66,7 +67,7 @@ def test_broken_source_reports_every_problem_and_leaves_dist_untouched(tmp_path:
         # Question 2's misspelled label is read as its answer: one slip, one error.
         f"{bad}:15:1: error[QB115]: unknown label 'Anwser'; did you mean 'answer'?",
         # The good seed quiz is written all the same (the same bytes as before); the broken one writes nothing.
-        "failed: 2 errors in 1 of 2 quizzes; the others wrote 3 files",
+        "failed: 2 errors in 1 of 2 quizzes; the others wrote 4 files",
     ]
     assert "hint: add a line 'Answer: B'" in err
     assert "Traceback" not in err

@@ -9,7 +9,7 @@ Examples are marked with HTML comments, which Markdown viewers do not show:
 - ``<!-- doc-test: check -->`` before a fenced block: a complete source that passes
   ``qti-builder check --strict`` without a word on stderr, what its outputs lose accepted (an
   example shows a feature of the source, whatever an LMS keeps of it);
-- ``<!-- doc-test: run -->`` before a ``console`` block: each ``$ qti-builder ...`` line is run,
+- ``<!-- doc-test: run -->`` before a ``console`` block: each ``$ qti-builder ...`` (or ``$ git ...``) line is run,
   and the lines up to the next ``$`` are its output (stderr and stdout, as a terminal shows them);
 - ``<!-- doc-test: output of qti-builder ... -->`` before a block: the block is that command's
   output; a ``json`` block is compared as JSON (any number under ``timings`` or ``bytes``);
@@ -26,6 +26,8 @@ import json
 import os
 import re
 import shlex
+import shutil
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -102,11 +104,25 @@ def same_json(expected: Any, actual: Any, key: str = "") -> list[str]:
     return [] if expected == actual and type(expected) is type(actual) else [f"{key}: {expected!r} != {actual!r}"]
 
 
+#: Who commits in a walk-through's ``git commit``, and the branch ``git init`` makes, whatever the
+#: machine's git configuration says.
+GIT_ENV = {"GIT_AUTHOR_NAME": "A", "GIT_AUTHOR_EMAIL": "a@example.edu", "GIT_COMMITTER_NAME": "A",
+           "GIT_COMMITTER_EMAIL": "a@example.edu", "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_COUNT": "1",
+           "GIT_CONFIG_KEY_0": "init.defaultBranch", "GIT_CONFIG_VALUE_0": "main"}
+
+
 def run_command(command: str, cwd: Path, stdout: bool = False) -> str:
     """The output of one documented command line, as a terminal shows it (``> FILE`` honoured), or
-    its stdout alone."""
+    its stdout alone. A walk-through's ``git`` commands (a repository and its tags, for ``diff
+    --rev``) run with git itself."""
     args = shlex.split(command)
-    assert args[0] == "qti-builder", f"only qti-builder commands are run: {command}"
+    if args[0] == "git":
+        assert shutil.which("git"), "git is needed by the walk-throughs (.ci/run installs it)"
+        done = subprocess.run(args, cwd=cwd, capture_output=True, text=True,
+                              env={**os.environ, **GIT_ENV, "HOME": str(cwd)})
+        assert done.returncode == 0, f"`{command}` failed: {done.stderr}"
+        return done.stdout + done.stderr
+    assert args[0] == "qti-builder", f"only qti-builder and git commands are run: {command}"
     redirect = None
     if ">" in args:
         args, redirect = args[:args.index(">")], args[args.index(">") + 1]

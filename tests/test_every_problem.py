@@ -160,3 +160,64 @@ def test_a_file_without_front_matter_or_questions_gets_one_error(tmp_path: Path)
     code, _, err = run("check", str(source), "-j", "1")
     assert code == 1
     assert errors(err) == [(1, "QB103")], err
+
+
+OUTPUT_RULES = """---
+title: Outputs too
+---
+
+1. Name a primary colour. {#colour type=short_answer}
+
+Answer: red
+Answer (35%): pink
+
+2. Which keyword? {#kw}
+
+A) func
+B) def
+
+Answer: E
+
+3. The capital of France is [[Paris]] and of Spain [[Madrid]]. {#caps type=fill_in_blank points=3}
+"""
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_what_an_output_refuses_comes_in_the_same_run_as_the_reading_errors(tmp_path: Path, command: str) -> None:
+    """A question the reader reads whole is still rendered while another has a reading error, so
+    the outputs' own checks come in the same run: 35 % is no Moodle grade (QB321, an error of the
+    Moodle writer) and a cloze of 2 one-point blanks cannot be worth 3 in Moodle (QB323, its
+    warning), beside the answer naming an option that does not exist (QB126, the reader's).
+    Before, the two Moodle problems came only in a second run, once the reading error was fixed.
+    Nothing is written."""
+    source = tmp_path / "out.md"
+    source.write_text(OUTPUT_RULES, encoding="utf-8")
+    code, _, err = run(command, str(source), "-j", "1", *(["--out", str(tmp_path / "dist")] if command == "build" else []))
+    assert code == 1
+    assert errors(err) == [(5, "QB321"), (15, "QB126")], err
+    assert re.search(r"^\S+:17:1: warning\[QB323\]: question 'caps' is worth 3 points, .* it will be worth 2", err, re.M), err
+    assert "failed: 2 errors" in err
+    assert not (tmp_path / "dist").exists()
+    # Fixed, the reading error was the only one the reader had: the output's errors stay, no new one comes.
+    source.write_text(OUTPUT_RULES.replace("Answer: E", "Answer: B"), encoding="utf-8")
+    code, _, err = run(command, str(source), "-j", "1", *(["--out", str(tmp_path / "dist")] if command == "build" else []))
+    assert code == 1 and errors(err) == [(5, "QB321")], err
+
+
+def test_a_build_that_writes_nothing_downloads_no_schemas_to_check_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rendering a quiz read in part needs the schemas; when every quiz has an error and the
+    schemas are not at hand, the build does not go to the network for a build that writes
+    nothing: it reports the reading's errors alone (no QB402)."""
+    asked: list[str] = []
+
+    def no_network(url: str) -> bytes:
+        asked.append(url)
+        raise OSError("no network here")
+
+    monkeypatch.setattr("qti_builder.schemas._http_get", no_network)
+    monkeypatch.setattr("qti_builder.schemas.default_cache_dir", lambda: tmp_path / "empty-cache")
+    monkeypatch.delenv("QTI_BUILDER_SCHEMAS", raising=False)
+    source = tmp_path / "out.md"
+    source.write_text(OUTPUT_RULES, encoding="utf-8")
+    code, _, err = run("check", str(source), "-j", "1")
+    assert code == 1 and errors(err) == [(15, "QB126")] and asked == [], err

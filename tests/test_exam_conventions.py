@@ -671,7 +671,8 @@ def test_a_korean_file_name_gives_a_romanised_id(tmp_path: Path) -> None:
     assert "warning[QB186]: the quiz id is 'hangugsa-gimalgosa', made from the file name '한국사 기말고사'" in err
     assert "'id: hangugsa-gimalgosa'" in err
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "hangugsa-gimalgosa.canvas.zip", "hangugsa-gimalgosa.moodle.xml", "hangugsa-gimalgosa.qti21.zip"]
+        "hangugsa-gimalgosa.canvas.zip", "hangugsa-gimalgosa.mbz", "hangugsa-gimalgosa.moodle.xml",
+        "hangugsa-gimalgosa.qti21.zip"]
 
 
 def test_a_file_name_of_symbols_gives_a_stable_hash(tmp_path: Path) -> None:

@@ -398,3 +398,59 @@ def test_an_item_template_shows_its_answer_with_the_decimals_its_tolerance_needs
     assert (question.tolerance, question.tolerance_mode, question.decimals) == (0.001, "absolute", 3)
     quizzes, _ = run_import(TEMPLATES)
     assert next(iter(quizzes[0].quiz.iter_questions())).decimals is None  # 2 % of V / R: 2 decimals do
+
+
+def test_moodle_angles_in_degrees_import_and_grade_as_in_moodle(tmp_path: Path) -> None:
+    """Issue 30's round trip: a physics bank's deg2rad()/rad2deg() (PHP's, which Moodle's formulas
+    take) were skipped as functions the source lacks. They are written out (x / 180 * pi), in the
+    answer and in every text, and the rebuilt Moodle file gives in each set the value worked out
+    here with Python's own radians and degrees."""
+    from helpers.moodle_engine import grade_calculated, read_question
+    from lxml import etree
+
+    (item,), sink = run_import(ROOT / "tests/fixtures/import/moodle-types/degrees.xml")
+    assert not [d for d in sink.items if d.code == "QB710"], messages(sink)
+    ramp, slope = item.quiz.iter_questions()
+    assert ramp.answer == "l * sin(angle / 180 * pi)" and slope.answer == "atan(h / d) / pi * 180"
+    assert "{=l * cos(angle / 180 * pi)}" in ramp.stem and "{=l * sin(angle / 180 * pi)}" in ramp.feedback.general
+    builds(item.quiz, item.media, tmp_path)
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    questions = {q.findtext("name/text"): read_question(q) for q in etree.parse(str(moodle)).iter("question")
+                 if q.get("type") == "calculated"}
+    expected = {"Ramp height": [4.0 * math.sin(math.radians(30)), 6.5 * math.sin(math.radians(45)), 8.2 * math.sin(math.radians(12))],
+                "Slope angle": [math.degrees(math.atan(10 / 100)), math.degrees(math.atan(25 / 160))]}
+    for name, values in expected.items():
+        for n, value in enumerate(values, 1):
+            assert grade_calculated(questions[name], n, f"{value:.4f}") == 1, (name, n)
+            assert grade_calculated(questions[name], n, f"{value * 1.2:.4f}") == 0, (name, n)
+
+
+def test_php_functions_the_language_lacks_are_written_where_every_set_allows(tmp_path: Path) -> None:
+    """Issue 30's round trip: PHP's atan2(), fmod() and % (Moodle takes them, the source's formulas
+    do not) were skipped. Each is now written with the language's functions where that form gives
+    PHP's value in every one of the question's own sets (atan(y / x) where x > 0; a - b * floor(a / b)
+    where a / b >= 0, for % with whole numbers), said as a change; where a set does not allow it
+    the question is still skipped, naming the set. The rebuilt Moodle file gives in each set the
+    value worked out here with Python's own atan2, fmod and %."""
+    from helpers.moodle_engine import grade_calculated, read_question
+    from lxml import etree
+
+    (item,), sink = run_import(ROOT / "tests/fixtures/import/moodle-types/php-functions.xml")
+    (skipped,) = [d.message for d in sink.items if d.code == "QB710"]
+    assert "'Bearing'" in skipped and "x > 0 only in some sets (not in set 2)" in skipped
+    changes = [d.message for d in sink.items if d.code == "QB711" and "written" in d.message]
+    assert len(changes) == 3 and all("the same in each of the question's" in m for m in changes), changes
+    angle, rope, eggs = item.quiz.iter_questions()
+    assert (angle.answer, rope.answer, eggs.answer) == ("atan(y / x)", "l - p * floor(l / p)", "n - k * floor(n / k)")
+    assert "{=atan(y / x)}" in angle.feedback.general
+    builds(item.quiz, item.media, tmp_path)
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    questions = {q.findtext("name/text"): read_question(q) for q in etree.parse(str(moodle)).iter("question")
+                 if q.get("type") == "calculated"}
+    expected = {"Vector angle": [math.atan2(4, 3), math.atan2(-2, 5), math.atan2(7, 2)],
+                "Leftover rope": [math.fmod(12.5, 1.5), math.fmod(17.3, 2.4)],
+                "Eggs left": [45 % 6, 100 % 12]}
+    for name, values in expected.items():
+        for n, value in enumerate(values, 1):
+            assert grade_calculated(questions[name], n, f"{value:.4f}") == 1, (name, n, value)
+            assert grade_calculated(questions[name], n, f"{value + 1:.4f}") == 0, (name, n)

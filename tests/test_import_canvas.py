@@ -173,10 +173,14 @@ def test_course_export_reads_the_full_copy_once(tmp_path: Path) -> None:
     assert detect(path).name == "canvas"
     quizzes, sink = run_import(path)
     assert not sink.errors, messages(sink)
-    (item,) = quizzes  # the CC subset is the same quiz, not a second one
+    # The CC subset is the same quiz, not a second one; the bank no quiz uses is a quiz of its own
+    # (issue 32: a real course export kept 40 of its 269 questions, its banks left out).
+    item, bank = quizzes
     assert len(list(item.quiz.iter_questions())) == 17 and item.quiz.sections[1].select == 1  # the formula question too
     assert any(q.type == "calculated" for q in item.quiz.iter_questions())
-    assert "question bank '분열 문제 은행' is used by no quiz" in find(messages(sink), "분열 문제 은행")
+    assert f"question bank '분열 문제 은행' is used by no quiz in the package; imported as a quiz of its own, '{bank.quiz.id}'" \
+        in find(messages(sink), "분열 문제 은행")
+    assert bank.quiz.title == "분열 문제 은행" and [q.type for q in bank.quiz.iter_questions()] == ["short_answer", "essay"]
     assert item.media  # $IMS_CC_FILEBASE$ is the course's web_resources/ folder
 
 
@@ -652,8 +656,8 @@ def test_questions_that_cannot_be_read_are_skipped_by_their_canvas_type(tmp_path
         "one.xml:2:1: warning[QB713]: question 'No answers' (multiple_choice_question): the multiple-choice question has no "
         "answers; skipped",
         # Read, then refused by the model: named by its Canvas type all the same.
-        "one.xml:4:1: warning[QB713]: question 'Drop-downs' (multiple_dropdowns_question) was skipped: List should have at "
-        "least 1 item after validation, not 0 (at blanks)",
+        "one.xml:4:1: warning[QB713]: question 'Drop-downs' (multiple_dropdowns_question) was skipped: it has 0 blanks, "
+        "and needs 1 at least",
         "one.xml:6:1: warning[QB713]: question 'Formula' (calculated_question): the formula question has no variable set to "
         "take an answer from; skipped",
     ]
@@ -762,3 +766,25 @@ def test_html_code_shown_as_text_is_not_taken_for_media(tmp_path: Path) -> None:
     assert not [d for d in sink.items if d.code == "QB714"], messages(sink)
     (question,) = quizzes[0].quiz.iter_questions()
     assert 'src="school.gif"' in question.stem and not quizzes[0].media
+
+
+def test_a_bank_no_quiz_uses_titled_like_a_quiz_takes_another_id(tmp_path: Path) -> None:
+    """Canvas names a bank after the quiz it was made for: the bank, a quiz of its own now, would
+    take that quiz's id and the import fail (QB720, two quizzes with one id); it is '<id>-bank'."""
+    path = course_export(tmp_path)
+    with zipfile.ZipFile(path) as archive:
+        members = {name: archive.read(name) for name in archive.namelist()}
+    title = etree.fromstring(members[f"{QUIZ}/assessment_meta.xml"]).findtext("{*}title")
+    members[CANVAS_BANK_ENTRY] = members[CANVAS_BANK_ENTRY].replace("분열 문제 은행".encode(), title.encode())
+    same = tmp_path / "same-title.zip"
+    with zipfile.ZipFile(same, "w") as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    quizzes, sink = run_import(same)
+    assert not sink.errors, messages(sink)
+    quiz, bank = quizzes
+    assert quiz.quiz.title == bank.quiz.title == title and bank.quiz.id == f"{quiz.quiz.id}-bank"
+    code, _, err = run("import", str(same), "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    written = sorted(p.stem for p in (tmp_path / "out").iterdir() if p.is_file())
+    assert written == sorted([quiz.quiz.id, f"{quiz.quiz.id}-bank"])

@@ -5,6 +5,7 @@ rich HTML (tables, sized images) becomes Markdown where Markdown has the exact f
 from __future__ import annotations
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,23 @@ def imported(tmp_path: Path, xml: str, *more: str) -> str:
     ("<p>Die Antwort ist richtig.</p>", "<p>Die Antwort ist teilweise richtig.</p>", "<p>Die Antwort ist falsch.</p>"),
     ("<p>あなたの答えは正解です。</p>", "<p>あなたの答えは部分的に正解です。</p>", "<p>あなたの答えは正しくありません。</p>"),
     ("Votre réponse est correcte", "Votre réponse est partiellement correcte.", "<p>Votre réponse est incorrecte.</p>"),
+    ("<p>Twoja odpowiedź jest poprawna.</p>", "<p>Twoja odpowiedź jest częściowo poprawna.</p>", "<p>Twoja odpowiedź jest niepoprawna.</p>"),
+    # French as another release's pack words the partly correct one; Belarusian and Indonesian.
+    ("<p>Votre réponse est correcte.</p>", "<p>Votre réponse est en partie correcte.</p>", ""),
+    ("<p>Вашы адказ слушны.</p>", "<p>Вашы адказ часткова слушны.</p>", "<p>Вашы адказ хібны.</p>"),
+    ("<p>Jawaban anda benar.</p>", "<p>Jawaban anda separuh benar.</p>", "<p>Jawaban anda tidak benar.</p>"),
+    # Bulgarian (the 4.4 pack), Persian (5.0), Hebrew (4.1), traditional Chinese (5.0), Vietnamese
+    # (3.11), as their question.php word them; the Vietnamese once with its letters decomposed.
+    ("<p>Вашият отговор е верен.</p>", "<p>Вашият отговор отчасти е верен.</p>", "<p>Вашият отговор не е верен.</p>"),
+    ("<p>پاسخ شما صحیح می باشد</p>", "<p>پاسخ شما تا حدودی صحیح است</p>", "<p>پاسخ شما صحیح نیست</p>"),
+    ("<p>תשובתך נכונה.</p>", "<p>תשובתך נכונה חלקית.</p>", "<p>תשובתך אינה נכונה.</p>"),
+    ("<p>你答對了!</p>", "<p>你的答案是部分答對</p>", "<p>你答錯了!</p>"),
+    ("<p>Câu trả lời của bạn đúng</p>", "<p>Câu trả lời của bạn đúng một phần.</p>", "<p>Câu trả lời của bạn sai.</p>"),
+    # Italian and Basque partly correct as older packs (2.6; 3.8) word it.
+    ("<p>Risposta corretta.</p>", "<p>Risposta parzialmente corretta.</p>", "<p>Risposta errata.</p>"),
+    ("<p>Zure erantzuna zuzena da.</p>", "<p>Zure erantzuna zuzena da neurri batean.</p>", "<p>Zure erantzuna ez da zuzena</p>"),
+    (unicodedata.normalize("NFD", "Câu trả lời của bạn đúng"), unicodedata.normalize("NFD", "Câu trả lời của bạn đúng một phần."),
+     unicodedata.normalize("NFD", "<p>Câu trả lời của bạn sai.</p>")),
 ])
 def test_moodles_default_feedback_is_not_the_authors(tmp_path: Path, correct: str, partial: str, incorrect: str) -> None:
     source = imported(tmp_path, moodle_file(multichoice("gas", correct, partial, incorrect)))

@@ -161,7 +161,7 @@ def test_a_bank_with_every_construct(tmp_path: Path) -> None:
     written = write_source(quiz)
     assert written.suffix == ".md" and read_back(written.text, written.suffix) == quiz
     builds(quiz, imported.media, tmp_path)
-    assert {p.name for p in (tmp_path / "dist").iterdir()} == {"cells.qti21.zip", "cells.moodle.xml", "cells.canvas.zip"}
+    assert {p.name for p in (tmp_path / "dist").iterdir()} == {"cells.qti21.zip", "cells.moodle.xml", "cells.canvas.zip", "cells.mbz"}
 
 
 # -- what Moodle refuses or reads otherwise ------------------------------------------------------------
@@ -391,7 +391,7 @@ def test_each_imported_source_builds(name: str, tmp_path: Path) -> None:
     assert code == 0, err
     (source,) = (tmp_path / "source").glob("*.md")
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
-    assert len(list((tmp_path / "dist").iterdir())) == 3
+    assert len(list((tmp_path / "dist").iterdir())) == 4
 
 
 @settings(max_examples=300, deadline=None)

@@ -99,12 +99,13 @@ def test_the_imported_source_builds_the_same_quiz(built: Path, quiz_id: str, tmp
 
 def test_what_the_source_cannot_hold_is_said(built: Path, tmp_path: Path) -> None:
     """A backup changed as a teacher would in Moodle: average grade, sequential navigation, a close
-    date and a password. The first two are the source's settings grading_method and
+    date, a password and a maximum grade of 100 for marks adding up to 32. The first two are the source's settings grading_method and
     lock_questions_after_answering; the others are reported as lost (QB711), and the rest imports."""
     members = _members((built / "all-types.mbz").read_bytes())
     quiz_xml = members["activities/quiz_1/quiz.xml"]
     for old, new in ((b"<grademethod>1<", b"<grademethod>2<"), (b"<navmethod>free<", b"<navmethod>sequential<"),
-                     (b"<timeclose>0<", b"<timeclose>1800000000<"), (b"<password></password>", b"<password>x</password>")):
+                     (b"<timeclose>0<", b"<timeclose>1800000000<"), (b"<password></password>", b"<password>x</password>"),
+                     (b"<grade>32.0000000<", b"<grade>100.0000000<")):
         assert old in quiz_xml
         quiz_xml = quiz_xml.replace(old, new)
     members["activities/quiz_1/quiz.xml"] = quiz_xml
@@ -114,9 +115,9 @@ def test_what_the_source_cannot_hold_is_said(built: Path, tmp_path: Path) -> Non
     quiz = imported(changed, sink)
     assert (quiz.settings.grading_method, quiz.settings.lock_questions_after_answering) == ("average", True)
     lost = [d.message for d in sink.items if d.code == "QB711"]
-    for what in ("a close date", "password"):
+    for what in ("a close date", "password", "maximum grade 100, to which Moodle scales its marks (32)"):
         assert any(what in message for message in lost), what
-    assert not [message for message in lost if "grad" in message or "navigation" in message]
+    assert not [message for message in lost if "grading method" in message or "navigation" in message]
 
 
 def test_a_hostile_backup_is_read_without_its_unsafe_entries(built: Path, tmp_path: Path) -> None:
@@ -164,3 +165,31 @@ def _add(tar: tarfile.TarFile, name: str, content: bytes) -> None:
     info = tarfile.TarInfo(name)
     info.size = len(content)
     tar.addfile(info, io.BytesIO(content))
+
+
+def test_a_draw_among_fixed_questions_keeps_its_categorys_note_from_students(built: Path, tmp_path: Path) -> None:
+    """A Moodle-made quiz section holding fixed questions and random slots (all-types.mbz with the
+    quiz section of its draw removed, so the draw is in 'Structure questions'): the draw becomes
+    a section below it, and the description of the category it draws from, which Moodle shows to
+    teachers in the question bank only, is not made the section's text that students read: it is
+    reported as lost (QB711)."""
+    members = _members((built / "all-types.mbz").read_bytes())
+    quiz_xml = members["activities/quiz_1/quiz.xml"].decode()
+    start = quiz_xml.index("<heading>Nested section</heading>")
+    section_start, section_end = quiz_xml.rindex("<section ", 0, start), quiz_xml.index("</section>", start) + len("</section>")
+    members["activities/quiz_1/quiz.xml"] = (quiz_xml[:section_start] + quiz_xml[section_end:]).encode()
+    questions = members["questions.xml"].decode()
+    nested = questions.index("<idnumber>all-types.nested</idnumber>")
+    info_start = questions.rindex("<info>", 0, nested)
+    info_end = questions.index("</info>", info_start) + len("</info>")
+    members["questions.xml"] = (questions[:info_start] + "<info>Teachers: replace these before May.</info>"
+                                + questions[info_end:]).encode()
+    changed = tmp_path / "mixed.mbz"
+    changed.write_bytes(_tarball(members))
+    sink = DiagnosticSink()
+    quiz = imported(changed, sink)
+    structure = next(s for _, s in quiz.iter_sections() if s.title == "Structure questions")
+    (draw,) = structure.sections
+    assert draw.select == 1 and not draw.description
+    assert not any("replace these" in (s.description or "") for _, s in quiz.iter_sections())
+    assert any("question category" in d.message and d.code == "QB711" for d in sink.items)

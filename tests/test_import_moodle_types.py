@@ -347,3 +347,37 @@ def test_a_cloze_keeps_each_blank_s_weight_through_a_round_trip(tmp_path: Path) 
     assert grade(question, {1: "Seine", 2: "", 3: "Lyon"}) == 0.5
     assert grade(question, {1: "", 2: "Paris", 3: "Rouen"}) == 0.5
     assert grade(question, {1: "Seine", 2: "Paris", 3: "Rouen"}) == 1.0
+
+
+CLOZE_MARK_NOT_ITS_WEIGHTS = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="cloze">
+    <name><text>Capitals</text></name>
+    <questiontext format="html"><text><![CDATA[<p>France: {2:SHORTANSWER:=Paris} Spain: {1:MULTICHOICE:=Madrid~Rome}</p>]]></text></questiontext>
+    <defaultgrade>4.0000000</defaultgrade>
+    <idnumber>CAP-1</idnumber>
+  </question>
+</quiz>
+"""
+
+
+def test_a_cloze_is_worth_what_moodle_makes_it_not_its_files_mark(tmp_path: Path) -> None:
+    """Issue 31 item 8: Moodle's import of a cloze question sets its mark to the sum of its blanks'
+    weights (qtype_multianswer_extract_question adds each blank's weight; the file's defaultgrade
+    is not read), so a file that says 4 beside weights 2 and 1 gives a question worth 3 in Moodle.
+    The source says 3 (before: 4, which the build then warned Moodle would make 3, QB323), and
+    the build gives Moodle the same 2 + 1."""
+    from helpers.cli import run
+    from helpers.moodle_engine import read_question
+    from lxml import etree
+
+    (tmp_path / "capitals.xml").write_text(CLOZE_MARK_NOT_ITS_WEIGHTS, encoding="utf-8")
+    item, _ = imported_one(tmp_path / "capitals.xml", tmp_path)
+    (question,) = item.quiz.iter_questions()  # type: ignore[attr-defined]
+    assert question.points == 3 and [b.points for b in question.blanks] == [2.0, 1.0]
+    code, _, err = run("import", "capitals.xml", "--out", "src", cwd=tmp_path)
+    assert code == 0, err
+    code, _, err = run("build", "src", "--format", "moodle", "--out", "built", cwd=tmp_path)
+    assert code == 0 and "QB323" not in err, err
+    built = read_question(etree.parse(str(tmp_path / "built" / "capitals.moodle.xml")).find(".//question[@type='cloze']"))
+    assert built.mark == 3 and [s.mark for s in built.cloze] == [2, 1]

@@ -183,7 +183,7 @@ def test_respondus_zero_point_question_and_a_question_without_a_right_answer(tmp
     assert not sink.errors, found
     assert "respondus-zero-point.xml:13:1: warning[QB713]: question 'Unfinished' (multipleChoice) was skipped" \
         in find(found, "'Unfinished'")
-    assert "media file 'header-logo.png' is not in the package; the placeholder media/missing-header-logo.png.svg" \
+    assert "media file 'header-logo.png' is not beside respondus-zero-point.xml; the placeholder media/missing-header-logo.png.svg" \
         in find(found, "header-logo.png")
     (item,) = quizzes
     assert item.skipped == {"multipleChoice": 1}
@@ -385,3 +385,244 @@ def test_an_assessment_with_no_readable_question_does_not_refuse_its_package(tmp
     code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"), "--allow-skipped")
     assert code == 0, err
     assert [p.name for p in (tmp_path / "out").glob("*.md")] == ["RESPONDUS_ZERO.md"]
+
+
+def test_a_file_whose_only_question_cannot_be_read_is_refused_naming_it(tmp_path: Path) -> None:
+    """Issue 32: a Respondus file holding one multiple-choice question without a right answer. There
+    is nothing else to import, so nothing is written; the refusal itself says what the file lacks
+    (the question, its type and why), not only "no question could be read"."""
+    good = (QTI12 / "respondus-zero-point.xml").read_bytes().decode("cp1252")
+    lone = good.split("<item ")[0] + "<item " + good.split("<item ")[2].split("</item>")[0] + "</item>\r\n    </section>\r\n  </assessment>\r\n</questestinterop>\r\n"
+    path = tmp_path / "lone.xml"
+    path.write_bytes(lone.encode("cp1252"))
+    quizzes, sink = run_import(path)
+    assert not quizzes
+    (error,) = [m for m in messages(sink) if "error[" in m]
+    assert error.startswith("lone.xml:1:1: error[QB704]: nothing to import: the one question it holds cannot be imported "
+                            "(1 multipleChoice): question 'Unfinished' (multipleChoice) was skipped: a single-choice question "
+                            "needs exactly one correct choice, found 0"), error
+    code, _, err = run_cli("import", str(path), "--out", str(tmp_path / "out"))
+    assert code == 1 and "nothing was written" in err and not (tmp_path / "out").exists()
+
+
+def test_a_blackboard_random_block_whose_pool_is_missing(tmp_path: Path) -> None:
+    """The same test exported without its pool's file (res00005.dat): the block is named with the
+    pool it draws from, left out, and the test's own questions are imported and build."""
+    folder = tmp_path / "export"
+    folder.mkdir()
+    for name in ("imsmanifest.xml", "res00001.dat"):
+        (folder / name).write_bytes((BLACKBOARD_BLOCK / name).read_bytes())
+    quizzes, sink = run_import(folder)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "export:res00001.dat:15:1: warning[QB711]: question group 'Group' draws from question bank 'res00005', which is not " \
+           "in the package; its questions cannot be imported" in find(found, "res00005")
+    (item,) = quizzes
+    (own,) = item.quiz.sections
+    assert [q.points for q in own.questions] == [5]
+    builds(item.quiz, item.media, tmp_path)
+
+
+VISTA_CC_MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="VISTA_CC" xmlns="http://www.imsglobal.org/xsd/imscc/imscp_v1p1">
+  <metadata><schema>IMS Common Cartridge</schema><schemaversion>1.0.0</schemaversion></metadata>
+  <organizations/>
+  <resources>
+    <resource identifier="RES1" type="imsqti_xmlv1p2/imscc_xmlv1p0/assessment"><file href="i1/assessment.xml"/></resource>
+    <resource identifier="RES2" type="imsqti_xmlv1p2/imscc_xmlv1p0/assessment"><file href="i2/assessment.xml"/><dependency identifierref="IMG"/></resource>
+    <resource identifier="BANK" type="imsqti_xmlv1p2/imscc_xmlv1p0/question-bank"><file href="bank/questions.xml"/></resource>
+    <resource identifier="IMG" type="webcontent" href="images/cell.png"><file href="images/cell.png"/></resource>
+    PAGES
+  </resources>
+</manifest>
+"""
+
+_CC_ITEM = """<item ident="{ident}" title="{title}">
+        <itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>cc_profile</fieldlabel><fieldentry>{profile}</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+        <presentation><material><mattext texttype="text/html">{text}</mattext></material>
+          <response_lid ident="R" rcardinality="Single"><render_choice><response_label ident="a"><material><mattext>{a}</mattext></material></response_label><response_label ident="b"><material><mattext>{b}</mattext></material></response_label></render_choice></response_lid></presentation>
+        <resprocessing><outcomes><decvar varname="SCORE" vartype="Decimal" minvalue="0" maxvalue="100"/></outcomes>
+          <respcondition continue="No"><conditionvar><varequal respident="R">a</varequal></conditionvar><setvar varname="SCORE" action="Set">100</setvar></respcondition></resprocessing>
+      </item>"""
+
+VISTA_CC_QUIZ = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="WCT_TWO" title="Vista quiz two">
+    <section ident="S">{_CC_ITEM.format(ident="T1", title="Cell", profile="cc.multiple_choice.v0p1", a="A cell", b="A rock",
+                                        text="&lt;p&gt;&lt;img src=&quot;$IMS-CC-FILEBASE$/images/cell.png&quot; alt=&quot;cell&quot;&gt; What is shown?&lt;/p&gt;")}
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+VISTA_CC_BANK = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <objectbank ident="VISTA_BANK">
+    {_CC_ITEM.format(ident="B1", title="Membranes", profile="cc.true_false.v0p1", a="True", b="False", text="Cells have membranes.")}
+  </objectbank>
+</questestinterop>
+"""
+
+
+def test_a_vista_common_cartridge_of_many_entries(tmp_path: Path) -> None:
+    """A Vista course as a .imscc archive of 30 entries (the real one had 33): two assessments, one
+    in UTF-16 with WebCT's types and one in the cartridge's own profile with an image under
+    $IMS-CC-FILEBASE$, a question bank no assessment uses, and web pages. Every quiz is read, the
+    image extracted, the bank a quiz of its own; only WebCT's jumbled sentence is skipped, named."""
+    path = tmp_path / "vista.imscc"
+    pages = "".join(f'<resource identifier="P{i}" type="webcontent" href="pages/p{i}.html"><file href="pages/p{i}.html"/></resource>'
+                    for i in range(25))
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("imsmanifest.xml", VISTA_CC_MANIFEST.replace("PAGES", pages))
+        archive.writestr("i1/assessment.xml", (QTI12 / "webct-utf16.xml").read_bytes())
+        archive.writestr("i2/assessment.xml", VISTA_CC_QUIZ)
+        archive.writestr("bank/questions.xml", VISTA_CC_BANK)
+        archive.writestr("images/cell.png", PNG)
+        for i in range(25):
+            archive.writestr(f"pages/p{i}.html", f"<html><body><p>Week {i}</p></body></html>")
+        assert len(archive.namelist()) == 30
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert [m.split(": warning")[1][:7] for m in found if "QB710" in m or "QB713" in m] == ["[QB710]"]
+    assert "(WCT_JumbledSentence)" in find(found, "QB710")
+    assert "question bank 'VISTA_BANK' is used by no quiz in the package; imported as a quiz of its own" in find(found, "QB731")
+    vista, two, bank = quizzes
+    assert [q.type for q in vista.quiz.iter_questions()] == ["single_choice", "short_answer", "essay"]
+    (cell,) = two.quiz.iter_questions()
+    assert "](media/cell.png)" in cell.stem and two.media["media/cell.png"] == PNG
+    assert [c.correct for c in cell.choices] == [True, False]
+    (membranes,) = bank.quiz.iter_questions()
+    assert membranes.type == "true_false" and membranes.answer is True
+    for number, item in enumerate(quizzes):
+        (tmp_path / str(number)).mkdir()
+        builds(item.quiz, item.media, tmp_path / str(number))
+
+
+VISTA_QUESTION = """<?xml version="1.0" encoding="{encoding}"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <item ident="{ident}" title="{title}">
+    <itemmetadata><qtimetadata><qtimetadatafield><fieldlabel>wct_questiontype</fieldlabel><fieldentry>WCT_MultipleChoice</fieldentry></qtimetadatafield></qtimetadata></itemmetadata>
+    <presentation><material><mattext texttype="text/html">{text}</mattext></material><response_lid ident="1" rcardinality="Single"><render_choice><response_label ident="1"><material><mattext texttype="text/html">{right}</mattext></material></response_label><response_label ident="2"><material><mattext texttype="text/html">{wrong}</mattext></material></response_label></render_choice></response_lid></presentation>
+    <resprocessing><outcomes><decvar varname="SCORE" vartype="Decimal" defaultval="0" minvalue="0" maxvalue="100"/></outcomes><respcondition><conditionvar><varequal respident="1">1</varequal></conditionvar><setvar varname="SCORE" action="Set">100</setvar></respcondition></resprocessing>
+  </item>
+</questestinterop>
+"""
+
+VISTA_ASSESSMENT = """<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="VISTA_A1" title="Vista: organelles">
+    <section ident="VISTA_S1">
+      <itemref linkrefid="VQ_1"/>
+      <itemref linkrefid="VQ_2"/>
+      <itemref linkrefid="VQ_GONE"/>
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+VISTA_PACKAGE_MANIFEST = """<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="VISTA4" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:webct="http://www.webct.com/IMS">
+  <organizations/>
+  <resources>
+    <resource identifier="A1" type="webct.assessment" href="assessment_1.xml"><file href="assessment_1.xml"/></resource>
+    <resource identifier="Q1" type="webct.question" href="question_1.xml"><file href="question_1.xml"/></resource>
+    <resource identifier="Q2" type="webct.question" href="question_2.xml"><file href="question_2.xml"/></resource>
+  </resources>
+</manifest>
+"""
+
+
+def test_a_vista_package_keeping_each_question_in_a_file_of_its_own(tmp_path: Path) -> None:
+    """WebCT Vista's IMS package keeps each question in a file of its own ('webct.question'
+    resources; one here in UTF-16) and its assessment refers to them by QTI 1.2's <itemref
+    linkrefid>. The assessment is one quiz of those questions, in its order (the question files
+    are no quizzes of their own); an item it refers to that the package lacks is skipped, named."""
+    path = tmp_path / "vista.zip"
+    first = VISTA_QUESTION.format(encoding="UTF-16", ident="VQ_1", title="Powerhouse", text="Which organelle makes ATP?",
+                                  right="Mitochondrion", wrong="Ribosome")
+    second = VISTA_QUESTION.format(encoding="UTF-8", ident="VQ_2", title="Proteins", text="Which organelle makes proteins?",
+                                   right="Ribosome", wrong="Lysosome")
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("imsmanifest.xml", VISTA_PACKAGE_MANIFEST)
+        archive.writestr("assessment_1.xml", VISTA_ASSESSMENT)
+        archive.writestr("question_1.xml", b"\xff\xfe" + first.replace("\n", "\r\n").encode("utf-16-le"))
+        archive.writestr("question_2.xml", second)
+    assert detect(path).name == "qti12"
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors, found
+    assert "vista.zip:assessment_1.xml:7:1: warning[QB714]: the item 'VQ_GONE' the assessment refers to (itemref) is not in the " \
+           "package; its question cannot be imported" in find(found, "VQ_GONE")
+    (item,) = quizzes
+    assert item.quiz.title == "Vista: organelles" and item.skipped == {"itemref": 1}
+    powerhouse, proteins = item.quiz.iter_questions()
+    assert powerhouse.stem == "Which organelle makes ATP?" and [c.correct for c in powerhouse.choices] == [True, False]
+    assert proteins.stem == "Which organelle makes proteins?" and [c.text for c in proteins.choices if c.correct] == ["Ribosome"]
+    builds(item.quiz, item.media, tmp_path)
+
+
+REXAMS = QTI12 / "rexams-blackboard"
+
+
+@pytest.mark.parametrize("form", ["folder", "zip"])
+def test_an_rexams_blackboard_export(tmp_path: Path, form: str) -> None:
+    """R/exams' exams2blackboard (its R/exams2blackboard.R): one pool per exercise first
+    (res0000<n>.dat, assessment type Pool), the test last, each of its random blocks drawing one
+    question from a pool by its resource; a .bb-package-info; the images under
+    csfiles/home_dir/supplements<n>/<name>__xid-….png, named in the text by
+    '@X@EmbeddedFile.requestUrlStub@X@bbcswebdav/supplements<n>/xid-…' (a folder before the xid,
+    which Blackboard's own exports do not write); answers lettered in their text ('a. …') with
+    Blackboard's numbering turned off (bbmd_numbertype none); the right choice marked by the
+    'correct' condition, each choice's share in a condition of its own; a text answer's condition
+    titled 'right'; the worked solution as an itemfeedback 'Solution'; and, zipped with R's
+    list.files(all.files = TRUE), every file again under '../'."""
+    if form == "folder":
+        path = REXAMS
+    else:
+        path = tmp_path / "organelles.zip"
+        with zipfile.ZipFile(path, "w") as archive:
+            for file in sorted(p for p in REXAMS.rglob("*") if p.is_file()):
+                name = file.relative_to(REXAMS).as_posix()
+                archive.write(file, name)
+                archive.write(file, "../" + name)
+    quizzes, sink = run_import(path)
+    found = messages(sink)
+    assert not sink.errors and not [m for m in found if "QB713" in m or "QB714" in m or "not kept" in m or "not in the package" in m], found
+    (item,) = quizzes
+    assert item.quiz.title == "organelles-test" and item.quiz.description == "This is today's test."
+    assert [(s.select, len(s.questions)) for s in item.quiz.sections] == [(1, 2), (1, 1), (1, 1), (1, 1)]
+    picture, nucleus = item.quiz.sections[0].questions
+    # The image is extracted (it was a placeholder: the folder hid the xid).
+    assert "![a cell](media/cell.png)" in picture.stem
+    assert item.media["media/cell.png"] == (REXAMS / "csfiles/home_dir/supplements1/cell__xid-1001001_1.png").read_bytes()
+    # Lettered once, as Blackboard shows them; the worked solution is the general feedback.
+    assert [c.text for c in picture.choices] == ["a. A cell", "b. A crystal", "c. A cloud"] and picture.numbering == "none"
+    assert [c.correct for c in picture.choices] == [True, False, False] and picture.points == 1
+    assert picture.feedback.general == "See the notes of week 2."
+    assert [c.correct for c in nucleus.choices] == [True, False, False]
+    (plants,) = item.quiz.sections[1].questions
+    assert plants.type == "multiple_response" and [c.correct for c in plants.choices] == [True, True, False]
+    (doublings,) = item.quiz.sections[2].questions
+    assert doublings.type == "numerical" and [(a.value, a.tolerance) for a in doublings.answers] == [(8, 0.1)]
+    (organelle,) = item.quiz.sections[3].questions
+    assert organelle.type == "short_answer" and [a.text for a in organelle.answers] == ["mitochondrion"]
+    builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_samigo_matching_question_worth_nothing_is_paired_by_its_feedback(tmp_path: Path) -> None:
+    """Samigo writes a matching question worth 0 points with every pair's condition adding 0; the
+    right pairs show the feedback it names 'CorrectMatch' (its choices' right answer shows 'Correct').
+    They were read as no pair at all and the question skipped (a real Samigo export's one loss)."""
+    text = (QTI12 / "samigo-assessment.xml").read_text(encoding="utf-8")
+    worth_nothing = text.replace('<setvar action="Add" varname="SCORE">0.5</setvar>', '<setvar action="Add" varname="SCORE">0.0</setvar>')
+    assert worth_nothing.count('varname="SCORE">0.0</setvar><displayfeedback feedbacktype="Response" linkrefid="CorrectMatch"/>') == 2
+    path = tmp_path / "samigo.xml"
+    path.write_text(worth_nothing, encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert not [d for d in sink.items if d.code in ("QB710", "QB713")], messages(sink)
+    (item,) = quizzes
+    matching = next(q for q in item.quiz.iter_questions() if q.type == "matching")
+    assert [(p.prompt, p.answer) for p in matching.pairs] == [("Mitochondrion", "Makes ATP"), ("Nucleus", "Holds DNA")]
+    assert matching.distractors == ["Digests waste"]
+    builds(item.quiz, item.media, tmp_path)

@@ -150,16 +150,21 @@ def test_items_beside_a_test_are_located_by_their_own_path(tmp_path: Path) -> No
 
 
 def test_loose_item_with_missing_media_keeps_links(tmp_path: Path) -> None:
+    """A recording the item lacks stays a link; an image it lacks is a named placeholder (as in
+    every importer), which the build accepts."""
     item, found = imported(TYPES / "loose-item.xml", tmp_path)
     hint = "\n    hint: put the file beside the source and show it again (![...](media/...)), or remove the link"
     assert found == [
         "loose-item.xml:10:1: warning[QB714]: media file 'media/mitosis.mp4' is not beside the item; it is kept as a link" + hint,
-        "loose-item.xml:11:1: warning[QB714]: media file 'images/spindle.png' is not beside the item; it is kept as a link" + hint,
+        "loose-item.xml:11:1: warning[QB714]: media file 'images/spindle.png' is not beside the item; the placeholder "
+        "media/missing-spindle.png.svg shows where it was\n    hint: put the file in the source's media/ folder and refer to it "
+        "instead of media/missing-spindle.png.svg",
     ]
     (question,) = item.quiz.iter_questions()
     assert question.stem == ("Watch the clip and look at the diagram.\n\n[A dividing cell](./media/mitosis.mp4)\n\n"
-                             "[The spindle](images/spindle.png)\n\nWhich phase is shown?")
-    assert item.media == {}
+                             "![The spindle](media/missing-spindle.png.svg)\n\nWhich phase is shown?")
+    assert set(item.media) == {"media/missing-spindle.png.svg"}
+    assert b"missing: spindle.png" in item.media["media/missing-spindle.png.svg"]
 
 
 def test_files_beside_a_loose_input_stay_in_its_folder(tmp_path: Path) -> None:

@@ -623,3 +623,21 @@ def test_a_page_keeps_a_structure_line_out_of_an_answer(tmp_path: Path, text: st
     (tmp_path / "page.txt").write_text(text, encoding="utf-8")
     quizzes, sink = run_import(tmp_path / "page.txt")
     assert [(d.code, d.span.line) for d in sink.errors] == [(code, line)]  # the CLI then writes nothing
+
+
+def test_a_first_question_without_a_number_is_no_title(tmp_path: Path) -> None:
+    """Issue 32: a page (an Aiken-like bank read as a page) whose first line is a question with its
+    options under it: that line was taken as the page's title, its options written into the
+    description that students read, and its answer dropped ("answers no question"). It is the
+    first question; the title comes from the file's name."""
+    page = tmp_path / "bank.txt"
+    page.write_text("Which gas do plants take in?\nA) Oxygen\nB) Carbon dioxide\nAnswer: B\n\n"
+                    "Which organ pumps blood?\nA) Lungs\nB) Heart\nAnswer: B\n", encoding="utf-8")
+    quizzes, sink = run_import(page, "quizpage")
+    assert not sink.errors and not [m for m in messages(sink) if "answers no question" in m], messages(sink)
+    (item,) = quizzes
+    assert item.quiz.title == "bank" and not item.quiz.description
+    gas, organ = item.quiz.iter_questions()
+    assert gas.stem == "Which gas do plants take in?" and correct(gas) == ["B"] and texts(gas) == ["Oxygen", "Carbon dioxide"]
+    assert organ.stem == "Which organ pumps blood?" and correct(organ) == ["B"]
+    builds(item.quiz, item.media, tmp_path)

@@ -46,7 +46,8 @@ def test_init_writes_a_project_whose_next_steps_run_without_a_warning_or_a_loss(
     ]
     # Each file is named with the LMS it goes into: the Canvas package is the .canvas.zip.
     assert "  Canvas: dist/first-quiz.canvas.zip (Settings > Import Course Content > QTI .zip file)" in out.splitlines()
-    assert "  Moodle: dist/first-quiz.moodle.xml (Question bank > Import > Moodle XML format)" in out.splitlines()
+    assert "  Moodle, its questions only: dist/first-quiz.moodle.xml (Question bank > Import > Moodle XML format)" in out.splitlines()
+    assert "  Moodle, the whole quiz: dist/first-quiz.mbz (the course's More > Course reuse > Restore)" in out.splitlines()
     assert "qti21.zip (Canvas)" not in out
     steps = next_steps(out)
     assert [args[:2] for args in steps] == [["qti-builder", "check"], ["qti-builder", "build"], ["qti-builder", "preview"]]
@@ -76,7 +77,7 @@ def test_each_starter_quiz_loses_nothing_in_any_output(tmp_path: Path, language:
     assert code == 0 and "warning" not in err and "error" not in err
     assert not re.search(r"\bloses\b", out) and "QB60" not in out
     report = json.loads(run("check", "--report", "json", cwd=tmp_path)[1])
-    assert [o["losses"] for o in report["quizzes"][0]["outputs"]] == [[], [], []]
+    assert [o["losses"] for o in report["quizzes"][0]["outputs"]] == [[], [], [], []]
     # Not even what Canvas's profile warns of.
     assert run("check", "--profile", "canvas", "--strict", cwd=tmp_path)[0] == 0
 
@@ -187,7 +188,7 @@ def test_the_bundled_sources_check_without_a_word_on_stderr(tmp_path: Path) -> N
     --strict (which counts losses) passes on them."""
     code, out, err = run("check", str(ROOT / "source"), str(ROOT / "starter" / "quiz" / "en.md"), cwd=tmp_path)
     assert (code, err) == (0, "")
-    assert out.splitlines()[-1] == "ok: 4 quizzes, 35 questions (50 points), 12 outputs valid"
+    assert out.splitlines()[-1] == "ok: 4 quizzes, 35 questions (50 points), 16 outputs valid"
     for starter in sorted((ROOT / "starter" / "quiz").glob("*.md")):
         code, out, err = run("check", "--strict", str(starter), cwd=tmp_path)
         assert (code, err) == (0, "")
@@ -212,6 +213,9 @@ def test_build_of_python_fundamentals_says_what_canvas_loses_without_a_profile(t
      "qti-builder @ git+https://github.com/acme/qti-builder.git@0123abc"),
     ({"url": "https://example.org/qti_builder-0.1.0.tar.gz", "archive_info": {}},
      "qti-builder @ https://example.org/qti_builder-0.1.0.tar.gz"),
+    # a token in the recorded URL stays out of the workflow, which the repository publishes
+    ({"url": "https://me:s3cret@git.example.edu/qti-builder.git", "vcs_info": {"vcs": "git", "commit_id": "0123abc"}},
+     "qti-builder @ git+https://git.example.edu/qti-builder.git@0123abc"),
     # a local folder (an editable install) or a local file is nowhere on a runner, and its version
     # may be on no index: nothing to write (init says what to put there)
     ({"url": "file:///home/me/qti-builder", "dir_info": {"editable": True}}, None),
@@ -291,9 +295,9 @@ def test_init_in_a_repository_subfolder_writes_the_workflow_at_the_root(tmp_path
     assert "wrote ../.github/workflows/quizzes.yml" in out.splitlines()
     assert "at the repository's root, where GitHub runs workflows; it runs its commands in courses/bio 101/" in out
     assert (tmp_path / "courses" / "bio 101" / "source" / "first-quiz.md").is_file()
-    # At the root itself, nothing changes.
-    code, out, err = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
-    assert "skipped .github/workflows/quizzes.yml: it exists" in out
+    # Again in the same folder, its workflow is found and left as it is.
+    code, out, err = run("init", "bio 101", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert "skipped ../.github/workflows/quizzes.yml: it exists" in out.splitlines()
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -310,6 +314,8 @@ def test_the_generated_workflow_runs_its_steps_to_the_end(tmp_path: Path) -> Non
     (repo / "quizzes").mkdir()
     code, _, err = run("init", "quizzes", "--install", f"qti-builder @ {ROOT.as_uri()}", cwd=repo)
     assert code == 0, err
+    # The team's settings build elsewhere on their machines: the workflow still publishes dist/.
+    (repo / "quizzes" / "qti-builder.toml").write_text('out = "public"\n', encoding="utf-8")
     # A second quiz, broken: the build fails the job at its line, and still publishes the good one.
     (repo / "quizzes" / "source" / "broken.md").write_text(
         "---\nid: broken\ntitle: B\n---\n\n1. Which? {#which}\n\nA) x\nB) y\n\nAnswer: C\n", encoding="utf-8")
@@ -363,3 +369,78 @@ def test_init_adds_no_dist_to_a_gitignore_that_ignores_it(tmp_path: Path, line: 
     code, out, _ = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
     assert code == 0 and "skipped .gitignore: it already ignores dist/, .qti-builder-schemas/" in out.splitlines()
     assert (tmp_path / ".gitignore").read_text(encoding="utf-8") == f"{line}\n.qti-builder-schemas\n"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_installed_from_a_pushed_clone_the_workflow_installs_that_commit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's `pip install .` in a clone of qti-builder: pip records only the folder, and
+    the folder is a Git checkout whose commit is on its https remote (a remote-tracking branch
+    holds it). The workflow installs that repository at that commit, which is what runs here,
+    and init warns of nothing. A changed tracked file, or a commit not pushed, is not what a
+    runner would install: init then says what to put there, as for any local folder."""
+    checkout = tmp_path / "qti-builder"
+    checkout.mkdir()
+    git = ["git", "-c", "user.email=a@example.edu", "-c", "user.name=A"]
+    subprocess.run([*git, "init", "-q"], cwd=checkout, check=True)
+    subprocess.run([*git, "remote", "add", "origin", "https://github.com/acme/qti-builder.git"], cwd=checkout, check=True)
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'qti-builder'\n", encoding="utf-8")
+    subprocess.run([*git, "add", "-A"], cwd=checkout, check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "x"], cwd=checkout, check=True)
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True, check=True).stdout.strip()
+    installed_from(monkeypatch, {"url": checkout.as_uri(), "dir_info": {}})
+
+    from qti_builder import starter
+
+    assert starter.default_install() is None  # the commit is on no branch of the remote yet
+    subprocess.run(["git", "update-ref", "refs/remotes/origin/main", commit], cwd=checkout, check=True)  # as a push leaves it
+    assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
+    code, out, err = run("init", "project", cwd=tmp_path)
+    assert (code, err) == (0, "")
+    [install] = [s for s in workflow_steps(tmp_path / "project" / ".github/workflows/quizzes.yml") if s.get("name") == "Install qti-builder"]
+    assert install["run"] == f'python -m pip install "qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"'
+    # A tracked file changed since the commit: what was installed is not the commit.
+    (checkout / "pyproject.toml").write_text("[project]\nname = 'qti-builder'\nversion = '9'\n", encoding="utf-8")
+    assert starter.default_install() is None
+    # An editable install of a clean checkout is the same; a remote a runner needs keys for is not written.
+    subprocess.run(["git", "checkout", "-q", "--", "pyproject.toml"], cwd=checkout, check=True)
+    installed_from(monkeypatch, {"url": checkout.as_uri(), "dir_info": {"editable": True}})
+    assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
+    # A token in the clone's remote URL (as CI clones have it) is not written into the workflow.
+    subprocess.run(["git", "remote", "set-url", "origin", "https://x-access-token:s3cret@github.com/acme/qti-builder.git"],
+                   cwd=checkout, check=True)
+    assert starter.default_install() == f"qti-builder @ git+https://github.com/acme/qti-builder.git@{commit}"
+    subprocess.run(["git", "remote", "set-url", "origin", "git@github.com:acme/qti-builder.git"], cwd=checkout, check=True)
+    assert starter.default_install() is None
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_second_project_in_a_repository_gets_a_workflow_of_its_own(tmp_path: Path) -> None:
+    """Two courses in one repository: the second init does not skip the workflow because the
+    first one's is there (its commands run in the first course only, so the second would never
+    be built); it writes one of its own, named after its folder, with its own schema cache key
+    and artifact. init again in the first course finds its workflow and leaves it."""
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    (tmp_path / "courses").mkdir()
+    assert run("init", "bio", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")[0] == 0
+    code, out, err = run("init", "chem lab", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert code == 0, err
+    assert "wrote ../.github/workflows/quizzes-courses-chem-lab.yml" in out.splitlines()
+    assert "The workflow .github/workflows/quizzes-courses-chem-lab.yml (at the repository's root" in out
+    first = yaml.safe_load((tmp_path / ".github/workflows/quizzes.yml").read_text(encoding="utf-8"))
+    second = yaml.safe_load((tmp_path / ".github/workflows/quizzes-courses-chem-lab.yml").read_text(encoding="utf-8"))
+    assert first["jobs"]["build"]["defaults"]["run"]["working-directory"] == "courses/bio"
+    assert second["jobs"]["build"]["defaults"]["run"]["working-directory"] == "courses/chem lab"
+    steps = second["jobs"]["build"]["steps"]
+    [cache] = [s for s in steps if s.get("uses", "").startswith("actions/cache@")]
+    [publish] = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact@")]
+    assert cache["with"]["key"] == "qti-builder-schemas-${{ hashFiles('.github/workflows/quizzes-courses-chem-lab.yml') }}"
+    assert (publish["with"]["name"], publish["with"]["path"]) == ("quizzes-courses-chem-lab", "courses/chem lab/dist/")
+    assert second["name"] != first["name"]
+    code, out, _ = run("init", "bio", "--install", "qti-builder==9.9", cwd=tmp_path / "courses")
+    assert code == 0 and "skipped ../.github/workflows/quizzes.yml: it exists" in out.splitlines()
+    assert sorted(p.name for p in (tmp_path / ".github/workflows").iterdir()) == ["quizzes-courses-chem-lab.yml", "quizzes.yml"]
+    # A project at the root itself, beside them, gets its own too, running at the root.
+    code, out, _ = run("init", "--install", "qti-builder==9.9", cwd=tmp_path)
+    assert code == 0 and "wrote .github/workflows/quizzes-root.yml" in out.splitlines()
+    root = yaml.safe_load((tmp_path / ".github/workflows/quizzes-root.yml").read_text(encoding="utf-8"))
+    assert "defaults" not in root["jobs"]["build"]

@@ -45,7 +45,8 @@ def test_wheel_install_finds_its_data_files(tmp_path: Path) -> None:
         cwd=work, env=env, capture_output=True, text=True,
     )
     assert build.returncode == 0, build.stderr
-    assert sorted(p.name for p in (work / "out").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.moodle.xml", "ray-train-tune.qti21.zip"]
+    assert sorted(p.name for p in (work / "out").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.mbz", "ray-train-tune.moodle.xml",
+                                                           "ray-train-tune.qti21.zip"]
 
     # The docs travel with the wheel: every page of docs/ prints from the installed copy.
     for page in sorted((ROOT / "docs").glob("*.md")):

@@ -58,6 +58,8 @@ def test_build_says_per_output_what_it_loses(tmp_path: Path) -> None:
         "wrote d/lossy.moodle.xml: Moodle loses the random draw of section 'pool', and the quiz setting time_limit "
         "(set it in the LMS)",
         "wrote d/lossy.canvas.zip: Canvas loses 2 things in 2 questions (--verbose lists them)",
+        # The Moodle quiz backup is the quiz: its time limit and its draw are there.
+        "wrote d/lossy.mbz",
     ]
 
 
@@ -71,6 +73,7 @@ def test_verbose_lists_each_loss_with_its_place(tmp_path: Path) -> None:
         "every answer full credit (question 'prime')",
         "  lossy.md:21:1: QB601: Canvas: Canvas Classic has no ordering type: it becomes one drop-down per position, each "
         "listing every item, with credit per position instead of all or nothing (question 'order')",
+        "wrote d/lossy.mbz",
     ]
     moodle = lines.index("wrote d/lossy.moodle.xml: Moodle loses the random draw of section 'pool', and the quiz setting "
                          "time_limit (set it in the LMS)")

@@ -83,7 +83,7 @@ def test_docs_print_no_doc_test_markers(tmp_path: Path) -> None:
         assert code == 0 and "doc-test" not in text, page.name
         assert "\n\n\n" not in text
     code, text, _ = run("docs", "updating#moodle", cwd=tmp_path)
-    assert "doc-test" not in text and "$ qti-builder diff old source --changed-only" in text
+    assert "doc-test" not in text and "$ qti-builder diff --rev moodle-2024-10-01 --changed-only" in text
     assert "\nA) func\n" not in text  # a marker's hidden file is not shown either
 
 

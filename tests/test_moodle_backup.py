@@ -299,6 +299,74 @@ def test_every_media_file_is_in_the_backup_where_its_text_shows_it(built, quiz_i
     assert shown >= (1 if media else 0)
 
 
+def test_media_in_every_text_moodle_files_is_in_its_file_area(tmp_path: Path) -> None:
+    """An image or a sound in each text that Moodle keeps files for (the quiz's description, a
+    section's text, a choice, a choice's feedback, the general feedback, a matching prompt, an
+    essay's model answer): files.xml lists it in that text's file area (component, area) of that
+    very record, the one whose text shows it, and its bytes are in the backup (the areas of
+    question/type/*/backup and mod/quiz/backup: each restored so in Moodle 4.5)."""
+    import shutil
+
+    media = tmp_path / "media"
+    media.mkdir()
+    shutil.copy(ROOT / "source" / "media" / "workers.png", media / "a.png")
+    shutil.copy(ROOT / "source" / "media" / "tone.wav", media / "b.wav")
+    source = write(tmp_path, "m.yaml", """id: mediaq
+title: Media everywhere
+description: "Look: ![quiz picture](media/a.png)"
+sections:
+  - id: s
+    title: S
+    description: "Section picture ![s](media/a.png)"
+    questions:
+      - type: single_choice
+        id: c
+        stem: Pick.
+        feedback: {general: "See ![g](media/a.png)"}
+        choices:
+          - {id: A, text: "![one](media/a.png)", correct: true, feedback: "Heard <audio controls src=\\"media/b.wav\\">tone</audio>"}
+          - {id: B, text: Two}
+      - type: matching
+        id: m
+        stem: Match.
+        pairs:
+          - {prompt: "![p](media/a.png)", answer: Picture}
+          - {prompt: Sound, answer: Noise}
+      - type: essay
+        id: e
+        stem: Describe.
+        model_answer: "Like ![x](media/a.png)"
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "mediaq.mbz").read_bytes())
+
+    def owner(component: str, area: str, itemid: str) -> tuple[str, str]:
+        """The record a file row points at: its question's ID number, and the text that shows it."""
+        if component == "mod_quiz":
+            return "quiz", backup.setting("intro")
+        tag = {"answer": "answer", "answerfeedback": "answer", "subquestion": "match"}.get(area, "question")
+        field_ = {"answer": "answertext", "answerfeedback": "feedback", "subquestion": "questiontext"}.get(area, area)
+        for question in backup.questions.iterfind(".//questions/question"):
+            for record in ([question] if tag == "question" else question.iter(tag)):
+                if record.get("id") == itemid:
+                    entry = next(question.iterancestors("question_bank_entry"))
+                    return entry.findtext("idnumber"), record.findtext(field_) or record.findtext(f"*/*/{field_}") or ""
+        raise AssertionError((component, area, itemid))
+
+    rows = set()
+    for file in backup.part("files.xml").iter("file"):
+        component, area, name = file.findtext("component"), file.findtext("filearea"), file.findtext("filename")
+        who, text = owner(component, area, file.findtext("itemid"))
+        assert f"@@PLUGINFILE@@/{name}" in text, (component, area)  # the record's text shows that file
+        digest = file.findtext("contenthash")
+        assert hashlib.sha1(backup.members[f"files/{digest[:2]}/{digest}"]).hexdigest() == digest
+        rows.add((component, area, who, name.split("-")[0]))
+    assert rows == {("mod_quiz", "intro", "quiz", "a"), ("question", "questiontext", "mediaq.s.text", "a"),
+                    ("question", "generalfeedback", "c", "a"), ("question", "answer", "c", "a"),
+                    ("question", "answerfeedback", "c", "b"), ("qtype_match", "subquestion", "m", "a"),
+                    ("qtype_essay", "graderinfo", "e", "a")}
+
+
 def _plugin_files(text: str) -> list[str]:
     import re
     from urllib.parse import unquote
@@ -338,8 +406,9 @@ def test_the_same_source_gives_the_same_bytes_and_the_epoch_is_every_time(tmp_pa
     assert {e.text for e in backup.questions.iter("timecreated")} == {"1700000000"}
 
 
-def test_not_in_the_default_formats() -> None:
-    assert "moodle-quiz" not in DEFAULT_FORMATS
+def test_in_the_default_formats_after_the_others() -> None:
+    """A plain build writes the backup too, last (its lines after the three question files')."""
+    assert DEFAULT_FORMATS == ("qti21", "moodle", "canvas", "moodle-quiz")
     assert BuildOptions().formats == list(DEFAULT_FORMATS)
 
 
@@ -398,7 +467,7 @@ def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
 <question_instance id="2"><slot>2</slot><page>1</page><maxmark>1.0000000</maxmark>
 <question_reference id="2"><usingcontextid>100</usingcontextid></question_reference></question_instance>
 </question_instances>
-<sumgrades>3.0000000</sumgrades>
+<sumgrades>3.0000000</sumgrades><grade>3.0000000</grade>
 <sections><section id="1"><firstslot>1</firstslot></section></sections></quiz></activity>"""
 
     def problems(data: bytes) -> list[str]:
@@ -407,6 +476,12 @@ def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
 
     assert problems(quiz_xml) == []
     assert "sumgrades" in problems(quiz_xml.replace(b"<sumgrades>3.0", b"<sumgrades>2.0"))[0]
+    # Questions worth nothing: an attempt starts when the quiz is graded out of 0, not out of 3
+    # (mod/quiz quiz_create_attempt: 'cannotstartgradesmismatch').
+    worthless = quiz_xml.replace(b"<maxmark>2.0", b"<maxmark>0.0").replace(b"<maxmark>1.0", b"<maxmark>0.0").replace(
+        b"<sumgrades>3.0", b"<sumgrades>0.0")
+    assert problems(worthless.replace(b"<grade>3.0", b"<grade>0.0")) == []
+    assert "graded out of 3" in problems(worthless)[0]
     assert "slot 1" in problems(quiz_xml.replace(b"<firstslot>1<", b"<firstslot>2<"))[0]
     assert "context" in problems(quiz_xml.replace(b"<usingcontextid>100</usingcontextid></question_reference></question_instance>\n</q",
                                                   b"<usingcontextid>7</usingcontextid></question_reference></question_instance>\n</q"))[0]
@@ -434,6 +509,24 @@ def test_a_broken_backup_is_refused_by_the_restore_rules() -> None:
     assert "grade options" in question_problems(tf_question.replace(b"<fraction>0.0000000", b"<fraction>0.4400000"))[0]
     two_tops = question_problems(tf_question.replace(b"<parent>1</parent>", b"<parent>0</parent>"))
     assert any("top categories" in p for p in two_tops) and any("vanish" in p for p in two_tops)
+
+
+def test_a_quiz_worth_nothing_is_graded_out_of_nothing(tmp_path: Path) -> None:
+    """A survey or a reading (text items, questions of 0 points) is a quiz Moodle lets students
+    attempt when its grade is 0 too: the backup is written, not refused."""
+    source = write(tmp_path, "z.yaml", """id: z
+title: Z
+sections:
+  - id: a
+    title: A
+    questions:
+      - {type: text_only, id: read, stem: Read this.}
+      - {type: true_false, id: t1, stem: One., answer: true, points: 0}
+""")
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle-quiz"], jobs=1))
+    backup = read_backup((tmp_path / "dist" / "z.mbz").read_bytes())
+    assert (backup.setting("sumgrades"), backup.setting("grade")) == ("0.0000000", "0.0000000")
+    assert [s.maxmark for s in backup.slots()] == [0.0, 0.0]
 
 
 def test_a_schema_breach_stops_the_build(tmp_path: Path) -> None:

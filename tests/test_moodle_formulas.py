@@ -11,6 +11,7 @@ every question of the file.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -209,3 +210,108 @@ def test_the_engine_refuses_the_file_the_report_describes() -> None:
     question = _question("calculatedmulti", "<p>Area {=a * b}</p>", "{=({a} * {b})}")[0]
     with pytest.raises(NotImported):
         read_question(question)
+
+
+PLACES = """---
+title: Formulas in every place
+---
+
+1. A field is {a} by {b} m; its area is {=a * b} m². What is its perimeter? {#field type=calculated_choice}
+
+   ```variables
+   a = 2..9
+   b = 2..9
+   ```
+
+A) {=2 * (a + b):0} m
+   Feedback: Yes: 2 × ({a} + {b}) = {=2 * (a + b) + 0}.
+B) {=a + b:0} m
+   Feedback: That is half of it, {=(a + b) / 2 + a + b / 2}.
+
+Answer: A
+Explanation: Its diagonal is {=sqrt(a^2 + b^2)} m.
+Correct feedback: Right, {=a^2 + b} is not asked.
+Partially correct feedback: Nearly, {=a - b}.
+Incorrect feedback: Not {=b^3 - a}.
+
+2. A box is {a} by {b} by 2; its volume is {=2 * a * b}. What is its surface? {#box type=calculated}
+
+   ```variables
+   a = 2..9
+   b = 2..9
+   ```
+
+Answer: 2 * (a*b + 2*a + 2*b) ± 0.1%
+Explanation: Half of it is {=a*b + 2*a + 2*b}.
+Correct feedback: Each face pair counts twice: {=4 * a + 4 * b} from the sides.
+"""
+
+#: Each place of a text where a calculated question shows a computed value, with the value it must
+#: show for the values a and b of a set (worked out here, not by the project's formula code).
+FIELD_PLACES = {
+    "questiontext/text": lambda a, b: a * b,
+    "generalfeedback/text": lambda a, b: (a ** 2 + b ** 2) ** 0.5,
+    "correctfeedback/text": lambda a, b: a ** 2 + b,
+    "partiallycorrectfeedback/text": lambda a, b: a - b,
+    "incorrectfeedback/text": lambda a, b: b ** 3 - a,
+    "answer[1]/feedback/text": lambda a, b: 2 * (a + b),
+    "answer[2]/feedback/text": lambda a, b: (a + b) / 2 + a + b / 2,
+}
+BOX_PLACES = {
+    "questiontext/text": lambda a, b: 2 * a * b,
+    "generalfeedback/text": lambda a, b: a * b + 2 * a + 2 * b,
+    "correctfeedback/text": lambda a, b: 4 * a + 4 * b,
+    "answer[1]/feedback/text": lambda a, b: 4 * a + 4 * b,
+}
+
+
+def _items(question: etree._Element) -> dict[str, tuple[int, list[str]]]:
+    """Each wildcard's decimals and dataset items, as Moodle's importer reads them."""
+    return {d.findtext("name/text"): (int(d.findtext("decimals/text")), [i.findtext("value") for i in d.iter("dataset_item")])
+            for d in question.iter("dataset_definition")}
+
+
+@pytest.mark.parametrize("question_id,places", [("field", FIELD_PLACES), ("box", BOX_PLACES)])
+def test_a_computed_value_in_each_place_shows_its_value_in_moodle(question_id: str, places: dict, tmp_path: Path) -> None:
+    """Question text, general feedback, each combined feedback and each answer's feedback: the
+    source's {=...} is a wildcard there whose items hold the formula's value for each set (to the
+    decimals the wildcard declares), no text holds a formula Moodle would check, and Moodle's
+    rules and the independent engine take the question."""
+    source = tmp_path / "places.md"
+    source.write_text(PLACES, encoding="utf-8")
+    root = _moodle(source, tmp_path / "dist")
+    question = next(q for q in root.iter("question") if (q.findtext("idnumber") or "").endswith(question_id))
+    assert _formulas_in_texts(question) == []
+    assert [m for _, _, m in _moodle_rules(etree.ElementTree(question))] == []
+    read_question(question)
+    items = _items(question)
+    a_items, b_items = [float(v) for v in items["a"][1]], [float(v) for v in items["b"][1]]
+    assert len(a_items) == 20
+    for path, value in places.items():
+        shown = [w for w in re.findall(r"\{([A-Za-z][A-Za-z0-9_]*)\}", question.findtext(path) or "") if w not in ("a", "b")]
+        assert len(shown) == 1, (path, question.findtext(path))
+        decimals, values = items[shown[0]]
+        assert len(values) == 20, path
+        for a, b, written in zip(a_items, b_items, values):
+            assert abs(float(written) - value(a, b)) <= 0.5 * 10 ** -decimals + 1e-9, (path, a, b, written)
+            assert "." not in written or len(written.split(".")[1]) == decimals, (path, written)
+
+
+def test_a_bad_formula_in_feedback_stops_the_build_naming_its_place_once(tmp_path: Path) -> None:
+    """General feedback and correct feedback (which a calculated question's one answer shows too):
+    each refused formula is one error at its own line and column naming where it is, and nothing
+    is written; the QTI 2.1 output, which shows it as text, is built."""
+    source = tmp_path / "bad.md"
+    source.write_text("---\ntitle: Bad\n---\n\n1. What is {a} + {b}? {#sum type=calculated}\n\n"
+                      "```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\nExplanation: Written {=a:b} in the book.\n"
+                      "Correct feedback: Not {=a:b:c} either.\n", encoding="utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"]))
+    errors = [d for d in failed.value.diagnostics if d.code == "QB325"]
+    assert [e.message.split(": ", 1)[1].split(" holds ")[0] for e in errors] == ["the general feedback", "the correct feedback"]
+    assert "{=a:b}" in errors[0].message and "{=a:b:c}" in errors[1].message
+    # Each at its own place: the line of the label, the column of the '{='.
+    assert [(e.span.line, e.span.column) for e in errors if e.span is not None] == [(13, 22), (14, 23)]
+    assert not (tmp_path / "dist").exists() or not list((tmp_path / "dist").iterdir())
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "qti", formats=["qti21"]))
+    assert list((tmp_path / "qti").glob("*.qti21.zip"))

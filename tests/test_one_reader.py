@@ -20,6 +20,7 @@ from helpers.cli import run
 from helpers.importing import pasted
 
 from qti_builder.importers.quizpage.paper import page_form
+from qti_builder.writers import DEFAULT_FORMATS
 
 SOURCES = sorted((ROOT / "tests" / "fixtures" / "exam").glob("*.md"))
 PASTED = [p for p in sorted((ROOT / "tests" / "fixtures" / "import" / "exam").glob("*.txt"))
@@ -47,7 +48,7 @@ def built(source: Path, out: Path) -> dict[str, str]:
     code, _, err = run("build", str(source), "--out", str(out), "--no-cache")
     assert code == 0, err
     outputs = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())}
-    assert {Path(name).suffix for name in outputs} >= {".zip", ".xml"} and len(outputs) == 3, outputs
+    assert {Path(name).suffix for name in outputs} >= {".zip", ".xml"} and len(outputs) == len(DEFAULT_FORMATS), outputs
     return outputs
 
 

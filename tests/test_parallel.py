@@ -43,7 +43,7 @@ def test_parallel_build_is_byte_identical_to_serial(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(pipeline, "CHUNK", 3)
     monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
     serial = built(tmp_path, "serial", 1)
-    assert len(serial) == 3 * len(SOURCES)  # QTI 2.1, Moodle, Canvas
+    assert len(serial) == 4 * len(SOURCES)  # QTI 2.1, Moodle, Canvas, the Moodle quiz backup
     assert built(tmp_path, "parallel", 2) == serial
     assert built(tmp_path, "three", 3) == serial
 

@@ -59,10 +59,11 @@ def test_successful_build_report(tmp_path: Path) -> None:
         path = Path(output["path"])
         assert output["written"] and output["bytes"] == path.stat().st_size
         assert output["sha256"] == __import__("hashlib").sha256(path.read_bytes()).hexdigest()
-    assert [o["format"] for o in quiz["outputs"]] == ["qti21", "moodle", "canvas"]
+    assert [o["format"] for o in quiz["outputs"]] == ["qti21", "moodle", "canvas", "moodle-quiz"]
     # 10 items, the test, the manifest; one Moodle file (put together from a document per
-    # question); the Canvas assessment (put together the same way), its settings, its manifest
-    assert [o["documents"] for o in quiz["outputs"]] == [12, 1, 3]
+    # question); the Canvas assessment (put together the same way), its settings, its manifest;
+    # the Moodle quiz backup's 14 XML parts (no media)
+    assert [o["documents"] for o in quiz["outputs"]] == [12, 1, 3, 14]
     assert set(quiz["timings"]) == {"read", "render", "validate", "package"}
     assert {"read", "schemas", "work", "write", "total"} <= set(report["timings"])
 
@@ -76,9 +77,9 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     assert f"{bank / 'broken.md'}:5:1: error[QB120]" in err
     assert f"{bank / 'limits.yaml'}:9:9: error[QB321]" in err
     assert sorted(p.name for p in out_dir.iterdir()) == [
-        f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("canvas.zip", "moodle.xml", "qti21.zip")]
-    assert err.rstrip().endswith("failed: 4 errors in 2 of 5 quizzes; the others wrote 9 files")
-    assert out.count("wrote ") == 9
+        f"{name}.{suffix}" for name in ("alpha", "beta", "gamma") for suffix in ("canvas.zip", "mbz", "moodle.xml", "qti21.zip")]
+    assert err.rstrip().endswith("failed: 4 errors in 2 of 5 quizzes; the others wrote 12 files")
+    assert out.count("wrote ") == 12
     report = report_of(report_file.read_text(encoding="utf-8"))
     assert not report["ok"] and report["exit_code"] == 1
     status = {Path(q["source"]).name: q["status"] for q in report["quizzes"]}
@@ -89,7 +90,7 @@ def test_many_quizzes_one_broken_writes_the_good_ones(bank: Path, tmp_path: Path
     limits = next(q for q in report["quizzes"] if q["source"].endswith("limits.yaml"))
     assert limits["outputs"] == [] and [e["code"] for e in limits["errors"]] == ["QB321", "QB321"]
     assert [w["code"] for w in limits["warnings"]] == ["QB323"]
-    assert report["summary"] == {"quizzes": 5, "failed": 2, "questions": 9, "outputs": 9, "written": 9,
+    assert report["summary"] == {"quizzes": 5, "failed": 2, "questions": 9, "outputs": 12, "written": 12,
                                  "errors": 4, "warnings": 1, "losses": 0}
 
 
@@ -124,7 +125,7 @@ def test_check_report_hashes_without_writing(tmp_path: Path) -> None:
     report = report_of(out)
     assert report["command"] == "check" and list(tmp_path.iterdir()) == []
     assert all(not o["written"] and len(o["sha256"]) == 64 for o in report["quizzes"][0]["outputs"])
-    assert "ok: 1 quiz, 10 questions (10 points), 3 outputs valid" in err
+    assert "ok: 1 quiz, 10 questions (10 points), 4 outputs valid" in err
 
 
 def test_unusable_schemas_are_a_build_level_error(tmp_path: Path) -> None:
@@ -185,7 +186,7 @@ def test_a_report_file_in_a_folder_that_does_not_exist_gets_its_folders(tmp_path
                           capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "NO_COLOR": "1"})
     assert (done.returncode, done.stderr) == (0, ""), done.stderr
     report = report_of((tmp_path / "out" / "reports" / "build.json").read_text(encoding="utf-8"))
-    assert report["exit_code"] == 0 and len(report["quizzes"][0]["outputs"]) == 3
+    assert report["exit_code"] == 0 and len(report["quizzes"][0]["outputs"]) == 4
     # diff writes its report the same way.
     write(tmp_path, "old.md", GOOD.format(id="q"))
     write(tmp_path, "new.md", GOOD.format(id="q").replace("Is 7 prime?", "Is 11 prime?"))

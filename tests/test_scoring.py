@@ -306,3 +306,112 @@ def test_the_exam_rule_a_paper_prints_is_read_as_the_scoring(tmp_path: Path) -> 
     built = Built.read(quiz, tmp_path / "dist", frozenset({"qti21"}))
     metals = next(quiz.iter_questions())
     assert [built.score("qti21", metals, frozenset(t)) for t in ({0, 2}, {0}, {0, 1}, set())] == [1, 0.5, 0, 0]
+
+
+# -- scores of the source's own that ticking every option beats (QB157) -------------------------------
+
+OWN_SCORES = """---
+title: Own scores
+---
+
+1. Which are prime? {#zero points=2}
+
+A) 2 {score=50}
+B) 3 {score=50}
+C) 4 {score=0}
+D) 9 {score=0}
+
+Answer: A, B
+
+2. Which are even? {#default points=2}
+
+A) 2
+B) 4
+C) 5
+
+Answer: A, B
+
+3. Which are odd? {#mixed points=2}
+
+A) 1 {score=50}
+B) 3 {score=50}
+C) 4 {score=0}
+D) 6
+
+Answer: A, B
+"""
+
+
+def test_scores_that_let_every_option_earn_full_marks_are_kept_and_said(tmp_path: Path) -> None:
+    """A source's own scores are what every output grades by, even when ticking every option earns
+    full marks; the build says so (QB157) at the first wrong option that scores 0 % or more, and
+    only where the independent QTI 2.1 and Moodle graders do give every option full marks."""
+    source = tmp_path / "own.md"
+    source.write_text(OWN_SCORES, encoding="utf-8")
+    result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
+    warned = {d.message.split("'")[1]: d for d in result.diagnostics if d.code == "QB157"}
+    # mixed: its C scores 0 %, but its D takes the default -50 %: every option earns 50 %.
+    assert set(warned) == {"zero"}
+    assert warned["zero"].span is not None and warned["zero"].span.line == 9  # C) 4 {score=0}
+    assert warned["zero"].message.endswith("its wrong options score C 0 %, D 0 %")
+    quiz = read(source)
+    built = Built.read(quiz, tmp_path / "dist")
+    for q in quiz.iter_questions():
+        everything = frozenset(range(len(q.choices)))
+        for target in ("qti21", "moodle"):
+            assert (built.score(target, q, everything) == 1) == (q.id in warned), (q.id, target)
+    # ignore=QB157 on the question keeps the scores and silences it.
+    source.write_text(OWN_SCORES.replace("{#zero points=2}", "{#zero points=2 ignore=QB157}"), encoding="utf-8")
+    again = build(BuildOptions(sources=[source], out_dir=tmp_path / "again", formats=["qti21"]))
+    assert [d for d in again.diagnostics if d.code == "QB157"] == []
+
+
+#: A Moodle multiple-response question whose wrong answers are worth 0 %, as Moodle's editor leaves
+#: them unless told (a public STACK pool export had five such): Moodle itself gives every box
+#: ticked full marks.
+MOODLE_ZERO_WRONG = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="multichoice">
+    <name><text>Stationary points</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Which points are stationary?</p>]]></text></questiontext>
+    <defaultgrade>3</defaultgrade>
+    <single>false</single>
+    <shuffleanswers>true</shuffleanswers>
+    <answernumbering>abc</answernumbering>
+    <answer fraction="33.33333" format="html"><text><![CDATA[<p>(0, 0)</p>]]></text></answer>
+    <answer fraction="33.33333" format="html"><text><![CDATA[<p>(-1, 0)</p>]]></text></answer>
+    <answer fraction="33.33333" format="html"><text><![CDATA[<p>(3/4, 0)</p>]]></text></answer>
+    <answer fraction="0" format="html"><text><![CDATA[<p>(3, 5)</p>]]></text></answer>
+    <answer fraction="0" format="html"><text><![CDATA[<p>(0, 1)</p>]]></text></answer>
+  </question>
+</quiz>
+"""
+
+
+def test_an_imported_moodle_question_whose_wrong_answers_are_worth_nothing_is_kept_and_said(tmp_path: Path) -> None:
+    """The round trip keeps Moodle's own 0 % (the import writes {score=0}): the rebuilt question
+    is graded as the original, every box ticked full marks in both, and the build says so."""
+    from helpers.importing import run_import
+    from helpers.moodle_engine import grade, read_question
+    from lxml import etree
+
+    from qti_builder.writers.markdown_source import write_source
+
+    original = tmp_path / "pool.xml"
+    original.write_text(MOODLE_ZERO_WRONG, encoding="utf-8")
+    (item,), _ = run_import(original)
+    written = write_source(item.quiz)
+    assert written.text.count("{score=0}") == 2
+    source = tmp_path / f"pool{written.suffix}"
+    source.write_text(written.text, encoding="utf-8")
+    result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"]))
+    (warning,) = [d for d in result.diagnostics if d.code == "QB157"]
+    assert warning.span is not None and "{score=0}" in source.read_text(encoding="utf-8").splitlines()[warning.span.line - 1]
+    (moodle,) = (tmp_path / "dist").glob("*.moodle.xml")
+    rebuilt = next(q for q in etree.parse(str(moodle)).iter("question") if q.get("type") == "multichoice")
+    before = read_question(etree.fromstring(MOODLE_ZERO_WRONG.encode()).find("question"))
+    after = read_question(rebuilt)
+    for engine in (before, after):
+        assert grade(engine, set(range(5))) == pytest.approx(1, abs=1e-6)
+        right = {k for k, a in enumerate(engine.answers) if a.fraction > 0}
+        assert grade(engine, right) == pytest.approx(1, abs=1e-6) and grade(engine, {next(iter(right))}) < 1

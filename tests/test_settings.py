@@ -81,9 +81,9 @@ def test_a_setting_at_the_top_of_the_front_matter_says_where_it_goes(tmp_path: P
         f"{tmp_path}/flat.md:3:1: error[QB106]: 'time_limit' is a quiz setting: write it under 'settings:'\n"
         "    hint: a line 'settings:', then '  time_limit: ...' indented below it (qti-builder docs source-format#quiz-settings)",
         f"{tmp_path}/flat.md:4:1: error[QB106]: unknown front-matter key 'timelimit'; did you mean 'time_limit', under 'settings:'?\n"
-        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total",
+        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total, moodle_idnumber",
         f"{tmp_path}/flat.md:5:1: error[QB106]: unknown front-matter key 'setings'; did you mean 'settings'?\n"
-        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total",
+        "    hint: known keys: id, title, language, lang, description, points, shuffle, settings, total, moodle_idnumber",
     ]
 
 
@@ -268,7 +268,7 @@ def test_report_lists_the_settings_and_what_each_file_leaves_out(tmp_path: Path)
     quizzes = {q["id"]: q for q in report["quizzes"]}
     assert quizzes["with"]["settings"] == {"time_limit": 30, "quiz_type": "practice"}
     assert {o["format"]: o["settings_not_carried"] for o in quizzes["with"]["outputs"]} == {
-        "qti21": ["quiz_type"], "moodle": ["time_limit", "quiz_type"], "canvas": []}
+        "qti21": ["quiz_type"], "moodle": ["time_limit", "quiz_type"], "canvas": [], "moodle-quiz": ["quiz_type"]}
     assert quizzes["without"]["settings"] == {}
     assert all(o["settings_not_carried"] == [] for o in quizzes["without"]["outputs"])
     assert "warning" not in err  # stating settings is not a problem
@@ -282,10 +282,11 @@ def test_wrote_lines_say_which_settings_a_file_leaves_out(tmp_path: Path) -> Non
         f"wrote {tmp_path}/dist/q.qti21.zip: QTI 2.1 loses the quiz setting one_question_at_a_time (set it in the LMS)",
         f"wrote {tmp_path}/dist/q.moodle.xml: Moodle loses the quiz settings time_limit, one_question_at_a_time (set them in the LMS)",
         f"wrote {tmp_path}/dist/q.canvas.zip",  # the Canvas package carries every setting
+        f"wrote {tmp_path}/dist/q.mbz",  # and so does the Moodle quiz backup
     ]
     code, out, err = run("build", str(write(tmp_path, "plain.md", markdown(""))), "--out", str(tmp_path / "dist"))
     assert out.splitlines()[1:] == [f"wrote {tmp_path}/dist/plain.qti21.zip", f"wrote {tmp_path}/dist/plain.moodle.xml",
-                                f"wrote {tmp_path}/dist/plain.canvas.zip"]
+                                f"wrote {tmp_path}/dist/plain.canvas.zip", f"wrote {tmp_path}/dist/plain.mbz"]
 
 
 # -- importers --------------------------------------------------------------------------------------

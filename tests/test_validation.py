@@ -70,7 +70,7 @@ def test_user_template_can_extend_the_builtin_one(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     (folder / "quiz.xml.j2").write_text('{% extends "builtin/moodle/quiz.xml.j2" %}', encoding="utf-8")
     result = build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", templates=tmp_path / "templates"))
-    assert len(result.written) == 3
+    assert len(result.written) == 4
 
 
 def test_moodle_frame_without_question_markers_is_refused(tmp_path: Path) -> None:

@@ -36,9 +36,9 @@ def test_check_says_the_total_points_with_a_range_for_a_draw_of_unequal_question
     code, out, _ = run("check", str(write(tmp_path, "d.md", DRAWN)), cwd=tmp_path)
     assert code == 0
     # One of the pool (2 or 3 points), the essay (1) and the upload (1): 4 to 5 points.
-    assert out.splitlines()[-1] == "ok: 1 quiz, 4 questions (4–5 points), 3 outputs valid"
+    assert out.splitlines()[-1] == "ok: 1 quiz, 4 questions (4–5 points), 4 outputs valid"
     code, out, _ = run("check", str(write(tmp_path, "one.md", "---\ntitle: T\n---\n\n1. Why? {#w type=essay}\n")), cwd=tmp_path)
-    assert out.splitlines()[-1] == "ok: 1 quiz, 1 question (1 point), 3 outputs valid"
+    assert out.splitlines()[-1] == "ok: 1 quiz, 1 question (1 point), 4 outputs valid"
 
 
 def test_the_preview_says_points_and_draws_in_the_quizs_language(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def test_yaml_quiz(tmp_path: Path) -> None:
 def test_yaml_quiz_builds(tmp_path: Path) -> None:
     source = write(tmp_path, "deploy.yaml", QUIZ)
     result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist"))
-    assert sorted(p.name for p in result.written) == ["deploy.canvas.zip", "deploy.moodle.xml", "deploy.qti21.zip"]
+    assert sorted(p.name for p in result.written) == ["deploy.canvas.zip", "deploy.mbz", "deploy.moodle.xml", "deploy.qti21.zip"]
 
 
 def test_unknown_key_is_located_at_the_key(tmp_path: Path) -> None:

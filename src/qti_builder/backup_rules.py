@@ -75,8 +75,12 @@ def _quiz_rules(root: etree._Element) -> Iterator[Problem]:
     if sumgrades is not None and _decimal(sumgrades.text) != total:
         yield _line(sumgrades), 1, (f"sumgrades {sumgrades.text} is not the sum of the slots' marks ({total}): the "
                                     "restore copies it and never recomputes it")
-    if sumgrades is not None and total <= 0:
-        yield _line(sumgrades), 1, "the quiz is worth nothing: Moodle cannot start an attempt at it"
+    grade = quiz.find("grade")
+    if sumgrades is not None and grade is not None and total <= 0 < _decimal(grade.text):
+        # A quiz worth nothing (a survey, a reading) is fine graded out of 0; graded out of more,
+        # Moodle refuses every attempt ("cannotstartgradesmismatch").
+        yield _line(grade), 1, (f"the quiz's questions are worth nothing but it is graded out of {grade.text}: "
+                                "Moodle cannot start an attempt at it")
     numbers = [int(s.findtext("slot") or 0) for s in slots]
     if numbers != list(range(1, len(slots) + 1)):
         yield 1, 1, f"the slots must be numbered 1 to {len(slots)} in order, not {numbers}"

@@ -19,8 +19,10 @@ def build(options: BuildOptions) -> BuildResult:
     results = [QuizResult(path) for path in find_sources(options.sources)]
     lookup = look_up([r.source for r in results], options)
     ids = [entry.quiz_id for entry in lookup.hits.values()]
-    if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids):
-        from .pipeline import build as build_anew  # QB202 for a shared id, with its span, is the pipeline's
+    if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids) \
+            or _categories_shared([entry.result for entry in lookup.hits.values()]):
+        # QB202 for a shared id, QB237 for a shared category ID number, with their spans, are the pipeline's
+        from .pipeline import build as build_anew
 
         return build_anew(options, lookup)
     results = [lookup.hits[i].result for i in range(len(results))]
@@ -46,3 +48,17 @@ def build(options: BuildOptions) -> BuildResult:
         clock["write"] = time.perf_counter() - mark
     clock["total"] = time.perf_counter() - started
     return conclude(results, errors, clock, 1)
+
+
+def _categories_shared(results: list[QuizResult]) -> bool:
+    """Whether two of the quizzes give Moodle categories one ID number (each quiz built alone,
+    before, had no error of it)."""
+    seen: dict[str, int] = {}
+    for i, result in enumerate(results):
+        quiz = result.quiz
+        if quiz is None:
+            continue
+        for ident in {quiz.category_idnumber(), *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}:
+            if seen.setdefault(ident, i) != i:
+                return True
+    return False

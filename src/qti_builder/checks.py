@@ -15,8 +15,11 @@ from .media import MAX_MEDIA_BYTES, MediaFile, MediaSet, TooLarge, is_external, 
 from .limits import raise_hint
 from lxml import etree
 
-from .model import FillInBlankQuestion, Quiz
-from .parametric import check_calculated
+from .formulas import moodle_text_formula_errors
+from .model import FillInBlankQuestion, MultipleResponseQuestion, Question, Quiz, Section
+from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
+from .model.quiz import moodle_category_paths
+from .parametric import Shown, check_calculated, fill, variants
 from .model.questions import BLANK_MARKER, Blank
 from .model.common import iter_markdown
 from .readers import SourceMap
@@ -55,7 +58,10 @@ def check_content(
             else:
                 files[ref] = found
     _check_blanks(quiz, source, sink)
+    _check_every_option_ticked(quiz, source, sink)
     check_calculated(quiz, source, sink)
+    _check_category_idnumbers(quiz, source, sink)
+    _check_question_idnumbers(quiz, source, sink)
     return MediaSet(tuple(files[ref] for ref in sorted(files)))
 
 
@@ -79,6 +85,146 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
                 sink.error("QB144", f"blank {k + 1}, {_as_written(blank)}, is inside code, math or a link, where it cannot be a field",
                            source.locate(locs[question.id] + ("blanks", k)),
                            hint="move the blank into the running text of the question, out of `code`, $math$ and links")
+
+
+#: A multiple-response question whose own option scores let a response ticking every option earn
+#: full marks (wrong options scored 0 or more): kept as written, but said.
+EVERY_OPTION_FULL_MARKS = "QB157"
+
+
+def _check_every_option_ticked(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """The default scores make ticking every option earn less than full marks (a wrong tick costs
+    a right one's share); scores the source gives (``{score=0}`` on a wrong option, as an import
+    of a Moodle question whose wrong answers are worth 0 % writes them) can undo that. QTI 2.1
+    and Moodle grade by them (Canvas by its own rule), so the author hears of it once, at the
+    first wrong option that does."""
+    locs: dict[str, tuple[str | int, ...]] | None = None
+    for question in quiz.iter_questions():
+        if not isinstance(question, MultipleResponseQuestion) or question.scoring != "partial":
+            continue
+        wrong = [k for k, c in enumerate(question.choices) if not c.correct]
+        if not wrong or question.score_of({c.id for c in question.choices}) < 1 - 1e-9:
+            continue
+        if locs is None:
+            locs = question_locs(quiz)
+        scores = question.choice_scores()
+        first = next((k for k in wrong if scores[question.choices[k].id] >= 0), wrong[0])
+        shown = ", ".join(f"{question.choices[k].id} {scores[question.choices[k].id]:g} %" for k in wrong)
+        sink.warning(EVERY_OPTION_FULL_MARKS,
+                     f"ticking every option of question '{question.id}' earns full marks where its scores "
+                     f"are kept (QTI 2.1, Moodle): its wrong options score {shown}", source.locate(locs[question.id] + ("choices", first)),
+                     hint="give each wrong option a negative score ({score=-50}), or leave out the wrong options' "
+                          "{score=...} for the default (a wrong tick takes one right option's share away); "
+                          "ignore=QB157 on the question keeps the scores as they are")
+
+
+#: A ``{=...}`` of a calculated question's text that Moodle refuses, and with it the whole file.
+MOODLE_FORMULA_ERROR = "QB325"
+#: The outputs that Moodle's importer reads (Moodle XML, the quiz backup).
+MOODLE_FORMATS = frozenset({"moodle", "moodle-quiz"})
+#: Markdown's escapes, gone once a text is rendered (a wildcard's ``\*``).
+MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_\[\]<>&$])")
+
+
+def moodle_formula_texts(q: CalculatedQuestion | CalculatedChoiceQuestion) -> list[tuple[tuple[str | int, ...], str, str]]:
+    """Each text of a calculated question in which Moodle checks every ``{=...}`` before it stores
+    it (question/type/calculated: the question text, the general and combined feedback, each
+    answer and its feedback), with its path in the question and how a message names it."""
+    texts: list[tuple[tuple[str | int, ...], str, str]] = [
+        (("passage",), "the question text", q.passage or ""), (("stem",), "the question text", q.stem)]
+    texts += [(("feedback", k), f"the {k.replace('_', ' ')} feedback" if k != "general" else "the general feedback",
+               getattr(q.feedback, k) or "") for k in ("general", "correct", "partially_correct", "incorrect")]
+    if isinstance(q, CalculatedChoiceQuestion):
+        for n, c in enumerate(q.choices):
+            texts += [(("choices", n, "text"), f"answer {n + 1}'s text", c.text), (("choices", n, "feedback"), f"answer {n + 1}'s feedback", c.feedback or "")]
+    return [t for t in texts if t[2]]
+
+
+def _wildcard(shown: Shown) -> str:
+    """A placeholder as the Moodle file shows it: a wildcard of its own."""
+    return "{" + shown.name + "}"
+
+
+def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """Where a Moodle output is built: each ``{=...}`` of a calculated question's texts that is no
+    placeholder of the question (``{=a:b}``), which Moodle reads as a formula and refuses, is an
+    error at its own place, before anything is written. Every placeholder becomes a wildcard in
+    the Moodle file, so what is left is what the author wrote; the Moodle writer checks what it
+    writes again, as the last line before a file Moodle would refuse."""
+    locs: dict[str, tuple[str | int, ...]] | None = None
+    for q in quiz.iter_questions():
+        if not isinstance(q, (CalculatedQuestion, CalculatedChoiceQuestion)):
+            continue
+        v = variants(quiz.id, q)
+        if not v.ok:
+            continue  # check_calculated reports why
+        if locs is None:
+            locs = question_locs(quiz)
+        for loc, where, text in moodle_formula_texts(q):
+            for shown, why in moodle_text_formula_errors(MARKDOWN_ESCAPE.sub(r"\1", fill(text, v, _wildcard))):
+                field = locs[q.id] + loc
+                start = source.locate(field)
+                offset = text.find(shown)
+                span = _at(start, text, offset) if field in source.positions and offset >= 0 else start
+                sink.error(MOODLE_FORMULA_ERROR, f"Moodle refuses a formula of question '{q.id}' (and with it the whole file): "
+                                                 f"{where} holds {shown}: {why}", span,
+                           hint="write a computed value as a placeholder of the question's variables, {=a * b}; "
+                                "text in braces that starts with '=' is read by Moodle as a formula")
+
+
+def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB237: two of the quiz's Moodle categories with one ID number (a section's own
+    ``moodle_idnumber``, or the one made from its id, or the quiz's own category's, the quiz id).
+    Moodle keeps category ID numbers unique in a course and refuses the whole file on a repeat."""
+    own = ("moodle_idnumber",) if quiz.moodle_idnumber is not None else ("id",)
+    taken: dict[str, tuple[str, SourceSpan]] = {quiz.category_idnumber(): ("the quiz's own category", source.locate(own))}
+
+    def walk(sections: list[Section], loc: tuple[str | int, ...]) -> None:
+        for i, section in enumerate(sections):
+            here = loc + ("sections", i)
+            ident = section.category_idnumber(quiz.id)
+            at = source.locate(here + ("moodle_idnumber",) if section.moodle_idnumber is not None else here)
+            if ident in taken:
+                first, where = taken[ident]
+                sink.error("QB237", f"section '{section.id}' gives its Moodle category the ID number '{ident}', which "
+                                    f"{first} has ({where.path}:{where.line}); Moodle refuses the whole file on a repeated "
+                                    "category ID number", at,
+                           hint="give one of them another moodle_idnumber, or leave it out (the build then writes "
+                                "'<quiz id>.<section id>')")
+            else:
+                taken[ident] = (f"section '{section.id}'", at)
+            walk(section.sections, here)
+
+    walk(quiz.sections, ())
+
+
+def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """QB238: two questions of one Moodle category (a section, or sections of one title side by
+    side, which Moodle XML's import makes one category) with one ID number (a question's
+    own ``moodle_idnumber``, or the id of another, which the build writes as its ID number).
+    Moodle keeps question ID numbers unique in a category: its import and restore drop the
+    repeat's ID number without a word, and the course would lose the one the author wrote."""
+    locs = question_locs(quiz)
+    categories: dict[tuple[str, ...], list[Question]] = {}
+    for path, section in moodle_category_paths(quiz):
+        categories.setdefault(path, []).extend(section.questions)
+    for questions in categories.values():
+        taken: dict[str, tuple[str, SourceSpan]] = {}
+        # The ids first: a question without an ID number of its own keeps its id whatever comes
+        # after it, so the ID number that repeats one is the error.
+        for question in sorted(questions, key=lambda q: q.moodle_idnumber is not None):
+            own = question.moodle_idnumber is not None
+            at = source.locate(locs[question.id] + ("moodle_idnumber",) if own else locs[question.id])
+            ident = question.bank_idnumber()
+            if ident in taken:
+                first, where = taken[ident]
+                sink.error("QB238", f"question '{question.id}' gives its Moodle ID number '{ident}', which {first}, in the "
+                                    f"same category, has ({where.path}:{where.line}); Moodle keeps one question with an ID "
+                                    "number in a category and drops the other's ID number", at,
+                           hint="give one of them another moodle_idnumber, or leave it out (the build then writes the "
+                                "question's id)")
+            else:
+                taken[ident] = (f"question '{question.id}'", at)
 
 
 def _as_written(blank: Blank) -> str:

@@ -242,6 +242,10 @@ CODES_LIST: tuple[Code, ...] = (
        "the question", "write the table's other rows under it (each item '8) ____ term⇥C. definition'), or write one matching question: {type=matching} and a row '- term -> description' per term",
        "---\ntitle: T\n---\n1) ____ Mitosis\tA. Division that makes gametes\nAnswer: B\n",
        "---\ntitle: T\n---\n1. Match each term with its description. {type=matching}\n\n- Mitosis -> Division that makes two identical cells\n- Meiosis -> Division that makes gametes\n"),
+    _w("QB157", "A multiple-response question whose own option scores let a response ticking every option earn full marks (its wrong options score 0 % or more, as an imported Moodle question whose wrong answers are worth 0 % has them): the QTI 2.1 package and Moodle grade it so (Canvas by its own rule).",
+       "the first wrong option that scores 0 % or more", "give each wrong option a negative score ({score=-50}), or leave out the wrong options' {score=...} for the default; ignore=QB157 on the question keeps the scores",
+       FRONT + "1. Which are prime? {#primes}\n\nA) 2 {score=50}\nB) 3 {score=50}\nC) 4 {score=0}\n\nAnswer: A, B\n",
+       FRONT + "1. Which are prime? {#primes}\n\nA) 2 {score=50}\nB) 3 {score=50}\nC) 4 {score=-50}\n\nAnswer: A, B\n"),
     _e("QB160", "A media file that is absolute, outside the source's folder, a link out of it, missing, not a file or too large.",
        "the reference", "put media next to the source (or below it) and refer to it by a relative path",
        FRONT + "1. What is shown? ![a chart](missing.png) {#chart type=essay}\n", FRONT + "1. What is shown? ![a chart](pic.png) {#chart type=essay}\n"),
@@ -415,6 +419,18 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB235", "diff: a question added or removed has no {#id} of its own; its id is made from its text, so a reworded question shows as removed and added, and importing it makes a new question in the LMS.",
        "the source", "give every question an id of its own: '1. What is ...? {#my-id}'",
        "1. What does len() return?", "1. What does len() return? {#len}", syntax="text"),
+    _e("QB237", "Two sections, of one quiz or of two quizzes of a build, would give their Moodle categories one ID number (a section's moodle_idnumber, the '<quiz id>.<section id>' the build makes of another, or a quiz's category's: its id or its moodle_idnumber): category ID numbers are unique in a course, and Moodle refuses the whole file that repeats one.",
+       "the section's moodle_idnumber, or its heading", "give one of them another moodle_idnumber, or leave it out (the build then writes '<quiz id>.<section id>')",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
+       "# Tissues {#tissues moodle_idnumber=CELLS}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n" + _CHOICE + "Answer: B\n\n"
+       "# Tissues {#tissues}\n\n" + _CHOICE.replace("{#def}", "{#def2}") + "Answer: B\n"),
+    _e("QB238", "Two questions of one Moodle category (a section; sections of one title side by side are one category in Moodle XML) would have one Moodle ID number (a question's moodle_idnumber, or the id of another, which the build writes as its ID number): Moodle keeps question ID numbers unique in a category, and its import drops the repeat's without a word.",
+       "the question's moodle_idnumber, or its line", "give one of them another moodle_idnumber, or leave it out (the build then writes the question's id)",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n1. Is a cell alive? {#q1 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n\n"
+       "2. Is DNA a helix? {#q2 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n",
+       "---\nid: BIO-W3\ntitle: Week 3\n---\n\n1. Is a cell alive? {#q1 moodle_idnumber=\"W3 Q1\"}\n\nAnswer: true\n\n"
+       "2. Is DNA a helix? {#q2 moodle_idnumber=\"W3 Q2\"}\n\nAnswer: true\n"),
     _e("QB301", "A question type a writer cannot write (none of the built-in writers reports it today).", "the question",
        "leave that target out with --format, or change the question's type", "a writer without a template for a type",
        "every writer has one", syntax="text"),
@@ -448,8 +464,8 @@ CODES_LIST: tuple[Code, ...] = (
        "the question", "remove the '*' answer, or move the text to the '*' answer's own feedback",
        FRONT + "1. Name a star. {#star type=short_answer}\n\nAnswer: Sun\nAnswer (50%): *\nIncorrect feedback: The Sun is one.\n",
        FRONT + "1. Name a star. {#star type=short_answer}\n\nAnswer: Sun\nIncorrect feedback: The Sun is one.\n"),
-    _e("QB325", "Moodle would refuse a formula of a calculated question, and with it the whole file: text in braces starting with '=' that is no placeholder of the question ({=a:b}), which Moodle reads as a formula.",
-       "the question", "write a computed value as a placeholder of the question's variables, {=a * b}, or reword the text",
+    _e("QB325", "Moodle would refuse a formula of a calculated question, and with it the whole file: text in braces starting with '=' that is no placeholder of the question ({=a:b}), which Moodle reads as a formula. Reported where a Moodle output (Moodle XML, the quiz backup) is built.",
+       "the formula (in the question text, a feedback or an option)", "write a computed value as a placeholder of the question's variables, {=a * b}, or reword the text",
        FRONT + "1. What is {a} + {b}? ({=a:b} in the book) {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n",
        FRONT + "1. What is {a} + {b}? ({=a / b} in the book) {#sum type=calculated}\n\n```variables\na = 1..9\nb = 1..9\n```\n\nAnswer: a + b\n"),
     _e("QB365", "A fill-in-the-blank blank's points, [[answer]]{points=...}, are not a number (a reading error, numbered with the blank-points rules).",
@@ -505,7 +521,7 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB713", "A question the model cannot hold (no correct answer, ...): skipped.", "the question",
        "fix it in the LMS and export again, or write it by hand", "a multiple-choice question with no correct answer",
        "the question with its answer", syntax="text"),
-    _w("QB714", "A media file or an item that is referred to but missing (a missing image or recording is kept as a link), or not valid base64.", "the question",
+    _w("QB714", "A media file or an item that is referred to but missing, or that a loose input names outside its folder (a missing image is a named placeholder, media/missing-<name>.svg; a missing recording or linked file is kept as a link), or not valid base64.", "the question",
        "export the quiz again with its files", "an export without its images", "the export with them", syntax="text"),
     _w("QB715", "Text that the system it comes from reads otherwise than it looks (GIFT's {true}, an Aiken line '0'): imported as that system reads it.",
        "the text", "check the imported question; change the input if the system's reading is not what was meant",
@@ -530,6 +546,12 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB725", "import --id names the quiz of one input, and the inputs hold several quizzes.", "the second quiz's input",
        "import each input on its own with its --id, or leave --id out",
        "qti-builder import week3.xml week4.xml --id bio101", "qti-builder import week3.xml --id bio101-week3", syntax="text"),
+    _w("QB730", "An Aiken file in a dialect Moodle's own Aiken import refuses, read as its author meant it: options without ')' or '.' ('A text'), an answer letter in lower case ('ANSWER: b'), the qformat_aikenadv plug-in's forms (options '1)', 'NUMBERING:', its answer keywords such as 'תשובה:' and answers given as numbers or Hebrew letters), short heading lines ending in their number before a question ('CAP. II') read as the title of a section. Said once per form, at its first line.",
+       "the form's first line", "check the imported questions; for Moodle's own Aiken import, write options 'A) ...', 'ANSWER: B' in capitals, one line per question",
+       "an Aiken bank whose options read 'A sei libri' and whose answers read 'ANSWER: a'", "options 'A) sei libri' and 'ANSWER: A'", syntax="text"),
+    _w("QB731", "A question bank of a Canvas course export (or a Blackboard pool) that no quiz of the package draws from: imported as a quiz of its own, named (it was left out).",
+       "the bank", "leave its source out of the build if the course does not need it, or draw from it in a quiz's section (select)",
+       "a course export whose 'Chapter 2' bank no quiz uses", "a quiz whose section draws from that bank", syntax="text"),
 )
 
 CODES: dict[str, Code] = {c.code: c for c in CODES_LIST}

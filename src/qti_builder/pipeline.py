@@ -3,7 +3,8 @@
 1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes; a
    large Markdown source in pieces (readers/markdown/pieces.py), kept in the build cache and read
    on forked workers;
-2. compile the **schemas** once, when a quiz read without errors needs them, so that the workers
+2. compile the **schemas** once, when a quiz read needs them (one without errors, or one read in
+   part, whose questions without errors are checked by every output too), so that the workers
    forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
    a schema compiling on another fail on the names it imports), or, in this one thread, while
    forked workers read a large source's pieces;
@@ -25,9 +26,10 @@ and sorted.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
-
 import hashlib
+import itertools
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -38,13 +40,13 @@ from pathlib import Path
 from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
 from .canvas_rules import ItemFacts
-from .checks import check_content
+from .checks import MOODLE_FORMATS, check_content, check_moodle_formulas
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
 from .losses import Loss, quiz_losses
 from .outline import Outline, build_outline, check_stated_total, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
-from .model import Quiz
+from .model import Question, Quiz, Section
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
 from .parallel import cpu_count, run
 from .profiles import check_profile
@@ -97,7 +99,7 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     # are another matter: this process compiles the schemas while they read, see _SchemasAhead.)
     schemas = _SchemasAhead(options)
     with _stage(clock, "read"):
-        good = _writable(_read(results, options, todo, lookup.hits, schemas.meanwhile), results)
+        good = _rendered_quizzes(_read(results, options, todo, lookup.hits, schemas.meanwhile), results, options)
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
     clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
     clock["schemas"] += schemas.seconds
@@ -213,10 +215,42 @@ class WritableQuiz:
     id_span: SourceSpan | None = None
 
 
-def _writable(loaded: dict[int, LoadedQuiz], results: list[QuizResult]) -> dict[int, WritableQuiz]:
-    """The quizzes read without errors, as the stages after reading take them."""
-    return {i: WritableQuiz(item.quiz, item.spans, item.media, item.source.locate(("id",)))
-            for i, item in loaded.items() if not results[i].failed}
+def _rendered_quizzes(loaded: dict[int, LoadedQuiz], results: list[QuizResult], options: BuildOptions) -> dict[int, WritableQuiz]:
+    """The quizzes the stages after reading render, as they take them: those read without errors,
+    and those read in part (the questions an error lies in left out), so that what the outputs
+    themselves refuse (a score Moodle cannot store, a Canvas rule) is reported in the same run as
+    the reading's errors, not in a second run once those are fixed. A quiz with errors is
+    rendered and validated only to be told its problems, without the questions an error lies in
+    (what an output makes of those would be an echo of the error): :func:`_finish` writes nothing
+    of it. When no quiz can be written and the schemas would have to be downloaded, none is
+    rendered: a build that writes nothing does not go to the network for it."""
+    rendered: dict[int, WritableQuiz] = {}
+    for i, item in loaded.items():
+        quiz: Quiz | None = item.quiz
+        if results[i].failed:
+            quiz = _without_questions_in_error(item, results[i].diagnostics)
+        if quiz is not None:
+            rendered[i] = WritableQuiz(quiz, item.spans, item.media, item.source.locate(("id",)))
+    if all(results[i].failed for i in rendered) and needs_download(options.schemas):
+        return {}
+    return rendered
+
+
+def _without_questions_in_error(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> Quiz | None:
+    """The quiz without the questions in whose lines an error lies; None when none is left. The
+    questions the reader left out still mark where the question before them ends."""
+    from .selection import select_questions
+
+    starts = sorted([(span.line, span.column, ident) for ident, span in item.spans.items() if span.path == item.source.path]
+                    + [(line, 0, "") for line in item.source.left_out])
+    in_error = set()
+    for d in diagnostics:
+        if d.severity is Severity.ERROR and d.span is not None and d.span.path == item.source.path:
+            at = bisect.bisect_right(starts, (d.span.line, d.span.column, "\uffff")) - 1
+            if at >= 0:
+                in_error.add(starts[at][2])
+    clean = frozenset(q.id for q in item.quiz.iter_questions() if q.id not in in_error)
+    return select_questions(item.quiz, clean) if clean else None
 
 
 def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz]:
@@ -246,6 +280,8 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
+            if MOODLE_FORMATS & set(options.formats):
+                check_moodle_formulas(quiz, source, sink)
             if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
                 check_stated_total(quiz, source, sink)
             if options.outline:
@@ -260,6 +296,7 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
         result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
     _check_unique_ids(results, loaded, hits or {})
+    _check_unique_categories(results, loaded, hits or {})
     return loaded
 
 
@@ -329,6 +366,56 @@ def _check_unique_ids(results: list[QuizResult], loaded: dict[int, LoadedQuiz], 
             first[quiz_id] = path
 
 
+def _check_unique_categories(results: list[QuizResult], loaded: dict[int, LoadedQuiz], hits: Mapping[int, CachedQuiz]) -> None:
+    """QB237 across the build's quizzes: a Moodle category ID number that a category of another
+    quiz has (those of one quiz are checks.py's; two quiz ids, QB202). Category ID numbers are
+    unique in a course, the build's quizzes go into one, and Moodle refuses the whole file that
+    repeats one. A quiz from the cache is located by where its questions and its id are, kept
+    with it."""
+    #: ID number -> (what has it, where, whether it is a quiz's own category), first come.
+    taken: dict[str, tuple[str, SourceSpan, bool]] = {}
+    for i in sorted(set(loaded) | set(hits)):
+        quiz = loaded[i].quiz if i in loaded else results[i].quiz
+        if quiz is None:
+            continue
+        id_span = loaded[i].source.locate(("id",)) if i in loaded else hits[i].id_span or SourceSpan(display_path(results[i].source))
+        own_span = loaded[i].source.locate(("moodle_idnumber",)) if i in loaded and quiz.moodle_idnumber is not None else id_span
+        mine: list[tuple[str, str, SourceSpan, bool]] = [(quiz.category_idnumber(), f"the quiz '{quiz.id}' itself", own_span, True)]
+        for loc, section in _section_locs(quiz):
+            if i in loaded:
+                at = loaded[i].source.locate(loc + ("moodle_idnumber",) if section.moodle_idnumber is not None else loc)
+            else:
+                first = next((q.id for q in _questions_below(section)), "")
+                at = results[i].spans.get(first, id_span)
+            mine.append((section.category_idnumber(quiz.id), f"section '{section.id}' of the quiz '{quiz.id}'", at, False))
+        for ident, what, at, is_quiz in mine:
+            if ident in taken and not (is_quiz and taken[ident][2]):
+                first_what, where, _ = taken[ident]
+                results[i].diagnostics.append(Diagnostic(
+                    Severity.ERROR, "QB237", f"{what} gives its Moodle category the ID number '{ident}', which {first_what} "
+                    f"has ({where.path}:{where.line}); Moodle refuses a file that repeats a category ID number of the course",
+                    at, hint="give one of them another moodle_idnumber, or leave it out (the build then writes "
+                             "'<quiz id>.<section id>')"))
+        for ident, what, at, is_quiz in mine:
+            taken.setdefault(ident, (what, at, is_quiz))
+
+
+def _section_locs(quiz: Quiz) -> Iterator[tuple[tuple[str | int, ...], Section]]:
+    """Every section of ``quiz`` with its path in the model data (its key in a source map)."""
+    def walk(prefix: tuple[str | int, ...], sections: list[Section]) -> Iterator[tuple[tuple[str | int, ...], Section]]:
+        for k, section in enumerate(sections):
+            yield prefix + ("sections", k), section
+            yield from walk(prefix + ("sections", k), section.sections)
+
+    yield from walk((), quiz.sections)
+
+
+def _questions_below(section: Section) -> Iterator[Question]:
+    yield from section.questions
+    for child in section.sections:
+        yield from _questions_below(child)
+
+
 @contextlib.contextmanager
 def _stage(clock: dict[str, float], name: str) -> Iterator[None]:
     """Times one stage of the build into ``clock`` (for ``--report``), listed where the stage
@@ -384,8 +471,10 @@ class Task:
     questions: tuple[str, ...] = ()
     #: Questions it renders, for scheduling the biggest first and counting progress.
     weight: int = 0
-    #: Runs in the parent process: a task that walks all of a split quiz (its frame, its other
+    #: Runs in the parent process: a task that walks all of a very big quiz (its frame, its other
     #: targets) would copy the whole model's memory pages into a worker; the parent has them.
+    #: Below ``HOLD_PACKED_FROM`` questions such a task goes to whichever process is free: a
+    #: rebuild that renders its three frames and one chunk again spreads them over the CPUs.
     here: bool = False
 
 
@@ -399,14 +488,15 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
     tasks = []
     for i, item in loaded.items():
         ids = [q.id for q in item.quiz.iter_questions()]
+        huge = len(ids) >= HOLD_PACKED_FROM
         for name in formats:
             split = len(ids) > CHUNK
             if name in SPLIT_BY_QUESTION and split:
-                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=True))
+                tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=huge))
                 tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
                           for k in range(0, len(ids), CHUNK)]
             else:
-                tasks.append(Task(i, name, "whole", weight=len(ids), here=split))
+                tasks.append(Task(i, name, "whole", weight=len(ids), here=huge))
     # Equal weights: a chunk's targets one after the other, claimed together by one process
     # (_work), so the second and third find the chunk's Markdown in content.py's caches.
     return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
@@ -442,6 +532,9 @@ class _State:
     #: The build's settings in the build cache, when it is used: a chunk of questions found
     #: there is neither rendered nor validated (:func:`run_task`).
     cache_settings: str | None = None
+    #: The key of each chunk the build cache did not have when this process looked, before
+    #: forking: a worker renders it without computing its key or looking again.
+    missed: dict[Task, str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -453,15 +546,34 @@ def run_task(task: Task) -> TaskResult:
     assert _state is not None
     item = _state.loaded[task.quiz]
     quiz = _state.chunks.get(task, item.quiz)
-    key = chunk_key(_state.cache_settings, task.format, quiz, item.media) \
-        if _state.cache_settings is not None and task.part == "items" else None
-    cached = load_chunk(key) if key is not None else None
-    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
-        return _held(replace(cached, task=task, timings={}))
+    if task in _state.missed:
+        key: str | None = _state.missed[task]
+    else:
+        key = _chunk_key(task)
+        cached = _cached(task, key)
+        if cached is not None:
+            return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
         store_chunk(key, result)
     return _held(result)
+
+
+def _chunk_key(task: Task) -> str | None:
+    """The build cache's key of an "items" task's chunk; None without the cache or for other tasks."""
+    assert _state is not None
+    if _state.cache_settings is None or task.part != "items":
+        return None
+    item = _state.loaded[task.quiz]
+    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media)
+
+
+def _cached(task: Task, key: str | None) -> TaskResult | None:
+    """The task's result as the build cache has it (its chunk's same questions in the same target), or None."""
+    cached = load_chunk(key) if key is not None else None
+    if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
+        return _held(replace(cached, task=task, timings={}))
+    return None
 
 
 def _held(result: TaskResult) -> TaskResult:
@@ -562,9 +674,29 @@ def _work(
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
     _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
-    jobs = min(jobs, len(tasks)) if total >= PARALLEL_FROM else 1
     try:
-        for task_result in run(tasks, run_task, jobs, lambda task: task.here, lambda task: (task.quiz, task.part, task.questions)):
+        # The chunks the build cache has are taken here, before any worker is forked: a worker would
+        # read each and send it back through a pipe, pickled once more, for nothing. What is left to
+        # render decides whether workers are worth forking (a rebuild after one edit: one chunk).
+        found: list[TaskResult] = []
+        for task in tasks:
+            key = _chunk_key(task)
+            cached = _cached(task, key)
+            if cached is not None:
+                found.append(cached)
+            elif key is not None:
+                _state.missed[task] = key
+        if found:
+            taken = {r.task for r in found}
+            tasks = [t for t in tasks if t not in taken]
+        left = sum(t.weight for t in tasks)
+        jobs = min(jobs, len(tasks)) if left >= PARALLEL_FROM else 1
+        if jobs > 1 and "qti21" in options.formats and _has_formulas():
+            # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
+            # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
+            schemas.qti  # noqa: B018 - compiles it
+        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
+                                                       lambda task: (task.quiz, task.part, task.questions))):
             quiz = task_result.task.quiz
             result = results[quiz]
             result.diagnostics.extend(task_result.diagnostics)
@@ -581,6 +713,14 @@ def _work(
     finally:
         _state = None
     return jobs
+
+
+def _has_formulas() -> bool:
+    """Whether a formula was read in this process (each TeX formula is converted to MathML when
+    the quiz's content is checked, ``content.mathml``): then QTI 2.1's documents hold MathML."""
+    from .content import mathml
+
+    return mathml.cache_info().currsize > 0
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,

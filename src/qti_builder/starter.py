@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
+from urllib.parse import urlparse
+from urllib.request import url2pathname
 
 from . import __version__
 from .diagnostics import display_path
@@ -47,25 +50,30 @@ def default_install() -> str | None:
     """What the workflow should install: the source this qti-builder itself came from, when a CI
     runner can reach it, as pip records it (PEP 610 ``direct_url.json``): a Git repository at its
     commit, an archive URL; a release of this version when it came from a package index (which
-    records nothing). ``None`` for a local folder or file, which is nowhere on a runner, and a
-    pinned release of it may be on no index either (:func:`install_advice` says what to do)."""
+    records nothing); for a local folder (the README's ``pip install .`` in a clone), the Git
+    repository it is a clone of, at the commit it holds, when that commit is pushed there
+    (:func:`_pushed_checkout`). ``None`` for any other local folder or file, which is nowhere on
+    a runner, and a pinned release of it may be on no index either (:func:`install_advice` says
+    what to do)."""
     origin = _recorded_origin()
     if not origin:
         return DEFAULT_INSTALL
     url = str(origin.get("url", ""))
+    if url.startswith("file://") and "dir_info" in origin:
+        return _pushed_checkout(_local_path(url))
     if not url.startswith(("https://", "http://", "ssh://", "git@")):
         return None
     vcs = origin.get("vcs_info")
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and vcs.get("commit_id"):
-        return f"qti-builder @ git+{url}@{vcs['commit_id']}"
-    return f"qti-builder @ {url}" if "archive_info" in origin else None
+        return f"qti-builder @ git+{_without_credentials(url)}@{vcs['commit_id']}"
+    return f"qti-builder @ {_without_credentials(url)}" if "archive_info" in origin else None
 
 
 def install_advice() -> list[str]:
     """Why the workflow cannot install this qti-builder, and what to put in its install step: a
     local folder that is a Git checkout suggests its remote at its commit (if that is pushed)."""
     url = str(_recorded_origin().get("url", ""))
-    where = url.removeprefix("file://") if url.startswith("file://") else "a local file or folder"
+    where = str(_local_path(url)) if url.startswith("file://") else "a local file or folder"
     lines = [f"warning: this qti-builder was installed from {where}, which a CI runner cannot reach, and "
              f"qti-builder=={__version__} may be on no package index: the workflow's install step fails until you "
              "put there what pip installs (qti-builder docs ci#github-actions)"]
@@ -74,10 +82,49 @@ def install_advice() -> list[str]:
         remote = _git(folder, "remote", "get-url", "origin")
         commit = _git(folder, "rev-parse", "HEAD")
         if remote and commit and remote.startswith(("https://", "ssh://", "git@")):
+            remote = _without_credentials(remote)
             lines.append(f"  that folder is a Git checkout of {remote}; once commit {commit[:12]} is pushed there: "
                          f"qti-builder @ git+{remote}@{commit}")
     lines.append("  or a release from your package index, such as qti-builder==<version>, or a wheel kept in the repository")
     return lines
+
+
+def _local_path(url: str) -> Path:
+    """The folder or file of a ``file://`` URL as pip records it (percent-encoded)."""
+    return Path(url2pathname(urlparse(url).path))
+
+
+def _pushed_checkout(folder: Path) -> str | None:
+    """``qti-builder @ git+REMOTE@COMMIT`` for a Git checkout whose files are its commit's (no
+    change to a tracked file) and whose commit a branch of its https remote holds, as the
+    checkout last saw it (a remote-tracking branch contains it): what a CI runner can install,
+    and what runs here (an editable install's files are the checkout's; a copy made by
+    ``pip install .`` is what the checkout held then). None otherwise: an unpushed commit or a
+    changed file would install something else, or nothing. A user name or token in the remote's
+    URL is never written into the workflow, which the repository publishes."""
+    if not folder.is_dir():
+        return None
+    remote = _git(folder, "remote", "get-url", "origin")
+    commit = _git(folder, "rev-parse", "HEAD")
+    if not remote or not commit or not remote.startswith("https://"):
+        return None
+    try:
+        status = subprocess.run(["git", "-C", str(folder), "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, timeout=30)
+    except OSError:
+        return None
+    if status.returncode != 0 or status.stdout.strip():
+        return None  # a tracked file changed: the commit is not what was installed
+    if not _git(folder, "branch", "--remotes", "--contains", commit):
+        return None  # not pushed, as far as the checkout knows
+    return f"qti-builder @ git+{_without_credentials(remote)}@{commit}"
+
+
+def _without_credentials(url: str) -> str:
+    """``url`` without a user name or token (``https://user:token@host/...``): the workflow is
+    committed and published, and init's advice may be pasted into one."""
+    parts = urlparse(url)
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl() if "@" in parts.netloc else url
 
 
 def _git(folder: Path, *args: str) -> str | None:
@@ -108,9 +155,28 @@ NO_INSTALL_LINE = ("        run: |\n"
                    "          exit 1\n")
 
 
-def workflow_text(install: str | None, working_directory: str | None = None) -> str:
+def workflow_name(root: Path | None, below: str | None) -> str:
+    """Where the project's workflow goes, below the repository's root: ``quizzes.yml``, unless a
+    project in another folder of the repository has it already (its commands run there): then a
+    workflow of this project's own, named after its folder (``quizzes-courses-chem.yml``), so that
+    every project of the repository is built, not only the first one given a workflow."""
+    if root is None:
+        return WORKFLOW
+    existing = root / WORKFLOW
+    if not existing.is_file():
+        return WORKFLOW
+    text = existing.read_text(encoding="utf-8", errors="replace")
+    if (f"working-directory: {json.dumps(below)}\n" in text) if below else "working-directory:" not in text:
+        return WORKFLOW
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", below).strip("-.") if below else "root"
+    return f".github/workflows/quizzes-{slug or 'project'}.yml"
+
+
+def workflow_text(install: str | None, working_directory: str | None = None, name: str = WORKFLOW) -> str:
     """The starter workflow with its install step, and, for a project in a repository's subfolder,
-    its commands run in that folder and its paths (the schema cache, the published dist/) below it."""
+    its commands run in that folder and its paths (the schema cache, the published dist/) below it;
+    a workflow of another ``name`` (a second project's) keys its schema cache and names its
+    artifact by its own file and folder."""
     text = (data_dir("starter") / "github-workflow.yml").read_text(encoding="utf-8")
     assert INSTALL_LINE in text, "starter/github-workflow.yml's install step changed: update INSTALL_LINE"
     text = text.replace(INSTALL_LINE, NO_INSTALL_LINE if install is None else INSTALL_LINE.replace(DEFAULT_INSTALL, install))
@@ -120,6 +186,10 @@ def workflow_text(install: str | None, working_directory: str | None = None) -> 
                             f"    runs-on: ubuntu-latest\n    defaults:\n      run:\n        working-directory: {quoted}\n")
         text = text.replace("path: .qti-builder-schemas\n", f"path: {json.dumps(working_directory + '/.qti-builder-schemas')}\n")
         text = text.replace("path: dist/\n", f"path: {json.dumps(working_directory + '/dist/')}\n")
+    if name != WORKFLOW:
+        text = text.replace(f"hashFiles('{WORKFLOW}')", f"hashFiles('{name}')")
+        text = text.replace("name: quizzes\n", f"name: {json.dumps('quizzes ' + (working_directory or '(root)'))}\n", 1)
+        text = text.replace("          name: quizzes\n", f"          name: {json.dumps(Path(name).stem)}\n", 1)
     return text
 
 
@@ -135,6 +205,8 @@ class Plan:
     skipped: list[tuple[Path, str]] = field(default_factory=list)
     #: The project's folder below its repository's root, where the workflow runs its commands.
     workflow_folder: str | None = None
+    #: The workflow's file, below the repository's root (:func:`workflow_name`).
+    workflow: str = WORKFLOW
 
 
 def plan(folder: Path, language: str = "en", install: str | None = DEFAULT_INSTALL) -> Plan:
@@ -143,14 +215,15 @@ def plan(folder: Path, language: str = "en", install: str | None = DEFAULT_INSTA
     base = data_dir("starter")
     root = repository_root(folder)
     below = folder.resolve().relative_to(root).as_posix() if root and folder.resolve() != root else None
+    workflow = workflow_name(root, below)
     wanted = {
         QUIZ: (base / QUIZZES[language]).read_bytes(),
         GITIGNORE: (base / "gitignore").read_bytes(),
-        WORKFLOW: workflow_text(install, below).encode("utf-8"),
+        workflow: workflow_text(install, below, workflow).encode("utf-8"),
     }
-    result = Plan(workflow_folder=below)
+    result = Plan(workflow_folder=below, workflow=workflow)
     for name, content in wanted.items():
-        path = (root if root is not None and name == WORKFLOW and below else folder) / name
+        path = (root if root is not None and name == workflow and below else folder) / name
         if name == QUIZ and not path.exists() and _has_quizzes(path.parent):
             result.skipped.append((path, f"{display_path(path.parent)}/ has quizzes already"))
         elif not (path.exists() or path.is_symlink()):
@@ -207,7 +280,7 @@ def report(plan: Plan) -> list[str]:
             lines.append(f"added {', '.join(plan.appended)} to {display_path(path)}")
         else:
             lines.append(f"wrote {_shown(path)}")
-    lines += [f"skipped {display_path(path)}: {why}" for path, why in plan.skipped]
+    lines += [f"skipped {_shown(path)}: {why}" for path, why in plan.skipped]
     return lines
 
 
@@ -215,14 +288,15 @@ def report(plan: Plan) -> list[str]:
 #: ``{id}`` is the starter quiz's id, or ``<quiz-id>`` when the folder had quizzes of its own.
 NEXT_STEPS = (
     "qti-builder check      # reads and validates every quiz in source/; writes nothing",
-    "qti-builder build      # writes dist/{id}.canvas.zip, dist/{id}.moodle.xml and dist/{id}.qti21.zip",
+    "qti-builder build      # writes dist/{id}.canvas.zip, dist/{id}.moodle.xml, dist/{id}.mbz and dist/{id}.qti21.zip",
     "qti-builder preview    # writes dist/preview/index.html: every question as students will see it",
 )
 
 #: Which file goes into which LMS, and where in it.
 IMPORT_WHERE = (
     "Canvas: dist/{id}.canvas.zip (Settings > Import Course Content > QTI .zip file)",
-    "Moodle: dist/{id}.moodle.xml (Question bank > Import > Moodle XML format)",
+    "Moodle, the whole quiz: dist/{id}.mbz (the course's More > Course reuse > Restore)",
+    "Moodle, its questions only: dist/{id}.moodle.xml (Question bank > Import > Moodle XML format)",
     "other QTI 2.1 systems: dist/{id}.qti21.zip",
 )
 
@@ -232,9 +306,9 @@ def next_steps(folder: Path, done: Plan, install: str | None = DEFAULT_INSTALL) 
     here = folder.resolve() == Path.cwd().resolve()
     wrote = {path.resolve().relative_to(folder.resolve()).as_posix() for path, _ in done.files
              if path.resolve().is_relative_to(folder.resolve())}
-    workflow = any(path.as_posix().endswith(WORKFLOW) for path, _ in done.files)
+    workflow = any(path.as_posix().endswith(done.workflow) for path, _ in done.files)
     quiz_id = "first-quiz" if QUIZ in wrote else "<quiz-id>"
-    where = (f" at the repository's root, where GitHub runs workflows; it runs its commands in {done.workflow_folder}/"
+    where = (f" (at the repository's root, where GitHub runs workflows; it runs its commands in {done.workflow_folder}/)"
              if done.workflow_folder else "")
     return [
         "next, in this folder:" if here else f"next:\n  cd {display_path(folder)}",
@@ -243,8 +317,8 @@ def next_steps(folder: Path, done: Plan, install: str | None = DEFAULT_INSTALL) 
         *(f"  {line.format(id=quiz_id)}" for line in IMPORT_WHERE),
         f"Edit {QUIZ}, or add quizzes beside it (how: qti-builder docs source-format)." if QUIZ in wrote
         else "How to write quizzes: qti-builder docs source-format.",
-        *([f"The workflow {WORKFLOW}{where} installs {install} (for another source: qti-builder docs ci#github-actions)."]
+        *([f"The workflow {done.workflow}{where} installs {install} (for another source: qti-builder docs ci#github-actions)."]
           if workflow and install is not None else []),
-        *([f"The workflow {WORKFLOW}{where} cannot install qti-builder yet: see the warning above."]
+        *([f"The workflow {done.workflow}{where} cannot install qti-builder yet: see the warning above."]
           if workflow and install is None else []),
     ]

@@ -136,7 +136,8 @@ def _problems(document: Document, schemas: SchemaSet,
         return
     if facts is not None and document.schema == "qti12-item" and document.question_id is not None:
         facts[document.question_id] = canvas_rules.item_facts(tree, document.data)
-    schema = getattr(schemas, SCHEMA_OF[document.schema])  # only that one: each is compiled when first used
+    # Only that one: each is compiled when first used (QTI 2.1's whole, with MathML's, only for MathML).
+    schema = schemas.qti_for(tree, document.data) if document.schema == "qti" else getattr(schemas, SCHEMA_OF[document.schema])
     checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
               "moodle-question": _moodle_rules, "qti12": canvas_rules.frame_rules, "qti12-item": canvas_rules.item_rules}
     if document.schema in checks:

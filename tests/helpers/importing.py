@@ -139,3 +139,19 @@ def pasted(paper: Path, folder: Path) -> Path:
     text = folder / (paper.stem + ".txt")
     text.write_text(title + "\n\n" + "\n".join(lines[end + 1:]).lstrip("\n"), encoding="utf-8")
     return text
+
+
+def moodle_category(path: str, idnumber: str) -> str:
+    """A Moodle XML category record, as Moodle's export writes it: ``$course$/top/<path>``."""
+    return (f'  <question type="category">\n    <category><text>$course$/top/{path}</text></category>\n'
+            f'    <info format="html"><text></text></info>\n    <idnumber>{idnumber}</idnumber>\n  </question>\n')
+
+
+def moodle_true_false(idnumber: str, text: str, name: str | None = None) -> str:
+    """A Moodle XML true/false question whose right answer is true, named ``name`` (else its ID number)."""
+    return (f'  <question type="truefalse">\n    <name><text>{name if name is not None else idnumber}</text></name>\n'
+            f'    <questiontext format="html"><text><![CDATA[<p>{text}</p>]]></text></questiontext>\n'
+            f'    <defaultgrade>1.0000000</defaultgrade>\n    <idnumber>{idnumber}</idnumber>\n'
+            '    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>\n'
+            '    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>\n'
+            '  </question>\n')

@@ -452,3 +452,26 @@ def grade_calculated(q: Question, item: int, response: str | set[int]) -> float:
     computed = [Answer(repr(v), a.fraction, tolerance=a.tolerance, tolerancetype=a.tolerancetype)
                 for a, v in zip(q.answers, calculated_answers(q, item))]
     return grade_number(computed, response)
+
+
+def bank_idnumbers(root: etree._Element) -> dict[str, list[str | None]]:
+    """The ID number each question of a Moodle XML file keeps in the course, by the category it
+    goes into (*Get category from file* ticked), in file order: None where it keeps none.
+
+    ``qformat_default::importprocess`` (question/format.php): a ``category`` question moves the
+    import into that path (``create_category_path``, which finds a category of that path again);
+    a question's ``idnumber`` (``qformat_xml::getpath``, the text as ``xmlize`` gives it, trimmed)
+    that is '' is unset, and one that ``question_bank_entries`` already has in that category is
+    unset too ("We cannot have duplicate idnumbers in a category. Just remove it."): the question
+    is imported without it, and the file is not refused. A backup's restore does the same
+    (``restore_create_categories_and_questions::process_question_bank_entry``)."""
+    stored: dict[str, list[str | None]] = {}
+    current = ""
+    for question in root.findall("question"):
+        if question.get("type") == "category":
+            current = (question.findtext("category/text") or "").strip()
+            continue
+        ident: str | None = (question.findtext("idnumber") or "").strip() or None
+        kept = stored.setdefault(current, [])
+        kept.append(ident if ident not in kept else None)
+    return stored

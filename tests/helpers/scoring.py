@@ -154,7 +154,9 @@ def attempts(quiz: Quiz, q: Question) -> list[Attempt]:
             return 1.0 if any(a.score == 100 and typed(a.text).casefold() == response.casefold() for a in q.answers) else 0.0
 
         for n, a in enumerate(q.answers, 1):
-            response = typed(a.text)
+            # An answer of stars alone ('*': anything) typed without them is an empty response,
+            # which no LMS grades as an answer: the student types something for the stars.
+            response = typed(a.text) if typed(a.text).strip() else _STARS.sub("x", a.text).replace("\\*", "*")
             literal = not _STARS.search(a.text)
             add(f"answer {n} as typed", response, best(response), canvas(response),
                 where=ALL if literal or a.score < 100 else ALL - {"canvas"})

@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from ..diagnostics import DiagnosticSink, SourceSpan
-from .safety import LIMITS, ImportLimits, utf8_xml
+from .safety import INPUT_FOLDER, LIMITS, ImportLimits, utf8_xml
 
 # The model an import builds (pydantic) is imported when an importer runs, not when the command
 # line lists the formats.
@@ -89,11 +89,22 @@ def import_path(
         sink.error("QB700", "cannot tell the format of this input" if format == "auto" else f"unknown format '{format}'",
                    SourceSpan(display), hint=f"give --format: {', '.join(FORMATS)}")
         return []
-    token = LIMITS.set(limits)
+    token, folder = LIMITS.set(limits), INPUT_FOLDER.set(path.parent if _loose(path) else None)
     try:
         return fmt.read(path, display, sink)
     finally:
+        INPUT_FOLDER.reset(folder)
         LIMITS.reset(token)
+
+
+def _loose(path: Path) -> bool:
+    """Is ``path`` one loose file, not a package (a folder, a zip, a gzipped backup)? Its media
+    references then name files beside it."""
+    if not path.is_file():
+        return False
+    with path.open("rb") as handle:
+        head = handle.read(262)
+    return not head.startswith((b"PK", b"\x1f\x8b")) and head[257:262] != b"ustar"  # zip, gzip, tar
 
 
 def __getattr__(name: str) -> Any:

@@ -14,15 +14,19 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from ..content import media_refs
 from ..diagnostics import DiagnosticSink, SourceSpan, shorten
-from ..media import safe_name
-from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings
+from ..media import is_external, safe_name
+from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings, Section
+from ..model.common import iter_markdown
+from ..model.quiz import scoped_idnumber
 from ..summary import plural
+from .safety import INPUT_FOLDER
 
 #: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or
 #: has no importer, QB701 XML that is not well-formed, QB702 hostile XML refused, QB703 a hostile
@@ -53,6 +57,36 @@ class ImportedQuiz:
     #: exam paper: its title and language as front matter, then its lines), instead of the source
     #: the writer would make of ``quiz``; build reads it into the same quiz.
     source_text: str | None = None
+    #: A Moodle input's category ID numbers as the course has them, by the id of the section each
+    #: category became: :func:`keep_category_idnumbers` keeps one in the source where a build would
+    #: not make it from the quiz and section ids, again when ``import --id`` renames the quiz.
+    category_idnumbers: dict[str, str] = field(default_factory=dict)
+
+
+def keep_category_idnumbers(quiz: Quiz, idnumbers: dict[str, str]) -> tuple[Quiz, list[tuple[str, str]]]:
+    """The quiz with each section of ``idnumbers`` given its Moodle category ID number
+    (``moodle_idnumber``) only where the build would not make the same from the quiz and section
+    ids (a course's own ``CELLS`` under the quiz ``BIO-W3``, where the build would write
+    ``BIO-W3.CELLS``), so that the source says no more than it must and a build gives every ID
+    number back as it was. One that another category of the quiz has already (categories of two
+    contexts, or the quiz id) is left out, since the build refuses a repeat (QB237): those are
+    returned, as (section id, ID number), for the importer to say."""
+    taken = {quiz.category_idnumber()}
+    dropped: list[tuple[str, str]] = []
+
+    def kept(section: Section) -> Section:
+        own = idnumbers.get(section.id, section.moodle_idnumber)
+        if section.id in idnumbers and own == scoped_idnumber(quiz.id, section.id):
+            own = None
+        if own is not None and own in taken:
+            dropped.append((section.id, own))
+            own = None
+        taken.add(own if own is not None else scoped_idnumber(quiz.id, section.id))
+        return section.model_copy(update={"moodle_idnumber": own, "sections": [kept(s) for s in section.sections]})
+
+    if not idnumbers:
+        return quiz, dropped
+    return quiz.model_copy(update={"sections": [kept(s) for s in quiz.sections]}), dropped
 
 
 def clean_text(text: str | None) -> str:
@@ -262,11 +296,17 @@ class QuizBuilder:
         self._pending: dict[int, list[_Pending]] = {}
         self.changed: Counter[str] = Counter()
         self.skipped: Counter[str] = Counter()
+        #: The first skipped question's warning: what an input none of whose questions was read lacks.
+        self.first_skip: str | None = None
         #: (path, line) of every warning of a change, to count the questions changed.
         self._changes: set[tuple[str, int]] = set()
-        #: The folder of a loose input (a quiz page) whose images are files beside it: each
-        #: question's media references are then extracted from it (:func:`localise_media`).
-        self.media_folder: Path | None = None
+        #: The folder of a loose input (a quiz page, a GIFT file...) whose images are files beside
+        #: it, None for a package: each question's media references not extracted by the importer
+        #: are extracted from it, or become placeholders (:func:`localise_media`, on each question's Markdown texts).
+        self.media_folder: Path | None = INPUT_FOLDER.get()
+        #: A quiz page names its images by site paths too (``/assets/img/a.png``), read below
+        #: :attr:`media_folder`; any other input's absolute path is never read.
+        self.site_paths = False
 
     def warn(self, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
         span = span or SourceSpan(self.origin)
@@ -277,6 +317,7 @@ class QuizBuilder:
     def skip(self, kind: str, code: str, message: str, span: SourceSpan | None = None, hint: str | None = None) -> None:
         """Report a question that is not imported; ``kind`` is its type as the input names it."""
         self.skipped[kind] += 1
+        self.first_skip = self.first_skip or message
         self.sink.warning(code, message, span or SourceSpan(self.origin), hint)
 
     def imported(self, quiz: Quiz) -> ImportedQuiz:
@@ -297,8 +338,6 @@ class QuizBuilder:
             changed: bool = False) -> None:
         """Queue one question. ``label`` names it in diagnostics (its name or the start of its text),
         ``kind`` its type in the input; ``end_line`` is its last line (a change reported on any of its lines counts it as changed)."""
-        if self.media_folder is not None:
-            data = localise_media(self, data, self.media_folder, span)
         self._pending[id(section)].append(_Pending(_cleaned(data), span, label, preferred_id, end_line, kind, changed))
 
     def build(self, quiz_id: str | None, title: str, language: str, description: str | None = None,
@@ -308,16 +347,32 @@ class QuizBuilder:
         quiz_ident = _fitting_quiz_id(quiz_ident, sections)
         count = sum(1 for _ in _walk(sections))
         if not count:
-            self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),
-                            hint="check the format (--format) and the warnings above")
+            self._nothing_to_import()
             return None
+        description = localise_media(self, clean_text(description), self.media_folder, SourceSpan(self.origin))
         data = {"id": quiz_ident, "title": clean_text(title).replace("\n", " ").strip() or quiz_ident, "language": language,
-                "description": clean_text(description) or None, "settings": self._settings(settings or {}), "sections": sections}
+                "description": description or None, "settings": self._settings(settings or {}), "sections": sections}
         try:
             return Quiz.model_validate(data)
         except ValidationError as exc:  # a bug: every part was validated on its own
             self.sink.error(INVALID, f"the imported quiz is not valid: {exc.errors()[0]['msg']}", SourceSpan(self.origin))
             return None
+
+    def _nothing_to_import(self) -> None:
+        """QB704, naming what the input lacks: no question at all, or only questions that were
+        skipped (how many, of which types, and the first one's reason), never just "nothing"."""
+        skipped = sum(self.skipped.values())
+        if not skipped:
+            self.sink.error(NO_QUESTIONS, "nothing to import: no question could be read", SourceSpan(self.origin),
+                            hint="check the format (--format) and the warnings above")
+            return
+        kinds = ", ".join(f"{n} {kind}" for kind, n in sorted(self.skipped.items()))
+        first = self.first_skip or ""
+        what = (f"the one question it holds cannot be imported ({kinds}): {first}" if skipped == 1 else
+                f"none of the {skipped} questions it holds can be imported ({kinds}); the first: {first}")
+        self.sink.error(NO_QUESTIONS, f"nothing to import: {what}", SourceSpan(self.origin),
+                        hint="each question skipped is named in a warning: fix it in the system it comes from and export again, "
+                             "or write it in a source by hand")
 
     def _settings(self, settings: dict[str, Any]) -> dict[str, Any]:
         """The quiz settings an input states, each validated on its own: one the model cannot
@@ -340,11 +395,12 @@ class QuizBuilder:
         for pending in self._pending.pop(id(section)):
             question = self._validate(pending)
             if question is not None:
-                questions.append(question)
-        section["questions"] = questions
+                questions.append((question, pending.span))
+        self._keep_idnumbers(questions)
+        section["questions"] = [question for question, _ in questions]
         section["sections"] = [s for s in (self._finish(child) for child in section["sections"]) if s is not None]
         if section.get("description"):
-            section["description"] = clean_text(section["description"])
+            section["description"] = localise_media(self, clean_text(section["description"]), self.media_folder, SourceSpan(self.origin))
         if not questions and not section["sections"]:
             return None
         available = len(questions) + len(section["sections"])
@@ -355,6 +411,26 @@ class QuizBuilder:
             section["select"] = available
         return section
 
+    def _keep_idnumbers(self, questions: list[tuple[dict[str, Any], SourceSpan]]) -> None:
+        """Each question of one category keeps its Moodle ID number (``moodle_idnumber``) only
+        where the build would not give the same from its id, so that the source says no more than
+        it must. One that another question of the category has (its id, or its ID number: a
+        hand-edited file) is dropped and said, since Moodle keeps ID numbers unique in a category
+        and the build refuses a repeat (QB238): the source still builds."""
+        taken = {question["id"] for question, _ in questions}
+        for question, span in questions:
+            own = question.get("moodle_idnumber")
+            if own is None or own == question["id"]:
+                question["moodle_idnumber"] = None
+                continue
+            if own in taken:
+                self.warn(LOST, f"question '{question['id']}': its ID number '{own}' is another question's of its category "
+                                "too; a build gives it its id as ID number", span,
+                          hint="give one of them another moodle_idnumber in the source if the course needs both")
+                question["moodle_idnumber"] = None
+                continue
+            taken.add(own)
+
     def _validate(self, pending: _Pending) -> dict[str, Any] | None:
         data = pending.data
         data["id"] = self.ids.claim(pending.preferred_id, slug(pending.label, "q") if pending.label else "q" + digest(data.get("stem", "")))
@@ -363,18 +439,36 @@ class QuizBuilder:
             question = _QUESTION.validate_python(data)
         except ValidationError as exc:
             self.ids.release(data["id"])
-            problems = "; ".join(f"{e['msg'].removeprefix('Value error, ')}"
-                                 + (f" (at {'.'.join(str(p) for p in e['loc'][1:])})" if len(e["loc"]) > 1 else "")
-                                 for e in exc.errors()[:3])
+            problems = "; ".join(_problem(e) for e in exc.errors()[:3])
             kind = f" ({pending.kind})" if pending.kind else ""
             self.skip(pending.kind or str(data.get("type", "question")), INVALID,
                       f"question '{short(pending.label)}'{kind} was skipped: {problems}", pending.span,
                       hint="fix it in the original system and import again, or add it to the source by hand")
             return None
+        dumped = question.model_dump(exclude_defaults=False)
+        # Its Markdown texts only: an answer that reads "<img src=a.png>" (a quiz about HTML) is
+        # what the student types, not a file.
+        for loc, text in iter_markdown(question):
+            localised = localise_media(self, text, self.media_folder, pending.span)
+            if localised != text:
+                _set(dumped, loc, localised)
         span = pending.span
         if pending.changed or any((span.path, line) in self._changes for line in range(span.line, max(pending.end_line or 0, span.line) + 1)):
             self.changed[question.type] += 1
-        return question.model_dump(exclude_defaults=False)
+        return dumped
+
+
+def _problem(error: Any) -> str:
+    """One reason the model refuses a question, said as what the question lacks: an empty list
+    ("it has 0 choices, and needs 2 at least") or a missing text ("its stem is empty"), else the
+    model's own message, at the field."""
+    where = ".".join(str(p) for p in error["loc"][1:])
+    context = error.get("ctx") or {}
+    if error["type"] == "too_short" and where and "min_length" in context:
+        return f"it has {context['actual_length']} {where}, and needs {context['min_length']} at least"
+    if error["type"] == "missing" and where:
+        return f"its {where} is empty"
+    return error["msg"].removeprefix("Value error, ") + (f" (at {where})" if where else "")
 
 
 def canonical_true_false(data: dict[str, Any]) -> None:
@@ -472,49 +566,98 @@ def markdown_from_html(builder: QuizBuilder, fragment: str, span: SourceSpan, wh
     return converted.markdown
 
 
-#: A Markdown image and an HTML media element's ``src``, in a text of the source dialect.
+#: A Markdown image, an HTML media element's ``src`` (quoted or not) and a link to a file of the
+#: media folder, in a text of the source dialect: where :func:`localise_media` writes the file a
+#: reference the build reads (content.media_refs) points at.
 _MARKDOWN_IMAGE = re.compile(r"(!\[[^\]]*\]\()(<[^>]*>|[^)\s]+)((?:\s+\"[^\"]*\")?\))")
-_MEDIA_SRC = re.compile(r"(<(?:img|audio|video|source)\b[^>]*?\bsrc=)(\"[^\"]*\"|'[^']*')", re.I)
+_MARKDOWN_LINK = re.compile(r"((?<!!)\[[^\]]*\]\()(<media/[^>]*>|media/[^)\s]+)((?:\s+\"[^\"]*\")?\))")
+_MEDIA_SRC = re.compile(r"(<(?:img|audio|video|source)\b[^>]*?\bsrc\s*=\s*)(\"[^\"]*\"|'[^']*'|[^\s>\"']+)", re.I)
+_MEDIA_HREF = re.compile(r"(<a\b[^>]*?\bhref\s*=\s*)(\"media/[^\"]*\"|'media/[^']*')", re.I)
 
 
-def localise_media(builder: QuizBuilder, data: Any, folder: Path, span: SourceSpan) -> Any:
-    """``data`` with each media reference of its texts pointing at a file the import extracted:
-    a page's relative path read below ``folder``, a site path (``/assets/img/a.png``) read at the
-    same place below ``folder`` or at its tail there (``img/a.png``, ``a.png``); never a file
-    outside ``folder``. A file not found there is a named placeholder (:meth:`MediaStore.placeholder`)
-    and a QB714 warning. Web addresses and ``data:`` URLs stay as they are."""
-    if isinstance(data, dict):
-        return {k: localise_media(builder, v, folder, span) if not str(k).startswith("_") else v for k, v in data.items()}
-    if isinstance(data, list):
-        return [localise_media(builder, v, folder, span) for v in data]
-    if not isinstance(data, str) or ("![" not in data and "src=" not in data):
-        return data
+def localise_media(builder: QuizBuilder, text: str, folder: Path | None, span: SourceSpan) -> str:
+    """``text`` (a question's Markdown) with each media reference (what the build reads as one:
+    content.media_refs) pointing at a file the import holds: one the importer extracted already
+    (``media/<name>``) stays; for a loose input (``folder``: the input's folder) a relative path is
+    read below ``folder``, and a quiz page's site path (``/assets/img/a.png``, :attr:`QuizBuilder.site_paths`)
+    at the same place below ``folder`` or at its tail there (``img/a.png``, ``a.png``); never a
+    file outside ``folder`` (no ``..``, no absolute path, no link out of it, no hidden file). A
+    file not found (in a package, any file its importer did not extract) is a named placeholder
+    (:meth:`MediaStore.placeholder`) and a QB714 warning. Web addresses and ``data:`` URLs stay as
+    they are."""
+    if "![" not in text and "src" not in text and "media/" not in text:
+        return text
+    from urllib.parse import unquote, urlsplit
+
+    # Only what the build reads as a reference: an <img> shown as code in a question about HTML
+    # stays the text it is.
+    read = {unquote(html.unescape(ref)) for ref, _, _ in media_refs(text)}
+    if not read:
+        return text
 
     def local(ref: str) -> str:
-        from urllib.parse import unquote, urlsplit
-
-        if not ref or urlsplit(ref).scheme or ref.startswith(("#", "media/")):
+        if unquote(ref) not in read or not ref or is_external(ref) or ref.startswith("#") or ref in builder.media.files:
             return ref
-        path = unquote(urlsplit(ref).path)
+        path = unquote(urlsplit(ref).path) if not re.match(r"^[A-Za-z]:", ref) else ref
         parts = [p for p in path.replace("\\", "/").split("/") if p not in ("", ".")]
-        found = _file_below(folder, parts, site=path.startswith("/")) if parts and ".." not in parts else None
-        if found is None:
-            placeholder = builder.media.placeholder(path or ref)
-            builder.warn(MEDIA, f"media file '{path or ref}' is not beside the page; the placeholder {placeholder} shows where it was",
-                         span, hint=f"put the file in the source's media/ folder and refer to it instead of {placeholder}")
-            return placeholder
-        return builder.media.add(found.name, found.read_bytes())
+        site = builder.site_paths and path.startswith("/")
+        absolute = path.startswith(("/", "\\")) or bool(re.match(r"^[A-Za-z]:", path))
+        refused = ".." in parts or any(p.startswith(".") for p in parts) or (absolute and not site)
+        found = None
+        if folder is not None and parts and not refused:
+            found = _file_below(folder, parts, site=site)
+        if found is not None:
+            return builder.media.add(found.name, found.read_bytes())
+        shown = path or ref
+        placeholder = builder.media.placeholder(shown)
+        if builder.site_paths:
+            why = "is not beside the page"
+        elif folder is None:
+            why = "is not in the package"
+        elif ".." in parts:
+            why = f"leaves the folder of {PurePosixPath(builder.origin).name}, and is not read"
+        elif absolute:
+            why = "is an absolute path, which is not read"
+        elif refused:
+            why = "is a hidden file, which is not read"
+        elif _leads_out(folder, parts):
+            why = f"is a link out of the folder of {PurePosixPath(builder.origin).name}, and is not read"
+        else:
+            why = f"is not beside {PurePosixPath(builder.origin).name}"
+        builder.warn(MEDIA, f"media file '{shown}' {why}; the placeholder {placeholder} shows where it was",
+                     span, hint=f"put the file in the source's media/ folder and refer to it instead of {placeholder}")
+        return placeholder
 
-    def markdown_image(match: re.Match[str]) -> str:
+    def markdown_ref(match: re.Match[str]) -> str:
         ref = match.group(2)
         bare = ref[1:-1] if ref.startswith("<") else ref
         return match.group(1) + local(bare) + match.group(3)
 
-    def html_src(match: re.Match[str]) -> str:
-        quote = match.group(2)[0]
-        return match.group(1) + quote + html.escape(local(html.unescape(match.group(2)[1:-1]))) + quote
+    def html_ref(match: re.Match[str]) -> str:
+        value = match.group(2)
+        quote = value[0] if value[0] in "\"'" else '"'
+        bare = value[1:-1] if value[0] in "\"'" else value
+        return match.group(1) + quote + html.escape(local(html.unescape(bare))) + quote
 
-    return _MEDIA_SRC.sub(html_src, _MARKDOWN_IMAGE.sub(markdown_image, data))
+    text = _MARKDOWN_LINK.sub(markdown_ref, _MARKDOWN_IMAGE.sub(markdown_ref, text))
+    return _MEDIA_HREF.sub(html_ref, _MEDIA_SRC.sub(html_ref, text))
+
+
+def _leads_out(folder: Path, parts: list[str]) -> bool:
+    """Is there a file at ``parts`` below ``folder`` that is a link to one outside it?"""
+    try:
+        path = folder.joinpath(*parts)
+        return path.is_symlink() and not path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError, ValueError):
+        return False
+
+
+def _set(data: dict[str, Any], loc: tuple[str | int, ...], value: str) -> None:
+    """Put ``value`` at ``loc`` (a path of model.common.iter_markdown) in a model's dumped data."""
+    node: Any = data
+    for key in loc[:-1]:
+        node = node[key]
+    node[loc[-1]] = value
 
 
 def _file_below(folder: Path, parts: list[str], site: bool) -> Path | None:

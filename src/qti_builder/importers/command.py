@@ -162,8 +162,20 @@ def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -
         sink.error("QB725", f"--id gives one quiz its id, and the inputs hold {len(imported)} quizzes",
                    SourceSpan(imported[1].origin), hint="import each input on its own with its --id, or leave --id out")
         return imported
-    return [replace(item, quiz=item.quiz.model_copy(update={"id": quiz_id}), source_text=_with_front_id(item.source_text, quiz_id))
-            for item in imported]
+    from .base import LOST, keep_category_idnumbers
+
+    # A Moodle course's category ID numbers stay as they were: those the build made from the old
+    # quiz id are kept in the source as they are, now that it would make others of the new one.
+    renamed = []
+    for item in imported:
+        # (the quiz's own category takes the new id: the quiz is renamed, as asked)
+        quiz, dropped = keep_category_idnumbers(item.quiz.model_copy(update={"id": quiz_id, "moodle_idnumber": None}),
+                                                item.category_idnumbers)
+        for section_id, ident in dropped:
+            sink.warning(LOST, f"section '{section_id}': its category's ID number '{ident}' is the new quiz id's; a build "
+                                  "gives it one made from its id", SourceSpan(item.origin))
+        renamed.append(replace(item, quiz=quiz, source_text=_with_front_id(item.source_text, quiz_id)))
+    return renamed
 
 
 def _with_front_id(text: str | None, quiz_id: str) -> str | None:

@@ -149,7 +149,8 @@ class BackupReader:
             # A section that is one draw is the draw itself; else each draw a section below it.
             only_draw = not fixed and len(random) == 1
             homes = {e.findtext("questioncategoryid") for e, _ in fixed} | (set(random) if only_draw else set()) | text_home
-            ident = self._category_ident(homes.pop() if len(homes) == 1 else None, quiz_id) or f"part{index + 1}"
+            home = homes.pop() if len(homes) == 1 else None
+            ident = self._category_ident(home, quiz_id) or f"part{index + 1}"
             shuffle = section.findtext("shufflequestions") == "1"
             if not heading and index > 0 and previous is not None:
                 # A section without a heading goes on from the one before (a text kept first
@@ -157,7 +158,7 @@ class BackupReader:
                 path, ident, shuffle = previous[0], previous[1], shuffle or shuffled[previous[1]]
             else:
                 path = root if not heading and index == 0 else f"{root}/{_path_part(heading or f'Part {index + 1}')}"
-                elements.append(_category(path, text, f"{quiz_id}.{ident}" if quiz_id else ident))
+                elements.append(_category(path, text, self._own_idnumber(home) or (f"{quiz_id}.{ident}" if quiz_id else ident)))
             previous = (path, ident)
             shuffled[ident] = shuffle
             for entry, mark in fixed:
@@ -167,8 +168,13 @@ class BackupReader:
                 name = " ".join((category.findtext("name") or "").split()) or "Random"
                 draw_id = ident if only_draw else self._category_ident(category_id, quiz_id) or f"draw{category_id}"
                 if not only_draw:
-                    elements.append(_category(f"{path}/{_path_part(name)}", category.findtext("info") or "",
-                                              f"{quiz_id}.{draw_id}" if quiz_id else draw_id))
+                    # A category's description is the question bank's, seen by teachers only: a
+                    # section's description is shown to students, so it is not made one.
+                    if (category.findtext("info") or "").strip():
+                        self._lost(f"the description of question category '{name}' (seen by teachers in the "
+                                   "question bank, never by students)")
+                    elements.append(_category(f"{path}/{_path_part(name)}", "",
+                                              self._own_idnumber(category_id) or (f"{quiz_id}.{draw_id}" if quiz_id else draw_id)))
                 drawable = [e for e in category.iter("question_bank_entry") if self._drawable(e)]
                 for entry in drawable:
                     elements += self._question_xml(entry, marks[0])
@@ -235,6 +241,11 @@ class BackupReader:
             self._lost(f"the grading method {grademethod!r}: the source's are highest, average, first and last")
         if (q.findtext("navmethod") or "").strip() == "sequential":
             settings["lock_questions_after_answering"] = True
+        grade, marks = _number(q.findtext("grade")), _number(q.findtext("sumgrades"))
+        if grade is not None and marks is not None and abs(grade - marks) > 1e-6:
+            # Moodle scales the marks to the maximum grade; a source's quiz is worth its points.
+            self._lost(f"the quiz's maximum grade {grade:g}, to which Moodle scales its marks ({marks:g}): the quiz "
+                       "built from the source is graded out of its points")
         for field, what in (("timeopen", "an open date"), ("timeclose", "a close date")):
             if (q.findtext(field) or "0") != "0":
                 self._lost(what)
@@ -255,6 +266,13 @@ class BackupReader:
                 or float(slot.findtext("maxmark") or 0):
             return None
         return question.findtext("questiontext") or "", entry.findtext("questioncategoryid") or ""
+
+    def _own_idnumber(self, category_id: str | None) -> str | None:
+        """A category's ID number as the course has it, if it has one: the Moodle XML reader keeps it
+        where a build would not make it from the section id (a round trip gives it back)."""
+        category = self.categories.get(category_id or "")
+        ident = (category.findtext("idnumber") or "") if category is not None else ""
+        return ident if ident and ident != "$@NULL@$" else None
 
     def _category_ident(self, category_id: str | None, quiz_id: str | None) -> str | None:
         """A category's own idnumber as a section id (without the quiz's prefix), if it has one."""
@@ -438,6 +456,13 @@ class BackupReader:
             attached.add(name)
             file = etree.SubElement(element, "file", name=name, path="/", encoding="base64")
             file.text = base64.b64encode(data).decode()
+
+
+def _number(text: str | None) -> float | None:
+    try:
+        return float((text or "").strip())
+    except ValueError:
+        return None
 
 
 def _category(path: str, info: str, idnumber: str | None) -> etree._Element:

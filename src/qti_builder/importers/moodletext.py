@@ -25,6 +25,14 @@ def decode(raw: bytes, display: str, sink: DiagnosticSink, refused_by: str | Non
     Windows-1252) is read as Windows-1252, with a warning at the line of the first byte that is not
     UTF-8; ``refused_by`` names the Moodle import that refuses it (validate_is_utf8_file)."""
     raw = raw.removeprefix(b"\xef\xbb\xbf")
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        # Saved as "Unicode" by Windows' Notepad: UTF-16 with its byte-order mark, every
+        # character two bytes; read as Windows-1252 it would be letters and NULs.
+        refusal = f", which Moodle's {refused_by} import refuses" if refused_by else ""
+        sink.warning(LOST, f"the file is UTF-16 (it starts with a byte-order mark){refusal}; it was read as UTF-16",
+                     SourceSpan(display, 1), hint="save the file as UTF-8 to import it into Moodle as it is")
+        text = raw[: len(raw) - len(raw) % 2].decode("utf-16", "replace")
+        return text.replace("\r\n", "\n").replace("\r", "\n")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

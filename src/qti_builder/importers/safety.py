@@ -73,6 +73,12 @@ class ImportLimits:
 #: them along.
 LIMITS: ContextVar[ImportLimits] = ContextVar("import_limits", default=ImportLimits())
 
+#: The folder whose files the input running may show, when it is a loose file (a GIFT, Aiken,
+#: text2qti or Moodle XML file, a lone QTI item): its images are files beside it. None for a
+#: package (a zip, a backup, a folder), whose media are its own files. Set by
+#: :func:`qti_builder.importers.import_path`; read by every QuizBuilder (base.localise_media).
+INPUT_FOLDER: ContextVar[Path | None] = ContextVar("input_folder", default=None)
+
 #: Each limit's option (command.py).
 OPTIONS = {"max_input_bytes": "--max-input-mb", "max_entries": "--max-entries", "max_entry_bytes": "--max-entry-mb",
            "max_total_bytes": "--max-package-mb"}

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from .base import LOST, UNSUPPORTED, ImportedQuiz, QuizBuilder, guess_language, sanitise_id
+from .moodletext import decode
 from .safety import read_input
 
 Data = dict[str, Any]
@@ -77,7 +78,9 @@ def import_text2qti(path: Path, display: str, sink: DiagnosticSink) -> list[Impo
     raw = read_input(path, display, sink)
     if raw is None:
         return []
-    text = raw.decode("utf-8", "replace").removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").expandtabs(4)
+    # Not UTF-8 (Windows-1252, Notepad's UTF-16): read as it is written, and said, never with
+    # its accented letters replaced in silence.
+    text = decode(raw, display, sink).expandtabs(4)
     return _Reader(path, display, sink).read(text.split("\n"))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Annotated, Any, get_args, get_type_hints
+from typing import Annotated, Any, Final, get_args, get_type_hints
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
@@ -32,6 +32,27 @@ class Problem(ValueError):
         self.hint = hint
         self.at = at
 
+
+#: Moodle's ID number columns (question_bank_entries.idnumber, question_categories.idnumber) hold
+#: 100 characters.
+MOODLE_IDNUMBER_LENGTH: Final = 100
+
+
+def storable_idnumber(value: str) -> bool:
+    """Whether Moodle keeps ``value`` as an ID number as it is: one line of text, without spaces at
+    its ends, that fits its column."""
+    return bool(value.strip()) and value == value.strip() and value.isprintable() and len(value) <= MOODLE_IDNUMBER_LENGTH
+
+
+def checked_idnumber(value: str | None) -> str | None:
+    """A ``moodle_idnumber`` (of a section's category, of a question) that Moodle keeps as it is,
+    else the :class:`Problem` of it."""
+    if value is not None and not value.strip():
+        raise Problem("the Moodle ID number is empty", "write the ID number as Moodle shows it, or leave moodle_idnumber out")
+    if value is not None and not storable_idnumber(value):
+        raise Problem(f"the Moodle ID number {value!r} is not one line of at most {MOODLE_IDNUMBER_LENGTH} characters "
+                      "without spaces at its ends", "write the ID number as Moodle shows it, or leave moodle_idnumber out")
+    return value
 
 class ModelBase(BaseModel):
     """Strict models: unknown keys in a YAML source are errors, not silently ignored."""

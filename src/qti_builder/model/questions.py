@@ -13,9 +13,9 @@ import math
 import re
 from typing import Annotated, Literal
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem
+from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem, checked_idnumber
 
 
 class QuestionBase(ModelBase):
@@ -30,6 +30,19 @@ class QuestionBase(ModelBase):
     tags: list[str] = Field(default_factory=list)
     ignore: list[Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[Qq][Bb][0-9]{3}$")]] = Field(
         default_factory=list, description="Warnings and losses the author accepts for this question, by code (QB601).")
+    moodle_idnumber: str | None = Field(
+        default=None, description="The question's Moodle ID number, written as it is, instead of its id: a course's own ID number "
+                          "that an import keeps because it is no id ('W3 Q1', '세포-1', 'BIO-W3.Q1').")
+
+    @field_validator("moodle_idnumber")
+    @classmethod
+    def _storable_idnumber(cls, value: str | None) -> str | None:
+        return checked_idnumber(value)
+
+    def bank_idnumber(self) -> str:
+        """The question's ID number in a Moodle question bank: its own, else its id (unique in the
+        quiz, so in its category too, all Moodle asks)."""
+        return self.moodle_idnumber if self.moodle_idnumber is not None else self.id
 
 
 RESERVED_CHOICE_IDS = {"general", "correct", "incorrect", "partial", "partially_correct", "solution"}

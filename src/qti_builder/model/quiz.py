@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Final, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator, model_validator
 
-from .common import Identifier, Markdown, ModelBase, Problem
+from .common import MOODLE_IDNUMBER_LENGTH, Identifier, Markdown, ModelBase, Problem, checked_idnumber
 from .parametric import MAX_SETS
 from .questions import MultipleResponseQuestion, Scoring
 from .union import Question
@@ -16,6 +16,17 @@ from .union import Question
 SCHEMA_VERSION: Final = 1
 
 LanguageTag = Annotated[str, StringConstraints(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$")]
+
+def scoped_idnumber(quiz_id: str, ident: str) -> str:
+    """The Moodle ID number of the category of a quiz's section ``ident``: ``<quiz id>.<ident>``
+    (category ID numbers are unique in the whole course, where two quizzes may both have a section
+    'essay'); when that is too long for Moodle, the id alone. An id that begins with the quiz id
+    and '-' or '_' (a Moodle course's own ID number, such as ``BIO-W3-CELLS`` under ``BIO-W3``,
+    imported as it was) is unique to the quiz already: it is the ID number as it is."""
+    if ident.startswith((f"{quiz_id}-", f"{quiz_id}_")):
+        return ident
+    full = f"{quiz_id}.{ident}"
+    return full if len(full) <= MOODLE_IDNUMBER_LENGTH else ident
 
 
 class Section(ModelBase):
@@ -26,9 +37,22 @@ class Section(ModelBase):
     sections: list["Section"] = Field(default_factory=list, description="Nested sections.")
     shuffle: bool = False
     select: int | None = Field(None, ge=1, description="Draw this many questions at random.")
+    moodle_idnumber: str | None = Field(
+        default=None, description="The ID number of the section's Moodle category, written as it is, instead of "
+                          "'<quiz id>.<section id>': a course's own ID number that an import keeps (such as 'CELLS').")
     #: Set on a copy that holds only some of the questions (a chunk of a big build), so that it
     #: still knows what its first question is worth.
     _group_points: float | None = PrivateAttr(default=None)
+
+    @field_validator("moodle_idnumber")
+    @classmethod
+    def _storable_idnumber(cls, value: str | None) -> str | None:
+        """What Moodle keeps as it is: one line of text, without spaces at its ends, that fits its column."""
+        return checked_idnumber(value)
+
+    def category_idnumber(self, quiz_id: str) -> str:
+        """The ID number of the section's Moodle category: its own, else :func:`scoped_idnumber`'s."""
+        return self.moodle_idnumber if self.moodle_idnumber is not None else scoped_idnumber(quiz_id, self.id)
 
     def group_points(self) -> float | None:
         """What every question of a drawn section is worth where a group has one value per
@@ -126,6 +150,19 @@ class Quiz(ModelBase):
         description="The total the paper states for itself ('총점 42', '100点満点', 'total: 42' in front matter): "
                     "the questions' points must add up to it (QB219).",
     )
+    moodle_idnumber: str | None = Field(
+        default=None, description="The ID number of the quiz's own Moodle category, written as it is, instead of the quiz "
+                                  "id: a course's own ID number that is no id ('BIO W3'), which an import keeps.")
+
+    @field_validator("moodle_idnumber")
+    @classmethod
+    def _storable_idnumber(cls, value: str | None) -> str | None:
+        return checked_idnumber(value)
+
+    def category_idnumber(self) -> str:
+        """The ID number of the quiz's own Moodle category: its own, else the quiz id. Its
+        sections' are made from the quiz id all the same (:func:`scoped_idnumber`)."""
+        return self.moodle_idnumber if self.moodle_idnumber is not None else self.id
 
     def iter_sections(self) -> Iterator[tuple[tuple[Section, ...], Section]]:
         """Every section, depth first, with the path of its ancestors."""
@@ -178,3 +215,34 @@ class Quiz(ModelBase):
             if rule == "exam":
                 q.incomplete_points = incomplete
         return self
+
+
+# -- Moodle XML's question categories: kept with the model, since the build's checks (QB238) and
+# -- the Moodle writers must place questions into the same categories.
+
+def category_name(title: str) -> str:
+    """Moodle splits category paths on '/', and reads '//' as a literal slash."""
+    return " ".join(title.split()).replace("/", "//")
+
+
+def quiz_own_section(quiz: Quiz) -> Section | None:
+    """The top-level section named as the quiz (a source without headings has one; an import
+    makes one of the questions in the bank's own category), whose questions Moodle keeps in the
+    quiz's category itself, not in a category of the same name below it. A description of its
+    own, sections below it, or a category ID number of its own (``moodle_idnumber``, which the
+    quiz's category, whose ID number is the quiz id, cannot carry) keep it a category."""
+    for section in quiz.sections:
+        if category_name(section.title) == category_name(quiz.title) and section.description in (None, quiz.description) \
+                and not section.sections and section.moodle_idnumber is None:
+            return section
+    return None
+
+
+def moodle_category_paths(quiz: Quiz) -> Iterator[tuple[tuple[str, ...], Section]]:
+    """Every section with the path of the Moodle XML category its questions go into (category
+    names below the course's top): sections of one title side by side share one, since Moodle's
+    import finds a category again by its name (``create_category_path``)."""
+    own = quiz_own_section(quiz)
+    for ancestors, section in quiz.iter_sections():
+        path = (quiz.title,) if section is own else (quiz.title, *(a.title for a in ancestors), section.title)
+        yield tuple(category_name(p) for p in path), section

@@ -20,9 +20,9 @@ if TYPE_CHECKING:
 #: Target name -> (module, class) of its writer, in the order targets are built and listed.
 _WRITER_CLASSES = {"qti21": ("qti21", "Qti21Writer"), "moodle": ("moodle", "MoodleXmlWriter"),
                    "canvas": ("canvas", "CanvasWriter"), "moodle-quiz": ("moodle_backup", "MoodleBackupWriter")}
-#: The targets a build writes unless ``--format`` says otherwise: the Moodle quiz backup is asked
-#: for by name until real Moodle has restored it as solid as the others (docs/moodle-quiz.md).
-DEFAULT_FORMATS: tuple[str, ...] = ("qti21", "moodle", "canvas")
+#: The targets a build writes unless ``--format`` says otherwise: every one (the Moodle quiz
+#: backup too, since Moodle 4.5 restored and graded each test source's: docs/moodle-quiz.md).
+DEFAULT_FORMATS: tuple[str, ...] = ("qti21", "moodle", "canvas", "moodle-quiz")
 #: Names this package gives, and the module each comes from.
 _EXPORTS = {"Document": "base", "Output": "base", "Writer": "base",
             **{cls: module for module, cls in _WRITER_CLASSES.values()}}

@@ -208,6 +208,8 @@ def to_markdown(quiz: Quiz) -> str:
         head["settings"] = quiz.settings.given()
     if quiz.stated_points is not None:  # the total the paper states, read back as the same field
         head["total"] = int(quiz.stated_points) if quiz.stated_points.is_integer() else quiz.stated_points
+    if quiz.moodle_idnumber is not None:
+        head["moodle_idnumber"] = quiz.moodle_idnumber
     front = yaml.dump(head, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=10_000).strip()
     lines = ["---", front, "---", ""]
     if quiz.description:
@@ -223,7 +225,8 @@ def to_markdown(quiz: Quiz) -> str:
 def _section(section: Section, level: int) -> list[str]:
     if level > 6:
         raise _Inexpressible(f"section '{section.id}', nested deeper than Markdown's six heading levels")
-    attrs = _attrs(("#" + section.id, None), ("shuffle", section.shuffle, False), ("select", section.select, None))
+    attrs = _attrs(("#" + section.id, None), ("shuffle", section.shuffle, False), ("select", section.select, None),
+                   ("moodle_idnumber", section.moodle_idnumber, None))
     lines = [f"{'#' * level} {_one_line(section.title, 'section title')} {attrs}", ""]
     if section.description:
         lines += [*_margin_block(section.description), ""]
@@ -260,7 +263,7 @@ def _question(q: Question, number: int) -> list[str]:
     default_points = type(q).model_fields["points"].default
     attrs = _attrs(("#" + q.id, None), ("type", q.type if form.needs_type(q) else None, None),
                    ("points", q.points, default_points), ("title", q.title, None), ("tags", q.tags, []),
-                   ("ignore", q.ignore, []), *kind_attrs)
+                   ("ignore", q.ignore, []), ("moodle_idnumber", q.moodle_idnumber, None), *kind_attrs)
     lines = _marked(f"{number}. ", stem, attrs, "question text")
     body = _body(q)
     return lines + ([""] + body if body else [])

@@ -49,6 +49,7 @@ from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQue
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
                                ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
 from ..model.union import Question
+from ..model.quiz import MOODLE_IDNUMBER_LENGTH, category_name, quiz_own_section, scoped_idnumber
 from .base import Document, KindAdapter, Output, Writer, text_shown
 
 #: Moodle's grade options in percent (question_bank::fraction_options_full); an answer fraction
@@ -128,7 +129,7 @@ class MoodleXmlWriter(Writer):
             categories.append({
                 "own": section is own,
                 "section": section,
-                "idnumber": idnumber(quiz.id, section.id),
+                "idnumber": section.category_idnumber(quiz.id),
                 "path": "$course$/top/" + "/".join(category_name(p) for p in path),
                 "numbers": [number[q.id] for q in section.questions],
             })
@@ -180,33 +181,15 @@ def best_first(answers: list[Any]) -> list[Any]:
     return sorted(answers, key=lambda a: -a.score)
 
 
-def quiz_own_section(quiz: Quiz) -> Section | None:
-    """The top-level section named as the quiz (a source without headings has one; an import
-    makes one of the questions in the bank's own category), whose questions Moodle keeps in the
-    quiz's category itself, not in a category of the same name below it. A description of its
-    own, or sections below it, keep it a category."""
-    for section in quiz.sections:
-        if category_name(section.title) == category_name(quiz.title) and section.description in (None, quiz.description) \
-                and not section.sections:
-            return section
-    return None
-
-
-def category_name(title: str) -> str:
-    """Moodle splits category paths on '/', and reads '//' as a literal slash."""
-    return " ".join(title.split()).replace("/", "//")
-
-
 #: Moodle's question.idnumber column holds 100 characters.
-IDNUMBER_LENGTH = 100
+IDNUMBER_LENGTH = MOODLE_IDNUMBER_LENGTH
 
 
 def idnumber(quiz_id: str, section_id: str) -> str:
-    """A section's category: ``<quiz id>.<section id>`` (category ID numbers are unique in the
-    whole course, where two quizzes may both have a section 'essay'); when that is too long for
-    Moodle, the section id alone. A question's ID number is its id: unique in its category."""
-    full = f"{quiz_id}.{section_id}"
-    return full if len(full) <= IDNUMBER_LENGTH else section_id
+    """A category's ID number made from a section id (:func:`~..model.quiz.scoped_idnumber`). A
+    section's own category is :meth:`~..model.Section.category_idnumber`, which keeps an ID number
+    the source gives as it is; a question's ID number is its id: unique in its category."""
+    return scoped_idnumber(quiz_id, section_id)
 
 
 @lru_cache(maxsize=1024)  # a bank has a few scores, asked for by every answer of every question
@@ -250,9 +233,9 @@ class QuestionContext:
             "question": q,
             "template": adapter.template,
             "name": q.title or plain_text(stem, 100),
-            # The question's own id: an ID number that a Moodle export gave (W3-Q1) comes back as it
-            # was, and a question is unique in its category (the quiz's), all Moodle asks.
-            "idnumber": q.id,
+            # Its own ID number (one a Moodle export gave that is no id: 'W3 Q1'), else its id:
+            # either way unique in its category (QB238), all Moodle asks.
+            "idnumber": q.bank_idnumber(),
             "defaultgrade": q.points,
             "penalty": adapter.penalty,
             # What students read: the shared passage, if any, above the question text (Moodle

@@ -284,7 +284,7 @@ class BackupPlan:
     def build(self) -> bool:
         top = self._category("top", 0, None, f"{self.quiz.id}+top", None)
         quiz_category = self._category(category_name(self.quiz.title), top.id, self.quiz.description,
-                                       f"{self.quiz.id}+quiz", self.quiz.id)
+                                       f"{self.quiz.id}+quiz", self.quiz.category_idnumber())
         own = quiz_own_section(self.quiz)
         placed: dict[int, Category] = {}
         pending_headings: list[str] = []
@@ -294,7 +294,7 @@ class BackupPlan:
                 category = quiz_category
             else:
                 category = self._category(category_name(section.title), parent.id, section.description,
-                                          f"{self.quiz.id}+{section.id}", idnumber(self.quiz.id, section.id))
+                                          f"{self.quiz.id}+{section.id}", section.category_idnumber(self.quiz.id))
             placed[id(section)] = category
             heading = "" if section is own else section.title
             heading = " / ".join([*pending_headings, heading]) if pending_headings else heading

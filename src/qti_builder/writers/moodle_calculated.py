@@ -14,22 +14,23 @@ calculated choice question (calculatedmulti) an option's ``{=formula}`` is writt
 Moodle checks every formula before it stores the question, and one it refuses stops the import of
 the whole file: the texts written here are checked as Moodle checks them
 (:func:`..formulas.moodle_text_formula_errors`), and a ``{=...}`` that Moodle would refuse (text
-that is no placeholder of the question, ``{=a:b}``) stops the Moodle output with ``QB325`` at the
-question, rather than a file Moodle refuses.
+that is no placeholder of the question, ``{=a:b}``) stops the Moodle output with ``QB325``, rather
+than a file Moodle refuses. A build finds those of the source's texts first, at their own place
+(:func:`..checks.check_moodle_formulas`); the check here, at the question, is the last line.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..checks import MARKDOWN_ESCAPE, MOODLE_FORMULA_ERROR
 from ..formulas import moodle_formula_error, moodle_text_formula_errors, parse, plain_decimal, to_moodle
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from ..parametric import Shown, Variants, fill, filled_question, fmt, markdown_escape, variants
 from .base import text_shown
 
 #: A ``{=...}`` of a calculated question's text, feedback or answer that Moodle refuses.
-FORMULA_ERROR = "QB325"
+FORMULA_ERROR = MOODLE_FORMULA_ERROR
 
 #: Moodle's tolerance types (question/type/numerical: 1 relative, 2 nominal, 3 geometric) and
 #: answer formats (1 decimals, 2 significant figures).
@@ -48,9 +49,6 @@ def _filled(q: Any, v: Variants) -> dict[str, Any]:
     return {"question": filled, "questiontext": text_shown(filled)}
 
 
-_MARKDOWN_ESCAPE = re.compile(r"\\([\\`*_\[\]<>&$])")
-
-
 def _refused(ctx: Any, entry: dict[str, Any]) -> dict[str, Any]:
     """``entry``, after reporting each formula of its texts and answers that Moodle refuses (the
     question is then not written)."""
@@ -58,10 +56,11 @@ def _refused(ctx: Any, entry: dict[str, Any]) -> dict[str, Any]:
     texts = [("the question text", entry["questiontext"]), ("the general feedback", q.feedback.general)]
     texts += [(f"the {k.replace('_', ' ')} feedback", getattr(q.feedback, k)) for k in ("correct", "partially_correct", "incorrect")]
     texts += [(f"answer {n}'s text", a["text"]) for n, a in enumerate(entry["answers"], 1) if entry["qtype"] == "calculatedmulti"]
-    texts += [(f"answer {n}'s feedback", a["feedback"]) for n, a in enumerate(entry["answers"], 1)]
+    # A calculated question's one answer shows the correct feedback (checked above): said once.
+    texts += [(f"answer {n}'s feedback", a["feedback"]) for n, a in enumerate(entry["answers"], 1) if entry["qtype"] == "calculatedmulti"]
     # The texts are Markdown: its escapes (the wildcards' "\\*") are gone once rendered.
     problems = [f"{where} holds {shown}: {why}" for where, text in texts if text
-                for shown, why in moodle_text_formula_errors(_MARKDOWN_ESCAPE.sub(r"\1", text))]
+                for shown, why in moodle_text_formula_errors(MARKDOWN_ESCAPE.sub(r"\1", text))]
     if entry["qtype"] == "calculated":
         problems += [f"the answer '{a['text']}': {why}" for a in entry["answers"] if (why := moodle_formula_error(a["text"]))]
     for problem in problems:

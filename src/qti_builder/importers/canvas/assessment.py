@@ -26,7 +26,7 @@ from lxml import etree
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import QuizSettings
 from ...writers.canvas import SCORING_POLICIES
-from ..base import LOST, ImportedQuiz, QuizBuilder, guess_language, one_line
+from ..base import LOST, MEDIA, ImportedQuiz, QuizBuilder, guess_language, one_line, sanitise_id, slug
 from .context import GENERATED_IDENT, Scope
 from .item import ItemReader
 from .text import TextReader, text_content
@@ -75,8 +75,11 @@ class Source:
 
 class AssessmentReader:
     def __init__(self, display: str, sink: DiagnosticSink, files: dict[str, bytes], source: Source,
-                 meta: tuple[str, etree._Element] | None, banks: dict[str, Source]) -> None:
+                 meta: tuple[str, etree._Element] | None, banks: dict[str, Source],
+                 linked: dict[str, tuple[str, etree._Element]] | None = None) -> None:
         self.member, self.element, self.meta, self.banks = source.member, source.element, meta, banks
+        #: The package's items by ident (file, element), for ``<itemref linkrefid>``.
+        self.linked = linked or {}
         self.system = "Canvas" if source.system == "Canvas" else f"{source.system} QTI 1.2".replace("QTI 1.2 QTI 1.2", "QTI 1.2")
         self.builder = QuizBuilder(display, sink)
         self.text = TextReader(self.builder, files)
@@ -97,7 +100,9 @@ class AssessmentReader:
     def span(self, element: etree._Element | None = None, member: str | None = None) -> SourceSpan:
         return self.scope.span(element if element is not None else self.element, member)
 
-    def read(self) -> ImportedQuiz | None:
+    def read(self, taken: frozenset[str] = frozenset()) -> ImportedQuiz | None:
+        """The quiz; ``taken`` holds the ids of the package's quizzes read before it (a bank read
+        as a quiz of its own, titled like one of them, takes another)."""
         fields = metadata(self.element)
         title = one_line(self.element.get("title")) or fields.get("bank_title") or fields.get("qmd_title") or PurePosixPath(self.member).name.split(".")[0]
         description: str | None = None
@@ -122,6 +127,9 @@ class AssessmentReader:
         self.builder.warn(LOST, f"{self.system}'s format does not record the quiz's language; '{self.language}' was taken from its text",
                           self.span(), hint="change 'language:' in the source if that is wrong")
         quiz_id = None if GENERATED_IDENT.match(self.ident) else self.ident
+        planned = sanitise_id(quiz_id) or slug(title, "quiz-")
+        if planned in taken:
+            quiz_id = next(f"{planned}-bank{n or ''}" for n in range(len(taken) + 1) if f"{planned}-bank{n or ''}" not in taken)
         quiz = self.builder.build(quiz_id, title, self.language, description, self.scope.settings)
         return self.builder.imported(quiz) if quiz else None
 
@@ -192,6 +200,10 @@ class AssessmentReader:
                 if current is None:
                     current = self.builder.section(title, parent)
                 self._item(node, current)
+            elif name == "itemref":
+                if current is None:
+                    current = self.builder.section(title, parent)
+                self._item_ref(node, current)
             elif name == "section":
                 previous = nodes[index - 1] if index else None
                 intro = previous if previous is not None and local(previous) == "item" and self._introduces(previous, node) else None
@@ -229,6 +241,8 @@ class AssessmentReader:
         for node in children(element):
             if local(node) == "item" and node in items:
                 self._item(node, section, points)
+            elif local(node) == "itemref":
+                self._item_ref(node, section, points)
             elif local(node) == "section":
                 self._section(node, section, None)
 
@@ -257,6 +271,19 @@ class AssessmentReader:
             if value is not None and value > 0:
                 return value
         return None
+
+    def _item_ref(self, ref: etree._Element, section: Data, points: float | None = None) -> None:
+        """An ``<itemref linkrefid>``: the item of that ident in the package, where it is; one
+        the package does not hold is a question skipped, named."""
+        ident = ref.get("linkrefid") or ""
+        target = self.linked.get(ident)
+        if target is None:
+            self.builder.skip("itemref", MEDIA, f"the item '{ident}' the assessment refers to (itemref) is not in the package; "
+                                                "its question cannot be imported", self.span(ref),
+                              hint="export the assessment with its questions")
+            return
+        member, item = target
+        self._item(item, section, points, None if member == self.member else member)
 
     def _item(self, element: etree._Element, section: Data, points: float | None = None, member: str | None = None) -> None:
         if element in self.read_items:

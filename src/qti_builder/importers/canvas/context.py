@@ -33,8 +33,9 @@ GENERATED_IDENT = re.compile(r"^([gi]?[0-9a-f]{32}|[0-9a-f]{8}(-[0-9a-f]{4}){3}-
                              r"|root_section|res_quiz_\d+|QUES_\d+(_\d+)*|CONTAINER_SECTION|SECT_\d+)$")
 #: Question-level feedback of other systems, by its ident, as Canvas's converter places it
 #: (``get_feedback``): Blackboard's ``correct``/``incorrect``, ``..._C``/``..._IC``, ``general_``.
+#: R/exams' ``Solution`` (its worked solution, shown after answering) is the general feedback.
 FEEDBACK_ROLES = ((re.compile(r"wrong|incorrect|_IC$", re.I), "incorrect"), (re.compile(r"correct|_C$", re.I), "correct"),
-                  (re.compile(r"general|_all", re.I), "general"))
+                  (re.compile(r"general|_all|^solution$", re.I), "general"))
 #: The names Canvas gives a question nobody named ("Question"): no title.
 DEFAULT_NAMES = {"question", ""}
 

@@ -92,6 +92,14 @@ def _choices(r: ItemContext, data: Data, response: etree._Element, correct: set[
         choices.append(choice)
     data["choices"] = choices
     _shuffle(r, data)
+    numbering = BLACKBOARD_NUMBERING.get(r.fields.get("bbmd_numbertype", "").lower())
+    if numbering:
+        data["numbering"] = numbering
+
+
+#: Blackboard's answer numbering (``bbmd_numbertype``) as the model names it; R/exams writes
+#: ``none`` and the letters into the answers' texts ("a. …"), so they are shown once.
+BLACKBOARD_NUMBERING = {"none": "none", "letter_lower": "lower-alpha", "arabic": "decimal", "roman_lower": "lower-roman"}
 
 
 def _true_false_order(r: ItemContext, texts: list[str]) -> list[bool] | None:

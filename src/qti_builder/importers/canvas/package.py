@@ -22,8 +22,10 @@ from ..safety import Package, normalise_member, parse_xml, utf8_xml
 from .assessment import AssessmentReader, Source
 from .context import where
 from .flavours import flavour
-from .xml import children, local, metadata
+from .xml import children, descendants, local, metadata
 
+#: A question bank no quiz of the package draws from, imported as a quiz of its own (a warning).
+UNUSED_BANK = "QB731"
 #: Files that may hold QTI 1.2 (Canvas: ``.xml`` and ``.xml.qti``; other tools: ``.dat``, ``.qti``).
 QTI_SUFFIXES = (".xml", ".qti", ".dat")
 QTI12_ROOT = re.compile(rb"<(\w+:)?questestinterop[\s>]")
@@ -51,9 +53,21 @@ class PackageReader:
         banks: dict[str, Source] = {}
         order: list[str] = []
         pools = self._pool_resources()
-        for member, root in self._documents():
+        documents = self._documents()
+        # QTI 1.2's reference to an item kept in another file (``<itemref linkrefid>``: one file
+        # per question, as WebCT Vista's packages keep them): the items by ident, and those referred to.
+        linked: dict[str, tuple[str, etree._Element]] = {}
+        referenced: set[str] = set()
+        for member, root in documents:
+            for item in descendants(root, "item"):
+                linked.setdefault(item.get("ident") or "", (member, item))
+            referenced |= {ref.get("linkrefid") or "" for ref in descendants(root, "itemref")}
+        for member, root in documents:
             found = [e for e in children(root) if local(e) in ("assessment", "objectbank")]
             if not found and any(local(e) in ("item", "section") for e in children(root)):
+                bare = descendants(root, "item")
+                if bare and all(item.get("ident") in referenced for item in bare):
+                    continue  # an assessment's questions, read where it refers to them
                 found = [root]  # a file of bare items: one quiz named after the file
             system = flavour(root) if found else "Canvas"
             for element in found:
@@ -82,7 +96,7 @@ class PackageReader:
         for ident in order:
             source = assessments[ident]
             before = len(self.sink.items)
-            reader = AssessmentReader(self.display, self.sink, self.package.files, source, metas.get(ident), banks)
+            reader = AssessmentReader(self.display, self.sink, self.package.files, source, metas.get(ident), banks, linked)
             imported = reader.read()
             used_banks |= reader.used_banks
             if imported is not None:
@@ -96,14 +110,18 @@ class PackageReader:
             seen.add(id(bank))
             if any(alias in used_banks for alias, other in banks.items() if other is bank):
                 continue
-            if not assessments:  # banks alone (a course export of question banks): each one a quiz
-                imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks).read()
-                if imported is not None:
-                    quizzes.append(imported)
-            elif ident not in used_banks:
-                self.sink.warning(LOST, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no quiz in the package; "
-                                        "not imported", self.span(bank.member, bank.element),
-                                  hint="a zip holding only question banks imports each bank as a quiz")
+            # A bank no quiz draws from (banks alone, or a course's banks beside its quizzes) is
+            # the author's questions all the same: a quiz of its own, never left out.
+            imported = AssessmentReader(self.display, self.sink, self.package.files, bank, None, banks, linked).read(
+                frozenset(q.quiz.id for q in quizzes))
+            if imported is not None:
+                quizzes.append(imported)
+                if assessments:
+                    self.sink.warning(UNUSED_BANK, f"question bank '{metadata(bank.element).get('bank_title') or ident}' is used by no "
+                                                   f"quiz in the package; imported as a quiz of its own, '{imported.quiz.id}'",
+                                      self.span(bank.member, bank.element),
+                                      hint="leave its source out of the build if the course does not need it, or draw from it "
+                                           "in a quiz's section (select)")
         if quizzes:
             self._empty_quizzes_named(empty)
         if not quizzes and len(self.sink.errors) == errors_before:

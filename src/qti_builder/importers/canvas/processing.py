@@ -81,7 +81,8 @@ def _marked_right(found: list[Condition], system: str) -> list[Condition]:
     worth nothing (Canvas's converter reads a Respondus ``Set`` as the right answer). A condition
     that always holds (``<other/>``) is never one."""
     tested = [c for c in found if c.test is not None and not c.is_other and c.tests()]
-    by_feedback = [c for c in tested if any(f.strip().lower() == "correct" for f in c.feedback)]
+    # Samigo marks a right pair of a matching question the same way, with "CorrectMatch".
+    by_feedback = [c for c in tested if any(f.strip().lower() in ("correct", "correctmatch") for f in c.feedback)]
     if by_feedback:
         return by_feedback
     return [c for c in tested if c.sets] if system == "Respondus" else []

@@ -31,8 +31,9 @@ from .xml import children, local
 FILEBASE = re.compile(r"^(?:\$|%24)IMS[-_]CC[-_]FILEBASE(?:\$|%24)/", re.I)
 #: Canvas's links to other course objects (pages, assignments, the course): nothing to extract.
 COURSE_LINK = re.compile(r"^(?:\$|%24)(CANVAS_OBJECT_REFERENCE|CANVAS_COURSE_REFERENCE|WIKI_REFERENCE)(?:\$|%24)", re.I)
-#: Blackboard's reference to a course file (``csfiles/home_dir/<name>__xid-123_1.png`` in its export).
-BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(xid-\d+_\d+)", re.I)
+#: Blackboard's reference to a course file (``csfiles/home_dir/<name>__xid-123_1.png`` in its export);
+#: R/exams' exams2blackboard puts the file's folder before the xid (``…bbcswebdav/supplements1/xid-1001001_1``).
+BLACKBOARD_FILE = re.compile(r"^@X@EmbeddedFile\.requestUrlStub@X@bbcswebdav/(?:[^/?#\"']+/)*(xid-\d+_\d+)", re.I)
 #: Where a course export keeps the course files the token stands for.
 WEB_RESOURCES = "web_resources"
 IMG = re.compile(r"<img\b[^>]*>", re.I)
@@ -170,6 +171,9 @@ class TextReader:
                 builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the link is kept as it is", span,
                              hint="put the file in the source's media/ folder and link to it there, or remove the link")
                 return written
+            if not what and builder.media_folder is not None:
+                # A lone QTI file: its files are beside it, read where every importer's are (base.localise_media).
+                return f"{attribute}={quote_char}{html_lib.escape(name)}{quote_char}"
             ref = builder.media.placeholder(name)
             builder.warn(MEDIA, f"media file '{name}' {what}is not in the package; the placeholder {ref} shows where it was", span,
                          hint=f"put the file in the source's media/ folder and refer to it instead of {ref}")

@@ -19,6 +19,7 @@ from urllib.parse import unquote
 
 from ...content import plain_text
 from ...diagnostics import SourceSpan
+from ...model.common import storable_idnumber
 from ..base import INVALID, LOST, MEDIA, SURPRISE, QuizBuilder, choice_ids, one_line, same_title, set_choice_scores
 from ..moodletext import GRADE_HINT, TEXT_FORMATS, default_name, grade_problem, plain_markdown, to_markdown
 
@@ -277,6 +278,9 @@ class BlockReader:
         tags = [t.replace("\\]", "]").strip() for t in TAG.findall(comments)]
         data["tags"] = list(dict.fromkeys(" ".join(t.split()) for t in tags if t.strip()))
         preferred = idnumber.group(1).replace("\\]", "]").strip() if idnumber else None
+        if preferred and storable_idnumber(preferred):
+            # As Moodle's GIFT import keeps it ([id:W3 Q1]); the builder drops it where the id gives it back.
+            data["moodle_idnumber"] = preferred
         first = next(line for line in self.block.lines if not line.text.startswith("//"))
         return Question(data, SourceSpan(self.block.display, first.number, first.indent + 1), self.block.lines[-1].number,
                         label or one_line(data.get("stem", "")), preferred, self.kind, self.changed)

@@ -12,9 +12,10 @@ from lxml import etree
 
 from ...content import plain_text
 from ...diagnostics import DiagnosticSink, SourceSpan
+from ...model.common import storable_idnumber
 from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
-from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, one_line, same_title
+from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, keep_category_idnumbers, one_line, same_title
 from ...summary import plural
 from .context import Context, Data, Reader, number
 from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
@@ -81,8 +82,16 @@ class BankReader(MoodleFile):
             parent = section_for(path[:-1]) if len(below) > 1 else None
             info = infos.get(path, {})
             preferred = strip_prefix(info.get("idnumber"), quiz_id)
+            own = info.get("idnumber") if below else None
+            if own is not None and not storable_idnumber(own):
+                self.builder.warn(LOST, f"category '{'/'.join(path)}': its ID number {own!r} cannot be kept as it is "
+                                        "(not one line of at most 100 characters)", SourceSpan(self.display))
+                own = None
+            # The category's ID number as it is, which keep_category_idnumbers drops where the build
+            # makes the same (the quiz's own category is the quiz's: its ID number is the quiz id).
             sections[path] = self.builder.section(path[-1] if below else title, parent, preferred,
-                                                  description=info.get("description"))
+                                                  description=info.get("description"),
+                                                  moodle_idnumber=own)
             return sections[path]
 
         for index, element in enumerate(self.elements):
@@ -100,10 +109,17 @@ class BankReader(MoodleFile):
             if data is None:
                 continue
             section = section_for(current if len(current) >= len(root_path) else root_path)
-            preferred = strip_prefix(self._value(element, "idnumber"), quiz_id)
+            own = self._value(element, "idnumber") or None
+            preferred = strip_prefix(own, quiz_id)
             expanded = data.pop("_section", None)
             if expanded is None:
-                self.builder.add(section, data, self.span(element), name, preferred, kind=kind)
+                # The ID number as it is, which the builder drops where the build gives it from the
+                # question's id (W3-Q1), or where another question of the category has it.
+                if own is not None and not storable_idnumber(own):
+                    self.builder.warn(LOST, f"question '{name}': its ID number {own!r} cannot be kept as it is (not one line "
+                                            "of at most 100 characters); a build gives it one made from its id", self.span(element))
+                    own = None
+                self.builder.add(section, {**data, "moodle_idnumber": own}, self.span(element), name, preferred, kind=kind)
                 continue
             # A question that becomes a section of questions (multiple true/false).
             rows = self.builder.section(expanded["title"], section, preferred, description=expanded["description"],
@@ -114,7 +130,24 @@ class BankReader(MoodleFile):
         self.builder.warn(LOST, f"Moodle XML does not record the quiz's language; '{language}' was taken from its text",
                           SourceSpan(self.display), hint="change 'language:' in the source if that is wrong")
         quiz = self.builder.build(quiz_id, title, language, root_info.get("description"))
-        return self.builder.imported(quiz) if quiz else None
+        if quiz is None:
+            return None
+        if quiz_id and quiz_id != quiz.id:
+            # The quiz's category's ID number is no id ('BIO W3'): kept as it is, where Moodle keeps it.
+            if storable_idnumber(quiz_id):
+                quiz = quiz.model_copy(update={"moodle_idnumber": quiz_id})
+            else:
+                self.builder.warn(LOST, f"the quiz's category's ID number {quiz_id!r} cannot be kept as it is (not one line of "
+                                        f"at most 100 characters); a build gives it the quiz id '{quiz.id}'", SourceSpan(self.display))
+        idnumbers = {s.id: s.moodle_idnumber for _, s in quiz.iter_sections() if s.moodle_idnumber is not None}
+        quiz, dropped = keep_category_idnumbers(quiz, idnumbers)
+        for section_id, ident in dropped:
+            self.builder.warn(LOST, f"section '{section_id}': its category's ID number '{ident}' is another category's too "
+                                    "(of another context, or the quiz's); a build gives it one made from its id",
+                              SourceSpan(self.display))
+        imported = self.builder.imported(quiz)
+        imported.category_idnumbers = idnumbers
+        return imported
 
     def _categories(self) -> tuple[dict[tuple[str, ...], Data], list[tuple[str, ...]]]:
         """Declared categories (path -> idnumber, description) and the paths questions are in.

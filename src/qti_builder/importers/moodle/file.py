@@ -97,8 +97,12 @@ class MoodleFile:
                 text = text.replace(f"@@PLUGINFILE@@/{written}", ref)
         if "@@PLUGINFILE@@" in text:
             missing = sorted(set(unquote(m) for m in re.findall(r"@@PLUGINFILE@@/([^\"'\s<>)]+)", text)))
+            # An image (or recording) the export lacks is a named placeholder, which the build
+            # accepts and the author sees; a link stays a link (the build does not follow links).
+            text = _SHOWN_PLUGINFILE.sub(lambda m: m.group(1) + html.escape(self.builder.media.placeholder(unquote(m.group(2)))), text)
+            shown = " (each image a placeholder, media/missing-<name>.svg, showing where it was)" if "media/missing-" in text else ""
             self.builder.warn("QB714", f"{'files' if len(missing) > 1 else 'file'} {', '.join(missing)} {'are' if len(missing) > 1 else 'is'} referenced but "
-                                     "not embedded in the export", span,
+                                     f"not embedded in the export{shown}", span,
                               hint="export again with the files, or add them next to the source and fix the references")
         return text
 
@@ -148,7 +152,7 @@ def quiz_category(paths: list[tuple[str, ...]], used: list[tuple[str, ...]]) -> 
     ``STAT 101/Week 1 sampling`` are a section 'Week 1 sampling' of the quiz 'STAT 101', which a
     build puts back in ``$course$/top/STAT 101/Week 1 sampling``. (Questions in a quiz's own
     category, with no parent to take, are a section named as the quiz, which a build puts back in
-    the quiz's category: writers.moodle.quiz_own_section.)"""
+    the quiz's category: model.quiz.quiz_own_section.)"""
     root = common_prefix(paths)
     return root[:-1] if len(root) >= 2 and root in used else root
 
@@ -164,3 +168,8 @@ def common_prefix(paths: list[tuple[str, ...]]) -> tuple[str, ...]:
             n += 1
         prefix = prefix[:n]
     return prefix
+
+
+#: A file a question's text shows (``src=`` of an image, audio or video; a Markdown image), not
+#: one it links to: its reference, and the file's name after ``@@PLUGINFILE@@/``.
+_SHOWN_PLUGINFILE = re.compile(r"""(\bsrc\s*=\s*["']?|!\[[^\]]*\]\()@@PLUGINFILE@@/([^"'\s<>)]+)""")

@@ -251,12 +251,23 @@ class PackageReader:
             if not absent:
                 return match.group(0)
             where = "beside the item" if self.package.folder is not None else "in the package"
+            image = match.group(0).startswith("<img")
             for url in absent:
                 shown = next((e for e in (root.iter() if root is not None else ()) if isinstance(e.tag, str)
                               and url in (e.get("src"), e.get("data"))), None)
                 at = SourceSpan(span.path, shown.sourceline or span.line, 1) if shown is not None else span
-                self.builder.warn(MEDIA, f"media file '{url}' is not {where}; it is kept as a link", at,
-                                  hint="put the file beside the source and show it again (![...](media/...)), or remove the link")
+                if image:
+                    # An image the item lacks is a named placeholder, as in every importer (base.localise_media).
+                    ref = self.builder.media.placeholder(unquote(url))
+                    self.builder.warn(MEDIA, f"media file '{url}' is not {where}; the placeholder {ref} shows where it was", at,
+                                      hint=f"put the file in the source's media/ folder and refer to it instead of {ref}")
+                else:
+                    self.builder.warn(MEDIA, f"media file '{url}' is not {where}; it is kept as a link", at,
+                                      hint="put the file beside the source and show it again (![...](media/...)), or remove the link")
+            if image:
+                return ATTRIBUTE.sub(lambda m: m.group(0) if m.group(3) not in absent else
+                                     f"{m.group(1)}={m.group(2)}{self.builder.media.placeholder(unquote(m.group(3)))}{m.group(2)}",
+                                     match.group(0))
             alt = re.search(r"\balt=(\"|')([^\"']*)\1", match.group(0))
             inner = " ".join(html.unescape(re.sub(r"<[^>]*>", " ", match.group(0).split(">", 1)[-1])).split())
             label = (html.unescape(alt.group(2)).strip() if alt and alt.group(2).strip() else inner

@@ -58,6 +58,7 @@ class Page:
         self.path, self.display, self.markdown = path, display, markdown
         self.builder = QuizBuilder(display, sink)
         self.builder.media_folder = path.parent  # a page's images are files beside it (or on its site)
+        self.builder.site_paths = True
         self.title: str | None = None
         self.description: list[str] = []
         self.section: Data | None = None
@@ -393,7 +394,9 @@ class Page:
                 self.form = self.form or question.form
             self._start(number, question.text, question.number)
             return
-        if self.title is None and q is None:
+        if self.title is None and q is None and not (next_is_option(rest) and not SECTION_LIKE.match(line)):
+            # The page's first line is its title, unless its options follow it: then it is the
+            # first question (an Aiken-like bank's), which a title would lose, its options shown.
             self.title = line
             return
         if self.reading is not None and (q is None or q.answered):

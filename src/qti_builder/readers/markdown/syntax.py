@@ -32,15 +32,16 @@ FRONT_MATTER_KEYS = {
     "shuffle": "shuffle",
     "settings": "settings",
     "total": "stated_points",
+    "moodle_idnumber": "moodle_idnumber",
 }
 
 #: Attributes every question takes, and those that only some kinds take.
-COMMON_ATTRIBUTES = ("id", "points", "type", "title", "tags", "ignore")
+COMMON_ATTRIBUTES = ("id", "points", "type", "title", "tags", "ignore", "moodle_idnumber")
 KIND_ATTRIBUTES: dict[str, tuple[str, ...]] = {name: spec.markdown_attributes for name, spec in KINDS.items()}
 QUESTION_ATTRIBUTES = COMMON_ATTRIBUTES + tuple(sorted({a for attrs in KIND_ATTRIBUTES.values() for a in attrs}))
 #: Attributes whose value is a comma-separated list.
 LIST_ATTRIBUTES = ("tags", "allowed_types", "ignore")
-SECTION_ATTRIBUTES = ("id", "shuffle", "select")
+SECTION_ATTRIBUTES = ("id", "shuffle", "select", "moodle_idnumber")
 OPTION_ATTRIBUTES = ("fixed", "score")
 
 #: Kinds whose answers are lettered options (``A) ...``).
