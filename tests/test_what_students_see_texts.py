@@ -9,6 +9,7 @@ text (its text content is what students read), QTI 2.1's ``itemBody`` is XHTML.
 
 from __future__ import annotations
 
+import base64
 import posixpath
 import re
 from collections.abc import Iterator
@@ -171,8 +172,6 @@ def test_a_qti21_section_s_picture_is_a_file_of_the_package_listed_in_its_manife
     picture = (ROOT / "source" / "media" / "workers.png").read_bytes()
     (tmp_path / "media").mkdir()
     (tmp_path / "media" / "chart.png").write_bytes(picture)
-    # QTI 2.1 alone: the Moodle XML of a section description with a picture is refused today
-    # (QB401, its category's <info> gets a <file> Moodle's schema does not allow).
     source = write(tmp_path, "section.md", SECTION_PICTURE)
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1))
     members = zip_members((tmp_path / "dist" / "section.qti21.zip").read_bytes())
@@ -182,3 +181,27 @@ def test_a_qti21_section_s_picture_is_a_file_of_the_package_listed_in_its_manife
     assert [i.get("alt") for i in images] == ["A bar chart"]
     target = posixpath.normpath(images[0].get("src"))
     assert target in listed and members.get(target) == picture, (target, sorted(members))
+
+
+def test_a_description_s_picture_builds_every_output_and_moodle_xml_leaves_its_file_out(tmp_path: Path) -> None:
+    """A quiz's and a section's description with a picture: every default output is written (the
+    Moodle XML used to be refused whole, QB401, for a <file> in its category's <info>). Moodle's
+    XML import keeps no files in a category's info (teachers' text), so the Moodle XML writes
+    none there; the questions' own pictures are still files of their question, and the Moodle
+    quiz backup carries the section's picture in its own file area."""
+    picture = (ROOT / "source" / "media" / "workers.png").read_bytes()
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "chart.png").write_bytes(picture)
+    text = SECTION_PICTURE.replace("title: Section pictures\n", "title: Section pictures\ndescription: 'See ![A bar chart](media/chart.png)'\n")
+    text = text.replace("1. Is the chart about bars?", "1. Is ![A bar chart](media/chart.png) about bars?")
+    source = write(tmp_path, "section.md", text)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", jobs=1))  # raises BuildFailed on an error
+    written = sorted(p.name for p in (tmp_path / "dist").iterdir())
+    assert written == ["section.canvas.zip", "section.mbz", "section.moodle.xml", "section.qti21.zip"], written
+    moodle = etree.parse(str(tmp_path / "dist" / "section.moodle.xml")).getroot()
+    infos = moodle.findall("question[@type='category']/info")
+    assert len(infos) == 2 and all(info.find("file") is None for info in infos)
+    assert all("A bar chart" in info.findtext("text") for info in infos)
+    (question,) = moodle.findall("question[@type='truefalse']")
+    files = question.findall("questiontext/file")
+    assert len(files) == 1 and base64.b64decode(files[0].text) == picture
