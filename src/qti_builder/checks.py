@@ -172,6 +172,16 @@ def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -
                                 "text in braces that starts with '=' is read by Moodle as a formula")
 
 
+def _held_by(taken: dict[str, tuple[str, SourceSpan]], ident: str, holder: str,
+             at: SourceSpan) -> tuple[str, SourceSpan] | None:
+    """Who already has the ID number ``ident`` (and where), else None, ``holder`` at ``at`` then
+    having it: Moodle's ID numbers are unique in their scope, the first one written keeps it."""
+    if ident in taken:
+        return taken[ident]
+    taken[ident] = (holder, at)
+    return None
+
+
 def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
     """QB237: two of the quiz's Moodle categories with one ID number (a section's own
     ``moodle_idnumber``, or the one made from its id, or the quiz's own category's, the quiz id).
@@ -184,15 +194,14 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
             here = loc + ("sections", i)
             ident = section.category_idnumber(quiz.id)
             at = source.locate(here + ("moodle_idnumber",) if section.moodle_idnumber is not None else here)
-            if ident in taken:
-                first, where = taken[ident]
+            held = _held_by(taken, ident, f"section '{section.id}'", at)
+            if held:
+                first, where = held
                 sink.error("QB237", f"section '{section.id}' gives its Moodle category the ID number '{ident}', which "
                                     f"{first} has ({where.path}:{where.line}); Moodle refuses the whole file on a repeated "
                                     "category ID number", at,
                            hint="give one of them another moodle_idnumber, or leave it out (the build then writes "
                                 "'<quiz id>.<section id>')")
-            else:
-                taken[ident] = (f"section '{section.id}'", at)
             walk(section.sections, here)
 
     walk(quiz.sections, ())
@@ -216,15 +225,14 @@ def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
             own = question.moodle_idnumber is not None
             at = source.locate(locs[question.id] + ("moodle_idnumber",) if own else locs[question.id])
             ident = question.bank_idnumber()
-            if ident in taken:
-                first, where = taken[ident]
+            held = _held_by(taken, ident, f"question '{question.id}'", at)
+            if held:
+                first, where = held
                 sink.error("QB238", f"question '{question.id}' gives its Moodle ID number '{ident}', which {first}, in the "
                                     f"same category, has ({where.path}:{where.line}); Moodle keeps one question with an ID "
                                     "number in a category and drops the other's ID number", at,
                            hint="give one of them another moodle_idnumber, or leave it out (the build then writes the "
                                 "question's id)")
-            else:
-                taken[ident] = (f"question '{question.id}'", at)
 
 
 def _as_written(blank: Blank) -> str:
