@@ -1,0 +1,67 @@
+"""What a QTI 2.1 player shows a student and how it grades, read independently of the writer.
+
+Written for survivors of the template mutation run over templates/qti21/ (issue 35,
+tools/mutate_templates.py): changes to a template that no test noticed although they change what a
+student or a grader receives. The expected texts are read from the source files here (a regular
+expression over the Markdown, not the project's reader); the items are read with lxml, scored with
+pyslet (helpers.qti21_engine) and validated against the official QTI 2.1 schema.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from helpers import QTI_NS, ROOT
+from helpers.outputs import Outputs, build_all
+from helpers.qti21_engine import score_template_item, template_sets
+
+CALCULATED = ROOT / "tests" / "fixtures" / "calculated.md"
+Q = f"{{{QTI_NS}}}"
+
+
+def _calculated_stems() -> dict[str, str]:
+    """Question id -> its text as the source writes it (``{d}`` where a value is shown), for the
+    source's calculated (numeric answer) questions: the numbered line before its ``{#id ...}``."""
+    found = re.findall(r"^\d+\. (.+?) \{#(\w+) type=calculated\b", CALCULATED.read_text(encoding="utf-8"), re.M)
+    return {question_id: text for text, question_id in found}
+
+
+STEMS = _calculated_stems()
+
+
+@pytest.fixture(scope="module")
+def calculated(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
+    return build_all(tmp_path_factory.mktemp("calculated"), CALCULATED)
+
+
+def _shown(element: etree._Element) -> str:
+    """An element's text as a player shows it, each printedVariable put as ``{its variable}``."""
+    parts = [element.text or ""]
+    for child in element:
+        parts.append(f"{{{child.get('identifier')}}}" if child.tag == f"{Q}printedVariable" else _shown(child))
+        parts.append(child.tail or "")
+    return "".join(parts)
+
+
+def test_the_source_has_calculated_questions_to_read() -> None:
+    assert len(STEMS) >= 5 and {"speed", "root", "square"} <= set(STEMS), STEMS
+
+
+@pytest.mark.parametrize("question_id", sorted(STEMS))
+def test_a_calculated_item_shows_its_question_with_the_drawn_values(calculated: Outputs, question_id: str) -> None:
+    """The item body shows the question as written, each ``{x}`` a printedVariable of a variable
+    that the item's template processing gives a value in every set."""
+    item = calculated.qti_item(question_id)
+    body = item.find(f"{Q}itemBody")
+    shown = " ".join(_shown(body).split())
+    assert " ".join(STEMS[question_id].split()) in shown, f"the item shows {shown!r}"
+    printed = {p.get("identifier") for p in body.iter(f"{Q}printedVariable")}
+    assert printed == set(re.findall(r"\{(\w+)\}", STEMS[question_id]))
+    raw = calculated.qti_raw(question_id)
+    for set_number in (1, template_sets(raw)):
+        values, _ = score_template_item(raw, set_number, None)
+        assert all(isinstance(values[name], float) for name in printed), (set_number, values)
