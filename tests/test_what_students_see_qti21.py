@@ -65,3 +65,20 @@ def test_a_calculated_item_shows_its_question_with_the_drawn_values(calculated: 
     for set_number in (1, template_sets(raw)):
         values, _ = score_template_item(raw, set_number, None)
         assert all(isinstance(values[name], float) for name in printed), (set_number, values)
+
+
+def _value(declaration: etree._Element) -> float:
+    """A numeric outcome's starting value as QTI 2.1 defines it: its defaultValue, else 0."""
+    value = declaration.findtext(f"{Q}defaultValue/{Q}value")
+    return 0.0 if value is None else float(value)
+
+
+def test_a_qti21_test_s_total_starts_at_zero_and_sums_its_items(calculated: Outputs) -> None:
+    """A player shows the test's SCORE out of MAXSCORE: both 0 before any answer, then the sums
+    of the items' own SCORE and MAXSCORE (the item's points, not weighted again)."""
+    test = etree.fromstring(calculated.qti["assessmentTest.xml"])
+    declared = {d.get("identifier"): d for d in test.iter(f"{Q}outcomeDeclaration")}
+    assert {name: _value(declared[name]) for name in ("SCORE", "MAXSCORE")} == {"SCORE": 0.0, "MAXSCORE": 0.0}
+    sums = {s.get("identifier"): s.find(f"{Q}sum/{Q}testVariables") for s in test.iter(f"{Q}setOutcomeValue")}
+    assert {name: (t.get("variableIdentifier"), t.get("weightIdentifier")) for name, t in sums.items()} == {
+        "SCORE": ("SCORE", None), "MAXSCORE": ("MAXSCORE", None)}
