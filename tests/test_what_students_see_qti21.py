@@ -82,3 +82,77 @@ def test_a_qti21_test_s_total_starts_at_zero_and_sums_its_items(calculated: Outp
     sums = {s.get("identifier"): s.find(f"{Q}sum/{Q}testVariables") for s in test.iter(f"{Q}setOutcomeValue")}
     assert {name: (t.get("variableIdentifier"), t.get("weightIdentifier")) for name, t in sums.items()} == {
         "SCORE": ("SCORE", None), "MAXSCORE": ("MAXSCORE", None)}
+
+
+def _source_lines(pattern: str) -> dict[str, str]:
+    """Question id -> what ``pattern`` (one group) finds in the source's block of that question."""
+    text = CALCULATED.read_text(encoding="utf-8")
+    blocks = re.split(r"^(?=\d+\. )", text, flags=re.M)
+    found = {}
+    for block in blocks:
+        head = re.match(r"\d+\. .*\{#(\w+) type=calculated\b([^}]*)\}", block)
+        if head:
+            hit = re.search(pattern, head.group(2) + "\n" + block, re.M)
+            found[head.group(1)] = hit.group(1) if hit else ""
+    return found
+
+
+@pytest.mark.parametrize("question_id", sorted(STEMS))
+def test_a_calculated_item_shows_the_source_s_unit_after_its_box_and_no_other(calculated: Outputs,
+                                                                               question_id: str) -> None:
+    unit = _source_lines(r"\bunit=(\S+)")[question_id]
+    (box,) = calculated.qti_item(question_id).iter(f"{Q}textEntryInteraction")
+    after = " ".join(_shown(box.getparent()).split())
+    assert after == unit, f"after the box: {after!r}"
+
+
+@pytest.mark.parametrize("question_id", sorted(STEMS))
+def test_a_calculated_item_states_the_source_s_answer_and_its_first_set_s_value(calculated: Outputs,
+                                                                              question_id: str) -> None:
+    """The correct response names the answer as the source writes it (a player or an import shows
+    how the answer is made) and, until a set is drawn, holds a value of the first set's answer."""
+    answer = _source_lines(r"^Answer: (.+)$")[question_id]
+    raw = calculated.qti_raw(question_id)
+    (correct,) = calculated.qti_item(question_id).iter(f"{Q}correctResponse")
+    exact = answer if "±" in answer else f"{answer} ± 0"  # no tolerance: the answer exactly
+    assert re.sub(r"\s", "", correct.get("interpretation") or "") == re.sub(r"\s", "", exact)
+    _, graded = score_template_item(raw, 1, correct.findtext(f"{Q}value"))
+    assert graded["SCORE"] == graded["MAXSCORE"] > 0
+
+
+FEEDBACK_SOURCE = """---
+title: Feedback
+---
+
+1. What is {n} doubled? {#double type=calculated sets=3 decimals=0}
+
+```variables
+n = 2, 3, 5
+```
+
+Answer: 2*n
+Correct feedback: Well done, that is twice the number.
+Incorrect feedback: Not quite: double the number.
+"""
+
+
+def _feedback_shown(item: etree._Element, outcomes: dict[str, object]) -> list[str]:
+    chosen = outcomes["FEEDBACK"] or set()
+    return [" ".join("".join(f.itertext()).split()) for f in item.iter(f"{Q}modalFeedback")
+            if (f.get("identifier") in chosen) == (f.get("showHide") == "show")]
+
+
+def test_a_calculated_item_shows_the_correct_or_the_incorrect_feedback_as_the_answer_is(tmp_path: Path) -> None:
+    source = tmp_path / "feedback.md"
+    source.write_text(FEEDBACK_SOURCE, encoding="utf-8")
+    outputs = build_all(tmp_path / "out", source)
+    raw, item = outputs.qti_raw("double"), outputs.qti_item("double")
+    for set_number in range(1, template_sets(raw) + 1):
+        values, _ = score_template_item(raw, set_number, None)
+        right = 2 * values["n"]
+        _, graded = score_template_item(raw, set_number, str(right))
+        assert graded["SCORE"] == graded["MAXSCORE"] > 0
+        assert _feedback_shown(item, graded) == ["Well done, that is twice the number."]
+        _, graded = score_template_item(raw, set_number, str(right + 1))
+        assert graded["SCORE"] == 0
+        assert _feedback_shown(item, graded) == ["Not quite: double the number."]
