@@ -156,3 +156,50 @@ def test_a_calculated_item_shows_the_correct_or_the_incorrect_feedback_as_the_an
         _, graded = score_template_item(raw, set_number, str(right + 1))
         assert graded["SCORE"] == 0
         assert _feedback_shown(item, graded) == ["Not quite: double the number."]
+
+
+PASSAGE_SOURCE = """---
+title: Passage
+---
+
+Questions 1-2 refer to the following passage.
+
+A shop sells pencils and pens at fixed prices.
+
+1. What is {a} + {b}? {#pick type=calculated_choice sets=3}
+
+```variables
+a = 2..9
+b = 2..9
+a != b
+```
+
+A) {=a + b:0}
+B) {=a * b:0}
+
+Answer: A
+
+2. What is {n} doubled? {#twice type=calculated sets=3 decimals=0}
+
+```variables
+n = 2, 3, 5
+```
+
+Answer: 2*n
+"""
+
+
+def test_calculated_items_show_their_shared_passage_and_their_own_question(tmp_path: Path) -> None:
+    """Each question of a passage's range shows the passage above its own text (source-format.md,
+    shared passages), and a calculated choice lets the student pick one option."""
+    source = tmp_path / "passage.md"
+    source.write_text(PASSAGE_SOURCE, encoding="utf-8")
+    outputs = build_all(tmp_path / "out", source)
+    stems = {"pick": "What is {a} + {b}?", "twice": "What is {n} doubled?"}
+    for question_id, stem in stems.items():
+        body = outputs.qti_item(question_id).find(f"{Q}itemBody")
+        divs = {d.get("class"): " ".join(_shown(d).split()) for d in body.iterfind(f"{Q}div")}
+        passage = "Questions 1-2 refer to the following passage. A shop sells pencils and pens at fixed prices."
+        assert divs == {"passage": passage, "stem": stem}, question_id  # the passage runs from its range line
+    (choices,) = outputs.qti_item("pick").iter(f"{Q}choiceInteraction")
+    assert choices.get("maxChoices") == "1"  # 0 would let a student tick every option
