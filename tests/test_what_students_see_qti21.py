@@ -38,11 +38,16 @@ def calculated(tmp_path_factory: pytest.TempPathFactory) -> Outputs:
     return build_all(tmp_path_factory.mktemp("calculated"), CALCULATED)
 
 
-def _shown(element: etree._Element) -> str:
-    """An element's text as a player shows it, each printedVariable put as ``{its variable}``."""
+def _shown(element: etree._Element, values: dict[str, object] | None = None) -> str:
+    """An element's text as a player shows it: each printedVariable put as ``{its variable}``, or,
+    given the drawn values, as its value in its ``format`` (printf-style, as QTI 2.1 defines it)."""
     parts = [element.text or ""]
     for child in element:
-        parts.append(f"{{{child.get('identifier')}}}" if child.tag == f"{Q}printedVariable" else _shown(child))
+        if child.tag == f"{Q}printedVariable":
+            name = child.get("identifier")
+            parts.append(f"{{{name}}}" if values is None else (child.get("format") or "%s") % values[name])
+        else:
+            parts.append(_shown(child, values))
         parts.append(child.tail or "")
     return "".join(parts)
 
@@ -136,9 +141,9 @@ Incorrect feedback: Not quite: double the number.
 """
 
 
-def _feedback_shown(item: etree._Element, outcomes: dict[str, object]) -> list[str]:
+def _feedback_shown(item: etree._Element, outcomes: dict[str, object], values: dict[str, object] | None = None) -> list[str]:
     chosen = outcomes["FEEDBACK"] or set()
-    return [" ".join("".join(f.itertext()).split()) for f in item.iter(f"{Q}modalFeedback")
+    return [" ".join(_shown(f, values).split()) for f in item.iter(f"{Q}modalFeedback")
             if (f.get("identifier") in chosen) == (f.get("showHide") == "show")]
 
 
@@ -203,3 +208,47 @@ def test_calculated_items_show_their_shared_passage_and_their_own_question(tmp_p
         assert divs == {"passage": passage, "stem": stem}, question_id  # the passage runs from its range line
     (choices,) = outputs.qti_item("pick").iter(f"{Q}choiceInteraction")
     assert choices.get("maxChoices") == "1"  # 0 would let a student tick every option
+
+
+CHOICE_SOURCE = """---
+title: Choice
+---
+
+1. What is {a} + {b}? {#add type=calculated_choice sets=4}
+
+```variables
+a = 2..9
+b = 2..9
+a != b
+```
+
+A) {=a + b:0}
+   Feedback: Yes, you added them.
+B) {=a * b:0}
+   Feedback: That is the product.
+C) None of these {fixed}
+
+Answer: A
+Explanation: {a} + {b} = {=a + b:0}.
+"""
+
+
+def test_a_calculated_choice_shows_each_option_s_feedback_and_the_explanation_and_keeps_a_pinned_option(
+        tmp_path: Path) -> None:
+    source = tmp_path / "choice.md"
+    source.write_text(CHOICE_SOURCE, encoding="utf-8")
+    outputs = build_all(tmp_path / "out", source)
+    raw, item = outputs.qti_raw("add"), outputs.qti_item("add")
+    (interaction,) = item.iter(f"{Q}choiceInteraction")
+    assert (interaction.get("maxChoices"), interaction.get("minChoices")) == ("1", "0")  # one, or none: a blank
+    options = list(interaction.iter(f"{Q}simpleChoice"))  # as written: the player shuffles them
+    assert [c.get("fixed") for c in options] == ["false", "false", "true"]
+    for set_number in range(1, template_sets(raw) + 1):
+        values, _ = score_template_item(raw, set_number, None)
+        a, b = int(values["a"]), int(values["b"])
+        assert [" ".join(_shown(c, values).split()) for c in options] == [str(a + b), str(a * b), "None of these"]
+        explanation = f"{a} + {b} = {a + b}."
+        for option, own, score in zip(options, ("Yes, you added them.", "That is the product.", None), (1.0, 0.0, 0.0)):
+            _, graded = score_template_item(raw, set_number, option.get("identifier"))
+            assert graded["SCORE"] == score
+            assert sorted(_feedback_shown(item, graded, values)) == sorted([explanation] + ([own] if own else []))
