@@ -17,7 +17,7 @@ from lxml import etree
 
 from helpers import QTI_NS, ROOT
 from helpers.outputs import Outputs, build_all
-from helpers.qti21_engine import score_template_item, template_sets
+from helpers.qti21_engine import score_item, score_template_item, template_sets
 
 CALCULATED = ROOT / "tests" / "fixtures" / "calculated.md"
 Q = f"{{{QTI_NS}}}"
@@ -252,3 +252,44 @@ def test_a_calculated_choice_shows_each_option_s_feedback_and_the_explanation_an
             _, graded = score_template_item(raw, set_number, option.get("identifier"))
             assert graded["SCORE"] == score
             assert sorted(_feedback_shown(item, graded, values)) == sorted([explanation] + ([own] if own else []))
+
+
+GRADED_BY_HAND = """---
+title: By hand
+---
+
+Questions 1-2 refer to the following passage.
+
+Rivers carry water from the hills to the sea.
+
+1. Explain where rivers end. {#where type=essay}
+
+Explanation: Rivers end in the sea.
+
+2. Upload a drawing of a river. {#drawing type=file_upload}
+
+Explanation: Any drawing with a sea will do.
+"""
+
+
+def test_essay_and_upload_items_show_their_passage_question_and_explanation(tmp_path: Path) -> None:
+    """Questions a person grades show the shared passage above their own text, and the explanation
+    once answered (pyslet runs the response processing)."""
+    source = tmp_path / "by-hand.md"
+    source.write_text(GRADED_BY_HAND, encoding="utf-8")
+    outputs = build_all(tmp_path / "out", source)
+    passage = "Questions 1-2 refer to the following passage. Rivers carry water from the hills to the sea."
+    for question_id, stem, response, explanation in (
+            ("where", "Explain where rivers end.", "In the sea.", "Rivers end in the sea."),
+            ("drawing", "Upload a drawing of a river.", None, "Any drawing with a sea will do.")):
+        item = outputs.qti_item(question_id)
+        divs = {d.get("class"): " ".join(_shown(d).split()) for d in item.find(f"{Q}itemBody").iterfind(f"{Q}div")}
+        assert divs == {"passage": passage, "stem": stem}, question_id
+        if response is not None:
+            graded = score_item(outputs.qti_raw(question_id), response)
+        else:  # pyslet refuses an uploadInteraction in an itemBody (QTIValidityError), which QTI 2.1
+            # allows: its response processing is read here, each rule run whatever was uploaded
+            processing = item.find(f"{Q}responseProcessing")
+            rules = [] if processing is None else processing.findall(f"{Q}setOutcomeValue[@identifier='FEEDBACK']")
+            graded = {"FEEDBACK": {v.text for rule in rules for v in rule.iter(f"{Q}baseValue")}}
+        assert _feedback_shown(item, graded) == [explanation], question_id
