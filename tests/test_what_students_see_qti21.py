@@ -295,14 +295,16 @@ def test_essay_and_upload_items_show_their_passage_question_and_explanation(tmp_
         assert _feedback_shown(item, graded) == [explanation], question_id
 
 
-def test_a_qti21_package_carries_the_quiz_s_description_in_its_manifest(tmp_path: Path) -> None:
-    """The manifest's LOM description is where a QTI 2.1 package keeps the quiz's description
-    (a repository shows it, and an import reads it back): the source's, in the quiz's language."""
+def test_a_qti21_package_carries_the_quiz_s_id_and_description_in_its_manifest(tmp_path: Path) -> None:
+    """The manifest's LOM identifier and description are where a QTI 2.1 package keeps the quiz's
+    id and description (a repository shows them, and an import reads them back): the source's."""
     source = tmp_path / "described.md"
-    source.write_text("---\ntitle: Rivers\nlanguage: en\ndescription: A short quiz on rivers and seas.\n---\n\n"
+    source.write_text("---\nid: rivers\ntitle: Rivers\nlanguage: en\ndescription: A short quiz on rivers and seas.\n---\n\n"
                       "1. Where do rivers end? {#end type=essay}\n", encoding="utf-8")
     outputs = build_all(tmp_path / "out", source)
     manifest = etree.fromstring(outputs.qti["imsmanifest.xml"])
     (general,) = manifest.findall("{*}metadata/{*}lom/{*}general")
     strings = [(s.get("language"), s.text) for s in general.iterfind("{*}description/{*}string")]
     assert strings == [("en", "A short quiz on rivers and seas.")]
+    named = [(i.findtext("{*}catalog"), i.findtext("{*}entry")) for i in general.iterfind("{*}identifier")]
+    assert named == [("qti-builder", "rivers")]
