@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 from lxml import etree
 
 from helpers import QTI_NS, ROOT
@@ -308,3 +309,45 @@ def test_a_qti21_package_carries_the_quiz_s_id_and_description_in_its_manifest(t
     assert strings == [("en", "A short quiz on rivers and seas.")]
     named = [(i.findtext("{*}catalog"), i.findtext("{*}entry")) for i in general.iterfind("{*}identifier")]
     assert named == [("qti-builder", "rivers")]
+
+
+def test_a_fill_in_blank_item_shows_its_shared_passage_above_its_text(tmp_path: Path) -> None:
+    source = tmp_path / "blanks.md"
+    source.write_text("---\ntitle: Blanks\n---\n\nQuestions 1-2 refer to the following passage.\n\n"
+                      "Rivers carry water from the hills to the sea.\n\n"
+                      "1. Rivers flow down to the [[sea]]. {#flow type=fill_in_blank}\n\n"
+                      "2. Rivers start in the [[hills]]. {#start type=fill_in_blank}\n", encoding="utf-8")
+    outputs = build_all(tmp_path / "out", source)
+    for question_id in ("flow", "start"):
+        body = outputs.qti_item(question_id).find(f"{Q}itemBody")
+        (passage,) = body.iterfind(f"{Q}div[@class='passage']")
+        assert " ".join(_shown(passage).split()) == (
+            "Questions 1-2 refer to the following passage. Rivers carry water from the hills to the sea.")
+        assert list(body).index(passage) < list(body).index(body.find(f"{Q}div[@class='stem']"))
+
+
+ALL_TYPES = ROOT / "tests" / "fixtures" / "all-types.yaml"
+SHARED = "Read this first: the shared passage."
+
+
+def _all_questions(section: dict) -> list[dict]:
+    return section.get("questions", []) + [q for inner in section.get("sections", []) for q in _all_questions(inner)]
+
+
+def test_every_kind_of_item_shows_its_passage_above_its_own_text(tmp_path: Path) -> None:
+    """The fixture with every kind, each question given a passage (the model's ``passage``): each
+    item's body shows it, in a div of its own before the question's text."""
+    source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
+    questions = [q for section in source["sections"] for q in _all_questions(section)]
+    for question in questions:
+        question["passage"] = SHARED
+    path = tmp_path / "passages.yaml"
+    path.write_text(yaml.safe_dump(source, allow_unicode=True), encoding="utf-8")
+    outputs = build_all(tmp_path / "out", path)
+    kinds = set()
+    for question in questions:
+        body = outputs.qti_item(question["id"]).find(f"{Q}itemBody")
+        divs = [(d.get("class"), " ".join(_shown(d).split())) for d in body.iterfind(f"{Q}div")]
+        assert divs[0] == ("passage", SHARED) and divs[1][0] == "stem", (question["id"], divs)
+        kinds.add(question["type"])
+    assert len(kinds) >= 11, kinds
