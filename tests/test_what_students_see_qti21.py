@@ -351,3 +351,29 @@ def test_every_kind_of_item_shows_its_passage_above_its_own_text(tmp_path: Path)
         assert divs[0] == ("passage", SHARED) and divs[1][0] == "stem", (question["id"], divs)
         kinds.add(question["type"])
     assert len(kinds) >= 11, kinds
+
+
+def _unconditional_feedback(item: etree._Element) -> set[str]:
+    """The feedback ids a response processing adds whatever the response: its top-level rules."""
+    processing = item.find(f"{Q}responseProcessing")
+    rules = [] if processing is None else processing.findall(f"{Q}setOutcomeValue[@identifier='FEEDBACK']")
+    return {v.text for rule in rules for v in rule.iter(f"{Q}baseValue")}
+
+
+def test_every_kind_of_item_shows_its_explanation_whatever_the_answer(tmp_path: Path) -> None:
+    """The fixture with every kind, each question given an explanation (general feedback): pyslet
+    shows it after an empty answer, where it can run the item (not an uploadInteraction)."""
+    source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
+    questions = [q for section in source["sections"] for q in _all_questions(section) if q["type"] != "text_only"]
+    for question in questions:
+        question.setdefault("feedback", {})["general"] = f"Why: the reasons for {question['id']}."
+    path = tmp_path / "explained.yaml"
+    path.write_text(yaml.safe_dump(source, allow_unicode=True), encoding="utf-8")
+    outputs = build_all(tmp_path / "out", path)
+    for question in questions:
+        item, raw = outputs.qti_item(question["id"]), outputs.qti_raw(question["id"])
+        if question["type"] == "file_upload":
+            graded = {"FEEDBACK": _unconditional_feedback(item)}
+        else:
+            graded = score_item(raw, {})
+        assert f"Why: the reasons for {question['id']}." in _feedback_shown(item, graded), question["id"]
