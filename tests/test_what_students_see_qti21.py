@@ -377,3 +377,39 @@ def test_every_kind_of_item_shows_its_explanation_whatever_the_answer(tmp_path: 
         else:
             graded = score_item(raw, {})
         assert f"Why: the reasons for {question['id']}." in _feedback_shown(item, graded), question["id"]
+
+
+SHUFFLED_KINDS = {"single_choice": "choiceInteraction", "multiple_response": "choiceInteraction",
+                  "matching": "matchInteraction"}
+
+
+@pytest.mark.parametrize("shuffle", [True, False])
+def test_choice_and_matching_options_shuffle_exactly_as_the_source_says(tmp_path: Path, shuffle: bool) -> None:
+    """source-format.md: ``shuffle`` on a single-choice, multiple-response or matching question
+    says whether a player shows its options in a random order."""
+    source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
+    questions = [q for section in source["sections"] for q in _all_questions(section) if q["type"] in SHUFFLED_KINDS]
+    for question in questions:
+        question["shuffle"] = shuffle
+    path = tmp_path / "shuffle.yaml"
+    path.write_text(yaml.safe_dump(source, allow_unicode=True), encoding="utf-8")
+    outputs = build_all(tmp_path / "out", path)
+    assert {q["type"] for q in questions} == set(SHUFFLED_KINDS)
+    for question in questions:
+        (interaction,) = outputs.qti_item(question["id"]).iter(f"{Q}{SHUFFLED_KINDS[question['type']]}")
+        assert interaction.get("shuffle") == str(shuffle).lower(), question["id"]
+
+
+def test_a_student_may_leave_any_item_unanswered(tmp_path: Path) -> None:
+    """No interaction demands an answer before the student may go on (as in the Canvas and Moodle
+    outputs): every minimum QTI 2.1 puts on choices and associations is 0, where it is stated."""
+    outputs = build_all(tmp_path, ALL_TYPES)
+    minima = {}
+    for name in outputs.qti:
+        if name.startswith("items/"):
+            for n, element in enumerate(etree.fromstring(outputs.qti[name]).iter()):
+                for attribute in ("minChoices", "minAssociations", "matchMin", "minStrings"):
+                    if element.get(attribute) is not None:
+                        minima[(name, n, etree.QName(element).localname, attribute)] = element.get(attribute)
+    assert {element for _, _, element, _ in minima} >= {"choiceInteraction", "matchInteraction", "simpleAssociableChoice"}
+    assert {k: v for k, v in minima.items() if v != "0"} == {}
