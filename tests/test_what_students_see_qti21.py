@@ -413,3 +413,21 @@ def test_a_student_may_leave_any_item_unanswered(tmp_path: Path) -> None:
                         minima[(name, n, etree.QName(element).localname, attribute)] = element.get(attribute)
     assert {element for _, _, element, _ in minima} >= {"choiceInteraction", "matchInteraction", "simpleAssociableChoice"}
     assert {k: v for k, v in minima.items() if v != "0"} == {}
+
+
+def test_options_a_source_pins_stay_in_place_and_no_other(tmp_path: Path) -> None:
+    """source-format.md: an option marked fixed keeps its place when the options are shuffled; the
+    others move (QTI 2.1 ``fixed`` on each simpleChoice)."""
+    source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
+    questions = [q for section in source["sections"] for q in _all_questions(section)
+                 if q["type"] in ("single_choice", "multiple_response")]
+    for question in questions:
+        question["choices"][-1]["fixed"] = True
+    path = tmp_path / "pinned.yaml"
+    path.write_text(yaml.safe_dump(source, allow_unicode=True), encoding="utf-8")
+    outputs = build_all(tmp_path / "out", path)
+    assert {q["type"] for q in questions} == {"single_choice", "multiple_response"}
+    for question in questions:
+        choices = list(outputs.qti_item(question["id"]).iter(f"{Q}simpleChoice"))
+        expected = ["true" if c.get("fixed") else "false" for c in question["choices"]]
+        assert [c.get("fixed") for c in choices] == expected, question["id"]
