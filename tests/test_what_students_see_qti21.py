@@ -431,3 +431,26 @@ def test_options_a_source_pins_stay_in_place_and_no_other(tmp_path: Path) -> Non
         choices = list(outputs.qti_item(question["id"]).iter(f"{Q}simpleChoice"))
         expected = ["true" if c.get("fixed") else "false" for c in question["choices"]]
         assert [c.get("fixed") for c in choices] == expected, question["id"]
+
+
+def test_short_answer_and_true_false_items_grade_and_name_the_source_s_answers(tmp_path: Path) -> None:
+    """all-types.yaml's short answer (Shakespeare, not case sensitive) and true/false (the Earth
+    is flat: false; a second, the Earth is round: true), run by pyslet; a true/false item's correct
+    response is the choice that says the source's answer (what a player shows as the right one)."""
+    source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
+    section = next(s for s in source["sections"] if any(q["id"] == "earth-flat" for q in s["questions"]))
+    section["questions"].append({"type": "true_false", "id": "earth-round", "stem": "The Earth is round.", "answer": True})
+    path = tmp_path / "answers.yaml"
+    path.write_text(yaml.safe_dump(source, allow_unicode=True), encoding="utf-8")
+    outputs = build_all(tmp_path / "out", path)
+    raw = outputs.qti_raw("author")
+    for typed, share in (("Shakespeare", 1.0), ("william shakespeare", 1.0), ("Marlowe", 0.0)):
+        graded = score_item(raw, typed)
+        assert graded["SCORE"] == pytest.approx(share * graded["MAXSCORE"]) and graded["MAXSCORE"] > 0, typed
+    for question_id, answer in (("earth-flat", "False"), ("earth-round", "True")):
+        item = outputs.qti_item(question_id)
+        labels = {c.get("identifier"): "".join(c.itertext()).strip() for c in item.iter(f"{Q}simpleChoice")}
+        (correct,) = item.iterfind(f"{Q}responseDeclaration/{Q}correctResponse/{Q}value")
+        assert labels[correct.text] == answer, labels
+        graded = score_item(outputs.qti_raw(question_id), correct.text)
+        assert graded["SCORE"] == graded["MAXSCORE"] > 0
