@@ -454,3 +454,18 @@ def test_short_answer_and_true_false_items_grade_and_name_the_source_s_answers(t
         assert labels[correct.text] == answer, labels
         graded = score_item(outputs.qti_raw(question_id), correct.text)
         assert graded["SCORE"] == graded["MAXSCORE"] > 0
+
+
+def test_true_false_offers_true_then_false_one_tick_and_multiple_response_any_number(tmp_path: Path) -> None:
+    """A true/false question shows True then False (never shuffled) and takes one tick; a
+    multiple-response question takes as many ticks as the student likes (QTI 2.1 maxChoices 0)."""
+    outputs = build_all(tmp_path, ALL_TYPES)
+    (tf,) = outputs.qti_item("earth-flat").iter(f"{Q}choiceInteraction")
+    assert (tf.get("shuffle"), tf.get("maxChoices")) == ("false", "1")
+    assert ["".join(c.itertext()).strip() for c in tf.iter(f"{Q}simpleChoice")] == ["True", "False"]
+    source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
+    multiple = [q["id"] for s in source["sections"] for q in _all_questions(s) if q["type"] == "multiple_response"]
+    assert multiple
+    for question_id in multiple:
+        (interaction,) = outputs.qti_item(question_id).iter(f"{Q}choiceInteraction")
+        assert interaction.get("maxChoices") == "0", question_id
