@@ -469,3 +469,30 @@ def test_true_false_offers_true_then_false_one_tick_and_multiple_response_any_nu
     for question_id in multiple:
         (interaction,) = outputs.qti_item(question_id).iter(f"{Q}choiceInteraction")
         assert interaction.get("maxChoices") == "0", question_id
+
+
+EXAM_ALL_RIGHT = """---
+title: Exam rule
+---
+
+1. Pick every even number. {#evens points=4 scoring=exam incomplete_points=2}
+
+A) 2
+B) 4
+C) 6
+
+Answer: A, B, C
+"""
+
+
+def test_an_exam_scored_question_whose_options_are_all_right_grades_blank_part_and_whole(tmp_path: Path) -> None:
+    """scoring=exam (source-format.md): every right option ticked is full marks, some of them the
+    incomplete points, and a blank answer nothing, also when no option is wrong (pyslet)."""
+    source = tmp_path / "exam.md"
+    source.write_text(EXAM_ALL_RIGHT, encoding="utf-8")
+    outputs = build_all(tmp_path / "out", source)
+    choices = outputs.qti_choices("evens")
+    raw = outputs.qti_raw("evens")
+    assert score_item(raw, None)["SCORE"] == 0
+    assert score_item(raw, [choices["2"]])["SCORE"] == 2
+    assert score_item(raw, [choices["2"], choices["4"], choices["6"]])["SCORE"] == 4
