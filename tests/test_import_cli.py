@@ -93,3 +93,29 @@ def test_import_leaves_the_cycle_collector_as_it_found_it(tmp_path: Path, monkey
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+A_QUIZ_WRITTEN_AS_YAML = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Week</text></category><info format="html"><text></text></info><idnumber>W</idnumber></question>
+  <question type="truefalse"><name><text>T</text></name><questiontext format="html"><text>Is it?</text></questiontext>
+    <defaultgrade>1</defaultgrade><idnumber>a"b{c}</idnumber>
+    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>
+    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>
+  </question>
+</quiz>
+"""
+
+
+def test_written_as_yaml_is_said_only_when_the_source_is_written(tmp_path: Path) -> None:
+    """A quiz Markdown cannot hold (here an ID number with a quote and braces) is written as YAML,
+    and import says so; but when the import fails (its source already exists) nothing is written,
+    and the warning that it 'is written as YAML' would contradict the summary."""
+    source = tmp_path / "q.xml"
+    source.write_text(A_QUIZ_WRITTEN_AS_YAML, encoding="utf-8")
+    code, _, err = run("import", str(source), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert code == 0 and "warning[QB711]: quiz 'W' is written as YAML" in err, err
+    assert (tmp_path / "out" / "W.yaml").is_file()
+    code, _, err = run("import", str(source), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert code == 1 and "error[QB720]" in err and "nothing was written" in err, err
+    assert "written as YAML" not in err, err

@@ -203,3 +203,47 @@ def test_profile_and_strict_count_a_canvas_loss_once(tmp_path: Path) -> None:
     code, _, err = run("check", str(lossy(tmp_path)), "--profile", "canvas", "--strict", "--format", "canvas", cwd=tmp_path)
     assert code == 1
     assert err.count("error[QB601]") == 2
+
+
+NUMBERED_IN_KATAKANA_AND_SCORED_AS_A_WHOLE = """---
+title: カナ
+language: ja
+---
+
+1. どれ？ {#kana}
+
+ア. 赤
+イ. 青
+ウ. 緑
+
+Answer: イ
+
+2. Pick two. {#both scoring=all_or_nothing}
+
+A) a
+B) b
+C) c
+
+Answer: A, B
+"""
+
+
+def test_moodle_xml_and_the_quiz_backup_each_count_their_own_question_losses_once(tmp_path: Path) -> None:
+    """Moodle XML and the Moodle quiz backup hold the same question data, so the Moodle profile's
+    losses are each output's own: listed once under each, never the backup's under Moodle XML
+    too (it said 'Moodle loses 2 things in 1 question' of one). Katakana options are one such
+    loss: Moodle has no such numbering and shows 1. 2. 3. where the author wrote ア イ ウ."""
+    source = write(tmp_path, "k.md", NUMBERED_IN_KATAKANA_AND_SCORED_AS_A_WHOLE)
+    code, out, _ = run("check", str(source), "--report", "json", cwd=tmp_path)
+    assert code == 0
+    report = json.loads(out)
+    jsonschema.validate(report, SCHEMA)
+    [quiz] = report["quizzes"]
+    losses = {o["format"]: [(loss["code"], loss["question"], loss["message"]) for loss in o["losses"]]
+              for o in quiz["outputs"]}
+    expected = [("QB601", "kana", "Moodle: Moodle has no Katakana (ア イ ウ) numbering: the options are numbered "
+                 "1. 2. 3. there, in the same order (question 'kana')"),
+                ("QB601", "both", "Moodle: Moodle gives a right but incomplete answer the share of its right options "
+                 "(each 50 %), not 0; any wrong option still gives 0 (question 'both')")]
+    assert losses["moodle"] == expected and losses["moodle-quiz"] == expected, losses
+    assert losses["qti21"] == []

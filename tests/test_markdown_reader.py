@@ -184,7 +184,7 @@ def messages(sink: DiagnosticSink) -> list[str]:
                      ["4:1 QB201 some blanks state their points and blank 'b2' does not: when one blank states what it is worth, every blank does"],
                      id="blank-points-some"),
         pytest.param(FM + "1. The [[Seine]]{points=2} in [[Paris]]{points=1}. {type=fill_in_blank points=2}\n",
-                     ["4:1 QB201 the question is worth 2 points, but its blanks' points add up to 3"], id="blank-points-sum"),
+                     ["4:72 QB201 the question is worth 2 points, but its blanks' points add up to 3"], id="blank-points-sum"),
         pytest.param(FM + "1. Q? {type=essay shuffle=false}\n", ["4:19 QB109 attribute 'shuffle' does not apply to essay questions"], id="attr-kind"),
         pytest.param(FM + "1. Q? {type=eassy}\n", ["4:8 QB131 unknown question type 'eassy'; did you mean 'essay'?"], id="unknown-type"),
         pytest.param(FM + "1. Q?\n\nAnswer: B\n\nA) x\nB) y\n", ["8:1 QB134 options come before the answer and the other labelled blocks",

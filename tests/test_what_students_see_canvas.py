@@ -18,6 +18,7 @@ from helpers import ROOT, write, zip_members
 from helpers.outputs import Outputs, build_all
 from helpers.qti12_engine import score_item
 from qti_builder import BuildOptions, build
+from qti_builder.diagnostics import BuildFailed
 from qti_builder.pipeline import BuildIncomplete
 
 CALCULATED_CHOICE = """---
@@ -205,10 +206,18 @@ sections:
 """
 
 
-def test_a_canvas_text_only_item_scores_nothing_whatever_points_the_source_gives_it(tmp_path: Path) -> None:
-    """A text-only item scores nothing (docs/question-types.md: text only, 0 points): Canvas gets 0 points for it and a
-    quiz total of the scored question alone."""
+def test_a_text_only_item_scores_nothing_and_points_given_to_one_are_an_error(tmp_path: Path) -> None:
+    """A text-only item scores nothing (docs/question-types.md: text only, 0 points). Points given
+    to one were once dropped without a word while the quiz's total counted them: now they are an
+    error at the item's points, and nothing is written. Without them Canvas gets 0 points for the
+    item and a quiz total of the scored question alone."""
     source = write(tmp_path, "t.yaml", TEXT_ONLY_WITH_POINTS)
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], jobs=1))
+    (error,) = [d.render() for d in failed.value.diagnostics if d.severity == "error"]
+    assert error.startswith(f"{source}:7:") and "error[QB201]: a text-only item scores nothing, so it cannot be worth 3 points" in error
+    assert not (tmp_path / "dist").exists()
+    source.write_text(TEXT_ONLY_WITH_POINTS.replace(", points: 3}", "}"), encoding="utf-8")
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], jobs=1))
     members = zip_members((tmp_path / "dist" / "t.canvas.zip").read_bytes())
     points = {item.get("ident"): {f.findtext("{*}fieldlabel"): f.findtext("{*}fieldentry") for f in item.iter("{*}qtimetadatafield")}

@@ -75,7 +75,7 @@ def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], for
     losses: list[Loss] = []
     for name in formats:
         label, profile = TARGETS[name]
-        found = list(profile_losses(profile, quiz, spans)) if profile else []
+        found = list(profile_losses(name, profile, quiz, spans)) if profile else []
         for setting in WRITERS[name].settings_not_carried(quiz):
             found.append(Loss(name, SETTING_LOSS, f"{label}: the quiz setting {setting} has no place in this file: set it in "
                                                   "the LMS after importing", source.locate(("settings", setting)), subject=setting))
@@ -100,12 +100,13 @@ def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], for
     return losses
 
 
-def profile_losses(profile: str, quiz: Quiz, spans: dict[str, SourceSpan]) -> Iterator[Loss]:
-    """The profile's findings (``check --profile``'s warnings) as losses of its target, each with its question."""
+def profile_losses(target: str, profile: str, quiz: Quiz, spans: dict[str, SourceSpan]) -> Iterator[Loss]:
+    """The profile's findings (``check --profile``'s warnings) as losses of ``target``, each with its
+    question. Two targets may share a profile (Moodle XML and the Moodle quiz backup hold the same
+    question data): each has the losses as its own, never the other's."""
     sink = DiagnosticSink()
     check_profile(profile, quiz, spans, sink)
     by_span = {span: ident for ident, span in spans.items()}
-    target = next(name for name, (_, p) in TARGETS.items() if p == profile)
     for d in sink.items:
         yield Loss(target, d.code, d.message, d.span, by_span.get(d.span) if d.span else None)
 

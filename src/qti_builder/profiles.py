@@ -195,11 +195,24 @@ def _section_checks(section: Section, q: Any) -> Iterator[str]:
         yield f"Canvas Classic keeps questions in their order: the section '{section.id}' is not shuffled"
 
 
+#: Option numberings of letters that Moodle writes as numbers (writers/moodle.py's ANSWER_NUMBERING),
+#: by the name the message gives them.
+_LETTERS_MOODLE_NUMBERS = {"hangul": "Hangul (가 나 다)", "hangul-consonant": "Hangul (ㄱ ㄴ ㄷ)",
+                           "katakana": "Katakana (ア イ ウ)", "iroha": "iroha (イ ロ ハ)"}
+
+
 def _moodle_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
     """What Moodle's question types cannot hold: a multiple-response scoring rule on the whole answer
     (Moodle's multichoice adds up the ticked options' fractions, writers/moodle.py)."""
     from .model.questions import MultipleResponseQuestion
+    from .writers.moodle import ANSWER_NUMBERING
 
+    numbering = getattr(q, "numbering", None)
+    if numbering in _LETTERS_MOODLE_NUMBERS and ANSWER_NUMBERING[numbering] == "123":
+        # An answer key or a question text that names option 'イ' or '나' then names nothing the
+        # student sees: Moodle shows 1. 2. 3. in their place.
+        yield (f"Moodle has no {_LETTERS_MOODLE_NUMBERS[numbering]} numbering: the options are numbered 1. 2. 3. "
+               "there, in the same order")
     if isinstance(q, MultipleResponseQuestion) and q.scoring != "partial":
         right = sum(c.correct for c in q.choices)
         incomplete = (q.incomplete_points or 0) / q.points if q.scoring == "exam" else 0.0

@@ -63,6 +63,7 @@ def questions(draw: st.DrawFn, qid: str) -> dict:  # type: ignore[type-arg]
             base["choices"] = [{"id": "A", "text": "{=x + 1:0}", "correct": True}, {"id": "B", "text": "{=x + 2:0}"}]
     else:
         assert kind == "text_only", f"questions() draws no fields of {kind} questions: add them above"
+        del base["points"]  # a text-only item scores nothing (points on one are an error)
     return base
 
 

@@ -246,6 +246,8 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
     files: list[tuple[Path, bytes]] = []
     planned: dict[Path, bytes] = {}
     ids: set[str] = set()
+    #: Said only when the files will be written: after an error nothing is, YAML or not.
+    as_yaml: list[tuple[str, SourceSpan]] = []
     for item in imported:
         quiz = item.quiz
         if quiz.id in ids:
@@ -271,8 +273,7 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
                             "build's limits (qti-builder docs source-format#limits)")
             continue
         if source.reason:
-            sink.warning(LOST, f"quiz '{quiz.id}' is written as YAML: {source.reason}", SourceSpan(item.origin),
-                         hint="YAML holds every field of the model; see qti-builder docs import#the-source-written")
+            as_yaml.append((f"quiz '{quiz.id}' is written as YAML: {source.reason}", SourceSpan(item.origin)))
         for ref, data in sorted(item.media.items()):
             target = out / ref
             if (target.exists() and target.read_bytes() != data) or (target in planned and planned[target] != data):
@@ -287,6 +288,10 @@ def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: Diagn
         files.append((target, text.encode("utf-8")))
         if targets is not None:
             targets[quiz.id] = target
+    if not sink.errors:
+        for message, span in as_yaml:
+            sink.warning(LOST, message, span,
+                         hint="YAML holds every field of the model; see qti-builder docs import#the-source-written")
     return files
 
 

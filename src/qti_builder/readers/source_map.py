@@ -47,7 +47,13 @@ class SourceMap:
         self.positions[loc] = SourceSpan(self.path, line, column)
 
     def locate(self, loc: Loc) -> SourceSpan:
-        """The span of ``loc`` or of its nearest located ancestor."""
+        """The span of ``loc`` or of its nearest located ancestor. A key's place (``KEY, name``)
+        not recorded is its value's: Markdown's readers record an attribute ``name=value`` by its
+        value only, and a rule that names the field (Problem.at) should still point at it."""
+        if len(loc) >= 2 and loc[-2] == KEY and loc not in self.positions:
+            value = self.positions.get(loc[:-2] + (loc[-1],))
+            if value is not None:
+                return value
         for end in range(len(loc), -1, -1):
             span = self.positions.get(loc[:end])
             if span is not None:
