@@ -3,8 +3,9 @@
 Written for survivors of the template mutation run over templates/qti21/ (issue 35,
 tools/mutate_templates.py): changes to a template that no test noticed although they change what a
 student or a grader receives. The expected texts are read from the source files here (a regular
-expression over the Markdown, not the project's reader); the items are read with lxml, scored with
-pyslet (helpers.qti21_engine) and validated against the official QTI 2.1 schema.
+expression over the Markdown, or the YAML fixture through yaml.safe_load, not the project's
+readers); the items are read with lxml and run by pyslet (helpers.qti21_engine): template values
+drawn set by set, responses graded, feedback shown.
 """
 
 from __future__ import annotations
@@ -142,7 +143,8 @@ Incorrect feedback: Not quite: double the number.
 """
 
 
-def _feedback_shown(item: etree._Element, outcomes: dict[str, object], values: dict[str, object] | None = None) -> list[str]:
+def _feedback_shown(item: etree._Element, outcomes: dict[str, object],
+                    values: dict[str, object] | None = None) -> list[str]:
     chosen = outcomes["FEEDBACK"] or set()
     return [" ".join(_shown(f, values).split()) for f in item.iter(f"{Q}modalFeedback")
             if (f.get("identifier") in chosen) == (f.get("showHide") == "show")]
@@ -300,7 +302,8 @@ def test_a_qti21_package_carries_the_quiz_s_id_and_description_in_its_manifest(t
     """The manifest's LOM identifier and description are where a QTI 2.1 package keeps the quiz's
     id and description (a repository shows them, and an import reads them back): the source's."""
     source = tmp_path / "described.md"
-    source.write_text("---\nid: rivers\ntitle: Rivers\nlanguage: en\ndescription: A short quiz on rivers and seas.\n---\n\n"
+    source.write_text("---\nid: rivers\ntitle: Rivers\nlanguage: en\n"
+                      "description: A short quiz on rivers and seas.\n---\n\n"
                       "1. Where do rivers end? {#end type=essay}\n", encoding="utf-8")
     outputs = build_all(tmp_path / "out", source)
     manifest = etree.fromstring(outputs.qti["imsmanifest.xml"])
@@ -411,7 +414,8 @@ def test_a_student_may_leave_any_item_unanswered(tmp_path: Path) -> None:
                 for attribute in ("minChoices", "minAssociations", "matchMin", "minStrings"):
                     if element.get(attribute) is not None:
                         minima[(name, n, etree.QName(element).localname, attribute)] = element.get(attribute)
-    assert {element for _, _, element, _ in minima} >= {"choiceInteraction", "matchInteraction", "simpleAssociableChoice"}
+    stated = {element for _, _, element, _ in minima}
+    assert stated >= {"choiceInteraction", "matchInteraction", "simpleAssociableChoice"}
     assert {k: v for k, v in minima.items() if v != "0"} == {}
 
 
@@ -439,7 +443,8 @@ def test_short_answer_and_true_false_items_grade_and_name_the_source_s_answers(t
     response is the choice that says the source's answer (what a player shows as the right one)."""
     source = yaml.safe_load(ALL_TYPES.read_text(encoding="utf-8"))
     section = next(s for s in source["sections"] if any(q["id"] == "earth-flat" for q in s["questions"]))
-    section["questions"].append({"type": "true_false", "id": "earth-round", "stem": "The Earth is round.", "answer": True})
+    section["questions"].append(
+        {"type": "true_false", "id": "earth-round", "stem": "The Earth is round.", "answer": True})
     path = tmp_path / "answers.yaml"
     path.write_text(yaml.safe_dump(source, allow_unicode=True), encoding="utf-8")
     outputs = build_all(tmp_path / "out", path)
