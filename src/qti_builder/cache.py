@@ -271,15 +271,21 @@ class CachedChunk:
     result: object
 
 
-def chunk_key(settings: str, target: str, chunk: Quiz, media: MediaSet) -> str:
-    """The key of a chunk's documents in ``target``: the build's settings, the chunk (the quiz
-    with only its questions, in their sections: what the documents are rendered from), what each
-    section's questions are worth as a group, and the quiz's media."""
-    digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0".encode())
-    digest.update(chunk.model_dump_json().encode("utf-8"))
+def chunk_content(chunk: Quiz, media: MediaSet) -> str:
+    """A digest of what a chunk's documents are rendered from, in any target: the chunk (the quiz
+    with only its questions, in their sections), what each section's questions are worth as a
+    group, and the quiz's media. Computed once per chunk, not once per target: the chunk's
+    canonical JSON is most of a key's cost."""
+    digest = hashlib.sha256(chunk.model_dump_json().encode("utf-8"))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
     return digest.hexdigest()
+
+
+def chunk_key(settings: str, target: str, content: str) -> str:
+    """The key of a chunk's documents in ``target``: the build's settings and the chunk's
+    :func:`chunk_content`."""
+    return hashlib.sha256(f"{settings}\0chunk\0{target}\0{content}".encode()).hexdigest()
 
 
 def load_chunk(key: str) -> object | None:
@@ -363,6 +369,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_key", "code_key", "load",
+__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
            "load_chunk", "load_piece", "look_up", "media_of", "piece_key", "prune", "quiz_key", "settings_key", "store",
            "store_chunk", "store_piece"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
+from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
 from .canvas_rules import ItemFacts
 from .checks import MOODLE_FORMATS, check_content, check_moodle_formulas
@@ -535,6 +535,8 @@ class _State:
     #: The key of each chunk the build cache did not have when this process looked, before
     #: forking: a worker renders it without computing its key or looking again.
     missed: dict[Task, str] = field(default_factory=dict)
+    #: Each chunk's :func:`.cache.chunk_content`, by its quiz and questions: its targets share it.
+    contents: dict[tuple[int, tuple[str, ...]], str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -564,8 +566,10 @@ def _chunk_key(task: Task) -> str | None:
     assert _state is not None
     if _state.cache_settings is None or task.part != "items":
         return None
-    item = _state.loaded[task.quiz]
-    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media)
+    chunk = (task.quiz, task.questions)
+    if chunk not in _state.contents:
+        _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
+    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk])
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
