@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -491,17 +491,19 @@ def _check_options(q: CalculatedChoiceQuestion, v: Variants) -> None:
 # -- checking at build -------------------------------------------------------------------------
 
 
-def check_calculated(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
-    """Report every calculated question's findings at their place in the source."""
-    locs: dict[str, tuple[str | int, ...]] | None = None
-    for question in quiz.iter_questions():
+def check_calculated(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, questions: Iterable[Any] | None = None,
+                     locs: Callable[[], dict[str, tuple[str | int, ...]]] | None = None) -> None:
+    """Report every calculated question's findings (of ``questions``, by default the quiz's) at
+    their place in the source (``locs``: each question's path, made when first needed)."""
+    where: dict[str, tuple[str | int, ...]] | None = None
+    for question in quiz.iter_questions() if questions is None else questions:
         if not isinstance(question, _CalculatedBase):
             continue
-        if locs is None:
-            locs = question_locs(quiz)
+        if where is None:
+            where = locs() if locs is not None else question_locs(quiz)
         found = variants(quiz.id, question)  # type: ignore[arg-type]
         for finding in found.findings:
-            span = _span(source, locs[question.id] + finding.loc, finding.column)
+            span = _span(source, where[question.id] + finding.loc, finding.column)
             report = sink.warning if finding.warning else sink.error
             report(finding.code, f"question '{question.id}': {finding.message}", span, hint=finding.hint)
 

@@ -40,16 +40,15 @@ from pathlib import Path
 from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
 from .canvas_rules import ItemFacts
-from .checks import MOODLE_FORMATS, check_content, check_moodle_formulas
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
-from .ignores import Accepted, check_question_ignores
-from .losses import Loss, quiz_losses
-from .outline import Outline, build_outline, check_stated_total, read_lines
+from .ignores import Accepted
+from .losses import Loss
+from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Question, Quiz, Section
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
 from .parallel import cpu_count, run
-from .profiles import check_profile
+from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
 from .readers.piece_cache import Pieces
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
@@ -266,7 +265,9 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
     """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``);
     ``meanwhile`` runs in this process while workers read a large source's pieces."""
     loaded: dict[int, LoadedQuiz] = {}
-    pieces = _pieces(options, meanwhile)
+    code = code_key() if options.cache else ""
+    pieces = _pieces(options, code, meanwhile)
+    memo = _memo(code) if options.cache else None
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
@@ -279,19 +280,13 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
             if options.qti_variants is not None:
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
-            media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
-            if MOODLE_FORMATS & set(options.formats):
-                check_moodle_formulas(quiz, source, sink)
-            if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
-                check_stated_total(quiz, source, sink)
+            spans = source.question_spans(quiz)
+            media, result.losses = check_read(quiz, source, result.source.parent, sink, spans, options.formats,
+                                              options.max_media_bytes, options.profile, memo if options.only is None else None)
             if options.outline:
                 result.outline = build_outline(quiz, source, read_lines(result.source))
-            check_question_ignores(quiz, source, sink)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
-            result.spans = loaded[i].spans
-            result.losses = quiz_losses(quiz, source, result.spans, options.formats)
-            if options.profile:
-                check_profile(options.profile, quiz, loaded[i].spans, sink)
+            loaded[i].spans = result.spans = spans
         result.diagnostics.extend(sink.items)
         result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
@@ -300,13 +295,18 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
     return loaded
 
 
-def _pieces(options: BuildOptions, meanwhile: Callable[[], None] | None = None) -> Pieces:
+def _memo(code: str) -> Memo:
+    """Where the checks of a piece's sections that found nothing are remembered (quiz_checks.py):
+    the build cache, by their key under qti-builder's code."""
+    return Memo(lambda key: load_piece(piece_key(code, key)), lambda key, found: store_piece(piece_key(code, key), found))
+
+
+def _pieces(options: BuildOptions, code: str, meanwhile: Callable[[], None] | None = None) -> Pieces:
     """How a large source is read in pieces (readers/piece_cache.py): each piece's reading kept in
-    the build cache (unless ``--no-cache``), the pieces read on one worker per CPU (forked: no
-    thread, lxml being unsafe to parse beside a schema's compile)."""
+    the build cache (unless ``--no-cache``) under qti-builder's ``code``, the pieces read on one
+    worker per CPU (forked: no thread, lxml being unsafe to parse beside a schema's compile)."""
     load = keep = None
     if options.cache:
-        code = code_key()
 
         def load(key: str) -> object | None:
             return load_piece(piece_key(code, key))
