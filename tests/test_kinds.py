@@ -42,7 +42,8 @@ STAGE_TABLES: dict[str, KindTable[Any]] = {f"{table.where} (KindSpec.{table.part
 def test_every_class_of_the_union_has_a_spec_in_its_order() -> None:
     classes = [cls.__name__ for cls in QUESTION_CLASSES]
     specs = [spec.model.__name__ for spec in KINDS.values()]
-    assert classes == specs, "kinds.py KINDS must have one spec per class of model/questions.py's Question union, in its order"
+    assert classes == specs, ("kinds.py KINDS must have one spec per class of the Question union (model/union.py), in its "
+                               "order: the classes of model/questions.py, model/parametric.py, then model/kinds/ by module name")
     assert all(name == spec.model.model_fields["type"].default for name, spec in KINDS.items())
 
 

@@ -36,7 +36,8 @@ from typing import Any, Generic, Literal, TypeVar
 from .model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from .model.questions import (EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                               MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
-                              ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                              ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+from .model.kinds.text_only import TextOnlyItem
 
 #: How a kind is scored: ``all_or_nothing`` (right or wrong), ``partial`` (answers, pairs or
 #: blanks worth part of the points), ``by_hand`` (a person grades it) or ``none`` (nothing is
