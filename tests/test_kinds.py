@@ -25,7 +25,7 @@ from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
 from qti_builder.importers.qti21.item import INTERACTION_KINDS, READERS as QTI21_ITEM_READERS
 from qti_builder.importers.qti21.item import CLAIMS, SEVERAL_INTERACTIONS, ItemReader
-from qti_builder.kinds import KINDS, PARTS, TABLES, KindTable, resolve
+from qti_builder.kinds import KINDS, PARTS, TABLES, KindTable, docs_tables, resolve
 from qti_builder.model import QUESTION_CLASSES, Quiz
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.preview import PREVIEW_KINDS, build_preview
@@ -59,6 +59,8 @@ def test_every_part_of_a_spec_is_used_by_a_stage() -> None:
 def test_every_kind_has_every_part_in_every_stage_s_table(kind: str) -> None:
     """The kind's spec has every part, and every function and template it names exists."""
     missing = [where for where, table in STAGE_TABLES.items() if kind not in table]
+    if KINDS[kind].docs is None:
+        missing.append("the docs' tables, docs/question-types.md and docs/source-format.md (KindSpec.docs)")
     assert not missing, f"kind '{kind}' has no part for: {'; '.join(missing)}"
     for where, table in STAGE_TABLES.items():
         entry = table[kind]
@@ -72,6 +74,18 @@ def test_every_kind_has_every_part_in_every_stage_s_table(kind: str) -> None:
 def test_the_tables_hold_no_kind_that_does_not_exist() -> None:
     unknown = {where: [k for k in table if k not in KINDS] for where, table in STAGE_TABLES.items()}
     assert {where: kinds for where, kinds in unknown.items() if kinds} == {}
+
+
+def test_the_docs_tables_of_the_kinds_are_made_from_their_specs() -> None:
+    """Each table of every kind in the docs is the one the specs make: a kind adds its row in its
+    spec (KindSpec.docs), and tools/kind_docs.py writes the tables."""
+    for (page, name), table in docs_tables().items():
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        start, end = f"<!-- kinds: {name} -->\n", "\n<!-- kinds: end -->"
+        assert start in text, f"docs/{page} has lost its '{start.strip()}' marker"
+        begin = text.index(start) + len(start)
+        assert text[begin:text.index(end, begin)] == table, (
+            f"docs/{page}'s {name} table is not the kinds' specs': run .venv/bin/python tools/kind_docs.py")
 
 
 def test_a_part_that_names_no_function_is_an_error_naming_the_kind_and_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
