@@ -21,6 +21,8 @@ the table:
 ``qti21_import``     ``importers/qti21 READERS``      the QTI 2.1 importer's reader, its interactions
 ===================  ===============================  ===============================================
 
+The docs' tables of every kind are made from the specs too (:func:`docs_tables`, a kind's cells
+its ``docs``), and the ``Question`` union from the kinds' modules (:mod:`.model.union`).
 ``tests/test_kinds.py`` walks every kind through every table (:data:`TABLES`) and fails, naming
 the part, until the kind has each. The README's "Adding a question kind" lists what a new kind
 writes.
