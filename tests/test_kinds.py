@@ -140,8 +140,10 @@ def test_the_qti21_importer_s_interaction_table_names_kinds_it_reads() -> None:
 # -- every kind through the stages a user sees --------------------------------------------------------
 
 #: Sources that hold every kind between them: the preview of each is rendered, and each is written
-#: to every target and imported back.
-EVERY_KIND = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "tests/fixtures/calculated.md"]
+#: to every target and imported back. A kind added since has a fixture of its own,
+#: tests/fixtures/kind-my-kind.yaml, which the tests that read every fixture read too.
+EVERY_KIND = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "tests/fixtures/calculated.md",
+              *sorted((ROOT / "tests/fixtures").glob("kind-*.yaml"))]
 TARGETS = {"qti21": ".qti21.zip", "moodle": ".moodle.xml", "canvas": ".canvas.zip"}
 #: What a target cannot carry as the kind at all (each has a test of what it becomes instead).
 NOT_CARRIED = {("canvas", "calculated_choice"): "a question group of its variants "
@@ -164,7 +166,7 @@ def _kinds_in(paths: list[Path]) -> dict[str, list[str]]:
 
 
 def test_the_sources_of_every_kind_hold_every_kind() -> None:
-    assert set(_kinds_in(EVERY_KIND)) == set(KINDS), "add a question of the new kind to tests/fixtures/all-types.yaml"
+    assert set(_kinds_in(EVERY_KIND)) == set(KINDS), "write a question of the new kind in tests/fixtures/kind-my-kind.yaml"
 
 
 @pytest.fixture(scope="module")
