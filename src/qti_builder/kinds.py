@@ -1,6 +1,7 @@
 """Question kinds: one spec per kind, from which every stage's kind tables are derived.
 
-A kind is a model class (:mod:`.model.questions`) and a :class:`KindSpec` in :data:`KINDS`: its
+A kind is a model class (:mod:`.model.questions`, or a module of its own in :mod:`.model.kinds`)
+and a :class:`KindSpec` in :data:`KINDS`: its
 words, how it is scored, how the Markdown dialect writes it, what an LMS loses, and what every
 stage does with it. A stage's part is named by dotted path (``"writers.canvas:_choice"``, from
 the package), so this module stays below the stages it names; each stage derives its registry
@@ -19,10 +20,10 @@ the table:
 ``answer_words``     ``summary.ANSWER_WORDS``         its answer in a few words (``--verbose``)
 ``canvas_checks``    ``profiles.CANVAS_KIND_CHECKS``  what Canvas loses of one question, by its settings
 ``qti21_import``     ``importers/qti21 READERS``      the QTI 2.1 importer's reader, its interactions
+``docs``             :func:`docs_tables`              its cells of the docs' tables of every kind
 ===================  ===============================  ===============================================
 
-The docs' tables of every kind are made from the specs too (:func:`docs_tables`, a kind's cells
-its ``docs``), and the ``Question`` union from the kinds' modules (:mod:`.model.union`).
+The ``Question`` union is made from the kinds' modules (:mod:`.model.union`).
 ``tests/test_kinds.py`` walks every kind through every table (:data:`TABLES`) and fails, naming
 the part, until the kind has each. The README's "Adding a question kind" lists what a new kind
 writes.
