@@ -1,9 +1,8 @@
 """Question kinds: one spec per kind, from which every stage's kind tables are derived.
 
 A kind is a model class (:mod:`.model.questions`, or a module of its own in :mod:`.model.kinds`)
-and a :class:`KindSpec` in :data:`KINDS`: its
-words, how it is scored, how the Markdown dialect writes it, what an LMS loses, and what every
-stage does with it. A stage's part is named by dotted path (``"writers.canvas:_choice"``, from
+and a :class:`KindSpec` in :data:`KINDS`: its words, how it is scored, how the Markdown dialect
+writes it, what an LMS loses, its cells of the docs' tables, and what every stage does with it. A stage's part is named by dotted path (``"writers.canvas:_choice"``, from
 the package), so this module stays below the stages it names; each stage derives its registry
 from the specs with :class:`KindTable`, which looks the functions up when the stage first uses
 the table:
