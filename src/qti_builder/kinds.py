@@ -2,10 +2,10 @@
 
 A kind is a model class (:mod:`.model.questions`, or a module of its own in :mod:`.model.kinds`)
 and a :class:`KindSpec` in :data:`KINDS`: its words, how it is scored, how the Markdown dialect
-writes it, what an LMS loses, its cells of the docs' tables, and what every stage does with it. A stage's part is named by dotted path (``"writers.canvas:_choice"``, from
-the package), so this module stays below the stages it names; each stage derives its registry
-from the specs with :class:`KindTable`, which looks the functions up when the stage first uses
-the table:
+writes it, what an LMS loses, its cells of the docs' tables, and what every stage does with it.
+A stage's part is named by dotted path (``"writers.canvas:_choice"``, from the package), so this
+module stays below the stages it names; each stage derives its registry from the specs with
+:class:`KindTable`, which looks the functions up when the stage first uses the table:
 
 ===================  ===============================  ===============================================
 ``KindSpec`` field   the stage's registry             what the part is
