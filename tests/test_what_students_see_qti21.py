@@ -507,7 +507,7 @@ SYMBOL_SOURCE = """---
 title: Lines
 ---
 
-1. The line $y = mx + c$ has slope {m} and meets the y axis at {c}. What is $y$ at $x = 1$? {#cross type=calculated sets=4 decimals=0}
+1. The line $y = mx + c$ has slope {m} and meets the y axis at {c}. Find $y$ at $x = 1$. {#cross type=calculated sets=4}
 
 ```variables
 m = 2..9
@@ -532,7 +532,7 @@ def test_a_formula_s_symbol_named_like_a_variable_stays_the_symbol_the_author_wr
         values, _ = score_template_item(raw, set_number, None)
         m, c = int(values["m"]), int(values["c"])
         assert shown_text(raw, set_number, "div") == (
-            f"The line y=mx+c has slope {m} and meets the y axis at {c}. What is y at x=1?")
+            f"The line y=mx+c has slope {m} and meets the y axis at {c}. Find y at x=1.")
     # The reading itself: the same item declaring its variables mathVariable="true" shows the values.
     substituted = re.sub(rb'(identifier="[mc]"[^>]*mathVariable=)"false"', rb'\1"true"', raw)
     assert substituted != raw
