@@ -17,7 +17,6 @@ backup writer.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -342,7 +341,7 @@ def test_every_picture_and_sound_comes_back_from_the_backup(built) -> None:
     assert php_true(info.findtext("include_files"))
 
 
-def test_the_sources_tags_are_read_from_the_file(tmp_path: Path) -> None:
+def test_the_sources_tags_are_read_from_the_file() -> None:
     """The tests above read all-types.yaml's tags and descriptions: it has some to read."""
     source = yaml.safe_load((ROOT / "tests" / "fixtures" / "all-types.yaml").read_text(encoding="utf-8"))
     assert any(q.get("tags") for q in _all_questions(source)) and source.get("description")
