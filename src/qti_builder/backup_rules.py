@@ -17,7 +17,9 @@ from lxml import etree
 
 #: The root element each part must have (the schema has one top-level element per part).
 ROOTS = {"mbz-backup": "moodle_backup", "mbz-quiz": "activity", "mbz-module": "module", "mbz-inforef": "inforef",
-         "mbz-questions": "question_categories", "mbz-files": "files"}
+         "mbz-questions": "question_categories", "mbz-files": "files",
+         # One question's records, validated apart before they go into questions.xml (validate.WRAPPERS).
+         "mbz-question": "question_bank_entries"}
 #: The first bytes of moodle_backup.xml: Moodle reads its format from the first 200 bytes, and
 #: calls a declaration in single quotes an unknown format, without a reason.
 DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>'
@@ -35,7 +37,7 @@ def rules_of_part(schema: str, tree: etree._ElementTree, data: bytes, grades: tu
         yield from _backup_rules(root, data)
     elif schema == "mbz-quiz":
         yield from _quiz_rules(root)
-    elif schema == "mbz-questions":
+    elif schema in ("mbz-questions", "mbz-question"):
         yield from _question_rules(root, grades)
 
 
@@ -114,7 +116,9 @@ def _question_rules(root: etree._Element, grades: tuple[float, ...]) -> Iterator
         if stamp in stamps:
             yield _line(category), 1, f"category stamp '{stamp[1]}' is used twice in one context"
         stamps.add(stamp)
-        if category.findtext("parent") == "0" and category.find("question_bank_entries/question_bank_entry") is not None:
+        entries = category.find("question_bank_entries")
+        # In the frame of questions.xml a question is the line its records go in after (a comment).
+        if category.findtext("parent") == "0" and entries is not None and len(entries):
             yield _line(category), 1, "questions in a 'top' category vanish from view when restored: put them in a category below it"
     for context, count in tops.items():
         if count != 1:

@@ -32,7 +32,7 @@ import hashlib
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -62,7 +62,10 @@ from .writers.base import assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
-SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas"}
+SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas", "moodle-quiz"}
+#: Targets split only when the quiz has no media: the Moodle quiz backup's files.xml lists the
+#: files each record shows, which its frame, rendered apart from the records, cannot see.
+SPLIT_WITHOUT_MEDIA = {"moodle-quiz"}
 #: Questions per chunk: small enough to share a big quiz among the workers and to keep each
 #: task's documents in memory only briefly, large enough that a task's overhead does not count.
 CHUNK = 250
@@ -491,7 +494,7 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
         huge = len(ids) >= HOLD_PACKED_FROM
         for name in formats:
             split = len(ids) > CHUNK
-            if name in SPLIT_BY_QUESTION and split:
+            if name in SPLIT_BY_QUESTION and split and not (name in SPLIT_WITHOUT_MEDIA and item.media.files):
                 tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=huge))
                 tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
                           for k in range(0, len(ids), CHUNK)]
@@ -535,6 +538,9 @@ class _State:
     #: The key of each chunk the build cache did not have when this process looked, before
     #: forking: a worker renders it without computing its key or looking again.
     missed: dict[Task, str] = field(default_factory=dict)
+    #: Where each "items" task's chunk sits in its quiz, for a target whose documents depend on
+    #: it (``Writer.placements``: the Moodle quiz backup's ids), made here before forking.
+    placements: dict[Task, Hashable] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -565,7 +571,7 @@ def _chunk_key(task: Task) -> str | None:
     if _state.cache_settings is None or task.part != "items":
         return None
     item = _state.loaded[task.quiz]
-    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media)
+    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media, _state.placements.get(task))
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
@@ -590,6 +596,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     result = TaskResult(task)
     started = time.perf_counter()
     writer = _writer(task.format, task.part)(make_environment(_state.templates))
+    writer.placement = _state.placements.get(task)
     output = writer.write(quiz, item.spans, sink, item.media)
     rendered = time.perf_counter()
     if output is not None:
@@ -638,6 +645,14 @@ def _chunks(loaded: dict[int, WritableQuiz], tasks: list[Task]) -> dict[Task, Qu
     return {t: made[t.quiz, t.questions] for t in tasks if t.part == "items"}
 
 
+def _placements(loaded: dict[int, WritableQuiz], chunks: dict[Task, Quiz]) -> dict[Task, Hashable]:
+    """Where each chunk sits in its quiz, for the targets whose documents depend on it."""
+    placed: dict[Task, Hashable] = {}
+    for (quiz, name), tasks in itertools.groupby(sorted(chunks, key=lambda t: (t.quiz, t.format)), lambda t: (t.quiz, t.format)):
+        placed.update(WRITERS[name].placements(loaded[quiz].quiz, {task: chunks[task] for task in tasks}))
+    return placed
+
+
 def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
     """The quiz with only the questions in ``ids``, in the sections that hold them, those with a
     description (an item of its own in the Canvas package) and their ancestors: what the
@@ -673,7 +688,7 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
-    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
+    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings, placements=_placements(good, chunks))
     try:
         # The chunks the build cache has are taken here, before any worker is forked: a worker would
         # read each and send it back through a pipe, pickled once more, for nothing. What is left to
@@ -742,7 +757,8 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             if sink.items:
                 result.diagnostics.extend(sink.items)
                 continue
-            content, members = tar_parts(parts), len(parts)
+            assembled = assemble(parts)  # each question's records put into questions.xml
+            content, members = tar_parts(assembled), len(assembled)
         elif first.archive:
             entries = [e for r in mine for e in r.entries]
             assembled = assemble(parts)

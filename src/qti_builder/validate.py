@@ -18,6 +18,7 @@ from .diagnostics import DiagnosticSink, SourceSpan
 from .formulas import moodle_formula_error, moodle_text_formula_errors
 from .schemas import SchemaSet
 from .writers import Document
+from .writers.base import assemble
 from .writers.moodle import MOODLE_GRADES
 
 #: Moodle's grade options as the database holds them (0..1), for the quiz backup's answers.
@@ -77,12 +78,13 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
 
 
 def _backup_package(output_name: str, members: list[Document], names: set[str], sink: DiagnosticSink) -> None:
-    """The rules across the parts of a Moodle quiz backup (backup_rules.package_rules)."""
+    """The rules across the parts of a Moodle quiz backup (backup_rules.package_rules), read with
+    each question's records put into questions.xml."""
     parts, by_path = {}, {d.path: d for d in members}
-    for document in members:
-        if document.schema.startswith("mbz-"):
+    for member in assemble(members):
+        if member.schema.startswith("mbz-"):
             try:
-                parts[document.path] = _parse(document.content)
+                parts[member.path] = _parse(b"".join(member.pieces()))
             except etree.XMLSyntaxError:
                 return  # reported by validate_documents already
     blobs = {d.path: d.content for d in members if not d.schema}
@@ -114,14 +116,15 @@ def _generated_name(output_name: str, document: Document) -> str:
 #: A document that is one part of a file is validated as the only part of a file of its own, on
 #: the same lines: a Moodle question as the only one of a quiz, a Canvas item as the only one of
 #: a QTI 1.2 document (written without a namespace, an item takes its frame's).
-WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>")}
+WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>"),
+            "mbz-question": (b"<question_bank_entries>", b"</question_bank_entries>")}
 
 
 #: Which of :class:`SchemaSet`'s schemas validates each kind of document (``Document.schema``).
 SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-question": "moodle", "qti12": "qti12",
              "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta",
              **{part: "moodle_backup" for part in ("mbz-backup", "mbz-quiz", "mbz-module", "mbz-inforef", "mbz-questions",
-                                                   "mbz-files", "mbz-other")}}
+                                                   "mbz-question", "mbz-files", "mbz-other")}}
 
 
 def _problems(document: Document, schemas: SchemaSet,
