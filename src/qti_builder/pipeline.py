@@ -9,8 +9,9 @@
    a schema compiling on another fail on the names it imports), or, in this one thread, while
    forked workers read a large source's pieces;
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
-   quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
-   the rest (QTI test and manifest, the Moodle file around its questions), run on every core
+   quiz's questions in chunks (its QTI items, its Moodle questions, its quiz backup's records)
+   beside a "frame" task for the rest (QTI test and manifest, the Moodle file around its
+   questions, the backup's other parts), run on every core
    (:mod:`.parallel`: workers forked for the chunks and small quizzes, this process for the
    frames and then for whatever chunks are left), each returning compressed entries or
    validated documents;
@@ -604,7 +605,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
         result.filename, result.archive, result.container = output.filename, output.archive, output.container
-        if output.container != "zip":  # a tarball is put together from its documents (a few, small)
+        if output.container != "zip":  # a tarball is put together from its documents (its parts, each question's records)
             result.parts = documents
         elif output.archive:  # kept whole: spliced into a member, or read by the rules across files
             kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]

@@ -13,8 +13,13 @@ than percent, option records, answer ids). A cloze question's embedded answers b
 subquestions as Moodle's importer makes them: read from the cloze text by the port of Moodle's
 own parser (:func:`..cloze_syntax.cloze_subquestions`).
 
-Ids are fixed (counted from 1 in the quiz's order) and every time is the build's epoch
-(``SOURCE_DATE_EPOCH``), so the same source gives the same bytes.
+Each question's records (its bank entry, and a cloze question's subquestions' after it) are a
+document of their own, rendered and validated apart and put into ``questions.xml`` after the
+question's line there (``<!-- question: N -->``, as in the Moodle XML file's frame), so that a big
+quiz's records are rendered in chunks on the workers and kept in the build cache chunk by chunk.
+Their ids follow from the question's own number in the quiz (:class:`Placement`), not from the
+records before them: a chunk's records depend on where it sits, not on what came before. Every
+time is the build's epoch (``SOURCE_DATE_EPOCH``), so the same source gives the same bytes.
 """
 
 from __future__ import annotations
