@@ -201,3 +201,64 @@ def test_every_source_split_in_small_chunks_builds_the_same(source: Path, tmp_pa
         if not isinstance(cache._read(entry.parent.name + entry.name), cache.CachedChunk):
             entry.unlink()  # the quiz's entry (and its pieces') gone, its chunks' kept
     assert built(tmp_path / "again", cache=True) == whole
+
+
+def test_the_rules_across_the_parts_find_each_questions_records_where_its_line_is() -> None:
+    """Without parsing the whole bank again: the entries written in questions.xml and each
+    question's records (read when they were validated apart) in the category of its line."""
+    from qti_builder.backup_rules import bank_entries, package_rules, record_facts
+
+    frame = etree.fromstring(b"""<question_categories>
+<question_category id="1"><question_bank_entries/></question_category>
+<question_category id="3"><question_bank_entries>
+<question_bank_entry id="200"><question_version><question_versions><questions><question>
+<parent>0</parent><qtype>description</qtype></question></questions></question_versions></question_version></question_bank_entry>
+<!-- question: 2 -->
+<!-- question: 1 -->
+</question_bank_entries></question_category></question_categories>""").getroottree()
+    cloze = etree.fromstring(b"""<question_bank_entries>
+<question_bank_entry id="1"><question_version><question_versions><questions><question>
+<parent>0</parent><qtype>multianswer</qtype></question></questions></question_versions></question_version></question_bank_entry>
+<question_bank_entry id="101"><question_version><question_versions><questions><question>
+<parent>1</parent><qtype>shortanswer</qtype></question></questions></question_versions></question_version></question_bank_entry>
+</question_bank_entries>""").getroottree()
+    records = {"q1": record_facts(cloze), "q2": (("2", "0", "truefalse"),)}
+    bank = bank_entries(frame, ("q1", "q2"), records)
+    assert bank == {"1": [], "3": [("200", "0", "description"), ("2", "0", "truefalse"), ("1", "0", "multianswer"),
+                                   ("101", "1", "shortanswer")]}
+
+    def problems(references: str) -> list[str]:
+        quiz = etree.fromstring(f"<activity><quiz>{references}</quiz></activity>".encode()).getroottree()
+        backup = etree.fromstring(b"<moodle_backup><information><contents><activities><activity><directory>a"
+                                  b"</directory></activity></activities></contents></information></moodle_backup>")
+        parts = {"moodle_backup.xml": backup.getroottree(), "questions.xml": frame, "a/quiz.xml": quiz}
+        return [message for _, (_, _, message) in package_rules(parts, set(), {}, bank) if "has no" not in message]
+
+    def draw(category: int) -> str:
+        condition = '{"filter":{"category":{"jointype":1,"values":[%d],"filteroptions":{"includesubcategories":false}}}}'
+        return f"<question_set_reference><filtercondition>{condition % category}</filtercondition></question_set_reference>"
+
+    fixed = "<question_reference><questionbankentryid>{}</questionbankentryid></question_reference>"
+    assert problems(fixed.format(1) + fixed.format(2) + draw(3) + draw(3)) == []  # two to draw: q1 and q2
+    assert problems(fixed.format(101)) == ["a slot cannot hold a cloze question's subquestion"]
+    assert problems(fixed.format(7)) == ["bank entry 7 is not in questions.xml"]
+    assert "holds 2 questions to draw from, fewer than its 3 random slots" in problems(draw(3) * 3)[0]
+    assert "holds 0 questions" in problems(draw(1))[0]
+
+
+def test_a_slot_on_a_question_the_bank_lacks_stops_a_split_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A --templates override whose slots point past the bank's entries is refused when the
+    backup is put together from chunks, as when it is rendered whole."""
+    templates = tmp_path / "templates" / "moodle_backup"
+    templates.mkdir(parents=True)
+    original = (ROOT / "templates" / "moodle_backup" / "quiz.xml.j2").read_text("utf-8")
+    broken = original.replace("<questionbankentryid>{{ slot.question.id }}<", "<questionbankentryid>{{ slot.question.id + 7 }}<")
+    assert broken != original
+    (templates / "quiz.xml.j2").write_text(broken, "utf-8")
+    for chunk in (pipeline.CHUNK, 2):
+        monkeypatch.setattr(pipeline, "CHUNK", chunk)
+        with pytest.raises(pipeline.BuildIncomplete) as failed:
+            pipeline.build(BuildOptions(sources=[FIXTURES / "moodle-quiz.yaml"], out_dir=tmp_path / "dist",
+                                        formats=["moodle-quiz"], templates=tmp_path / "templates", jobs=1))
+        assert any("is not in questions.xml" in d.message and d.code == "QB401" for d in failed.value.result.diagnostics)
+        assert not (tmp_path / "dist" / "moodle-quiz.mbz").exists()

@@ -40,7 +40,6 @@ from pathlib import Path
 
 from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
-from .canvas_rules import ItemFacts
 from .checks import MOODLE_FORMATS, check_content, check_moodle_formulas
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted, check_question_ignores
@@ -57,7 +56,7 @@ from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, Output
                       question_counts)
 from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
-from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
+from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
 from .writers.base import assemble, held, is_spliced, single_file
 
@@ -518,7 +517,7 @@ class TaskResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     #: What validation read of its Canvas items, for the rules across the package's files.
-    facts: dict[str, ItemFacts] = field(default_factory=dict)
+    facts: Facts = field(default_factory=dict)
 
 
 @dataclass
@@ -752,9 +751,10 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         first = mine[0]
         target = options.out_dir / str(first.filename)
         parts = [d for r in mine for d in r.parts]
+        facts = {question: fact for r in mine for question, fact in r.facts.items()}
         if first.container != "zip":
             sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {d.path for d in parts}, {}, sink)
+            validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
             if sink.items:
                 result.diagnostics.extend(sink.items)
                 continue
@@ -764,7 +764,6 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             entries = [e for r in mine for e in r.entries]
             assembled = assemble(parts)
             sink = DiagnosticSink()
-            facts = {question: fact for r in mine for question, fact in r.facts.items()}
             validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
             if sink.items:  # the quiz has failed: build() writes none of its files
                 result.diagnostics.extend(sink.items)
