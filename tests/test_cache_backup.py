@@ -262,3 +262,20 @@ def test_a_slot_on_a_question_the_bank_lacks_stops_a_split_build(tmp_path: Path,
                                         formats=["moodle-quiz"], templates=tmp_path / "templates", jobs=1))
         assert any("is not in questions.xml" in d.message and d.code == "QB401" for d in failed.value.result.diagnostics)
         assert not (tmp_path / "dist" / "moodle-quiz.mbz").exists()
+
+
+def test_a_backup_frame_without_question_lines_is_refused(tmp_path: Path) -> None:
+    """questions.xml is a frame with each question's records put in after its line: an override
+    that drops the lines (one written before the backup was split) would lose every question in
+    silence, so it is an error that says which template and what to keep."""
+    templates = tmp_path / "templates" / "moodle_backup"
+    templates.mkdir(parents=True)
+    original = (ROOT / "templates" / "moodle_backup" / "questions.xml.j2").read_text("utf-8")
+    assert "<!-- question: {{ number }} -->\n" in original
+    (templates / "questions.xml.j2").write_text(original.replace("<!-- question: {{ number }} -->\n", ""), "utf-8")
+    with pytest.raises(pipeline.BuildIncomplete) as failed:
+        pipeline.build(BuildOptions(sources=[FIXTURES / "moodle-quiz.yaml"], out_dir=tmp_path / "dist",
+                                    formats=["moodle-quiz"], templates=tmp_path / "templates", jobs=1))
+    assert [d.code for d in failed.value.result.diagnostics] == ["QB305"]
+    assert "moodle_backup/questions.xml.j2 must write the line '<!-- question: N -->'" in failed.value.result.diagnostics[0].message
+    assert not (tmp_path / "dist").exists()
