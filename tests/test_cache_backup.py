@@ -94,10 +94,12 @@ def test_a_big_quizs_backup_is_rendered_in_chunks_as_the_other_targets(source: P
                              ("items", pipeline.CHUNK)]
 
 
-def test_the_backup_in_chunks_is_the_backup_rendered_whole(source: Path, tmp_path: Path, build_cache: Path) -> None:
+def test_the_backup_in_chunks_is_the_backup_rendered_whole(source: Path, tmp_path: Path, build_cache: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """Put together from its chunks, on one process or on two, with the build cache or without,
-    the backup is byte for byte what the writer renders of the whole quiz at once (no chunk,
-    no placement: every id counted from the whole quiz)."""
+    its records held compressed or not (as a bank of ``HOLD_PACKED_FROM`` questions holds them),
+    the backup is byte for byte what the writer renders of the whole quiz at once (no chunk, no
+    placement: every id counted from the whole quiz)."""
     sink = DiagnosticSink()
     options = BuildOptions(sources=[source], formats=["moodle-quiz"])
     (whole,) = render_outputs(load_quizzes(options, sink), options, sink)
@@ -107,6 +109,8 @@ def test_the_backup_in_chunks_is_the_backup_rendered_whole(source: Path, tmp_pat
     assert _build(source, tmp_path / "two", jobs=2)["bigbank.mbz"] == expected
     assert _build(source, tmp_path / "cold", jobs=2, cache=True)["bigbank.mbz"] == expected
     assert any(build_cache.iterdir())
+    monkeypatch.setattr(pipeline, "HOLD_PACKED_FROM", 100)
+    assert _build(source, tmp_path / "packed", jobs=2)["bigbank.mbz"] == expected
 
 
 def test_read_back_each_question_is_its_moodle_xml_question(source: Path, tmp_path: Path) -> None:
