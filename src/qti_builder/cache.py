@@ -26,6 +26,7 @@ import stat
 import tempfile
 import time
 import zlib
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,7 +110,9 @@ def settings_key(options: BuildOptions) -> str | None:
     if schemas is None or not schemas.is_dir():
         return None
     digest = hashlib.sha256()
-    for part in (__version__, MAGIC.decode(), repr(options.formats), repr(options.strict), repr(sorted(options.ignore)),
+    # The time every output states (writers.base.build_epoch) is the environment's.
+    for part in (__version__, MAGIC.decode(), os.environ.get("SOURCE_DATE_EPOCH", ""), repr(options.formats),
+                 repr(options.strict), repr(sorted(options.ignore)),
                  repr(options.profile), repr(options.qti_variants), repr(options.max_media_bytes), repr(options.limits)):
         digest.update(part.encode("utf-8") + b"\0")
     digest.update(code_key().encode("ascii"))
@@ -271,14 +274,16 @@ class CachedChunk:
     result: object
 
 
-def chunk_key(settings: str, target: str, chunk: Quiz, media: MediaSet) -> str:
+def chunk_key(settings: str, target: str, chunk: Quiz, media: MediaSet, placement: Hashable = None) -> str:
     """The key of a chunk's documents in ``target``: the build's settings, the chunk (the quiz
     with only its questions, in their sections: what the documents are rendered from), what each
-    section's questions are worth as a group, and the quiz's media."""
+    section's questions are worth as a group, the quiz's media, and where the chunk sits in the
+    quiz when the target's documents depend on it (``Writer.placements``: the backup's ids)."""
     digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0".encode())
     digest.update(chunk.model_dump_json().encode("utf-8"))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
+    digest.update(repr(placement).encode("utf-8"))
     return digest.hexdigest()
 
 
