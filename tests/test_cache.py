@@ -245,8 +245,8 @@ def _backup_questions(files: dict[str, bytes], name: str = "bank.mbz") -> bytes:
 
 def _parts(chunks: int) -> list[tuple[str, str]]:
     """The tasks a build of a quiz bigger than a chunk renders in the default targets: in each
-    target split by question its frame and ``chunks`` chunks, each other target whole (the Moodle
-    quiz backup: rendered again whole after any edit)."""
+    target split by question (all four, the Moodle quiz backup too for a quiz without media) its
+    frame and ``chunks`` chunks, each other target whole."""
     split = [f for f in DEFAULT_FORMATS if f in pipeline.SPLIT_BY_QUESTION]
     return sorted([(f, "frame") for f in split] + [(f, "items") for f in split for _ in range(chunks)]
                   + [(f, "whole") for f in DEFAULT_FORMATS if f not in pipeline.SPLIT_BY_QUESTION])

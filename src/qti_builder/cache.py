@@ -26,6 +26,7 @@ import stat
 import tempfile
 import time
 import zlib
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,7 +110,9 @@ def settings_key(options: BuildOptions) -> str | None:
     if schemas is None or not schemas.is_dir():
         return None
     digest = hashlib.sha256()
-    for part in (__version__, MAGIC.decode(), repr(options.formats), repr(options.strict), repr(sorted(options.ignore)),
+    # The time every output states (writers.base.build_epoch) is the environment's.
+    for part in (__version__, MAGIC.decode(), os.environ.get("SOURCE_DATE_EPOCH", ""), repr(options.formats),
+                 repr(options.strict), repr(sorted(options.ignore)),
                  repr(options.profile), repr(options.qti_variants), repr(options.max_media_bytes), repr(options.limits)):
         digest.update(part.encode("utf-8") + b"\0")
     digest.update(code_key().encode("ascii"))
@@ -282,10 +285,13 @@ def chunk_content(chunk: Quiz, media: MediaSet) -> str:
     return digest.hexdigest()
 
 
-def chunk_key(settings: str, target: str, content: str) -> str:
-    """The key of a chunk's documents in ``target``: the build's settings and the chunk's
-    :func:`chunk_content`."""
-    return hashlib.sha256(f"{settings}\0chunk\0{target}\0{content}".encode()).hexdigest()
+def chunk_key(settings: str, target: str, content: str, placement: Hashable = None) -> str:
+    """The key of a chunk's documents in ``target``: the build's settings, the chunk's
+    :func:`chunk_content`, and where the chunk sits in the quiz when the target's documents
+    depend on it (``Writer.placements``: the backup's ids)."""
+    digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0{content}".encode())
+    digest.update(repr(placement).encode("utf-8"))
+    return digest.hexdigest()
 
 
 def load_chunk(key: str) -> object | None:

@@ -9,8 +9,9 @@
    a schema compiling on another fail on the names it imports), or, in this one thread, while
    forked workers read a large source's pieces;
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
-   quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
-   the rest (QTI test and manifest, the Moodle file around its questions), run on every core
+   quiz's questions in chunks (its QTI items, its Moodle questions, its quiz backup's records)
+   beside a "frame" task for the rest (QTI test and manifest, the Moodle file around its
+   questions, the backup's other parts), run on every core
    (:mod:`.parallel`: workers forked for the chunks and small quizzes, this process for the
    frames and then for whatever chunks are left), each returning compressed entries or
    validated documents;
@@ -33,14 +34,13 @@ import hashlib
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
-from .canvas_rules import ItemFacts
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
@@ -56,13 +56,16 @@ from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, Output
                       question_counts)
 from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
-from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
+from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
 from .writers.base import assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
-SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas"}
+SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas", "moodle-quiz"}
+#: Targets split only when the quiz has no media: the Moodle quiz backup's files.xml lists the
+#: files each record shows, which its frame, rendered apart from the records, cannot see.
+SPLIT_WITHOUT_MEDIA = {"moodle-quiz"}
 #: Questions per chunk: small enough to share a big quiz among the workers and to keep each
 #: task's documents in memory only briefly, large enough that a task's overhead does not count.
 CHUNK = 250
@@ -514,7 +517,7 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
         huge = len(ids) >= HOLD_PACKED_FROM
         for name in formats:
             split = len(ids) > CHUNK
-            if name in SPLIT_BY_QUESTION and split:
+            if name in SPLIT_BY_QUESTION and split and not (name in SPLIT_WITHOUT_MEDIA and item.media.files):
                 tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=huge))
                 tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
                           for k in range(0, len(ids), CHUNK)]
@@ -537,7 +540,7 @@ class TaskResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     #: What validation read of its Canvas items, for the rules across the package's files.
-    facts: dict[str, ItemFacts] = field(default_factory=dict)
+    facts: Facts = field(default_factory=dict)
 
 
 @dataclass
@@ -560,6 +563,9 @@ class _State:
     missed: dict[Task, str] = field(default_factory=dict)
     #: Each chunk's :func:`.cache.chunk_content`, by its quiz and questions: its targets share it.
     contents: dict[tuple[int, tuple[str, ...]], str] = field(default_factory=dict)
+    #: Where each "items" task's chunk sits in its quiz, for a target whose documents depend on
+    #: it (``Writer.placements``: the Moodle quiz backup's ids), made here before forking.
+    placements: dict[Task, Hashable] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -592,7 +598,7 @@ def _chunk_key(task: Task) -> str | None:
     chunk = (task.quiz, task.questions)
     if chunk not in _state.contents:
         _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
-    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk])
+    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
@@ -617,6 +623,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     result = TaskResult(task)
     started = time.perf_counter()
     writer = _writer(task.format, task.part)(make_environment(_state.templates))
+    writer.placement = _state.placements.get(task)
     output = writer.write(quiz, item.spans, sink, item.media)
     rendered = time.perf_counter()
     if output is not None:
@@ -624,7 +631,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
         result.filename, result.archive, result.container = output.filename, output.archive, output.container
-        if output.container != "zip":  # a tarball is put together from its documents (a few, small)
+        if output.container != "zip":  # a tarball is put together from its documents (its parts, each question's records)
             result.parts = documents
         elif output.archive:  # kept whole: spliced into a member, or read by the rules across files
             kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]
@@ -665,6 +672,14 @@ def _chunks(loaded: dict[int, WritableQuiz], tasks: list[Task]) -> dict[Task, Qu
     return {t: made[t.quiz, t.questions] for t in tasks if t.part == "items"}
 
 
+def _placements(loaded: dict[int, WritableQuiz], chunks: dict[Task, Quiz]) -> dict[Task, Hashable]:
+    """Where each chunk sits in its quiz, for the targets whose documents depend on it."""
+    placed: dict[Task, Hashable] = {}
+    for (quiz, name), tasks in itertools.groupby(sorted(chunks, key=lambda t: (t.quiz, t.format)), lambda t: (t.quiz, t.format)):
+        placed.update(WRITERS[name].placements(loaded[quiz].quiz, {task: chunks[task] for task in tasks}))
+    return placed
+
+
 def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
     """The quiz with only the questions in ``ids``, in the sections that hold them, those with a
     description (an item of its own in the Canvas package) and their ancestors: what the
@@ -700,7 +715,7 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
-    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
+    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings, placements=_placements(good, chunks))
     try:
         # The chunks the build cache has are taken here, before any worker is forked: a worker would
         # read each and send it back through a pipe, pickled once more, for nothing. What is left to
@@ -763,18 +778,19 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         first = mine[0]
         target = options.out_dir / str(first.filename)
         parts = [d for r in mine for d in r.parts]
+        facts = {question: fact for r in mine for question, fact in r.facts.items()}
         if first.container != "zip":
             sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {d.path for d in parts}, {}, sink)
+            validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
             if sink.items:
                 result.diagnostics.extend(sink.items)
                 continue
-            content, members = tar_parts(parts), len(parts)
+            assembled = assemble(parts)  # each question's records put into questions.xml
+            content, members = tar_parts(assembled), len(assembled)
         elif first.archive:
             entries = [e for r in mine for e in r.entries]
             assembled = assemble(parts)
             sink = DiagnosticSink()
-            facts = {question: fact for r in mine for question, fact in r.facts.items()}
             validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
             if sink.items:  # the quiz has failed: build() writes none of its files
                 result.diagnostics.extend(sink.items)
