@@ -2,7 +2,9 @@
 
 1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes; a
    large Markdown source in pieces (readers/markdown/pieces.py), kept in the build cache and read
-   on forked workers;
+   on forked workers; each quiz checked top-level section by section, apart from its checks across
+   sections (quiz_checks.py: a piece's sections whose checks found nothing are remembered in the
+   build cache beside it);
 2. compile the **schemas** once, when a quiz read needs them (one without errors, or one read in
    part, whose questions without errors are checked by every output too), so that the workers
    forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
