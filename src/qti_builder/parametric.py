@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from . import content
 from . import formulas as F
 from .diagnostics import DiagnosticSink, SourceSpan
 from .model import Quiz
@@ -412,6 +413,38 @@ def fill(markdown: str, v: Variants, render: Callable[[Shown], str]) -> str:
     def replace(m: Any) -> str:
         shown = v.shown.get(m.group(0)[1:-1])
         return render(shown) if shown is not None else m.group(0)
+
+    return PLACEHOLDER.sub(replace, markdown)
+
+
+def in_formulas(markdown: str, v: Variants) -> list[bool]:
+    """For each placeholder of the question in ``markdown``, in order, whether it stands inside a
+    formula (``${a}x + {b} = 0$``). Each one is swapped for a word of letters that no text holds,
+    which Markdown and the math delimiters read as they read a placeholder, and the formulas are
+    found by the renderer's own reader (:func:`..content.math_texts`)."""
+    found = [m for m in PLACEHOLDER.finditer(markdown) if m.group(0)[1:-1] in v.shown]
+    if not found or ("$" not in markdown and "\\" not in markdown):
+        return [False] * len(found)
+    prefix = "qbplaceholder"
+    while prefix in markdown:
+        prefix += "q"
+    pieces, end = [], 0
+    for n, m in enumerate(found):
+        pieces += [markdown[end:m.start()], f"{prefix}{n}z"]
+        end = m.end()
+    math = "\n".join(content.math_texts("".join(pieces) + markdown[end:]))
+    return [f"{prefix}{n}z" in math for n in range(len(found))]
+
+
+def fill_by_place(markdown: str, v: Variants, render: Callable[[Shown], str], in_math: Callable[[Shown], str]) -> str:
+    """:func:`fill`, with ``in_math(shown)`` for a placeholder inside a formula (:func:`in_formulas`)."""
+    where = iter(in_formulas(markdown, v))
+
+    def replace(m: Any) -> str:
+        shown = v.shown.get(m.group(0)[1:-1])
+        if shown is None:
+            return m.group(0)
+        return in_math(shown) if next(where) else render(shown)
 
     return PLACEHOLDER.sub(replace, markdown)
 

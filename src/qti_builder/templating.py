@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 import base64
+import re
 import hashlib
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -54,6 +55,17 @@ def fill_blanks(markup: str, render: Callable[[str], str]) -> Markup:
     """Rendered markup with each ``[[blank-id]]`` marker replaced by ``render(blank_id)``, a macro
     that returns the blank's markup (``{{ stem|xhtml|fill_blanks(blank_macro) }}``)."""
     return Markup(BLANK_MARKER.sub(lambda match: str(render(match.group(1))), str(markup)))
+
+
+#: A calculated item's placeholder inside a formula as the QTI 2.1 writer leaves it in MathML.
+_MATH_VARIABLE = re.compile(r"<mtext>\[\[([A-Za-z][A-Za-z0-9_]*)\]\]</mtext>")
+
+
+def math_variables(markup: str) -> Markup:
+    """Rendered markup with each placeholder inside a formula, ``<mtext>[[a]]</mtext>`` (written
+    ``\\text{[[a]]}``, which latex2mathml turns into one element whatever the name), made the
+    ``<mi>a</mi>`` in whose place a QTI 2.1 player puts a ``mathVariable``'s value."""
+    return Markup(_MATH_VARIABLE.sub(r"<mi>\1</mi>", str(markup)))
 
 
 #: The media of the document being rendered and the folder its files go to in the package:
@@ -151,6 +163,7 @@ FILTERS = {
     "cdata": cdata,
     "number": number,
     "fill_blanks": fill_blanks,
+    "math_variables": math_variables,
     "plain": content.plain_text,
 }
 

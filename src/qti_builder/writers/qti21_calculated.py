@@ -28,7 +28,7 @@ from ..model import NumericAnswer, NumericalQuestion, Quiz, SingleChoiceQuestion
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from ..model.questions import QuestionBase
 from ..model.union import Question
-from ..parametric import Shown, Variants, fill, filled_question, fmt, variants
+from ..parametric import Shown, Variants, fill_by_place, filled_question, fmt, variants
 from ..templating import number
 
 #: Identifiers this item declares itself; a variable with one of these names gets another.
@@ -52,9 +52,22 @@ def _unshown_name(name: str) -> str:
 
 def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuestion) -> dict[str, Any]:
     v = variants(quiz.id, q)
-    marker = lambda shown: f"[[{qti_name(shown)}]]"  # noqa: E731 - put back as printedVariable by the template
+    in_math: set[str] = set()
+
+    def marker(shown: Shown) -> str:  # put back as printedVariable by the template
+        return f"[[{qti_name(shown)}]]"
+
+    def math_marker(shown: Shown) -> str:
+        """Inside a formula: one <mtext> that the template makes the variable's <mi> (math_variables)."""
+        in_math.add(qti_name(shown))
+        return f"\\text{{[[{qti_name(shown)}]]}}"
+
+    def fill(text: str) -> str:
+        return fill_by_place(text, v, marker, math_marker)
+
     texts = q.feedback.model_dump()
-    fb = {name: fill(text, v, marker) if text else None for name, text in texts.items()}
+    # An item shows general, correct and incorrect feedback only.
+    fb = {name: fill(text) if text and name in ("general", "correct", "incorrect") else None for name, text in texts.items()}
     shown = [{"id": qti_name(s), "format": f"%.{s.decimals}f" if s.decimals is not None else None,
               "values": [t[s.name] for t in v.texts]} for s in v.shown.values()]
     # The variables the texts do not show are set too: with the formula (below) they say how
@@ -63,8 +76,8 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     shown += [{"id": _unshown_name(name), "format": None, "values": [fmt(values[name], v.decimals[name]) for values in v.sets]}
               for name in unshown]
     context: dict[str, Any] = {
-        "stem": fill(q.stem, v, marker),
-        "passage": fill(q.passage, v, marker) if q.passage else None,
+        "stem": fill(q.stem),
+        "passage": fill(q.passage) if q.passage else None,
         "template_variables": shown,
         "formats": {s["id"]: s["format"] for s in shown},
         "set_count": len(v.sets),
@@ -73,15 +86,17 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
         context.update(answers=[{"answer": number(a, 10), "lower": number(low, 10), "upper": number(high, 10)}
                                 for a, (low, high) in zip(v.answers, v.bounds)],
                        unit=q.unit, shown_answer=v.correct_texts[0], formula=_interpretation(q, v))
-        fb = {name: text if name in ("general", "correct", "incorrect") else None for name, text in fb.items()}
     else:
-        context["choices"] = [{"id": c.id, "text": fill(c.text, v, marker), "fixed": c.fixed} for c in q.choices]
+        context["choices"] = [{"id": c.id, "text": fill(c.text), "fixed": c.fixed} for c in q.choices]
         context["correct_ids"] = [c.id for c in q.choices if c.correct]
         context["choice_feedbacks"] = [{"choice": c.id, "id": f"{c.id}_fb"} for c in q.choices if c.feedback]
-        context["extra_feedbacks"] = [{"id": f"{c.id}_fb", "text": fill(c.feedback, v, marker), "shown": True}
+        context["extra_feedbacks"] = [{"id": f"{c.id}_fb", "text": fill(c.feedback), "shown": True}
                                       for c in q.choices if c.feedback]
-        fb = {name: text if name in ("general", "correct", "incorrect") else None for name, text in fb.items()}
     context["fb"] = fb
+    # mathVariable only where a formula holds the placeholder: a player puts the value in place of
+    # every <mi> of that name (check_math_variables refuses the same name as a symbol).
+    for variable in shown:
+        variable["math"] = variable["id"] in in_math
     return context
 
 
