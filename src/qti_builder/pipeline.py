@@ -59,6 +59,7 @@ from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
 from .writers.base import assemble, held, is_spliced, single_file
+from .writers.qti21_calculated import check_math_variables
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -285,6 +286,8 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
             media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
             if MOODLE_FORMATS & set(options.formats):
                 check_moodle_formulas(quiz, source, sink)
+            if "qti21" in options.formats:
+                check_math_variables(quiz, source, sink)
             if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
                 check_stated_total(quiz, source, sink)
             if options.outline:
