@@ -449,11 +449,15 @@ def fill_by_place(markdown: str, v: Variants, render: Callable[[Shown], str], in
     return PLACEHOLDER.sub(replace, markdown)
 
 
-def filled_question(q: Calculated, v: Variants, render: Callable[[Shown], str]) -> Any:
+def filled_question(q: Calculated, v: Variants, render: Callable[[Shown], str],
+                    in_math: Callable[[Shown], str] | None = None) -> Any:
     """A copy of ``q`` whose texts (stem, passage, feedback, options and their feedback) have
-    each placeholder replaced by ``render(shown)``: a target's own markers, or one set's values."""
+    each placeholder replaced by ``render(shown)``: a target's own markers, or one set's values;
+    by ``in_math(shown)`` inside a formula, when given (:func:`fill_by_place`)."""
     def each(text: str | None) -> str | None:
-        return fill(text, v, render) if text else text
+        if not text:
+            return text
+        return fill(text, v, render) if in_math is None else fill_by_place(text, v, render, in_math)
 
     feedback = q.feedback.model_copy(update={k: each(t) for k, t in q.feedback.model_dump().items()})
     update: dict[str, Any] = {"stem": each(q.stem), "passage": each(q.passage), "feedback": feedback}

@@ -68,6 +68,17 @@ def math_variables(markup: str) -> Markup:
     return Markup(_MATH_VARIABLE.sub(r"<mi>\1</mi>", str(markup)))
 
 
+def equation_placeholders(markup: str, names: list[str]) -> Markup:
+    """A Canvas calculated question's text with each ``[name]`` of ``names`` written as it is in
+    its equation images' addresses (``/equation_images/…%255Bname%255D…``, the TeX URL-encoded twice):
+    Canvas replaces ``[name]`` in the question's HTML with the set's value, and a value (digits,
+    ``-``, ``.``) needs no encoding, so the image drawn from the address shows it too."""
+    text = str(markup)
+    for name in names:
+        text = text.replace(f"%255B{name}%255D", f"[{name}]")
+    return Markup(text)
+
+
 #: The media of the document being rendered and the folder its files go to in the package:
 #: what the filters point a text's media references at. Set by :func:`render_template` from the
 #: render's ``media`` and ``media_prefix``, so that the filters need no template context and the
@@ -164,6 +175,7 @@ FILTERS = {
     "number": number,
     "fill_blanks": fill_blanks,
     "math_variables": math_variables,
+    "equation_placeholders": equation_placeholders,
     "plain": content.plain_text,
 }
 
