@@ -79,7 +79,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     texts = q.feedback.model_dump()
     # An item shows general, correct and incorrect feedback only.
     fb = {name: fill(text) if text and name in ("general", "correct", "incorrect") else None for name, text in texts.items()}
-    shown = [{"id": qti_name(s), "format": f"%.{s.decimals}f" if s.decimals is not None else None,
+    shown: list[dict[str, Any]] = [{"id": qti_name(s), "format": f"%.{s.decimals}f" if s.decimals is not None else None,
               "values": [t[s.name] for t in v.texts]} for s in v.shown.values()]
     # The variables the texts do not show are set too: with the formula (below) they say how
     # each set's answer is made.
