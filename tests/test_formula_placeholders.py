@@ -134,3 +134,34 @@ def test_canvas_gets_each_set_s_values_in_the_equation_image(tmp_path: Path) -> 
 def test_moodle_keeps_the_wildcards_inside_the_formula(tmp_path: Path) -> None:
     outputs = build_all(tmp_path, _write(tmp_path, LINEAR, "fm"))
     assert "\\({a}x + {b} = 0\\)" in outputs.moodle_text("lin")
+
+
+CHOICE = """---
+id: ch
+title: Choice
+---
+
+1. Which is \\({a} \\cdot {b}\\), the product of {a} and {b}? {#prod type=calculated_choice sets=4}
+
+```variables
+a = 2..9
+b = 2..9
+a != b
+```
+
+A) {=a*b:0}
+B) {=a+b:0}
+
+Answer: A
+Explanation: $${a} \\cdot {b} = {=a*b:0}$$
+"""
+
+
+def test_a_calculated_choice_item_shows_the_values_in_its_formulas_and_its_explanation(tmp_path: Path) -> None:
+    raw = build_all(tmp_path, _write(tmp_path, CHOICE, "ch")).qti_raw("prod")
+    for set_number in range(1, template_sets(raw) + 1):
+        values, _ = score_template_item(raw, set_number, None)
+        a, b = (_number(values[n]) for n in "ab")
+        product = _number(values["a"] * values["b"])
+        assert shown_text(raw, set_number, "div").startswith(f"Which is {a}·{b}, the product of {a} and {b}?")
+        assert shown_text(raw, set_number, "modalFeedback") == f"{a}·{b}={product}"
