@@ -25,6 +25,7 @@ from qti_builder.profiles import check_profile
 from qti_builder.readers import read_quiz
 from qti_builder.readers.piece_cache import Pieces
 from qti_builder.writers import WRITERS
+from qti_builder.writers.qti21_calculated import check_math_variables
 
 SOURCES = sorted(
     [*ROOT.joinpath("source").glob("*.md"), *ROOT.joinpath("tests", "fixtures").glob("*.md"),
@@ -46,6 +47,8 @@ def _whole(path: Path, profile: str | None) -> tuple[list[Any], list[Any], Any] 
     media = check_content(quiz, source, path.parent, sink)
     if MOODLE_FORMATS & set(FORMATS):
         check_moodle_formulas(quiz, source, sink)
+    if "qti21" in FORMATS:
+        check_math_variables(quiz, source, sink)
     if not source.partial:
         check_stated_total(quiz, source, sink)
     check_question_ignores(quiz, source, sink)

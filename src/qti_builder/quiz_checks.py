@@ -2,7 +2,8 @@
 text and question (content, blanks, option scores, calculated questions, Moodle formulas,
 ``ignore=``, what each target's profile loses of each question, ``--profile``), done top-level
 section by top-level section, and those across the quiz apart (the Moodle categories' and
-questions' ID numbers, the stated total, the settings and random draws a target loses).
+questions' ID numbers, the stated total, the settings and random draws a target loses), with
+the QTI 2.1 writer's check of formulas in calculated questions (QB158), run whole.
 
 A top-level section read as a piece of a large source (``SourceMap.section_keys``: the same key is
 the same section's data) whose checks found nothing is remembered in the build cache (``Memo``)
@@ -34,6 +35,7 @@ from .outline import check_stated_total
 from .parametric import check_calculated
 from .profiles import check_profile
 from .readers import SourceMap
+from .writers.qti21_calculated import check_math_variables
 
 #: Changes with what a remembered section's entry means.
 LAYOUT = "section checks 1"
@@ -98,6 +100,8 @@ def check_read(quiz: Quiz, source: SourceMap, base_dir: Path, sink: DiagnosticSi
     check_idnumbers(quiz, source, sink, locs)
     for each in found:
         sink.items += each.formulas
+    if "qti21" in formats:  # a calculated question's few: checked whole, as the QTI 2.1 writer's own rule
+        check_math_variables(quiz, source, sink)
     if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
         check_stated_total(quiz, source, sink)
     for each in found:
