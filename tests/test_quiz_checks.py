@@ -80,7 +80,7 @@ def test_section_by_section_finds_what_the_whole_quiz_checks_find(source: Path, 
 
 
 class _Memo:
-    """The build cache's part for the checks, in memory; ``checked`` lists each section checked."""
+    """The build cache's part for the checks, in memory."""
 
     def __init__(self) -> None:
         self.entries: dict[str, object] = {}
