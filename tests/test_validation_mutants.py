@@ -217,3 +217,168 @@ def test_an_example_solution_needs_the_grading_notes_new_quizzes_reads() -> None
         assert messages(noted) == []
         assert messages(canvas_item(ESSAY, question_type=kind)) == []
     assert messages(canvas_item(ESSAY + solution, question_type="short_answer_question")) == []
+
+
+# -- the rules across a Canvas package's files -------------------------------------------------------
+
+QTI12 = canvas_rules.QTI12_NAMESPACE
+
+
+def item_document(ident: str, points: str, text: str = "Which?") -> bytes:
+    """A question's document as the Canvas writer splices it in: an item, unnamespaced."""
+    return (f'<item ident="{ident}" title="{ident}">\n<itemmetadata><qtimetadata>\n'
+            '<qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>essay_question</fieldentry></qtimetadatafield>\n'
+            f'<qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>{points}</fieldentry></qtimetadatafield>\n'
+            '</qtimetadata></itemmetadata>\n'
+            f'<presentation><material><mattext texttype="text/html">{text}</mattext></material></presentation>\n'
+            '</item>\n').encode()
+
+
+def group_document(ident: str, per_item: str, *points: str) -> bytes:
+    """A question written as a group of its own (a calculated choice question's variants)."""
+    items = "".join(item_document(f"{ident}-{n}", p).decode() for n, p in enumerate(points, 1))
+    return (f'<section ident="{ident}" title="{ident}">\n<selection_ordering><selection><selection_number>1'
+            f'</selection_number>\n<selection_extension><points_per_item>{per_item}</points_per_item>'
+            f'</selection_extension></selection></selection_ordering>\n{items}</section>\n').encode()
+
+
+def frame(ident: str = "quiz1", pool_per_item: str = "2") -> bytes:
+    """An assessment frame: question 1 alone, questions 2 and 3 in a group drawing one at
+    ``pool_per_item`` points, question 4 alone."""
+    return (f'<?xml version="1.0" encoding="UTF-8"?>\n<questestinterop xmlns="{QTI12}">\n'
+            f'<assessment ident="{ident}" title="Quiz">\n<section ident="root_section">\n'
+            '<!-- question: 1 -->\n'
+            '<section ident="pool" title="Pool">\n<selection_ordering><selection><selection_number>1</selection_number>\n'
+            f'<selection_extension><points_per_item>{pool_per_item}</points_per_item></selection_extension>\n'
+            '</selection></selection_ordering>\n'
+            '<!-- question: 2 -->\n<!-- question: 3 -->\n</section>\n'
+            '<!-- question: 4 -->\n'
+            '</section>\n</assessment>\n</questestinterop>\n').encode()
+
+
+QUESTIONS = {"q1": item_document("q1", "1"), "q2": item_document("q2", "2"), "q3": item_document("q3", "2"),
+             "q4": group_document("q4", "3", "3", "3")}
+ORDER = ("q1", "q2", "q3", "q4")
+
+
+def settings(identifier: str = "quiz1", points: str | None = "6") -> etree._ElementTree:
+    stated = f"<points_possible>{points}</points_possible>" if points is not None else ""
+    return etree.ElementTree(etree.fromstring(
+        f'<quiz identifier="{identifier}" xmlns="http://canvas.instructure.com/xsd/cccv1p0"><title>Quiz</title>{stated}</quiz>'))
+
+
+def manifest(*hrefs: str, schema: str = "IMS Content") -> etree._ElementTree:
+    files = "".join(f'<file href="{h}"/>' for h in hrefs)
+    return etree.ElementTree(etree.fromstring(
+        f'<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="m"><metadata><schema>{schema}</schema>'
+        f'</metadata><organizations/><resources><resource identifier="r" type="imsqti_xmlv1p2">{files}</resource>'
+        '</resources></manifest>'))
+
+
+MEMBERS = {"imsmanifest.xml", "quiz1/quiz1.xml", "quiz1/assessment_meta.xml"}
+
+
+def package_messages(data: bytes = b"", questions: dict[str, bytes] = QUESTIONS, path: str = "quiz1/quiz1.xml",
+                     meta: etree._ElementTree | None = None, listed: etree._ElementTree | None = None,
+                     members: set[str] = MEMBERS) -> list[tuple[int, str]]:
+    facts = {ident: canvas_rules.item_facts(etree.ElementTree(etree.fromstring(document)), document)
+             for ident, document in questions.items()}
+    problems = canvas_rules.package_rules(data or frame(), ORDER, facts, path, meta if meta is not None else settings(),
+                                          listed if listed is not None else manifest(*sorted(MEMBERS - {"imsmanifest.xml"})),
+                                          members)
+    return [(line, message) for line, _, message in problems]
+
+
+def test_a_package_as_canvas_reads_it_passes() -> None:
+    """Worth 1 + one drawn of two 2-point questions + one of a 3-point question's variants = 6."""
+    assert package_messages() == []
+
+
+def test_the_settings_file_must_state_the_points_canvas_adds_up() -> None:
+    """Canvas stores ``points_possible`` as written: it must be what the questions add up to,
+    a group counting its draw at its points per question."""
+    assert package_messages(meta=settings(points="7")) == [
+        (1, "the settings file says the quiz is worth 7 points, its questions add up to 6")]
+    assert package_messages(meta=settings(points="5")) == [
+        (1, "the settings file says the quiz is worth 5 points, its questions add up to 6")]
+    assert package_messages(meta=settings(points=None)) == [
+        (1, "the settings file says the quiz is worth None points, its questions add up to 6")]
+    # A group drawing every question counts them all; a draw of 2 of three counts the first two.
+    drawn_all = frame().replace(b"<selection_number>1</selection_number>\n<selection_extension>",
+                                b"<selection_number>2</selection_number>\n<selection_extension>")
+    assert package_messages(drawn_all) == [(1, "the settings file says the quiz is worth 6 points, its questions add up to 8")]
+    assert package_messages(drawn_all, meta=settings(points="8")) == []
+    # Without the settings file, Canvas reads the assessment's own metadata: nothing to compare.
+    facts = {i: canvas_rules.item_facts(etree.ElementTree(etree.fromstring(d)), d) for i, d in QUESTIONS.items()}
+    assert list(canvas_rules.package_rules(frame(), ORDER, facts, "quiz1/quiz1.xml", None, None, MEMBERS)) == []
+
+
+def test_the_settings_file_must_be_found_where_canvas_looks() -> None:
+    """The settings file is read from the folder named as the assessment's ident, and only when
+    that ident starts with a letter or '_' (Canvas renames others: the settings are lost)."""
+    assert package_messages(path="quiz2/quiz1.xml") == [
+        (1, "the assessment must be quiz1/quiz1.xml: the settings file's folder must be the assessment's ident")]
+    assert package_messages(path="quiz1/assessment.xml") == [
+        (1, "the assessment must be quiz1/quiz1.xml: the settings file's folder must be the assessment's ident")]
+    assert package_messages(frame("2024"), path="2024/2024.xml", meta=settings("2024")) == [
+        (1, "assessment ident '2024' must start with a letter or '_' (Canvas renames it and loses the settings)")]
+    assert package_messages(meta=settings("quiz2")) == [
+        (1, "the settings file's identifier 'quiz2' is not the assessment's ident 'quiz1'")]
+
+
+def test_every_member_is_listed_and_every_listed_file_is_there() -> None:
+    """Canvas imports only the files its manifest lists, and warns of a listed file that is missing;
+    a manifest saying QTIv2 makes it read the package as QTI 2."""
+    members = MEMBERS | {"media/a.png"}
+    assert package_messages(members=members) == [
+        (1, "media/a.png is in the package but not listed in the manifest (Canvas would not import it)")]
+    listed = manifest("quiz1/quiz1.xml", "quiz1/assessment_meta.xml", "media/b.png")
+    assert package_messages(listed=listed) == [(1, "the manifest lists media/b.png, which is not in the package")]
+    qti2 = manifest("quiz1/quiz1.xml", "quiz1/assessment_meta.xml", schema="QTIv2.1 Package")
+    assert package_messages(listed=qti2) == [(1, "the manifest mentions QTIv2: Canvas would read the package as QTI 2")]
+
+
+def test_a_picture_an_item_shows_must_be_in_the_package() -> None:
+    shows = item_document("q1", "1", "&lt;p&gt;&lt;img src=&quot;media/map.png&quot; alt=&quot;map&quot;&gt;&lt;/p&gt;")
+    questions = {**QUESTIONS, "q1": shows}
+    assert package_messages(questions=questions) == [(1, "an item shows media/map.png, which is not in the package")]
+    members = MEMBERS | {"media/map.png"}
+    listed = manifest(*sorted(members - {"imsmanifest.xml"}))
+    assert package_messages(questions=questions, members=members, listed=listed) == []
+    # A picture in the frame (the quiz's description) counts the same.
+    described = frame().replace(b'title="Quiz">\n', b'title="Quiz">\n<presentation_material><flow_mat><material><mattext>'
+                                b'&lt;img src="media/logo.png"&gt;</mattext></material></flow_mat></presentation_material>\n')
+    assert package_messages(described) == [(1, "an item shows media/logo.png, which is not in the package")]
+
+
+def spliced(data: bytes, questions: dict[str, bytes]) -> list[str]:
+    """The assessment as the writer assembles it: each question's document after its marker line."""
+    out = []
+    for line in data.decode().splitlines(keepends=True):
+        out.append(line)
+        if line.startswith("<!-- question: "):
+            out.append(questions[ORDER[int(line.split()[2]) - 1]].decode())
+    return "".join(out).splitlines()
+
+
+def test_a_group_whose_points_per_item_are_not_its_questions_points_is_refused_at_its_line() -> None:
+    """Canvas takes a group's points from ``points_per_item``: it must be its questions' points.
+    The problem is reported at the group's line in the assessment as assembled, questions in."""
+    [(line, message)] = package_messages(frame(pool_per_item="3"))
+    assert message == ("section 'pool' gives points_per_item '3', its questions are worth 2, 2: Canvas takes the group's "
+                       "points from points_per_item")
+    assert spliced(frame(), QUESTIONS)[line - 1].startswith('<section ident="pool"')
+    # A question written as a group of its own, spliced in: its line counted after the questions before it.
+    questions = {**QUESTIONS, "q4": group_document("q4", "4", "3", "3")}
+    [(line, message)] = package_messages(questions=questions)
+    assert message.startswith("section 'q4' gives points_per_item '4', its questions are worth 3, 3")
+    assert spliced(frame(), questions)[line - 1].startswith('<section ident="q4"')
+    empty = frame().replace(b"<!-- question: 2 -->\n<!-- question: 3 -->\n", b"")
+    assert package_messages(empty, meta=settings(points="4")) == []  # no question to disagree with
+    unreadable = empty.replace(b">2</points_per_item>", b">two</points_per_item>")
+    assert spliced(unreadable, QUESTIONS)[13 - 1].startswith('<section ident="pool"')  # after question 1's 7 lines
+    assert package_messages(unreadable, meta=settings(points="4")) == [
+        (13, "section 'pool' gives points_per_item 'two', its questions are worth nothing: Canvas takes the group's points "
+            "from points_per_item")]
+    for wrong in ("-2", "two"):
+        assert package_messages(frame(pool_per_item=wrong))[0][1].startswith(f"section 'pool' gives points_per_item '{wrong}'")
