@@ -382,3 +382,35 @@ def test_a_group_whose_points_per_item_are_not_its_questions_points_is_refused_a
             "from points_per_item")]
     for wrong in ("-2", "two"):
         assert package_messages(frame(pool_per_item=wrong))[0][1].startswith(f"section 'pool' gives points_per_item '{wrong}'")
+
+
+def test_a_numerical_answer_new_quizzes_cannot_read_is_reported_at_its_condition() -> None:
+    """The error points at the answer's own condition (line, column 1), after any feedback
+    condition before it: every scoring condition is looked at, not only the first."""
+    feedback = (f'<respcondition continue="Yes"><conditionvar>{value("7")}</conditionvar>'
+                '<displayfeedback feedbacktype="Response" linkrefid="answer1_fb"/></respcondition>')
+    body = numerical(bounds("10", "20"), f"<or>{value('7')}</or>").replace("<respcondition", "\n<respcondition")
+    body = body.replace("<respcondition", feedback + "<respcondition", 1) + FEEDBACK.format(ident="answer1_fb")
+    tree = canvas_item(body, question_type="numerical_question")
+    text = etree.tostring(tree).decode().splitlines()
+    [(line, column, message)] = list(canvas_rules.item_rules(tree))
+    assert (column, message) == (1, NOT_READ)
+    assert line > 1 and text[line - 1].startswith('<respcondition continue="No"><conditionvar><or><varequal')
+
+
+def test_bounds_agree_with_a_margin_to_a_billionth_of_the_value() -> None:
+    """A margin's interval and the bounds beside it may differ by float rounding in the writer,
+    up to a billionth of the bound (or of 1, below 1); more is a disagreement."""
+    assert with_margin("0.5", 'margin="0.1"', "0.4", "0.600000001") == []  # 1e-9 off, below 1: within
+    assert with_margin("0.5", 'margin="0.1"', "0.4", "0.6000000015") == [disagrees("0.1", "absolute", "0.5")]
+    assert with_margin("200", 'margin="5" margintype="percent"', "190", "210.0000001") == []  # 1e-7 of 210 is 2.1e-7
+    assert with_margin("200", 'margin="5" margintype="percent"', "190", "210.000001") == [disagrees("5", "percent", "200")]
+
+
+def test_a_group_may_be_worth_nothing_or_a_fraction_of_a_point() -> None:
+    """``points_per_item`` 0 for questions worth 0 (a survey's pool) and 0.5 for half-point ones
+    are the questions' points, as Canvas reads them."""
+    questions = {**QUESTIONS, "q2": item_document("q2", "0"), "q3": item_document("q3", "0")}
+    assert package_messages(frame(pool_per_item="0"), questions=questions, meta=settings(points="4")) == []
+    questions = {**QUESTIONS, "q2": item_document("q2", "0.5"), "q3": item_document("q3", "0.5")}
+    assert package_messages(frame(pool_per_item="0.5"), questions=questions, meta=settings(points="4.5")) == []
