@@ -7,6 +7,8 @@ that each rule is judged on an input whose meaning is known without the project'
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from lxml import etree
 
 from qti_builder import canvas_rules
@@ -286,6 +288,8 @@ def package_messages(data: bytes = b"", questions: dict[str, bytes] = QUESTIONS,
     problems = canvas_rules.package_rules(data or frame(), ORDER, facts, path, meta if meta is not None else settings(),
                                           listed if listed is not None else manifest(*sorted(MEMBERS - {"imsmanifest.xml"})),
                                           members)
+    problems = list(problems)
+    assert all(column == 1 for _, column, _ in problems), problems  # shown as file:line:1, a problem of the whole line
     return [(line, message) for line, _, message in problems]
 
 
@@ -414,3 +418,23 @@ def test_a_group_may_be_worth_nothing_or_a_fraction_of_a_point() -> None:
     assert package_messages(frame(pool_per_item="0"), questions=questions, meta=settings(points="4")) == []
     questions = {**QUESTIONS, "q2": item_document("q2", "0.5"), "q3": item_document("q3", "0.5")}
     assert package_messages(frame(pool_per_item="0.5"), questions=questions, meta=settings(points="4.5")) == []
+
+
+def test_a_comment_in_the_frame_that_is_not_a_question_marker_is_left_alone() -> None:
+    """An overriding template may write comments of its own in the frame: they are not questions."""
+    commented = frame().replace(b'<section ident="root_section">\n', b'<section ident="root_section">\n<!-- built for week 3 -->\n'
+                                b"<!-- question: x -->\n<!---->\n")
+    assert package_messages(commented) == []
+
+
+def test_the_frame_is_read_without_expanding_its_entities(tmp_path: Path) -> None:
+    """An overriding template is hostile input: an entity it declares is not expanded, so a
+    local file it names is never read (here one whose text would show as a missing picture)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text('&lt;img src="media/leaked.png"&gt;', encoding="utf-8")
+    declared = frame().replace(b"<questestinterop", f'<!DOCTYPE questestinterop [<!ENTITY inner "&lt;img src=\'media/inner.png\'&gt;">'
+                               f'<!ENTITY outer SYSTEM "{secret.as_uri()}">]>\n<questestinterop'.encode(), 1)
+    declared = declared.replace(b'<section ident="root_section">\n', b'<section ident="root_section">\n<!-- -->'
+                                b"<presentation_material><flow_mat><material><mattext>&inner;&outer;</mattext></material>"
+                                b"</flow_mat></presentation_material>\n")
+    assert package_messages(declared) == []
