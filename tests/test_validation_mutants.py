@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from lxml import etree
 
 from qti_builder import canvas_rules
+from qti_builder.validate import _moodle_rules
 
 
 def canvas_item(body: str, question_type: str = "multiple_choice_question", points: str = "1") -> etree._ElementTree:
@@ -438,3 +440,105 @@ def test_the_frame_is_read_without_expanding_its_entities(tmp_path: Path) -> Non
                                 b"<presentation_material><flow_mat><material><mattext>&inner;&outer;</mattext></material>"
                                 b"</flow_mat></presentation_material>\n")
     assert package_messages(declared) == []
+
+
+# -- what Moodle 4.5's importer refuses, or takes silently broken -------------------------------------
+
+
+def moodle_messages(question: str) -> list[str]:
+    """The rules' messages for one ``<question>`` of a Moodle XML file."""
+    tree = etree.fromstring(f"<quiz>\n{question}\n</quiz>").getroottree()
+    return [message for _, _, message in _moodle_rules(tree)]
+
+
+def q(kind: str, body: str, name: str = "<name><text>Q</text></name>") -> str:
+    return f'<question type="{kind}">{name}<questiontext format="html"><text>Which?</text></questiontext>{body}</question>'
+
+
+def a(fraction: str, text: str, extra: str = "") -> str:
+    return f'<answer fraction="{fraction}"><text>{text}</text>{extra}</answer>'
+
+
+MOODLE_CASES = [
+    # A category carries no name or answers: nothing else is asked of it.
+    ('<question type="category"><category><text>$course$/top/Week 1</text></category></question>', []),
+    (q("multichoice", a("100", "a") + a("0", "b"), name=""), ["Moodle needs a non-empty question name"]),
+    # Grade options within 0.001 (negatives too); an ordering question's fraction is its position, not read.
+    (q("multichoice", a("100", "a") + a("-33.333", "b")), []),
+    (q("multichoice", a("100", "a") + a("-33.33", "b")), ["fraction -33.33 is not one of Moodle's grade options"]),
+    (q("ordering", a("35", "first") + a("70", "second")), []),
+    # Multiple choice: at least 2 choices; single answer (the default, or 1) needs one worth 100 %.
+    (q("multichoice", a("100", "a")), ["Moodle requires at least 2 choices in a multichoice question"]),
+    (q("multichoice", a("90", "a") + a("0", "b")), ["a single-answer multichoice needs an answer worth 100%"]),
+    (q("multichoice", "<single>1</single>" + a("90", "a") + a("0", "b")), ["a single-answer multichoice needs an answer worth 100%"]),
+    (q("multichoice", "<single>false</single>" + a("90", "a") + a("10", "b") + a("-100", "c")), []),
+    (q("multichoice", "<single>0</single>" + a("50", "a") + a("40", "b")),
+     ["the positive fractions of a multiple-answer question must add up to 100%"]),
+    # True/false: texts true and false, one worth 100 % and the other 0 %.
+    (q("truefalse", a("0", "true") + a("100", "false")), []),
+    (q("truefalse", a("100", "true") + a("100", "false")),
+     ["of a true/false question's answers exactly one must be worth 100% and the other 0%"]),
+    (q("truefalse", a("100", "true")), ["true/false answers must be the texts 'true' and 'false'"]),
+    # Short answer: one answer worth 100 %, none empty (Moodle skips it).
+    (q("shortanswer", a("100", "서울") + a("50", "Seoul")), []),
+    (q("shortanswer", a("90", "서울")), ["a short-answer question needs an answer worth 100%"]),
+    (q("shortanswer", a("100", "서울") + a("50", " ")), ["a short-answer question's answers must not be empty (Moodle skips them)"]),
+    # Numerical: a number or *, a tolerance >= 0, the first unit the default one.
+    (q("numerical", a("100", "-1.5e3", "<tolerance>0.5</tolerance>") + a("0", "*") + a("50", ".5", "<tolerance>0</tolerance>")
+       + "<units><unit><multiplier>1</multiplier><unit_name>m</unit_name></unit>"
+       "<unit><multiplier>100</multiplier><unit_name>cm</unit_name></unit></units>"), []),
+    (q("numerical", a("90", "3")), ["a numerical question needs an answer worth 100%"]),
+    (q("numerical", a("100", "3 m")), ["numerical answer '3 m' is neither a number nor *"]),
+    (q("numerical", a("100", "3", "<tolerance>-1</tolerance>")), ["numerical tolerance '-1' is not a number >= 0"]),
+    (q("numerical", a("100", "3", "<tolerance>a bit</tolerance>")), ["numerical tolerance 'a bit' is not a number >= 0"]),
+    (q("numerical", a("100", "3") + "<units><unit><multiplier>0.01</multiplier><unit_name>cm</unit_name></unit></units>"),
+     ["the first unit of a numerical question is its default unit: its multiplier must be 1"]),
+    # Matching: two stems with text at least, each with its answer; a distractor has no text.
+    (q("matching", "<subquestion><text>A</text><answer><text>1</text></answer></subquestion>"
+       "<subquestion><text>B</text><answer><text>2</text></answer></subquestion>"
+       "<subquestion><text></text><answer><text>3</text></answer></subquestion>"), []),
+    (q("matching", "<subquestion><text>A</text><answer><text>1</text></answer></subquestion>"
+       "<subquestion><text></text><answer><text>2</text></answer></subquestion>"),
+     ["a matching question needs at least 2 subquestions with text"]),
+    (q("matching", "<subquestion><text>A</text><answer><text>1</text></answer></subquestion>"
+       "<subquestion><text>B</text><answer><text> </text></answer></subquestion>"),
+     ["a matching subquestion with text needs an answer"]),
+    (q("matching", "<subquestion><text>A</text><answer><text>1</text></answer></subquestion>"
+       "<subquestion><text>B</text></subquestion>"), ["a matching subquestion with text needs an answer"]),
+    # Ordering: two items with text at least.
+    (q("ordering", a("0", "first") + a("0", " ")), ["an ordering question needs at least 2 items"]),
+    # Cloze: embedded answers, each with a right one; a choice among two at least.
+    (q("multianswer", "").replace("Which?", "Capital: {1:SHORTANSWER:=Seoul} and {1:MULTIRESPONSE:%50%a~%50%b~%-100%c}"), []),
+    (q("multianswer", "").replace("Which?", "Capital: ___"),
+     ["a cloze question needs at least one embedded answer such as {1:SHORTANSWER:=answer}"]),
+    (q("multianswer", "").replace("Which?", "A {1:SHORTANSWER:=Seoul} B {1:MULTICHOICE:=a}"),
+     ["embedded answer 2 (MULTICHOICE) needs at least 2 choices"]),
+    (q("multianswer", "").replace("Which?", "A {1:SHORTANSWER:%50%Seoul}"),
+     ["embedded answer 1 (SHORTANSWER) has no answer worth 100%"]),
+    (q("multianswer", "").replace("Which?", "A {1:MULTIRESPONSE:%0%a~%-50%b}"),
+     ["embedded answer 1 (MULTIRESPONSE) has no answer worth 100%"]),
+    # Essay: something to answer, attachments required no more than allowed, word limits in order.
+    (q("essay", "<responseformat>noinline</responseformat><attachments>2</attachments><attachmentsrequired>1"
+       "</attachmentsrequired><minwordlimit>10</minwordlimit><maxwordlimit>100</maxwordlimit>"), []),
+    (q("essay", "<responseformat>noinline</responseformat><attachments>1</attachments><attachmentsrequired>0"
+       "</attachmentsrequired>"),
+     ["an essay without an inline answer must allow and require attachments, or there is nothing to answer"]),
+    (q("essay", "<responseformat>noinline</responseformat><attachments>0</attachments><attachmentsrequired>1"
+       "</attachmentsrequired>"),
+     ["an essay without an inline answer must allow and require attachments, or there is nothing to answer"]),
+    (q("essay", "<attachments>1</attachments><attachmentsrequired>2</attachmentsrequired>"),
+     ["an essay cannot require more attachments than it allows"]),
+    (q("essay", "<attachments>-1</attachments><attachmentsrequired>3</attachmentsrequired>"), []),  # -1: unlimited
+    (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit>10</maxwordlimit>"),
+     ["an essay's maximum word limit is below its minimum"]),
+    (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit></maxwordlimit>"), []),
+]
+
+
+@pytest.mark.parametrize(("question", "expected"), MOODLE_CASES)
+def test_moodle_rules_as_moodles_importer_reads_the_question(question: str, expected: list[str]) -> None:
+    """Each rule refuses what Moodle 4.5's importer refuses or saves broken (the LMS facts: grade
+    options within 0.001, a single-choice question without a 100 % answer "gave up", a
+    multiple-answer one whose positive fractions do not add to 100 %, fewer than 2 choices, an
+    empty name), with the message a user reads, and accepts the same question put right."""
+    assert moodle_messages(question) == expected
