@@ -10,9 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import ROOT, SEED_SOURCE
 from lxml import etree
 
-from qti_builder import canvas_rules
+from qti_builder import BuildOptions, build, canvas_rules
+from qti_builder.diagnostics import BuildFailed
 from qti_builder.validate import _moodle_rules
 
 
@@ -507,6 +509,7 @@ MOODLE_CASES = [
        "<subquestion><text>B</text></subquestion>"), ["a matching subquestion with text needs an answer"]),
     # Ordering: two items with text at least.
     (q("ordering", a("0", "first") + a("0", " ")), ["an ordering question needs at least 2 items"]),
+    (q("ordering", a("0", "first") + '<answer fraction="0"/>'), ["an ordering question needs at least 2 items"]),
     # Cloze: embedded answers, each with a right one; a choice among two at least.
     (q("multianswer", "").replace("Which?", "Capital: {1:SHORTANSWER:=Seoul} and {1:MULTIRESPONSE:%50%a~%50%b~%-100%c}"), []),
     (q("multianswer", "").replace("Which?", "Capital: ___"),
@@ -542,3 +545,21 @@ def test_moodle_rules_as_moodles_importer_reads_the_question(question: str, expe
     multiple-answer one whose positive fractions do not add to 100 %, fewer than 2 choices, an
     empty name), with the message a user reads, and accepts the same question put right."""
     assert moodle_messages(question) == expected
+
+
+def test_a_moodle_rule_failure_names_the_question_in_the_moodle_file(tmp_path: Path) -> None:
+    """A question of a Moodle file is validated on its own: the place shown is the file and the
+    question's id after '#' (one file, not a folder), lines counted from the question's first."""
+    name = "moodle/question_multichoice.xml.j2"
+    template = tmp_path / "templates" / name
+    template.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / name).read_text(encoding="utf-8")
+    assert 'fraction="{{ answer.fraction }}"' in text
+    template.write_text(text.replace('fraction="{{ answer.fraction }}"', 'fraction="{{ answer.fraction|replace(\'100\', \'90\') }}"'),
+                        encoding="utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", templates=tmp_path / "templates", formats=["moodle"]))
+    first = failed.value.diagnostics[0].render().splitlines()
+    assert first[0].endswith("error[QB401]: a single-answer multichoice needs an answer worth 100% (question 'train-purpose')")
+    assert first[1].strip() == "in generated file ray-train-tune.moodle.xml#train-purpose:1:1"
+    assert not (tmp_path / "dist").exists()
