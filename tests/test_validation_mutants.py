@@ -485,6 +485,8 @@ MOODLE_CASES = [
     (q("shortanswer", a("100", "서울") + a("50", "Seoul")), []),
     (q("shortanswer", a("90", "서울")), ["a short-answer question needs an answer worth 100%"]),
     (q("shortanswer", a("100", "서울") + a("50", " ")), ["a short-answer question's answers must not be empty (Moodle skips them)"]),
+    (q("shortanswer", a("100", "서울") + '<answer fraction="50"/>'),
+     ["a short-answer question's answers must not be empty (Moodle skips them)"]),
     # Numerical: a number or *, a tolerance >= 0, the first unit the default one.
     (q("numerical", a("100", "-1.5e3", "<tolerance>0.5</tolerance>") + a("0", "*") + a("50", ".5", "<tolerance>0</tolerance>")
        + "<units><unit><multiplier>1</multiplier><unit_name>m</unit_name></unit>"
@@ -535,6 +537,8 @@ MOODLE_CASES = [
     (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit>10</maxwordlimit>"),
      ["an essay's maximum word limit is below its minimum"]),
     (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit></maxwordlimit>"), []),
+    # A count that is no number (an overriding template's slip, which the schema reports) counts as 0, never a crash.
+    (q("essay", "<attachments>X2</attachments><attachmentsrequired>1</attachmentsrequired>"), []),
 ]
 
 
