@@ -14,7 +14,8 @@ from helpers import ROOT, SEED_SOURCE
 from lxml import etree
 
 from qti_builder import BuildOptions, build, canvas_rules
-from qti_builder.diagnostics import BuildFailed
+from qti_builder.diagnostics import BuildFailed, DiagnosticSink
+from qti_builder.pipeline import load_quizzes, render_outputs
 from qti_builder.validate import _moodle_rules
 
 
@@ -473,6 +474,11 @@ MOODLE_CASES = [
     (q("multichoice", a("100", "a")), ["Moodle requires at least 2 choices in a multichoice question"]),
     (q("multichoice", a("90", "a") + a("0", "b")), ["a single-answer multichoice needs an answer worth 100%"]),
     (q("multichoice", "<single>1</single>" + a("90", "a") + a("0", "b")), ["a single-answer multichoice needs an answer worth 100%"]),
+    (q("multichoice", a("99.5", "a") + a("0", "b")),
+     ["fraction 99.5 is not one of Moodle's grade options", "a single-answer multichoice needs an answer worth 100%"]),
+    # Only positive fractions make up the 100 % (a wrong answer's 0 or minus adds nothing).
+    (q("multichoice", "<single>false</single>" + a("99.5", "a") + a("0.5", "b") + a("0", "c")),
+     ["fraction 99.5 is not one of Moodle's grade options", "fraction 0.5 is not one of Moodle's grade options"]),
     (q("multichoice", "<single>false</single>" + a("90", "a") + a("10", "b") + a("-100", "c")), []),
     (q("multichoice", "<single>0</single>" + a("50", "a") + a("40", "b")),
      ["the positive fractions of a multiple-answer question must add up to 100%"]),
@@ -484,6 +490,8 @@ MOODLE_CASES = [
     # Short answer: one answer worth 100 %, none empty (Moodle skips it).
     (q("shortanswer", a("100", "서울") + a("50", "Seoul")), []),
     (q("shortanswer", a("90", "서울")), ["a short-answer question needs an answer worth 100%"]),
+    (q("shortanswer", a("99.5", "서울")),
+     ["fraction 99.5 is not one of Moodle's grade options", "a short-answer question needs an answer worth 100%"]),
     (q("shortanswer", a("100", "서울") + a("50", " ")), ["a short-answer question's answers must not be empty (Moodle skips them)"]),
     (q("shortanswer", a("100", "서울") + '<answer fraction="50"/>'),
      ["a short-answer question's answers must not be empty (Moodle skips them)"]),
@@ -493,6 +501,10 @@ MOODLE_CASES = [
        "<unit><multiplier>100</multiplier><unit_name>cm</unit_name></unit></units>"), []),
     (q("numerical", a("90", "3")), ["a numerical question needs an answer worth 100%"]),
     (q("numerical", a("100", "3 m")), ["numerical answer '3 m' is neither a number nor *"]),
+    (q("numerical", '<answer fraction="100"/>'), ["numerical answer '' is neither a number nor *"]),
+    # An empty multiplier is read as 1 by this rule (never a crash; the schema judges the value).
+    (q("numerical", a("100", "3") + "<units><unit><multiplier/><unit_name>m</unit_name></unit></units>"), []),
+    (q("numerical", a("100", "3") + "<units><unit><multiplier> </multiplier><unit_name>m</unit_name></unit></units>"), []),
     (q("numerical", a("100", "3", "<tolerance>-1</tolerance>")), ["numerical tolerance '-1' is not a number >= 0"]),
     (q("numerical", a("100", "3", "<tolerance>a bit</tolerance>")), ["numerical tolerance 'a bit' is not a number >= 0"]),
     (q("numerical", a("100", "3") + "<units><unit><multiplier>0.01</multiplier><unit_name>cm</unit_name></unit></units>"),
@@ -537,8 +549,13 @@ MOODLE_CASES = [
     (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit>10</maxwordlimit>"),
      ["an essay's maximum word limit is below its minimum"]),
     (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit></maxwordlimit>"), []),
+    (q("essay", "<minwordlimit>100</minwordlimit><maxwordlimit>100</maxwordlimit>"), []),  # exactly 100 words
     # A count that is no number (an overriding template's slip, which the schema reports) counts as 0, never a crash.
     (q("essay", "<attachments>X2</attachments><attachmentsrequired>1</attachmentsrequired>"), []),
+    # Calculated: formulas Moodle refuses, in its texts and answers; an empty answer has none.
+    (q("calculated", a("100", "{a} * 2") + a("0", "")), []),
+    (q("calculated", a("100", "foo({a})")), ["Moodle refuses the answer formula 'foo({a})': the function foo is not supported"]),
+    (q("calculated", a("100", "*")), []),
 ]
 
 
@@ -567,3 +584,36 @@ def test_a_moodle_rule_failure_names_the_question_in_the_moodle_file(tmp_path: P
     assert first[0].endswith("error[QB401]: a single-answer multichoice needs an answer worth 100% (question 'train-purpose')")
     assert first[1].strip() == "in generated file ray-train-tune.moodle.xml#train-purpose:1:1"
     assert not (tmp_path / "dist").exists()
+
+
+def test_a_canvas_calculated_extension_the_schema_refuses_is_shown_at_its_element(tmp_path: Path) -> None:
+    """Canvas's calculated extension (the DTD lets anything through there) is judged by its own
+    schema: a tolerance under the wrong name is refused for every calculated question, at the
+    line and column of that element in the question's document."""
+    name = "canvas/item_calculated.xml.j2"
+    template = tmp_path / "templates" / name
+    template.parent.mkdir(parents=True)
+    good = "<answer_tolerance>{{ tolerance }}</answer_tolerance>"
+    text = (ROOT / "templates" / name).read_text(encoding="utf-8")
+    assert good in text
+    template.write_text(text.replace(good, "<tolerance>{{ tolerance }}</tolerance>"), encoding="utf-8")
+    source = ROOT / "tests" / "fixtures" / "calculated.md"
+    options = BuildOptions(sources=[source], templates=tmp_path / "templates", formats=["canvas"])
+    sink = DiagnosticSink()
+    [output] = render_outputs(load_quizzes(options, sink), options, sink)
+    where = {}
+    for document in output.documents:
+        lines = document.data.decode().splitlines()
+        for number, line in enumerate(lines, 1):
+            if "<tolerance>" in line and document.schema == "qti12-item":
+                where[document.question_id] = f"calculated.canvas.zip#{document.question_id}:{number}:{line.index('<') + 1}"
+    assert len(where) >= 5  # the fixture's calculated questions (its calculated choice has no tolerance)
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", templates=tmp_path / "templates", formats=["canvas"]))
+    shown = {}
+    for diagnostic in failed.value.diagnostics:
+        first, second = diagnostic.render().splitlines()[:2]
+        assert "error[QB401]: schema: Element 'tolerance': This element is not expected. Expected is ( answer_tolerance )." in first
+        shown[first.rpartition("(question '")[2].rstrip("')")] = second.strip().removeprefix("in generated file ")
+    # libxml2 gives a schema error the element's line and no column (0, shown as 1).
+    assert shown == {ident: place.rpartition(":")[0] + ":1" for ident, place in where.items()}
