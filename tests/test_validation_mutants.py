@@ -16,7 +16,8 @@ from lxml import etree
 from qti_builder import BuildOptions, build, canvas_rules
 from qti_builder.diagnostics import BuildFailed, DiagnosticSink
 from qti_builder.pipeline import load_quizzes, render_outputs
-from qti_builder.validate import _moodle_rules
+from qti_builder.validate import _moodle_rules, validate_package
+from qti_builder.writers import Document
 
 
 def canvas_item(body: str, question_type: str = "multiple_choice_question", points: str = "1") -> etree._ElementTree:
@@ -482,6 +483,8 @@ MOODLE_CASES = [
     (q("multichoice", "<single>false</single>" + a("90", "a") + a("10", "b") + a("-100", "c")), []),
     (q("multichoice", "<single>0</single>" + a("50", "a") + a("40", "b")),
      ["the positive fractions of a multiple-answer question must add up to 100%"]),
+    (q("multichoice", "<single>0</single>" + a("50", "a") + a("49.5", "b")),
+     ["fraction 49.5 is not one of Moodle's grade options", "the positive fractions of a multiple-answer question must add up to 100%"]),
     # True/false: texts true and false, one worth 100 % and the other 0 %.
     (q("truefalse", a("0", "true") + a("100", "false")), []),
     (q("truefalse", a("100", "true") + a("100", "false")),
@@ -617,3 +620,48 @@ def test_a_canvas_calculated_extension_the_schema_refuses_is_shown_at_its_elemen
         shown[first.rpartition("(question '")[2].rstrip("')")] = second.strip().removeprefix("in generated file ")
     # libxml2 gives a schema error the element's line and no column (0, shown as 1).
     assert shown == {ident: place.rpartition(":")[0] + ":1" for ident, place in where.items()}
+
+
+# -- the rules across a Moodle quiz backup's parts ------------------------------------------------------
+
+BACKUP = b"""<moodle_backup><information><contents><activities><activity><moduleid>1</moduleid>
+<directory>activities/quiz_1</directory></activity></activities></contents></information></moodle_backup>"""
+QUESTIONS_XML = b"""<question_categories><question_category id="7"><name>Week 1</name></question_category>
+<question_category id="8"><name>Week 2</name></question_category></question_categories>"""
+INFOREF = b"<inforef><question_categoryref><question_category><id>7</id></question_category></question_categoryref></inforef>"
+ACTIVITY = [f"activities/quiz_1/{m}" for m in ("module.xml", "quiz.xml", "roles.xml", "grades.xml", "calendar.xml",
+                                               "filters.xml", "inforef.xml")]
+BACKUP_NAMES = {"moodle_backup.xml", "files.xml", "questions.xml", "roles.xml", "groups.xml", "outcomes.xml", "scales.xml",
+                *ACTIVITY}
+
+
+def backup_diagnostics(members: list[Document], names: set[str]) -> list[tuple[str, str]]:
+    sink = DiagnosticSink()
+    validate_package("quiz.mbz", members, names, {}, sink)
+    return [(d.message, f"{d.generated.path}:{d.generated.line}:{d.generated.column}") for d in sink.errors]
+
+
+def test_a_backup_part_the_restore_would_leave_out_is_refused_at_that_part() -> None:
+    """A question category that the activity's inforef.xml does not list is left out by Moodle's
+    restore: refused, at the inforef file, inside the backup; a listed one passes."""
+    members = [Document("moodle_backup.xml", BACKUP, "mbz-backup"), Document("questions.xml", QUESTIONS_XML, "mbz-questions"),
+               Document("activities/quiz_1/inforef.xml", INFOREF, "mbz-inforef")]
+    assert backup_diagnostics(members, BACKUP_NAMES) == [
+        ("question category 8 is not listed: the restore would leave it out", "quiz.mbz/activities/quiz_1/inforef.xml:1:1")]
+    listed = INFOREF.replace(b"</question_categoryref>", b"<question_category><id>8</id></question_category></question_categoryref>")
+    assert backup_diagnostics([*members[:2], Document("activities/quiz_1/inforef.xml", listed, "mbz-inforef")], BACKUP_NAMES) == []
+    # A required part missing is shown at moodle_backup.xml, or at the first part when that is missing too.
+    assert backup_diagnostics([*members[1:2], *members[:1]], BACKUP_NAMES - {"scales.xml"}) == [
+        ("the backup has no scales.xml, without which the restore fails", "quiz.mbz/moodle_backup.xml:1:1")]
+    assert backup_diagnostics(members[1:2], BACKUP_NAMES - {"scales.xml", "moodle_backup.xml"}) == [
+        ("the backup has no moodle_backup.xml, without which the restore fails", "quiz.mbz/questions.xml:1:1"),
+        ("the backup has no scales.xml, without which the restore fails", "quiz.mbz/questions.xml:1:1")]
+
+
+def test_a_repeated_child_moodle_reads_once_is_shown_at_the_second() -> None:
+    """Moodle's importer takes the first of a repeated child and drops the others in silence: the
+    second is shown, at its own line, column 1, once however many follow."""
+    question = q("shortanswer", "\n<penalty>0.1</penalty>\n<penalty>0.5</penalty>\n<penalty>1</penalty>\n" + a("100", "서울"))
+    tree = etree.fromstring(f"<quiz>\n{question}\n</quiz>").getroottree()
+    assert list(_moodle_rules(tree)) == [
+        (4, 1, "<question> has more than one <penalty>: Moodle reads the first and drops the others")]
