@@ -559,6 +559,22 @@ MOODLE_CASES = [
     (q("calculated", a("100", "{a} * 2") + a("0", "")), []),
     (q("calculated", a("100", "foo({a})")), ["Moodle refuses the answer formula 'foo({a})': the function foo is not supported"]),
     (q("calculated", a("100", "*")), []),
+    # An answer without a fraction (the schema's to report; Moodle's default is 0) is no grade error and no crash,
+    # and the answers after it are still judged.
+    (q("shortanswer", '<answer><text>x</text></answer>' + a("100", "y")), []),
+    (q("shortanswer", '<answer fraction="abc"><text>x</text></answer>' + a("35", "y") + a("100", "z")),
+     ["fraction 35.0 is not one of Moodle's grade options"]),
+    # A hint's options are read once too.
+    (q("shortanswer", a("100", "y") + "<hint><text>h</text><options>1</options><options>0</options></hint>"),
+     ["<hint> has more than one <options>: Moodle reads the first and drops the others"]),
+    # <shownumcorrect>: an ordering question reads its value (1 or 0), the others its presence only.
+    (q("ordering", "<shownumcorrect>0</shownumcorrect>" + a("0", "first") + a("0", "second")), []),
+    (q("ordering", "<shownumcorrect>1</shownumcorrect>" + a("0", "first") + a("0", "second")), []),
+    (q("ordering", "<shownumcorrect/>" + a("0", "first") + a("0", "second")),
+     ["an ordering question reads <shownumcorrect> by value: write 1 or 0"]),
+    (q("multichoice", "<single>false</single><shownumcorrect/>" + a("50", "a") + a("50", "b")), []),
+    (q("multichoice", "<single>false</single><shownumcorrect>0</shownumcorrect>" + a("50", "a") + a("50", "b")),
+     ["<shownumcorrect> is on when present whatever it holds: write it empty, or leave it out"]),
 ]
 
 
@@ -665,3 +681,49 @@ def test_a_repeated_child_moodle_reads_once_is_shown_at_the_second() -> None:
     tree = etree.fromstring(f"<quiz>\n{question}\n</quiz>").getroottree()
     assert list(_moodle_rules(tree)) == [
         (4, 1, "<question> has more than one <penalty>: Moodle reads the first and drops the others")]
+
+
+def test_moodle_rules_are_shown_at_their_element() -> None:
+    """The line shown is the element's own (a flag's, a question's), column 1."""
+    wrong = [q("ordering", "\n<shownumcorrect/>\n" + a("0", "first") + a("0", "second")),
+             q("multichoice", "\n<shownumcorrect>1</shownumcorrect>\n" + a("100", "a") + a("0", "b")),
+             q("multichoice", a("100", "a") + a("0", "b"), name="<name><text></text></name>")]
+    tree = etree.fromstring("<quiz>\n" + "\n".join(wrong) + "\n</quiz>").getroottree()
+    assert list(_moodle_rules(tree)) == [
+        (3, 1, "an ordering question reads <shownumcorrect> by value: write 1 or 0"),
+        (6, 1, "<shownumcorrect> is on when present whatever it holds: write it empty, or leave it out"),
+        (8, 1, "Moodle needs a non-empty question name")]
+
+
+def test_canvas_frame_and_item_rules_are_shown_at_their_element() -> None:
+    """The frame's namespace at its root, an item's ident, type and points at the item, column 1;
+    an item without ident or points is reported, never a crash."""
+    frame_tree = etree.ElementTree(etree.fromstring(b'<?xml version="1.0"?>\n\n<questestinterop><assessment ident="a"/>'
+                                                    b"</questestinterop>"))
+    assert list(canvas_rules.frame_rules(frame_tree)) == [(3, 1, (
+        f'questestinterop must be in the namespace "{QTI12}" (xmlns=...): New Quizzes reads nothing of a package without it'))]
+    assert list(canvas_rules.frame_rules(etree.ElementTree(etree.fromstring(f'<questestinterop xmlns="{QTI12}"/>')))) == []
+    item = canvas_item(CHOICE.format(a="1001", b="1002"), question_type="choice")
+    text = etree.tostring(item).replace(b'<item ident="q1"', b'\n<item ident="1q"')
+    assert list(canvas_rules.item_rules(etree.ElementTree(etree.fromstring(text)))) == [
+        (2, 1, "item ident '1q' must start with a letter or '_' (Canvas renames it)"),
+        (2, 1, "item has no Canvas question_type (got 'choice'): Canvas would guess its type")]
+    bare = etree.fromstring(text.replace(b' ident="1q"', b""))
+    field = bare.find(".//qtimetadatafield[fieldlabel='points_possible']")
+    field.getparent().remove(field)
+    assert [m for _, _, m in canvas_rules.item_rules(etree.ElementTree(bare))] == [
+        "item ident 'None' must start with a letter or '_' (Canvas renames it)",
+        "item has no Canvas question_type (got 'choice'): Canvas would guess its type",
+        "item has no points_possible >= 0 (got None)"]
+
+
+def test_a_misplaced_canvas_extension_is_left_for_the_dtd_to_refuse() -> None:
+    """Only a ``selection_extension`` inside ``selection`` is Canvas's extension, set aside for the
+    DTD; one anywhere else stays, and the DTD refuses it."""
+    tree = etree.ElementTree(etree.fromstring(
+        f'<questestinterop xmlns="{QTI12}"><assessment ident="a"><section ident="s"><selection_ordering><selection>'
+        "<selection_number>1</selection_number><selection_extension><points_per_item>1</points_per_item>"
+        "</selection_extension></selection></selection_ordering><selection_extension/></section></assessment>"
+        "</questestinterop>"))
+    canvas_rules.dtd_view(tree)
+    assert [e.getparent().tag for e in tree.iter("selection_extension")] == ["section"]
