@@ -42,7 +42,13 @@ CHOICE = """<presentation><response_lid ident="response1" rcardinality="Single">
 
 
 def messages(tree: etree._ElementTree) -> list[str]:
-    return [message for _, _, message in canvas_rules.item_rules(tree)]
+    """The item rules' messages; each is shown at column 1, and at its own element: the item's
+    line (1 here) for what concerns the whole item, the answer's, condition's or feedback's below."""
+    problems = list(canvas_rules.item_rules(tree))
+    whole_item = ("item ", "the example solution")
+    for line, column, message in problems:
+        assert column == 1 and (line == 1 if message.startswith(whole_item) else line > 1), (line, column, message)
+    return [message for _, _, message in problems]
 
 
 def test_an_answer_ident_canvas_reads_as_question_feedback_is_refused() -> None:
@@ -727,3 +733,41 @@ def test_a_misplaced_canvas_extension_is_left_for_the_dtd_to_refuse() -> None:
         "</questestinterop>"))
     canvas_rules.dtd_view(tree)
     assert [e.getparent().tag for e in tree.iter("selection_extension")] == ["section"]
+
+
+def test_every_margin_of_an_item_is_judged_and_a_margin_of_zero_is_exact() -> None:
+    """After an answer without a margin, or one whose margin is refused, the next answers are
+    still judged; a margin of 0 is an exact answer; a margin with one bound beside it is refused."""
+    kind = "numerical_question"
+    answers = ["<or>" + value("3") + bounds("3", "3") + "</or>",
+               "<or>" + value("4", ' margin="a tenth"') + bounds("3.9", "4.1") + "</or>",
+               "<or>" + value("5", ' margin="0.1" margintype="relative"') + bounds("4.9", "5.1") + "</or>",
+               "<or>" + value("6", ' margin="0"') + bounds("6", "6") + "</or>",
+               "<or>" + value("7", ' margin="0.2"') + bounds("6.9", "7.1") + "</or>",
+               "<or>" + value("8", ' margin="0.1"') + '<and><varlte respident="response1">8.1</varlte></and></or>']
+    assert messages(canvas_item(numerical(*answers), question_type=kind)) == [
+        NOT_READ,  # the last answer's one bound is no form New Quizzes reads either
+        "margin 'a tenth' of answer '4' is not a number",
+        "margintype 'relative' / margin '0.1' must be absolute or percent, and not negative",
+        disagrees("0.2", "absolute", "7"), disagrees("0.1", "absolute", "8")]
+
+
+def test_an_answer_without_ident_and_feedback_linked_to_an_answer() -> None:
+    """An answer without an ident is no feedback word (and no crash); feedback shown must be an
+    ``itemfeedback``, not any element that has that ident (here the answer's own)."""
+    assert messages(canvas_item(CHOICE.format(a="1001", b="1002").replace(' ident="1002"', ""))) == []
+    shown = ('<respcondition continue="Yes"><conditionvar><varequal respident="response1">1001</varequal>'
+             '</conditionvar><displayfeedback feedbacktype="Response" linkrefid="1001"/></respcondition>SCORING')
+    assert messages(canvas_item(choice_with_conditions(shown))) == ["feedback '1001' is shown but has no itemfeedback"]
+
+
+def test_a_group_read_whatever_its_draw_and_comments() -> None:
+    """A draw that is not a number counts every question (Canvas's default); an empty
+    ``points_per_item`` is refused as written; a comment inside a question's group is skipped."""
+    drawn = frame().replace(b"<selection_number>1</selection_number>\n<selection_extension>",
+                            b"<selection_number>all</selection_number>\n<selection_extension>")
+    assert package_messages(drawn, meta=settings(points="8")) == []
+    empty = package_messages(frame(pool_per_item=""))
+    assert empty[0][1].startswith("section 'pool' gives points_per_item '', its questions are worth 2, 2")
+    commented = group_document("q4", "3", "3", "3").replace(b"</selection_ordering>\n", b"</selection_ordering>\n<!-- variants -->\n")
+    assert package_messages(questions={**QUESTIONS, "q4": commented}) == []
