@@ -115,12 +115,13 @@ def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
     """The default build of the plain bank, each version with its own empty cache (which the
     build fills), then after one question is edited, then unchanged; a version without the cache
     builds it whole each time. One edit per round, a different question each time, the versions
-    in turn on the same edit."""
+    in turn on the same edit; then each version builds the edited source without the cache
+    ("nocache"), the outputs its rebuilds must equal."""
     paths = write_bank(WORK, size, ("single_choice",), section_size=1_000, plain=True)
     source = WORK / "rebuild.md"
     original = paths["md"].read_text("utf-8")
     walls: dict[str, list[tuple[float, float]]] = {f"{stage}_{version}": [] for version in exe
-                                                   for stage in ("cold", "edited", "unchanged")}
+                                                   for stage in ("cold", "edited", "unchanged", "nocache")}
     identical = True
     for round_ in range(repeat):
         number = 1 + (round_ * 3_331) % size
@@ -137,16 +138,18 @@ def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
             walls[f"edited_{version}"].append(timed([*command, str(WORK / f"rb-edited-{version}")], env=env))
             walls[f"unchanged_{version}"].append(timed([*command, str(WORK / f"rb-unchanged-{version}")], env=env))
             shutil.rmtree(cache, ignore_errors=True)
-        cold = WORK / "rb-cold-fresh"
-        timed([str(exe["new"]), "build", str(source), "--quiet", "--no-cache", "--out", str(cold)])
-        identical &= all((WORK / f"rb-{stage}-{version}" / p.name).read_bytes() == p.read_bytes()
-                         for p in cold.iterdir() for version in exe for stage in ("edited", "unchanged"))
+        for version, e in exe.items():  # each against its own build without the cache (their ids may differ)
+            cold = WORK / f"rb-cold-fresh-{version}"
+            walls[f"nocache_{version}"].append(timed([str(e), "build", str(source), "--quiet", *_no_cache(e), "--out", str(cold)]))
+            identical &= all((WORK / f"rb-{stage}-{version}" / p.name).read_bytes() == p.read_bytes()
+                             for p in cold.iterdir() for stage in ("edited", "unchanged"))
     figures: dict = {name: {"wall": round(statistics.median(w for w, _ in v), 3), "cpu": round(statistics.median(c for _, c in v), 3),
                             "walls": [round(w, 3) for w, _ in v]} for name, v in walls.items()}
     figures["identical_to_cold"] = identical
     for version in exe:
         figures[f"share_of_cold_{version}"] = round(figures[f"edited_{version}"]["wall"] / figures[f"cold_{version}"]["wall"], 3)
         figures[f"cpu_share_of_cold_{version}"] = round(figures[f"edited_{version}"]["cpu"] / figures[f"cold_{version}"]["cpu"], 3)
+        figures[f"cpu_share_of_nocache_{version}"] = round(figures[f"edited_{version}"]["cpu"] / figures[f"nocache_{version}"]["cpu"], 3)
     return figures
 
 

@@ -25,7 +25,7 @@ from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
 from qti_builder.importers.qti21.item import INTERACTION_KINDS, READERS as QTI21_ITEM_READERS
 from qti_builder.importers.qti21.item import CLAIMS, SEVERAL_INTERACTIONS, ItemReader
-from qti_builder.kinds import KINDS, PARTS, TABLES, KindTable, resolve
+from qti_builder.kinds import KINDS, PARTS, TABLES, KindTable, docs_tables, resolve
 from qti_builder.model import QUESTION_CLASSES, Quiz
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.preview import PREVIEW_KINDS, build_preview
@@ -42,7 +42,8 @@ STAGE_TABLES: dict[str, KindTable[Any]] = {f"{table.where} (KindSpec.{table.part
 def test_every_class_of_the_union_has_a_spec_in_its_order() -> None:
     classes = [cls.__name__ for cls in QUESTION_CLASSES]
     specs = [spec.model.__name__ for spec in KINDS.values()]
-    assert classes == specs, "kinds.py KINDS must have one spec per class of model/questions.py's Question union, in its order"
+    assert classes == specs, ("kinds.py KINDS must have one spec per class of the Question union (model/union.py), in its "
+                               "order: the classes of model/questions.py, model/parametric.py, then model/kinds/ by module name")
     assert all(name == spec.model.model_fields["type"].default for name, spec in KINDS.items())
 
 
@@ -58,6 +59,8 @@ def test_every_part_of_a_spec_is_used_by_a_stage() -> None:
 def test_every_kind_has_every_part_in_every_stage_s_table(kind: str) -> None:
     """The kind's spec has every part, and every function and template it names exists."""
     missing = [where for where, table in STAGE_TABLES.items() if kind not in table]
+    if KINDS[kind].docs is None:
+        missing.append("the docs' tables, docs/question-types.md and docs/source-format.md (KindSpec.docs)")
     assert not missing, f"kind '{kind}' has no part for: {'; '.join(missing)}"
     for where, table in STAGE_TABLES.items():
         entry = table[kind]
@@ -71,6 +74,18 @@ def test_every_kind_has_every_part_in_every_stage_s_table(kind: str) -> None:
 def test_the_tables_hold_no_kind_that_does_not_exist() -> None:
     unknown = {where: [k for k in table if k not in KINDS] for where, table in STAGE_TABLES.items()}
     assert {where: kinds for where, kinds in unknown.items() if kinds} == {}
+
+
+def test_the_docs_tables_of_the_kinds_are_made_from_their_specs() -> None:
+    """Each table of every kind in the docs is the one the specs make: a kind adds its row in its
+    spec (KindSpec.docs), and tools/kind_docs.py writes the tables."""
+    for (page, name), table in docs_tables().items():
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        start, end = f"<!-- kinds: {name} -->\n", "\n<!-- kinds: end -->"
+        assert start in text, f"docs/{page} has lost its '{start.strip()}' marker"
+        begin = text.index(start) + len(start)
+        assert text[begin:text.index(end, begin)] == table, (
+            f"docs/{page}'s {name} table is not the kinds' specs': run .venv/bin/python tools/kind_docs.py")
 
 
 def test_a_part_that_names_no_function_is_an_error_naming_the_kind_and_the_part(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -125,8 +140,10 @@ def test_the_qti21_importer_s_interaction_table_names_kinds_it_reads() -> None:
 # -- every kind through the stages a user sees --------------------------------------------------------
 
 #: Sources that hold every kind between them: the preview of each is rendered, and each is written
-#: to every target and imported back.
-EVERY_KIND = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "tests/fixtures/calculated.md"]
+#: to every target and imported back. A kind added since has a fixture of its own,
+#: tests/fixtures/kind-my-kind.yaml, which the tests that read every fixture read too.
+EVERY_KIND = [ROOT / "tests/fixtures/all-types.yaml", ROOT / "tests/fixtures/calculated.md",
+              *sorted((ROOT / "tests/fixtures").glob("kind-*.yaml"))]
 TARGETS = {"qti21": ".qti21.zip", "moodle": ".moodle.xml", "canvas": ".canvas.zip"}
 #: What a target cannot carry as the kind at all (each has a test of what it becomes instead).
 NOT_CARRIED = {("canvas", "calculated_choice"): "a question group of its variants "
@@ -149,7 +166,7 @@ def _kinds_in(paths: list[Path]) -> dict[str, list[str]]:
 
 
 def test_the_sources_of_every_kind_hold_every_kind() -> None:
-    assert set(_kinds_in(EVERY_KIND)) == set(KINDS), "add a question of the new kind to tests/fixtures/all-types.yaml"
+    assert set(_kinds_in(EVERY_KIND)) == set(KINDS), "write a question of the new kind in tests/fixtures/kind-my-kind.yaml"
 
 
 @pytest.fixture(scope="module")

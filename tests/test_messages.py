@@ -17,7 +17,7 @@ from babel.messages.pofile import read_po
 from helpers.cli import run
 
 from qti_builder import messages
-from qti_builder.messages import catalog_path, placeholders, translate
+from qti_builder.messages import catalog_path, kind_catalog_paths, placeholders, translate
 
 PAPER = """---
 title: Paper
@@ -100,9 +100,10 @@ def test_machine_reports_stay_in_english(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("language", ["ko", "ja", "zh"])
 def test_every_entry_keeps_the_english_placeholders(language: str) -> None:
-    with catalog_path(language).open("rb") as handle:
-        po = read_po(handle)
-    entries = [m for m in po if m.id]
+    entries = []
+    for path in (catalog_path(language), *kind_catalog_paths(language)):
+        with path.open("rb") as handle:
+            entries += [m for m in read_po(handle) if m.id]
     assert len(entries) >= 30
     for m in entries:
         assert m.string, f"{language}: {m.id!r} is not translated"
@@ -115,8 +116,10 @@ def test_every_entry_keeps_the_english_placeholders(language: str) -> None:
 def test_the_three_catalogs_hold_the_same_messages() -> None:
     ids = {}
     for language in ("ko", "ja", "zh"):
-        with catalog_path(language).open("rb") as handle:
-            ids[language] = {(m.context, m.id) for m in read_po(handle) if m.id}
+        ids[language] = set()
+        for path in (catalog_path(language), *kind_catalog_paths(language)):
+            with path.open("rb") as handle:
+                ids[language] |= {(path.name, m.context, m.id) for m in read_po(handle) if m.id}
     assert ids["ko"] == ids["ja"] == ids["zh"]
     assert set(messages.languages()) >= {"ko", "ja", "zh"}
 
@@ -132,6 +135,27 @@ def test_every_entry_translates_its_own_english(language: str) -> None:
         english = re.sub(r"\{([a-z_]+)\}", lambda m: values[m.group(1)], entry.msgid)
         expected = re.sub(r"\{([a-z_]+)\}", lambda m: values[m.group(1)], entry.msgstr)
         assert translate(english, language) == expected, entry.msgid
+
+
+def test_a_kind_s_own_catalog_translates_its_messages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind with a module of its own brings its messages in catalogs of its own
+    (``kind_<name>.po`` beside the main one), read together with the main catalog."""
+    folder = tmp_path / "ko" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "qti_builder.po").write_bytes(catalog_path("ko").read_bytes())
+    (folder / "kind_sorting.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        '#, python-brace-format\nmsgid "a sorting question needs {count} items to sort"\n'
+        'msgstr "정렬 문제에는 정렬할 항목이 {count}개 필요합니다"\n', encoding="utf-8")
+    main = next(e for e in messages.catalog("ko") if not e.fragment and not placeholders(e.msgid))
+    monkeypatch.setattr(messages, "LOCALES", tmp_path)
+    messages.catalog.cache_clear()
+    try:
+        assert [p.name for p in kind_catalog_paths("ko")] == ["kind_sorting.po"]
+        assert translate("a sorting question needs 3 items to sort", "ko") == "정렬 문제에는 정렬할 항목이 3개 필요합니다"
+        assert translate(main.msgid, "ko") == main.msgstr  # the main catalog is still read
+    finally:
+        messages.catalog.cache_clear()
 
 
 def test_a_message_without_an_entry_stays_english() -> None:

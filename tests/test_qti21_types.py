@@ -187,8 +187,12 @@ def ids_by_text(choices: list[etree._Element]) -> dict[str, str]:
 
 def test_the_fixture_has_every_kind(package: dict[str, bytes]) -> None:
     # The calculated kinds have a fixture of their own (tests/fixtures/calculated.md, built to every
-    # target, validated and scored by tests/test_calculated.py), whose sets no import gives back.
-    kinds = {cls.model_fields["type"].default for cls in QUESTION_CLASSES} - {"calculated", "calculated_choice"}
+    # target, validated and scored by tests/test_calculated.py), whose sets no import gives back;
+    # so does each kind added since (tests/fixtures/kind-*.yaml, which test_kinds.py builds to every
+    # target, validated, and imports back, and test_scoring.py and test_moodle_settings.py read).
+    own = {kind for path in FIXTURE.parent.glob("kind-*.yaml")
+           for kind in re.findall(r"type: (\w+)\n", path.read_text(encoding="utf-8"))}
+    kinds = {cls.model_fields["type"].default for cls in QUESTION_CLASSES} - {"calculated", "calculated_choice"} - own
     text = FIXTURE.read_text(encoding="utf-8")
     assert {kind for kind in kinds if f"type: {kind}\n" in text} == kinds
     assert {name[len("items/"):-len(".xml")] for name in package if name.startswith("items/")} == set(FIXTURE_ITEMS)

@@ -19,7 +19,7 @@ from lxml import etree
 
 from helpers import QTI_NS, ROOT
 from helpers.outputs import Outputs, build_all
-from helpers.qti21_engine import score_item, score_template_item, template_sets
+from helpers.qti21_engine import score_item, score_template_item, shown_text, template_sets
 
 CALCULATED = ROOT / "tests" / "fixtures" / "calculated.md"
 Q = f"{{{QTI_NS}}}"
@@ -501,3 +501,41 @@ def test_an_exam_scored_question_whose_options_are_all_right_grades_blank_part_a
     assert score_item(raw, None)["SCORE"] == 0
     assert score_item(raw, [choices["2"]])["SCORE"] == 2
     assert score_item(raw, [choices["2"], choices["4"], choices["6"]])["SCORE"] == 4
+
+
+SYMBOL_SOURCE = """---
+title: Lines
+---
+
+1. The line $y = mx + c$ has slope {m} and meets the y axis at {c}. Find $y$ at $x = 1$. {#cross type=calculated sets=4}
+
+```variables
+m = 2..9
+c = 1..5
+```
+
+Answer: m + c
+"""
+
+
+def test_a_formula_s_symbol_named_like_a_variable_stays_the_symbol_the_author_wrote(tmp_path: Path) -> None:
+    """The author's ``$y = mx + c$`` is a formula of symbols; ``{m}`` and ``{c}`` are where the drawn
+    values go. Moodle and Canvas put values only where a placeholder is, so a QTI 2.1 player must
+    show the formula as written in every set: a template variable declared ``mathVariable="true"``
+    would have the player put its value in place of the formula's ``<mi>m</mi>`` and ``<mi>c</mi>``
+    (``y=6x+3``; QTI 2.1, templateDeclaration). helpers.qti21_engine.shown_text applies both
+    substitutions the spec defines; the expected text is made here from the source's wording."""
+    source = tmp_path / "lines.md"
+    source.write_text(SYMBOL_SOURCE, encoding="utf-8")
+    raw = build_all(tmp_path / "out", source).qti_raw("cross")
+    for set_number in range(1, template_sets(raw) + 1):
+        values, _ = score_template_item(raw, set_number, None)
+        m, c = int(values["m"]), int(values["c"])
+        assert shown_text(raw, set_number, "div") == (
+            f"The line y=mx+c has slope {m} and meets the y axis at {c}. Find y at x=1.")
+    # The reading itself: the same item declaring its variables mathVariable="true" shows the values.
+    substituted = re.sub(rb'(identifier="[mc]"[^>]*mathVariable=)"false"', rb'\1"true"', raw)
+    assert substituted != raw
+    values, _ = score_template_item(substituted, 1, None)
+    m, c = int(values["m"]), int(values["c"])
+    assert shown_text(substituted, 1, "div").startswith(f"The line y={m}x+{c} has slope {m}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
 
@@ -17,7 +18,9 @@ from lxml import etree
 
 #: The root element each part must have (the schema has one top-level element per part).
 ROOTS = {"mbz-backup": "moodle_backup", "mbz-quiz": "activity", "mbz-module": "module", "mbz-inforef": "inforef",
-         "mbz-questions": "question_categories", "mbz-files": "files"}
+         "mbz-questions": "question_categories", "mbz-files": "files",
+         # One question's records, validated apart before they go into questions.xml (validate.WRAPPERS).
+         "mbz-question": "question_bank_entries"}
 #: The first bytes of moodle_backup.xml: Moodle reads its format from the first 200 bytes, and
 #: calls a declaration in single quotes an unknown format, without a reason.
 DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>'
@@ -35,7 +38,7 @@ def rules_of_part(schema: str, tree: etree._ElementTree, data: bytes, grades: tu
         yield from _backup_rules(root, data)
     elif schema == "mbz-quiz":
         yield from _quiz_rules(root)
-    elif schema == "mbz-questions":
+    elif schema in ("mbz-questions", "mbz-question"):
         yield from _question_rules(root, grades)
 
 
@@ -114,7 +117,9 @@ def _question_rules(root: etree._Element, grades: tuple[float, ...]) -> Iterator
         if stamp in stamps:
             yield _line(category), 1, f"category stamp '{stamp[1]}' is used twice in one context"
         stamps.add(stamp)
-        if category.findtext("parent") == "0" and category.find("question_bank_entries/question_bank_entry") is not None:
+        entries = category.find("question_bank_entries")
+        # In the frame of questions.xml a question is the line its records go in after (a comment).
+        if category.findtext("parent") == "0" and entries is not None and len(entries):
             yield _line(category), 1, "questions in a 'top' category vanish from view when restored: put them in a category below it"
     for context, count in tops.items():
         if count != 1:
@@ -165,9 +170,47 @@ def _one_question(question: etree._Element, grades: tuple[float, ...]) -> Iterat
         yield line, 1, "a matching question needs at least 2 subquestions with text"
 
 
-def package_rules(parts: Mapping[str, etree._ElementTree], names: set[str], blobs: Mapping[str, bytes]) -> Iterator[tuple[str, Problem]]:
-    """The rules across the parts of one backup: ``parts`` by path (those parsed), ``names`` every
-    member's path, ``blobs`` the files' bytes by path."""
+#: One bank entry as the rules across the parts need it: its id, and its question's parent and type.
+EntryFacts = tuple[str, str, str]
+#: What validation reads of one question's records (its document, validated apart): each entry's facts.
+RecordFacts = tuple[EntryFacts, ...]
+#: The line in the frame of questions.xml after which a question's records go (writers.base.QUESTION_MARKER).
+_MARKER = re.compile(r" question: ([0-9]+) ")
+
+
+def record_facts(tree: etree._ElementTree) -> RecordFacts:
+    return tuple(_entry_facts(entry) for entry in tree.getroot().iter("question_bank_entry"))
+
+
+def _entry_facts(entry: etree._Element) -> EntryFacts:
+    question = entry.find("question_version/question_versions/questions/question")
+    parent, qtype = ("", "") if question is None else (question.findtext("parent") or "", question.findtext("qtype") or "")
+    return entry.get("id") or "", parent, qtype
+
+
+def bank_entries(questions: etree._ElementTree, order: tuple[str, ...],
+                 records: Mapping[str, RecordFacts]) -> dict[str, list[EntryFacts]]:
+    """Each category's bank entries, by category id, where the restore finds them: those written
+    in questions.xml, and each question's records (``records``, by question id) where its line is
+    (``order``: the question of each line's number)."""
+    bank: dict[str, list[EntryFacts]] = {}
+    for category in questions.getroot().iter("question_category"):
+        entries = bank.setdefault(category.get("id") or "", [])
+        holder = category.find("question_bank_entries")
+        for child in holder if holder is not None else ():
+            if child.tag == "question_bank_entry":
+                entries.append(_entry_facts(child))
+            elif isinstance(child, etree._Comment) and (marker := _MARKER.fullmatch(child.text or "")) \
+                    and 0 < int(marker.group(1)) <= len(order):
+                entries.extend(records.get(order[int(marker.group(1)) - 1], ()))
+    return bank
+
+
+def package_rules(parts: Mapping[str, etree._ElementTree], names: set[str], blobs: Mapping[str, bytes],
+                  bank: Mapping[str, list[EntryFacts]]) -> Iterator[tuple[str, Problem]]:
+    """The rules across the parts of one backup: ``parts`` by path (those parsed; questions.xml
+    perhaps a frame without its questions' records), ``names`` every member's path, ``blobs`` the
+    files' bytes by path, ``bank`` each category's entries (:func:`bank_entries`)."""
     for required in ("moodle_backup.xml", "files.xml", "questions.xml", "roles.xml", "groups.xml", "outcomes.xml",
                      "scales.xml"):
         if required not in names:
@@ -183,7 +226,7 @@ def package_rules(parts: Mapping[str, etree._ElementTree], names: set[str], blob
                 yield "moodle_backup.xml", (_line(activity), 1, f"the activity has no {folder}/{member}")
         quiz, inforef = parts.get(f"{folder}/quiz.xml"), parts.get(f"{folder}/inforef.xml")
         if quiz is not None:
-            yield from _slots_in_bank(f"{folder}/quiz.xml", quiz, questions)
+            yield from _slots_in_bank(f"{folder}/quiz.xml", quiz, bank)
         if inforef is not None:
             listed = {c.findtext("id") for c in inforef.getroot().iter("question_category")}
             for category in questions.getroot().iter("question_category"):
@@ -200,14 +243,13 @@ def package_rules(parts: Mapping[str, etree._ElementTree], names: set[str], blob
                                                     "missing or holds other bytes: the image would be broken")
 
 
-def _slots_in_bank(path: str, quiz: etree._ElementTree, questions: etree._ElementTree) -> Iterator[tuple[str, Problem]]:
-    entries = {e.get("id"): e for e in questions.getroot().iter("question_bank_entry")}
-    categories = {c.get("id"): c for c in questions.getroot().iter("question_category")}
+def _slots_in_bank(path: str, quiz: etree._ElementTree, bank: Mapping[str, list[EntryFacts]]) -> Iterator[tuple[str, Problem]]:
+    parents = {ident: parent for entries in bank.values() for ident, parent, _ in entries}
     for reference in quiz.getroot().iter("question_reference"):
-        entry = entries.get(reference.findtext("questionbankentryid"))
-        if entry is None:
+        parent = parents.get(reference.findtext("questionbankentryid") or "")
+        if parent is None:
             yield path, (_line(reference), 1, f"bank entry {reference.findtext('questionbankentryid')} is not in questions.xml")
-        elif entry.findtext("question_version/question_versions/questions/question/parent") != "0":
+        elif parent != "0":
             yield path, (_line(reference), 1, "a slot cannot hold a cloze question's subquestion")
     for reference in quiz.getroot().iter("question_set_reference"):
         try:
@@ -217,10 +259,7 @@ def _slots_in_bank(path: str, quiz: etree._ElementTree, questions: etree._Elemen
             yield path, (_line(reference), 1, "a random slot's filtercondition must name its category")
             continue
         for category_id in wanted:
-            category = categories.get(category_id)
-            drawable = [] if category is None else [
-                q for q in category.iterfind(".//questions/question")
-                if q.findtext("parent") == "0" and q.findtext("qtype") not in ("description", "random")]
+            drawable = [e for e in bank.get(category_id, ()) if e[1] == "0" and e[2] not in ("description", "random")]
             slots = sum(1 for r in quiz.getroot().iter("question_set_reference") if r.findtext("filtercondition") == reference.findtext("filtercondition"))
             if len(drawable) < slots:
                 yield path, (_line(reference), 1, f"category {category_id} holds {len(drawable)} questions to draw from, "

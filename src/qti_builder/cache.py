@@ -26,6 +26,7 @@ import stat
 import tempfile
 import time
 import zlib
+from collections.abc import Hashable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -109,7 +110,9 @@ def settings_key(options: BuildOptions) -> str | None:
     if schemas is None or not schemas.is_dir():
         return None
     digest = hashlib.sha256()
-    for part in (__version__, MAGIC.decode(), repr(options.formats), repr(options.strict), repr(sorted(options.ignore)),
+    # The time every output states (writers.base.build_epoch) is the environment's.
+    for part in (__version__, MAGIC.decode(), os.environ.get("SOURCE_DATE_EPOCH", ""), repr(options.formats),
+                 repr(options.strict), repr(sorted(options.ignore)),
                  repr(options.profile), repr(options.qti_variants), repr(options.max_media_bytes), repr(options.limits)):
         digest.update(part.encode("utf-8") + b"\0")
     digest.update(code_key().encode("ascii"))
@@ -271,14 +274,23 @@ class CachedChunk:
     result: object
 
 
-def chunk_key(settings: str, target: str, chunk: Quiz, media: MediaSet) -> str:
-    """The key of a chunk's documents in ``target``: the build's settings, the chunk (the quiz
-    with only its questions, in their sections: what the documents are rendered from), what each
-    section's questions are worth as a group, and the quiz's media."""
-    digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0".encode())
-    digest.update(chunk.model_dump_json().encode("utf-8"))
+def chunk_content(chunk: Quiz, media: MediaSet) -> str:
+    """A digest of what a chunk's documents are rendered from, in any target: the chunk (the quiz
+    with only its questions, in their sections), what each section's questions are worth as a
+    group, and the quiz's media. Computed once per chunk, not once per target: the chunk's
+    canonical JSON is most of a key's cost."""
+    digest = hashlib.sha256(chunk.model_dump_json().encode("utf-8"))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
+    return digest.hexdigest()
+
+
+def chunk_key(settings: str, target: str, content: str, placement: Hashable = None) -> str:
+    """The key of a chunk's documents in ``target``: the build's settings, the chunk's
+    :func:`chunk_content`, and where the chunk sits in the quiz when the target's documents
+    depend on it (``Writer.placements``: the backup's ids)."""
+    digest = hashlib.sha256(f"{settings}\0chunk\0{target}\0{content}".encode())
+    digest.update(repr(placement).encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -363,6 +375,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_key", "code_key", "load",
+__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
            "load_chunk", "load_piece", "look_up", "media_of", "piece_key", "prune", "quiz_key", "settings_key", "store",
            "store_chunk", "store_piece"]

@@ -7,6 +7,7 @@ text's place in the source.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from . import content
@@ -33,9 +34,43 @@ _NO_BLANKS = {"code", "pre", "{http://www.w3.org/1998/Math/MathML}math", "a"}
 def check_content(
     quiz: Quiz, source: SourceMap, base_dir: Path, sink: DiagnosticSink, max_media_bytes: int = MAX_MEDIA_BYTES
 ) -> MediaSet:
-    """Report content problems and return the quiz's media, checked."""
+    """Report content problems and return the quiz's media, checked: the checks of each text and
+    question (:func:`check_texts`, :func:`check_blanks`, :func:`check_every_option_ticked`,
+    ``check_calculated``), then those across the quiz (:func:`check_idnumbers`)."""
     files: dict[str, MediaFile] = {}
-    for loc, text in iter_markdown(quiz):
+    locs = Locs(quiz)
+    questions = list(quiz.iter_questions())
+    check_texts(iter_markdown(quiz), source, base_dir, sink, files, max_media_bytes)
+    check_blanks(questions, locs, source, sink)
+    check_every_option_ticked(questions, locs, source, sink)
+    check_calculated(quiz, source, sink, questions, locs)
+    check_idnumbers(quiz, source, sink, locs)
+    return media_set(files)
+
+
+class Locs:
+    """Each question's path in the model data (``question_locs``), made once, when first asked."""
+
+    def __init__(self, quiz: Quiz) -> None:
+        self.quiz = quiz
+        self._locs: dict[str, tuple[str | int, ...]] | None = None
+
+    def __call__(self) -> dict[str, tuple[str | int, ...]]:
+        if self._locs is None:
+            self._locs = question_locs(self.quiz)
+        return self._locs
+
+
+def media_set(files: dict[str, MediaFile]) -> MediaSet:
+    return MediaSet(tuple(files[ref] for ref in sorted(files)))
+
+
+def check_texts(texts: Iterable[tuple[tuple[str | int, ...], str]], source: SourceMap, base_dir: Path, sink: DiagnosticSink,
+                files: dict[str, MediaFile], max_media_bytes: int = MAX_MEDIA_BYTES) -> bool:
+    """Each text's problems and media (those found go in ``files``, each looked up once); whether
+    a text refers to a media file of its own (not a web address), whose checks depend on the files."""
+    refers = False
+    for loc, text in texts:
         start = source.locate(loc)
         for problem in content.inspect(text):
             report = sink.error if problem.severity == Severity.ERROR.value else sink.warning
@@ -43,6 +78,7 @@ def check_content(
         for ref, offset, has_alt in content.media_refs(text):
             if not ref or is_external(ref):
                 continue
+            refers = True
             if not has_alt and content.media_type(ref).startswith("image/"):
                 sink.warning("QB165", f"image '{ref}' has no alt text", _at(start, text, offset),
                              hint="describe the image for students who cannot see it: ![description](path)")
@@ -57,19 +93,21 @@ def check_content(
                 sink.error("QB160", f"media file '{ref}' {found}{meant}", _at(start, text, offset), hint=hint)
             else:
                 files[ref] = found
-    _check_blanks(quiz, source, sink)
-    _check_every_option_ticked(quiz, source, sink)
-    check_calculated(quiz, source, sink)
+    return refers
+
+
+def check_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, locs: Callable[[], dict[str, tuple[str | int, ...]]]) -> None:
+    """The checks across the quiz's Moodle categories: their ID numbers (QB237) and those of the
+    questions in each (QB238)."""
     _check_category_idnumbers(quiz, source, sink)
-    _check_question_idnumbers(quiz, source, sink)
-    return MediaSet(tuple(files[ref] for ref in sorted(files)))
+    _check_question_idnumbers(quiz, source, sink, locs)
 
 
-def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+def check_blanks(questions: Iterable[Question], locs: Callable[[], dict[str, tuple[str | int, ...]]], source: SourceMap,
+                 sink: DiagnosticSink) -> None:
     """A blank must land in running text: inside code, math or a link target it cannot become
     an answer field (and would break the markup it sits in)."""
-    locs = question_locs(quiz)
-    for question in quiz.iter_questions():
+    for question in questions:
         if not isinstance(question, FillInBlankQuestion):
             continue
         root = etree.fromstring(f"<div>{content.render_block(question.stem)}</div>")
@@ -83,7 +121,7 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
         for k, blank in enumerate(question.blanks):
             if blank.id not in usable:
                 sink.error("QB144", f"blank {k + 1}, {_as_written(blank)}, is inside code, math or a link, where it cannot be a field",
-                           source.locate(locs[question.id] + ("blanks", k)),
+                           source.locate(locs()[question.id] + ("blanks", k)),
                            hint="move the blank into the running text of the question, out of `code`, $math$ and links")
 
 
@@ -92,27 +130,25 @@ def _check_blanks(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
 EVERY_OPTION_FULL_MARKS = "QB157"
 
 
-def _check_every_option_ticked(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+def check_every_option_ticked(questions: Iterable[Question], locs: Callable[[], dict[str, tuple[str | int, ...]]],
+                              source: SourceMap, sink: DiagnosticSink) -> None:
     """The default scores make ticking every option earn less than full marks (a wrong tick costs
     a right one's share); scores the source gives (``{score=0}`` on a wrong option, as an import
     of a Moodle question whose wrong answers are worth 0 % writes them) can undo that. QTI 2.1
     and Moodle grade by them (Canvas by its own rule), so the author hears of it once, at the
     first wrong option that does."""
-    locs: dict[str, tuple[str | int, ...]] | None = None
-    for question in quiz.iter_questions():
+    for question in questions:
         if not isinstance(question, MultipleResponseQuestion) or question.scoring != "partial":
             continue
         wrong = [k for k, c in enumerate(question.choices) if not c.correct]
         if not wrong or question.score_of({c.id for c in question.choices}) < 1 - 1e-9:
             continue
-        if locs is None:
-            locs = question_locs(quiz)
         scores = question.choice_scores()
         first = next((k for k in wrong if scores[question.choices[k].id] >= 0), wrong[0])
         shown = ", ".join(f"{question.choices[k].id} {scores[question.choices[k].id]:g} %" for k in wrong)
         sink.warning(EVERY_OPTION_FULL_MARKS,
                      f"ticking every option of question '{question.id}' earns full marks where its scores "
-                     f"are kept (QTI 2.1, Moodle): its wrong options score {shown}", source.locate(locs[question.id] + ("choices", first)),
+                     f"are kept (QTI 2.1, Moodle): its wrong options score {shown}", source.locate(locs()[question.id] + ("choices", first)),
                      hint="give each wrong option a negative score ({score=-50}), or leave out the wrong options' "
                           "{score=...} for the default (a wrong tick takes one right option's share away); "
                           "ignore=QB157 on the question keeps the scores as they are")
@@ -145,24 +181,23 @@ def _wildcard(shown: Shown) -> str:
     return "{" + shown.name + "}"
 
 
-def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, questions: Iterable[Question] | None = None,
+                          locs: Callable[[], dict[str, tuple[str | int, ...]]] | None = None) -> None:
     """Where a Moodle output is built: each ``{=...}`` of a calculated question's texts that is no
     placeholder of the question (``{=a:b}``), which Moodle reads as a formula and refuses, is an
     error at its own place, before anything is written. Every placeholder becomes a wildcard in
     the Moodle file, so what is left is what the author wrote; the Moodle writer checks what it
     writes again, as the last line before a file Moodle would refuse."""
-    locs: dict[str, tuple[str | int, ...]] | None = None
-    for q in quiz.iter_questions():
+    locs = locs or Locs(quiz)
+    for q in quiz.iter_questions() if questions is None else questions:
         if not isinstance(q, (CalculatedQuestion, CalculatedChoiceQuestion)):
             continue
         v = variants(quiz.id, q)
         if not v.ok:
             continue  # check_calculated reports why
-        if locs is None:
-            locs = question_locs(quiz)
         for loc, where, text in moodle_formula_texts(q):
             for shown, why in moodle_text_formula_errors(MARKDOWN_ESCAPE.sub(r"\1", fill(text, v, _wildcard))):
-                field = locs[q.id] + loc
+                field = locs()[q.id] + loc
                 start = source.locate(field)
                 offset = text.find(shown)
                 span = _at(start, text, offset) if field in source.positions and offset >= 0 else start
@@ -207,13 +242,14 @@ def _check_category_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
     walk(quiz.sections, ())
 
 
-def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSink,
+                              locs_of: Callable[[], dict[str, tuple[str | int, ...]]]) -> None:
     """QB238: two questions of one Moodle category (a section, or sections of one title side by
     side, which Moodle XML's import makes one category) with one ID number (a question's
     own ``moodle_idnumber``, or the id of another, which the build writes as its ID number).
     Moodle keeps question ID numbers unique in a category: its import and restore drop the
     repeat's ID number without a word, and the course would lose the one the author wrote."""
-    locs = question_locs(quiz)
+    locs = locs_of()
     categories: dict[tuple[str, ...], list[Question]] = {}
     for path, section in moodle_category_paths(quiz):
         categories.setdefault(path, []).extend(section.questions)

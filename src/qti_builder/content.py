@@ -668,6 +668,15 @@ def inspect(text: str) -> list[Problem]:
     return problems
 
 
+def math_texts(text: str) -> list[str]:
+    """The TeX of each formula of ``text`` (``$…$``, ``\\(…\\)``, display math), in order, as the
+    renderer reads them: the one reader that says what is inside a formula."""
+    if "$" not in text and "\\" not in text:
+        return []
+    return [token.content.strip() for token in _iter_tokens(_md.parse(text))
+            if token.type.startswith("math") and token.content.strip()]
+
+
 _MEDIA_TAG = re.compile(r"<(img|audio|video|source)\b([^>]*)>", re.I)
 #: An HTML link to a file of the media folder (``<a href="media/data.csv">``).
 _MEDIA_LINK = re.compile(r"""<a\b[^>]*?\bhref\s*=\s*(["'])(media/[^"'#?]+)\1""", re.I)

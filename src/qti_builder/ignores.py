@@ -9,11 +9,11 @@ loss names its question.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .codes import CODES, lookup, nearest
 from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
-from .model import Quiz
+from .model import Question, Quiz
 from .readers import SourceMap
 from .readers.source_map import question_locs
 
@@ -39,17 +39,21 @@ def parse_codes(values: Iterable[str]) -> frozenset[str]:
     return frozenset(codes)
 
 
-def check_question_ignores(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
-    """A question's ``ignore=`` must name warnings (QB206 otherwise)."""
-    locs = question_locs(quiz)
-    for question in quiz.iter_questions():
+def check_question_ignores(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, questions: Iterable[Question] | None = None,
+                           locs: Callable[[], dict[str, tuple[str | int, ...]]] | None = None) -> None:
+    """A question's ``ignore=`` (of ``questions``, by default the quiz's) must name warnings
+    (QB206 otherwise); ``locs``: each question's path, made when first needed."""
+    where: dict[str, tuple[str | int, ...]] | None = None
+    for question in quiz.iter_questions() if questions is None else questions:
         for word in question.ignore:
+            if where is None:
+                where = locs() if locs is not None else question_locs(quiz)
             code = CODES.get(word)
             if code is not None and code.is_warning:
                 continue
             problem = "is an error, and errors cannot be ignored" if code else "is not a code qti-builder reports"
             sink.error(BAD_IGNORE, f"ignore={word} on question '{question.id}' {problem}",
-                       source.locate(locs[question.id] + ("ignore",)),
+                       source.locate(where[question.id] + ("ignore",)),
                        hint="name the codes of warnings or losses (QB601, QB165, ...): 'qti-builder docs "
                             "source-format#every-code' lists them; (W) marks the warnings")
 

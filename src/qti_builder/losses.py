@@ -13,7 +13,7 @@ has no place for, QB603 a random draw the output cannot make.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
@@ -70,12 +70,18 @@ class Loss:
         return f"{where}{self.code}: {self.message}"
 
 
-def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], formats: list[str]) -> list[Loss]:
-    """What each of ``formats`` loses of ``quiz``, in the order of ``formats``, each in source order."""
+def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], formats: list[str],
+                of_questions: Mapping[str, list[Loss]] | None = None) -> list[Loss]:
+    """What each of ``formats`` loses of ``quiz``, in the order of ``formats``, each in source
+    order. ``of_questions``: what each target's profile loses of the questions, found already
+    (:func:`profile_losses`, section by section); by default found here."""
     losses: list[Loss] = []
     for name in formats:
         label, profile = TARGETS[name]
-        found = list(profile_losses(name, profile, quiz, spans)) if profile else []
+        if of_questions is not None:
+            found = list(of_questions.get(name, []))
+        else:
+            found = list(profile_losses(name, profile, quiz, spans)) if profile else []
         for setting in WRITERS[name].settings_not_carried(quiz):
             found.append(Loss(name, SETTING_LOSS, f"{label}: the quiz setting {setting} has no place in this file: set it in "
                                                   "the LMS after importing", source.locate(("settings", setting)), subject=setting))
@@ -100,12 +106,16 @@ def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], for
     return losses
 
 
-def profile_losses(target: str, profile: str, quiz: Quiz, spans: dict[str, SourceSpan]) -> Iterator[Loss]:
+def profile_losses(target: str, profile: str, quiz: Quiz, spans: dict[str, SourceSpan],
+                   sections: Iterable[Section] | None = None) -> Iterator[Loss]:
     """The profile's findings (``check --profile``'s warnings) as losses of ``target``, each with its
-    question. Two targets may share a profile (Moodle XML and the Moodle quiz backup hold the same
-    question data): each has the losses as its own, never the other's."""
+    question (of ``sections``, by default the quiz's). Two targets may share a profile (Moodle XML
+    and the Moodle quiz backup hold the same question data): each has the losses as its own,
+    never the other's."""
     sink = DiagnosticSink()
-    check_profile(profile, quiz, spans, sink)
+    check_profile(profile, quiz, spans, sink, sections)
+    if not sink.items:
+        return
     by_span = {span: ident for ident, span in spans.items()}
     for d in sink.items:
         yield Loss(target, d.code, d.message, d.span, by_span.get(d.span) if d.span else None)

@@ -63,19 +63,28 @@ def catalog_path(language: str) -> Path:
     return LOCALES / language / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
+def kind_catalog_paths(language: str) -> list[Path]:
+    """A question kind's own catalogs of a language, ``kind_<name>.po`` beside the main one: the
+    messages of a kind that has a module of its own (its model's rules, its reader's errors) come
+    with the kind, so adding one touches no shared catalog."""
+    return sorted(catalog_path(language).parent.glob("kind_*.po"))
+
+
 @lru_cache(maxsize=16)
 def catalog(language: str) -> tuple[Entry, ...]:
-    """The translated entries of a language's catalog, longest msgid first (the most specific
-    wins); nothing for English or a language without a catalog."""
+    """The translated entries of a language's catalog and its kinds' own, longest msgid first (the
+    most specific wins); nothing for English or a language without a catalog."""
     path = catalog_path(language)
     if not path.is_file():
         return ()
     from babel.messages.pofile import read_po
 
-    with path.open("rb") as handle:
-        po = read_po(handle, locale=language, domain=DOMAIN)
-    entries = [Entry(str(m.id), str(m.string), _pattern(str(m.id)), m.context == FRAGMENT) for m in po
-               if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy]
+    entries = []
+    for each in (path, *kind_catalog_paths(language)):
+        with each.open("rb") as handle:
+            po = read_po(handle, locale=language, domain=DOMAIN)
+        entries += [Entry(str(m.id), str(m.string), _pattern(str(m.id)), m.context == FRAGMENT) for m in po
+                    if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy]
     return tuple(sorted(entries, key=lambda e: -len(e.msgid)))
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from .interrupts import stop_signals_held
 from .writers import Document, Output
-from .writers.base import assemble, build_epoch, single_file
+from .writers.base import Spliced, assemble, build_epoch, single_file
 
 #: zlib level 3: as fast as level 1 and within 5 % of the default level's size (bench/README.md).
 COMPRESS_LEVEL = 3
@@ -111,7 +111,7 @@ def zip_parts(entries: Iterable[Entry]) -> Iterator[bytes]:
                       min(len(central), _ZIP32_LIMIT), min(offset, _ZIP32_LIMIT), 0)
 
 
-def tar_parts(documents: Iterable[Document]) -> Iterator[bytes]:
+def tar_parts(documents: Iterable[Document | Spliced]) -> Iterator[bytes]:
     """A gzipped tar of ``documents`` in path order (a Moodle backup), deterministic as the zips:
     ustar headers (Moodle's tar reader knows no other), every time ``SOURCE_DATE_EPOCH``, owner
     root, mode 0644, and a gzip header without a name or time of its own."""
@@ -132,7 +132,7 @@ def tar_parts(documents: Iterable[Document]) -> Iterator[bytes]:
 def package(output: Output) -> bytes:
     """The bytes of the output file: a zip (or tarball) of the documents, or the single document itself."""
     if output.container != "zip":
-        return b"".join(tar_parts(output.documents))
+        return b"".join(tar_parts(assemble(output.documents)))
     if not output.archive:
         return b"".join(single_file(output.documents))
     return b"".join(zip_parts(compress_pieces(d.path, d.pieces()) for d in assemble(output.documents)))

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from . import content
 from . import formulas as F
 from .diagnostics import DiagnosticSink, SourceSpan
 from .model import Quiz
@@ -416,11 +417,47 @@ def fill(markdown: str, v: Variants, render: Callable[[Shown], str]) -> str:
     return PLACEHOLDER.sub(replace, markdown)
 
 
-def filled_question(q: Calculated, v: Variants, render: Callable[[Shown], str]) -> Any:
+def in_formulas(markdown: str, v: Variants) -> list[bool]:
+    """For each placeholder of the question in ``markdown``, in order, whether it stands inside a
+    formula (``${a}x + {b} = 0$``). Each one is swapped for a word of letters that no text holds,
+    which Markdown and the math delimiters read as they read a placeholder, and the formulas are
+    found by the renderer's own reader (:func:`..content.math_texts`)."""
+    found = [m for m in PLACEHOLDER.finditer(markdown) if m.group(0)[1:-1] in v.shown]
+    if not found or ("$" not in markdown and "\\" not in markdown):
+        return [False] * len(found)
+    prefix = "qbplaceholder"
+    while prefix in markdown:
+        prefix += "q"
+    pieces, end = [], 0
+    for n, m in enumerate(found):
+        pieces += [markdown[end:m.start()], f"{prefix}{n}z"]
+        end = m.end()
+    math = "\n".join(content.math_texts("".join(pieces) + markdown[end:]))
+    return [f"{prefix}{n}z" in math for n in range(len(found))]
+
+
+def fill_by_place(markdown: str, v: Variants, render: Callable[[Shown], str], in_math: Callable[[Shown], str]) -> str:
+    """:func:`fill`, with ``in_math(shown)`` for a placeholder inside a formula (:func:`in_formulas`)."""
+    where = iter(in_formulas(markdown, v))
+
+    def replace(m: Any) -> str:
+        shown = v.shown.get(m.group(0)[1:-1])
+        if shown is None:
+            return m.group(0)
+        return in_math(shown) if next(where) else render(shown)
+
+    return PLACEHOLDER.sub(replace, markdown)
+
+
+def filled_question(q: Calculated, v: Variants, render: Callable[[Shown], str],
+                    in_math: Callable[[Shown], str] | None = None) -> Any:
     """A copy of ``q`` whose texts (stem, passage, feedback, options and their feedback) have
-    each placeholder replaced by ``render(shown)``: a target's own markers, or one set's values."""
+    each placeholder replaced by ``render(shown)``: a target's own markers, or one set's values;
+    by ``in_math(shown)`` inside a formula, when given (:func:`fill_by_place`)."""
     def each(text: str | None) -> str | None:
-        return fill(text, v, render) if text else text
+        if not text:
+            return text
+        return fill(text, v, render) if in_math is None else fill_by_place(text, v, render, in_math)
 
     feedback = q.feedback.model_copy(update={k: each(t) for k, t in q.feedback.model_dump().items()})
     update: dict[str, Any] = {"stem": each(q.stem), "passage": each(q.passage), "feedback": feedback}
@@ -491,17 +528,19 @@ def _check_options(q: CalculatedChoiceQuestion, v: Variants) -> None:
 # -- checking at build -------------------------------------------------------------------------
 
 
-def check_calculated(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
-    """Report every calculated question's findings at their place in the source."""
-    locs: dict[str, tuple[str | int, ...]] | None = None
-    for question in quiz.iter_questions():
+def check_calculated(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, questions: Iterable[Any] | None = None,
+                     locs: Callable[[], dict[str, tuple[str | int, ...]]] | None = None) -> None:
+    """Report every calculated question's findings (of ``questions``, by default the quiz's) at
+    their place in the source (``locs``: each question's path, made when first needed)."""
+    where: dict[str, tuple[str | int, ...]] | None = None
+    for question in quiz.iter_questions() if questions is None else questions:
         if not isinstance(question, _CalculatedBase):
             continue
-        if locs is None:
-            locs = question_locs(quiz)
+        if where is None:
+            where = locs() if locs is not None else question_locs(quiz)
         found = variants(quiz.id, question)  # type: ignore[arg-type]
         for finding in found.findings:
-            span = _span(source, locs[question.id] + finding.loc, finding.column)
+            span = _span(source, where[question.id] + finding.loc, finding.column)
             report = sink.warning if finding.warning else sink.error
             report(finding.code, f"question '{question.id}': {finding.message}", span, hint=finding.hint)
 

@@ -2,15 +2,18 @@
 
 1. **read** every source, each quiz with its own diagnostics, then the checks across quizzes; a
    large Markdown source in pieces (readers/markdown/pieces.py), kept in the build cache and read
-   on forked workers;
+   on forked workers; each quiz checked top-level section by section, apart from its checks across
+   sections (quiz_checks.py: a piece's sections whose checks found nothing are remembered in the
+   build cache beside it);
 2. compile the **schemas** once, when a quiz read needs them (one without errors, or one read in
    part, whose questions without errors are checked by every output too), so that the workers
    forked next inherit them (not beside the read on a thread: lxml parsing on one thread can make
    a schema compiling on another fail on the names it imports), or, in this one thread, while
    forked workers read a large source's pieces;
 3. **render, validate and compress** in tasks (:func:`plan`): one per quiz and target, and a big
-   quiz's questions in chunks (its QTI items, its Moodle questions) beside a "frame" task for
-   the rest (QTI test and manifest, the Moodle file around its questions), run on every core
+   quiz's questions in chunks (its QTI items, its Moodle questions, its quiz backup's records)
+   beside a "frame" task for the rest (QTI test and manifest, the Moodle file around its
+   questions, the backup's other parts), run on every core
    (:mod:`.parallel`: workers forked for the chunks and small quizzes, this process for the
    frames and then for whatever chunks are left), each returning compressed entries or
    validated documents;
@@ -28,41 +31,43 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import gc
 import hashlib
 import itertools
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
+from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
                     store_chunk, store_piece)
-from .canvas_rules import ItemFacts
-from .checks import MOODLE_FORMATS, check_content, check_moodle_formulas
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
-from .ignores import Accepted, check_question_ignores
-from .losses import Loss, quiz_losses
-from .outline import Outline, build_outline, check_stated_total, read_lines
+from .ignores import Accepted
+from .losses import Loss
+from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Question, Quiz, Section
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
 from .parallel import cpu_count, run
-from .profiles import check_profile
+from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
 from .readers.piece_cache import Pieces
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
                       question_counts)
 from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
-from .validate import PACKAGE_RULES_READ, validate_documents, validate_package
+from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
 from .writers.base import assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
-SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas"}
+SPLIT_BY_QUESTION = {"qti21", "moodle", "canvas", "moodle-quiz"}
+#: Targets split only when the quiz has no media: the Moodle quiz backup's files.xml lists the
+#: files each record shows, which its frame, rendered apart from the records, cannot see.
+SPLIT_WITHOUT_MEDIA = {"moodle-quiz"}
 #: Questions per chunk: small enough to share a big quiz among the workers and to keep each
 #: task's documents in memory only briefly, large enough that a task's overhead does not count.
 CHUNK = 250
@@ -79,7 +84,26 @@ HOLD_PACKED_FROM = 20_000
 def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     """Build every quiz. Raises :class:`BuildIncomplete` (a :class:`BuildFailed`) when anything had
     an error. With ``options.cache``, a quiz found in the build cache (``lookup``, or looked up
-    here) is taken from it, and each quiz built without errors is kept in it."""
+    here) is taken from it, and each quiz built without errors is kept in it.
+
+    Python's cyclic garbage collector is paused while the sources are read, and what was read is
+    then frozen out of its reach (``gc.freeze``) until the build ends: reading makes the quizzes'
+    models, hundreds of thousands of objects that live to the end of the build, and the collector,
+    which runs again and again while a heap grows, walked them all each time (a tenth of a
+    10,000-question build's CPU, a quarter to a third of its reading; bench/README.md). Frozen, they are not
+    walked by the forked workers' collections either (nor their memory pages copied for it).
+    Refcounting frees what it always did; the collector resumes for everything made after."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(options, lookup, collecting)
+    finally:
+        gc.unfreeze()  # a long-running process (watch, serve) collects this build's objects again
+        if collecting:
+            gc.enable()
+
+
+def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> BuildResult:
     started = time.perf_counter()
     clock: dict[str, float] = {}
     results = [QuizResult(path) for path in find_sources(options.sources)]
@@ -100,6 +124,9 @@ def build(options: BuildOptions, lookup: Lookup | None = None) -> BuildResult:
     schemas = _SchemasAhead(options)
     with _stage(clock, "read"):
         good = _rendered_quizzes(_read(results, options, todo, lookup.hits, schemas.meanwhile), results, options)
+    gc.freeze()  # what was read lives to the end of the build: out of the collector's walks
+    if collecting:
+        gc.enable()
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
     clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
     clock["schemas"] += schemas.seconds
@@ -266,7 +293,9 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
     """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``);
     ``meanwhile`` runs in this process while workers read a large source's pieces."""
     loaded: dict[int, LoadedQuiz] = {}
-    pieces = _pieces(options, meanwhile)
+    code = code_key() if options.cache else ""
+    pieces = _pieces(options, code, meanwhile)
+    memo = _memo(code) if options.cache else None
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
@@ -279,19 +308,13 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
             if options.qti_variants is not None:
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
-            media = check_content(quiz, source, result.source.parent, sink, options.max_media_bytes)
-            if MOODLE_FORMATS & set(options.formats):
-                check_moodle_formulas(quiz, source, sink)
-            if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
-                check_stated_total(quiz, source, sink)
+            spans = source.question_spans(quiz)
+            media, result.losses = check_read(quiz, source, result.source.parent, sink, spans, options.formats,
+                                              options.max_media_bytes, options.profile, memo if options.only is None else None)
             if options.outline:
                 result.outline = build_outline(quiz, source, read_lines(result.source))
-            check_question_ignores(quiz, source, sink)
             loaded[i] = LoadedQuiz(result.source, quiz, source, media)
-            result.spans = loaded[i].spans
-            result.losses = quiz_losses(quiz, source, result.spans, options.formats)
-            if options.profile:
-                check_profile(options.profile, quiz, loaded[i].spans, sink)
+            loaded[i].spans = result.spans = spans
         result.diagnostics.extend(sink.items)
         result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
@@ -300,13 +323,18 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
     return loaded
 
 
-def _pieces(options: BuildOptions, meanwhile: Callable[[], None] | None = None) -> Pieces:
+def _memo(code: str) -> Memo:
+    """Where the checks of a piece's sections that found nothing are remembered (quiz_checks.py):
+    the build cache, by their key under qti-builder's code."""
+    return Memo(lambda key: load_piece(piece_key(code, key)), lambda key, found: store_piece(piece_key(code, key), found))
+
+
+def _pieces(options: BuildOptions, code: str, meanwhile: Callable[[], None] | None = None) -> Pieces:
     """How a large source is read in pieces (readers/piece_cache.py): each piece's reading kept in
-    the build cache (unless ``--no-cache``), the pieces read on one worker per CPU (forked: no
-    thread, lxml being unsafe to parse beside a schema's compile)."""
+    the build cache (unless ``--no-cache``) under qti-builder's ``code``, the pieces read on one
+    worker per CPU (forked: no thread, lxml being unsafe to parse beside a schema's compile)."""
     load = keep = None
     if options.cache:
-        code = code_key()
 
         def load(key: str) -> object | None:
             return load_piece(piece_key(code, key))
@@ -491,7 +519,7 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
         huge = len(ids) >= HOLD_PACKED_FROM
         for name in formats:
             split = len(ids) > CHUNK
-            if name in SPLIT_BY_QUESTION and split:
+            if name in SPLIT_BY_QUESTION and split and not (name in SPLIT_WITHOUT_MEDIA and item.media.files):
                 tasks.append(Task(i, name, "frame", weight=len(ids) // 4, here=huge))
                 tasks += [Task(i, name, "items", tuple(ids[k:k + CHUNK]), len(ids[k:k + CHUNK]))
                           for k in range(0, len(ids), CHUNK)]
@@ -514,7 +542,7 @@ class TaskResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     #: What validation read of its Canvas items, for the rules across the package's files.
-    facts: dict[str, ItemFacts] = field(default_factory=dict)
+    facts: Facts = field(default_factory=dict)
 
 
 @dataclass
@@ -535,6 +563,11 @@ class _State:
     #: The key of each chunk the build cache did not have when this process looked, before
     #: forking: a worker renders it without computing its key or looking again.
     missed: dict[Task, str] = field(default_factory=dict)
+    #: Each chunk's :func:`.cache.chunk_content`, by its quiz and questions: its targets share it.
+    contents: dict[tuple[int, tuple[str, ...]], str] = field(default_factory=dict)
+    #: Where each "items" task's chunk sits in its quiz, for a target whose documents depend on
+    #: it (``Writer.placements``: the Moodle quiz backup's ids), made here before forking.
+    placements: dict[Task, Hashable] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -564,8 +597,10 @@ def _chunk_key(task: Task) -> str | None:
     assert _state is not None
     if _state.cache_settings is None or task.part != "items":
         return None
-    item = _state.loaded[task.quiz]
-    return chunk_key(_state.cache_settings, task.format, _state.chunks[task], item.media)
+    chunk = (task.quiz, task.questions)
+    if chunk not in _state.contents:
+        _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
+    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
@@ -590,6 +625,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     result = TaskResult(task)
     started = time.perf_counter()
     writer = _writer(task.format, task.part)(make_environment(_state.templates))
+    writer.placement = _state.placements.get(task)
     output = writer.write(quiz, item.spans, sink, item.media)
     rendered = time.perf_counter()
     if output is not None:
@@ -597,7 +633,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
         validated = time.perf_counter()
         result.filename, result.archive, result.container = output.filename, output.archive, output.container
-        if output.container != "zip":  # a tarball is put together from its documents (a few, small)
+        if output.container != "zip":  # a tarball is put together from its documents (its parts, each question's records)
             result.parts = documents
         elif output.archive:  # kept whole: spliced into a member, or read by the rules across files
             kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]
@@ -638,6 +674,14 @@ def _chunks(loaded: dict[int, WritableQuiz], tasks: list[Task]) -> dict[Task, Qu
     return {t: made[t.quiz, t.questions] for t in tasks if t.part == "items"}
 
 
+def _placements(loaded: dict[int, WritableQuiz], chunks: dict[Task, Quiz]) -> dict[Task, Hashable]:
+    """Where each chunk sits in its quiz, for the targets whose documents depend on it."""
+    placed: dict[Task, Hashable] = {}
+    for (quiz, name), tasks in itertools.groupby(sorted(chunks, key=lambda t: (t.quiz, t.format)), lambda t: (t.quiz, t.format)):
+        placed.update(WRITERS[name].placements(loaded[quiz].quiz, {task: chunks[task] for task in tasks}))
+    return placed
+
+
 def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
     """The quiz with only the questions in ``ids``, in the sections that hold them, those with a
     description (an item of its own in the Canvas package) and their ancestors: what the
@@ -673,7 +717,7 @@ def _work(
     total, done = sum(t.weight for t in tasks), 0
     chunks = _chunks(good, tasks)
     packed = frozenset(i for i, item in good.items() if len(item.spans) >= HOLD_PACKED_FROM)
-    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings)
+    _state = _State(good, schemas, options.templates, chunks, packed, cache_settings, placements=_placements(good, chunks))
     try:
         # The chunks the build cache has are taken here, before any worker is forked: a worker would
         # read each and send it back through a pipe, pickled once more, for nothing. What is left to
@@ -736,18 +780,19 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         first = mine[0]
         target = options.out_dir / str(first.filename)
         parts = [d for r in mine for d in r.parts]
+        facts = {question: fact for r in mine for question, fact in r.facts.items()}
         if first.container != "zip":
             sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {d.path for d in parts}, {}, sink)
+            validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
             if sink.items:
                 result.diagnostics.extend(sink.items)
                 continue
-            content, members = tar_parts(parts), len(parts)
+            assembled = assemble(parts)  # each question's records put into questions.xml
+            content, members = tar_parts(assembled), len(assembled)
         elif first.archive:
             entries = [e for r in mine for e in r.entries]
             assembled = assemble(parts)
             sink = DiagnosticSink()
-            facts = {question: fact for r in mine for question, fact in r.facts.items()}
             validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
             if sink.items:  # the quiz has failed: build() writes none of its files
                 result.diagnostics.extend(sink.items)

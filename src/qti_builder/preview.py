@@ -24,7 +24,7 @@ from .messages import translate
 from .outline import build_outline, read_lines
 from .summary import option_label
 from .model import Quiz, QuizSettings
-from .model.questions import BLANK_MARKER
+from .model.questions import BLANK_MARKER, FillInBlankQuestion
 from .model.union import Question
 from .parametric import fmt, variants
 from .package import write_files
@@ -210,7 +210,7 @@ def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, Source
 
 def _stem(question: Question, html: Any) -> str:
     stem = html(question.stem)
-    if question.type != "fill_in_blank":
+    if not isinstance(question, FillInBlankQuestion):
         return stem
     blanks = {b.id: b for b in question.blanks}
 

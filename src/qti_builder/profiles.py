@@ -12,7 +12,7 @@ and its section.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -231,13 +231,15 @@ PROFILES: dict[str, Callable[[Quiz, Section, Any], Iterator[str]]] = {
 }
 
 
-def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink) -> None:
-    """Warn, per question, about what ``profile``'s importer loses."""
+def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink,
+                  sections: Iterable[Section] | None = None) -> None:
+    """Warn, per question, about what ``profile``'s importer loses: of the questions of
+    ``sections`` (by default every section of the quiz, depth first)."""
     from .kinds import KINDS
 
     checks = PROFILES[profile]
     name = profile.capitalize()
-    for _, section in quiz.iter_sections():
+    for section in (s for _, s in quiz.iter_sections()) if sections is None else sections:
         if section.select and not section.questions:  # draws among nested sections only
             first = next((q for _, s in _subtree(section) for q in s.questions), None)
             if first is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 import base64
+import re
 import hashlib
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -54,6 +55,28 @@ def fill_blanks(markup: str, render: Callable[[str], str]) -> Markup:
     """Rendered markup with each ``[[blank-id]]`` marker replaced by ``render(blank_id)``, a macro
     that returns the blank's markup (``{{ stem|xhtml|fill_blanks(blank_macro) }}``)."""
     return Markup(BLANK_MARKER.sub(lambda match: str(render(match.group(1))), str(markup)))
+
+
+#: A calculated item's placeholder inside a formula as the QTI 2.1 writer leaves it in MathML.
+_MATH_VARIABLE = re.compile(r"<mtext>\[\[([A-Za-z][A-Za-z0-9_]*)\]\]</mtext>")
+
+
+def math_variables(markup: str) -> Markup:
+    """Rendered markup with each placeholder inside a formula, ``<mtext>[[a]]</mtext>`` (written
+    ``\\text{[[a]]}``, which latex2mathml turns into one element whatever the name), made the
+    ``<mi>a</mi>`` in whose place a QTI 2.1 player puts a ``mathVariable``'s value."""
+    return Markup(_MATH_VARIABLE.sub(r"<mi>\1</mi>", str(markup)))
+
+
+def equation_placeholders(markup: str, names: list[str]) -> Markup:
+    """A Canvas calculated question's text with each ``[name]`` of ``names`` written as it is in
+    its equation images' addresses (``/equation_images/…%255Bname%255D…``, the TeX URL-encoded twice):
+    Canvas replaces ``[name]`` in the question's HTML with the set's value, and a value (digits,
+    ``-``, ``.``) needs no encoding, so the image drawn from the address shows it too."""
+    text = str(markup)
+    for name in names:
+        text = text.replace(f"%255B{name}%255D", f"[{name}]")
+    return Markup(text)
 
 
 #: The media of the document being rendered and the folder its files go to in the package:
@@ -151,6 +174,8 @@ FILTERS = {
     "cdata": cdata,
     "number": number,
     "fill_blanks": fill_blanks,
+    "math_variables": math_variables,
+    "equation_placeholders": equation_placeholders,
     "plain": content.plain_text,
 }
 

@@ -22,6 +22,9 @@ from .writers.moodle import MOODLE_GRADES
 
 #: Moodle's grade options as the database holds them (0..1), for the quiz backup's answers.
 BACKUP_GRADES = tuple(g / 100 for g in MOODLE_GRADES)
+#: What validation reads of each question's document for the rules across its package's files,
+#: by question id: a Canvas item's facts, or a quiz backup question's records'.
+Facts = dict[str, canvas_rules.ItemFacts | backup_rules.RecordFacts]
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 #: A QTI package's test and manifest have a few lines for every question (a 100,000-question
@@ -39,10 +42,11 @@ def validate_documents(
     schemas: SchemaSet,
     spans: dict[str, SourceSpan],
     sink: DiagnosticSink,
-) -> dict[str, canvas_rules.ItemFacts]:
-    """Validate each document, reporting to ``sink``; returns the facts of each Canvas item
+) -> Facts:
+    """Validate each document, reporting to ``sink``; returns the facts of each Canvas item (and
+    quiz backup question)
     document read on the way, by question id, for :func:`validate_package`."""
-    facts: dict[str, canvas_rules.ItemFacts] = {}
+    facts: Facts = {}
     for document in documents:
         if document.schema:  # media files: checked when they were read
             _report(output_name, document, _problems(document, schemas, facts), spans, sink)
@@ -54,14 +58,14 @@ def validate_documents(
 PACKAGE_RULES_READ = {"qti12", "canvas-meta", "content-package"}
 
 
-def validate_package(output_name: str, members: list[Document], names: set[str], facts: dict[str, canvas_rules.ItemFacts],
+def validate_package(output_name: str, members: list[Document], names: set[str], facts: Facts,
                      sink: DiagnosticSink) -> None:
     """The rules across the files of one package, once all its parts are in: ``members`` are its
     documents in ``PACKAGE_RULES_READ`` (a frame, whose questions are spliced in later), ``names``
     the paths of all its members, ``facts`` what :func:`validate_documents` read of its question
     documents. Only the Canvas package has such rules."""
     if any(d.schema.startswith("mbz-") for d in members):
-        _backup_package(output_name, members, names, sink)
+        _backup_package(output_name, members, names, {q: f for q, f in facts.items() if isinstance(f, tuple)}, sink)
         return
     by_schema = {d.schema: d for d in members}
     assessment = by_schema.get("qti12")
@@ -69,24 +73,31 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
         return
     try:
         meta, manifest = (_parse(by_schema[k].data) if k in by_schema else None for k in ("canvas-meta", "content-package"))
-        problems = list(canvas_rules.package_rules(assessment.content, assessment.question_order, facts, assessment.path,
+        items = {q: f for q, f in facts.items() if isinstance(f, canvas_rules.ItemFacts)}
+        problems = list(canvas_rules.package_rules(assessment.content, assessment.question_order, items, assessment.path,
                                                    meta, manifest, names))
     except etree.XMLSyntaxError:
         return  # reported by validate_documents already
     _report(output_name, assessment, problems, {}, sink)
 
 
-def _backup_package(output_name: str, members: list[Document], names: set[str], sink: DiagnosticSink) -> None:
-    """The rules across the parts of a Moodle quiz backup (backup_rules.package_rules)."""
+def _backup_package(output_name: str, members: list[Document], names: set[str],
+                    records: dict[str, backup_rules.RecordFacts], sink: DiagnosticSink) -> None:
+    """The rules across the parts of a Moodle quiz backup (backup_rules.package_rules): its parts,
+    questions.xml without the questions' records (a frame: 44 MB, parsed again, in a bank of
+    10,000 questions), and what validation read of the records (``records``)."""
     parts, by_path = {}, {d.path: d for d in members}
     for document in members:
-        if document.schema.startswith("mbz-"):
+        if document.schema.startswith("mbz-") and document.schema != "mbz-question":
             try:
                 parts[document.path] = _parse(document.content)
             except etree.XMLSyntaxError:
                 return  # reported by validate_documents already
     blobs = {d.path: d.content for d in members if not d.schema}
-    for path, problem in backup_rules.package_rules(parts, names, blobs):
+    frame = by_path.get("questions.xml")
+    bank = backup_rules.bank_entries(parts["questions.xml"], frame.question_order, records) \
+        if frame is not None and "questions.xml" in parts else {}
+    for path, problem in backup_rules.package_rules(parts, names, blobs, bank):
         _report(output_name, by_path[path] if path in by_path else members[0], [problem], {}, sink)
 
 
@@ -114,18 +125,19 @@ def _generated_name(output_name: str, document: Document) -> str:
 #: A document that is one part of a file is validated as the only part of a file of its own, on
 #: the same lines: a Moodle question as the only one of a quiz, a Canvas item as the only one of
 #: a QTI 1.2 document (written without a namespace, an item takes its frame's).
-WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>")}
+WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>"),
+            "mbz-question": (b"<question_bank_entries>", b"</question_bank_entries>")}
 
 
 #: Which of :class:`SchemaSet`'s schemas validates each kind of document (``Document.schema``).
 SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-question": "moodle", "qti12": "qti12",
              "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta",
              **{part: "moodle_backup" for part in ("mbz-backup", "mbz-quiz", "mbz-module", "mbz-inforef", "mbz-questions",
-                                                   "mbz-files", "mbz-other")}}
+                                                   "mbz-question", "mbz-files", "mbz-other")}}
 
 
 def _problems(document: Document, schemas: SchemaSet,
-              facts: dict[str, canvas_rules.ItemFacts] | None = None) -> Iterator[tuple[int, int, str]]:
+              facts: Facts | None = None) -> Iterator[tuple[int, int, str]]:
     start, end = WRAPPERS.get(document.schema, (b"", b""))
     frame = document.question_id is None and document.schema in _FRAMES
     try:
@@ -136,6 +148,8 @@ def _problems(document: Document, schemas: SchemaSet,
         return
     if facts is not None and document.schema == "qti12-item" and document.question_id is not None:
         facts[document.question_id] = canvas_rules.item_facts(tree, document.data)
+    if facts is not None and document.schema == "mbz-question" and document.question_id is not None:
+        facts[document.question_id] = backup_rules.record_facts(tree)
     # Only that one: each is compiled when first used (QTI 2.1's whole, with MathML's, only for MathML).
     schema = schemas.qti_for(tree, document.data) if document.schema == "qti" else getattr(schemas, SCHEMA_OF[document.schema])
     checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,

@@ -3,7 +3,9 @@
 Test helper, not a test module.  :func:`score_item` loads an
 ``assessmentItem`` with pyslet's QTI v2 classes, runs one attempt with the
 given ``RESPONSE`` and returns the outcome variables after response
-processing, converted to plain Python values.
+processing, converted to plain Python values; :func:`score_template_item` does the same for an
+item template in one of its sets, and :func:`shown_text` gives the text a player shows in a set
+(``printedVariable`` and ``mathVariable`` applied as QTI 2.1 defines them).
 
 pyslet does not apply standard response-processing templates referenced by
 ``template="..."`` URIs, so items must spell their response rules out in full.
@@ -37,7 +39,9 @@ from lxml import etree
 from pyslet.qtiv2 import items, variables
 from pyslet.qtiv2 import xml as qtixml
 
-__all__ = ["score_item"]
+__all__ = ["score_item", "score_template_item", "shown_text", "template_sets"]
+
+MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 
 Cardinality = variables.Cardinality
 BaseType = variables.BaseType
@@ -213,3 +217,52 @@ def score_template_item(item_xml: bytes, set_number: int,
         state.end_attempt()
         template = {d.identifier: _to_python(state[d.identifier]) for d in item.TemplateDeclaration}
         return template, {od.identifier: _to_python(state[od.identifier]) for od in item.OutcomeDeclaration}
+
+
+def _xsd_true(value: str | None) -> bool:
+    """An XML Schema boolean as QTI 2.1 declares its attributes: ``true`` or ``1``; absent is false."""
+    return (value or "").strip() in ("true", "1")
+
+
+def shown_text(item_xml: bytes, set_number: int, element: str = "itemBody") -> str:
+    """The text a QTI 2.1 player shows of an item template's ``itemBody`` (or another element, by
+    local name: ``modalFeedback``...) in set ``set_number``, blanks collapsed, as the QTI 2.1
+    information model defines the two ways a template variable reaches what is shown:
+
+    * ``printedVariable``: the variable's value in its ``format`` (printf-style), or as written
+      without one;
+    * ``templateDeclaration mathVariable="true"``: the variable's value in place of every MathML
+      ``<mi>`` or ``<ci>`` whose content is the variable's identifier (the spec has the player make
+      them ``<mn>``/``<cn>`` of the value), in every formula of the item.
+
+    The values are pyslet's (:func:`score_template_item` runs the template processing); pyslet
+    reads ``mathVariable`` but never applies it, so the substitution is done here over lxml.
+    A formula's text is its tokens run together (``y=mx+c``)."""
+    values, _ = score_template_item(item_xml, set_number, None)
+    root = etree.fromstring(item_xml)
+    ns = root.nsmap[None]
+    in_math = {d.get("identifier") for d in root.iterfind(f"{{{ns}}}templateDeclaration")
+               if _xsd_true(d.get("mathVariable"))}
+
+    def value_text(name: str, fmt: str | None) -> str:
+        value = values[name]
+        if fmt:
+            return fmt % value
+        return format(value, "g") if isinstance(value, float) else str(value)
+
+    def shown(node: etree._Element) -> str:
+        if node.tag == f"{{{ns}}}printedVariable":
+            return value_text(node.get("identifier"), node.get("format"))
+        if node.tag in (f"{{{MATHML_NS}}}mi", f"{{{MATHML_NS}}}ci") and (node.text or "").strip() in in_math:
+            return value_text(node.text.strip(), None)
+        parts = [node.text or ""]
+        for child in node:
+            if isinstance(child.tag, str):
+                parts.append(shown(child))
+            parts.append(child.tail or "")
+        return "".join(parts)
+
+    found = root.findall(f".//{{{ns}}}{element}")
+    if not found:
+        raise ValueError(f"the item has no {element}")
+    return " ".join(" ".join(shown(node) for node in found).split())

@@ -18,9 +18,9 @@ from .questions import (
     ShortAnswerQuestion,
     SingleChoiceQuestion,
     TextAnswer,
-    TextOnlyItem,
     TrueFalseQuestion,
 )
+from .kinds.text_only import TextOnlyItem
 from .quiz import SCHEMA_VERSION, Quiz, QuizSettings, Section
 from .union import QUESTION_CLASSES, Question
 

@@ -1,17 +1,16 @@
-"""One class per question kind (the calculated kinds are in :mod:`.parametric`), joined in the
-:data:`~.union.Question` union on ``type``.
+"""The first kinds' classes (the calculated kinds are in :mod:`.parametric`, a kind added since in
+a module of its own in :mod:`.kinds`), joined in the :data:`~.union.Question` union on ``type``.
 
-Adding a kind: a class here and its entry in the union (:mod:`.union`, written out, so that type
-checkers see it), then its spec in :mod:`qti_builder.kinds`, which names every stage's part of it (the README's
-"Adding a question kind" names every file). ``tests/test_kinds.py`` fails, naming what is
-missing, until the spec has every part.
+Adding a kind: its class in a module of its own in :mod:`.kinds`, which the union finds, then its
+spec in :mod:`qti_builder.kinds`, which names every stage's part of it (the README's "Adding a
+question kind" names every file). ``tests/test_kinds.py`` fails, naming what is missing, until the
+spec has every part.
 """
-
 from __future__ import annotations
 
 import math
 import re
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
@@ -19,6 +18,12 @@ from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem, 
 
 
 class QuestionBase(ModelBase):
+    if TYPE_CHECKING:
+        #: The kind's name: each kind's class declares its own, ``type: Literal["my_kind"] = "my_kind"``
+        #: (the union is told apart by it). Declared here for type checkers only, which see the
+        #: union as this class (see :mod:`.union`).
+        type: str
+
     id: Identifier = Field(description="Stable identifier, unique in the quiz; kept when questions are reordered or edited.")
     title: str | None = Field(None, description="Short name shown in question banks; derived from the stem when absent.")
     stem: Markdown = Field(description="The question text (Markdown).")
@@ -386,19 +391,3 @@ class FillInBlankQuestion(QuestionBase):
         worth = self.blank_points()
         return any(not math.isclose(w, worth[0]) for w in worth)
 
-
-class TextOnlyItem(QuestionBase):
-    """Text shown between questions; scores nothing."""
-
-    type: Literal["text_only"] = "text_only"
-    points: Points = 0
-
-    @field_validator("points")
-    @classmethod
-    def _scores_nothing(cls, value: float) -> float:
-        # Every output writes a text-only item worth 0: points given to one would be dropped
-        # without a word while the quiz's stated total counted them.
-        if value != 0:
-            raise Problem(f"a text-only item scores nothing, so it cannot be worth {value:g} points",
-                          "leave points out of the text-only item, or make it a question that students answer")
-        return value

@@ -42,6 +42,10 @@ class SourceMap:
     #: Where questions start that a reader refused for an error reported at another line (a
     #: matching table's item, for a problem of the table): left out like those an error lies in.
     unread: set[int] = field(default_factory=set)
+    #: What the reading of each top-level section (by its index) was kept under, for a section
+    #: read as (part of) a piece of a large source (readers/markdown/pieces.py): the same key is
+    #: the same section's data, so that the build keeps what it checked of it by that key too.
+    section_keys: dict[int, str] = field(default_factory=dict)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
         self.positions[loc] = SourceSpan(self.path, line, column)

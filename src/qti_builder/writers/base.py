@@ -6,9 +6,9 @@ import os
 import re
 import traceback
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import jinja2
 
@@ -17,6 +17,8 @@ from ..media import MediaSet
 from ..model import Quiz
 from ..model.questions import QuestionBase
 from ..templating import media_of
+
+K = TypeVar("K")
 
 #: A single-file output (Moodle XML), or one member of a package (a Canvas assessment), is a frame
 #: with this comment (the one Moodle's own export writes) on a line of its own where each question
@@ -176,8 +178,20 @@ class Writer:
     renders_questions: ClassVar[bool] = True
     renders_frame: ClassVar[bool] = True
 
+    #: Where the questions it renders sit in their quiz, for a target whose question documents
+    #: depend on it (:meth:`placements`); None: a whole quiz, or a target whose do not.
+    placement: Hashable | None = None
+
     def __init__(self, env: jinja2.Environment) -> None:
         self.env = env
+
+    @classmethod
+    def placements(cls, quiz: Quiz, chunks: Mapping[K, Quiz]) -> dict[K, Hashable]:
+        """Where each chunk of ``quiz`` (the quiz with only some of its questions, by key) sits in
+        it, for a target whose question documents depend on more than the chunk: the pipeline
+        renders a chunk with its placement and keeps it in the build cache by a key that holds
+        it. None of this target's do (an empty dict); the Moodle quiz backup's ids do."""
+        return {}
 
     def write(
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()

@@ -69,7 +69,8 @@ from ..kinds import KINDS, KindTable, resolve
 from ..media import MediaSet
 from ..model import Quiz, QuizSettings, Section
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
-                               MultipleResponseQuestion, NumericAnswer, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               MultipleResponseQuestion, NumericAnswer, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+from ..model.kinds.text_only import TextOnlyItem
 from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer, text_shown

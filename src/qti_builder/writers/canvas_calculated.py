@@ -47,7 +47,16 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
     v = variants(quiz.id, q)
     # [x] as character references: a backslash before '[' opens display math in the source's Markdown.
     shown_as = lambda s: f"&#91;{s.name}&#93;"  # noqa: E731
-    filled = filled_question(q, v, shown_as)
+    # Inside a formula, Markdown reads nothing: the TeX holds [x] itself, in the equation image's
+    # title, alt text and data-equation-content, where Canvas puts the set's value as it does in the
+    # rest of the question text (its question builder replaces every [x] of the stored HTML).
+    in_math: set[str] = set()
+
+    def math_shown_as(shown: Shown) -> str:
+        in_math.add(shown.name)
+        return f"[{shown.name}]"
+
+    filled = filled_question(q, v, shown_as, math_shown_as)
     names = _names(v)
     texts_by_name = {s.name: s for s in v.shown.values()}
     sets: list[dict[str, Any]] = []
@@ -71,7 +80,7 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion) -> dict[str, Any]:
     return {"question_type": "calculated_question", "question": filled, "stem": stem,
             "answers": [{"ident": s["ident"], "text": s["answer"], "feedback": None} for s in sets],
             "formula": to_canvas(parse(q.answer)), "decimal_places": digits, "tolerance": tolerance,
-            "variables": variables, "var_sets": sets}
+            "variables": variables, "var_sets": sets, "math_placeholders": sorted(in_math)}
 
 
 def calculated_choice_context(quiz: Quiz, q: CalculatedChoiceQuestion) -> dict[str, Any]:

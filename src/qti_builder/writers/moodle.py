@@ -47,7 +47,8 @@ from ..kinds import KindTable, resolve
 from ..model import Quiz, Section
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion,
                                MatchingQuestion, MultipleResponseQuestion, NumericalQuestion, OrderingQuestion,
-                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+from ..model.kinds.text_only import TextOnlyItem
 from ..model.union import Question
 from ..model.quiz import MOODLE_IDNUMBER_LENGTH, category_name, quiz_own_section, scoped_idnumber
 from .base import Document, KindAdapter, Output, Writer, text_shown

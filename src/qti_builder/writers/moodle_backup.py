@@ -13,18 +13,25 @@ than percent, option records, answer ids). A cloze question's embedded answers b
 subquestions as Moodle's importer makes them: read from the cloze text by the port of Moodle's
 own parser (:func:`..cloze_syntax.cloze_subquestions`).
 
-Ids are fixed (counted from 1 in the quiz's order) and every time is the build's epoch
-(``SOURCE_DATE_EPOCH``), so the same source gives the same bytes.
+Each question's records (its bank entry, and a cloze question's subquestions' after it) are a
+document of their own, rendered and validated apart and put into ``questions.xml`` after the
+question's line there (``<!-- question: N -->``, as in the Moodle XML file's frame), so that a big
+quiz's records are rendered in chunks on the workers and kept in the build cache chunk by chunk.
+Their ids follow from the question's own number in the quiz (:class:`Placement`), not from the
+records before them: a chunk's records depend on where it sits, not on what came before. Every
+time is the build's epoch (``SOURCE_DATE_EPOCH``), so the same source gives the same bytes.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
+import itertools
 import json
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, ClassVar
 from urllib.parse import quote, unquote
 
@@ -34,7 +41,7 @@ from ..kinds import KINDS, KindTable, resolve
 from ..media import MediaFile, MediaSet
 from ..model import Quiz, Section
 from ..model.union import Question
-from .base import Document, KindAdapter, Output, Writer, build_epoch
+from .base import K, Document, KindAdapter, Output, Writer, build_epoch, single_file
 from .moodle import CLOZE_MARKS_WARNING, QuestionContext, idnumber, quiz_own_section
 
 #: Moodle 4.5's version and release, as its backups state them (module.xml's version too: an
@@ -100,15 +107,69 @@ def backup_fraction(percent: str | float) -> str:
 GRADE_METHODS = {"highest": 1, "average": 2, "first": 3, "last": 4}
 
 
+#: The ids of the quiz's own two categories (the section of the quiz's own name goes into the second).
+TOP_CATEGORY, QUIZ_CATEGORY = 1, 2
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the questions a writer renders sit in their quiz, which their records' ids follow
+    from: the whole quiz, or a chunk of a big one (rendered apart and kept in the build cache by
+    a key that holds this, ``Writer.placements``).
+
+    A question's id is its number n in the quiz (from 1); each of its other records of one kind
+    (answers, matching subquestions, cloze subquestions) the number j it has among them, from 1,
+    times ``scale``, plus n; a section's text (a description question) is k times ``scale``, k
+    counting them from 1. ``scale`` is the power of ten above the quiz's question count, so no two
+    ids of one kind meet, however many records a question has, and a question's ids do not
+    depend on the questions before it: an answer added to one question changes no other's."""
+
+    #: The number of the first question rendered.
+    first: int
+    #: 10 ** the digits of the quiz's question count.
+    scale: int
+    #: The id of each section's category (the quiz's own for the section of its name), by section id.
+    categories: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, quiz: Quiz) -> Placement:
+        """The whole quiz's: categories counted from 1, the top one and the quiz's first."""
+        own = quiz_own_section(quiz)
+        categories, next_id = [], QUIZ_CATEGORY + 1
+        for _, section in quiz.iter_sections():
+            if section is own:
+                categories.append((section.id, QUIZ_CATEGORY))
+            else:
+                categories.append((section.id, next_id))
+                next_id += 1
+        count = sum(1 for _ in quiz.iter_questions())
+        return cls(1, 10 ** len(str(count)), tuple(categories))
+
+    def of_chunk(self, chunk: Quiz, first: int) -> Placement:
+        """A chunk's (the quiz with only some of its questions, whose first is number ``first``)."""
+        sections = {s.id for _, s in chunk.iter_sections()}
+        return replace(self, first=first, categories=tuple(c for c in self.categories if c[0] in sections))
+
+    @cached_property
+    def _category_of(self) -> dict[str, int]:
+        return dict(self.categories)
+
+    def category(self, section: Section) -> int:
+        return self._category_of[section.id]
+
+
 @dataclass
 class Ids:
-    """Counters for the ids of the backup's records, each from 1 in the order they are made."""
+    """The ids of one question's records (:class:`Placement`): its own, and of each other kind
+    counted from 1 in the order they are made."""
 
+    number: int
+    scale: int
     counters: dict[str, int] = field(default_factory=dict)
 
     def next(self, kind: str) -> int:
         self.counters[kind] = self.counters.get(kind, 0) + 1
-        return self.counters[kind]
+        return self.counters[kind] * self.scale + self.number
 
 
 @dataclass
@@ -119,7 +180,10 @@ class Category:
     info: str | None
     stamp: str
     idnumber: str | None
+    #: Its bank entries written in the frame (a section's text).
     questions: list[dict[str, Any]] = field(default_factory=list)
+    #: The numbers of its questions, whose records are put in after their lines of the frame.
+    numbers: list[int] = field(default_factory=list)
 
 
 class MoodleBackupWriter(Writer):
@@ -139,15 +203,23 @@ class MoodleBackupWriter(Writer):
         lost = super().settings_not_carried(quiz)
         return lost + (["quiz_type"] if quiz.settings.quiz_type == "practice" else [])
 
+    @classmethod
+    def placements(cls, quiz: Quiz, chunks: Mapping[K, Quiz]) -> dict[K, Hashable]:
+        numbers = {q.id: n for n, q in enumerate(quiz.iter_questions(), 1)}
+        whole = Placement.of(quiz)
+        return {key: whole.of_chunk(chunk, numbers[next(chunk.iter_questions()).id]) for key, chunk in chunks.items()}
+
     def write(
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
     ) -> Output | None:
         if not self.check_supported(quiz, spans, sink):
             return None
+        # files.xml lists the files the records show: a frame rendered without them (a big quiz
+        # split in chunks) knows them only when the quiz has no media (pipeline.SPLIT_WITHOUT_MEDIA).
+        assert self.renders_questions or not media.files, "a backup with media is rendered whole"
         epoch = build_epoch()
-        plan = BackupPlan(quiz, spans, sink, media, epoch)
-        if not plan.build():
-            return None
+        placement = self.placement if isinstance(self.placement, Placement) else Placement.of(quiz)
+        plan = BackupPlan(quiz, spans, sink, media, epoch, placement)
         context: dict[str, Any] = {"quiz": quiz, "plan": plan, "epoch": epoch, "media": media, "version": MOODLE_VERSION,
                    "release": MOODLE_RELEASE, "ids": {"system": SYSTEM_CONTEXT, "course": COURSE_ID,
                    "course_context": COURSE_CONTEXT, "module": MODULE_ID, "quiz": QUIZ_ID, "context": MODULE_CONTEXT,
@@ -156,6 +228,20 @@ class MoodleBackupWriter(Writer):
                    # Any fixed text will do: the restore only compares it with the site's own.
                    "site_hash": hashlib.sha1(quiz.id.encode()).hexdigest(),  # noqa: S324
                    "backup_id": hashlib.md5(quiz.id.encode()).hexdigest()}  # noqa: S324
+        records: list[Document] = []
+        if self.renders_questions:
+            for question, record in plan.records():
+                data = self.render("moodle_backup/question_record.xml.j2", sink, spans.get(question.id),
+                                   question=question, record=record, **context)
+                if data is None:
+                    return None
+                records.append(Document(f"#{question.id}", data, "mbz-question", question.id))
+            if not plan.ok:
+                return None
+        if not self.renders_frame:
+            return Output(quiz.id + self.suffix, records, archive=True, container="tar.gz")
+        plan.build()
+        order = tuple(q.id for q in quiz.iter_questions())
         folder = f"activities/quiz_{MODULE_ID}"
         parts = [("moodle_backup.xml", "moodle_backup/moodle_backup.xml.j2", "mbz-backup"),
                  ("questions.xml", "moodle_backup/questions.xml.j2", "mbz-questions"),
@@ -176,10 +262,14 @@ class MoodleBackupWriter(Writer):
             if data is None:
                 return None
             rendered[path] = data
-            documents.append(Document(path, data, schema))
+            # questions.xml is a frame: each question's records go in after its line.
+            documents.append(Document(path, data, schema, question_order=order if path == "questions.xml" else ()))
+        if not self.places_every_question("moodle_backup/questions.xml.j2", rendered["questions.xml"], len(order), sink):
+            return None
         # The files the texts show, found where Moodle looks for them: then files.xml and the
         # activity's inforef.xml, which list them.
-        plan.files = files_used(rendered["questions.xml"], rendered[f"{folder}/quiz.xml"], media, sink)
+        bank = b"".join(single_file([documents[1], *records])) if records else rendered["questions.xml"]
+        plan.files = files_used(bank, rendered[f"{folder}/quiz.xml"], media, sink)
         for path, template, schema in ((f"{folder}/inforef.xml", "moodle_backup/inforef.xml.j2", "mbz-inforef"),
                                        ("files.xml", "moodle_backup/files.xml.j2", "mbz-files")):
             data = self.render(template, sink, None, **context)
@@ -188,7 +278,7 @@ class MoodleBackupWriter(Writer):
             documents.append(Document(path, data, schema))
         for blob in {f.contenthash: f for f in plan.files}.values():
             documents.append(Document(f"files/{blob.contenthash[:2]}/{blob.contenthash}", blob.media.data, ""))
-        return Output(quiz.id + self.suffix, documents, archive=True, container="tar.gz")
+        return Output(quiz.id + self.suffix, documents + records, archive=True, container="tar.gz")
 
 
 @dataclass(frozen=True)
@@ -244,12 +334,16 @@ def files_used(questions_xml: bytes, quiz_xml: bytes, media: MediaSet, sink: Dia
 
 
 class BackupPlan:
-    """What the templates lay out: the question categories with their questions (each a context
-    of the Moodle XML writer plus its ids), the quiz's sections and slots, its settings."""
+    """What the templates lay out: each question's records (a context of the Moodle XML writer
+    plus its ids, :meth:`records`), and around them (:meth:`build`) the question categories with
+    the sections' texts, the quiz's sections and slots, its settings."""
 
-    def __init__(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet, epoch: int) -> None:
+    def __init__(self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet, epoch: int,
+                 placement: Placement) -> None:
         self.quiz, self.spans, self.sink, self.media, self.epoch = quiz, spans, sink, media, epoch
-        self.ids = Ids()
+        self.placement = placement
+        #: The sections' texts are description questions of their own, numbered apart (Placement).
+        self.descriptions = Ids(0, placement.scale)
         self.renames = tuple((f.ref, "@@PLUGINFILE@@/" + quote(f.name)) for f in media.files)
         self.categories: list[Category] = []
         self.sections: list[dict[str, Any]] = []
@@ -279,23 +373,95 @@ class BackupPlan:
     def sumgrades(self) -> float:
         return sum(slot["maxmark"] for slot in self.slots)
 
-    # -- building --------------------------------------------------------------------------------
+    # -- the questions' records ------------------------------------------------------------------
 
-    def build(self) -> bool:
-        top = self._category("top", 0, None, f"{self.quiz.id}+top", None)
-        quiz_category = self._category(category_name(self.quiz.title), top.id, self.quiz.description,
+    def records(self) -> list[tuple[Question, dict[str, Any]]]:
+        """Each question's record, numbered from the placement's first; one that cannot be written
+        is reported and left out (``ok`` is then False)."""
+        made = []
+        for number, (section, question) in enumerate(
+                ((s, q) for _, s in self.quiz.iter_sections() for q in s.questions), self.placement.first):
+            record = self._question(question, number, self.placement.category(section))
+            if record is not None:
+                made.append((question, record))
+        return made
+
+    def _question(self, question: Question, number: int, category: int) -> dict[str, Any] | None:
+        span = self.spans.get(question.id)
+        own_sink = DiagnosticSink()
+        entry = QuestionContext(self.quiz, question, span, own_sink, self.renames).build()
+        # A cloze question's mark in the quiz is its slot's: Moodle XML's warning that its points
+        # become the sum of its blanks' weights does not apply to the backup.
+        for d in own_sink.items:
+            if d.code != CLOZE_MARKS_WARNING:
+                (self.sink.error if d.severity is Severity.ERROR else self.sink.warning)(d.code, d.message, d.span, hint=d.hint)
+        if entry is None:
+            self.ok = False
+            return None
+        ids = Ids(number, self.placement.scale)
+        qtype = QTYPES[entry["template"]]
+        # The bank's name column holds 255 characters (the question's text is whole, as ever).
+        entry = {**entry, "name": category_name(entry["name"]), "qtype": qtype,
+                 "template": f"moodle_backup/question_{qtype}.xml.j2", "id": number, "category": category,
+                 "stamp": f"{self.quiz.id}+{question.id}", "parent": 0, "children": []}
+        entry["answers"] = [{**answer, "id": ids.next("answer"), "backup_fraction": backup_fraction(answer["fraction"])}
+                            for answer in entry.get("answers", ())]
+        if qtype == "ordering":
+            entry["answers"] = [{"text": item["text"], "id": ids.next("answer"), "feedback": None,
+                                 "backup_fraction": f"{item['position']:.7f}"} for item in entry["ordered_items"]]
+        if qtype == "match":
+            entry["subquestions"] = [{**sub, "id": ids.next("match")} for sub in entry["subquestions"]]
+        if qtype == "multianswer":
+            self._cloze_children(entry, ids)
+        return entry
+
+    def _cloze_children(self, entry: dict[str, Any], ids: Ids) -> None:
+        """A cloze question as Moodle stores it: its text with ``{#n}`` where each embedded answer
+        was, and each embedded answer a subquestion of its own (``parent`` the cloze question),
+        read from the text by the port of Moodle's own parser."""
+        text = entry["cloze_text"]
+        children = []
+        for number, match in enumerate(CLOZE_EMBEDDED.finditer(text), 1):
+            ((kind, alternatives),) = cloze_subquestions(match.group(0))
+            qtype, layout, shuffle = CLOZE_SUBQUESTIONS[kind]
+            answers = []
+            for fraction, raw in alternatives:
+                # What Moodle's importer stores of an alternative: entities decoded, \} and \# unescaped.
+                stored = html.unescape(raw).replace("\\}", "}").replace("\\#", "#")
+                answers.append({"id": ids.next("answer"), "stored": stored, "feedback": None,
+                                "backup_fraction": f"{fraction:.7f}"})
+            children.append({"qtype": qtype, "template": f"moodle_backup/question_{qtype}.xml.j2", "id": 0,
+                             "name": entry["name"], "questiontext_html": match.group(0),
+                             "defaultgrade": int(match.group(1) or 1), "penalty": entry["penalty"], "idnumber": None,
+                             "question": entry["question"], "stamp": f"{entry['stamp']}+{number}", "answers": answers,
+                             "child": True, "usecase": 1 if kind.endswith("_C") else 0, "layout": layout,
+                             "shuffle": shuffle, "category": entry["category"]})
+        for child in children:
+            child["id"] = ids.next("question")
+            child["parent"] = entry["id"]
+        count = iter(range(1, len(children) + 1))
+        entry["questiontext_html"] = CLOZE_EMBEDDED.sub(lambda m: "{#%d}" % next(count), text)
+        entry["sequence"] = ",".join(str(c["id"]) for c in children)
+        entry["children"] = children
+
+    # -- around them -----------------------------------------------------------------------------
+
+    def build(self) -> None:
+        """The categories (with the sections' texts), the quiz's sections and its slots."""
+        top = self._category(TOP_CATEGORY, "top", 0, None, f"{self.quiz.id}+top", None)
+        quiz_category = self._category(QUIZ_CATEGORY, category_name(self.quiz.title), top.id, self.quiz.description,
                                        f"{self.quiz.id}+quiz", self.quiz.category_idnumber())
         own = quiz_own_section(self.quiz)
-        placed: dict[int, Category] = {}
+        numbers = itertools.count(1)
         pending_headings: list[str] = []
         for ancestors, section in self.quiz.iter_sections():
-            parent = placed[id(ancestors[-1])] if ancestors else quiz_category
             if section is own:
                 category = quiz_category
             else:
-                category = self._category(category_name(section.title), parent.id, section.description,
+                parent = self.placement.category(ancestors[-1]) if ancestors else QUIZ_CATEGORY
+                category = self._category(self.placement.category(section), category_name(section.title), parent,
+                                          section.description,
                                           f"{self.quiz.id}+{section.id}", section.category_idnumber(self.quiz.id))
-            placed[id(section)] = category
             heading = "" if section is own else section.title
             heading = " / ".join([*pending_headings, heading]) if pending_headings else heading
             pending_headings = []
@@ -307,20 +473,15 @@ class BackupPlan:
                     # is a quiz section of its own, so that it stays before the questions.
                     self._quiz_section(start, heading, False)
                     heading, start = "", len(self.slots) + 1
-            self._place_section(section, category)
+            self._place_section(section, category, [next(numbers) for _ in section.questions])
             if len(self.slots) >= start:
                 self._quiz_section(start, heading, section.shuffle)
             elif heading:  # no slot of its own: its title heads the next section's
                 pending_headings = [heading]
         self._number_pages()
-        for category in self.categories:
-            for entry in list(category.questions):
-                for child in entry.get("children", ()):
-                    category.questions.append(child)
-        return self.ok
 
-    def _category(self, name: str, parent: int, info: str | None, stamp: str, ident: str | None) -> Category:
-        category = Category(self.ids.next("category"), name, parent, info, stamp, ident)
+    def _category(self, ident: int, name: str, parent: int, info: str | None, stamp: str, idnumber: str | None) -> Category:
+        category = Category(ident, name, parent, info, stamp, idnumber)
         self.categories.append(category)
         return category
 
@@ -328,17 +489,15 @@ class BackupPlan:
         self.sections.append({"id": len(self.sections) + 1, "firstslot": first_slot, "heading": heading,
                               "shufflequestions": int(shuffle)})
 
-    def _place_section(self, section: Section, category: Category) -> None:
-        drawn = bool(section.select) and not section.sections
-        entries = [self._question(question, category) for question in section.questions]
-        if drawn:
+    def _place_section(self, section: Section, category: Category, numbers: list[int]) -> None:
+        category.numbers += numbers
+        if section.select and not section.sections:  # drawn at random from the section's category
             points = section.group_points() or 0.0
             for _ in range(section.select or 0):
                 self.slots.append({"random": category, "maxmark": points, "section": section})
             return
-        for question, entry in zip(section.questions, entries):
-            if entry is not None:
-                self._slot(entry, question.points if KINDS[question.type].answered else 0.0, section)
+        for question, number in zip(section.questions, numbers):
+            self._slot({"id": number}, question.points if KINDS[question.type].answered else 0.0, section)
 
     def _slot(self, entry: dict[str, Any], maxmark: float, section: Section) -> None:
         self.slots.append({"question": entry, "maxmark": maxmark, "section": section})
@@ -356,71 +515,13 @@ class BackupPlan:
 
     def _description(self, section: Section, category: Category) -> dict[str, Any]:
         """A section's text, shown to students at its start: a description question of its own."""
-        qid = self.ids.next("question")
-        entry = {"template": "moodle_backup/question_description.xml.j2", "qtype": "description", "id": qid,
+        entry = {"template": "moodle_backup/question_description.xml.j2", "qtype": "description",
+                 "id": self.descriptions.next("question"), "category": category.id,
                  "name": category_name(section.title), "questiontext": section.description, "defaultgrade": 0,
                  "penalty": "0", "idnumber": idnumber(self.quiz.id, section.id + ".text"), "question": None,
                  "stamp": f"{self.quiz.id}+{section.id}+text", "answers": [], "parent": 0}
         category.questions.append(entry)
         return entry
-
-    def _question(self, question: Question, category: Category) -> dict[str, Any] | None:
-        span = self.spans.get(question.id)
-        own_sink = DiagnosticSink()
-        entry = QuestionContext(self.quiz, question, span, own_sink, self.renames).build()
-        # A cloze question's mark in the quiz is its slot's: Moodle XML's warning that its points
-        # become the sum of its blanks' weights does not apply to the backup.
-        for d in own_sink.items:
-            if d.code != CLOZE_MARKS_WARNING:
-                (self.sink.error if d.severity is Severity.ERROR else self.sink.warning)(d.code, d.message, d.span, hint=d.hint)
-        if entry is None:
-            self.ok = False
-            return None
-        qtype = QTYPES[entry["template"]]
-        # The bank's name column holds 255 characters (the question's text is whole, as ever).
-        entry = {**entry, "name": category_name(entry["name"]), "qtype": qtype,
-                 "template": f"moodle_backup/question_{qtype}.xml.j2", "id": self.ids.next("question"),
-                 "stamp": f"{self.quiz.id}+{question.id}", "parent": 0}
-        entry["answers"] = [{**answer, "id": self.ids.next("answer"), "backup_fraction": backup_fraction(answer["fraction"])}
-                            for answer in entry.get("answers", ())]
-        if qtype == "ordering":
-            entry["answers"] = [{"text": item["text"], "id": self.ids.next("answer"), "feedback": None,
-                                 "backup_fraction": f"{item['position']:.7f}"} for item in entry["ordered_items"]]
-        if qtype == "match":
-            entry["subquestions"] = [{**sub, "id": self.ids.next("match")} for sub in entry["subquestions"]]
-        if qtype == "multianswer":
-            self._cloze_children(entry)
-        category.questions.append(entry)
-        return entry
-
-    def _cloze_children(self, entry: dict[str, Any]) -> None:
-        """A cloze question as Moodle stores it: its text with ``{#n}`` where each embedded answer
-        was, and each embedded answer a subquestion of its own (``parent`` the cloze question),
-        read from the text by the port of Moodle's own parser."""
-        text = entry["cloze_text"]
-        children = []
-        for number, match in enumerate(CLOZE_EMBEDDED.finditer(text), 1):
-            ((kind, alternatives),) = cloze_subquestions(match.group(0))
-            qtype, layout, shuffle = CLOZE_SUBQUESTIONS[kind]
-            answers = []
-            for fraction, raw in alternatives:
-                # What Moodle's importer stores of an alternative: entities decoded, \} and \# unescaped.
-                stored = html.unescape(raw).replace("\\}", "}").replace("\\#", "#")
-                answers.append({"id": self.ids.next("answer"), "stored": stored, "feedback": None,
-                                "backup_fraction": f"{fraction:.7f}"})
-            children.append({"qtype": qtype, "template": f"moodle_backup/question_{qtype}.xml.j2", "id": 0,
-                             "name": entry["name"], "questiontext_html": match.group(0),
-                             "defaultgrade": int(match.group(1) or 1), "penalty": entry["penalty"], "idnumber": None,
-                             "question": entry["question"], "stamp": f"{entry['stamp']}+{number}", "answers": answers,
-                             "child": True, "usecase": 1 if kind.endswith("_C") else 0, "layout": layout,
-                             "shuffle": shuffle})
-        for child in children:
-            child["id"] = self.ids.next("question")
-            child["parent"] = entry["id"]
-        count = iter(range(1, len(children) + 1))
-        entry["questiontext_html"] = CLOZE_EMBEDDED.sub(lambda m: "{#%d}" % next(count), text)
-        entry["sequence"] = ",".join(str(c["id"]) for c in children)
-        entry["children"] = children
 
     # -- what the templates ask ------------------------------------------------------------------
 

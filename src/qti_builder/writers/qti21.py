@@ -58,7 +58,8 @@ from ..kinds import KINDS, KindTable, resolve
 from ..model import Quiz, QuizSettings
 from ..model.questions import (BLANK_MARKER, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, QuestionBase,
-                               ShortAnswerQuestion, SingleChoiceQuestion, TextOnlyItem, TrueFalseQuestion)
+                               ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
+from ..model.kinds.text_only import TextOnlyItem
 from ..model.union import Question
 from ..templating import number
 from .base import Document, KindAdapter, Output, Writer

@@ -22,13 +22,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from lxml import etree
+
+from .. import content
+from ..checks import _at as at_offset
+from ..content import MATHML_NS
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..formulas import parse, renamed, to_source
 from ..model import NumericAnswer, NumericalQuestion, Quiz, SingleChoiceQuestion
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
 from ..model.questions import QuestionBase
 from ..model.union import Question
-from ..parametric import Shown, Variants, fill, filled_question, fmt, variants
+from ..readers import SourceMap
+from ..readers.source_map import question_locs
+from ..parametric import Shown, Variants, fill_by_place, filled_question, fmt, variants
 from ..templating import number
 
 #: Identifiers this item declares itself; a variable with one of these names gets another.
@@ -50,12 +57,29 @@ def _unshown_name(name: str) -> str:
     return name + "_value" if name in RESERVED else name
 
 
+def _filled(text: str, v: Variants, in_math: set[str]) -> str:
+    """``text`` with each placeholder as the item template's marker: ``[[a]]`` in text, put back as
+    printedVariable by the template, and inside a formula ``\\text{[[a]]}``, one ``<mtext>`` that
+    the template makes the ``<mi>a</mi>`` of a mathVariable (the math_variables filter); the names
+    of the latter are added to ``in_math``."""
+    def math_marker(shown: Shown) -> str:
+        in_math.add(qti_name(shown))
+        return f"\\text{{[[{qti_name(shown)}]]}}"
+
+    return fill_by_place(text, v, lambda shown: f"[[{qti_name(shown)}]]", math_marker)
+
+
 def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuestion) -> dict[str, Any]:
     v = variants(quiz.id, q)
-    marker = lambda shown: f"[[{qti_name(shown)}]]"  # noqa: E731 - put back as printedVariable by the template
+    in_math: set[str] = set()
+
+    def fill(text: str) -> str:
+        return _filled(text, v, in_math)
+
     texts = q.feedback.model_dump()
-    fb = {name: fill(text, v, marker) if text else None for name, text in texts.items()}
-    shown = [{"id": qti_name(s), "format": f"%.{s.decimals}f" if s.decimals is not None else None,
+    # An item shows general, correct and incorrect feedback only.
+    fb = {name: fill(text) if text and name in ("general", "correct", "incorrect") else None for name, text in texts.items()}
+    shown: list[dict[str, Any]] = [{"id": qti_name(s), "format": f"%.{s.decimals}f" if s.decimals is not None else None,
               "values": [t[s.name] for t in v.texts]} for s in v.shown.values()]
     # The variables the texts do not show are set too: with the formula (below) they say how
     # each set's answer is made.
@@ -63,8 +87,8 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
     shown += [{"id": _unshown_name(name), "format": None, "values": [fmt(values[name], v.decimals[name]) for values in v.sets]}
               for name in unshown]
     context: dict[str, Any] = {
-        "stem": fill(q.stem, v, marker),
-        "passage": fill(q.passage, v, marker) if q.passage else None,
+        "stem": fill(q.stem),
+        "passage": fill(q.passage) if q.passage else None,
         "template_variables": shown,
         "formats": {s["id"]: s["format"] for s in shown},
         "set_count": len(v.sets),
@@ -73,16 +97,70 @@ def calculated_context(quiz: Quiz, q: CalculatedQuestion | CalculatedChoiceQuest
         context.update(answers=[{"answer": number(a, 10), "lower": number(low, 10), "upper": number(high, 10)}
                                 for a, (low, high) in zip(v.answers, v.bounds)],
                        unit=q.unit, shown_answer=v.correct_texts[0], formula=_interpretation(q, v))
-        fb = {name: text if name in ("general", "correct", "incorrect") else None for name, text in fb.items()}
     else:
-        context["choices"] = [{"id": c.id, "text": fill(c.text, v, marker), "fixed": c.fixed} for c in q.choices]
+        context["choices"] = [{"id": c.id, "text": fill(c.text), "fixed": c.fixed} for c in q.choices]
         context["correct_ids"] = [c.id for c in q.choices if c.correct]
         context["choice_feedbacks"] = [{"choice": c.id, "id": f"{c.id}_fb"} for c in q.choices if c.feedback]
-        context["extra_feedbacks"] = [{"id": f"{c.id}_fb", "text": fill(c.feedback, v, marker), "shown": True}
+        context["extra_feedbacks"] = [{"id": f"{c.id}_fb", "text": fill(c.feedback), "shown": True}
                                       for c in q.choices if c.feedback]
-        fb = {name: text if name in ("general", "correct", "incorrect") else None for name, text in fb.items()}
     context["fb"] = fb
+    # mathVariable only where a formula holds the placeholder: a player puts the value in place of
+    # every <mi> of that name (check_math_variables refuses the same name as a symbol).
+    for variable in shown:
+        variable["math"] = variable["id"] in in_math
     return context
+
+
+def _item_texts(q: CalculatedQuestion | CalculatedChoiceQuestion) -> list[tuple[tuple[str | int, ...], str]]:
+    """The texts an item template shows (calculated_context), with their path in the question."""
+    texts: list[tuple[tuple[str | int, ...], str | None]] = [(("passage",), q.passage), (("stem",), q.stem)]
+    texts += [(("feedback", k), getattr(q.feedback, k)) for k in ("general", "correct", "incorrect")]
+    if isinstance(q, CalculatedChoiceQuestion):
+        for n, c in enumerate(q.choices):
+            texts += [(("choices", n, "text"), c.text), (("choices", n, "feedback"), c.feedback)]
+    return [(loc, text) for loc, text in texts if text]
+
+
+def check_math_variables(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) -> None:
+    """Where a QTI 2.1 package is built: a variable whose placeholder stands inside a formula is a
+    ``mathVariable``, whose value a player puts in place of every MathML ``<mi>`` of its name in
+    the item, so a formula of the same item that also has that name as a symbol (``$a^2$`` beside
+    ``${a}x$``) would show the value there too: an error at that formula (QB158)."""
+    if quiz.settings.qti_variants:
+        return  # fixed items show the values written into their formulas: no item template
+    locs: dict[str, tuple[str | int, ...]] | None = None
+    for q in quiz.iter_questions():
+        if not isinstance(q, (CalculatedQuestion, CalculatedChoiceQuestion)):
+            continue
+        v = variants(quiz.id, q)
+        if not v.ok:
+            continue  # check_calculated reports why
+        in_math: set[str] = set()
+        texts = [(loc, text, _filled(text, v, in_math)) for loc, text in _item_texts(q)]
+        if not in_math:
+            continue
+        if locs is None:
+            locs = question_locs(quiz)
+        for loc, text, filled in texts:
+            cursor = 0
+            for written, tex in zip(content.math_texts(text), content.math_texts(filled)):
+                offset = text.find(written, cursor)
+                cursor = offset + len(written) if offset >= 0 else cursor
+                try:
+                    math = etree.fromstring(content.mathml(tex))
+                except Exception:  # noqa: BLE001 - QB152 reports a formula that cannot be converted
+                    continue
+                symbols = {(e.text or "").strip() for e in math.iter(f"{{{MATHML_NS}}}mi", f"{{{MATHML_NS}}}ci")}
+                for name in sorted(symbols & in_math):
+                    field = locs[q.id] + loc
+                    start = source.locate(field)
+                    span = at_offset(start, text, offset) if field in source.positions and offset >= 0 else start
+                    sink.error("QB158", f"question '{q.id}': the formula '{written}' has the symbol {name}, and "
+                               f"{{{name}}} stands inside a formula of the question: a QTI 2.1 player puts the value "
+                               f"of {name} in place of both (its mathVariable), so students would see a number "
+                               "where the symbol was meant", span,
+                               hint=f"rename the variable (such as {name} to {name}1, in its placeholders, the answer "
+                                    "and the variables block), or move the placeholder out of the formula")
 
 
 # -- fixed variants (qti_variants) ---------------------------------------------------------------
@@ -142,4 +220,4 @@ def check_variant_names(quiz: Quiz, spans: dict[str, SourceSpan], sink: Diagnost
                            hint=f"give '{name}' another id, or leave out the setting qti_variants (--qti-variants 0)")
 
 
-__all__ = ["Variants", "calculated_context", "check_variant_names", "fixed_variants", "qti_name", "variant_count", "variant_id"]
+__all__ = ["Variants", "calculated_context", "check_math_variables", "check_variant_names", "fixed_variants", "qti_name", "variant_count", "variant_id"]

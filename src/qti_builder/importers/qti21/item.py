@@ -8,6 +8,7 @@ is lost."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from copy import deepcopy
 
 from lxml import etree
@@ -22,8 +23,32 @@ from .calculated import calculated_fields, with_placeholders
 from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
+Reader = Callable[[ItemContext, Data, list[etree._Element]], None]
+
+
+class _Chain(Mapping[str, Reader]):
+    """Several tables of readers read as one, each looked up when asked (the first that has the
+    key): the kinds' table resolves its readers when first used, so a kind's module may import
+    this package without asking for its own functions before they are made."""
+
+    def __init__(self, *tables: Mapping[str, Reader]) -> None:
+        self.tables = tables
+
+    def __getitem__(self, kind: str) -> Reader:
+        for table in self.tables:
+            if kind in table:
+                return table[kind]
+        raise KeyError(kind)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(dict.fromkeys(kind for table in self.tables for kind in table))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 #: Every kind's reader, and the model type of the kinds read into another.
-READERS = {**kinds.READERS, **kinds.INTERACTION_READERS, **placing.READERS}
+READERS = _Chain(placing.READERS, kinds.INTERACTION_READERS, kinds.READERS)
 KIND_TYPES = {**kinds.KIND_TYPES, **placing.KIND_TYPES}
 
 

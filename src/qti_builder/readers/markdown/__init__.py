@@ -96,7 +96,7 @@ class _Reader:
         title = str(data.get("title", ""))
         split = self._in_pieces(body_start, P.Settings(language, str(data.get("language") or "en"), title,
                                                        tuple(defaults.items())))
-        later: list[tuple[P.PieceRead, int]] = []
+        later: list[tuple[P.PieceRead, int, str]] = []
         if split is None:
             description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
         else:
@@ -120,7 +120,7 @@ class _Reader:
         data["sections"] += P.put_together(later, self.source, self.sink, len(sections))
         return data
 
-    def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int]]] | None:
+    def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int, str]]] | None:
         """The lines before the first top-level heading read here, the pieces from each such
         heading on read by :mod:`.pieces` (kept, taken from the cache, on the workers); None
         when the source is to be read whole (small, one piece, or not reading the same in pieces)."""

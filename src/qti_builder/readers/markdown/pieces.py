@@ -139,7 +139,7 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
 
 
 def read_pieces(lines: list[str], bounds: list[int], first: int, path: str, settings: Settings, form: str | None,
-                build_sections: BuildSections, pieces: Pieces) -> list[tuple[PieceRead, int]] | None:
+                build_sections: BuildSections, pieces: Pieces) -> list[tuple[PieceRead, int, str]] | None:
     """Every piece (from each of ``bounds`` to the next; the first piece's sections from the
     quiz's section ``first``), each taken from the cache where it is there at its key, the rest
     read (on the workers when there are many lines to read); None
@@ -194,25 +194,27 @@ def read_pieces(lines: list[str], bounds: list[int], first: int, path: str, sett
         done = {piece.start: piece for piece in map(read, todo)}
     for k, entry in todo:
         read_as[k] = (entry, done[edges[k]])
-    out: list[tuple[PieceRead, int]] = []
+    out: list[tuple[PieceRead, int, str]] = []
     for k in range(count):
         entry, piece = read_as[k]
         if entry != form:  # read from a guessed numbering that the pieces before it do not end with
             entry, piece = form, (taken(k, form) or read((k, form)))
         if not piece.fits:
             return None
-        out.append((piece, edges[k]))
+        out.append((piece, edges[k], key(k, entry)))
         form = piece.form
     return out
 
 
-def put_together(pieces: list[tuple[PieceRead, int]], source: SourceMap, sink: DiagnosticSink,
+def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, sink: DiagnosticSink,
                  first: int) -> list[dict[str, Any]]:
     """The pieces' sections, their places put in ``source`` as sections ``first``, ``first + 1``,
-    ... at the lines where each piece starts now (its index beside it), and their diagnostics in
-    ``sink``."""
+    ... at the lines where each piece starts now (its index and key beside it), each section's
+    piece key (``SourceMap.section_keys``), and their diagnostics in ``sink``."""
     sections: list[dict[str, Any]] = []
-    for piece, start in pieces:
+    for piece, start, key in pieces:
+        for k in range(len(piece.sections)):
+            source.section_keys[first + len(sections) + k] = f"{key}:{k}"
         base, shift, path = first + len(sections), start - piece.start, source.path
         if base == piece.first:
             source.positions.update({loc: SourceSpan(path, line + shift, column) for loc, (line, column) in piece.positions.items()})

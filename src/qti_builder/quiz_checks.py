@@ -1,0 +1,166 @@
+"""Every check of a quiz once read, in the order the build has always reported them: those of each
+text and question (content, blanks, option scores, calculated questions, Moodle formulas,
+``ignore=``, what each target's profile loses of each question, ``--profile``), done top-level
+section by top-level section, and those across the quiz apart (the Moodle categories' and
+questions' ID numbers, the stated total, the settings and random draws a target loses), with
+the QTI 2.1 writer's check of formulas in calculated questions (QB158), run whole.
+
+A top-level section read as a piece of a large source (``SourceMap.section_keys``: the same key is
+the same section's data) whose checks found nothing is remembered in the build cache (``Memo``)
+by that key and by all else its checks look at: the quiz around its sections (id, language,
+settings; whether Canvas shuffles the quiz's answers), the targets, the profile, and the code
+(the pipeline's store). The next build does not check an unchanged piece's questions again. A
+section whose checks found something is checked every time (what they found is located by lines
+that an edit before it moves), and so is one whose texts refer to media files of their own (the
+files may have changed), and every section of a quiz read in part (questions left out of it) or
+cut down by ``--only``: its data is no longer what its key read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .checks import (MOODLE_FORMATS, Locs, check_blanks, check_every_option_ticked, check_idnumbers, check_moodle_formulas,
+                     check_texts, media_set)
+from .diagnostics import Diagnostic, DiagnosticSink, SourceSpan
+from .ignores import check_question_ignores
+from .losses import TARGETS, Loss, profile_losses, quiz_losses
+from .media import MediaFile, MediaSet
+from .model import Question, Quiz, Section
+from .model.common import iter_markdown
+from .outline import check_stated_total
+from .parametric import check_calculated
+from .profiles import check_profile
+from .readers import SourceMap
+from .writers.qti21_calculated import check_math_variables
+
+#: Changes with what a remembered section's entry means.
+LAYOUT = "section checks 1"
+#: What a section's entry holds: its checks found nothing.
+NOTHING_FOUND = "nothing found"
+
+
+@dataclass(frozen=True)
+class Memo:
+    """Where the sections whose checks found nothing are remembered, by key (the build cache)."""
+
+    load: Callable[[str], object | None]
+    store: Callable[[str, object], None]
+
+
+@dataclass
+class _Found:
+    """What the checks of one top-level section found, check by check."""
+
+    texts: list[Diagnostic] = field(default_factory=list)
+    blanks: list[Diagnostic] = field(default_factory=list)
+    ticked: list[Diagnostic] = field(default_factory=list)
+    calculated: list[Diagnostic] = field(default_factory=list)
+    formulas: list[Diagnostic] = field(default_factory=list)
+    ignores: list[Diagnostic] = field(default_factory=list)
+    profile: list[Diagnostic] = field(default_factory=list)
+    #: What each target's profile loses of its questions.
+    losses: dict[str, list[Loss]] = field(default_factory=dict)
+    #: A text refers to a media file of its own.
+    refers: bool = False
+
+    def nothing(self) -> bool:
+        return not (self.refers or self.texts or self.blanks or self.ticked or self.calculated or self.formulas
+                    or self.ignores or self.profile or any(self.losses.values()))
+
+
+def check_read(quiz: Quiz, source: SourceMap, base_dir: Path, sink: DiagnosticSink, spans: dict[str, SourceSpan],
+               formats: list[str], max_media_bytes: int, profile: str | None = None,
+               memo: Memo | None = None) -> tuple[MediaSet, list[Loss]]:
+    """Check a quiz once read; problems go to ``sink``. Returns its media, checked, and what each
+    of ``formats`` loses of it. ``spans``: where each question starts. ``memo``: where sections
+    whose checks found nothing are remembered (None: every section is checked)."""
+    locs = Locs(quiz)
+    files: dict[str, MediaFile] = {}
+    context = _context(quiz, formats, profile) if memo is not None and not source.partial else None
+    check_texts(iter_markdown(quiz.model_copy(update={"sections": []})), source, base_dir, sink, files, max_media_bytes)
+    found: list[_Found] = []
+    for k, section in enumerate(quiz.sections):
+        key = _key(context, source.section_keys.get(k)) if context is not None else None
+        if key is not None and memo is not None and memo.load(key) == NOTHING_FOUND:
+            found.append(_Found())
+            continue
+        done = _check_section(quiz, k, section, source, base_dir, files, max_media_bytes, spans, locs, formats, profile)
+        if key is not None and memo is not None and done.nothing():
+            memo.store(key, NOTHING_FOUND)
+        found.append(done)
+    for each in found:
+        sink.items += each.texts
+    for name in ("blanks", "ticked", "calculated"):
+        for each in found:
+            sink.items += getattr(each, name)
+    check_idnumbers(quiz, source, sink, locs)
+    for each in found:
+        sink.items += each.formulas
+    if "qti21" in formats:  # a calculated question's few: checked whole, as the QTI 2.1 writer's own rule
+        check_math_variables(quiz, source, sink)
+    if not source.partial:  # a quiz with questions left out cannot add up to the paper's total
+        check_stated_total(quiz, source, sink)
+    for each in found:
+        sink.items += each.ignores
+    of_questions = {name: [loss for each in found for loss in each.losses.get(name, [])] for name in formats}
+    losses = quiz_losses(quiz, source, spans, formats, of_questions)
+    for each in found:
+        sink.items += each.profile
+    return media_set(files), losses
+
+
+def _check_section(quiz: Quiz, k: int, section: Section, source: SourceMap, base_dir: Path, files: dict[str, MediaFile],
+                   max_media_bytes: int, spans: dict[str, SourceSpan], locs: Locs, formats: list[str],
+                   profile: str | None) -> _Found:
+    """The checks of one top-level section's texts and questions, each into a list of its own."""
+    found = _Found()
+    sections = list(_subtree(section))
+    questions: list[Question] = [q for s in sections for q in s.questions]
+
+    def into(target: list[Diagnostic]) -> DiagnosticSink:
+        return DiagnosticSink(target)
+
+    found.refers = check_texts(iter_markdown(section, ("sections", k)), source, base_dir, into(found.texts), files,
+                               max_media_bytes)
+    check_blanks(questions, locs, source, into(found.blanks))
+    check_every_option_ticked(questions, locs, source, into(found.ticked))
+    check_calculated(quiz, source, into(found.calculated), questions, locs)
+    if MOODLE_FORMATS & set(formats):
+        check_moodle_formulas(quiz, source, into(found.formulas), questions, locs)
+    check_question_ignores(quiz, source, into(found.ignores), questions, locs)
+    for name in formats:
+        target_profile = TARGETS[name][1]
+        found.losses[name] = list(profile_losses(name, target_profile, quiz, spans, sections)) if target_profile else []
+    if profile:
+        check_profile(profile, quiz, spans, into(found.profile), sections)
+    return found
+
+
+def _subtree(section: Section) -> Iterator[Section]:
+    """A section and those below it, depth first (the order of ``Quiz.iter_sections``)."""
+    yield section
+    for child in section.sections:
+        yield from _subtree(child)
+
+
+def _context(quiz: Quiz, formats: list[str], profile: str | None) -> str:
+    """All that the checks of a section look at besides its own data: the quiz around it (all
+    but its sections), whether Canvas shuffles the quiz's answers (its profile's checks of each
+    question ask), the targets and the profile."""
+    from .writers.canvas import shuffles_answers
+
+    return "\0".join([LAYOUT, quiz.model_dump_json(exclude={"sections"}), str(shuffles_answers(quiz)), ",".join(formats),
+                      str(profile)])
+
+
+def _key(context: str, section_key: str | None) -> str | None:
+    if section_key is None:
+        return None
+    return hashlib.sha256(f"{context}\0{section_key}".encode("utf-8", "surrogateescape")).hexdigest()
+
+
+__all__ = ["Memo", "NOTHING_FOUND", "check_read"]
