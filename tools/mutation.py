@@ -140,7 +140,7 @@ def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str
                 row = row_of(path)
                 print(f"{time.monotonic() - started:5.0f} s " + ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items())),
                       flush=True)
-    except KeyboardInterrupt:
+    except BaseException:  # interrupted, or this script failed: mutmut is not left running without its limit
         stop(process)
         raise
 
@@ -157,8 +157,13 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 def results_of(path: Path) -> dict[str, int | None]:
     meta = MUTANTS / (str(path.relative_to(ROOT)) + ".meta")
-    if not meta.exists():
-        return {}
+    for attempt in range(5):
+        if not meta.exists():
+            return {}
+        try:
+            return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+        except json.JSONDecodeError:  # mutmut is writing it (the progress lines read it during a run)
+            time.sleep(1 + attempt)
     return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
 
 
