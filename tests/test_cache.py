@@ -252,13 +252,9 @@ def _parts(chunks: int) -> list[tuple[str, str]]:
                   + [(f, "whole") for f in DEFAULT_FORMATS if f not in pipeline.SPLIT_BY_QUESTION])
 
 
-def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
-    its chunk (in each target) and the frames are rendered again, and the outputs are what a
-    build without the cache writes."""
-    source = tmp_path / "bank.md"
-    count = pipeline.CHUNK * 3
-    source.write_text(_bank(count), "utf-8")
+def record_renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The (target, part) of every task the build renders from now on (a chunk's ``items``, a
+    ``frame``, a ``whole`` output), in the order they run."""
     rendered: list[tuple[str, str]] = []
     real = pipeline._rendered
 
@@ -267,6 +263,17 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
         return real(task, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "_rendered", counting)
+    return rendered
+
+
+def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
+    its chunk (in each target) and the frames are rendered again, and the outputs are what a
+    build without the cache writes."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    source.write_text(_bank(count), "utf-8")
+    rendered = record_renders(monkeypatch)
     first = _build(str(source), "--jobs", "1", out=tmp_path / "first")
     assert first[0] == 0
     assert sorted(rendered) == _parts(chunks=3)

@@ -25,7 +25,7 @@ from qti_builder.package import package
 from qti_builder.pipeline import load_quizzes, render_outputs
 from qti_builder.results import BuildOptions
 from qti_builder.writers import DEFAULT_FORMATS
-from test_cache import SOURCES
+from test_cache import SOURCES, record_renders
 from test_moodle_backup import _comparable
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -166,14 +166,7 @@ def test_one_edit_renders_one_chunk_of_the_backup_again(source: Path, tmp_path: 
     """After one question changes, the backup's records are rendered again only for its chunk
     (with its frame); the outputs are a build's without the cache, on one process or two."""
     _build(source, tmp_path / "first", cache=True)
-    rendered: list[tuple[str, str]] = []
-    real = pipeline._rendered
-
-    def counting(task: pipeline.Task, *args: object) -> pipeline.TaskResult:
-        rendered.append((task.format, task.part))
-        return real(task, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "_rendered", counting)
+    rendered = record_renders(monkeypatch)
     source.write_text(big_quiz(edited="capital-12"), "utf-8")
     warm = _build(source, tmp_path / "warm", cache=True)
     assert sorted(r for r in rendered if r[0] == "moodle-quiz") == [("moodle-quiz", "frame"), ("moodle-quiz", "items")]
