@@ -1,0 +1,95 @@
+"""What a Canvas student sees and earns, for the survivors of issue 35's whole mutmut run over
+writers/canvas.py (fourth session). Each package is built from a small source written here, and
+read as Canvas reads it (the import facts, in docs/lms-behaviour.md's words): the question type
+comes from the item's ``question_type`` metadata alone, a fill-in-the-blanks question accepts
+every answer a blank lists at full credit, the settings come from ``assessment_meta.xml``, and a
+response is scored by the QTI 1.2 evaluator of tests/helpers, not by the writer's code. The
+expected values are read from the sources by hand.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lxml.html
+from lxml import etree
+
+from helpers import write, zip_members
+from helpers.canvas import local_names
+from helpers.qti12_engine import score_item
+from qti_builder import BuildOptions, build
+
+CANVAS_META = "{http://canvas.instructure.com/xsd/cccv1p0}"
+
+
+class Package:
+    """A Canvas zip as Canvas reads it: the assessment (plain element names), the settings file."""
+
+    def __init__(self, path: Path, quiz_id: str) -> None:
+        self.members = zip_members(path.read_bytes())
+        self.assessment = local_names(etree.fromstring(self.members[f"{quiz_id}/{quiz_id}.xml"]))
+        self.meta = etree.fromstring(self.members[f"{quiz_id}/assessment_meta.xml"])
+        self.quiz_id = quiz_id
+
+    def item(self, question_id: str) -> etree._Element:
+        return next(i for i in self.assessment.iter("item") if i.get("ident") == f"{self.quiz_id}.{question_id}")
+
+    def metadata(self, question_id: str) -> dict[str, str]:
+        return {f.findtext("fieldlabel"): f.findtext("fieldentry") or "" for f in self.item(question_id).iter("qtimetadatafield")}
+
+    def setting(self, name: str) -> str | None:
+        return self.meta.findtext(CANVAS_META + name)
+
+
+def canvas(tmp_path: Path, source: str, name: str = "quiz") -> Package:
+    path = write(tmp_path, f"{name}.md", source)
+    build(BuildOptions(sources=[path], out_dir=tmp_path / "out", formats=["canvas"], jobs=1))
+    return Package(tmp_path / "out" / f"{name}.canvas.zip", name)
+
+
+def shown(element: etree._Element | None) -> str:
+    """A ``mattext``'s HTML as the text a student reads."""
+    if element is None:
+        return ""
+    return " ".join(lxml.html.fromstring(f"<div>{''.join(element.itertext())}</div>").text_content().split())
+
+
+# -- fill in the blank: a text blank beside a drop-down ------------------------------------------
+
+MIXED_BLANKS = """---
+title: Loops
+---
+
+1. Fill in the blanks. {#loop-blanks type=fill_in_blank points=2}
+
+   The body of `for x in values:` runs once per [[element | item]] of `values`,
+   and the statement [[*break | continue | pass]] leaves the loop early.
+"""
+
+
+def _blank_answers(item: etree._Element) -> dict[str, set[str]]:
+    """Blank id -> the texts Canvas takes as its answers (every listed one, at full credit, in a
+    fill_in_multiple_blanks_question)."""
+    return {r.findtext("material/mattext"): {shown(label.find("material/mattext")) for label in r.iter("response_label")}
+            for r in item.iter("response_lid")}
+
+
+def test_a_text_blank_beside_a_drop_down_stays_a_text_box_accepting_only_the_right_answers(tmp_path: Path) -> None:
+    package = canvas(tmp_path, MIXED_BLANKS)
+    item = package.item("loop-blanks")
+    # Canvas picks the type from question_type alone: as multiple_dropdowns_question the text blank
+    # would be a drop-down listing its accepted answers, the answer shown to every student.
+    assert package.metadata("loop-blanks")["question_type"] == "fill_in_multiple_blanks_question"
+    # Every answer a blank lists is a right one to Canvas here: the drop-down's wrong options
+    # listed would be accepted when typed.
+    answers = _blank_answers(item)
+    assert sorted(answers.values(), key=len) == [{"break"}, {"element", "item"}]
+    text = shown(item.find("presentation/material/mattext"))
+    assert text.count("[") == 2 and all(f"[{blank}]" in text for blank in answers)
+    # And the scoring: both right earns all, a wrong option typed earns only the other blank's half.
+    ids = {blank: {shown(label.find("material/mattext")): label.get("ident") for label in r.iter("response_label")}
+           for r in item.iter("response_lid") for blank in [r.findtext("material/mattext")]}
+    (text_blank,) = [b for b, a in answers.items() if "item" in a]
+    (dropdown,) = [b for b in answers if b != text_blank]
+    both = score_item(item, {f"response_{text_blank}": ids[text_blank]["item"], f"response_{dropdown}": ids[dropdown]["break"]})
+    assert both.score == 100
