@@ -93,3 +93,35 @@ def test_a_text_blank_beside_a_drop_down_stays_a_text_box_accepting_only_the_rig
     (dropdown,) = [b for b in answers if b != text_blank]
     both = score_item(item, {f"response_{text_blank}": ids[text_blank]["item"], f"response_{dropdown}": ids[dropdown]["break"]})
     assert both.score == 100
+
+
+# -- essay and file upload -------------------------------------------------------------------------
+
+ESSAY_AND_UPLOAD = """---
+title: Reports
+---
+
+1. Explain the difference between a list and a tuple. {#list-vs-tuple type=essay points=5}
+
+Answer: A list can be changed after it is created; a tuple cannot.
+
+2. Upload your lab report. {#report type=file_upload points=10}
+
+Answer: Check that the method section names the instruments.
+"""
+
+
+def test_an_essay_is_a_text_box_and_a_file_upload_an_upload_with_their_notes_for_graders(tmp_path: Path) -> None:
+    package = canvas(tmp_path, ESSAY_AND_UPLOAD)
+    # Canvas takes the type from question_type alone: an essay as a file upload would give the
+    # student no text box, an upload as an essay no way to send the file.
+    essay, upload = package.metadata("list-vs-tuple"), package.metadata("report")
+    assert essay["question_type"] == "essay_question" and upload["question_type"] == "file_upload_question"
+    assert [r.get("ident") for r in package.item("list-vs-tuple").iter("response_str")] == ["response1"]
+    assert list(package.item("report").iter("response_str")) == []
+    # Both keep the notes for graders: New Quizzes' grading_notes, Classic's example solution.
+    assert essay["grading_notes"] == "A list can be changed after it is created; a tuple cannot."
+    assert upload["grading_notes"] == "Check that the method section names the instruments."
+    solution = {f.get("ident"): shown(f.find("flow_mat/material/mattext")) for f in package.item("report").iter("itemfeedback")}
+    assert solution == {"solution": "Check that the method section names the instruments."}
+    assert (essay["points_possible"], upload["points_possible"]) == ("5", "10")
