@@ -125,3 +125,52 @@ def test_an_essay_is_a_text_box_and_a_file_upload_an_upload_with_their_notes_for
     solution = {f.get("ident"): shown(f.find("flow_mat/material/mattext")) for f in package.item("report").iter("itemfeedback")}
     assert solution == {"solution": "Check that the method section names the instruments."}
     assert (essay["points_possible"], upload["points_possible"]) == ("5", "10")
+
+
+# -- single choice and multiple response -------------------------------------------------------------
+
+CHOICES = """---
+title: Types
+---
+
+1. Which type is immutable? {#one shuffle=false}
+
+A) `list`
+B) `tuple`
+C) `dict`
+
+Answer: B
+
+2. Which of these are immutable types? {#several points=2 shuffle=false}
+
+A) `tuple`
+B) `list`
+C) `str`
+D) `dict`
+
+Answer: A, C
+"""
+
+
+def _choose(item: etree._Element, texts: set[str]) -> float:
+    """The score of ticking the options whose texts are ``texts`` (one, or a set of several)."""
+    lid = item.find("presentation/response_lid")
+    idents = {shown(label.find("material/mattext")): label.get("ident") for label in lid.iter("response_label")}
+    chosen = {idents[t] for t in texts}
+    response = next(iter(chosen)) if lid.get("rcardinality") == "Single" else chosen
+    return score_item(item, {lid.get("ident"): response}).score
+
+
+def test_a_single_choice_question_is_radio_buttons_and_a_multiple_response_one_check_boxes(tmp_path: Path) -> None:
+    package = canvas(tmp_path, CHOICES)
+    one, several = package.item("one"), package.item("several")
+    # Canvas takes the type from question_type alone: a single choice as multiple answers would be
+    # check boxes scored by Canvas's partial-credit rule; a multiple response as multiple choice,
+    # radio buttons that let a student pick one of the two right answers only.
+    assert package.metadata("one")["question_type"] == "multiple_choice_question"
+    assert package.metadata("several")["question_type"] == "multiple_answers_question"
+    assert one.find("presentation/response_lid").get("rcardinality") == "Single"
+    assert several.find("presentation/response_lid").get("rcardinality") == "Multiple"
+    assert [_choose(one, {t}) for t in ("list", "tuple", "dict")] == [0, 100, 0]
+    assert _choose(several, {"tuple", "str"}) == 100
+    assert _choose(several, {"tuple"}) == 0 and _choose(several, {"tuple", "str", "list"}) == 0
