@@ -174,3 +174,46 @@ def test_a_single_choice_question_is_radio_buttons_and_a_multiple_response_one_c
     assert [_choose(one, {t}) for t in ("list", "tuple", "dict")] == [0, 100, 0]
     assert _choose(several, {"tuple", "str"}) == 100
     assert _choose(several, {"tuple"}) == 0 and _choose(several, {"tuple", "str", "list"}) == 0
+
+
+# -- question groups ---------------------------------------------------------------------------------
+
+def _group(points: tuple[str, str, str]) -> str:
+    return f"""---
+title: Primes
+---
+
+# Warm-up {{#warm-up select=2}}
+
+1. Is 2 a prime number? {{#two points={points[0]}}}
+
+Answer: true
+
+2. Is 9 a prime number? {{#nine points={points[1]}}}
+
+Answer: false
+
+3. Is 11 a prime number? {{#eleven points={points[2]}}}
+
+Answer: true
+"""
+
+
+def _group_points(package: Package) -> tuple[str | None, list[str], str | None]:
+    """What Canvas reads of the group: its points per question (New Quizzes, Canvas's extension),
+    each of its items' points (Classic takes the group's from them), and the quiz's total."""
+    (group,) = [s for s in package.assessment.iter("section") if s.get("ident") == "warm-up"]
+    per_item = group.findtext("selection_ordering/selection/selection_extension/points_per_item")
+    items = [package.metadata(i.get("ident").split(".", 1)[1])["points_possible"] for i in group.iter("item")]
+    return per_item, items, package.setting("points_possible")
+
+
+def test_a_question_group_of_questions_worth_nothing_is_worth_nothing(tmp_path: Path) -> None:
+    # A practice warm-up: the group draws two questions worth 0, so the quiz is worth 0.
+    assert _group_points(canvas(tmp_path, _group(("0", "0", "0")))) == ("0", ["0", "0", "0"], "0")
+
+
+def test_every_question_of_a_group_is_worth_the_group_s_points_per_question(tmp_path: Path) -> None:
+    # Canvas gives every question of a group one value, the first question's here (2): each item
+    # states it, so Classic and New Quizzes agree, and the quiz is worth the two drawn at 2.
+    assert _group_points(canvas(tmp_path, _group(("2", "3", "3")))) == ("2", ["2", "2", "2"], "4")
