@@ -217,3 +217,29 @@ def test_every_question_of_a_group_is_worth_the_group_s_points_per_question(tmp_
     # Canvas gives every question of a group one value, the first question's here (2): each item
     # states it, so Classic and New Quizzes agree, and the quiz is worth the two drawn at 2.
     assert _group_points(canvas(tmp_path, _group(("2", "3", "3")))) == ("2", ["2", "2", "2"], "4")
+
+
+# -- a shared passage ----------------------------------------------------------------------------------
+
+PASSAGE = """schema_version: 1
+id: reading
+title: Reading
+sections:
+  - id: part
+    title: Part
+    questions:
+      - type: true_false
+        id: river
+        passage: The Seine flows through Paris.
+        stem: Paris lies on a river.
+        answer: true
+"""
+
+
+def test_a_question_s_shared_passage_is_shown_above_its_text_in_canvas(tmp_path: Path) -> None:
+    path = write(tmp_path, "reading.yaml", PASSAGE)
+    build(BuildOptions(sources=[path], out_dir=tmp_path / "out", formats=["canvas"], jobs=1))
+    package = Package(tmp_path / "out" / "reading.canvas.zip", "reading")
+    # Canvas has no passages: the question's own text is all a student reads.
+    assert shown(package.item("river").find("presentation/material/mattext")) == \
+        "The Seine flows through Paris. Paris lies on a river."
