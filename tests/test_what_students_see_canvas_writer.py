@@ -243,3 +243,24 @@ def test_a_question_s_shared_passage_is_shown_above_its_text_in_canvas(tmp_path:
     # Canvas has no passages: the question's own text is all a student reads.
     assert shown(package.item("river").find("presentation/material/mattext")) == \
         "The Seine flows through Paris. Paris lies on a river."
+
+
+# -- the quiz's settings -----------------------------------------------------------------------------
+
+def _attempts(tmp_path: Path, setting: str) -> tuple[str | None, str | None]:
+    """What Canvas reads as the allowed attempts: the settings file's, and the assessment's own
+    cc_maxattempts (read when there is no settings file)."""
+    source = f"---\ntitle: Attempts\n{setting}---\n\n1. Is 7 a prime number? {{#seven}}\n\nAnswer: true\n"
+    tmp_path.mkdir()
+    package = canvas(tmp_path, source, "attempts")
+    stated = {f.findtext("fieldlabel"): f.findtext("fieldentry") for f in package.assessment.iter("qtimetadatafield")
+              if f.getparent().getparent().tag == "assessment"}
+    return package.setting("allowed_attempts"), stated.get("cc_maxattempts")
+
+
+def test_the_allowed_attempts_reach_canvas_as_written_and_unset_leaves_canvas_s_default(tmp_path: Path) -> None:
+    assert _attempts(tmp_path / "two", "settings:\n  allowed_attempts: 2\n") == ("2", "2")
+    # (The assessment's own field says 'unlimited' in Common Cartridge's word; Canvas reads the file's -1.)
+    assert _attempts(tmp_path / "unlimited", "settings:\n  allowed_attempts: unlimited\n")[0] == "-1"
+    # Unset: nothing written, so Canvas keeps its own default (one attempt), not unlimited.
+    assert _attempts(tmp_path / "unset", "") == (None, None)
