@@ -264,3 +264,22 @@ def test_the_allowed_attempts_reach_canvas_as_written_and_unset_leaves_canvas_s_
     assert _attempts(tmp_path / "unlimited", "settings:\n  allowed_attempts: unlimited\n")[0] == "-1"
     # Unset: nothing written, so Canvas keeps its own default (one attempt), not unlimited.
     assert _attempts(tmp_path / "unset", "") == (None, None)
+
+
+def _paging(tmp_path: Path, settings: str) -> tuple[str | None, str | None]:
+    """Canvas's one_question_at_a_time and cant_go_back, as its settings file states them."""
+    tmp_path.mkdir()
+    source = f"---\ntitle: Paging\nsettings:\n{settings}---\n\n1. Is 7 a prime number? {{#seven}}\n\nAnswer: true\n"
+    package = canvas(tmp_path, source, "paging")
+    return package.setting("one_question_at_a_time"), package.setting("cant_go_back")
+
+
+def test_locking_questions_shows_one_at_a_time_in_canvas_unless_the_source_says_otherwise(tmp_path: Path) -> None:
+    # Canvas locks a question only on a quiz showing one at a time (its quiz model clears
+    # cant_go_back otherwise): a lock asked for alone pages the quiz.
+    assert _paging(tmp_path / "lock", "  lock_questions_after_answering: true\n") == ("true", "true")
+    # Said to show all at once: that stays, and the lock Canvas cannot hold is left out (a named loss).
+    assert _paging(tmp_path / "all", "  lock_questions_after_answering: true\n  one_question_at_a_time: false\n") == \
+        ("false", None)
+    # Nothing said: nothing written, Canvas's defaults apply.
+    assert _paging(tmp_path / "none", "  time_limit: 30\n") == (None, None)
