@@ -7,13 +7,18 @@ out here from the source and Moodle's rules, never taken from the writer.
 
 from __future__ import annotations
 
+import base64
 import re
 from pathlib import Path
+from urllib.parse import unquote
 
+import lxml.html
 import pytest
+from lxml import etree
 
-from helpers import write
-from helpers.moodle_engine import FRACTION_OPTIONS
+from helpers import ROOT, write
+from helpers.moodle_engine import FRACTION_OPTIONS, extract_cloze
+from helpers.outputs import build_all
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import Diagnostic
 from qti_builder.pipeline import BuildFailed
@@ -83,3 +88,47 @@ def test_the_hint_for_a_score_moodle_cannot_store_lists_moodle_s_grade_options(t
                         "30, 25, 20, 16.66667, 14.28571, 12.5, 11.11111, 10, 5 and 0 % and their negatives: give "
                         "explicit scores from them (a multiple-response question's adding up to 100 %), or leave "
                         "Moodle out with --format")
+
+
+# -- pictures: Moodle shows a picture only from a file of the same text element -------------------
+
+CLOZE_PASSAGE = """id: pictures
+title: Pictures
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: fill_in_blank
+        id: chart
+        passage: "Study the chart: ![A bar chart](media/chart.png)"
+        stem: "The tallest bar is [[b1]]."
+        blanks:
+          - {id: b1, kind: text, answers: [blue]}
+"""
+
+
+def _shown_pictures(element: etree._Element) -> list[tuple[str, bytes | None]]:
+    """Each picture of a Moodle text element as Moodle resolves it: an ``@@PLUGINFILE@@/name``
+    reference finds the ``<file>`` of that (URL-decoded) name in the same element; any other
+    reference is no file of the question (a broken picture on the site)."""
+    files = {f.get("name"): base64.b64decode(f.text or "") for f in element.findall("file")}
+    shown = []
+    for img in lxml.html.fromstring(f"<div>{element.findtext('text') or ''}</div>").iter("img"):
+        src = img.get("src") or ""
+        name = unquote(src[len("@@PLUGINFILE@@/"):]) if src.startswith("@@PLUGINFILE@@/") else None
+        shown.append((img.get("alt") or "", files.get(name) if name else None))
+    return shown
+
+
+def test_a_cloze_question_s_passage_picture_is_a_file_of_its_question_text(tmp_path: Path) -> None:
+    """A fill-in-the-blank question's shared passage is written into its Moodle question text
+    (above its embedded answers): the passage's picture must be one of that text's files, which
+    Moodle shows, not a path of the author's folder."""
+    picture = (ROOT / "source" / "media" / "workers.png").read_bytes()
+    (tmp_path / "media").mkdir()
+    (tmp_path / "media" / "chart.png").write_bytes(picture)
+    outputs = build_all(tmp_path, write(tmp_path, "pictures.yaml", CLOZE_PASSAGE))
+    question = outputs.moodle_question("chart")
+    assert _shown_pictures(question.find("questiontext")) == [("A bar chart", picture)]
+    (blank,) = extract_cloze(question.findtext("questiontext/text") or "")
+    assert [a.text for a in blank.answers] == ["blue"]
