@@ -132,3 +132,53 @@ def test_a_cloze_question_s_passage_picture_is_a_file_of_its_question_text(tmp_p
     assert _shown_pictures(question.find("questiontext")) == [("A bar chart", picture)]
     (blank,) = extract_cloze(question.findtext("questiontext/text") or "")
     assert [a.text for a in blank.answers] == ["blue"]
+
+
+def _moodle(tmp_path: Path, name: str, text: str) -> tuple[etree._Element, list[Diagnostic]]:
+    """The Moodle XML of a source that builds (parsed as Moodle's importer reads it: CDATA as
+    text), and the warnings the build gave."""
+    source = write(tmp_path, name, text)
+    result = build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], jobs=1))
+    (path,) = (tmp_path / "dist").glob("*.moodle.xml")
+    return etree.fromstring(path.read_bytes(), etree.XMLParser(strip_cdata=True)), list(result.diagnostics)
+
+
+def _question(root: etree._Element, question_id: str) -> etree._Element:
+    return next(q for q in root.iter("question") if q.findtext("idnumber") == question_id)
+
+
+# -- cloze marks: whole-number blank weights -------------------------------------------------------
+
+WEIGHTS = """id: weights
+title: Weights
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: fill_in_blank
+        id: near
+        stem: "[[a]] and [[b]]"
+        blanks:
+          - {id: a, kind: text, answers: [one], points: 1}
+          - {id: b, kind: text, answers: [two], points: 1.01}
+      - type: fill_in_blank
+        id: far
+        stem: "[[a]] and [[b]]"
+        blanks:
+          - {id: a, kind: text, answers: [one], points: 1.01}
+          - {id: b, kind: text, answers: [two], points: 1.02}
+"""
+
+
+def test_unequal_fractional_blank_points_keep_their_proportion_up_to_a_hundred_times(tmp_path: Path) -> None:
+    """docs/question-types.md: blanks of unequal fractional points weigh the smallest whole numbers
+    in the same proportion, the smallest blank weighing at most 100; past that, 1 each. 1 and
+    1.01 points are 100 and 101; 1.01 and 1.02 would need 101 and 102, so they weigh 1 and 1, and
+    the author is warned the question is worth 2 in Moodle. Weights as Moodle's parser reads them."""
+    root, diagnostics = _moodle(tmp_path, "weights.yaml", WEIGHTS)
+    marks = {i: [s.mark for s in extract_cloze(_question(root, i).findtext("questiontext/text") or "")]
+             for i in ("near", "far")}
+    assert marks == {"near": [100.0, 101.0], "far": [1.0, 1.0]}
+    warned = {d.message for d in diagnostics if d.code == "QB323"}
+    assert ("question 'far' is worth 2.03 points, but Moodle gives a cloze question the sum of its blanks' "
+            "whole-number weights: it will be worth 2 (each of the 2 blanks 1)") in warned, warned
