@@ -56,6 +56,12 @@ sections:
           - {id: A, text: one, correct: true, score: 13}
           - {id: B, text: two, correct: true, score: 87}
           - {id: C, text: three, correct: false, score: -87}
+      - type: numerical
+        id: year
+        stem: When did the wall fall?
+        answers:
+          - {value: 1989, score: 100}
+          - {value: 1990.5, score: 35}
 """
 
 #: Moodle's grade options as its importer lists them (question_bank::fraction_options_full), in
@@ -65,15 +71,18 @@ GRADE_OPTIONS = sorted({round(abs(f) * 100, 5) for f in FRACTION_OPTIONS}, rever
 
 def test_a_score_moodle_cannot_store_names_every_answer_and_the_nearest_grade_option(tmp_path: Path) -> None:
     """The error an author reads for scores Moodle would refuse: each score once, the answers
-    given it named together, and the grade option nearest to it: 35 % is nearest 33.33333 %,
-    13 % nearest 12.5 %, 87 % nearest 90 % (not 83.33333 %), and -87 % nearest -90 %."""
-    wines, mix = _moodle_errors(tmp_path, "unstorable.yaml", UNSTORABLE)
-    assert (wines.code, mix.code) == ("QB321", "QB321")
+    given it named together (a numerical answer by its value), and the grade option nearest to
+    it: 35 % is nearest 33.33333 %, 13 % nearest 12.5 %, 87 % nearest 90 % (not 83.33333 %), and
+    -87 % nearest -90 %."""
+    wines, mix, year = _moodle_errors(tmp_path, "unstorable.yaml", UNSTORABLE)
+    assert (wines.code, mix.code, year.code) == ("QB321", "QB321", "QB321")
     assert wines.message == ("Moodle cannot store the scores of question 'wines': 35 % (answers 'red wine', "
                              "'white wine'; nearest option 33.33333 %) is not one of its grade options")
     assert mix.message == ("Moodle cannot store the scores of question 'mix': 13 % (choice A; nearest option 12.5 %); "
                            "87 % (choice B; nearest option 90 %); -87 % (choice C; nearest option -90 %) "
                            "is not one of its grade options")
+    assert year.message == ("Moodle cannot store the scores of question 'year': 35 % (answer 1990.5; nearest option "
+                            "33.33333 %) is not one of its grade options")
 
 
 def test_the_hint_for_a_score_moodle_cannot_store_lists_moodle_s_grade_options(tmp_path: Path) -> None:
@@ -182,3 +191,30 @@ def test_unequal_fractional_blank_points_keep_their_proportion_up_to_a_hundred_t
     warned = {d.message for d in diagnostics if d.code == "QB323"}
     assert ("question 'far' is worth 2.03 points, but Moodle gives a cloze question the sum of its blanks' "
             "whole-number weights: it will be worth 2 (each of the 2 blanks 1)") in warned, warned
+
+
+# -- essays --------------------------------------------------------------------------------------
+
+ESSAYS = """id: essays
+title: Essays
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: essay
+        id: report
+        stem: Write your report, and attach your drawings.
+        attachments: 2
+"""
+
+
+def test_an_essay_with_attachments_takes_files_of_any_type(tmp_path: Path) -> None:
+    """The source sets no file types for an essay's attachments, so Moodle must accept any: an
+    empty ``filetypeslist`` is Moodle's "all file types" (qtype_essay, as import_essay reads it);
+    anything else restricts the upload. The essay's text stays required and the files optional."""
+    root, _ = _moodle(tmp_path, "essays.yaml", ESSAYS)
+    essay = _question(root, "report")
+    assert essay.get("type") == "essay"
+    assert (essay.findtext("attachments"), essay.findtext("attachmentsrequired")) == ("2", "0")
+    assert (essay.findtext("filetypeslist") or "").strip() == ""
+    assert essay.findtext("responserequired") == "1"
