@@ -218,3 +218,74 @@ def test_an_essay_with_attachments_takes_files_of_any_type(tmp_path: Path) -> No
     assert (essay.findtext("attachments"), essay.findtext("attachmentsrequired")) == ("2", "0")
     assert (essay.findtext("filetypeslist") or "").strip() == ""
     assert essay.findtext("responserequired") == "1"
+
+
+# -- a question's name in the bank -----------------------------------------------------------------
+
+BRACKETS = """id: brackets
+title: Brackets
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: true_false
+        id: wiki
+        stem: "In a wiki, [[Home]] links to the page called Home."
+        answer: true
+"""
+
+
+def test_a_question_that_is_not_a_blank_question_keeps_its_double_brackets_in_its_name(tmp_path: Path) -> None:
+    """Only a fill-in-the-blank question's [[blank]] markers become ___ in its Moodle name: in any
+    other question the brackets are the author's own text, and the name shows them as written."""
+    root, _ = _moodle(tmp_path, "brackets.yaml", BRACKETS)
+    question = _question(root, "wiki")
+    assert question.findtext("name/text") == "In a wiki, [[Home]] links to the page called Home."
+    assert "[[Home]]" in lxml.html.fromstring(question.findtext("questiontext/text") or "").text_content()
+
+
+# -- template overrides: errors a user reads --------------------------------------------------------
+
+def test_a_question_template_including_a_missing_template_is_an_error_at_the_question(tmp_path: Path) -> None:
+    """A --templates copy of a Moodle question template that includes a template that does not
+    exist: the error (QB303) points at the question in the source (file and line), so the author
+    knows which question's template failed; nothing is written."""
+    template = "moodle/question_truefalse.xml.j2"
+    overlay = tmp_path / "templates" / template
+    overlay.parent.mkdir(parents=True)
+    overlay.write_text((ROOT / "templates" / template).read_text(encoding="utf-8")
+                       + '{% include "moodle/no_such_piece.xml.j2" %}\n', encoding="utf-8")
+    source = write(tmp_path, "brackets.yaml", BRACKETS)
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], templates=tmp_path / "templates"))
+    found = [d for d in failed.value.diagnostics if d.code == "QB303"]
+    assert len(found) == 1 and "no_such_piece" in found[0].message, [d.render() for d in failed.value.diagnostics]
+    span = found[0].span
+    assert span is not None and Path(span.path).name == "brackets.yaml"
+    lines = BRACKETS.splitlines()
+    assert span.line == next(n for n, line in enumerate(lines, 1) if "type: true_false" in line), span
+    assert not (tmp_path / "dist").exists()
+
+
+POLL = ('<question type="poll"><name><text>Poll</text></name>'
+        '<questiontext format="html"><text>Which?</text></questiontext></question>')
+
+
+@pytest.mark.parametrize("template, before", [("moodle/quiz.xml.j2", "</quiz>"),
+                                              ("moodle/question_truefalse.xml.j2", '<question type="truefalse">')])
+def test_a_template_writing_what_moodle_refuses_is_an_error_not_a_file(tmp_path: Path, template: str, before: str) -> None:
+    """A --templates copy of the Moodle file's frame, or of a question's template, that adds a
+    question of a type Moodle does not know: Moodle's importer refuses it ("not supported by XML
+    import") and, stopping on error, the whole file. The frame and each question are validated
+    before anything is written: an error (QB401), and no file."""
+    overlay = tmp_path / "templates" / template
+    overlay.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / template).read_text(encoding="utf-8")
+    assert text.count(before) == 1
+    overlay.write_text(text.replace(before, POLL + "\n" + before), encoding="utf-8")
+    source = write(tmp_path, "brackets.yaml", BRACKETS)
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], templates=tmp_path / "templates"))
+    assert any(d.code == "QB401" and d.severity.value == "error" for d in failed.value.diagnostics), \
+        [d.render() for d in failed.value.diagnostics]
+    assert not (tmp_path / "dist").exists()
