@@ -17,7 +17,7 @@ import pytest
 from lxml import etree
 
 from helpers import ROOT, write
-from helpers.moodle_engine import FRACTION_OPTIONS, extract_cloze
+from helpers.moodle_engine import FRACTION_OPTIONS, extract_cloze, grade_text, read_question
 from helpers.outputs import build_all
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import Diagnostic
@@ -289,3 +289,70 @@ def test_a_template_writing_what_moodle_refuses_is_an_error_not_a_file(tmp_path:
     assert any(d.code == "QB401" and d.severity.value == "error" for d in failed.value.diagnostics), \
         [d.render() for d in failed.value.diagnostics]
     assert not (tmp_path / "dist").exists()
+
+
+# -- feedback a student reads after answering -----------------------------------------------------
+
+FEEDBACK = """id: feedback
+title: Feedback
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: short_answer
+        id: star
+        stem: Name the star closest to Earth.
+        feedback:
+          correct: Right, the Sun.
+          partially_correct: Close.
+          incorrect: Not a star we know.
+        answers:
+          - {text: Sun, score: 100}
+          - {text: Sol, score: 50}
+          - {text: Moon, score: 0}
+          - {text: Proxima, score: 0, feedback: It is the next one.}
+      - type: short_answer
+        id: any
+        stem: Name any star.
+        feedback:
+          incorrect: That one is never shown.
+        answers:
+          - {text: Sun, score: 100}
+          - {text: "*", score: 50}
+"""
+
+
+def _shown(html: str | None) -> str:
+    return " ".join(lxml.html.fromstring(f"<div>{html or ''}</div>").text_content().split())
+
+
+def test_each_short_answer_shows_the_feedback_of_its_score(tmp_path: Path) -> None:
+    """Moodle's short answer has no combined feedback: each answer carries what the student reads
+    when it matches. Without its own, a full-marks answer shows the correct feedback, a part-marks
+    one the partially correct feedback, a 0 % one the incorrect feedback; an answer's own comment
+    wins; any other response meets the last answer, ``*`` at 0 %, with the incorrect feedback
+    (graded by the Moodle engine: answers in order, the first match counts)."""
+    root, _ = _moodle(tmp_path, "feedback.yaml", FEEDBACK)
+    question = _question(root, "star")
+    shown = {a.findtext("text"): (a.get("fraction"), _shown(a.findtext("feedback/text"))) for a in question.findall("answer")}
+    assert shown == {"Sun": ("100", "Right, the Sun."), "Sol": ("50", "Close."), "Moon": ("0", "Not a star we know."),
+                     "Proxima": ("0", "It is the next one."), "*": ("0", "Not a star we know.")}
+    read = read_question(question)
+    assert [grade_text(read.answers, False, r) for r in ("sun", "Sol", "Moon", "Vega")] == [1.0, 0.5, 0.0, 0.0]
+    assert read.answers[-1].text == "*"
+
+
+def test_an_incorrect_feedback_moodle_can_never_show_is_a_warning_at_the_question(tmp_path: Path) -> None:
+    """A short answer with its own ``*`` answer matches every response, so Moodle never reaches the
+    incorrect feedback: the author is warned (QB324) at the question, told how to fix it, and the
+    file has no second ``*``."""
+    root, diagnostics = _moodle(tmp_path, "feedback.yaml", FEEDBACK)
+    (warning,) = [d for d in diagnostics if d.code == "QB324"]
+    assert warning.severity.value == "warning"
+    assert warning.message == ("question 'any': Moodle never shows its incorrect feedback, because its answer '*' "
+                               "accepts every response")
+    assert warning.hint == "remove the '*' answer, or move the text to the '*' answer's own feedback"
+    lines = FEEDBACK.splitlines()
+    assert warning.span is not None and Path(warning.span.path).name == "feedback.yaml"
+    assert warning.span.line == next(n for n, line in enumerate(lines, 1) if "id: any" in line) - 1
+    assert [a.findtext("text") for a in _question(root, "any").findall("answer")] == ["Sun", "*"]
