@@ -17,7 +17,7 @@ import pytest
 from lxml import etree
 
 from helpers import ROOT, write
-from helpers.moodle_engine import FRACTION_OPTIONS, extract_cloze, grade_text, read_question
+from helpers.moodle_engine import FRACTION_OPTIONS, extract_cloze, grade_number, grade_text, read_question
 from helpers.outputs import build_all
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import Diagnostic
@@ -153,7 +153,7 @@ def _moodle(tmp_path: Path, name: str, text: str) -> tuple[etree._Element, list[
 
 
 def _question(root: etree._Element, question_id: str) -> etree._Element:
-    return next(q for q in root.iter("question") if q.findtext("idnumber") == question_id)
+    return next(q for q in root.iter("question") if q.get("type") != "category" and q.findtext("idnumber") == question_id)
 
 
 # -- cloze marks: whole-number blank weights -------------------------------------------------------
@@ -356,3 +356,31 @@ def test_an_incorrect_feedback_moodle_can_never_show_is_a_warning_at_the_questio
     assert warning.span is not None and Path(warning.span.path).name == "feedback.yaml"
     assert warning.span.line == next(n for n, line in enumerate(lines, 1) if "id: any" in line) - 1
     assert [a.findtext("text") for a in _question(root, "any").findall("answer")] == ["Sun", "*"]
+
+
+# -- numbers Moodle shows ---------------------------------------------------------------------------
+
+HALF = """id: half
+title: Half
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: numerical
+        id: half
+        stem: What is one divided by two?
+        answers:
+          - {value: 0.5, tolerance: 0.05}
+"""
+
+
+def test_a_numerical_answer_below_one_is_written_as_the_source_writes_it(tmp_path: Path) -> None:
+    """Moodle shows a numerical question's right answer as its answer's text ("The correct answer
+    is: 0.5" in the review): a value below one keeps its leading zero, the tolerance too, and the
+    answer grades as the source says (0.52 right, 0.56 wrong; the Moodle engine)."""
+    root, _ = _moodle(tmp_path, "half.yaml", HALF)
+    question = _question(root, "half")
+    (answer,) = question.findall("answer")
+    assert (answer.findtext("text"), answer.findtext("tolerance")) == ("0.5", "0.05")
+    read = read_question(question)
+    assert [grade_number(read.answers, r) for r in ("0.5", "0.52", "0.56")] == [1.0, 1.0, 0.0]
