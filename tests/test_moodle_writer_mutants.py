@@ -384,3 +384,46 @@ def test_a_numerical_answer_below_one_is_written_as_the_source_writes_it(tmp_pat
     assert (answer.findtext("text"), answer.findtext("tolerance")) == ("0.5", "0.05")
     read = read_question(question)
     assert [grade_number(read.answers, r) for r in ("0.5", "0.52", "0.56")] == [1.0, 1.0, 0.0]
+
+
+CHOICES = """id: choices
+title: Choices
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: multiple_response
+        id: primes
+        stem: Which are prime?
+        choices:
+          - {id: A, text: "2", correct: true}
+          - {id: B, text: "3", correct: true}
+          - {id: C, text: "4"}
+      - type: true_false
+        id: earth
+        stem: The Earth is round.
+        answer: true
+        true_feedback: It is, nearly.
+        false_feedback: Look at a photograph from space.
+        feedback:
+          correct: Right.
+          incorrect: Wrong.
+"""
+
+
+def test_a_multiple_response_question_tells_how_many_choices_were_right(tmp_path: Path) -> None:
+    """Moodle shows "You have correctly selected 1" on a multiple-answer question only when the
+    question has ``<shownumcorrect/>`` (import_multichoice reads its presence): students ticking
+    part of the right choices are told how far they got."""
+    root, _ = _moodle(tmp_path, "choices.yaml", CHOICES)
+    question = _question(root, "primes")
+    assert read_question(question).single is False
+    assert question.find("shownumcorrect") is not None
+
+
+def test_a_true_false_answer_shows_its_own_feedback(tmp_path: Path) -> None:
+    """A true/false question's answers each carry the feedback Moodle shows when it is chosen: the
+    source's own comment on that answer, before the question's correct/incorrect feedback."""
+    root, _ = _moodle(tmp_path, "choices.yaml", CHOICES)
+    shown = {a.findtext("text"): _shown(a.findtext("feedback/text")) for a in _question(root, "earth").findall("answer")}
+    assert shown == {"true": "It is, nearly.", "false": "Look at a photograph from space."}
