@@ -427,3 +427,22 @@ def test_a_true_false_answer_shows_its_own_feedback(tmp_path: Path) -> None:
     root, _ = _moodle(tmp_path, "choices.yaml", CHOICES)
     shown = {a.findtext("text"): _shown(a.findtext("feedback/text")) for a in _question(root, "earth").findall("answer")}
     assert shown == {"true": "It is, nearly.", "false": "Look at a photograph from space."}
+
+
+NO_HEADINGS = """---
+title: Plain Quiz
+---
+
+1. Is a force a vector? {#vector type=true_false}
+
+Answer: True
+"""
+
+
+def test_a_source_without_headings_keeps_its_questions_in_the_quiz_s_own_category(tmp_path: Path) -> None:
+    """A quiz without sections (no headings) has one section named as the quiz: Moodle keeps its
+    questions in the quiz's category itself, $course$/top/Plain Quiz, not in a category of the
+    same name below it (the file's only category question is the quiz's)."""
+    root, _ = _moodle(tmp_path, "plain.md", NO_HEADINGS)
+    paths = [q.findtext("category/text") for q in root.iter("question") if q.get("type") == "category"]
+    assert paths == ["$course$/top/Plain Quiz"]
