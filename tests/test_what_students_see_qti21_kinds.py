@@ -1,0 +1,70 @@
+"""What a QTI 2.1 player shows and grades, kind by kind, for the writer's survivors (issue 35).
+
+Written for mutants of writers/qti21.py that survived a mutmut run over the whole module: each test
+builds a small quiz written here (YAML, so what the author meant is read off the text below, not
+from the project's readers), reads the package as a player or Canvas reads it (lxml over the zip's
+files) and grades responses with pyslet (helpers.qti21_engine), an engine that shares nothing with
+the writer. What Canvas reads of a QTI 2.1 package is as observed of its importer (the manifest's
+files of a resource, feedback identifiers, ``correctResponse``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from lxml import etree
+
+from helpers import NS, zip_members
+from helpers.qti21_engine import score_item
+from qti_builder import BuildOptions, build
+
+Q = NS["q"]
+
+
+def _package(tmp_path: Path, source: str, quiz_id: str = "kinds") -> dict[str, bytes]:
+    """The QTI 2.1 package of a YAML quiz, as its zip's members."""
+    path = tmp_path / f"{quiz_id}.yaml"
+    path.write_text(source, encoding="utf-8")
+    result = build(BuildOptions(sources=[path], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1))
+    assert not [d for d in result.diagnostics if d.severity.value == "error"], [d.render() for d in result.diagnostics]
+    return zip_members((tmp_path / "dist" / f"{quiz_id}.qti21.zip").read_bytes())
+
+
+def _item(package: dict[str, bytes], question_id: str) -> etree._Element:
+    return etree.fromstring(package[f"items/{question_id}.xml"])
+
+
+def _responses(item: etree._Element, interaction: str) -> list[str]:
+    """The response identifiers of an item's interactions of one kind, in the order a student meets them."""
+    return [i.get("responseIdentifier") for i in item.iter(f"{{{Q}}}{interaction}")]
+
+
+# -- fill in the blank ---------------------------------------------------------------------------
+
+CASED_BLANK = """\
+id: kinds
+title: Cased blanks
+language: en
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: fill_in_blank
+        id: star
+        stem: "Our star is the [[b]]."
+        points: 2
+        case_sensitive: true
+        blanks:
+          - {id: b, kind: text, answers: [Sun, sun]}
+"""
+
+
+def test_a_case_sensitive_blank_accepts_each_of_its_answers_in_their_own_case_only(tmp_path: Path) -> None:
+    """The author listed "Sun" and "sun" for a case-sensitive blank: both earn the blank's points,
+    and "SUN", which the author did not list, earns nothing."""
+    package = _package(tmp_path, CASED_BLANK)
+    item = _item(package, "star")
+    (response,) = _responses(item, "textEntryInteraction")
+    raw = package["items/star.xml"]
+    assert {text: score_item(raw, {response: text})["SCORE"] for text in ("Sun", "sun", "SUN", "Moon")} == {
+        "Sun": 2.0, "sun": 2.0, "SUN": 0.0, "Moon": 0.0}
