@@ -68,3 +68,35 @@ def test_a_case_sensitive_blank_accepts_each_of_its_answers_in_their_own_case_on
     raw = package["items/star.xml"]
     assert {text: score_item(raw, {response: text})["SCORE"] for text in ("Sun", "sun", "SUN", "Moon")} == {
         "Sun": 2.0, "sun": 2.0, "SUN": 0.0, "Moon": 0.0}
+
+
+# -- short answer --------------------------------------------------------------------------------
+
+WILDCARD_ANSWER = """\
+id: kinds
+title: Wildcards
+language: en
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: short_answer
+        id: bard
+        stem: Who wrote Hamlet?
+        answers:
+          - {text: "*speare", score: 100}
+          - {text: Shakespeare, score: 100}
+"""
+
+
+def test_a_short_answer_s_correct_response_is_an_answer_the_author_wrote_out(tmp_path: Path) -> None:
+    """Canvas takes a text entry's answer from ``correctResponse`` (and a player shows it as the
+    solution): with a full-marks answer written out beside a wildcard one, that is the written-out
+    "Shakespeare", never the wildcard's letters ("speare"), which Canvas would then require."""
+    package = _package(tmp_path, WILDCARD_ANSWER)
+    item = _item(package, "bard")
+    assert [v.text for v in item.iterfind(f"{{{Q}}}responseDeclaration/{{{Q}}}correctResponse/{{{Q}}}value")] == [
+        "Shakespeare"]
+    raw = package["items/bard.xml"]
+    assert {text: score_item(raw, text)["SCORE"] for text in ("Shakespeare", "Shakspeare", "Marlowe")} == {
+        "Shakespeare": 1.0, "Shakspeare": 1.0, "Marlowe": 0.0}
