@@ -100,3 +100,34 @@ def test_a_short_answer_s_correct_response_is_an_answer_the_author_wrote_out(tmp
     raw = package["items/bard.xml"]
     assert {text: score_item(raw, text)["SCORE"] for text in ("Shakespeare", "Shakspeare", "Marlowe")} == {
         "Shakespeare": 1.0, "Shakspeare": 1.0, "Marlowe": 0.0}
+
+
+# -- ordering ------------------------------------------------------------------------------------
+
+#: Two-step ordering questions under several ids: the order a package lists the steps in is drawn
+#: from the question's id, so some ids meet a draw that keeps the steps as the author wrote them.
+TWO_STEPS = [("order{}".format(n), first, second) for n, (first, second) in enumerate(
+    [("Wake up", "Get up"), ("Boil water", "Brew tea"), ("Open the book", "Read it"), ("Sow", "Reap"),
+     ("Write", "Send"), ("Plan", "Build"), ("Wash", "Dry"), ("Ask", "Answer")], 1)]
+
+
+def _two_step_quiz() -> str:
+    questions = "".join(
+        f"      - type: ordering\n        id: {qid}\n        stem: Put the steps in order.\n"
+        f"        items: [{first}, {second}]\n" for qid, first, second in TWO_STEPS)
+    return f"id: kinds\ntitle: Steps\nlanguage: en\nsections:\n  - id: s\n    title: S\n    questions:\n{questions}"
+
+
+def test_an_ordering_question_never_lists_its_steps_already_in_order(tmp_path: Path) -> None:
+    """A player that lists the choices as the file does (one that does not shuffle) must not show
+    the answer: whatever its id, a two-step question lists its second step first. Listing them as
+    shown scores nothing; the author's order scores the points."""
+    package = _package(tmp_path, _two_step_quiz())
+    for qid, first, second in TWO_STEPS:
+        item = _item(package, qid)
+        choices = [(c.get("identifier"), "".join(c.itertext())) for c in item.iter(f"{{{Q}}}simpleChoice")]
+        assert [text for _, text in choices] == [second, first], qid
+        ids = {text: ident for ident, text in choices}
+        raw = package[f"items/{qid}.xml"]
+        assert score_item(raw, [ident for ident, _ in choices])["SCORE"] == 0.0, qid
+        assert score_item(raw, [ids[first], ids[second]])["SCORE"] == 1.0, qid
