@@ -156,3 +156,62 @@ def test_a_qti21_template_that_includes_a_missing_file_is_an_error_at_the_questi
     assert any("error[QB303]" in e and "qti21/nowhere.xml.j2" in e for e in errors), errors
     if "item_" in template:
         assert any(e.startswith(f"{source}:5:") and "error[QB303]" in e for e in errors), errors
+
+
+# -- full marks and the correct feedback ---------------------------------------------------------
+
+FULL_MARKS = """\
+id: kinds
+title: Full marks
+language: en
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: short_answer
+        id: half
+        stem: Who wrote Hamlet?
+        points: 0.5
+        feedback: {correct: Right., incorrect: Wrong.}
+        answers:
+          - {text: Shakespeare, score: 100}
+      - type: matching
+        id: thirds
+        stem: Match the capitals.
+        points: 1
+        shuffle: false
+        feedback: {correct: All pairs right., incorrect: No pair right.}
+        pairs:
+          - {prompt: France, answer: Paris}
+          - {prompt: Italy, answer: Rome}
+          - {prompt: Spain, answer: Madrid}
+"""
+
+
+def _shown_feedback(item: etree._Element, outcomes: dict[str, object]) -> list[str]:
+    """The modal feedbacks a player shows after response processing (showHide="show": those whose
+    identifier FEEDBACK holds)."""
+    chosen = outcomes["FEEDBACK"] or set()
+    return ["".join(f.itertext()).strip() for f in item.iter(f"{{{Q}}}modalFeedback")
+            if f.get("showHide") == "show" and f.get("identifier") in chosen]
+
+
+def test_full_marks_show_the_correct_feedback_for_a_fraction_of_a_point_and_for_shared_points(
+        tmp_path: Path) -> None:
+    """A right answer earns the question's points and shows the correct feedback: for a question
+    worth half a point, and for a one-point matching question whose three pairs each earn a third
+    (decimal thirds that add up a hair short of 1 still count as full marks). A wrong answer shows
+    the incorrect feedback and earns nothing."""
+    package = _package(tmp_path, FULL_MARKS)
+    raw, item = package["items/half.xml"], _item(package, "half")
+    right, wrong = score_item(raw, "Shakespeare"), score_item(raw, "Marlowe")
+    assert (right["SCORE"], _shown_feedback(item, right)) == (0.5, ["Right."])
+    assert (wrong["SCORE"], _shown_feedback(item, wrong)) == (0.0, ["Wrong."])
+
+    raw, item = package["items/thirds.xml"], _item(package, "thirds")
+    texts = {"".join(c.itertext()).strip(): c.get("identifier") for c in item.iter(f"{{{Q}}}simpleAssociableChoice")}
+    pairs = [("France", "Paris"), ("Italy", "Rome"), ("Spain", "Madrid")]
+    all_right = score_item(raw, [f"{texts[p]} {texts[a]}" for p, a in pairs])
+    assert (all_right["SCORE"], _shown_feedback(item, all_right)) == (1.0, ["All pairs right."])
+    none_right = score_item(raw, [f"{texts['France']} {texts['Rome']}", f"{texts['Italy']} {texts['Paris']}"])
+    assert (none_right["SCORE"], _shown_feedback(item, none_right)) == (0.0, ["No pair right."])
