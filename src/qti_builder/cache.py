@@ -328,6 +328,32 @@ def store_piece(key: str, reading: object) -> None:
     _write(key, CachedPiece(key, reading))
 
 
+@dataclass(frozen=True)
+class CachedRuns:
+    """The deflated runs of one output of one source (``package.Deflated``), by a key of what each
+    run is made of (the pipeline's ``_KeptRuns``): the next build of the source deflates only the
+    runs whose questions or frame text changed. Replaced by each build with the runs it used."""
+
+    key: str
+    runs: dict[str, object]
+
+
+def runs_key(settings: str, source: Path, target: str) -> str:
+    """Where the deflated runs of ``source``'s output in ``target`` are kept: by the build's
+    settings, the source's path and the target, not its content (each run has its own key)."""
+    where = os.path.abspath(source).encode("utf-8", "surrogateescape").hex()
+    return hashlib.sha256(f"{settings}\0runs\0{target}\0{where}".encode("ascii")).hexdigest()
+
+
+def load_runs(key: str) -> dict[str, object]:
+    entry = _read(key)
+    return entry.runs if isinstance(entry, CachedRuns) and entry.key == key else {}
+
+
+def store_runs(key: str, runs: dict[str, object]) -> None:
+    _write(key, CachedRuns(key, runs), deflate=False)  # deflated already
+
+
 def _write(key: str, entry: object, deflate: bool = True) -> None:
     """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again. Its
@@ -375,6 +401,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "look_up", "media_of", "piece_key", "prune", "quiz_key", "settings_key", "store",
-           "store_chunk", "store_piece"]
+__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
+           "load_chunk", "load_piece", "load_runs", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
+           "settings_key", "store", "store_chunk", "store_piece", "store_runs"]
