@@ -569,6 +569,8 @@ class _State:
     #: Where each "items" task's chunk sits in its quiz, for a target whose documents depend on
     #: it (``Writer.placements``: the Moodle quiz backup's ids), made here before forking.
     placements: dict[Task, Hashable] = field(default_factory=dict)
+    #: Each "items" task's key in the build cache (:func:`_chunk_key`), once computed.
+    keys: dict[Task, str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -598,10 +600,12 @@ def _chunk_key(task: Task) -> str | None:
     assert _state is not None
     if _state.cache_settings is None or task.part != "items":
         return None
-    chunk = (task.quiz, task.questions)
-    if chunk not in _state.contents:
-        _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
-    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
+    if task not in _state.keys:  # asked again when the task's output is put together (_KeptRuns)
+        chunk = (task.quiz, task.questions)
+        if chunk not in _state.contents:
+            _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
+        _state.keys[task] = chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
+    return _state.keys[task]
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
