@@ -360,6 +360,24 @@ def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monk
     assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "two")
 
 
+def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_path: Path, build_cache: Path) -> None:
+    """A QTI 2.1 chunk's result is its items' zip entries, compressed already: its entry's payload
+    is the pickle as it is ("p"); the other targets' chunks, documents, are deflated ("z"); both
+    are taken back, and the next build after an edit writes what a build without the cache does."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(pipeline.CHUNK * 2), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    kinds: dict[str, set[bytes]] = {}
+    for entry in _entries(build_cache):
+        stored = cache._read(entry.parent.name + entry.name)
+        if isinstance(stored, cache.CachedChunk):
+            kinds.setdefault(stored.result.task.format, set()).add(entry.read_bytes()[len(cache.MAGIC) + 65:][:1])
+    assert kinds == {"qti21": {b"p"}, "moodle": {b"z"}, "canvas": {b"z"}, "moodle-quiz": {b"z"}}
+    source.write_text(_bank(pipeline.CHUNK * 2, edited=3), "utf-8")
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+
+
 def test_a_damaged_runs_entry_is_ignored_and_written_again(tmp_path: Path, build_cache: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(package, "RUN_QUESTIONS", 25)

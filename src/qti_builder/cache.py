@@ -299,8 +299,10 @@ def load_chunk(key: str) -> object | None:
     return entry.result if isinstance(entry, CachedChunk) and entry.key == key else None
 
 
-def store_chunk(key: str, result: object) -> None:
-    _write(key, CachedChunk(key, result))
+def store_chunk(key: str, result: object, deflate: bool = True) -> None:
+    """Keep a chunk's result; ``deflate``: False for one whose bytes are compressed already
+    (a QTI 2.1 chunk's zip entries: deflating them again took time for nothing)."""
+    _write(key, CachedChunk(key, result), deflate)
 
 
 @dataclass(frozen=True)

@@ -591,7 +591,7 @@ def run_task(task: Task) -> TaskResult:
             return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
-        store_chunk(key, result)
+        store_chunk(key, result, deflate=bool(result.parts))  # entries alone: compressed already
     return _held(result)
 
 
