@@ -378,6 +378,58 @@ def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_pa
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
 
 
+def test_a_frames_document_unchanged_since_a_clean_validation_is_not_validated_again(
+        tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After one question's text changes, a big quiz's frames are rendered again but only the
+    documents of them whose bytes changed are validated again (the QTI manifest, which holds
+    the question's title); the others validated clean, byte for byte, in the first build. With
+    the markers damaged, everything is validated again; the outputs are a cold build's."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 2
+    source.write_text(_bank(count), "utf-8")
+    validated: list[tuple[str, str, bytes]] = []
+    real = pipeline.validate_documents
+
+    def recording(name, documents, *args):  # type: ignore[no-untyped-def]
+        validated.extend((name, d.path, d.data) for d in documents if d.question_id is None and d.schema)
+        return real(name, documents, *args)
+
+    monkeypatch.setattr(pipeline, "validate_documents", recording)
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    first = {(name, path): data for name, path, data in validated}
+    assert len(first) > 10  # each target's frame documents (the backup's parts, manifests, tests...)
+    source.write_text(_bank(count, edited=count - 1), "utf-8")
+    validated.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    again = {(name, path): data for name, path, data in validated}
+    assert again and set(again) == {("bank.qti21.zip", "imsmanifest.xml")}
+    assert all(data != first[where] for where, data in again.items())
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    for entry in _entries(build_cache):
+        if isinstance(cache._read(entry.parent.name + entry.name), cache.CachedValid):
+            entry.write_bytes(entry.read_bytes()[:-1])
+    source.write_text(_bank(count, edited=count - 2), "utf-8")
+    validated.clear()
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "damaged") == \
+        _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold2")
+    assert {(name, path) for name, path, _ in validated} >= set(first)
+
+
+def test_a_frame_with_a_problem_is_validated_in_every_build(tmp_path: Path, build_cache: Path) -> None:
+    """A frame that fails validation (a --templates overlay's mistake) is never remembered as
+    valid: the second build reports it again."""
+    overlay = tmp_path / "templates" / "qti21"
+    overlay.mkdir(parents=True)
+    original = (ROOT / "templates" / "qti21" / "assessment_test.xml.j2").read_text("utf-8")
+    (overlay / "assessment_test.xml.j2").write_text(original.replace('visible="false"', 'visible="maybe"'), "utf-8")
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(pipeline.CHUNK * 2), "utf-8")
+    args = (str(source), "--format", "qti21", "--jobs", "1", "--templates", str(overlay.parent))
+    first = _build(*args, out=tmp_path / "first")
+    assert first[0] != 0 and "QB401" in first[2] and "visible" in first[2]
+    assert _build(*args, out=tmp_path / "second")[:3] == first[:3]
+
+
 def test_a_damaged_runs_entry_is_ignored_and_written_again(tmp_path: Path, build_cache: Path,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(package, "RUN_QUESTIONS", 25)

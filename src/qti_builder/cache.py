@@ -356,6 +356,31 @@ def store_runs(key: str, runs: dict[str, object]) -> None:
     _write(key, CachedRuns(key, runs), deflate=False)  # deflated already
 
 
+@dataclass(frozen=True)
+class CachedValid:
+    """That the document of ``key`` (:func:`valid_key`: its bytes, kind and the build's settings)
+    validated without a problem."""
+
+    key: str
+
+
+def valid_key(settings: str, schema: str, data: bytes) -> str:
+    """The key of one document's validation: the build's settings (the schema folder, qti-builder's
+    code), which schema judges it, and its bytes."""
+    digest = hashlib.sha256(f"{settings}\0valid\0{schema}\0".encode("ascii"))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def load_valid(key: str) -> bool:
+    entry = _read(key)
+    return isinstance(entry, CachedValid) and entry.key == key
+
+
+def store_valid(key: str) -> None:
+    _write(key, CachedValid(key))
+
+
 def _write(key: str, entry: object, deflate: bool = True) -> None:
     """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again. Its
@@ -403,6 +428,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "load_runs", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
-           "settings_key", "store", "store_chunk", "store_piece", "store_runs"]
+__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
+           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
+           "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]

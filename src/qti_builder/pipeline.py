@@ -42,8 +42,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, look_up, media_of, piece_key,
-                    prune, runs_key, store, store_chunk, store_piece, store_runs)
+from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
+                    piece_key, prune, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
@@ -635,7 +635,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     rendered = time.perf_counter()
     if output is not None:
         documents = [d for d in output.documents if KEEP[task.part](d)]
-        result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
+        result.facts = _validated(output.filename, documents, item.spans, sink, task.part == "frame")
         validated = time.perf_counter()
         result.filename, result.archive, result.container = output.filename, output.archive, output.container
         if output.container != "zip":  # a tarball is put together from its documents (its parts, each question's records)
@@ -652,6 +652,31 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         result.timings = {"render": rendered - started}
     result.diagnostics = sink.items
     return result
+
+
+def _validated(output_name: str, documents: list[Document], spans: dict[str, SourceSpan], sink: DiagnosticSink,
+               frame: bool) -> Facts:
+    """:func:`validate_documents`, but for a big quiz's frame with the build cache: a document
+    that an earlier build validated without a problem, byte for byte under the same schemas and
+    code (the build's settings), is not validated again, and one that validates clean now is
+    remembered. Most of a frame does not change with one question's text (a QTI test, the quiz
+    backup's slots and its bank's frame, the Canvas assessment's frame): a rebuild after one edit
+    validates only what did. A frame's documents are not a question's: validation reads no
+    facts of them for the rules across the package."""
+    assert _state is not None
+    if not frame or _state.cache_settings is None:
+        return validate_documents(output_name, documents, _state.schemas, spans, sink)
+    for document in documents:
+        key = valid_key(_state.cache_settings, document.schema, document.data) if document.schema else None
+        if key is not None and load_valid(key):
+            continue
+        mine = DiagnosticSink()
+        facts = validate_documents(output_name, [document], _state.schemas, spans, mine)
+        assert not facts, "a frame's document gives no facts"
+        sink.items.extend(mine.items)
+        if key is not None and not mine.items:
+            store_valid(key)
+    return {}
 
 
 @lru_cache(maxsize=None)
