@@ -59,8 +59,8 @@ class SourceMap:
     def text_at(self, loc: Loc, line: int, column: int, written: list[tuple[int, int, str]]) -> None:
         """The place of the text at ``loc`` and its source lines as written (line, column and
         characters, whitespace around them left out), when they are more than its first line."""
-        self.at(loc, line, column)
-        if len(written) > 1 or (written and (written[0][0], written[0][1]) != (line, column)):
+        self.positions[loc] = SourceSpan(self.path, line, column)
+        if len(written) > 1 or (written and (written[0][0] != line or written[0][1] != column)):
             self.text_lines[loc] = tuple((at_line - line, at_column, chars) for at_line, at_column, chars in written)
 
     def text_position(self, loc: Loc, text: str, offset: int) -> SourceSpan:

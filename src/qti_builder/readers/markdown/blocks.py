@@ -40,6 +40,8 @@ class Block:
     def written(self) -> list[tuple[int, int, str]]:
         """Each line of the block that holds text, as (line, column, its characters without the
         whitespace around them): where :meth:`text`'s lines were written."""
+        if len(self.lines) == 1 and not self.lines[0][:1].isspace():  # most options and labels
+            return [(self.line, self.column, self.lines[0])]
         out = []
         for i, line in enumerate(self.lines):
             chars = line.strip()
