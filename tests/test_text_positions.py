@@ -142,3 +142,29 @@ def test_a_formula_moodle_refuses_in_a_quoted_or_block_yaml_string(tmp_path: Pat
     expected = _places(source, r"\{=a:[bc]\}")
     assert len(expected) == 2
     assert _reported(source, "QB325", ["moodle"]) == expected
+
+
+PLACEHOLDER = """---
+title: Placeholder places
+---
+
+1. A car covers {d} km {#speed type=calculated}
+   in {t} hours, or {=d/z:1} more.
+
+```variables
+d = 20..200
+t = 1..4
+```
+
+Answer: d / t ± 0.1
+"""
+
+
+def test_a_placeholder_s_unknown_variable_on_a_question_s_second_line(tmp_path: Path) -> None:
+    source = tmp_path / "placeholder.md"
+    source.write_text(PLACEHOLDER, encoding="utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", write=False, jobs=1))
+    found = [d.span for d in failed.value.diagnostics if "'z' is not a variable" in d.message]
+    assert len(found) == 1 and found[0] is not None
+    assert (found[0].line, found[0].column) == _places(source, r"\{=d/z:1\}")["{=d/z:1}"]
