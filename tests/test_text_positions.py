@@ -63,14 +63,6 @@ Answer: B
 """
 
 
-def test_markdown_texts_over_several_lines_and_options(tmp_path: Path) -> None:
-    source = tmp_path / "places.md"
-    source.write_text(MARKDOWN, encoding="utf-8")
-    expected = _places(source, r"gone-\d\.png")
-    assert len(expected) == 5
-    assert _reported(source, "QB160") == expected
-
-
 YAML = """id: places
 title: Places
 sections:
@@ -103,14 +95,6 @@ sections:
 """
 
 
-def test_yaml_strings_in_every_style(tmp_path: Path) -> None:
-    source = tmp_path / "places.yaml"
-    source.write_text(YAML, encoding="utf-8")
-    expected = _places(source, r"gone-\d\.png")
-    assert len(expected) == 6
-    assert _reported(source, "QB160") == expected
-
-
 CALCULATED = """id: formulas
 title: Formulas
 sections:
@@ -136,12 +120,22 @@ sections:
 """
 
 
-def test_a_formula_moodle_refuses_in_a_quoted_or_block_yaml_string(tmp_path: Path) -> None:
-    source = tmp_path / "formulas.yaml"
-    source.write_text(CALCULATED, encoding="utf-8")
-    expected = _places(source, r"\{=a:[bc]\}")
-    assert len(expected) == 2
-    assert _reported(source, "QB325", ["moodle"]) == expected
+#: Each source, the problem looked for, where its characters are (a pattern), and how many.
+CASES = {
+    "markdown paragraph, option, explanation": ("places.md", MARKDOWN, "QB160", r"gone-\d\.png", 5, ["qti21"]),
+    "yaml strings in every style": ("places.yaml", YAML, "QB160", r"gone-\d\.png", 6, ["qti21"]),
+    "a formula Moodle refuses, quoted and block yaml": ("formulas.yaml", CALCULATED, "QB325", r"\{=a:[bc]\}", 2, ["moodle"]),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_problem_inside_a_text_is_where_it_is_written(case: str, tmp_path: Path) -> None:
+    name, text, code, pattern, count, formats = CASES[case]
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    expected = _places(source, pattern)
+    assert len(expected) == count
+    assert _reported(source, code, formats) == expected
 
 
 PLACEHOLDER = """---
