@@ -74,6 +74,14 @@ CHUNK = 250
 #: Questions rendered (summed over targets) below which a build stays in one process: forking
 #: workers and splitting quizzes costs more than it saves on a small build (bench/README.md).
 PARALLEL_FROM = 400
+#: Questions at the end of a split quiz whose chunks are rendered last, target by target (at most
+#: half of its chunks): enough work left for the workers while the parent puts the first targets
+#: together (``_tail_last``), little enough that most chunks still share their Markdown across targets.
+TAIL = 2_500
+#: Targets in the order their outputs are put together at the end of a build, the one that takes
+#: longest first (the quiz backup's rules across its parts and its gzip; the Moodle file, spliced
+#: whole), so that the last, put together after every worker is done, is the quickest.
+PUT_TOGETHER_FIRST = ("moodle-quiz", "moodle", "qti21", "canvas")
 #: Questions of a quiz from which the question documents of its single files and Canvas
 #: assessment, held until the file is put together, are held compressed: uncompressed they are
 #: about 3.7 KB per question, 370 MB of a 100,000-question bank (the sizes of its Moodle file and
@@ -527,7 +535,28 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
                 tasks.append(Task(i, name, "whole", weight=len(ids), here=huge))
     # Equal weights: a chunk's targets one after the other, claimed together by one process
     # (_work), so the second and third find the chunk's Markdown in content.py's caches.
-    return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
+    return _tail_last(sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1])), loaded)
+
+
+def _tail_last(tasks: list[Task], loaded: Mapping[int, LoadedQuiz | WritableQuiz]) -> list[Task]:
+    """``tasks`` with each split quiz's last chunks (its ``TAIL`` questions, at most half of its
+    chunks) taken out of their places and run last, target by target in ``PUT_TOGETHER_FIRST``'s
+    order: the target that takes longest to put together has all its tasks in first, and the
+    parent puts it together while the workers render the others' last chunks, rather than every
+    output being put together after the last task, with the workers idle (bench/README.md)."""
+    tail: dict[int, set[tuple[str, ...]]] = {}
+    for i, item in loaded.items():
+        ids = [q.id for q in item.quiz.iter_questions()]
+        starts = range(0, len(ids), CHUNK)
+        kept = min(-(-TAIL // CHUNK), len(starts) // 2)
+        tail[i] = {tuple(ids[k:k + CHUNK]) for k in starts[len(starts) - kept:]} if kept else set()
+    last = [t for t in tasks if t.part == "items" and t.questions in tail[t.quiz]]
+    if not last:
+        return tasks
+    rank = {name: k for k, name in enumerate(PUT_TOGETHER_FIRST)}
+    # sorted() is stable: within a target, the chunks stay in the order they had
+    last_ones = set(last)
+    return [t for t in tasks if t not in last_ones] + sorted(last, key=lambda t: (t.quiz, rank.get(t.format, len(rank))))
 
 
 @dataclass
@@ -739,6 +768,7 @@ def _work(
             # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
             # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
             schemas.qti  # noqa: B018 - compiles it
+        ahead = _Ahead(tasks, found, packed)
         for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
                                                        lambda task: (task.quiz, task.part, task.questions))):
             quiz = task_result.task.quiz
@@ -750,7 +780,10 @@ def _work(
             waiting[quiz] -= 1
             if not waiting[quiz]:
                 # A quiz held compressed is too big to keep whole as well: its chunks are kept.
-                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz) if quiz not in packed else None)
+                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz) if quiz not in packed else None,
+                        ahead.made.pop(quiz, None))
+            else:
+                ahead.task_in(task_result, parts[quiz], result)
             done += task_result.task.weight
             if options.progress:
                 options.progress(done, total)
@@ -767,40 +800,94 @@ def _has_formulas() -> bool:
     return mathml.cache_info().currsize > 0
 
 
+@dataclass
+class _PutTogether:
+    """One output of a quiz put together from its tasks' results, not yet written: the problems
+    its rules across files found (then it has no content), or its bytes and members."""
+
+    diagnostics: list[Diagnostic]
+    content: Iterable[bytes] = ()
+    members: int = 0
+    #: Spent putting it together ahead (counted in the quiz's "package" time).
+    seconds: float = 0.0
+
+
+class _Ahead:
+    """The outputs of a quiz put together as soon as their own tasks are in, while the workers
+    still render its other targets' last chunks (``_tail_last`` orders them so), rather than all
+    after its last task with the workers idle. Only what :func:`_finish` would do with them: their
+    bytes are made here, but staged there, once every task of the quiz is in and none had an
+    error (a broken quiz creates no file); a quiz that has failed by then drops them, and its
+    problems are what they would have been. Not for a quiz held compressed (``HOLD_PACKED_FROM``),
+    whose outputs are too big to hold whole."""
+
+    def __init__(self, tasks: list[Task], found: list[TaskResult], packed: frozenset[int]) -> None:
+        self.left = Counter((t.quiz, t.format) for t in itertools.chain(tasks, (r.task for r in found)))
+        self.packed = packed
+        #: Per quiz, each output put together ahead.
+        self.made: dict[int, dict[str, _PutTogether]] = {}
+
+    def task_in(self, task_result: TaskResult, done: list[TaskResult], result: QuizResult) -> None:
+        """Another of a quiz's tasks is in (not its last): put its target's output together if
+        that was the target's last."""
+        quiz, name = task_result.task.quiz, task_result.task.format
+        self.left[quiz, name] -= 1
+        if self.left[quiz, name] or quiz in self.packed or result.failed:
+            return
+        mine = [r for r in done if r.task.format == name]
+        if any(r.filename is None for r in mine):
+            return
+        started = time.perf_counter()
+        made = _put_together(mine)
+        made.content = [b"".join(made.content)]  # made now (its gzip, its layout), written when the quiz is done
+        made.seconds = time.perf_counter() - started
+        self.made.setdefault(quiz, {})[name] = made
+
+
+def _put_together(mine: list[TaskResult]) -> _PutTogether:
+    """One output of a quiz from its tasks' results (``mine``): checked across its files, put
+    together, its content made as it is read (the tarball's gzip, the zip's layout)."""
+    first = mine[0]
+    parts = [d for r in mine for d in r.parts]
+    facts = {question: fact for r in mine for question, fact in r.facts.items()}
+    content: Iterable[bytes]
+    sink = DiagnosticSink()
+    if first.container != "zip":
+        validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
+        if sink.items:
+            return _PutTogether(sink.items)
+        assembled = assemble(parts)  # each question's records put into questions.xml
+        content, members = tar_parts(assembled), len(assembled)
+    elif first.archive:
+        entries = [e for r in mine for e in r.entries]
+        assembled = assemble(parts)
+        validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
+        if sink.items:  # the quiz has failed: build() writes none of its files
+            return _PutTogether(sink.items)
+        entries += [compress_pieces(d.path, d.pieces()) for d in assembled]
+        content, members = zip_parts(entries), len(entries)
+    else:
+        content, members = single_file(parts), 1
+    return _PutTogether([], content, members)
+
+
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
-            kept: dict[str, bytes] | None = None) -> None:
-    """All of a quiz's tasks are in: put each output together and stage it (for ``check``, hash it);
-    ``kept`` gets each output's bytes, for the build cache."""
+            kept: dict[str, bytes] | None = None, ahead: dict[str, _PutTogether] | None = None) -> None:
+    """All of a quiz's tasks are in: put each output together (or take it as :class:`_Ahead` put
+    it together) and stage it (for ``check``, hash it); ``kept`` gets each output's bytes, for the
+    build cache."""
     if result.failed or any(r.filename is None for r in done):
         return
-    started = time.perf_counter()
+    started = time.perf_counter() - sum(made.seconds for made in (ahead or {}).values())
     content: Iterable[bytes]
     for name in options.formats:
         mine = [r for r in done if r.task.format == name]
-        first = mine[0]
-        target = options.out_dir / str(first.filename)
-        parts = [d for r in mine for d in r.parts]
-        facts = {question: fact for r in mine for question, fact in r.facts.items()}
-        if first.container != "zip":
-            sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
-            if sink.items:
-                result.diagnostics.extend(sink.items)
-                continue
-            assembled = assemble(parts)  # each question's records put into questions.xml
-            content, members = tar_parts(assembled), len(assembled)
-        elif first.archive:
-            entries = [e for r in mine for e in r.entries]
-            assembled = assemble(parts)
-            sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
-            if sink.items:  # the quiz has failed: build() writes none of its files
-                result.diagnostics.extend(sink.items)
-                continue
-            entries += [compress_pieces(d.path, d.pieces()) for d in assembled]
-            content, members = zip_parts(entries), len(entries)
-        else:
-            content, members = single_file(parts), 1
+        target = options.out_dir / str(mine[0].filename)
+        made = (ahead or {}).get(name) or _put_together(mine)
+        if made.diagnostics:
+            result.diagnostics.extend(made.diagnostics)
+            continue
+        content, members = made.content, made.members
         if kept is not None:
             kept[name] = b"".join(content)
             content = [kept[name]]
