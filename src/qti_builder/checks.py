@@ -71,11 +71,14 @@ def check_texts(texts: Iterable[tuple[tuple[str | int, ...], str]], source: Sour
     a text refers to a media file of its own (not a web address), whose checks depend on the files."""
     refers = False
     for loc, text in texts:
+        problems, refs = content.inspect(text), content.media_refs(text)
+        if not problems and not refs:
+            continue  # most texts: not even located (a third of the checks of a bank's plain texts)
         start = source.locate(loc)
-        for problem in content.inspect(text):
+        for problem in problems:
             report = sink.error if problem.severity == Severity.ERROR.value else sink.warning
             report(problem.code, problem.message, _at(start, text, problem.offset), hint=problem.hint)
-        for ref, offset, has_alt in content.media_refs(text):
+        for ref, offset, has_alt in refs:
             if not ref or is_external(ref):
                 continue
             refers = True
