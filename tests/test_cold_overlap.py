@@ -4,6 +4,9 @@ must leave the files and every diagnostic, in its order, as they were.
 - Outputs put together ahead (``pipeline._Ahead``): a quiz's output whose own tasks are all in
   is put together while the workers render the other targets' last chunks (``_tail_last``),
   and written only once the whole quiz is in without an error.
+- The checks run while the workers render (``pipeline._checks_overlapped``): as if they found
+  no error, media file or formula, confirmed before any task's result is taken, and rendered
+  again as they say when they found one.
 """
 
 from __future__ import annotations
@@ -199,3 +202,91 @@ def test_a_command_leaves_what_it_made_out_of_the_last_collection(monkeypatch: p
         assert gc.get_freeze_count() > before
     finally:
         gc.unfreeze()  # this test process goes on collecting as before
+
+
+#: A quiz whose checks (not its reading) find an error: two questions of a section with one
+#: Moodle ID number (QB238), in a source without a formula or a media reference.
+CHECK_ERROR = ("---\nid: BIO-W3\ntitle: Week 3\n---\n\n# Cells {#cells}\n\n"
+               '1. Is a cell alive? {#q1 moodle_idnumber="W3 Q1"}\n\nAnswer: true\n\n'
+               '2. Is DNA a helix? {#q2 moodle_idnumber="W3 Q1"}\n\nAnswer: true\n\n'
+               "3. Is RNA a helix? {#q3}\n\nAnswer: false\n\n4. Is a virus alive? {#q4}\n\nAnswer: false\n")
+
+
+def checks_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The build as before: every quiz checked before anything renders."""
+    monkeypatch.setattr(pipeline, "_may_overlap_checks", lambda options: False)
+
+
+def checks_spy(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """For each quiz checked: whether the workers were rendering then (parallel.run had forked them)."""
+    overlapped: list[bool] = []
+    check_read = pipeline.check_read
+
+    def spying(*args: Any, **kwargs: Any) -> Any:
+        overlapped.append(parallel._shared is not None)
+        return check_read(*args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "check_read", spying)
+    return overlapped
+
+
+def test_quizzes_checked_while_the_workers_render_give_the_same_files_and_problems(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_chunks: None) -> None:
+    """Sources without formulas or media: one whose checks warn (raw HTML, QB150) and builds, and
+    two of the repository's; then one whose checks find an error (QB238), read without one: the
+    workers' results are dropped and it is rendered as the checks say (its questions in error
+    left out), with the problems of a build that checked first."""
+    (tmp_path / "error.md").write_text(CHECK_ERROR, "utf-8")
+    clean = [SEED_SOURCE, ROOT / "source" / "python-fundamentals.md", ROOT / "tests" / "corpus" / "case-039-raw-script.md"]
+    for name, sources in (("clean", clean), ("error", [*clean, tmp_path / "error.md"])):
+        overlapped = checks_spy(monkeypatch)
+        works = []
+        work = pipeline._work
+        monkeypatch.setattr(pipeline, "_work", lambda *args, **kwargs: works.append(1) or work(*args, **kwargs))
+        overlap = outcome(tmp_path, f"{name}-overlap", 2, sources)
+        assert overlapped == [True] * len(sources)  # every quiz checked once, while the workers rendered
+        assert len(works) == (1 if name == "clean" else 2)  # the checks' error: rendered again
+        checks_first(monkeypatch)
+        first = outcome(tmp_path, f"{name}-first", 2, sources)
+        monkeypatch.undo()
+        monkeypatch.setattr(pipeline, "CHUNK", 3)
+        monkeypatch.setattr(pipeline, "TAIL", 6)
+        monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+        assert overlap == first
+        if name == "clean":
+            assert len(overlap[1]) == 4 * len(sources) and any("warning[QB150]" in d for d in overlap[0])
+        else:
+            assert any("error[QB238]" in d for d in overlap[0])
+            assert len(overlap[1]) == 4 * len(clean) and not any(name.startswith("error.") for name in overlap[1])
+
+
+def test_media_or_formulas_found_by_the_checks_render_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                              small_chunks: None) -> None:
+    """A source with media files and formulas that the look at its bytes took for one without
+    (forced here): the checks find them while the workers render without them, and the quiz is
+    rendered again with its media and the QTI 2.1 schema with MathML: the same files as a build
+    that checked first."""
+    from qti_builder import content
+
+    sources = [ROOT / "source" / "content-showcase.md"]
+    checks_first(monkeypatch)
+    first = outcome(tmp_path, "first", 2, sources)
+    monkeypatch.undo()
+    for name, value in (("CHUNK", 3), ("TAIL", 6), ("PARALLEL_FROM", 0)):
+        monkeypatch.setattr(pipeline, name, value)
+    monkeypatch.setattr(content, "may_hold_math_or_media", lambda text: False)
+    overlapped = checks_spy(monkeypatch)
+    works = []
+    work = pipeline._work
+    monkeypatch.setattr(pipeline, "_work", lambda *args, **kwargs: works.append(1) or work(*args, **kwargs))
+    assert outcome(tmp_path, "overlap", 2, sources) == first
+    assert overlapped == [True] and len(works) == 2
+    assert len(first[1]) == 4
+
+
+def test_what_a_source_may_hold_is_looked_for_in_its_text() -> None:
+    from qti_builder.content import may_hold_math_or_media
+
+    assert not may_hold_math_or_media("1. Which one?\n\nA) this\nB) that\n\nAnswer: A\n")
+    for text in ("costs $5", "\\(x\\)", "![a cell](media/cell.png)", '<img src="x.png">', "[data](media/data.csv)"):
+        assert may_hold_math_or_media(text), text

@@ -33,6 +33,11 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def forks() -> bool:
+    """Whether workers can be forked here (:func:`run` runs everything in this process otherwise)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False,
         together: Callable[[T], Hashable] = id, meanwhile: Callable[[], None] | None = None) -> Iterator[R]:
     """``work(task)`` for every task on ``jobs`` processes (1: this one alone), as they finish.
@@ -54,7 +59,7 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
         local = [t for t in tasks if here(t)] if jobs > 1 else list(tasks)
         remote = [t for t in tasks if jobs > 1 and not here(t)]
         workers = min(jobs - (1 if local or meanwhile is not None else 0), len(remote))
-        if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if workers < 1 or not forks():
             yield from map(_kept(work), tasks)
             return
         context = multiprocessing.get_context("fork")

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import gc
 import hashlib
 import itertools
@@ -50,7 +51,7 @@ from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Question, Quiz, Section
 from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
-from .parallel import cpu_count, run
+from .parallel import cpu_count, forks, run
 from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
 from .readers.piece_cache import Pieces
@@ -130,8 +131,14 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
     # source fails the compile and any download. (A large source's pieces read on forked workers
     # are another matter: this process compiles the schemas while they read, see _SchemasAhead.)
     schemas = _SchemasAhead(options)
+    checks: list[Callable[[], None]] | None = [] if _may_overlap_checks(options) else None
     with _stage(clock, "read"):
-        good = _rendered_quizzes(_read(results, options, todo, lookup.hits, schemas.meanwhile), results, options)
+        loaded = _read(results, options, todo, lookup.hits, schemas.meanwhile, checks)
+        if checks is not None and not _checks_overlapped(results, loaded, todo):
+            for check in checks:
+                check()
+            checks = None
+        good = _rendered_quizzes(loaded, results, options)
     gc.freeze()  # what was read lives to the end of the build: out of the collector's walks
     if collecting:
         gc.enable()
@@ -150,7 +157,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
             with _stage(clock, "schemas"):
                 compiled = schemas()  # SchemaError: the build cannot start
             with _stage(clock, "work"):
-                jobs = _work(good, results, options, compiled, jobs, staging, kept, lookup.settings)
+                jobs = _work_checked(good, loaded, checks, results, options, compiled, jobs, staging, kept, lookup.settings)
         with _stage(clock, "write"):
             for i, result in enumerate(results):
                 if i in lookup.hits:  # as the build that kept it left it: --ignore and --strict are in the key
@@ -297,13 +304,17 @@ def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz
 
 
 def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | None = None,
-          hits: Mapping[int, CachedQuiz] | None = None, meanwhile: Callable[[], None] | None = None) -> dict[int, LoadedQuiz]:
-    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``);
-    ``meanwhile`` runs in this process while workers read a large source's pieces."""
+          hits: Mapping[int, CachedQuiz] | None = None, meanwhile: Callable[[], None] | None = None,
+          checks_later: list[Callable[[], None]] | None = None) -> dict[int, LoadedQuiz]:
+    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``)
+    and check them; ``meanwhile`` runs in this process while workers read a large source's
+    pieces. Given ``checks_later``, the checks are put there, in the order they would have run,
+    rather than run (:func:`_checks_overlapped`): each quiz's media are then not known until they run."""
     loaded: dict[int, LoadedQuiz] = {}
     code = code_key() if options.cache else ""
     pieces = _pieces(options, code, meanwhile)
     memo = _memo(code) if options.cache else None
+    checks: list[Callable[[], None]] = []
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
@@ -317,18 +328,93 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             spans = source.question_spans(quiz)
-            media, result.losses = check_read(quiz, source, result.source.parent, sink, spans, options.formats,
-                                              options.max_media_bytes, options.profile, memo if options.only is None else None)
-            if options.outline:
-                result.outline = build_outline(quiz, source, read_lines(result.source))
-            loaded[i] = LoadedQuiz(result.source, quiz, source, media)
+            loaded[i] = LoadedQuiz(result.source, quiz, source, MediaSet())
             loaded[i].spans = result.spans = spans
-        result.diagnostics.extend(sink.items)
-        result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
-    _check_unique_ids(results, loaded, hits or {})
-    _check_unique_categories(results, loaded, hits or {})
+        checks.append(functools.partial(_check_quiz, results, i, loaded, sink, options, memo))
+    checks.append(lambda: _check_unique_ids(results, loaded, hits or {}))
+    checks.append(lambda: _check_unique_categories(results, loaded, hits or {}))
+    if checks_later is not None:
+        checks_later += checks
+    else:
+        for check in checks:
+            check()
     return loaded
+
+
+def _check_quiz(results: list[QuizResult], i: int, loaded: dict[int, LoadedQuiz], sink: DiagnosticSink,
+                options: BuildOptions, memo: Memo | None) -> None:
+    """The checks of quiz ``i`` once read (if anything could be read), into ``sink`` after the
+    reading's own problems, then all of them into its result."""
+    result, item = results[i], loaded.get(i)
+    started = time.perf_counter()
+    if item is not None:
+        item.media, result.losses = check_read(item.quiz, item.source, result.source.parent, sink, item.spans, options.formats,
+                                               options.max_media_bytes, options.profile, memo if options.only is None else None)
+        if options.outline:
+            result.outline = build_outline(item.quiz, item.source, read_lines(result.source))
+    result.diagnostics.extend(sink.items)
+    result.language = result.quiz.language if result.quiz is not None else sink.language
+    result.timings["read"] += time.perf_counter() - started
+
+
+def _may_overlap_checks(options: BuildOptions) -> bool:
+    """Whether the build may check its quizzes while the workers already render them
+    (:func:`_checks_overlapped`): one with workers, and without ``--only`` (whose names are
+    checked against the quizzes before anything renders)."""
+    return options.only is None and (options.jobs or cpu_count()) > 1 and forks()
+
+
+def _checks_overlapped(results: list[QuizResult], loaded: dict[int, LoadedQuiz], todo: list[int]) -> bool:
+    """Whether the quizzes just read are rendered while this process checks them, as if the
+    checks found no error, no media file and no formula (what the render depends on): when every
+    one was read without an error and no source has a character a formula or a media reference
+    needs (``content.may_hold_math_or_media``: a look at its bytes, not a reading). The checks'
+    work, a cold build's serial share before any render, then overlaps the workers'; what they
+    find is confirmed before any task's result is taken (:func:`_work_checked`), and a build
+    whose checks find otherwise renders again as it would have."""
+    from .content import may_hold_math_or_media
+
+    for i in todo:
+        if i not in loaded or loaded[i].source.partial:
+            return False
+        try:
+            text = results[i].source.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            return False
+        if may_hold_math_or_media(text):
+            return False
+    return bool(todo)
+
+
+class _Mispredicted(Exception):
+    """The checks run while the workers render found what the render depends on."""
+
+
+def _work_checked(good: dict[int, WritableQuiz], loaded: dict[int, LoadedQuiz], checks: list[Callable[[], None]] | None,
+                  results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int, staging: Staging,
+                  kept: dict[int, dict[str, bytes]], cache_settings: str | None) -> int:
+    """:func:`_work`, with ``checks`` (the quizzes' checks, put off: :func:`_checks_overlapped`)
+    run in this process once the workers have started, and their findings confirmed before any
+    task's result is taken: no error, no media file, no formula (the workers have no QTI 2.1
+    schema with MathML). Otherwise the workers are stopped and the quizzes rendered again as the
+    checks say (some left out, their media), as a build that checked them first renders them:
+    the files and problems are the same either way."""
+    if checks is None:
+        return _work(good, results, options, schemas, jobs, staging, kept, cache_settings)
+
+    def check_then_confirm() -> None:
+        asked = _formulas_asked()
+        for check in checks:
+            check()
+        if any(results[i].failed or loaded[i].media.files for i in good) or ("qti21" in options.formats and _formulas_asked() > asked):
+            raise _Mispredicted
+
+    try:
+        return _work(good, results, options, schemas, jobs, staging, kept, cache_settings, check_then_confirm)
+    except _Mispredicted:
+        good = _rendered_quizzes(loaded, results, options)
+        return _work(good, results, options, schemas, jobs, staging, kept, cache_settings) if good else jobs
 
 
 def _memo(code: str) -> Memo:
@@ -736,9 +822,12 @@ def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
 def _work(
     good: dict[int, WritableQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
     staging: Staging, kept: dict[int, dict[str, bytes]], cache_settings: str | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> int:
     """Run the tasks; write a quiz's outputs as soon as all its tasks are in and none had an error
-    (so a broken quiz never creates a file, or even the output folder). Returns the workers used."""
+    (so a broken quiz never creates a file, or even the output folder). Returns the workers used.
+    ``meanwhile`` runs in this process before any task's result is taken: once the workers have
+    started, or first when none is forked."""
     global _state
     tasks = plan(good, options.formats)
     waiting = Counter(t.quiz for t in tasks)
@@ -764,13 +853,19 @@ def _work(
             tasks = [t for t in tasks if t not in taken]
         left = sum(t.weight for t in tasks)
         jobs = min(jobs, len(tasks)) if left >= PARALLEL_FROM else 1
+        if meanwhile is not None and (found or jobs < 2):
+            meanwhile()  # no worker to overlap it with (or cached results taken first): now
+            meanwhile = None
         if jobs > 1 and "qti21" in options.formats and _has_formulas():
             # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
             # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
             schemas.qti  # noqa: B018 - compiles it
         ahead = _Ahead(tasks, found, packed)
+        before_any = _Once(meanwhile)
         for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
-                                                       lambda task: (task.quiz, task.part, task.questions))):
+                                                       lambda task: (task.quiz, task.part, task.questions),
+                                                       before_any if meanwhile is not None else None)):
+            before_any()  # (run() calls it when it forks, once the workers have started)
             quiz = task_result.task.quiz
             result = results[quiz]
             result.diagnostics.extend(task_result.diagnostics)
@@ -787,9 +882,31 @@ def _work(
             done += task_result.task.weight
             if options.progress:
                 options.progress(done, total)
+        before_any()
     finally:
         _state = None
     return jobs
+
+
+class _Once:
+    """``action`` the first time it is called, nothing after (nothing at all for None)."""
+
+    def __init__(self, action: Callable[[], None] | None) -> None:
+        self.action = action
+
+    def __call__(self) -> None:
+        action, self.action = self.action, None
+        if action is not None:
+            action()
+
+
+def _formulas_asked() -> int:
+    """How many times this process has converted a formula (or found it converted): the checks
+    convert every formula of the quizzes they check (``content.mathml``)."""
+    from .content import mathml
+
+    info = mathml.cache_info()
+    return info.hits + info.misses
 
 
 def _has_formulas() -> bool:
