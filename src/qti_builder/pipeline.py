@@ -16,9 +16,13 @@
    questions, the backup's other parts), run on every core
    (:mod:`.parallel`: workers forked for the chunks and small quizzes, this process for the
    frames and then for whatever chunks are left), each returning compressed entries or
-   validated documents;
-4. **write**: an output is put together and written to a temporary file as soon as its tasks are
-   done; at the end the files of every quiz without errors are renamed into place together.
+   validated documents; a cold build's quizzes are checked (step 1's checks) while the workers
+   already render them, when nothing they could find would change what is rendered
+   (:func:`_checks_overlapped`, confirmed before any result is taken);
+4. **write**: an output is put together as soon as its own tasks are done (a split quiz's last
+   chunks run target by target, so the workers still render while this process puts the first
+   targets together: :func:`_tail_last`), and written to a temporary file once its quiz's tasks
+   are all done; at the end the files of every quiz without errors are renamed into place together.
 
 A quiz with an error writes nothing and the others are written all the same, so one broken quiz
 does not hold back a department's hundred; every problem of every quiz is reported at once. The
