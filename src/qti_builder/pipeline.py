@@ -40,21 +40,22 @@ import gc
 import hashlib
 import itertools
 import time
+import zlib
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
-                    store_chunk, store_piece)
+from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
+                    piece_key, prune, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
 from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Question, Quiz, Section
-from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
+from .package import Deflated, Entry, Staging, WriteError, compress, deflated, spliced_entry, tar_parts, zip_parts
 from .parallel import cpu_count, forks, run
 from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
@@ -65,7 +66,7 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import assemble, held, is_spliced, single_file
+from .writers.base import Spliced, assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -687,6 +688,8 @@ class _State:
     #: Where each "items" task's chunk sits in its quiz, for a target whose documents depend on
     #: it (``Writer.placements``: the Moodle quiz backup's ids), made here before forking.
     placements: dict[Task, Hashable] = field(default_factory=dict)
+    #: Each "items" task's key in the build cache (:func:`_chunk_key`), once computed.
+    keys: dict[Task, str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -707,7 +710,7 @@ def run_task(task: Task) -> TaskResult:
             return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
-        store_chunk(key, result)
+        store_chunk(key, result, deflate=bool(result.parts))  # entries alone: compressed already
     return _held(result)
 
 
@@ -716,10 +719,12 @@ def _chunk_key(task: Task) -> str | None:
     assert _state is not None
     if _state.cache_settings is None or task.part != "items":
         return None
-    chunk = (task.quiz, task.questions)
-    if chunk not in _state.contents:
-        _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
-    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
+    if task not in _state.keys:  # asked again when the task's output is put together (_KeptRuns)
+        chunk = (task.quiz, task.questions)
+        if chunk not in _state.contents:
+            _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
+        _state.keys[task] = chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
+    return _state.keys[task]
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
@@ -749,7 +754,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     rendered = time.perf_counter()
     if output is not None:
         documents = [d for d in output.documents if KEEP[task.part](d)]
-        result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
+        result.facts = _validated(output.filename, documents, item.spans, sink, task.part == "frame")
         validated = time.perf_counter()
         result.filename, result.archive, result.container = output.filename, output.archive, output.container
         if output.container != "zip":  # a tarball is put together from its documents (its parts, each question's records)
@@ -766,6 +771,31 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         result.timings = {"render": rendered - started}
     result.diagnostics = sink.items
     return result
+
+
+def _validated(output_name: str, documents: list[Document], spans: dict[str, SourceSpan], sink: DiagnosticSink,
+               frame: bool) -> Facts:
+    """:func:`validate_documents`, but for a big quiz's frame with the build cache: a document
+    that an earlier build validated without a problem, byte for byte under the same schemas and
+    code (the build's settings), is not validated again, and one that validates clean now is
+    remembered. Most of a frame does not change with one question's text (a QTI test, the quiz
+    backup's slots and its bank's frame, the Canvas assessment's frame): a rebuild after one edit
+    validates only what did. A frame's documents are not a question's: validation reads no
+    facts of them for the rules across the package."""
+    assert _state is not None
+    if not frame or _state.cache_settings is None:
+        return validate_documents(output_name, documents, _state.schemas, spans, sink)
+    for document in documents:
+        key = valid_key(_state.cache_settings, document.schema, document.data) if document.schema else None
+        if key is not None and load_valid(key):
+            continue
+        mine = DiagnosticSink()
+        facts = validate_documents(output_name, [document], _state.schemas, spans, mine)
+        assert not facts, "a frame's document gives no facts"
+        sink.items.extend(mine.items)
+        if key is not None and not mine.items:
+            store_valid(key)
+    return {}
 
 
 @lru_cache(maxsize=None)
@@ -931,6 +961,8 @@ class _PutTogether:
     members: int = 0
     #: Spent putting it together ahead (counted in the quiz's "package" time).
     seconds: float = 0.0
+    #: How its runs were deflated, kept in the build cache once it is written (:class:`_KeptRuns`).
+    runs: _KeptRuns | None = None
 
 
 class _Ahead:
@@ -959,37 +991,40 @@ class _Ahead:
         if any(r.filename is None for r in mine):
             return
         started = time.perf_counter()
-        made = _put_together(mine)
+        made = _put_together(mine, result.source)
         made.content = [b"".join(made.content)]  # made now (its gzip, its layout), written when the quiz is done
         made.seconds = time.perf_counter() - started
         self.made.setdefault(quiz, {})[name] = made
 
 
-def _put_together(mine: list[TaskResult]) -> _PutTogether:
-    """One output of a quiz from its tasks' results (``mine``): checked across its files, put
-    together, its content made as it is read (the tarball's gzip, the zip's layout)."""
+def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
+    """One output of a quiz (of ``source``) from its tasks' results (``mine``): checked across its
+    files, put together, its content made as it is read (the tarball's gzip, the zip's layout)."""
     first = mine[0]
     parts = [d for r in mine for d in r.parts]
     facts = {question: fact for r in mine for question, fact in r.facts.items()}
     content: Iterable[bytes]
+    runs: _KeptRuns | None
     sink = DiagnosticSink()
     if first.container != "zip":
         validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
         if sink.items:
             return _PutTogether(sink.items)
         assembled = assemble(parts)  # each question's records put into questions.xml
-        content, members = tar_parts(assembled), len(assembled)
+        runs = _KeptRuns.of(mine, source)
+        content, members = tar_parts(assembled, runs), len(assembled)
     elif first.archive:
         entries = [e for r in mine for e in r.entries]
         assembled = assemble(parts)
         validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
         if sink.items:  # the quiz has failed: build() writes none of its files
             return _PutTogether(sink.items)
-        entries += [compress_pieces(d.path, d.pieces()) for d in assembled]
+        runs = _KeptRuns.of(mine, source)
+        entries += [spliced_entry(d, runs) if isinstance(d, Spliced) else compress(d.path, d.content) for d in assembled]
         content, members = zip_parts(entries), len(entries)
     else:
-        content, members = single_file(parts), 1
-    return _PutTogether([], content, members)
+        runs, content, members = None, single_file(parts), 1
+    return _PutTogether([], content, members, runs=runs)
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
@@ -1004,7 +1039,7 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
     for name in options.formats:
         mine = [r for r in done if r.task.format == name]
         target = options.out_dir / str(mine[0].filename)
-        made = (ahead or {}).get(name) or _put_together(mine)
+        made = (ahead or {}).get(name) or _put_together(mine, result.source)
         if made.diagnostics:
             result.diagnostics.extend(made.diagnostics)
             continue
@@ -1017,8 +1052,69 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             sha256, size = staged.sha256, staged.size
         else:
             sha256, size = _digest(content)
+        if made.runs is not None:
+            made.runs.keep()
         result.outputs.append(OutputFile(name, target, sha256, size, members))
     result.timings["package"] += time.perf_counter() - started
+
+
+class _KeptRuns:
+    """How one output's runs are deflated (``package.Deflate``) with the build cache: a run made of
+    questions' documents from chunks of known keys (and the frame's text between them) is taken
+    from the runs the last build of the source kept, by a key of what it is made of, or deflated;
+    the runs used are kept for the next build (:meth:`keep`). So a build after one edit deflates
+    again only the runs of the edited question and of the frame's text that changed. A run of
+    frame text alone (a small member, a tar header) is deflated each time: nothing to save."""
+
+    def __init__(self, key: str | None, chunks: dict[str, str]) -> None:
+        self.key = key
+        #: Each question's chunk key: what its documents are, in this target.
+        self.chunks = chunks
+        self.before: dict[str, object] = load_runs(key) if key is not None else {}
+        self.used: dict[str, object] = {}
+
+    @classmethod
+    def of(cls, done: list[TaskResult], source: Path) -> _KeptRuns:
+        """The runs of the output that the tasks ``done`` (one target's) make of ``source``."""
+        assert _state is not None
+        if _state.cache_settings is None:
+            return cls(None, {})
+        chunks = {}
+        for result in done:
+            key = _chunk_key(result.task)
+            if key is not None:
+                chunks.update(dict.fromkeys(result.task.questions, key))
+        return cls(runs_key(_state.cache_settings, source, done[0].task.format) if chunks else None, chunks)
+
+    def __call__(self, pieces: Sequence[bytes | Document], level: int) -> Deflated:
+        key = self._key(pieces, level)
+        if key is None:
+            return deflated(pieces, level)
+        run = self.before.get(key)
+        if not isinstance(run, Deflated):
+            run = deflated(pieces, level)
+        self.used[key] = run
+        return run
+
+    def _key(self, pieces: Sequence[bytes | Document], level: int) -> str | None:
+        """What the run is made of: its frame text, and each question's document by its chunk's
+        key; None for a run without a question or with one not rendered from a keyed chunk."""
+        if self.key is None or all(isinstance(p, bytes) for p in pieces):
+            return None
+        digest = hashlib.sha256(f"{zlib.ZLIB_RUNTIME_VERSION}\0{level}\0".encode())
+        for piece in pieces:
+            if isinstance(piece, bytes):
+                digest.update(b"F%d\0" % len(piece))
+                digest.update(piece)
+            elif piece.question_id in self.chunks:
+                digest.update(f"Q{self.chunks[piece.question_id]}\0{piece.question_id}\0".encode())
+            else:
+                return None
+        return digest.hexdigest()
+
+    def keep(self) -> None:
+        if self.key is not None and self.used and self.used.keys() != self.before.keys():
+            store_runs(self.key, self.used)
 
 
 def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:
