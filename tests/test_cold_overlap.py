@@ -110,7 +110,7 @@ def put_together_spy(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The targets put together, in order (in this process)."""
     made: list[str] = []
     put_together = pipeline._put_together
-    monkeypatch.setattr(pipeline, "_put_together", lambda mine: made.append(mine[0].task.format) or put_together(mine))
+    monkeypatch.setattr(pipeline, "_put_together", lambda mine, *rest: made.append(mine[0].task.format) or put_together(mine, *rest))
     return made
 
 
