@@ -8,18 +8,25 @@ question type and of four-option single-choice questions (in one process and wit
 split into chunks and workers), the calculated fixture with ``--qti-variants 2``, each target
 alone, and the seed through a ``--templates`` overlay (the sandboxed environment). What a build
 prints (its diagnostics) is compared too, with the temporary folder's path taken out.
+
+``--contents`` digests what each package holds instead of its bytes (a zip's members, by name,
+a gzipped tar's tar), for a change meant to compress differently and nothing else; ``--exe``
+runs another checkout's ``qti-builder`` on these sources (a base to compare with).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import zipfile
 from pathlib import Path
 
 from bank import KINDS, write_bank
@@ -53,16 +60,34 @@ def builds(work: Path) -> dict[str, list[str]]:
     return out
 
 
-def digest(keep: Path | None) -> dict[str, object]:
+def content_digest(path: Path) -> str:
+    """The sha256 of what a package holds (each zip member's name and bytes in order; a gzipped
+    tar's tar), or of the file's bytes for any other file."""
+    data = path.read_bytes()
+    digest = hashlib.sha256()
+    if data.startswith(b"PK\x03\x04"):
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist():
+                digest.update(f"{info.filename}\0{info.file_size}\0".encode())
+                digest.update(archive.read(info))
+    elif data.startswith(b"\x1f\x8b"):
+        digest.update(b"gzip\0" + gzip.decompress(data))
+    else:
+        digest.update(data)
+    return digest.hexdigest()
+
+
+def digest(keep: Path | None, contents: bool = False, exe: Path = EXE) -> dict[str, object]:
     results: dict[str, object] = {}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for name, args in builds(work / "banks").items():
             out = work / "out" / name.replace("/", "_")
-            run = subprocess.run([str(EXE), "build", *args, "--out", str(out)], cwd=ROOT, capture_output=True,
+            run = subprocess.run([str(exe), "build", *args, "--out", str(out)], cwd=ROOT, capture_output=True,
                                  text=True, env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
             printed = (run.stdout + run.stderr).replace(str(work), "<tmp>")
-            files = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.glob("*"))} if out.exists() else {}
+            files = {p.name: content_digest(p) if contents else hashlib.sha256(p.read_bytes()).hexdigest()
+                     for p in sorted(out.glob("*"))} if out.exists() else {}
             results[name] = {"exit": run.returncode, "files": files, "printed": hashlib.sha256(printed.encode()).hexdigest()}
             if keep:
                 (keep / name.replace("/", "_")).mkdir(parents=True, exist_ok=True)
@@ -76,9 +101,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--compare", type=Path, help="an earlier run's JSON: print what differs, exit 1 if anything does")
     parser.add_argument("--keep", type=Path, help="copy every output and what each build printed into this folder")
+    parser.add_argument("--contents", action="store_true", help="digest what each package holds, not its compressed bytes")
+    parser.add_argument("--exe", type=Path, default=EXE, help="the qti-builder to run (default: this checkout's)")
     args = parser.parse_args()
     os.environ.setdefault("QTI_BUILDER_SCHEMAS", str(ROOT.parent / "shared" / "schemas"))
-    results = digest(args.keep)
+    results = digest(args.keep, args.contents, args.exe)
     if not args.compare:
         print(json.dumps(results, indent=1, sort_keys=True))
         return

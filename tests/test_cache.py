@@ -23,7 +23,7 @@ from helpers import ROOT, SCHEMAS, SEED_SOURCE
 from helpers.cli import run
 from helpers.pieces import count_piece_reads
 
-from qti_builder import cache, pipeline
+from qti_builder import cache, package, pipeline
 from qti_builder.readers.markdown.pieces import PieceRead
 from qti_builder.results import BuildOptions
 from qti_builder.writers import DEFAULT_FORMATS
@@ -314,6 +314,140 @@ def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkey
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "one")
     assert b"(edited)" in warm[3]["bank.moodle.xml"]
     assert b"(edited)" in _backup_questions(warm[3]) and b"(edited)" not in _backup_questions(first[3])
+
+
+def record_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, frozenset[str], bytes]]:
+    """Each run holding questions' documents that the build deflates from now on (rather than
+    takes from the cache): the schema of its questions' documents, their ids, and its frame text."""
+    deflated: list[tuple[str, frozenset[str], bytes]] = []
+    real = pipeline.deflated
+
+    def recording(pieces, level):  # type: ignore[no-untyped-def]
+        questions = [p for p in pieces if not isinstance(p, bytes)]
+        if questions:
+            deflated.append((questions[0].schema, frozenset(q.question_id for q in questions),
+                             b"".join(p for p in pieces if isinstance(p, bytes))))
+        return real(pieces, level)
+
+    monkeypatch.setattr(pipeline, "deflated", recording)
+    return deflated
+
+
+def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Canvas assessment and the backup's questions.xml are deflated in runs; after one
+    question changes, a build deflates again only the runs of its chunk's questions (a question's
+    documents are known by their chunk's key: runs of half a chunk here, so two runs of the chunk
+    deflated again in each member) and those whose frame text changed (none here), takes the
+    others from the cache, and writes what a build without the cache writes, byte for byte."""
+    run = pipeline.CHUNK // 2
+    monkeypatch.setattr(package, "RUN_QUESTIONS", run)
+    source = tmp_path / "bank.md"
+    count, edited = pipeline.CHUNK * 3, pipeline.CHUNK + 7
+    chunk_runs = [{f"q{n}" for n in range(pipeline.CHUNK + 1 + k * run, pipeline.CHUNK + 1 + (k + 1) * run)} for k in (0, 1)]
+    source.write_text(_bank(count), "utf-8")
+    runs = record_runs(monkeypatch)
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    first = {schema: sum(1 for s, _, _ in runs if s == schema) for schema, _, _ in runs}
+    assert first == {"qti12-item": count // run, "mbz-question": count // run}
+    source.write_text(_bank(count, edited=edited), "utf-8")
+    runs.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert {schema for schema, ids, _ in runs if f"q{edited}" in ids} == {"qti12-item", "mbz-question"}
+    # the two runs of the edited question's chunk in each member; no frame text changed with it
+    assert sorted((schema, ids == chunk_runs[0] or ids == chunk_runs[1]) for schema, ids, _ in runs) == \
+        [("mbz-question", True)] * 2 + [("qti12-item", True)] * 2
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "two")
+
+
+def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_path: Path, build_cache: Path) -> None:
+    """A QTI 2.1 chunk's result is its items' zip entries, compressed already: its entry's payload
+    is the pickle as it is ("p"); the other targets' chunks, documents, are deflated ("z"); both
+    are taken back, and the next build after an edit writes what a build without the cache does."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(pipeline.CHUNK * 2), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    kinds: dict[str, set[bytes]] = {}
+    for entry in _entries(build_cache):
+        stored = cache._read(entry.parent.name + entry.name)
+        if isinstance(stored, cache.CachedChunk):
+            kinds.setdefault(stored.result.task.format, set()).add(entry.read_bytes()[len(cache.MAGIC) + 65:][:1])
+    assert kinds == {"qti21": {b"p"}, "moodle": {b"z"}, "canvas": {b"z"}, "moodle-quiz": {b"z"}}
+    source.write_text(_bank(pipeline.CHUNK * 2, edited=3), "utf-8")
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+
+
+def test_a_frames_document_unchanged_since_a_clean_validation_is_not_validated_again(
+        tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After one question's text changes, a big quiz's frames are rendered again but only the
+    documents of them whose bytes changed are validated again (the QTI manifest, which holds
+    the question's title); the others validated clean, byte for byte, in the first build. With
+    the markers damaged, everything is validated again; the outputs are a cold build's."""
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 2
+    source.write_text(_bank(count), "utf-8")
+    validated: list[tuple[str, str, bytes]] = []
+    real = pipeline.validate_documents
+
+    def recording(name, documents, *args):  # type: ignore[no-untyped-def]
+        validated.extend((name, d.path, d.data) for d in documents if d.question_id is None and d.schema)
+        return real(name, documents, *args)
+
+    monkeypatch.setattr(pipeline, "validate_documents", recording)
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    first = {(name, path): data for name, path, data in validated}
+    assert len(first) > 10  # each target's frame documents (the backup's parts, manifests, tests...)
+    source.write_text(_bank(count, edited=count - 1), "utf-8")
+    validated.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    again = {(name, path): data for name, path, data in validated}
+    assert again and set(again) == {("bank.qti21.zip", "imsmanifest.xml")}
+    assert all(data != first[where] for where, data in again.items())
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    for entry in _entries(build_cache):
+        if isinstance(cache._read(entry.parent.name + entry.name), cache.CachedValid):
+            entry.write_bytes(entry.read_bytes()[:-1])
+    source.write_text(_bank(count, edited=count - 2), "utf-8")
+    validated.clear()
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "damaged") == \
+        _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold2")
+    assert {(name, path) for name, path, _ in validated} >= set(first)
+
+
+def test_a_frame_with_a_problem_is_validated_in_every_build(tmp_path: Path, build_cache: Path) -> None:
+    """A frame that fails validation (a --templates overlay's mistake) is never remembered as
+    valid: the second build reports it again."""
+    overlay = tmp_path / "templates" / "qti21"
+    overlay.mkdir(parents=True)
+    original = (ROOT / "templates" / "qti21" / "assessment_test.xml.j2").read_text("utf-8")
+    (overlay / "assessment_test.xml.j2").write_text(original.replace('visible="false"', 'visible="maybe"'), "utf-8")
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(pipeline.CHUNK * 2), "utf-8")
+    args = (str(source), "--format", "qti21", "--jobs", "1", "--templates", str(overlay.parent))
+    first = _build(*args, out=tmp_path / "first")
+    assert first[0] != 0 and "QB401" in first[2] and "visible" in first[2]
+    assert _build(*args, out=tmp_path / "second")[:3] == first[:3]
+
+
+def test_a_damaged_runs_entry_is_ignored_and_written_again(tmp_path: Path, build_cache: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 25)
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    source.write_text(_bank(count), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    kept = [p for p in _entries(build_cache) if isinstance(cache._read(p.parent.name + p.name), cache.CachedRuns)]
+    assert len(kept) == 2  # the Canvas package's and the backup's
+    for entry in kept:
+        good = entry.read_bytes()
+        entry.write_bytes(good[:-100] + bytes([good[-100] ^ 0xFF]) + good[-99:])
+    source.write_text(_bank(count, edited=5), "utf-8")
+    runs = record_runs(monkeypatch)
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    assert len(runs) == 2 * count // 25  # none taken from the damaged entries
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert all(isinstance(cache._read(p.parent.name + p.name), cache.CachedRuns) for p in kept), "not written again"
 
 
 def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: Path) -> None:

@@ -20,6 +20,7 @@ from helpers.moodle_engine import read_question
 from lxml import etree
 
 from qti_builder import cache, pipeline
+from qti_builder import package as packaging
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.package import package
 from qti_builder.pipeline import load_quizzes, render_outputs
@@ -99,7 +100,9 @@ def test_the_backup_in_chunks_is_the_backup_rendered_whole(source: Path, tmp_pat
     """Put together from its chunks, on one process or on two, with the build cache or without,
     its records held compressed or not (as a bank of ``HOLD_PACKED_FROM`` questions holds them),
     the backup is byte for byte what the writer renders of the whole quiz at once (no chunk, no
-    placement: every id counted from the whole quiz)."""
+    placement: every id counted from the whole quiz); deflated in runs of 7 questions (cut where
+    no chunk ends), taken from the cache in a build after the first."""
+    monkeypatch.setattr(packaging, "RUN_QUESTIONS", 7)
     sink = DiagnosticSink()
     options = BuildOptions(sources=[source], formats=["moodle-quiz"])
     (whole,) = render_outputs(load_quizzes(options, sink), options, sink)
@@ -109,6 +112,7 @@ def test_the_backup_in_chunks_is_the_backup_rendered_whole(source: Path, tmp_pat
     assert _build(source, tmp_path / "two", jobs=2)["bigbank.mbz"] == expected
     assert _build(source, tmp_path / "cold", jobs=2, cache=True)["bigbank.mbz"] == expected
     assert any(build_cache.iterdir())
+    assert _build(source, tmp_path / "warm", jobs=1, cache=True)["bigbank.mbz"] == expected
     monkeypatch.setattr(pipeline, "HOLD_PACKED_FROM", 100)
     assert _build(source, tmp_path / "packed", jobs=2)["bigbank.mbz"] == expected
 
@@ -181,7 +185,9 @@ def test_every_source_split_in_small_chunks_builds_the_same(source: Path, tmp_pa
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Every quiz of the repository, its questions split in chunks of 3 (so that the backup of any
     quiz without media is put together from chunks), builds the same files and diagnostics as in
-    one piece: without the build cache, with it, and again with every chunk taken from it."""
+    one piece: without the build cache, with it, and again with every chunk taken from it (its
+    packages deflated in runs of 2 questions, kept too, except in the last build)."""
+    monkeypatch.setattr(packaging, "RUN_QUESTIONS", 2)
     def built(out: Path, cache: bool) -> tuple[list[str], dict[str, bytes]]:
         try:
             pipeline.build(BuildOptions(sources=[source], out_dir=out, jobs=1, cache=cache, formats=list(DEFAULT_FORMATS)))

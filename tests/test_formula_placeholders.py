@@ -22,6 +22,7 @@ from urllib.parse import unquote
 import pytest
 from lxml import html
 
+from helpers.moodle_engine import dataset_count, dataset_values, read_question, replace_expressions_in_text
 from helpers.outputs import build_all
 from helpers.qti12_engine import calculated_sets
 from helpers.qti21_engine import score_template_item, shown_text, template_sets
@@ -165,3 +166,43 @@ def test_a_calculated_choice_item_shows_the_values_in_its_formulas_and_its_expla
         product = _number(values["a"] * values["b"])
         assert shown_text(raw, set_number, "div").startswith(f"Which is {a}·{b}, the product of {a} and {b}?")
         assert shown_text(raw, set_number, "modalFeedback") == f"{a}·{b}={product}"
+
+
+#: Computed values inside formulas, in a calculated choice's options (written in Moodle's own
+#: ``{=...}`` there) and in its explanation; ``*`` is a Markdown character that must reach Moodle's
+#: formula unescaped (the build failed, a ``\\*`` in the generated formula).
+DIVIDE = """---
+id: dv
+title: Divide
+---
+
+1. What is $\\frac{{a}}{{b}}$ as a decimal? {#frac type=calculated_choice sets=4}
+
+```variables
+a = 1..9
+b = 2..5
+```
+
+A) ${=a/b:2}$
+B) ${=a*b:1}$
+C) ${=a+b+100:0}$
+
+Answer: A
+Explanation: $${a} \\div {b} = {=a/b:2}$$
+"""
+
+
+def test_moodle_computes_an_option_s_formula_inside_its_tex_in_every_set(tmp_path: Path) -> None:
+    question = build_all(tmp_path, _write(tmp_path, DIVIDE, "dv")).moodle_question("frac")
+    q = read_question(question)
+    general = question.findtext("generalfeedback/text") or ""
+    assert dataset_count(q) == 4
+    for item in range(1, 5):
+        values = dataset_values(q, item)
+        a, b = int(values["a"]), int(values["b"])
+        shown = [replace_expressions_in_text(x.text, values, x.answerlength, x.answerformat) for x in q.answers]
+        # The values each option shows, worked out here from the set's a and b.
+        assert shown == [f"\\({a / b:.2f}\\)", f"\\({a * b:.1f}\\)", f"\\({a + b + 100}\\)"]
+        assert replace_expressions_in_text(question.findtext("questiontext/text") or "", values) == \
+            f"<p>What is \\(\\frac{{{a}}}{{{b}}}\\) as a decimal?</p>"
+        assert replace_expressions_in_text(general, values) == f"<div>$${a} \\div {b} = {a / b:.2f}$$</div>"

@@ -45,7 +45,8 @@ def _reading(path: Path, given: Pieces | None) -> list[Any]:
     found: list[Any] = [sorted(map(repr, sink.items))]
     if read:
         quiz, source = read
-        found += [quiz.model_dump(), source.positions, source.numbers, source.scalars, source.partial, source.left_out]
+        found += [quiz.model_dump(), source.positions, source.numbers, source.scalars, source.partial, source.left_out,
+                  source.text_lines]
     return found
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from helpers import SEED_SOURCE
 
 from qti_builder import canvas_rules, pipeline
-from qti_builder.package import compress, compress_pieces
+from qti_builder import package
 from qti_builder.pipeline import BuildOptions, build
 from qti_builder.readers import SourceMap
 from qti_builder.schemas import load_schemas, resolve_schema_dir
@@ -57,15 +58,25 @@ def _canvas_members(tmp_path: Path) -> tuple[list[Document], bytes]:
     return output.documents, written
 
 
-def test_the_canvas_assessment_is_read_and_compressed_in_pieces_never_joined(tmp_path: Path) -> None:
+def test_the_canvas_assessment_is_read_and_compressed_in_pieces_never_joined(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     documents, written = _canvas_members(tmp_path)
     [assessment] = [m for m in assemble(documents) if isinstance(m, Spliced)]
     pieces = list(assessment.pieces())
     assert len(pieces) > len([d for d in documents if d.question_id]) and max(map(len, pieces)) < len(written) / 4
     assert b"".join(pieces) == written
-    # Deflate gives the bytes of the whole, fed in pieces. (The rules across the package read the
-    # frame and each question's facts, never the assessment whole: tests/test_canvas_writer.py.)
-    assert compress_pieces(assessment.path, pieces) == compress(assessment.path, written)
+    # Deflated in runs of questions, each from its pieces, it inflates to the whole. (The rules
+    # across the package read the frame and each question's facts, never the assessment whole:
+    # tests/test_canvas_writer.py.)
+    runs: list[int] = []
+
+    def deflated(run: Any, level: int) -> package.Deflated:
+        runs.append(len(run))
+        return package.deflated(run, level)
+
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 2)
+    entry = package.spliced_entry(assessment, deflated)
+    assert len(runs) > 2 and max(runs) <= 2 * 2 + 1  # each run: 2 questions and the frame's text before each
+    assert zlib.decompress(entry.data, -15) == written and (entry.crc, entry.size) == (zlib.crc32(written), len(written))
 
 
 def test_an_assessment_frame_larger_than_the_parser_takes_at_once_is_read() -> None:

@@ -3,12 +3,17 @@ builds fast give what the slow path gives."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import multiprocessing
 import os
 import re
+import shutil
+import subprocess
+import tarfile
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +22,12 @@ from helpers import ROOT, SEED_SOURCE
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qti_builder import content, pipeline
+from qti_builder import content, package, pipeline
+from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.writers import base as writers_base
 from qti_builder.package import COMPRESS_LEVEL, compress, zip_parts, zip_timestamp
-from qti_builder.pipeline import BuildOptions, build, plan
+from qti_builder.pipeline import BuildOptions, build, load_quizzes, plan, render_outputs
+from qti_builder.writers.base import Spliced, assemble, build_epoch
 
 FIXTURES = ROOT / "tests" / "fixtures"
 #: Every question type (YAML), code, tables, media and math, and a Korean quiz.
@@ -39,8 +46,10 @@ def built(tmp_path: Path, name: str, jobs: int) -> dict[str, str]:
 
 
 def test_parallel_build_is_byte_identical_to_serial(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # Chunks of 3 questions: every quiz's QTI items are split among the workers, however small.
+    # Chunks of 3 questions: every quiz's QTI items are split among the workers, however small;
+    # deflate runs of 2 questions, cut elsewhere than the chunks.
     monkeypatch.setattr(pipeline, "CHUNK", 3)
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 2)
     monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
     serial = built(tmp_path, "serial", 1)
     assert len(serial) == 4 * len(SOURCES)  # QTI 2.1, Moodle, Canvas, the Moodle quiz backup
@@ -49,9 +58,13 @@ def test_parallel_build_is_byte_identical_to_serial(tmp_path: Path, monkeypatch:
 
 
 def test_chunks_give_what_the_writer_gives_for_the_whole_quiz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 3)  # the packages' bytes do not depend on the chunks
     whole = built(tmp_path, "whole", 1)  # every quiz is under CHUNK questions: one task per target
     monkeypatch.setattr(pipeline, "CHUNK", 2)
     assert built(tmp_path, "chunked", 1) == whole
+    monkeypatch.setattr(pipeline, "CHUNK", 5)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    assert built(tmp_path, "chunked5", 2) == whole
 
 
 def test_documents_held_compressed_give_the_same_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,6 +195,82 @@ def test_zip_writer_matches_zipfile(documents: dict[str, bytes]) -> None:
     with zipfile.ZipFile(io.BytesIO(mine)) as archive:
         assert archive.testzip() is None
         assert {name: archive.read(name) for name in archive.namelist()} == documents
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=3000), st.binary(max_size=3000), st.integers(0, 2**32 - 1))
+def test_crc32_combine_is_zlibs_crc_of_the_two_together(first: bytes, second: bytes, start: int) -> None:
+    crc1 = zlib.crc32(first, start)
+    assert package.crc32_combine(crc1, zlib.crc32(second), len(second)) == zlib.crc32(first + second, start)
+
+
+def test_crc32_combine_of_lengths_past_four_gib() -> None:
+    """A length is a number of any size (a run is never that long, a member's total may be):
+    zeros, whose CRC zlib computes directly, combined by length alone."""
+    zeros = bytes(1 << 20)
+    crc, length = zlib.crc32(b"head"), 0
+    for _ in range(3):
+        crc, length = package.crc32_combine(crc, zlib.crc32(zeros), len(zeros)), length + len(zeros)
+    assert crc == zlib.crc32(zeros * 3, zlib.crc32(b"head"))
+    big = 5 << 30  # x^(8 × 5 GiB) computed by squaring, as zlib does
+    assert package.crc32_combine(0, 0, big) == 0 and package.crc32_combine(1, 0, big) != 1
+
+
+@pytest.mark.parametrize("level", [COMPRESS_LEVEL, package.TAR_LEVEL])
+def test_each_run_is_deflated_alone_and_runs_make_one_stream(level: int) -> None:
+    """Each run ends byte-aligned with no history needed before it (it inflates alone), and runs
+    one after the other, finished, inflate to their bytes together with the CRC-32 of all."""
+    texts = [b"<item>%d " % n * (n % 7 + 1) + "한국어 항목".encode() * n for n in range(40)]
+    runs = [package.deflated(texts[k:k + 6], level) for k in range(0, len(texts), 6)] + [package.deflated([], level)]
+    for k, run in enumerate(runs):
+        assert zlib.decompressobj(-15).decompress(run.data) == b"".join(texts[6 * k:6 * k + 6])
+    stream = package.finished(runs)
+    whole = b"".join(texts)
+    assert zlib.decompress(stream.data, -15) == whole and (stream.crc, stream.size) == (zlib.crc32(whole), len(whole))
+
+
+def _member_bytes(member: writers_base.Document | Spliced) -> bytes:
+    return b"".join(member.pieces())
+
+
+def test_packages_deflated_in_runs_read_back_as_their_documents(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every package of every source, its spliced members and backup deflated in runs of 2
+    questions, read back by Python's zipfile, gzip and tarfile (and ``unzip -t``, ``gzip -t``)
+    as exactly the documents the writers render; the backup's tar is, before compression, the
+    tar Python's tarfile writes of them."""
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 2)
+    monkeypatch.setattr(pipeline, "CHUNK", 3)
+    build(BuildOptions(sources=SOURCES, out_dir=tmp_path / "out", jobs=2))
+    sink = DiagnosticSink()
+    options = BuildOptions(sources=SOURCES)
+    outputs = render_outputs(load_quizzes(options, sink), options, sink)
+    checked = 0
+    for output in outputs:
+        if output.container == "zip" and not output.archive:
+            continue
+        path = tmp_path / "out" / output.filename
+        members = {m.path: _member_bytes(m) for m in assemble(output.documents)}
+        if output.container == "zip":
+            with zipfile.ZipFile(path) as archive:
+                assert archive.testzip() is None
+                assert {name: archive.read(name) for name in archive.namelist()} == members
+            if shutil.which("unzip"):
+                assert subprocess.run(["unzip", "-tq", str(path)], capture_output=True).returncode == 0
+        else:
+            raw = gzip.decompress(path.read_bytes())
+            with tarfile.open(fileobj=io.BytesIO(raw)) as archive:
+                assert {m.name: archive.extractfile(m).read() for m in archive.getmembers()} == members  # type: ignore[union-attr]
+            expected = io.BytesIO()
+            with tarfile.open(fileobj=expected, mode="w", format=tarfile.USTAR_FORMAT) as tar:
+                for name in sorted(members):
+                    info = tarfile.TarInfo(name)
+                    info.size, info.mtime, info.mode, info.uname, info.gname = len(members[name]), build_epoch(), 0o644, "", ""
+                    tar.addfile(info, io.BytesIO(members[name]))
+            assert raw == expected.getvalue()
+            if shutil.which("gzip"):
+                assert subprocess.run(["gzip", "-t", str(path)], capture_output=True).returncode == 0
+        checked += 1
+    assert checked == 3 * len(SOURCES)  # QTI 2.1, Canvas and the backup of each
 
 
 PLAIN_CHARACTERS = st.sampled_from(list("aZ0가힣 ,.;:?!'\"/()%@{}=+-") + ["1.", "2)", "  ", "é"])

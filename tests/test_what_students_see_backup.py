@@ -114,6 +114,7 @@ MODULE = {
     "visibleoncoursepage": "1",    # 0: available but not shown on the course page
     "visibleold": "1",             # 0: hidden again when its section is shown
     "indent": "0",                 # 1: indented on the course page
+    "score": "0",                  # course_modules' default, kept by a module added through the form; web services report it
     "groupmode": "0",              # 1: separate groups in the quiz's reports
     "completion": "0",             # 1: a completion tick box for each student
     "completionview": "0",
@@ -337,6 +338,10 @@ def test_every_picture_and_sound_comes_back_from_the_backup(built) -> None:
     for file in files:
         digest, name = file.findtext("contenthash"), file.findtext("filename")
         assert f"files/{digest[:2]}/{digest}" in backup.members, name
+        # The restored record keeps the sort order, and a file manager shows the file whose sort
+        # order is 1 as its area's main file (lib/form/filemanager.js, fp-mainfile): a picture of
+        # a text is one of its area's files like the others, 0 as file storage gives a new file.
+        assert file.findtext("sortorder") == "0", name
     info = backup.part("moodle_backup.xml").find("information")
     assert php_true(info.findtext("include_files"))
 

@@ -299,8 +299,10 @@ def load_chunk(key: str) -> object | None:
     return entry.result if isinstance(entry, CachedChunk) and entry.key == key else None
 
 
-def store_chunk(key: str, result: object) -> None:
-    _write(key, CachedChunk(key, result))
+def store_chunk(key: str, result: object, deflate: bool = True) -> None:
+    """Keep a chunk's result; ``deflate``: False for one whose bytes are compressed already
+    (a QTI 2.1 chunk's zip entries: deflating them again took time for nothing)."""
+    _write(key, CachedChunk(key, result), deflate)
 
 
 @dataclass(frozen=True)
@@ -326,6 +328,57 @@ def load_piece(key: str) -> object | None:
 
 def store_piece(key: str, reading: object) -> None:
     _write(key, CachedPiece(key, reading))
+
+
+@dataclass(frozen=True)
+class CachedRuns:
+    """The deflated runs of one output of one source (``package.Deflated``), by a key of what each
+    run is made of (the pipeline's ``_KeptRuns``): the next build of the source deflates only the
+    runs whose questions or frame text changed. Replaced by each build with the runs it used."""
+
+    key: str
+    runs: dict[str, object]
+
+
+def runs_key(settings: str, source: Path, target: str) -> str:
+    """Where the deflated runs of ``source``'s output in ``target`` are kept: by the build's
+    settings, the source's path and the target, not its content (each run has its own key)."""
+    where = os.path.abspath(source).encode("utf-8", "surrogateescape").hex()
+    return hashlib.sha256(f"{settings}\0runs\0{target}\0{where}".encode("ascii")).hexdigest()
+
+
+def load_runs(key: str) -> dict[str, object]:
+    entry = _read(key)
+    return entry.runs if isinstance(entry, CachedRuns) and entry.key == key else {}
+
+
+def store_runs(key: str, runs: dict[str, object]) -> None:
+    _write(key, CachedRuns(key, runs), deflate=False)  # deflated already
+
+
+@dataclass(frozen=True)
+class CachedValid:
+    """That the document of ``key`` (:func:`valid_key`: its bytes, kind and the build's settings)
+    validated without a problem."""
+
+    key: str
+
+
+def valid_key(settings: str, schema: str, data: bytes) -> str:
+    """The key of one document's validation: the build's settings (the schema folder, qti-builder's
+    code), which schema judges it, and its bytes."""
+    digest = hashlib.sha256(f"{settings}\0valid\0{schema}\0".encode("ascii"))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+def load_valid(key: str) -> bool:
+    entry = _read(key)
+    return isinstance(entry, CachedValid) and entry.key == key
+
+
+def store_valid(key: str) -> None:
+    _write(key, CachedValid(key))
 
 
 def _write(key: str, entry: object, deflate: bool = True) -> None:
@@ -375,6 +428,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "look_up", "media_of", "piece_key", "prune", "quiz_key", "settings_key", "store",
-           "store_chunk", "store_piece"]
+__all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
+           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
+           "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]

@@ -71,16 +71,15 @@ def check_texts(texts: Iterable[tuple[tuple[str | int, ...], str]], source: Sour
     a text refers to a media file of its own (not a web address), whose checks depend on the files."""
     refers = False
     for loc, text in texts:
-        start = source.locate(loc)
         for problem in content.inspect(text):
             report = sink.error if problem.severity == Severity.ERROR.value else sink.warning
-            report(problem.code, problem.message, _at(start, text, problem.offset), hint=problem.hint)
+            report(problem.code, problem.message, source.text_position(loc, text, problem.offset), hint=problem.hint)
         for ref, offset, has_alt in content.media_refs(text):
             if not ref or is_external(ref):
                 continue
             refers = True
             if not has_alt and content.media_type(ref).startswith("image/"):
-                sink.warning("QB165", f"image '{ref}' has no alt text", _at(start, text, offset),
+                sink.warning("QB165", f"image '{ref}' has no alt text", source.text_position(loc, text, offset),
                              hint="describe the image for students who cannot see it: ![description](path)")
             if ref in files:
                 continue
@@ -90,7 +89,7 @@ def check_texts(texts: Iterable[tuple[tuple[str | int, ...], str]], source: Sour
                         else "put media next to the source (or below it) and refer to it by a relative path")
                 close = nearest_file(ref, base_dir) if found == "does not exist" else None
                 meant = f"; did you mean '{close}'?" if close else ""
-                sink.error("QB160", f"media file '{ref}' {found}{meant}", _at(start, text, offset), hint=hint)
+                sink.error("QB160", f"media file '{ref}' {found}{meant}", source.text_position(loc, text, offset), hint=hint)
             else:
                 files[ref] = found
     return refers
@@ -200,7 +199,7 @@ def check_moodle_formulas(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, q
                 field = locs()[q.id] + loc
                 start = source.locate(field)
                 offset = text.find(shown)
-                span = _at(start, text, offset) if field in source.positions and offset >= 0 else start
+                span = source.text_position(field, text, offset) if field in source.positions and offset >= 0 else start
                 sink.error(MOODLE_FORMULA_ERROR, f"Moodle refuses a formula of question '{q.id}' (and with it the whole file): "
                                                  f"{where} holds {shown}: {why}", span,
                            hint="write a computed value as a placeholder of the question's variables, {=a * b}; "
@@ -281,9 +280,3 @@ def _as_written(blank: Blank) -> str:
     return "[[" + " | ".join(blank.answers) + "]]"
 
 
-def _at(start: SourceSpan, text: str, offset: int) -> SourceSpan:
-    """The source position of ``offset`` in a text that begins at ``start``."""
-    before = text[:offset]
-    lines = before.count("\n")
-    column = start.column + offset if lines == 0 else offset - before.rfind("\n")
-    return SourceSpan(start.path, start.line + lines, column)

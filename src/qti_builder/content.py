@@ -688,6 +688,13 @@ _ATTR_VALUE = r"""\b{}\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))"""
 _MEDIA_HINT = re.compile(r"!\[|<\s*(?:img|audio|video|source)|\]\(\s*<?media/|href\s*=\s*[\"']media/", re.I)
 
 
+def may_hold_math_or_media(text: str) -> bool:
+    """Whether ``text`` has a character that a formula needs ("$" or a backslash: what
+    :func:`inspect` looks for before parsing math) or what every media reference holds
+    (``_MEDIA_HINT``): without any, none of its texts has a formula or refers to a file."""
+    return "$" in text or "\\" in text or _MEDIA_HINT.search(text) is not None
+
+
 def media_refs(text: str) -> list[tuple[str, int, bool]]:
     """Every image, audio and video reference in ``text``: (reference as rendered, offset, has alt text)."""
     return list(_media_refs(text)) if _MEDIA_HINT.search(text) else []

@@ -33,13 +33,19 @@ def cpu_count() -> int:
         return os.cpu_count() or 1
 
 
+def forks() -> bool:
+    """Whether workers can be forked here (:func:`run` runs everything in this process otherwise)."""
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False,
         together: Callable[[T], Hashable] = id, meanwhile: Callable[[], None] | None = None) -> Iterator[R]:
     """``work(task)`` for every task on ``jobs`` processes (1: this one alone), as they finish.
     The tasks for which ``here(task)`` holds run in this process, which then counts as one of the
     ``jobs`` and, once they are done, takes its share of the others; the others run in processes
     forked now, so ``work`` and the state it reads must exist before the call. Every process
-    claims the next tasks from one shared counter, so none sits idle while tasks are left: those
+    claims the next tasks from one shared counter, so none sits idle while tasks are left (this
+    one yields the workers' results that are in between its own tasks, as well as at the end): those
     next to each other with the same ``together(task)`` are claimed as one, by one process (the
     three targets of a chunk of questions, which share what is cached of its texts).
     ``meanwhile`` runs in this process once the workers have started, before it takes any task
@@ -53,7 +59,7 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
         local = [t for t in tasks if here(t)] if jobs > 1 else list(tasks)
         remote = [t for t in tasks if jobs > 1 and not here(t)]
         workers = min(jobs - (1 if local or meanwhile is not None else 0), len(remote))
-        if workers < 1 or "fork" not in multiprocessing.get_all_start_methods():
+        if workers < 1 or not forks():
             yield from map(_kept(work), tasks)
             return
         context = multiprocessing.get_context("fork")
@@ -70,8 +76,10 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             if meanwhile is not None:
                 meanwhile()
             yield from map(_kept(work), local)
+            yield from _ready(results)
             while (group := _shared.claim()) is not None:
                 yield from map(_kept(work), group)
+                yield from _ready(results)
             yield from (_kept_result(result) for done in results if done is not None for result in done)
             pool.close()
         except BaseException:
@@ -84,6 +92,19 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             _shared = None
     finally:
         gc.unfreeze()
+
+
+def _ready(results: Any) -> Iterator[Any]:
+    """The workers' results already in, without waiting for more: yielded between this process's
+    own tasks, so that what waits on them (an output whose last task a worker did, put together
+    by the pipeline) is done while the workers still work, not after the last task."""
+    while True:
+        try:
+            done = results.next(timeout=0)
+        except (multiprocessing.TimeoutError, StopIteration):
+            return
+        if done is not None:
+            yield from (_kept_result(result) for result in done)
 
 
 def _kept(work: Callable[[T], R]) -> Callable[[T], R]:

@@ -541,13 +541,25 @@ def check_calculated(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, questi
             where = locs() if locs is not None else question_locs(quiz)
         found = variants(quiz.id, question)  # type: ignore[arg-type]
         for finding in found.findings:
-            span = _span(source, where[question.id] + finding.loc, finding.column)
+            span = _span(source, where[question.id] + finding.loc, finding.column, _field_text(question, finding.loc))
             report = sink.warning if finding.warning else sink.error
             report(finding.code, f"question '{question.id}': {finding.message}", span, hint=finding.hint)
 
 
-def _span(source: SourceMap, loc: tuple[str | int, ...], column: int | None) -> SourceSpan:
-    span = source.locate(loc)
+def _span(source: SourceMap, loc: tuple[str | int, ...], column: int | None, text: str | None) -> SourceSpan:
     if column is None or loc not in source.positions:  # only at the formula's own place
-        return span
+        return source.locate(loc)
+    if text is not None:  # a text over several lines, quoted...: where the character was written
+        return source.text_position(loc, text, column - 1)
+    span = source.locate(loc)
     return SourceSpan(span.path, span.line, span.column + column - 1)
+
+
+def _field_text(question: Any, loc: tuple[str | int, ...]) -> str | None:
+    """The text at ``loc`` in the question (``("choices", 2, "text")``), if it is one."""
+    node = question
+    for step in loc:
+        node = node[step] if isinstance(step, int) and isinstance(node, list) and step < len(node) else getattr(node, str(step), None)
+        if node is None:
+            return None
+    return node if isinstance(node, str) else None

@@ -16,9 +16,13 @@
    questions, the backup's other parts), run on every core
    (:mod:`.parallel`: workers forked for the chunks and small quizzes, this process for the
    frames and then for whatever chunks are left), each returning compressed entries or
-   validated documents;
-4. **write**: an output is put together and written to a temporary file as soon as its tasks are
-   done; at the end the files of every quiz without errors are renamed into place together.
+   validated documents; a cold build's quizzes are checked (step 1's checks) while the workers
+   already render them, when nothing they could find would change what is rendered
+   (:func:`_checks_overlapped`, confirmed before any result is taken);
+4. **write**: an output is put together as soon as its own tasks are done (a split quiz's last
+   chunks run target by target, so the workers still render while this process puts the first
+   targets together: :func:`_tail_last`), and written to a temporary file once its quiz's tasks
+   are all done; at the end the files of every quiz without errors are renamed into place together.
 
 A quiz with an error writes nothing and the others are written all the same, so one broken quiz
 does not hold back a department's hundred; every problem of every quiz is reported at once. The
@@ -31,26 +35,28 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import gc
 import hashlib
 import itertools
 import time
+import zlib
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, look_up, media_of, piece_key, prune, store,
-                    store_chunk, store_piece)
+from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
+                    piece_key, prune, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
 from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .model import Question, Quiz, Section
-from .package import Entry, Staging, WriteError, compress, compress_pieces, tar_parts, zip_parts
-from .parallel import cpu_count, run
+from .package import Deflated, Entry, Staging, WriteError, compress, deflated, spliced_entry, tar_parts, zip_parts
+from .parallel import cpu_count, forks, run
 from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
 from .readers.piece_cache import Pieces
@@ -60,7 +66,7 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import assemble, held, is_spliced, single_file
+from .writers.base import Spliced, assemble, held, is_spliced, single_file
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -74,6 +80,14 @@ CHUNK = 250
 #: Questions rendered (summed over targets) below which a build stays in one process: forking
 #: workers and splitting quizzes costs more than it saves on a small build (bench/README.md).
 PARALLEL_FROM = 400
+#: Questions at the end of a split quiz whose chunks are rendered last, target by target (at most
+#: half of its chunks): enough work left for the workers while the parent puts the first targets
+#: together (``_tail_last``), little enough that most chunks still share their Markdown across targets.
+TAIL = 2_500
+#: Targets in the order their outputs are put together at the end of a build, the one that takes
+#: longest first (the quiz backup's rules across its parts and its gzip; the Moodle file, spliced
+#: whole), so that the last, put together after every worker is done, is the quickest.
+PUT_TOGETHER_FIRST = ("moodle-quiz", "moodle", "qti21", "canvas")
 #: Questions of a quiz from which the question documents of its single files and Canvas
 #: assessment, held until the file is put together, are held compressed: uncompressed they are
 #: about 3.7 KB per question, 370 MB of a 100,000-question bank (the sizes of its Moodle file and
@@ -122,8 +136,14 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
     # source fails the compile and any download. (A large source's pieces read on forked workers
     # are another matter: this process compiles the schemas while they read, see _SchemasAhead.)
     schemas = _SchemasAhead(options)
+    checks: list[Callable[[], None]] | None = [] if _may_overlap_checks(options) else None
     with _stage(clock, "read"):
-        good = _rendered_quizzes(_read(results, options, todo, lookup.hits, schemas.meanwhile), results, options)
+        loaded = _read(results, options, todo, lookup.hits, schemas.meanwhile, checks)
+        if checks is not None and not _checks_overlapped(results, loaded, todo):
+            for check in checks:
+                check()
+            checks = None
+        good = _rendered_quizzes(loaded, results, options)
     gc.freeze()  # what was read lives to the end of the build: out of the collector's walks
     if collecting:
         gc.enable()
@@ -142,7 +162,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
             with _stage(clock, "schemas"):
                 compiled = schemas()  # SchemaError: the build cannot start
             with _stage(clock, "work"):
-                jobs = _work(good, results, options, compiled, jobs, staging, kept, lookup.settings)
+                jobs = _work_checked(good, loaded, checks, results, options, compiled, jobs, staging, kept, lookup.settings)
         with _stage(clock, "write"):
             for i, result in enumerate(results):
                 if i in lookup.hits:  # as the build that kept it left it: --ignore and --strict are in the key
@@ -289,13 +309,17 @@ def load_quizzes(options: BuildOptions, sink: DiagnosticSink) -> list[LoadedQuiz
 
 
 def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | None = None,
-          hits: Mapping[int, CachedQuiz] | None = None, meanwhile: Callable[[], None] | None = None) -> dict[int, LoadedQuiz]:
-    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``);
-    ``meanwhile`` runs in this process while workers read a large source's pieces."""
+          hits: Mapping[int, CachedQuiz] | None = None, meanwhile: Callable[[], None] | None = None,
+          checks_later: list[Callable[[], None]] | None = None) -> dict[int, LoadedQuiz]:
+    """Read the sources of ``results`` (those in ``todo``; the others are the cache's ``hits``)
+    and check them; ``meanwhile`` runs in this process while workers read a large source's
+    pieces. Given ``checks_later``, the checks are put there, in the order they would have run,
+    rather than run (:func:`_checks_overlapped`): each quiz's media are then not known until they run."""
     loaded: dict[int, LoadedQuiz] = {}
     code = code_key() if options.cache else ""
     pieces = _pieces(options, code, meanwhile)
     memo = _memo(code) if options.cache else None
+    checks: list[Callable[[], None]] = []
     for i in range(len(results)) if todo is None else todo:
         result = results[i]
         started = time.perf_counter()
@@ -309,18 +333,93 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             spans = source.question_spans(quiz)
-            media, result.losses = check_read(quiz, source, result.source.parent, sink, spans, options.formats,
-                                              options.max_media_bytes, options.profile, memo if options.only is None else None)
-            if options.outline:
-                result.outline = build_outline(quiz, source, read_lines(result.source))
-            loaded[i] = LoadedQuiz(result.source, quiz, source, media)
+            loaded[i] = LoadedQuiz(result.source, quiz, source, MediaSet())
             loaded[i].spans = result.spans = spans
-        result.diagnostics.extend(sink.items)
-        result.language = result.quiz.language if result.quiz is not None else sink.language
         result.timings["read"] = time.perf_counter() - started
-    _check_unique_ids(results, loaded, hits or {})
-    _check_unique_categories(results, loaded, hits or {})
+        checks.append(functools.partial(_check_quiz, results, i, loaded, sink, options, memo))
+    checks.append(lambda: _check_unique_ids(results, loaded, hits or {}))
+    checks.append(lambda: _check_unique_categories(results, loaded, hits or {}))
+    if checks_later is not None:
+        checks_later += checks
+    else:
+        for check in checks:
+            check()
     return loaded
+
+
+def _check_quiz(results: list[QuizResult], i: int, loaded: dict[int, LoadedQuiz], sink: DiagnosticSink,
+                options: BuildOptions, memo: Memo | None) -> None:
+    """The checks of quiz ``i`` once read (if anything could be read), into ``sink`` after the
+    reading's own problems, then all of them into its result."""
+    result, item = results[i], loaded.get(i)
+    started = time.perf_counter()
+    if item is not None:
+        item.media, result.losses = check_read(item.quiz, item.source, result.source.parent, sink, item.spans, options.formats,
+                                               options.max_media_bytes, options.profile, memo if options.only is None else None)
+        if options.outline:
+            result.outline = build_outline(item.quiz, item.source, read_lines(result.source))
+    result.diagnostics.extend(sink.items)
+    result.language = result.quiz.language if result.quiz is not None else sink.language
+    result.timings["read"] += time.perf_counter() - started
+
+
+def _may_overlap_checks(options: BuildOptions) -> bool:
+    """Whether the build may check its quizzes while the workers already render them
+    (:func:`_checks_overlapped`): one with workers, and without ``--only`` (whose names are
+    checked against the quizzes before anything renders)."""
+    return options.only is None and (options.jobs or cpu_count()) > 1 and forks()
+
+
+def _checks_overlapped(results: list[QuizResult], loaded: dict[int, LoadedQuiz], todo: list[int]) -> bool:
+    """Whether the quizzes just read are rendered while this process checks them, as if the
+    checks found no error, no media file and no formula (what the render depends on): when every
+    one was read without an error and no source has a character a formula or a media reference
+    needs (``content.may_hold_math_or_media``: a look at its bytes, not a reading). The checks'
+    work, a cold build's serial share before any render, then overlaps the workers'; what they
+    find is confirmed before any task's result is taken (:func:`_work_checked`), and a build
+    whose checks find otherwise renders again as it would have."""
+    from .content import may_hold_math_or_media
+
+    for i in todo:
+        if i not in loaded or loaded[i].source.partial:
+            return False
+        try:
+            text = results[i].source.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            return False
+        if may_hold_math_or_media(text):
+            return False
+    return bool(todo)
+
+
+class _Mispredicted(Exception):
+    """The checks run while the workers render found what the render depends on."""
+
+
+def _work_checked(good: dict[int, WritableQuiz], loaded: dict[int, LoadedQuiz], checks: list[Callable[[], None]] | None,
+                  results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int, staging: Staging,
+                  kept: dict[int, dict[str, bytes]], cache_settings: str | None) -> int:
+    """:func:`_work`, with ``checks`` (the quizzes' checks, put off: :func:`_checks_overlapped`)
+    run in this process once the workers have started, and their findings confirmed before any
+    task's result is taken: no error, no media file, no formula (the workers have no QTI 2.1
+    schema with MathML). Otherwise the workers are stopped and the quizzes rendered again as the
+    checks say (some left out, their media), as a build that checked them first renders them:
+    the files and problems are the same either way."""
+    if checks is None:
+        return _work(good, results, options, schemas, jobs, staging, kept, cache_settings)
+
+    def check_then_confirm() -> None:
+        asked = _formulas_asked()
+        for check in checks:
+            check()
+        if any(results[i].failed or loaded[i].media.files for i in good) or ("qti21" in options.formats and _formulas_asked() > asked):
+            raise _Mispredicted
+
+    try:
+        return _work(good, results, options, schemas, jobs, staging, kept, cache_settings, check_then_confirm)
+    except _Mispredicted:
+        good = _rendered_quizzes(loaded, results, options)
+        return _work(good, results, options, schemas, jobs, staging, kept, cache_settings) if good else jobs
 
 
 def _memo(code: str) -> Memo:
@@ -527,7 +626,28 @@ def plan(loaded: Mapping[int, LoadedQuiz | WritableQuiz], formats: list[str]) ->
                 tasks.append(Task(i, name, "whole", weight=len(ids), here=huge))
     # Equal weights: a chunk's targets one after the other, claimed together by one process
     # (_work), so the second and third find the chunk's Markdown in content.py's caches.
-    return sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1]))
+    return _tail_last(sorted(tasks, key=lambda t: (-t.weight, t.quiz, t.questions[:1])), loaded)
+
+
+def _tail_last(tasks: list[Task], loaded: Mapping[int, LoadedQuiz | WritableQuiz]) -> list[Task]:
+    """``tasks`` with each split quiz's last chunks (its ``TAIL`` questions, at most half of its
+    chunks) taken out of their places and run last, target by target in ``PUT_TOGETHER_FIRST``'s
+    order: the target that takes longest to put together has all its tasks in first, and the
+    parent puts it together while the workers render the others' last chunks, rather than every
+    output being put together after the last task, with the workers idle (bench/README.md)."""
+    tail: dict[int, set[tuple[str, ...]]] = {}
+    for i, item in loaded.items():
+        ids = [q.id for q in item.quiz.iter_questions()]
+        starts = range(0, len(ids), CHUNK)
+        kept = min(-(-TAIL // CHUNK), len(starts) // 2)
+        tail[i] = {tuple(ids[k:k + CHUNK]) for k in starts[len(starts) - kept:]} if kept else set()
+    last = [t for t in tasks if t.part == "items" and t.questions in tail[t.quiz]]
+    if not last:
+        return tasks
+    rank = {name: k for k, name in enumerate(PUT_TOGETHER_FIRST)}
+    # sorted() is stable: within a target, the chunks stay in the order they had
+    last_ones = set(last)
+    return [t for t in tasks if t not in last_ones] + sorted(last, key=lambda t: (t.quiz, rank.get(t.format, len(rank))))
 
 
 @dataclass
@@ -568,6 +688,8 @@ class _State:
     #: Where each "items" task's chunk sits in its quiz, for a target whose documents depend on
     #: it (``Writer.placements``: the Moodle quiz backup's ids), made here before forking.
     placements: dict[Task, Hashable] = field(default_factory=dict)
+    #: Each "items" task's key in the build cache (:func:`_chunk_key`), once computed.
+    keys: dict[Task, str] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -588,7 +710,7 @@ def run_task(task: Task) -> TaskResult:
             return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
-        store_chunk(key, result)
+        store_chunk(key, result, deflate=bool(result.parts))  # entries alone: compressed already
     return _held(result)
 
 
@@ -597,10 +719,12 @@ def _chunk_key(task: Task) -> str | None:
     assert _state is not None
     if _state.cache_settings is None or task.part != "items":
         return None
-    chunk = (task.quiz, task.questions)
-    if chunk not in _state.contents:
-        _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
-    return chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
+    if task not in _state.keys:  # asked again when the task's output is put together (_KeptRuns)
+        chunk = (task.quiz, task.questions)
+        if chunk not in _state.contents:
+            _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
+        _state.keys[task] = chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
+    return _state.keys[task]
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
@@ -630,7 +754,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     rendered = time.perf_counter()
     if output is not None:
         documents = [d for d in output.documents if KEEP[task.part](d)]
-        result.facts = validate_documents(output.filename, documents, _state.schemas, item.spans, sink)
+        result.facts = _validated(output.filename, documents, item.spans, sink, task.part == "frame")
         validated = time.perf_counter()
         result.filename, result.archive, result.container = output.filename, output.archive, output.container
         if output.container != "zip":  # a tarball is put together from its documents (its parts, each question's records)
@@ -647,6 +771,31 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         result.timings = {"render": rendered - started}
     result.diagnostics = sink.items
     return result
+
+
+def _validated(output_name: str, documents: list[Document], spans: dict[str, SourceSpan], sink: DiagnosticSink,
+               frame: bool) -> Facts:
+    """:func:`validate_documents`, but for a big quiz's frame with the build cache: a document
+    that an earlier build validated without a problem, byte for byte under the same schemas and
+    code (the build's settings), is not validated again, and one that validates clean now is
+    remembered. Most of a frame does not change with one question's text (a QTI test, the quiz
+    backup's slots and its bank's frame, the Canvas assessment's frame): a rebuild after one edit
+    validates only what did. A frame's documents are not a question's: validation reads no
+    facts of them for the rules across the package."""
+    assert _state is not None
+    if not frame or _state.cache_settings is None:
+        return validate_documents(output_name, documents, _state.schemas, spans, sink)
+    for document in documents:
+        key = valid_key(_state.cache_settings, document.schema, document.data) if document.schema else None
+        if key is not None and load_valid(key):
+            continue
+        mine = DiagnosticSink()
+        facts = validate_documents(output_name, [document], _state.schemas, spans, mine)
+        assert not facts, "a frame's document gives no facts"
+        sink.items.extend(mine.items)
+        if key is not None and not mine.items:
+            store_valid(key)
+    return {}
 
 
 @lru_cache(maxsize=None)
@@ -707,9 +856,12 @@ def _only(quiz: Quiz, ids: set[str], own: dict[int, frozenset[str]]) -> Quiz:
 def _work(
     good: dict[int, WritableQuiz], results: list[QuizResult], options: BuildOptions, schemas: SchemaSet, jobs: int,
     staging: Staging, kept: dict[int, dict[str, bytes]], cache_settings: str | None = None,
+    meanwhile: Callable[[], None] | None = None,
 ) -> int:
     """Run the tasks; write a quiz's outputs as soon as all its tasks are in and none had an error
-    (so a broken quiz never creates a file, or even the output folder). Returns the workers used."""
+    (so a broken quiz never creates a file, or even the output folder). Returns the workers used.
+    ``meanwhile`` runs in this process before any task's result is taken: once the workers have
+    started, or first when none is forked."""
     global _state
     tasks = plan(good, options.formats)
     waiting = Counter(t.quiz for t in tasks)
@@ -735,12 +887,19 @@ def _work(
             tasks = [t for t in tasks if t not in taken]
         left = sum(t.weight for t in tasks)
         jobs = min(jobs, len(tasks)) if left >= PARALLEL_FROM else 1
+        if meanwhile is not None and (found or jobs < 2):
+            meanwhile()  # no worker to overlap it with (or cached results taken first): now
+            meanwhile = None
         if jobs > 1 and "qti21" in options.formats and _has_formulas():
             # QTI 2.1's documents with MathML need the whole official schema: compiled here, once,
             # rather than in each worker that meets a formula (what holds none takes ``qti_plain``).
             schemas.qti  # noqa: B018 - compiles it
+        ahead = _Ahead(tasks, found, packed)
+        before_any = _Once(meanwhile)
         for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
-                                                       lambda task: (task.quiz, task.part, task.questions))):
+                                                       lambda task: (task.quiz, task.part, task.questions),
+                                                       before_any if meanwhile is not None else None)):
+            before_any()  # (run() calls it when it forks, once the workers have started)
             quiz = task_result.task.quiz
             result = results[quiz]
             result.diagnostics.extend(task_result.diagnostics)
@@ -750,13 +909,38 @@ def _work(
             waiting[quiz] -= 1
             if not waiting[quiz]:
                 # A quiz held compressed is too big to keep whole as well: its chunks are kept.
-                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz) if quiz not in packed else None)
+                _finish(parts.pop(quiz), result, options, staging, kept.get(quiz) if quiz not in packed else None,
+                        ahead.made.pop(quiz, None))
+            else:
+                ahead.task_in(task_result, parts[quiz], result)
             done += task_result.task.weight
             if options.progress:
                 options.progress(done, total)
+        before_any()
     finally:
         _state = None
     return jobs
+
+
+class _Once:
+    """``action`` the first time it is called, nothing after (nothing at all for None)."""
+
+    def __init__(self, action: Callable[[], None] | None) -> None:
+        self.action = action
+
+    def __call__(self) -> None:
+        action, self.action = self.action, None
+        if action is not None:
+            action()
+
+
+def _formulas_asked() -> int:
+    """How many times this process has converted a formula (or found it converted): the checks
+    convert every formula of the quizzes they check (``content.mathml``)."""
+    from .content import mathml
+
+    info = mathml.cache_info()
+    return info.hits + info.misses
 
 
 def _has_formulas() -> bool:
@@ -767,40 +951,99 @@ def _has_formulas() -> bool:
     return mathml.cache_info().currsize > 0
 
 
+@dataclass
+class _PutTogether:
+    """One output of a quiz put together from its tasks' results, not yet written: the problems
+    its rules across files found (then it has no content), or its bytes and members."""
+
+    diagnostics: list[Diagnostic]
+    content: Iterable[bytes] = ()
+    members: int = 0
+    #: Spent putting it together ahead (counted in the quiz's "package" time).
+    seconds: float = 0.0
+    #: How its runs were deflated, kept in the build cache once it is written (:class:`_KeptRuns`).
+    runs: _KeptRuns | None = None
+
+
+class _Ahead:
+    """The outputs of a quiz put together as soon as their own tasks are in, while the workers
+    still render its other targets' last chunks (``_tail_last`` orders them so), rather than all
+    after its last task with the workers idle. Only what :func:`_finish` would do with them: their
+    bytes are made here, but staged there, once every task of the quiz is in and none had an
+    error (a broken quiz creates no file); a quiz that has failed by then drops them, and its
+    problems are what they would have been. Not for a quiz held compressed (``HOLD_PACKED_FROM``),
+    whose outputs are too big to hold whole."""
+
+    def __init__(self, tasks: list[Task], found: list[TaskResult], packed: frozenset[int]) -> None:
+        self.left = Counter((t.quiz, t.format) for t in itertools.chain(tasks, (r.task for r in found)))
+        self.packed = packed
+        #: Per quiz, each output put together ahead.
+        self.made: dict[int, dict[str, _PutTogether]] = {}
+
+    def task_in(self, task_result: TaskResult, done: list[TaskResult], result: QuizResult) -> None:
+        """Another of a quiz's tasks is in (not its last): put its target's output together if
+        that was the target's last."""
+        quiz, name = task_result.task.quiz, task_result.task.format
+        self.left[quiz, name] -= 1
+        if self.left[quiz, name] or quiz in self.packed or result.failed:
+            return
+        mine = [r for r in done if r.task.format == name]
+        if any(r.filename is None for r in mine):
+            return
+        started = time.perf_counter()
+        made = _put_together(mine, result.source)
+        made.content = [b"".join(made.content)]  # made now (its gzip, its layout), written when the quiz is done
+        made.seconds = time.perf_counter() - started
+        self.made.setdefault(quiz, {})[name] = made
+
+
+def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
+    """One output of a quiz (of ``source``) from its tasks' results (``mine``): checked across its
+    files, put together, its content made as it is read (the tarball's gzip, the zip's layout)."""
+    first = mine[0]
+    parts = [d for r in mine for d in r.parts]
+    facts = {question: fact for r in mine for question, fact in r.facts.items()}
+    content: Iterable[bytes]
+    runs: _KeptRuns | None
+    sink = DiagnosticSink()
+    if first.container != "zip":
+        validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
+        if sink.items:
+            return _PutTogether(sink.items)
+        assembled = assemble(parts)  # each question's records put into questions.xml
+        runs = _KeptRuns.of(mine, source)
+        content, members = tar_parts(assembled, runs), len(assembled)
+    elif first.archive:
+        entries = [e for r in mine for e in r.entries]
+        assembled = assemble(parts)
+        validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
+        if sink.items:  # the quiz has failed: build() writes none of its files
+            return _PutTogether(sink.items)
+        runs = _KeptRuns.of(mine, source)
+        entries += [spliced_entry(d, runs) if isinstance(d, Spliced) else compress(d.path, d.content) for d in assembled]
+        content, members = zip_parts(entries), len(entries)
+    else:
+        runs, content, members = None, single_file(parts), 1
+    return _PutTogether([], content, members, runs=runs)
+
+
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
-            kept: dict[str, bytes] | None = None) -> None:
-    """All of a quiz's tasks are in: put each output together and stage it (for ``check``, hash it);
-    ``kept`` gets each output's bytes, for the build cache."""
+            kept: dict[str, bytes] | None = None, ahead: dict[str, _PutTogether] | None = None) -> None:
+    """All of a quiz's tasks are in: put each output together (or take it as :class:`_Ahead` put
+    it together) and stage it (for ``check``, hash it); ``kept`` gets each output's bytes, for the
+    build cache."""
     if result.failed or any(r.filename is None for r in done):
         return
-    started = time.perf_counter()
+    started = time.perf_counter() - sum(made.seconds for made in (ahead or {}).values())
     content: Iterable[bytes]
     for name in options.formats:
         mine = [r for r in done if r.task.format == name]
-        first = mine[0]
-        target = options.out_dir / str(first.filename)
-        parts = [d for r in mine for d in r.parts]
-        facts = {question: fact for r in mine for question, fact in r.facts.items()}
-        if first.container != "zip":
-            sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
-            if sink.items:
-                result.diagnostics.extend(sink.items)
-                continue
-            assembled = assemble(parts)  # each question's records put into questions.xml
-            content, members = tar_parts(assembled), len(assembled)
-        elif first.archive:
-            entries = [e for r in mine for e in r.entries]
-            assembled = assemble(parts)
-            sink = DiagnosticSink()
-            validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
-            if sink.items:  # the quiz has failed: build() writes none of its files
-                result.diagnostics.extend(sink.items)
-                continue
-            entries += [compress_pieces(d.path, d.pieces()) for d in assembled]
-            content, members = zip_parts(entries), len(entries)
-        else:
-            content, members = single_file(parts), 1
+        target = options.out_dir / str(mine[0].filename)
+        made = (ahead or {}).get(name) or _put_together(mine, result.source)
+        if made.diagnostics:
+            result.diagnostics.extend(made.diagnostics)
+            continue
+        content, members = made.content, made.members
         if kept is not None:
             kept[name] = b"".join(content)
             content = [kept[name]]
@@ -809,8 +1052,69 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             sha256, size = staged.sha256, staged.size
         else:
             sha256, size = _digest(content)
+        if made.runs is not None:
+            made.runs.keep()
         result.outputs.append(OutputFile(name, target, sha256, size, members))
     result.timings["package"] += time.perf_counter() - started
+
+
+class _KeptRuns:
+    """How one output's runs are deflated (``package.Deflate``) with the build cache: a run made of
+    questions' documents from chunks of known keys (and the frame's text between them) is taken
+    from the runs the last build of the source kept, by a key of what it is made of, or deflated;
+    the runs used are kept for the next build (:meth:`keep`). So a build after one edit deflates
+    again only the runs of the edited question and of the frame's text that changed. A run of
+    frame text alone (a small member, a tar header) is deflated each time: nothing to save."""
+
+    def __init__(self, key: str | None, chunks: dict[str, str]) -> None:
+        self.key = key
+        #: Each question's chunk key: what its documents are, in this target.
+        self.chunks = chunks
+        self.before: dict[str, object] = load_runs(key) if key is not None else {}
+        self.used: dict[str, object] = {}
+
+    @classmethod
+    def of(cls, done: list[TaskResult], source: Path) -> _KeptRuns:
+        """The runs of the output that the tasks ``done`` (one target's) make of ``source``."""
+        assert _state is not None
+        if _state.cache_settings is None:
+            return cls(None, {})
+        chunks = {}
+        for result in done:
+            key = _chunk_key(result.task)
+            if key is not None:
+                chunks.update(dict.fromkeys(result.task.questions, key))
+        return cls(runs_key(_state.cache_settings, source, done[0].task.format) if chunks else None, chunks)
+
+    def __call__(self, pieces: Sequence[bytes | Document], level: int) -> Deflated:
+        key = self._key(pieces, level)
+        if key is None:
+            return deflated(pieces, level)
+        run = self.before.get(key)
+        if not isinstance(run, Deflated):
+            run = deflated(pieces, level)
+        self.used[key] = run
+        return run
+
+    def _key(self, pieces: Sequence[bytes | Document], level: int) -> str | None:
+        """What the run is made of: its frame text, and each question's document by its chunk's
+        key; None for a run without a question or with one not rendered from a keyed chunk."""
+        if self.key is None or all(isinstance(p, bytes) for p in pieces):
+            return None
+        digest = hashlib.sha256(f"{zlib.ZLIB_RUNTIME_VERSION}\0{level}\0".encode())
+        for piece in pieces:
+            if isinstance(piece, bytes):
+                digest.update(b"F%d\0" % len(piece))
+                digest.update(piece)
+            elif piece.question_id in self.chunks:
+                digest.update(f"Q{self.chunks[piece.question_id]}\0{piece.question_id}\0".encode())
+            else:
+                return None
+        return digest.hexdigest()
+
+    def keep(self) -> None:
+        if self.key is not None and self.used and self.used.keys() != self.before.keys():
+            store_runs(self.key, self.used)
 
 
 def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:

@@ -144,6 +144,9 @@ def engine_question(backup: Backup, question: etree._Element) -> Question:
         records = {r.findtext("answer"): r for r in plugin.iter("calculated_record")}
         q.answers = _answers(plugin, {k: float(r.findtext("tolerance")) for k, r in records.items()},
                              {k: int(r.findtext("tolerancetype")) for k, r in records.items()})
+        for a, answer in zip(plugin.iterfind("answers/answer"), q.answers):
+            answer.answerformat = int(records[a.get("id")].findtext("correctanswerformat"))
+            answer.answerlength = int(records[a.get("id")].findtext("correctanswerlength"))
         if qtype == "calculatedmulti":
             option = plugin.find("calculated_options/calculated_option")
             q.single = option.findtext("single") == "1"

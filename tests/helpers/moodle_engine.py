@@ -100,6 +100,9 @@ class Answer:
     tolerance: float | None = None  # numerical and calculated answers only
     #: calculated answers: 1 relative, 2 nominal, 3 geometric (numerical answers are nominal).
     tolerancetype: int = 2
+    #: calculated answers: correctanswerformat (1 decimals, 2 significant figures) and length.
+    answerformat: int | None = None
+    answerlength: int | None = None
 
 
 @dataclass
@@ -234,7 +237,9 @@ def read_question(question: etree._Element) -> Question:
         # import_calculated: each answer's tolerance and tolerancetype, and every dataset
         # definition's items (number, value)
         q.answers = [Answer(t, _fraction(a), tolerance=float(a.findtext("tolerance") or 0),
-                            tolerancetype=int(a.findtext("tolerancetype") or 1)) for a, t in texts]
+                            tolerancetype=int(a.findtext("tolerancetype") or 1),
+                            answerformat=int(a.findtext("correctanswerformat") or 1),
+                            answerlength=int(a.findtext("correctanswerlength") or 2)) for a, t in texts]
         if qtype == "calculatedmulti":
             q.single = _bool(question.findtext("single"))
             q.shuffleanswers = _bool(question.findtext("shuffleanswers"))
@@ -431,6 +436,24 @@ def _shown_formula(text: str) -> str:
     found = re.fullmatch(r"\{=([^{}]*(?:\{[^{}]+}[^{}]*)*)\}", html.unescape(html_text(text)).strip())
     assert found, f"Moodle computes nothing in the answer {text!r}"
     return found.group(1)
+
+
+def replace_expressions_in_text(text: str, values: Mapping[str, str], length: int | None = None,
+                                format: int | None = None) -> str:
+    """qtype_calculated_variable_substituter::replace_expressions_in_text, what a student is shown:
+    each ``{=formula}`` (FORMULAS_IN_TEXT_REGEX) computed and formatted by format_float (format 1:
+    ``sprintf('%.<length>F')``; without a length, the value as PHP prints it), then each
+    ``{name}`` replaced by its value as the dataset item holds it (substitute_values_pretty)."""
+    assert format in (None, 1), "significant figures (format 2) are not ported"
+
+    def computed(m: re.Match[str]) -> str:
+        value = calculated_value(m.group(1), values)
+        return f"{value:.{length}f}" if length is not None and format is not None else repr(value)
+
+    text = FORMULA_IN_TEXT.sub(computed, text)
+    for name, value in values.items():
+        text = text.replace("{" + name + "}", value)
+    return text
 
 
 def calculated_answers(q: Question, item: int) -> list[float]:

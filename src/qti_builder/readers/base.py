@@ -131,6 +131,7 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
     source.positions = {new: span for loc, span in source.positions.items() if (new := moved(loc)) is not None}
     source.scalars = {new: text for loc, text in source.scalars.items() if (new := moved(loc)) is not None}
     source.numbers = {new: n for loc, n in source.numbers.items() if (new := moved(loc)) is not None}
+    source.text_lines = {new: lines for loc, lines in source.text_lines.items() if (new := moved(loc)) is not None}
     return kept_any
 
 

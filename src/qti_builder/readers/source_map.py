@@ -14,6 +14,8 @@ from ..diagnostics import SourceSpan
 from ..model import Quiz
 
 Loc = tuple[str | int, ...]
+#: A text's source lines: (lines below its field's line, column, characters as written) of each.
+TextLines = tuple[tuple[int, int, str], ...]
 #: Marks the position of a mapping key, rather than of its value: ``loc[:-1] + (KEY, name)``.
 KEY = "<key>"
 
@@ -46,9 +48,43 @@ class SourceMap:
     #: read as (part of) a piece of a large source (readers/markdown/pieces.py): the same key is
     #: the same section's data, so that the build keeps what it checked of it by that key too.
     section_keys: dict[int, str] = field(default_factory=dict)
+    #: How a text runs in the source where that is not one line from its field's place (a
+    #: paragraph's indented lines, a quoted or block YAML string): each of its source lines as
+    #: (lines below the field's line, column, characters as written), for :meth:`text_position`.
+    text_lines: dict[Loc, TextLines] = field(default_factory=dict)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
         self.positions[loc] = SourceSpan(self.path, line, column)
+
+    def text_at(self, loc: Loc, line: int, column: int, written: list[tuple[int, int, str]]) -> None:
+        """The place of the text at ``loc`` and its source lines as written (line, column and
+        characters, whitespace around them left out), when they are more than its first line."""
+        self.positions[loc] = SourceSpan(self.path, line, column)
+        if len(written) > 1 or (written and (written[0][0] != line or written[0][1] != column)):
+            self.text_lines[loc] = tuple((at_line - line, at_column, chars) for at_line, at_column, chars in written)
+
+    def text_position(self, loc: Loc, text: str, offset: int) -> SourceSpan:
+        """Where the character at ``offset`` of the text at ``loc`` was written. Each source line
+        of the text is found in the text, in order (a reader joins, dedents or unquotes them, and
+        may add to or change the text after: a line not found is passed over), and the offset
+        counted from the last one that starts at or before it; a text without recorded lines
+        runs on from its field's place, each line after the first from column 1."""
+        start = self.locate(loc)
+        found_at, end = None, 0
+        for below, column, chars in self.text_lines.get(loc, ()):
+            found = text.find(chars, end) if chars else -1
+            if found < 0:
+                continue
+            if found > offset:
+                break
+            found_at, end = (found, start.line + below, column), found + len(chars)
+        if found_at is not None:
+            found, line, column = found_at
+            return SourceSpan(self.path, line, column + offset - found)
+        before = text[:offset]
+        lines = before.count("\n")
+        column = start.column + offset if lines == 0 else offset - before.rfind("\n")
+        return SourceSpan(start.path, start.line + lines, column)
 
     def locate(self, loc: Loc) -> SourceSpan:
         """The span of ``loc`` or of its nearest located ancestor. A key's place (``KEY, name``)

@@ -37,7 +37,7 @@ def load_yaml(
             loader.dispose() if loader else None
             loader = _Loader(text, limits)  # reads the text at once: a character YAML refuses is a YAMLError
             node = loader.get_single_node()
-        return {} if node is None else _Builder(source, sink, line_offset).build(node, loc)
+        return {} if node is None else _Builder(source, sink, line_offset, text).build(node, loc)
     except _Refused as exc:
         line, col = exc.mark.line + 1, exc.mark.column + 1
         sink.error("QB114", exc.message, SourceSpan(source.path, line + line_offset, col), hint=exc.hint)
@@ -191,11 +191,32 @@ _PLAIN_TAGS = {"str", "int", "float", "bool", "null", "map", "seq", "timestamp",
 
 
 class _Builder:
-    def __init__(self, source: SourceMap, sink: DiagnosticSink, line_offset: int) -> None:
+    def __init__(self, source: SourceMap, sink: DiagnosticSink, line_offset: int, text: str = "") -> None:
         self.source = source
         self.sink = sink
         self.line_offset = line_offset
         self.constructor = yaml.SafeLoader("")
+        self.text = text
+        self._lines: list[str] | None = None
+
+    def written(self, node: yaml.ScalarNode) -> list[tuple[int, int, str]]:
+        """Each source line of a text that is quoted, a block (``|``, ``>``) or over several lines,
+        as (line, column, its characters without the whitespace around them): the quotes and a
+        block's header line left out. Where the text's characters are, for a diagnostic inside it."""
+        if self._lines is None:
+            self._lines = self.text.split("\n")
+        first, last, quoted = node.start_mark.line, node.end_mark.line, node.style in ("'", '"')
+        out = []
+        for i in range(first, min(last, len(self._lines) - 1) + 1):
+            if i == first and node.style in ("|", ">"):
+                continue  # the header: '|', '>-', an indentation digit, a comment
+            line = self._lines[i]
+            begin = node.start_mark.column + quoted if i == first else 0
+            stop = node.end_mark.column - quoted if i == last else len(line)
+            segment = line[begin:stop]
+            if chars := segment.strip():
+                out.append((i + 1 + self.line_offset, begin + len(segment) - len(segment.lstrip()) + 1, chars))
+        return out
 
     def scalar(self, node: yaml.Node) -> Any:
         """Plain YAML scalars only: text, numbers, booleans and null (dates and the like stay text)."""
@@ -241,4 +262,6 @@ class _Builder:
         value = self.scalar(node)
         if value is not None and not isinstance(value, str):
             self.source.scalars[loc] = node.value
+        elif isinstance(value, str) and isinstance(node, yaml.ScalarNode) and (node.style or node.start_mark.line != node.end_mark.line):
+            self.source.text_at(loc, *self.span(node), self.written(node))
         return value

@@ -104,6 +104,14 @@ def is_spliced(document: Document) -> bool:
 def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
     """The bytes of a spliced file: its frame (the document with a ``question_order``) with each
     question's document after the question's marker line."""
+    for piece in spliced_pieces(documents):
+        yield piece if isinstance(piece, bytes) else piece.content
+
+
+def spliced_pieces(documents: Iterable[Document]) -> Iterator[bytes | Document]:
+    """:func:`single_file`'s pieces, each question's document as it is (not expanded): the
+    frame's text up to and with each marker line, then that question's document, and the
+    frame's text after the last marker line."""
     frame, questions = None, {}
     for document in documents:
         if document.question_order:
@@ -115,9 +123,27 @@ def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
     start = 0
     for marker in QUESTION_MARKER.finditer(data):
         yield data[start:marker.end()]
-        yield questions[frame.question_order[int(marker.group(1)) - 1]].content
+        yield questions[frame.question_order[int(marker.group(1)) - 1]]
         start = marker.end()
     yield data[start:]
+
+
+def spliced_runs(documents: Iterable[Document], every: int) -> Iterator[list[bytes | Document]]:
+    """:func:`spliced_pieces` in runs of ``every`` questions, in the order the file has them: a
+    run starts at the frame's text before each ``every``-th marker line (the first run at the
+    file's start, the last one ends with the frame's end). Where the runs are cut depends on the
+    file alone, not on how its questions were shared among tasks."""
+    run: list[bytes | Document] = []
+    count = 0
+    for piece in spliced_pieces(documents):
+        if isinstance(piece, bytes):
+            if count and count % every == 0:
+                yield run
+                run = []
+        else:
+            count += 1
+        run.append(piece)
+    yield run
 
 
 def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:

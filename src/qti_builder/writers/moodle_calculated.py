@@ -26,7 +26,7 @@ from typing import Any
 from ..checks import MARKDOWN_ESCAPE, MOODLE_FORMULA_ERROR
 from ..formulas import moodle_formula_error, moodle_text_formula_errors, parse, plain_decimal, to_moodle
 from ..model.parametric import CalculatedChoiceQuestion, CalculatedQuestion
-from ..parametric import Shown, Variants, fill, filled_question, fmt, markdown_escape, variants
+from ..parametric import Shown, Variants, fill, fill_by_place, filled_question, fmt, markdown_escape, variants
 from .base import text_shown
 
 #: A ``{=...}`` of a calculated question's text, feedback or answer that Moodle refuses.
@@ -42,10 +42,16 @@ def _wildcard(shown: Shown) -> str:
     return markdown_escape("{" + shown.name + "}")
 
 
+def _wildcard_in_math(shown: Shown) -> str:
+    """A wildcard inside a formula (``${a}x$``): Markdown keeps a formula's text as written, so an
+    escape there would reach Moodle's text (and its formula check) as a backslash."""
+    return "{" + shown.name + "}"
+
+
 def _filled(q: Any, v: Variants) -> dict[str, Any]:
     """The question with every placeholder of its texts (stem, passage, feedback) a wildcard, and
     the question text Moodle shows (passage and stem) made of them."""
-    filled = filled_question(q, v, _wildcard)
+    filled = filled_question(q, v, _wildcard, _wildcard_in_math)
     return {"question": filled, "questiontext": text_shown(filled)}
 
 
@@ -110,7 +116,7 @@ def calculated(ctx: Any, q: CalculatedQuestion) -> dict[str, Any]:
               "correctanswerlength": digits,
               # Moodle shows a calculated question the feedback of the answer it matches (as a
               # numerical one): no correct/incorrect feedback of its own.
-              "feedback": fill(q.feedback.correct, v, _wildcard) if q.feedback.correct else None}
+              "feedback": fill_by_place(q.feedback.correct, v, _wildcard, _wildcard_in_math) if q.feedback.correct else None}
     return _refused(ctx, {
         **_filled(q, v),
         "qtype": "calculated",
@@ -130,13 +136,18 @@ def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
         # One option shows its {=...} with one format: Moodle's own when they agree, else wildcards.
         own = len(lengths) == 1
 
-        def render(shown: Shown, own: bool = own) -> str:
+        def in_math(shown: Shown, own: bool = own) -> str:
+            """Moodle's own ``{=...}`` (or the wildcard) as Moodle reads it: inside a formula as
+            written, outside escaped for Markdown (:func:`_wildcard_in_math`)."""
             if own and shown.key.startswith("="):
-                return markdown_escape("{=" + to_moodle(shown.node) + "}")
-            return _wildcard(shown)
+                return "{=" + to_moodle(shown.node) + "}"
+            return _wildcard_in_math(shown)
 
-        answers.append({"text": fill(choice.text, v, render), "fraction": "100" if choice.correct else "0",
-                        "feedback": fill(choice.feedback, v, _wildcard) if choice.feedback else None,
+        def render(shown: Shown) -> str:
+            return markdown_escape(in_math(shown))
+
+        answers.append({"text": fill_by_place(choice.text, v, render, in_math), "fraction": "100" if choice.correct else "0",
+                        "feedback": fill_by_place(choice.feedback, v, _wildcard, _wildcard_in_math) if choice.feedback else None,
                         "tolerance": "0", "tolerancetype": "1", "correctanswerformat": "1",
                         "correctanswerlength": lengths.pop() if own else q.decimals})
     in_options = [s.name for s in v.shown.values() if "option" in s.places and not s.key.startswith("=")]

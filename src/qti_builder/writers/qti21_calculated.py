@@ -25,7 +25,6 @@ from typing import Any
 from lxml import etree
 
 from .. import content
-from ..checks import _at as at_offset
 from ..content import MATHML_NS
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..formulas import parse, renamed, to_source
@@ -154,7 +153,7 @@ def check_math_variables(quiz: Quiz, source: SourceMap, sink: DiagnosticSink) ->
                 for name in sorted(symbols & in_math):
                     field = locs[q.id] + loc
                     start = source.locate(field)
-                    span = at_offset(start, text, offset) if field in source.positions and offset >= 0 else start
+                    span = source.text_position(field, text, offset) if field in source.positions and offset >= 0 else start
                     sink.error("QB158", f"question '{q.id}': the formula '{written}' has the symbol {name}, and "
                                f"{{{name}}} stands inside a formula of the question: a QTI 2.1 player puts the value "
                                f"of {name} in place of both (its mathVariable), so students would see a number "

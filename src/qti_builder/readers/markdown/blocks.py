@@ -37,6 +37,18 @@ class Block:
         kept = "  " if rest and first.endswith("  ") and first.strip() and body.strip() else ""
         return (first.strip() + kept + ("\n" + body if rest else "")).strip()
 
+    def written(self) -> list[tuple[int, int, str]]:
+        """Each line of the block that holds text, as (line, column, its characters without the
+        whitespace around them): where :meth:`text`'s lines were written."""
+        if len(self.lines) == 1 and not self.lines[0][:1].isspace():  # most options and labels
+            return [(self.line, self.column, self.lines[0])]
+        out = []
+        for i, line in enumerate(self.lines):
+            chars = line.strip()
+            if chars:
+                out.append((self.line + i, (self.column if i == 0 else 1) + len(line) - len(line.lstrip()), chars))
+        return out
+
     def find(self, pattern: re.Pattern[str]) -> list[tuple[int, int, re.Match[str]]]:
         """Each match of a one-line pattern in the block as written, with its line and column."""
         found = []

@@ -30,7 +30,7 @@ from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticSink, SourceSpan
 from ..piece_cache import Pieces
-from ..source_map import Loc, SourceMap
+from ..source_map import Loc, SourceMap, TextLines
 from . import keys as K
 from . import syntax as S
 from .blocks import Scanner
@@ -77,6 +77,8 @@ class PieceRead:
     form: str | None = None
     #: It reads as in the whole reading (see the module's docstring).
     fits: bool = True
+    #: SourceMap.text_lines (counted from their field's line: they move with it).
+    text_lines: dict[Loc, TextLines] = field(default_factory=dict)
 
 
 #: Reads the sections of a scan into model data: ``(source, sink, settings, sections, first)``
@@ -135,7 +137,8 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
     source.syntax = "markdown"
     sections = build_sections(source, sink, settings, roots, first) if fits else []
     positions = {loc: (span.line, span.column) for loc, span in source.positions.items()}
-    return PieceRead(start, first, sections, positions, source.scalars, source.numbers, sink.items, scanner.form, fits)
+    return PieceRead(start, first, sections, positions, source.scalars, source.numbers, sink.items, scanner.form, fits,
+                     source.text_lines)
 
 
 def read_pieces(lines: list[str], bounds: list[int], first: int, path: str, settings: Settings, form: str | None,
@@ -220,6 +223,7 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
             source.positions.update({loc: SourceSpan(path, line + shift, column) for loc, (line, column) in piece.positions.items()})
             source.scalars.update(piece.scalars)
             source.numbers.update(piece.numbers)
+            source.text_lines.update(piece.text_lines)
         else:
             for loc, (line, column) in piece.positions.items():
                 source.positions[_moved(loc, base - piece.first)] = SourceSpan(path, line + shift, column)
@@ -227,6 +231,8 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
                 source.scalars[_moved(loc, base - piece.first)] = text
             for loc, number in piece.numbers.items():
                 source.numbers[_moved(loc, base - piece.first)] = number
+            for loc, lines in piece.text_lines.items():
+                source.text_lines[_moved(loc, base - piece.first)] = lines
         for diagnostic in piece.diagnostics:
             if diagnostic.span is not None and diagnostic.span.path != source.path:
                 diagnostic = replace(diagnostic, span=replace(diagnostic.span, path=source.path))

@@ -46,13 +46,14 @@ class QuestionBuilder:
         self._sub_questions(q)
         stem = q.stem.text()
         data: dict[str, Any] = {"id": "q" + digest(stem), "stem": stem}
-        self.source.at(loc + ("stem",), q.stem.line, q.stem.column)
+        self.source.text_at(loc + ("stem",), q.stem.line, q.stem.column, q.stem.written())
         if not stem:
             self.error("QB130", "the question has no text", q.line, hint="write the question after the number: '1. What is ...?'")
         passage = "\n\n".join(block.text() for block in q.passages if block.text())
         if passage:
             data["passage"] = passage
-            self.source.at(loc + ("passage",), q.passages[0].line, q.passages[0].column)
+            self.source.text_at(loc + ("passage",), q.passages[0].line, q.passages[0].column,
+                                [w for block in q.passages for w in block.written()])
         if q.refused:
             self.source.unread.add(q.line)  # its form's reader said why (a matching table's row): left out
             return data
@@ -172,7 +173,7 @@ class QuestionBuilder:
                             "students after they answer")
             return
         data["model_answer"] = with_marking_scheme(data.get("model_answer"), scheme.name, scheme.block.text())
-        self.source.at(loc + ("model_answer",), scheme.line, scheme.column)
+        self.source.text_at(loc + ("model_answer",), scheme.line, scheme.column, scheme.block.written())
 
     def _attribute_like_answers(self, q: Question, kind: str) -> None:
         """``Answer: int() {score=50}``: attributes are read on question and option lines only, so
@@ -362,7 +363,7 @@ class QuestionBuilder:
             label = q.label(role)
             if label and label.block.text():
                 feedback[key] = label.block.text()
-                self.source.at(loc + ("feedback", key), label.line, label.block.column)
+                self.source.text_at(loc + ("feedback", key), label.line, label.block.column, label.block.written())
         if feedback:
             data["feedback"] = feedback
 
@@ -487,7 +488,9 @@ class QuestionBuilder:
                 self.source.at(loc + ("choices", k, key), opt.line, col)
             if opt.feedback and opt.feedback.text():
                 choice["feedback"] = opt.feedback.text()
+                self.source.text_at(loc + ("choices", k, "feedback"), opt.feedback.line, opt.feedback.column, opt.feedback.written())
             self.source.at(loc + ("choices", k), opt.line)
+            self.source.text_at(loc + ("choices", k, "text"), opt.text.line, opt.text.column, opt.text.written())
             choices.append(choice)
         data["choices"] = choices
         if q.options and q.style not in (None, "upper-alpha"):
@@ -585,7 +588,7 @@ class QuestionBuilder:
         answer = self._one_answer(q, "essay", required=False)
         if answer is not None and answer.block.text():
             data["model_answer"] = answer.block.text()
-            self.source.at(loc + ("model_answer",), answer.line, answer.block.column)
+            self.source.text_at(loc + ("model_answer",), answer.line, answer.block.column, answer.block.written())
 
     def matching(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
         pairs: list[dict[str, str]] = []
@@ -993,3 +996,4 @@ def _plain(markdown: str) -> str:
 
 def _article(word: str) -> str:
     return "an" if word[:1] in "aeiou" else "a"
+
