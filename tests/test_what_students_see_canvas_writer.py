@@ -283,3 +283,27 @@ def test_locking_questions_shows_one_at_a_time_in_canvas_unless_the_source_says_
         ("false", None)
     # Nothing said: nothing written, Canvas's defaults apply.
     assert _paging(tmp_path / "none", "  time_limit: 30\n") == (None, None)
+
+
+# -- which attempt counts ---------------------------------------------------------------------------
+
+def _graded_by(tmp_path: Path, method: str) -> tuple[str | None, list[str]]:
+    """Canvas's scoring_policy as its settings file states it, and the QB602 losses the build
+    reports for Canvas (a setting the package has no place for)."""
+    tmp_path.mkdir()
+    source = f"---\ntitle: Grading\nsettings:\n  grading_method: {method}\n---\n\n1. Is 7 a prime number? {{#seven}}\n\nAnswer: true\n"
+    path = write(tmp_path, "grading.md", source)
+    result = build(BuildOptions(sources=[path], out_dir=tmp_path / "out", formats=["canvas"], jobs=1))
+    lost = [loss.message for r in result.results for loss in r.losses if loss.code == "QB602"]
+    return Package(tmp_path / "out" / "grading.canvas.zip", "grading").setting("scoring_policy"), lost
+
+
+def test_which_attempt_counts_reaches_canvas_in_its_words_and_first_is_a_named_loss(tmp_path: Path) -> None:
+    # Canvas keeps the highest, the latest or the average of a student's attempts (scoring_policy:
+    # keep_highest, keep_latest, keep_average); it has no "first attempt".
+    assert _graded_by(tmp_path / "highest", "highest") == ("keep_highest", [])
+    assert _graded_by(tmp_path / "last", "last") == ("keep_latest", [])
+    assert _graded_by(tmp_path / "average", "average") == ("keep_average", [])
+    policy, lost = _graded_by(tmp_path / "first", "first")
+    assert policy is None  # Canvas's own default applies: a loss the author is told of
+    assert len(lost) == 1 and "the quiz setting grading_method has no place" in lost[0], lost
