@@ -18,14 +18,13 @@ import lxml.html
 import pytest
 from lxml import etree
 
-from helpers import QTI_NS, ROOT, write
+from helpers import QTI_NS, ROOT, broken_include_errors, write
 from helpers.outputs import Outputs, build_all
 from helpers.moodle_engine import grade as moodle_grade
 from helpers.moodle_engine import read_question
 from helpers.qti12_engine import score_item
 from helpers.qti21_engine import score_item as qti_score
 from qti_builder import BuildOptions, build
-from qti_builder.pipeline import BuildIncomplete
 
 SOURCE = """---
 title: Feedback and order
@@ -503,22 +502,13 @@ def test_a_canvas_true_false_question_is_canvas_s_own_only_with_true_and_false_a
     assert _shown(item, options["False"]) == (0, ["Look at a photograph from space."])
 
 
-BROKEN_INCLUDE = '{% include "canvas/nowhere.xml.j2" %}'
-
 
 @pytest.mark.parametrize("template", ["canvas/item_essay.xml.j2", "canvas/assessment.xml.j2", "canvas/assessment_meta.xml.j2",
                                       "canvas/imsmanifest.xml.j2"])
 def test_a_canvas_template_that_includes_a_missing_file_is_an_error_where_it_is_used(tmp_path: Path, template: str) -> None:
     """A --templates override that includes a file it does not have: an error (no traceback,
     nothing written), at the question the item template was rendering for."""
-    source = write(tmp_path, "essay.md", "---\ntitle: Essay\n---\n\n1. Explain recursion. {#why type=essay}\n")
-    override = tmp_path / "templates" / template
-    override.parent.mkdir(parents=True)
-    override.write_text(BROKEN_INCLUDE, encoding="utf-8")
-    with pytest.raises(BuildIncomplete) as failed:
-        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], templates=tmp_path / "templates"))
-    assert not (tmp_path / "dist").exists()
-    errors = [d.render() for d in failed.value.diagnostics]
+    source, errors = broken_include_errors(tmp_path, template)
     assert any("error[QB303]" in e and "canvas/nowhere.xml.j2" in e for e in errors), errors
     if "item_" in template:
         assert any(e.startswith(f"{source}:5:") and "error[QB303]" in e for e in errors), errors

@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from helpers import NS, write, zip_members
+from helpers import NS, broken_include_errors, zip_members
 from helpers.qti21_engine import score_item
 from qti_builder import BuildOptions, build
-from qti_builder.pipeline import BuildIncomplete
 
 Q = NS["q"]
 
@@ -145,14 +144,7 @@ def test_a_qti21_template_that_includes_a_missing_file_is_an_error_at_the_questi
     """A --templates override that includes a file it does not have: an error naming the missing
     file (no traceback, nothing written), and for an item's template, at the line of the question
     it was rendering, where the author can look."""
-    source = write(tmp_path, "essay.md", "---\ntitle: Essay\n---\n\n1. Explain recursion. {#why type=essay}\n")
-    override = tmp_path / "templates" / template
-    override.parent.mkdir(parents=True)
-    override.write_text('{% include "qti21/nowhere.xml.j2" %}', encoding="utf-8")
-    with pytest.raises(BuildIncomplete) as failed:
-        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], templates=tmp_path / "templates"))
-    assert not (tmp_path / "dist").exists()
-    errors = [d.render() for d in failed.value.diagnostics]
+    source, errors = broken_include_errors(tmp_path, template)
     assert any("error[QB303]" in e and "qti21/nowhere.xml.j2" in e for e in errors), errors
     if "item_" in template:
         assert any(e.startswith(f"{source}:5:") and "error[QB303]" in e for e in errors), errors

@@ -81,6 +81,26 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
+def broken_include_errors(tmp_path: Path, template: str) -> tuple[Path, list[str]]:
+    """An essay quiz built for the target of ``template`` (``canvas/item_essay.xml.j2``) with a
+    --templates override of it that includes a file it does not have: the source, and the
+    problems the build reports, rendered. The build must fail and write nothing."""
+    import pytest
+
+    from qti_builder import BuildOptions, build
+    from qti_builder.pipeline import BuildIncomplete
+
+    target = template.split("/")[0]
+    source = write(tmp_path, "essay.md", "---\ntitle: Essay\n---\n\n1. Explain recursion. {#why type=essay}\n")
+    override = tmp_path / "templates" / template
+    override.parent.mkdir(parents=True)
+    override.write_text('{% include "' + target + '/nowhere.xml.j2" %}', encoding="utf-8")
+    with pytest.raises(BuildIncomplete) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=[target], templates=tmp_path / "templates"))
+    assert not (tmp_path / "dist").exists()
+    return source, [d.render() for d in failed.value.diagnostics]
+
+
 def read_written(tmp_path: Path, name: str, text: str) -> Quiz:
     """The quiz a source reads as (``text`` written to ``tmp_path/name``); it must read."""
     sink = DiagnosticSink()
