@@ -50,26 +50,59 @@ def test_a_file_of_another_suffix_or_none_is_qb100_naming_the_suffixes_read(tmp_
     assert found == [f"1:1: error[QB100]: no reader for '{suffix}' files | hint: quiz sources end in .md, .markdown, .yaml, .yml"]
 
 
-def test_a_pipe_without_a_suffix_is_read_as_markdown(tmp_path: Path) -> None:
-    # What `<(...)` or a named pipe gives: neither a file nor a folder, and no suffix.
-    pipe = tmp_path / "pasted"
+def read_pipe(tmp_path: Path, name: str, text: str):  # type: ignore[no-untyped-def]
+    """A named pipe (what `<(...)` gives: neither a file nor a folder) fed ``text``, read."""
+    pipe = tmp_path / name
     os.mkfifo(pipe)
 
     def feed() -> None:
         with open(pipe, "w", encoding="utf-8") as out:
-            out.write(MARKDOWN)
+            out.write(text)
 
     writer = threading.Thread(target=feed)
     writer.start()
     try:
-        result, found = read(pipe)
+        return read(pipe)
     finally:
         if writer.is_alive():  # the reader never opened it: let the writer go
             with open(pipe, encoding="utf-8") as drain:
                 drain.read()
         writer.join()
-    assert found == [] and result is not None
-    assert [q.stem for q in result[0].iter_questions()] == ["Why is the sky blue?"]
+
+
+def stems(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return [q.stem for q in result[0].iter_questions()]
+
+
+def test_a_pipe_without_a_suffix_is_read_as_markdown(tmp_path: Path) -> None:
+    result, found = read_pipe(tmp_path, "pasted", MARKDOWN)
+    assert found == [] and result is not None and stems(result) == ["Why is the sky blue?"]
+
+
+def test_a_pipe_with_a_suffix_is_read_by_its_suffix(tmp_path: Path) -> None:
+    result, found = read_pipe(tmp_path, "pasted.yaml", YAML)
+    assert found == [] and result is not None and stems(result) == ["Why is the sky blue?"]
+    result, found = read_pipe(tmp_path, "pasted.txt", MARKDOWN)
+    assert result is None
+    assert found == ["1:1: error[QB100]: no reader for '.txt' files | hint: quiz sources end in .md, .markdown, .yaml, .yml"]
+
+
+def test_standard_input_and_a_descriptor_are_read_as_markdown_even_from_a_file(tmp_path: Path) -> None:
+    # `qti-builder check - < quiz` and `/dev/fd/N`: the shell hands over a regular file, which
+    # has no suffix to go by; what is typed or pasted is Markdown.
+    source = write(tmp_path, "typed", MARKDOWN.replace("title:", "id: typed\ntitle:"))  # /dev/fd/3 is no id
+    with open(source, "rb") as typed:
+        result, found = read(Path(f"/dev/fd/{typed.fileno()}"))
+    assert found == [] and result is not None and stems(result) == ["Why is the sky blue?"]
+    saved = os.dup(0)
+    try:
+        with open(source, "rb") as typed:
+            os.dup2(typed.fileno(), 0)
+        result, found = read(Path("/dev/stdin"))
+    finally:
+        os.dup2(saved, 0)
+        os.close(saved)
+    assert found == [] and result is not None and stems(result) == ["Why is the sky blue?"]
 
 
 def test_a_missing_file_is_qb100_saying_why(tmp_path: Path) -> None:

@@ -136,3 +136,20 @@ sections:
     assert isinstance(q1, SingleChoiceQuestion) and q1.stem == "1.10" and q1.points == 2.5
     assert [c.text for c in q1.choices] == ["1.10", "0x1F"]
     assert isinstance(q2, EssayQuestion) and q2.stem == "Two lines\nas written."
+
+
+def test_nesting_past_the_limit_in_front_matter_is_placed_in_the_markdown_file(tmp_path: Path) -> None:
+    # The front matter starts on the file's line 2; 'time_limit' is its level 3.
+    text = "---\ntitle: T\nsettings:\n  time_limit: 5\n---\n\n1. Why? {#q type=essay}\n"
+    assert printed(tmp_path, "fm.md", text, "--max-yaml-depth", "2") == [
+        f"fm.md:{at(text, 4, 'time_limit')}: error[QB114]: the YAML nests more than the 2 levels a source may have",
+        DEPTH_HINT,
+    ]
+
+
+def test_an_alias_to_nothing_is_a_syntax_error_at_the_alias_not_a_second_document(tmp_path: Path) -> None:
+    text = "title: *nope\nsections: []\n"
+    assert printed(tmp_path, "alias.yaml", text) == [
+        f"alias.yaml:{at(text, 1, '*nope')}: error[QB111]: YAML syntax error: found undefined alias 'nope'",
+        SYNTAX_HINT,
+    ]
