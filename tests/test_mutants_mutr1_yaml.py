@@ -111,3 +111,18 @@ def test_a_yaml_quiz_in_korean_is_told_its_problems_in_korean(tmp_path: Path) ->
     text = "titel: 광학\nlanguage: ko\nsections:\n  - id: s1\n    title: 1부\n" + QUESTIONS
     assert printed(tmp_path, "optics.yaml", text)[0] == \
         "optics.yaml:1:1: error[QB203]: 퀴즈에 알 수 없는 키 'titel'. 'title'을(를) 뜻했나요?"
+
+
+def test_the_same_label_line_written_twice_is_two_places(tmp_path: Path) -> None:
+    # In one double-quoted line and in a block: each QB145 where its own words are.
+    text = ('title: Optics\ndescription: "Answer: a\\nAnswer: a"\nsections:\n  - id: s1\n    title: Part 1\n'
+            '    description: |\n      Answer: b\n      Answer: b\n' + QUESTIONS)
+    quoted = text.split("\n")[1]
+    first, second = quoted.index("Answer: a") + 1, quoted.index("Answer: a", quoted.index("Answer: a") + 1) + 1
+    block = [i + 1 for i, line in enumerate(text.split("\n")) if line.strip() == "Answer: b"]
+    assert printed(tmp_path, "optics.yaml", text)[::2] == [
+        f"optics.yaml:2:{first}: error[QB145]: 'Answer:' in the quiz description, which students see",
+        f"optics.yaml:2:{second}: error[QB145]: 'Answer:' in the quiz description, which students see",
+        f"optics.yaml:{block[0]}:7: error[QB145]: 'Answer:' in a section description, which students see",
+        f"optics.yaml:{block[1]}:7: error[QB145]: 'Answer:' in a section description, which students see",
+    ]

@@ -49,8 +49,12 @@ def _check_descriptions(node: dict[str, Any], loc: Loc, lines: list[str], source
     description = node.get("description")
     if isinstance(description, str):
         start = source.locate(loc + ("description",))
+        # Each label line is looked for after the last one found: the same words written twice
+        # ("Answer: a\nAnswer: a") are two places.
+        after = (start.line, 0)
         for index, column, label in label_lines(description):
-            line, col = _written_at(lines, start.line, description.split("\n")[index].strip(), start.column)
+            line, col = _written_at(lines, after, description.split("\n")[index].strip(), start.column)
+            after = (line, col)
             what = "the quiz description" if not loc else "a section description"
             sink.error("QB145", f"'{label}:' in {what}, which students see", SourceSpan(source.path, line, col),
                        hint=f"move it into a question's fields ('model_answer:', 'feedback:'); to show the words "
@@ -61,10 +65,12 @@ def _check_descriptions(node: dict[str, Any], loc: Loc, lines: list[str], source
             _check_descriptions(section, loc + ("sections", i), lines, source, sink)
 
 
-def _written_at(lines: list[str], first: int, text: str, column: int) -> tuple[int, int]:
-    """Where a line of a text value is written in the file, from the line its value starts on."""
+def _written_at(lines: list[str], after: tuple[int, int], text: str, column: int) -> tuple[int, int]:
+    """Where a line of a text value is written in the file: the first place after ``after`` (a
+    line, and a column on it, 0 for the whole line), from the line its value starts on."""
+    first, skip = after
     for number in range(first, min(len(lines), first + 10_000) + 1):
-        found = lines[number - 1].find(text)
+        found = lines[number - 1].find(text, skip if number == first else 0)
         if found >= 0:
             return number, found + 1
     return first, column
