@@ -98,3 +98,12 @@ def test_a_romanised_id_is_cut_to_64_characters_without_a_dash_at_its_end() -> N
     name = "강" * 12 + " " + "강" * 12
     assert romanised_id(name) == "gang" * 12 + "-" + ("gang" * 4)[:15]
     assert romanised_id("강" * 16 + " 강") == "gang" * 16
+
+
+def test_a_forbidden_character_below_a_first_blank_line_is_on_its_own_line(tmp_path: Path) -> None:
+    data = b"\n\ntitle: Ring\x07\nsections: []\n"
+    assert place(data, b"\x07") == "3:12"  # "title: Ring" is 11 characters
+    assert printed(tmp_path, "bell.yaml", data)[:2] == [
+        "bell.yaml:3:12: error[QB102]: character U+0007 is not allowed in XML",
+        "hint: delete it (it often comes from copy-paste)",
+    ]
