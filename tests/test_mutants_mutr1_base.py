@@ -92,12 +92,21 @@ def test_a_quiz_id_from_a_file_name_that_is_no_id(tmp_path: Path, stem: str, sai
 def test_a_romanised_id_is_cut_to_64_characters_without_a_dash_at_its_end() -> None:
     from qti_builder.readers.base import romanised_id
 
-    # 'gang' four characters a syllable, a space after every 12 syllables (made into '-'):
-    # 12 * 4 = 48 letters, '-', then 15 of the next 48 letters: 64, ending in a letter; one more
-    # syllable before the space puts the space at character 64, which is cut.
-    name = "강" * 12 + " " + "강" * 12
-    assert romanised_id(name) == "gang" * 12 + "-" + ("gang" * 4)[:15]
-    assert romanised_id("강" * 16 + " 강") == "gang" * 16
+    # '강' is 'gang': 15 of them and 'abc' are 63 letters, the space after them the 64th
+    # character ('-'), which is cut with what follows.
+    assert romanised_id("강" * 15 + "abc xyz") == "gang" * 15 + "abc"
+    assert romanised_id("강" * 12 + " " + "강" * 12) == "gang" * 12 + "-" + ("gang" * 4)[:15]
+
+
+def test_a_name_with_nothing_to_romanise_gets_quiz_and_a_hash_of_it() -> None:
+    import hashlib
+
+    from qti_builder.readers.base import romanised_id
+
+    # U+3164 (the Hangul filler) is a letter that romanises to nothing.
+    name = "\u3164\u3164"
+    assert romanised_id(name) == "quiz-" + hashlib.blake2b(name.encode("utf-8"), digest_size=4).hexdigest()
+    assert romanised_id(name) != romanised_id("\u3164")
 
 
 def test_a_forbidden_character_below_a_first_blank_line_is_on_its_own_line(tmp_path: Path) -> None:
