@@ -65,10 +65,11 @@ def read_pipe(tmp_path: Path, name: str, text: str):  # type: ignore[no-untyped-
     try:
         return read(pipe)
     finally:
-        if writer.is_alive():  # the reader never opened it: let the writer go
-            with open(pipe, encoding="utf-8") as drain:
-                drain.read()
-        writer.join()
+        writer.join(timeout=2)
+        if writer.is_alive():  # the reader never opened it: a reader that does not wait lets the writer go
+            drain = os.open(pipe, os.O_RDONLY | os.O_NONBLOCK)
+            writer.join()
+            os.close(drain)
 
 
 def stems(result) -> list[str]:  # type: ignore[no-untyped-def]
