@@ -114,11 +114,12 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         column = len(line) - len(line.lstrip()) + label.value_offset + 1
         key.entries[-1].labels.append((role, label.raw, lineno, column, label.value))
         return True
-    if key.entries and line[:1] in (" ", "\t") or key.entries and not key.explaining:
-        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
-        return True
     if key.explaining and key.explanations:
+        # In the explanations part, a line under an explanation (indented or not) goes on with it.
         list(key.explanations.values())[-1][1].append(line.strip())
+        return True
+    if key.entries and (line[:1] in (" ", "\t") or not key.explaining):
+        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
         return True
     return False
 
