@@ -1,0 +1,94 @@
+"""Calculated questions' Markdown form (readers/markdown/calculated.py) read from small sources
+written here: the variables block's lines as the model's variables, conditions and listed sets,
+the answer's formula and tolerance, the text without the block; and what cannot be read, the
+error a user reads at its line (QB217, QB218), the message written out and the place found by
+searching the source's text. Each case was written against a mutmut survivor of the module
+(issue 35, fifth session) and seen to fail on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers.reading import line_of, place, read_body, source_text
+
+SPEED = """1. A car covers {d} km in {t} hours. What is its speed? {#speed type=calculated}
+
+   ```variables
+   d = 20..200 step 5   # kilometres
+   t = 1.5..4.0
+   n = 2, 3.25, 5
+   v = d / t
+   w = 1..9 decimals 2 shared
+   d > t
+   ```
+   Then round it.
+
+Answer: d / t ± 1%
+"""
+
+
+def _dump(question) -> dict:
+    return question.model_dump(exclude_defaults=True, include={"stem", "variables", "constraints", "sets", "answer",
+                                                               "tolerance", "tolerance_mode"})
+
+
+def test_a_block_of_ranges_values_formulas_and_conditions(tmp_path: Path) -> None:
+    quiz, told = read_body(tmp_path, SPEED)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert _dump(q) == {
+        "stem": "A car covers {d} km in {t} hours. What is its speed?\n\nThen round it.",
+        "variables": [{"name": "d", "min": 20, "max": 200, "step": 5}, {"name": "t", "min": 1.5, "max": 4, "decimals": 1},
+                      {"name": "n", "values": [2, 3.25, 5], "decimals": 2}, {"name": "v", "formula": "d / t"},
+                      {"name": "w", "min": 1, "max": 9, "decimals": 2, "shared": True}],
+        "constraints": ["d > t"], "answer": "d / t", "tolerance": 1, "tolerance_mode": "percent"}
+
+
+def test_listed_sets_in_a_korean_tilde_block(tmp_path: Path) -> None:
+    body = ("1. Listed {d} and {t}. {#listed type=calculated}\n\n~~~~변수\n(d, t) = (45, 1.5), (60, 2.25)\n"
+            "t = decimals 3\n~~~~\n\nAnswer: d * t +/- 0.5\n")
+    quiz, told = read_body(tmp_path, body)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert _dump(q) == {"stem": "Listed {d} and {t}.", "variables": [{"name": "t", "decimals": 3}, {"name": "d", "decimals": 0}],
+                        "sets": [{"d": 45, "t": 1.5}, {"d": 60, "t": 2.25}], "answer": "d * t", "tolerance": 0.5}
+
+
+def test_an_answer_without_a_tolerance_is_exact(tmp_path: Path) -> None:
+    body = "1. Twice {a}? {#twice type=calculated}\n\n```variables\na = 1..9\n```\n\nAnswer: 2 * a\n"
+    quiz, told = read_body(tmp_path, body)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert _dump(q) == {"stem": "Twice {a}?", "variables": [{"name": "a", "min": 1, "max": 9, "decimals": 0}],
+                        "answer": "2 * a"}
+
+
+BAD = """1. No block {a}. {#a type=calculated}
+
+Answer: a + 1
+
+2. Bad lines {b}. {#b type=calculated}
+
+```variables
+  b = 1..9 step x
+c =
+(d, e) = 45, 1.5
+(f, g) = (1, 2), (3)
+h = decimals y
+```
+
+Answer: b + 1
+"""
+
+
+def test_what_a_block_cannot_say_is_an_error_at_its_line(tmp_path: Path) -> None:
+    text = source_text(BAD)
+    _, told = read_body(tmp_path, BAD)
+    assert [t for t in told if t[2] in ("QB217", "QB218")] == [
+        (line_of(text, "1. No block"), 1, "QB217", "a calculated question needs a ```variables block in its text"),
+        (*place(text, "b = 1..9"), "QB218", "'step x': the step is a number"),
+        (line_of(text, "c ="), 1, "QB218", "variable 'c' has no values"),
+        (line_of(text, "(d, e)"), 1, "QB218", "cannot read the listed sets"),
+        (line_of(text, "(f, g)"), 1, "QB218", "the set (3) does not give one number for each of f, g"),
+        (line_of(text, "h = decimals"), 1, "QB218", "'decimals y': the decimals is a number"),
+    ], told

@@ -1,0 +1,78 @@
+"""Two-column matching tables (readers/markdown/tables.py) read from small sources written here:
+each item one choice question (its term the text, every definition an option, in the table's
+order), and what does not fit is the error a user reads at its place (QB192 to QB195), the
+message written out and the line and column found by searching the source's text. Each case was
+written against a mutmut survivor of the module (issue 35, fifth session) and seen to fail on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.reading import line_of, place, read_body, source_text
+
+DEFINITIONS = ["Division that makes four different cells", "Division that makes two identical cells",
+               "Movement of water", "Diffusion of gas"]
+TABLE = ("Part II. Matching (2 pts each)\n\n7) ____ Mitosis\tA. Division that makes four different cells\n"
+         "8) ____ Meiosis\tB. Division that makes two identical cells\n9) ____ Osmosis\tC. Movement of water\n"
+         "\tD. Diffusion of gas\n\n")
+
+
+def _items(quiz) -> list[tuple[str, float, list[str], list[str]]]:
+    return [(q.stem, q.points, [c.text for c in q.choices], [c.text for c in q.choices if c.correct])
+            for q in quiz.iter_questions()]
+
+
+def test_each_item_is_a_choice_of_every_definition(tmp_path: Path) -> None:
+    quiz, told = read_body(tmp_path, TABLE + "Answer Key\n7. B\n8. A\n9. C\n")
+    assert told == []
+    assert [s.title for s in quiz.sections] == ["Part II. Matching"]
+    assert _items(quiz) == [("Mitosis", 2, DEFINITIONS, [DEFINITIONS[1]]), ("Meiosis", 2, DEFINITIONS, [DEFINITIONS[0]]),
+                            ("Osmosis", 2, DEFINITIONS, [DEFINITIONS[2]])]
+
+
+def test_lower_case_letters_after_spaces_and_answers_under_the_rows(tmp_path: Path) -> None:
+    body = ("Match each organ (1 point each)\n\n1) ____ The heart      a. Filters the blood\nAnswer: b\n"
+            "2) ____ The kidneys    b. Pumps the blood\n                       c. Digests food\nAnswer: (a)\n")
+    quiz, told = read_body(tmp_path, body)
+    assert told == []
+    options = ["Filters the blood", "Pumps the blood", "Digests food"]
+    assert _items(quiz) == [("The heart", 1, options, ["Pumps the blood"]), ("The kidneys", 1, options, ["Filters the blood"])]
+
+
+def test_an_item_without_its_letter(tmp_path: Path) -> None:
+    body = TABLE + "Answer Key\n7. B\n9. C\n"
+    text = source_text(body)
+    quiz, told = read_body(tmp_path, body)
+    assert told == [(line_of(text, "8) ____"), 1, "QB192", "item 8 of the matching table (items 7–9) has no answer: neither "
+                     "the answer key nor a line under it gives its letter")]
+    assert [q.stem for q in quiz.iter_questions()] == ["Mitosis", "Osmosis"]
+
+
+@pytest.mark.parametrize("answer", ["E", "AB"])
+def test_a_letter_no_definition_has(answer: str, tmp_path: Path) -> None:
+    body = TABLE + f"Answer Key\n7. B\n8. A\n9. {answer}\n"
+    text = source_text(body)
+    _, told = read_body(tmp_path, body)
+    assert told == [(*place(text, answer, text.count(answer)), "QB193",
+                     f"the answer '{answer}' of item 9 names no definition of the matching table (items 7–9): its "
+                     "definitions are lettered A, B, C, D")]
+
+
+def test_a_line_of_neither_kind_inside_the_table(tmp_path: Path) -> None:
+    body = TABLE.replace("8) ____", "  see the diagram below\n8) ____") + "Answer Key\n7. B\n8. A\n9. C\n"
+    text = source_text(body)
+    quiz, told = read_body(tmp_path, body)
+    assert told == [(*place(text, "see the diagram"), "QB194",
+                     "the line 'see the diagram below' is inside the matching table of items 7–9 but is neither an item "
+                     "('8) ____ term⇥C. definition') nor a definition ('⇥C. definition')")]
+    assert [q.stem for q in quiz.iter_questions()] == ["Meiosis", "Osmosis"]
+
+
+def test_a_letter_twice(tmp_path: Path) -> None:
+    body = TABLE.replace("C. Movement", "B. Movement") + "Answer Key\n7. B\n8. A\n"
+    text = source_text(body)
+    _, told = read_body(tmp_path, body)
+    assert told == [(*place(text, "B. Movement"), "QB195",
+                     f"the matching table has two definitions lettered B (lines {line_of(text, 'B. Division')} and "
+                     f"{line_of(text, 'B. Movement')}), so an answer 'B' cannot be told")]
