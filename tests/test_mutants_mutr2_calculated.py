@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.reading import line_of, place, read_body, source_text
+from helpers.reading import line_of, place, read_body, read_hints, source_text
 
 SPEED = """1. A car covers {d} km in {t} hours. What is its speed? {#speed type=calculated}
 
@@ -92,3 +92,13 @@ def test_what_a_block_cannot_say_is_an_error_at_its_line(tmp_path: Path) -> None
         (line_of(text, "(f, g)"), 1, "QB218", "the set (3) does not give one number for each of f, g"),
         (line_of(text, "h = decimals"), 1, "QB218", "'decimals y': the decimals is a number"),
     ], told
+
+
+def test_each_block_error_says_how_to_fix_it(tmp_path: Path) -> None:
+    assert [h for h in read_hints(tmp_path, BAD) if h[0] in ("QB217", "QB218")] == [
+        ("QB217", "after the question line, write ```variables, one variable a line (d = 20..200), and ``` to close it"),
+        ("QB218", "write step 0.5, or leave it out"),
+        ("QB218", "write a range (d = 20..200), values (n = 2, 3, 5) or a formula (v = d / t)"),
+        ("QB218", "write (d, t) = (45, 1.5), (60, 2), one value per variable in each pair of parentheses"),
+        ("QB218", "write one number per variable, in the order of the names"),
+        ("QB218", "write decimals 0.5, or leave it out")]

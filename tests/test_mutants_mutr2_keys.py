@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.reading import line_of, place, read_body, source_text
+from helpers.reading import line_of, place, read_body, read_hints, source_text
 
 KEY_HINT = ("number the key as the questions are numbered (a key after a section answers that section's questions), "
             "or write the answer under its question ('정답: ②', 'Answer: B')")
@@ -111,3 +111,10 @@ def test_untitled_entries_after_options_are_a_key_only_when_circled(tmp_path: Pa
     text = source_text(body)
     _, told = read_body(tmp_path, body)
     assert (line_of(text, "1. B 2. A"), 1, "QB128") in [(l, c, code) for l, c, code, _ in told], told
+
+
+def test_each_key_error_says_how_to_fix_it(tmp_path: Path) -> None:
+    body = "1. Which is even?\nA) 3\nB) 4\nAnswer: B\n\n2. Which is prime?\nA) 7\nB) 8\n\nAnswer Key\n1. A\n2. A\n3. A\n"
+    assert read_hints(tmp_path, body) == [
+        ("QB187", "keep one of the two: delete the answer under the question or the key's entry"),
+        ("QB187", KEY_HINT)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.reading import line_of, place, read_body, source_text
+from helpers.reading import line_of, place, read_body, read_hints, source_text
 
 DEFINITIONS = ["Division that makes four different cells", "Division that makes two identical cells",
                "Movement of water", "Diffusion of gas"]
@@ -76,3 +76,17 @@ def test_a_letter_twice(tmp_path: Path) -> None:
     assert told == [(*place(text, "B. Movement"), "QB195",
                      f"the matching table has two definitions lettered B (lines {line_of(text, 'B. Division')} and "
                      f"{line_of(text, 'B. Movement')}), so an answer 'B' cannot be told")]
+
+
+def test_each_table_error_says_how_to_fix_it(tmp_path: Path) -> None:
+    assert read_hints(tmp_path, TABLE + "Answer Key\n7. B\n9. E\n") == [
+        ("QB192", "add '8. B' to the answer key (or 'Answer: B' under the row), the letter of its definition"),
+        ("QB193", "give the letter of item 9's definition (one of A, B, C, D), or add the missing definition to the "
+                  "table's second column")]
+    assert read_hints(tmp_path, TABLE, "de")[:1] == [
+        ("QB192", "add '7. B' to the answer key (or 'Antwort: B' under the row), the letter of its definition")]
+    body = TABLE.replace("8) ____", "  see the diagram below\n8) ____").replace("C. Movement", "B. Movement")
+    assert read_hints(tmp_path, body) == [
+        ("QB194", "start a definition with its letter after a tab ('⇥D. ...'); move other text above the table or below "
+                  "its last row"),
+        ("QB195", "give each definition its own letter, in order (A, B, C, ...)")]

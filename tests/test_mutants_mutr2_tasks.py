@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.reading import line_of, read_body, source_text
+from helpers.reading import line_of, read_body, read_hints, source_text
 
 
 def _questions(quiz) -> list[tuple[str, str, float, list[str]]]:
@@ -87,3 +87,9 @@ def test_a_task_without_an_answer_ends_at_the_next_task(tmp_path: Path) -> None:
     assert [(line, code) for line, _, code, _ in told] == [(line_of(text, "Aufgabe 1"), "QB128")]
     assert _questions(quiz) == [("Aufgabe 2", "Welche Zahl ist gerade?", 1, ["4"]),
                                 ("Aufgabe 2", "Welche Zahl ist prim?", 1, ["7"])]
+
+
+def test_the_task_error_says_how_to_fix_it(tmp_path: Path) -> None:
+    assert read_hints(tmp_path, "Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\nAntwort: 2\n", "de")[0] == (
+        "QB196", "for a heading, give each numbered question its own answer; for one question, mark its options "
+                 "'A) …' or write its parts in its text")

@@ -41,3 +41,23 @@ def place(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
 
 def line_of(text: str, needle: str, nth: int = 1) -> int:
     return place(text, needle, nth)[0]
+
+
+def read_hints(tmp_path: Path, body: str, language: str = "en", name: str = "paper.md") -> list[tuple[str, str | None]]:
+    """What each diagnostic of ``body`` tells the user to do: ``(code, hint)``, in order."""
+    path = tmp_path / name
+    path.write_text(source_text(body, language), encoding="utf-8")
+    sink = DiagnosticSink()
+    read_quiz(path, sink, partial=True)
+    return [(d.code, d.hint) for d in sink.items]
+
+
+def read_text(tmp_path: Path, text: str, name: str = "paper.md") -> tuple[Quiz | None, list[tuple[int, int, str, str, str | None]]]:
+    """A whole source (front matter and all) read from ``tmp_path/name``: its quiz and each
+    diagnostic as ``(line, column, code, message, hint)``."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    sink = DiagnosticSink()
+    result = read_quiz(path, sink, partial=True)
+    told = [(d.span.line if d.span else 0, d.span.column if d.span else 0, d.code, d.message, d.hint) for d in sink.items]
+    return (result[0] if result else None), told
