@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.importing import run_import
 from helpers.reading import line_of, read_body, read_hints, source_text
 
 
@@ -93,3 +94,82 @@ def test_the_task_error_says_how_to_fix_it(tmp_path: Path) -> None:
     assert read_hints(tmp_path, "Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\nAntwort: 2\n", "de")[0] == (
         "QB196", "for a heading, give each numbered question its own answer; for one question, mark its options "
                  "'A) …' or write its parts in its text")
+
+
+@pytest.mark.parametrize("language, stop", [("de", "## Teil 2"), ("de", "II. Zweiter Teil"), ("de", "- Ende -"),
+                                            ("en", "Answer Key"), ("en", "**Answer Key:**")],
+                         ids=["heading", "section-marker", "closing-mark", "key-title", "page-key-title"])
+def test_a_task_without_an_answer_ends_at_a_heading_a_section_a_closing_mark_or_a_key(language: str, stop: str,
+                                                                                       tmp_path: Path) -> None:
+    """What follows such a line is not the task's: the numbered questions after it never make the
+    task a heading, and the task is the question without an answer (its error at its line)."""
+    body = (f"Aufgabe 1: Erkläre die Fotosynthese.\n\n{stop}\n1. Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n"
+            "2. Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n")
+    text = source_text(body, language)
+    quiz, told = read_body(tmp_path, body, language)
+    assert (line_of(text, "Aufgabe 1"), 1, "QB128") in [(line, column, code) for line, column, code, _ in told], told
+    assert not quiz or not any("Aufgabe" in s.title for _, s in quiz.iter_sections())
+
+
+def _page_sections(tmp_path: Path, text: str) -> tuple[list[tuple[str, list[str]]], list[str]]:
+    """A quiz page (its answers behind 'Show answer') imported: its sections' titles and questions, and
+    what the import said."""
+    page = tmp_path / "page.txt"
+    page.write_text(text, encoding="utf-8")
+    quizzes, sink = run_import(page)
+    sections = [(s.title, [q.stem for q in s.questions]) for item in quizzes for _, s in item.quiz.iter_sections()]
+    return sections, [d.render() for d in sink.items]
+
+
+PAGE_HEADING = "Quiz\n\nAufgabe 1\n1.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nShow answer\nAntwort: B\n\n"
+
+
+@pytest.mark.parametrize("answer", ["Antwort: A", "  Antwort: A"], ids=["answer", "indented-answer"])
+def test_on_a_quiz_page_a_task_after_a_task_heading_is_its_peer(answer: str, tmp_path: Path) -> None:
+    """``Aufgabe 2: …`` with its own answer after the heading ``Aufgabe 1``: a section of its own,
+    titled with its word and number."""
+    text = PAGE_HEADING + f"Aufgabe 2: Welche Zahl ist prim?\nA) 7\nB) 8\nShow answer\n{answer}\n"
+    sections, said = _page_sections(tmp_path, text)
+    assert said == []
+    assert sections == [("Aufgabe 1", ["Welche Zahl ist gerade?"]), ("Aufgabe 2", ["Welche Zahl ist prim?"])]
+
+
+def test_on_a_quiz_page_a_task_that_cannot_be_told_is_its_error(tmp_path: Path) -> None:
+    text = PAGE_HEADING + "Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\nShow answer\nAntwort: 2\n"
+    _, said = _page_sections(tmp_path, text)
+    assert said[0].startswith(
+        f"page.txt:{line_of(text, 'Aufgabe 3')}:1: error[QB196]: 'Aufgabe 3' could be a heading over the numbered lines "
+        f"{line_of(text, '1) 3')}–{line_of(text, '2) 4')} (each a question) or a question whose parts or options they "
+        f"are, answered on line {line_of(text, 'Antwort: 2')}: the page does not say which"), said
+
+
+@pytest.mark.parametrize("body, first, last", [
+    ("Aufgabe 3: Welche Zahl ist gerade?\n1) 3\n2) 4\nAntwort: 2\n", "1) 3", "2) 4"),
+    ("Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n   Antwort: 9\n2) 4\n\tAntwort: 8\nAntwort: 2\n", "1) 3", "2) 4"),
+    ("Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\n3) 5\nAntwort: 2\n", "1) 3", "3) 5"),
+    ("Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\n2) 4\nBeispiel: 6\nAntwort: 2\n", "1) 3", "2) 4"),
+], ids=["right-under-the-task", "indented-lines-are-not-the-task-s", "three-lines", "a-line-that-is-no-answer"])
+def test_more_numbered_lines_then_one_answer(body: str, first: str, last: str, tmp_path: Path) -> None:
+    text = source_text(body, "de")
+    _, told = read_body(tmp_path, body, "de")
+    assert told[0] == _qb196(text, "Aufgabe 3", first, last, "Antwort: 2"), told
+
+
+@pytest.mark.parametrize("body", [
+    "Aufgabe 3\n1) Welche?\n2) Welche Zahl ist gerade?\nA) 3\nB) 4\n3) Welche noch?\nAntwort: 2\n",
+    "Aufgabe 3\n1) Welche Zahl ist gerade?\nA) 3\nB) 4\n2) Welche Zahl ist prim?\nAntwort: 7\n",
+    "Aufgabe 3\nWelche Zahl ist gerade?\n1) 3\nAntwort: 2\n",
+], ids=["options-under-the-second", "options-under-the-first-unanswered", "one-numbered-line"])
+def test_numbered_lines_one_of_which_has_options_or_only_one_make_a_heading(body: str, tmp_path: Path) -> None:
+    """Options under any numbered line but the answered one, or a single numbered line: its
+    questions, under the task as their heading, never the task's error."""
+    quiz, told = read_body(tmp_path, body, "de")
+    assert "QB196" not in [code for _, _, code, _ in told]
+    assert [s.title for _, s in quiz.iter_sections() if s.questions] == ["Aufgabe 3"]
+
+
+def test_a_task_without_an_answer_ends_at_a_single_letter_section_marker(tmp_path: Path) -> None:
+    body = ("Aufgabe 1: Erkläre die Fotosynthese.\n\nI. Erster Teil\n1. Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n"
+            "2. Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n")
+    quiz, _ = read_body(tmp_path, body, "de")
+    assert not any("Aufgabe" in s.title for _, s in quiz.iter_sections())
