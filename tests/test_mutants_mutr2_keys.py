@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers.reading import line_of, place, read_body, read_hints, source_text
 
 KEY_HINT = ("number the key as the questions are numbered (a key after a section answers that section's questions), "
@@ -118,3 +119,31 @@ def test_each_key_error_says_how_to_fix_it(tmp_path: Path) -> None:
     assert read_hints(tmp_path, body) == [
         ("QB187", "keep one of the two: delete the answer under the question or the key's entry"),
         ("QB187", KEY_HINT)]
+
+
+def test_entries_with_the_same_answer_are_each_told_at_their_own(tmp_path: Path) -> None:
+    """``정답 1.② 2.② 3.②``: question 3 has no option ②, and the error is at the third ②, not the first."""
+    body = QUESTIONS_KO + "3. 홀수는?\n① 3\n\n정답 1.② 2.② 3.②\n"
+    text = source_text(body, "ko")
+    _, told = read_body(tmp_path, body, "ko")
+    assert [(l, c, code) for l, c, code, _ in told] == [(*place(text, "②", text.count("②")), "QB126")], told
+
+
+def test_an_answer_that_is_also_an_entry_number_is_told_at_the_answer(tmp_path: Path) -> None:
+    """``1. 4  2. 2  3. 3``: each number answer is placed at itself, not at the entry's number."""
+    body = "1. 2 + 2?\n\n2. 1 + 1?\n\n3. 3 + 0?\n\nAnswer Key\n1. 4  2. 2  3. 3\n"
+    text = source_text(body)
+    _, told = read_body(tmp_path, body)
+    key = line_of(text, "1. 4")
+    assert [(l, c, code) for l, c, code, _ in told] == [(key, 4, "QB171"), (key, 10, "QB171"), (key, 16, "QB171")], told
+    assert text.split("\n")[key - 1][9] == "2" and text.split("\n")[key - 1][15] == "3"
+
+
+@pytest.mark.parametrize("key", ["1.③\t2.③\n", "정답 1.②\t2.③\n", "[정답]\n1. ③\t2. ③\n"],
+                         ids=["grid", "title-then-grid", "grid-spaced"])
+def test_grid_entries_are_each_told_at_their_own_cell(key: str, tmp_path: Path) -> None:
+    body = QUESTIONS_KO + key
+    text = source_text(body, "ko")
+    _, told = read_body(tmp_path, body, "ko")
+    wrong = [place(text, "③", n) for n in range(1, text.count("③") + 1)]
+    assert [(l, c, code) for l, c, code, _ in told if code == "QB126"] == [(*at, "QB126") for at in wrong], told

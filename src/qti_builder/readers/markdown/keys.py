@@ -53,9 +53,16 @@ def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
     base = len(line) - len(rest)
     found = []
     for cell in rest.split("\t"):
+        # Each answer is looked for after its entry's number and the answers before it, so that
+        # ``1.② 2.②`` or ``1. 1`` places each entry at its own answer.
+        start, end = base, base + len(cell)
         for number, answer, explanation in S.key_entries(cell):
-            found.append((number, answer, explanation, base + max(line[base:].find(answer), 0)))
-        base += len(cell) + 1
+            numbered = line.find(str(number), start, end)
+            start = numbered + len(str(number)) if numbered >= 0 else start
+            at = line.find(answer, start, end)
+            found.append((number, answer, explanation, at if at >= 0 else base))
+            start = at + len(answer) if at >= 0 else start
+        base = end + 1
     return found or None
 
 
