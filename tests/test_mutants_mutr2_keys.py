@@ -147,3 +147,37 @@ def test_grid_entries_are_each_told_at_their_own_cell(key: str, tmp_path: Path) 
     _, told = read_body(tmp_path, body, "ko")
     wrong = [place(text, "③", n) for n in range(1, text.count("③") + 1)]
     assert [(l, c, code) for l, c, code, _ in told if code == "QB126"] == [(*at, "QB126") for at in wrong], told
+
+
+def test_a_marking_scheme_under_a_key_entry_goes_with_its_model_answer(tmp_path: Path) -> None:
+    body = ("1. 짝수는?\n① 3\n② 4\n\n2. 광합성을 설명하시오.\n\n[정답]\n1. ②\n2. 모범답안: 빛으로 양분을 만든다\n"
+            "채점 기준: 빛과 양분을 쓰면 정답\n")
+    quiz, told = read_body(tmp_path, body, "ko")
+    assert told == []
+    one, two = quiz.iter_questions()
+    assert [c.text for c in one.choices if c.correct] == ["4"]
+    assert (two.type, two.model_answer) == ("essay", "빛으로 양분을 만든다\n\n**채점 기준**\n\n빛과 양분을 쓰면 정답")
+
+
+def test_a_marking_scheme_under_a_choice_s_key_entry_is_told_at_its_text(tmp_path: Path) -> None:
+    body = "1. 짝수는?\n① 3\n② 4\n\n2. 소수는?\n① 7\n② 8\n\n[정답]\n1. ②\n  채점 기준: 맞으면 2점\n2. ①\n"
+    text = source_text(body, "ko")
+    _, told = read_body(tmp_path, body, "ko")
+    assert [(l, c, code) for l, c, code, _ in told] == [(*place(text, "맞으면"), "QB185")], told
+
+
+BASE_EN = "1. Which force holds atoms together?\n\n2. Pick B.\nA) x\nB) y\nAnswer: B\n\n"
+
+
+def test_an_untitled_key_line_of_short_words_after_an_answer(tmp_path: Path) -> None:
+    """A word of up to 15 characters is an answer a key prints (``electromagnetic``); a longer one
+    makes the line a question of its own."""
+    text = source_text(BASE_EN + "1. electromagnetic 2. B\n")
+    _, told = read_body(tmp_path, BASE_EN + "1. electromagnetic 2. B\n")
+    assert (*place(text, "electromagnetic"), "QB175") in [(l, c, code) for l, c, code, _ in told], told
+    text = source_text(BASE_EN + "1. electromagnetism 2. B\n")
+    _, told = read_body(tmp_path, BASE_EN + "1. electromagnetism 2. B\n")
+    assert (line_of(text, "1. electromagnetism"), 1, "QB128") in [(l, c, code) for l, c, code, _ in told], told
+    text = source_text(BASE_EN + "1. electro magnet 2. B\n")
+    _, told = read_body(tmp_path, BASE_EN + "1. electro magnet 2. B\n")
+    assert (line_of(text, "1. electro magnet"), 1, "QB128") in [(l, c, code) for l, c, code, _ in told], told
