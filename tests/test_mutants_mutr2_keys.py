@@ -181,3 +181,29 @@ def test_an_untitled_key_line_of_short_words_after_an_answer(tmp_path: Path) -> 
     text = source_text(BASE_EN + "1. electro magnet 2. B\n")
     _, told = read_body(tmp_path, BASE_EN + "1. electro magnet 2. B\n")
     assert (line_of(text, "1. electro magnet"), 1, "QB128") in [(l, c, code) for l, c, code, _ in told], told
+
+
+@pytest.mark.parametrize("entry", ["1. ② 해설: 4는 2로 나누어진다\n", "1. ②\n해설: 4는 2로 나누어진다\n", "1. ②\n  4는 2로 나누어진다\n"],
+                         ids=["on-the-entry-s-line", "labelled-under-it", "indented-under-it"])
+def test_an_entry_s_explanation_reads_alike_on_its_line_or_under_it(entry: str, tmp_path: Path) -> None:
+    """Students read the explanation, never its label word."""
+    quiz, told = read_body(tmp_path, QUESTIONS_KO + "[정답]\n" + entry + "2. ①\n", "ko")
+    assert told == []
+    assert _answers(quiz) == [("짝수는?", ["4"], "4는 2로 나누어진다"), ("소수는?", ["7"], None)]
+
+
+def test_a_question_s_own_explanation_wins_over_the_key_s(tmp_path: Path) -> None:
+    body = "1. 짝수는?\n① 3\n② 4\n해설: 문제의 해설\n\n2. 소수는?\n① 7\n② 8\n\n[정답]\n1. ② 해설: 키의 해설\n2. ① 해설: 둘째\n"
+    quiz, told = read_body(tmp_path, body, "ko")
+    assert told == []
+    assert _answers(quiz) == [("짝수는?", ["4"], "문제의 해설"), ("소수는?", ["7"], "둘째")]
+
+
+def test_an_entry_for_no_question_leaves_the_others_answered(tmp_path: Path) -> None:
+    body = QUESTIONS_KO + "[정답]\n5. ①\n1. ②\n2. ①\n"
+    text = source_text(body, "ko")
+    quiz, told = read_body(tmp_path, body, "ko")
+    # The questions after it are answered (else each would be QB120, no correct answer); the second
+    # is left out of the partial reading, as a question whose lines hold an error.
+    assert [(l, c, code) for l, c, code, _ in told] == [(*place(text, "①", text.count("①") - 1), "QB187")], told
+    assert _answers(quiz) == [("짝수는?", ["4"], None)]

@@ -121,6 +121,11 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         column = len(line) - len(line.lstrip()) + label.value_offset + 1
         key.entries[-1].labels.append((role, label.raw, lineno, column, label.value))
         return True
+    if key.entries and not key.explaining and role == "explanation" and label is not None and label.value:
+        # ``해설: …`` under an entry: its explanation, as on the entry's line (``1. ② 해설: …``), the
+        # label no part of what students read.
+        key.entries[-1].explanation.append(label.value)
+        return True
     if key.explaining and key.explanations:
         # In the explanations part, a line under an explanation (indented or not) goes on with it.
         list(key.explanations.values())[-1][1].append(line.strip())
