@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers.cli import check_source
 from helpers.reading import line_of, place, read_body, read_hints, source_text
 
 SPEED = """1. A car covers {d} km in {t} hours. What is its speed? {#speed type=calculated}
@@ -102,3 +103,32 @@ def test_each_block_error_says_how_to_fix_it(tmp_path: Path) -> None:
         ("QB218", "write (d, t) = (45, 1.5), (60, 2), one value per variable in each pair of parentheses"),
         ("QB218", "write one number per variable, in the order of the names"),
         ("QB218", "write decimals 0.5, or leave it out")]
+
+
+FRONT = "---\ntitle: T\n---\n"
+
+
+def _reported(tmp_path: Path, text: str) -> list[tuple[int, int, str, str]]:
+    code, reported = check_source(tmp_path, "p.md", text)
+    assert code == 1
+    return [(r.line, r.column, r.code, r.message) for r in reported]
+
+
+def test_a_name_that_is_no_variable_is_told_where_it_is_written(tmp_path: Path) -> None:
+    """In the answer, a variable's formula or a condition: the error is at the name itself, each
+    part of the block keeping its place in the source."""
+    block = "1. Speed {{d}}? {{#s type=calculated}}\n\n```variables\nd = 20..200\n{line}```\n\nAnswer:   {answer}\n"
+    text = FRONT + block.format(line="", answer="d / x ± 1%")
+    assert _reported(tmp_path, text) == [(*place(text, "x ±"), "QB211", "question 's': 'x' is not a variable of this question")]
+    text = FRONT + block.format(line="  v = d / q\n", answer="d")
+    assert _reported(tmp_path, text) == [(*place(text, "q\n"), "QB211", "question 's': 'q' is not a variable of this question")]
+    text = FRONT + block.format(line="   d > zz\n", answer="d")
+    assert _reported(tmp_path, text) == [(*place(text, "zz"), "QB211", "question 's': 'zz' is not a variable of this question")]
+
+
+def test_a_variable_s_and_the_tolerance_s_problems_are_told_at_them(tmp_path: Path) -> None:
+    text = FRONT + "1. Speed {d} {t}? {#s type=calculated}\n\n```variables\nd = 20..200\n  t = 9..1\n```\n\nAnswer: d / t\n"
+    assert _reported(tmp_path, text) == [(*place(text, "t = 9..1"), "QB201", "variable 't': min (9) is more than max (1)")]
+    text = FRONT + "1. Speed {d}? {#s type=calculated}\n\n```variables\nd = 20..200\n```\n\nAnswer: d ± 150%\n"
+    assert _reported(tmp_path, text) == [(*place(text, " ± 150%"), "QB201",
+                                          "a tolerance of 150 % accepts every number of the answer's sign")]
