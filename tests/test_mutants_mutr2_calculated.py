@@ -132,3 +132,32 @@ def test_a_variable_s_and_the_tolerance_s_problems_are_told_at_them(tmp_path: Pa
     text = FRONT + "1. Speed {d}? {#s type=calculated}\n\n```variables\nd = 20..200\n```\n\nAnswer: d ± 150%\n"
     assert _reported(tmp_path, text) == [(*place(text, " ± 150%"), "QB201",
                                           "a tolerance of 150 % accepts every number of the answer's sign")]
+
+
+def test_options_of_a_variable_comments_and_blank_lines_in_a_block(tmp_path: Path) -> None:
+    """A step keeps its fraction (its decimals follow from it) and decimals are whole; a comment is cut at its first ``#``; a
+    blank line does not end the block; decimals are counted on the number as written (``1.5e2``: 1)."""
+    body = ("1. Values {x} {y} {z}? {#v type=calculated sets=7}\n\n```variables\nx = 1.5e2..2.25e2   # a # b\n\n"
+            "y = 1..9 step 0.5\nz = 1..9 decimals 3\n```\n\nAnswer: x + y + z\n")
+    quiz, told = read_body(tmp_path, body)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert q.model_dump(exclude_defaults=True, include={"variables", "sets"}) == {
+        "variables": [{"name": "x", "min": 150, "max": 225, "decimals": 2}, {"name": "y", "min": 1, "max": 9, "step": 0.5, "decimals": 1},
+                      {"name": "z", "min": 1, "max": 9, "decimals": 3}], "sets": 7}
+
+
+def test_listed_sets_of_capital_names(tmp_path: Path) -> None:
+    body = "1. Listed {D}? {#s type=calculated}\n\n```variables\n(D, T) = (1, 2.5), (3, 4)\n```\n\nAnswer: D*T\n"
+    quiz, told = read_body(tmp_path, body)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert q.model_dump(exclude_defaults=True, include={"variables", "sets"}) == {
+        "variables": [{"name": "D", "decimals": 0}, {"name": "T", "decimals": 1}], "sets": [{"D": 1, "T": 2.5}, {"D": 3, "T": 4}]}
+
+
+def test_the_listed_sets_problems_are_told_at_the_block_and_a_sets_count_at_its_attribute(tmp_path: Path) -> None:
+    text = FRONT + "1. Speed {d}? {#s type=calculated}\n\n```variables\n(d, t) = (1, 2), (3, 4)\n(d) = (5)\n```\n\nAnswer: d*t\n"
+    assert _reported(tmp_path, text) == [(*place(text, "```variables"), "QB201", "set 3 has no value for t")]
+    text = FRONT + "1. Speed {d}? {#s type=calculated sets=abc}\n\n```variables\nd = 20..200\n```\n\nAnswer: d\n"
+    assert [r[:3] for r in _reported(tmp_path, text)] == [(*place(text, "sets=abc"), "QB205")] * 2
