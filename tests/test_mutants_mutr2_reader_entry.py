@@ -165,12 +165,49 @@ def test_a_heading_s_stated_points_are_checked(tmp_path: Path) -> None:
 
 
 def test_a_pasted_paper_reads_as_its_source(tmp_path: Path) -> None:
-    """``import`` of a pasted paper: its title and language as given, its lines numbered as pasted."""
-    text = "Midterm (Total: 5 points)\n\n1. Q?\nA) x\nB) y\nAnswer: B\n"
+    """``import`` of a pasted paper: its title (on its third line) and language as given, the lines
+    up to the title not its body, the other lines numbered as pasted, the total said in the title
+    placed there."""
+    text = "Biology\n\nMidterm (Total: 5 points)\n\n1. Q?\nA) x\nB) y\nAnswer: B\n"
     sink = DiagnosticSink()
-    quiz, source = read_paper(text, ("Midterm (Total: 5 points)", 0, 1), "de", "paper", "paper.txt", sink)
+    quiz, source = read_paper(text, ("Midterm (Total: 5 points)", 3, 1), "de", "paper", "paper.txt", sink)
     assert [d.render() for d in sink.items] == []
-    assert (quiz.title, quiz.language, quiz.stated_points) == ("Midterm (Total: 5 points)", "de", 5)
+    assert (quiz.title, quiz.language, quiz.description, quiz.stated_points) == ("Midterm (Total: 5 points)", "de", None, 5)
     (q,) = quiz.iter_questions()
     assert [c.text for c in q.choices if c.correct] == ["y"]
-    assert source.locate(("sections", 0, "questions", 0)).line == 3
+    at = source.locate(("sections", 0, "questions", 0))
+    assert (at.line, at.column) == place(text, "1. Q?")
+    at = source.locate(("stated_points",))
+    assert (at.line, at.column) == place(text, "Total")
+
+
+def test_a_source_without_front_matter_is_still_read_and_checked(tmp_path: Path) -> None:
+    """QB103, and the questions' own problems in the same run (nothing is written)."""
+    text = "1. Q?\nA) x\nB) y\n"
+    quiz, told = read_text(tmp_path, text)
+    assert [t[:3] for t in told] == [(1, 1, "QB103"), (*place(text, "1. Q?"), "QB120")]
+
+
+@pytest.mark.parametrize("front, shuffle", [("", True), ("settings:\n  shuffle_answers: true\n", True),
+                                            ("settings:\n  time_limit: 10\n", True),
+                                            ("settings:\n  shuffle_answers: false\n", False),
+                                            ("shuffle: false\nsettings:\n  shuffle_answers: true\n", False)],
+                         ids=["no-settings", "shuffled", "other-settings", "not-shuffled", "shuffle-key"])
+def test_whether_a_question_s_options_are_shuffled(front: str, shuffle: bool, tmp_path: Path) -> None:
+    quiz, told = read_text(tmp_path, f"---\ntitle: T\n{front}---\n" + QUESTION)
+    assert told == []
+    assert [q.shuffle for q in quiz.iter_questions()] == [shuffle]
+
+
+def test_front_matter_closed_by_dots_and_its_values_told_where_written(tmp_path: Path) -> None:
+    quiz, told = read_text(tmp_path, "---\ntitle: Dots\n...\n" + QUESTION)
+    assert told == [] and quiz.title == "Dots"
+    text = "---\ntitle: T\nlang: 5\n---\n" + QUESTION
+    _, told = read_text(tmp_path, text)
+    assert [t[:3] for t in told] == [(*place(text, "5\n"), "QB201")]
+    text = "---\ntitle: T\nsettings:\n  time_limit: -10\n---\n" + QUESTION
+    _, told = read_text(tmp_path, text)
+    assert [t[:3] for t in told] == [(*place(text, "-10"), "QB201")]
+    text = "---\ntitle: T\ntotal: 9\n---\n" + QUESTION
+    code, reported = check_source(tmp_path, "p.md", text)
+    assert [(r.line, r.column, r.code) for r in reported] == [(*place(text, "9\n"), "QB219")]
