@@ -215,7 +215,7 @@ def test_front_matter_closed_by_dots_and_its_values_told_where_written(tmp_path:
 
 def test_the_quiz_s_language_reads_its_labels(tmp_path: Path) -> None:
     """``language: ja``: '正解' is the answer's label (in another quiz's language, QB181)."""
-    quiz, told = read_text(tmp_path, "---\ntitle: T\nlanguage: ja\n---\n1. 偶数は?\nア 3\nイ 4\n正解: イ\n")
+    quiz, told = read_text(tmp_path, "---\ntitle: T\nlanguage: ja\n---\n1. 偶数は?\nA) 3\nB) 4\n正解: B\n")
     assert told == []
     (q,) = quiz.iter_questions()
     assert [c.text for c in q.choices if c.correct] == ["4"]
