@@ -219,3 +219,12 @@ def test_the_quiz_s_language_reads_its_labels(tmp_path: Path) -> None:
     assert told == []
     (q,) = quiz.iter_questions()
     assert [c.text for c in q.choices if c.correct] == ["4"]
+
+
+@pytest.mark.parametrize("front, needle, code", [("title: [T\n", "[T", "QB111"), ("- a\n", "- a", "QB105")],
+                         ids=["yaml-error", "not-key-value"])
+def test_a_front_matter_that_cannot_be_read_leaves_the_questions_read(front: str, needle: str, code: str,
+                                                                        tmp_path: Path) -> None:
+    text = f"---\n{front}---\n1. Q?\nA) x\nB) y\n"
+    _, told = read_text(tmp_path, text)
+    assert [t[2] for t in told] == [code, "QB120"] and told[1][:2] == place(text, "1. Q?"), told
