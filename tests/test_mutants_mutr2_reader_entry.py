@@ -228,3 +228,14 @@ def test_a_front_matter_that_cannot_be_read_leaves_the_questions_read(front: str
     text = f"---\n{front}---\n1. Q?\nA) x\nB) y\n"
     _, told = read_text(tmp_path, text)
     assert [t[2] for t in told] == [code, "QB120"] and told[1][:2] == place(text, "1. Q?"), told
+
+
+@pytest.mark.parametrize("front, code", [("title: T\n1. Why?\n", "QB111"), ("Hello\n1. Why?\n", "QB105")],
+                         ids=["yaml-error", "not-key-value"])
+def test_a_front_matter_line_that_looks_like_a_question_stays_the_front_matter_s(front: str, code: str,
+                                                                                 tmp_path: Path) -> None:
+    """The body starts after the front matter's closing line, however the front matter failed: its
+    last line is never read as a question (which would add an error at a line of the front matter)."""
+    text = f"---\n{front}---\n" + QUESTION
+    _, told = read_text(tmp_path, text)
+    assert [t[2] for t in told] == [code], told
