@@ -239,3 +239,15 @@ def test_a_front_matter_line_that_looks_like_a_question_stays_the_front_matter_s
     text = f"---\n{front}---\n" + QUESTION
     _, told = read_text(tmp_path, text)
     assert [t[2] for t in told] == [code], told
+
+
+def test_a_title_that_reads_as_a_number_is_kept_as_written(tmp_path: Path) -> None:
+    quiz, told = read_text(tmp_path, "---\ntitle: 1.10\n---\n" + QUESTION)
+    assert told == [] and quiz.title == "1.10"
+
+
+def test_a_pasted_paper_without_a_title_is_read_from_its_first_line(tmp_path: Path) -> None:
+    sink = DiagnosticSink()
+    quiz, source = read_paper("Read this first.\n\n1. Q?\nA) x\nB) y\nAnswer: B\n", None, "en", "paper", "paper.txt", sink)
+    assert [d.render() for d in sink.items] == []
+    assert (quiz.title, quiz.description) == ("paper", "Read this first.")
