@@ -161,3 +161,12 @@ def test_the_listed_sets_problems_are_told_at_the_block_and_a_sets_count_at_its_
     assert _reported(tmp_path, text) == [(*place(text, "```variables"), "QB201", "set 3 has no value for t")]
     text = FRONT + "1. Speed {d}? {#s type=calculated sets=abc}\n\n```variables\nd = 20..200\n```\n\nAnswer: d\n"
     assert [r[:3] for r in _reported(tmp_path, text)] == [(*place(text, "sets=abc"), "QB205")] * 2
+
+
+def test_a_list_s_decimals_are_counted_as_written(tmp_path: Path) -> None:
+    """``n = 2.0, 3``: one decimal, as written (the number 2.0 alone has none)."""
+    body = "1. Twice {n}? {#twice type=calculated}\n\n```variables\nn = 2.0, 3\n```\n\nAnswer: 2 * n\n"
+    quiz, told = read_body(tmp_path, body)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert q.model_dump(exclude_defaults=True, include={"variables"}) == {"variables": [{"name": "n", "values": [2, 3], "decimals": 1}]}
