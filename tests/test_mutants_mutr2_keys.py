@@ -207,3 +207,13 @@ def test_an_entry_for_no_question_leaves_the_others_answered(tmp_path: Path) -> 
     # is left out of the partial reading, as a question whose lines hold an error.
     assert [(l, c, code) for l, c, code, _ in told] == [(*place(text, "①", text.count("①") - 1), "QB187")], told
     assert _answers(quiz) == [("짝수는?", ["4"], None)]
+
+
+@pytest.mark.parametrize("key", ["1. 1  2. 2\n", "1. 2  2. 2\n"], ids=["answers-equal-to-their-numbers", "equal-answers"])
+def test_number_answers_equal_to_entry_numbers_are_told_at_the_answers(key: str, tmp_path: Path) -> None:
+    body = "1. 1 + 0?\n\n2. 1 + 1?\n\nAnswer Key\n" + key
+    text = source_text(body)
+    _, told = read_body(tmp_path, body)
+    line = line_of(text, key.strip())
+    assert [(l, c, code) for l, c, code, _ in told] == [(line, 4, "QB171"), (line, 10, "QB171")], told
+    assert text.split("\n")[line - 1][3] == key[3] and text.split("\n")[line - 1][9] == key[9]
