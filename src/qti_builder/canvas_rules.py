@@ -215,10 +215,12 @@ def item_facts(tree: etree._ElementTree, data: bytes) -> ItemFacts:
 
 
 def _points(item: etree._Element) -> float:
+    """What Canvas counts an item for: its ``points_possible``, Canvas's default of 1 for an item
+    without the field (item_rules reports the item either way)."""
     try:
-        return float(_metadata(item).get("points_possible") or 0)
+        return float(_metadata(item).get("points_possible", 1))
     except ValueError:
-        return 0.0  # item_rules reports it
+        return 0.0  # empty or not a number: counted for nothing here, item_rules reports it
 
 
 def _shown(mattext: etree._Element) -> list[str]:
