@@ -1,0 +1,68 @@
+"""The validation gate's build-wide part (validate.py: the manifest's references, the report of
+each problem as a user reads it), on documents written by hand or a --templates override whose
+mistake is known, with the place found by searching the generated text (tests/README.md,
+"Mutation runs (issue 35, fifth session)"): the survivors of validate.py that no other test noticed.
+
+Outside ``[tool.mutmut]``'s test selection, so that adding to it keeps mutmut's results; its
+kills are recorded with ``tools/mutation.py --recheck --also`` this file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers import ROOT, SEED_SOURCE
+from lxml import etree
+
+from qti_builder import BuildOptions, build
+from qti_builder.diagnostics import BuildFailed, DiagnosticSink
+from qti_builder.pipeline import load_quizzes, render_outputs
+from qti_builder.validate import _manifest_rules
+
+HINT = "this is a bug in qti-builder or in a --templates override; please report it with the source"
+
+
+def test_a_dependency_on_a_resource_the_manifest_does_not_have_is_refused_at_its_line() -> None:
+    """libxml2 does not resolve IDREFs: a dependency naming no resource of the manifest breaks the
+    import, and is reported at the dependency's own line; one naming a resource passes."""
+    manifest = b"""<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="M">
+<resources>
+<resource identifier="RES-TEST" type="imsqti_test_xmlv2p1" href="test.xml">
+<file href="test.xml"/>
+<dependency identifierref="RES-q1"/>
+<dependency identifierref="RES-q2"/>
+</resource>
+<resource identifier="RES-q1" type="imsqti_item_xmlv2p1" href="items/q1.xml"/>
+</resources>
+</manifest>"""
+    tree = etree.fromstring(manifest).getroottree()
+    assert list(_manifest_rules(tree)) == [(6, 1, "dependency on unknown resource 'RES-q2'")]
+    resolved = etree.fromstring(manifest.replace(b'"RES-q1" type', b'"RES-q2" type="x"><file href="x"/></resource>'
+                                                 b'<resource identifier="RES-q1" type')).getroottree()
+    assert list(_manifest_rules(resolved)) == []
+
+
+def test_a_manifest_override_that_breaks_a_reference_is_qb401_at_its_line_with_the_hint(tmp_path: Path) -> None:
+    """What the author of a --templates override reads: the error, the place in the generated
+    package (the manifest's line, found in the rendered text), and the hint; nothing written."""
+    name = "qti21/imsmanifest.xml.j2"
+    template = tmp_path / "templates" / name
+    template.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / name).read_text(encoding="utf-8")
+    first_dependency = "{% for item in items %}\n      <dependency"
+    assert first_dependency in text
+    template.write_text(text.replace(first_dependency, '<dependency identifierref="RES-nowhere"/>\n' + first_dependency, 1),
+                        encoding="utf-8")
+    options = BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", templates=tmp_path / "templates",
+                           formats=["qti21"])
+    sink = DiagnosticSink()
+    [output] = render_outputs(load_quizzes(options, sink), options, sink)
+    [manifest] = [d for d in output.documents if d.path == "imsmanifest.xml"]
+    [line] = [n for n, row in enumerate(manifest.content.decode().splitlines(), 1) if 'identifierref="RES-nowhere"' in row]
+    with pytest.raises(BuildFailed) as failed:
+        build(options)
+    assert [d.render() for d in failed.value.diagnostics if d.severity.value == "error"] == [
+        "error[QB401]: dependency on unknown resource 'RES-nowhere'\n"
+        f"    in generated file ray-train-tune.qti21.zip/imsmanifest.xml:{line}:1\n"
+        f"    hint: {HINT}"]
+    assert not (tmp_path / "dist").exists()
