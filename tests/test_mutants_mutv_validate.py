@@ -66,3 +66,37 @@ def test_a_manifest_override_that_breaks_a_reference_is_qb401_at_its_line_with_t
         f"    in generated file ray-train-tune.qti21.zip/imsmanifest.xml:{line}:1\n"
         f"    hint: {HINT}"]
     assert not (tmp_path / "dist").exists()
+
+
+def override(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    """A --templates folder holding the built-in template ``name`` with ``old`` replaced by ``new``."""
+    template = tmp_path / "templates" / name
+    template.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / name).read_text(encoding="utf-8")
+    assert old in text
+    template.write_text(text.replace(old, new), encoding="utf-8")
+    return tmp_path / "templates"
+
+
+def test_a_canvas_assessment_whose_root_is_not_questestinterop_is_refused_at_line_1_and_the_dtd_says_why(
+        tmp_path: Path) -> None:
+    """An override that renames the assessment's root element: the DTD names the element it does
+    not know, at its line (libxml2's: where its start tag ends; a validity error has no column, 0,
+    shown as 1), and the root rule says what the root must be, at 1:1 of the assessment inside the
+    package."""
+    templates = override(tmp_path, "canvas/assessment.xml.j2", "questestinterop", "quizroot")
+    options = BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", templates=templates, formats=["canvas"])
+    sink = DiagnosticSink()
+    [output] = render_outputs(load_quizzes(options, sink), options, sink)
+    [assessment] = [d for d in output.documents if d.schema == "qti12"]
+    text = assessment.content.decode()
+    root_line = text.count("\n", 0, text.index(">", text.index("<quizroot "))) + 1  # where its start tag ends
+    place = f"ray-train-tune.canvas.zip/{assessment.path}"
+    with pytest.raises(BuildFailed) as failed:
+        build(options)
+    rendered = [d.render() for d in failed.value.diagnostics if d.severity.value == "error"]
+    assert (f"error[QB401]: the root element must be questestinterop\n    in generated file {place}:1:1\n"
+            f"    hint: {HINT}") in rendered
+    assert (f"error[QB401]: DTD: No declaration for element quizroot\n    in generated file {place}:{root_line}:1\n"
+            f"    hint: {HINT}") in rendered
+    assert not (tmp_path / "dist").exists()
