@@ -91,3 +91,13 @@ def test_an_assessment_without_an_ident_is_named_as_written_not_a_crash() -> Non
     assert package_messages(frame('<assessment title="Quiz">'), QUESTIONS, "3") == expected
     assert package_messages(frame('<objectbank ident="bank1">', "</objectbank>"), QUESTIONS, "3") == expected
     assert package_messages(frame(), QUESTIONS, "3") == []  # the same frame with its ident
+
+
+def test_a_stated_total_that_is_not_a_number_is_reported_not_a_crash() -> None:
+    """The settings file's ``points_possible`` written as no number (an override's slip; the
+    schema refuses it too, and the preview runs these rules whatever the schema said) is the
+    total's error, never a traceback."""
+    for stated in ("many", "", "3 points"):
+        assert package_messages(frame(), QUESTIONS, stated) == [
+            f"the settings file says the quiz is worth {stated} points, its questions add up to 3"]
+    assert package_messages(frame(), QUESTIONS, " 3 ") == []  # an xs:float: spaces around it collapse

@@ -100,3 +100,30 @@ def test_a_canvas_assessment_whose_root_is_not_questestinterop_is_refused_at_lin
     assert (f"error[QB401]: DTD: No declaration for element quizroot\n    in generated file {place}:{root_line}:1\n"
             f"    hint: {HINT}") in rendered
     assert not (tmp_path / "dist").exists()
+
+
+def test_an_entity_an_override_declares_is_refused_where_it_is_used_never_a_traceback(tmp_path: Path) -> None:
+    """Generated documents are read without expanding their DTD's entities (hostile input); one
+    left unexpanded made libxml2's schema validation fail with an internal error (a traceback).
+    It is an error at the line that uses it, and nothing is written."""
+    name = "canvas/assessment_meta.xml.j2"
+    template = tmp_path / "templates" / name
+    template.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / name).read_text(encoding="utf-8")
+    stated = "<points_possible>{{ points }}</points_possible>"
+    assert stated in text and text.count("<quiz identifier=") == 1
+    text = text.replace("<quiz identifier=", '<!DOCTYPE quiz [<!ENTITY pts "{{ points }}">]>\n<quiz identifier=')
+    template.write_text(text.replace(stated, "<points_possible>&pts;</points_possible>"), encoding="utf-8")
+    options = BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "dist", templates=tmp_path / "templates",
+                           formats=["canvas"])
+    sink = DiagnosticSink()
+    [output] = render_outputs(load_quizzes(options, sink), options, sink)
+    [meta] = [d for d in output.documents if d.schema == "canvas-meta"]
+    [line] = [n for n, row in enumerate(meta.content.decode().splitlines(), 1) if "&pts;</points_possible>" in row]
+    with pytest.raises(BuildFailed) as failed:
+        build(options)
+    assert [d.render() for d in failed.value.diagnostics if d.severity.value == "error"] == [
+        "error[QB401]: entity &pts; is not expanded here, and may not be by the LMS: write its text\n"
+        f"    in generated file ray-train-tune.canvas.zip/{meta.path}:{line}:1\n"
+        f"    hint: {HINT}"]
+    assert not (tmp_path / "dist").exists()

@@ -247,7 +247,7 @@ def package_rules(frame: bytes, order: tuple[str, ...], facts: dict[str, ItemFac
         if meta.getroot().get("identifier") != ident:
             yield 1, 1, f"the settings file's identifier '{meta.getroot().get('identifier')}' is not the assessment's ident '{ident}'"
         stated = meta.getroot().findtext("{*}points_possible")
-        if stated is None or abs(float(stated) - total) > 1e-6:
+        if _decimal(stated) is None or abs(float(stated) - total) > 1e-6:  # missing or not a number: never a crash
             yield 1, 1, f"the settings file says the quiz is worth {stated} points, its questions add up to {total:g}"
     if manifest is not None:
         listed = {f.get("href") for f in manifest.getroot().iter("{*}file")}
