@@ -127,3 +127,18 @@ def test_an_entity_an_override_declares_is_refused_where_it_is_used_never_a_trac
         f"    in generated file ray-train-tune.canvas.zip/{meta.path}:{line}:1\n"
         f"    hint: {HINT}"]
     assert not (tmp_path / "dist").exists()
+
+
+def test_a_backup_with_a_picture_is_still_checked_across_its_parts() -> None:
+    """A quiz backup's pictures are members too (no schema, not XML): the cross-part rules still
+    run over its XML parts, and a question category the inforef does not list is still refused."""
+    from test_validation_mutants import BACKUP, BACKUP_NAMES, INFOREF, QUESTIONS_XML, backup_diagnostics
+
+    from qti_builder.writers import Document
+
+    picture = "files/3f/3f786850e387550fdab836ed7e6dc881de23001b"
+    members = [Document("moodle_backup.xml", BACKUP, "mbz-backup"), Document("questions.xml", QUESTIONS_XML, "mbz-questions"),
+               Document(picture, b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", ""),
+               Document("activities/quiz_1/inforef.xml", INFOREF, "mbz-inforef")]
+    assert backup_diagnostics(members, BACKUP_NAMES | {picture}) == [
+        ("question category 8 is not listed: the restore would leave it out", "quiz.mbz/activities/quiz_1/inforef.xml:1:1")]
