@@ -25,9 +25,13 @@ from lxml import etree, html
 
 from helpers import write
 from helpers.outputs import Outputs, build_all
+from helpers.calculated import source_eval
 from helpers.moodle_engine import dataset_count, dataset_values, grade_calculated as moodle_grade, read_question
 from helpers.moodle_engine import replace_expressions_in_text
 from helpers.qti12_engine import calculated_sets, grade_calculated
+from helpers.qti21_engine import score_template_item, shown_text, template_sets
+from qti_builder import BuildOptions, build
+from qti_builder.diagnostics import BuildFailed, Diagnostic
 
 #: Calculated questions whose numbers are written in the source: two with listed sets (one answer
 #: 0.05, which three significant figures show as 0.0500; one 0, 12 and 150, which two show with no
@@ -208,3 +212,188 @@ def test_moodle_shows_the_correct_feedback_of_a_calculated_answer_with_the_item_
         assert replace_expressions_in_text(question.findtext("answer/feedback/text"), values) == \
             f"<p>Right: {values['d']} / {values['t']}.</p>"
     assert outputs.moodle_question("per").findtext("answer/feedback/text") in (None, "")
+
+
+# -- QTI 2.1: the item template run by pyslet --------------------------------------------------
+
+
+def test_a_qti21_item_shows_each_set_s_values_with_their_decimals(outputs: Outputs) -> None:
+    """printedVariable shows each value with the decimals the source writes it with (12.3 as
+    12.30, the computed {=m / n:2} as 0.05), the unit after the box, in every set."""
+    raw = outputs.qti_raw("per")
+    assert template_sets(raw) == 2
+    assert [shown_text(raw, n) for n in (1, 2)] == [
+        "A box of 0.15 kg is shared among 3 bags. How many kg are in each bag? kg",
+        "A box of 12.30 kg is shared among 1 bags. How many kg are in each bag? kg"]
+    assert [shown_text(raw, n, "modalFeedback") for n in (1, 2)] == ["0.15 / 3 = 0.05", "12.30 / 1 = 12.30"]
+    times = outputs.qti_raw("times")
+    shown = sorted(shown_text(times, n) for n in range(1, template_sets(times) + 1))
+    assert shown == ["What is 0.25 times 2?", "What is 0.25 times 3?", "What is 1.25 times 2?", "What is 1.25 times 3?"]
+
+
+#: A variable named like one of QTI 2.1's built-in variables (``duration``, every item session's
+#: time spent), and a variable the text never shows (``disc``, only the answer uses it).
+QTI_NAMES = """---
+id: qw
+title: QTI calculated
+---
+
+1. A runner needs {duration} s for {distance} m. What is her speed in m/s? {#run type=calculated sets=3 decimals=2}
+
+```variables
+distance = 100..400 step 100
+duration = 10..60
+```
+
+Answer: distance / duration ± 1%
+
+2. Give the larger root of {a}x² + {b}x + {c} = 0. {#root type=calculated sets=3 decimals=3}
+
+```variables
+a = 1..5
+b = -10..10
+c = -10..10
+disc = b^2 - 4*a*c decimals 4
+disc >= 0
+```
+
+Answer: (-b + sqrt(disc)) / (2*a) ± 0.001
+"""
+
+
+def _declared(raw: bytes) -> list[str]:
+    root = etree.fromstring(raw)
+    return [d.get("identifier") for d in root.iterfind("{*}templateDeclaration")]
+
+
+def test_a_qti21_item_keeps_a_variable_named_like_a_built_in_one_apart_and_declares_the_unshown_ones(tmp_path: Path) -> None:
+    """A player's own ``duration`` (the session's time) is not the source's variable: the item
+    shows the drawn duration and grades its answer. Every variable the answer uses is set in
+    every set, shown or not, so that the formula the item states (its correct response's
+    interpretation) computes each set's answer from the item's own values."""
+    outputs = build_all(tmp_path, write(tmp_path, "qw.md", QTI_NAMES))
+    for qid in ("run", "root"):
+        raw = outputs.qti_raw(qid)
+        (correct,) = outputs.qti_item(qid).iter("{*}correctResponse")
+        formula, _, tolerance = correct.get("interpretation").partition(" ± ")
+        assert tolerance == {"run": "1%", "root": "0.001"}[qid]
+        for n in range(1, template_sets(raw) + 1):
+            values, outcomes = score_template_item(raw, n, None)
+            numbers = {k: v for k, v in values.items() if isinstance(v, float)}
+            assert abs(source_eval(formula, numbers) - values["ANSWER"]) < 1e-9, (qid, formula, values)
+            if qid == "run":
+                distance, duration = (k for k in numbers if k.startswith("dist")), [k for k in numbers if k.startswith("dur")]
+                assert duration != ["duration"], "the player's own duration"
+                shown = f"A runner needs {numbers[duration[0]]:.0f} s for {numbers[next(distance)]:.0f} m. What is her speed in m/s?"
+                assert shown_text(raw, n) == shown
+            assert score_template_item(raw, n, str(values["ANSWER"]))[1]["SCORE"] == 1.0
+    assert {"a", "b", "c", "disc"} <= set(_declared(outputs.qti_raw("root")))
+    assert "distance" in _declared(outputs.qti_raw("run")) and "duration" not in _declared(outputs.qti_raw("run"))
+
+
+# -- the diagnostics a user reads --------------------------------------------------------------
+
+
+def _errors(tmp_path: Path, name: str, text: str, code: str, **options: object) -> tuple[Path, list[Diagnostic]]:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    source = write(tmp_path, name, text)
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "out", write=False, jobs=1, **options))  # type: ignore[arg-type]
+    return source, [d for d in failed.value.diagnostics if d.code == code]
+
+
+def _place(source: Path, line_text: str, needle: str, after: int = 0) -> str:
+    """``file:line:col`` of ``needle`` in the line holding ``line_text`` (its ``after``-th
+    occurrence after the first, columns from 1), searched in the source text."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    number = next(n for n, line in enumerate(lines, 1) if line_text in line)
+    column = -1
+    for _ in range(after + 1):
+        column = lines[number - 1].index(needle, column + 1)
+    return f"{source}:{number}:{column + 1}"
+
+
+#: The same variable as a placeholder inside a formula and, in other formulas, as a symbol: twice
+#: in the text (the same formula), once in the explanation; a question of another kind first.
+CLASH = """---
+title: Clash
+---
+
+1. Is 4 even? {#even}
+
+A) yes
+B) no
+
+Answer: A
+
+2. Solve ${a}x + {b} = 0$ for $x$, where $a > 0$; if not, $a > 0$ anyway. {#lin type=calculated decimals=2}
+
+```variables
+a = 1..9
+b = 1..9
+```
+
+Answer: -b / a ± 0.01
+Explanation: Divide by $a$ on both sides.
+"""
+
+
+def test_each_formula_showing_a_mathvariable_s_symbol_is_an_error_at_its_own_place(tmp_path: Path) -> None:
+    """QB158 for each formula that has the symbol a (which a QTI 2.1 player would replace with a's
+    value), at that formula: both copies of ``a > 0`` in the text, each at its own column, and
+    the explanation's ``a``; ``x`` is no variable, and the formula with the placeholder itself
+    is fine. The message says what students would see and the hint how to fix it."""
+    source, errors = _errors(tmp_path, "clash.md", CLASH, "QB158")
+    message = ("error[QB158]: question 'lin': the formula '{f}' has the symbol a, and {{a}} stands inside a formula of "
+               "the question: a QTI 2.1 player puts the value of a in place of both (its mathVariable), so students would "
+               "see a number where the symbol was meant\n    hint: rename the variable (such as a to a1, in its "
+               "placeholders, the answer and the variables block), or move the placeholder out of the formula")
+    assert [d.render() for d in errors] == [
+        f"{_place(source, 'Solve', 'a > 0')}: " + message.format(f="a > 0"),
+        f"{_place(source, 'Solve', 'a > 0', after=1)}: " + message.format(f="a > 0"),
+        f"{_place(source, 'Explanation:', 'a$')}: " + message.format(f="a"),
+    ]
+    # Fixed variants (--qti-variants) write each set's values into the formulas: nothing to refuse.
+    source.write_text(CLASH.replace("title: Clash", "title: Clash\nsettings:\n  qti_variants: 2"), encoding="utf-8")
+    built = build(BuildOptions(sources=[source], out_dir=tmp_path / "fixed", write=False, jobs=1))
+    assert [d for d in built.diagnostics if d.code == "QB158"] == []
+
+
+#: --qti-variants 2 names the fixed items of 'speed' speed.v1 and speed.v2.
+VARIANT_NAMES = """---
+title: T
+settings:
+  qti_variants: 2
+---
+
+1. A car covers {d} km in {t} hours. Its speed? {#speed type=calculated}
+
+```variables
+d = 20..200 step 5
+t = 1..4
+```
+
+Answer: d / t ± 1%
+
+2. A faster car? {#ID}
+
+A) yes
+B) no
+
+Answer: A
+"""
+
+
+def test_a_fixed_variant_named_like_another_question_is_an_error_and_only_such_a_variant(tmp_path: Path) -> None:
+    """QB306 names the question whose variant collides with another question's id (speed.v1, the
+    first variant; speed.v2, the last); an id like a variant the setting does not make (speed.v3
+    of two) is no collision."""
+    for taken in ("speed.v1", "speed.v2"):
+        source, errors = _errors(tmp_path / taken, "t.md", VARIANT_NAMES.replace("{#ID}", "{#" + taken + "}"), "QB306")
+        assert [d.render() for d in errors] == [
+            f"{_place(source, '{#speed', '1.')}: error[QB306]: the QTI 2.1 package would name a fixed variant of question "
+            f"'speed' '{taken}', which is the id of another question or section\n    hint: give '{taken}' another id, or "
+            "leave out the setting qti_variants (--qti-variants 0)"]
+    free = write(tmp_path, "free.md", VARIANT_NAMES.replace("{#ID}", "{#speed.v3}"))
+    built = build(BuildOptions(sources=[free], out_dir=tmp_path / "free-out", write=False, jobs=1))
+    assert [d.render() for d in built.diagnostics if d.code == "QB306"] == []
