@@ -17,6 +17,7 @@ The expected values are written by hand from the sources below.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 
@@ -26,7 +27,7 @@ from lxml import etree, html
 from helpers import write
 from helpers.outputs import Outputs, build_all
 from helpers.calculated import source_eval
-from helpers.moodle_engine import dataset_count, dataset_values, grade_calculated as moodle_grade, read_question
+from helpers.moodle_engine import calculated_answers, dataset_count, dataset_values, grade_calculated as moodle_grade, read_question
 from helpers.moodle_engine import replace_expressions_in_text
 from helpers.qti12_engine import calculated_sets, grade_calculated
 from helpers.qti21_engine import score_template_item, shown_text, template_sets
@@ -35,8 +36,10 @@ from qti_builder.diagnostics import BuildFailed, Diagnostic
 
 #: Calculated questions whose numbers are written in the source: two with listed sets (one answer
 #: 0.05, which three significant figures show as 0.0500; one 0, 12 and 150, which two show with no
-#: decimals), one with two lists of values (every pair drawn: sets=4), and one with ranges, one of
-#: them a dataset shared in its Moodle category.
+#: decimals), one with two lists of values (every pair drawn: sets=4), one with ranges, one of
+#: them a dataset shared in its Moodle category, and a calculated choice question whose text shows a
+#: value no option uses (k) and whose options show a plain value (c) and one computed from a
+#: variable the text never shows (d).
 CANVAS = """---
 id: cw
 title: Canvas calculated
@@ -77,6 +80,24 @@ t = 1.5..4.0
 
 Answer: d / t ± 1%
 Correct feedback: Right: {d} / {t}.
+
+5. Ann has {a} apples and gets {b} more while {k} friends watch. How many apples has she? {#apples type=calculated_choice sets=3}
+
+```variables
+a = 2..9
+b = 2..9
+k = 2..5
+d = 3..6
+c = 20..30
+a != b
+```
+
+A) {=a + b:0}
+B) {=a + b + 1:0}
+C) {c} apples
+D) {=d * 2 + 0.5:1}
+
+Answer: A
 """
 
 
@@ -191,6 +212,7 @@ def test_moodle_shows_each_item_s_values_and_grades_its_answer_with_the_source_s
     assert shown == [("<p>A box of 0.15 kg is shared among 3 bags. How many kg are in each bag?</p>", "<p>0.15 / 3 = 0.05</p>"),
                      ("<p>A box of 12.30 kg is shared among 1 bags. How many kg are in each bag?</p>", "<p>12.30 / 1 = 12.30</p>")]
     assert [moodle_grade(q, 1, r) for r in ("0.0504", "0.0496", "0.0506", "0.0494")] == [1.0, 1.0, 0.0, 0.0]
+    assert [moodle_grade(q, 2, r) for r in ("12.4225", "12.1775", "12.4235", "12.1765")] == [1.0, 1.0, 0.0, 0.0]  # 12.3 ± 0.123
     assert [(u.findtext("unit_name"), u.findtext("multiplier")) for u in question.iter("unit")] == [("kg", "1")]
     assert (question.findtext("showunits"), question.findtext("answer/correctanswerformat"),
             question.findtext("answer/correctanswerlength")) == ("0", "2", "3")
@@ -200,6 +222,25 @@ def test_moodle_shows_each_item_s_values_and_grades_its_answer_with_the_source_s
     assert (big.find("units"), big.findtext("showunits")) == (None, "3")
     speed = outputs.moodle_question("speed")
     assert (speed.findtext("answer/correctanswerformat"), speed.findtext("answer/correctanswerlength")) == ("1", "1")
+
+
+def test_a_moodle_calculated_choice_has_a_wildcard_for_each_value_it_shows_and_computes_its_options(outputs: Outputs) -> None:
+    """Moodle needs a dataset for every wildcard the question shows or computes with: a and b (the
+    text and the options' formulas), k (the text only), c (an option's plain value), d (an option's
+    formula only), and no other; each option shows its value as the source asks (whole numbers,
+    one decimal for D, c as it is) in every item, and A is right."""
+    question = outputs.moodle_question("apples")
+    assert sorted(_datasets(question)) == ["a", "b", "c", "d", "k"]
+    q = read_question(question)
+    assert dataset_count(q) == 3
+    for item in (1, 2, 3):
+        values = dataset_values(q, item)
+        a, b, c, d, k = (int(values[n]) for n in "abcdk")
+        assert replace_expressions_in_text(question.findtext("questiontext/text"), values) == \
+            f"<p>Ann has {a} apples and gets {b} more while {k} friends watch. How many apples has she?</p>"
+        shown = [replace_expressions_in_text(x.text, values, x.answerlength, x.answerformat) for x in q.answers]
+        assert shown == [f"{a + b}", f"{a + b + 1}", f"{c} apples", f"{d * 2 + 0.5:.1f}"]
+        assert [moodle_grade(q, item, {n}) for n in range(4)] == [1.0, 0.0, 0.0, 0.0]
 
 
 def test_moodle_shows_the_correct_feedback_of_a_calculated_answer_with_the_item_s_values(outputs: Outputs) -> None:
@@ -270,7 +311,8 @@ def test_a_qti21_item_keeps_a_variable_named_like_a_built_in_one_apart_and_decla
     """A player's own ``duration`` (the session's time) is not the source's variable: the item
     shows the drawn duration and grades its answer. Every variable the answer uses is set in
     every set, shown or not, so that the formula the item states (its correct response's
-    interpretation) computes each set's answer from the item's own values."""
+    interpretation) computes each set's answer from the item's own values; Moodle gets a dataset
+    for the unshown variable too."""
     outputs = build_all(tmp_path, write(tmp_path, "qw.md", QTI_NAMES))
     for qid in ("run", "root"):
         raw = outputs.qti_raw(qid)
@@ -289,6 +331,13 @@ def test_a_qti21_item_keeps_a_variable_named_like_a_built_in_one_apart_and_decla
             assert score_template_item(raw, n, str(values["ANSWER"]))[1]["SCORE"] == 1.0
     assert {"a", "b", "c", "disc"} <= set(_declared(outputs.qti_raw("root")))
     assert "distance" in _declared(outputs.qti_raw("run")) and "duration" not in _declared(outputs.qti_raw("run"))
+    # Moodle too has a dataset for the unshown disc, and computes each item's answer with it.
+    root = read_question(outputs.moodle_question("root"))
+    assert sorted(root.datasets) == ["a", "b", "c", "disc"]
+    for item in range(1, dataset_count(root) + 1):
+        v = {name: float(value) for name, value in dataset_values(root, item).items()}
+        assert v["disc"] == v["b"] ** 2 - 4 * v["a"] * v["c"]
+        assert math.isclose(calculated_answers(root, item)[0], (-v["b"] + math.sqrt(v["disc"])) / (2 * v["a"]), abs_tol=1e-9)
 
 
 # -- the diagnostics a user reads --------------------------------------------------------------
