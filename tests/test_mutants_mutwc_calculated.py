@@ -446,3 +446,42 @@ def test_a_fixed_variant_named_like_another_question_is_an_error_and_only_such_a
     free = write(tmp_path, "free.md", VARIANT_NAMES.replace("{#ID}", "{#speed.v3}"))
     built = build(BuildOptions(sources=[free], out_dir=tmp_path / "free-out", write=False, jobs=1))
     assert [d.render() for d in built.diagnostics if d.code == "QB306"] == []
+
+
+#: A shared passage, which stands before the lines of its questions, with text Moodle would read
+#: as a formula; its calculated question follows.
+PASSAGE_FORMULA = """---
+title: T
+---
+
+[1~2] A number {=a:b} is in the book.
+
+1. What is {a} + {b}? {#sum type=calculated}
+
+```variables
+a = 1..9
+b = 1..9
+```
+
+Answer: a + b
+
+2. Is 4 even? {#even}
+
+A) yes
+B) no
+
+Answer: A
+"""
+
+
+def test_a_formula_moodle_refuses_in_a_shared_passage_is_reported_where_it_is_and_at_its_question(tmp_path: Path) -> None:
+    """Moodle would refuse the whole file for the passage's {=a:b}, which the calculated question
+    shows above its text: QB325 at the formula, and again at the question, by the Moodle writer's
+    own last check of the question text it writes (the passage's lines are not the question's, so
+    the question is still written, and checked). Both say what Moodle reads and how to fix it."""
+    source, errors = _errors(tmp_path, "passage.md", PASSAGE_FORMULA, "QB325", formats=["moodle"])
+    said = ("error[QB325]: Moodle refuses a formula of question 'sum' (and with it the whole file): the question text holds "
+            "{=a:b}: illegal formula syntax starting with 'a'\n    hint: write a computed value as a placeholder of the "
+            "question's variables, {=a * b}; text in braces that starts with '=' is read by Moodle as a formula")
+    assert [d.render() for d in errors] == [f"{_place(source, '[1~2]', '{=a:b}')}: {said}",
+                                            f"{_place(source, '{#sum', '1.')}: {said}"]
