@@ -58,3 +58,25 @@ def test_an_override_including_a_missing_template_is_reported_at_the_question(tm
     source, _, rendered = _rendered(tmp_path, '{% include "canvas/nowhere.xml.j2" %}')
     assert rendered == [f"{source}:{_line_of(source, '{#why')}:1: error[QB303]: template 'canvas/nowhere.xml.j2' not found"
                         "\n    hint: check the --templates folder"]
+
+
+def test_a_quiz_template_writing_a_question_s_marker_twice_is_refused_with_the_way_to_fix_it(tmp_path: Path) -> None:
+    """Each question is put in after its marker line: a frame writing one twice would put the
+    question in twice (or lose another), so QB305 says which template, what it must write and how
+    to fix it."""
+    from helpers import ROOT
+
+    marker = "<!-- question: {{ number_of[entry.id] }} -->"
+    frame = (ROOT / "templates" / "canvas" / "assessment.xml.j2").read_text(encoding="utf-8")
+    assert frame.count(marker) == 1
+    override = tmp_path / "templates" / "canvas" / "assessment.xml.j2"
+    override.parent.mkdir(parents=True)
+    override.write_text(frame.replace(marker, marker + "\n" + marker), encoding="utf-8")
+    source = write(tmp_path, "essay.md", ESSAY)
+    with pytest.raises(BuildIncomplete) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], templates=tmp_path / "templates"))
+    assert [d.render() for d in failed.value.diagnostics] == [
+        "error[QB305]: canvas/assessment.xml.j2 must write the line '<!-- question: N -->' once for each question, N = 1 to 1: "
+        "the questions are put in after those lines\n"
+        "    hint: keep the loop that writes those lines in your --templates copy of canvas/assessment.xml.j2"]
+    assert not (tmp_path / "dist").exists()
