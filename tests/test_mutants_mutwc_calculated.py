@@ -36,7 +36,8 @@ from qti_builder.diagnostics import BuildFailed, Diagnostic
 
 #: Calculated questions whose numbers are written in the source: two with listed sets (one answer
 #: 0.05, which three significant figures show as 0.0500; one 0, 12 and 150, which two show with no
-#: decimals), one with two lists of values (every pair drawn: sets=4), one with ranges, one of
+#: decimals), one with two lists of values (every pair drawn: sets=4) and two values computed from
+#: them without decimals of their own (p, n), one with ranges, one of
 #: them a dataset shared in its Moodle category, and a calculated choice question whose text shows a
 #: value no option uses (k) and whose options show a plain value (c) and one computed from a
 #: variable the text never shows (d).
@@ -67,9 +68,12 @@ Answer: w / k ± 0.5
 ```variables
 r = 0.25, 1.25
 c = 2, 3
+p = r * c
+n = c + 1
 ```
 
-Answer: r * c ± 0.01
+Answer: p ± 0.01
+Explanation: {r} · {c} = {p}, and {n} is one more than {c}.
 
 4. A car covers {d} km in {t} hours. What is its speed? {#speed type=calculated sets=3 decimals=1}
 
@@ -128,12 +132,12 @@ def _variables(item: etree._Element) -> dict[str, tuple[str, str, str]]:
 def test_canvas_gets_each_variable_s_decimals_and_range_as_the_source_writes_them(outputs: Outputs) -> None:
     """Canvas's editor shows each variable with its decimal places (``scale``) and range, and
     generates new values with them: the decimals the source's values are written with, the
-    smallest and largest value. A list of values without decimals has the decimals of its
-    longest value (1.25: 2; whole numbers: 0)."""
+    smallest and largest value. A value computed without decimals of its own has as many as its
+    longest value needs (p = r * c: 0.75, 2; n = c + 1: whole numbers, 0)."""
     per = _variables(outputs.canvas_item("per"))
     assert per["m"] == ("2", "0.15", "12.3") and per["n"] == ("0", "1", "3")
     times = _variables(outputs.canvas_item("times"))
-    assert times == {"r": ("2", "0.25", "1.25"), "c": ("0", "2", "3")}
+    assert times == {"r": ("2", "0.25", "1.25"), "c": ("0", "2", "3"), "p": ("2", "0.5", "3.75"), "n": ("0", "3", "4")}
     assert _variables(outputs.canvas_item("big")) == {"w": ("0", "0", "150"), "k": ("0", "1", "5")}
 
 
@@ -192,7 +196,8 @@ def test_moodle_gets_each_wildcard_s_dataset_as_the_source_states_it(outputs: Ou
                    "n": ("private", "1", "3", "0", ["3", "1"]),
                    "calc1": ("private", "0.05", "12.3", "2", ["0.05", "12.30"])}
     times = _datasets(outputs.moodle_question("times"))
-    assert {k: v[:4] for k, v in times.items()} == {"r": ("private", "0.25", "1.25", "2"), "c": ("private", "2", "3", "0")}
+    assert {k: v[:4] for k, v in times.items()} == {"r": ("private", "0.25", "1.25", "2"), "c": ("private", "2", "3", "0"),
+                                                    "p": ("private", "0.5", "3.75", "2"), "n": ("private", "3", "4", "0")}
     assert sorted(zip(times["r"][4], times["c"][4])) == [("0.25", "2"), ("0.25", "3"), ("1.25", "2"), ("1.25", "3")]
     speed = _datasets(outputs.moodle_question("speed"))
     assert {k: v[:4] for k, v in speed.items()} == {"d": ("shared", "20", "200", "0"), "t": ("private", "1.5", "4", "1")}
