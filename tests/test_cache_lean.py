@@ -9,6 +9,8 @@ import gc
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
+from pydantic import BaseModel
 
 from qti_builder import cache
 
@@ -60,3 +62,77 @@ def test_a_damaged_entry_still_leaves_the_collector_on(build_cache: Path) -> Non
     assert gc.isenabled()
     assert cache._read("cd" * 32) is None
     assert gc.isenabled()
+
+
+def _same_model(a: object, b: object, where: str = "quiz") -> None:
+    """``b`` is ``a`` made again: the same classes, values, fields set, extra and private
+    attributes, all the way down."""
+    from pydantic import BaseModel
+
+    assert type(a) is type(b), where
+    if isinstance(a, BaseModel):
+        assert isinstance(b, BaseModel)
+        assert a.__pydantic_fields_set__ == b.__pydantic_fields_set__, where
+        assert a.__pydantic_extra__ == b.__pydantic_extra__, where
+        assert a.__pydantic_private__ == b.__pydantic_private__, where
+        assert a.__dict__.keys() == b.__dict__.keys(), where
+        for name, value in a.__dict__.items():
+            _same_model(value, b.__dict__[name], f"{where}.{name}")
+    elif isinstance(a, (list, tuple)):
+        assert len(a) == len(b), where  # type: ignore[arg-type]
+        for k, (x, y) in enumerate(zip(a, b)):  # type: ignore[call-overload]
+            _same_model(x, y, f"{where}[{k}]")
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), where  # type: ignore[attr-defined]
+        for key, value in a.items():
+            _same_model(value, b[key], f"{where}[{key!r}]")  # type: ignore[index]
+    else:
+        assert a == b, where
+
+
+#: Sources with every question kind, settings given and left out, sections in sections, groups
+#: and their points, media, formulas and Korean text.
+MODEL_SOURCES = [ROOT / "source" / name for name in ("content-showcase.md", "python-fundamentals.md", "ray-train-tune.md")] \
+    + [ROOT / "tests" / "fixtures" / name for name in ("all-types.yaml", "blank-points.md", "calculated.md", "exam-ko.md",
+                                                       "moodle-quiz.yaml", "scoring-rules.md")]
+
+
+@pytest.mark.parametrize("source", MODEL_SOURCES, ids=lambda p: p.name)
+def test_a_quiz_model_comes_back_from_its_entry_as_it_was(source: Path, build_cache: Path) -> None:
+    """The quiz's model is pickled model by model as its class and parts (``cache._pickled``), not
+    through pydantic's own state: what comes back is the same model, down to which fields the
+    source gave (what ``settings.given()`` reports) and the private attributes (a section's
+    group points, set on a chunk's copy)."""
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.readers import read_quiz
+
+    read = read_quiz(source, DiagnosticSink())
+    assert read is not None
+    quiz = read[0]
+    for _, section in quiz.iter_sections():  # a private attribute set, as pipeline._only sets it
+        section._group_points = section.group_points()
+    cache._write("ef" * 32, {"quiz": quiz})
+    back = cache._read("ef" * 32)
+    assert isinstance(back, dict)
+    _same_model(quiz, back["quiz"])
+    assert back["quiz"] == quiz
+    assert back["quiz"].settings.given() == quiz.settings.given()
+
+
+class _OwnWay(BaseModel):
+    """A model that pickles its own way."""
+
+    value: int
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return _own_way, (self.value + 1,)
+
+
+def _own_way(value: int) -> _OwnWay:
+    return _OwnWay(value=value)
+
+
+def test_a_model_that_pickles_its_own_way_keeps_it(build_cache: Path) -> None:
+    cache._write("fa" * 32, [_OwnWay(value=1)])
+    back = cache._read("fa" * 32)
+    assert isinstance(back, list) and back[0].value == 2

@@ -19,8 +19,10 @@ again. Only quizzes without errors are kept. ``--no-cache`` builds without readi
 from __future__ import annotations
 
 import contextlib
+import copyreg
 import gc
 import hashlib
+import io
 import os
 import pickle
 import stat
@@ -30,7 +32,7 @@ import zlib
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from .diagnostics import SourceSpan
@@ -400,11 +402,71 @@ def store_valid(key: str) -> None:
     _write(key, CachedValid(key))
 
 
+def _pickled(entry: object) -> bytes:
+    """``entry`` pickled, each pydantic model in it (the quiz's model: tens of thousands of them in
+    a 10,000-question bank) as its class and its four parts (:func:`_restored_model`) rather than
+    through pydantic's ``__getstate__``, which builds a state dict per model that pickle then
+    writes key by key: the quiz's model pickles in half the time (0.13 -> 0.07 s) and unpickles
+    in three quarters of it (bench/README.md). The parts are those pydantic's own pickling keeps,
+    private attributes unset left out as it leaves them."""
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _reducers()
+    pickler.dump(entry)
+    return buffer.getvalue()
+
+
+def _reducers() -> dict[type, Any]:
+    """copyreg's table, with every pydantic model class known now that pickles as pydantic's
+    ``BaseModel`` does reduced by :func:`_reduced_model` (a model of a class made later, or of one
+    with its own way, is pickled as it always was: the same object back)."""
+    from pydantic import BaseModel
+    from pydantic_core import PydanticUndefined
+
+    _UNDEFINED[:] = [PydanticUndefined]
+    table: dict[type, Any] = dict(copyreg.dispatch_table)
+    own = ("__getstate__", "__setstate__", "__reduce__", "__reduce_ex__")
+    classes, seen = [BaseModel], set()
+    while classes:
+        for subclass in classes.pop().__subclasses__():
+            if subclass in seen:
+                continue
+            seen.add(subclass)
+            classes.append(subclass)
+            # A class that pickles itself its own way keeps its way.
+            if subclass not in table and all(getattr(subclass, name) is getattr(BaseModel, name) for name in own):
+                table[subclass] = _reduced_model
+    return table
+
+
+def _reduced_model(model: Any) -> tuple[Any, tuple[Any, ...]]:
+    private = model.__pydantic_private__
+    if private:
+        private = {name: value for name, value in private.items() if value is not _UNDEFINED[0]}
+    return _restored_model, (type(model), model.__dict__, model.__pydantic_fields_set__, model.__pydantic_extra__, private)
+
+
+#: pydantic's mark of a private attribute not set (imported with pydantic, when a model is pickled).
+_UNDEFINED: list[object] = []
+
+
+def _restored_model(cls: type, values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None,
+                    private: dict[str, Any] | None) -> Any:
+    """A model as :func:`_reduced_model` kept it, made as pydantic's ``__setstate__`` makes one
+    (no validation: it was validated when it was made)."""
+    model = cls.__new__(cls)
+    object.__setattr__(model, "__pydantic_fields_set__", fields_set)
+    object.__setattr__(model, "__pydantic_extra__", extra)
+    object.__setattr__(model, "__pydantic_private__", private)
+    object.__setattr__(model, "__dict__", values)
+    return model
+
+
 def _write(key: str, entry: object, deflate: bool = True) -> None:
     """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again. Its
     payload is the pickled entry, deflated ("z") or, for an entry that deflates its own parts, not ("p")."""
-    data = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+    data = _pickled(entry)
     payload = b"z" + zlib.compress(data, 1) if deflate else b"p" + data
     target = _path(key)
     try:
