@@ -450,7 +450,7 @@ def _reduced_model(model: Any) -> tuple[Any, tuple[Any, ...]]:
 _UNDEFINED: list[object] = []
 
 
-def _restored_model(cls: type[Any], values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None,
+def _restored_model(cls: Any, values: dict[str, Any], fields_set: set[str], extra: dict[str, Any] | None,
                     private: dict[str, Any] | None) -> Any:
     """A model as :func:`_reduced_model` kept it, made as pydantic's ``__setstate__`` makes one
     (no validation: it was validated when it was made)."""
