@@ -200,11 +200,12 @@ def _read(key: str) -> object | None:
         raw = path.read_bytes()
     except OSError:
         return None
-    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):len(MAGIC) + 64], raw[len(MAGIC) + 65:]
+    # The payload as a view of what was read, not a copy (a quiz's entry is tens of MB).
+    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):len(MAGIC) + 64], memoryview(raw)[len(MAGIC) + 65:]
     if head != MAGIC or hashlib.sha256(payload).hexdigest().encode("ascii") != checksum:
         return None
     try:
-        kind, body = payload[:1], memoryview(payload)[1:]
+        kind, body = bytes(payload[:1]), payload[1:]
         if kind not in (b"z", b"p"):
             return None
         with _collector_paused():
@@ -467,14 +468,17 @@ def _write(key: str, entry: object, deflate: bool = True) -> None:
     that cannot be written (a read-only home) only means the next build does the work again. Its
     payload is the pickled entry, deflated ("z") or, for an entry that deflates its own parts, not ("p")."""
     data = _pickled(entry)
-    payload = b"z" + zlib.compress(data, 1) if deflate else b"p" + data
+    kind, body = (b"z", zlib.compress(data, 1)) if deflate else (b"p", data)
+    checksum = hashlib.sha256(kind)
+    checksum.update(body)
     target = _path(key)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
+            with os.fdopen(fd, "wb") as handle:  # in parts: a quiz's entry is tens of MB, not copied to be joined
+                handle.write(MAGIC + checksum.hexdigest().encode("ascii") + b"\n" + kind)
+                handle.write(body)
             os.replace(tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):
