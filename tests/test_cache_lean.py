@@ -136,3 +136,52 @@ def test_a_model_that_pickles_its_own_way_keeps_it(build_cache: Path) -> None:
     cache._write("fa" * 32, [_OwnWay(value=1)])
     back = cache._read("fa" * 32)
     assert isinstance(back, list) and back[0].value == 2
+
+
+def _expanded(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str | None]]:
+    """(schema, question) of every document held compressed whose bytes are expanded from now on."""
+    from qti_builder.writers.base import Document
+
+    expanded: list[tuple[str, str | None]] = []
+    real = Document.content
+
+    def counting(document: Document) -> bytes:
+        if document.packed:
+            expanded.append((document.schema, document.question_id))
+        return real.fget(document)  # type: ignore[attr-defined,no-any-return]
+
+    monkeypatch.setattr(Document, "content", property(counting))
+    return expanded
+
+
+@pytest.mark.parametrize("runs_kept", [True, False])
+def test_an_unchanged_chunks_documents_are_expanded_only_when_their_run_is_deflated_again(
+        runs_kept: bool, tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Canvas or backup chunk's question documents are kept in its entry each compressed on its
+    own: after one edit, with the runs of the last build in the cache, none of an unchanged chunk's
+    documents is expanded (its runs are taken whole); with those runs gone, each is expanded
+    to deflate its run again. Either way the files are a build's without the cache, byte for byte."""
+    from test_cache import _bank, _build, _entries
+
+    from qti_builder import pipeline
+
+    source = tmp_path / "bank.md"
+    count, edited = pipeline.CHUNK * 3, pipeline.CHUNK + 7
+    source.write_text(_bank(count), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    if not runs_kept:
+        for entry in _entries(build_cache):
+            if isinstance(cache._read(entry.parent.name + entry.name), cache.CachedRuns):
+                entry.unlink()
+    source.write_text(_bank(count, edited=edited), "utf-8")
+    expanded = _expanded(monkeypatch)
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    unchanged = {f"q{n}" for n in range(1, count + 1)} - {f"q{n}" for n in range(pipeline.CHUNK + 1, 2 * pipeline.CHUNK + 1)}
+    if runs_kept:
+        assert expanded == []
+    else:  # every question of the unchanged chunks, in both members
+        assert {(schema, q) for schema, q in expanded if q in unchanged} == \
+            {(schema, q) for schema in ("qti12-item", "mbz-question") for q in unchanged}
+    monkeypatch.undo()
+    assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert b"(edited)" in warm[3]["bank.moodle.xml"]

@@ -209,11 +209,15 @@ def tar_parts(documents: Iterable[Document | Spliced], deflate: Deflate = deflat
     runs: list[Deflated] = []
     offset = 0
     for document in sorted(documents, key=lambda d: d.path):
+        body: list[Deflated] = []
         if isinstance(document, Spliced):
-            pieces: list[list[bytes | Document]] = list(spliced_runs(document.documents, RUN_QUESTIONS))
+            # Its runs first: the header holds its size, which each run knows (one taken from where
+            # a build kept it needs none of its questions' documents expanded to be measured).
+            body = [deflate(run, TAR_LEVEL) for run in spliced_runs(document.documents, RUN_QUESTIONS)]
+            size = sum(run.size for run in body)
         else:
-            pieces = [[document.content]]
-        size = sum(len(p if isinstance(p, bytes) else p.content) for run in pieces for p in run)
+            content = document.content
+            size = len(content)
         info = tarfile.TarInfo(document.path)
         info.size, info.mtime, info.mode = size, epoch, 0o644
         info.uid = info.gid = 0
@@ -221,9 +225,9 @@ def tar_parts(documents: Iterable[Document | Spliced], deflate: Deflate = deflat
         header = info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "surrogateescape")
         padding = b"\0" * (-size % tarfile.BLOCKSIZE)
         if isinstance(document, Spliced):
-            runs += [deflate([header], TAR_LEVEL), *(deflate(run, TAR_LEVEL) for run in pieces), deflate([padding], TAR_LEVEL)]
+            runs += [deflate([header], TAR_LEVEL), *body, deflate([padding], TAR_LEVEL)]
         else:
-            runs.append(deflate([header, *pieces[0], padding], TAR_LEVEL))
+            runs.append(deflate([header, content, padding], TAR_LEVEL))
         offset += len(header) + size + len(padding)
     # The end of the archive as tarfile writes it: two empty blocks, then zeros to a whole record.
     end = 2 * tarfile.BLOCKSIZE
