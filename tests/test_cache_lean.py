@@ -185,3 +185,68 @@ def test_an_unchanged_chunks_documents_are_expanded_only_when_their_run_is_defla
     monkeypatch.undo()
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert b"(edited)" in warm[3]["bank.moodle.xml"]
+
+
+def _rules_run(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times the rules across a backup's parts run from now on (one item per run)."""
+    from qti_builder import backup_rules
+
+    runs: list[int] = []
+    real = backup_rules.package_rules
+
+    def counting(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        runs.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(backup_rules, "package_rules", counting)
+    return runs
+
+
+def test_a_backups_rules_are_not_run_again_for_the_same_parts_and_records(tmp_path: Path, build_cache: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules across a big quiz's backup read its frames and what validation read of each
+    question's records (id, parent, type): after one question's text is edited, neither changed,
+    so the rules are not run again; a question added changes the frames (its line, its slot), and
+    they are. The files are a build's without the cache each time."""
+    from test_cache import _bank, _build
+
+    from qti_builder import pipeline
+
+    source = tmp_path / "bank.md"
+    count = pipeline.CHUNK * 3
+    runs = _rules_run(monkeypatch)
+    source.write_text(_bank(count), "utf-8")
+    assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
+    assert runs == [1]
+    source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
+    edited = _build(str(source), "--jobs", "1", out=tmp_path / "edited")
+    assert runs == [1]
+    assert edited == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "edited-cold")
+    assert runs == [1, 1]  # without the cache, the rules run
+    source.write_text(_bank(count + 2), "utf-8")
+    runs.clear()
+    grown = _build(str(source), "--jobs", "1", out=tmp_path / "grown")
+    assert runs == [1]
+    assert grown == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "grown-cold")
+
+
+def test_a_backup_whose_rules_found_a_problem_is_checked_in_every_build(tmp_path: Path, build_cache: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A problem the rules find fails the build and is never remembered: the next build of the
+    same source runs them again and reports it again."""
+    from test_cache import _bank, _build
+
+    from qti_builder import backup_rules, pipeline
+
+    def a_problem(*args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        runs.append(1)
+        yield "quiz.xml", (1, 1, "a problem made up by the test")
+
+    runs: list[int] = []
+    monkeypatch.setattr(backup_rules, "package_rules", a_problem)
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(pipeline.CHUNK * 3), "utf-8")
+    for attempt in ("first", "again"):
+        code, _, stderr, files = _build(str(source), "--jobs", "1", out=tmp_path / attempt)
+        assert code != 0 and "a problem made up by the test" in stderr and not files
+    assert runs == [1, 1]
