@@ -16,6 +16,8 @@ from qti_builder import cache
 
 #: What the collector's switch was each time a :class:`_Probe` was unpickled.
 SEEN: list[bool] = []
+#: ... and each time one was pickled.
+PICKLED: list[bool] = []
 
 
 def _probe_loaded(value: int) -> _Probe:
@@ -30,23 +32,27 @@ class _Probe:
         self.value = value
 
     def __reduce__(self) -> tuple[object, tuple[int]]:
+        PICKLED.append(gc.isenabled())
         return _probe_loaded, (self.value,)
 
 
 @pytest.mark.parametrize("collecting", [True, False])
 @pytest.mark.parametrize("deflate", [True, False])
-def test_an_entry_is_unpickled_with_the_collector_paused_and_left_as_it_was(collecting: bool, deflate: bool,
-                                                                             build_cache: Path) -> None:
-    cache._write("ab" * 32, [_Probe(k) for k in range(3)], deflate=deflate)
+def test_an_entry_is_pickled_and_unpickled_with_the_collector_paused_and_left_as_it_was(collecting: bool, deflate: bool,
+                                                                                        build_cache: Path) -> None:
     SEEN.clear()
+    PICKLED.clear()
     was = gc.isenabled()
     try:
         gc.enable() if collecting else gc.disable()
+        cache._write("ab" * 32, [_Probe(k) for k in range(3)], deflate=deflate)
+        assert gc.isenabled() is collecting
         entry = cache._read("ab" * 32)
         assert gc.isenabled() is collecting
     finally:
         gc.enable() if was else gc.disable()
     assert isinstance(entry, list) and [p.value for p in entry] == [0, 1, 2]
+    assert PICKLED == [False, False, False]
     assert SEEN == [False, False, False]
 
 
