@@ -256,3 +256,48 @@ def test_a_backup_whose_rules_found_a_problem_is_checked_in_every_build(tmp_path
         code, _, stderr, files = _build(str(source), "--jobs", "1", out=tmp_path / attempt)
         assert code != 0 and "a problem made up by the test" in stderr and not files
     assert runs == [1, 1]
+
+
+def _groups(count: int) -> list[list[tuple[str, str, tuple[str, ...]]]]:
+    """The groups of tasks ``parallel.run`` claims as one in a build of a quiz of ``count``
+    questions in the default targets: (target, part, first question) of each task of a group."""
+    import itertools
+    import tempfile
+
+    from test_cache import _bank
+
+    from qti_builder import pipeline
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.media import MediaSet
+    from qti_builder.readers import read_quiz
+    from qti_builder.writers import DEFAULT_FORMATS
+
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "bank.md"
+        source.write_text(_bank(count), "utf-8")
+        read = read_quiz(source, DiagnosticSink())
+    assert read is not None
+    quiz, source_map = read
+    tasks = pipeline.plan({0: pipeline.WritableQuiz(quiz, source_map.question_spans(quiz), MediaSet())}, list(DEFAULT_FORMATS))
+    return [[(t.format, t.part, t.questions[:1]) for t in group]
+            for _, group in itertools.groupby(tasks, key=pipeline._claimed_together)]
+
+
+def test_a_big_quizs_frames_are_claimed_one_by_one_and_a_chunks_targets_together(build_cache: Path) -> None:
+    """A rebuild after one edit renders a big quiz's frames and the edited chunk in each target:
+    each frame is claimed by whichever process is free (claimed as one, one process had them
+    all, the QTI 2.1 frame the heaviest, while the other rendered one chunk and waited), while a
+    chunk's targets, which share what is cached of its texts, stay together, as do a small
+    quiz's targets."""
+    from qti_builder import pipeline
+    from qti_builder.writers import DEFAULT_FORMATS
+
+    big = _groups(pipeline.CHUNK * 3)
+    frames = [group for group in big if any(part == "frame" for _, part, _ in group)]
+    assert sorted(target for group in frames for target, _, _ in group) == sorted(DEFAULT_FORMATS)
+    assert all(len(group) == 1 for group in frames)
+    chunks = [group for group in big if group not in frames]
+    assert len(chunks) == 3 and all(sorted(t for t, _, _ in group) == sorted(DEFAULT_FORMATS) for group in chunks)
+    assert all(len({first for _, _, first in group}) == 1 for group in chunks)
+    small = _groups(10)
+    assert len(small) == 1 and sorted(t for t, _, _ in small[0]) == sorted(DEFAULT_FORMATS)

@@ -910,8 +910,7 @@ def _work(
             schemas.qti  # noqa: B018 - compiles it
         ahead = _Ahead(tasks, found, packed)
         before_any = _Once(meanwhile)
-        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
-                                                       lambda task: (task.quiz, task.part, task.questions),
+        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here, _claimed_together,
                                                        before_any if meanwhile is not None else None)):
             before_any()  # (run() calls it when it forks, once the workers have started)
             quiz = task_result.task.quiz
@@ -934,6 +933,16 @@ def _work(
     finally:
         _state = None
     return jobs
+
+
+def _claimed_together(task: Task) -> Hashable:
+    """Which tasks next to each other one process claims as one (``parallel.run``'s ``together``):
+    a chunk's targets, or a small quiz's, which share what is cached of its questions' texts
+    (``content.py``). Not a big quiz's frames, whose targets share none of it: claimed as one, a
+    rebuild after one edit (its four frames, then the edited chunk's four targets) left one
+    process every frame, the QTI 2.1 test and manifest the heaviest of them, while the other
+    rendered the chunk and waited (bench/README.md)."""
+    return task if task.part == "frame" else (task.quiz, task.part, task.questions)
 
 
 class _Once:
