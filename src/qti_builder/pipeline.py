@@ -1030,7 +1030,7 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     runs: _KeptRuns | None
     sink = DiagnosticSink()
     if first.container != "zip":
-        _backup_checked(str(first.filename), parts, facts, sink)
+        _backup_checked(str(first.filename), parts, facts, sink, split=any(r.task.part == "frame" for r in mine))
         if sink.items:
             return _PutTogether(sink.items)
         assembled = assemble(parts)  # each question's records put into questions.xml
@@ -1050,7 +1050,7 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     return _PutTogether([], content, members, runs=runs)
 
 
-def _backup_checked(output_name: str, parts: list[Document], facts: Facts, sink: DiagnosticSink) -> None:
+def _backup_checked(output_name: str, parts: list[Document], facts: Facts, sink: DiagnosticSink, split: bool) -> None:
     """The rules across a quiz backup's parts (:func:`validate_package`), but with the build cache,
     not again when an earlier build found nothing for the same: they read the parts that are not
     a question's records (the frames: ``questions.xml``'s categories and lines, ``quiz.xml``'s
@@ -1058,11 +1058,12 @@ def _backup_checked(output_name: str, parts: list[Document], facts: Facts, sink:
     of them (``facts``: each bank entry's id, parent and type), so a key of those bytes and facts,
     every member's path and the build's settings (the code, the schemas) covers all they depend
     on. One question's text edited changes none of it: a rebuild does not parse the frames again
-    and walk the bank (0.09 s of a 10,000-question bank's rebuild, bench/README.md). A backup with
-    a problem is never remembered."""
+    and walk the bank (0.09 s of a 10,000-question bank's rebuild, bench/README.md). Only for a
+    backup ``split`` into chunks (a big quiz's, as frames are remembered only for a big quiz: a
+    small one's rules cost less than its entry). A backup with a problem is never remembered."""
     assert _state is not None
     names = {d.path for d in parts}
-    if _state.cache_settings is None:
+    if _state.cache_settings is None or not split:
         validate_package(output_name, parts, names, facts, sink)
         return
     digest = hashlib.sha256()
