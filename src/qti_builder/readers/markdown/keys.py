@@ -20,6 +20,9 @@ _OPEN, _CLOSE = re.escape(S.V.OPEN_BRACKETS + "(（"), re.escape(S.V.CLOSE_BRACK
 _TITLE_BEFORE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t in S.V.words('key_titles'))})"
                            rf"\s*[{_CLOSE}]?[*_]*\s*[:：]?\s*(?=[0-9]|[{_OPEN}]?\s*(?:{S._KEY_WORDS})\s*[0-9])", re.I)
 
+#: A decimal digit as the key entry's pattern reads one (``\d``: Unicode's Nd, fullwidth too).
+_DIGIT = re.compile(r"\d")
+
 
 @dataclass
 class Entry:
@@ -48,6 +51,11 @@ class Key:
 def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
     """The entries of a line of a key, with each answer's offset: ``1. ②  2. ①``, ``1.③⇥2.⑤``,
     ``정답 1.② 2.④`` (its title before them). None when the line holds none."""
+    if not _DIGIT.search(line):
+        # Every entry has its question's number (``S.PAGE_KEY_ENTRY``'s ``\d{1,5}``), in a part of
+        # the line: a line without a digit holds none. Most lines of a source have none, and the
+        # reader asks this of nearly every line of a question (a fifth of reading a bank).
+        return None
     title = _TITLE_BEFORE.match(line)
     rest = line[title.end():] if title else line
     base = len(line) - len(rest)
