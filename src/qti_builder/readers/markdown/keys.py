@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import syntax as S
 
@@ -56,6 +57,14 @@ def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
         # the line: a line without a digit holds none. Most lines of a source have none, and the
         # reader asks this of nearly every line of a question (a fifth of reading a bank).
         return None
+    found = _entries_of(line)
+    return list(found) if found else None
+
+
+@lru_cache(maxsize=4)
+def _entries_of(line: str) -> tuple[tuple[int, str, str, int], ...]:
+    """:func:`entries_line`'s reading of a line with a digit. Kept for the last few lines: the
+    reader asks it twice of a question's first line (a key on one line, then a key's entry again)."""
     title = _TITLE_BEFORE.match(line)
     rest = line[title.end():] if title else line
     base = len(line) - len(rest)
@@ -64,7 +73,7 @@ def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
         for number, answer, explanation in S.key_entries(cell):
             found.append((number, answer, explanation, base + max(line[base:].find(answer), 0)))
         base += len(cell) + 1
-    return found or None
+    return tuple(found)
 
 
 def starts_key(line: str, after_answer: bool) -> bool:
