@@ -138,3 +138,18 @@ def test_backup_grade_options_exact_or_within_the_tolerance(fraction: str, accep
     tolerant = any(abs(abs(float(fraction)) - g) <= 0.00001 for g in BACKUP_GRADES)
     assert tolerant is accepted
     assert (not _off_grade(problems)) is accepted
+
+
+@pytest.mark.parametrize("text", [
+    "plain 한국어 text {#q1}", "![alt](media/a.png)", "see ![x](y)", "<IMG src='media/a.png'>", "< img>", "<ſource>",
+    "<ımg>", "[a](media/x.pdf)", "[a]( <media/x.pdf>)", "[a] (media/x.pdf)", '<a HREF = "media/d.csv">', "href='media/x'",
+    "{points=2} no media", "a < b and c = d", "$x$", "a \\ b", "](", "!", "[", "", "=media/", "HREF=media/",
+])
+def test_a_source_may_hold_math_or_media_as_the_hint_pattern_says(text: str) -> None:
+    """The marks looked for first ("![", "<", "](", "=") are in every match of the hint's
+    pattern, whatever the case of its letters (``ſ``, ``ı`` and ``K`` fold into Latin letters):
+    the answer is the pattern's alone."""
+    from qti_builder.content import _MEDIA_HINT, may_hold_math_or_media
+
+    assert may_hold_math_or_media(text) is ("$" in text or "\\" in text or _MEDIA_HINT.search(text) is not None)
+    assert may_hold_math_or_media("x " * 1000 + text + " y" * 1000) is may_hold_math_or_media(text)
