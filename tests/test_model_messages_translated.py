@@ -43,6 +43,7 @@ def yaml_quiz(questions: str, section: str = "", top: str = "") -> str:
 
 SINGLE = "- {type: single_choice, id: q, stem: Which?, %s}"
 CHOICES = "choices: [{id: A, text: a, correct: true}, {id: B, text: b}]"
+MD = "---\ntitle: T\n---\n\n"
 CALCULATED = "- {type: calculated, id: c, stem: 'What is {a} + 1?', answer: a + 1, %s}"
 
 
@@ -162,15 +163,22 @@ CASES = [
                    " choices: [{id: A, text: '{=a + 1}'}, {id: B, text: '{=a + 2}'}]}"),
          "a calculated choice question needs exactly one correct option, found 0"),
     # --- the same rules in Markdown, where a question has no name but its line
-    Case("markdown: essay words the wrong way round", "---\ntitle: T\n---\n\n1. Why? {#q type=essay min_words=200 max_words=50}\n",
+    Case("markdown: essay words the wrong way round", MD + "1. Why? {#q type=essay min_words=200 max_words=50}\n",
          "min_words (200) is more than max_words (50)", "md"),
     Case("markdown: exam scoring without incomplete points",
-         "---\ntitle: T\n---\n\n1. Which? {#q type=multiple_response scoring=exam}\n\nA) a\nB) b\n\nAnswer: A\n",
+         MD + "1. Which? {#q type=multiple_response scoring=exam}\n\nA) a\nB) b\n\nAnswer: A\n",
          "scoring=exam needs incomplete_points", "md"),
-    Case("markdown: drop-down blank without wrong options", "---\ntitle: T\n---\n\n1. Sky is [[*blue]]. {#q type=fill_in_blank}\n",
+    Case("markdown: drop-down blank without wrong options", MD + "1. Sky is [[*blue]]. {#q type=fill_in_blank}\n",
          "needs at least one wrong option", "md"),
-    Case("markdown: text-only item with points", "---\ntitle: T\n---\n\n1. Read this. {#t type=text_only points=2}\n\n2. Why? {#q type=essay}\n",
+    Case("markdown: text-only item with points", MD + "1. Read this. {#t type=text_only points=2}\n\n2. Why? {#q type=essay}\n",
          "a text-only item scores nothing", "md"),
+    Case("markdown: scores of the correct options not 100",
+         MD + "1. Which? {#q type=multiple_response}\n\nA) a {score=50}\nB) b {score=30}\nC) c\n\nAnswer: A, B\n",
+         "the scores of the correct choices add up to 80 %, not 100 %", "md"),
+    Case("markdown: some blanks state points", MD + "1. [[x]]{points=1} and [[y]] {#q type=fill_in_blank points=5}\n",
+         "some blanks state their points and blank 'b2' does not", "md"),
+    Case("markdown: section draws more than it holds", MD + "# Part {#p select=3}\n\n1. Why? {#q type=essay}\n",
+         "section 'p' draws 3 but holds only 1", "md"),
     # --- pydantic's errors, said in the source's words
     Case("unknown key with a near one", yaml_quiz(SINGLE % "choice: [{id: A, text: a, correct: true}, {id: B, text: b}]"),
          "unknown key 'choice' in single_choice question 'q'; did you mean 'choices'?", code="QB203"),
@@ -228,8 +236,17 @@ CASES = [
          "'step' in calculated question 'c' must be more than 0, not the number 0"),
     Case("text too long", yaml_quiz("- {type: true_false, id: q, stem: Sure?, answer: true, labels: [O, '%s']}" % ("x" * 41)),
          "in true_false question 'q' cannot be"),
-    Case("markdown: number below its least", "---\ntitle: T\n---\n\n1. Why? {#q type=essay points=-1}\n", "'points' must be at least 0, not -1", "md"),
-    Case("markdown: too few options", "---\ntitle: T\n---\n\n1. Which? {#q type=single_choice}\n\nA) a\n\nAnswer: A\n", "needs at least 2 choices", "md"),
+    Case("markdown: number below its least", MD + "1. Why? {#q type=essay points=-1}\n", "'points' must be at least 0, not -1", "md"),
+    Case("markdown: too few options", MD + "1. Which? {#q type=single_choice}\n\nA) a\n\nAnswer: A\n", "needs at least 2 choices", "md"),
+    Case("markdown: flag not true or false", MD + "1. Which? {#q shuffle=maybe}\n\nA) a\nB) b\n\nAnswer: A\n",
+         "'shuffle' must be true or false, not 'maybe'", "md", "QB205"),
+    Case("markdown: one of some words, near one", MD + "1. Why? {#q type=essay response_format=edtor}\n",
+         "'response_format' must be 'editor', 'plain' or 'monospaced', not 'edtor'; did you mean 'editor'?", "md"),
+    Case("markdown: id of the wrong form", MD + "1. Why? {#1bad type=essay}\n", "'1bad' is not a valid id", "md"),
+    Case("markdown: language of the wrong form", "---\ntitle: T\nlanguage: korean language\n---\n\n1. Why? {#q type=essay}\n",
+         "'korean language' is not a language tag", "md"),
+    Case("markdown: a setting of the wrong kind", "---\ntitle: T\nsettings:\n  time_limit: soon\n---\n\n1. Why? {#q type=essay}\n",
+         "time_limit is a whole number of minutes from 1 to 10080, not 'soon' (at settings.time_limit)", "md"),
     # --- the quiz's settings
     Case("settings not a mapping", "settings: 5\n" + yaml_quiz("- {type: essay, id: q, stem: Why?}"), "settings must be a mapping"),
     Case("unknown setting", "settings: {time_limt: 5}\n" + yaml_quiz("- {type: essay, id: q, stem: Why?}"),
