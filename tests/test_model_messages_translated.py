@@ -19,6 +19,7 @@ import re
 import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.pofile import read_po
@@ -27,6 +28,7 @@ from test_message_catalogs import HANGUL, english_runs, printed_at
 
 import qti_builder
 from qti_builder.codes import CODES
+from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.messages import catalog_path, translate
 from qti_builder.model import Quiz, common
 from qti_builder.readers import model_errors
@@ -300,6 +302,7 @@ def said(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, list[t
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(common.Problem, "__init__", _recorded_problem)
         patch.setattr(model_errors, "Explained", _recorded_explained)
+        patch.setattr(DiagnosticSink, "error", _recorded_error)
         for i, case in enumerate(CASES):
             out[case.name] = {}
             for language in ("en", *LANGUAGES):
@@ -313,6 +316,7 @@ LANGUAGES = ["ko", "ja", "zh"]
 REACHED: set[tuple[str, int]] = set()
 _problem_init = common.Problem.__init__
 _explained = model_errors.Explained
+_sink_error = DiagnosticSink.error
 
 
 def _recorded_problem(self: common.Problem, message: str, hint: str, at: str | None = None) -> None:
@@ -327,11 +331,18 @@ def _recorded_explained(*args: object, **kwargs: object) -> model_errors.Explain
     return _explained(*args, **kwargs)  # type: ignore[arg-type]
 
 
+def _recorded_error(self: DiagnosticSink, *args: Any, **kwargs: Any) -> Any:
+    caller = sys._getframe(1)
+    REACHED.add((caller.f_code.co_filename, caller.f_lineno))
+    return _sink_error(self, *args, **kwargs)
+
+
 def calls(path: Path, name: str) -> dict[int, str]:
-    """Each call of ``name`` in a module's source: its line, and its source text."""
+    """Each call of ``name`` (a function, or a method such as ``sink.error``) in a module's source:
+    its line, and its source text."""
     source = path.read_text(encoding="utf-8")
     return {node.lineno: ast.get_source_segment(source, node) or "" for node in ast.walk(ast.parse(source))
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name}
+            if isinstance(node, ast.Call) and name in (getattr(node.func, "id", None), getattr(node.func, "attr", None))}
 
 
 def test_every_case_makes_the_model_say_its_message(said: dict[str, dict[str, list[tuple[str, str]]]]) -> None:
@@ -369,8 +380,9 @@ def test_every_rule_of_the_model_is_said_by_a_case(said: dict[str, dict[str, lis
 
 
 def test_every_form_of_a_pydantic_error_is_said_by_a_case(said: dict[str, dict[str, list[tuple[str, str]]]]) -> None:
+    # The same for each way model_errors words an error of pydantic, and a quiz setting's.
     path = Path(model_errors.__file__)
-    missing = [f"{line}: {text}" for line, text in calls(path, "Explained").items()
+    missing = [f"{line}: {text}" for line, text in (calls(path, "Explained") | calls(path, "error")).items()
                if (str(path), line) not in REACHED and not any(form in " ".join(text.split()) for form in UNREACHED_FORMS)]
     assert missing == [], "write a case that makes model_errors say each of these, and its entries in the catalogs"
 
