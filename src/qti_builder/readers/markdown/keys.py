@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import syntax as S
 
@@ -19,6 +20,9 @@ _OPEN, _CLOSE = re.escape(S.V.OPEN_BRACKETS + "(（"), re.escape(S.V.CLOSE_BRACK
 #: A key's title before its entries on one line: ``정답 1.② 2.④``, ``[정답] 1-③ 2-①``, ``Answers: 1. b``.
 _TITLE_BEFORE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t in S.V.words('key_titles'))})"
                            rf"\s*[{_CLOSE}]?[*_]*\s*[:：]?\s*(?=[0-9]|[{_OPEN}]?\s*(?:{S._KEY_WORDS})\s*[0-9])", re.I)
+
+#: A decimal digit as the key entry's pattern reads one (``\d``: Unicode's Nd, fullwidth too).
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass
@@ -48,6 +52,19 @@ class Key:
 def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
     """The entries of a line of a key, with each answer's offset: ``1. ②  2. ①``, ``1.③⇥2.⑤``,
     ``정답 1.② 2.④`` (its title before them). None when the line holds none."""
+    if not _DIGIT.search(line):
+        # Every entry has its question's number (``S.PAGE_KEY_ENTRY``'s ``\d{1,5}``), in a part of
+        # the line: a line without a digit holds none. Most lines of a source have none, and the
+        # reader asks this of nearly every line of a question (a fifth of reading a bank).
+        return None
+    found = _entries_of(line)
+    return list(found) if found else None
+
+
+@lru_cache(maxsize=4)
+def _entries_of(line: str) -> tuple[tuple[int, str, str, int], ...]:
+    """:func:`entries_line`'s reading of a line with a digit. Kept for the last few lines: the
+    reader asks it twice of a question's first line (a key on one line, then a key's entry again)."""
     title = _TITLE_BEFORE.match(line)
     rest = line[title.end():] if title else line
     base = len(line) - len(rest)
@@ -56,7 +73,7 @@ def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
         for number, answer, explanation in S.key_entries(cell):
             found.append((number, answer, explanation, base + max(line[base:].find(answer), 0)))
         base += len(cell) + 1
-    return found or None
+    return tuple(found)
 
 
 def starts_key(line: str, after_answer: bool) -> bool:
