@@ -226,10 +226,12 @@ def item_facts(tree: etree._ElementTree, data: bytes) -> ItemFacts:
 
 
 def _points(item: etree._Element) -> float:
+    """What Canvas counts an item for: its ``points_possible``, Canvas's default of 1 for an item
+    without the field (item_rules reports the item either way)."""
     try:
-        return float(_metadata(item).get("points_possible") or 0)
+        return float(_metadata(item).get("points_possible", 1))
     except ValueError:
-        return 0.0  # item_rules reports it
+        return 0.0  # empty or not a number: counted for nothing here, item_rules reports it
 
 
 def _shown(mattext: etree._Element) -> list[str]:
@@ -256,7 +258,7 @@ def package_rules(frame: bytes, order: tuple[str, ...], facts: dict[str, ItemFac
         if meta.getroot().get("identifier") != ident:
             yield 1, 1, f"the settings file's identifier '{meta.getroot().get('identifier')}' is not the assessment's ident '{ident}'"
         stated = meta.getroot().findtext("{*}points_possible")
-        if stated is None or abs(float(stated) - total) > 1e-6:
+        if _decimal(stated) is None or abs(float(stated) - total) > 1e-6:  # missing or not a number: never a crash
             yield 1, 1, f"the settings file says the quiz is worth {stated} points, its questions add up to {total:g}"
     if manifest is not None:
         listed = {f.get("href") for f in manifest.getroot().iter("{*}file")}

@@ -149,6 +149,13 @@ def _problems(document: Document, schemas: SchemaSet,
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
         return
+    # The parsers leave an entity of a template's DOCTYPE unexpanded (hostile input), which
+    # libxml2's schema validation fails on with an internal error: each is refused where it is used.
+    entities = list(tree.iter(etree.Entity))
+    for entity in entities:
+        yield entity.sourceline or 1, 1, f"entity {entity.text} is not expanded here, and may not be by the LMS: write its text"
+    if entities:
+        return
     if facts is not None and document.schema == "qti12-item" and document.question_id is not None:
         facts[document.question_id] = canvas_rules.item_facts(tree, document.data)
     if facts is not None and document.schema == "mbz-question" and document.question_id is not None:

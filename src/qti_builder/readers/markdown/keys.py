@@ -70,9 +70,16 @@ def _entries_of(line: str) -> tuple[tuple[int, str, str, int], ...]:
     base = len(line) - len(rest)
     found = []
     for cell in rest.split("\t"):
+        # Each answer is looked for after its entry's number and the answers before it, so that
+        # ``1.② 2.②`` or ``1. 1`` places each entry at its own answer.
+        start, end = base, base + len(cell)
         for number, answer, explanation in S.key_entries(cell):
-            found.append((number, answer, explanation, base + max(line[base:].find(answer), 0)))
-        base += len(cell) + 1
+            numbered = line.find(str(number), start, end)
+            start = numbered + len(str(number)) if numbered >= 0 else start
+            at = line.find(answer, start, end)
+            found.append((number, answer, explanation, at if at >= 0 else base))
+            start = at + len(answer) if at >= 0 else start
+        base = end + 1
     return tuple(found)
 
 
@@ -131,11 +138,17 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         column = len(line) - len(line.lstrip()) + label.value_offset + 1
         key.entries[-1].labels.append((role, label.raw, lineno, column, label.value))
         return True
-    if key.entries and line[:1] in (" ", "\t") or key.entries and not key.explaining:
-        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
+    if key.entries and not key.explaining and role == "explanation" and label is not None and label.value:
+        # ``해설: …`` under an entry: its explanation, as on the entry's line (``1. ② 해설: …``), the
+        # label no part of what students read.
+        key.entries[-1].explanation.append(label.value)
         return True
     if key.explaining and key.explanations:
+        # In the explanations part, a line under an explanation (indented or not) goes on with it.
         list(key.explanations.values())[-1][1].append(line.strip())
+        return True
+    if key.entries and (line[:1] in (" ", "\t") or not key.explaining):
+        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
         return True
     return False
 
