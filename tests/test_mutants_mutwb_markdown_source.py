@@ -399,3 +399,157 @@ def test_the_yaml_form_is_the_model_as_people_read_it(tmp_path: Path) -> None:
     assert written.text == YAML_FORM
     assert yaml.safe_load(written.text)["sections"][0]["questions"][1] == {
         "type": "true_false", "id": "tf", "stem": "Sky is blue.", "answer": True}
+
+
+#: Texts the writer must place with care (by hand): a description whose lines would start a
+#: question or a label at the margin, indented (its escaped label kept); a section text that reads
+#: like a label, indented; a question text opening with a code fence, on the line after the
+#: marker; a model answer whose line would read as an option, indented under its label; an
+#: explanation that is a code block, at the margin; an explanation of two plain lines, the second
+#: at the margin as people write it; calculated questions with a range and step, values, a formula,
+#: a condition, a listed shared variable and listed sets; a stated total that is not whole; an essay
+#: whose answer would read as true/false, so it names its type.
+TEXTS = """---
+id: texts
+title: Texts that need care
+language: en
+total: 12.5
+---
+
+   1. This line would start a question at the margin.
+   Answer\\: so the whole description is indented.
+
+# Calculated {#calc}
+
+   Note: a label-like line.
+
+1. A car covers {d} km in {t} hours. What is its speed? {#speed type=calculated unit=km/h sets=3 decimals=2}
+
+   ```variables
+   d = 20..200 step 5
+   t = 1.5..4 decimals 1
+   k = 2, 3, 5 decimals 0
+   v = d / t decimals 3
+   v > 10
+   ```
+
+Answer: d / t ± 1%
+
+2. {#code}
+   ```
+   print("hi")
+   ```
+
+Answer: A program.
+   A) not an option
+   with a line at the margin
+Explanation:
+```
+x = 1
+```
+
+3. A runner covers {d} m in {t} s. Her speed? {#listed type=calculated decimals=2}
+
+   ```variables
+   d = decimals 0 shared
+   (d, t) = (45, 1.5), (60, 2.0)
+   ```
+
+Answer: d / t
+
+Explanation: Distance over time,
+as always.
+Correct feedback: Yes.
+
+4. Is the sky blue? {#sky type=essay}
+
+Answer: True
+"""
+
+
+def test_texts_that_would_start_something_are_placed_where_they_read_back(tmp_path: Path) -> None:
+    quiz, again = written_again(tmp_path, TEXTS)
+    assert quiz.stated_points == 12.5
+    assert quiz.description == "1. This line would start a question at the margin.\nAnswer\\: so the whole description is indented."
+    speed, code, listed, sky = quiz.iter_questions()
+    assert code.stem == '```\nprint("hi")\n```' and code.feedback.general == "```\nx = 1\n```"
+    assert code.model_answer == "A program.\nA) not an option\nwith a line at the margin"
+    assert listed.sets == [{"d": 45.0, "t": 1.5}, {"d": 60.0, "t": 2.0}] and listed.variables[0].shared
+    assert (sky.type, sky.model_answer) == ("essay", "True")
+    assert again == TEXTS
+
+
+def test_a_label_in_an_imported_description_is_escaped_and_shown_as_written() -> None:
+    """An imported description may say ``Answer:`` in its own words; the reader would refuse the line
+    (QB145), so the colon right after the label is escaped (``Answer\\:``, shown as written), the
+    ASCII or the full-width one, whichever the label has, and nothing else on the line."""
+    quiz = Quiz.model_validate({
+        "id": "d", "title": "D", "language": "ko", "description": "The key.\nAnswer: 42： the answer",
+        "sections": [{"id": "s", "title": "S", "description": "Read this.\n정답： 가: 나",
+                      "questions": [{"type": "true_false", "id": "t", "stem": "Big?", "answer": True}]}]})
+    written = write_source(quiz)
+    assert (written.suffix, written.reason) == (".md", None)
+    assert written.text == ("---\nid: d\ntitle: D\nlanguage: ko\n---\n\n"
+                            "   The key.\n   Answer\\: 42： the answer\n\n"
+                            "# S {#s}\n\n   Read this.\n   정답\\： 가: 나\n\n"
+                            "1. Big? {#t}\n\n정답: true\n")
+    back = read_back(written.text, ".md")
+    assert back.description == "The key.\nAnswer\\: 42： the answer"
+    assert back.sections[0].description == "Read this.\n정답\\： 가: 나"
+    # A quiz without such a line is written as it is (nothing escaped).
+    plain = quiz.model_copy(update={"description": "The key is 42."})
+    plain.sections[0].description = None
+    assert "\n---\n\nThe key is 42.\n\n# S {#s}\n" in write_source(plain).text
+
+
+# -- what no form can say: refused, with the reader's own reason ------------------------------------
+
+
+def _deep_quiz(levels: int) -> Quiz:
+    section: dict = {"id": f"l{levels}", "title": f"L{levels}",
+                     "questions": [{"type": "true_false", "id": "t", "stem": "Deep?", "answer": True}]}
+    for level in range(levels - 1, 0, -1):
+        section = {"id": f"l{level}", "title": f"L{level}", "sections": [section]}
+    return Quiz.model_validate({"id": "d", "title": "D", "sections": [section]})
+
+
+def test_a_quiz_neither_form_can_hold_is_refused_with_both_reasons() -> None:
+    """60 nested sections: deeper than Markdown's headings, and deeper than the 100 YAML levels a
+    source may have, so the YAML the build would refuse is not written (the import says both)."""
+    written = write_source(_deep_quiz(60))
+    assert (written.suffix, written.reason) == (".yaml", "section 'l7', nested deeper than Markdown's six heading levels")
+    assert [(d.code, d.message) for d in written.refused] == [
+        ("QB114", "the YAML nests more than the 100 levels a source may have")]
+    assert written.text.startswith("# Written by qti-builder import.") and "    - id: l4\n" in written.text
+
+
+def test_a_markdown_source_past_the_size_limit_is_refused_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the size limit (QB100) the Markdown is the smaller form: the YAML is not tried (it is
+    larger still), and the refusal is the reader's own."""
+    from qti_builder.readers import Limits
+    from qti_builder.writers import markdown_source
+
+    def small(path: Path, sink: DiagnosticSink):  # type: ignore[no-untyped-def]
+        return read_quiz(path, sink, Limits(max_source_bytes=80))
+
+    monkeypatch.setattr(markdown_source, "read_quiz", small)
+    quiz = Quiz.model_validate({"id": "big", "title": "A quiz of more than 80 bytes", "sections": [
+        {"id": "s", "title": "S", "questions": [{"type": "true_false", "id": "t", "stem": "Big?", "answer": True}]}]})
+    written = write_source(quiz)
+    assert (written.suffix, written.reason) == (".md", None)
+    assert written.text.startswith("---\nid: big\n") and [d.code for d in written.refused] == ["QB100"]
+    # Within the limit, the same quiz is written as Markdown with nothing refused.
+    tiny = Quiz.model_validate({"id": "b", "title": "T", "sections": [
+        {"id": "s", "title": "S", "questions": [{"type": "true_false", "id": "t", "stem": "?", "answer": True}]}]})
+    assert write_source(tiny).refused == ()
+
+
+def test_markdown_the_reader_refuses_is_written_as_yaml_with_the_readers_reason(tmp_path: Path) -> None:
+    """An ordering item that opens with a code block: the Markdown written for it does not read
+    back (its marker line holds nothing: a limit of the writer, safe as YAML), so the quiz is YAML and the reason quotes the reader."""
+    quiz = read(write(tmp_path, "o.yaml", HEAD + '{type: ordering, id: o, stem: Order., items: ["```\\nx\\n```", b]}\n'))
+    written = write_source(quiz)
+    assert (written.suffix, written.refused) == (".yaml", ())
+    assert written.reason == ("the Markdown form does not read back (an ordering question needs a list of at least two "
+                              "items, in the right order)")
+    assert read_back(written.text, ".yaml") == quiz
