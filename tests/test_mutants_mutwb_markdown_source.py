@@ -285,6 +285,73 @@ def test_every_option_numbering_is_written_with_its_own_markers(tmp_path: Path) 
     assert again == MARKERS
 
 
+#: More of the same (by hand): a title longer than a line of YAML, on one line; a section's ID
+#: number with a space, quoted; a list of accepted codes; shuffle off against the quiz's default on;
+#: an option text ending in braces that has attributes of its own; an option over two lines; a
+#: file upload that takes any type; a multiple response named by its several answers, without a
+#: type; true/false with O/X and ○/× marks, and with each answer's own feedback as the correct and
+#: incorrect feedback, the right answer false and true.
+MORE = """---
+id: more
+title: A title long enough that a YAML writer of eighty columns would fold it onto a second line, which this one must not do
+language: en
+---
+
+# More {#more moodle_idnumber="M 1"}
+
+1. Pick one. {#pick ignore="QB601, QB602" shuffle=false}
+
+A) The set {x} {fixed}
+B) A text over
+   two lines
+C) Third
+
+Answer: B
+
+2. Upload anything. {#any type=file_upload}
+
+3. Two are right. {#two scoring=all_or_nothing}
+
+A) yes
+B) also yes
+C) no
+
+Answer: A, B
+
+4. The Moon is a star. {#moon}
+
+Answer: X
+Correct feedback: Yes, it is a satellite.
+Incorrect feedback: It shines by the Sun's light.
+
+5. Water is wet. {#wet}
+
+Answer: ○
+
+6. Match. {#pairs type=matching shuffle=false}
+
+- a -> 1
+- b -> 2
+
+7. Fire is hot. {#fire}
+
+Answer: true
+Correct feedback: Yes.
+Incorrect feedback: Touch it.
+"""
+
+
+def test_attributes_marks_and_own_feedback_are_written_back_as_written(tmp_path: Path) -> None:
+    quiz, again = written_again(tmp_path, MORE)
+    pick, upload, two, moon, wet, pairs, fire = quiz.iter_questions()
+    assert (moon.labels, moon.answer, moon.true_feedback, moon.false_feedback) == (
+        ["O", "X"], False, "It shines by the Sun's light.", "Yes, it is a satellite.")
+    assert (wet.labels, wet.answer) == (["○", "×"], True)
+    assert (fire.true_feedback, fire.false_feedback) == ("Yes.", "Touch it.")
+    assert upload.allowed_types == [] and pick.ignore == ["QB601", "QB602"] and not pick.shuffle
+    assert again == MORE
+
+
 # -- what Markdown cannot say: YAML, and the reason the import prints -------------------------------
 
 HEAD = "id: r\ntitle: R\nsections:\n  - id: s\n    title: S\n    questions:\n      - "
@@ -312,6 +379,15 @@ INEXPRESSIBLE = [
      "the answer 'a|b' of blank 'b1' in question 'fib'"),
     ('{type: fill_in_blank, id: fib, stem: "A [[b1]] b", blanks: [{id: b1, kind: text, answers: ["*star"]}]}',
      "the answer '*star' of blank 'b1' in question 'fib'"),
+    ('{type: fill_in_blank, id: fib, stem: "A [[b1]] b", blanks: [{id: b1, kind: text, answers: ["a]]b"]}]}',
+     "the answer 'a]]b' of blank 'b1' in question 'fib'"),
+    ('{type: fill_in_blank, id: fib, stem: "A [[b1]] b", blanks: [{id: b1, kind: text, answers: ["a\\nb"]}]}',
+     "the answer 'a\nb' of blank 'b1' in question 'fib'"),
+    ('{type: fill_in_blank, id: fib, stem: "A [[b1]] b", blanks: [{id: b1, kind: dropdown, answers: [one], options: ["t|o"]}]}',
+     "the answer 't|o' of blank 'b1' in question 'fib'"),
+    ('{type: fill_in_blank, id: fib, stem: "A [[b1]] b [[b3]]", blanks: [{id: b1, kind: text, answers: [one]}, '
+     '{id: b3, kind: text, answers: [two]}]}',
+     "blank id 'b3' of question 'fib' (Markdown numbers blanks b1, b2, ...)"),
     ("{type: true_false, id: tf, title: 'Say \"hi\"', stem: Is it?, answer: true}", "the title 'Say \"hi\"'"),
     ('{type: single_choice, id: pick, stem: Which?, choices: [{id: A, text: "```\\ncode\\n```", correct: true}, '
      '{id: B, text: two}]}',
@@ -553,3 +629,22 @@ def test_markdown_the_reader_refuses_is_written_as_yaml_with_the_readers_reason(
     assert written.reason == ("the Markdown form does not read back (an ordering question needs a list of at least two "
                               "items, in the right order)")
     assert read_back(written.text, ".yaml") == quiz
+
+
+def test_the_first_difference_is_named_by_its_path() -> None:
+    """The path the import's warning names ("Markdown cannot express sections.0.questions.2.stem"):
+    the first differing value in the first model's key order, keys only in the second included, a
+    list of another length named as a whole, and "the quiz" when the two differ at the top."""
+    from qti_builder.writers.markdown_source import first_difference
+
+    a = {"id": "q", "sections": [{"questions": [{"stem": "x", "points": 1}, {"stem": "y"}]}], "title": "T"}
+    assert first_difference(a, a) is None
+    b = {"id": "q", "sections": [{"questions": [{"stem": "x", "points": 1}, {"stem": "z"}]}], "title": "U"}
+    assert first_difference(a, b) == "sections.0.questions.1.stem"
+    assert first_difference(a, {**a, "extra": None}) is None
+    assert first_difference(a, {**a, "extra": 0}) == "extra"
+    assert first_difference({"choices": [1, 2]}, {"choices": [1, 2, 3]}) == "choices"
+    assert first_difference({"choices": [1, 2]}, {"choices": [1, 3]}) == "choices.1"
+    assert first_difference({"a": {"b": 1}}, {"a": {"b": 2}}) == "a.b"
+    assert first_difference(1, 2) == "the quiz"
+    assert first_difference([1], [1]) is None
