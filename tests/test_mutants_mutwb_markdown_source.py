@@ -150,8 +150,8 @@ B) 1991
 Answer: A
 """
 
-#: A Korean exam paper's form: labels in Korean, a shared passage numbering the questions on from
-#: section to section, circled, hangul and consonant option markers, O/X marks, an answer quoted
+#: A Korean exam paper's form: labels in Korean, shared passages numbering the questions on from
+#: section to section (a question without one between them), circled, hangul and consonant option markers, O/X marks, an answer quoted
 #: because it holds the or-word 또는.
 KOREAN = """---
 id: ko-check
@@ -195,6 +195,10 @@ language: ko
 정답: ㄱ, ㄷ
 
 부분 정답 피드백: 하나가 더 있습니다.
+
+[4~5] 다음을 보고 답하시오.
+
+고려와 조선의 건국.
 
 4. 고려는 918년에 건국하였다. {#goryeo}
 
