@@ -151,8 +151,8 @@ Answer: A
 """
 
 #: A Korean exam paper's form: labels in Korean, shared passages numbering the questions on from
-#: section to section (a question without one between them), circled, hangul and consonant option markers, O/X marks, an answer quoted
-#: because it holds the or-word 또는.
+#: section to section (a question without one between them), circled, hangul and consonant
+#: option markers, O/X marks, an answer quoted because it holds the or-word 또는.
 KOREAN = """---
 id: ko-check
 title: 한국사 확인
