@@ -400,6 +400,8 @@ INEXPRESSIBLE = [
      "a matching prompt over several lines ('a…')"),
     ('{type: matching, id: m, stem: Match., pairs: [{prompt: a, answer: "x\\ny"}, {prompt: c, answer: y}]}',
      "a matching answer over several lines ('x…')"),
+    ('{type: matching, id: m, stem: Match., pairs: [{prompt: a, answer: x}, {prompt: c, answer: y}], distractors: ["z\\nw"]}',
+     "a matching distractor over several lines ('z…')"),
     ('{type: single_choice, id: pick, stem: Which?, feedback: {general: "one  \\ntwo"}, '
      "choices: [{id: A, text: one, correct: true}, {id: B, text: two}]}",
      "Markdown cannot express sections.0.questions.0.feedback.general"),
@@ -435,7 +437,8 @@ def test_a_section_title_over_two_lines_and_sections_seven_deep_are_yaml(tmp_pat
 
 #: The YAML form as a person reads it (by hand): a comment naming the format, defaults left out
 #: (language en, a choice's correct: false), each question's type kept, a text of several lines a
-#: ``|-`` block, and one whose line ends in spaces quoted (a block would lose them).
+#: ``|-`` block, and one whose line ends in spaces quoted (a block would lose them), Korean as it
+#: is (not escaped), a line of 90 characters whole (within the width of 100).
 YAML_FORM = """# Written by qti-builder import. The quiz model as YAML: qti-builder docs source-format#the-yaml-format
 id: yaml-check
 title: Only YAML says it
@@ -456,7 +459,7 @@ sections:
       text: "trailing space \\nhere"
   - type: true_false
     id: tf
-    stem: Sky is blue.
+    stem: 하늘은 파랗다. The sky is blue on a clear day, seen from the ground, at noon, in summer.
     answer: true
   sections:
   - id: empty
@@ -478,7 +481,8 @@ def test_the_yaml_form_is_the_model_as_people_read_it(tmp_path: Path) -> None:
     assert written.suffix == ".yaml" and written.reason == "choice id 'X1' of question 'pick' (Markdown choices are letters A-Z)"
     assert written.text == YAML_FORM
     assert yaml.safe_load(written.text)["sections"][0]["questions"][1] == {
-        "type": "true_false", "id": "tf", "stem": "Sky is blue.", "answer": True}
+        "type": "true_false", "id": "tf", "answer": True,
+        "stem": "하늘은 파랗다. The sky is blue on a clear day, seen from the ground, at noon, in summer."}
 
 
 #: Texts the writer must place with care (by hand): a description whose lines would start a
@@ -497,6 +501,7 @@ total: 12.5
 ---
 
    1. This line would start a question at the margin.
+
    Answer\\: so the whole description is indented.
 
 # Calculated {#calc}
@@ -550,7 +555,7 @@ Answer: True
 def test_texts_that_would_start_something_are_placed_where_they_read_back(tmp_path: Path) -> None:
     quiz, again = written_again(tmp_path, TEXTS)
     assert quiz.stated_points == 12.5
-    assert quiz.description == "1. This line would start a question at the margin.\nAnswer\\: so the whole description is indented."
+    assert quiz.description == "1. This line would start a question at the margin.\n\nAnswer\\: so the whole description is indented."
     speed, code, listed, sky = quiz.iter_questions()
     assert code.stem == '```\nprint("hi")\n```' and code.feedback.general == "```\nx = 1\n```"
     assert code.model_answer == "A program.\nA) not an option\nwith a line at the margin"
