@@ -400,6 +400,11 @@ INEXPRESSIBLE = [
      "a matching prompt over several lines ('a…')"),
     ('{type: matching, id: m, stem: Match., pairs: [{prompt: a, answer: "x\\ny"}, {prompt: c, answer: y}]}',
      "a matching answer over several lines ('x…')"),
+    # Options stated as upper-alpha: written A), B) as every unnumbered question is, they read back
+    # without the numbering (a YAML source or an import may state it).
+    ("{type: single_choice, id: pick, stem: Which?, numbering: upper-alpha, "
+     "choices: [{id: A, text: one, correct: true}, {id: B, text: two}]}",
+     "Markdown cannot express sections.0.questions.0.numbering"),
     ('{type: matching, id: m, stem: Match., pairs: [{prompt: a, answer: x}, {prompt: c, answer: y}], distractors: ["z\\nw"]}',
      "a matching distractor over several lines ('z…')"),
     ('{type: single_choice, id: pick, stem: Which?, feedback: {general: "one  \\ntwo"}, '
