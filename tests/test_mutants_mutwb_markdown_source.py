@@ -405,6 +405,11 @@ INEXPRESSIBLE = [
     ("{type: single_choice, id: pick, stem: Which?, numbering: upper-alpha, "
      "choices: [{id: A, text: one, correct: true}, {id: B, text: two}]}",
      "Markdown cannot express sections.0.questions.0.numbering"),
+    # Upper letters out of order: written, and read back renamed in order (not the "in order" error,
+    # which is for the other numberings' markers).
+    ("{type: single_choice, id: pick, stem: Which?, numbering: upper-alpha, "
+     "choices: [{id: A, text: one, correct: true}, {id: C, text: two}]}",
+     "Markdown cannot express sections.0.questions.0.choices.1.id"),
     ('{type: matching, id: m, stem: Match., pairs: [{prompt: a, answer: x}, {prompt: c, answer: y}], distractors: ["z\\nw"]}',
      "a matching distractor over several lines ('z…')"),
     ('{type: single_choice, id: pick, stem: Which?, feedback: {general: "one  \\ntwo"}, '
@@ -662,3 +667,12 @@ def test_the_first_difference_is_named_by_its_path() -> None:
     assert first_difference({"a": {"b": 1}}, {"a": {"b": 2}}) == "a.b"
     assert first_difference(1, 2) == "the quiz"
     assert first_difference([1], [1]) is None
+
+
+def test_unnumbered_options_keep_their_letters_in_any_order(tmp_path: Path) -> None:
+    """numbering=none writes each option under its own letter, B before A as the quiz has them."""
+    text = ("---\nid: r\ntitle: R\nlanguage: en\n---\n\n# S {#s}\n\n1. Which? {#pick numbering=none}\n\n"
+            "B) one\nA) two\n\nAnswer: B\n\n2. The [[Sun]] rises. {#rise type=fill_in_blank}\n")
+    quiz, again = written_again(tmp_path, text)
+    assert [c.id for c in next(quiz.iter_questions()).choices] == ["B", "A"]
+    assert again == text
