@@ -410,6 +410,14 @@ INEXPRESSIBLE = [
     ("{type: single_choice, id: pick, stem: Which?, numbering: upper-alpha, "
      "choices: [{id: A, text: one, correct: true}, {id: C, text: two}]}",
      "Markdown cannot express sections.0.questions.0.choices.1.id"),
+    # A single choice's option with a score of its own: the dialect gives scores to multiple
+    # response options only.
+    ("{type: single_choice, id: pick, stem: Which?, choices: [{id: A, text: x, correct: true, score: 50}, {id: B, text: y}]}",
+     "Markdown cannot express sections.0.questions.0.choices.0.score"),
+    # An option whose first line ends in braces and a hard line break: escaped as text, the break lost.
+    ('{type: single_choice, id: pick, stem: Which?, choices: [{id: A, text: "The set {x}  \\nnext", correct: true}, '
+     "{id: B, text: two}]}",
+     "Markdown cannot express sections.0.questions.0.choices.0.text"),
     ('{type: matching, id: m, stem: Match., pairs: [{prompt: a, answer: x}, {prompt: c, answer: y}], distractors: ["z\\nw"]}',
      "a matching distractor over several lines ('z…')"),
     ('{type: single_choice, id: pick, stem: Which?, feedback: {general: "one  \\ntwo"}, '
@@ -670,9 +678,11 @@ def test_the_first_difference_is_named_by_its_path() -> None:
 
 
 def test_unnumbered_options_keep_their_letters_in_any_order(tmp_path: Path) -> None:
-    """numbering=none writes each option under its own letter, B before A as the quiz has them."""
+    """numbering=none writes each option under its own letter, B before A as the quiz has them; an
+    option of three lines whose first ends in braces keeps them as text ({fixed=false})."""
     text = ("---\nid: r\ntitle: R\nlanguage: en\n---\n\n# S {#s}\n\n1. Which? {#pick numbering=none}\n\n"
-            "B) one\nA) two\n\nAnswer: B\n\n2. The [[Sun]] rises. {#rise type=fill_in_blank}\n")
+            "B) one\nA) two\nC) The set {x} {fixed=false}\n   over\n   three lines\n\nAnswer: B\n\n2. The [[Sun]] rises. {#rise type=fill_in_blank}\n")
     quiz, again = written_again(tmp_path, text)
-    assert [c.id for c in next(quiz.iter_questions()).choices] == ["B", "A"]
+    assert [c.id for c in next(quiz.iter_questions()).choices] == ["B", "A", "C"]
+    assert next(quiz.iter_questions()).choices[2].text == "The set {x}\nover\nthree lines"
     assert again == text
