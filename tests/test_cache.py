@@ -362,8 +362,10 @@ def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monk
 
 def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_path: Path, build_cache: Path) -> None:
     """A QTI 2.1 chunk's result is its items' zip entries, compressed already: its entry's payload
-    is the pickle as it is ("p"); the other targets' chunks, documents, are deflated ("z"); both
-    are taken back, and the next build after an edit writes what a build without the cache does."""
+    is the pickle as it is ("p"); so is a Canvas or backup chunk's, whose question documents are
+    each compressed on its own (read only when a run of them is deflated again); a Moodle
+    chunk's documents, all read to write the file, are deflated with the entry ("z"); all are
+    taken back, and the next build after an edit writes what a build without the cache does."""
     source = tmp_path / "bank.md"
     source.write_text(_bank(pipeline.CHUNK * 2), "utf-8")
     assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
@@ -372,7 +374,7 @@ def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_pa
         stored = cache._read(entry.parent.name + entry.name)
         if isinstance(stored, cache.CachedChunk):
             kinds.setdefault(stored.result.task.format, set()).add(entry.read_bytes()[len(cache.MAGIC) + 65:][:1])
-    assert kinds == {"qti21": {b"p"}, "moodle": {b"z"}, "canvas": {b"z"}, "moodle-quiz": {b"z"}}
+    assert kinds == {"qti21": {b"p"}, "moodle": {b"z"}, "canvas": {b"p"}, "moodle-quiz": {b"p"}}
     source.write_text(_bank(pipeline.CHUNK * 2, edited=3), "utf-8")
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")

@@ -102,7 +102,7 @@ def test_disk_full_leaves_previous_outputs_and_no_temporary_files(tmp_path: Path
             raise OSError(errno.ENOSPC, "No space left on device")
         real_fsync(fd)
 
-    monkeypatch.setattr("qti_builder.package.os.fsync", full_disk)
+    monkeypatch.setattr("qti_builder.staging.os.fsync", full_disk)
     with pytest.raises(SystemExit) as exit_:
         cli.app(["build", str(SEED_SOURCE), "--out", str(out)])
     assert exit_.value.code == 1

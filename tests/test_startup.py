@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
@@ -102,3 +103,19 @@ def test_check_of_unchanged_sources_imports_no_pipeline() -> None:
     assert first[0] == again[0] == 0 and first[1] == again[1] and "valid" in again[1]
     assert "qti_builder.pipeline" in first[2]
     assert not {"qti_builder.pipeline", "qti_builder.writers.base", "lxml.etree", "jinja2"} & set(again[2])
+
+
+def test_build_of_unchanged_sources_writes_its_files_without_the_writers(tmp_path: Path) -> None:
+    """With every quiz in the build cache, ``build`` writes the files the first build wrote, byte for
+    byte, without the pipeline, the writers (whose module imports Jinja and the model) or lxml:
+    the files are written by ``staging``, not ``package``, which puts packages together."""
+    from helpers import SEED_SOURCE
+
+    out = tmp_path
+    first = _modules_after("build", str(SEED_SOURCE), "--out", str(out / "first"))
+    again = _modules_after("build", str(SEED_SOURCE), "--out", str(out / "again"))
+    assert first[0] == again[0] == 0
+    assert "qti_builder.pipeline" in first[2]
+    assert not {"qti_builder.pipeline", "qti_builder.writers.base", "lxml.etree", "jinja2"} & set(again[2])
+    written = {p.name: p.read_bytes() for p in (out / "first").iterdir()}
+    assert written and written == {p.name: p.read_bytes() for p in (out / "again").iterdir()}

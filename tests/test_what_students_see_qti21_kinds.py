@@ -207,3 +207,110 @@ def test_full_marks_show_the_correct_feedback_for_a_fraction_of_a_point_and_for_
     assert (all_right["SCORE"], _shown_feedback(item, all_right)) == (1.0, ["All pairs right."])
     none_right = score_item(raw, [f"{texts['France']} {texts['Rome']}", f"{texts['Italy']} {texts['Paris']}"])
     assert (none_right["SCORE"], _shown_feedback(item, none_right)) == (0.0, ["No pair right."])
+
+
+# -- a question worth 0 points -------------------------------------------------------------------
+
+PRACTICE = """\
+id: kinds
+title: Practice, worth nothing
+language: en
+sections:
+  - id: s
+    title: S
+    questions:
+      - type: multiple_response
+        id: primes
+        stem: Which are prime?
+        points: 0
+        feedback: {correct: All right., partially_correct: Some right., incorrect: None right.}
+        choices:
+          - {id: A, text: "2", correct: true}
+          - {id: B, text: "3", correct: true}
+          - {id: C, text: "4"}
+      - type: short_answer
+        id: capital
+        stem: The capital of France?
+        points: 0
+        feedback: {correct: All right., incorrect: None right.}
+        answers:
+          - {text: Paris, score: 100}
+      - type: numerical
+        id: sum
+        stem: 2 + 2?
+        points: 0
+        feedback: {correct: All right., incorrect: None right.}
+        answers:
+          - {value: 4, score: 100}
+      - type: matching
+        id: pairs
+        stem: Match each country with its capital.
+        points: 0
+        feedback: {correct: All right., partially_correct: Some right., incorrect: None right.}
+        pairs:
+          - {prompt: France, answer: Paris}
+          - {prompt: Italy, answer: Rome}
+      - type: fill_in_blank
+        id: star
+        stem: "Our star is the [[b]]."
+        points: 0
+        feedback: {correct: All right., incorrect: None right.}
+        blanks:
+          - {id: b, kind: text, answers: [Sun]}
+      - type: single_choice
+        id: pick
+        stem: Which is a vowel?
+        points: 0
+        feedback: {correct: All right., incorrect: None right.}
+        choices:
+          - {id: A, text: a, correct: true}
+          - {id: B, text: b}
+"""
+
+
+def _feedback_shown(item: etree._Element, graded: dict[str, object]) -> list[str]:
+    """The texts of the modal feedbacks a player shows after an attempt (showHide="show": shown
+    when their identifier is in the outcome they name)."""
+    shown = []
+    for feedback in item.iter(f"{{{Q}}}modalFeedback"):
+        value = graded.get(feedback.get("outcomeIdentifier"))
+        values = value if isinstance(value, (set, list, tuple)) else {value}
+        if feedback.get("identifier") in values:
+            shown.append("".join(feedback.itertext()).strip())
+    return shown
+
+
+def _match_pair(item: etree._Element, prompt: str, answer: str) -> str:
+    ids = {"".join(c.itertext()): c.get("identifier") for c in item.iter(f"{{{Q}}}simpleAssociableChoice")}
+    return f"{ids[prompt]} {ids[answer]}"
+
+
+def test_a_question_worth_0_points_tells_a_wrong_answer_it_is_wrong(tmp_path: Path) -> None:
+    """A practice question worth nothing still has right and wrong answers: its feedback follows
+    the answer (a wrong one is never told "All right."), and no answer earns a point. Each item
+    keeps its 0 points for Canvas (the test's weight) and for players that read MAXSCORE."""
+    package = _package(tmp_path, PRACTICE)
+    test = etree.fromstring(package["assessmentTest.xml"])
+    assert {w.get("value") for w in test.iter(f"{{{Q}}}weight")} == {"0"}
+    pairs = _item(package, "pairs")
+    (blank,) = _responses(_item(package, "star"), "textEntryInteraction")
+    attempts = {
+        "primes": {"all": ["A", "B"], "some": ["A"], "none": ["C"]},
+        "capital": {"all": "Paris", "none": "Lyon"},
+        "sum": {"all": "4", "none": "5"},
+        "pairs": {"all": [_match_pair(pairs, "France", "Paris"), _match_pair(pairs, "Italy", "Rome")],
+                  "some": [_match_pair(pairs, "France", "Paris"), _match_pair(pairs, "Italy", "Paris")],
+                  "none": [_match_pair(pairs, "France", "Rome"), _match_pair(pairs, "Italy", "Paris")]},
+        "star": {"all": {blank: "Sun"}, "none": {blank: "Moon"}},
+        "pick": {"all": "A", "none": "B"},
+    }
+    said = {"all": ["All right."], "some": ["Some right."], "none": ["None right."]}
+    for question_id, responses in attempts.items():
+        raw = package[f"items/{question_id}.xml"]
+        item = etree.fromstring(raw)
+        maximum = item.find(f"{{{Q}}}outcomeDeclaration[@identifier='MAXSCORE']/{{{Q}}}defaultValue/{{{Q}}}value")
+        assert maximum is not None and float(maximum.text or "") == 0, question_id
+        for how, response in responses.items():
+            graded = score_item(raw, response)
+            assert (question_id, how, _feedback_shown(item, graded), graded["SCORE"]) == (
+                question_id, how, said[how], 0.0)

@@ -32,7 +32,8 @@ recheck runs each survivor against the whole files of the tests mutmut picked fo
 with a fixture shared by several tests: elsewhere mutmut's selection is exact), and records the
 result in ``mutants/rechecked.json``; the table counts a survivor the recheck killed as killed, in
 its own column. The test files changed since main run first (tests written after mutmut
-recorded which tests call what), for the "no tests" mutants too (a function no selected test calls). ``--time-limit`` bounds a recheck too (the next one goes on where it stopped).
+recorded which tests call what); a mutant no selected test reaches ("no tests") is run against
+them too (with ``--also``, a file outside the selection that calls its function). ``--time-limit`` bounds a recheck too (the next one goes on where it stopped).
 
 Survivors that cannot change what a user receives are listed with the reason in
 tools/mutation_equivalents.toml (name = "reason"); the table leaves them out of the score and says
@@ -204,8 +205,8 @@ def recheck(path: Path, time_limit: float | None) -> None:
     env = {**os.environ, "PYTHONPATH": "src"}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
     same = equivalents()
-    # A mutant of a function no selected test calls ("no tests") is run against the files changed
-    # since main and the --also files: mutmut never ran it, a test outside its selection may kill it.
+    # A mutant no selected test reaches ("no tests") is run against the files named with --also
+    # and the changed test files too: a file outside the selection may call its function.
     alive = [name for name, code in sorted(results_of(path).items())
              if STATUS.get(code) in ("survived", "no tests") and done.get(name, 0) == 0 and name not in same]
     for files_of in (lambda name: NEW_TESTS, lambda name: recheck_files(name)[len(NEW_TESTS):]):

@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Iterator, Mapping
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 
 from lxml import etree
 
@@ -128,6 +129,13 @@ def _question_rules(root: etree._Element, grades: tuple[float, ...]) -> Iterator
         yield from _one_question(question, grades)
 
 
+@lru_cache(maxsize=4)
+def _exact(grades: tuple[float, ...]) -> frozenset[float]:
+    """The grade options as a set: a fraction that is one exactly (most are: 1 and 0) is found
+    without the tolerance's walk through all of them."""
+    return frozenset(grades)
+
+
 def _one_question(question: etree._Element, grades: tuple[float, ...]) -> Iterator[Problem]:
     qtype = question.findtext("qtype")
     line = _line(question)
@@ -135,8 +143,9 @@ def _one_question(question: etree._Element, grades: tuple[float, ...]) -> Iterat
     ids = {a.get("id") for a in answers}
     fractions = [float(_decimal(a.findtext("fraction"))) for a in answers]
     if qtype != "ordering":
+        exact = _exact(grades)
         for answer, fraction in zip(answers, fractions):
-            if not any(abs(abs(fraction) - g) <= 0.00001 for g in grades):
+            if abs(fraction) not in exact and not any(abs(abs(fraction) - g) <= 0.00001 for g in grades):
                 yield _line(answer), 1, f"fraction {fraction} is not one of Moodle's grade options"
     plugin = question.find(f"plugin_qtype_{qtype}_question")
     if qtype != "description" and plugin is None:

@@ -30,7 +30,7 @@ def build(options: BuildOptions) -> BuildResult:
     clock = {"read": time.perf_counter() - started, "schemas": 0.0, "work": 0.0, "write": 0.0}
     errors: list[Diagnostic] = []
     if options.write:
-        from .package import Staging, WriteError
+        from .staging import Staging, WriteError
 
         mark = time.perf_counter()
         with Staging() as staging:

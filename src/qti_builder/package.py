@@ -16,26 +16,20 @@ did not change from the build cache (:data:`Deflate`) and deflate only the other
 in a 10,000-question bank, 2 runs of 40 instead of the whole 25 MB assessment and 50 MB tar.
 
 Files are written to a temporary name in the target folder as soon as they are complete
-(:class:`Staging`) and renamed into place together at the end, so an interrupted build never leaves
-a half-written package behind.
+(:class:`~.staging.Staging`, in a module of its own and named here too) and renamed into place
+together at the end, so an interrupted build never leaves a half-written package behind.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
-import hashlib
-import os
 import struct
 import tarfile
-import tempfile
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from .interrupts import stop_signals_held
+from .staging import Staged, Staging, WriteError, write_files
 from .writers import Document, Output
 from .writers.base import Spliced, assemble, build_epoch, single_file, spliced_runs
 
@@ -209,11 +203,15 @@ def tar_parts(documents: Iterable[Document | Spliced], deflate: Deflate = deflat
     runs: list[Deflated] = []
     offset = 0
     for document in sorted(documents, key=lambda d: d.path):
+        body: list[Deflated] = []
         if isinstance(document, Spliced):
-            pieces: list[list[bytes | Document]] = list(spliced_runs(document.documents, RUN_QUESTIONS))
+            # Its runs first: the header holds its size, which each run knows (one taken from where
+            # a build kept it needs none of its questions' documents expanded to be measured).
+            body = [deflate(run, TAR_LEVEL) for run in spliced_runs(document.documents, RUN_QUESTIONS)]
+            size = sum(run.size for run in body)
         else:
-            pieces = [[document.content]]
-        size = sum(len(p if isinstance(p, bytes) else p.content) for run in pieces for p in run)
+            content = document.content
+            size = len(content)
         info = tarfile.TarInfo(document.path)
         info.size, info.mtime, info.mode = size, epoch, 0o644
         info.uid = info.gid = 0
@@ -221,9 +219,9 @@ def tar_parts(documents: Iterable[Document | Spliced], deflate: Deflate = deflat
         header = info.tobuf(tarfile.USTAR_FORMAT, "utf-8", "surrogateescape")
         padding = b"\0" * (-size % tarfile.BLOCKSIZE)
         if isinstance(document, Spliced):
-            runs += [deflate([header], TAR_LEVEL), *(deflate(run, TAR_LEVEL) for run in pieces), deflate([padding], TAR_LEVEL)]
+            runs += [deflate([header], TAR_LEVEL), *body, deflate([padding], TAR_LEVEL)]
         else:
-            runs.append(deflate([header, *pieces[0], padding], TAR_LEVEL))
+            runs.append(deflate([header, content, padding], TAR_LEVEL))
         offset += len(header) + size + len(padding)
     # The end of the archive as tarfile writes it: two empty blocks, then zeros to a whole record.
     end = 2 * tarfile.BLOCKSIZE
@@ -244,118 +242,6 @@ def package(output: Output) -> bytes:
                               for d in assemble(output.documents)))
 
 
-class WriteError(Exception):
-    def __init__(self, path: Path, error: OSError) -> None:
-        super().__init__(f"{path}: {error.strerror or error}")
-        self.path = path
-        self.error = error
-
-
-@dataclass(frozen=True)
-class Staged:
-    target: Path
-    sha256: str
-    size: int
-
-
-class Staging:
-    """Files written to temporary names beside their targets as they are ready, then renamed into
-    place together (:meth:`commit`) with SIGINT/SIGTERM held back, under a lock on each folder that
-    keeps two builds from interleaving. A full disk or an interruption leaves the previous outputs
-    untouched, and temporary files never stay behind (:meth:`discard`, or leaving the ``with``).
-    Raises :class:`WriteError`."""
-
-    def __init__(self) -> None:
-        self.pending: dict[Path, tuple[str, Staged]] = {}
-
-    def __enter__(self) -> Staging:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.discard()
-
-    def write(self, target: Path, parts: Iterable[bytes]) -> Staged:
-        """Write ``target``'s content to a temporary file now; it is renamed at :meth:`commit`."""
-        _make_folder(target.parent)
-        digest, size = hashlib.sha256(), 0
-        try:
-            fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        except OSError as exc:
-            raise WriteError(target, exc) from exc
-        self.forget(target)
-        staged = Staged(target, "", 0)
-        self.pending[target] = (tmp, staged)
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                for part in parts:
-                    handle.write(part)
-                    digest.update(part)
-                    size += len(part)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, 0o644)
-        except OSError as exc:
-            raise WriteError(target, exc) from exc
-        staged = Staged(target, digest.hexdigest(), size)
-        self.pending[target] = (tmp, staged)
-        return staged
-
-    def forget(self, target: Path) -> None:
-        """Drop what was staged for ``target`` (its quiz turned out broken)."""
-        tmp, _ = self.pending.pop(target, (None, None))
-        if tmp:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)
-
-    def commit(self) -> list[Staged]:
-        folders = sorted({target.parent for target in self.pending})
-        locks = []
-        try:
-            for folder in folders:
-                locks.append(_FolderLock(folder))
-            with stop_signals_held():
-                done = []
-                for target, (tmp, staged) in list(self.pending.items()):
-                    try:
-                        os.replace(tmp, target)
-                    except OSError as exc:  # a folder where the file should go, say
-                        raise WriteError(target, exc) from exc
-                    del self.pending[target]
-                    done.append(staged)
-                return done
-        finally:
-            for lock in locks:
-                lock.close()
-
-    def discard(self) -> None:
-        for target in list(self.pending):
-            self.forget(target)
-
-
-def write_files(files: list[tuple[Path, bytes]]) -> None:
-    """Write every file, or none (see :class:`Staging`)."""
-    with Staging() as staging:
-        for target, data in files:
-            staging.write(target, [data])
-        staging.commit()
-
-
-def _make_folder(folder: Path) -> None:
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise WriteError(folder, exc) from exc
-
-
-class _FolderLock:
-    """An exclusive flock on the folder itself, so no lock file is left among the outputs."""
-
-    def __init__(self, folder: Path) -> None:
-        try:
-            self.fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-        except OSError as exc:
-            raise WriteError(folder, exc) from exc
-        fcntl.flock(self.fd, fcntl.LOCK_EX)
-
-    def close(self) -> None:
-        os.close(self.fd)  # releases the lock
+__all__ = ["COMPRESS_LEVEL", "Deflate", "Deflated", "Entry", "RUN_QUESTIONS", "Staged", "Staging", "WriteError", "compress",
+           "crc32_combine", "deflated", "finished", "package", "spliced_entry", "tar_parts", "write_files", "zip_parts",
+           "zip_timestamp"]

@@ -710,8 +710,22 @@ def run_task(task: Task) -> TaskResult:
             return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
-        store_chunk(key, result, deflate=bool(result.parts))  # entries alone: compressed already
+        store_chunk(key, *_chunk_entry(result))
     return _held(result)
+
+
+def _chunk_entry(result: TaskResult) -> tuple[TaskResult, bool]:
+    """What a chunk's entry in the build cache holds, and whether the entry is deflated whole. A
+    QTI 2.1 chunk's zip entries are compressed already: not deflated again. The question documents
+    of a package member put together in runs (a Canvas assessment's items, a quiz backup's
+    records) are kept each compressed on its own (``held``), and the entry not deflated: a rebuild
+    takes the runs of an unchanged chunk from the cache (:class:`_KeptRuns`), so its documents'
+    bytes are expanded only if a run must be deflated again, not all of them with the entry (about
+    0.07 s of a 10,000-question bank's rebuild after one edit, bench/README.md). The documents of
+    a single file (a Moodle file), all read to write it, stay in an entry deflated whole."""
+    if result.archive or result.container != "zip":
+        return replace(result, parts=[held(d) for d in result.parts]), False
+    return result, bool(result.parts)
 
 
 def _chunk_key(task: Task) -> str | None:
@@ -896,8 +910,7 @@ def _work(
             schemas.qti  # noqa: B018 - compiles it
         ahead = _Ahead(tasks, found, packed)
         before_any = _Once(meanwhile)
-        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here,
-                                                       lambda task: (task.quiz, task.part, task.questions),
+        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here, _claimed_together,
                                                        before_any if meanwhile is not None else None)):
             before_any()  # (run() calls it when it forks, once the workers have started)
             quiz = task_result.task.quiz
@@ -920,6 +933,16 @@ def _work(
     finally:
         _state = None
     return jobs
+
+
+def _claimed_together(task: Task) -> Hashable:
+    """Which tasks next to each other one process claims as one (``parallel.run``'s ``together``):
+    a chunk's targets, or a small quiz's, which share what is cached of its questions' texts
+    (``content.py``). Not a big quiz's frames, whose targets share none of it: claimed as one, a
+    rebuild after one edit (its four frames, then the edited chunk's four targets) left one
+    process every frame, the QTI 2.1 test and manifest the heaviest of them, while the other
+    rendered the chunk and waited (bench/README.md)."""
+    return task if task.part == "frame" else (task.quiz, task.part, task.questions)
 
 
 class _Once:
@@ -1007,7 +1030,7 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     runs: _KeptRuns | None
     sink = DiagnosticSink()
     if first.container != "zip":
-        validate_package(str(first.filename), parts, {d.path for d in parts}, facts, sink)
+        _backup_checked(str(first.filename), parts, facts, sink, split=any(r.task.part == "frame" for r in mine))
         if sink.items:
             return _PutTogether(sink.items)
         assembled = assemble(parts)  # each question's records put into questions.xml
@@ -1025,6 +1048,40 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     else:
         runs, content, members = None, single_file(parts), 1
     return _PutTogether([], content, members, runs=runs)
+
+
+def _backup_checked(output_name: str, parts: list[Document], facts: Facts, sink: DiagnosticSink, split: bool) -> None:
+    """The rules across a quiz backup's parts (:func:`validate_package`), but with the build cache,
+    not again when an earlier build found nothing for the same: they read the parts that are not
+    a question's records (the frames: ``questions.xml``'s categories and lines, ``quiz.xml``'s
+    slots, the small parts and files) and, of each question's records, only what validation read
+    of them (``facts``: each bank entry's id, parent and type), so a key of those bytes and facts,
+    every member's path and the build's settings (the code, the schemas) covers all they depend
+    on. One question's text edited changes none of it: a rebuild does not parse the frames again
+    and walk the bank (0.09 s of a 10,000-question bank's rebuild, bench/README.md). Only for a
+    backup ``split`` into chunks (a big quiz's, as frames are remembered only for a big quiz: a
+    small one's rules cost less than its entry). A backup with a problem is never remembered."""
+    assert _state is not None
+    names = {d.path for d in parts}
+    if _state.cache_settings is None or not split:
+        validate_package(output_name, parts, names, facts, sink)
+        return
+    digest = hashlib.sha256()
+    for document in sorted(parts, key=lambda d: (d.path, d.question_id or "")):
+        digest.update(f"{document.path}\0{document.schema}\0{document.question_id}\0{document.question_order!r}\0".encode())
+        if document.schema != "mbz-question":  # a question's records are read through their facts alone
+            content = document.content
+            digest.update(b"%d\0" % len(content))
+            digest.update(content)
+    digest.update(repr(sorted(facts.items())).encode())
+    key = valid_key(_state.cache_settings, "mbz-package", digest.digest())
+    if load_valid(key):
+        return
+    mine = DiagnosticSink()
+    validate_package(output_name, parts, names, facts, mine)
+    sink.items.extend(mine.items)
+    if not mine.items:
+        store_valid(key)
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,

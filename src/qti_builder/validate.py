@@ -22,6 +22,9 @@ from .writers.moodle import MOODLE_GRADES
 
 #: Moodle's grade options as the database holds them (0..1), for the quiz backup's answers.
 BACKUP_GRADES = tuple(g / 100 for g in MOODLE_GRADES)
+#: Moodle's grade options, for the exact ones (most fractions: 100 and 0) found without the
+#: tolerance's walk through all of them.
+_MOODLE_GRADE_SET = frozenset(MOODLE_GRADES)
 #: What validation reads of each question's document for the rules across its package's files,
 #: by question id: a Canvas item's facts, or a quiz backup question's records'.
 Facts = dict[str, canvas_rules.ItemFacts | backup_rules.RecordFacts]
@@ -146,6 +149,13 @@ def _problems(document: Document, schemas: SchemaSet,
         line, column = exc.position
         yield line, column, f"not well-formed XML: {exc.msg}"
         return
+    # The parsers leave an entity of a template's DOCTYPE unexpanded (hostile input), which
+    # libxml2's schema validation fails on with an internal error: each is refused where it is used.
+    entities = list(tree.iter(etree.Entity))
+    for entity in entities:
+        yield entity.sourceline or 1, 1, f"entity {entity.text} is not expanded here, and may not be by the LMS: write its text"
+    if entities:
+        return
     if facts is not None and document.schema == "qti12-item" and document.question_id is not None:
         facts[document.question_id] = canvas_rules.item_facts(tree, document.data)
     if facts is not None and document.schema == "mbz-question" and document.question_id is not None:
@@ -255,7 +265,8 @@ def _question_rules(question: etree._Element) -> Iterator[tuple[int, int, str]]:
             continue  # the XSD reports it
         fractions.append(value)
         # qtype_ordering's importer ignores the fraction (the position, in its export).
-        if kind != "ordering" and not any(abs(abs(value) - g) <= 0.001 for g in MOODLE_GRADES):
+        if kind != "ordering" and abs(value) not in _MOODLE_GRADE_SET \
+                and not any(abs(abs(value) - g) <= 0.001 for g in MOODLE_GRADES):
             yield answer.sourceline or line, 1, f"fraction {value} is not one of Moodle's grade options"
     yield from _shownumcorrect_rule(question, kind, line)
     checks = {"multichoice": _multichoice_rules, "truefalse": _truefalse_rules, "shortanswer": _shortanswer_rules,

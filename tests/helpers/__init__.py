@@ -8,6 +8,9 @@
                                fragment (``html_text``)
 ``helpers.cli``                ``run``: the ``qti-builder`` command in-process; ``check_source``:
                                ``check`` on one source, its diagnostics parsed (``Reported``)
+``helpers.reading``            a Markdown source written in a test read as ``build`` reads it:
+                               its quiz and diagnostics, and ``place`` (a line and column found
+                               by searching the source's text)
 ``helpers.browser``            Debian's Chromium for Playwright: ``CHROMIUM``, ``FLAGS``
 ``helpers.importing``          the importers' helpers: ``run_import``, ``builds``, ``imported_one``...
 ``helpers.roundtrip``          ``expected_after``: what each target cannot carry of a model

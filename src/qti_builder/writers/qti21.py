@@ -218,29 +218,45 @@ def item_title(question: QuestionBase) -> str:
 def item_context(quiz: Quiz, question: Question, adapter: Qti21Kind) -> dict[str, Any]:
     """Everything an item template needs beyond the question itself.
 
-    Common keys: ``points`` and ``full_score`` (decimal strings), ``fb`` (the outcome feedback texts
+    Common keys: ``points`` (what the item is worth), ``scale`` (the points its response processing
+    shares out: its points, or 1 for a question worth 0, see :func:`scored_question`) and
+    ``full_score`` (decimal strings), ``fb`` (the outcome feedback texts
     this kind can show, by name, else None), ``feedback_ids``, ``feedbacks`` (every modalFeedback to
     write: id, text and whether response processing can show it) and ``interactions``.
     """
     spec = KINDS[question.type]
+    scored = scored_question(question)
     texts = question.feedback.model_dump()
     fb = {name: texts[name] if name == "general" or name in spec.outcome_feedback else None for name in FEEDBACK_IDS}
     if not spec.answered:
         fb["general"] = None  # nothing is answered, so nothing can show it
     context: dict[str, Any] = {
         "points": number(question.points),
-        "full_score": number(max(question.points - FULL_SCORE_SLACK, 0), 10),
+        "scale": number(scored.points),
+        "full_score": number(max(scored.points - FULL_SCORE_SLACK, 0), 10),
         "fb": fb,
         "feedback_ids": FEEDBACK_IDS,
         "interactions": [t for t in [adapter.interaction] if t],
         "extra_feedbacks": [],
     }
-    context.update(adapter.context(quiz, question))
+    context.update(adapter.context(quiz, scored))
     fb = context["fb"]  # a kind's context may give the texts it shows (a calculated question's placeholders)
     context["feedbacks"] = [
         {"id": FEEDBACK_IDS[name], "text": text, "shown": True} for name, text in fb.items() if text
     ] + context.pop("extra_feedbacks")
     return context
+
+
+def scored_question(question: Question) -> Question:
+    """The question as its response processing scores it. A question worth 0 points (practice,
+    a survey) is scored on a scale of 1 point and its SCORE set to its 0 points at the end: with
+    every share 0, any answer would reach "full marks" and be shown the correct feedback."""
+    if question.points > 0:
+        return question
+    update: dict[str, Any] = {"points": 1.0}
+    if isinstance(question, FillInBlankQuestion):  # stated blank points of a 0-point question are all 0
+        update["blanks"] = [b.model_copy(update={"points": None}) for b in question.blanks]
+    return question.model_copy(update=update)
 
 
 def _share(points: float, percent: float) -> str:

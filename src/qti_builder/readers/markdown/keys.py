@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from . import syntax as S
 
@@ -19,6 +20,9 @@ _OPEN, _CLOSE = re.escape(S.V.OPEN_BRACKETS + "(（"), re.escape(S.V.CLOSE_BRACK
 #: A key's title before its entries on one line: ``정답 1.② 2.④``, ``[정답] 1-③ 2-①``, ``Answers: 1. b``.
 _TITLE_BEFORE = re.compile(rf"^[#*_\s]*[{_OPEN}]?\s*(?:{'|'.join(re.escape(t) for t in S.V.words('key_titles'))})"
                            rf"\s*[{_CLOSE}]?[*_]*\s*[:：]?\s*(?=[0-9]|[{_OPEN}]?\s*(?:{S._KEY_WORDS})\s*[0-9])", re.I)
+
+#: A decimal digit as the key entry's pattern reads one (``\d``: Unicode's Nd, fullwidth too).
+_DIGIT = re.compile(r"\d")
 
 
 @dataclass
@@ -48,15 +52,35 @@ class Key:
 def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
     """The entries of a line of a key, with each answer's offset: ``1. ②  2. ①``, ``1.③⇥2.⑤``,
     ``정답 1.② 2.④`` (its title before them). None when the line holds none."""
+    if not _DIGIT.search(line):
+        # Every entry has its question's number (``S.PAGE_KEY_ENTRY``'s ``\d{1,5}``), in a part of
+        # the line: a line without a digit holds none. Most lines of a source have none, and the
+        # reader asks this of nearly every line of a question (a fifth of reading a bank).
+        return None
+    found = _entries_of(line)
+    return list(found) if found else None
+
+
+@lru_cache(maxsize=4)
+def _entries_of(line: str) -> tuple[tuple[int, str, str, int], ...]:
+    """:func:`entries_line`'s reading of a line with a digit. Kept for the last few lines: the
+    reader asks it twice of a question's first line (a key on one line, then a key's entry again)."""
     title = _TITLE_BEFORE.match(line)
     rest = line[title.end():] if title else line
     base = len(line) - len(rest)
     found = []
     for cell in rest.split("\t"):
+        # Each answer is looked for after its entry's number and the answers before it, so that
+        # ``1.② 2.②`` or ``1. 1`` places each entry at its own answer.
+        start, end = base, base + len(cell)
         for number, answer, explanation in S.key_entries(cell):
-            found.append((number, answer, explanation, base + max(line[base:].find(answer), 0)))
-        base += len(cell) + 1
-    return found or None
+            numbered = line.find(str(number), start, end)
+            start = numbered + len(str(number)) if numbered >= 0 else start
+            at = line.find(answer, start, end)
+            found.append((number, answer, explanation, at if at >= 0 else base))
+            start = at + len(answer) if at >= 0 else start
+        base = end + 1
+    return tuple(found)
 
 
 def starts_key(line: str, after_answer: bool) -> bool:
@@ -114,11 +138,17 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         column = len(line) - len(line.lstrip()) + label.value_offset + 1
         key.entries[-1].labels.append((role, label.raw, lineno, column, label.value))
         return True
-    if key.entries and line[:1] in (" ", "\t") or key.entries and not key.explaining:
-        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
+    if key.entries and not key.explaining and role == "explanation" and label is not None and label.value:
+        # ``해설: …`` under an entry: its explanation, as on the entry's line (``1. ② 해설: …``), the
+        # label no part of what students read.
+        key.entries[-1].explanation.append(label.value)
         return True
     if key.explaining and key.explanations:
+        # In the explanations part, a line under an explanation (indented or not) goes on with it.
         list(key.explanations.values())[-1][1].append(line.strip())
+        return True
+    if key.entries and (line[:1] in (" ", "\t") or not key.explaining):
+        key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
         return True
     return False
 
