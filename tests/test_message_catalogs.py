@@ -70,20 +70,27 @@ def test_english_runs_finds_sentences_and_spares_source_text() -> None:
 
 def printed(tmp_path: Path, code: Code, language: str) -> list[str]:
     """The lines ``check --lang`` prints for ``code``'s example mistake: each message and its hint."""
+    return [line for _, line in printed_at(tmp_path, code, language)]
+
+
+def printed_at(tmp_path: Path, code: Code, language: str) -> list[tuple[str, str]]:
+    """The same, each line with the place (``file:line:col``) of the diagnostic it belongs to."""
     folder = tmp_path / f"{code.code}-{language}"
     folder.mkdir()
     (folder / "pic.png").write_bytes(PNG)
     source = folder / f"{code.file}.{code.syntax}"
     source.write_text(code.mistake, encoding="utf-8")
     _, _, err = run("check", str(source), "-j", "1", "--lang", language)
-    lines, mine = [], False
+    lines: list[tuple[str, str]] = []
+    mine, place = False, ""
     for line in err.splitlines():
-        if re.search(r"(error|warning)\[QB\d{3}\]: ", line):
-            mine = f"[{code.code}]: " in line
+        found = re.search(r"(?:([^/\\]*:\d+:\d+): )?(error|warning)\[QB\d{3}\]: ", line)
+        if found:
+            mine, place = f"[{code.code}]: " in line, found.group(1) or ""
             if mine:
-                lines.append(line.split(f"[{code.code}]: ", 1)[1])
+                lines.append((place, line.split(f"[{code.code}]: ", 1)[1]))
         elif line.startswith("    hint: ") and mine:
-            lines.append(line[len("    hint: "):])
+            lines.append((place, line[len("    hint: "):]))
         else:
             mine = False
     return lines

@@ -312,7 +312,7 @@ CODES_LIST: tuple[Code, ...] = (
     _w("QB186", "A quiz without 'id:' whose file name is not in Latin letters ('한국사.md'): its id is made from the name, romanised ('hangugsa'), or a hash of it.",
        "line 1", "add the 'id: ...' the message names to the quiz, to keep the id when the file is renamed",
        FRONT + _CHOICE + "Answer: B\n", "---\ntitle: T\nid: hangugsa\n---\n" + _CHOICE + "Answer: B\n", file="한국사"),
-    _e("QB187", "An answer key entry ('[정답]' or 'Answer key' then '1. ②  2. ①', '정답 1.② 2.④', '1.③⇥2.⑤') that does not fit the questions: a number the paper does not have (or numbers twice, outside the key's section), or an answer that contradicts the one written under the question.",
+    _e("QB187", "An answer key entry ('[정답]' or 'Answer key' then '1. ②  2. ①', '정답 1.② 2.④', '1.③⇥2.⑤') that does not fit the questions: a number the paper does not have (or numbers twice, outside the key's section), an answer that contradicts the one written under the question, or an answer label inside the key ('정답: ②' under '1. ①'), which answers no numbered question.",
        "the key's entry", "number the key as the questions are numbered (a key after a section answers that section's questions), and keep one answer per question",
        "---\ntitle: T\nlanguage: ko\n---\n1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n[정답]\n1. ②  2. ①\n",
        "---\ntitle: T\nlanguage: ko\n---\n1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n[정답]\n1. ②\n"),

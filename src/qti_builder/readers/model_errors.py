@@ -160,7 +160,8 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
         if kind == "string_too_short":
             return Explained("QB204", f"{name}{in_where} is empty", f"write the text after '{field}:'", loc)
         noun = ITEM_NAMES.get(field, "entry")
-        return Explained("QB201", f"{where} needs at least {least} {noun}{'s' if least != 1 else ''} in '{field}', "
+        nouns = noun if least == 1 else "entries" if noun == "entry" else f"{noun}s"
+        return Explained("QB201", f"{where} needs at least {least} {nouns} in '{field}', "
                          f"has {len(value) if isinstance(value, list) else 0}",
                          MARKDOWN_LIST_HINTS[field] if source.syntax == "markdown" and field in MARKDOWN_LIST_HINTS
                          else f"add lines such as '{LIST_EXAMPLES.get(field, '- ...')}' under '{field}:'", loc)

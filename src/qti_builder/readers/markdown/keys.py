@@ -47,6 +47,8 @@ class Key:
     #: The explanations part (``해설``) is being read: numbered lines explain.
     explaining: bool = False
     explanations: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
+    #: Answer labels inside the key (``정답: ②`` under ``1. ①``): line, column and the line as written.
+    stray_answers: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
@@ -133,6 +135,11 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         return False
     label = S.read_label(line.strip())
     role = S.QUESTION_LABELS.get(label.name.lower(), S.QUESTION_LABELS.get(label.name)) if label and label.spaced else None
+    if (key.entries or key.explanations) and role == "answer" and label is not None:
+        # ``정답: ②`` under ``1. ①``: an answer, but the key numbers its answers and this one has no
+        # number. Never an explanation students read (it may contradict the entry above it).
+        key.stray_answers.append((lineno, len(line) - len(line.lstrip()) + 1, line.strip()))
+        return True
     if key.entries and not key.explaining and label is not None and role not in (None, "answer", "explanation") and label.value:
         # ``채점 기준: …`` under ``5. 모범답안: …``: the entry's question's marking scheme, as if under it.
         column = len(line) - len(line.lstrip()) + label.value_offset + 1
@@ -160,6 +167,10 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
           add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool]) -> None:
     """Each entry to the question of its number: those of the section the key follows first, else
     the paper's one question of that number. What does not fit is reported at the entry."""
+    for line, column, text in key.stray_answers:
+        report(f"'{text}' gives an answer inside the answer key, where each answer is an entry with its question's "
+               "number, so which question it answers cannot be told", line, column,
+               "write it as an entry with the question's number ('2. ②'), or move it under its question")
     for entry in key.entries:
         near = [q for q in questions if q.number == entry.number and key.section is not None and in_section(q, key.section)]
         anywhere = [q for q in questions if q.number == entry.number]
