@@ -20,8 +20,9 @@ Usage (from the repository root, in the project's venv)::
 A module is named by its path under ``src/qti_builder`` (``writers/canvas.py``), its full path, or
 its dotted name (``qti_builder.writers.canvas``). ``--changed [REV]`` takes the mutated modules
 (``only_mutate`` in pyproject.toml) this branch changed since it left REV, uncommitted changes
-included. ``--time-limit`` stops a module's run after that many seconds; mutmut keeps every result
-it has, and the next run goes on from there: a run takes the mutants without a result and the
+included. ``--time-limit`` stops a module's run after that many seconds, counted from when mutmut
+has written the mutants and saved which tests call what (cut short, either is lost: a mutated
+module left empty, a record of tens of minutes); mutmut keeps every result it has, and the next run goes on from there: a run takes the mutants without a result and the
 survivors (new tests may kill them), mutmut itself forgets the results of a function that changed,
 and ``--fresh`` runs every mutant again.
 
@@ -130,9 +131,13 @@ def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
                                stdout=subprocess.DEVNULL if not sys.stdout.isatty() else None)
     started = time.monotonic()
+    begun = time.time()
+    clock: float | None = None  # the limit's clock: from mutmut's first mutant on
     try:
         while process.poll() is None:
-            if time_limit is not None and time.monotonic() - started > time_limit:
+            if clock is None and _recorded_since(begun):
+                clock = time.monotonic()
+            if time_limit is not None and clock is not None and time.monotonic() - clock > time_limit:
                 print(f"time limit: stopping after {time_limit:.0f} s (results so far are kept)", flush=True)
                 stop(process)
                 break
@@ -144,6 +149,19 @@ def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str
     except BaseException:  # interrupted, or this script failed: mutmut is not left running without its limit
         stop(process)
         raise
+
+
+def _recorded_since(begun: float) -> bool:
+    """mutmut saved which tests call what (``mutants/mutmut-stats.json``) in this run. Before that
+    it writes the mutants (a run stopped there leaves a mutated module empty, which the next start
+    takes as done and cannot import) and records the calls, saved only once all are recorded (a
+    run stopped there loses the record, tens of minutes on a loaded machine): so the time limit
+    runs from then on, and neither is ever cut."""
+    stats = MUTANTS / "mutmut-stats.json"
+    try:
+        return stats.stat().st_mtime >= begun - 1
+    except OSError:
+        return False
 
 
 def stop(process: subprocess.Popen[bytes]) -> None:
@@ -291,7 +309,8 @@ def main() -> int:
     parser.add_argument("--report", action="store_true", help="print the last run's table; run nothing")
     parser.add_argument("--recheck", action="store_true", help="run the survivors against the whole test files")
     parser.add_argument("--fresh", action="store_true", help="run every mutant, not only those without a result or alive")
-    parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept)")
+    parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept); counted "
+                        "from when mutmut has written the mutants and recorded which tests call what, never cut")
     parser.add_argument("--also", action="append", metavar="FILE", default=[],
                         help="with --recheck: test files outside [tool.mutmut]'s selection to run first "
                              "(e.g. tests/test_grading_navigation.py); changing the selection would make mutmut "
