@@ -151,7 +151,9 @@ def _problems(document: Document, schemas: SchemaSet,
         return
     # The parsers leave an entity of a template's DOCTYPE unexpanded (hostile input), which
     # libxml2's schema validation fails on with an internal error: each is refused where it is used.
-    entities = list(tree.iter(etree.Entity))
+    # Only a DOCTYPE's internal subset can declare one (no external DTD is loaded): most documents
+    # have none, and are not walked for them.
+    entities = list(tree.iter(etree.Entity)) if tree.docinfo.internalDTD is not None else []
     for entity in entities:
         yield entity.sourceline or 1, 1, f"entity {entity.text} is not expanded here, and may not be by the LMS: write its text"
     if entities:
