@@ -43,7 +43,8 @@ their sha256, so it does not depend on the run, and a sampled mutant stays sampl
 function does not change), is run instead, and the table scores the sample alone, with its 95 %
 interval (Wilson's), in place of the whole module: random mutant sampling estimates a suite's
 mutation score well (Wong and Mathur 1995: a 10 % sample kept within a few points of the full
-score). ``--report --sample N`` prints the same rows; a module run whole reports whole.
+score). ``--report --sample N`` prints the same rows; a module run whole reports whole. With
+``--sample``, the modules named are one mutmut run (one start), and ``--time-limit`` bounds it whole.
 
 Survivors that cannot change what a user receives are listed with the reason in
 tools/mutation_equivalents.toml (name = "reason"); the table leaves them out of the score and says
@@ -151,25 +152,31 @@ def generate(path: Path, env: dict[str, str]) -> None:
     subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str] | None = None,
+def run_mutmut(paths: list[Path], time_limit: float | None, fresh: bool, only: list[str] | None = None,
                sample: int | None = None) -> None:
-    """One module's mutants, one worker, lowest priority; stopped (results kept) at the time limit.
+    """The modules' mutants in one mutmut run (one start: its clean run of the selected tests is
+    paid once), one worker, lowest priority; stopped (results kept) at the time limit.
     Without ``fresh``, only the mutants without a result or that survived (the tests may have
     changed since) are run: mutmut itself drops the results of a function that changed."""
     env = {**os.environ}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
-    names = [f"{dotted(path)}.{pattern}" for pattern in only or ["*"]]
-    if sample is not None and not results_of(path):
-        generate(path, env)
-    chosen = sample_of(path, sample)
-    if (not fresh and results_of(path)) or chosen is not None:
-        names = [n for n, code in results_of(path).items()
-                 if (fresh or STATUS.get(code) in ("not checked", "survived", None))
-                 and (chosen is None or n in chosen)
-                 and (not only or any(fnmatch.fnmatchcase(n[len(dotted(path)) + 1:], p) for p in only))]
-        if not names:
-            print(f"{dotted(path)}: every mutant has its result (--fresh runs them again)")
-            return
+    if sample is not None and not all(results_of(path) for path in paths):
+        generate(paths[0], env)
+    names: list[str] = []
+    for path in paths:
+        chosen = sample_of(path, sample)
+        if (not fresh and results_of(path)) or chosen is not None:
+            mine = [n for n, code in results_of(path).items()
+                    if (fresh or STATUS.get(code) in ("not checked", "survived", None))
+                    and (chosen is None or n in chosen)
+                    and (not only or any(fnmatch.fnmatchcase(n[len(dotted(path)) + 1:], p) for p in only))]
+            if not mine:
+                print(f"{dotted(path)}: every mutant has its result (--fresh runs them again)")
+            names += mine
+        else:
+            names += [f"{dotted(path)}.{pattern}" for pattern in only or ["*"]]
+    if not names:
+        return
     command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1", *names]
     print("$", " ".join(command[:8]), f"... ({len(names)} names)" if len(names) > 1 else "", flush=True)
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
@@ -187,9 +194,10 @@ def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str
                 break
             time.sleep(30)
             if not sys.stdout.isatty():  # a log: one progress line a minute or so
-                row = row_of(path, sample)
-                print(f"{time.monotonic() - started:5.0f} s " + ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items())),
-                      flush=True)
+                for path in paths:
+                    row = row_of(path, sample)
+                    print(f"{time.monotonic() - started:5.0f} s {dotted(path)}: "
+                          + ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items())), flush=True)
     except BaseException:  # interrupted, or this script failed: mutmut is not left running without its limit
         stop(process)
         raise
@@ -397,13 +405,18 @@ def main() -> int:
     if not paths:
         print("no module to mutate" + (f" (none changed since {args.changed})" if args.changed else ""))
         return 0
+    if args.sample is not None and not args.report and not args.recheck:
+        # A sample of several modules is one mutmut run: one start, one clean run of the tests.
+        started = time.monotonic()
+        run_mutmut(paths, args.time_limit, args.fresh, args.only, args.sample)
+        print(f"{len(paths)} modules: {time.monotonic() - started:.0f} s", flush=True)
     for path in paths:
         started = time.monotonic()
-        if not args.report and not args.recheck:
-            run_mutmut(path, args.time_limit, args.fresh, args.only, args.sample)
+        if not args.report and not args.recheck and args.sample is None:
+            run_mutmut([path], args.time_limit, args.fresh, args.only)
         if args.recheck:
             recheck(path, args.time_limit, args.sample)
-        if not args.report:
+        if not args.report and (args.recheck or args.sample is None):
             print(f"{dotted(path)}: {time.monotonic() - started:.0f} s", flush=True)
     rows = [row_of(p, args.sample) for p in paths]
     print_table(rows)
