@@ -1,0 +1,69 @@
+"""The calculated writers, where a sampled mutmut mutant survived the selected tests (issue 35,
+sixth session): what a student is shown in Moodle, read with lxml and tests/helpers/moodle_engine.py
+(Moodle's own substitution of wildcards and ``{=...}``), from sources written here by hand.
+
+Outside [tool.mutmut]'s selection: run against the survivors by ``tools/mutation.py --recheck
+--sample 50 --also tests/test_mutants_mutwo_calculated.py writers/moodle_calculated.py``.
+"""
+
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+
+from lxml import etree
+
+from helpers import write
+from helpers.moodle_engine import dataset_count, dataset_values, grade_calculated, read_question, replace_expressions_in_text
+from qti_builder import BuildOptions, build
+
+#: A calculated choice question whose first option shows two values computed with different
+#: decimals (one decimal, none: Moodle's own {=...} formats an option's values with one answer
+#: length, so they must be wildcards), and whose second option shows one with a single decimal
+#: while the question's own decimals are two.
+FRUIT = """---
+id: fruit
+title: Calculated choice
+---
+
+1. Ann has {a} apples and {b} pears. Which is right? {#fruit type=calculated_choice sets=3 decimals=2}
+
+```variables
+a = 2..9
+b = 2..9
+```
+
+A) {=a / b:1} and {=a * b:0}
+B) {=a + b:1}
+C) {a} pears
+
+Answer: A
+"""
+
+
+def _one_decimal(value: Decimal) -> str:
+    """As Moodle shows a value with one decimal (PHP's round: halves away from zero)."""
+    return str(value.quantize(Decimal("0.1"), ROUND_HALF_UP))
+
+
+def _moodle(tmp_path: Path) -> etree._Element:
+    source = write(tmp_path, "fruit.md", FRUIT)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], jobs=1))
+    root = etree.fromstring((tmp_path / "dist" / "fruit.moodle.xml").read_bytes(), etree.XMLParser(strip_cdata=True))
+    return next(q for q in root.iter("question") if q.get("type") == "calculatedmulti")
+
+
+def test_every_option_of_a_moodle_calculated_choice_shows_its_values_in_every_item(tmp_path: Path) -> None:
+    """Each option as Moodle shows it for each item (replace_expressions_in_text with the answer's
+    own length and format): the values computed with the decimals the source asks, never a
+    wildcard left without a dataset; and only A is right."""
+    question = _moodle(tmp_path)
+    q = read_question(question)
+    assert dataset_count(q) == 3
+    for item in (1, 2, 3):
+        values = dataset_values(q, item)
+        a, b = int(values["a"]), int(values["b"])
+        shown = [replace_expressions_in_text(x.text, values, x.answerlength, x.answerformat) for x in q.answers]
+        expected = [f"{_one_decimal(Decimal(a) / Decimal(b))} and {a * b}", _one_decimal(Decimal(a + b)), f"{a} pears"]
+        assert shown == expected, item
+        assert [grade_calculated(q, item, {n}) for n in range(3)] == [1.0, 0.0, 0.0]
