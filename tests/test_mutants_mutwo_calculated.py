@@ -67,3 +67,65 @@ def test_every_option_of_a_moodle_calculated_choice_shows_its_values_in_every_it
         expected = [f"{_one_decimal(Decimal(a) / Decimal(b))} and {a * b}", _one_decimal(Decimal(a + b)), f"{a} pears"]
         assert shown == expected, item
         assert [grade_calculated(q, item, {n}) for n in range(3)] == [1.0, 0.0, 0.0]
+
+
+#: A calculated question with feedback of every kind a QTI 2.1 item shows: the right answer's,
+#: the wrong answer's, and the explanation, each naming the set's values.
+SPEED = """---
+id: speed
+title: Calculated feedback
+---
+
+1. A car covers {d} km in {t} hours. What is its speed in km/h? {#speed type=calculated sets=2 decimals=1}
+
+```variables
+(d, t) = (120, 2), (150, 3)
+```
+
+Answer: d / t ± 1%
+Correct feedback: Right: {d} / {t}.
+Incorrect feedback: Divide {d} by {t}.
+Explanation: Speed is distance over time.
+"""
+
+
+def _qti_item(tmp_path: Path) -> bytes:
+    import zipfile
+
+    source = write(tmp_path, "speed.md", SPEED)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1))
+    with zipfile.ZipFile(tmp_path / "dist" / "speed.qti21.zip") as package:
+        return package.read("items/speed.xml")
+
+
+def test_a_qti21_calculated_item_shows_the_feedback_of_the_answer_given(tmp_path: Path) -> None:
+    """pyslet runs the item template for each set: the right answer (the set's d / t) scores the
+    item and shows the correct feedback with the set's values and the explanation; a wrong one
+    scores 0 and shows the incorrect feedback and the explanation."""
+    from helpers.qti21_engine import score_template_item, shown_text
+
+    item = _qti_item(tmp_path)
+
+    def shown(set_number: int, outcomes: dict[str, object]) -> list[str]:
+        """Each modal feedback the outcome FEEDBACK shows, as a player shows it in this set (in
+        any order: which ones, not where)."""
+        fired = outcomes["FEEDBACK"]
+        fired = set(fired if isinstance(fired, (list, set, tuple)) else [fired])
+        texts = []
+        for identifier in fired:
+            root = etree.fromstring(item)
+            for feedback in root.findall("{*}modalFeedback"):
+                if feedback.get("identifier") != identifier:
+                    root.remove(feedback)
+            if root.find("{*}modalFeedback") is not None:
+                texts.append(shown_text(etree.tostring(root), set_number, "modalFeedback"))
+        return sorted(texts)
+
+    for set_number, (d, t) in ((1, (120, 2)), (2, (150, 3))):
+        values, right = score_template_item(item, set_number, str(d / t))
+        assert (values["d"], values["t"]) == (d, t)
+        assert right["SCORE"] == 1.0
+        assert shown(set_number, right) == [f"Right: {d} / {t}.", "Speed is distance over time."]
+        _, wrong = score_template_item(item, set_number, str(d / t + 10))
+        assert wrong["SCORE"] == 0.0
+        assert shown(set_number, wrong) == [f"Divide {d} by {t}.", "Speed is distance over time."]
