@@ -129,3 +129,37 @@ def test_a_qti21_calculated_item_shows_the_feedback_of_the_answer_given(tmp_path
         _, wrong = score_template_item(item, set_number, str(d / t + 10))
         assert wrong["SCORE"] == 0.0
         assert shown(set_number, wrong) == [f"Divide {d} by {t}.", "Speed is distance over time."]
+
+
+#: A value computed from the variables without decimals of its own ({p}), shown in the text.
+PRODUCT = """---
+id: product
+title: Calculated product
+---
+
+1. A tile is {w} m wide and {h} m long, {p} square metres. What is its perimeter? {#tile type=calculated decimals=1}
+
+```variables
+(w, h) = (0.5, 2), (1.5, 3)
+p = w * h
+```
+
+Answer: 2 * (w + h) ± 0.1
+"""
+
+
+def test_a_qti21_item_shows_a_value_without_decimals_of_its_own_as_it_is(tmp_path: Path) -> None:
+    """A player shows a printedVariable without a format as the value is (QTI 2.1: the format is
+    optional); the computed area 1 and 4.5 read as the source's values make them, in each set."""
+    import zipfile
+
+    from helpers.qti21_engine import shown_text, template_sets
+
+    source = write(tmp_path, "product.md", PRODUCT)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1))
+    with zipfile.ZipFile(tmp_path / "dist" / "product.qti21.zip") as package:
+        item = package.read("items/tile.xml")
+    assert template_sets(item) == 2
+    assert [shown_text(item, n) for n in (1, 2)] == [
+        "A tile is 0.5 m wide and 2 m long, 1 square metres. What is its perimeter?",
+        "A tile is 1.5 m wide and 3 m long, 4.5 square metres. What is its perimeter?"]
