@@ -163,3 +163,39 @@ def test_a_qti21_item_shows_a_value_without_decimals_of_its_own_as_it_is(tmp_pat
     assert [shown_text(item, n) for n in (1, 2)] == [
         "A tile is 0.5 m wide and 2 m long, 1 square metres. What is its perimeter?",
         "A tile is 1.5 m wide and 3 m long, 4.5 square metres. What is its perimeter?"]
+
+
+#: A calculated choice question whose options are formulas holding a computed value.
+IN_MATH = """---
+id: cm
+title: Calculated choice math
+---
+
+1. Ann has {a} apples and {b} pears. How many fruits? {#fruits type=calculated_choice sets=2}
+
+```variables
+a = 2..9
+b = 2..9
+```
+
+A) $n = {=a + b:0}$
+B) $n = {=a + b + 1:0}$
+
+Answer: A
+"""
+
+
+def test_a_moodle_calculated_choice_option_shows_its_value_inside_its_formula(tmp_path: Path) -> None:
+    """An option's formula (TeX, as Moodle's MathJax filter reads it) holds the value Moodle computes
+    for the item, with no escape of Markdown's left in the TeX; A is right."""
+    source = write(tmp_path, "cm.md", IN_MATH)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["moodle"], jobs=1))
+    root = etree.fromstring((tmp_path / "dist" / "cm.moodle.xml").read_bytes(), etree.XMLParser(strip_cdata=True))
+    question = next(q for q in root.iter("question") if q.get("type") == "calculatedmulti")
+    q = read_question(question)
+    for item in (1, 2):
+        values = dataset_values(q, item)
+        a, b = int(values["a"]), int(values["b"])
+        shown = [replace_expressions_in_text(x.text, values, x.answerlength, x.answerformat) for x in q.answers]
+        assert shown == [f"\\(n = {a + b}\\)", f"\\(n = {a + b + 1}\\)"], item
+        assert [grade_calculated(q, item, {n}) for n in range(2)] == [1.0, 0.0]
