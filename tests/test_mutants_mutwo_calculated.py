@@ -199,3 +199,45 @@ def test_a_moodle_calculated_choice_option_shows_its_value_inside_its_formula(tm
         shown = [replace_expressions_in_text(x.text, values, x.answerlength, x.answerformat) for x in q.answers]
         assert shown == [f"\\(n = {a + b}\\)", f"\\(n = {a + b + 1}\\)"], item
         assert [grade_calculated(q, item, {n}) for n in range(2)] == [1.0, 0.0]
+
+
+#: A calculated choice question whose options hold the value of a inside a formula (${a}$) while
+#: its text and another option's formula have the symbol a.
+CHOICE_CLASH = """---
+title: Choice clash
+---
+
+1. Which line has slope {a} and passes through the origin, where $a > 0$? {#slope type=calculated_choice sets=2}
+
+```variables
+a = 2..9
+```
+
+A) $y = {a}x$
+B) $y = a + x$
+C) $y = 2x$
+
+Answer: A
+"""
+
+
+def test_qb158_in_a_calculated_choice_is_at_each_formula_with_the_symbol_text_and_options(tmp_path: Path) -> None:
+    """A QTI 2.1 player would put a's value in place of the symbol a of every formula of the item
+    (mathVariable): QB158 at the text's formula and at option B's, each at its own line and
+    column as found in the source's text, and nowhere else (option A's formula holds the value)."""
+    import pytest
+
+    from qti_builder.diagnostics import BuildFailed
+
+    source = write(tmp_path, "clash.md", CHOICE_CLASH)
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "out", write=False, jobs=1))
+    lines = source.read_text(encoding="utf-8").splitlines()
+
+    def place(line_start: str, needle: str) -> str:
+        number = next(n for n, line in enumerate(lines, 1) if line.startswith(line_start))
+        return f"{source}:{number}:{lines[number - 1].index(needle) + 1}"
+
+    found = [d.render().split(": error[")[0] + " " + d.message.split("'")[3]
+             for d in failed.value.diagnostics if d.code == "QB158"]
+    assert found == [f"{place('1. Which', 'a > 0')} a > 0", f"{place('B)', 'y = a + x')} y = a + x"]
