@@ -241,3 +241,45 @@ def test_qb158_in_a_calculated_choice_is_at_each_formula_with_the_symbol_text_an
     found = [d.render().split(": error[")[0] + " " + d.message.split("'")[3]
              for d in failed.value.diagnostics if d.code == "QB158"]
     assert found == [f"{place('1. Which', 'a > 0')} a > 0", f"{place('B)', 'y = a + x')} y = a + x"]
+
+
+#: A Canvas calculated question whose values stand inside a formula (an equation image).
+IN_EQUATION = """---
+id: cv
+title: Canvas math
+---
+
+1. Solve ${a}x = {b}$ for $x$. {#solve type=calculated decimals=2}
+
+```variables
+(a, b) = (2, 6), (4, 10)
+```
+
+Answer: b / a ± 0.01
+"""
+
+
+def test_a_canvas_equation_image_shows_each_set_s_values(tmp_path: Path) -> None:
+    """Canvas's question builder replaces each [name] of the stored HTML with the set's value
+    (quiz_question_builder.rb), the equation image's address included: the address, decoded as
+    Canvas's equation service decodes it (twice), draws the formula with the set's values."""
+    import re
+    import zipfile
+    from urllib.parse import unquote
+
+    from helpers.qti12_engine import calculated_sets
+
+    source = write(tmp_path, "cv.md", IN_EQUATION)
+    build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], jobs=1))
+    with zipfile.ZipFile(tmp_path / "dist" / "cv.canvas.zip") as package:
+        root = etree.fromstring(package.read("cv/cv.xml"))
+    item = next(e for e in root.iter() if isinstance(e.tag, str) and etree.QName(e).localname == "item")
+    _, sets = calculated_sets(item)
+    html = next(e.text for e in item.iter() if isinstance(e.tag, str) and etree.QName(e).localname == "mattext")
+    drawn = []
+    for each in sets:
+        shown = html
+        for name, value in each.values.items():
+            shown = shown.replace(f"[{name}]", str(int(value)) if value == int(value) else str(value))
+        drawn.append([unquote(unquote(src)) for src in re.findall(r'src="/equation_images/([^"?]*)', shown)])
+    assert drawn == [["2x = 6", "x"], ["4x = 10", "x"]]
