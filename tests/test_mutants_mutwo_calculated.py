@@ -1,21 +1,30 @@
 """The calculated writers, where a sampled mutmut mutant survived the selected tests (issue 35,
-sixth session): what a student is shown in Moodle, read with lxml and tests/helpers/moodle_engine.py
-(Moodle's own substitution of wildcards and ``{=...}``), from sources written here by hand.
+sixth session): what a student is shown, from sources written here by hand, read independently of
+the writers: in Moodle with lxml and tests/helpers/moodle_engine.py (Moodle's own substitution of
+wildcards and ``{=...}``), in a QTI 2.1 player with pyslet (tests/helpers/qti21_engine.py), in
+Canvas as its question builder fills ``[name]``; and QB158 at the place found in the source's text.
 
-Outside [tool.mutmut]'s selection: run against the survivors by ``tools/mutation.py --recheck
---sample 50 --also tests/test_mutants_mutwo_calculated.py writers/moodle_calculated.py``.
+Outside [tool.mutmut]'s selection (this file is a test file changed since main, which
+``tools/mutation.py --recheck`` runs first for every survivor).
 """
 
 from __future__ import annotations
 
+import re
+import zipfile
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
+from urllib.parse import unquote
 
+import pytest
 from lxml import etree
 
 from helpers import write
 from helpers.moodle_engine import dataset_count, dataset_values, grade_calculated, read_question, replace_expressions_in_text
+from helpers.qti12_engine import calculated_sets
+from helpers.qti21_engine import score_template_item, shown_text, template_sets
 from qti_builder import BuildOptions, build
+from qti_builder.diagnostics import BuildFailed
 
 #: A calculated choice question whose first option shows two values computed with different
 #: decimals (one decimal, none: Moodle's own {=...} formats an option's values with one answer
@@ -90,8 +99,6 @@ Explanation: Speed is distance over time.
 
 
 def _qti_item(tmp_path: Path) -> bytes:
-    import zipfile
-
     source = write(tmp_path, "speed.md", SPEED)
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1))
     with zipfile.ZipFile(tmp_path / "dist" / "speed.qti21.zip") as package:
@@ -102,8 +109,6 @@ def test_a_qti21_calculated_item_shows_the_feedback_of_the_answer_given(tmp_path
     """pyslet runs the item template for each set: the right answer (the set's d / t) scores the
     item and shows the correct feedback with the set's values and the explanation; a wrong one
     scores 0 and shows the incorrect feedback and the explanation."""
-    from helpers.qti21_engine import score_template_item, shown_text
-
     item = _qti_item(tmp_path)
 
     def shown(set_number: int, outcomes: dict[str, object]) -> list[str]:
@@ -151,10 +156,6 @@ Answer: 2 * (w + h) ± 0.1
 def test_a_qti21_item_shows_a_value_without_decimals_of_its_own_as_it_is(tmp_path: Path) -> None:
     """A player shows a printedVariable without a format as the value is (QTI 2.1: the format is
     optional); the computed area 1 and 4.5 read as the source's values make them, in each set."""
-    import zipfile
-
-    from helpers.qti21_engine import shown_text, template_sets
-
     source = write(tmp_path, "product.md", PRODUCT)
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1))
     with zipfile.ZipFile(tmp_path / "dist" / "product.qti21.zip") as package:
@@ -225,10 +226,6 @@ def test_qb158_in_a_calculated_choice_is_at_each_formula_with_the_symbol_text_an
     """A QTI 2.1 player would put a's value in place of the symbol a of every formula of the item
     (mathVariable): QB158 at the text's formula and at option B's, each at its own line and
     column as found in the source's text, and nowhere else (option A's formula holds the value)."""
-    import pytest
-
-    from qti_builder.diagnostics import BuildFailed
-
     source = write(tmp_path, "clash.md", CHOICE_CLASH)
     with pytest.raises(BuildFailed) as failed:
         build(BuildOptions(sources=[source], out_dir=tmp_path / "out", write=False, jobs=1))
@@ -263,12 +260,6 @@ def test_a_canvas_equation_image_shows_each_set_s_values(tmp_path: Path) -> None
     """Canvas's question builder replaces each [name] of the stored HTML with the set's value
     (quiz_question_builder.rb), the equation image's address included: the address, decoded as
     Canvas's equation service decodes it (twice), draws the formula with the set's values."""
-    import re
-    import zipfile
-    from urllib.parse import unquote
-
-    from helpers.qti12_engine import calculated_sets
-
     source = write(tmp_path, "cv.md", IN_EQUATION)
     build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["canvas"], jobs=1))
     with zipfile.ZipFile(tmp_path / "dist" / "cv.canvas.zip") as package:
