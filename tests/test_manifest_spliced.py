@@ -222,3 +222,33 @@ def test_an_overriding_manifest_without_the_question_lines_is_refused(tmp_path: 
     code, stderr, files = _build(str(source), "--templates", str(overlay.parent), out=tmp_path / "out")
     assert code != 0 and files == {}
     assert "error[QB305]: qti21/imsmanifest.xml.j2 must write the line '<!-- question: N -->' once for each question" in stderr
+
+
+def test_a_rebuild_of_one_chunk_shares_its_targets_among_the_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cold build claims a chunk's targets as one (they share what is converted of its texts);
+    a rebuild after one edit, with one chunk left to render for two processes, claims each of its
+    targets on its own, so they are rendered side by side rather than one after the other. The
+    files are a build's without the cache either way."""
+    monkeypatch.setattr(pipeline, "CHUNK", 4)
+    monkeypatch.setattr(pipeline, "PARALLEL_FROM", 0)
+    claimed: list[object] = []
+    real = pipeline.run
+
+    def recording(tasks, work, jobs, here, together, meanwhile=None):  # type: ignore[no-untyped-def]
+        claimed.append(together)
+        return real(tasks, work, jobs, here, together, meanwhile)
+
+    monkeypatch.setattr(pipeline, "run", recording)
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(13), "utf-8")
+    args = ("--jobs", "2", "--format", "qti21,moodle,canvas,moodle-quiz")
+    code, _, _ = run("build", str(source), *args, "--out", str(tmp_path / "first"))
+    assert code == 0 and claimed == [pipeline._claimed_together]
+    source.write_text(_bank(13, edited=6), "utf-8")
+    claimed.clear()
+    code, _, _ = run("build", str(source), *args, "--out", str(tmp_path / "warm"))
+    assert code == 0 and claimed == [pipeline._claimed_alone]
+    code, _, _ = run("build", str(source), *args, "--no-cache", "--out", str(tmp_path / "cold"))
+    assert code == 0
+    files = {p.name: p.read_bytes() for p in (tmp_path / "warm").iterdir()}
+    assert len(files) == 4 and files == {p.name: p.read_bytes() for p in (tmp_path / "cold").iterdir()}

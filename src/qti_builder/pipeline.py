@@ -910,7 +910,8 @@ def _work(
             schemas.qti  # noqa: B018 - compiles it
         ahead = _Ahead(tasks, found, packed)
         before_any = _Once(meanwhile)
-        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here, _claimed_together,
+        together = _claimed_together if _shares(tasks) >= jobs else _claimed_alone
+        for task_result in itertools.chain(found, run(tasks, run_task, jobs, lambda task: task.here, together,
                                                        before_any if meanwhile is not None else None)):
             before_any()  # (run() calls it when it forks, once the workers have started)
             quiz = task_result.task.quiz
@@ -943,6 +944,21 @@ def _claimed_together(task: Task) -> Hashable:
     process every frame, the QTI 2.1 test and manifest the heaviest of them, while the other
     rendered the chunk and waited (bench/README.md)."""
     return task if task.part == "frame" else (task.quiz, task.part, task.questions)
+
+
+def _claimed_alone(task: Task) -> Hashable:
+    """Every task claimed on its own: see :func:`_shares`."""
+    return task
+
+
+def _shares(tasks: list[Task]) -> int:
+    """How many shares of questions (a chunk's targets, a small quiz's) :func:`_claimed_together`
+    makes of ``tasks``. Fewer than the processes (a rebuild after one edit: one chunk), a chunk's
+    targets claimed as one would leave the others idle while one process renders them in turn
+    (the chunk's four targets were the last 0.2 s of such a rebuild, with one worker done and the
+    parent waiting on them, bench/README.md): they are claimed each on its own then, and what
+    they would share of their texts is converted once per target."""
+    return len({_claimed_together(task) for task in tasks if task.part != "frame"})
 
 
 class _Once:
