@@ -90,6 +90,35 @@ def test_the_parts_and_the_whole_manifest_are_valid_alike(name: str, tmp_path: P
         assert len(dependencies) > len(pieces)  # a question's fixed variants: resources of one question's part
 
 
+@pytest.mark.parametrize("name", [p.name for p in SOURCES])
+def test_a_tasks_resources_validated_together_give_what_each_alone_gives(name: str, tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """One task's question resources are validated as one manifest's (lxml's cost is per
+    document): the same facts, each on its own question's lines, as each validated alone; and
+    with a problem in one, each is validated alone, the problems those of each alone."""
+    from qti_builder import validate
+
+    frame, pieces = _parts(next(p for p in SOURCES if p.name == name), tmp_path)
+    alone: dict[str, object] = {}
+    for piece in pieces:
+        sink = DiagnosticSink()
+        alone.update(validate_documents("q.qti21.zip", [piece], SCHEMA_SET, {}, sink))
+        assert not sink.items
+    one_by_one: list[str | None] = []
+    problems = validate._problems
+    monkeypatch.setattr(validate, "_problems", lambda document, *args: one_by_one.append(document.question_id)
+                        or problems(document, *args))
+    sink = DiagnosticSink()
+    assert validate_documents("q.qti21.zip", pieces, SCHEMA_SET, {}, sink) == alone and not sink.items
+    assert one_by_one == []  # validated together
+    broken = [*pieces[:-1], Document(pieces[-1].path, pieces[-1].data.replace(b"<file ", b"<fil ", 1), pieces[-1].schema,
+                                     pieces[-1].question_id)]
+    facts = validate_documents("q.qti21.zip", broken, SCHEMA_SET, {}, sink)
+    assert one_by_one == [p.question_id for p in pieces]  # each alone
+    assert [d.message for d in sink.items] and all(f"(question '{pieces[-1].question_id}')" in d.message for d in sink.items)
+    assert facts == alone
+
+
 def _first_resource_id(piece: Document) -> str:
     found = re.search(rb'identifier="([^"]+)"', piece.data)
     assert found is not None
