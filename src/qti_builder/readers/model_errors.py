@@ -118,9 +118,9 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
     shown = _shown(value)
     # An entry of a list the description names ("item 2 of ordering question 'o'") is named by it
     # alone: "item 2 of 'items' in item 2 of ..." said it twice.
-    listed = not field and len(loc) > 1 and isinstance(loc[-1], int) and str(loc[-2]) in ITEM_NAMES
-    name = where if listed and named else f"'{field}'" if field else _item_name(loc)
-    in_where = f" in {where}" if (where != "the quiz" or field) and named and not listed else ""
+    list_entry = not field and len(loc) > 1 and isinstance(loc[-1], int) and str(loc[-2]) in ITEM_NAMES
+    name = where if list_entry and named else f"'{field}'" if field else _item_name(loc)
+    in_where = f" in {where}" if (where != "the quiz" or field) and named and not list_entry else ""
     # A list entry has no key to write after: its text follows the entry's dash.
     fill = f"write the text after '{field}:'" if field else "write its text after the entry's '- ', or remove the entry"
     if kind == "string_type":
