@@ -92,3 +92,11 @@ def test_an_entry_of_a_list_is_named_once(tmp_path):
     assert [(r.code, r.message, r.hint) for r in reported] == [
         ("QB205", "choice 1 of single_choice question 'single' must be a mapping with keys such as id, text, correct, "
                   "feedback, not the number 7", "write the entry as indented 'key: value' lines after its '- '")]
+
+
+def test_an_empty_ordering_item_of_a_markdown_source_is_an_error_at_its_own_line(tmp_path):
+    source = "---\ntitle: T\n---\n\n1. Put them in order. {#o type=ordering}\n\n- First\n- \n- Third\n"
+    code, reported = check_source(tmp_path, "order.md", source)
+    assert code == 1
+    line = source.splitlines().index("- ") + 1
+    assert [(r.line, r.column, r.code) for r in reported] == [(line, 1 + source.splitlines()[line - 1].index("-") + 2, "QB204")]
