@@ -149,7 +149,7 @@ CASES = [
     Case("set without a value", yaml_quiz(CALCULATED % "sets: [{a: 1, b: 2}, {a: 1}]"),
          "set 2 has no value for b"),
     Case("variable with a range and listed values", yaml_quiz(CALCULATED % "variables: [{name: a, values: [1, 2]}], sets: [{a: 1}]"),
-         "variable 'a' has a values and values in the listed sets"),
+         "variable 'a' has a list of values and values in the listed sets"),
     Case("variable missing from the listed sets", yaml_quiz(CALCULATED % "variables: [{name: b, decimals: 1}], sets: [{a: 1}]"),
          "variable 'b' has no values in the listed sets"),
     Case("variable drawn beside listed sets", yaml_quiz(CALCULATED % "variables: [{name: b, min: 1, max: 2}], sets: [{a: 1}]"),
