@@ -46,6 +46,7 @@ LIST_EXAMPLES = {
     "choices": "- {id: A, text: Paris, correct: true}", "answers": "- {text: Paris}", "pairs": "- {prompt: France, answer: Paris}",
     "items": "- the first step", "blanks": "- {id: b1, answers: [Sun]}", "sections": "- {id: part-1, title: Part 1, questions: [...]}",
     "questions": "- {type: essay, id: q1, stem: ...}", "tags": "- python", "distractors": "- a wrong answer",
+    "sets": "- {a: 2, b: 3}",
     "allowed_types": "- .pdf",
 }
 #: The same in a Markdown source, where lists are lines under the question, not YAML.
