@@ -16,6 +16,7 @@ Usage (from the repository root, in the project's venv)::
     .venv/bin/python tools/mutation.py --recheck writers/canvas.py  # survivors run against whole files
     .venv/bin/python tools/mutation.py --time-limit 900 writers/qti21.py
     .venv/bin/python tools/mutation.py --only 'x_question_item*' writers/canvas.py   # some functions only
+    .venv/bin/python tools/mutation.py --sample 150 readers/markdown/blocks.py  # a fixed random sample
 
 A module is named by its path under ``src/qti_builder`` (``writers/canvas.py``), its full path, or
 its dotted name (``qti_builder.writers.canvas``). ``--changed [REV]`` takes the mutated modules
@@ -36,6 +37,15 @@ its own column. The test files changed since main run first (tests written after
 recorded which tests call what); a mutant no selected test reaches ("no tests") is run against
 them too (with ``--also``, a file outside the selection that calls its function). ``--time-limit`` bounds a recheck too (the next one goes on where it stopped).
 
+Why ``--sample N``: a module of thousands of mutants whose every mutant runs a hundred tests
+costs hours on this machine. A sample of N mutants, the same every run (the names ordered by
+their sha256, so it does not depend on the run, and a sampled mutant stays sampled while its
+function does not change), is run instead, and the table scores the sample alone, with its 95 %
+interval (Wilson's), in place of the whole module: random mutant sampling estimates a suite's
+mutation score well (Wong and Mathur 1995: a 10 % sample kept within a few points of the full
+score). ``--report --sample N`` prints the same rows; a module run whole reports whole. With
+``--sample``, the modules named are one mutmut run (one start), and ``--time-limit`` bounds it whole.
+
 Survivors that cannot change what a user receives are listed with the reason in
 tools/mutation_equivalents.toml (name = "reason"); the table leaves them out of the score and says
 how many. A mutant's name holds its function's name and a number that moves when the function
@@ -48,6 +58,8 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import hashlib
+import math
 import json
 import os
 import shutil
@@ -113,19 +125,58 @@ def changed_modules(rev: str) -> list[Path]:
             and any(fnmatch.fnmatch(n, g) for g in globs)]
 
 
-def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str] | None = None) -> None:
-    """One module's mutants, one worker, lowest priority; stopped (results kept) at the time limit.
+def sample_of(path: Path, size: int | None) -> set[str] | None:
+    """The module's sampled mutants: the ``size`` first by the sha256 of their names (None: all)."""
+    if size is None:
+        return None
+    names = sorted(results_of(path), key=lambda name: hashlib.sha256(name.encode()).hexdigest())
+    return set(names[:size])
+
+
+def wilson(killed: int, checked: int) -> tuple[float, float]:
+    """The 95 % interval of a score measured on a sample (Wilson's score interval), in percent."""
+    if checked == 0:
+        return (0.0, 100.0)
+    z, share = 1.96, killed / checked
+    centre = (share + z * z / (2 * checked)) / (1 + z * z / checked)
+    margin = z * math.sqrt(share * (1 - share) / checked + z * z / (4 * checked * checked)) / (1 + z * z / checked)
+    return (100 * max(0.0, centre - margin), 100 * min(1.0, centre + margin))
+
+
+def generate(path: Path, env: dict[str, str]) -> None:
+    """mutmut writes every module's mutants (and records which tests call what) on its first
+    start: a name that matches no mutant makes it stop right after, with the names known."""
+    command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1",
+               f"{dotted(path)}.x__no_such_mutant__"]
+    print("$ mutmut run (writing the mutants, recording which tests call what)", flush=True)
+    subprocess.run(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def run_mutmut(paths: list[Path], time_limit: float | None, fresh: bool, only: list[str] | None = None,
+               sample: int | None = None) -> None:
+    """The modules' mutants in one mutmut run (one start: its clean run of the selected tests is
+    paid once), one worker, lowest priority; stopped (results kept) at the time limit.
     Without ``fresh``, only the mutants without a result or that survived (the tests may have
     changed since) are run: mutmut itself drops the results of a function that changed."""
     env = {**os.environ}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
-    names = [f"{dotted(path)}.{pattern}" for pattern in only or ["*"]]
-    if not fresh and results_of(path):
-        names = [n for n, code in results_of(path).items() if STATUS.get(code) in ("not checked", "survived", None)
-                 and (not only or any(fnmatch.fnmatchcase(n[len(dotted(path)) + 1:], p) for p in only))]
-        if not names:
-            print(f"{dotted(path)}: every mutant has its result (--fresh runs them again)")
-            return
+    if sample is not None and not all(results_of(path) for path in paths):
+        generate(paths[0], env)
+    names: list[str] = []
+    for path in paths:
+        chosen = sample_of(path, sample)
+        if (not fresh and results_of(path)) or chosen is not None:
+            mine = [n for n, code in results_of(path).items()
+                    if (fresh or STATUS.get(code) in ("not checked", "survived", None))
+                    and (chosen is None or n in chosen)
+                    and (not only or any(fnmatch.fnmatchcase(n[len(dotted(path)) + 1:], p) for p in only))]
+            if not mine:
+                print(f"{dotted(path)}: every mutant has its result (--fresh runs them again)")
+            names += mine
+        else:
+            names += [f"{dotted(path)}.{pattern}" for pattern in only or ["*"]]
+    if not names:
+        return
     command = ["nice", "-n", "19", str(Path(sys.executable).parent / "mutmut"), "run", "--max-children", "1", *names]
     print("$", " ".join(command[:8]), f"... ({len(names)} names)" if len(names) > 1 else "", flush=True)
     process = subprocess.Popen(command, cwd=ROOT, env=env, start_new_session=True,
@@ -143,9 +194,10 @@ def run_mutmut(path: Path, time_limit: float | None, fresh: bool, only: list[str
                 break
             time.sleep(30)
             if not sys.stdout.isatty():  # a log: one progress line a minute or so
-                row = row_of(path)
-                print(f"{time.monotonic() - started:5.0f} s " + ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items())),
-                      flush=True)
+                for path in paths:
+                    row = row_of(path, sample)
+                    print(f"{time.monotonic() - started:5.0f} s {dotted(path)}: "
+                          + ", ".join(f"{k} {v}" for k, v in sorted(row.counts.items())), flush=True)
     except BaseException:  # interrupted, or this script failed: mutmut is not left running without its limit
         stop(process)
         raise
@@ -213,7 +265,7 @@ def recheck_files(name: str) -> list[str]:
 NEW_TESTS: list[str] = []
 
 
-def recheck(path: Path, time_limit: float | None) -> None:
+def recheck(path: Path, time_limit: float | None, sample: int | None = None) -> None:
     """Run each survivor against the whole test files; a failure counts as killed. Two passes:
     the test files changed since main for every survivor (seconds each), then the shared-fixture
     files mutmut picked for those still alive (a minute or more each)."""
@@ -225,8 +277,10 @@ def recheck(path: Path, time_limit: float | None) -> None:
     same = equivalents()
     # A mutant no selected test reaches ("no tests") is run against the files named with --also
     # and the changed test files too: a file outside the selection may call its function.
+    chosen = sample_of(path, sample)
     alive = [name for name, code in sorted(results_of(path).items())
-             if STATUS.get(code) in ("survived", "no tests") and done.get(name, 0) == 0 and name not in same]
+             if STATUS.get(code) in ("survived", "no tests") and done.get(name, 0) == 0 and name not in same
+             and (chosen is None or name in chosen)]
     for files_of in (lambda name: NEW_TESTS, lambda name: recheck_files(name)[len(NEW_TESTS):]):
         for name in alive:
             if done.get(name, 0) != 0:
@@ -252,6 +306,8 @@ class Row:
     counts: dict[str, int] = field(default_factory=dict)
     survivors: list[str] = field(default_factory=list)
     equivalent: list[str] = field(default_factory=list)
+    #: The module's mutants when the row is of a sample (``--sample``), else None.
+    population: int | None = None
 
     def count(self, status: str) -> int:
         return self.counts.get(status, 0)
@@ -263,11 +319,21 @@ class Row:
         killed = self.count("killed") + self.count("timeout") + self.count("killed on recheck")
         return 100 * killed / checked if checked > 0 else None
 
+    @property
+    def interval(self) -> tuple[float, float]:
+        checked = sum(self.counts.values()) - self.count("not checked") - self.count("skipped") - len(self.equivalent)
+        killed = self.count("killed") + self.count("timeout") + self.count("killed on recheck")
+        return wilson(killed, checked)
 
-def row_of(path: Path) -> Row:
-    row = Row(dotted(path))
+
+def row_of(path: Path, sample: int | None = None) -> Row:
+    results = results_of(path)
+    chosen = sample_of(path, sample)
+    row = Row(dotted(path), population=len(results) if chosen is not None and len(chosen) < len(results) else None)
     again, same = rechecked(), equivalents()
-    for name, code in sorted(results_of(path).items()):
+    for name, code in sorted(results.items()):
+        if chosen is not None and name not in chosen:
+            continue
         status = STATUS.get(code, "suspicious")
         if status in ("survived", "no tests") and again.get(name, 0) != 0:
             status = "killed on recheck"
@@ -288,7 +354,13 @@ def print_table(rows: list[Row]) -> None:
     print("|---|---:|" + "---:|" * len(COLUMNS) + "---:|---:|")
     for row in rows:
         score = "-" if row.score is None else f"{row.score:.1f} %"
-        print(f"| {row.module} | {sum(row.counts.values())} | " + " | ".join(str(row.count(c)) for c in COLUMNS)
+        mutants = str(sum(row.counts.values()))
+        if row.population is not None:  # a sample: its size of the module's, the score's 95 % interval
+            mutants += f" of {row.population}"
+            if row.score is not None:
+                low, high = row.interval
+                score += f" ({low:.0f}-{high:.0f})"
+        print(f"| {row.module} | {mutants} | " + " | ".join(str(row.count(c)) for c in COLUMNS)
               + f" | {len(row.equivalent)} | {score} |")
     for row in rows:
         if row.survivors:
@@ -318,6 +390,9 @@ def main() -> int:
     parser.add_argument("--only", action="append", metavar="GLOB",
                         help="only the mutants whose name (after the module's) matches, e.g. 'x_question_item*' "
                              "or 'xǁCanvasWriterǁwrite*' (repeatable)")
+    parser.add_argument("--sample", type=int, metavar="N",
+                        help="only N mutants of each module, the same every run (ordered by the sha256 of their "
+                             "names); the table scores the sample, with its 95 %% interval")
     args = parser.parse_args()
     paths = [module_path(m) for m in args.modules]
     if args.changed:
@@ -330,15 +405,20 @@ def main() -> int:
     if not paths:
         print("no module to mutate" + (f" (none changed since {args.changed})" if args.changed else ""))
         return 0
+    if args.sample is not None and not args.report and not args.recheck:
+        # A sample of several modules is one mutmut run: one start, one clean run of the tests.
+        started = time.monotonic()
+        run_mutmut(paths, args.time_limit, args.fresh, args.only, args.sample)
+        print(f"{len(paths)} modules: {time.monotonic() - started:.0f} s", flush=True)
     for path in paths:
         started = time.monotonic()
-        if not args.report and not args.recheck:
-            run_mutmut(path, args.time_limit, args.fresh, args.only)
+        if not args.report and not args.recheck and args.sample is None:
+            run_mutmut([path], args.time_limit, args.fresh, args.only)
         if args.recheck:
-            recheck(path, args.time_limit)
-        if not args.report:
+            recheck(path, args.time_limit, args.sample)
+        if not args.report and (args.recheck or args.sample is None):
             print(f"{dotted(path)}: {time.monotonic() - started:.0f} s", flush=True)
-    rows = [row_of(p) for p in paths]
+    rows = [row_of(p, args.sample) for p in paths]
     print_table(rows)
     return 1 if any(row.survivors for row in rows) else 0
 

@@ -613,6 +613,8 @@ class QuestionBuilder:
         if len(q.items) < 2:
             self.error("QB141", "an ordering question needs a list of at least two items, in the right order", q.line,
                        hint="add lines such as '- First step' at the left margin after the question text")
+        for k, item in enumerate(q.items):  # an item's errors (an empty one) at its own line
+            self.source.at(loc + ("items", k), item.line, item.column)
         data["items"] = [item.text() for item in q.items]
 
     def fill_in_blank(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:

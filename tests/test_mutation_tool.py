@@ -1,0 +1,79 @@
+"""tools/mutation.py's sample (``--sample N``): the same mutants every run, scored alone with an
+interval that matches the published Wilson bounds."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "mutation.py"
+
+
+@pytest.fixture()
+def mutation(tmp_path, monkeypatch):
+    spec = importlib.util.spec_from_file_location("mutation_tool", TOOL)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "mutation_tool", module)
+    spec.loader.exec_module(module)
+    monkeypatch.setattr(module, "ROOT", tmp_path)
+    monkeypatch.setattr(module, "PACKAGE", tmp_path / "src" / "qti_builder")
+    monkeypatch.setattr(module, "MUTANTS", tmp_path / "mutants")
+    monkeypatch.setattr(module, "RECHECKED", tmp_path / "mutants" / "rechecked.json")
+    monkeypatch.setattr(module, "EQUIVALENTS", tmp_path / "none.toml")
+    return module
+
+
+def _module_with(mutation, tmp_path: Path, results: dict[str, int | None]) -> Path:
+    path = tmp_path / "src" / "qti_builder" / "readers" / "blocks.py"
+    path.parent.mkdir(parents=True)
+    path.write_text("", encoding="utf-8")
+    meta = tmp_path / "mutants" / "src" / "qti_builder" / "readers" / "blocks.py.meta"
+    meta.parent.mkdir(parents=True)
+    meta.write_text(json.dumps({"exit_code_by_key": results}), encoding="utf-8")
+    return path
+
+
+def test_the_interval_is_wilson_s_published_bounds(mutation):
+    # Wilson's interval at 95 %: 0 of 10 is 0 to 27.75 %, 10 of 10 is 72.25 to 100 % (the bounds
+    # tabulated for the score interval, e.g. Newcombe 1998, Table I), 5 of 10 is 23.7 to 76.3 %.
+    low, high = mutation.wilson(0, 10)
+    assert low == 0 and high == pytest.approx(27.75, abs=0.01)
+    low, high = mutation.wilson(10, 10)
+    assert low == pytest.approx(72.25, abs=0.01) and high == 100
+    low, high = mutation.wilson(5, 10)
+    assert low == pytest.approx(23.66, abs=0.01) and high == pytest.approx(76.34, abs=0.01)
+
+
+def test_a_sample_is_the_same_mutants_every_time_whatever_the_others(mutation, tmp_path):
+    names = [f"qti_builder.readers.blocks.x_f__mutmut_{i}" for i in range(1, 41)]
+    path = _module_with(mutation, tmp_path, {name: None for name in names})
+    chosen = mutation.sample_of(path, 10)
+    by_hash = sorted(names, key=lambda n: hashlib.sha256(n.encode()).hexdigest())[:10]
+    assert chosen == set(by_hash)
+    assert mutation.sample_of(path, 10) == chosen
+    assert mutation.sample_of(path, None) is None
+    # Results recorded since (or more mutants of another function) do not move the sample.
+    more = {name: 1 for name in names} | {f"qti_builder.readers.blocks.x_g__mutmut_{i}": None for i in range(1, 3)}
+    (tmp_path / "mutants" / "src" / "qti_builder" / "readers" / "blocks.py.meta").write_text(
+        json.dumps({"exit_code_by_key": more}), encoding="utf-8")
+    assert chosen <= mutation.sample_of(path, 12)
+
+
+def test_a_sampled_row_counts_the_sample_alone_and_names_the_module_s_size(mutation, tmp_path):
+    names = [f"qti_builder.readers.blocks.x_f__mutmut_{i}" for i in range(1, 21)]
+    by_hash = sorted(names, key=lambda n: hashlib.sha256(n.encode()).hexdigest())
+    # In the sample of 5: 4 killed, 1 survived; outside it, every mutant survived.
+    results = {name: 0 for name in names} | {name: 1 for name in by_hash[:4]}
+    path = _module_with(mutation, tmp_path, results)
+    row = mutation.row_of(path, 5)
+    assert row.population == 20
+    assert row.counts == {"killed": 4, "survived": 1}
+    assert row.score == 80.0
+    assert row.survivors == [f"{by_hash[4]} (survived)"]
+    whole = mutation.row_of(path)
+    assert whole.population is None and whole.counts == {"killed": 4, "survived": 16}
