@@ -167,6 +167,16 @@ BROKEN = {
 }
 
 
+def test_a_frame_with_a_namespace_of_its_own_more_is_judged_as_the_whole(tmp_path: Path) -> None:
+    """Another namespace declared by the frame (an override's) changes nothing the resources mean:
+    valid both ways; a resource that uses it is not well-formed alone, and refused both ways."""
+    frame, pieces = _parts(SEED_SOURCE, tmp_path)
+    frame = _in_frame(lambda d: d.replace(b"<manifest ", b'<manifest xmlns:extra="urn:extra" ', 1))(frame, pieces)[0]
+    assert _whole_verdict(frame, pieces) == [] == _parts_verdict(frame, pieces)
+    frame, pieces = _in_piece(0, lambda d, _: d.replace(b"<file ", b'<file extra:note="x" ', 1))(frame, pieces)
+    assert _whole_verdict(frame, pieces) and _parts_verdict(frame, pieces)
+
+
 @pytest.mark.parametrize("what", list(BROKEN))
 def test_a_broken_part_fails_as_the_whole_manifest_fails(what: str, tmp_path: Path) -> None:
     frame, pieces = _parts(SEED_SOURCE, tmp_path)

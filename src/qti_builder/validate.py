@@ -343,7 +343,10 @@ def _manifest_frame_rules(tree: etree._ElementTree, frame: Document) -> Iterator
         yield 1, 1, "a line '<!-- question: N -->' of the manifest is not a comment of its own"
     for comment in lines:
         parent = comment.getparent()
-        if parent is None or parent.tag != f"{{{_CP}}}resources" or parent.nsmap != MANIFEST_NAMESPACES:
+        # Each binding the resources were read in, the same here (another binding of the frame's
+        # own is no resource's: one that used it would not have been well-formed alone).
+        if parent is None or parent.tag != f"{{{_CP}}}resources" or \
+                any(parent.nsmap.get(prefix) != uri for prefix, uri in MANIFEST_NAMESPACES.items()):
             yield (comment.sourceline or 1, 1, "the line '<!-- question: N -->' must be a child of <resources>, in the "
                    "namespaces of the built-in qti21/imsmanifest.xml.j2")
             return  # the first: the others are the same mistake of the template
