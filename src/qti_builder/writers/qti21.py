@@ -145,7 +145,7 @@ class Qti21Writer(Writer):
                                  "variants": written} if variants else written[0]
             if self.renders_questions:
                 # The question's resources in the manifest, rendered with what its items were
-                # rendered with and put in after the question's line of the manifest's frame: a
+                # rendered with and put in place of the question's line of the manifest's frame: a
                 # big quiz's frame, rendered apart from its chunks, then needs of each item only
                 # its identifier and href, not its whole context (bench/README.md, issue 34).
                 contexts = [self._item(quiz, item_question, question, spans, sink, media, output) for item_question in to_write]
@@ -176,7 +176,7 @@ class Qti21Writer(Writer):
     def _item(self, quiz: Quiz, question: Question, source: Question, spans: dict[str, SourceSpan], sink: DiagnosticSink,
               media: MediaSet, output: Output) -> dict[str, Any]:
         """Render the item of ``question`` (``source`` itself, or one of its fixed variants) into
-        ``output``; returns what the test and the manifest say of it."""
+        ``output``; returns what it was rendered with, which its manifest resource shows."""
         adapter = self.adapters[question.type]
         kind = item_context(quiz, question, adapter)
         item = {
