@@ -235,6 +235,10 @@ class QuestionBuilder:
         return kind
 
     def _untyped_error(self, code: str, q: Question, answer: Label, value: str) -> None:
+        # Its type is not known: the question is left out like one an error lies in, even when
+        # the answer came from a key lines below it (the model said "question 'q57c27ab2' has no
+        # 'type'" besides, of an id the author never wrote).
+        self.source.unread.add(q.line)
         text = shorten(value, 40)
         at = (answer.line, answer.block.column)
         keep = "; to keep an essay with this model answer, add {type=essay}"
