@@ -1,0 +1,99 @@
+"""The model's validation errors in the author's words (readers/model_errors.py), as ``qti-builder
+check`` prints them: which section a section's own problem is in, and a true/false value named as
+written.
+
+Each source is written here by hand; each place is found by searching the text written here
+(never taken from the reader's output). (Issue 35's sixth mutation run over the readers, sampled:
+these kill ``_owner`` 9 and ``_shown`` 4.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers import write
+from helpers.cli import run
+
+
+def printed(tmp_path: Path, name: str, text: str) -> list[str]:
+    """``qti-builder check`` on the source: its problems as printed, each line stripped."""
+    write(tmp_path, name, text)
+    code, _, err = run("check", name, "-j", "1", "--lang", "en", cwd=tmp_path)
+    assert code == 1, err
+    return [line.strip() for line in err.splitlines() if line.strip() and not line.startswith("failed:")]
+
+
+def at(text: str, words: str, after: str = "") -> str:
+    """'line:column' of the first ``words`` written after ``after``, by searching the text."""
+    offset = text.index(words, text.index(after) if after else 0)
+    line = text.count("\n", 0, offset) + 1
+    return f"{line}:{offset - (text.rfind(chr(10), 0, offset) + 1) + 1}"
+
+
+TWO_PARTS = """\
+title: Sections
+sections:
+  - id: part1
+    title: Part 1
+    questions:
+      - {type: essay, id: q1, stem: Why?}
+  - id: part2
+    title: Part 2
+    moodle_idnumber: " "
+    questions:
+      - {type: essay, id: q2, stem: How?}
+"""
+
+
+def test_a_top_level_section_s_own_problem_names_the_section(tmp_path: Path) -> None:
+    # The ID number of the second part's category is empty: the message says which part, as it
+    # does for a question's problem (two parts, so the section is not the only one it could be).
+    empty = at(TWO_PARTS, '" "', "part2")
+    assert printed(tmp_path, "parts.yaml", TWO_PARTS) == [
+        f"parts.yaml:{empty}: error[QB201]: the Moodle ID number is empty (in section 'part2')",
+        "hint: write the ID number as Moodle shows it, or leave moodle_idnumber out",
+    ]
+
+
+DRAWN = """\
+title: Drawn
+sections:
+  - id: part1
+    title: Part 1
+    questions:
+      - {type: essay, id: q1, stem: Why?}
+  - id: part2
+    title: Part 2
+    select: 3
+    questions:
+      - {type: essay, id: q2, stem: How?}
+"""
+
+
+def test_a_top_level_section_drawing_more_than_it_holds_is_named_where_select_is(tmp_path: Path) -> None:
+    assert printed(tmp_path, "drawn.yaml", DRAWN) == [
+        f"drawn.yaml:{at(DRAWN, 'select')}: error[QB201]: section 'part2' draws 3 but holds only 1 (in section 'part2')",
+        "hint: set select to at most 1, or add questions to the section",
+    ]
+
+
+CHOICES_YES = """\
+title: Choices
+sections:
+  - id: part1
+    title: Part 1
+    questions:
+      - type: single_choice
+        id: q1
+        stem: Which?
+        choices: yes
+"""
+
+
+def test_a_list_written_as_yes_is_named_true(tmp_path: Path) -> None:
+    # YAML reads 'yes' as true: the message names the value as true, not false.
+    assert printed(tmp_path, "yes.yaml", CHOICES_YES) == [
+        f"yes.yaml:{at(CHOICES_YES, 'yes')}: error[QB205]: 'choices' in single_choice question 'q1' must be a list, not true",
+        "hint: write each entry on its own line under 'choices:', starting with '- ', such as "
+        "'- {id: A, text: Paris, correct: true}'",
+    ]
