@@ -4,7 +4,7 @@ written.
 
 Each source is written here by hand; each place is found by searching the text written here
 (never taken from the reader's output). (Issue 35's sixth mutation run over the readers, sampled:
-these kill ``_owner`` 9 and ``_shown`` 4.)
+these kill ``_owner`` 9, ``_shown`` 4 and ``explain`` 113, 125, 138, 289, 311, 357, 375, 392 and 394.)
 """
 
 from __future__ import annotations
@@ -96,4 +96,60 @@ def test_a_list_written_as_yes_is_named_true(tmp_path: Path) -> None:
         f"yes.yaml:{at(CHOICES_YES, 'yes')}: error[QB205]: 'choices' in single_choice question 'q1' must be a list, not true",
         "hint: write each entry on its own line under 'choices:', starting with '- ', such as "
         "'- {id: A, text: Paris, correct: true}'",
+    ]
+
+
+MISTAKES = """\
+title: Model errors
+sections:
+  - id: part1
+    title: Part 1
+    questions:
+      - type: single_choice
+        id: q1
+        stem: Which city is the capital of France?
+      - type: single_choice
+        id: q2
+        stem: Which river runs through Paris?
+        choices:
+          - {id: A, text: Seine, correct: true, feedback: {correct: Right}}
+          - {id: B, text: Loire}
+      - type: essay
+        id: q3
+        stem: {text: Why?}
+      - type: essay
+        id: q4
+        stem: Why not?
+        expected_lines: [10]
+      - type: multiple_response
+        id: q5
+        stem: Which are French cities?
+        scoring: exam
+        incomplete_points: many
+        choices:
+          - {id: A, text: Paris, correct: true}
+          - {id: B, text: Lyon, correct: true}
+          - {id: C, text: Rome}
+"""
+
+
+def test_each_value_the_model_refuses_is_said_whole_at_its_place(tmp_path: Path) -> None:
+    # A missing list (at the question, with an example of its lines), a choice's feedback written
+    # as a mapping, a text written as a mapping, a whole number written as a list, a number
+    # written as a word: message, place and hint of each, in one run.
+    assert printed(tmp_path, "mistakes.yaml", MISTAKES) == [
+        f"mistakes.yaml:{at(MISTAKES, 'type: single_choice')}: error[QB204]: single_choice question 'q1' has no 'choices'",
+        "hint: add 'choices:' to single_choice question 'q1', followed by a list of lines such as "
+        "'- {id: A, text: Paris, correct: true}'",
+        f"mistakes.yaml:{at(MISTAKES, '{correct: Right}')}: error[QB205]: 'feedback' in choice 'A' of single_choice "
+        "question 'q2' must be text, not a mapping",
+        "hint: a choice's feedback is one text: 'feedback: Right!'",
+        f"mistakes.yaml:{at(MISTAKES, '{text: Why?}')}: error[QB205]: 'stem' in essay question 'q3' must be text, not a mapping",
+        "hint: write it as one text, 'stem: ...', or over several lines as 'stem: |'",
+        f"mistakes.yaml:{at(MISTAKES, '[10]')}: error[QB205]: 'expected_lines' in essay question 'q4' must be a whole "
+        "number, not a list",
+        "hint: write a number, such as 'expected_lines: 10'",
+        f"mistakes.yaml:{at(MISTAKES, 'many')}: error[QB205]: 'incomplete_points' in multiple_response question 'q5' must "
+        "be a number, not 'many'",
+        "hint: write a number (with . for decimals), such as 'incomplete_points: 2'",
     ]
