@@ -4,7 +4,7 @@ written.
 
 Each source is written here by hand; each place is found by searching the text written here
 (never taken from the reader's output). (Issue 35's sixth mutation run over the readers, sampled:
-these kill ``_owner`` 9, ``_shown`` 4 and ``explain`` 113, 125, 138, 289, 311, 357, 375, 392 and 394.)
+these kill ``_owner`` 9, ``_shown`` 4, ``_writer`` 4 and ``explain`` 113, 125, 138, 289, 311, 357, 375, 392, 394, 460, 505, 580, 622 and 623.)
 """
 
 from __future__ import annotations
@@ -152,4 +152,73 @@ def test_each_value_the_model_refuses_is_said_whole_at_its_place(tmp_path: Path)
         f"mistakes.yaml:{at(MISTAKES, 'many')}: error[QB205]: 'incomplete_points' in multiple_response question 'q5' must "
         "be a number, not 'many'",
         "hint: write a number (with . for decimals), such as 'incomplete_points: 2'",
+    ]
+
+
+MORE = """\
+title: More model errors
+sections:
+  - id: part1
+    title: ""
+    questions:
+      - type: single_choice
+        id: q1
+        stem: Which city is the capital of France?
+        choices: []
+      - type: single_choice
+        id: q2
+        stem: Which river runs through Paris?
+        choices:
+          - Seine
+      - type: multiple_response
+        id: q3
+        stem: Which are French cities?
+        scoring: sometimes
+        choices:
+          - {id: A, text: Paris, correct: true}
+          - {id: B, text: Rome}
+"""
+
+
+def test_an_empty_text_a_short_list_a_choice_as_text_and_a_word_not_allowed_in_yaml(tmp_path: Path) -> None:
+    # Each in the YAML source's own terms: the list's hint is a YAML list line.
+    empty = at(MORE, '""')
+    assert printed(tmp_path, "more.yaml", MORE) == [
+        f"more.yaml:{empty}: error[QB204]: 'title' in section 'part1' is empty",
+        "hint: write the text after 'title:'",
+        f"more.yaml:{at(MORE, '[]')}: error[QB201]: single_choice question 'q1' needs at least 2 choices in 'choices', has 0",
+        "hint: add lines such as '- {id: A, text: Paris, correct: true}' under 'choices:'",
+        f"more.yaml:{at(MORE, 'Seine', 'choices:')}: error[QB205]: choice 1 of 'choices' in choice 1 of single_choice question "
+        "'q2' must be a mapping with keys such as id, text, correct, feedback, not 'Seine'",
+        "hint: write 'choice 1 of 'choices'' as indented 'key: value' lines",
+        f"more.yaml:{at(MORE, 'sometimes')}: error[QB201]: 'scoring' in multiple_response question 'q3' must be "
+        "'partial', 'all_or_nothing' or 'exam', not 'sometimes'",
+        "hint: write 'scoring: partial'",
+    ]
+
+
+PAPER = """\
+---
+title: Paper
+---
+
+1. Why? {#q type=essay points=x}
+
+2. Which one? {#c type=single_choice}
+
+A) only
+
+Answer: A
+"""
+
+
+def test_a_markdown_source_is_told_in_its_own_terms(tmp_path: Path) -> None:
+    # An attribute's example is 'points=2', not YAML's 'points: 2'; a short list of options is
+    # told as option lines under the question, not as a YAML list.
+    assert printed(tmp_path, "paper.md", PAPER) == [
+        f"paper.md:{at(PAPER, 'points=x')}: error[QB205]: 'points' must be a number, not 'x'",
+        "hint: write a number (with . for decimals), such as 'points=2'",
+        f"paper.md:{at(PAPER, '2. Which')}: error[QB201]: single_choice question 'c' needs at least 2 choices in 'choices', has 1",
+        "hint: put each option on its own line under the question ('A) Paris', 'B) Lyon'), or several on one line each "
+        "marked as the first ('A) Paris  B) Lyon')",
     ]
