@@ -188,9 +188,9 @@ def test_an_empty_text_a_short_list_a_choice_as_text_and_a_word_not_allowed_in_y
         "hint: write the text after 'title:'",
         f"more.yaml:{at(MORE, '[]')}: error[QB201]: single_choice question 'q1' needs at least 2 choices in 'choices', has 0",
         "hint: add lines such as '- {id: A, text: Paris, correct: true}' under 'choices:'",
-        f"more.yaml:{at(MORE, 'Seine', 'choices:')}: error[QB205]: choice 1 of 'choices' in choice 1 of single_choice question "
-        "'q2' must be a mapping with keys such as id, text, correct, feedback, not 'Seine'",
-        "hint: write 'choice 1 of 'choices'' as indented 'key: value' lines",
+        f"more.yaml:{at(MORE, 'Seine', 'choices:')}: error[QB205]: choice 1 of single_choice question 'q2' must be a "
+        "mapping with keys such as id, text, correct, feedback, not 'Seine'",
+        "hint: write the entry as indented 'key: value' lines after its '- '",
         f"more.yaml:{at(MORE, 'sometimes')}: error[QB201]: 'scoring' in multiple_response question 'q3' must be "
         "'partial', 'all_or_nothing' or 'exam', not 'sometimes'",
         "hint: write 'scoring: partial'",
