@@ -107,7 +107,8 @@ def _findings(data: Mapping[str, Any]) -> tuple[str | None, list[Finding]]:
     model = CalculatedQuestion if data.get("type", "calculated") == "calculated" else CalculatedChoiceQuestion
     fields = {k: v for k, v in data.items() if k in model.model_fields and k not in ("id", "points", "feedback", "title")}
     try:
-        question = model.model_validate({**fields, "id": "q"})
+        # The text is read after (it shows the variables as renamed here): a stand-in meanwhile.
+        question = model.model_validate({**fields, "id": "q", "stem": fields.get("stem") or "?"})
     except ValidationError as exc:
         error = exc.errors()[0]
         where = ".".join(str(part) for part in error["loc"])

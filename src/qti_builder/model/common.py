@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated, Any, Final, get_args, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic_core import PydanticCustomError
 
 #: Identifiers end up as QTI ``identifier`` values (xs:NCName), file names inside the package and
 #: Moodle ``idnumber``s, so they are restricted to what all three accept unchanged.
@@ -25,7 +26,15 @@ Markdown = Annotated[str, MarkdownText(), Field(json_schema_extra={"contentMedia
 #: empty arrives with no right answer, graded wrong for everyone).
 ShownMarkdown = Annotated[str, MarkdownText(), Field(min_length=1, json_schema_extra={"contentMediaType": "text/markdown"})]
 
-Points = Annotated[float, Field(ge=0, le=10000)]
+def _no_truth_value(value: Any) -> Any:
+    """A number, not true/false: pydantic takes ``False`` for 0, and YAML reads ``points: no`` as
+    false, so a slip would make a question worth nothing without a word."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("float_type", "Input should be a valid number")
+    return value
+
+
+Points = Annotated[float, BeforeValidator(_no_truth_value), Field(ge=0, le=10000)]
 
 
 class Problem(ValueError):

@@ -26,7 +26,7 @@ class QuestionBase(ModelBase):
 
     id: Identifier = Field(description="Stable identifier, unique in the quiz; kept when questions are reordered or edited.")
     title: str | None = Field(None, description="Short name shown in question banks; derived from the stem when absent.")
-    stem: Markdown = Field(description="The question text (Markdown).")
+    stem: ShownMarkdown = Field(description="The question text (Markdown).")
     passage: Markdown | None = Field(
         default=None, description="Text the question shares with others (a reading passage, an instruction), shown to "
                           "students above the question text.")

@@ -116,7 +116,9 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
                              loc + (KEY, problem.at) if problem.at else loc)
         return Explained("QB201", message, "correct the value", loc)
 
-    shown = _shown(value)
+    written = source.scalars.get(loc)
+    # ``points: no`` is read as false by YAML: the author reads what they wrote.
+    shown = f"'{written}'" if isinstance(value, bool) and written is not None else _shown(value)
     # An entry of a list the description names ("item 2 of ordering question 'o'") is named by it
     # alone: "item 2 of 'items' in item 2 of ..." said it twice.
     list_entry = not field and len(loc) > 1 and isinstance(loc[-1], int) and str(loc[-2]) in ITEM_NAMES
