@@ -1,0 +1,44 @@
+"""Exam-paper questions (readers/markdown/questions.py) read from small sources written here:
+blanks named as Japanese papers print them (``（　ａ　）``) filled from the answer, a named blank's
+answer given twice (which of the two is meant cannot be told: QB176), and a matching answer whose
+rows cannot be read (QB177), each error's message, hint and place written out, the place found by
+searching the source's text. Each case was written against a sampled mutmut survivor of the module
+(issue 35, sixth session) and seen to fail on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from helpers.reading import place, read_text
+
+
+def test_blanks_named_with_letters_in_full_width_brackets(tmp_path: Path) -> None:
+    text = "---\ntitle: T\nlanguage: ja\n---\n1. 水は（　ａ　）と（　ｂ　）からできている。\n\n正解: ａ 水素　ｂ 酸素\n"
+    quiz, told = read_text(tmp_path, text)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert (q.type, q.stem) == ("fill_in_blank", "水は[[b1]]と[[b2]]からできている。")
+    assert [(b.id, b.answers) for b in q.blanks] == [("b1", ["水素"]), ("b2", ["酸素"])]
+
+
+def test_a_named_blank_answered_twice_is_an_error_at_the_answer(tmp_path: Path) -> None:
+    """``㉠ 이성계 ㉠ 정도전`` for one blank ㉠: which one fills it cannot be told, and neither is kept."""
+    text = "---\ntitle: T\nlanguage: ko\n---\n1. 조선을 세운 사람은 ( ㉠ )이다.\n\n정답: ㉠ 이성계 ㉠ 정도전\n"
+    quiz, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "㉠ 이성계"), "QB176",
+                     "the question text has blanks, but the answer '㉠ 이성계 ㉠ 정도전' does not say which blank each word fills",
+                     "write the answers in the blanks, '[[answer]]', and add {type=fill_in_blank}; for blanks named ㉠, ㉡, "
+                     "write '정답: ㉠ 이성계, ㉡ 정도전'")]
+    assert quiz is None or not list(quiz.iter_questions())
+
+
+def test_a_matching_answer_whose_rows_it_does_not_fit_is_told_at_the_answer(tmp_path: Path) -> None:
+    """Two rows ``(가) … ･ ･ ㉠ …`` and an answer that pairs only one: QB177 at the answer."""
+    text = ("---\ntitle: T\nlanguage: ko\n---\n1. 시인과 작품을 바르게 연결한 것은?\n(가) 김소월 ･ ･ ㉠ 진달래꽃\n"
+            "(나) 윤동주 ･ ･ ㉡ 서시\n정답: (가)-㉠\n")
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "(가)-㉠"), "QB177",
+                     "the answer '(가)-㉠' matches or orders items, but they cannot be read from the question",
+                     "for matching write '(가) 김소월 ･ ･ ㉠ 진달래꽃' lines and '정답: (가)-㉠, (나)-㉡'; for ordering write "
+                     "'(가) ...' lines and '정답: (나) → (가) → (다)'; or use {type=matching} or {type=ordering} with '- ' "
+                     "lists (docs/source-format.md#exam-paper-conventions)")]
