@@ -1,0 +1,33 @@
+"""The explanations part of an answer key (readers/markdown/syntax.py, ``explanations_heading``)
+read from small sources written here: headed ``Explanations`` (the plural of a label word) or
+``[해설]`` (the label in brackets), its numbered lines explain the questions of their numbers, as a
+student reads them. Each case was written against a sampled mutmut survivor of the module
+(issue 35, sixth session) and seen to fail on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from helpers.reading import read_body
+
+
+def _answers(quiz) -> list[tuple[str, list[str], str | None]]:
+    """Per question: its text, its right options' texts and its explanation."""
+    return [(q.stem, [c.text for c in q.choices if c.correct], q.feedback.general) for q in quiz.iter_questions()]
+
+
+@pytest.mark.parametrize("language, questions, key, heading", [
+    ("en", "1. Which is even?\nA) 3\nB) 4\n\n2. Which is prime?\nA) 7\nB) 8\n\n", "Answer Key\n1. B\n2. A\n",
+     "Explanations"),
+    ("en", "1. Which is even?\nA) 3\nB) 4\n\n2. Which is prime?\nA) 7\nB) 8\n\n", "Answer Key\n1. B\n2. A\n",
+     "## Explanations:"),
+    ("ko", "1. 짝수는?\n① 3\n② 4\n\n2. 소수는?\n① 7\n② 8\n\n", "[정답]\n1. ②  2. ①\n", "[해설]"),
+], ids=["plural", "plural-heading-with-colon", "bracketed"])
+def test_an_explanations_part_explains_its_questions(language: str, questions: str, key: str, heading: str,
+                                                     tmp_path: Path) -> None:
+    body = questions + key + f"\n{heading}\n1. 4 = 2 x 2\n2. 7 = 1 x 7 only\n"
+    quiz, told = read_body(tmp_path, body, language)
+    assert told == []
+    assert [(right, explanation) for _, right, explanation in _answers(quiz)] == [
+        (["4"], "4 = 2 x 2"), (["7"], "7 = 1 x 7 only")]
