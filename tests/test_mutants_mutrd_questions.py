@@ -42,3 +42,10 @@ def test_a_matching_answer_whose_rows_it_does_not_fit_is_told_at_the_answer(tmp_
                      "for matching write '(가) 김소월 ･ ･ ㉠ 진달래꽃' lines and '정답: (가)-㉠, (나)-㉡'; for ordering write "
                      "'(가) ...' lines and '정답: (나) → (가) → (다)'; or use {type=matching} or {type=ordering} with '- ' "
                      "lists (docs/source-format.md#exam-paper-conventions)")]
+
+
+def test_an_answer_naming_a_hangul_option_the_question_lacks_is_told_by_its_own_name(tmp_path: Path) -> None:
+    """``정답: 라`` under options 가 and 나: QB126 names option 라 as the answer wrote it."""
+    text = "---\ntitle: T\nlanguage: ko\n---\n1. 짝수는?\n가. 3\n나. 4\n정답: 라\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "라\n"), "QB126", "the answer names option 라, which does not exist", "options are 가, 나")]
