@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.reading import read_text
+from helpers.reading import line_of, read_text
 
 PAPER = ("---\ntitle: T\nlanguage: de\n---\nAufgabe 1\n\n1.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n"
          "Aufgabe 2: Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n")
@@ -19,3 +19,22 @@ def test_a_task_with_its_own_answer_after_a_task_heading_is_its_peer_section(tmp
     assert [(s.title, [(q.stem, [c.text for c in q.choices if c.correct]) for q in s.questions])
             for s in quiz.sections] == [("Aufgabe 1", [("Welche Zahl ist gerade?", ["4"])]),
                                         ("Aufgabe 2", [("Welche Zahl ist prim?", ["7"])])]
+
+
+def test_a_note_followed_by_no_question_is_told_at_its_line(tmp_path: Path) -> None:
+    text = "---\ntitle: T\nlanguage: ko\n---\n1. Q?\n① x\n② y\n정답: ①\n\n※ 다음 글을 읽고 물음에 답하시오.\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(line_of(text, "※ 다음"), 1, "QB178", "this note is followed by no question, so no question shows it",
+                     "put the note right before the question it is about, or in the section's introduction")]
+
+
+def test_a_box_keeps_each_line_and_the_text_above_it_as_written(tmp_path: Path) -> None:
+    """``<보기>`` and its statements each end in a Markdown line break (two spaces), and the line
+    above the box keeps its indentation as written: the question's text is its source's."""
+    text = ("---\ntitle: T\nlanguage: ko\n---\n1. 다음 글을 읽고\n   물음에 답하시오.\n<보기>\nㄱ. 가는 크다\nㄴ. 나는 작다\n"
+            "① ㄱ\n② ㄴ\n정답: ①\n")
+    quiz, told = read_text(tmp_path, text)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert q.stem == "다음 글을 읽고\n   물음에 답하시오.  \n<보기>  \nㄱ. 가는 크다  \nㄴ. 나는 작다"
+    assert [(c.text, c.correct) for c in q.choices] == [("ㄱ", True), ("ㄴ", False)]

@@ -49,3 +49,10 @@ def test_an_answer_naming_a_hangul_option_the_question_lacks_is_told_by_its_own_
     text = "---\ntitle: T\nlanguage: ko\n---\n1. 짝수는?\n가. 3\n나. 4\n정답: 라\n"
     _, told = read_text(tmp_path, text)
     assert told == [(*place(text, "라\n"), "QB126", "the answer names option 라, which does not exist", "options are 가, 나")]
+
+
+def test_a_question_with_blanks_and_no_type_is_told_to_say_fill_in_blank(tmp_path: Path) -> None:
+    text = "---\ntitle: T\n---\n1. The capital of France is [[Paris]].\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "1. The capital"), "QB128", "the question has no options and no answer",
+                     "add {type=fill_in_blank} to the question line: its [[...]] are the blanks")]
