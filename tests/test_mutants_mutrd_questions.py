@@ -56,3 +56,14 @@ def test_a_question_with_blanks_and_no_type_is_told_to_say_fill_in_blank(tmp_pat
     _, told = read_text(tmp_path, text)
     assert told == [(*place(text, "1. The capital"), "QB128", "the question has no options and no answer",
                      "add {type=fill_in_blank} to the question line: its [[...]] are the blanks")]
+
+
+def test_an_answer_in_the_options_style_naming_no_option_among_mixed_markers(tmp_path: Path) -> None:
+    """Options ``A)``, ``B)`` then ``③`` (QB179) and ``Answer: C``: C is of the question's own
+    style and names no option, so QB126 says it does not exist (③ is no 'C')."""
+    text = "---\ntitle: T\n---\n1. Which is even?\nA) 3\nB) 5\n③ 4\nAnswer: C\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [
+        (*place(text, "③ 4"), "QB179", "option ③ is marked in another style than option A) above it: a question's "
+                                       "options are marked one way", "mark every option of the question like the first, 'C) ...'"),
+        (*place(text, "C\n"), "QB126", "the answer names option C, which does not exist", "options are A, B, ③")]
