@@ -38,3 +38,18 @@ def test_a_box_keeps_each_line_and_the_text_above_it_as_written(tmp_path: Path) 
     (q,) = quiz.iter_questions()
     assert q.stem == "다음 글을 읽고\n   물음에 답하시오.  \n<보기>  \nㄱ. 가는 크다  \nㄴ. 나는 작다"
     assert [(c.text, c.correct) for c in q.choices] == [("ㄱ", True), ("ㄴ", False)]
+
+
+def test_options_after_the_answer_of_a_choice_question_are_misplaced(tmp_path: Path) -> None:
+    """``{type=single_choice}`` says options are to come: ``A)`` lines after ``Answer:`` are QB134
+    at each, not the answer's text, and the question has none (QB127)."""
+    text = "---\ntitle: T\n---\n1. Which is even? {type=single_choice}\nAnswer: B\nA) 3\nB) 4\n"
+    _, told = read_text(tmp_path, text)
+    misplaced = "options come before the answer and the other labelled blocks"
+    assert told == [
+        (line_of(text, "A) 3"), 1, "QB134", misplaced,
+         "move the options up; to keep a line that starts like 'A)' in the 'Answer:' block, indent it"),
+        (line_of(text, "B) 4"), 1, "QB134", misplaced,
+         "move the options up; to keep a line that starts like 'B)' in the 'Answer:' block, indent it"),
+        (line_of(text, "1. Which"), 1, "QB127", "a single_choice question needs options",
+         "add options at the left margin: 'A) ...', 'B) ...'")]

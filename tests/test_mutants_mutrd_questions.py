@@ -67,3 +67,10 @@ def test_an_answer_in_the_options_style_naming_no_option_among_mixed_markers(tmp
         (*place(text, "③ 4"), "QB179", "option ③ is marked in another style than option A) above it: a question's "
                                        "options are marked one way", "mark every option of the question like the first, 'C) ...'"),
         (*place(text, "C\n"), "QB126", "the answer names option C, which does not exist", "options are A, B, ③")]
+
+
+def test_a_matching_question_of_one_pair_is_told_at_its_line(tmp_path: Path) -> None:
+    text = "---\ntitle: T\n---\n1. Match the capital. {type=matching}\n- France -> Paris\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "1. Match"), "QB141", "a matching question needs a list of at least two 'prompt -> answer' items",
+                     "add lines such as '- France -> Paris' at the left margin after the question text")]

@@ -31,3 +31,12 @@ def test_an_explanations_part_explains_its_questions(language: str, questions: s
     assert told == []
     assert [(right, explanation) for _, right, explanation in _answers(quiz)] == [
         (["4"], "4 = 2 x 2"), (["7"], "7 = 1 x 7 only")]
+
+
+def test_a_slash_between_capitals_keeps_one_accepted_answer(tmp_path: Path) -> None:
+    """``TCP/IP``: a slash between letters or digits is part of the answer (``km/h`` too), not a
+    separator of two accepted answers."""
+    quiz, told = read_body(tmp_path, "1. Which protocol suite? {type=short_answer}\nAnswer: TCP/IP\n")
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert [a.text for a in q.answers] == ["TCP/IP"]
