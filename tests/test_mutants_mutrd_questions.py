@@ -74,3 +74,11 @@ def test_a_matching_question_of_one_pair_is_told_at_its_line(tmp_path: Path) -> 
     _, told = read_text(tmp_path, text)
     assert told == [(*place(text, "1. Match"), "QB141", "a matching question needs a list of at least two 'prompt -> answer' items",
                      "add lines such as '- France -> Paris' at the left margin after the question text")]
+
+
+def test_an_unreadable_number_is_quoted_to_forty_characters(tmp_path: Path) -> None:
+    """An answer of 42 characters: QB139 quotes its first 39 and an ellipsis (40 in all)."""
+    text = "---\ntitle: T\n---\n1. What is pi? {type=numerical}\nAnswer: three point one four one five nine two six\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "three point"), "QB139", "cannot read the number 'three point one four one five nine two …'",
+                     "write 3.14, 3.14 ± 0.01, 100 ± 5%, or a range 2..4, with '.' for decimals; a unit goes in {unit=cm}")]
