@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.reading import line_of, read_text
+from helpers.reading import line_of, place, read_text
 
 PAPER = ("---\ntitle: T\nlanguage: de\n---\nAufgabe 1\n\n1.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n"
          "Aufgabe 2: Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n")
@@ -53,3 +53,13 @@ def test_options_after_the_answer_of_a_choice_question_are_misplaced(tmp_path: P
          "move the options up; to keep a line that starts like 'B)' in the 'Answer:' block, indent it"),
         (line_of(text, "1. Which"), 1, "QB127", "a single_choice question needs options",
          "add options at the left margin: 'A) ...', 'B) ...'")]
+
+
+def test_a_heading_read_as_a_question_keeps_the_places_of_its_text(tmp_path: Path) -> None:
+    """``## The sky is [[*blue | *green]]`` followed by ``Answer:``: QB146 at the heading's text,
+    and the drop-down's second star (QB142) at its own column on the heading's line."""
+    text = ("---\ntitle: T\n---\n# Part A\n\n1. Q?\nA) x\nB) y\nAnswer: A\n\n"
+            "## The sky is [[*blue | *green]]. {type=fill_in_blank}\nAnswer: blue\n")
+    _, told = read_text(tmp_path, text)
+    assert [(line, column, code) for line, column, code, _, _ in told] == [
+        (*place(text, "The sky"), "QB146"), (*place(text, "*green"), "QB142")]
