@@ -82,3 +82,10 @@ def test_an_unreadable_number_is_quoted_to_forty_characters(tmp_path: Path) -> N
     _, told = read_text(tmp_path, text)
     assert told == [(*place(text, "three point"), "QB139", "cannot read the number 'three point one four one five nine two …'",
                      "write 3.14, 3.14 ± 0.01, 100 ± 5%, or a range 2..4, with '.' for decimals; a unit goes in {unit=cm}")]
+
+
+def test_a_numerical_question_without_an_answer_is_told_at_its_line(tmp_path: Path) -> None:
+    text = "---\ntitle: T\n---\n1. How many legs has a spider? {type=numerical}\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "1. How many"), "QB120", "the numerical question has no answer",
+                     "add a line 'Answer: ...' at the left margin after the question")]
