@@ -11,6 +11,10 @@ from pathlib import Path
 import pytest
 from helpers.reading import read_body
 
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.readers import read_quiz
+from qti_builder.writers.markdown_source import read_back, write_source
+
 
 def _answers(quiz) -> list[tuple[str, list[str], str | None]]:
     """Per question: its text, its right options' texts and its explanation."""
@@ -40,3 +44,21 @@ def test_a_slash_between_capitals_keeps_one_accepted_answer(tmp_path: Path) -> N
     assert told == []
     (q,) = quiz.iter_questions()
     assert [a.text for a in q.answers] == ["TCP/IP"]
+
+
+@pytest.mark.parametrize("second", ["② 는 틀렸다.", "[정답] ① 이다."], ids=["option-marker", "bracketed-label"])
+def test_an_explanation_line_the_reader_would_take_for_something_stays_text(second: str, tmp_path: Path) -> None:
+    """The source ``import`` writes (writers/markdown_source.py asks ``starts_something`` of each
+    line): an explanation's second line that starts like an option or a bracketed label is written
+    indented, so the written Markdown reads back as the same quiz."""
+    path = tmp_path / "q.md"
+    path.write_text(f"---\ntitle: T\nlanguage: ko\n---\n1. Q?\n① x\n② y\n정답: ①\n해설: 첫 줄.\n  {second}\n", encoding="utf-8")
+    sink = DiagnosticSink()
+    quiz, _ = read_quiz(path, sink)
+    assert sink.items == []
+    (q,) = quiz.iter_questions()
+    assert q.feedback.general == f"첫 줄.\n{second}"
+    written = write_source(quiz)
+    assert (written.suffix, written.reason) == (".md", None)
+    assert f"설명: 첫 줄.\n   {second}\n" in written.text
+    assert read_back(written.text, ".md") == quiz
