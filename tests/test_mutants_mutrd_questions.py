@@ -89,3 +89,17 @@ def test_a_numerical_question_without_an_answer_is_told_at_its_line(tmp_path: Pa
     _, told = read_text(tmp_path, text)
     assert told == [(*place(text, "1. How many"), "QB120", "the numerical question has no answer",
                      "add a line 'Answer: ...' at the left margin after the question")]
+
+
+def test_a_scored_answer_s_score_is_checked_at_its_label(tmp_path: Path) -> None:
+    text = "---\ntitle: T\n---\n1. Capital of France? {type=short_answer}\nAnswer: Paris\nAnswer (150%): paris city\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "Answer (150%)"), "QB201", "'score' must be at most 100, not the number 150.0",
+                     "write a number at most 100")]
+
+
+def test_a_numerical_answer_s_tolerance_is_checked_at_the_answer_s_text(tmp_path: Path) -> None:
+    text = "---\ntitle: T\n---\n1. How many? {type=numerical}\nAnswer:   5 ± -1\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "5 ± -1"), "QB201", "'tolerance' must be at least 0, not the number -1.0",
+                     "write a number at least 0")]
