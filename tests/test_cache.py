@@ -334,11 +334,12 @@ def record_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, frozenset[st
 
 
 def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The Canvas assessment and the backup's questions.xml are deflated in runs; after one
-    question changes, a build deflates again only the runs of its chunk's questions (a question's
-    documents are known by their chunk's key: runs of half a chunk here, so two runs of the chunk
-    deflated again in each member) and those whose frame text changed (none here), takes the
-    others from the cache, and writes what a build without the cache writes, byte for byte."""
+    """The Canvas assessment, the backup's questions.xml and the QTI 2.1 manifest are deflated in
+    runs; after one question changes, a build deflates again only the runs of its chunk's
+    questions (a question's documents are known by their chunk's key: runs of half a chunk here,
+    so two runs of the chunk deflated again in each member) and those whose frame text changed
+    (none here), takes the others from the cache, and writes what a build without the cache
+    writes, byte for byte."""
     run = pipeline.CHUNK // 2
     monkeypatch.setattr(package, "RUN_QUESTIONS", run)
     source = tmp_path / "bank.md"
@@ -348,14 +349,14 @@ def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monk
     runs = record_runs(monkeypatch)
     assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
     first = {schema: sum(1 for s, _, _ in runs if s == schema) for schema, _, _ in runs}
-    assert first == {"qti12-item": count // run, "mbz-question": count // run}
+    assert first == {"qti12-item": count // run, "mbz-question": count // run, "manifest-resource": count // run}
     source.write_text(_bank(count, edited=edited), "utf-8")
     runs.clear()
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
-    assert {schema for schema, ids, _ in runs if f"q{edited}" in ids} == {"qti12-item", "mbz-question"}
+    assert {schema for schema, ids, _ in runs if f"q{edited}" in ids} == {"qti12-item", "mbz-question", "manifest-resource"}
     # the two runs of the edited question's chunk in each member; no frame text changed with it
     assert sorted((schema, ids == chunk_runs[0] or ids == chunk_runs[1]) for schema, ids, _ in runs) == \
-        [("mbz-question", True)] * 2 + [("qti12-item", True)] * 2
+        [("manifest-resource", True)] * 2 + [("mbz-question", True)] * 2 + [("qti12-item", True)] * 2
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "two")
 
@@ -382,10 +383,12 @@ def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_pa
 
 def test_a_frames_document_unchanged_since_a_clean_validation_is_not_validated_again(
         tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After one question's text changes, a big quiz's frames are rendered again but only the
-    documents of them whose bytes changed are validated again (the QTI manifest, which holds
-    the question's title); the others validated clean, byte for byte, in the first build. With
-    the markers damaged, everything is validated again; the outputs are a cold build's."""
+    """After one question's text changes, a big quiz's frames are rendered again but none of
+    their documents is validated again: none holds a question's text (the QTI manifest's frame
+    holds only ids: each question's title is in its resources, rendered and validated with its
+    chunk), and each validated clean, byte for byte, in the first build. After the quiz's title
+    changes, the documents that hold it are validated again, and only they. With the markers
+    damaged, everything is validated again; the outputs are a cold build's."""
     source = tmp_path / "bank.md"
     count = pipeline.CHUNK * 2
     source.write_text(_bank(count), "utf-8")
@@ -403,10 +406,15 @@ def test_a_frames_document_unchanged_since_a_clean_validation_is_not_validated_a
     source.write_text(_bank(count, edited=count - 1), "utf-8")
     validated.clear()
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
-    again = {(name, path): data for name, path, data in validated}
-    assert again and set(again) == {("bank.qti21.zip", "imsmanifest.xml")}
-    assert all(data != first[where] for where, data in again.items())
+    assert validated == []
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    source.write_text(_bank(count, edited=count - 1).replace("title: A bank", "title: Another bank"), "utf-8")
+    validated.clear()
+    retitled = _build(str(source), "--jobs", "1", out=tmp_path / "retitled")
+    again = {(name, path): data for name, path, data in validated}
+    assert {("bank.qti21.zip", "imsmanifest.xml"), ("bank.qti21.zip", "assessmentTest.xml")} <= set(again) <= set(first)
+    assert all(data != first[where] for where, data in again.items())
+    assert retitled == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold-retitled")
     for entry in _entries(build_cache):
         if isinstance(cache._read(entry.parent.name + entry.name), cache.CachedValid):
             entry.write_bytes(entry.read_bytes()[:-1])
@@ -440,14 +448,14 @@ def test_a_damaged_runs_entry_is_ignored_and_written_again(tmp_path: Path, build
     source.write_text(_bank(count), "utf-8")
     assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
     kept = [p for p in _entries(build_cache) if isinstance(cache._read(p.parent.name + p.name), cache.CachedRuns)]
-    assert len(kept) == 2  # the Canvas package's and the backup's
+    assert len(kept) == 3  # the Canvas package's, the backup's and the QTI 2.1 package's (its manifest)
     for entry in kept:
         good = entry.read_bytes()
         entry.write_bytes(good[:-100] + bytes([good[-100] ^ 0xFF]) + good[-99:])
     source.write_text(_bank(count, edited=5), "utf-8")
     runs = record_runs(monkeypatch)
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
-    assert len(runs) == 2 * count // 25  # none taken from the damaged entries
+    assert len(runs) == 3 * count // 25  # none taken from the damaged entries
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert all(isinstance(cache._read(p.parent.name + p.name), cache.CachedRuns) for p in kept), "not written again"
 

@@ -185,9 +185,9 @@ def test_an_unchanged_chunks_documents_are_expanded_only_when_their_run_is_defla
     unchanged = {f"q{n}" for n in range(1, count + 1)} - {f"q{n}" for n in range(pipeline.CHUNK + 1, 2 * pipeline.CHUNK + 1)}
     if runs_kept:
         assert expanded == []
-    else:  # every question of the unchanged chunks, in both members
+    else:  # every question of the unchanged chunks, in the three members put together in runs
         assert {(schema, q) for schema, q in expanded if q in unchanged} == \
-            {(schema, q) for schema in ("qti12-item", "mbz-question") for q in unchanged}
+            {(schema, q) for schema in ("qti12-item", "mbz-question", "manifest-resource") for q in unchanged}
     monkeypatch.undo()
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert b"(edited)" in warm[3]["bank.moodle.xml"]

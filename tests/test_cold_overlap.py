@@ -290,3 +290,44 @@ def test_what_a_source_may_hold_is_looked_for_in_its_text() -> None:
     assert not may_hold_math_or_media("1. Which one?\n\nA) this\nB) that\n\nAnswer: A\n")
     for text in ("costs $5", "\\(x\\)", "![a cell](media/cell.png)", '<img src="x.png">', "[data](media/data.csv)"):
         assert may_hold_math_or_media(text), text
+
+
+def _bank(count: int, edit: tuple[int, str] | None = None) -> str:
+    """A quiz of ``count`` true/false questions, without a formula or a media reference; ``edit``:
+    (n, attributes) added to question n's."""
+    lines = ["---", "id: bank", "title: A bank", "---", "", "# Part 1 {#part-1}", ""]
+    for n in range(1, count + 1):
+        extra = f" {edit[1]}" if edit and edit[0] == n else ""
+        lines += [f"{n}. Is {n} even? {{#q{n}{extra}}}", "", f"Answer: {'true' if n % 2 == 0 else 'false'}", ""]
+    return "\n".join(lines)
+
+
+def test_a_rebuild_from_the_cache_checks_while_the_workers_render(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   small_chunks: None) -> None:
+    """A rebuild after one edit, the other chunks taken from the build cache: its checks run once
+    the workers are rendering the edited chunk (not before they start), and the files are a
+    build's without the cache; an edit that the checks find an error in (two questions with one
+    Moodle ID number, QB238) is rendered again as the checks say, with the problems and files
+    of a build without the cache that checked first."""
+    monkeypatch.setenv("QTI_BUILDER_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(12), "utf-8")
+    assert outcome(tmp_path, "first", 2, [source], cache=True)[1]
+    source.write_text(_bank(12, (5, 'moodle_idnumber="five"')), "utf-8")
+    overlapped = checks_spy(monkeypatch)
+    taken = []
+    cached = pipeline._cached
+    monkeypatch.setattr(pipeline, "_cached", lambda *args: taken.append(result := cached(*args)) or result)
+    warm = outcome(tmp_path, "warm", 2, [source], cache=True)
+    assert overlapped == [True] and any(r is not None for r in taken)  # checked while the workers rendered
+    assert warm == outcome(tmp_path, "cold", 2, [source]) and len(warm[1]) == 4
+    source.write_text(_bank(12, (5, 'moodle_idnumber="five"')).replace("{#q9}", '{#q9 moodle_idnumber="five"}'), "utf-8")
+    overlapped.clear()
+    works = []
+    work = pipeline._work
+    monkeypatch.setattr(pipeline, "_work", lambda *args, **kwargs: works.append(1) or work(*args, **kwargs))
+    broken = outcome(tmp_path, "broken", 2, [source], cache=True)
+    assert overlapped == [True] and len(works) == 2  # the checks' error: rendered again
+    assert any("error[QB238]" in d for d in broken[0])
+    checks_first(monkeypatch)
+    assert broken == outcome(tmp_path, "broken-first", 2, [source])

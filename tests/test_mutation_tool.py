@@ -77,3 +77,25 @@ def test_a_sampled_row_counts_the_sample_alone_and_names_the_module_s_size(mutat
     assert row.survivors == [f"{by_hash[4]} (survived)"]
     whole = mutation.row_of(path)
     assert whole.population is None and whole.counts == {"killed": 4, "survived": 16}
+
+
+def test_rechecks_at_once_keep_each_other_s_kills(mutation, tmp_path):
+    (tmp_path / "mutants").mkdir()
+    mutation.record_recheck("m.x_f__mutmut_1", 1)
+    # Another recheck of the same folder wrote its kill since this one read the file.
+    recorded = json.loads((tmp_path / "mutants" / "rechecked.json").read_text(encoding="utf-8"))
+    recorded["m.x_g__mutmut_2"] = 1
+    (tmp_path / "mutants" / "rechecked.json").write_text(json.dumps(recorded), encoding="utf-8")
+    mutation.record_recheck("m.x_h__mutmut_3", 0)
+    assert mutation.rechecked() == {"m.x_f__mutmut_1": 1, "m.x_g__mutmut_2": 1, "m.x_h__mutmut_3": 0}
+
+
+def test_a_module_without_mutants_does_not_start_mutmut_again(mutation, tmp_path, monkeypatch):
+    path = _module_with(mutation, tmp_path, {})  # mutmut's record of a module of constants only
+
+    def no_start(*args, **kwargs):
+        raise AssertionError("mutmut started")
+
+    monkeypatch.setattr(mutation, "generate", no_start)
+    monkeypatch.setattr(mutation.subprocess, "Popen", no_start)
+    mutation.run_mutmut([path], None, False, None, 50)

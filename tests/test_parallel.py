@@ -74,8 +74,8 @@ def test_documents_held_compressed_give_the_same_files(tmp_path: Path, monkeypat
     monkeypatch.setattr(pipeline, "held", lambda d: held.append(d) or writers_base.held(d))
     monkeypatch.setattr(pipeline, "CHUNK", 3)
     assert built(tmp_path, "packed", 1) == plain
-    # what a single file, an assessment or the backup's questions.xml is put together from
-    assert {d.schema for d in held} == {"moodle-question", "qti12-item", "mbz-question"}
+    # what a single file, an assessment, the backup's questions.xml or a QTI 2.1 manifest is put together from
+    assert {d.schema for d in held} == {"moodle-question", "qti12-item", "mbz-question", "manifest-resource"}
 
 
 def test_a_drawn_section_split_over_chunks_keeps_its_group_points(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -160,7 +160,9 @@ def run_mutmut(paths: list[Path], time_limit: float | None, fresh: bool, only: l
     changed since) are run: mutmut itself drops the results of a function that changed."""
     env = {**os.environ}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
-    if sample is not None and not all(results_of(path) for path in paths):
+    # A module mutmut has written no record of yet (not one without mutants: a module of constants
+    # only has an empty record, and would pay a start every run).
+    if sample is not None and not all(meta_of(path).exists() for path in paths):
         generate(paths[0], env)
     names: list[str] = []
     for path in paths:
@@ -226,8 +228,13 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         process.wait()
 
 
+def meta_of(path: Path) -> Path:
+    """Where mutmut keeps a module's mutants and their results."""
+    return MUTANTS / (str(path.relative_to(ROOT)) + ".meta")
+
+
 def results_of(path: Path) -> dict[str, int | None]:
-    meta = MUTANTS / (str(path.relative_to(ROOT)) + ".meta")
+    meta = meta_of(path)
     for attempt in range(5):
         if not meta.exists():
             return {}
@@ -236,6 +243,20 @@ def results_of(path: Path) -> dict[str, int | None]:
         except json.JSONDecodeError:  # mutmut is writing it (the progress lines read it during a run)
             time.sleep(1 + attempt)
     return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+
+
+def record_recheck(name: str, code: int) -> None:
+    """One recheck's result added to ``rechecked.json`` as it is now, under a lock: two rechecks of
+    one ``mutants/`` at once each wrote back what it had read at its start, and lost the other's."""
+    import fcntl  # POSIX, like mutmut itself
+
+    with open(MUTANTS / "rechecked.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = rechecked()
+        done[name] = code
+        scratch = RECHECKED.with_suffix(".tmp")
+        scratch.write_text(json.dumps(done, indent=1, sort_keys=True), encoding="utf-8")
+        scratch.replace(RECHECKED)
 
 
 def rechecked() -> dict[str, int]:
@@ -297,7 +318,7 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None) -> 
                                     capture_output=True, text=True)
             done[name] = result.returncode
             print(f"{'killed  ' if result.returncode else 'survived'} {name} ({len(files)} files)", flush=True)
-            RECHECKED.write_text(json.dumps(done, indent=1, sort_keys=True), encoding="utf-8")
+            record_recheck(name, result.returncode)
 
 
 @dataclass

@@ -444,7 +444,7 @@ CODES_LIST: tuple[Code, ...] = (
        "an override that extends a template name that does not exist", "the right name (builtin/<path>)", syntax="text"),
     _e("QB304", "A template fails while rendering.", "the template's line", "fix the template (see --templates)",
        "{{ question.no_such_field.x }} in an override", "a field the model has", syntax="text"),
-    _e("QB305", "An overriding quiz template (moodle/quiz.xml.j2, canvas/assessment.xml.j2) does not write the line <!-- question: N --> once per question.",
+    _e("QB305", "An overriding quiz template (moodle/quiz.xml.j2, canvas/assessment.xml.j2, qti21/imsmanifest.xml.j2) does not write the line <!-- question: N --> once per question.",
        "the quiz", "keep the loop over the questions of the built-in template, with its <!-- question: N --> line",
        "an override of moodle/quiz.xml.j2 without the loop", "the override with the loop", syntax="text"),
     _e("QB306", "With the setting qti_variants, a calculated question's fixed variant would be named like another question or section of the quiz (question 'speed' and its variants 'speed.v1', 'speed.v2', ...).",

@@ -32,7 +32,7 @@ LOSS_CODES = (PROFILE_LOSS, SETTING_LOSS, DRAW_LOSS)
 #: Each target's name in messages, and the profile of what its LMS loses of a question (when
 #: there is one: the Canvas package, and Moodle (its XML and its quiz backup, which hold the same
 #: question data) for the multiple-response scoring rules its multichoice cannot hold).
-TARGETS = {"qti21": ("QTI 2.1", None), "moodle": ("Moodle", "moodle"), "canvas": ("Canvas", "canvas"),
+TARGETS = {"qti21": ("QTI 2.1", "qti21"), "moodle": ("Moodle", "moodle"), "canvas": ("Canvas", "canvas"),
            "moodle-quiz": ("Moodle quiz backup", "moodle")}
 #: Targets that cannot draw questions at random from a section.
 NO_DRAW = {"moodle": "Moodle XML cannot: random questions are slots of a Moodle quiz, not questions of the bank it fills. "

@@ -44,6 +44,7 @@ def _canvas_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
 
     if q.feedback.partially_correct:
         yield "partially-correct feedback is left out: Canvas has no such comments"
+    yield from _unshown_feedback("canvas", q)
     if KINDS[q.type].shuffled:
         quiz_shuffles = shuffles_answers(quiz)
         if q.shuffle != quiz_shuffles:
@@ -201,11 +202,52 @@ _LETTERS_MOODLE_NUMBERS = {"hangul": "Hangul (가 나 다)", "hangul-consonant":
                            "katakana": "Katakana (ア イ ウ)", "iroha": "iroha (イ ロ ハ)"}
 
 
+#: Feedback words, as messages name them.
+_FEEDBACK_WORDS = {"general": "general", "correct": "correct", "partially_correct": "partially-correct",
+                   "incorrect": "incorrect"}
+
+
+def shown_feedback(profile: str, kind: str) -> frozenset[str]:
+    """The feedback of a question of ``kind`` that ``profile``'s LMS or player shows, from the
+    kind's scoring (kinds.py): QTI 2.1 and Moodle show outcome feedback where scoring tells right
+    from partly right from wrong (none for an essay, graded by hand); Canvas keeps the correct and
+    incorrect comments of every answered question, an essay's too (its partially-correct feedback
+    is a loss of its own, above); general feedback is shown of every answered question, and of a
+    text-only item by Moodle alone (a description's)."""
+    from .kinds import KINDS
+
+    spec = KINDS[kind]
+    general = {"general"} if spec.answered or profile == "moodle" else set()
+    if profile == "canvas":
+        return frozenset(general | ({"correct", "partially_correct", "incorrect"} if spec.answered else set()))
+    return frozenset(general | set(spec.outcome_feedback))
+
+
+def _unshown_feedback(profile: str, q: Any) -> Iterator[str]:
+    """Feedback the source gives that the output never shows: said, never lost in silence."""
+    from .kinds import KINDS
+
+    spec = KINDS[q.type]
+    why = ("a text-only item is not answered" if not spec.answered
+           else "it is graded by hand" if not spec.machine_scored else "it is right or wrong, never partly right")
+    for field, word in _FEEDBACK_WORDS.items():
+        if getattr(q.feedback, field) and field not in shown_feedback(profile, q.type):
+            yield f"its {word} feedback is never shown: {why}"
+
+
+def _qti21_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
+    """What a QTI 2.1 player never shows of a question (writers/qti21.py writes no modalFeedback for it)."""
+    yield from _unshown_feedback("qti21", q)
+
+
 def _moodle_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
     """What Moodle's question types cannot hold: a multiple-response scoring rule on the whole answer
-    (Moodle's multichoice adds up the ticked options' fractions, writers/moodle.py)."""
+    (Moodle's multichoice adds up the ticked options' fractions, writers/moodle.py), and feedback
+    its type never shows."""
     from .model.questions import MultipleResponseQuestion
     from .writers.moodle import ANSWER_NUMBERING
+
+    yield from _unshown_feedback("moodle", q)
 
     numbering = getattr(q, "numbering", None)
     if numbering in _LETTERS_MOODLE_NUMBERS and ANSWER_NUMBERING[numbering] == "123":
@@ -228,7 +270,10 @@ def _moodle_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
 PROFILES: dict[str, Callable[[Quiz, Section, Any], Iterator[str]]] = {
     "canvas": _canvas_checks,
     "moodle": _moodle_checks,
+    "qti21": _qti21_checks,
 }
+#: Each profile's name in its messages.
+PROFILE_NAMES = {"canvas": "Canvas", "moodle": "Moodle", "qti21": "QTI 2.1"}
 
 
 def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink,
@@ -238,7 +283,7 @@ def check_profile(profile: str, quiz: Quiz, spans: dict[str, SourceSpan], sink: 
     from .kinds import KINDS
 
     checks = PROFILES[profile]
-    name = profile.capitalize()
+    name = PROFILE_NAMES[profile]
     for section in (s for _, s in quiz.iter_sections()) if sections is None else sections:
         if section.select and not section.questions:  # draws among nested sections only
             first = next((q for _, s in _subtree(section) for q in s.questions), None)

@@ -38,7 +38,7 @@ from .readers import SourceMap
 from .writers.qti21_calculated import check_math_variables
 
 #: Changes with what a remembered section's entry means.
-LAYOUT = "section checks 1"
+LAYOUT = "section checks 2"
 #: What a section's entry holds: its checks found nothing.
 NOTHING_FOUND = "nothing found"
 

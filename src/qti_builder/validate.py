@@ -8,7 +8,9 @@ user sees which question broke and a template author sees which line of output.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from lxml import etree
 
@@ -18,6 +20,7 @@ from .diagnostics import DiagnosticSink, SourceSpan
 from .formulas import moodle_formula_error, moodle_text_formula_errors
 from .schemas import SchemaSet
 from .writers import Document
+from .writers.base import QUESTION_MARKER
 from .writers.moodle import MOODLE_GRADES
 
 #: Moodle's grade options as the database holds them (0..1), for the quiz backup's answers.
@@ -25,9 +28,22 @@ BACKUP_GRADES = tuple(g / 100 for g in MOODLE_GRADES)
 #: Moodle's grade options, for the exact ones (most fractions: 100 and 0) found without the
 #: tolerance's walk through all of them.
 _MOODLE_GRADE_SET = frozenset(MOODLE_GRADES)
+
+
+@dataclass(frozen=True)
+class ResourceFacts:
+    """What validation reads of one question's resources in a QTI 2.1 manifest put together from
+    its frame and each question's resources (``manifest-resource``): the identifiers they declare
+    (``xs:ID``) and those their dependencies refer to (``xs:IDREF``), with each one's line."""
+
+    ids: tuple[tuple[int, str], ...]
+    refs: tuple[tuple[int, str], ...]
+
+
 #: What validation reads of each question's document for the rules across its package's files,
-#: by question id: a Canvas item's facts, or a quiz backup question's records'.
-Facts = dict[str, canvas_rules.ItemFacts | backup_rules.RecordFacts]
+#: by question id: a Canvas item's facts, a quiz backup question's records', or a QTI 2.1
+#: question's manifest resources'.
+Facts = dict[str, canvas_rules.ItemFacts | backup_rules.RecordFacts | ResourceFacts]
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 #: A QTI package's test and manifest have a few lines for every question (a 100,000-question
@@ -50,10 +66,47 @@ def validate_documents(
     quiz backup question)
     document read on the way, by question id, for :func:`validate_package`."""
     facts: Facts = {}
+    resources = [d for d in documents if d.schema == "manifest-resource" and d.question_id is not None]
+    together = len(resources) > 1 and _resources_valid_together(resources, schemas, facts)
     for document in documents:
-        if document.schema:  # media files: checked when they were read
+        if document.schema and not (together and document.schema == "manifest-resource" and document.question_id is not None):
             _report(output_name, document, _problems(document, schemas, facts), spans, sink)
     return facts
+
+
+def _resources_valid_together(resources: list[Document], schemas: SchemaSet, facts: Facts) -> bool:
+    """Whether the questions' manifest resources of one task are all valid, found by validating
+    them as the resources of one manifest (``WRAPPERS``) rather than one by one: each is a few
+    hundred bytes, and lxml's cost per document, not per byte, was most of validating a bank's
+    10,000 (0.2 s of CPU). The verdict is the same: the resources of one ``resources`` element
+    are judged each by its declaration, as alone, but for the uniqueness of their identifiers,
+    which joined they must have as well (checked across all the manifest's parts anyway,
+    :func:`_manifest_package`). Only a clean verdict is taken from here, with each question's
+    facts, on its own lines; with any problem, each is validated alone, for the problems of each
+    question as alone (and so for a piece whose lines cannot be told apart joined: one that does
+    not end a line)."""
+    if not all(d.data.endswith(b"\n") for d in resources):
+        return False
+    start, end = WRAPPERS["manifest-resource"]
+    firsts, line = [], 1
+    for document in resources:
+        firsts.append(line)
+        line += document.data.count(b"\n")
+    data = start + b"".join(d.data for d in resources) + end
+    try:
+        tree = _parse(data)
+    except etree.XMLSyntaxError:
+        return False
+    if tree.docinfo.internalDTD is not None or not schemas.manifest.validate(tree):
+        return False  # (a piece's DOCTYPE would not be one joined: each alone says what is wrong)
+    found = _resource_facts(tree)
+    for k, document in enumerate(resources):
+        first, after = firsts[k], firsts[k + 1] if k + 1 < len(firsts) else line + 1
+        assert document.question_id is not None
+        facts[document.question_id] = ResourceFacts(
+            tuple((at - first + 1, value) for at, value in found.ids if first <= at < after),
+            tuple((at - first + 1, value) for at, value in found.refs if first <= at < after))
+    return True
 
 
 #: Documents that the rules across a package's files read; the pipeline keeps them uncompressed
@@ -69,6 +122,10 @@ def validate_package(output_name: str, members: list[Document], names: set[str],
     documents. Only the Canvas package has such rules."""
     if any(d.schema.startswith("mbz-") for d in members):
         _backup_package(output_name, members, names, {q: f for q, f in facts.items() if isinstance(f, tuple)}, sink)
+        return
+    frame = next((d for d in members if d.schema == "manifest" and d.question_order), None)
+    if frame is not None:
+        _manifest_package(output_name, frame, members, {q: f for q, f in facts.items() if isinstance(f, ResourceFacts)}, sink)
         return
     by_schema = {d.schema: d for d in members}
     assessment = by_schema.get("qti12")
@@ -104,6 +161,61 @@ def _backup_package(output_name: str, members: list[Document], names: set[str],
         _report(output_name, by_path[path] if path in by_path else members[0], [problem], {}, sink)
 
 
+def _manifest_package(output_name: str, frame: Document, members: list[Document], resources: dict[str, ResourceFacts],
+                      sink: DiagnosticSink) -> None:
+    """What XML Schema checks across the whole of a QTI 2.1 manifest put together from its frame
+    and each question's resources, and the manifest's own rule (:func:`_manifest_rules`), without
+    parsing the whole (7 MB in a 10,000-question bank, all of it parsed and validated again in a
+    rebuild after one edit, bench/README.md).
+
+    Why the parts' validation is the whole's: XML Schema judges an element by its declaration,
+    which its parent's content model gives, and by its own attributes and content, all but the
+    identity constraints, which span the document. The frame is validated with each question's
+    line (a comment, which validation skips) in place of its resources, and each question's
+    resources inside a manifest of their own (``WRAPPERS``) whose ``resources`` element is the
+    frame's, in the same namespaces; the frame's rules (:func:`_manifest_frame_rules`) hold that
+    every line stands where a ``resource`` may (a child of ``resources``, whose content model is
+    any number of ``resource``: so any number more are valid there) in exactly those namespaces.
+    What is left are the identity constraints of the manifest's schema: its identifiers
+    (``xs:ID``, the manifest's and each resource's: libxml2 checks they are unique within each
+    part it parses, and this across the parts) and the dependencies that must name one of them
+    (``xs:IDREF``, which libxml2 does not check: :func:`_manifest_rules`' rule, here across the
+    parts). Each part's facts were read when it was validated (``ResourceFacts``), so the
+    questions' parts are not parsed again; ``tests/test_manifest_spliced.py`` holds the two ways
+    to the same verdict."""
+    try:
+        tree = _parse(frame.content, _FRAME_PARSER)
+    except etree.XMLSyntaxError:
+        return  # reported by validate_documents already
+    ns = {"cp": _CP}
+    pieces = {d.question_id: d for d in members if d.schema == "manifest-resource" and d.question_id is not None}
+    declared: list[tuple[Document, int, str]] = [(frame, e.sourceline or 1, e.get("identifier", ""))
+                                                 for e in tree.xpath("/cp:manifest | //cp:resource", namespaces=ns)]
+    refs: list[tuple[Document, int, str]] = [(frame, e.sourceline or 1, e.get("identifierref", ""))
+                                             for e in tree.xpath("//cp:dependency", namespaces=ns)]
+    complete = True
+    for question in frame.question_order:
+        piece, fact = pieces.get(question), resources.get(question)
+        if piece is None or fact is None:  # not rendered or not well-formed: reported where it was
+            complete = False
+            continue
+        declared += [(piece, line, value) for line, value in fact.ids]
+        refs += [(piece, line, value) for line, value in fact.refs]
+    names = {value for _, _, value in declared}
+    if len(names) == len(declared) and (not complete or names.issuperset(value for _, _, value in refs)):
+        return  # (the usual answer, without a walk of every identifier for its place)
+    counts = Counter(value for _, _, value in declared)
+    seen: set[str] = set()
+    for document, line, value in declared:
+        if counts[value] > 1 and value in seen:
+            _report(output_name, document, [(line, 1, f"schema: the identifier '{value}' is given to more than one element "
+                                             "(xs:ID)")], {}, sink)
+        seen.add(value)
+    for document, line, value in refs if complete else ():  # what a missing part declares is not known
+        if value not in counts:
+            _report(output_name, document, [(line, 1, f"dependency on unknown resource '{value}'")], {}, sink)
+
+
 def _report(output_name: str, document: Document, problems: Iterable[tuple[int, int, str]], spans: dict[str, SourceSpan],
             sink: DiagnosticSink) -> None:
     for line, column, message in problems:
@@ -130,10 +242,19 @@ def _generated_name(output_name: str, document: Document) -> str:
 #: a QTI 1.2 document (written without a namespace, an item takes its frame's).
 WRAPPERS = {"moodle-question": (b"<quiz>", b"</quiz>"), "qti12-item": (b"<questestinterop>", b"</questestinterop>"),
             "mbz-question": (b"<question_bank_entries>", b"</question_bank_entries>")}
+_CP = "http://www.imsglobal.org/xsd/imscp_v1p1"
+#: The namespaces a QTI 2.1 manifest's frame declares (templates/qti21/imsmanifest.xml.j2), in
+#: which each question's resources are read: inside a manifest of their own, on their own first line.
+MANIFEST_NAMESPACES = {None: _CP, "xsi": "http://www.w3.org/2001/XMLSchema-instance", "imsmd": "http://ltsc.ieee.org/xsd/LOM",
+                       "imsqti": "http://www.imsglobal.org/xsd/imsqti_metadata_v2p1"}
+WRAPPERS["manifest-resource"] = (
+    b"<manifest " + b" ".join(b'xmlns%s="%s"' % (b":" + k.encode() if k else b"", v.encode()) for k, v in MANIFEST_NAMESPACES.items())
+    + b' identifier="qti-builder.resources"><metadata><schema>QTIv2.1 Package</schema><schemaversion>1.0.0</schemaversion>'
+    b"</metadata><organizations/><resources>", b"</resources></manifest>")
 
 
 #: Which of :class:`SchemaSet`'s schemas validates each kind of document (``Document.schema``).
-SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "moodle": "moodle", "moodle-question": "moodle", "qti12": "qti12",
+SCHEMA_OF = {"qti": "qti", "manifest": "manifest", "manifest-resource": "manifest", "moodle": "moodle", "moodle-question": "moodle", "qti12": "qti12",
              "qti12-item": "qti12", "content-package": "content_package", "canvas-meta": "canvas_meta",
              **{part: "moodle_backup" for part in ("mbz-backup", "mbz-quiz", "mbz-module", "mbz-inforef", "mbz-questions",
                                                    "mbz-question", "mbz-files", "mbz-other")}}
@@ -162,11 +283,15 @@ def _problems(document: Document, schemas: SchemaSet,
         facts[document.question_id] = canvas_rules.item_facts(tree, document.data)
     if facts is not None and document.schema == "mbz-question" and document.question_id is not None:
         facts[document.question_id] = backup_rules.record_facts(tree)
+    if facts is not None and document.schema == "manifest-resource" and document.question_id is not None:
+        facts[document.question_id] = _resource_facts(tree)
     # Only that one: each is compiled when first used (QTI 2.1's whole, with MathML's, only for MathML).
     schema = schemas.qti_for(tree, document.data) if document.schema == "qti" else getattr(schemas, SCHEMA_OF[document.schema])
     checks = {"manifest": _manifest_rules, "content-package": _manifest_rules, "moodle": _moodle_rules,
               "moodle-question": _moodle_rules, "qti12": canvas_rules.frame_rules, "qti12-item": canvas_rules.item_rules}
-    if document.schema in checks:
+    if document.schema == "manifest" and document.question_order:
+        yield from _manifest_frame_rules(tree, document)  # its IDREFs across its parts: _manifest_package
+    elif document.schema in checks:
         yield from checks[document.schema](tree)
     if document.schema.startswith("mbz-"):
         yield from backup_rules.rules_of_part(document.schema, tree, document.data, BACKUP_GRADES)
@@ -207,6 +332,32 @@ def _manifest_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:
     for dep in tree.xpath("//cp:dependency", namespaces=ns):
         if dep.get("identifierref") not in ids:
             yield dep.sourceline or 1, 1, f"dependency on unknown resource '{dep.get('identifierref')}'"
+
+
+def _manifest_frame_rules(tree: etree._ElementTree, frame: Document) -> Iterator[tuple[int, int, str]]:
+    """A QTI 2.1 manifest's frame: each question's line, after which its resources are put in,
+    stands where a ``resource`` may, a child of ``resources``, in the namespaces its resources
+    were validated in (``WRAPPERS``), and is a comment (not text inside another node)."""
+    lines = [c for c in tree.iter(etree.Comment) if QUESTION_MARKER.fullmatch((f"<!--{c.text}-->\n").encode())]
+    if len(lines) != len(QUESTION_MARKER.findall(frame.data)):
+        yield 1, 1, "a line '<!-- question: N -->' of the manifest is not a comment of its own"
+    for comment in lines:
+        parent = comment.getparent()
+        # Each binding the resources were read in, the same here (another binding of the frame's
+        # own is no resource's: one that used it would not have been well-formed alone).
+        if parent is None or parent.tag != f"{{{_CP}}}resources" or \
+                any(parent.nsmap.get(prefix) != uri for prefix, uri in MANIFEST_NAMESPACES.items()):
+            yield (comment.sourceline or 1, 1, "the line '<!-- question: N -->' must be a child of <resources>, in the "
+                   "namespaces of the built-in qti21/imsmanifest.xml.j2")
+            return  # the first: the others are the same mistake of the template
+
+
+def _resource_facts(tree: etree._ElementTree) -> ResourceFacts:
+    """The identifiers one question's manifest resources declare and refer to (validated inside
+    the wrapper of ``WRAPPERS``: its own manifest's identifier is not theirs)."""
+    ns = {"cp": _CP}
+    return ResourceFacts(tuple((e.sourceline or 1, e.get("identifier", "")) for e in tree.xpath("/cp:manifest/cp:resources/cp:resource", namespaces=ns)),
+                         tuple((e.sourceline or 1, e.get("identifierref", "")) for e in tree.xpath("//cp:dependency", namespaces=ns)))
 
 
 def _moodle_rules(tree: etree._ElementTree) -> Iterator[tuple[int, int, str]]:

@@ -19,6 +19,11 @@ class MarkdownText:
 
 
 Markdown = Annotated[str, MarkdownText(), Field(json_schema_extra={"contentMediaType": "text/markdown"})]
+#: Rich text a student picks or places (a choice, a matching prompt or answer, an ordering item):
+#: never empty. An empty option is a slip, shown as a blank option; Moodle's import drops an
+#: answer whose text is blank, and its score with it (a single choice whose right answer was
+#: empty arrives with no right answer, graded wrong for everyone).
+ShownMarkdown = Annotated[str, MarkdownText(), Field(min_length=1, json_schema_extra={"contentMediaType": "text/markdown"})]
 
 Points = Annotated[float, Field(ge=0, le=10000)]
 

@@ -119,7 +119,9 @@ class _CalculatedBase(QuestionBase):
             for name in keys:
                 variable = by_name[name]
                 if variable.kind not in ("listed",):
-                    raise Problem(f"variable '{name}' has a {variable.kind} and values in the listed sets",
+                    # Its own values in words: "has a values" read as a slip.
+                    own = {"values": "list of values"}.get(variable.kind, variable.kind)
+                    raise Problem(f"variable '{name}' has a {own} and values in the listed sets",
                                   "take its values either from the sets or from its definition", at="variables")
                 if variable.decimals is None:
                     variable.decimals = max(_decimals_of(s[name]) for s in self.sets)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem, checked_idnumber
+from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem, ShownMarkdown, checked_idnumber
 
 
 class QuestionBase(ModelBase):
@@ -55,7 +55,7 @@ RESERVED_CHOICE_IDS = {"general", "correct", "incorrect", "partial", "partially_
 
 class Choice(ModelBase):
     id: Identifier
-    text: Markdown
+    text: ShownMarkdown
     correct: bool = False
     feedback: Markdown | None = None
     #: Kept in place when the choices are shuffled (e.g. "All of the above").
@@ -290,14 +290,14 @@ class FileUploadQuestion(QuestionBase):
 
 
 class MatchPair(ModelBase):
-    prompt: Markdown
-    answer: Markdown
+    prompt: ShownMarkdown
+    answer: ShownMarkdown
 
 
 class MatchingQuestion(QuestionBase):
     type: Literal["matching"] = "matching"
     pairs: list[MatchPair] = Field(min_length=2)
-    distractors: list[Markdown] = Field(default_factory=list)
+    distractors: list[ShownMarkdown] = Field(default_factory=list)
     shuffle: bool = True
 
 
@@ -306,7 +306,7 @@ class OrderingQuestion(QuestionBase):
 
     type: Literal["ordering"] = "ordering"
     #: The items in their correct order.
-    items: list[Markdown] = Field(min_length=2)
+    items: list[ShownMarkdown] = Field(min_length=2)
 
 
 NonEmpty = Annotated[str, Field(min_length=1)]

@@ -242,7 +242,7 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
         try:
             return Quiz.model_validate(data)
         except ValidationError as exc:
-            errors = [(err, _data_loc(data, tuple(err["loc"]))) for err in exc.errors()]
+            errors = _chosen_members([(err, _data_loc(data, tuple(err["loc"]))) for err in exc.errors()])
             # A number or true/false where text is meant (``text: 1.96``, ``text: yes``): take the
             # text as written, and validate again.
             if attempt == 0 and _texts_as_written(data, errors, source):
@@ -275,12 +275,26 @@ def _texts_as_written(data: dict[str, Any], errors: list[tuple[Any, Loc]], sourc
     return changed
 
 
+def _chosen_members(errors: list[tuple[Any, Loc]]) -> list[tuple[Any, Loc]]:
+    """A value of a plain union (``sets``: a number of sets, or a list of them) fails each member:
+    where one member's errors lie inside the value (``sets.0.a``), that is the member the author
+    wrote, and the others' errors about the whole value ("must be a whole number, not a list")
+    are left out."""
+    inside = {loc[:k] for _, loc in errors for k in range(1, len(loc))}
+    return [(err, loc) for err, loc in errors
+            if not (loc in inside and len(tuple(err["loc"])) > len(loc) and err["type"].endswith(("_type", "_parsing")))]
+
+
 def _data_loc(data: Any, loc: Loc) -> Loc:
-    """Drop the union tags pydantic puts in error locations (``questions.0.single_choice.id``)."""
+    """Drop the union tags pydantic puts in error locations (``questions.0.single_choice.id``),
+    and the names of a plain union's members (``sets.int``, ``sets.list[dict[...]]``): a name
+    after a value that is not a mapping cannot be one of its keys."""
     out: list[str | int] = []
     node = data
     for part in loc:
         if isinstance(node, dict) and isinstance(part, str) and part not in node and node.get("type") == part:
+            continue
+        if isinstance(part, str) and node is not None and not isinstance(node, dict):
             continue
         out.append(part)
         try:

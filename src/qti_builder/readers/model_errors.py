@@ -46,6 +46,7 @@ LIST_EXAMPLES = {
     "choices": "- {id: A, text: Paris, correct: true}", "answers": "- {text: Paris}", "pairs": "- {prompt: France, answer: Paris}",
     "items": "- the first step", "blanks": "- {id: b1, answers: [Sun]}", "sections": "- {id: part-1, title: Part 1, questions: [...]}",
     "questions": "- {type: essay, id: q1, stem: ...}", "tags": "- python", "distractors": "- a wrong answer",
+    "sets": "- {a: 2, b: 3}",
     "allowed_types": "- .pdf",
 }
 #: The same in a Markdown source, where lists are lines under the question, not YAML.
@@ -116,11 +117,16 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
         return Explained("QB201", message, "correct the value", loc)
 
     shown = _shown(value)
-    name = f"'{field}'" if field else _item_name(loc)
-    in_where = f" in {where}" if (where != "the quiz" or field) and named else ""
+    # An entry of a list the description names ("item 2 of ordering question 'o'") is named by it
+    # alone: "item 2 of 'items' in item 2 of ..." said it twice.
+    list_entry = not field and len(loc) > 1 and isinstance(loc[-1], int) and str(loc[-2]) in ITEM_NAMES
+    name = where if list_entry and named else f"'{field}'" if field else _item_name(loc)
+    in_where = f" in {where}" if (where != "the quiz" or field) and named and not list_entry else ""
+    # A list entry has no key to write after: its text follows the entry's dash.
+    fill = f"write the text after '{field}:'" if field else "write its text after the entry's '- ', or remove the entry"
     if kind == "string_type":
         if value is None:
-            return Explained("QB204", f"{name}{in_where} is empty", f"write the text after '{field or '-'}:'", loc)
+            return Explained("QB204", f"{name}{in_where} is empty", fill, loc)
         if isinstance(value, (list, dict)):
             hint = ("a choice's feedback is one text: 'feedback: Right!'" if field == "feedback"
                     else f"write it as one text, '{write(field, '...')}', or over several lines as '{field}: |'")
@@ -144,7 +150,8 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
         model = model_at(loc, data)
         keys = f" with keys such as {', '.join(list(model.model_fields)[:4])}" if model else ""
         return Explained("QB205", f"{name}{in_where} must be a mapping{keys}, not {shown}",
-                         f"write '{field or _item_name(loc)}' as indented 'key: value' lines", loc)
+                         f"write '{field}' as indented 'key: value' lines" if field
+                         else "write the entry as indented 'key: value' lines after its '- '", loc)
     if kind == "literal_error":
         expected = str((err.get("ctx") or {}).get("expected", ""))
         options = [o.strip(" '") for o in expected.replace(" or ", ", ").split(",") if o.strip(" '")]
@@ -158,7 +165,7 @@ def explain(err: Any, loc: Loc, data: Any, source: SourceMap) -> Explained:
     if kind in ("too_short", "string_too_short"):
         least = (err.get("ctx") or {}).get("min_length", 1)
         if kind == "string_too_short":
-            return Explained("QB204", f"{name}{in_where} is empty", f"write the text after '{field}:'", loc)
+            return Explained("QB204", f"{name}{in_where} is empty", fill, loc)
         noun = ITEM_NAMES.get(field, "entry")
         nouns = noun if least == 1 else "entries" if noun == "entry" else f"{noun}s"
         return Explained("QB201", f"{where} needs at least {least} {nouns} in '{field}', "

@@ -64,12 +64,11 @@ def _syntax_error(text: str, exc: yaml.YAMLError, source: SourceMap, sink: Diagn
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     line, col = (mark.line + 1, mark.column + 1) if mark else _reader_position(text, exc)
     problem = getattr(exc, "problem", None) or getattr(exc, "context", None) or str(exc)
-    sink.error(
-        "QB111",
-        f"YAML syntax error: {problem}",
-        SourceSpan(source.path, line + line_offset, col),
-        hint="check the indentation and quote values that contain ': ' or start with a special character",
-    )
+    hint = "check the indentation and quote values that contain ': ' or start with a special character"
+    if isinstance(exc, yaml.reader.ReaderError):  # its str() names PyYAML's input, '"<unicode string>", position 8'
+        character = exc.character if isinstance(exc.character, str) else chr(exc.character)
+        problem, hint = f"YAML cannot read character U+{ord(character):04X}", "delete it (it often comes from copy-paste)"
+    sink.error("QB111", f"YAML syntax error: {problem}", SourceSpan(source.path, line + line_offset, col), hint=hint)
 
 
 class _Refused(Exception):

@@ -44,6 +44,10 @@ class Document:
     question_id: str | None = None
     #: For a frame: the ids of the questions its markers stand for, in marker order.
     question_order: tuple[str, ...] = ()
+    #: For a frame: whether its marker lines stay in the file, each before its question (a Moodle
+    #: file, a Canvas assessment: as Moodle's own export writes them), or each is replaced by its
+    #: question (a QTI 2.1 manifest, whose lines only say where each question's resources go).
+    keeps_markers: bool = True
     #: ``data`` is zlib-compressed: a big quiz's question documents, held until their file is put
     #: together (:func:`held`), which :func:`single_file` expands one at a time.
     packed: bool = False
@@ -110,8 +114,8 @@ def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
 
 def spliced_pieces(documents: Iterable[Document]) -> Iterator[bytes | Document]:
     """:func:`single_file`'s pieces, each question's document as it is (not expanded): the
-    frame's text up to and with each marker line, then that question's document, and the
-    frame's text after the last marker line."""
+    frame's text up to and with each marker line (up to it, for a frame that does not keep its
+    markers), then that question's document, and the frame's text after the last marker line."""
     frame, questions = None, {}
     for document in documents:
         if document.question_order:
@@ -122,7 +126,7 @@ def spliced_pieces(documents: Iterable[Document]) -> Iterator[bytes | Document]:
     data = frame.content
     start = 0
     for marker in QUESTION_MARKER.finditer(data):
-        yield data[start:marker.end()]
+        yield data[start:marker.end() if frame.keeps_markers else marker.start()]
         yield questions[frame.question_order[int(marker.group(1)) - 1]]
         start = marker.end()
     yield data[start:]

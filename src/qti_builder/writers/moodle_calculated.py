@@ -130,6 +130,9 @@ def calculated(ctx: Any, q: CalculatedQuestion) -> dict[str, Any]:
 def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
     v = variants(ctx.quiz.id, q)
     answers = []
+    #: The values an option shows as wildcards (a plain value, or a computed one in an option
+    #: that is not Moodle's own {=...}): each needs its dataset.
+    wildcards: list[str] = []
     for choice in q.choices:
         native = [s for s in v.shown.values() if "{" + s.key + "}" in choice.text and s.key.startswith("=")]
         lengths = {s.decimals for s in native}
@@ -141,6 +144,7 @@ def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
             written, outside escaped for Markdown (:func:`_wildcard_in_math`)."""
             if own and shown.key.startswith("="):
                 return "{=" + to_moodle(shown.node) + "}"
+            wildcards.append(shown.name)
             return _wildcard_in_math(shown)
 
         def render(shown: Shown) -> str:
@@ -152,7 +156,7 @@ def calculated_choice(ctx: Any, q: CalculatedChoiceQuestion) -> dict[str, Any]:
                         "correctanswerlength": lengths.pop() if own else q.decimals})
     in_options = [s.name for s in v.shown.values() if "option" in s.places and not s.key.startswith("=")]
     formulas = [s.key[1:] for s in v.shown.values() if s.key.startswith("=") and "option" in s.places]
-    names = list(dict.fromkeys(_used(v, [f.rsplit(":", 1)[0] for f in formulas], ("text",)) + in_options))
+    names = list(dict.fromkeys(_used(v, [f.rsplit(":", 1)[0] for f in formulas], ("text",)) + in_options + wildcards))
     return _refused(ctx, {
         **_filled(q, v),
         "qtype": "calculatedmulti",

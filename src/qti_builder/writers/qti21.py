@@ -130,38 +130,59 @@ class Qti21Writer(Writer):
         if quiz.settings.qti_variants:
             check_variant_names(quiz, spans, sink)
         output = Output(quiz.id + self.suffix, archive=True)
-        items = []
+        #: What the test and the manifest's frame say of each item (:func:`item_ref`), in order.
+        items: list[dict[str, Any]] = []
         #: Each question's item, or (qti_variants) its fixed variants' items, for the test.
         refs: dict[str, dict[str, Any]] = {}
+        resources: list[Document] = []
+        ok = True
         for question in quiz.iter_questions():
             variants = fixed_variants(quiz, question)
             to_write: Sequence[Question] = variants or [question]
-            written = [self._item(quiz, item_question, question, spans, sink, media, output) for item_question in to_write]
+            written = [item_ref(quiz, item_question) for item_question in to_write]
             items += written
             refs[question.id] = {"identifier": item_identifier(quiz, question), "title": item_title(question),
                                  "variants": written} if variants else written[0]
+            if self.renders_questions:
+                # The question's resources in the manifest, rendered with what its items were
+                # rendered with and put in place of the question's line of the manifest's frame: a
+                # big quiz's frame, rendered apart from its chunks, then needs of each item only
+                # its identifier and href, not its whole context (bench/README.md, issue 34).
+                contexts = [self._item(quiz, item_question, question, spans, sink, media, output) for item_question in to_write]
+                data = self.render("qti21/manifest_resource.xml.j2", sink, spans.get(question.id), quiz=quiz, question=question,
+                                   items=contexts)
+                ok = ok and data is not None
+                if data:
+                    resources.append(Document(f"#manifest/{question.id}", data, "manifest-resource", question.id))
         test = self.render("qti21/assessment_test.xml.j2", sink, quiz=quiz, items=refs, media=media, media_prefix=MEDIA_DIR,
                            test_settings=test_settings(quiz.settings))
         test_media = [MEDIA_DIR + f.name for _, section in quiz.iter_sections() for f in media.used_by(section.model_copy(update={"questions": [], "sections": []}))]
-        manifest = self.render("qti21/imsmanifest.xml.j2", sink, quiz=quiz, items=items, test_href=TEST_PATH,
+        order = tuple(refs)
+        manifest = self.render("qti21/imsmanifest.xml.j2", sink, quiz=quiz, items=items, questions=order, test_href=TEST_PATH,
                                test_media=sorted(set(test_media)))
-        if test is None or manifest is None or len(sink.errors):
+        if not ok or test is None or manifest is None or len(sink.errors):
+            return None
+        if manifest and not self.places_every_question("qti21/imsmanifest.xml.j2", manifest, len(order), sink):
             return None
         output.documents.append(Document(TEST_PATH, test, "qti"))
-        output.documents.append(Document("imsmanifest.xml", manifest, "manifest"))
+        # The manifest's frame and each question's resources, spliced as one member when the
+        # package is put together (writers.base.assemble), as a Canvas assessment's items are: the
+        # package's bytes are the same whether its questions were rendered in chunks or not.
+        output.documents.append(Document("imsmanifest.xml", manifest, "manifest", question_order=order, keeps_markers=False))
+        output.documents.extend(resources)
         output.documents.extend(Document(MEDIA_DIR + f.name, f.data, "") for f in media.files)
         return output
 
     def _item(self, quiz: Quiz, question: Question, source: Question, spans: dict[str, SourceSpan], sink: DiagnosticSink,
               media: MediaSet, output: Output) -> dict[str, Any]:
         """Render the item of ``question`` (``source`` itself, or one of its fixed variants) into
-        ``output``; returns what the test and the manifest say of it."""
+        ``output``; returns what it was rendered with, which its manifest resource shows."""
         adapter = self.adapters[question.type]
         kind = item_context(quiz, question, adapter)
         item = {
             "question": question,
             "identifier": item_identifier(quiz, question),
-            "href": f"items/{question.id}.xml",
+            "href": item_href(question),
             "title": item_title(question),
             "interactions": kind["interactions"],
             "feedback_type": "nonadaptive" if any(f["shown"] for f in kind["feedbacks"]) else "none",
@@ -199,6 +220,17 @@ def test_settings(settings: QuizSettings) -> dict[str, str | None]:
     if settings.show_correct_answers is not None:
         values["show_solution"] = "true" if settings.show_correct_answers else "false"
     return values
+
+
+def item_ref(quiz: Quiz, question: QuestionBase) -> dict[str, Any]:
+    """What the assessmentTest and the manifest's frame say of an item: its identifier and href
+    (and the question it is written from). Not its context: a big quiz's frame is rendered apart
+    from its questions, and computing each item's context for it was most of its cost."""
+    return {"question": question, "identifier": item_identifier(quiz, question), "href": item_href(question)}
+
+
+def item_href(question: QuestionBase) -> str:
+    return f"items/{question.id}.xml"
 
 
 def item_identifier(quiz: Quiz, question: QuestionBase) -> str:

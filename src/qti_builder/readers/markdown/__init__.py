@@ -118,6 +118,7 @@ class _Reader:
         builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
         data["sections"] += P.put_together(later, self.source, self.sink, len(sections))
+        _distinct_made_ids(data["sections"], ("sections",), self.source, {})
         return data
 
     def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int, str]]] | None:
@@ -253,6 +254,28 @@ class _Reader:
                    hint="write each question's points as the paper does ('(2 Punkte)', '(2 points)', {points=2}), or "
                         "a rule for each ('(je 2 Punkte)', '(2 pts each)') in the heading; 'qti-builder check --outline' "
                         "lists each question's points")
+
+
+def _distinct_made_ids(sections: list[Any], loc: Loc, source: SourceMap, seen: dict[str, int]) -> None:
+    """The ids the reader makes (a question's from a hash of its text, a section's from its title)
+    repeat where two questions say the same, as most papers' "다음 중 옳은 것은?" do: the second and
+    later of one take "-2", "-3", in source order, so a paper never fails on ids its teacher did
+    not write. An id written in the source (its place recorded) is left as written: written twice,
+    it is QB133."""
+    for i, section in enumerate(sections):
+        if not isinstance(section, dict):
+            continue
+        at = loc + (i,)
+        questions = section.get("questions") or []
+        made = [(section, at)] + [(q, at + ("questions", j)) for j, q in enumerate(questions) if isinstance(q, dict)]
+        for node, where in made:
+            ident = node.get("id")
+            if not isinstance(ident, str) or where + ("id",) in source.positions:
+                continue
+            seen[ident] = seen.get(ident, 0) + 1
+            if seen[ident] > 1:
+                node["id"] = f"{ident}-{seen[ident]}"
+        _distinct_made_ids(section.get("sections") or [], at + ("sections",), source, seen)
 
 
 def _points(section: dict[str, Any], default: Any) -> float | None:

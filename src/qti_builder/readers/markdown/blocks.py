@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
@@ -356,6 +356,29 @@ class Scanner:
         for section in sections:
             self._check_introductions(section.intro, "the section introduction", section.children)
 
+    def _indented_question(self, line: str, index: int) -> S.QuestionStart | None:
+        """A question's number indented by one to three spaces, with its options on the next line,
+        in an introduction (the quiz's or a section's) or after a blank line below a question's
+        options or labels: a pasted paper's drift (Markdown reads such a line as a list item too).
+        Read as text, the question vanished into the introduction, or into the option above it
+        (its options then options of that question), without a word. A numbered list without
+        options under it stays text (an introduction's instructions); in a question's text, before
+        its options, an indented list stays the text's own (docs/source-format.md, "Lists in
+        questions")."""
+        depth = len(line) - len(line.lstrip(" "))
+        if not 1 <= depth <= 3 or line[depth:depth + 1] == "\t" or self.instructions:
+            return None
+        if self.question is None and self.mode != "text":
+            return None
+        if self.question is not None and (self.mode not in ("option", "label") or self.lines[index - 1].strip()):
+            return None
+        found = S.question_start(line[depth:])
+        following = self.lines[index + 1].lstrip(" ") if index + 1 < len(self.lines) else ""
+        marks = S.option_marks(following)
+        if found is None or not marks or marks[0].ordinal != 1:
+            return None
+        return replace(found, text_offset=found.text_offset + depth)
+
     def _line(self, index: int) -> int:
         line, lineno = self.lines[index], index + 1
         indented = line[:1] in (" ", "\t")
@@ -467,6 +490,8 @@ class Scanner:
             self._open_question(lineno, self._next_number(), Block(lineno, bonus.start("text") + 1, [stem]), attrs)
             return index + 1
         start_q = None if indented or (marks and marks[0].style == "decimal") else S.question_start(line)
+        if start_q is None and indented:
+            start_q = self._indented_question(line, index)
         if start_q:
             stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
             if attrs and _KEPT_BREAK.search(start_q.text):

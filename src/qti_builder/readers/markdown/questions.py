@@ -235,6 +235,10 @@ class QuestionBuilder:
         return kind
 
     def _untyped_error(self, code: str, q: Question, answer: Label, value: str) -> None:
+        # Its type is not known: the question is left out like one an error lies in, even when
+        # the answer came from a key lines below it (the model said "question 'q57c27ab2' has no
+        # 'type'" besides, of an id the author never wrote).
+        self.source.unread.add(q.line)
         text = shorten(value, 40)
         at = (answer.line, answer.block.column)
         keep = "; to keep an essay with this model answer, add {type=essay}"
@@ -613,6 +617,8 @@ class QuestionBuilder:
         if len(q.items) < 2:
             self.error("QB141", "an ordering question needs a list of at least two items, in the right order", q.line,
                        hint="add lines such as '- First step' at the left margin after the question text")
+        for k, item in enumerate(q.items):  # an item's errors (an empty one) at its own line
+            self.source.at(loc + ("items", k), item.line, item.column)
         data["items"] = [item.text() for item in q.items]
 
     def fill_in_blank(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:

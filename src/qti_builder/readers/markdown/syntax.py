@@ -411,7 +411,8 @@ _OPTION_MARK = re.compile(
     rf"|(?P<r>{_ROMAN})(?:[)）]|(?P<rdot>\.))"
     rf"|(?P<h>[{_HANGUL}])[).．]"
     rf"|(?P<j>[{_CONSONANT}])[).．]"
-    rf"|(?P<k>[{_KANA}])[).．）、\u3000]"  # ``ア　鉄``: a full-width space after it, as Japanese papers print it
+    # ``ア　鉄``, ``ア 鉄``: a space after it, as Japanese papers print it (not ``ア &= 74`` in a formula)
+    rf"|(?P<k>[{_KANA}])(?:[).．）、\u3000]| (?!\s*[=&+\-*/<>\\^_|]))"
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
 _OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT

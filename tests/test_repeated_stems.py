@@ -1,0 +1,82 @@
+"""Two questions of a paper that say the same ("다음 중 옳은 것은?", on most Korean papers) read
+and build: the ids the reader makes from a question's text no longer collide (the paper failed
+with QB133, "id 'q82798aa8' is already used", for ids its teacher never wrote), the second and
+later take "-2", "-3" in source order, read whole or in pieces; an id the source writes twice is
+still QB133."""
+
+from __future__ import annotations
+
+import zipfile
+
+import pytest
+from helpers.cli import check_source, run
+
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.readers import read_quiz
+from qti_builder.readers.markdown import pieces
+
+PAPER = """---
+title: 중간고사
+---
+
+# 1부
+
+1. 다음 중 옳은 것은?
+① 가
+② 나
+
+2. 다음 중 옳은 것은?
+① 다
+② 라
+
+# 2부
+
+3. 다음 중 옳은 것은?
+① 마
+② 바
+
+정답: 1. ① 2. ② 3. ①
+"""
+
+
+def _questions(tmp_path, text: str) -> list[tuple[str, list[str], str]]:
+    path = tmp_path / "paper.md"
+    path.write_text(text, encoding="utf-8")
+    sink = DiagnosticSink()
+    read = read_quiz(path, sink)
+    assert read is not None and not sink.errors, sink.items
+    quiz, _ = read
+    return [(q.id, [c.text for c in q.choices], next(c.text for c in q.choices if c.correct))
+            for s in quiz.sections for q in s.questions]
+
+
+def test_questions_that_say_the_same_read_as_distinct_questions(tmp_path):
+    got = _questions(tmp_path, PAPER)
+    first = got[0][0]
+    assert first.startswith("q") and len(first) == 9
+    # Each keeps its own options and right answer, in source order; ids follow the first's.
+    assert got == [(first, ["가", "나"], "가"), (f"{first}-2", ["다", "라"], "라"), (f"{first}-3", ["마", "바"], "마")]
+
+
+def test_the_same_ids_when_read_in_pieces(tmp_path, monkeypatch: pytest.MonkeyPatch):
+    whole = _questions(tmp_path, PAPER)
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    assert _questions(tmp_path, PAPER) == whole
+
+
+def test_the_paper_builds_each_question_its_own_item(tmp_path):
+    (tmp_path / "paper.md").write_text(PAPER, encoding="utf-8")
+    code, _, err = run("build", "paper.md", "-o", "dist", "--format", "qti21", cwd=tmp_path)
+    assert code == 0, err
+    names = sorted(n for n in zipfile.ZipFile(next((tmp_path / "dist").glob("*.zip"))).namelist() if n.startswith("items/"))
+    assert len(names) == 3 and len(set(names)) == 3
+
+
+def test_an_id_written_twice_is_still_an_error(tmp_path):
+    text = PAPER.replace("1. 다음 중 옳은 것은?", "1. 다음 중 옳은 것은? {#same}").replace("2. 다음 중 옳은 것은?", "2. 다음 중 옳은 것은? {#same}")
+    code, reported = check_source(tmp_path, "paper.md", text)
+    assert code == 1
+    line = text.splitlines().index("2. 다음 중 옳은 것은? {#same}") + 1
+    assert [(r.code, r.line, r.message) for r in reported] == [
+        ("QB133", line, f"id 'same' is already used on line {line - 4}")]
