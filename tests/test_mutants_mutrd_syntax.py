@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers.reading import read_body
+from helpers.reading import place, read_body, source_text
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.readers import read_quiz
@@ -62,3 +62,25 @@ def test_an_explanation_line_the_reader_would_take_for_something_stays_text(seco
     assert (written.suffix, written.reason) == (".md", None)
     assert f"설명: 첫 줄.\n   {second}\n" in written.text
     assert read_back(written.text, ".md") == quiz
+
+
+@pytest.mark.parametrize("language, body, right", [
+    ("en", "1. Which are prime?\nA) 4\nB) 3\nC) 8\nD) 5\nAnswer: B and D\n", ["3", "5"]),
+    ("ko", "1. 소수를 고르시오.\n① 4\n② 3\n③ 8\n④ 5\n정답: ② 및 ④\n", ["3", "5"]),
+], ids=["and", "및"])
+def test_options_joined_by_the_language_s_and_word_are_all_correct(language: str, body: str, right: list[str],
+                                                                   tmp_path: Path) -> None:
+    """``B and D``, ``② 및 ④``: two correct options (a multiple-response question), not QB125 nor
+    ② alone with a warning (the and-word was split off as a part of its own before: fixed)."""
+    quiz, told = read_body(tmp_path, body, language)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert (q.type, [c.text for c in q.choices if c.correct]) == ("multiple_response", right)
+
+
+def test_an_answer_naming_options_by_and_in_a_question_without_options(tmp_path: Path) -> None:
+    """QB173 says the answer names options (it does: ``B and D``)."""
+    body = "1. Which numbers are prime?\n\nAnswer: B and D\n"
+    text = source_text(body)
+    _, told = read_body(tmp_path, body)
+    assert told == [(*place(text, "B and D"), "QB173", "the answer 'B and D' names an option, but the question has no options")]
