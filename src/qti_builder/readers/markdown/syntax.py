@@ -624,8 +624,9 @@ def option_refs(text: str, and_words: tuple[str, ...] = ()) -> list[tuple[str, i
     # Circled numbers need no separator: ``②④``.
     spaced = CIRCLED.sub(lambda m: f" {m.group(0)} ", value)
     words = "|".join(re.escape(w) for w in and_words if not (len(w) == 1 and w.isascii()))
-    # ``ア・ウ``: the middle dot between options, as Japanese papers write them.
-    pattern = rf"[{re.escape(V.ANSWER_SEPARATORS)}・･\s]+" + (rf"|\s+(?:{words})\s+" if words else "")
+    # ``ア・ウ``: the middle dot between options, as Japanese papers write them. ``B and D``,
+    # ``② 및 ④``: the and-word first, else the spaces around it split it off as a part of its own.
+    pattern = (rf"\s+(?:{words})\s+|" if words else "") + rf"[{re.escape(V.ANSWER_SEPARATORS)}・･\s]+"
     parts = [p for p in re.split(pattern, spaced) if p]
     refs: list[tuple[str, int]] = []
     for part in parts:
