@@ -91,9 +91,9 @@ sections:
 
 
 def test_a_list_written_as_yes_is_named_true(tmp_path: Path) -> None:
-    # YAML reads 'yes' as true: the message names the value as true, not false.
+    # YAML reads 'yes' as true: the message names the value as the author wrote it.
     assert printed(tmp_path, "yes.yaml", CHOICES_YES) == [
-        f"yes.yaml:{at(CHOICES_YES, 'yes')}: error[QB205]: 'choices' in single_choice question 'q1' must be a list, not true",
+        f"yes.yaml:{at(CHOICES_YES, 'yes')}: error[QB205]: 'choices' in single_choice question 'q1' must be a list, not 'yes'",
         "hint: write each entry on its own line under 'choices:', starting with '- ', such as "
         "'- {id: A, text: Paris, correct: true}'",
     ]

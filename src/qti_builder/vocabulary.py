@@ -410,7 +410,7 @@ OPTION_STYLE_FORMS: dict[str, tuple[str, str]] = {
     "decimal": ("`1)` `2)` under a question numbered `1.`", "`2`"),
     "hangul": ("`가)` `나)`, `가.` `나.`", "`나`, `나)`"),
     "hangul-consonant": ("`ㄱ.` `ㄴ.`, `ㄱ)`", "`ㄴ`, `ㄱ, ㄷ`"),
-    "katakana": ("`ア)` `イ)`, `(ア)`, `ア．`, `ア、`", "`イ`"),
+    "katakana": ("`ア)` `イ)`, `(ア)`, `ア．`, `ア、`, `ア` and a space (`ア 大阪`, `ア　大阪`; not `ア = 3` in a formula)", "`イ`"),
     "iroha": ("`イ)` `ロ)` `ハ)`, `(イ)` (`イ` first)", "`ロ`"),
 }
 #: Styles whose markers are also another style's (``i`` a letter, ``イ`` the second katakana): a
