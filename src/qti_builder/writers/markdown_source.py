@@ -115,8 +115,17 @@ def _escape_labels(quiz: Quiz) -> Quiz:
         lines = text.split("\n")
         for index, column, label in S.label_lines(text):
             line = lines[index]
-            colon = min(i for i in (line.find(":", column - 1 + len(label)), line.find("：", column - 1 + len(label))) if i >= 0)
-            lines[index] = line[:colon] + "\\" + line[colon:]
+            colons = [i for i in (line.find(":", column - 1 + len(label)), line.find("：", column - 1 + len(label))) if i >= 0]
+            # ``Answer:`` takes its escape before the colon; a label in brackets (``[Answer] text``,
+            # ``【答案】``) has none, and takes it before its opening bracket.
+            if colons and label[:1] not in S.V.OPEN_BRACKETS:
+                lines[index] = line[:min(colons)] + "\\" + line[min(colons):]
+                continue
+            # Markdown escapes ASCII punctuation only: a full-width bracket is written as its
+            # character reference, which shows students the same bracket.
+            at = column - 1
+            bracket = line[at]
+            lines[index] = line[:at] + ("\\" + bracket if bracket.isascii() else f"&#{ord(bracket)};") + line[at + 1:]
         return "\n".join(lines)
 
     if not any(S.label_lines(text or "") for text in [quiz.description] + [s.description for _, s in quiz.iter_sections()]):
