@@ -207,6 +207,7 @@ _FEEDBACK_WORDS = {"general": "general", "correct": "correct", "partially_correc
                    "incorrect": "incorrect"}
 
 
+@cache
 def shown_feedback(profile: str, kind: str) -> frozenset[str]:
     """The feedback of a question of ``kind`` that ``profile``'s LMS or player shows, from the
     kind's scoring (kinds.py): QTI 2.1 and Moodle show outcome feedback where scoring tells right
@@ -225,14 +226,20 @@ def shown_feedback(profile: str, kind: str) -> frozenset[str]:
 
 def _unshown_feedback(profile: str, q: Any) -> Iterator[str]:
     """Feedback the source gives that the output never shows: said, never lost in silence."""
+    feedback = q.feedback
+    if not (feedback.general or feedback.correct or feedback.partially_correct or feedback.incorrect):
+        return  # most questions of a bank: asked of every question, for every target
+    shown = shown_feedback(profile, q.type)
+    given = [field for field in _FEEDBACK_WORDS if getattr(feedback, field) and field not in shown]
+    if not given:
+        return
     from .kinds import KINDS
 
     spec = KINDS[q.type]
     why = ("a text-only item is not answered" if not spec.answered
            else "it is graded by hand" if not spec.machine_scored else "it is right or wrong, never partly right")
-    for field, word in _FEEDBACK_WORDS.items():
-        if getattr(q.feedback, field) and field not in shown_feedback(profile, q.type):
-            yield f"its {word} feedback is never shown: {why}"
+    for field in given:
+        yield f"its {_FEEDBACK_WORDS[field]} feedback is never shown: {why}"
 
 
 def _qti21_checks(quiz: Quiz, section: Section, q: Any) -> Iterator[str]:
