@@ -165,7 +165,7 @@ SLIPS = [
     # punctuation and form of answers
     Slip("letter with a word", FM + CHOICE + "Answer: option B\n", 1, "QB125", 10, 9, "'Answer: B'"),
     Slip("answer as the option's text", FM + CHOICE + "Answer: def\n", 1, "QB125", 10, 9, "'Answer: B'"),
-    Slip("letters joined with and", FM + CHOICE + "Answer: A and B\n", 1, "QB125", 10, 9, "'Answer: A, C'"),
+    Slip("letters joined with a word that is no 'and'", FM + CHOICE + "Answer: A plus B\n", 1, "QB125", 10, 9, "'Answer: A, C'"),
     Slip("letter of no option", FM + CHOICE + "Answer: C\n", 1, "QB126", 10, 9, "options are A, B"),
     Slip("option text differs", FM + CHOICE + "Answer: B) define\n", 0, "QB124", 10, 9, "copy the option's text"),
     Slip("decimal comma", FM + "1. Pi to two places? {#pi type=numerical}\n\nAnswer: 3,14\n", 1, "QB139", 7, 9, "'.' for decimals"),
