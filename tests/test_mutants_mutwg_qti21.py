@@ -225,6 +225,26 @@ def test_a_test_or_manifest_template_writing_what_the_schema_refuses_is_an_error
     assert not (tmp_path / "dist").exists()
 
 
+def test_a_manifest_template_that_fails_to_render_is_a_located_template_error(tmp_path: Path) -> None:
+    """A --templates copy of the manifest whose Jinja fails when it renders (an unknown filter):
+    the author reads QB304 naming the template, and no package is written, never a traceback (the
+    manifest rendered without the build's sink put its error nowhere)."""
+    overlay = tmp_path / "templates" / "qti21" / "imsmanifest.xml.j2"
+    overlay.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / "qti21" / "imsmanifest.xml.j2").read_text(encoding="utf-8")
+    overlay.write_text(text.replace("<resources>", "{{ quiz.id | missing_filter_of_nobody }}<resources>", 1),
+                       encoding="utf-8")
+    source = tmp_path / "mutwg.yaml"
+    source.write_text(UNTITLED_BLANK, encoding="utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1,
+                           templates=tmp_path / "templates"))
+    errors = [d for d in failed.value.diagnostics if d.severity.value == "error"]
+    assert errors and {d.code for d in errors} <= {"QB302", "QB304"}, [d.render() for d in errors]
+    assert any("missing_filter_of_nobody" in d.render() for d in errors), [d.render() for d in errors]
+    assert not (tmp_path / "dist").exists()
+
+
 # -- a fixed variant named like another question -------------------------------------------------
 
 CLASHING_VARIANT = """\
