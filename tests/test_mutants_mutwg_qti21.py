@@ -245,6 +245,28 @@ def test_a_manifest_template_that_fails_to_render_is_a_located_template_error(tm
     assert not (tmp_path / "dist").exists()
 
 
+@pytest.mark.parametrize("template", ["qti21/manifest_resource.xml.j2", "qti21/item_fill_in_blank.xml.j2"])
+def test_a_question_s_template_that_includes_a_missing_one_is_an_error_at_the_question(tmp_path: Path,
+                                                                                      template: str) -> None:
+    """A --templates copy of a question's own template (its manifest resources, its item) that
+    includes a template the folder lacks: QB303 at the question's place in the source (the
+    render was given the question's place), and no package; never a traceback."""
+    overlay = tmp_path / "templates" / template
+    overlay.parent.mkdir(parents=True)
+    text = (ROOT / "templates" / template).read_text(encoding="utf-8")
+    overlay.write_text(text + '{% include "qti21/no_such_part.xml.j2" %}\n', encoding="utf-8")
+    source = tmp_path / "mutwg.yaml"
+    source.write_text(UNTITLED_BLANK, encoding="utf-8")
+    with pytest.raises(BuildFailed) as failed:
+        build(BuildOptions(sources=[source], out_dir=tmp_path / "dist", formats=["qti21"], jobs=1,
+                           templates=tmp_path / "templates"))
+    errors = [d for d in failed.value.diagnostics if d.severity.value == "error"]
+    question_line = UNTITLED_BLANK.splitlines().index("      - type: fill_in_blank") + 1
+    assert [(d.code, d.span.line if d.span else None, d.span.path.endswith("mutwg.yaml") if d.span else None)
+            for d in errors] == [("QB303", question_line, True)], [d.render() for d in errors]
+    assert not (tmp_path / "dist").exists()
+
+
 # -- a fixed variant named like another question -------------------------------------------------
 
 CLASHING_VARIANT = """\
