@@ -1,6 +1,6 @@
 """A question whose type cannot be told from its answer (QB172, QB173, QB175...) is left out, as one
 an error lies in, even when its answer came from an answer key lines below it: the reader's error
-at the key's entry says all there is, and the model no longer adds "question 'q57c27ab2' has no
+at the key's entry says all there is (naming the question: the key is lines away from it), and the model no longer adds "question 'q57c27ab2' has no
 'type'" with a YAML hint, of an id the teacher never wrote."""
 
 from __future__ import annotations
@@ -27,4 +27,5 @@ def test_only_the_located_error_of_the_key_entry(tmp_path):
     key = PAPER.splitlines().index("정답: 1. ② 2. ②") + 1
     column = PAPER.splitlines()[key - 1].index("②") + 1
     assert [(r.code, r.line, r.column, r.message) for r in reported] == [
-        ("QB173", key, column, "the answer '②' names an option, but the question has no options")]
+        ("QB173", key, column, "the answer '②' to question 1 (line 5) names an option, but that question has no options")]
+    assert PAPER.splitlines()[5 - 1].startswith("1. ")

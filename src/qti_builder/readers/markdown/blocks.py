@@ -88,6 +88,8 @@ class Label:
     #: From ``Answer (50%):``.
     score: float | None = None
     feedback: Block | None = None
+    #: Given by an answer key's entry, lines away from its question.
+    keyed: bool = False
 
 
 @dataclass
@@ -326,10 +328,10 @@ class Scanner:
             if named is not None and S.QUESTION_LABELS.get(named.name.lower(), S.QUESTION_LABELS.get(named.name)) == "answer" \
                     and named.name.lower() in self.dialect.model_answer_labels and named.value:
                 question.labels.append(Label("answer", named.name, entry.line, entry.column + named.value_offset,
-                                             Block(entry.line, entry.column + named.value_offset, [named.value])))
+                                             Block(entry.line, entry.column + named.value_offset, [named.value]), keyed=True))
             else:
                 question.labels.append(Label("answer", _capital(name), entry.line, entry.column,
-                                             Block(entry.line, entry.column, [entry.answer])))
+                                             Block(entry.line, entry.column, [entry.answer]), keyed=True))
             for role, raw, line, column, text in entry.labels:
                 question.labels.append(Label(role, raw, line, column, Block(line, column, [text])))
 

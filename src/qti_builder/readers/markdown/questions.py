@@ -248,7 +248,10 @@ class QuestionBuilder:
                        hint="add {type=true_false} to the question line, or set the quiz's 'language:'" + keep)
         elif code == "QB173":
             if _LETTER.fullmatch(S.bare(value)) or S.option_refs(value, self.dialect.and_words):
-                self.error(code, f"the answer '{text}' names an option, but the question has no options", *at,
+                # From a key, lines away from the question: which question it is, by its number and line.
+                which = f" to question {q.number} (line {q.line})" if answer.keyed else ""
+                that = "that" if answer.keyed else "the"
+                self.error(code, f"the answer '{text}'{which} names an option, but {that} question has no options", *at,
                            hint="write each option at the left margin as 'A) text' or '① text' (not indented, one "
                                 "style per question)" + keep)
             else:
