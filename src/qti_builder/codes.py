@@ -62,7 +62,7 @@ CODES_LIST: tuple[Code, ...] = (
        "a quiz saved as quiz.txt", "the same quiz saved as quiz.md", syntax="text"),
     _e("QB101", "The file is not valid UTF-8.", "the first byte that is not UTF-8",
        "save the file as UTF-8", "a source saved as Latin-1 or EUC-KR", "the same source saved as UTF-8", syntax="text"),
-    _e("QB102", "A character that XML does not allow (a control character, often from copy-paste).",
+    _e("QB102", "A character that XML does not allow (a control character, often from copy-paste; a page break, U+000C, of a paper saved as text is read as nothing, not this error).",
        "the character", "delete it", "a question text with an invisible U+000B (vertical tab) pasted in it",
        "the question text without it", syntax="text"),
     _e("QB103", "A Markdown source does not start with front matter.", "line 1",
