@@ -124,3 +124,16 @@ def test_a_problem_at_the_start_of_each_line_of_a_block_text_is_placed_there(tmp
         f"tags.yaml:{line}:{column}: warning[QB150]: raw HTML <font> is not allowed and was removed (its text is kept)"
         for line, column in places
     ]
+
+
+def test_a_one_line_block_text_below_its_key_is_placed_on_its_own_line(tmp_path: Path) -> None:
+    # A YAML block text of one line, on the line under its key: a problem in it is on that line,
+    # not on the key's. The key's '|' is placed (line 11, column 11) so that the text's column is
+    # the key's column and its line the key's line plus one: only the text's own line tells where.
+    lines = ["title: T", "sections:", "- id: s", "  title: S", "  questions:", "  - type: essay", "    id: e",
+             "    # b", "    # c", "    # d", "    stem: |", "          Compute \\[x+1\\] now.", "    model_answer: x"]
+    assert (lines[10].index("|") + 1, len(lines[11]) - len(lines[11].lstrip()) + 1) == (11, 11)
+    write(tmp_path, "q.yaml", "\n".join(lines) + "\n")
+    code, out, err = run("check", "q.yaml", "--lang", "en", cwd=tmp_path)
+    column = lines[11].index("\\[") + 1
+    assert f"q.yaml:12:{column}: warning[QB153]: display math" in err, err
