@@ -49,6 +49,9 @@ class Key:
     explanations: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
     #: Answer labels inside the key (``정답: ②`` under ``1. ①``): line, column and the line as written.
     stray_answers: list[tuple[int, int, str]] = field(default_factory=list)
+    #: No title above it (``1. 2`` then ``2. 4``, one entry a line): read as a key for answers that
+    #: name options, so each must name options its question has.
+    untitled: bool = False
 
 
 def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
@@ -161,12 +164,17 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
 
 
 Report = Callable[[str, int, int, str], None]
+#: Why an untitled key's entry cannot answer its question (its answer names no option it has), or None.
+Misfit = Callable[[object, Entry], str | None]
 
 
 def apply(key: Key, questions: list, report: Report, add_answer: Callable[[object, Entry], None],
-          add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool]) -> None:
+          add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool],
+          misfit: Misfit | None = None) -> None:
     """Each entry to the question of its number: those of the section the key follows first, else
-    the paper's one question of that number. What does not fit is reported at the entry."""
+    the paper's one question of that number. What does not fit is reported at the entry: for an
+    untitled key, read as one because its answers name options, an answer naming none of its
+    question's options too."""
     for line, column, text in key.stray_answers:
         report(f"'{text}' gives an answer inside the answer key, where each answer is an entry with its question's "
                "number, so which question it answers cannot be told", line, column,
@@ -190,6 +198,11 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
                 report(f"question {entry.number} gives the answer '{own.block.text()}' on line {own.line}, the answer key "
                        f"'{entry.answer}'", entry.line, entry.column,
                        "keep one of the two: delete the answer under the question or the key's entry")
+            continue
+        why = misfit(question, entry) if key.untitled and misfit is not None else None
+        if why is not None:
+            report(f"the answer key gives question {entry.number} the answer '{entry.answer}', but {why}", entry.line,
+                   entry.column, "name the question's options as it numbers them, and number the key as the questions are numbered")
             continue
         add_answer(question, entry)
         explanation = entry.explanation or key.explanations.get(entry.number, (0, []))[1]
