@@ -801,8 +801,8 @@ class Scanner:
             self.error("QB188", f"the lines numbered '1)', '2)', … under the heading could be its options or the questions of a "
                        f"section it titles: those on lines {plain} read as options, those on lines {asking} ask a question",
                        lineno, start + 1,
-                       hint="for one question, write its options without a question mark or mark them 'A) …'; for a "
-                            "section, end each question with its question mark and give it its options or its answer")
+                       hint="for one question, write its options without question marks (or mark them 'A) …'); for a "
+                            "section, end each of its questions with its question mark and give it its options or answer")
             self.question, self.current, self.mode = None, Block(lineno + 1, 1), "text"
             return max(reading.end, index + 1)
         number = reading.number
