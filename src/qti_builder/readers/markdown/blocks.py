@@ -813,7 +813,8 @@ class Scanner:
                        hint=f"number it as the paper numbers its questions: '{shown}'")
         stem, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
         # The heading is a paragraph of its own: a line right under it starts the next one.
-        self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""]), attrs)
+        under = index + 1 < len(self.lines) and self.lines[index + 1].strip() != ""
+        self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""] if under else [stem]), attrs)
         assert self.question is not None
         self.question.heading = True
         return index + 1
