@@ -347,3 +347,13 @@ def test_rules_after_the_options_are_nothing_and_rules_in_a_question_text_stay(t
     assert first.stem == "Read the note, then choose.\n\nThe note:\n\n---\n\nIt rains."
     assert [c.text for c in first.choices] == ["`wet`", "`dry`"] and first.choices[0].correct
     assert [c.text for c in second.choices] == ["`red`", "`run`"] and second.choices[0].correct
+
+
+def test_a_paper_that_starts_with_a_heading_question_keeps_it(tmp_path: Path) -> None:
+    """A pasted paper's first line is its title, a ``# Title`` heading too, but not ``# 1. …`` with
+    its options under it: that is the paper's first question (the file's name is the title)."""
+    text = "# 1. Which one is prime?\n1) `4`\n2) `7`\n\n# 2. Which one is even?\n1) `8`\n2) `9`\n\n1. 2\n2. 1\n"
+    quiz = _read(_imported(tmp_path, text, "primes.md"))
+    assert quiz.title == "primes"
+    assert [(q.stem, [c.text for c in q.choices if c.correct]) for q in quiz.iter_questions()] == [
+        ("Which one is prime?", ["`7`"]), ("Which one is even?", ["`8`"])]
