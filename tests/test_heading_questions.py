@@ -29,6 +29,7 @@ from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
 from qti_builder.readers import read_quiz
 from qti_builder.readers.markdown import pieces
+from qti_builder.readers.piece_cache import Pieces
 
 #: A Korean paper as a teacher types it: headings for questions, a code block and text between a
 #: heading and its options, a code span holding ``(1, 2, 3)``, an option that is a code block,
@@ -91,7 +92,7 @@ title: Python basics
 
 ***
 
-### 2) Which of these types are immutable?
+### 2) Which of these types are immutable? {#immutable}
 1) `list`
 2) `tuple`
 3) `str`
@@ -187,8 +188,10 @@ def test_an_english_source_of_heading_questions_builds(tmp_path: Path) -> None:
         ("single_choice", "Which keyword defines a function?", ["`func`", "`def`", "`lambda`"], ["`def`"], 2),
         ("multiple_response", "Which of these types are immutable?", ["`list`", "`tuple`", "`str`"], ["`tuple`", "`str`"], 1),
     ]
+    assert [q.id for q in quiz.iter_questions()][1] == "immutable"  # the heading's attributes are the question's
     grades = _grades(tmp_path, source)
     assert [right for _, right, _ in grades] == [{"qti21": 1.0, "moodle": 1.0, "canvas": 1.0}] * 2
+    assert all(all(score < 1.0 for score in wrong.values()) for _, _, wrong in grades)
 
 
 def test_the_same_reading_in_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -199,8 +202,10 @@ def test_the_same_reading_in_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     source.write_text(text, encoding="utf-8")
     whole = _read(source)
     monkeypatch.setattr(pieces, "PIECES_FROM", 0)
-    monkeypatch.setattr(pieces, "RUN_FROM", 0)
-    split = _read(source)
+    sink = DiagnosticSink()
+    read = read_quiz(source, sink, pieces=Pieces())
+    assert read is not None and not sink.errors, [d.render() for d in sink.items]
+    split = read[0]
     shape = [(s.title, [q.stem for q in s.questions]) for s in whole.sections]
     assert shape == [("Python basics", ["Which keyword defines a function?", "Which of these types are immutable?"]),
                      ("Part 2", ["Is 7 prime?"])]
