@@ -126,7 +126,8 @@ def _imported(tmp_path: Path, text: str, name: str = "paper.md") -> Path:
 
 def _grades(tmp_path: Path, source: Path) -> list[tuple[str, dict[str, float], dict[str, float]]]:
     """Each question's id, and what QTI 2.1, Moodle and Canvas give the response of its right
-    options and of its first wrong option, as the independent graders score them."""
+    options and of its first wrong option, as the independent graders score them (each output
+    making the question worth its points)."""
     dist = tmp_path / "dist"
     result = build(BuildOptions(sources=[source], out_dir=dist, jobs=1))
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
@@ -134,6 +135,7 @@ def _grades(tmp_path: Path, source: Path) -> list[tuple[str, dict[str, float], d
     built = Built.read(quiz, dist)
     grades = []
     for q in quiz.iter_questions():
+        assert (built.canvas_points(q), built.moodle_question(q).mark) == (q.points, q.points), q.id
         right = frozenset(i for i, c in enumerate(q.choices) if c.correct)
         wrong = frozenset({next(i for i, c in enumerate(q.choices) if not c.correct)})
         grades.append((q.id, {t: built.score(t, q, right) for t in ("qti21", "moodle", "canvas")},

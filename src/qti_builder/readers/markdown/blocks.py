@@ -728,11 +728,9 @@ class Scanner:
         names options its question has is the key's to check (:meth:`_apply_keys`): a slip there
         is an error at the entry, not a key read as questions."""
         question = self.question
-        line = self.lines[index]
-        if question is None or S.option_marks(line, decimal=True) or S.question_start(line) is None:
+        if question is None:
             return False
-        read = self._numbers_read()
-        numbers: list[int] = []
+        entries: list[tuple[int, str]] = []
         at = index
         while at < len(self.lines):
             text = self.lines[at]
@@ -745,16 +743,21 @@ class Scanner:
             if not found or len(found) != 1:
                 break
             number, answer = found[0][0], found[0][1]
-            if number not in read or S.option_refs(answer) is None or (numbers and number <= numbers[-1]) \
-                    or (not numbers and number > question.number):
+            # The cheap tests first: most lines asked are a bank's next question ``2. What …?``,
+            # numbered after the question above.
+            if (entries and number <= entries[-1][0]) or (not entries and number > question.number) \
+                    or len(answer) > 40 or S.option_refs(answer) is None:
                 return False
-            numbers.append(number)
+            entries.append((number, answer))
             at += 1
-        if len(numbers) < 2:
+        if len(entries) < 2:
             return False
         after = self.lines[at].strip() if at < len(self.lines) else ""
         label = S.read_label(after)
-        return not (S.option_marks(after) or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS))
+        if S.option_marks(after) or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS):
+            return False
+        read = self._numbers_read()
+        return all(number in read for number, _ in entries)
 
     def _numbers_read(self) -> set[int]:
         """The numbers of the questions read so far."""

@@ -179,9 +179,12 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
         report(f"'{text}' gives an answer inside the answer key, where each answer is an entry with its question's "
                "number, so which question it answers cannot be told", line, column,
                "write it as an entry with the question's number ('2. ②'), or move it under its question")
+    numbered: dict[int, list] = {}
+    for question in questions:  # by number once: a key of hundreds of entries under a bank of thousands
+        numbered.setdefault(question.number, []).append(question)
     for entry in key.entries:
-        near = [q for q in questions if q.number == entry.number and key.section is not None and in_section(q, key.section)]
-        anywhere = [q for q in questions if q.number == entry.number]
+        anywhere = numbered.get(entry.number, [])
+        near = [q for q in anywhere if key.section is not None and in_section(q, key.section)]
         matched = near if len(near) == 1 else anywhere if len(anywhere) == 1 else []
         if not matched:
             why = (f"the paper numbers {len(anywhere)} questions {entry.number}, so which one it answers cannot be told"
