@@ -364,3 +364,15 @@ def test_a_paper_that_starts_with_a_heading_question_keeps_it(tmp_path: Path) ->
     assert quiz.title == "primes"
     assert [(q.stem, [c.text for c in q.choices if c.correct]) for q in quiz.iter_questions()] == [
         ("Which one is prime?", ["`7`"]), ("Which one is even?", ["`8`"])]
+
+
+def test_statements_then_options_under_a_heading_are_its_text(tmp_path: Path) -> None:
+    """``1)``, ``2)``, ``3)`` none of which asks, then options ``①`` …: statements of the heading's
+    question, kept in its text each on its line, as under a question line."""
+    text = ("---\ntitle: T\nlanguage: ko\n---\n## 1. 옳은 것만을 고른 것은?\n1) 파이썬은 인터프리터 언어이다.\n"
+            "2) 파이썬은 들여쓰기로 블록을 나눈다.\n3) 파이썬에는 세미콜론이 꼭 필요하다.\n① 1, 2\n② 2, 3\n③ 1, 3\n정답: ①\n")
+    source = tmp_path / "statements.md"
+    source.write_text(text, encoding="utf-8")
+    assert _questions(_read(source)) == [
+        ("single_choice", "옳은 것만을 고른 것은?\n\n1) 파이썬은 인터프리터 언어이다.  \n2) 파이썬은 들여쓰기로 블록을 나눈다.  \n"
+         "3) 파이썬에는 세미콜론이 꼭 필요하다.", ["1, 2", "2, 3", "1, 3"], ["1, 2"], 1)]

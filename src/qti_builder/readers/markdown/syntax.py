@@ -1015,10 +1015,11 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
     and code of the question) is a first option, ``①``, ``A)``, ``(1)``, ``가)``, or ``1)``.
 
     ``1)`` lines can also be the questions of a section the heading titles (``## 1. Grammar`` then
-    ``1) What is …?``), and the lines under them say which: options of their own under one
-    (``A. …``) or an answer between them make them questions; lines that all ask (end in ``?``)
+    ``1) What is …?``), and the lines under them say which: options of their own under the first
+    (``A. …``) or an answer between two make them questions; lines that all ask (end in ``?``)
     are questions, lines none of which asks are options (an answer may follow the last: the
-    question's); some asking and some not is "ambiguous". Anything else first (a question line
+    question's), or statements when options marked otherwise follow them (``① 1, 2``); some
+    asking and some not is "ambiguous". Anything else first (a question line
     ``1. …``, a label, an option numbered other than first, the next heading) leaves the heading
     a section, as it always was."""
     heading = HEADING.match(lines[index])
@@ -1059,7 +1060,10 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
                 run.append((i + 1, line.rstrip().endswith(("?", "？"))))
                 continue
             if mark.ordinal == 1:
-                return _SECTION  # ``1) What is …?`` then ``A. …``: a question with options of its own
+                if len(run) == 1:
+                    return _SECTION  # ``1) What is …?`` then ``A. …``: a question with options of its own
+                end = i
+                break  # ``1) …``, ``2) …`` then ``① …``: statements of the question, then its options
             continue
         label = read_label(line.strip())
         if label is not None and label.spaced and label.name.lower() in QUESTION_LABELS:
