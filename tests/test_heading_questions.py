@@ -376,3 +376,16 @@ def test_statements_then_options_under_a_heading_are_its_text(tmp_path: Path) ->
     assert _questions(_read(source)) == [
         ("single_choice", "옳은 것만을 고른 것은?\n\n1) 파이썬은 인터프리터 언어이다.  \n2) 파이썬은 들여쓰기로 블록을 나눈다.  \n"
          "3) 파이썬에는 세미콜론이 꼭 필요하다.", ["1, 2", "2, 3", "1, 3"], ["1, 2"], 1)]
+
+
+def test_a_rule_inside_an_explanation_stays_and_one_after_it_is_nothing(tmp_path: Path) -> None:
+    """After a label, a rule followed by more of the block's text is the block's own (an imported
+    explanation's ``<hr>``); one followed by the next question, a label or the end is a separator."""
+    text = ("---\ntitle: T\n---\n\n## 1. Which one?\n1) `yes`\n2) `no`\n\nAnswer: 1\n\n---\n\n"
+            "## 2. And this one?\n1) `yes`\n2) `no`\n\nAnswer: 2\nExplanation: First part.\n\n---\n\nSecond part.\n\n***\n")
+    source = tmp_path / "rules.md"
+    source.write_text(text, encoding="utf-8")
+    first, second = _read(source).iter_questions()
+    assert [c.correct for c in first.choices] == [True, False] and first.feedback.general is None
+    assert [c.correct for c in second.choices] == [False, True]
+    assert second.feedback.general == "First part.\n\n---\n\nSecond part."

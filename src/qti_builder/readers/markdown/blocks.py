@@ -420,7 +420,8 @@ class Scanner:
             self.current.lines.append(line)
             return index + 1
 
-        if not indented and self.mode in _AFTER_QUESTION and S.thematic_break(line):
+        if not indented and self.mode in _AFTER_QUESTION and S.thematic_break(line) \
+                and (self.mode != "label" or self._separator(index)):
             # ``---`` between the questions or after the last: a separator students need not see,
             # never an option's, a label's or a key's text.
             return index + 1
@@ -672,6 +673,21 @@ class Scanner:
         self._open_section(7, lineno, title, attrs, 1)
         self.task, self.task_subs = number, 0
         return index + 1
+
+    def _separator(self, index: int) -> bool:
+        """A thematic break after a labelled block that nothing of the block follows: the end of
+        the paper, the next question, heading, key or other part of its structure, or a label, come
+        next. Before more of the block's text (``Explanation: …`` then ``---`` then more), it is the
+        block's own rule, kept as the Markdown it is."""
+        for line in self.lines[index + 1:]:
+            if not line.strip() or S.thematic_break(line):
+                continue
+            if line[:1] in (" ", "\t"):
+                return False
+            label = S.read_label(line.strip())
+            return S.structure(line) is not None or (label is not None and label.spaced and (
+                label.name.lower() in S.QUESTION_LABELS or label.name.lower() in S.CHOICE_LABELS))
+        return True
 
     def _option_code(self, lineno: int) -> bool:
         """A code fence right under an option marker alone on its line (``1)`` then `` ```python``):
@@ -1220,8 +1236,9 @@ class Scanner:
 
 _LETTERED = ("upper-alpha", "lower-alpha")
 #: Where a thematic break (``---``) is a separator students need not see: after a question's options
-#: or labels, in an answer key, after the closing mark. In a question's text, before its options, and
-#: in an introduction or a passage it stays the Markdown it is.
+#: or labels (after a label, where the block's text does not go on after it: :meth:`Scanner._separator`),
+#: in an answer key, after the closing mark. In a question's text, before its options, and in an
+#: introduction or a passage it stays the Markdown it is.
 _AFTER_QUESTION = ("option", "items", "label", "key", "closed")
 
 
