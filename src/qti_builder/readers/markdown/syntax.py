@@ -980,7 +980,7 @@ def thematic_break(line: str) -> bool:
 
 
 #: A heading whose question number was lost: ``## . 다음 중 …``, ``### ) What …?``.
-_NUMBER_LOST = re.compile(r"^[.)．）]\s*(?=\S)")
+_NUMBER_LOST = re.compile(r"^(?:[.)]\s+|[．）]\s*)(?=\S)")
 
 
 @dataclass(frozen=True)
