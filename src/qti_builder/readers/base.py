@@ -150,6 +150,10 @@ def decode_source(raw: bytes, path: str, sink: DiagnosticSink) -> str | None:
         )
         return None
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    if "\f" in text:
+        # A page break of a paper saved as text (Word, HWP): layout, no one's words. Read as nothing
+        # where it stands, so that every line keeps the number the author's editor shows.
+        text = text.replace("\f", "")
     text = unicodedata.normalize("NFC", text)
     # One regular-expression scan, not a loop over every character: a bank of 10,000 questions
     # is millions of characters (bench/).

@@ -357,8 +357,64 @@ class Scanner:
             return f"its options are {question.options[0].name} to {question.options[-1].name}"
 
         for key in self.keys:
+            for part in key.parts:
+                part.section = self._part_section(part)
             K.apply(key, questions, lambda message, line, column, hint: self.error("QB187", message, line, column, hint),
                     add_answer, add_explanation, in_section, misfit)
+
+    def _sections_with_questions(self) -> list[Section]:
+        found, stack = [], list(reversed(self.roots))
+        while stack:
+            section = stack.pop()
+            if section.questions:
+                found.append(section)
+            stack += reversed(section.children)
+        return found
+
+    def _part_section(self, part: K.Part) -> Section | None:
+        """The section a key's part names (``## 单选题答案：`` answers ``## 单选题（每题 3 分）``): the one
+        that goes by one of its names, else the one whose title holds the part's or is held by it
+        (``空题答案`` of ``填空题``). None, reported at the part, when it names none or several."""
+        names = S.section_names(part.title)
+        sections = self._sections_with_questions()
+        exact = [s for s in sections if set(names) & set(S.section_names(s.title))]
+        near = exact or [s for s in sections
+                         if any(len(a) > 1 and len(b) > 1 and (a in b or b in a) for a in names for b in S.section_names(s.title))]
+        if len(near) == 1:
+            return near[0]
+        titles = ", ".join(f"'{s.title}'" for s in (near or sections))
+        if near:
+            self.error("QB187", f"the answer key's part '{part.title}' names {len(near)} sections ({titles}), so which one "
+                       "it answers cannot be told", part.line, part.column,
+                       hint="name the part by its section's whole title, so that it names one section")
+        else:
+            self.error("QB187", f"the answer key's part '{part.title}' names no section of the paper (its sections: {titles})",
+                       part.line, part.column,
+                       hint="name the part as its section is named, so that its entries answer that section's questions")
+        return None
+
+    def _key_part(self, index: int) -> str | None:
+        """A line in an answer key that names the section its entries below answer: a heading or a
+        section line (``## 单选题答案：``, ``一、选择题``), or the name of a section then a key's title
+        word (``객관식 정답``), with entries under it. Its title, or None (the key ends at a heading
+        without entries under it or naming no section read)."""
+        line = self.lines[index]
+        if not line.strip() or line[:1] in (" ", "\t") or S.KEY_TITLE.match(line) or K.entries_line(line):
+            return None
+        at = next((i for i in range(index + 1, len(self.lines)) if self.lines[i].strip()), len(self.lines))
+        entries = K.entries_line(self.lines[at]) if at < len(self.lines) else None
+        after = next((l for l in self.lines[at + 1:] if l.strip()), "")
+        if not entries or S.option_marks(after.strip(), decimal=False):
+            return None  # no entries under it, or a question with its options: the paper goes on
+        heading = S.HEADING.match(line)
+        title = (heading.group(2) if heading else line).strip().strip("*_").strip()
+        title = title.rstrip(":：").strip()
+        if S.KEY_PART.match(title):
+            return title
+        if not (heading or S.section_marker(line)) or not all(K.key_answer(answer) for _, answer, _, _ in entries):
+            return None
+        names = set(S.section_names(title))
+        return title if any(names & set(S.section_names(s.title)) for s in self._sections_with_questions()) else None
 
     def _check_introductions(self, block: Block, where: str, sections: list[Section]) -> None:
         """A label line left in text students see, indented (those at the margin were reported as
@@ -384,16 +440,31 @@ class Scanner:
         depth = len(line) - len(line.lstrip(" "))
         if not 1 <= depth <= 3 or line[depth:depth + 1] == "\t" or self.instructions:
             return None
+        found = S.question_start(line[depth:])
+        if found is not None and self._numbered_blank(line, found):
+            return replace(found, text_offset=found.text_offset + depth)
         if self.question is None and self.mode != "text":
             return None
         if self.question is not None and (self.mode not in ("option", "label") or self.lines[index - 1].strip()):
             return None
-        found = S.question_start(line[depth:])
         following = self.lines[index + 1].lstrip(" ") if index + 1 < len(self.lines) else ""
         marks = S.option_marks(following)
         if found is None or not marks or marks[0].ordinal != 1:
             return None
         return replace(found, text_offset=found.text_offset + depth)
+
+    def _numbered_blank(self, line: str, found: S.QuestionStart) -> bool:
+        """``  2. 用于表示注释的符号是 ____。``, indented by a pasted paper, in a section whose title names
+        its questions' type (``## 填空题``): a question and its blank, first in the section's
+        introduction or next after the question before it. Read as text, the fill-in questions
+        became the introduction, or one question's text, without a word."""
+        section = self.stack[-1] if self.stack else None
+        if section is None or section.kind is None or not S.ANONYMOUS_BLANK.search(line):
+            return False
+        if self.question is None:
+            return self.mode == "text" and self.current is section.intro and not section.questions
+        return (self.question.section is section and found.number == self.question.number + 1
+                and self.mode in ("stem", "label") and S.ANONYMOUS_BLANK.search(self.question.stem.text()) is not None)
 
     def _line(self, index: int) -> int:
         line, lineno = self.lines[index], index + 1
@@ -426,6 +497,11 @@ class Scanner:
             # never an option's, a label's or a key's text.
             return index + 1
         if self.mode == "key":
+            part = self._key_part(index)
+            if part is not None:
+                # ``## 单选题答案：``: the entries under it answer that section's questions.
+                self.keys[-1].parts.append(K.Part(part, lineno, len(line) - len(line.lstrip()) + 1))
+                return index + 1
             following = next((l for l in self.lines[index + 1:] if l.strip()), "")
             if K.read_line(self.keys[-1], line, lineno, following):
                 return index + 1
@@ -709,14 +785,17 @@ class Scanner:
         print it after the questions."""
         if not S.KEY_TITLE.match(self.lines[index]):
             return False
-        following = next((line for line in self.lines[index + 1:] if line.strip()), "")
+        at = next((i for i in range(index + 1, len(self.lines)) if self.lines[i].strip()), len(self.lines))
+        if at < len(self.lines) and self._key_part(at) is not None:
+            # ``参考答案`` then ``## 单选题答案：`` and its entries: a key in parts, one per section.
+            return True
+        following = self.lines[at] if at < len(self.lines) else ""
         entries = K.entries_line(following)
         if not entries:
             return False
         if len(entries) > 1:
             return True
         answer = entries[0][1].split()[0]
-        at = next(i for i in range(index + 1, len(self.lines)) if self.lines[i].strip())
         after = next((line for line in self.lines[at + 1:] if line.strip()), "")
         if entries[0][0] in self._numbers_read() and (not after or K.entries_line(after)):
             # ``정답`` then ``1. 이성계 또는 태조`` and ``2. …``: entries numbered as questions already

@@ -26,6 +26,18 @@ _DIGIT = re.compile(r"\d")
 
 
 @dataclass
+class Part:
+    """A part of a key named for the section it answers (``## 单选题答案：`` then ``1. A``), as papers
+    print one key at the end for sections that each number their questions from 1."""
+
+    title: str
+    line: int
+    column: int
+    #: The paper's section it names, once the whole paper is read (None: it names none).
+    section: object | None = None
+
+
+@dataclass
 class Entry:
     number: int
     answer: str
@@ -34,6 +46,8 @@ class Entry:
     explanation: list[str] = field(default_factory=list)
     #: Labelled lines under the entry (``채점 기준: …``): role, name, line, column and text.
     labels: list[tuple[str, str, int, int, str]] = field(default_factory=list)
+    #: The part of the key it is in, if the key has parts.
+    part: Part | None = None
 
 
 @dataclass
@@ -49,6 +63,8 @@ class Key:
     explanations: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
     #: Answer labels inside the key (``정답: ②`` under ``1. ①``): line, column and the line as written.
     stray_answers: list[tuple[int, int, str]] = field(default_factory=list)
+    #: Its parts, each naming the section its entries answer.
+    parts: list[Part] = field(default_factory=list)
     #: No title above it (``1. 2`` then ``2. 4``, one entry a line): read as a key for answers that
     #: name options, so each must name options its question has.
     untitled: bool = False
@@ -103,11 +119,12 @@ def starts_key(line: str, after_answer: bool) -> bool:
         return len(found) > 1 or name not in S.QUESTION_LABELS
     # Untitled, every entry's answer is what keys print: an option, a truth mark, a number or a word.
     # After options, only circled numbers (``1.② 2.① 3.④``): ``1) x 2) y`` may be options.
-    return len(found) > 1 and all(_key_answer(answer) for _, answer, _, _ in found) and (
+    return len(found) > 1 and all(key_answer(answer) for _, answer, _, _ in found) and (
         after_answer or all(S.CIRCLED.fullmatch(answer.strip()) for _, answer, _, _ in found))
 
 
-def _key_answer(answer: str) -> bool:
+def key_answer(answer: str) -> bool:
+    """An answer as keys print them: an option, a truth mark, a number or a short word."""
     return (S.option_refs(answer) is not None or S.every_truth(answer) is not None
             or S.NUMERIC_ANSWER.match(answer) is not None or (len(answer) <= 15 and " " not in answer.strip()))
 
@@ -123,14 +140,15 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         return True
     found = entries_line(line)
     if found and len(found) == 1 and S.question_start(line) and S.option_marks(following.strip(), decimal=False) \
-            and not _key_answer(found[0][1]):
+            and not key_answer(found[0][1]):
         return False  # ``2. 次のうち…`` then ``ア　鉄``: the next question, not an entry
     if found:
         for number, answer, explanation, offset in found:
             if key.explaining:
                 key.explanations[number] = (lineno, [" ".join(p for p in (answer, explanation) if p)])
             else:
-                key.entries.append(Entry(number, answer, lineno, offset + 1, [explanation] if explanation else []))
+                key.entries.append(Entry(number, answer, lineno, offset + 1, [explanation] if explanation else [],
+                                         part=key.parts[-1] if key.parts else None))
         return True
     if S.KEY_TITLE.match(line) or S.PAGE_KEY_TITLE.match(line):
         return True
@@ -183,6 +201,22 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
     for question in questions:  # by number once: a key of hundreds of entries under a bank of thousands
         numbered.setdefault(question.number, []).append(question)
     for entry in key.entries:
+        if entry.part is not None:
+            # A part answers the section it names, and that section only.
+            if entry.part.section is None:
+                continue  # it names no section: reported once, at the part
+            near = [q for q in numbered.get(entry.number, []) if in_section(q, entry.part.section)]
+            if len(near) != 1:
+                part, section = entry.part.title, getattr(entry.part.section, "title", "")
+                report(f"the answer key's part '{part}' on line {entry.part.line} answers the section '{section}', which "
+                       f"numbers {len(near)} questions {entry.number}" if near else
+                       f"the answer key's part '{part}' on line {entry.part.line} answers the section '{section}', which "
+                       f"has no question {entry.number}", entry.line, entry.column,
+                       "number the part's entries as its section numbers its questions, or put the entry under the "
+                       "part named for its question's section")
+                continue
+            _answer(near[0], entry, key, report, add_answer, add_explanation, misfit)
+            continue
         anywhere = numbered.get(entry.number, [])
         near = [q for q in anywhere if key.section is not None and in_section(q, key.section)]
         matched = near if len(near) == 1 else anywhere if len(anywhere) == 1 else []
@@ -195,20 +229,27 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
                    "or write the answer under its question ('정답: ②', 'Answer: B')")
             continue
         (question,) = matched
-        own = question.label("answer")
-        if own is not None:
-            if own.block.text() != entry.answer:
-                report(f"question {entry.number} gives the answer '{own.block.text()}' on line {own.line}, the answer key "
-                       f"'{entry.answer}'", entry.line, entry.column,
-                       "keep one of the two: delete the answer under the question or the key's entry")
-            continue
-        why = misfit(question, entry) if key.untitled and misfit is not None else None
-        if why is not None:
-            report(f"the answer key gives question {entry.number} the answer '{entry.answer}', but {why}", entry.line,
-                   entry.column, "name the question's options as it numbers them, and number the key as the questions are numbered")
-            continue
-        add_answer(question, entry)
-        explanation = entry.explanation or key.explanations.get(entry.number, (0, []))[1]
-        if explanation and question.label("explanation") is None:
-            line = entry.line if entry.explanation else key.explanations[entry.number][0]
-            add_explanation(question, line, explanation)
+        _answer(question, entry, key, report, add_answer, add_explanation, misfit)
+
+
+def _answer(question: object, entry: Entry, key: Key, report: Report, add_answer: Callable[[object, Entry], None],
+            add_explanation: Callable[[object, int, list[str]], None], misfit: Misfit | None = None) -> None:
+    """The entry's answer (and explanation) to its question, as if written under it; an answer
+    the question gives already must say the same, and an untitled key's must name its options."""
+    own = question.label("answer")  # type: ignore[attr-defined]
+    if own is not None:
+        if own.block.text() != entry.answer:
+            report(f"question {entry.number} gives the answer '{own.block.text()}' on line {own.line}, the answer key "
+                   f"'{entry.answer}'", entry.line, entry.column,
+                   "keep one of the two: delete the answer under the question or the key's entry")
+        return
+    why = misfit(question, entry) if key.untitled and misfit is not None else None
+    if why is not None:
+        report(f"the answer key gives question {entry.number} the answer '{entry.answer}', but {why}", entry.line,
+               entry.column, "name the question's options as it numbers them, and number the key as the questions are numbered")
+        return
+    add_answer(question, entry)
+    explanation = entry.explanation or key.explanations.get(entry.number, (0, []))[1]
+    if explanation and question.label("explanation") is None:  # type: ignore[attr-defined]
+        line = entry.line if entry.explanation else key.explanations[entry.number][0]
+        add_explanation(question, line, explanation)

@@ -766,7 +766,7 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if arrow_chain(answer) is not None and sum(1 for line in stem_lines if ITEM_ROW.match(line)) >= 2:
         return "ordering", None
     text = "\n".join(stem_lines)
-    if (NAMED_BLANK.search(text) or ANONYMOUS_BLANK.search(text)) and "\n" not in answer.strip() and len(answer) <= 200:
+    if (NAMED_BLANK.search(text) or S.ANONYMOUS_BLANK.search(text)) and "\n" not in answer.strip() and len(answer) <= 200:
         return "fill_in_blank", None
     if model:
         return "essay", None
@@ -814,8 +814,6 @@ OX_SPACE = re.compile(r"\s*[(\[（［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ
 MATCHING_TABLE_ROW = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*\S[^\t]*?(?:\t|\s{2,})\s*[A-Z][.)]\s+\S")
 #: An answer space before a statement: ``____ Water boils …``, ``(    ) 물은 …``.
 LEADING_BLANK = re.compile(r"^\s*(?:_{3,}|[(（][ \u3000]{2,}[)）])\s*(?=\S)")
-#: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
-ANONYMOUS_BLANK = re.compile(r"[(（][ \u3000]{2,}[)）]|_{3,}")
 #: Letters that name blanks as Japanese papers print them, ``（　ａ　）``: spaces around the letter.
 _BLANK_LETTERS = "ａ-ｚＡ-Ｚa-zA-Zアイウエオカキクケコ"
 NAMED_BLANK = re.compile(rf"[(（]\s*(?P<name>[{V.NAMED_BLANKS}])\s*[)）]|(?P<name2>[{V.NAMED_BLANKS}])\s*(?:[(（][ \u3000]*[)）]|_{{3,}})"
@@ -869,7 +867,7 @@ def exam_blanks(stem: str, answer: str, dialect: S.Dialect) -> str | None:
     """``(    )``, ``____`` or ``( ㉠ )`` blanks in a question's text and their words in its answer:
     the text with ``[[...]]`` blanks, or None when the answer does not say which word fills which."""
     named = list(NAMED_BLANK.finditer(stem))
-    anonymous = list(ANONYMOUS_BLANK.finditer(stem))
+    anonymous = list(S.ANONYMOUS_BLANK.finditer(stem))
     fills: list[list[str]] = []
     if named and not anonymous:
         given = named_answers(answer)

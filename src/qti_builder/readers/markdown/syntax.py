@@ -1152,6 +1152,8 @@ FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 PAIR = re.compile(r"^(.*?)\s*(?:->|→|=>)\s*(.*)$")
 #: A blank ``[[answer | other]]``, and the points it is worth when written right after it: ``{points=2}``.
 BLANK = re.compile(r"\[\[(.*?)\]\](?:\{points=([^\s{}]*)\})?")
+#: Blanks as exams print them: ``(    )``, ``（　　）``, ``____``; named: ``( ㉠ )``, ``㉠(    )``.
+ANONYMOUS_BLANK = re.compile(r"[(（][ \u3000]{2,}[)）]|_{3,}")
 NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 _NUMBER_FORMS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "．": ".", "－": "-", "＋": "+", "　": " "})
 
@@ -1167,13 +1169,43 @@ NUMERIC_ANSWER = re.compile(
 
 
 _OPEN_KEY, _CLOSE_KEY = re.escape(V.OPEN_BRACKETS + "(（"), re.escape(V.CLOSE_BRACKETS + ")）")
-_KEY_TITLE = (rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?:{'|'.join(re.escape(t) for t in V.words('key_titles'))})"
-              rf"\s*[{_CLOSE_KEY}]?[*_\s]*")
+#: A run of rule characters a word processor's paper frames a title with (``=====参考答案=====``).
+_RULE_RUN = r"(?:[=\-~─━═]{3,})?"
+_KEY_TITLE_WORDS = "|".join(re.escape(t) for t in V.words("key_titles"))
+_KEY_TITLE = (rf"^[#*_\s]*{_RULE_RUN}[ \t]*[{_OPEN_KEY}]?\s*(?:{_KEY_TITLE_WORDS})"
+              rf"\s*[{_CLOSE_KEY}]?[*_\s]*{_RULE_RUN}[*_\s]*")
 #: The title of an answer key printed after the questions, in any language, on a line of its own
-#: (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``): in a source, no colon, which would make it a label.
+#: (``[정답]``, ``<정답>``, ``## Answer key``, ``正解``, ``=====参考答案=====``): in a source, no
+#: colon, which would make it a label.
 KEY_TITLE = re.compile(_KEY_TITLE + "$", re.I)
 #: The same on a quiz page, where ``Answers:`` is a key's title too.
 PAGE_KEY_TITLE = re.compile(_KEY_TITLE + r"[:：]?[*_\s]*$", re.I)
+#: A part of an answer key named for the section it answers, on a line of its own: ``## 单选题答案：``,
+#: ``Part A answers``, ``객관식 정답``, ``[단답형 정답]`` (the name, then a key's title word).
+KEY_PART = re.compile(rf"^[#*_\s]*[{_OPEN_KEY}]?\s*(?P<name>[^\s#*_].{{0,40}}?)\s*(?:{_KEY_TITLE_WORDS})"
+                      rf"\s*[{_CLOSE_KEY}]?[*_\s]*[:：]?[*_\s]*$", re.I)
+_NAME_MARK = re.compile(r"[\s*_#:：、,，.．·・\-–—=~\[\]【】〔〕<>〈〉《》]+")
+_BRACKETED_RULE = re.compile(r"[（(][^（()）]*[)）]")
+
+
+def section_names(title: str) -> tuple[str, ...]:
+    """The names a section goes by, for a key's part to be matched with it: its mark and its title,
+    each without marks, spaces, bracketed rules or a key's title word, case folded. ``一、单选题（每题
+    3 分）`` goes by ``一`` and ``单选题``, ``Part A: Multiple choice`` by ``parta`` and
+    ``multiplechoice``; a key's part ``## 单选题答案：`` by ``单选题``."""
+    text = title.strip().strip("#").strip()
+    words = KEY_PART.match(text)
+    if words:
+        text = words.group("name")
+    names = []
+    for pattern in NUMBERED_SECTIONS + SECTION_MARKERS:
+        found = pattern.match(text)
+        if found and "mark" in pattern.groupindex:
+            names.append(found.group("mark"))
+            text = found.group("title") or ""
+            break
+    names.append(_BRACKETED_RULE.sub("", text))
+    return tuple(n for n in (_NAME_MARK.sub("", name).casefold() for name in names) if n)
 
 # -- answer key entries, read by build and import alike -------------------------------------------------
 
