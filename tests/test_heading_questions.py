@@ -389,3 +389,14 @@ def test_a_rule_inside_an_explanation_stays_and_one_after_it_is_nothing(tmp_path
     assert [c.correct for c in first.choices] == [True, False] and first.feedback.general is None
     assert [c.correct for c in second.choices] == [False, True]
     assert second.feedback.general == "First part.\n\n---\n\nSecond part."
+
+
+def test_an_option_marker_written_twice_under_a_heading_is_qb122_at_it(tmp_path: Path) -> None:
+    """``3)`` twice under a heading question (the second its own code block): one error at the
+    second, as for any option written twice; the options after it are still read."""
+    text = ("---\ntitle: T\n---\n\n## 1. Which loop prints 1 to 3?\n1)\n```python\nfor i in range(1, 4): print(i)\n```\n"
+            "2) `print(1, 2)`\n3) `pass`\n3)\n```python\nwhile False: pass\n```\n4) `break`\n\n---\n\n"
+            "## 2. Which is a list?\n1) `[1]`\n2) `(1,)`\n\n1. 1\n2. 1\n")
+    code, reported = check_source(tmp_path, "paper.md", text, "--lang", "en")
+    line = text.split("\n").index("3)") + 1
+    assert [(r.code, r.line, r.column, r.message) for r in reported] == [("QB122", line, 1, "option 3 appears twice")]
