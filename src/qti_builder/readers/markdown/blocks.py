@@ -585,9 +585,9 @@ class Scanner:
             numbered = [o for o in question.options if o.style == "decimal"]
             # Under a heading question (whose ``1)`` lines cannot be questions), a marker written
             # again (``3)`` after ``3)``) is an option too, reported as one twice (QB122).
-            again = question.heading and numbered and marks[0].ordinal <= numbered[-1].ordinal
-            following = numbered[-1].ordinal + 1 if numbered else 1
-            if (marks[0].ordinal != following and not again) or (question.options and question.style != "decimal"):
+            again = question.heading and bool(numbered) and marks[0].ordinal <= numbered[-1].ordinal
+            next_ordinal = numbered[-1].ordinal + 1 if numbered else 1
+            if (marks[0].ordinal != next_ordinal and not again) or (question.options and question.style != "decimal"):
                 marks = []
         bonus = None if indented or marks else S.BONUS_QUESTION.match(line)
         if bonus:
