@@ -453,6 +453,26 @@ class Scanner:
             return None
         return replace(found, text_offset=found.text_offset + depth)
 
+    def _options_after_question(self, line: str, text_offset: int, index: int) -> list[S.OptionMark] | None:
+        """Options written after the question's text on its own line (``1. 대한민국의 수도는? ① 서울
+        ② 부산 ③ 대구``, ``1. Capital of France? A) Paris B) Lyon``): two or more, each the next in
+        order from the first and marked alike, after the end of a sentence (``?``, ``.``, ``:``, a
+        closing bracket), with no options on the lines under it (else marks on the question's line
+        are its text's, ``ㄱ. … ㄴ. …`` statements before the options ``① ㄱ, ㄴ``). Marks inside a
+        sentence (``I ① wish ② I ③ will``, a part to find) stay its text. Their marks, placed in
+        the line, or None."""
+        if not _OPTIONS_AFTER.search(line, text_offset):
+            return None
+        following = next((l for l in self.lines[index + 1:] if l.strip()), "")
+        if following[:1] not in (" ", "\t") and S.option_marks(following.strip()):
+            return None
+        for end in _OPTIONS_AFTER.finditer(line, text_offset):
+            at = end.end()
+            marks = S.option_marks(line[at:])
+            if len(marks) >= 2 and marks[0].ordinal == 1 and marks[0].style not in _LISTED_STATEMENTS:
+                return [m._replace(start=m.start + at, text_start=m.text_start + at, text_end=m.text_end + at) for m in marks]
+        return None
+
     def _numbered_blank(self, line: str, found: S.QuestionStart) -> bool:
         """``  2. 用于表示注释的符号是 ____。``, indented by a pasted paper, in a section whose title names
         its questions' type (``## 填空题``): a question and its blank, first in the section's
@@ -606,8 +626,15 @@ class Scanner:
             stem, attrs = self.attrs(start_q.text, lineno, start_q.text_offset, S.QUESTION_ATTRIBUTES)
             if attrs and _KEPT_BREAK.search(start_q.text):
                 stem += "  "  # "What?  {#id}": the line break kept on purpose stays, before the next line of text
+            inline = None if attrs or indented else self._options_after_question(line, start_q.text_offset, index)
+            if inline is not None:
+                stem = line[start_q.text_offset: inline[0].start].rstrip()
             self.form = self.form or start_q.form
             self._open_question(lineno, start_q.number, Block(lineno, start_q.text_offset + 1, [stem]), attrs, start_q.kind)
+            if inline is not None:
+                # ``1. 대한민국의 수도는? ① 서울 ② 부산 ③ 대구``: its options, as on a line of their own.
+                assert self.question is not None
+                self._options(self.question, inline, line, lineno)
             return index + 1
         long_q = None if indented else S.LONG_NUMBER.match(line)
         if long_q:
@@ -1375,6 +1402,13 @@ def _continues(question: Question, mode: str) -> str:
 
 def _block_above(question: Question) -> str:
     return f"the '{question.labels[-1].name}:' block above" if question.labels else "the block above"
+
+
+#: Styles that, on a question's own line, list its statements (``ㄱ. … ㄴ. …``, ``i. … ii. …``), not options.
+_LISTED_STATEMENTS = ("hangul-consonant", "lower-roman")
+#: The end of a question's sentence before options on its line: ``?``, ``.``, ``:``, a closing bracket
+#: (``(3점)``), then space.
+_OPTIONS_AFTER = re.compile(r"[?？.。:：)）\]](?:\s+|(?=[①-⑳]))(?=\S)")
 
 
 def _depth(line: str) -> int:
