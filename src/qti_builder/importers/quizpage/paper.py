@@ -154,9 +154,11 @@ def paper_title(lines: list[str]) -> tuple[str, int, int] | None:
     raw = lines[number - 1]
     label = S.read_label(raw.strip())
     shaped = S.structure(raw.strip()) if not raw.lstrip().startswith("# ") else None
-    if not any(ch.isalnum() for ch in raw) or S.question_start(raw.strip()) or shaped or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS):
-        # A rule (``-----``), a question, a section heading, instructions, a labelled line
-        # (``Answer: B``): the reader's, not a title (the file's name is the title then).
+    if not any(ch.isalnum() for ch in raw) or S.question_start(raw.strip()) or shaped or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS) \
+            or S.heading_reading(lines, number - 1).reading != "section":
+        # A rule (``-----``), a question (``# 1. …`` with its options under it too), a section
+        # heading, instructions, a labelled line (``Answer: B``): the reader's, not a title (the
+        # file's name is the title then).
         return None
     heading = _HEADING.match(raw.strip())
     title = heading.group(1) if heading and raw.lstrip().startswith("# ") else raw.strip()

@@ -136,6 +136,9 @@ class Question:
     #: The reader of its form (a matching table's row) reported why it cannot be built: it is
     #: shown in the outline as not read, and reports nothing more.
     refused: bool = False
+    #: Written as a heading (``## 1. 다음 중 …``): its ``1)`` lines are its options, however the
+    #: paper's other questions are numbered.
+    heading: bool = False
 
     @property
     def style(self) -> str | None:
@@ -342,11 +345,22 @@ class Scanner:
         def in_section(question: object, section: object) -> bool:
             return isinstance(question, Question) and question.section is section
 
+        def misfit(question: object, entry: K.Entry) -> str | None:
+            """An untitled key's answer that names an option its question does not have (``6. 7``
+            for options ``1)`` to ``5)``): why, in words."""
+            assert isinstance(question, Question)
+            if not question.options:
+                return "it has no options"
+            refs = S.option_refs(entry.answer) or []
+            if all(any(S.names_option(ref, o.style, o.ordinal) for o in question.options) for ref in refs):
+                return None
+            return f"its options are {question.options[0].name} to {question.options[-1].name}"
+
         for key in self.keys:
             for part in key.parts:
                 part.section = self._part_section(part)
             K.apply(key, questions, lambda message, line, column, hint: self.error("QB187", message, line, column, hint),
-                    add_answer, add_explanation, in_section)
+                    add_answer, add_explanation, in_section, misfit)
 
     def _sections_with_questions(self) -> list[Section]:
         found, stack = [], list(reversed(self.roots))
@@ -490,13 +504,18 @@ class Scanner:
             self.current.lines.append(line)
             return index + 1
         if fence_match:
-            if self.mode in ("option", "items") and not indented:
+            if self.mode in ("option", "items") and not indented and not self._option_code(lineno):
                 self.error("QB117", "a code block after the options belongs to no option or label", lineno,
                            hint="indent it to put it in the last option, or start an 'Explanation:' block before it")
             self.fence, self.fence_line = fence_match.group(1), lineno
             self.current.lines.append(line)
             return index + 1
 
+        if not indented and self.mode in _AFTER_QUESTION and S.thematic_break(line) \
+                and (self.mode != "label" or self._separator(index)):
+            # ``---`` between the questions or after the last: a separator students need not see,
+            # never an option's, a label's or a key's text.
+            return index + 1
         if self.mode == "key":
             part = self._key_part(index)
             if part is not None:
@@ -515,6 +534,11 @@ class Scanner:
                 and (K.starts_key(line, after_answer=self.mode == "label") or self._entry_again(line)):
             # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
             self._start_key(lineno)
+            K.read_line(self.keys[-1], line, lineno)
+            return index + 1
+        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and self._untitled_key(index):
+            # ``1. 2`` then ``2. 4`` ... ``5. 1, 5``: an untitled key of one entry a line.
+            self._start_key(lineno, untitled=True)
             K.read_line(self.keys[-1], line, lineno)
             return index + 1
         if not indented and S.closing_mark(line) and not self.closed:
@@ -550,6 +574,9 @@ class Scanner:
             return index + 1
         heading = None if indented else S.HEADING.match(line)
         if heading:
+            as_question = self._heading_question_line(heading, index)
+            if as_question is not None:
+                return as_question
             title, attrs = self.attrs(heading.group(2), lineno, heading.start(2), S.SECTION_ATTRIBUTES)
             self._open_section(len(heading.group(1)), lineno, title, attrs, heading.start(2) + 1)
             return index + 1
@@ -570,12 +597,17 @@ class Scanner:
 
         question = self.question
         mode = self.mode
-        decimal = question is not None and mode in ("stem", "option") and self.form != ")" and question.kind not in S.ITEM_KINDS
+        decimal = question is not None and mode in ("stem", "option") and (self.form != ")" or question.heading) \
+            and question.kind not in S.ITEM_KINDS
         marks = [] if indented else S.in_styles(S.option_marks(line, decimal=decimal), question.style if question else None)
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
-            if marks[0].ordinal != len(numbered) + 1 or (question.options and question.style != "decimal"):
+            # Under a heading question (whose ``1)`` lines cannot be questions), a marker written
+            # again (``3)`` after ``3)``) is an option too, reported as one twice (QB122).
+            again = question.heading and bool(numbered) and marks[0].ordinal <= numbered[-1].ordinal
+            next_ordinal = numbered[-1].ordinal + 1 if numbered else 1
+            if (marks[0].ordinal != next_ordinal and not again) or (question.options and question.style != "decimal"):
                 marks = []
         bonus = None if indented or marks else S.BONUS_QUESTION.match(line)
         if bonus:
@@ -745,9 +777,33 @@ class Scanner:
         self.task, self.task_subs = number, 0
         return index + 1
 
-    def _start_key(self, lineno: int) -> None:
+    def _separator(self, index: int) -> bool:
+        """A thematic break after a labelled block that nothing of the block follows: the end of
+        the paper, the next question, heading, key or other part of its structure, or a label, come
+        next. Before more of the block's text (``Explanation: …`` then ``---`` then more), it is the
+        block's own rule, kept as the Markdown it is."""
+        for line in self.lines[index + 1:]:
+            if not line.strip() or S.thematic_break(line):
+                continue
+            if line[:1] in (" ", "\t"):
+                return False
+            label = S.read_label(line.strip())
+            return S.structure(line) is not None or (label is not None and label.spaced and (
+                label.name.lower() in S.QUESTION_LABELS or label.name.lower() in S.CHOICE_LABELS))
+        return True
+
+    def _option_code(self, lineno: int) -> bool:
+        """A code fence right under an option marker alone on its line (``1)`` then `` ```python``):
+        the code is that option's text, as the paper shows it, not a block after the options."""
+        question = self.question
+        if self.mode != "option" or question is None or not question.options:
+            return False
+        option = question.options[-1]
+        return option.line == lineno - 1 and not "".join(option.text.lines).strip()
+
+    def _start_key(self, lineno: int, untitled: bool = False) -> None:
         self._close_passages()
-        self.keys.append(K.Key(lineno, self.stack[-1] if self.stack else None))
+        self.keys.append(K.Key(lineno, self.stack[-1] if self.stack else None, untitled=untitled))
         self.question, self.current, self.mode = None, Block(lineno + 1, 1), "key"
 
     def _answer_key(self, index: int) -> bool:
@@ -783,6 +839,48 @@ class Scanner:
         return (found is not None and len(found) == 1 and S.CIRCLED.fullmatch(found[0][1].strip()) is not None
                 and found[0][0] in self._numbers_read() and self.question is not None and found[0][0] <= self.question.number)
 
+    def _untitled_key(self, index: int) -> bool:
+        """``1. 2``, ``2. 4``, ... ``5. 1, 5`` after the last question's options, with no title above
+        them: an answer key of one entry a line, when there are two or more such lines, numbered
+        upwards from a question already read (not after the question above: a new question goes
+        on from it), every entry numbered as a question read and answered with option references
+        (``2``, ``1, 5``: as questions, each would be a question whose text is a number, without
+        options or answer), and no option or label under the last. A single such line, or one
+        whose answer is not an option reference, is read as it always was. Whether each answer
+        names options its question has is the key's to check (:meth:`_apply_keys`): a slip there
+        is an error at the entry, not a key read as questions."""
+        question = self.question
+        if question is None:
+            return False
+        entries: list[tuple[int, str]] = []
+        at = index
+        while at < len(self.lines):
+            text = self.lines[at]
+            if not text.strip() or S.thematic_break(text):
+                at += 1
+                continue
+            if not text[:1].isdigit() or S.option_marks(text, decimal=True) or S.question_start(text) is None:
+                break
+            found = K.entries_line(text)
+            if not found or len(found) != 1:
+                break
+            number, answer = found[0][0], found[0][1]
+            # The cheap tests first: most lines asked are a bank's next question ``2. What …?``,
+            # numbered after the question above.
+            if (entries and number <= entries[-1][0]) or (not entries and number > question.number) \
+                    or len(answer) > 40 or S.option_refs(answer) is None:
+                return False
+            entries.append((number, answer))
+            at += 1
+        if len(entries) < 2:
+            return False
+        after = self.lines[at].strip() if at < len(self.lines) else ""
+        label = S.read_label(after)
+        if S.option_marks(after) or (label is not None and label.spaced and label.name.lower() in S.QUESTION_LABELS):
+            return False
+        read = self._numbers_read()
+        return all(number in read for number, _ in entries)
+
     def _numbers_read(self) -> set[int]:
         """The numbers of the questions read so far."""
         found: set[int] = set()
@@ -809,6 +907,42 @@ class Scanner:
             bool(after and position + 1 < len(V.ROMAN_STATEMENTS) and after.group(1) == V.ROMAN_STATEMENTS[position + 1])
 
     # -- sections, passages and notes ---------------------------------------------------------------
+
+    def _heading_question_line(self, heading: "re.Match[str]", index: int) -> int | None:
+        """A heading numbered as a question with its options under it (``## 1. 다음 중 …을
+        고르시오.`` then ``1) …`` to ``5) …``): that question, its heading's text the first paragraph
+        of its text, in the section the heading stands in (:func:`syntax.heading_reading` says when).
+        Its number lost (``## . 다음 중 …``), it is an error that names the number it seems to
+        miss, and is read on as that question. Lines ``1)`` under it that could be its options or
+        a section's questions are an error at the heading, read as neither up to where they end.
+        The index of the next line to read; None for a heading that is a section."""
+        reading = S.heading_reading(self.lines, index)
+        if reading.reading == "section":
+            return None
+        lineno, start = index + 1, heading.start(2)
+        if reading.reading == "ambiguous":
+            plain = ", ".join(str(n) for n in reading.plain[:3])
+            asking = ", ".join(str(n) for n in reading.asking[:3])
+            self.error("QB188", f"the lines numbered '1)', '2)', … under the heading could be its options or the questions of a "
+                       f"section it titles: those on lines {plain} read as options, those on lines {asking} ask a question",
+                       lineno, start + 1,
+                       hint="for one question, write its options without question marks (or mark them 'A) …'); for a "
+                            "section, end each of its questions with its question mark and give it its options or answer")
+            self.question, self.current, self.mode = None, Block(lineno + 1, 1), "text"
+            return max(reading.end, index + 1)
+        number = reading.number
+        if number is None:
+            number = self._next_number()
+            shown = f"{heading.group(1)} {number}. {shorten(reading.text, 50)}"
+            self.error("QB147", f"this heading looks like question {number}, but its number is missing", lineno, start + 1,
+                       hint=f"number it as the paper numbers its questions: '{shown}'")
+        stem, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
+        # The heading is a paragraph of its own: a line right under it starts the next one.
+        under = index + 1 < len(self.lines) and self.lines[index + 1].strip() != ""
+        self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""] if under else [stem]), attrs)
+        assert self.question is not None
+        self.question.heading = True
+        return index + 1
 
     def _section_in_text(self, line: str, title: str) -> bool:
         """In a question's text, a Roman numeral starts a section only when its title says what
@@ -1207,6 +1341,11 @@ class Scanner:
 
 
 _LETTERED = ("upper-alpha", "lower-alpha")
+#: Where a thematic break (``---``) is a separator students need not see: after a question's options
+#: or labels (after a label, where the block's text does not go on after it: :meth:`Scanner._separator`),
+#: in an answer key, after the closing mark. In a question's text, before its options, and in an
+#: introduction or a passage it stays the Markdown it is.
+_AFTER_QUESTION = ("option", "items", "label", "key", "closed")
 
 
 def _table_item(q: Question) -> T.Item:

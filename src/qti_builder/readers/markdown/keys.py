@@ -65,6 +65,9 @@ class Key:
     stray_answers: list[tuple[int, int, str]] = field(default_factory=list)
     #: Its parts, each naming the section its entries answer.
     parts: list[Part] = field(default_factory=list)
+    #: No title above it (``1. 2`` then ``2. 4``, one entry a line): read as a key for answers that
+    #: name options, so each must name options its question has.
+    untitled: bool = False
 
 
 def entries_line(line: str) -> list[tuple[int, str, str, int]] | None:
@@ -179,22 +182,30 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
 
 
 Report = Callable[[str, int, int, str], None]
+#: Why an untitled key's entry cannot answer its question (its answer names no option it has), or None.
+Misfit = Callable[[object, Entry], str | None]
 
 
 def apply(key: Key, questions: list, report: Report, add_answer: Callable[[object, Entry], None],
-          add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool]) -> None:
+          add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool],
+          misfit: Misfit | None = None) -> None:
     """Each entry to the question of its number: those of the section the key follows first, else
-    the paper's one question of that number. What does not fit is reported at the entry."""
+    the paper's one question of that number. What does not fit is reported at the entry: for an
+    untitled key, read as one because its answers name options, an answer naming none of its
+    question's options too."""
     for line, column, text in key.stray_answers:
         report(f"'{text}' gives an answer inside the answer key, where each answer is an entry with its question's "
                "number, so which question it answers cannot be told", line, column,
                "write it as an entry with the question's number ('2. ②'), or move it under its question")
+    numbered: dict[int, list] = {}
+    for question in questions:  # by number once: a key of hundreds of entries under a bank of thousands
+        numbered.setdefault(question.number, []).append(question)
     for entry in key.entries:
         if entry.part is not None:
             # A part answers the section it names, and that section only.
             if entry.part.section is None:
                 continue  # it names no section: reported once, at the part
-            near = [q for q in questions if q.number == entry.number and in_section(q, entry.part.section)]
+            near = [q for q in numbered.get(entry.number, []) if in_section(q, entry.part.section)]
             if len(near) != 1:
                 part, section = entry.part.title, getattr(entry.part.section, "title", "")
                 report(f"the answer key's part '{part}' on line {entry.part.line} answers the section '{section}', which "
@@ -204,10 +215,10 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
                        "number the part's entries as its section numbers its questions, or put the entry under the "
                        "part named for its question's section")
                 continue
-            _answer(near[0], entry, key, report, add_answer, add_explanation)
+            _answer(near[0], entry, key, report, add_answer, add_explanation, misfit)
             continue
-        near = [q for q in questions if q.number == entry.number and key.section is not None and in_section(q, key.section)]
-        anywhere = [q for q in questions if q.number == entry.number]
+        anywhere = numbered.get(entry.number, [])
+        near = [q for q in anywhere if key.section is not None and in_section(q, key.section)]
         matched = near if len(near) == 1 else anywhere if len(anywhere) == 1 else []
         if not matched:
             why = (f"the paper numbers {len(anywhere)} questions {entry.number}, so which one it answers cannot be told"
@@ -218,19 +229,24 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
                    "or write the answer under its question ('정답: ②', 'Answer: B')")
             continue
         (question,) = matched
-        _answer(question, entry, key, report, add_answer, add_explanation)
+        _answer(question, entry, key, report, add_answer, add_explanation, misfit)
 
 
 def _answer(question: object, entry: Entry, key: Key, report: Report, add_answer: Callable[[object, Entry], None],
-            add_explanation: Callable[[object, int, list[str]], None]) -> None:
+            add_explanation: Callable[[object, int, list[str]], None], misfit: Misfit | None = None) -> None:
     """The entry's answer (and explanation) to its question, as if written under it; an answer
-    the question gives already must say the same."""
+    the question gives already must say the same, and an untitled key's must name its options."""
     own = question.label("answer")  # type: ignore[attr-defined]
     if own is not None:
         if own.block.text() != entry.answer:
             report(f"question {entry.number} gives the answer '{own.block.text()}' on line {own.line}, the answer key "
                    f"'{entry.answer}'", entry.line, entry.column,
                    "keep one of the two: delete the answer under the question or the key's entry")
+        return
+    why = misfit(question, entry) if key.untitled and misfit is not None else None
+    if why is not None:
+        report(f"the answer key gives question {entry.number} the answer '{entry.answer}', but {why}", entry.line,
+               entry.column, "name the question's options as it numbers them, and number the key as the questions are numbered")
         return
     add_answer(question, entry)
     explanation = entry.explanation or key.explanations.get(entry.number, (0, []))[1]

@@ -90,7 +90,8 @@ def top_headings(lines: list[str], start: int) -> list[int]:
     """The indexes of the lines from ``start`` that may begin a piece: top-level headings at the
     left margin, outside code fences, that the reader takes as nothing but a heading whatever
     was read before them (not an answer key's title or entries, a closing mark, instructions'
-    title or a points rule). Whether each truly begins a piece is known once it is read."""
+    title or a points rule, nor a question written as a heading, ``# 1. …`` with its options under
+    it). Whether each truly begins a piece is known once it is read."""
     found: list[int] = []
     fence: str | None = None
     scanner = Scanner(lines, "", DiagnosticSink())
@@ -110,7 +111,8 @@ def top_headings(lines: list[str], start: int) -> list[int]:
         heading = S.HEADING.match(line)
         if heading and len(heading.group(1)) == 1 and not (
                 scanner._answer_key(index) or K.starts_key(line, after_answer=True) or K.starts_key(line, after_answer=False)
-                or S.closing_mark(line) or S.instruction_title(line) or S.points_rule(line)):
+                or S.closing_mark(line) or S.instruction_title(line) or S.points_rule(line)
+                or S.heading_reading(lines, index).reading != "section"):
             found.append(index)
     return found
 

@@ -526,9 +526,32 @@ def _next_on_line(line: str, last: OptionMark, first: OptionMark, position: int,
         if first.style != "circled-decimal" and not line[at - 1].isspace():
             continue
         found = _mark_at(line, at, decimal)
-        if found is not None and _follows(last, found) and _shape(found) == shape:
+        if found is not None and _follows(last, found) and _shape(found) == shape and not _in_code_span(line, at):
             return found
     return None
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def _in_code_span(line: str, at: int) -> bool:
+    """Is ``line[at]`` inside a code span (`` `(1, 2, 3)` ``)? Code is the option's text as written,
+    never the next option's marker: a run of backticks opens a span that the next run of as many
+    closes (CommonMark); an unclosed run is a backtick of the text."""
+    runs = list(_BACKTICKS.finditer(line))
+    i = 0
+    while i < len(runs):
+        opener = runs[i]
+        if opener.start() >= at:
+            return False
+        closer = next((j for j in range(i + 1, len(runs)) if len(runs[j].group(0)) == len(opener.group(0))), None)
+        if closer is None:
+            i += 1
+            continue
+        if at < runs[closer].start():
+            return True
+        i = closer + 1
+    return False
 
 
 def _follows(last: OptionMark, mark: OptionMark) -> bool:
@@ -944,6 +967,124 @@ def structure(line: str) -> str | None:
     if closing_mark(text):
         return "a closing mark"
     return None
+
+
+#: A thematic break (``---``, ``***``, ``___``: three or more of one of them, spaces between allowed)
+#: alone on its line at the left margin: the rule a paper draws between its questions or after them.
+THEMATIC_BREAK = re.compile(r"^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
+
+
+def thematic_break(line: str) -> bool:
+    """``---``, ``***``, ``___``, ``- - -`` alone on a line at the left margin."""
+    return bool(line) and line[0] in "-*_" and THEMATIC_BREAK.match(line) is not None
+
+
+#: A heading whose question number was lost: ``## . 다음 중 …``, ``### ) What …?``.
+_NUMBER_LOST = re.compile(r"^(?:[.)]\s+|[．）]\s*)(?=\S)")
+
+
+@dataclass(frozen=True)
+class HeadingReading:
+    """What the lines under a heading whose text is numbered as a question make it
+    (:func:`heading_reading`)."""
+
+    #: "question": the question its text is, with its options under it; "ambiguous": the lines
+    #: numbered ``1)``, ``2)`` under it could be its options or the questions of a section it
+    #: titles; "section": a section, as every heading is otherwise.
+    reading: str
+    #: The number the text starts with; None for a heading whose number was lost (``## . text``).
+    number: int | None = None
+    #: The question's text (its attributes too), and its offset in the heading's text.
+    text: str = ""
+    offset: int = 0
+    #: The index of the line the lines under it were read up to (the next heading, question or
+    #: other part of the paper's structure, or the end).
+    end: int = 0
+    #: For "ambiguous": the lines (numbers) numbered ``1)`` under it that ask a question, and those that do not.
+    asking: tuple[int, ...] = ()
+    plain: tuple[int, ...] = ()
+
+
+_SECTION = HeadingReading("section")
+
+
+def heading_reading(lines: list[str], index: int) -> HeadingReading:
+    """A heading ``## 1. 다음 중 …을 고르시오.`` or ``### 3) What …?`` (any question number form,
+    or a number lost, ``## . text``) is a question when the lines under it, before the next
+    heading, hold its options: the first option-shaped line at the left margin (after any text
+    and code of the question) is a first option, ``①``, ``A)``, ``(1)``, ``가)``, or ``1)``.
+
+    ``1)`` lines can also be the questions of a section the heading titles (``## 1. Grammar`` then
+    ``1) What is …?``), and the lines under them say which: options of their own under the first
+    (``A. …``) or an answer between two make them questions; lines that all ask (end in ``?``)
+    are questions, lines none of which asks are options (an answer may follow the last: the
+    question's), or statements when options marked otherwise follow them (``① 1, 2``); some
+    asking and some not is "ambiguous". Anything else first (a question line
+    ``1. …``, a label, an option numbered other than first, the next heading) leaves the heading
+    a section, as it always was."""
+    heading = HEADING.match(lines[index])
+    title = heading.group(2) if heading else ""
+    numbered = question_start(title)
+    lost = None if numbered else _NUMBER_LOST.match(title)
+    if not ((numbered and numbered.text) or lost):
+        return _SECTION
+    run: list[tuple[int, bool]] = []  # the lines numbered 1), 2), ...: (line number, asks)
+    other = False  # a first option marked otherwise: ``①``, ``A)``, ``(1)``
+    answered = False  # an answer label after one of the run's lines
+    fence: str | None = None
+    end = len(lines)
+    for i in range(index + 1, len(lines)):
+        line = lines[i]
+        opened = FENCE.match(line)
+        if fence:
+            closer = opened.group(1) if opened else ""
+            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        if not line.strip() or line[:1] in (" ", "\t") or thematic_break(line):
+            continue
+        marks = option_marks(line, decimal=True)
+        if marks:
+            mark = marks[0]
+            if not run and mark.style != "decimal":
+                if mark.ordinal != 1:
+                    return _SECTION
+                other = True
+                break
+            if mark.style == "decimal":
+                if (not run and mark.ordinal != 1) or answered:
+                    return _SECTION  # not a first option; or an answer between them: each a question answered
+                run.append((i + 1, line.rstrip().endswith(("?", "？"))))
+                continue
+            if mark.ordinal == 1:
+                if len(run) == 1:
+                    return _SECTION  # ``1) What is …?`` then ``A. …``: a question with options of its own
+                end = i
+                break  # ``1) …``, ``2) …`` then ``① …``: statements of the question, then its options
+            continue
+        label = read_label(line.strip())
+        if label is not None and label.spaced and label.name.lower() in QUESTION_LABELS:
+            if not run:
+                return _SECTION
+            answered = True
+            continue
+        if structure(line):
+            end = i
+            break
+    if not run and not other:
+        return _SECTION
+    asking = tuple(n for n, asks in run if asks)
+    if run and len(asking) == len(run):
+        return _SECTION
+    text = numbered.text if numbered else title[lost.end():] if lost else ""
+    offset = numbered.text_offset if numbered else lost.end() if lost else 0
+    if asking:
+        return HeadingReading("ambiguous", numbered.number if numbered else None, text, offset, end, asking,
+                              tuple(n for n, asks in run if not asks))
+    return HeadingReading("question", numbered.number if numbered else None, text, offset, end)
 
 
 # -- answers -----------------------------------------------------------------------------------------
