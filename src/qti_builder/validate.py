@@ -423,7 +423,7 @@ def _question_rules(question: etree._Element) -> Iterator[tuple[int, int, str]]:
             yield answer.sourceline or line, 1, f"fraction {value} is not one of Moodle's grade options"
     yield from _shownumcorrect_rule(question, kind, line)
     checks = {"multichoice": _multichoice_rules, "truefalse": _truefalse_rules, "shortanswer": _shortanswer_rules,
-              "numerical": _numerical_rules, "matching": _matching_rules, "match": _matching_rules,
+              "numerical": _numerical_rules, "matching": _matching_rules,
               "essay": _essay_rules, "ordering": _ordering_rules, "cloze": _cloze_rules,
               "multianswer": _cloze_rules, "calculated": _calculated_rules, "calculatedsimple": _calculated_rules,
               "calculatedmulti": _calculated_rules}
