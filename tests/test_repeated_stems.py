@@ -14,6 +14,7 @@ from helpers.cli import check_source, run
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.readers import read_quiz
 from qti_builder.readers.markdown import pieces
+from qti_builder.readers.piece_cache import Pieces
 
 PAPER = """---
 title: 중간고사
@@ -59,10 +60,29 @@ def test_questions_that_say_the_same_read_as_distinct_questions(tmp_path):
 
 
 def test_the_same_ids_when_read_in_pieces(tmp_path, monkeypatch: pytest.MonkeyPatch):
-    whole = _questions(tmp_path, PAPER)
+    # Answers under each question (a key anywhere makes the reader read the source whole), and a
+    # piece cache: each "# " part is then read as a piece of its own, which this spy sees.
+    paper = PAPER.replace("② 나\n", "② 나\n정답: ①\n").replace("② 라\n", "② 라\n정답: ②\n")
+    paper = paper.replace("② 바\n", "② 바\n정답: ①\n").replace("\n정답: 1. ① 2. ② 3. ①\n", "\n")
+    whole = _questions(tmp_path, paper)
     monkeypatch.setattr(pieces, "PIECES_FROM", 0)
     monkeypatch.setattr(pieces, "RUN_FROM", 0)
-    assert _questions(tmp_path, PAPER) == whole
+    read_pieces, starts = pieces.read_pieces, []
+
+    def spy(lines, bounds, *args, **kwargs):
+        starts.extend(bounds)
+        return read_pieces(lines, bounds, *args, **kwargs)
+
+    monkeypatch.setattr(pieces, "read_pieces", spy)
+    path = tmp_path / "paper.md"
+    path.write_text(paper, encoding="utf-8")
+    sink = DiagnosticSink()
+    read = read_quiz(path, sink, pieces=Pieces())
+    assert read is not None and not sink.errors, sink.items
+    assert [paper.split("\n")[i] for i in starts] == ["# 1부", "# 2부"]  # read in two pieces
+    split = [(q.id, [c.text for c in q.choices], next(c.text for c in q.choices if c.correct))
+             for s in read[0].sections for q in s.questions]
+    assert split == whole and [i for i, _, _ in whole][1:] == [f"{whole[0][0]}-2", f"{whole[0][0]}-3"]
 
 
 def test_the_paper_builds_each_question_its_own_item(tmp_path):
