@@ -138,10 +138,11 @@ def test_a_pasted_paper_is_decoded_as_build_decodes_a_source(tmp_path: Path) -> 
 
 
 def test_a_text_with_front_matter_is_a_source(tmp_path: Path) -> None:
-    """Front matter with a title is a source's: read as build reads it (an unknown key is QB106 at
-    its line), never its lines read as the paper's title and text."""
+    """Front matter with a title is a source's: read as build reads it (a misspelled key is QB106 at
+    its line), never its lines read as the paper's title and text. (Another tool's key, such as
+    ``author``, is left out with a warning: tests/test_foreign_front_matter.py.)"""
     text = tmp_path / "paper.txt"
-    text.write_text("---\ntitle: 시험\nauthor: Kim\n---\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", encoding="utf-8")
+    text.write_text("---\ntitle: 시험\nlangauge: ko\n---\n\n1. 물이 끓는 온도는?\n① 0℃ ② 100℃\n정답: ②\n", encoding="utf-8")
     code, _, err = run("import", str(text), "--out", str(tmp_path / "source"))
     assert code == 1 and [line.split(": ", 2)[:2] for line in err.splitlines() if "error[" in line] == [
         [f"{text}:3:1", "error[QB106]"]], err

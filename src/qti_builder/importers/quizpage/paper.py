@@ -19,15 +19,15 @@ import yaml
 
 from ... import vocabulary as V
 from ...checks import check_content
-from ...diagnostics import DiagnosticSink
+from ...diagnostics import DiagnosticSink, SourceSpan
 from ...ignores import check_question_ignores
-from ...model import Quiz
+from ...model import Quiz, QuizSettings
 from ...outline import check_stated_total
 from ...readers import SourceMap
-from ...readers.base import decode_source
+from ...readers.base import decode_source, suggest
 from ...readers.markdown import read_markdown, read_paper
 from ...readers.markdown import syntax as S
-from ..base import ImportedQuiz, sanitise_id, script_language
+from ..base import LOST, ImportedQuiz, sanitise_id, script_language
 from ..language import LATIN_LANGUAGES, text_language
 from . import blocks as B
 from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGGLE
@@ -200,14 +200,52 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
     stem = sanitise_id(path.stem) or "quiz"
     if B.FRONT_MATTER.match(text):
         # Already a source (what import wrote, say: front matter with a title): read as build
-        # reads it, and written as it is.
-        return _as_built(read_markdown(text, stem, display, sink, errors_before), path, display, sink, text)
+        # reads it, and written as it is, less the keys of another tool's front matter.
+        read_text, written = _without_foreign_keys(text, display, sink)
+        return _as_built(read_markdown(read_text, stem, display, sink, errors_before), path, display, sink, written)
     lines = text.split("\n")
     title = paper_title(lines)
     language = paper_language(text, lines)
     read = read_paper(text, title, language, stem, display, sink, errors_before)
     body = lines[title[1]:] if title else lines
     return _as_built(read, path, display, sink, paper_source(title[0] if title else stem, language, body))
+
+
+def _without_foreign_keys(text: str, display: str, sink: DiagnosticSink) -> tuple[str, str]:
+    """A Markdown file's front matter as another tool writes it (pandoc's ``author``, ``date``,
+    ``header-includes``; Jekyll's and Hugo's ``layout``, ``tags``): each top-level key that is no
+    quiz's, no quiz setting and no misspelling of one is said (QB711) and left out. The text to
+    read (each such key's lines blank, so that every line keeps its number) and the source to
+    write (without them). A key close to a quiz's (``titel``) or a setting written flat
+    (``time_limit``) stays for the reader to report: the author meant the quiz's."""
+    lines = text.split("\n")
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+    if end is None:
+        return text, text
+    try:
+        node = yaml.compose("\n".join(lines[1:end]), Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return text, text  # the reader reports it, at its place
+    if not isinstance(node, yaml.MappingNode):
+        return text, text
+    settings = list(QuizSettings.model_fields)
+    dropped: set[int] = set()
+    for key, value in node.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        if not isinstance(name, str) or name in S.FRONT_MATTER_KEYS or name in settings \
+                or suggest(name, list(S.FRONT_MATTER_KEYS)) or suggest(name, settings):
+            continue
+        first = key.start_mark.line + 1  # lines of the front matter, from the line after '---'
+        last = value.end_mark.line + (1 if value.end_mark.column else 0)
+        dropped.update(range(first, max(last, first) + 1))
+        sink.warning(LOST, f"front-matter key '{name}' is no part of a quiz (another tool's, such as pandoc's or "
+                           "Jekyll's): left out of the source", SourceSpan(display, first + 1, key.start_mark.column + 1),
+                     hint="a quiz's front matter takes: " + ", ".join(S.FRONT_MATTER_KEYS))
+    if not dropped:
+        return text, text
+    read = "\n".join("" if i in dropped else line for i, line in enumerate(lines))
+    written = "\n".join(line for i, line in enumerate(lines) if i not in dropped)
+    return read, written
 
 
 def _as_built(read: tuple[Quiz, SourceMap] | None, path: Path, display: str, sink: DiagnosticSink,
