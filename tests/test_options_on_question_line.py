@@ -59,6 +59,15 @@ def test_moodle_grades_the_right_option_right(tmp_path):
     assert "부산" not in outputs.moodle_text(outputs.quiz.sections[0].questions[0].id)
 
 
+def test_options_going_on_on_the_next_line_are_the_same_questions(tmp_path):
+    text = "---\ntitle: 퀴즈\n---\n\n1. 옳은 것은? ① 가 ② 나\n③ 다 ④ 라\n정답: ③\n"
+    _, read, sink = _read(tmp_path, text)
+    assert read is not None and not sink.errors, [d.render() for d in sink.items]
+    (q,) = read[0].iter_questions()
+    assert (q.stem, [c.text for c in q.choices], [c.text for c in q.choices if c.correct]) == (
+        "옳은 것은?", ["가", "나", "다", "라"], ["다"])
+
+
 def test_marks_inside_a_sentence_stay_its_text(tmp_path):
     # A part to find: the marks number words of the sentence, with no sentence end before them.
     text = "---\ntitle: 퀴즈\n---\n\n1. I ① wish ② I ③ will ④ be ⑤ taller.\n정답: ③\n"

@@ -457,19 +457,21 @@ class Scanner:
         """Options written after the question's text on its own line (``1. 대한민국의 수도는? ① 서울
         ② 부산 ③ 대구``, ``1. Capital of France? A) Paris B) Lyon``): two or more, each the next in
         order from the first and marked alike, after the end of a sentence (``?``, ``.``, ``:``, a
-        closing bracket), with no options on the lines under it (else marks on the question's line
-        are its text's, ``ㄱ. … ㄴ. …`` statements before the options ``① ㄱ, ㄴ``). Marks inside a
-        sentence (``I ① wish ② I ③ will``, a part to find) stay its text. Their marks, placed in
-        the line, or None."""
+        closing bracket), with no options on the lines under it but those that go on in order
+        (``③ 다 ④ 라`` on the next line; else the marks on the question's line are its text's,
+        ``ㄱ. … ㄴ. …`` statements before the options ``① ㄱ, ㄴ``). Marks inside a sentence
+        (``I ① wish ② I ③ will``, a part to find) stay its text. Their marks, placed in the
+        line, or None."""
         if not _OPTIONS_AFTER.search(line, text_offset):
             return None
         following = next((l for l in self.lines[index + 1:] if l.strip()), "")
-        if following[:1] not in (" ", "\t") and S.option_marks(following.strip()):
-            return None
+        below = S.option_marks(following.strip()) if following[:1] not in (" ", "\t") else []
         for end in _OPTIONS_AFTER.finditer(line, text_offset):
             at = end.end()
             marks = S.option_marks(line[at:])
             if len(marks) >= 2 and marks[0].ordinal == 1 and marks[0].style not in _LISTED_STATEMENTS:
+                if below and (below[0].style != marks[0].style or below[0].ordinal != len(marks) + 1):
+                    return None
                 return [m._replace(start=m.start + at, text_start=m.text_start + at, text_end=m.text_end + at) for m in marks]
         return None
 
