@@ -149,6 +149,9 @@ BRACKET_LABEL = re.compile(rf"^([{re.escape(V.OPEN_BRACKETS)}(（])\s*([^\W\d_][
 LABEL_SCORE = re.compile(r"^(.*?)\s*\(\s*(-?\d+(?:\.\d+)?)\s*%\s*\)$")
 #: ``정답 - ①``, ``Answer – B``: a known label with a dash (and spaces) for its colon.
 DASH_LABEL = re.compile(r"^([^\W\d_][^:：\\\-–—=]{0,40}?)\s*(?:[-–—]\s+|=\s*)(.*?)\s*$")
+#: ``답) ①``, ``정답) ②``: a known answer label closed by a parenthesis for its colon, as Korean papers
+#: write it. Answer labels only: ``풀이)`` above a text may be a heading of the text students read.
+PAREN_LABEL = re.compile(r"^([^\W\d_][^:：()（）\\]{0,40}?)[)）]\s*(.*?)\s*$")
 #: ``정답 ④``, ``Answer B``, ``正解 イ``: a known answer label, a space, and a value only an answer is
 #: (an option, a truth mark, a number); ``해설`` or ``Explanation`` alone on its line. Read as labels.
 _BARE_LABEL = re.compile(r"^(" + "|".join(re.escape(n) for n in sorted(V.all_labels(), key=len, reverse=True)) + r")(?:\s+(\S.*?))?\s*$",
@@ -180,6 +183,11 @@ def read_label(text: str) -> LabelLine | None:
     if dashed is not None and dashed.group(1).strip().lower() in V.all_labels():
         raw, value = dashed.group(1).strip(), dashed.group(2)
         return LabelLine(raw, raw.lower(), None, value, dashed.start(2) if value else len(text), True, False)
+    closed = PAREN_LABEL.match(text) if found is None else None
+    if closed is not None and V.all_labels().get(closed.group(1).strip().lower()) == "answer" \
+            and not (len(closed.group(1).strip()) == 1 and closed.group(1).isascii()):  # ``A) text``: an option
+        raw, value = closed.group(1).strip(), closed.group(2)
+        return LabelLine(raw, raw.lower(), None, value, closed.start(2) if value else len(text), True, False)
     if found is None:
         found = BRACKET_LABEL.match(text)
         if found is None or found.group(2).strip().lower() not in V.all_labels():
