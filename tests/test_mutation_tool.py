@@ -99,3 +99,43 @@ def test_a_module_without_mutants_does_not_start_mutmut_again(mutation, tmp_path
     monkeypatch.setattr(mutation, "generate", no_start)
     monkeypatch.setattr(mutation.subprocess, "Popen", no_start)
     mutation.run_mutmut([path], None, False, None, 50)
+
+
+def test_an_unreached_mutant_a_targeted_test_kills_counts_as_killed_on_recheck(mutation, tmp_path, monkeypatch):
+    names = [f"qti_builder.readers.blocks.x_f__mutmut_{i}" for i in range(1, 4)]
+    path = _module_with(mutation, tmp_path, {names[0]: 0, names[1]: None, names[2]: None})
+    (tmp_path / "tests").mkdir()
+    runs = []
+
+    class Done:
+        def __init__(self, code):
+            self.returncode = code
+
+    def run(command, cwd, env, **kwargs):
+        runs.append(env["MUTANT_UNDER_TEST"])
+        return Done({"": 0, names[0]: 1, names[1]: 1, names[2]: 0}[env["MUTANT_UNDER_TEST"]])
+
+    monkeypatch.setattr(mutation.subprocess, "run", run)
+    monkeypatch.setattr(mutation, "NEW_TESTS", ["tests/test_x.py"])
+    mutation._baseline_passes.cache_clear()
+    mutation.recheck(path, None, unchecked=False)
+    assert runs == ["", names[0]]  # the files with no mutant first; an unreached mutant is not run
+    mutation.recheck(path, None, unchecked=True)
+    assert runs[2:] == [names[1], names[2]]  # the baseline is asked once; only the unreached are left
+    row = mutation.row_of(path)
+    assert row.counts == {"killed on recheck": 2, "not checked": 1}
+    assert row.score == 100.0  # of the two checked; the one a targeted test let pass stays unchecked
+
+
+def test_no_recheck_is_recorded_when_the_test_files_fail_without_a_mutant(mutation, tmp_path, monkeypatch):
+    path = _module_with(mutation, tmp_path, {"qti_builder.readers.blocks.x_f__mutmut_1": 0})
+    (tmp_path / "tests").mkdir()
+
+    class Failed:
+        returncode = 1
+
+    monkeypatch.setattr(mutation.subprocess, "run", lambda *a, **k: Failed())
+    monkeypatch.setattr(mutation, "NEW_TESTS", ["tests/test_x.py"])
+    mutation._baseline_passes.cache_clear()
+    mutation.recheck(path, None)
+    assert mutation.rechecked() == {} and mutation.row_of(path).counts == {"survived": 1}

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import functools
 import hashlib
 import math
 import json
@@ -286,10 +287,13 @@ def recheck_files(name: str) -> list[str]:
 NEW_TESTS: list[str] = []
 
 
-def recheck(path: Path, time_limit: float | None, sample: int | None = None) -> None:
+def recheck(path: Path, time_limit: float | None, sample: int | None = None, unchecked: bool = False) -> None:
     """Run each survivor against the whole test files; a failure counts as killed. Two passes:
     the test files changed since main for every survivor (seconds each), then the shared-fixture
-    files mutmut picked for those still alive (a minute or more each)."""
+    files mutmut picked for those still alive (a minute or more each). ``unchecked``: the mutants
+    mutmut has not reached too (those of the functions every test calls, each a run of most of the
+    selection, minutes apiece), against the first pass's files only: a failure kills one, a pass
+    leaves it unchecked."""
     started = time.monotonic()
     done = rechecked()
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
@@ -299,13 +303,19 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None) -> 
     # A mutant no selected test reaches ("no tests") is run against the files named with --also
     # and the changed test files too: a file outside the selection may call its function.
     chosen = sample_of(path, sample)
-    alive = [name for name, code in sorted(results_of(path).items())
-             if STATUS.get(code) in ("survived", "no tests") and done.get(name, 0) == 0 and name not in same
+    wanted = ("survived", "no tests", "not checked") if unchecked else ("survived", "no tests")
+    results = results_of(path)
+    if NEW_TESTS and not _baseline_passes():
+        # Every mutant would fail them, and count as killed: nothing is recorded.
+        print(f"the test files fail with no mutant: {' '.join(NEW_TESTS)}; no recheck")
+        return
+    alive = [name for name, code in sorted(results.items())
+             if STATUS.get(code) in wanted and done.get(name, 0) == 0 and name not in same
              and (chosen is None or name in chosen)]
-    for files_of in (lambda name: NEW_TESTS, lambda name: recheck_files(name)[len(NEW_TESTS):]):
+    for first, files_of in ((True, lambda name: NEW_TESTS), (False, lambda name: recheck_files(name)[len(NEW_TESTS):])):
         for name in alive:
-            if done.get(name, 0) != 0:
-                continue
+            if done.get(name, 0) != 0 or (results.get(name) is None and not first):
+                continue  # killed already; or not reached by mutmut: the first pass's files only
             if time_limit is not None and time.monotonic() - started > time_limit:
                 print(f"time limit: recheck stopped after {time_limit:.0f} s")
                 return
@@ -319,6 +329,16 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None) -> 
             done[name] = result.returncode
             print(f"{'killed  ' if result.returncode else 'survived'} {name} ({len(files)} files)", flush=True)
             record_recheck(name, result.returncode)
+
+
+@functools.lru_cache(maxsize=1)
+def _baseline_passes() -> bool:
+    """The first pass's test files pass in ``mutants/`` with no mutant active (asked once a run)."""
+    env = {**os.environ, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": ""}
+    env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
+    command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
+               "-p", "no:cacheprovider", "-k", "not generated", *NEW_TESTS]
+    return subprocess.run(command, cwd=MUTANTS, env=env, capture_output=True, text=True).returncode == 0
 
 
 @dataclass
@@ -356,7 +376,7 @@ def row_of(path: Path, sample: int | None = None) -> Row:
         if chosen is not None and name not in chosen:
             continue
         status = STATUS.get(code, "suspicious")
-        if status in ("survived", "no tests") and again.get(name, 0) != 0:
+        if status in ("survived", "no tests", "not checked") and again.get(name, 0) != 0:
             status = "killed on recheck"
         if status in ("survived", "no tests") and name in same:
             row.equivalent.append(name)
@@ -401,6 +421,9 @@ def main() -> int:
                         help="the mutated modules changed since REV (default main)")
     parser.add_argument("--report", action="store_true", help="print the last run's table; run nothing")
     parser.add_argument("--recheck", action="store_true", help="run the survivors against the whole test files")
+    parser.add_argument("--unchecked", action="store_true",
+                        help="with --recheck: the mutants mutmut has not reached too, against the changed and --also "
+                             "test files only (a failure kills one)")
     parser.add_argument("--fresh", action="store_true", help="run every mutant, not only those without a result or alive")
     parser.add_argument("--time-limit", type=float, help="seconds per module, then stop (results are kept); counted "
                         "from when mutmut has written the mutants and recorded which tests call what, never cut")
@@ -436,7 +459,7 @@ def main() -> int:
         if not args.report and not args.recheck and args.sample is None:
             run_mutmut([path], args.time_limit, args.fresh, args.only)
         if args.recheck:
-            recheck(path, args.time_limit, args.sample)
+            recheck(path, args.time_limit, args.sample, args.unchecked)
         if not args.report and (args.recheck or args.sample is None):
             print(f"{dotted(path)}: {time.monotonic() - started:.0f} s", flush=True)
     rows = [row_of(p, args.sample) for p in paths]
