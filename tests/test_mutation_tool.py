@@ -139,3 +139,23 @@ def test_no_recheck_is_recorded_when_the_test_files_fail_without_a_mutant(mutati
     mutation._baseline_passes.cache_clear()
     mutation.recheck(path, None)
     assert mutation.rechecked() == {} and mutation.row_of(path).counts == {"survived": 1}
+
+
+def test_a_recheck_refreshes_what_mutmut_copied_once(mutation, tmp_path, monkeypatch):
+    # A catalog and a template changed since mutmut made mutants/: the recheck's tests read them there.
+    (tmp_path / "pyproject.toml").write_text('[tool.mutmut]\nalso_copy = ["templates"]\n', encoding="utf-8")
+    catalog = tmp_path / "src" / "qti_builder" / "locale" / "ko" / "LC_MESSAGES" / "qti_builder.po"
+    catalog.parent.mkdir(parents=True)
+    catalog.write_text('msgid "new"\n', encoding="utf-8")
+    (tmp_path / "src" / "qti_builder" / "stage.py").write_text("x = 1\n", encoding="utf-8")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "item.xml.j2").write_text("<new/>", encoding="utf-8")
+    old = tmp_path / "mutants" / "src" / "qti_builder" / "locale" / "ko" / "LC_MESSAGES" / "qti_builder.po"
+    old.parent.mkdir(parents=True)
+    old.write_text('msgid "old"\n', encoding="utf-8")
+    (tmp_path / "mutants" / "src" / "qti_builder" / "stage.py").write_text("x = 'mutated'\n", encoding="utf-8")
+    mutation.refresh_copies()
+    assert old.read_text(encoding="utf-8") == 'msgid "new"\n'
+    assert (tmp_path / "mutants" / "templates" / "item.xml.j2").read_text(encoding="utf-8") == "<new/>"
+    # The Python mutmut mutated is its own: never overwritten.
+    assert (tmp_path / "mutants" / "src" / "qti_builder" / "stage.py").read_text(encoding="utf-8") == "x = 'mutated'\n"

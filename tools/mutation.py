@@ -297,6 +297,7 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None, unc
     started = time.monotonic()
     done = rechecked()
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
+    refresh_copies()
     env = {**os.environ, "PYTHONPATH": "src"}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
     same = equivalents()
@@ -329,6 +330,25 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None, unc
             done[name] = result.returncode
             print(f"{'killed  ' if result.returncode else 'survived'} {name} ({len(files)} files)", flush=True)
             record_recheck(name, result.returncode)
+
+
+def refresh_copies() -> None:
+    """The files mutmut copied into ``mutants/`` once, when it made it (``also_copy``: templates,
+    schemas, fixtures; the package's own data: message catalogs), as they are now: a recheck runs
+    today's tests, which read them (a catalog entry added since made every translated-message test
+    fail there)."""
+    copied = mutmut_config().get("also_copy", []) if (ROOT / "pyproject.toml").exists() else []
+    for entry in copied:
+        source = ROOT / entry
+        if source.is_dir():
+            shutil.copytree(source, MUTANTS / entry, dirs_exist_ok=True)
+        elif source.is_file():
+            shutil.copy2(source, MUTANTS / entry)
+    for source in PACKAGE.rglob("*"):
+        if source.is_file() and source.suffix not in (".py", ".pyc") and "__pycache__" not in source.parts:
+            target = MUTANTS / source.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
 
 
 @functools.lru_cache(maxsize=1)
