@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from helpers import write
+from helpers.cli import run
 
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.limits import Limits
@@ -136,3 +137,11 @@ def test_a_source_with_an_error_gives_its_good_questions_only_to_who_asks(tmp_pa
     result, found = read(path, partial=True)
     assert result is not None and result[1].partial
     assert [q.id for q in result[0].iter_questions()] == ["q1"]
+
+
+def test_the_file_no_reader_takes_is_named_where_its_error_is_printed(tmp_path: Path) -> None:
+    # Checking a folder of sources, the author must see which file has no reader: its path starts
+    # the error line, at line 1, as for every other problem of a file.
+    write(tmp_path, "optics.txt", MARKDOWN)
+    code, _, err = run("check", "optics.txt", "--lang", "en", cwd=tmp_path)
+    assert code == 1 and err.splitlines()[0] == "optics.txt:1:1: error[QB100]: no reader for '.txt' files", err

@@ -100,3 +100,14 @@ def test_an_id_written_twice_is_still_an_error(tmp_path):
     line = text.splitlines().index("2. 다음 중 옳은 것은? {#same}") + 1
     assert [(r.code, r.line, r.message) for r in reported] == [
         ("QB133", line, f"id 'same' is already used on line {line - 4}")]
+
+
+def test_an_id_written_before_the_repeated_questions_leaves_them_distinct(tmp_path):
+    # The written id is the teacher's and stays; the questions after it that say the same still
+    # take "-2" (the id pass goes on past a written id, not stopping at it).
+    paper = PAPER.replace("# 1부\n\n1. 다음 중 옳은 것은?\n① 가", "# 1부\n\n1. 물은 무엇인가? {#water}\n① 가")
+    paper = paper.replace("# 2부\n", "3. 다음 중 옳은 것은?\n① 사\n② 아\n\n# 2부\n").replace("3. 다음 중 옳은 것은?\n① 마", "4. 다음 중 옳은 것은?\n① 마")
+    paper = paper.replace("정답: 1. ① 2. ② 3. ①", "정답: 1. ① 2. ② 3. ② 4. ①")
+    got = _questions(tmp_path, paper)
+    first = got[1][0]
+    assert [i for i, _, _ in got] == ["water", first, f"{first}-2", f"{first}-3"]
