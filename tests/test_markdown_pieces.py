@@ -102,6 +102,10 @@ TRICKY = {
         "2.2 Welche Zahl ist ungerade?\nA) 7\nB) 8\nAntwort: A\n", _part("Two"), _part("Three")),
     "closing mark": _quiz(_part("One"), "- 끝 -\n", _part("Two")),
     "broken question": _quiz(_part("One"), "# Two\n\n1. No options here\n\nAnswer: C\n", _part("Three")),
+    # A piece's questions are built in the quiz's language: its true and false words ("참"), and
+    # the examples its errors' hints give ("add a line '정답: ...'", not 'Answer: ...').
+    "the quiz's language in every piece": "---\ntitle: 시험\nlanguage: ko\n---\n\n" + _part("하나") + "\n"
+                                          + "# 둘\n\n1. 물은 100℃에서 끓는다.\n정답: 참\n\n2. 수도는? {type=short_answer}\n",
 }
 
 

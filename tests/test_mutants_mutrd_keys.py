@@ -10,6 +10,9 @@ from pathlib import Path
 
 from helpers.reading import read_body
 
+from qti_builder.diagnostics import DiagnosticSink
+from qti_builder.readers import read_quiz
+
 
 def _answers(quiz) -> list[tuple[str, list[str], str | None]]:
     """Per question: its text, its right options' texts and its explanation."""
@@ -30,3 +33,15 @@ def test_an_explanations_line_with_its_answer_and_a_label(tmp_path: Path) -> Non
     quiz, told = read_body(tmp_path, body, "ko")
     assert told == []
     assert _answers(quiz) == [("짝수는?", ["4"], "② 4는 2로 나누어진다"), ("소수는?", ["7"], "① 7은 소수이다")]
+
+
+def test_a_key_entry_for_the_last_question_read_answers_it(tmp_path):
+    # One question, then its key entry "1. ②": the entry answers question 1 (the number of the
+    # question just read), never a question "1." again whose text is "②".
+    text = "---\ntitle: T\n---\n\n1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n1. ②\n"
+    (tmp_path / "paper.md").write_text(text, encoding="utf-8")
+    sink = DiagnosticSink()
+    read = read_quiz(tmp_path / "paper.md", sink)
+    assert read is not None and not sink.items, [d.render() for d in sink.items]
+    (question,) = read[0].iter_questions()
+    assert [c.text for c in question.choices if c.correct] == ["100℃"]
