@@ -159,3 +159,24 @@ def test_a_recheck_refreshes_what_mutmut_copied_once(mutation, tmp_path, monkeyp
     assert (tmp_path / "mutants" / "templates" / "item.xml.j2").read_text(encoding="utf-8") == "<new/>"
     # The Python mutmut mutated is its own: never overwritten.
     assert (tmp_path / "mutants" / "src" / "qti_builder" / "stage.py").read_text(encoding="utf-8") == "x = 'mutated'\n"
+
+
+def test_a_mutant_that_loops_is_a_timeout_and_counts_as_killed(mutation, tmp_path, monkeypatch):
+    name = "qti_builder.readers.blocks.x_f__mutmut_1"
+    path = _module_with(mutation, tmp_path, {name: None})
+    (tmp_path / "tests").mkdir()
+
+    class Passed:
+        returncode = 0
+
+    def run(command, cwd, env, **kwargs):
+        if env["MUTANT_UNDER_TEST"] == name:
+            raise mutation.subprocess.TimeoutExpired(command, kwargs["timeout"])
+        return Passed()
+
+    monkeypatch.setattr(mutation.subprocess, "run", run)
+    monkeypatch.setattr(mutation, "NEW_TESTS", ["tests/test_x.py"])
+    mutation._baseline_passes.cache_clear()
+    mutation.recheck(path, None, unchecked=True)
+    assert mutation.rechecked() == {name: mutation.TIMED_OUT}
+    assert mutation.row_of(path).counts == {"killed on recheck": 1}

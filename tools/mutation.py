@@ -282,6 +282,11 @@ def recheck_files(name: str) -> list[str]:
     return [*NEW_TESTS, *sorted(shared - set(NEW_TESTS), key=lambda f: (stem.split("_")[0] not in f, f))]
 
 
+#: Seconds a recheck of one mutant may take (the whole files a survivor runs take about a minute
+#: here), and the code recorded for one that took longer.
+RECHECK_TIMEOUT = 600
+TIMED_OUT = 124
+
 #: Test files changed since main (``--recheck`` runs them first): tests written since the run
 #: recorded which tests call what, which mutmut would not pick for an old result.
 NEW_TESTS: list[str] = []
@@ -325,11 +330,15 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None, unc
                 continue
             command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
                        "-p", "no:cacheprovider", "-k", "not generated", *files]
-            result = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
-                                    capture_output=True, text=True)
-            done[name] = result.returncode
-            print(f"{'killed  ' if result.returncode else 'survived'} {name} ({len(files)} files)", flush=True)
-            record_recheck(name, result.returncode)
+            try:
+                code = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
+                                      capture_output=True, text=True, timeout=RECHECK_TIMEOUT).returncode
+            except subprocess.TimeoutExpired:
+                code = TIMED_OUT  # a mutant that loops (``return index - 1``): killed, as mutmut counts a timeout
+            done[name] = code
+            print(f"{'timeout ' if code == TIMED_OUT else 'killed  ' if code else 'survived'} {name} ({len(files)} files)",
+                  flush=True)
+            record_recheck(name, code)
 
 
 def refresh_copies() -> None:
