@@ -69,14 +69,13 @@ def test_nesting_up_to_the_limit_is_read_and_one_level_more_refused():
     assert data is None and [(c, m) for c, m, _ in problems] == [("QB114", "the YAML nests more than the 3 levels a source may have")]
 
 
-def test_nesting_past_the_stack_is_a_located_error_naming_the_option(monkeypatch):
+def test_nesting_past_the_stack_is_a_located_error_naming_the_option():
     # On a small stack, nesting the option allows can exhaust it before the limit: an error that
     # says which option lowers the limit, never a traceback.
     import sys
 
     from qti_builder.limits import Limits
 
-    monkeypatch.setattr(sys, "getrecursionlimit", sys.getrecursionlimit)
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(300)
     try:
