@@ -95,3 +95,15 @@ def test_a_character_yaml_refuses_is_a_syntax_error_without_libyaml_too(monkeypa
     monkeypatch.setattr(yaml_data, "_FastLoader", None)
     data, problems = _load("title: a\x01b\n")
     assert data is None and [(c, m) for c, m, _ in problems] == [("QB111", "YAML syntax error: YAML cannot read character U+0001")]
+
+
+def test_a_bound_and_a_truth_value_are_said_with_their_values(tmp_path):
+    mr = ("title: T\nsections:\n- id: s\n  title: S\n  shuffle: maybe\n  questions:\n  - type: multiple_response\n"
+          "    id: m\n    stem: Which?\n    scoring: exam\n    incomplete_points: 0\n    choices:\n"
+          "    - {id: A, text: a, correct: true}\n    - {id: B, text: b, correct: true}\n    - {id: C, text: c}\n")
+    code, reported = check_source(tmp_path, "m.yaml", mr, "--lang", "en")
+    assert code == 1
+    said = {(r.line, r.message, r.hint) for r in reported}
+    assert (5, "'shuffle' in section 's' must be true or false, not 'maybe'", "write 'shuffle: true' or 'shuffle: false'") in said
+    assert (11, "'incomplete_points' in multiple_response question 'm' must be more than 0, not the number 0",
+            "write a number more than 0") in said
