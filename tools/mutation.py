@@ -303,8 +303,6 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None, unc
     done = rechecked()
     shutil.copytree(ROOT / "tests", MUTANTS / "tests", dirs_exist_ok=True)  # the tests as they are now
     refresh_copies()
-    env = {**os.environ, "PYTHONPATH": "src"}
-    env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
     same = equivalents()
     # A mutant no selected test reaches ("no tests") is run against the files named with --also
     # and the changed test files too: a file outside the selection may call its function.
@@ -328,11 +326,8 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None, unc
             files = files_of(name)
             if not files:
                 continue
-            command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-                       "-p", "no:cacheprovider", "-k", "not generated", *files]
             try:
-                code = subprocess.run(command, cwd=MUTANTS, env={**env, "MUTANT_UNDER_TEST": name},
-                                      capture_output=True, text=True, timeout=RECHECK_TIMEOUT).returncode
+                code = _run_tests(files, name, RECHECK_TIMEOUT)
             except subprocess.TimeoutExpired:
                 code = TIMED_OUT  # a mutant that loops (``return index - 1``): killed, as mutmut counts a timeout
             done[name] = code
@@ -363,11 +358,17 @@ def refresh_copies() -> None:
 @functools.lru_cache(maxsize=1)
 def _baseline_passes() -> bool:
     """The first pass's test files pass in ``mutants/`` with no mutant active (asked once a run)."""
-    env = {**os.environ, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": ""}
+    return _run_tests(NEW_TESTS, "") == 0
+
+
+def _run_tests(files: list[str], mutant: str, timeout: float | None = None) -> int:
+    """pytest's exit code for ``files`` in ``mutants/`` with ``mutant`` active ("": none), at the
+    lowest priority, stopping at the first failure."""
+    env = {**os.environ, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": mutant}
     env.setdefault("QTI_BUILDER_SCHEMAS", str((ROOT.parent / "shared" / "schemas").resolve()))
     command = ["nice", "-n", "19", sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:randomly",
-               "-p", "no:cacheprovider", "-k", "not generated", *NEW_TESTS]
-    return subprocess.run(command, cwd=MUTANTS, env=env, capture_output=True, text=True).returncode == 0
+               "-p", "no:cacheprovider", "-k", "not generated", *files]
+    return subprocess.run(command, cwd=MUTANTS, env=env, capture_output=True, text=True, timeout=timeout).returncode
 
 
 @dataclass

@@ -218,12 +218,11 @@ def _without_foreign_keys(text: str, display: str, sink: DiagnosticSink) -> tupl
     read (each such key's lines blank, so that every line keeps its number) and the source to
     write (without them). A key close to a quiz's (``titel``) or a setting written flat
     (``time_limit``) stays for the reader to report: the author meant the quiz's."""
-    lines = text.split("\n")
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
-    if end is None:
+    front = B.FRONT_MATTER.match(text)
+    if front is None:
         return text, text
     try:
-        node = yaml.compose("\n".join(lines[1:end]), Loader=yaml.SafeLoader)
+        node = yaml.compose(front.group(1), Loader=yaml.SafeLoader)
     except yaml.YAMLError:
         return text, text  # the reader reports it, at its place
     if not isinstance(node, yaml.MappingNode):
@@ -243,6 +242,7 @@ def _without_foreign_keys(text: str, display: str, sink: DiagnosticSink) -> tupl
                      hint="a quiz's front matter takes: " + ", ".join(S.FRONT_MATTER_KEYS))
     if not dropped:
         return text, text
+    lines = text.split("\n")
     read = "\n".join("" if i in dropped else line for i, line in enumerate(lines))
     written = "\n".join(line for i, line in enumerate(lines) if i not in dropped)
     return read, written

@@ -315,12 +315,7 @@ class Scanner:
 
     def _apply_keys(self) -> None:
         """Each key's entries become their questions' answers, as if written under them."""
-        questions: list[Question] = []
-        stack = list(reversed(self.roots))
-        while stack:
-            section = stack.pop()
-            questions += section.questions
-            stack += reversed(section.children)
+        questions = [q for section in self._sections_with_questions() for q in section.questions]
         name = next((n for n, r in self.dialect.labels.items() if r == "answer" and not n.isascii()), "answer")
 
         def add_answer(question: object, entry: K.Entry) -> None:
@@ -363,6 +358,7 @@ class Scanner:
                     add_answer, add_explanation, in_section, misfit)
 
     def _sections_with_questions(self) -> list[Section]:
+        """The sections read so far that hold questions, in source order."""
         found, stack = [], list(reversed(self.roots))
         while stack:
             section = stack.pop()
@@ -885,13 +881,7 @@ class Scanner:
 
     def _numbers_read(self) -> set[int]:
         """The numbers of the questions read so far."""
-        found: set[int] = set()
-        stack = list(self.roots)
-        while stack:
-            section = stack.pop()
-            found.update(q.number for q in section.questions)
-            stack += section.children
-        return found
+        return {q.number for section in self._sections_with_questions() for q in section.questions}
 
     def _roman_statement(self, line: str, index: int) -> bool:
         """``I.``, ``II.``, ... statements: ``II.`` and past it always, ``I.`` (an option letter
