@@ -347,6 +347,10 @@ CODES_LIST: tuple[Code, ...] = (
        "---\ntitle: T\nlanguage: de\n---\nAufgabe 2 (4 Punkte)\n\n2.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n2.2 Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n",
        "---\ntitle: T\nlanguage: de\n---\nAufgabe 2 (je 2 Punkte)\n\n2.1 Welche Zahl ist gerade?\nA) 3\nB) 4\nAntwort: B\n\n2.2 Welche Zahl ist prim?\nA) 7\nB) 8\nAntwort: A\n"),
     # -- QB2xx: checking the values ---------------------------------------------------------------
+    _e("QB198", "The text of a question whose answer is marked in bold shows the letter of that answer, alone among CJK text ('则产生 C。'): the paper was printed with its answers filled in, and students would read it.",
+       "the letter", "write the blank the paper had, '（ ）' or '____', in place of the letter",
+       FRONT + "1.  运算结果超过表示范围时，则产生 B。\n    1.  A、进位\n    2.  **B、溢出**\n",
+       FRONT + "1.  运算结果超过表示范围时，则产生（ ）。\n    1.  A、进位\n    2.  **B、溢出**\n"),
     _e("QB201", "A value the model refuses: out of range, of the wrong form, or against a rule (scores that do not add up to 100 %, no correct choice, select larger than the section, a text blank with options, a quiz setting misspelt or out of range, ...).",
        "the value, or the question or section that breaks the rule", "the hint of each message says what to change",
        FRONT + "1. Which keyword defines a function? {#def points=-1}\n\nA) func\nB) def\n\nAnswer: B\n",

@@ -368,7 +368,7 @@ class Scanner:
         process`` ``    4.  **program**``). The list is the question's options, the bold ones
         its answer (:meth:`.QuestionBuilder.choice`). Read as text, students would see the list
         with its answer in bold, and the question would have no options (QB128). A list without
-        bold stays the text's own (docs/source-format.md, "Lists in questions"), and so does one
+        bold stays the text's own (docs/source-format.md, "Lines that look like markers"), and so does one
         all in bold, unless another question's list in bold names some of its items only: then
         bold is how the paper marks answers, and all of them are (``모두 고르시오``)."""
         lists = []

@@ -519,6 +519,7 @@ class QuestionBuilder:
             if data["type"] == "single_choice" and len(bold) > 1:
                 self.error("QB121", f"a single-choice question has {len(bold)} correct answers (the options in bold)",
                            bold[1].line, bold[1].column, hint="put one option in bold, or drop type=single_choice")
+            self._answer_in_text(q, bold)
             return
         if answer is None:
             self.error("QB120", "the question has options but no correct answer", q.line,
@@ -550,6 +551,25 @@ class QuestionBuilder:
         for choice, opt in zip(choices, q.options):
             if opt in bold:
                 choice["text"] = S.wholly_bold(choice["text"]) or choice["text"]
+        self._answer_in_text(q, bold)
+
+    def _answer_in_text(self, q: Question, bold: list[Option]) -> None:
+        """A paper that marks its answers in bold was printed with its answers shown, and its
+        blanks may be too: ``则产生 C。`` where the paper had ``则产生（ ）。``. The letter of a
+        lettered option in bold, alone among the characters of a CJK text, is its answer shown
+        to students: an error at the letter, never a question that gives itself away."""
+        for opt in bold:
+            if opt.style not in _LETTERED:
+                continue
+            letter = S.option_label(opt.style, opt.ordinal)
+            shown = q.stem.find(re.compile(rf"(?:^|(?<=[\s{_CJK}]))\s*{letter}\s*(?=$|[\s{_CJK}])"))
+            if shown:
+                line, column, found = shown[0]
+                column += len(found.group(0)) - len(found.group(0).lstrip())
+                self.error("QB198", f"the question's text shows {letter}, the letter of its answer in bold, where "
+                           "students would read it", line, column,
+                           hint="write the blank the paper had, '（ ）' or '____', in place of the letter")
+                return
 
     def true_false(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
         answer = self._one_answer(q, "true/false")
@@ -721,6 +741,11 @@ BUILDERS: KindTable[Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], N
 
 def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
+
+
+#: Option styles whose markers are letters, and the characters of CJK text and its punctuation.
+_LETTERED = ("upper-alpha", "lower-alpha")
+_CJK = "\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
 
 
 def _bold_options(q: Question) -> list[Option]:
