@@ -691,6 +691,12 @@ class Scanner:
         decimal = question is not None and mode in ("stem", "option") and (self.form != ")" or question.heading) \
             and question.kind not in S.ITEM_KINDS
         marks = [] if indented else S.in_styles(S.option_marks(line, decimal=decimal), question.style if question else None)
+        pasted = S.PASTED_OPTION.match(line) if indented and question is not None and mode in ("stem", "option") else None
+        if pasted:
+            # ``   ●​   ① that``: an option of a bulleted list pasted from a word processor.
+            depth = pasted.end()
+            marks = [m._replace(start=m.start + depth, text_start=m.text_start + depth, text_end=m.text_end + depth)
+                     for m in S.in_styles(S.option_marks(line[depth:], decimal=decimal), question.style if question else None)]
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]

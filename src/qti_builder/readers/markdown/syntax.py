@@ -408,8 +408,13 @@ _KANA = "".join(dict.fromkeys(_KATAKANA + _IROHA))
 _ROMAN_NUMBERS: tuple[str, ...] = tuple(V.OPTION_STYLES["lower-roman"])
 #: ``ii`` ... ``xx``: lower-case Roman numerals of more than one letter (``i``, ``v``, ``x`` are letters too).
 _ROMAN = "|".join(sorted((r for r in _ROMAN_NUMBERS if len(r) > 1), key=len, reverse=True))
+#: List bullets a word processor or a PDF leaves before each option of a pasted paper (``●​ ① that``,
+#: often with a zero-width space after them): never Markdown, so never a list the author wrote.
+PASTED_BULLETS = "●•○▪◦"
+#: An option line so pasted, indented as the document's list was (under the question's number or deeper).
+PASTED_OPTION = re.compile(rf"^ {{1,8}}(?=[{PASTED_BULLETS}])")
 _OPTION_MARK = re.compile(
-    rf"(?P<bullet>[-*+]\s+)?(?:"
+    rf"(?P<bullet>(?:[-*+]|[{PASTED_BULLETS}]\u200b?)\s+)?(?:"
     rf"[(（]\s*(?P<pl>[{_LETTER}])\s*[)）]"
     rf"|[(（]\s*(?P<pr>{_ROMAN})\s*[)）]"
     rf"|[(（]\s*(?P<pd>\d{{1,2}})\s*[)）]"
@@ -423,7 +428,7 @@ _OPTION_MARK = re.compile(
     rf"|(?P<k>[{_KANA}])(?:[).．）、\u3000]| (?!\s*[=&+\-*/<>\\^_|]))"
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
-_OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
+_OPTION_INITIALS = frozenset("-*+(（" + PASTED_BULLETS + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
                              + _KANA + "0123456789")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
