@@ -139,6 +139,9 @@ class Question:
     #: Written as a heading (``## 1. 다음 중 …``): its ``1)`` lines are its options, however the
     #: paper's other questions are numbered.
     heading: bool = False
+    #: Written as a heading that is only its number (``## 19``): its options are a Markdown list
+    #: ``1.`` … under its text (syntax.list_option).
+    listed: bool = False
 
     @property
     def style(self) -> str | None:
@@ -598,6 +601,10 @@ class Scanner:
         decimal = question is not None and mode in ("stem", "option") and (self.form != ")" or question.heading) \
             and question.kind not in S.ITEM_KINDS
         marks = [] if indented else S.in_styles(S.option_marks(line, decimal=decimal), question.style if question else None)
+        if not marks and not indented and question is not None and question.listed and mode in ("stem", "option"):
+            # ``1. 8e30`` under ``## Q3``'s text: an option, never a question.
+            listed = S.list_option(line)
+            marks = [listed] if listed is not None else []
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
@@ -694,6 +701,9 @@ class Scanner:
         if odd and self._odd_option(question, odd, line, index):
             return index + 1
 
+        quoted = S.quoted_label(line) if not indented and mode in ("stem", "option", "label") else None
+        if quoted is not None:
+            return self._quoted_label(question, quoted, line, lineno, mode, index)
         label = S.read_label(line.strip())
         if label is not None and not (label.spaced or label.name in S.QUESTION_LABELS or label.name in S.CHOICE_LABELS):
             label = None  # ``Note:text``, ``https://...``: text
@@ -928,12 +938,76 @@ class Scanner:
             shown = f"{heading.group(1)} {number}. {shorten(reading.text, 50)}"
             self.error("QB147", f"this heading looks like question {number}, but its number is missing", lineno, start + 1,
                        hint=f"number it as the paper numbers its questions: '{shown}'")
+        if reading.only_number:
+            # ``## 19``: the heading is only the question's number; its text is the lines under it.
+            _, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
+            if "points" not in attrs:
+                attrs.update(self._heading_points(reading, lineno, start))
+            self._open_question(lineno, number, Block(lineno + 1, 1), attrs)
+            assert self.question is not None
+            self.question.heading = True
+            self.question.listed = reading.listed or reading.reading == "marked"
+            if reading.reading == "marked":
+                # Its statements are read as its list (nobody's questions), and it is left out.
+                first = reading.marked[0]
+                mark = self.lines[first - 1].rstrip()[-1:]
+                self.error("QB190", f"the statements numbered '1.', '2.', … under the heading end in a truth mark ('{mark}'): "
+                           "they are true/false statements with their answers, which no option may show to students",
+                           first, len(self.lines[first - 1].rstrip()),
+                           hint="write each statement as a true/false question of its own, its answer on the line under "
+                                "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
+                self.question.refused = True
+            return index + 1
         stem, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
         # The heading is a paragraph of its own: a line right under it starts the next one.
         under = index + 1 < len(self.lines) and self.lines[index + 1].strip() != ""
         self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""] if under else [stem]), attrs)
         assert self.question is not None
         self.question.heading = True
+        return index + 1
+
+    def _heading_points(self, reading: S.HeadingReading, lineno: int, start: int) -> Attrs:
+        """The points a number-only heading states in parentheses after its number: ``(6点)``,
+        ``(6 points)``, or a bare ``(6)`` where the paper says its numbers in parentheses are
+        points ("丸かっこ内の数字は配点です", before its first question). Anything else there is an
+        error at it: the paper does not say what the number is (it is not shown as text either)."""
+        if reading.bracket is None:
+            return {}
+        column = start + reading.bracket_offset + 1
+        stated = S.points_in(f"({reading.bracket})")
+        if stated is None and re.fullmatch(r"\d{1,4}(?:\.\d+)?", reading.bracket) and self._points_legend(lineno):
+            stated = (float(reading.bracket), 0, 0)
+        if stated is not None:
+            return {"points": (f"{stated[0]:g}", column)}
+        self.error("QB189", f"'({reading.bracket})' after the question's number does not say what it is: the paper does not "
+                   "say that its numbers in parentheses are points", lineno, column,
+                   hint="write the points with their unit, '(6点)', '(6점)' or '(6 points)', or say above the first "
+                        "question that the numbers in parentheses are the points ('丸かっこ内の数字は配点です'); "
+                        "parts worth points each ('各1') are questions of their own")
+        return {}
+
+    def _points_legend(self, lineno: int) -> bool:
+        """Does the paper say, above the line, that its numbers in parentheses are points?"""
+        return any(S.POINTS_LEGEND.search(line) for line in self.lines[: lineno - 1])
+
+    def _quoted_label(self, question: Question, quoted: tuple[int, S.LabelLine], line: str, lineno: int,
+                      mode: str, index: int) -> int:
+        """``> answer: 1`` and ``> points: 2``: a blockquote that holds the question's labels, read
+        as those labels (the points as its ``{points=…}``), at their columns in the line."""
+        width, label = quoted
+        if label.name.lower() not in S.POINTS_NAMES:
+            taken = self._label(question, label, " " * width + line[width:], lineno, False, mode)
+            if taken is not None:
+                self.current, self.mode = taken[0] or self.current, taken[1]
+            return index + 1
+        column = width + label.value_offset + 1
+        written = question.attrs.get("points")
+        if written is not None and written[0] != label.value.strip():
+            self.error("QB184", f"the points '{label.value.strip()}' differ from the points '{written[0]}' stated for the "
+                       "question above", lineno, column,
+                       hint="state the question's points once, or make them agree")
+        else:
+            question.attrs["points"] = (label.value.strip(), column)
         return index + 1
 
     def _section_in_text(self, line: str, title: str) -> bool:
