@@ -30,6 +30,7 @@ from ...readers.markdown import syntax as S
 from ..base import LOST, ImportedQuiz, sanitise_id, script_language
 from ..language import LATIN_LANGUAGES, text_language
 from . import blocks as B
+from .tables import page_table
 from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGGLE
 
 #: A list item that is not an option (``- Ray Train은 무엇인가요?``): a question written as a bullet.
@@ -59,14 +60,18 @@ def page_form(text: str, markdown: bool) -> str | None:
     if B.FRONT_MATTER.match(text) and titled is None:
         return "front matter without a title (a page's, not a source's)"
     _, events = B.events(text, markdown)
+    lines = text.split("\n")
     for event in events:
         if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
             return f"HTML at line {event.line}"
-        if isinstance(event, B.Table):
+        if isinstance(event, B.Table) and page_table(event):
+            # A table of fees in a question's passage is that question's text: only a page's
+            # questions, answers or options set in a table make a page.
             return f"a table at line {event.line}"
-        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text):
+        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text) \
+                and S.heading_reading(lines, event.line - 1).reading == "section":
+            # ``## Q3 (6)`` over its text and options, or its answer, is the exam reader's question.
             return f"a question heading at line {event.line}"
-    lines = text.split("\n")
     unnumbered = _first_unnumbered(lines)
     if unnumbered is not None:
         # A paper numbers its questions; a bank of questions without numbers, each a line followed

@@ -531,13 +531,14 @@ class Scanner:
             # ``[정답]`` then ``1. ②  2. ①``: the key's entries answer their questions.
             self._start_key(lineno)
             return index + 1
-        if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
+        if not indented and self.question is not None and self.mode in ("label", "option", "stem") and not self._list_goes_on(line) \
                 and (K.starts_key(line, after_answer=self.mode == "label") or self._entry_again(line)):
             # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
             self._start_key(lineno)
             K.read_line(self.keys[-1], line, lineno)
             return index + 1
-        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and self._untitled_key(index):
+        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and not self._list_goes_on(line) \
+                and self._untitled_key(index):
             # ``1. 2`` then ``2. 4`` ... ``5. 1, 5``: an untitled key of one entry a line.
             self._start_key(lineno, untitled=True)
             K.read_line(self.keys[-1], line, lineno)
@@ -605,6 +606,8 @@ class Scanner:
             # ``1. 8e30`` under ``## Q3``'s text: an option, never a question.
             listed = S.list_option(line)
             marks = [listed] if listed is not None else []
+        elif marks and question is not None and question.listed and mode == "stem":
+            marks = []  # ``(A) …`` before its list ``1. (A) － (C)``: statements of its text
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
@@ -965,6 +968,16 @@ class Scanner:
         assert self.question is not None
         self.question.heading = True
         return index + 1
+
+    def _list_goes_on(self, line: str) -> bool:
+        """``2. (b)`` under a number-only heading's question whose list is at ``1.``: its next
+        option, never an answer key's entry."""
+        question = self.question
+        listed = S.list_option(line) if question is not None and question.listed and self.mode in ("stem", "option") else None
+        if listed is None or question is None:
+            return False
+        numbered = [o for o in question.options if o.style == "decimal"]
+        return listed.ordinal == (numbered[-1].ordinal + 1 if numbered else 1)
 
     def _heading_points(self, reading: S.HeadingReading, lineno: int, start: int) -> Attrs:
         """The points a number-only heading states in parentheses after its number: ``(6点)``,

@@ -1180,6 +1180,18 @@ def truth_marked(text: str) -> bool:
     return _TRUTH_MARK_END.search(text.rstrip()) is not None
 
 
+_EMPHASIS_END = re.compile(r"[*_\s]+$")
+
+
+def _asks(line: str) -> bool:
+    """Does a line of a question's text ask, ending in its question mark (its emphasis and points,
+    ``**…것은? [3점]**``, aside)?"""
+    bare = _EMPHASIS_END.sub("", line)
+    stated = POINTS.search(bare)
+    bare = _EMPHASIS_END.sub("", bare[: stated.start()] if stated else bare)
+    return bare.endswith(("?", "？"))
+
+
 def quoted_label(line: str) -> tuple[int, LabelLine] | None:
     """``> answer: 1``, ``> points: 2``: a line of a blockquote that holds a question's label (or
     its points), and the width of its ``>`` prefix; None for any other line."""
@@ -1203,6 +1215,7 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
     true/false statements answered, "marked". Nothing first under it but a numbered line, a
     label, or nothing at all, leaves it a section, as it always was."""
     text = False  # a line of the question's text was read (the stem, code too)
+    asks = False  # the last line of that text asks (``…가장 적절한 것은? [3점]**``): what follows answers it
     run: list[tuple[int, bool, bool]] = []  # lines ``1.``, ``2.``: (line number, asks, ends in a truth mark)
     other = answered = False
     fence: str | None = None
@@ -1253,10 +1266,9 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
             if not text:
                 return _SECTION
             if not run:
-                if marks[0].ordinal == 1:
-                    other = True
-                    end = i
-                    break
+                # ``(A) …`` ``(B) …``: its options, or statements when a list ``1.`` follows them
+                # (``1. (A) － (C) － (B)``): what comes next says.
+                other = other or marks[0].ordinal == 1
                 continue
             if marks[0].ordinal == 1:
                 return _SECTION  # ``1. …`` then ``A) …``: a question with options of its own, or statements: as before
@@ -1264,15 +1276,15 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
         if run:
             end = i
             break
-        text = True
+        text, asks = True, _asks(line)
     found = HeadingReading("question", alone.number, alone.attrs, alone.attrs_offset, end, bracket=alone.bracket,
                            bracket_offset=alone.bracket_offset, only_number=True)
     if run:
         marked = tuple(n for n, _, mark in run if mark)
         if len(run) > 1 and len(marked) == len(run):
             return HeadingReading("marked", alone.number, end=end, marked=marked, only_number=True)
-        asking = tuple(n for n, asks, _ in run if asks)
-        if len(asking) == len(run):
+        asking = () if asks else tuple(n for n, asks, _ in run if asks)
+        if run and len(asking) == len(run):
             return _SECTION
         if asking:
             return HeadingReading("ambiguous", alone.number, "", 0, end, asking, tuple(n for n, asks, _ in run if not asks),
