@@ -61,6 +61,7 @@ def page_form(text: str, markdown: bool) -> str | None:
         return "front matter without a title (a page's, not a source's)"
     _, events = B.events(text, markdown)
     lines = text.split("\n")
+    exam_headings = _exam_headings(lines, [e for e in events if isinstance(e, B.Heading) and QUESTION_HEADING.match(e.text)])
     for event in events:
         if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
             return f"HTML at line {event.line}"
@@ -68,9 +69,7 @@ def page_form(text: str, markdown: bool) -> str | None:
             # A table of fees in a question's passage is that question's text: only a page's
             # questions, answers or options set in a table make a page.
             return f"a table at line {event.line}"
-        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text) \
-                and S.heading_reading(lines, event.line - 1).reading == "section":
-            # ``## Q3 (6)`` over its text and options, or its answer, is the exam reader's question.
+        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text) and not exam_headings:
             return f"a question heading at line {event.line}"
     unnumbered = _first_unnumbered(lines)
     if unnumbered is not None:
@@ -103,6 +102,16 @@ def page_form(text: str, markdown: bool) -> str | None:
             if S.option_marks(after) or S.OPTION.match(after):
                 return f"a bulleted question at line {number}"
     return None
+
+
+def _exam_headings(lines: list[str], headings: list[B.Heading]) -> bool:
+    """Are a paper's question headings (``## Q3 (6)``) the exam reader's: each a question it reads
+    (its text, then its options or its answer), and some with their options as a Markdown list
+    ``1.`` … (or statements marked ○/×), which the page reader would read as questions of their
+    own? Headings the page reader reads as well (``## Question 1`` over ``- A) …``) stay a page's."""
+    readings = [S.heading_reading(lines, h.line - 1) for h in headings]
+    return bool(readings) and all(r.reading != "section" for r in readings) \
+        and any(r.listed or r.reading in ("marked", "ambiguous") for r in readings)
 
 
 def _first_unnumbered(lines: list[str]) -> int | None:

@@ -1014,13 +1014,14 @@ class Scanner:
                 self.current, self.mode = taken[0] or self.current, taken[1]
             return index + 1
         column = width + label.value_offset + 1
-        written = question.attrs.get("points")
-        if written is not None and written[0] != label.value.strip():
-            self.error("QB184", f"the points '{label.value.strip()}' differ from the points '{written[0]}' stated for the "
+        points, written = label.value.strip(), question.attrs.get("points")
+        stated = written[0] if written is not None else None
+        if stated is not None and _number(stated) != _number(points):
+            self.error("QB184", f"the points '{points}' differ from the points '{stated}' stated for the "
                        "question above", lineno, column,
                        hint="state the question's points once, or make them agree")
         else:
-            question.attrs["points"] = (label.value.strip(), column)
+            question.attrs["points"] = (points, column)
         return index + 1
 
     def _section_in_text(self, line: str, title: str) -> bool:
@@ -1529,3 +1530,11 @@ def _hard_break(line: str) -> str:
 _ROLE_WORDS = {"answer": "answer", "explanation": "explanation", "correct": "correct feedback",
                "incorrect": "incorrect feedback", "partially_correct": "partially correct feedback",
                "grading": "marking scheme", "feedback": "feedback"}
+
+
+def _number(text: str) -> float | str:
+    """``2`` and ``2.0`` as one number; other text as it is."""
+    try:
+        return float(text)
+    except ValueError:
+        return text

@@ -1119,7 +1119,7 @@ _HEADING_BRACKET = re.compile(r"\s*[(（]\s*([^()（）]{1,30}?)\s*[)）]\s*$")
 _LIST_ITEM = re.compile(r"^(\d{1,2})\.(\s+)(?=\S)")
 #: A statement answered by the truth mark at its end (``アセンブルは可逆変換である。○``,
 #: ``- `y = x[4]` ○``, ``… X``): the paper's answer, which students must never see in an option.
-_TRUTH_MARK_END = re.compile(r"(?:^|(?<=[\s。．.、,，)）`*\]]))([○◯×✕☓])\s*$|\s([OXＯＸ])\s*$")
+_TRUTH_MARK_END = re.compile(r"(?:^|(?<=[\s。．.、,，)）`*\]]))([○◯×✕☓])\s*$|\s([OXTFＯＸ])\s*$")
 #: A paper's legend saying the numbers in parentheses are the points: "丸かっこ内の数字は配点です",
 #: "괄호 안의 숫자는 배점입니다", "Numbers in parentheses are the points".
 POINTS_LEGEND = re.compile(r"(?:丸?かっこ|丸?括弧|カッコ|괄호|parenthes[ei]s|brackets).{0,30}?(?:配点|배점|points|marks)", re.I)
@@ -1176,7 +1176,7 @@ def list_option(line: str) -> OptionMark | None:
 
 
 def truth_marked(text: str) -> bool:
-    """Does a statement end in a truth mark (``○``, ``×``, ``☓``; ``O`` or ``X`` after a space)?"""
+    """Does a statement end in a truth mark (``○``, ``×``, ``☓``; ``O``, ``X``, ``T`` or ``F`` after a space)?"""
     return _TRUTH_MARK_END.search(text.rstrip()) is not None
 
 
