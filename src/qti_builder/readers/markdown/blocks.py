@@ -606,7 +606,7 @@ class Scanner:
             # ``1. 8e30`` under ``## Q3``'s text: an option, never a question.
             listed = S.list_option(line)
             marks = [listed] if listed is not None else []
-        elif marks and question is not None and question.listed and mode == "stem":
+        elif marks and marks[0].style != "decimal" and question is not None and question.listed and mode == "stem":
             marks = []  # ``(A) …`` before its list ``1. (A) － (C)``: statements of its text
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
