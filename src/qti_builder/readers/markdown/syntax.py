@@ -1209,13 +1209,14 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
     """A heading that is only a question's number (``## 19``, ``## Q3 (6)``) is that question when
     its text follows it (any line that is not a question, an option or a label), then either its
     options, a Markdown list ``1.`` … (or ``1)``, ``①``, ``A)`` …) restarting at 1, or its answer.
-    The list says which it is as a heading question's ``1)`` lines do: lines none of which asks
-    are options, all asking are a section's questions, some of each "ambiguous", an answer between
-    two or options of their own make them questions; lines that end in a truth mark (``… ○``) are
+    When a line of its text asks (``**…가장 적절한 것은?**``), the list answers it: its options, even
+    those that ask. Else the list says which it is as a heading question's ``1)`` lines do: lines
+    none of which asks are options, all asking are a section's questions, some of each
+    "ambiguous"; an answer between two or options of their own make them questions; lines that end in a truth mark (``… ○``) are
     true/false statements answered, "marked". Nothing first under it but a numbered line, a
     label, or nothing at all, leaves it a section, as it always was."""
     text = False  # a line of the question's text was read (the stem, code too)
-    asks = False  # the last line of that text asks (``…가장 적절한 것은? [3점]**``): what follows answers it
+    asks = False  # a line of that text asks (``**…가장 적절한 것은? [3점]**``): the list under it answers it
     run: list[tuple[int, bool, bool]] = []  # lines ``1.``, ``2.``: (line number, asks, ends in a truth mark)
     other = answered = False
     fence: str | None = None
@@ -1276,7 +1277,7 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
         if run:
             end = i
             break
-        text, asks = True, _asks(line)
+        text, asks = True, asks or _asks(line)
     found = HeadingReading("question", alone.number, alone.attrs, alone.attrs_offset, end, bracket=alone.bracket,
                            bracket_offset=alone.bracket_offset, only_number=True)
     if run:
