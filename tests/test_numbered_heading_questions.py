@@ -305,7 +305,7 @@ def test_a_list_under_a_text_that_does_not_ask_some_of_whose_lines_ask_is_ambigu
     paper = ("# Quiz\n\n## 7\n\nRead the text and answer.\n\n1. What is a noun?\n2. house\n3. quickly\n\nAnswer: 2\n\n"
              "## 8\n\nWhich number is even?\n\n1. 3\n2. 4\n\nAnswer: 2\n")
     found = _errors(tmp_path, paper)
-    assert len(found) == 1 and found[0].startswith("paper.md:3:4: error[QB188]: ")
+    assert len(found) == 1 and found[0].startswith("paper.md:3:4: error[QB188]: the lines numbered '1.', '2.', … under the heading")
 
 
 def test_a_number_heading_over_questions_stays_a_section(tmp_path: Path) -> None:

@@ -928,7 +928,8 @@ class Scanner:
         if reading.reading == "ambiguous":
             plain = ", ".join(str(n) for n in reading.plain[:3])
             asking = ", ".join(str(n) for n in reading.asking[:3])
-            self.error("QB188", f"the lines numbered '1)', '2)', … under the heading could be its options or the questions of a "
+            first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
+            self.error("QB188", f"the lines numbered '{first}', '{second}', … under the heading could be its options or the questions of a "
                        f"section it titles: those on lines {plain} read as options, those on lines {asking} ask a question",
                        lineno, start + 1,
                        hint="for one question, write its options without question marks (or mark them 'A) …'); for a "
