@@ -347,3 +347,12 @@ def test_statements_marked_true_or_false_are_refused_never_shown(tmp_path: Path)
         "paper.md:23:12: error[QB190]: the statements numbered '1.', '2.', … under the heading end in a truth mark ('T'): "
         "they are true/false statements with their answers, which no option may show to students",
     ]
+
+
+def test_a_task_heading_with_points_is_no_question_number(tmp_path: Path) -> None:
+    # ``## Exercice 1 (2 points)`` names a task: its numbered lines are its questions (here without
+    # answers: each its own error), never options of a question the heading would be (QB188).
+    paper = "# Examen\n\n## Exercice 1 (2 points)\n\nLes questions valent 1 point.\n\n1. Expliquez une variable.\n" \
+            "2. Qu'est-ce qu'une fonction ?\n"
+    assert _errors(tmp_path, paper) == ["paper.md:7:1: error[QB128]: the question has no options and no answer",
+                                        "paper.md:8:1: error[QB128]: the question has no options and no answer"]

@@ -1125,6 +1125,8 @@ _TRUTH_MARK_END = re.compile(r"(?:^|(?<=[\s。．.、,，)）`*\]]))([○◯×�
 POINTS_LEGEND = re.compile(r"(?:丸?かっこ|丸?括弧|カッコ|괄호|parenthes[ei]s|brackets).{0,30}?(?:配点|배점|points|marks)", re.I)
 #: The names a blockquote of labels gives the question's points (``> points: 2``).
 POINTS_NAMES = ("points", "point", "pts", "배점", "配点", "分值")
+#: The words that number a task (``Aufgabe 2``, ``Exercice 1``), not a question.
+_TASK_WORD = re.compile(_alternatives(V.words("task_words")), re.I)
 #: ``{type=numerical}`` at the end of a heading's text.
 _ATTRIBUTES_TAIL = re.compile(r"\s*(\{[^{}]*\})\s*$")
 #: ``> answer: 1``: a label in a blockquote (the prefix, then the label's text).
@@ -1147,7 +1149,8 @@ class NumberHeading:
 def number_heading(title: str) -> NumberHeading | None:
     """``19``, ``Q3``, ``Q3 (6)``, ``문제 5``, ``問5``: a heading's text that is a question's number
     and nothing more (what follows it in parentheses aside), in any question-word form. None for
-    any other text (``1. 다음 중 …`` is :func:`heading_reading`'s numbered heading)."""
+    any other text (``1. 다음 중 …`` is :func:`heading_reading`'s numbered heading) and for a task's
+    word (``Exercice 1``, ``Task 2``)."""
     attrs = _ATTRIBUTES_TAIL.search(title)
     title = title[: attrs.start()] if attrs else title
     bracket = _HEADING_BRACKET.search(title)
@@ -1157,8 +1160,9 @@ def number_heading(title: str) -> NumberHeading | None:
         number = int(bare.group(1))
     else:
         start = question_start(head)
-        if start is None or start.text or start.form in (".", ")") or start.kind is not None:
-            return None
+        if start is None or start.text or start.form in (".", ")") or start.kind is not None \
+                or _TASK_WORD.match(head):
+            return None  # ``## Exercice 1 (6 points)``: a task, whose lines under it say what it is (tasks.py)
         number = start.number
     if number == 0:
         return None
