@@ -774,7 +774,8 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
         return None, "QB172"
     value = S.bare(answer)
     if _LETTER.fullmatch(value) or (S.option_refs(answer, dialect.and_words) and not S.NUMERIC_ANSWER.match(value)) \
-            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
+            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)) \
+            or _names_marked_part(value, stem_lines):
         return None, "QB173"
     if S.NUMERIC_ANSWER.match(S.ascii_number(value)):
         return "essay", "QB171"
@@ -783,6 +784,15 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if is_short(answer, dialect):
         return None, "QB175"
     return "essay", None
+
+
+def _names_marked_part(value: str, stem_lines: list[str]) -> bool:
+    """``2`` for a text that marks its parts ①, ②, … ⑤ in order (the underlined words of a
+    passage, ``①**to solve** … ②**being**``): the answer names part ②, an option the question
+    does not list, not a number to grade or a model answer."""
+    marks = S.CIRCLED.findall("\n".join(stem_lines))
+    return value.isdigit() and len(marks) >= 2 and marks == list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) \
+        and 1 <= int(value) <= len(marks)
 
 
 _SENTENCE_END = re.compile(r"(?:[.!?。！？]|(?:다|요|음|함|임|됨)[.。])$")
