@@ -266,6 +266,12 @@ def test_a_japanese_paper_reads_its_points_legend_code_and_number_answer(tmp_pat
     grades = _grades(tmp_path, source)
     assert [right for right, _ in grades] == [{"qti21": 1.0, "moodle": 1.0, "canvas": 1.0}] * 2
     assert [wrong for _, wrong in grades] == [{"qti21": 0.0, "moodle": 0.0, "canvas": 0.0}] * 2
+    # The number answer is graded as a number: 1024 right, 1000 wrong, in each output.
+    quiz = _read(source)
+    built = Built.read(quiz, tmp_path / "dist")
+    number = next(quiz.iter_questions())
+    assert {t: built.score(t, number, 1024) for t in ("qti21", "moodle", "canvas")} == {"qti21": 1.0, "moodle": 1.0, "canvas": 1.0}
+    assert {t: built.score(t, number, 1000) for t in ("qti21", "moodle", "canvas")} == {"qti21": 0.0, "moodle": 0.0, "canvas": 0.0}
 
 
 def test_an_english_paper_with_question_word_and_bare_number_headings(tmp_path: Path) -> None:
