@@ -370,3 +370,17 @@ def test_an_answer_naming_a_part_marked_in_the_passage_is_an_error_not_an_essay(
     paper = ("# 모의고사\n\n## 29\n\n**다음 글의 밑줄 친 부분 중, 어법상 틀린 것은?**\n\n"
              "We are ①**smart** and ②**being** here ③**today**.\n\n> answer: 2\n> points: 2\n")
     assert _errors(tmp_path, paper) == ["paper.md:9:11: error[QB173]: the answer '2' names an option, but the question has no options"]
+
+
+def test_korean_question_word_headings_keep_their_numbers_and_points(tmp_path: Path) -> None:
+    source = ("---\ntitle: 국어\nlanguage: ko\n---\n\n### 문제 5 (3점)\n\n다음 중 맞춤법이 옳은 것은?\n\n1. 되요\n2. 돼요\n\n정답: 2\n\n"
+              "### 문제 6\n\n다음 중 옳은 것은?\n\n1. 안되\n2. 안 돼\n\n정답: 2\n")
+    (tmp_path / "mun.md").write_text(source, encoding="utf-8")
+    code, out, err = run("check", "mun.md", "--outline", "--lang", "en", cwd=tmp_path)
+    assert code == 0, out + err
+    assert out.splitlines()[2:5] == ["  5. single choice | answer 2 | 3 points | lines 6-13",
+                                     "  6. single choice | answer 2 | 1 point | lines 15-22",
+                                     "total: 2 questions, 4 points"]
+    quiz = _read(tmp_path / "mun.md")
+    assert _questions(quiz) == [("single_choice", "다음 중 맞춤법이 옳은 것은?", ["되요", "돼요"], ["돼요"], 3),
+                                ("single_choice", "다음 중 옳은 것은?", ["안되", "안 돼"], ["안 돼"], 1)]
