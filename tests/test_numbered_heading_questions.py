@@ -384,3 +384,21 @@ def test_korean_question_word_headings_keep_their_numbers_and_points(tmp_path: P
     quiz = _read(tmp_path / "mun.md")
     assert _questions(quiz) == [("single_choice", "다음 중 맞춤법이 옳은 것은?", ["되요", "돼요"], ["돼요"], 3),
                                 ("single_choice", "다음 중 옳은 것은?", ["안되", "안 돼"], ["안 돼"], 1)]
+
+
+def test_another_tools_metadata_under_the_title_is_said_and_left_out(tmp_path: Path) -> None:
+    # The paper's title, then an exam tool's front matter (its id, subject, duration): never the
+    # quiz's description students read.
+    paper = "# 2026 모의고사\n\n---\nexamId: mock-1\nduration: 70\n---\n\n" + KO_PAPER.split("\n", 2)[2]
+    (tmp_path / "meta.md").write_text(paper, encoding="utf-8")
+    code, out, err = run("import", "meta.md", "-o", "out", "--lang", "en", cwd=tmp_path)
+    assert code == 0, out + err
+    assert [line for line in err.splitlines() if "warning[" in line] == [
+        "meta.md:4:1: warning[QB711]: front-matter key 'examId' under the paper's title is another tool's metadata, no part "
+        "of a quiz: left out of the source",
+        "meta.md:5:1: warning[QB711]: front-matter key 'duration' under the paper's title is another tool's metadata, no part "
+        "of a quiz: left out of the source"]
+    written = (tmp_path / "out" / "meta.md").read_text(encoding="utf-8")
+    assert "examId" not in written and "duration" not in written
+    quiz = _read(tmp_path / "out" / "meta.md")
+    assert quiz.description is None and len(list(quiz.iter_questions())) == 3

@@ -219,10 +219,41 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
         return _as_built(read_markdown(read_text, stem, display, sink, errors_before), path, display, sink, written)
     lines = text.split("\n")
     title = paper_title(lines)
+    metadata = _metadata_after_title(lines, title[1] if title else 0, display, sink)
+    if metadata:
+        # Read with the block's lines blank (every line keeps its number), written without them.
+        text = "\n".join("" if i in metadata else line for i, line in enumerate(lines))
+        lines = text.split("\n")
     language = paper_language(text, lines)
     read = read_paper(text, title, language, stem, display, sink, errors_before)
-    body = lines[title[1]:] if title else lines
+    body = [line for i, line in enumerate(lines) if i not in metadata][title[1]:] if title else lines
     return _as_built(read, path, display, sink, paper_source(title[0] if title else stem, language, body))
+
+
+def _metadata_after_title(lines: list[str], after: int, display: str, sink: DiagnosticSink) -> set[int]:
+    """Another tool's metadata between ``---`` lines right under the paper's title (``examId:``,
+    ``subject:``, ``duration:``), which the reader would show students as the quiz's description:
+    each key is said (QB711) and left out. The indexes of the block's lines (none without one)."""
+    start = next((i for i in range(after, len(lines)) if lines[i].strip()), None)
+    if start is None or lines[start].strip() != "---":
+        return set()
+    end = next((i for i in range(start + 1, min(len(lines), start + 60)) if lines[i].strip() == "---"), None)
+    if end is None or end == start + 1:
+        return set()
+    try:
+        data = yaml.safe_load("\n".join(lines[start + 1:end]))
+    except yaml.YAMLError:
+        return set()
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        return set()
+    for i in range(start + 1, end):
+        key = re.match(r"^([^\s:#][^:]*):", lines[i])
+        if key:
+            name = key.group(1)
+            sink.warning(LOST, f"front-matter key '{name}' under the paper's title is another tool's metadata, no part "
+                               "of a quiz: left out of the source", SourceSpan(display, i + 1, 1),
+                         hint="the paper's title is its first line; a quiz's settings go in the front matter the import writes")
+    return set(range(start, end + 1))
 
 
 def _without_foreign_keys(text: str, display: str, sink: DiagnosticSink) -> tuple[str, str]:
