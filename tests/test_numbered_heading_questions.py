@@ -402,3 +402,14 @@ def test_another_tools_metadata_under_the_title_is_said_and_left_out(tmp_path: P
     assert "examId" not in written and "duration" not in written
     quiz = _read(tmp_path / "out" / "meta.md")
     assert quiz.description is None and len(list(quiz.iter_questions())) == 3
+
+
+def test_a_quotation_in_a_questions_text_stays_text(tmp_path: Path) -> None:
+    # A blockquote that is not labels alone (a dialogue quoted in the text) is the text's, even
+    # where one of its lines looks like a label.
+    source = tmp_path / "quote.md"
+    source.write_text("---\ntitle: T\nlanguage: ko\n---\n\n## 3\n\n**다음 대화의 빈칸에 알맞은 것은?**\n\n"
+                      "> 민수: 어디 가니?\n> 답: 도서관에 가.\n\n1. 예\n2. 아니오\n\n> answer: 1\n", encoding="utf-8")
+    quiz = _read(source)
+    assert _questions(quiz) == [("single_choice", "**다음 대화의 빈칸에 알맞은 것은?**\n\n> 민수: 어디 가니?\n> 답: 도서관에 가.",
+                                 ["예", "아니오"], ["예"], 1)]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
@@ -704,7 +705,7 @@ class Scanner:
         if odd and self._odd_option(question, odd, line, index):
             return index + 1
 
-        quoted = S.quoted_label(line) if not indented and mode in ("stem", "option", "label") else None
+        quoted = S.labels_quoted(self.lines, index) if not indented and mode in ("stem", "option", "label") else None
         if quoted is not None:
             return self._quoted_label(question, quoted, line, lineno, mode, index)
         label = S.read_label(line.strip())
@@ -1002,7 +1003,14 @@ class Scanner:
 
     def _points_legend(self, lineno: int) -> bool:
         """Does the paper say, above the line, that its numbers in parentheses are points?"""
-        return any(S.POINTS_LEGEND.search(line) for line in self.lines[: lineno - 1])
+        return self._legend_line < lineno
+
+    @cached_property
+    def _legend_line(self) -> int:
+        """The line of the paper's legend that its numbers in parentheses are points (past its
+        last line without one): looked for once, not at every heading."""
+        return next((n for n, line in enumerate(self.lines, 1) if S.POINTS_LEGEND.search(line)), len(self.lines) + 1)
+
 
     def _quoted_label(self, question: Question, quoted: tuple[int, S.LabelLine], line: str, lineno: int,
                       mode: str, index: int) -> int:

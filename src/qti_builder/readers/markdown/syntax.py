@@ -1209,6 +1209,21 @@ def quoted_label(line: str) -> tuple[int, LabelLine] | None:
     return len(found.group(1)), label
 
 
+def labels_quoted(lines: list[str], index: int) -> tuple[int, LabelLine] | None:
+    """The label of ``lines[index]`` (:func:`quoted_label`) when the blockquote it stands in holds
+    labels only (``> answer: 1`` then ``> points: 2``); None otherwise: a quotation in a question's
+    text (``> 민수: 어디 가니?`` then ``> 답: 도서관에 가.``) stays text, a line like a label and all."""
+    found = quoted_label(lines[index])
+    if found is None:
+        return None
+    start = end = index
+    while start > 0 and lines[start - 1].startswith(">"):
+        start -= 1
+    while end + 1 < len(lines) and lines[end + 1].startswith(">"):
+        end += 1
+    return found if all(quoted_label(line) is not None for line in lines[start: end + 1]) else None
+
+
 def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) -> HeadingReading:
     """A heading that is only a question's number (``## 19``, ``## Q3 (6)``) is that question when
     its text follows it (any line that is not a question, an option or a label), then either its
@@ -1244,7 +1259,7 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
         if HEADING.match(line):
             end = i
             break
-        quoted = quoted_label(line)
+        quoted = labels_quoted(lines, i)
         label = quoted[1] if quoted else read_label(line.strip())
         if label is not None and (label.name.lower() in QUESTION_LABELS or quoted):
             if not text:
