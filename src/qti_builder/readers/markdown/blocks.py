@@ -954,11 +954,10 @@ class Scanner:
             self.question.listed = reading.listed or reading.reading == "marked"
             if reading.reading == "marked":
                 # Its statements are read as its list (nobody's questions), and it is left out.
-                first = reading.marked[0]
-                mark = self.lines[first - 1].rstrip()[-1:]
-                self.error("QB190", f"the statements numbered '1.', '2.', … under the heading end in a truth mark ('{mark}'): "
+                statement = self.lines[reading.marked[0] - 1].rstrip()
+                self.error("QB190", f"the statements numbered '1.', '2.', … under the heading end in a truth mark ('{statement[-1]}'): "
                            "they are true/false statements with their answers, which no option may show to students",
-                           first, len(self.lines[first - 1].rstrip()),
+                           reading.marked[0], len(statement),
                            hint="write each statement as a true/false question of its own, its answer on the line under "
                                 "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
                 self.question.refused = True
