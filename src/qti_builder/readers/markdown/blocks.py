@@ -143,6 +143,9 @@ class Question:
     #: Written as a heading that is only its number (``## 19``): its options are a Markdown list
     #: ``1.`` … under its text (syntax.list_option).
     listed: bool = False
+    #: Its options were a numbered list indented under its text (``    1.  **kernel**``), read as
+    #: options because some of them, not all, are in bold: the bold ones are its answer.
+    nested: bool = False
 
     @property
     def style(self) -> str | None:
@@ -284,6 +287,7 @@ class Scanner:
                        hint=f"add a closing line {self.fence} after the code")
         self._close_passages()
         self._check_introductions(self.description, "the quiz description", self.roots)
+        self._nested_options()
         self._apply_keys()
         self._matching_tables(self.roots)
         return self.description, self.roots
@@ -360,6 +364,84 @@ class Scanner:
                 part.section = self._part_section(part)
             K.apply(key, questions, lambda message, line, column, hint: self.error("QB187", message, line, column, hint),
                     add_answer, add_explanation, in_section, misfit)
+
+    def _nested_options(self) -> None:
+        """A question without options whose text ends in a numbered list indented under it, some
+        of its items (not all) wholly in bold: pandoc's Markdown of a Word paper whose options
+        are a list under the question and whose answers are in bold (``1.  …?`` then ``    1.
+        process`` ``    4.  **program**``). The list is the question's options, the bold ones
+        its answer (:meth:`.QuestionBuilder.choice`). Read as text, students would see the list
+        with its answer in bold, and the question would have no options (QB128). A list without
+        bold stays the text's own (docs/source-format.md, "Lines that look like markers"), and so does one
+        all in bold, unless another question's list in bold names some of its items only: then
+        bold is how the paper marks answers, and all of them are (``모두 고르시오``)."""
+        lists = []
+        for section in self._sections_with_questions():
+            for q in section.questions:
+                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS):
+                    continue
+                found = self._nested_list(q)
+                if found is not None:
+                    lists.append((q, found))
+        answers_in_bold = any(not every for _, (_, _, every) in lists)
+        for q, (first, items, every) in lists:
+            if every and not answers_in_bold:
+                continue
+            del q.stem.lines[first:]
+            while q.stem.lines and not q.stem.lines[-1].strip():
+                q.stem.lines.pop()
+            q.nested = True
+            for lineno, mark, text in items:
+                q.options.append(Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), {}, None,
+                                        mark.style, mark.marker, mark.ordinal, mark.start + 1))
+                q.option_lines.append((lineno, self.lines[lineno - 1]))
+
+    def _nested_list(self, q: Question) -> tuple[int, list[tuple[int, S.OptionMark, str]], bool] | None:
+        """The numbered list at the end of a question's text, indented alike and numbered from 1
+        (two items or more, each on one line), when some of its items are wholly in bold: the
+        index of its first line in the text, each item's line, marker and text (its bold kept,
+        the marker an item writes inside it, ``A、``, taken for its own when every item writes
+        the next), and whether every item is in bold."""
+        lines = q.stem.lines
+        end = len(lines)
+        while end > 1 and (not lines[end - 1].strip() or S.thematic_break(lines[end - 1])):
+            end -= 1  # ``---`` after the list, before the next section: a separator, as after options
+        found: list[tuple[int, re.Match[str]]] = []
+        index = end - 1
+        while index >= 1:
+            item = S.NESTED_ITEM.match(lines[index])
+            if item is None:
+                if lines[index].strip():
+                    break
+            elif found and item.group(1) != found[-1][1].group(1):
+                break
+            else:
+                found.append((index, item))
+            index -= 1
+        found.reverse()
+        if len(found) < 2 or [int(item.group(2)) for _, item in found] != list(range(1, len(found) + 1)):
+            return None
+        if any(self.lines[q.stem.line - 1 + i].rstrip() != lines[i].rstrip() for i, _ in found if q.stem.line - 1 + i < len(self.lines)):
+            return None  # the text's lines are not the source's, one for one: not read as options
+        bold = [S.wholly_bold(item.group(3)) for _, item in found]
+        if all(b is None for b in bold):
+            return None
+        inner = [S.option_marks(b if b is not None else item.group(3)) for b, (_, item) in zip(bold, found)]
+        own = all(marks and marks[0].ordinal == n and marks[0].style == inner[0][0].style
+                  for n, marks in enumerate(inner, 1))
+        items = []
+        for n, ((i, item), b, marks) in enumerate(zip(found, bold, inner), 1):
+            text, start = item.group(3), item.start(3)
+            marker = item.group(2) + lines[i][item.end(2)]
+            mark = S.OptionMark("decimal", marker, n, item.start(2), start, start + len(text))
+            if own:
+                written = marks[0]
+                body = (b if b is not None else text)[written.text_start:]
+                delimiter = text[:2] if b is not None else ""
+                text = f"{delimiter}{body}{delimiter}"
+                mark = written._replace(start=start, text_start=start, text_end=start + len(text))
+            items.append((q.stem.line + i, mark, text))
+        return (found[0][0], items, all(b is not None for b in bold))
 
     def _sections_with_questions(self) -> list[Section]:
         """The sections read so far that hold questions, in source order."""
@@ -465,6 +547,8 @@ class Scanner:
         if not _OPTIONS_AFTER.search(line, text_offset):
             return None
         following = next((l for l in self.lines[index + 1:] if l.strip()), "")
+        if S.NESTED_ITEM.match(following):
+            return None  # ``    1.  …`` under it: its options may be that list (_nested_options), its marks its text's
         below = S.option_marks(following.strip()) if following[:1] not in (" ", "\t") else []
         for end in _OPTIONS_AFTER.finditer(line, text_offset):
             at = end.end()

@@ -207,7 +207,9 @@ class QuestionBuilder:
                 reading.stem = q.stem.text()
                 q.options.clear()
                 return "ordering"
-            return "single_choice" if not answers or len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
+            if not answers:
+                return "multiple_response" if len(_bold_options(q)) > 1 else "single_choice"
+            return "single_choice" if len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
         if q.items:
             return None
         if not answers:
@@ -507,6 +509,18 @@ class QuestionBuilder:
                        hint="add options at the left margin: 'A) ...', 'B) ...'")
             return
         answer = q.label("answer")
+        bold = _bold_options(q)
+        if answer is None and bold:
+            # ``    4.  **program**``: the options in bold are the answer; students see them as the
+            # others are, never in bold.
+            for choice, opt in zip(choices, q.options):
+                choice["correct"] = opt in bold
+                choice["text"] = S.wholly_bold(choice["text"]) or choice["text"]
+            if data["type"] == "single_choice" and len(bold) > 1:
+                self.error("QB121", f"a single-choice question has {len(bold)} correct answers (the options in bold)",
+                           bold[1].line, bold[1].column, hint="put one option in bold, or drop type=single_choice")
+            self._answer_in_text(q, bold)
+            return
         if answer is None:
             self.error("QB120", "the question has options but no correct answer", q.line,
                        hint=f"add a line '{V.examples(self.dialect.language).answer}: {_example_marker(q, 2)}' at the left "
@@ -515,9 +529,47 @@ class QuestionBuilder:
         correct = self._letters(q, answer)
         for choice in choices:
             choice["correct"] = choice["id"] in correct
+        if q.nested and bold:
+            self._bold_and_answer(q, answer, bold, correct, choices)
         if data["type"] == "single_choice" and len(correct) > 1:
             self.error("QB121", f"a single-choice question has {len(correct)} correct answers", answer.line, answer.block.column,
                        hint="give one letter, or drop type=single_choice to make it a multiple-response question")
+
+    def _bold_and_answer(self, q: Question, answer: Label, bold: list[Option], correct: list[str],
+                         choices: list[dict[str, Any]]) -> None:
+        """A list of options read for its bold ones (:meth:`.Scanner._nested_options`) that an
+        answer names too (under the question, or in the key): the bold that agrees is the
+        answer's, taken out so that students do not see it; bold that names other options is a
+        located error, since one of the two is wrong."""
+        if correct and {o.letter for o in bold} != set(correct):
+            named, shown = ", ".join(o.name for o in q.options if o.letter in correct), ", ".join(o.name for o in bold)
+            in_bold = f"the options in bold are {shown}" if len(bold) > 1 else f"the option in bold is {shown}"
+            self.error("QB191", f"the answer names {named}, but {in_bold}",
+                       answer.line, answer.block.column,
+                       hint="correct the answer or the bold, so that the options in bold are the answer")
+            return
+        for choice, opt in zip(choices, q.options):
+            if opt in bold:
+                choice["text"] = S.wholly_bold(choice["text"]) or choice["text"]
+        self._answer_in_text(q, bold)
+
+    def _answer_in_text(self, q: Question, bold: list[Option]) -> None:
+        """A paper that marks its answers in bold was printed with its answers shown, and its
+        blanks may be too: ``则产生 C。`` where the paper had ``则产生（ ）。``. The letter of a
+        lettered option in bold, alone among the characters of a CJK text, is its answer shown
+        to students: an error at the letter, never a question that gives itself away."""
+        for opt in bold:
+            if opt.style not in _LETTERED:
+                continue
+            letter = S.option_label(opt.style, opt.ordinal)
+            shown = q.stem.find(re.compile(rf"(?:^|(?<=[\s{_CJK}]))\s*{letter}\s*(?=$|[\s{_CJK}])"))
+            if shown:
+                line, column, found = shown[0]
+                column += len(found.group(0)) - len(found.group(0).lstrip())
+                self.error("QB198", f"the question's text shows {letter}, the letter of its answer in bold, where "
+                           "students would read it", line, column,
+                           hint="write the blank the paper had, '（ ）' or '____', in place of the letter")
+                return
 
     def true_false(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
         answer = self._one_answer(q, "true/false")
@@ -689,6 +741,19 @@ BUILDERS: KindTable[Callable[[QuestionBuilder, Question, Loc, dict[str, Any]], N
 
 def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
+
+
+#: Option styles whose markers are letters, and the characters of CJK text and its punctuation.
+_LETTERED = ("upper-alpha", "lower-alpha")
+_CJK = "\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+
+
+def _bold_options(q: Question) -> list[Option]:
+    """The options wholly in bold (``**kernel**``), when some of them are and some are not, or
+    when the paper marks its answers so (:meth:`.Scanner._nested_options`): in a question
+    without an answer, its answer. Bold on every option of a question is otherwise their style."""
+    bold = [o for o in q.options if S.wholly_bold(o.text.text()) is not None]
+    return bold if q.nested or len(bold) < len(q.options) else []
 
 
 def _missing_type_hint(q: Question) -> str:

@@ -982,6 +982,23 @@ def structure(line: str) -> str | None:
 THEMATIC_BREAK = re.compile(r"^(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 
 
+#: An item of a numbered list indented under a question's text, as pandoc writes a Word paper's
+#: options (``1.  question`` then ``    1.  **kernel**``): its indent, number and text.
+NESTED_ITEM = re.compile(r"^( {2,})(\d{1,2})[.)] +(\S.*?)\s*$")
+#: Text wholly in bold (``**kernel**``, ``__kernel__``); a space before the closing mark, as a
+#: converted paper writes it (``**… 있다. **``), is forgiven.
+_WHOLLY_BOLD = re.compile(r"^(\*\*|__)(?=\S)(.*?\S)\s*\1$")
+
+
+def wholly_bold(text: str) -> str | None:
+    """The text inside the bold marks when all of ``text`` is in bold (``**kernel**``), else None
+    (``**kernel** space``, ``**A** and **B**``: bold words, not a bold option)."""
+    found = _WHOLLY_BOLD.match(text.strip())
+    if found is None or found.group(1) in found.group(2):
+        return None
+    return found.group(2)
+
+
 def thematic_break(line: str) -> bool:
     """``---``, ``***``, ``___``, ``- - -`` alone on a line at the left margin."""
     return bool(line) and line[0] in "-*_" and THEMATIC_BREAK.match(line) is not None
