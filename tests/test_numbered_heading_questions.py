@@ -94,14 +94,15 @@ Reading slowly helps memory.
 """
 
 #: A Japanese final exam: the legend that the numbers in parentheses are points, ``## Q1 (4)``
-#: with a number for its answer (``{type=numerical}``: the author says it is graded as a number),
+#: with a number for its answer (``{type=numerical unit=KiB}``: the author says it is graded as a
+#: number, in KiB),
 #: ``## Q3 (6)`` with code in its text and ``答え：3``, and options ``(a)``, ``(b)`` that look like
 #: an answer key's entries ``2. (b)``.
 JA_PAPER = """# プログラミング 期末試験
 
 丸かっこ内の数字は配点です。
 
-## Q1 (4) {type=numerical}
+## Q1 (4) {type=numerical unit=KiB}
 
 1MiBは何KiBですか？答えなさい。
 
@@ -255,7 +256,7 @@ def test_a_japanese_paper_reads_its_points_legend_code_and_number_answer(tmp_pat
     questions = list(imported.iter_questions())
     assert [(q.type, q.points) for q in questions] == [("numerical", 4), ("single_choice", 6), ("single_choice", 5)]
     assert questions[0].stem == "1MiBは何KiBですか？答えなさい。"
-    assert [(a.value, a.tolerance) for a in questions[0].answers] == [(1024, 0)]
+    assert [(a.value, a.tolerance) for a in questions[0].answers] == [(1024, 0)] and questions[0].unit == "KiB"
     assert questions[1].stem == ("次のRコードを実行したときに得られる出力として正しいものを一つ選びなさい。\n\n"
                                  "```R\nx <- c(1,2,3)\nx[2] <- 0\nprint(x)\n```")
     assert [(c.text, c.correct) for c in questions[1].choices] == [("`[1] 1 2 0`", False), ("`[1] 1 0 3`", True),
@@ -413,3 +414,16 @@ def test_a_quotation_in_a_questions_text_stays_text(tmp_path: Path) -> None:
     quiz = _read(source)
     assert _questions(quiz) == [("single_choice", "**다음 대화의 빈칸에 알맞은 것은?**\n\n> 민수: 어디 가니?\n> 답: 도서관에 가.",
                                  ["예", "아니오"], ["예"], 1)]
+
+
+def test_a_number_with_its_unit_asks_how_it_is_graded_and_says_what_each_lms_grades(tmp_path: Path) -> None:
+    # ``答え：1024(KiB)``: the reader does not guess whether students type the unit.
+    paper = "# テスト\n\n## Q1 (4点)\n\n1MiBは何KiBですか？\n\n答え：1024(KiB)\n"
+    (tmp_path / "paper.md").write_text(paper, encoding="utf-8")
+    code, _, err = run("import", "paper.md", "-o", "out", "--lang", "en", cwd=tmp_path)
+    assert code == 1 and err.splitlines()[:2] == [
+        "paper.md:7:4: error[QB175]: the answer '1024(KiB)' is a number with its unit: say whether students type the number "
+        "(graded as a number) or write an essay (graded by hand)",
+        "    hint: to grade the number, add {type=numerical unit=KiB} to the question line and write the answer '1024' "
+        "(Moodle accepts it with or without the unit; Canvas and QTI 2.1 grade the number); or add {type=essay} to make it "
+        "an essay's model answer"]

@@ -268,7 +268,7 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB174", "A blank [[...]] in the text of a question whose type was guessed (not fill_in_blank): students would see the answer in the brackets.",
        "the blank", "add {type=fill_in_blank} to the question line",
        FRONT + "1. The [[Sun]] is a star. {#sun}\n\nAnswer: Sun\n", FRONT + "1. The [[Sun]] is a star. {#sun type=fill_in_blank}\n"),
-    _e("QB175", "A question without options or type= whose answer is a word or a short phrase: a short answer or an essay's model answer, which the reader does not guess.",
+    _e("QB175", "A question without options or type= whose answer is a word or a short phrase (or a number with its unit, '1024(KiB)'): a short answer or a numerical question or an essay's model answer, which the reader does not guess.",
        "the answer", "add {type=short_answer} (several accepted answers: 'Seoul, Seoul City') or {type=essay}; in a section titled '단답형' or 'Short answer' questions are short answers",
        FRONT + "1. Which city is the capital of Korea? {#cap}\n\nAnswer: Seoul\n",
        FRONT + "1. Which city is the capital of Korea? {#cap type=short_answer}\n\nAnswer: Seoul, Seoul City\n"),

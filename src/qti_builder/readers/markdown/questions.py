@@ -260,6 +260,14 @@ class QuestionBuilder:
                 self.error(code, f"the answer '{text}' is one of the items listed in the question, but they are not "
                            "options, so the question's type is not clear", *at,
                            hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
+        elif code == "QB175" and (united := _NUMBER_WITH_UNIT.match(value)):
+            # ``答え：1024(KiB)``: a number with its unit, which the LMSs grade as the number.
+            number, unit = united.group(1), united.group(2)
+            self.error(code, f"the answer '{text}' is a number with its unit: say whether students type the number "
+                       "(graded as a number) or write an essay (graded by hand)", *at,
+                       hint=f"to grade the number, add {{type=numerical unit={unit}}} to the question line and write the "
+                            f"answer '{number}' (Moodle accepts it with or without the unit; Canvas and QTI 2.1 grade the "
+                            "number); or add {type=essay} to make it an essay's model answer")
         elif code == "QB175":
             own = V.examples(self.dialect.language)  # examples in the quiz's language
             (one, other), section = own.alternatives, own.short_answer_section
@@ -849,6 +857,10 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if is_short(answer, dialect):
         return None, "QB175"
     return "essay", None
+
+
+#: ``1024(KiB)``, ``25 (cm)``: a number, then its unit in parentheses.
+_NUMBER_WITH_UNIT = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)\s*[(（]\s*([^\s()（）{}=]{1,12})\s*[)）]\s*$")
 
 
 def _names_marked_part(value: str, stem_lines: list[str]) -> bool:
