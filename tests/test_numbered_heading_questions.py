@@ -427,3 +427,12 @@ def test_a_number_with_its_unit_asks_how_it_is_graded_and_says_what_each_lms_gra
         "    hint: to grade the number, add {type=numerical unit=KiB} to the question line and write the answer '1024' "
         "(Moodle accepts it with or without the unit; Canvas and QTI 2.1 grade the number); or add {type=essay} to make it "
         "an essay's model answer"]
+
+
+def test_statements_marked_under_a_numbered_heading_are_refused_too(tmp_path: Path) -> None:
+    # ``## 1. …`` over ``1) … O`` ``2) … X`` with an answer after: never options showing the marks.
+    paper = ("# 퀴즈\n\n## 1. 옳은 것에 O, 틀린 것에 X를 표시하시오.\n1) 물은 100도에서 끓는다. O\n2) 얼음은 50도에서 녹는다. X\n"
+             "정답: 1\n\n## 2. 다음 중 짝수는?\n1) 3\n2) 4\n정답: 2\n")
+    assert _errors(tmp_path, paper) == [
+        "paper.md:4:19: error[QB190]: the statements numbered '1)', '2)', … under the heading end in a truth mark ('O'): "
+        "they are true/false statements with their answers, which no option may show to students"]

@@ -1036,15 +1036,7 @@ class Scanner:
             assert self.question is not None
             self.question.heading = True
             self.question.listed = reading.listed or reading.reading == "marked"
-            if reading.reading == "marked":
-                # Its statements are read as its list (nobody's questions), and it is left out.
-                statement = self.lines[reading.marked[0] - 1].rstrip()
-                self.error("QB190", f"the statements numbered '1.', '2.', … under the heading end in a truth mark ('{statement[-1]}'): "
-                           "they are true/false statements with their answers, which no option may show to students",
-                           reading.marked[0], len(statement),
-                           hint="write each statement as a true/false question of its own, its answer on the line under "
-                                "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
-                self.question.refused = True
+            self._refuse_marked(reading)
             return index + 1
         stem, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
         # The heading is a paragraph of its own: a line right under it starts the next one.
@@ -1052,7 +1044,23 @@ class Scanner:
         self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""] if under else [stem]), attrs)
         assert self.question is not None
         self.question.heading = True
+        self._refuse_marked(reading)
         return index + 1
+
+    def _refuse_marked(self, reading: S.HeadingReading) -> None:
+        """A heading question over statements that each end in their truth mark (``… である。○``):
+        an error at the first mark, and the question left out. Its statements are read as its
+        options (nobody's questions), so that nothing else is said about them."""
+        if reading.reading != "marked" or self.question is None:
+            return
+        statement = self.lines[reading.marked[0] - 1].rstrip()
+        first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
+        self.error("QB190", f"the statements numbered '{first}', '{second}', … under the heading end in a truth mark "
+                   f"('{statement[-1]}'): they are true/false statements with their answers, which no option may show to students",
+                   reading.marked[0], len(statement),
+                   hint="write each statement as a true/false question of its own, its answer on the line under "
+                        "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
+        self.question.refused = True
 
     def _list_goes_on(self, line: str) -> bool:
         """``2. (b)`` under a number-only heading's question whose list is at ``1.``: its next

@@ -1067,7 +1067,7 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
     lost = None if numbered else _NUMBER_LOST.match(title)
     if not ((numbered and numbered.text) or lost):
         return _SECTION
-    run: list[tuple[int, bool]] = []  # the lines numbered 1), 2), ...: (line number, asks)
+    run: list[tuple[int, bool, bool]] = []  # the lines numbered 1), 2), ...: (line number, asks, ends in a truth mark)
     other = False  # a first option marked otherwise: ``①``, ``A)``, ``(1)``
     answered = False  # an answer label after one of the run's lines
     fence: str | None = None
@@ -1096,7 +1096,7 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
             if mark.style == "decimal":
                 if (not run and mark.ordinal != 1) or answered:
                     return _SECTION  # not a first option; or an answer between them: each a question answered
-                run.append((i + 1, line.rstrip().endswith(("?", "？"))))
+                run.append((i + 1, line.rstrip().endswith(("?", "？")), truth_marked(line)))
                 continue
             if mark.ordinal == 1:
                 if len(run) == 1:
@@ -1115,14 +1115,18 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
             break
     if not run and not other:
         return _SECTION
-    asking = tuple(n for n, asks in run if asks)
-    if run and len(asking) == len(run):
-        return _SECTION
     text = numbered.text if numbered else title[lost.end():] if lost else ""
     offset = numbered.text_offset if numbered else lost.end() if lost else 0
+    marked = tuple(n for n, _, mark in run if mark)
+    if len(run) > 1 and len(marked) == len(run):
+        # ``1) 문장이다. ○`` ``2) … ×``: true/false statements with their answers, never options to show.
+        return HeadingReading("marked", numbered.number if numbered else None, text, offset, end, marked=marked)
+    asking = tuple(n for n, asks, _ in run if asks)
+    if run and len(asking) == len(run):
+        return _SECTION
     if asking:
         return HeadingReading("ambiguous", numbered.number if numbered else None, text, offset, end, asking,
-                              tuple(n for n, asks in run if not asks))
+                              tuple(n for n, asks, _ in run if not asks))
     return HeadingReading("question", numbered.number if numbered else None, text, offset, end)
 
 
