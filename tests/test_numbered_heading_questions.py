@@ -436,3 +436,14 @@ def test_statements_marked_under_a_numbered_heading_are_refused_too(tmp_path: Pa
     assert _errors(tmp_path, paper) == [
         "paper.md:4:19: error[QB190]: the statements numbered '1)', '2)', … under the heading end in a truth mark ('O'): "
         "they are true/false statements with their answers, which no option may show to students"]
+
+
+def test_the_abbreviated_answer_label_with_its_full_stop(tmp_path: Path) -> None:
+    # ``Ans. 2`` as a Japanese exam prints it: the answer label, its full stop for a colon.
+    imported, source = _imported(tmp_path, "# テスト\n\n## Q1\n\nどれか？\n\n1. 3\n2. 4\n\nAns. 2\n\n"
+                                 "## Q2 {type=numerical}\n\n10GiBは何MiBですか？\n\nAns. 10240\n")
+    questions = list(imported.iter_questions())
+    assert [(q.type, q.points) for q in questions] == [("single_choice", 1), ("numerical", 1)]
+    assert [c.correct for c in questions[0].choices] == [False, True]
+    assert [a.value for a in questions[1].answers] == [10240]
+    assert _read(source).model_dump() == imported.model_dump()

@@ -204,11 +204,19 @@ def read_label(text: str) -> LabelLine | None:
                      bool(space) or not value or bracketed, bracketed)
 
 
+#: ``Ans. 3``: the abbreviated answer label with its full stop for a colon, as papers print it.
+_ABBREVIATED_ANSWER = re.compile(r"^(ans)\.\s+(\S.*?)\s*$", re.I)
+
+
 def _bare_label(text: str) -> LabelLine | None:
     """``정답 ④`` and ``해설`` alone: labels without their colon, where the line can be nothing else."""
     found = _BARE_LABEL.match(text)
     if found is None:
-        return None
+        abbreviated = _ABBREVIATED_ANSWER.match(text)
+        if abbreviated is None:
+            return None
+        return LabelLine(abbreviated.group(1), abbreviated.group(1).lower(), None, abbreviated.group(2), abbreviated.start(2),
+                         True, False)
     raw, value = found.group(1), found.group(2) or ""
     role = V.all_labels()[raw.lower()]
     if not value:
