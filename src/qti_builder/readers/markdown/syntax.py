@@ -1260,9 +1260,10 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
     When a line of its text asks (``**…가장 적절한 것은?**``), the list answers it: its options, even
     those that ask. Else the list says which it is as a heading question's ``1)`` lines do: lines
     none of which asks are options, all asking are a section's questions, some of each
-    "ambiguous"; an answer between two or options of their own make them questions; lines that end in a truth mark (``… ○``) are
-    true/false statements answered, "marked". Nothing first under it but a numbered line, a
-    label, or nothing at all, leaves it a section, as it always was."""
+    "ambiguous"; an answer between two or options of their own make them questions. Items that
+    each end in a truth mark (``… ○``) are true/false statements answered, "marked". Nothing
+    first under it but a numbered line, a label, or nothing at all, leaves it a section, as it
+    always was."""
     text = False  # a line of the question's text was read (the stem, code too)
     asks = False  # a line of that text asks (``**…가장 적절한 것은? [3점]**``): the list under it answers it
     run: list[tuple[int, bool, bool]] = []  # lines ``1.``, ``2.``: (line number, asks, ends in a truth mark)
@@ -1332,12 +1333,13 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
         marked = tuple(n for n, _, mark in run if mark)
         if len(run) > 1 and len(marked) == len(run):
             return HeadingReading("marked", alone.number, end=end, marked=marked, only_number=True)
-        asking = () if asks else tuple(n for n, asks, _ in run if asks)
-        if run and len(asking) == len(run):
+        # Under a text that asks, every item answers it; else the items that ask say which they are.
+        asking = () if asks else tuple(n for n, item_asks, _ in run if item_asks)
+        if len(asking) == len(run):
             return _SECTION
         if asking:
-            return HeadingReading("ambiguous", alone.number, "", 0, end, asking, tuple(n for n, asks, _ in run if not asks),
-                                  only_number=True)
+            plain = tuple(n for n, item_asks, _ in run if not item_asks)
+            return HeadingReading("ambiguous", alone.number, "", 0, end, asking, plain, only_number=True)
         return replace(found, listed=True)
     return found if (other or answered) else _SECTION
 
