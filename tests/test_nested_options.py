@@ -230,3 +230,17 @@ def test_a_question_text_that_shows_its_bold_answers_letter_is_an_error_at_the_l
     (q,) = _read(path).iter_questions()
     assert [(c.text, c.correct) for c in q.choices] == [("two", False), ("three", True)]
     assert q.numbering is None  # lettered: the letters are the options' own
+
+
+def test_a_list_in_a_question_answered_otherwise_stays_its_text(tmp_path: Path) -> None:
+    """An answer that names no option (a model answer, a word) says the question is an essay or a
+    short answer: a bold item of a list in its text is the author's emphasis, as before."""
+    path = tmp_path / "essay.md"
+    path.write_text("---\ntitle: T\n---\n1.  Explain the steps.\n    1.  **Install**\n    2.  Write\n\n"
+                    "Model answer: First install the package, then write the source.\n", encoding="utf-8")
+    (q,) = _read(path).iter_questions()
+    assert (q.type, q.stem) == ("essay", "Explain the steps.\n1.  **Install**\n2.  Write")  # its lines, dedented
+    code, reported = check_source(tmp_path, "word.md", "---\ntitle: T\n---\n1.  Name the first step.\n    1.  **Install**\n"
+                                                        "    2.  Write\n\nAnswer: install\n")
+    # The word's own error, as for any question without options: never "cannot read the answer".
+    assert (code, [r.code for r in reported]) == (1, ["QB175"])

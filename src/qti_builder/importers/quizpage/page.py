@@ -807,6 +807,10 @@ class Page:
         if role is None or self.question is None:
             self._lines([(line + i, text) for i, text in enumerate(html.strip("\n").split("\n"))])
             return
+        if WRAPPER_TAG.fullmatch(html.strip()):
+            # ``<div markdown="1">`` … ``</div>`` around an answer (kramdown's "Markdown inside"):
+            # a wrapper that shows nothing, never part of the answer.
+            return
         if re.search(r"<[A-Za-z]", html):
             html = markdown_from_html(self.builder, html, self.span(line), "an answer block") if self.markdown else text_of(html)
         # Code converted from <pre> is one block: its lines are not sentences to break into paragraphs.
@@ -1058,6 +1062,8 @@ def _only_stated_total(text: str) -> bool:
 
 
 #: A slot of a pairing exercise: empty parentheses before a text (``( ) Makes proteins``).
+#: An opening or closing tag alone, of an element that only wraps what it holds.
+WRAPPER_TAG = re.compile(r"</?(?:div|span|section|article|p)\b[^<>]*>", re.I)
 PAIR_SLOT = re.compile(r"\(\s*\)\s*(\S.*)$")
 #: A heading over a list of what each question is worth, in the languages of vocabulary.py.
 SCORING_TITLE = re.compile(r"\s*(scoring|grading|marking|points|marks|mark scheme|pontuação|puntuación|barème|bewertung|punkte|"

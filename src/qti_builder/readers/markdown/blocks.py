@@ -378,7 +378,7 @@ class Scanner:
         lists = []
         for section in self._sections_with_questions():
             for q in section.questions:
-                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS):
+                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS) or self._answered_otherwise(q):
                     continue
                 found = self._nested_list(q)
                 if found is not None:
@@ -395,6 +395,15 @@ class Scanner:
                 q.options.append(Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), {}, None,
                                         mark.style, mark.marker, mark.ordinal, mark.start + 1))
                 q.option_lines.append((lineno, self.lines[lineno - 1]))
+
+    def _answered_otherwise(self, q: Question) -> bool:
+        """The question's own answer names no option (``Answer: install``, a model answer): it
+        is a short answer or an essay, and a list in its text is the text's, bold or not."""
+        for label in q.labels_of("answer"):
+            value = label.block.text()
+            if label.name.lower() in self.dialect.model_answer_labels or S.option_refs(value, self.dialect.and_words) is None:
+                return True
+        return False
 
     def _nested_list(self, q: Question) -> tuple[int, list[tuple[int, S.OptionMark, str]], bool] | None:
         """The numbered list at the end of a question's text, indented alike and numbered from 1
