@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
@@ -139,6 +140,9 @@ class Question:
     #: Written as a heading (``## 1. 다음 중 …``): its ``1)`` lines are its options, however the
     #: paper's other questions are numbered.
     heading: bool = False
+    #: Written as a heading that is only its number (``## 19``): its options are a Markdown list
+    #: ``1.`` … under its text (syntax.list_option).
+    listed: bool = False
     #: Its options were a numbered list indented under its text (``    1.  **kernel**``), read as
     #: options because some of them, not all, are in bold: the bold ones are its answer.
     nested: bool = False
@@ -621,13 +625,14 @@ class Scanner:
             # ``[정답]`` then ``1. ②  2. ①``: the key's entries answer their questions.
             self._start_key(lineno)
             return index + 1
-        if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
+        if not indented and self.question is not None and self.mode in ("label", "option", "stem") and not self._list_goes_on(line) \
                 and (K.starts_key(line, after_answer=self.mode == "label") or self._entry_again(line)):
             # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
             self._start_key(lineno)
             K.read_line(self.keys[-1], line, lineno)
             return index + 1
-        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and self._untitled_key(index):
+        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and not self._list_goes_on(line) \
+                and self._untitled_key(index):
             # ``1. 2`` then ``2. 4`` ... ``5. 1, 5``: an untitled key of one entry a line.
             self._start_key(lineno, untitled=True)
             K.read_line(self.keys[-1], line, lineno)
@@ -697,6 +702,12 @@ class Scanner:
             depth = pasted.end()
             marks = [m._replace(start=m.start + depth, text_start=m.text_start + depth, text_end=m.text_end + depth)
                      for m in S.in_styles(S.option_marks(line[depth:], decimal=decimal), question.style if question else None)]
+        if not marks and not indented and question is not None and question.listed and mode in ("stem", "option"):
+            # ``1. 8e30`` under ``## Q3``'s text: an option, never a question.
+            listed = S.list_option(line)
+            marks = [listed] if listed is not None else []
+        elif marks and marks[0].style != "decimal" and question is not None and question.listed and mode == "stem":
+            marks = []  # ``(A) …`` before its list ``1. (A) － (C)``: statements of its text
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
@@ -793,6 +804,9 @@ class Scanner:
         if odd and self._odd_option(question, odd, line, index):
             return index + 1
 
+        quoted = S.labels_quoted(self.lines, index) if not indented and mode in ("stem", "option", "label") else None
+        if quoted is not None:
+            return self._quoted_label(question, quoted, line, lineno, mode, index)
         label = S.read_label(line.strip())
         if label is not None and not (label.spaced or label.name in S.QUESTION_LABELS or label.name in S.CHOICE_LABELS):
             label = None  # ``Note:text``, ``https://...``: text
@@ -1014,7 +1028,8 @@ class Scanner:
         if reading.reading == "ambiguous":
             plain = ", ".join(str(n) for n in reading.plain[:3])
             asking = ", ".join(str(n) for n in reading.asking[:3])
-            self.error("QB188", f"the lines numbered '1)', '2)', … under the heading could be its options or the questions of a "
+            first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
+            self.error("QB188", f"the lines numbered '{first}', '{second}', … under the heading could be its options or the questions of a "
                        f"section it titles: those on lines {plain} read as options, those on lines {asking} ask a question",
                        lineno, start + 1,
                        hint="for one question, write its options without question marks (or mark them 'A) …'); for a "
@@ -1027,12 +1042,101 @@ class Scanner:
             shown = f"{heading.group(1)} {number}. {shorten(reading.text, 50)}"
             self.error("QB147", f"this heading looks like question {number}, but its number is missing", lineno, start + 1,
                        hint=f"number it as the paper numbers its questions: '{shown}'")
+        if reading.only_number:
+            # ``## 19``: the heading is only the question's number; its text is the lines under it.
+            _, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
+            if "points" not in attrs:
+                attrs.update(self._heading_points(reading, lineno, start))
+            self._open_question(lineno, number, Block(lineno + 1, 1), attrs)
+            assert self.question is not None
+            self.question.heading = True
+            self.question.listed = reading.listed or reading.reading == "marked"
+            self._refuse_marked(reading)
+            return index + 1
         stem, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
         # The heading is a paragraph of its own: a line right under it starts the next one.
         under = index + 1 < len(self.lines) and self.lines[index + 1].strip() != ""
         self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""] if under else [stem]), attrs)
         assert self.question is not None
         self.question.heading = True
+        self._refuse_marked(reading)
+        return index + 1
+
+    def _refuse_marked(self, reading: S.HeadingReading) -> None:
+        """A heading question over statements that each end in their truth mark (``… である。○``):
+        an error at the first mark, and the question left out. Its statements are read as its
+        options (nobody's questions), so that nothing else is said about them."""
+        if reading.reading != "marked" or self.question is None:
+            return
+        statement = self.lines[reading.marked[0] - 1].rstrip()
+        first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
+        self.error("QB190", f"the statements numbered '{first}', '{second}', … under the heading end in a truth mark "
+                   f"('{statement[-1]}'): they are true/false statements with their answers, which no option may show to students",
+                   reading.marked[0], len(statement),
+                   hint="write each statement as a true/false question of its own, its answer on the line under "
+                        "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
+        self.question.refused = True
+
+    def _list_goes_on(self, line: str) -> bool:
+        """``2. (b)`` under a number-only heading's question whose list is at ``1.``: its next
+        option, never an answer key's entry."""
+        question = self.question
+        listed = S.list_option(line) if question is not None and question.listed and self.mode in ("stem", "option") else None
+        if listed is None or question is None:
+            return False
+        numbered = [o for o in question.options if o.style == "decimal"]
+        return listed.ordinal == (numbered[-1].ordinal + 1 if numbered else 1)
+
+    def _heading_points(self, reading: S.HeadingReading, lineno: int, start: int) -> Attrs:
+        """The points a number-only heading states in parentheses after its number: ``(6点)``,
+        ``(6 points)``, or a bare ``(6)`` where the paper says its numbers in parentheses are
+        points ("丸かっこ内の数字は配点です", before its first question). Anything else there is an
+        error at it: the paper does not say what the number is (it is not shown as text either)."""
+        if reading.bracket is None:
+            return {}
+        column = start + reading.bracket_offset + 1
+        stated = S.points_in(f"({reading.bracket})")
+        if stated is None and re.fullmatch(r"\d{1,4}(?:\.\d+)?", reading.bracket) and self._points_legend(lineno):
+            stated = (float(reading.bracket), 0, 0)
+        if stated is not None:
+            return {"points": (f"{stated[0]:g}", column)}
+        self.error("QB189", f"'({reading.bracket})' after the question's number does not say what it is: the paper does not "
+                   "say that its numbers in parentheses are points", lineno, column,
+                   hint="write the points with their unit, '(6点)', '(6점)' or '(6 points)', or say above the first "
+                        "question that the numbers in parentheses are the points ('丸かっこ内の数字は配点です'); "
+                        "parts worth points each ('各1') are questions of their own")
+        return {}
+
+    def _points_legend(self, lineno: int) -> bool:
+        """Does the paper say, above the line, that its numbers in parentheses are points?"""
+        return self._legend_line < lineno
+
+    @cached_property
+    def _legend_line(self) -> int:
+        """The line of the paper's legend that its numbers in parentheses are points (past its
+        last line without one): looked for once, not at every heading."""
+        return next((n for n, line in enumerate(self.lines, 1) if S.POINTS_LEGEND.search(line)), len(self.lines) + 1)
+
+
+    def _quoted_label(self, question: Question, quoted: tuple[int, S.LabelLine], line: str, lineno: int,
+                      mode: str, index: int) -> int:
+        """``> answer: 1`` and ``> points: 2``: a blockquote that holds the question's labels, read
+        as those labels (the points as its ``{points=…}``), at their columns in the line."""
+        width, label = quoted
+        if label.name.lower() not in S.POINTS_NAMES:
+            taken = self._label(question, label, " " * width + line[width:], lineno, False, mode)
+            if taken is not None:
+                self.current, self.mode = taken[0] or self.current, taken[1]
+            return index + 1
+        column = width + label.value_offset + 1
+        points, written = label.value.strip(), question.attrs.get("points")
+        stated = written[0] if written is not None else None
+        if stated is not None and _number(stated) != _number(points):
+            self.error("QB184", f"the points '{points}' differ from the points '{stated}' stated for the "
+                       "question above", lineno, column,
+                       hint="state the question's points once, or make them agree")
+        else:
+            question.attrs["points"] = (points, column)
         return index + 1
 
     def _section_in_text(self, line: str, title: str) -> bool:
@@ -1541,3 +1645,11 @@ def _hard_break(line: str) -> str:
 _ROLE_WORDS = {"answer": "answer", "explanation": "explanation", "correct": "correct feedback",
                "incorrect": "incorrect feedback", "partially_correct": "partially correct feedback",
                "grading": "marking scheme", "feedback": "feedback"}
+
+
+def _number(text: str) -> float | str:
+    """``2`` and ``2.0`` as one number; other text as it is."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
