@@ -374,8 +374,10 @@ class Scanner:
         with its answer in bold, and the question would have no options (QB128). A list without
         bold stays the text's own (docs/source-format.md, "Lines that look like markers"), and so does one
         all in bold, unless another question's list in bold names some of its items only: then
-        bold is how the paper marks answers, and all of them are (``모두 고르시오``)."""
-        lists = []
+        bold is how the paper marks answers, and all of them are (``모두 고르시오``). Options
+        marked as options (``A.``, ``①``) and indented as a pasted list indents them are the
+        question's options too (:meth:`_indented_options`)."""
+        lists, drifted = [], []
         for section in self._sections_with_questions():
             for q in section.questions:
                 if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS) or self._answered_otherwise(q):
@@ -383,18 +385,73 @@ class Scanner:
                 found = self._nested_list(q)
                 if found is not None:
                     lists.append((q, found))
+                    continue
+                indented = self._indented_options(q)
+                if indented is not None:
+                    drifted.append((q, indented))
         answers_in_bold = any(not every for _, (_, _, every) in lists)
         for q, (first, items, every) in lists:
             if every and not answers_in_bold:
                 continue
-            del q.stem.lines[first:]
-            while q.stem.lines and not q.stem.lines[-1].strip():
-                q.stem.lines.pop()
             q.nested = True
-            for lineno, mark, text in items:
-                q.options.append(Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), {}, None,
-                                        mark.style, mark.marker, mark.ordinal, mark.start + 1))
-                q.option_lines.append((lineno, self.lines[lineno - 1]))
+            self._take_options(q, first, items)
+        for q, (first, items) in drifted:
+            self._take_options(q, first, items)
+
+    def _take_options(self, q: Question, first: int, items: list[tuple[int, S.OptionMark, str]]) -> None:
+        """The lines of the question's text from ``first`` on, its options (each line, marker and
+        text); what is left of the text ends without blank lines or separators."""
+        del q.stem.lines[first:]
+        while q.stem.lines and not q.stem.lines[-1].strip():
+            q.stem.lines.pop()
+        for lineno, mark, text in items:
+            q.options.append(Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), {}, None,
+                                    mark.style, mark.marker, mark.ordinal, mark.start + 1))
+            q.option_lines.append((lineno, self.lines[lineno - 1]))
+
+    def _indented_options(self, q: Question) -> tuple[int, list[tuple[int, S.OptionMark, str]]] | None:
+        """Option lines indented under the question's text as a pasted paper's list indents them
+        (``1. 有 10 个…`` then ``   A. $\\frac{1}{5}$`` … ``   D. …``), ending it: two or more, one
+        option a line, indented alike by one to four spaces, marked in one style in order from
+        the first (``A.`` ``B.``, ``①`` ``②``). They are the options of a question that has none
+        at the margin; read as text, it had no options (QB128) and students saw them as its text.
+        The index of the first in the text, and each one's line, marker (placed in its line) and
+        text."""
+        lines = q.stem.lines
+        end = self._text_end(lines)
+        found: list[tuple[int, int, S.OptionMark]] = []
+        for index in range(end - 1, 0, -1):
+            line = lines[index]
+            if not line.strip():
+                continue
+            depth = len(line) - len(line.lstrip(" "))
+            marks = S.option_marks(line[depth:]) if 1 <= depth <= 4 else []
+            if len(marks) != 1 or (found and (depth != found[-1][1] or marks[0].style != found[-1][2].style)):
+                break
+            found.append((index, depth, marks[0]))
+        found.reverse()
+        if len(found) < 2 or [mark.ordinal for _, _, mark in found] != list(range(1, len(found) + 1)):
+            return None
+        if not self._lines_as_written(q, [i for i, _, _ in found]):
+            return None
+        items = [(q.stem.line + i, mark._replace(start=mark.start + depth, text_start=mark.text_start + depth,
+                                                 text_end=mark.text_end + depth), lines[i][depth + mark.text_start:].rstrip())
+                 for i, depth, mark in found]
+        return (found[0][0], items)
+
+    def _text_end(self, lines: list[str]) -> int:
+        """Where a question's text ends but for blank lines and separators after it (``---``,
+        an indented ``***`` under a list item's text)."""
+        end = len(lines)
+        while end > 1 and (not lines[end - 1].strip() or S.thematic_break(lines[end - 1].strip())):
+            end -= 1
+        return end
+
+    def _lines_as_written(self, q: Question, indexes: list[int]) -> bool:
+        """The question text's lines at ``indexes`` are the source's, one for one (none was
+        changed or left out on the way): only then can they be read again as options."""
+        return all(self.lines[q.stem.line - 1 + i].rstrip() == q.stem.lines[i].rstrip()
+                   for i in indexes if q.stem.line - 1 + i < len(self.lines))
 
     def _answered_otherwise(self, q: Question) -> bool:
         """The question's own answer names no option (``Answer: install``, a model answer): it
@@ -412,9 +469,7 @@ class Scanner:
         the marker an item writes inside it, ``A、``, taken for its own when every item writes
         the next), and whether every item is in bold."""
         lines = q.stem.lines
-        end = len(lines)
-        while end > 1 and (not lines[end - 1].strip() or S.thematic_break(lines[end - 1])):
-            end -= 1  # ``---`` after the list, before the next section: a separator, as after options
+        end = self._text_end(lines)
         found: list[tuple[int, re.Match[str]]] = []
         index = end - 1
         while index >= 1:
@@ -430,8 +485,8 @@ class Scanner:
         found.reverse()
         if len(found) < 2 or [int(item.group(2)) for _, item in found] != list(range(1, len(found) + 1)):
             return None
-        if any(self.lines[q.stem.line - 1 + i].rstrip() != lines[i].rstrip() for i, _ in found if q.stem.line - 1 + i < len(self.lines)):
-            return None  # the text's lines are not the source's, one for one: not read as options
+        if not self._lines_as_written(q, [i for i, _ in found]):
+            return None
         bold = [S.wholly_bold(item.group(3)) for _, item in found]
         if all(b is None for b in bold):
             return None
