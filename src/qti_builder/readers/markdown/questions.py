@@ -263,9 +263,10 @@ class QuestionBuilder:
         elif code == "QB175" and (united := _NUMBER_WITH_UNIT.match(value)):
             # ``答え：1024(KiB)``: a number with its unit, which the LMSs grade as the number.
             number, unit = united.group(1), united.group(2)
+            attributes = "{type=numerical unit=" + unit + "}"  # one placeholder of the catalogs: never nested braces
             self.error(code, f"the answer '{text}' is a number with its unit: say whether students type the number "
                        "(graded as a number) or write an essay (graded by hand)", *at,
-                       hint=f"to grade the number, add {{type=numerical unit={unit}}} to the question line and write the "
+                       hint=f"to grade the number, add {attributes} to the question line and write the "
                             f"answer '{number}' (Moodle accepts it with or without the unit; Canvas and QTI 2.1 grade the "
                             "number); or add {type=essay} to make it an essay's model answer")
         elif code == "QB175":
