@@ -397,6 +397,14 @@ class Scanner:
             self._take_options(q, first, items)
         for q, (first, items) in drifted:
             self._take_options(q, first, items)
+        if drifted:
+            # Read as meant, and said once: a source's options belong at the margin.
+            q, (first, items) = drifted[0]
+            said = (f"the options of the question on line {q.line} are indented under its text: read as its options"
+                    if len(drifted) == 1 else f"the options of the question on line {q.line} and of {len(drifted) - 1} more "
+                    "are indented under their text: read as their options")
+            self.sink.warning("QB199", said, SourceSpan(self.path, items[0][0], items[0][1].start + 1),
+                              hint="write each option at the left margin ('A) text') to say so in the source's own form")
 
     def _take_options(self, q: Question, first: int, items: list[tuple[int, S.OptionMark, str]]) -> None:
         """The lines of the question's text from ``first`` on, its options (each line, marker and
