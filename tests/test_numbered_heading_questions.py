@@ -365,11 +365,12 @@ def test_a_task_heading_with_points_is_no_question_number(tmp_path: Path) -> Non
                                         "paper.md:8:1: error[QB128]: the question has no options and no answer"]
 
 
-def test_an_answer_naming_a_part_marked_in_the_passage_is_an_error_not_an_essay(tmp_path: Path) -> None:
-    # The passage marks its parts ① … ③ and the answer names part ②: no option lists it, so it is
-    # QB173 at the answer, never an essay whose model answer is "2" (QB171 before).
+def test_an_answer_naming_one_of_two_marked_parts_is_an_error_not_an_essay(tmp_path: Path) -> None:
+    # The passage marks two parts, ① and ②, and the answer names part ②: no option lists it, so it
+    # is QB173 at the answer, never an essay whose model answer is "2" (QB171 before). Three marks
+    # or more are the question's options (tests/test_marked_parts.py).
     paper = ("# 모의고사\n\n## 29\n\n**다음 글의 밑줄 친 부분 중, 어법상 틀린 것은?**\n\n"
-             "We are ①**smart** and ②**being** here ③**today**.\n\n> answer: 2\n> points: 2\n")
+             "We are ①**smart** and ②**being** here.\n\n> answer: 2\n> points: 2\n")
     assert _errors(tmp_path, paper) == ["paper.md:9:11: error[QB173]: the answer '2' names an option, but the question has no options"]
 
 

@@ -262,7 +262,7 @@ CODES_LIST: tuple[Code, ...] = (
     _e("QB172", "An answer that means true or false in another language than the quiz's ('Richtig' in an English quiz) on a question without options or type=.",
        "the answer", "add {type=true_false}, set the quiz's 'language:', or write 'Answer: true' or 'Answer: false'",
        FRONT + "1. Is Python interpreted? {#interp}\n\nAnswer: Richtig\n", FRONT + "1. Is Python interpreted? {#interp}\n\nAnswer: true\n"),
-    _e("QB173", "An answer that names an option (a letter, a marker such as ③, the text of a listed item, or a number naming a part the text marks ①, ②, …) in a question without options.",
+    _e("QB173", "An answer that names an option (a letter, a marker such as ③, the text of a listed item, or a number naming one of two parts the text marks ① and ②; three or more marked in order are the options) in a question without options.",
        "the answer", "write each option at the left margin as 'A) text' or '① text' and the answer as its marker",
        FRONT + "1. Which keyword defines a function? {#def}\n\n- func\n- def\n\nAnswer: def\n", FRONT + _CHOICE + "Answer: B\n"),
     _e("QB174", "A blank [[...]] in the text of a question whose type was guessed (not fill_in_blank): students would see the answer in the brackets.",

@@ -146,6 +146,8 @@ class Question:
     #: Its options were a numbered list indented under its text (``    1.  **kernel**``), read as
     #: options because some of them, not all, are in bold: the bold ones are its answer.
     nested: bool = False
+    #: Its options are the parts its text marks ①, ②, ③ …, each option the mark itself.
+    marked_parts: bool = False
 
     @property
     def style(self) -> str | None:
@@ -289,6 +291,7 @@ class Scanner:
         self._check_introductions(self.description, "the quiz description", self.roots)
         self._nested_options()
         self._apply_keys()
+        self._marked_parts()
         self._matching_tables(self.roots)
         return self.description, self.roots
 
@@ -460,6 +463,30 @@ class Scanner:
         changed or left out on the way): only then can they be read again as options."""
         return all(self.lines[q.stem.line - 1 + i].rstrip() == q.stem.lines[i].rstrip()
                    for i in indexes if q.stem.line - 1 + i < len(self.lines))
+
+    def _marked_parts(self) -> None:
+        """A question without options whose text marks three or more of its parts ①, ②, ③ … in
+        order, each once, and whose one answer names one of them (``답: 2``, ``정답: ④``): the
+        underlined words of a passage (``①**to solve**``), its sentences (``①As we …``) or the
+        places a sentence may go (``( ③ )``). As the paper prints them, its options are the
+        marks themselves, and students choose one (shown without a second numbering, QB173 before)."""
+        for section in self._sections_with_questions():
+            for q in section.questions:
+                answers = q.labels_of("answer")
+                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS) or len(answers) != 1 \
+                        or answers[0].name.lower() in self.dialect.model_answer_labels:
+                    continue
+                marks = q.stem.find(S.CIRCLED)
+                written = [found.group(0) for _, _, found in marks]
+                refs = S.option_refs(answers[0].block.text(), self.dialect.and_words)
+                if len(marks) < 3 or written != list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) \
+                        or not refs or len(refs) != 1 or refs[0][0] != "number" or not 1 <= refs[0][1] <= len(marks):
+                    continue
+                q.marked_parts = True
+                for ordinal, (line, column, found) in enumerate(marks, 1):
+                    mark = found.group(0)
+                    q.options.append(Option("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[ordinal - 1], line, Block(line, column, [mark]), {}, None,
+                                            "circled-decimal", mark, ordinal, column))
 
     def _answered_otherwise(self, q: Question) -> bool:
         """The question's own answer names no option (``Answer: install``, a model answer): it

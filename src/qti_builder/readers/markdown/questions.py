@@ -512,7 +512,7 @@ class QuestionBuilder:
             choices.append(choice)
         data["choices"] = choices
         if q.options and q.style not in (None, "upper-alpha"):
-            data["numbering"] = q.style
+            data["numbering"] = "none" if q.marked_parts else q.style  # each option is its mark: shown once
         if not q.options:
             self.error("QB127", f"a {data['type']} question needs options", q.line,
                        hint="add options at the left margin: 'A) ...', 'B) ...'")
