@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from ... import vocabulary as V
 from ...kinds import KINDS
@@ -1057,6 +1057,23 @@ class HeadingReading:
 _SECTION = HeadingReading("section")
 
 
+def _unfenced(lines: list[str], start: int) -> Iterator[tuple[int, str, bool]]:
+    """Each line from ``start`` on that no code fence holds: its index, the line, and whether it
+    opens a fence (whose lines, up to its closing line, are passed over)."""
+    fence: str | None = None
+    for i in range(start, len(lines)):
+        line = lines[i]
+        opened = FENCE.match(line)
+        if fence:
+            closer = opened.group(1) if opened else ""
+            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+        yield i, line, opened is not None
+
+
 def heading_reading(lines: list[str], index: int) -> HeadingReading:
     """A heading ``## 1. 다음 중 …을 고르시오.`` or ``### 3) What …?`` (any question number form,
     or a number lost, ``## . text``) is a question when the lines under it, before the next
@@ -1083,18 +1100,9 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
     run: list[tuple[int, bool, bool]] = []  # the lines numbered 1), 2), ...: (line number, asks, ends in a truth mark)
     other = False  # a first option marked otherwise: ``①``, ``A)``, ``(1)``
     answered = False  # an answer label after one of the run's lines
-    fence: str | None = None
     end = len(lines)
-    for i in range(index + 1, len(lines)):
-        line = lines[i]
-        opened = FENCE.match(line)
-        if fence:
-            closer = opened.group(1) if opened else ""
-            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
-                fence = None
-            continue
-        if opened:
-            fence = opened.group(1)
+    for i, line, opens in _unfenced(lines, index + 1):
+        if opens:
             continue
         if not line.strip() or line[:1] in (" ", "\t") or thematic_break(line):
             continue
@@ -1273,18 +1281,10 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
     asks = False  # a line of that text asks (``**…가장 적절한 것은? [3점]**``): the list under it answers it
     run: list[tuple[int, bool, bool]] = []  # lines ``1.``, ``2.``: (line number, asks, ends in a truth mark)
     other = answered = False
-    fence: str | None = None
     end = len(lines)
-    for i in range(index + 1, len(lines)):
-        line = lines[i]
-        opened = FENCE.match(line)
-        if fence:
-            closer = opened.group(1) if opened else ""
-            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
-                fence = None
-            continue
-        if opened:
-            fence, text = opened.group(1), text or not run
+    for i, line, opens in _unfenced(lines, index + 1):
+        if opens:
+            text = text or not run
             if run:
                 end = i
                 break
