@@ -416,8 +416,7 @@ class Scanner:
         while q.stem.lines and not q.stem.lines[-1].strip():
             q.stem.lines.pop()
         for lineno, mark, text in items:
-            q.options.append(Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), {}, None,
-                                    mark.style, mark.marker, mark.ordinal, mark.start + 1))
+            q.options.append(_option(mark, lineno, text))
             q.option_lines.append((lineno, self.lines[lineno - 1]))
 
     def _indented_options(self, q: Question) -> tuple[int, list[tuple[int, S.OptionMark, str]]] | None:
@@ -484,9 +483,8 @@ class Scanner:
                     continue
                 q.marked_parts = True
                 for ordinal, (line, column, found) in enumerate(marks, 1):
-                    mark = found.group(0)
-                    q.options.append(Option("ABCDEFGHIJKLMNOPQRSTUVWXYZ"[ordinal - 1], line, Block(line, column, [mark]), {}, None,
-                                            "circled-decimal", mark, ordinal, column))
+                    mark = S.OptionMark("circled-decimal", found.group(0), ordinal, column - 1, column - 1, column)
+                    q.options.append(_option(mark, line, found.group(0)))
 
     def _answered_otherwise(self, q: Question) -> bool:
         """The question's own answer names no option (``Answer: install``, a model answer): it
@@ -1631,6 +1629,13 @@ _LETTERED = ("upper-alpha", "lower-alpha")
 #: in an answer key, after the closing mark. In a question's text, before its options, and in an
 #: introduction or a passage it stays the Markdown it is.
 _AFTER_QUESTION = ("option", "items", "label", "key", "closed")
+
+
+def _option(mark: S.OptionMark, line: int, text: str) -> Option:
+    """The option a marker starts on ``line``, its text as given (found again in a question's
+    text, rather than read from its own line)."""
+    return Option(mark.letter, line, Block(line, mark.text_start + 1, [text]), {}, None, mark.style, mark.marker, mark.ordinal,
+                  mark.start + 1)
 
 
 def _table_item(q: Question) -> T.Item:
