@@ -475,12 +475,11 @@ class Scanner:
                 if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS) or len(answers) != 1 \
                         or answers[0].name.lower() in self.dialect.model_answer_labels:
                     continue
-                marks = q.stem.find(S.CIRCLED)
-                written = [found.group(0) for _, _, found in marks]
+                parts = S.marked_parts(q.stem.text())
                 refs = S.option_refs(answers[0].block.text(), self.dialect.and_words)
-                if len(marks) < 3 or written != list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) \
-                        or not refs or len(refs) != 1 or refs[0][0] != "number" or not 1 <= refs[0][1] <= len(marks):
+                if parts < 3 or not refs or len(refs) != 1 or refs[0][0] != "number" or not 1 <= refs[0][1] <= parts:
                     continue
+                marks = q.stem.find(S.CIRCLED)
                 q.marked_parts = True
                 for ordinal, (line, column, found) in enumerate(marks, 1):
                     mark = S.OptionMark("circled-decimal", found.group(0), ordinal, column - 1, column - 1, column)

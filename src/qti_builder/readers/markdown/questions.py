@@ -868,9 +868,8 @@ def _names_marked_part(value: str, stem_lines: list[str]) -> bool:
     """``2`` for a text that marks its parts ①, ②, … ⑤ in order (the underlined words of a
     passage, ``①**to solve** … ②**being**``): the answer names part ②, an option the question
     does not list, not a number to grade or a model answer."""
-    marks = S.CIRCLED.findall("\n".join(stem_lines))
-    return value.isdigit() and len(marks) >= 2 and marks == list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) \
-        and 1 <= int(value) <= len(marks)
+    parts = S.marked_parts("\n".join(stem_lines))
+    return value.isdigit() and parts >= 2 and 1 <= int(value) <= parts
 
 
 _SENTENCE_END = re.compile(r"(?:[.!?。！？]|(?:다|요|음|함|임|됨)[.。])$")

@@ -1012,6 +1012,13 @@ def wholly_bold(text: str) -> str | None:
     return found.group(2)
 
 
+def marked_parts(text: str) -> int:
+    """How many parts a text marks ①, ②, ③ … in order, each once (the underlined words of a
+    passage, its sentences, the places a sentence may go); 0 when its marks are not so."""
+    marks = CIRCLED.findall(text)
+    return len(marks) if marks == list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) else 0
+
+
 def thematic_break(line: str) -> bool:
     """``---``, ``***``, ``___``, ``- - -`` alone on a line at the left margin."""
     return bool(line) and line[0] in "-*_" and THEMATIC_BREAK.match(line) is not None
