@@ -5,7 +5,9 @@ out; diagnostics are compared as ``qti-builder check`` prints them.
 
 They kill, in readers/markdown/: ``QuestionBuilder.__init__`` 15, ``_attribute_like_answers`` 33
 and 82, ``_infer`` 58, ``_untyped_error`` 71, ``_letters`` 60; ``keys.apply`` 24, 51 and 71,
-``keys._answer`` 30 and 56, ``keys.key_answer`` 3.
+``keys._answer`` 30 and 56, ``keys.key_answer`` 3; ``syntax.key_entries`` 9, ``option_refs`` 32, 35,
+135, 142 and 167, ``in_style`` 1 and 26, ``names_option`` 42, ``heading_reading`` 164,
+``section_marker`` 49, ``take_points`` 30; ``Scanner._outside_question`` 57.
 """
 
 from __future__ import annotations
@@ -220,3 +222,106 @@ def test_an_explanation_from_the_keys_explanations_part_is_placed_on_its_line(tm
     # text starts after "1. " (it counts from column 1; see the eighth session's notes).
     assert err[0].startswith(f"paper.md:{line_of(text, '1. 그림을 보라 ![끓는 물](boil.png)')}:")
     assert err[0].endswith(": error[QB160]: media file 'boil.png' does not exist")
+
+
+def test_a_key_entrys_explanation_keeps_a_numbered_point_of_its_own(tmp_path: Path) -> None:
+    # "2. 고도가 …" after the explanation label of entry 1 is the explanation's own point, not
+    # the key's entry for question 2 (which comes on its own line).
+    text = ("---\ntitle: T\nlanguage: ko\n---\n\n1. 물이 끓는 온도는?\n① 0℃\n② 100℃\n\n2. 얼음이 녹는 온도는?\n① 0℃\n② 100℃\n\n"
+            "[정답]\n1. ② 해설: 1기압일 때의 값이다. 2. 고도가 높으면 낮아진다.\n2. ①\n")
+    first, second = read(tmp_path, text).iter_questions()
+    assert [c.text for c in first.choices if c.correct] == ["100℃"]
+    assert first.feedback.general == "1기압일 때의 값이다. 2. 고도가 높으면 낮아진다."
+    assert [c.text for c in second.choices if c.correct] == ["0℃"] and second.feedback.general is None
+
+
+# -- option markers and the answers that name them -----------------------------------------------------------
+
+
+def test_answers_name_options_in_every_marker_style(tmp_path: Path) -> None:
+    # A Hangul consonant, a Roman numeral, a katakana and glued letters ("ACD", as Chinese
+    # papers write several options): each names the options it says, no other.
+    text = ("---\ntitle: T\nlanguage: ko\n---\n\n1. 자음?\nㄱ. 가\nㄴ. 나\nㄷ. 다\n\n정답: ㄴ\n\n"
+            "2. Which is prime?\ni) four\nii) seven\niii) nine\n\nAnswer: ii\n\n"
+            "3. どれ?\nア) 犬\nイ) 猫\nウ) 鳥\n\n정답: イ\n\n"
+            "4. Which are even?\nA) two\nB) three\nC) four\nD) six\n\nAnswer: ACD\n")
+    quiz = read(tmp_path, text)
+    assert [[c.text for c in q.choices if c.correct] for q in quiz.iter_questions()] == [
+        ["나"], ["seven"], ["猫"], ["two", "four", "six"]]
+
+
+def test_roman_and_iroha_options_are_read_in_their_own_style(tmp_path: Path) -> None:
+    # "i)" is a letter and a Roman numeral, "イ)" katakana's second and iroha's first: a first
+    # option "i)" starts Roman options, a first option "イ)" the iroha order.
+    text = ("---\ntitle: T\nlanguage: ja\n---\n\n1. Which is prime?\ni) four\nii) seven\niii) nine\n\nAnswer: ii\n\n"
+            "2. どれが正しいか。\nイ) 犬\nロ) 猫\nハ) 鳥\n\n正解: ロ\n")
+    first, second = read(tmp_path, text).iter_questions()
+    assert (first.stem, [c.text for c in first.choices], [c.text for c in first.choices if c.correct]) == (
+        "Which is prime?", ["four", "seven", "nine"], ["seven"])
+    assert (second.stem, [c.text for c in second.choices], [c.text for c in second.choices if c.correct]) == (
+        "どれが正しいか。", ["犬", "猫", "鳥"], ["猫"])
+
+
+def test_answers_naming_options_of_another_style_are_errors_at_them(tmp_path: Path) -> None:
+    # A Roman "ii" to lettered options, a "2" to lettered ones, a "B" to Roman ones: each an
+    # error naming the option by its own marker.
+    text = ("---\ntitle: T\n---\n\n1. Which is prime?\na) four\nb) seven\nc) nine\n\nAnswer: ii\n\n"
+            "2. Which is even?\nA) three\nB) eight\n\nAnswer: 2\n\n3. Which is odd?\ni) four\nii) seven\n\nAnswer: b\n")
+    code, err = checked(tmp_path, text)
+    assert code == 1 and err == [
+        f"paper.md:{at(text, 'ii', 'Answer: ii')}: error[QB126]: the answer names option ii, but the question's options "
+        "are marked A, B, C",
+        "    hint: name the option by its own marker: 'Answer: B'",
+        f"paper.md:{at(text, '2', 'Answer: 2')}: error[QB126]: the answer names option 2, but the question's options "
+        "are marked A, B",
+        "    hint: name the option by its own marker: 'Answer: B'",
+        f"paper.md:{at(text, 'b', 'Answer: b')}: error[QB126]: the answer names option B, but the question's options "
+        "are marked i, ii",
+        "    hint: name the option by its own marker: 'Answer: ii'",
+        "failed: 3 errors",
+    ]
+
+
+# -- headings, sections and points -----------------------------------------------------------------------------
+
+
+def test_a_heading_questions_text_is_placed_after_its_number(tmp_path: Path) -> None:
+    text = ("---\ntitle: T\n---\n\n## 1. Which picture ![x](nope.png) is prime?\n1) four\n2) seven\n\nAnswer: 2\n\n"
+            "## 2. Which is even?\n1) three\n2) eight\n\nAnswer: 2\n")
+    code, err = checked(tmp_path, text)
+    assert code == 1 and err == [
+        f"paper.md:{at(text, 'nope.png')}: error[QB160]: media file 'nope.png' does not exist",
+        "    hint: put media next to the source (or below it) and refer to it by a relative path",
+        "failed: 1 error",
+    ]
+
+
+def test_a_bracketed_section_line_with_words_after_it(tmp_path: Path) -> None:
+    text = "---\ntitle: T\nlanguage: ko\n---\n\n[객관식] 각 2점\n\n1. 물의 끓는점은?\n① 0℃\n② 100℃\n\n정답: ②\n"
+    quiz = read(tmp_path, text)
+    assert [(s.title, [(q.stem, [c.text for c in q.choices if c.correct]) for q in s.questions]) for s in quiz.sections] == [
+        ("객관식 각 2점", [("물의 끓는점은?", ["100℃"])])]
+
+
+def test_points_at_the_start_of_a_one_line_question_are_its_points(tmp_path: Path) -> None:
+    text = "---\ntitle: T\nlanguage: zh\n---\n\n1. （10分）下列哪个是质数？\nA. 4\nB. 7\n\n答案：B\n"
+    (question,) = read(tmp_path, text).iter_questions()
+    assert (question.stem, question.points, [c.text for c in question.choices if c.correct]) == ("下列哪个是质数？", 10, ["7"])
+
+
+# -- a question that lost its number in a passage ---------------------------------------------------------------
+
+
+def test_a_question_without_its_number_in_a_passage_leaves_the_passage(tmp_path: Path) -> None:
+    # Its lines are the question's (reported, QB147), not the passage's as well: the next
+    # question's passage does not carry its option's picture (which would be checked there).
+    text = ("---\ntitle: T\n---\n\n1. Which is a metal?\nA) Oxygen\nB) Iron\n\nAnswer: B\n\n[2~3] A passage about gases.\n\n"
+            "Which is a noble gas?\nA) Neon ![n](neon.png)\nB) Iron\nAnswer: A\n\n3. Which is heavy?\nA) Lead\nB) Helium\n\n"
+            "Answer: A\n")
+    code, err = checked(tmp_path, text)
+    assert code == 1 and err == [
+        f"paper.md:{line_of(text, 'Which is a noble gas?')}:1: error[QB147]: this paragraph looks like a question: number it '2.'",
+        "    hint: a question starts at the left margin with its number, '2. Which is a noble gas?'; without one, the text "
+        "is read as part of the shared passage",
+        "failed: 1 error",
+    ]
