@@ -7,13 +7,16 @@ They kill, in readers/markdown/: ``QuestionBuilder.__init__`` 15, ``_attribute_l
 and 82, ``_infer`` 58, ``_untyped_error`` 71, ``_letters`` 60; ``keys.apply`` 24, 51 and 71,
 ``keys._answer`` 30 and 56, ``keys.key_answer`` 3; ``syntax.key_entries`` 9, ``option_refs`` 32, 35,
 135, 142 and 167, ``in_style`` 1 and 26, ``names_option`` 42, ``heading_reading`` 164,
-``section_marker`` 49, ``take_points`` 30; ``Scanner._outside_question`` 57.
+``section_marker`` 49, ``take_points`` 30; ``Scanner._outside_question`` 57; ``pieces.put_together`` 51, 60
+and 61.
 """
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
+import pytest
 from helpers import write
 from helpers.cli import run
 
@@ -325,3 +328,66 @@ def test_a_question_without_its_number_in_a_passage_leaves_the_passage(tmp_path:
         "is read as part of the shared passage",
         "failed: 1 error",
     ]
+
+
+# -- a source read in pieces, some taken from the cache ----------------------------------------------------------
+
+
+class _Store:
+    """A cache of the reader's pieces in memory, each pickled as the build cache keeps them."""
+
+    def __init__(self) -> None:
+        self.entries: dict[str, bytes] = {}
+
+    def pieces(self):  # type: ignore[no-untyped-def]
+        from qti_builder.readers.piece_cache import Pieces
+
+        return Pieces(lambda key: pickle.loads(self.entries[key]) if key in self.entries else None,
+                      lambda key, reading: self.entries.__setitem__(key, pickle.dumps(reading)),
+                      lambda tasks, work: [work(t) for t in tasks])
+
+
+@pytest.fixture
+def in_pieces(monkeypatch: pytest.MonkeyPatch) -> _Store:
+    """Every source read in pieces (not only those of a thousand lines), kept in one cache."""
+    from qti_builder.readers.markdown import pieces
+
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    return _Store()
+
+
+def test_a_piece_from_the_cache_read_for_another_file_names_that_file(tmp_path: Path, in_pieces: _Store,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same text in a.md and b.md: b.md's pieces are a.md's, from the cache (a piece's key is
+    # its text); their warnings name b.md, the file being read.
+    text = ("---\ntitle: T\n---\n\n# One\n\n1. Which?\n\nA) Paris\nB) Lyon\n\nAnswer: A) Lyon\n\n"
+            "# Two\n\n2. Which?\n\nA) Paris\nB) Lyon\n\nAnswer: B) Paris\n")
+    monkeypatch.chdir(tmp_path)  # each file named as the user names it
+    for name in ("a.md", "b.md"):
+        sink = DiagnosticSink()
+        write(tmp_path, name, text)
+        assert read_quiz(Path(name), sink, pieces=in_pieces.pieces()) is not None
+        assert [d.render().split("\n")[0] for d in sink.items] == [
+            f"{name}:{at(text, 'A) Lyon', 'Answer:')}: warning[QB124]: the answer's text differs from option A",
+            f"{name}:{at(text, 'B) Paris', 'Answer: A) Lyon')}: warning[QB124]: the answer's text differs from option B"]
+
+
+def test_a_piece_from_the_cache_at_another_section_places_its_texts(tmp_path: Path, in_pieces: _Store) -> None:
+    # A section added before the others: each piece after it is taken from the cache as the
+    # next section. A picture on a question's second line is placed where it is written (the
+    # build's checks say where a missing one is through SourceMap.text_position).
+    def part(title: str) -> str:
+        return f"# {title}\n\n1. Which one?\n\n   See ![p](pic.png)\n\nA) Paris\nB) Lyon\n\nAnswer: A\n\n"
+
+    path = write(tmp_path, "parts.md", "---\ntitle: T\n---\n\n" + part("One") + part("Two") + part("Three"))
+    assert read_quiz(path, DiagnosticSink(), pieces=in_pieces.pieces()) is not None
+    text = "---\ntitle: T\n---\n\n" + part("Zero") + part("One") + part("Two") + part("Three")
+    path.write_text(text, encoding="utf-8")
+    read = read_quiz(path, DiagnosticSink(), pieces=in_pieces.pieces())
+    assert read is not None
+    quiz, source = read
+    last = quiz.sections[3].questions[0]
+    span = source.text_position(("sections", 3, "questions", 0, "stem"), last.stem, last.stem.index("pic.png"))
+    line, column = at(text, "pic.png", "# Three").split(":")
+    assert (span.line, span.column) == (int(line), int(column))
