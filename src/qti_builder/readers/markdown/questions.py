@@ -207,7 +207,9 @@ class QuestionBuilder:
                 reading.stem = q.stem.text()
                 q.options.clear()
                 return "ordering"
-            return "single_choice" if not answers or len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
+            if not answers:
+                return "multiple_response" if len(_bold_options(q)) > 1 else "single_choice"
+            return "single_choice" if len(self._letters(q, answers[0], report=False)) <= 1 else "multiple_response"
         if q.items:
             return None
         if not answers:
@@ -258,6 +260,15 @@ class QuestionBuilder:
                 self.error(code, f"the answer '{text}' is one of the items listed in the question, but they are not "
                            "options, so the question's type is not clear", *at,
                            hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
+        elif code == "QB175" and (united := _NUMBER_WITH_UNIT.match(value)):
+            # ``答え：1024(KiB)``: a number with its unit, which the LMSs grade as the number.
+            number, unit = united.group(1), united.group(2)
+            attributes = "{type=numerical unit=" + unit + "}"  # one placeholder of the catalogs: never nested braces
+            self.error(code, f"the answer '{text}' is a number with its unit: say whether students type the number "
+                       "(graded as a number) or write an essay (graded by hand)", *at,
+                       hint=f"to grade the number, add {attributes} to the question line and write the "
+                            f"answer '{number}' (Moodle accepts it with or without the unit; Canvas and QTI 2.1 grade the "
+                            "number); or add {type=essay} to make it an essay's model answer")
         elif code == "QB175":
             own = V.examples(self.dialect.language)  # examples in the quiz's language
             (one, other), section = own.alternatives, own.short_answer_section
@@ -501,12 +512,24 @@ class QuestionBuilder:
             choices.append(choice)
         data["choices"] = choices
         if q.options and q.style not in (None, "upper-alpha"):
-            data["numbering"] = q.style
+            data["numbering"] = "none" if q.marked_parts else q.style  # each option is its mark: shown once
         if not q.options:
             self.error("QB127", f"a {data['type']} question needs options", q.line,
                        hint="add options at the left margin: 'A) ...', 'B) ...'")
             return
         answer = q.label("answer")
+        bold = _bold_options(q)
+        if answer is None and bold:
+            # ``    4.  **program**``: the options in bold are the answer; students see them as the
+            # others are, never in bold.
+            for choice, opt in zip(choices, q.options):
+                choice["correct"] = opt in bold
+                choice["text"] = S.wholly_bold(choice["text"]) or choice["text"]
+            if data["type"] == "single_choice" and len(bold) > 1:
+                self.error("QB121", f"a single-choice question has {len(bold)} correct answers (the options in bold)",
+                           bold[1].line, bold[1].column, hint="put one option in bold, or drop type=single_choice")
+            self._answer_in_text(q, bold)
+            return
         if answer is None:
             self.error("QB120", "the question has options but no correct answer", q.line,
                        hint=f"add a line '{V.examples(self.dialect.language).answer}: {_example_marker(q, 2)}' at the left "
@@ -515,9 +538,47 @@ class QuestionBuilder:
         correct = self._letters(q, answer)
         for choice in choices:
             choice["correct"] = choice["id"] in correct
+        if q.nested and bold:
+            self._bold_and_answer(q, answer, bold, correct, choices)
         if data["type"] == "single_choice" and len(correct) > 1:
             self.error("QB121", f"a single-choice question has {len(correct)} correct answers", answer.line, answer.block.column,
                        hint="give one letter, or drop type=single_choice to make it a multiple-response question")
+
+    def _bold_and_answer(self, q: Question, answer: Label, bold: list[Option], correct: list[str],
+                         choices: list[dict[str, Any]]) -> None:
+        """A list of options read for its bold ones (:meth:`.Scanner._nested_options`) that an
+        answer names too (under the question, or in the key): the bold that agrees is the
+        answer's, taken out so that students do not see it; bold that names other options is a
+        located error, since one of the two is wrong."""
+        if correct and {o.letter for o in bold} != set(correct):
+            named, shown = ", ".join(o.name for o in q.options if o.letter in correct), ", ".join(o.name for o in bold)
+            in_bold = f"the options in bold are {shown}" if len(bold) > 1 else f"the option in bold is {shown}"
+            self.error("QB191", f"the answer names {named}, but {in_bold}",
+                       answer.line, answer.block.column,
+                       hint="correct the answer or the bold, so that the options in bold are the answer")
+            return
+        for choice, opt in zip(choices, q.options):
+            if opt in bold:
+                choice["text"] = S.wholly_bold(choice["text"]) or choice["text"]
+        self._answer_in_text(q, bold)
+
+    def _answer_in_text(self, q: Question, bold: list[Option]) -> None:
+        """A paper that marks its answers in bold was printed with its answers shown, and its
+        blanks may be too: ``则产生 C。`` where the paper had ``则产生（ ）。``. The letter of a
+        lettered option in bold, alone among the characters of a CJK text, is its answer shown
+        to students: an error at the letter, never a question that gives itself away."""
+        for opt in bold:
+            if opt.style not in _LETTERED:
+                continue
+            letter = S.option_label(opt.style, opt.ordinal)
+            shown = q.stem.find(re.compile(rf"(?:^|(?<=[\s{_CJK}]))\s*{letter}\s*(?=$|[\s{_CJK}])"))
+            if shown:
+                line, column, found = shown[0]
+                column += len(found.group(0)) - len(found.group(0).lstrip())
+                self.error("QB198", f"the question's text shows {letter}, the letter of its answer in bold, where "
+                           "students would read it", line, column,
+                           hint="write the blank the paper had, '（ ）' or '____', in place of the letter")
+                return
 
     def true_false(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
         answer = self._one_answer(q, "true/false")
@@ -691,6 +752,19 @@ def digest(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=4).hexdigest()
 
 
+#: Option styles whose markers are letters, and the characters of CJK text and its punctuation.
+_LETTERED = ("upper-alpha", "lower-alpha")
+_CJK = "\u3000-\u303f\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af\uff00-\uffef"
+
+
+def _bold_options(q: Question) -> list[Option]:
+    """The options wholly in bold (``**kernel**``), when some of them are and some are not, or
+    when the paper marks its answers so (:meth:`.Scanner._nested_options`): in a question
+    without an answer, its answer. Bold on every option of a question is otherwise their style."""
+    bold = [o for o in q.options if S.wholly_bold(o.text.text()) is not None]
+    return bold if q.nested or len(bold) < len(q.options) else []
+
+
 def _missing_type_hint(q: Question) -> str:
     """How to give a question without options and answer its type, by what its text holds."""
     text = q.stem.text()
@@ -774,7 +848,8 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
         return None, "QB172"
     value = S.bare(answer)
     if _LETTER.fullmatch(value) or (S.option_refs(answer, dialect.and_words) and not S.NUMERIC_ANSWER.match(value)) \
-            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
+            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)) \
+            or _names_marked_part(value, stem_lines):
         return None, "QB173"
     if S.NUMERIC_ANSWER.match(S.ascii_number(value)):
         return "essay", "QB171"
@@ -783,6 +858,19 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if is_short(answer, dialect):
         return None, "QB175"
     return "essay", None
+
+
+#: ``1024(KiB)``, ``25 (cm)``: a number, then its unit in parentheses.
+_NUMBER_WITH_UNIT = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)\s*[(（]\s*([^\s()（）{}=]{1,12})\s*[)）]\s*$")
+
+
+def _names_marked_part(value: str, stem_lines: list[str]) -> bool:
+    """``2`` for a text that marks its parts ①, ②, … ⑤ in order (the underlined words of a
+    passage, ``①**to solve** … ②**being**``): the answer names part ②, an option the question
+    does not list, not a number to grade or a model answer."""
+    marks = S.CIRCLED.findall("\n".join(stem_lines))
+    return value.isdigit() and len(marks) >= 2 and marks == list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) \
+        and 1 <= int(value) <= len(marks)
 
 
 _SENTENCE_END = re.compile(r"(?:[.!?。！？]|(?:다|요|음|함|임|됨)[.。])$")
