@@ -344,9 +344,9 @@ class Scanner:
             for role, raw, line, column, text in entry.labels:
                 question.labels.append(Label(role, raw, line, column, Block(line, column, [text])))
 
-        def add_explanation(question: object, line: int, lines: list[str]) -> None:
+        def add_explanation(question: object, line: int, column: int, lines: list[str]) -> None:
             assert isinstance(question, Question)
-            question.labels.append(Label("explanation", "explanation", line, 1, Block(line, 1, ["  \n".join(lines)])))
+            question.labels.append(Label("explanation", "explanation", line, column, Block(line, column, ["  \n".join(lines)])))
 
         def in_section(question: object, section: object) -> bool:
             return isinstance(question, Question) and question.section is section
