@@ -458,9 +458,16 @@ def test_a_sentence_is_a_model_answer(tmp_path: Path) -> None:
     assert q.type == "essay"
 
 
-def test_an_option_letter_without_options_is_an_error(tmp_path: Path) -> None:
-    code, found = errors(tmp_path, KO + "1. 옳은 것은?\n   ① 가\n   ② 나\n정답: ②\n")
-    assert code == 1 and [f[:4] for f in found] == [(8, 5, "error", "QB173")]
+def test_options_indented_under_the_question_are_its_options(tmp_path: Path) -> None:
+    """Options indented as a pasted list indents them, ending the question's text, are its
+    options (they were once an error, QB173, asking to move them to the margin)."""
+    (q,) = questions(tmp_path, KO + "1. 옳은 것은?\n   ① 가\n   ② 나\n정답: ②\n")
+    assert (q.type, [c.text for c in q.choices], [c.correct for c in q.choices]) == ("single_choice", ["가", "나"], [False, True])
+
+
+def test_an_option_marker_answering_a_question_without_options_is_an_error(tmp_path: Path) -> None:
+    code, found = errors(tmp_path, KO + "1. 옳은 것은?\n정답: ②\n")
+    assert code == 1 and [f[3] for f in found] == ["QB173"]
 
 
 # -- question numbers as exams print them -----------------------------------------------------------

@@ -230,3 +230,61 @@ def test_a_question_text_that_shows_its_bold_answers_letter_is_an_error_at_the_l
     (q,) = _read(path).iter_questions()
     assert [(c.text, c.correct) for c in q.choices] == [("two", False), ("three", True)]
     assert q.numbering is None  # lettered: the letters are the options' own
+
+
+def test_a_list_in_a_question_answered_otherwise_stays_its_text(tmp_path: Path) -> None:
+    """An answer that names no option (a model answer, a word) says the question is an essay or a
+    short answer: a bold item of a list in its text is the author's emphasis, as before."""
+    path = tmp_path / "essay.md"
+    path.write_text("---\ntitle: T\n---\n1.  Explain the steps.\n    1.  **Install**\n    2.  Write\n\n"
+                    "Model answer: First install the package, then write the source.\n", encoding="utf-8")
+    (q,) = _read(path).iter_questions()
+    assert (q.type, q.stem) == ("essay", "Explain the steps.\n1.  **Install**\n2.  Write")  # its lines, dedented
+    code, reported = check_source(tmp_path, "word.md", "---\ntitle: T\n---\n1.  Name the first step.\n    1.  **Install**\n"
+                                                        "    2.  Write\n\nAnswer: install\n")
+    # The word's own error, as for any question without options: never "cannot read the answer".
+    assert (code, [r.code for r in reported]) == (1, ["QB175"])
+
+
+#: A Chinese paper whose options are indented as the nested list of a Markdown converter writes
+#: them, ``***`` rules (indented under the list item) between the questions, and its key at the end.
+INDENTED_PAPER = """# 概率论期末
+
+1. 有 10 个产品，其中 2 个次品，任取 2 个都是次品的概率是（ ）。
+
+   A. $\\frac{1}{45}$
+   B. $\\frac{1}{5}$
+   C. $\\frac{2}{45}$
+
+    ***
+
+2. 设 $A$、$B$ 为两个事件，下列说法正确的是（ ）。
+
+   A. 若 $AB=\\varnothing$，则 $A,B$ 互斥
+   B. 若 $AB\\ne\\varnothing$，则 $A,B$ 互斥
+
+    ***
+
+参考答案：1. A　2. A
+"""
+
+
+def test_options_indented_as_a_converted_list_are_the_questions_options(tmp_path: Path) -> None:
+    quiz = _read(_imported(tmp_path, INDENTED_PAPER))
+    assert _questions(quiz) == [
+        ("single_choice", "有 10 个产品，其中 2 个次品，任取 2 个都是次品的概率是（ ）。",
+         ["$\\frac{1}{45}$", "$\\frac{1}{5}$", "$\\frac{2}{45}$"], ["$\\frac{1}{45}$"]),
+        ("single_choice", "设 $A$、$B$ 为两个事件，下列说法正确的是（ ）。",
+         ["若 $AB=\\varnothing$，则 $A,B$ 互斥", "若 $AB\\ne\\varnothing$，则 $A,B$ 互斥"], ["若 $AB=\\varnothing$，则 $A,B$ 互斥"]),
+    ]
+
+
+def test_indented_lines_that_are_no_option_list_stay_text(tmp_path: Path) -> None:
+    # Statements indented under the question, then its own options at the margin: statements.
+    path = tmp_path / "statements.md"
+    path.write_text("---\ntitle: T\nlanguage: ko\n---\n1. 옳은 것을 고르시오.\n   ㄱ. 가\n   ㄴ. 나\n\n① ㄱ\n② ㄴ\n\n정답: ②\n", encoding="utf-8")
+    (q,) = _read(path).iter_questions()
+    assert (q.stem, [c.text for c in q.choices]) == ("옳은 것을 고르시오.\nㄱ. 가\nㄴ. 나", ["ㄱ", "ㄴ"])
+    # Marked out of order (A then C): no list of options, still a question without options.
+    code, reported = check_source(tmp_path, "gap.md", "---\ntitle: T\n---\n1. Which?\n   A. one\n   C. three\n")
+    assert (code, [r.code for r in reported]) == (1, ["QB128"])

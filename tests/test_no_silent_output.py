@@ -175,8 +175,9 @@ SLIPS = [
     Slip("another language's yes", FM + "1. Is Python interpreted? {#i}\n\nAnswer: Richtig.\n", 1, "QB172", 7, 9, "{type=true_false}"),
     Slip("number makes an essay", FM + "1. How many bits in a byte? {#b}\n\nAnswer: 8\n", 0, "QB171", 7, 9, "{type=numerical}"),
     Slip("range makes an essay", FM + "1. A pencil's length in cm? {#p}\n\nAnswer: 17..19\n", 0, "QB171", 7, 9, "{type=numerical}"),
+    # Read as the options they are, and said at the first (it was QB173, an error, before).
     Slip("options indented", FM + "1. Which keyword defines a function? {#def}\n\n   A) func\n   B) def\n\nAnswer: B\n",
-         1, "QB173", 10, 9, "'A) text'"),
+         0, "QB199", 7, 4, "'A) text'"),
     Slip("options as bullets", FM + "1. Which keyword defines a function? {#def}\n\n- func\n- def\n\nAnswer: def\n", 1, "QB173", 10, 9, "'A) text'"),
     Slip("blanks without the type", FM + "1. The [[Sun]] is a star. {#sun}\n", 1, "QB128", 5, 1, "{type=fill_in_blank}"),
     Slip("blanks without the type, with an answer", FM + "1. The [[Sun]] is a star. {#sun}\n\nAnswer: Sun\n", 1, "QB174", 5, 8, "{type=fill_in_blank}"),

@@ -70,9 +70,14 @@ def test_options_going_on_on_the_next_line_are_the_same_questions(tmp_path):
 
 def test_marks_inside_a_sentence_stay_its_text(tmp_path):
     # A part to find: the marks number words of the sentence, with no sentence end before them.
+    # They stay its text, and the marks are the parts students choose among (tests/test_marked_parts.py);
+    # before, the answer naming ③ was an error (QB173).
     text = "---\ntitle: 퀴즈\n---\n\n1. I ① wish ② I ③ will ④ be ⑤ taller.\n정답: ③\n"
-    code, reported = check_source(tmp_path, "quiz.md", text, "--lang", "en")
-    assert code == 1 and [r.code for r in reported] == ["QB173"], reported
+    _, read, sink = _read(tmp_path, text)
+    assert read is not None and not sink.errors
+    (q,) = read[0].iter_questions()
+    assert q.stem == "I ① wish ② I ③ will ④ be ⑤ taller."
+    assert ([c.text for c in q.choices], [c.correct for c in q.choices]) == (["①", "②", "③", "④", "⑤"], [False, False, True, False, False])
 
 
 def test_statements_on_the_question_line_before_options_below_stay_text(tmp_path):

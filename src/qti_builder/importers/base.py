@@ -25,6 +25,8 @@ from ..media import is_external, safe_name
 from ..model import IDENTIFIER_PATTERN, Question, Quiz, QuizSettings, Section
 from ..model.common import iter_markdown
 from ..model.quiz import scoped_idnumber
+from ..readers.model_errors import ITEM_NAMES, explain
+from ..readers.source_map import SourceMap
 from ..summary import plural
 from .safety import INPUT_FOLDER
 
@@ -439,7 +441,7 @@ class QuizBuilder:
             question = _QUESTION.validate_python(data)
         except ValidationError as exc:
             self.ids.release(data["id"])
-            problems = "; ".join(_problem(e) for e in exc.errors()[:3])
+            problems = "; ".join(_problem(e, data) for e in exc.errors()[:3])
             kind = f" ({pending.kind})" if pending.kind else ""
             self.skip(pending.kind or str(data.get("type", "question")), INVALID,
                       f"question '{short(pending.label)}'{kind} was skipped: {problems}", pending.span,
@@ -458,17 +460,26 @@ class QuizBuilder:
         return dumped
 
 
-def _problem(error: Any) -> str:
+def _problem(error: Any, data: dict[str, Any]) -> str:
     """One reason the model refuses a question, said as what the question lacks: an empty list
-    ("it has 0 choices, and needs 2 at least") or a missing text ("its stem is empty"), else the
-    model's own message, at the field."""
-    where = ".".join(str(p) for p in error["loc"][1:])
+    ("it has 0 choices, and needs 2 at least") or a missing text ("its stem is empty"), else in
+    the words a source's author reads for the same error ("'points' must be at least 0, not the
+    number -2"), after the entry it is in ("choice 1: 'text' is empty"), never pydantic's."""
+    loc = tuple(error["loc"][1:])
+    where = ".".join(str(p) for p in loc)
     context = error.get("ctx") or {}
     if error["type"] == "too_short" and where and "min_length" in context:
         return f"it has {context['actual_length']} {where}, and needs {context['min_length']} at least"
     if error["type"] == "missing" and where:
         return f"its {where} is empty"
-    return error["msg"].removeprefix("Value error, ") + (f" (at {where})" if where else "")
+    said = explain(error, loc, data, _PLAIN).message
+    entries = [f"{ITEM_NAMES.get(str(name), name)} {index + 1}" for name, index in zip(loc, loc[1:]) if isinstance(index, int)]
+    return f"{', '.join(entries)}: {said}" if entries else said
+
+
+#: How the model's errors are worded for an import: as for a Markdown source, whose questions are
+#: named by the message around them, not in it.
+_PLAIN = SourceMap("", syntax="markdown")
 
 
 def canonical_true_false(data: dict[str, Any]) -> None:

@@ -22,7 +22,7 @@ from .emit import Emitter
 from .html import details_parts, html_questions, mkdocs_quiz, opened_details, quiz_tag, reveal_role, text_of
 from .keys import AnswerKey
 from .paper import paper_language
-from .tables import TABLE_CODES, read_tables
+from .tables import TABLE_CODES, option_letter, read_tables
 from .syntax import (ADMONITION, AMBIGUOUS, CLOSING_TAGS, DASH_OPTION, FENCE_LINE, KEY_TITLE, QUESTION_HEADING, Question,
                      SECTION_LIKE, SENTENCE_END, TASK, TOGGLE, UNCLEAR, UNMATCHED_KEY, WRAPPED, cell, columns, explanations_heading, join, key_entries, leaked_at, next_is_key,
                      first_option, next_is_option, plain_marker, question_line, read_label, short, unglue)
@@ -807,6 +807,10 @@ class Page:
         if role is None or self.question is None:
             self._lines([(line + i, text) for i, text in enumerate(html.strip("\n").split("\n"))])
             return
+        if WRAPPER_TAG.fullmatch(html.strip()):
+            # ``<div markdown="1">`` … ``</div>`` around an answer (kramdown's "Markdown inside"):
+            # a wrapper that shows nothing, never part of the answer.
+            return
         if re.search(r"<[A-Za-z]", html):
             html = markdown_from_html(self.builder, html, self.span(line), "an answer block") if self.markdown else text_of(html)
         # Code converted from <pre> is one block: its lines are not sentences to break into paragraphs.
@@ -998,9 +1002,9 @@ class Page:
         q = self.question
         if q is None or q.options or q.mode not in (None, "stem"):
             return False
-        rows = [(table.line, table.header)] if _option_letter(table.header[0] if table.header else "") == "A" else []
+        rows = [(table.line, table.header)] if option_letter(table.header[0] if table.header else "") == "A" else []
         rows += table.rows
-        letters = [_option_letter(row[0] if row else "") for _, row in rows]
+        letters = [option_letter(row[0] if row else "") for _, row in rows]
         texts = [" ".join(c.strip() for c in row[1:] if c.strip()) for _, row in rows]
         if len(rows) < 2 or letters != [chr(ord("A") + i) for i in range(len(rows))] or not all(texts):
             return False
@@ -1058,6 +1062,8 @@ def _only_stated_total(text: str) -> bool:
 
 
 #: A slot of a pairing exercise: empty parentheses before a text (``( ) Makes proteins``).
+#: An opening or closing tag alone, of an element that only wraps what it holds.
+WRAPPER_TAG = re.compile(r"</?(?:div|span|section|article|p)\b[^<>]*>", re.I)
 PAIR_SLOT = re.compile(r"\(\s*\)\s*(\S.*)$")
 #: A heading over a list of what each question is worth, in the languages of vocabulary.py.
 SCORING_TITLE = re.compile(r"\s*(scoring|grading|marking|points|marks|mark scheme|pontuação|puntuación|barème|bewertung|punkte|"
@@ -1066,7 +1072,3 @@ SCORING_TITLE = re.compile(r"\s*(scoring|grading|marking|points|marks|mark schem
 SCORING_ENTRY = re.compile(r"[-*+]?\s*(?:[^\W\d]+\.?\s*)?(\d{1,5})\s*(?:[:.)=]|[-–—])?\s*(\d+(?:[.,]\d+)?)\s*[^\W\d]*\.?\s*$")
 
 
-def _option_letter(text: str) -> str | None:
-    """``A``, ``a)``, ``(B)``, ``c.`` as the option letter it names (upper case); None for other text."""
-    found = re.fullmatch(r"\s*\(?\s*([A-Za-z])\s*[).:]?\s*", text)
-    return found.group(1).upper() if found else None

@@ -30,6 +30,7 @@ from ...readers.markdown import syntax as S
 from ..base import LOST, ImportedQuiz, sanitise_id, script_language
 from ..language import LATIN_LANGUAGES, text_language
 from . import blocks as B
+from .tables import page_table
 from .syntax import ADMONITION, DASH_OPTION, GLUED, QUESTION_HEADING, TASK, TOGGLE
 
 #: A list item that is not an option (``- Ray Train은 무엇인가요?``): a question written as a bullet.
@@ -59,14 +60,17 @@ def page_form(text: str, markdown: bool) -> str | None:
     if B.FRONT_MATTER.match(text) and titled is None:
         return "front matter without a title (a page's, not a source's)"
     _, events = B.events(text, markdown)
+    lines = text.split("\n")
+    exam_headings = _exam_headings(lines, [e for e in events if isinstance(e, B.Heading) and QUESTION_HEADING.match(e.text)])
     for event in events:
         if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
             return f"HTML at line {event.line}"
-        if isinstance(event, B.Table):
+        if isinstance(event, B.Table) and page_table(event):
+            # A table of fees in a question's passage is that question's text: only a page's
+            # questions, answers or options set in a table make a page.
             return f"a table at line {event.line}"
-        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text):
+        if isinstance(event, B.Heading) and QUESTION_HEADING.match(event.text) and not exam_headings:
             return f"a question heading at line {event.line}"
-    lines = text.split("\n")
     unnumbered = _first_unnumbered(lines)
     if unnumbered is not None:
         # A paper numbers its questions; a bank of questions without numbers, each a line followed
@@ -98,6 +102,16 @@ def page_form(text: str, markdown: bool) -> str | None:
             if S.option_marks(after) or S.OPTION.match(after):
                 return f"a bulleted question at line {number}"
     return None
+
+
+def _exam_headings(lines: list[str], headings: list[B.Heading]) -> bool:
+    """Are a paper's question headings (``## Q3 (6)``) the exam reader's: each a question it reads
+    (its text, then its options or its answer), and some with their options as a Markdown list
+    ``1.`` … (or statements marked ○/×), which the page reader would read as questions of their
+    own? Headings the page reader reads as well (``## Question 1`` over ``- A) …``) stay a page's."""
+    readings = [S.heading_reading(lines, h.line - 1) for h in headings]
+    return bool(readings) and all(r.reading != "section" for r in readings) \
+        and any(r.listed or r.reading in ("marked", "ambiguous") for r in readings)
 
 
 def _first_unnumbered(lines: list[str]) -> int | None:
@@ -205,10 +219,41 @@ def import_paper(path: Path, display: str, sink: DiagnosticSink, raw: bytes) -> 
         return _as_built(read_markdown(read_text, stem, display, sink, errors_before), path, display, sink, written)
     lines = text.split("\n")
     title = paper_title(lines)
+    metadata = _metadata_after_title(lines, title[1] if title else 0, display, sink)
+    if metadata:
+        # Read with the block's lines blank (every line keeps its number), written without them.
+        text = "\n".join("" if i in metadata else line for i, line in enumerate(lines))
+        lines = text.split("\n")
     language = paper_language(text, lines)
     read = read_paper(text, title, language, stem, display, sink, errors_before)
-    body = lines[title[1]:] if title else lines
+    body = [line for i, line in enumerate(lines) if i not in metadata][title[1]:] if title else lines
     return _as_built(read, path, display, sink, paper_source(title[0] if title else stem, language, body))
+
+
+def _metadata_after_title(lines: list[str], after: int, display: str, sink: DiagnosticSink) -> set[int]:
+    """Another tool's metadata between ``---`` lines right under the paper's title (``examId:``,
+    ``subject:``, ``duration:``), which the reader would show students as the quiz's description:
+    each key is said (QB711) and left out. The indexes of the block's lines (none without one)."""
+    start = next((i for i in range(after, len(lines)) if lines[i].strip()), None)
+    if start is None or lines[start].strip() != "---":
+        return set()
+    end = next((i for i in range(start + 1, min(len(lines), start + 60)) if lines[i].strip() == "---"), None)
+    if end is None or end == start + 1:
+        return set()
+    try:
+        data = yaml.safe_load("\n".join(lines[start + 1:end]))
+    except yaml.YAMLError:
+        return set()
+    if not isinstance(data, dict) or not all(isinstance(k, str) for k in data):
+        return set()
+    for i in range(start + 1, end):
+        key = re.match(r"^([^\s:#][^:]*):", lines[i])
+        if key:
+            name = key.group(1)
+            sink.warning(LOST, f"front-matter key '{name}' under the paper's title is another tool's metadata, no part "
+                               "of a quiz: left out of the source", SourceSpan(display, i + 1, 1),
+                         hint="the paper's title is its first line; a quiz's settings go in the front matter the import writes")
+    return set(range(start, end + 1))
 
 
 def _without_foreign_keys(text: str, display: str, sink: DiagnosticSink) -> tuple[str, str]:

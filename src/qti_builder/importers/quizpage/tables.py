@@ -4,11 +4,13 @@ choice question of its own, the table's definitions its options."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...readers.markdown import tables as T
-from .syntax import Question, join
+from . import blocks as B
+from .syntax import Question, columns, join
 
 TABLE_CODES = T.CODES
 
@@ -53,3 +55,23 @@ def _item(q: Question) -> T.Item:
     where = q.keyed or (q.label_lines.get("answer", q.line), 1)
     return T.Item(q.number or 0, q.line, q.column, first, [(q.line + i, text) for i, text in enumerate(q.stem[1:], 1)],
                   (join(answer), *where) if answer and join(answer).strip() else None)
+
+
+def page_table(table: B.Table) -> bool:
+    """Is a Markdown table a web page's own form, read by the page reader as questions: an answer
+    key (a column of answers beside the questions' numbers), questions with their answers a row
+    each, or a question's options a row each (a column of letters ``A``, ``B``, …)? Any other table
+    (a passage's fees, a process table) is the text of the question it stands in."""
+    if not table.rows:
+        return False
+    if columns(table.header).get("answer") is not None:
+        return True
+    rows = ([table.header] if option_letter(table.header[0] if table.header else "") == "A" else []) + [r for _, r in table.rows]
+    letters = [option_letter(row[0] if row else "") for row in rows]
+    return len(rows) >= 2 and letters == [chr(ord("A") + i) for i in range(len(rows))]
+
+
+def option_letter(text: str) -> str | None:
+    """``A``, ``a)``, ``(B)``, ``c.`` as the option letter it names (upper case); None for other text."""
+    found = re.fullmatch(r"\s*\(?\s*([A-Za-z])\s*[).:]?\s*", text)
+    return found.group(1).upper() if found else None

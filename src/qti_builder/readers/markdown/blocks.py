@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import textwrap
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
 from ..base import suggest
@@ -139,9 +140,14 @@ class Question:
     #: Written as a heading (``## 1. 다음 중 …``): its ``1)`` lines are its options, however the
     #: paper's other questions are numbered.
     heading: bool = False
+    #: Written as a heading that is only its number (``## 19``): its options are a Markdown list
+    #: ``1.`` … under its text (syntax.list_option).
+    listed: bool = False
     #: Its options were a numbered list indented under its text (``    1.  **kernel**``), read as
     #: options because some of them, not all, are in bold: the bold ones are its answer.
     nested: bool = False
+    #: Its options are the parts its text marks ①, ②, ③ …, each option the mark itself.
+    marked_parts: bool = False
 
     @property
     def style(self) -> str | None:
@@ -285,6 +291,7 @@ class Scanner:
         self._check_introductions(self.description, "the quiz description", self.roots)
         self._nested_options()
         self._apply_keys()
+        self._marked_parts()
         self._matching_tables(self.roots)
         return self.description, self.roots
 
@@ -337,9 +344,9 @@ class Scanner:
             for role, raw, line, column, text in entry.labels:
                 question.labels.append(Label(role, raw, line, column, Block(line, column, [text])))
 
-        def add_explanation(question: object, line: int, lines: list[str]) -> None:
+        def add_explanation(question: object, line: int, column: int, lines: list[str]) -> None:
             assert isinstance(question, Question)
-            question.labels.append(Label("explanation", "explanation", line, 1, Block(line, 1, ["  \n".join(lines)])))
+            question.labels.append(Label("explanation", "explanation", line, column, Block(line, column, ["  \n".join(lines)])))
 
         def in_section(question: object, section: object) -> bool:
             return isinstance(question, Question) and question.section is section
@@ -370,27 +377,122 @@ class Scanner:
         with its answer in bold, and the question would have no options (QB128). A list without
         bold stays the text's own (docs/source-format.md, "Lines that look like markers"), and so does one
         all in bold, unless another question's list in bold names some of its items only: then
-        bold is how the paper marks answers, and all of them are (``모두 고르시오``)."""
-        lists = []
+        bold is how the paper marks answers, and all of them are (``모두 고르시오``). Options
+        marked as options (``A.``, ``①``) and indented as a pasted list indents them are the
+        question's options too (:meth:`_indented_options`)."""
+        lists, drifted = [], []
         for section in self._sections_with_questions():
             for q in section.questions:
-                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS):
+                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS) or self._answered_otherwise(q):
                     continue
                 found = self._nested_list(q)
                 if found is not None:
                     lists.append((q, found))
+                    continue
+                indented = self._indented_options(q)
+                if indented is not None:
+                    drifted.append((q, indented))
         answers_in_bold = any(not every for _, (_, _, every) in lists)
         for q, (first, items, every) in lists:
             if every and not answers_in_bold:
                 continue
-            del q.stem.lines[first:]
-            while q.stem.lines and not q.stem.lines[-1].strip():
-                q.stem.lines.pop()
             q.nested = True
-            for lineno, mark, text in items:
-                q.options.append(Option(mark.letter, lineno, Block(lineno, mark.text_start + 1, [text]), {}, None,
-                                        mark.style, mark.marker, mark.ordinal, mark.start + 1))
-                q.option_lines.append((lineno, self.lines[lineno - 1]))
+            self._take_options(q, first, items)
+        for q, (first, items) in drifted:
+            self._take_options(q, first, items)
+        if drifted:
+            # Read as meant, and said once: a source's options belong at the margin.
+            q, (first, items) = drifted[0]
+            said = (f"the options of the question on line {q.line} are indented under its text: read as its options"
+                    if len(drifted) == 1 else f"the options of the question on line {q.line} and of {len(drifted) - 1} more "
+                    "are indented under their text: read as their options")
+            self.sink.warning("QB199", said, SourceSpan(self.path, items[0][0], items[0][1].start + 1),
+                              hint="write each option at the left margin ('A) text') to say so in the source's own form")
+
+    def _take_options(self, q: Question, first: int, items: list[tuple[int, S.OptionMark, str]]) -> None:
+        """The lines of the question's text from ``first`` on, its options (each line, marker and
+        text); what is left of the text ends without blank lines or separators."""
+        del q.stem.lines[first:]
+        while q.stem.lines and not q.stem.lines[-1].strip():
+            q.stem.lines.pop()
+        for lineno, mark, text in items:
+            q.options.append(_option(mark, lineno, text))
+            q.option_lines.append((lineno, self.lines[lineno - 1]))
+
+    def _indented_options(self, q: Question) -> tuple[int, list[tuple[int, S.OptionMark, str]]] | None:
+        """Option lines indented under the question's text as a pasted paper's list indents them
+        (``1. 有 10 个…`` then ``   A. $\\frac{1}{5}$`` … ``   D. …``), ending it: two or more, one
+        option a line, indented alike by one to four spaces, marked in one style in order from
+        the first (``A.`` ``B.``, ``①`` ``②``). They are the options of a question that has none
+        at the margin; read as text, it had no options (QB128) and students saw them as its text.
+        The index of the first in the text, and each one's line, marker (placed in its line) and
+        text."""
+        lines = q.stem.lines
+        end = self._text_end(lines)
+        found: list[tuple[int, int, S.OptionMark]] = []
+        for index in range(end - 1, 0, -1):
+            line = lines[index]
+            if not line.strip():
+                continue
+            depth = len(line) - len(line.lstrip(" "))
+            marks = S.option_marks(line[depth:]) if 1 <= depth <= 4 else []
+            if len(marks) != 1 or (found and (depth != found[-1][1] or marks[0].style != found[-1][2].style)):
+                break
+            found.append((index, depth, marks[0]))
+        found.reverse()
+        if len(found) < 2 or [mark.ordinal for _, _, mark in found] != list(range(1, len(found) + 1)):
+            return None
+        if not self._lines_as_written(q, [i for i, _, _ in found]):
+            return None
+        items = [(q.stem.line + i, mark._replace(start=mark.start + depth, text_start=mark.text_start + depth,
+                                                 text_end=mark.text_end + depth), lines[i][depth + mark.text_start:].rstrip())
+                 for i, depth, mark in found]
+        return (found[0][0], items)
+
+    def _text_end(self, lines: list[str]) -> int:
+        """Where a question's text ends but for blank lines and separators after it (``---``,
+        an indented ``***`` under a list item's text)."""
+        end = len(lines)
+        while end > 1 and (not lines[end - 1].strip() or S.thematic_break(lines[end - 1].strip())):
+            end -= 1
+        return end
+
+    def _lines_as_written(self, q: Question, indexes: list[int]) -> bool:
+        """The question text's lines at ``indexes`` are the source's, one for one (none was
+        changed or left out on the way): only then can they be read again as options."""
+        return all(self.lines[q.stem.line - 1 + i].rstrip() == q.stem.lines[i].rstrip()
+                   for i in indexes if q.stem.line - 1 + i < len(self.lines))
+
+    def _marked_parts(self) -> None:
+        """A question without options whose text marks three or more of its parts ①, ②, ③ … in
+        order, each once, and whose one answer names one of them (``답: 2``, ``정답: ④``): the
+        underlined words of a passage (``①**to solve**``), its sentences (``①As we …``) or the
+        places a sentence may go (``( ③ )``). As the paper prints them, its options are the
+        marks themselves, and students choose one (shown without a second numbering, QB173 before)."""
+        for section in self._sections_with_questions():
+            for q in section.questions:
+                answers = q.labels_of("answer")
+                if q.options or q.items or q.refused or q.kind not in (None, *S.OPTION_KINDS) or len(answers) != 1 \
+                        or answers[0].name.lower() in self.dialect.model_answer_labels:
+                    continue
+                parts = S.marked_parts(q.stem.text())
+                refs = S.option_refs(answers[0].block.text(), self.dialect.and_words)
+                if parts < 3 or not refs or len(refs) != 1 or refs[0][0] != "number" or not 1 <= refs[0][1] <= parts:
+                    continue
+                marks = q.stem.find(S.CIRCLED)
+                q.marked_parts = True
+                for ordinal, (line, column, found) in enumerate(marks, 1):
+                    mark = S.OptionMark("circled-decimal", found.group(0), ordinal, column - 1, column - 1, column)
+                    q.options.append(_option(mark, line, found.group(0)))
+
+    def _answered_otherwise(self, q: Question) -> bool:
+        """The question's own answer names no option (``Answer: install``, a model answer): it
+        is a short answer or an essay, and a list in its text is the text's, bold or not."""
+        for label in q.labels_of("answer"):
+            value = label.block.text()
+            if label.name.lower() in self.dialect.model_answer_labels or S.option_refs(value, self.dialect.and_words) is None:
+                return True
+        return False
 
     def _nested_list(self, q: Question) -> tuple[int, list[tuple[int, S.OptionMark, str]], bool] | None:
         """The numbered list at the end of a question's text, indented alike and numbered from 1
@@ -399,9 +501,7 @@ class Scanner:
         the marker an item writes inside it, ``A、``, taken for its own when every item writes
         the next), and whether every item is in bold."""
         lines = q.stem.lines
-        end = len(lines)
-        while end > 1 and (not lines[end - 1].strip() or S.thematic_break(lines[end - 1])):
-            end -= 1  # ``---`` after the list, before the next section: a separator, as after options
+        end = self._text_end(lines)
         found: list[tuple[int, re.Match[str]]] = []
         index = end - 1
         while index >= 1:
@@ -417,8 +517,8 @@ class Scanner:
         found.reverse()
         if len(found) < 2 or [int(item.group(2)) for _, item in found] != list(range(1, len(found) + 1)):
             return None
-        if any(self.lines[q.stem.line - 1 + i].rstrip() != lines[i].rstrip() for i, _ in found if q.stem.line - 1 + i < len(self.lines)):
-            return None  # the text's lines are not the source's, one for one: not read as options
+        if not self._lines_as_written(q, [i for i, _ in found]):
+            return None
         bold = [S.wholly_bold(item.group(3)) for _, item in found]
         if all(b is None for b in bold):
             return None
@@ -612,13 +712,14 @@ class Scanner:
             # ``[정답]`` then ``1. ②  2. ①``: the key's entries answer their questions.
             self._start_key(lineno)
             return index + 1
-        if not indented and self.question is not None and self.mode in ("label", "option", "stem") \
+        if not indented and self.question is not None and self.mode in ("label", "option", "stem") and not self._list_goes_on(line) \
                 and (K.starts_key(line, after_answer=self.mode == "label") or self._entry_again(line)):
             # ``정답 1.② 2.④``, ``1.② 2.① 3.④``: a key on one line, after the questions.
             self._start_key(lineno)
             K.read_line(self.keys[-1], line, lineno)
             return index + 1
-        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and self._untitled_key(index):
+        if not indented and self.mode in ("label", "option") and line[:1].isdigit() and not self._list_goes_on(line) \
+                and self._untitled_key(index):
             # ``1. 2`` then ``2. 4`` ... ``5. 1, 5``: an untitled key of one entry a line.
             self._start_key(lineno, untitled=True)
             K.read_line(self.keys[-1], line, lineno)
@@ -682,6 +783,18 @@ class Scanner:
         decimal = question is not None and mode in ("stem", "option") and (self.form != ")" or question.heading) \
             and question.kind not in S.ITEM_KINDS
         marks = [] if indented else S.in_styles(S.option_marks(line, decimal=decimal), question.style if question else None)
+        pasted = S.PASTED_OPTION.match(line) if indented and question is not None and mode in ("stem", "option") else None
+        if pasted:
+            # ``   ●​   ① that``: an option of a bulleted list pasted from a word processor.
+            depth = pasted.end()
+            marks = [m._replace(start=m.start + depth, text_start=m.text_start + depth, text_end=m.text_end + depth)
+                     for m in S.in_styles(S.option_marks(line[depth:], decimal=decimal), question.style if question else None)]
+        if not marks and not indented and question is not None and question.listed and mode in ("stem", "option"):
+            # ``1. 8e30`` under ``## Q3``'s text: an option, never a question.
+            listed = S.list_option(line)
+            marks = [listed] if listed is not None else []
+        elif marks and marks[0].style != "decimal" and question is not None and question.listed and mode == "stem":
+            marks = []  # ``(A) …`` before its list ``1. (A) － (C)``: statements of its text
         if marks and marks[0].style == "decimal" and question is not None:
             # ``1) 2) 3)`` under a question numbered ``1.``: its options, each the next in order.
             numbered = [o for o in question.options if o.style == "decimal"]
@@ -778,6 +891,9 @@ class Scanner:
         if odd and self._odd_option(question, odd, line, index):
             return index + 1
 
+        quoted = S.labels_quoted(self.lines, index) if not indented and mode in ("stem", "option", "label") else None
+        if quoted is not None:
+            return self._quoted_label(question, quoted, line, lineno, mode, index)
         label = S.read_label(line.strip())
         if label is not None and not (label.spaced or label.name in S.QUESTION_LABELS or label.name in S.CHOICE_LABELS):
             label = None  # ``Note:text``, ``https://...``: text
@@ -999,7 +1115,8 @@ class Scanner:
         if reading.reading == "ambiguous":
             plain = ", ".join(str(n) for n in reading.plain[:3])
             asking = ", ".join(str(n) for n in reading.asking[:3])
-            self.error("QB188", f"the lines numbered '1)', '2)', … under the heading could be its options or the questions of a "
+            first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
+            self.error("QB188", f"the lines numbered '{first}', '{second}', … under the heading could be its options or the questions of a "
                        f"section it titles: those on lines {plain} read as options, those on lines {asking} ask a question",
                        lineno, start + 1,
                        hint="for one question, write its options without question marks (or mark them 'A) …'); for a "
@@ -1012,12 +1129,101 @@ class Scanner:
             shown = f"{heading.group(1)} {number}. {shorten(reading.text, 50)}"
             self.error("QB147", f"this heading looks like question {number}, but its number is missing", lineno, start + 1,
                        hint=f"number it as the paper numbers its questions: '{shown}'")
+        if reading.only_number:
+            # ``## 19``: the heading is only the question's number; its text is the lines under it.
+            _, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
+            if "points" not in attrs:
+                attrs.update(self._heading_points(reading, lineno, start))
+            self._open_question(lineno, number, Block(lineno + 1, 1), attrs)
+            assert self.question is not None
+            self.question.heading = True
+            self.question.listed = reading.listed or reading.reading == "marked"
+            self._refuse_marked(reading)
+            return index + 1
         stem, attrs = self.attrs(reading.text, lineno, start + reading.offset, S.QUESTION_ATTRIBUTES)
         # The heading is a paragraph of its own: a line right under it starts the next one.
         under = index + 1 < len(self.lines) and self.lines[index + 1].strip() != ""
         self._open_question(lineno, number, Block(lineno, start + reading.offset + 1, [stem, ""] if under else [stem]), attrs)
         assert self.question is not None
         self.question.heading = True
+        self._refuse_marked(reading)
+        return index + 1
+
+    def _refuse_marked(self, reading: S.HeadingReading) -> None:
+        """A heading question over statements that each end in their truth mark (``… である。○``):
+        an error at the first mark, and the question left out. Its statements are read as its
+        options (nobody's questions), so that nothing else is said about them."""
+        if reading.reading != "marked" or self.question is None:
+            return
+        statement = self.lines[reading.marked[0] - 1].rstrip()
+        first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
+        self.error("QB190", f"the statements numbered '{first}', '{second}', … under the heading end in a truth mark "
+                   f"('{statement[-1]}'): they are true/false statements with their answers, which no option may show to students",
+                   reading.marked[0], len(statement),
+                   hint="write each statement as a true/false question of its own, its answer on the line under "
+                        "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
+        self.question.refused = True
+
+    def _list_goes_on(self, line: str) -> bool:
+        """``2. (b)`` under a number-only heading's question whose list is at ``1.``: its next
+        option, never an answer key's entry."""
+        question = self.question
+        listed = S.list_option(line) if question is not None and question.listed and self.mode in ("stem", "option") else None
+        if listed is None or question is None:
+            return False
+        numbered = [o for o in question.options if o.style == "decimal"]
+        return listed.ordinal == (numbered[-1].ordinal + 1 if numbered else 1)
+
+    def _heading_points(self, reading: S.HeadingReading, lineno: int, start: int) -> Attrs:
+        """The points a number-only heading states in parentheses after its number: ``(6点)``,
+        ``(6 points)``, or a bare ``(6)`` where the paper says its numbers in parentheses are
+        points ("丸かっこ内の数字は配点です", before its first question). Anything else there is an
+        error at it: the paper does not say what the number is (it is not shown as text either)."""
+        if reading.bracket is None:
+            return {}
+        column = start + reading.bracket_offset + 1
+        stated = S.points_in(f"({reading.bracket})")
+        if stated is None and re.fullmatch(r"\d{1,4}(?:\.\d+)?", reading.bracket) and self._points_legend(lineno):
+            stated = (float(reading.bracket), 0, 0)
+        if stated is not None:
+            return {"points": (f"{stated[0]:g}", column)}
+        self.error("QB189", f"'({reading.bracket})' after the question's number does not say what it is: the paper does not "
+                   "say that its numbers in parentheses are points", lineno, column,
+                   hint="write the points with their unit, '(6点)', '(6점)' or '(6 points)', or say above the first "
+                        "question that the numbers in parentheses are the points ('丸かっこ内の数字は配点です'); "
+                        "parts worth points each ('各1') are questions of their own")
+        return {}
+
+    def _points_legend(self, lineno: int) -> bool:
+        """Does the paper say, above the line, that its numbers in parentheses are points?"""
+        return self._legend_line < lineno
+
+    @cached_property
+    def _legend_line(self) -> int:
+        """The line of the paper's legend that its numbers in parentheses are points (past its
+        last line without one): looked for once, not at every heading."""
+        return next((n for n, line in enumerate(self.lines, 1) if S.POINTS_LEGEND.search(line)), len(self.lines) + 1)
+
+
+    def _quoted_label(self, question: Question, quoted: tuple[int, S.LabelLine], line: str, lineno: int,
+                      mode: str, index: int) -> int:
+        """``> answer: 1`` and ``> points: 2``: a blockquote that holds the question's labels, read
+        as those labels (the points as its ``{points=…}``), at their columns in the line."""
+        width, label = quoted
+        if label.name.lower() not in S.POINTS_NAMES:
+            taken = self._label(question, label, " " * width + line[width:], lineno, False, mode)
+            if taken is not None:
+                self.current, self.mode = taken[0] or self.current, taken[1]
+            return index + 1
+        column = width + label.value_offset + 1
+        points, written = label.value.strip(), question.attrs.get("points")
+        stated = written[0] if written is not None else None
+        if stated is not None and _number(stated) != _number(points):
+            self.error("QB184", f"the points '{points}' differ from the points '{stated}' stated for the "
+                       "question above", lineno, column,
+                       hint="state the question's points once, or make them agree")
+        else:
+            question.attrs["points"] = (points, column)
         return index + 1
 
     def _section_in_text(self, line: str, title: str) -> bool:
@@ -1424,6 +1630,13 @@ _LETTERED = ("upper-alpha", "lower-alpha")
 _AFTER_QUESTION = ("option", "items", "label", "key", "closed")
 
 
+def _option(mark: S.OptionMark, line: int, text: str) -> Option:
+    """The option a marker starts on ``line``, its text as given (found again in a question's
+    text, rather than read from its own line)."""
+    return Option(mark.letter, line, Block(line, mark.text_start + 1, [text]), {}, None, mark.style, mark.marker, mark.ordinal,
+                  mark.start + 1)
+
+
 def _table_item(q: Question) -> T.Item:
     """A draft as the matching-table reader takes it (only an untyped one can be a row)."""
     answer = q.label("answer")
@@ -1526,3 +1739,11 @@ def _hard_break(line: str) -> str:
 _ROLE_WORDS = {"answer": "answer", "explanation": "explanation", "correct": "correct feedback",
                "incorrect": "incorrect feedback", "partially_correct": "partially correct feedback",
                "grading": "marking scheme", "feedback": "feedback"}
+
+
+def _number(text: str) -> float | str:
+    """``2`` and ``2.0`` as one number; other text as it is."""
+    try:
+        return float(text)
+    except ValueError:
+        return text

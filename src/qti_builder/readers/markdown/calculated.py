@@ -128,7 +128,9 @@ def _variables(builder: QuestionBuilder, q: Question, loc: Loc, data: dict[str, 
         builder.source.at(loc + ("sets",), first_line, 1)
     elif "sets" in data:
         value = str(data["sets"])
-        data["sets"] = int(value) if value.isdigit() else value
+        # ASCII digits only: str.isdigit() is true of '²' too, which int() refuses (a traceback);
+        # any other value is the model's to refuse, at the attribute.
+        data["sets"] = int(value) if value.isascii() and value.isdigit() else value
     # The text without the block, its continuation lines' indentation removed as for any question.
     data["stem"] = Block(q.stem.line, q.stem.column, lines[:start] + lines[end + 1:]).text()
 

@@ -60,7 +60,7 @@ class Key:
     entries: list[Entry] = field(default_factory=list)
     #: The explanations part (``해설``) is being read: numbered lines explain.
     explaining: bool = False
-    explanations: dict[int, tuple[int, list[str]]] = field(default_factory=dict)
+    explanations: dict[int, tuple[int, int, list[str]]] = field(default_factory=dict)
     #: Answer labels inside the key (``정답: ②`` under ``1. ①``): line, column and the line as written.
     stray_answers: list[tuple[int, int, str]] = field(default_factory=list)
     #: Its parts, each naming the section its entries answer.
@@ -145,7 +145,9 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
     if found:
         for number, answer, explanation, offset in found:
             if key.explaining:
-                key.explanations[number] = (lineno, [" ".join(p for p in (answer, explanation) if p)])
+                text = " ".join(p for p in (answer, explanation) if p)
+                # The column its text starts at, after ``1.``: where a problem in it is found.
+                key.explanations[number] = (lineno, max(line.find(text[:1], offset + len(str(number)) + 1), offset) + 1, [text])
             else:
                 key.entries.append(Entry(number, answer, lineno, offset + 1, [explanation] if explanation else [],
                                          part=key.parts[-1] if key.parts else None))
@@ -173,7 +175,7 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         return True
     if key.explaining and key.explanations:
         # In the explanations part, a line under an explanation (indented or not) goes on with it.
-        list(key.explanations.values())[-1][1].append(line.strip())
+        list(key.explanations.values())[-1][2].append(line.strip())
         return True
     if key.entries and (line[:1] in (" ", "\t") or not key.explaining):
         key.entries[-1].explanation.append(line.strip())  # an entry's explanation on the lines under it
@@ -187,7 +189,7 @@ Misfit = Callable[[object, Entry], str | None]
 
 
 def apply(key: Key, questions: list, report: Report, add_answer: Callable[[object, Entry], None],
-          add_explanation: Callable[[object, int, list[str]], None], in_section: Callable[[object, object], bool],
+          add_explanation: Callable[[object, int, int, list[str]], None], in_section: Callable[[object, object], bool],
           misfit: Misfit | None = None) -> None:
     """Each entry to the question of its number: those of the section the key follows first, else
     the paper's one question of that number. What does not fit is reported at the entry: for an
@@ -233,7 +235,7 @@ def apply(key: Key, questions: list, report: Report, add_answer: Callable[[objec
 
 
 def _answer(question: object, entry: Entry, key: Key, report: Report, add_answer: Callable[[object, Entry], None],
-            add_explanation: Callable[[object, int, list[str]], None], misfit: Misfit | None = None) -> None:
+            add_explanation: Callable[[object, int, int, list[str]], None], misfit: Misfit | None = None) -> None:
     """The entry's answer (and explanation) to its question, as if written under it; an answer
     the question gives already must say the same, and an untitled key's must name its options."""
     own = question.label("answer")  # type: ignore[attr-defined]
@@ -249,7 +251,7 @@ def _answer(question: object, entry: Entry, key: Key, report: Report, add_answer
                entry.column, "name the question's options as it numbers them, and number the key as the questions are numbered")
         return
     add_answer(question, entry)
-    explanation = entry.explanation or key.explanations.get(entry.number, (0, []))[1]
+    explanation = entry.explanation or key.explanations.get(entry.number, (0, 1, []))[2]
     if explanation and question.label("explanation") is None:  # type: ignore[attr-defined]
-        line = entry.line if entry.explanation else key.explanations[entry.number][0]
-        add_explanation(question, line, explanation)
+        line, column = (entry.line, 1) if entry.explanation else key.explanations[entry.number][:2]
+        add_explanation(question, line, column, explanation)

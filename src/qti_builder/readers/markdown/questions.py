@@ -260,6 +260,15 @@ class QuestionBuilder:
                 self.error(code, f"the answer '{text}' is one of the items listed in the question, but they are not "
                            "options, so the question's type is not clear", *at,
                            hint="write each option at the left margin as 'A) text' and give its letter: 'Answer: B'" + keep)
+        elif code == "QB175" and (united := _NUMBER_WITH_UNIT.match(value)):
+            # ``答え：1024(KiB)``: a number with its unit, which the LMSs grade as the number.
+            number, unit = united.group(1), united.group(2)
+            attributes = "{type=numerical unit=" + unit + "}"  # one placeholder of the catalogs: never nested braces
+            self.error(code, f"the answer '{text}' is a number with its unit: say whether students type the number "
+                       "(graded as a number) or write an essay (graded by hand)", *at,
+                       hint=f"to grade the number, add {attributes} to the question line and write the "
+                            f"answer '{number}' (Moodle accepts it with or without the unit; Canvas and QTI 2.1 grade the "
+                            "number); or add {type=essay} to make it an essay's model answer")
         elif code == "QB175":
             own = V.examples(self.dialect.language)  # examples in the quiz's language
             (one, other), section = own.alternatives, own.short_answer_section
@@ -503,7 +512,7 @@ class QuestionBuilder:
             choices.append(choice)
         data["choices"] = choices
         if q.options and q.style not in (None, "upper-alpha"):
-            data["numbering"] = q.style
+            data["numbering"] = "none" if q.marked_parts else q.style  # each option is its mark: shown once
         if not q.options:
             self.error("QB127", f"a {data['type']} question needs options", q.line,
                        hint="add options at the left margin: 'A) ...', 'B) ...'")
@@ -839,7 +848,8 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
         return None, "QB172"
     value = S.bare(answer)
     if _LETTER.fullmatch(value) or (S.option_refs(answer, dialect.and_words) and not S.NUMERIC_ANSWER.match(value)) \
-            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)):
+            or any(_plain(item).lower() == _plain(value) for item in _listed(stem_lines)) \
+            or _names_marked_part(value, stem_lines):
         return None, "QB173"
     if S.NUMERIC_ANSWER.match(S.ascii_number(value)):
         return "essay", "QB171"
@@ -848,6 +858,18 @@ def classify(answer: str, stem_lines: list[str], dialect: S.Dialect, section_kin
     if is_short(answer, dialect):
         return None, "QB175"
     return "essay", None
+
+
+#: ``1024(KiB)``, ``25 (cm)``: a number, then its unit in parentheses.
+_NUMBER_WITH_UNIT = re.compile(r"^\s*([-+]?\d+(?:\.\d+)?)\s*[(（]\s*([^\s()（）{}=]{1,12})\s*[)）]\s*$")
+
+
+def _names_marked_part(value: str, stem_lines: list[str]) -> bool:
+    """``2`` for a text that marks its parts ①, ②, … ⑤ in order (the underlined words of a
+    passage, ``①**to solve** … ②**being**``): the answer names part ②, an option the question
+    does not list, not a number to grade or a model answer."""
+    parts = S.marked_parts("\n".join(stem_lines))
+    return value.isdigit() and parts >= 2 and 1 <= int(value) <= parts
 
 
 _SENTENCE_END = re.compile(r"(?:[.!?。！？]|(?:다|요|음|함|임|됨)[.。])$")

@@ -6,9 +6,9 @@ English and Korean spellings of one label sit side by side; adding a language is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 from ... import vocabulary as V
 from ...kinds import KINDS
@@ -204,11 +204,19 @@ def read_label(text: str) -> LabelLine | None:
                      bool(space) or not value or bracketed, bracketed)
 
 
+#: ``Ans. 3``: the abbreviated answer label with its full stop for a colon, as papers print it.
+_ABBREVIATED_ANSWER = re.compile(r"^(ans)\.\s+(\S.*?)\s*$", re.I)
+
+
 def _bare_label(text: str) -> LabelLine | None:
     """``정답 ④`` and ``해설`` alone: labels without their colon, where the line can be nothing else."""
     found = _BARE_LABEL.match(text)
     if found is None:
-        return None
+        abbreviated = _ABBREVIATED_ANSWER.match(text)
+        if abbreviated is None:
+            return None
+        return LabelLine(abbreviated.group(1), abbreviated.group(1).lower(), None, abbreviated.group(2), abbreviated.start(2),
+                         True, False)
     raw, value = found.group(1), found.group(2) or ""
     role = V.all_labels()[raw.lower()]
     if not value:
@@ -408,8 +416,13 @@ _KANA = "".join(dict.fromkeys(_KATAKANA + _IROHA))
 _ROMAN_NUMBERS: tuple[str, ...] = tuple(V.OPTION_STYLES["lower-roman"])
 #: ``ii`` ... ``xx``: lower-case Roman numerals of more than one letter (``i``, ``v``, ``x`` are letters too).
 _ROMAN = "|".join(sorted((r for r in _ROMAN_NUMBERS if len(r) > 1), key=len, reverse=True))
+#: List bullets a word processor or a PDF leaves before each option of a pasted paper (``●​ ① that``,
+#: often with a zero-width space after them): never Markdown, so never a list the author wrote.
+PASTED_BULLETS = "●•○▪◦"
+#: An option line so pasted, indented as the document's list was (under the question's number or deeper).
+PASTED_OPTION = re.compile(rf"^ {{1,8}}(?=[{PASTED_BULLETS}])")
 _OPTION_MARK = re.compile(
-    rf"(?P<bullet>[-*+]\s+)?(?:"
+    rf"(?P<bullet>(?:[-*+]|[{PASTED_BULLETS}]\u200b?)\s+)?(?:"
     rf"[(（]\s*(?P<pl>[{_LETTER}])\s*[)）]"
     rf"|[(（]\s*(?P<pr>{_ROMAN})\s*[)）]"
     rf"|[(（]\s*(?P<pd>\d{{1,2}})\s*[)）]"
@@ -423,7 +436,7 @@ _OPTION_MARK = re.compile(
     rf"|(?P<k>[{_KANA}])(?:[).．）、\u3000]| (?!\s*[=&+\-*/<>\\^_|]))"
     rf"|(?P<d>\d{{1,2}})[)）]"
     rf")(?P<space>\s*)")
-_OPTION_INITIALS = frozenset("-*+(（" + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
+_OPTION_INITIALS = frozenset("-*+(（" + PASTED_BULLETS + "".join(V.FULL_WIDTH) + "".join(V.FULL_WIDTH.values()) + _CIRCLED + _HANGUL + _CONSONANT
                              + _KANA + "0123456789")
 OPTION = re.compile(r"^(?:[-*+]\s+)?([A-Za-z])[.)]\s+(.*?)\s*$")
 ITEM = re.compile(r"^[-*+]\s+(.*?)\s*$")
@@ -999,6 +1012,13 @@ def wholly_bold(text: str) -> str | None:
     return found.group(2)
 
 
+def marked_parts(text: str) -> int:
+    """How many parts a text marks ①, ②, ③ … in order, each once (the underlined words of a
+    passage, its sentences, the places a sentence may go); 0 when its marks are not so."""
+    marks = CIRCLED.findall(text)
+    return len(marks) if marks == list(V.OPTION_STYLES["circled-decimal"][: len(marks)]) else 0
+
+
 def thematic_break(line: str) -> bool:
     """``---``, ``***``, ``___``, ``- - -`` alone on a line at the left margin."""
     return bool(line) and line[0] in "-*_" and THEMATIC_BREAK.match(line) is not None
@@ -1028,9 +1048,37 @@ class HeadingReading:
     #: For "ambiguous": the lines (numbers) numbered ``1)`` under it that ask a question, and those that do not.
     asking: tuple[int, ...] = ()
     plain: tuple[int, ...] = ()
+    #: A heading that is only its number (``## 19``, :func:`number_heading`): its options are written
+    #: as a Markdown list ``1.`` … (its ``1.`` lines are options, never questions).
+    listed: bool = False
+    #: For "marked": the lines of that list that end in a truth mark (``… である。○``).
+    marked: tuple[int, ...] = ()
+    #: What a number-only heading holds in parentheses after its number (``## Q3 (6)``), and its
+    #: offset in the heading's text; None without.
+    bracket: str | None = None
+    bracket_offset: int = 0
+    #: A heading that is only the question's number (its ``text`` is then its attributes alone).
+    only_number: bool = False
 
 
 _SECTION = HeadingReading("section")
+
+
+def _unfenced(lines: list[str], start: int) -> Iterator[tuple[int, str, bool]]:
+    """Each line from ``start`` on that no code fence holds: its index, the line, and whether it
+    opens a fence (whose lines, up to its closing line, are passed over)."""
+    fence: str | None = None
+    for i in range(start, len(lines)):
+        line = lines[i]
+        opened = FENCE.match(line)
+        if fence:
+            closer = opened.group(1) if opened else ""
+            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+        yield i, line, opened is not None
 
 
 def heading_reading(lines: list[str], index: int) -> HeadingReading:
@@ -1049,25 +1097,19 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
     a section, as it always was."""
     heading = HEADING.match(lines[index])
     title = heading.group(2) if heading else ""
+    alone = number_heading(title)
+    if alone is not None:
+        return _number_heading_reading(lines, index, alone)
     numbered = question_start(title)
     lost = None if numbered else _NUMBER_LOST.match(title)
     if not ((numbered and numbered.text) or lost):
         return _SECTION
-    run: list[tuple[int, bool]] = []  # the lines numbered 1), 2), ...: (line number, asks)
+    run: list[tuple[int, bool, bool]] = []  # the lines numbered 1), 2), ...: (line number, asks, ends in a truth mark)
     other = False  # a first option marked otherwise: ``①``, ``A)``, ``(1)``
     answered = False  # an answer label after one of the run's lines
-    fence: str | None = None
     end = len(lines)
-    for i in range(index + 1, len(lines)):
-        line = lines[i]
-        opened = FENCE.match(line)
-        if fence:
-            closer = opened.group(1) if opened else ""
-            if closer[:1] == fence[0] and len(closer) >= len(fence) and not line.strip()[len(closer):].strip():
-                fence = None
-            continue
-        if opened:
-            fence = opened.group(1)
+    for i, line, opens in _unfenced(lines, index + 1):
+        if opens:
             continue
         if not line.strip() or line[:1] in (" ", "\t") or thematic_break(line):
             continue
@@ -1082,7 +1124,7 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
             if mark.style == "decimal":
                 if (not run and mark.ordinal != 1) or answered:
                     return _SECTION  # not a first option; or an answer between them: each a question answered
-                run.append((i + 1, line.rstrip().endswith(("?", "？"))))
+                run.append((i + 1, line.rstrip().endswith(("?", "？")), truth_marked(line)))
                 continue
             if mark.ordinal == 1:
                 if len(run) == 1:
@@ -1101,15 +1143,217 @@ def heading_reading(lines: list[str], index: int) -> HeadingReading:
             break
     if not run and not other:
         return _SECTION
-    asking = tuple(n for n, asks in run if asks)
-    if run and len(asking) == len(run):
-        return _SECTION
     text = numbered.text if numbered else title[lost.end():] if lost else ""
     offset = numbered.text_offset if numbered else lost.end() if lost else 0
+    marked = tuple(n for n, _, mark in run if mark)
+    if len(run) > 1 and len(marked) == len(run):
+        # ``1) 문장이다. ○`` ``2) … ×``: true/false statements with their answers, never options to show.
+        return HeadingReading("marked", numbered.number if numbered else None, text, offset, end, marked=marked)
+    asking = tuple(n for n, asks, _ in run if asks)
+    if run and len(asking) == len(run):
+        return _SECTION
     if asking:
         return HeadingReading("ambiguous", numbered.number if numbered else None, text, offset, end, asking,
-                              tuple(n for n, asks in run if not asks))
+                              tuple(n for n, asks, _ in run if not asks))
     return HeadingReading("question", numbered.number if numbered else None, text, offset, end)
+
+
+# -- headings that are only a question's number -----------------------------------------------------
+
+#: ``## 19``, ``## 19.``: a bare number of up to three digits (``## 2024`` is a year's section).
+_BARE_NUMBER = re.compile(r"^(\d{1,3})\s*[.．]?$")
+#: What a number-only heading holds in parentheses after its number: ``## Q3 (6)``, ``## Q2 (各1計5)``.
+_HEADING_BRACKET = re.compile(r"\s*[(（]\s*([^()（）]{1,30}?)\s*[)）]\s*$")
+#: A Markdown list item ``1. text``: an option of a number-only heading's question (``decimal``).
+_LIST_ITEM = re.compile(r"^(\d{1,2})\.(\s+)(?=\S)")
+#: A statement answered by the truth mark at its end (``アセンブルは可逆変換である。○``,
+#: ``- `y = x[4]` ○``, ``… X``): the paper's answer, which students must never see in an option.
+_TRUTH_MARK_END = re.compile(r"(?:^|(?<=[\s。．.、,，)）`*\]]))([○◯×✕☓])\s*$|\s([OXTFＯＸ])\s*$")
+#: A paper's legend saying the numbers in parentheses are the points: "丸かっこ内の数字は配点です",
+#: "괄호 안의 숫자는 배점입니다", "Numbers in parentheses are the points".
+POINTS_LEGEND = re.compile(r"(?:丸?かっこ|丸?括弧|カッコ|괄호|parenthes[ei]s|brackets).{0,30}?(?:配点|배점|points|marks)", re.I)
+#: The names a blockquote of labels gives the question's points (``> points: 2``).
+POINTS_NAMES = ("points", "point", "pts", "배점", "配点", "分值")
+#: The words that number a task (``Aufgabe 2``, ``Exercice 1``), not a question.
+_TASK_WORD = re.compile(_alternatives(V.words("task_words")), re.I)
+#: ``{type=numerical}`` at the end of a heading's text.
+_ATTRIBUTES_TAIL = re.compile(r"\s*(\{[^{}]*\})\s*$")
+#: ``> answer: 1``: a label in a blockquote (the prefix, then the label's text).
+_QUOTED = re.compile(r"^(>\s?)(\S.*)$")
+
+
+@dataclass(frozen=True)
+class NumberHeading:
+    """A heading's text that is only a question's number (:func:`number_heading`)."""
+
+    number: int
+    #: What it holds in parentheses after the number (``6`` of ``Q3 (6)``), and where; None without.
+    bracket: str | None = None
+    bracket_offset: int = 0
+    #: Its attributes (``{type=numerical}``) and where they start; "" without.
+    attrs: str = ""
+    attrs_offset: int = 0
+
+
+def number_heading(title: str) -> NumberHeading | None:
+    """``19``, ``Q3``, ``Q3 (6)``, ``문제 5``, ``問5``: a heading's text that is a question's number
+    and nothing more (what follows it in parentheses aside), in any question-word form. None for
+    any other text (``1. 다음 중 …`` is :func:`heading_reading`'s numbered heading) and for a task's
+    word (``Exercice 1``, ``Task 2``)."""
+    attrs = _ATTRIBUTES_TAIL.search(title)
+    title = title[: attrs.start()] if attrs else title
+    bracket = _HEADING_BRACKET.search(title)
+    head = title[: bracket.start()] if bracket else title
+    bare = _BARE_NUMBER.match(head)
+    if bare:
+        number = int(bare.group(1))
+    else:
+        start = question_start(head)
+        if start is None or start.text or start.form in (".", ")") or start.kind is not None \
+                or _TASK_WORD.match(head):
+            return None  # ``## Exercice 1 (6 points)``: a task, whose lines under it say what it is (tasks.py)
+        number = start.number
+    if number == 0:
+        return None
+    return NumberHeading(number, bracket.group(1) if bracket else None, bracket.start(1) if bracket else 0,
+                         attrs.group(1) if attrs else "", attrs.start(1) if attrs else 0)
+
+
+def list_option(line: str) -> OptionMark | None:
+    """``1. text`` at the left margin as an option marker (``decimal``, ``1.``): under a
+    number-only heading's text, the question's options are a Markdown ordered list."""
+    found = _LIST_ITEM.match(line)
+    if found is None or int(found.group(1)) == 0:
+        return None
+    return OptionMark("decimal", found.group(1) + ".", int(found.group(1)), 0, found.end(), len(line.rstrip()))
+
+
+def truth_marked(text: str) -> bool:
+    """Does a statement end in a truth mark (``○``, ``×``, ``☓``; ``O``, ``X``, ``T`` or ``F`` after a space)?"""
+    return _TRUTH_MARK_END.search(text.rstrip()) is not None
+
+
+_EMPHASIS_END = re.compile(r"[*_\s]+$")
+
+
+def _asks(line: str) -> bool:
+    """Does a line of a question's text ask, ending in its question mark (its emphasis and points,
+    ``**…것은? [3점]**``, aside)?"""
+    bare = _EMPHASIS_END.sub("", line)
+    stated = POINTS.search(bare)
+    bare = _EMPHASIS_END.sub("", bare[: stated.start()] if stated else bare)
+    return bare.endswith(("?", "？"))
+
+
+def quoted_label(line: str) -> tuple[int, LabelLine] | None:
+    """``> answer: 1``, ``> points: 2``: a line of a blockquote that holds a question's label (or
+    its points), and the width of its ``>`` prefix; None for any other line."""
+    found = _QUOTED.match(line)
+    label = read_label(found.group(2)) if found else None
+    if found is None or label is None:
+        return None
+    name = label.name.lower()
+    if name not in QUESTION_LABELS and name not in POINTS_NAMES:
+        return None
+    return len(found.group(1)), label
+
+
+def labels_quoted(lines: list[str], index: int) -> tuple[int, LabelLine] | None:
+    """The label of ``lines[index]`` (:func:`quoted_label`) when the blockquote it stands in holds
+    labels only (``> answer: 1`` then ``> points: 2``); None otherwise: a quotation in a question's
+    text (``> 민수: 어디 가니?`` then ``> 답: 도서관에 가.``) stays text, a line like a label and all."""
+    found = quoted_label(lines[index])
+    if found is None:
+        return None
+    start = end = index
+    while start > 0 and lines[start - 1].startswith(">"):
+        start -= 1
+    while end + 1 < len(lines) and lines[end + 1].startswith(">"):
+        end += 1
+    return found if all(quoted_label(line) is not None for line in lines[start: end + 1]) else None
+
+
+def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) -> HeadingReading:
+    """A heading that is only a question's number (``## 19``, ``## Q3 (6)``) is that question when
+    its text follows it (any line that is not a question, an option or a label), then either its
+    options, a Markdown list ``1.`` … (or ``1)``, ``①``, ``A)`` …) restarting at 1, or its answer.
+    When a line of its text asks (``**…가장 적절한 것은?**``), the list answers it: its options, even
+    those that ask. Else the list says which it is as a heading question's ``1)`` lines do: lines
+    none of which asks are options, all asking are a section's questions, some of each
+    "ambiguous"; an answer between two or options of their own make them questions. Items that
+    each end in a truth mark (``… ○``) are true/false statements answered, "marked". Nothing
+    first under it but a numbered line, a label, or nothing at all, leaves it a section, as it
+    always was."""
+    text = False  # a line of the question's text was read (the stem, code too)
+    asks = False  # a line of that text asks (``**…가장 적절한 것은? [3점]**``): the list under it answers it
+    run: list[tuple[int, bool, bool]] = []  # lines ``1.``, ``2.``: (line number, asks, ends in a truth mark)
+    other = answered = False
+    end = len(lines)
+    for i, line, opens in _unfenced(lines, index + 1):
+        if opens:
+            text = text or not run
+            if run:
+                end = i
+                break
+            continue
+        if not line.strip() or line[:1] in (" ", "\t") or thematic_break(line):
+            continue
+        if HEADING.match(line):
+            end = i
+            break
+        quoted = labels_quoted(lines, i)
+        label = quoted[1] if quoted else read_label(line.strip())
+        if label is not None and (label.name.lower() in QUESTION_LABELS or quoted):
+            if not text:
+                return _SECTION
+            answered = True
+            if not run:
+                end = i
+                break
+            continue
+        item = QUESTION.match(line)
+        if item:
+            if not text or answered:
+                return _SECTION  # ``## 5`` then ``1. …``: a section's questions; an answer between them: each answered
+            if int(item.group(1)) != len(run) + 1:
+                if not run:
+                    return _SECTION
+                end = i
+                break
+            rest = item.group(2)
+            run.append((i + 1, rest.endswith(("?", "？")), truth_marked(rest)))
+            continue
+        marks = option_marks(line)
+        if marks:
+            if not text:
+                return _SECTION
+            if not run:
+                # ``(A) …`` ``(B) …``: its options, or statements when a list ``1.`` follows them
+                # (``1. (A) － (C) － (B)``): what comes next says.
+                other = other or marks[0].ordinal == 1
+                continue
+            if marks[0].ordinal == 1:
+                return _SECTION  # ``1. …`` then ``A) …``: a question with options of its own, or statements: as before
+            continue
+        if run:
+            end = i
+            break
+        text, asks = True, asks or _asks(line)
+    found = HeadingReading("question", alone.number, alone.attrs, alone.attrs_offset, end, bracket=alone.bracket,
+                           bracket_offset=alone.bracket_offset, only_number=True)
+    if run:
+        marked = tuple(n for n, _, mark in run if mark)
+        if len(run) > 1 and len(marked) == len(run):
+            return HeadingReading("marked", alone.number, end=end, marked=marked, only_number=True)
+        # Under a text that asks, every item answers it; else the items that ask say which they are.
+        asking = () if asks else tuple(n for n, item_asks, _ in run if item_asks)
+        if len(asking) == len(run):
+            return _SECTION
+        if asking:
+            plain = tuple(n for n, item_asks, _ in run if not item_asks)
+            return HeadingReading("ambiguous", alone.number, "", 0, end, asking, plain, only_number=True)
+        return replace(found, listed=True)
+    return found if (other or answered) else _SECTION
 
 
 # -- answers -----------------------------------------------------------------------------------------
