@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import check_source, run
+from helpers.importing import imported_source
+from helpers.reading import read_clean
 from helpers.scoring import Built
 
 from qti_builder import BuildOptions, build
@@ -104,24 +106,9 @@ ___
 """
 
 
-def _read(path: Path) -> Quiz:
-    sink = DiagnosticSink()
-    read = read_quiz(path, sink)
-    assert read is not None and not sink.errors, [d.render() for d in sink.items]
-    return read[0]
-
-
 def _questions(quiz: Quiz) -> list[tuple[str, str, list[str], list[str], float]]:
     return [(q.type, q.stem, [c.text for c in getattr(q, "choices", [])], [c.text for c in getattr(q, "choices", []) if c.correct],
              q.points) for q in quiz.iter_questions()]
-
-
-def _imported(tmp_path: Path, text: str, name: str = "paper.md") -> Path:
-    (tmp_path / name).write_text(text, encoding="utf-8")
-    code, out, err = run("import", name, "-o", "out", cwd=tmp_path)
-    assert code == 0, out + err
-    (source,) = (tmp_path / "out").glob("*.md")
-    return source
 
 
 def _grades(tmp_path: Path, source: Path) -> list[tuple[str, dict[str, float], dict[str, float]]]:
@@ -131,7 +118,7 @@ def _grades(tmp_path: Path, source: Path) -> list[tuple[str, dict[str, float], d
     dist = tmp_path / "dist"
     result = build(BuildOptions(sources=[source], out_dir=dist, jobs=1))
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
-    quiz = _read(source)
+    quiz = read_clean(source)
     built = Built.read(quiz, dist)
     grades = []
     for q in quiz.iter_questions():
@@ -147,7 +134,7 @@ def _grades(tmp_path: Path, source: Path) -> list[tuple[str, dict[str, float], d
 
 
 def test_a_pasted_paper_of_heading_questions_imports_as_written(tmp_path: Path) -> None:
-    quiz = _read(_imported(tmp_path, KO_PAPER))
+    quiz = read_clean(imported_source(tmp_path, KO_PAPER))
     assert quiz.title == "파이썬 기초 퀴즈"
     fence_right = "```python\nif x > 1:\n    print(x)\n```"
     fence_wrong = "```python\nif x > 1\n    print(x)\n```"
@@ -165,7 +152,7 @@ def test_a_pasted_paper_of_heading_questions_imports_as_written(tmp_path: Path) 
 
 
 def test_the_written_source_is_the_paper_and_checks_clean(tmp_path: Path) -> None:
-    source = _imported(tmp_path, KO_PAPER)
+    source = imported_source(tmp_path, KO_PAPER)
     written = source.read_text(encoding="utf-8")
     assert written.startswith("---\ntitle: 파이썬 기초 퀴즈\nlanguage: ko\n---\n")
     assert written.split("---\n", 2)[2].lstrip("\n") == KO_PAPER.split("\n", 1)[1].lstrip("\n")
@@ -174,7 +161,7 @@ def test_the_written_source_is_the_paper_and_checks_clean(tmp_path: Path) -> Non
 
 
 def test_each_output_grades_the_keyed_answers_right(tmp_path: Path) -> None:
-    grades = _grades(tmp_path, _imported(tmp_path, KO_PAPER))
+    grades = _grades(tmp_path, imported_source(tmp_path, KO_PAPER))
     assert len(grades) == 4
     for ident, right, wrong in grades:
         assert right == {"qti21": 1.0, "moodle": 1.0, "canvas": 1.0}, ident
@@ -184,7 +171,7 @@ def test_each_output_grades_the_keyed_answers_right(tmp_path: Path) -> None:
 def test_an_english_source_of_heading_questions_builds(tmp_path: Path) -> None:
     source = tmp_path / "basics.md"
     source.write_text(EN_SOURCE, encoding="utf-8")
-    quiz = _read(source)
+    quiz = read_clean(source)
     assert [s.title for s in quiz.sections] == ["Python basics"]
     assert _questions(quiz) == [
         ("single_choice", "Which keyword defines a function?", ["`func`", "`def`", "`lambda`"], ["`def`"], 2),
@@ -202,7 +189,7 @@ def test_the_same_reading_in_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     text = EN_SOURCE.replace("### ", "# ") + "\n# Part 2\n\n3. Is 7 prime?\n\nAnswer: true\n"
     source = tmp_path / "large.md"
     source.write_text(text, encoding="utf-8")
-    whole = _read(source)
+    whole = read_clean(source)
     monkeypatch.setattr(pieces, "PIECES_FROM", 0)
     sink = DiagnosticSink()
     read = read_quiz(source, sink, pieces=Pieces())
@@ -247,7 +234,7 @@ Answer: true
 def test_numbered_headings_over_questions_stay_sections(tmp_path: Path) -> None:
     source = tmp_path / "sections.md"
     source.write_text(SECTIONS, encoding="utf-8")
-    quiz = _read(source)
+    quiz = read_clean(source)
     assert [(s.title, [(q.type, q.stem) for q in s.questions]) for s in quiz.sections] == [
         ("1. Grammar", [("single_choice", "What is a noun?")]),
         ("2. 객관식", [("single_choice", "다음 중 수도는?")]),
@@ -349,7 +336,7 @@ def test_rules_after_the_options_are_nothing_and_rules_in_a_question_text_stay(t
             "1) `wet`\n2) `dry`\n\n- - -\n***\n\n")
     source = tmp_path / "rules.md"
     source.write_text(text + "## 2. Which is a colour?\n1) `red`\n2) `run`\n\n___\n\n1. 1\n2. 1\n", encoding="utf-8")
-    quiz = _read(source)
+    quiz = read_clean(source)
     first, second = quiz.iter_questions()
     assert first.stem == "Read the note, then choose.\n\nThe note:\n\n---\n\nIt rains."
     assert [c.text for c in first.choices] == ["`wet`", "`dry`"] and first.choices[0].correct
@@ -360,7 +347,7 @@ def test_a_paper_that_starts_with_a_heading_question_keeps_it(tmp_path: Path) ->
     """A pasted paper's first line is its title, a ``# Title`` heading too, but not ``# 1. …`` with
     its options under it: that is the paper's first question (the file's name is the title)."""
     text = "# 1. Which one is prime?\n1) `4`\n2) `7`\n\n# 2. Which one is even?\n1) `8`\n2) `9`\n\n1. 2\n2. 1\n"
-    quiz = _read(_imported(tmp_path, text, "primes.md"))
+    quiz = read_clean(imported_source(tmp_path, text, "primes.md"))
     assert quiz.title == "primes"
     assert [(q.stem, [c.text for c in q.choices if c.correct]) for q in quiz.iter_questions()] == [
         ("Which one is prime?", ["`7`"]), ("Which one is even?", ["`8`"])]
@@ -373,7 +360,7 @@ def test_statements_then_options_under_a_heading_are_its_text(tmp_path: Path) ->
             "2) 파이썬은 들여쓰기로 블록을 나눈다.\n3) 파이썬에는 세미콜론이 꼭 필요하다.\n① 1, 2\n② 2, 3\n③ 1, 3\n정답: ①\n")
     source = tmp_path / "statements.md"
     source.write_text(text, encoding="utf-8")
-    assert _questions(_read(source)) == [
+    assert _questions(read_clean(source)) == [
         ("single_choice", "옳은 것만을 고른 것은?\n\n1) 파이썬은 인터프리터 언어이다.  \n2) 파이썬은 들여쓰기로 블록을 나눈다.  \n"
          "3) 파이썬에는 세미콜론이 꼭 필요하다.", ["1, 2", "2, 3", "1, 3"], ["1, 2"], 1)]
 
@@ -385,7 +372,7 @@ def test_a_rule_inside_an_explanation_stays_and_one_after_it_is_nothing(tmp_path
             "## 2. And this one?\n1) `yes`\n2) `no`\n\nAnswer: 2\nExplanation: First part.\n\n---\n\nSecond part.\n\n***\n")
     source = tmp_path / "rules.md"
     source.write_text(text, encoding="utf-8")
-    first, second = _read(source).iter_questions()
+    first, second = read_clean(source).iter_questions()
     assert [c.correct for c in first.choices] == [True, False] and first.feedback.general is None
     assert [c.correct for c in second.choices] == [False, True]
     assert second.feedback.general == "First part.\n\n---\n\nSecond part."

@@ -12,13 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.cli import check_source, run
+from helpers.reading import read_clean
 from helpers.scoring import Built
 from lxml import etree
 
 from qti_builder import BuildOptions, build
-from qti_builder.diagnostics import DiagnosticSink
-from qti_builder.model import Quiz
-from qti_builder.readers import read_quiz
 
 PAPER = """# 영어 모의고사
 
@@ -60,19 +58,12 @@ one. ( ③ ) That is why leaders tell stories.
 """
 
 
-def _read(path: Path) -> Quiz:
-    sink = DiagnosticSink()
-    read = read_quiz(path, sink)
-    assert read is not None and not sink.errors, [d.render() for d in sink.items]
-    return read[0]
-
-
 def test_the_marks_are_the_options_and_the_answer_names_one(tmp_path: Path) -> None:
     (tmp_path / "paper.md").write_text(PAPER, encoding="utf-8")
     code, out, err = run("import", "paper.md", "-o", "out", cwd=tmp_path)
     assert code == 0, out + err
     source = tmp_path / "out" / "paper.md"
-    quiz = _read(source)
+    quiz = read_clean(source)
     assert [([c.text for c in q.choices], [c.text for c in q.choices if c.correct], q.numbering, q.points)
             for q in quiz.iter_questions()] == [
         (["①", "②", "③", "④", "⑤"], ["②"], "none", 2),
@@ -105,5 +96,5 @@ def test_marks_that_name_no_list_of_parts_leave_the_question_as_it_was(tmp_path:
     # A model answer makes an essay, whatever its text marks.
     path = tmp_path / "essay.md"
     path.write_text(head + "1. ① ② ③ 중 하나를 골라 그 까닭을 쓰시오.\n\n모범답안: 2\n", encoding="utf-8")
-    (q,) = _read(path).iter_questions()
+    (q,) = read_clean(path).iter_questions()
     assert q.type == "essay"

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from helpers.cli import check_source, run
+from helpers.cli import check_source
+from helpers.importing import imported_source
+from helpers.reading import read_clean
 from helpers.scoring import Built
 from lxml import etree
 
 from qti_builder import BuildOptions, build
-from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz
-from qti_builder.readers import read_quiz
 
 #: A Korean paper as pandoc writes it: list items with two spaces after the number, options indented
 #: under them, answers in bold (one with a space before its closing mark, as converted papers have),
@@ -87,27 +87,12 @@ ZH_PAPER = """# 计算机基础
 """
 
 
-def _read(path: Path) -> Quiz:
-    sink = DiagnosticSink()
-    read = read_quiz(path, sink)
-    assert read is not None and not sink.errors, [d.render() for d in sink.items]
-    return read[0]
-
-
 def _questions(quiz: Quiz) -> list[tuple[str, str, list[str], list[str]]]:
     return [(q.type, q.stem, [c.text for c in q.choices], [c.text for c in q.choices if c.correct]) for q in quiz.iter_questions()]
 
 
-def _imported(tmp_path: Path, text: str, name: str = "paper.md") -> Path:
-    (tmp_path / name).write_text(text, encoding="utf-8")
-    code, out, err = run("import", name, "-o", "out", cwd=tmp_path)
-    assert code == 0, out + err
-    (source,) = (tmp_path / "out").glob("*.md")
-    return source
-
-
 def test_a_pasted_paper_reads_its_indented_options_and_bold_answers(tmp_path: Path) -> None:
-    quiz = _read(_imported(tmp_path, KO_PAPER))
+    quiz = read_clean(imported_source(tmp_path, KO_PAPER))
     assert [s.title for s in quiz.sections] == ["1장", "2장"]
     assert _questions(quiz) == [
         ("single_choice", "A _____ is the core of an operating system.", ["kernel", "shell", "bootstrap"], ["kernel"]),
@@ -125,7 +110,7 @@ def test_a_pasted_paper_reads_its_indented_options_and_bold_answers(tmp_path: Pa
 
 
 def test_options_that_write_their_own_letter_are_lettered(tmp_path: Path) -> None:
-    quiz = _read(_imported(tmp_path, ZH_PAPER))
+    quiz = read_clean(imported_source(tmp_path, ZH_PAPER))
     assert _questions(quiz) == [
         ("single_choice", "在典型的层次化存储系统中，（ ）一般位于中央处理机内。",
          ["高速缓存、主存储器", "寄存器、高速缓存", "寄存器、主存储器"], ["寄存器、高速缓存"]),
@@ -135,18 +120,18 @@ def test_options_that_write_their_own_letter_are_lettered(tmp_path: Path) -> Non
 
 
 def test_the_written_source_is_the_paper_and_checks_clean(tmp_path: Path) -> None:
-    source = _imported(tmp_path, KO_PAPER)
+    source = imported_source(tmp_path, KO_PAPER)
     written = source.read_text(encoding="utf-8")
     assert written.split("---\n", 2)[2].lstrip("\n") == KO_PAPER.split("\n", 1)[1].lstrip("\n")
     assert check_source(tmp_path, "again.md", written) == (0, [])
 
 
 def test_the_outputs_grade_the_bold_answers_right_and_show_no_bold(tmp_path: Path) -> None:
-    source = _imported(tmp_path, KO_PAPER)
+    source = imported_source(tmp_path, KO_PAPER)
     dist = tmp_path / "dist"
     result = build(BuildOptions(sources=[source], out_dir=dist, jobs=1))
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
-    quiz = _read(source)
+    quiz = read_clean(source)
     built = Built.read(quiz, dist)
     for q in quiz.iter_questions():
         right = frozenset(i for i, c in enumerate(q.choices) if c.correct)
@@ -169,7 +154,7 @@ def test_a_list_without_bold_stays_the_question_text(tmp_path: Path) -> None:
            "A) 1 then 2\nB) 2 then 1\n\nAnswer: A\n"
     path = tmp_path / "steps.md"
     path.write_text(text, encoding="utf-8")
-    (q,) = _read(path).iter_questions()
+    (q,) = read_clean(path).iter_questions()
     assert q.stem == "Put the steps in order.\n\n1. Install the package.\n2. Write the source."
     assert [c.text for c in q.choices] == ["1 then 2", "2 then 1"]
     # An indented list without bold under a question without options: still no options (QB128).
@@ -197,7 +182,7 @@ def test_an_answer_that_names_other_options_than_the_bold_is_an_error_at_the_ans
     # The key that agrees: no error, and the bold is taken out all the same.
     path = tmp_path / "agrees.md"
     path.write_text(text.replace("2. ②\n", "2. ①\n"), encoding="utf-8")
-    assert [[c.text for c in q.choices if c.correct] for q in _read(path).iter_questions()] == [["나"], ["가"]]
+    assert [[c.text for c in q.choices if c.correct] for q in read_clean(path).iter_questions()] == [["나"], ["가"]]
 
 
 def test_bold_options_at_the_margin_answer_a_question_without_an_answer(tmp_path: Path) -> None:
@@ -205,7 +190,7 @@ def test_bold_options_at_the_margin_answer_a_question_without_an_answer(tmp_path
            "2. Which is a noun?\nA) **house**\nB) quickly\n\nAnswer: B\n"
     path = tmp_path / "margin.md"
     path.write_text(text, encoding="utf-8")
-    first, second = _read(path).iter_questions()
+    first, second = read_clean(path).iter_questions()
     assert [(c.text, c.correct) for c in first.choices] == [("Paris", True), ("Lyon", False)]
     # With an answer of its own, the bold is the author's emphasis: kept, and not the answer.
     assert [(c.text, c.correct) for c in second.choices] == [("**house**", False), ("quickly", True)]
@@ -227,7 +212,7 @@ def test_a_question_text_that_shows_its_bold_answers_letter_is_an_error_at_the_l
     # In Latin text a letter is a word of the question's (``A or B?``), never taken for a filled blank.
     path = tmp_path / "latin.md"
     path.write_text("---\ntitle: T\n---\n1.  Which is larger, A or B?\n    1.  A. two\n    2.  **B. three**\n", encoding="utf-8")
-    (q,) = _read(path).iter_questions()
+    (q,) = read_clean(path).iter_questions()
     assert [(c.text, c.correct) for c in q.choices] == [("two", False), ("three", True)]
     assert q.numbering is None  # lettered: the letters are the options' own
 
@@ -238,7 +223,7 @@ def test_a_list_in_a_question_answered_otherwise_stays_its_text(tmp_path: Path) 
     path = tmp_path / "essay.md"
     path.write_text("---\ntitle: T\n---\n1.  Explain the steps.\n    1.  **Install**\n    2.  Write\n\n"
                     "Model answer: First install the package, then write the source.\n", encoding="utf-8")
-    (q,) = _read(path).iter_questions()
+    (q,) = read_clean(path).iter_questions()
     assert (q.type, q.stem) == ("essay", "Explain the steps.\n1.  **Install**\n2.  Write")  # its lines, dedented
     code, reported = check_source(tmp_path, "word.md", "---\ntitle: T\n---\n1.  Name the first step.\n    1.  **Install**\n"
                                                         "    2.  Write\n\nAnswer: install\n")
@@ -270,7 +255,7 @@ INDENTED_PAPER = """# 概率论期末
 
 
 def test_options_indented_as_a_converted_list_are_the_questions_options(tmp_path: Path) -> None:
-    quiz = _read(_imported(tmp_path, INDENTED_PAPER))
+    quiz = read_clean(imported_source(tmp_path, INDENTED_PAPER))
     assert _questions(quiz) == [
         ("single_choice", "有 10 个产品，其中 2 个次品，任取 2 个都是次品的概率是（ ）。",
          ["$\\frac{1}{45}$", "$\\frac{1}{5}$", "$\\frac{2}{45}$"], ["$\\frac{1}{45}$"]),
@@ -283,7 +268,7 @@ def test_indented_lines_that_are_no_option_list_stay_text(tmp_path: Path) -> Non
     # Statements indented under the question, then its own options at the margin: statements.
     path = tmp_path / "statements.md"
     path.write_text("---\ntitle: T\nlanguage: ko\n---\n1. 옳은 것을 고르시오.\n   ㄱ. 가\n   ㄴ. 나\n\n① ㄱ\n② ㄴ\n\n정답: ②\n", encoding="utf-8")
-    (q,) = _read(path).iter_questions()
+    (q,) = read_clean(path).iter_questions()
     assert (q.stem, [c.text for c in q.choices]) == ("옳은 것을 고르시오.\nㄱ. 가\nㄴ. 나", ["ㄱ", "ㄴ"])
     # Marked out of order (A then C): no list of options, still a question without options.
     code, reported = check_source(tmp_path, "gap.md", "---\ntitle: T\n---\n1. Which?\n   A. one\n   C. three\n")

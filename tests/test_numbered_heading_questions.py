@@ -21,13 +21,12 @@ from pathlib import Path
 
 from helpers.cli import check_source, run
 from helpers.importing import run_import
+from helpers.reading import read_clean
 from helpers.scoring import Built
 
 from qti_builder import BuildOptions, build
-from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers.quizpage.paper import page_form
 from qti_builder.model import Quiz
-from qti_builder.readers import read_quiz
 
 #: A Korean mock exam as its Markdown is typed: a heading that is only the number, a bold question
 #: line, a passage holding a table and a bulleted list, options ``1.`` to ``3.``, the answer and
@@ -164,13 +163,6 @@ def _questions(quiz: Quiz) -> list[tuple[str, str, list[str], list[str], float]]
              q.points) for q in quiz.iter_questions()]
 
 
-def _read(path: Path) -> Quiz:
-    sink = DiagnosticSink()
-    read = read_quiz(path, sink)
-    assert read is not None and not sink.errors, [d.render() for d in sink.items]
-    return read[0]
-
-
 def _imported(tmp_path: Path, text: str, name: str = "paper.md") -> tuple[Quiz, Path]:
     """The quiz ``import`` reads from the pasted paper, and the source it writes."""
     (tmp_path / name).write_text(text, encoding="utf-8")
@@ -188,7 +180,7 @@ def _grades(tmp_path: Path, source: Path) -> list[tuple[dict[str, float], dict[s
     dist = tmp_path / "dist"
     result = build(BuildOptions(sources=[source], out_dir=dist, jobs=1))
     assert not [d for d in result.diagnostics if d.severity.value == "error"]
-    quiz = _read(source)
+    quiz = read_clean(source)
     built = Built.read(quiz, dist)
     grades = []
     for q in quiz.iter_questions():
@@ -231,7 +223,7 @@ def test_a_korean_paper_of_number_headings_imports_as_written(tmp_path: Path) ->
     ]
     assert [q.numbering for q in imported.iter_questions()] == ["decimal"] * 3
     # build reads the written source into the same model.
-    assert _read(source).model_dump() == imported.model_dump()
+    assert read_clean(source).model_dump() == imported.model_dump()
 
 
 def test_the_written_source_is_the_paper_and_checks_clean(tmp_path: Path) -> None:
@@ -263,12 +255,12 @@ def test_a_japanese_paper_reads_its_points_legend_code_and_number_answer(tmp_pat
                                                                     ("`[1] 0 2 3`", False)]
     # ``2. (b)`` is option 2, not an answer key's entry for question 2.
     assert [(c.text, c.correct) for c in questions[2].choices] == [("(a)", False), ("(b)", False), ("(c)", True)]
-    assert _read(source).model_dump() == imported.model_dump()
+    assert read_clean(source).model_dump() == imported.model_dump()
     grades = _grades(tmp_path, source)
     assert [right for right, _ in grades] == [{"qti21": 1.0, "moodle": 1.0, "canvas": 1.0}] * 2
     assert [wrong for _, wrong in grades] == [{"qti21": 0.0, "moodle": 0.0, "canvas": 0.0}] * 2
     # The number answer is graded as a number: 1024 right, 1000 wrong, in each output.
-    quiz = _read(source)
+    quiz = read_clean(source)
     built = Built.read(quiz, tmp_path / "dist")
     number = next(quiz.iter_questions())
     assert {t: built.score(t, number, 1024) for t in ("qti21", "moodle", "canvas")} == {"qti21": 1.0, "moodle": 1.0, "canvas": 1.0}
@@ -282,7 +274,7 @@ def test_an_english_paper_with_question_word_and_bare_number_headings(tmp_path: 
          ["Mitochondrion"], 3),
         ("single_choice", "Which of these is a plant cell's wall made of?", ["Cellulose", "Keratin"], ["Cellulose"], 1),
     ]
-    assert _read(source).model_dump() == imported.model_dump()
+    assert read_clean(source).model_dump() == imported.model_dump()
 
 
 # -- routing: which reader reads a paper -------------------------------------------------------------------
@@ -319,7 +311,7 @@ def test_a_number_heading_over_questions_stays_a_section(tmp_path: Path) -> None
     source = tmp_path / "sections.md"
     source.write_text("---\ntitle: T\n---\n\n## 5\n\n1. Is 7 prime?\n\nAnswer: true\n\n2. Is 9 prime?\n\nAnswer: false\n",
                       encoding="utf-8")
-    quiz = _read(source)
+    quiz = read_clean(source)
     assert [(s.title, [(q.type, q.stem) for q in s.questions]) for s in quiz.sections] == [
         ("5", [("true_false", "Is 7 prime?"), ("true_false", "Is 9 prime?")])]
 
@@ -383,7 +375,7 @@ def test_korean_question_word_headings_keep_their_numbers_and_points(tmp_path: P
     assert out.splitlines()[2:5] == ["  5. single choice | answer 2 | 3 points | lines 6-13",
                                      "  6. single choice | answer 2 | 1 point | lines 15-22",
                                      "total: 2 questions, 4 points"]
-    quiz = _read(tmp_path / "mun.md")
+    quiz = read_clean(tmp_path / "mun.md")
     assert _questions(quiz) == [("single_choice", "다음 중 맞춤법이 옳은 것은?", ["되요", "돼요"], ["돼요"], 3),
                                 ("single_choice", "다음 중 옳은 것은?", ["안되", "안 돼"], ["안 돼"], 1)]
 
@@ -402,7 +394,7 @@ def test_another_tools_metadata_under_the_title_is_said_and_left_out(tmp_path: P
         "of a quiz: left out of the source"]
     written = (tmp_path / "out" / "meta.md").read_text(encoding="utf-8")
     assert "examId" not in written and "duration" not in written
-    quiz = _read(tmp_path / "out" / "meta.md")
+    quiz = read_clean(tmp_path / "out" / "meta.md")
     assert quiz.description is None and len(list(quiz.iter_questions())) == 3
 
 
@@ -412,7 +404,7 @@ def test_a_quotation_in_a_questions_text_stays_text(tmp_path: Path) -> None:
     source = tmp_path / "quote.md"
     source.write_text("---\ntitle: T\nlanguage: ko\n---\n\n## 3\n\n**다음 대화의 빈칸에 알맞은 것은?**\n\n"
                       "> 민수: 어디 가니?\n> 답: 도서관에 가.\n\n1. 예\n2. 아니오\n\n> answer: 1\n", encoding="utf-8")
-    quiz = _read(source)
+    quiz = read_clean(source)
     assert _questions(quiz) == [("single_choice", "**다음 대화의 빈칸에 알맞은 것은?**\n\n> 민수: 어디 가니?\n> 답: 도서관에 가.",
                                  ["예", "아니오"], ["예"], 1)]
 
@@ -447,4 +439,4 @@ def test_the_abbreviated_answer_label_with_its_full_stop(tmp_path: Path) -> None
     assert [(q.type, q.points) for q in questions] == [("single_choice", 1), ("numerical", 1)]
     assert [c.correct for c in questions[0].choices] == [False, True]
     assert [a.value for a in questions[1].answers] == [10240]
-    assert _read(source).model_dump() == imported.model_dump()
+    assert read_clean(source).model_dump() == imported.model_dump()

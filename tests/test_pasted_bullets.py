@@ -11,12 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from helpers.cli import check_source, run
+from helpers.reading import read_clean
 from helpers.scoring import Built
 
 from qti_builder import BuildOptions, build
-from qti_builder.diagnostics import DiagnosticSink
-from qti_builder.model import Quiz
-from qti_builder.readers import read_quiz
 
 ZWSP = "\u200b"
 
@@ -39,19 +37,12 @@ PAPER = f"""영어 문법 진단 테스트
 """
 
 
-def _read(path: Path) -> Quiz:
-    sink = DiagnosticSink()
-    read = read_quiz(path, sink)
-    assert read is not None and not sink.errors, [d.render() for d in sink.items]
-    return read[0]
-
-
 def test_options_pasted_with_their_bullets_are_options(tmp_path: Path) -> None:
     (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
     code, out, err = run("import", "paper.txt", "-o", "out", cwd=tmp_path)
     assert code == 0, out + err
     (source,) = (tmp_path / "out").glob("*.md")
-    quiz = _read(source)
+    quiz = read_clean(source)
     assert [(q.stem, [c.text for c in q.choices], [c.text for c in q.choices if c.correct], q.numbering)
             for q in quiz.iter_questions()] == [
         ("Do you think _____ he will come to the party?", ["that", "if", "whether"], ["whether"], "circled-decimal"),
@@ -72,7 +63,7 @@ def test_a_markdown_list_indented_under_a_question_stays_its_text(tmp_path: Path
     text = "---\ntitle: T\n---\n1. Which statement is true?\n\n   - ① the first\n   - ② the second\n\nA) ① only\nB) ② only\n\nAnswer: A\n"
     path = tmp_path / "list.md"
     path.write_text(text, encoding="utf-8")
-    (q,) = _read(path).iter_questions()
+    (q,) = read_clean(path).iter_questions()
     assert q.stem == "Which statement is true?\n\n- ① the first\n- ② the second"
     assert [c.text for c in q.choices] == ["① only", "② only"]
     assert check_source(tmp_path, "again.md", text)[0] == 0

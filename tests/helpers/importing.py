@@ -10,6 +10,7 @@ from typing import Any
 from lxml import etree
 
 from helpers import ROOT
+from helpers.cli import run
 from helpers.text import html_text
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import import_path
@@ -155,3 +156,13 @@ def moodle_true_false(idnumber: str, text: str, name: str | None = None) -> str:
             '    <answer fraction="100" format="moodle_auto_format"><text>true</text><feedback format="html"><text></text></feedback></answer>\n'
             '    <answer fraction="0" format="moodle_auto_format"><text>false</text><feedback format="html"><text></text></feedback></answer>\n'
             '  </question>\n')
+
+
+def imported_source(tmp_path: Path, text: str, name: str = "paper.md") -> Path:
+    """The source ``qti-builder import`` writes of a pasted paper (``text`` in ``tmp_path/name``),
+    which must import without an error."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    code, out, err = run("import", name, "-o", "out", cwd=tmp_path)
+    assert code == 0, out + err
+    (source,) = (tmp_path / "out").glob("*.md")
+    return source

@@ -61,3 +61,11 @@ def read_text(tmp_path: Path, text: str, name: str = "paper.md") -> tuple[Quiz |
     result = read_quiz(path, sink, partial=True)
     told = [(d.span.line if d.span else 0, d.span.column if d.span else 0, d.code, d.message, d.hint) for d in sink.items]
     return (result[0] if result else None), told
+
+
+def read_clean(path: Path) -> Quiz:
+    """The quiz of a source that must read without an error (each diagnostic shown if not)."""
+    sink = DiagnosticSink()
+    read = read_quiz(path, sink)
+    assert read is not None and not sink.errors, [d.render() for d in sink.items]
+    return read[0]
