@@ -9,7 +9,7 @@ the question's text."""
 from __future__ import annotations
 
 from helpers import moodle_engine as engine
-from helpers.cli import check_source, run
+from helpers.cli import run
 from helpers.outputs import build_all
 
 from qti_builder.diagnostics import DiagnosticSink
