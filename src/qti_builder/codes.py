@@ -324,7 +324,7 @@ CODES_LIST: tuple[Code, ...] = (
        "what the parentheses hold", "write the points with their unit, '(6点)' or '(6 points)', or say above the first question that the numbers in parentheses are the points; parts worth points each ('各1') are questions of their own",
        "---\ntitle: T\nlanguage: ja\n---\n## Q3 (6)\n\n1000を16進ダンプした表示はどれか？\n\n1. 8e30\n2. e803\n\n答え：2\n",
        "---\ntitle: T\nlanguage: ja\n---\n丸かっこ内の数字は配点です。\n\n## Q3 (6)\n\n1000を16進ダンプした表示はどれか？\n\n1. 8e30\n2. e803\n\n答え：2\n"),
-    _e("QB190", "A heading that is only a question's number ('## Q2') over a list of statements '1.', '2.', … (or a numbered heading '## 1. …' over statements '1)', '2)', …) each ending in its truth mark ('… である。○', '… ×', '… T'): true/false statements with their answers, which no option may show. The question is left out.",
+    _e("QB190", "A heading that is only a question's number ('## Q2') over a list of statements '1.', '2.', … (or a numbered heading '## 1. …' over statements '1)', '2)', …) each ending in its truth mark ('… である。○', '… ×', '… T'), or answered by one truth mark for each in order ('Ans. x x o'): true/false statements with their answers, which no option may show. The question is left out.",
        "the truth mark of the first statement", "write each statement as a true/false question of its own, its answer on the line under it ('答え：○', 'Answer: X') and its points after its text ('(1点)')",
        "---\ntitle: T\nlanguage: ja\n---\n## Q2\n\n正しい記述には○を、誤った記述には×をつけなさい。\n\n1. アセンブルは可逆変換である。○\n2. CPythonはコンパイル型言語である。×\n",
        "---\ntitle: T\nlanguage: ja\n---\n1. アセンブルは可逆変換である。(1点)\n答え：○\n\n2. CPythonはコンパイル型言語である。(1点)\n答え：×\n"),

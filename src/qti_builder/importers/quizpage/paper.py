@@ -63,6 +63,8 @@ def page_form(text: str, markdown: bool) -> str | None:
     lines = text.split("\n")
     exam_headings = _exam_headings(lines, [e for e in events if isinstance(e, B.Heading) and QUESTION_HEADING.match(e.text)])
     for event in events:
+        if isinstance(event, B.Html) and all(not line.strip() or S.invisible_html(line) for line in event.html.split("\n")):
+            continue  # a comment or a print page break shows nothing: no web page's HTML
         if isinstance(event, (B.Html, B.HtmlQuiz, B.QuizTag, B.MkQuiz)):
             return f"HTML at line {event.line}"
         if isinstance(event, B.Table) and page_table(event):

@@ -235,7 +235,7 @@ class Scanner:
     """
 
     def __init__(self, lines: list[str], path: str, sink: DiagnosticSink, language: str = "en") -> None:
-        self.lines = lines
+        self.lines = S.without_invisible_html(lines)
         self.path = path
         self.sink = sink
         self.reported: set[tuple[str, int, int]] = set()

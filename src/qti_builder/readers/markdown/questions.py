@@ -535,6 +535,8 @@ class QuestionBuilder:
                        hint=f"add a line '{V.examples(self.dialect.language).answer}: {_example_marker(q, 2)}' at the left "
                             "margin after the options")
             return
+        if self._judged_statements(q, answer):
+            return
         correct = self._letters(q, answer)
         for choice in choices:
             choice["correct"] = choice["id"] in correct
@@ -543,6 +545,21 @@ class QuestionBuilder:
         if data["type"] == "single_choice" and len(correct) > 1:
             self.error("QB121", f"a single-choice question has {len(correct)} correct answers", answer.line, answer.block.column,
                        hint="give one letter, or drop type=single_choice to make it a multiple-response question")
+
+    def _judged_statements(self, q: Question, answer: Label) -> bool:
+        """``Ans. x x x o o x`` under six numbered statements (``正しい記述には○を、誤った記述には×``):
+        one truth mark for each, in order. They are true/false statements with their answers
+        (QB190, as when each statement ends in its mark), never options named by letters they do
+        not have (a QB126 for each mark)."""
+        marks = re.split(r"[\s,、，;；/]+", answer.block.text().strip())
+        if len(marks) < 2 or len(marks) != len(q.options) or any(m.lower() not in V.MARK_TRUE + V.MARK_FALSE for m in marks):
+            return False
+        self.error("QB190", f"the answer '{shorten(answer.block.text(), 40)}' judges each of the {len(marks)} statements "
+                   "listed true or false, in order: they are true/false statements with their answers, not options",
+                   answer.line, answer.block.column,
+                   hint="write each statement as a true/false question of its own, its answer on the line under it "
+                        "('答え：○', 'Answer: X') and its points after its text ('(1点)')")
+        return True
 
     def _bold_and_answer(self, q: Question, answer: Label, bold: list[Option], correct: list[str],
                          choices: list[dict[str, Any]]) -> None:

@@ -1012,6 +1012,30 @@ def wholly_bold(text: str) -> str | None:
     return found.group(2)
 
 
+#: A line that shows nothing: an HTML comment alone on it (``<!-- … -->``), or a print page break
+#: (``<div style="page-break-before:always"></div>``), commented out or not.
+_INVISIBLE_HTML = re.compile(r"^\s*(?:<!--.*?-->|<div\s+style\s*=\s*([\"'])\s*(?:page-)?break-(?:before|after)\s*:\s*[\w-]+\s*;?\s*\1\s*>"
+                             r"\s*</div>)\s*$", re.I)
+
+
+def invisible_html(line: str) -> bool:
+    """Is the line one that Markdown shows as nothing (:data:`_INVISIBLE_HTML`)?"""
+    return line.lstrip()[:1] == "<" and _INVISIBLE_HTML.match(line) is not None
+
+
+def without_invisible_html(lines: list[str]) -> list[str]:
+    """The lines, each that shows nothing outside a code fence made blank (an HTML comment, a
+    print page break): read as the blank line students see, never as the text of an answer or
+    an option, and never a web page's HTML. Lines keep their numbers."""
+    if not any(line.lstrip()[:1] == "<" for line in lines):
+        return lines  # most sources: nothing to look at
+    out = list(lines)
+    for i, line, opens in _unfenced(lines, 0):
+        if not opens and invisible_html(line):
+            out[i] = ""
+    return out
+
+
 def marked_parts(text: str) -> int:
     """How many parts a text marks ①, ②, ③ … in order, each once (the underlined words of a
     passage, its sentences, the places a sentence may go); 0 when its marks are not so."""
