@@ -62,10 +62,17 @@ def test_real_html_still_makes_a_page() -> None:
     assert page_form(page, True) == "HTML at line 3"
 
 
-def test_statements_answered_by_a_truth_mark_each_are_an_error_at_the_answer(tmp_path: Path) -> None:
-    text = ("---\ntitle: T\n---\n## Q2\n\nMark each statement true (o) or false (x).\n\n"
-            "1. Python is compiled to machine code.\n2. CPython is written in C.\n3. A byte holds 4 bits.\n\nAns. x o x\n")
-    code, reported = check_source(tmp_path, "statements.md", text, "--lang", "en")
+def test_statements_answered_by_a_truth_mark_each_are_one_matching_question(tmp_path: Path) -> None:
+    text = ("---\ntitle: T\nlanguage: ja\n---\n## Q2\n\n正しい記述には○を、誤った記述には×をつけなさい。\n\n"
+            "1. Pythonはコンパイル型言語である。\n2. CPythonはC言語で書かれている。\n3. 1バイトは4ビットである。\n\nAns. x o x\n")
+    path = tmp_path / "statements.md"
+    path.write_text(text, encoding="utf-8")
+    (q,) = read_clean(path).iter_questions()
+    # The paper asks for ○ and ×: its o and x are those marks.
+    assert (q.type, [(p.prompt, p.answer) for p in q.pairs]) == ("matching", [
+        ("Pythonはコンパイル型言語である。", "×"), ("CPythonはC言語で書かれている。", "○"), ("1バイトは4ビットである。", "×")])
+    # One mark short: which statement each mark judges cannot be told.
+    code, reported = check_source(tmp_path, "short.md", text.replace("Ans. x o x", "Ans. x o"), "--lang", "en")
     line = text.split("\n").index("Ans. x o x") + 1
     assert (code, [(r.code, r.line, r.column) for r in reported]) == (1, [("QB190", line, 6)])
-    assert "judges each of the 3 statements listed true or false" in reported[0].message
+    assert reported[0].message == "the answer 'x o' judges 2 statements true or false, but the question lists 3"

@@ -336,16 +336,19 @@ def test_points_with_their_unit_need_no_legend_and_must_agree_with_the_blockquot
     assert [(q.points, [c.correct for c in q.choices]) for q in imported.iter_questions()] == [(6, [False, True])]
 
 
-def test_statements_marked_true_or_false_are_refused_never_shown(tmp_path: Path) -> None:
+def test_statements_marked_true_or_false_are_one_matching_question_never_shown(tmp_path: Path) -> None:
+    # Each statement ends in its mark: one matching question, each statement a prompt and its mark
+    # the answer, both marks the choices; the marks never show in a statement (QB190 before).
     paper = ("# テスト\n\n## Q1 (2点)\n\nどれか？\n\n1. a\n2. b\n\n答え：1\n\n## Q2\n\n"
              "正しい記述には○を、誤った記述には×をつけなさい。\n\n1. アセンブルは可逆変換である。○\n2. RはPythonである。×\n\n"
-             "## Q3\n\nTrueになるものにはT、FalseになるものにはFと答えなさい。\n\n1. `1 < 2` T\n2. `2 < 1` F\n")
-    assert _errors(tmp_path, paper) == [
-        "paper.md:16:18: error[QB190]: the statements numbered '1.', '2.', … under the heading end in a truth mark ('○'): "
-        "they are true/false statements with their answers, which no option may show to students",
-        "paper.md:23:12: error[QB190]: the statements numbered '1.', '2.', … under the heading end in a truth mark ('T'): "
-        "they are true/false statements with their answers, which no option may show to students",
-    ]
+             "## Q3\n\nTrueになるものにはT、FalseになるものにはFと答えなさい。\n\n1. `1 < 2` T\n2. `2 < 1` T\n")
+    imported, source = _imported(tmp_path, paper)
+    first, marked, letters = imported.iter_questions()
+    assert (marked.type, [(p.prompt, p.answer) for p in marked.pairs], marked.distractors) == (
+        "matching", [("アセンブルは可逆変換である。", "○"), ("RはPythonである。", "×")], [])
+    # Both statements true: F is still a choice, so that students choose.
+    assert (letters.type, [(p.prompt, p.answer) for p in letters.pairs], letters.distractors) == (
+        "matching", [("`1 < 2`", "T"), ("`2 < 1`", "T")], ["F"])
 
 
 def test_a_task_heading_with_points_is_no_question_number(tmp_path: Path) -> None:
@@ -422,13 +425,13 @@ def test_a_number_with_its_unit_asks_how_it_is_graded_and_says_what_each_lms_gra
         "an essay's model answer"]
 
 
-def test_statements_marked_under_a_numbered_heading_are_refused_too(tmp_path: Path) -> None:
-    # ``## 1. …`` over ``1) … O`` ``2) … X`` with an answer after: never options showing the marks.
+def test_statements_marked_and_answered_besides_are_an_error_at_the_answer(tmp_path: Path) -> None:
+    # ``## 1. …`` over ``1) … O`` ``2) … X`` with an answer after: the marks judge each statement,
+    # the answer says it a second time (never options showing the marks, nor an answer dropped).
     paper = ("# 퀴즈\n\n## 1. 옳은 것에 O, 틀린 것에 X를 표시하시오.\n1) 물은 100도에서 끓는다. O\n2) 얼음은 50도에서 녹는다. X\n"
              "정답: 1\n\n## 2. 다음 중 짝수는?\n1) 3\n2) 4\n정답: 2\n")
     assert _errors(tmp_path, paper) == [
-        "paper.md:4:19: error[QB190]: the statements numbered '1)', '2)', … under the heading end in a truth mark ('O'): "
-        "they are true/false statements with their answers, which no option may show to students"]
+        "paper.md:6:5: error[QB190]: the statements are judged by the marks at their ends: the answer '1' says it a second time"]
 
 
 def test_the_abbreviated_answer_label_with_its_full_stop(tmp_path: Path) -> None:

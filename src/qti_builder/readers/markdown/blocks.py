@@ -148,6 +148,11 @@ class Question:
     nested: bool = False
     #: Its options are the parts its text marks ①, ②, ③ …, each option the mark itself.
     marked_parts: bool = False
+    #: Statements each judged true or false (``… である。○``, or ``Ans. x x o`` under them): its
+    #: line, column, the statement and its mark, read as a matching question's pairs.
+    judged: list[tuple[int, int, str, str]] = field(default_factory=list)
+    #: Written under a number-only heading as statements that each end in their truth mark.
+    truth_marked: bool = False
 
     @property
     def style(self) -> str | None:
@@ -291,6 +296,7 @@ class Scanner:
         self._check_introductions(self.description, "the quiz description", self.roots)
         self._nested_options()
         self._apply_keys()
+        self._judged_statements()
         self._marked_parts()
         self._matching_tables(self.roots)
         return self.description, self.roots
@@ -1151,18 +1157,56 @@ class Scanner:
 
     def _refuse_marked(self, reading: S.HeadingReading) -> None:
         """A heading question over statements that each end in their truth mark (``… である。○``):
-        an error at the first mark, and the question left out. Its statements are read as its
-        options (nobody's questions), so that nothing else is said about them."""
-        if reading.reading != "marked" or self.question is None:
+        its statements are read as its options first (nobody's questions), then as the pairs of
+        a matching question (:meth:`_judged_statements`)."""
+        if reading.reading == "marked" and self.question is not None:
+            self.question.truth_marked = True
+
+    def _judged_statements(self) -> None:
+        """Numbered statements each judged true or false, as ``正しい記述には○を、誤った記述には×を
+        つけなさい`` asks: each ending in its mark (``1. アセンブルは可逆変換である。○``), or answered by
+        one mark for each in order (``Ans. x x o``). They are one matching question: each
+        statement a prompt, its mark the answer, both marks the choices (each right pair an equal
+        share of the points, as the paper's partial credit). Never options that show the marks. An
+        answer whose marks are not one for each statement is QB190 at the answer."""
+        for section in self._sections_with_questions():
+            for q in section.questions:
+                if q.truth_marked:
+                    split = [(o, S.truth_split(o.text.text())) for o in q.options]
+                    answers = q.labels_of("answer")
+                    if answers:
+                        # The marks judge each statement already: an answer besides says it twice.
+                        self.error("QB190", f"the statements are judged by the marks at their ends: the answer "
+                                   f"'{shorten(answers[0].block.text(), 40)}' says it a second time", answers[0].line,
+                                   answers[0].block.column, hint="delete the answer line, or the marks at the statements' ends")
+                        q.refused = True
+                    elif all(found is not None and found[0] for _, found in split):
+                        q.judged = [(o.line, o.column, found[0], found[1]) for o, found in split if found is not None]
+                    else:
+                        q.refused = True
+                elif q.options and q.style == "decimal" and q.kind is None and len(q.labels_of("answer")) == 1:
+                    self._judged_by_answer(q, q.labels_of("answer")[0])
+                if q.judged:
+                    q.options.clear()
+                    q.option_lines.clear()
+
+    def _judged_by_answer(self, q: Question, answer: Label) -> None:
+        """``Ans. x x x o o x`` under numbered statements: their marks, one for each in order."""
+        marks = [m for m in re.split(r"[\s,、，;；/]+", answer.block.text().strip()) if m]
+        if len(marks) < 2 or any(m.lower() not in V.MARK_TRUE + V.MARK_FALSE for m in marks) \
+                or any(S.truth_split(o.text.text()) for o in q.options):
             return
-        statement = self.lines[reading.marked[0] - 1].rstrip()
-        first, second = ("1.", "2.") if reading.only_number else ("1)", "2)")
-        self.error("QB190", f"the statements numbered '{first}', '{second}', … under the heading end in a truth mark "
-                   f"('{statement[-1]}'): they are true/false statements with their answers, which no option may show to students",
-                   reading.marked[0], len(statement),
-                   hint="write each statement as a true/false question of its own, its answer on the line under "
-                        "it ('答え：○', 'Answer: X') and its points after its text ('(1点)')")
-        self.question.refused = True
+        if len(marks) != len(q.options):
+            self.error("QB190", f"the answer '{shorten(answer.block.text(), 40)}' judges {len(marks)} statements true or false, "
+                       f"but the question lists {len(q.options)}", answer.line, answer.block.column,
+                       hint="give one mark for each statement, in order ('Ans. o x o'), or each statement's mark at its end")
+            q.refused = True
+            return
+        # ``o``/``x`` where the paper asks for ○ and ×: the marks it prints.
+        circles = "○" in q.stem.text() and "×" in q.stem.text()
+        shown = {"o": "○", "x": "×"} if circles else {}
+        q.judged = [(o.line, o.column, o.text.text(), shown.get(m.lower(), m.upper())) for o, m in zip(q.options, marks)]
+        q.labels = [label for label in q.labels if label is not answer]
 
     def _list_goes_on(self, line: str) -> bool:
         """``2. (b)`` under a number-only heading's question whose list is at ``1.``: its next
@@ -1185,6 +1229,12 @@ class Scanner:
         stated = S.points_in(f"({reading.bracket})")
         if stated is None and re.fullmatch(r"\d{1,4}(?:\.\d+)?", reading.bracket) and self._points_legend(lineno):
             stated = (float(reading.bracket), 0, 0)
+        each = _EACH_OF_TOTAL.fullmatch(reading.bracket.strip())
+        if stated is None and each and reading.reading == "marked" \
+                and float(each.group(1)) * len(reading.marked) == float(each.group(2)):
+            # ``(各1計5)`` over five statements judged ○/×: 1 point each, 5 in all, the matching
+            # question's points (each right pair an equal share).
+            stated = (float(each.group(2)), 0, 0)
         if stated is not None:
             return {"points": (f"{stated[0]:g}", column)}
         self.error("QB189", f"'({reading.bracket})' after the question's number does not say what it is: the paper does not "
@@ -1623,6 +1673,8 @@ class Scanner:
 
 
 _LETTERED = ("upper-alpha", "lower-alpha")
+#: ``各1計5``: points for each part, then in all.
+_EACH_OF_TOTAL = re.compile(r"各\s*(\d+(?:\.\d+)?)\s*[点]?\s*[計计]\s*(\d+(?:\.\d+)?)\s*点?")
 #: Where a thematic break (``---``) is a separator students need not see: after a question's options
 #: or labels (after a label, where the block's text does not go on after it: :meth:`Scanner._separator`),
 #: in an answer key, after the closing mark. In a question's text, before its options, and in an

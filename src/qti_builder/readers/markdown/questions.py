@@ -198,6 +198,8 @@ class QuestionBuilder:
     # -- shared -----------------------------------------------------------------------------------
 
     def _infer(self, q: Question, reading: "Reading", report: bool = True) -> str | None:
+        if q.judged:
+            return "matching"  # statements judged ○/× (:meth:`.Scanner._judged_statements`)
         answers = q.labels_of("answer")
         if q.options:
             chain = self._option_chain(q, answers[0]) if len(answers) == 1 else None
@@ -535,8 +537,6 @@ class QuestionBuilder:
                        hint=f"add a line '{V.examples(self.dialect.language).answer}: {_example_marker(q, 2)}' at the left "
                             "margin after the options")
             return
-        if self._judged_statements(q, answer):
-            return
         correct = self._letters(q, answer)
         for choice in choices:
             choice["correct"] = choice["id"] in correct
@@ -545,21 +545,6 @@ class QuestionBuilder:
         if data["type"] == "single_choice" and len(correct) > 1:
             self.error("QB121", f"a single-choice question has {len(correct)} correct answers", answer.line, answer.block.column,
                        hint="give one letter, or drop type=single_choice to make it a multiple-response question")
-
-    def _judged_statements(self, q: Question, answer: Label) -> bool:
-        """``Ans. x x x o o x`` under six numbered statements (``正しい記述には○を、誤った記述には×``):
-        one truth mark for each, in order. They are true/false statements with their answers
-        (QB190, as when each statement ends in its mark), never options named by letters they do
-        not have (a QB126 for each mark)."""
-        marks = re.split(r"[\s,、，;；/]+", answer.block.text().strip())
-        if len(marks) < 2 or len(marks) != len(q.options) or any(m.lower() not in V.MARK_TRUE + V.MARK_FALSE for m in marks):
-            return False
-        self.error("QB190", f"the answer '{shorten(answer.block.text(), 40)}' judges each of the {len(marks)} statements "
-                   "listed true or false, in order: they are true/false statements with their answers, not options",
-                   answer.line, answer.block.column,
-                   hint="write each statement as a true/false question of its own, its answer on the line under it "
-                        "('答え：○', 'Answer: X') and its points after its text ('(1点)')")
-        return True
 
     def _bold_and_answer(self, q: Question, answer: Label, bold: list[Option], correct: list[str],
                          choices: list[dict[str, Any]]) -> None:
@@ -676,6 +661,14 @@ class QuestionBuilder:
             self.source.text_at(loc + ("model_answer",), answer.line, answer.block.column, answer.block.written())
 
     def matching(self, q: Question, loc: Loc, data: dict[str, Any]) -> None:
+        if q.judged:
+            # Each statement a prompt, its mark the answer; both marks are choices.
+            for k, (line, column, _, _) in enumerate(q.judged):
+                self.source.at(loc + ("pairs", k), line, column)
+            marks = list(dict.fromkeys(mark for *_, mark in q.judged))
+            data["pairs"] = [{"prompt": text, "answer": mark} for _, _, text, mark in q.judged]
+            data["distractors"] = [S.TRUTH_PARTNER[marks[0]]] if len(marks) == 1 and marks[0] in S.TRUTH_PARTNER else []
+            return
         pairs: list[dict[str, str]] = []
         distractors: list[str] = []
         for item in q.items:

@@ -1193,6 +1193,21 @@ _LIST_ITEM = re.compile(r"^(\d{1,2})\.(\s+)(?=\S)")
 #: A statement answered by the truth mark at its end (``アセンブルは可逆変換である。○``,
 #: ``- `y = x[4]` ○``, ``… X``): the paper's answer, which students must never see in an option.
 _TRUTH_MARK_END = re.compile(r"(?:^|(?<=[\s。．.、,，)）`*\]]))([○◯×✕☓])\s*$|\s([OXTFＯＸ])\s*$")
+#: The other mark of each truth mark's pair: the choice a list of statements judged all one way
+#: still offers.
+TRUTH_PARTNER = {"○": "×", "×": "○", "◯": "✕", "✕": "◯", "☓": "○", "O": "X", "X": "O", "Ｏ": "Ｘ", "Ｘ": "Ｏ",
+                 "T": "F", "F": "T"}
+
+
+def truth_split(text: str) -> tuple[str, str] | None:
+    """A statement that ends in its truth mark (``アセンブルは可逆変換である。○``): the statement
+    without it, and the mark; None for a statement without one."""
+    found = _TRUTH_MARK_END.search(text.rstrip())
+    if found is None:
+        return None
+    return text[: found.start()].rstrip(), found.group(1) or found.group(2)
+
+
 #: A paper's legend saying the numbers in parentheses are the points: "丸かっこ内の数字は配点です",
 #: "괄호 안의 숫자는 배점입니다", "Numbers in parentheses are the points".
 POINTS_LEGEND = re.compile(r"(?:丸?かっこ|丸?括弧|カッコ|괄호|parenthes[ei]s|brackets).{0,30}?(?:配点|배점|points|marks)", re.I)
@@ -1368,7 +1383,7 @@ def _number_heading_reading(lines: list[str], index: int, alone: NumberHeading) 
     if run:
         marked = tuple(n for n, _, mark in run if mark)
         if len(run) > 1 and len(marked) == len(run):
-            return HeadingReading("marked", alone.number, end=end, marked=marked, only_number=True)
+            return replace(found, reading="marked", marked=marked)  # its attributes and points kept
         # Under a text that asks, every item answers it; else the items that ask say which they are.
         asking = () if asks else tuple(n for n, item_asks, _ in run if item_asks)
         if len(asking) == len(run):
