@@ -76,3 +76,14 @@ def test_statements_answered_by_a_truth_mark_each_are_one_matching_question(tmp_
     line = text.split("\n").index("Ans. x o x") + 1
     assert (code, [(r.code, r.line, r.column) for r in reported]) == (1, [("QB190", line, 6)])
     assert reported[0].message == "the answer 'x o' judges 2 statements true or false, but the question lists 3"
+
+
+def test_true_and_false_letters_written_as_code_judge_their_statements(tmp_path: Path) -> None:
+    text = ("---\ntitle: T\nlanguage: ja\n---\n## Q5\n\nTrueになるものにはT、FalseになるものにはFと答えなさい。\n\n"
+            "1. `1 < 2`\n2. `'a' in 'abc'`\n3. `2 < 1`\n\nAns. `T T F`\n")
+    path = tmp_path / "letters.md"
+    path.write_text(text, encoding="utf-8")
+    (q,) = read_clean(path).iter_questions()
+    assert (q.type, [(p.prompt, p.answer) for p in q.pairs], q.distractors) == (
+        "matching", [("`1 < 2`", "T"), ("`'a' in 'abc'`", "T"), ("`2 < 1`", "F")], [])
+

@@ -1192,8 +1192,9 @@ class Scanner:
 
     def _judged_by_answer(self, q: Question, answer: Label) -> None:
         """``Ans. x x x o o x`` under numbered statements: their marks, one for each in order."""
-        marks = [m for m in re.split(r"[\s,、，;；/]+", answer.block.text().strip()) if m]
-        if len(marks) < 2 or any(m.lower() not in V.MARK_TRUE + V.MARK_FALSE for m in marks) \
+        # ``x x o``, or ``T T F T`` (written as code too) where the question asks for T and F.
+        marks = [m for m in re.split(r"[\s,、，;；/]+", answer.block.text().strip().strip("`")) if m]
+        if len(marks) < 2 or any(m.lower() not in V.MARK_TRUE + V.MARK_FALSE + _TRUTH_LETTERS for m in marks) \
                 or any(S.truth_split(o.text.text()) for o in q.options):
             return
         if len(marks) != len(q.options):
@@ -1673,6 +1674,9 @@ class Scanner:
 
 
 _LETTERED = ("upper-alpha", "lower-alpha")
+#: True and false as the letters an answer gives them (``T T F T``): their statements are
+#: numbered, so the letters name no option.
+_TRUTH_LETTERS = ("t", "f")
 #: ``各1計5``: points for each part, then in all.
 _EACH_OF_TOTAL = re.compile(r"各\s*(\d+(?:\.\d+)?)\s*[点]?\s*[計计]\s*(\d+(?:\.\d+)?)\s*点?")
 #: Where a thematic break (``---``) is a separator students need not see: after a question's options
