@@ -100,6 +100,22 @@ def test_a_part_that_names_no_function_is_an_error_naming_the_kind_and_the_part(
         table["essay"]
 
 
+def test_a_stage_asking_for_a_kind_without_its_part_is_told_the_part_and_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind whose spec lacks a part fails wherever a stage asks for it (a build, the preview, every
+    test that reads the sources of every kind) with the part and the table named, not a bare
+    KeyError of the kind's name; a name that is no kind stays a plain KeyError."""
+    from dataclasses import replace
+
+    monkeypatch.setitem(KINDS, "essay", replace(KINDS["essay"], preview=None))
+    table = KindTable("preview", "a test's table", lambda part: part)
+    TABLES.remove(table)
+    with pytest.raises(KeyError, match=r"^kind 'essay' has no KindSpec.preview, which a test's table needs"):
+        table["essay"]
+    assert "essay" not in table and table.get("essay") is None
+    with pytest.raises(KeyError, match=r"^'no_such_kind'$"):
+        table["no_such_kind"]
+
+
 def test_markdown_attributes_are_fields_of_their_kind() -> None:
     wrong = [f"{name}: {attribute}" for name, spec in KINDS.items() for attribute in spec.markdown_attributes
              if attribute not in spec.model.model_fields]

@@ -620,6 +620,14 @@ def resolve(dotted: Dotted) -> Any:
 
 Entry = TypeVar("Entry")
 
+
+class MissingPart(KeyError):
+    """A stage asked its table for a kind whose spec lacks the stage's part: the message names the
+    kind, the part and the table (a plain KeyError would name the kind only)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
 #: Every stage's table, as the stages make them (tests/test_kinds.py walks them all).
 TABLES: list[KindTable[Any]] = []
 
@@ -653,7 +661,11 @@ class KindTable(Mapping[str, Entry], Generic[Entry]):
         return self._entries
 
     def __getitem__(self, kind: str) -> Entry:
-        return self.entries()[kind]
+        entries = self.entries()
+        if kind not in entries and kind in KINDS:
+            raise MissingPart(f"kind '{kind}' has no KindSpec.{self.part}, which {self.where} needs: add it to the "
+                              "kind's spec in kinds.py (README, \"Adding a question kind\")")
+        return entries[kind]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.entries())
