@@ -163,7 +163,7 @@ def test_the_qti21_importer_finds_each_kind_by_the_interaction_its_item_is_writt
     for the importer (KindSpec.qti21_import: one interaction, or a set of them, or none): the
     importer's tables of interactions are made from the specs, not written out in the importer."""
     spec = KINDS[kind]
-    assert spec.qti21 is not None and spec.qti21_import is not None
+    assert spec.qti21 is not None and spec.qti21_import is not None, f"kind '{kind}': KindSpec.qti21 or qti21_import is missing"
     written = spec.qti21.interaction
     if written is None:
         assert SEVERAL_INTERACTIONS.get(frozenset()) == kind, f"{kind}: an item without an interaction is not claimed"
