@@ -100,6 +100,22 @@ def test_a_part_that_names_no_function_is_an_error_naming_the_kind_and_the_part(
         table["essay"]
 
 
+def test_a_stage_asking_for_a_kind_without_its_part_is_told_the_part_and_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind whose spec lacks a part fails wherever a stage asks for it (a build, the preview, every
+    test that reads the sources of every kind) with the part and the table named, not a bare
+    KeyError of the kind's name; a name that is no kind stays a plain KeyError."""
+    from dataclasses import replace
+
+    monkeypatch.setitem(KINDS, "essay", replace(KINDS["essay"], preview=None))
+    table = KindTable("preview", "a test's table", lambda part: part)
+    TABLES.remove(table)
+    with pytest.raises(KeyError, match=r"^kind 'essay' has no KindSpec.preview, which a test's table needs"):
+        table["essay"]
+    assert "essay" not in table and table.get("essay") is None
+    with pytest.raises(KeyError, match=r"^'no_such_kind'$"):
+        table["no_such_kind"]
+
+
 def test_markdown_attributes_are_fields_of_their_kind() -> None:
     wrong = [f"{name}: {attribute}" for name, spec in KINDS.items() for attribute in spec.markdown_attributes
              if attribute not in spec.model.model_fields]
@@ -124,17 +140,36 @@ def test_a_kind_s_preview_words_are_in_english_and_their_own() -> None:
 
 def test_the_qti21_importer_s_interaction_table_names_kinds_it_reads() -> None:
     """Every interaction's kind has a reader; a kind the importer tells by a method has that method;
-    an interaction a spec claims is that kind's alone."""
+    an interaction several specs claim has one kind that takes the items the others do not tell."""
     named = list(INTERACTION_KINDS.values()) + list(SEVERAL_INTERACTIONS.values())
     methods = [k for k in named if k.startswith("_")]
     assert [k for k in named if not k.startswith("_") and k not in QTI21_ITEM_READERS] == []
     assert [m for m in methods if not callable(getattr(ItemReader, m, None))] == []
-    shared = {"choiceInteraction", "textEntryInteraction"}  # the importer tells their kinds itself
-    assert [i for i in CLAIMS if i in shared] == [], "a spec claims an interaction the importer tells apart itself"
     for interaction, claims in CLAIMS.items():
         rest = [name for name, tells in claims if tells is None]
-        assert len(rest) == 1, f"{interaction}: one of the kinds claiming it ({claims}) takes the items the others do not tell"
+        assert len(claims) == 1 or len(rest) == 1, (
+            f"{interaction}: one of the kinds claiming it ({claims}) takes the items the others do not tell")
         assert all(callable(resolve(tells)) for _, tells in claims if tells), interaction
+
+
+#: Kinds the QTI 2.1 importer finds by an item's template processing, not by its interaction: an
+#: item template whose interaction is a numerical or a single-choice one (importers/qti21/calculated.py).
+FROM_ITEM_TEMPLATES = {"calculated", "calculated_choice"}
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k not in FROM_ITEM_TEMPLATES])
+def test_the_qti21_importer_finds_each_kind_by_the_interaction_its_item_is_written_with(kind: str) -> None:
+    """The interaction a kind's QTI 2.1 item is written with (KindSpec.qti21) is one its spec claims
+    for the importer (KindSpec.qti21_import: one interaction, or a set of them, or none): the
+    importer's tables of interactions are made from the specs, not written out in the importer."""
+    spec = KINDS[kind]
+    assert spec.qti21 is not None and spec.qti21_import is not None, f"kind '{kind}': KindSpec.qti21 or qti21_import is missing"
+    written = spec.qti21.interaction
+    if written is None:
+        assert SEVERAL_INTERACTIONS.get(frozenset()) == kind, f"{kind}: an item without an interaction is not claimed"
+    else:
+        assert kind in [name for name, _ in CLAIMS.get(written, [])], (
+            f"kind '{kind}': its QTI 2.1 items hold a {written}, which its KindSpec.qti21_import does not claim")
 
 
 # -- every kind through the stages a user sees --------------------------------------------------------

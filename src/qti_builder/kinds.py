@@ -107,15 +107,23 @@ class MarkdownForm:
 
 @dataclass(frozen=True)
 class Qti21Import:
-    """How the QTI 2.1 importer reads the kind: its reader, and the interactions whose items are
-    of this kind (those of choice and text entry interactions are told apart by the importer)."""
+    """How the QTI 2.1 importer reads the kind: its reader, the interaction whose items (of one
+    interaction) are of this kind, and the sets of interactions one item of the kind holds
+    (several, or none). The importer's tables of interactions are made from these
+    (importers/qti21/item.py ``INTERACTION_KINDS``, ``SEVERAL_INTERACTIONS``)."""
 
     reader: Dotted
     interactions: tuple[str, ...] = ()
     #: Where another kind claims one of the interactions too: the function that tells this kind's
     #: items by their interaction (``(ItemContext, interaction element) -> bool``). The kinds
-    #: that tell are asked first, in KINDS order; the one kind that does not takes the rest.
+    #: that tell are asked first, in KINDS order; the one kind that does not takes the rest. An
+    #: interaction no other kind claims is this kind's whatever the function says.
     tells: Dotted | None = None
+    #: The interactions of an item that is one question of this kind although it holds several
+    #: of them (blanks in a text, an essay with files attached), or none (the empty set: a text
+    #: shown between questions). Several of one interaction make one question where it is a set
+    #: alone (``frozenset({"uploadInteraction"})``).
+    together: tuple[frozenset[str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,7 +243,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_choices", needs_type="writers.markdown_source:_never"),
         answer_words="summary:_choices",
         canvas_checks="profiles:_nothing_lost",
-        qti21_import=Qti21Import("importers.qti21.kinds:_single_choice"),
+        qti21_import=Qti21Import("importers.qti21.kinds:_single_choice", interactions=("choiceInteraction",)),
     ),
     KindSpec(
         MultipleResponseQuestion, "multiple response", "partial",
@@ -261,7 +269,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_choices", needs_type="writers.markdown_source:_several_correct"),
         answer_words="summary:_choices",
         canvas_checks="profiles:_multiple_response",
-        qti21_import=Qti21Import("importers.qti21.kinds:_multiple_response"),
+        qti21_import=Qti21Import("importers.qti21.kinds:_multiple_response", interactions=("choiceInteraction",),
+                                 tells="importers.qti21.kinds:_tells_multiple_response"),
     ),
     KindSpec(
         TrueFalseQuestion, "true/false", "all_or_nothing",
@@ -285,7 +294,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_true_false", needs_type="writers.markdown_source:_never"),
         answer_words="summary:_true_false",
         canvas_checks="profiles:_true_false",
-        qti21_import=Qti21Import("importers.qti21.kinds:_true_false"),
+        qti21_import=Qti21Import("importers.qti21.kinds:_true_false", interactions=("choiceInteraction",),
+                                 tells="importers.qti21.kinds:_tells_true_false"),
     ),
     KindSpec(
         ShortAnswerQuestion, "short answer", "partial",
@@ -309,7 +319,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_short_answer"),
         answer_words="summary:_short_answer",
         canvas_checks="profiles:_short_answer",
-        qti21_import=Qti21Import("importers.qti21.kinds:_short_answer"),
+        qti21_import=Qti21Import("importers.qti21.kinds:_short_answer", interactions=("textEntryInteraction",)),
     ),
     KindSpec(
         NumericalQuestion, "numerical", "partial",
@@ -339,7 +349,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_numerical"),
         answer_words="summary:_numerical",
         canvas_checks="profiles:_numerical",
-        qti21_import=Qti21Import("importers.qti21.kinds:_numerical"),
+        qti21_import=Qti21Import("importers.qti21.kinds:_numerical", interactions=("textEntryInteraction",),
+                                 tells="importers.qti21.kinds:_tells_numerical"),
     ),
     KindSpec(
         EssayQuestion, "essay", "by_hand",
@@ -366,7 +377,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_model_answer", needs_type="writers.markdown_source:_essay_needs_type"),
         answer_words="summary:_model_answer",
         canvas_checks="profiles:_essay",
-        qti21_import=Qti21Import("importers.qti21.kinds:_essay", interactions=("extendedTextInteraction",)),
+        qti21_import=Qti21Import("importers.qti21.kinds:_essay", interactions=("extendedTextInteraction",),
+                                 together=(frozenset({"extendedTextInteraction", "uploadInteraction"}),)),
     ),
     KindSpec(
         FileUploadQuestion, "file upload", "by_hand",
@@ -391,7 +403,8 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_model_answer"),
         answer_words="summary:_model_answer",
         canvas_checks="profiles:_file_upload",
-        qti21_import=Qti21Import("importers.qti21.kinds:_file_upload", interactions=("uploadInteraction",)),
+        qti21_import=Qti21Import("importers.qti21.kinds:_file_upload", interactions=("uploadInteraction",),
+                                 together=(frozenset({"uploadInteraction"}),)),
     ),
     KindSpec(
         MatchingQuestion, "matching", "partial",
@@ -469,7 +482,11 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_no_answer", stem="writers.markdown_source:_blanks_in_stem"),
         answer_words="summary:_blanks",
         canvas_checks="profiles:_fill_in_blank",
-        qti21_import=Qti21Import("importers.qti21.kinds:_fill_in_blank", interactions=("inlineChoiceInteraction",)),
+        qti21_import=Qti21Import("importers.qti21.kinds:_fill_in_blank",
+                                 interactions=("textEntryInteraction", "inlineChoiceInteraction"),
+                                 tells="importers.qti21.kinds:_tells_fill_in_blank",
+                                 together=(frozenset({"textEntryInteraction"}), frozenset({"inlineChoiceInteraction"}),
+                                           frozenset({"textEntryInteraction", "inlineChoiceInteraction"}))),
     ),
     KindSpec(
         CalculatedQuestion, "calculated", "all_or_nothing",
@@ -544,7 +561,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         markdown_form=MarkdownForm("writers.markdown_source:_no_answer"),
         answer_words="summary:_nothing",
         canvas_checks="profiles:_nothing_lost",
-        qti21_import=Qti21Import("importers.qti21.kinds:_text_only"),
+        qti21_import=Qti21Import("importers.qti21.kinds:_text_only", together=(frozenset(),)),
     ),
 )}
 
@@ -620,6 +637,14 @@ def resolve(dotted: Dotted) -> Any:
 
 Entry = TypeVar("Entry")
 
+
+class MissingPart(KeyError):
+    """A stage asked its table for a kind whose spec lacks the stage's part: the message names the
+    kind, the part and the table (a plain KeyError would name the kind only)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
 #: Every stage's table, as the stages make them (tests/test_kinds.py walks them all).
 TABLES: list[KindTable[Any]] = []
 
@@ -653,7 +678,11 @@ class KindTable(Mapping[str, Entry], Generic[Entry]):
         return self._entries
 
     def __getitem__(self, kind: str) -> Entry:
-        return self.entries()[kind]
+        entries = self.entries()
+        if kind not in entries and kind in KINDS:
+            raise MissingPart(f"kind '{kind}' has no KindSpec.{self.part}, which {self.where} needs: add it to the "
+                              "kind's spec in kinds.py (README, \"Adding a question kind\")")
+        return entries[kind]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.entries())

@@ -215,6 +215,9 @@ def expected_after(quiz: Quiz, target: str) -> dict[str, Any]:
                 q["points"] = float(weight * len(q["blanks"]))
         else:
             q["tags"] = []
+            if kind not in QTI_OUTCOME_FEEDBACK:
+                raise LookupError(f"kind '{kind}': say which outcome feedback its QTI 2.1 item keeps in "
+                                  "tests/helpers/roundtrip.py QTI_OUTCOME_FEEDBACK")
             for name in ("correct", "partially_correct", "incorrect"):
                 if name not in QTI_OUTCOME_FEEDBACK[kind]:
                     feedback[name] = None

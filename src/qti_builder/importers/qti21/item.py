@@ -20,7 +20,7 @@ from ..base import INVALID, LOST, UNSUPPORTED, one_line, same_title
 from ..calculated import Unconvertible, fit_display, problem, unescape_texts
 from . import kinds, placing
 from .calculated import calculated_fields, with_placeholders
-from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
+from .context import ItemContext
 from .xml import Data, _float, child, children, descendants, local, replace_with_text, unwrap
 
 Reader = Callable[[ItemContext, Data, list[etree._Element]], None]
@@ -65,31 +65,24 @@ def _claims() -> dict[str, list[tuple[str, str | None]]]:
 #: that tells their items (None: the rest).
 CLAIMS = _claims()
 #: The kind an item of one interaction is, by the interaction's name: a kind's name, or the
-#: ItemReader method that tells it from the interaction (a choice interaction is single choice,
-#: multiple response or true/false). A kind names its own interactions in its spec
-#: (kinds.py KindSpec.qti21_import): an interaction several kinds claim is told by
-#: :meth:`ItemReader._claimed_kind`. The rest are those the importer tells itself, and those
-#: it reads into a kind of the model (placing.py, kinds.py INTERACTION_READERS).
-#: Interactions not here have no kind: an item with one of them is not imported.
+#: ItemReader method that tells it from the interaction. A kind names its own interactions in its
+#: spec (kinds.py KindSpec.qti21_import): an interaction several kinds claim (a choice interaction
+#: is single choice, multiple response or true/false) is told by :meth:`ItemReader._claimed_kind`.
+#: The rest are the interactions the importer reads into a kind of the model (placing.py,
+#: kinds.py INTERACTION_READERS). Interactions not here have no kind: an item with one of them is
+#: not imported.
 INTERACTION_KINDS: dict[str, str] = {
-    "choiceInteraction": "_choice_kind",
-    "textEntryInteraction": "_text_entry_kind",
     **{interaction: kinds[0][0] if len(kinds) == 1 else "_claimed_kind" for interaction, kinds in CLAIMS.items()},
     "gapMatchInteraction": "_gap_match_kind",
     "associateInteraction": "associate",
     "hottextInteraction": "hottext",
     "sliderInteraction": "slider",
 }
-#: Items of several interactions that make one question, by the interactions they hold: blanks
-#: in a text (typed or chosen), and an essay with files attached. Several of one interaction make
-#: one question too where it is listed alone.
-SEVERAL_INTERACTIONS = {
-    frozenset({"textEntryInteraction"}): "fill_in_blank",
-    frozenset({"inlineChoiceInteraction"}): "fill_in_blank",
-    frozenset({"textEntryInteraction", "inlineChoiceInteraction"}): "fill_in_blank",
-    frozenset({"extendedTextInteraction", "uploadInteraction"}): "essay",
-    frozenset({"uploadInteraction"}): "file_upload",
-}
+#: The kind of an item holding several interactions (blanks in a text, typed or chosen; an essay
+#: with files attached), or none (text only), by the set of interactions it holds: from the
+#: kinds' specs (Qti21Import.together).
+SEVERAL_INTERACTIONS = {together: name for name, spec in KINDS.items() if spec.qti21_import is not None
+                        for together in spec.qti21_import.together}
 #: Interactions the model has a kind for; any other in an item makes it unimportable.
 KNOWN_INTERACTIONS = set(INTERACTION_KINDS)
 #: The class names of MathAssess's custom interaction and operators (org.qtitools.mathassess.*).
@@ -166,11 +159,9 @@ class ItemReader(ItemContext):
     def _kind(self, body: etree._Element, interactions: list[etree._Element], kinds: list[str]) -> str | None:
         """The kind the item's interactions make (INTERACTION_KINDS, SEVERAL_INTERACTIONS), or None
         when it is skipped, saying why."""
-        if not interactions:
-            return "text_only"
-        if len(interactions) > 1:
+        if len(interactions) != 1:
             several = SEVERAL_INTERACTIONS.get(frozenset(kinds))
-            if several == "essay" and kinds.count("extendedTextInteraction") > 1:
+            if several is not None and kinds.count("extendedTextInteraction") > 1:
                 self.skip(UNSUPPORTED, "several text answers in one item cannot be imported; skipped")
                 return None
             if several is None:
@@ -180,13 +171,6 @@ class ItemReader(ItemContext):
         if kind.startswith("_"):
             return getattr(self, kind)(interactions[0])  # type: ignore[no-any-return]
         return kind
-
-    def _text_entry_kind(self, interaction: etree._Element) -> str:
-        """One text box: a short answer or a number where it stands alone, else a blank in a text."""
-        if not self._stands_alone(interaction):
-            return "fill_in_blank"
-        response = self.responses.get(interaction.get("responseIdentifier", ""))
-        return "numerical" if response and response.base_type in ("float", "integer") else "short_answer"
 
     def _gap_match_kind(self, interaction: etree._Element) -> str | None:
         if descendants(interaction, "gapImg"):
@@ -199,27 +183,6 @@ class ItemReader(ItemContext):
         else the one that does not tell."""
         claims = sorted(CLAIMS[local(interaction)], key=lambda claim: claim[1] is None)
         return next(name for name, tells in claims if tells is None or resolve(tells)(self, interaction))
-
-    def _choice_kind(self, interaction: etree._Element) -> str:
-        choices = descendants(interaction, "simpleChoice")
-        response_id = interaction.get("responseIdentifier", "")
-        texts = [one_line("".join(c.itertext())).casefold() for c in choices]
-        ids = [c.get("identifier", "").casefold() for c in choices]
-        if len(choices) == 2 and (response_id.startswith("TF") or ids == ["true", "false"]
-                                  or (texts[0] in TRUE_WORDS and texts[1] in FALSE_WORDS)):
-            return "true_false"
-        return "single_choice" if interaction.get("maxChoices", "1") == "1" else "multiple_response"
-
-    def _stands_alone(self, interaction: etree._Element) -> bool:
-        """A text box in a paragraph of its own (short answer, numerical), not inside a sentence."""
-        parent = interaction.getparent()
-        if local(parent) == "itemBody":
-            return True
-        if local(parent) != "p":
-            return False
-        before = (parent.text or "").strip()
-        others = [c for c in children(parent) if c is not interaction]
-        return not before and not others
 
     def _template(self, kind: str, body: etree._Element, interactions: list[etree._Element]
                   ) -> tuple[str, etree._Element, list[etree._Element]]:

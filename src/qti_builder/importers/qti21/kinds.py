@@ -18,7 +18,7 @@ from ...kinds import KindTable, resolve
 from ...writers.qti21 import UPLOAD_TYPES, scrambled
 from ...summary import plural
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
-from .context import ItemContext
+from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .responses import Response, incomplete_share, text_conditions
 from .xml import Data, _float, children, descendants, local
 
@@ -396,6 +396,49 @@ def _calculated(r: ItemContext, data: Data, interactions: list[etree._Element]) 
 def _calculated_choice(r: ItemContext, data: Data, interactions: list[etree._Element]) -> None:
     _choices(r, data, interactions)
     data.update(r.calculated or {})
+
+
+# -- which kind an item of a shared interaction is (kinds.py Qti21Import.tells) -------------------
+
+
+def _tells_true_false(r: ItemContext, interaction: etree._Element) -> bool:
+    """Two choices that say true and false: by the response's name (TF...), the choices' ids, or
+    their words in any language the importer knows."""
+    choices = descendants(interaction, "simpleChoice")
+    if len(choices) != 2:
+        return False
+    texts = [one_line("".join(c.itertext())).casefold() for c in choices]
+    ids = [c.get("identifier", "").casefold() for c in choices]
+    return (interaction.get("responseIdentifier", "").startswith("TF") or ids == ["true", "false"]
+            or (texts[0] in TRUE_WORDS and texts[1] in FALSE_WORDS))
+
+
+def _tells_multiple_response(r: ItemContext, interaction: etree._Element) -> bool:
+    """More than one choice may be ticked (true/false, asked after this, is told by its words first)."""
+    return interaction.get("maxChoices", "1") != "1" and not _tells_true_false(r, interaction)
+
+
+def _stands_alone(interaction: etree._Element) -> bool:
+    """A text box in a paragraph of its own (short answer, numerical), not inside a sentence."""
+    parent = interaction.getparent()
+    if local(parent) == "itemBody":
+        return True
+    if local(parent) != "p":
+        return False
+    before = (parent.text or "").strip()
+    others = [c for c in children(parent) if c is not interaction]
+    return not before and not others
+
+
+def _tells_numerical(r: ItemContext, interaction: etree._Element) -> bool:
+    """A text box of its own whose response is a number."""
+    response = r.responses.get(interaction.get("responseIdentifier", ""))
+    return _stands_alone(interaction) and response is not None and response.base_type in ("float", "integer")
+
+
+def _tells_fill_in_blank(r: ItemContext, interaction: etree._Element) -> bool:
+    """A text box inside a sentence: a blank (a drop-down is always one: no other kind claims it)."""
+    return not _stands_alone(interaction)
 
 
 #: Each kind's reader, from its spec (kinds.py KindSpec.qti21_import).
