@@ -180,3 +180,22 @@ def test_a_mutant_that_loops_is_a_timeout_and_counts_as_killed(mutation, tmp_pat
     mutation.recheck(path, None, unchecked=True)
     assert mutation.rechecked() == {name: mutation.TIMED_OUT}
     assert mutation.row_of(path).counts == {"killed on recheck": 1}
+
+
+def test_every_what_students_see_file_runs_against_its_target_s_template_mutants(monkeypatch) -> None:
+    """tools/mutate_templates.py runs each template mutant against its target's test files only: a
+    file checking what students see in a target, left out of the target's list, lets every mutant it
+    would kill survive (the QTI 2.1 0-point items' SCORE reset survived so until the ninth session of
+    issue 35, its test being in test_what_students_see_qti21_kinds.py)."""
+    path = TOOL.parent / "mutate_templates.py"
+    spec = importlib.util.spec_from_file_location("mutate_templates_tool", path)
+    module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "mutate_templates_tool", module)
+    spec.loader.exec_module(module)
+    targets = {"canvas": "canvas", "moodle": "moodle", "backup": "moodle_backup", "qti21": "qti21"}
+    for test_file in sorted(TOOL.parent.parent.glob("tests/test_what_students_see*.py")):
+        name = f"tests/{test_file.name}"
+        own = [target for word, target in targets.items() if f"_{word}" in test_file.stem]
+        assert own or any(name in files for files in module.TESTS.values()), name
+        for target in own:
+            assert name in module.TESTS[target], (name, target)

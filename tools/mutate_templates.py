@@ -76,13 +76,13 @@ EQUIVALENTS = ROOT / "tools" / "template_equivalents.toml"
 #: every source in all three outputs, and the consistency checks. The generated-quiz property is
 #: left out (the sources already hold every kind, and it is the slowest).
 TESTS = {
-    "canvas": ["tests/test_canvas_writer.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_canvas.py", "tests/test_calculated.py", "tests/test_scoring.py", "tests/test_consistency.py",
+    "canvas": ["tests/test_canvas_writer.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_canvas.py", "tests/test_what_students_see_canvas_writer.py", "tests/test_calculated.py", "tests/test_scoring.py", "tests/test_consistency.py",
                "tests/test_settings.py", "-k", "not generated"],
     "moodle": ["tests/test_moodle_writer.py", "tests/test_moodle_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_moodle.py", "tests/test_calculated.py", "tests/test_moodle_settings.py",
                "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "tests/test_settings.py",
                "-k", "not generated"],
     "moodle_backup": ["tests/test_moodle_backup.py", "tests/test_import_mbz.py", "tests/test_what_students_see_backup.py"],
-    "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_qti21.py", "tests/test_calculated.py", "tests/test_qti_variants.py", "tests/test_scoring.py",
+    "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_qti21.py", "tests/test_what_students_see_qti21_kinds.py", "tests/test_calculated.py", "tests/test_qti_variants.py", "tests/test_scoring.py",
               "tests/test_consistency.py", "tests/test_settings.py", "-k", "not generated"],
 }
 
