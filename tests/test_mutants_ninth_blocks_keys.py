@@ -33,3 +33,31 @@ def test_a_code_fence_opened_after_a_full_width_space_runs_over_the_next_heading
     assert read_quiz(path, sink, partial=True, pieces=given) is None
     assert [(d.code, d.span.line, d.span.column, d.message) for d in sink.items] == [
         ("QB108", 16, 1, "code fence ``` is never closed")]
+
+
+def _problems(tmp_path: Path, text: str) -> list[tuple[str, int, int, str, str | None]]:
+    path = tmp_path / "paper.md"
+    path.write_text("---\ntitle: T\n---\n" + text, encoding="utf-8")  # lines counted from 4
+    sink = DiagnosticSink()
+    read_quiz(path, sink, partial=True)
+    return [(d.code, d.span.line, d.span.column, d.message, d.hint) for d in sink.items]
+
+
+def test_a_bare_number_in_parentheses_says_how_to_write_points(tmp_path: Path) -> None:
+    """QB189 at ``(4)`` after a number heading's number, with its whole hint: the points with their
+    unit, or the paper's legend (blocks.Scanner._heading_points 64 changed the hint)."""
+    assert _problems(tmp_path, "# テスト\n\n## Q1 (4)\n\nどれか？\n\n1. a\n2. b\n\nAnswer: 2\n") == [
+        ("QB189", 6, 8, "'(4)' after the question's number does not say what it is: the paper does not say that its "
+         "numbers in parentheses are points",
+         "write the points with their unit, '(6点)', '(6점)' or '(6 points)', or say above the first question that the "
+         "numbers in parentheses are the points ('丸かっこ内の数字は配点です'); parts worth points each ('各1') are "
+         "questions of their own")]
+
+
+def test_text_after_the_closing_mark_says_where_it_belongs(tmp_path: Path) -> None:
+    """QB155 at a line after the paper's closing mark, with its hint (blocks.Scanner._line 230
+    dropped the hint)."""
+    assert _problems(tmp_path, "1. 설명하시오.\n모범답안: 광합성은 빛 에너지를 쓴다.\n\n- 끝 -\n\n수고하셨습니다 여러분\n") == [
+        ("QB155", 9, 1, "text after the closing mark on line 7 belongs to no question",
+         "the closing mark (such as '- 끝 -' or '- End -') ends the questions: move the text above it into the question "
+         "it belongs to, or delete it")]
