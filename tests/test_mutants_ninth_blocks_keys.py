@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers.cli import check_source
+
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.readers import read_quiz
 from qti_builder.readers.markdown import pieces
@@ -61,3 +63,16 @@ def test_text_after_the_closing_mark_says_where_it_belongs(tmp_path: Path) -> No
         ("QB155", 9, 1, "text after the closing mark on line 7 belongs to no question",
          "the closing mark (such as '- 끝 -' or '- End -') ends the questions: move the text above it into the question "
          "it belongs to, or delete it")]
+
+
+def test_a_problem_in_a_keyed_explanation_whose_first_word_comes_again_is_at_its_place(tmp_path: Path) -> None:
+    """An explanation in the key's explanations part whose first character comes again later on
+    its line (``1. 서울은 서울특별시이다. …``): a missing picture in it is reported at the picture's
+    column. It was reported four columns on: the explanation's column was taken where its first
+    character came next after ``1.`` counted from the answer's place, the second ``서`` (a bug
+    found by keys.read_line 44, which looked one place further)."""
+    paper = ("---\ntitle: T\nlanguage: ko\n---\n1. 한국의 수도는?\n① 서울\n② 부산\n\n[정답]\n1. ①\n\n[해설]\n"
+             "1. 서울은 서울특별시이다. ![지도](missing.png)\n")
+    code, reported = check_source(tmp_path, "paper.md", paper, "--lang", "en")
+    assert (code, [(r.code, r.line, r.column) for r in reported]) == (
+        1, [("QB160", 13, len("1. 서울은 서울특별시이다. ![지도](") + 1)])
