@@ -76,3 +76,16 @@ def test_a_problem_in_a_keyed_explanation_whose_first_word_comes_again_is_at_its
     code, reported = check_source(tmp_path, "paper.md", paper, "--lang", "en")
     assert (code, [(r.code, r.line, r.column) for r in reported]) == (
         1, [("QB160", 13, len("1. 서울은 서울특별시이다. ![지도](") + 1)])
+
+
+def test_a_long_answer_besides_statements_judged_by_their_marks_is_quoted_short(tmp_path: Path) -> None:
+    """QB190 at an answer under statements that end in their marks (``1) … O``): the answer is quoted
+    in 40 characters at most, as every message quotes a source's text (blocks.Scanner._judged_statements 24
+    quoted 41)."""
+    answer = "첫째 물이 백 도에서 끓으니 옳고 둘째는 얼음이 영 도에서 녹으니 틀린 말"
+    assert len(answer) == 41
+    found = _problems(tmp_path, "# 퀴즈\n\n## 1. 옳은 것에 O, 틀린 것에 X를 표시하시오.\n1) 물은 100도에서 끓는다. O\n"
+                      f"2) 얼음은 50도에서 녹는다. X\n정답: {answer}\n\n## 2. 다음 중 짝수는?\n1) 3\n2) 4\n정답: 2\n")
+    assert [(code, line, column, message) for code, line, column, message, _ in found] == [
+        ("QB190", 9, 5, f"the statements are judged by the marks at their ends: the answer '{answer[:39]}…' says it a "
+         "second time")]
