@@ -89,3 +89,25 @@ def test_a_long_answer_besides_statements_judged_by_their_marks_is_quoted_short(
     assert [(code, line, column, message) for code, line, column, message, _ in found] == [
         ("QB190", 9, 5, f"the statements are judged by the marks at their ends: the answer '{answer[:39]}…' says it a "
          "second time")]
+
+
+def _read(tmp_path: Path, text: str) -> object:
+    path = tmp_path / "quiz.md"
+    path.write_text("---\ntitle: T\n---\n" + text, encoding="utf-8")
+    sink = DiagnosticSink()
+    read = read_quiz(path, sink, partial=True)
+    assert [d.render() for d in sink.items] == []
+    assert read is not None
+    return read[0]
+
+
+def test_roman_statements_from_i_stay_the_question_s_text(tmp_path: Path) -> None:
+    """``I.``, ``II.``, ``III.`` statements under the question, before its options: lines of its text,
+    ``I.`` too since ``II.`` follows it (blocks.Scanner._roman_statement 45 asked the line after
+    ``I.`` for a group its pattern lacks: a traceback)."""
+    quiz = _read(tmp_path, "\n1. Which statements are true?\n\nI. Water boils at 100 degrees.\nII. Ice melts at 50 degrees.\n"
+                 "III. The sun is a star.\n\nA) I only\nB) I and III\nC) II only\n\nAnswer: B\n")
+    [question] = quiz.sections[0].questions  # type: ignore[attr-defined]
+    assert question.stem == ("Which statements are true?\n\nI. Water boils at 100 degrees.  \nII. Ice melts at 50 degrees.  \n"
+                             "III. The sun is a star.")
+    assert [(c.text, c.correct) for c in question.choices] == [("I only", False), ("I and III", True), ("II only", False)]
