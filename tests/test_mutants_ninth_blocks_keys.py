@@ -111,3 +111,12 @@ def test_roman_statements_from_i_stay_the_question_s_text(tmp_path: Path) -> Non
     assert question.stem == ("Which statements are true?\n\nI. Water boils at 100 degrees.  \nII. Ice melts at 50 degrees.  \n"
                              "III. The sun is a star.")
     assert [(c.text, c.correct) for c in question.choices] == [("I only", False), ("I and III", True), ("II only", False)]
+
+
+def test_a_bold_answer_label_after_the_options_is_reported_as_bold(tmp_path: Path) -> None:
+    """``**Answer:** B`` under the options: QB148 at its line and column 1, saying it is bold, with the
+    hint to write it plainly (blocks.Scanner._line 1084 left the column out of the hidden label: its
+    place became the words "text after the options" and its kind "indented")."""
+    assert _problems(tmp_path, "\n1. Which is even?\n\nA) 3\nB) 4\n\n**Answer:** B\n") == [
+        ("QB148", 10, 1, "'Answer' in bold or italics is not read as a label, so it is text after the options, which "
+         "students see", "write 'Answer:' plainly at the left margin, without '*' or '_'")]
