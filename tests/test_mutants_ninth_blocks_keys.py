@@ -120,3 +120,12 @@ def test_a_bold_answer_label_after_the_options_is_reported_as_bold(tmp_path: Pat
     assert _problems(tmp_path, "\n1. Which is even?\n\nA) 3\nB) 4\n\n**Answer:** B\n") == [
         ("QB148", 10, 1, "'Answer' in bold or italics is not read as a label, so it is text after the options, which "
          "students see", "write 'Answer:' plainly at the left margin, without '*' or '_'")]
+
+
+def test_a_question_numbered_with_ten_digits_is_read_at_its_line(tmp_path: Path) -> None:
+    """``1234567890. …``: QB147 at its number, and the question read as the one it was meant to be,
+    its own problems at its line (blocks.Scanner._line 724 opened it with no line: a traceback)."""
+    assert [(code, line, column, message) for code, line, column, message, _ in _problems(
+        tmp_path, "\n1234567890. Which is even?\n\nA) 3\nB) 4\n")] == [
+        ("QB147", 5, 1, "question number 1234567890 has 10 digits, more than the 9 a Markdown list number may have"),
+        ("QB120", 5, 1, "the question has options but no correct answer")]
