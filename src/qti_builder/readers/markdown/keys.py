@@ -146,10 +146,9 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         for number, answer, explanation, offset in found:
             if key.explaining:
                 text = " ".join(p for p in (answer, explanation) if p)
-                # The column its text starts at (its answer's offset; else found after ``1.``): where a
-                # problem in it is found. Not the first character's next place: ``1. 서울은 서울…``.
-                at = offset if line.startswith(text[:1], offset) else max(line.find(text[:1], offset + len(str(number)) + 1), offset)
-                key.explanations[number] = (lineno, at + 1, [text])
+                # The column its text starts at, its answer's (entries_line places every answer on its
+                # line): where a problem in it is found.
+                key.explanations[number] = (lineno, offset + 1, [text])
             else:
                 key.entries.append(Entry(number, answer, lineno, offset + 1, [explanation] if explanation else [],
                                          part=key.parts[-1] if key.parts else None))
