@@ -91,9 +91,9 @@ def test_a_long_answer_besides_statements_judged_by_their_marks_is_quoted_short(
          "second time")]
 
 
-def _read(tmp_path: Path, text: str) -> object:
+def _read(tmp_path: Path, text: str, front: str = "") -> object:
     path = tmp_path / "quiz.md"
-    path.write_text("---\ntitle: T\n---\n" + text, encoding="utf-8")
+    path.write_text("---\ntitle: T\n" + front + "---\n" + text, encoding="utf-8")
     sink = DiagnosticSink()
     read = read_quiz(path, sink, partial=True)
     assert [d.render() for d in sink.items] == []
@@ -129,3 +129,14 @@ def test_a_question_numbered_with_ten_digits_is_read_at_its_line(tmp_path: Path)
         tmp_path, "\n1234567890. Which is even?\n\nA) 3\nB) 4\n")] == [
         ("QB147", 5, 1, "question number 1234567890 has 10 digits, more than the 9 a Markdown list number may have"),
         ("QB120", 5, 1, "the question has options but no correct answer")]
+
+
+def test_a_pasted_bullet_in_an_explanation_stays_its_text(tmp_path: Path) -> None:
+    """Options pasted as indented bullets (``   ● ① 서울``), then an explanation whose indented line is
+    such a bullet naming no option of the question (``   ● ③ …``): the explanation's text, never an
+    option after the labels (blocks.Scanner._line 449 took pasted bullets in a label too: QB134)."""
+    quiz = _read(tmp_path, "\n1. 한국의 수도는?\n   ● ① 서울\n   ● ② 부산\n\n정답: ①\n\n해설:\n"
+                 "   ● ③ 대구는 수도가 아니다.\n", "language: ko\n")
+    [question] = quiz.sections[0].questions  # type: ignore[attr-defined]
+    assert (question.feedback.general, [(c.text, c.correct) for c in question.choices]) == (
+        "● ③ 대구는 수도가 아니다.", [("서울", True), ("부산", False)])
