@@ -140,3 +140,14 @@ def test_a_pasted_bullet_in_an_explanation_stays_its_text(tmp_path: Path) -> Non
     [question] = quiz.sections[0].questions  # type: ignore[attr-defined]
     assert (question.feedback.general, [(c.text, c.correct) for c in question.choices]) == (
         "● ③ 대구는 수도가 아니다.", [("서울", True), ("부산", False)])
+
+
+def test_a_number_heading_s_list_after_other_questions_stays_its_options(tmp_path: Path) -> None:
+    """Number headings (``## 3``) over their questions, whose options are a list ``1.`` ``2.`` ``3.``:
+    the last question's ``2. (b) 7`` and ``3. (c) 9`` go on with its list, never an answer key for
+    questions 2 and 3, also when it has no answer (QB120 alone; blocks.Scanner._list_goes_on 21
+    never found the list's options, and read the two lines as a key: two QB187)."""
+    assert [(code, line, column, message) for code, line, column, message, _ in _problems(
+        tmp_path, "\n## 1\n\nWhich is even?\n\n1. 3\n2. 4\n\nAnswer: 2\n\n## 2\n\nWhich is odd?\n\n1. 8\n2. 9\n3. 10\n\n"
+                  "Answer: 2\n\n## 3\n\nWhich is prime?\n\n1. (a) 4\n2. (b) 7\n3. (c) 9\n")] == [
+        ("QB120", 24, 1, "the question has options but no correct answer")]
