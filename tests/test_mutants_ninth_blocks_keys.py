@@ -151,3 +151,14 @@ def test_a_number_heading_s_list_after_other_questions_stays_its_options(tmp_pat
         tmp_path, "\n## 1\n\nWhich is even?\n\n1. 3\n2. 4\n\nAnswer: 2\n\n## 2\n\nWhich is odd?\n\n1. 8\n2. 9\n3. 10\n\n"
                   "Answer: 2\n\n## 3\n\nWhich is prime?\n\n1. (a) 4\n2. (b) 7\n3. (c) 9\n")] == [
         ("QB120", 24, 1, "the question has options but no correct answer")]
+
+
+def test_a_line_under_a_key_entry_that_is_no_label_of_a_question_stays_whole(tmp_path: Path) -> None:
+    """``Remark: nobody chose A`` under the key's entry ``1. B``: the explanation of question 1, word
+    for word with its ``Remark:``, which names no block of a question (keys.read_line 108 read any
+    such line as a labelled explanation, and dropped its ``Remark:``)."""
+    quiz = _read(tmp_path, "\n1. Which is even?\n\nA) 3\nB) 4\n\n2. Which is odd?\n\nA) 5\nB) 6\n\n[정답]\n1. B\n"
+                 "Remark: nobody chose A\n2. A\n")
+    assert [(q.feedback.general if q.feedback else None, [c.text for c in q.choices if c.correct])
+            for q in quiz.sections[0].questions] == [  # type: ignore[attr-defined]
+        ("Remark: nobody chose A", ["4"]), (None, ["5"])]
