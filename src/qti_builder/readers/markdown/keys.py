@@ -146,8 +146,9 @@ def read_line(key: Key, line: str, lineno: int, following: str = "") -> bool:
         for number, answer, explanation, offset in found:
             if key.explaining:
                 text = " ".join(p for p in (answer, explanation) if p)
-                # The column its text starts at, after ``1.``: where a problem in it is found.
-                key.explanations[number] = (lineno, max(line.find(text[:1], offset + len(str(number)) + 1), offset) + 1, [text])
+                # The column its text starts at, its answer's (entries_line places every answer on its
+                # line): where a problem in it is found.
+                key.explanations[number] = (lineno, offset + 1, [text])
             else:
                 key.entries.append(Entry(number, answer, lineno, offset + 1, [explanation] if explanation else [],
                                          part=key.parts[-1] if key.parts else None))
