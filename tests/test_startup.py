@@ -89,7 +89,7 @@ def test_the_lazy_names_are_the_real_ones() -> None:
     assert readers.read_quiz is registry.read_quiz and readers.SOURCE_SUFFIXES == registry.SOURCE_SUFFIXES
     assert list(writers.WRITERS) == ["qti21", "moodle", "canvas", "moodle-quiz"]
     assert all(writers.WRITERS[name].name == name for name in writers.WRITERS)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match=r"module 'qti_builder\.writers' has no attribute 'NoSuchWriter'"):
         writers.NoSuchWriter  # noqa: B018
 
 
