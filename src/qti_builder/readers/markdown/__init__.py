@@ -107,7 +107,7 @@ class _Reader:
                 self.error("QB118", "the quiz has a description in the front matter and text before the first section",
                            description.line, hint="keep one of the two")
             data["description"] = intro
-            self.source.at(("description",), description.line)
+            self.source.text_at(("description",), description.line, description.column, description.written())
         if not sections and not later and self.front_missing:
             return None  # no front matter and no question: QB103 says all there is (an empty file, another document)
         if not sections and not later:
@@ -233,6 +233,7 @@ class _Reader:
         intro = section.intro.text()
         if intro and section.title:
             data["description"] = intro
+            self.source.text_at(loc + ("description",), section.intro.line, section.intro.column, section.intro.written())
         data["questions"] = [builder.build(q, loc + ("questions", j)) for j, q in enumerate(section.questions)]
         data["sections"] = [self._section(s, loc + ("sections", k), quiz_title, builder) for k, s in enumerate(section.children)]
         if section.title and section.each_points is None and "select" not in data:
