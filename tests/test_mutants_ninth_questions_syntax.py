@@ -4,7 +4,8 @@ calculated.py on the exam reader's code (the ninth session). Each source is writ
 each place found by searching its own text, each expected value written out; every test was seen
 failing on the mutant it names and passing on the code.
 
-They kill, in readers/markdown/: ``QuestionBuilder.build`` 22.
+They kill, in readers/markdown/: ``QuestionBuilder.build`` 22, ``_answer_in_text`` 30; ``syntax._unfenced``
+15, ``_number_heading_reading`` 15.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.reading import place
+from helpers.reading import place, read_text
 from qti_builder import BuildOptions, build
 from qti_builder.diagnostics import BuildFailed
 
@@ -37,3 +38,28 @@ def test_a_missing_picture_before_a_blank_is_reported_where_it_is_written(tmp_pa
         (line, column, "QB160", "media file 'gone.png' does not exist"),
         (line, column, "QB165", "image 'gone.png' has no alt text"),
     ]
+
+
+def test_a_number_heading_over_text_and_code_with_a_blank_line_and_a_comment_is_one_question(tmp_path: Path) -> None:
+    """``## 7``, a line that asks, a fenced block holding a blank line and a ``# comment``, then the
+    list ``1.`` … and the answer: one question whose text holds the code and whose options are the
+    list. Neither the code's blank line (``_unfenced`` 15 closed the fence there, and the comment
+    became a heading that made ``## 7`` a section) nor the fence after the text (``_number_heading_reading``
+    15 forgot the text there) makes the list questions of their own."""
+    text = ("---\ntitle: T\n---\n\n## 7\n\nWhat does this print?\n\n```python\nx = 1\n\n# add them\nprint(x + 1)\n```\n\n"
+            "1. 1\n2. 2\n3. 11\n\nAnswer: 2\n")
+    quiz, told = read_text(tmp_path, text)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert (q.type, q.stem) == ("single_choice", "What does this print?\n\n```python\nx = 1\n\n# add them\nprint(x + 1)\n```")
+    assert [(c.text, c.correct) for c in q.choices] == [("1", False), ("2", True), ("11", False)]
+
+
+def test_a_question_text_showing_its_bold_answers_letter_is_told_in_words(tmp_path: Path) -> None:
+    """QB198's message and hint as the author reads them (``_answer_in_text`` 30 shouted the message)."""
+    stem = "1.   当运算结果超过表示范围时，则产生 C。"
+    text = f"---\ntitle: T\nlanguage: zh\n---\n{stem}\n     1.   A、进位\n     2.   B、移位\n     3.   **C、溢出**\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "C。"), "QB198",
+                     "the question's text shows C, the letter of its answer in bold, where students would read it",
+                     "write the blank the paper had, '（ ）' or '____', in place of the letter")]
