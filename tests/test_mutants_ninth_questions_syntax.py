@@ -63,3 +63,19 @@ def test_a_question_text_showing_its_bold_answers_letter_is_told_in_words(tmp_pa
     assert told == [(*place(text, "C。"), "QB198",
                      "the question's text shows C, the letter of its answer in bold, where students would read it",
                      "write the blank the paper had, '（ ）' or '____', in place of the letter")]
+
+
+def test_a_missing_picture_after_a_blank_is_reported_where_it_is_written(tmp_path: Path) -> None:
+    """After a blank, on the question's line and on a line below it: the model's text holds each
+    blank renamed (``[[b1]]``), so the place was counted in that text and moved by the difference
+    between the answer's length and the name's (one column for ``[[Sun]]``, eleven for
+    ``[[Photosynthesis]]``). The text's lines are now cut at their blanks."""
+    text = ("---\ntitle: T\n---\n\n1. The [[Sun]] is a star, see ![](gone-1.png) here. {type=fill_in_blank}\n\n"
+            "2. The [[Moon]] is {type=fill_in_blank}\n   not a [[Photosynthesis]] but ![](gone-2.png) is.\n")
+    first, second = place(text, "gone-1.png"), place(text, "gone-2.png")
+    assert built_problems(tmp_path, text) == [
+        (*first, "QB160", "media file 'gone-1.png' does not exist"),
+        (*first, "QB165", "image 'gone-1.png' has no alt text"),
+        (*second, "QB160", "media file 'gone-2.png' does not exist"),
+        (*second, "QB165", "image 'gone-2.png' has no alt text"),
+    ]
