@@ -4,7 +4,8 @@ calculated.py on the exam reader's code (the ninth session). Each source is writ
 each place found by searching its own text, each expected value written out; every test was seen
 failing on the mutant it names and passing on the code.
 
-They kill, in readers/markdown/: ``QuestionBuilder.build`` 22, ``_answer_in_text`` 30; ``syntax._unfenced``
+They kill, in readers/markdown/: ``QuestionBuilder.build`` 22, ``_answer_in_text`` 30, ``_hidden_labels`` 50;
+``syntax._unfenced``
 15, ``_number_heading_reading`` 15.
 """
 
@@ -79,3 +80,14 @@ def test_a_missing_picture_after_a_blank_is_reported_where_it_is_written(tmp_pat
         (*second, "QB160", "media file 'gone-2.png' does not exist"),
         (*second, "QB165", "image 'gone-2.png' has no alt text"),
     ]
+
+
+def test_an_indented_answer_label_is_told_in_words_at_its_place(tmp_path: Path) -> None:
+    """``   Answer: A`` under a question's options is its last option's text, which students see: QB148's message
+    and hint as the author reads them (``_hidden_labels`` 50 left the message out)."""
+    text = "---\ntitle: T\n---\n\n1. Plain see the picture?\n\nA. a\nB. b\n\n   Answer: A\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [(*place(text, "Answer: A"), "QB148",
+                     "'Answer:' is indented, so it is part of option B, which students see",
+                     "start 'Answer:' at the left margin to make it the question's own block; to show the words to "
+                     "students, write 'Answer\\:'")]
