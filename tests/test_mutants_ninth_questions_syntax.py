@@ -29,11 +29,22 @@ def built_problems(tmp_path: Path, text: str, name: str = "paper.md") -> list[tu
     return [(d.span.line, d.span.column, d.code, d.message) for d in failed.value.diagnostics if d.span is not None]
 
 
-def test_a_missing_picture_before_a_blank_is_reported_where_it_is_written(tmp_path: Path) -> None:
-    """The stem of a fill-in-blank question is the model's text with each blank renamed (``[[b1]]``),
-    so its written line is not found in it, and a problem on that line is counted from the stem's
-    own place: its line and column (``build`` 22 recorded the column as None: a traceback)."""
-    text = "---\ntitle: T\n---\n\n1. See ![](gone.png) and name the [[Sun]]. {type=fill_in_blank}\n"
+#: A picture before a blank on the question's line: blanks written ``[[Sun]]``, and blanks as a
+#: Japanese paper prints them, ``（　ａ　）``, filled from the answer ``正解: ａ 水素　ｂ 酸素``.
+BEFORE_A_BLANK = {
+    "[[Sun]]": "---\ntitle: T\n---\n\n1. See ![](gone.png) and name the [[Sun]]. {type=fill_in_blank}\n",
+    "exam blanks": "---\ntitle: T\nlanguage: ja\n---\n1. ![](gone.png) 水は（　ａ　）と（　ｂ　）からできている。\n\n正解: ａ 水素　ｂ 酸素\n",
+}
+
+
+@pytest.mark.parametrize("case", BEFORE_A_BLANK)
+def test_a_missing_picture_before_a_blank_is_reported_where_it_is_written(case: str, tmp_path: Path) -> None:
+    """The model's text of a question with blanks holds each blank renamed (``[[b1]]``), so its
+    written line is not found in it, and a problem before the first blank is counted from the
+    stem's own place: its line and column (``build`` 22 recorded the column as None: a traceback,
+    now on the exam blanks only, whose written lines hold no ``[[…]]`` for ``fill_in_blank`` to
+    place again)."""
+    text = BEFORE_A_BLANK[case]
     line, column = place(text, "gone.png")
     assert built_problems(tmp_path, text) == [
         (line, column, "QB160", "media file 'gone.png' does not exist"),
