@@ -102,3 +102,19 @@ def test_an_indented_answer_label_is_told_in_words_at_its_place(tmp_path: Path) 
                      "'Answer:' is indented, so it is part of option B, which students see",
                      "start 'Answer:' at the left margin to make it the question's own block; to show the words to "
                      "students, write 'Answer\\:'")]
+
+
+def test_an_attribute_of_another_kind_and_an_unknown_type_are_told_at_them(tmp_path: Path) -> None:
+    """``shuffle=false`` on an essay is QB109 with the essay's attributes as its hint (``build`` 120
+    left the hint out); ``{type=essai}`` is QB131 with the nearest type (``build`` 90 looked the
+    attribute up under another name: a traceback)."""
+    text = "---\ntitle: T\n---\n\n1. Tell me about Paris. {type=essay shuffle=false}\n\n2. What is it? {type=essai}\n\nAnswer: x\n"
+    _, told = read_text(tmp_path, text)
+    assert told == [
+        (*place(text, "shuffle=false"), "QB109", "attribute 'shuffle' does not apply to essay questions",
+         "attributes of essay: id, points, type, title, tags, ignore, moodle_idnumber, response_format, expected_lines, "
+         "min_words, max_words, attachments"),
+        (*place(text, "type=essai"), "QB131", "unknown question type 'essai'; did you mean 'essay'?",
+         "types: single_choice, multiple_response, true_false, short_answer, numerical, essay, file_upload, matching, "
+         "ordering, fill_in_blank, calculated, calculated_choice, text_only"),
+    ]
