@@ -4,9 +4,9 @@ calculated.py on the exam reader's code (the ninth session). Each source is writ
 each place found by searching its own text, each expected value written out; every test was seen
 failing on the mutant it names and passing on the code.
 
-They kill, in readers/markdown/: ``QuestionBuilder.build`` 22, ``_answer_in_text`` 30, ``_hidden_labels`` 50;
-``syntax._unfenced``
-15, ``_number_heading_reading`` 15.
+They kill, in readers/markdown/: ``QuestionBuilder.build`` 22, 90 and 120, ``_answer_in_text`` 30,
+``_hidden_labels`` 50; ``syntax._unfenced`` 15, ``_number_heading_reading`` 15, ``quoted_label`` 9,
+``read_label`` 85 and 86.
 """
 
 from __future__ import annotations
@@ -118,3 +118,35 @@ def test_an_attribute_of_another_kind_and_an_unknown_type_are_told_at_them(tmp_p
          "types: single_choice, multiple_response, true_false, short_answer, numerical, essay, file_upload, matching, "
          "ordering, fill_in_blank, calculated, calculated_choice, text_only"),
     ]
+
+
+def test_a_quotation_in_a_question_text_is_its_text(tmp_path: Path) -> None:
+    """A blockquote in the question's text that holds no label (``> To be or not to be.``) is text
+    students read (``quoted_label`` 9 took any quoted line for a label: a traceback)."""
+    text = "---\ntitle: T\n---\n\n1. Who said it?\n\n> To be or not to be.\n\nA. Hamlet\nB. Lear\n\nAnswer: A\n"
+    quiz, told = read_text(tmp_path, text)
+    assert told == []
+    (q,) = quiz.iter_questions()
+    assert (q.type, q.stem) == ("single_choice", "Who said it?\n\n> To be or not to be.")
+    assert [(c.text, c.correct) for c in q.choices] == [("Hamlet", True), ("Lear", False)]
+
+
+def test_statements_answered_by_a_parenthesised_label_under_a_heading_are_its_questions(tmp_path: Path) -> None:
+    """``## 1. 문법`` over ``1) …`` statements, each answered ``답) O``: the heading titles a section of
+    true/false questions (``read_label`` 85 made ``답)`` a label without its space, which the
+    heading's reading passes over: the statements were read as one question's options, QB126)."""
+    text = "---\ntitle: T\nlanguage: ko\n---\n\n## 1. 문법\n\n1) 수도는 서울이다\n답) O\n2) 부산은 수도이다\n답) X\n"
+    quiz, told = read_text(tmp_path, text)
+    assert told == []
+    assert [(q.type, q.stem, q.answer) for q in quiz.iter_questions()] == [
+        ("true_false", "수도는 서울이다", True), ("true_false", "부산은 수도이다", False)]
+
+
+def test_a_parenthesised_answer_label_in_the_introduction_is_named_by_its_name(tmp_path: Path) -> None:
+    """An indented ``답) …`` in the quiz's introduction would show students an answer: QB145 names
+    the label, ``'답:'``, at its place (``read_label`` 86 took ``답)`` for a bracketed label and
+    named it ``'답):'``)."""
+    text = "---\ntitle: T\nlanguage: ko\n---\n\n다음 물음에 답하시오.\n  답) 모두 쓰시오\n\n1. 수도는?\n① 서울\n② 부산\n\n정답: ①\n"
+    _, told = read_text(tmp_path, text)
+    assert [entry[:4] for entry in told] == [
+        (*place(text, "답) 모두"), "QB145", "'답:' outside a question: the quiz description would show it to students")]
