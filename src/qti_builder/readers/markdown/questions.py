@@ -739,6 +739,8 @@ class QuestionBuilder:
             return f"[[{blank_id}]]"
 
         data["stem"] = S.BLANK.sub(replace, data["stem"])
+        if places:  # the text's lines as written, cut at the blanks the model's text holds renamed
+            self.source.text_at(loc + ("stem",), q.stem.line, q.stem.column, _around_blanks(q.stem.written()))
         if not blanks:
             self.error("QB142", "a fill-in-the-blank question needs blanks in its text", q.line,
                        hint="write the answer in double brackets: 'The [[Sun]] is a star.'")
@@ -773,6 +775,21 @@ def _bold_options(q: Question) -> list[Option]:
     without an answer, its answer. Bold on every option of a question is otherwise their style."""
     bold = [o for o in q.options if S.wholly_bold(o.text.text()) is not None]
     return bold if q.nested or len(bold) < len(q.options) else []
+
+
+def _around_blanks(written: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """A fill-in-blank text's lines as written (:meth:`Block.written`), each cut at its blanks
+    ``[[Sun]]``, which the model's text holds renamed (``[[b1]]``): the pieces between them are
+    found in that text, so a problem after a blank is placed at its own column, not at one moved
+    by the difference in length between the answer and the blank's name."""
+    pieces = []
+    for line, column, chars in written:
+        start = 0
+        for match in S.BLANK.finditer(chars):
+            pieces.append((line, column + start, chars[start:match.start()]))
+            start = match.end()
+        pieces.append((line, column + start, chars[start:]))
+    return [piece for piece in pieces if piece[2].strip()]
 
 
 def _missing_type_hint(q: Question) -> str:
