@@ -199,3 +199,53 @@ def test_every_what_students_see_file_runs_against_its_target_s_template_mutants
         assert own or any(name in files for files in module.TESTS.values()), name
         for target in own:
             assert name in module.TESTS[target], (name, target)
+
+
+def test_the_baseline_is_asked_again_when_a_module_s_recheck_copies_changed_tests(mutation, tmp_path, monkeypatch):
+    """Each module's recheck copies the tests into mutants/ again: a test written between two modules,
+    failing on the older code mutmut mutated, must stop the second module's recheck, not kill its
+    survivors (it did, once, in the ninth session of issue 35)."""
+    name = "qti_builder.readers.blocks.x_f__mutmut_1"
+    path = _module_with(mutation, tmp_path, {name: 0})
+    test_file = tmp_path / "tests" / "test_x.py"
+    test_file.parent.mkdir()
+    test_file.write_text("def test_passes(): pass\n", encoding="utf-8")
+    runs = []
+
+    class Done:
+        def __init__(self, code):
+            self.returncode = code
+
+    def run(command, cwd, env, **kwargs):
+        runs.append(env["MUTANT_UNDER_TEST"])
+        copied = (tmp_path / "mutants" / "tests" / "test_x.py").read_text(encoding="utf-8")
+        return Done(1 if "fails" in copied or env["MUTANT_UNDER_TEST"] else 0)
+
+    monkeypatch.setattr(mutation.subprocess, "run", run)
+    monkeypatch.setattr(mutation, "NEW_TESTS", ["tests/test_x.py"])
+    mutation._baseline_passes.cache_clear()
+    mutation.recheck(path, None)
+    assert runs == ["", name] and mutation.rechecked() == {name: 1}
+    (tmp_path / "mutants" / "rechecked.json").unlink()
+    test_file.write_text("def test_fails(): assert False\n", encoding="utf-8")
+    mutation.recheck(path, None)
+    assert runs[2:] == [""] and mutation.rechecked() == {}  # asked again, failed: nothing recorded
+
+
+def test_a_mutmut_run_that_checks_nothing_says_why(mutation, tmp_path, monkeypatch, capsys):
+    """mutmut's output goes nowhere in a log: when its clean run of the tests fails (the schemas not
+    found), it stops at once, and the run looked like one that checked nothing for want of time."""
+    path = _module_with(mutation, tmp_path, {"qti_builder.readers.blocks.x_f__mutmut_1": None})
+
+    class Stopped:
+        returncode = 4
+
+        def poll(self):
+            return self.returncode
+
+    monkeypatch.setattr(mutation.subprocess, "Popen", lambda *a, **k: Stopped())
+    monkeypatch.setenv("QTI_BUILDER_SCHEMAS", str(tmp_path / "nowhere"))
+    mutation.run_mutmut([path], None, False, None, 50)
+    said = capsys.readouterr().out
+    assert "mutmut stopped (exit 4) before any mutant had a result" in said
+    assert f"QTI_BUILDER_SCHEMAS={tmp_path / 'nowhere'} (no such folder: set QTI_BUILDER_SCHEMAS)" in said

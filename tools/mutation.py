@@ -204,6 +204,13 @@ def run_mutmut(paths: list[Path], time_limit: float | None, fresh: bool, only: l
     except BaseException:  # interrupted, or this script failed: mutmut is not left running without its limit
         stop(process)
         raise
+    if process.returncode not in (0, None) and not any(results_of(path).get(n) is not None for path in paths for n in names):
+        # mutmut's output went nowhere: without this, a run that checked nothing looks like one that ran out of time.
+        print(f"mutmut stopped (exit {process.returncode}) before any mutant had a result: its clean run of the "
+              f"selected tests probably failed. See why with `cd mutants && PYTHONPATH=src python -m pytest -x "
+              f"<[tool.mutmut]'s test files>`; the schemas it used: QTI_BUILDER_SCHEMAS={env['QTI_BUILDER_SCHEMAS']}"
+              + ("" if Path(env["QTI_BUILDER_SCHEMAS"]).is_dir() else " (no such folder: set QTI_BUILDER_SCHEMAS)"),
+              flush=True)
 
 
 def _recorded_since(begun: float) -> bool:
@@ -309,7 +316,7 @@ def recheck(path: Path, time_limit: float | None, sample: int | None = None, unc
     chosen = sample_of(path, sample)
     wanted = ("survived", "no tests", "not checked") if unchecked else ("survived", "no tests")
     results = results_of(path)
-    if NEW_TESTS and not _baseline_passes():
+    if NEW_TESTS and not _baseline_passes(_copied_tests_digest()):
         # Every mutant would fail them, and count as killed: nothing is recorded.
         print(f"the test files fail with no mutant: {' '.join(NEW_TESTS)}; no recheck")
         return
@@ -355,9 +362,23 @@ def refresh_copies() -> None:
             shutil.copy2(source, target)
 
 
-@functools.lru_cache(maxsize=1)
-def _baseline_passes() -> bool:
-    """The first pass's test files pass in ``mutants/`` with no mutant active (asked once a run)."""
+def _copied_tests_digest() -> str:
+    """What the first pass's test files hold in ``mutants/`` now (each recheck copies the tests again)."""
+    digest = hashlib.sha256()
+    for name in NEW_TESTS:
+        try:
+            digest.update((MUTANTS / name).read_bytes())
+        except OSError:
+            digest.update(b"missing")
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=4)
+def _baseline_passes(tests: str) -> bool:
+    """The first pass's test files pass in ``mutants/`` with no mutant active: asked once a run for
+    the same copies (``tests``, their digest), and again when a module's recheck copied changed ones
+    (a test written since, against code mutmut has not written again, fails with no mutant and would
+    "kill" every survivor)."""
     return _run_tests(NEW_TESTS, "") == 0
 
 
