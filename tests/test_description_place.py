@@ -31,3 +31,13 @@ def test_a_missing_picture_in_an_introduction_is_reported_at_its_place(tmp_path:
     assert source.count("\n") > 1_000 or source is not IN_PIECES
     code, reported = check_source(tmp_path, "quiz.md", source)
     assert (code, [(r.code, r.line, r.column) for r in reported]) == (1, [("QB160", *place(source, "missing.png"))])
+
+ONE_LINE = "---\ntitle: T\n---\n\nSee the map ![map](missing.png) below.\n\n# Part 1\n\n" + QUESTION.format(n=1)
+SUBSECTION = ("---\ntitle: T\n---\n\n# Part 1\n\n## Maps\n\nThese are maps.\n\n"
+              "1. Which is shown? ![map](missing.png) {#q1}\n\nA) A map\nB) A plan\n\nAnswer: A\n")
+
+
+@pytest.mark.parametrize("source", [ONE_LINE, SUBSECTION], ids=["one-line description", "a subsection's question"])
+def test_a_missing_picture_is_reported_at_its_place_in_one_line_and_in_a_subsection(tmp_path: Path, source: str) -> None:
+    code, reported = check_source(tmp_path, "quiz.md", source)
+    assert (code, [(r.code, r.line, r.column) for r in reported]) == (1, [("QB160", *place(source, "missing.png"))])
