@@ -27,6 +27,12 @@ def mutation(tmp_path, monkeypatch):
     monkeypatch.setattr(module, "EQUIVALENTS", tmp_path / "none.toml")
     return module
 
+class _Done:
+    """What ``subprocess.run`` gives back: its exit code."""
+
+    def __init__(self, code: int) -> None:
+        self.returncode = code
+
 
 def _module_with(mutation, tmp_path: Path, results: dict[str, int | None]) -> Path:
     path = tmp_path / "src" / "qti_builder" / "readers" / "blocks.py"
@@ -107,13 +113,9 @@ def test_an_unreached_mutant_a_targeted_test_kills_counts_as_killed_on_recheck(m
     (tmp_path / "tests").mkdir()
     runs = []
 
-    class Done:
-        def __init__(self, code):
-            self.returncode = code
-
     def run(command, cwd, env, **kwargs):
         runs.append(env["MUTANT_UNDER_TEST"])
-        return Done({"": 0, names[0]: 1, names[1]: 1, names[2]: 0}[env["MUTANT_UNDER_TEST"]])
+        return _Done({"": 0, names[0]: 1, names[1]: 1, names[2]: 0}[env["MUTANT_UNDER_TEST"]])
 
     monkeypatch.setattr(mutation.subprocess, "run", run)
     monkeypatch.setattr(mutation, "NEW_TESTS", ["tests/test_x.py"])
@@ -212,14 +214,10 @@ def test_the_baseline_is_asked_again_when_a_module_s_recheck_copies_changed_test
     test_file.write_text("def test_passes(): pass\n", encoding="utf-8")
     runs = []
 
-    class Done:
-        def __init__(self, code):
-            self.returncode = code
-
     def run(command, cwd, env, **kwargs):
         runs.append(env["MUTANT_UNDER_TEST"])
         copied = (tmp_path / "mutants" / "tests" / "test_x.py").read_text(encoding="utf-8")
-        return Done(1 if "fails" in copied or env["MUTANT_UNDER_TEST"] else 0)
+        return _Done(1 if "fails" in copied or env["MUTANT_UNDER_TEST"] else 0)
 
     monkeypatch.setattr(mutation.subprocess, "run", run)
     monkeypatch.setattr(mutation, "NEW_TESTS", ["tests/test_x.py"])
