@@ -3,8 +3,9 @@
 that should notice them.
 
 Python mutation tools (mutmut) do not read templates, yet the templates decide most of what Canvas,
-Moodle and QTI 2.1 players get. This script applies one small change at a time to one template,
-runs the tests that concern that target (not the whole suite: see TESTS), restores the template,
+Moodle and QTI 2.1 players get, and all an author checks in the HTML preview (target ``preview``,
+with its kinds' templates in ``templates/preview/kinds/``). This script applies one small change
+at a time to one template, runs the tests that concern that target (not the whole suite: see TESTS), restores the template,
 and lists the changes no test noticed ("survivors"). Classes of change (``--classes``):
 
 ==============  ===============================================================================
@@ -82,6 +83,7 @@ TESTS = {
                "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "tests/test_settings.py",
                "-k", "not generated"],
     "moodle_backup": ["tests/test_moodle_backup.py", "tests/test_import_mbz.py", "tests/test_what_students_see_backup.py"],
+    "preview": ["tests/test_preview.py", "tests/test_what_authors_see_preview.py", "tests/test_kinds.py", "-k", "not generated"],
     "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_qti21.py", "tests/test_what_students_see_qti21_kinds.py", "tests/test_calculated.py", "tests/test_qti_variants.py", "tests/test_scoring.py",
               "tests/test_consistency.py", "tests/test_settings.py", "-k", "not generated"],
 }
@@ -374,7 +376,7 @@ def main() -> int:
     args = parser.parse_args()
     classes = set(args.classes.split(","))
     paths = [p.resolve() for p in args.only] if args.only else sorted(
-        p for t in (args.target or sorted(TESTS)) for p in (TEMPLATES / t).glob("*.j2"))
+        p for t in (args.target or sorted(TESTS)) for p in (TEMPLATES / t).rglob("*.j2"))
     if args.changed:
         changed = subprocess.run(["git", "diff", "--name-only", args.changed, "--", "templates"], cwd=ROOT,
                                  capture_output=True, text=True, check=True).stdout.split()
