@@ -166,3 +166,90 @@ def test_a_fill_in_blank_question_lists_each_blank_s_answers(page: Any) -> None:
     q = QUESTIONS["sentence"]
     blanks = _answer(_article(page, "sentence"), "/ol/li[@class='correct']")
     assert [[_text(c) for c in li.xpath("./code")] for li in blanks] == [b["answers"] for b in q["blanks"]]
+
+
+QUIZ = yaml.safe_load(FIXTURE.read_text(encoding="utf-8"))
+
+
+def _sections(node: dict[str, Any]) -> list[dict[str, Any]]:
+    found = []
+    for section in node.get("sections", []):
+        found += [section, *_sections(section)]
+    return found
+
+
+def _points(question: dict[str, Any]) -> float:
+    return 0 if question["type"] == "text_only" else question.get("points", 1)
+
+
+def test_the_page_names_the_quiz_its_total_and_its_settings(page: Any) -> None:
+    assert [_text(h) for h in page.xpath("//h1")] == [QUIZ["title"]]
+    assert [(_text(a), a.get("href")) for a in page.xpath("//body/p/a")] == [("← Quizzes", "index.html")]
+    total = 0.0
+    for section in _sections(QUIZ):
+        own = [_points(q) for q in section.get("questions", [])]
+        if "select" in section:
+            assert len(set(own)) == 1  # a draw of questions worth the same
+            total += section["select"] * own[0]
+        else:
+            total += sum(own)
+    assert _text(page.xpath("//p[@class='total']")[0]) == f"{total:g} points in all"
+    words = {True: "Yes", False: "No"}
+    shown = [(d.get("data-setting"), _text(d.xpath("./dt")[0]), _text(d.xpath("./dd")[0]))
+             for d in page.xpath("//dl[@class='settings'][@aria-label='Quiz settings']/div")]
+    expected = [(key, key.replace("_", " ").capitalize(),
+                 f"{value} min" if key == "time_limit" else "Graded quiz" if value == "graded" else words.get(value, str(value)))
+                for key, value in QUIZ["settings"].items()]
+    assert shown == expected
+
+
+def test_each_section_is_headed_by_its_title_and_a_draw_says_how_many(page: Any) -> None:
+    sections = page.xpath("//section")
+    assert [_text(s.xpath("./h2")[0]) for s in sections] == [s["title"] for s in _sections(QUIZ)]
+    draws = {s.get("aria-labelledby"): [_text(e) for e in s.xpath("./p/em")] for s in sections}
+    assert draws == {f"section-{s['id']}": ([f"Draws {s['select']} question at random"] if "select" in s else [])
+                     for s in _sections(QUIZ)}
+
+
+def test_each_question_is_numbered_titled_and_named_by_its_id(page: Any) -> None:
+    numbered = [qid for qid in QUESTIONS if QUESTIONS[qid]["type"] != "text_only"]
+    for n, qid in enumerate(numbered, 1):
+        assert _text(_article(page, qid).xpath("./header/span[@class='number']")[0]) == f"{n}."
+    for qid, q in QUESTIONS.items():
+        header = _article(page, qid).xpath("./header")[0]
+        assert [_text(t) for t in header.xpath("./span[@class='title']")] == ([q["title"]] if q.get("title") else [])
+        assert _text(header.xpath("./span[@class='id']/code")[0]) == f"#{qid}"
+    assert not _article(page, "intro-note").xpath("./header/span[@class='number']")
+
+
+def test_each_kind_of_question_feedback_is_labelled(page: Any) -> None:
+    labels = {"general": "Explanation", "correct": "If correct", "incorrect": "If incorrect", "partially_correct": "If partly correct"}
+    for qid, q in QUESTIONS.items():
+        for key, text in q.get("feedback", {}).items():
+            shown = _answer(_article(page, qid), f"/div[@class='feedback feedback-{key}']/strong")
+            assert [_text(s) for s in shown] == [labels[key]], (qid, key)
+
+
+def test_a_question_s_warnings_are_listed_under_it_with_their_place_and_hint(page: Any) -> None:
+    lines = FIXTURE.read_text(encoding="utf-8").split("\n")
+    at = next(n for n, line in enumerate(lines) if line.strip() == "id: author")
+    start = next(n for n in range(at, -1, -1) if lines[n].lstrip().startswith("- type:"))
+    box = _article(page, "author").xpath("./div[@class='diagnostics']")
+    assert len(box) == 1 and _text(box[0].xpath("./strong")[0]) == "Check warnings"
+    items = box[0].xpath("./ul/li")
+    assert [_text(i.xpath("./code")[0]) for i in items] == ["QB601"]
+    assert _text(items[0].xpath("./small")[0]) == f"(tests/fixtures/all-types.yaml:{start + 1}:{lines[start].index('type') + 1})"
+    assert " — see 'qti-builder docs " in _text(items[0])
+    assert not _article(page, "year").xpath("./div[@class='diagnostics']")
+
+
+def test_the_index_lists_the_quiz_with_its_questions_and_points(page: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    out = tmp_path_factory.mktemp("index")
+    build_preview(BuildOptions(sources=[FIXTURE]), out)
+    index = lxml.html.parse(str(out / "index.html")).getroot()
+    assert [_text(h) for h in index.xpath("//h1")] == ["Quizzes"]
+    entries = index.xpath("//body/ul/li")
+    assert [(e.get("lang"), e.xpath("./a")[0].get("href"), _text(e.xpath("./a")[0])) for e in entries] \
+        == [(QUIZ["language"], "all-types.html", QUIZ["title"])]
+    total = _text(page.xpath("//p[@class='total']")[0])
+    assert _text(entries[0]).endswith(f" — {len(QUESTIONS)} questions, {total}")
