@@ -253,3 +253,56 @@ def test_the_index_lists_the_quiz_with_its_questions_and_points(page: Any, tmp_p
         == [(QUIZ["language"], "all-types.html", QUIZ["title"])]
     total = _text(page.xpath("//p[@class='total']")[0])
     assert _text(entries[0]).endswith(f" — {len(QUESTIONS)} questions, {total}")
+
+
+#: The words the outline gives each kind, as an author reads them (written out here, not read from the code).
+KIND_WORDS = {"single_choice": "single choice", "multiple_response": "multiple response", "true_false": "true/false",
+              "short_answer": "short answer", "numerical": "numerical", "essay": "essay", "file_upload": "file upload",
+              "matching": "matching", "ordering": "ordering", "fill_in_blank": "fill-in-the-blank", "text_only": "text-only item"}
+
+
+def _spans() -> tuple[dict[str, tuple[int, int]], dict[str, tuple[int, int]]]:
+    """Each section's and each question's lines in the fixture (1-based, first to last): a question
+    runs to the line before the next question or section, a section to the line before the next
+    section at its depth or above, the last ones to the file's last line."""
+    lines = FIXTURE.read_text(encoding="utf-8").rstrip("\n").split("\n")
+    starts = [(n + 1, len(line) - len(line.lstrip()), line.strip()) for n, line in enumerate(lines)
+              if line.lstrip().startswith(("- type:", "- id:"))]
+    questions: dict[str, tuple[int, int]] = {}
+    sections: dict[str, tuple[int, int]] = {}
+    for k, (first, depth, text) in enumerate(starts):
+        if text.startswith("- type:"):
+            following = [n for n, _, _ in starts[k + 1:]]
+            qid = next(line.split(":", 1)[1].strip() for line in lines[first:] if line.strip().startswith("id:"))
+            questions[qid] = (first, (following[0] - 1) if following else len(lines))
+        else:
+            ends = [n for n, d, t in starts[k + 1:] if t.startswith("- id:") and d <= depth]
+            sections[text.split(":", 1)[1].strip()] = (first, (ends[0] - 1) if ends else len(lines))
+    return sections, questions
+
+
+def test_the_outline_lists_each_section_and_question_with_its_lines(page: Any) -> None:
+    sections, lines = _spans()
+    outline = page.xpath("//details[@class='outline']")[0]
+    total = _text(page.xpath("//p[@class='total']")[0])
+    assert _text(outline.xpath("./summary")[0]) == f"Outline: {len(QUESTIONS)} questions, {total}"
+    assert [_text(th) for th in outline.xpath(".//thead//th")] == ["#", "type", "Answer", "score", "lines"]
+    bodies = outline.xpath(".//tbody")
+    assert [(b.get("data-section-line"), _text(b.xpath("./tr[@class='outline-section']/th")[0])) for b in bodies] \
+        == [(str(sections[s["id"]][0]), f"{s['title']} (lines {sections[s['id']][0]}–{sections[s['id']][1]})")
+            for s in _sections(QUIZ)]
+    answers = {"true_false": lambda q: f"answer {str(q['answer']).lower()}", "matching": lambda q: f"{len(q['pairs'])} pairs",
+               "ordering": lambda q: f"{len(q['items'])} items in order", "essay": lambda q: "model answer",
+               "file_upload": lambda q: "model answer", "text_only": lambda q: "",
+               "single_choice": lambda q: "answer " + ", ".join(c["id"] for c in q["choices"] if c.get("correct")),
+               "multiple_response": lambda q: "answer " + ", ".join(c["id"] for c in q["choices"] if c.get("correct"))}
+    rows = outline.xpath(".//tr[@class='outline-question']")
+    assert [r.get("data-question") for r in rows] == list(QUESTIONS)
+    for n, (row, (qid, q)) in enumerate(zip(rows, QUESTIONS.items()), 1):
+        cells = [_text(c) for c in row.xpath("./td")]
+        assert cells[:2] == [str(n), KIND_WORDS[q["type"]]], qid
+        if q["type"] in answers:
+            assert cells[2] == answers[q["type"]](q), qid
+        else:
+            assert cells[2].startswith(("answer ", "blanks ")), qid
+        assert cells[3:] == [f"{_points(q):g}", f"{lines[qid][0]}–{lines[qid][1]}"], qid
