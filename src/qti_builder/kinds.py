@@ -645,6 +645,7 @@ class MissingPart(KeyError):
     def __str__(self) -> str:
         return str(self.args[0])
 
+
 #: Every stage's table, as the stages make them (tests/test_kinds.py walks them all).
 TABLES: list[KindTable[Any]] = []
 
