@@ -47,7 +47,7 @@ PREVIEW = {
         "qti_variants": "QTI 2.1: fixed items per calculated question",
         "outline": "Outline", "outline_type": "type", "outline_lines": "lines", "passage_covers": "passage: questions {first}–{last}",
         "stated": "the paper states {written}", "matches": "matches", "differs": "differs",
-        "not_read": "not read: see the errors",
+        "not_read": "not read: see the errors", "sets_shown": "{n} sets; the question shows set 1",
     },
     "ko": {
         "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
@@ -66,7 +66,7 @@ PREVIEW = {
         "qti_variants": "QTI 2.1: 계산 문항당 고정 문항 수",
         "outline": "개요", "outline_type": "유형", "outline_lines": "줄", "passage_covers": "지문: {first}–{last}번",
         "stated": "시험지 표기 {written}", "matches": "일치", "differs": "불일치",
-        "not_read": "읽지 못함: 오류를 보세요",
+        "not_read": "읽지 못함: 오류를 보세요", "sets_shown": "값 {n}세트 (문항에는 1번 세트가 보입니다)",
     },
 }
 
