@@ -201,6 +201,9 @@ def test_every_what_students_see_file_runs_against_its_target_s_template_mutants
         assert own or any(name in files for files in module.TESTS.values()), name
         for target in own:
             assert name in module.TESTS[target], (name, target)
+    # What an author sees in the preview: the preview target's.
+    for test_file in sorted(TOOL.parent.parent.glob("tests/test_what_authors_see*.py")):
+        assert f"tests/{test_file.name}" in module.TESTS["preview"], test_file.name
 
 
 def test_the_baseline_is_asked_again_when_a_module_s_recheck_copies_changed_tests(mutation, tmp_path, monkeypatch):

@@ -306,3 +306,51 @@ def test_the_outline_lists_each_section_and_question_with_its_lines(page: Any) -
         else:
             assert cells[2].startswith(("answer ", "blanks ")), qid
         assert cells[3:] == [f"{_points(q):g}", f"{lines[qid][0]}–{lines[qid][1]}"], qid
+
+
+#: What "Show answer" heads each kind's answers with, as an author reads it (written out here).
+ANSWER_LABELS = {"short_answer": "Accepted answers", "numerical": "Accepted answers", "essay": "Model answer (graders only)",
+                 "file_upload": "Model answer (graders only)", "fill_in_blank": "Blanks", "matching": "Correct pairs",
+                 "ordering": "Correct order"}
+
+
+@pytest.mark.parametrize("qid", [qid for qid, q in QUESTIONS.items() if q["type"] in ANSWER_LABELS])
+def test_each_kind_s_answers_are_headed_by_what_they_are(page: Any, qid: str) -> None:
+    label = ANSWER_LABELS[QUESTIONS[qid]["type"]]
+    head = _answer(_article(page, qid), "//strong")[0]
+    assert _text(head) == label
+    if QUESTIONS[qid]["type"] in ("short_answer", "numerical", "fill_in_blank"):
+        # all-types.yaml's are not case sensitive: the label says nothing of case.
+        assert _text(head.getparent()) == label
+
+
+CASE_SENSITIVE = """title: Case
+id: case
+language: en
+sections:
+  - id: all
+    title: All
+    questions:
+      - type: short_answer
+        id: element
+        stem: The symbol of sodium?
+        case_sensitive: {flag}
+        answers: [{{text: Na, score: 100}}]
+      - type: fill_in_blank
+        id: formula
+        stem: "Water is [[b1]]."
+        case_sensitive: {flag}
+        blanks:
+          - {{id: b1, kind: text, answers: [H2O]}}
+"""
+
+
+@pytest.mark.parametrize("flag", [True, False])
+def test_a_case_sensitive_answer_says_so_and_only_then(tmp_path: Path, flag: bool) -> None:
+    source = tmp_path / "case.yaml"
+    source.write_text(CASE_SENSITIVE.format(flag=str(flag).lower()), encoding="utf-8")
+    build_preview(BuildOptions(sources=[source]), tmp_path / "out")
+    case = lxml.html.parse(str(tmp_path / "out" / "case.html")).getroot()
+    note = " (case sensitive)" if flag else ""
+    assert _text(_answer(_article(case, "element"), "/p[strong]")[0]) == f"Accepted answers{note}"
+    assert _text(_answer(_article(case, "formula"), "/p[strong]")[0]) == f"Blanks{note}"

@@ -83,7 +83,7 @@ TESTS = {
                "tests/test_moodle_xsd.py", "tests/test_scoring.py", "tests/test_consistency.py", "tests/test_settings.py",
                "-k", "not generated"],
     "moodle_backup": ["tests/test_moodle_backup.py", "tests/test_import_mbz.py", "tests/test_what_students_see_backup.py"],
-    "preview": ["tests/test_preview.py", "tests/test_what_authors_see_preview.py", "tests/test_kinds.py", "-k", "not generated"],
+    "preview": ["tests/test_preview.py", "tests/test_what_authors_see_preview.py", "tests/test_what_authors_see_preview_calculated.py", "tests/test_what_authors_see_preview_outline.py", "tests/test_kinds.py", "-k", "not generated"],
     "qti21": ["tests/test_qti21_writer.py", "tests/test_qti21_types.py", "tests/test_what_students_see.py", "tests/test_what_students_see_texts.py", "tests/test_what_students_see_qti21.py", "tests/test_what_students_see_qti21_kinds.py", "tests/test_calculated.py", "tests/test_qti_variants.py", "tests/test_scoring.py",
               "tests/test_consistency.py", "tests/test_settings.py", "-k", "not generated"],
 }
