@@ -184,16 +184,38 @@ def test_a_mutant_that_loops_is_a_timeout_and_counts_as_killed(mutation, tmp_pat
     assert mutation.row_of(path).counts == {"killed on recheck": 1}
 
 
-def test_every_what_students_see_file_runs_against_its_target_s_template_mutants(monkeypatch) -> None:
-    """tools/mutate_templates.py runs each template mutant against its target's test files only: a
-    file checking what students see in a target, left out of the target's list, lets every mutant it
-    would kill survive (the QTI 2.1 0-point items' SCORE reset survived so until the ninth session of
-    issue 35, its test being in test_what_students_see_qti21_kinds.py)."""
+def _templates_tool(monkeypatch):
     path = TOOL.parent / "mutate_templates.py"
     spec = importlib.util.spec_from_file_location("mutate_templates_tool", path)
     module = importlib.util.module_from_spec(spec)
     monkeypatch.setitem(sys.modules, "mutate_templates_tool", module)
     spec.loader.exec_module(module)
+    return module
+
+
+def test_a_run_of_one_target_asks_again_only_for_its_own_stale_equivalents(monkeypatch, tmp_path, capsys) -> None:
+    """A recorded equivalent no mutant matches any more (its line moved) is listed to be examined
+    again, but only for the templates the run covers: a run of ``--target preview`` listed every
+    other target's equivalents (tenth session of issue 35)."""
+    module = _templates_tool(monkeypatch)
+    equivalents = tmp_path / "equivalents.toml"
+    equivalents.write_text(
+        '"templates/preview/quiz.html.j2:999: drop: \'<x/>\' -> \'\'" = "moved"\n'
+        '"templates/canvas/item_matching.xml.j2:999: drop: \'<y/>\' -> \'\'" = "another target"\n'
+        '"templates/preview/gone.html.j2:1: drop: \'<z/>\' -> \'\'" = "a template removed"\n', encoding="utf-8")
+    monkeypatch.setattr(module, "EQUIVALENTS", equivalents)
+    module.print_report([], {}, [module.TEMPLATES / "preview" / "quiz.html.j2"])
+    listed = capsys.readouterr().out.split("re-examine them):")[1].split()
+    assert "templates/preview/quiz.html.j2:999:" in listed and "templates/preview/gone.html.j2:1:" in listed
+    assert "templates/canvas/item_matching.xml.j2:999:" not in listed
+
+
+def test_every_what_students_see_file_runs_against_its_target_s_template_mutants(monkeypatch) -> None:
+    """tools/mutate_templates.py runs each template mutant against its target's test files only: a
+    file checking what students see in a target, left out of the target's list, lets every mutant it
+    would kill survive (the QTI 2.1 0-point items' SCORE reset survived so until the ninth session of
+    issue 35, its test being in test_what_students_see_qti21_kinds.py)."""
+    module = _templates_tool(monkeypatch)
     targets = {"canvas": "canvas", "moodle": "moodle", "backup": "moodle_backup", "qti21": "qti21"}
     for test_file in sorted(TOOL.parent.parent.glob("tests/test_what_students_see*.py")):
         name = f"tests/{test_file.name}"

@@ -323,9 +323,11 @@ def equivalents() -> dict[str, str]:
     return tomllib.loads(EQUIVALENTS.read_text(encoding="utf-8")) if EQUIVALENTS.exists() else {}
 
 
-def print_report(mutants: list[Mutant], results: dict[str, str]) -> list[Mutant]:
+def print_report(mutants: list[Mutant], results: dict[str, str], scope: list[Path]) -> list[Mutant]:
     """The table per template (mutants, killed, survived, no tests, equivalent, not run, score) and
-    the survivors that are not recorded equivalents."""
+    the survivors that are not recorded equivalents. A recorded equivalent of a template in
+    ``scope`` (the templates this run covers), or of one that no longer exists, that is among no
+    mutant is listed to be examined again: its line moved or changed."""
     same = equivalents()
     rows: dict[str, dict[str, int]] = {}
     left = []
@@ -345,7 +347,9 @@ def print_report(mutants: list[Mutant], results: dict[str, str]) -> list[Mutant]
             total[c] += n
         print(f"| {path} | {sum(row.values())} | " + " | ".join(str(row[c]) for c in columns) + f" | {_score(row)} |")
     print(f"| all | {sum(total.values())} | " + " | ".join(str(total[c]) for c in columns) + f" | {_score(total)} |")
-    stale = sorted(set(same) - {m.describe() for m in mutants})
+    covered = {str(p.relative_to(ROOT)) for p in scope}
+    stale = sorted(name for name in set(same) - {m.describe() for m in mutants}
+                   if name.split(":")[0] in covered or not (ROOT / name.split(":")[0]).exists())
     if stale:
         print("\nrecorded equivalents no longer among the mutants (re-examine them):", *stale, sep="\n   ")
     return left
@@ -384,6 +388,7 @@ def main() -> int:
     mutants = [m for p in paths for m in mutants_of(p, classes)]
     if args.max:
         mutants = mutants[: args.max]
+        paths = sorted({m.path for m in mutants})
     if args.list:
         for m in mutants:
             print(m.describe())
@@ -391,7 +396,7 @@ def main() -> int:
         return 0
     kept = load_results()
     if args.report:
-        return 1 if print_report(mutants, kept) else 0
+        return 1 if print_report(mutants, kept, paths) else 0
     os.nice(19)  # the machine is shared: this runs at the lowest priority, in one process
     same = equivalents()
     todo = [m for m in mutants if args.fresh or m.describe() not in kept
@@ -427,7 +432,7 @@ def main() -> int:
         print(f"[{count}/{len(todo)}] {outcome:8} {time.monotonic() - began:5.1f} s {len(tests):4} tests  {m.describe()}",
               flush=True)
     print(f"\n{len(todo)} to run, in {time.monotonic() - started:.0f} s")
-    left = print_report(mutants, kept)
+    left = print_report(mutants, kept, paths)
     for m in left:
         print("survivor:", m.describe(), f"({kept.get(m.describe())})")
     return 1 if left else 0
