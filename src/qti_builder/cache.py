@@ -351,6 +351,16 @@ def load_chunk(key: str) -> object | None:
     return entry.result if isinstance(entry, CachedChunk) and entry.key == key else None
 
 
+def remember_chunk(key: str, result: object) -> None:
+    """Keep in memory (a watching process's, :mod:`.memory`) a chunk's result that a worker
+    rendered and kept in the cache folder, as :func:`load_chunk` would give it back: the first
+    save after the watch's cold build then takes every chunk it did not change from memory, not
+    from the folder (0.1 s of a 10,000-question bank's rebuild). Its question documents are
+    held as the worker sent them (not compressed again for this: a cold build would pay it)."""
+    if keeping() and recall(key) is None:
+        remember(key, CachedChunk(key, result))
+
+
 def store_chunk(key: str, result: object, deflate: bool = True) -> None:
     """Keep a chunk's result; ``deflate``: False for one whose bytes are compressed already
     (a QTI 2.1 chunk's zip entries: deflating them again took time for nothing)."""
@@ -547,5 +557,5 @@ def prune(limit: int = LIMIT_BYTES) -> None:
 
 
 __all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
+           "load_chunk", "load_piece", "remember_chunk", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
            "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]

@@ -48,7 +48,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
-                    piece_key, prune, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
+                    piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
@@ -916,6 +916,8 @@ def _work(
             for stage, seconds in task_result.timings.items():
                 result.timings[stage] += seconds
             parts[quiz].append(task_result)
+            if task_result.task in _state.missed and task_result.filename is not None and not task_result.diagnostics:
+                remember_chunk(_state.missed[task_result.task], task_result)  # a watching process's, for the next save
             waiting[quiz] -= 1
             if not waiting[quiz]:
                 # A quiz held compressed is too big to keep whole as well: its chunks are kept.
