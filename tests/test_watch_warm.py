@@ -246,3 +246,44 @@ def test_the_watch_keeps_the_cache_folder_up_to_date(tmp_path: Path, build_cache
     assert _files(tmp_path / "by-hand") == saves[-1].files
     assert not list(build_cache.rglob("*.tmp"))
     assert cache.cache_dir() == build_cache
+
+
+def test_a_save_that_changes_nothing_takes_the_entry_still_being_written(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The quiz's entry is written in the background after each build: a save right after, that
+    changes nothing, waits for it and takes the quiz from it (nothing read or rendered), rather
+    than building the quiz again while the entry is not there yet. (The background writes are
+    made slow here, so that the save comes before the entry is written.)"""
+    import time
+
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    real_keep = pipeline._keep_now
+
+    def slow_keep(*args: object) -> None:
+        time.sleep(1.5)
+        real_keep(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_keep_now", slow_keep)
+    read: list[int] = []
+    real_read = pipeline._read
+
+    def counting(*args: object, **kwargs: object) -> object:
+        read.append(1)
+        return real_read(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "_read", counting)
+    edited = _bank({60: "Question 60: edited?"})
+    reads: list[int] = []
+
+    def saving(text: str) -> Callable[[], Path]:
+        def save() -> Path:
+            reads.append(len(read))
+            source.write_text(text, "utf-8")
+            return source
+        return save
+
+    saves = _watch(tmp_path, monkeypatch, [saving(edited), saving(edited)], "--jobs", "1")
+    reads.append(len(read))
+    assert reads == [1, 2, 2]  # the first build and the edit read the source; the save of the same text did not
+    assert saves[2].files == saves[1].files == _fresh(tmp_path, saves[2], "--jobs", "1")[1]
