@@ -557,5 +557,5 @@ def prune(limit: int = LIMIT_BYTES) -> None:
 
 
 __all__ = ["ENV_VAR", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "remember_chunk", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "runs_key",
+           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
            "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]
