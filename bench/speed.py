@@ -1,7 +1,7 @@
 """Issue 34's figures, each side by side with a base checkout (the main the issue started from) in
 one run: start-up, ``check`` of a 10-question quiz (cold, and unchanged with the build cache),
-the 10,000-question banks against text2qti (the plain-text bank and the Markdown-rich one), and
-the rebuild after one edit.
+the 10,000-question banks against text2qti (the plain-text bank and the Markdown-rich one), the
+rebuild after one edit, and the same rebuild in ``build --watch`` (``watch_rebuild``).
 
     .venv/bin/python bench/speed.py --base ../speed-base      # BASE/.venv/bin/qti-builder is the base
 
@@ -36,7 +36,7 @@ WORK = BENCH / ".work" / "speed"
 SEED = ROOT / "source" / "ray-train-tune.md"
 #: The goals of issue 34.
 GOALS = {"startup": 0.15, "check_cold": 0.4, "check_unchanged": 0.25, "canvas_ratio": 2.0, "default_ratio": 1.0,
-         "rebuild_share": 0.10}
+         "rebuild_share": 0.10, "watch_rebuild_share": 0.10}
 
 
 def median_rounds(repeat: int, runs: dict[str, Callable[[], tuple[float, float]]]) -> dict[str, dict[str, float]]:
@@ -158,13 +158,84 @@ def rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
     return figures
 
 
+def watch_rebuild(exe: dict[str, Path], repeat: int, size: int) -> dict:
+    """A ``build --watch`` session of the plain bank's default build in each version
+    (bench/watch_session.py, run with the version's own Python, each with its own empty cache):
+    its first build, then three saves, each timed as the watch rebuilds it: one question edited
+    ("edited"), the same question edited again ("again"), and a question of another section
+    ("other"). Beside them, in the same round, each version's cold build (``--no-cache``, the
+    figure the goal is a share of) and its rebuild after the same edit run by hand (``cli_edited``,
+    the cache filled by a build before). The versions in turn, another question each round. In
+    the first round every save's files are compared with a build without the cache of the same
+    text (``identical_to_cold``). A base without the warm path watches as it did: each save
+    rebuilt in its process from the cache folder."""
+    paths = write_bank(WORK, size, ("single_choice",), section_size=1_000, plain=True)
+    source = WORK / "watch.md"
+    original = paths["md"].read_text("utf-8")
+    stages = ("cold", "cli_edited", "watch_first", "watch_edited", "watch_again", "watch_other")
+    walls: dict[str, list[tuple[float, float]]] = {f"{stage}_{version}": [] for version in exe for stage in stages}
+    session_cpu: dict[str, list[float]] = {version: [] for version in exe}
+    identical = True
+    for round_ in range(repeat):
+        number = 1 + (round_ * 3_331) % size
+        other = 1 + (number + size // 2) % size
+        edited = original.replace(f". {number}: ", f". {number}: (edited) ", 1)
+        again = original.replace(f". {number}: ", f". {number}: (edited again) ", 1)
+        both = again.replace(f". {other}: ", f". {other}: (edited) ", 1)
+        assert len({original, edited, again, both}) == 4
+        for version, e in exe.items():
+            cache = WORK / f"watch-cache-{version}"
+            env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(cache)}
+            source.write_text(original, "utf-8")
+            walls[f"cold_{version}"].append(timed([str(e), "build", str(source), "--quiet", *_no_cache(e), "--out",
+                                                   str(WORK / f"w-cold-{version}")]))
+            shutil.rmtree(cache, ignore_errors=True)
+            command = [str(e), "build", str(source), "--quiet", "--out", str(WORK / f"w-cli-{version}")]
+            timed(command, env=env)  # fills the cache
+            source.write_text(edited, "utf-8")
+            walls[f"cli_edited_{version}"].append(timed(command, env=env))
+            shutil.rmtree(cache, ignore_errors=True)
+            source.write_text(original, "utf-8")
+            out, edits, result = WORK / f"w-watch-{version}", WORK / "watch-edits.json", WORK / f"watch-{version}.json"
+            for old in WORK.glob(f"w-watch-{version}*"):
+                shutil.rmtree(old)
+            edits.write_text(json.dumps([edited, again, both]), "utf-8")
+            python = e.parent / "python"
+            subprocess.run([str(python), str(BENCH / "watch_session.py"), str(source), str(out), str(edits), str(result)],
+                           check=True, env=env, stdout=subprocess.DEVNULL)
+            session = json.loads(result.read_text("utf-8"))
+            for stage, build in zip(stages[2:], session["builds"]):
+                walls[f"{stage}_{version}"].append((build["wall"], build["cpu"]))
+            session_cpu[version].append(session["session_cpu"])
+            shutil.rmtree(cache, ignore_errors=True)
+            if round_ == 0:  # every save's files against a build of its text without the cache
+                for n, text in enumerate([edited, again, both], 1):
+                    source.write_text(text, "utf-8")
+                    fresh = WORK / f"w-fresh-{version}"
+                    shutil.rmtree(fresh, ignore_errors=True)
+                    subprocess.run([str(e), "build", str(source), "--quiet", *_no_cache(e), "--out", str(fresh)], check=True)
+                    saved = WORK / f"w-watch-{version}-{n}"
+                    identical &= sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in saved.iterdir()) and all(
+                        (saved / p.name).read_bytes() == p.read_bytes() for p in fresh.iterdir())
+    figures: dict = {name: {"wall": round(statistics.median(w for w, _ in v), 3), "cpu": round(statistics.median(c for _, c in v), 3),
+                            "walls": [round(w, 3) for w, _ in v], "cpus": [round(c, 3) for _, c in v]} for name, v in walls.items()}
+    figures["session_cpu"] = {version: [round(c, 3) for c in cpus] for version, cpus in session_cpu.items()}
+    figures["identical_to_cold"] = identical
+    for version in exe:
+        cold = figures[f"cold_{version}"]
+        for stage in ("cli_edited", "watch_edited", "watch_again", "watch_other"):
+            figures[f"share_{stage}_{version}"] = round(figures[f"{stage}_{version}"]["wall"] / cold["wall"], 3)
+            figures[f"cpu_share_{stage}_{version}"] = round(figures[f"{stage}_{version}"]["cpu"] / cold["cpu"], 3)
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", type=Path, required=True, help="a checkout of the base with its .venv")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--startup-repeat", type=int, default=9)
     parser.add_argument("--size", type=int, default=10_000)
-    parser.add_argument("--only", default="startup,check,plain,markdown,rebuild")
+    parser.add_argument("--only", default="startup,check,plain,markdown,rebuild,watch_rebuild")
     args = parser.parse_args()
     only = set(args.only.split(","))
     exe = {"new": ROOT / ".venv" / "bin" / "qti-builder", "base": args.base.resolve() / ".venv" / "bin" / "qti-builder"}
@@ -174,7 +245,8 @@ def main() -> None:
                                              "import qti_builder, os; print(os.path.dirname(qti_builder.__file__))"],
                                             capture_output=True, text=True, check=True).stdout.strip()))],
                    check=True, stdout=subprocess.DEVNULL)
-    ensure_text2qti()
+    if only & {"plain", "markdown"}:
+        ensure_text2qti()
     WORK.mkdir(parents=True, exist_ok=True)
     started = time.strftime("%Y-%m-%dT%H:%M:%S")
     results: dict = {"started": started, "machine": machine(), "load_before": os.getloadavg()[0],
@@ -190,6 +262,8 @@ def main() -> None:
         results["markdown"] = bank(exe, args.repeat, args.size, plain=False)
     if "rebuild" in only:
         results["rebuild"] = rebuild(exe, args.repeat, args.size)
+    if "watch_rebuild" in only:
+        results["watch_rebuild"] = watch_rebuild(exe, args.repeat, args.size)
     results["load_after"] = os.getloadavg()[0]
     out = BENCH / "results" / f"speed-{started[:16].replace(':', '')}.json"
     out.parent.mkdir(exist_ok=True)

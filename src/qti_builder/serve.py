@@ -18,6 +18,7 @@ from typing import Any
 import typer
 import watchfiles
 
+from . import memory
 from .pipeline import BuildOptions, find_sources
 from .preview import build_preview
 from .readers import SOURCE_SUFFIXES
@@ -37,11 +38,17 @@ def _watched(options: BuildOptions) -> list[Path]:
 
 
 def watch_builds(options: BuildOptions, build: Callable[[BuildOptions], Any], stop: threading.Event | None = None) -> None:
-    build(options)
-    typer.echo("watching for changes (Ctrl-C to stop)", err=True)
-    for changes in watchfiles.watch(*_watched(options), stop_event=stop, debounce=200):
-        changed = _changed_sources(changes, options)
-        build(replace(options, sources=sorted(changed)) if changed else options)
+    """Build, then build again at each change, in this process, keeping in memory what the build
+    cache holds of the last build (:mod:`.memory`): a save that edits one question of a big bank
+    takes the other chunks, pieces and runs from there rather than from the cache folder."""
+    with memory.kept():
+        build(options)
+        memory.sweep()
+        typer.echo("watching for changes (Ctrl-C to stop)", err=True)
+        for changes in watchfiles.watch(*_watched(options), stop_event=stop, debounce=200):
+            changed = _changed_sources(changes, options)
+            build(replace(options, sources=sorted(changed)) if changed else options)
+            memory.sweep()
 
 
 class _Handler(SimpleHTTPRequestHandler):

@@ -1,0 +1,124 @@
+"""What a long-running process (``build --watch``) keeps of the build cache in memory between its
+builds, so that a rebuild after one edit takes the chunks, pieces and runs that did not change
+from memory rather than reading and unpickling them from the cache folder again, and does not
+wait for the quiz's own entry to be pickled and written.
+
+A one-off command keeps nothing (:func:`keeping` is False): it starts with an empty memory and
+ends with the build. While :func:`kept` is open, :mod:`.cache` answers from here what it kept or
+read in this process, and still writes every entry to the cache folder (the next command run by
+hand finds them there); what a build did not touch is dropped when the next one ends
+(:func:`sweep`), so the memory holds one build's entries, not every version of the bank.
+
+What is kept is shared between builds, never copied: only entries that no build changes after
+taking them (the cache module decides which: a chunk's rendered documents, frozen; the deflated
+runs, frozen) are kept as objects; the others as their pickled bytes, made into new objects at
+each take. The pieces' readings are of the latter kind: the reader gives their model data to
+the quiz's, which it may change (the ids it makes distinct).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable, Collection, Iterator
+
+from .parallel import forks
+
+#: Each entry kept, by its key in the cache; None outside :func:`kept` (nothing is kept).
+_kept: dict[str, object] | None = None
+#: The keys taken or kept since the last :func:`sweep`.
+_touched: set[str] = set()
+#: Processes forked by :func:`in_background`, not yet waited for, with the keys each writes.
+_children: dict[int, frozenset[str]] = {}
+
+
+@contextlib.contextmanager
+def kept() -> Iterator[None]:
+    """Keep the build cache's entries in memory until the block ends; at its end, wait for the
+    entries still being written in the background (:func:`in_background`), so that whatever
+    follows (the next command, a test) finds them in the cache folder."""
+    global _kept
+    _kept = {}
+    try:
+        yield
+    finally:
+        _kept = None
+        _touched.clear()
+        wait()
+
+
+def keeping() -> bool:
+    return _kept is not None
+
+
+def recall(key: str) -> object | None:
+    """The entry kept under ``key``, or None."""
+    if _kept is None:
+        return None
+    found = _kept.get(key)
+    if found is not None:
+        _touched.add(key)
+    return found
+
+
+def remember(key: str, entry: object) -> None:
+    if _kept is not None:
+        _kept[key] = entry
+        _touched.add(key)
+
+
+def sweep() -> None:
+    """Drop what the build that just ended did not take or keep: the memory holds the entries of
+    the last build (the chunks of the questions before an edit go with the build after it)."""
+    if _kept is None:
+        return
+    for key in set(_kept) - _touched:
+        del _kept[key]
+    _touched.clear()
+
+
+def in_background(work: Callable[[], None], writes: Collection[str] = ()) -> None:
+    """``work`` in a process forked now (a snapshot of this one: what it reads cannot change under
+    it), this process going on at once; in this process, when keeping nothing or unable to fork.
+    For writing what the build cache keeps of a quiz (tens of MB pickled: 0.2 s of a rebuild of
+    a 10,000-question bank), which nothing in the build waits for. ``writes``: the keys of the
+    entries it writes, which a build that looks one up waits for (:func:`written`)."""
+    _reap(block=False)
+    if _kept is None or not forks():
+        work()
+        return
+    pid = os.fork()
+    if pid == 0:  # the child: the work, then out at once (no exit handlers, no buffers of the parent flushed)
+        code = 0
+        try:
+            work()
+        except BaseException:  # an entry not written is only a miss for the next build
+            code = 1
+        finally:
+            os._exit(code)
+    _children[pid] = frozenset(writes)
+
+
+def written(key: str) -> None:
+    """Wait for the process writing the entry of ``key``, if one is (a save that changed nothing,
+    just after a build: its entry is taken rather than the quiz built again)."""
+    for pid in [pid for pid, keys in _children.items() if key in keys]:
+        _reap(block=True, only=pid)
+
+
+def wait() -> None:
+    """Wait for every process :func:`in_background` forked."""
+    _reap(block=True)
+
+
+def _reap(block: bool, only: int | None = None) -> None:
+    for pid in [only] if only is not None else list(_children):
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            del _children[pid]
+
+
+__all__ = ["in_background", "keeping", "kept", "recall", "remember", "sweep", "wait", "written"]
