@@ -104,6 +104,17 @@ TRICKY = {
     "broken question": _quiz(_part("One"), "# Two\n\n1. No options here\n\nAnswer: C\n", _part("Three")),
     # A piece's questions are built in the quiz's language: its true and false words ("참"), and
     # the examples its errors' hints give ("add a line '정답: ...'", not 'Answer: ...').
+    # Bold marks a list's answers when any question's list has some items in bold, not all: a
+    # list all in bold in one piece is options because of a list in another piece.
+    "answers in bold across pieces": _quiz("# One\n\n1. Which is a process?\n    1. **process**\n    2. **program**\n",
+                                           _part("Two", first=2),
+                                           "# Three\n\n4. Which is a program?\n    1. process\n    2. **program**\n"),
+    "answers in bold before the first heading": _quiz("1. Which is a process?\n    1. **process**\n    2. **program**\n",
+                                                      _part("One", first=2),
+                                                      "# Two\n\n4. Which is a program?\n    1. process\n    2. **program**\n"),
+    # Options indented under their question are said once for the quiz (QB199), not once a piece.
+    "options indented in two pieces": _quiz("# One\n\n1. First?\n   A) one\n   B) two\n\nAnswer: A\n",
+                                            "# Two\n\n2. Second?\n   A) one\n   B) two\n\nAnswer: B\n"),
     "the quiz's language in every piece": "---\ntitle: 시험\nlanguage: ko\n---\n\n" + _part("하나") + "\n"
                                           + "# 둘\n\n1. 물은 100℃에서 끓는다.\n정답: 참\n\n2. 수도는? {type=short_answer}\n",
 }

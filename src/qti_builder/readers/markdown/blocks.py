@@ -283,6 +283,8 @@ class Scanner:
         #: questions numbered ``2.1``, ``2.2`` came.
         self.task: int | None = None
         self.task_subs = 0
+        #: Lists or options whose reading depends on the other questions' (:meth:`_nested_options`).
+        self.across_questions = False
         index, stop = start, len(self.lines) if end is None else end
         while index < stop:
             index = self._line(index)
@@ -398,6 +400,10 @@ class Scanner:
                 indented = self._indented_options(q)
                 if indented is not None:
                     drifted.append((q, indented))
+        # Both are read across the questions: a list's bold is its answers when another list is
+        # partly in bold, and the drift is said once. A piece of a source that has either does
+        # not read as in the whole reading (:mod:`.pieces`).
+        self.across_questions = bool(lists or drifted)
         answers_in_bold = any(not every for _, (_, _, every) in lists)
         for q, (first, items, every) in lists:
             if every and not answers_in_bold:

@@ -9,9 +9,11 @@ the scan of the lines before must end with no code fence, passage, note, answer 
 mark or instructions still open (``Scanner.carries_nothing``), the heading must open a
 top-level section in the piece's own scan (it is not read as a question, an answer key's
 title, instructions or a points rule), and no piece may hold an answer key (its entries answer
-questions of any section). What carries from one piece to the next is how questions are
-numbered (``1.`` or ``1)``): each piece is read from the numbering the pieces before it end
-with. Where any of this does not hold, the source is read whole: pieces are only ever a faster
+questions of any section), nor a list or options read by what the other questions' are
+(``Scanner.across_questions``: a list in bold, options indented under their question; the lines
+before the first piece may have one, as the pieces are taken only when none of them has). What
+carries from one piece to the next is how questions are numbered (``1.`` or ``1)``): each piece
+is read from the numbering the pieces before it end with. Where any of this does not hold, the source is read whole: pieces are only ever a faster
 way to the same reading.
 
 A piece's reading keeps the model data of its sections and where each part came from, as the
@@ -133,8 +135,8 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
     sink = DiagnosticSink()
     scanner = Scanner(lines, path, sink, settings.language)
     _, roots = scanner.scan(start, end, form)
-    fits = (scanner.ends_clean or last) and not scanner.keys and bool(roots) and roots[0].line == start + 1 \
-        and roots[0].level == 1
+    fits = (scanner.ends_clean or last) and not scanner.keys and not scanner.across_questions and bool(roots) \
+        and roots[0].line == start + 1 and roots[0].level == 1
     source = SourceMap(path)
     source.syntax = "markdown"
     sections = build_sections(source, sink, settings, roots, first) if fits else []
