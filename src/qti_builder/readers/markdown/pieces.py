@@ -13,8 +13,8 @@ questions of any section), nor a list or options read by what the other question
 (``Scanner.across_questions``: a list in bold, options indented under their question; the lines
 before the first piece may have one, as the pieces are taken only when none of them has). What
 carries from one piece to the next is how questions are numbered (``1.`` or ``1)``): each piece
-is read from the numbering the pieces before it end with. Where any of this does not hold, the source is read whole: pieces are only ever a faster
-way to the same reading.
+is read from the numbering the pieces before it end with. Where any of this does not hold, the
+source is read whole: pieces are only ever a faster way to the same reading.
 
 A piece's reading keeps the model data of its sections and where each part came from, as the
 section index and lines it was read at; when the pieces are put together, a piece whose
