@@ -287,3 +287,68 @@ def test_a_save_that_changes_nothing_takes_the_entry_still_being_written(tmp_pat
     reads.append(len(read))
     assert reads == [1, 2, 2]  # the first build and the edit read the source; the save of the same text did not
     assert saves[2].files == saves[1].files == _fresh(tmp_path, saves[2], "--jobs", "1")[1]
+
+
+def _moodle_refuses(text: str, number: int) -> str:
+    """``text`` (a :func:`_bank`) with question ``number`` made a short answer whose second answer
+    is worth 35 %: no Moodle grade (QB321, found by the Moodle writers when they render it, not
+    by the reader)."""
+    block = re.search(rf"^(\d+)\. Question {number}: .*?\nAnswer: [ABCD]\n", text, re.M | re.S)
+    assert block is not None
+    return text.replace(block.group(0), f"{block.group(1)}. Question {number}: name a colour. {{type=short_answer}}\n\n"
+                                         "Answer: red\nAnswer (35%): pink\n")
+
+
+def test_an_error_the_last_target_finds_leaves_no_file_written_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second edit of question 80 makes it a score Moodle cannot store. The rebuild renders the
+    frames, then the edited small chunk target by target: QTI 2.1's output is done, put together
+    and written ahead to its temporary file before the Moodle chunk finds the error. The quiz has
+    failed: dist/ keeps the last good build's files (not the broken quiz's QTI package), no
+    temporary file stays, and the problem is the one a build without the cache reports."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(count=200), "utf-8")  # its frames (200 // 4 questions' weight) first, as a big bank's
+    staged: list[str] = []
+    real = pipeline.Staging.write_soon
+
+    def noting(self: pipeline.Staging, target: Path, data: list[bytes]) -> str:
+        staged.append(target.name)
+        return real(self, target, data)
+
+    monkeypatch.setattr(pipeline.Staging, "write_soon", noting)
+
+    def saving(text: str) -> Callable[[], Path]:
+        def save() -> Path:
+            staged.clear()
+            source.write_text(text, "utf-8")
+            return source
+        return save
+
+    edited = _bank({80: "Question 80: edited?"}, count=200)
+    saves = _watch(tmp_path, monkeypatch, [saving(edited), saving(_moodle_refuses(edited, 80))], "--jobs", "1")
+    good, broken = saves[1], saves[2]
+    assert staged == ["bank.qti21.zip"]  # written ahead, before the Moodle chunk came in
+    diagnostics, files = _fresh(tmp_path, broken, "--jobs", "1")
+    assert not files and "error[QB321]" in diagnostics
+    assert _diagnostics(broken.printed) == diagnostics
+    assert broken.files == good.files
+    assert not list((tmp_path / "dist").glob(".*")), "a temporary file was left in dist/"
+
+
+def test_an_output_written_ahead_of_a_failing_target_creates_no_file(tmp_path: Path) -> None:
+    """A small quiz built target by target in one process: its QTI 2.1 package is done (and written
+    ahead, to a temporary file in the output folder, which exists) before its Moodle file's task
+    finds a score Moodle cannot store. Nothing of the quiz is written and nothing stays behind;
+    into an output folder that does not exist yet, nothing is written ahead (not even the folder)."""
+    source = tmp_path / "quiz.md"
+    source.write_text(_moodle_refuses(_bank(count=6), 3), "utf-8")
+    from qti_builder.results import BuildOptions
+
+    for dist, exists in ((tmp_path / "dist", True), (tmp_path / "new" / "dist", False)):
+        if exists:
+            dist.mkdir()
+            (dist / "other.txt").write_text("kept", "utf-8")
+        with pytest.raises(pipeline.BuildIncomplete) as failed:
+            pipeline.build(BuildOptions(sources=[source], out_dir=dist, formats=["qti21", "moodle"], jobs=1, cache=False))
+        assert [d.code for d in failed.value.result.diagnostics if d.severity.name == "ERROR"] == ["QB321"]
+        assert _files(dist) == ({"other.txt": b"kept"} if exists else {})
+        assert not (tmp_path / "new").exists()
