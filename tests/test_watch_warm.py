@@ -20,6 +20,7 @@ from helpers import ROOT
 from helpers.cli import run
 
 from qti_builder import cache, memory, pipeline, serve
+from qti_builder.writers import Document
 
 #: Marks in the command's error stream where each save's build begins.
 SAVED = "=== saved"
@@ -352,3 +353,40 @@ def test_an_output_written_ahead_of_a_failing_target_creates_no_file(tmp_path: P
         assert [d.code for d in failed.value.result.diagnostics if d.severity.name == "ERROR"] == ["QB321"]
         assert _files(dist) == ({"other.txt": b"kept"} if exists else {})
         assert not (tmp_path / "new").exists()
+
+
+def test_the_runs_a_watch_deflated_are_in_the_cache_folder_for_a_build_by_hand(tmp_path: Path, build_cache: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A watching process keeps the deflated runs of each output in memory, and writes them to the
+    cache folder in the background: once the watch stops, a build by hand of the last save with
+    a blank line added at its end (a new source for the cache: read again, its quiz the same)
+    takes every chunk and every run of questions from the folder, deflating none, and writes
+    what a build without the cache writes."""
+    from qti_builder import package
+
+    monkeypatch.setattr(package, "RUN_QUESTIONS", CHUNK)  # 150 questions: 4 runs per member put together in runs
+    monkeypatch.setattr(pipeline, "WARM_CHUNK", CHUNK)  # the watch's chunks those of a build by hand
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    edited = _bank({60: "Question 60: edited?"})
+
+    def edit() -> Path:
+        source.write_text(edited, "utf-8")
+        return source
+
+    _watch(tmp_path, monkeypatch, [edit], "--jobs", "1")
+    deflated: list[set[str | None]] = []
+    real = pipeline.deflated
+
+    def counting(pieces: list[object], level: int = package.COMPRESS_LEVEL) -> package.Deflated:
+        if not all(isinstance(p, bytes) for p in pieces):  # a run with questions' documents
+            deflated.append({p.question_id for p in pieces if isinstance(p, Document)})
+        return real(pieces, level)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "deflated", counting)
+    rendered = _rendered(monkeypatch)
+    source.write_text(edited + "\n\n", "utf-8")
+    code, _, err = run("build", str(source), "--out", str(tmp_path / "by-hand"), "--jobs", "1")
+    assert code == 0, err
+    assert [part for _, part, _ in rendered] == ["frame"] * 4 and deflated == []
+    assert _files(tmp_path / "by-hand") == _fresh(tmp_path, Save(source.read_text("utf-8"), None, "", {}), "--jobs", "1")[1]
