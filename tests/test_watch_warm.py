@@ -355,13 +355,17 @@ def test_an_output_written_ahead_of_a_failing_target_creates_no_file(tmp_path: P
         assert not (tmp_path / "new").exists()
 
 
-def test_the_runs_a_watch_deflated_are_in_the_cache_folder_for_a_build_by_hand(tmp_path: Path, build_cache: Path,
-                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """A watching process keeps the deflated runs of each output in memory, and writes them to the
-    cache folder in the background: once the watch stops, a build by hand of the last save with
-    a blank line added at its end (a new source for the cache: read again, its quiz the same)
-    takes every chunk and every run of questions from the folder, deflating none, and writes
-    what a build without the cache writes."""
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_what_a_watch_put_off_writing_is_in_the_cache_folder_for_a_build_by_hand(jobs: str, tmp_path: Path, build_cache: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A watching process keeps what its builds put in the cache (the chunks rendered, the runs
+    deflated, the documents and rules found valid) in memory, and writes it to the cache folder
+    in the background (``memory.later``); the workers of its first build write their chunks
+    themselves. Once the watch stops, a build by hand of the last save with a blank line added
+    at its end (a new source for the cache: read again, its quiz the same) takes every chunk,
+    every run of questions and every frame's validation from the folder: it renders only the
+    frames, deflates no run of questions, validates no document and does not check the
+    backup's rules again, and writes what a build without the cache writes."""
     from qti_builder import package
 
     monkeypatch.setattr(package, "RUN_QUESTIONS", CHUNK)  # 150 questions: 4 runs per member put together in runs
@@ -374,7 +378,7 @@ def test_the_runs_a_watch_deflated_are_in_the_cache_folder_for_a_build_by_hand(t
         source.write_text(edited, "utf-8")
         return source
 
-    _watch(tmp_path, monkeypatch, [edit], "--jobs", "1")
+    _watch(tmp_path, monkeypatch, [edit], "--jobs", jobs)
     deflated: list[set[str | None]] = []
     real = pipeline.deflated
 
@@ -383,10 +387,25 @@ def test_the_runs_a_watch_deflated_are_in_the_cache_folder_for_a_build_by_hand(t
             deflated.append({p.question_id for p in pieces if isinstance(p, Document)})
         return real(pieces, level)  # type: ignore[arg-type]
 
+    validated: list[str] = []
+    real_documents, real_package = pipeline.validate_documents, pipeline.validate_package
+
+    def documents(output_name: str, docs: list[Document], *args: object) -> object:
+        validated.extend(d.path for d in docs)
+        return real_documents(output_name, docs, *args)  # type: ignore[arg-type]
+
+    def package_rules(output_name: str, *args: object) -> None:
+        validated.append(output_name)
+        real_package(output_name, *args)  # type: ignore[arg-type]
+
     monkeypatch.setattr(pipeline, "deflated", counting)
+    monkeypatch.setattr(pipeline, "validate_documents", documents)
+    monkeypatch.setattr(pipeline, "validate_package", package_rules)
     rendered = _rendered(monkeypatch)
     source.write_text(edited + "\n\n", "utf-8")
-    code, _, err = run("build", str(source), "--out", str(tmp_path / "by-hand"), "--jobs", "1")
+    code, _, err = run("build", str(source), "--out", str(tmp_path / "by-hand"), "--jobs", jobs)
     assert code == 0, err
     assert [part for _, part, _ in rendered] == ["frame"] * 4 and deflated == []
-    assert _files(tmp_path / "by-hand") == _fresh(tmp_path, Save(source.read_text("utf-8"), None, "", {}), "--jobs", "1")[1]
+    # Only the rules across the Canvas and QTI 2.1 packages, which are never kept.
+    assert sorted(validated) == ["bank.canvas.zip", "bank.qti21.zip"]
+    assert _files(tmp_path / "by-hand") == _fresh(tmp_path, Save(source.read_text("utf-8"), None, "", {}), "--jobs", jobs)[1]

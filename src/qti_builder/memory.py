@@ -32,6 +32,8 @@ _touched: set[str] = set()
 _children: dict[int, frozenset[str]] = {}
 #: Work put off to the next process :func:`in_background` forks (:func:`later`).
 _later: list[Callable[[], None]] = []
+#: The process that opened :func:`kept` (a worker it forks inherits the memory, not this role).
+_owner: int | None = None
 
 
 @contextlib.contextmanager
@@ -39,8 +41,8 @@ def kept() -> Iterator[None]:
     """Keep the build cache's entries in memory until the block ends; at its end, wait for the
     entries still being written in the background (:func:`in_background`), so that whatever
     follows (the next command, a test) finds them in the cache folder."""
-    global _kept
-    _kept = {}
+    global _kept, _owner
+    _kept, _owner = {}, os.getpid()
     try:
         yield
     finally:
@@ -108,11 +110,12 @@ def in_background(work: Callable[[], None], writes: Collection[str] = ()) -> Non
 def later(work: Callable[[], None]) -> None:
     """``work`` done in the next process :func:`in_background` forks, before its own work (a build
     forks one for the quiz's entry once its outputs are written), or at the end of :func:`kept`;
-    now, when keeping nothing or unable to fork. For writing an entry to the cache folder that
-    this process keeps in memory already (:func:`remember`), which no build of this process
-    reads from the folder: the deflated runs of an output (0.01 s of a 10,000-question bank's
-    rebuild)."""
-    if _kept is None or not forks():
+    now, when keeping nothing, unable to fork, or in a worker forked by the keeping process
+    (which never forks for an entry). For writing to the cache folder an entry that this
+    process keeps in memory already (:func:`remember`), which no build of this process reads
+    from the folder: a rebuild's chunks, runs, checks and pieces (0.02-0.05 s of a
+    10,000-question bank's rebuild, bench/README.md)."""
+    if _kept is None or not forks() or os.getpid() != _owner:
         work()
     else:
         _later.append(work)
