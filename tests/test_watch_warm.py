@@ -409,3 +409,49 @@ def test_what_a_watch_put_off_writing_is_in_the_cache_folder_for_a_build_by_hand
     # Only the rules across the Canvas and QTI 2.1 packages, which are never kept.
     assert sorted(validated) == ["bank.canvas.zip", "bank.qti21.zip"]
     assert _files(tmp_path / "by-hand") == _fresh(tmp_path, Save(source.read_text("utf-8"), None, "", {}), "--jobs", jobs)[1]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_rebuild_deflates_no_frame_text_the_build_before_used(jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of frame text alone big enough (the quiz backup's quiz.xml: 6 MB of slots in a
+    10,000-question bank; here every one, the threshold set to nothing) is kept with the runs of
+    questions, by a key of its bytes: each save's rebuild deflates none whose bytes the build
+    before used (only those that changed, such as questions.xml's tar header, its size
+    changed), and writes what a build without the cache writes."""
+    monkeypatch.setattr(pipeline, "KEEP_FRAME_RUNS_FROM", 0)
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    deflating: list[int] = []
+    real_deflated, real_call = pipeline.deflated, pipeline._KeptRuns.__call__
+    #: Per build, each run of frame text alone: (its level, its bytes, whether it was deflated).
+    runs: list[list[tuple[int, bytes, bool]]] = [[]]
+
+    def counting(pieces: list[object], level: int = 3) -> object:
+        deflating.append(1)
+        return real_deflated(pieces, level)  # type: ignore[arg-type]
+
+    def call(self: object, pieces: list[object], level: int) -> object:
+        before = len(deflating)
+        run = real_call(self, pieces, level)  # type: ignore[arg-type]
+        if all(isinstance(p, bytes) for p in pieces):
+            runs[-1].append((level, b"".join(pieces), len(deflating) > before))  # type: ignore[arg-type]
+        return run
+
+    monkeypatch.setattr(pipeline, "deflated", counting)
+    monkeypatch.setattr(pipeline._KeptRuns, "__call__", call)
+
+    def saving(stem: str) -> Callable[[], Path]:
+        def save() -> Path:
+            runs.append([])
+            source.write_text(_bank({60: stem}), "utf-8")
+            return source
+        return save
+
+    saves = _watch(tmp_path, monkeypatch, [saving("Question 60: edited once?"), saving("Question 60: edited twice?")], "--jobs", jobs)
+    assert len(runs) == 3
+    for k in (1, 2):
+        used_before = {(level, data) for level, data, _ in runs[k - 1]}
+        assert [data[:80] for level, data, fresh in runs[k] if fresh and (level, data) in used_before] == [], f"build {k}"
+        assert any(not fresh for _, _, fresh in runs[k]), f"build {k} took no run of frame text"
+    for k, save in enumerate(saves):
+        assert save.files == _fresh(tmp_path, save, "--jobs", jobs)[1], f"build {k}"
