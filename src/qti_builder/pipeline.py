@@ -558,6 +558,9 @@ def _stage(clock: dict[str, float], name: str) -> Iterator[None]:
 
 def _accept(result: QuizResult, codes: frozenset[str]) -> None:
     """Leave out the warnings and losses the author accepted (``--ignore``, a question's ``ignore``)."""
+    if not result.diagnostics and not result.losses:  # nothing to accept: not worth walking every question for
+        result.accepted_losses, result.ignored = [], 0
+        return
     accepted = Accepted(codes, result.quiz, result.spans)
     result.diagnostics, ignored = accepted.diagnostics(result.diagnostics)
     losses: list[Loss] = []
