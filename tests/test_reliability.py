@@ -89,7 +89,13 @@ def test_sigterm_at_any_moment_leaves_old_or_new_outputs(tmp_path: Path) -> None
     assert "old" in outcomes  # at least one kill landed before the renames
 
 
-def test_disk_full_leaves_previous_outputs_and_no_temporary_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("cached", [True, False])
+def test_disk_full_leaves_previous_outputs_and_no_temporary_files(cached: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The second file written meets a full disk: the build says so (QB501) and leaves the outputs
+    as they were. Taken from the build cache, the files are written one after the other; built
+    (``--no-cache``), each output put together before the quiz's last task is written on a
+    thread of its own (``Staging.write_soon``), whose error is the build's all the same."""
     out = tmp_path / "dist"
     assert cli.app(["build", str(SEED_SOURCE), "--out", str(out)], standalone_mode=False) is None
     before = state(out)
@@ -104,7 +110,7 @@ def test_disk_full_leaves_previous_outputs_and_no_temporary_files(tmp_path: Path
 
     monkeypatch.setattr("qti_builder.staging.os.fsync", full_disk)
     with pytest.raises(SystemExit) as exit_:
-        cli.app(["build", str(SEED_SOURCE), "--out", str(out)])
+        cli.app(["build", str(SEED_SOURCE), "--out", str(out), *([] if cached else ["--no-cache", "--jobs", "1"])])
     assert exit_.value.code == 1
     err = capsys.readouterr().err
     assert "error[QB501]: cannot write" in err and "No space left on device" in err

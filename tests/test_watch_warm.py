@@ -20,6 +20,7 @@ from helpers import ROOT
 from helpers.cli import run
 
 from qti_builder import cache, memory, pipeline, serve
+from qti_builder.writers import Document
 
 #: Marks in the command's error stream where each save's build begins.
 SAVED = "=== saved"
@@ -287,3 +288,170 @@ def test_a_save_that_changes_nothing_takes_the_entry_still_being_written(tmp_pat
     reads.append(len(read))
     assert reads == [1, 2, 2]  # the first build and the edit read the source; the save of the same text did not
     assert saves[2].files == saves[1].files == _fresh(tmp_path, saves[2], "--jobs", "1")[1]
+
+
+def _moodle_refuses(text: str, number: int) -> str:
+    """``text`` (a :func:`_bank`) with question ``number`` made a short answer whose second answer
+    is worth 35 %: no Moodle grade (QB321, found by the Moodle writers when they render it, not
+    by the reader)."""
+    block = re.search(rf"^(\d+)\. Question {number}: .*?\nAnswer: [ABCD]\n", text, re.M | re.S)
+    assert block is not None
+    return text.replace(block.group(0), f"{block.group(1)}. Question {number}: name a colour. {{type=short_answer}}\n\n"
+                                         "Answer: red\nAnswer (35%): pink\n")
+
+
+def test_an_error_the_last_target_finds_leaves_no_file_written_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second edit of question 80 makes it a score Moodle cannot store. The rebuild renders the
+    frames, then the edited small chunk target by target: QTI 2.1's output is done, put together
+    and written ahead to its temporary file before the Moodle chunk finds the error. The quiz has
+    failed: dist/ keeps the last good build's files (not the broken quiz's QTI package), no
+    temporary file stays, and the problem is the one a build without the cache reports."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(count=200), "utf-8")  # its frames (200 // 4 questions' weight) first, as a big bank's
+    staged: list[str] = []
+    real = pipeline.Staging.write_soon
+
+    def noting(self: pipeline.Staging, target: Path, data: list[bytes]) -> str:
+        staged.append(target.name)
+        return real(self, target, data)
+
+    monkeypatch.setattr(pipeline.Staging, "write_soon", noting)
+
+    def saving(text: str) -> Callable[[], Path]:
+        def save() -> Path:
+            staged.clear()
+            source.write_text(text, "utf-8")
+            return source
+        return save
+
+    edited = _bank({80: "Question 80: edited?"}, count=200)
+    saves = _watch(tmp_path, monkeypatch, [saving(edited), saving(_moodle_refuses(edited, 80))], "--jobs", "1")
+    good, broken = saves[1], saves[2]
+    assert staged == ["bank.qti21.zip"]  # written ahead, before the Moodle chunk came in
+    diagnostics, files = _fresh(tmp_path, broken, "--jobs", "1")
+    assert not files and "error[QB321]" in diagnostics
+    assert _diagnostics(broken.printed) == diagnostics
+    assert broken.files == good.files
+    assert not list((tmp_path / "dist").glob(".*")), "a temporary file was left in dist/"
+
+
+def test_an_output_written_ahead_of_a_failing_target_creates_no_file(tmp_path: Path) -> None:
+    """A small quiz built target by target in one process: its QTI 2.1 package is done (and written
+    ahead, to a temporary file in the output folder, which exists) before its Moodle file's task
+    finds a score Moodle cannot store. Nothing of the quiz is written and nothing stays behind;
+    into an output folder that does not exist yet, nothing is written ahead (not even the folder)."""
+    source = tmp_path / "quiz.md"
+    source.write_text(_moodle_refuses(_bank(count=6), 3), "utf-8")
+    from qti_builder.results import BuildOptions
+
+    for dist, exists in ((tmp_path / "dist", True), (tmp_path / "new" / "dist", False)):
+        if exists:
+            dist.mkdir()
+            (dist / "other.txt").write_text("kept", "utf-8")
+        with pytest.raises(pipeline.BuildIncomplete) as failed:
+            pipeline.build(BuildOptions(sources=[source], out_dir=dist, formats=["qti21", "moodle"], jobs=1, cache=False))
+        assert [d.code for d in failed.value.result.diagnostics if d.severity.name == "ERROR"] == ["QB321"]
+        assert _files(dist) == ({"other.txt": b"kept"} if exists else {})
+        assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_what_a_watch_put_off_writing_is_in_the_cache_folder_for_a_build_by_hand(jobs: str, tmp_path: Path, build_cache: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A watching process keeps what its builds put in the cache (the chunks rendered, the runs
+    deflated, the documents and rules found valid) in memory, and writes it to the cache folder
+    in the background (``memory.later``); the workers of its first build write their chunks
+    themselves. Once the watch stops, a build by hand of the last save with a blank line added
+    at its end (a new source for the cache: read again, its quiz the same) takes every chunk,
+    every run of questions and every frame's validation from the folder: it renders only the
+    frames, deflates no run of questions, validates no document and does not check the
+    backup's rules again, and writes what a build without the cache writes."""
+    from qti_builder import package
+
+    monkeypatch.setattr(package, "RUN_QUESTIONS", CHUNK)  # 150 questions: 4 runs per member put together in runs
+    monkeypatch.setattr(pipeline, "WARM_CHUNK", CHUNK)  # the watch's chunks those of a build by hand
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    edited = _bank({60: "Question 60: edited?"})
+
+    def edit() -> Path:
+        source.write_text(edited, "utf-8")
+        return source
+
+    _watch(tmp_path, monkeypatch, [edit], "--jobs", jobs)
+    deflated: list[set[str | None]] = []
+    real = pipeline.deflated
+
+    def counting(pieces: list[object], level: int = package.COMPRESS_LEVEL) -> package.Deflated:
+        if not all(isinstance(p, bytes) for p in pieces):  # a run with questions' documents
+            deflated.append({p.question_id for p in pieces if isinstance(p, Document)})
+        return real(pieces, level)  # type: ignore[arg-type]
+
+    validated: list[str] = []
+    real_documents, real_package = pipeline.validate_documents, pipeline.validate_package
+
+    def documents(output_name: str, docs: list[Document], *args: object) -> object:
+        validated.extend(d.path for d in docs)
+        return real_documents(output_name, docs, *args)  # type: ignore[arg-type]
+
+    def package_rules(output_name: str, *args: object) -> None:
+        validated.append(output_name)
+        real_package(output_name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "deflated", counting)
+    monkeypatch.setattr(pipeline, "validate_documents", documents)
+    monkeypatch.setattr(pipeline, "validate_package", package_rules)
+    rendered = _rendered(monkeypatch)
+    source.write_text(edited + "\n\n", "utf-8")
+    code, _, err = run("build", str(source), "--out", str(tmp_path / "by-hand"), "--jobs", jobs)
+    assert code == 0, err
+    assert [part for _, part, _ in rendered] == ["frame"] * 4 and deflated == []
+    # Only the rules across the Canvas and QTI 2.1 packages, which are never kept.
+    assert sorted(validated) == ["bank.canvas.zip", "bank.qti21.zip"]
+    assert _files(tmp_path / "by-hand") == _fresh(tmp_path, Save(source.read_text("utf-8"), None, "", {}), "--jobs", jobs)[1]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_rebuild_deflates_no_frame_text_the_build_before_used(jobs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run of frame text alone big enough (the quiz backup's quiz.xml: 6 MB of slots in a
+    10,000-question bank; here every one, the threshold set to nothing) is kept with the runs of
+    questions, by a key of its bytes: each save's rebuild deflates none whose bytes the build
+    before used (only those that changed, such as questions.xml's tar header, its size
+    changed), and writes what a build without the cache writes."""
+    monkeypatch.setattr(pipeline, "KEEP_FRAME_RUNS_FROM", 0)
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    deflating: list[int] = []
+    real_deflated, real_call = pipeline.deflated, pipeline._KeptRuns.__call__
+    #: Per build, each run of frame text alone: (its level, its bytes, whether it was deflated).
+    runs: list[list[tuple[int, bytes, bool]]] = [[]]
+
+    def counting(pieces: list[object], level: int = 3) -> object:
+        deflating.append(1)
+        return real_deflated(pieces, level)  # type: ignore[arg-type]
+
+    def call(self: object, pieces: list[object], level: int) -> object:
+        before = len(deflating)
+        run = real_call(self, pieces, level)  # type: ignore[arg-type]
+        if all(isinstance(p, bytes) for p in pieces):
+            runs[-1].append((level, b"".join(pieces), len(deflating) > before))  # type: ignore[arg-type]
+        return run
+
+    monkeypatch.setattr(pipeline, "deflated", counting)
+    monkeypatch.setattr(pipeline._KeptRuns, "__call__", call)
+
+    def saving(stem: str) -> Callable[[], Path]:
+        def save() -> Path:
+            runs.append([])
+            source.write_text(_bank({60: stem}), "utf-8")
+            return source
+        return save
+
+    saves = _watch(tmp_path, monkeypatch, [saving("Question 60: edited once?"), saving("Question 60: edited twice?")], "--jobs", jobs)
+    assert len(runs) == 3
+    for k in (1, 2):
+        used_before = {(level, data) for level, data, _ in runs[k - 1]}
+        assert [data[:80] for level, data, fresh in runs[k] if fresh and (level, data) in used_before] == [], f"build {k}"
+        assert any(not fresh for _, _, fresh in runs[k]), f"build {k} took no run of frame text"
+    for k, save in enumerate(saves):
+        assert save.files == _fresh(tmp_path, save, "--jobs", jobs)[1], f"build {k}"
