@@ -558,9 +558,6 @@ def _stage(clock: dict[str, float], name: str) -> Iterator[None]:
 
 def _accept(result: QuizResult, codes: frozenset[str]) -> None:
     """Leave out the warnings and losses the author accepted (``--ignore``, a question's ``ignore``)."""
-    if not result.diagnostics and not result.losses:  # nothing to accept: not worth walking every question for
-        result.accepted_losses, result.ignored = [], 0
-        return
     accepted = Accepted(codes, result.quiz, result.spans)
     result.diagnostics, ignored = accepted.diagnostics(result.diagnostics)
     losses: list[Loss] = []
@@ -1288,7 +1285,8 @@ class _KeptRuns:
         with a question not rendered from a keyed chunk."""
         if self.key is None:
             return None
-        if all(isinstance(p, bytes) for p in pieces) and sum(len(p) if isinstance(p, bytes) else 0 for p in pieces) < KEEP_FRAME_RUNS_FROM:
+        frame_text = [p for p in pieces if isinstance(p, bytes)]
+        if len(frame_text) == len(pieces) and sum(map(len, frame_text)) < KEEP_FRAME_RUNS_FROM:
             return None
         digest = hashlib.sha256(f"{zlib.ZLIB_RUNTIME_VERSION}\0{level}\0".encode())
         for piece in pieces:
