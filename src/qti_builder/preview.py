@@ -74,10 +74,13 @@ def build_preview(
             files.append((out_dir / page, html or _broken_page(item.quiz)))
             files.extend((out_dir / "media" / f.name, f.data) for f in item.media.files)
         words = _words(item.quiz.language)
-        count = sum(1 for _ in item.quiz.iter_questions())
-        quizzes.append({"quiz": item.quiz, "page": page, "count": count, "words": words,
-                        "questions": count_words(count, words["question"], words["questions"]),
-                        "points": total_points(item.quiz, words)})
+        found = [d for d in sink.items if d.span and d.span.path == item.source.path]
+        errors = sum(1 for d in found if d.severity is Severity.ERROR)
+        warnings = len(found) - errors
+        quizzes.append({"quiz": item.quiz, "page": page, "words": words, **_counts(item, words),
+                        "errors": not_built(errors, words),
+                        "warnings": "" if errors or not warnings else
+                        words["warning_one"] if warnings == 1 else words["warning_count"].format(n=warnings)})
     read_paths = {q.source.path for q in loaded}
     failed = sorted({d.span.path for d in sink.errors if d.span and d.span.path not in read_paths})
     index = render_template(
@@ -97,6 +100,29 @@ def _words(language: str) -> dict[str, str]:
     own = {key: word for spec in KINDS.values()
            for key, word in {**spec.preview_words.get("en", {}), **spec.preview_words.get(primary, {})}.items()}
     return {**preview_words(language), **own}
+
+
+def _counts(item: LoadedQuiz, words: dict[str, str]) -> dict[str, Any]:
+    """A quiz's questions and points for the index, in its language: when questions with errors
+    were left out (SourceMap.left_out), as the questions read of all the paper's, never as if the
+    questions read were the whole quiz."""
+    count = sum(1 for _ in item.quiz.iter_questions())
+    left_out = len(item.source.left_out)
+    if left_out:
+        return {"count": count, "questions": words["read_of"].format(read=count, all=count + left_out),
+                "points": total_points(item.quiz, words, "total_read")}
+    return {"count": count, "questions": count_words(count, words["question"], words["questions"]),
+            "points": total_points(item.quiz, words)}
+
+
+def not_built(errors: int, words: dict[str, str]) -> str:
+    """``2 errors: nothing of this quiz is built until they are fixed`` ("" for none): what the
+    index and the quiz's page say of a quiz with errors, which ``build`` writes nothing of."""
+    if not errors:
+        return ""
+    if errors == 1:
+        return words["not_built_one"].format(errors=words["error_one"])
+    return words["not_built"].format(errors=words["error_count"].format(n=errors))
 
 
 def _broken_page(quiz: Quiz) -> bytes:
@@ -143,7 +169,15 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
         draw = (words["draw_one"] if section.select == 1 else words["draw"].format(n=section.select)) if section.select else ""
         sections.append({"section": section, "depth": len(ancestors), "description": html(section.description),
                          "questions": questions, "draw": draw})
+    errors = [d for found in by_question.values() for d in found if d.severity is Severity.ERROR]
+    # Where the errors lie, for the notice at the top: each question with one (by its number, or
+    # its id when it has none); those of no question are listed just below the notice.
+    error_questions = [{"id": q["q"].id, "label": str(q["number"]) if q["number"] else f"#{q['q'].id}"}
+                       for entry in sections for q in entry["questions"]
+                       if any(d.severity is Severity.ERROR for d in q["diagnostics"])]
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
+            "blocked": not_built(len(errors), words), "error_questions": error_questions,
+            "read_of": _counts(item, words)["questions"] if item.source.left_out else "",
             "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", []),
             "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path))}
 
@@ -168,13 +202,14 @@ def points_words(points: float, words: dict[str, str]) -> str:
     return count_words(points, words["point"], words["points"])
 
 
-def total_points(quiz: Quiz, words: dict[str, str]) -> str:
+def total_points(quiz: Quiz, words: dict[str, str], key: str = "total") -> str:
     """What the quiz is worth, in its language: ``12 points in all``, ``총 12점``; a range when a
-    section draws among questions of different worth."""
+    section draws among questions of different worth. ``key`` "total_read": of a quiz whose
+    questions with errors were left out, ``12 points in the questions read``."""
     low, high = quiz_points(quiz)
     if round(low, 6) == round(high, 6):
-        return words["total"].format(points=points_words(low, words))
-    return words["total"].format(points=f"{low:g}–{points_words(high, words)}")
+        return words[key].format(points=points_words(low, words))
+    return words[key].format(points=f"{low:g}–{points_words(high, words)}")
 
 
 def settings_view(settings: QuizSettings, words: dict[str, str]) -> list[dict[str, str]]:
