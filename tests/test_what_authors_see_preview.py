@@ -252,7 +252,12 @@ def test_the_index_lists_the_quiz_with_its_questions_and_points(page: Any, tmp_p
     assert [(e.get("lang"), e.xpath("./a")[0].get("href"), _text(e.xpath("./a")[0])) for e in entries] \
         == [(QUIZ["language"], "all-types.html", QUIZ["title"])]
     total = _text(page.xpath("//p[@class='total']")[0])
-    assert _text(entries[0]).endswith(f" — {len(QUESTIONS)} questions, {total}")
+    # Only warnings: a light mark with as many as its page lists, and no notice of errors.
+    shown = page.xpath("//div[@class='diagnostics']/ul/li")
+    assert len(shown) > 1 and not page.xpath("//div[@class='diagnostics errors'] | //*[@id='errors']")
+    assert _text(entries[0]).endswith(f" — {len(QUESTIONS)} questions, {total}; {len(shown)} warnings")
+    assert [_text(s) for s in entries[0].xpath("./span[@class='warned']")] == [f"{len(shown)} warnings"]
+    assert not entries[0].xpath("./a[@class='not-built']")
 
 
 #: The words the outline gives each kind, as an author reads them (written out here, not read from the code).

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from html import escape
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -133,7 +133,8 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     quiz = item.quiz
     media = item.media.rename("media/")
     spans = item.spans
-    by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans)
+    by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans,
+                             item.source.left_out)
     words = _words(quiz.language)
 
     def html(text: str | None) -> str:
@@ -228,9 +229,12 @@ def settings_view(settings: QuizSettings, words: dict[str, str]) -> list[dict[st
     return shown
 
 
-def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, SourceSpan]) -> dict[str, list[Diagnostic]]:
-    """Diagnostics of one source file, by the question whose lines contain them ("" for none)."""
-    starts = sorted((span.line, qid) for qid, span in spans.items() if span.path == path)
+def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, SourceSpan],
+               left_out: Sequence[int] = ()) -> dict[str, list[Diagnostic]]:
+    """Diagnostics of one source file, by the question whose lines contain them ("" for none: also
+    those in the lines of a question left out for its errors, which the page does not show, never
+    the question before it)."""
+    starts = sorted([(span.line, qid) for qid, span in spans.items() if span.path == path] + [(line, "") for line in left_out])
     grouped: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if not diagnostic.span or diagnostic.span.path != path:
