@@ -79,5 +79,18 @@ PREVIEW = {
 }
 
 
+#: How the outline tells a question's answer (summary.py answer_words): ``check --outline`` and
+#: ``--verbose`` print the English, the preview's outline its page's language.
+ANSWER_WORDS = {
+    "en": {"answer_is": "answer {answer}", "answer_or": "or", "answer_model": "model answer",
+           "answer_no_model": "no model answer", "answer_pairs": "{n} pairs", "answer_in_order": "{n} items in order",
+           "answer_blanks": "blanks {answers}", "answer_true": "true", "answer_false": "false"},
+    "ko": {"answer_is": "정답 {answer}", "answer_or": "또는", "answer_model": "모범 답안",
+           "answer_no_model": "모범 답안 없음", "answer_pairs": "{n}쌍", "answer_in_order": "항목 {n}개의 순서",
+           "answer_blanks": "빈칸 {answers}", "answer_true": "참", "answer_false": "거짓"},
+}
+
+
 def preview_words(language: str) -> dict[str, str]:
-    return {**PREVIEW["en"], **PREVIEW.get(language.split("-")[0].lower(), {})}
+    primary = language.split("-")[0].lower()
+    return {**PREVIEW["en"], **ANSWER_WORDS["en"], **PREVIEW.get(primary, {}), **ANSWER_WORDS.get(primary, {})}

@@ -144,6 +144,9 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
         return content.unwrap_paragraph(content.render_preview(text, media)) if text else ""
 
     sections = []
+    # Where the errors lie, for the notice at the top: each question with one (by its number, or
+    # its id when it has none); those of no question are listed just below the notice.
+    error_questions: list[dict[str, str]] = []
     number = 0
     for ancestors, section in quiz.iter_sections():
         questions = []
@@ -167,20 +170,25 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
                 "span": spans.get(question.id),
                 "points": points_words(question.points, words),
             })
+            if any(d.severity is Severity.ERROR for d in by_question.get(question.id, [])):
+                error_questions.append({"id": question.id, "label": str(number) if answered else f"#{question.id}"})
         draw = (words["draw_one"] if section.select == 1 else words["draw"].format(n=section.select)) if section.select else ""
         sections.append({"section": section, "depth": len(ancestors), "description": html(section.description),
                          "questions": questions, "draw": draw})
     errors = [d for found in by_question.values() for d in found if d.severity is Severity.ERROR]
-    # Where the errors lie, for the notice at the top: each question with one (by its number, or
-    # its id when it has none); those of no question are listed just below the notice.
-    error_questions = [{"id": q["q"].id, "label": str(q["number"]) if q["number"] else f"#{q['q'].id}"}
-                       for entry in sections for q in entry["questions"]
-                       if any(d.severity is Severity.ERROR for d in q["diagnostics"])]
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
             "blocked": not_built(len(errors), words), "error_questions": error_questions,
             "read_of": _counts(item, words)["questions"] if item.source.left_out else "",
             "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", []),
-            "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path))}
+            "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path), words),
+            "kind_names": kind_names(quiz.language)}
+
+
+def kind_names(language: str) -> dict[str, str]:
+    """Each kind's name in ``language`` (KindSpec.names), English where it has none: the outline's
+    type column, in the page's language as the rest of the page."""
+    primary = language.split("-")[0].lower()
+    return {name: spec.names.get(primary, spec.words) for name, spec in KINDS.items()}
 
 
 def _in_language(diagnostic: Diagnostic, language: str) -> Diagnostic:
