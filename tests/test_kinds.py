@@ -138,6 +138,18 @@ def test_a_kind_s_preview_words_are_in_english_and_their_own() -> None:
         assert clashes == [], f"{name}: {clashes}"
 
 
+def test_every_kind_is_named_in_each_language_of_the_preview() -> None:
+    """The preview's outline names each question's kind in its page's language: every language
+    the preview has words in (i18n.py PREVIEW) besides English has a name for every kind, each
+    its own."""
+    from qti_builder.i18n import PREVIEW
+
+    for language in set(PREVIEW) - {"en"}:
+        names = [spec.names.get(language, "") for spec in KINDS.values()]
+        assert all(names) and len(set(names)) == len(names), (language, names)
+    assert {language for spec in KINDS.values() for language in spec.names} <= set(PREVIEW) - {"en"}
+
+
 def test_the_qti21_importer_s_interaction_table_names_kinds_it_reads() -> None:
     """Every interaction's kind has a reader; a kind the importer tells by a method has that method;
     an interaction several specs claim has one kind that takes the items the others do not tell."""

@@ -176,8 +176,9 @@ def test_the_preview_shows_the_same_outline(tmp_path: Path) -> None:
     rows = page.xpath("//details[@class='outline']//tr[@class='outline-question']")
     cells = [[td.text_content() for td in row.xpath("td")] for row in rows]
     assert len(cells) == 16
-    assert cells[0] == ["1", "single choice", "answer ①", "3", "12–19"]
-    assert cells[6] == ["7", "true/false", "answer O", "2", "66–67"]
+    # The same rows as 'check --outline', in the page's language (a Korean paper: Korean words).
+    assert cells[0] == ["1", "단일 선택", "정답 ①", "3", "12–19"]
+    assert cells[6] == ["7", "참/거짓", "정답 O", "2", "66–67"]
     passages = page.xpath("//details[@class='outline']//tr[@class='outline-passage']/td/text()")
     assert passages == ["지문: 3–4번", "27–30"]  # the preview's words in the quiz's language
     assert "55" in page.xpath("string(//details[@class='outline']/summary)")

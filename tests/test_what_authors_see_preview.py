@@ -252,7 +252,12 @@ def test_the_index_lists_the_quiz_with_its_questions_and_points(page: Any, tmp_p
     assert [(e.get("lang"), e.xpath("./a")[0].get("href"), _text(e.xpath("./a")[0])) for e in entries] \
         == [(QUIZ["language"], "all-types.html", QUIZ["title"])]
     total = _text(page.xpath("//p[@class='total']")[0])
-    assert _text(entries[0]).endswith(f" — {len(QUESTIONS)} questions, {total}")
+    # Only warnings: a light mark with as many as its page lists, and no notice of errors.
+    shown = page.xpath("//div[@class='diagnostics']/ul/li")
+    assert len(shown) > 1 and not page.xpath("//div[@class='diagnostics errors'] | //*[@id='errors']")
+    assert _text(entries[0]).endswith(f" — {len(QUESTIONS)} questions, {total}; {len(shown)} warnings")
+    assert [_text(s) for s in entries[0].xpath("./span[@class='warned']")] == [f"{len(shown)} warnings"]
+    assert not entries[0].xpath("./a[@class='not-built']")
 
 
 #: The words the outline gives each kind, as an author reads them (written out here, not read from the code).
@@ -306,6 +311,44 @@ def test_the_outline_lists_each_section_and_question_with_its_lines(page: Any) -
         else:
             assert cells[2].startswith(("answer ", "blanks ")), qid
         assert cells[3:] == [f"{_points(q):g}", f"{lines[qid][0]}–{lines[qid][1]}"], qid
+
+
+#: The same in Korean (written out here, not read from the code).
+KIND_WORDS_KO = {"single_choice": "단일 선택", "multiple_response": "복수 선택", "true_false": "참/거짓",
+                 "short_answer": "단답형", "numerical": "수치형", "essay": "서술형", "file_upload": "파일 제출",
+                 "matching": "연결형", "ordering": "순서 배열", "fill_in_blank": "빈칸 채우기", "text_only": "안내문"}
+
+
+def _answer_ko(q: dict[str, Any]) -> str:
+    """A question's answer as a Korean page's outline tells it, worked out from the fixture."""
+    full = lambda answers: [a for a in answers if a.get("score", 100) == 100]  # noqa: E731
+    if q["type"] in ("single_choice", "multiple_response"):
+        return "정답 " + ", ".join(c["id"] for c in q["choices"] if c.get("correct"))
+    if q["type"] == "true_false":
+        return "정답 " + ("참" if q["answer"] else "거짓")
+    if q["type"] == "short_answer":
+        return "정답 " + " 또는 ".join(f"'{a['text']}'" for a in full(q["answers"]))
+    if q["type"] == "numerical":
+        best = full(q["answers"])[0]
+        return f"정답 {best['value']:g}" + (f" ± {best['tolerance']:g}" if best.get("tolerance") else "")
+    if q["type"] == "fill_in_blank":
+        return "빈칸 " + "; ".join(" 또는 ".join(f"'{a}'" for a in b["answers"]) for b in q["blanks"])
+    return {"essay": "모범 답안", "file_upload": "모범 답안", "matching": f"{len(q.get('pairs', []))}쌍",
+            "ordering": f"항목 {len(q.get('items', []))}개의 순서", "text_only": ""}[q["type"]]
+
+
+def test_a_korean_page_s_outline_names_each_kind_and_answer_in_korean(tmp_path: Path) -> None:
+    # The fixture with its language made Korean: the page's words, the outline's rows too.
+    source = tmp_path / "all-types.yaml"
+    source.write_text(yaml.safe_dump({**QUIZ, "language": "ko"}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    build_preview(BuildOptions(sources=[source]), tmp_path / "out")
+    page = lxml.html.parse(str(tmp_path / "out" / "all-types.html")).getroot()
+    outline = page.xpath("//details[@class='outline']")[0]
+    assert [_text(th) for th in outline.xpath(".//thead//th")] == ["#", "유형", "정답", "점수", "줄"]
+    rows = outline.xpath(".//tr[@class='outline-question']")
+    assert [r.get("data-question") for r in rows] == list(QUESTIONS)
+    for row, (qid, q) in zip(rows, QUESTIONS.items()):
+        assert [_text(c) for c in row.xpath("./td")][1:3] == [KIND_WORDS_KO[q["type"]], _answer_ko(q)], qid
 
 
 #: What "Show answer" heads each kind's answers with, as an author reads it (written out here).

@@ -1,7 +1,10 @@
 """What an author sees in the HTML preview of a pasted paper (``qti-builder preview``): the outline
 with its stated total, a shared passage and a question that could not be read, each with its lines
-in the paper; the passage above each question it belongs to; and, on the index, a source that could
-not be read at all, named with its errors.
+in the paper; the passage above each question it belongs to; on the index, a source that could
+not be read at all, named with its errors; and the mark of a quiz with errors, which ``build``
+writes nothing of, on the index (how many, a link to its page's notice, its questions counted as
+read of the paper's) and at the top of its page, in English and in Korean, with none for a good
+quiz.
 
 Every expectation is worked out here from the paper the test writes (its lines counted from its own
 text), and the page is read with lxml.html. Until the tenth session of issue 35 no test of the
@@ -58,6 +61,61 @@ Answer: Paris
 
 LINES = PAPER.split("\n")
 
+#: Read whole, but question 2's picture is missing (QB160, an error): nothing of it is built.
+PICTURES = """---
+title: Pictures
+language: en
+---
+
+1. Which is red? {#p}
+
+A) this
+B) that
+
+Answer: A
+
+2. What does the picture show? ![a map](map.png) {#q}
+
+A) A map
+B) A cat
+
+Answer: A
+"""
+
+#: No error, no warning.
+GOOD = """---
+title: Good
+language: en
+---
+
+1. 1 + 1 = ? {#g}
+
+A) 2
+B) 3
+
+Answer: A
+"""
+
+#: A Korean paper whose question 1 cannot be read (QB125: its answer runs on into an indented
+#: line); question 2 is read.
+KOREAN = """---
+title: 한국어 시험
+language: ko
+---
+
+1. 다음 중 옳은 것은?
+A) 가
+B) 나
+정답: A
+
+    답) 가는 옳다
+
+2. 둘째?
+A) 예
+B) 아니오
+정답: B
+"""
+
 
 def _line(start: str) -> int:
     return next(n for n, line in enumerate(LINES, 1) if line.startswith(start))
@@ -72,8 +130,11 @@ def _preview(tmp_path: Path, total: int) -> tuple[Any, Any]:
     source.write_text(PAPER.format(total=total), encoding="utf-8")
     broken = tmp_path / "broken.md"
     broken.write_text("---\ntitle: Broken\n---\n\nNo questions here at all.\n", encoding="utf-8")
+    (tmp_path / "pictures.md").write_text(PICTURES, encoding="utf-8")
+    (tmp_path / "good.md").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "korean.md").write_text(KOREAN, encoding="utf-8")
     out = tmp_path / "out"
-    build_preview(BuildOptions(sources=[source, broken]), out)
+    build_preview(BuildOptions(sources=[source, broken] + [tmp_path / f"{name}.md" for name in ("pictures", "good", "korean")]), out)
     return (lxml.html.parse(str(out / "paper.html")).getroot(), lxml.html.parse(str(out / "index.html")).getroot())
 
 
@@ -126,10 +187,72 @@ def test_the_passage_is_shown_above_each_question_it_belongs_to(pages: tuple[Any
 
 def test_the_index_names_a_source_that_could_not_be_read_with_its_errors(pages: tuple[Any, Any]) -> None:
     index = pages[1]
-    assert [_text(a) for a in index.xpath("//body/ul/li/a")] == ["Reading test"]
+    assert [_text(a) for a in index.xpath("//body/ul/li/a[1]")] == ["Reading test", "Pictures", "Good", "한국어 시험"]
     headings = index.xpath("//body/h2")
     assert [Path(_text(h)).name for h in headings] == ["broken.md"]
     errors = headings[0].getnext()
     assert errors.get("class") == "diagnostics errors"
     assert [_text(c) for c in errors.xpath("./ul/li/code")] == ["QB119"]
     assert _text(errors.xpath("./ul/li/small")[0]).endswith("broken.md:4:1)")
+
+
+def _entry(index: Any, title: str) -> Any:
+    return next(li for li in index.xpath("//body/ul/li") if _text(li.xpath("./a")[0]) == title)
+
+
+def _page(tmp_path_factory: pytest.TempPathFactory, pages: tuple[Any, Any], name: str) -> Any:
+    """Another quiz page of the module's preview (written next to index.html)."""
+    return lxml.html.parse(str(Path(pages[1].getroottree().docinfo.URL).parent / f"{name}.html")).getroot()
+
+
+def test_the_index_marks_a_quiz_whose_questions_with_errors_were_left_out(pages: tuple[Any, Any]) -> None:
+    # The paper has 4 questions; question 4 (3 of the 7 points are questions 1-3's) is not read.
+    entry = _entry(pages[1], "Reading test")
+    assert _text(entry) == ("Reading test — 3 of 4 questions read, 7 points in the questions read; "
+                            "1 error: nothing of this quiz is built until it is fixed")
+    mark = entry.xpath("./a[@class='not-built']")
+    assert [(m.get("href"), _text(m)) for m in mark] == [("paper.html#errors", "1 error: nothing of this quiz is built until it is fixed")]
+    assert not entry.xpath(".//*[@class='warned']")
+
+
+def test_the_page_of_a_quiz_with_errors_says_at_its_top_that_nothing_of_it_is_built(pages: tuple[Any, Any]) -> None:
+    page = pages[0]
+    notice = page.xpath("//*[@id='errors']")
+    assert len(notice) == 1 and notice[0].get("class") == "not-built"
+    assert notice[0].getprevious().get("class") == "total"
+    assert _text(notice[0]) == "1 error: nothing of this quiz is built until it is fixed. 3 of 4 questions read."
+    # Its error lies in the question left out: it is listed below with the quiz's own, under no
+    # question (not under question 3, the one before it), and no question is linked.
+    assert not notice[0].xpath(".//a")
+    below = notice[0].xpath("following-sibling::div[@class='diagnostics errors']")
+    assert [[_text(c) for c in d.xpath("./ul/li/code")] for d in below] == [["QB175"]]
+    assert not page.xpath("//article//div[contains(@class, 'diagnostics')]")
+
+
+def test_the_index_marks_a_quiz_read_whole_with_an_error_and_its_page_links_the_question(
+        pages: tuple[Any, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
+    entry = _entry(pages[1], "Pictures")
+    assert _text(entry) == "Pictures — 2 questions, 2 points in all; 1 error: nothing of this quiz is built until it is fixed"
+    assert [a.get("href") for a in entry.xpath("./a[@class='not-built']")] == ["pictures.html#errors"]
+    page = _page(tmp_path_factory, pages, "pictures")
+    notice = page.xpath("//*[@id='errors']")[0]
+    assert _text(notice) == "1 error: nothing of this quiz is built until it is fixed. Questions with errors: 2"
+    assert [(a.get("href"), _text(a)) for a in notice.xpath(".//a")] == [("#q-q", "2")]
+    # The link leads to the question, whose own list holds the error.
+    assert [_text(c) for c in page.xpath("//article[@id='q-q']/div[@class='diagnostics errors']/ul/li/code")] == ["QB160"]
+
+
+def test_a_good_quiz_has_no_mark_on_the_index_nor_notice_on_its_page(
+        pages: tuple[Any, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
+    entry = _entry(pages[1], "Good")
+    assert _text(entry) == "Good — 1 question, 1 point in all"
+    assert [a.get("href") for a in entry.xpath(".//a")] == ["good.html"] and not entry.xpath(".//span")
+    assert not _page(tmp_path_factory, pages, "good").xpath("//*[@id='errors' or @class='not-built']")
+
+
+def test_a_korean_quiz_is_marked_in_korean(pages: tuple[Any, Any], tmp_path_factory: pytest.TempPathFactory) -> None:
+    entry = _entry(pages[1], "한국어 시험")
+    assert entry.get("lang") == "ko"
+    assert _text(entry) == "한국어 시험 — 2문항 중 1문항만 읽음, 읽은 문항 총 1점; 오류 1개: 고치기 전에는 이 퀴즈의 어떤 것도 빌드되지 않습니다"
+    notice = _page(tmp_path_factory, pages, "korean").xpath("//*[@id='errors']")[0]
+    assert _text(notice) == "오류 1개: 고치기 전에는 이 퀴즈의 어떤 것도 빌드되지 않습니다. 2문항 중 1문항만 읽음."

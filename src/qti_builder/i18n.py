@@ -48,6 +48,10 @@ PREVIEW = {
         "outline": "Outline", "outline_type": "type", "outline_lines": "lines", "passage_covers": "passage: questions {first}–{last}",
         "stated": "the paper states {written}", "matches": "matches", "differs": "differs",
         "not_read": "not read: see the errors", "sets_shown": "{n} sets; the question shows set 1",
+        "read_of": "{read} of {all} questions read", "total_read": "{points} in the questions read",
+        "error_one": "1 error", "error_count": "{n} errors", "warning_one": "1 warning", "warning_count": "{n} warnings",
+        "not_built_one": "{errors}: nothing of this quiz is built until it is fixed",
+        "not_built": "{errors}: nothing of this quiz is built until they are fixed", "errors_in": "Questions with errors:",
     },
     "ko": {
         "show_answer": "정답 보기", "answer": "정답", "answers": "인정되는 답", "explanation": "설명",
@@ -67,9 +71,26 @@ PREVIEW = {
         "outline": "개요", "outline_type": "유형", "outline_lines": "줄", "passage_covers": "지문: {first}–{last}번",
         "stated": "시험지 표기 {written}", "matches": "일치", "differs": "불일치",
         "not_read": "읽지 못함: 오류를 보세요", "sets_shown": "값 {n}세트 (문항에는 1번 세트가 보입니다)",
+        "read_of": "{all}문항 중 {read}문항만 읽음", "total_read": "읽은 문항 총 {points}",
+        "error_one": "오류 1개", "error_count": "오류 {n}개", "warning_one": "경고 1개", "warning_count": "경고 {n}개",
+        "not_built_one": "{errors}: 고치기 전에는 이 퀴즈의 어떤 것도 빌드되지 않습니다",
+        "not_built": "{errors}: 고치기 전에는 이 퀴즈의 어떤 것도 빌드되지 않습니다", "errors_in": "오류가 있는 문항:",
     },
 }
 
 
+#: How the outline tells a question's answer (summary.py answer_words): ``check --outline`` and
+#: ``--verbose`` print the English, the preview's outline its page's language.
+ANSWER_WORDS = {
+    "en": {"answer_is": "answer {answer}", "answer_or": "or", "answer_model": "model answer",
+           "answer_no_model": "no model answer", "answer_pairs": "{n} pairs", "answer_in_order": "{n} items in order",
+           "answer_blanks": "blanks {answers}", "answer_true": "true", "answer_false": "false"},
+    "ko": {"answer_is": "정답 {answer}", "answer_or": "또는", "answer_model": "모범 답안",
+           "answer_no_model": "모범 답안 없음", "answer_pairs": "{n}쌍", "answer_in_order": "항목 {n}개의 순서",
+           "answer_blanks": "빈칸 {answers}", "answer_true": "참", "answer_false": "거짓"},
+}
+
+
 def preview_words(language: str) -> dict[str, str]:
-    return {**PREVIEW["en"], **PREVIEW.get(language.split("-")[0].lower(), {})}
+    primary = language.split("-")[0].lower()
+    return {**PREVIEW["en"], **ANSWER_WORDS["en"], **PREVIEW.get(primary, {}), **ANSWER_WORDS.get(primary, {})}

@@ -168,6 +168,10 @@ class KindSpec:
     #: language (English is the fallback): ``{"en": {"pairs": "Correct pairs"}, "ko": {...}}``.
     preview_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
+    #: Its name in the other languages of the preview (i18n.py PREVIEW), by language, where the
+    #: preview's outline names each question's kind (English: ``words``).
+    names: Mapping[str, str] = field(default_factory=dict)
+
     #: Its cells of the docs' tables (None: missing, which tests/test_kinds.py names).
     docs: Documented | None = None
 
@@ -179,7 +183,7 @@ class KindSpec:
     #: The Markdown reader's builder: a ``QuestionBuilder`` method, or a function taking one.
     markdown_reader: Dotted | None = None
     markdown_form: MarkdownForm | None = None
-    #: Its answer in a few words for ``check --verbose`` (summary.py), from (question, language).
+    #: Its answer in a few words for ``check --verbose`` (summary.py), from (question, language, words).
     answer_words: Dotted | None = None
     #: What Canvas loses of one question of the kind by its settings (profiles.py), from (quiz, question).
     canvas_checks: Dotted | None = None
@@ -220,7 +224,7 @@ class KindSpec:
 #: Every kind, by name, in the order summaries and the docs list them.
 KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(
-        SingleChoiceQuestion, "single choice", "all_or_nothing",
+        SingleChoiceQuestion, "single choice", "all_or_nothing", names={"ko": "단일 선택"},
         markdown_attributes=("shuffle", "numbering"), markdown_answer="options",
         docs=Documented(
             qti21="`choiceInteraction` `maxChoices=\"1\"`; all or nothing",
@@ -246,7 +250,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_single_choice", interactions=("choiceInteraction",)),
     ),
     KindSpec(
-        MultipleResponseQuestion, "multiple response", "partial",
+        MultipleResponseQuestion, "multiple response", "partial", names={"ko": "복수 선택"},
         markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points", "numbering"), markdown_answer="options",
         docs=Documented(
             qti21="`choiceInteraction` `maxChoices=\"0\"`; partial credit by a `mapping`",
@@ -273,7 +277,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  tells="importers.qti21.kinds:_tells_multiple_response"),
     ),
     KindSpec(
-        TrueFalseQuestion, "true/false", "all_or_nothing",
+        TrueFalseQuestion, "true/false", "all_or_nothing", names={"ko": "참/거짓"},
         docs=Documented(
             qti21="`choiceInteraction` on `TF_RESPONSE`, choices `true`/`false` labelled in the quiz language (or "
                   "O/X)",
@@ -298,7 +302,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  tells="importers.qti21.kinds:_tells_true_false"),
     ),
     KindSpec(
-        ShortAnswerQuestion, "short answer", "partial",
+        ShortAnswerQuestion, "short answer", "partial", names={"ko": "단답형"},
         markdown_attributes=("case_sensitive",), markdown_answer="answers",
         docs=Documented(
             qti21="`textEntryInteraction` (string); literal answers and `*` wildcards",
@@ -322,7 +326,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_short_answer", interactions=("textEntryInteraction",)),
     ),
     KindSpec(
-        NumericalQuestion, "numerical", "partial",
+        NumericalQuestion, "numerical", "partial", names={"ko": "수치형"},
         markdown_attributes=("unit",), markdown_answer="answers",
         docs=Documented(
             qti21="`textEntryInteraction` (float); a range per answer",
@@ -353,7 +357,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  tells="importers.qti21.kinds:_tells_numerical"),
     ),
     KindSpec(
-        EssayQuestion, "essay", "by_hand",
+        EssayQuestion, "essay", "by_hand", names={"ko": "서술형"},
         markdown_attributes=("response_format", "expected_lines", "min_words", "max_words", "attachments"),
         docs=Documented(
             qti21="`extendedTextInteraction` (+ one `uploadInteraction` per attachment); scored by a person",
@@ -381,7 +385,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  together=(frozenset({"extendedTextInteraction", "uploadInteraction"}),)),
     ),
     KindSpec(
-        FileUploadQuestion, "file upload", "by_hand",
+        FileUploadQuestion, "file upload", "by_hand", names={"ko": "파일 제출"},
         markdown_attributes=("max_files", "allowed_types"),
         preview_words={"en": {"upload": "Upload up to {n} files", "upload_one": "Upload 1 file"},
                        "ko": {"upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드"}},
@@ -407,7 +411,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  together=(frozenset({"uploadInteraction"}),)),
     ),
     KindSpec(
-        MatchingQuestion, "matching", "partial",
+        MatchingQuestion, "matching", "partial", names={"ko": "연결형"},
         markdown_attributes=("shuffle",), markdown_answer="list",
         preview_words={"en": {"pairs": "Correct pairs", "distractors": "Distractors"},
                        "ko": {"pairs": "올바른 짝", "distractors": "오답 보기"}},
@@ -430,7 +434,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_matching", interactions=("matchInteraction",)),
     ),
     KindSpec(
-        OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list",
+        OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list", names={"ko": "순서 배열"},
         losses={"canvas": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each "
                            "listing every item, with credit per position instead of all or nothing",)},
         preview_words={"en": {"order": "Correct order"}, "ko": {"order": "올바른 순서"}},
@@ -456,7 +460,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_ordering", interactions=("orderInteraction",)),
     ),
     KindSpec(
-        FillInBlankQuestion, "fill-in-the-blank", "partial",
+        FillInBlankQuestion, "fill-in-the-blank", "partial", names={"ko": "빈칸 채우기"},
         markdown_attributes=("case_sensitive",),
         preview_words={"en": {"blanks": "Blanks"}, "ko": {"blanks": "빈칸"}},
         docs=Documented(
@@ -489,7 +493,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                            frozenset({"textEntryInteraction", "inlineChoiceInteraction"}))),
     ),
     KindSpec(
-        CalculatedQuestion, "calculated", "all_or_nothing",
+        CalculatedQuestion, "calculated", "all_or_nothing", names={"ko": "계산형"},
         markdown_attributes=("unit", "sets", "decimals", "figures"),
         docs=Documented(
             qti21="item template: `templateProcessing` draws one of the sets; `textEntryInteraction` (float), "
@@ -515,7 +519,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_calculated"),
     ),
     KindSpec(
-        CalculatedChoiceQuestion, "calculated choice", "all_or_nothing",
+        CalculatedChoiceQuestion, "calculated choice", "all_or_nothing", names={"ko": "계산 선택형"},
         markdown_attributes=("shuffle", "sets", "decimals"), markdown_answer="options",
         losses={"canvas": ("Canvas has no calculated choice question: each set of values becomes a multiple-choice "
                            "question of its own, in a question group that draws one of them",)},
@@ -543,7 +547,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_calculated_choice"),
     ),
     KindSpec(
-        TextOnlyItem, "text-only item", "none",
+        TextOnlyItem, "text-only item", "none", names={"ko": "안내문"},
         docs=Documented(
             qti21="an item with text only (weight 0)",
             moodle="`description`",

@@ -14,7 +14,7 @@ up to (QB219).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from .diagnostics import DiagnosticSink
 from .model import Quiz, Section
 from .readers import SourceMap
 from .readers.source_map import last_line as ends_at, structure_starts
-from .summary import TYPE_WORDS, answer_words, points_text, quiz_points, section_points
+from .summary import ENGLISH, TYPE_WORDS, answer_words, points_text, quiz_points, section_points
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,9 @@ class Outline:
         return round(low, 6) <= round(self.stated_points, 6) <= round(high, 6)
 
 
-def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
-    """The outline of ``quiz``, whose source text is ``lines``."""
+def build_outline(quiz: Quiz, source: SourceMap, lines: list[str], words: Mapping[str, str] = ENGLISH) -> Outline:
+    """The outline of ``quiz``, whose source text is ``lines``; each answer told with ``words``
+    (summary.py answer_words: English, or the preview page's language)."""
     starts = structure_starts(source)
     number = 0
 
@@ -116,7 +117,7 @@ def build_outline(quiz: Quiz, source: SourceMap, lines: list[str]) -> Outline:
                 made.parts.append(OutlinePassage(where, last_line(where), (covered[0], covered[-1])))
             elif not q.passage:
                 passage = None
-            made.parts.append(OutlineQuestion(source.numbers.get(qloc, number), q.id, q.type, answer_words(q, quiz.language),
+            made.parts.append(OutlineQuestion(source.numbers.get(qloc, number), q.id, q.type, answer_words(q, quiz.language, words),
                                               q.points, start, last_line(start)))
         made.children = [section(child, loc + ("sections", k)) for k, child in enumerate(data.sections)]
         ends = [p.last_line for p in made.parts] + [c.last_line for c in made.children]

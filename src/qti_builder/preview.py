@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 import re
 from html import escape
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -74,10 +74,13 @@ def build_preview(
             files.append((out_dir / page, html or _broken_page(item.quiz)))
             files.extend((out_dir / "media" / f.name, f.data) for f in item.media.files)
         words = _words(item.quiz.language)
-        count = sum(1 for _ in item.quiz.iter_questions())
-        quizzes.append({"quiz": item.quiz, "page": page, "count": count, "words": words,
-                        "questions": count_words(count, words["question"], words["questions"]),
-                        "points": total_points(item.quiz, words)})
+        found = [d for d in sink.items if d.span and d.span.path == item.source.path]
+        errors = sum(1 for d in found if d.severity is Severity.ERROR)
+        warnings = len(found) - errors
+        quizzes.append({"quiz": item.quiz, "page": page, "words": words, **_counts(item, words),
+                        "errors": not_built(errors, words),
+                        "warnings": "" if errors or not warnings else
+                        words["warning_one"] if warnings == 1 else words["warning_count"].format(n=warnings)})
     read_paths = {q.source.path for q in loaded}
     failed = sorted({d.span.path for d in sink.errors if d.span and d.span.path not in read_paths})
     index = render_template(
@@ -99,6 +102,29 @@ def _words(language: str) -> dict[str, str]:
     return {**preview_words(language), **own}
 
 
+def _counts(item: LoadedQuiz, words: dict[str, str]) -> dict[str, Any]:
+    """A quiz's questions and points for the index, in its language: when questions with errors
+    were left out (SourceMap.left_out), as the questions read of all the paper's, never as if the
+    questions read were the whole quiz."""
+    count = sum(1 for _ in item.quiz.iter_questions())
+    left_out = len(item.source.left_out)
+    if left_out:
+        return {"count": count, "questions": words["read_of"].format(read=count, all=count + left_out),
+                "points": total_points(item.quiz, words, "total_read")}
+    return {"count": count, "questions": count_words(count, words["question"], words["questions"]),
+            "points": total_points(item.quiz, words)}
+
+
+def not_built(errors: int, words: dict[str, str]) -> str:
+    """``2 errors: nothing of this quiz is built until they are fixed`` ("" for none): what the
+    index and the quiz's page say of a quiz with errors, which ``build`` writes nothing of."""
+    if not errors:
+        return ""
+    if errors == 1:
+        return words["not_built_one"].format(errors=words["error_one"])
+    return words["not_built"].format(errors=words["error_count"].format(n=errors))
+
+
 def _broken_page(quiz: Quiz) -> bytes:
     return f"<!DOCTYPE html><title>{escape(quiz.title)}</title><p>This page could not be rendered; see the errors printed by qti-builder.".encode()
 
@@ -107,7 +133,8 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
     quiz = item.quiz
     media = item.media.rename("media/")
     spans = item.spans
-    by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans)
+    by_question = _attribute([_in_language(d, quiz.language) for d in diagnostics], item.source.path, spans,
+                             item.source.left_out)
     words = _words(quiz.language)
 
     def html(text: str | None) -> str:
@@ -117,6 +144,9 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
         return content.unwrap_paragraph(content.render_preview(text, media)) if text else ""
 
     sections = []
+    # Where the errors lie, for the notice at the top: each question with one (by its number, or
+    # its id when it has none); those of no question are listed just below the notice.
+    error_questions: list[dict[str, str]] = []
     number = 0
     for ancestors, section in quiz.iter_sections():
         questions = []
@@ -140,12 +170,25 @@ def quiz_context(item: LoadedQuiz, diagnostics: list[Diagnostic]) -> dict[str, A
                 "span": spans.get(question.id),
                 "points": points_words(question.points, words),
             })
+            if any(d.severity is Severity.ERROR for d in by_question.get(question.id, [])):
+                error_questions.append({"id": question.id, "label": str(number) if answered else f"#{question.id}"})
         draw = (words["draw_one"] if section.select == 1 else words["draw"].format(n=section.select)) if section.select else ""
         sections.append({"section": section, "depth": len(ancestors), "description": html(section.description),
                          "questions": questions, "draw": draw})
+    errors = [d for found in by_question.values() for d in found if d.severity is Severity.ERROR]
     return {"quiz": quiz, "description": html(quiz.description), "sections": sections, "words": words,
+            "blocked": not_built(len(errors), words), "error_questions": error_questions,
+            "read_of": _counts(item, words)["questions"] if item.source.left_out else "",
             "settings": settings_view(quiz.settings, words), "quiz_diagnostics": by_question.get("", []),
-            "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path))}
+            "total": total_points(quiz, words), "outline": build_outline(quiz, item.source, read_lines(item.path), words),
+            "kind_names": kind_names(quiz.language)}
+
+
+def kind_names(language: str) -> dict[str, str]:
+    """Each kind's name in ``language`` (KindSpec.names), English where it has none: the outline's
+    type column, in the page's language as the rest of the page."""
+    primary = language.split("-")[0].lower()
+    return {name: spec.names.get(primary, spec.words) for name, spec in KINDS.items()}
 
 
 def _in_language(diagnostic: Diagnostic, language: str) -> Diagnostic:
@@ -168,13 +211,14 @@ def points_words(points: float, words: dict[str, str]) -> str:
     return count_words(points, words["point"], words["points"])
 
 
-def total_points(quiz: Quiz, words: dict[str, str]) -> str:
+def total_points(quiz: Quiz, words: dict[str, str], key: str = "total") -> str:
     """What the quiz is worth, in its language: ``12 points in all``, ``총 12점``; a range when a
-    section draws among questions of different worth."""
+    section draws among questions of different worth. ``key`` "total_read": of a quiz whose
+    questions with errors were left out, ``12 points in the questions read``."""
     low, high = quiz_points(quiz)
     if round(low, 6) == round(high, 6):
-        return words["total"].format(points=points_words(low, words))
-    return words["total"].format(points=f"{low:g}–{points_words(high, words)}")
+        return words[key].format(points=points_words(low, words))
+    return words[key].format(points=f"{low:g}–{points_words(high, words)}")
 
 
 def settings_view(settings: QuizSettings, words: dict[str, str]) -> list[dict[str, str]]:
@@ -193,9 +237,12 @@ def settings_view(settings: QuizSettings, words: dict[str, str]) -> list[dict[st
     return shown
 
 
-def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, SourceSpan]) -> dict[str, list[Diagnostic]]:
-    """Diagnostics of one source file, by the question whose lines contain them ("" for none)."""
-    starts = sorted((span.line, qid) for qid, span in spans.items() if span.path == path)
+def _attribute(diagnostics: list[Diagnostic], path: str, spans: dict[str, SourceSpan],
+               left_out: Sequence[int] = ()) -> dict[str, list[Diagnostic]]:
+    """Diagnostics of one source file, by the question whose lines contain them ("" for none: also
+    those in the lines of a question left out for its errors, which the page does not show, never
+    the question before it)."""
+    starts = sorted([(span.line, qid) for qid, span in spans.items() if span.path == path] + [(line, "") for line in left_out])
     grouped: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if not diagnostic.span or diagnostic.span.path != path:

@@ -9,11 +9,11 @@ quiz of choices and numbers) even when nothing else complains.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .diagnostics import SourceSpan, shorten
-from .i18n import true_false_labels
+from .i18n import ANSWER_WORDS as WORDS, true_false_labels
 from .kinds import KINDS, KindTable, resolve
 from .model import Quiz, Section
 from .model.parametric import _CalculatedBase
@@ -86,59 +86,69 @@ def points_text(low: float, high: float) -> str:
     return f"{low:g}–{high:g} points"
 
 
-def answer_words(question: Question, language: str = "en") -> str:
+#: The words an answer is told with where no others are given: English (i18n.py ANSWER_WORDS).
+ENGLISH: Mapping[str, str] = WORDS["en"]
+
+
+def answer_words(question: Question, language: str = "en", words: Mapping[str, str] = ENGLISH) -> str:
     """A question's answer in a few words, as the source names it: ``answer ③``, ``answer O``,
-    ``answer '서울' or '서울특별시'``, ``model answer``, ``3 pairs``."""
-    return ANSWER_WORDS[question.type](question, language)
+    ``answer '서울' or '서울특별시'``, ``model answer``, ``3 pairs``; told with ``words`` (the
+    preview's outline gives its page's: ``정답 ③``, ``3쌍``), the quiz's own labels in ``language``."""
+    return ANSWER_WORDS[question.type](question, language, words)
 
 
-def _choices(q: Any, language: str) -> str:
+def _or(words: Mapping[str, str]) -> str:
+    return f" {words['answer_or']} "
+
+
+def _choices(q: Any, language: str, words: Mapping[str, str]) -> str:
     names = [option_label(q.numbering, n) for n, c in enumerate(q.choices, 1) if c.correct]
-    return "answer " + ", ".join([c.id for c in q.choices if c.correct] if q.numbering is None else names)
+    return words["answer_is"].format(answer=", ".join([c.id for c in q.choices if c.correct] if q.numbering is None else names))
 
 
-def _true_false(q: Any, language: str) -> str:
-    yes, no = true_false_labels(language, q.labels) if q.labels else ("true", "false")
-    return "answer " + (yes if q.answer else no)
+def _true_false(q: Any, language: str, words: Mapping[str, str]) -> str:
+    yes, no = true_false_labels(language, q.labels) if q.labels else (words["answer_true"], words["answer_false"])
+    return words["answer_is"].format(answer=yes if q.answer else no)
 
 
-def _short_answer(q: Any, language: str) -> str:
-    return "answer " + " or ".join(f"'{shorten(a.text, 30)}'" for a in q.answers if a.score == 100)
+def _short_answer(q: Any, language: str, words: Mapping[str, str]) -> str:
+    return words["answer_is"].format(answer=_or(words).join(f"'{shorten(a.text, 30)}'" for a in q.answers if a.score == 100))
 
 
-def _numerical(q: Any, language: str) -> str:
+def _numerical(q: Any, language: str, words: Mapping[str, str]) -> str:
     best = next(a for a in q.answers if a.score == 100)
     tolerance = f" ± {best.tolerance:g}{'%' if best.tolerance_mode == 'percent' else ''}" if best.tolerance else ""
-    return f"answer {best.value:g}{tolerance}"
+    return words["answer_is"].format(answer=f"{best.value:g}{tolerance}")
 
 
-def _model_answer(q: Any, language: str) -> str:
-    return "model answer" if q.model_answer else "no model answer"
+def _model_answer(q: Any, language: str, words: Mapping[str, str]) -> str:
+    return words["answer_model"] if q.model_answer else words["answer_no_model"]
 
 
-def _formula(q: Any, language: str) -> str:
+def _formula(q: Any, language: str, words: Mapping[str, str]) -> str:
     tolerance = f" ± {q.tolerance:g}{'%' if q.tolerance_mode == 'percent' else ''}" if q.tolerance else ""
-    return f"answer = {q.answer}{tolerance}"
+    return words["answer_is"].format(answer=f"= {q.answer}{tolerance}")
 
 
-def _blanks(q: Any, language: str) -> str:
-    return "blanks " + "; ".join(" or ".join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks)
+def _blanks(q: Any, language: str, words: Mapping[str, str]) -> str:
+    return words["answer_blanks"].format(
+        answers="; ".join(_or(words).join(f"'{shorten(a, 20)}'" for a in b.answers) for b in q.blanks))
 
 
-def _pairs(q: Any, language: str) -> str:
-    return f"{len(q.pairs)} pairs"
+def _pairs(q: Any, language: str, words: Mapping[str, str]) -> str:
+    return words["answer_pairs"].format(n=len(q.pairs))
 
 
-def _items_in_order(q: Any, language: str) -> str:
-    return f"{len(q.items)} items in order"
+def _items_in_order(q: Any, language: str, words: Mapping[str, str]) -> str:
+    return words["answer_in_order"].format(n=len(q.items))
 
 
-def _nothing(q: Any, language: str) -> str:
+def _nothing(q: Any, language: str, words: Mapping[str, str]) -> str:
     return ""
 
 
 #: Each kind's answer in a few words, for ``--verbose``, from its spec (kinds.py KindSpec.answer_words).
-ANSWER_WORDS: KindTable[Callable[[Any, str], str]] = KindTable("answer_words", "summary.py ANSWER_WORDS", resolve)
+ANSWER_WORDS: KindTable[Callable[[Any, str, Mapping[str, str]], str]] = KindTable("answer_words", "summary.py ANSWER_WORDS", resolve)
 
 
 def option_label(numbering: str | None, ordinal: int) -> str:
