@@ -1634,8 +1634,7 @@ class Scanner:
             role = labels[name]
             if role != "answer" and question.label(role):
                 self.error("QB116", f"a second '{raw}' block in one question", lineno, col,
-                           hint=f"merge the two '{_written(line.strip(), label)}' blocks into one; if a new question starts "
-                                "between them, number it")
+                           hint=f"merge the two '{raw}' blocks into one; if a new question starts between them, number it")
             question.labels.append(Label(role, raw, lineno, col, block, label.score))
             return block, "label"
         if name in choice_labels and mode == "option":
