@@ -897,3 +897,14 @@ def test_a_second_label_written_another_way_is_named_without_a_mark(tmp_path: Pa
     code, lines = printed(tmp_path, "q.md", KO + "\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n해설: 하나\n[해설] 둘\n", "--lang", "en")
     assert code == 1 and lines[:2] == ["q.md:11:1: error[QB116]: a second '해설' block in one question",
                                        "    hint: merge the two '해설' blocks into one; if a new question starts between them, number it"]
+
+
+def test_a_long_heading_followed_by_an_answer_label_is_quoted_shortened(tmp_path: Path) -> None:
+    """A heading of 61 characters, as written, is quoted in 60 (its end cut with '…'), and the label
+    after it as written."""
+    heading = "# 다음 글을 읽고 물음에 답하시오. 이 글은 조선 후기 실학자들의 사상과 그 영향에 관한 설명이다 (가나다)"
+    assert len(heading) == 61
+    code, lines = printed(tmp_path, "q.md", PAREN_UNDER_HEADING.replace("# 1부", heading), "--lang", "en")
+    assert code == 1 and lines[0] == (
+        "q.md:6:3: error[QB146]: the heading '# 다음 글을 읽고 물음에 답하시오. 이 글은 조선 후기 실학자들의 사상과 그 영향에 관한 "
+        "설명이다 (가나…' is followed by '답)', so it reads as a section whose introduction students see, not as a question")
