@@ -910,3 +910,14 @@ def test_a_long_heading_followed_by_an_answer_label_is_quoted_shortened(tmp_path
     assert code == 1 and lines[0] == (
         "q.md:6:3: error[QB146]: the heading '# 다음 글을 읽고 물음에 답하시오. 이 글은 조선 후기 실학자들의 사상과 그 영향에 관한 "
         "설명이다 (가나…' is followed by '답)', so it reads as a section whose introduction students see, not as a question")
+
+
+def test_a_heading_that_asks_over_text_then_an_answer_label_quotes_it_as_written(tmp_path: Path) -> None:
+    """A heading that asks (``## …?``), a paragraph, then ``답) 서울``: the heading is the question
+    (QB146, the label quoted as written), the paragraph its text."""
+    text = KO + "\n## 우리나라의 수도는?\n\n참고 자료를 보시오.\n\n답) 서울\n\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n"
+    code, lines = printed(tmp_path, "q.md", text, "--lang", "en")
+    assert code == 1 and lines[:2] == [
+        "q.md:6:4: error[QB146]: the heading '## 우리나라의 수도는?' is followed by '답)', so it reads as a section whose "
+        "introduction students see, not as a question",
+        "    hint: write the question as a numbered line, without '#': '1. 우리나라의 수도는?'"]
