@@ -921,3 +921,14 @@ def test_a_heading_that_asks_over_text_then_an_answer_label_quotes_it_as_written
         "q.md:6:4: error[QB146]: the heading '## 우리나라의 수도는?' is followed by '답)', so it reads as a section whose "
         "introduction students see, not as a question",
         "    hint: write the question as a numbered line, without '#': '1. 우리나라의 수도는?'"]
+
+
+def test_a_paragraph_over_a_parenthesised_answer_label_is_a_question_without_its_number(tmp_path: Path) -> None:
+    """``안내문입니다.`` then ``답) 아래`` in the quiz description: the paragraph is the question the
+    answer belongs to (QB147), its hint naming where the text would otherwise go."""
+    text = KO + "\n안내문입니다.\n\n답) 아래\n\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n"
+    code, lines = printed(tmp_path, "q.md", text, "--lang", "en")
+    assert code == 1 and lines[:2] == [
+        "q.md:6:1: error[QB147]: this paragraph looks like a question: number it '1.'",
+        "    hint: a question starts at the left margin with its number, '1. 안내문입니다.'; without one, the text is read "
+        "as part of the quiz description"]
