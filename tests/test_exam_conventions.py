@@ -15,6 +15,7 @@ import pytest
 from helpers import read_written
 from helpers.cli import check_source, run
 from helpers.outputs import build_all
+from lxml import html
 
 from qti_builder import vocabulary as V
 from qti_builder.readers.markdown import syntax as S
@@ -782,3 +783,152 @@ def test_a_decimal_answer_under_its_label_is_the_answer_not_a_one_line_answer_ke
     pi, gold = quiz.iter_questions()
     assert (pi.answers[0].value, pi.answers[0].tolerance) == (3.14, 0.005)
     assert gold.stem.strip() == "금의 원소 기호는?" and [a.text for a in gold.answers] == ["Au"]
+
+
+# -- a label in text students see is quoted as written, with the escape that makes it text ----------
+
+#: A Korean paper's section whose introduction has an indented ``답) ...`` line (QB145), and the same
+#: line at the margin right under the heading (QB146: the heading reads as the question it answers).
+PAREN_IN_INTRO = KO + "\n# 1부\n\n    답) 아래 문항의 답은 하나입니다\n\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n"
+PAREN_UNDER_HEADING = PAREN_IN_INTRO.replace("    답)", "답)")
+
+
+def printed(tmp_path: Path, name: str, text: str, *options: str) -> tuple[int, list[str]]:
+    """``qti-builder check`` on one source: its exit code and the lines it printed, as printed."""
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    code, _, err = run("check", name, *options, cwd=tmp_path)
+    return code, err.splitlines()
+
+
+def test_a_parenthesised_answer_label_in_an_introduction_is_quoted_as_written(tmp_path: Path) -> None:
+    """``답) ...`` is quoted ``'답)'``, not with a colon the author never wrote, and the hint's escape
+    is ``답\\)`` (``답\\:`` would leave the line a label)."""
+    code, lines = printed(tmp_path, "b.md", PAREN_IN_INTRO, "--lang", "ko")
+    assert code == 1 and lines == [
+        "b.md:8:5: error[QB145]: 문항 밖의 '답)': 대단원 안내문에 들어가 학생에게 보입니다",
+        "    hint: 레이블 블록은 문항에 속합니다: '1. ...'처럼 번호가 붙은 문항 뒤에 두세요. 글자 그대로 보이려면 '답\\)'로 쓰세요",
+        "failed: 1 error"]
+    code, lines = printed(tmp_path, "b.md", PAREN_IN_INTRO, "--lang", "en")
+    assert code == 1 and lines[:2] == [
+        "b.md:8:5: error[QB145]: '답)' outside a question: the section introduction would show it to students",
+        "    hint: labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
+        "to show the words themselves, write '답\\)'"]
+
+
+def test_a_colon_label_in_an_introduction_is_still_quoted_with_its_colon(tmp_path: Path) -> None:
+    code, lines = printed(tmp_path, "b.md", PAREN_IN_INTRO.replace("답)", "답:"), "--lang", "ko")
+    assert code == 1 and lines[:2] == [
+        "b.md:8:5: error[QB145]: 문항 밖의 '답:': 대단원 안내문에 들어가 학생에게 보입니다",
+        "    hint: 레이블 블록은 문항에 속합니다: '1. ...'처럼 번호가 붙은 문항 뒤에 두세요. 글자 그대로 보이려면 '답\\:'로 쓰세요"]
+
+
+def test_a_heading_followed_by_a_parenthesised_answer_label_quotes_it_as_written(tmp_path: Path) -> None:
+    """QB146 names ``'답)'``; the heading is then read as question 1 with that answer, so QB175 says
+    the answer (the line's words) is a phrase: the same slip told twice, in its consequence."""
+    code, lines = printed(tmp_path, "c.md", PAREN_UNDER_HEADING, "--lang", "ko")
+    assert code == 1 and [line for line in lines if line.startswith("c.md:")] == [
+        "c.md:6:3: error[QB146]: 제목 '# 1부' 뒤에 '답)'이(가) 와서, 문항이 아니라 학생이 보는 안내문을 가진 대단원으로 읽힙니다",
+        "c.md:8:4: error[QB175]: 정답 '아래 문항의 답은 하나입니다'은(는) 낱말이나 짧은 구입니다: 학생이 입력하는 단답형(자동 채점)인지, "
+        "서술형(수동 채점)인지 정해 주세요"]
+    code, lines = printed(tmp_path, "c.md", PAREN_UNDER_HEADING, "--lang", "en")
+    assert code == 1 and lines[:2] == [
+        "c.md:6:3: error[QB146]: the heading '# 1부' is followed by '답)', so it reads as a section whose introduction "
+        "students see, not as a question",
+        "    hint: write the question as a numbered line, without '#': '1. 1부'"]
+    code, lines = printed(tmp_path, "c.md", PAREN_UNDER_HEADING.replace("답)", "답:"), "--lang", "en")
+    assert code == 1 and lines[0].startswith("c.md:6:3: error[QB146]: the heading '# 1부' is followed by '답:', so")
+
+
+#: A label line as written, how QB145 quotes it, and the escape its hint gives.
+WRITTEN_LABELS = [
+    ("답) 아래 문항을 읽으시오", "답)", "답\\)"),
+    ("답 ) 아래 문항을 읽으시오", "답 )", "답 \\)"),
+    ("답） 아래 문항을 읽으시오", "답）", "답&#65289;"),
+    ("정답： 아래 문항을 읽으시오", "정답：", "정답&#65306;"),
+    ("정답 - 아래 문항을 읽으시오", "정답 -", "정답 \\-"),
+    ("정답 – 아래 문항을 읽으시오", "정답 –", "정답 &#8211;"),
+    ("정답 = 3", "정답 =", "정답 \\="),
+    ("[정답] 아래 문항을 읽으시오", "[정답]", "\\[정답]"),
+    ("[정답]: 아래 문항을 읽으시오", "[정답]:", "\\[정답]:"),
+    ("(정답) 아래 문항을 읽으시오", "(정답)", "\\(정답)"),
+    ("【정답】 아래 문항을 읽으시오", "【정답】", "&#12304;정답】"),
+    ("정답 ④", "정답", "정답&#32;"),
+    ("해설", "해설", "해설&#32;"),
+    ("Ans. 3", "Ans.", "Ans\\."),
+    ("Answer (50%): every one", "Answer (50%):", "Answer (50%)\\:"),
+    ("Answer: every one", "Answer:", "Answer\\:"),
+]
+
+
+@pytest.mark.parametrize("line, quoted, escaped", WRITTEN_LABELS)
+@pytest.mark.parametrize("indent", ["", "  "])
+def test_the_escape_the_hint_gives_makes_the_line_text_students_see(tmp_path: Path, line: str, quoted: str, escaped: str,
+                                                                     indent: str) -> None:
+    """Each label form at the margin of the quiz description (read as it comes) and indented in a
+    section introduction (read with the introduction): QB145 quotes it as written, and the line
+    with the hint's escape builds, its words shown to students as the author wrote them."""
+    where, at = ("the quiz description", 6) if not indent else ("the section introduction", 8)
+    text = KO + ("\n" if not indent else "\n# 1부\n\n") + f"{indent}{line}\n\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n"
+    code, lines = printed(tmp_path, "q.md", text, "--lang", "en")
+    # Once: a line at the margin is seen as it comes and with the introduction.
+    assert code == 1 and lines == [
+        f"q.md:{at}:{len(indent) + 1}: error[QB145]: '{quoted}' outside a question: {where} would show it to students",
+        "    hint: labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
+        f"to show the words themselves, write '{escaped}'",
+        "failed: 1 error"]
+    source = tmp_path / "e.md"
+    source.write_text(text.replace(f"{indent}{quoted}", f"{indent}{escaped}", 1), encoding="utf-8")
+    built = build_all(tmp_path, source)
+    # What students see: the description's paragraph as a browser shows it (white space collapsed:
+    # ``정답&#32; ④`` is "정답 ④").
+    shown = [(html.fragment_fromstring(t.text).tag, " ".join(html.fragment_fromstring(t.text).text_content().split()))
+             for t in built.moodle.iterfind("question[@type='category']/info/text") if t.text]
+    assert shown == [("p", line)] and built.warnings == []
+
+
+def test_an_option_feedback_at_the_margin_is_quoted_as_written(tmp_path: Path) -> None:
+    """QB136 quotes ``피드백 -`` with its dash, not ``'피드백:'``."""
+    code, lines = printed(tmp_path, "q.md", KO + "\n1. 다음 중 옳은 것은?\nA) 가\n피드백 - 좋아요\nB) 나\n정답: A\n", "--lang", "en")
+    assert code == 1 and lines[:2] == ["q.md:8:1: error[QB136]: '피드백 -' must be indented to belong to option A",
+                                       "    hint: indent it by a few spaces; for feedback on the whole question use 'Explanation:'"]
+
+
+def test_a_second_label_written_another_way_is_named_without_a_mark(tmp_path: Path) -> None:
+    """``해설:`` then ``[해설]``: QB116's hint names the two blocks by their name, with neither's
+    mark (it said ``'해설:'``)."""
+    code, lines = printed(tmp_path, "q.md", KO + "\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n해설: 하나\n[해설] 둘\n", "--lang", "en")
+    assert code == 1 and lines[:2] == ["q.md:11:1: error[QB116]: a second '해설' block in one question",
+                                       "    hint: merge the two '해설' blocks into one; if a new question starts between them, number it"]
+
+
+def test_a_long_heading_followed_by_an_answer_label_is_quoted_shortened(tmp_path: Path) -> None:
+    """A heading of 61 characters, as written, is quoted in 60 (its end cut with '…'), and the label
+    after it as written."""
+    heading = "# 다음 글을 읽고 물음에 답하시오. 이 글은 조선 후기 실학자들의 사상과 그 영향에 관한 설명이다 (가나다)"
+    assert len(heading) == 61
+    code, lines = printed(tmp_path, "q.md", PAREN_UNDER_HEADING.replace("# 1부", heading), "--lang", "en")
+    assert code == 1 and lines[0] == (
+        "q.md:6:3: error[QB146]: the heading '# 다음 글을 읽고 물음에 답하시오. 이 글은 조선 후기 실학자들의 사상과 그 영향에 관한 "
+        "설명이다 (가나…' is followed by '답)', so it reads as a section whose introduction students see, not as a question")
+
+
+def test_a_heading_that_asks_over_text_then_an_answer_label_quotes_it_as_written(tmp_path: Path) -> None:
+    """A heading that asks (``## …?``), a paragraph, then ``답) 서울``: the heading is the question
+    (QB146, the label quoted as written), the paragraph its text."""
+    text = KO + "\n## 우리나라의 수도는?\n\n참고 자료를 보시오.\n\n답) 서울\n\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n"
+    code, lines = printed(tmp_path, "q.md", text, "--lang", "en")
+    assert code == 1 and lines[:2] == [
+        "q.md:6:4: error[QB146]: the heading '## 우리나라의 수도는?' is followed by '답)', so it reads as a section whose "
+        "introduction students see, not as a question",
+        "    hint: write the question as a numbered line, without '#': '1. 우리나라의 수도는?'"]
+
+
+def test_a_paragraph_over_a_parenthesised_answer_label_is_a_question_without_its_number(tmp_path: Path) -> None:
+    """``안내문입니다.`` then ``답) 아래`` in the quiz description: the paragraph is the question the
+    answer belongs to (QB147), its hint naming where the text would otherwise go."""
+    text = KO + "\n안내문입니다.\n\n답) 아래\n\n1. 다음 중 옳은 것은?\nA) 가\nB) 나\n정답: A\n"
+    code, lines = printed(tmp_path, "q.md", text, "--lang", "en")
+    assert code == 1 and lines[:2] == [
+        "q.md:6:1: error[QB147]: this paragraph looks like a question: number it '1.'",
+        "    hint: a question starts at the left margin with its number, '1. 안내문입니다.'; without one, the text is read "
+        "as part of the quiz description"]

@@ -144,9 +144,9 @@ def test_statements_answered_by_a_parenthesised_label_under_a_heading_are_its_qu
 
 def test_a_parenthesised_answer_label_in_the_introduction_is_named_by_its_name(tmp_path: Path) -> None:
     """An indented ``답) …`` in the quiz's introduction would show students an answer: QB145 names
-    the label, ``'답:'``, at its place (``read_label`` 86 took ``답)`` for a bracketed label and
-    named it ``'답):'``)."""
+    the label as written, ``'답)'``, at its place (``read_label`` 86 took ``답)`` for a bracketed label and
+    named it ``'답):'``; before the twelfth session, QB145 named it ``'답:'``, a colon the author never wrote)."""
     text = "---\ntitle: T\nlanguage: ko\n---\n\n다음 물음에 답하시오.\n  답) 모두 쓰시오\n\n1. 수도는?\n① 서울\n② 부산\n\n정답: ①\n"
     _, told = read_text(tmp_path, text)
     assert [entry[:4] for entry in told] == [
-        (*place(text, "답) 모두"), "QB145", "'답:' outside a question: the quiz description would show it to students")]
+        (*place(text, "답) 모두"), "QB145", "'답)' outside a question: the quiz description would show it to students")]
