@@ -1,0 +1,252 @@
+"""No English left in a Korean, Japanese or Chinese teacher's diagnostics, beyond reading a paper.
+
+test_message_catalogs runs the examples of the reading and checking codes (QB1xx, QB2xx) through
+``check --lang``, one example each; what it did not see printed in English under ``--lang ko``:
+
+- the codes of the other stages: writing the outputs (QB3xx) and what an LMS loses or changes on
+  import (QB601, ``check --profile canvas|moodle|qti21``), whose messages are made per question by
+  code (profiles.py, the kinds' ``losses`` in kinds.py): one example shows one of about forty;
+- hints chosen by what a question holds (QB128's: its text has blanks, a '- ' list, a list of
+  pairs, indented options), of which the code's example shows one.
+
+Here every code's example of every stage is run, with its profile, and so are sources that make
+each profile's check say each of its messages and QB128 give each of its hints; every message and
+hint is rendered as ``check --lang`` prints it and compared with its English rendering: one that
+prints as in English (and says something in words outside quotes) has no catalog entry; one that
+keeps a run of English words has a part no entry translates. The sources are seen to reach every
+message of the profiles' checks and every QB128 hint (by their English words), so a new one comes
+with its entries.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from helpers.cli import run
+from test_codes import SOURCE_EXAMPLES, run_example
+from test_message_catalogs import _QUOTED, SOURCE_TEXT, english_runs
+
+import qti_builder
+from qti_builder.codes import CODES
+from qti_builder.diagnostics import Diagnostic
+from qti_builder.messages import languages
+
+PACKAGE = Path(qti_builder.__file__).parent
+LANGUAGES = languages()
+
+#: Two English words in a row outside quotes, braces and code: a text that says something in English.
+_WORDS = re.compile(r"[A-Za-z]{2,}[\s,]+[A-Za-z]{2,}")
+
+FRONT = "---\ntitle: T\n---\n\n"
+
+#: Sources that make ``check --profile`` say each of its messages (code, syntax, source, profile).
+CANVAS = """title: Profiles
+settings: {shuffle_answers: true}
+sections:
+  - id: main
+    title: Main
+    shuffle: true
+    questions:
+      - {type: single_choice, id: fb, stem: Which?, shuffle: false, feedback: {partially_correct: Half.},
+         choices: [{id: A, text: a, correct: true, fixed: true}, {id: B, text: b}]}
+      - {type: multiple_response, id: aon, stem: Which?, scoring: all_or_nothing,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c}]}
+      - {type: multiple_response, id: exam, stem: Which?, points: 2, scoring: exam, incomplete_points: 1,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c}]}
+      - {type: multiple_response, id: sc, stem: Which?,
+         choices: [{id: A, text: a, correct: true, score: 70}, {id: B, text: b, correct: true, score: 30}, {id: C, text: c}]}
+      - {type: true_false, id: tf, stem: Sure?, answer: true, labels: [O, X]}
+      - {type: short_answer, id: sa, stem: Who?, case_sensitive: true, answers: [{text: 'Ki*m', score: 100}, {text: Lee, score: 50}]}
+      - {type: numerical, id: num, stem: How many?, unit: cm, answers: [{value: 3, score: 100}, {value: 4, score: 50}]}
+      - {type: essay, id: es, stem: Why?, response_format: plain, min_words: 10, attachments: 1, expected_lines: 5}
+      - {type: essay, id: es2, stem: Why?, expected_lines: 5}
+      - {type: file_upload, id: fu, stem: Send., max_files: 2, allowed_types: [.pdf]}
+      - {type: matching, id: ma, stem: Match., pairs: [{prompt: a, answer: '`x`'}, {prompt: b, answer: y}]}
+      - {type: ordering, id: ord, stem: Order., items: ['`a`', b]}
+      - {type: fill_in_blank, id: fib, stem: '[[a]] and [[b]]', case_sensitive: true, points: 3,
+         blanks: [{id: a, answers: [x], points: 2}, {id: b, kind: dropdown, answers: [y], options: [z], points: 1}]}
+      - {type: calculated, id: calc, stem: 'What is {a} + 1?', answer: a + 1, figures: 2, unit: m,
+         variables: [{name: a, min: 1, max: 2}], feedback: {general: 'It is {a}.'}}
+      - {type: text_only, id: txt, stem: Read., feedback: {general: Note.}}
+  - id: drawn
+    title: Drawn
+    select: 1
+    questions:
+      - {type: essay, id: d1, stem: Why?, points: 0}
+      - {type: essay, id: d2, stem: How?, points: 2}
+      - {type: calculated_choice, id: cc, stem: 'What is {a} + 1?', variables: [{name: a, min: 1, max: 2}],
+         choices: [{id: A, text: '{=a + 1}', correct: true}, {id: B, text: '{=a + 2}'}]}
+    sections:
+      - {id: inner, title: Inner, questions: [{type: essay, id: in1, stem: Why?}]}
+  - id: outer
+    title: Outer
+    select: 1
+    sections:
+      - {id: inner2, title: Inner2, questions: [{type: essay, id: in2, stem: Why?}]}
+"""
+
+#: The quiz does not shuffle, a question does.
+CANVAS_UNSHUFFLED = """title: Profiles
+sections:
+  - id: main
+    title: Main
+    questions:
+      - {type: single_choice, id: sh, stem: Which?, shuffle: true, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+"""
+
+MOODLE = """title: Profiles
+sections:
+  - id: main
+    title: Main
+    questions:
+      - {type: single_choice, id: hn, stem: Which?, numbering: hangul, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: single_choice, id: hc, stem: Which?, numbering: hangul-consonant, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: single_choice, id: ka, stem: Which?, numbering: katakana, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: single_choice, id: ir, stem: Which?, numbering: iroha, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: multiple_response, id: aon, stem: Which?, scoring: all_or_nothing,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c}]}
+      - {type: multiple_response, id: exam, stem: Which?, points: 3, scoring: exam, incomplete_points: 1,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c, correct: true}, {id: D, text: d}]}
+      - {type: essay, id: es, stem: Why?, feedback: {correct: Good., incorrect: Bad.}}
+      - {type: true_false, id: tf, stem: Sure?, answer: true, feedback: {partially_correct: Half.}}
+"""
+
+#: QB128's hints, by what the question holds.
+NO_TYPE = {
+    "blanks": FRONT + "1. The sky is [[blue]].\n",
+    "items": FRONT + "1. Put them in order.\n\n- one\n- two\n- three\n",
+    "pairs": FRONT + "1. Match them.\n\n- France -> Paris\n- Japan -> Tokyo\n",
+    "indented options": FRONT + "1. Which one?\n\n\tA) this\n\tB) that\n",
+    "nothing": FRONT + "1. Explain recursion.\n",
+}
+
+SOURCES = [
+    *((c.code, c.syntax, c.mistake, c.profile) for c in SOURCE_EXAMPLES),
+    ("QB601", "yaml", CANVAS, "canvas"),
+    ("QB601", "yaml", CANVAS_UNSHUFFLED, "canvas"),
+    ("QB601", "yaml", MOODLE, "moodle"),
+    ("QB601", "yaml", MOODLE, "qti21"),
+    *(("QB128", "md", text, None) for text in NO_TYPE.values()),
+]
+
+
+@pytest.fixture(scope="module")
+def said(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
+    """Every diagnostic the sources give, each once."""
+    found: dict[tuple[str, str, str | None], Diagnostic] = {}
+    for i, (code, syntax, text, profile) in enumerate(SOURCES):
+        example = replace(CODES[code], mistake=text, syntax=syntax, profile=profile)
+        for diagnostic in run_example(tmp_path_factory.mktemp(f"source{i}"), example, text):
+            found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    return list(found.values())
+
+
+def untranslated(english: str, translated: str) -> list[str]:
+    """What of a message or hint stays English: all of it when it prints as in English and says
+    something in words, else its runs of English words (a part no entry translates)."""
+    if translated == english:
+        return [english] if _WORDS.search(_QUOTED.sub(" | ", english)) else []
+    return english_runs(translated)
+
+
+def rendered(diagnostic: Diagnostic, language: str | None) -> tuple[str, str]:
+    """The message and the hint as ``check`` prints them in ``language``."""
+    lines = diagnostic.render(language).splitlines()
+    message = lines[0].split(f"[{diagnostic.code}]: ", 1)[1]
+    hint = next((line[len("    hint: "):] for line in lines[1:] if line.startswith("    hint: ")), "")
+    return message, hint
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_and_hint_prints_translated(said: list[Diagnostic], language: str) -> None:
+    left: dict[str, list[str]] = {}
+    for diagnostic in said:
+        for english, translated in zip(rendered(diagnostic, None), rendered(diagnostic, language)):
+            runs = [r for r in untranslated(english, translated) if r not in SOURCE_TEXT.get(diagnostic.code, set())]
+            if runs:
+                left.setdefault(diagnostic.code, []).extend(runs)
+    count = sum(map(len, left.values()))
+    assert left == {}, (f"{count} messages or hints print in English: add entries for them to "
+                        f"src/qti_builder/locale/{language}/LC_MESSAGES/qti_builder.po (and the other catalogs)")
+
+
+def _literals(node: ast.expr) -> list[str]:
+    """The literal parts of a string or f-string expression."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    return []
+
+
+def _words(parts: list[str]) -> str:
+    """The longest literal part: enough to know the message by in its English rendering."""
+    return max(parts, key=len).strip() if parts else ""
+
+
+def profile_messages() -> dict[str, str]:
+    """Each message the profiles' checks can say (profiles.py's yields and QB601 warnings, the
+    kinds' ``losses``), by its place in the source, and its words."""
+    found: dict[str, str] = {}
+    path = PACKAGE / "profiles.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Yield) and node.value is not None and _literals(node.value):  # not _subtree's sections
+            found[f"profiles.py:{node.lineno}"] = _words(_literals(node.value))
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "warning" and node.args:
+            found[f"profiles.py:{node.lineno}"] = _words(_literals(node.args[1]))
+    from qti_builder.kinds import KINDS
+
+    for name, spec in KINDS.items():
+        for profile, losses in spec.losses.items():
+            for i, loss in enumerate(losses):
+                found[f"kinds.py {name} losses[{profile!r}][{i}]"] = loss
+    return found
+
+
+def missing_type_hints() -> dict[str, str]:
+    """Each hint QB128 can give (the returns of _missing_type_hint), by its line, and its words."""
+    path = PACKAGE / "readers" / "markdown" / "questions.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_missing_type_hint")
+    return {f"questions.py:{n.lineno}": _words(_literals(n.value)) for n in ast.walk(function)
+            if isinstance(n, ast.Return) and n.value is not None}
+
+
+def test_the_sources_make_every_profile_message_and_qb128_hint_said(said: list[Diagnostic]) -> None:
+    # A message of a profile's check or a hint of QB128 that no source here makes is not checked
+    # above: write a source that says it (and its entries in the catalogs).
+    english = [text for d in said for text in (d.message, d.hint or "")]
+    wanted = profile_messages() | missing_type_hints()
+    assert len(wanted) >= 35 and all(wanted.values())
+    unsaid = {place: words for place, words in wanted.items() if not any(words in text for text in english)}
+    assert unsaid == {}
+
+
+def test_a_korean_ordering_question_without_a_type_gets_its_hint_in_korean(tmp_path: Path) -> None:
+    # The question's '- ' lines are its items: the hint says to add {type=ordering}, in Korean.
+    source = tmp_path / "order.md"
+    source.write_text("---\ntitle: t\nlanguage: ko\n---\n\n1. 순서대로 놓으시오.\n\n- 가\n- 나\n- 다\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "--lang", "ko")
+    assert code == 1
+    lines = err.splitlines()
+    at = next(i for i, line in enumerate(lines) if "order.md:6:1: error[QB128]: " in line)
+    assert lines[at].endswith("error[QB128]: 보기도 정답도 없는 문항입니다"), lines
+    assert lines[at + 1] == "    hint: 문항 줄에 {type=ordering}을 붙이세요: '- ' 줄이 올바른 순서대로 놓인 항목입니다", lines
+
+
+def test_canvas_warnings_print_in_korean(tmp_path: Path) -> None:
+    # An ordering question, which Canvas Classic turns into drop-downs: the warning and its hint in Korean.
+    source = tmp_path / "steps.md"
+    source.write_text(CODES["QB601"].mistake, encoding="utf-8")
+    code, _, err = run("check", str(source), "--lang", "ko", "--profile", "canvas")
+    assert code == 0
+    lines = err.splitlines()
+    at = next(i for i, line in enumerate(lines) if "warning[QB601]: " in line)
+    assert lines[at].endswith("steps.md:5:1: warning[QB601]: Canvas: Canvas Classic에는 순서 배열 유형이 없습니다: "
+                              "자리마다 모든 항목을 나열한 드롭다운 하나가 되고, 전부 맞아야 점수를 주는 대신 자리마다 "
+                              "점수를 줍니다 (문항 'steps')"), lines
+    assert lines[at + 1] == "    hint: Canvas가 각 유형을 어떻게 다루는지는 'qti-builder docs question-types'를 보세요", lines
