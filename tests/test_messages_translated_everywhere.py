@@ -246,7 +246,7 @@ def test_canvas_warnings_print_in_korean(tmp_path: Path) -> None:
     assert code == 0
     lines = err.splitlines()
     at = next(i for i, line in enumerate(lines) if "warning[QB601]: " in line)
-    assert lines[at].endswith("steps.md:5:1: warning[QB601]: Canvas: Canvas Classic에는 순서 배열 유형이 없습니다: "
+    assert lines[at].endswith("steps.md:4:1: warning[QB601]: Canvas: Canvas Classic에는 순서 배열 유형이 없습니다: "
                               "자리마다 모든 항목을 나열한 드롭다운 하나가 되고, 전부 맞아야 점수를 주는 대신 자리마다 "
                               "점수를 줍니다 (문항 'steps')"), lines
-    assert lines[at + 1] == "    hint: Canvas가 각 유형을 어떻게 다루는지는 'qti-builder docs question-types'를 보세요", lines
+    assert lines[at + 1] == "    hint: Canvas에서 각 유형이 어떻게 되는지는 'qti-builder docs question-types'를 보세요", lines

@@ -97,10 +97,12 @@ def translate(text: str, language: str | None, depth: int = 0) -> str:
     entries = catalog(primary(language))
     if not entries or not text or depth > 3:
         return text
-    if depth > 0 and "; " in text and not text.startswith("; "):
+    parts = _outside_parentheses(text, "; ")
+    if depth > 0 and len(parts) > 1 and not text.startswith("; "):
         # A value that lists parts (QB219's 'A: 3 points in 2 questions; B: ...'): each part is a
-        # fragment of its own, however many there are (before a fragment swallows them whole).
-        return "; ".join(translate(part, language, depth) for part in text.split("; "))
+        # fragment of its own, however many there are (before a fragment swallows them whole). A
+        # '; ' in parentheses is a part's own ('35 % (choice A; nearest option 33.33333 %)').
+        return "; ".join(translate(part, language, depth) for part in parts)
     for entry in entries:
         if entry.fragment != (depth > 0):
             continue
@@ -109,4 +111,32 @@ def translate(text: str, language: str | None, depth: int = 0) -> str:
             values = {name: translate(value, language, depth + 1) for name, value in match.groupdict().items()}
             # Only the entry's own names are replaced: a hint's '{type=essay}' is text.
             return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), entry.msgstr)
+    if depth > 0 and ", " in text:
+        # A value that lists fragments ('the response format, the word limits'), each translated;
+        # a list of anything else (numbers, ids) stays as it is.
+        items = text.split(", ")
+        translated = [translate(item, language, depth) for item in items]
+        if all(new != old for new, old in zip(translated, items)):
+            return _LIST_SEPARATORS.get(primary(language), ", ").join(translated)
     return text
+
+
+#: How a language separates the items of a list; ", " where it is not said.
+_LIST_SEPARATORS = {"ja": "、", "zh": "、"}
+
+
+def _outside_parentheses(text: str, separator: str) -> list[str]:
+    """``text`` cut at each ``separator`` that is not in parentheses."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        if text[i] == "(":
+            depth += 1
+        elif text[i] == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0 and text.startswith(separator, i):
+            parts.append(text[start:i])
+            start = i + len(separator)
+            i = start
+            continue
+        i += 1
+    return [*parts, text[start:]]
