@@ -22,17 +22,17 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from helpers.cli import run
-from test_codes import SOURCE_EXAMPLES, run_example
+from test_codes import PNG, SOURCE_EXAMPLES
 from test_message_catalogs import _QUOTED, _WORD
 
 import qti_builder
+from qti_builder import BuildOptions, build
 from qti_builder.codes import CODES
-from qti_builder.diagnostics import Diagnostic
+from qti_builder.diagnostics import BuildFailed, Diagnostic
 from qti_builder.messages import languages
 
 PACKAGE = Path(qti_builder.__file__).parent
@@ -127,13 +127,37 @@ NO_TYPE = {
     "nothing": FRONT + "1. Explain recursion.\n",
 }
 
+#: What each output loses of a quiz (QB602, QB603, and QB601 as a loss): build --strict fails on each.
+LOSSES = """title: Losses
+settings: {time_limit: 30}
+sections:
+  - id: pool
+    title: Pool
+    select: 1
+    questions:
+      - {type: ordering, id: steps, stem: Order., items: [a, b]}
+      - {type: essay, id: e2, stem: How?, points: 2}
+  - id: nest
+    title: Nest
+    select: 1
+    questions:
+      - {type: essay, id: e3, stem: Why?}
+    sections:
+      - {id: sub, title: Sub, questions: [{type: essay, id: e4, stem: Why?}]}
+"""
+
 SOURCES = [
-    *((c.code, c.syntax, c.mistake, c.profile) for c in SOURCE_EXAMPLES),
-    ("QB601", "yaml", CANVAS, "canvas"),
-    ("QB601", "yaml", CANVAS_UNSHUFFLED, "canvas"),
-    ("QB601", "yaml", MOODLE, "moodle"),
-    ("QB601", "yaml", MOODLE, "qti21"),
-    *(("QB128", "md", text, None) for text in NO_TYPE.values()),
+    *((c.code, c.syntax, c.mistake, c.profile, c.file) for c in SOURCE_EXAMPLES),
+    ("QB601", "yaml", CANVAS, "canvas", "example"),
+    ("QB601", "yaml", CANVAS_UNSHUFFLED, "canvas", "example"),
+    ("QB601", "yaml", MOODLE, "moodle", "example"),
+    ("QB601", "yaml", MOODLE, "qti21", "example"),
+    *(("QB128", "md", text, None, "example") for text in NO_TYPE.values()),
+]
+#: Run with --strict: every warning becomes an error saying so, and so does every loss.
+STRICT = [
+    *((c.code, c.syntax, c.mistake, c.profile, c.file) for c in SOURCE_EXAMPLES if c.is_warning),
+    ("QB603", "yaml", LOSSES, None, "example"),
 ]
 
 
@@ -141,10 +165,19 @@ SOURCES = [
 def said(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
     """Every diagnostic the sources give, each once."""
     found: dict[tuple[str, str, str | None], Diagnostic] = {}
-    for i, (code, syntax, text, profile) in enumerate(SOURCES):
-        example = replace(CODES[code], mistake=text, syntax=syntax, profile=profile)
-        for diagnostic in run_example(tmp_path_factory.mktemp(f"source{i}"), example, text):
-            found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    for strict, sources in ((False, SOURCES), (True, STRICT)):
+        for i, (code, syntax, text, profile, name) in enumerate(sources):
+            folder = tmp_path_factory.mktemp(f"source{i}")
+            source = folder / f"{name}.{syntax}"
+            source.write_text(text, encoding="utf-8")
+            (folder / "pic.png").write_bytes(PNG)
+            try:
+                diagnostics = build(BuildOptions(sources=[source], out_dir=folder / "out", write=False, profile=profile,
+                                                 strict=strict, jobs=1)).diagnostics
+            except BuildFailed as failed:
+                diagnostics = failed.diagnostics
+            for diagnostic in diagnostics:
+                found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
     return list(found.values())
 
 
