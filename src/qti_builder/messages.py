@@ -24,6 +24,9 @@ DOMAIN = "qti_builder"
 LOCALES = Path(__file__).parent / "locale"
 
 FRAGMENT = "fragment"
+#: An entry that says something of a whole message (msgctxt "wrapper": ``{message} (a warning,
+#: failing because of --strict)``): its ``{message}`` is translated as a message of its own.
+WRAPPER = "wrapper"
 _PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -35,6 +38,7 @@ class Entry:
     #: A part of messages (msgctxt "fragment": ``; did you mean '{word}'?``, ``option {option}``),
     #: matched only against the values of a message, never as a whole message.
     fragment: bool = False
+    wrapper: bool = False
 
 
 def placeholders(template: str) -> list[str]:
@@ -83,7 +87,7 @@ def catalog(language: str) -> tuple[Entry, ...]:
     for each in (path, *kind_catalog_paths(language)):
         with each.open("rb") as handle:
             po = read_po(handle, locale=language, domain=DOMAIN)
-        entries += [Entry(str(m.id), str(m.string), _pattern(str(m.id)), m.context == FRAGMENT) for m in po
+        entries += [Entry(str(m.id), str(m.string), _pattern(str(m.id)), m.context == FRAGMENT, m.context == WRAPPER) for m in po
                     if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy]
     return tuple(sorted(entries, key=lambda e: -len(e.msgid)))
 
@@ -103,12 +107,13 @@ def translate(text: str, language: str | None, depth: int = 0) -> str:
         # fragment of its own, however many there are (before a fragment swallows them whole). A
         # '; ' in parentheses is a part's own ('35 % (choice A; nearest option 33.33333 %)').
         return "; ".join(translate(part, language, depth) for part in parts)
-    for entry in entries:
+    for entry in (*(e for e in entries if e.wrapper and depth == 0), *(e for e in entries if not e.wrapper)):
         if entry.fragment != (depth > 0):
             continue
         match = entry.pattern.fullmatch(text)
         if match:
-            values = {name: translate(value, language, depth + 1) for name, value in match.groupdict().items()}
+            values = {name: translate(value, language, depth if entry.wrapper and name == "message" else depth + 1)
+                      for name, value in match.groupdict().items()}
             # Only the entry's own names are replaced: a hint's '{type=essay}' is text.
             return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), entry.msgstr)
     if depth > 0 and ", " in text:
