@@ -146,7 +146,23 @@ sections:
       - {id: sub, title: Sub, questions: [{type: essay, id: e4, stem: Why?}]}
 """
 
+#: Messages and hints the codes' examples do not show: of other mistakes, and hints chosen by what
+#: the source holds (found by recording every diagnostic of the test suite and translating it).
+OTHER_MISTAKES = [
+    ("QB150", "md", FRONT + "1. Which <font>one</font>? {#q type=essay}\n\n2. <b onclick=\"x()\">Why</b>? {#r type=essay}\n\n"
+                      "3. See ![a](/etc/passwd) {#s type=essay}\n\n4. See ![b](../secret.png) {#t type=essay}\n", None, "example"),
+    ("QB115", "md", FRONT + "1. Which? {#q}\n\nA) a\nB) b\nFoo bar: c\n\nAnswer: A\n", None, "example"),
+    ("QB117", "md", FRONT + "1. Order {#o type=ordering}\n\n- a\n- b\nstray text here\n", None, "example"),
+    ("QB183", "md", FRONT + "1. Why? {#q type=short_answer}\n\nAnswer: x {points=2}\n", None, "example"),
+    ("QB210", "md", FRONT + "1. A car covers {d} km. {#speed type=calculated}\n\n```variables\nd = 20..200\n```\n\n"
+                      "Answer: foo(d) ± 1%\n", None, "example"),
+    ("QB145", "yaml", "title: T\nsections:\n  - id: s\n    title: S\n    description: 'Answer: x'\n"
+                        "    questions: [{type: essay, id: q, stem: Why?}]\n", None, "example"),
+    ("QB114", "yaml", "title: T\nsections: &s\n  - id: s\n    title: S\n    questions: *s\n", None, "example"),
+]
+
 SOURCES = [
+    *OTHER_MISTAKES,
     *((c.code, c.syntax, c.mistake, c.profile, c.file) for c in SOURCE_EXAMPLES),
     ("QB601", "yaml", CANVAS, "canvas", "example"),
     ("QB601", "yaml", CANVAS_UNSHUFFLED, "canvas", "example"),
