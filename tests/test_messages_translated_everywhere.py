@@ -177,6 +177,22 @@ STRICT = [
 ]
 
 
+#: Quizzes built together: one repeats another's id (QB202), one a category ID number of another (QB237).
+TOGETHER = {
+    "week2.md": "---\ntitle: A\nid: week2\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n1. Why? {#q1 type=essay}\n",
+    "week3.md": "---\ntitle: B\nid: week3\n---\n\n# Tissues {#tissues moodle_idnumber=CELLS}\n\n1. Why? {#q2 type=essay}\n",
+    "again.md": "---\ntitle: C\nid: week2\n---\n\n1. Why? {#q3 type=essay}\n",
+}
+
+
+def build_diagnostics(folder: Path, sources: list[Path], profile: str | None = None, strict: bool = False) -> list[Diagnostic]:
+    try:
+        return build(BuildOptions(sources=sources, out_dir=folder / "out", write=False, profile=profile, strict=strict,
+                                  jobs=1)).diagnostics
+    except BuildFailed as failed:
+        return failed.diagnostics
+
+
 @pytest.fixture(scope="module")
 def said(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
     """Every diagnostic the sources give, each once."""
@@ -187,13 +203,15 @@ def said(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
             source = folder / f"{name}.{syntax}"
             source.write_text(text, encoding="utf-8")
             (folder / "pic.png").write_bytes(PNG)
-            try:
-                diagnostics = build(BuildOptions(sources=[source], out_dir=folder / "out", write=False, profile=profile,
-                                                 strict=strict, jobs=1)).diagnostics
-            except BuildFailed as failed:
-                diagnostics = failed.diagnostics
-            for diagnostic in diagnostics:
+            for diagnostic in build_diagnostics(folder, [source], profile, strict):
                 found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    folder = tmp_path_factory.mktemp("together")
+    for name, text in TOGETHER.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    together = build_diagnostics(folder, [folder / name for name in TOGETHER])
+    assert {d.code for d in together} == {"QB202", "QB237"}
+    for diagnostic in together:
+        found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
     return list(found.values())
 
 
