@@ -346,3 +346,21 @@ def test_canvas_warnings_print_in_korean(tmp_path: Path) -> None:
                               "자리마다 모든 항목을 나열한 드롭다운 하나가 되고, 전부 맞아야 점수를 주는 대신 자리마다 "
                               "점수를 줍니다 (문항 'steps')"), lines
     assert lines[at + 1] == "    hint: Canvas에서 각 유형이 어떻게 되는지는 'qti-builder docs question-types'를 보세요", lines
+
+
+def test_a_projects_messages_print_in_the_language_asked(tmp_path: Path) -> None:
+    # No quiz source in the folder named (QB232), and --only naming a question no quiz has (QB234):
+    # messages of the command, not of a quiz, in the --lang asked.
+    (tmp_path / "empty").mkdir()
+    source = tmp_path / "week2.md"
+    source.write_text(TOGETHER["week2.md"], encoding="utf-8")
+    said = []
+    for args, code in ((("check", str(tmp_path / "empty")), "QB232"),
+                       (("build", str(source), "--out", str(tmp_path / "out"), "--only", "nope"), "QB234")):
+        _, _, err = run(*args, "--lang", "ko")
+        lines = err.splitlines()
+        at = next(i for i, line in enumerate(lines) if f"error[{code}]: " in line)
+        said += [lines[at].split("]: ", 1)[1], lines[at + 1].removeprefix("    hint: ")]
+    assert said[0].endswith("에 퀴즈 소스가 없습니다"), said
+    assert said[2] == "--only가 가리키는 문항 'nope'은(는) 어느 퀴즈에도 없습니다", said
+    assert [english_words(line) for line in said] == [[], [], [], []], said
