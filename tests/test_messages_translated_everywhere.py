@@ -364,3 +364,20 @@ def test_a_projects_messages_print_in_the_language_asked(tmp_path: Path) -> None
     assert said[0].endswith("에 퀴즈 소스가 없습니다"), said
     assert said[2] == "--only가 가리키는 문항 'nope'은(는) 어느 퀴즈에도 없습니다", said
     assert [english_words(line) for line in said] == [[], [], [], []], said
+
+
+def test_an_imports_input_level_messages_print_in_the_language_asked(tmp_path: Path) -> None:
+    # An input of no format it knows (QB700), and --id given to two quizzes (QB725).
+    (tmp_path / "unknown.dat").write_bytes(b"\x00\x01\x02")
+    for name in ("week2.md", "week3.md"):
+        (tmp_path / name).write_text(TOGETHER[name], encoding="utf-8")
+    said = []
+    for args, code in ((("unknown.dat",), "QB700"), (("week2.md", "week3.md", "--id", "x"), "QB725")):
+        _, _, err = run("import", *(str(tmp_path / a) if a.endswith((".dat", ".md")) else a for a in args),
+                        "--out", str(tmp_path / "out"), "--lang", "ko")
+        lines = err.splitlines()
+        at = next(i for i, line in enumerate(lines) if f"error[{code}]: " in line)
+        said += [lines[at].split("]: ", 1)[1], lines[at + 1].removeprefix("    hint: ")]
+    assert said[0] == "이 입력의 형식을 알 수 없습니다", said
+    assert said[2] == "--id는 퀴즈 하나에 id를 주는데, 입력에는 퀴즈가 2개 있습니다", said
+    assert [english_words(line) for line in said] == [[], [], [], []], said
