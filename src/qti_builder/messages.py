@@ -5,8 +5,12 @@ A catalog entry's msgid is an English message or hint as the code writes it, wit
 parts named in braces (``unknown label '{label}'{near}``); its msgstr says the same with the same
 names. A diagnostic is translated when it is printed: its English text is matched against the
 msgids and the parts found are put into the msgstr, each part translated in turn when it is itself
-an entry (``; did you mean '{word}'?``). The code that reports a problem keeps writing plain
+an entry (``; did you mean '{word}'?``), or a list of such entries ('a; b', 'a, b'). An entry of
+context "wrapper" says something of a whole message (``{message} (a warning, failing because of
+--strict)``): its message is translated as one. The code that reports a problem keeps writing plain
 English, so adding a language, or a message to a language, is data: one .po file, one entry.
+tests/test_messages_translated_everywhere.py prints what every code's example and many other
+mistakes say in each language, and names what stays English.
 
 Which language: ``--lang``, else the quiz's ``language``, else English. Machine reports (json,
 github, junit) stay in English.
