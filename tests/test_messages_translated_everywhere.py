@@ -159,6 +159,10 @@ OTHER_MISTAKES = [
     ("QB145", "yaml", "title: T\nsections:\n  - id: s\n    title: S\n    description: 'Answer: x'\n"
                         "    questions: [{type: essay, id: q, stem: Why?}]\n", None, "example"),
     ("QB114", "yaml", "title: T\nsections: &s\n  - id: s\n    title: S\n    questions: *s\n", None, "example"),
+    # YAML's own words for a tab, an unclosed list, an alias to nothing (PyYAML's messages)
+    ("QB111", "yaml", "title: T\nsections:\n\t- id: s\n", None, "example"),
+    ("QB111", "yaml", "title: T\nsections: [a, b\n", None, "example"),
+    ("QB111", "yaml", "title: T\nsections: *nope\n", None, "example"),
 ]
 
 SOURCES = [
