@@ -7,15 +7,20 @@ test_message_catalogs runs the examples of the reading and checking codes (QB1xx
   import (QB601, ``check --profile canvas|moodle|qti21``), whose messages are made per question by
   code (profiles.py, the kinds' ``losses`` in kinds.py): one example shows one of about forty;
 - hints chosen by what a question holds (QB128's: its text has blanks, a '- ' list, a list of
-  pairs, indented options), of which the code's example shows one.
+  pairs, indented options), of which the code's example shows one;
+- ``--strict``, which made every warning one no entry matched ('... (a warning, failing because
+  of --strict)'), and the losses of the outputs it fails on (QB601-QB603);
+- a message whose only English part is two words ("duplicate key 'title'"): it looks for three.
 
-Here every code's example of every stage is run, with its profile, and so are sources that make
-each profile's check say each of its messages and QB128 give each of its hints; every message and
-hint is rendered as ``check --lang`` prints it and compared with its English rendering: one that
-prints as in English (and says something in words outside quotes) has no catalog entry; one that
-keeps a run of English words has a part no entry translates. The sources are seen to reach every
-message of the profiles' checks and every QB128 hint (by their English words), so a new one comes
-with its entries.
+Here every code's example of every stage is run, with its profile, and again with --strict for
+the warnings; so are sources that make each profile's check say each of its messages, QB128 give
+each of its hints, other mistakes the suite's run showed in English, and quizzes built together.
+Every message and hint is rendered as ``check --lang`` prints it and compared with its English
+rendering: one that prints as in English (and says something in words outside quotes) has no
+catalog entry; one that keeps two English words in a row has a part no entry translates. The
+sources are seen to reach every message of the profiles' checks and every QB128 hint (by their
+English words), so a new one comes with its entries. Messages of the command rather than of a
+quiz (no source, --only, an import's input) are checked at the command line.
 """
 
 from __future__ import annotations
