@@ -391,3 +391,25 @@ def test_an_imports_input_level_messages_print_in_the_language_asked(tmp_path: P
     assert said[0] == "이 입력의 형식을 알 수 없습니다", said
     assert said[2] == "--id는 퀴즈 하나에 id를 주는데, 입력에는 퀴즈가 2개 있습니다", said
     assert [english_words(line) for line in said] == [[], [], [], []], said
+
+
+#: A web page's quiz whose question 1 has no answer and question 2 one option: both skipped (QB713),
+#: so nothing to import (QB704).
+SKIPPED_PAGE = "# 小テスト\n\n## Question 1\n\n2＋2は？\n\n- A) 3\n- B) 4\n\n## Question 2\n\n水は？\n\n- A) H2O\n\nAnswer: A\n"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_quiz_pages_skipped_questions_print_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(SKIPPED_PAGE, encoding="utf-8")
+    code, _, err = run("import", str(page), "--out", str(tmp_path / "out"), "--lang", language)
+    assert code == 1
+    lines = err.splitlines()
+    said = [line.split("]: ", 1)[1] if "]: " in line else line.removeprefix("    hint: ")
+            for line in lines if "[QB704]" in line or "[QB713]" in line or line.startswith("    hint: ")]
+    assert [re.sub(r"^.*page\.md:(\d+):\d+: (\w+)\[(QB\d+)\].*$", r"\1 \3", line) for line in lines if "[QB7" in line] == \
+        ["1 QB704", "3 QB713", "10 QB713"], lines
+    assert len(said) == 5 and [english_words(line) for line in said] == [[]] * 5, said
+    if language == "ko":
+        assert "page.md:3:1: warning[QB713]: 문항 '2＋2は？'을(를) 건너뛰었습니다: 보기는 있지만 그중 하나를 가리키는 정답이 없습니다" in \
+            [line[line.index("page.md"):] for line in lines if "page.md" in line], lines
