@@ -527,7 +527,8 @@ def test_a_section_titled_answers_with_questions_is_no_key(tmp_path: Path) -> No
 
 def test_indented_options_are_an_error_that_says_so(tmp_path: Path) -> None:
     code, found = errors(tmp_path, KO + "문제 1. 조선을 건국한 인물은?\n\t① 이성계\t② 왕건\n")
-    assert code == 1 and [f[:4] for f in found] == [(5, 1, "error", "QB128")] and "indented" in found[0][4]
+    # The hint in the quiz's language: 'its options are indented, which makes them part of the question text'.
+    assert code == 1 and [f[:4] for f in found] == [(5, 1, "error", "QB128")] and "보기가 들여 쓰여 있어" in found[0][4]
 
 
 def test_a_question_number_alone_on_its_line(tmp_path: Path) -> None:

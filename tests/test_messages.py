@@ -158,6 +158,21 @@ def test_a_kind_s_own_catalog_translates_its_messages(tmp_path: Path, monkeypatc
         messages.catalog.cache_clear()
 
 
+def test_a_value_listing_parts_is_translated_part_by_part() -> None:
+    # QB321's scores, each with its own '; ' in parentheses: cut between the scores, not inside one.
+    assert translate("Moodle cannot store the scores of question 'q': 35 % (choice A; nearest option 33.33333 %); "
+                     "65 % (choices B, C; nearest option 66.66667 %) is not one of its grade options", "ko") == (
+        "Moodle은 문항 'q'의 점수를 저장할 수 없습니다: 35 % (보기 A, 가장 가까운 선택지 33.33333 %); "
+        "65 % (보기 B, C, 가장 가까운 선택지 66.66667 %)은(는) Moodle의 성적 선택지에 없습니다")
+    # A list of fragments (what Canvas's essay question does not carry), in the language's own separator;
+    # a list of anything else (the blanks' points) as it is.
+    lost = "Canvas: the response format, the word limits are not carried: Canvas's essay question has no such settings (question 'e')"
+    assert translate(lost, "ko") == "Canvas: 답안 형식, 단어 수 제한은(는) 옮겨지지 않습니다: Canvas의 서술형 문항에는 그런 설정이 없습니다 (문항 'e')"
+    assert translate(lost, "ja").startswith("Canvas: 解答の形式、語数の制限は引き継がれません")
+    points = "Canvas: the blanks' own points (2, 1) are not carried: Canvas shares a question's 3 points equally among its blanks (question 'f')"
+    assert translate(points, "zh") == "Canvas：各空格自己的分值（2, 1）不会保留：Canvas 把题目的 3 分平均分给各空格（题目“f”）"
+
+
 def test_a_message_without_an_entry_stays_english() -> None:
     assert translate("something no catalog has", "ko") == "something no catalog has"
     assert translate("option B", "ko") == "option B"  # a fragment is no whole message

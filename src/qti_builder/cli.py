@@ -589,7 +589,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     from .summary import plural, points_text, quiz_points
 
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
-    _require_sources(options.sources)
+    _require_sources(options.sources, ui.lang)
     result: BuildResult | None = None
     try:
         options.progress = ui.progress()
@@ -618,7 +618,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         ui.say(f"ok: {plural(len(result.quizzes), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
                f"{plural(len(result.outputs), 'output')} valid")
     unwritten = ui.emit_report(result, diagnostics, 1 if failed else 0)
-    _print(unwritten)
+    _print(unwritten, languages=lambda _: ui.lang)
     if failed or unwritten:
         raise typer.Exit(1)
     assert result is not None
@@ -634,7 +634,7 @@ def _print_outlines(result: BuildResult, ui: Ui) -> None:
         if r.outline is not None:
             for line in render_outline(r.outline):
                 ui.say(line)
-def _require_sources(paths: list[Path]) -> None:
+def _require_sources(paths: list[Path], lang: str | None = None) -> None:
     """A folder without a quiz source is a mistake (a wrong folder, sources with another suffix),
     not a build of nothing that passes: QB232, exit 1."""
     from .results import find_sources
@@ -645,7 +645,8 @@ def _require_sources(paths: list[Path]) -> None:
     named = ", ".join(f"{display_path(p)}/" if p.is_dir() else display_path(p) for p in paths)
     _print([Diagnostic(Severity.ERROR, "QB232", f"no quiz source in {named}",
                        hint=f"quiz sources end in {', '.join(SOURCE_SUFFIXES)} (files and folders whose names start "
-                            "with . or _ are left out); name the sources or their folder, or start one with qti-builder init")])
+                            "with . or _ are left out); name the sources or their folder, or start one with qti-builder init")],
+           languages=lambda _: lang)
     typer.echo("failed: 1 error; there is nothing to build", err=True)
     raise typer.Exit(1)
 

@@ -1647,7 +1647,7 @@ class Scanner:
         strict = mode in ("option", "items")
         close = suggest(name, list(labels), cutoff=0.6 if strict else 0.8)
         if strict or close:
-            meant = f"write '{_capital(close.split(chr(39))[1])}:'; " if close else "indent the line to continue the option, or use a "
+            meant = f"write '{_capital(close.split(chr(39))[1])}:'; " if close else "indent the line to continue the option, or use one of the "
             self.error("QB115", f"unknown label '{raw}'{close}", lineno, col,
                        hint=meant + "labels: " + ", ".join(_label_names(self.dialect, raw)))
             if close:

@@ -1,0 +1,415 @@
+"""No English left in a Korean, Japanese or Chinese teacher's diagnostics, beyond reading a paper.
+
+test_message_catalogs runs the examples of the reading and checking codes (QB1xx, QB2xx) through
+``check --lang``, one example each; what it did not see printed in English under ``--lang ko``:
+
+- the codes of the other stages: writing the outputs (QB3xx) and what an LMS loses or changes on
+  import (QB601, ``check --profile canvas|moodle|qti21``), whose messages are made per question by
+  code (profiles.py, the kinds' ``losses`` in kinds.py): one example shows one of about forty;
+- hints chosen by what a question holds (QB128's: its text has blanks, a '- ' list, a list of
+  pairs, indented options), of which the code's example shows one;
+- ``--strict``, which made every warning one no entry matched ('... (a warning, failing because
+  of --strict)'), and the losses of the outputs it fails on (QB601-QB603);
+- a message whose only English part is two words ("duplicate key 'title'"): it looks for three.
+
+Here every code's example of every stage is run, with its profile, and again with --strict for
+the warnings; so are sources that make each profile's check say each of its messages, QB128 give
+each of its hints, other mistakes the suite's run showed in English, and quizzes built together.
+Every message and hint is rendered as ``check --lang`` prints it and compared with its English
+rendering: one that prints as in English (and says something in words outside quotes) has no
+catalog entry; one that keeps two English words in a row has a part no entry translates. The
+sources are seen to reach every message of the profiles' checks and every QB128 hint (by their
+English words), so a new one comes with its entries. Messages of the command rather than of a
+quiz (no source, --only, an import's input) are checked at the command line.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+from helpers.cli import run
+from test_codes import PNG, SOURCE_EXAMPLES
+from test_message_catalogs import _QUOTED, _WORD
+
+import qti_builder
+from qti_builder import BuildOptions, build
+from qti_builder.codes import CODES
+from qti_builder.diagnostics import BuildFailed, Diagnostic
+from qti_builder.messages import languages
+
+PACKAGE = Path(qti_builder.__file__).parent
+LANGUAGES = languages()
+
+#: Two English words in a row outside quotes, braces and code: a text that says something in English.
+_WORDS = re.compile(r"[A-Za-z]{2,}[\s,]+[A-Za-z]{2,}")
+
+#: English left on purpose: QB115's hint lists the labels an English quiz accepts, its source's words.
+SOURCE_TEXT = {"QB115": {"Correct feedback", "Incorrect feedback", "Partially correct feedback", "Marking scheme"}}
+
+FRONT = "---\ntitle: T\n---\n\n"
+
+#: Sources that make ``check --profile`` say each of its messages (code, syntax, source, profile).
+CANVAS = """title: Profiles
+settings: {shuffle_answers: true}
+sections:
+  - id: main
+    title: Main
+    shuffle: true
+    questions:
+      - {type: single_choice, id: fb, stem: Which?, shuffle: false, feedback: {partially_correct: Half.},
+         choices: [{id: A, text: a, correct: true, fixed: true}, {id: B, text: b}]}
+      - {type: multiple_response, id: aon, stem: Which?, scoring: all_or_nothing,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c}]}
+      - {type: multiple_response, id: exam, stem: Which?, points: 2, scoring: exam, incomplete_points: 1,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c}]}
+      - {type: multiple_response, id: sc, stem: Which?,
+         choices: [{id: A, text: a, correct: true, score: 70}, {id: B, text: b, correct: true, score: 30}, {id: C, text: c}]}
+      - {type: true_false, id: tf, stem: Sure?, answer: true, labels: [O, X]}
+      - {type: short_answer, id: sa, stem: Who?, case_sensitive: true, answers: [{text: 'Ki*m', score: 100}, {text: Lee, score: 50}]}
+      - {type: numerical, id: num, stem: How many?, unit: cm, answers: [{value: 3, score: 100}, {value: 4, score: 50}]}
+      - {type: essay, id: es, stem: Why?, response_format: plain, min_words: 10, attachments: 1, expected_lines: 5}
+      - {type: essay, id: es2, stem: Why?, expected_lines: 5}
+      - {type: file_upload, id: fu, stem: Send., max_files: 2, allowed_types: [.pdf]}
+      - {type: matching, id: ma, stem: Match., pairs: [{prompt: a, answer: '`x`'}, {prompt: b, answer: y}]}
+      - {type: ordering, id: ord, stem: Order., items: ['`a`', b]}
+      - {type: fill_in_blank, id: fib, stem: '[[a]] and [[b]]', case_sensitive: true, points: 3,
+         blanks: [{id: a, answers: [x], points: 2}, {id: b, kind: dropdown, answers: [y], options: [z], points: 1}]}
+      - {type: calculated, id: calc, stem: 'What is {a} + 1?', answer: a + 1, figures: 2, unit: m,
+         variables: [{name: a, min: 1, max: 2}], feedback: {general: 'It is {a}.'}}
+      - {type: text_only, id: txt, stem: Read., feedback: {general: Note.}}
+  - id: drawn
+    title: Drawn
+    select: 1
+    questions:
+      - {type: essay, id: d1, stem: Why?, points: 0}
+      - {type: essay, id: d2, stem: How?, points: 2}
+      - {type: calculated_choice, id: cc, stem: 'What is {a} + 1?', variables: [{name: a, min: 1, max: 2}],
+         choices: [{id: A, text: '{=a + 1}', correct: true}, {id: B, text: '{=a + 2}'}]}
+    sections:
+      - {id: inner, title: Inner, questions: [{type: essay, id: in1, stem: Why?}]}
+  - id: outer
+    title: Outer
+    select: 1
+    sections:
+      - {id: inner2, title: Inner2, questions: [{type: essay, id: in2, stem: Why?}]}
+"""
+
+#: The quiz does not shuffle, a question does.
+CANVAS_UNSHUFFLED = """title: Profiles
+sections:
+  - id: main
+    title: Main
+    questions:
+      - {type: single_choice, id: sh, stem: Which?, shuffle: true, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+"""
+
+MOODLE = """title: Profiles
+sections:
+  - id: main
+    title: Main
+    questions:
+      - {type: single_choice, id: hn, stem: Which?, numbering: hangul, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: single_choice, id: hc, stem: Which?, numbering: hangul-consonant, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: single_choice, id: ka, stem: Which?, numbering: katakana, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: single_choice, id: ir, stem: Which?, numbering: iroha, choices: [{id: A, text: a, correct: true}, {id: B, text: b}]}
+      - {type: multiple_response, id: aon, stem: Which?, scoring: all_or_nothing,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c}]}
+      - {type: multiple_response, id: exam, stem: Which?, points: 3, scoring: exam, incomplete_points: 1,
+         choices: [{id: A, text: a, correct: true}, {id: B, text: b, correct: true}, {id: C, text: c, correct: true}, {id: D, text: d}]}
+      - {type: essay, id: es, stem: Why?, feedback: {correct: Good., incorrect: Bad.}}
+      - {type: true_false, id: tf, stem: Sure?, answer: true, feedback: {partially_correct: Half.}}
+"""
+
+#: QB128's hints, by what the question holds.
+NO_TYPE = {
+    "blanks": FRONT + "1. The sky is [[blue]].\n",
+    "items": FRONT + "1. Put them in order.\n\n- one\n- two\n- three\n",
+    "pairs": FRONT + "1. Match them.\n\n- France -> Paris\n- Japan -> Tokyo\n",
+    "indented options": FRONT + "1. Which one?\n\n\tA) this\n\tB) that\n",
+    "nothing": FRONT + "1. Explain recursion.\n",
+}
+
+#: What each output loses of a quiz (QB602, QB603, and QB601 as a loss): build --strict fails on each.
+LOSSES = """title: Losses
+settings: {time_limit: 30}
+sections:
+  - id: pool
+    title: Pool
+    select: 1
+    questions:
+      - {type: ordering, id: steps, stem: Order., items: [a, b]}
+      - {type: essay, id: e2, stem: How?, points: 2}
+  - id: nest
+    title: Nest
+    select: 1
+    questions:
+      - {type: essay, id: e3, stem: Why?}
+    sections:
+      - {id: sub, title: Sub, questions: [{type: essay, id: e4, stem: Why?}]}
+"""
+
+#: Messages and hints the codes' examples do not show: of other mistakes, and hints chosen by what
+#: the source holds (found by recording every diagnostic of the test suite and translating it).
+OTHER_MISTAKES = [
+    ("QB150", "md", FRONT + "1. Which <font>one</font>? {#q type=essay}\n\n2. <b onclick=\"x()\">Why</b>? {#r type=essay}\n\n"
+                      "3. See ![a](/etc/passwd) {#s type=essay}\n\n4. See ![b](../secret.png) {#t type=essay}\n", None, "example"),
+    ("QB115", "md", FRONT + "1. Which? {#q}\n\nA) a\nB) b\nFoo bar: c\n\nAnswer: A\n", None, "example"),
+    ("QB117", "md", FRONT + "1. Order {#o type=ordering}\n\n- a\n- b\nstray text here\n", None, "example"),
+    ("QB183", "md", FRONT + "1. Why? {#q type=short_answer}\n\nAnswer: x {points=2}\n", None, "example"),
+    ("QB210", "md", FRONT + "1. A car covers {d} km. {#speed type=calculated}\n\n```variables\nd = 20..200\n```\n\n"
+                      "Answer: foo(d) ± 1%\n", None, "example"),
+    ("QB145", "yaml", "title: T\nsections:\n  - id: s\n    title: S\n    description: 'Answer: x'\n"
+                        "    questions: [{type: essay, id: q, stem: Why?}]\n", None, "example"),
+    ("QB114", "yaml", "title: T\nsections: &s\n  - id: s\n    title: S\n    questions: *s\n", None, "example"),
+    # YAML's own words for a tab, an unclosed list, an alias to nothing (PyYAML's messages)
+    ("QB111", "yaml", "title: T\nsections:\n\t- id: s\n", None, "example"),
+    ("QB111", "yaml", "title: T\nsections: [a, b\n", None, "example"),
+    ("QB111", "yaml", "title: T\nsections: *nope\n", None, "example"),
+]
+
+SOURCES = [
+    *OTHER_MISTAKES,
+    *((c.code, c.syntax, c.mistake, c.profile, c.file) for c in SOURCE_EXAMPLES),
+    ("QB601", "yaml", CANVAS, "canvas", "example"),
+    ("QB601", "yaml", CANVAS_UNSHUFFLED, "canvas", "example"),
+    ("QB601", "yaml", MOODLE, "moodle", "example"),
+    ("QB601", "yaml", MOODLE, "qti21", "example"),
+    *(("QB128", "md", text, None, "example") for text in NO_TYPE.values()),
+]
+#: Run with --strict: every warning becomes an error saying so, and so does every loss.
+STRICT = [
+    *((c.code, c.syntax, c.mistake, c.profile, c.file) for c in SOURCE_EXAMPLES if c.is_warning),
+    ("QB603", "yaml", LOSSES, None, "example"),
+]
+
+
+#: Quizzes built together: one repeats another's id (QB202), one a category ID number of another (QB237).
+TOGETHER = {
+    "week2.md": "---\ntitle: A\nid: week2\n---\n\n# Cells {#cells moodle_idnumber=CELLS}\n\n1. Why? {#q1 type=essay}\n",
+    "week3.md": "---\ntitle: B\nid: week3\n---\n\n# Tissues {#tissues moodle_idnumber=CELLS}\n\n1. Why? {#q2 type=essay}\n",
+    "again.md": "---\ntitle: C\nid: week2\n---\n\n1. Why? {#q3 type=essay}\n",
+}
+
+
+def build_diagnostics(folder: Path, sources: list[Path], profile: str | None = None, strict: bool = False) -> list[Diagnostic]:
+    try:
+        return build(BuildOptions(sources=sources, out_dir=folder / "out", write=False, profile=profile, strict=strict,
+                                  jobs=1)).diagnostics
+    except BuildFailed as failed:
+        return failed.diagnostics
+
+
+@pytest.fixture(scope="module")
+def said(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
+    """Every diagnostic the sources give, each once."""
+    found: dict[tuple[str, str, str | None], Diagnostic] = {}
+    for strict, sources in ((False, SOURCES), (True, STRICT)):
+        for i, (code, syntax, text, profile, name) in enumerate(sources):
+            folder = tmp_path_factory.mktemp(f"source{i}")
+            source = folder / f"{name}.{syntax}"
+            source.write_text(text, encoding="utf-8")
+            (folder / "pic.png").write_bytes(PNG)
+            for diagnostic in build_diagnostics(folder, [source], profile, strict):
+                found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    folder = tmp_path_factory.mktemp("together")
+    for name, text in TOGETHER.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    together = build_diagnostics(folder, [folder / name for name in TOGETHER])
+    assert {d.code for d in together} == {"QB202", "QB237"}
+    for diagnostic in together:
+        found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    return list(found.values())
+
+
+def english_words(text: str) -> list[str]:
+    """Runs of two or more English words outside quotes, braces and code, a stop ending a run, one
+    of them not capitalised: a part of a sentence ('nearest option 33 %'), where names such as
+    'Canvas Classic' or 'Moodle ID' are none. (test_message_catalogs looks for three, which a
+    short message such as "duplicate key 'title'" passes.)"""
+    runs: list[str] = []
+    run_: list[str] = []
+    for token in [*_QUOTED.sub(" | ", text).split(), "|"]:
+        match = _WORD.fullmatch(token)
+        if match:
+            run_.append(match.group(1))
+            if match.group(2) in ("", ")"):
+                continue
+        if len(run_) >= 2 and not all(word[0].isupper() for word in run_):
+            runs.append(" ".join(run_))
+        run_ = []
+    return runs
+
+
+def untranslated(english: str, translated: str) -> list[str]:
+    """What of a message or hint stays English: all of it when it prints as in English and says
+    something in words, else its runs of English words (a part no entry translates)."""
+    if translated == english:
+        return [english] if _WORDS.search(_QUOTED.sub(" | ", english)) else []
+    return english_words(translated)
+
+
+def test_english_words_finds_parts_of_sentences_and_spares_names() -> None:
+    assert english_words("35 % (choice A; nearest option 33.33333 %)") == ["choice A", "nearest option"]
+    assert english_words("Canvas: Canvas Classic은 문항을 순서대로 둡니다: 대단원 'main'은(는) 섞이지 않습니다") == []
+    assert english_words("Moodle ID 번호 'W3 Q1' (settings.shuffle_answers를 설정하세요) {type=ordering}") == []
+    assert english_words("키 'title'이(가) 중복되었습니다") == [] and english_words("duplicate key") == ["duplicate key"]
+
+
+def rendered(diagnostic: Diagnostic, language: str | None) -> tuple[str, str]:
+    """The message and the hint as ``check`` prints them in ``language``."""
+    lines = diagnostic.render(language).splitlines()
+    message = lines[0].split(f"[{diagnostic.code}]: ", 1)[1]
+    hint = next((line[len("    hint: "):] for line in lines[1:] if line.startswith("    hint: ")), "")
+    return message, hint
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_message_and_hint_prints_translated(said: list[Diagnostic], language: str) -> None:
+    left: dict[str, list[str]] = {}
+    count = 0
+    for diagnostic in said:
+        for english, translated in zip(rendered(diagnostic, None), rendered(diagnostic, language)):
+            runs = [r for r in untranslated(english, translated) if r not in SOURCE_TEXT.get(diagnostic.code, set())]
+            if runs:
+                left.setdefault(diagnostic.code, []).extend(runs)
+                count += 1
+    assert left == {}, (f"{count} messages or hints print in English: add entries for them to "
+                        f"src/qti_builder/locale/{language}/LC_MESSAGES/qti_builder.po (and the other catalogs)")
+
+
+def _literals(node: ast.expr) -> list[str]:
+    """The literal parts of a string or f-string expression."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        return [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    return []
+
+
+def _words(parts: list[str]) -> str:
+    """The longest literal part: enough to know the message by in its English rendering."""
+    return max(parts, key=len).strip() if parts else ""
+
+
+def profile_messages() -> dict[str, str]:
+    """Each message the profiles' checks can say (profiles.py's yields and QB601 warnings, the
+    kinds' ``losses``), by its place in the source, and its words."""
+    found: dict[str, str] = {}
+    path = PACKAGE / "profiles.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Yield) and node.value is not None and _literals(node.value):  # not _subtree's sections
+            found[f"profiles.py:{node.lineno}"] = _words(_literals(node.value))
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "warning" and node.args:
+            found[f"profiles.py:{node.lineno}"] = _words(_literals(node.args[1]))
+    from qti_builder.kinds import KINDS
+
+    for name, spec in KINDS.items():
+        for profile, losses in spec.losses.items():
+            for i, loss in enumerate(losses):
+                found[f"kinds.py {name} losses[{profile!r}][{i}]"] = loss
+    return found
+
+
+def missing_type_hints() -> dict[str, str]:
+    """Each hint QB128 can give (the returns of _missing_type_hint), by its line, and its words."""
+    path = PACKAGE / "readers" / "markdown" / "questions.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    function = next(n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == "_missing_type_hint")
+    return {f"questions.py:{n.lineno}": _words(_literals(n.value)) for n in ast.walk(function)
+            if isinstance(n, ast.Return) and n.value is not None}
+
+
+def test_the_sources_make_every_profile_message_and_qb128_hint_said(said: list[Diagnostic]) -> None:
+    # A message of a profile's check or a hint of QB128 that no source here makes is not checked
+    # above: write a source that says it (and its entries in the catalogs).
+    english = [text for d in said for text in (d.message, d.hint or "")]
+    wanted = profile_messages() | missing_type_hints()
+    assert len(wanted) >= 35 and all(wanted.values())
+    unsaid = {place: words for place, words in wanted.items() if not any(words in text for text in english)}
+    assert unsaid == {}
+
+
+def test_a_korean_ordering_question_without_a_type_gets_its_hint_in_korean(tmp_path: Path) -> None:
+    # The question's '- ' lines are its items: the hint says to add {type=ordering}, in Korean.
+    source = tmp_path / "order.md"
+    source.write_text("---\ntitle: t\nlanguage: ko\n---\n\n1. 순서대로 놓으시오.\n\n- 가\n- 나\n- 다\n", encoding="utf-8")
+    code, _, err = run("check", str(source), "--lang", "ko")
+    assert code == 1
+    lines = err.splitlines()
+    at = next(i for i, line in enumerate(lines) if "order.md:6:1: error[QB128]: " in line)
+    assert lines[at].endswith("error[QB128]: 보기도 정답도 없는 문항입니다"), lines
+    assert lines[at + 1] == "    hint: 문항 줄에 {type=ordering}을 붙이세요: '- ' 줄이 올바른 순서대로 놓인 항목입니다", lines
+
+
+def test_canvas_warnings_print_in_korean(tmp_path: Path) -> None:
+    # An ordering question, which Canvas Classic turns into drop-downs: the warning and its hint in Korean.
+    source = tmp_path / "steps.md"
+    source.write_text(CODES["QB601"].mistake, encoding="utf-8")
+    code, _, err = run("check", str(source), "--lang", "ko", "--profile", "canvas")
+    assert code == 0
+    lines = err.splitlines()
+    at = next(i for i, line in enumerate(lines) if "warning[QB601]: " in line)
+    assert lines[at].endswith("steps.md:4:1: warning[QB601]: Canvas: Canvas Classic에는 순서 배열 유형이 없습니다: "
+                              "자리마다 모든 항목을 나열한 드롭다운 하나가 되고, 전부 맞아야 점수를 주는 대신 자리마다 "
+                              "점수를 줍니다 (문항 'steps')"), lines
+    assert lines[at + 1] == "    hint: Canvas에서 각 유형이 어떻게 되는지는 'qti-builder docs question-types'를 보세요", lines
+
+
+def test_a_projects_messages_print_in_the_language_asked(tmp_path: Path) -> None:
+    # No quiz source in the folder named (QB232), and --only naming a question no quiz has (QB234):
+    # messages of the command, not of a quiz, in the --lang asked.
+    (tmp_path / "empty").mkdir()
+    source = tmp_path / "week2.md"
+    source.write_text(TOGETHER["week2.md"], encoding="utf-8")
+    said = []
+    for args, code in ((("check", str(tmp_path / "empty")), "QB232"),
+                       (("build", str(source), "--out", str(tmp_path / "out"), "--only", "nope"), "QB234")):
+        _, _, err = run(*args, "--lang", "ko")
+        lines = err.splitlines()
+        at = next(i for i, line in enumerate(lines) if f"error[{code}]: " in line)
+        said += [lines[at].split("]: ", 1)[1], lines[at + 1].removeprefix("    hint: ")]
+    assert said[0].endswith("에 퀴즈 소스가 없습니다"), said
+    assert said[2] == "--only가 가리키는 문항 'nope'은(는) 어느 퀴즈에도 없습니다", said
+    assert [english_words(line) for line in said] == [[], [], [], []], said
+
+
+def test_an_imports_input_level_messages_print_in_the_language_asked(tmp_path: Path) -> None:
+    # An input of no format it knows (QB700), and --id given to two quizzes (QB725).
+    (tmp_path / "unknown.dat").write_bytes(b"\x00\x01\x02")
+    for name in ("week2.md", "week3.md"):
+        (tmp_path / name).write_text(TOGETHER[name], encoding="utf-8")
+    said = []
+    for args, code in ((("unknown.dat",), "QB700"), (("week2.md", "week3.md", "--id", "x"), "QB725")):
+        _, _, err = run("import", *(str(tmp_path / a) if a.endswith((".dat", ".md")) else a for a in args),
+                        "--out", str(tmp_path / "out"), "--lang", "ko")
+        lines = err.splitlines()
+        at = next(i for i, line in enumerate(lines) if f"error[{code}]: " in line)
+        said += [lines[at].split("]: ", 1)[1], lines[at + 1].removeprefix("    hint: ")]
+    assert said[0] == "이 입력의 형식을 알 수 없습니다", said
+    assert said[2] == "--id는 퀴즈 하나에 id를 주는데, 입력에는 퀴즈가 2개 있습니다", said
+    assert [english_words(line) for line in said] == [[], [], [], []], said
+
+
+#: A web page's quiz whose question 1 has no answer and question 2 one option: both skipped (QB713),
+#: so nothing to import (QB704).
+SKIPPED_PAGE = "# 小テスト\n\n## Question 1\n\n2＋2は？\n\n- A) 3\n- B) 4\n\n## Question 2\n\n水は？\n\n- A) H2O\n\nAnswer: A\n"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_quiz_pages_skipped_questions_print_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(SKIPPED_PAGE, encoding="utf-8")
+    code, _, err = run("import", str(page), "--out", str(tmp_path / "out"), "--lang", language)
+    assert code == 1
+    lines = err.splitlines()
+    said = [line.split("]: ", 1)[1] if "]: " in line else line.removeprefix("    hint: ")
+            for line in lines if "[QB704]" in line or "[QB713]" in line or line.startswith("    hint: ")]
+    assert [re.sub(r"^.*page\.md:(\d+):\d+: (\w+)\[(QB\d+)\].*$", r"\1 \3", line) for line in lines if "[QB7" in line] == \
+        ["1 QB704", "3 QB713", "10 QB713"], lines
+    assert len(said) == 5 and [english_words(line) for line in said] == [[]] * 5, said
+    if language == "ko":
+        assert "page.md:3:1: warning[QB713]: 문항 '2＋2は？'을(를) 건너뛰었습니다: 보기는 있지만 그중 하나를 가리키는 정답이 없습니다" in \
+            [line[line.index("page.md"):] for line in lines if "page.md" in line], lines
