@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,27 @@ def test_every_mistake_in_the_file_is_located(course: Path) -> None:
     assert err.rstrip().endswith("failed: 6 errors in the settings file; nothing was done")
     # Commands that take nothing from it still run.
     assert run("explain", "QB233", cwd=course)[0] == 0
+
+
+@pytest.mark.parametrize("asked", [["--lang", "ko"], ["--lang=ko"]])
+def test_the_settings_files_mistakes_print_in_the_language_asked(course: Path, asked: list[str]) -> None:
+    """The settings file is read before the command's options (its settings are their defaults):
+    its mistakes still print in the --lang typed, as the quiz's own do. A fresh process, as typed
+    (cli._asked_language reads the command line)."""
+    write(course, "qti-builder.toml", 'formats = ["moodle", "pdf"]\nprofle = "canvas"\n')
+    done = subprocess.run([sys.executable, "-m", "qti_builder", "check", *asked], cwd=course, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert lines[0] == "qti-builder.toml:1:22: error[QB233]: 설정 formats[1]: 알 수 없는 형식 'pdf'; 다음 중에서 고르세요: " \
+                       "qti21, moodle, canvas, moodle-quiz"
+    assert "qti-builder.toml:2:1: error[QB233]: 알 수 없는 설정 'profle'" in lines
+    assert "    hint: 'profile'을(를) 뜻했나요? 설정은 sources, formats, profile, ignore, schemas, out, report, strict입니다 " \
+           "(qti-builder docs ci#project-settings)" in lines
+    # Without --lang, English, as before.
+    english = subprocess.run([sys.executable, "-m", "qti_builder", "check"], cwd=course, capture_output=True, text=True,
+                             timeout=120)
+    assert "qti-builder.toml:2:1: error[QB233]: unknown setting 'profle'" in english.stderr.splitlines()
 
 
 def test_a_toml_syntax_error_is_located(course: Path) -> None:

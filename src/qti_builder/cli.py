@@ -150,11 +150,24 @@ def _project_defaults(ctx: typer.Context) -> None:
     except ProjectError as exc:
         from .summary import plural
 
-        _print(exc.diagnostics)
+        asked = _asked_language(sys.argv[1:])
+        _print(exc.diagnostics, languages=lambda _: asked)
         typer.echo(f"failed: {plural(len(exc.diagnostics), 'error')} in the settings file; nothing was done", err=True)
         raise typer.Exit(2) from None
     if defaults:
         ctx.default_map = {**defaults, **(ctx.default_map or {})}
+
+
+def _asked_language(arguments: list[str]) -> str | None:
+    """The ``--lang`` of the command line: the settings file is read before the command's own
+    options are (its settings are their defaults), so its mistakes are printed in the language
+    asked for by reading the words typed."""
+    for k, word in enumerate(arguments):
+        if word == "--lang" and k + 1 < len(arguments):
+            return arguments[k + 1]
+        if word.startswith("--lang="):
+            return word.removeprefix("--lang=")
+    return None
 
 
 @app.command("init", epilog=examples(
@@ -634,6 +647,8 @@ def _print_outlines(result: BuildResult, ui: Ui) -> None:
         if r.outline is not None:
             for line in render_outline(r.outline):
                 ui.say(line)
+
+
 def _require_sources(paths: list[Path], lang: str | None = None) -> None:
     """A folder without a quiz source is a mistake (a wrong folder, sources with another suffix),
     not a build of nothing that passes: QB232, exit 1."""
