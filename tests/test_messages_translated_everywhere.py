@@ -26,7 +26,9 @@ quiz (no source, --only, an import's input) are checked at the command line.
 from __future__ import annotations
 
 import ast
+import io
 import re
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -413,3 +415,311 @@ def test_a_quiz_pages_skipped_questions_print_in_the_language_asked(tmp_path: Pa
     if language == "ko":
         assert "page.md:3:1: warning[QB713]: 문항 '2＋2は？'을(를) 건너뛰었습니다: 보기는 있지만 그중 하나를 가리키는 정답이 없습니다" in \
             [line[line.index("page.md"):] for line in lines if "page.md" in line], lines
+
+
+# -- The importers: what ``import --lang`` prints of each input ------------------------------------
+#
+# Inputs of each importer, written to make its messages appear: every QB7xx code's example that a
+# small file reproduces (QB700-QB717, QB722, QB723, QB730; QB725 above) and what the Moodle XML,
+# GIFT, Aiken and Canvas (QTI 1.2) importers most often say: a question type skipped, a part lost,
+# HTML kept raw or sanitised, media missing, an answer Moodle reads otherwise, the input refused.
+
+MOODLE_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Week 1</text></category></question>
+  <question type="multichoice">
+    <name><text>No answer</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Which one?</p>]]></text></questiontext>
+    <single>true</single>
+    <answer fraction="0"><text>a</text></answer>
+    <answer fraction="0"><text>b</text></answer>
+  </question>
+  <question type="stack">
+    <name><text>Stack</text></name>
+    <questiontext format="html"><text>Differentiate x^2.</text></questiontext>
+  </question>
+  <question type="multichoice">
+    <name><text>Hints</text></name>
+    <questiontext format="html"><text><![CDATA[<p onclick="x()">Pick <script>alert(1)</script> one <img src="@@PLUGINFILE@@/pic.png"> <font color="red">now</font></p>]]></text></questiontext>
+    <single>true</single>
+    <penalty>0.5</penalty>
+    <answer fraction="100"><text>a</text><feedback><text>Yes</text></feedback></answer>
+    <answer fraction="0"><text>b</text></answer>
+    <hint format="html"><text>Think.</text></hint>
+    <tags><tag><text>t1</text></tag></tags>
+  </question>
+  <question type="truefalse">
+    <name><text>TF</text></name>
+    <questiontext format="html"><text>Is it?</text><file name="x.png" encoding="base64">!!!notbase64</file></questiontext>
+    <answer fraction="100"><text>true</text></answer>
+    <answer fraction="0"><text>false</text></answer>
+  </question>
+  <question type="shortanswer">
+    <name><text>SA</text></name>
+    <questiontext format="moodle_auto_format"><text>Who?</text></questiontext>
+    <usecase>1</usecase>
+    <answer fraction="100"><text>Kim</text></answer>
+    <answer fraction="50"><text>Lee</text></answer>
+  </question>
+  <question type="numerical">
+    <name><text>Num</text></name>
+    <questiontext format="html"><text>How many?</text></questiontext>
+    <answer fraction="100"><text>3</text><tolerance>0.1</tolerance></answer>
+    <units><unit><multiplier>1</multiplier><unit_name>cm</unit_name></unit><unit><multiplier>10</multiplier><unit_name>mm</unit_name></unit></units>
+    <unitgradingtype>1</unitgradingtype><unitpenalty>0.1</unitpenalty>
+  </question>
+  <question type="essay">
+    <name><text>Essay</text></name>
+    <questiontext format="html"><text>Why?</text></questiontext>
+    <responseformat>editorfilepicker</responseformat><responsefieldlines>10</responsefieldlines><attachments>2</attachments>
+    <graderinfo format="html"><text>Look for x.</text></graderinfo>
+    <responsetemplate format="html"><text>Start here</text></responsetemplate>
+  </question>
+  <question type="matching">
+    <name><text>Match</text></name>
+    <questiontext format="html"><text>Match.</text></questiontext>
+    <shuffleanswers>true</shuffleanswers>
+    <subquestion format="html"><text>a</text><answer><text>1</text></answer></subquestion>
+    <subquestion format="html"><text></text><answer><text>2</text></answer></subquestion>
+    <subquestion format="html"><text>c</text><answer><text>3</text></answer></subquestion>
+  </question>
+  <question type="multianswer">
+    <name><text>Cloze</text></name>
+    <questiontext format="html"><text>The sky is {1:SHORTANSWER:=blue~%50%azure} and {1:MULTICHOICE:=one~two}.</text></questiontext>
+  </question>
+  <question type="ddwtos">
+    <name><text>DD</text></name>
+    <questiontext format="html"><text>The [[1]] is [[2]].</text></questiontext>
+    <dragbox><text>sky</text><group>1</group></dragbox>
+    <dragbox><text>blue</text><group>2</group><infinite/></dragbox>
+  </question>
+  <question type="gapselect">
+    <name><text>GS</text></name>
+    <questiontext format="html"><text>The [[1]] is [[2]].</text></questiontext>
+    <selectoption><text>sky</text><group>1</group></selectoption>
+    <selectoption><text>blue</text><group>1</group></selectoption>
+  </question>
+  <question type="calculated">
+    <name><text>Calc</text></name>
+    <questiontext format="html"><text>What is {a} + 1?</text></questiontext>
+    <answer fraction="100"><text>{a} + 1</text><tolerance>0.01</tolerance><tolerancetype>1</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <dataset_definitions><dataset_definition><status><text>private</text></status><name><text>a</text></name><type>calculated</type><distribution><text>uniform</text></distribution><minimum><text>1</text></minimum><maximum><text>10</text></maximum><decimals><text>0</text></decimals><itemcount>2</itemcount><dataset_items><dataset_item><number>1</number><value>3</value></dataset_item><dataset_item><number>2</number><value>4</value></dataset_item></dataset_items></dataset_definition></dataset_definitions>
+  </question>
+  <question type="randomsamatch">
+    <name><text>RSM</text></name>
+    <questiontext format="html"><text>Match random.</text></questiontext>
+    <choose>3</choose>
+  </question>
+  <question type="random">
+    <name><text>Random</text></name>
+    <questiontext format="html"><text>0</text></questiontext>
+  </question>
+  <question type="description">
+    <name><text>Desc</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Read this. <iframe src="https://example.com"></iframe></p>]]></text></questiontext>
+  </question>
+  <question type="ordering">
+    <name><text>Ord</text></name>
+    <questiontext format="html"><text>Order.</text></questiontext>
+    <layouttype>HORIZONTAL</layouttype><selecttype>ALL</selecttype><selectcount>0</selectcount><gradingtype>RELATIVE_TO_CORRECT</gradingtype>
+    <answer fraction="1"><text>a</text></answer><answer fraction="2"><text>b</text></answer>
+  </question>
+  <question type="multichoice">
+    <name><text>Multi</text></name>
+    <questiontext format="html"><text>Which?</text></questiontext>
+    <single>false</single>
+    <answer fraction="50"><text>a</text></answer>
+    <answer fraction="50"><text>b</text></answer>
+    <answer fraction="-100"><text>c</text></answer>
+  </question>
+</quiz>
+"""
+
+GIFT = """// a comment
+$CATEGORY: $course$/Week 1
+
+::Q1:: Is it? {true}
+
+::Q2:: The capital of France is {=Paris ~London ~Berlin}.
+
+::Q3:: Pick all {~%50%a ~%50%b ~%-100%c}
+
+::Q4:: How many? {#3:0.5}
+
+::Q5:: Match {=a -> 1 =b -> 2 =c -> 3}
+
+::Q6:: Essay {}
+
+::Q7:: [markdown] **Bold** question {=x}
+
+::Q8:: Broken {=a ~b
+
+::Q9:: No answer {~a ~b}
+
+::Q10:: Range {#1..5}
+
+::Q11:: Multi number {#=3:0 =%50%4:0}
+
+::Q12:: Weird {=a#fb1 ~b#fb2 ####general}
+
+Description only text.
+
+::Q13:: Short {=kim =lee}
+"""
+
+AIKEN = """Which is right?
+A text one
+B text two
+ANSWER: b
+
+CAP. II
+Second question?
+1) alpha
+2) beta
+ANSWER: 1
+
+Third?
+A) x
+B) y
+ANSWER: C
+
+Fourth with no answer?
+A) x
+B) y
+
+0
+A) zero
+B) one
+ANSWER: A
+"""
+
+
+def _item(ident: str, kind: str, stem: str, body: str, extra_meta: str = "") -> str:
+    """A Canvas item of ``kind`` (its question_type) with its stem and presentation."""
+    return f"""      <item ident="{ident}" title="{ident}">
+        <itemmetadata><qtimetadata>
+          <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>{kind}</fieldentry></qtimetadatafield>
+          <qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>1.0</fieldentry></qtimetadatafield>{extra_meta}
+        </qtimetadata></itemmetadata>
+        <presentation><material><mattext texttype="text/html">{stem}</mattext></material>{body}</presentation>
+      </item>
+"""
+
+
+_CHOICES = """<response_lid ident="response1" rcardinality="Single"><render_choice>
+          <response_label ident="1"><material><mattext texttype="text/html">a</mattext></material></response_label>
+          <response_label ident="2"><material><mattext texttype="text/html">b</mattext></material></response_label>
+        </render_choice></response_lid>"""
+
+_ESSAY = "&lt;p&gt;Why? &lt;img src=&quot;$IMS-CC-FILEBASE$/pic.png&quot;&gt;&lt;script&gt;x()&lt;/script&gt;&lt;/p&gt;"
+
+CANVAS_XML = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="quiz1" title="Canvas quiz">
+    <qtimetadata>
+      <qtimetadatafield><fieldlabel>cc_maxattempts</fieldlabel><fieldentry>1</fieldentry></qtimetadatafield>
+    </qtimetadata>
+    <section ident="root_section">
+{_item("nocorrect", "multiple_choice_question", "Which?", _CHOICES)}
+{_item("hot", "hot_spot_question", "Click.", "")}
+{_item("ess", "essay_question", _ESSAY, '<response_str ident="response1" rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')}
+{_item("fu", "file_upload_question", "Send.", "")}
+{_item("unknown", "mystery_question", "What?", "")}
+{_item("txt", "text_only_question", "Read.", "")}
+{_item("num", "numerical_question", "How many?", '<response_str ident="response1" rcardinality="Single"><render_fib fibtype="Decimal"><response_label ident="answer1"/></render_fib></response_str>')}
+{_item("sa", "short_answer_question", "Who?", '<response_str ident="response1" rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')}
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+#: Inputs the other codes' examples describe: each its own file (name, bytes).
+BROKEN = {
+    "notes.dat": b"\x00\x01\x02 not a quiz",
+    "truncated.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\">\n    <name><text>Q",
+    "entities.xml": b"<?xml version='1.0'?>\n<!DOCTYPE quiz [<!ENTITY x \"y\">]>\n<quiz><question type=\"essay\"><name><text>&x;</text></name></question></quiz>\n",
+    "mismatch.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\"></quiz>\n",
+    "ampersand.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\">Q & A</question>\n</quiz>\n",
+    "empty.xml": b"<?xml version='1.0'?>\n<quiz>\n</quiz>\n",
+    "other.xml": b"<?xml version='1.0'?>\n<question type=\"essay\"><name><text>Q</text></name></question>\n",
+}
+
+#: Quiz pages: a key entry for a question the page does not have (QB705), an answer the key
+#: contradicts (QB716), a points rule after a question (QB722), text after the closing mark (QB723),
+#: a word answer outside any section (QB706).
+PAGES = {
+    "key.md": "# Quiz\n\n## Question 1\n\nWhich?\n\n- A) a\n- B) b\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\n## Answer key\n\n1. A\n2. B\n3. A\n",
+    "twice.md": "# Quiz\n\n## Question 1\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: A\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: B\n\n## Answer key\n\n1. A\n2. A\n",
+    "end.md": "# 퀴즈\n\n## Question 1\n\n무엇인가?\n\n- A) 가\n- B) 나\n\nAnswer: A\n\n- 끝 -\n\n수고하셨습니다 여러분\n",
+    "word.md": "# Quiz\n\n## Question 1\n\nThe capital?\n\nAnswer: Seoul\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: A\n",
+    "rule.md": "# Quiz\n\n## Question 1\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: A\n\n（每题4分，共24分。）\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: B\n",
+}
+
+
+def _zip(entries: dict[str, str]) -> bytes:
+    """A zip of the entries, as they are named (../ and absolute paths too)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+MANIFEST = """<?xml version="1.0"?>
+<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="m"><resources>
+<resource identifier="i1" type="imsqti_item_xmlv2p1" href="item.xml"><file href="item.xml"/></resource>
+</resources></manifest>"""
+ITEM21 = """<?xml version="1.0"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="i1" title="I" adaptive="false" timeDependent="false">
+<itemBody><p>Why?</p><extendedTextInteraction responseIdentifier="RESPONSE"/></itemBody></assessmentItem>"""
+ZIPS = {
+    "slip.zip": {"quiz.xml.qti": CANVAS_XML, "../../etc/passwd": "x"},
+    "rexams.zip": {"imsmanifest.xml": MANIFEST, "item.xml": ITEM21, "/abs/item.xml": ITEM21},
+}
+
+
+#: Each input, by its file name.
+IMPORTS: dict[str, str | bytes] = {
+    **{name: _zip(entries) for name, entries in ZIPS.items()}, **BROKEN, **PAGES,
+    "moodle.xml": MOODLE_XML, "questions.gift": GIFT, "aiken.txt": AIKEN, "canvas.xml": CANVAS_XML,
+}
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
+    """Every diagnostic the inputs give on import, each once."""
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.importers import import_path
+
+    folder = tmp_path_factory.mktemp("imports")
+    found: dict[tuple[str, str, str | None], Diagnostic] = {}
+    for name, content in IMPORTS.items():
+        path = folder / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        sink = DiagnosticSink()
+        import_path(path, name, sink)
+        for diagnostic in sink.items:
+            found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    return list(found.values())
+
+
+def test_the_inputs_make_the_importers_codes_said(imported: list[Diagnostic]) -> None:
+    # Each input is here for what it makes the importer say: a fixture that stops saying it checks nothing.
+    codes = {d.code for d in imported}
+    assert codes >= {"QB700", "QB701", "QB702", "QB704", "QB705", "QB706", "QB710", "QB711", "QB712", "QB713",
+                     "QB714", "QB715", "QB716", "QB717", "QB722", "QB723", "QB730"}, codes
+    assert len(imported) >= 50
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_import_message_and_hint_prints_translated(imported: list[Diagnostic], language: str) -> None:
+    left: dict[str, list[str]] = {}
+    count = 0
+    for diagnostic in imported:
+        for english, translated in zip(rendered(diagnostic, None), rendered(diagnostic, language)):
+            runs = untranslated(english, translated)
+            if runs:
+                left.setdefault(diagnostic.code, []).extend(runs)
+                count += 1
+    assert left == {}, (f"{count} import messages or hints print in English: add entries for them to "
+                        f"src/qti_builder/locale/{language}/LC_MESSAGES/qti_builder.po (and the other catalogs)")
