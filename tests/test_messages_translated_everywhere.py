@@ -535,6 +535,115 @@ MOODLE_XML = """<?xml version="1.0" encoding="UTF-8"?>
 </quiz>
 """
 
+#: What Moodle XML's other types lose or cannot give: partial credit, units, attachments, cloze
+#: blanks, gaps, calculated answers, ID numbers that are not one line, images not embedded.
+MOODLE_LOSSES = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Week 2</text></category><idnumber>W2
+x</idnumber></question>
+  <question type="multichoice">
+    <name><text>Partial</text></name>
+    <questiontext format="html"><text>Which one?</text></questiontext>
+    <idnumber>Q 1
+2</idnumber>
+    <single>true</single><answernumbering>iii</answernumbering>
+    <answer fraction="100"><text>a</text></answer>
+    <answer fraction="50"><text>b</text></answer>
+    <answer fraction="0"><text>c</text></answer>
+  </question>
+  <question type="multichoice">
+    <name><text>Two right</text></name>
+    <questiontext format="html"><text>Which one?</text></questiontext>
+    <questiontext format="html"><text>Again?</text></questiontext>
+    <single>true</single>
+    <answer fraction="100"><text>a</text></answer>
+    <answer fraction="100"><text>b</text></answer>
+  </question>
+  <question type="truefalse">
+    <name><text>TF none</text></name>
+    <questiontext format="html"><text>Is it?</text></questiontext>
+    <answer fraction="0"><text>true</text></answer>
+    <answer fraction="0"><text>false</text></answer>
+  </question>
+  <question type="numerical">
+    <name><text>Num text</text></name>
+    <questiontext format="html"><text>How many?</text></questiontext>
+    <answer fraction="100"><text>3</text><tolerance>0</tolerance></answer>
+    <answer fraction="0"><text>three</text><tolerance>0</tolerance></answer>
+  </question>
+  <question type="essay">
+    <name><text>Essay files</text></name>
+    <questiontext format="html"><text>Why?</text></questiontext>
+    <responseformat>monospaced</responseformat><attachments>-1</attachments>
+    <filetypeslist>document,.pdf</filetypeslist>
+  </question>
+  <question type="ordering">
+    <name><text>Ord some</text></name>
+    <questiontext format="html"><text>Order.</text></questiontext>
+    <selecttype>RANDOM</selecttype><selectcount>2</selectcount>
+    <answer fraction="1"><text>a</text></answer><answer fraction="2"><text>b</text></answer><answer fraction="3"><text>c</text></answer>
+  </question>
+  <question type="multianswer">
+    <name><text>Cloze more</text></name>
+    <questiontext format="html"><text>A {1:SHORTANSWER:=blue#yes~*#no} B {1:NUMERICAL:=3:0.5} C {1:MCV:=x~=y~z} D {1:SA:=Kim} E {1:SAC:=Lee}</text></questiontext>
+  </question>
+  <question type="multianswer">
+    <name><text>Cloze broken</text></name>
+    <questiontext format="html"><text>A {1:BOGUS:=x}</text></questiontext>
+  </question>
+  <question type="ddimageortext">
+    <name><text>DDI</text></name>
+    <questiontext format="html"><text>Drag.</text></questiontext>
+  </question>
+  <question type="gapselect">
+    <name><text>GS gaps</text></name>
+    <questiontext format="html"><text>The [[1]] is [[3]].</text></questiontext>
+    <shuffleanswers>0</shuffleanswers>
+    <selectoption><text>sky</text><group>1</group></selectoption>
+    <selectoption><text>sea</text><group>1</group></selectoption>
+  </question>
+  <question type="ddwtos">
+    <name><text>DD ok</text></name>
+    <questiontext format="html"><text>The [[1]] is [[2]].</text></questiontext>
+    <shuffleanswers>0</shuffleanswers>
+    <dragbox><text>sky</text><group>1</group></dragbox>
+    <dragbox><text>sea</text><group>1</group></dragbox>
+    <dragbox><text>blue</text><group>2</group></dragbox>
+    <dragbox><text>red</text><group>2</group></dragbox>
+  </question>
+  <question type="gapselect">
+    <name><text>No gap</text></name>
+    <questiontext format="html"><text>No gaps here.</text></questiontext>
+    <selectoption><text>sky</text><group>1</group></selectoption>
+  </question>
+  <question type="calculated">
+    <name><text>Calc geo</text></name>
+    <questiontext format="html"><text>What is {a} + 1?</text></questiontext>
+    <answer fraction="100"><text>{a} + 1</text><tolerance>0.01</tolerance><tolerancetype>3</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <answer fraction="50"><text>{a} + 2</text><tolerance>0.01</tolerance><tolerancetype>1</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <dataset_definitions><dataset_definition><status><text>private</text></status><name><text>a</text></name><type>calculated</type><distribution><text>uniform</text></distribution><minimum><text>1</text></minimum><maximum><text>10</text></maximum><decimals><text>0</text></decimals><itemcount>1</itemcount><dataset_items><dataset_item><number>1</number><value>3</value></dataset_item></dataset_items></dataset_definition></dataset_definitions>
+  </question>
+  <question type="calculated">
+    <name><text>Calc none</text></name>
+    <questiontext format="html"><text>What is {a}?</text></questiontext>
+    <answer fraction="50"><text>{a}</text><tolerance>0.01</tolerance><tolerancetype>1</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <dataset_definitions><dataset_definition><status><text>private</text></status><name><text>a</text></name><type>calculated</type><distribution><text>uniform</text></distribution><minimum><text>1</text></minimum><maximum><text>10</text></maximum><decimals><text>0</text></decimals><itemcount>1</itemcount><dataset_items><dataset_item><number>1</number><value>3</value></dataset_item></dataset_items></dataset_definition></dataset_definitions>
+  </question>
+  <question type="matching">
+    <name><text>Match img</text></name>
+    <questiontext format="html"><text><![CDATA[Match. <img src="data:image/png;base64,!!!">]]></text></questiontext>
+    <subquestion format="html"><text>a</text><answer><text>1</text></answer></subquestion>
+    <subquestion format="html"><text>b</text><answer><text>2</text></answer></subquestion>
+  </question>
+  <question type="shortanswer">
+    <name><text>SA img</text></name>
+    <questiontext format="html"><text>Who?</text></questiontext>
+    <image>pic.png</image>
+    <answer fraction="100"><text>Kim</text></answer>
+  </question>
+</quiz>
+"""
+
 GIFT = """// a comment
 $CATEGORY: $course$/Week 1
 
@@ -681,7 +790,7 @@ ZIPS = {
 #: Each input, by its file name.
 IMPORTS: dict[str, str | bytes] = {
     **{name: _zip(entries) for name, entries in ZIPS.items()}, **BROKEN, **PAGES,
-    "moodle.xml": MOODLE_XML, "questions.gift": GIFT, "aiken.txt": AIKEN, "canvas.xml": CANVAS_XML,
+    "moodle.xml": MOODLE_XML, "losses.xml": MOODLE_LOSSES, "questions.gift": GIFT, "aiken.txt": AIKEN, "canvas.xml": CANVAS_XML,
 }
 
 
@@ -708,7 +817,7 @@ def test_the_inputs_make_the_importers_codes_said(imported: list[Diagnostic]) ->
     codes = {d.code for d in imported}
     assert codes >= {"QB700", "QB701", "QB702", "QB704", "QB705", "QB706", "QB710", "QB711", "QB712", "QB713",
                      "QB714", "QB715", "QB716", "QB717", "QB722", "QB723", "QB730"}, codes
-    assert len(imported) >= 50
+    assert len(imported) >= 70
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
