@@ -676,6 +676,61 @@ Description only text.
 ::Q13:: Short {=kim =lee}
 """
 
+#: What GIFT's weights, numbers, pairs and braces make the importer lose, note or refuse.
+GIFT_MORE = """$CATEGORY: $course$/Week 3
+::G1:: Pick one {=a ~%50%b ~c}
+
+::G2:: Pick {=a =b ~c}
+
+::G3:: Weighted short {=%150%kim =lee}
+
+::G4:: Bad weight {~%abc%a ~b}
+
+::G5:: Odd weight {~%33%a ~%67%b}
+
+::G6:: Best {=%50%kim}
+
+::G7:: Number {#=abc =3}
+
+::G8:: No number {#abc}
+
+::G9:: Range {#5..x}
+
+::G10:: Margin {#3:x}
+
+::G11:: Pairs {=a -> 1}
+
+::G12:: Arrow {=a -> 1 =b}
+
+::G13:: Prompt {=a -> 1 =b -> }
+
+::G14:: One {=a}
+
+::G15:: Formula \\( x^{2} \\) is {=a ~b}
+
+::G16:: Two {=a ~b} and {=c ~d}
+
+::G17:: Image <img src="@@PLUGINFILE@@/x.png"> {=a ~b}
+
+::G18:: Weight = {=%50%a ~b}
+
+::G19:: Empty {=kim = }
+
+::G20:: Numbers {#}
+
+::G21:: Short empty {=}
+
+::G22:: Negative {=kim =%-50%lee}
+"""
+
+GIFT_PLAIN = """$CATEGORY: $course$/Plain
+What is 2+2? {=4 ~3}
+0
+::P2:: Next {=a ~b}
+
+What? {=a}
+"""
+
 AIKEN = """Which is right?
 A text one
 B text two
@@ -790,7 +845,7 @@ ZIPS = {
 #: Each input, by its file name.
 IMPORTS: dict[str, str | bytes] = {
     **{name: _zip(entries) for name, entries in ZIPS.items()}, **BROKEN, **PAGES,
-    "moodle.xml": MOODLE_XML, "losses.xml": MOODLE_LOSSES, "questions.gift": GIFT, "aiken.txt": AIKEN, "canvas.xml": CANVAS_XML,
+    "moodle.xml": MOODLE_XML, "losses.xml": MOODLE_LOSSES, "questions.gift": GIFT, "more.gift": GIFT_MORE, "plain.gift": GIFT_PLAIN, "aiken.txt": AIKEN, "canvas.xml": CANVAS_XML,
 }
 
 
@@ -817,7 +872,7 @@ def test_the_inputs_make_the_importers_codes_said(imported: list[Diagnostic]) ->
     codes = {d.code for d in imported}
     assert codes >= {"QB700", "QB701", "QB702", "QB704", "QB705", "QB706", "QB710", "QB711", "QB712", "QB713",
                      "QB714", "QB715", "QB716", "QB717", "QB722", "QB723", "QB730"}, codes
-    assert len(imported) >= 70
+    assert len(imported) >= 90
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
