@@ -998,3 +998,20 @@ def test_every_import_message_and_hint_prints_translated(imported: list[Diagnost
                 count += 1
     assert left == {}, (f"{count} import messages or hints print in English: add entries for them to "
                         f"src/qti_builder/locale/{language}/LC_MESSAGES/qti_builder.po (and the other catalogs)")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_import_prints_every_inputs_messages_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    # As the command prints them: a package's messages too, whose place names a file inside it
+    # ('canvas-export.zip:q2/q2.xml.qti:5:1'), not the input given.
+    left = []
+    for name in ("slip.zip", "canvas-export.zip", "moodle.xml", "questions.gift", "more-aiken.txt"):
+        content = IMPORTS[name]
+        path = tmp_path / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        _, _, err = run("import", str(path), "--out", str(tmp_path / f"out-{name}"), "--lang", language, "--allow-skipped")
+        said = [line.split("]: ", 1)[1] if "]: " in line else line.removeprefix("    hint: ")
+                for line in err.splitlines() if "[QB7" in line or line.startswith("    hint: ")]
+        assert len(said) >= 5, err
+        left += [f"{name}: {line}" for line in said if english_words(line)]
+    assert left == [], left
