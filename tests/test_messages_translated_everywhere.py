@@ -981,7 +981,7 @@ def _twice() -> bytes:
 
 
 #: The format each input is imported as, where it is not the one detected.
-GIVEN_FORMATS = {"broken.zip": "canvas", "broken.mbz": "mbz"}
+GIVEN_FORMATS = {"broken.zip": "canvas", "broken.mbz": "mbz", "not-moodle.xml": "moodle"}
 
 #: Each input, by its file name.
 IMPORTS: dict[str, str | bytes] = {
@@ -992,6 +992,7 @@ IMPORTS: dict[str, str | bytes] = {
     "canvas.xml": CANVAS_XML, "canvas-export.zip": CANVAS_ZIP,
     "unsafe-only.zip": UNSAFE_ONLY, "copies.zip": COPIES, "twice.zip": _twice(),
     "broken.zip": b"PK\x03\x04 not a zip", "broken.mbz": b"\x1f\x8bgarbage",
+    "not-moodle.xml": b"<?xml version='1.0'?>\n<questions><question/></questions>\n",
     "undeclared.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\"><name><text>&nbsp;Q</text></name></question>\n</quiz>\n",
 }
 
@@ -1051,5 +1052,9 @@ def test_import_prints_every_inputs_messages_in_the_language_asked(tmp_path: Pat
         assert len(said) >= 2, err
         left += [f"{name}: {line}" for line in said if english_words(line)]
         yaml += [line for line in said if name == "as-yaml.xml" and "YAML" in line]
+    _, _, err = run("import", str(tmp_path / "missing.xml"), "--out", str(tmp_path / "out"), "--lang", language)
+    said = [line.split("]: ", 1)[1] for line in err.splitlines() if "error[QB700]" in line]
+    assert len(said) == 1, err
+    left += [f"missing.xml: {line}" for line in said if english_words(line)]
     assert left == [], left
     assert len(yaml) == 2, yaml  # as-yaml.xml's QB711, the quiz written as YAML, and its hint
