@@ -21,6 +21,12 @@ catalog entry; one that keeps two English words in a row has a part no entry tra
 sources are seen to reach every message of the profiles' checks and every QB128 hint (by their
 English words), so a new one comes with its entries. Messages of the command rather than of a
 quiz (no source, --only, an import's input) are checked at the command line.
+
+The importers' messages (QB7xx) are checked the same way on inputs written here to make them
+speak (IMPORTS: Moodle XML, GIFT, Aiken, Canvas exports, quiz pages, zips refused or read in part,
+XML that is not well-formed), each read by ``import``'s own reader; and ``import --lang`` is run on
+some of them, where a package's messages name a file inside it and what the command itself says
+(a quiz written as YAML, a missing input) shows.
 """
 
 from __future__ import annotations
