@@ -21,12 +21,21 @@ catalog entry; one that keeps two English words in a row has a part no entry tra
 sources are seen to reach every message of the profiles' checks and every QB128 hint (by their
 English words), so a new one comes with its entries. Messages of the command rather than of a
 quiz (no source, --only, an import's input) are checked at the command line.
+
+The importers' messages (QB7xx) are checked the same way on inputs written here to make them
+speak (IMPORTS: Moodle XML, GIFT, Aiken, Canvas exports, quiz pages, zips refused or read in part,
+XML that is not well-formed), each read by ``import``'s own reader; and ``import --lang`` is run on
+some of them, where a package's messages name a file inside it and what the command itself says
+(a quiz written as YAML, a missing input) shows.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import re
+import warnings
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -413,3 +422,645 @@ def test_a_quiz_pages_skipped_questions_print_in_the_language_asked(tmp_path: Pa
     if language == "ko":
         assert "page.md:3:1: warning[QB713]: 문항 '2＋2は？'을(를) 건너뛰었습니다: 보기는 있지만 그중 하나를 가리키는 정답이 없습니다" in \
             [line[line.index("page.md"):] for line in lines if "page.md" in line], lines
+
+
+# -- The importers: what ``import --lang`` prints of each input ------------------------------------
+#
+# Inputs of each importer, written to make its messages appear: every QB7xx code's example that a
+# small file reproduces (QB700-QB717, QB722, QB723, QB730; QB725 above) and what the Moodle XML,
+# GIFT, Aiken and Canvas (QTI 1.2) importers most often say: a question type skipped, a part lost,
+# HTML kept raw or sanitised, media missing, an answer Moodle reads otherwise, the input refused.
+
+MOODLE_XML = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Week 1</text></category></question>
+  <question type="multichoice">
+    <name><text>No answer</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Which one?</p>]]></text></questiontext>
+    <single>true</single>
+    <answer fraction="0"><text>a</text></answer>
+    <answer fraction="0"><text>b</text></answer>
+  </question>
+  <question type="stack">
+    <name><text>Stack</text></name>
+    <questiontext format="html"><text>Differentiate x^2.</text></questiontext>
+  </question>
+  <question type="multichoice">
+    <name><text>Hints</text></name>
+    <questiontext format="html"><text><![CDATA[<p onclick="x()">Pick <script>alert(1)</script> one <img src="@@PLUGINFILE@@/pic.png"> <font color="red">now</font></p>]]></text></questiontext>
+    <single>true</single>
+    <penalty>0.5</penalty>
+    <answer fraction="100"><text>a</text><feedback><text>Yes</text></feedback></answer>
+    <answer fraction="0"><text>b</text></answer>
+    <hint format="html"><text>Think.</text></hint>
+    <tags><tag><text>t1</text></tag></tags>
+  </question>
+  <question type="truefalse">
+    <name><text>TF</text></name>
+    <questiontext format="html"><text>Is it?</text><file name="x.png" encoding="base64">!!!notbase64</file></questiontext>
+    <answer fraction="100"><text>true</text></answer>
+    <answer fraction="0"><text>false</text></answer>
+  </question>
+  <question type="shortanswer">
+    <name><text>SA</text></name>
+    <questiontext format="moodle_auto_format"><text>Who?</text></questiontext>
+    <usecase>1</usecase>
+    <answer fraction="100"><text>Kim</text></answer>
+    <answer fraction="50"><text>Lee</text></answer>
+  </question>
+  <question type="numerical">
+    <name><text>Num</text></name>
+    <questiontext format="html"><text>How many?</text></questiontext>
+    <answer fraction="100"><text>3</text><tolerance>0.1</tolerance></answer>
+    <units><unit><multiplier>1</multiplier><unit_name>cm</unit_name></unit><unit><multiplier>10</multiplier><unit_name>mm</unit_name></unit></units>
+    <unitgradingtype>1</unitgradingtype><unitpenalty>0.1</unitpenalty>
+  </question>
+  <question type="essay">
+    <name><text>Essay</text></name>
+    <questiontext format="html"><text>Why?</text></questiontext>
+    <responseformat>editorfilepicker</responseformat><responsefieldlines>10</responsefieldlines><attachments>2</attachments>
+    <graderinfo format="html"><text>Look for x.</text></graderinfo>
+    <responsetemplate format="html"><text>Start here</text></responsetemplate>
+  </question>
+  <question type="matching">
+    <name><text>Match</text></name>
+    <questiontext format="html"><text>Match.</text></questiontext>
+    <shuffleanswers>true</shuffleanswers>
+    <subquestion format="html"><text>a</text><answer><text>1</text></answer></subquestion>
+    <subquestion format="html"><text></text><answer><text>2</text></answer></subquestion>
+    <subquestion format="html"><text>c</text><answer><text>3</text></answer></subquestion>
+  </question>
+  <question type="multianswer">
+    <name><text>Cloze</text></name>
+    <questiontext format="html"><text>The sky is {1:SHORTANSWER:=blue~%50%azure} and {1:MULTICHOICE:=one~two}.</text></questiontext>
+  </question>
+  <question type="ddwtos">
+    <name><text>DD</text></name>
+    <questiontext format="html"><text>The [[1]] is [[2]].</text></questiontext>
+    <dragbox><text>sky</text><group>1</group></dragbox>
+    <dragbox><text>blue</text><group>2</group><infinite/></dragbox>
+  </question>
+  <question type="gapselect">
+    <name><text>GS</text></name>
+    <questiontext format="html"><text>The [[1]] is [[2]].</text></questiontext>
+    <selectoption><text>sky</text><group>1</group></selectoption>
+    <selectoption><text>blue</text><group>1</group></selectoption>
+  </question>
+  <question type="calculated">
+    <name><text>Calc</text></name>
+    <questiontext format="html"><text>What is {a} + 1?</text></questiontext>
+    <answer fraction="100"><text>{a} + 1</text><tolerance>0.01</tolerance><tolerancetype>1</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <dataset_definitions><dataset_definition><status><text>private</text></status><name><text>a</text></name><type>calculated</type><distribution><text>uniform</text></distribution><minimum><text>1</text></minimum><maximum><text>10</text></maximum><decimals><text>0</text></decimals><itemcount>2</itemcount><dataset_items><dataset_item><number>1</number><value>3</value></dataset_item><dataset_item><number>2</number><value>4</value></dataset_item></dataset_items></dataset_definition></dataset_definitions>
+  </question>
+  <question type="randomsamatch">
+    <name><text>RSM</text></name>
+    <questiontext format="html"><text>Match random.</text></questiontext>
+    <choose>3</choose>
+  </question>
+  <question type="random">
+    <name><text>Random</text></name>
+    <questiontext format="html"><text>0</text></questiontext>
+  </question>
+  <question type="description">
+    <name><text>Desc</text></name>
+    <questiontext format="html"><text><![CDATA[<p>Read this. <iframe src="https://example.com"></iframe></p>]]></text></questiontext>
+  </question>
+  <question type="ordering">
+    <name><text>Ord</text></name>
+    <questiontext format="html"><text>Order.</text></questiontext>
+    <layouttype>HORIZONTAL</layouttype><selecttype>ALL</selecttype><selectcount>0</selectcount><gradingtype>RELATIVE_TO_CORRECT</gradingtype>
+    <answer fraction="1"><text>a</text></answer><answer fraction="2"><text>b</text></answer>
+  </question>
+  <question type="multichoice">
+    <name><text>Multi</text></name>
+    <questiontext format="html"><text>Which?</text></questiontext>
+    <single>false</single>
+    <answer fraction="50"><text>a</text></answer>
+    <answer fraction="50"><text>b</text></answer>
+    <answer fraction="-100"><text>c</text></answer>
+  </question>
+</quiz>
+"""
+
+#: What Moodle XML's other types lose or cannot give: partial credit, units, attachments, cloze
+#: blanks, gaps, calculated answers, ID numbers that are not one line, images not embedded.
+MOODLE_LOSSES = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/Week 2</text></category><idnumber>W2
+x</idnumber></question>
+  <question type="multichoice">
+    <name><text>Partial</text></name>
+    <questiontext format="html"><text>Which one?</text></questiontext>
+    <idnumber>Q 1
+2</idnumber>
+    <single>true</single><answernumbering>iii</answernumbering>
+    <answer fraction="100"><text>a</text></answer>
+    <answer fraction="50"><text>b</text></answer>
+    <answer fraction="0"><text>c</text></answer>
+  </question>
+  <question type="multichoice">
+    <name><text>Two right</text></name>
+    <questiontext format="html"><text>Which one?</text></questiontext>
+    <questiontext format="html"><text>Again?</text></questiontext>
+    <single>true</single>
+    <answer fraction="100"><text>a</text></answer>
+    <answer fraction="100"><text>b</text></answer>
+  </question>
+  <question type="truefalse">
+    <name><text>TF none</text></name>
+    <questiontext format="html"><text>Is it?</text></questiontext>
+    <answer fraction="0"><text>true</text></answer>
+    <answer fraction="0"><text>false</text></answer>
+  </question>
+  <question type="numerical">
+    <name><text>Num text</text></name>
+    <questiontext format="html"><text>How many?</text></questiontext>
+    <answer fraction="100"><text>3</text><tolerance>0</tolerance></answer>
+    <answer fraction="0"><text>three</text><tolerance>0</tolerance></answer>
+  </question>
+  <question type="essay">
+    <name><text>Essay files</text></name>
+    <questiontext format="html"><text>Why?</text></questiontext>
+    <responseformat>monospaced</responseformat><attachments>-1</attachments>
+    <filetypeslist>document,.pdf</filetypeslist>
+  </question>
+  <question type="ordering">
+    <name><text>Ord some</text></name>
+    <questiontext format="html"><text>Order.</text></questiontext>
+    <selecttype>RANDOM</selecttype><selectcount>2</selectcount>
+    <answer fraction="1"><text>a</text></answer><answer fraction="2"><text>b</text></answer><answer fraction="3"><text>c</text></answer>
+  </question>
+  <question type="multianswer">
+    <name><text>Cloze more</text></name>
+    <questiontext format="html"><text>A {1:SHORTANSWER:=blue#yes~*#no} B {1:NUMERICAL:=3:0.5} C {1:MCV:=x~=y~z} D {1:SA:=Kim} E {1:SAC:=Lee}</text></questiontext>
+  </question>
+  <question type="multianswer">
+    <name><text>Cloze broken</text></name>
+    <questiontext format="html"><text>A {1:BOGUS:=x}</text></questiontext>
+  </question>
+  <question type="ddimageortext">
+    <name><text>DDI</text></name>
+    <questiontext format="html"><text>Drag.</text></questiontext>
+  </question>
+  <question type="gapselect">
+    <name><text>GS gaps</text></name>
+    <questiontext format="html"><text>The [[1]] is [[3]].</text></questiontext>
+    <shuffleanswers>0</shuffleanswers>
+    <selectoption><text>sky</text><group>1</group></selectoption>
+    <selectoption><text>sea</text><group>1</group></selectoption>
+  </question>
+  <question type="ddwtos">
+    <name><text>DD ok</text></name>
+    <questiontext format="html"><text>The [[1]] is [[2]].</text></questiontext>
+    <shuffleanswers>0</shuffleanswers>
+    <dragbox><text>sky</text><group>1</group></dragbox>
+    <dragbox><text>sea</text><group>1</group></dragbox>
+    <dragbox><text>blue</text><group>2</group></dragbox>
+    <dragbox><text>red</text><group>2</group></dragbox>
+  </question>
+  <question type="gapselect">
+    <name><text>No gap</text></name>
+    <questiontext format="html"><text>No gaps here.</text></questiontext>
+    <selectoption><text>sky</text><group>1</group></selectoption>
+  </question>
+  <question type="calculated">
+    <name><text>Calc geo</text></name>
+    <questiontext format="html"><text>What is {a} + 1?</text></questiontext>
+    <answer fraction="100"><text>{a} + 1</text><tolerance>0.01</tolerance><tolerancetype>3</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <answer fraction="50"><text>{a} + 2</text><tolerance>0.01</tolerance><tolerancetype>1</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <dataset_definitions><dataset_definition><status><text>private</text></status><name><text>a</text></name><type>calculated</type><distribution><text>uniform</text></distribution><minimum><text>1</text></minimum><maximum><text>10</text></maximum><decimals><text>0</text></decimals><itemcount>1</itemcount><dataset_items><dataset_item><number>1</number><value>3</value></dataset_item></dataset_items></dataset_definition></dataset_definitions>
+  </question>
+  <question type="calculated">
+    <name><text>Calc none</text></name>
+    <questiontext format="html"><text>What is {a}?</text></questiontext>
+    <answer fraction="50"><text>{a}</text><tolerance>0.01</tolerance><tolerancetype>1</tolerancetype><correctanswerformat>1</correctanswerformat><correctanswerlength>2</correctanswerlength></answer>
+    <dataset_definitions><dataset_definition><status><text>private</text></status><name><text>a</text></name><type>calculated</type><distribution><text>uniform</text></distribution><minimum><text>1</text></minimum><maximum><text>10</text></maximum><decimals><text>0</text></decimals><itemcount>1</itemcount><dataset_items><dataset_item><number>1</number><value>3</value></dataset_item></dataset_items></dataset_definition></dataset_definitions>
+  </question>
+  <question type="matching">
+    <name><text>Match img</text></name>
+    <questiontext format="html"><text><![CDATA[Match. <img src="data:image/png;base64,!!!">]]></text></questiontext>
+    <subquestion format="html"><text>a</text><answer><text>1</text></answer></subquestion>
+    <subquestion format="html"><text>b</text><answer><text>2</text></answer></subquestion>
+  </question>
+  <question type="shortanswer">
+    <name><text>SA img</text></name>
+    <questiontext format="html"><text>Who?</text></questiontext>
+    <image>pic.png</image>
+    <answer fraction="100"><text>Kim</text></answer>
+  </question>
+</quiz>
+"""
+
+GIFT = """// a comment
+$CATEGORY: $course$/Week 1
+
+::Q1:: Is it? {true}
+
+::Q2:: The capital of France is {=Paris ~London ~Berlin}.
+
+::Q3:: Pick all {~%50%a ~%50%b ~%-100%c}
+
+::Q4:: How many? {#3:0.5}
+
+::Q5:: Match {=a -> 1 =b -> 2 =c -> 3}
+
+::Q6:: Essay {}
+
+::Q7:: [markdown] **Bold** question {=x}
+
+::Q8:: Broken {=a ~b
+
+::Q9:: No answer {~a ~b}
+
+::Q10:: Range {#1..5}
+
+::Q11:: Multi number {#=3:0 =%50%4:0}
+
+::Q12:: Weird {=a#fb1 ~b#fb2 ####general}
+
+Description only text.
+
+::Q13:: Short {=kim =lee}
+"""
+
+#: What GIFT's weights, numbers, pairs and braces make the importer lose, note or refuse.
+GIFT_MORE = """$CATEGORY: $course$/Week 3
+::G1:: Pick one {=a ~%50%b ~c}
+
+::G2:: Pick {=a =b ~c}
+
+::G3:: Weighted short {=%150%kim =lee}
+
+::G4:: Bad weight {~%abc%a ~b}
+
+::G5:: Odd weight {~%33%a ~%67%b}
+
+::G6:: Best {=%50%kim}
+
+::G7:: Number {#=abc =3}
+
+::G8:: No number {#abc}
+
+::G9:: Range {#5..x}
+
+::G10:: Margin {#3:x}
+
+::G11:: Pairs {=a -> 1}
+
+::G12:: Arrow {=a -> 1 =b}
+
+::G13:: Prompt {=a -> 1 =b -> }
+
+::G14:: One {=a}
+
+::G15:: Formula \\( x^{2} \\) is {=a ~b}
+
+::G16:: Two {=a ~b} and {=c ~d}
+
+::G17:: Image <img src="@@PLUGINFILE@@/x.png"> {=a ~b}
+
+::G18:: Weight = {=%50%a ~b}
+
+::G19:: Empty {=kim = }
+
+::G20:: Numbers {#}
+
+::G21:: Short empty {=}
+
+::G22:: Negative {=kim =%-50%lee}
+"""
+
+GIFT_PLAIN = """$CATEGORY: $course$/Plain
+What is 2+2? {=4 ~3}
+0
+::P2:: Next {=a ~b}
+
+What? {=a}
+"""
+
+AIKEN = """Which is right?
+A text one
+B text two
+ANSWER: b
+
+CAP. II
+Second question?
+1) alpha
+2) beta
+ANSWER: 1
+
+Third?
+A) x
+B) y
+ANSWER: C
+
+Fourth with no answer?
+A) x
+B) y
+
+0
+A) zero
+B) one
+ANSWER: A
+"""
+
+
+#: Aiken's dialects and the questions Moodle would refuse; an answer before any question.
+AIKEN_MORE = """What is the first letter?
+A alpha
+B beta
+ANSWER: A
+
+Second letter?
+A) alpha
+B) beta
+ANSWER: b
+
+Third one?
+A) alpha
+B) beta
+תשובה: B
+
+Fourth one?
+NUMBERING: IIII
+A) alpha
+B) beta
+ANSWER: A
+
+Fifth one?
+A) first
+B) second
+ANSWER: א
+
+Sixth one?
+A alpha goes
+on here
+B beta
+ANSWER: A
+
+Seventh one?
+A) alpha
+B) beta
+Eighth one?
+A) x
+B) y
+ANSWER: A
+
+Ninth one?
+A) alpha
+B)
+ANSWER: B
+
+Tenth one?
+A) alpha
+ANSWER: A
+
+Last one?
+A) alpha
+B) beta
+"""
+
+AIKEN_STRAY = """A) lonely option
+ANSWER: A
+
+Real question?
+A) yes
+B) no
+ANSWER: A
+"""
+
+def _item(ident: str, kind: str, stem: str, body: str, extra_meta: str = "") -> str:
+    """A Canvas item of ``kind`` (its question_type) with its stem and presentation."""
+    return f"""      <item ident="{ident}" title="{ident}">
+        <itemmetadata><qtimetadata>
+          <qtimetadatafield><fieldlabel>question_type</fieldlabel><fieldentry>{kind}</fieldentry></qtimetadatafield>
+          <qtimetadatafield><fieldlabel>points_possible</fieldlabel><fieldentry>1.0</fieldentry></qtimetadatafield>{extra_meta}
+        </qtimetadata></itemmetadata>
+        <presentation><material><mattext texttype="text/html">{stem}</mattext></material>{body}</presentation>
+      </item>
+"""
+
+
+_CHOICES = """<response_lid ident="response1" rcardinality="Single"><render_choice>
+          <response_label ident="1"><material><mattext texttype="text/html">a</mattext></material></response_label>
+          <response_label ident="2"><material><mattext texttype="text/html">b</mattext></material></response_label>
+        </render_choice></response_lid>"""
+
+_ESSAY = "&lt;p&gt;Why? &lt;img src=&quot;$IMS-CC-FILEBASE$/pic.png&quot;&gt;&lt;script&gt;x()&lt;/script&gt;&lt;/p&gt;"
+
+CANVAS_XML = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="quiz1" title="Canvas quiz">
+    <qtimetadata>
+      <qtimetadatafield><fieldlabel>cc_maxattempts</fieldlabel><fieldentry>1</fieldentry></qtimetadatafield>
+    </qtimetadata>
+    <section ident="root_section">
+{_item("nocorrect", "multiple_choice_question", "Which?", _CHOICES)}
+{_item("hot", "hot_spot_question", "Click.", "")}
+{_item("ess", "essay_question", _ESSAY, '<response_str ident="response1" rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')}
+{_item("fu", "file_upload_question", "Send.", "")}
+{_item("unknown", "mystery_question", "What?", "")}
+{_item("txt", "text_only_question", "Read.", "")}
+{_item("num", "numerical_question", "How many?", '<response_str ident="response1" rcardinality="Single"><render_fib fibtype="Decimal"><response_label ident="answer1"/></render_fib></response_str>')}
+{_item("sa", "short_answer_question", "Who?", '<response_str ident="response1" rcardinality="Single"><render_fib><response_label ident="answer1" rshuffle="No"/></render_fib></response_str>')}
+    </section>
+  </assessment>
+</questestinterop>
+"""
+
+#: Inputs the other codes' examples describe: each its own file (name, bytes).
+BROKEN = {
+    "notes.dat": b"\x00\x01\x02 not a quiz",
+    "truncated.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\">\n    <name><text>Q",
+    "entities.xml": b"<?xml version='1.0'?>\n<!DOCTYPE quiz [<!ENTITY x \"y\">]>\n<quiz><question type=\"essay\"><name><text>&x;</text></name></question></quiz>\n",
+    "mismatch.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\"></quiz>\n",
+    "ampersand.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\">Q & A</question>\n</quiz>\n",
+    "empty.xml": b"<?xml version='1.0'?>\n<quiz>\n</quiz>\n",
+    "other.xml": b"<?xml version='1.0'?>\n<question type=\"essay\"><name><text>Q</text></name></question>\n",
+}
+
+#: Quiz pages: a key entry for a question the page does not have (QB705), an answer the key
+#: contradicts (QB716), a points rule after a question (QB722), text after the closing mark (QB723),
+#: a word answer outside any section (QB706).
+PAGES = {
+    "key.md": "# Quiz\n\n## Question 1\n\nWhich?\n\n- A) a\n- B) b\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\n## Answer key\n\n1. A\n2. B\n3. A\n",
+    "twice.md": "# Quiz\n\n## Question 1\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: A\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: B\n\n## Answer key\n\n1. A\n2. A\n",
+    "end.md": "# 퀴즈\n\n## Question 1\n\n무엇인가?\n\n- A) 가\n- B) 나\n\nAnswer: A\n\n- 끝 -\n\n수고하셨습니다 여러분\n",
+    "word.md": "# Quiz\n\n## Question 1\n\nThe capital?\n\nAnswer: Seoul\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: A\n",
+    "rule.md": "# Quiz\n\n## Question 1\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: A\n\n（每题4分，共24分。）\n\n## Question 2\n\nWhich?\n\n- A) a\n- B) b\n\nAnswer: B\n",
+}
+
+
+def _zip(entries: dict[str, str]) -> bytes:
+    """A zip of the entries, as they are named (../ and absolute paths too)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+MANIFEST = """<?xml version="1.0"?>
+<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="m"><resources>
+<resource identifier="i1" type="imsqti_item_xmlv2p1" href="item.xml"><file href="item.xml"/></resource>
+</resources></manifest>"""
+ITEM21 = """<?xml version="1.0"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="i1" title="I" adaptive="false" timeDependent="false">
+<itemBody><p>Why?</p><extendedTextInteraction responseIdentifier="RESPONSE"/></itemBody></assessmentItem>"""
+ZIPS = {
+    "slip.zip": {"quiz.xml.qti": CANVAS_XML, "../../etc/passwd": "x"},
+    "rexams.zip": {"imsmanifest.xml": MANIFEST, "item.xml": ITEM21, "/abs/item.xml": ITEM21},
+}
+
+
+#: A Canvas quiz export whose settings the source has no place for, with questions Canvas left
+#: incomplete, a link to a file it lacks, an item without its type and an itemref to no item.
+_CANVAS_META = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz xmlns="http://canvas.instructure.com/xsd/cccv1p0" identifier="q2">
+  <title>Settings</title>
+  <time_limit>-5</time_limit>
+  <access_code>secret</access_code>
+  <due_at>2026-12-01T00:00:00</due_at>
+  <unlock_at>2026-11-01T00:00:00</unlock_at>
+  <lock_at>2026-12-02T00:00:00</lock_at>
+  <ip_filter>10.0.0.0/8</ip_filter>
+  <require_lockdown_browser>true</require_lockdown_browser>
+  <one_time_results>true</one_time_results>
+  <show_correct_answers_last_attempt>true</show_correct_answers_last_attempt>
+  <show_correct_answers_at>2026-12-03T00:00:00</show_correct_answers_at>
+  <hide_correct_answers_at>2026-12-04T00:00:00</hide_correct_answers_at>
+  <hide_results>always</hide_results>
+  <scoring_policy>keep_lowest</scoring_policy>
+  <quiz_type>survey</quiz_type>
+</quiz>
+"""
+_CANVAS_QTI = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop xmlns="http://www.imsglobal.org/xsd/ims_qtiasiv1p2">
+  <assessment ident="q2" title="Settings">
+    <section ident="root_section">
+{_item("tf", "true_false_question", "True?", _CHOICES)}
+{_item("mc0", "multiple_choice_question", "Which?", "")}
+{_item("ma0", "multiple_answers_question", "Which?", "")}
+{_item("fib0", "fill_in_multiple_blanks_question", "Fill.", "")}
+{_item("cat0", "categorization_question", "Sort.", "")}
+{_item("ord0", "ordering_question", "Order.", "")}
+{_item("calc0", "calculated_question", "Compute.", "")}
+{_item("link", "essay_question", "&lt;p&gt;See &lt;a href=&quot;/courses/1/pages/intro&quot;&gt;intro&lt;/a&gt; and &lt;a href=&quot;$IMS-CC-FILEBASE$/notes.pdf&quot;&gt;notes&lt;/a&gt;&lt;/p&gt;", "")}
+      <item ident="untyped" title="untyped">
+        <presentation><material><mattext>Pick.</mattext></material>{_CHOICES}</presentation>
+      </item>
+      <itemref linkrefid="gone"/>
+    </section>
+  </assessment>
+</questestinterop>
+"""
+CANVAS_ZIP = _zip({"q2/q2.xml.qti": _CANVAS_QTI, "q2/assessment_meta.xml": _CANVAS_META})
+
+
+#: A Moodle question whose ID number Markdown cannot hold: its quiz is written as YAML, as import says.
+MOODLE_AS_YAML = """<?xml version="1.0" encoding="UTF-8"?>
+<quiz>
+  <question type="category"><category><text>$course$/top/W</text></category><idnumber>W</idnumber></question>
+  <question type="essay">
+    <name><text>Q</text></name>
+    <idnumber>it's {odd}</idnumber>
+    <questiontext format="html"><text>Why?</text></questiontext>
+  </question>
+</quiz>
+"""
+
+#: Packages refused or read in part: every entry unsafe, a file held twice, copies under '../'; a
+#: zip and a Moodle backup that cannot be read (named by --format), XML using an undeclared entity.
+UNSAFE_ONLY = _zip({"/abs/quiz.xml.qti": CANVAS_XML})
+COPIES = _zip({"imsmanifest.xml": MANIFEST, "item.xml": ITEM21, "../item.xml": ITEM21})
+
+
+def _twice() -> bytes:
+    """A zip holding one entry twice (zipfile warns, and writes it)."""
+    buffer = io.BytesIO()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with zipfile.ZipFile(buffer, "w") as archive:
+            archive.writestr("q/q.xml.qti", CANVAS_XML)
+            archive.writestr("q/q.xml.qti", CANVAS_XML)
+    return buffer.getvalue()
+
+
+#: The format each input is imported as, where it is not the one detected.
+GIVEN_FORMATS = {"broken.zip": "canvas", "broken.mbz": "mbz", "not-moodle.xml": "moodle"}
+
+#: Each input, by its file name.
+IMPORTS: dict[str, str | bytes] = {
+    **{name: _zip(entries) for name, entries in ZIPS.items()}, **BROKEN, **PAGES,
+    "moodle.xml": MOODLE_XML, "losses.xml": MOODLE_LOSSES, "as-yaml.xml": MOODLE_AS_YAML,
+    "questions.gift": GIFT, "more.gift": GIFT_MORE, "plain.gift": GIFT_PLAIN,
+    "aiken.txt": AIKEN, "more-aiken.txt": AIKEN_MORE, "stray-aiken.txt": AIKEN_STRAY,
+    "canvas.xml": CANVAS_XML, "canvas-export.zip": CANVAS_ZIP,
+    "unsafe-only.zip": UNSAFE_ONLY, "copies.zip": COPIES, "twice.zip": _twice(),
+    "broken.zip": b"PK\x03\x04 not a zip", "broken.mbz": b"\x1f\x8bgarbage",
+    "not-moodle.xml": b"<?xml version='1.0'?>\n<questions><question/></questions>\n",
+    "undeclared.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\"><name><text>&nbsp;Q</text></name></question>\n</quiz>\n",
+}
+
+
+@pytest.fixture(scope="module")
+def imported(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
+    """Every diagnostic the inputs give on import, each once."""
+    from qti_builder.diagnostics import DiagnosticSink
+    from qti_builder.importers import import_path
+
+    folder = tmp_path_factory.mktemp("imports")
+    found: dict[tuple[str, str, str | None], Diagnostic] = {}
+    for name, content in IMPORTS.items():
+        path = folder / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        sink = DiagnosticSink()
+        import_path(path, name, sink, GIVEN_FORMATS.get(name, "auto"))
+        for diagnostic in sink.items:
+            found.setdefault((diagnostic.code, diagnostic.message, diagnostic.hint), diagnostic)
+    return list(found.values())
+
+
+def test_the_inputs_make_the_importers_codes_said(imported: list[Diagnostic]) -> None:
+    # Each input is here for what it makes the importer say: a fixture that stops saying it checks nothing.
+    codes = {d.code for d in imported}
+    assert codes >= {"QB700", "QB701", "QB702", "QB703", "QB704", "QB705", "QB706", "QB710", "QB711", "QB712", "QB713",
+                     "QB714", "QB715", "QB716", "QB717", "QB722", "QB723", "QB730"}, codes
+    assert len(imported) >= 130
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_import_message_and_hint_prints_translated(imported: list[Diagnostic], language: str) -> None:
+    left: dict[str, list[str]] = {}
+    count = 0
+    for diagnostic in imported:
+        for english, translated in zip(rendered(diagnostic, None), rendered(diagnostic, language)):
+            runs = untranslated(english, translated)
+            if runs:
+                left.setdefault(diagnostic.code, []).extend(runs)
+                count += 1
+    assert left == {}, (f"{count} import messages or hints print in English: add entries for them to "
+                        f"src/qti_builder/locale/{language}/LC_MESSAGES/qti_builder.po (and the other catalogs)")
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_import_prints_every_inputs_messages_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    # As the command prints them: a package's messages too, whose place names a file inside it
+    # ('canvas-export.zip:q2/q2.xml.qti:5:1'), not the input given.
+    left, yaml = [], []
+    for name in ("slip.zip", "canvas-export.zip", "moodle.xml", "as-yaml.xml", "questions.gift", "more-aiken.txt"):
+        content = IMPORTS[name]
+        path = tmp_path / name
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        _, _, err = run("import", str(path), "--out", str(tmp_path / f"out-{name}"), "--lang", language, "--allow-skipped")
+        said = [line.split("]: ", 1)[1] if "]: " in line else line.removeprefix("    hint: ")
+                for line in err.splitlines() if "[QB7" in line or line.startswith("    hint: ")]
+        assert len(said) >= 2, err
+        left += [f"{name}: {line}" for line in said if english_words(line)]
+        yaml += [line for line in said if name == "as-yaml.xml" and "YAML" in line]
+    _, _, err = run("import", str(tmp_path / "missing.xml"), "--out", str(tmp_path / "out"), "--lang", language)
+    said = [line.split("]: ", 1)[1] for line in err.splitlines() if "error[QB700]" in line]
+    assert len(said) == 1, err
+    left += [f"missing.xml: {line}" for line in said if english_words(line)]
+    assert left == [], left
+    assert len(yaml) == 2, yaml  # as-yaml.xml's QB711, the quiz written as YAML, and its hint

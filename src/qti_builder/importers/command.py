@@ -131,7 +131,7 @@ def import_command(
         except WriteError as exc:
             sink.error("QB501", f"cannot write {display_path(exc.path)}: {exc.error.strerror or exc.error}",
                        hint="check that the output folder is writable and the disk has space; nothing was changed")
-    _print(sink.sorted(), languages)
+    _print(sink.sorted(), languages, lang)
     skipped = sum(sum(item.skipped.values()) for item in imported)
     if sink.errors:
         code = 1
@@ -328,8 +328,10 @@ def _by_type(counts: Counter[str]) -> str:
     return ", ".join(f"{counts[kind]} {TYPE_WORDS.get(kind, kind)}" for kind in known + others)
 
 
-def _print(diagnostics: list[Diagnostic], languages: dict[str, str] | None = None) -> None:
-    """Grouped per input; an input read by the exam reader in its quiz's language, as build prints it."""
+def _print(diagnostics: list[Diagnostic], languages: dict[str, str] | None = None, lang: str | None = None) -> None:
+    """Grouped per input; an input read by the exam reader in its quiz's language, as build prints it.
+    With --lang, every message in it: a package's too, whose place names a file inside the package
+    ('export.zip:q2/q2.xml.qti'), not the input it is keyed by in ``languages``."""
     for path, group in groupby(diagnostics, key=lambda d: d.span.path if d.span else ""):
         for diagnostic in group:
-            typer.echo(diagnostic.render((languages or {}).get(path)), err=True)
+            typer.echo(diagnostic.render((languages or {}).get(path, lang)), err=True)
