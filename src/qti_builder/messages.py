@@ -80,8 +80,9 @@ def kind_catalog_paths(language: str) -> list[Path]:
 
 @lru_cache(maxsize=16)
 def catalog(language: str) -> tuple[Entry, ...]:
-    """The translated entries of a language's catalog and its kinds' own, longest msgid first (the
-    most specific wins); nothing for English or a language without a catalog."""
+    """The translated entries of a language's catalog and its kinds' own: the wrappers, then the
+    others, each longest msgid first (the most specific wins); nothing for English or a language
+    without a catalog."""
     path = catalog_path(language)
     if not path.is_file():
         return ()
@@ -93,7 +94,7 @@ def catalog(language: str) -> tuple[Entry, ...]:
             po = read_po(handle, locale=language, domain=DOMAIN)
         entries += [Entry(str(m.id), str(m.string), _pattern(str(m.id)), m.context == FRAGMENT, m.context == WRAPPER) for m in po
                     if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string and not m.fuzzy]
-    return tuple(sorted(entries, key=lambda e: -len(e.msgid)))
+    return tuple(sorted(entries, key=lambda e: (not e.wrapper, -len(e.msgid))))
 
 
 def primary(language: str | None) -> str:
@@ -111,8 +112,8 @@ def translate(text: str, language: str | None, depth: int = 0) -> str:
         # fragment of its own, however many there are (before a fragment swallows them whole). A
         # '; ' in parentheses is a part's own ('35 % (choice A; nearest option 33.33333 %)').
         return "; ".join(translate(part, language, depth) for part in parts)
-    for entry in (*(e for e in entries if e.wrapper and depth == 0), *(e for e in entries if not e.wrapper)):
-        if entry.fragment != (depth > 0):
+    for entry in entries:  # a wrapper first: it says something of the whole message (only at the top)
+        if entry.fragment != (depth > 0) or (entry.wrapper and depth > 0):
             continue
         match = entry.pattern.fullmatch(text)
         if match:
