@@ -126,3 +126,22 @@ def test_build_of_unchanged_sources_writes_its_files_without_the_writers(tmp_pat
     assert not {"qti_builder.pipeline", "qti_builder.writers.base", "lxml.etree", "jinja2"} & set(again[2])
     written = {p.name: p.read_bytes() for p in (out / "first").iterdir()}
     assert written and written == {p.name: p.read_bytes() for p in (out / "again").iterdir()}
+
+
+def test_check_without_a_settings_file_skips_the_settings_model(tmp_path: Path) -> None:
+    """Where no settings file applies, ``check`` does not import the settings' pydantic model
+    (project.py) to find that out; with one, it reads it as ever (test_project.py)."""
+    from helpers import SEED_SOURCE
+
+    script = ("import sys\nfrom qti_builder.cli import app\ntry:\n"
+              f"    app(['check', {str(SEED_SOURCE)!r}, '--no-cache', '--quiet'])\n"
+              "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+              "print('project' if 'qti_builder.project' in sys.modules else 'none')\n")
+    (tmp_path / ".git").mkdir()  # the search for a settings file stops here
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "none"
+    (tmp_path / "qti-builder.toml").write_text("strict = true\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "project"

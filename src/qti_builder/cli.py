@@ -143,10 +143,15 @@ def _project_defaults(ctx: typer.Context) -> None:
     located (QB230, QB233) and stops the command with exit 2, as a wrong flag would."""
     if ctx.invoked_subcommand not in PROJECT_COMMANDS or "--help" in sys.argv[1:]:
         return
-    from .project import ProjectError, project_options
+    from .project_file import find_project
+
+    found = find_project()
+    if found is None:  # most commands: no settings file, and no pydantic imported to say so
+        return
+    from .project import ProjectError, load_project
 
     try:
-        defaults = project_options()
+        defaults = load_project(found).options()
     except ProjectError as exc:
         from .summary import plural
 
