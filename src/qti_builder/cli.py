@@ -153,7 +153,7 @@ def _project_defaults(ctx: typer.Context) -> None:
     try:
         defaults = load_project(found).options()
     except ProjectError as exc:
-        from .summary import plural
+        from .plurals import plural
 
         asked = _asked_language(sys.argv[1:])
         _print(exc.diagnostics, languages=lambda _: asked)
@@ -350,7 +350,7 @@ def preview_command(
 ) -> None:
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
-    from .summary import plural
+    from .plurals import plural
 
     options = _options(sources, ",".join(DEFAULT_FORMATS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     result = build_preview(options, out)
@@ -418,7 +418,7 @@ def diff_command(
     """
     from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
     from .report import ReportNotWritten, dumps, emit
-    from .summary import plural
+    from .plurals import plural
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -481,7 +481,7 @@ def schemas_fetch_command(
 ) -> None:
     """Download the official schemas for offline use and CI caches, each checked against its pinned sha256."""
     from .schemas import SchemaError, default_cache_dir, fetch_schemas, pins
-    from .summary import plural
+    from .plurals import plural
 
     folder = to if to is not None else default_cache_dir()
     counts: dict[str, int] = {"fetched": 0, "kept": 0}
@@ -604,7 +604,8 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     from .cached_build import build
     from .diagnostics import SchemaError
     from .results import BuildIncomplete
-    from .summary import plural, points_text, quiz_points
+    from .plurals import plural, points_text
+    from .summary import quiz_points
 
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
     _require_sources(options.sources, ui.lang)
@@ -706,7 +707,7 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
 def _what_failed(result: BuildResult | None, write: bool = True) -> str:
     """Which quizzes failed, when there were several, and whether the others were written (``check``
     writes nothing whatever happens: it does not say so)."""
-    from .summary import plural
+    from .plurals import plural
 
     scope = ""
     if result is not None and len(result.results) > 1:
@@ -719,7 +720,7 @@ def _what_failed(result: BuildResult | None, write: bool = True) -> str:
 
 
 def _print_timings(result: BuildResult) -> None:
-    from .summary import plural
+    from .plurals import plural
 
     for r in result.results:
         name = r.quiz.id if r.quiz else display_path(r.source)
