@@ -12,6 +12,7 @@ import os
 import pickle
 import time
 import zlib
+from dataclasses import replace
 import shutil
 import subprocess
 import sys
@@ -130,6 +131,30 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     assert again != bad and again[:len(cache.MAGIC)] == cache.MAGIC, "the damaged entry was not written again"
     _no_work(monkeypatch)  # and what was written is whole: the next build takes it
     assert _build(str(SEED_SOURCE), out=tmp_path / "taken") == cold
+
+
+def test_a_kept_model_that_cannot_be_made_is_ignored_and_written_again(tmp_path: Path, build_cache: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry keeps the quiz's model pickled apart and makes it only when something asks for it
+    (``--verbose``, a report, a build with other quizzes to read): a plain ``check`` of an
+    unchanged quiz says what it said from what the entry keeps beside it. A model that cannot be
+    made, garbage behind a checksum that matches it, is a damaged entry like any other when it is
+    asked for: ignored, the quiz built anew and the entry written again, never a traceback."""
+    cold = run("check", str(SEED_SOURCE), "--verbose", "--no-cache")
+    plain = run("check", str(SEED_SOURCE))
+    assert cold[0] == plain[0] == 0
+    [entry] = _entries(build_cache)
+    stored = cache._read(entry.parent.name + entry.name)
+    payload = b"p" + pickle.dumps(replace(stored, quiz=b"\x80\x05not a pickle"))
+    bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    entry.write_bytes(bad)
+    assert run("check", str(SEED_SOURCE)) == plain  # the model is not made: what it says is kept beside it
+    assert entry.read_bytes() == bad
+    again = run("check", str(SEED_SOURCE), "--verbose")
+    assert again[:2] == cold[:2] and "Traceback" not in again[2]
+    assert entry.read_bytes() != bad, "the damaged entry was not written again"
+    _no_work(monkeypatch)  # and what was written is whole: the next check takes it, model and all
+    assert run("check", str(SEED_SOURCE), "--verbose")[:2] == cold[:2]
 
 
 def test_an_entry_keeps_compressed_outputs_as_they_are(tmp_path: Path, build_cache: Path) -> None:

@@ -128,6 +128,21 @@ def test_build_of_unchanged_sources_writes_its_files_without_the_writers(tmp_pat
     assert written and written == {p.name: p.read_bytes() for p in (out / "again").iterdir()}
 
 
+def test_check_of_unchanged_sources_imports_no_model() -> None:
+    """With the seed quiz in the build cache and no settings file, ``check`` prints what it printed
+    the first time (the quiz's questions by type, its points) without pydantic, the quiz's model
+    or the Markdown reader: the cache's entry keeps what the command line prints of the quiz
+    beside the quiz's model, which is unpickled only when asked for (``--verbose``, a report)."""
+    from helpers import SEED_SOURCE
+
+    first = _modules_after("check", str(SEED_SOURCE))
+    again = _modules_after("check", str(SEED_SOURCE))
+    assert first[0] == again[0] == 0 and first[1] == again[1]
+    assert "ray-train-tune: 10 questions: 8 single choice, 2 essay" in again[1] and "(10 points)" in again[1]
+    assert "pydantic" in first[2]
+    assert again[2] == []
+
+
 def test_check_without_a_settings_file_skips_the_settings_model(tmp_path: Path) -> None:
     """Where no settings file applies, ``check`` does not import the settings' pydantic model
     (project.py) to find that out; with one, it reads it as ever (test_project.py)."""

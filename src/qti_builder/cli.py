@@ -605,7 +605,6 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     from .diagnostics import SchemaError
     from .results import BuildIncomplete
     from .plurals import plural, points_text
-    from .summary import quiz_points
 
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
     _require_sources(options.sources, ui.lang)
@@ -613,7 +612,8 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     try:
         options.progress = ui.progress()
         try:
-            result = build(options)
+            # The plain lines need no quiz's model: --verbose's and the reports' do
+            result = build(options, models=ui.verbose or bool(ui.reports))
         finally:
             ui.stop_progress()
         diagnostics = result.diagnostics
@@ -632,9 +632,11 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         errors = sum(1 for d in diagnostics if d.severity.value == "error")
         typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result, options.write)}", err=True)
     elif result is not None and not options.write:
-        questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
-        points = points_text(*map(sum, zip(*(quiz_points(q) for q in result.quizzes)))) if result.quizzes else "0 points"
-        ui.say(f"ok: {plural(len(result.quizzes), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
+        # What the cache kept of each quiz, where it came from the cache: its model is not unpickled for it
+        read = [facts for r in result.results if (facts := r.facts()) is not None]
+        questions = sum(facts.questions for facts in read)
+        points = points_text(*map(sum, zip(*(facts.points for facts in read)))) if read else "0 points"
+        ui.say(f"ok: {plural(len(read), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
                f"{plural(len(result.outputs), 'output')} valid")
     unwritten = ui.emit_report(result, diagnostics, 1 if failed else 0)
     _print(unwritten, languages=lambda _: ui.lang)
@@ -647,10 +649,10 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
 def _print_outlines(result: BuildResult, ui: Ui) -> None:
     """``check --outline``: each paper as read, also when it failed after reading (a total that
     differs from the stated one is easier to find with every question's points in front of you)."""
-    from .outline import render_outline
-
     for r in result.results:
         if r.outline is not None:
+            from .outline import render_outline
+
             for line in render_outline(r.outline):
                 ui.say(line)
 
@@ -676,14 +678,15 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
     """Per quiz that built: its questions by type (each one with --verbose), then its files, each
     with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
     time limit, or a question's partial credit, to arrive where the format has no place for it."""
-    from .losses import summary
-    from .summary import question_lines, type_summary
-
     for r in result.results:
-        if r.quiz is None or r.failed:
+        facts = r.facts()
+        if facts is None or r.failed:
             continue
-        ui.say(type_summary(r.quiz))
+        ui.say(facts.summary)
         if ui.verbose:
+            from .summary import question_lines
+
+            assert r.quiz is not None
             for line in question_lines(r.quiz, r.spans):
                 ui.say(line)
         for output in r.outputs:
@@ -691,6 +694,8 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
             accepted = [loss for loss in r.accepted_losses if loss.format == output.format]
             said = f"wrote {output.path}" if r.written else output.path.name
             if losses or accepted:
+                from .losses import summary
+
                 listed = ui.verbose or all(loss.question is None for loss in losses + accepted)
                 notes = ([("all accepted" if not losses else f"{len(accepted)} accepted")] if accepted else []) \
                     + ([] if listed else ["--verbose lists them"])
