@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import re
 import os
 import pickle
 import time
 import zlib
+from dataclasses import replace
 import shutil
 import subprocess
 import sys
@@ -130,6 +132,54 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
     assert again != bad and again[:len(cache.MAGIC)] == cache.MAGIC, "the damaged entry was not written again"
     _no_work(monkeypatch)  # and what was written is whole: the next build takes it
     assert _build(str(SEED_SOURCE), out=tmp_path / "taken") == cold
+
+
+def test_a_kept_model_that_cannot_be_made_is_ignored_and_written_again(tmp_path: Path, build_cache: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An entry keeps the quiz's model pickled apart and makes it only when something asks for it
+    (``--verbose``, a report, a build with other quizzes to read): a plain ``check`` of an
+    unchanged quiz says what it said from what the entry keeps beside it. A model that cannot be
+    made, garbage behind a checksum that matches it, is a damaged entry like any other when it is
+    asked for: ignored, the quiz built anew and the entry written again, never a traceback."""
+    cold = run("check", str(SEED_SOURCE), "--verbose", "--no-cache")
+    plain = run("check", str(SEED_SOURCE))
+    assert cold[0] == plain[0] == 0
+    [entry] = _entries(build_cache)
+    stored = cache._read(entry.parent.name + entry.name)
+    payload = b"p" + pickle.dumps(replace(stored, quiz=b"\x80\x05not a pickle"))
+    bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    entry.write_bytes(bad)
+    assert run("check", str(SEED_SOURCE)) == plain  # the model is not made: what it says is kept beside it
+    assert entry.read_bytes() == bad
+    again = run("check", str(SEED_SOURCE), "--verbose")
+    assert again[:2] == cold[:2] and "Traceback" not in again[2]
+    assert entry.read_bytes() != bad, "the damaged entry was not written again"
+    _no_work(monkeypatch)  # and what was written is whole: the next check takes it, model and all
+    assert run("check", str(SEED_SOURCE), "--verbose")[:2] == cold[:2]
+
+
+def test_what_a_check_from_the_cache_reads_of_the_model_is_the_cold_checks(build_cache: Path) -> None:
+    """What ``check`` says of a quiz taken from the cache is what it says of the quiz read afresh:
+    the plain lines (from what the entry keeps beside the model), ``--verbose``'s question lines
+    and the JSON report (from the model, made from the entry when asked for), all but the times."""
+    def report(*args: str) -> dict[str, object]:
+        code, out, _ = run("check", str(SEED_SOURCE), "--report", "json", *args)
+        assert code == 0
+        found = json.loads(out)
+        del found["timings"]
+        for quiz in found["quizzes"]:
+            del quiz["timings"]
+        return found
+
+    cold = [run("check", str(SEED_SOURCE), *args, "--no-cache") for args in ((), ("--verbose",))] + [report("--no-cache")]
+    assert not _entries(build_cache)
+    assert run("check", str(SEED_SOURCE))[:2] == cold[0][:2]  # fills the cache
+    assert _entries(build_cache)
+    for i in range(2):  # the model made as the entry is taken, before (and without) the plain lines
+        warm = [run("check", str(SEED_SOURCE), *args) for args in ((), ("--verbose",))] + [report()]
+        assert warm[0] == cold[0]
+        assert warm[1][:2] == cold[1][:2] and "ray-train-tune: 10 questions" in warm[1][1]
+        assert warm[2] == cold[2]
 
 
 def test_an_entry_keeps_compressed_outputs_as_they_are(tmp_path: Path, build_cache: Path) -> None:

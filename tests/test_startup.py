@@ -126,3 +126,37 @@ def test_build_of_unchanged_sources_writes_its_files_without_the_writers(tmp_pat
     assert not {"qti_builder.pipeline", "qti_builder.writers.base", "lxml.etree", "jinja2"} & set(again[2])
     written = {p.name: p.read_bytes() for p in (out / "first").iterdir()}
     assert written and written == {p.name: p.read_bytes() for p in (out / "again").iterdir()}
+
+
+def test_check_of_unchanged_sources_imports_no_model() -> None:
+    """With the seed quiz in the build cache and no settings file, ``check`` prints what it printed
+    the first time (the quiz's questions by type, its points) without pydantic, the quiz's model
+    or the Markdown reader: the cache's entry keeps what the command line prints of the quiz
+    beside the quiz's model, which is unpickled only when asked for (``--verbose``, a report)."""
+    from helpers import SEED_SOURCE
+
+    first = _modules_after("check", str(SEED_SOURCE))
+    again = _modules_after("check", str(SEED_SOURCE))
+    assert first[0] == again[0] == 0 and first[1] == again[1]
+    assert "ray-train-tune: 10 questions: 8 single choice, 2 essay" in again[1] and "(10 points)" in again[1]
+    assert "pydantic" in first[2]
+    assert again[2] == []
+
+
+def test_check_without_a_settings_file_skips_the_settings_model(tmp_path: Path) -> None:
+    """Where no settings file applies, ``check`` does not import the settings' pydantic model
+    (project.py) to find that out; with one, it reads it as ever (test_project.py)."""
+    from helpers import SEED_SOURCE
+
+    script = ("import sys\nfrom qti_builder.cli import app\ntry:\n"
+              f"    app(['check', {str(SEED_SOURCE)!r}, '--no-cache', '--quiet'])\n"
+              "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+              "print('project' if 'qti_builder.project' in sys.modules else 'none')\n")
+    (tmp_path / ".git").mkdir()  # the search for a settings file stops here
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "none"
+    (tmp_path / "qti-builder.toml").write_text("strict = true\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "project"

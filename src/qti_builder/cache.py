@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 from . import __version__
 from .diagnostics import SourceSpan
 from .memory import keeping, later, recall, remember, written
-from .results import STAGES, BuildOptions, QuizResult
+from .results import STAGES, BuildOptions, QuizFacts, QuizResult
 
 if TYPE_CHECKING:
     from .media import MediaSet
@@ -86,6 +86,16 @@ class Lookup:
     hits: dict[int, CachedQuiz] = field(default_factory=dict)
     #: The build's settings (:func:`settings_key`), for the keys of chunks (:func:`chunk_key`).
     settings: str | None = None
+
+    def thaw(self) -> None:
+        """Make each hit's quiz model now (an entry keeps it pickled apart, made when first asked
+        for: :class:`_StoredQuiz`); a hit whose model cannot be made, garbage behind a checksum
+        that matches it, is dropped: a miss, built anew and written again, as any damaged entry."""
+        for i, entry in list(self.hits.items()):
+            try:
+                entry.result.quiz  # noqa: B018
+            except Exception:
+                del self.hits[i]
 
 
 def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
@@ -267,16 +277,31 @@ class _StoredQuiz:
 
     entry: CachedQuiz
     contents: dict[str, tuple[bool, bytes]]
+    #: The quiz's model pickled apart from the rest (the entry's result has none), and what the
+    #: command line says of it: an unchanged quiz's ``check`` says that without unpickling the
+    #: model, nor importing pydantic and the model's classes to do it (``QuizResult.thawing``).
+    quiz: bytes
+    facts: QuizFacts
 
     @classmethod
     def of(cls, entry: CachedQuiz) -> _StoredQuiz:
         packed = {name: (False, data) if data.startswith(_COMPRESSED) else (True, zlib.compress(data, 1))
                   for name, data in entry.contents.items()}
-        return cls(replace(entry, contents={}), packed)
+        quiz, facts = entry.result.quiz, entry.result.facts()
+        assert quiz is not None and facts is not None  # a quiz is kept only when it was read and built
+        return cls(replace(entry, result=replace(entry.result, _quiz=None, _facts=None), contents={}), packed, _pickled(quiz), facts)
 
     def unpacked(self) -> CachedQuiz:
-        return replace(self.entry, contents={name: zlib.decompress(data) if deflated else data
-                                             for name, (deflated, data) in self.contents.items()})
+        entry = replace(self.entry, contents={name: zlib.decompress(data) if deflated else data
+                                              for name, (deflated, data) in self.contents.items()})
+        entry.result.thawing(functools.partial(_unpickled, self.quiz), self.facts)
+        return entry
+
+
+def _unpickled(data: bytes) -> Any:
+    """A cache entry's quiz model (:attr:`_StoredQuiz.quiz`), when it is first asked for."""
+    with _collector_paused():
+        return pickle.loads(data)
 
 
 def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
@@ -299,6 +324,8 @@ def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
 
 
 def _media_unchanged(media: tuple[tuple[str, str], ...], base_dir: Path, options: BuildOptions) -> bool:
+    if not media:
+        return True
     from .media import locate
 
     for ref, sha256 in media:

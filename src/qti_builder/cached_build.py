@@ -11,13 +11,17 @@ from .diagnostics import Diagnostic, Severity, display_path
 from .results import BuildOptions, BuildResult, QuizResult, conclude, find_sources
 
 
-def build(options: BuildOptions) -> BuildResult:
+def build(options: BuildOptions, models: bool = True) -> BuildResult:
     """The build (``pipeline.build``), but when every quiz is found in the cache, its result
     without importing the pipeline (the readers, the writers, the schemas): ``check`` of unchanged
-    sources at every save, and a build that has nothing to do, cost the start of a process."""
+    sources at every save, and a build that has nothing to do, cost the start of a process.
+    ``models=False``: the caller reads no quiz's model (only ``QuizResult.facts``), which a quiz
+    taken from the cache then leaves pickled (nor is pydantic imported to make it)."""
     started = time.perf_counter()
     results = [QuizResult(path) for path in find_sources(options.sources)]
     lookup = look_up([r.source for r in results], options)
+    if models:
+        lookup.thaw()
     ids = [entry.quiz_id for entry in lookup.hits.values()]
     if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids) \
             or _categories_shared([entry.result for entry in lookup.hits.values()]):
@@ -55,10 +59,10 @@ def _categories_shared(results: list[QuizResult]) -> bool:
     before, had no error of it)."""
     seen: dict[str, int] = {}
     for i, result in enumerate(results):
-        quiz = result.quiz
-        if quiz is None:
+        facts = result.facts()
+        if facts is None:
             continue
-        for ident in {quiz.category_idnumber(), *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}:
+        for ident in facts.categories:
             if seen.setdefault(ident, i) != i:
                 return True
     return False

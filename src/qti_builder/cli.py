@@ -143,12 +143,17 @@ def _project_defaults(ctx: typer.Context) -> None:
     located (QB230, QB233) and stops the command with exit 2, as a wrong flag would."""
     if ctx.invoked_subcommand not in PROJECT_COMMANDS or "--help" in sys.argv[1:]:
         return
-    from .project import ProjectError, project_options
+    from .project_file import find_project
+
+    found = find_project()
+    if found is None:  # most commands: no settings file, and no pydantic imported to say so
+        return
+    from .project import ProjectError, load_project
 
     try:
-        defaults = project_options()
+        defaults = load_project(found).options()
     except ProjectError as exc:
-        from .summary import plural
+        from .plurals import plural
 
         asked = _asked_language(sys.argv[1:])
         _print(exc.diagnostics, languages=lambda _: asked)
@@ -345,7 +350,7 @@ def preview_command(
 ) -> None:
     """Write a static HTML preview of every quiz, with answers and check warnings, to review before importing."""
     from .preview import build_preview
-    from .summary import plural
+    from .plurals import plural
 
     options = _options(sources, ",".join(DEFAULT_FORMATS), templates, schemas, False, 10, ignore=ignore, qti_variants=qti_variants)
     result = build_preview(options, out)
@@ -413,7 +418,7 @@ def diff_command(
     """
     from .diff import DiffError, compare, read_versions, report as diff_report, something_changed, summary_line, text_lines
     from .report import ReportNotWritten, dumps, emit
-    from .summary import plural
+    from .plurals import plural
 
     if report not in ("text", "json"):
         raise typer.BadParameter(f"unknown report {report}; choose text or json", param_hint="--report")
@@ -476,7 +481,7 @@ def schemas_fetch_command(
 ) -> None:
     """Download the official schemas for offline use and CI caches, each checked against its pinned sha256."""
     from .schemas import SchemaError, default_cache_dir, fetch_schemas, pins
-    from .summary import plural
+    from .plurals import plural
 
     folder = to if to is not None else default_cache_dir()
     counts: dict[str, int] = {"fetched": 0, "kept": 0}
@@ -599,7 +604,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     from .cached_build import build
     from .diagnostics import SchemaError
     from .results import BuildIncomplete
-    from .summary import plural, points_text, quiz_points
+    from .plurals import plural, points_text
 
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
     _require_sources(options.sources, ui.lang)
@@ -607,7 +612,8 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     try:
         options.progress = ui.progress()
         try:
-            result = build(options)
+            # The plain lines need no quiz's model: --verbose's and the reports' do
+            result = build(options, models=ui.verbose or bool(ui.reports))
         finally:
             ui.stop_progress()
         diagnostics = result.diagnostics
@@ -626,9 +632,11 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         errors = sum(1 for d in diagnostics if d.severity.value == "error")
         typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result, options.write)}", err=True)
     elif result is not None and not options.write:
-        questions = sum(1 for quiz in result.quizzes for _ in quiz.iter_questions())
-        points = points_text(*map(sum, zip(*(quiz_points(q) for q in result.quizzes)))) if result.quizzes else "0 points"
-        ui.say(f"ok: {plural(len(result.quizzes), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
+        # What the cache kept of each quiz, where it came from the cache: its model is not unpickled for it
+        read = [facts for r in result.results if (facts := r.facts()) is not None]
+        questions = sum(facts.questions for facts in read)
+        points = points_text(*map(sum, zip(*(facts.points for facts in read)))) if read else "0 points"
+        ui.say(f"ok: {plural(len(read), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
                f"{plural(len(result.outputs), 'output')} valid")
     unwritten = ui.emit_report(result, diagnostics, 1 if failed else 0)
     _print(unwritten, languages=lambda _: ui.lang)
@@ -641,10 +649,10 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
 def _print_outlines(result: BuildResult, ui: Ui) -> None:
     """``check --outline``: each paper as read, also when it failed after reading (a total that
     differs from the stated one is easier to find with every question's points in front of you)."""
-    from .outline import render_outline
-
     for r in result.results:
         if r.outline is not None:
+            from .outline import render_outline
+
             for line in render_outline(r.outline):
                 ui.say(line)
 
@@ -670,14 +678,15 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
     """Per quiz that built: its questions by type (each one with --verbose), then its files, each
     with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
     time limit, or a question's partial credit, to arrive where the format has no place for it."""
-    from .losses import summary
-    from .summary import question_lines, type_summary
-
     for r in result.results:
-        if r.quiz is None or r.failed:
+        facts = r.facts()
+        if facts is None or r.failed:
             continue
-        ui.say(type_summary(r.quiz))
+        ui.say(facts.summary)
         if ui.verbose:
+            from .summary import question_lines
+
+            assert r.quiz is not None
             for line in question_lines(r.quiz, r.spans):
                 ui.say(line)
         for output in r.outputs:
@@ -685,6 +694,8 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
             accepted = [loss for loss in r.accepted_losses if loss.format == output.format]
             said = f"wrote {output.path}" if r.written else output.path.name
             if losses or accepted:
+                from .losses import summary
+
                 listed = ui.verbose or all(loss.question is None for loss in losses + accepted)
                 notes = ([("all accepted" if not losses else f"{len(accepted)} accepted")] if accepted else []) \
                     + ([] if listed else ["--verbose lists them"])
@@ -701,7 +712,7 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
 def _what_failed(result: BuildResult | None, write: bool = True) -> str:
     """Which quizzes failed, when there were several, and whether the others were written (``check``
     writes nothing whatever happens: it does not say so)."""
-    from .summary import plural
+    from .plurals import plural
 
     scope = ""
     if result is not None and len(result.results) > 1:
@@ -714,7 +725,7 @@ def _what_failed(result: BuildResult | None, write: bool = True) -> str:
 
 
 def _print_timings(result: BuildResult) -> None:
-    from .summary import plural
+    from .plurals import plural
 
     for r in result.results:
         name = r.quiz.id if r.quiz else display_path(r.source)

@@ -383,7 +383,7 @@ def something_changed(diffs: list[QuizDiff]) -> bool:
 
 def text_lines(diffs: list[QuizDiff]) -> list[str]:
     """``ray-train-tune: 1 added, 1 changed, 1 removed`` and a line per question under it."""
-    from .summary import plural
+    from .plurals import plural
 
     lines = []
     for d in diffs:
@@ -405,7 +405,7 @@ def text_lines(diffs: list[QuizDiff]) -> list[str]:
 
 
 def summary_line(diffs: list[QuizDiff]) -> str:
-    from .summary import plural
+    from .plurals import plural
 
     if not something_changed(diffs):
         return f"no change in {plural(len(diffs), 'quiz', 'quizzes')}"

@@ -20,7 +20,7 @@ from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
 from .model import Quiz, Section
 from .profiles import check_profile
 from .readers import SourceMap
-from .summary import plural
+from .plurals import plural
 from .writers import WRITERS
 
 PROFILE_LOSS = "QB601"

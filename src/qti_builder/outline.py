@@ -22,7 +22,8 @@ from .diagnostics import DiagnosticSink
 from .model import Quiz, Section
 from .readers import SourceMap
 from .readers.source_map import last_line as ends_at, structure_starts
-from .summary import ENGLISH, TYPE_WORDS, answer_words, points_text, quiz_points, section_points
+from .plurals import points_text
+from .summary import ENGLISH, TYPE_WORDS, answer_words, quiz_points, section_points
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import gc
 import itertools
-import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -35,6 +34,8 @@ def cpu_count() -> int:
 
 def forks() -> bool:
     """Whether workers can be forked here (:func:`run` runs everything in this process otherwise)."""
+    import multiprocessing  # here: a build taken whole from the cache forks nothing
+
     return "fork" in multiprocessing.get_all_start_methods()
 
 
@@ -62,6 +63,8 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
         if workers < 1 or not forks():
             yield from map(_kept(work), tasks)
             return
+        import multiprocessing
+
         context = multiprocessing.get_context("fork")
         groups = [list(group) for _, group in itertools.groupby(remote, key=together)]
         _shared = _Shared(groups, lambda group: [work(task) for task in group], context.Value("i", 0))
@@ -98,6 +101,8 @@ def _ready(results: Any) -> Iterator[Any]:
     """The workers' results already in, without waiting for more: yielded between this process's
     own tasks, so that what waits on them (an output whose last task a worker did, put together
     by the pipeline) is done while the workers still work, not after the last task."""
+    import multiprocessing
+
     while True:
         try:
             done = results.next(timeout=0)

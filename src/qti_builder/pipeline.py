@@ -125,6 +125,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
     with _stage(clock, "read"):
         if lookup is None:
             lookup = look_up([r.source for r in results], options)
+        lookup.thaw()  # the checks across quizzes read each model
         for i, entry in lookup.hits.items():
             results[i] = entry.result
     todo = [i for i in range(len(results)) if i not in lookup.hits]

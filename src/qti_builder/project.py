@@ -25,12 +25,9 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from .diagnostics import Diagnostic, Severity, SourceSpan, display_path
 from .profiles import PROFILES
+from .project_file import CONFIG_FILE, PYPROJECT, PYPROJECT_TABLE, find_project
 from .writers import WRITERS
 
-CONFIG_FILE = "qti-builder.toml"
-PYPROJECT = "pyproject.toml"
-#: The table of ``pyproject.toml`` that holds the settings.
-PYPROJECT_TABLE = ("tool", "qti-builder")
 
 
 def _format(name: str) -> str:
@@ -139,30 +136,6 @@ class ProjectError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]) -> None:
         super().__init__("; ".join(d.message for d in diagnostics))
         self.diagnostics = diagnostics
-
-
-def find_project(start: Path | None = None) -> Path | None:
-    """The settings file that applies in ``start`` (the working folder): ``qti-builder.toml``, or a
-    ``pyproject.toml`` with a ``[tool.qti-builder]`` table, in it or the nearest parent, up to the
-    root of its Git repository."""
-    folder = (start or Path.cwd()).resolve()
-    for candidate in (folder, *folder.parents):
-        if (candidate / CONFIG_FILE).is_file():
-            return candidate / CONFIG_FILE
-        pyproject = candidate / PYPROJECT
-        if pyproject.is_file() and _mentions_table(pyproject):
-            return pyproject
-        if (candidate / ".git").exists():
-            return None
-    return None
-
-
-def _mentions_table(pyproject: Path) -> bool:
-    try:
-        text = pyproject.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return False
-    return re.search(r"^\s*\[\s*tool\s*\.\s*[\"']?qti-builder[\"']?\s*[.\]]", text, re.M) is not None
 
 
 def load_project(path: Path) -> Project:

@@ -72,12 +72,38 @@ class OutputFile:
     documents: int
 
 
+@dataclass(frozen=True)
+class QuizFacts:
+    """What the command line says of a quiz that was read (its questions by type, how many, its
+    points) and what a build from the cache checks across quizzes (its Moodle categories' ID
+    numbers): kept in the build cache beside the quiz's model, so that ``check`` of an unchanged
+    quiz says it without unpickling the model (nor importing it: pydantic and the quiz's classes
+    are most of such a check's start)."""
+
+    #: ``ray-train-tune: 10 questions: 8 single choice, 2 essay`` (``summary.type_summary``).
+    summary: str
+    questions: int
+    #: (least, most), ``summary.quiz_points``.
+    points: tuple[float, float]
+    #: The ID numbers of the quiz's category and of its sections'.
+    categories: frozenset[str]
+
+    @classmethod
+    def of(cls, quiz: Quiz) -> QuizFacts:
+        from .summary import quiz_points, type_summary
+
+        return cls(type_summary(quiz), sum(1 for _ in quiz.iter_questions()), quiz_points(quiz),
+                   frozenset({quiz.category_idnumber(),
+                              *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}))
+
+
 @dataclass
 class QuizResult:
     """What happened to one source."""
 
     source: Path
-    quiz: Quiz | None = None
+    #: The quiz's model once read (:attr:`quiz`).
+    _quiz: Quiz | None = field(default=None, repr=False)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     outputs: list[OutputFile] = field(default_factory=list)
     #: Seconds per stage; render, validate and package summed over the workers.
@@ -95,6 +121,35 @@ class QuizResult:
     outline: Outline | None = None
     #: The quiz's language, as far as it was read: the language its messages are printed in.
     language: str | None = None
+    #: What makes the quiz's model when it is first asked for (a cache entry's, pickled): None
+    #: once made, or when :attr:`quiz` was given.
+    _thaw: Callable[[], Quiz] | None = field(default=None, repr=False, compare=False)
+    #: :meth:`facts`, once worked out or as a cache entry kept them.
+    _facts: QuizFacts | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def quiz(self) -> Quiz | None:
+        """The quiz as read (None before it is read, or when it could not be)."""
+        if self._thaw is not None:
+            self._quiz, self._thaw = self._thaw(), None
+        return self._quiz
+
+    @quiz.setter
+    def quiz(self, quiz: Quiz | None) -> None:
+        self._quiz, self._thaw, self._facts = quiz, None, None
+
+    def thawing(self, thaw: Callable[[], Quiz], facts: QuizFacts) -> None:
+        """The quiz is ``thaw()``, made when first asked for; ``facts`` are its :meth:`facts`."""
+        self._quiz, self._thaw, self._facts = None, thaw, facts
+
+    def facts(self) -> QuizFacts | None:
+        """What the command line says of the quiz (None before it is read), without making the
+        quiz's model where a cache entry kept them."""
+        if self._facts is None:
+            quiz = self.quiz
+            if quiz is not None:
+                self._facts = QuizFacts.of(quiz)
+        return self._facts
 
     @property
     def failed(self) -> bool:
@@ -103,7 +158,6 @@ class QuizResult:
 
 @dataclass
 class BuildResult:
-    quizzes: list[Quiz]
     outputs: list[OutputFile]
     written: list[Path]
     diagnostics: list[Diagnostic]
@@ -112,6 +166,11 @@ class BuildResult:
     #: order the stages run (schemas: 0 when no quiz needed them).
     timings: dict[str, float] = field(default_factory=dict)
     jobs: int = 1
+
+    @property
+    def quizzes(self) -> list[Quiz]:
+        """Every quiz that was read, in the order of the sources."""
+        return [r.quiz for r in self.results if r.quiz is not None]
 
 
 class BuildIncomplete(BuildFailed):
@@ -130,7 +189,6 @@ def conclude(results: list[QuizResult], build_errors: list[Diagnostic], clock: d
     diagnostics = sorted(build_errors + [d for r in results for d in r.diagnostics], key=Diagnostic.sort_key)
     ok = [r for r in results if not r.failed]
     build_result = BuildResult(
-        quizzes=[r.quiz for r in results if r.quiz is not None],
         outputs=[o for r in ok for o in r.outputs],
         written=[o.path for r in results if r.written for o in r.outputs],
         diagnostics=diagnostics,

@@ -25,11 +25,6 @@ from .vocabulary import OPTION_STYLES
 TYPE_WORDS = {name: spec.words for name, spec in KINDS.items()}
 
 
-def plural(count: int, noun: str, nouns: str | None = None) -> str:
-    """``1 question``, ``2 questions``, ``1 quiz``, ``3 quizzes`` (``nouns`` where adding an s is wrong)."""
-    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
-
-
 def type_summary(quiz: Quiz) -> str:
     """``ray-train-tune: 10 questions: 8 single choice, 2 essay``."""
     counts: Counter[str] = Counter(q.type for q in quiz.iter_questions())
@@ -77,13 +72,6 @@ def section_points(section: Section) -> tuple[float, float]:
         n = min(section.select, len(parts))
         return (sum(sorted(low for low, _ in parts)[:n]), sum(sorted((high for _, high in parts), reverse=True)[:n]))
     return sum(low for low, _ in parts), sum(high for _, high in parts)
-
-
-def points_text(low: float, high: float) -> str:
-    """``1 point``, ``12.5 points``, ``8–10 points``."""
-    if round(low, 6) == round(high, 6):
-        return f"{low:g} point" if low == 1 else f"{low:g} points"
-    return f"{low:g}–{high:g} points"
 
 
 #: The words an answer is told with where no others are given: English (i18n.py ANSWER_WORDS).

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..content import plain_text
 from ..diagnostics import DiagnosticSink, SourceSpan
-from ..summary import plural
+from ..plurals import plural
 from .base import INVALID, LOST, SURPRISE, ImportedQuiz, QuizBuilder, guess_language, same_title, sanitise_id, short
 from .moodletext import decode, default_name, plain_markdown
 from .safety import read_input

@@ -27,7 +27,7 @@ from ..model.common import iter_markdown
 from ..model.quiz import scoped_idnumber
 from ..readers.model_errors import ITEM_NAMES, explain
 from ..readers.source_map import SourceMap
-from ..summary import plural
+from ..plurals import plural
 from .safety import INPUT_FOLDER
 
 #: Diagnostics of the importers (docs/import.md). Errors: QB700 an input that cannot be read or

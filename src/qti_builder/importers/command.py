@@ -73,7 +73,7 @@ def import_command(
     from ..model.common import IDENTIFIER_PATTERN
     from ..package import WriteError, write_files
     from ..report import ReportNotWritten, dumps, emit
-    from ..summary import plural
+    from ..plurals import plural
     from . import import_path
 
     if format != "auto" and format not in FORMATS:
@@ -308,7 +308,7 @@ def _refuse_existing(out: Path, quiz_id: str, suffix: str, force: bool, origin: 
 def import_summary(item: ImportedQuiz) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
     changed on the way and those skipped, which the warnings above name one by one."""
-    from ..summary import plural
+    from ..plurals import plural
 
     imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
     lines = [f"imported {plural(sum(imported.values()), 'question')} from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus
 
-from ...summary import plural
+from ...plurals import plural
 from ..base import INVALID, UNSUPPORTED
 from ..calculated import (Unconvertible, computed_answers, decimals_of, describe, first_mismatch, fresh_name, kept_sets,
                           problem, renamings, too_tight, variable_names)

@@ -16,7 +16,7 @@ from ...model.common import storable_idnumber
 from ...model.questions import BLANK_MARKER
 from ...writers.moodle import PENALTY, MoodleXmlWriter
 from ..base import LOST, UNSUPPORTED, ImportedQuiz, guess_language, keep_category_idnumbers, one_line, same_title
-from ...summary import plural
+from ...plurals import plural
 from .context import Context, Data, Reader, number
 from .file import MoodleFile, quiz_category, split_category_path, strip_prefix
 from .plugins import stack_summary

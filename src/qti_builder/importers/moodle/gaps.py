@@ -19,7 +19,7 @@ from __future__ import annotations
 import html
 import re
 
-from ...summary import plural
+from ...plurals import plural
 from ..base import INVALID
 from .cloze import blank_stem, marker, question_text
 from .context import Context, Data

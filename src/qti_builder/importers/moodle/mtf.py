@@ -22,7 +22,7 @@ import re
 from lxml import etree
 
 from ...i18n import TRUE_FALSE
-from ...summary import plural
+from ...plurals import plural
 from ..base import INVALID, choice_ids, one_line
 from .context import Context, Data, number
 

@@ -23,7 +23,7 @@ import re
 from lxml import etree
 
 from ..base import INVALID, choice_ids
-from ...summary import plural
+from ...plurals import plural
 from ..markup import plain_to_markdown
 from .context import Context
 

@@ -16,7 +16,7 @@ from lxml import etree
 
 from ...kinds import KindTable, resolve
 from ...writers.qti21 import UPLOAD_TYPES, scrambled
-from ...summary import plural
+from ...plurals import plural
 from ..base import INVALID, UNSUPPORTED, choice_ids, one_line, set_choice_scores
 from .context import FALSE_WORDS, TRUE_WORDS, ItemContext
 from .responses import Response, incomplete_share, text_conditions

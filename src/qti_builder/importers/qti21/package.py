@@ -13,7 +13,7 @@ from urllib.parse import unquote
 from lxml import etree
 
 from ...diagnostics import DiagnosticSink, SourceSpan
-from ...summary import plural
+from ...plurals import plural
 from ..base import LOST, MEDIA, UNSUPPORTED, ImportedQuiz, QuizBuilder, markdown_from_html, one_line
 from ..markup import plain_to_markdown, qti_fragment
 from ..safety import Package, normalise_member, parse_xml

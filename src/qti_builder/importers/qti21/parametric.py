@@ -29,7 +29,7 @@ from lxml import etree
 
 from ... import formulas as F
 from ...model.parametric import DEFAULT_SETS
-from ...summary import plural
+from ...plurals import plural
 from ..calculated import Unconvertible, constant_or_formula, decimals_of, renamings, variable_names
 from .xml import _float, child, children, descendants, local
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from ...summary import plural
+from ...plurals import plural
 from ..base import LOST
 from .context import PackageScope
 from .xml import Data, _float, child, children, descendants, local
