@@ -142,7 +142,7 @@ def test_write_files_is_all_or_nothing(tmp_path: Path) -> None:
 
 
 def test_internal_error_shows_a_traceback_and_exits_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    def broken(options: object) -> None:
+    def broken(options: object, models: bool = True) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(cached_build, "build", broken)  # what the command line builds with (the cache, then the pipeline)
