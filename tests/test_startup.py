@@ -160,3 +160,35 @@ def test_check_without_a_settings_file_skips_the_settings_model(tmp_path: Path) 
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-1] == "project"
+
+
+def test_a_check_to_build_compiles_its_schemas_while_the_pipeline_is_imported(tmp_path: Path) -> None:
+    """A quiz not in the cache: the schemas compile on the main thread (which validates with them)
+    while another thread imports the pipeline, and once: the pipeline takes the set as compiled.
+    Each schema the check's targets need is compiled exactly once, none after the import ended."""
+    from helpers import SEED_SOURCE
+
+    script = (
+        "import sys, threading, json\n"
+        "from qti_builder import schemas\n"
+        "seen = []\n"
+        "real = schemas.SchemaSet._xsd\n"
+        "def recording(self, path):\n"
+        "    importing = any(t.name == 'import-pipeline' for t in threading.enumerate())\n"
+        "    seen.append([path.name, threading.current_thread() is threading.main_thread(), importing])\n"
+        "    return real(self, path)\n"
+        "schemas.SchemaSet._xsd = recording\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        f"    app(['check', {str(SEED_SOURCE)!r}, '--no-cache', '--quiet', '--format', 'moodle,canvas'])\n"
+        "except SystemExit as exc:\n    assert not exc.code, exc.code\n"
+        "print(json.dumps(seen))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.splitlines()[-1])
+    names = [name for name, _, _ in seen]
+    # moodle's own XSD, and canvas's (its DTDs are not XSDs): each once
+    assert sorted(names) == sorted(set(names)) and "moodle-xml.xsd" in names and len(names) == 4, seen
+    assert all(on_main for _, on_main, _ in seen), seen
+    assert seen[0][2], seen  # the first compile began while the pipeline was being imported

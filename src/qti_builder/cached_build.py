@@ -26,6 +26,7 @@ def build(options: BuildOptions, models: bool = True) -> BuildResult:
     if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids) \
             or _categories_shared([entry.result for entry in lookup.hits.values()]):
         # QB202 for a shared id, QB237 for a shared category ID number, with their spans, are the pipeline's
+        _import_pipeline_while_schemas_compile(options)
         from .pipeline import build as build_anew
 
         return build_anew(options, lookup)
@@ -52,6 +53,32 @@ def build(options: BuildOptions, models: bool = True) -> BuildResult:
         clock["write"] = time.perf_counter() - mark
     clock["total"] = time.perf_counter() - started
     return conclude(results, errors, clock, 1)
+
+
+def _import_pipeline_while_schemas_compile(options: BuildOptions) -> None:
+    """Import the pipeline on a thread while this one compiles the build's schemas: libxml2
+    compiles without Python's lock, importing is Python's work, and on two CPUs the compile (a
+    tenth of a small quiz's ``check``) is then all but free. This way round because lxml's objects
+    are best made on the thread that uses them (the pipeline validates here, or in workers forked
+    after the thread has ended). The compiled set is ``load_schemas``' own, which the pipeline
+    then takes as it is; a compile that fails is left for the pipeline to do again, and to report
+    where it asks for the schemas. Nothing ahead when they would first be downloaded."""
+    import importlib
+    import threading
+
+    from .schemas import load_schemas, needs_download, resolve_schema_dir
+
+    # A daemon: an import that fails ends the thread, and the import below raises it again here
+    importing = threading.Thread(target=importlib.import_module, args=(".pipeline", __package__),
+                                 name="import-pipeline", daemon=True)
+    importing.start()
+    try:
+        if not needs_download(options.schemas):
+            load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))
+    except Exception:  # noqa: S110 -- the pipeline compiles them again, and reports what is wrong where it should
+        pass
+    finally:
+        importing.join()
 
 
 def _categories_shared(results: list[QuizResult]) -> bool:
