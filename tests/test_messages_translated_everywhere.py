@@ -1001,7 +1001,6 @@ def _twice() -> bytes:
 TEXT2QTI = """Quiz title: Cells
 Quiz description: About cells.
 shuffle answers: maybe
-can't go back: true
 feedback is shown: true
 
 Stray words before any question.
