@@ -1079,6 +1079,30 @@ ITEMS21 = {
     "twointeractions.xml": _item21("Two", "<p>Which?</p>" + _CHOICES + '<p>And <textEntryInteraction responseIdentifier="R2"/></p>',
         _CHOICE_DECL + '<responseDeclaration identifier="R2" cardinality="single" baseType="string"/>', _MATCH_RP),
     "nobody.xml": f'<?xml version="1.0"?><assessmentItem xmlns="{QTI}" identifier="nobody" title="No body" adaptive="false" timeDependent="false"></assessmentItem>',
+    "gaps.xml": _item21("Gaps", """<gapMatchInteraction responseIdentifier="RESPONSE">
+<gapText identifier="W1" matchMax="1">sun</gapText><gapText identifier="W2" matchMax="1">moon</gapText><gapText identifier="W3" matchMax="1">star</gapText>
+<p>The <gap identifier="G1"/> shines by day, the <gap identifier="G2"/> by night.</p></gapMatchInteraction>""",
+        """<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="directedPair">
+<correctResponse><value>W1 G1</value><value>W2 G2</value></correctResponse>
+<mapping defaultValue="-1"><mapEntry mapKey="W1 G1" mappedValue="1"/><mapEntry mapKey="W2 G2" mappedValue="2"/></mapping>
+</responseDeclaration>""", _MAP_RP),
+    "pairs.xml": _item21("Pairs", """<associateInteraction responseIdentifier="RESPONSE" maxAssociations="2">
+<simpleAssociableChoice identifier="A" matchMax="1">cat</simpleAssociableChoice><simpleAssociableChoice identifier="B" matchMax="1">kitten</simpleAssociableChoice>
+<simpleAssociableChoice identifier="C" matchMax="1">dog</simpleAssociableChoice><simpleAssociableChoice identifier="D" matchMax="1">puppy</simpleAssociableChoice>
+</associateInteraction>""",
+        """<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="pair">
+<correctResponse><value>A B</value><value>C D</value></correctResponse></responseDeclaration>""", _MATCH_RP),
+    "match.xml": _item21("Match", """<matchInteraction responseIdentifier="RESPONSE" maxAssociations="3">
+<simpleMatchSet><simpleAssociableChoice identifier="P1" matchMax="2">cat</simpleAssociableChoice><simpleAssociableChoice identifier="P2" matchMax="1">dog</simpleAssociableChoice>
+<simpleAssociableChoice identifier="P3" matchMax="1">cow</simpleAssociableChoice></simpleMatchSet>
+<simpleMatchSet><simpleAssociableChoice identifier="T1" matchMax="1">meow</simpleAssociableChoice><simpleAssociableChoice identifier="T2" matchMax="1">purr</simpleAssociableChoice>
+<simpleAssociableChoice identifier="T3" matchMax="1">woof</simpleAssociableChoice></simpleMatchSet></matchInteraction>""",
+        """<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="directedPair">
+<correctResponse><value>P1 T1</value><value>P1 T2</value><value>P2 T3</value></correctResponse></responseDeclaration>""", _MATCH_RP),
+    "media.xml": _item21("Media", """<p>See <img src="missing.png" alt="x"/> and <a href="notes.pdf">notes</a>.</p>
+<p>Why? <feedbackInline outcomeIdentifier="FEEDBACK" identifier="F1" showHide="show">Think.</feedbackInline></p>
+<extendedTextInteraction responseIdentifier="RESPONSE"/>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"/>'),
     "template.xml": _item21("Templated", "<p>What is <printedVariable identifier=\"A\" format=\"%.2f\"/> + 1? <textEntryInteraction responseIdentifier=\"RESPONSE\"/></p>",
         """<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"/>
 <templateDeclaration identifier="A" cardinality="single" baseType="float" mathVariable="true"/>""",
