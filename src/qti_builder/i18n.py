@@ -5,6 +5,8 @@ Keyed by the primary language subtag; English is the fallback. Adding a language
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 #: True/false labels shown to students.
 TRUE_FALSE = {
     "en": ("True", "False"),
@@ -141,6 +143,127 @@ ANSWER_WORDS = {
            "answer_no_model": "无参考答案", "answer_pairs": "{n} 对", "answer_in_order": "{n} 项的顺序",
            "answer_blanks": "空格 {answers}", "answer_true": "对", "answer_false": "错"},
 }
+
+
+#: What ``check`` and ``build`` say they understood (summary.py, losses.py summary, outline.py
+#: render_outline, cli.py), by language; English where a language has no word. A count's
+#: ``_one`` form is for 1. The kinds are named by their specs (kinds.py KindSpec.names), answers
+#: told with ANSWER_WORDS.
+SUMMARY = {
+    "en": {
+        "quiz_one": "{n} quiz", "quiz_many": "{n} quizzes", "question_one": "{n} question", "question_many": "{n} questions",
+        "output_one": "{n} output", "output_many": "{n} outputs", "point_one": "{n} point", "point_many": "{n} points",
+        "points_range": "{low}–{high} points", "error_one": "{n} error", "error_many": "{n} errors",
+        "file_one": "{n} file", "file_many": "{n} files", "thing_one": "{n} thing", "thing_many": "{n} things",
+        "ok": "ok: {quizzes}, {questions} ({points}), {outputs} valid",
+        "failed": "failed: {errors}{scope}{written}", "failed_scope": " in {failed} of {all} quizzes",
+        "nothing_written": "; nothing was written", "others_wrote": "; the others wrote {files}",
+        "nothing_to_build": "; there is nothing to build",
+        "quiz_line": "{quiz}: {questions}: {kinds}", "kind_count": "{n} {kind}", "list": ", ", "sets": "; sets: {sets}",
+        "question_sets": "{n} sets",
+        "wrote": "wrote {path}", "loses": "{target} loses {parts}", "loses_join": ", and ",
+        "things_in": "{things} in {questions}", "draw_one": "the random draw of section {sections}",
+        "draw_many": "the random draw of sections {sections}",
+        "setting_one": "the quiz setting {settings} (set it in the LMS)",
+        "setting_many": "the quiz settings {settings} (set them in the LMS)",
+        "all_accepted": "all accepted", "n_accepted": "{n} accepted", "verbose_lists": "--verbose lists them",
+        "accepted": "{loss} (accepted)",
+        "target_moodle-quiz": "Moodle quiz backup",
+        "outline": "outline {path}: {title} [{language}]", "section": "section {title} ({lines})",
+        "line": "line {first}", "lines": "lines {first}-{last}", "passage": "passage ({lines}): {questions}",
+        "passage_one": "question {first}", "passage_many": "questions {first}-{last}",
+        "total": "total: {questions}, {points}", "stated": "; the paper states {written} ({verdict})",
+        "matches": "matches", "differs_by": "differs by {gap}", "left_out": "; the questions with errors are left out",
+        "not_read": "not read: see the errors",
+    },
+    "ko": {
+        "quiz_one": "퀴즈 {n}개", "quiz_many": "퀴즈 {n}개", "question_one": "{n}문항", "question_many": "{n}문항",
+        "output_one": "출력 {n}개", "output_many": "출력 {n}개", "point_one": "{n}점", "point_many": "{n}점",
+        "points_range": "{low}–{high}점", "error_one": "오류 {n}개", "error_many": "오류 {n}개",
+        "file_one": "파일 {n}개", "file_many": "파일 {n}개", "thing_one": "{n}가지", "thing_many": "{n}가지",
+        "ok": "통과: {quizzes}, {questions} ({points}), {outputs} 모두 유효",
+        "failed": "실패: {errors}{scope}{written}", "failed_scope": " (퀴즈 {all}개 중 {failed}개)",
+        "nothing_written": "; 아무것도 쓰지 않았습니다", "others_wrote": "; 나머지 퀴즈는 {files}을(를) 썼습니다",
+        "nothing_to_build": "; 빌드할 것이 없습니다",
+        "quiz_line": "{quiz}: {questions}: {kinds}", "kind_count": "{kind} {n}", "list": ", ", "sets": "; 값 세트: {sets}",
+        "question_sets": "값 {n}세트",
+        "wrote": "{path} 작성", "loses": "{target}에서 잃는 것: {parts}", "loses_join": ", ",
+        "things_in": "{questions}에서 {things}", "draw_one": "대단원 {sections}의 무작위 출제",
+        "draw_many": "대단원 {sections}의 무작위 출제",
+        "setting_one": "퀴즈 설정 {settings} (LMS에서 설정하세요)", "setting_many": "퀴즈 설정 {settings} (LMS에서 설정하세요)",
+        "all_accepted": "모두 받아들임", "n_accepted": "{n}개 받아들임", "verbose_lists": "--verbose로 모두 봅니다",
+        "accepted": "{loss} (받아들임)",
+        "target_moodle-quiz": "Moodle 퀴즈 백업",
+        "outline": "개요 {path}: {title} [{language}]", "section": "대단원 {title} ({lines})",
+        "line": "{first}행", "lines": "{first}-{last}행", "passage": "지문 ({lines}): {questions}",
+        "passage_one": "{first}번", "passage_many": "{first}-{last}번",
+        "total": "합계: {questions}, {points}", "stated": "; 시험지 표기 {written} ({verdict})",
+        "matches": "일치", "differs_by": "{gap}점 차이", "left_out": "; 오류가 있는 문항은 빠졌습니다",
+        "not_read": "읽지 못함: 오류를 보세요",
+    },
+    "ja": {
+        "quiz_one": "クイズ {n} 件", "quiz_many": "クイズ {n} 件", "question_one": "{n} 問", "question_many": "{n} 問",
+        "output_one": "出力 {n} 件", "output_many": "出力 {n} 件", "point_one": "{n} 点", "point_many": "{n} 点",
+        "points_range": "{low}–{high} 点", "error_one": "エラー {n} 件", "error_many": "エラー {n} 件",
+        "file_one": "ファイル {n} 件", "file_many": "ファイル {n} 件", "thing_one": "{n} 件", "thing_many": "{n} 件",
+        "ok": "OK: {quizzes}、{questions}（{points}）、{outputs}すべて有効",
+        "failed": "失敗: {errors}{scope}{written}", "failed_scope": "（クイズ {all} 件中 {failed} 件）",
+        "nothing_written": "。何も書き出していません", "others_wrote": "。ほかのクイズは{files}を書き出しました",
+        "nothing_to_build": "。ビルドするものがありません",
+        "quiz_line": "{quiz}: {questions}: {kinds}", "kind_count": "{kind} {n}", "list": "、", "sets": "。値のセット: {sets}",
+        "question_sets": "値 {n} セット",
+        "wrote": "{path} を書き出し", "loses": "{target} で失われるもの: {parts}", "loses_join": "、",
+        "things_in": "{questions}で {things}", "draw_one": "セクション {sections} のランダム出題",
+        "draw_many": "セクション {sections} のランダム出題",
+        "setting_one": "クイズ設定 {settings}（LMS で設定してください）", "setting_many": "クイズ設定 {settings}（LMS で設定してください）",
+        "all_accepted": "すべて受け入れ済み", "n_accepted": "{n} 件受け入れ済み", "verbose_lists": "--verbose で一覧表示",
+        "accepted": "{loss}（受け入れ済み）",
+        "target_moodle-quiz": "Moodle のクイズバックアップ",
+        "outline": "概要 {path}: {title} [{language}]", "section": "セクション {title}（{lines}）",
+        "line": "{first} 行目", "lines": "{first}-{last} 行目", "passage": "本文（{lines}）: {questions}",
+        "passage_one": "問 {first}", "passage_many": "問 {first}-{last}",
+        "total": "合計: {questions}、{points}", "stated": "。試験用紙の表記 {written}（{verdict}）",
+        "matches": "一致", "differs_by": "{gap} 点の差", "left_out": "。エラーのある問題は除いています",
+        "not_read": "読めません: エラーを見てください",
+    },
+    "zh": {
+        "quiz_one": "{n} 个测验", "quiz_many": "{n} 个测验", "question_one": "{n} 道题", "question_many": "{n} 道题",
+        "output_one": "{n} 个输出", "output_many": "{n} 个输出", "point_one": "{n} 分", "point_many": "{n} 分",
+        "points_range": "{low}–{high} 分", "error_one": "{n} 个错误", "error_many": "{n} 个错误",
+        "file_one": "{n} 个文件", "file_many": "{n} 个文件", "thing_one": "{n} 项", "thing_many": "{n} 项",
+        "ok": "通过：{quizzes}，{questions}（{points}），{outputs}均有效",
+        "failed": "失败：{errors}{scope}{written}", "failed_scope": "（{all} 个测验中的 {failed} 个）",
+        "nothing_written": "；未写入任何文件", "others_wrote": "；其余测验写入了 {files}",
+        "nothing_to_build": "；没有可构建的内容",
+        "quiz_line": "{quiz}：{questions}：{kinds}", "kind_count": "{kind} {n}", "list": "、", "sets": "；数值组：{sets}",
+        "question_sets": "{n} 组数值",
+        "wrote": "已写入 {path}", "loses": "{target} 会丢失：{parts}", "loses_join": "、",
+        "things_in": "{questions}中的 {things}", "draw_one": "部分 {sections} 的随机抽题",
+        "draw_many": "部分 {sections} 的随机抽题",
+        "setting_one": "测验设置 {settings}（请在 LMS 中设置）", "setting_many": "测验设置 {settings}（请在 LMS 中设置）",
+        "all_accepted": "均已接受", "n_accepted": "{n} 项已接受", "verbose_lists": "--verbose 可逐项列出",
+        "accepted": "{loss}（已接受）",
+        "target_moodle-quiz": "Moodle 测验备份",
+        "outline": "大纲 {path}：{title} [{language}]", "section": "部分 {title}（{lines}）",
+        "line": "第 {first} 行", "lines": "第 {first}-{last} 行", "passage": "阅读材料（{lines}）：{questions}",
+        "passage_one": "第 {first} 题", "passage_many": "第 {first}-{last} 题",
+        "total": "合计：{questions}，{points}", "stated": "；试卷标明 {written}（{verdict}）",
+        "matches": "一致", "differs_by": "相差 {gap} 分", "left_out": "；有错误的题目未计入",
+        "not_read": "未读取：请查看错误",
+    },
+}
+
+
+def summary_words(language: str | None) -> dict[str, str]:
+    """What the commands say they understood, in ``language`` (English where it has no word), with
+    the answers' words (ANSWER_WORDS)."""
+    primary = (language or "en").split("-")[0].lower()
+    return {**SUMMARY["en"], **ANSWER_WORDS["en"], **SUMMARY.get(primary, {}), **ANSWER_WORDS.get(primary, {})}
+
+
+def counted(words: Mapping[str, str], noun: str, n: float) -> str:
+    """``n`` of ``noun`` in ``words``: ``1 question``, ``3 questions``, ``3문항``."""
+    return words[f"{noun}_one" if n == 1 else f"{noun}_many"].format(n=f"{n:g}")
 
 
 def preview_words(language: str) -> dict[str, str]:

@@ -51,6 +51,8 @@ class BuildOptions:
     jobs: int = 0
     #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
     outline: bool = False
+    #: The language of the outline's answers (``--lang``); None: each quiz's own.
+    outline_language: str | None = None
     #: ``build --only``: the questions to build (ids, or ``quiz/question``); a quiz with none of
     #: them is not built (:mod:`.selection`). None: every question.
     only: frozenset[str] | None = None
