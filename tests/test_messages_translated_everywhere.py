@@ -24,7 +24,9 @@ quiz (no source, --only, an import's input) are checked at the command line.
 
 The importers' messages (QB7xx) are checked the same way on inputs written here to make them
 speak (IMPORTS: Moodle XML, GIFT, Aiken, Canvas exports, quiz pages, zips refused or read in part,
-XML that is not well-formed), each read by ``import``'s own reader; and ``import --lang`` is run on
+XML that is not well-formed; OTHER_IMPORTS and MADE_IMPORTS: QTI 2.1 packages, text2qti, Blackboard
+pools, a quiz page's HTML and mkdocs-quiz blocks, and a Moodle quiz backup the build writes and the
+test changes as Moodle would), each read by ``import``'s own reader; and ``import --lang`` is run on
 some of them, where a package's messages name a file inside it and what the command itself says
 (a quiz written as YAML, a missing input) shows.
 """
@@ -998,6 +1000,8 @@ def _twice() -> bytes:
 # random slots Moodle has and the source does not; text2qti's options and lines of no question;
 # Blackboard's types no reader takes; a page's <details>, HTML quizzes and mkdocs-quiz blocks.
 
+#: text2qti: options it has no setting for or cannot read, lines of no question, a macro, a number
+#: it cannot read, a question of no type, code it does not run.
 TEXT2QTI = """Quiz title: Cells
 Quiz description: About cells.
 shuffle answers: maybe
@@ -1027,6 +1031,7 @@ ____
 
 QTI = "http://www.imsglobal.org/xsd/imsqti_v2p1"
 
+
 def _item21(ident: str, body: str, decls: str = "", processing: str = "", attrs: str = "") -> str:
     """A QTI 2.1 assessmentItem: its response declarations, body and processing."""
     return f"""<?xml version="1.0" encoding="UTF-8"?>
@@ -1048,6 +1053,7 @@ _CHOICES = """<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" m
 _MAP_RP = '<responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/map_response"/>'
 _MATCH_RP = '<responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/>'
 
+#: QTI 2.1 items, each for what the importer cannot keep of it or why it skips it.
 ITEMS21 = {
     "hotspot.xml": _item21("Hotspot", """<p>Click.</p><hotspotInteraction responseIdentifier="RESPONSE" maxChoices="1">
 <object type="image/png" data="map.png" width="10" height="10"/>
@@ -1111,6 +1117,8 @@ ITEMS21 = {
 <setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue></responseIf></responseCondition></responseProcessing>"""),
 }
 
+#: A test with limits and controls the source has no setting for, a reference to an item the
+#: package lacks, one outside it, and a section in another file.
 TEST21 = f"""<?xml version="1.0" encoding="UTF-8"?>
 <assessmentTest xmlns="{QTI}" identifier="t" title="Test">
 <timeLimits maxTime="90" minTime="10" allowLateSubmission="true"/>
@@ -1139,6 +1147,7 @@ QTI21_ZIP = _zip({"imsmanifest.xml": MANIFEST21, "test.xml": TEST21, "old.xml": 
 QTI21_BADMANIFEST = _zip({"imsmanifest.xml": "<manifest", "item.xml": ITEMS21["essay.xml"]})
 
 
+#: A quiz whose Moodle quiz backup the build writes, to be changed as a teacher changes it in Moodle.
 MBZ_SOURCE = """title: Backup
 sections:
   - id: fixed
@@ -1155,9 +1164,11 @@ sections:
       - {type: essay, id: p2, stem: Where?}
 """
 
+
 def _tar_members(data: bytes) -> dict[str, bytes]:
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
-        return {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}
+        return {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}  # type: ignore[union-attr]
+
 
 def _tarball(members: dict[str, bytes]) -> bytes:
     data = io.BytesIO()
@@ -1167,6 +1178,7 @@ def _tarball(members: dict[str, bytes]) -> bytes:
             info.size = len(content)
             tar.addfile(info, io.BytesIO(content))
     return data.getvalue()
+
 
 def backup() -> bytes:
     """MBZ_SOURCE as the build writes its Moodle quiz backup."""
@@ -1183,6 +1195,7 @@ def _slot(number: int, page: int, mark: str, condition: str) -> str:
             f'<question_set_reference id="{number}"><usingcontextid>100</usingcontextid><component>mod_quiz</component>'
             f'<questionarea>slot</questionarea><questionscontextid>100</questionscontextid>'
             f'<filtercondition>{condition}</filtercondition></question_set_reference></question_instance>')
+
 
 def changed_backup() -> bytes:
     """The backup as a teacher changes it in Moodle: settings the source has no place for, the
@@ -1205,6 +1218,7 @@ def changed_backup() -> bytes:
     members[name] = quiz.encode()
     return _tarball(members)
 
+
 def _bb_item(title: str, kind: str, text: str, body: str = "") -> str:
     """A Blackboard pool's item of ``kind`` (its bbmd_questiontype)."""
     return f"""    <item title="{title}" maxattempts="0">
@@ -1215,6 +1229,7 @@ def _bb_item(title: str, kind: str, text: str, body: str = "") -> str:
     </item>
 """
 
+#: A Blackboard pool: types no reader takes, an image Blackboard kept in its csfiles.
 BLACKBOARD = f"""<?xml version="1.0" encoding="UTF-8"?>
 <questestinterop>
   <assessment title="Pool">
@@ -1229,9 +1244,13 @@ BLACKBOARD = f"""<?xml version="1.0" encoding="UTF-8"?>
   </assessment>
 </questestinterop>
 """
-BLACKBOARD_ZIP = _zip({"imsmanifest.xml": '<?xml version="1.0"?><manifest identifier="m" xmlns:bb="http://www.blackboard.com/content-packaging/"><resources><resource identifier="res00001" type="assessment/x-bb-qti-pool" bb:file="res00001.dat"/></resources></manifest>',
+BLACKBOARD_ZIP = _zip({"imsmanifest.xml": '<?xml version="1.0"?><manifest identifier="m" xmlns:bb="http://www.blackboard.com/content-packaging/">'
+                                          '<resources><resource identifier="res00001" type="assessment/x-bb-qti-pool" bb:file="res00001.dat"/>'
+                                          '</resources></manifest>',
                        "res00001.dat": BLACKBOARD})
 
+#: A quiz page's HTML: <details> blocks, HTML quizzes (a checked input, two right radio buttons, a
+#: text box, no input at all) and mkdocs-quiz blocks the plugin refuses.
 PAGE_HTML = """# Quiz
 
 ## Question 1
