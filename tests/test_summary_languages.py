@@ -162,3 +162,23 @@ def test_the_outline_in_the_papers_language(tmp_path: Path, language: str | None
     assert [english_words(line) for line in lines] == [[]] * len(lines), lines
     row = next(line for line in lines if line.lstrip().startswith("1. "))
     assert row.split(" | ")[0].endswith(KINDS["single_choice"].names[language or "ko"]), row
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_import_says_what_it_imported_and_skipped_in_the_language_asked(tmp_path: Path, language: str) -> None:
+    # A Moodle XML export with questions of every kind import reads, and types it skips: the
+    # lines after the warnings, as `import --lang` prints them, with the English run's numbers.
+    from test_messages_translated_everywhere import MOODLE_XML
+
+    (tmp_path / "moodle.xml").write_text(MOODLE_XML, encoding="utf-8")
+    said_in = {}
+    for lang in ("en", language):
+        code, out, err = run("import", "moodle.xml", "--out", f"out-{lang}", "--lang", lang, cwd=tmp_path)
+        assert code == 4, err
+        said_in[lang] = said(out, err)
+    english, lines = said_in["en"], said_in[language]
+    assert english[0].startswith("imported ") and english[-1].startswith("5 questions could not be imported"), english
+    assert len(lines) == len(english) >= 4
+    assert [numbers(line) for line in lines] == [numbers(line) for line in english]
+    assert [english_words(line) for line in lines] == [[]] * len(lines), lines
+    assert KINDS["single_choice"].names[language] in lines[0], lines
