@@ -1,6 +1,7 @@
 """What ``check`` and ``build`` say they understood, in the teacher's language: the line per quiz
 (its questions by kind), the ``ok:`` and ``failed:`` lines, what each output loses (its count, and
-each loss with ``--verbose``), each question with ``--verbose``, and ``check --outline``.
+each loss with ``--verbose``), each question with ``--verbose``, and ``check --outline``; and what
+``import --lang`` says it imported, changed and skipped.
 
 The language is the messages': ``--lang``, else the quiz's own ``language``, else English. So a
 Korean quiz checked without ``--lang`` says all of it in Korean, as its errors; an English quiz,
