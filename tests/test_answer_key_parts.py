@@ -201,7 +201,7 @@ def test_the_new_errors_print_in_the_teachers_language(tmp_path, language):
 
 def test_import_of_the_pasted_paper_keeps_every_answer(tmp_path):
     (tmp_path / "paper.txt").write_text(PAPER.split("---\n", 2)[2], encoding="utf-8")
-    code, out, err = run("import", "paper.txt", "-o", "out", cwd=tmp_path)
+    code, out, err = run("import", "paper.txt", "-o", "out", "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     assert "imported 5 questions" in out + err
     _, read, sink = _read(tmp_path, (tmp_path / "out" / "paper.md").read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ def test_build_default_sources(tmp_path: Path) -> None:
     project = tmp_path / "project"
     (project / "source").mkdir(parents=True)
     (project / "source" / "ray-train-tune.md").write_bytes(SEED_SOURCE.read_bytes())
-    code, out, err = run("build", cwd=project)
+    code, out, err = run("build", "--lang", "en", cwd=project)
     assert code == 0, err
     assert sorted(p.name for p in (project / "dist").iterdir()) == ["ray-train-tune.canvas.zip", "ray-train-tune.mbz", "ray-train-tune.moodle.xml",
                                                                   "ray-train-tune.qti21.zip"]
@@ -48,7 +48,7 @@ def test_format_narrows_the_targets(tmp_path: Path) -> None:
 
 
 def test_check_writes_nothing(tmp_path: Path) -> None:
-    code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
+    code, out, err = run("check", str(SEED_SOURCE), "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     assert "1 quiz, 10 questions (10 points), 4 outputs valid" in out
     assert list(tmp_path.iterdir()) == []

@@ -808,7 +808,7 @@ def test_a_parenthesised_answer_label_in_an_introduction_is_quoted_as_written(tm
     assert code == 1 and lines == [
         "b.md:8:5: error[QB145]: 문항 밖의 '답)': 대단원 안내문에 들어가 학생에게 보입니다",
         "    hint: 레이블 블록은 문항에 속합니다: '1. ...'처럼 번호가 붙은 문항 뒤에 두세요. 글자 그대로 보이려면 '답\\)'로 쓰세요",
-        "failed: 1 error"]
+        "실패: 오류 1개"]
     code, lines = printed(tmp_path, "b.md", PAREN_IN_INTRO, "--lang", "en")
     assert code == 1 and lines[:2] == [
         "b.md:8:5: error[QB145]: '답)' outside a question: the section introduction would show it to students",

@@ -73,7 +73,7 @@ def test_points_come_out_of_the_text(exam: Outputs) -> None:
 
 
 def test_check_verbose_shows_each_question(tmp_path: Path) -> None:
-    code, out, err = run("check", str(FIXTURE), "--verbose", cwd=tmp_path)
+    code, out, err = run("check", str(FIXTURE), "--verbose", "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0] == ("hanguksa-final: 16 questions: 5 single choice, 1 multiple response, 2 true/false, 3 short answer, "

@@ -201,7 +201,7 @@ def test_korean_details_as_the_paper_prints_them(exam: tuple[Outputs, tuple]) ->
 def test_check_verbose_lists_the_korean_exam(tmp_path: Path) -> None:
     code, _, err = run("import", str(EXAMS / KOREAN[0]), "--out", "source", cwd=tmp_path)
     assert code == 0, err
-    code, out, err = run("check", "source", "--verbose", cwd=tmp_path)
+    code, out, err = run("check", "source", "--verbose", "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     assert out.splitlines()[0] == ("sahoe-final.ko: 9 questions: 3 single choice, 1 multiple response, 2 true/false, "
                                    "2 short answer, 1 essay")

@@ -58,3 +58,41 @@ def test_a_slider_item_alone_imports(tmp_path: Path) -> None:
     """A loose slider item was 'nothing to import'."""
     quizzes, sink = run_import(PACKAGE / "items/slider.xml")
     assert not sink.errors and [q.type for q in quizzes[0].quiz.iter_questions()] == ["numerical"]
+
+
+#: An adaptive item whose end-attempt button stands in the item body itself, outside any block
+#: (the specification puts it in a block; an export need not).
+LOOSE_BUTTON = """<?xml version="1.0" encoding="UTF-8"?>
+<assessmentItem xmlns="http://www.imsglobal.org/xsd/imsqti_v2p1" identifier="loose" title="Loose button" adaptive="true"
+    timeDependent="false">
+  <responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier">
+    <correctResponse><value>A</value></correctResponse>
+  </responseDeclaration>
+  <responseDeclaration identifier="HINTREQUEST" cardinality="single" baseType="boolean"/>
+  <outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+  <itemBody>
+    <p>Which organelle makes ATP?</p>
+    <choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="1">
+      <simpleChoice identifier="A">mitochondrion</simpleChoice><simpleChoice identifier="B">ribosome</simpleChoice>
+    </choiceInteraction>
+    <endAttemptInteraction responseIdentifier="HINTREQUEST" title="Show a hint"/>
+  </itemBody>
+  <responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/>
+</assessmentItem>
+"""
+
+
+def test_an_end_attempt_button_outside_any_block_is_set_aside_as_in_one(tmp_path: Path) -> None:
+    # It raised AttributeError (the stem's copy of the button had no parent to be removed from).
+    path = tmp_path / "loose.xml"
+    path.write_text(LOOSE_BUTTON, encoding="utf-8")
+    quizzes, sink = run_import(path)
+    assert not sink.errors, messages(sink)
+    assert [m for m in messages(sink) if "language" not in m and "QB712" not in m] == [
+        "loose.xml:3:1: warning[QB711]: item 'Loose button' is adaptive: it is read by its final scoring, the right answer "
+        "in full; what it shows and scores between attempts is lost",
+        "loose.xml:3:1: warning[QB711]: item 'Loose button': not kept: the button 'Show a hint' that ends an attempt early "
+        "(to ask for a hint, say)"]
+    (question,) = quizzes[0].quiz.iter_questions()
+    assert question.type == "single_choice" and question.stem == "Which organelle makes ATP?"
+    assert [c.correct for c in question.choices] == [True, False]

@@ -24,7 +24,9 @@ quiz (no source, --only, an import's input) are checked at the command line.
 
 The importers' messages (QB7xx) are checked the same way on inputs written here to make them
 speak (IMPORTS: Moodle XML, GIFT, Aiken, Canvas exports, quiz pages, zips refused or read in part,
-XML that is not well-formed), each read by ``import``'s own reader; and ``import --lang`` is run on
+XML that is not well-formed; OTHER_IMPORTS and MADE_IMPORTS: QTI 2.1 packages, text2qti, Blackboard
+pools, a quiz page's HTML and mkdocs-quiz blocks, and a Moodle quiz backup the build writes and the
+test changes as Moodle would), each read by ``import``'s own reader; and ``import --lang`` is run on
 some of them, where a package's messages name a file inside it and what the command itself says
 (a quiz written as YAML, a missing input) shows.
 """
@@ -34,8 +36,12 @@ from __future__ import annotations
 import ast
 import io
 import re
+import tarfile
+import tempfile
 import warnings
 import zipfile
+from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -986,6 +992,331 @@ def _twice() -> bytes:
     return buffer.getvalue()
 
 
+
+# -- The other importers: QTI 2.1 packages, Moodle quiz backups, text2qti, Blackboard, quiz pages' HTML --
+#
+# Inputs that make each say what it most often says: an interaction no kind has, the parts of an
+# item the source cannot keep, a test's settings, items a package lacks; a backup's settings and
+# random slots Moodle has and the source does not; text2qti's options and lines of no question;
+# Blackboard's types no reader takes; a page's <details>, HTML quizzes and mkdocs-quiz blocks.
+
+#: text2qti: options it has no setting for or cannot read, lines of no question, a macro, a number
+#: it cannot read, a question of no type, code it does not run.
+TEXT2QTI = """Quiz title: Cells
+Quiz description: About cells.
+shuffle answers: maybe
+feedback is shown: true
+
+Stray words before any question.
+
+*a) an orphan choice
+
+Title: Q1
+1.  What is \\num{3} plus one?
+a)  3
+*b) 4
+
+2.  How many cells?
+=   abc
+
+3.  Nothing to answer here?
+
+```{.python .run}
+print(1)
+```
+
+4.  Why?
+____
+"""
+
+QTI = "http://www.imsglobal.org/xsd/imsqti_v2p1"
+
+
+def _item21(ident: str, body: str, decls: str = "", processing: str = "", attrs: str = "") -> str:
+    """A QTI 2.1 assessmentItem: its response declarations, body and processing."""
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<assessmentItem xmlns="{QTI}" identifier="{ident}" title="{ident}" adaptive="false" timeDependent="false"{attrs}>
+{decls}
+<outcomeDeclaration identifier="SCORE" cardinality="single" baseType="float"/>
+<outcomeDeclaration identifier="FEEDBACK" cardinality="single" baseType="identifier"/>
+<itemBody>{body}</itemBody>
+{processing}
+</assessmentItem>"""
+
+_CHOICE_DECL = """<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier">
+<correctResponse><value>A</value></correctResponse>
+<mapping defaultValue="0"><mapEntry mapKey="A" mappedValue="2"/><mapEntry mapKey="B" mappedValue="1"/></mapping>
+</responseDeclaration>"""
+_CHOICES = """<choiceInteraction responseIdentifier="RESPONSE" shuffle="false" maxChoices="1">
+<simpleChoice identifier="A">a</simpleChoice><simpleChoice identifier="B">b</simpleChoice><simpleChoice identifier="C">c</simpleChoice>
+</choiceInteraction>"""
+_MAP_RP = '<responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/map_response"/>'
+_MATCH_RP = '<responseProcessing template="http://www.imsglobal.org/question/qti_v2p1/rptemplates/match_correct"/>'
+
+#: QTI 2.1 items, each for what the importer cannot keep of it or why it skips it.
+ITEMS21 = {
+    "hotspot.xml": _item21("Hotspot", """<p>Click.</p><hotspotInteraction responseIdentifier="RESPONSE" maxChoices="1">
+<object type="image/png" data="map.png" width="10" height="10"/>
+<hotspotChoice identifier="H1" shape="circle" coords="5,5,2"/></hotspotInteraction>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier"><correctResponse><value>H1</value></correctResponse></responseDeclaration>', _MATCH_RP),
+    "partial.xml": _item21("Partial", "<p>Which?</p>" + _CHOICES, _CHOICE_DECL, _MAP_RP),
+    "slider.xml": _item21("Slider", """<p>How hot?</p><sliderInteraction responseIdentifier="RESPONSE" lowerBound="0" upperBound="100" step="5"/>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="integer"><correctResponse><value>37</value></correctResponse></responseDeclaration>', _MATCH_RP),
+    "essay.xml": _item21("Essay", """<p>Why?</p><extendedTextInteraction responseIdentifier="RESPONSE" expectedLength="500"/>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"/>'),
+    "upload.xml": _item21("Upload", """<p>Send.</p><uploadInteraction responseIdentifier="RESPONSE" type="application/x-odd"/>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="file"/>'),
+    "pattern.xml": _item21("Pattern", """<p>Who? <textEntryInteraction responseIdentifier="RESPONSE"/></p>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"><correctResponse><value>Kim</value></correctResponse></responseDeclaration>',
+        """<responseProcessing><responseCondition><responseIf><patternMatch pattern="K[a-z]+"><variable identifier="RESPONSE"/></patternMatch>
+<setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue></responseIf></responseCondition></responseProcessing>"""),
+    "tf.xml": _item21("TrueFalse", """<p>Sure?</p><choiceInteraction responseIdentifier="RESPONSE" maxChoices="1">
+<simpleChoice identifier="T">True</simpleChoice><simpleChoice identifier="F">False</simpleChoice></choiceInteraction>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier"/>', _MATCH_RP),
+    "hottext.xml": _item21("Hottext", """<hottextInteraction responseIdentifier="RESPONSE" maxChoices="1"><p>The <hottext identifier="H1">sun</hottext> is <hottext identifier="H2">cold</hottext>.</p></hottextInteraction>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="identifier"/>', _MATCH_RP),
+    "adaptive.xml": _item21("Adaptive", "<p>Which?</p>" + _CHOICES + '<p><endAttemptInteraction responseIdentifier="HINTREQUEST" title="Show a hint"/></p>',
+        _CHOICE_DECL.replace('mappedValue="1"', 'mappedValue="0"')
+        + '<responseDeclaration identifier="HINTREQUEST" cardinality="single" baseType="boolean"/>', _MATCH_RP
+        + '<modalFeedback outcomeIdentifier="FEEDBACK" identifier="HINT" showHide="show">Think.</modalFeedback>', ' ').replace('adaptive="false"', 'adaptive="true"'),
+    "twomatch.xml": _item21("Twosets", """<matchInteraction responseIdentifier="RESPONSE" maxAssociations="2">
+<simpleMatchSet><simpleAssociableChoice identifier="A" matchMax="1">a</simpleAssociableChoice></simpleMatchSet>
+</matchInteraction>""", '<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="directedPair"/>', _MATCH_RP),
+    "twointeractions.xml": _item21("Two", "<p>Which?</p>" + _CHOICES + '<p>And <textEntryInteraction responseIdentifier="R2"/></p>',
+        _CHOICE_DECL + '<responseDeclaration identifier="R2" cardinality="single" baseType="string"/>', _MATCH_RP),
+    "nobody.xml": f'<?xml version="1.0"?><assessmentItem xmlns="{QTI}" identifier="nobody" title="No body" adaptive="false" timeDependent="false"></assessmentItem>',
+    "gaps.xml": _item21("Gaps", """<gapMatchInteraction responseIdentifier="RESPONSE">
+<gapText identifier="W1" matchMax="1">sun</gapText><gapText identifier="W2" matchMax="1">moon</gapText><gapText identifier="W3" matchMax="1">star</gapText>
+<p>The <gap identifier="G1"/> shines by day, the <gap identifier="G2"/> by night.</p></gapMatchInteraction>""",
+        """<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="directedPair">
+<correctResponse><value>W1 G1</value><value>W2 G2</value></correctResponse>
+<mapping defaultValue="-1"><mapEntry mapKey="W1 G1" mappedValue="1"/><mapEntry mapKey="W2 G2" mappedValue="2"/></mapping>
+</responseDeclaration>""", _MAP_RP),
+    "pairs.xml": _item21("Pairs", """<associateInteraction responseIdentifier="RESPONSE" maxAssociations="2">
+<simpleAssociableChoice identifier="A" matchMax="1">cat</simpleAssociableChoice><simpleAssociableChoice identifier="B" matchMax="1">kitten</simpleAssociableChoice>
+<simpleAssociableChoice identifier="C" matchMax="1">dog</simpleAssociableChoice><simpleAssociableChoice identifier="D" matchMax="1">puppy</simpleAssociableChoice>
+</associateInteraction>""",
+        """<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="pair">
+<correctResponse><value>A B</value><value>C D</value></correctResponse></responseDeclaration>""", _MATCH_RP),
+    "match.xml": _item21("Match", """<matchInteraction responseIdentifier="RESPONSE" maxAssociations="3">
+<simpleMatchSet><simpleAssociableChoice identifier="P1" matchMax="2">cat</simpleAssociableChoice><simpleAssociableChoice identifier="P2" matchMax="1">dog</simpleAssociableChoice>
+<simpleAssociableChoice identifier="P3" matchMax="1">cow</simpleAssociableChoice></simpleMatchSet>
+<simpleMatchSet><simpleAssociableChoice identifier="T1" matchMax="1">meow</simpleAssociableChoice><simpleAssociableChoice identifier="T2" matchMax="1">purr</simpleAssociableChoice>
+<simpleAssociableChoice identifier="T3" matchMax="1">woof</simpleAssociableChoice></simpleMatchSet></matchInteraction>""",
+        """<responseDeclaration identifier="RESPONSE" cardinality="multiple" baseType="directedPair">
+<correctResponse><value>P1 T1</value><value>P1 T2</value><value>P2 T3</value></correctResponse></responseDeclaration>""", _MATCH_RP),
+    "media.xml": _item21("Media", """<p>See <img src="missing.png" alt="x"/> and <a href="notes.pdf">notes</a>.</p>
+<p>Why? <feedbackInline outcomeIdentifier="FEEDBACK" identifier="F1" showHide="show">Think.</feedbackInline></p>
+<extendedTextInteraction responseIdentifier="RESPONSE"/>""",
+        '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"/>'),
+    "template.xml": _item21("Templated", "<p>What is <printedVariable identifier=\"A\" format=\"%.2f\"/> + 1? <textEntryInteraction responseIdentifier=\"RESPONSE\"/></p>",
+        """<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="float"/>
+<templateDeclaration identifier="A" cardinality="single" baseType="float" mathVariable="true"/>""",
+        """<templateProcessing><setTemplateValue identifier="A"><randomFloat min="1" max="2"/></setTemplateValue></templateProcessing>
+<responseProcessing><responseCondition><responseIf><equal toleranceMode="exact"><variable identifier="RESPONSE"/><sum><variable identifier="A"/><baseValue baseType="float">1</baseValue></sum></equal>
+<setOutcomeValue identifier="SCORE"><baseValue baseType="float">1</baseValue></setOutcomeValue></responseIf></responseCondition></responseProcessing>"""),
+}
+
+#: A test with limits and controls the source has no setting for, a reference to an item the
+#: package lacks, one outside it, and a section in another file.
+TEST21 = f"""<?xml version="1.0" encoding="UTF-8"?>
+<assessmentTest xmlns="{QTI}" identifier="t" title="Test">
+<timeLimits maxTime="90" minTime="10" allowLateSubmission="true"/>
+<testPart identifier="p" navigationMode="nonlinear" submissionMode="individual">
+<itemSessionControl maxAttempts="1" allowReview="false" allowComment="true"/>
+<assessmentSection identifier="s" title="S" visible="true">
+<timeLimits maxTime="60"/>
+{''.join(f'<assessmentItemRef identifier="r{i}" href="items/{name}"/>' for i, name in enumerate(ITEMS21))}
+<assessmentItemRef identifier="gone" href="items/gone.xml"/>
+<assessmentItemRef identifier="out" href="../outside.xml"/>
+<assessmentSectionRef identifier="elsewhere" href="section.xml"/>
+</assessmentSection></testPart></assessmentTest>"""
+
+MANIFEST21 = f"""<?xml version="1.0"?>
+<manifest xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" identifier="m"><metadata/><resources>
+<resource identifier="test" type="imsqti_test_xmlv2p1" href="test.xml"><file href="test.xml"/></resource>
+{''.join(f'<resource identifier="i{i}" type="imsqti_item_xmlv2p1" href="items/{name}"><file href="items/{name}"/></resource>' for i, name in enumerate(ITEMS21))}
+<resource identifier="loose" type="imsqti_item_xmlv2p1" href="items/loose.xml"><file href="items/loose.xml"/></resource>
+<resource identifier="old" type="imsqti_item_xmlv1p2" href="old.xml"><file href="old.xml"/></resource>
+</resources></manifest>"""
+
+QTI21_ZIP = _zip({"imsmanifest.xml": MANIFEST21, "test.xml": TEST21, "old.xml": "<questestinterop/>",
+                  "items/loose.xml": _item21("Loose", "<p>Why?</p><extendedTextInteraction responseIdentifier=\"RESPONSE\"/>",
+                                             '<responseDeclaration identifier="RESPONSE" cardinality="single" baseType="string"/>'),
+                  **{f"items/{name}": text for name, text in ITEMS21.items()}})
+QTI21_BADMANIFEST = _zip({"imsmanifest.xml": "<manifest", "item.xml": ITEMS21["essay.xml"]})
+
+
+#: A quiz whose Moodle quiz backup the build writes, to be changed as a teacher changes it in Moodle.
+MBZ_SOURCE = """title: Backup
+sections:
+  - id: fixed
+    title: Fixed
+    questions:
+      - {type: essay, id: e1, stem: Why?}
+      - {type: essay, id: e2, stem: How?}
+  - id: pool
+    title: Pool
+    description: Drawn.
+    select: 1
+    questions:
+      - {type: essay, id: p1, stem: When?}
+      - {type: essay, id: p2, stem: Where?}
+"""
+
+
+def _tar_members(data: bytes) -> dict[str, bytes]:
+    with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
+        return {m.name: tar.extractfile(m).read() for m in tar.getmembers() if m.isfile()}  # type: ignore[union-attr]
+
+
+def _tarball(members: dict[str, bytes]) -> bytes:
+    data = io.BytesIO()
+    with tarfile.open(fileobj=data, mode="w:gz") as tar:
+        for name, content in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(content)
+            tar.addfile(info, io.BytesIO(content))
+    return data.getvalue()
+
+
+def backup() -> bytes:
+    """MBZ_SOURCE as the build writes its Moodle quiz backup."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = Path(folder) / "backup.yaml"
+        source.write_text(MBZ_SOURCE, encoding="utf-8")
+        build(BuildOptions(sources=[source], out_dir=Path(folder) / "out", formats=["moodle-quiz"], jobs=1))
+        return (Path(folder) / "out" / "backup.mbz").read_bytes()
+
+
+def _slot(number: int, page: int, mark: str, condition: str) -> str:
+    """A random slot of a Moodle 4 quiz.xml, drawing by its filter ``condition``."""
+    return (f'<question_instance id="{number}"><quizid>1</quizid><slot>{number}</slot><page>{page}</page><maxmark>{mark}</maxmark>'
+            f'<question_set_reference id="{number}"><usingcontextid>100</usingcontextid><component>mod_quiz</component>'
+            f'<questionarea>slot</questionarea><questionscontextid>100</questionscontextid>'
+            f'<filtercondition>{condition}</filtercondition></question_set_reference></question_instance>')
+
+
+def changed_backup() -> bytes:
+    """The backup as a teacher changes it in Moodle: settings the source has no place for, the
+    draw moved among the fixed questions, random slots with another mark, a filter that cannot
+    be read and a category the backup lacks."""
+    members = _tar_members(backup())
+    name = next(n for n in members if n.endswith("/quiz.xml"))
+    quiz = members[name].decode()
+    for old, new in (("<timelimit>0<", "<timelimit>90<"), ("<reviewrightanswer>69904<", "<reviewrightanswer>4096<"),
+                     ("<questionsperpage>1<", "<questionsperpage>2<"), ("<grademethod>1<", "<grademethod>9<"),
+                     ("<timeopen>0<", "<timeopen>1800000000<"), ("<timeclose>0<", "<timeclose>1800000001<"),
+                     ("<password></password>", "<password>x</password>"), ("<grade>3.0000000<", "<grade>100.0000000<"),
+                     ("<page>2</page>", "<page>1</page>"), ("&#34;includesubcategories&#34;:false", "&#34;includesubcategories&#34;:true")):
+        assert old in quiz, old
+        quiz = quiz.replace(old, new)
+    quiz = re.sub(r'<section id="2">.*?</section>', "", quiz, flags=re.S)
+    quiz = quiz.replace("</question_instances>", _slot(5, 5, "2.0000000", '{&#34;filter&#34;:{&#34;category&#34;:{&#34;jointype&#34;:1,&#34;values&#34;:[4]}}}')
+                        + _slot(6, 6, "1.0000000", "nope") + _slot(7, 7, "1.0000000", '{&#34;filter&#34;:{&#34;category&#34;:{&#34;values&#34;:[999]}}}')
+                        + "</question_instances>")
+    members[name] = quiz.encode()
+    return _tarball(members)
+
+
+def _bb_item(title: str, kind: str, text: str, body: str = "") -> str:
+    """A Blackboard pool's item of ``kind`` (its bbmd_questiontype)."""
+    return f"""    <item title="{title}" maxattempts="0">
+      <itemmetadata><bbmd_asitype>Item</bbmd_asitype><bbmd_assessmenttype>Pool</bbmd_assessmenttype>
+        <bbmd_questiontype>{kind}</bbmd_questiontype><qmd_absolutescore_max>1.0</qmd_absolutescore_max></itemmetadata>
+      <presentation><flow class="Block"><flow class="QUESTION_BLOCK"><flow class="FORMATTED_TEXT_BLOCK"><material><mat_extension>
+        <mat_formattedtext type="HTML">{text}</mat_formattedtext></mat_extension></material></flow></flow>{body}</flow></presentation>
+    </item>
+"""
+
+#: A Blackboard pool: types no reader takes, an image Blackboard kept in its csfiles.
+BLACKBOARD = f"""<?xml version="1.0" encoding="UTF-8"?>
+<questestinterop>
+  <assessment title="Pool">
+    <assessmentmetadata><bbmd_asi_object_id>_1_1</bbmd_asi_object_id><bbmd_assessmenttype>Pool</bbmd_assessmenttype></assessmentmetadata>
+    <section>
+{_bb_item("Bowl", "Quiz Bowl", "Who?")}
+{_bb_item("Hot", "Hot Spot", "Click.")}
+{_bb_item("Img", "Essay", "&lt;p&gt;See &lt;img src=&quot;@X@EmbeddedFile.requestUrlStub@X@bbcswebdav/xid-9_1&quot;&gt;&lt;/p&gt;")}
+{_bb_item("Odd", "Jumbled Sentence", "Order.")}
+{_bb_item("Likert", "Opinion Scale", "Agree?")}
+    </section>
+  </assessment>
+</questestinterop>
+"""
+BLACKBOARD_ZIP = _zip({"imsmanifest.xml": '<?xml version="1.0"?><manifest identifier="m" xmlns:bb="http://www.blackboard.com/content-packaging/">'
+                                          '<resources><resource identifier="res00001" type="assessment/x-bb-qti-pool" bb:file="res00001.dat"/>'
+                                          '</resources></manifest>',
+                       "res00001.dat": BLACKBOARD})
+
+#: A quiz page's HTML: <details> blocks, HTML quizzes (a checked input, two right radio buttons, a
+#: text box, no input at all) and mkdocs-quiz blocks the plugin refuses.
+PAGE_HTML = """# Quiz
+
+## Question 1
+
+What is 2+2?
+
+<details><summary>Note</summary>Just a note.</details>
+
+- A) 3
+- B) 4
+
+Answer: B
+
+<details><summary>Hint</summary>Count them.</details>
+
+## Question 2
+
+<form class="quiz">
+<p>Which is red?</p>
+<label><input type="radio" name="q2" value="a" checked> sky</label>
+<label><input type="radio" name="q2" value="b" data-correct="true"> apple</label>
+</form>
+
+## Question 3
+
+<form class="quiz"><p>Which are fruits?</p>
+<label><input type="radio" name="q3" value="a" data-correct="true"> pear</label>
+<label><input type="radio" name="q3" value="b" data-correct="true"> plum</label>
+</form>
+
+## Question 4
+
+<form class="quiz"><p>Type it:</p><input type="text" name="q4"></form>
+
+## Question 5
+
+<div class="quiz"><p>Nothing to pick here at all.</p></div>
+
+## Question 6
+
+<?quiz?>
+answer: a
+answer-correct: b
+<?/quiz?>
+
+<?quiz?>
+question: Which letter?
+answer: a
+answer: b
+<?/quiz?>
+
+<?quiz?>
+question: Which vowel?
+answer-correct: a
+answer: b
+something else
+<?/quiz?>
+
+<quiz>
+Which one?
+- [ ] a
+- [ ] b
+</quiz>
+"""
+
+
 #: The format each input is imported as, where it is not the one detected.
 GIVEN_FORMATS = {"broken.zip": "canvas", "broken.mbz": "mbz", "not-moodle.xml": "moodle"}
 
@@ -1002,6 +1333,22 @@ IMPORTS: dict[str, str | bytes] = {
     "undeclared.xml": b"<?xml version='1.0'?>\n<quiz>\n  <question type=\"essay\"><name><text>&nbsp;Q</text></name></question>\n</quiz>\n",
 }
 
+#: Inputs made when the tests run: a Moodle quiz backup the build writes, changed as Moodle would.
+MADE_IMPORTS: dict[str, Callable[[], bytes]] = {"changed.mbz": changed_backup}
+OTHER_IMPORTS: dict[str, str | bytes] = {
+    "qti21.zip": QTI21_ZIP, "bad-manifest.zip": QTI21_BADMANIFEST, "cells.txt": TEXT2QTI,
+    "not-a-backup.mbz": _tarball({"readme.txt": b"hello"}),
+    "no-quiz.mbz": _tarball({"moodle_backup.xml": b"<moodle_backup><information><contents><activities/></contents></information></moodle_backup>",
+                             "questions.xml": b"<question_categories/>", "files.xml": b"<files/>"}),
+    "pool.dat": BLACKBOARD, "blackboard.zip": BLACKBOARD_ZIP, "html-page.md": PAGE_HTML,
+}
+
+
+def content(name: str) -> bytes:
+    """The bytes of the input named ``name``."""
+    data = MADE_IMPORTS[name]() if name in MADE_IMPORTS else {**IMPORTS, **OTHER_IMPORTS}[name]
+    return data if isinstance(data, bytes) else data.encode("utf-8")
+
 
 @pytest.fixture(scope="module")
 def imported(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
@@ -1011,9 +1358,9 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> list[Diagnostic]:
 
     folder = tmp_path_factory.mktemp("imports")
     found: dict[tuple[str, str, str | None], Diagnostic] = {}
-    for name, content in IMPORTS.items():
+    for name in [*IMPORTS, *OTHER_IMPORTS, *MADE_IMPORTS]:
         path = folder / name
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        path.write_bytes(content(name))
         sink = DiagnosticSink()
         import_path(path, name, sink, GIVEN_FORMATS.get(name, "auto"))
         for diagnostic in sink.items:
@@ -1027,6 +1374,16 @@ def test_the_inputs_make_the_importers_codes_said(imported: list[Diagnostic]) ->
     assert codes >= {"QB700", "QB701", "QB702", "QB703", "QB704", "QB705", "QB706", "QB710", "QB711", "QB712", "QB713",
                      "QB714", "QB715", "QB716", "QB717", "QB722", "QB723", "QB730"}, codes
     assert len(imported) >= 130
+
+
+def test_the_other_importers_inputs_each_make_them_speak(imported: list[Diagnostic]) -> None:
+    # Each input of the QTI 2.1, backup, text2qti, Blackboard and quiz page importers says at
+    # least this many diagnostics not said by another input (blackboard.zip says what pool.dat
+    # does, as a package), or it checks less than it claims.
+    said = Counter(d.span.path.split(":")[0] for d in imported if d.span)
+    wanted = {"qti21.zip": 20, "bad-manifest.zip": 1, "cells.txt": 8, "not-a-backup.mbz": 1, "no-quiz.mbz": 1,
+              "pool.dat": 5, "html-page.md": 10, "changed.mbz": 12}
+    assert {name: min(said[name], least) for name, least in wanted.items()} == wanted, said
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -1048,10 +1405,10 @@ def test_import_prints_every_inputs_messages_in_the_language_asked(tmp_path: Pat
     # As the command prints them: a package's messages too, whose place names a file inside it
     # ('canvas-export.zip:q2/q2.xml.qti:5:1'), not the input given.
     left, yaml = [], []
-    for name in ("slip.zip", "canvas-export.zip", "moodle.xml", "as-yaml.xml", "questions.gift", "more-aiken.txt"):
-        content = IMPORTS[name]
+    for name in ("slip.zip", "canvas-export.zip", "moodle.xml", "as-yaml.xml", "questions.gift", "more-aiken.txt",
+                 "qti21.zip", "changed.mbz", "cells.txt", "blackboard.zip", "html-page.md"):
         path = tmp_path / name
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+        path.write_bytes(content(name))
         _, _, err = run("import", str(path), "--out", str(tmp_path / f"out-{name}"), "--lang", language, "--allow-skipped")
         said = [line.split("]: ", 1)[1] if "]: " in line else line.removeprefix("    hint: ")
                 for line in err.splitlines() if "[QB7" in line or line.startswith("    hint: ")]

@@ -58,7 +58,7 @@ def parse(stdout: str) -> Parsed:
 
 
 def test_the_korean_exam_outline_shows_each_question_as_the_paper_has_it() -> None:
-    code, out, _ = run("check", str(FIXTURE), "--outline", "-j", "1")
+    code, out, _ = run("check", str(FIXTURE), "--outline", "-j", "1", "--lang", "en")
     assert code == 0
     parsed = parse(out)
     # Read from the fixture by hand: sections Ⅰ-Ⅳ at lines 10, 64, 73, 99; the [3~4] passage on
@@ -119,7 +119,7 @@ def paper(language: str, head: str, title: str = "Paper") -> str:
 def test_a_stated_total_that_the_questions_make_passes(tmp_path: Path, language: str) -> None:
     source = tmp_path / "paper.md"
     source.write_text(paper(language, STATED[language][1]), encoding="utf-8")
-    code, out, err = run("check", str(source), "--outline", "-j", "1")
+    code, out, err = run("check", str(source), "--outline", "-j", "1", "--lang", "en")
     assert code == 0, err
     total = parse(out).total
     assert (total[2], total[4]) == ("6", "matches")
@@ -160,7 +160,7 @@ def test_a_section_total_is_not_the_paper_total(tmp_path: Path) -> None:
     # '(총 15점)' in a section's heading is that section's, not the paper's: nothing to compare.
     source = tmp_path / "paper.md"
     source.write_text(paper("ko", "# Ⅰ. 객관식 (각 3점, 총 15점)"), encoding="utf-8")
-    code, out, err = run("check", str(source), "--outline", "-j", "1")
+    code, out, err = run("check", str(source), "--outline", "-j", "1", "--lang", "en")
     assert code == 0, err
     assert parse(out).total[3] is None
 
@@ -196,7 +196,7 @@ def test_the_outline_numbers_questions_as_the_paper_prints_them(tmp_path: Path) 
     # A paper that starts at question 18 (the English part of a 수능 paper): the teacher looks for 18.
     source = tmp_path / "paper.md"
     source.write_text(paper("ko", "").replace("1. 2 + 2", "18. 2 + 2").replace("2. 3 + 3", "19. 3 + 3"), encoding="utf-8")
-    code, out, err = run("check", str(source), "--outline", "-j", "1")
+    code, out, err = run("check", str(source), "--outline", "-j", "1", "--lang", "en")
     assert code == 0, err
     assert [q[0] for q in parse(out).questions] == [18, 19]
 

@@ -19,7 +19,7 @@ PAPER = ("1. 물의 끓는점은?\n① 0℃\n② 100℃\n정답: ②\n\n"
 
 def test_a_pasted_paper_with_page_breaks_imports_every_question(tmp_path):
     (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
-    code, out, err = run("import", "paper.txt", "-o", "out", cwd=tmp_path)
+    code, out, err = run("import", "paper.txt", "-o", "out", "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     assert "QB102" not in out + err and "imported 3 questions" in out + err
     written = (tmp_path / "out" / "paper.md").read_text(encoding="utf-8")

@@ -57,7 +57,7 @@ def test_pyproject_table_and_a_flag_that_turns_a_setting_off(course: Path) -> No
 def test_the_file_is_found_from_a_subfolder_and_its_paths_are_its_own(course: Path) -> None:
     write(course, "qti-builder.toml", 'sources = ["quizzes"]\nformats = ["canvas"]\nout = "dist"\n')
     (course / "notes").mkdir()
-    code, out, err = run("build", cwd=course / "notes")
+    code, out, err = run("build", "--lang", "en", cwd=course / "notes")
     assert (code, err) == (0, "")
     assert "wrote ../dist/ray-train-tune.canvas.zip" in out.splitlines()
     assert (course / "dist" / "ray-train-tune.canvas.zip").is_file() and not (course / "notes" / "dist").exists()

@@ -47,7 +47,7 @@ def test_report_schema_is_a_valid_json_schema() -> None:
 
 
 def test_successful_build_report(tmp_path: Path) -> None:
-    code, out, err = run("build", str(SEED_SOURCE), "--out", str(tmp_path / "dist"), "--report", "json")
+    code, out, err = run("build", str(SEED_SOURCE), "--out", str(tmp_path / "dist"), "--report", "json", "--lang", "en")
     assert code == 0, err
     report = report_of(out)  # stdout holds the report alone
     assert report["ok"] and report["exit_code"] == 0 and report["command"] == "build"
@@ -120,7 +120,7 @@ def test_single_broken_source_writes_nothing(tmp_path: Path) -> None:
 
 
 def test_check_report_hashes_without_writing(tmp_path: Path) -> None:
-    code, out, err = run("check", str(SEED_SOURCE), "--report", "json", cwd=tmp_path)
+    code, out, err = run("check", str(SEED_SOURCE), "--report", "json", "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     report = report_of(out)
     assert report["command"] == "check" and list(tmp_path.iterdir()) == []
@@ -218,7 +218,8 @@ def test_several_reports_in_one_run(tmp_path: Path) -> None:
     junit = etree.parse(str(tmp_path / "dist" / "junit.xml"))
     assert len(junit.findall(".//testcase")) == 2 and len(junit.findall(".//failure")) == 1
     # --report-file is the file of the one report given without a file.
-    code, out, _ = run("check", str(SEED_SOURCE), "--report", "github=a.txt", "--report", "json", "--report-file", "r.json", cwd=tmp_path)
+    code, out, _ = run("check", str(SEED_SOURCE), "--report", "github=a.txt", "--report", "json", "--report-file", "r.json", "--lang", "en",
+                       cwd=tmp_path)
     assert code == 0 and report_of((tmp_path / "r.json").read_text(encoding="utf-8"))["ok"] and out.startswith("ray-train-tune: 10 questions")
 
 

@@ -47,13 +47,13 @@ def test_every_type_has_words() -> None:
 
 
 def test_check_prints_the_types_of_each_quiz(tmp_path: Path) -> None:
-    code, out, err = run("check", str(SEED_SOURCE), cwd=tmp_path)
+    code, out, err = run("check", str(SEED_SOURCE), "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     assert out.splitlines() == [SEED_SUMMARY, "ok: 1 quiz, 10 questions (10 points), 4 outputs valid"]
 
 
 def test_build_prints_the_types_before_the_files(tmp_path: Path) -> None:
-    code, out, err = run("build", str(SEED_SOURCE), "--out", "dist", cwd=tmp_path)
+    code, out, err = run("build", str(SEED_SOURCE), "--out", "dist", "--lang", "en", cwd=tmp_path)
     assert code == 0, err
     assert out.splitlines() == [SEED_SUMMARY, "wrote dist/ray-train-tune.qti21.zip", "wrote dist/ray-train-tune.moodle.xml",
                                    "wrote dist/ray-train-tune.canvas.zip", "wrote dist/ray-train-tune.mbz"]
@@ -101,14 +101,14 @@ def test_quiet_prints_no_summary(tmp_path: Path) -> None:
 
 def test_a_failed_quiz_gets_no_summary_and_the_others_do(tmp_path: Path) -> None:
     write(tmp_path, "broken.md", BROKEN)
-    code, out, _ = run("build", "broken.md", str(SEED_SOURCE), "--out", "dist", cwd=tmp_path)
+    code, out, _ = run("build", "broken.md", str(SEED_SOURCE), "--out", "dist", "--lang", "en", cwd=tmp_path)
     assert code == 1
     assert out.splitlines() == [SEED_SUMMARY, "wrote dist/ray-train-tune.qti21.zip", "wrote dist/ray-train-tune.moodle.xml",
                                    "wrote dist/ray-train-tune.canvas.zip", "wrote dist/ray-train-tune.mbz"]
 
 
 def test_with_the_json_report_on_stdout_the_summary_goes_to_stderr(tmp_path: Path) -> None:
-    code, out, err = run("check", str(SEED_SOURCE), "--report", "json", cwd=tmp_path)
+    code, out, err = run("check", str(SEED_SOURCE), "--report", "json", "--lang", "en", cwd=tmp_path)
     assert code == 0
     assert json.loads(out)["quizzes"][0]["question_types"] == {"essay": 2, "single_choice": 8}
     assert SEED_SUMMARY in err.splitlines()

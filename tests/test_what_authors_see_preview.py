@@ -65,7 +65,7 @@ def test_each_question_shows_its_kind_text_and_points(page: Any, qid: str) -> No
     q = QUESTIONS[qid]
     article = _article(page, qid)
     assert article.get("data-type") == q["type"]
-    assert _text(article.xpath("./header/span[@class='kind']")[0]) == q["type"]
+    assert _text(article.xpath("./header/span[@class='kind']")[0]) == KIND_WORDS[q["type"]]  # its name, not its id
     stem = _text(article.xpath("./div[@class='stem']")[0])
     plain = q["stem"].replace("**", "").replace("*", "")
     if q["type"] == "fill_in_blank":
@@ -349,6 +349,36 @@ def test_a_korean_page_s_outline_names_each_kind_and_answer_in_korean(tmp_path: 
     assert [r.get("data-question") for r in rows] == list(QUESTIONS)
     for row, (qid, q) in zip(rows, QUESTIONS.items()):
         assert [_text(c) for c in row.xpath("./td")][1:3] == [KIND_WORDS_KO[q["type"]], _answer_ko(q)], qid
+
+
+#: A Japanese and a Chinese page: each kind's name in the question's header and the outline, the
+#: outline's heads, "Show answer" and the answer's head of a matching question (written out here).
+PAGE_WORDS = {
+    "ja": ({"single_choice": "単一選択", "multiple_response": "複数選択", "true_false": "正誤", "short_answer": "短答",
+            "numerical": "数値", "essay": "記述式", "file_upload": "ファイル提出", "matching": "組み合わせ", "ordering": "並べ替え",
+            "fill_in_blank": "穴埋め", "text_only": "説明文"}, ["#", "種類", "正解", "得点", "行"], "正解を表示", "正しい組み合わせ"),
+    "zh": ({"single_choice": "单选", "multiple_response": "多选", "true_false": "判断", "short_answer": "简答",
+            "numerical": "数值", "essay": "论述", "file_upload": "文件上传", "matching": "匹配", "ordering": "排序",
+            "fill_in_blank": "填空", "text_only": "说明文字"}, ["#", "题型", "答案", "得分", "行"], "显示答案", "正确配对"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PAGE_WORDS))
+def test_a_japanese_or_chinese_page_names_each_kind_and_its_words_in_its_language(tmp_path: Path, language: str) -> None:
+    names, heads, show, pairs = PAGE_WORDS[language]
+    source = tmp_path / "all-types.yaml"
+    source.write_text(yaml.safe_dump({**QUIZ, "language": language}, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    build_preview(BuildOptions(sources=[source]), tmp_path / "out")
+    page = lxml.html.parse(str(tmp_path / "out" / "all-types.html")).getroot()
+    for qid, q in QUESTIONS.items():
+        assert _text(_article(page, qid).xpath("./header/span[@class='kind']")[0]) == names[q["type"]], qid
+    outline = page.xpath("//details[@class='outline']")[0]
+    assert [_text(th) for th in outline.xpath(".//thead//th")] == heads
+    rows = outline.xpath(".//tr[@class='outline-question']")
+    assert [_text(row.xpath("./td")[1]) for row in rows] == [names[q["type"]] for q in QUESTIONS.values()]
+    assert {_text(s) for s in page.xpath("//details[@class='answer']/summary")} == {show}
+    matching = next(qid for qid, q in QUESTIONS.items() if q["type"] == "matching")
+    assert _text(_answer(_article(page, matching), "//strong")[0]) == pairs
 
 
 #: What "Show answer" heads each kind's answers with, as an author reads it (written out here).

@@ -332,7 +332,7 @@ def check_command(
     options.cache = not no_cache
     options.outline = outline
     ui = Ui("check", report, report_file, quiet, verbose)
-    ui.lang = _lang(lang)
+    ui.lang = options.outline_language = _lang(lang)
     _run(options, ui)
 
 
@@ -603,8 +603,8 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
     from .cached_build import build
     from .diagnostics import SchemaError
+    from .i18n import counted, points_text, summary_words
     from .results import BuildIncomplete
-    from .plurals import plural, points_text
 
     ui = ui or Ui("build" if options.write else "check", None, None, False, False)
     _require_sources(options.sources, ui.lang)
@@ -628,16 +628,18 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
         _print_understood(result, ui)
         if ui.verbose:
             _print_timings(result)
+    language = ui.lang or _common_language(result)
+    words = summary_words(language)
     if failed:
         errors = sum(1 for d in diagnostics if d.severity.value == "error")
-        typer.echo(f"failed: {plural(errors, 'error')}{_what_failed(result, options.write)}", err=True)
+        typer.echo(_what_failed(result, options.write, errors, language), err=True)
     elif result is not None and not options.write:
         # What the cache kept of each quiz, where it came from the cache: its model is not unpickled for it
         read = [facts for r in result.results if (facts := r.facts()) is not None]
         questions = sum(facts.questions for facts in read)
-        points = points_text(*map(sum, zip(*(facts.points for facts in read)))) if read else "0 points"
-        ui.say(f"ok: {plural(len(read), 'quiz', 'quizzes')}, {plural(questions, 'question')} ({points}), "
-               f"{plural(len(result.outputs), 'output')} valid")
+        low, high = (sum(p) for p in zip(*(facts.points for facts in read))) if read else (0.0, 0.0)
+        ui.say(words["ok"].format(quizzes=counted(words, "quiz", len(read)), questions=counted(words, "question", questions),
+                                  points=points_text(low, high, language), outputs=counted(words, "output", len(result.outputs))))
     unwritten = ui.emit_report(result, diagnostics, 1 if failed else 0)
     _print(unwritten, languages=lambda _: ui.lang)
     if failed or unwritten:
@@ -653,7 +655,7 @@ def _print_outlines(result: BuildResult, ui: Ui) -> None:
         if r.outline is not None:
             from .outline import render_outline
 
-            for line in render_outline(r.outline):
+            for line in render_outline(r.outline, ui.lang or r.language):
                 ui.say(line)
 
 
@@ -665,12 +667,15 @@ def _require_sources(paths: list[Path], lang: str | None = None) -> None:
 
     if find_sources(paths):
         return
+    from .i18n import counted, summary_words
+
     named = ", ".join(f"{display_path(p)}/" if p.is_dir() else display_path(p) for p in paths)
     _print([Diagnostic(Severity.ERROR, "QB232", f"no quiz source in {named}",
                        hint=f"quiz sources end in {', '.join(SOURCE_SUFFIXES)} (files and folders whose names start "
                             "with . or _ are left out); name the sources or their folder, or start one with qti-builder init")],
            languages=lambda _: lang)
-    typer.echo("failed: 1 error; there is nothing to build", err=True)
+    words = summary_words(lang)
+    typer.echo(words["failed"].format(errors=counted(words, "error", 1), scope="", written=words["nothing_to_build"]), err=True)
     raise typer.Exit(1)
 
 
@@ -678,50 +683,63 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
     """Per quiz that built: its questions by type (each one with --verbose), then its files, each
     with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
     time limit, or a question's partial credit, to arrive where the format has no place for it."""
+    from .i18n import summary_words
+
     for r in result.results:
         facts = r.facts()
         if facts is None or r.failed:
             continue
-        ui.say(facts.summary)
+        # In the quiz's messages' language: --lang, else its own.
+        language = ui.lang or r.language
+        words = summary_words(language)
+        ui.say(facts.line(language))
         if ui.verbose:
             from .summary import question_lines
 
             assert r.quiz is not None
-            for line in question_lines(r.quiz, r.spans):
+            for line in question_lines(r.quiz, r.spans, language):
                 ui.say(line)
         for output in r.outputs:
             losses = [loss for loss in r.losses if loss.format == output.format]
             accepted = [loss for loss in r.accepted_losses if loss.format == output.format]
-            said = f"wrote {output.path}" if r.written else output.path.name
+            said = words["wrote"].format(path=output.path) if r.written else output.path.name
             if losses or accepted:
                 from .losses import summary
 
                 listed = ui.verbose or all(loss.question is None for loss in losses + accepted)
-                notes = ([("all accepted" if not losses else f"{len(accepted)} accepted")] if accepted else []) \
-                    + ([] if listed else ["--verbose lists them"])
-                said += f": {summary(output.format, losses + accepted)}" + (f" ({'; '.join(notes)})" if notes else "")
+                notes = ([(words["all_accepted"] if not losses else words["n_accepted"].format(n=len(accepted)))] if accepted else []) \
+                    + ([] if listed else [words["verbose_lists"]])
+                said += f": {summary(output.format, losses + accepted, language)}" + (f" ({'; '.join(notes)})" if notes else "")
             if r.written or losses:
                 ui.say(said)
             if ui.verbose:
                 for loss in losses:
-                    ui.say(f"  {loss.render()}")
+                    ui.say(f"  {loss.render(language)}")
                 for loss in accepted:
-                    ui.say(f"  {loss.render()} (accepted)")
+                    ui.say(f"  {words['accepted'].format(loss=loss.render(language))}")
 
 
-def _what_failed(result: BuildResult | None, write: bool = True) -> str:
-    """Which quizzes failed, when there were several, and whether the others were written (``check``
-    writes nothing whatever happens: it does not say so)."""
-    from .plurals import plural
+def _what_failed(result: BuildResult | None, write: bool, errors: int, language: str | None = None) -> str:
+    """``failed: 3 errors``, and which quizzes failed, when there were several, and whether the others
+    were written (``check`` writes nothing whatever happens: it does not say so); in ``language``."""
+    from .i18n import counted, summary_words
 
+    words = summary_words(language)
     scope = ""
     if result is not None and len(result.results) > 1:
-        scope = f" in {sum(1 for r in result.results if r.failed)} of {len(result.results)} quizzes"
-    if not write:
-        return scope
-    if result is None or not result.written:
-        return f"{scope}; nothing was written"
-    return f"{scope}; the others wrote {plural(len(result.written), 'file')}"
+        scope = words["failed_scope"].format(failed=sum(1 for r in result.results if r.failed), all=len(result.results))
+    written = ""
+    if write:
+        written = words["nothing_written"] if result is None or not result.written else \
+            words["others_wrote"].format(files=counted(words, "file", len(result.written)))
+    return words["failed"].format(errors=counted(words, "error", errors), scope=scope, written=written)
+
+
+def _common_language(result: BuildResult | None) -> str | None:
+    """The language of every quiz built, when they share one (what is said of all of them is said in
+    it, as each quiz's messages are); else None, English."""
+    found = {(r.language or "en").split("-")[0].lower() for r in result.results} if result is not None else set()
+    return found.pop() if len(found) == 1 else None
 
 
 def _print_timings(result: BuildResult) -> None:

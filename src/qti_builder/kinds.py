@@ -224,7 +224,7 @@ class KindSpec:
 #: Every kind, by name, in the order summaries and the docs list them.
 KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
     KindSpec(
-        SingleChoiceQuestion, "single choice", "all_or_nothing", names={"ko": "단일 선택"},
+        SingleChoiceQuestion, "single choice", "all_or_nothing", names={"ko": "단일 선택", "ja": "単一選択", "zh": "单选"},
         markdown_attributes=("shuffle", "numbering"), markdown_answer="options",
         docs=Documented(
             qti21="`choiceInteraction` `maxChoices=\"1\"`; all or nothing",
@@ -250,7 +250,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_single_choice", interactions=("choiceInteraction",)),
     ),
     KindSpec(
-        MultipleResponseQuestion, "multiple response", "partial", names={"ko": "복수 선택"},
+        MultipleResponseQuestion, "multiple response", "partial", names={"ko": "복수 선택", "ja": "複数選択", "zh": "多选"},
         markdown_attributes=("shuffle", "negative_marking", "scoring", "incomplete_points", "numbering"), markdown_answer="options",
         docs=Documented(
             qti21="`choiceInteraction` `maxChoices=\"0\"`; partial credit by a `mapping`",
@@ -277,7 +277,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  tells="importers.qti21.kinds:_tells_multiple_response"),
     ),
     KindSpec(
-        TrueFalseQuestion, "true/false", "all_or_nothing", names={"ko": "참/거짓"},
+        TrueFalseQuestion, "true/false", "all_or_nothing", names={"ko": "참/거짓", "ja": "正誤", "zh": "判断"},
         docs=Documented(
             qti21="`choiceInteraction` on `TF_RESPONSE`, choices `true`/`false` labelled in the quiz language (or "
                   "O/X)",
@@ -302,7 +302,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  tells="importers.qti21.kinds:_tells_true_false"),
     ),
     KindSpec(
-        ShortAnswerQuestion, "short answer", "partial", names={"ko": "단답형"},
+        ShortAnswerQuestion, "short answer", "partial", names={"ko": "단답형", "ja": "短答", "zh": "简答"},
         markdown_attributes=("case_sensitive",), markdown_answer="answers",
         docs=Documented(
             qti21="`textEntryInteraction` (string); literal answers and `*` wildcards",
@@ -326,7 +326,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_short_answer", interactions=("textEntryInteraction",)),
     ),
     KindSpec(
-        NumericalQuestion, "numerical", "partial", names={"ko": "수치형"},
+        NumericalQuestion, "numerical", "partial", names={"ko": "수치형", "ja": "数値", "zh": "数值"},
         markdown_attributes=("unit",), markdown_answer="answers",
         docs=Documented(
             qti21="`textEntryInteraction` (float); a range per answer",
@@ -357,7 +357,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  tells="importers.qti21.kinds:_tells_numerical"),
     ),
     KindSpec(
-        EssayQuestion, "essay", "by_hand", names={"ko": "서술형"},
+        EssayQuestion, "essay", "by_hand", names={"ko": "서술형", "ja": "記述式", "zh": "论述"},
         markdown_attributes=("response_format", "expected_lines", "min_words", "max_words", "attachments"),
         docs=Documented(
             qti21="`extendedTextInteraction` (+ one `uploadInteraction` per attachment); scored by a person",
@@ -385,10 +385,12 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  together=(frozenset({"extendedTextInteraction", "uploadInteraction"}),)),
     ),
     KindSpec(
-        FileUploadQuestion, "file upload", "by_hand", names={"ko": "파일 제출"},
+        FileUploadQuestion, "file upload", "by_hand", names={"ko": "파일 제출", "ja": "ファイル提出", "zh": "文件上传"},
         markdown_attributes=("max_files", "allowed_types"),
         preview_words={"en": {"upload": "Upload up to {n} files", "upload_one": "Upload 1 file"},
-                       "ko": {"upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드"}},
+                       "ko": {"upload": "파일 최대 {n}개 업로드", "upload_one": "파일 1개 업로드"},
+                       "ja": {"upload": "ファイルを {n} 件までアップロード", "upload_one": "ファイルを 1 件アップロード"},
+                       "zh": {"upload": "最多上传 {n} 个文件", "upload_one": "上传 1 个文件"}},
         docs=Documented(
             qti21="one `uploadInteraction` per file; scored by a person",
             moodle="`essay` with no text box, attachments required",
@@ -411,10 +413,12 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                  together=(frozenset({"uploadInteraction"}),)),
     ),
     KindSpec(
-        MatchingQuestion, "matching", "partial", names={"ko": "연결형"},
+        MatchingQuestion, "matching", "partial", names={"ko": "연결형", "ja": "組み合わせ", "zh": "匹配"},
         markdown_attributes=("shuffle",), markdown_answer="list",
         preview_words={"en": {"pairs": "Correct pairs", "distractors": "Distractors"},
-                       "ko": {"pairs": "올바른 짝", "distractors": "오답 보기"}},
+                       "ko": {"pairs": "올바른 짝", "distractors": "오답 보기"},
+                       "ja": {"pairs": "正しい組み合わせ", "distractors": "誤答の選択肢"},
+                       "zh": {"pairs": "正确配对", "distractors": "干扰项"}},
         docs=Documented(
             qti21="`matchInteraction`, `directedPair` mapping; partial credit per pair",
             moodle="`matching`; distractors as subquestions without text",
@@ -434,10 +438,11 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_matching", interactions=("matchInteraction",)),
     ),
     KindSpec(
-        OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list", names={"ko": "순서 배열"},
+        OrderingQuestion, "ordering", "all_or_nothing", markdown_answer="list", names={"ko": "순서 배열", "ja": "並べ替え", "zh": "排序"},
         losses={"canvas": ("Canvas Classic has no ordering type: it becomes one drop-down per position, each "
                            "listing every item, with credit per position instead of all or nothing",)},
-        preview_words={"en": {"order": "Correct order"}, "ko": {"order": "올바른 순서"}},
+        preview_words={"en": {"order": "Correct order"}, "ko": {"order": "올바른 순서"}, "ja": {"order": "正しい順序"},
+                       "zh": {"order": "正确顺序"}},
         docs=Documented(
             qti21="`orderInteraction`; all or nothing",
             moodle="`ordering` (core since Moodle 4.4), graded all or nothing",
@@ -460,9 +465,9 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_ordering", interactions=("orderInteraction",)),
     ),
     KindSpec(
-        FillInBlankQuestion, "fill-in-the-blank", "partial", names={"ko": "빈칸 채우기"},
+        FillInBlankQuestion, "fill-in-the-blank", "partial", names={"ko": "빈칸 채우기", "ja": "穴埋め", "zh": "填空"},
         markdown_attributes=("case_sensitive",),
-        preview_words={"en": {"blanks": "Blanks"}, "ko": {"blanks": "빈칸"}},
+        preview_words={"en": {"blanks": "Blanks"}, "ko": {"blanks": "빈칸"}, "ja": {"blanks": "空欄"}, "zh": {"blanks": "空格"}},
         docs=Documented(
             qti21="`textEntryInteraction` / `inlineChoiceInteraction` per blank; each blank its own points, else "
                   "equal shares",
@@ -493,7 +498,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
                                            frozenset({"textEntryInteraction", "inlineChoiceInteraction"}))),
     ),
     KindSpec(
-        CalculatedQuestion, "calculated", "all_or_nothing", names={"ko": "계산형"},
+        CalculatedQuestion, "calculated", "all_or_nothing", names={"ko": "계산형", "ja": "計算", "zh": "计算"},
         markdown_attributes=("unit", "sets", "decimals", "figures"),
         docs=Documented(
             qti21="item template: `templateProcessing` draws one of the sets; `textEntryInteraction` (float), "
@@ -519,7 +524,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_calculated"),
     ),
     KindSpec(
-        CalculatedChoiceQuestion, "calculated choice", "all_or_nothing", names={"ko": "계산 선택형"},
+        CalculatedChoiceQuestion, "calculated choice", "all_or_nothing", names={"ko": "계산 선택형", "ja": "計算選択", "zh": "计算选择"},
         markdown_attributes=("shuffle", "sets", "decimals"), markdown_answer="options",
         losses={"canvas": ("Canvas has no calculated choice question: each set of values becomes a multiple-choice "
                            "question of its own, in a question group that draws one of them",)},
@@ -547,7 +552,7 @@ KINDS: dict[str, KindSpec] = {spec.name: spec for spec in (
         qti21_import=Qti21Import("importers.qti21.kinds:_calculated_choice"),
     ),
     KindSpec(
-        TextOnlyItem, "text-only item", "none", names={"ko": "안내문"},
+        TextOnlyItem, "text-only item", "none", names={"ko": "안내문", "ja": "説明文", "zh": "说明文字"},
         docs=Documented(
             qti21="an item with text only (weight 0)",
             moodle="`description`",

@@ -17,10 +17,10 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
+from .i18n import counted, summary_words
 from .model import Quiz, Section
 from .profiles import check_profile
 from .readers import SourceMap
-from .plurals import plural
 from .writers import WRITERS
 
 PROFILE_LOSS = "QB601"
@@ -65,9 +65,13 @@ class Loss:
         return Diagnostic(severity, self.code, self.message + suffix, self.span,
                           hint=f"see 'qti-builder docs {page}' for what {TARGETS[self.format][0]} keeps; accept it with {accept}")
 
-    def render(self) -> str:
+    def render(self, language: str | None = None) -> str:
+        """As ``build --verbose`` lists it: its place, code and message, the message in ``language``
+        where the catalogs have it (messages.py)."""
+        from .messages import translate
+
         where = f"{self.span}: " if self.span else ""
-        return f"{where}{self.code}: {self.message}"
+        return f"{where}{self.code}: {translate(self.message, language)}"
 
 
 def quiz_losses(quiz: Quiz, source: SourceMap, spans: dict[str, SourceSpan], formats: list[str],
@@ -138,19 +142,21 @@ def _questions(section: Section) -> Iterator[object]:
         yield from _questions(child)
 
 
-def summary(name: str, losses: list[Loss]) -> str:
+def summary(name: str, losses: list[Loss], language: str | None = None) -> str:
     """One line of what an output loses: ``Canvas loses 12 things in 9 questions``, ``Moodle loses the
-    quiz settings time_limit, allowed_attempts (set them in the LMS)``, or both joined by "and"."""
+    quiz settings time_limit, allowed_attempts (set them in the LMS)``, or both joined by "and"; in
+    ``language`` (i18n.py SUMMARY), English by default."""
+    words = summary_words(language)
     on_questions = [loss for loss in losses if loss.question is not None]
     settings = [str(loss.subject) for loss in losses if loss.question is None and loss.code == SETTING_LOSS]
     draws = list(dict.fromkeys(f"'{loss.subject}'" for loss in losses if loss.question is None and loss.code == DRAW_LOSS))
     parts = []
     if on_questions:
         asked = len({loss.question for loss in on_questions})
-        parts.append(f"{plural(len(on_questions), 'thing')} in {plural(asked, 'question')}")
+        parts.append(words["things_in"].format(things=counted(words, "thing", len(on_questions)),
+                                               questions=counted(words, "question", asked)))
     if draws:
-        parts.append(f"the random draw of {'section' if len(draws) == 1 else 'sections'} {', '.join(draws)}")
+        parts.append(words["draw_one" if len(draws) == 1 else "draw_many"].format(sections=", ".join(draws)))
     if settings:
-        parts.append(f"the quiz {'setting' if len(settings) == 1 else 'settings'} {', '.join(settings)} "
-                     f"(set {'it' if len(settings) == 1 else 'them'} in the LMS)")
-    return f"{TARGETS[name][0]} loses {', and '.join(parts)}"
+        parts.append(words["setting_one" if len(settings) == 1 else "setting_many"].format(settings=", ".join(settings)))
+    return words["loses"].format(target=words.get(f"target_{name}", TARGETS[name][0]), parts=words["loses_join"].join(parts))

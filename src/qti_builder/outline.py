@@ -19,11 +19,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .diagnostics import DiagnosticSink
+from .i18n import SUMMARY, counted, points_text, summary_words
 from .model import Quiz, Section
 from .readers import SourceMap
 from .readers.source_map import last_line as ends_at, structure_starts
-from .plurals import points_text
-from .summary import ENGLISH, TYPE_WORDS, answer_words, quiz_points, section_points
+from .summary import ENGLISH, TYPE_WORDS, answer_words, kind_name, quiz_points, section_points
+
+#: The outline's words in English (lines_text's default).
+SUMMARY_EN = SUMMARY["en"]
 
 
 @dataclass(frozen=True)
@@ -170,43 +173,49 @@ def read_lines(path: Path) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
-def lines_text(first: int, last: int) -> str:
-    return f"line {first}" if first == last else f"lines {first}-{last}"
+def lines_text(first: int, last: int, words: Mapping[str, str] = SUMMARY_EN) -> str:
+    return words["line"].format(first=first) if first == last else words["lines"].format(first=first, last=last)
 
 
-def render_outline(outline: Outline) -> list[str]:
-    """The outline as text, one line per element; tests/test_outline.py parses it:
+def render_outline(outline: Outline, language: str | None = None) -> list[str]:
+    """The outline as text, one line per element, in ``language`` (i18n.py SUMMARY; English by
+    default); tests/test_outline.py parses it:
 
     ``outline <path>: <title> [<language>]``, then per section ``section <title> (lines a-b)``,
     per passage ``  passage (lines a-b): questions m-n``, per question
     ``  <n>. <type> | <answer> | <points> | lines a-b``, and ``total: <q> questions, <points>``
     with, when the paper states one, ``; the paper states <words>`` and ``(matches)`` or
     ``(differs by <d>)``."""
-    out = [f"outline {outline.path}: {outline.title} [{outline.language}]"]
+    words = summary_words(language)
+    out = [words["outline"].format(path=outline.path, title=outline.title, language=outline.language)]
 
     def walk(sections: list[OutlineSection], depth: int) -> None:
         pad = "  " * depth
         for s in sections:
-            out.append(f"{pad}section {s.title} ({lines_text(s.first_line, s.last_line)})")
+            out.append(pad + words["section"].format(title=s.title, lines=lines_text(s.first_line, s.last_line, words)))
             for part in s.parts:
                 if isinstance(part, OutlinePassage):
                     first, last = part.covers
-                    covers = f"question {first}" if first == last else f"questions {first}-{last}"
-                    out.append(f"{pad}  passage ({lines_text(part.first_line, part.last_line)}): {covers}")
+                    covers = words["passage_one" if first == last else "passage_many"].format(first=first, last=last)
+                    out.append(f"{pad}  " + words["passage"].format(lines=lines_text(part.first_line, part.last_line, words),
+                                                                   questions=covers))
                 else:
-                    worth = "" if part.type in ("text_only", "") else points_text(part.points, part.points)
-                    out.append(f"{pad}  {part.number}. {part.type_words} | {part.answer or '-'} | {worth or '-'} | "
-                               f"{lines_text(part.first_line, part.last_line)}")
+                    worth = "" if part.type in ("text_only", "") else points_text(part.points, part.points, language)
+                    kind = kind_name(part.type, language) if part.type in TYPE_WORDS else part.type_words
+                    answer = words["not_read"] if not part.type else part.answer
+                    out.append(f"{pad}  {part.number}. {kind} | {answer or '-'} | {worth or '-'} | "
+                               f"{lines_text(part.first_line, part.last_line, words)}")
             walk(s.children, depth + 1)
 
     walk(outline.sections, 0)
-    total = f"total: {outline.questions} question{'' if outline.questions == 1 else 's'}, {points_text(*outline.points)}"
+    total = words["total"].format(questions=counted(words, "question", outline.questions), points=points_text(*outline.points, language))
     if outline.stated_points is not None:
         said = outline.stated_written or f"{outline.stated_points:g}"
         gap = outline.stated_points - outline.points[1]
-        total += f"; the paper states {said} ({'matches' if outline.matches_stated else f'differs by {abs(gap):g}'})"
+        verdict = words["matches"] if outline.matches_stated else words["differs_by"].format(gap=f"{abs(gap):g}")
+        total += words["stated"].format(written=said, verdict=verdict)
     if outline.partial:
-        total += "; the questions with errors are left out"
+        total += words["left_out"]
     out.append(total)
     return out
 

@@ -52,6 +52,7 @@ from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
+from .i18n import summary_words
 from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .memory import in_background, keeping
@@ -359,7 +360,8 @@ def _check_quiz(results: list[QuizResult], i: int, loaded: dict[int, LoadedQuiz]
         item.media, result.losses = check_read(item.quiz, item.source, result.source.parent, sink, item.spans, options.formats,
                                                options.max_media_bytes, options.profile, memo if options.only is None else None)
         if options.outline:
-            result.outline = build_outline(item.quiz, item.source, read_lines(result.source))
+            result.outline = build_outline(item.quiz, item.source, read_lines(result.source),
+                                           summary_words(options.outline_language or item.quiz.language))
     result.diagnostics.extend(sink.items)
     result.language = result.quiz.language if result.quiz is not None else sink.language
     result.timings["read"] += time.perf_counter() - started

@@ -1,6 +1,6 @@
-"""Counts and points in words (``3 questions``, ``8–10 points``): the command line says them of
-every build, also of one taken whole from the build cache, which imports nothing of the quiz's
-model; :mod:`.summary`, which says what a quiz holds, imports the model (and gives these too)."""
+"""Counts in English words (``3 questions``, ``1 quiz``) for messages, which the catalogs translate
+whole: a module of its own, which imports nothing of the quiz's model (:mod:`.summary` does). What
+the command line says of every build in the user's language is ``i18n.counted``."""
 
 from __future__ import annotations
 
@@ -10,11 +10,4 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
 
 
-def points_text(low: float, high: float) -> str:
-    """``1 point``, ``12.5 points``, ``8–10 points``."""
-    if round(low, 6) == round(high, 6):
-        return f"{low:g} point" if low == 1 else f"{low:g} points"
-    return f"{low:g}–{high:g} points"
-
-
-__all__ = ["plural", "points_text"]
+__all__ = ["plural"]

@@ -5,7 +5,7 @@ build cache (:mod:`.cache`) take them without importing the readers, the writers
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,6 +51,8 @@ class BuildOptions:
     jobs: int = 0
     #: ``check --outline``: keep each quiz's outline (:mod:`.outline`) in its result.
     outline: bool = False
+    #: The language of the outline's answers (``--lang``); None: each quiz's own.
+    outline_language: str | None = None
     #: ``build --only``: the questions to build (ids, or ``quiz/question``); a quiz with none of
     #: them is not built (:mod:`.selection`). None: every question.
     only: frozenset[str] | None = None
@@ -80,19 +82,28 @@ class QuizFacts:
     quiz says it without unpickling the model (nor importing it: pydantic and the quiz's classes
     are most of such a check's start)."""
 
-    #: ``ray-train-tune: 10 questions: 8 single choice, 2 essay`` (``summary.type_summary``).
-    summary: str
+    #: ``ray-train-tune: 10 questions: 8 single choice, 2 essay`` (``summary.type_summary``) in each
+    #: language the command line has words or kinds' names in (:meth:`line`).
+    lines: Mapping[str, str]
     questions: int
     #: (least, most), ``summary.quiz_points``.
     points: tuple[float, float]
     #: The ID numbers of the quiz's category and of its sections'.
     categories: frozenset[str]
 
+    def line(self, language: str | None) -> str:
+        """The quiz's line in ``language`` (English where the command line has none of its words)."""
+        return self.lines.get((language or "en").split("-")[0].lower(), self.lines["en"])
+
     @classmethod
     def of(cls, quiz: Quiz) -> QuizFacts:
+        from .i18n import SUMMARY
+        from .kinds import KINDS
         from .summary import quiz_points, type_summary
 
-        return cls(type_summary(quiz), sum(1 for _ in quiz.iter_questions()), quiz_points(quiz),
+        languages = sorted({"en", *SUMMARY, *(language for spec in KINDS.values() for language in spec.names)})
+        return cls({language: type_summary(quiz, language) for language in languages},
+                   sum(1 for _ in quiz.iter_questions()), quiz_points(quiz),
                    frozenset({quiz.category_idnumber(),
                               *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}))
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .diagnostics import SourceSpan, shorten
-from .i18n import ANSWER_WORDS as WORDS, true_false_labels
+from .i18n import ANSWER_WORDS as WORDS, counted, summary_words, true_false_labels
 from .kinds import KINDS, KindTable, resolve
 from .model import Quiz, Section
 from .model.parametric import _CalculatedBase
@@ -25,14 +25,23 @@ from .vocabulary import OPTION_STYLES
 TYPE_WORDS = {name: spec.words for name, spec in KINDS.items()}
 
 
-def type_summary(quiz: Quiz) -> str:
-    """``ray-train-tune: 10 questions: 8 single choice, 2 essay``."""
+def kind_name(kind: str, language: str | None = None) -> str:
+    """A kind's name in ``language`` (KindSpec.names, as the preview names it), else in English."""
+    spec = KINDS[kind]
+    return spec.names.get((language or "en").split("-")[0].lower(), spec.words)
+
+
+def type_summary(quiz: Quiz, language: str | None = None) -> str:
+    """``ray-train-tune: 10 questions: 8 single choice, 2 essay``, in ``language`` (English by default)."""
+    words = summary_words(language)
     counts: Counter[str] = Counter(q.type for q in quiz.iter_questions())
     total = sum(counts.values())
-    kinds = ", ".join(f"{counts[kind]} {words}" for kind, words in TYPE_WORDS.items() if counts[kind])
+    kinds = words["list"].join(words["kind_count"].format(n=counts[kind], kind=kind_name(kind, language))
+                               for kind in TYPE_WORDS if counts[kind])
     sets = [f"{q.id} {_sets(quiz, q)}" for q in quiz.iter_questions() if _sets(quiz, q) is not None]
     # A calculated question's sets of values: how many variants its students meet.
-    return f"{quiz.id}: {total} question{'' if total == 1 else 's'}: {kinds}" + (f"; sets: {', '.join(sets)}" if sets else "")
+    return words["quiz_line"].format(quiz=quiz.id, questions=counted(words, "question", total), kinds=kinds) + (
+        words["sets"].format(sets=words["list"].join(sets)) if sets else "")
 
 
 def _sets(quiz: Quiz, question: object) -> int | None:
@@ -41,20 +50,22 @@ def _sets(quiz: Quiz, question: object) -> int | None:
     return len(variants(quiz.id, question).sets)  # type: ignore[arg-type]
 
 
-def question_lines(quiz: Quiz, spans: dict[str, SourceSpan]) -> list[str]:
+def question_lines(quiz: Quiz, spans: dict[str, SourceSpan], language: str | None = None) -> list[str]:
     """One line per question, in quiz order, with what it was read as: its type, its answer and
-    its points (``  source/quiz.md:14: scaling-config (single choice, answer B, 1 point)``)."""
+    its points (``  source/quiz.md:14: scaling-config (single choice, answer B, 1 point)``), in
+    ``language`` (English by default)."""
+    words = summary_words(language)
     lines = []
     for question in quiz.iter_questions():
         span = spans.get(question.id)
         where = f"{span.path}:{span.line}: " if span else ""
-        parts = [TYPE_WORDS[question.type], answer_words(question, quiz.language)]
+        parts = [kind_name(question.type, language), answer_words(question, quiz.language, words)]
         sets = _sets(quiz, question)
         if sets is not None:
-            parts.append(f"{sets} sets")
+            parts.append(words["question_sets"].format(n=sets))
         if KINDS[question.type].answered:
-            parts.append(f"{question.points:g} point{'' if question.points == 1 else 's'}")
-        lines.append(f"  {where}{question.id} ({', '.join(p for p in parts if p)})")
+            parts.append(counted(words, "point", question.points))
+        lines.append(f"  {where}{question.id} ({words['list'].join(p for p in parts if p)})")
     return lines
 
 

@@ -70,10 +70,10 @@ def import_command(
     Exits 0 when everything was imported, 1 on errors (nothing is written), 2 on usage errors, and
     4 when the sources were written without some questions (each named in a warning above; --allow-skipped: 0).
     """
+    from ..i18n import counted, summary_words
     from ..model.common import IDENTIFIER_PATTERN
     from ..package import WriteError, write_files
     from ..report import ReportNotWritten, dumps, emit
-    from ..plurals import plural
     from . import import_path
 
     if format != "auto" and format not in FORMATS:
@@ -133,19 +133,24 @@ def import_command(
                        hint="check that the output folder is writable and the disk has space; nothing was changed")
     _print(sink.sorted(), languages, lang)
     skipped = sum(sum(item.skipped.values()) for item in imported)
+    # What was imported, in the messages' language: --lang, else an exam paper's own (every
+    # input's, when they share one), else English.
+    said_in = set(languages.values())
+    language = lang or (said_in.pop() if len(said_in) == 1 and len(languages) == len(inputs) else None)
+    words = summary_words(language)
     if sink.errors:
         code = 1
-        typer.echo(f"failed: {plural(len(sink.errors), 'error')}; nothing was written", err=True)
+        typer.echo(words["failed"].format(errors=counted(words, "error", len(sink.errors)), scope="",
+                                          written=words["nothing_written"]), err=True)
     else:
         code = SKIPPED_EXIT if skipped and not allow_skipped else 0
         for item in imported:
-            for line in import_summary(item):
+            for line in import_summary(item, language):
                 say(line)
         for target in written:
-            say(f"wrote {display_path(target)}")
+            say(words["wrote"].format(path=display_path(target)))
         if code == SKIPPED_EXIT:
-            typer.echo(f"{plural(skipped, 'question')} could not be imported (named in the warnings above): "
-                       f"exit {SKIPPED_EXIT}; pass --allow-skipped to accept that", err=True)
+            typer.echo(words["not_imported"].format(questions=counted(words, "question", skipped), code=SKIPPED_EXIT), err=True)
     if report == "json":
         try:
             emit(dumps(import_report(imported, targets, written, sink.sorted(), code)), report_file)
@@ -305,27 +310,33 @@ def _refuse_existing(out: Path, quiz_id: str, suffix: str, force: bool, origin: 
                        hint="pass --force to overwrite it, or import into another folder with --out")
 
 
-def import_summary(item: ImportedQuiz) -> list[str]:
+def import_summary(item: ImportedQuiz, language: str | None = None) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
-    changed on the way and those skipped, which the warnings above name one by one."""
-    from ..plurals import plural
+    changed on the way and those skipped, which the warnings above name one by one; in
+    ``language`` (i18n.py SUMMARY), English by default."""
+    from ..i18n import counted, summary_words
 
+    words = summary_words(language)
     imported: Counter[str] = Counter(q.type for q in item.quiz.iter_questions())
-    lines = [f"imported {plural(sum(imported.values()), 'question')} from {item.origin} as quiz '{item.quiz.id}': {_by_type(imported)}"]
-    parts = [f"{sum(counts.values())} {what} ({_by_type(counts)})" for what, counts in (("changed", item.changed), ("skipped", item.skipped))
-             if counts]
+    lines = [words["imported"].format(questions=counted(words, "question", sum(imported.values())), origin=item.origin,
+                                      quiz=item.quiz.id, kinds=_by_type(imported, language))]
+    parts = [words[what].format(n=sum(counts.values()), kinds=_by_type(counts, language))
+             for what, counts in (("changed", item.changed), ("skipped", item.skipped)) if counts]
     if parts:
-        lines.append(f"  {', '.join(parts)}; see the warnings above")
+        lines.append(words["see_warnings"].format(parts=words["list"].join(parts)))
     return lines
 
 
-def _by_type(counts: Counter[str]) -> str:
+def _by_type(counts: Counter[str], language: str | None = None) -> str:
     """``3 single choice, 1 essay``: model types in the docs' order, then the input's own names."""
-    from ..summary import TYPE_WORDS
+    from ..i18n import summary_words
+    from ..summary import TYPE_WORDS, kind_name
 
+    words = summary_words(language)
     known = [kind for kind in TYPE_WORDS if counts[kind]]
     others = sorted(kind for kind in counts if kind not in TYPE_WORDS and counts[kind])
-    return ", ".join(f"{counts[kind]} {TYPE_WORDS.get(kind, kind)}" for kind in known + others)
+    return words["list"].join(words["kind_count"].format(n=counts[kind], kind=kind_name(kind, language) if kind in TYPE_WORDS else kind)
+                              for kind in known + others)
 
 
 def _print(diagnostics: list[Diagnostic], languages: dict[str, str] | None = None, lang: str | None = None) -> None:

@@ -269,7 +269,9 @@ class ItemReader(ItemContext):
             parts_text = self.rich(children(stem_div), "the text", stem_div.text)
         else:
             parts, text = _unwrapped(body, interactions)
-            parts = [e for e in parts if e not in interactions and local(e) not in ("rubricBlock",)
+            # An interaction is no text of the stem, also one set aside (an end-attempt button
+            # standing in the body outside any block).
+            parts = [e for e in parts if e not in interactions and local(e) not in ("rubricBlock", *ALL_INTERACTIONS)
                      and not (local(e) == "p" and any(i.getparent() is e for i in interactions))]
             parts = [_without(e, interactions) for e in parts]
             parts_text = self.rich(parts, "the text", text)
