@@ -178,7 +178,7 @@ def test_what_a_check_from_the_cache_reads_of_the_model_is_the_cold_checks(build
     for i in range(2):  # the model made as the entry is taken, before (and without) the plain lines
         warm = [run("check", str(SEED_SOURCE), *args) for args in ((), ("--verbose",))] + [report()]
         assert warm[0] == cold[0]
-        assert warm[1][:2] == cold[1][:2] and "ray-train-tune: 10 questions" in warm[1][1]
+        assert warm[1][:2] == cold[1][:2] and "ray-train-tune: 10문항" in warm[1][1]
         assert warm[2] == cold[2]
 
 

@@ -138,7 +138,8 @@ def test_check_of_unchanged_sources_imports_no_model() -> None:
     first = _modules_after("check", str(SEED_SOURCE))
     again = _modules_after("check", str(SEED_SOURCE))
     assert first[0] == again[0] == 0 and first[1] == again[1]
-    assert "ray-train-tune: 10 questions: 8 single choice, 2 essay" in again[1] and "(10 points)" in again[1]
+    # in the quiz's language, Korean, as a cold check says it
+    assert "ray-train-tune: 10문항: 단일 선택 8, 서술형 2" in again[1] and "(10점)" in again[1]
     assert "pydantic" in first[2]
     assert again[2] == []
 
