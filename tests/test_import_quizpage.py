@@ -643,3 +643,37 @@ def test_a_first_question_without_a_number_is_no_title(tmp_path: Path) -> None:
     assert gas.stem == "Which gas do plants take in?" and correct(gas) == ["B"] and texts(gas) == ["Oxygen", "Carbon dioxide"]
     assert organ.stem == "Which organ pumps blood?" and correct(organ) == ["B"]
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_heading_per_question_then_a_form_of_inputs(tmp_path: Path) -> None:
+    """Static-site quiz plug-ins write '## Question N', the question's text in a paragraph, then a
+    form of inputs: one question, its text from the paragraph and its options from the form. It
+    used to be read as two, the text without options (an error) and the form without text
+    ('(no text)' skipped)."""
+    page = PAGES / "heading-forms.md"
+    code, out, err = run("import", str(page), "--out", "imported", cwd=tmp_path)
+    assert code == 4, err  # written, without the questions that cannot be imported
+    # What cannot be imported is named by its text, or by its heading where it has no text.
+    assert [line for line in err.splitlines() if re.match(r"\S+:\d+:\d+: ", line)] == [
+        f"{page}:34:1: warning[QB713]: question 'Which statement leaves a loop early?' was skipped: no option is marked correct",
+        f"{page}:48:1: warning[QB710]: question 'What does the built-in `print` write to?': an <input type=\"text\"> cannot be "
+        "imported (an HTML page does not say which answers it accepts); skipped",
+        f"{page}:54:1: warning[QB710]: question 'Question 6': an <input type=\"number\"> cannot be imported (an HTML page does not "
+        "say which answers it accepts); skipped",
+        f"{page}:57:1: warning[QB713]: question 'Question 7' was skipped: it has no text a student would see (what it holds "
+        "the build's sanitiser removes)",
+        f"{page}:59:1: warning[QB711]: the HTML quiz at line 59 has no radio buttons or checkboxes: no question read",
+    ]
+    assert "(no text)" not in err and "error" not in err
+    written = (tmp_path / "imported/heading-forms.md").read_text(encoding="utf-8")
+    quiz = read_back(written, ".md")
+    assert quiz is not None
+    function, immutable, length, repeat = quiz.iter_questions()
+    assert function.stem == "Which keyword defines a function in Python?" and function.type == "single_choice"
+    assert texts(function) == ["def", "func", "lambda"] and correct(function) == ["A"]
+    assert immutable.stem == "Which of these types are immutable?" and immutable.type == "multiple_response"
+    assert texts(immutable) == ["tuple", "list", "str"] and correct(immutable) == ["A", "C"]
+    # "## Question 3" alone: the form's own text is the question's.
+    assert length.stem == 'What does `len("abc")` return?' and texts(length) == ["2", "3"] and correct(length) == ["B"]
+    # A heading, a paragraph and the form's own text: one question, both its texts.
+    assert repeat.stem == "Read `x = [1, 2] * 2`.\n\nHow long is `x`?" and texts(repeat) == ["4", "2"] and correct(repeat) == ["A"]
