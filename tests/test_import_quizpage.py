@@ -677,3 +677,22 @@ def test_a_heading_per_question_then_a_form_of_inputs(tmp_path: Path) -> None:
     assert length.stem == 'What does `len("abc")` return?' and texts(length) == ["2", "3"] and correct(length) == ["B"]
     # A heading, a paragraph and the form's own text: one question, both its texts.
     assert repeat.stem == "Read `x = [1, 2] * 2`.\n\nHow long is `x`?" and texts(repeat) == ["4", "2"] and correct(repeat) == ["A"]
+
+
+@pytest.mark.parametrize(("lang", "removed"), [
+    ("en", "the build's sanitiser removes onclick= on <p>; <script>"),
+    ("ko", "빌드의 새니타이저가 <p>의 onclick=; <script>을(를) 지웁니다"),
+    ("ja", "ビルドのサニタイザーが <p> の onclick=; <script> を取り除きます"),
+    ("zh", "构建的清理程序会删除 <p> 上的 onclick=; <script>"),
+])
+def test_what_the_sanitiser_removes_is_said_in_the_teachers_language(tmp_path: Path, lang: str, removed: str) -> None:
+    """QB712 lists what the build's sanitiser removes: an attribute 'on' its element is said in
+    the message's language (it used to keep the English 'on' in Korean, Japanese and Chinese)."""
+    (tmp_path / "quiz.md").write_text(
+        "# 퀴즈\n\n<div class=\"quiz\">\n<p onclick=\"go()\">다음 중 함수를 정의하는 키워드는? <script>x()</script></p>\n"
+        "<label><input type=\"radio\" name=\"q1\" checked> def</label>\n<label><input type=\"radio\" name=\"q1\"> func</label>\n"
+        "</div>\n", encoding="utf-8")
+    code, _, err = run("import", "quiz.md", "--out", "imported", "--lang", lang, cwd=tmp_path)
+    assert code == 0, err
+    (line,) = [line for line in err.splitlines() if "QB712" in line]
+    assert line.startswith("quiz.md:5:1: warning[QB712]: ") and line.endswith(removed), line
