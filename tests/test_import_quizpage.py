@@ -668,7 +668,7 @@ def test_a_heading_per_question_then_a_form_of_inputs(tmp_path: Path) -> None:
     written = (tmp_path / "imported/heading-forms.md").read_text(encoding="utf-8")
     quiz = read_back(written, ".md")
     assert quiz is not None
-    function, immutable, length, repeat = quiz.iter_questions()
+    function, immutable, length, repeat, kind, floor = quiz.iter_questions()
     assert function.stem == "Which keyword defines a function in Python?" and function.type == "single_choice"
     assert texts(function) == ["def", "func", "lambda"] and correct(function) == ["A"]
     assert immutable.stem == "Which of these types are immutable?" and immutable.type == "multiple_response"
@@ -677,6 +677,9 @@ def test_a_heading_per_question_then_a_form_of_inputs(tmp_path: Path) -> None:
     assert length.stem == 'What does `len("abc")` return?' and texts(length) == ["2", "3"] and correct(length) == ["B"]
     # A heading, a paragraph and the form's own text: one question, both its texts.
     assert repeat.stem == "Read `x = [1, 2] * 2`.\n\nHow long is `x`?" and texts(repeat) == ["4", "2"] and correct(repeat) == ["A"]
+    # The answer after the form, in an answer block or on a line: the question's, as under options.
+    assert kind.stem == "Which function gives an object's type?" and texts(kind) == ["id", "type"] and correct(kind) == ["B"]
+    assert floor.stem == "Which operator is floor division?" and texts(floor) == ["/", "//"] and correct(floor) == ["B"]
 
 
 @pytest.mark.parametrize(("lang", "removed"), [

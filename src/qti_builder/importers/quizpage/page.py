@@ -851,10 +851,10 @@ class Page:
                 if before is not None:  # the question is this input's, and was named skipped
                     self.question = before = None
                 continue
+            heading = before is not None
             if before is not None:
                 q, before = before, None
                 q.stem[:] = [stem] if stem else []
-                q.current = q.stem
             else:
                 q = self._start(line, stem)
             q.converted, q.kind = True, f"HTML {item.kind}"
@@ -867,6 +867,11 @@ class Page:
             if item.feedback:
                 q.labels["explanation"] = [self._converted("\n".join(item.feedback), where, "the feedback")]
             q.end = line
+            if heading and item is found[-1]:
+                # The heading's question stays open after its form: an answer block or an 'Answer:'
+                # line under it is its answer, as under options written as text.
+                q.current, q.mode = None, "option"
+                continue
             self._finish()
 
     def _check_markers(self, q: Question, options: list[Any], kind: str, where: SourceSpan) -> None:
