@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
+from helpers.cli import run
 from helpers.moodle_backup import read_backup
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.importers import detect, import_path
@@ -193,3 +194,20 @@ def test_a_draw_among_fixed_questions_keeps_its_categorys_note_from_students(bui
     assert draw.select == 1 and not draw.description
     assert not any("replace these" in (s.description or "") for _, s in quiz.iter_sections())
     assert any("question category" in d.message and d.code == "QB711" for d in sink.items)
+
+
+def test_a_time_limit_in_seconds_is_said_in_a_sentence(built: Path, tmp_path: Path) -> None:
+    """Moodle keeps the time limit in seconds, the source in whole minutes: 90 s becomes 2 minutes,
+    said as the QTI 2.1 import says it (the message used to read 'the source has no place for the
+    time limit of 90 s is 2 minutes in the source'), in English and in Korean."""
+    members = _members((built / "all-types.mbz").read_bytes())
+    quiz_xml = members["activities/quiz_1/quiz.xml"]
+    assert b"<timelimit>2700<" in quiz_xml  # 45 minutes
+    members["activities/quiz_1/quiz.xml"] = quiz_xml.replace(b"<timelimit>2700<", b"<timelimit>90<")
+    (tmp_path / "timed.mbz").write_bytes(_tarball(members))
+    for lang, expected in (("en", "warning[QB711]: the time limit of 90 seconds is kept as 2 minutes: the source holds whole minutes"),
+                           ("ko", "warning[QB711]: 제한 시간 90초는 2분(으)로 바꿉니다: 소스는 분 단위로만 적습니다")):
+        code, _, err = run("import", "timed.mbz", "--out", f"out-{lang}", "--lang", lang, cwd=tmp_path)
+        assert code == 0, err
+        assert [line for line in err.splitlines() if "QB711" in line and ("90" in line)] == [f"timed.mbz:1:1: {expected}"], err
+        assert "time_limit: 2" in (tmp_path / f"out-{lang}/all-types.md").read_text(encoding="utf-8")

@@ -643,3 +643,59 @@ def test_a_first_question_without_a_number_is_no_title(tmp_path: Path) -> None:
     assert gas.stem == "Which gas do plants take in?" and correct(gas) == ["B"] and texts(gas) == ["Oxygen", "Carbon dioxide"]
     assert organ.stem == "Which organ pumps blood?" and correct(organ) == ["B"]
     builds(item.quiz, item.media, tmp_path)
+
+
+def test_a_heading_per_question_then_a_form_of_inputs(tmp_path: Path) -> None:
+    """Static-site quiz plug-ins write '## Question N', the question's text in a paragraph, then a
+    form of inputs: one question, its text from the paragraph and its options from the form. It
+    used to be read as two, the text without options (an error) and the form without text
+    ('(no text)' skipped)."""
+    page = PAGES / "heading-forms.md"
+    code, out, err = run("import", str(page), "--out", "imported", cwd=tmp_path)
+    assert code == 4, err  # written, without the questions that cannot be imported
+    # What cannot be imported is named by its text, or by its heading where it has no text.
+    assert [line for line in err.splitlines() if re.match(r"\S+:\d+:\d+: ", line)] == [
+        f"{page}:34:1: warning[QB713]: question 'Which statement leaves a loop early?' was skipped: no option is marked correct",
+        f"{page}:48:1: warning[QB710]: question 'What does the built-in `print` write to?': an <input type=\"text\"> cannot be "
+        "imported (an HTML page does not say which answers it accepts); skipped",
+        f"{page}:54:1: warning[QB710]: question 'Question 6': an <input type=\"number\"> cannot be imported (an HTML page does not "
+        "say which answers it accepts); skipped",
+        f"{page}:57:1: warning[QB713]: question 'Question 7' was skipped: it has no text a student would see (what it holds "
+        "the build's sanitiser removes)",
+        f"{page}:59:1: warning[QB711]: the HTML quiz at line 59 has no radio buttons or checkboxes: no question read",
+    ]
+    assert "(no text)" not in err and "error" not in err
+    written = (tmp_path / "imported/heading-forms.md").read_text(encoding="utf-8")
+    quiz = read_back(written, ".md")
+    assert quiz is not None
+    function, immutable, length, repeat, kind, floor = quiz.iter_questions()
+    assert function.stem == "Which keyword defines a function in Python?" and function.type == "single_choice"
+    assert texts(function) == ["def", "func", "lambda"] and correct(function) == ["A"]
+    assert immutable.stem == "Which of these types are immutable?" and immutable.type == "multiple_response"
+    assert texts(immutable) == ["tuple", "list", "str"] and correct(immutable) == ["A", "C"]
+    # "## Question 3" alone: the form's own text is the question's.
+    assert length.stem == 'What does `len("abc")` return?' and texts(length) == ["2", "3"] and correct(length) == ["B"]
+    # A heading, a paragraph and the form's own text: one question, both its texts.
+    assert repeat.stem == "Read `x = [1, 2] * 2`.\n\nHow long is `x`?" and texts(repeat) == ["4", "2"] and correct(repeat) == ["A"]
+    # The answer after the form, in an answer block or on a line: the question's, as under options.
+    assert kind.stem == "Which function gives an object's type?" and texts(kind) == ["id", "type"] and correct(kind) == ["B"]
+    assert floor.stem == "Which operator is floor division?" and texts(floor) == ["/", "//"] and correct(floor) == ["B"]
+
+
+@pytest.mark.parametrize(("lang", "removed"), [
+    ("en", "the build's sanitiser removes onclick= on <p>; <script>"),
+    ("ko", "빌드의 새니타이저가 <p>의 onclick=; <script>을(를) 지웁니다"),
+    ("ja", "ビルドのサニタイザーが <p> の onclick=; <script> を取り除きます"),
+    ("zh", "构建的清理程序会删除 <p> 上的 onclick=; <script>"),
+])
+def test_what_the_sanitiser_removes_is_said_in_the_teachers_language(tmp_path: Path, lang: str, removed: str) -> None:
+    """QB712 lists what the build's sanitiser removes: an attribute 'on' its element is said in
+    the message's language (it used to keep the English 'on' in Korean, Japanese and Chinese)."""
+    (tmp_path / "quiz.md").write_text(
+        "# 퀴즈\n\n<div class=\"quiz\">\n<p onclick=\"go()\">다음 중 함수를 정의하는 키워드는? <script>x()</script></p>\n"
+        "<label><input type=\"radio\" name=\"q1\" checked> def</label>\n<label><input type=\"radio\" name=\"q1\"> func</label>\n"
+        "</div>\n", encoding="utf-8")
+    code, _, err = run("import", "quiz.md", "--out", "imported", "--lang", lang, cwd=tmp_path)
+    assert code == 0, err
+    (line,) = [line for line in err.splitlines() if "QB712" in line]
+    assert line.startswith("quiz.md:5:1: warning[QB712]: ") and line.endswith(removed), line

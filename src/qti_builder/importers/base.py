@@ -568,7 +568,8 @@ def markdown_from_html(builder: QuizBuilder, fragment: str, span: SourceSpan, wh
 
     converted = html_to_markdown(fragment)
     if converted.removed:
-        builder.warn(CONTENT, f"{where}: the build's sanitiser removes {', '.join(converted.removed[:5])}", span,
+        # '; ' between the items: each is a fragment of its own to the translation ('onclick= on <p>').
+        builder.warn(CONTENT, f"{where}: the build's sanitiser removes {'; '.join(converted.removed[:5])}", span,
                      hint="scripts, frames, styles and event handlers never reach a package (SECURITY.md)")
     if converted.raw:
         exact = "" if converted.exact else "; it may not show exactly as before"

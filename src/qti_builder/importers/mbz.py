@@ -25,6 +25,7 @@ from lxml import etree
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import Quiz
+from ..plurals import plural
 from ..writers.moodle_backup import GRADE_METHODS
 from .base import LOST, ImportedQuiz
 from .moodle.bank import BankReader
@@ -214,7 +215,10 @@ class BackupReader:
         if seconds:
             settings["time_limit"] = max(1, round(seconds / 60))
             if seconds % 60:
-                self._lost(f"the time limit of {seconds} s is {settings['time_limit']} minutes in the source")
+                # As the QTI 2.1 import says it (one message, one translation).
+                self.sink.warning(LOST, f"the time limit of {seconds} seconds is kept as {plural(settings['time_limit'], 'minute')}: "
+                                        "the source holds whole minutes", SourceSpan(self.display),
+                                  hint="set it in Moodle again after restoring the quiz built from the source")
         attempts = int(q.findtext("attempts_number") or 0)
         settings["allowed_attempts"] = attempts or "unlimited"
         settings["shuffle_answers"] = q.findtext("shuffleanswers") == "1"

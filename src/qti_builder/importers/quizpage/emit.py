@@ -75,7 +75,7 @@ class Emitter:
                 continue
             kept, moved = text.split("\n")[:at], text.split("\n")[at:]
             lines[:] = ["\n".join(kept).strip()]
-            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem)) or '(no text)'}': {where} holds a labelled line "
+            self.builder.warn(AMBIGUOUS, f"question '{short(join(q.stem)) or q.heading or '(no text)'}': {where} holds a labelled line "
                                          f"('{short(moved[0].strip(), 30)}'); it and what follows were read as the answer and "
                                          "explanation, not shown with the question", self.span(q.line, q.column),
                               hint="end the question's text before its answer")
@@ -126,7 +126,7 @@ class Emitter:
                 data["feedback"][key] = self.text(join(q.labels[role], paragraphs=True), q)
         answer = self.one_answer(q)
         span = self.span(q.line, q.column)
-        label = short(join(q.stem))
+        label = short(join(q.stem)) or q.heading  # "## Question 3" and no text: named by its heading
         kind = q.kind if q.kind != "question" else ("multiple choice" if q.options else "question")
         if not plain_text(stem).strip() and not re.search(r"!\[|<(img|video|audio|math)\b|\$", stem):
             self.builder.skip(kind, INVALID, f"question '{label or '(no text)'}' was skipped: it has no text a student would see "

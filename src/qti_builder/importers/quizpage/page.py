@@ -305,7 +305,7 @@ class Page:
         numbered = question_line(heading.text)
         if self.title is not None and named:
             # "## Question 3" (its text in the paragraph that follows) or "### Q3: What …?".
-            self._start(heading.line, named.group(2).strip(), int(named.group(1)))
+            self._start(heading.line, named.group(2).strip(), int(named.group(1))).heading = heading.text
         elif (numbered and numbered.number is not None and numbered.text
               and ((self.title is not None and (SENTENCE_END.search(heading.text) or next_is_option(rest)))
                    or _options_below(self.source[heading.line: heading.line + 400]))):
@@ -828,8 +828,12 @@ class Page:
         self._lines([(line, "")])
 
     def _html_quiz(self, event: B.HtmlQuiz) -> None:
-        self._finish()
         found = html_questions(event.html)
+        # "## Question 3", its text in a paragraph, then the form of its inputs (static-site quiz
+        # plug-ins write that): one question, the form's first its options.
+        before = self.question if found and self.question is not None and _awaits_inputs(self.question, found[0].stem) else None
+        if before is None:
+            self._finish()
         if not found:
             self.builder.warn(LOST, f"the HTML quiz at line {event.line} has no radio buttons or checkboxes: no question read",
                               self.span(event.line))
@@ -837,12 +841,22 @@ class Page:
             line = event.line + item.line - 1
             where = self.span(line)
             stem = self._converted("".join(item.stem), where, "the question")
+            if before is not None:
+                stem = "\n\n".join(text for text in (self.emitter.text(join(before.stem), before), stem) if text)
             if item.kind not in ("radio", "checkbox"):
+                name = short(stem) or (before.heading if before is not None else "") or "(no text)"
                 self.builder.skip(f"HTML {item.kind} input", UNSUPPORTED,
-                                  f"question '{short(stem) or '(no text)'}': an <input type=\"{item.kind}\"> cannot be imported (an HTML page "
+                                  f"question '{name}': an <input type=\"{item.kind}\"> cannot be imported (an HTML page "
                                   "does not say which answers it accepts); skipped", where, hint="write that question by hand")
+                if before is not None:  # the question is this input's, and was named skipped
+                    self.question = before = None
                 continue
-            q = self._start(line, stem)
+            heading = before is not None
+            if before is not None:
+                q, before = before, None
+                q.stem[:] = [stem] if stem else []
+            else:
+                q = self._start(line, stem)
             q.converted, q.kind = True, f"HTML {item.kind}"
             for index, option in enumerate(item.options):
                 letter = chr(ord("A") + index)
@@ -853,6 +867,11 @@ class Page:
             if item.feedback:
                 q.labels["explanation"] = [self._converted("\n".join(item.feedback), where, "the feedback")]
             q.end = line
+            if heading and item is found[-1]:
+                # The heading's question stays open after its form: an answer block or an 'Answer:'
+                # line under it is its answer, as under options written as text.
+                q.current, q.mode = None, "option"
+                continue
             self._finish()
 
     def _check_markers(self, q: Question, options: list[Any], kind: str, where: SourceSpan) -> None:
@@ -1024,6 +1043,15 @@ class Page:
             self.key = AnswerKey(self.builder, self.span)
         self.key_upto = len(self.questions)
         self.key.start(line)
+
+
+def _awaits_inputs(q: Question, form_stem: list[str]) -> bool:
+    """Is ``q`` a question whose inputs come next: read so far only as text, no options, answer or
+    anything labelled; and started by a heading (``## Question 3``: one question, whatever text
+    its form has too), or one of it and the form's first question without text (a question line
+    and a form with a text of its own are two questions, as before)?"""
+    return (not q.options and not q.labels and not q.marked and not q.pair_slots and q.ready is None and not q.converted
+            and q.mode == "stem" and (bool(q.heading) or not join(q.stem) or not "".join(form_stem).strip()))
 
 
 def _section_points(section: Any) -> float | None:

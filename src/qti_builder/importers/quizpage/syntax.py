@@ -202,6 +202,8 @@ class Question:
     ready: Data | None = None
     #: Feedback of its own on an option, by letter (mkdocs-quiz's ``> …`` under an answer).
     choice_feedback: dict[str, str] = field(default_factory=dict)
+    #: The heading that started it (``Question 3``), its name where it has no text of its own.
+    heading: str = ""
 
     @property
     def answered(self) -> bool:
