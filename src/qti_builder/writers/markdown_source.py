@@ -33,6 +33,7 @@ import yaml
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..kinds import KindTable, resolve
 from ..model import Quiz, Section
+from ..model.common import iter_markdown
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
 from ..model.union import Question
@@ -105,36 +106,45 @@ def write_source(quiz: Quiz) -> SourceText:
     return SourceText(yaml_text, ".yaml", reason)
 
 
-def _escape_labels(quiz: Quiz) -> Quiz:
-    """Descriptions are shown to students, so the readers refuse a line in them that starts with a
-    label such as ``Answer:`` (QB145). An imported description may say it in its own words;
-    ``Answer\\:`` shows students the same text and reads back as text."""
-    def escaped(text: str | None) -> str | None:
-        if not text:
-            return text
-        lines = text.split("\n")
-        for index, column, label in S.label_lines(text):
-            line = lines[index]
-            colons = [i for i in (line.find(":", column - 1 + len(label)), line.find("：", column - 1 + len(label))) if i >= 0]
-            # ``Answer:`` takes its escape before the colon; a label in brackets (``[Answer] text``,
-            # ``【答案】``) has none, and takes it before its opening bracket.
-            if colons and label[:1] not in S.V.OPEN_BRACKETS:
-                lines[index] = line[:min(colons)] + "\\" + line[min(colons):]
-                continue
-            # Markdown escapes ASCII punctuation only: a full-width bracket is written as its
-            # character reference, which shows students the same bracket.
-            at = column - 1
-            bracket = line[at]
-            lines[index] = line[:at] + ("\\" + bracket if bracket.isascii() else f"&#{ord(bracket)};") + line[at + 1:]
-        return "\n".join(lines)
+#: Texts written from their first line at the left margin, where their first line can be a label
+#: line too; every other text's first line follows its marker or label (``1. ``, ``A) ``, ``Explanation: ``).
+_AT_MARGIN = ("description", "passage")
 
-    if not any(S.label_lines(text or "") for text in [quiz.description] + [s.description for _, s in quiz.iter_sections()]):
+
+def _escape_labels(quiz: Quiz) -> Quiz:
+    """A line of a text that starts with a label (``Answer:``, ``답)``, ``[정답]``, ``정답 ④``) would be
+    read as that label's block, or refused where students see it (QB145, QB148). An imported text may
+    say such words in its own lines; each such line gets the escape the reader's QB145 hint gives
+    (:func:`~qti_builder.readers.markdown.syntax.escape_label_line`: ``답\\)``, ``\\[정답]``,
+    ``정답&#65306;``), which shows students the same words and reads back as text."""
+    found = [(loc, text) for loc, text in iter_markdown(quiz) if _label_lines(loc, text)]
+    if not found:
         return quiz
     quiz = quiz.model_copy(deep=True)
-    quiz.description = escaped(quiz.description)
-    for _, section in quiz.iter_sections():
-        section.description = escaped(section.description)
+    for loc, text in found:
+        lines = text.split("\n")
+        for index, _, label in _label_lines(loc, text):
+            line = lines[index]
+            start, end = len(line) - len(line.lstrip()), len(line.rstrip())
+            lines[index] = line[:start] + S.escape_label_line(line[start:end], label) + line[end:]
+        _put(quiz, loc, "\n".join(lines))
     return quiz
+
+
+def _label_lines(loc: tuple[str | int, ...], text: str) -> list[tuple[int, int, S.LabelLine]]:
+    """The lines of a text at ``loc`` the reader would read as labels where the writer puts them."""
+    return [found for found in S.label_lines(text) if found[0] > 0 or loc[-1] in _AT_MARGIN]
+
+
+def _put(node: Any, loc: tuple[str | int, ...], value: str) -> None:
+    """Set the text at ``loc`` (a path of :func:`iter_markdown`) in a model."""
+    *path, last = loc
+    for key in path:
+        node = node[key] if isinstance(key, int) else getattr(node, key)
+    if isinstance(last, int):
+        node[last] = value
+    else:
+        setattr(node, last, value)
 
 
 def read_back(text: str, suffix: str) -> Quiz | None:
