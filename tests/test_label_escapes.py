@@ -173,3 +173,53 @@ def test_a_description_line_is_escaped_at_its_label_s_mark_and_nowhere_else(tmp_
     built = build_all(tmp_path, source)
     shown = [html_text(t.text) for t in built.moodle.iterfind("question[@type='category']/info/text") if t.text]
     assert " ".join(line.split()) in shown[0]
+
+
+# -- QB125: an answer that runs on is quoted by its first line, at the line that spoils it -----------
+
+#: A Korean question whose answer is followed by ``text`` (its lines after the answer's).
+RUNS_ON = "---\ntitle: T\nlanguage: ko\n---\n\n1. 다음 중 옳은 것은?\n{options}정답:{answer}\n{text}\n2. 둘째?\nA) 예\nB) 아니오\n정답: B\n"
+LETTERS, CIRCLED = "A) 가\nB) 나\n", "① 가\n② 나\n"
+
+
+@pytest.mark.parametrize("options, answer, text, expected", [
+    # An indented paragraph after a readable answer joins it: reported where it starts.
+    (LETTERS, " A", "\n    답) 가는 옳다\n",
+     ["q.md:11:5: error[QB125]: the answer 'A' goes on with '답) 가는 옳다', which cannot be read as part of it",
+      "    hint: an answer is one line: put the text after it under 'Explanation:', or remove it"]),
+    (CIRCLED, " ②", "   가는 옳다\n",
+     ["q.md:10:4: error[QB125]: the answer '②' goes on with '가는 옳다', which cannot be read as part of it",
+      "    hint: an answer is one line: put the text after it under 'Explanation:', or remove it"]),
+    # A line at the margin right under it continues it too.
+    (CIRCLED, " ②", "가는 옳다\n",
+     ["q.md:10:1: error[QB125]: the answer '②' goes on with '가는 옳다', which cannot be read as part of it",
+      "    hint: an answer is one line: put the text after it under 'Explanation:', or remove it"]),
+    # An answer unreadable by itself: at the answer, quoted by its first line, saying how far it goes.
+    (CIRCLED, " A", "\n   답) 가는 옳다\n",
+     ["q.md:9:5: error[QB125]: cannot read the answer 'A', which goes on to line 11",
+      "    hint: give the marker of the correct option, e.g. '정답: ②' or '정답: ①, ③'; if ① ② are parts of the "
+      "question, write its answer as 'Model answer:' (모범답안:) or add {type=essay}"]),
+    # Its value on the line under the label: its first line is where it is.
+    (CIRCLED, "", "   A\n\n   가는 옳다\n",
+     ["q.md:10:4: error[QB125]: cannot read the answer 'A', which goes on to line 12",
+      "    hint: give the marker of the correct option, e.g. '정답: ②' or '정답: ①, ③'; if ① ② are parts of the "
+      "question, write its answer as 'Model answer:' (모범답안:) or add {type=essay}"]),
+])
+def test_an_answer_that_runs_on_is_quoted_by_its_first_line_where_it_goes_wrong(
+        tmp_path: Path, options: str, answer: str, text: str, expected: list[str]) -> None:
+    """It quoted the whole value, line breaks and all (``'A⏎⏎답) 가는 옳다'``), at the answer even
+    where the answer alone reads. The build still fails: nothing is written."""
+    source = RUNS_ON.format(options=options, answer=answer, text=text)
+    code, lines = check(tmp_path, "q.md", source)
+    assert code == 1 and lines == [*expected, "failed: 1 error"]
+    code, _, err = run("build", "q.md", "--out", "out", cwd=tmp_path)
+    assert code == 1 and "error[QB125]" in err
+    assert not list((tmp_path / "out").glob("*"))
+
+
+def test_an_answer_that_runs_on_is_told_in_korean(tmp_path: Path) -> None:
+    (tmp_path / "q.md").write_text(RUNS_ON.format(options=LETTERS, answer=" A", text="\n    답) 가는 옳다\n"), encoding="utf-8")
+    code, _, err = run("check", "q.md", cwd=tmp_path)
+    assert code == 1 and err.splitlines()[:2] == [
+        "q.md:11:5: error[QB125]: 정답 'A' 뒤에 '답) 가는 옳다'이(가) 이어지는데, 이것은 정답의 일부로 읽을 수 없습니다",
+        "    hint: 정답은 한 줄입니다: 그 뒤의 글은 '해설:' 아래에 쓰거나 지우세요"]
