@@ -70,7 +70,8 @@ def test_answers_in_descriptions_are_qb145_where_each_label_line_is_written(tmp_
     quiz = place(text, "Answer: B")
     assert printed(tmp_path, "optics.yaml", text) == [
         f"optics.yaml:{section[0]}:{section[1]}: error[QB145]: 'Explanation:' in a section description, which students see",
-        HINT.format("Explanation"),
+        # In double quotes, the escape's backslash is written twice (YAML's own escape).
+        HINT.format("Explanation\\"),
         f"optics.yaml:{nested[0]}:{nested[1]}: error[QB145]: 'Answer:' in a section description, which students see",
         HINT.format("Answer"),
         f"optics.yaml:{quiz[0]}:{quiz[1]}: error[QB145]: 'Answer:' in the quiz description, which students see",

@@ -584,8 +584,9 @@ def test_texts_that_would_start_something_are_placed_where_they_read_back(tmp_pa
 
 def test_a_label_in_an_imported_description_is_escaped_and_shown_as_written() -> None:
     """An imported description may say ``Answer:`` in its own words; the reader would refuse the line
-    (QB145), so the colon right after the label is escaped (``Answer\\:``, shown as written), the
-    ASCII or the full-width one, whichever the label has, and nothing else on the line."""
+    (QB145), so the colon right after the label is escaped as the QB145 hint escapes it: ``Answer\\:``,
+    and a full-width one as its character reference (``정답&#65306;``: a backslash before it would be
+    shown), and nothing else on the line."""
     quiz = Quiz.model_validate({
         "id": "d", "title": "D", "language": "ko", "description": "The key.\nAnswer: 42： the answer",
         "sections": [{"id": "s", "title": "S", "description": "Read this.\n정답： 가: 나",
@@ -594,11 +595,11 @@ def test_a_label_in_an_imported_description_is_escaped_and_shown_as_written() ->
     assert (written.suffix, written.reason) == (".md", None)
     assert written.text == ("---\nid: d\ntitle: D\nlanguage: ko\n---\n\n"
                             "   The key.\n   Answer\\: 42： the answer\n\n"
-                            "# S {#s}\n\n   Read this.\n   정답\\： 가: 나\n\n"
+                            "# S {#s}\n\n   Read this.\n   정답&#65306; 가: 나\n\n"
                             "1. Big? {#t}\n\n정답: true\n")
     back = read_back(written.text, ".md")
     assert back.description == "The key.\nAnswer\\: 42： the answer"
-    assert back.sections[0].description == "Read this.\n정답\\： 가: 나"
+    assert back.sections[0].description == "Read this.\n정답&#65306; 가: 나"
     # A quiz without such a line is written as it is (nothing escaped).
     plain = quiz.model_copy(update={"description": "The key is 42."})
     plain.sections[0].description = None

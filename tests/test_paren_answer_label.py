@@ -56,8 +56,9 @@ def test_a_letter_closed_by_a_parenthesis_is_still_an_option(tmp_path):
 
 
 def test_an_explanation_word_closed_by_a_parenthesis_is_no_label(tmp_path):
-    # "풀이)" stays text: under the answer it makes the answer unreadable, an error at its line,
+    # "풀이)" stays text: under the answer it makes the answer unreadable, an error at its line
+    # (the answer '①' alone reads: the line that spoils it is the one reported),
     # never an explanation nobody wrote as one, nor text students read as part of the question.
     text = "---\ntitle: T\n---\n\n1. 수도는?\n① 서울\n② 부산\n답) ①\n풀이) 서울이 수도이다.\n"
     code, reported = check_source(tmp_path, "quiz.md", text, "--lang", "en")
-    assert code == 1 and [(r.code, r.line) for r in reported] == [("QB125", 8)], reported
+    assert code == 1 and [(r.code, r.line) for r in reported] == [("QB125", 9)], reported

@@ -13,7 +13,7 @@ from ..model import Quiz
 from .base import Loc, SourceMap, read_with
 from .piece_cache import Pieces
 from ..limits import Limits
-from .markdown.syntax import label_lines
+from .markdown.syntax import escaped_label, label_lines, written_label
 from .yaml_data import load_yaml
 
 SUFFIXES = (".yaml", ".yml")
@@ -52,13 +52,19 @@ def _check_descriptions(node: dict[str, Any], loc: Loc, lines: list[str], source
         # Each label line is looked for after the last one found: the same words written twice
         # ("Answer: a\nAnswer: a") are two places.
         after = (start.line, 0)
+        # In a double-quoted value a backslash is YAML's escape: the Markdown escape's backslash is
+        # written twice there ("답\\) ..." is the text 답\) ...).
+        quoted = lines[start.line - 1][start.column - 1:start.column] == '"'
         for index, column, label in label_lines(description):
-            line, col = _written_at(lines, after, description.split("\n")[index].strip(), start.column)
+            text = description.split("\n")[index].strip()
+            line, col = _written_at(lines, after, text, start.column)
             after = (line, col)
             what = "the quiz description" if not loc else "a section description"
-            sink.error("QB145", f"'{label}:' in {what}, which students see", SourceSpan(source.path, line, col),
+            written = written_label(text, label)
+            escape = escaped_label(written, label).replace("\\", "\\\\" if quoted else "\\")
+            sink.error("QB145", f"'{written}' in {what}, which students see", SourceSpan(source.path, line, col),
                        hint=f"move it into a question's fields ('model_answer:', 'feedback:'); to show the words "
-                            f"themselves, write '{label}\\:'")
+                            f"themselves, write '{escape}'")
     sections = node.get("sections")
     for i, section in enumerate(sections if isinstance(sections, list) else []):
         if isinstance(section, dict):

@@ -33,6 +33,7 @@ import yaml
 from ..diagnostics import Diagnostic, DiagnosticSink, Severity
 from ..kinds import KindTable, resolve
 from ..model import Quiz, Section
+from ..model.common import iter_markdown
 from ..model.questions import (BLANK_MARKER, Blank, EssayQuestion, FileUploadQuestion, FillInBlankQuestion, MatchingQuestion,
                                MultipleResponseQuestion, NumericalQuestion, OrderingQuestion, ShortAnswerQuestion, SingleChoiceQuestion, TrueFalseQuestion)
 from ..model.union import Question
@@ -74,27 +75,21 @@ def write_source(quiz: Quiz) -> SourceText:
     """The quiz as Markdown when Markdown reads back into the same model, else as YAML when that
     does; else the YAML (or the Markdown, when it is past the size limit already) with
     :attr:`SourceText.refused` saying why it must not be written. Each
-    form is read back once, whole, by the build's own entry (:func:`qti_builder.readers.read_quiz`,
-    size limit included), however large the quiz."""
-    quiz = _escape_labels(quiz)
+    form is read back whole, by the build's own entry (:func:`qti_builder.readers.read_quiz`,
+    size limit included), however large the quiz: once, and a second time, with the label lines
+    of its question texts, options and feedback escaped, when the first does not read back and
+    has such lines."""
+    quiz = _escape_labels(quiz, everywhere=False)
+    written = _markdown(quiz)
+    if isinstance(written, str):
+        escaped = _escape_labels(quiz, everywhere=True)
+        again = _markdown(escaped) if escaped is not quiz else written
+        if not isinstance(again, str):
+            return again
+    if not isinstance(written, str):
+        return written
+    reason = written
     dumped = quiz.model_dump()
-    try:
-        markdown = to_markdown(quiz)
-    except _Inexpressible as exc:
-        reason = str(exc)
-    else:
-        back, problems = _read_back(markdown, ".md")
-        if back is None and problems and problems[0].code == "QB100":
-            # Past the size limit: the YAML form, which spells out every field, is larger still, and
-            # is not built (for a large bank, seconds spent on a form the reader refuses as well).
-            return SourceText(markdown, ".md", None, (problems[0],))
-        if back is None:
-            reason = "the Markdown form does not read back" + (f" ({problems[0].message})" if problems else "")
-        else:
-            difference = first_difference(dumped, back.model_dump())
-            if not difference:
-                return SourceText(markdown, ".md")
-            reason = f"Markdown cannot express {difference}"
     yaml_text = to_yaml(quiz)
     back, problems = _read_back(yaml_text, ".yaml")
     if back is None:
@@ -105,36 +100,70 @@ def write_source(quiz: Quiz) -> SourceText:
     return SourceText(yaml_text, ".yaml", reason)
 
 
-def _escape_labels(quiz: Quiz) -> Quiz:
-    """Descriptions are shown to students, so the readers refuse a line in them that starts with a
-    label such as ``Answer:`` (QB145). An imported description may say it in its own words;
-    ``Answer\\:`` shows students the same text and reads back as text."""
-    def escaped(text: str | None) -> str | None:
-        if not text:
-            return text
-        lines = text.split("\n")
-        for index, column, label in S.label_lines(text):
-            line = lines[index]
-            colons = [i for i in (line.find(":", column - 1 + len(label)), line.find("：", column - 1 + len(label))) if i >= 0]
-            # ``Answer:`` takes its escape before the colon; a label in brackets (``[Answer] text``,
-            # ``【答案】``) has none, and takes it before its opening bracket.
-            if colons and label[:1] not in S.V.OPEN_BRACKETS:
-                lines[index] = line[:min(colons)] + "\\" + line[min(colons):]
-                continue
-            # Markdown escapes ASCII punctuation only: a full-width bracket is written as its
-            # character reference, which shows students the same bracket.
-            at = column - 1
-            bracket = line[at]
-            lines[index] = line[:at] + ("\\" + bracket if bracket.isascii() else f"&#{ord(bracket)};") + line[at + 1:]
-        return "\n".join(lines)
+def _markdown(quiz: Quiz) -> SourceText | str:
+    """The quiz as Markdown that reads back into it (or is past the size limit, and refused), else
+    why not."""
+    try:
+        markdown = to_markdown(quiz)
+    except _Inexpressible as exc:
+        return str(exc)
+    back, problems = _read_back(markdown, ".md")
+    if back is None and problems and problems[0].code == "QB100":
+        # Past the size limit: the YAML form, which spells out every field, is larger still, and
+        # is not built (for a large bank, seconds spent on a form the reader refuses as well).
+        return SourceText(markdown, ".md", None, (problems[0],))
+    if back is None:
+        return "the Markdown form does not read back" + (f" ({problems[0].message})" if problems else "")
+    difference = first_difference(quiz.model_dump(), back.model_dump())
+    if not difference:
+        return SourceText(markdown, ".md")
+    return f"Markdown cannot express {difference}"
 
-    if not any(S.label_lines(text or "") for text in [quiz.description] + [s.description for _, s in quiz.iter_sections()]):
+
+#: Texts written from their first line at the left margin, where their first line can be a label
+#: line too; every other text's first line follows its marker or label (``1. ``, ``A) ``, ``Explanation: ``).
+_AT_MARGIN = ("description", "passage")
+
+
+def _escape_labels(quiz: Quiz, everywhere: bool) -> Quiz:
+    """A line of a text that starts with a label (``Answer:``, ``답)``, ``[정답]``, ``정답 ④``) would be
+    read as that label's block, or refused where students see it (QB145, QB148). An imported text may
+    say such words in its own lines; each such line gets the escape the reader's QB145 hint gives
+    (:func:`~qti_builder.readers.markdown.syntax.escape_label_line`: ``답\\)``, ``\\[정답]``,
+    ``정답&#65306;``), which shows students the same words and reads back as text. Descriptions and
+    shared passages always (the reader refuses every such line in them, QB145); the other texts
+    when ``everywhere`` (in a question with an answer, such a line indented into its text is read
+    as text: escaped only when the quiz does not read back without). The quiz itself when nothing
+    is escaped."""
+    found = [(loc, text) for loc, text in iter_markdown(quiz)
+             if (everywhere or loc[-1] in _AT_MARGIN) and _label_lines(loc, text)]
+    if not found:
         return quiz
     quiz = quiz.model_copy(deep=True)
-    quiz.description = escaped(quiz.description)
-    for _, section in quiz.iter_sections():
-        section.description = escaped(section.description)
+    for loc, text in found:
+        lines = text.split("\n")
+        for index, _, label in _label_lines(loc, text):
+            line = lines[index]
+            start, end = len(line) - len(line.lstrip()), len(line.rstrip())
+            lines[index] = line[:start] + S.escape_label_line(line[start:end], label) + line[end:]
+        _put(quiz, loc, "\n".join(lines))
     return quiz
+
+
+def _label_lines(loc: tuple[str | int, ...], text: str) -> list[tuple[int, int, S.LabelLine]]:
+    """The lines of a text at ``loc`` the reader would read as labels where the writer puts them."""
+    return [found for found in S.label_lines(text) if found[0] > 0 or loc[-1] in _AT_MARGIN]
+
+
+def _put(node: Any, loc: tuple[str | int, ...], value: str) -> None:
+    """Set the text at ``loc`` (a path of :func:`iter_markdown`) in a model."""
+    *path, last = loc
+    for key in path:
+        node = node[key] if isinstance(key, int) else getattr(node, key)
+    if isinstance(last, int):
+        node[last] = value
+    else:
+        setattr(node, last, value)
 
 
 def read_back(text: str, suffix: str) -> Quiz | None:

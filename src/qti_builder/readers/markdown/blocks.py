@@ -610,13 +610,10 @@ class Scanner:
         """A label line left in text students see, indented (those at the margin were reported as
         they came): the introduction keeps it as a line of its own, which reads as an answer."""
         text = textwrap.dedent("\n".join(block.lines))
-        for index, _, _ in S.label_lines(text):
+        for index, _, label in S.label_lines(text):
             line = block.line + index
             column = _depth(self.lines[line - 1]) + 1
-            written = text.split("\n")[index].strip()
-            label = S.read_label(written)
-            assert label is not None  # label_lines read the line as a label
-            self._outside_label(_written(written, label), where, line, column)
+            self._outside_label(text.split("\n")[index].strip(), label, where, line, column)
         for section in sections:
             self._check_introductions(section.intro, "the section introduction", section.children)
 
@@ -1478,7 +1475,7 @@ class Scanner:
             if asked is not None:
                 return self._missing_number(asked, block, where)
             if section is not None and section.title.endswith(QUESTION_MARKS) and section.line > self.recovered:
-                return self._heading_question(section, _written(line.strip(), label))
+                return self._heading_question(section, S.written_label(line.strip(), label))
             # In a passage, text is the passage's: only a paragraph that asks, or has options, is a
             # question that lost its number.
             found = self._paragraph(block, skip_first=False, asked_only=False,
@@ -1486,8 +1483,8 @@ class Scanner:
             if found is not None:
                 return self._missing_number(found, block, where)
             if section is not None and not block.text() and section.line > self.recovered:
-                return self._heading_question(section, _written(line.strip(), label))
-            self._outside_label(_written(line.strip(), label), where, lineno, 1)
+                return self._heading_question(section, S.written_label(line.strip(), label))
+            self._outside_label(line.strip(), label, where, lineno, 1)
         elif label and label.spaced and suggest(name, list(self.dialect.labels), cutoff=0.8):
             raw = label.raw
             close = suggest(name, list(self.dialect.labels), cutoff=0.8)
@@ -1503,12 +1500,13 @@ class Scanner:
         block.lines.append(line)
         return index + 1
 
-    def _outside_label(self, written: str, where: str, line: int, column: int) -> None:
-        """QB145: a label (as written: ``답)``, ``[정답]``, ``Answer:``) in text students see, and the
-        escape that makes its words text."""
+    def _outside_label(self, text: str, label: S.LabelLine, where: str, line: int, column: int) -> None:
+        """QB145: a label (as ``text``, its line stripped, writes it: ``답)``, ``[정답]``, ``Answer:``)
+        in text students see, and the escape that makes its words text."""
+        written = S.written_label(text, label)
         self.error("QB145", f"'{written}' outside a question: {where} would show it to students", line, column,
                    hint=f"labelled blocks belong to a question: put it after a numbered question such as '1. ...'; "
-                        f"to show the words themselves, write '{_escaped(written)}'")
+                        f"to show the words themselves, write '{S.escaped_label(written, label)}'")
 
     def _heading_question(self, section: Section, label: str) -> int:
         """A heading followed by an answer (``label``, as written): the author wrote a question as a
@@ -1638,7 +1636,7 @@ class Scanner:
             question.labels.append(Label(role, raw, lineno, col, block, label.score))
             return block, "label"
         if name in choice_labels and mode == "option":
-            self.error("QB136", f"'{_written(line.strip(), label)}' must be indented to belong to option "
+            self.error("QB136", f"'{S.written_label(line.strip(), label)}' must be indented to belong to option "
                        f"{question.options[-1].name}", lineno, col,
                        hint="indent it by a few spaces; for feedback on the whole question use 'Explanation:'")
             return None, mode
@@ -1787,28 +1785,6 @@ def _label_names(dialect: S.Dialect, written: str = "") -> list[str]:
                 roles.add(role)
                 names.append(_capital(name))
     return names
-
-
-def _written(text: str, label: S.LabelLine) -> str:
-    """A label as the line (``text``, stripped) writes it, with the mark that makes it one: ``답)``,
-    ``정답 -``, ``[정답]``, ``Answer (50%):``, ``Ans.``; a label without a mark (``정답 ④``, ``해설``
-    alone) is its words."""
-    return text[:label.value_offset].rstrip()
-
-
-def _escaped(written: str) -> str:
-    """A label as written, with the escape that makes its line text students see: its mark (the
-    colon, parenthesis, dash or full stop after it, or the bracket before it) escaped. Markdown
-    escapes ASCII punctuation with a backslash (``답\\)``, ``\\[정답]``); a full-width mark (``：``,
-    ``）``, ``【``, ``–``) is written as its character reference, which shows students the same
-    mark (a backslash before it would be shown). A label without a mark (``정답 ④``) takes a
-    character reference for the space after it."""
-    at = 0 if written[:1] in V.OPEN_BRACKETS + "(（" else len(written) - 1
-    mark = written[at]
-    if mark.isalnum():
-        return written + "&#32;"
-    escape = "\\" + mark if mark.isascii() else f"&#{ord(mark)};"
-    return written[:at] + escape + written[at + 1:]
 
 
 def _capital(name: str) -> str:

@@ -439,8 +439,22 @@ class QuestionBuilder:
                 parts = "" if q.style == "upper-alpha" or not q.options else (
                     f"; if {q.options[0].marker} {q.options[1].marker if len(q.options) > 1 else ''} are parts of the question, "
                     "write its answer as 'Model answer:' (모범답안:) or add {type=essay}")
-                self.error("QB125", f"cannot read the answer '{shorten(value, 40)}'", answer.line, answer.block.column,
-                           hint=f"give the marker of the correct option, {fix}{parts}")
+                hint = f"give the marker of the correct option, {fix}{parts}"
+                shown = answer.block.written()
+                if len(shown) < 2:
+                    self.error("QB125", f"cannot read the answer '{shorten(value, 40)}'", answer.line, answer.block.column, hint=hint)
+                    return []
+                # Lines indented under the answer are part of it: quoted by its first line, and where
+                # the first line alone is an answer, reported where the text that spoils it starts.
+                (line, column, first), (on_line, on_column, on) = shown[0], shown[1]
+                alone = Label(answer.role, answer.name, line, column, Block(line, column, [first]))
+                if self._letters(q, alone, report=False):
+                    self.error("QB125", f"the answer '{shorten(first, 40)}' goes on with '{shorten(on, 40)}', "
+                                        "which cannot be read as part of it", on_line, on_column,
+                               hint="an answer is one line: put the text after it under 'Explanation:', or remove it")
+                else:
+                    self.error("QB125", f"cannot read the answer '{shorten(first, 40)}', which goes on to line {on_line}",
+                               line, column, hint=hint)
             return []
         picked: list[str] = []
         for ref in refs:

@@ -239,12 +239,12 @@ def answer_shaped(value: str) -> bool:
             or bare(word) in TRUE_WORDS + FALSE_WORDS or CIRCLED.fullmatch(word) is not None)
 
 
-def label_lines(markdown: str) -> list[tuple[int, int, str]]:
+def label_lines(markdown: str) -> list[tuple[int, int, LabelLine]]:
     """Lines of a Markdown text that start with a label of any language (``Answer:``,
     ``Explanation:``, ``[정답]``, ``解説:``, ``피드백:``, ...), outside code: (line index, column,
-    label as written, with its brackets if it has them). In text students see, such a line is an
-    answer or a grader's note in the wrong place."""
-    found: list[tuple[int, int, str]] = []
+    the label read from the line stripped). In text students see, such a line is an answer or a
+    grader's note in the wrong place."""
+    found: list[tuple[int, int, LabelLine]] = []
     fence: str | None = None
     for i, line in enumerate(markdown.split("\n")):
         opened = FENCE.match(line)
@@ -258,9 +258,42 @@ def label_lines(markdown: str) -> list[tuple[int, int, str]]:
         depth = len(line) - len(line.lstrip(" \t"))
         label = read_label(line.strip()) if depth < 4 else None
         if label and (label.name in QUESTION_LABELS or label.name in CHOICE_LABELS) and label.spaced:
-            text = line.strip()
-            found.append((i, depth + 1, text[: text.index(label.raw) + len(label.raw) + 1] if label.bracketed else label.raw))
+            found.append((i, depth + 1, label))
     return found
+
+
+def written_label(text: str, label: LabelLine) -> str:
+    """A label as the line (``text``, stripped) writes it, with the mark that makes it one: ``답)``,
+    ``정답 -``, ``[정답]``, ``Answer (50%):``, ``Ans.``; a label without a mark (``정답 ④``, ``해설``
+    alone) is its words."""
+    return text[:label.value_offset].rstrip()
+
+
+def escaped_label(written: str, label: LabelLine) -> str:
+    """A label as written, with the escape that makes its line text students see: its mark (the
+    colon, parenthesis, dash or full stop after it, or the bracket before it) escaped. Markdown
+    escapes ASCII punctuation with a backslash (``답\\)``, ``\\[정답]``); a full-width mark (``：``,
+    ``）``, ``【``, ``–``) is written as its character reference, which shows students the same
+    mark (a backslash before it would be shown). A label without a mark (``정답 ④``) takes a
+    character reference for the space after it. The reader's hints (QB145) and the source writer
+    (``qti-builder import``) both escape with this function, so what one says the other writes."""
+    at = 0 if label.bracketed else len(written) - 1
+    mark = written[at]
+    if mark.isalnum():
+        return written + "&#32;"
+    escape = "\\" + mark if mark.isascii() else f"&#{ord(mark)};"
+    return written[:at] + escape + written[at + 1:]
+
+
+def escape_label_line(text: str, label: LabelLine) -> str:
+    """The line (``text``, stripped) read as ``label``, with its label escaped as
+    :func:`escaped_label` escapes it, so that the reader reads it as text and students see it
+    as written. The character reference of a label without a mark stands for the space after it."""
+    written = written_label(text, label)
+    escaped, rest = escaped_label(written, label), text[len(written):]
+    if escaped.endswith("&#32;") and rest[:1].isspace():
+        rest = rest[1:]
+    return escaped + rest
 
 
 #: A label in bold or italics, which is not read as a label: ``**Answer:** B``, ``*Answer*: B``.
