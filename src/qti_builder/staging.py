@@ -96,7 +96,7 @@ class Staging:
         self.forget(target)
         # An interrupt is raised at the first Python code it meets: one that arrived while the OS
         # created the file was raised inside ``mkstemp``, the file made but its name never noted
-        # for :meth:`discard`, and left behind (about one SIGTERM in 300, tests/test_interrupted_staging.py).
+        # for :meth:`discard`, and left behind (a killed build's, in CI; tests/test_interrupted_staging.py).
         with stop_signals_held():
             try:
                 fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
