@@ -11,9 +11,9 @@ import pytest
 # parallel.run interrupted while its worker renders a group whose result is more than a pipe
 # holds. Pool.terminate() tells the pool's result thread to stop reading, then writes to the pipe
 # the workers write their results to: a worker that began to send its result in between blocks
-# on the full pipe with the pipe's lock held, and this process waits for that lock for ever (a
-# build killed by SIGTERM hung about once in 200 kills, its temporary files left in the output
-# folder). On a loaded machine that takes this process being descheduled for a moment; here the
+# on the full pipe with the pipe's lock held, and this process waits for that lock for ever (one
+# build in about 850 killed by SIGTERM hung so). On a loaded machine that takes this process
+# being descheduled for a moment; here the
 # moment is made to come, by holding back the threads at it (each wait bounded: a run that never
 # gets there is not held for long).
 _SLOW_STOP = textwrap.dedent("""

@@ -98,8 +98,8 @@ def _stop(pool: Any, results: Any) -> None:
     """Stop the workers without ``Pool.terminate()``, which can hang for ever: it tells the pool's
     result thread to stop reading, then waits for the pipe the workers write their results to, and
     a worker caught writing a result bigger than the pipe holds blocks with its lock held, before
-    terminate() kills it (CPython issues 73945, 96995; a build killed by SIGTERM hung about once in
-    200 kills, its temporary files left in the output folder). Here no task is claimed any more,
+    terminate() kills it (CPython issues 73945, 96995; one build in about 850 killed by SIGTERM
+    hung so; one hung while writing would keep its temporary files). Here no task is claimed any more,
     and what the workers are busy with is read and dropped: each finishes its group (a chunk of a
     quiz, a fraction of a second) and ends. A second interrupt meanwhile terminates them."""
     assert _shared is not None
