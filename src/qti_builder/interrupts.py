@@ -1,10 +1,11 @@
 """Holding back Ctrl-C and SIGTERM where an exception must not cut in.
 
 The command line turns both into KeyboardInterrupt, so that a stopped build unwinds and removes
-its temporary files. A few moments must not be cut: renaming finished outputs into place, C code
-that calls back into Python (lxml compiling a schema would report the interrupt as a broken
-schema), and forking workers (a child would unwind its copy of the parent's stack). There the
-signals are held, and arrive as usual once the block is left.
+its temporary files. A few moments must not be cut: creating a temporary file and noting its
+name (staging.py), renaming finished outputs into place, C code that calls back into Python
+(lxml compiling a schema would report the interrupt as a broken schema), and forking workers (a
+child would unwind its copy of the parent's stack). There the signals are held, and arrive as
+usual once the block is left.
 """
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
         context = multiprocessing.get_context("fork")
         groups = [list(group) for _, group in itertools.groupby(remote, key=together)]
         _shared = _Shared(groups, lambda group: [work(task) for task in group], context.Value("i", 0))
-        pool = None
+        pool = results = None
         try:
             # Forked with Ctrl-C and SIGTERM held (interrupts.py); each worker releases them once
             # its own handlers are set, this process when the pool exists to be stopped.
@@ -85,9 +85,9 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
                 yield from _ready(results)
             yield from (_kept_result(result) for done in results if done is not None for result in done)
             pool.close()
-        except BaseException:
+        except BaseException:  # an interrupt, an error, or the caller closing this generator early
             if pool is not None:
-                pool.terminate()
+                _stop(pool, results)
             raise
         finally:
             if pool is not None:
@@ -95,6 +95,31 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             _shared = None
     finally:
         gc.unfreeze()
+
+
+def _stop(pool: Any, results: Any) -> None:
+    """Stop the workers without ``Pool.terminate()``, which can hang for ever: it tells the pool's
+    result thread to stop reading, then waits for the pipe the workers write their results to, and
+    a worker caught writing a result bigger than the pipe holds blocks with its lock held, before
+    terminate() kills it (CPython issues 73945, 96995; one build in about 850 killed by SIGTERM
+    hung so; one hung while writing would keep its temporary files). Here no task is claimed any more,
+    and what the workers are busy with is read and dropped: each finishes its group (a chunk of a
+    quiz, a fraction of a second) and ends. A second interrupt meanwhile terminates them."""
+    assert _shared is not None
+    with _shared.next.get_lock():
+        _shared.next.value = len(_shared.tasks)  # every call still queued returns None at once
+    pool.close()
+    try:
+        while results is not None:
+            try:
+                results.next()
+            except StopIteration:
+                break
+            except Exception:  # a task's own error: the work is being dropped anyway
+                continue
+    except BaseException:
+        pool.terminate()
+        raise
 
 
 def _ready(results: Any) -> Iterator[Any]:
