@@ -203,3 +203,30 @@ def test_an_interrupt_that_another_thread_receives_is_held_too() -> None:
         stop.set()
         other.join()
     assert done == ["the block ran to its end"]
+
+
+def test_a_command_stopped_by_sigterm_says_so_and_exits_130(tmp_path: Path) -> None:
+    """SIGTERM (or Ctrl-C) while a command runs: it says it was interrupted and that the output
+    folder is as it was, and exits 130. Typer turns the interrupt into exit 130 in silence, so the
+    message was never printed. The command is caught waiting for its source on stdin."""
+    process = subprocess.Popen([EXE, "build", "-", "--out", str(tmp_path / "dist")], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    syscall = Path(f"/proc/{process.pid}/syscall")
+    seen = ""
+    while time.monotonic() < deadline:  # until it waits in read (syscall 0 on x86-64) on its stdin, the same read twice
+        try:
+            now = syscall.read_text()
+        except OSError:
+            now = ""
+        if now.startswith("0 ") and now == seen:
+            break
+        seen = now
+        time.sleep(0.2)
+    else:
+        pytest.skip("could not see the command waiting on its stdin")
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert b"interrupted; the output folder is as it was" in err and b"Traceback" not in err
+    assert not (tmp_path / "dist").exists()

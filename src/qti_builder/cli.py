@@ -788,6 +788,17 @@ def _leave_to_the_exit() -> None:
     gc.freeze()
 
 
+def _interrupted(exc: BaseException) -> bool:
+    """Whether a command ended by Ctrl-C or SIGTERM: typer turns the KeyboardInterrupt into its
+    exit code 130 without a word, so it is found in the exit's chain of exceptions."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 def _terminate(signum: int, frame: object) -> None:
     # Unwinds like Ctrl-C, so temporary files are removed before the process ends.
     raise KeyboardInterrupt
@@ -800,7 +811,9 @@ def main() -> None:
     except KeyboardInterrupt:
         typer.echo("interrupted; the output folder is as it was", err=True)
         sys.exit(130)
-    except SystemExit:  # how every command ends, its output written and printed
+    except SystemExit as exc:  # how every command ends, its output written and printed
+        if _interrupted(exc):
+            typer.echo("interrupted; the output folder is as it was", err=True)
         _leave_to_the_exit()
         raise
     except Exception:  # a bug, not a user mistake: keep the traceback
