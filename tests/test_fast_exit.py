@@ -11,10 +11,11 @@ from importlib.metadata import entry_points
 from helpers import SEED_SOURCE
 
 _SCRIPT = """
-import atexit, sys, threading, time
+import atexit, sys, threading
 atexit.register(lambda: print("exit handler ran"))
 if {thread!r}:
-    threading.Thread(target=lambda: (time.sleep(0.5), print("thread done"))).start()
+    # it ends after the command has: it waits for the main thread's exit to begin
+    threading.Thread(target=lambda: (threading.main_thread().join(), print("thread done"))).start()
 from qti_builder.cli import run
 sys.argv = ["qti-builder", "check", {source!r}, "--no-cache", "--lang", "en"]
 run()
