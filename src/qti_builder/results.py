@@ -99,10 +99,10 @@ class QuizFacts:
     def of(cls, quiz: Quiz) -> QuizFacts:
         from .i18n import SUMMARY
         from .kinds import KINDS
-        from .summary import quiz_points, type_summary
+        from .summary import quiz_points, type_summaries
 
         languages = sorted({"en", *SUMMARY, *(language for spec in KINDS.values() for language in spec.names)})
-        return cls({language: type_summary(quiz, language) for language in languages},
+        return cls(type_summaries(quiz, languages),
                    sum(1 for _ in quiz.iter_questions()), quiz_points(quiz),
                    frozenset({quiz.category_idnumber(),
                               *(section.category_idnumber(quiz.id) for _, section in quiz.iter_sections())}))

@@ -9,7 +9,7 @@ quiz of choices and numbers) even when nothing else complains.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .diagnostics import SourceSpan, shorten
@@ -33,15 +33,25 @@ def kind_name(kind: str, language: str | None = None) -> str:
 
 def type_summary(quiz: Quiz, language: str | None = None) -> str:
     """``ray-train-tune: 10 questions: 8 single choice, 2 essay``, in ``language`` (English by default)."""
-    words = summary_words(language)
+    language = language or "en"
+    return type_summaries(quiz, [language])[language]
+
+
+def type_summaries(quiz: Quiz, languages: Iterable[str]) -> dict[str, str]:
+    """:func:`type_summary` in each of ``languages``, the quiz counted once (a calculated
+    question's sets are worked out for it)."""
     counts: Counter[str] = Counter(q.type for q in quiz.iter_questions())
     total = sum(counts.values())
-    kinds = words["list"].join(words["kind_count"].format(n=counts[kind], kind=kind_name(kind, language))
-                               for kind in TYPE_WORDS if counts[kind])
-    sets = [f"{q.id} {_sets(quiz, q)}" for q in quiz.iter_questions() if _sets(quiz, q) is not None]
     # A calculated question's sets of values: how many variants its students meet.
-    return words["quiz_line"].format(quiz=quiz.id, questions=counted(words, "question", total), kinds=kinds) + (
-        words["sets"].format(sets=words["list"].join(sets)) if sets else "")
+    sets = [f"{q.id} {n}" for q in quiz.iter_questions() if (n := _sets(quiz, q)) is not None]
+    lines = {}
+    for language in languages:
+        words = summary_words(language)
+        kinds = words["list"].join(words["kind_count"].format(n=counts[kind], kind=kind_name(kind, language))
+                                   for kind in TYPE_WORDS if counts[kind])
+        lines[language] = words["quiz_line"].format(quiz=quiz.id, questions=counted(words, "question", total), kinds=kinds) + (
+            words["sets"].format(sets=words["list"].join(sets)) if sets else "")
+    return lines
 
 
 def _sets(quiz: Quiz, question: object) -> int | None:
