@@ -183,3 +183,21 @@ def test_fixed_variants_are_rendered_from_the_whole_quiz(tmp_path: Path, frames:
     source.write_text(source.read_text("utf-8") + "\n", "utf-8")  # a new source for the cache, its quiz the same
     assert _build(source, tmp_path / "again", *formats) == whole
     assert frames == ["qti21"]
+
+
+def test_a_changed_media_file_renders_the_frames_again(tmp_path: Path, frames: list[str]) -> None:
+    """A frame holds the quiz's media files (the QTI 2.1 and Canvas packages' media members): one
+    file's bytes changed, the source the same, the frames are rendered again, and the files are
+    a build's without the cache."""
+    (tmp_path / "media").mkdir()
+    picture = tmp_path / "media" / "workers.png"
+    picture.write_bytes((ROOT / "source" / "media" / "workers.png").read_bytes())
+    source = tmp_path / "bank.md"
+    source.write_text(_bank({1: "Question 1: which one is right? ![workers](media/workers.png)"}), "utf-8")
+    first = _build(source, tmp_path / "first")
+    assert first[0] == 0, first[1]
+    picture.write_bytes(picture.read_bytes() + b"\0")
+    frames.clear()
+    changed = _build(source, tmp_path / "changed")
+    assert sorted(frames) == ["canvas", "moodle", "qti21"]  # the backup of a quiz with media: rendered whole
+    assert changed == _build(source, tmp_path / "cold", "--no-cache") and changed[2] != first[2]
