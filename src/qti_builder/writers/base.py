@@ -198,12 +198,13 @@ def spliced_runs(documents: Iterable[Document], every: int) -> Iterator[list[byt
 def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:
     """The members of an archive: its documents, with a frame and the questions' documents
     spliced into it as one member (a Canvas assessment), in the frame's place."""
-    documents = list(documents)
-    spliced = tuple(d for d in documents if is_spliced(d))
-    members: list[Document | Spliced] = [d for d in documents if not is_spliced(d)]
+    spliced: list[Document] = []
+    members: list[Document | Spliced] = []
+    for document in documents:  # is_spliced, in one pass: a big quiz's package has 10,000 such documents
+        (spliced if document.question_order or document.path[:1] == "#" else members).append(document)
     frame = next((d for d in spliced if d.question_order), None)
     if frame is not None:
-        members.append(Spliced(frame.path, frame.schema, spliced))
+        members.append(Spliced(frame.path, frame.schema, tuple(spliced)))
     return members
 
 
