@@ -293,12 +293,13 @@ def _backup_questions(files: dict[str, bytes], name: str = "bank.mbz") -> bytes:
         return member.read()
 
 
-def _parts(chunks: int) -> list[tuple[str, str]]:
+def _parts(chunks: int, frames: bool = True) -> list[tuple[str, str]]:
     """The tasks a build of a quiz bigger than a chunk renders in the default targets: in each
     target split by question (all four, the Moodle quiz backup too for a quiz without media) its
-    frame and ``chunks`` chunks, each other target whole."""
+    frame (unless ``frames`` is False: taken from the cache) and ``chunks`` chunks, each other
+    target whole."""
     split = [f for f in DEFAULT_FORMATS if f in pipeline.SPLIT_BY_QUESTION]
-    return sorted([(f, "frame") for f in split] + [(f, "items") for f in split for _ in range(chunks)]
+    return sorted([(f, "frame") for f in split if frames] + [(f, "items") for f in split for _ in range(chunks)]
                   + [(f, "whole") for f in DEFAULT_FORMATS if f not in pipeline.SPLIT_BY_QUESTION])
 
 
@@ -317,8 +318,9 @@ def record_renders(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
 
 
 def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A quiz larger than a chunk keeps each chunk's documents: after one question changes, only
-    its chunk (in each target) and the frames are rendered again, and the outputs are what a
+    """A quiz larger than a chunk keeps each chunk's documents and its frames: after one
+    question's text changes, only its chunk (in each target) is rendered again (the frames, which
+    read nothing of a question's text, are taken from the cache), and the outputs are what a
     build without the cache writes."""
     source = tmp_path / "bank.md"
     count = pipeline.CHUNK * 3
@@ -330,7 +332,7 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
     source.write_text(_bank(count, edited=pipeline.CHUNK + 7), "utf-8")
     rendered.clear()
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
-    assert sorted(rendered) == _parts(chunks=1)
+    assert sorted(rendered) == _parts(chunks=1, frames=False)
     cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
     assert warm == cold
     assert b"(edited)" in cold[3]["bank.moodle.xml"]
@@ -340,9 +342,10 @@ def test_a_big_quiz_with_one_question_edited_renders_only_its_chunk(tmp_path: Pa
 
 
 def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With workers, the chunks the cache has are taken in the build's own process and only the
-    rest goes to the workers (the edited question's chunk in each target, and the frames); the
-    outputs are a build's without the cache, byte for byte, with workers or without."""
+    """With workers, the chunks and frames the cache has are taken in the build's own process and
+    only the rest goes to the workers (the edited question's chunk in each target: its text
+    changes no frame); the outputs are a build's without the cache, byte for byte, with workers
+    or without."""
     source = tmp_path / "bank.md"
     count = pipeline.CHUNK * 3
     source.write_text(_bank(count), "utf-8")
@@ -358,7 +361,7 @@ def test_cached_chunks_are_taken_before_the_workers_start(tmp_path: Path, monkey
 
     monkeypatch.setattr(pipeline, "run", recording)
     warm = _build(str(source), "--jobs", "2", out=tmp_path / "warm")
-    assert handed == [_parts(chunks=1)]
+    assert handed == [_parts(chunks=1, frames=False)]
     monkeypatch.setattr(pipeline, "run", real)
     assert warm == _build(str(source), "--jobs", "2", "--no-cache", out=tmp_path / "cold")
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "one")
@@ -415,17 +418,21 @@ def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_pa
     """A QTI 2.1 chunk's result is its items' zip entries, compressed already: its entry's payload
     is the pickle as it is ("p"); so is a Canvas or backup chunk's, whose question documents are
     each compressed on its own (read only when a run of them is deflated again); a Moodle
-    chunk's documents, all read to write the file, are deflated with the entry ("z"); all are
-    taken back, and the next build after an edit writes what a build without the cache does."""
+    chunk's documents, all read to write the file, are deflated with the entry ("z"); a frame's
+    result, whose documents are read whole by every build that takes it, is the pickle as it is
+    ("p") in every target; all are taken back, and the next build after an edit writes what a
+    build without the cache does."""
     source = tmp_path / "bank.md"
     source.write_text(_bank(pipeline.CHUNK * 2), "utf-8")
     assert _build(str(source), "--jobs", "1", out=tmp_path / "first")[0] == 0
-    kinds: dict[str, set[bytes]] = {}
+    kinds: dict[tuple[str, str], set[bytes]] = {}
     for entry in _entries(build_cache):
         stored = cache._read(entry.parent.name + entry.name)
         if isinstance(stored, cache.CachedChunk):
-            kinds.setdefault(stored.result.task.format, set()).add(entry.read_bytes()[len(cache.MAGIC) + 65:][:1])
-    assert kinds == {"qti21": {b"p"}, "moodle": {b"z"}, "canvas": {b"p"}, "moodle-quiz": {b"p"}}
+            task = stored.result.task
+            kinds.setdefault((task.format, task.part), set()).add(entry.read_bytes()[len(cache.MAGIC) + 65:][:1])
+    assert kinds == {("qti21", "items"): {b"p"}, ("moodle", "items"): {b"z"}, ("canvas", "items"): {b"p"},
+                     ("moodle-quiz", "items"): {b"p"}, **{(f, "frame"): {b"p"} for f in ("qti21", "moodle", "canvas", "moodle-quiz")}}
     source.write_text(_bank(pipeline.CHUNK * 2, edited=3), "utf-8")
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")

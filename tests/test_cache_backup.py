@@ -167,13 +167,14 @@ def test_an_answer_added_to_one_question_changes_no_other_questions_records(tmp_
 
 def test_one_edit_renders_one_chunk_of_the_backup_again(source: Path, tmp_path: Path, build_cache: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    """After one question changes, the backup's records are rendered again only for its chunk
-    (with its frame); the outputs are a build's without the cache, on one process or two."""
+    """After one question's text changes, the backup's records are rendered again only for its
+    chunk (its frame, which reads nothing of a question's text, is taken from the cache); the
+    outputs are a build's without the cache, on one process or two."""
     _build(source, tmp_path / "first", cache=True)
     rendered = record_renders(monkeypatch)
     source.write_text(big_quiz(edited="capital-12"), "utf-8")
     warm = _build(source, tmp_path / "warm", cache=True)
-    assert sorted(r for r in rendered if r[0] == "moodle-quiz") == [("moodle-quiz", "frame"), ("moodle-quiz", "items")]
+    assert sorted(r for r in rendered if r[0] == "moodle-quiz") == [("moodle-quiz", "items")]
     assert warm == _build(source, tmp_path / "cold")
     assert warm == _build(source, tmp_path / "two", jobs=2)
     bank = read_backup(warm["bigbank.mbz"])

@@ -224,7 +224,7 @@ def test_chunks_cache_and_damaged_entries_write_the_whole_manifest(tmp_path: Pat
             good = entry.read_bytes()
             entry.write_bytes(good[:-50] + bytes([good[-50] ^ 0xFF]) + good[-49:])
             damaged += 1
-    assert damaged == 5  # the four chunks of the first build and the edited one's
+    assert damaged == 6  # the four chunks of the first build, the edited one's and the frame
     source.write_text(_bank(13, edited=7), "utf-8")
     again = _build(str(source), "--jobs", "1", out=tmp_path / "again")
     assert again == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold-again")

@@ -68,7 +68,7 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import Spliced, assemble, held, is_spliced, single_file
+from .writers.base import Spliced, assemble, frame_view, held, is_spliced, single_file, view_digest
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -694,6 +694,8 @@ class _State:
     placements: dict[Task, Hashable] = field(default_factory=dict)
     #: Each "items" task's key in the build cache (:func:`_chunk_key`), once computed.
     keys: dict[Task, str] = field(default_factory=dict)
+    #: Each split quiz's view for its frames (:func:`_frame_view`) and its digest, once made.
+    views: dict[int, tuple[Quiz, str | None]] = field(default_factory=dict)
 
 
 _state: _State | None = None
@@ -727,22 +729,60 @@ def _chunk_entry(result: TaskResult) -> tuple[TaskResult, bool]:
     bytes are expanded only if a run must be deflated again, not all of them with the entry (about
     0.07 s of a 10,000-question bank's rebuild after one edit, bench/README.md). The documents of
     a single file (a Moodle file), all read to write it, stay in an entry deflated whole."""
+    if result.task.part == "frame":  # its documents are read whole by every build that takes it
+        return result, False
     if result.archive or result.container != "zip":
         return replace(result, parts=[held(d) for d in result.parts]), False
     return result, bool(result.parts)
 
 
 def _chunk_key(task: Task) -> str | None:
-    """The build cache's key of an "items" task's chunk; None without the cache or for other tasks."""
+    """The build cache's key of an "items" task's chunk, or of a frame task's result
+    (:func:`_frame_key`); None without the cache or for a "whole" task."""
     assert _state is not None
-    if _state.cache_settings is None or task.part != "items":
+    if _state.cache_settings is None or task.part == "whole":
         return None
+    if task.part == "frame":
+        return _frame_key(task)
     if task not in _state.keys:  # asked again when the task's output is put together (_KeptRuns)
         chunk = (task.quiz, task.questions)
         if chunk not in _state.contents:
             _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
         _state.keys[task] = chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
     return _state.keys[task]
+
+
+def _frame_key(task: Task) -> str | None:
+    """The build cache's key of a frame task's result: the build's settings (the code, the
+    templates, the schemas), the target, the quiz as its frames see it (:func:`_frame_view`) and
+    its media; None for a frame rendered from the whole quiz. A frame rendered from the view reads
+    nothing else, so a question's text, title or answers edited leave the key as it was: a rebuild
+    takes the four frames from the cache (0.25 s of a 10,000-question bank's watch rebuild,
+    bench/README.md), and an edit of a question's points or of a section renders them again."""
+    assert _state is not None and _state.cache_settings is not None
+    if task not in _state.keys:
+        view = _frame_view(task)
+        if view is None:
+            return None
+        digest = _state.views[task.quiz][1]
+        if digest is None:
+            digest = view_digest(view) + repr(media_of(_state.loaded[task.quiz].media))
+            _state.views[task.quiz] = view, digest
+        _state.keys[task] = chunk_key(_state.cache_settings, task.format, digest, "frame")
+    return _state.keys[task]
+
+
+def _frame_view(task: Task) -> Quiz | None:
+    """What a frame task renders from (``writers.base.frame_view``: each question its id, kind,
+    points and shuffle), made once per quiz; None when the target's frame needs the whole quiz
+    (``Writer.frame_from_view``)."""
+    assert _state is not None
+    quiz = _state.loaded[task.quiz].quiz
+    if not WRITERS[task.format].frame_from_view(quiz):
+        return None
+    if task.quiz not in _state.views:
+        _state.views[task.quiz] = frame_view(quiz), None
+    return _state.views[task.quiz][0]
 
 
 def _cached(task: Task, key: str | None) -> TaskResult | None:
@@ -768,6 +808,8 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
     started = time.perf_counter()
     writer = _writer(task.format, task.part)(make_environment(_state.templates))
     writer.placement = _state.placements.get(task)
+    if task.part == "frame":  # the frame from the quiz as frames see it, what its key covers (_frame_key)
+        quiz = _frame_view(task) or quiz
     output = writer.write(quiz, item.spans, sink, item.media)
     rendered = time.perf_counter()
     if output is not None:

@@ -193,17 +193,21 @@ def _manifest_package(output_name: str, frame: Document, members: list[Document]
                                                  for e in tree.xpath("/cp:manifest | //cp:resource", namespaces=ns)]
     refs: list[tuple[Document, int, str]] = [(frame, e.sourceline or 1, e.get("identifierref", ""))
                                              for e in tree.xpath("//cp:dependency", namespaces=ns)]
-    complete = True
-    for question in frame.question_order:
-        piece, fact = pieces.get(question), resources.get(question)
-        if piece is None or fact is None:  # not rendered or not well-formed: reported where it was
-            complete = False
-            continue
+    # Each question's part with its facts; one not rendered or not well-formed has none, and is
+    # reported where it was.
+    found = [(piece, fact) for piece, fact in ((pieces.get(q), resources.get(q)) for q in frame.question_order)
+             if piece is not None and fact is not None]
+    complete = len(found) == len(frame.question_order)
+    # The usual answer first, from the values alone: no tuple made for each of 10,000 questions'
+    # identifiers, nor a walk of every identifier for its place.
+    ids = [value for _, _, value in declared] + [value for _, fact in found for _, value in fact.ids]
+    names = set(ids)
+    if len(names) == len(ids) and (not complete or (names.issuperset(value for _, _, value in refs)
+                                                    and names.issuperset(value for _, fact in found for _, value in fact.refs))):
+        return
+    for piece, fact in found:
         declared += [(piece, line, value) for line, value in fact.ids]
         refs += [(piece, line, value) for line, value in fact.refs]
-    names = {value for _, _, value in declared}
-    if len(names) == len(declared) and (not complete or names.issuperset(value for _, _, value in refs)):
-        return  # (the usual answer, without a walk of every identifier for its place)
     counts = Counter(value for _, _, value in declared)
     seen: set[str] = set()
     for document, line, value in declared:

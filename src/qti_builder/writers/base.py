@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import traceback
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import jinja2
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..media import MediaSet
-from ..model import Quiz
+from ..model import Quiz, Section
 from ..model.questions import QuestionBase
 from ..templating import media_of
 
@@ -95,6 +96,50 @@ def text_shown(question: QuestionBase, stem: str | None = None) -> str:
     return f"{question.passage}\n\n{stem}" if question.passage else stem
 
 
+class FrameQuestion(NamedTuple):
+    """A question as a big quiz's frames see it (:func:`frame_view`): its id, kind, points and
+    whether it shuffles its options (Canvas has one switch for the whole quiz), nothing else. A
+    frame (a QTI test and its manifest's frame, a Canvas assessment's frame, a Moodle file's, a
+    quiz backup's slots and bank) lays out the quiz around its questions, whose documents are
+    rendered apart, in chunks: it needs of each question only where it goes and what it is worth.
+    Rendered from this, a frame depends on nothing of a question's text, title or answers, so the
+    pipeline keeps it in the build cache by a key of the view (:func:`view_digest`) and a rebuild
+    after a question's text is edited takes it from there. An override of a frame's template that
+    reads anything else of a question fails (QB304, the environment's ``StrictUndefined``) rather
+    than being kept stale."""
+
+    id: str
+    type: str
+    points: float
+    shuffle: bool
+
+
+def frame_view(quiz: Quiz) -> Quiz:
+    """``quiz`` as its frames see it: the quiz and its sections as they are, each question a
+    :class:`FrameQuestion`. A copy: the quiz itself is not changed."""
+
+    def section(s: Section) -> Section:
+        questions = [FrameQuestion(q.id, q.type, q.points, getattr(q, "shuffle", False)) for q in s.questions]
+        return s.model_copy(update={"questions": questions, "sections": [section(c) for c in s.sections]})
+
+    return quiz.model_copy(update={"sections": [section(s) for s in quiz.sections]})
+
+
+def view_digest(view: Quiz) -> str:
+    """A digest of everything a frame rendered from ``view`` (:func:`frame_view`) can read of the
+    quiz: the quiz and its sections without their questions (as JSON, with the settings given),
+    each section's group points, and each question as the view holds it, in order."""
+
+    def bare(s: Section) -> Section:
+        return s.model_copy(update={"questions": [], "sections": [bare(c) for c in s.sections]})
+
+    digest = hashlib.sha256(view.model_copy(update={"sections": [bare(s) for s in view.sections]}).model_dump_json().encode())
+    digest.update(repr(sorted(view.settings.model_fields_set)).encode())
+    for _, section in view.iter_sections():
+        digest.update(repr((section.id, section.group_points(), [tuple(q) for q in section.questions])).encode())
+    return digest.hexdigest()
+
+
 def held(document: Document) -> Document:
     """``document`` compressed for holding (zlib's fastest level: a tenth of the memory)."""
     return document if document.packed else replace(document, data=zlib.compress(document.data, 1), packed=True)
@@ -153,12 +198,13 @@ def spliced_runs(documents: Iterable[Document], every: int) -> Iterator[list[byt
 def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:
     """The members of an archive: its documents, with a frame and the questions' documents
     spliced into it as one member (a Canvas assessment), in the frame's place."""
-    documents = list(documents)
-    spliced = tuple(d for d in documents if is_spliced(d))
-    members: list[Document | Spliced] = [d for d in documents if not is_spliced(d)]
+    spliced: list[Document] = []
+    members: list[Document | Spliced] = []
+    for document in documents:  # is_spliced, in one pass: a big quiz's package has 10,000 such documents
+        (spliced if document.question_order or document.path[:1] == "#" else members).append(document)
     frame = next((d for d in spliced if d.question_order), None)
     if frame is not None:
-        members.append(Spliced(frame.path, frame.schema, spliced))
+        members.append(Spliced(frame.path, frame.schema, tuple(spliced)))
     return members
 
 
@@ -227,6 +273,13 @@ class Writer:
         self, quiz: Quiz, spans: dict[str, SourceSpan], sink: DiagnosticSink, media: MediaSet = MediaSet()
     ) -> Output | None:
         raise NotImplementedError
+
+    @classmethod
+    def frame_from_view(cls, quiz: Quiz) -> bool:
+        """Whether this target's frame of ``quiz`` (a big quiz's, its questions rendered apart)
+        is rendered from :func:`frame_view`: every target's is, but where its frame needs more of
+        a question (QTI 2.1's fixed variants of calculated questions)."""
+        return True
 
     @classmethod
     def settings_not_carried(cls, quiz: Quiz) -> list[str]:

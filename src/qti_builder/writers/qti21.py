@@ -173,6 +173,11 @@ class Qti21Writer(Writer):
         output.documents.extend(Document(MEDIA_DIR + f.name, f.data, "") for f in media.files)
         return output
 
+    @classmethod
+    def frame_from_view(cls, quiz: Quiz) -> bool:
+        # qti_variants: the test holds each calculated question's fixed variants, made from its sets.
+        return not quiz.settings.qti_variants
+
     def _item(self, quiz: Quiz, question: Question, source: Question, spans: dict[str, SourceSpan], sink: DiagnosticSink,
               media: MediaSet, output: Output) -> dict[str, Any]:
         """Render the item of ``question`` (``source`` itself, or one of its fixed variants) into
