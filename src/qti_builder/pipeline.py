@@ -775,10 +775,10 @@ def _frame_key(task: Task) -> str | None:
 def _frame_view(task: Task) -> Quiz | None:
     """What a frame task renders from (``writers.base.frame_view``: each question its id, kind,
     points and shuffle), made once per quiz; None when the target's frame needs the whole quiz
-    (``Writer.frame_from_view``)."""
+    (``Writer.frame_from_view``: an overlay of the target's templates, QTI 2.1's fixed variants)."""
     assert _state is not None
     quiz = _state.loaded[task.quiz].quiz
-    if not WRITERS[task.format].frame_from_view(quiz):
+    if not WRITERS[task.format].frame_from_view(quiz, _state.templates):
         return None
     if task.quiz not in _state.views:
         _state.views[task.quiz] = frame_view(quiz), None

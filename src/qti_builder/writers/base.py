@@ -9,6 +9,7 @@ import traceback
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, ClassVar, NamedTuple, TypeVar
 
 import jinja2
@@ -104,9 +105,10 @@ class FrameQuestion(NamedTuple):
     rendered apart, in chunks: it needs of each question only where it goes and what it is worth.
     Rendered from this, a frame depends on nothing of a question's text, title or answers, so the
     pipeline keeps it in the build cache by a key of the view (:func:`view_digest`) and a rebuild
-    after a question's text is edited takes it from there. An override of a frame's template that
-    reads anything else of a question fails (QB304, the environment's ``StrictUndefined``) rather
-    than being kept stale."""
+    after a question's text is edited takes it from there. Not for a target whose templates a
+    ``--templates`` overlay overrides (:meth:`Writer.frame_from_view`): its frame may read anything.
+    Code that reads anything else of a question fails (the environment's ``StrictUndefined``)
+    rather than being kept stale."""
 
     id: str
     type: str
@@ -253,6 +255,8 @@ class Writer:
     #: makes writers that render one kind only, to share a big quiz among workers.
     renders_questions: ClassVar[bool] = True
     renders_frame: ClassVar[bool] = True
+    #: The folder of templates/ (and of a ``--templates`` overlay) that holds this target's templates.
+    templates_folder: ClassVar[str]
 
     #: Where the questions it renders sit in their quiz, for a target whose question documents
     #: depend on it (:meth:`placements`); None: a whole quiz, or a target whose do not.
@@ -275,11 +279,14 @@ class Writer:
         raise NotImplementedError
 
     @classmethod
-    def frame_from_view(cls, quiz: Quiz) -> bool:
+    def frame_from_view(cls, quiz: Quiz, overlay: Path | None = None) -> bool:
         """Whether this target's frame of ``quiz`` (a big quiz's, its questions rendered apart)
         is rendered from :func:`frame_view`: every target's is, but where its frame needs more of
-        a question (QTI 2.1's fixed variants of calculated questions)."""
-        return True
+        a question (QTI 2.1's fixed variants of calculated questions), or where a ``--templates``
+        overlay (``overlay``) overrides any of the target's templates: an author's template may
+        read anything of a question (its text in a test's comment, its title in a slot), and its
+        frame is then rendered from the whole quiz, as a small quiz's always is."""
+        return not (overlay is not None and any(path.is_file() for path in (overlay / cls.templates_folder).rglob("*")))
 
     @classmethod
     def settings_not_carried(cls, quiz: Quiz) -> list[str]:

@@ -94,6 +94,7 @@ SCORING_POLICIES = {"highest": "keep_highest", "average": "keep_average", "last"
 
 class CanvasWriter(Writer):
     name = "canvas"
+    templates_folder = "canvas"
     suffix = ".canvas.zip"
     #: Every quiz setting has its place in the settings file (assessment_meta.xml), but some values.
     carries_settings = frozenset(QuizSettings.model_fields)

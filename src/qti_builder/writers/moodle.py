@@ -103,6 +103,7 @@ class MoodleKind(KindAdapter):
 
 class MoodleXmlWriter(Writer):
     name = "moodle"
+    templates_folder = "moodle"
     suffix = ".moodle.xml"
     #: Moodle XML is a question bank: time limit, attempts, review options and the like belong to
     #: the quiz activity, which the file does not describe. No quiz setting has a place in it.

@@ -188,6 +188,7 @@ class Category:
 
 class MoodleBackupWriter(Writer):
     name = "moodle-quiz"
+    templates_folder = "moodle_backup"
     suffix = ".mbz"
     carries_settings: ClassVar[frozenset[str]] = frozenset(
         {"time_limit", "allowed_attempts", "shuffle_answers", "show_correct_answers", "one_question_at_a_time",

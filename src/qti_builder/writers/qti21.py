@@ -48,6 +48,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar
 
 from ..media import MediaSet
@@ -115,6 +116,7 @@ class Qti21Kind(KindAdapter):
 
 class Qti21Writer(Writer):
     name = "qti21"
+    templates_folder = "qti21"
     suffix = ".qti21.zip"
     #: What the assessmentTest holds (test_settings); QTI 2.1 has no place for the rest.
     carries_settings = frozenset({"time_limit", "allowed_attempts", "show_correct_answers",
@@ -174,9 +176,9 @@ class Qti21Writer(Writer):
         return output
 
     @classmethod
-    def frame_from_view(cls, quiz: Quiz) -> bool:
+    def frame_from_view(cls, quiz: Quiz, overlay: Path | None = None) -> bool:
         # qti_variants: the test holds each calculated question's fixed variants, made from its sets.
-        return not quiz.settings.qti_variants
+        return not quiz.settings.qti_variants and super().frame_from_view(quiz, overlay)
 
     def _item(self, quiz: Quiz, question: Question, source: Question, spans: dict[str, SourceSpan], sink: DiagnosticSink,
               media: MediaSet, output: Output) -> dict[str, Any]:
