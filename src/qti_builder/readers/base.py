@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import IDENTIFIER_PATTERN, Quiz
+from .kept_model import keep, validated_reusing
 from .model_errors import explain, report_setting_error
 from .source_map import KEY, Loc, SourceMap, last_line, structure_starts, suggest
 
@@ -242,9 +243,16 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
     """The model, or None after reporting each validation error in the author's words, located."""
     if "settings" in data and data["settings"] is None:  # "settings:" with nothing below it
         del data["settings"]
+    # In a watch, the sections and questions whose data did not change since the last build are
+    # the model objects validated then (kept_model.py); anything else is validated as ever.
+    reused = validated_reusing(data, source.path)
+    if reused is not None:
+        return reused
     for attempt in range(2):
         try:
-            return Quiz.model_validate(data)
+            quiz = Quiz.model_validate(data)
+            keep(quiz, data, source.path)
+            return quiz
         except ValidationError as exc:
             errors = _chosen_members([(err, _data_loc(data, tuple(err["loc"]))) for err in exc.errors()])
             # A number or true/false where text is meant (``text: 1.96``, ``text: yes``): take the
