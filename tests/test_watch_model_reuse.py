@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from test_watch_warm import _bank, _diagnostics, _fresh, _watch
 
-from qti_builder import cache, memory, pipeline
+from qti_builder import cache, memory, pipeline, quiz_checks
 from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.model import Quiz, Section
 from qti_builder.readers import base, kept_model
@@ -174,3 +174,42 @@ def test_an_edited_question_is_validated_again_and_the_others_are_reused() -> No
     assert second.sections[0] is not first.sections[0]
     assert [q is p for q, p in zip(second.sections[0].questions, first.sections[0].questions)] == [True, False, True]
     assert second.model_dump() == Quiz.model_validate(edited).model_dump()
+
+
+def test_a_finding_in_an_edited_question_of_a_checked_section_is_reported(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A watch checks only the questions an edit changed of the section it is in (the others it
+    checked in the build before found nothing, quiz_checks._Clean): a question edited to hold
+    raw HTML (QB150) beside one edited before is reported as a build without the cache reports
+    it, and once taken out again, nothing is."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    texts = [_bank({60: "Question 60: edited once?"}),
+             _bank({60: "Question 60: edited once?", 70: "Question 70: which <blink>worker</blink> fails?"}),
+             _bank({60: "Question 60: edited twice?", 70: "Question 70: which <blink>worker</blink> fails?"}),
+             _bank({60: "Question 60: edited twice?"})]
+    checked: list[int | None] = []
+    real = quiz_checks._check_section
+
+    def counting(*args: Any) -> Any:
+        only = args[-1] if len(args) == 12 else None
+        checked.append(len(only) if only is not None else None)
+        return real(*args)
+
+    monkeypatch.setattr(quiz_checks, "_check_section", counting)
+
+    def saving(text: str) -> Callable[[], Path]:
+        def save() -> Path:
+            source.write_text(text, "utf-8")
+            return source
+        return save
+
+    saves = _watch(tmp_path, monkeypatch, [saving(text) for text in texts], "--jobs", "1")
+    for k, save in enumerate(saves):
+        diagnostics, files = _fresh(tmp_path, save, "--jobs", "1")
+        assert save.files == (files or saves[k - 1].files), f"build {k}"
+        assert _diagnostics(save.printed) == diagnostics, f"build {k}"
+    assert "QB150" in _diagnostics(saves[2].printed) and "QB150" in _diagnostics(saves[3].printed)
+    assert "QB150" not in _diagnostics(saves[4].printed)
+    # The cold build checks its three sections whole; each save, one section: its edited questions.
+    assert checked[:3] == [None, None, None] and 1 in checked[3:], checked
