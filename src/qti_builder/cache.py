@@ -141,9 +141,13 @@ def settings_key(options: BuildOptions) -> str | None:
     return digest.hexdigest()
 
 
+@functools.cache
 def code_key() -> str:
     """qti-builder's version and code, as a sha256: a changed module (an editable install, an
-    upgrade under the same version) is a new key."""
+    upgrade under the same version) is a new key. Made once per process: the code a process runs
+    is what it imported, whatever its files become while it runs (a watch's builds key their
+    entries by the code that makes them; each of its builds walked the package's files twice,
+    bench/README.md)."""
     digest = hashlib.sha256(f"{__version__}\0{MAGIC.decode()}\0".encode())
     for path in sorted(_PACKAGE.rglob("*.py")):
         info = path.stat()

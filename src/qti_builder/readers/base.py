@@ -176,7 +176,7 @@ _ILLEGAL_IN_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> None:
     """Repeated section and question ids, located at the repetition (the model alone could only
     say that some id repeats)."""
-    seen: dict[str, int] = {}
+    seen: dict[str, Loc] = {}  # where each id was first given: located only for a message
 
     def walk(sections: Any, loc: Loc) -> None:
         if not isinstance(sections, list):
@@ -193,15 +193,14 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
             for ident, where in entries:
                 if not isinstance(ident, str):
                     continue
-                span = source.locate(where + ("id",))
-                if ident in seen:
-                    sink.error("QB133", f"id '{ident}' is already used on line {seen[ident]}", span,
+                first = seen.setdefault(ident, where)
+                if first is not where:
+                    span = source.locate(where + ("id",))
+                    sink.error("QB133", f"id '{ident}' is already used on line {source.locate(first + ('id',)).line}", span,
                                hint="ids must be unique in a quiz; rename one of them")
                     # Reported: made unique, so the rest of the quiz is still checked (it is not written).
                     node = section if where == loc + (i,) else questions[int(where[-1])]
                     node["id"] = f"{ident}.{span.line}.{span.column}"
-                else:
-                    seen[ident] = span.line
             walk(section.get("sections"), loc + (i, "sections"))
 
     walk(data.get("sections"), ("sections",))
