@@ -141,9 +141,13 @@ def settings_key(options: BuildOptions) -> str | None:
     return digest.hexdigest()
 
 
+@functools.cache
 def code_key() -> str:
     """qti-builder's version and code, as a sha256: a changed module (an editable install, an
-    upgrade under the same version) is a new key."""
+    upgrade under the same version) is a new key. Made once per process: the code a process runs
+    is what it imported, whatever its files become while it runs (a watch's builds key their
+    entries by the code that makes them; each of its builds walked the package's files twice,
+    bench/README.md)."""
     digest = hashlib.sha256(f"{__version__}\0{MAGIC.decode()}\0".encode())
     for path in sorted(_PACKAGE.rglob("*.py")):
         info = path.stat()
@@ -364,11 +368,51 @@ def chunk_content(chunk: Quiz, media: MediaSet) -> str:
     """A digest of what a chunk's documents are rendered from, in any target: the chunk (the quiz
     with only its questions, in their sections), what each section's questions are worth as a
     group, and the quiz's media. Computed once per chunk, not once per target: the chunk's
-    canonical JSON is most of a key's cost."""
+    canonical JSON is most of a key's cost. In a watch, taken from memory for a chunk of the same
+    question objects as a build before (:class:`_KeptContent`)."""
+    kept = _KeptContent.of(chunk, media) if keeping() else None
+    found = recall(kept.key) if kept is not None else None
+    if kept is not None and isinstance(found, _KeptContent) and found.same(kept):
+        remember(kept.key, found)
+        return found.content
     digest = hashlib.sha256(chunk.model_dump_json().encode("utf-8"))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
-    return digest.hexdigest()
+    content = digest.hexdigest()
+    if kept is not None:
+        remember(kept.key, replace(kept, content=content))
+    return content
+
+
+@dataclass(frozen=True)
+class _KeptContent:
+    """A chunk's :func:`chunk_content` in a watching process, by the chunk's question objects
+    themselves and all else it is made of (the quiz's and each section's own fields, what each
+    section's questions are worth as a group, where each section sits, the media): a rebuild's
+    questions whose data did not change are the model objects of the build before
+    (readers/kept_model.py), and nothing changes a model object once validated, so the same
+    objects have the same canonical JSON, which is not made again (each chunk's was 0.07 s of a
+    10,000-question bank's watch rebuild, bench/README.md). The entry holds the objects, so no
+    other object can take the identity of one while it is kept."""
+
+    key: str
+    questions: tuple[object, ...]
+    content: str = ""
+
+    @classmethod
+    def of(cls, chunk: Quiz, media: MediaSet) -> _KeptContent:
+        questions: list[object] = []
+        parts = [chunk.model_dump_json(exclude={"sections"}), repr(media_of(media))]
+        for path, section in chunk.iter_sections():
+            parts += [str(len(path)), section.model_dump_json(exclude={"questions", "sections"}), repr(section.group_points()),
+                      ",".join(str(id(q)) for q in section.questions)]
+            questions += section.questions
+        key = hashlib.sha256("\0".join(["kept chunk content", *parts]).encode("utf-8", "surrogateescape")).hexdigest()
+        return cls(key, tuple(questions))
+
+    def same(self, other: _KeptContent) -> bool:
+        return self.key == other.key and len(self.questions) == len(other.questions) \
+            and all(a is b for a, b in zip(self.questions, other.questions))
 
 
 def chunk_key(settings: str, target: str, content: str, placement: Hashable = None) -> str:

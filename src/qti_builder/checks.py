@@ -248,24 +248,29 @@ def _check_question_idnumbers(quiz: Quiz, source: SourceMap, sink: DiagnosticSin
     own ``moodle_idnumber``, or the id of another, which the build writes as its ID number).
     Moodle keeps question ID numbers unique in a category: its import and restore drop the
     repeat's ID number without a word, and the course would lose the one the author wrote."""
-    locs = locs_of()
     categories: dict[tuple[str, ...], list[Question]] = {}
     for path, section in moodle_category_paths(quiz):
         categories.setdefault(path, []).extend(section.questions)
+
+    def at(question: Question) -> SourceSpan:
+        # Located only for a message: a quiz without a repeat (nearly every one) locates nothing,
+        # nor makes every question's path (a 10,000-question bank's rebuild in a watch, bench/README.md).
+        loc = locs_of()[question.id]
+        return source.locate(loc + ("moodle_idnumber",) if question.moodle_idnumber is not None else loc)
+
     for questions in categories.values():
-        taken: dict[str, tuple[str, SourceSpan]] = {}
+        taken: dict[str, Question] = {}
         # The ids first: a question without an ID number of its own keeps its id whatever comes
-        # after it, so the ID number that repeats one is the error.
+        # after it, so the ID number that repeats one is the error. The first to have an ID
+        # number keeps it (Moodle's ID numbers are unique in their scope).
         for question in sorted(questions, key=lambda q: q.moodle_idnumber is not None):
-            own = question.moodle_idnumber is not None
-            at = source.locate(locs[question.id] + ("moodle_idnumber",) if own else locs[question.id])
             ident = question.bank_idnumber()
-            held = _held_by(taken, ident, f"question '{question.id}'", at)
-            if held:
-                first, where = held
-                sink.error("QB238", f"question '{question.id}' gives its Moodle ID number '{ident}', which {first}, in the "
-                                    f"same category, has ({where.path}:{where.line}); Moodle keeps one question with an ID "
-                                    "number in a category and drops the other's ID number", at,
+            first = taken.setdefault(ident, question)
+            if first is not question:
+                where = at(first)
+                sink.error("QB238", f"question '{question.id}' gives its Moodle ID number '{ident}', which question "
+                                    f"'{first.id}', in the same category, has ({where.path}:{where.line}); Moodle keeps one "
+                                    "question with an ID number in a category and drops the other's ID number", at(question),
                            hint="give one of them another moodle_idnumber, or leave it out (the build then writes the "
                                 "question's id)")
 

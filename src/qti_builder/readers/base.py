@@ -20,6 +20,7 @@ from pydantic import ValidationError
 
 from ..diagnostics import DiagnosticSink, SourceSpan
 from ..model import IDENTIFIER_PATTERN, Quiz
+from .kept_model import keep, validated_reusing
 from .model_errors import explain, report_setting_error
 from .source_map import KEY, Loc, SourceMap, last_line, structure_starts, suggest
 
@@ -175,7 +176,7 @@ _ILLEGAL_IN_XML = re.compile("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]")
 def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> None:
     """Repeated section and question ids, located at the repetition (the model alone could only
     say that some id repeats)."""
-    seen: dict[str, int] = {}
+    seen: dict[str, Loc] = {}  # where each id was first given: located only for a message
 
     def walk(sections: Any, loc: Loc) -> None:
         if not isinstance(sections, list):
@@ -192,15 +193,14 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
             for ident, where in entries:
                 if not isinstance(ident, str):
                     continue
-                span = source.locate(where + ("id",))
-                if ident in seen:
-                    sink.error("QB133", f"id '{ident}' is already used on line {seen[ident]}", span,
+                first = seen.setdefault(ident, where)
+                if first is not where:
+                    span = source.locate(where + ("id",))
+                    sink.error("QB133", f"id '{ident}' is already used on line {source.locate(first + ('id',)).line}", span,
                                hint="ids must be unique in a quiz; rename one of them")
                     # Reported: made unique, so the rest of the quiz is still checked (it is not written).
                     node = section if where == loc + (i,) else questions[int(where[-1])]
                     node["id"] = f"{ident}.{span.line}.{span.column}"
-                else:
-                    seen[ident] = span.line
             walk(section.get("sections"), loc + (i, "sections"))
 
     walk(data.get("sections"), ("sections",))
@@ -242,9 +242,16 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
     """The model, or None after reporting each validation error in the author's words, located."""
     if "settings" in data and data["settings"] is None:  # "settings:" with nothing below it
         del data["settings"]
+    # In a watch, the sections and questions whose data did not change since the last build are
+    # the model objects validated then (kept_model.py); anything else is validated as ever.
+    reused = validated_reusing(data, source.path)
+    if reused is not None:
+        return reused
     for attempt in range(2):
         try:
-            return Quiz.model_validate(data)
+            quiz = Quiz.model_validate(data)
+            keep(quiz, data, source.path)
+            return quiz
         except ValidationError as exc:
             errors = _chosen_members([(err, _data_loc(data, tuple(err["loc"]))) for err in exc.errors()])
             # A number or true/false where text is meant (``text: 1.96``, ``text: yes``): take the
