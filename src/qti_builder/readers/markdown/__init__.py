@@ -94,11 +94,13 @@ class _Reader:
             defaults["shuffle"] = False
         data: dict[str, Any] = dict(front)
         title = str(data.get("title", ""))
-        split = self._in_pieces(body_start, P.Settings(language, str(data.get("language") or "en"), title,
-                                                       tuple(defaults.items())))
+        # The lines as the scanners read them, made once for the source (not once a scanner).
+        visible = S.without_invisible_html(self.lines)
+        split = self._in_pieces(visible, body_start, P.Settings(language, str(data.get("language") or "en"), title,
+                                                                tuple(defaults.items())))
         later: list[tuple[P.PieceRead, int, str]] = []
         if split is None:
-            description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
+            description, sections = Scanner(visible, self.source.path, self.sink, language, visible=True).scan(body_start)
         else:
             description, sections, later = split
         intro = description.text()
@@ -121,21 +123,23 @@ class _Reader:
         _distinct_made_ids(data["sections"], ("sections",), self.source, {})
         return data
 
-    def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int, str]]] | None:
+    def _in_pieces(self, visible: list[str], body_start: int,
+                   settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int, str]]] | None:
         """The lines before the first top-level heading read here, the pieces from each such
         heading on read by :mod:`.pieces` (kept, taken from the cache, on the workers); None
-        when the source is to be read whole (small, one piece, or not reading the same in pieces)."""
+        when the source is to be read whole (small, one piece, or not reading the same in pieces).
+        ``visible``: the source's lines as :func:`syntax.without_invisible_html` makes them."""
         if self.pieces is None or len(self.lines) < P.PIECES_FROM:
             return None
-        bounds = P.top_headings(self.lines, body_start)
+        bounds = P.top_headings(visible, body_start)
         if not bounds:
             return None
         sink = DiagnosticSink()  # the sink's only if the pieces are taken: else the source is read whole
-        scanner = Scanner(self.lines, self.source.path, sink, settings.language)
+        scanner = Scanner(visible, self.source.path, sink, settings.language, visible=True)
         description, sections = scanner.scan(body_start, bounds[0])
         if not scanner.ends_clean or scanner.keys:
             return None
-        later = P.read_pieces(self.lines, bounds, len(sections), self.source.path, settings, scanner.form,
+        later = P.read_pieces(visible, bounds, len(sections), self.source.path, settings, scanner.form,
                               self._piece_sections, self.pieces)
         if later is None:
             return None

@@ -89,14 +89,15 @@ BuildSections = Callable[[SourceMap, DiagnosticSink, Settings, list[Any], int], 
 
 
 def top_headings(lines: list[str], start: int) -> list[int]:
-    """The indexes of the lines from ``start`` that may begin a piece: top-level headings at the
+    """The indexes of the lines (as :func:`syntax.without_invisible_html` makes them) from
+    ``start`` that may begin a piece: top-level headings at the
     left margin, outside code fences, that the reader takes as nothing but a heading whatever
     was read before them (not an answer key's title or entries, a closing mark, instructions'
     title or a points rule, nor a question written as a heading, ``# 1. …`` with its options under
     it). Whether each truly begins a piece is known once it is read."""
     found: list[int] = []
     fence: str | None = None
-    scanner = Scanner(lines, "", DiagnosticSink())
+    scanner = Scanner(lines, "", DiagnosticSink(), visible=True)
     for index in range(start, len(lines)):
         line = lines[index]
         if fence is not None:
@@ -131,9 +132,10 @@ def piece_key(lines: list[str], start: int, end: int, settings: Settings, form: 
 def read_piece(lines: list[str], start: int, end: int, first: int, path: str, settings: Settings, form: str | None,
                build_sections: BuildSections, last: bool) -> PieceRead:
     """Read the lines ``start`` to ``end`` (a top-level heading, up to the next one) as a piece
-    whose first section is the quiz's section ``first``."""
+    whose first section is the quiz's section ``first``; ``lines``: the source's, as
+    :func:`syntax.without_invisible_html` makes them."""
     sink = DiagnosticSink()
-    scanner = Scanner(lines, path, sink, settings.language)
+    scanner = Scanner(lines, path, sink, settings.language, visible=True)
     _, roots = scanner.scan(start, end, form)
     fits = (scanner.ends_clean or last) and not scanner.keys and not scanner.across_questions and bool(roots) \
         and roots[0].line == start + 1 and roots[0].level == 1
