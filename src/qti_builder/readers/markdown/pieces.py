@@ -47,7 +47,7 @@ from __future__ import annotations
 import hashlib
 import re
 from zlib import crc32
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -176,7 +176,7 @@ def piece_starts(lines: list[str], start: int) -> tuple[list[int], dict[int, int
     count = -1  # question lines in the section (-1: no section open, or runs stopped by a heading)
     since = 0  # question lines since the section's or the run's first
     numbered, least, most = _NUMBERED.match, max(1, RUN_QUESTIONS // 2), 2 * RUN_QUESTIONS
-    for index in range(start, len(lines)):
+    for index in _may_matter(lines, start):
         line = lines[index]
         if fence is not None:
             closer = S.FENCE.match(line)
@@ -211,6 +211,23 @@ def piece_starts(lines: list[str], start: int) -> tuple[list[int], dict[int, int
             found.append(index)
             count = since = 0
     return found, runs, firsts
+
+
+#: The first character of a line :func:`piece_starts` does something with: a heading's, a code
+#: fence's (after whitespace: ``\s`` as :data:`syntax.FENCE`'s, but the line's end), a number's.
+_MAY_MATTER = re.compile(r"^(?:[#`~\d]|[^\S\n])", re.MULTILINE)
+
+
+def _may_matter(lines: list[str], start: int) -> Iterator[int]:
+    """The indexes from ``start`` of the lines that :func:`piece_starts` does anything with,
+    found in C: the others (a bank's options, answers and blank lines, four in five) it would
+    only pass over, inside a code fence or not (none of them closes one)."""
+    text = "\n".join(lines[start:])
+    index, at = start, 0
+    for found in _MAY_MATTER.finditer(text):
+        index += text.count("\n", at, found.start())
+        at = found.start()
+        yield index
 
 
 def top_headings(lines: list[str], start: int) -> list[int]:
