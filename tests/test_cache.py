@@ -613,6 +613,41 @@ def test_an_error_after_an_edit_that_moved_its_piece_is_at_its_line(tmp_path: Pa
     assert re.search(rf"sections\.md:{image}:\d+: error\[QB\d+\]: .*missing\.png", cold[2])
 
 
+@pytest.mark.parametrize("added", [0, 3], ids=["same lines", "lines added"])
+def test_one_edit_in_the_middle_of_a_section_read_in_runs(added: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sections read in runs of about four questions (pieces.RUN_QUESTIONS), the first build's
+    on the workers: after one question in the middle of a section is edited (with lines added or
+    not), only its run is read again, or the run before it too (and those whose warnings name
+    lines that moved), and the outputs and every diagnostic are a build's without the cache; a
+    section's stated total (its heading says 12 points) is its twelve questions', not its first
+    run's (QB197)."""
+    from qti_builder.readers.markdown import pieces
+
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", 4)
+    monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    source = tmp_path / "sections.md"
+    # Each section's introduction without "Part n" (read so, it is an exam section marker whose
+    # subsection holds the questions: such a section is read whole).
+    text = re.sub(r"(?m)^Part (\d+) 소개\.$", r"\1부의 소개.", _sections_source(12, 12, warn=(3, 10)))
+    text = text.replace("# Part 5\n", "# Part 5 (12 points)\n")
+    source.write_text(text, "utf-8")
+    read = _reading_pieces(monkeypatch)
+    assert _build(str(source), out=tmp_path / "first")[0] == 0
+    stem = "Part 6, 문제 9: 워커가 실패하면 어떻게 되나요?"
+    edited = text.replace(stem, stem + " (edited)" + "".join(f"\n   더한 줄 {k}." for k in range(added)))
+    source.write_text(edited, "utf-8")
+    read.clear()
+    warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
+    tops = _top_lines(edited)
+    ninth = next(i for i, line in enumerate(edited.split("\n")) if line.startswith("9. Part 6,"))
+    # Its run (not its section's first: read in runs), or the one before it too.
+    assert tops[5] < min(read) and len([start for start in read if start <= ninth]) in (1, 2)
+    assert [start for start in read if start > ninth] == [start for start in read if start >= tops[9]]  # Part 10's warning: moved
+    cold = _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+    assert warm == cold
+    assert "QB197" not in cold[2] and b"(edited)" in cold[3]["sections.moodle.xml"]
+
+
 def test_a_damaged_piece_entry_is_ignored(tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every entry of a piece damaged (a byte flipped, its checksum then wrong): each piece is
     read again, and the outputs are what a build without the cache writes."""

@@ -52,14 +52,19 @@ def _reading(path: Path, given: Pieces | None) -> list[Any]:
 
 @pytest.fixture
 def every_size(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every source read in pieces, on "workers" too; the first line of each piece read is listed."""
+    """Every source read in pieces, on "workers" too, its sections in runs of one question; the
+    first line of each piece read is listed."""
     monkeypatch.setattr(pieces, "PIECES_FROM", 0)
     monkeypatch.setattr(pieces, "RUN_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", 1)
     return count_piece_reads(monkeypatch)
 
 
+@pytest.mark.parametrize("run", [1, 2, 10**9], ids=["runs of 1", "runs of 2", "whole sections"])
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_source_reads_the_same_in_pieces(source: Path, every_size: list[int]) -> None:
+def test_every_source_reads_the_same_in_pieces(source: Path, run: int, every_size: list[int],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", run)
     whole = _reading(source, None)
     store = _Store()
     assert _reading(source, store.pieces()) == whole
@@ -159,3 +164,153 @@ def test_pieces_taken_from_the_cache_where_they_have_moved(change: str, tmp_path
     every_size.clear()
     assert _reading(source, store.pieces()) == _reading(source, None)
     assert len(every_size) <= 2  # only the pieces edited, and the one before (it reads one line ahead)
+
+
+
+# -- runs of a section's questions ------------------------------------------------------------
+
+
+def _bank(count: int = 12, title: str = "Part 1", intro: str = "", broken: tuple[int, ...] = ()) -> str:
+    """One long top-level section (and a short one after it); question ``n`` in ``broken`` has no
+    answer (an error at its line)."""
+    questions = [QUESTION.format(n=n, answer="A").replace("Answer: A\n", "" if n in broken else "Answer: A\n")
+                 for n in range(1, count + 1)]
+    return _quiz(f"# {title}\n\n{intro}" + "\n".join(questions), _part("Last"))
+
+
+@pytest.fixture
+def runs_of_3(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Pieces from any size, sections in runs of 3 questions; the first line of each piece read."""
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", 3)
+    return count_piece_reads(monkeypatch)
+
+
+def _line_of(text: str, starts: str) -> int:
+    return next(i for i, line in enumerate(text.split("\n")) if line.startswith(starts))
+
+
+def test_an_edit_in_the_middle_of_a_section_reads_one_run_again(tmp_path: Path, runs_of_3: list[int]) -> None:
+    """One question edited, then one added, in the middle of a long section: only the run that
+    holds it is read again (the runs after it taken at their new lines and question indexes),
+    and the reading is the whole reading's, places, numbers and diagnostics too."""
+    source = tmp_path / "bank.md"
+    text = _bank(broken=(11,))
+    source.write_text(text, "utf-8")
+    store = _Store()
+    assert _reading(source, store.pieces()) == _reading(source, None)
+    assert _line_of(text, "4. ") in runs_of_3 and _line_of(text, "10. ") in runs_of_3  # read in runs
+    starts = list(runs_of_3)
+    edited = text.replace("5. Question 5?", "5. Question 5, edited?")
+    source.write_text(edited, "utf-8")
+    runs_of_3.clear()
+    assert _reading(source, store.pieces()) == _reading(source, None)
+    # The run that holds it, and the piece before where its line begins the run (a piece's
+    # reading looks one line ahead).
+    holds = max(start for start in starts if start <= _line_of(edited, "5. "))
+    assert runs_of_3 == [holds] or runs_of_3 == [max(start for start in starts if start < holds), holds]
+    added = text.replace("5. Question 5?", "5. Question 5?\n\nA) one\nB) two\n\nAnswer: B\n\n5. Added?")
+    source.write_text(added, "utf-8")
+    runs_of_3.clear()
+    assert _reading(source, store.pieces()) == _reading(source, None)
+    # The runs near it, and the one with a diagnostic (its messages may name lines): not the others.
+    assert len(runs_of_3) <= 3 and _line_of(added, "# Last") not in runs_of_3
+
+
+def test_diagnostics_of_a_run_name_its_lines_after_lines_added_before_it(tmp_path: Path, runs_of_3: list[int]) -> None:
+    """A run with an error, after lines were added before it: its error names the line it is on
+    now (the run is read again: its messages may name lines), and the runs without one are taken
+    where they have moved."""
+    source = tmp_path / "bank.md"
+    text = _bank(broken=(8,))
+    source.write_text(text, "utf-8")
+    store = _Store()
+    _reading(source, store.pieces())
+    edited = text.replace("2. Question 2?", "2. Question 2?\nof three\nlines?")
+    source.write_text(edited, "utf-8")
+    runs_of_3.clear()
+    reading = _reading(source, store.pieces())
+    assert reading == _reading(source, None)
+    assert any(f"line={_line_of(edited, '8. ') + 1}" in d for d in reading[0])
+    assert _line_of(edited, "10. ") not in runs_of_3  # taken where it moved
+
+
+@pytest.mark.parametrize("worth", [12, 14])
+def test_a_section_read_in_runs_checks_its_stated_total_once_whole(tmp_path: Path, runs_of_3: list[int], worth: int) -> None:
+    """A heading that states its section's points (QB197): checked against all its questions,
+    once its runs are put together, not against the first run's."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(title=f"Part 1 ({worth} points)"), "utf-8")
+    reading = _reading(source, _Store().pieces())
+    assert reading == _reading(source, None)
+    assert len(runs_of_3) > 3  # read in runs
+    assert [d for d in reading[0] if "QB197" in d] == ([] if worth == 12 else [next(d for d in reading[0] if "QB197" in d)])
+    assert ("QB197" in "".join(reading[0])) == (worth != 12)
+
+
+def test_runs_are_read_by_their_section_s_points_rule(tmp_path: Path, runs_of_3: list[int]) -> None:
+    """A section whose introduction holds its points rule (each question 5 points) and text: its
+    runs' questions are worth what the rule says, as in the whole reading, and the section keeps
+    its introduction."""
+    source = tmp_path / "bank.md"
+    source.write_text("---\ntitle: 시험\nlanguage: ko\n---\n\n# 一、选择题\n\n（每题5分，共60分）\n\n"
+                      + "\n".join(QUESTION.format(n=n, answer="A") for n in range(1, 13)) + "\n" + _part("Last"), "utf-8")
+    reading = _reading(source, _Store().pieces())
+    assert reading == _reading(source, None)
+    assert len(runs_of_3) > 3  # read in runs
+    assert {q["points"] for q in reading[1]["sections"][0]["questions"]} == {5}
+
+
+def test_a_section_s_introduction_stays_with_it(tmp_path: Path, runs_of_3: list[int]) -> None:
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(intro="Read each question\ncarefully.\n\n"), "utf-8")
+    reading = _reading(source, _Store().pieces())
+    assert reading == _reading(source, None)
+    assert len(runs_of_3) > 3 and reading[1]["sections"][0]["description"] == "Read each question\ncarefully."
+
+
+SPANNING = {
+    # Lines numbered as questions inside a code fence: never where a run begins.
+    "code fence": ("3. Question 3?\n\n```\n4. not a question\n5. nor this\n6. nor this\n7. nor this\n```\n\nA) one\nB) two\n",
+                   "```"),
+    # A passage for questions 3 to 5: its questions are not split from it.
+    "passage": ("[3~5] Read this passage.\n\n3. Question 3?", "[3~5]"),
+    # Options numbered as questions are (``1)`` under a quiz numbered ``1.``): each the next
+    # option after the one before, never the first question of a run.
+    "options numbered as questions": ("3. Question 3?\n\n1) one\n2) two\n3) three\n4) four\n5) five\n6) six\n\nAnswer: 1\n\n"
+                                      "33. Question 33?", "3. Question 3?"),
+}
+
+
+@pytest.mark.parametrize("what", SPANNING, ids=SPANNING.keys())
+def test_a_run_never_begins_inside_a_fence_or_a_passage(tmp_path: Path, runs_of_3: list[int], what: str) -> None:
+    """Lines numbered as questions inside a code fence, the questions of a passage, options
+    numbered as questions: the reading is the whole reading's (a run is never taken from a line
+    the whole reading does not read as a question's first after nothing carried), and no piece
+    read begins inside the fence."""
+    insert, opener = SPANNING[what]
+    text = _bank().replace("3. Question 3?", insert, 1)
+    source = tmp_path / "bank.md"
+    source.write_text(text, "utf-8")
+    reading = _reading(source, _Store().pieces())
+    assert reading == _reading(source, None)
+    lines = text.split("\n")
+    if what == "code fence":
+        begins = _line_of(text, opener)
+        assert not [start for start in runs_of_3 if begins < start < lines.index("```", begins + 1)]
+    elif what == "passage":  # its questions' pieces may be read: they are then not taken
+        assert reading[1]["sections"][0]["questions"][4]["passage"] == "[3~5] Read this passage."
+    else:
+        assert [len(q["choices"]) for q in reading[1]["sections"][0]["questions"][2:4]] == [6, 2]
+
+
+def test_a_key_after_a_run_answers_questions_of_the_runs_before(tmp_path: Path, runs_of_3: list[int]) -> None:
+    """``1. B`` and ``2. A`` after the last question of a run: an answer key whose entries are
+    numbered as questions of another run (the whole reading reads them so): the source is read
+    as whole, not those lines as questions of the run."""
+    text = _bank().replace("\n# Last", "\n1. B\n2. A\n\n# Last")
+    source = tmp_path / "bank.md"
+    source.write_text(text, "utf-8")
+    reading = _reading(source, _Store().pieces())
+    assert reading == _reading(source, None)
+    assert not [q for s in reading[1]["sections"] for q in s["questions"] if q["stem"] in ("A", "B")]

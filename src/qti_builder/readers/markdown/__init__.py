@@ -20,7 +20,7 @@ from ..stated_total import find_stated_total
 from ..yaml_data import load_yaml
 from . import pieces as P
 from . import syntax as S
-from .blocks import Block, Scanner, Section
+from .blocks import Block, Question, Scanner, Section
 from .questions import QuestionBuilder, digest
 
 
@@ -74,6 +74,8 @@ class _Reader:
         self.pieces = pieces
         #: The file has no front matter (QB103): its questions are still read, if it has any.
         self.front_missing = False
+        #: Its questions' defaults (points, shuffle), from the front matter once read.
+        self.defaults: dict[str, Any] = {}
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
         self.sink.error(code, message, SourceSpan(self.source.path, line, column), hint)
@@ -94,11 +96,13 @@ class _Reader:
             defaults["shuffle"] = False
         data: dict[str, Any] = dict(front)
         title = str(data.get("title", ""))
-        split = self._in_pieces(body_start, P.Settings(language, str(data.get("language") or "en"), title,
-                                                       tuple(defaults.items())))
+        # The lines as the scanners read them, made once for the source (not once a scanner).
+        visible = S.without_invisible_html(self.lines)
+        split = self._in_pieces(visible, body_start, P.Settings(language, str(data.get("language") or "en"), title,
+                                                                tuple(defaults.items())))
         later: list[tuple[P.PieceRead, int, str]] = []
         if split is None:
-            description, sections = Scanner(self.lines, self.source.path, self.sink, language).scan(body_start)
+            description, sections = Scanner(visible, self.source.path, self.sink, language, visible=True).scan(body_start)
         else:
             description, sections, later = split
         intro = description.text()
@@ -116,38 +120,62 @@ class _Reader:
             return None
         self._stated_total(data, description)
         builder = QuestionBuilder(self.source, self.sink, defaults, str(data.get("language") or "en"))
+        self.defaults = defaults
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
-        data["sections"] += P.put_together(later, self.source, self.sink, len(sections))
+        data["sections"] += P.put_together(later, self.source, self.sink, len(sections), self._check_section)
         _distinct_made_ids(data["sections"], ("sections",), self.source, {})
         return data
 
-    def _in_pieces(self, body_start: int, settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int, str]]] | None:
+    def _in_pieces(self, visible: list[str], body_start: int,
+                   settings: P.Settings) -> tuple[Block, list[Section], list[tuple[P.PieceRead, int, str]]] | None:
         """The lines before the first top-level heading read here, the pieces from each such
-        heading on read by :mod:`.pieces` (kept, taken from the cache, on the workers); None
-        when the source is to be read whole (small, one piece, or not reading the same in pieces)."""
+        heading on read by :mod:`.pieces` (kept, taken from the cache, on the workers): long
+        sections in runs of their questions, else whole sections; None when the source is to be
+        read whole (small, one piece, or not reading the same in pieces). ``visible``: the
+        source's lines as :func:`syntax.without_invisible_html` makes them."""
         if self.pieces is None or len(self.lines) < P.PIECES_FROM:
             return None
-        bounds = P.top_headings(self.lines, body_start)
+        bounds, runs, firsts = P.piece_starts(visible, body_start)
         if not bounds:
             return None
         sink = DiagnosticSink()  # the sink's only if the pieces are taken: else the source is read whole
-        scanner = Scanner(self.lines, self.source.path, sink, settings.language)
+        scanner = Scanner(visible, self.source.path, sink, settings.language, visible=True)
         description, sections = scanner.scan(body_start, bounds[0])
         if not scanner.ends_clean or scanner.keys:
             return None
-        later = P.read_pieces(self.lines, bounds, len(sections), self.source.path, settings, scanner.form,
-                              self._piece_sections, self.pieces)
+        readers = P.Readers(self._piece_sections, self._piece_questions)
+        later = None
+        if runs:
+            later = P.read_pieces(visible, sorted([*bounds, *runs]), len(sections), self.source.path, settings, scanner.form,
+                                  readers, self.pieces, runs, firsts)
+        if later is None:  # in whole sections
+            later = P.read_pieces(visible, bounds, len(sections), self.source.path, settings, scanner.form, readers,
+                                  self.pieces)
         if later is None:
             return None
         self.sink.items.extend(sink.items)
         return description, sections, later
 
     def _piece_sections(self, source: SourceMap, sink: DiagnosticSink, settings: P.Settings, roots: list[Section],
-                        first: int) -> list[dict[str, Any]]:
-        """A piece's sections as model data, as :meth:`read` makes them (``P.BuildSections``)."""
+                        first: int, continued: bool) -> list[dict[str, Any]]:
+        """A piece's sections as model data, as :meth:`read` makes them (``P.BuildSections``);
+        ``continued``: the last one's total is checked once its runs are in (:meth:`_check_section`)."""
         reader = _Reader(self.lines, source, sink, self.limits)
         builder = QuestionBuilder(source, sink, dict(settings.defaults), settings.questions_language)
-        return [reader._section(s, ("sections", first + i), settings.title, builder) for i, s in enumerate(roots)]
+        return [reader._section(s, ("sections", first + i), settings.title, builder, whole=not (continued and i == len(roots) - 1))
+                for i, s in enumerate(roots)]
+
+    def _piece_questions(self, source: SourceMap, sink: DiagnosticSink, settings: P.Settings, questions: list[Question],
+                         loc: tuple[str, int, str, int]) -> list[dict[str, Any]]:
+        """A run's questions as model data, as :meth:`_section` makes them (``P.BuildQuestions``)."""
+        builder = QuestionBuilder(source, sink, dict(settings.defaults), settings.questions_language)
+        return [builder.build(q, loc[:3] + (loc[3] + j,)) for j, q in enumerate(questions)]
+
+    def _check_section(self, section: Section, data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> None:
+        """What :meth:`_section` checks of a whole section (its stated total), for one read in
+        runs once they are put together (``P.CheckSection``)."""
+        if section.title and section.each_points is None and "select" not in data:
+            _Reader(self.lines, source, sink, self.limits)._section_total(section, data, self.defaults)
 
     def _stated_total(self, data: dict[str, Any], description: Block) -> None:
         """The total the paper states in its title or the lines before its first section, unless
@@ -223,7 +251,9 @@ class _Reader:
         self.error("QB106", f"unknown front-matter key '{key}'{near}", line, column,
                    hint=f"known keys: {', '.join(S.FRONT_MATTER_KEYS)}")
 
-    def _section(self, section: Section, loc: Loc, quiz_title: str, builder: QuestionBuilder) -> dict[str, Any]:
+    def _section(self, section: Section, loc: Loc, quiz_title: str, builder: QuestionBuilder, whole: bool = True) -> dict[str, Any]:
+        """A section as model data; ``whole``: all its questions are here (else its total is
+        checked once they are, :meth:`_check_section`)."""
         title = section.title or quiz_title
         data: dict[str, Any] = {"id": "s" + digest(title), "title": title}
         self.source.at(loc, section.line)
@@ -236,18 +266,18 @@ class _Reader:
             self.source.text_at(loc + ("description",), section.intro.line, section.intro.column, section.intro.written())
         data["questions"] = [builder.build(q, loc + ("questions", j)) for j, q in enumerate(section.questions)]
         data["sections"] = [self._section(s, loc + ("sections", k), quiz_title, builder) for k, s in enumerate(section.children)]
-        if section.title and section.each_points is None and "select" not in data:
-            self._section_total(section, data, builder)
+        if whole and section.title and section.each_points is None and "select" not in data:
+            self._section_total(section, data, builder.defaults)
         return data
 
-    def _section_total(self, section: Section, data: dict[str, Any], builder: QuestionBuilder) -> None:
+    def _section_total(self, section: Section, data: dict[str, Any], defaults: dict[str, Any]) -> None:
         """A heading that states its section's points (``Aufgabe 2 (4 Punkte)``, ``Part II (10 points)``):
         its questions must add up to them, else points the reader did not find made a question
         worth 1 (QB197, at the heading; the paper's own total is QB219's)."""
         stated = S.points_in(section.title)
         if stated is None:
             return
-        worth = _points(data, builder.defaults.get("points", 1))
+        worth = _points(data, defaults.get("points", 1))
         if worth is None or worth == stated[0]:
             return
         self.error("QB197", f"the heading '{section.title}' states {stated[0]:g} points, but its questions add up to "

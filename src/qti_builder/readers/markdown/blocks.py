@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import re
 import textwrap
-from dataclasses import dataclass, field, replace
+from collections.abc import Container
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 
 from ...diagnostics import DiagnosticSink, SourceSpan, shorten
@@ -239,12 +240,16 @@ class Scanner:
     them is ever read as the block's text.
     """
 
-    def __init__(self, lines: list[str], path: str, sink: DiagnosticSink, language: str = "en") -> None:
-        self.lines = S.without_invisible_html(lines)
+    def __init__(self, lines: list[str], path: str, sink: DiagnosticSink, language: str = "en",
+                 visible: bool = False) -> None:
+        #: ``visible``: the lines are already :func:`syntax.without_invisible_html`'s (a large
+        #: source's pieces each have a scanner: the whole source is not gone over again for each).
+        self.lines = lines if visible else S.without_invisible_html(lines)
         self.path = path
         self.sink = sink
         self.reported: set[tuple[str, int, int]] = set()
         self.dialect = S.dialect(language)
+        self.within: Section | None = None
 
     def error(self, code: str, message: str, line: int, column: int = 1, hint: str | None = None) -> None:
         # Lines read again after a recovery must not report twice.
@@ -252,13 +257,26 @@ class Scanner:
             self.reported.add((code, line, column))
             self.sink.error(code, message, SourceSpan(self.path, line, column), hint)
 
-    def scan(self, start: int, end: int | None = None, form: str | None = None) -> tuple[Block, list[Section]]:
+    def scan(self, start: int, end: int | None = None, form: str | None = None, within: Section | None = None,
+             peek: bool = False) -> tuple[Block, list[Section]]:
         """Everything after the front matter: the quiz description and the section tree. A
         piece of a source (:mod:`.pieces`) is the lines from ``start`` to ``end``, read as the
-        whole read reaches them: ``form`` is how the questions before it are numbered."""
+        whole read reaches them: ``form`` is how the questions before it are numbered.
+
+        A run of questions inside a top-level section opened before it is read ``within`` a
+        section standing for that one (its points rule and the type its title names, no
+        questions): its lines from ``start`` (a question's first line) are read into it.
+        ``peek``: the line ``end`` (the next run's first line) is read too, as the whole reading
+        reads it there, and what it made kept (:attr:`next_opening`), then undone (:meth:`_peek`)."""
         self.description = Block(start + 1, 1)
         self.roots: list[Section] = []
         self.stack: list[Section] = []
+        #: Read within a section opened before ``start`` (see above).
+        self.within = within
+        #: What the first line made, read within a section, and what line ``end`` makes after
+        #: the lines before it (``peek``): see :meth:`_opening`.
+        self.first_opening: tuple[object, ...] | None = None
+        self.next_opening: tuple[object, ...] | None = None
         self.question: Question | None = None
         self.current = self.description
         self.mode = "text"  # text | stem | option | items | label | passage
@@ -286,11 +304,19 @@ class Scanner:
         #: Lists or options whose reading depends on the other questions' (:meth:`_nested_options`).
         self.across_questions = False
         index, stop = start, len(self.lines) if end is None else end
+        if within is not None:
+            self.roots.append(within)
+            self.stack.append(within)
+            self.current = within.intro
+            if index < stop:
+                index, self.first_opening = self._opening(index)
         while index < stop:
             index = self._line(index)
         #: Whether the lines after ``end`` would read the same in a scan of their own (a line
         #: read as the answer of a task heading above may have taken the scan past it).
         self.ends_clean = index == stop and self.carries_nothing()
+        if peek and self.ends_clean and stop < len(self.lines):
+            self._peek(stop)
         if self.fence:
             self.error("QB108", f"code fence {self.fence} is never closed", self.fence_line,
                        hint=f"add a closing line {self.fence} after the code")
@@ -302,6 +328,55 @@ class Scanner:
         self._marked_parts()
         self._matching_tables(self.roots)
         return self.description, self.roots
+
+    def _opening(self, index: int) -> tuple[int, tuple[object, ...] | None]:
+        """Read line ``index``; when it opened a question of its own there, in the one top-level
+        section open and nothing else (the line after it next, nothing before it changed), what
+        it made: the question's draft (but its section), the scan's state after it and the
+        diagnostics it gave. None when it did anything else.
+
+        The line read at the end of one run (:meth:`_peek`) and at the start of the next give
+        the same only when the line reads the same whether the questions before it were read or
+        not: after it, both scans are alike but for those questions, which no line after it
+        looks at but for their numbers (:meth:`_numbers_read`) and the last one's
+        (:meth:`_next_number`, the question the line opened)."""
+        errors, previous, block = len(self.sink.items), self.question, self.current
+        before = self._draft_size(previous), len(block.lines)
+        after = self._line(index)
+        q = self.question
+        if after != index + 1 or q is None or q is previous or q.line != index + 1 or len(self.stack) != 1 \
+                or q.section is not self.stack[0] or self.current is not q.stem or q.passages \
+                or (self._draft_size(previous), len(block.lines)) != before:
+            return after, None
+        # Lines counted from the line read: a run's first line read where it stood when it was
+        # read, against the piece before it read where it stands now (lines added before both).
+        draft = _relative(replace(q, section=None), index)
+        state = (self.mode, self.fence, self.form, self.instructions, bool(self.closed), len(self.keys), self.task,
+                 self.task_subs if self.task is not None else 0, len(self.passages), self.recovered > index)
+        return after, (draft, state, _relative(self.sink.items[errors:], index))
+
+    @staticmethod
+    def _draft_size(q: Question | None) -> tuple[int, ...]:
+        if q is None:
+            return ()
+        return (len(q.options), len(q.items), len(q.labels), len(q.hidden), len(q.option_lines), len(q.passages),
+                len(q.stem.lines))
+
+    def _peek(self, index: int) -> None:
+        """What line ``index`` (the next run's first) makes read after the lines before it, as
+        the whole reading reads it (:meth:`_opening`), kept in :attr:`next_opening` where the
+        one top-level section is open, without subsections, nothing is carried (``ends_clean``)
+        and no diagnostic was given at a line past it; then undone: the line is the next run's."""
+        if len(self.roots) != 1 or len(self.stack) != 1 or self.stack[0] is not self.roots[0] or self.roots[0].children or \
+                any(line > index for _, line, _ in self.reported):
+            return
+        section, items, reported = self.stack[0], len(self.sink.items), set(self.reported)
+        kept = (self.question, self.current, self.mode, self.form, self.recovered, len(section.questions))
+        _, self.next_opening = self._opening(index)
+        del section.questions[kept[5]:]
+        del self.sink.items[items:]
+        self.reported = reported
+        self.question, self.current, self.mode, self.form, self.recovered = kept[:5]
 
     def carries_nothing(self) -> bool:
         """Nothing read so far reaches past the line scanned last, but how questions are numbered
@@ -1090,8 +1165,14 @@ class Scanner:
         read = self._numbers_read()
         return all(number in read for number, _ in entries)
 
-    def _numbers_read(self) -> set[int]:
-        """The numbers of the questions read so far."""
+    def _numbers_read(self) -> Container[int]:
+        """The numbers of the questions read so far. Read within a section (a run of its
+        questions, :meth:`scan`), the questions before the run are not there: every number
+        counts as read, so that a line which might be a key's entry is one (and the run, which
+        then has a key, is not taken: :mod:`.pieces`); one read as a key by none is none in the
+        whole reading either, whose numbers are fewer."""
+        if self.within is not None:
+            return _EVERY_NUMBER
         return {q.number for section in self._sections_with_questions() for q in section.questions}
 
     def _roman_statement(self, line: str, index: int) -> bool:
@@ -1695,6 +1776,39 @@ _EACH_OF_TOTAL = re.compile(r"各\s*(\d+(?:\.\d+)?)\s*[点]?\s*[計计]\s*(\d+(?
 #: in an answer key, after the closing mark. In a question's text, before its options, and in an
 #: introduction or a passage it stays the Markdown it is.
 _AFTER_QUESTION = ("option", "items", "label", "key", "closed")
+
+
+def _relative(value: object, base: int, lines_first: bool = False) -> object:
+    """A draft's part (a block, an option, a label, a diagnostic, lists of them), its fields
+    named ``line`` counted from ``base`` (and, ``lines_first``, the first of each tuple in a
+    list: ``Question.option_lines``, ``judged``), as nested tuples that compare by value."""
+    if isinstance(value, (list, tuple)):
+        if lines_first:
+            return tuple((item[0] - base, *item[1:]) for item in value)
+        return tuple(_relative(item, base) for item in value)
+    if isinstance(value, dict):
+        return tuple((key, _relative(item, base)) for key, item in value.items())
+    if hasattr(value, "__dataclass_fields__"):
+        return (type(value).__name__, *((f.name, getattr(value, f.name) - base if f.name == "line" else
+                                         _relative(getattr(value, f.name), base, f.name in ("option_lines", "judged")))
+                                        for f in fields(value)))  # type: ignore[arg-type]
+    return value
+
+
+class _EveryNumber:
+    """Every question number (:meth:`Scanner._numbers_read` within a section)."""
+
+    def __contains__(self, number: object) -> bool:
+        return True
+
+
+_EVERY_NUMBER = _EveryNumber()
+
+
+def first_may_be_row(section: Section) -> bool:
+    """The section's first question may be a row of a matching table (:mod:`.tables`), whose
+    run would go on from the questions before it."""
+    return bool(section.questions) and T.may_be_row(_table_item(section.questions[0]).first)
 
 
 def _option(mark: S.OptionMark, line: int, text: str) -> Option:

@@ -1056,12 +1056,18 @@ def invisible_html(line: str) -> bool:
     return line.lstrip()[:1] == "<" and _INVISIBLE_HTML.match(line) is not None
 
 
+#: A line whose first character but whitespace is ``<`` (``\s*`` may run over blank lines: the
+#: line it ends on is one).
+_TAG_FIRST = re.compile(r"^\s*<", re.MULTILINE)
+
+
 def without_invisible_html(lines: list[str]) -> list[str]:
     """The lines, each that shows nothing outside a code fence made blank (an HTML comment, a
     print page break): read as the blank line students see, never as the text of an answer or
     an option, and never a web page's HTML. Lines keep their numbers."""
-    if not any(line.lstrip()[:1] == "<" for line in lines):
-        return lines  # most sources: nothing to look at
+    text = "\n".join(lines)
+    if "<" not in text or not _TAG_FIRST.search(text):
+        return lines  # most sources: nothing to look at (looked for in C: a bank's 60,000 lines one by one took 0.03 s)
     out = list(lines)
     for i, line, opens in _unfenced(lines, 0):
         if not opens and invisible_html(line):

@@ -83,6 +83,11 @@ def is_row(first: str) -> bool:
     return found is not None and found.group("cell") is not None
 
 
+def may_be_row(first: str) -> bool:
+    """The text after a question's number may be a row of a matching table (:func:`runs`)."""
+    return _row(first) is not None
+
+
 def _row(first: str) -> re.Match[str] | None:
     found = _ROW.match(first)
     if found is None or (found.group("cell") is None and len(found.group("term").split()) > _MOST_TERM_WORDS):
@@ -184,4 +189,4 @@ def _answers(table: Table, label: str) -> None:
             table.refused.add(index)
 
 
-__all__ = ["CODES", "Definition", "Item", "Table", "is_row", "read", "runs"]
+__all__ = ["CODES", "Definition", "Item", "Table", "is_row", "may_be_row", "read", "runs"]
