@@ -1,0 +1,91 @@
+"""The rules across a big quiz's package files kept in the build cache (issue 34): a clean
+verdict of the rules across a Canvas package, a QTI 2.1 manifest or a quiz backup is kept by a key
+of what they read of each chunk's result (``pipeline._summary``: its documents but the questions'
+read through their facts, its member names, its facts) and of the frame's key, so a rebuild after
+a question's text is edited does not run them over every question again. What is checked here: a
+problem across the chunks that an edit brings in (an identifier another chunk's question has, an
+item worth other points than the quiz's settings say) is still found on the warm rebuild, with the
+same words as a build without the cache, and no file is written; an edit that changes nothing the
+rules read does not run them again."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from test_frames_kept import SMALL_CHUNK, _bank, _build
+
+from qti_builder import pipeline, validate
+from qti_builder.writers import base
+
+#: Per target: the question template, what the edited question's document says (a pattern), what
+#: a broken writer makes it say instead, and the problem the rules across the package find in that.
+BREAKS = {
+    "qti21": ("qti21/manifest_resource.xml.j2", rb'identifier="RES-q6"', rb'identifier="RES-q1"', "RES-q1"),
+    "canvas": ("canvas/item_choice.xml.j2", rb"<fieldlabel>points_possible</fieldlabel><fieldentry>1</fieldentry>",
+               rb"<fieldlabel>points_possible</fieldlabel><fieldentry>2</fieldentry>",
+               "the settings file says the quiz is worth 13 points, its questions add up to 14"),
+    "moodle-quiz": ("moodle_backup/question_record.xml.j2", rb'<question_bank_entry id="([0-9]+)"',
+                    rb'<question_bank_entry id="90\1"', "is not in questions.xml"),
+}
+
+
+@pytest.fixture
+def rules_run(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The name of every package the rules across files run over from now on; the bank in chunks
+    of ``SMALL_CHUNK``; and a writer broken for a question whose text says TWIN (``BREAKS``)."""
+    monkeypatch.setattr(pipeline, "CHUNK", SMALL_CHUNK)
+    names: list[str] = []
+    real_rules = validate.validate_package
+
+    def recording(output_name: str, *args: object) -> None:
+        names.append(output_name)
+        real_rules(output_name, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "validate_package", recording)
+    real_render = base.Writer.render
+
+    def broken(self: base.Writer, template: str, *args: object, **context: object) -> bytes | None:
+        data = real_render(self, template, *args, **context)  # type: ignore[arg-type]
+        for name, old, new, _ in BREAKS.values():
+            if data and template == name and "TWIN" in repr(context.get("question")):
+                data, count = re.subn(old, new, data, count=1)
+                assert count == 1, data
+        return data
+
+    monkeypatch.setattr(base.Writer, "render", broken)
+    return names
+
+
+@pytest.mark.parametrize("target", BREAKS)
+def test_a_problem_across_chunks_an_edit_brings_is_found_on_the_warm_rebuild(target: str, tmp_path: Path,
+                                                                           rules_run: list[str]) -> None:
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    assert _build(source, tmp_path / "first", "--format", target)[0] == 0
+    source.write_text(_bank({6: "Question 6: which one is right? (edited)"}), "utf-8")
+    assert _build(source, tmp_path / "edited", "--format", target)[0] == 0
+    source.write_text(_bank({6: "Question 6: TWIN"}), "utf-8")  # its chunk's writer now breaks the package
+    rules_run.clear()
+    code, stderr, files = _build(source, tmp_path / "broken", "--format", target)
+    assert code != 0 and files == {} and rules_run, stderr
+    assert BREAKS[target][3] in stderr, stderr
+    assert (code, stderr) == _build(source, tmp_path / "broken", "--format", target, "--no-cache")[:2]
+    source.write_text(_bank({6: "Question 6: which one is right? (edited)"}), "utf-8")
+    assert _build(source, tmp_path / "fixed", "--format", target)[0] == 0
+
+
+def test_an_edit_the_rules_do_not_read_does_not_run_them_again(tmp_path: Path, rules_run: list[str]) -> None:
+    """A question's text edited twice: the rules across the three packages run in the first build
+    only, and every file is a build's without the cache."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    assert _build(source, tmp_path / "first")[0] == 0
+    assert sorted(rules_run) == ["bank.canvas.zip", "bank.mbz", "bank.qti21.zip"]
+    for n, text in enumerate(("Question 6: which one? (edited)", "Question 6: which one? (edited again)")):
+        source.write_text(_bank({6: text}), "utf-8")
+        rules_run.clear()
+        warm = _build(source, tmp_path / f"warm{n}")
+        assert rules_run == []
+        assert warm == _build(source, tmp_path / f"cold{n}", "--no-cache")
