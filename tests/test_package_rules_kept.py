@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import ROOT
 from test_frames_kept import SMALL_CHUNK, _bank, _build
 
 from qti_builder import pipeline, validate
@@ -89,3 +90,26 @@ def test_an_edit_the_rules_do_not_read_does_not_run_them_again(tmp_path: Path, r
         warm = _build(source, tmp_path / f"warm{n}")
         assert rules_run == []
         assert warm == _build(source, tmp_path / f"cold{n}", "--no-cache")
+
+
+def test_a_frame_rendered_from_the_whole_quiz_is_known_by_its_bytes(tmp_path: Path, rules_run: list[str]) -> None:
+    """A --templates overlay of the backup's quiz.xml renders its frame from the whole quiz (it may
+    read a question's text), so the frame has no key: the rules' key holds its bytes. An overlay
+    whose slots point past the bank in a section with a question whose text says ASTRAY (which
+    changes nothing of the question's records): the warm rebuild after that edit finds it, as a build without
+    the cache does."""
+    templates = tmp_path / "templates" / "moodle_backup"
+    templates.mkdir(parents=True)
+    original = (ROOT / "templates" / "moodle_backup" / "quiz.xml.j2").read_text("utf-8")
+    broken = original.replace("<questionbankentryid>{{ slot.question.id }}<",
+                              '<questionbankentryid>{{ slot.question.id + (7000 if "ASTRAY" in slot.section|string else 0) }}<')
+    assert broken != original
+    (templates / "quiz.xml.j2").write_text(broken, "utf-8")
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    args = ("--format", "moodle-quiz", "--templates", str(tmp_path / "templates"))
+    assert _build(source, tmp_path / "first", *args)[0] == 0
+    source.write_text(_bank({6: "Question 6: ASTRAY"}), "utf-8")  # its records as they were: only the frame reads it
+    code, stderr, files = _build(source, tmp_path / "broken", *args)
+    assert code != 0 and files == {} and "is not in questions.xml" in stderr, stderr
+    assert (code, stderr) == _build(source, tmp_path / "broken", *args, "--no-cache")[:2]
