@@ -113,3 +113,19 @@ def test_a_frame_rendered_from_the_whole_quiz_is_known_by_its_bytes(tmp_path: Pa
     code, stderr, files = _build(source, tmp_path / "broken", *args)
     assert code != 0 and files == {} and "is not in questions.xml" in stderr, stderr
     assert (code, stderr) == _build(source, tmp_path / "broken", *args, "--no-cache")[:2]
+
+
+def test_the_questions_cut_into_other_chunks_keep_the_verdict(tmp_path: Path, rules_run: list[str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first rebuild after a cold build renders the edited chunk again in smaller chunks: the
+    same questions in other chunks, and other tasks finishing first, give the same key, so the
+    rules do not run again, and the files are a build's without the cache."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    assert _build(source, tmp_path / "first")[0] == 0 and rules_run
+    monkeypatch.setattr(pipeline, "CHUNK", 3)
+    source.write_text(_bank({6: "Question 6: which one? (edited)"}), "utf-8")
+    rules_run.clear()
+    warm = _build(source, tmp_path / "warm")
+    assert rules_run == []
+    assert warm == _build(source, tmp_path / "cold", "--no-cache")

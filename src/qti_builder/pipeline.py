@@ -1209,55 +1209,74 @@ READ_AS_FACTS = frozenset({"qti12-item", "manifest-resource", "mbz-question"})
 #: What the rules across a package read of each chunk's result, by the chunk's key
 #: (:func:`_summary`), kept across the builds of one process (``build --watch``): a rebuild after
 #: one edit reads again only the edited chunks'.
-_SUMMARIES: dict[str, bytes] = {}
+_SUMMARIES: dict[str, int] = {}
 
 
 def _package_key(mine: list[TaskResult]) -> str | None:
     """The build cache's key of a clean verdict of the rules across one output's files: the
-    target, the output's name and, task by task in the quiz's order, what the rules read of each
-    task's result (:func:`_summary`); the build's settings (the code, the schemas) cover the
-    rules themselves. None without the cache, or for a quiz in one task (a small one, whose
-    rules cost less than an entry)."""
+    target, the output's name, what the rules read of the frame task's result and of the
+    questions' (:func:`_summary`); the build's settings (the code, the schemas) cover the rules
+    themselves. None without the cache, or for a quiz in one task (a small one, whose rules cost
+    less than an entry)."""
     assert _state is not None
     settings = _state.cache_settings
     if settings is None or any(r.task.part == "whole" for r in mine):
         return None
     digest = hashlib.sha256(f"{mine[0].task.format}\0{mine[0].filename}\0".encode())
-    # In the order of the quiz, not of the tasks' finishing (a rebuild renders its edited chunk
-    # last): the frame, then the chunks by their questions.
-    for result in sorted(mine, key=lambda r: (r.task.part != "frame", r.task.questions)):
-        digest.update(_summary(result))
+    for frame in sorted(_frame_summary(r) for r in mine if r.task.part == "frame"):
+        digest.update(frame)
+    questions = sum(_summary(r) for r in mine if r.task.part != "frame") % _SUM
+    digest.update(questions.to_bytes(32, "big"))
     return valid_key(settings, "package-rules", digest.digest())
 
 
-def _summary(result: TaskResult) -> bytes:
-    """A digest of what the rules across a package (``validate.validate_package``) read of one
-    task's result: each document's kind, path, schema, question, question order and marker
-    lines, and its bytes unless it is a question's document they read through its facts
-    (``READ_AS_FACTS``); each entry's path (the member names); the facts. The same for the same
-    chunk's key, which the build cache already takes the whole result under, so it is made once
-    per chunk key in a process (``_SUMMARIES``): a watch's rebuild after one edit makes one per
-    target instead of walking 10,000 questions' documents (the rules across a big bank's Canvas
-    package and QTI 2.1 manifest were 0.03-0.04 s each of such a rebuild, bench/README.md). A
-    frame rendered from the quiz's view is known by its key alone (:func:`_frame_key`: its whole
-    result under it); one rendered from the whole quiz by its bytes."""
+#: The questions' digests are added up modulo this (:func:`_summary`).
+_SUM = 1 << 256
+
+
+def _frame_summary(result: TaskResult) -> bytes:
+    """A frame rendered from the quiz's view is known by its key alone (:func:`_frame_key`: the
+    build cache takes its whole result under it); one rendered from the whole quiz by what the
+    rules read of it (:func:`_read_of`)."""
     key = _chunk_key(result.task)
-    if key is not None and result.task.part == "frame":
-        return f"frame\0{key}\0".encode()
-    if key is not None and key in _SUMMARIES:
-        return _SUMMARIES[key]
-    digest = hashlib.sha256()
+    if key is not None:
+        return f"frame\0{key}".encode()
+    return hashlib.sha256(b"".join(_read_of(result))).digest()
+
+
+def _read_of(result: TaskResult) -> Iterator[bytes]:
+    """What the rules across a package (``validate.validate_package``) read of one task's result,
+    in pieces: each document's kind, path, schema, question, question order and marker lines, and
+    its bytes unless it is a question's document they read through its facts (``READ_AS_FACTS``);
+    each entry's path (the member names); each question's facts."""
     for document in result.parts:
-        digest.update(f"{type(document).__name__}\0{document.path}\0{document.schema}\0{document.question_id}\0"
-                      f"{document.question_order!r}\0{document.keeps_markers}\0".encode())
+        text = (f"D{type(document).__name__}\0{document.path}\0{document.schema}\0{document.question_id}\0"
+                f"{document.question_order!r}\0{document.keeps_markers}\0").encode()
         if document.question_id is None or document.schema not in READ_AS_FACTS:
             content = document.content
-            digest.update(b"%d\0" % len(content))
-            digest.update(content)
+            text += b"%d\0" % len(content) + content
+        yield text
     for entry in result.entries:
-        digest.update(f"E{entry.path}\0".encode())
-    digest.update(repr(sorted(result.facts.items())).encode())
-    summary = digest.digest()
+        yield f"E{entry.path}\0".encode()
+    for question, fact in result.facts.items():
+        yield f"F{question}\0{fact!r}\0".encode()
+
+
+def _summary(result: TaskResult) -> int:
+    """What the rules read of a chunk's result (:func:`_read_of`), each piece's digest added up
+    modulo ``_SUM``: a multiset's digest, the same however the questions are cut into chunks (the
+    first rebuild after a cold build renders the edited chunk again in smaller chunks) and
+    whatever order the chunks finish in; the rules read each question's part by its question, in
+    the frame's order. The same for the same chunk's key, which the build cache already takes the
+    whole result under, so it is made once per chunk key in a process (``_SUMMARIES``): a watch's
+    rebuild after one edit makes one per target instead of walking 10,000 questions' documents
+    (the rules across a big bank's Canvas package and QTI 2.1 manifest were 0.03-0.04 s each of
+    such a rebuild, bench/README.md)."""
+    key = _chunk_key(result.task)
+    if key is not None and key in _SUMMARIES:
+        return _SUMMARIES[key]
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    summary = sum(from_bytes(sha256(piece).digest(), "big") for piece in _read_of(result)) % _SUM
     if key is not None:
         if len(_SUMMARIES) > 4096:  # a long watch of many quizzes: start again rather than grow
             _SUMMARIES.clear()
