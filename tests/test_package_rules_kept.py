@@ -10,7 +10,10 @@ rules read does not run them again."""
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -129,3 +132,13 @@ def test_the_questions_cut_into_other_chunks_keep_the_verdict(tmp_path: Path, ru
     warm = _build(source, tmp_path / "warm")
     assert rules_run == []
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
+
+
+def test_a_canvas_items_facts_read_the_same_in_every_process() -> None:
+    """What the key of the rules reads of a Canvas item's facts (their ``repr``) does not follow
+    the process's string hashing: the media it shows in order."""
+    code = ("from qti_builder.canvas_rules import ItemFacts; "
+            "print(repr(ItemFacts(((1.0, True),), frozenset(f'media/m{n}.png' for n in range(20)), (), 3)))")
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3)}
+    assert len(seen) == 1 and "'media/m0.png', 'media/m1.png', 'media/m10.png'" in seen.pop()
