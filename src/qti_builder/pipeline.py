@@ -1173,12 +1173,11 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     files, put together, its content made as it is read (the tarball's gzip, the zip's layout)."""
     first = mine[0]
     parts = [d for r in mine for d in r.parts]
-    facts = {question: fact for r in mine for question, fact in r.facts.items()}
     content: Iterable[bytes]
     runs: _KeptRuns | None
     sink = DiagnosticSink()
     if first.container != "zip":
-        _backup_checked(str(first.filename), parts, facts, sink, split=any(r.task.part == "frame" for r in mine))
+        _backup_checked(str(first.filename), mine, parts, sink)
         if sink.items:
             return _PutTogether(sink.items)
         assembled = assemble(parts)  # each question's records put into questions.xml
@@ -1187,7 +1186,7 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     elif first.archive:
         entries = [e for r in mine for e in r.entries]
         assembled = assemble(parts)
-        validate_package(str(first.filename), parts, {e.path for e in entries} | {d.path for d in assembled}, facts, sink)
+        _package_checked(str(first.filename), mine, parts, lambda: {e.path for e in entries} | {d.path for d in assembled}, sink)
         if sink.items:  # the quiz has failed: build() writes none of its files
             return _PutTogether(sink.items)
         runs = _KeptRuns.of(mine, source)
@@ -1198,38 +1197,120 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     return _PutTogether([], content, members, runs=runs)
 
 
-def _backup_checked(output_name: str, parts: list[Document], facts: Facts, sink: DiagnosticSink, split: bool) -> None:
-    """The rules across a quiz backup's parts (:func:`validate_package`), but with the build cache,
-    not again when an earlier build found nothing for the same: they read the parts that are not
-    a question's records (the frames: ``questions.xml``'s categories and lines, ``quiz.xml``'s
-    slots, the small parts and files) and, of each question's records, only what validation read
-    of them (``facts``: each bank entry's id, parent and type), so a key of those bytes and facts,
-    every member's path and the build's settings (the code, the schemas) covers all they depend
-    on. One question's text edited changes none of it: a rebuild does not parse the frames again
-    and walk the bank (0.09 s of a 10,000-question bank's rebuild, bench/README.md). Only for a
-    backup ``split`` into chunks (a big quiz's, as frames are remembered only for a big quiz: a
-    small one's rules cost less than its entry). A backup with a problem is never remembered."""
+def _facts(mine: list[TaskResult]) -> Facts:
+    """What validation read of the questions' documents of one output's tasks (``mine``)."""
+    return {question: fact for r in mine for question, fact in r.facts.items()}
+
+
+#: The documents of a question whose content the rules across a package never read: what they
+#: need of it was read when it was validated (its ``facts``). Any other document's bytes are read.
+READ_AS_FACTS = frozenset({"qti12-item", "manifest-resource", "mbz-question"})
+
+#: What the rules across a package read of each chunk's result, by the chunk's key
+#: (:func:`_summary`), kept across the builds of one process (``build --watch``): a rebuild after
+#: one edit reads again only the edited chunks'.
+_SUMMARIES: dict[str, int] = {}
+
+
+def _package_key(mine: list[TaskResult]) -> str | None:
+    """The build cache's key of a clean verdict of the rules across one output's files: the
+    target, the output's name, what the rules read of the frame task's result and of the
+    questions' (:func:`_summary`); the build's settings (the code, the schemas) cover the rules
+    themselves. None without the cache, or for a quiz in one task (a small one, whose rules cost
+    less than an entry)."""
     assert _state is not None
-    names = {d.path for d in parts}
-    if _state.cache_settings is None or not split:
-        validate_package(output_name, parts, names, facts, sink)
-        return
-    digest = hashlib.sha256()
-    for document in sorted(parts, key=lambda d: (d.path, d.question_id or "")):
-        digest.update(f"{document.path}\0{document.schema}\0{document.question_id}\0{document.question_order!r}\0".encode())
-        if document.schema != "mbz-question":  # a question's records are read through their facts alone
+    settings = _state.cache_settings
+    if settings is None or any(r.task.part == "whole" for r in mine):
+        return None
+    digest = hashlib.sha256(f"{mine[0].task.format}\0{mine[0].filename}\0".encode())
+    for frame in sorted(_frame_summary(r) for r in mine if r.task.part == "frame"):
+        digest.update(frame)
+    questions = sum(_summary(r) for r in mine if r.task.part != "frame") % _SUM
+    digest.update(questions.to_bytes(32, "big"))
+    return valid_key(settings, "package-rules", digest.digest())
+
+
+#: The questions' digests are added up modulo this (:func:`_summary`).
+_SUM = 1 << 256
+
+
+def _frame_summary(result: TaskResult) -> bytes:
+    """A frame rendered from the quiz's view is known by its key alone (:func:`_frame_key`: the
+    build cache takes its whole result under it); one rendered from the whole quiz by what the
+    rules read of it (:func:`_read_of`)."""
+    key = _chunk_key(result.task)
+    if key is not None:
+        return f"frame\0{key}".encode()
+    return hashlib.sha256(b"".join(_read_of(result))).digest()
+
+
+def _read_of(result: TaskResult) -> Iterator[bytes]:
+    """What the rules across a package (``validate.validate_package``) read of one task's result,
+    in pieces: each document's kind, path, schema, question, question order and marker lines, and
+    its bytes unless it is a question's document they read through its facts (``READ_AS_FACTS``);
+    each entry's path (the member names); each question's facts."""
+    for document in result.parts:
+        text = (f"D{type(document).__name__}\0{document.path}\0{document.schema}\0{document.question_id}\0"
+                f"{document.question_order!r}\0{document.keeps_markers}\0").encode()
+        if document.question_id is None or document.schema not in READ_AS_FACTS:
             content = document.content
-            digest.update(b"%d\0" % len(content))
-            digest.update(content)
-    digest.update(repr(sorted(facts.items())).encode())
-    key = valid_key(_state.cache_settings, "mbz-package", digest.digest())
-    if load_valid(key):
+            text += b"%d\0" % len(content) + content
+        yield text
+    for entry in result.entries:
+        yield f"E{entry.path}\0".encode()
+    for question, fact in result.facts.items():
+        yield f"F{question}\0{fact!r}\0".encode()
+
+
+def _summary(result: TaskResult) -> int:
+    """What the rules read of a chunk's result (:func:`_read_of`), each piece's digest added up
+    modulo ``_SUM``: a multiset's digest, the same however the questions are cut into chunks (the
+    first rebuild after a cold build renders the edited chunk again in smaller chunks) and
+    whatever order the chunks finish in; the rules read each question's part by its question, in
+    the frame's order. The same for the same chunk's key, which the build cache already takes the
+    whole result under, so it is made once per chunk key in a process (``_SUMMARIES``): a watch's
+    rebuild after one edit makes one per target instead of walking 10,000 questions' documents
+    (the rules across a big bank's Canvas package and QTI 2.1 manifest were 0.03-0.04 s each of
+    such a rebuild, bench/README.md)."""
+    key = _chunk_key(result.task)
+    if key is not None and key in _SUMMARIES:
+        return _SUMMARIES[key]
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    summary = sum(from_bytes(sha256(piece).digest(), "big") for piece in _read_of(result)) % _SUM
+    if key is not None:
+        if len(_SUMMARIES) > 4096:  # a long watch of many quizzes: start again rather than grow
+            _SUMMARIES.clear()
+        _SUMMARIES[key] = summary
+    return summary
+
+
+def _package_checked(output_name: str, mine: list[TaskResult], parts: list[Document], names: Callable[[], set[str]],
+                     sink: DiagnosticSink) -> None:
+    """The rules across a package's files (:func:`validate_package`), not run again when an earlier
+    build found nothing for the same (:func:`_package_key`): an edit of a question's text changes
+    nothing they read of its chunk, an identifier or a reference changed does.
+    ``names`` makes the paths of all its members, asked only when the rules run. A package with a
+    problem is never remembered, so it is reported again by every build."""
+    key = _package_key(mine)
+    if key is not None and load_valid(key):
         return
-    mine = DiagnosticSink()
-    validate_package(output_name, parts, names, facts, mine)
-    sink.items.extend(mine.items)
-    if not mine.items:
+    mine_sink = DiagnosticSink()
+    validate_package(output_name, parts, names(), _facts(mine), mine_sink)
+    sink.items.extend(mine_sink.items)
+    if key is not None and not mine_sink.items:
         store_valid(key)
+
+
+def _backup_checked(output_name: str, mine: list[TaskResult], parts: list[Document], sink: DiagnosticSink) -> None:
+    """The rules across a quiz backup's parts (:func:`validate_package`), but with the build cache,
+    not again when an earlier build found nothing for the same (:func:`_package_key`): they read
+    the parts that are not a question's records (the frames: ``questions.xml``'s categories and
+    lines, ``quiz.xml``'s slots, the small parts and files) and, of each question's records, only
+    what validation read of them (each bank entry's id, parent and type). One question's text
+    edited changes none of it: a rebuild does not parse the frames again and walk the bank (0.09 s
+    of a 10,000-question bank's rebuild, bench/README.md). A backup with a problem is never
+    remembered."""
+    _package_checked(output_name, mine, parts, lambda: {d.path for d in parts}, sink)
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
