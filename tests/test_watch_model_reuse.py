@@ -38,6 +38,14 @@ def _with_id(text: str, number: int, ident: str) -> str:
     return text.replace(stem, f"{stem} {{#{ident}}}", 1)
 
 
+def _saving(source: Path, text: str) -> Callable[[], Path]:
+    """A save for ``_watch``: ``text`` written to ``source``."""
+    def save() -> Path:
+        source.write_text(text, "utf-8")
+        return source
+    return save
+
+
 def test_quiz_wide_findings_on_a_rebuild_are_a_cold_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saves a watch rebuilds from the model objects of the build before: a question edited; a
     total in the front matter that the questions do not add up to (QB219, across the quiz); the
@@ -79,13 +87,7 @@ def test_quiz_wide_findings_on_a_rebuild_are_a_cold_builds(tmp_path: Path, monke
     monkeypatch.setattr(kept_model, "_keep", keeping)
     monkeypatch.setattr(cache._KeptContent, "same", same_content)
 
-    def saving(text: str) -> Callable[[], Path]:
-        def save() -> Path:
-            source.write_text(text, "utf-8")
-            return source
-        return save
-
-    saves = _watch(tmp_path, monkeypatch, [saving(text) for text in texts], "--jobs", "1")
+    saves = _watch(tmp_path, monkeypatch, [_saving(source, text) for text in texts], "--jobs", "1")
     assert len(saves) == 1 + len(texts)
     for k, save in enumerate(saves):
         diagnostics, files = _fresh(tmp_path, save, "--jobs", "1")
@@ -198,13 +200,7 @@ def test_a_finding_in_an_edited_question_of_a_checked_section_is_reported(tmp_pa
 
     monkeypatch.setattr(quiz_checks, "_check_section", counting)
 
-    def saving(text: str) -> Callable[[], Path]:
-        def save() -> Path:
-            source.write_text(text, "utf-8")
-            return source
-        return save
-
-    saves = _watch(tmp_path, monkeypatch, [saving(text) for text in texts], "--jobs", "1")
+    saves = _watch(tmp_path, monkeypatch, [_saving(source, text) for text in texts], "--jobs", "1")
     for k, save in enumerate(saves):
         diagnostics, files = _fresh(tmp_path, save, "--jobs", "1")
         assert save.files == (files or saves[k - 1].files), f"build {k}"
