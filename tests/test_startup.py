@@ -193,3 +193,24 @@ def test_a_check_to_build_compiles_its_schemas_while_the_pipeline_is_imported(tm
     assert sorted(names) == sorted(set(names)) and "moodle-xml.xsd" in names and len(names) == 4, seen
     assert all(on_main for _, on_main, _ in seen), seen
     assert seen[0][2], seen  # the first compile began while the pipeline was being imported
+
+
+def _callbacks(command: object) -> list[object]:
+    found = [getattr(command, "callback", None)]
+    for sub in getattr(command, "commands", {}).values():
+        found += _callbacks(sub)
+    return [c for c in found if c is not None]
+
+
+def test_every_command_signature_is_evaluated_as_its_module_loads() -> None:
+    """Typer builds every command from its function's signature at each start (whichever command
+    runs) and evaluates a string annotation twice per parameter; cli.py and importers/command.py
+    are written without ``from __future__ import annotations`` so that it finds objects there
+    (a tenth of the cost, bench/README.md). A command module given the import again fails here."""
+    import inspect
+
+    callbacks = _callbacks(ROOT_COMMAND)
+    assert len(callbacks) >= 12 and any(c.__module__ == "qti_builder.importers.command" for c in callbacks)  # type: ignore[attr-defined]
+    for callback in callbacks:
+        strings = {name: hint for name, hint in inspect.get_annotations(callback).items() if isinstance(hint, str)}  # type: ignore[arg-type]
+        assert not strings, (callback, strings)
