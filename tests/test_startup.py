@@ -214,3 +214,26 @@ def test_every_command_signature_is_evaluated_as_its_module_loads() -> None:
     for callback in callbacks:
         strings = {name: hint for name, hint in inspect.get_annotations(callback).items() if isinstance(hint, str)}  # type: ignore[arg-type]
         assert not strings, (callback, strings)
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
+def test_the_pipeline_is_imported_without_collections_and_the_collector_left_as_it_was(enabled: bool) -> None:
+    """The pipeline's import (beside the schemas' compile) runs with the collector off: its objects
+    live as long as the process, and a collection on the way frees nothing. Afterwards the
+    collector is as it was: on for a process that runs on (``watch``, ``serve``), off if the caller
+    had turned it off."""
+    script = (
+        "import gc, json, sys\n"
+        "from qti_builder import cached_build\n"
+        "from qti_builder.results import BuildOptions\n"
+        f"{'' if enabled else 'gc.disable()'}\n"
+        "started, during = [], [True]\n"
+        "gc.callbacks.append(lambda phase, info: started.append(info['generation']) if phase == 'start' and during else None)\n"
+        "cached_build._import_pipeline_while_schemas_compile(BuildOptions(formats=['moodle'], write=False))\n"
+        "during.clear()\n"
+        "print(json.dumps(['qti_builder.pipeline' in sys.modules, started, gc.isenabled()]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    imported, collections, collecting = json.loads(done.stdout.splitlines()[-1])
+    assert imported and collections == [] and collecting is enabled
