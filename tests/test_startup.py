@@ -237,3 +237,36 @@ def test_the_pipeline_is_imported_without_collections_and_the_collector_left_as_
     assert done.returncode == 0, done.stderr
     imported, collections, collecting = json.loads(done.stdout.splitlines()[-1])
     assert imported and collections == [] and collecting is enabled
+
+
+def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> None:
+    """The outline (outline.py) is imported by ``check --outline`` (and the preview) only; a check
+    without it still runs QB219, the stated total against the questions' (totals.py). In a fresh
+    process each time, so that nothing else has imported the outline before."""
+    from helpers import SEED_SOURCE
+
+    paper = tmp_path / "paper.md"
+    paper.write_text(SEED_SOURCE.read_text(encoding="utf-8").replace("language: ko\n", "language: ko\ntotal: 42\n", 1),
+                     encoding="utf-8")
+    script = (
+        "import sys\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        "    app(sys.argv[1:])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        "print('outline imported' if 'qti_builder.outline' in sys.modules else 'no outline', code, file=sys.stderr)\n"
+    )
+
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", script, "check", *args, "--no-cache", "--lang", "en"],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+    plain = check(str(SEED_SOURCE))
+    assert plain.stderr.splitlines()[-1] == "no outline 0", plain.stderr
+    outlined = check(str(SEED_SOURCE), "--outline")
+    assert outlined.stderr.splitlines()[-1] == "outline imported 0", outlined.stderr
+    assert "  1. single choice | answer B | 1 point | lines 11-20" in outlined.stdout
+    wrong_total = check(str(paper))
+    assert wrong_total.stderr.splitlines()[-1] == "no outline 1", wrong_total.stderr
+    assert "error[QB219]: the paper says total 42, its questions add up to 10 points" in wrong_total.stdout + wrong_total.stderr
