@@ -219,9 +219,9 @@ def test_every_command_signature_is_evaluated_as_its_module_loads() -> None:
 @pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
 def test_the_pipeline_is_imported_without_collections_and_the_collector_left_as_it_was(enabled: bool) -> None:
     """The pipeline's import (beside the schemas' compile) runs with the collector off: its objects
-    live as long as the process, and a collection on the way frees nothing. Afterwards the
-    collector is as it was: on for a process that runs on (``watch``, ``serve``), off if the caller
-    had turned it off."""
+    live as long as the process. Then they are frozen, so that the next collection does not walk
+    them all, and the collector is as it was: on for a process that runs on (``watch``, ``serve``),
+    off if the caller had turned it off."""
     script = (
         "import gc, json, sys\n"
         "from qti_builder import cached_build\n"
@@ -231,12 +231,15 @@ def test_the_pipeline_is_imported_without_collections_and_the_collector_left_as_
         "gc.callbacks.append(lambda phase, info: started.append(info['generation']) if phase == 'start' and during else None)\n"
         "cached_build._import_pipeline_while_schemas_compile(BuildOptions(formats=['moodle'], write=False))\n"
         "during.clear()\n"
-        "print(json.dumps(['qti_builder.pipeline' in sys.modules, started, gc.isenabled()]))\n"
+        "young = len(gc.get_objects(0)) + len(gc.get_objects(1))\n"
+        "print(json.dumps(['qti_builder.pipeline' in sys.modules, started, gc.isenabled(), young, gc.get_freeze_count()]))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    imported, collections, collecting = json.loads(done.stdout.splitlines()[-1])
+    imported, collections, collecting, young, frozen = json.loads(done.stdout.splitlines()[-1])
     assert imported and collections == [] and collecting is enabled
+    # what the import made is frozen, not left for the next collection to walk all at once
+    assert young < 1000 and frozen > 40_000, (young, frozen)
 
 
 def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> None:
