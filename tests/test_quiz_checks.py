@@ -20,7 +20,7 @@ from qti_builder.diagnostics import DiagnosticSink
 from qti_builder.ignores import check_question_ignores
 from qti_builder.losses import quiz_losses
 from qti_builder.media import MAX_MEDIA_BYTES
-from qti_builder.outline import check_stated_total
+from qti_builder.totals import check_stated_total
 from qti_builder.profiles import check_profile
 from qti_builder.readers import read_quiz
 from qti_builder.readers.piece_cache import Pieces

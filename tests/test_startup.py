@@ -193,3 +193,83 @@ def test_a_check_to_build_compiles_its_schemas_while_the_pipeline_is_imported(tm
     assert sorted(names) == sorted(set(names)) and "moodle-xml.xsd" in names and len(names) == 4, seen
     assert all(on_main for _, on_main, _ in seen), seen
     assert seen[0][2], seen  # the first compile began while the pipeline was being imported
+
+
+def _callbacks(command: object) -> list[object]:
+    found = [getattr(command, "callback", None)]
+    for sub in getattr(command, "commands", {}).values():
+        found += _callbacks(sub)
+    return [c for c in found if c is not None]
+
+
+def test_every_command_signature_is_evaluated_as_its_module_loads() -> None:
+    """Typer builds every command from its function's signature at each start (whichever command
+    runs) and evaluates a string annotation twice per parameter; cli.py and importers/command.py
+    are written without ``from __future__ import annotations`` so that it finds objects there
+    (a tenth of the cost, bench/README.md). A command module given the import again fails here."""
+    import inspect
+
+    callbacks = _callbacks(ROOT_COMMAND)
+    assert len(callbacks) >= 12 and any(c.__module__ == "qti_builder.importers.command" for c in callbacks)  # type: ignore[attr-defined]
+    for callback in callbacks:
+        strings = {name: hint for name, hint in inspect.get_annotations(callback).items() if isinstance(hint, str)}  # type: ignore[arg-type]
+        assert not strings, (callback, strings)
+
+
+@pytest.mark.parametrize("enabled", [True, False], ids=["collector on", "collector off"])
+def test_the_pipeline_is_imported_without_collections_and_the_collector_left_as_it_was(enabled: bool) -> None:
+    """The pipeline's import (beside the schemas' compile) runs with the collector off: its objects
+    live as long as the process. Then they are frozen, so that the next collection does not walk
+    them all, and the collector is as it was: on for a process that runs on (``watch``, ``serve``),
+    off if the caller had turned it off."""
+    script = (
+        "import gc, json, sys\n"
+        "from qti_builder import cached_build\n"
+        "from qti_builder.results import BuildOptions\n"
+        f"{'' if enabled else 'gc.disable()'}\n"
+        "started, during = [], [True]\n"
+        "gc.callbacks.append(lambda phase, info: started.append(info['generation']) if phase == 'start' and during else None)\n"
+        "cached_build._import_pipeline_while_schemas_compile(BuildOptions(formats=['moodle'], write=False))\n"
+        "during.clear()\n"
+        "young = len(gc.get_objects(0)) + len(gc.get_objects(1))\n"
+        "print(json.dumps(['qti_builder.pipeline' in sys.modules, started, gc.isenabled(), young, gc.get_freeze_count()]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    imported, collections, collecting, young, frozen = json.loads(done.stdout.splitlines()[-1])
+    assert imported and collections == [] and collecting is enabled
+    # what the import made is frozen, not left for the next collection to walk all at once
+    assert young < 1000 and frozen > 40_000, (young, frozen)
+
+
+def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> None:
+    """The outline (outline.py) is imported by ``check --outline`` (and the preview) only; a check
+    without it still runs QB219, the stated total against the questions' (totals.py). In a fresh
+    process each time, so that nothing else has imported the outline before."""
+    from helpers import SEED_SOURCE
+
+    paper = tmp_path / "paper.md"
+    paper.write_text(SEED_SOURCE.read_text(encoding="utf-8").replace("language: ko\n", "language: ko\ntotal: 42\n", 1),
+                     encoding="utf-8")
+    script = (
+        "import sys\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        "    app(sys.argv[1:])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        "print('outline imported' if 'qti_builder.outline' in sys.modules else 'no outline', code, file=sys.stderr)\n"
+    )
+
+    def check(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", script, "check", *args, "--no-cache", "--lang", "en"],
+                              capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+    plain = check(str(SEED_SOURCE))
+    assert plain.stderr.splitlines()[-1] == "no outline 0", plain.stderr
+    outlined = check(str(SEED_SOURCE), "--outline")
+    assert outlined.stderr.splitlines()[-1] == "outline imported 0", outlined.stderr
+    assert "  1. single choice | answer B | 1 point | lines 11-20" in outlined.stdout
+    wrong_total = check(str(paper))
+    assert wrong_total.stderr.splitlines()[-1] == "no outline 1", wrong_total.stderr
+    assert "error[QB219]: the paper says total 42, its questions add up to 10 points" in wrong_total.stdout + wrong_total.stderr

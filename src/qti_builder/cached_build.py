@@ -62,23 +62,38 @@ def _import_pipeline_while_schemas_compile(options: BuildOptions) -> None:
     are best made on the thread that uses them (the pipeline validates here, or in workers forked
     after the thread has ended). The compiled set is ``load_schemas``' own, which the pipeline
     then takes as it is; a compile that fails is left for the pipeline to do again, and to report
-    where it asks for the schemas. Nothing ahead when they would first be downloaded."""
-    import importlib
-    import threading
+    where it asks for the schemas. Nothing ahead when they would first be downloaded.
 
-    from .schemas import load_schemas, needs_download, resolve_schema_dir
+    The collector is off meanwhile: the import makes some 45,000 objects (classes, functions, the
+    model's validators) that nearly all live as long as the process; its 81 collections on the
+    way walked them again and again to free about 1,700. Then they are frozen (``gc.freeze``, as
+    the pipeline freezes what it read), or the first collection after would walk them all at once;
+    the pipeline's ``build`` unfreezes everything when it ends, for a watching or serving process."""
+    import gc
 
-    # A daemon: an import that fails ends the thread, and the import below raises it again here
-    importing = threading.Thread(target=importlib.import_module, args=(".pipeline", __package__),
-                                 name="import-pipeline", daemon=True)
-    importing.start()
+    collecting = gc.isenabled()
+    gc.disable()
     try:
-        if not needs_download(options.schemas):
-            load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))
-    except Exception:  # noqa: S110 -- the pipeline compiles them again, and reports what is wrong where it should
-        pass
+        import importlib
+        import threading
+
+        from .schemas import load_schemas, needs_download, resolve_schema_dir  # lxml's import too
+
+        # A daemon: an import that fails ends the thread, and the import below raises it again here
+        importing = threading.Thread(target=importlib.import_module, args=(".pipeline", __package__),
+                                     name="import-pipeline", daemon=True)
+        importing.start()
+        try:
+            if not needs_download(options.schemas):
+                load_schemas(resolve_schema_dir(options.schemas), frozenset(options.formats))
+        except Exception:  # noqa: S110 -- the pipeline compiles them again, and reports what is wrong where it should
+            pass
+        finally:
+            importing.join()
     finally:
-        importing.join()
+        gc.freeze()
+        if collecting:  # a watching or serving process collects again (the build turns it off for itself)
+            gc.enable()
 
 
 def _categories_shared(results: list[QuizResult]) -> bool:

@@ -4,7 +4,11 @@ Exit codes: 0 success; 1 problems in the sources or the generated documents (pri
 ``file:line:col: severity[code]: message``); 2 usage errors; 3 an internal error (a bug).
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations`` here (nor in importers/command.py): typer builds every
+# command from its signature at each start, and evaluates string annotations twice per parameter
+# (``inspect.signature(eval_str=True)``, then ``get_type_hints``); evaluated once as the module
+# loads they cost a tenth of that (bench/README.md, issue 34's thirteenth session). Names imported
+# for type checkers only are quoted.
 
 import json
 import signal
@@ -282,7 +286,7 @@ def build_command(
     _run(options, ui)
 
 
-def _run_quietly(options: BuildOptions, ui: Ui) -> BuildResult | None:
+def _run_quietly(options: "BuildOptions", ui: Ui) -> "BuildResult | None":
     """For --watch: a failed build is reported and waited out, not fatal."""
     try:
         return _run(options, ui)
@@ -577,7 +581,7 @@ def _options(
     limits: Limits = Limits(),
     ignore: list[str] | None = None,
     qti_variants: int | None = None,
-) -> BuildOptions:
+) -> "BuildOptions":
     from .results import BuildOptions
 
     names = [f.strip() for f in formats.split(",") if f.strip()]
@@ -599,7 +603,7 @@ def _limits(max_source_mb: float, max_yaml_alias_values: int, max_yaml_depth: in
                   max_yaml_depth=max_yaml_depth)
 
 
-def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
+def _run(options: "BuildOptions", ui: Ui | None = None) -> "BuildResult":
     """Build, print, report; exit 1 when anything had an error (the good quizzes are written)."""
     from .cached_build import build
     from .diagnostics import SchemaError
@@ -648,7 +652,7 @@ def _run(options: BuildOptions, ui: Ui | None = None) -> BuildResult:
     return result
 
 
-def _print_outlines(result: BuildResult, ui: Ui) -> None:
+def _print_outlines(result: "BuildResult", ui: Ui) -> None:
     """``check --outline``: each paper as read, also when it failed after reading (a total that
     differs from the stated one is easier to find with every question's points in front of you)."""
     for r in result.results:
@@ -679,7 +683,7 @@ def _require_sources(paths: list[Path], lang: str | None = None) -> None:
     raise typer.Exit(1)
 
 
-def _print_understood(result: BuildResult, ui: Ui) -> None:
+def _print_understood(result: "BuildResult", ui: Ui) -> None:
     """Per quiz that built: its questions by type (each one with --verbose), then its files, each
     with a count of what it loses in its LMS (each loss with --verbose), so nobody expects the
     time limit, or a question's partial credit, to arrive where the format has no place for it."""
@@ -719,7 +723,7 @@ def _print_understood(result: BuildResult, ui: Ui) -> None:
                     ui.say(f"  {words['accepted'].format(loss=loss.render(language))}")
 
 
-def _what_failed(result: BuildResult | None, write: bool, errors: int, language: str | None = None) -> str:
+def _what_failed(result: "BuildResult | None", write: bool, errors: int, language: str | None = None) -> str:
     """``failed: 3 errors``, and which quizzes failed, when there were several, and whether the others
     were written (``check`` writes nothing whatever happens: it does not say so); in ``language``."""
     from .i18n import counted, summary_words
@@ -735,14 +739,14 @@ def _what_failed(result: BuildResult | None, write: bool, errors: int, language:
     return words["failed"].format(errors=counted(words, "error", errors), scope=scope, written=written)
 
 
-def _common_language(result: BuildResult | None) -> str | None:
+def _common_language(result: "BuildResult | None") -> str | None:
     """The language of every quiz built, when they share one (what is said of all of them is said in
     it, as each quiz's messages are); else None, English."""
     found = {(r.language or "en").split("-")[0].lower() for r in result.results} if result is not None else set()
     return found.pop() if len(found) == 1 else None
 
 
-def _print_timings(result: BuildResult) -> None:
+def _print_timings(result: "BuildResult") -> None:
     from .plurals import plural
 
     for r in result.results:
@@ -764,7 +768,7 @@ def _print(diagnostics: list[Diagnostic], quiet: bool = False, languages: Callab
             typer.echo(diagnostic.render(language), err=True)
 
 
-def _languages(result: BuildResult | None, lang: str | None) -> Callable[[str], str | None]:
+def _languages(result: "BuildResult | None", lang: str | None) -> Callable[[str], str | None]:
     """Which language a file's messages are printed in: --lang, else its quiz's language."""
     by_path = {display_path(r.source): r.language for r in result.results} if result is not None else {}
     return lambda path: lang or by_path.get(path)

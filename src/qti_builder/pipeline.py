@@ -53,7 +53,6 @@ from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, Sour
 from .ignores import Accepted
 from .losses import Loss
 from .i18n import summary_words
-from .outline import Outline, build_outline, read_lines
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .memory import in_background, keeping
 from .model import Question, Quiz, Section
@@ -360,6 +359,8 @@ def _check_quiz(results: list[QuizResult], i: int, loaded: dict[int, LoadedQuiz]
         item.media, result.losses = check_read(item.quiz, item.source, result.source.parent, sink, item.spans, options.formats,
                                                options.max_media_bytes, options.profile, memo if options.only is None else None)
         if options.outline:
+            from .outline import build_outline, read_lines  # here: only ``check --outline`` needs it
+
             result.outline = build_outline(item.quiz, item.source, read_lines(result.source),
                                            summary_words(options.outline_language or item.quiz.language))
     result.diagnostics.extend(sink.items)

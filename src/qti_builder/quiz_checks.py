@@ -33,7 +33,7 @@ from .losses import TARGETS, Loss, profile_losses, quiz_losses
 from .media import MediaFile, MediaSet
 from .model import Question, Quiz, Section
 from .model.common import iter_markdown
-from .outline import check_stated_total
+from .totals import check_stated_total
 from .parametric import check_calculated
 from .profiles import check_profile
 from .readers import SourceMap

@@ -6,7 +6,7 @@ sources are never overwritten without ``--force``; a media file of the same name
 gets its content hash added to the name instead.
 """
 
-from __future__ import annotations
+# No ``from __future__ import annotations``: typer reads this command's signature (cli.py says why).
 
 import gc
 import re
@@ -161,7 +161,7 @@ def import_command(
         raise typer.Exit(code)
 
 
-def _with_id(imported: list[ImportedQuiz], quiz_id: str, sink: DiagnosticSink) -> list[ImportedQuiz]:
+def _with_id(imported: list["ImportedQuiz"], quiz_id: str, sink: DiagnosticSink) -> list["ImportedQuiz"]:
     """``import --id``: the one quiz imported, with that id (QB725 when the inputs hold several)."""
     if len(imported) > 1:
         sink.error("QB725", f"--id gives one quiz its id, and the inputs hold {len(imported)} quizzes",
@@ -202,7 +202,7 @@ class _Say:
         typer.echo(text, err=self.to_stderr)
 
 
-def import_report(imported: list[ImportedQuiz], targets: dict[str, Path], written: list[Path],
+def import_report(imported: list["ImportedQuiz"], targets: dict[str, Path], written: list[Path],
                   diagnostics: list[Diagnostic], code: int) -> dict[str, Any]:
     """The machine-readable report of one import (its shape: schemas/import-report.schema.json)."""
     from .. import __version__
@@ -240,7 +240,7 @@ def import_report(imported: list[ImportedQuiz], targets: dict[str, Path], writte
     }
 
 
-def plan_files(imported: list[ImportedQuiz], out: Path, force: bool, sink: DiagnosticSink,
+def plan_files(imported: list["ImportedQuiz"], out: Path, force: bool, sink: DiagnosticSink,
                targets: dict[str, Path] | None = None) -> list[tuple[Path, bytes]]:
     """The files to write: each quiz's source and its media, with names that collide with nothing
     (``targets`` gets each quiz's source path by its id)."""
@@ -310,7 +310,7 @@ def _refuse_existing(out: Path, quiz_id: str, suffix: str, force: bool, origin: 
                        hint="pass --force to overwrite it, or import into another folder with --out")
 
 
-def import_summary(item: ImportedQuiz, language: str | None = None) -> list[str]:
+def import_summary(item: "ImportedQuiz", language: str | None = None) -> list[str]:
     """What one input gave, by type: the questions imported, then (when there are any) those
     changed on the way and those skipped, which the warnings above name one by one; in
     ``language`` (i18n.py SUMMARY), English by default."""

@@ -2,7 +2,7 @@
 
 Read once, by the reader, from the paper's head (its title and the lines before the first section
 or question) into ``Quiz.stated_points``; the check that the questions add up to it is
-:func:`qti_builder.checks.check_stated_total` (QB219). A section's own total (``四、简答题（共20分）``)
+:func:`qti_builder.totals.check_stated_total` (QB219). A section's own total (``四、简答题（共20分）``)
 is the section's, not the paper's: only the head is searched.
 """
 

@@ -22,7 +22,7 @@ from ...checks import check_content
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...ignores import check_question_ignores
 from ...model import Quiz, QuizSettings
-from ...outline import check_stated_total
+from ...totals import check_stated_total
 from ...readers import SourceMap
 from ...readers.base import decode_source, suggest
 from ...readers.markdown import read_markdown, read_paper
