@@ -1,13 +1,16 @@
 """A big quiz's chunks taken from the build cache by a rebuild in a fresh process (issue 34): each
 chunk's entry brings what the rules across the package read of it (``TaskResult.summary``, made
 where the chunk was rendered), so the rebuild does not walk every unchanged chunk's documents
-again to key the rules' verdict. What is checked: the summaries kept are those the chunks'
-documents give; a rebuild reads only the edited chunk's documents for them (the memo of a process
-that built before, ``pipeline._SUMMARIES``, emptied as a fresh process has it), keeps the rules'
-verdict and writes a build's files without the cache."""
+again to key the rules' verdict; and the entries are taken with Python's cyclic collector paused,
+what they hold then frozen out of its reach, the collector running again for the rest of the
+build. What is checked: the summaries kept are those the chunks' documents give; a rebuild reads
+only the edited chunk's documents for them (the memo of a process that built before,
+``pipeline._SUMMARIES``, emptied as a fresh process has it), keeps the rules' verdict and writes a
+build's files without the cache; the collector is paused while the entries are taken only."""
 
 from __future__ import annotations
 
+import gc
 from dataclasses import replace
 from pathlib import Path
 
@@ -69,4 +72,36 @@ def test_a_rebuild_reads_only_the_edited_chunks_documents_for_the_rules_key(tmp_
     warm = _build(source, tmp_path / "warm")
     assert read and {questions for _, questions in read} == {("q5", "q6", "q7", "q8")}, read
     assert rules_run == []  # the verdict of the cold build, under the same key
+    assert warm == _build(source, tmp_path / "cold", "--no-cache")
+
+
+def test_the_collector_is_paused_while_the_chunks_are_taken_only(tmp_path: Path, small_chunks: None,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Paused while each entry is taken, what they hold frozen before it runs again (else its first
+    collection walks every object the entries just made), and running again for the rest."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    assert _build(source, tmp_path / "first")[0] == 0
+    taking: list[bool] = []
+    found: list[tuple[int, int, bool]] = []
+    real_cached, real_found = pipeline._cached, pipeline._found
+
+    def cached(task: pipeline.Task, key: str | None) -> pipeline.TaskResult | None:
+        taking.append(gc.isenabled())
+        return real_cached(task, key)
+
+    def finding(tasks: list[pipeline.Task]) -> list[pipeline.TaskResult]:
+        before = gc.get_freeze_count()
+        results = real_found(tasks)
+        found.append((before, gc.get_freeze_count(), gc.isenabled()))
+        return results
+
+    monkeypatch.setattr(pipeline, "_cached", cached)
+    monkeypatch.setattr(pipeline, "_found", finding)
+    assert gc.isenabled()
+    source.write_text(_bank({6: "Question 6: which one? (edited)"}), "utf-8")
+    warm = _build(source, tmp_path / "warm")
+    assert taking and not any(taking)
+    assert len(found) == 1 and found[0][1] > found[0][0] and found[0][2], found
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # the build unfreezes what it froze
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
