@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
+from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
                     piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
@@ -150,6 +150,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
     gc.freeze()  # what was read lives to the end of the build: out of the collector's walks
     if collecting:
         gc.enable()
+    ahead = _pickled_ahead(good, results, kept)
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
     clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
     clock["schemas"] += schemas.seconds
@@ -183,7 +184,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
                 staging.commit()
                 for result in results:
                     result.written = bool(result.outputs) and not result.failed
-            _keep(results, good, kept, lookup)
+            _keep(results, good, kept, lookup, ahead)
     except WriteError as exc:
         staging.discard()
         for result in results:
@@ -192,6 +193,8 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
                            hint="check that the output folder is writable and the disk has space; nothing was changed")
     finally:
         staging.discard()
+        for pickling in ahead.values():  # each forked process waited for, its file removed
+            pickling.close()
     if lookup.hits:  # the report's stages are the same whether the quizzes came from the cache or not
         for stage in ("schemas", "work", "write"):
             clock.setdefault(stage, 0.0)
@@ -1456,23 +1459,44 @@ class _KeptRuns:
             store_runs(self.key, self.used)
 
 
-def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:
+#: Questions from which a quiz's model is pickled for its cache entry ahead, in a process forked
+#: for it once the quiz is read (:class:`.cache.PickledAhead`); a smaller one's pickles in less
+#: than the fork costs.
+PICKLE_AHEAD_FROM = 2_000
+
+
+def _pickled_ahead(good: dict[int, WritableQuiz], results: list[QuizResult], kept: dict[int, dict[str, bytes]]) -> dict[int, PickledAhead]:
+    """The models of the quizzes to keep in the build cache (``kept``) pickled ahead, each in a
+    process forked now (:class:`.cache.PickledAhead`), for those read without errors with
+    ``PICKLE_AHEAD_FROM`` questions or more (below ``HOLD_PACKED_FROM``: a bigger one keeps its
+    chunks, not a whole entry). Not in a watching process, which writes its entries in a process
+    of its own (:func:`_keep`)."""
+    if keeping() or not kept or not forks():
+        return {}
+    return {i: PickledAhead(good[i].quiz) for i in kept
+            if i in good and not results[i].failed and good[i].quiz is results[i].quiz
+            and PICKLE_AHEAD_FROM <= len(good[i].spans) < HOLD_PACKED_FROM}
+
+
+def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
+          ahead: Mapping[int, PickledAhead] | None = None) -> None:
     """Keep in the build cache each quiz built here without errors, with every output's bytes. A
     watching process (``build --watch``) does it in a process forked for it (``memory.in_background``:
     a snapshot, which nothing this build does next can change), and goes on at once: pickling and
     writing a 10,000-question quiz's entry was 0.2 s of each rebuild after an edit, which no
     output waits for (bench/README.md)."""
     if kept or lookup.settings is not None:
-        in_background(functools.partial(_keep_now, results, good, kept, lookup), [lookup.keys[i] for i in kept])
+        in_background(functools.partial(_keep_now, results, good, kept, lookup, ahead or {}), [lookup.keys[i] for i in kept])
 
 
-def _keep_now(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:
+def _keep_now(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
+              ahead: Mapping[int, PickledAhead] | None = None) -> None:
     for i, contents in kept.items():
         result = results[i]
         if result.failed or i not in good or set(contents) != {o.format for o in result.outputs}:
             continue
         item = good[i]
-        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span))
+        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span), (ahead or {}).get(i))
     if lookup.settings is not None:
         prune()
 
