@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
+from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
                     piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
@@ -149,6 +149,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
     gc.freeze()  # what was read lives to the end of the build: out of the collector's walks
     if collecting:
         gc.enable()
+    ahead = _pickled_ahead(good, results, kept)
     clock.setdefault("schemas", 0.0)  # listed in every report, timed only when compiled
     clock["read"] -= schemas.seconds  # compiled while the workers read: the schemas' time
     clock["schemas"] += schemas.seconds
@@ -182,7 +183,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
                 staging.commit()
                 for result in results:
                     result.written = bool(result.outputs) and not result.failed
-            _keep(results, good, kept, lookup)
+            _keep(results, good, kept, lookup, ahead)
     except WriteError as exc:
         staging.discard()
         for result in results:
@@ -191,6 +192,8 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
                            hint="check that the output folder is writable and the disk has space; nothing was changed")
     finally:
         staging.discard()
+        for pickling in ahead.values():  # each forked process waited for, its file removed
+            pickling.close()
     if lookup.hits:  # the report's stages are the same whether the quizzes came from the cache or not
         for stage in ("schemas", "work", "write"):
             clock.setdefault(stage, 0.0)
@@ -668,6 +671,9 @@ class TaskResult:
     timings: dict[str, float] = field(default_factory=dict)
     #: What validation read of its Canvas items, for the rules across the package's files.
     facts: Facts = field(default_factory=dict)
+    #: An "items" task's :func:`_summary`, worked out where it was rendered and kept with it in
+    #: the build cache: a rebuild takes it with the chunk rather than walking its documents again.
+    summary: int | None = None
 
 
 @dataclass
@@ -717,6 +723,8 @@ def run_task(task: Task) -> TaskResult:
             return cached
     result = _rendered(task, item, quiz)
     if key is not None and result.filename is not None and not result.diagnostics:
+        if task.part == "items":
+            result.summary = _summed(result)
         store_chunk(key, *_chunk_entry(result))
     return _held(result)
 
@@ -984,13 +992,25 @@ def _found(tasks: list[Task]) -> list[TaskResult]:
     """The results of ``tasks`` that the build cache has; the others' keys noted in ``_state.missed``."""
     assert _state is not None
     found: list[TaskResult] = []
-    for task in tasks:
-        key = _chunk_key(task)
-        cached = _cached(task, key)
-        if cached is not None:
-            found.append(cached)
-        elif key is not None:
-            _state.missed[task] = key
+    # What the entries hold lives to the end of the build, as what was read: the collector is
+    # paused while they are taken, then they are frozen out of its reach (as in build()) before it
+    # runs again, or its first collection would walk them all. With it running, each entry's
+    # unpickling ended with a collection over the objects just made, none of them garbage (160
+    # entries in a rebuild by hand of a 10,000-question bank, bench/README.md).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for task in tasks:
+            key = _chunk_key(task)
+            cached = _cached(task, key)
+            if cached is not None:
+                found.append(cached)
+            elif key is not None:
+                _state.missed[task] = key
+    finally:
+        if collecting:
+            gc.freeze()
+            gc.enable()
     return found
 
 
@@ -1272,17 +1292,26 @@ def _summary(result: TaskResult) -> int:
     whole result under, so it is made once per chunk key in a process (``_SUMMARIES``): a watch's
     rebuild after one edit makes one per target instead of walking 10,000 questions' documents
     (the rules across a big bank's Canvas package and QTI 2.1 manifest were 0.03-0.04 s each of
-    such a rebuild, bench/README.md)."""
+    such a rebuild, bench/README.md). A chunk rendered with the build cache brings its own
+    (``TaskResult.summary``, made where it was rendered and kept in its entry): a rebuild by hand
+    walked the 120 unchanged chunks' documents again for it, 0.1 s of its command's CPU."""
+    if result.summary is not None:
+        return result.summary
     key = _chunk_key(result.task)
     if key is not None and key in _SUMMARIES:
         return _SUMMARIES[key]
-    sha256, from_bytes = hashlib.sha256, int.from_bytes
-    summary = sum(from_bytes(sha256(piece).digest(), "big") for piece in _read_of(result)) % _SUM
+    summary = _summed(result)
     if key is not None:
         if len(_SUMMARIES) > 4096:  # a long watch of many quizzes: start again rather than grow
             _SUMMARIES.clear()
         _SUMMARIES[key] = summary
     return summary
+
+
+def _summed(result: TaskResult) -> int:
+    """:func:`_summary` worked out: the digest of each piece the rules read, added up."""
+    sha256, from_bytes = hashlib.sha256, int.from_bytes
+    return sum(from_bytes(sha256(piece).digest(), "big") for piece in _read_of(result)) % _SUM
 
 
 def _package_checked(output_name: str, mine: list[TaskResult], parts: list[Document], names: Callable[[], set[str]],
@@ -1431,23 +1460,44 @@ class _KeptRuns:
             store_runs(self.key, self.used)
 
 
-def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:
+#: Questions from which a quiz's model is pickled for its cache entry ahead, in a process forked
+#: for it once the quiz is read (:class:`.cache.PickledAhead`); a smaller one's pickles in less
+#: than the fork costs.
+PICKLE_AHEAD_FROM = 2_000
+
+
+def _pickled_ahead(good: dict[int, WritableQuiz], results: list[QuizResult], kept: dict[int, dict[str, bytes]]) -> dict[int, PickledAhead]:
+    """The models of the quizzes to keep in the build cache (``kept``) pickled ahead, each in a
+    process forked now (:class:`.cache.PickledAhead`), for those read without errors with
+    ``PICKLE_AHEAD_FROM`` questions or more (below ``HOLD_PACKED_FROM``: a bigger one keeps its
+    chunks, not a whole entry). Not in a watching process, which writes its entries in a process
+    of its own (:func:`_keep`)."""
+    if keeping() or not kept or not forks():
+        return {}
+    return {i: PickledAhead(good[i].quiz) for i in kept
+            if i in good and not results[i].failed and good[i].quiz is results[i].quiz
+            and PICKLE_AHEAD_FROM <= len(good[i].spans) < HOLD_PACKED_FROM}
+
+
+def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
+          ahead: Mapping[int, PickledAhead] | None = None) -> None:
     """Keep in the build cache each quiz built here without errors, with every output's bytes. A
     watching process (``build --watch``) does it in a process forked for it (``memory.in_background``:
     a snapshot, which nothing this build does next can change), and goes on at once: pickling and
     writing a 10,000-question quiz's entry was 0.2 s of each rebuild after an edit, which no
     output waits for (bench/README.md)."""
     if kept or lookup.settings is not None:
-        in_background(functools.partial(_keep_now, results, good, kept, lookup), [lookup.keys[i] for i in kept])
+        in_background(functools.partial(_keep_now, results, good, kept, lookup, ahead or {}), [lookup.keys[i] for i in kept])
 
 
-def _keep_now(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup) -> None:
+def _keep_now(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
+              ahead: Mapping[int, PickledAhead] | None = None) -> None:
     for i, contents in kept.items():
         result = results[i]
         if result.failed or i not in good or set(contents) != {o.format for o in result.outputs}:
             continue
         item = good[i]
-        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span))
+        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span), (ahead or {}).get(i))
     if lookup.settings is not None:
         prune()
 
