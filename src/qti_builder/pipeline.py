@@ -1015,13 +1015,16 @@ def _finer(good: dict[int, WritableQuiz], tasks: list[Task], found: list[TaskRes
     are the same whatever the chunks (their documents are each question's; ``plan``)."""
     assert _state is not None
     finer: list[Task] = []
+    big: dict[Task, Task] = {}  # each small chunk's chunk
     for task in tasks:
         if task.part != "items" or len(task.questions) <= WARM_CHUNK:
             finer.append(task)
             continue
         _state.missed.pop(task, None)
-        finer += [Task(task.quiz, task.format, "items", task.questions[k:k + WARM_CHUNK], len(task.questions[k:k + WARM_CHUNK]))
-                  for k in range(0, len(task.questions), WARM_CHUNK)]
+        small = [Task(task.quiz, task.format, "items", task.questions[k:k + WARM_CHUNK], len(task.questions[k:k + WARM_CHUNK]))
+                 for k in range(0, len(task.questions), WARM_CHUNK)]
+        big.update(dict.fromkeys(small, task))
+        finer += small
     new = [t for t in finer if t.part == "items" and t not in _state.chunks]
     if not new:
         return tasks
@@ -1029,7 +1032,7 @@ def _finer(good: dict[int, WritableQuiz], tasks: list[Task], found: list[TaskRes
     _state.chunks.update(chunks)
     _state.placements.update(_placements(good, chunks))
     again = _found(new)
-    again += _parted([t for t in new if t in _state.missed], sources)
+    again += _parted({t: big[t] for t in new if t in _state.missed and t in big}, sources)
     found += again
     taken = {r.task for r in again}
     return [t for t in finer if t not in taken]
@@ -1063,7 +1066,7 @@ def _keep_chunk_keys(good: dict[int, WritableQuiz], results: list[QuizResult]) -
         remember(_chunk_keys_key(results[i].source), _ChunkKeys(good[i], _state.cache_settings, mine))
 
 
-def _parted(small: list[Task], sources: Mapping[int, Path]) -> list[TaskResult]:
+def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskResult]:
     """Small chunks (:func:`_finer`) that the cache does not have, each taken from the result of
     the chunk that held its questions in a run in the build before (a chunk's documents are each
     question's, and a run's are what rendering it alone makes, ``plan``; out of a run, its
@@ -1072,22 +1075,29 @@ def _parted(small: list[Task], sources: Mapping[int, Path]) -> list[TaskResult]:
     build's settings as they were (:func:`chunk_key`, worked out on the quiz the build before
     read). The first save that edits a question renders that question's small chunk, not the
     ten of its big chunk (0.25 s of a 10,000-question bank's watch rebuild, bench/README.md).
-    Each is kept in memory for the next build, like a chunk rendered."""
+    Each is kept in memory for the next build, like a chunk rendered. ``small``: each small
+    chunk, with the chunk it was cut from now."""
     assert _state is not None and _state.cache_settings is not None
     parted: list[TaskResult] = []
     for i in sorted({t.quiz for t in small}):
         before = recall(_chunk_keys_key(sources[i]))
         if not isinstance(before, _ChunkKeys):
             continue
-        #: Per target, each question's chunk in the build before, its key and the question's place in it.
-        olds: dict[str, dict[str, tuple[tuple[str, ...], str, int]]] = {}
+        #: Per target, the chunks of the build before by their first question, then by each of their
+        #: questions (made only if needed: an edit of a chunk's first question changes its made id).
+        starts: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {}
+        olds: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {}
         within: dict[Task, TaskResult] = {}
         bigs: dict[str, TaskResult | None] = {}
-        for task in (t for t in small if t.quiz == i):
-            if task.format not in olds:
-                olds[task.format] = {q: (questions, key, k) for questions, key in before.tasks.get(task.format, ())
-                                     for k, q in enumerate(questions)}
-            then, key, at = olds[task.format].get(task.questions[0], ((), "", 0))
+        for task, now in ((t, b) for t, b in small.items() if t.quiz == i):
+            if task.format not in starts:
+                starts[task.format] = {questions[0]: (questions, key) for questions, key in before.tasks.get(task.format, ())}
+            then, key = starts[task.format].get(now.questions[0], ((), ""))
+            if task.questions[0] not in then:
+                if task.format not in olds:
+                    olds[task.format] = {q: (questions, key) for questions, key in before.tasks.get(task.format, ()) for q in questions}
+                then, key = olds[task.format].get(task.questions[0], ((), ""))
+            at = then.index(task.questions[0]) if then else 0
             if then[at:at + len(task.questions)] != task.questions:
                 continue  # not a run of that chunk's questions: numbered otherwise there (the backup's ids)
             if key not in bigs:
