@@ -1103,7 +1103,8 @@ def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskRe
             if key not in bigs:
                 found = load_chunk(key)
                 bigs[key] = found if isinstance(found, TaskResult) and found.task.format == task.format \
-                    and found.task.questions == then and len(found.entry_questions) == len(found.entries) else None
+                    and found.task.questions == then and not found.diagnostics and found.filename is not None \
+                    and len(found.entry_questions) == len(found.entries) else None
             big = bigs[key]
             if big is not None:
                 within[task] = big
