@@ -54,7 +54,7 @@ from .ignores import Accepted
 from .losses import Loss
 from .i18n import summary_words
 from .media import MAX_MEDIA_BYTES, MediaSet
-from .memory import in_background, keeping
+from .memory import in_background, keeping, recall, remember
 from .model import Question, Quiz, Section
 from .package import Deflated, Entry, Staging, WriteError, compress, deflated, spliced_entry, tar_parts, zip_parts
 from .parallel import cpu_count, forks, run
@@ -674,6 +674,9 @@ class TaskResult:
     #: An "items" task's :func:`_summary`, worked out where it was rendered and kept with it in
     #: the build cache: a rebuild takes it with the chunk rather than walking its documents again.
     summary: int | None = None
+    #: The question of each of ``entries`` (None for one of no question's), in their order: what
+    #: a watch's rebuild parts an unchanged chunk's result by (:func:`_parted`).
+    entry_questions: list[str | None] = field(default_factory=list)
 
 
 @dataclass
@@ -831,6 +834,7 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         elif output.archive:  # kept whole: spliced into a member, or read by the rules across files
             kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]
             result.entries = [compress(d.path, d.data) for d, keep in zip(documents, kept) if not keep]
+            result.entry_questions = [d.question_id for d, keep in zip(documents, kept) if not keep]
             result.parts = [d for d, keep in zip(documents, kept) if keep]
         else:
             result.parts = documents
@@ -945,7 +949,9 @@ def _work(
             taken = {r.task for r in found}
             tasks = [t for t in tasks if t not in taken]
             if keeping():
-                tasks = _finer(good, tasks, found)
+                tasks = _finer(good, tasks, found, {i: results[i].source for i in good})
+        if keeping() and cache_settings is not None:
+            _keep_chunk_keys(good, results)
         waiting = Counter(t.quiz for t in itertools.chain(tasks, (r.task for r in found)))
         parts: dict[int, list[TaskResult]] = {i: [] for i in waiting}
         total, done = sum(t.weight for t in tasks) + sum(r.task.weight for r in found), 0
@@ -1018,23 +1024,28 @@ def _found(tasks: list[Task]) -> list[TaskResult]:
 WARM_CHUNK = 25
 
 
-def _finer(good: dict[int, WritableQuiz], tasks: list[Task], found: list[TaskResult]) -> list[Task]:
+def _finer(good: dict[int, WritableQuiz], tasks: list[Task], found: list[TaskResult], sources: Mapping[int, Path]) -> list[Task]:
     """In a watching process (``build --watch``, which keeps the cache in memory), a rebuild's
     chunks that changed, each rendered in chunks of ``WARM_CHUNK`` questions, each kept apart: the
     next save that edits a question of the same chunk again (an author at work on one question)
     renders its 25 questions, not 250 (the chunk's four targets were 0.2 s of CPU of a
-    10,000-question bank's rebuild, bench/README.md). ``found`` (what the cache had) joins them. Only in a rebuild (some chunks found):
+    10,000-question bank's rebuild, bench/README.md). A small chunk that did not change is parted
+    from the result of its questions' chunk in the build before (:func:`_parted`), not rendered. ``found``
+    (what the cache had) joins them. Only in a rebuild (some chunks found):
     a cold build keeps its chunks as a build run by hand does, and finds them there. The outputs
     are the same whatever the chunks (their documents are each question's; ``plan``)."""
     assert _state is not None
     finer: list[Task] = []
+    big: dict[Task, Task] = {}  # each small chunk's chunk
     for task in tasks:
         if task.part != "items" or len(task.questions) <= WARM_CHUNK:
             finer.append(task)
             continue
         _state.missed.pop(task, None)
-        finer += [Task(task.quiz, task.format, "items", task.questions[k:k + WARM_CHUNK], len(task.questions[k:k + WARM_CHUNK]))
-                  for k in range(0, len(task.questions), WARM_CHUNK)]
+        small = [Task(task.quiz, task.format, "items", task.questions[k:k + WARM_CHUNK], len(task.questions[k:k + WARM_CHUNK]))
+                 for k in range(0, len(task.questions), WARM_CHUNK)]
+        big.update(dict.fromkeys(small, task))
+        finer += small
     new = [t for t in finer if t.part == "items" and t not in _state.chunks]
     if not new:
         return tasks
@@ -1042,9 +1053,110 @@ def _finer(good: dict[int, WritableQuiz], tasks: list[Task], found: list[TaskRes
     _state.chunks.update(chunks)
     _state.placements.update(_placements(good, chunks))
     again = _found(new)
+    again += _parted({t: big[t] for t in new if t in _state.missed and t in big}, sources)
     found += again
     taken = {r.task for r in again}
     return [t for t in finer if t not in taken]
+
+
+@dataclass(frozen=True)
+class _ChunkKeys:
+    """A split quiz as a watching process's build before rendered or took it: the quiz, the
+    build's settings and, per target, each "items" task's questions and the key of its result
+    (:func:`_parted`)."""
+
+    quiz: WritableQuiz
+    settings: str
+    tasks: dict[str, list[tuple[tuple[str, ...], str]]]
+
+
+def _chunk_keys_key(source: Path) -> str:
+    """Where a watching process keeps :class:`_ChunkKeys` of a source's quiz in memory."""
+    return f"pipeline chunk keys\0{source.resolve()}"
+
+
+def _keep_chunk_keys(good: dict[int, WritableQuiz], results: list[QuizResult]) -> None:
+    """Keep in memory (a watching process's) this build's :class:`_ChunkKeys` of each quiz, for
+    the next build's :func:`_parted`."""
+    assert _state is not None and _state.cache_settings is not None
+    tasks: dict[int, dict[str, list[tuple[tuple[str, ...], str]]]] = {}
+    for task, key in _state.keys.items():
+        if task.part == "items":
+            tasks.setdefault(task.quiz, {}).setdefault(task.format, []).append((task.questions, key))
+    for i, mine in tasks.items():
+        remember(_chunk_keys_key(results[i].source), _ChunkKeys(good[i], _state.cache_settings, mine))
+
+
+def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskResult]:
+    """Small chunks (:func:`_finer`) that the cache does not have, each taken from the result of
+    the chunk that held its questions in a run in the build before (a chunk's documents are each
+    question's, and a run's are what rendering it alone makes, ``plan``; out of a run, its
+    questions' places would differ, and with them the quiz backup's ids), when the small chunk's key in that
+    build is its key now: its questions, their sections, the quiz, the media, its place and the
+    build's settings as they were (:func:`chunk_key`, worked out on the quiz the build before
+    read). The first save that edits a question renders that question's small chunk, not the
+    ten of its big chunk (0.25 s of a 10,000-question bank's watch rebuild, bench/README.md).
+    Each is kept in memory for the next build, like a chunk rendered. ``small``: each small
+    chunk, with the chunk it was cut from now."""
+    assert _state is not None and _state.cache_settings is not None
+    parted: list[TaskResult] = []
+    for i in sorted({t.quiz for t in small}):
+        before = recall(_chunk_keys_key(sources[i]))
+        if not isinstance(before, _ChunkKeys):
+            continue
+        #: Per target, the chunks of the build before by their first question, then by each of their
+        #: questions (made only if needed: an edit of a chunk's first question changes its made id).
+        starts: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {}
+        olds: dict[str, dict[str, tuple[tuple[str, ...], str]]] = {}
+        within: dict[Task, TaskResult] = {}
+        bigs: dict[str, TaskResult | None] = {}
+        for task, now in ((t, b) for t, b in small.items() if t.quiz == i):
+            if task.format not in starts:
+                starts[task.format] = {questions[0]: (questions, key) for questions, key in before.tasks.get(task.format, ())}
+            then, key = starts[task.format].get(now.questions[0], ((), ""))
+            if task.questions[0] not in then:
+                if task.format not in olds:
+                    olds[task.format] = {q: (questions, key) for questions, key in before.tasks.get(task.format, ()) for q in questions}
+                then, key = olds[task.format].get(task.questions[0], ((), ""))
+            at = then.index(task.questions[0]) if then else 0
+            if then[at:at + len(task.questions)] != task.questions:
+                continue  # not a run of that chunk's questions: numbered otherwise there (the backup's ids)
+            if key not in bigs:
+                found = load_chunk(key)
+                bigs[key] = found if isinstance(found, TaskResult) and found.task.format == task.format \
+                    and found.task.questions == then and not found.diagnostics and found.filename is not None \
+                    and len(found.entry_questions) == len(found.entries) else None
+            big = bigs[key]
+            if big is not None:
+                within[task] = big
+        if not within:
+            continue
+        chunks = _chunks({i: before.quiz}, list(within))
+        placements = _placements({i: before.quiz}, chunks)
+        contents: dict[tuple[str, ...], str] = {}
+        for task, big in within.items():
+            if task.questions not in contents:
+                contents[task.questions] = chunk_content(chunks[task], before.quiz.media)
+            key = chunk_key(before.settings, task.format, contents[task.questions], placements.get(task))
+            if key != _state.missed[task]:
+                continue
+            result = _part_of(big, task)
+            del _state.missed[task]
+            remember_chunk(key, result)
+            parted.append(_held(result))
+    return parted
+
+
+def _part_of(result: TaskResult, task: Task) -> TaskResult:
+    """What ``result`` (a chunk's, clean) holds of ``task``'s questions: their documents, entries
+    and facts, in the order it has them, which is the order rendering them alone gives (each
+    question's documents are its own, ``plan``)."""
+    ids = set(task.questions)
+    entries = [(e, q) for e, q in zip(result.entries, result.entry_questions) if q in ids]
+    return replace(result, task=task, timings={}, diagnostics=[],
+                   parts=[d for d in result.parts if d.question_id in ids],
+                   entries=[e for e, _ in entries], entry_questions=[q for _, q in entries],
+                   facts={q: f for q, f in result.facts.items() if q in ids})
 
 
 def _warm_alone(tasks: list[Task], found: list[TaskResult]) -> bool:
