@@ -34,7 +34,8 @@ _differ: list[str] = []
 @pytest.fixture(autouse=True)
 def _parted_as_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each result parted (``pipeline._parted``) compared, as it is made, with rendering its small
-    chunk now: the same documents, zip entries and their questions, facts, in the same order."""
+    chunk now: the same documents, zip entries and their questions, facts, in the same order, and
+    the same summary for the rules across the package's files."""
     real_parted, real_rendered = pipeline._parted, pipeline._rendered
     _compared.clear()
     _differ.clear()
@@ -51,7 +52,9 @@ def _parted_as_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
                     "parts": [(d.path, d.schema, d.question_id, d.content) for d in result.parts]
                     == [(d.path, d.schema, d.question_id, d.content) for d in fresh.parts],
                     "entries": result.entries == fresh.entries and result.entry_questions == fresh.entry_questions,
-                    "facts": result.facts == fresh.facts and list(result.facts) == list(fresh.facts)}
+                    "facts": result.facts == fresh.facts and list(result.facts) == list(fresh.facts),
+                    # what the rules across the package are keyed by: its own questions' pieces, not its chunk's
+                    "summary": pipeline._summary(result) == pipeline._summed(fresh)}
             _compared.append((task.format, len(task.questions)))
             _differ.extend(f"{task.format} {task.questions[0]}+{len(task.questions)}: {what}" for what, ok in same.items() if not ok)
         return parted

@@ -1125,7 +1125,8 @@ def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskRe
                 found = load_chunk(key)
                 bigs[key] = found if isinstance(found, TaskResult) and found.task.format == task.format \
                     and found.task.questions == then and not found.diagnostics and found.filename is not None \
-                    and len(found.entry_questions) == len(found.entries) else None
+                    and len(found.entry_questions) == len(found.entries) and None not in found.entry_questions \
+                    and all(d.question_id is not None for d in found.parts) else None
             big = bigs[key]
             if big is not None:
                 within[task] = big
@@ -1153,7 +1154,9 @@ def _part_of(result: TaskResult, task: Task) -> TaskResult:
     question's documents are its own, ``plan``)."""
     ids = set(task.questions)
     entries = [(e, q) for e, q in zip(result.entries, result.entry_questions) if q in ids]
-    return replace(result, task=task, timings={}, diagnostics=[],
+    # summary=None: the chunk's own summary is of all its questions' documents (``_summary``
+    # works the part's out); a result with an entry or part of no question's is never parted.
+    return replace(result, task=task, timings={}, diagnostics=[], summary=None,
                    parts=[d for d in result.parts if d.question_id in ids],
                    entries=[e for e, _ in entries], entry_questions=[q for _, q in entries],
                    facts={q: f for q, f in result.facts.items() if q in ids})
