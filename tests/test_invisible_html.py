@@ -87,3 +87,19 @@ def test_true_and_false_letters_written_as_code_judge_their_statements(tmp_path:
     assert (q.type, [(p.prompt, p.answer) for p in q.pairs], q.distractors) == (
         "matching", [("`1 < 2`", "T"), ("`'a' in 'abc'`", "T"), ("`2 < 1`", "F")], [])
 
+
+
+
+def _imported(tmp_path: Path, name: str, text: str) -> list[tuple[str, list[str]]]:
+    (tmp_path / name).write_text(text, encoding="utf-8")
+    code, out, err = run("import", name, "-o", name + ".out", cwd=tmp_path)
+    assert code == 0, out + err
+    quiz = read_clean(tmp_path / (name + ".out") / name)
+    return [(q.stem, [c.text for c in q.choices if c.correct]) for q in quiz.iter_questions()]
+
+
+def test_a_fence_opened_on_the_first_line_ends_where_it_closes(tmp_path: Path) -> None:
+    """The first line is looked at too: a fence opened there (a paper that begins with its code)
+    closes at its closing line, and the comments after it show nothing, as ever."""
+    plain = _imported(tmp_path, "plain.md", "\n" + PAPER)
+    assert plain == _imported(tmp_path, "fenced.md", "```\n<!-- the exam's code -->\n```\n" + PAPER)
