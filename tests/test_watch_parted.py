@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_watch_warm import _diagnostics, _fresh, _watch
+from test_watch_warm import _diagnostics, _fresh, _rendered, _watch
 
 from qti_builder import pipeline
 
@@ -81,19 +81,6 @@ def _bank(sizes: tuple[int, ...] = (50, 50, 50), edits: dict[int, str] | None = 
                 shown += 1
                 lines += [f"{shown}. {text}", "", "A) apple", "B) stone", "C) chair", "D) cloud", "", f"Answer: {'ABCD'[number % 4]}", ""]
     return "\n".join(lines)
-
-
-def _rendered(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int]]:
-    """(target, part, questions) of each task rendered from now on, in this process."""
-    rendered: list[tuple[str, str, int]] = []
-    real = pipeline._rendered
-
-    def counting(task: pipeline.Task, *args: object) -> pipeline.TaskResult:
-        rendered.append((task.format, task.part, len(task.questions)))
-        return real(task, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pipeline, "_rendered", counting)
-    return rendered
 
 
 def _session(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, texts: list[str], *args: str) -> list[list[tuple[str, str, int]]]:
