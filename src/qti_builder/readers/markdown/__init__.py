@@ -102,7 +102,7 @@ class _Reader:
                                                                 tuple(defaults.items())))
         later: list[tuple[P.PieceRead, int, str]] = []
         if split is None:
-            description, sections = Scanner(visible, self.source.path, self.sink, language, visible=True).scan(body_start)
+            description, sections = Scanner(visible, self.source.path, self.sink, language).scan(body_start)
         else:
             description, sections, later = split
         intro = description.text()
@@ -139,7 +139,7 @@ class _Reader:
         if not bounds:
             return None
         sink = DiagnosticSink()  # the sink's only if the pieces are taken: else the source is read whole
-        scanner = Scanner(visible, self.source.path, sink, settings.language, visible=True)
+        scanner = Scanner(visible, self.source.path, sink, settings.language)
         description, sections = scanner.scan(body_start, bounds[0])
         if not scanner.ends_clean or scanner.keys:
             return None

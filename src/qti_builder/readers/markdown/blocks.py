@@ -240,11 +240,10 @@ class Scanner:
     them is ever read as the block's text.
     """
 
-    def __init__(self, lines: list[str], path: str, sink: DiagnosticSink, language: str = "en",
-                 visible: bool = False) -> None:
-        #: ``visible``: the lines are already :func:`syntax.without_invisible_html`'s (a large
-        #: source's pieces each have a scanner: the whole source is not gone over again for each).
-        self.lines = lines if visible else S.without_invisible_html(lines)
+    def __init__(self, lines: list[str], path: str, sink: DiagnosticSink, language: str = "en") -> None:
+        #: The lines as :func:`syntax.without_invisible_html` makes them, by the caller: a large
+        #: source's pieces each have a scanner, and the whole source is not gone over for each.
+        self.lines = lines
         self.path = path
         self.sink = sink
         self.reported: set[tuple[str, int, int]] = set()

@@ -173,7 +173,7 @@ def piece_starts(lines: list[str], start: int) -> tuple[list[int], dict[int, int
     runs: dict[int, int] = {}
     firsts: dict[int, int] = {}
     fence: str | None = None
-    scanner = Scanner(lines, "", DiagnosticSink(), visible=True)
+    scanner = Scanner(lines, "", DiagnosticSink())
     count = -1  # question lines in the section (-1: no section open, or runs stopped by a heading)
     since = 0  # question lines since the section's or the run's first
     numbered, least, most = _NUMBERED.match, max(1, RUN_QUESTIONS // 2), 2 * RUN_QUESTIONS
@@ -255,7 +255,7 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
     questions, the first read as its question ``questions_from``. ``lines``: the source's, as
     :func:`syntax.without_invisible_html` makes them."""
     sink = DiagnosticSink()
-    scanner = Scanner(lines, path, sink, settings.language, visible=True)
+    scanner = Scanner(lines, path, sink, settings.language)
     inside = None if within is None else \
         Section(1, 0, "", {}, Block(start + 1, 1), each_points=within[0], kind=within[1], exam_rule=within[2])
     _, roots = scanner.scan(start, end, form, within=inside, peek=continued)
@@ -289,7 +289,7 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
 def guess_within(lines: list[str], start: int, end: int, language: str, form: str | None) -> Within | None:
     """What the section of the top-level heading ``start`` reads its questions by, as its lines
     up to ``end`` (its first question's) make it: a guess, checked once the section is read."""
-    roots = Scanner(lines, "", DiagnosticSink(), language, visible=True).scan(start, end, form)[1]
+    roots = Scanner(lines, "", DiagnosticSink(), language).scan(start, end, form)[1]
     return (roots[-1].each_points, roots[-1].kind, roots[-1].exam_rule) if roots else None
 
 
