@@ -1595,24 +1595,24 @@ def _pickled_ahead(good: dict[int, WritableQuiz], results: list[QuizResult], kep
 
 
 def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
-          ahead: Mapping[int, PickledAhead] | None = None) -> None:
+          ahead: Mapping[int, PickledAhead]) -> None:
     """Keep in the build cache each quiz built here without errors, with every output's bytes. A
     watching process (``build --watch``) does it in a process forked for it (``memory.in_background``:
     a snapshot, which nothing this build does next can change), and goes on at once: pickling and
     writing a 10,000-question quiz's entry was 0.2 s of each rebuild after an edit, which no
     output waits for (bench/README.md)."""
     if kept or lookup.settings is not None:
-        in_background(functools.partial(_keep_now, results, good, kept, lookup, ahead or {}), [lookup.keys[i] for i in kept])
+        in_background(functools.partial(_keep_now, results, good, kept, lookup, ahead), [lookup.keys[i] for i in kept])
 
 
 def _keep_now(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
-              ahead: Mapping[int, PickledAhead] | None = None) -> None:
+              ahead: Mapping[int, PickledAhead]) -> None:
     for i, contents in kept.items():
         result = results[i]
         if result.failed or i not in good or set(contents) != {o.format for o in result.outputs}:
             continue
         item = good[i]
-        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span), (ahead or {}).get(i))
+        store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span), ahead.get(i))
     if lookup.settings is not None:
         prune()
 
