@@ -194,19 +194,24 @@ def _path(key: str) -> Path:
 
 
 @contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
+def collector_paused(freeze: bool = False) -> Iterator[None]:
     """Python's cyclic garbage collector paused (and left as it was found after) while an entry is
     unpickled or pickled. Unpickling makes every object the entry holds at once (a 10,000-question
     quiz's model: hundreds of thousands), none of them garbage; pickling keeps what it made of
     each object to the end (its memo); and the collector, which runs again and again while the heap
     grows, walked them all each time: that quiz's entry took 0.36 s of CPU to unpickle against
     0.13 s paused, and 0.30 s to pickle in a build against 0.10 s (bench/README.md). What either
-    made is collected as ever once the collector resumes."""
+    made is collected as ever once the collector resumes. ``freeze``: what was made meanwhile lives
+    to the end of the build (the pipeline's import, a rebuild's chunk entries), and is frozen out
+    of the collector's reach (``gc.freeze``) before it resumes, or its first collection would walk
+    it all; the pipeline's ``build`` unfreezes everything when it ends."""
     collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        if freeze:
+            gc.freeze()
         if collecting:
             gc.enable()
 
@@ -231,7 +236,7 @@ def _read(key: str, kept_as: str = NOT_KEPT) -> object | None:
     if found is not None:
         if not isinstance(found, _Pickled):
             return found
-        with _collector_paused():
+        with collector_paused():
             return pickle.loads(found.data)
     path = _path(key)
     try:
@@ -247,7 +252,7 @@ def _read(key: str, kept_as: str = NOT_KEPT) -> object | None:
         if kind not in (b"z", b"p"):
             return None
         data = zlib.decompress(body) if kind == b"z" else body
-        with _collector_paused():
+        with collector_paused():
             entry = pickle.loads(data)
     except Exception:  # a damaged entry whose checksum was damaged to match: still only a miss
         return None
@@ -350,7 +355,7 @@ def _packed_beside(contents: dict[str, bytes]) -> Callable[[], dict[str, tuple[b
 
 def _unpickled(data: bytes) -> Any:
     """A cache entry's quiz model (:attr:`_StoredQuiz.quiz`), when it is first asked for."""
-    with _collector_paused():
+    with collector_paused():
         return pickle.loads(data)
 
 
@@ -646,7 +651,7 @@ def _pickled(entry: object) -> bytes:
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _reducers()
-    with _collector_paused():  # what pickle keeps of each model until the end is no garbage either
+    with collector_paused():  # what pickle keeps of each model until the end is no garbage either
         pickler.dump(entry)
     return buffer.getvalue()
 
@@ -763,6 +768,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "chunk_content", "chunk_key", "code_key", "load",
+__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "code_key", "load",
            "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
            "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .cache import look_up
+from .cache import collector_paused, look_up
 from .diagnostics import Diagnostic, Severity, display_path
 from .results import BuildOptions, BuildResult, QuizResult, conclude, find_sources
 
@@ -69,11 +69,7 @@ def _import_pipeline_while_schemas_compile(options: BuildOptions) -> None:
     way walked them again and again to free about 1,700. Then they are frozen (``gc.freeze``, as
     the pipeline freezes what it read), or the first collection after would walk them all at once;
     the pipeline's ``build`` unfreezes everything when it ends, for a watching or serving process."""
-    import gc
-
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused(freeze=True):
         import importlib
         import threading
 
@@ -90,10 +86,6 @@ def _import_pipeline_while_schemas_compile(options: BuildOptions) -> None:
             pass
         finally:
             importing.join()
-    finally:
-        gc.freeze()
-        if collecting:  # a watching or serving process collects again (the build turns it off for itself)
-            gc.enable()
 
 
 def _categories_shared(results: list[QuizResult]) -> bool:

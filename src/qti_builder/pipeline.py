@@ -47,7 +47,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, code_key, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
+from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, code_key, collector_paused, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
                     piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
@@ -1003,9 +1003,7 @@ def _found(tasks: list[Task]) -> list[TaskResult]:
     # runs again, or its first collection would walk them all. With it running, each entry's
     # unpickling ended with a collection over the objects just made, none of them garbage (160
     # entries in a rebuild by hand of a 10,000-question bank, bench/README.md).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused(freeze=True):
         for task in tasks:
             key = _chunk_key(task)
             cached = _cached(task, key)
@@ -1013,10 +1011,6 @@ def _found(tasks: list[Task]) -> list[TaskResult]:
                 found.append(cached)
             elif key is not None:
                 _state.missed[task] = key
-    finally:
-        if collecting:
-            gc.freeze()
-            gc.enable()
     return found
 
 
