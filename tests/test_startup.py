@@ -273,3 +273,33 @@ def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> N
     wrong_total = check(str(paper))
     assert wrong_total.stderr.splitlines()[-1] == "no outline 1", wrong_total.stderr
     assert "error[QB219]: the paper says total 42, its questions add up to 10 points" in wrong_total.stdout + wrong_total.stderr
+
+
+def test_a_check_imports_a_kind_s_reader_and_writers_only_for_a_quiz_that_has_the_kind() -> None:
+    """The kinds' tables (kinds.KindTable) make a kind's entry when the kind is first asked for: a
+    check of the seed quiz, which has no calculated question, imports neither the calculated kinds'
+    Markdown reader nor their Canvas and Moodle writers; a quiz with calculated questions imports
+    them, and is checked as before. In a fresh process each time."""
+    from helpers import ROOT, SEED_SOURCE
+
+    calculated = ("qti_builder.readers.markdown.calculated", "qti_builder.writers.canvas_calculated",
+                  "qti_builder.writers.moodle_calculated")
+    script = (
+        "import sys\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        "    app(sys.argv[1:])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        f"print([m for m in {list(calculated)!r} if m in sys.modules], code, file=sys.stderr)\n"
+    )
+
+    def check(source: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", script, "check", str(source), "--no-cache", "--lang", "en"],
+                              capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+    seed = check(SEED_SOURCE)
+    assert seed.stderr.splitlines()[-1] == "[] 0", seed.stderr
+    with_calculated = check(ROOT / "tests" / "fixtures" / "calculated.md")
+    assert with_calculated.stderr.splitlines()[-1] == f"{list(calculated)!r} 0", with_calculated.stderr
+    assert "ok: 1 quiz, 7 questions (7 points), 4 outputs valid" in with_calculated.stdout, with_calculated.stdout
