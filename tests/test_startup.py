@@ -275,6 +275,26 @@ def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> N
     assert "error[QB219]: the paper says total 42, its questions add up to 10 points" in wrong_total.stdout + wrong_total.stderr
 
 
+def _check_in_a_fresh_process(source: Path, modules: tuple[str, ...]) -> tuple[list[str], int, str]:
+    """``check source --no-cache`` in a fresh interpreter: which of ``modules`` it imported, its
+    exit code and its output."""
+    from helpers import ROOT
+
+    script = (
+        "import sys\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        "    app(sys.argv[1:])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        f"print(json.dumps([[m for m in {list(modules)!r} if m in sys.modules], code]), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", "import json\n" + script, "check", str(source), "--no-cache", "--lang", "en"],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    imported, code = json.loads(done.stderr.strip().splitlines()[-1])
+    return imported, code, done.stdout
+
+
 def test_a_check_imports_a_kind_s_reader_and_writers_only_for_a_quiz_that_has_the_kind() -> None:
     """The kinds' tables (kinds.KindTable) make a kind's entry when the kind is first asked for: a
     check of the seed quiz, which has no calculated question, imports neither the calculated kinds'
@@ -284,22 +304,15 @@ def test_a_check_imports_a_kind_s_reader_and_writers_only_for_a_quiz_that_has_th
 
     calculated = ("qti_builder.readers.markdown.calculated", "qti_builder.writers.canvas_calculated",
                   "qti_builder.writers.moodle_calculated")
-    script = (
-        "import sys\n"
-        "from qti_builder.cli import app\n"
-        "try:\n"
-        "    app(sys.argv[1:])\n"
-        "except SystemExit as exc:\n"
-        "    code = exc.code or 0\n"
-        f"print([m for m in {list(calculated)!r} if m in sys.modules], code, file=sys.stderr)\n"
-    )
+    assert _check_in_a_fresh_process(SEED_SOURCE, calculated)[:2] == ([], 0)
+    imported, code, output = _check_in_a_fresh_process(ROOT / "tests" / "fixtures" / "calculated.md", calculated)
+    assert (imported, code) == (list(calculated), 0)
+    assert "ok: 1 quiz, 7 questions (7 points), 4 outputs valid" in output, output
 
-    def check(source: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", script, "check", str(source), "--no-cache", "--lang", "en"],
-                              capture_output=True, text=True, timeout=300, cwd=ROOT)
 
-    seed = check(SEED_SOURCE)
-    assert seed.stderr.splitlines()[-1] == "[] 0", seed.stderr
-    with_calculated = check(ROOT / "tests" / "fixtures" / "calculated.md")
-    assert with_calculated.stderr.splitlines()[-1] == f"{list(calculated)!r} 0", with_calculated.stderr
-    assert "ok: 1 quiz, 7 questions (7 points), 4 outputs valid" in with_calculated.stdout, with_calculated.stdout
+def test_a_check_that_forks_no_worker_does_not_import_multiprocessing() -> None:
+    """Whether workers could be forked (parallel.forks) is asked of ``os``: a check of a small quiz,
+    which runs everything in its own process, imports no multiprocessing."""
+    from helpers import SEED_SOURCE
+
+    assert _check_in_a_fresh_process(SEED_SOURCE, ("multiprocessing",))[:2] == ([], 0)
