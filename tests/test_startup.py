@@ -277,7 +277,7 @@ def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> N
 
 def _check_in_a_fresh_process(source: Path, modules: tuple[str, ...]) -> tuple[list[str], int, str]:
     """``check source --no-cache`` in a fresh interpreter: which of ``modules`` it imported, its
-    exit code and its output."""
+    exit code and what it printed (both streams)."""
     from helpers import ROOT
 
     script = (
@@ -292,7 +292,7 @@ def _check_in_a_fresh_process(source: Path, modules: tuple[str, ...]) -> tuple[l
     done = subprocess.run([sys.executable, "-c", "import json\n" + script, "check", str(source), "--no-cache", "--lang", "en"],
                           capture_output=True, text=True, timeout=300, cwd=ROOT)
     imported, code = json.loads(done.stderr.strip().splitlines()[-1])
-    return imported, code, done.stdout
+    return imported, code, done.stdout + done.stderr
 
 
 def test_a_check_imports_a_kind_s_reader_and_writers_only_for_a_quiz_that_has_the_kind() -> None:
@@ -316,3 +316,20 @@ def test_a_check_that_forks_no_worker_does_not_import_multiprocessing() -> None:
     from helpers import SEED_SOURCE
 
     assert _check_in_a_fresh_process(SEED_SOURCE, ("multiprocessing",))[:2] == ([], 0)
+
+
+def test_a_check_imports_the_table_of_codes_only_to_look_a_code_up(tmp_path: Path) -> None:
+    """The table of every code (codes.py) is imported where a code is looked up: a check of the
+    seed, without ``--ignore`` and without a question's ``ignore=``, does not import it; a question's
+    ``ignore=`` that names a warning is taken, one that names an error is refused (QB206)."""
+    from helpers import SEED_SOURCE
+
+    assert _check_in_a_fresh_process(SEED_SOURCE, ("qti_builder.codes",))[:2] == ([], 0)
+    text = SEED_SOURCE.read_text(encoding="utf-8")
+    assert "{#train-purpose}" in text
+    for ignored, code in (("QB601", 0), ("QB401", 1)):
+        paper = tmp_path / f"paper-{ignored}.md"
+        paper.write_text(text.replace("{#train-purpose}", f"{{#train-purpose ignore={ignored}}}", 1), encoding="utf-8")
+        assert _check_in_a_fresh_process(paper, ("qti_builder.codes",))[:2] == (["qti_builder.codes"], code)
+    output = _check_in_a_fresh_process(paper, ())[2]
+    assert "error[QB206]: ignore=QB401 on question 'train-purpose' is an error, and errors cannot be ignored" in output, output
