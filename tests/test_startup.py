@@ -273,3 +273,63 @@ def test_a_check_imports_the_outline_only_when_asked_for_it(tmp_path: Path) -> N
     wrong_total = check(str(paper))
     assert wrong_total.stderr.splitlines()[-1] == "no outline 1", wrong_total.stderr
     assert "error[QB219]: the paper says total 42, its questions add up to 10 points" in wrong_total.stdout + wrong_total.stderr
+
+
+def _check_in_a_fresh_process(source: Path, modules: tuple[str, ...], *options: str) -> tuple[list[str], int, str]:
+    """``check source --no-cache [options]`` in a fresh interpreter: which of ``modules`` it
+    imported, its exit code and what it printed (both streams)."""
+    from helpers import ROOT
+
+    script = (
+        "import json, sys\n"
+        "from qti_builder.cli import app\n"
+        "try:\n"
+        "    app(sys.argv[1:])\n"
+        "except SystemExit as exc:\n"
+        "    code = exc.code or 0\n"
+        f"print(json.dumps([[m for m in {list(modules)!r} if m in sys.modules], code]), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, "check", str(source), "--no-cache", "--lang", "en", *options],
+                          capture_output=True, text=True, timeout=300, cwd=ROOT)
+    imported, code = json.loads(done.stderr.strip().splitlines()[-1])
+    return imported, code, done.stdout + done.stderr
+
+
+def test_a_check_imports_a_kind_s_reader_and_writers_only_for_a_quiz_that_has_the_kind() -> None:
+    """The kinds' tables (kinds.KindTable) make a kind's entry when the kind is first asked for: a
+    check of the seed quiz, which has no calculated question, imports neither the calculated kinds'
+    Markdown reader nor their Canvas and Moodle writers; a quiz with calculated questions imports
+    them, and is checked as before. In a fresh process each time."""
+    from helpers import ROOT, SEED_SOURCE
+
+    calculated = ("qti_builder.readers.markdown.calculated", "qti_builder.writers.canvas_calculated",
+                  "qti_builder.writers.moodle_calculated")
+    assert _check_in_a_fresh_process(SEED_SOURCE, calculated)[:2] == ([], 0)
+    imported, code, output = _check_in_a_fresh_process(ROOT / "tests" / "fixtures" / "calculated.md", calculated)
+    assert (imported, code) == (list(calculated), 0)
+    assert "ok: 1 quiz, 7 questions (7 points), 4 outputs valid" in output, output
+
+
+def test_a_check_that_forks_no_worker_does_not_import_multiprocessing() -> None:
+    """Whether workers could be forked (parallel.forks) is asked of ``os``: a check of a small quiz
+    allowed two processes, which runs everything in its own, imports no multiprocessing."""
+    from helpers import SEED_SOURCE
+
+    assert _check_in_a_fresh_process(SEED_SOURCE, ("multiprocessing",), "--jobs", "2")[:2] == ([], 0)
+
+
+def test_a_check_imports_the_table_of_codes_only_to_look_a_code_up(tmp_path: Path) -> None:
+    """The table of every code (codes.py) is imported where a code is looked up: a check of the
+    seed, without ``--ignore`` and without a question's ``ignore=``, does not import it; a question's
+    ``ignore=`` that names a warning is taken, one that names an error is refused (QB206)."""
+    from helpers import SEED_SOURCE
+
+    assert _check_in_a_fresh_process(SEED_SOURCE, ("qti_builder.codes",))[:2] == ([], 0)
+    text = SEED_SOURCE.read_text(encoding="utf-8")
+    assert "{#train-purpose}" in text
+    for ignored, code in (("QB601", 0), ("QB401", 1)):
+        paper = tmp_path / f"paper-{ignored}.md"
+        paper.write_text(text.replace("{#train-purpose}", f"{{#train-purpose ignore={ignored}}}", 1), encoding="utf-8")
+        assert _check_in_a_fresh_process(paper, ("qti_builder.codes",))[:2] == (["qti_builder.codes"], code)
+    output = _check_in_a_fresh_process(paper, ())[2]
+    assert "error[QB206]: ignore=QB401 on question 'train-purpose' is an error, and errors cannot be ignored" in output, output

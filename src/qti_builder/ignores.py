@@ -12,7 +12,6 @@ import bisect
 import functools
 from collections.abc import Callable, Iterable
 
-from .codes import CODES, lookup, nearest
 from .diagnostics import Diagnostic, DiagnosticSink, Severity, SourceSpan
 from .model import Question, Quiz
 from .readers import SourceMap
@@ -23,6 +22,10 @@ BAD_IGNORE = "QB206"
 
 def parse_codes(values: Iterable[str]) -> frozenset[str]:
     """``--ignore`` values (each comma-separated) as codes; raises ValueError with what is wrong."""
+    # The table of every code (codes.py) is imported where a code is looked up: here, and for a
+    # question's ``ignore=``; a build or check with neither never needs it.
+    from .codes import lookup, nearest
+
     codes: set[str] = set()
     for value in values:
         for word in (w.strip() for w in value.split(",")):
@@ -49,6 +52,8 @@ def check_question_ignores(quiz: Quiz, source: SourceMap, sink: DiagnosticSink, 
         for word in question.ignore:
             if where is None:
                 where = locs() if locs is not None else question_locs(quiz)
+            from .codes import CODES  # as in parse_codes: only for a question that has an ignore=
+
             code = CODES.get(word)
             if code is not None and code.is_warning:
                 continue

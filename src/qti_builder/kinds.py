@@ -661,8 +661,9 @@ TABLES: list[KindTable[Any]] = []
 
 class KindTable(Mapping[str, Entry], Generic[Entry]):
     """One stage's registry: each kind's entry, made by ``make`` from the kind's ``part`` of its
-    spec (a :data:`PARTS` field), for every kind that has the part. The entries are made (and the
-    functions they name imported) when the table is first used, once every stage is loaded."""
+    spec (a :data:`PARTS` field), for every kind that has the part. A kind's entry is made (and the
+    functions it names imported) when the kind is first asked for, once every stage is loaded: a
+    quiz without calculated questions imports none of the calculated kinds' reader and writers."""
 
     def __init__(self, part: str, where: str, make: Callable[[Any], Entry]) -> None:
         assert part in PARTS, part
@@ -670,35 +671,28 @@ class KindTable(Mapping[str, Entry], Generic[Entry]):
         #: The table's stage, for messages: ``writers/canvas.py CanvasWriter.adapters``.
         self.where = where
         self._make = make
-        self._entries: dict[str, Entry] | None = None
+        self._entries: dict[str, Entry] = {}
         TABLES.append(self)
 
-    def entries(self) -> dict[str, Entry]:
-        if self._entries is None:
-            made = {}
-            for name, spec in KINDS.items():
-                part = getattr(spec, self.part)
-                if part is not None:
-                    try:
-                        made[name] = self._make(part)
-                    except (ImportError, AttributeError, KeyError) as error:
-                        raise LookupError(f"kind '{name}': KindSpec.{self.part} ({self.where}) names what does not "
-                                          f"exist: {error}") from error
-            self._entries = made
-        return self._entries
-
     def __getitem__(self, kind: str) -> Entry:
-        entries = self.entries()
-        if kind not in entries and kind in KINDS:
+        if kind in self._entries:
+            return self._entries[kind]
+        part = getattr(KINDS[kind], self.part)
+        if part is None:
             raise MissingPart(f"kind '{kind}' has no KindSpec.{self.part}, which {self.where} needs: add it to the "
                               "kind's spec in kinds.py (README, \"Adding a question kind\")")
-        return entries[kind]
+        try:
+            entry = self._entries[kind] = self._make(part)
+        except (ImportError, AttributeError, KeyError) as error:
+            raise LookupError(f"kind '{kind}': KindSpec.{self.part} ({self.where}) names what does not "
+                              f"exist: {error}") from error
+        return entry
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.entries())
+        return iter([name for name, spec in KINDS.items() if getattr(spec, self.part) is not None])
 
     def __len__(self) -> int:
-        return len(self.entries())
+        return sum(1 for _ in self)
 
     def __repr__(self) -> str:
         return f"KindTable({self.part!r}, {self.where!r})"

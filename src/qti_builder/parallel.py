@@ -33,10 +33,10 @@ def cpu_count() -> int:
 
 
 def forks() -> bool:
-    """Whether workers can be forked here (:func:`run` runs everything in this process otherwise)."""
-    import multiprocessing  # here: a build taken whole from the cache forks nothing
-
-    return "fork" in multiprocessing.get_all_start_methods()
+    """Whether workers can be forked here (:func:`run` runs everything in this process otherwise):
+    where the system has ``fork``, as multiprocessing's "fork" start method needs. Asked of
+    ``os``, not of multiprocessing, which a check of a small quiz, asking this, then never imports."""
+    return hasattr(os, "fork")
 
 
 def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T], bool] = lambda task: False,

@@ -17,7 +17,7 @@ from pydantic import Field, StringConstraints, model_validator
 
 from ..formulas import RESERVED
 from ..limits import MAX_SETS
-from .common import ModelBase, Problem
+from .common import ModelBase, Problem, no_items
 from .questions import Choice, QuestionBase, _ChoiceQuestionBase
 
 #: Variable names: what Moodle's wildcards, Canvas's calculator and QTI identifiers all take.
@@ -83,8 +83,8 @@ def _decimals_of(value: float) -> int:
 
 
 class _CalculatedBase(QuestionBase):
-    variables: list[Variable] = Field(default_factory=list)
-    constraints: list[str] = Field(default_factory=list, description="Conditions every set meets: 'b^2 - 4*a*c >= 0'.")
+    variables: list[Variable] = Field(default_factory=no_items)
+    constraints: list[str] = Field(default_factory=no_items, description="Conditions every set meets: 'b^2 - 4*a*c >= 0'.")
     sets: int | list[dict[VariableName, float]] = Field(
         DEFAULT_SETS, description=f"How many sets of values to generate (1 to {MAX_SETS}), or the sets themselves.")
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
 
-from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem, ShownMarkdown, checked_idnumber
+from .common import Feedback, Identifier, Markdown, ModelBase, Points, Problem, ShownMarkdown, checked_idnumber, no_items
 
 
 class QuestionBase(ModelBase):
@@ -32,9 +32,9 @@ class QuestionBase(ModelBase):
                           "students above the question text.")
     points: Points = 1.0
     feedback: Feedback = Field(default_factory=Feedback)
-    tags: list[str] = Field(default_factory=list)
+    tags: list[str] = Field(default_factory=no_items)
     ignore: list[Annotated[str, StringConstraints(strip_whitespace=True, to_upper=True, pattern=r"^[Qq][Bb][0-9]{3}$")]] = Field(
-        default_factory=list, description="Warnings and losses the author accepts for this question, by code (QB601).")
+        default_factory=no_items, description="Warnings and losses the author accepts for this question, by code (QB601).")
     moodle_idnumber: str | None = Field(
         default=None, description="The question's Moodle ID number, written as it is, instead of its id: a course's own ID number "
                           "that an import keeps because it is no id ('W3 Q1', '세포-1', 'BIO-W3.Q1').")
@@ -285,7 +285,7 @@ class FileUploadQuestion(QuestionBase):
     type: Literal["file_upload"] = "file_upload"
     max_files: int = Field(1, ge=1, le=20)
     #: File name extensions such as ``.pdf``; empty means any type.
-    allowed_types: list[Annotated[str, Field(pattern=r"^\.[A-Za-z0-9]{1,10}$")]] = Field(default_factory=list)
+    allowed_types: list[Annotated[str, Field(pattern=r"^\.[A-Za-z0-9]{1,10}$")]] = Field(default_factory=no_items)
     model_answer: Markdown | None = Field(None, description="Shown to graders, not to students.")
 
 
@@ -297,7 +297,7 @@ class MatchPair(ModelBase):
 class MatchingQuestion(QuestionBase):
     type: Literal["matching"] = "matching"
     pairs: list[MatchPair] = Field(min_length=2)
-    distractors: list[ShownMarkdown] = Field(default_factory=list)
+    distractors: list[ShownMarkdown] = Field(default_factory=no_items)
     shuffle: bool = True
 
 
@@ -318,7 +318,7 @@ class Blank(ModelBase):
     answers: list[NonEmpty] = Field(
         min_length=1, description="Accepted answers. A dropdown shows all of them plus the options; each one is correct."
     )
-    options: list[NonEmpty] = Field(default_factory=list, description="Wrong options of a dropdown blank.")
+    options: list[NonEmpty] = Field(default_factory=no_items, description="Wrong options of a dropdown blank.")
     points: Points | None = Field(
         default=None,
         description="What this blank is worth. When one blank states it, every blank of the question does, "

@@ -7,7 +7,7 @@ from typing import Annotated, ClassVar, Final, Literal
 
 from pydantic import Field, PrivateAttr, StringConstraints, field_validator, model_validator
 
-from .common import MOODLE_IDNUMBER_LENGTH, Identifier, Markdown, ModelBase, Problem, checked_idnumber
+from .common import MOODLE_IDNUMBER_LENGTH, Identifier, Markdown, ModelBase, Problem, checked_idnumber, no_items
 from .parametric import MAX_SETS
 from .questions import MultipleResponseQuestion, Scoring
 from .union import Question
@@ -33,8 +33,8 @@ class Section(ModelBase):
     id: Identifier
     title: str = Field(min_length=1)
     description: Markdown | None = Field(None, description="Text shown before the section's questions.")
-    questions: list[Question] = Field(default_factory=list)
-    sections: list["Section"] = Field(default_factory=list, description="Nested sections.")
+    questions: list[Question] = Field(default_factory=no_items)
+    sections: list["Section"] = Field(default_factory=no_items, description="Nested sections.")
     shuffle: bool = False
     select: int | None = Field(None, ge=1, description="Draw this many questions at random.")
     moodle_idnumber: str | None = Field(
