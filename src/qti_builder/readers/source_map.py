@@ -25,7 +25,12 @@ class SourceMap:
     """Where each part of a quiz came from, keyed by its path in the model data."""
 
     path: str
-    positions: dict[Loc, SourceSpan] = field(default_factory=dict)
+    #: Where each part is, as (line, column) in the map's own file (``path``): two numbers, not a
+    #: span, so that a large source's places are made and copied quickly (a 10,000-question bank
+    #: has about 122,000; a rebuild puts those of the pieces it did not read again in as the cache
+    #: kept them, in one ``dict.update``, where making a span of each was a quarter of its read,
+    #: bench/README.md). :meth:`locate` gives a place as a span.
+    positions: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     #: The text as written of each scalar that was read as a number or true/false (YAML), so a
     #: field that takes text can take ``1.10`` or ``yes`` as the author wrote them.
     scalars: dict[Loc, str] = field(default_factory=dict)
@@ -54,12 +59,12 @@ class SourceMap:
     text_lines: dict[Loc, TextLines] = field(default_factory=dict)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
-        self.positions[loc] = SourceSpan(self.path, line, column)
+        self.positions[loc] = (line, column)
 
     def text_at(self, loc: Loc, line: int, column: int, written: list[tuple[int, int, str]]) -> None:
         """The place of the text at ``loc`` and its source lines as written (line, column and
         characters, whitespace around them left out), when they are more than its first line."""
-        self.positions[loc] = SourceSpan(self.path, line, column)
+        self.positions[loc] = (line, column)
         if len(written) > 1 or (written and (written[0][0] != line or written[0][1] != column)):
             self.text_lines[loc] = tuple((at_line - line, at_column, chars) for at_line, at_column, chars in written)
 
@@ -93,11 +98,11 @@ class SourceMap:
         if len(loc) >= 2 and loc[-2] == KEY and loc not in self.positions:
             value = self.positions.get(loc[:-2] + (loc[-1],))
             if value is not None:
-                return value
+                return SourceSpan(self.path, *value)
         for end in range(len(loc), -1, -1):
-            span = self.positions.get(loc[:end])
-            if span is not None:
-                return span
+            place = self.positions.get(loc[:end])
+            if place is not None:
+                return SourceSpan(self.path, *place)
         return SourceSpan(self.path, 1, 1)
 
     def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
@@ -108,7 +113,7 @@ class SourceMap:
 def structure_starts(source: SourceMap) -> list[int]:
     """The lines where a section, a question or a shared passage begins, in order (a question
     left out of a partial quiz too)."""
-    return sorted({span.line for loc, span in source.positions.items() if _is_start(loc)} | set(source.left_out))
+    return sorted({line for loc, (line, _) in source.positions.items() if _is_start(loc)} | set(source.left_out))
 
 
 def _is_start(loc: Loc) -> bool:
