@@ -53,6 +53,12 @@ class SourceMap:
     #: read as (part of) a piece of a large source (readers/markdown/pieces.py): the same key is
     #: the same section's data, so that the build keeps what it checked of it by that key too.
     section_keys: dict[int, str] = field(default_factory=dict)
+    #: Of each top-level section read in runs of its questions (readers/markdown/pieces.py), by its
+    #: index: where each of its pieces' questions begin in it and the piece's key, in order (the
+    #: piece that opens the section from question 0), so that the build keeps what it checked of
+    #: a run's questions by that key too (an edit of one question checks its run's again, not its
+    #: section's).
+    section_runs: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     #: How a text runs in the source where that is not one line from its field's place (a
     #: paragraph's indented lines, a quoted or block YAML string): each of its source lines as
     #: (lines below the field's line, column, characters as written), for :meth:`text_position`.

@@ -399,19 +399,22 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
     """The pieces' sections, their places put in ``source`` as sections ``first``, ``first + 1``,
     ... at the lines where each piece starts now (its index and key beside it), a run's
     questions appended to the section before it (its places moved to theirs), each section's
-    piece key (``SourceMap.section_keys``; of a section read in runs, one of its pieces' keys),
-    and their diagnostics in ``sink``; a section read in runs checked (``check_section``) once
+    piece key (``SourceMap.section_keys``; of a section read in runs, one of its pieces' keys,
+    and where each piece's questions begin in it, ``SourceMap.section_runs``), and their
+    diagnostics in ``sink``; a section read in runs checked (``check_section``) once
     its last run is in, after the diagnostics of its pieces, as the whole reading checks it after
     reading its questions."""
     sections: list[dict[str, Any]] = []
-    #: The section read in runs being put together: itself (without questions), its data, its pieces' keys.
-    open_runs: tuple[Section, dict[str, Any], list[str]] | None = None
+    #: The section read in runs being put together: itself (without questions), its data, where
+    #: each of its pieces' questions begin in it and the piece's key.
+    open_runs: tuple[Section, dict[str, Any], list[tuple[int, str]]] | None = None
 
     def close() -> None:
         if open_runs is None:
             return
-        section, data, keys = open_runs
-        source.section_keys[first + len(sections) - 1] = hashlib.sha256("\0".join(keys).encode()).hexdigest()
+        section, data, runs = open_runs
+        source.section_keys[first + len(sections) - 1] = hashlib.sha256("\0".join(key for _, key in runs).encode()).hexdigest()
+        source.section_runs[first + len(sections) - 1] = runs
         if check_section is not None:
             check_section(section, data, source, sink)
 
@@ -421,8 +424,8 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
             assert open_runs is not None, "a run follows the section it is read in"
             data = open_runs[1]
             _place(piece, source, first + len(sections) - 1 - piece.first, len(data["questions"]) - piece.questions_from, shift)
+            open_runs[2].append((len(data["questions"]), key))
             data["questions"] += piece.questions
-            open_runs[2].append(key)
             _diagnostics(piece, source, sink)
             continue
         close()
@@ -438,7 +441,7 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
             data["questions"] = list(data.get("questions") or [])
             sections[-1] = data
             opened = replace(piece.open_section, line=piece.open_section.line + shift)
-            open_runs = (opened, data, [f"{key}:{len(piece.sections) - 1}"])
+            open_runs = (opened, data, [(0, f"{key}:{len(piece.sections) - 1}")])
     close()
     return sections
 
