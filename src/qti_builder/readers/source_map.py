@@ -112,8 +112,11 @@ class SourceMap:
         return SourceSpan(self.path, 1, 1)
 
     def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
-        """Question id -> where the question starts, for errors found after reading."""
-        return {ident: self.locate(loc) for ident, loc in question_locs(quiz).items()}
+        """Question id -> where the question starts, for errors found after reading (a question's
+        own place looked up first: 10,000 of them in a bank, each a span made here)."""
+        path, positions = self.path, self.positions
+        return {ident: SourceSpan(path, *place) if (place := positions.get(loc)) is not None else self.locate(loc)
+                for ident, loc in question_locs(quiz).items()}
 
 
 def structure_starts(source: SourceMap) -> list[int]:
