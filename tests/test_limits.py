@@ -189,7 +189,7 @@ def test_libyaml_events_give_the_nodes_and_positions_of_pyyaml_s_parser(monkeypa
     pure = reader.load_yaml(MIXED, pure_source, DiagnosticSink())
     assert fast == pure and fast["sections"][1]["questions"][1]["choices"][0]["text"] == "😀 `get pods`"
     assert fast_source.positions == pure_source.positions and fast_source.scalars == pure_source.scalars
-    assert fast_source.positions[("sections", 1, "questions", 0, "choices", 1, "text")] == SourceSpan("q.yaml", 16, 27)
+    assert fast_source.locate(("sections", 1, "questions", 0, "choices", 1, "text")) == SourceSpan("q.yaml", 16, 27)
 
 
 def test_a_syntax_error_is_reported_in_pyyaml_s_words(tmp_path: Path) -> None:

@@ -277,3 +277,139 @@ def test_findings_of_every_check_in_the_same_order(tmp_path: Path, profile: str 
     assert {"QB165", "QB157", "QB206"} <= set(codes) and whole[1]
     assert profile is None or "QB601" in codes
     assert _by_sections(path, profile) == whole
+
+
+# -- a section read in runs of its questions: each run remembered -----------------------------
+
+
+@pytest.fixture
+def runs_of_5(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, list[int] | None]]:
+    """Long sections read in runs of about 5 questions; each top-level section checked from here
+    on, with the places of the questions checked (None: all of them)."""
+    import inspect
+
+    from qti_builder.readers.markdown import pieces
+
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", 5)
+    done: list[tuple[int, list[int] | None]] = []
+    real = quiz_checks._check_section
+    signature = inspect.signature(real)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        bound = signature.bind(*args, **kwargs)
+        done.append((bound.arguments["k"], bound.arguments.get("only")))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(quiz_checks, "_check_section", counting)
+    return done
+
+
+def _edited(path: Path, part: int, n: int, text: str = "edited") -> None:
+    """Question ``n`` of part ``part`` given more words (its lines stay where they were)."""
+    old = f"{n}. Question {n} of part {part}?"
+    assert old in path.read_text("utf-8")
+    path.write_text(path.read_text("utf-8").replace(old, f"{n}. Question {n} of part {part}, {text}?"), "utf-8")
+
+
+def _run_of(source_runs: list[tuple[int, str]], place: int) -> list[int]:
+    """The places of the run that holds question ``place`` of a section (SourceMap.section_runs),
+    and of the run before it when the question is its run's first (a piece's key holds the line
+    after it too)."""
+    firsts = [first for first, _ in source_runs]
+    at = max(k for k, first in enumerate(firsts) if first <= place)
+    start = firsts[at - 1] if firsts[at] == place and at else firsts[at]
+    return list(range(start, firsts[at + 1] if at + 1 < len(firsts) else 40))
+
+
+def _section_runs(path: Path, pieces: _Pieces) -> dict[int, list[tuple[int, str]]]:
+    read = read_quiz(path, DiagnosticSink(), partial=True, pieces=pieces.pieces())
+    assert read is not None
+    return read[1].section_runs
+
+
+def test_an_edit_checks_only_its_run_of_its_section_again(tmp_path: Path, runs_of_5: list[tuple[int, list[int] | None]]) -> None:
+    """A bank's sections read in runs: one question edited checks its run's questions again (and
+    the section's own texts), the other runs and sections taken from the memo; the findings are
+    the whole quiz's checks'."""
+    path = _bank(tmp_path)
+    memo, pieces = _Memo(), _Pieces()
+    assert _by_sections(path, "canvas", memo.memo(), pieces.pieces()) == _whole(path, "canvas")
+    assert runs_of_5 == [(0, None), (1, None), (2, None), (3, None)]
+    runs = _section_runs(path, pieces)
+    assert sorted(runs) == [0, 1, 2, 3] and all(len(each) >= 4 for each in runs.values())  # read in runs
+    _edited(path, 2, 17)
+    runs_of_5.clear()
+    again = _by_sections(path, "canvas", memo.memo(), pieces.pieces())
+    assert again == _whole(path, "canvas")
+    assert runs_of_5 == [(1, _run_of(runs[1], 16))]
+    runs_of_5.clear()  # remembered: the same again checks nothing
+    assert _by_sections(path, "canvas", memo.memo(), pieces.pieces()) == again
+    assert runs_of_5 == []
+
+
+def test_a_finding_in_an_edited_run_is_found_each_time(tmp_path: Path, runs_of_5: list[tuple[int, list[int] | None]]) -> None:
+    """An edit gives a question of a remembered run a finding (an image without alt text, QB165):
+    found, in the whole checks' order, and found again when another run of its section is edited
+    next (a run with a finding is never remembered); put right, the section is remembered again."""
+    path = _bank(tmp_path)
+    (tmp_path / "x.png").write_bytes(PNG)
+    memo, pieces = _Memo(), _Pieces()
+    _by_sections(path, None, memo.memo(), pieces.pieces())
+    runs = _section_runs(path, pieces)
+    _edited(path, 3, 24, "look at ![](x.png)")
+    runs_of_5.clear()
+    found = _by_sections(path, None, memo.memo(), pieces.pieces())
+    assert found == _whole(path, None) and [d.code for d in found[0]] == ["QB165"]
+    assert runs_of_5 == [(2, _run_of(runs[2], 23))]
+    _edited(path, 3, 2)
+    runs_of_5.clear()
+    found = _by_sections(path, None, memo.memo(), pieces.pieces())
+    assert found == _whole(path, None) and [d.code for d in found[0]] == ["QB165"]
+    assert runs_of_5 == [(2, sorted({*_run_of(runs[2], 1), *_run_of(runs[2], 23)}))]
+    path.write_text(path.read_text("utf-8").replace("look at ![](x.png)", "looked at"), "utf-8")
+    runs_of_5.clear()
+    assert _by_sections(path, None, memo.memo(), pieces.pieces()) == _whole(path, None)
+    runs_of_5.clear()
+    assert _by_sections(path, None, memo.memo(), pieces.pieces()) == _whole(path, None)
+    assert runs_of_5 == []
+
+
+def test_a_section_with_a_finding_elsewhere_is_checked_whole_and_the_same(tmp_path: Path,
+                                                                           runs_of_5: list[tuple[int, list[int] | None]]) -> None:
+    """A section whose first checks found something (its runs never remembered) is checked whole
+    after an edit in another of its runs, with the whole checks' findings in their order."""
+    path = _bank(tmp_path, extra={2: WARNING})
+    (tmp_path / "x.png").write_bytes(PNG)
+    memo, pieces = _Memo(), _Pieces()
+    _by_sections(path, "moodle", memo.memo(), pieces.pieces())
+    _edited(path, 2, 3)
+    runs_of_5.clear()
+    found = _by_sections(path, "moodle", memo.memo(), pieces.pieces())
+    assert found == _whole(path, "moodle") and "QB165" in [d.code for d in found[0]]
+    assert runs_of_5 == [(1, None)]
+
+
+def test_build_after_an_edit_in_a_run_prints_the_same_with_and_without_the_cache(
+        tmp_path: Path, runs_of_5: list[tuple[int, list[int] | None]]) -> None:
+    """The command line, sections read in runs: built, one question edited to hold an image
+    without alt text, built again (one run's questions checked), then another question of its
+    section edited: each prints and writes what a build of its text without the cache does."""
+    path = _bank(tmp_path)
+    (tmp_path / "x.png").write_bytes(PNG)
+
+    def build(name: str, *args: str) -> tuple[int, str, str, dict[str, bytes]]:
+        out = tmp_path / name
+        code, stdout, stderr = run("build", str(path), "--out", str(out), *args)
+        return (code, stdout.replace(str(out), "OUT"), stderr.replace(str(out), "OUT"),
+                {p.name: p.read_bytes() for p in sorted(out.iterdir())})
+
+    build("first")
+    _edited(path, 1, 12, "look at ![](x.png)")
+    runs_of_5.clear()
+    cached = build("cached")
+    assert [k for k, _ in runs_of_5] == [0] and runs_of_5[0][1] is not None  # one run's questions
+    fresh = build("fresh", "--no-cache")
+    assert fresh[0] == 0 and "QB165" in fresh[1] + fresh[2]
+    assert cached == fresh
+    _edited(path, 1, 33)
+    assert build("cached-2") == build("fresh-2", "--no-cache")

@@ -134,7 +134,7 @@ def build_outline(quiz: Quiz, source: SourceMap, lines: list[str], words: Mappin
     return Outline(
         path=source.path, title=quiz.title, language=quiz.language, sections=sections,
         questions=sum(1 for _ in quiz.iter_questions()), points=quiz_points(quiz), stated_points=quiz.stated_points,
-        stated_written=source.scalars.get(("stated_points",)), stated_line=stated_line.line if stated_line else None,
+        stated_written=source.scalars.get(("stated_points",)), stated_line=stated_line[0] if stated_line else None,
         partial=source.partial,
     )
 

@@ -100,14 +100,14 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
                 move: dict[int, int] = {}
                 for j, question in enumerate(questions):
                     first = source.positions.get(loc + ("questions", j))
-                    unread = first is not None and any(first.line <= e <= last_line(first.line, starts, lines) for e in error_lines)
+                    unread = first is not None and any(first[0] <= e <= last_line(first[0], starts, lines) for e in error_lines)
                     if not unread:
                         move[j] = len(kept)
                         kept.append(question)
                     elif first is not None:
-                        source.left_out.append(first.line)
+                        source.left_out.append(first[0])
                         if loc + ("questions", j) in source.numbers:
-                            source.left_out_numbers[first.line] = source.numbers[loc + ("questions", j)]
+                            source.left_out_numbers[first[0]] = source.numbers[loc + ("questions", j)]
                 moves[loc] = move
                 section["questions"] = kept
                 held = len(kept) + len(section.get("sections") or [])
@@ -129,7 +129,7 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
                 out[k + 1] = new
         return tuple(out)
 
-    source.positions = {new: span for loc, span in source.positions.items() if (new := moved(loc)) is not None}
+    source.positions = {new: place for loc, place in source.positions.items() if (new := moved(loc)) is not None}
     source.scalars = {new: text for loc, text in source.scalars.items() if (new := moved(loc)) is not None}
     source.numbers = {new: n for loc, n in source.numbers.items() if (new := moved(loc)) is not None}
     source.text_lines = {new: lines for loc, lines in source.text_lines.items() if (new := moved(loc)) is not None}

@@ -25,7 +25,12 @@ class SourceMap:
     """Where each part of a quiz came from, keyed by its path in the model data."""
 
     path: str
-    positions: dict[Loc, SourceSpan] = field(default_factory=dict)
+    #: Where each part is, as (line, column) in the map's own file (``path``): two numbers, not a
+    #: span, so that a large source's places are made and copied quickly (a 10,000-question bank
+    #: has about 122,000; a rebuild puts those of the pieces it did not read again in as the cache
+    #: kept them, in one ``dict.update``, where making a span of each was a quarter of its read,
+    #: bench/README.md). :meth:`locate` gives a place as a span.
+    positions: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     #: The text as written of each scalar that was read as a number or true/false (YAML), so a
     #: field that takes text can take ``1.10`` or ``yes`` as the author wrote them.
     scalars: dict[Loc, str] = field(default_factory=dict)
@@ -48,18 +53,24 @@ class SourceMap:
     #: read as (part of) a piece of a large source (readers/markdown/pieces.py): the same key is
     #: the same section's data, so that the build keeps what it checked of it by that key too.
     section_keys: dict[int, str] = field(default_factory=dict)
+    #: Of each top-level section read in runs of its questions (readers/markdown/pieces.py), by its
+    #: index: where each of its pieces' questions begin in it and the piece's key, in order (the
+    #: piece that opens the section from question 0), so that the build keeps what it checked of
+    #: a run's questions by that key too (an edit of one question checks its run's again, not its
+    #: section's).
+    section_runs: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
     #: How a text runs in the source where that is not one line from its field's place (a
     #: paragraph's indented lines, a quoted or block YAML string): each of its source lines as
     #: (lines below the field's line, column, characters as written), for :meth:`text_position`.
     text_lines: dict[Loc, TextLines] = field(default_factory=dict)
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
-        self.positions[loc] = SourceSpan(self.path, line, column)
+        self.positions[loc] = (line, column)
 
     def text_at(self, loc: Loc, line: int, column: int, written: list[tuple[int, int, str]]) -> None:
         """The place of the text at ``loc`` and its source lines as written (line, column and
         characters, whitespace around them left out), when they are more than its first line."""
-        self.positions[loc] = SourceSpan(self.path, line, column)
+        self.positions[loc] = (line, column)
         if len(written) > 1 or (written and (written[0][0] != line or written[0][1] != column)):
             self.text_lines[loc] = tuple((at_line - line, at_column, chars) for at_line, at_column, chars in written)
 
@@ -93,22 +104,25 @@ class SourceMap:
         if len(loc) >= 2 and loc[-2] == KEY and loc not in self.positions:
             value = self.positions.get(loc[:-2] + (loc[-1],))
             if value is not None:
-                return value
+                return SourceSpan(self.path, *value)
         for end in range(len(loc), -1, -1):
-            span = self.positions.get(loc[:end])
-            if span is not None:
-                return span
+            place = self.positions.get(loc[:end])
+            if place is not None:
+                return SourceSpan(self.path, *place)
         return SourceSpan(self.path, 1, 1)
 
     def question_spans(self, quiz: Quiz) -> dict[str, SourceSpan]:
-        """Question id -> where the question starts, for errors found after reading."""
-        return {ident: self.locate(loc) for ident, loc in question_locs(quiz).items()}
+        """Question id -> where the question starts, for errors found after reading (a question's
+        own place looked up first: 10,000 of them in a bank, each a span made here)."""
+        path, positions = self.path, self.positions
+        return {ident: SourceSpan(path, *place) if (place := positions.get(loc)) is not None else self.locate(loc)
+                for ident, loc in question_locs(quiz).items()}
 
 
 def structure_starts(source: SourceMap) -> list[int]:
     """The lines where a section, a question or a shared passage begins, in order (a question
     left out of a partial quiz too)."""
-    return sorted({span.line for loc, span in source.positions.items() if _is_start(loc)} | set(source.left_out))
+    return sorted({line for loc, (line, _) in source.positions.items() if _is_start(loc)} | set(source.left_out))
 
 
 def _is_start(loc: Loc) -> bool:

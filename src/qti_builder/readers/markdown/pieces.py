@@ -51,8 +51,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ... import memory
-from ...diagnostics import Diagnostic, DiagnosticSink, SourceSpan
+from ...diagnostics import Diagnostic, DiagnosticSink
 from ..piece_cache import Pieces
 from ..source_map import Loc, SourceMap, TextLines
 from . import keys as K
@@ -96,8 +95,9 @@ class PieceRead:
     #: The model data of its top-level sections.
     sections: list[dict[str, Any]]
     #: Where each part came from, by its place in the data (the piece's first section being
-    #: section ``first``), as (line, column), lines counted from the whole source: two numbers
-    #: unpickle in a quarter of the time of a span (a bank's piece holds about 12,000).
+    #: section ``first``), as (line, column), lines counted from the whole source, as
+    #: ``SourceMap.positions`` holds them: two numbers unpickle in a quarter of the time of a span
+    #: (a bank's piece holds about 12,000).
     positions: dict[Loc, tuple[int, int]] = field(default_factory=dict)
     scalars: dict[Loc, str] = field(default_factory=dict)
     numbers: dict[Loc, int] = field(default_factory=dict)
@@ -280,8 +280,7 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
             within = (s.each_points, s.kind, s.exam_rule)
             opened = Section(s.level, s.line, s.title, {}, Block(s.line, 1), title_column=s.title_column,
                              each_points=s.each_points, kind=s.kind, exam_rule=s.exam_rule)
-    positions = {loc: (span.line, span.column) for loc, span in source.positions.items()}
-    return PieceRead(start, first, sections, positions, source.scalars, source.numbers, sink.items, scanner.form, fits,
+    return PieceRead(start, first, sections, source.positions, source.scalars, source.numbers, sink.items, scanner.form, fits,
                      source.text_lines, source.unread, questions, questions_from, within, opened, scanner.first_opening,
                      scanner.next_opening)
 
@@ -337,8 +336,17 @@ def read_pieces(lines: list[str], bounds: list[int], first: int, path: str, sett
     def role(k: int, within: Within | None) -> object:
         return (is_run[k], continued[k], within) if is_run[k] or continued[k] else None
 
+    made: dict[int, tuple[str | None, Within | None, str]] = {}
+
     def key(k: int, entry: str | None, within: Within | None) -> str:
-        return piece_key(lines, edges[k], edges[k + 1], settings, entry, role(k, within))
+        # Made once per piece as it is read (each is asked for again once the pieces are checked in
+        # order: a bank's 100 pieces hashed twice were 2.5 MB of text hashed for nothing).
+        known = made.get(k)
+        if known is not None and known[0] == entry and known[1] == within:
+            return known[2]
+        digest = piece_key(lines, edges[k], edges[k + 1], settings, entry, role(k, within))
+        made[k] = (entry, within, digest)
+        return digest
 
     def taken(k: int, entry: str | None, within: Within | None) -> PieceRead | None:
         found = pieces.load(key(k, entry, within)) if pieces.load is not None else None
@@ -400,19 +408,22 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
     """The pieces' sections, their places put in ``source`` as sections ``first``, ``first + 1``,
     ... at the lines where each piece starts now (its index and key beside it), a run's
     questions appended to the section before it (its places moved to theirs), each section's
-    piece key (``SourceMap.section_keys``; of a section read in runs, one of its pieces' keys),
-    and their diagnostics in ``sink``; a section read in runs checked (``check_section``) once
+    piece key (``SourceMap.section_keys``; of a section read in runs, one of its pieces' keys,
+    and where each piece's questions begin in it, ``SourceMap.section_runs``), and their
+    diagnostics in ``sink``; a section read in runs checked (``check_section``) once
     its last run is in, after the diagnostics of its pieces, as the whole reading checks it after
     reading its questions."""
     sections: list[dict[str, Any]] = []
-    #: The section read in runs being put together: itself (without questions), its data, its pieces' keys.
-    open_runs: tuple[Section, dict[str, Any], list[str]] | None = None
+    #: The section read in runs being put together: itself (without questions), its data, where
+    #: each of its pieces' questions begin in it and the piece's key.
+    open_runs: tuple[Section, dict[str, Any], list[tuple[int, str]]] | None = None
 
     def close() -> None:
         if open_runs is None:
             return
-        section, data, keys = open_runs
-        source.section_keys[first + len(sections) - 1] = hashlib.sha256("\0".join(keys).encode()).hexdigest()
+        section, data, runs = open_runs
+        source.section_keys[first + len(sections) - 1] = hashlib.sha256("\0".join(key for _, key in runs).encode()).hexdigest()
+        source.section_runs[first + len(sections) - 1] = runs
         if check_section is not None:
             check_section(section, data, source, sink)
 
@@ -421,17 +432,16 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
         if piece.questions is not None:
             assert open_runs is not None, "a run follows the section it is read in"
             data = open_runs[1]
-            _place(piece, source, first + len(sections) - 1 - piece.first, len(data["questions"]) - piece.questions_from, shift,
-                   key)
+            _place(piece, source, first + len(sections) - 1 - piece.first, len(data["questions"]) - piece.questions_from, shift)
+            open_runs[2].append((len(data["questions"]), key))
             data["questions"] += piece.questions
-            open_runs[2].append(key)
             _diagnostics(piece, source, sink)
             continue
         close()
         open_runs = None
         for k in range(len(piece.sections)):
             source.section_keys[first + len(sections) + k] = f"{key}:{k}"
-        _place(piece, source, first + len(sections) - piece.first, 0, shift, key)
+        _place(piece, source, first + len(sections) - piece.first, 0, shift)
         _diagnostics(piece, source, sink)
         sections += piece.sections
         if piece.open_section is not None and sections:
@@ -440,23 +450,26 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
             data["questions"] = list(data.get("questions") or [])
             sections[-1] = data
             opened = replace(piece.open_section, line=piece.open_section.line + shift)
-            open_runs = (opened, data, [f"{key}:{len(piece.sections) - 1}"])
+            open_runs = (opened, data, [(0, f"{key}:{len(piece.sections) - 1}")])
     close()
     return sections
 
 
-def _place(piece: PieceRead, source: SourceMap, by: int, by_questions: int, shift: int, key: str) -> None:
+def _place(piece: PieceRead, source: SourceMap, by: int, by_questions: int, shift: int) -> None:
     """A piece's places put in ``source``: its sections moved ``by`` (a run's questions
-    ``by_questions`` too), its lines ``shift``. ``key``: the piece's (:func:`piece_key`)."""
-    path = source.path
+    ``by_questions`` too), its lines ``shift``."""
     if not by and not by_questions:
-        source.positions.update(_spans(piece, path, shift, key))
+        # Places are (line, column) pairs (SourceMap.positions): a piece read at the lines it is
+        # placed at goes in as the cache kept it, in one update (the others of a rebuild after an edit
+        # that added no line, all but one); else each moved by ``shift``.
+        source.positions.update(piece.positions if not shift else
+                                {loc: (line + shift, column) for loc, (line, column) in piece.positions.items()})
         source.scalars.update(piece.scalars)
         source.numbers.update(piece.numbers)
         source.text_lines.update(piece.text_lines)
     else:
         for loc, (line, column) in piece.positions.items():
-            source.positions[_moved(loc, by, by_questions)] = SourceSpan(path, line + shift, column)
+            source.positions[_moved(loc, by, by_questions)] = (line + shift, column)
         for loc, text in piece.scalars.items():
             source.scalars[_moved(loc, by, by_questions)] = text
         for loc, number in piece.numbers.items():
@@ -465,23 +478,6 @@ def _place(piece: PieceRead, source: SourceMap, by: int, by_questions: int, shif
             source.text_lines[_moved(loc, by, by_questions)] = lines
     source.unread.update(line + shift for line in piece.unread)
 
-
-
-def _spans(piece: PieceRead, path: str, shift: int, key: str) -> dict[Loc, SourceSpan]:
-    """Where each part of a piece not moved is, as spans: in a watch (:mod:`...memory`), the dict
-    made for the same piece, read at the same line and placed at the same, in the build before.
-    A piece's reading is a function of its key and the line it was read at, and a span does not
-    change once made, so the same are shared, never changed: making them (about 122,000 in a
-    10,000-question bank) was 0.05-0.08 s of each of a watch's rebuilds (bench/README.md)."""
-    kept = f"piece spans\0{key}\0{piece.start}\0{shift}\0{path}" if memory.keeping() else None
-    found = memory.recall(kept) if kept is not None else None
-    if kept is not None and isinstance(found, dict):
-        memory.remember(kept, found)
-        return found
-    spans = {loc: SourceSpan(path, line + shift, column) for loc, (line, column) in piece.positions.items()}
-    if kept is not None:
-        memory.remember(kept, spans)
-    return spans
 
 def _diagnostics(piece: PieceRead, source: SourceMap, sink: DiagnosticSink) -> None:
     for diagnostic in piece.diagnostics:
