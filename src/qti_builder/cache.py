@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 #: The cache folder, when not the user's cache folder (platformdirs) ``builds/``.
 ENV_VAR = "QTI_BUILDER_CACHE_DIR"
 #: Starts every entry; its number changes with the entry's layout.
-MAGIC = b"qti-builder build cache 3\n"
+MAGIC = b"qti-builder build cache 4\n"
 #: Most bytes the cache keeps: past it, the entries used least recently are removed (:func:`prune`).
 #: A 10,000-question bank's entries take about 20 MB.
 LIMIT_BYTES = 1024 * 1024 * 1024
@@ -291,20 +291,25 @@ class _StoredQuiz:
     #: model, nor importing pydantic and the model's classes to do it (``QuizResult.thawing``).
     quiz: bytes
     facts: QuizFacts
+    #: Where each question starts (``QuizResult.spans``), pickled apart too: with the model, in the
+    #: process that pickles it ahead (:class:`PickledAhead`).
+    spans: bytes
 
     @classmethod
-    def of(cls, entry: CachedQuiz, ahead: PickledAhead | None = None) -> _StoredQuiz:
+    def of(cls, entry: CachedQuiz, ahead: _Pickled3 | None = None) -> _StoredQuiz:
+        """``ahead``: the model, its spans and facts as :meth:`PickledAhead.take` gave them."""
         quiz, facts = entry.result.quiz, entry.result.facts()
         assert quiz is not None and facts is not None  # a quiz is kept only when it was read and built
         packing = _taken_soon(entry.contents) or _packed_beside(entry.contents)
-        pickled = ahead.take(quiz) if ahead is not None else None
-        if pickled is None:
-            pickled = _pickled(quiz)
-        return cls(replace(entry, result=replace(entry.result, _quiz=None, _facts=None), contents={}), packing(), pickled, facts)
+        pickled, spans = (ahead.quiz, ahead.spans) if ahead is not None else (_pickled(quiz), _pickled(entry.result.spans))
+        return cls(replace(entry, result=replace(entry.result, _quiz=None, _facts=None, spans={}), contents={}), packing(),
+                   pickled, facts, spans)
 
     def unpacked(self) -> CachedQuiz:
+        """The entry as it was kept. Raises what damaged bytes behind a matching checksum raise."""
         entry = replace(self.entry, contents={name: zlib.decompress(data) if deflated else data
                                               for name, (deflated, data) in self.contents.items()})
+        entry.result.spans = _unpickled(self.spans)
         entry.result.thawing(functools.partial(_unpickled, self.quiz), self.facts)
         return entry
 
@@ -411,7 +416,7 @@ def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
         return None
     try:
         entry = stored.unpacked()
-    except zlib.error:
+    except Exception:  # damaged bytes behind a checksum that matches them: still only a miss
         return None
     result = entry.result
     result.source = source
@@ -440,18 +445,31 @@ def media_of(media: MediaSet) -> tuple[tuple[str, str], ...]:
     return tuple((f.ref, hashlib.sha256(f.data).hexdigest()) for f in media.files)
 
 
+@dataclass(frozen=True)
+class _Pickled3:
+    """What :class:`PickledAhead` made of a quiz: its model and spans pickled (:func:`_pickled`),
+    and its facts."""
+
+    quiz: bytes
+    spans: bytes
+    facts: QuizFacts
+
+
 class PickledAhead:
     """A quiz's model pickled as its entry keeps it (:func:`_pickled`), in a process forked for it
     as soon as the model is made (once read), while this one goes on with the build: the entry
     then takes the bytes rather than pickling the model itself at the end (a 10,000-question
     bank's model, 60,000 pydantic models, was 0.14-0.18 s of a rebuild by hand's own thread, with
-    a second CPU idle by then, bench/README.md). The process writes the bytes to a temporary file
-    in the cache folder and ends; :meth:`take` waits for it. Anything that goes wrong there (no
-    fork, a full disk, an error in the process) is None: the entry pickles the model itself, as
-    before. Not in a watching process, which writes the whole entry in a process of its own."""
+    a second CPU idle by then, bench/README.md). So are the quiz's spans (10,000 of them: 0.007 s)
+    and its facts worked out (``QuizFacts.of``: 0.007 s), both made of what was read only. The
+    process writes the bytes to a temporary file in the cache folder and ends; :meth:`take` waits
+    for it. Anything that goes wrong there (no fork, a full disk, an error in the process) is
+    None: the entry pickles the model itself, as before. Not in a watching process, which writes
+    the whole entry in a process of its own."""
 
-    def __init__(self, quiz: Quiz) -> None:
+    def __init__(self, quiz: Quiz, spans: dict[str, SourceSpan] | None = None) -> None:
         self.quiz: Quiz | None = quiz
+        self.spans = spans
         self.pid = 0
         self.path: str | None = None
         try:
@@ -470,18 +488,33 @@ class PickledAhead:
             code = 1
             try:
                 with os.fdopen(fd, "wb") as handle:
+                    parts = [_pickled(QuizFacts.of(quiz)), _pickled(spans if spans is not None else {})]
+                    for part in parts:
+                        handle.write(len(part).to_bytes(8, "big"))
+                        handle.write(part)
                     handle.write(_pickled(quiz))
                 code = 0
             finally:
                 os._exit(code)
         os.close(fd)
 
-    def take(self, quiz: Quiz) -> bytes | None:
-        """The pickled bytes of ``quiz``, when they are those of the model the process was forked
-        with (the same object: nothing changes a model once validated), else None."""
-        same = quiz is self.quiz
+    def take(self, quiz: Quiz, spans: dict[str, SourceSpan]) -> _Pickled3 | None:
+        """What the process made of ``quiz`` and ``spans``, when they are the objects it was forked
+        with (nothing changes a model once validated, nor the spans read with it), else None."""
+        same = quiz is self.quiz and spans is self.spans
         data = self.close()
-        return data if same else None
+        if not same or data is None:
+            return None
+        view, parts = memoryview(data), []
+        for _ in range(2):
+            size = int.from_bytes(view[:8], "big")
+            parts.append(bytes(view[8:8 + size]))
+            view = view[8 + size:]
+        try:
+            facts = _unpickled(parts[0])
+        except Exception:
+            return None
+        return _Pickled3(bytes(view), parts[1], facts) if isinstance(facts, QuizFacts) else None
 
     def close(self) -> bytes | None:
         """Wait for the process (once) and take its bytes; None when it did not write them whole."""
@@ -509,11 +542,15 @@ def store(entry: CachedQuiz, ahead: PickledAhead | None = None) -> None:
     """Keep ``entry`` (its paths made relative: the next build gives its own). The quiz's facts are
     worked out on ``entry``'s own result, which the copy kept shares them with: the command line
     says them next, and worked out on the copy alone they were worked out twice (0.02 s of a
-    10,000-question bank's rebuild)."""
+    10,000-question bank's rebuild); or given to it as the process that pickled the quiz ahead
+    worked them out."""
+    taken = ahead.take(entry.result.quiz, entry.result.spans) if ahead is not None and entry.result.quiz is not None else None
+    if taken is not None:
+        entry.result.given_facts(taken.facts)
     entry.result.facts()
     relative = replace(entry, result=replace(entry.result, source=Path(entry.result.source.name),
                                              outputs=[replace(o, path=Path(o.path.name)) for o in entry.result.outputs]))
-    _write(entry.key, _StoredQuiz.of(relative, ahead), deflate=False)
+    _write(entry.key, _StoredQuiz.of(relative, taken), deflate=False)
 
 
 @dataclass(frozen=True)

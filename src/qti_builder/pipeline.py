@@ -1586,7 +1586,7 @@ def _pickled_ahead(good: dict[int, WritableQuiz], results: list[QuizResult], kep
     of its own (:func:`_keep`)."""
     if keeping() or not kept or not forks():
         return {}
-    return {i: PickledAhead(good[i].quiz) for i in kept
+    return {i: PickledAhead(good[i].quiz, results[i].spans) for i in kept
             if i in good and not results[i].failed and good[i].quiz is results[i].quiz
             and PICKLE_AHEAD_FROM <= len(good[i].spans) < HOLD_PACKED_FROM}
 
