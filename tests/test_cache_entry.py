@@ -6,6 +6,8 @@ empty cache folder (conftest.py's ``build_cache``)."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import threading
 import time
 from pathlib import Path
@@ -168,3 +170,35 @@ def test_a_watching_process_deflates_nothing_soon(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(cache, "keeping", lambda: True)
     cache.pack_soon({"moodle": b"<quiz/>" * 1000})
     assert not cache._SOON
+
+
+def test_a_quiz_entry_is_pickled_straight_into_its_file(tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not pickled into memory first (its outputs copied there, then hashed and written): into its
+    file as it is pickled, its checksum made on the way and put in its place; the same bytes as
+    pickling it first gives, and the next build takes the quiz whole from it."""
+    build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "cold", cache=False))
+    dumped: list[tuple[object, object]] = []
+    real = cache._dump
+
+    def recording(entry: object, into: object) -> None:
+        if isinstance(entry, cache._StoredQuiz):
+            dumped.append((entry, into))
+        real(entry, into)
+
+    monkeypatch.setattr(cache, "_dump", recording)
+    build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "kept", cache=True))
+    [(entry, into)] = dumped
+    assert not isinstance(into, io.BytesIO)
+    [path] = [p for p in build_cache.glob("*/*") if isinstance(cache._read(p.parent.name + p.name), cache._StoredQuiz)]
+    raw = path.read_bytes()
+    checksum, payload = raw[len(cache.MAGIC):len(cache.MAGIC) + 64], raw[len(cache.MAGIC) + 65:]
+    assert payload == b"p" + cache._pickled(entry)
+    assert checksum == hashlib.sha256(payload).hexdigest().encode("ascii")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the quiz was read or rendered although the cache has it")
+
+    monkeypatch.setattr(pipeline, "_read", refuse)
+    monkeypatch.setattr(pipeline, "run_task", refuse)
+    build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path / "taken", cache=True))
+    assert _files(tmp_path / "taken") == _files(tmp_path / "cold")

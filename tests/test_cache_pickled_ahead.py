@@ -39,19 +39,20 @@ def ahead(monkeypatch: pytest.MonkeyPatch) -> list[tuple[cache.PickledAhead, int
 
 
 def _pickled_here(monkeypatch: pytest.MonkeyPatch, fail_in_fork: bool = False) -> list[type]:
-    """The type of everything this process pickles through ``cache._pickled`` from now on; with
-    ``fail_in_fork``, a forked process's pickling of a model fails."""
+    """The type of everything this process pickles through ``cache._dump`` (which ``_pickled`` and
+    the writing of an entry not pickled yet go through) from now on; with ``fail_in_fork``, a
+    forked process's pickling of a model fails."""
     here, parent = [], os.getpid()
-    real = cache._pickled
+    real = cache._dump
 
-    def recording(entry: object) -> bytes:
+    def recording(entry: object, into: object) -> None:
         if os.getpid() == parent:
             here.append(type(entry))
         elif fail_in_fork and isinstance(entry, Quiz):
             raise RuntimeError("broken in the forked process")
-        return real(entry)
+        real(entry, into)
 
-    monkeypatch.setattr(cache, "_pickled", recording)
+    monkeypatch.setattr(cache, "_dump", recording)
     return here
 
 
