@@ -297,7 +297,7 @@ class _StoredQuiz:
     spans: bytes
 
     @classmethod
-    def of(cls, entry: CachedQuiz, ahead: _Pickled3 | None = None) -> _StoredQuiz:
+    def of(cls, entry: CachedQuiz, ahead: _PickledQuiz | None = None) -> _StoredQuiz:
         """``ahead``: the model, its spans and facts as :meth:`PickledAhead.take` gave them."""
         quiz, facts = entry.result.quiz, entry.result.facts()
         assert quiz is not None and facts is not None  # a quiz is kept only when it was read and built
@@ -447,7 +447,7 @@ def media_of(media: MediaSet) -> tuple[tuple[str, str], ...]:
 
 
 @dataclass(frozen=True)
-class _Pickled3:
+class _PickledQuiz:
     """What :class:`PickledAhead` made of a quiz: its model and spans pickled (:func:`_pickled`),
     and its facts."""
 
@@ -499,7 +499,7 @@ class PickledAhead:
                 os._exit(code)
         os.close(fd)
 
-    def take(self, quiz: Quiz, spans: dict[str, SourceSpan]) -> _Pickled3 | None:
+    def take(self, quiz: Quiz, spans: dict[str, SourceSpan]) -> _PickledQuiz | None:
         """What the process made of ``quiz`` and ``spans``, when they are the objects it was forked
         with (nothing changes a model once validated, nor the spans read with it), else None."""
         same = quiz is self.quiz and spans is self.spans
@@ -515,7 +515,7 @@ class PickledAhead:
             facts = _unpickled(parts[0])
         except Exception:
             return None
-        return _Pickled3(bytes(view), parts[1], facts) if isinstance(facts, QuizFacts) else None
+        return _PickledQuiz(bytes(view), parts[1], facts) if isinstance(facts, QuizFacts) else None
 
     def close(self) -> bytes | None:
         """Wait for the process (once) and take its bytes; None when it did not write them whole."""
@@ -635,7 +635,7 @@ def load_chunk(key: str) -> object | None:
     its own way) the entry is held until the next build looks its quizzes up (:data:`_TAKEN`):
     the build drops its chunks' results when its work is done, and a rebuild by hand of a
     10,000-question bank then freed its 156 chunks' documents object by object before it could
-    go on (0.02 s of CPU, 0.07-0.13 s of wall on a loaded machine, bench/README.md), where a
+    go on (0.02 s of CPU, 0.035-0.13 s of wall on a loaded machine, bench/README.md), where a
     command's fast exit leaves them to the OS."""
     entry = _read(key, SHARED)  # the pipeline takes a chunk's documents (frozen) as they are
     if not isinstance(entry, CachedChunk) or entry.key != key:

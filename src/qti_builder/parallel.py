@@ -79,7 +79,7 @@ def run(tasks: Sequence[T], work: Callable[[T], R], jobs: int, here: Callable[[T
             # Every call is submitted: closed now, the workers end as soon as the last one's result
             # is in, while this process still works with the results (a rebuild after one edit:
             # puts the outputs together), rather than only once it has taken the last and closes
-            # the pool; the join below then waited for their exit (5-30 ms), bench/README.md.
+            # the pool; the join below then waited for their exit (4-30 ms), bench/README.md.
             pool.close()
             if meanwhile is not None:
                 meanwhile()
