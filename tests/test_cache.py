@@ -95,7 +95,8 @@ def _entries(folder: Path) -> list[Path]:
 
 
 @pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "checksum of plain garbage",
-                                    "checksum of a deflated output's garbage", "empty", "other key"])
+                                    "checksum of a deflated output's garbage", "checksum of the spans' garbage", "empty",
+                                    "other key"])
 def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Path, build_cache: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     cold = _build(str(SEED_SOURCE), "--no-cache", out=tmp_path / "cold")
@@ -117,6 +118,10 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
         name = next(n for n, (deflated, _) in stored.contents.items() if deflated)
         stored.contents[name] = (True, b"not deflated")
         payload = b"p" + pickle.dumps(stored)
+        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    elif damage == "checksum of the spans' garbage":  # kept pickled apart from the entry's pickle
+        stored = cache._read(entry.parent.name + entry.name)
+        payload = b"p" + pickle.dumps(replace(stored, spans=b"\x80\x05not a pickle"))
         bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     elif damage == "empty":
         bad = b""

@@ -12,10 +12,13 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers.cli import run
 from test_frames_kept import SMALL_CHUNK, _bank, _build
 
 from qti_builder import cache, pipeline
+from qti_builder.diagnostics import SourceSpan
 from qti_builder.model import Quiz
+from qti_builder.results import QuizFacts
 
 
 @pytest.fixture
@@ -27,8 +30,8 @@ def ahead(monkeypatch: pytest.MonkeyPatch) -> list[tuple[cache.PickledAhead, int
     made: list[tuple[cache.PickledAhead, int]] = []
 
     class Recorded(cache.PickledAhead):
-        def __init__(self, quiz: Quiz) -> None:
-            super().__init__(quiz)
+        def __init__(self, quiz: Quiz, spans: dict[str, SourceSpan] | None = None) -> None:
+            super().__init__(quiz, spans)
             made.append((self, self.pid))
 
     monkeypatch.setattr(pipeline, "PickledAhead", Recorded)
@@ -36,19 +39,20 @@ def ahead(monkeypatch: pytest.MonkeyPatch) -> list[tuple[cache.PickledAhead, int
 
 
 def _pickled_here(monkeypatch: pytest.MonkeyPatch, fail_in_fork: bool = False) -> list[type]:
-    """The type of everything this process pickles through ``cache._pickled`` from now on; with
-    ``fail_in_fork``, a forked process's pickling of a model fails."""
+    """The type of everything this process pickles through ``cache._dump`` (which ``_pickled`` and
+    the writing of an entry not pickled yet go through) from now on; with ``fail_in_fork``, a
+    forked process's pickling of a model fails."""
     here, parent = [], os.getpid()
-    real = cache._pickled
+    real = cache._dump
 
-    def recording(entry: object) -> bytes:
+    def recording(entry: object, into: object) -> None:
         if os.getpid() == parent:
             here.append(type(entry))
         elif fail_in_fork and isinstance(entry, Quiz):
             raise RuntimeError("broken in the forked process")
-        return real(entry)
+        real(entry, into)
 
-    monkeypatch.setattr(cache, "_pickled", recording)
+    monkeypatch.setattr(cache, "_dump", recording)
     return here
 
 
@@ -126,3 +130,59 @@ def test_a_quiz_that_fails_after_its_read_leaves_no_process_nor_file(tmp_path: P
     assert code != 0 and files == {} and "QB237" in stderr, stderr
     _all_done(ahead, build_cache)
     assert not [e for p in build_cache.glob("*/*") if isinstance(e := cache._read(p.parent.name + p.name), cache._StoredQuiz)]
+
+
+def test_the_spans_and_facts_are_made_ahead_with_the_model_and_come_back_from_the_entry(
+        tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch, ahead: list[tuple[cache.PickledAhead, int]]) -> None:
+    """The quiz's spans pickled and its facts worked out in the forked process too, not here: the
+    entry holds what a build doing both at the end holds, and a build taken from it says each
+    question's line (``--verbose``, from the spans) as a build without the cache does."""
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    here = _pickled_here(monkeypatch)
+    facts_here, parent, made = [], os.getpid(), QuizFacts.of.__func__  # type: ignore[attr-defined]
+
+    def counted(cls: type[QuizFacts], quiz: Quiz) -> QuizFacts:
+        if os.getpid() == parent:
+            facts_here.append(quiz)
+        return made(cls, quiz)  # type: ignore[no-any-return]
+
+    monkeypatch.setattr(QuizFacts, "of", classmethod(counted))
+    assert _build(source, tmp_path / "first")[0] == 0 and len(ahead) == 1
+    assert facts_here == [] and dict not in here  # neither worked out nor pickled here
+    _all_done(ahead, build_cache)
+    kept = _stored(build_cache)
+    monkeypatch.setattr(pipeline, "PICKLE_AHEAD_FROM", 10_000)  # the same build, all of it done here at the end
+    monkeypatch.setenv("QTI_BUILDER_CACHE_DIR", str(tmp_path / "other-cache"))
+    assert _build(source, tmp_path / "second")[0] == 0 and len(facts_here) == 1 and dict in here
+    at_end = _stored(tmp_path / "other-cache")
+    assert (kept.spans, kept.facts, kept.quiz) == (at_end.spans, at_end.facts, at_end.quiz)
+    assert kept.entry.result.spans == {} and len(cache._unpickled(kept.spans)) == 13
+    monkeypatch.setenv("QTI_BUILDER_CACHE_DIR", str(build_cache))
+    cold = run("build", str(source), "--out", str(tmp_path / "cold"), "--verbose", "--no-cache")
+    monkeypatch.setattr(pipeline, "_read", _refused)
+    taken = run("build", str(source), "--out", str(tmp_path / "taken"), "--verbose")
+    assert taken[0] == 0 and "bank.md:8: q1 " in taken[1]
+    assert taken[1].replace("taken", "OUT") == cold[1].replace("cold", "OUT")
+
+
+def _refused(*args: object) -> None:
+    raise AssertionError("the quiz was read although the cache has it")
+
+
+def test_other_spans_than_those_forked_are_pickled_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the process made is taken only for the model and spans it was forked with."""
+    quiz = _bank_model()
+    spans = {"q1": SourceSpan("bank.md", 7, 1)}
+    pickling = cache.PickledAhead(quiz, spans)
+    assert pickling.take(quiz, dict(spans)) is None and pickling.pid == 0
+    pickling = cache.PickledAhead(quiz, spans)
+    taken = pickling.take(quiz, spans)
+    assert taken is not None and cache._unpickled(taken.spans) == spans and taken.facts == QuizFacts.of(quiz)
+    assert cache._unpickled(taken.quiz).model_dump() == quiz.model_dump()
+
+
+def _bank_model() -> Quiz:
+    read = pipeline.load_quizzes(pipeline.BuildOptions(sources=[Path(__file__).parent.parent / "source" / "ray-train-tune.md"]),
+                                 pipeline.DiagnosticSink())
+    return read[0].quiz

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from test_frames_kept import SMALL_CHUNK, _bank, _build
 
-from qti_builder import cache, pipeline
+from qti_builder import cache, memory, pipeline
 
 
 @pytest.fixture
@@ -105,3 +105,37 @@ def test_the_collector_is_paused_while_the_chunks_are_taken_only(tmp_path: Path,
     assert len(found) == 1 and found[0][1] > found[0][0] and found[0][2], found
     assert gc.isenabled() and gc.get_freeze_count() == 0  # the build unfreezes what it froze
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
+
+
+def test_the_chunks_a_rebuild_took_are_held_until_the_next_build_looks_up(tmp_path: Path, build_cache: Path, small_chunks: None,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not freed object by object when the build's work is done (a one-off command's fast exit
+    leaves them to the OS): the entries a rebuild took are still referenced when it returns, and
+    let go of when the next build looks its quizzes up; none are held in a watch (its memory
+    keeps entries its own way)."""
+    import weakref
+
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    assert _build(source, tmp_path / "first")[0] == 0
+    taken: list[weakref.ref[cache.CachedChunk]] = []
+    real_read = cache._read
+
+    def noted(key: str, kept_as: str = cache.NOT_KEPT) -> object | None:
+        entry = real_read(key, kept_as)
+        if isinstance(entry, cache.CachedChunk):
+            taken.append(weakref.ref(entry))
+        return entry
+
+    monkeypatch.setattr(cache, "_read", noted)
+    source.write_text(_bank({6: "Question 6: which one? (edited)"}), "utf-8")
+    assert _build(source, tmp_path / "edited")[0] == 0
+    gc.collect()
+    assert len(taken) >= 12 and all(ref() is not None for ref in taken)
+    cache.look_up([source], pipeline.BuildOptions(sources=[source], cache=True))
+    gc.collect()
+    assert not [ref for ref in taken if ref() is not None]
+    [key, *_] = [ref().key for ref in taken if ref() is not None] or \
+        [p.parent.name + p.name for p in build_cache.glob("*/*") if isinstance(real_read(p.parent.name + p.name), cache.CachedChunk)]
+    with memory.kept():
+        assert cache.load_chunk(key) is not None and not cache._TAKEN

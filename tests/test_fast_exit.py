@@ -4,10 +4,13 @@ is whole, the exit code is the command's, and a thread still running is waited f
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
+import weakref
 from importlib.metadata import entry_points
 
+import pytest
 from helpers import SEED_SOURCE
 
 _SCRIPT = """
@@ -49,3 +52,38 @@ def test_a_thread_still_running_is_waited_for() -> None:
     done = _run(str(SEED_SOURCE), thread=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-2:] == ["thread done", "exit handler ran"]
+
+
+def _command(monkeypatch, *arguments: str) -> list[weakref.ref[object]]:
+    """Run the command in this process (``cli.main``); a weak reference to each build's result."""
+    from qti_builder import cached_build, cli
+
+    made: list[weakref.ref[object]] = []
+    real = cached_build.build
+
+    def build(*args: object, **kwargs: object) -> object:
+        result = real(*args, **kwargs)  # type: ignore[arg-type]
+        made.append(weakref.ref(result))
+        return result
+
+    monkeypatch.setattr(cached_build, "build", build)
+    monkeypatch.setattr(sys, "argv", ["qti-builder", *arguments])
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            cli.main()
+    finally:
+        gc.unfreeze()  # main leaves everything frozen for the process's end
+    assert exit_.value.code == 0
+    return made
+
+
+def test_what_a_command_made_is_left_for_the_process_end_to_free(tmp_path, monkeypatch) -> None:
+    """A build's result (its quizzes' models) is still referenced when the command has returned:
+    the fast exit leaves it to the OS rather than freeing it object by object first. A later
+    command in the same process lets the earlier one's go."""
+    [first] = _command(monkeypatch, "build", str(SEED_SOURCE), "--no-cache", "--quiet", "--out", str(tmp_path / "a"))
+    gc.collect()
+    assert first() is not None
+    [second] = _command(monkeypatch, "check", str(SEED_SOURCE), "--no-cache", "--quiet")
+    gc.collect()
+    assert second() is not None and first() is None

@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tarfile
+import time
 import zipfile
 import zlib
 from pathlib import Path
@@ -172,6 +173,28 @@ def test_tasks_claimed_together_run_in_one_process() -> None:
     where = {task: pid for task, pid in results}
     assert all(len({where[t] for t in range(g, g + 3) if t != 0}) == 1 for g in range(0, 12, 3))
     assert len(set(where.values())) == 2
+
+
+def _square(task: int) -> int:
+    return task * task
+
+
+def test_the_workers_end_once_every_result_is_in_before_the_caller_takes_the_last() -> None:
+    """The pool is closed as soon as every task is submitted: the workers end when the last result
+    is in, while the caller still works with the results (a rebuild puts its outputs together
+    then), not once it has taken the last one (the end then waited for their exit)."""
+    from qti_builder.parallel import run
+
+    before = set(multiprocessing.active_children())
+    got, ended = [], False
+    for result in run(list(range(8)), _square, jobs=3):
+        got.append(result)
+        if len(got) == 8:  # the last result: the workers end without this generator going on
+            deadline = time.monotonic() + 30
+            while set(multiprocessing.active_children()) - before and time.monotonic() < deadline:
+                time.sleep(0.01)
+            ended = not set(multiprocessing.active_children()) - before
+    assert sorted(got) == [n * n for n in range(8)] and ended
 
 
 SMALL_PACKAGE = {"items/q1.xml": b"<a>" + b"x" * 5000 + b"</a>", "imsmanifest.xml": b"<m/>",

@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 #: The cache folder, when not the user's cache folder (platformdirs) ``builds/``.
 ENV_VAR = "QTI_BUILDER_CACHE_DIR"
 #: Starts every entry; its number changes with the entry's layout.
-MAGIC = b"qti-builder build cache 3\n"
+MAGIC = b"qti-builder build cache 4\n"
 #: Most bytes the cache keeps: past it, the entries used least recently are removed (:func:`prune`).
 #: A 10,000-question bank's entries take about 20 MB.
 LIMIT_BYTES = 1024 * 1024 * 1024
@@ -102,6 +102,7 @@ def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
     """The entries of ``sources`` found in the cache; nothing when ``options.cache`` is off or the
     settings cannot be known (no schema folder yet: the build says why)."""
     lookup = Lookup()
+    _TAKEN.clear()  # the build before's chunks: let go of now
     if not options.cache or options.only is not None or options.outline:  # the cache keeps whole builds only
         return lookup
     settings = settings_key(options)
@@ -291,20 +292,25 @@ class _StoredQuiz:
     #: model, nor importing pydantic and the model's classes to do it (``QuizResult.thawing``).
     quiz: bytes
     facts: QuizFacts
+    #: Where each question starts (``QuizResult.spans``), pickled apart too: with the model, in the
+    #: process that pickles it ahead (:class:`PickledAhead`).
+    spans: bytes
 
     @classmethod
-    def of(cls, entry: CachedQuiz, ahead: PickledAhead | None = None) -> _StoredQuiz:
+    def of(cls, entry: CachedQuiz, ahead: _PickledQuiz | None = None) -> _StoredQuiz:
+        """``ahead``: the model, its spans and facts as :meth:`PickledAhead.take` gave them."""
         quiz, facts = entry.result.quiz, entry.result.facts()
         assert quiz is not None and facts is not None  # a quiz is kept only when it was read and built
-        packing = _packed_beside(entry.contents)
-        pickled = ahead.take(quiz) if ahead is not None else None
-        if pickled is None:
-            pickled = _pickled(quiz)
-        return cls(replace(entry, result=replace(entry.result, _quiz=None, _facts=None), contents={}), packing(), pickled, facts)
+        packing = _taken_soon(entry.contents) or _packed_beside(entry.contents)
+        pickled, spans = (ahead.quiz, ahead.spans) if ahead is not None else (_pickled(quiz), _pickled(entry.result.spans))
+        return cls(replace(entry, result=replace(entry.result, _quiz=None, _facts=None, spans={}), contents={}), packing(),
+                   pickled, facts, spans)
 
     def unpacked(self) -> CachedQuiz:
+        """The entry as it was kept. Raises what damaged bytes behind a matching checksum raise."""
         entry = replace(self.entry, contents={name: zlib.decompress(data) if deflated else data
                                               for name, (deflated, data) in self.contents.items()})
+        entry.result.spans = _unpickled(self.spans)
         entry.result.thawing(functools.partial(_unpickled, self.quiz), self.facts)
         return entry
 
@@ -353,6 +359,49 @@ def _packed_beside(contents: dict[str, bytes]) -> Callable[[], dict[str, tuple[b
     return done
 
 
+#: The outputs :func:`pack_soon` is deflating, by the identity of the dict it was given: that
+#: dict, what it held then, and what gives them packed.
+_SOON: dict[int, tuple[dict[str, bytes], dict[str, bytes], Callable[[], dict[str, tuple[bool, bytes]]]]] = {}
+
+
+def pack_soon(contents: dict[str, bytes]) -> None:
+    """Start deflating a quiz's outputs for its entry now (:func:`_packed_beside`), as soon as
+    they are made, rather than when the entry is stored: :func:`store` of an entry whose
+    ``contents`` is this dict, holding the same bytes, takes them (:func:`_taken_soon`). So the
+    deflate (a 10,000-question bank's Moodle XML file: 0.035 s of a rebuild by hand, which the
+    model pickled ahead no longer hid) runs on a second CPU while the build stages and commits
+    its files, not while the command waits for it. :func:`drop_soon` waits for those not taken.
+    Not in a watching process, whose entries are written in a process forked for them (a
+    thread does not follow a fork), off the build's path already."""
+    if keeping() or id(contents) in _SOON:
+        return
+    _SOON[id(contents)] = (contents, dict(contents), _packed_beside(contents))
+
+
+def _taken_soon(contents: dict[str, bytes]) -> Callable[[], dict[str, tuple[bool, bytes]]] | None:
+    """What :func:`pack_soon` started for ``contents``, when it still holds the same bytes."""
+    found = _SOON.pop(id(contents), None)
+    if found is None:
+        return None
+    given, then, done = found
+    if given is contents and then.keys() == contents.keys() and all(then[name] is contents[name] for name in then):
+        return done
+    _join(done)
+    return None
+
+
+def drop_soon() -> None:
+    """Wait for every deflate :func:`pack_soon` started that no entry took (its quiz failed, or
+    was not kept), and forget it: no thread of the build's entries outlives the build."""
+    while _SOON:
+        _join(_SOON.popitem()[1][2])
+
+
+def _join(done: Callable[[], object]) -> None:
+    with contextlib.suppress(Exception):  # what it raised concerns no entry now
+        done()
+
+
 def _unpickled(data: bytes) -> Any:
     """A cache entry's quiz model (:attr:`_StoredQuiz.quiz`), when it is first asked for."""
     with collector_paused():
@@ -368,7 +417,7 @@ def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
         return None
     try:
         entry = stored.unpacked()
-    except zlib.error:
+    except Exception:  # damaged bytes behind a checksum that matches them: still only a miss
         return None
     result = entry.result
     result.source = source
@@ -397,18 +446,31 @@ def media_of(media: MediaSet) -> tuple[tuple[str, str], ...]:
     return tuple((f.ref, hashlib.sha256(f.data).hexdigest()) for f in media.files)
 
 
+@dataclass(frozen=True)
+class _PickledQuiz:
+    """What :class:`PickledAhead` made of a quiz: its model and spans pickled (:func:`_pickled`),
+    and its facts."""
+
+    quiz: bytes
+    spans: bytes
+    facts: QuizFacts
+
+
 class PickledAhead:
     """A quiz's model pickled as its entry keeps it (:func:`_pickled`), in a process forked for it
     as soon as the model is made (once read), while this one goes on with the build: the entry
     then takes the bytes rather than pickling the model itself at the end (a 10,000-question
     bank's model, 60,000 pydantic models, was 0.14-0.18 s of a rebuild by hand's own thread, with
-    a second CPU idle by then, bench/README.md). The process writes the bytes to a temporary file
-    in the cache folder and ends; :meth:`take` waits for it. Anything that goes wrong there (no
-    fork, a full disk, an error in the process) is None: the entry pickles the model itself, as
-    before. Not in a watching process, which writes the whole entry in a process of its own."""
+    a second CPU idle by then, bench/README.md). So are the quiz's spans (10,000 of them: 0.007 s)
+    and its facts worked out (``QuizFacts.of``: 0.007 s), both made of what was read only. The
+    process writes the bytes to a temporary file in the cache folder and ends; :meth:`take` waits
+    for it. Anything that goes wrong there (no fork, a full disk, an error in the process) is
+    None: the entry pickles the model itself, as before. Not in a watching process, which writes
+    the whole entry in a process of its own."""
 
-    def __init__(self, quiz: Quiz) -> None:
+    def __init__(self, quiz: Quiz, spans: dict[str, SourceSpan] | None = None) -> None:
         self.quiz: Quiz | None = quiz
+        self.spans = spans
         self.pid = 0
         self.path: str | None = None
         try:
@@ -427,18 +489,33 @@ class PickledAhead:
             code = 1
             try:
                 with os.fdopen(fd, "wb") as handle:
+                    parts = [_pickled(QuizFacts.of(quiz)), _pickled(spans if spans is not None else {})]
+                    for part in parts:
+                        handle.write(len(part).to_bytes(8, "big"))
+                        handle.write(part)
                     handle.write(_pickled(quiz))
                 code = 0
             finally:
                 os._exit(code)
         os.close(fd)
 
-    def take(self, quiz: Quiz) -> bytes | None:
-        """The pickled bytes of ``quiz``, when they are those of the model the process was forked
-        with (the same object: nothing changes a model once validated), else None."""
-        same = quiz is self.quiz
+    def take(self, quiz: Quiz, spans: dict[str, SourceSpan]) -> _PickledQuiz | None:
+        """What the process made of ``quiz`` and ``spans``, when they are the objects it was forked
+        with (nothing changes a model once validated, nor the spans read with it), else None."""
+        same = quiz is self.quiz and spans is self.spans
         data = self.close()
-        return data if same else None
+        if not same or data is None:
+            return None
+        view, parts = memoryview(data), []
+        for _ in range(2):
+            size = int.from_bytes(view[:8], "big")
+            parts.append(bytes(view[8:8 + size]))
+            view = view[8 + size:]
+        try:
+            facts = _unpickled(parts[0])
+        except Exception:
+            return None
+        return _PickledQuiz(bytes(view), parts[1], facts) if isinstance(facts, QuizFacts) else None
 
     def close(self) -> bytes | None:
         """Wait for the process (once) and take its bytes; None when it did not write them whole."""
@@ -466,11 +543,15 @@ def store(entry: CachedQuiz, ahead: PickledAhead | None = None) -> None:
     """Keep ``entry`` (its paths made relative: the next build gives its own). The quiz's facts are
     worked out on ``entry``'s own result, which the copy kept shares them with: the command line
     says them next, and worked out on the copy alone they were worked out twice (0.02 s of a
-    10,000-question bank's rebuild)."""
+    10,000-question bank's rebuild); or given to it as the process that pickled the quiz ahead
+    worked them out."""
+    taken = ahead.take(entry.result.quiz, entry.result.spans) if ahead is not None and entry.result.quiz is not None else None
+    if taken is not None:
+        entry.result.given_facts(taken.facts)
     entry.result.facts()
     relative = replace(entry, result=replace(entry.result, source=Path(entry.result.source.name),
                                              outputs=[replace(o, path=Path(o.path.name)) for o in entry.result.outputs]))
-    _write(entry.key, _StoredQuiz.of(relative, ahead), deflate=False)
+    _write(entry.key, _StoredQuiz.of(relative, taken), deflate=False)
 
 
 @dataclass(frozen=True)
@@ -544,9 +625,24 @@ def chunk_key(settings: str, target: str, content: str, placement: Hashable = No
     return digest.hexdigest()
 
 
+#: The chunks' entries a build took from the cache folder (:func:`load_chunk`) outside a watch:
+#: held until the next build's :func:`look_up`, or the process's end.
+_TAKEN: list[CachedChunk] = []
+
+
 def load_chunk(key: str) -> object | None:
+    """The result kept for a chunk's key, or None. Outside a watch (whose memory keeps entries
+    its own way) the entry is held until the next build looks its quizzes up (:data:`_TAKEN`):
+    the build drops its chunks' results when its work is done, and a rebuild by hand of a
+    10,000-question bank then freed its 156 chunks' documents object by object before it could
+    go on (0.02 s of CPU, 0.035-0.13 s of wall on a loaded machine, bench/README.md), where a
+    command's fast exit leaves them to the OS."""
     entry = _read(key, SHARED)  # the pipeline takes a chunk's documents (frozen) as they are
-    return entry.result if isinstance(entry, CachedChunk) and entry.key == key else None
+    if not isinstance(entry, CachedChunk) or entry.key != key:
+        return None
+    if not keeping():
+        _TAKEN.append(entry)
+    return entry.result
 
 
 def remember_chunk(key: str, result: object) -> None:
@@ -652,11 +748,18 @@ def _pickled(entry: object) -> bytes:
     in three quarters of it (bench/README.md). The parts are those pydantic's own pickling keeps,
     private attributes unset left out as it leaves them."""
     buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    _dump(entry, buffer)
+    return buffer.getvalue()
+
+
+def _dump(entry: object, into: Any) -> None:
+    """``entry`` pickled as :func:`_pickled` pickles it, written to the file ``into`` as it goes
+    (pickle writes a big ``bytes`` object, an output kept in a quiz's entry, to the file as it is,
+    rather than copying it into its buffer)."""
+    pickler = pickle.Pickler(into, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _reducers()
     with collector_paused():  # what pickle keeps of each model until the end is no garbage either
         pickler.dump(entry)
-    return buffer.getvalue()
 
 
 def _reducers() -> dict[type, Any]:
@@ -715,7 +818,7 @@ def _write(key: str, entry: object, deflate: bool = True, kept_as: str = NOT_KEP
     than holding up the build for it: a rebuild's chunks, runs, pieces and checks took 0.02 s
     (one edit of a question edited before) to 0.05 s of a 10,000-question bank's rebuild."""
     if not kept_as:  # a quiz's entry: already written in a process of its own, in a watch
-        _write_now(key, entry, deflate, _pickled(entry))
+        _write_now(key, entry, deflate)
         return
     data = _pickled(entry) if kept_as == PICKLED else None
     _remember(key, entry, data, kept_as)
@@ -723,20 +826,31 @@ def _write(key: str, entry: object, deflate: bool = True, kept_as: str = NOT_KEP
 
 
 def _write_now(key: str, entry: object, deflate: bool, data: bytes | None = None) -> None:
-    """:func:`_write`'s writing: ``entry`` (``data``, when pickled already) into its file."""
-    if data is None:
+    """:func:`_write`'s writing: ``entry`` (``data``, when pickled already) into its file. An entry
+    not deflated and not pickled yet (a quiz's: its outputs' tens of MB) is pickled straight into
+    the file, its checksum made as it is written and put in its place after: pickled into memory
+    first, its bytes were copied there, then hashed and written (0.01 s of a 10,000-question
+    bank's rebuild by hand, the 18 MB buffer's pages faulted in)."""
+    if data is None and deflate:
         data = _pickled(entry)
-    kind, body = (b"z", zlib.compress(data, 1)) if deflate else (b"p", data)
-    checksum = hashlib.sha256(kind)
-    checksum.update(body)
+    kind = b"z" if deflate else b"p"
+    body = zlib.compress(data, 1) if data is not None and deflate else data
     target = _path(key)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as handle:  # in parts: a quiz's entry is tens of MB, not copied to be joined
+                checksum = hashlib.sha256(kind)
+                if body is not None:
+                    checksum.update(body)
                 handle.write(MAGIC + checksum.hexdigest().encode("ascii") + b"\n" + kind)
-                handle.write(body)
+                if body is not None:
+                    handle.write(body)
+                else:
+                    _dump(entry, _Hashed(handle, checksum))
+                    handle.flush()
+                    os.pwrite(handle.fileno(), checksum.hexdigest().encode("ascii"), len(MAGIC))
             os.replace(tmp, target)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -744,6 +858,19 @@ def _write_now(key: str, entry: object, deflate: bool, data: bytes | None = None
             raise
     except OSError:
         return
+
+
+class _Hashed:
+    """A file that what is written to it goes through, into ``digest`` as well."""
+
+    def __init__(self, handle: Any, digest: Any) -> None:
+        self.handle = handle
+        self.digest = digest
+
+    def write(self, data: Any) -> int:
+        self.digest.update(data)
+        written: int = self.handle.write(data)
+        return written
 
 
 def prune(limit: int = LIMIT_BYTES) -> None:
@@ -772,5 +899,5 @@ def prune(limit: int = LIMIT_BYTES) -> None:
 
 
 __all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
+           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
            "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]

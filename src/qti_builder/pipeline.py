@@ -48,7 +48,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, code_key, collector_paused, load_chunk, load_piece, load_runs, load_valid, look_up, media_of,
-                    piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
+                    drop_soon, pack_soon, piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
@@ -194,6 +194,7 @@ def _build(options: BuildOptions, lookup: Lookup | None, collecting: bool) -> Bu
         staging.discard()
         for pickling in ahead.values():  # each forked process waited for, its file removed
             pickling.close()
+        drop_soon()  # and each deflate no entry took
     if lookup.hits:  # the report's stages are the same whether the quizzes came from the cache or not
         for stage in ("schemas", "work", "write"):
             clock.setdefault(stage, 0.0)
@@ -1486,6 +1487,8 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         if not options.write:
             made.content = content
         listed.append((name, target, members, made))
+    if kept is not None and len(kept) == len(options.formats):
+        pack_soon(kept)  # the quiz's entry deflates them while the files are staged and committed
     for name, target, members, made in listed:
         if options.write:
             staged = staging.written(target)
@@ -1583,7 +1586,7 @@ def _pickled_ahead(good: dict[int, WritableQuiz], results: list[QuizResult], kep
     of its own (:func:`_keep`)."""
     if keeping() or not kept or not forks():
         return {}
-    return {i: PickledAhead(good[i].quiz) for i in kept
+    return {i: PickledAhead(good[i].quiz, results[i].spans) for i in kept
             if i in good and not results[i].failed and good[i].quiz is results[i].quiz
             and PICKLE_AHEAD_FROM <= len(good[i].spans) < HOLD_PACKED_FROM}
 

@@ -153,6 +153,11 @@ class QuizResult:
         """The quiz is ``thaw()``, made when first asked for; ``facts`` are its :meth:`facts`."""
         self._quiz, self._thaw, self._facts = None, thaw, facts
 
+    def given_facts(self, facts: QuizFacts) -> None:
+        """``facts`` are :meth:`facts` of the quiz as it is, worked out elsewhere (the process that
+        pickled the quiz for the build cache, ``cache.PickledAhead``)."""
+        self._facts = facts
+
     def facts(self) -> QuizFacts | None:
         """What the command line says of the quiz (None before it is read), without making the
         quiz's model where a cache entry kept them."""
