@@ -576,13 +576,27 @@ def chunk_content(chunk: Quiz, media: MediaSet) -> str:
     if kept is not None and isinstance(found, _KeptContent) and found.same(kept):
         remember(kept.key, found)
         return found.content
-    digest = hashlib.sha256(chunk.model_dump_json().encode("utf-8"))
+    digest = hashlib.sha256(_canonical_json(chunk))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
     content = digest.hexdigest()
     if kept is not None:
         remember(kept.key, replace(kept, content=content))
     return content
+
+
+def _canonical_json(chunk: Quiz) -> bytes:
+    """All of ``chunk`` as JSON, in pieces that say what each is: the quiz's own fields, then
+    each section's own fields with its depth (depth first: the depths give the tree back), each
+    followed by its questions, each as its own class serializes it (its ``type`` in it). The
+    same fields as ``chunk.model_dump_json()``, but a question is not serialized through the
+    model's union of question kinds, which picks each one's class at a cost: 0.06 s for a
+    10,000-question bank's chunks against 0.04 s (bench/README.md)."""
+    parts = [b"Q", chunk.__pydantic_serializer__.to_json(chunk, exclude={"sections"})]
+    for path, section in chunk.iter_sections():
+        parts += [b"\0S%d\0" % len(path), section.__pydantic_serializer__.to_json(section, exclude={"questions", "sections"})]
+        parts += [b"\0q" + type(q).__pydantic_serializer__.to_json(q) for q in section.questions]
+    return b"".join(parts)
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,8 @@ class ResourceFacts:
 #: What validation reads of each question's document for the rules across its package's files,
 #: by question id: a Canvas item's facts, a quiz backup question's records', or a QTI 2.1
 #: question's manifest resources'.
-Facts = dict[str, canvas_rules.ItemFacts | backup_rules.RecordFacts | ResourceFacts]
+Fact = canvas_rules.ItemFacts | backup_rules.RecordFacts | ResourceFacts
+Facts = dict[str, Fact]
 
 _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False)
 #: A QTI package's test and manifest have a few lines for every question (a 100,000-question

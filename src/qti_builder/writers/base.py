@@ -29,6 +29,8 @@ K = TypeVar("K")
 #: error points at its question) and put in place by :func:`single_file`. A number, not the id: an
 #: id may contain "--", which a comment may not.
 QUESTION_MARKER = re.compile(rb"<!-- question: ([0-9]+) -->\n")
+#: The same, the whole line a group of its own: a frame cut at its marker lines by ``re.split``.
+_MARKER_SPLIT = re.compile(b"(" + QUESTION_MARKER.pattern + b")")
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,13 @@ def spliced_pieces(documents: Iterable[Document]) -> Iterator[bytes | Document]:
     """:func:`single_file`'s pieces, each question's document as it is (not expanded): the
     frame's text up to and with each marker line (up to it, for a frame that does not keep its
     markers), then that question's document, and the frame's text after the last marker line."""
+    yield from _spliced(documents)
+
+
+def _spliced(documents: Iterable[Document]) -> list[bytes | Document]:
+    """:func:`spliced_pieces` as a list, the frame cut at its marker lines in one call
+    (``re.split``) rather than match by match: a 10,000-question bank's four outputs are each
+    walked so in a rebuild (bench/README.md)."""
     frame, questions = None, {}
     for document in documents:
         if document.question_order:
@@ -170,31 +179,23 @@ def spliced_pieces(documents: Iterable[Document]) -> Iterator[bytes | Document]:
         elif document.question_id is not None:
             questions[document.question_id] = document
     assert frame is not None, "a spliced file needs its frame"
-    data = frame.content
-    start = 0
-    for marker in QUESTION_MARKER.finditer(data):
-        yield data[start:marker.end() if frame.keeps_markers else marker.start()]
-        yield questions[frame.question_order[int(marker.group(1)) - 1]]
-        start = marker.end()
-    yield data[start:]
+    cut = _MARKER_SPLIT.split(frame.content)  # text, marker line, its number, text, ..., text
+    texts, markers, order = cut[0::3], cut[1::3], frame.question_order
+    pieces: list[bytes | Document] = [b""] * (2 * len(markers) + 1)
+    pieces[0::2] = [text + marker for text, marker in zip(texts, markers)] + [texts[-1]] if frame.keeps_markers else texts
+    pieces[1::2] = [questions[order[int(number) - 1]] for number in cut[2::3]]
+    return pieces
 
 
 def spliced_runs(documents: Iterable[Document], every: int) -> Iterator[list[bytes | Document]]:
     """:func:`spliced_pieces` in runs of ``every`` questions, in the order the file has them: a
     run starts at the frame's text before each ``every``-th marker line (the first run at the
-    file's start, the last one ends with the frame's end). Where the runs are cut depends on the
-    file alone, not on how its questions were shared among tasks."""
-    run: list[bytes | Document] = []
-    count = 0
-    for piece in spliced_pieces(documents):
-        if isinstance(piece, bytes):
-            if count and count % every == 0:
-                yield run
-                run = []
-        else:
-            count += 1
-        run.append(piece)
-    yield run
+    file's start, the last one ends with the frame's end, alone after the last marker line when
+    the questions fill the runs before). Where the runs are cut depends on the file alone, not on
+    how its questions were shared among tasks."""
+    pieces = _spliced(documents)
+    for start in range(0, len(pieces), 2 * every):  # a question's document at each odd place
+        yield pieces[start:start + 2 * every]
 
 
 def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:

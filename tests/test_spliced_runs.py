@@ -1,0 +1,76 @@
+"""A spliced file's pieces and runs (``writers.base.spliced_pieces`` / ``spliced_runs``): the frame
+cut at its marker lines, each question's document after its line (in its place, for a frame that
+drops its lines), in runs of so many questions. They are cut by ``re.split`` in one call; what is
+checked here is that they are what cutting the frame match by match gives (the function as it was
+written first, below), for any frame: markers in any order, text or none between them, a frame
+that keeps its lines or not, the questions filling the last run or not."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qti_builder.writers.base import QUESTION_MARKER, Document, single_file, spliced_pieces, spliced_runs
+
+
+def _pieces_one_by_one(documents: list[Document]) -> Iterator[bytes | Document]:
+    frame = next(d for d in documents if d.question_order)
+    questions = {d.question_id: d for d in documents if not d.question_order and d.question_id is not None}
+    data, start = frame.content, 0
+    for marker in QUESTION_MARKER.finditer(data):
+        yield data[start:marker.end() if frame.keeps_markers else marker.start()]
+        yield questions[frame.question_order[int(marker.group(1)) - 1]]
+        start = marker.end()
+    yield data[start:]
+
+
+def _runs_one_by_one(documents: list[Document], every: int) -> Iterator[list[bytes | Document]]:
+    run: list[bytes | Document] = []
+    count = 0
+    for piece in _pieces_one_by_one(documents):
+        if isinstance(piece, bytes):
+            if count and count % every == 0:
+                yield run
+                run = []
+        else:
+            count += 1
+        run.append(piece)
+    yield run
+
+
+_TEXT = st.binary(max_size=12).filter(lambda b: b"<!--" not in b)
+
+
+@st.composite
+def _spliced(draw: st.DrawFn) -> list[Document]:
+    """A frame of 1 to 12 questions, its marker lines in any order, and each question's document."""
+    count = draw(st.integers(1, 12))  # a frame is known by its questions
+    numbers = draw(st.permutations(range(1, count + 1)))
+    texts = draw(st.lists(_TEXT, min_size=count + 1, max_size=count + 1))
+    frame = texts[0] + b"".join(b"<!-- question: %d -->\n" % n + text for n, text in zip(numbers, texts[1:]))
+    ids = tuple(f"q{k}" for k in range(count))
+    documents = [Document(f"#{i}", b"<q>%s</q>\n" % i.encode(), "x", question_id=i) for i in ids]
+    documents.insert(draw(st.integers(0, count)), Document("frame.xml", frame, "x", question_order=ids,
+                                                          keeps_markers=draw(st.booleans())))
+    return documents
+
+
+@settings(max_examples=300, deadline=None)
+@given(_spliced(), st.integers(1, 5))
+def test_pieces_and_runs_are_the_frame_cut_match_by_match(documents: list[Document], every: int) -> None:
+    assert list(spliced_pieces(documents)) == list(_pieces_one_by_one(documents))
+    assert list(spliced_runs(documents, every)) == list(_runs_one_by_one(documents, every))
+    assert b"".join(single_file(documents)) == b"".join(p if isinstance(p, bytes) else p.content
+                                                       for p in _pieces_one_by_one(documents))
+
+
+def test_a_run_of_the_frames_end_alone_when_the_questions_fill_the_runs() -> None:
+    ids = ("a", "b")
+    frame = Document("f", b"head\n<!-- question: 1 -->\nmid\n<!-- question: 2 -->\ntail\n", "x", question_order=ids)
+    a, b = (Document(f"#{i}", i.encode(), "x", question_id=i) for i in ids)
+    assert list(spliced_runs([frame, a, b], 1)) == [[b"head\n<!-- question: 1 -->\n", a],
+                                                     [b"mid\n<!-- question: 2 -->\n", b], [b"tail\n"]]
+    assert list(spliced_runs([frame, a, b], 3)) == [[b"head\n<!-- question: 1 -->\n", a, b"mid\n<!-- question: 2 -->\n", b,
+                                                      b"tail\n"]]
