@@ -203,6 +203,14 @@ def test_a_quiz_read_in_part_is_checked_whole(tmp_path: Path, checked: list[int]
     assert checked == [0, 1, 2, 3]
 
 
+def _built(path: Path, out: Path, *args: str) -> tuple[int, str, str, dict[str, bytes]]:
+    """``build`` of ``path`` into ``out`` on the command line: its exit code, what it printed
+    (``out`` as OUT) and the files it wrote."""
+    code, stdout, stderr = run("build", str(path), "--out", str(out), *args)
+    return (code, stdout.replace(str(out), "OUT"), stderr.replace(str(out), "OUT"),
+            {p.name: p.read_bytes() for p in sorted(out.iterdir())})
+
+
 def test_build_prints_the_same_with_and_without_the_cache(tmp_path: Path) -> None:
     """The command line: a bank built with the cache, then its first part edited and built again
     (the other parts' readings and checks taken from the cache), prints and writes what a build
@@ -211,10 +219,7 @@ def test_build_prints_the_same_with_and_without_the_cache(tmp_path: Path) -> Non
     (tmp_path / "x.png").write_bytes(PNG)
 
     def build(name: str, *args: str) -> tuple[int, str, str, dict[str, bytes]]:
-        out = tmp_path / name
-        code, stdout, stderr = run("build", str(path), "--out", str(out), *args)
-        return (code, stdout.replace(str(out), "OUT"), stderr.replace(str(out), "OUT"),
-                {p.name: p.read_bytes() for p in sorted(out.iterdir())})
+        return _built(path, tmp_path / name, *args)
 
     build("first")
     path.write_text(path.read_text("utf-8").replace("1. Question 1 of part 1?", "1. Question 1 of part 1, edited?"), "utf-8")
@@ -398,10 +403,7 @@ def test_build_after_an_edit_in_a_run_prints_the_same_with_and_without_the_cache
     (tmp_path / "x.png").write_bytes(PNG)
 
     def build(name: str, *args: str) -> tuple[int, str, str, dict[str, bytes]]:
-        out = tmp_path / name
-        code, stdout, stderr = run("build", str(path), "--out", str(out), *args)
-        return (code, stdout.replace(str(out), "OUT"), stderr.replace(str(out), "OUT"),
-                {p.name: p.read_bytes() for p in sorted(out.iterdir())})
+        return _built(path, tmp_path / name, *args)
 
     build("first")
     _edited(path, 1, 12, "look at ![](x.png)")
