@@ -730,6 +730,33 @@ def store_runs(key: str, runs: dict[str, object]) -> None:
 
 
 @dataclass(frozen=True)
+class CachedChunkKeys:
+    """The keys of the chunks one source's last build by hand took or rendered, by target (the
+    pipeline's record: each chunk's questions and its key), by a key of the build's settings and
+    the source's path (:func:`chunk_keys_key`), not its content: the next build finds there the
+    result of the chunk that held an edited question before, and takes its unchanged questions'
+    documents from it. Replaced by each build; only a hint, whatever it points to is checked."""
+
+    key: str
+    chunks: object
+
+
+def chunk_keys_key(settings: str, source: Path) -> str:
+    """Where the chunks' keys of ``source``'s last build are kept (:class:`CachedChunkKeys`)."""
+    where = os.path.abspath(source).encode("utf-8", "surrogateescape").hex()
+    return hashlib.sha256(f"{settings}\0chunk keys\0{where}".encode("ascii")).hexdigest()
+
+
+def load_chunk_keys(key: str) -> object | None:
+    entry = _read(key)
+    return entry.chunks if isinstance(entry, CachedChunkKeys) and entry.key == key else None
+
+
+def store_chunk_keys(key: str, chunks: object) -> None:
+    _write(key, CachedChunkKeys(key, chunks))
+
+
+@dataclass(frozen=True)
 class CachedValid:
     """That the document of ``key`` (:func:`valid_key`: its bytes, kind and the build's settings)
     validated without a problem."""
@@ -912,6 +939,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "code_key", "load",
-           "load_chunk", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
-           "settings_key", "store", "store_chunk", "store_piece", "store_runs", "store_valid", "valid_key"]
+__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedChunkKeys", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "chunk_keys_key", "code_key", "load",
+           "load_chunk", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
+           "settings_key", "store", "store_chunk", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "valid_key"]

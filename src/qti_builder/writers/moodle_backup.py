@@ -158,6 +158,22 @@ class Placement:
         return self._category_of[section.id]
 
 
+#: The last quiz :func:`_numbered` walked, with what it made of it (the quiz held, so that no
+#: other quiz takes its identity while it is kept).
+_NUMBERED: list[tuple[Quiz, dict[str, int], Placement]] = []
+
+
+def _numbered(quiz: Quiz) -> tuple[dict[str, int], Placement]:
+    """Each question's number in ``quiz`` and the whole quiz's :class:`Placement`, made once per
+    quiz object: a build that keys each chunk's small chunks where it renders the chunk asks for
+    the places of one chunk's at a time, and walking a 10,000-question bank for each of its 40
+    chunks cost more than the keys themselves (bench/README.md). A model is not changed once
+    read, so the same object has the same places."""
+    if not (_NUMBERED and _NUMBERED[0][0] is quiz):
+        _NUMBERED[:] = [(quiz, {q.id: n for n, q in enumerate(quiz.iter_questions(), 1)}, Placement.of(quiz))]
+    return _NUMBERED[0][1], _NUMBERED[0][2]
+
+
 @dataclass
 class Ids:
     """The ids of one question's records (:class:`Placement`): its own, and of each other kind
@@ -206,8 +222,7 @@ class MoodleBackupWriter(Writer):
 
     @classmethod
     def placements(cls, quiz: Quiz, chunks: Mapping[K, Quiz]) -> dict[K, Hashable]:
-        numbers = {q.id: n for n, q in enumerate(quiz.iter_questions(), 1)}
-        whole = Placement.of(quiz)
+        numbers, whole = _numbered(quiz)
         return {key: whole.of_chunk(chunk, numbers[next(chunk.iter_questions()).id]) for key, chunk in chunks.items()}
 
     def write(
