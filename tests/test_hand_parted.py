@@ -185,3 +185,11 @@ def test_a_question_added_renders_the_small_chunks_whose_key_changed(tmp_path: P
     assert sum(n for name, n in rendered if name == "moodle-quiz") == 100
     for other in TARGETS[:3]:
         assert [n for name, n in rendered if name == other] == [4]
+
+
+def test_an_edit_of_a_chunks_first_question_finds_the_chunk_by_its_others(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Question 41, the first of the second chunk, edited: its id is made from its text, so the
+    chunk now begins with a question no chunk before began with; the chunk before is found by
+    its other questions, and only the edited question's small chunk is rendered."""
+    counts = _builds(tmp_path, monkeypatch, [_bank(), _edited(q41="Question 41: which one is edited?")], "--jobs", "1")
+    assert _items(counts[1]) == sorted((name, WARM_CHUNK) for name in TARGETS)
