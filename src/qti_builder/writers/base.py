@@ -78,7 +78,7 @@ class Spliced:
     #: More questions' documents, by question, looked up only when their bytes are read (a
     #: rebuild's unchanged chunks, :class:`PackedDocuments`: a run the build cache has is never
     #: read, and they are never made).
-    later: Mapping[str, Document] = field(default_factory=dict)
+    later: Mapping[str, Document] = field(default_factory=dict, compare=False)
     #: A member of many questions is no one question's.
     question_id: ClassVar[None] = None
 
