@@ -115,7 +115,7 @@ def finished(runs: Iterable[Deflated]) -> Deflated:
 def spliced_entry(member: Spliced, deflate: Deflate = deflated) -> Entry:
     """A member put together from a frame and its questions' documents, deflated in runs of
     ``RUN_QUESTIONS`` questions (each by ``deflate``): its pieces are never joined."""
-    stream = finished(deflate(run, COMPRESS_LEVEL) for run in spliced_runs(member.documents, RUN_QUESTIONS))
+    stream = finished(deflate(run, COMPRESS_LEVEL) for run in spliced_runs(member.documents, RUN_QUESTIONS, member.later))
     return Entry(member.path, stream.data, stream.crc, stream.size)
 
 
@@ -207,7 +207,7 @@ def tar_parts(documents: Iterable[Document | Spliced], deflate: Deflate = deflat
         if isinstance(document, Spliced):
             # Its runs first: the header holds its size, which each run knows (one taken from where
             # a build kept it needs none of its questions' documents expanded to be measured).
-            body = [deflate(run, TAR_LEVEL) for run in spliced_runs(document.documents, RUN_QUESTIONS)]
+            body = [deflate(run, TAR_LEVEL) for run in spliced_runs(document.documents, RUN_QUESTIONS, document.later)]
             size = sum(run.size for run in body)
         else:
             content = document.content

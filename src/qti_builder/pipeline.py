@@ -71,7 +71,7 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Fact, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import Spliced, assemble, frame_view, held, is_spliced, single_file, view_digest
+from .writers.base import PackedDocuments, Spliced, SplicedRun, assemble, frame_view, held, is_spliced, single_file, view_digest
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -671,7 +671,8 @@ class TaskResult:
     container: str = "zip"
     #: Compressed entries of an archive; the documents of a single-file output.
     entries: list[Entry] = field(default_factory=list)
-    parts: list[Document] = field(default_factory=list)
+    #: As a chunk's entry in the build cache keeps them, :class:`PackedDocuments` (:func:`_chunk_entry`).
+    parts: Sequence[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
     #: What validation read of its Canvas items, for the rules across the package's files; as a
@@ -752,13 +753,17 @@ def _chunk_entry(result: TaskResult) -> tuple[TaskResult, bool]:
     takes the runs of an unchanged chunk from the cache (:class:`_KeptRuns`), so its documents'
     bytes are expanded only if a run must be deflated again, not all of them with the entry (about
     0.07 s of a 10,000-question bank's rebuild after one edit, bench/README.md). The documents of
-    a single file (a Moodle file), all read to write it, stay in an entry deflated whole."""
+    a single file (a Moodle file), all read to write it, stay in an entry deflated whole.
+
+    A chunk's documents are kept as columns (:class:`PackedDocuments`), made when first read: a
+    rebuild puts an unchanged chunk's questions into the members they are spliced into by their
+    ids alone, and the runs the cache has are taken without them (:func:`_later`)."""
     if result.task.part == "frame":  # its documents are read whole by every build that takes it
         return result, False
     result = replace(result, facts=_PackedFacts.of(result.facts))
     if result.archive or result.container != "zip":
-        return replace(result, parts=[held(d) for d in result.parts]), False
-    return result, bool(result.parts)
+        return replace(result, parts=PackedDocuments.of(held(d) for d in result.parts)), False
+    return replace(result, parts=PackedDocuments.of(result.parts)), bool(result.parts)
 
 
 class _PackedFacts(Mapping[str, Fact]):
@@ -1537,21 +1542,28 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     """One output of a quiz (of ``source``) from its tasks' results (``mine``): checked across its
     files, put together, its content made as it is read (the tarball's gzip, the zip's layout)."""
     first = mine[0]
-    parts = [d for r in mine for d in r.parts]
     content: Iterable[bytes]
     runs: _KeptRuns | None
     sink = DiagnosticSink()
+    if first.container != "zip" or first.archive:
+        parts, later = _later(mine)
+    else:  # a single file: every question's bytes read
+        parts, later = [d for r in mine for d in r.parts], _Later([])
+
+    def whole() -> list[Document]:  # every part, in order, for the rules across the files when they run
+        return [d for r in mine for d in r.parts]
+
     if first.container != "zip":
-        _backup_checked(str(first.filename), mine, parts, sink)
+        _backup_checked(str(first.filename), mine, whole, sink)
         if sink.items:
             return _PutTogether(sink.items)
-        assembled = assemble(parts)  # each question's records put into questions.xml
+        assembled = assemble(parts, later)  # each question's records put into questions.xml
         runs = _KeptRuns.of(mine, source)
         content, members = tar_parts(assembled, runs), len(assembled)
     elif first.archive:
         entries = [e for r in mine for e in r.entries]
-        assembled = assemble(parts)
-        _package_checked(str(first.filename), mine, parts, lambda: {e.path for e in entries} | {d.path for d in assembled}, sink)
+        assembled = assemble(parts, later)
+        _package_checked(str(first.filename), mine, whole, lambda: {e.path for e in entries} | {d.path for d in assembled}, sink)
         if sink.items:  # the quiz has failed: build() writes none of its files
             return _PutTogether(sink.items)
         runs = _KeptRuns.of(mine, source)
@@ -1560,6 +1572,56 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     else:
         runs, content, members = None, single_file(parts), 1
     return _PutTogether([], content, members, runs=runs)
+
+
+class _Later(Mapping[str, Document]):
+    """The documents of chunks that go into a frame by their questions alone (``Spliced.later``),
+    by question: a chunk's made only when one of them is looked up (:class:`PackedDocuments`)."""
+
+    def __init__(self, packs: list[tuple[PackedDocuments, list[str]]]) -> None:
+        self.packs = packs
+        self.chunk: dict[str, int] = {}  # each question's chunk, by its place in ``packs``
+        for k, (_, ids) in enumerate(packs):
+            self.chunk.update(dict.fromkeys(ids, k))
+        self.made: dict[str, Document] = {}
+
+    def __getitem__(self, question: str) -> Document:
+        if question not in self.made:
+            pack, ids = self.packs[self.chunk[question]]
+            self.made.update(zip(ids, pack))
+        return self.made[question]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.chunk)
+
+    def __len__(self) -> int:
+        return len(self.chunk)
+
+
+def _later(mine: list[TaskResult]) -> tuple[list[Document], _Later]:
+    """One output's parts (of its tasks' results, ``mine``) to walk now, and the documents of its
+    chunks from the build cache that go into its frame by question alone, to look up when read
+    (:class:`_Later`): an unchanged chunk's spliced documents are then never made in a rebuild
+    whose runs the cache has (40,000 documents of a 10,000-question bank's rebuild by hand,
+    bench/README.md). Only when that splices as walking them all would: one frame, and each
+    question's document once; else every part is walked, as ever."""
+    now: list[Document] = []
+    packs: list[tuple[PackedDocuments, list[str]]] = []
+    for result in mine:
+        pack = result.parts
+        ids = pack.questions() if isinstance(pack, PackedDocuments) else None
+        if ids:
+            packs.append((cast(PackedDocuments, pack), ids))
+        else:
+            now.extend(result.parts)
+    if not packs:
+        return now, _Later([])
+    later = _Later(packs)
+    frames = sum(1 for d in now if d.question_order)
+    own = [d.question_id for d in now if d.question_id is not None and not d.question_order]
+    if frames != 1 or len(later) != sum(len(ids) for _, ids in packs) or not later.chunk.keys().isdisjoint(own):
+        return [d for r in mine for d in r.parts], _Later([])
+    return now, later
 
 
 def _facts(mine: list[TaskResult]) -> Facts:
@@ -1658,24 +1720,24 @@ def _summed(result: TaskResult) -> int:
     return sum(from_bytes(sha256(piece).digest(), "big") for piece in _read_of(result)) % _SUM
 
 
-def _package_checked(output_name: str, mine: list[TaskResult], parts: list[Document], names: Callable[[], set[str]],
-                     sink: DiagnosticSink) -> None:
+def _package_checked(output_name: str, mine: list[TaskResult], parts: Callable[[], list[Document]],
+                     names: Callable[[], set[str]], sink: DiagnosticSink) -> None:
     """The rules across a package's files (:func:`validate_package`), not run again when an earlier
     build found nothing for the same (:func:`_package_key`): an edit of a question's text changes
     nothing they read of its chunk, an identifier or a reference changed does.
-    ``names`` makes the paths of all its members, asked only when the rules run. A package with a
+    ``parts`` makes its documents and ``names`` the paths of all its members, asked only when the rules run. A package with a
     problem is never remembered, so it is reported again by every build."""
     key = _package_key(mine)
     if key is not None and load_valid(key):
         return
     mine_sink = DiagnosticSink()
-    validate_package(output_name, parts, names(), _facts(mine), mine_sink)
+    validate_package(output_name, parts(), names(), _facts(mine), mine_sink)
     sink.items.extend(mine_sink.items)
     if key is not None and not mine_sink.items:
         store_valid(key)
 
 
-def _backup_checked(output_name: str, mine: list[TaskResult], parts: list[Document], sink: DiagnosticSink) -> None:
+def _backup_checked(output_name: str, mine: list[TaskResult], parts: Callable[[], list[Document]], sink: DiagnosticSink) -> None:
     """The rules across a quiz backup's parts (:func:`validate_package`), but with the build cache,
     not again when an earlier build found nothing for the same (:func:`_package_key`): they read
     the parts that are not a question's records (the frames: ``questions.xml``'s categories and
@@ -1684,7 +1746,7 @@ def _backup_checked(output_name: str, mine: list[TaskResult], parts: list[Docume
     edited changes none of it: a rebuild does not parse the frames again and walk the bank (0.09 s
     of a 10,000-question bank's rebuild, bench/README.md). A backup with a problem is never
     remembered."""
-    _package_checked(output_name, mine, parts, lambda: {d.path for d in parts}, sink)
+    _package_checked(output_name, mine, parts, lambda: {d.path for d in parts()}, sink)
 
 
 def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, staging: Staging,
@@ -1787,9 +1849,12 @@ class _KeptRuns:
         with a question not rendered from a keyed chunk."""
         if self.key is None:
             return None
+        if isinstance(pieces, SplicedRun) and pieces.ids:  # its questions by id: their documents not looked up
+            return self._spliced_key(pieces.texts, pieces.ids, level)
         texts, documents = pieces[0::2], pieces[1::2]
         if set(map(type, texts)) == {bytes} and set(map(type, documents)) == {Document}:
-            return self._spliced_key(cast(Sequence[bytes], texts), cast(Sequence[Document], documents), level)
+            ids = [cast(Document, document).question_id for document in documents]  # a None has no chunk: below
+            return self._spliced_key(cast(Sequence[bytes], texts), cast(list[str], ids), level)
         frame_text = [p for p in pieces if isinstance(p, bytes)]
         if len(frame_text) == len(pieces) and sum(map(len, frame_text)) < KEEP_FRAME_RUNS_FROM:
             return None
@@ -1804,12 +1869,11 @@ class _KeptRuns:
                 return None
         return digest.hexdigest()
 
-    def _spliced_key(self, texts: Sequence[bytes], documents: Sequence[Document], level: int) -> str | None:
+    def _spliced_key(self, texts: Sequence[bytes], ids: list[str], level: int) -> str | None:
         """:meth:`_key` of a spliced member's run (``writers.base.spliced_runs``): frame text and a
-        question's document by turns. Hashed in a few calls a run, not several a piece (20,000
-        pieces an output of a 10,000-question bank: 0.03 s of its rebuild after one edit,
-        bench/README.md): the texts' lengths, the texts, and each question's chunk key and id."""
-        ids = cast(list[str], [document.question_id for document in documents])  # a None has no chunk: below
+        question's document by turns, the questions by id. Hashed in a few calls a run, not several
+        a piece (20,000 pieces an output of a 10,000-question bank: 0.03 s of its rebuild after one
+        edit, bench/README.md): the texts' lengths, the texts, and each question's chunk key and id."""
         chunks = list(map(self.chunks.get, ids))
         if None in chunks:
             return None

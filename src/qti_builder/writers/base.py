@@ -7,10 +7,10 @@ import os
 import re
 import traceback
 import zlib
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple, TypeVar
+from typing import Any, ClassVar, NamedTuple, TypeVar, overload
 
 import jinja2
 
@@ -75,11 +75,15 @@ class Spliced:
     path: str
     schema: str
     documents: tuple[Document, ...]
+    #: More questions' documents, by question, looked up only when their bytes are read (a
+    #: rebuild's unchanged chunks, :class:`PackedDocuments`: a run the build cache has is never
+    #: read, and they are never made).
+    later: Mapping[str, Document] = field(default_factory=dict, compare=False)
     #: A member of many questions is no one question's.
     question_id: ClassVar[None] = None
 
     def pieces(self) -> Iterator[bytes]:
-        return single_file(self.documents)
+        return single_file(self.documents, self.later)
 
 
 #: The build's time when ``SOURCE_DATE_EPOCH`` is not set: 1980-01-01, the earliest a zip can hold.
@@ -154,24 +158,27 @@ def is_spliced(document: Document) -> bool:
     return bool(document.question_order) or document.path.startswith("#")
 
 
-def single_file(documents: Iterable[Document]) -> Iterator[bytes]:
+def single_file(documents: Iterable[Document], later: Mapping[str, Document] | None = None) -> Iterator[bytes]:
     """The bytes of a spliced file: its frame (the document with a ``question_order``) with each
-    question's document after the question's marker line."""
-    for piece in spliced_pieces(documents):
+    question's document after the question's marker line (one not in ``documents`` from ``later``)."""
+    for piece in spliced_pieces(documents, later):
         yield piece if isinstance(piece, bytes) else piece.content
 
 
-def spliced_pieces(documents: Iterable[Document]) -> Iterator[bytes | Document]:
+def spliced_pieces(documents: Iterable[Document], later: Mapping[str, Document] | None = None) -> Iterator[bytes | Document]:
     """:func:`single_file`'s pieces, each question's document as it is (not expanded): the
     frame's text up to and with each marker line (up to it, for a frame that does not keep its
     markers), then that question's document, and the frame's text after the last marker line."""
-    yield from _spliced(documents)
+    texts, ids, questions = _cut(documents, later)
+    yield from SplicedRun(texts, ids, questions)
 
 
-def _spliced(documents: Iterable[Document]) -> list[bytes | Document]:
-    """:func:`spliced_pieces` as a list, the frame cut at its marker lines in one call
-    (``re.split``) rather than match by match: a 10,000-question bank's four outputs are each
-    walked so in a rebuild (bench/README.md)."""
+def _cut(documents: Iterable[Document], later: Mapping[str, Document] | None) -> tuple[list[bytes], list[str], Mapping[str, Document]]:
+    """:func:`spliced_pieces` as the frame's texts and the questions' ids between them (one text
+    more than ids), and where each question's document is looked up: the frame cut at its marker
+    lines in one call (``re.split``) rather than match by match, and no question's document
+    looked up (a 10,000-question bank's four outputs are each walked so in a rebuild,
+    bench/README.md). A question's document in ``documents`` is looked up there first."""
     frame, questions = None, {}
     for document in documents:
         if document.question_order:
@@ -181,34 +188,183 @@ def _spliced(documents: Iterable[Document]) -> list[bytes | Document]:
     assert frame is not None, "a spliced file needs its frame"
     cut = _MARKER_SPLIT.split(frame.content)  # text, marker line, its number, text, ..., text
     texts, markers, order = cut[0::3], cut[1::3], frame.question_order
-    pieces: list[bytes | Document] = [b""] * (2 * len(markers) + 1)
-    pieces[0::2] = [text + marker for text, marker in zip(texts, markers)] + [texts[-1]] if frame.keeps_markers else texts
-    pieces[1::2] = [questions[order[int(number) - 1]] for number in cut[2::3]]
-    return pieces
+    if frame.keeps_markers:
+        texts = [text + marker for text, marker in zip(texts, markers)] + [texts[-1]]
+    ids = [order[int(number) - 1] for number in cut[2::3]]
+    if not later:
+        if not questions.keys() >= set(ids):  # as ever: a question of the frame without its document is an error
+            raise KeyError(next(i for i in ids if i not in questions))
+        return texts, ids, questions
+    return texts, ids, _Either(questions, later)
 
 
-def spliced_runs(documents: Iterable[Document], every: int) -> Iterator[list[bytes | Document]]:
+class _Either(Mapping[str, "Document"]):
+    """Documents looked up in ``first``, then in ``then``."""
+
+    def __init__(self, first: Mapping[str, Document], then: Mapping[str, Document]) -> None:
+        self.first, self.then = first, then
+
+    def __getitem__(self, question: str) -> Document:
+        found = self.first.get(question)
+        return found if found is not None else self.then[question]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.first
+        yield from (question for question in self.then if question not in self.first)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class SplicedRun(Sequence["bytes | Document"]):
+    """A run of a spliced file's pieces (:func:`spliced_runs`): frame text and questions'
+    documents by turns, starting with text; ``texts`` has as many items as ``ids`` or one more.
+    Each question is known by its id; its document is looked up in ``questions`` only when the
+    run's pieces are read: a run the build cache has (the pipeline's ``_KeptRuns``, which keys a
+    run by ``texts`` and ``ids``) never reads them. Equal to any sequence of the same pieces."""
+
+    __slots__ = ("ids", "questions", "texts")
+
+    def __init__(self, texts: list[bytes], ids: list[str], questions: Mapping[str, Document]) -> None:
+        assert len(ids) <= len(texts) <= len(ids) + 1, "a run's texts and questions by turns"
+        self.texts, self.ids, self.questions = texts, ids, questions
+
+    def __len__(self) -> int:
+        return len(self.texts) + len(self.ids)
+
+    @overload
+    def __getitem__(self, index: int) -> bytes | Document: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[bytes | Document]: ...
+
+    def __getitem__(self, index: int | slice) -> bytes | Document | list[bytes | Document]:
+        if isinstance(index, slice):
+            return list(self)[index]
+        index = range(len(self))[index]  # an IndexError past either end, a negative one from the end
+        return self.questions[self.ids[index // 2]] if index % 2 else self.texts[index // 2]
+
+    def __iter__(self) -> Iterator[bytes | Document]:
+        questions = self.questions
+        for k, text in enumerate(self.texts):
+            yield text
+            if k < len(self.ids):
+                yield questions[self.ids[k]]
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and not isinstance(other, (str, bytes)) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence that compares by its pieces
+
+    def __repr__(self) -> str:
+        return f"SplicedRun({list(self)!r})"
+
+
+def spliced_runs(documents: Iterable[Document], every: int, later: Mapping[str, Document] | None = None) -> Iterator[SplicedRun]:
     """:func:`spliced_pieces` in runs of ``every`` questions, in the order the file has them: a
     run starts at the frame's text before each ``every``-th marker line (the first run at the
     file's start, the last one ends with the frame's end, alone after the last marker line when
     the questions fill the runs before). Where the runs are cut depends on the file alone, not on
-    how its questions were shared among tasks."""
-    pieces = _spliced(documents)
-    for start in range(0, len(pieces), 2 * every):  # a question's document at each odd place
-        yield pieces[start:start + 2 * every]
+    how its questions were shared among tasks. No question's document is looked up here
+    (:class:`SplicedRun`)."""
+    texts, ids, questions = _cut(documents, later)
+    for start in range(0, len(ids) + 1, every):
+        yield SplicedRun(texts[start:start + every], ids[start:start + every], questions)
 
 
-def assemble(documents: Iterable[Document]) -> list[Document | Spliced]:
+def assemble(documents: Iterable[Document], later: Mapping[str, Document] | None = None) -> list[Document | Spliced]:
     """The members of an archive: its documents, with a frame and the questions' documents
-    spliced into it as one member (a Canvas assessment), in the frame's place."""
+    spliced into it as one member (a Canvas assessment), in the frame's place; ``later``: more
+    questions' documents for it, looked up when read (:attr:`Spliced.later`)."""
     spliced: list[Document] = []
     members: list[Document | Spliced] = []
     for document in documents:  # is_spliced, in one pass: a big quiz's package has 10,000 such documents
         (spliced if document.question_order or document.path[:1] == "#" else members).append(document)
     frame = next((d for d in spliced if d.question_order), None)
     if frame is not None:
-        members.append(Spliced(frame.path, frame.schema, tuple(spliced)))
+        members.append(Spliced(frame.path, frame.schema, tuple(spliced), later or {}))
+    else:
+        assert not later, "questions' documents to splice need a frame"
     return members
+
+
+class PackedDocuments(Sequence[Document]):
+    """Documents as a chunk's entry in the build cache keeps them (the pipeline's
+    ``_chunk_entry``): each field a column, the documents made only when first read. Unpickling
+    250 documents made 250 objects and their dicts (a rebuild by hand of a 10,000-question bank
+    took 160 chunks' entries, 40,000 documents, bench/README.md); a rebuild splices an unchanged
+    chunk's documents by their question alone (:meth:`questions`), and reads them only for a run
+    the build cache does not have. Equal to any sequence of the same documents."""
+
+    __slots__ = ("_columns", "_made")
+
+    def __init__(self, columns: tuple[list[Any], ...]) -> None:
+        # From an entry in the build cache: anything not as made by :meth:`of` fails here, so
+        # pickle.loads fails and the entry is a miss (the chunk rendered again).
+        if len(columns) != len(_DOCUMENT_FIELDS) or len({len(column) for column in columns}) > 1:
+            raise ValueError("documents' columns of different lengths")
+        self._columns = columns
+        self._made: list[Document] | None = None
+
+    @classmethod
+    def of(cls, documents: Iterable[Document]) -> PackedDocuments:
+        documents = list(documents)
+        assert all(type(d) is Document for d in documents), "only documents pack"
+        return cls(tuple([getattr(d, name) for d in documents] for name in _DOCUMENT_FIELDS))
+
+    def __reduce__(self) -> tuple[type[PackedDocuments], tuple[tuple[list[Any], ...]]]:
+        return PackedDocuments, (self._columns,)
+
+    @property
+    def documents(self) -> list[Document]:
+        if self._made is None:
+            new, put = object.__new__, object.__setattr__
+            made = []
+            for path, data, schema, question_id, order, keeps, packed in zip(*self._columns):
+                document = new(Document)
+                put(document, "__dict__", {"path": path, "data": data, "schema": schema, "question_id": question_id,
+                                           "question_order": order, "keeps_markers": keeps, "packed": packed})
+                made.append(document)
+            self._made = made
+        return self._made
+
+    def questions(self) -> list[str] | None:
+        """The question of each document, in order, when each is a different question's document
+        that goes into a frame (:func:`is_spliced`, no frame itself); else None. Read from the
+        columns: no document made."""
+        paths, ids, orders = (self._columns[_DOCUMENT_FIELDS.index(name)] for name in ("path", "question_id", "question_order"))
+        if (all(type(i) is str for i in ids) and len(set(ids)) == len(ids) and not any(orders)
+                and all(type(p) is str and p[:1] == "#" for p in paths)):
+            return ids
+        return None
+
+    def __len__(self) -> int:
+        return len(self._columns[0])
+
+    @overload
+    def __getitem__(self, index: int) -> Document: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Document]: ...
+
+    def __getitem__(self, index: int | slice) -> Document | list[Document]:
+        return self.documents[index]
+
+    def __iter__(self) -> Iterator[Document]:
+        return iter(self.documents)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and not isinstance(other, (str, bytes)) and self.documents == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PackedDocuments({self.documents!r})"
+
+
+#: A document's fields, in the order :class:`PackedDocuments` keeps them as columns.
+_DOCUMENT_FIELDS = ("path", "data", "schema", "question_id", "question_order", "keeps_markers", "packed")
+assert _DOCUMENT_FIELDS == tuple(f.name for f in fields(Document)), "PackedDocuments keeps every field of a document"
 
 
 @dataclass(frozen=True)
