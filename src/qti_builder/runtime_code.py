@@ -1,0 +1,123 @@
+"""The methods ``dataclasses`` writes for each class, compiled once and kept across runs, as
+``__pycache__`` keeps a module's code and Jinja's bytecode cache a template's.
+
+Python 3.11 writes every ``__init__``, ``__repr__``, ``__eq__`` (and a frozen class's
+``__hash__``, ``__setattr__``, ``__delattr__``) of a dataclass as source text and compiles each
+with its own ``exec``: about 700 in a ``check``, 11 % of its instructions, the same text at every
+start (bench/README.md, issue 34's fifteenth session). :func:`compiled_once` puts a stand-in for
+``exec`` in the ``dataclasses`` module while the command runs: it looks the text up among the code
+compiled before (a marshal file in the cache folder, read at the first class made) and compiles
+only text it has not seen. Executing the code compiled from a text is what ``exec`` of the text
+does: the same code, the same names, the same file name (``<string>``), the same flags (none:
+``dataclasses`` has no future imports). The file is keyed by the interpreter's bytecode
+(``sys.implementation.cache_tag``, the marshal version) and its optimization level; a file that
+cannot be read or is damaged is ignored and written anew; one trusted as ``__pycache__`` is (the
+user's own cache folder)."""
+
+from __future__ import annotations
+
+import _thread
+import contextlib
+import marshal
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+#: Starts the file; its number changes with the file's layout.
+MAGIC = b"qti-builder runtime code 1\n"
+#: Most texts kept: past it, the file keeps only those the last run used.
+LIMIT = 4000
+
+
+def code_file() -> Path:
+    """The file of compiled texts: in the build cache's folder when ``QTI_BUILDER_CACHE_DIR``
+    moves it (the tests' own), else in the user's cache folder."""
+    moved = os.environ.get("QTI_BUILDER_CACHE_DIR")
+    if moved:
+        folder = Path(moved)
+    else:
+        from platformdirs import user_cache_dir
+
+        folder = Path(user_cache_dir("qti-builder"))
+    tag = f"{sys.implementation.cache_tag}-m{marshal.version}-o{sys.flags.optimize}"
+    return folder / f"dataclass-methods-{tag}.marshal"
+
+
+class _Compiled:
+    """The texts compiled, by text: those read from the file (at the first look-up) and those
+    compiled since."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.codes: dict[str, CodeType] | None = None
+        self.used: set[str] = set()
+        self.new = 0
+        self.lock = _thread.allocate_lock()  # the pipeline is imported on a thread of its own
+
+    def _read(self) -> dict[str, CodeType]:
+        try:
+            data = self.path.read_bytes()
+            if data.startswith(MAGIC):
+                codes = marshal.loads(memoryview(data)[len(MAGIC):])
+                if isinstance(codes, dict):
+                    return codes
+        except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: compiled anew
+            pass
+        return {}
+
+    def code(self, text: str) -> CodeType:
+        with self.lock:
+            if self.codes is None:
+                self.codes = self._read()
+            code = self.codes.get(text)
+            if type(code) is not CodeType:  # not there, or a damaged entry
+                code = self.codes[text] = compile(text, "<string>", "exec", dont_inherit=True)
+                self.new += 1
+            self.used.add(text)
+            return code
+
+    def save(self) -> None:
+        if not self.new or self.codes is None:
+            return
+        import tempfile  # not before: --version and --help make no dataclass
+
+        kept = self.codes if len(self.codes) <= LIMIT else {t: self.codes[t] for t in self.used}
+        with contextlib.suppress(OSError, ValueError):  # a read-only cache: compiled at every run, as before
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".dataclass-methods-", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(MAGIC + marshal.dumps(kept))
+                os.replace(temporary, self.path)  # whole or not at all: two runs may write it at once
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+                raise
+
+
+@contextlib.contextmanager
+def compiled_once() -> Iterator[None]:
+    """While it lasts, the dataclasses made take their methods' code from the file, which is
+    written at the end when they compiled any text it did not hold. For the command line's own
+    process: the stand-in is in the ``dataclasses`` module for every thread."""
+    import dataclasses
+
+    if "exec" in vars(dataclasses):  # someone else's stand-in (or ours, nested): left alone
+        yield
+        return
+    compiled = _Compiled(code_file())
+
+    def exec_compiled(source: Any, globals: Any = None, locals: Any = None, /) -> None:
+        if type(source) is str:
+            source = compiled.code(source)
+        exec(source, globals, locals)  # noqa: S102 -- dataclasses' own exec, of the text dataclasses wrote
+
+    dataclasses.exec = exec_compiled  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        del dataclasses.exec  # type: ignore[attr-defined]
+        compiled.save()

@@ -1,0 +1,174 @@
+"""The dataclasses' methods compiled once and kept across runs (``runtime_code.compiled_once``,
+which the command line's process runs under): the same classes as without it, the texts read
+from the file in the next run and not compiled again, a damaged file ignored and written anew."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import marshal
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from helpers import SEED_SOURCE
+
+from qti_builder import runtime_code
+from qti_builder.runtime_code import MAGIC, code_file, compiled_once
+
+
+@pytest.fixture
+def compiled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the stand-in compiles (rather than taking from the file)."""
+    texts: list[str] = []
+
+    def counting(text: str, *args: Any, **kwargs: Any) -> Any:
+        texts.append(text)
+        return compile(text, *args, **kwargs)
+
+    monkeypatch.setattr(runtime_code, "compile", counting, raising=False)
+    return texts
+
+
+def make_classes() -> list[type]:
+    """Dataclasses of every kind of method ``dataclasses`` writes."""
+
+    @dataclasses.dataclass
+    class Plain:
+        a: int
+        b: list[str] = dataclasses.field(default_factory=list)
+        c: str = "c"
+
+    @dataclasses.dataclass(frozen=True, order=True)
+    class Frozen:
+        x: int
+        y: tuple[int, ...] = ()
+
+    @dataclasses.dataclass(kw_only=True, slots=True, eq=False)
+    class Slots:
+        name: str
+        size: int = 0
+
+    @dataclasses.dataclass
+    class Later:
+        a: int
+        b: int = dataclasses.field(init=False, default=3)
+
+        def __post_init__(self) -> None:
+            self.b = self.a * 2
+
+    return [Plain, Frozen, Slots, Later]
+
+
+def behaviour(classes: list[type]) -> list[Any]:
+    """What the classes' generated methods do, and how they are written."""
+    plain, frozen, slots, later = classes
+    p, q = plain(1), plain(1, ["x"])
+    f, g = frozen(1, (2,)), frozen(2)
+    s = slots(name="n")
+    seen: list[Any] = [repr(p), repr(q), p == plain(1), p == q, p.b is not plain(1).b, repr(f), f == frozen(1, (2,)),
+                       hash(f) == hash(frozen(1, (2,))), f < g, sorted([g, f]) == [f, g], repr(s), s == slots(name="n"),
+                       repr(later(4)), later(4).b]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.x = 3  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        slots("n")  # type: ignore[misc]
+    for cls in classes:
+        seen.append(str(inspect.signature(cls)))
+        for name in ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__", "__lt__"):
+            method = vars(cls).get(name)
+            code = getattr(method, "__code__", None) or getattr(getattr(method, "__wrapped__", None), "__code__", None)
+            if code is not None:
+                seen.append((name, method.__qualname__, code.co_filename, code.co_code, code.co_names, code.co_varnames,
+                             code.co_consts, code.co_flags))
+    return seen
+
+
+def test_the_classes_made_under_it_are_the_classes_made_without_it(compiled: list[str]) -> None:
+    without = behaviour(make_classes())
+    with compiled_once():
+        first = behaviour(make_classes())
+    assert compiled and first == without
+    compiled.clear()
+    with compiled_once():
+        again = behaviour(make_classes())
+    assert compiled == [] and again == without  # every method's code from the file
+
+
+def test_the_file_holds_each_text_compiled_and_is_keyed_by_the_interpreter(compiled: list[str]) -> None:
+    with compiled_once():
+        make_classes()
+    path = code_file()
+    assert path.parent == Path(os.environ["QTI_BUILDER_CACHE_DIR"]) and sys.implementation.cache_tag in path.name
+    data = path.read_bytes()
+    assert data.startswith(MAGIC)
+    codes = marshal.loads(data[len(MAGIC):])
+    assert sorted(codes) == sorted(compiled) and all(text.startswith("def __create_fn__(") for text in codes)
+
+
+@pytest.mark.parametrize("damage", [
+    b"", b"garbage", MAGIC, MAGIC + b"\xff\x00garbage", MAGIC + marshal.dumps([1, 2]), b"x" + MAGIC[1:] + marshal.dumps({}),
+])
+def test_a_damaged_file_is_ignored_and_written_anew(compiled: list[str], damage: bytes) -> None:
+    code_file().parent.mkdir(parents=True, exist_ok=True)
+    code_file().write_bytes(damage)
+    with compiled_once():
+        made = behaviour(make_classes())
+    assert compiled and made == behaviour(make_classes())
+    assert sorted(marshal.loads(code_file().read_bytes()[len(MAGIC):])) == sorted(compiled)
+
+
+def test_an_entry_that_is_not_code_is_compiled_anew(compiled: list[str]) -> None:
+    with compiled_once():
+        make_classes()
+    texts = sorted(compiled)
+    code_file().write_bytes(MAGIC + marshal.dumps(dict.fromkeys(texts, "not code")))
+    compiled.clear()
+    with compiled_once():
+        made = behaviour(make_classes())
+    assert sorted(compiled) == texts and made == behaviour(make_classes())
+
+
+def test_the_stand_in_is_there_only_while_it_lasts_and_a_nested_one_leaves_it(compiled: list[str]) -> None:
+    assert "exec" not in vars(dataclasses)
+    with pytest.raises(RuntimeError), compiled_once():
+        stand_in: Callable[..., Any] = vars(dataclasses)["exec"]
+        with compiled_once():
+            assert vars(dataclasses)["exec"] is stand_in
+        assert vars(dataclasses)["exec"] is stand_in
+        make_classes()
+        raise RuntimeError
+    assert "exec" not in vars(dataclasses)
+    assert code_file().is_file()  # written on the way out all the same
+
+
+def test_a_second_check_compiles_no_dataclass_method(tmp_path: Path) -> None:
+    """The command line as a user starts it (``cli.run``), twice in fresh processes: the first
+    compiles the methods of every dataclass its run made and keeps them, the second compiles none,
+    and says the same."""
+    script = (
+        "import atexit, sys\n"
+        "from qti_builder import runtime_code\n"
+        "texts = []\n"
+        "runtime_code.compile = lambda text, *a, **k: texts.append(text) or compile(text, *a, **k)\n"
+        "atexit.register(lambda: print('compiled', len(texts), file=sys.stderr))\n"
+        "from qti_builder.cli import run\n"
+        f"sys.argv = ['qti-builder', 'check', {str(SEED_SOURCE)!r}, '--no-cache', '--report', 'json']\n"
+        "run()\n"
+    )
+    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(tmp_path / "cache")}
+    runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env) for _ in range(2)]
+    assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
+    counts = [int(r.stderr.strip().splitlines()[-1].split()[-1]) for r in runs]
+    assert counts[0] > 300 and counts[1] == 0
+    def untimed(report: Any) -> Any:
+        if isinstance(report, dict):
+            return {key: untimed(value) for key, value in report.items() if key != "timings"}
+        return [untimed(item) for item in report] if isinstance(report, list) else report
+
+    assert untimed(json.loads(runs[0].stdout)) == untimed(json.loads(runs[1].stdout))
