@@ -1,6 +1,7 @@
-"""The dataclasses' methods compiled once and kept across runs (``runtime_code.compiled_once``,
-which the command line's process runs under): the same classes as without it, the texts read
-from the file in the next run and not compiled again, a damaged file ignored and written anew."""
+"""The dataclasses' methods and typing's forward references compiled once and kept across runs
+(``runtime_code.compiled_once``, which the command line's process runs under): the same classes
+and references as without it, the texts read from the file in the next run and not compiled
+again, a damaged file ignored and written anew."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ import inspect
 import json
 import marshal
 import os
+import re
 import subprocess
 import sys
+import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -108,7 +111,8 @@ def test_the_file_holds_each_text_compiled_and_is_keyed_by_the_interpreter(compi
     data = path.read_bytes()
     assert data.startswith(MAGIC)
     codes = marshal.loads(data[len(MAGIC):])
-    assert sorted(codes) == sorted(compiled) and all(text.startswith("def __create_fn__(") for text in codes)
+    assert sorted(text for _, text in codes) == sorted(compiled)
+    assert all(mode == "exec" and text.startswith("def __create_fn__(") for mode, text in codes)
 
 
 @pytest.mark.parametrize("damage", [
@@ -120,14 +124,14 @@ def test_a_damaged_file_is_ignored_and_written_anew(compiled: list[str], damage:
     with compiled_once():
         made = behaviour(make_classes())
     assert compiled and made == behaviour(make_classes())
-    assert sorted(marshal.loads(code_file().read_bytes()[len(MAGIC):])) == sorted(compiled)
+    assert sorted(text for _, text in marshal.loads(code_file().read_bytes()[len(MAGIC):])) == sorted(compiled)
 
 
 def test_an_entry_that_is_not_code_is_compiled_anew(compiled: list[str]) -> None:
     with compiled_once():
         make_classes()
     texts = sorted(compiled)
-    code_file().write_bytes(MAGIC + marshal.dumps(dict.fromkeys(texts, "not code")))
+    code_file().write_bytes(MAGIC + marshal.dumps(dict.fromkeys([("exec", text) for text in texts], "not code")))
     compiled.clear()
     with compiled_once():
         made = behaviour(make_classes())
@@ -135,22 +139,22 @@ def test_an_entry_that_is_not_code_is_compiled_anew(compiled: list[str]) -> None
 
 
 def test_the_stand_in_is_there_only_while_it_lasts_and_a_nested_one_leaves_it(compiled: list[str]) -> None:
-    assert "exec" not in vars(dataclasses)
+    assert "exec" not in vars(dataclasses) and "compile" not in vars(typing)
     with pytest.raises(RuntimeError), compiled_once():
-        stand_in: Callable[..., Any] = vars(dataclasses)["exec"]
+        stand_ins: list[Callable[..., Any]] = [vars(dataclasses)["exec"], vars(typing)["compile"]]
         with compiled_once():
-            assert vars(dataclasses)["exec"] is stand_in
-        assert vars(dataclasses)["exec"] is stand_in
+            assert [vars(dataclasses)["exec"], vars(typing)["compile"]] == stand_ins
+        assert [vars(dataclasses)["exec"], vars(typing)["compile"]] == stand_ins
         make_classes()
         raise RuntimeError
-    assert "exec" not in vars(dataclasses)
+    assert "exec" not in vars(dataclasses) and "compile" not in vars(typing)
     assert code_file().is_file()  # written on the way out all the same
 
 
-def test_a_second_check_compiles_no_dataclass_method(tmp_path: Path) -> None:
+def test_a_second_check_compiles_none_of_the_texts_the_first_kept(tmp_path: Path) -> None:
     """The command line as a user starts it (``cli.run``), twice in fresh processes: the first
-    compiles the methods of every dataclass its run made and keeps them, the second compiles none,
-    and says the same."""
+    compiles the methods of every dataclass and the forward references its run made, and keeps
+    them, the second compiles none, and says the same."""
     script = (
         "import atexit, sys\n"
         "from qti_builder import runtime_code\n"
@@ -172,3 +176,27 @@ def test_a_second_check_compiles_no_dataclass_method(tmp_path: Path) -> None:
         return [untimed(item) for item in report] if isinstance(report, list) else report
 
     assert untimed(json.loads(runs[0].stdout)) == untimed(json.loads(runs[1].stdout))
+
+
+def forward_references() -> list[Any]:
+    """What typing's forward references compile, and what they evaluate to."""
+    seen: list[Any] = []
+    for text in ("int", "list[str]", "dict[str, list[int | None]]", "*tuple[int, ...]"):
+        ref = typing.ForwardRef(text)
+        code = ref.__forward_code__
+        seen.append((text, code.co_code, code.co_names, code.co_consts, code.co_filename, code.co_flags,
+                     typing.get_type_hints(type("C", (), {"__annotations__": {"x": text}}))["x"] if not text.startswith("*") else None))
+    with pytest.raises(SyntaxError, match=re.escape("Forward reference must be an expression -- got '1 +'")):
+        typing.ForwardRef("1 +")
+    return seen
+
+
+def test_forward_references_made_under_it_are_those_made_without_it(compiled: list[str]) -> None:
+    without = forward_references()
+    with compiled_once():
+        first = forward_references()
+    assert "list[str]" in compiled and first == without
+    compiled.clear()
+    with compiled_once():
+        again = forward_references()
+    assert compiled == ["1 +"] and again == without  # a text that does not compile is not kept
