@@ -1,7 +1,7 @@
-"""The dataclasses' methods and typing's forward references compiled once and kept across runs
-(``runtime_code.compiled_once``, which the command line's process runs under): the same classes
-and references as without it, the texts read from the file in the next run and not compiled
-again, a damaged file ignored and written anew."""
+"""The dataclasses' methods, typing's forward references and the regular expressions compiled
+once and kept across runs (``runtime_code.compiled_once``, which the command line's process runs
+under): the same classes, references and patterns as without it, the texts read from the file in
+the next run and not compiled again, a damaged file ignored and written anew."""
 
 from __future__ import annotations
 
@@ -153,19 +153,25 @@ def test_the_stand_in_is_there_only_while_it_lasts_and_a_nested_one_leaves_it(co
 
 def test_a_second_check_compiles_none_of_the_texts_the_first_kept(tmp_path: Path) -> None:
     """The command line as a user starts it (``cli.run``), twice in fresh processes: the first
-    compiles the methods of every dataclass and the forward references its run made, and keeps
-    them, the second compiles none, and says the same."""
+    compiles the methods of every dataclass, the forward references and the regular expressions
+    its run made, and keeps them, the second compiles none, and says the same."""
     script = (
         "import atexit, sys\n"
         "from qti_builder import runtime_code\n"
         "texts = []\n"
         "runtime_code.compile = lambda text, *a, **k: texts.append(text) or compile(text, *a, **k)\n"
+        "class Recorder(runtime_code._SreRecorder):\n"
+        "    def __init__(self, sre):\n"
+        "        texts.append(sre)\n"
+        "        super().__init__(sre)\n"
+        "runtime_code._SreRecorder = Recorder\n"
         "atexit.register(lambda: print('compiled', len(texts), file=sys.stderr))\n"
         "from qti_builder.cli import run\n"
         f"sys.argv = ['qti-builder', 'check', {str(SEED_SOURCE)!r}, '--no-cache', '--report', 'json']\n"
         "run()\n"
     )
-    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(tmp_path / "cache")}
+    # One hash seed for both: markdown-it builds a pattern from a set, whose order is the seed's
+    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONHASHSEED": "1"}
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env) for _ in range(2)]
     assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
     counts = [int(r.stderr.strip().splitlines()[-1].split()[-1]) for r in runs]
@@ -200,3 +206,106 @@ def test_forward_references_made_under_it_are_those_made_without_it(compiled: li
     with compiled_once():
         again = forward_references()
     assert compiled == ["1 +"] and again == without  # a text that does not compile is not kept
+
+
+@pytest.fixture
+def patterns_compiled(monkeypatch: pytest.MonkeyPatch) -> list[str | bytes]:
+    """The patterns the stand-in compiles (rather than making from the file)."""
+    seen: list[str | bytes] = []
+
+    class Recorder(runtime_code._SreRecorder):
+        def compile(self, *args: Any) -> Any:
+            seen.append(args[0])
+            return super().compile(*args)
+
+    monkeypatch.setattr(runtime_code, "_SreRecorder", Recorder)
+    return seen
+
+
+PATTERNS: list[tuple[str | bytes, int]] = [
+    (r"a(?P<x>b)+c(?P=x)?", 0), (r"\s*[(（\[［]\s*(?:[OoＯ○◯]\s*[,/·ㆍ|]?\s*[XxＸ×✕]|참\s*[,/]\s*거짓)?\s*[)\]）］]\s*$", 0),
+    (rb"<!-- question: ([0-9]+) -->\n", 0), (r"^\s*#+ (.*)$", re.M), (r"a b # a comment", re.X), (r"straße|ǅ", re.I),
+    (r"\w+\b", re.A), (r"(?i)abc(?-i:D)", 0), (r"(?<=a)b(?!c)", re.S), (r"(a)|(b)|(?:c{2,5}?)", 0), (r"[^\W\d_]+", re.I | re.M),
+]
+
+
+def patterns() -> list[re.Pattern[Any]]:
+    re.purge()  # re's own cache of the process: every pattern compiled again
+    return [re.compile(pattern, flags) for pattern, flags in PATTERNS]
+
+
+def described(made: list[re.Pattern[Any]]) -> list[Any]:
+    return [(p.pattern, p.flags, p.groups, dict(p.groupindex), [bool(p.search(s)) for s in ("abc", "ABCD", "aab", "  (O/X)", "# t")]
+             if isinstance(p.pattern, str) else p.findall(b"<!-- question: 7 -->\n")) for p in made]
+
+
+def test_patterns_made_under_it_are_the_patterns_re_makes(patterns_compiled: list[str | bytes]) -> None:
+    """A pattern is equal to another when their flags, their text and their compiled code are."""
+    without = patterns()
+    with compiled_once():
+        first = patterns()
+    assert sorted(map(repr, patterns_compiled)) == sorted(repr(p) for p, _ in PATTERNS)
+    patterns_compiled.clear()
+    with compiled_once():
+        again = patterns()
+    assert patterns_compiled == []  # each made of the parts in the file
+    assert first == without and again == without and described(again) == described(without)
+
+
+def test_the_project_s_own_patterns_made_from_the_file_are_the_same(patterns_compiled: list[str | bytes]) -> None:
+    from qti_builder import pipeline
+    from qti_builder.readers.markdown import syntax
+
+    made = [value for module in list(sys.modules.values()) if getattr(module, "__name__", "").startswith("qti_builder")
+            for value in vars(module).values() if isinstance(value, re.Pattern)]
+    assert len(made) > 100 and any(vars(syntax).values()) and pipeline
+    for _ in range(2):
+        re.purge()
+        with compiled_once():
+            again = [re.compile(p.pattern, p.flags) for p in made]
+        assert again == made
+    assert len(patterns_compiled) <= len(made)  # the second time, none
+
+
+@pytest.mark.parametrize("parts", [
+    (32, [1, 2, 3], 0, {}, (None,)), (32, "code", 0, {}, (None,)), (32, [], 0, {}, (None,)), ("x", [1], 0, {}, ()), (32,), None,
+])
+def test_a_damaged_pattern_entry_is_compiled_anew(patterns_compiled: list[str | bytes], parts: Any) -> None:
+    code_file().parent.mkdir(parents=True, exist_ok=True)
+    code_file().write_bytes(MAGIC + marshal.dumps({("re", pattern, int(flags)): parts for pattern, flags in PATTERNS}))
+    without = patterns()
+    with compiled_once():
+        made = patterns()
+    assert made == without and len(patterns_compiled) == len(PATTERNS)
+    patterns_compiled.clear()
+    with compiled_once():
+        assert patterns() == without
+    assert patterns_compiled == []
+
+
+def test_what_is_not_a_pattern_s_text_is_compiled_as_ever(patterns_compiled: list[str | bytes]) -> None:
+    import io
+    from contextlib import redirect_stdout
+
+    re.purge()
+    with compiled_once(), redirect_stdout(io.StringIO()) as printed:
+        debugged = re.compile("ab+", re.DEBUG)  # prints its code, at every compile
+        scanner = re.Scanner([(r"\d+", lambda s, t: int(t)), (r"\s+", None)])  # re compiles its parsed patterns
+    assert "LITERAL 97" in printed.getvalue() and debugged.match("abb")
+    assert scanner.scan("12 34") == ([12, 34], "") and patterns_compiled == []
+    import _sre
+
+    assert sys.modules["re._compiler"]._sre is _sre and sys.modules["re._compiler"].compile.__module__ == "re._compiler"
+
+
+def test_the_file_keeps_what_the_run_used_and_a_few_texts_it_did_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text that differs at every run (markdown-it's pattern built from a set) would otherwise
+    grow the file by one at every run."""
+    monkeypatch.setattr(runtime_code, "SPARE", 2)
+    for i in range(5):
+        re.purge()  # as a fresh process has it
+        with compiled_once():
+            re.compile(f"changing {i}")
+            re.compile("the same")
+    kept = marshal.loads(code_file().read_bytes()[len(MAGIC):])
+    assert sorted(key[1] for key in kept if key[0] == "re") == ["changing 2", "changing 3", "changing 4", "the same"]

@@ -1,21 +1,29 @@
-"""The source text the standard library writes and compiles as a program starts, compiled once
-and kept across runs, as ``__pycache__`` keeps a module's code and Jinja's bytecode cache a
-template's: the methods ``dataclasses`` writes for each class, and the annotations ``typing``
-compiles for each forward reference (``ForwardRef``: pydantic makes one for every field of the
-model, whose modules postpone their annotations; about 1,000 in a ``check``, 2 % of it).
+"""What a program's start compiles from text at every run, compiled once and kept across runs,
+as ``__pycache__`` keeps a module's code and Jinja's bytecode cache a template's: the methods
+``dataclasses`` writes for each class, the annotations ``typing`` compiles for each forward
+reference, and the regular expressions the modules compile as they load.
 
-Python 3.11 writes every ``__init__``, ``__repr__``, ``__eq__`` (and a frozen class's
-``__hash__``, ``__setattr__``, ``__delattr__``) of a dataclass as source text and compiles each
-with its own ``exec``: about 700 in a ``check``, 11 % of its instructions, the same text at every
-start (bench/README.md, issue 34's fifteenth session). :func:`compiled_once` puts a stand-in for
-``exec`` in the ``dataclasses`` module, and one for ``compile`` in ``typing``, while the command
-runs: each looks the text up among the code compiled before (a marshal file in the cache folder,
-read at the first look-up) and compiles only text it has not seen. The code compiled from a text
-is the code ``exec`` or ``compile`` makes of it: the same names, the same file name
-(``<string>``), the same mode, the same flags (none: neither module has a future import). The file is keyed by the interpreter's bytecode
-(``sys.implementation.cache_tag``, the marshal version) and its optimization level; a file that
-cannot be read or is damaged is ignored and written anew; one trusted as ``__pycache__`` is (the
-user's own cache folder)."""
+A cold ``check`` (bench/README.md, issue 34's fifteenth session) compiled about 700 dataclass
+methods (Python 3.11 writes every ``__init__``, ``__repr__``, ``__eq__``, and a frozen class's
+``__hash__``, ``__setattr__``, ``__delattr__``, as text, each compiled by its own ``exec``), 13 %
+of its instructions; about 1,000 forward references (pydantic makes one for every field of the
+model, whose modules postpone their annotations), 2 %; and 340 regular expressions, 21 %, the
+same text every time.
+
+:func:`compiled_once` puts stand-ins in those modules while the command runs: for ``exec`` in
+``dataclasses``, ``compile`` in ``typing`` and ``re``'s own compile function (``re._compiler``).
+Each looks its text up among what was compiled before (a marshal file in the cache folder, read at
+the first look-up) and compiles only what it has not seen. What it gives back is what the call
+would have made: the code compiled from the same text, in the same mode, with the same file name
+(``<string>``) and flags (none: neither module has a future import); a pattern made by the C
+function ``_sre.compile`` from the very arguments ``re`` gave it when it compiled the pattern
+(its final flags, its code, its groups), which ``re`` would compute again the same. The file is
+keyed by the interpreter's bytecode (``sys.implementation.cache_tag``, the marshal version), the
+regular expressions' (``_sre.MAGIC``) and the optimization level; a file that cannot be read, is
+damaged, or holds an entry of another shape is ignored (that entry compiled anew) and written
+anew; it is trusted as ``__pycache__`` is, as the user's own (and ``_sre`` checks the code it is
+given). A pattern's compile-time warnings (a ``FutureWarning`` for a possible nested set) are
+given only by the run that compiles it."""
 
 from __future__ import annotations
 
@@ -24,15 +32,17 @@ import contextlib
 import marshal
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
 #: Starts the file; its number changes with the file's layout.
-MAGIC = b"qti-builder runtime code 2\n"
-#: Most texts kept: past it, the file keeps only those the last run used.
-LIMIT = 4000
+MAGIC = b"qti-builder runtime code 3\n"
+#: Most texts kept that the run writing the file did not use: those of other commands, and those
+#: that are never the same twice (markdown-it builds one pattern from a set, in the set's order,
+#: which changes from run to run). The last ones found or made are kept.
+SPARE = 200
 
 
 def code_file() -> Path:
@@ -45,7 +55,9 @@ def code_file() -> Path:
         from platformdirs import user_cache_dir
 
         folder = Path(user_cache_dir("qti-builder"))
-    tag = f"{sys.implementation.cache_tag}-m{marshal.version}-o{sys.flags.optimize}"
+    import _sre
+
+    tag = f"{sys.implementation.cache_tag}-m{marshal.version}-sre{_sre.MAGIC}-o{sys.flags.optimize}"
     return folder / f"runtime-code-{tag}.marshal"
 
 
@@ -55,12 +67,12 @@ class _Compiled:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self.codes: dict[tuple[str, str], CodeType] | None = None
-        self.used: set[tuple[str, str]] = set()
+        self.codes: dict[tuple[Any, ...], Any] | None = None
+        self.used: set[tuple[Any, ...]] = set()
         self.new = 0
         self.lock = _thread.allocate_lock()  # the pipeline is imported on a thread of its own
 
-    def _read(self) -> dict[tuple[str, str], CodeType]:
+    def _read(self) -> dict[tuple[Any, ...], Any]:
         try:
             data = self.path.read_bytes()
             if data.startswith(MAGIC):
@@ -83,12 +95,45 @@ class _Compiled:
             self.used.add(key)
             return code
 
+    def pattern(self, compile_pattern: Callable[[Any, int], Any], pattern: str | bytes, flags: int) -> Any:
+        """``re._compiler.compile(pattern, flags)``, by the arguments it gave ``_sre.compile`` the
+        last time: the pattern's parts as ``re`` made them (its final flags, its code, its
+        groups), of which the C function makes the same pattern at once."""
+        import _sre
+
+        key = ("re", pattern, flags)
+        with self.lock:
+            if self.codes is None:
+                self.codes = self._read()
+            parts = self.codes.get(key)
+            if type(parts) is tuple and len(parts) == 5 and type(parts[1]) is list:
+                try:
+                    made = _sre.compile(pattern, *parts)
+                    self.used.add(key)
+                    return made
+                except (TypeError, ValueError, RuntimeError, OverflowError):  # a damaged entry: compiled anew
+                    pass
+            recorder = _SreRecorder(_sre)
+            compiler: Any = sys.modules["re._compiler"]
+            compiler._sre = recorder
+            try:
+                made = compile_pattern(pattern, flags)
+            finally:
+                compiler._sre = _sre
+            args = recorder.args
+            if args is not None and args[0] is pattern:
+                self.codes[key] = (int(args[1]), [int(op) for op in args[2]], int(args[3]), dict(args[4]), tuple(args[5]))
+                self.used.add(key)
+                self.new += 1
+            return made
+
     def save(self) -> None:
         if not self.new or self.codes is None:
             return
         import tempfile  # not before: --version and --help make no dataclass
 
-        kept = self.codes if len(self.codes) <= LIMIT else {t: self.codes[t] for t in self.used}
+        spare = set([key for key in self.codes if key not in self.used][-SPARE:])
+        kept = {key: value for key, value in self.codes.items() if key in self.used or key in spare}
         with contextlib.suppress(OSError, ValueError):  # a read-only cache: compiled at every run, as before
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd, temporary = tempfile.mkstemp(dir=self.path.parent, prefix=".runtime-code-", suffix=".tmp")
@@ -102,6 +147,23 @@ class _Compiled:
                 raise
 
 
+class _SreRecorder:
+    """Stands in for ``_sre`` inside ``re._compiler`` while one pattern compiles: what its
+    ``compile`` was given, kept (the single pattern it makes: the patterns of one run compile one
+    at a time, under :class:`_Compiled`'s lock)."""
+
+    def __init__(self, sre: Any) -> None:
+        self.sre = sre
+        self.args: tuple[Any, ...] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.sre, name)
+
+    def compile(self, *args: Any) -> Any:
+        self.args = args
+        return self.sre.compile(*args)
+
+
 @contextlib.contextmanager
 def compiled_once() -> Iterator[None]:
     """While it lasts, the dataclasses and forward references made take their code from the file,
@@ -110,10 +172,13 @@ def compiled_once() -> Iterator[None]:
     ``typing``'s is asked only for what ``ForwardRef`` compiles (an expression from
     ``<string>``); anything else is compiled as ever."""
     import dataclasses
+    import re
     import typing
 
-    if "exec" in vars(dataclasses) or "compile" in vars(typing):  # someone else's stand-in (or ours, nested): left alone
-        yield
+    compiler: Any = sys.modules["re._compiler"]  # re's own, where re.compile finds the function
+    compile_pattern = compiler.compile
+    if "exec" in vars(dataclasses) or "compile" in vars(typing) or getattr(compile_pattern, "__module__", None) == __name__:
+        yield  # someone else's stand-in (or ours, nested): left alone
         return
     compiled = _Compiled(code_file())
 
@@ -127,11 +192,18 @@ def compiled_once() -> Iterator[None]:
             return compiled.code(source, "eval")
         return compile(source, filename, mode, *args, **kwargs)
 
+    def pattern_once(pattern: Any, flags: int = 0) -> Any:
+        if type(pattern) in (str, bytes) and not flags & re.DEBUG:
+            return compiled.pattern(compile_pattern, pattern, int(flags))
+        return compile_pattern(pattern, flags)
+
     dataclasses.exec = exec_compiled  # type: ignore[attr-defined]
     typing.compile = compile_once  # type: ignore[attr-defined]
+    compiler.compile = pattern_once
     try:
         yield
     finally:
         del dataclasses.exec  # type: ignore[attr-defined]
         del typing.compile  # type: ignore[attr-defined]
+        compiler.compile = compile_pattern
         compiled.save()
