@@ -25,6 +25,14 @@ from qti_builder import runtime_code
 from qti_builder.runtime_code import MAGIC, code_file, compiled_once
 
 
+
+@pytest.fixture(autouse=True)
+def user_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's cache folder (platformdirs reads ``XDG_CACHE_HOME``), each test's own."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
 @pytest.fixture
 def compiled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The texts the stand-in compiles (rather than taking from the file)."""
@@ -107,7 +115,7 @@ def test_the_file_holds_each_text_compiled_and_is_keyed_by_the_interpreter(compi
     with compiled_once():
         make_classes()
     path = code_file()
-    assert path.parent == Path(os.environ["QTI_BUILDER_CACHE_DIR"]) and sys.implementation.cache_tag in path.name
+    assert path.parent == Path(os.environ["XDG_CACHE_HOME"]) / "qti-builder" and sys.implementation.cache_tag in path.name
     data = path.read_bytes()
     assert data.startswith(MAGIC)
     codes = marshal.loads(data[len(MAGIC):])
@@ -171,7 +179,7 @@ def test_a_second_check_compiles_none_of_the_texts_the_first_kept(tmp_path: Path
         "run()\n"
     )
     # One hash seed for both: markdown-it builds a pattern from a set, whose order is the seed's
-    env = {**os.environ, "QTI_BUILDER_CACHE_DIR": str(tmp_path / "cache"), "PYTHONHASHSEED": "1"}
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONHASHSEED": "1"}
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env) for _ in range(2)]
     assert [r.returncode for r in runs] == [0, 0], runs[0].stderr
     counts = [int(r.stderr.strip().splitlines()[-1].split()[-1]) for r in runs]

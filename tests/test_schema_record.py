@@ -21,6 +21,14 @@ from qti_builder.schemas import SchemaError, resolve_schema_dir
 MAIN = "qti21/imsqti_v2p1.xsd"
 
 
+
+@pytest.fixture(autouse=True)
+def user_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's cache folder (platformdirs reads ``XDG_CACHE_HOME``), each test's own."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
 @pytest.fixture
 def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The sizes of the files the schemas' check hashes; each test starts as a fresh process."""
@@ -48,7 +56,7 @@ def settled_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def record() -> Path:
-    return Path(os.environ["QTI_BUILDER_CACHE_DIR"]) / "schemas-verified.json"
+    return Path(os.environ["XDG_CACHE_HOME"]) / "qti-builder" / "schemas-verified.json"
 
 
 def new_process(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -181,12 +189,12 @@ def test_the_record_follows_the_cache_folder(tmp_path: Path, monkeypatch: pytest
     copy = settled_copy(tmp_path, monkeypatch)
     resolve_schema_dir(copy)
     first = record()
-    monkeypatch.setenv("QTI_BUILDER_CACHE_DIR", str(tmp_path / "elsewhere"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
     first.unlink()
     hashed.clear()
     resolve_schema_dir(copy)
     assert len(hashed) == len(schemas.pins()["files"])
-    assert record() == tmp_path / "elsewhere" / "schemas-verified.json" and record().is_file() and not first.exists()
+    assert record() == tmp_path / "elsewhere" / "qti-builder" / "schemas-verified.json" and record().is_file() and not first.exists()
 
 
 def test_the_record_keeps_the_folders_verified_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, hashed: list[int]) -> None:

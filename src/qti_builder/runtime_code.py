@@ -46,15 +46,12 @@ SPARE = 200
 
 
 def code_file() -> Path:
-    """The file of compiled texts: in the build cache's folder when ``QTI_BUILDER_CACHE_DIR``
-    moves it (the tests' own), else in the user's cache folder."""
-    moved = os.environ.get("QTI_BUILDER_CACHE_DIR")
-    if moved:
-        folder = Path(moved)
-    else:
-        from platformdirs import user_cache_dir
+    """The file of compiled texts, in the user's cache folder beside Jinja's compiled templates
+    (``XDG_CACHE_HOME`` moves it on Linux); not in the build cache, which ``--no-cache`` leaves
+    untouched."""
+    from platformdirs import user_cache_dir
 
-        folder = Path(user_cache_dir("qti-builder"))
+    folder = Path(user_cache_dir("qti-builder"))
     import _sre
 
     tag = f"{sys.implementation.cache_tag}-m{marshal.version}-sre{_sre.MAGIC}-o{sys.flags.optimize}"

@@ -162,7 +162,7 @@ class _Verified:
     """The pinned files found to match their pins, each with its stat as it was when read (size,
     mtime, ctime, inode, device), as git's index keeps its files': a file whose stat is the same
     again is not read and hashed again. Hashing the 40 files (0.9 MB) took 20 ms of every run, and
-    a build checked the folder twice. Kept in the cache folder across runs
+    a build checked the folder twice. Kept in the user's cache folder across runs
     (``schemas-verified.json``), and by the process, so the second check is 40 ``fstat``s.
 
     Anything that differs is hashed again, never trusted: a file written in place changes its
@@ -184,7 +184,8 @@ class _Verified:
 
     @classmethod
     def of_this_process(cls) -> _Verified:
-        """The record, read once by the process (again if the cache folder has moved since)."""
+        """The record, read once by the process (again if the cache folder has moved since: each
+        test's own)."""
         path = _record_path()
         if cls._process is None or cls._process.path != path:
             cls._process = cls.load(path)
@@ -247,12 +248,12 @@ _SETTLED_NS = 3_000_000_000
 
 
 def _record_path() -> Path | None:
-    """Where :class:`_Verified` keeps its record: the build cache's folder when
-    ``QTI_BUILDER_CACHE_DIR`` moves it (the tests' own), else the user's cache folder."""
+    """Where :class:`_Verified` keeps its record: the user's cache folder, beside the downloaded
+    schemas and Jinja's compiled templates, not in the build cache (``--no-cache`` leaves that
+    untouched); ``XDG_CACHE_HOME`` moves it on Linux."""
     if os.name == "nt":
         return None
-    moved = os.environ.get("QTI_BUILDER_CACHE_DIR")
-    return (Path(moved) if moved else Path(user_cache_dir("qti-builder"))) / "schemas-verified.json"
+    return Path(user_cache_dir("qti-builder")) / "schemas-verified.json"
 
 
 def _http_get(url: str) -> bytes:
