@@ -62,16 +62,32 @@ class _Compiled:
     """The texts compiled, by mode and text: those read from the file (at the first look-up) and
     those compiled since."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self) -> None:
+        #: Found at the first look-up: --version and --help look nothing up, nor import platformdirs
+        self.path: Path | None = None
         self.codes: dict[tuple[Any, ...], Any] | None = None
         self.used: set[tuple[Any, ...]] = set()
         self.new = 0
         self.lock = _thread.allocate_lock()  # the pipeline is imported on a thread of its own
+        #: While the file's path is found: platformdirs, imported for it, compiles patterns of its own
+        self.finding = False
 
-    def _read(self) -> dict[tuple[Any, ...], Any]:
+    def _load(self) -> None:
+        """The file read, at the first look-up; meanwhile the stand-ins pass everything through."""
+        self.finding = True
         try:
-            data = self.path.read_bytes()
+            path = code_file()
+        finally:
+            self.finding = False
+        codes = self._read(path)
+        with self.lock:
+            if self.codes is None:  # another thread may have read it meanwhile
+                self.path, self.codes = path, codes
+
+    @staticmethod
+    def _read(path: Path) -> dict[tuple[Any, ...], Any]:
+        try:
+            data = path.read_bytes()
             if data.startswith(MAGIC):
                 codes = marshal.loads(memoryview(data)[len(MAGIC):])
                 if isinstance(codes, dict):
@@ -82,9 +98,12 @@ class _Compiled:
 
     def code(self, text: str, mode: str = "exec") -> CodeType:
         key = (mode, text)
+        if self.finding:
+            return compile(text, "<string>", mode, dont_inherit=True)
+        if self.codes is None:
+            self._load()
         with self.lock:
-            if self.codes is None:
-                self.codes = self._read()
+            assert self.codes is not None
             code = self.codes.get(key)
             if type(code) is not CodeType:  # not there, or a damaged entry
                 code = self.codes[key] = compile(text, "<string>", mode, dont_inherit=True)
@@ -99,9 +118,12 @@ class _Compiled:
         import _sre
 
         key = ("re", pattern, flags)
+        if self.finding:
+            return compile_pattern(pattern, flags)
+        if self.codes is None:
+            self._load()
         with self.lock:
-            if self.codes is None:
-                self.codes = self._read()
+            assert self.codes is not None
             parts = self.codes.get(key)
             if type(parts) is tuple and len(parts) == 5 and type(parts[1]) is list:
                 try:
@@ -125,7 +147,7 @@ class _Compiled:
             return made
 
     def save(self) -> None:
-        if not self.new or self.codes is None:
+        if not self.new or self.codes is None or self.path is None:
             return
         import tempfile  # not before: --version and --help make no dataclass
 
@@ -177,7 +199,7 @@ def compiled_once() -> Iterator[None]:
     if "exec" in vars(dataclasses) or "compile" in vars(typing) or getattr(compile_pattern, "__module__", None) == __name__:
         yield  # someone else's stand-in (or ours, nested): left alone
         return
-    compiled = _Compiled(code_file())
+    compiled = _Compiled()
 
     def exec_compiled(source: Any, globals: Any = None, locals: Any = None, /) -> None:
         if type(source) is str:
