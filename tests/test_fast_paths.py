@@ -7,6 +7,8 @@ and through the reader and the validator on sources and documents that reach its
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from qti_builder import backup_rules
@@ -153,3 +155,17 @@ def test_a_source_may_hold_math_or_media_as_the_hint_pattern_says(text: str) -> 
 
     assert may_hold_math_or_media(text) is ("$" in text or "\\" in text or _MEDIA_HINT.search(text) is not None)
     assert may_hold_math_or_media("x " * 1000 + text + " y" * 1000) is may_hold_math_or_media(text)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(st.sampled_from(["$", "\\", "![", "<", "](", "=", "[", "]", "!", "(", "img", "IMG", "ſource", "media/",
+                                      "href", "가", "a", " ", "\n"]), max_size=12).map("".join),
+       tail=st.binary(max_size=3))
+def test_a_source_s_bytes_may_hold_math_or_media_as_their_text_does(text: str, tail: bytes) -> None:
+    """Asked of a source's bytes before they are decoded (``bytes_may_hold_math_or_media``, the
+    cold build's look before it overlaps the checks): the answer of their text, decoded as the
+    build decodes it, for any bytes (undecodable ones too)."""
+    from qti_builder.content import bytes_may_hold_math_or_media, may_hold_math_or_media
+
+    raw = text.encode("utf-8") + tail
+    assert bytes_may_hold_math_or_media(raw) is may_hold_math_or_media(raw.decode("utf-8", "replace"))

@@ -702,6 +702,24 @@ def may_hold_math_or_media(text: str) -> bool:
     return any(mark in text for mark in _MEDIA_HINT_MARKS) and _MEDIA_HINT.search(text) is not None
 
 
+#: A byte of each mark :func:`may_hold_math_or_media` looks for first ("$", a backslash, and a
+#: character of each of ``_MEDIA_HINT_MARKS``): one byte each, which ``bytes`` finds with memchr
+#: (a two-byte needle such as "![" took 3 ms over a 2.4 MB bank, one byte 0.1 ms).
+_MARK_BYTES = (b"$", b"\\", b"[", b"<", b"]", b"=")
+
+
+def bytes_may_hold_math_or_media(raw: bytes) -> bool:
+    """:func:`may_hold_math_or_media` of the UTF-8 bytes ``raw`` decoded (errors replaced), asked
+    of a whole source's bytes before it is decoded: every mark it looks for first is ASCII, which
+    UTF-8 writes as itself and in no other character's bytes, so bytes without a byte of any
+    mark decode to a text without one. Those bytes are searched without decoding them (a 2.4 MB
+    bank of plain text: under 1 ms, against 9 ms to decode it and search the text); only bytes
+    with one are decoded and asked."""
+    if not any(mark in raw for mark in _MARK_BYTES):
+        return False
+    return may_hold_math_or_media(raw.decode("utf-8", "replace"))
+
+
 def media_refs(text: str) -> list[tuple[str, int, bool]]:
     """Every image, audio and video reference in ``text``: (reference as rendered, offset, has alt text)."""
     return list(_media_refs(text)) if _MEDIA_HINT.search(text) else []

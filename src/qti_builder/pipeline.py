@@ -387,20 +387,20 @@ def _checks_overlapped(results: list[QuizResult], loaded: dict[int, LoadedQuiz],
     """Whether the quizzes just read are rendered while this process checks them, as if the
     checks found no error, no media file and no formula (what the render depends on): when every
     one was read without an error and no source has a character a formula or a media reference
-    needs (``content.may_hold_math_or_media``: a look at its bytes, not a reading). The checks'
+    needs (``content.bytes_may_hold_math_or_media``: a look at its bytes, not a reading). The checks'
     work, a cold build's serial share before any render, then overlaps the workers'; what they
     find is confirmed before any task's result is taken (:func:`_work_checked`), and a build
     whose checks find otherwise renders again as it would have."""
-    from .content import may_hold_math_or_media
+    from .content import bytes_may_hold_math_or_media
 
     for i in todo:
         if i not in loaded or loaded[i].source.partial:
             return False
         try:
-            text = results[i].source.read_bytes().decode("utf-8", "replace")
+            raw = results[i].source.read_bytes()
         except OSError:
             return False
-        if may_hold_math_or_media(text):
+        if bytes_may_hold_math_or_media(raw):
             return False
     return bool(todo)
 

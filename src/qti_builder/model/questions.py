@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from operator import attrgetter
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, StringConstraints, field_validator, model_validator
@@ -50,6 +51,10 @@ class QuestionBase(ModelBase):
         return self.moodle_idnumber if self.moodle_idnumber is not None else self.id
 
 
+#: A choice's id and whether it is correct, taken in C: the choice questions' validators run once
+#: per question at every read (a 10,000-question bank's: 20,000 calls), and their loops over the
+#: choices in Python were a fifth of its validation (bench/README.md).
+_ID, _CORRECT = attrgetter("id"), attrgetter("correct")
 RESERVED_CHOICE_IDS = {"general", "correct", "incorrect", "partial", "partially_correct", "solution"}
 
 
@@ -83,15 +88,16 @@ class _ChoiceQuestionBase(QuestionBase):
 
     @model_validator(mode="after")
     def _unique_choice_ids(self) -> "_ChoiceQuestionBase":
-        ids = [c.id for c in self.choices]
-        dupes = sorted({i for i in ids if ids.count(i) > 1}) if len(set(ids)) < len(ids) else []
-        if dupes:
+        ids = list(map(_ID, self.choices))
+        # Each rule tested in C first; the names for its message worked out only when it fails.
+        if len(set(ids)) < len(ids):
+            dupes = sorted({i for i in ids if ids.count(i) > 1})
             raise Problem(f"choice ids must be unique, repeated: {', '.join(dupes)}",
                           "give each choice its own id (A, B, C, ...)", at="choices")
         # The QTI writer names a choice's feedback "<id>_fb"; these ids would collide with the
         # question's own feedback names (general_fb, correct_fb, ...).
-        reserved = sorted(i for i in ids if i.lower() in RESERVED_CHOICE_IDS)
-        if reserved:
+        if not RESERVED_CHOICE_IDS.isdisjoint(map(str.lower, ids)):
+            reserved = sorted(i for i in ids if i.lower() in RESERVED_CHOICE_IDS)
             raise Problem(f"choice ids {', '.join(reserved)} are reserved for the names of feedback",
                           "use letters (A, B, C, ...) or other names as choice ids", at="choices")
         return self
@@ -104,7 +110,7 @@ class SingleChoiceQuestion(_ChoiceQuestionBase):
 
     @model_validator(mode="after")
     def _exactly_one_correct(self) -> "SingleChoiceQuestion":
-        n = sum(c.correct for c in self.choices)
+        n = sum(map(_CORRECT, self.choices))
         if n != 1:
             raise Problem(f"a single-choice question needs exactly one correct choice, found {n}",
                           "mark one choice 'correct: true'; for several correct choices, use 'type: multiple_response'"
