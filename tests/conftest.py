@@ -64,6 +64,16 @@ def build_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mo
     return folder
 
 
+@pytest.fixture
+def user_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user's cache folder (platformdirs reads ``XDG_CACHE_HOME``, inherited by the processes
+    a test starts), the test's own: for the tests of what lives there (the compiled code the
+    command line keeps, the record of verified schema files), not the build cache."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def seed_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The seed quiz built once into a temporary dist folder."""

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from helpers.cli import run
+from helpers.parted import compare_with_rendered
 from test_watch_parted import _bank
 from test_watch_warm import _diagnostics, _files, _rendered
 
@@ -46,17 +47,7 @@ def _parted_as_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def checked(result: pipeline.TaskResult, task: pipeline.Task) -> pipeline.TaskResult:
         parted = real_part_of(result, task)
-        state = pipeline._state
-        assert state is not None
-        fresh = real_rendered(task, state.loaded[task.quiz], state.chunks[task])
-        same = {"diagnostics": not fresh.diagnostics,
-                "output": (parted.filename, parted.archive, parted.container) == (fresh.filename, fresh.archive, fresh.container),
-                "parts": [(d.path, d.schema, d.question_id, d.content) for d in parted.parts]
-                == [(d.path, d.schema, d.question_id, d.content) for d in fresh.parts],
-                "entries": parted.entries == fresh.entries and parted.entry_questions == fresh.entry_questions,
-                "facts": dict(parted.facts) == dict(fresh.facts) and list(parted.facts) == list(fresh.facts)}
-        _compared.append((task.format, len(task.questions)))
-        _differ.extend(f"{task.format} {task.questions[0]}+{len(task.questions)}: {what}" for what, ok in same.items() if not ok)
+        compare_with_rendered(parted, real_rendered, _compared, _differ)
         return parted
 
     monkeypatch.setattr(pipeline, "_part_of", checked)

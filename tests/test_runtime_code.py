@@ -24,14 +24,9 @@ from helpers import SEED_SOURCE
 from qti_builder import runtime_code
 from qti_builder.runtime_code import MAGIC, code_file, compiled_once
 
+#: The user's cache folder, where the stand-ins' file and the record live: each test's own.
+pytestmark = pytest.mark.usefixtures("user_cache")
 
-
-@pytest.fixture(autouse=True)
-def user_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The user's cache folder (platformdirs reads ``XDG_CACHE_HOME``), each test's own."""
-    folder = tmp_path_factory.mktemp("user-cache")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
-    return folder
 
 @pytest.fixture
 def compiled(monkeypatch: pytest.MonkeyPatch) -> list[str]:

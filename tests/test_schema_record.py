@@ -20,14 +20,9 @@ from qti_builder.schemas import SchemaError, resolve_schema_dir
 
 MAIN = "qti21/imsqti_v2p1.xsd"
 
+#: The user's cache folder, where the stand-ins' file and the record live: each test's own.
+pytestmark = pytest.mark.usefixtures("user_cache")
 
-
-@pytest.fixture(autouse=True)
-def user_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The user's cache folder (platformdirs reads ``XDG_CACHE_HOME``), each test's own."""
-    folder = tmp_path_factory.mktemp("user-cache")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
-    return folder
 
 @pytest.fixture
 def hashed(monkeypatch: pytest.MonkeyPatch) -> list[int]:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers.parted import compare_with_rendered
 from test_watch_warm import _diagnostics, _fresh, _rendered, _watch
 
 from qti_builder import pipeline
@@ -42,21 +43,8 @@ def _parted_as_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def checked(*args: object) -> list[pipeline.TaskResult]:
         parted = real_parted(*args)  # type: ignore[arg-type]
-        state = pipeline._state
-        assert state is not None
         for result in parted:
-            task = result.task
-            fresh = real_rendered(task, state.loaded[task.quiz], state.chunks[task])
-            same = {"diagnostics": not fresh.diagnostics,
-                    "output": (result.filename, result.archive, result.container) == (fresh.filename, fresh.archive, fresh.container),
-                    "parts": [(d.path, d.schema, d.question_id, d.content) for d in result.parts]
-                    == [(d.path, d.schema, d.question_id, d.content) for d in fresh.parts],
-                    "entries": result.entries == fresh.entries and result.entry_questions == fresh.entry_questions,
-                    "facts": result.facts == fresh.facts and list(result.facts) == list(fresh.facts),
-                    # what the rules across the package are keyed by: its own questions' pieces, not its chunk's
-                    "summary": pipeline._summary(result) == pipeline._summed(fresh)}
-            _compared.append((task.format, len(task.questions)))
-            _differ.extend(f"{task.format} {task.questions[0]}+{len(task.questions)}: {what}" for what, ok in same.items() if not ok)
+            compare_with_rendered(result, real_rendered, _compared, _differ)
         return parted
 
     monkeypatch.setattr(pipeline, "_parted", checked)

@@ -31,6 +31,8 @@
                                own, from the QTI 1.2 ASI spec: no engine in the registries runs)
 ``helpers.moodle_engine``      Moodle's reading and grading of Moodle XML, from Moodle's own code
 ``helpers.scoring``            one question's responses scored in all three outputs
+``helpers.parted``             ``compare_with_rendered``: a chunk's result taken out of a
+                               chunk before against rendering its questions now
 =============================  ================================================================
 """
 
