@@ -148,8 +148,10 @@ def test_the_answer_key_reads_the_source_whole(tmp_path: Path, every_size: list[
 @pytest.mark.parametrize("change", ["section added", "lines added", "section removed"])
 def test_pieces_taken_from_the_cache_where_they_have_moved(change: str, tmp_path: Path, every_size: list[int]) -> None:
     """Read once, then edited before its last pieces: the pieces after the edit are taken from
-    the cache at their new lines and section indexes, and the reading is the whole reading's."""
-    parts = [_part(f"Part {k}", count=3) for k in range(1, 7)]
+    the cache at their new lines and section indexes, and the reading is the whole reading's: the
+    places of a stem written over two lines too (``SourceMap.text_lines``, moved with its section)."""
+    two_lines = "\n4. Question 4,\n   over two lines?\n\nA) one\nB) two\n\nAnswer: A\n"
+    parts = [_part(f"Part {k}", count=3) + two_lines for k in range(1, 7)]
     source = tmp_path / "moved.md"
     source.write_text(_quiz(*parts), "utf-8")
     store = _Store()
@@ -172,8 +174,10 @@ def test_pieces_taken_from_the_cache_where_they_have_moved(change: str, tmp_path
 
 def _bank(count: int = 12, title: str = "Part 1", intro: str = "", broken: tuple[int, ...] = ()) -> str:
     """One long top-level section (and a short one after it); question ``n`` in ``broken`` has no
-    answer (an error at its line)."""
+    answer (an error at its line). Every fourth question's stem is written over two lines (its
+    places are ``SourceMap.text_lines``', moved with its run)."""
     questions = [QUESTION.format(n=n, answer="A").replace("Answer: A\n", "" if n in broken else "Answer: A\n")
+                 .replace(f"{n}. Question {n}?\n", f"{n}. Question {n},\n   over two lines?\n" if n % 4 == 0 else f"{n}. Question {n}?\n")
                  for n in range(1, count + 1)]
     return _quiz(f"# {title}\n\n{intro}" + "\n".join(questions), _part("Last"))
 
