@@ -48,7 +48,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Seq
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import cast
+from typing import TypeGuard, cast
 
 from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, chunk_keys_key, code_key, collector_paused, load_chunk, load_chunk_keys, load_piece,
                     load_runs, load_valid, look_up, media_of, drop_soon, pack_soon, piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_chunk_keys,
@@ -1097,8 +1097,7 @@ def _finer(good: dict[int, WritableQuiz], tasks: list[Task], found: list[TaskRes
             finer.append(task)
             continue
         _state.missed.pop(task, None)
-        small = [Task(task.quiz, task.format, "items", task.questions[k:k + WARM_CHUNK], len(task.questions[k:k + WARM_CHUNK]))
-                 for k in range(0, len(task.questions), WARM_CHUNK)]
+        small = _cut(task)
         big.update(dict.fromkeys(small, task))
         finer += small
     new = [t for t in finer if t.part == "items" and t not in _state.chunks]
@@ -1178,10 +1177,7 @@ def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskRe
                 continue  # not a run of that chunk's questions: numbered otherwise there (the backup's ids)
             if key not in bigs:
                 found = load_chunk(key)
-                bigs[key] = found if isinstance(found, TaskResult) and found.task.format == task.format \
-                    and found.task.questions == then and not found.diagnostics and found.filename is not None \
-                    and len(found.entry_questions) == len(found.entries) and None not in found.entry_questions \
-                    and all(d.question_id is not None for d in found.parts) else None
+                bigs[key] = found if _partable(found, task.format, then) else None
             big = bigs[key]
             if big is not None:
                 within[task] = big
@@ -1201,6 +1197,17 @@ def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskRe
             remember_chunk(key, result)
             parted.append(_held(result))
     return parted
+
+
+def _partable(found: object, name: str, questions: tuple[str, ...]) -> TypeGuard[TaskResult]:
+    """Whether ``found`` (read from the build cache, not trusted) is a clean chunk result of target
+    ``name`` for ``questions`` whose every entry and document is one question's: what
+    :func:`_part_of` can take small chunks out of (a watch's :func:`_parted`, a rebuild by hand's
+    :func:`_parted_by_hand`)."""
+    return (isinstance(found, TaskResult) and found.task.format == name and found.task.questions == questions
+            and not found.diagnostics and found.filename is not None
+            and len(found.entry_questions) == len(found.entries) and None not in found.entry_questions
+            and all(d.question_id is not None for d in found.parts))
 
 
 def _part_of(result: TaskResult, task: Task) -> TaskResult:
@@ -1291,10 +1298,7 @@ def _parted_by_hand(good: dict[int, WritableQuiz], tasks: list[Task], found: lis
         then, key = before
         old = load_chunk(key)
         slices = range(0, len(then), WARM_CHUNK)
-        if not (isinstance(old, TaskResult) and old.task.format == task.format and old.task.questions == then
-                and not old.diagnostics and old.filename is not None and len(old.small_keys) == len(slices)
-                and len(old.entry_questions) == len(old.entries) and None not in old.entry_questions
-                and all(d.question_id is not None for d in old.parts)):
+        if not (_partable(old, task.format, then) and len(old.small_keys) == len(slices)):
             continue
         olds = {then[k:k + WARM_CHUNK]: old.small_keys[n] for n, k in enumerate(slices)}
         small = _cut(task)
