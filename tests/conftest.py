@@ -5,7 +5,9 @@ the checkout (as in .ci/run), else the tool's download cache, filled once (helpe
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -52,6 +54,31 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
             reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
             reporter.write_line(f"{report.nodeid}: {reason}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+#: The signals a build holds and handles (``interrupts``); the processes a test starts inherit the
+#: main thread's mask and the handlers' dispositions from the test process.
+_STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@pytest.fixture(autouse=True)
+def stop_signals_left_as_found() -> Iterator[None]:
+    """Fail the test that leaves SIGINT or SIGTERM blocked in the main thread, or their handlers
+    replaced, and put them back: otherwise the tests after it fail instead (an interrupt that never
+    comes, a child started with them blocked that ignores them), far from the cause."""
+    handlers = {number: signal.getsignal(number) for number in _STOP_SIGNALS}
+    yield
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    blocked = [number.name for number in _STOP_SIGNALS if number in mask]
+    replaced = [number.name for number, handler in handlers.items() if signal.getsignal(number) is not handler]
+    if blocked or replaced:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
+        for number, handler in handlers.items():
+            signal.signal(number, handler)
+        left = [f"{' and '.join(blocked)} blocked"] * bool(blocked)
+        left += [f"the handler of {' and '.join(replaced)} replaced"] * bool(replaced)
+        pytest.fail(f"the test left {', and '.join(left)} in the main thread (put back for the tests after it)",
+                    pytrace=False)
 
 
 @pytest.fixture(autouse=True)

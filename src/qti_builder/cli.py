@@ -823,7 +823,18 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _terminate)
+    """The command (:func:`run` ends the process after it). SIGTERM unwinds as Ctrl-C does while it
+    runs; its handler before is put back when it returns, for a process that runs commands one after
+    another (the tests), whose later forked workers would otherwise inherit ours."""
+    before = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        _command()
+    finally:
+        if before is not None:
+            signal.signal(signal.SIGTERM, before)
+
+
+def _command() -> None:
     try:
         app()
     except KeyboardInterrupt:
