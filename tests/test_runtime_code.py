@@ -312,3 +312,45 @@ def test_the_file_keeps_what_the_run_used_and_a_few_texts_it_did_not(monkeypatch
             re.compile("the same")
     kept = marshal.loads(code_file().read_bytes()[len(MAGIC):])
     assert sorted(key[1] for key in kept if key[0] == "re") == ["changing 2", "changing 3", "changing 4", "the same"]
+
+
+def test_a_pattern_the_file_holds_under_another_text_does_not_write_the_file_again() -> None:
+    """markdown-it builds a pattern from a set, in the set's order (the hash seed's): the same
+    pattern under another text at every run, which wrote the whole file again at every run."""
+    re.purge()
+    with compiled_once():
+        first = re.compile("[<>=&]")
+        re.compile("kept")
+    written = code_file().stat()
+    for text in ("[&=><]", "[=<&>]"):  # the same set, in other orders
+        re.purge()
+        with compiled_once():
+            made = re.compile(text)
+            assert re.compile("kept").match("kept")
+        assert made.pattern == text and made.flags == first.flags and [bool(made.match(c)) for c in "<>=&a"] == [True] * 4 + [False]
+        assert code_file().stat().st_mtime_ns == written.st_mtime_ns and code_file().stat().st_ino == written.st_ino
+    kept = marshal.loads(code_file().read_bytes()[len(MAGIC):])
+    assert sorted(key[1] for key in kept if key[0] == "re") == ["[<>=&]", "kept"]
+    # Another set (of as many), other flags, a group, the same group named otherwise: each new
+    for text, flags in (("[<>=%]", 0), ("[<>=&]", re.I), ("(?P<a>[<>=&])", 0), ("(?P<b>[<>=&])", 0)):
+        re.purge()
+        with compiled_once():
+            re.compile(text, flags)
+        kept = marshal.loads(code_file().read_bytes()[len(MAGIC):])
+        assert ("re", text, int(flags)) in kept
+
+
+def test_checks_under_other_hash_seeds_do_not_write_the_file_again(tmp_path: Path) -> None:
+    """The command line as a user starts it, in fresh processes of three hash seeds: the first
+    writes the file, the others find every pattern in it (markdown-it's under another text)."""
+    script = ("import sys\n"
+              "from qti_builder.cli import run\n"
+              f"sys.argv = ['qti-builder', 'check', {str(SEED_SOURCE)!r}, '--no-cache', '--quiet']\n"
+              "run()\n")
+    stats = []
+    for seed in ("1", "2", "3"):
+        env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, env=env)
+        assert done.returncode == 0, done.stderr
+        stats.append((tmp_path / "cache").glob("qti-builder/runtime-code-*.marshal").__next__().stat())
+    assert len({(s.st_mtime_ns, s.st_ino) for s in stats}) == 1
