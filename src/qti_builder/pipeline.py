@@ -71,7 +71,8 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Fact, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import PackedDocuments, Spliced, SplicedRun, assemble, frame_view, held, is_spliced, single_file, view_digest
+from .writers.base import (PackedDocuments, Spliced, SplicedRun, assemble, frame_view, held, is_spliced, joined_file, single_file,
+                           view_digest)
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -1549,14 +1550,12 @@ class _Ahead:
 def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     """One output of a quiz (of ``source``) from its tasks' results (``mine``): checked across its
     files, put together, its content made as it is read (the tarball's gzip, the zip's layout)."""
+    assert _state is not None
     first = mine[0]
     content: Iterable[bytes]
     runs: _KeptRuns | None
     sink = DiagnosticSink()
-    if first.container != "zip" or first.archive:
-        parts, later = _later(mine)
-    else:  # a single file: every question's bytes read
-        parts, later = [d for r in mine for d in r.parts], _Later([])
+    parts, later = _later(mine)
 
     def whole() -> list[Document]:  # every part, in order, for the rules across the files when they run
         return [d for r in mine for d in r.parts]
@@ -1583,8 +1582,10 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
         runs = _KeptRuns.of(mine, source)
         entries += [spliced_entry(d, runs) if isinstance(d, Spliced) else compress(d.path, d.content) for d in assembled]
         content, members = zip_parts(entries), sum(len(e) if isinstance(e, LaidOut) else 1 for e in entries)
-    else:
-        runs, content, members = None, single_file(parts), 1
+    elif first.task.quiz in _state.packed:  # too big to hold whole: made as it is written
+        runs, content, members = None, single_file(parts, later), 1
+    else:  # every question's bytes, joined in one call (an unchanged chunk's from its columns)
+        runs, content, members = None, [joined_file(parts, later, later.contents())], 1
     return _PutTogether([], content, members, runs=runs)
 
 
@@ -1610,6 +1611,14 @@ class _Later(Mapping[str, Document]):
 
     def __len__(self) -> int:
         return len(self.chunk)
+
+    def contents(self) -> dict[str, bytes]:
+        """Each question's document's bytes, of the chunks whose columns hold them as they are
+        (:meth:`PackedDocuments.contents`), by question: no document made."""
+        contents: dict[str, bytes] = {}
+        for pack, _ in self.packs:
+            contents.update(pack.contents() or {})
+        return contents
 
 
 def _later(mine: list[TaskResult]) -> tuple[list[Document], _Later]:
