@@ -4,7 +4,8 @@ The same sources give byte-identical packages: entries sorted, every timestamp f
 ``SOURCE_DATE_EPOCH`` when set, else 1980-01-01, the earliest a zip can hold), fixed permissions
 and compression level. Each entry is compressed on its own (:func:`compress`), in whichever worker
 rendered it, and the archive is put together from the compressed entries (:func:`zip_parts`), so a
-parallel build writes the same bytes as a serial one and holds only compressed data.
+parallel build writes the same bytes as a serial one and holds only compressed data. A chunk's
+entries are laid out there too, as one block (:class:`LaidOut`), which the zip takes whole.
 
 A member put together from a frame and many questions' documents (a Canvas assessment, a Moodle
 quiz backup's ``questions.xml``) and the backup's gzipped tar are deflated in runs, as pigz does:
