@@ -239,6 +239,29 @@ def test_crc32_combine_of_lengths_past_four_gib() -> None:
     assert package.crc32_combine(0, 0, big) == 0 and package.crc32_combine(1, 0, big) != 1
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.binary(max_size=700), max_size=3), max_size=6))
+def test_runs_finished_have_the_crc_of_their_bytes_together(runs: list[list[bytes]]) -> None:
+    """Each run's CRC combined in one multiplication by its own ``shift`` (x^(8 x its size)),
+    kept with it: a run taken from the build cache brings it."""
+    deflated = [package.deflated(run) for run in runs]
+    assert all(run.shift == package.crc32_shift(run.size) for run in deflated)
+    whole = b"".join(b"".join(run) for run in runs)
+    stream = package.finished(deflated)
+    assert (stream.crc, stream.size, stream.shift) == (zlib.crc32(whole), len(whole), package.crc32_shift(len(whole)))
+    assert zlib.decompress(stream.data, -15) == whole
+
+
+def test_runs_made_before_are_finished_without_working_out_their_shifts(monkeypatch: pytest.MonkeyPatch) -> None:
+    runs = [package.deflated([b"<q>%d</q>" % n * 300]) for n in range(40)]  # as the build cache keeps them
+    lengths: list[int] = []
+    real = package.crc32_shift
+    monkeypatch.setattr(package, "crc32_shift", lambda length: lengths.append(length) or real(length))
+    stream = package.finished(runs)
+    assert lengths == [stream.size], "only the whole stream's own"
+    assert stream.crc == zlib.crc32(b"".join(b"<q>%d</q>" % n * 300 for n in range(40)))
+
+
 @pytest.mark.parametrize("level", [COMPRESS_LEVEL, package.TAR_LEVEL])
 def test_each_run_is_deflated_alone_and_runs_make_one_stream(level: int) -> None:
     """Each run ends byte-aligned with no history needed before it (it inflates alone), and runs

@@ -60,7 +60,7 @@ from .i18n import summary_words
 from .media import MAX_MEDIA_BYTES, MediaSet
 from .memory import in_background, keeping, recall, remember
 from .model import Question, Quiz, Section
-from .package import Deflated, Entry, Staging, WriteError, compress, deflated, spliced_entry, tar_parts, zip_parts
+from .package import Deflated, Entry, LaidOut, Staging, WriteError, compress, deflated, spliced_entry, tar_parts, zip_parts
 from .parallel import cpu_count, forks, run
 from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
@@ -71,7 +71,8 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Fact, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import PackedDocuments, Spliced, SplicedRun, assemble, frame_view, held, is_spliced, single_file, view_digest
+from .writers.base import (PackedDocuments, Spliced, SplicedRun, assemble, frame_view, held, is_spliced, joined_file, single_file,
+                           view_digest)
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
 #: them (a Moodle file and a Canvas assessment are put together from one document per question).
@@ -669,8 +670,8 @@ class TaskResult:
     filename: str | None = None
     archive: bool = False
     container: str = "zip"
-    #: Compressed entries of an archive; the documents of a single-file output.
-    entries: list[Entry] = field(default_factory=list)
+    #: Compressed entries of an archive; an "items" task's laid out together (:class:`LaidOut`).
+    entries: Sequence[Entry] = field(default_factory=list)
     #: As a chunk's entry in the build cache keeps them, :class:`PackedDocuments` (:func:`_chunk_entry`).
     parts: Sequence[Document] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -761,6 +762,8 @@ def _chunk_entry(result: TaskResult) -> tuple[TaskResult, bool]:
     if result.task.part == "frame":  # its documents are read whole by every build that takes it
         return result, False
     result = replace(result, facts=_PackedFacts.of(result.facts))
+    if result.entries and not isinstance(result.entries, LaidOut):  # a chunk put together again (_Rejoined)
+        result = replace(result, entries=LaidOut.of(result.entries))
     if result.archive or result.container != "zip":
         return replace(result, parts=PackedDocuments.of(held(d) for d in result.parts)), False
     return replace(result, parts=PackedDocuments.of(result.parts)), bool(result.parts)
@@ -887,6 +890,8 @@ def _rendered(task: Task, item: WritableQuiz, quiz: Quiz) -> TaskResult:
         elif output.archive:  # kept whole: spliced into a member, or read by the rules across files
             kept = [is_spliced(d) or d.schema in PACKAGE_RULES_READ for d in documents]
             result.entries = [compress(d.path, d.data) for d, keep in zip(documents, kept) if not keep]
+            if task.part == "items" and result.entries:  # a chunk's members, laid out once here
+                result.entries = LaidOut.of(result.entries)
             result.entry_questions = [d.question_id for d, keep in zip(documents, kept) if not keep]
             result.parts = [d for d, keep in zip(documents, kept) if keep]
         else:
@@ -1545,14 +1550,12 @@ class _Ahead:
 def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
     """One output of a quiz (of ``source``) from its tasks' results (``mine``): checked across its
     files, put together, its content made as it is read (the tarball's gzip, the zip's layout)."""
+    assert _state is not None
     first = mine[0]
     content: Iterable[bytes]
     runs: _KeptRuns | None
     sink = DiagnosticSink()
-    if first.container != "zip" or first.archive:
-        parts, later = _later(mine)
-    else:  # a single file: every question's bytes read
-        parts, later = [d for r in mine for d in r.parts], _Later([])
+    parts, later = _later(mine)
 
     def whole() -> list[Document]:  # every part, in order, for the rules across the files when they run
         return [d for r in mine for d in r.parts]
@@ -1565,16 +1568,24 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
         runs = _KeptRuns.of(mine, source)
         content, members = tar_parts(assembled, runs), len(assembled)
     elif first.archive:
-        entries = [e for r in mine for e in r.entries]
+        # A chunk's members laid out together (LaidOut) stay so: zip_parts takes them as a block.
+        entries: list[Entry | LaidOut] = []
+        for r in mine:
+            if isinstance(r.entries, LaidOut):
+                entries.append(r.entries)
+            else:
+                entries += r.entries
         assembled = assemble(parts, later)
-        _package_checked(str(first.filename), mine, whole, lambda: {e.path for e in entries} | {d.path for d in assembled}, sink)
+        _package_checked(str(first.filename), mine, whole, lambda: set(_paths(entries)) | {d.path for d in assembled}, sink)
         if sink.items:  # the quiz has failed: build() writes none of its files
             return _PutTogether(sink.items)
         runs = _KeptRuns.of(mine, source)
         entries += [spliced_entry(d, runs) if isinstance(d, Spliced) else compress(d.path, d.content) for d in assembled]
-        content, members = zip_parts(entries), len(entries)
-    else:
-        runs, content, members = None, single_file(parts), 1
+        content, members = zip_parts(entries), sum(len(e) if isinstance(e, LaidOut) else 1 for e in entries)
+    elif first.task.quiz in _state.packed:  # too big to hold whole: made as it is written
+        runs, content, members = None, single_file(parts, later), 1
+    else:  # every question's bytes, joined in one call (an unchanged chunk's from its columns)
+        runs, content, members = None, [joined_file(parts, later, later.contents())], 1
     return _PutTogether([], content, members, runs=runs)
 
 
@@ -1601,6 +1612,14 @@ class _Later(Mapping[str, Document]):
     def __len__(self) -> int:
         return len(self.chunk)
 
+    def contents(self) -> dict[str, bytes]:
+        """Each question's document's bytes, of the chunks whose columns hold them as they are
+        (:meth:`PackedDocuments.contents`), by question: no document made."""
+        contents: dict[str, bytes] = {}
+        for pack, _ in self.packs:
+            contents.update(pack.contents() or {})
+        return contents
+
 
 def _later(mine: list[TaskResult]) -> tuple[list[Document], _Later]:
     """One output's parts (of its tasks' results, ``mine``) to walk now, and the documents of its
@@ -1626,6 +1645,15 @@ def _later(mine: list[TaskResult]) -> tuple[list[Document], _Later]:
     if frames != 1 or len(later) != sum(len(ids) for _, ids in packs) or not later.chunk.keys().isdisjoint(own):
         return [d for r in mine for d in r.parts], _Later([])
     return now, later
+
+
+def _paths(entries: Iterable[Entry | LaidOut]) -> Iterator[str]:
+    """The path of each zip member of ``entries``, those laid out together read from their columns."""
+    for entry in entries:
+        if isinstance(entry, LaidOut):
+            yield from entry.paths
+        else:
+            yield entry.path
 
 
 def _facts(mine: list[TaskResult]) -> Facts:
@@ -1687,8 +1715,9 @@ def _read_of(result: TaskResult) -> Iterator[bytes]:
             content = document.content
             text += b"%d\0" % len(content) + content
         yield text
-    for entry in result.entries:
-        yield f"E{entry.path}\0".encode()
+    entries = result.entries
+    for path in entries.paths if isinstance(entries, LaidOut) else [entry.path for entry in entries]:
+        yield f"E{path}\0".encode()
     for question, fact in result.facts.items():
         yield f"F{question}\0{fact!r}\0".encode()
 
