@@ -297,3 +297,17 @@ def test_a_watching_process_reads_nothing_ahead(tmp_path: Path, build_cache: Pat
     cache.read_ahead([source], lookup, options.formats)
     assert cache._AHEAD is not None
     cache.stop_reading_ahead()
+
+
+def test_a_source_built_without_chunks_reads_nothing_ahead(tmp_path: Path, build_cache: Path) -> None:
+    """A quiz too small to be built in chunks keeps no record of chunks' keys: its rebuild starts
+    no thread to find none."""
+    source = tmp_path / "small.md"
+    source.write_text(_bank((5,)), "utf-8")
+    options = _options(tmp_path, source)
+    cached_build.build(options)
+    source.write_text(_bank((5,), edits={3: "Question 3: edited?"}), "utf-8")
+    lookup = cache.look_up([source], options)
+    assert lookup.settings is not None and lookup.keys and not lookup.hits
+    cache.read_ahead([source], lookup, options.formats)
+    assert cache._AHEAD is None and not _reading_threads()

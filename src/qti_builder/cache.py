@@ -793,10 +793,12 @@ def read_ahead(sources: list[Path], lookup: Lookup, formats: list[str]) -> None:
     stop_reading_ahead()
     if keeping() or lookup.settings is None:
         return
-    records = [chunk_keys_key(lookup.settings, sources[i]) for i in lookup.keys if i not in lookup.hits]
-    runs = [runs_key(lookup.settings, sources[i], name) for i in lookup.keys if i not in lookup.hits for name in formats]
-    if records:
-        _AHEAD = _ReadAhead(records, runs)
+    # Only for a source with a record: a quiz too small to be built in chunks has none (a stat
+    # each, where a thread started for nothing costs a small quiz's build its start)
+    changed = [i for i in lookup.keys if i not in lookup.hits and _path(chunk_keys_key(lookup.settings, sources[i])).is_file()]
+    if changed:
+        _AHEAD = _ReadAhead([chunk_keys_key(lookup.settings, sources[i]) for i in changed],
+                            [runs_key(lookup.settings, sources[i], name) for i in changed for name in formats])
 
 
 def stop_reading_ahead() -> None:
