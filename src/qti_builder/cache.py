@@ -384,33 +384,62 @@ def _packed_beside(contents: dict[str, bytes]) -> Callable[[], dict[str, tuple[b
 
 
 #: The outputs :func:`pack_soon` is deflating, by the identity of the dict it was given: that
-#: dict, what it held then, and what gives them packed.
-_SOON: dict[int, tuple[dict[str, bytes], dict[str, bytes], Callable[[], dict[str, tuple[bool, bytes]]]]] = {}
+#: dict, and for each output started, the bytes it held then and what gives them packed.
+_SOON: dict[int, tuple[dict[str, bytes], dict[str, tuple[bytes, Callable[[], dict[str, tuple[bool, bytes]]]]]]] = {}
 
 
-def pack_soon(contents: dict[str, bytes]) -> None:
+def pack_soon(contents: dict[str, bytes], name: str | None = None) -> None:
     """Start deflating a quiz's outputs for its entry now (:func:`_packed_beside`), as soon as
     they are made, rather than when the entry is stored: :func:`store` of an entry whose
     ``contents`` is this dict, holding the same bytes, takes them (:func:`_taken_soon`). So the
     deflate (a 10,000-question bank's Moodle XML file: 0.035 s of a rebuild by hand, which the
     model pickled ahead no longer hid) runs on a second CPU while the build stages and commits
     its files, not while the command waits for it. :func:`drop_soon` waits for those not taken.
-    Not in a watching process, whose entries are written in a process forked for them (a
-    thread does not follow a fork), off the build's path already."""
-    if keeping() or id(contents) in _SOON:
+    ``name``: that output alone, now, when it is big and not compressed already (the Moodle XML
+    file, made before the last output is put together: its deflate, 0.05 s, then no longer
+    ended after the command's thread had got to the entry, bench/README.md); the others with
+    the call without ``name``, once all are made. Not in a watching process, whose entries are
+    written in a process forked for them (a thread does not follow a fork), off the build's
+    path already."""
+    if keeping():
         return
-    _SOON[id(contents)] = (contents, dict(contents), _packed_beside(contents))
+    given, started = _SOON.setdefault(id(contents), (contents, {}))
+    if given is not contents:
+        return
+    if name is not None:
+        data = contents[name]
+        if name in started or len(data) < DEFLATE_BESIDE_FROM or data.startswith(_COMPRESSED):
+            return
+        todo = {name: data}
+    else:
+        todo = {other: data for other, data in contents.items() if other not in started}
+        # a zip or a gzipped tar is kept as it is: no deflate (nor thread) for those alone
+        whole = {other: (False, data) for other, data in todo.items() if data.startswith(_COMPRESSED)}
+        started.update((other, (todo.pop(other), lambda: whole)) for other in whole)
+        if not todo:
+            return
+    done = _packed_beside(todo)
+    started.update((other, (data, done)) for other, data in todo.items())
 
 
 def _taken_soon(contents: dict[str, bytes]) -> Callable[[], dict[str, tuple[bool, bytes]]] | None:
-    """What :func:`pack_soon` started for ``contents``, when it still holds the same bytes."""
+    """What :func:`pack_soon` started for ``contents``, when it started every output of it and
+    it still holds the same bytes."""
     found = _SOON.pop(id(contents), None)
     if found is None:
         return None
-    given, then, done = found
-    if given is contents and then.keys() == contents.keys() and all(then[name] is contents[name] for name in then):
-        return done
-    _join(done)
+    given, started = found
+    dones = list({id(done): done for _, done in started.values()}.values())
+    if given is contents and started.keys() == contents.keys() and all(data is contents[name] for name, (data, _) in started.items()):
+        def packed() -> dict[str, tuple[bool, bytes]]:
+            made: dict[str, tuple[bool, bytes]] = {}
+            for done in dones:
+                made.update(done())
+            return {name: made[name] for name in contents}
+
+        return packed
+    for done in dones:
+        _join(done)
     return None
 
 
@@ -418,7 +447,8 @@ def drop_soon() -> None:
     """Wait for every deflate :func:`pack_soon` started that no entry took (its quiz failed, or
     was not kept), and forget it: no thread of the build's entries outlives the build."""
     while _SOON:
-        _join(_SOON.popitem()[1][2])
+        for _, done in _SOON.popitem()[1][1].values():
+            _join(done)
 
 
 def _join(done: Callable[[], object]) -> None:
