@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import threading
 import time
 from pathlib import Path
@@ -311,3 +312,26 @@ def test_a_source_built_without_chunks_reads_nothing_ahead(tmp_path: Path, build
     assert lookup.settings is not None and lookup.keys and not lookup.hits
     cache.read_ahead([source], lookup, options.formats)
     assert cache._AHEAD is None and not _reading_threads()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice value is Linux's")
+def test_the_thread_reading_ahead_runs_at_a_lower_priority(build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It takes the CPU the build's own threads leave idle: its nice value is ``AHEAD_NICE`` above
+    theirs (which stays as it was)."""
+    keys = _hexes("f", 3)
+    _entries(build_cache, dict.fromkeys(keys, 1000))
+    record = _record({"qti21": keys})
+    seen: list[int] = []
+    real = cache._payload
+
+    def noted(path: Path) -> bytes | memoryview | None:
+        seen.append(os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
+        return real(path)
+
+    monkeypatch.setattr(cache, "_payload", noted)
+    mine = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    ahead = cache._ReadAhead([record], [])
+    ahead.thread.join(5)
+    assert seen and set(seen) == {min(mine + cache.AHEAD_NICE, 19)}
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == mine
+    ahead.halt()

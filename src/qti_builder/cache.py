@@ -28,6 +28,7 @@ import itertools
 import os
 import pickle
 import stat
+import sys
 import tempfile
 import threading
 import time
@@ -847,6 +848,8 @@ _AHEAD: _ReadAhead | None = None
 #: bank's would be ten times that, held at once when the build takes them later than they are
 #: read).
 AHEAD_BYTES = 64 * 1024 * 1024
+#: How much nicer than the build's own threads the thread reading ahead is, on Linux.
+AHEAD_NICE = 10
 _HEX = "0123456789abcdef"
 
 
@@ -908,6 +911,13 @@ class _ReadAhead:
 
     def _run(self) -> None:
         with contextlib.suppress(Exception):  # anything not read here is read by the build itself
+            if sys.platform.startswith("linux"):
+                # Linux's nice value is each thread's own: this one gets the CPU the build's own
+                # threads leave idle, and on a busy machine takes less of theirs (the pipeline's
+                # import, which it overlaps: 0.05 s longer rather than 0.09 s at load 3-5)
+                with contextlib.suppress(OSError):
+                    me = threading.get_native_id()  # (a new thread has its creator's nice value)
+                    os.setpriority(os.PRIO_PROCESS, me, min(os.getpriority(os.PRIO_PROCESS, me) + AHEAD_NICE, 19))
             chunks: list[str] = []
             for record in self.records:
                 data = self._read(record)
