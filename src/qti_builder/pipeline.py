@@ -1808,6 +1808,7 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
         if kept is not None:
             kept[name] = b"".join(content)
             content = [kept[name]]
+            pack_soon(kept, name)  # a big one's deflate started now, while the others are put together
         if made.writing is None and options.write:
             if isinstance(content, list):  # bytes made already: written while the next output is put together
                 made.writing = target, staging.write_soon(target, content)
