@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import ROOT
 from test_hand_parted import CHUNK, WARM_CHUNK, _builds
 from test_markdown_pieces import SOURCES, _quiz, _part, _Store
@@ -197,3 +199,41 @@ def test_sections_read_before_the_first_piece_come_first(tmp_path: Path, validat
     source = tmp_path / "before.md"
     source.write_text(_quiz(_part("One", 2).split("\n", 2)[2], _part("Two", 2, first=3), _part("Three", 2, first=5)), "utf-8")
     assert _digests_checked(source, _Store(), validated) == 4
+
+
+_VALUES = st.sampled_from([1, 1.0, True, 2, 0.5, "1", "x", None])
+
+
+@settings(max_examples=300, deadline=None)
+@given(one=st.lists(st.tuples(st.sampled_from(["points", "stem", "shuffle", "title"]), _VALUES), max_size=4),
+       two=st.lists(st.tuples(st.sampled_from(["points", "stem", "shuffle", "title"]), _VALUES), max_size=4),
+       correct=st.tuples(st.sampled_from([True, 1, "yes"]), st.sampled_from([False, 0, None])))
+def test_questions_of_one_digest_validate_to_one_model(one: list[tuple[str, Any]], two: list[tuple[str, Any]],
+                                                      correct: tuple[Any, Any]) -> None:
+    """For any two question data (fields given in any order, values that Python finds equal or
+    that pydantic takes alike among them): the same digest, the same model (its JSON); so a
+    chunk's key made of digests never takes one question's documents for another's."""
+    from pydantic import TypeAdapter, ValidationError
+
+    from qti_builder.model import Question
+
+    adapter: TypeAdapter[Any] = TypeAdapter(Question)
+
+    def data(fields: list[tuple[str, Any]]) -> dict[str, Any]:
+        found: dict[str, Any] = {"type": "single_choice", "id": "q1", "stem": "Which?"}
+        found.update(fields)
+        found["choices"] = [{"id": "A", "text": "a", "correct": correct[0]}, {"id": "B", "text": "b", "correct": correct[1]}]
+        return found
+
+    first, second = data(one), data(two)
+    if pieces.data_digest(first) != pieces.data_digest(second):
+        return
+    try:
+        a = adapter.dump_json(adapter.validate_python(first))
+    except ValidationError:
+        a = None
+    try:
+        b = adapter.dump_json(adapter.validate_python(second))
+    except ValidationError:
+        b = None
+    assert a == b
