@@ -578,7 +578,7 @@ def chunk_content(chunk: Quiz, media: MediaSet, known: Mapping[int, tuple[object
     if kept is not None and isinstance(found, _KeptContent) and found.same(kept):
         remember(kept.key, found)
         return found.content
-    digest = hashlib.sha256(_canonical_json(chunk, known or {}))
+    digest = hashlib.sha256(_canonical_json(chunk, known))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
     content = digest.hexdigest()
@@ -587,7 +587,7 @@ def chunk_content(chunk: Quiz, media: MediaSet, known: Mapping[int, tuple[object
     return content
 
 
-def _canonical_json(chunk: Quiz, known: Mapping[int, tuple[object, str]]) -> bytes:
+def _canonical_json(chunk: Quiz, known: Mapping[int, tuple[object, str]] | None = None) -> bytes:
     """All of ``chunk`` as JSON, in pieces that say what each is: the quiz's own fields, then
     each section's own fields with its depth (depth first: the depths give the tree back), each
     followed by its questions, each as its own class serializes it (its ``type`` in it). The
@@ -601,7 +601,7 @@ def _canonical_json(chunk: Quiz, known: Mapping[int, tuple[object, str]]) -> byt
     A rebuild after one edit then serializes only the questions it read again, not 10,000
     (0.04 s, bench/README.md)."""
     parts = [b"Q", chunk.__pydantic_serializer__.to_json(chunk, exclude={"sections"})]
-    get = known.get
+    get = (known or {}).get
     for path, section in chunk.iter_sections():
         parts += [b"\0S%d\0" % len(path), section.__pydantic_serializer__.to_json(section, exclude={"questions", "sections"})]
         for q in section.questions:
