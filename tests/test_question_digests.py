@@ -237,3 +237,20 @@ def test_questions_of_one_digest_validate_to_one_model(one: list[tuple[str, Any]
     except ValidationError:
         b = None
     assert a == b
+
+
+def test_the_digests_are_made_only_for_a_build_that_keeps_the_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the cache (``--no-cache``: pieces read, on the workers too, and kept nowhere)
+    nothing asks for the digests: none is made; with it, each question has its own."""
+    from qti_builder.readers.piece_cache import Pieces
+
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    made: list[object] = []
+    real = pieces.data_digest
+    monkeypatch.setattr(pieces, "data_digest", lambda q: made.append(q) or real(q))
+    source = tmp_path / "parts.md"
+    source.write_text(_quiz(_part("One", 3), _part("Two", 3, first=4)), "utf-8")
+    read = read_quiz(source, DiagnosticSink(), pieces=Pieces(run=lambda tasks, work: [work(t) for t in tasks]))
+    assert read is not None and read[1].question_digests == {} and made == []
+    read = read_quiz(source, DiagnosticSink(), pieces=_Store().pieces())
+    assert read is not None and len(question_contents(*read)) == 6 and len(made) == 6

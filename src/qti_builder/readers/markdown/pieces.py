@@ -258,12 +258,14 @@ def piece_key(lines: list[str], start: int, end: int, settings: Settings, form: 
 
 def read_piece(lines: list[str], start: int, end: int, first: int, path: str, settings: Settings, form: str | None,
                readers: Readers, last: bool, continued: bool = False, within: Within | None = None,
-               questions_from: int = 0) -> PieceRead:
+               questions_from: int = 0, digested: bool = True) -> PieceRead:
     """Read the lines ``start`` to ``end`` as a piece whose first section is the quiz's section
     ``first``: a top-level heading up to the next one, or to the first line of a run of its
     questions (``continued``); or, ``within`` a section (as :data:`Within`), a run of its
     questions, the first read as its question ``questions_from``. ``lines``: the source's, as
-    :func:`syntax.without_invisible_html` makes them."""
+    :func:`syntax.without_invisible_html` makes them. ``digested``: its questions' data digested
+    (:func:`data_digest`), for a build that keeps the piece in its cache (without it, nothing asks
+    for them: a bank's 10,000 questions are 35 ms)."""
     sink = DiagnosticSink()
     scanner = Scanner(lines, path, sink, settings.language)
     inside = None if within is None else \
@@ -290,7 +292,7 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
             within = (s.each_points, s.kind, s.exam_rule)
             opened = Section(s.level, s.line, s.title, {}, Block(s.line, 1), title_column=s.title_column,
                              each_points=s.each_points, kind=s.kind, exam_rule=s.exam_rule)
-    digests = [[data_digest(q) for q in questions]] if questions is not None else \
+    digests = [] if not digested else [[data_digest(q) for q in questions]] if questions is not None else \
         [[data_digest(q) for q in s.get("questions") or []] for s in sections]
     return PieceRead(start, first, sections, source.positions, source.scalars, source.numbers, sink.items, scanner.form, fits,
                      source.text_lines, source.unread, questions, questions_from, within, opened, scanner.first_opening,
@@ -383,7 +385,7 @@ def read_pieces(lines: list[str], bounds: list[int], first: int, path: str, sett
     def read(task: tuple[int, str | None, Within | None]) -> PieceRead:
         k, entry, within = task
         done = read_piece(lines, edges[k], edges[k + 1], section_of[k], path, settings, entry, readers, k == count - 1,
-                          continued[k], within, runs.get(edges[k], 0))
+                          continued[k], within, runs.get(edges[k], 0), digested=pieces.store is not None)
         # A run, or a section its runs follow, not taken is kept too: the next build then finds
         # at once that the source is read in other pieces.
         if pieces.store is not None and (done.fits or is_run[k] or continued[k]):
