@@ -36,9 +36,10 @@ def test_the_work_stage_holds_no_source_map(tmp_path: Path, monkeypatch: pytest.
     monkeypatch.setattr(pipeline, "run_task", working)
     result = build(BuildOptions(sources=[SEED_SOURCE], out_dir=tmp_path, jobs=1))
     assert result.written and held
-    # the model, its questions' starts, its media and where its id is written (one place, kept in
-    # the build cache for the check of unique ids): no map of every part
-    assert all(kinds == ["Quiz", "dict", "MediaSet", "SourceSpan"] for kinds in held), held
+    # the model, its questions' starts, its media, where its id is written (one place, kept in
+    # the build cache for the check of unique ids) and its questions' data digests (one a
+    # question, for the chunks' keys): no map of every part
+    assert all(kinds == ["Quiz", "dict", "MediaSet", "SourceSpan", "dict"] for kinds in held), held
     assert all(not isinstance(v, SourceMap) for item in [result.results[0]] for v in vars(item).values())
 
 

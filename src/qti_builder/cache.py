@@ -33,7 +33,7 @@ import tempfile
 import threading
 import time
 import zlib
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -620,18 +620,20 @@ class CachedChunk:
     result: object
 
 
-def chunk_content(chunk: Quiz, media: MediaSet) -> str:
+def chunk_content(chunk: Quiz, media: MediaSet, known: Mapping[int, tuple[object, str]] | None = None) -> str:
     """A digest of what a chunk's documents are rendered from, in any target: the chunk (the quiz
     with only its questions, in their sections), what each section's questions are worth as a
     group, and the quiz's media. Computed once per chunk, not once per target: the chunk's
     canonical JSON is most of a key's cost. In a watch, taken from memory for a chunk of the same
-    question objects as a build before (:class:`_KeptContent`)."""
+    question objects as a build before (:class:`_KeptContent`). ``known``: a digest of the data
+    of questions by their identity (``source_map.question_contents``), which stands for their
+    JSON (:func:`_canonical_json`)."""
     kept = _KeptContent.of(chunk, media) if keeping() else None
     found = recall(kept.key) if kept is not None else None
     if kept is not None and isinstance(found, _KeptContent) and found.same(kept):
         remember(kept.key, found)
         return found.content
-    digest = hashlib.sha256(_canonical_json(chunk))
+    digest = hashlib.sha256(_canonical_json(chunk, known))
     digest.update(repr([section.group_points() for _, section in chunk.iter_sections()]).encode())
     digest.update(repr(media_of(media)).encode())
     content = digest.hexdigest()
@@ -640,17 +642,27 @@ def chunk_content(chunk: Quiz, media: MediaSet) -> str:
     return content
 
 
-def _canonical_json(chunk: Quiz) -> bytes:
+def _canonical_json(chunk: Quiz, known: Mapping[int, tuple[object, str]] | None = None) -> bytes:
     """All of ``chunk`` as JSON, in pieces that say what each is: the quiz's own fields, then
     each section's own fields with its depth (depth first: the depths give the tree back), each
     followed by its questions, each as its own class serializes it (its ``type`` in it). The
     same fields as ``chunk.model_dump_json()``, but a question is not serialized through the
     model's union of question kinds, which picks each one's class at a cost: 0.06 s for a
-    10,000-question bank's chunks against 0.04 s (bench/README.md)."""
+    10,000-question bank's chunks against 0.04 s (bench/README.md).
+
+    A question in ``known`` (by its identity, itself beside its digest) is its data's digest
+    instead, tagged apart from the JSON (``d``, 64 hex digits; JSON holds no NUL): its model is a
+    function of those data and of the quiz's own fields, which are here (``SourceMap.question_digests``).
+    A rebuild after one edit then serializes only the questions it read again, not 10,000
+    (0.04 s, bench/README.md)."""
     parts = [b"Q", chunk.__pydantic_serializer__.to_json(chunk, exclude={"sections"})]
+    get = (known or {}).get
     for path, section in chunk.iter_sections():
         parts += [b"\0S%d\0" % len(path), section.__pydantic_serializer__.to_json(section, exclude={"questions", "sections"})]
-        parts += [b"\0q" + type(q).__pydantic_serializer__.to_json(q) for q in section.questions]
+        for q in section.questions:
+            found = get(id(q))
+            parts.append(b"\0d" + found[1].encode("ascii") if found is not None and found[0] is q
+                         else b"\0q" + type(q).__pydantic_serializer__.to_json(q))
     return b"".join(parts)
 
 

@@ -64,6 +64,7 @@ from .package import Deflated, Entry, LaidOut, Staging, WriteError, compress, de
 from .parallel import cpu_count, forks, run
 from .quiz_checks import Memo, check_read
 from .readers import SourceMap, read_quiz
+from .readers.source_map import question_contents
 from .readers.piece_cache import Pieces
 from .results import (STAGES, BuildIncomplete, BuildOptions, BuildResult, OutputFile, QuizResult, conclude, find_sources,
                       question_counts)
@@ -253,6 +254,8 @@ class LoadedQuiz:
     quiz: Quiz
     source: SourceMap
     media: MediaSet
+    #: ``WritableQuiz.contents``, made as the quiz was read.
+    contents: Mapping[int, tuple[object, str]] = field(default_factory=dict)
 
     @cached_property
     def spans(self) -> dict[str, SourceSpan]:
@@ -271,6 +274,9 @@ class WritableQuiz:
     media: MediaSet
     #: Where the source gives the quiz's id (kept in the build cache, for the check of unique ids).
     id_span: SourceSpan | None = None
+    #: A digest of the data of each question that has one, by its identity (the question beside
+    #: it): what the chunks' keys take in place of its JSON (``source_map.question_contents``).
+    contents: Mapping[int, tuple[object, str]] = field(default_factory=dict)
 
 
 def _rendered_quizzes(loaded: dict[int, LoadedQuiz], results: list[QuizResult], options: BuildOptions) -> dict[int, WritableQuiz]:
@@ -288,7 +294,7 @@ def _rendered_quizzes(loaded: dict[int, LoadedQuiz], results: list[QuizResult], 
         if results[i].failed:
             quiz = _without_questions_in_error(item, results[i].diagnostics)
         if quiz is not None:
-            rendered[i] = WritableQuiz(quiz, item.spans, item.media, item.source.locate(("id",)))
+            rendered[i] = WritableQuiz(quiz, item.spans, item.media, item.source.locate(("id",)), item.contents)
     if all(results[i].failed for i in rendered) and needs_download(options.schemas):
         return {}
     return rendered
@@ -336,6 +342,9 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
         started = time.perf_counter()
         sink = DiagnosticSink()
         read = read_quiz(result.source, sink, options.limits, partial=True, pieces=pieces)
+        # Its questions' digests, by their identity, as they are read (before any selection), and
+        # only of a quiz read without an error (its questions' data as the reader made them).
+        contents = question_contents(*read) if read and not read[1].partial and read[1].question_digests else {}
         if read and options.only is not None:
             read = _selected(read, options.only)
         if read:
@@ -344,7 +353,7 @@ def _read(results: list[QuizResult], options: BuildOptions, todo: list[int] | No
                 quiz = quiz.model_copy(update={"settings": quiz.settings.model_copy(update={"qti_variants": options.qti_variants or None})})
             result.quiz = quiz
             spans = source.question_spans(quiz)
-            loaded[i] = LoadedQuiz(result.source, quiz, source, MediaSet())
+            loaded[i] = LoadedQuiz(result.source, quiz, source, MediaSet(), contents)
             loaded[i].spans = result.spans = spans
         result.timings["read"] = time.perf_counter() - started
         checks.append(functools.partial(_check_quiz, results, i, loaded, sink, options, memo))
@@ -815,7 +824,8 @@ def _chunk_key(task: Task) -> str | None:
     if task not in _state.keys:  # asked again when the task's output is put together (_KeptRuns)
         chunk = (task.quiz, task.questions)
         if chunk not in _state.contents:
-            _state.contents[chunk] = chunk_content(_state.chunks[task], _state.loaded[task.quiz].media)
+            item = _state.loaded[task.quiz]
+            _state.contents[chunk] = chunk_content(_state.chunks[task], item.media, item.contents)
         _state.keys[task] = chunk_key(_state.cache_settings, task.format, _state.contents[chunk], _state.placements.get(task))
     return _state.keys[task]
 
@@ -1193,7 +1203,7 @@ def _parted(small: dict[Task, Task], sources: Mapping[int, Path]) -> list[TaskRe
         contents: dict[tuple[str, ...], str] = {}
         for task, big in within.items():
             if task.questions not in contents:
-                contents[task.questions] = chunk_content(chunks[task], before.quiz.media)
+                contents[task.questions] = chunk_content(chunks[task], before.quiz.media, before.quiz.contents)
             key = chunk_key(before.settings, task.format, contents[task.questions], placements.get(task))
             if key != _state.missed[task]:
                 continue

@@ -118,6 +118,7 @@ def _leave_out_unread(data: dict[str, Any], source: SourceMap, lines: list[str],
             walk(section.get("sections"), loc + ("sections",))
 
     walk(data.get("sections"), ("sections",))
+    source.drop_digests()  # the questions' places moved, some left out
 
     def moved(loc: Loc) -> Loc | None:
         out = list(loc)
@@ -215,6 +216,7 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
                     # Reported: made unique, so the rest of the quiz is still checked (it is not written).
                     node = section if where == loc + (i,) else questions[int(where[-1])]
                     node["id"] = f"{ident}.{span.line}.{span.column}"
+                    source.drop_digests()
             walk(section.get("sections"), loc + (i, "sections"))
 
     walk(data.get("sections"), ("sections",))
@@ -271,6 +273,7 @@ def validate_quiz(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink)
             # A number or true/false where text is meant (``text: 1.96``, ``text: yes``): take the
             # text as written, and validate again.
             if attempt == 0 and _texts_as_written(data, errors, source):
+                source.drop_digests()  # data changed after the reading
                 continue
             reported: set[Loc] = set()
             for err, loc in errors:

@@ -59,10 +59,24 @@ class SourceMap:
     #: a run's questions by that key too (an edit of one question checks its run's again, not its
     #: section's).
     section_runs: dict[int, list[tuple[int, str]]] = field(default_factory=dict)
+    #: Of each top-level section read as (part of) a piece of a large source
+    #: (readers/markdown/pieces.py), by its index: a digest of each of its own questions' model
+    #: data exactly as the reader made them (``pieces.data_digest``), in their order, None where
+    #: there is none. A question's model is a function of its data and of the quiz's own fields
+    #: (its kind's validators look at nothing else; the quiz's scoring rule is the one that changes
+    #: a question), so the build keys a chunk of questions by these digests rather than by each
+    #: question's model serialized again (cache.chunk_content). Sound only while the data are
+    #: those digested: whatever changes a question's data after the reading drops its digest
+    #: (``_distinct_made_ids``) or them all (``drop_digests``).
+    question_digests: dict[int, list[str | None]] = field(default_factory=dict)
     #: How a text runs in the source where that is not one line from its field's place (a
     #: paragraph's indented lines, a quoted or block YAML string): each of its source lines as
     #: (lines below the field's line, column, characters as written), for :meth:`text_position`.
     text_lines: dict[Loc, TextLines] = field(default_factory=dict)
+
+    def drop_digests(self) -> None:
+        """Forget every :attr:`question_digests`: the questions' data were changed after the reading."""
+        self.question_digests.clear()
 
     def at(self, loc: Loc, line: int, column: int = 1) -> None:
         self.positions[loc] = (line, column)
@@ -117,6 +131,21 @@ class SourceMap:
         path, positions = self.path, self.positions
         return {ident: SourceSpan(path, *place) if (place := positions.get(loc)) is not None else self.locate(loc)
                 for ident, loc in question_locs(quiz).items()}
+
+
+def question_contents(quiz: Quiz, source: SourceMap) -> dict[int, tuple[object, str]]:
+    """Each question of ``quiz`` (validated from the data ``source`` was filled with) that has a
+    digest of its data (:attr:`SourceMap.question_digests`), by its identity: the question
+    itself, held so that no other object takes its identity, and the digest."""
+    found: dict[int, tuple[object, str]] = {}
+    for i, digests in source.question_digests.items():
+        questions = quiz.sections[i].questions if i < len(quiz.sections) else []
+        if len(digests) != len(questions):
+            continue  # (not the data digested: never the case when nothing dropped them)
+        for question, digest in zip(questions, digests):
+            if digest is not None:
+                found[id(question)] = (question, digest)
+    return found
 
 
 def structure_starts(source: SourceMap) -> list[int]:

@@ -306,6 +306,10 @@ def _distinct_made_ids(sections: list[Any], loc: Loc, source: SourceMap, seen: d
             seen[ident] = seen.get(ident, 0) + 1
             if seen[ident] > 1:
                 node["id"] = f"{ident}-{seen[ident]}"
+                if node is not section and len(loc) == 1:  # a top-level section's question: its digest is of other data now
+                    digests = source.question_digests.get(i)
+                    if digests is not None:
+                        digests[where[-1]] = None  # type: ignore[index]
         _distinct_made_ids(section.get("sections") or [], at + ("sections",), source, seen)
 
 
