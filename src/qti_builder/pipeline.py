@@ -728,6 +728,10 @@ class _State:
     keys: dict[Task, str] = field(default_factory=dict)
     #: Each split quiz's view for its frames (:func:`_frame_view`) and its digest, once made.
     views: dict[int, tuple[Quiz, str | None]] = field(default_factory=dict)
+    #: The small chunks a rebuild by hand renders in place of a chunk (:func:`_parted_by_hand`):
+    #: not kept in the build cache under their own keys, which no rebuild by hand looks up (the
+    #: next finds the chunk :class:`_Rejoined` keeps, whole or to take small chunks out of).
+    parted: frozenset[Task] = frozenset()
 
 
 _state: _State | None = None
@@ -751,7 +755,8 @@ def run_task(task: Task) -> TaskResult:
         if task.part == "items":
             result.summary = _summed(result)
             result.small_keys = _small_keys(task)
-        store_chunk(key, *_chunk_entry(result))
+        if task not in _state.parted:
+            store_chunk(key, *_chunk_entry(result))
     return _held(result)
 
 
@@ -1022,6 +1027,7 @@ def _work(
                 tasks = _finer(good, tasks, found, {i: results[i].source for i in good})
             elif cache_settings is not None:
                 tasks, cut = _parted_by_hand(good, tasks, found, {i: results[i].source for i in good})
+                _state.parted = frozenset(cut)
         if keeping() and cache_settings is not None:
             _keep_chunk_keys(good, results)
         waiting = Counter(t.quiz for t in itertools.chain(tasks, (r.task for r in found)))
