@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_hand_parted import (CHUNK, TARGETS, WARM_CHUNK, _builds, _edited, _items,  # noqa: F401 - fixtures used by name
+from test_hand_parted import (CHUNK, TARGETS, WARM_CHUNK, _builds, _edited, _items, _record_files,  # noqa: F401 - fixtures
                               _parted_as_rendered, _small_chunks)
 from test_watch_parted import _bank
 
@@ -52,3 +52,22 @@ def test_a_rebuild_by_hand_keeps_the_chunk_not_its_small_chunks(tmp_path: Path, 
     for k in (1, 2, 4):
         assert _items(counts[k]) == sorted((name, WARM_CHUNK) for name in TARGETS), f"build {k}"
     assert _items(counts[3]) == [], "put back: every chunk found as the cold build kept it"
+
+
+def test_the_record_of_the_chunks_keys_is_kept_not_deflated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            build_cache: Path) -> None:
+    """The source's record of its chunks' keys, which every rebuild by hand after an edit writes
+    again and the next reads, is kept as its pickled bytes (kind "p"), not deflated ("z"), and
+    read back: the second edit's rebuild still parts the chunk by it."""
+    kinds: list[bytes] = []
+
+    def kind() -> None:
+        records = _record_files(build_cache)
+        assert len(records) == 1
+        kinds.append(records[0].read_bytes()[len(cache.MAGIC) + 65:len(cache.MAGIC) + 66])
+
+    texts = [_bank(), _edited(q60="Question 60: edited once?"), _edited(q60="Question 60: edited twice?")]
+    counts = _builds(tmp_path, monkeypatch, texts, "--jobs", "1", between=[kind, kind])
+    kind()
+    assert kinds == [b"p"] * 3
+    assert _items(counts[2]) == sorted((name, WARM_CHUNK) for name in TARGETS)
