@@ -24,13 +24,10 @@ import functools
 import gc
 import hashlib
 import io
-import itertools
 import os
 import pickle
 import stat
-import sys
 import tempfile
-import threading
 import time
 import zlib
 from collections.abc import Callable, Hashable, Iterator, Mapping
@@ -106,7 +103,6 @@ def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
     settings cannot be known (no schema folder yet: the build says why)."""
     lookup = Lookup()
     _TAKEN.clear()  # the build before's chunks: let go of now
-    stop_reading_ahead()
     if not options.cache or options.only is not None or options.outline:  # the cache keeps whole builds only
         return lookup
     settings = settings_key(options)
@@ -236,8 +232,7 @@ class _Pickled:
 
 def _read(key: str, kept_as: str = NOT_KEPT) -> object | None:
     """What the entry of ``key`` holds, or None: missing, damaged or unreadable. ``kept_as``: how
-    a watching process keeps it in memory (:mod:`.memory`), where it is taken from first. Its
-    payload as the thread reading ahead (:class:`_ReadAhead`) found it, when it did."""
+    a watching process keeps it in memory (:mod:`.memory`), where it is taken from first."""
     found = recall(key) if kept_as else None
     if found is not None:
         if not isinstance(found, _Pickled):
@@ -245,12 +240,19 @@ def _read(key: str, kept_as: str = NOT_KEPT) -> object | None:
         with collector_paused():
             return pickle.loads(found.data)
     path = _path(key)
-    data = _AHEAD.take(key) if _AHEAD is not None else None
-    if data is None:
-        data = _payload(path)
-        if data is None:
-            return None
     try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    # The payload as a view of what was read, not a copy (a quiz's entry is tens of MB).
+    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):len(MAGIC) + 64], memoryview(raw)[len(MAGIC) + 65:]
+    if head != MAGIC or hashlib.sha256(payload).hexdigest().encode("ascii") != checksum:
+        return None
+    try:
+        kind, body = bytes(payload[:1]), payload[1:]
+        if kind not in (b"z", b"p"):
+            return None
+        data = zlib.decompress(body) if kind == b"z" else body
         with collector_paused():
             entry = pickle.loads(data)
     except Exception:  # a damaged entry whose checksum was damaged to match: still only a miss
@@ -259,33 +261,6 @@ def _read(key: str, kept_as: str = NOT_KEPT) -> object | None:
         os.utime(path)
     _remember(key, entry, data, kept_as)
     return entry
-
-
-def _payload(path: Path) -> bytes | memoryview | None:
-    """The pickled entry an entry's file holds, its checksum checked and inflated when deflated;
-    None when missing, unreadable or damaged. Python's lock is let go of while the file is read,
-    hashed and inflated (:class:`_ReadAhead` does it on a thread of its own)."""
-    try:  # four calls, each without Python's lock (``Path.read_bytes`` makes eight): a thread
-        fd = os.open(path, os.O_RDONLY)  # reading ahead waits for the lock after each
-        try:
-            raw = os.read(fd, os.fstat(fd).st_size)  # an entry's file is replaced, never changed
-        finally:
-            os.close(fd)
-    except OSError:
-        return None
-    # The payload as a view of what was read, not a copy (a quiz's entry is tens of MB).
-    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):len(MAGIC) + 64], memoryview(raw)[len(MAGIC) + 65:]
-    if head != MAGIC or hashlib.sha256(payload).hexdigest().encode("ascii") != checksum:
-        return None
-    kind, body = bytes(payload[:1]), payload[1:]
-    if kind == b"p":
-        return body
-    if kind != b"z":
-        return None
-    try:
-        return zlib.decompress(body)
-    except Exception:  # damaged behind a checksum damaged to match: a miss
-        return None
 
 
 def _remember(key: str, entry: object, data: bytes | memoryview | None, kept_as: str) -> None:
@@ -826,168 +801,6 @@ def store_chunk_keys(key: str, chunks: object) -> None:
     _write(key, CachedChunkKeys(key, chunks), deflate=False)
 
 
-def read_ahead(sources: list[Path], lookup: Lookup, formats: list[str]) -> None:
-    """Start reading ahead, on a thread of its own (:class:`_ReadAhead`), the entries a rebuild by
-    hand of each source ``lookup`` missed takes from the build before: the record of its chunks'
-    keys (:class:`CachedChunkKeys`), each chunk it names, and its outputs' deflated runs
-    (:class:`CachedRuns`). Called once the look-up knows a source changed, before the pipeline
-    is even imported: a 10,000-question bank's 160 chunk entries (34 MB) are then read, checked
-    and inflated while the pipeline is imported and the source read, not when the build takes
-    them (0.05 s of its own thread, bench/README.md). Not in a watching process, which keeps
-    its entries in memory."""
-    global _AHEAD
-    stop_reading_ahead()
-    if keeping() or lookup.settings is None:
-        return
-    # Only for a source with a record: a quiz too small to be built in chunks has none (a stat
-    # each, where a thread started for nothing costs a small quiz's build its start)
-    changed = [i for i in lookup.keys if i not in lookup.hits and _path(chunk_keys_key(lookup.settings, sources[i])).is_file()]
-    if changed:
-        _AHEAD = _ReadAhead([chunk_keys_key(lookup.settings, sources[i]) for i in changed],
-                            [runs_key(lookup.settings, sources[i], name) for i in changed for name in formats])
-
-
-def stop_reading_ahead() -> None:
-    """Stop the thread reading ahead (the entry it is reading finished first) and let go of what
-    it read that no build took."""
-    global _AHEAD
-    ahead, _AHEAD = _AHEAD, None
-    if ahead is not None:
-        ahead.halt()
-
-
-#: The entries read ahead for the build under way (:func:`read_ahead`), or None.
-_AHEAD: _ReadAhead | None = None
-#: Most bytes of payloads read ahead and not taken yet: past it, the thread waits for the build
-#: to take some (a 10,000-question bank's 160 chunks are 50 MB inflated; a 100,000-question
-#: bank's would be ten times that, held at once when the build takes them later than they are
-#: read).
-AHEAD_BYTES = 64 * 1024 * 1024
-#: How much nicer than the build's own threads the thread reading ahead is, on Linux.
-AHEAD_NICE = 10
-_HEX = "0123456789abcdef"
-
-
-class _ReadAhead:
-    """Entries' payloads (:func:`_payload`: read, checksum checked, inflated) made ready on a
-    thread, for :func:`_read` to take: reading a file, hashing and inflating its bytes let go of
-    Python's lock, so on a second CPU they cost the build's own thread nothing. First the
-    ``records`` of chunks' keys, then each chunk they name (a chunk's targets one after the
-    other, as the build takes them), then the ``later`` entries; at most :data:`AHEAD_BYTES`
-    held. A payload is only what the entry's file held, checked as :func:`_read` checks it;
-    what it unpickles to is checked by whoever takes it, as ever; a payload found damaged or
-    missing is read again by the build itself (a miss, as ever).
-
-    The build's thread takes a key's payload once: one the thread has not started on is taken
-    off its list and read by the build itself, one it is reading is waited for. No thread runs
-    across a fork (the workers, the process pickling a quiz ahead): the thread is stopped before
-    any (``os.register_at_fork``), what it made ready kept; a forked process reads its entries
-    itself."""
-
-    def __init__(self, records: list[str], later: list[str]) -> None:
-        self.pid = os.getpid()
-        self.records = records
-        self.later = later
-        self.changed = threading.Condition()
-        self.todo: dict[str, None] = {}  # in order
-        self.busy: str | None = None
-        self.ready: dict[str, bytes | memoryview | None] = {}
-        self.held = 0
-        self.taken: set[str] = set()
-        self.stopped = False
-        self.thread = threading.Thread(target=self._run, name="qti-builder cache read-ahead", daemon=True)
-        self.thread.start()
-
-    def take(self, key: str) -> bytes | memoryview | None:
-        """The payload of ``key`` read ahead, or None: not read ahead (nor will it be now), missing
-        or damaged. In a forked process, always None (the thread is not there)."""
-        if os.getpid() != self.pid:
-            return None
-        with self.changed:
-            self.taken.add(key)
-            while self.busy == key:
-                self.changed.wait()
-            data = self.ready.pop(key, None)
-            if data is not None:
-                self.held -= len(data)
-                self.changed.notify_all()
-            return data
-
-    def halt(self) -> None:
-        """Stop the thread once the entry it reads is ready, keeping what is ready."""
-        if os.getpid() != self.pid:
-            return
-        with self.changed:
-            self.stopped = True
-            self.todo.clear()
-            self.changed.notify_all()
-        if self.thread is not threading.current_thread():
-            self.thread.join()
-
-    def _run(self) -> None:
-        with contextlib.suppress(Exception):  # anything not read here is read by the build itself
-            if sys.platform.startswith("linux"):
-                # Linux's nice value is each thread's own: this one gets the CPU the build's own
-                # threads leave idle, and on a busy machine takes less of theirs (the pipeline's
-                # import, which it overlaps: 0.05 s longer rather than 0.09 s at load 3-5)
-                with contextlib.suppress(OSError):
-                    me = threading.get_native_id()  # (a new thread has its creator's nice value)
-                    os.setpriority(os.PRIO_PROCESS, me, min(os.getpriority(os.PRIO_PROCESS, me) + AHEAD_NICE, 19))
-            chunks: list[str] = []
-            for record in self.records:
-                data = self._read(record)
-                if data:
-                    chunks += _named_chunks(record, data)
-            with self.changed:
-                self.todo.update((key, None) for key in chunks + self.later if key not in self.taken and key not in self.ready)
-            while self._read(None) is not None:
-                pass
-
-    def _read(self, key: str | None) -> bytes | memoryview | None:
-        """Read ``key`` (None: the next on the list) unless taken or stopped; what was read, or
-        None when nothing was."""
-        with self.changed:
-            while self.held >= AHEAD_BYTES and not self.stopped:
-                self.changed.wait()
-            if key is None and self.todo:
-                key = next(iter(self.todo))
-                del self.todo[key]
-            if self.stopped or key is None or key in self.taken:
-                return None
-            self.busy = key
-        data = None
-        try:
-            data = _payload(_path(key))
-        finally:
-            with self.changed:
-                self.ready[key] = data
-                self.held += len(data) if data is not None else 0
-                self.busy = None
-                self.changed.notify_all()
-        return data if data is not None else b""
-
-
-def _named_chunks(record: str, data: bytes | memoryview) -> list[str]:
-    """The chunks' keys the record of ``record``'s payload names, each chunk's targets one after
-    the other (the order the build takes them in); none when it is not such a record. Only keys
-    that are keys (64 hex digits) become paths to read."""
-    entry = pickle.loads(data)
-    if not isinstance(entry, CachedChunkKeys) or entry.key != record or not isinstance(entry.chunks, dict):
-        return []
-    targets = [chunks for chunks in entry.chunks.values() if isinstance(chunks, list)]
-    keys = [chunk[1] for row in itertools.zip_longest(*targets) for chunk in row
-            if isinstance(chunk, tuple) and len(chunk) == 2 and isinstance(chunk[1], str)]
-    return [key for key in keys if len(key) == 64 and not key.strip(_HEX)]
-
-
-def _halt_for_fork() -> None:
-    if _AHEAD is not None:
-        _AHEAD.halt()
-
-
-os.register_at_fork(before=_halt_for_fork)
-
-
 @dataclass(frozen=True)
 class CachedValid:
     """That the document of ``key`` (:func:`valid_key`: its bytes, kind and the build's settings)
@@ -1172,5 +985,5 @@ def prune(limit: int = LIMIT_BYTES) -> None:
 
 
 __all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedChunkKeys", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "chunk_keys_key", "code_key", "load",
-           "load_chunk", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "read_ahead", "remember_chunk", "runs_key",
-           "settings_key", "stop_reading_ahead", "store", "store_chunk", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "valid_key"]
+           "load_chunk", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
+           "settings_key", "store", "store_chunk", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "valid_key"]

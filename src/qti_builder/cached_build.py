@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .cache import collector_paused, look_up, read_ahead, stop_reading_ahead
+from .cache import collector_paused, look_up
 from .diagnostics import Diagnostic, Severity, display_path
 from .results import BuildOptions, BuildResult, QuizResult, conclude, find_sources
 
@@ -26,14 +26,10 @@ def build(options: BuildOptions, models: bool = True) -> BuildResult:
     if not results or len(lookup.hits) < len(results) or len(set(ids)) < len(ids) \
             or _categories_shared([entry.result for entry in lookup.hits.values()]):
         # QB202 for a shared id, QB237 for a shared category ID number, with their spans, are the pipeline's
-        read_ahead([r.source for r in results], lookup, options.formats)
-        try:
-            _import_pipeline_while_schemas_compile(options)
-            from .pipeline import build as build_anew
+        _import_pipeline_while_schemas_compile(options)
+        from .pipeline import build as build_anew
 
-            return build_anew(options, lookup)
-        finally:
-            stop_reading_ahead()
+        return build_anew(options, lookup)
     results = [lookup.hits[i].result for i in range(len(results))]
     # The stages of every build's report (docs/ci.md), those not run here at 0.
     clock = {"read": time.perf_counter() - started, "schemas": 0.0, "work": 0.0, "write": 0.0}
