@@ -143,6 +143,23 @@ def test_a_digest_stands_for_its_own_question_object_only() -> None:
     assert cache.chunk_content(chunk, media, other) != cache.chunk_content(chunk, media, {id(question): (question, "e" * 64)})
 
 
+def test_a_section_whose_digests_are_not_one_a_question_gives_none() -> None:
+    """Digests are taken question by question only where a section has exactly one for each of
+    its questions: a list of another length is of other data, and none of it stands for a
+    question (paired in order, the first digest would stand for a question it is not of)."""
+    from qti_builder.readers.source_map import SourceMap
+
+    quiz = _chunk()
+    question = quiz.sections[0].questions[0]
+    source = SourceMap("quiz.md")
+    source.question_digests[0] = ["e" * 64]
+    assert question_contents(quiz, source) == {id(question): (question, "e" * 64)}
+    source.question_digests[0] = ["e" * 64, "f" * 64]
+    assert question_contents(quiz, source) == {}
+    source.question_digests = {1: ["e" * 64]}  # a section the quiz does not have
+    assert question_contents(quiz, source) == {}
+
+
 def test_data_digests_tell_apart_what_equality_does_not() -> None:
     """``1``, ``1.0`` and ``True`` are equal in Python and validate to different models in some
     fields: their digests differ; the same data give the same digest; a date is no plain data."""
