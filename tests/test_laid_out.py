@@ -78,7 +78,10 @@ def _entries(*paths: str) -> list[Entry]:
     lambda: [*_entries("b"), LaidOut.of(_entries("a", "b"))],
     lambda: [LaidOut.of(_entries("a", "c")), *_entries("b")],  # a member between a block's first and last
     lambda: [LaidOut.of(_entries("a", "a")), LaidOut.of(_entries("a"))],
-], ids=["blocks-meet", "entry-at-first", "entry-at-last", "entry-inside", "all-equal"])
+    # a block after a loose member, both among an earlier block's paths (the block's "d" falls
+    # between the later block's "c" and "e"): what the members before reach is their furthest last
+    lambda: [LaidOut.of(_entries("a", "d", "f")), *_entries("b"), LaidOut.of(_entries("c", "e"))],
+], ids=["blocks-meet", "entry-at-first", "entry-at-last", "entry-inside", "all-equal", "block-inside-an-earlier-block"])
 def test_members_at_a_block_s_edges_are_in_the_order_one_by_one_gives(mixed) -> None:  # type: ignore[no-untyped-def]
     members = mixed()
     assert b"".join(zip_parts(members)) == b"".join(zip_parts(_one_by_one(members)))
