@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,3 +103,27 @@ def test_a_pack_s_contents_are_its_questions_bytes_unless_one_is_held_compressed
     assert PackedDocuments.of([a, Document("#b", b"x", "x", "b", packed=True)]).contents() is None
     assert PackedDocuments.of([a, Document("f", b"x", "x", question_order=("a",))]).contents() is None  # a frame
     assert PackedDocuments.of([a, a]).contents() is None  # a question twice
+
+
+@settings(max_examples=200, deadline=None)
+@given(_spliced(), st.integers(1, 5), st.data())
+def test_a_run_reads_as_the_list_of_its_pieces(documents: list[Document], every: int, data: st.DataObject) -> None:
+    """A run is a sequence: each index, from either end, gives the piece its list has there, and an
+    index past either end is an IndexError. Where some questions' documents come ``later``, the
+    run's questions are a mapping of each question once, the documents' own copy first."""
+    frame = next(d for d in documents if d.question_order)
+    questions = [d for d in documents if not d.question_order]
+    later_ones = data.draw(st.lists(st.sampled_from(questions), unique_by=lambda d: d.question_id))
+    mine = [frame] + [d for d in questions if d not in later_ones] + data.draw(st.lists(st.sampled_from(later_ones))) \
+        if later_ones else documents
+    later = {d.question_id: Document(d.path, b"<stale/>", d.schema, d.question_id) for d in later_ones}
+    for run in spliced_runs(mine, every, later):
+        pieces = list(run)
+        assert [run[k] for k in range(-len(pieces), len(pieces))] == pieces + pieces
+        for past in (len(pieces), -len(pieces) - 1):
+            with pytest.raises(IndexError):
+                run[past]
+        if later:
+            own = {d.question_id: d for d in mine if not d.question_order}
+            assert dict(run.questions) == {**later, **own}
+            assert len(run.questions) == len({*later, *own})
