@@ -426,8 +426,8 @@ def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monk
 def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_path: Path, build_cache: Path) -> None:
     """A QTI 2.1 chunk's result is its items' zip entries, compressed already: its entry's payload
     is the pickle as it is ("p"); so is a Canvas or backup chunk's, whose question documents are
-    each compressed on its own (read only when a run of them is deflated again); a Moodle
-    chunk's documents, all read to write the file, are deflated with the entry ("z"); a frame's
+    each compressed on its own (read only when a run of them is deflated again); so is a Moodle
+    chunk's, whose documents, all read to write the file, cost more to inflate than to read; a frame's
     result, whose documents are read whole by every build that takes it, is the pickle as it is
     ("p") in every target; all are taken back, and the next build after an edit writes what a
     build without the cache does."""
@@ -440,7 +440,7 @@ def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_pa
         if isinstance(stored, cache.CachedChunk):
             task = stored.result.task
             kinds.setdefault((task.format, task.part), set()).add(entry.read_bytes()[cache.PAYLOAD_AT:][:1])
-    assert kinds == {("qti21", "items"): {b"p"}, ("moodle", "items"): {b"z"}, ("canvas", "items"): {b"p"},
+    assert kinds == {("qti21", "items"): {b"p"}, ("moodle", "items"): {b"p"}, ("canvas", "items"): {b"p"},
                      ("moodle-quiz", "items"): {b"p"}, **{(f, "frame"): {b"p"} for f in ("qti21", "moodle", "canvas", "moodle-quiz")}}
     source.write_text(_bank(pipeline.CHUNK * 2, edited=3), "utf-8")
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")

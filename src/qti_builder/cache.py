@@ -717,8 +717,9 @@ def remember_chunk(key: str, result: object) -> None:
 
 
 def store_chunk(key: str, result: object, deflate: bool = True) -> None:
-    """Keep a chunk's result; ``deflate``: False for one whose bytes are compressed already
-    (a QTI 2.1 chunk's zip entries: deflating them again took time for nothing)."""
+    """Keep a chunk's result; ``deflate``: whether its entry is deflated whole (the pipeline keeps
+    none so, ``pipeline._chunk_entry``: a QTI 2.1 chunk's zip entries are compressed already, and
+    inflating a Moodle chunk's documents took a rebuild longer than reading them as they are)."""
     _write(key, CachedChunk(key, result), deflate, SHARED)
 
 
