@@ -13,10 +13,11 @@ An entry is never trusted: it is written to a temporary file and renamed into pl
 at once each write whole entries, the last one staying), it carries a CRC-32 of its content,
 and one that does not match, cannot be read or was made for another key is ignored and written
 again. The CRC guards against damage (a build killed half-way, a disk's error), as the sha256 it
-replaced did, at a third of its cost (:func:`_checksum`); neither guards against someone who can
-write the cache folder, who could write any entry with its checksum: the folder must be the
-user's own (docs/ci.md). Only quizzes without errors are kept. ``--no-cache`` builds without reading or writing it;
-``QTI_BUILDER_CACHE_DIR`` moves it (the tests point it at a temporary folder).
+replaced did, at about a third of its CPU (:func:`_checksum`); neither guards against someone
+who can write the cache folder, who could write any entry with its checksum: the folder must be
+the user's own (docs/ci.md). Only quizzes without errors are kept. ``--no-cache`` builds without
+reading or writing it; ``QTI_BUILDER_CACHE_DIR`` moves it (the tests point it at a temporary
+folder).
 """
 
 from __future__ import annotations
