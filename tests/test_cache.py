@@ -96,7 +96,7 @@ def _entries(folder: Path) -> list[Path]:
 
 @pytest.mark.parametrize("damage", ["flipped byte", "truncated", "checksum of garbage", "checksum of plain garbage",
                                     "checksum of a deflated output's garbage", "checksum of the spans' garbage", "empty",
-                                    "other key"])
+                                    "other key", "layout 4", "layout 4 under this magic line"])
 def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Path, build_cache: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     cold = _build(str(SEED_SOURCE), "--no-cache", out=tmp_path / "cold")
@@ -109,22 +109,26 @@ def test_a_damaged_entry_is_ignored_and_written_again(damage: str, tmp_path: Pat
         bad = good[: len(good) // 2]
     elif damage == "checksum of garbage":
         payload = b"z" + zlib.compress(b"\x80\x05not a pickle")
-        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        bad = cache.framed(payload)
     elif damage == "checksum of plain garbage":
         payload = b"p\x80\x05not a pickle"
-        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        bad = cache.framed(payload)
     elif damage == "checksum of a deflated output's garbage":  # the entry whole, one of its outputs not
         stored = cache._read(entry.parent.name + entry.name)
         name = next(n for n, (deflated, _) in stored.contents.items() if deflated)
         stored.contents[name] = (True, b"not deflated")
         payload = b"p" + pickle.dumps(stored)
-        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        bad = cache.framed(payload)
     elif damage == "checksum of the spans' garbage":  # kept pickled apart from the entry's pickle
         stored = cache._read(entry.parent.name + entry.name)
         payload = b"p" + pickle.dumps(replace(stored, spans=b"\x80\x05not a pickle"))
-        bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        bad = cache.framed(payload)
     elif damage == "empty":
         bad = b""
+    elif damage.startswith("layout 4"):  # the entry as the layout before wrote it: its payload's sha256, not its CRC
+        payload = good[cache.PAYLOAD_AT:]
+        magic = cache.MAGIC if damage.endswith("magic line") else b"qti-builder build cache 4\n"
+        bad = magic + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     else:  # a whole, valid entry, but another source's: never taken for this one
         other = tmp_path / "other.md"
         other.write_text(SEED_SOURCE.read_text("utf-8").replace("Ray Train과 Ray Tune 퀴즈", "Another quiz"), "utf-8")
@@ -152,7 +156,7 @@ def test_a_kept_model_that_cannot_be_made_is_ignored_and_written_again(tmp_path:
     [entry] = _entries(build_cache)
     stored = cache._read(entry.parent.name + entry.name)
     payload = b"p" + pickle.dumps(replace(stored, quiz=b"\x80\x05not a pickle"))
-    bad = cache.MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+    bad = cache.framed(payload)
     entry.write_bytes(bad)
     assert run("check", str(SEED_SOURCE)) == plain  # the model is not made: what it says is kept beside it
     assert entry.read_bytes() == bad
@@ -422,8 +426,8 @@ def test_one_edit_deflates_again_only_the_runs_that_changed(tmp_path: Path, monk
 def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_path: Path, build_cache: Path) -> None:
     """A QTI 2.1 chunk's result is its items' zip entries, compressed already: its entry's payload
     is the pickle as it is ("p"); so is a Canvas or backup chunk's, whose question documents are
-    each compressed on its own (read only when a run of them is deflated again); a Moodle
-    chunk's documents, all read to write the file, are deflated with the entry ("z"); a frame's
+    each compressed on its own (read only when a run of them is deflated again); so is a Moodle
+    chunk's, whose documents, all read to write the file, cost more to inflate than to read; a frame's
     result, whose documents are read whole by every build that takes it, is the pickle as it is
     ("p") in every target; all are taken back, and the next build after an edit writes what a
     build without the cache does."""
@@ -435,8 +439,8 @@ def test_a_chunk_of_compressed_entries_is_kept_without_deflating_it_again(tmp_pa
         stored = cache._read(entry.parent.name + entry.name)
         if isinstance(stored, cache.CachedChunk):
             task = stored.result.task
-            kinds.setdefault((task.format, task.part), set()).add(entry.read_bytes()[len(cache.MAGIC) + 65:][:1])
-    assert kinds == {("qti21", "items"): {b"p"}, ("moodle", "items"): {b"z"}, ("canvas", "items"): {b"p"},
+            kinds.setdefault((task.format, task.part), set()).add(entry.read_bytes()[cache.PAYLOAD_AT:][:1])
+    assert kinds == {("qti21", "items"): {b"p"}, ("moodle", "items"): {b"p"}, ("canvas", "items"): {b"p"},
                      ("moodle-quiz", "items"): {b"p"}, **{(f, "frame"): {b"p"} for f in ("qti21", "moodle", "canvas", "moodle-quiz")}}
     source.write_text(_bank(pipeline.CHUNK * 2, edited=3), "utf-8")
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
@@ -667,7 +671,7 @@ def test_a_damaged_piece_entry_is_ignored(tmp_path: Path, build_cache: Path, mon
             raw = bytearray(path.read_bytes())
             # Kept as pickled, not deflated: inflating a bank's 99 pieces cost a rebuild more than
             # reading their bytes does (bench/README.md).
-            assert raw[len(cache.MAGIC) + 65:len(cache.MAGIC) + 66] == b"p"
+            assert raw[cache.PAYLOAD_AT:cache.PAYLOAD_AT + 1] == b"p"
             raw[-5] ^= 0xFF
             path.write_bytes(bytes(raw))
             damaged += 1

@@ -59,12 +59,10 @@ def test_an_entry_is_pickled_and_unpickled_with_the_collector_paused_and_left_as
 def test_a_damaged_entry_still_leaves_the_collector_on(build_cache: Path) -> None:
     """An entry whose checksum matches but whose pickle fails part way is a miss, and the
     collector is on again after it."""
-    import hashlib
-
     payload = b"p" + b"\x80\x05garbage"
     path = build_cache / "cd" / ("cd" * 31)
     path.parent.mkdir(parents=True)
-    path.write_bytes(cache.MAGIC + hashlib.sha256(payload).hexdigest().encode("ascii") + b"\n" + payload)
+    path.write_bytes(cache.framed(payload))
     assert gc.isenabled()
     assert cache._read("cd" * 32) is None
     assert gc.isenabled()

@@ -157,7 +157,7 @@ def test_a_damaged_or_stale_record_is_not_trusted(damage: str, tmp_path: Path, m
                 if isinstance(entry, cache.CachedChunk) and isinstance(entry.result, pipeline.TaskResult) and entry.result.small_keys:
                     keys = entry.result.small_keys
                     wrong = pipeline.TaskResult(**{**vars(entry.result), "small_keys": keys[1:] + keys[:1]})
-                    cache.store_chunk(key, wrong, deflate=entry_path.read_bytes()[len(cache.MAGIC) + 65:len(cache.MAGIC) + 66] == b"z")
+                    cache.store_chunk(key, wrong, deflate=entry_path.read_bytes()[cache.PAYLOAD_AT:cache.PAYLOAD_AT + 1] == b"z")
 
     counts = _builds(tmp_path, monkeypatch, [_bank(), _edited(q60="Question 60: edited once?")], "--jobs", "1",
                      between=[damaged])

@@ -64,7 +64,7 @@ def test_the_record_of_the_chunks_keys_is_kept_not_deflated(tmp_path: Path, monk
     def kind() -> None:
         records = _record_files(build_cache)
         assert len(records) == 1
-        kinds.append(records[0].read_bytes()[len(cache.MAGIC) + 65:len(cache.MAGIC) + 66])
+        kinds.append(records[0].read_bytes()[cache.PAYLOAD_AT:cache.PAYLOAD_AT + 1])
 
     texts = [_bank(), _edited(q60="Question 60: edited once?"), _edited(q60="Question 60: edited twice?")]
     counts = _builds(tmp_path, monkeypatch, texts, "--jobs", "1", between=[kind, kind])

@@ -172,9 +172,9 @@ def test_a_rebuild_makes_no_entry_of_an_unchanged_chunk(tmp_path: Path, monkeypa
     stored: list[tuple[int, str]] = []  # each chunk's entry written: its questions, how its zip members are kept
     real_store = pipeline.store_chunk
 
-    def storing(key: str, result: pipeline.TaskResult, *rest: object) -> None:
+    def storing(key: str, result: pipeline.TaskResult, *rest: object, **options: object) -> None:
         stored.append((len(result.task.questions), type(result.entries).__name__))
-        real_store(key, result, *rest)  # type: ignore[arg-type]
+        real_store(key, result, *rest, **options)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pipeline, "store_chunk", storing)
     assert run("build", str(source), "--format", "qti21", "--out", str(out))[0] == 0

@@ -127,3 +127,27 @@ def test_a_run_reads_as_the_list_of_its_pieces(documents: list[Document], every:
             own = {d.question_id: d for d in mine if not d.question_order}
             assert dict(run.questions) == {**later, **own}
             assert len(run.questions) == len({*later, *own})
+
+
+_IDS = st.one_of(st.none(), st.sampled_from(["a", "b", "c"]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["#a", "#b", "#c", "f", "#", "a"]), _IDS, st.booleans(), st.booleans()), max_size=5))
+def test_a_pack_keeps_its_questions_with_its_columns(rows: list[tuple[str, str | None, bool, bool]]) -> None:
+    """A pack's questions (``PackedDocuments.questions``) are kept with its columns when it is
+    pickled, as a chunk's entry in the build cache keeps it: unpickled, it says the same as the
+    pack it was made from, for any documents (ids repeating or missing, paths of a frame, a
+    document of the frame's order), without working it out again; a pack pickled before kept its
+    columns alone, and works it out when asked."""
+    import pickle
+
+    documents = [Document(path, path.encode(), "x", question_id=qid, question_order=("a",) if frame else (), packed=packed)
+                 for path, qid, frame, packed in rows]
+    pack = PackedDocuments.of(documents)
+    again = pickle.loads(pickle.dumps(pack, pickle.HIGHEST_PROTOCOL))
+    assert again._questions is not False, "the pack's questions were not kept with it"
+    assert again.questions() == pack.questions() == PackedDocuments.of(documents).questions()
+    assert again.contents() == pack.contents() and again == documents
+    before = PackedDocuments(pack._columns)  # as a pack pickled with its columns alone is made
+    assert before._questions is False and before.questions() == pack.questions()

@@ -756,31 +756,33 @@ def run_task(task: Task) -> TaskResult:
             result.summary = _summed(result)
             result.small_keys = _small_keys(task)
         if task not in _state.parted:
-            store_chunk(key, *_chunk_entry(result))
+            store_chunk(key, _chunk_entry(result), deflate=False)
     return _held(result)
 
 
-def _chunk_entry(result: TaskResult) -> tuple[TaskResult, bool]:
-    """What a chunk's entry in the build cache holds, and whether the entry is deflated whole. A
-    QTI 2.1 chunk's zip entries are compressed already: not deflated again. The question documents
+def _chunk_entry(result: TaskResult) -> TaskResult:
+    """What a chunk's entry in the build cache holds; the entry is not deflated whole. A QTI 2.1
+    chunk's zip entries are compressed already: not deflated again. The question documents
     of a package member put together in runs (a Canvas assessment's items, a quiz backup's
     records) are kept each compressed on its own (``held``), and the entry not deflated: a rebuild
     takes the runs of an unchanged chunk from the cache (:class:`_KeptRuns`), so its documents'
     bytes are expanded only if a run must be deflated again, not all of them with the entry (about
     0.07 s of a 10,000-question bank's rebuild after one edit, bench/README.md). The documents of
-    a single file (a Moodle file), all read to write it, stay in an entry deflated whole.
+    a single file (a Moodle file), all read to write it, are kept as they are too: inflating them
+    cost a rebuild more than reading their bytes whole (the 40 Moodle chunks of a 10,000-question
+    bank, 17 MB: inflated in 30-55 ms, read and checked in 10-15 ms, bench/README.md).
 
     A chunk's documents are kept as columns (:class:`PackedDocuments`), made when first read: a
     rebuild puts an unchanged chunk's questions into the members they are spliced into by their
     ids alone, and the runs the cache has are taken without them (:func:`_later`)."""
     if result.task.part == "frame":  # its documents are read whole by every build that takes it
-        return result, False
+        return result
     result = replace(result, facts=_PackedFacts.of(result.facts))
     if result.entries and not isinstance(result.entries, LaidOut):  # a chunk put together again (_Rejoined)
         result = replace(result, entries=LaidOut.of(result.entries))
     if result.archive or result.container != "zip":
-        return replace(result, parts=PackedDocuments.of(held(d) for d in result.parts)), False
-    return replace(result, parts=PackedDocuments.of(result.parts)), bool(result.parts)
+        return replace(result, parts=PackedDocuments.of(held(d) for d in result.parts))
+    return replace(result, parts=PackedDocuments.of(result.parts))
 
 
 class _PackedFacts(Mapping[str, Fact]):
@@ -1416,7 +1418,7 @@ class _Rejoined:
                            summary=sum(_summary(r) for r in mine) % _SUM,
                            entry_questions=[q for r in mine for q in r.entry_questions],
                            small_keys=tuple(cast(str, _chunk_key(t)) for t in small))
-        store_chunk(cast(str, _chunk_key(task)), *_chunk_entry(whole))
+        store_chunk(cast(str, _chunk_key(task)), _chunk_entry(whole), deflate=False)
 
 
 def _warm_alone(tasks: list[Task], found: list[TaskResult], parted: bool = False) -> bool:

@@ -316,14 +316,15 @@ class PackedDocuments(Sequence[Document]):
 
     __slots__ = ("_columns", "_made", "_questions")
 
-    def __init__(self, columns: tuple[list[Any], ...]) -> None:
+    def __init__(self, columns: tuple[list[Any], ...], spliced: bool | None = None) -> None:
         # From an entry in the build cache: anything not as made by :meth:`of` fails here, so
         # pickle.loads fails and the entry is a miss (the chunk rendered again).
         if len(columns) != len(_DOCUMENT_FIELDS) or len({len(column) for column in columns}) > 1:
             raise ValueError("documents' columns of different lengths")
         self._columns = columns
         self._made: list[Document] | None = None
-        self._questions: list[str] | None | bool = False  # not worked out yet (:meth:`questions`)
+        # What :meth:`questions` says, when the entry kept it (``spliced``); else not worked out yet.
+        self._questions: list[str] | None | bool = False if spliced is None else self._ids() if spliced else None
 
     @classmethod
     def of(cls, documents: Iterable[Document]) -> PackedDocuments:
@@ -331,8 +332,15 @@ class PackedDocuments(Sequence[Document]):
         assert all(type(d) is Document for d in documents), "only documents pack"
         return cls(tuple([getattr(d, name) for d in documents] for name in _DOCUMENT_FIELDS))
 
-    def __reduce__(self) -> tuple[type[PackedDocuments], tuple[tuple[list[Any], ...]]]:
-        return PackedDocuments, (self._columns,)
+    def __reduce__(self) -> tuple[type[PackedDocuments], tuple[tuple[list[Any], ...], bool]]:
+        # What :meth:`questions` says is kept with the columns: a rebuild by hand asks it of every
+        # chunk it takes (160 for a 10,000-question bank), and working it out from the columns
+        # took 7 ms of it (bench/README.md). The ids it gives are the ids' column itself.
+        return PackedDocuments, (self._columns, self.questions() is not None)
+
+    def _ids(self) -> list[str]:
+        ids: list[str] = self._columns[_DOCUMENT_FIELDS.index("question_id")]
+        return ids
 
     @property
     def documents(self) -> list[Document]:
