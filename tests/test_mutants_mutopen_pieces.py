@@ -1,0 +1,47 @@
+"""A section read in runs of its questions (readers/markdown/pieces.py) reads as the whole
+source does where a run's first line is read differently after the lines before it than first
+(``Scanner._opening`` against ``Scanner._peek``), or where the lines before it reach past it
+(``Scanner.ends_clean``). Written against hand mutants of those checks that survived the piece
+tests (issue 34, seventeenth session): each source here fails with one of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_markdown_pieces import _reading, _Store
+
+from qti_builder.readers.markdown import pieces
+from helpers.pieces import count_piece_reads
+
+
+@pytest.fixture
+def runs_of_1(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Pieces from any size, every question but a section's first beginning a run; the first
+    line of each piece read."""
+    monkeypatch.setattr(pieces, "PIECES_FROM", 0)
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", 1)
+    return count_piece_reads(monkeypatch)
+
+
+FRONT = "---\ntitle: Runs\n---\n\n"
+
+#: Each source's lines read in runs and whole must give the same reading.
+SOURCES = {
+    # A task heading (``Aufgabe 2``) reads the lines after it up to an answer, past the next
+    # run's first line (QB196 at the heading): the scan before the run ends past its end, not at
+    # it (``index == stop`` in ``ends_clean``), though nothing is open after it.
+    "task heading read past the run": "# Part 1\n2. Question 2?\nAufgabe 2 (je 2 Punkte)\n3. Question 3?\n"
+                                      "2.2 Noch eine?\n정답: ①\n",
+}
+
+
+@pytest.mark.parametrize("text", SOURCES.values(), ids=SOURCES.keys())
+def test_runs_read_as_the_whole_section(text: str, tmp_path: Path, runs_of_1: list[int]) -> None:
+    source = tmp_path / "runs.md"
+    source.write_text(FRONT + text, "utf-8")
+    whole = _reading(source, None)
+    store = _Store()
+    assert _reading(source, store.pieces()) == whole
+    assert len(runs_of_1) > 1  # its runs were read
+    assert _reading(source, store.pieces()) == whole  # from the cache
