@@ -33,6 +33,12 @@ SOURCES = {
     # it (``index == stop`` in ``ends_clean``), though nothing is open after it.
     "task heading read past the run": "# Part 1\n2. Question 2?\nAufgabe 2 (je 2 Punkte)\n3. Question 3?\n"
                                       "2.2 Noch eine?\n정답: ①\n",
+    # A run's first line that gives a diagnostic as it is read (QB109, an attribute a question
+    # does not take): the piece before reads it too (``_peek``), and its diagnostic goes with the
+    # line read there, not into the piece's.
+    "diagnostic on a run's first line": "# Part 1\n\n1. Question 1?\n\nA) one\nB) two\n\nAnswer: A\n\n"
+                                        "2. Question 2? {bogus=1}\n\nA) one\nB) two\n\nAnswer: A\n\n# Last\n\n"
+                                        "3. Question 3?\n\nA) one\nB) two\n\nAnswer: A\n",
 }
 
 
