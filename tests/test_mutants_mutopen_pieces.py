@@ -39,6 +39,13 @@ SOURCES = {
     "diagnostic on a run's first line": "# Part 1\n\n1. Question 1?\n\nA) one\nB) two\n\nAnswer: A\n\n"
                                         "2. Question 2? {bogus=1}\n\nA) one\nB) two\n\nAnswer: A\n\n# Last\n\n"
                                         "3. Question 3?\n\nA) one\nB) two\n\nAnswer: A\n",
+    # An exam paper's section marker (``Ⅱ. 단답형``, level 7: no ``#``, so runs go on after it)
+    # opens a subsection: the questions after it are its, and a run there would put them in
+    # the top-level section. The piece before it does not read its next line (``_peek``: one
+    # section open, without subsections), nor does that line open a question there (``_opening``).
+    "section marker before a run": "# Part 1\n\n1. Question 1?\n\nA) one\nB) two\n\nAnswer: A\n\nⅡ. 단답형\n\n"
+                                   "2. Question 2?\n\nA) one\nB) two\n\nAnswer: A\n\n3. Question 3?\n\nA) one\nB) two\n\n"
+                                   "Answer: A\n\n# Last\n\n4. Question 4?\n\nA) one\nB) two\n\nAnswer: A\n",
 }
 
 
