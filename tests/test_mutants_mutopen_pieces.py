@@ -2,7 +2,38 @@
 source does where a run's first line is read differently after the lines before it than first
 (``Scanner._opening`` against ``Scanner._peek``), or where the lines before it reach past it
 (``Scanner.ends_clean``). Written against hand mutants of those checks that survived the piece
-tests (issue 34, seventeenth session): each source here fails with one of them."""
+tests (issue 34, seventeenth session): each source here fails with one of them.
+
+The other hand mutants of those checks survive because another check covers each (a run's first
+line is a question numbered with digits at the margin, :func:`pieces.piece_starts`; its run is
+read from the numbering and within the section the piece before ends with, and with nothing open):
+
+- ``_opening``: ``after != index + 1``, ``q is previous``, ``q.line != index + 1``: every way a
+  line opens a question at its own line goes on at the next line (a recovery opens one at an
+  earlier line and reads on from there), and the draft compared holds the question's line,
+  counted from the line read (the question before's is not 1); ``q.section is not
+  self.stack[0]``: a question is opened in the section on top of the stack (``len(self.stack)
+  != 1`` checks the rest: "section marker before a run" fails once both, and ``_peek``'s stack
+  checks, are gone); ``self.current is not q.stem``: the only other block a line that opens a
+  question leaves open is one of its options (inline), in the draft; ``q.passages``: no passage
+  is open on either side (``carries_nothing``), and the draft holds them; the question before
+  and the block before unchanged: ``_peek`` leaves such a change in the piece before, where the
+  whole reading makes it too; ``form``: both sides read the line from the same numbering
+  (``read_pieces`` reads a run again otherwise), and the numbering after is that one or the
+  line's; ``recovered > index``: a recovery at the line reports QB146/QB147 there, in the
+  diagnostics compared; the diagnostics: a line opening a question reports only at itself, the
+  same on both sides (``_peek`` runs only where nothing was reported at or past it).
+- ``_peek``: ``self.stack[0] is not self.roots[0]``: the bottom of the stack is always a root;
+  ``self.roots[0].children``: a subsection stays on the stack (``len(self.stack) != 1``); a
+  diagnostic past the line: every diagnostic of the scan is at the line read or before it, and
+  the piece ends clean only at its end; ``self.reported`` restored: only the checks after the
+  scan report after the peek, at the piece's own lines.
+- ``scan``: ``peek`` without ``ends_clean``: a piece that runs follow is never the last, and
+  one that does not end clean does not fit (``read_piece``; the task heading source fails once
+  both are gone).
+- ``carries_nothing``: ``not self.keys``: a piece with a key does not fit (``read_piece``);
+  ``not self.instructions``: a numbered line under open instructions is their text (no question
+  is opened), and the state compared holds them."""
 
 from __future__ import annotations
 
