@@ -40,10 +40,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers.pieces import count_piece_reads
 from test_markdown_pieces import _reading, _Store
 
 from qti_builder.readers.markdown import pieces
-from helpers.pieces import count_piece_reads
 
 
 @pytest.fixture
