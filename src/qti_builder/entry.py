@@ -23,11 +23,11 @@ def run() -> None:
     """The ``qti-builder`` command (``cli.run``), the command line imported as said above (when
     this process has not imported it yet)."""
     if "qti_builder.cli" not in sys.modules:
-        from .runtime_code import START, compiled_once
-
         collecting = gc.isenabled()
         gc.disable()
         try:
+            from .runtime_code import START, compiled_once
+
             with compiled_once(START):
                 from . import cli  # noqa: F401 -- imported here, under the stand-ins
         finally:

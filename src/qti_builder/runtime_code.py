@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import gc
 import marshal
 import os
 import sys
@@ -91,14 +92,25 @@ class _Compiled:
 
     @staticmethod
     def _read(path: Path) -> dict[tuple[Any, ...], Any]:
+        """The file's texts. The collector is paused while they are made, and what they are is
+        frozen out of its reach (``gc.freeze``): a command's thousand codes and patterns are about
+        100,000 objects, none of them garbage, that lived as long as the process, and the young
+        collections on the way (eleven in a cold ``check``) and the older ones after walked them
+        again and again (the pipeline's build unfreezes everything when it ends)."""
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             data = path.read_bytes()
             if data.startswith(MAGIC):
                 codes = marshal.loads(memoryview(data)[len(MAGIC):])
                 if isinstance(codes, dict):
+                    gc.freeze()
                     return codes
         except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: compiled anew
             pass
+        finally:
+            if collecting:
+                gc.enable()
         return {}
 
     def code(self, text: str, mode: str = "exec") -> CodeType:
