@@ -682,3 +682,71 @@ def test_a_damaged_piece_entry_is_ignored(tmp_path: Path, build_cache: Path, mon
     warm = _build(str(source), "--jobs", "1", out=tmp_path / "warm")
     assert read == _top_lines(edited)
     assert warm == _build(str(source), "--jobs", "1", "--no-cache", out=tmp_path / "cold")
+
+
+def _expected_folder_digest(files: dict[str, bytes]) -> bytes:
+    """What ``_hash_folder`` is to add for ``files`` (paths in the folder, '/'-separated): each
+    path and its bytes' sha256, in the order of the paths' parts."""
+    digest = hashlib.sha256()
+    for name in sorted(files, key=lambda name: tuple(name.split("/"))):
+        digest.update(os.path.join(*name.split("/")).encode("utf-8") + b"\0")
+        digest.update(hashlib.sha256(files[name]).digest())
+    return digest.digest()
+
+
+def test_a_folder_is_hashed_by_its_files_paths_and_bytes_in_their_order(tmp_path: Path) -> None:
+    folder = tmp_path / "templates"
+    files = {"b.j2": b"b", "a-c.j2": b"dash", "a/b.j2": b"nested", "a/z/deep.j2": b"deep", ".hidden": b"dot",
+             "Z.j2": b"upper", "m/n.j2": b""}
+    for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "linked.j2").write_bytes(b"through a link")
+    (folder / "to-outside").symlink_to(outside, target_is_directory=True)  # listed, not entered
+    (folder / "file-link.j2").symlink_to(outside / "linked.j2")  # a file: hashed by what it points to
+    (folder / "__pycache__").mkdir()
+    (folder / "__pycache__" / "x.pyc").write_bytes(b"compiled")
+    (folder / "a" / "__pycache__").mkdir()
+    (folder / "a" / "__pycache__" / "y.pyc").write_bytes(b"compiled")
+
+    def digest() -> bytes:
+        made = hashlib.sha256()
+        cache._hash_folder(made, folder)
+        return made.digest()
+
+    assert digest() == _expected_folder_digest({**files, "file-link.j2": b"through a link"})
+    (outside / "other.j2").write_bytes(b"not in the folder")
+    (folder / "__pycache__" / "x.pyc").write_bytes(b"compiled again")
+    assert digest() == _expected_folder_digest({**files, "file-link.j2": b"through a link"})
+    (folder / "a" / "z" / "deep.j2").write_bytes(b"changed")
+    assert digest() == _expected_folder_digest({**files, "a/z/deep.j2": b"changed", "file-link.j2": b"through a link"})
+    nothing = hashlib.sha256()
+    cache._hash_folder(nothing, tmp_path / "missing")
+    assert nothing.digest() == hashlib.sha256().digest()
+
+
+def test_the_code_key_is_every_module_s_path_size_and_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "qti_builder"
+    (package / "sub" / "__pycache__").mkdir(parents=True)
+    for name in ("__init__.py", "a.py", "sub/b.py", "sub/c.txt", "sub/__pycache__/b.cpython-311.pyc"):
+        (package / name).write_text(name, "utf-8")
+    monkeypatch.setattr(cache, "_PACKAGE", package)
+
+    def key() -> str:
+        cache.code_key.cache_clear()
+        return cache.code_key()
+
+    expected = hashlib.sha256(f"{cache.__version__}\0{cache.MAGIC.decode()}\0".encode())
+    for name in sorted(("__init__.py", "a.py", "sub/b.py"), key=lambda name: tuple(name.split("/"))):
+        info = (package / name).stat()
+        expected.update(f"{os.path.join(*name.split('/'))}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+    try:
+        assert key() == expected.hexdigest()
+        (package / "sub" / "c.txt").write_text("not a module", "utf-8")
+        assert key() == expected.hexdigest()
+        os.utime(package / "sub" / "b.py", ns=(1, 1))
+        assert key() != expected.hexdigest()
+    finally:
+        cache.code_key.cache_clear()

@@ -32,7 +32,7 @@ def _run(source: str, thread: bool = False) -> subprocess.CompletedProcess[str]:
 
 def test_the_command_is_run_and_ends_without_the_teardown() -> None:
     [script] = [e for e in entry_points(group="console_scripts") if e.name == "qti-builder"]
-    assert script.value == "qti_builder.cli:run"
+    assert script.value == "qti_builder.entry:run"
     done = _run(str(SEED_SOURCE))
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()

@@ -354,3 +354,30 @@ def test_checks_under_other_hash_seeds_do_not_write_the_file_again(tmp_path: Pat
         assert done.returncode == 0, done.stderr
         stats.append((tmp_path / "cache").glob("qti-builder/runtime-code-*.marshal").__next__().stat())
     assert len({(s.st_mtime_ns, s.st_ino) for s in stats}) == 1
+
+
+def test_the_file_is_read_with_the_collector_paused_and_what_it_holds_frozen() -> None:
+    import gc
+
+    entries = {("re", f"pattern {i}", 0): (0, [17, i, 1], 0, {}, (None,)) for i in range(5000)}
+    code_file().parent.mkdir(parents=True, exist_ok=True)
+    code_file().write_bytes(MAGIC + marshal.dumps(entries))
+    collections: list[int] = []
+
+    def counting(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(counting)
+    try:
+        assert gc.isenabled()
+        before = gc.get_freeze_count()
+        read = runtime_code._Compiled._read(code_file())
+        frozen = gc.get_freeze_count() - before
+        assert gc.isenabled()
+    finally:
+        gc.callbacks.remove(counting)
+        gc.unfreeze()  # this process's objects back in the collector's reach
+    assert read == entries
+    assert collections == []
+    assert frozen >= 5000  # each entry's list at least

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import gc
 import marshal
 import os
 import sys
@@ -45,24 +46,26 @@ MAGIC = b"qti-builder runtime code 3\n"
 SPARE = 200
 
 
-def code_file() -> Path:
+def code_file(part: str = "") -> Path:
     """The file of compiled texts, in the user's cache folder beside Jinja's compiled templates
     (``XDG_CACHE_HOME`` moves it on Linux); not in the build cache, which ``--no-cache`` leaves
-    untouched."""
+    untouched. ``part``: a file of its own (:data:`START`, what the command line's import
+    compiles), else the command's."""
     from platformdirs import user_cache_dir
 
     folder = Path(user_cache_dir("qti-builder"))
     import _sre
 
     tag = f"{sys.implementation.cache_tag}-m{marshal.version}-sre{_sre.MAGIC}-o{sys.flags.optimize}"
-    return folder / f"runtime-code-{tag}.marshal"
+    return folder / f"runtime-code-{part + '-' if part else ''}{tag}.marshal"
 
 
 class _Compiled:
     """The texts compiled, by mode and text: those read from the file (at the first look-up) and
     those compiled since."""
 
-    def __init__(self) -> None:
+    def __init__(self, part: str = "") -> None:
+        self.part = part
         #: Found at the first look-up: --version and --help look nothing up, nor import platformdirs
         self.path: Path | None = None
         self.codes: dict[tuple[Any, ...], Any] | None = None
@@ -79,7 +82,7 @@ class _Compiled:
         """The file read, at the first look-up; meanwhile the stand-ins pass everything through."""
         self.finding = True
         try:
-            path = code_file()
+            path = code_file(self.part)
         finally:
             self.finding = False
         codes = self._read(path)
@@ -89,14 +92,25 @@ class _Compiled:
 
     @staticmethod
     def _read(path: Path) -> dict[tuple[Any, ...], Any]:
+        """The file's texts. The collector is paused while they are made, and what they are is
+        frozen out of its reach (``gc.freeze``): a command's thousand codes and patterns are about
+        100,000 objects, none of them garbage, that lived as long as the process, and the young
+        collections on the way (eleven in a cold ``check``) and the older ones after walked them
+        again and again (the pipeline's build unfreezes everything when it ends)."""
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             data = path.read_bytes()
             if data.startswith(MAGIC):
                 codes = marshal.loads(memoryview(data)[len(MAGIC):])
                 if isinstance(codes, dict):
+                    gc.freeze()
                     return codes
         except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: compiled anew
             pass
+        finally:
+            if collecting:
+                gc.enable()
         return {}
 
     def code(self, text: str, mode: str = "exec") -> CodeType:
@@ -202,13 +216,19 @@ class _SreRecorder:
         return self.sre.compile(*args)
 
 
+#: The part of the file (:func:`code_file`) for what the command line's import compiles, before the
+#: command runs (:mod:`.entry`): a file of its own, a few dozen texts, so that ``--version`` and
+#: ``--help`` read those and not the command's thousand.
+START = "start"
+
+
 @contextlib.contextmanager
-def compiled_once() -> Iterator[None]:
+def compiled_once(part: str = "") -> Iterator[None]:
     """While it lasts, the dataclasses and forward references made take their code from the file,
     which is written at the end when they compiled any text it did not hold. For the command
     line's own process: the stand-ins are in ``dataclasses`` and ``typing`` for every thread.
     ``typing``'s is asked only for what ``ForwardRef`` compiles (an expression from
-    ``<string>``); anything else is compiled as ever."""
+    ``<string>``); anything else is compiled as ever. ``part``: which file (:func:`code_file`)."""
     import dataclasses
     import re
     import typing
@@ -218,7 +238,7 @@ def compiled_once() -> Iterator[None]:
     if "exec" in vars(dataclasses) or "compile" in vars(typing) or getattr(compile_pattern, "__module__", None) == __name__:
         yield  # someone else's stand-in (or ours, nested): left alone
         return
-    compiled = _Compiled()
+    compiled = _Compiled(part)
 
     def exec_compiled(source: Any, globals: Any = None, locals: Any = None, /) -> None:
         if type(source) is str:
