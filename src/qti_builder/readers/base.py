@@ -25,7 +25,7 @@ from .model_errors import explain, report_setting_error
 from .source_map import KEY, Loc, SourceMap, last_line, structure_starts, suggest
 
 
-__all__ = ["KEY", "Loc", "SourceMap", "read_text_with", "read_with", "suggest", "validate_quiz"]
+__all__ = ["KEY", "Loc", "SourceMap", "ids_repeat", "read_text_with", "read_with", "suggest", "validate_quiz"]
 
 #: A reader's own part: source text -> plain data shaped like the model (None after reporting).
 Parse = Callable[[str, SourceMap, DiagnosticSink], "dict[str, Any] | None"]
@@ -191,6 +191,8 @@ def _may_be_illegal_in_xml(raw: bytes) -> bool:
 def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSink) -> None:
     """Repeated section and question ids, located at the repetition (the model alone could only
     say that some id repeats)."""
+    if not ids_repeat(data.get("sections")):
+        return  # nothing to report: the walk below, which makes each id's place, would find nothing
     seen: dict[str, Loc] = {}  # where each id was first given: located only for a message
 
     def walk(sections: Any, loc: Loc) -> None:
@@ -220,6 +222,31 @@ def check_unique_ids(data: dict[str, Any], source: SourceMap, sink: DiagnosticSi
             walk(section.get("sections"), loc + (i, "sections"))
 
     walk(data.get("sections"), ("sections",))
+
+
+def ids_repeat(sections: Any) -> bool:
+    """Whether a text id repeats among ``sections`` (model data: a list of sections, each with its
+    questions and sections) and their questions, at any depth: every id that
+    :func:`check_unique_ids` and the Markdown reader's ``_distinct_made_ids`` look at, and maybe
+    more (a list's any item, dict or not, is looked at). Where none repeats, neither finds
+    anything to do: they are walked only where one does, as making each id's place (a bank's
+    10,000 questions) was most of their time (bench/README.md)."""
+    ids: list[Any] = []
+
+    def gather(sections: Any) -> None:
+        if not isinstance(sections, (list, tuple)):
+            return
+        for section in sections:
+            if isinstance(section, dict):
+                ids.append(section.get("id"))
+                questions = section.get("questions")
+                if isinstance(questions, (list, tuple)):
+                    ids.extend([q.get("id") for q in questions if isinstance(q, dict)])
+                gather(section.get("sections"))
+
+    gather(sections)
+    texts = [i for i in ids if isinstance(i, str)]
+    return len(set(texts)) < len(texts)
 
 
 def check_quiz_id(data: dict[str, Any], file_stem: str, source: SourceMap, sink: DiagnosticSink) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...diagnostics import DiagnosticSink, SourceSpan
 from ...model import Quiz, QuizSettings
-from ..base import KEY, Loc, SourceMap, read_text_with, read_with, suggest
+from ..base import KEY, Loc, SourceMap, ids_repeat, read_text_with, read_with, suggest
 from ..piece_cache import Pieces
 from ...limits import Limits
 from ..stated_total import find_stated_total
@@ -123,7 +123,8 @@ class _Reader:
         self.defaults = defaults
         data["sections"] = [self._section(s, ("sections", i), title, builder) for i, s in enumerate(sections)]
         data["sections"] += P.put_together(later, self.source, self.sink, len(sections), self._check_section)
-        _distinct_made_ids(data["sections"], ("sections",), self.source, {})
+        if ids_repeat(data["sections"]):  # else no id is to be made distinct
+            _distinct_made_ids(data["sections"], ("sections",), self.source, {})
         return data
 
     def _in_pieces(self, visible: list[str], body_start: int,
