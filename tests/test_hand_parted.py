@@ -127,12 +127,12 @@ def _record_files(folder: Path) -> list[Path]:
     return found
 
 
-@pytest.mark.parametrize("damage", ["garbage", "missing", "other chunks", "small keys"])
+@pytest.mark.parametrize("damage", ["garbage", "missing", "other chunks", "small keys", "fewer small keys"])
 def test_a_damaged_or_stale_record_is_not_trusted(damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                   build_cache: Path) -> None:
     """The record of the cold build's chunks damaged before the rebuild: its bytes garbled, the
     file gone, the record pointing each target's chunks at another chunk's result, or the chunks'
-    results holding their small chunks' keys in the wrong order. The rebuild renders the edited
+    results holding their small chunks' keys in the wrong order, or one key short. The rebuild renders the edited
     question's chunk whole (no small chunk of it has the key it had then), never takes a small
     chunk out of a result it cannot check, and writes what a build without the cache writes."""
 
@@ -156,7 +156,8 @@ def test_a_damaged_or_stale_record_is_not_trusted(damage: str, tmp_path: Path, m
                 entry = cache._read(key)
                 if isinstance(entry, cache.CachedChunk) and isinstance(entry.result, pipeline.TaskResult) and entry.result.small_keys:
                     keys = entry.result.small_keys
-                    wrong = pipeline.TaskResult(**{**vars(entry.result), "small_keys": keys[1:] + keys[:1]})
+                    wrong = pipeline.TaskResult(**{**vars(entry.result),
+                                                   "small_keys": keys[:-1] if damage == "fewer small keys" else keys[1:] + keys[:1]})
                     cache.store_chunk(key, wrong, deflate=entry_path.read_bytes()[cache.PAYLOAD_AT:cache.PAYLOAD_AT + 1] == b"z")
 
     counts = _builds(tmp_path, monkeypatch, [_bank(), _edited(q60="Question 60: edited once?")], "--jobs", "1",
