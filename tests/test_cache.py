@@ -542,6 +542,20 @@ def test_the_entries_used_least_recently_go_first(tmp_path: Path, build_cache: P
     assert len(_entries(build_cache)) == 2
 
 
+def test_prune_leaves_a_temporary_file_of_a_build_still_writing(build_cache: Path) -> None:
+    """A temporary file goes only when an hour old (a build killed while it wrote it): a younger
+    one is another build's entry being written, which it renames into place when done."""
+    folder = build_cache / "ab"
+    folder.mkdir()
+    writing, left = folder / ".writing.tmp", folder / ".left.tmp"
+    writing.write_bytes(b"half an entry")
+    left.write_bytes(b"half an entry")
+    os.utime(writing, (time.time() - 3500, time.time() - 3500))
+    os.utime(left, (time.time() - 3700, time.time() - 3700))
+    cache.prune()
+    assert writing.exists() and not left.exists()
+
+
 def _sections_source(sections: int, per_section: int, *, edit: int | None = None, added: int = 0,
                      warn: tuple[int, ...] = (), broken: int | None = None, missing: int | None = None) -> str:
     """A quiz of ``sections`` top-level sections (``# Part n``) of ``per_section`` questions, long
