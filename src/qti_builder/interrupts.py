@@ -27,17 +27,24 @@ def stop_signals_held() -> Iterator[set[int | signal.Signals]]:
     process to any thread that does not block it (a watcher's or a server's), and Python then
     runs its handler here all the same. So in the main thread the handlers only note the signal
     for the block's length, and it is raised again once the block is left."""
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     held: list[int] = []
-    handlers = {}
-    if threading.current_thread() is threading.main_thread():
-        for number in STOP_SIGNALS:
-            handlers[number] = signal.signal(number, lambda received, frame: held.append(received))
+    # What the block changes is read before it changes anything, and changed inside ``try``: a
+    # signal noted before the block (by another thread, which does not block it) runs its handler
+    # in this thread at the first moment it can, which may be just after the mask is set or a
+    # handler swapped. Raised there, it must leave neither the mask nor a handler behind (as it
+    # did when the mask was set before ``try``: the main thread then held both signals back for
+    # good, which a test of a SIGTERM in a writing thread caught once in CI).
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    handlers = ({number: signal.getsignal(number) for number in STOP_SIGNALS}
+                if threading.current_thread() is threading.main_thread() else {})
     try:
+        for number in handlers:
+            signal.signal(number, lambda received, frame: held.append(received))
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
         yield previous
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # first: a signal now is only noted
         for number, handler in handlers.items():
             signal.signal(number, handler)
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         for received in dict.fromkeys(held):
             signal.raise_signal(received)
