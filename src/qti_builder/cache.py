@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import copyreg
 import functools
-import gc
 import hashlib
 import io
 import os
@@ -40,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .collector import collector_paused
 from .diagnostics import SourceSpan
 from .memory import keeping, later, recall, remember, written
 from .results import STAGES, BuildOptions, QuizFacts, QuizResult
@@ -232,29 +232,6 @@ def quiz_key(settings: str, source: Path) -> str | None:
 
 def _path(key: str) -> Path:
     return cache_dir() / key[:2] / key[2:]
-
-
-@contextlib.contextmanager
-def collector_paused(freeze: bool = False) -> Iterator[None]:
-    """Python's cyclic garbage collector paused (and left as it was found after) while an entry is
-    unpickled or pickled. Unpickling makes every object the entry holds at once (a 10,000-question
-    quiz's model: hundreds of thousands), none of them garbage; pickling keeps what it made of
-    each object to the end (its memo); and the collector, which runs again and again while the heap
-    grows, walked them all each time: that quiz's entry took 0.36 s of CPU to unpickle against
-    0.13 s paused, and 0.30 s to pickle in a build against 0.10 s (bench/README.md). What either
-    made is collected as ever once the collector resumes. ``freeze``: what was made meanwhile lives
-    to the end of the build (the pipeline's import, a rebuild's chunk entries), and is frozen out
-    of the collector's reach (``gc.freeze``) before it resumes, or its first collection would walk
-    it all; the pipeline's ``build`` unfreezes everything when it ends."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if freeze:
-            gc.freeze()
-        if collecting:
-            gc.enable()
 
 
 #: How an entry is kept in memory by a watching process (:mod:`.memory`): not at all (a quiz's
@@ -751,7 +728,7 @@ def remember_chunk(key: str, result: object) -> None:
         remember(key, CachedChunk(key, result))
 
 
-def store_chunk(key: str, result: object, deflate: bool = True) -> None:
+def store_chunk(key: str, result: object, deflate: bool = False) -> None:
     """Keep a chunk's result; ``deflate``: whether its entry is deflated whole (the pipeline keeps
     none so, ``pipeline._chunk_entry``: a QTI 2.1 chunk's zip entries are compressed already, and
     inflating a Moodle chunk's documents took a rebuild longer than reading them as they are)."""

@@ -15,7 +15,6 @@ anything."""
 
 from __future__ import annotations
 
-import gc
 import sys
 
 
@@ -23,17 +22,13 @@ def run() -> None:
     """The ``qti-builder`` command (``cli.run``), the command line imported as said above (when
     this process has not imported it yet)."""
     if "qti_builder.cli" not in sys.modules:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        from .collector import collector_paused
+
+        with collector_paused(freeze=True):
             from .runtime_code import START, compiled_once
 
             with compiled_once(START):
                 from . import cli  # noqa: F401 -- imported here, under the stand-ins
-        finally:
-            gc.freeze()
-            if collecting:
-                gc.enable()
     from .cli import run as run_command
 
     run_command()

@@ -756,7 +756,7 @@ def run_task(task: Task) -> TaskResult:
             result.summary = _summed(result)
             result.small_keys = _small_keys(task)
         if task not in _state.parted:
-            store_chunk(key, _chunk_entry(result), deflate=False)
+            store_chunk(key, _chunk_entry(result))
     return _held(result)
 
 
@@ -1418,7 +1418,7 @@ class _Rejoined:
                            summary=sum(_summary(r) for r in mine) % _SUM,
                            entry_questions=[q for r in mine for q in r.entry_questions],
                            small_keys=tuple(cast(str, _chunk_key(t)) for t in small))
-        store_chunk(cast(str, _chunk_key(task)), _chunk_entry(whole), deflate=False)
+        store_chunk(cast(str, _chunk_key(task)), _chunk_entry(whole))
 
 
 def _warm_alone(tasks: list[Task], found: list[TaskResult], parted: bool = False) -> bool:

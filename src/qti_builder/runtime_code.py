@@ -38,6 +38,8 @@ from pathlib import Path
 from types import CodeType
 from typing import Any
 
+from .collector import collector_paused
+
 #: Starts the file; its number changes with the file's layout.
 MAGIC = b"qti-builder runtime code 3\n"
 #: Most texts kept that the run writing the file did not use: those of other commands, and those
@@ -97,20 +99,16 @@ class _Compiled:
         100,000 objects, none of them garbage, that lived as long as the process, and the young
         collections on the way (eleven in a cold ``check``) and the older ones after walked them
         again and again (the pipeline's build unfreezes everything when it ends)."""
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            data = path.read_bytes()
-            if data.startswith(MAGIC):
-                codes = marshal.loads(memoryview(data)[len(MAGIC):])
-                if isinstance(codes, dict):
-                    gc.freeze()
-                    return codes
-        except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: compiled anew
-            pass
-        finally:
-            if collecting:
-                gc.enable()
+        with collector_paused():
+            try:
+                data = path.read_bytes()
+                if data.startswith(MAGIC):
+                    codes = marshal.loads(memoryview(data)[len(MAGIC):])
+                    if isinstance(codes, dict):
+                        gc.freeze()
+                        return codes
+            except (OSError, ValueError, EOFError, TypeError):  # none yet, or damaged: compiled anew
+                pass
         return {}
 
     def code(self, text: str, mode: str = "exec") -> CodeType:
