@@ -333,3 +333,27 @@ def test_a_check_imports_the_table_of_codes_only_to_look_a_code_up(tmp_path: Pat
         assert _check_in_a_fresh_process(paper, ("qti_builder.codes",))[:2] == (["qti_builder.codes"], code)
     output = _check_in_a_fresh_process(paper, ())[2]
     assert "error[QB206]: ignore=QB401 on question 'train-purpose' is an error, and errors cannot be ignored" in output, output
+
+
+def test_a_check_of_plain_lines_imports_no_markdown_parser(tmp_path: Path) -> None:
+    """Markdown's parser (markdown-it, its math plugins) and the sanitiser (nh3) are imported when a
+    text first needs them (content._md): a quiz whose every text is a plain line, as the plain
+    benchmark bank's, renders, checks and validates without them; the seed quiz, which has
+    Markdown, imports them and is checked as before. In a fresh process each time."""
+    from helpers import SEED_SOURCE
+
+    parser = ("markdown_it", "mdit_py_plugins.dollarmath", "mdit_py_plugins.texmath", "nh3")
+    paper = tmp_path / "plain.md"
+    paper.write_text(
+        "---\nid: plain-lines\ntitle: Plain lines\nlanguage: ko\n---\n\n# Part 1 {#part-1}\n\n"
+        "1. What happens to the actor when the batch fails? {#q00000}\n\n"
+        "A) The placement group\nB) The trainer\nC) The worker\n\nAnswer: C\n"
+        "Explanation: actor / batch: see the user guide.\n\n"
+        "2. 워커가 실패하면 에폭에는 어떤 일이 일어나나요? {#q00001}\n\n"
+        "A) 스케줄러입니다\nB) 에폭입니다\n\nAnswer: B\nExplanation: 에폭 / 워커: 설명입니다.\n",
+        encoding="utf-8")
+    imported, code, output = _check_in_a_fresh_process(paper, parser)
+    assert (imported, code) == ([], 0), output
+    assert "ok: 1 quiz, 2 questions (2 points)" in output, output
+    imported, code, output = _check_in_a_fresh_process(SEED_SOURCE, parser)
+    assert (imported, code) == (list(parser), 0), output

@@ -22,11 +22,12 @@ from functools import lru_cache
 from html import escape
 from urllib.parse import quote, unquote
 
-import nh3
+from typing import TYPE_CHECKING
+
 from lxml import etree, html
-from markdown_it import MarkdownIt
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-from mdit_py_plugins.texmath import texmath_plugin
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 MATHML_NS = "http://www.w3.org/1998/Math/MathML"
 _MATH_CLASS = {"inline": "qb-math-inline", "block": "qb-math-block"}
@@ -40,18 +41,32 @@ def _math_renderer(display: str, tag: str):  # type: ignore[no-untyped-def]
     return render
 
 
-_md = (
-    MarkdownIt("commonmark", {"html": True, "xhtmlOut": True, "linkify": False, "typographer": False})
-    .enable(["table", "strikethrough"])
-    .use(texmath_plugin, delimiters="brackets")
-    # No space inside $...$ and no digit after the closing $, so "$5 and $10" stays money.
-    .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
-)
 # Display math inside a paragraph stays a span: a div would split the paragraph.
 _MATH_TOKENS = {"math_inline": ("inline", "span"), "math_inline_double": ("block", "span"),
                 "math_block": ("block", "div"), "math_block_label": ("block", "div"), "math_block_eqno": ("block", "div")}
-for _kind, (_display, _tag) in _MATH_TOKENS.items():
-    _md.add_render_rule(_kind, _math_renderer(_display, _tag))
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    """The one Markdown parser, made (and markdown-it and its math plugins imported) when a text
+    first needs it: a text that is a plain line (``_PLAIN``) never does, and a rebuild whose
+    edited questions are such lines, or a build of a bank of them, renders and checks everything
+    without it (markdown-it's import and this parser were a tenth of the pipeline's import,
+    bench/README.md)."""
+    from markdown_it import MarkdownIt
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.texmath import texmath_plugin
+
+    md = (
+        MarkdownIt("commonmark", {"html": True, "xhtmlOut": True, "linkify": False, "typographer": False})
+        .enable(["table", "strikethrough"])
+        .use(texmath_plugin, delimiters="brackets")
+        # No space inside $...$ and no digit after the closing $, so "$5 and $10" stays money.
+        .use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    )
+    for kind, (display, tag) in _MATH_TOKENS.items():
+        md.add_render_rule(kind, _math_renderer(display, tag))
+    return md
 
 #: What may come out of a source's HTML, Markdown's included (the sanitiser's allow-list).
 ALLOWED_TAGS = {
@@ -152,7 +167,9 @@ def _sanitised_html(text: str) -> str:
     plain = _plain_paragraph(text)
     if plain is not None:
         return plain
-    raw = _md.render(text)
+    import nh3  # with the parser: only a text that is not a plain line gets here
+
+    raw = _md().render(text)
     return nh3.clean(
         raw,
         tags=ALLOWED_TAGS,
@@ -656,7 +673,7 @@ def inspect(text: str) -> list[Problem]:
             problems.append(Problem("warning", "QB153", "display math \\[…\\] inside a line is not read as math", offset,
                                     hint="put \\[ and \\] on lines of their own, or write $…$ or \\(…\\) inline"))
     # Math needs a "$" or a backslash delimiter: most texts have neither and skip the parse.
-    for token in _iter_tokens(_md.parse(text)) if "$" in text or "\\" in text else ():
+    for token in _iter_tokens(_md().parse(text)) if "$" in text or "\\" in text else ():
         if token.type.startswith("math") and token.content.strip():
             try:
                 mathml(token.content.strip(), _MATH_TOKENS.get(token.type, ("inline",))[0])
@@ -673,7 +690,7 @@ def math_texts(text: str) -> list[str]:
     renderer reads them: the one reader that says what is inside a formula."""
     if "$" not in text and "\\" not in text:
         return []
-    return [token.content.strip() for token in _iter_tokens(_md.parse(text))
+    return [token.content.strip() for token in _iter_tokens(_md().parse(text))
             if token.type.startswith("math") and token.content.strip()]
 
 
@@ -735,7 +752,7 @@ def _media_refs(text: str) -> tuple[tuple[str, int, bool], ...]:
         after[value] = found + 1 if found >= 0 else after.get(value, 0)
         return max(found, 0)
 
-    for token in _iter_tokens(_md.parse(text)):
+    for token in _iter_tokens(_md().parse(text)):
         if token.type == "image":
             src = str(token.attrGet("src") or "")
             refs.append((src, offset(unquote(src)), bool(token.content.strip())))
