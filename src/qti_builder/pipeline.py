@@ -72,7 +72,7 @@ from .schemas import SchemaSet, load_schemas, needs_download, resolve_schema_dir
 from .templating import make_environment
 from .validate import PACKAGE_RULES_READ, Fact, Facts, validate_documents, validate_package
 from .writers import DEFAULT_FORMATS, WRITERS, Document, Output, Writer
-from .writers.base import (PackedDocuments, Spliced, SplicedRun, assemble, frame_view, held, is_spliced, joined_file, single_file,
+from .writers.base import (PackedDocuments, Spliced, SplicedRun, assemble, file_pieces, frame_view, held, is_spliced, single_file,
                            view_digest)
 
 #: Targets with one document per question, whose questions can be rendered in chunks: all of
@@ -1557,7 +1557,9 @@ class _Ahead:
             return
         started = time.perf_counter()
         made = _put_together(mine, result.source)
-        made.content = [b"".join(made.content)]  # made now (its gzip, its layout)
+        # made now (its gzip, its layout), but not joined: the thread that writes it joins it
+        # (Staging.write_soon), and _finish takes the bytes it joined for the build cache
+        made.content = list(made.content)
         target = self.options.out_dir / str(mine[0].filename)
         if self.options.write and not made.diagnostics and target.parent.is_dir():
             made.writing = target, self.staging.write_soon(target, made.content)
@@ -1602,8 +1604,8 @@ def _put_together(mine: list[TaskResult], source: Path) -> _PutTogether:
         content, members = zip_parts(entries), sum(len(e) if isinstance(e, LaidOut) else 1 for e in entries)
     elif first.task.quiz in _state.packed:  # too big to hold whole: made as it is written
         runs, content, members = None, single_file(parts, later), 1
-    else:  # every question's bytes, joined in one call (an unchanged chunk's from its columns)
-        runs, content, members = None, [joined_file(parts, later, later.contents())], 1
+    else:  # every question's bytes (an unchanged chunk's from its columns), joined in one call where it is written
+        runs, content, members = None, file_pieces(parts, later, later.contents()), 1
     return _PutTogether([], content, members, runs=runs)
 
 
@@ -1824,7 +1826,9 @@ def _finish(done: list[TaskResult], result: QuizResult, options: BuildOptions, s
             continue
         content, members = made.content, made.members
         if kept is not None:
-            kept[name] = b"".join(content)
+            # an output written ahead was joined by the thread that writes it (_Ahead.task_in)
+            joined = staging.joined(made.writing[0]) if made.writing is not None else None
+            kept[name] = joined if joined is not None else b"".join(content)
             content = [kept[name]]
             pack_soon(kept, name)  # a big one's deflate started now, while the others are put together
         if made.writing is None and options.write:

@@ -172,6 +172,13 @@ def joined_file(documents: Iterable[Document], later: Mapping[str, Document] | N
     (bench/README.md). ``contents``: the bytes of ``later``'s documents by question, taken rather
     than looking them up (a rebuild's unchanged chunks, read from their columns:
     :meth:`PackedDocuments.contents`); a question's document in ``documents`` comes first."""
+    return b"".join(file_pieces(documents, later, contents))
+
+
+def file_pieces(documents: Iterable[Document], later: Mapping[str, Document] | None = None,
+                contents: Mapping[str, bytes] | None = None) -> list[bytes]:
+    """:func:`joined_file`'s pieces, not joined yet: the frame's texts and the questions' bytes by
+    turns, each as it is (a thread that writes the file joins them, ``Staging.write_soon``)."""
     texts, ids, questions = _cut(documents, later)
     own = questions.first if isinstance(questions, _Either) else questions  # looked up first, as ever
     found = dict(contents or {})
@@ -180,7 +187,7 @@ def joined_file(documents: Iterable[Document], later: Mapping[str, Document] | N
     pieces: list[bytes] = [b""] * (len(texts) + len(ids))
     pieces[0::2] = texts  # one text more than questions: the frame's first, between each, its last
     pieces[1::2] = map(found.__getitem__, ids)
-    return b"".join(pieces)
+    return pieces
 
 
 def spliced_pieces(documents: Iterable[Document], later: Mapping[str, Document] | None = None) -> Iterator[bytes | Document]:
