@@ -6,11 +6,16 @@ subsections' too. Each expected place is counted in the text written here. (Hand
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
 
+import pytest
+
 from qti_builder.diagnostics import DiagnosticSink, SourceSpan
+from qti_builder.readers.markdown import pieces
+from qti_builder.readers.piece_cache import Pieces
 from qti_builder.readers.registry import read_quiz
-from qti_builder.readers.source_map import KEY, SourceMap
+from qti_builder.readers.source_map import KEY, Places, SourceMap, is_head
 
 
 def test_a_key_not_recorded_is_at_its_value_not_at_its_parent() -> None:
@@ -72,3 +77,93 @@ def test_every_question_has_its_start_a_subsection_s_too(tmp_path: Path) -> None
     spans = source.question_spans(quiz)
     assert {ident: span.line for ident, span in spans.items()} == {
         "top": lines.index("1. Top question? {#top}") + 1, "nested": lines.index("2. Nested question? {#nested}") + 1}
+
+
+def _kept(places: Places) -> Places:
+    """``places`` as a cache entry gives them back: waiting, not made."""
+    taken = pickle.loads(pickle.dumps(places))
+    assert isinstance(taken, Places) and taken.waiting
+    return taken
+
+
+def test_places_waiting_go_in_after_those_before_them_and_under_those_after() -> None:
+    """A cached piece's places wait; what was put in before them is under them, what is put in
+    or written after them (a piece read here too) over them; a head is answered from them without
+    making them, moved as they are (a section, a question, lines), and every place once they are
+    made is where it would have been made at once."""
+    def piece(line: int, run: bool = False) -> Places:
+        question = ("sections", 0, "questions", 0)
+        return Places({**({} if run else {("sections", 0): (line, 1)}), question: (line + 2, 1),
+                       question + ("id",): (line + 2, 30), question + ("text",): (line + 2, 4)},
+                      {}, {question: line}, {question + ("text",): ((1, 4, f"line {line}"),)}, {line + 5})
+
+    eager, lazy = SourceMap("q.md"), SourceMap("q.md")
+    for source in (eager, lazy):
+        source.at(("title",), 2, 8)
+        source.at(("sections", 1), 1)  # under the pieces placed as section 1
+    for source, kept in ((eager, lambda p: p), (lazy, _kept)):
+        source.take(kept(piece(10)), 1, 0, 3)
+        source.take(piece(20), 1, 2, 0)  # read here: over the first's section, its question as question 2
+        source.take(kept(piece(30, run=True)), 1, 0, 0)  # over the first's question
+    assert lazy._waiting and not eager._waiting
+    assert lazy.place(("sections", 1)) == (20, 1) and lazy.place(("sections", 1, "questions", 2)) == (22, 1)
+    assert lazy.place(("sections", 1, "questions", 0, "id")) == (32, 30) and lazy.place(("title",)) == (2, 8)
+    assert lazy.place(("sections", 0)) is None and lazy.place(("sections", 1, "questions", 1)) is None
+    assert lazy.locate(("sections", 1, "questions", 0)) == SourceSpan("q.md", 32, 1) and lazy._waiting
+    assert lazy.positions == eager.positions and not lazy._waiting  # asked for: made
+    assert (lazy.scalars, lazy.numbers, lazy.text_lines, lazy.unread) == \
+        (eager.scalars, eager.numbers, eager.text_lines, eager.unread) == \
+        ({}, {("sections", 1, "questions", 0): 30, ("sections", 1, "questions", 2): 20},
+         {("sections", 1, "questions", 0, "text"): ((1, 4, "line 30"),), ("sections", 1, "questions", 2, "text"): ((1, 4, "line 20"),)},
+         {18, 25, 35})
+    assert eager.positions[("sections", 1)] == (20, 1) and eager.positions[("sections", 1, "questions", 0)] == (32, 1)
+    lazy.at(("sections", 1), 7)  # written after the pieces: over their places
+    lazy.take(_kept(piece(40, run=True)), 1, 0, 0)
+    assert lazy.place(("sections", 1)) == (7, 1) and lazy.place(("sections", 1, "questions", 0)) == (42, 1) and lazy._waiting
+    assert lazy == pickle.loads(pickle.dumps(lazy))
+    lazy.at(("sections", 1, "questions", 0), 9)  # over a piece waiting
+    assert lazy.place(("sections", 1, "questions", 0)) == (9, 1) and lazy.numbers[("sections", 1, "questions", 0)] == 40
+    # What a piece keeps apart of its places, for a build that asks for nothing else: its heads.
+    question = ("sections", 0, "questions", 0)
+    assert _kept(piece(50)).heads == {("sections", 0): (50, 1), question: (52, 1), question + ("id",): (52, 30)}
+
+
+def test_a_rebuild_s_heads_are_where_a_reading_without_the_cache_puts_them(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A source read in pieces and runs, then rebuilt from them after edits that move them: every
+    head the whole reading records (a section's, a question's start, an id's) and every question's
+    span is the rebuild's before it makes any cached piece's places (it makes none for them), and
+    once made, all its places are the whole reading's."""
+    from test_cached_places import _sources
+
+    monkeypatch.setattr(pieces, "RUN_QUESTIONS", 4)
+    made: list[int] = []
+    real = Places.made
+
+    def making(self: Places) -> object:
+        made.append(self.waiting)
+        return real(self)
+
+    monkeypatch.setattr(Places, "made", making)
+    for case in ("lines added", "section added", "question added in its section"):
+        entries: dict[str, bytes] = {}
+        kept = Pieces(lambda key: pickle.loads(entries[key]) if key in entries else None,
+                      lambda key, reading: entries.__setitem__(key, pickle.dumps(reading)))
+        first, edited = _sources(case, html=False)
+        path = tmp_path / "q.md"
+        path.write_text(first, "utf-8")
+        assert read_quiz(path, DiagnosticSink(), pieces=kept) is not None
+        path.write_text(edited, "utf-8")
+        whole, rebuilt = read_quiz(path, DiagnosticSink()), read_quiz(path, DiagnosticSink(), pieces=kept)
+        assert whole is not None and rebuilt is not None
+        (quiz, source), (cold_quiz, cold) = rebuilt, whole
+        made.clear()
+        assert source.question_spans(quiz) == cold.question_spans(cold_quiz)
+        heads = {loc: place for loc, place in cold.positions.items() if is_head(loc)}
+        assert len(heads) > 144 and {loc: source.place(loc) for loc in heads} == heads
+        assert {loc: source.locate(loc) for loc in heads} == {loc: cold.locate(loc) for loc in heads}
+        assert source.place(("sections", 3, "questions", 99)) is None
+        assert True not in made, case
+        assert source._waiting and source.positions == cold.positions and True in made, case
+        assert (source.scalars, source.numbers, source.text_lines, source.unread) == \
+            (cold.scalars, cold.numbers, cold.text_lines, cold.unread)

@@ -302,7 +302,7 @@ def _distinct_made_ids(sections: list[Any], loc: Loc, source: SourceMap, seen: d
         made = [(section, at)] + [(q, at + ("questions", j)) for j, q in enumerate(questions) if isinstance(q, dict)]
         for node, where in made:
             ident = node.get("id")
-            if not isinstance(ident, str) or where + ("id",) in source.positions:
+            if not isinstance(ident, str) or source.place(where + ("id",)) is not None:  # (a head: nothing made for it)
                 continue
             seen[ident] = seen.get(ident, 0) + 1
             if seen[ident] > 1:

@@ -54,7 +54,7 @@ from typing import Any
 
 from ...diagnostics import Diagnostic, DiagnosticSink
 from ..piece_cache import Pieces
-from ..source_map import Loc, SourceMap, TextLines
+from ..source_map import Places, SourceMap
 from . import keys as K
 from . import syntax as S
 from .blocks import Block, Scanner, Section, first_may_be_row
@@ -67,7 +67,7 @@ RUN_FROM = 20_000
 #: How many questions a run of a top-level section's holds, about (:func:`piece_starts`).
 RUN_QUESTIONS = 100
 #: Changes with the layout of a piece's reading (its key, and what an entry holds).
-LAYOUT = "markdown piece 4"
+LAYOUT = "markdown piece 5"
 #: What a section's questions are read by (``Section.each_points``, ``kind``, ``exam_rule``):
 #: the section a run is read within (see the module's docstring).
 Within = tuple[Any, ...]
@@ -95,22 +95,17 @@ class PieceRead:
     first: int
     #: The model data of its top-level sections.
     sections: list[dict[str, Any]]
-    #: Where each part came from, by its place in the data (the piece's first section being
-    #: section ``first``), as (line, column), lines counted from the whole source, as
-    #: ``SourceMap.positions`` holds them: two numbers unpickle in a quarter of the time of a span
-    #: (a bank's piece holds about 12,000).
-    positions: dict[Loc, tuple[int, int]] = field(default_factory=dict)
-    scalars: dict[Loc, str] = field(default_factory=dict)
-    numbers: dict[Loc, int] = field(default_factory=dict)
+    #: Where each part came from (``SourceMap.positions``, ``scalars``, ``numbers``,
+    #: ``text_lines``, ``unread``), by its place in the data (the piece's first section being
+    #: section ``first``), lines counted from the whole source (``text_lines``' from their field's
+    #: line: they move with it). Its cache entry keeps them pickled apart, made only when a build
+    #: asks for more than their heads (``source_map.Places``: a bank's piece holds about 12,000).
+    places: Places = field(default_factory=Places)
     diagnostics: list[Diagnostic] = field(default_factory=list)
     #: How its questions are numbered at its end (``Scanner.form``), for the next piece.
     form: str | None = None
     #: It reads as in the whole reading (see the module's docstring).
     fits: bool = True
-    #: SourceMap.text_lines (counted from their field's line: they move with it).
-    text_lines: dict[Loc, TextLines] = field(default_factory=dict)
-    #: SourceMap.unread (lines: they move with the piece).
-    unread: set[int] = field(default_factory=set)
     #: A run's questions (``sections`` then holds none), the first of them read as question
     #: ``questions_from`` of section ``first``; None for a piece of whole sections.
     questions: list[dict[str, Any]] | None = None
@@ -294,9 +289,9 @@ def read_piece(lines: list[str], start: int, end: int, first: int, path: str, se
                              each_points=s.each_points, kind=s.kind, exam_rule=s.exam_rule)
     digests = [] if not digested else [[data_digest(q) for q in questions]] if questions is not None else \
         [[data_digest(q) for q in s.get("questions") or []] for s in sections]
-    return PieceRead(start, first, sections, source.positions, source.scalars, source.numbers, sink.items, scanner.form, fits,
-                     source.text_lines, source.unread, questions, questions_from, within, opened, scanner.first_opening,
-                     scanner.next_opening, digests)
+    places = Places(source.positions, source.scalars, source.numbers, source.text_lines, source.unread)
+    return PieceRead(start, first, sections, places, sink.items, scanner.form, fits, questions, questions_from, within, opened,
+                     scanner.first_opening, scanner.next_opening, digests)
 
 
 def data_digest(question: Any) -> str | None:
@@ -490,26 +485,9 @@ def put_together(pieces: list[tuple[PieceRead, int, str]], source: SourceMap, si
 
 def _place(piece: PieceRead, source: SourceMap, by: int, by_questions: int, shift: int) -> None:
     """A piece's places put in ``source``: its sections moved ``by`` (a run's questions
-    ``by_questions`` too), its lines ``shift``."""
-    if not by and not by_questions:
-        # Places are (line, column) pairs (SourceMap.positions): a piece read at the lines it is
-        # placed at goes in as the cache kept it, in one update (the others of a rebuild after an edit
-        # that added no line, all but one); else each moved by ``shift``.
-        source.positions.update(piece.positions if not shift else
-                                {loc: (line + shift, column) for loc, (line, column) in piece.positions.items()})
-        source.scalars.update(piece.scalars)
-        source.numbers.update(piece.numbers)
-        source.text_lines.update(piece.text_lines)
-    else:
-        for loc, (line, column) in piece.positions.items():
-            source.positions[_moved(loc, by, by_questions)] = (line + shift, column)
-        for loc, text in piece.scalars.items():
-            source.scalars[_moved(loc, by, by_questions)] = text
-        for loc, number in piece.numbers.items():
-            source.numbers[_moved(loc, by, by_questions)] = number
-        for loc, lines in piece.text_lines.items():
-            source.text_lines[_moved(loc, by, by_questions)] = lines
-    source.unread.update(line + shift for line in piece.unread)
+    ``by_questions`` too), its lines ``shift`` (those of a piece from the cache only when asked
+    for, ``SourceMap.take``)."""
+    source.take(piece.places, by, by_questions, shift)
 
 
 def _diagnostics(piece: PieceRead, source: SourceMap, sink: DiagnosticSink) -> None:
@@ -517,14 +495,6 @@ def _diagnostics(piece: PieceRead, source: SourceMap, sink: DiagnosticSink) -> N
         if diagnostic.span is not None and diagnostic.span.path != source.path:
             diagnostic = replace(diagnostic, span=replace(diagnostic.span, path=source.path))
         sink.items.append(diagnostic)
-
-
-def _moved(loc: Loc, by: int, by_questions: int = 0) -> Loc:
-    if len(loc) < 2 or loc[0] != "sections" or not (by or by_questions):
-        return loc
-    if by_questions and len(loc) > 3 and loc[2] == "questions":
-        return ("sections", loc[1] + by, "questions", loc[3] + by_questions, *loc[4:])  # type: ignore[operator]
-    return ("sections", loc[1] + by, *loc[2:])  # type: ignore[operator]
 
 
 __all__ = ["PIECES_FROM", "PieceRead", "Readers", "Settings", "piece_starts", "put_together", "read_pieces", "top_headings"]
