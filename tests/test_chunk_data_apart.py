@@ -118,3 +118,17 @@ def test_a_chunk_whose_bytes_are_gone_is_a_miss(
     warm = _build(source, tmp_path / "warm")
     assert _apart(taken) == [] and len(taken) > 0  # the Moodle file's chunks, the frames
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
+
+
+def test_a_chunk_with_its_bytes_inline_is_taken_as_ever(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[pipeline.TaskResult]) -> None:
+    """As a watch keeps its chunks (bytes in the chunk's entry: not split there, :func:`.memory.keeping`)."""
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 2 * SMALL_CHUNK)
+    real = pipeline._chunk_entry
+    with monkeypatch.context() as inline:
+        inline.setattr(pipeline, "_chunk_entry", lambda result, key=None: real(result))
+        source = _first_then_edited(tmp_path)
+    taken.clear()
+    warm = _build(source, tmp_path / "warm")
+    assert len(_apart(taken)) == 9 and not any(isinstance(r.parts, PackedDocuments) and r.parts.apart() for r in taken)
+    assert warm == _build(source, tmp_path / "cold", "--no-cache")
