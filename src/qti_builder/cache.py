@@ -736,6 +736,41 @@ def store_chunk(key: str, result: object, deflate: bool = False) -> None:
 
 
 @dataclass(frozen=True)
+class CachedChunkData:
+    """The documents' bytes of a chunk's entry (:class:`CachedChunk`) kept in an entry of their
+    own (the pipeline's ``_DataApart``): a rebuild takes an unchanged chunk's runs from the
+    cache, keyed without them, and reads these only for a run it deflates again."""
+
+    key: str
+    data: list[bytes]
+
+
+def chunk_data_key(key: str) -> str:
+    """Where the documents' bytes of the chunk of ``key`` are kept apart (:class:`CachedChunkData`)."""
+    return hashlib.sha256(f"{key}\0chunk data".encode("ascii")).hexdigest()
+
+
+def load_chunk_data(key: str) -> list[bytes] | None:
+    entry = _read(key, SHARED)  # read, never changed
+    return entry.data if isinstance(entry, CachedChunkData) and entry.key == key and isinstance(entry.data, list) else None
+
+
+def store_chunk_data(key: str, data: list[bytes]) -> None:
+    _write(key, CachedChunkData(key, data), deflate=False, kept_as=SHARED)  # each held compressed already
+
+
+def touch(key: str) -> bool:
+    """Whether the entry of ``key`` is in the cache folder, its time renewed (used now: the last
+    to be pruned) without reading it: a chunk's entry is taken only with its documents' bytes
+    kept apart (:func:`load_chunk_data`) still there, read later if at all."""
+    try:
+        os.utime(_path(key))
+    except OSError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
 class CachedPiece:
     """A reader's reading of one piece of a large source (``readers.markdown.pieces``), by a key
     of the piece's text and the reader's settings (:func:`piece_key`): a bank with one question
@@ -1031,6 +1066,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedChunkKeys", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "chunk_keys_key", "code_key", "load",
-           "load_chunk", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
-           "settings_key", "store", "store_chunk", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "valid_key"]
+__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedChunkData", "CachedChunkKeys", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_data_key", "chunk_key", "chunk_keys_key", "code_key", "load",
+           "load_chunk", "load_chunk_data", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
+           "settings_key", "store", "store_chunk", "store_chunk_data", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "touch", "valid_key"]

@@ -50,9 +50,9 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TypeGuard, cast
 
-from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, chunk_keys_key, code_key, collector_paused, load_chunk, load_chunk_keys, load_piece,
-                    load_runs, load_valid, look_up, media_of, drop_soon, pack_soon, piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_chunk_keys,
-                    store_piece, store_runs, store_valid, valid_key)
+from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_data_key, chunk_key, chunk_keys_key, code_key, collector_paused, load_chunk, load_chunk_data, load_chunk_keys, load_piece,
+                    load_runs, load_valid, look_up, media_of, drop_soon, pack_soon, piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_chunk_data, store_chunk_keys,
+                    store_piece, store_runs, store_valid, touch, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
 from .losses import Loss
@@ -756,11 +756,11 @@ def run_task(task: Task) -> TaskResult:
             result.summary = _summed(result)
             result.small_keys = _small_keys(task)
         if task not in _state.parted:
-            store_chunk(key, _chunk_entry(result))
+            store_chunk(key, _chunk_entry(result, key))
     return _held(result)
 
 
-def _chunk_entry(result: TaskResult) -> TaskResult:
+def _chunk_entry(result: TaskResult, key: str | None = None) -> TaskResult:
     """What a chunk's entry in the build cache holds; the entry is not deflated whole. A QTI 2.1
     chunk's zip entries are compressed already: not deflated again. The question documents
     of a package member put together in runs (a Canvas assessment's items, a quiz backup's
@@ -774,15 +774,78 @@ def _chunk_entry(result: TaskResult) -> TaskResult:
 
     A chunk's documents are kept as columns (:class:`PackedDocuments`), made when first read: a
     rebuild puts an unchanged chunk's questions into the members they are spliced into by their
-    ids alone, and the runs the cache has are taken without them (:func:`_later`)."""
+    ids alone, and the runs the cache has are taken without them (:func:`_later`).
+
+    Those held documents' bytes, of a chunk whose documents are each spliced by its question, are
+    kept in an entry of their own beside the chunk's (``key``'s, :class:`_DataApart`), read only
+    for a run deflated again: a rebuild by hand after one edit read, checked and unpickled 21 MB
+    of them (the Canvas chunks', the backup's, the QTI 2.1 manifest's) for nothing, about 0.02 s
+    (bench/README.md). Not in a watch, whose memory keeps the entry as it is (:mod:`.memory`)."""
     if result.task.part == "frame":  # its documents are read whole by every build that takes it
         return result
     result = replace(result, facts=_PackedFacts.of(result.facts))
     if result.entries and not isinstance(result.entries, LaidOut):  # a chunk put together again (_Rejoined)
         result = replace(result, entries=LaidOut.of(result.entries))
     if result.archive or result.container != "zip":
-        return replace(result, parts=PackedDocuments.of(held(d) for d in result.parts))
+        documents = [held(d) for d in result.parts]
+        packed = PackedDocuments.of(documents)
+        if key is not None and documents and packed.questions() is not None and not keeping():
+            packed = packed.with_data(_DataApart.store(key, [d.data for d in documents]))
+        return replace(result, parts=packed)
     return replace(result, parts=PackedDocuments.of(result.parts))
+
+
+class _DataApart:
+    """The documents' bytes of a chunk's entry kept in an entry of their own
+    (:func:`.cache.store_chunk_data`; :class:`PackedDocuments`' column apart), read when first
+    needed. Taken for a task of this build (:func:`_cached`), it renders the chunk again should
+    that entry be gone or damaged by then: its documents are the same (the chunk's key covers
+    them)."""
+
+    __slots__ = ("key", "count", "task")
+
+    def __init__(self, key: str, count: int) -> None:
+        self.key, self.count = key, count
+        #: The task of this build whose chunk this is, when taken for one (:func:`_cached`).
+        self.task: Task | None = None
+
+    @classmethod
+    def store(cls, key: str, data: list[bytes]) -> _DataApart:
+        """Keep ``data``, the documents' bytes of the chunk of ``key``, in their entry."""
+        apart = cls(chunk_data_key(key), len(data))
+        store_chunk_data(apart.key, data)
+        return apart
+
+    def __reduce__(self) -> tuple[Callable[..., _DataApart], tuple[str, int, Task | None]]:
+        return _DataApart.of, (self.key, self.count, self.task)  # its task with it from a worker
+
+    @classmethod
+    def of(cls, key: str, count: int, task: Task | None = None) -> _DataApart:
+        apart = cls(key, count)
+        apart.task = task
+        return apart
+
+    def __len__(self) -> int:
+        return self.count
+
+    def load(self) -> list[bytes]:
+        data = load_chunk_data(self.key)
+        if data is None and self.task is not None:
+            data = _data_again(self.task)
+        if data is None:
+            raise LookupError("a chunk's documents' bytes are no longer in the build cache")
+        return data
+
+
+def _data_again(task: Task) -> list[bytes] | None:
+    """The bytes of ``task``'s chunk's documents as its entry keeps them (:func:`_chunk_entry`),
+    rendered again; None if it does not render cleanly."""
+    assert _state is not None
+    item = _state.loaded[task.quiz]
+    result = _rendered(task, item, _state.chunks[task])
+    if result.filename is None or result.diagnostics:
+        return None
+    return [held(d).data for d in result.parts]
 
 
 class _PackedFacts(Mapping[str, Fact]):
@@ -874,6 +937,11 @@ def _cached(task: Task, key: str | None) -> TaskResult | None:
     """The task's result as the build cache has it (its chunk's same questions in the same target), or None."""
     cached = load_chunk(key) if key is not None else None
     if isinstance(cached, TaskResult) and cached.task.format == task.format and cached.task.questions == task.questions:
+        apart = cached.parts.apart() if isinstance(cached.parts, PackedDocuments) else None
+        if isinstance(apart, _DataApart):  # its documents' bytes read if needed: taken only with them there
+            if not touch(apart.key):
+                return None
+            apart.task = task
         return _held(replace(cached, task=task, timings={}))
     return None
 
@@ -1227,10 +1295,13 @@ def _partable(found: object, name: str, questions: tuple[str, ...]) -> TypeGuard
     ``name`` for ``questions`` whose every entry and document is one question's: what
     :func:`_part_of` can take small chunks out of (a watch's :func:`_parted`, a rebuild by hand's
     :func:`_parted_by_hand`)."""
-    return (isinstance(found, TaskResult) and found.task.format == name and found.task.questions == questions
-            and not found.diagnostics and found.filename is not None
-            and len(found.entry_questions) == len(found.entries) and None not in found.entry_questions
-            and all(d.question_id is not None for d in found.parts))
+    try:
+        return (isinstance(found, TaskResult) and found.task.format == name and found.task.questions == questions
+                and not found.diagnostics and found.filename is not None
+                and len(found.entry_questions) == len(found.entries) and None not in found.entry_questions
+                and all(d.question_id is not None for d in found.parts))
+    except LookupError:  # its documents' bytes kept apart no longer there (_DataApart)
+        return False
 
 
 def _part_of(result: TaskResult, task: Task) -> TaskResult:
@@ -1418,7 +1489,8 @@ class _Rejoined:
                            summary=sum(_summary(r) for r in mine) % _SUM,
                            entry_questions=[q for r in mine for q in r.entry_questions],
                            small_keys=tuple(cast(str, _chunk_key(t)) for t in small))
-        store_chunk(cast(str, _chunk_key(task)), _chunk_entry(whole))
+        key = cast(str, _chunk_key(task))
+        store_chunk(key, _chunk_entry(whole, key))
 
 
 def _warm_alone(tasks: list[Task], found: list[TaskResult], parted: bool = False) -> bool:

@@ -10,7 +10,7 @@ import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any, ClassVar, NamedTuple, TypeVar, cast, overload
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar, cast, overload
 
 import jinja2
 
@@ -319,7 +319,11 @@ class PackedDocuments(Sequence[Document]):
     250 documents made 250 objects and their dicts (a rebuild by hand of a 10,000-question bank
     took 160 chunks' entries, 40,000 documents, bench/README.md); a rebuild splices an unchanged
     chunk's documents by their question alone (:meth:`questions`), and reads them only for a run
-    the build cache does not have. Equal to any sequence of the same documents."""
+    the build cache does not have. Equal to any sequence of the same documents.
+
+    The documents' bytes may be a column kept apart (:meth:`apart`, a :class:`ColumnApart`), read
+    only when first needed: a rebuild by hand after one edit read and unpickled 21 MB of bytes of
+    unchanged chunks' documents that it never looked at (bench/README.md)."""
 
     __slots__ = ("_columns", "_made", "_questions")
 
@@ -345,6 +349,27 @@ class PackedDocuments(Sequence[Document]):
         # took 7 ms of it (bench/README.md). The ids it gives are the ids' column itself.
         return PackedDocuments, (self._columns, self.questions() is not None)
 
+    def with_data(self, data: ColumnApart) -> PackedDocuments:
+        """These documents with their bytes the column ``data`` kept apart (as many)."""
+        assert len(data) == len(self)
+        columns = cast("tuple[list[Any], ...]", self._columns[:_DATA] + (data,) + self._columns[_DATA + 1:])  # a list's place
+        return PackedDocuments(columns, self.questions() is not None)
+
+    def apart(self) -> ColumnApart | None:
+        """The documents' bytes as a column kept apart, not read yet; else None."""
+        data = self._columns[_DATA]
+        return None if isinstance(data, list) else cast(ColumnApart, data)
+
+    def _data(self) -> list[bytes]:
+        """The documents' bytes, a column kept apart read now (once)."""
+        data = self._columns[_DATA]
+        if not isinstance(data, list):
+            data = cast(ColumnApart, data).load()
+            if len(data) != len(self):
+                raise ValueError("a column kept apart of another length")
+            self._columns = self._columns[:_DATA] + (data,) + self._columns[_DATA + 1:]
+        return cast("list[bytes]", data)
+
     def _ids(self) -> list[str]:
         ids: list[str] = self._columns[_DOCUMENT_FIELDS.index("question_id")]
         return ids
@@ -352,6 +377,7 @@ class PackedDocuments(Sequence[Document]):
     @property
     def documents(self) -> list[Document]:
         if self._made is None:
+            self._data()
             new, put = object.__new__, object.__setattr__
             made = []
             for path, data, schema, question_id, order, keeps, packed in zip(*self._columns):
@@ -368,7 +394,7 @@ class PackedDocuments(Sequence[Document]):
         ids = self.questions()
         if ids is None or any(self._columns[_DOCUMENT_FIELDS.index("packed")]):
             return None
-        return dict(zip(ids, self._columns[_DOCUMENT_FIELDS.index("data")]))
+        return dict(zip(ids, self._data()))
 
     def questions(self) -> list[str] | None:
         """The question of each document, in order, when each is a different question's document
@@ -407,6 +433,17 @@ class PackedDocuments(Sequence[Document]):
 #: A document's fields, in the order :class:`PackedDocuments` keeps them as columns.
 _DOCUMENT_FIELDS = ("path", "data", "schema", "question_id", "question_order", "keeps_markers", "packed")
 assert _DOCUMENT_FIELDS == tuple(f.name for f in fields(Document)), "PackedDocuments keeps every field of a document"
+_DATA = _DOCUMENT_FIELDS.index("data")
+
+
+class ColumnApart(Protocol):
+    """The documents' bytes of a :class:`PackedDocuments` kept apart from its other columns (the
+    pipeline's, in an entry of the build cache of their own): as many as it has documents, read
+    by :meth:`load` when first needed."""
+
+    def __len__(self) -> int: ...
+
+    def load(self) -> list[bytes]: ...
 
 
 @dataclass(frozen=True)
