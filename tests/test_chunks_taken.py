@@ -121,8 +121,8 @@ def test_the_chunks_a_rebuild_took_are_held_until_the_next_build_looks_up(tmp_pa
     taken: list[weakref.ref[cache.CachedChunk]] = []
     real_read = cache._read
 
-    def noted(key: str, kept_as: str = cache.NOT_KEPT, **more: bool) -> object | None:
-        entry = real_read(key, kept_as, **more)
+    def noted(key: str, kept_as: str = cache.NOT_KEPT) -> object | None:
+        entry = real_read(key, kept_as)
         if isinstance(entry, cache.CachedChunk):
             taken.append(weakref.ref(entry))
         return entry

@@ -109,7 +109,6 @@ def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
     settings cannot be known (no schema folder yet: the build says why)."""
     lookup = Lookup()
     _TAKEN.clear()  # the build before's chunks: let go of now
-    _forget_ahead()
     if not options.cache or options.only is not None or options.outline:  # the cache keeps whole builds only
         return lookup
     settings = settings_key(options)
@@ -125,9 +124,6 @@ def look_up(sources: list[Path], options: BuildOptions) -> Lookup:
         entry = load(key, source, options)
         if entry is not None:
             lookup.hits[i] = entry
-    missed = [i for i in lookup.keys if i not in lookup.hits]
-    if len(missed) == 1 and not keeping():  # a watch keeps its entries in memory (memory.py)
-        _plan_ahead(taken_key(settings, sources[missed[0]]))
     return lookup
 
 
@@ -251,11 +247,9 @@ class _Pickled:
     data: bytes
 
 
-def _read(key: str, kept_as: str = NOT_KEPT, noted: bool = True) -> object | None:
+def _read(key: str, kept_as: str = NOT_KEPT) -> object | None:
     """What the entry of ``key`` holds, or None: missing, damaged or unreadable. ``kept_as``: how
-    a watching process keeps it in memory (:mod:`.memory`), where it is taken from first.
-    ``noted``: whether its key goes in the source's record of the entries its build asked for
-    (:func:`keep_taken`; not a quiz's own entry, nor the record itself)."""
+    a watching process keeps it in memory (:mod:`.memory`), where it is taken from first."""
     found = recall(key) if kept_as else None
     if found is not None:
         if not isinstance(found, _Pickled):
@@ -263,18 +257,14 @@ def _read(key: str, kept_as: str = NOT_KEPT, noted: bool = True) -> object | Non
         with collector_paused():
             return pickle.loads(found.data)
     path = _path(key)
-    if _noted is not None and noted:
-        _noted.setdefault(key, 0)
-    payload = _AHEAD.pop(key, None) if _AHEAD else None  # read and checked ahead: handed over once
-    if payload is None:
-        try:
-            payload = _checked(path.read_bytes())
-        except OSError:
-            return None
-        if payload is None:
-            return None
-    if _noted is not None and noted:
-        _noted[key] = PAYLOAD_AT + len(payload)  # the file's bytes
+    try:
+        raw = path.read_bytes()
+    except OSError:
+        return None
+    # The payload as a view of what was read, not a copy (a quiz's entry is tens of MB).
+    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):PAYLOAD_AT - 1], memoryview(raw)[PAYLOAD_AT:]
+    if head != MAGIC or raw[PAYLOAD_AT - 1:PAYLOAD_AT] != b"\n" or _checksum(payload) != checksum:
+        return None
     try:
         kind, body = bytes(payload[:1]), payload[1:]
         if kind not in (b"z", b"p"):
@@ -288,15 +278,6 @@ def _read(key: str, kept_as: str = NOT_KEPT, noted: bool = True) -> object | Non
         os.utime(path)
     _remember(key, entry, data, kept_as)
     return entry
-
-
-def _checked(raw: bytes | memoryview) -> memoryview | None:
-    """The payload of an entry's file ``raw``, a view of it, not a copy (a quiz's entry is tens of
-    MB); None when its head or checksum is not right."""
-    head, checksum, payload = raw[:len(MAGIC)], raw[len(MAGIC):PAYLOAD_AT - 1], memoryview(raw)[PAYLOAD_AT:]
-    if head != MAGIC or raw[PAYLOAD_AT - 1:PAYLOAD_AT] != b"\n" or _checksum(payload) != checksum:
-        return None
-    return payload
 
 
 def _remember(key: str, entry: object, data: bytes | memoryview | None, kept_as: str) -> None:
@@ -477,7 +458,7 @@ def _unpickled(data: bytes) -> Any:
 def load(key: str, source: Path, options: BuildOptions) -> CachedQuiz | None:
     """The entry of ``key``, or None: missing, damaged, made for another key, or a media file
     that changed. The result's outputs are put in ``options.out_dir``."""
-    stored = _read(key, noted=False)
+    stored = _read(key)
     if not isinstance(stored, _StoredQuiz) or not isinstance(stored.entry, CachedQuiz) or stored.entry.key != key \
             or not _media_unchanged(stored.entry.media, source.parent, options):
         return None
@@ -617,7 +598,7 @@ def store(entry: CachedQuiz, ahead: PickledAhead | None = None) -> None:
     entry.result.facts()
     relative = replace(entry, result=replace(entry.result, source=Path(entry.result.source.name),
                                              outputs=[replace(o, path=Path(o.path.name)) for o in entry.result.outputs]))
-    _write(entry.key, _StoredQuiz.of(relative, taken), deflate=False, noted=False)
+    _write(entry.key, _StoredQuiz.of(relative, taken), deflate=False)
 
 
 @dataclass(frozen=True)
@@ -838,141 +819,6 @@ def store_chunk_keys(key: str, chunks: object) -> None:
     _write(key, CachedChunkKeys(key, chunks), deflate=False)
 
 
-# -- a rebuild's entries read ahead, while the pipeline is imported --------------------------------
-
-#: The most keys a source's record of the entries taken keeps, and the most bytes of entries it
-#: names: past them the build reads as it always did. A rebuild by hand of a 10,000-question bank
-#: asks for about 300 entries, 77 MB (bench/README.md).
-AHEAD_KEYS = 4096
-AHEAD_BYTES = 256 * 1024 * 1024
-#: The least bytes of an entry worth reading ahead: each file read costs the pipeline's import a
-#: few hand-overs of Python's lock, and a small one saves the build less than that.
-AHEAD_FROM = 16 * 1024
-
-
-@dataclass(frozen=True)
-class CachedTaken:
-    """The keys of the entries one source's last build asked the cache for or wrote (its pieces,
-    chunks, runs and record of its chunks' keys; not its own entry), the biggest first, by a key of
-    the build's settings and the source's path (:func:`taken_key`), not its content. The next
-    build that misses the source's entry reads them ahead (:func:`read_ahead`); only a hint: an
-    entry not there, damaged or changed is not read ahead, and one not asked for is let go of."""
-
-    key: str
-    keys: tuple[str, ...]
-
-
-def taken_key(settings: str, source: Path) -> str:
-    """Where the keys of the entries ``source``'s last build took are kept (:class:`CachedTaken`)."""
-    where = os.path.abspath(source).encode("utf-8", "surrogateescape").hex()
-    return hashlib.sha256(f"{settings}\0taken\0{where}".encode("ascii")).hexdigest()
-
-
-#: The keys this build asked for or wrote (:func:`_read`, :func:`_write`), with the bytes of each
-#: read (0: not known yet), while a record of them is kept (one source built anew, outside a
-#: watch); where it is kept, and the record found there, if any.
-_noted: dict[str, int] | None = None
-_noted_as: list[str] = []
-_found_record: list[bool] = []
-#: The keys of entries to read ahead, from the source's record (the first last: popped).
-_planned: list[str] = []
-#: Each entry read ahead, as the view of its payload :func:`_checked` gave: taken once by :func:`_read`.
-_AHEAD: dict[str, memoryview] = {}
-
-
-def _plan_ahead(key: str) -> None:
-    """Note the keys this build asks for, to be kept under ``key``, and plan to read ahead the
-    entries the last build's record there names (its keys only: a name that is not a key is
-    never read)."""
-    global _noted
-    _noted, _noted_as[:] = {}, [key]
-    entry = _read(key, noted=False)
-    _found_record[:] = [entry is not None]
-    keys = entry.keys if isinstance(entry, CachedTaken) and entry.key == key and isinstance(entry.keys, tuple) else ()
-    if len(keys) <= AHEAD_KEYS and all(_is_key(k) for k in keys):
-        _planned[:] = reversed(keys)
-
-
-def _is_key(key: object) -> bool:
-    return isinstance(key, str) and len(key) == 64 and not key.strip("0123456789abcdef")
-
-
-def read_ahead(done: Callable[[], bool]) -> None:
-    """Read and check (:func:`_checked`, as :func:`_read` does) the files of the planned entries,
-    the biggest first, until ``done()``: the main thread's wait for the pipeline's import, where
-    reading a file, its CRC and the pages of a fresh buffer go on without Python's lock (the import
-    holds it, and each file read hands it over a few times: the most bytes for the fewest files).
-    What is left is read by the build as always; at most :data:`AHEAD_BYTES` are read ahead."""
-    left, folder = AHEAD_BYTES, cache_dir()
-    while _planned and not done():
-        key = _planned.pop()
-        try:
-            payload = _checked(_whole(os.path.join(folder, key[:2], key[2:])))
-        except OSError:
-            continue
-        if payload is None:
-            continue
-        _AHEAD[key] = payload
-        left -= PAYLOAD_AT + len(payload)
-        if left <= 0:
-            _planned.clear()
-
-
-def _whole(path: str) -> bytes:
-    """The bytes of the file at ``path``, in four calls that each let go of Python's lock
-    (``Path.read_bytes`` makes seven, and a thread waits for the lock after each while the
-    pipeline's import holds it); a file that grew meanwhile is cut short, which its check finds."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-    try:
-        return os.read(fd, os.fstat(fd).st_size)
-    finally:
-        os.close(fd)
-
-
-def keep_taken(kept: bool = True) -> None:
-    """Keep the record of the entries this build asked for or wrote (:class:`CachedTaken`), when it
-    notes them and ``kept`` its source's entry (a quiz with errors leaves nothing in the cache);
-    and let go of what was read ahead and not taken."""
-    if kept and _noted is not None and _noted_as:
-        key, keys = _noted_as[0], _biggest(_noted)
-        if keys or any(_found_record):  # none to keep, and none kept before (a small quiz): no record
-            _write(key, CachedTaken(key, keys), deflate=False, noted=False)
-    _forget_ahead()
-
-
-def _biggest(noted: dict[str, int]) -> tuple[str, ...]:
-    """Of the keys ``noted``, those of entries worth reading ahead (:data:`AHEAD_FROM`), the biggest
-    first, as many as :data:`AHEAD_KEYS` and :data:`AHEAD_BYTES` allow. An entry not read (written
-    by this build or its workers) is measured in the folder; one not there is left out."""
-    sizes = []
-    for key, size in noted.items():
-        if not size:
-            try:
-                size = os.stat(_path(key)).st_size
-            except OSError:
-                continue
-        if size >= AHEAD_FROM:
-            sizes.append((size, key))
-    sizes.sort(reverse=True)
-    kept: list[str] = []
-    left = AHEAD_BYTES
-    for size, key in sizes[:AHEAD_KEYS]:
-        left -= size
-        if left < 0:
-            break
-        kept.append(key)
-    return tuple(kept)
-
-
-def _forget_ahead() -> None:
-    global _noted
-    _noted = None
-    _noted_as.clear()
-    _found_record.clear()
-    _planned.clear()
-    _AHEAD.clear()
-
-
 @dataclass(frozen=True)
 class CachedValid:
     """That the document of ``key`` (:func:`valid_key`: its bytes, kind and the build's settings)
@@ -1066,7 +912,7 @@ def _restored_model(cls: Any, values: dict[str, Any], fields_set: set[str], extr
     return model
 
 
-def _write(key: str, entry: object, deflate: bool = True, kept_as: str = NOT_KEPT, noted: bool = True) -> None:
+def _write(key: str, entry: object, deflate: bool = True, kept_as: str = NOT_KEPT) -> None:
     """Write an entry whole or not at all: a temporary file beside it, renamed into place. A cache
     that cannot be written (a read-only home) only means the next build does the work again. Its
     payload is the pickled entry, deflated ("z") or, for an entry that deflates its own parts, not
@@ -1075,8 +921,6 @@ def _write(key: str, entry: object, deflate: bool = True, kept_as: str = NOT_KEP
     no build of its own reads it from there; pickled there too, unless kept pickled), rather
     than holding up the build for it: a rebuild's chunks, runs, pieces and checks took 0.02 s
     (one edit of a question edited before) to 0.05 s of a 10,000-question bank's rebuild."""
-    if _noted is not None and noted:
-        _noted[key] = 0  # its bytes when read, if it was, are not the new entry's
     if not kept_as:  # a quiz's entry: already written in a process of its own, in a watch
         _write_now(key, entry, deflate)
         return
@@ -1187,6 +1031,6 @@ def prune(limit: int = LIMIT_BYTES) -> None:
         total -= size
 
 
-__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedChunkKeys", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedTaken", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "chunk_keys_key", "code_key", "load",
-           "load_chunk", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "keep_taken", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "read_ahead", "remember_chunk", "runs_key",
-           "settings_key", "store", "store_chunk", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "taken_key", "valid_key"]
+__all__ = ["ENV_VAR", "PickledAhead", "CachedChunk", "CachedChunkKeys", "CachedPiece", "CachedQuiz", "CachedRuns", "CachedValid", "Lookup", "cache_dir", "collector_paused", "chunk_content", "chunk_key", "chunk_keys_key", "code_key", "load",
+           "load_chunk", "load_chunk_keys", "load_piece", "load_runs", "load_valid", "look_up", "media_of", "pack_soon", "drop_soon", "piece_key", "prune", "quiz_key", "remember_chunk", "runs_key",
+           "settings_key", "store", "store_chunk", "store_chunk_keys", "store_piece", "store_runs", "store_valid", "valid_key"]

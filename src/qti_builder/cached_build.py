@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from .cache import collector_paused, look_up, read_ahead
+from .cache import collector_paused, look_up
 from .diagnostics import Diagnostic, Severity, display_path
 from .results import BuildOptions, BuildResult, QuizResult, conclude, find_sources
 
@@ -85,7 +85,6 @@ def _import_pipeline_while_schemas_compile(options: BuildOptions) -> None:
         except Exception:  # noqa: S110 -- the pipeline compiles them again, and reports what is wrong where it should
             pass
         finally:
-            read_ahead(lambda: not importing.is_alive())  # a rebuild's entries, meanwhile
             importing.join()
 
 

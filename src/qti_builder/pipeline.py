@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TypeGuard, cast
 
 from .cache import (CachedQuiz, Lookup, PickledAhead, chunk_content, chunk_key, chunk_keys_key, code_key, collector_paused, load_chunk, load_chunk_keys, load_piece,
-                    keep_taken, load_runs, load_valid, look_up, media_of, drop_soon, pack_soon, piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_chunk_keys,
+                    load_runs, load_valid, look_up, media_of, drop_soon, pack_soon, piece_key, prune, remember_chunk, runs_key, store, store_chunk, store_chunk_keys,
                     store_piece, store_runs, store_valid, valid_key)
 from .diagnostics import BuildFailed, Diagnostic, DiagnosticSink, Severity, SourceSpan, display_path
 from .ignores import Accepted
@@ -1973,16 +1973,13 @@ def _keep(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[i
 
 def _keep_now(results: list[QuizResult], good: dict[int, WritableQuiz], kept: dict[int, dict[str, bytes]], lookup: Lookup,
               ahead: Mapping[int, PickledAhead]) -> None:
-    stored = False
     for i, contents in kept.items():
         result = results[i]
         if result.failed or i not in good or set(contents) != {o.format for o in result.outputs}:
             continue
         item = good[i]
         store(CachedQuiz(lookup.keys[i], result, contents, media_of(item.media), item.quiz.id, item.id_span), ahead.get(i))
-        stored = True
     if lookup.settings is not None:
-        keep_taken(stored)  # the record of what it took, of a quiz kept only
         prune()
 
 
