@@ -20,9 +20,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
-from urllib.parse import quote, unquote
-
 from typing import TYPE_CHECKING
+from urllib.parse import quote, unquote
 
 from lxml import etree, html
 
