@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import pickle
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar, overload
 
 from ..diagnostics import SourceSpan
 from ..model import Quiz
@@ -99,6 +99,37 @@ def _kept_places(kept: bytes, heads: dict[Loc, tuple[int, int]]) -> Places:
     return places
 
 
+_T = TypeVar("_T")
+
+
+class _MadeWhenAsked(Generic[_T]):
+    """One of :class:`SourceMap`'s places (``positions``, ...), read and written as the value it
+    is, once the places waiting are made (``SourceMap._make``); kept in the map's field of the same
+    name with an underscore."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.field = "_" + name
+
+    @overload
+    def __get__(self, source: None, owner: type) -> _MadeWhenAsked[_T]: ...
+
+    @overload
+    def __get__(self, source: SourceMap, owner: type) -> _T: ...
+
+    def __get__(self, source: SourceMap | None, owner: type) -> _MadeWhenAsked[_T] | _T:
+        if source is None:
+            return self
+        if source._waiting:
+            source._make()
+        value: _T = getattr(source, self.field)
+        return value
+
+    def __set__(self, source: SourceMap, value: _T) -> None:
+        if source._waiting:
+            source._make()
+        setattr(source, self.field, value)
+
+
 @dataclass
 class SourceMap:
     """Where each part of a quiz came from, keyed by its path in the model data."""
@@ -148,77 +179,23 @@ class SourceMap:
     # The places, made when first asked for (every user reads and writes them as the dicts they
     # are; :meth:`place` and :meth:`locate` answer a head's without making them).
 
-    @property
-    def positions(self) -> dict[Loc, tuple[int, int]]:
-        """Where each part is, as (line, column) in the map's own file (``path``): two numbers,
-        not a span, so that a large source's places are made and copied quickly (a
-        10,000-question bank has about 122,000). :meth:`locate` gives a place as a span."""
-        if self._waiting:
-            self._make()
-        return self._positions
-
-    @positions.setter
-    def positions(self, positions: dict[Loc, tuple[int, int]]) -> None:
-        if self._waiting:
-            self._make()
-        self._positions = positions
-
-    @property
-    def scalars(self) -> dict[Loc, str]:
-        """The text as written of each scalar that was read as a number or true/false (YAML), so a
-        field that takes text can take ``1.10`` or ``yes`` as the author wrote them."""
-        if self._waiting:
-            self._make()
-        return self._scalars
-
-    @scalars.setter
-    def scalars(self, scalars: dict[Loc, str]) -> None:
-        if self._waiting:
-            self._make()
-        self._scalars = scalars
-
-    @property
-    def numbers(self) -> dict[Loc, int]:
-        """Each question's number as the paper prints it (``18.``), by its path, where the source
-        numbers its questions (the outline shows it)."""
-        if self._waiting:
-            self._make()
-        return self._numbers
-
-    @numbers.setter
-    def numbers(self, numbers: dict[Loc, int]) -> None:
-        if self._waiting:
-            self._make()
-        self._numbers = numbers
-
-    @property
-    def text_lines(self) -> dict[Loc, TextLines]:
-        """How a text runs in the source where that is not one line from its field's place (a
-        paragraph's indented lines, a quoted or block YAML string): each of its source lines as
-        (lines below the field's line, column, characters as written), for :meth:`text_position`."""
-        if self._waiting:
-            self._make()
-        return self._text_lines
-
-    @text_lines.setter
-    def text_lines(self, text_lines: dict[Loc, TextLines]) -> None:
-        if self._waiting:
-            self._make()
-        self._text_lines = text_lines
-
-    @property
-    def unread(self) -> set[int]:
-        """Where questions start that a reader refused for an error reported at another line (a
-        matching table's item, for a problem of the table): left out like those an error lies in."""
-        if self._waiting:
-            self._make()
-        return self._unread
-
-    @unread.setter
-    def unread(self, unread: set[int]) -> None:
-        if self._waiting:
-            self._make()
-        self._unread = unread
+    #: Where each part is, as (line, column) in the map's own file (``path``): two numbers, not a
+    #: span, so that a large source's places are made and copied quickly (a 10,000-question bank
+    #: has about 122,000). :meth:`locate` gives a place as a span.
+    positions = _MadeWhenAsked[dict[Loc, tuple[int, int]]]()
+    #: The text as written of each scalar that was read as a number or true/false (YAML), so a
+    #: field that takes text can take ``1.10`` or ``yes`` as the author wrote them.
+    scalars = _MadeWhenAsked[dict[Loc, str]]()
+    #: Each question's number as the paper prints it (``18.``), by its path, where the source
+    #: numbers its questions (the outline shows it).
+    numbers = _MadeWhenAsked[dict[Loc, int]]()
+    #: How a text runs in the source where that is not one line from its field's place (a
+    #: paragraph's indented lines, a quoted or block YAML string): each of its source lines as
+    #: (lines below the field's line, column, characters as written), for :meth:`text_position`.
+    text_lines = _MadeWhenAsked[dict[Loc, TextLines]]()
+    #: Where questions start that a reader refused for an error reported at another line (a
+    #: matching table's item, for a problem of the table): left out like those an error lies in.
+    unread = _MadeWhenAsked[set[int]]()
 
     def take(self, places: Places, by: int, by_questions: int, shift: int) -> None:
         """A piece's places put in: its sections moved ``by`` (a run's questions ``by_questions``
