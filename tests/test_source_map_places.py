@@ -167,3 +167,109 @@ def test_a_rebuild_s_heads_are_where_a_reading_without_the_cache_puts_them(tmp_p
         assert source._waiting and source.positions == cold.positions and True in made, case
         assert (source.scalars, source.numbers, source.text_lines, source.unread) == \
             (cold.scalars, cold.numbers, cold.text_lines, cold.unread)
+
+
+# Hand mutants of source_map.py's places (eighteenth session) that the tests above let through;
+# each test below fails on its mutant, named in its docstring.
+
+
+def test_a_head_is_a_start_or_an_id_and_nothing_else() -> None:
+    """``is_head``: a section's or a question's start, an id's, a Moodle ID number's, a
+    quiz-wide field's; not an option's or a text's place, though it ends in an index (mutants:
+    any index a head; ``moodle_idnumber`` left out)."""
+    question = ("sections", 0, "questions", 3)
+    for loc in (("sections", 2), question, question + ("id",), ("sections", 1, "moodle_idnumber"),
+                question + ("moodle_idnumber",), ("title",)):
+        assert is_head(loc), loc
+    for loc in (question + ("options", 1), question + ("answers", 0), question + ("text",),
+                question + ("options", 1, "text"), ("sections", 0, "description")):
+        assert not is_head(loc), loc
+
+
+def test_places_taken_again_are_passed_on_as_they_were_kept_without_being_made() -> None:
+    """A piece's places kept by the cache, taken (on a worker, say) and pickled again to go on,
+    are passed on as their kept bytes: not made on the way (mutant: pickled again from the made
+    dicts every time)."""
+    taken = _kept(Places({("sections", 0): (3, 1), ("sections", 0, "text"): (4, 1)}))
+    again = pickle.loads(pickle.dumps(taken))
+    assert taken.waiting and again.waiting
+    assert again.made() == taken.made() and again.heads == {("sections", 0): (3, 1)}
+
+
+def test_places_are_equal_only_with_the_same_places() -> None:
+    """``Places.__eq__`` compares what they hold (a piece's reading compared with another's,
+    PieceRead's equality, compares its places; mutant: any two equal)."""
+    a = Places({("sections", 0): (3, 1)}, {}, {}, {}, {5})
+    assert a == _kept(Places({("sections", 0): (3, 1)}, {}, {}, {}, {5}))
+    assert a != Places({("sections", 0): (4, 1)}, {}, {}, {}, {5})
+    assert a != Places({("sections", 0): (3, 1)}, {}, {}, {}, {6})
+
+
+def _waiting_map() -> SourceMap:
+    """A map with a cached piece's places waiting: a section at line 10, its question at 12, the
+    question's text at 12:4 and points as written ``1.50`` (a scalar), read as section 0 and put
+    in as section 1, three lines on."""
+    question = ("sections", 0, "questions", 0)
+    kept = _kept(Places({("sections", 0): (10, 1), question: (12, 1), question + ("text",): (12, 4),
+                         question + ("points",): (13, 9)}, {question + ("points",): "1.50"}))
+    source = SourceMap("q.md")
+    source.take(kept, 1, 0, 3)
+    assert source._waiting
+    return source
+
+
+def test_a_place_that_is_not_a_head_is_found_in_the_places_waiting() -> None:
+    """``place`` and ``locate`` of any part but a head make the places waiting, and give its own
+    place, not its question's (mutant: every path answered from the heads alone)."""
+    text = ("sections", 1, "questions", 0, "text")
+    assert _waiting_map().place(text) == (15, 4)
+    assert _waiting_map().locate(text) == SourceSpan("q.md", 15, 4)
+
+
+def test_the_scalars_of_cached_pieces_go_in_moved_as_their_places_do() -> None:
+    """The text as written of a number (``1.50``) is kept by its path moved as the piece is
+    (mutants: a moved piece's scalars under their old paths; a piece in place's left out)."""
+    assert _waiting_map().scalars == {("sections", 1, "questions", 0, "points"): "1.50"}
+    source = SourceMap("q.md")
+    source.take(_kept(Places({("sections", 0): (1, 1)}, {("sections", 0, "points"): "2.0"})), 0, 0, 0)
+    assert source.scalars == {("sections", 0, "points"): "2.0"}
+
+
+def test_what_is_written_after_places_waiting_is_over_them() -> None:
+    """A place recorded (``at``) or places set whole after a cached piece's were taken are over
+    them: the waiting ones are made first (mutants: ``at`` and the setter without making them,
+    which then went in over what was written)."""
+    question = ("sections", 1, "questions", 0)
+    source = _waiting_map()
+    source.at(question + ("text",), 40, 2)
+    assert source.positions[question + ("text",)] == (40, 2) and source.positions[question] == (15, 1)
+    source = _waiting_map()
+    source.positions = {("title",): (2, 8)}
+    assert source.positions == {("title",): (2, 8)}
+    source = _waiting_map()
+    source.scalars = {}
+    assert source.scalars == {}
+
+
+def test_maps_are_equal_by_every_place_waiting_ones_too() -> None:
+    """``SourceMap.__eq__`` compares the places, those waiting made first, and the lines left
+    unread (mutants: waiting places not made for it; ``unread`` left out of it)."""
+    made = _waiting_map()
+    assert made.positions  # made
+    assert _waiting_map() == made
+    other = SourceMap("q.md")
+    other.take(_kept(Places({("sections", 0): (99, 1)})), 1, 0, 3)
+    assert other != _waiting_map()
+    unread = _waiting_map()
+    unread.unread = {7}
+    assert unread != made
+
+
+def test_a_piece_moved_moves_a_run_s_questions_only_under_questions() -> None:
+    """``moved``: a run's question index moves only in a question's path; another path under
+    its section moves with the section alone (mutant: any fourth index moved)."""
+    from qti_builder.readers.source_map import moved
+
+    assert moved(("sections", 0, "questions", 2, "text"), 1, 5) == ("sections", 1, "questions", 7, "text")
+    assert moved(("sections", 0, "options", 2), 1, 5) == ("sections", 1, "options", 2)
+    assert moved(("title",), 1, 5) == ("title",)
