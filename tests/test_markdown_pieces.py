@@ -46,7 +46,7 @@ def _reading(path: Path, given: Pieces | None) -> list[Any]:
     if read:
         quiz, source = read
         found += [quiz.model_dump(), source.positions, source.numbers, source.scalars, source.partial, source.left_out,
-                  source.text_lines]
+                  source.text_lines, source.unread, source.left_out_numbers]
     return found
 
 
@@ -107,6 +107,10 @@ TRICKY = {
         "2.2 Welche Zahl ist ungerade?\nA) 7\nB) 8\nAntwort: A\n", _part("Two"), _part("Three")),
     "closing mark": _quiz(_part("One"), "- 끝 -\n", _part("Two")),
     "broken question": _quiz(_part("One"), "# Two\n\n1. No options here\n\nAnswer: C\n", _part("Three")),
+    # A question its form's reader refused (marks for two of three statements, QB190) is left
+    # unread (SourceMap.unread), in its piece's places too.
+    "statements judged by too few marks": _quiz(_part("One"), "# Two\n\n1. Which are true?\n\n1) one\n2) two\n3) three\n\nAns. o x\n",
+                                                _part("Three")),
     # A piece's questions are built in the quiz's language: its true and false words ("참"), and
     # the examples its errors' hints give ("add a line '정답: ...'", not 'Answer: ...').
     # Bold marks a list's answers when any question's list has some items in bold, not all: a
