@@ -166,6 +166,29 @@ def test_a_damaged_or_stale_record_is_not_trusted(damage: str, tmp_path: Path, m
     assert _compared == []
 
 
+def test_a_chunk_whose_bytes_kept_apart_are_gone_is_rendered_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   build_cache: Path) -> None:
+    """The documents' bytes of the cold build's chunks, kept in entries of their own
+    (``pipeline._DataApart``), gone before the rebuild: a chunk before cannot be checked
+    (``_partable`` meets the bytes' LookupError), so the edited question's chunk is rendered whole
+    in the three targets that keep them apart, as their other chunks (the Moodle XML file's edited
+    chunk is taken apart as ever), and
+    the rebuild writes what a build without the cache writes. (Mutant: the LookupError not
+    caught, a traceback.)"""
+
+    def gone() -> None:
+        entries = [path for path in build_cache.glob("*/*")
+                   if isinstance(cache._read(path.parent.name + path.name), cache.CachedChunkData)]
+        assert entries
+        for path in entries:
+            path.unlink()
+
+    counts = _builds(tmp_path, monkeypatch, [_bank(), _edited(q60="Question 60: edited once?")], "--jobs", "1",
+                     between=[gone])
+    # (every unchanged chunk of those three is a miss too: its bytes are not there to take it with)
+    assert _items(counts[1]) == sorted([item for item in _items(counts[0]) if item[0] != "moodle"] + [("moodle", WARM_CHUNK)])
+
+
 def test_a_question_added_renders_the_small_chunks_whose_key_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A question added at the end of a 99-question bank: the quiz backup's record ids scale with
     the question count, so in that target every chunk's place changed and every chunk is
