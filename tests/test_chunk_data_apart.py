@@ -132,3 +132,68 @@ def test_a_chunk_with_its_bytes_inline_is_taken_as_ever(
     warm = _build(source, tmp_path / "warm")
     assert len(_apart(taken)) == 9 and not any(isinstance(r.parts, PackedDocuments) and r.parts.apart() for r in taken)
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
+
+
+# Hand mutants of the bytes kept apart (eighteenth session) that the tests above let through;
+# each test below fails on its mutant, named in its docstring.
+
+
+def test_a_watch_keeps_its_chunks_bytes_in_their_entries(
+        tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A build while the cache's entries are kept in memory (a watch, ``memory.kept``) keeps each
+    chunk's bytes in its own entry: no entry of bytes apart is written (mutant: kept apart there
+    too), and its files are a build's without the cache."""
+    from qti_builder import memory
+
+    monkeypatch.setattr(pipeline, "CHUNK", SMALL_CHUNK)
+    source = tmp_path / "bank.md"
+    source.write_text(_bank(), "utf-8")
+    with memory.kept():
+        kept = _build(source, tmp_path / "kept")
+    entries = [cache._read(path.parent.name + path.name) for path in build_cache.glob("??/*")]
+    assert len(entries) > 12 and not any(isinstance(entry, cache.CachedChunkData) for entry in entries)
+    assert kept[0] == 0 and kept == _build(source, tmp_path / "cold", "--no-cache")
+
+
+def test_bytes_apart_taken_with_their_task_go_to_another_process_with_it() -> None:
+    """A chunk taken on a worker goes back to the build with the task that renders it again should
+    its bytes be gone by then (``_DataApart.task``; mutant: pickled without it)."""
+    import pickle
+
+    task = pipeline.Task(0, "canvas", "items", ("q1", "q2"))
+    apart = pickle.loads(pickle.dumps(pipeline._DataApart.of("k" * 64, 2, task)))
+    assert (apart.key, len(apart), apart.task) == ("k" * 64, 2, task)
+
+
+def test_an_entry_of_bytes_apart_is_taken_only_under_its_own_key(build_cache: Path) -> None:
+    """An entry of a chunk's bytes found under another key (a file copied or renamed in the cache
+    folder) is not taken (mutant: its key not checked)."""
+    mine, other = cache.chunk_data_key("a" * 64), cache.chunk_data_key("b" * 64)
+    cache.store_chunk_data(mine, [b"<item/>"])
+    assert cache.load_chunk_data(mine) == [b"<item/>"]
+    target = cache._path(other)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(cache._path(mine).read_bytes())
+    assert cache.load_chunk_data(other) is None
+
+
+class _Column:
+    def __init__(self, data: list[bytes]) -> None:
+        self.data = data
+
+    def __len__(self) -> int:
+        return 2
+
+    def load(self) -> list[bytes]:
+        return self.data
+
+
+def test_a_column_apart_of_another_length_is_refused() -> None:
+    """Documents' bytes read apart that are not one for each document are refused, never zipped
+    with the documents short (mutant: not checked: the second question's bytes silently lost)."""
+    from qti_builder.writers.base import Document
+
+    documents = PackedDocuments.of([Document("#q1", b"one", "qti12-item", "q1"), Document("#q2", b"two", "qti12-item", "q2")])
+    assert documents.with_data(_Column([b"ONE", b"TWO"])).contents() == {"q1": b"ONE", "q2": b"TWO"}
+    with pytest.raises(ValueError, match="another length"):
+        documents.with_data(_Column([b"ONE"])).contents()
