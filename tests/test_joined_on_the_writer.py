@@ -115,3 +115,32 @@ def test_a_rebuild_by_hand_joins_what_it_writes_ahead_on_the_writing_thread(tmp_
     stored = [entry for entry in read if isinstance(entry, cache._StoredQuiz)]
     # the cold build's and the rebuild's: the rebuild's holds its files
     assert sorted(files.values()) in [sorted(entry.unpacked().contents.values()) for entry in stored]
+
+
+class _Refused(list[bytes]):
+    """Pieces whose first walk (the thread's join) fails otherwise than for memory."""
+
+    walks = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        self.walks += 1
+        if self.walks == 1:
+            raise RuntimeError("not bytes")
+        return super().__iter__()
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
+def test_a_join_that_fails_for_any_reason_never_leaves_joined_waiting(tmp_path: Path) -> None:
+    """Whatever the thread's join meets, its end is signalled (``_Writing.whole``, set in a
+    ``finally``), so ``Staging.joined`` answers None instead of waiting for ever (mutant: set only
+    after a join that succeeded or ran out of memory). The thread is waited for first, so that the
+    mutant fails here rather than hangs."""
+    target = tmp_path / "x.xml"
+    with Staging() as stage:
+        stage.write_soon(target, _Refused([b"a", b"b"]))
+        writing = stage.writing[target]
+        writing.thread.join()
+        assert writing.whole.is_set()
+        assert stage.joined(target) is None
+        stage.forget(target)
+    assert not target.exists()

@@ -70,3 +70,23 @@ def test_a_failed_commit_leaves_the_old_files_and_no_second_name(tmp_path: Path)
             stage.commit()
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".tmp")) == ["a.zip", "b.xml"]
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".old")]
+
+
+def test_a_second_name_gone_before_it_is_dropped_leaves_the_others_dropped(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The thread that unlinks the replaced files' second names goes on past one already gone
+    (mutant: the first FileNotFoundError ends it, and the next second name stays in the folder)."""
+    real = staging._aside
+
+    def aside_gone_at_once(target: Path) -> str | None:
+        name = real(target)
+        if name is not None and target.name == "a.zip":
+            os.unlink(name)  # gone before the drop gets to it
+        return name
+
+    monkeypatch.setattr(staging, "_aside", aside_gone_at_once)
+    for name in ("a.zip", "b.xml"):
+        (tmp_path / name).write_bytes(b"old")
+    write_files([(tmp_path / "a.zip", b"new zip"), (tmp_path / "b.xml", b"new xml")])
+    assert _listing(tmp_path) == ["a.zip", "b.xml"]
+    assert (tmp_path / "b.xml").read_bytes() == b"new xml"
