@@ -357,3 +357,26 @@ def test_a_check_of_plain_lines_imports_no_markdown_parser(tmp_path: Path) -> No
     assert "ok: 1 quiz, 2 questions (2 points)" in output, output
     imported, code, output = _check_in_a_fresh_process(SEED_SOURCE, parser)
     assert (imported, code) == (list(parser), 0), output
+
+
+def test_a_plain_line_renders_without_the_markdown_parser_which_is_made_once() -> None:
+    """A plain line rendered (``content.render_block``, and ``render_plain``, which goes through the
+    sanitiser's own shortcut for it) neither makes Markdown's parser nor imports it or the
+    sanitiser (mutant: the parser made before the sanitiser's shortcut); a text with Markdown
+    makes it once, and every later text takes the same one (mutant: a parser made for each text).
+    In a fresh process."""
+    parser = ("markdown_it", "mdit_py_plugins.dollarmath", "mdit_py_plugins.texmath", "nh3")
+    script = (
+        "import sys, json\n"
+        "from qti_builder import content\n"
+        "line = 'What happens to the actor when the batch fails?'\n"
+        "plain = content.render_block(line) + content.render_plain(line)\n"
+        f"before = [m for m in {list(parser)!r} if m in sys.modules]\n"
+        "bold = content.render_block('What is **bold**?')\n"
+        f"after = [m for m in {list(parser)!r} if m in sys.modules]\n"
+        "print(json.dumps([plain, before, bold, after, content._md() is content._md()]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    plain, before, bold, after, same = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "What happens to the actor when the batch fails?" in plain and before == []
+    assert "<strong>bold</strong>" in bold and after == list(parser) and same
