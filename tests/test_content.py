@@ -212,3 +212,13 @@ def test_a_formula_latex2mathml_cannot_write_as_xml_is_reported() -> None:
     left as TeX in silence."""
     (problem,) = content.inspect(r"See $\begin{rcases} a & b \\ c & d \end{rcases}$.")
     assert problem.code == "QB152" and problem.severity == "error"
+
+
+def test_struck_text_is_struck_in_every_target() -> None:
+    """``~~text~~`` is struck through (GFM's strikethrough, which the one parser enables beside
+    tables, ``content._md``): ``<s>`` for Moodle's HTML, QTI 2.1's allowed span for the packages
+    (a hand mutant that enabled tables alone passed every test)."""
+    text = "It is ~~gone~~ now."
+    assert content.render_html(text) == "<p>It is <s>gone</s> now.</p>"
+    assert content.render_block(text) == '<p>It is <span class="strikethrough">gone</span> now.</p>'
+    assert "~~" not in content.render_canvas(text)
