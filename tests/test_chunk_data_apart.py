@@ -120,6 +120,27 @@ def test_a_chunk_whose_bytes_are_gone_is_a_miss(
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
 
 
+def test_bytes_apart_damaged_behind_their_checksum_are_rendered_again(
+        tmp_path: Path, build_cache: Path, monkeypatch: pytest.MonkeyPatch, taken: list[pipeline.TaskResult]) -> None:
+    """An entry of a chunk's bytes that holds too few of them, or something else than bytes, under a
+    valid checksum (written by another program, or by a bug) is a miss like a damaged one: the chunk
+    is rendered again and the files are a build's without the cache, never a traceback."""
+    monkeypatch.setattr(package, "RUN_QUESTIONS", 2 * SMALL_CHUNK)  # the chunk of q1-q4 read for the edited run
+    source = _first_then_edited(tmp_path)
+    damaged = 0
+    for path in sorted(build_cache.glob("??/*")):
+        key = path.parent.name + path.name
+        entry = cache._read(key)
+        if isinstance(entry, cache.CachedChunkData):
+            wrong: list[object] = entry.data[:-1] if damaged % 2 else [*entry.data[:-1], "not bytes"]
+            cache.store_chunk_data(key, wrong)  # type: ignore[arg-type]
+            damaged += 1
+    assert damaged == 12
+    warm = _build(source, tmp_path / "warm")
+    assert warm == _build(source, tmp_path / "cold", "--no-cache")
+    assert warm[0] == 0
+
+
 def test_a_chunk_with_its_bytes_inline_is_taken_as_ever(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, taken: list[pipeline.TaskResult]) -> None:
     """As a watch keeps its chunks (bytes in the chunk's entry: not split there, :func:`.memory.keeping`)."""

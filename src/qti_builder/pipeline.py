@@ -830,6 +830,8 @@ class _DataApart:
 
     def load(self) -> list[bytes]:
         data = load_chunk_data(self.key)
+        if data is not None and (len(data) != self.count or not all(type(d) is bytes for d in data)):
+            data = None  # an entry damaged behind its checksum: a miss, as any other (never trusted)
         if data is None and self.task is not None:
             data = _data_again(self.task)
         if data is None:
