@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.cli import run
@@ -93,19 +94,26 @@ def runs(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pieces, "RUN_QUESTIONS", 4)
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_a_clean_rebuild_makes_no_cached_piece_s_places(case: str, tmp_path: Path, runs: None,
-                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The rebuild takes every piece but the edited one from the cache, makes none of their
-    places, and writes and reports what a build without the cache does."""
-    first, edited = _sources(case, html=False)
+def _rebuilt(case: str, html: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, Any, Any, Any, Any]:
+    """The case's source built, then edited and built again with the cache: the source, the edited
+    text, the pieces read, the places taken and made (as :func:`_watch_places` records them), and
+    the rebuild's result."""
+    first, edited = _sources(case, html=html)
     source = tmp_path / "sections.md"
     source.write_text(first, "utf-8")
     assert _build(source, tmp_path / "first")[0] == 0
     source.write_text(edited, "utf-8")
     read = count_piece_reads(monkeypatch)
     taken, made = _watch_places(monkeypatch)
-    warm = _build(source, tmp_path / "warm")
+    return source, edited, read, taken, made, _build(source, tmp_path / "warm")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_clean_rebuild_makes_no_cached_piece_s_places(case: str, tmp_path: Path, runs: None,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rebuild takes every piece but the edited one from the cache, makes none of their
+    places, and writes and reports what a build without the cache does."""
+    source, _, read, taken, made, warm = _rebuilt(case, False, tmp_path, monkeypatch)
     assert len(read) <= 2 and taken.count(True) >= 30, "the pieces were not taken from the cache"
     assert not made, "a clean rebuild made cached pieces' places"
     assert warm == _build(source, tmp_path / "cold", "--no-cache")
@@ -119,14 +127,7 @@ def test_a_warning_in_a_cached_piece_is_where_a_build_without_the_cache_says(cas
     from the cache moved: by lines, by a section, by a question added before it in its section.
     The rebuild makes the waiting places to locate it, at the line and column a build without the
     cache gives."""
-    first, edited = _sources(case, html=True)
-    source = tmp_path / "sections.md"
-    source.write_text(first, "utf-8")
-    assert _build(source, tmp_path / "first")[0] == 0
-    source.write_text(edited, "utf-8")
-    read = count_piece_reads(monkeypatch)
-    taken, made = _watch_places(monkeypatch)
-    warm = _build(source, tmp_path / "warm")
+    source, edited, read, taken, made, warm = _rebuilt(case, True, tmp_path, monkeypatch)
     html_line = next(i for i, line in enumerate(edited.split("\n")) if "<blink>" in line)
     assert all(start > html_line or start < html_line - 20 for start in read), "the warning's run was read again"
     assert taken.count(True) >= 30 and made
