@@ -166,6 +166,6 @@ def test_a_rebuild_after_a_text_edit_makes_no_document_of_an_unchanged_chunk_in_
     source.write_text(_bank({6: "Question 6: which one? (edited)"}), "utf-8")
     warm = _build(source, tmp_path / "warm")
     # Of the three unchanged chunks in four targets, none is made: the packages take their runs
-    # from the cache, the Moodle file its questions' bytes from the chunks' columns (joined_file).
+    # from the cache, the Moodle file its questions' bytes from the chunks' columns (file_pieces).
     assert small_runs == []
     assert warm == _build(source, tmp_path / "cold", "--no-cache")

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qti_builder.writers.base import (QUESTION_MARKER, Document, PackedDocuments, joined_file, single_file, spliced_pieces,
+from qti_builder.writers.base import (QUESTION_MARKER, Document, PackedDocuments, file_pieces, single_file, spliced_pieces,
                                      spliced_runs)
 
 
@@ -81,12 +81,12 @@ def test_a_run_of_the_frames_end_alone_when_the_questions_fill_the_runs() -> Non
 @settings(max_examples=300, deadline=None)
 @given(_spliced(), st.data())
 def test_a_file_joined_at_once_is_its_pieces_one_by_one(documents: list[Document], data: st.DataObject) -> None:
-    """``joined_file``: the questions' documents in ``documents`` or in ``later`` (as a rebuild's
+    """``file_pieces``, joined: the questions' documents in ``documents`` or in ``later`` (as a rebuild's
     unchanged chunks), their bytes given as ``contents`` (read from a chunk's columns) or looked
     up; a question in both is the ``documents``' one (``later``'s copy here is stale), as a single
     file takes it."""
     whole = b"".join(p if isinstance(p, bytes) else p.content for p in _pieces_one_by_one(documents))
-    assert joined_file(documents) == whole
+    assert b"".join(file_pieces(documents)) == whole
     frame = next(d for d in documents if d.question_order)
     questions = [d for d in documents if not d.question_order]
     in_later = [data.draw(st.sampled_from(["mine", "later", "both"])) for _ in questions]
@@ -94,7 +94,7 @@ def test_a_file_joined_at_once_is_its_pieces_one_by_one(documents: list[Document
     later = [d if where == "later" else Document(d.path, b"<stale/>", d.schema, d.question_id)
              for d, where in zip(questions, in_later) if where != "mine"]
     contents = PackedDocuments.of(later).contents() if data.draw(st.booleans()) else None
-    assert joined_file(mine, {d.question_id: d for d in later}, contents) == whole
+    assert b"".join(file_pieces(mine, {d.question_id: d for d in later}, contents)) == whole
 
 
 def test_a_pack_s_contents_are_its_questions_bytes_unless_one_is_held_compressed() -> None:

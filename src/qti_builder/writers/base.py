@@ -165,20 +165,15 @@ def single_file(documents: Iterable[Document], later: Mapping[str, Document] | N
         yield piece if isinstance(piece, bytes) else piece.content
 
 
-def joined_file(documents: Iterable[Document], later: Mapping[str, Document] | None = None,
-                contents: Mapping[str, bytes] | None = None) -> bytes:
-    """:func:`single_file`'s bytes joined, in one call rather than piece by piece: a Moodle file
-    of a 10,000-question bank is 20,001 pieces, which a rebuild walked through two generators
-    (bench/README.md). ``contents``: the bytes of ``later``'s documents by question, taken rather
-    than looking them up (a rebuild's unchanged chunks, read from their columns:
-    :meth:`PackedDocuments.contents`); a question's document in ``documents`` comes first."""
-    return b"".join(file_pieces(documents, later, contents))
-
-
 def file_pieces(documents: Iterable[Document], later: Mapping[str, Document] | None = None,
                 contents: Mapping[str, bytes] | None = None) -> list[bytes]:
-    """:func:`joined_file`'s pieces, not joined yet: the frame's texts and the questions' bytes by
-    turns, each as it is (a thread that writes the file joins them, ``Staging.write_soon``)."""
+    """:func:`single_file`'s pieces in a list, each as it is: the frame's texts and the questions'
+    bytes by turns, for one join rather than a walk piece by piece (a Moodle file of a
+    10,000-question bank is 20,001 pieces, which a rebuild walked through two generators,
+    bench/README.md), on the thread that writes the file (``Staging.write_soon``). ``contents``:
+    the bytes of ``later``'s documents by question, taken rather than looking them up (a rebuild's
+    unchanged chunks, read from their columns: :meth:`PackedDocuments.contents`); a question's
+    document in ``documents`` comes first."""
     texts, ids, questions = _cut(documents, later)
     own = questions.first if isinstance(questions, _Either) else questions  # looked up first, as ever
     found = dict(contents or {})
