@@ -182,7 +182,7 @@ def test_bytes_apart_taken_with_their_task_go_to_another_process_with_it() -> No
     import pickle
 
     task = pipeline.Task(0, "canvas", "items", ("q1", "q2"))
-    apart = pickle.loads(pickle.dumps(pipeline._DataApart.of("k" * 64, 2, task)))
+    apart = pickle.loads(pickle.dumps(pipeline._DataApart("k" * 64, 2, task)))
     assert (apart.key, len(apart), apart.task) == ("k" * 64, 2, task)
 
 

@@ -804,10 +804,10 @@ class _DataApart:
 
     __slots__ = ("key", "count", "task")
 
-    def __init__(self, key: str, count: int) -> None:
+    def __init__(self, key: str, count: int, task: Task | None = None) -> None:
         self.key, self.count = key, count
         #: The task of this build whose chunk this is, when taken for one (:func:`_cached`).
-        self.task: Task | None = None
+        self.task = task
 
     @classmethod
     def store(cls, key: str, data: list[bytes]) -> _DataApart:
@@ -816,14 +816,8 @@ class _DataApart:
         store_chunk_data(apart.key, data)
         return apart
 
-    def __reduce__(self) -> tuple[Callable[..., _DataApart], tuple[str, int, Task | None]]:
-        return _DataApart.of, (self.key, self.count, self.task)  # its task with it from a worker
-
-    @classmethod
-    def of(cls, key: str, count: int, task: Task | None = None) -> _DataApart:
-        apart = cls(key, count)
-        apart.task = task
-        return apart
+    def __reduce__(self) -> tuple[type[_DataApart], tuple[str, int, Task | None]]:
+        return _DataApart, (self.key, self.count, self.task)  # its task with it from a worker
 
     def __len__(self) -> int:
         return self.count
